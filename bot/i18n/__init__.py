@@ -1,0 +1,34 @@
+"""Every word the bot shows, in French and English, looked up by key.
+
+French for any `fr*` locale (Discord sends `fr`), English for everything else. Views and cogs
+never hold user-visible literals: they call `t(locale, key, **params)`.
+"""
+
+from __future__ import annotations
+
+from bot.i18n import en, fr
+
+CATALOGUES: dict[str, dict[str, str]] = {"fr": fr.CATALOGUE, "en": en.CATALOGUE}
+
+LocaleLike = object  # discord.Locale, a locale string such as "fr" or "en-US", or None
+
+
+def lang(locale: LocaleLike) -> str:
+    """The catalogue language for a Discord locale (`discord.Locale.french` is "fr")."""
+    value = getattr(locale, "value", locale)
+    return "fr" if isinstance(value, str) and value.lower().startswith("fr") else "en"
+
+
+def t(locale: LocaleLike, key: str, **params: object) -> str:
+    return CATALOGUES[lang(locale)][key].format(**params)
+
+
+def has(key: str) -> bool:
+    return key in CATALOGUES["en"]
+
+
+def join_names(locale: LocaleLike, names: list[str]) -> str:
+    """"Alice, Bob and Carol" / « Alice, Bob et Carol »."""
+    if len(names) <= 1:
+        return "".join(names)
+    return t(locale, "list.and", head=", ".join(names[:-1]), last=names[-1])

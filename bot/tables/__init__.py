@@ -1,0 +1,1 @@
+"""Table runtime: seats, locks, timers and coalesced refreshes, kept apart from discord.py."""

@@ -1,0 +1,54 @@
+"""Time source for every timer of the bot, injectable so tests drive time by hand."""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import time
+from typing import Protocol
+
+
+class Clock(Protocol):
+    def now(self) -> float:
+        """Unix time in seconds (also what `<t:unix:R>` countdowns show)."""
+        ...
+
+    async def sleep_until(self, when: float) -> None: ...
+
+
+class SystemClock:
+    def now(self) -> float:
+        return time.time()
+
+    async def sleep_until(self, when: float) -> None:
+        delay = when - time.time()
+        if delay > 0:
+            await asyncio.sleep(delay)
+
+
+class ManualClock:
+    """A clock that only moves when `advance` is called; sleepers wake in deadline order."""
+
+    def __init__(self, start: float = 1_700_000_000.0) -> None:
+        self._now = start
+        self._sleepers: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._seq = itertools.count()
+
+    def now(self) -> float:
+        return self._now
+
+    async def sleep_until(self, when: float) -> None:
+        if when <= self._now:
+            await asyncio.sleep(0)
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._sleepers, (when, next(self._seq), future))
+        await future
+
+    def advance(self, seconds: float) -> None:
+        self._now += seconds
+        while self._sleepers and self._sleepers[0][0] <= self._now:
+            _, _, future = heapq.heappop(self._sleepers)
+            if not future.done():
+                future.set_result(None)

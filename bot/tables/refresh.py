@@ -1,0 +1,79 @@
+"""Coalesced message edits: bursts of actions cost one edit per interval, never a stale screen.
+
+Discord rate-limits message edits per channel; a table where bots answer within milliseconds
+would otherwise queue a dozen edits. The first change after a quiet period is shown at once;
+changes during the following `interval` are folded into one trailing edit that renders the
+state as it is when it runs, so the latest state is always on screen within `interval`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Hashable
+from dataclasses import dataclass
+
+from bot.tables.timers import Scheduler
+
+log = logging.getLogger(__name__)
+
+Flush = Callable[[], Awaitable[None]]
+
+
+@dataclass
+class _State:
+    last: float = float("-inf")
+    scheduled: bool = False
+    running: bool = False
+    dirty: bool = False
+
+
+class Coalescer:
+    def __init__(self, scheduler: Scheduler, interval: float = 1.0) -> None:
+        self.scheduler = scheduler
+        self.interval = interval
+        self._states: dict[Hashable, _State] = {}
+        self._flushes: dict[Hashable, Flush] = {}
+
+    def request(self, key: Hashable, flush: Flush) -> None:
+        """Ask for `flush` to run soon; the most recent `flush` given for `key` is the one run."""
+        self._flushes[key] = flush
+        state = self._states.setdefault(key, _State())
+        if state.running:
+            state.dirty = True
+            return
+        if not state.scheduled:
+            self._schedule(key, state)
+
+    def _schedule(self, key: Hashable, state: _State) -> None:
+        state.scheduled = True
+        when = max(self.scheduler.clock.now(), state.last + self.interval)
+        self.scheduler.at(("refresh", key), when, lambda: self._run(key))
+
+    async def _run(self, key: Hashable) -> None:
+        state = self._states[key]
+        state.scheduled = False
+        state.running = True
+        state.last = self.scheduler.clock.now()
+        try:
+            await self._flushes[key]()
+        except Exception:
+            log.exception("refresh of %r failed", key)
+        finally:
+            state.running = False
+        if state.dirty:
+            state.dirty = False
+            self._schedule(key, state)
+
+    def forget(self, key: Hashable) -> None:
+        self.scheduler.cancel(("refresh", key))
+        self._states.pop(key, None)
+        self._flushes.pop(key, None)
+
+    async def drain(self) -> None:
+        """Run every pending flush now (used at shutdown so the last state reaches Discord)."""
+        for key, state in list(self._states.items()):
+            if state.scheduled:
+                self.scheduler.cancel(("refresh", key))
+                await self._run(key)
+        await asyncio.sleep(0)

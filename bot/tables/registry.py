@@ -1,0 +1,40 @@
+"""Where tables live: one per channel, found by channel or by the id carried in custom_ids."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from bot.tables.table import Table
+
+
+class TableExists(Exception):
+    """A channel already has a table."""
+
+
+class Registry:
+    def __init__(self) -> None:
+        self._by_channel: dict[int, Table] = {}
+        self._by_id: dict[int, Table] = {}
+
+    def add(self, table: Table) -> None:
+        if table.channel_id in self._by_channel:
+            raise TableExists(table.channel_id)
+        self._by_channel[table.channel_id] = table
+        self._by_id[table.id] = table
+
+    def remove(self, table: Table) -> None:
+        if self._by_channel.get(table.channel_id) is table:
+            del self._by_channel[table.channel_id]
+        self._by_id.pop(table.id, None)
+
+    def in_channel(self, channel_id: int | None) -> Table | None:
+        return None if channel_id is None else self._by_channel.get(channel_id)
+
+    def by_id(self, table_id: int) -> Table | None:
+        return self._by_id.get(table_id)
+
+    def __iter__(self) -> Iterator[Table]:
+        return iter(list(self._by_id.values()))
+
+    def __len__(self) -> int:
+        return len(self._by_id)

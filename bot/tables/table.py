@@ -1,0 +1,189 @@
+"""One table: who sits where, the engine game, its Discord messages and each player's hand link.
+
+Pure data plus small queries; the actions that change a table live in `bot.tables.service`
+and always run under `table.lock`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import Game, Rules
+
+# Discord accepts follow-up edits through an interaction token for 15 minutes; stop a little
+# earlier so an edit never races the expiry.
+TOKEN_LIFETIME = 15 * 60 - 30
+LOG_SIZE = 6
+
+
+@dataclass
+class Player:
+    user_id: int | None  # None for a bot
+    name: str
+    locale: str = "en"
+    joined: int = 0  # arrival order: the longest-seated human inherits the host role
+
+    @property
+    def is_bot(self) -> bool:
+        return self.user_id is None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"user_id": self.user_id, "name": self.name, "locale": self.locale,
+                "joined": self.joined}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Player:
+        return cls(d["user_id"], d["name"], d.get("locale", "en"), d.get("joined", 0))
+
+
+@dataclass
+class HandLink:
+    """The latest interaction whose original response is this player's ephemeral hand."""
+
+    application_id: int
+    token: str
+    created: float
+    fingerprint: str = ""  # what was last sent there, to skip edits that change nothing
+
+    def valid(self, now: float) -> bool:
+        return now - self.created < TOKEN_LIFETIME
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"application_id": self.application_id, "token": self.token,
+                "created": self.created}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> HandLink:
+        return cls(int(d["application_id"]), d["token"], float(d["created"]))
+
+
+@dataclass
+class LogEntry:
+    """One line of the table's recent events, kept as a catalogue key so each reader's
+    language can render it; `cards` is rendered as words ("deux Rois") at display time."""
+
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "params": self.params}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> LogEntry:
+        return cls(d["key"], dict(d.get("params", {})))
+
+
+@dataclass
+class Table:
+    id: int
+    channel_id: int
+    guild_id: int | None
+    host_id: int
+    locale: str
+    rules: Rules
+    seats: list[Player] = field(default_factory=list)
+    queue: list[Player] = field(default_factory=list)
+    game: Game | None = None
+    lobby_message_id: int | None = None
+    table_message_id: int | None = None
+    hands: dict[int, HandLink] = field(default_factory=dict)
+    log: list[LogEntry] = field(default_factory=list)
+    left_seats: set[int] = field(default_factory=set)  # humans replaced by a bot this round
+    timer_serial: int | None = None
+    timer_deadline: float | None = None
+    game_row_id: int | None = None  # storage id of the game being played, once recorded
+    arrivals: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
+
+    # --- seats -----------------------------------------------------------------------------
+
+    def seat_of(self, user_id: int) -> int | None:
+        for index, player in enumerate(self.seats):
+            if player.user_id == user_id:
+                return index
+        return None
+
+    def queued(self, user_id: int) -> bool:
+        return any(p.user_id == user_id for p in self.queue)
+
+    def humans(self) -> list[Player]:
+        return [p for p in self.seats if not p.is_bot]
+
+    def is_host(self, user_id: int) -> bool:
+        return user_id == self.host_id
+
+    def capacity(self) -> int:
+        """Seats offered in the lobby; presi-style tables open three and grow per arrival."""
+        if self.rules.preset_id == "presi":
+            return min(self.rules.max_players, max(self.rules.min_players, len(self.seats) + 1))
+        return int(self.rules.max_players)
+
+    def new_player(self, user_id: int | None, name: str, locale: str = "en") -> Player:
+        self.arrivals += 1
+        return Player(user_id, name, locale, self.arrivals)
+
+    def pass_host(self) -> None:
+        """The host left: the longest-seated human inherits (the table keeps its host if none)."""
+        humans = sorted(self.humans(), key=lambda p: p.joined)
+        if humans and humans[0].user_id is not None:
+            self.host_id = humans[0].user_id
+
+    def name(self, seat: int) -> str:
+        return self.seats[seat].name
+
+    @property
+    def running(self) -> bool:
+        return self.game is not None
+
+    def remember(self, entry: LogEntry) -> None:
+        self.log.append(entry)
+        del self.log[:-LOG_SIZE]
+
+    # --- persistence -------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "channel_id": self.channel_id,
+            "guild_id": self.guild_id,
+            "host_id": self.host_id,
+            "locale": self.locale,
+            "rules": self.rules.to_dict(),
+            "seats": [p.to_dict() for p in self.seats],
+            "queue": [p.to_dict() for p in self.queue],
+            "game": self.game.to_dict() if self.game is not None else None,
+            "lobby_message_id": self.lobby_message_id,
+            "table_message_id": self.table_message_id,
+            "hands": {str(uid): link.to_dict() for uid, link in self.hands.items()},
+            "log": [e.to_dict() for e in self.log],
+            "left_seats": sorted(self.left_seats),
+            "timer_serial": self.timer_serial,
+            "timer_deadline": self.timer_deadline,
+            "game_row_id": self.game_row_id,
+            "arrivals": self.arrivals,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Table:
+        return cls(
+            id=int(d["id"]),
+            channel_id=int(d["channel_id"]),
+            guild_id=d.get("guild_id"),
+            host_id=int(d["host_id"]),
+            locale=d.get("locale", "en"),
+            rules=Rules.from_dict(d["rules"]),
+            seats=[Player.from_dict(p) for p in d["seats"]],
+            queue=[Player.from_dict(p) for p in d.get("queue", [])],
+            game=Game.from_dict(d["game"]) if d.get("game") is not None else None,
+            lobby_message_id=d.get("lobby_message_id"),
+            table_message_id=d.get("table_message_id"),
+            hands={int(uid): HandLink.from_dict(v) for uid, v in d.get("hands", {}).items()},
+            log=[LogEntry.from_dict(e) for e in d.get("log", [])],
+            left_seats=set(d.get("left_seats", [])),
+            timer_serial=d.get("timer_serial"),
+            timer_deadline=d.get("timer_deadline"),
+            game_row_id=d.get("game_row_id"),
+            arrivals=d.get("arrivals", 0),
+        )

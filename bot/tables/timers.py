@@ -1,0 +1,75 @@
+"""One scheduler for every deadline of every table: turn timers, bot pauses, refreshes."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Hashable
+
+from bot.tables.clock import Clock
+
+log = logging.getLogger(__name__)
+
+Callback = Callable[[], Awaitable[None]]
+
+
+class Scheduler:
+    """Runs callbacks at clock deadlines; re-arming a key replaces its previous deadline.
+
+    A callback that is already running is never cancelled by a re-arm of its own key, so
+    a timer handler may safely re-arm the next timer of the same kind.
+    """
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self._tasks: dict[Hashable, asyncio.Task[None]] = {}
+        self._deadlines: dict[Hashable, float] = {}
+        self._running: set[asyncio.Task[None]] = set()
+
+    def at(self, key: Hashable, when: float, callback: Callback) -> None:
+        self.cancel(key)
+        task = asyncio.get_running_loop().create_task(self._run(key, when, callback))
+        self._tasks[key] = task
+        self._deadlines[key] = when
+
+    def after(self, key: Hashable, seconds: float, callback: Callback) -> None:
+        self.at(key, self.clock.now() + seconds, callback)
+
+    def cancel(self, key: Hashable) -> None:
+        task = self._tasks.pop(key, None)
+        self._deadlines.pop(key, None)
+        if task is not None and task not in self._running:
+            task.cancel()
+
+    def cancel_where(self, predicate: Callable[[Hashable], bool]) -> None:
+        for key in [k for k in self._tasks if predicate(k)]:
+            self.cancel(key)
+
+    def deadline(self, key: Hashable) -> float | None:
+        return self._deadlines.get(key)
+
+    def pending(self) -> list[Hashable]:
+        return list(self._tasks)
+
+    async def _run(self, key: Hashable, when: float, callback: Callback) -> None:
+        await self.clock.sleep_until(when)
+        task = asyncio.current_task()
+        assert task is not None
+        if self._tasks.get(key) is task:
+            del self._tasks[key]
+            del self._deadlines[key]
+        self._running.add(task)
+        try:
+            await callback()
+        except Exception:
+            log.exception("timer %r failed", key)
+        finally:
+            self._running.discard(task)
+
+    async def close(self) -> None:
+        tasks = list(self._tasks.values())
+        self._tasks.clear()
+        self._deadlines.clear()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)

@@ -1,0 +1,80 @@
+import ast
+import string
+from pathlib import Path
+
+from bot.i18n import CATALOGUES, join_names, lang, t
+from bot.i18n.en import CATALOGUE as EN
+from bot.i18n.fr import CATALOGUE as FR
+
+BOT = Path(__file__).resolve().parents[2] / "bot"
+
+
+def placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_both_catalogues_have_the_same_keys() -> None:
+    assert sorted(set(EN) ^ set(FR)) == []
+
+
+def test_both_catalogues_use_the_same_placeholders() -> None:
+    mismatched = [k for k in EN if placeholders(EN[k]) != placeholders(FR[k])]
+    assert mismatched == []
+
+
+def test_french_locales_get_french_everyone_else_english() -> None:
+    assert lang("fr") == "fr"
+    assert lang("fr-CA") == "fr"
+    assert lang("en-US") == "en"
+    assert lang("de") == "en"
+    assert lang(None) == "en"
+    assert t("fr", "btn.my_hand") == "Ma main"
+    assert t("en-GB", "btn.my_hand") == "My hand"
+
+
+def test_join_names() -> None:
+    assert join_names("en", ["Alice", "Bob", "Carol"]) == "Alice, Bob and Carol"
+    assert join_names("fr", ["Alice", "Bob"]) == "Alice et Bob"
+    assert join_names("fr", ["Alice"]) == "Alice"
+
+
+def test_command_names_are_valid_discord_names() -> None:
+    for catalogue in CATALOGUES.values():
+        for key, value in catalogue.items():
+            if key.startswith("cmd.") and not key.endswith(".desc"):
+                assert value == value.lower() and " " not in value and len(value) <= 32, key
+            if key.startswith("cmd.") and key.endswith(".desc"):
+                assert 1 <= len(value) <= 100, key
+
+
+# Keyword arguments through which discord.py sends text to users.
+TEXT_KWARGS = {"content", "label", "placeholder", "title", "description", "default"}
+TEXT_CALLS = {"send_message", "send", "edit_message", "edit_original_response", "followup"}
+
+
+def literal_text(node: ast.expr) -> bool:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return any(ch.isalpha() for ch in node.value)
+    if isinstance(node, ast.JoinedStr):
+        return any(
+            isinstance(v, ast.Constant) and any(ch.isalpha() for ch in str(v.value))
+            for v in node.values
+        )
+    return False
+
+
+def test_no_view_or_cog_passes_a_literal_string_to_discord() -> None:
+    offenders = []
+    for path in (BOT / "packages").rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            for kw in node.keywords:
+                if kw.arg in TEXT_KWARGS and literal_text(kw.value):
+                    offenders.append(f"{path.name}:{node.lineno} {kw.arg}=")
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name in TEXT_CALLS and node.args and literal_text(node.args[0]):
+                offenders.append(f"{path.name}:{node.lineno} {name}(...)")
+    assert offenders == []

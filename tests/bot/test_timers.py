@@ -1,0 +1,180 @@
+import asyncio
+
+from bot.tables.clock import ManualClock
+from bot.tables.refresh import Coalescer
+from bot.tables.timers import Scheduler
+
+
+async def settle() -> None:
+    for _ in range(10):
+        await asyncio.sleep(0)
+
+
+async def test_timer_fires_only_when_the_clock_reaches_its_deadline() -> None:
+    clock = ManualClock()
+    scheduler = Scheduler(clock)
+    fired: list[float] = []
+
+    async def fire() -> None:
+        fired.append(clock.now())
+
+    scheduler.after("turn", 30, fire)
+    await settle()
+    clock.advance(29.9)
+    await settle()
+    assert fired == []
+    clock.advance(0.1)
+    await settle()
+    assert fired == [clock.now()]
+    assert scheduler.pending() == []
+
+
+async def test_rearming_a_key_replaces_the_previous_deadline() -> None:
+    clock = ManualClock()
+    scheduler = Scheduler(clock)
+    fired: list[str] = []
+
+    async def first() -> None:
+        fired.append("first")
+
+    async def second() -> None:
+        fired.append("second")
+
+    scheduler.after("turn", 10, first)
+    await settle()
+    scheduler.after("turn", 20, second)
+    assert scheduler.deadline("turn") == clock.now() + 20
+    clock.advance(15)
+    await settle()
+    assert fired == []
+    clock.advance(5)
+    await settle()
+    assert fired == ["second"]
+
+
+async def test_a_deadline_already_past_fires_at_once() -> None:
+    clock = ManualClock()
+    scheduler = Scheduler(clock)
+    fired: list[int] = []
+
+    async def fire() -> None:
+        fired.append(1)
+
+    scheduler.at("restored", clock.now() - 100, fire)
+    await settle()
+    assert fired == [1]
+
+
+async def test_a_running_callback_may_rearm_its_own_key() -> None:
+    clock = ManualClock()
+    scheduler = Scheduler(clock)
+    fired: list[float] = []
+
+    async def tick() -> None:
+        fired.append(clock.now())
+        if len(fired) < 3:
+            scheduler.after("tick", 5, tick)
+
+    scheduler.after("tick", 5, tick)
+    for _ in range(4):
+        await settle()
+        clock.advance(5)
+    await settle()
+    assert len(fired) == 3
+
+
+async def test_a_failing_callback_does_not_stop_the_scheduler() -> None:
+    clock = ManualClock()
+    scheduler = Scheduler(clock)
+    fired: list[int] = []
+
+    async def boom() -> None:
+        raise RuntimeError("boom")
+
+    async def fine() -> None:
+        fired.append(1)
+
+    scheduler.after("a", 1, boom)
+    scheduler.after("b", 2, fine)
+    await settle()
+    clock.advance(2)
+    await settle()
+    assert fired == [1]
+
+
+async def test_cancel_where_drops_every_timer_of_a_table() -> None:
+    clock = ManualClock()
+    scheduler = Scheduler(clock)
+
+    async def never() -> None:
+        raise AssertionError("cancelled timer fired")
+
+    scheduler.after((1, "turn"), 5, never)
+    scheduler.after((1, "bot"), 5, never)
+    scheduler.after((2, "turn"), 5, never)
+    scheduler.cancel_where(lambda key: isinstance(key, tuple) and key[0] == 1)
+    assert scheduler.pending() == [(2, "turn")]
+    await scheduler.close()
+
+
+async def test_coalescer_shows_the_first_change_at_once_and_folds_a_burst() -> None:
+    clock = ManualClock()
+    coalescer = Coalescer(Scheduler(clock), interval=1.0)
+    state = {"value": 0}
+    shown: list[int] = []
+
+    async def flush() -> None:
+        shown.append(state["value"])
+
+    state["value"] = 1
+    coalescer.request("table", flush)
+    await settle()
+    assert shown == [1]
+    for value in range(2, 12):
+        state["value"] = value
+        coalescer.request("table", flush)
+        await settle()
+        clock.advance(0.05)
+    assert shown == [1]
+    clock.advance(0.6)
+    await settle()
+    assert shown == [1, 11]
+
+
+async def test_coalescer_rerenders_a_change_made_while_flushing() -> None:
+    clock = ManualClock()
+    coalescer = Coalescer(Scheduler(clock), interval=1.0)
+    gate = asyncio.Event()
+    state = {"value": 1}
+    shown: list[int] = []
+
+    async def slow_flush() -> None:
+        value = state["value"]
+        await gate.wait()
+        shown.append(value)
+
+    coalescer.request("table", slow_flush)
+    await settle()
+    state["value"] = 2
+    coalescer.request("table", slow_flush)
+    gate.set()
+    await settle()
+    assert shown == [1]
+    clock.advance(1.0)
+    await settle()
+    assert shown == [1, 2]
+
+
+async def test_coalescer_drain_runs_pending_flushes_now() -> None:
+    clock = ManualClock()
+    coalescer = Coalescer(Scheduler(clock), interval=1.0)
+    shown: list[str] = []
+
+    async def flush() -> None:
+        shown.append("x")
+
+    coalescer.request("t", flush)
+    await settle()
+    coalescer.request("t", flush)
+    await coalescer.drain()
+    assert shown == ["x", "x"]

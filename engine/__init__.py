@@ -1,0 +1,24 @@
+"""Président rules engine: pure, deterministic, no I/O.
+
+>>> from engine import Game, Rules
+>>> game = Game.new(Rules.preset("wild7"), seats=5, seed=3)
+>>> len(game.legal_plays(game.to_act)) > 0
+True
+"""
+
+from .actions import Action
+from .cards import Card, Deck
+from .errors import IllegalAction
+from .events import Event, event_from_dict
+from .game import ExchangeDue, Game, Phase, Timer, TrickPlay
+from .observation import Observation
+from .players import GreedyPlayer, RandomPlayer
+from .plays import PlayOption
+from .roles import roles_for
+from .rules import KNOBS, PRESETS, GameEnd, KnobSpec, Rules, RulesError
+
+__all__ = [
+    "Action", "Card", "Deck", "Event", "ExchangeDue", "Game", "GameEnd", "GreedyPlayer",
+    "IllegalAction", "KNOBS", "KnobSpec", "Observation", "PRESETS", "Phase", "PlayOption",
+    "RandomPlayer", "Rules", "RulesError", "Timer", "TrickPlay", "event_from_dict", "roles_for",
+]

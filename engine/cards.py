@@ -1,0 +1,174 @@
+"""Cards, values and decks.
+
+A card's *value* is an integer in normal order, weakest first: 3 is 0 and 2 is 12 in every
+deck, so French and Spanish cards compare with the same arithmetic (the Spanish caballo sits
+where the French queen does; decks without 8, 9 or 10 simply leave gaps). Jokers sit above
+every value (13 and 14) and are only ever compared with each other or in the exchange.
+
+Cards are interned: ``Card.parse("QH") is Card.parse("QH")``, which keeps hands cheap to copy
+and compare in the hot loop of the engine.
+
+>>> Card.parse("10H"), str(Card.parse("RJ"))
+(Card('10H'), 'RJ')
+>>> Deck.SPANISH40.size
+40
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import ClassVar
+
+__all__ = [
+    "Card",
+    "Deck",
+    "RANK_VALUE",
+    "TWO",
+    "THREE",
+    "value_rank",
+]
+
+#: Normal-order value of every rank string used by any deck.
+RANK_VALUE: dict[str, int] = {
+    "3": 0, "4": 1, "5": 2, "6": 3, "7": 4, "8": 5, "9": 6, "10": 7,
+    "J": 8, "Q": 9, "N": 9, "K": 10, "A": 11, "2": 12, "BJ": 13, "RJ": 14,
+}
+THREE = 0
+TWO = 12
+JOKER_VALUES = (13, 14)
+
+
+class Card:
+    """One physical card; interned, hashable, ordered by nothing (order depends on the rules)."""
+
+    __slots__ = ("rank", "suit", "value", "text", "_hash")
+    _interned: ClassVar[dict[str, Card]] = {}
+
+    rank: str
+    suit: str
+    value: int
+    text: str
+
+    def __new__(cls, rank: str, suit: str = "") -> Card:
+        text = rank + suit
+        card = cls._interned.get(text)
+        if card is not None:
+            return card
+        if rank not in RANK_VALUE:
+            raise ValueError(f"unknown rank {rank!r}")
+        if (rank in ("RJ", "BJ")) != (suit == ""):
+            raise ValueError(f"unknown card {text!r}")
+        card = object.__new__(cls)
+        object.__setattr__(card, "rank", rank)
+        object.__setattr__(card, "suit", suit)
+        object.__setattr__(card, "value", RANK_VALUE[rank])
+        object.__setattr__(card, "text", text)
+        object.__setattr__(card, "_hash", hash(text))
+        cls._interned[text] = card
+        return card
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Card is immutable")
+
+    def __reduce__(self) -> tuple[type[Card], tuple[str, str]]:
+        return (Card, (self.rank, self.suit))
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse the scenario notation: rank then suit (``10H``, ``2O``), or ``RJ``/``BJ``."""
+        text = text.strip().upper()
+        card = cls._interned.get(text)
+        if card is not None:
+            return card
+        if text in ("RJ", "BJ"):
+            return cls(text)
+        if len(text) < 2:
+            raise ValueError(f"unknown card {text!r}")
+        return cls(text[:-1], text[-1])
+
+    @property
+    def is_joker(self) -> bool:
+        return self.suit == ""
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Card({self.text!r})"
+
+
+class Deck(Enum):
+    """The four decks of RULES.md; ``.value`` is the knob value."""
+
+    FRENCH52 = "french52"
+    FRENCH54 = "french54"
+    SPANISH48 = "spanish48"
+    SPANISH40 = "spanish40"
+
+    @property
+    def spanish(self) -> bool:
+        return self in (Deck.SPANISH48, Deck.SPANISH40)
+
+    @property
+    def suits(self) -> tuple[str, ...]:
+        return ("O", "C", "E", "B") if self.spanish else ("S", "H", "D", "C")
+
+    @property
+    def ranks(self) -> tuple[str, ...]:
+        """Ranks weakest first, jokers excluded."""
+        if self is Deck.SPANISH48:
+            return ("3", "4", "5", "6", "7", "8", "9", "J", "N", "K", "A", "2")
+        if self is Deck.SPANISH40:
+            return ("3", "4", "5", "6", "7", "J", "N", "K", "A", "2")
+        return ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        return tuple(RANK_VALUE[r] for r in self.ranks)
+
+    @property
+    def has_jokers(self) -> bool:
+        return self is Deck.FRENCH54
+
+    def cards(self) -> list[Card]:
+        """Every card, in a fixed order (the order before shuffling)."""
+        out = [Card(rank, suit) for rank in self.ranks for suit in self.suits]
+        if self.has_jokers:
+            out += [Card("BJ"), Card("RJ")]
+        return out
+
+    @property
+    def size(self) -> int:
+        return len(self.ranks) * 4 + (2 if self.has_jokers else 0)
+
+    def contains(self, card: Card) -> bool:
+        if card.is_joker:
+            return self.has_jokers
+        return card.rank in self.ranks and card.suit in self.suits
+
+    def rank_of(self, value: int) -> str:
+        """The rank string of a normal-order value in this deck."""
+        for rank in self.ranks:
+            if RANK_VALUE[rank] == value:
+                return rank
+        if value in JOKER_VALUES and self.has_jokers:
+            return "BJ" if value == 13 else "RJ"
+        raise ValueError(f"value {value} is not in {self.value}")
+
+    def parse_value(self, text: str) -> int:
+        """Parse a value as written in scenarios and announcements (``K``, ``10``, ``3``)."""
+        rank = text.strip().upper()
+        if rank not in self.ranks:
+            raise ValueError(f"{text!r} is not a value of {self.value}: {', '.join(self.ranks)}")
+        return RANK_VALUE[rank]
+
+
+def value_rank(value: int, deck: Deck) -> str:
+    """Shorthand for :meth:`Deck.rank_of`."""
+    return deck.rank_of(value)

@@ -1,0 +1,215 @@
+"""What happened: the frozen records that every applied action returns.
+
+The list of events is the game's log: the bot renders it in words, stores it, and the
+scenario runner and tests read it. Events that reveal cards only some seats may see carry
+``private_to``; everything else is public.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from .cards import Card
+
+__all__ = [
+    "AutopilotChanged",
+    "Dealt",
+    "Event",
+    "ExchangeDone",
+    "ExchangeGiven",
+    "ExchangeStarted",
+    "GameOver",
+    "Left",
+    "Out",
+    "Passed",
+    "Penalised",
+    "Played",
+    "RevolutionChanged",
+    "RoundOver",
+    "SameOrPass",
+    "Skipped",
+    "TimedOut",
+    "TrickClosed",
+    "event_from_dict",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    kind: ClassVar[str] = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, tuple) and value and isinstance(value[0], Card):
+                value = [str(c) for c in value]
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[f.name] = value
+        return out
+
+    def visible_to(self, seat: int | None) -> bool:
+        """Whether this seat (``None``: a spectator) may see the event as it is."""
+        private: tuple[int, ...] | None = getattr(self, "private_to", None)
+        return private is None or seat in private
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt(Event):
+    kind: ClassVar[str] = "dealt"
+    round_no: int
+    hand_sizes: tuple[int, ...]
+    opener: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Played(Event):
+    kind: ClassVar[str] = "played"
+    seat: int
+    cards: tuple[Card, ...]
+    value: str
+    count: int
+    announce: str | None = None
+    special: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Passed(Event):
+    kind: ClassVar[str] = "passed"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped(Event):
+    kind: ClassVar[str] = "skipped"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SameOrPass(Event):
+    """``seat`` may only play ``count`` × ``value`` (no wilds) or pass."""
+
+    kind: ClassVar[str] = "same_or_pass"
+    seat: int
+    value: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class TrickClosed(Event):
+    """reason: all_passed, lap, best, two, four, joker, top_single, finished, timeout."""
+
+    kind: ClassVar[str] = "trick_closed"
+    winner: int
+    reason: str
+    next_opener: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class RevolutionChanged(Event):
+    kind: ClassVar[str] = "revolution"
+    seat: int
+    active: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Out(Event):
+    kind: ClassVar[str] = "out"
+    seat: int
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class Penalised(Event):
+    """The seat finished on a forbidden card and takes the lowest free place."""
+
+    kind: ClassVar[str] = "penalised"
+    seat: int
+    place: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundOver(Event):
+    kind: ClassVar[str] = "round_over"
+    round_no: int
+    ranking: tuple[int, ...]
+    roles: tuple[str, ...]
+    gained: tuple[int, ...]
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver(Event):
+    kind: ClassVar[str] = "game_over"
+    winners: tuple[int, ...]
+    stopped_early: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ExchangeStarted(Event):
+    """giver → receiver, count, for every pair of the exchange."""
+
+    kind: ClassVar[str] = "exchange_started"
+    pairs: tuple[tuple[int, int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ExchangeGiven(Event):
+    kind: ClassVar[str] = "exchange_given"
+    giver: int
+    receiver: int
+    cards: tuple[Card, ...]
+    automatic: bool
+    private_to: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ExchangeDone(Event):
+    kind: ClassVar[str] = "exchange_done"
+    opener: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class TimedOut(Event):
+    """The running timer expired (``timer``: turn, exchange, fast); ``seat`` when one was due."""
+
+    kind: ClassVar[str] = "timeout"
+    timer: str
+    seat: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class AutopilotChanged(Event):
+    kind: ClassVar[str] = "autopilot"
+    seat: int
+    active: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Left(Event):
+    kind: ClassVar[str] = "left"
+    seat: int
+
+
+_KINDS: dict[str, type[Event]] = {
+    cls.kind: cls for cls in Event.__subclasses__()
+}
+
+
+def event_from_dict(data: dict[str, Any]) -> Event:
+    """Inverse of :meth:`Event.to_dict`."""
+    cls = _KINDS[data["kind"]]
+    kwargs: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        value = data[f.name]
+        if f.name == "cards":
+            value = tuple(Card.parse(c) for c in value)
+        elif f.name == "pairs":
+            value = tuple(tuple(p) for p in value)
+        elif isinstance(value, list):
+            value = tuple(value)
+        kwargs[f.name] = value
+    return cls(**kwargs)

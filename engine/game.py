@@ -1,0 +1,1135 @@
+"""The game state machine: rounds, tricks, exchange, timers, automation.
+
+Every public action follows the same shape (PokerKit's): ``verify_x`` raises
+:class:`IllegalAction` with a reason and changes nothing, ``can_x`` answers yes or no, and ``x``
+verifies, applies and returns the list of :mod:`events <engine.events>` it caused. The engine
+owns no clock: :attr:`Game.timer` says which countdown runs and ``serial`` tells the caller
+when to restart it; the caller reports expiry with :meth:`Game.timeout`.
+
+>>> from engine import Game, Rules
+>>> game = Game.new(Rules.preset("classic"), seats=4, seed=1)
+>>> game.phase.value, game.to_act is not None, sum(game.hand_sizes())
+('play', True, 52)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from .actions import Action
+from .cards import THREE, TWO, Card, Deck
+from .errors import IllegalAction
+from .events import (
+    AutopilotChanged,
+    Dealt,
+    Event,
+    ExchangeDone,
+    ExchangeGiven,
+    ExchangeStarted,
+    GameOver,
+    Left,
+    Out,
+    Passed,
+    Penalised,
+    Played,
+    RevolutionChanged,
+    RoundOver,
+    SameOrPass,
+    Skipped,
+    TimedOut,
+    TrickClosed,
+)
+from .observation import Observation, observe
+from .plays import PlayOption, Signature, TrickTop, legal_options, signature
+from .roles import exchange_pairs, roles_for
+from .rules import Rules
+
+__all__ = ["ExchangeDue", "Game", "Phase", "Timer", "TrickPlay"]
+
+
+class Phase(Enum):
+    EXCHANGE = "exchange"
+    PLAY = "play"
+    ROUND_OVER = "round_over"
+    GAME_OVER = "game_over"
+
+
+@dataclass(frozen=True, slots=True)
+class TrickPlay:
+    """One accepted play lying in the current trick."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    level: int
+    count: int
+    value: str
+    special: str | None
+    announce: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Timer:
+    """The countdown the caller must run. A new ``serial`` means: start it again from full."""
+
+    kind: str  # turn | exchange | fast
+    seat: int | None
+    seconds: int
+    serial: int
+
+
+@dataclass(frozen=True, slots=True)
+class ExchangeDue:
+    """What a seat still has to give in the exchange, and which cards it may choose from."""
+
+    giver: int
+    receiver: int
+    count: int
+    mode: str  # best | choice | weakest
+    allowed: tuple[Card, ...]
+    ready: bool  # False while a high role waits for its gift (non-blind exchange)
+
+
+@dataclass(slots=True)
+class _Gift:
+    giver: int
+    receiver: int
+    count: int
+    mode: str
+    cards: tuple[Card, ...] | None = None
+    automatic: bool = False
+    transferred: bool = False
+
+
+class Game:
+    """One game at one table: a sequence of rounds under fixed :class:`Rules`."""
+
+    def __init__(self, rules: Rules, seats: int, rng: random.Random, autoplay: bool) -> None:
+        if not 2 <= seats <= 8:
+            raise ValueError("a table has 2 to 8 seats")
+        self.rules = rules
+        self.deck: Deck = rules.deck_kind
+        self.seats = seats
+        self.rng = rng
+        self.autoplay = autoplay
+        self._wild = 4 if rules.wild_rank == "7" else None
+        self.phase = Phase.PLAY
+        self.round_no = 0
+        self.hands: list[list[Card]] = [[] for _ in range(seats)]
+        self.active = [True] * seats
+        self.order: list[int] = list(range(seats))
+        self.points = [0] * seats
+        self.ranking: tuple[int, ...] | None = None
+        self.out: list[int] = []
+        self.penalised: list[int] = []
+        self.revolution = False
+        self.trick: list[TrickPlay] = []
+        self.passed: set[int] = set()
+        self.last_player: int | None = None
+        self.to_act: int | None = None
+        self.opener: int | None = None
+        self.constraint: tuple[int, int, int] | None = None  # seat, level, count
+        self.lap: list[int] = []
+        self.gifts: list[_Gift] = []
+        self.version = 0
+        self.trick_version = 0
+        self.timer_serial = 0
+        self.timeouts = [0] * seats
+        self.autopilot: set[int] = set()
+        self.bots: set[int] = set()
+        self.winners: tuple[int, ...] = ()
+        self.stopped_early = False
+        self._restart = False
+        self._legal_cache: dict[int, list[PlayOption]] = {}
+        self._legal_version = -1
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def new(
+        cls,
+        rules: Rules,
+        seats: int,
+        seed: int | None = None,
+        *,
+        bots: Iterable[int] = (),
+        hands: Sequence[Sequence[Card]] | None = None,
+        previous_ranking: Sequence[int] | None = None,
+        opener: int | None = None,
+        points: Sequence[int] | None = None,
+        autoplay: bool = False,
+    ) -> Game:
+        """A game with its first round dealt.
+
+        ``hands``/``previous_ranking``/``opener``/``points`` set up a position (scenarios,
+        tests); ``previous_ranking`` makes it a later round with roles and an exchange.
+        ``autoplay`` makes the engine play bot and autopilot seats itself, at once (the
+        scenario runner); the bot leaves it off to pace its bots.
+        """
+        game = cls(rules, seats, random.Random(seed), autoplay)
+        game.bots = set(bots)
+        if points is not None:
+            game.points = list(points)
+        if previous_ranking is not None:
+            if sorted(previous_ranking) != list(range(seats)):
+                raise ValueError("previous_ranking must list every seat once")
+            game.ranking = tuple(previous_ranking)
+            game.round_no = 1
+        game._start_round(hands, opener)
+        game._automate([])
+        return game
+
+    def replay(self) -> Game:
+        """A new game: same rules, seats and bots, scores reset."""
+        game = Game(self.rules, self.seats, random.Random(self.rng.random()), self.autoplay)
+        game.bots = set(self.bots)
+        game.active = list(self.active)
+        game._start_round(None, None)
+        game._automate([])
+        return game
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def players(self) -> list[int]:
+        """Seats taking part in the current round, in play order."""
+        return self.order
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The seat's cards, weakest first in the current order."""
+        return tuple(sorted(self.hands[seat], key=self._sort_key))
+
+    def hand_sizes(self) -> list[int]:
+        return [len(h) for h in self.hands]
+
+    def automated(self, seat: int) -> bool:
+        """Whether a bot plays this seat now (a bot seat, a player who left, an autopilot)."""
+        return seat in self.bots or seat in self.autopilot
+
+    @property
+    def roles(self) -> list[str | None]:
+        """Role per seat from the latest finished round (None before any)."""
+        out: list[str | None] = [None] * self.seats
+        if self.ranking is not None:
+            for seat, role in zip(
+                self.ranking, roles_for(len(self.ranking), self.rules.vp_at_three), strict=True
+            ):
+                out[seat] = role
+        return out
+
+    @property
+    def top(self) -> TrickPlay | None:
+        return self.trick[-1] if self.trick else None
+
+    @property
+    def count(self) -> int | None:
+        """Cards each play of the current trick must have (None on an empty trick)."""
+        top = self.top
+        return None if top is None else top.count
+
+    def observe(self, seat: int | None) -> Observation:
+        """What ``seat`` may see (``None``: a spectator); never another player's cards."""
+        return observe(self, seat)
+
+    @property
+    def timer(self) -> Timer | None:
+        r = self.rules
+        if self.phase is Phase.EXCHANGE:
+            return Timer("exchange", None, r.exchange_seconds, self.timer_serial)
+        if self.phase is not Phase.PLAY:
+            return None
+        if r.fast:
+            return Timer("fast", None, r.fast_seconds, self.timer_serial)
+        return Timer("turn", self.to_act, r.turn_seconds, self.timer_serial)
+
+    def strength(self, level: int) -> int:
+        """Position of a value in the current order (higher is stronger)."""
+        return TWO - level if self.revolution else level
+
+    def _sort_key(self, card: Card) -> tuple[int, int, str]:
+        if card.is_joker:
+            return (2, card.value, "")
+        wild = 1 if card.value == self._wild else 0
+        return (wild, self.strength(card.value), card.suit)
+
+    # ------------------------------------------------------------------ legality
+    def _may_play_now(self, seat: int) -> None:
+        if self.phase is not Phase.PLAY:
+            raise IllegalAction("wrong_phase", f"Nobody plays cards during {self.phase.value}.",
+                                phase=self.phase.value)
+        if not 0 <= seat < self.seats or not self.active[seat]:
+            raise IllegalAction("not_seated", "This seat is not in the round.")
+        if not self.hands[seat]:
+            raise IllegalAction("already_out", "You have no cards left in this round.")
+        if self.rules.fast:
+            if seat in self.passed:
+                raise IllegalAction("passed", "You passed: wait for the next trick.")
+        elif self.to_act != seat:
+            raise IllegalAction("not_your_turn", "It is not your turn.", to_act=self.to_act)
+
+    def _check_seen(self, seen: int | None) -> None:
+        if seen is not None and seen < self.trick_version:
+            raise IllegalAction(
+                "stale", "Too late: the trick changed before your play arrived.",
+                by=self.last_player,
+            )
+
+    def legal_plays(self, seat: int) -> list[PlayOption]:
+        """Every kind of play the seat may make now (empty when it may not play)."""
+        if self._legal_version != self.version:
+            self._legal_cache.clear()
+            self._legal_version = self.version
+        cached = self._legal_cache.get(seat)
+        if cached is not None:
+            return cached
+        try:
+            self._may_play_now(seat)
+        except IllegalAction:
+            options: list[PlayOption] = []
+        else:
+            options = self._options(seat)
+        self._legal_cache[seat] = options
+        return options
+
+    def _options(self, seat: int) -> list[PlayOption]:
+        top = self.top
+        r = self.rules
+        trick_top = None
+        if top is not None:
+            trick_top = TrickTop(
+                top.level, top.count, top.special,
+                r.two_beats_larger and top.special is None and top.level == TWO,
+            )
+        constraint = None
+        if self.constraint is not None and self.constraint[0] == seat:
+            constraint = (self.constraint[1], self.constraint[2])
+        return legal_options(
+            self.hands[seat], deck=self.deck, top=trick_top, revolution=self.revolution,
+            equal_allowed=r.equal_allowed, two_beats_larger=r.two_beats_larger,
+            wild_level=self._wild, top_single=r.top_single, constraint=constraint,
+        )
+
+    def verify_play(
+        self, seat: int, cards: Sequence[Card], announce: str | None = None,
+        seen: int | None = None,
+    ) -> PlayOption:
+        """The option these cards make if the play is legal now; IllegalAction otherwise."""
+        self._may_play_now(seat)
+        self._check_seen(seen)
+        hand = self.hands[seat]
+        for card in cards:
+            if card not in hand:
+                raise IllegalAction("not_in_hand", f"You do not hold {card}.", card=str(card))
+        key = signature(cards, announce, self.deck, self._wild, self.rules.top_single)
+        for option in self.legal_plays(seat):
+            if option.key == key:
+                return option
+        raise self._why_illegal(seat, key)
+
+    def can_play(self, seat: int, cards: Sequence[Card], announce: str | None = None,
+                 seen: int | None = None) -> bool:
+        try:
+            self.verify_play(seat, cards, announce, seen)
+        except IllegalAction:
+            return False
+        return True
+
+    def _why_illegal(self, seat: int, key: Signature) -> IllegalAction:
+        special, level, count, wilds = key
+        top = self.top
+        rank = self.deck.rank_of(level)
+        if self.constraint is not None and self.constraint[0] == seat:
+            _, c_level, c_count = self.constraint
+            return IllegalAction(
+                "same_or_pass", "You may only play the same value, without wilds, or pass.",
+                value=self.deck.rank_of(c_level), count=c_count,
+            )
+        if top is None:
+            return IllegalAction("illegal_play", "This play is not allowed.")
+        if top.special == "joker":
+            return IllegalAction("only_joker", "Only a stronger joker may answer a joker.")
+        if self.rules.two_beats_larger and top.special is None and top.level == TWO:
+            return IllegalAction("only_joker", "After a group of 2s only a joker may answer.")
+        if count != top.count:
+            return IllegalAction("wrong_count", f"Play exactly {top.count} card(s).",
+                                 count=top.count)
+        if level == top.level and not self.rules.equal_allowed:
+            return IllegalAction("equal_not_allowed", "You must play strictly higher.",
+                                 value=top.value)
+        return IllegalAction("too_low", f"{rank} does not beat {top.value}.", value=top.value)
+
+    def verify_pass(self, seat: int, seen: int | None = None) -> None:
+        self._may_play_now(seat)
+        if not self.trick:
+            raise IllegalAction("must_open", "You open this trick: you must play.")
+        if self.rules.fast and seat == self.last_player:
+            raise IllegalAction("last_player_cannot_pass",
+                                "You made the last play: you cannot pass.")
+
+    def can_pass(self, seat: int) -> bool:
+        try:
+            self.verify_pass(seat)
+        except IllegalAction:
+            return False
+        return True
+
+    # ------------------------------------------------------------------ actions
+    def play(self, seat: int, cards: Sequence[Card], announce: str | None = None,
+             seen: int | None = None) -> list[Event]:
+        """Play these exact cards (``announce``: the value of a play made only of wilds)."""
+        option = self.verify_play(seat, cards, announce, seen)
+        self._human_acted(seat)
+        events = self._begin()
+        self._apply_play(seat, tuple(cards), option, events)
+        return self._finish(events)
+
+    def play_option(self, seat: int, option: PlayOption, seen: int | None = None) -> list[Event]:
+        """Play a listed option; the engine's choice of suits."""
+        return self.play(seat, option.cards, option.announce, seen)
+
+    def pass_turn(self, seat: int, seen: int | None = None) -> list[Event]:
+        self.verify_pass(seat, seen)
+        self._human_acted(seat)
+        events = self._begin()
+        self._apply_pass(seat, events)
+        return self._finish(events)
+
+    def _human_acted(self, seat: int) -> None:
+        self.timeouts[seat] = 0
+
+    def _begin(self) -> list[Event]:
+        """Start applying an accepted action: every action gets its own version."""
+        self.version += 1
+        return []
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every play option, then pass when passing is legal: what a player may do now."""
+        actions = [Action.play(o) for o in self.legal_plays(seat)]
+        if self.can_pass(seat):
+            actions.append(Action.pass_())
+        return actions
+
+    def apply(self, seat: int, action: Action, seen: int | None = None) -> list[Event]:
+        """Apply an :class:`Action` value (what players return)."""
+        if action.kind == "play":
+            assert action.option is not None
+            return self.play(seat, action.option.cards, action.option.announce, seen)
+        if action.kind == "pass":
+            return self.pass_turn(seat, seen)
+        if action.kind == "give":
+            return self.give(seat, action.cards)
+        raise ValueError(f"unknown action {action.kind!r}")
+
+    # ------------------------------------------------------------------ trick mechanics
+    def _apply_play(self, seat: int, cards: tuple[Card, ...], option: PlayOption,
+                    events: list[Event]) -> None:
+        r = self.rules
+        hand = self.hands[seat]
+        for card in cards:
+            hand.remove(card)
+        level, count, special = option.level, option.count, option.special
+        previous = self.top
+        play = TrickPlay(seat, cards, level, count, option.value, special, option.announce)
+        self.trick.append(play)
+        self.last_player = seat
+        self.constraint = None
+        self.trick_version = self.version
+        self._restart = True
+        events.append(Played(seat, cards, option.value, count, option.announce, special))
+
+        close: str | None = None
+        if special == "top_single":
+            close = "top_single"
+        elif special == "joker":
+            close = "joker" if r.jokers_close else None
+        else:
+            before = self.revolution
+            if count == 4 and r.revolution:
+                self.revolution = not self.revolution
+                events.append(RevolutionChanged(seat, self.revolution))
+            if r.closing_rank == "best" and level == (THREE if before else TWO):
+                close = "best"
+            elif r.closing_rank == "two" and level == TWO:
+                close = "two"
+            elif r.four_closes and self._run_length() >= 4:
+                close = "four"
+
+        if not hand:
+            self._went_out(seat, play, events)
+            if self._round_finished():
+                self._end_round(events)
+                return
+            if close is None and r.finishing_closes_trick:
+                close = "finished"
+        if close is not None:
+            self._close_trick(close, events)
+            return
+        if self._fast_all_passed():
+            self._close_trick("all_passed", events)
+            return
+        if r.fast:
+            return
+        following = self._following(seat)
+        equal = (previous is not None and previous.special is None
+                 and previous.level == level and previous.count == count)
+        if following is not None and equal:
+            if r.on_equal == "skip_next":
+                events.append(Skipped(following))
+                following = self._following(following)
+            elif r.on_equal == "skip_unless_holding":
+                if self._holds(following, level, count):
+                    self._constrain(following, level, count, events)
+                else:
+                    events.append(Skipped(following))
+                    following = self._following(following)
+            elif r.on_equal == "same_or_pass":
+                self._constrain(following, level, count, events)
+        if following is None:
+            self._close_trick("lap" if r.trick_end == "one_lap" else "all_passed", events)
+        else:
+            self.to_act = following
+
+    def _constrain(self, seat: int, level: int, count: int, events: list[Event]) -> None:
+        self.constraint = (seat, level, count)
+        events.append(SameOrPass(seat, self.deck.rank_of(level), count))
+
+    def _holds(self, seat: int, level: int, count: int) -> bool:
+        held = [c for c in self.hands[seat] if c.value == level]
+        if count == 1 and self.rules.top_single is not None:
+            held = [c for c in held if c is not self.rules.top_single]
+        return len(held) >= count
+
+    def _run_length(self) -> int:
+        """Cards of the top value lying consecutively at the top of the trick."""
+        top_level = self.trick[-1].level
+        total = 0
+        for play in reversed(self.trick):
+            if play.special is not None or play.level != top_level:
+                break
+            total += play.count
+        return total
+
+    def _apply_pass(self, seat: int, events: list[Event]) -> None:
+        if self.rules.pass_is_final or self.rules.fast:
+            self.passed.add(seat)
+        if self.constraint is not None and self.constraint[0] == seat:
+            self.constraint = None
+        events.append(Passed(seat))
+        if self.rules.fast:
+            if self._fast_all_passed():
+                self._close_trick("all_passed", events)
+            return
+        self._restart = True
+        following = self._following(seat)
+        if following is None:
+            self._close_trick("lap" if self.rules.trick_end == "one_lap" else "all_passed",
+                              events)
+        else:
+            self.to_act = following
+
+    def _fast_all_passed(self) -> bool:
+        if not self.rules.fast or self.last_player is None:
+            return False
+        return all(
+            s in self.passed for s in self.order if s != self.last_player and self.hands[s]
+        )
+
+    def _following(self, seat: int) -> int | None:
+        """The next seat to get a chance in this trick, or None when the trick must close."""
+        if self.rules.trick_end == "one_lap":
+            while self.lap:
+                candidate = self.lap.pop(0)
+                if self.hands[candidate]:
+                    return candidate
+            return None
+        order = self.order
+        n = len(order)
+        start = order.index(seat)
+        for step in range(1, n + 1):
+            candidate = order[(start + step) % n]
+            if candidate == self.last_player:
+                return None
+            if self.hands[candidate] and candidate not in self.passed:
+                return candidate
+        return None
+
+    def _next_with_cards(self, seat: int) -> int | None:
+        order = self.order
+        n = len(order)
+        start = order.index(seat)
+        for step in range(1, n + 1):
+            candidate = order[(start + step) % n]
+            if self.hands[candidate]:
+                return candidate
+        return None
+
+    def _close_trick(self, reason: str, events: list[Event]) -> None:
+        winner = self.last_player
+        assert winner is not None
+        opener = winner if self.hands[winner] else self._next_with_cards(winner)
+        events.append(TrickClosed(winner, reason, opener))
+        self._open_trick(opener)
+
+    def _open_trick(self, opener: int | None) -> None:
+        self.trick = []
+        self.passed = set()
+        self.constraint = None
+        self.last_player = None
+        self.opener = opener
+        self.trick_version = self.version
+        self._restart = True
+        self.to_act = None if self.rules.fast else opener
+        if opener is not None and self.rules.trick_end == "one_lap":
+            start = self.order.index(opener)
+            n = len(self.order)
+            self.lap = [self.order[(start + i) % n] for i in range(1, n)]
+        else:
+            self.lap = []
+
+    # ------------------------------------------------------------------ finishing
+    def _went_out(self, seat: int, play: TrickPlay, events: list[Event]) -> None:
+        self.out.append(seat)
+        events.append(Out(seat, len(self.out)))
+        penalty = self.rules.finish_penalty
+        if penalty == "none" or play.special == "joker":
+            return
+        on_two = play.level == TWO
+        on_wild = self._wild is not None and any(c.value == self._wild for c in play.cards)
+        if on_two or (penalty == "two_or_wild" and on_wild):
+            self.penalised.append(seat)
+            events.append(Penalised(seat, len(self.order) - len(self.penalised) + 1))
+
+    def _round_finished(self) -> bool:
+        return sum(1 for s in self.order if self.hands[s]) <= 1
+
+    def _final_ranking(self) -> tuple[int, ...]:
+        holders = [s for s in self.order if self.hands[s]]
+        finishers = [s for s in self.out if s not in self.penalised]
+        return tuple(finishers + holders + list(reversed(self.penalised)))
+
+    def _end_round(self, events: list[Event]) -> None:
+        ranking = self._final_ranking()
+        self.ranking = ranking
+        roles = roles_for(len(ranking), self.rules.vp_at_three)
+        gained = [0] * self.seats
+        for seat, role in zip(ranking, roles, strict=True):
+            gained[seat] = self.rules.points[role]
+            self.points[seat] += gained[seat]
+        self.phase = Phase.ROUND_OVER
+        self.trick = []
+        self.passed = set()
+        self.constraint = None
+        self.to_act = None
+        self.last_player = None
+        self._restart = True
+        role_by_seat = self.roles
+        events.append(RoundOver(
+            self.round_no, ranking, tuple(r or "" for r in role_by_seat), tuple(gained),
+            tuple(self.points),
+        ))
+        end = self.rules.game_end
+        if end.kind == "rounds" and end.n is not None and self.round_no >= end.n:
+            self._end_game(self._leaders(), False, events)
+        elif end.kind == "target" and end.n is not None:
+            reached = [s for s in ranking if self.points[s] >= end.n]
+            if reached:
+                best = max(self.points[s] for s in reached)
+                # Ranking order breaks ties: when P and VP both reach the target, P wins.
+                self._end_game((next(s for s in reached if self.points[s] == best),), False,
+                               events)
+
+    def _leaders(self) -> tuple[int, ...]:
+        seats = [s for s in range(self.seats) if self.active[s]]
+        best = max(self.points[s] for s in seats)
+        return tuple(s for s in seats if self.points[s] == best)
+
+    def _end_game(self, winners: tuple[int, ...], stopped: bool, events: list[Event]) -> None:
+        self.phase = Phase.GAME_OVER
+        self.winners = winners
+        self.stopped_early = stopped
+        self.to_act = None
+        self.gifts = []
+        events.append(GameOver(winners, stopped))
+
+    # ------------------------------------------------------------------ rounds
+    def verify_next_round(self) -> None:
+        if self.phase is not Phase.ROUND_OVER:
+            raise IllegalAction("round_not_over", "The round is not over.")
+        if sum(self.active) < 2:
+            raise IllegalAction("too_few_players", "At least two players are needed.")
+
+    def next_round(self, hands: Sequence[Sequence[Card]] | None = None) -> list[Event]:
+        """Deal the next round (``hands``: a given deal, for scenarios and tests)."""
+        self.verify_next_round()
+        self._begin()
+        events = self._start_round(hands, None)
+        return self._finish(events)
+
+    def remove_seat(self, seat: int) -> None:
+        """Free a seat between rounds: it is no longer dealt (the table shrinks)."""
+        if self.phase is not Phase.ROUND_OVER:
+            raise IllegalAction("round_not_over", "Seats change only between rounds.")
+        self.active[seat] = False
+        self.bots.discard(seat)
+        self.autopilot.discard(seat)
+        self.version += 1
+
+    def set_bot(self, seat: int, bot: bool) -> None:
+        """Hand a seat to a bot, or back to a human (e.g. a waiting player takes a bot's seat)."""
+        if bot:
+            self.bots.add(seat)
+        else:
+            self.bots.discard(seat)
+            self.autopilot.discard(seat)
+            self.timeouts[seat] = 0
+        self.version += 1
+
+    def _play_order(self) -> list[int]:
+        seated = [s for s in range(self.seats) if self.active[s]]
+        if self.rules.reseat_by_rank and self.ranking is not None:
+            ranked = [s for s in self.ranking if self.active[s]]
+            return ranked + [s for s in seated if s not in ranked]
+        return seated
+
+    def _deal(self) -> list[list[Card]]:
+        cards = self.deck.cards()
+        self.rng.shuffle(cards)
+        seated = self.order
+        ranked = [s for s in (self.ranking or ()) if self.active[s]]
+        mode = self.rules.deal_extras
+        if mode == "rotate":
+            start = (self.round_no - 1) % len(seated)
+            sequence = seated[start:] + seated[:start]
+        elif mode == "to_top":
+            if ranked:
+                sequence = ranked + [s for s in seated if s not in ranked]
+            else:
+                sequence = list(seated)
+                self.rng.shuffle(sequence)
+        else:  # from_last: extras to the last place first, then up the ranking
+            if ranked:
+                sequence = list(reversed(ranked)) + [s for s in seated if s not in ranked]
+            else:
+                sequence = list(seated)
+        hands: list[list[Card]] = [[] for _ in range(self.seats)]
+        for i, card in enumerate(cards):
+            hands[sequence[i % len(sequence)]].append(card)
+        return hands
+
+    def _start_round(self, hands: Sequence[Sequence[Card]] | None,
+                     opener: int | None) -> list[Event]:
+        self.round_no += 1
+        if self.ranking is not None:
+            ranked = tuple(s for s in self.ranking if self.active[s])
+            self.ranking = ranked
+        self.order = self._play_order()
+        if hands is not None:
+            if len(hands) != self.seats:
+                raise ValueError("one hand per seat")
+            self.hands = [list(h) for h in hands]
+        else:
+            self.hands = self._deal()
+        self.out, self.penalised = [], []
+        self.revolution = False
+        self.trick, self.passed, self.constraint = [], set(), None
+        self.last_player = None
+        self.winners = ()
+        events: list[Event] = []
+        pairs = exchange_pairs(self.ranking, self.rules.vp_at_three) if self.ranking else []
+        if pairs:
+            self.phase = Phase.EXCHANGE
+            self.to_act = None
+            self._restart = True
+            events.append(Dealt(self.round_no, tuple(self.hand_sizes()), None))
+            self._begin_exchange(pairs, events)
+        else:
+            self.phase = Phase.PLAY
+            first = opener if opener is not None else self._first_opener()
+            events.append(Dealt(self.round_no, tuple(self.hand_sizes()), first))
+            self._open_trick(first)
+        return events
+
+    def _first_opener(self) -> int:
+        r = self.rules
+        if self.ranking:
+            return self.ranking[-1] if r.round_opener == "last_place" else self.ranking[0]
+        deciding = {"queen_of_hearts": Card("Q", "H"), "three_of_oros": Card("3", "O")}
+        card = deciding.get(r.first_opener)
+        if card is not None:
+            for seat in self.order:
+                if card in self.hands[seat]:
+                    return seat
+            return self.order[0]
+        return self.rng.choice(self.order)
+
+    # ------------------------------------------------------------------ exchange
+    def _exchange_key(self, card: Card) -> int:
+        """Strength for the exchange: normal order, the top single card above the other 2s."""
+        bonus = 1 if card is self.rules.top_single else 0
+        return card.value * 2 + bonus
+
+    def _best(self, seat: int, count: int) -> tuple[Card, ...]:
+        ordered = sorted(self.hands[seat], key=lambda c: (-self._exchange_key(c), c.suit))
+        return tuple(ordered[:count])
+
+    def _weakest(self, seat: int, count: int) -> tuple[Card, ...]:
+        ordered = sorted(self.hands[seat], key=lambda c: (self._exchange_key(c), c.suit))
+        return tuple(ordered[:count])
+
+    def _begin_exchange(self, pairs: list[tuple[int, int, int]], events: list[Event]) -> None:
+        r = self.rules
+        self.gifts = []
+        for low, high, count in pairs:
+            self.gifts.append(_Gift(low, high, count, "best"))
+            self.gifts.append(_Gift(high, low, count, r.exchange_return))
+        events.append(ExchangeStarted(tuple(pairs)))
+        if r.low_gives == "auto":
+            for gift in self.gifts:
+                if gift.mode == "best":
+                    self._record_gift(gift, self._best(gift.giver, gift.count), True, events)
+
+    def _record_gift(self, gift: _Gift, cards: tuple[Card, ...], automatic: bool,
+                     events: list[Event]) -> None:
+        gift.cards = cards
+        gift.automatic = automatic
+        if not self.rules.exchange_blind:
+            self._transfer(gift, events)
+
+    def _transfer(self, gift: _Gift, events: list[Event]) -> None:
+        assert gift.cards is not None
+        for card in gift.cards:
+            self.hands[gift.giver].remove(card)
+            self.hands[gift.receiver].append(card)
+        gift.transferred = True
+        events.append(ExchangeGiven(gift.giver, gift.receiver, gift.cards, gift.automatic,
+                                    (gift.giver, gift.receiver)))
+
+    def _pending_gift(self, seat: int) -> _Gift | None:
+        for gift in self.gifts:
+            if gift.giver == seat and gift.cards is None:
+                return gift
+        return None
+
+    def _gift_ready(self, gift: _Gift) -> bool:
+        if self.rules.exchange_blind or gift.mode == "best":
+            return True
+        return all(g.cards is not None for g in self.gifts
+                   if g.mode == "best" and g.giver == gift.receiver)
+
+    def _allowed_gift_cards(self, gift: _Gift) -> tuple[Card, ...]:
+        hand = self.hands[gift.giver]
+        if gift.mode == "choice":
+            return tuple(sorted(hand, key=lambda c: (self._exchange_key(c), c.suit)))
+        chosen = self._best(gift.giver, gift.count) if gift.mode == "best" else \
+            self._weakest(gift.giver, gift.count)
+        levels = {self._exchange_key(c) for c in chosen}
+        return tuple(c for c in sorted(hand, key=lambda c: (self._exchange_key(c), c.suit))
+                     if self._exchange_key(c) in levels)
+
+    def exchange_due(self, seat: int) -> ExchangeDue | None:
+        if self.phase is not Phase.EXCHANGE:
+            return None
+        gift = self._pending_gift(seat)
+        if gift is None:
+            return None
+        return ExchangeDue(gift.giver, gift.receiver, gift.count, gift.mode,
+                           self._allowed_gift_cards(gift), self._gift_ready(gift))
+
+    def verify_give(self, seat: int, cards: Sequence[Card]) -> None:
+        if self.phase is not Phase.EXCHANGE:
+            raise IllegalAction("wrong_phase", "There is no exchange now.",
+                                phase=self.phase.value)
+        gift = self._pending_gift(seat)
+        if gift is None:
+            raise IllegalAction("not_giver", "You have nothing to give in this exchange.")
+        if not self._gift_ready(gift):
+            raise IllegalAction("wait_gift", "Wait until you have received your cards.")
+        if len(cards) != gift.count or len(set(cards)) != len(cards):
+            raise IllegalAction("wrong_give_count", f"Give exactly {gift.count} card(s).",
+                                count=gift.count)
+        for card in cards:
+            if card not in self.hands[seat]:
+                raise IllegalAction("not_in_hand", f"You do not hold {card}.", card=str(card))
+        if gift.mode == "choice":
+            return
+        expected = self._best(seat, gift.count) if gift.mode == "best" else \
+            self._weakest(seat, gift.count)
+        if sorted(map(self._exchange_key, cards)) != sorted(map(self._exchange_key, expected)):
+            code = "must_give_best" if gift.mode == "best" else "must_give_weakest"
+            raise IllegalAction(code, f"You must give your {gift.mode} {gift.count} card(s).",
+                                count=gift.count)
+
+    def can_give(self, seat: int, cards: Sequence[Card]) -> bool:
+        try:
+            self.verify_give(seat, cards)
+        except IllegalAction:
+            return False
+        return True
+
+    def give(self, seat: int, cards: Sequence[Card]) -> list[Event]:
+        """Choose the cards this seat gives in the exchange."""
+        self.verify_give(seat, cards)
+        self._human_acted(seat)
+        events = self._begin()
+        gift = self._pending_gift(seat)
+        assert gift is not None
+        self._record_gift(gift, tuple(cards), False, events)
+        self._maybe_finish_exchange(events)
+        return self._finish(events)
+
+    def _maybe_finish_exchange(self, events: list[Event]) -> None:
+        if any(g.cards is None for g in self.gifts):
+            return
+        for gift in self.gifts:
+            if not gift.transferred:
+                self._transfer(gift, events)
+        self.gifts = []
+        self.phase = Phase.PLAY
+        opener = self._first_opener()
+        events.append(ExchangeDone(opener))
+        self._open_trick(opener)
+
+    # ------------------------------------------------------------------ time and absence
+    def verify_timeout(self) -> None:
+        if self.timer is None:
+            raise IllegalAction("no_timer", "No timer is running.")
+
+    def timeout(self) -> list[Event]:
+        """The running timer expired: act as RULES.md §9–§10 say."""
+        self.verify_timeout()
+        events = self._begin()
+        if self.phase is Phase.EXCHANGE:
+            events.append(TimedOut("exchange", None))
+            for gift in sorted(self.gifts, key=lambda g: g.mode != "best"):
+                if gift.cards is None:
+                    self._record_gift(gift, self._default_gift(gift), True, events)
+            self._maybe_finish_exchange(events)
+        elif self.rules.fast:
+            events.append(TimedOut("fast", None))
+            if self.trick:
+                self._close_trick("timeout", events)
+            elif self.opener is not None:
+                self._apply_play(self.opener, *self._weakest_single(self.opener), events)
+        else:
+            seat = self.to_act
+            assert seat is not None
+            events.append(TimedOut("turn", seat))
+            self._default_action(seat, events)
+            self.timeouts[seat] += 1
+            limit = self.rules.autopilot_after_timeouts
+            if limit is not None and self.timeouts[seat] >= limit and seat not in self.autopilot:
+                self.autopilot.add(seat)
+                events.append(AutopilotChanged(seat, True))
+        self._restart = True
+        return self._finish(events)
+
+    def _default_gift(self, gift: _Gift) -> tuple[Card, ...]:
+        if gift.mode == "best":
+            return self._best(gift.giver, gift.count)
+        return self._weakest(gift.giver, gift.count)
+
+    def _weakest_single(self, seat: int) -> tuple[tuple[Card, ...], PlayOption]:
+        singles = [o for o in self._options(seat) if o.count == 1]
+        option = min(singles, key=self._smallness)
+        return option.cards, option
+
+    def _smallness(self, option: PlayOption) -> tuple[int, int, int, int]:
+        return (1 if option.special else 0, self.strength(option.level), option.wilds,
+                option.count)
+
+    def _default_action(self, seat: int, events: list[Event]) -> None:
+        """What the server does for a seat whose time ran out (RULES.md §10)."""
+        if self.rules.timeout_action == "smallest":
+            options = self.legal_plays(seat)
+            if self.trick and options:
+                option = min(options, key=self._smallness)
+                self._apply_play(seat, option.cards, option, events)
+                return
+        if self.trick:
+            self._apply_pass(seat, events)
+        else:
+            self._apply_play(seat, *self._weakest_single(seat), events)
+
+    def verify_resume(self, seat: int) -> None:
+        if seat not in self.autopilot:
+            raise IllegalAction("not_on_autopilot", "No autopilot is playing for you.")
+
+    def resume(self, seat: int) -> list[Event]:
+        """« Reprendre »: the player takes their seat back from the autopilot."""
+        self.verify_resume(seat)
+        self._begin()
+        self.autopilot.discard(seat)
+        self.timeouts[seat] = 0
+        return self._finish([AutopilotChanged(seat, False)])
+
+    def leave(self, seat: int) -> list[Event]:
+        """The player left: a bot plays the seat from now on (the table frees it later)."""
+        if not 0 <= seat < self.seats or not self.active[seat]:
+            raise IllegalAction("not_seated", "This seat is not in the game.")
+        self._begin()
+        self.bots.add(seat)
+        self.autopilot.discard(seat)
+        return self._finish([Left(seat)])
+
+    def verify_stop(self) -> None:
+        if self.phase is Phase.GAME_OVER:
+            raise IllegalAction("game_over", "The game is already over.")
+
+    def stop(self) -> list[Event]:
+        """The host ends the game: final totals count only when the game has no set end."""
+        self.verify_stop()
+        events = self._begin()
+        if self.rules.game_end.kind == "unlimited":
+            self._end_game(self._leaders(), False, events)
+        else:
+            self._end_game((), True, events)
+        self._restart = True
+        return self._finish(events)
+
+    # ------------------------------------------------------------------ automation
+    def _automate(self, events: list[Event]) -> None:
+        """With ``autoplay``, let bot and autopilot seats act until a human must."""
+        if not self.autoplay:
+            return
+        from .players import GreedyPlayer
+
+        bot = GreedyPlayer()
+        progress = True
+        while progress:
+            progress = False
+            if self.phase is Phase.EXCHANGE:
+                for gift in list(self.gifts):
+                    if gift.cards is None and self.automated(gift.giver) and \
+                            self._gift_ready(gift):
+                        self._record_gift(gift, self._default_gift(gift), True, events)
+                        self._maybe_finish_exchange(events)
+                        progress = True
+                        break
+            elif self.phase is Phase.PLAY:
+                seats = self.order if self.rules.fast else (
+                    [self.to_act] if self.to_act is not None else [])
+                for seat in seats:
+                    if not self.automated(seat) or not self.hands[seat]:
+                        continue
+                    action = bot.choose(self, seat)
+                    if action.kind == "pass" and not self.can_pass(seat):
+                        continue
+                    self.version += 1
+                    if action.kind == "pass":
+                        self._apply_pass(seat, events)
+                    else:
+                        assert action.option is not None
+                        self._apply_play(seat, action.option.cards, action.option, events)
+                    progress = True
+                    break
+
+    def _finish(self, events: list[Event]) -> list[Event]:
+        self._automate(events)
+        if self._restart:
+            self.timer_serial += 1
+            self._restart = False
+        return events
+
+    # ------------------------------------------------------------------ serialisation
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state, JSON-safe; :meth:`from_dict` continues identically."""
+        def cards(cs: Iterable[Card]) -> list[str]:
+            return [str(c) for c in cs]
+
+        return {
+            "rules": self.rules.to_dict(),
+            "seats": self.seats,
+            "rng": _rng_state(self.rng),
+            "autoplay": self.autoplay,
+            "phase": self.phase.value,
+            "round_no": self.round_no,
+            "hands": [cards(h) for h in self.hands],
+            "active": list(self.active),
+            "order": list(self.order),
+            "points": list(self.points),
+            "ranking": None if self.ranking is None else list(self.ranking),
+            "out": list(self.out),
+            "penalised": list(self.penalised),
+            "revolution": self.revolution,
+            "trick": [
+                {"seat": p.seat, "cards": cards(p.cards), "level": p.level, "count": p.count,
+                 "value": p.value, "special": p.special, "announce": p.announce}
+                for p in self.trick
+            ],
+            "passed": sorted(self.passed),
+            "last_player": self.last_player,
+            "to_act": self.to_act,
+            "opener": self.opener,
+            "constraint": None if self.constraint is None else list(self.constraint),
+            "lap": list(self.lap),
+            "gifts": [
+                {"giver": g.giver, "receiver": g.receiver, "count": g.count, "mode": g.mode,
+                 "cards": None if g.cards is None else cards(g.cards),
+                 "automatic": g.automatic, "transferred": g.transferred}
+                for g in self.gifts
+            ],
+            "version": self.version,
+            "trick_version": self.trick_version,
+            "timer_serial": self.timer_serial,
+            "timeouts": list(self.timeouts),
+            "autopilot": sorted(self.autopilot),
+            "bots": sorted(self.bots),
+            "winners": list(self.winners),
+            "stopped_early": self.stopped_early,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Game:
+        def cards(cs: Iterable[str]) -> list[Card]:
+            return [Card.parse(c) for c in cs]
+
+        game = cls(Rules.from_dict(data["rules"]), data["seats"], random.Random(),
+                   data["autoplay"])
+        game.rng.setstate(_rng_from(data["rng"]))
+        game.phase = Phase(data["phase"])
+        game.round_no = data["round_no"]
+        game.hands = [cards(h) for h in data["hands"]]
+        game.active = list(data["active"])
+        game.order = list(data["order"])
+        game.points = list(data["points"])
+        game.ranking = None if data["ranking"] is None else tuple(data["ranking"])
+        game.out = list(data["out"])
+        game.penalised = list(data["penalised"])
+        game.revolution = data["revolution"]
+        game.trick = [
+            TrickPlay(p["seat"], tuple(cards(p["cards"])), p["level"], p["count"], p["value"],
+                      p["special"], p["announce"])
+            for p in data["trick"]
+        ]
+        game.passed = set(data["passed"])
+        game.last_player = data["last_player"]
+        game.to_act = data["to_act"]
+        game.opener = data["opener"]
+        game.constraint = None if data["constraint"] is None else (
+            data["constraint"][0], data["constraint"][1], data["constraint"][2])
+        game.lap = list(data["lap"])
+        game.gifts = [
+            _Gift(g["giver"], g["receiver"], g["count"], g["mode"],
+                  None if g["cards"] is None else tuple(cards(g["cards"])),
+                  g["automatic"], g["transferred"])
+            for g in data["gifts"]
+        ]
+        game.version = data["version"]
+        game.trick_version = data["trick_version"]
+        game.timer_serial = data["timer_serial"]
+        game.timeouts = list(data["timeouts"])
+        game.autopilot = set(data["autopilot"])
+        game.bots = set(data["bots"])
+        game.winners = tuple(data["winners"])
+        game.stopped_early = data["stopped_early"]
+        return game
+
+
+def _rng_state(rng: random.Random) -> list[Any]:
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def _rng_from(data: list[Any]) -> tuple[Any, ...]:
+    return (data[0], tuple(data[1]), data[2])

@@ -1,0 +1,367 @@
+"""The rule set of a table: immutable, validated data.
+
+Every rule that differs between the four rule documents is a *knob*; a preset is nothing but a
+named set of knob values. Nothing in the engine asks which preset is in use.
+
+>>> r = Rules.preset("classic", revolution=False)
+>>> r.revolution, r.differences()
+(False, {'revolution': False})
+>>> Rules.preset("classic", on_equal="sometimes")
+Traceback (most recent call last):
+...
+engine.rules.RulesError: on_equal: 'sometimes' is not one of none, skip_unless_holding, skip_next, same_or_pass
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import Card, Deck
+
+__all__ = ["GameEnd", "KNOBS", "KnobSpec", "PRESETS", "ROLE_CODES", "Rules", "RulesError"]
+
+ROLE_CODES = ("P", "VP", "N", "VL", "L")
+
+
+class RulesError(ValueError):
+    """A knob name or value that the rules do not accept; the message names the valid choices."""
+
+    def __init__(self, knob: str, message: str) -> None:
+        super().__init__(f"{knob}: {message}")
+        self.knob = knob
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnd:
+    """When a game ends: after ``n`` rounds, at ``n`` points, or never (the host stops it)."""
+
+    kind: str
+    n: int | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> GameEnd:
+        text = text.strip().lower()
+        if text == "unlimited":
+            return cls("unlimited")
+        kind, _, number = text.partition(":")
+        if kind in ("rounds", "target") and number.isdigit() and int(number) >= 1:
+            return cls(kind, int(number))
+        raise ValueError(f"{text!r} is not one of rounds:N, unlimited, target:N (N >= 1)")
+
+    def __str__(self) -> str:
+        return self.kind if self.n is None else f"{self.kind}:{self.n}"
+
+
+def _parse_bool(raw: object) -> bool:
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw).strip().lower()
+    if text in ("true", "yes", "on", "1", "oui"):
+        return True
+    if text in ("false", "no", "off", "0", "non"):
+        return False
+    raise ValueError(f"{raw!r} is not one of true, false")
+
+
+def _parse_points(raw: object) -> dict[str, int]:
+    if isinstance(raw, str):
+        pairs: dict[str, object] = {}
+        for token in raw.replace(",", " ").split():
+            role = token.rstrip("-0123456789")
+            pairs[role] = token[len(role):]
+        raw = pairs
+    if not isinstance(raw, Mapping):
+        raise ValueError("points must map roles P, VP, N, VL, L to integers (e.g. 'P3 VP2 N1 VL0 L0')")
+    out = {}
+    for role in ROLE_CODES:
+        value = raw.get(role, 0)
+        try:
+            out[role] = int(str(value))
+        except ValueError:
+            raise ValueError(f"points for {role}: {value!r} is not an integer") from None
+    unknown = set(raw) - set(ROLE_CODES)
+    if unknown:
+        raise ValueError(f"unknown roles {sorted(unknown)}: roles are {', '.join(ROLE_CODES)}")
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class KnobSpec:
+    """How one knob is typed, parsed and offered to a host."""
+
+    name: str
+    kind: str  # bool | choice | int | points | game_end | card | optional_int
+    choices: tuple[str, ...] = ()
+    min: int | None = None
+    max: int | None = None
+
+    def parse(self, raw: object) -> Any:
+        """Turn a user's or a JSON file's value into the knob's Python value, or raise ValueError."""
+        if self.kind == "bool":
+            return _parse_bool(raw)
+        if self.kind == "choice":
+            text = str(raw).strip().lower()
+            if text not in self.choices:
+                raise ValueError(f"{raw!r} is not one of {', '.join(self.choices)}")
+            return text
+        if self.kind in ("int", "optional_int"):
+            if self.kind == "optional_int" and (raw is None or str(raw).strip().lower() == "none"):
+                return None
+            try:
+                number = int(str(raw).strip())
+            except ValueError:
+                raise ValueError(f"{raw!r} is not an integer") from None
+            if (self.min is not None and number < self.min) or (
+                self.max is not None and number > self.max
+            ):
+                raise ValueError(f"{number} is not between {self.min} and {self.max}")
+            return number
+        if self.kind == "points":
+            return _parse_points(raw)
+        if self.kind == "game_end":
+            return raw if isinstance(raw, GameEnd) else GameEnd.parse(str(raw))
+        if self.kind == "card":
+            if raw is None or str(raw).strip().lower() == "none":
+                return None
+            return raw if isinstance(raw, Card) else Card.parse(str(raw))
+        raise AssertionError(self.kind)
+
+    def format(self, value: Any) -> str:
+        """The value as a host would type it (inverse of :meth:`parse`)."""
+        if value is None:
+            return "none"
+        if self.kind == "bool":
+            return "true" if value else "false"
+        if self.kind == "points":
+            return " ".join(f"{role}{value[role]}" for role in ROLE_CODES)
+        return str(value)
+
+    def to_json(self, value: Any) -> Any:
+        if self.kind in ("points",):
+            return dict(value)
+        if self.kind in ("game_end", "card"):
+            return None if value is None else str(value)
+        return value
+
+
+_SPECS = [
+    KnobSpec("deck", "choice", tuple(d.value for d in Deck)),
+    KnobSpec("min_players", "int", min=2, max=8),
+    KnobSpec("max_players", "int", min=2, max=8),
+    KnobSpec("bots_fill", "bool"),
+    KnobSpec("equal_allowed", "bool"),
+    KnobSpec("on_equal", "choice", ("none", "skip_unless_holding", "skip_next", "same_or_pass")),
+    KnobSpec("trick_end", "choice", ("all_passed", "one_lap")),
+    KnobSpec("pass_is_final", "bool"),
+    KnobSpec("finishing_closes_trick", "bool"),
+    KnobSpec("closing_rank", "choice", ("none", "best", "two")),
+    KnobSpec("four_closes", "bool"),
+    KnobSpec("revolution", "bool"),
+    KnobSpec("wild_rank", "choice", ("none", "7")),
+    KnobSpec("top_single", "card"),
+    KnobSpec("jokers_close", "bool"),
+    KnobSpec("two_beats_larger", "bool"),
+    KnobSpec("finish_penalty", "choice", ("none", "two", "two_or_wild")),
+    KnobSpec("first_opener", "choice", ("queen_of_hearts", "three_of_oros", "random")),
+    KnobSpec("round_opener", "choice", ("last_place", "first_place")),
+    KnobSpec("exchange_return", "choice", ("choice", "weakest")),
+    KnobSpec("exchange_blind", "bool"),
+    KnobSpec("points", "points"),
+    KnobSpec("game_end", "game_end"),
+    KnobSpec("turn_seconds", "int", min=5, max=600),
+    KnobSpec("exchange_seconds", "int", min=5, max=600),
+    KnobSpec("fast", "bool"),
+    KnobSpec("fast_seconds", "int", min=3, max=120),
+    KnobSpec("autopilot_after_timeouts", "optional_int", min=1, max=10),
+    KnobSpec("on_leave", "choice", ("bot", "wait_then_cancel")),
+    KnobSpec("leave_grace_seconds", "int", min=5, max=600),
+    # Knobs that RULES.md states as per-preset facts rather than named knobs.
+    KnobSpec("role_names", "choice", ("classic", "presi", "proletario")),
+    KnobSpec("vp_at_three", "bool"),
+    KnobSpec("low_gives", "choice", ("auto", "pick")),
+    KnobSpec("deal_extras", "choice", ("from_last", "rotate", "to_top")),
+    KnobSpec("reseat_by_rank", "bool"),
+    KnobSpec("timeout_action", "choice", ("pass", "smallest")),
+]
+
+#: Every knob, by its RULES.md name.
+KNOBS: dict[str, KnobSpec] = {spec.name: spec for spec in _SPECS}
+
+_COMMON: dict[str, object] = {
+    "bots_fill": False, "equal_allowed": True, "trick_end": "all_passed", "pass_is_final": True,
+    "finishing_closes_trick": False, "four_closes": False, "revolution": False,
+    "wild_rank": "none", "top_single": "none", "jokers_close": True, "two_beats_larger": False,
+    "round_opener": "last_place", "exchange_return": "choice", "exchange_blind": False,
+    "turn_seconds": 30, "exchange_seconds": 30, "fast": False, "fast_seconds": 10,
+    "autopilot_after_timeouts": None, "on_leave": "bot", "leave_grace_seconds": 60,
+    "vp_at_three": False, "low_gives": "auto", "deal_extras": "from_last",
+    "reseat_by_rank": False, "timeout_action": "pass", "game_end": "rounds:5",
+    "points": "P3 VP2 N1 VL0 L0",
+}
+
+#: The four presets of RULES.md §2.
+PRESETS: dict[str, dict[str, object]] = {
+    "classic": {
+        **_COMMON, "deck": "french52", "min_players": 3, "max_players": 6,
+        "on_equal": "skip_unless_holding", "closing_rank": "best", "four_closes": True,
+        "revolution": True, "finish_penalty": "two", "first_opener": "queen_of_hearts",
+        "role_names": "classic",
+    },
+    "presi": {
+        **_COMMON, "deck": "spanish48", "min_players": 3, "max_players": 6,
+        "on_equal": "skip_next", "finishing_closes_trick": True, "closing_rank": "none",
+        "top_single": "2O", "finish_penalty": "none", "first_opener": "three_of_oros",
+        "exchange_return": "weakest", "exchange_blind": True, "points": "P2 VP1 N0 VL0 L0",
+        "game_end": "target:11", "on_leave": "wait_then_cancel", "role_names": "presi",
+        "vp_at_three": True, "low_gives": "pick", "deal_extras": "rotate",
+    },
+    "proletario": {
+        **_COMMON, "deck": "french54", "min_players": 4, "max_players": 4, "bots_fill": True,
+        "equal_allowed": False, "on_equal": "none", "trick_end": "one_lap",
+        "closing_rank": "none", "two_beats_larger": True, "finish_penalty": "none",
+        "first_opener": "random", "round_opener": "first_place", "exchange_blind": True,
+        "points": "P3 VP2 N1 VL0 L0", "game_end": "unlimited", "turn_seconds": 15,
+        "exchange_seconds": 20, "autopilot_after_timeouts": 2, "role_names": "proletario",
+        "deal_extras": "to_top", "reseat_by_rank": True, "timeout_action": "smallest",
+    },
+    "wild7": {
+        **_COMMON, "deck": "french52", "min_players": 2, "max_players": 8,
+        "on_equal": "same_or_pass", "closing_rank": "two", "four_closes": True,
+        "wild_rank": "7", "finish_penalty": "two_or_wild", "first_opener": "queen_of_hearts",
+        "role_names": "classic",
+    },
+}
+
+
+def _parse_all(values: Mapping[str, object]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, raw in values.items():
+        spec = KNOBS.get(name)
+        if spec is None:
+            raise RulesError(name, f"unknown knob; knobs are {', '.join(KNOBS)}")
+        try:
+            out[name] = spec.parse(raw)
+        except ValueError as err:
+            raise RulesError(name, str(err)) from None
+    return out
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rules:
+    """A complete, validated rule set. Build one with :meth:`preset`; change it with :meth:`replace`."""
+
+    preset_id: str
+    deck: str
+    min_players: int
+    max_players: int
+    bots_fill: bool
+    equal_allowed: bool
+    on_equal: str
+    trick_end: str
+    pass_is_final: bool
+    finishing_closes_trick: bool
+    closing_rank: str
+    four_closes: bool
+    revolution: bool
+    wild_rank: str
+    top_single: Card | None
+    jokers_close: bool
+    two_beats_larger: bool
+    finish_penalty: str
+    first_opener: str
+    round_opener: str
+    exchange_return: str
+    exchange_blind: bool
+    points: Mapping[str, int] = field(hash=False)
+    game_end: GameEnd
+    turn_seconds: int
+    exchange_seconds: int
+    fast: bool
+    fast_seconds: int
+    autopilot_after_timeouts: int | None
+    on_leave: str
+    leave_grace_seconds: int
+    role_names: str
+    vp_at_three: bool
+    low_gives: str
+    deal_extras: str
+    reseat_by_rank: bool
+    timeout_action: str
+
+    def __post_init__(self) -> None:
+        deck = Deck(self.deck)
+        checks: list[tuple[str, bool, str]] = [
+            ("max_players", self.min_players <= self.max_players,
+             f"max_players ({self.max_players}) is below min_players ({self.min_players})"),
+            ("max_players", self.max_players * 2 <= deck.size, "too many players for this deck"),
+            ("top_single", self.top_single is None or deck.contains(self.top_single),
+             f"{self.top_single} is not a card of {self.deck}"),
+            ("first_opener", self.first_opener != "queen_of_hearts" or not deck.spanish,
+             "the queen of hearts is not in a Spanish deck; choose three_of_oros or random"),
+            ("first_opener", self.first_opener != "three_of_oros" or deck.spanish,
+             "the 3 of oros is only in Spanish decks; choose queen_of_hearts or random"),
+            ("fast", not (self.fast and self.trick_end == "one_lap"),
+             "fast mode has no turns, so it cannot be combined with trick_end one_lap"),
+            ("wild_rank", self.wild_rank == "none" or "7" in deck.ranks,
+             f"{self.deck} has no 7s"),
+        ]
+        for knob, ok, message in checks:
+            if not ok:
+                raise RulesError(knob, message)
+
+    # -- construction -------------------------------------------------------------------------
+    @classmethod
+    def preset(cls, preset_id: str, **overrides: object) -> Rules:
+        """The preset's rules with ``overrides`` (knob name → value, typed or as text)."""
+        if preset_id not in PRESETS:
+            raise RulesError("preset", f"{preset_id!r} is not one of {', '.join(PRESETS)}")
+        values = _parse_all({**PRESETS[preset_id], **overrides})
+        return cls(preset_id=preset_id, **values)
+
+    def replace(self, **overrides: object) -> Rules:
+        """A copy with some knobs changed; values are parsed and the result validated."""
+        values = _parse_all(overrides)
+        return dataclasses.replace(self, **values)
+
+    # -- views --------------------------------------------------------------------------------
+    @property
+    def deck_kind(self) -> Deck:
+        return Deck(self.deck)
+
+    def knob_values(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in KNOBS}
+
+    def differences(self) -> dict[str, Any]:
+        """Knobs whose value differs from the preset, in knob order."""
+        base = Rules.preset(self.preset_id)
+        return {
+            name: value for name, value in self.knob_values().items()
+            if getattr(base, name) != value
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe: the preset id and only the knobs that differ from it."""
+        return {
+            "preset": self.preset_id,
+            "set": {name: KNOBS[name].to_json(v) for name, v in self.differences().items()},
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
+        """Inverse of :meth:`to_dict`; also reads the scenario format's ``rules`` object."""
+        unknown = set(data) - {"preset", "set"}
+        if unknown:
+            raise RulesError(sorted(unknown)[0], "rules take only 'preset' and 'set'")
+        overrides = data.get("set") or {}
+        if not isinstance(overrides, Mapping):
+            raise RulesError("set", "must be an object of knob: value")
+        return cls.preset(str(data.get("preset", "")), **dict(overrides))
+
+    def describe(self, formatter: Callable[[KnobSpec, Any], str] | None = None) -> str:
+        """One line: the preset and what differs, e.g. ``classic (revolution=false)``."""
+        fmt = formatter or (lambda spec, value: spec.format(value))
+        diffs = ", ".join(f"{k}={fmt(KNOBS[k], v)}" for k, v in self.differences().items())
+        return f"{self.preset_id} ({diffs})" if diffs else self.preset_id

@@ -1,0 +1,288 @@
+"""Rule scenarios: ``python -m engine.scenario PATH [PATH ...]``.
+
+Runs the JSON scenarios of ``shared/scenarios/FORMAT.md`` against the engine and prints one
+line per scenario (``PASS name`` / ``FAIL name: step N: what differed``), then
+``N passed, N failed``. Steps are numbered from 0, like ``seen``. A malformed file is a FAIL
+line with its reason, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .cards import Card, Deck
+from .errors import IllegalAction
+from .game import Game
+from .rules import Rules, RulesError
+
+__all__ = ["ScenarioFailure", "load_game", "main", "run_file", "run_scenario"]
+
+_ACTIONS = ("play", "pass", "give", "timeout", "resume", "leave", "next_round")
+_STEP_KEYS = {"seat", "as", "seen", "reject", "expect", *_ACTIONS}
+_TOP_KEYS = {"name", "source", "rules", "hands", "previous_ranking", "opener", "points", "steps",
+             "description", "notes"}
+
+
+class ScenarioFailure(Exception):
+    """Why a scenario failed; the message is the part after ``FAIL name:``."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    name: str
+    failure: str | None
+
+    @property
+    def line(self) -> str:
+        return f"PASS {self.name}" if self.failure is None else f"FAIL {self.name}: {self.failure}"
+
+
+def _cards(raw: Any, deck: Deck, where: str) -> list[Card]:
+    if not isinstance(raw, list) or not all(isinstance(c, str) for c in raw):
+        raise ScenarioFailure(f"{where}: expected a list of cards")
+    out = []
+    for text in raw:
+        try:
+            card = Card.parse(text)
+        except ValueError:
+            raise ScenarioFailure(f"{where}: {text!r} is not a card") from None
+        if not deck.contains(card):
+            raise ScenarioFailure(f"{where}: {text} is not in the {deck.value} deck")
+        out.append(card)
+    return out
+
+
+def _hands(raw: Any, deck: Deck, where: str) -> list[list[Card]]:
+    if not isinstance(raw, list) or not 2 <= len(raw) <= 8:
+        raise ScenarioFailure(f"{where}: expected 2 to 8 hands")
+    hands = [_cards(h, deck, f"{where}[{i}]") for i, h in enumerate(raw)]
+    seen: set[Card] = set()
+    for hand in hands:
+        for card in hand:
+            if card in seen:
+                raise ScenarioFailure(f"{where}: {card} is dealt twice")
+            seen.add(card)
+    return hands
+
+
+def _seat(raw: Any, seats: int, where: str) -> int:
+    if not isinstance(raw, int) or isinstance(raw, bool) or not 0 <= raw < seats:
+        raise ScenarioFailure(f"{where}: {raw!r} is not a seat (0–{seats - 1})")
+    return raw
+
+
+def load_game(data: Any) -> Game:
+    """The game a scenario starts from (rules, hands, previous ranking, opener, points)."""
+    if not isinstance(data, dict):
+        raise ScenarioFailure("malformed: the file is not a JSON object")
+    unknown = set(data) - _TOP_KEYS
+    if unknown:
+        raise ScenarioFailure(f"malformed: unknown keys {sorted(unknown)}")
+    for key in ("rules", "hands", "steps"):
+        if key not in data:
+            raise ScenarioFailure(f"malformed: missing {key!r}")
+    if not isinstance(data["rules"], dict):
+        raise ScenarioFailure("malformed: 'rules' must be an object")
+    try:
+        rules = Rules.from_dict(data["rules"])
+    except RulesError as err:
+        raise ScenarioFailure(f"rules: {err}") from None
+    hands = _hands(data["hands"], rules.deck_kind, "hands")
+    seats = len(hands)
+    ranking = data.get("previous_ranking")
+    if ranking is not None and (
+        not isinstance(ranking, list) or sorted(ranking) != list(range(seats))
+    ):
+        raise ScenarioFailure("previous_ranking: must list every seat once")
+    opener = data.get("opener")
+    if opener is not None:
+        opener = _seat(opener, seats, "opener")
+    points = data.get("points")
+    if points is not None and (
+        not isinstance(points, list) or len(points) != seats
+        or not all(isinstance(p, int) for p in points)
+    ):
+        raise ScenarioFailure("points: expected one integer per seat")
+    return Game.new(rules, seats, seed=0, hands=hands, previous_ranking=ranking, opener=opener,
+                    points=points, autoplay=True)
+
+
+def _observable(game: Game) -> dict[str, Any]:
+    state = game.to_dict()
+    state.pop("version")
+    return state
+
+
+def _check(game: Game, expect: Any) -> None:
+    if not isinstance(expect, dict):
+        raise ScenarioFailure("malformed: 'expect' must be an object")
+    deck = game.deck
+    actual: dict[str, Callable[[], Any]] = {
+        "phase": lambda: game.phase.value,
+        "to_act": lambda: game.to_act,
+        "top_value": lambda: None if game.top is None else game.top.value,
+        "count": lambda: game.count,
+        "revolution": lambda: game.revolution,
+        "hand_sizes": lambda: game.hand_sizes(),
+        "out": lambda: list(game.out),
+        "ranking": lambda: None if game.ranking is None else list(game.ranking),
+        "roles": lambda: game.roles,
+        "points": lambda: list(game.points),
+        "winners": lambda: sorted(game.winners),
+        "autopilot": lambda: sorted(s for s in range(game.seats) if game.automated(s)),
+    }
+    for key, wanted in expect.items():
+        if key == "hands":
+            if not isinstance(wanted, dict):
+                raise ScenarioFailure("malformed: expect.hands must map seats to cards")
+            for seat_text, cards in wanted.items():
+                if not str(seat_text).isdigit():
+                    raise ScenarioFailure(f"malformed: expect.hands: {seat_text!r} is not a seat")
+                seat = _seat(int(seat_text), game.seats, "expect.hands")
+                want = sorted(str(c) for c in _cards(cards, deck, f"expect.hands.{seat}"))
+                have = sorted(str(c) for c in game.hands[seat])
+                if want != have:
+                    raise ScenarioFailure(f"hands[{seat}]: expected {want}, got {have}")
+            continue
+        if key not in actual:
+            raise ScenarioFailure(f"malformed: unknown expect key {key!r}")
+        have = actual[key]()
+        if key == "top_value" and isinstance(wanted, str):
+            wanted = wanted.upper()
+        if key in ("winners", "autopilot") and isinstance(wanted, list):
+            wanted = sorted(wanted)
+        if have != wanted:
+            raise ScenarioFailure(f"{key}: expected {json.dumps(wanted)}, got {json.dumps(have)}")
+
+
+def _act(game: Game, step: dict[str, Any], seen_version: int | None) -> None:
+    actions = [k for k in _ACTIONS if k in step]
+    if len(actions) > 1:
+        raise ScenarioFailure(f"malformed: one action per step, got {actions}")
+    if not actions:
+        return
+    action = actions[0]
+    deck = game.deck
+    if action in ("play", "pass", "give", "resume", "leave"):
+        seat = _seat(step.get("seat"), game.seats, "seat")
+    if action == "play":
+        cards = _cards(step["play"], deck, "play")
+        announce = step.get("as")
+        if announce is not None and not isinstance(announce, str):
+            raise ScenarioFailure("malformed: 'as' must be a value such as \"K\"")
+        game.play(seat, cards, announce, seen_version)
+    elif action == "pass":
+        game.pass_turn(seat, seen_version)
+    elif action == "give":
+        game.give(seat, _cards(step["give"], deck, "give"))
+    elif action == "timeout":
+        game.timeout()
+    elif action == "resume":
+        game.resume(seat)
+    elif action == "leave":
+        game.leave(seat)
+    elif action == "next_round":
+        spec = step["next_round"]
+        if not isinstance(spec, dict):
+            raise ScenarioFailure("malformed: next_round must be an object")
+        hands = None
+        if spec.get("hands") is not None:
+            hands = _hands(spec["hands"], deck, "next_round.hands")
+            if len(hands) != game.seats:
+                raise ScenarioFailure("next_round.hands: one hand per seat")
+        game.next_round(hands)
+
+
+def run_scenario(data: Any) -> None:
+    """Play a parsed scenario; raises ScenarioFailure on the first difference."""
+    game = load_game(data)
+    steps = data["steps"]
+    if not isinstance(steps, list):
+        raise ScenarioFailure("malformed: 'steps' must be a list")
+    versions = {-1: game.version}
+    for index, step in enumerate(steps):
+        try:
+            if not isinstance(step, dict):
+                raise ScenarioFailure("malformed: a step must be an object")
+            unknown = set(step) - _STEP_KEYS
+            if unknown:
+                raise ScenarioFailure(f"malformed: unknown keys {sorted(unknown)}")
+            seen = step.get("seen")
+            seen_version = None
+            if seen is not None:
+                if not isinstance(seen, int) or seen not in versions:
+                    raise ScenarioFailure(f"malformed: seen {seen!r} is not an earlier step")
+                seen_version = versions[seen]
+            if step.get("reject"):
+                before = _observable(game)
+                try:
+                    _act(game, step, seen_version)
+                except IllegalAction:
+                    pass
+                else:
+                    raise ScenarioFailure("the engine accepted an action it must refuse")
+                if _observable(game) != before:
+                    raise ScenarioFailure("a refused action changed the game")
+            else:
+                try:
+                    _act(game, step, seen_version)
+                except IllegalAction as err:
+                    raise ScenarioFailure(f"refused: {err}") from None
+            if "expect" in step:
+                _check(game, step["expect"])
+            versions[index] = game.version
+        except ScenarioFailure as err:
+            raise ScenarioFailure(f"step {index}: {err}") from None
+        except (KeyError, TypeError, ValueError) as err:
+            raise ScenarioFailure(f"step {index}: malformed: {err!r}") from None
+
+
+def run_file(path: Path) -> Outcome:
+    name = path.stem
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(data, dict) and isinstance(data.get("name"), str):
+            name = data["name"]
+        run_scenario(data)
+    except ScenarioFailure as err:
+        return Outcome(name, str(err))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        return Outcome(name, f"cannot read: {err}")
+    except Exception as err:  # an engine bug must still be a FAIL line, not a traceback
+        return Outcome(name, f"error: {type(err).__name__}: {err}")
+    return Outcome(name, None)
+
+
+def scenario_files(paths: Sequence[str]) -> Iterator[Path]:
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            yield from sorted(path.rglob("*.json"))
+        else:
+            yield path
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args:
+        print("usage: python -m engine.scenario PATH [PATH ...]", file=sys.stderr)
+        return 2
+    passed = failed = 0
+    for path in scenario_files(args):
+        outcome = run_file(path)
+        print(outcome.line)
+        if outcome.failure is None:
+            passed += 1
+        else:
+            failed += 1
+    print(f"{passed} passed, {failed} failed")
+    return 0 if failed == 0 and passed > 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,58 @@
+"""Persistence for the bot: scores, ratings, tables and crash-safe live snapshots.
+
+`Storage` is the only way the rest of the bot touches SQL; `SnapshotWriter` persists the
+table runtime's state after every action without making play wait for the database.
+"""
+
+from bot.storage.db import database_url, downgrade_to, upgrade_to_head
+from bot.storage.records import (
+    GameSummary,
+    GuildSettings,
+    Leaderboard,
+    LeaderboardRow,
+    PlayerStats,
+    PresetRating,
+    RatingChange,
+    RoundOutcome,
+    SeatRef,
+    Snapshot,
+    TableRecord,
+    TableStatus,
+    Winner,
+)
+from bot.storage.repository import (
+    ChannelBusy,
+    Storage,
+    StorageError,
+    UnknownGame,
+    UnknownTable,
+    shard_of,
+)
+from bot.storage.writer import SnapshotWriter, WriterStats
+
+__all__ = [
+    "ChannelBusy",
+    "GameSummary",
+    "GuildSettings",
+    "Leaderboard",
+    "LeaderboardRow",
+    "PlayerStats",
+    "PresetRating",
+    "RatingChange",
+    "RoundOutcome",
+    "SeatRef",
+    "Snapshot",
+    "SnapshotWriter",
+    "Storage",
+    "StorageError",
+    "TableRecord",
+    "TableStatus",
+    "UnknownGame",
+    "UnknownTable",
+    "Winner",
+    "WriterStats",
+    "database_url",
+    "downgrade_to",
+    "shard_of",
+    "upgrade_to_head",
+]

@@ -1,0 +1,170 @@
+"""Engines, SQLite pragmas and programmatic migrations.
+
+`DATABASE_URL` chooses the backend: SQLite (the default, one process) or PostgreSQL through
+asyncpg (several processes). Everything backend-specific about connections lives here so the
+repository can stay dialect-neutral apart from its upserts.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import event
+from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from bot.storage import jsoncodec
+
+DEFAULT_URL = "sqlite+aiosqlite:///data/president.db"
+MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
+
+# Execution option marking read-only work: on SQLite it opens a DEFERRED transaction so
+# readers never queue behind the writer; everything else opens IMMEDIATE (see below).
+READ_ONLY = "president_read_only"
+
+_POSTGRES_ALIASES = {"postgres", "postgresql", "postgresql+psycopg2", "postgresql+psycopg"}
+
+
+def database_url(env: dict[str, str] | None = None) -> str:
+    """The configured URL, normalised; SQLite under ./data when nothing is configured."""
+    values = os.environ if env is None else env
+    return normalize_url(values.get("DATABASE_URL", "").strip() or DEFAULT_URL)
+
+
+def normalize_url(url: str | URL) -> str:
+    """Accept the URL shapes hosting platforms hand out and pin the async drivers.
+
+    Platforms commonly export `postgres://…?sslmode=require`; asyncpg needs the
+    `postgresql+asyncpg` driver name and calls the TLS option `ssl`.
+    """
+    parsed = make_url(url)
+    if parsed.drivername in _POSTGRES_ALIASES or parsed.drivername == "postgresql+asyncpg":
+        parsed = parsed.set(drivername="postgresql+asyncpg")
+        if "sslmode" in parsed.query:
+            query = dict(parsed.query)
+            query["ssl"] = query.pop("sslmode")
+            parsed = parsed.set(query=query)
+    elif parsed.drivername in ("sqlite", "sqlite+pysqlite"):
+        parsed = parsed.set(drivername="sqlite+aiosqlite")
+    elif parsed.drivername != "sqlite+aiosqlite":
+        raise ValueError(
+            f"unsupported DATABASE_URL driver {parsed.drivername!r}: "
+            "use sqlite+aiosqlite:///path.db or postgresql+asyncpg://user@host/db"
+        )
+    return parsed.render_as_string(hide_password=False)
+
+
+def ensure_sqlite_dir(url: str | URL) -> None:
+    """Create the directory of a SQLite file (the default lives in ./data, absent on clones)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or not parsed.database:
+        return
+    if parsed.database == ":memory:" or parsed.database.startswith("file:"):
+        return
+    Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name, "").strip()
+    return int(raw) if raw else default
+
+
+def create_engine(
+    url: str | URL,
+    *,
+    pool_size: int | None = None,
+    max_overflow: int | None = None,
+    enforce_foreign_keys: bool = True,
+) -> AsyncEngine:
+    """An async engine with the project's JSON codec and per-backend connection settings.
+
+    Pool sizes default to `DATABASE_POOL_SIZE` / `DATABASE_MAX_OVERFLOW` (5 / 5): every
+    process holds its own pool, so PostgreSQL's `max_connections` must cover
+    processes × (pool_size + max_overflow). Migrations pass `enforce_foreign_keys=False`
+    because SQLite batch migrations recreate tables, and dropping the old copy with foreign
+    keys enforced would cascade deletes into child tables.
+    """
+    normalized = make_url(normalize_url(url))
+    options: dict[str, Any] = {
+        "json_serializer": jsoncodec.dumps,
+        "json_deserializer": jsoncodec.loads,
+        "pool_size": _env_int("DATABASE_POOL_SIZE", 5) if pool_size is None else pool_size,
+        "max_overflow": (
+            _env_int("DATABASE_MAX_OVERFLOW", 5) if max_overflow is None else max_overflow
+        ),
+    }
+    if normalized.get_backend_name() == "sqlite":
+        ensure_sqlite_dir(normalized)
+        engine = create_async_engine(normalized, **options)
+        _install_sqlite_hooks(engine, enforce_foreign_keys)
+        return engine
+    # A pre-ping costs one round trip per checkout but turns a PostgreSQL restart or a
+    # failover into a reconnect instead of an error surfacing in a slash command.
+    return create_async_engine(normalized, pool_pre_ping=True, **options)
+
+
+def _install_sqlite_hooks(engine: AsyncEngine, enforce_foreign_keys: bool) -> None:
+    """WAL, foreign keys, busy timeout, and explicit BEGIN handling.
+
+    WAL lets readers work while a snapshot is written; synchronous=NORMAL is durable across
+    process crashes and restarts (only a power cut can drop the last commits, never corrupt).
+    The sqlite3 driver's legacy mode does not BEGIN before SELECTs, which would make our
+    read-modify-write rating updates racy between pooled connections, so BEGIN is emitted
+    here: IMMEDIATE for writes (take the write lock up front, no upgrade deadlocks) and
+    DEFERRED for reads marked with `READ_ONLY`.
+    """
+    sync_engine = engine.sync_engine
+
+    @event.listens_for(sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA busy_timeout=5000")
+        cursor.execute(f"PRAGMA foreign_keys={'ON' if enforce_foreign_keys else 'OFF'}")
+        cursor.close()
+
+    @event.listens_for(sync_engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        read_only = connection.get_execution_options().get(READ_ONLY, False)
+        connection.exec_driver_sql("BEGIN DEFERRED" if read_only else "BEGIN IMMEDIATE")
+
+
+def alembic_config() -> Config:
+    """Alembic configuration that does not depend on the working directory."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    return config
+
+
+async def _run_alembic(url: str | URL, action: Callable[[Config], None]) -> None:
+    """Run an alembic command on a connection we own (alembic's env.py would otherwise call
+    `asyncio.run`, which cannot nest inside the bot's running event loop)."""
+    engine = create_engine(url, pool_size=1, max_overflow=0, enforce_foreign_keys=False)
+    try:
+        async with engine.begin() as connection:
+
+            def run(sync_connection: Connection) -> None:
+                config = alembic_config()
+                config.attributes["connection"] = sync_connection
+                action(config)
+
+            await connection.run_sync(run)
+    finally:
+        await engine.dispose()
+
+
+async def upgrade_to_head(url: str | URL | None = None) -> None:
+    """`alembic upgrade head` from inside the bot; safe to run from several processes at once."""
+    await _run_alembic(url or database_url(), lambda config: command.upgrade(config, "head"))
+
+
+async def downgrade_to(url: str | URL, revision: str) -> None:
+    """`alembic downgrade <revision>` (`"base"` drops every table): for rollbacks and tests."""
+    await _run_alembic(url, lambda config: command.downgrade(config, revision))

@@ -1,0 +1,224 @@
+"""SQLAlchemy 2 typed models: the schema that `migrations/` creates.
+
+The repository uses these through Core statements only; ORM instances never leave the
+storage package. Discord snowflakes are 64-bit, hence BigInteger for every Discord id, while
+the bot's own surrogate keys stay Integer so that SQLite keeps its rowid aliasing.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    UniqueConstraint,
+    text,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.types import TypeDecorator
+
+# Stable constraint names let later batch migrations on SQLite find and alter constraints.
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+TABLE_STATUSES = ("lobby", "playing", "finished", "closed")
+NAME_LENGTH = 100
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Aware datetimes in, aware UTC datetimes out, on every backend.
+
+    SQLite has no time zone type and hands back naive values; normalising here keeps
+    deadline arithmetic and ordering identical on SQLite and PostgreSQL.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to the database; use an aware UTC datetime")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map = {datetime: UTCDateTime(), dict[str, Any]: JSON()}
+
+
+class Guild(Base):
+    """Per-server settings; a row exists once the server changed a setting or opened a table."""
+
+    __tablename__ = "guilds"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    language: Mapped[str | None] = mapped_column(String(16))
+    default_preset: Mapped[str | None] = mapped_column(String(32))
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
+
+
+class User(Base):
+    """Last display name seen, so stats and history can name players who left the server."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    display_name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    updated_at: Mapped[datetime]
+
+
+class GameTable(Base):
+    """A table opened in a channel; it outlives its games (replay keeps the same table)."""
+
+    __tablename__ = "tables"
+    __table_args__ = (
+        CheckConstraint("status IN ('lobby', 'playing', 'finished', 'closed')", name="status"),
+        # One open table per channel, enforced by the database so that two processes (or a
+        # double click) cannot open two tables in the same channel.
+        Index(
+            "uq_tables_open_channel",
+            "channel_id",
+            unique=True,
+            sqlite_where=text("status != 'closed'"),
+            postgresql_where=text("status != 'closed'"),
+        ),
+        Index("ix_tables_guild_status", "guild_id", "status"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    guild_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("guilds.id"))
+    channel_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    host_id: Mapped[int] = mapped_column(BigInteger)
+    rules: Mapped[dict[str, Any]]
+    status: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
+
+
+class TableSnapshot(Base):
+    """The latest runtime state of a live table (write-ahead: `seq` only moves forward)."""
+
+    __tablename__ = "table_snapshots"
+
+    table_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(BigInteger)
+    state: Mapped[dict[str, Any]]
+    saved_at: Mapped[datetime]
+
+
+class Game(Base):
+    """One game at a table; `ended_at` stays NULL while it is played (or if it was abandoned)."""
+
+    __tablename__ = "games"
+    __table_args__ = (
+        Index("ix_games_guild_preset", "guild_id", "preset"),
+        Index("ix_games_table_ended", "table_id", "ended_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(Integer, ForeignKey("tables.id"))
+    guild_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("guilds.id"))
+    preset: Mapped[str] = mapped_column(String(32))
+    rules: Mapped[dict[str, Any]]
+    seats: Mapped[int] = mapped_column(Integer)
+    started_at: Mapped[datetime]
+    ended_at: Mapped[datetime | None]
+    stopped_early: Mapped[bool] = mapped_column(Boolean)
+
+
+class GameSeat(Base):
+    """Who sat where in a game (last occupant seen) and whether that seat won."""
+
+    __tablename__ = "game_seats"
+
+    game_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    user_id: Mapped[int | None] = mapped_column(BigInteger, ForeignKey("users.id"), index=True)
+    is_bot: Mapped[bool] = mapped_column(Boolean)
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    is_winner: Mapped[bool] = mapped_column(Boolean)
+
+
+class Round(Base):
+    """A finished round; (game_id, round_no) is unique so a replayed write is a no-op."""
+
+    __tablename__ = "rounds"
+    __table_args__ = (UniqueConstraint("game_id", "round_no"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(Integer, ForeignKey("games.id", ondelete="CASCADE"))
+    round_no: Mapped[int] = mapped_column(Integer)
+    seats: Mapped[int] = mapped_column(Integer)
+    finished_at: Mapped[datetime]
+    has_bots: Mapped[bool] = mapped_column(Boolean)
+    rated: Mapped[bool] = mapped_column(Boolean)
+
+
+class RoundResult(Base):
+    """One seat's outcome in a round: the normalised form of ranking, roles and points.
+
+    `place` 1 is the President and `place == rounds.seats` the last, whatever the role
+    names of the preset, so stats never depend on the engine's role codes.
+    """
+
+    __tablename__ = "round_results"
+
+    round_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("rounds.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    user_id: Mapped[int | None] = mapped_column(BigInteger, ForeignKey("users.id"), index=True)
+    is_bot: Mapped[bool] = mapped_column(Boolean)
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    place: Mapped[int] = mapped_column(Integer)
+    role: Mapped[str | None] = mapped_column(String(16))
+    points: Mapped[int] = mapped_column(Integer)
+
+
+class Rating(Base):
+    """OpenSkill (Plackett-Luce) rating of a user on one server for one preset."""
+
+    __tablename__ = "ratings"
+
+    guild_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("guilds.id"), primary_key=True, autoincrement=False
+    )
+    preset: Mapped[str] = mapped_column(String(32), primary_key=True)
+    user_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("users.id"), primary_key=True, autoincrement=False
+    )
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    rounds: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime]

@@ -1,0 +1,72 @@
+"""Rating maths: OpenSkill's Plackett-Luce model over each round's finishing order.
+
+Plackett-Luce models a ranking of many players as successive choices of "who finishes
+next", which is exactly how a round of Président ends; it needs no pairwise decomposition
+and handles 2 to 8 players. Ratings live per (server, preset) because a `proletario`
+round and a `classic` round reward different skills.
+
+Bot policy: bots are left out of the update and the humans of a round are ranked among
+themselves by their relative finishing order. Bots have no stable identity or skill to be
+rated against, so beating them must not inflate anyone's rating (nor losing to them deflate
+it), yet the order between humans at a table that also seats bots is still a genuine
+result; dropping those rounds entirely would freeze ratings for every `proletario` table
+(bots fill its seats) and for every game in which someone left and a bot took the seat.
+A round with fewer than two eligible humans moves nothing. A user occupying two seats of
+the same round (possible in tests and sandboxes) is not rated for that round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce
+
+_MODEL = PlackettLuce()
+DEFAULT_MU: float = _MODEL.mu
+DEFAULT_SIGMA: float = _MODEL.sigma
+
+# Display scale: a newcomer (mu 25, sigma 25/3, ordinal 0) shows 1000, and each point of
+# ordinal is worth 40, so a round won among four newcomers shows about +120. The ordinal
+# (mu - 3 sigma) is conservative: it rises as the system grows confident in a player.
+DISPLAY_BASE = 1000
+DISPLAY_SCALE = 40
+
+
+@dataclass(frozen=True, slots=True)
+class Skill:
+    mu: float
+    sigma: float
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+    @property
+    def display(self) -> int:
+        return display_rating(self.mu, self.sigma)
+
+
+NEWCOMER = Skill(DEFAULT_MU, DEFAULT_SIGMA)
+
+
+def display_rating(mu: float, sigma: float) -> int:
+    """The integer shown in stats and leaderboards."""
+    return round(DISPLAY_BASE + DISPLAY_SCALE * (mu - 3 * sigma))
+
+
+def rate(places: Mapping[int, int], skills: Mapping[int, Skill]) -> dict[int, Skill]:
+    """New skills for the users in `places` (user id -> finishing place, 1 is best).
+
+    Only relative order matters: places 1, 3, 4 among the humans of a round with a bot in
+    second place rate exactly like 1, 2, 3.
+    """
+    if len(places) < 2:
+        return {}
+    users: Sequence[int] = sorted(places, key=lambda user: places[user])
+    teams = [
+        [_MODEL.rating(mu=skills[user].mu, sigma=skills[user].sigma, name=str(user))]
+        for user in users
+    ]
+    rated = _MODEL.rate(teams, ranks=[float(places[user]) for user in users])
+    return {user: Skill(team[0].mu, team[0].sigma) for user, team in zip(users, rated, strict=True)}

@@ -1,0 +1,145 @@
+"""Plain immutable values returned by the repository.
+
+Callers (cogs, the table runtime) get these instead of ORM objects so that nothing outside
+`bot.storage` can lazy-load, mutate a session-bound row, or hold a connection by accident.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+TableStatus = Literal["lobby", "playing", "finished", "closed"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRef:
+    """Who occupies a seat: a human (`user_id`, `is_bot=False`) or a bot (`is_bot=True`).
+
+    A seat flagged `is_bot` never counts for a user's stats or rating, even if `user_id`
+    says which human owns it (e.g. a bot finishing the round for a player who left).
+    """
+
+    user_id: int | None
+    is_bot: bool
+    name: str
+
+    def __post_init__(self) -> None:
+        if not self.is_bot and self.user_id is None:
+            raise ValueError("a human seat needs a user_id")
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    guild_id: int
+    language: str | None
+    default_preset: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    table_id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    rules: dict[str, Any]
+    status: TableStatus
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The last persisted runtime state of a table; `seq` is the runtime's action counter."""
+
+    table_id: int
+    seq: int
+    state: dict[str, Any]
+    saved_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """A rating before and after a round, in display points (see `ratings.display_rating`)."""
+
+    user_id: int
+    before: int
+    after: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundOutcome:
+    """What `record_round` did: `inserted` is False when the round was already stored."""
+
+    inserted: bool
+    rated: bool
+    changes: tuple[RatingChange, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Winner:
+    seat: int
+    user_id: int | None
+    is_bot: bool
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    game_id: int
+    table_id: int
+    preset: str
+    started_at: datetime
+    ended_at: datetime | None
+    stopped_early: bool
+    rounds: int
+    winners: tuple[Winner, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PresetRating:
+    preset: str
+    rating: int
+    mu: float
+    sigma: float
+    rounds: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """A member's record on one server, over one preset or (preset None) all of them."""
+
+    guild_id: int
+    user_id: int
+    name: str | None
+    preset: str | None
+    rounds: int
+    games: int
+    wins: int
+    presidents: int
+    lasts: int
+    points: int
+    ratings: tuple[PresetRating, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    rank: int
+    user_id: int
+    name: str
+    rating: int
+    mu: float
+    sigma: float
+    rounds: int
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    """The top rows, plus the caller's own row when it is not among them."""
+
+    guild_id: int
+    preset: str
+    rows: tuple[LeaderboardRow, ...]
+    caller: LeaderboardRow | None
+    total: int

@@ -1,0 +1,873 @@
+"""The async repository: every SQL statement of the bot lives here.
+
+Each public method is one short transaction and returns plain records (`records.py`), so a
+cog or the table runtime never holds a connection across an `await` on Discord. Writes that
+must happen at most once (rounds, game endings, rating updates) are idempotent at the
+database level, which is what makes replaying after a crash safe.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Collection, Mapping, Sequence
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from typing import Any, cast
+
+from sqlalchemy import (
+    BigInteger,
+    Integer,
+    bindparam,
+    case,
+    delete,
+    distinct,
+    func,
+    insert,
+    literal,
+    or_,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import URL
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from bot.storage import ratings
+from bot.storage.db import READ_ONLY, create_engine, database_url
+from bot.storage.models import (
+    NAME_LENGTH,
+    TABLE_STATUSES,
+    Base,
+    Game,
+    GameSeat,
+    GameTable,
+    Guild,
+    Rating,
+    Round,
+    RoundResult,
+    TableSnapshot,
+    User,
+)
+from bot.storage.records import (
+    GameSummary,
+    GuildSettings,
+    Leaderboard,
+    LeaderboardRow,
+    PlayerStats,
+    PresetRating,
+    RatingChange,
+    RoundOutcome,
+    SeatRef,
+    Snapshot,
+    TableRecord,
+    TableStatus,
+    Winner,
+)
+
+# discord.py: a guild belongs to shard (guild_id >> 22) % shard_count.
+SHARD_SHIFT = 22
+
+
+class StorageError(Exception):
+    """Base of the errors the repository raises on purpose."""
+
+
+class UnknownTable(StorageError, LookupError):
+    def __init__(self, table_id: int) -> None:
+        super().__init__(f"no table {table_id}")
+        self.table_id = table_id
+
+
+class UnknownGame(StorageError, LookupError):
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"no game {game_id}")
+        self.game_id = game_id
+
+
+class ChannelBusy(StorageError):
+    """The channel already has an open (not closed) table: `table_id` is that table."""
+
+    def __init__(self, channel_id: int, table_id: int) -> None:
+        super().__init__(f"channel {channel_id} already has open table {table_id}")
+        self.channel_id = channel_id
+        self.table_id = table_id
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard (and so the process) that owns a guild and therefore its tables."""
+    return (guild_id >> SHARD_SHIFT) % shard_count
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _name(name: str) -> str:
+    return name[:NAME_LENGTH]
+
+
+class Storage:
+    """Async repository over one engine; create with `await Storage.open(url)`."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self._engine = engine
+        self._reader = engine.execution_options(**{READ_ONLY: True})
+        self._postgres = engine.dialect.name == "postgresql"
+
+    @classmethod
+    async def open(
+        cls,
+        url: str | URL | None = None,
+        *,
+        pool_size: int | None = None,
+        max_overflow: int | None = None,
+    ) -> Storage:
+        """Connect (to `DATABASE_URL` when `url` is None) and fail now if the database is
+        unreachable, rather than on the first button press. Does not migrate: call
+        `db.upgrade_to_head` first."""
+        engine = create_engine(
+            url or database_url(), pool_size=pool_size, max_overflow=max_overflow
+        )
+        storage = cls(engine)
+        try:
+            async with storage._read() as connection:
+                await connection.execute(text("SELECT 1"))
+        except BaseException:
+            await engine.dispose()
+            raise
+        return storage
+
+    async def close(self) -> None:
+        await self._engine.dispose()
+
+    @property
+    def dialect(self) -> str:
+        return self._engine.dialect.name
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[AsyncConnection]:
+        async with self._engine.begin() as connection:
+            yield connection
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[AsyncConnection]:
+        async with self._reader.begin() as connection:
+            yield connection
+
+    def _insert(self, model: type[Base]) -> Any:
+        """INSERT with ON CONFLICT support: both dialects spell it the same way in SQLAlchemy,
+        but through their own `insert` constructs."""
+        return postgresql.insert(model) if self._postgres else sqlite.insert(model)
+
+    # Guilds and users
+
+    async def get_guild_settings(self, guild_id: int) -> GuildSettings:
+        """Settings of a server; all None when it never changed anything."""
+        async with self._read() as connection:
+            row = (
+                await connection.execute(
+                    select(Guild.language, Guild.default_preset).where(Guild.id == guild_id)
+                )
+            ).one_or_none()
+        if row is None:
+            return GuildSettings(guild_id, None, None)
+        return GuildSettings(guild_id, row.language, row.default_preset)
+
+    async def set_guild_language(self, guild_id: int, language: str | None) -> None:
+        """Set the server's language; None returns to following each user's locale."""
+        async with self._write() as connection:
+            await self._upsert_guild(connection, guild_id, {"language": language})
+
+    async def set_guild_default_preset(self, guild_id: int, preset: str | None) -> None:
+        async with self._write() as connection:
+            await self._upsert_guild(connection, guild_id, {"default_preset": preset})
+
+    async def _upsert_guild(
+        self, connection: AsyncConnection, guild_id: int, values: dict[str, Any]
+    ) -> None:
+        now = _now()
+        statement = self._insert(Guild).values(
+            id=guild_id, created_at=now, updated_at=now, **values
+        )
+        if values:
+            statement = statement.on_conflict_do_update(
+                index_elements=[Guild.id], set_={**values, "updated_at": now}
+            )
+        else:
+            statement = statement.on_conflict_do_nothing(index_elements=[Guild.id])
+        await connection.execute(statement)
+
+    async def upsert_user(self, user_id: int, display_name: str) -> None:
+        """Remember a user's current display name (stats and history show it)."""
+        async with self._write() as connection:
+            await self._upsert_users(connection, {user_id: display_name})
+
+    async def _upsert_users(self, connection: AsyncConnection, names: Mapping[int, str]) -> None:
+        if not names:
+            return
+        now = _now()
+        # Sorted so that concurrent transactions lock user rows in the same order.
+        statement = self._insert(User).values(
+            [
+                {"id": user_id, "display_name": _name(names[user_id]), "updated_at": now}
+                for user_id in sorted(names)
+            ]
+        )
+        statement = statement.on_conflict_do_update(
+            index_elements=[User.id],
+            set_={
+                "display_name": statement.excluded.display_name,
+                "updated_at": statement.excluded.updated_at,
+            },
+        )
+        await connection.execute(statement)
+
+    # Tables
+
+    async def create_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        rules: Mapping[str, Any],
+        *,
+        status: TableStatus = "lobby",
+    ) -> int:
+        """Open a table and return its id; raises `ChannelBusy` if the channel has one.
+
+        The database enforces one open table per channel, so two processes or a double
+        click cannot both succeed.
+        """
+        _check_status(status)
+        now = _now()
+        try:
+            async with self._write() as connection:
+                await self._upsert_guild(connection, guild_id, {})
+                result = await connection.execute(
+                    insert(GameTable)
+                    .values(
+                        guild_id=guild_id,
+                        channel_id=channel_id,
+                        host_id=host_id,
+                        rules=dict(rules),
+                        status=status,
+                        created_at=now,
+                        updated_at=now,
+                    )
+                    .returning(GameTable.id)
+                )
+                return int(result.scalar_one())
+        except IntegrityError as error:
+            existing = await self.get_table_by_channel(channel_id)
+            if existing is None:
+                raise
+            raise ChannelBusy(channel_id, existing.table_id) from error
+
+    async def update_table(
+        self,
+        table_id: int,
+        *,
+        host_id: int | None = None,
+        rules: Mapping[str, Any] | None = None,
+        status: TableStatus | None = None,
+    ) -> TableRecord:
+        """Change host, rules or status and return the table as stored.
+
+        Closing a table also deletes its live snapshot: nothing is left to restore. Pair it
+        with `SnapshotWriter.discard` so that a queued snapshot does not come back later.
+        """
+        values: dict[str, Any] = {"updated_at": _now()}
+        if host_id is not None:
+            values["host_id"] = host_id
+        if rules is not None:
+            values["rules"] = dict(rules)
+        if status is not None:
+            _check_status(status)
+            values["status"] = status
+        async with self._write() as connection:
+            row = (
+                await connection.execute(
+                    update(GameTable)
+                    .where(GameTable.id == table_id)
+                    .values(**values)
+                    .returning(*_TABLE_COLUMNS)
+                )
+            ).one_or_none()
+            if row is None:
+                raise UnknownTable(table_id)
+            if status == "closed":
+                await connection.execute(
+                    delete(TableSnapshot).where(TableSnapshot.table_id == table_id)
+                )
+        return _table_record(row)
+
+    async def get_table(self, table_id: int) -> TableRecord | None:
+        async with self._read() as connection:
+            row = (
+                await connection.execute(select(*_TABLE_COLUMNS).where(GameTable.id == table_id))
+            ).one_or_none()
+        return None if row is None else _table_record(row)
+
+    async def get_table_by_channel(self, channel_id: int) -> TableRecord | None:
+        """The open (not closed) table of a channel, if any."""
+        async with self._read() as connection:
+            row = (
+                await connection.execute(
+                    select(*_TABLE_COLUMNS).where(
+                        GameTable.channel_id == channel_id, GameTable.status != "closed"
+                    )
+                )
+            ).one_or_none()
+        return None if row is None else _table_record(row)
+
+    async def active_tables(
+        self,
+        guild_ids: Collection[int] | None = None,
+        *,
+        shard_ids: Collection[int] | None = None,
+        shard_count: int | None = None,
+    ) -> list[TableRecord]:
+        """Tables to restore at start: every table not closed, oldest first.
+
+        Filter by the guilds this process sees, or by shard (`shard_ids` of `shard_count`)
+        so that a process restores exactly the tables of the guilds it owns even before the
+        gateway has delivered its guild list.
+        """
+        statement = select(*_TABLE_COLUMNS).where(GameTable.status != "closed")
+        if guild_ids is not None:
+            statement = statement.where(GameTable.guild_id.in_(list(guild_ids)))
+        if shard_ids is not None or shard_count is not None:
+            if shard_ids is None or not shard_count:
+                raise ValueError("shard_ids and shard_count go together")
+            # PostgreSQL defines bigint >> integer only, hence the typed literal.
+            shifted = GameTable.guild_id.op(">>", return_type=BigInteger)(
+                literal(SHARD_SHIFT, Integer)
+            )
+            shard = shifted % shard_count
+            statement = statement.where(shard.in_(list(shard_ids)))
+        async with self._read() as connection:
+            rows = (await connection.execute(statement.order_by(GameTable.id))).all()
+        return [_table_record(row) for row in rows]
+
+    # Live snapshots
+
+    async def save_snapshot(self, table_id: int, seq: int, state: Mapping[str, Any]) -> bool:
+        """Store a table's runtime state unless a snapshot with `seq` or later is stored.
+
+        Returns whether this state was written. The conditional upsert makes writes
+        order-proof: a delayed retry of an older state can never overwrite a newer one.
+        """
+        statement = self._insert(TableSnapshot).values(
+            table_id=table_id, seq=seq, state=dict(state), saved_at=_now()
+        )
+        statement = statement.on_conflict_do_update(
+            index_elements=[TableSnapshot.table_id],
+            set_={
+                "seq": statement.excluded.seq,
+                "state": statement.excluded.state,
+                "saved_at": statement.excluded.saved_at,
+            },
+            where=TableSnapshot.seq < statement.excluded.seq,
+        )
+        async with self._write() as connection:
+            result = await connection.execute(statement)
+        return bool(result.rowcount)
+
+    async def load_snapshot(self, table_id: int) -> Snapshot | None:
+        async with self._read() as connection:
+            row = (
+                await connection.execute(
+                    select(TableSnapshot.seq, TableSnapshot.state, TableSnapshot.saved_at).where(
+                        TableSnapshot.table_id == table_id
+                    )
+                )
+            ).one_or_none()
+        if row is None:
+            return None
+        return Snapshot(table_id, row.seq, row.state, row.saved_at)
+
+    async def delete_snapshot(self, table_id: int) -> None:
+        async with self._write() as connection:
+            await connection.execute(
+                delete(TableSnapshot).where(TableSnapshot.table_id == table_id)
+            )
+
+    # Games and rounds
+
+    async def start_game(
+        self,
+        table_id: int,
+        *,
+        preset: str,
+        rules: Mapping[str, Any],
+        seats: Sequence[SeatRef],
+    ) -> int:
+        """Record a game starting at a table and return its id.
+
+        Keep the id in the table's snapshot: a game whose id is lost in a crash before the
+        next snapshot simply never gets rounds, and games without rounds count nowhere.
+        """
+        async with self._write() as connection:
+            guild_id = (
+                await connection.execute(select(GameTable.guild_id).where(GameTable.id == table_id))
+            ).scalar_one_or_none()
+            if guild_id is None:
+                raise UnknownTable(table_id)
+            await self._upsert_users(connection, _human_names(seats))
+            game_id = (
+                await connection.execute(
+                    insert(Game)
+                    .values(
+                        table_id=table_id,
+                        guild_id=guild_id,
+                        preset=preset,
+                        rules=dict(rules),
+                        seats=len(seats),
+                        started_at=_now(),
+                        ended_at=None,
+                        stopped_early=False,
+                    )
+                    .returning(Game.id)
+                )
+            ).scalar_one()
+            if seats:
+                await connection.execute(
+                    insert(GameSeat).values(
+                        [
+                            {
+                                "game_id": game_id,
+                                "seat": seat,
+                                "user_id": ref.user_id,
+                                "is_bot": ref.is_bot,
+                                "name": _name(ref.name),
+                                "is_winner": False,
+                            }
+                            for seat, ref in enumerate(seats)
+                        ]
+                    )
+                )
+        return int(game_id)
+
+    async def record_round(
+        self,
+        game_id: int,
+        round_no: int,
+        *,
+        ranking: Sequence[int],
+        roles: Sequence[str | None],
+        points: Sequence[int],
+        seats: Sequence[SeatRef],
+    ) -> RoundOutcome:
+        """Store a finished round once and update ratings in the same transaction.
+
+        `ranking` lists seats in finishing order (first = President); `roles` and `points`
+        (points earned this round) are indexed by seat, as is `seats`. A second call for the
+        same (game, round_no) changes nothing and returns `inserted=False`, so a runtime
+        replaying its last actions after a restart can call it again safely, and ratings
+        are never applied twice.
+        """
+        count = len(seats)
+        if round_no < 1:
+            raise ValueError("round_no starts at 1")
+        if not (len(roles) == len(points) == len(ranking) == count):
+            raise ValueError("ranking, roles, points and seats must have one entry per seat")
+        if sorted(ranking) != list(range(count)):
+            raise ValueError(f"ranking must order every seat 0..{count - 1} exactly once")
+        places = {seat: place for place, seat in enumerate(ranking, start=1)}
+        rated_places = _rated_places(seats, places)
+        async with self._write() as connection:
+            game = (
+                await connection.execute(
+                    select(Game.guild_id, Game.preset).where(Game.id == game_id)
+                )
+            ).one_or_none()
+            if game is None:
+                raise UnknownGame(game_id)
+            await self._upsert_users(connection, _human_names(seats))
+            inserted = self._insert(Round).values(
+                game_id=game_id,
+                round_no=round_no,
+                seats=count,
+                finished_at=_now(),
+                has_bots=any(ref.is_bot for ref in seats),
+                rated=bool(rated_places),
+            )
+            round_id = (
+                await connection.execute(
+                    inserted.on_conflict_do_nothing(
+                        index_elements=[Round.game_id, Round.round_no]
+                    ).returning(Round.id)
+                )
+            ).scalar_one_or_none()
+            if round_id is None:
+                return RoundOutcome(inserted=False, rated=False, changes=())
+            await connection.execute(
+                insert(RoundResult).values(
+                    [
+                        {
+                            "round_id": round_id,
+                            "seat": seat,
+                            "user_id": ref.user_id,
+                            "is_bot": ref.is_bot,
+                            "name": _name(ref.name),
+                            "place": places[seat],
+                            "role": roles[seat],
+                            "points": points[seat],
+                        }
+                        for seat, ref in enumerate(seats)
+                    ]
+                )
+            )
+            await self._update_game_seats(connection, game_id, seats)
+            changes = await self._rate(connection, game.guild_id, game.preset, rated_places)
+        return RoundOutcome(inserted=True, rated=bool(rated_places), changes=changes)
+
+    async def _update_game_seats(
+        self, connection: AsyncConnection, game_id: int, seats: Sequence[SeatRef]
+    ) -> None:
+        """Keep the latest occupant of each seat: winners are named after who held the seat
+        when the game ended (a bot may have replaced a player between rounds)."""
+        statement = self._insert(GameSeat).values(
+            [
+                {
+                    "game_id": game_id,
+                    "seat": seat,
+                    "user_id": ref.user_id,
+                    "is_bot": ref.is_bot,
+                    "name": _name(ref.name),
+                    "is_winner": False,
+                }
+                for seat, ref in enumerate(seats)
+            ]
+        )
+        await connection.execute(
+            statement.on_conflict_do_update(
+                index_elements=[GameSeat.game_id, GameSeat.seat],
+                set_={
+                    "user_id": statement.excluded.user_id,
+                    "is_bot": statement.excluded.is_bot,
+                    "name": statement.excluded.name,
+                },
+            )
+        )
+
+    async def _rate(
+        self, connection: AsyncConnection, guild_id: int, preset: str, places: Mapping[int, int]
+    ) -> tuple[RatingChange, ...]:
+        if not places:
+            return ()
+        users = sorted(places)
+        now = _now()
+        # Create missing rows first, then lock all of them in user order: concurrent rounds
+        # sharing a player (two processes, two tables) serialise instead of losing updates.
+        await connection.execute(
+            self._insert(Rating)
+            .values(
+                [
+                    {
+                        "guild_id": guild_id,
+                        "preset": preset,
+                        "user_id": user,
+                        "mu": ratings.DEFAULT_MU,
+                        "sigma": ratings.DEFAULT_SIGMA,
+                        "rounds": 0,
+                        "updated_at": now,
+                    }
+                    for user in users
+                ]
+            )
+            .on_conflict_do_nothing(index_elements=[Rating.guild_id, Rating.preset, Rating.user_id])
+        )
+        rows = (
+            await connection.execute(
+                select(Rating.user_id, Rating.mu, Rating.sigma)
+                .where(
+                    Rating.guild_id == guild_id,
+                    Rating.preset == preset,
+                    Rating.user_id.in_(users),
+                )
+                .order_by(Rating.user_id)
+                .with_for_update()
+            )
+        ).all()
+        before = {row.user_id: ratings.Skill(row.mu, row.sigma) for row in rows}
+        after = ratings.rate(places, before)
+        await connection.execute(
+            update(Rating)
+            .where(
+                Rating.guild_id == guild_id,
+                Rating.preset == preset,
+                Rating.user_id == bindparam("b_user"),
+            )
+            .values(
+                mu=bindparam("b_mu"),
+                sigma=bindparam("b_sigma"),
+                rounds=Rating.rounds + 1,
+                updated_at=now,
+            ),
+            [
+                {"b_user": user, "b_mu": after[user].mu, "b_sigma": after[user].sigma}
+                for user in users
+            ],
+        )
+        return tuple(
+            RatingChange(user, before[user].display, after[user].display) for user in users
+        )
+
+    async def finish_game(
+        self, game_id: int, *, winners: Collection[int], stopped_early: bool
+    ) -> bool:
+        """Mark a game over with its winning seats (joint winners allowed, none when stopped
+        without a winner). Returns False if it was already finished: the first ending wins."""
+        async with self._write() as connection:
+            result = await connection.execute(
+                update(Game)
+                .where(Game.id == game_id, Game.ended_at.is_(None))
+                .values(ended_at=_now(), stopped_early=stopped_early)
+            )
+            if not result.rowcount:
+                exists = (
+                    await connection.execute(select(Game.id).where(Game.id == game_id))
+                ).scalar_one_or_none()
+                if exists is None:
+                    raise UnknownGame(game_id)
+                return False
+            if winners:
+                await connection.execute(
+                    update(GameSeat)
+                    .where(GameSeat.game_id == game_id, GameSeat.seat.in_(list(winners)))
+                    .values(is_winner=True)
+                )
+        return True
+
+    async def game_history(
+        self, *, channel_id: int | None = None, table_id: int | None = None, limit: int = 10
+    ) -> list[GameSummary]:
+        """Finished games of a channel (every table it had) or of one table, newest first."""
+        if (channel_id is None) == (table_id is None):
+            raise ValueError("give exactly one of channel_id and table_id")
+        rounds = select(func.count(Round.id)).where(Round.game_id == Game.id).scalar_subquery()
+        statement = select(
+            Game.id,
+            Game.table_id,
+            Game.preset,
+            Game.started_at,
+            Game.ended_at,
+            Game.stopped_early,
+            rounds.label("rounds"),
+        ).where(Game.ended_at.is_not(None))
+        if table_id is not None:
+            statement = statement.where(Game.table_id == table_id)
+        else:
+            statement = statement.join(GameTable, GameTable.id == Game.table_id).where(
+                GameTable.channel_id == channel_id
+            )
+        statement = statement.order_by(Game.ended_at.desc(), Game.id.desc()).limit(limit)
+        async with self._read() as connection:
+            games = (await connection.execute(statement)).all()
+            winners: dict[int, list[Winner]] = {game.id: [] for game in games}
+            if games:
+                seats = await connection.execute(
+                    select(
+                        GameSeat.game_id,
+                        GameSeat.seat,
+                        GameSeat.user_id,
+                        GameSeat.is_bot,
+                        GameSeat.name,
+                    )
+                    .where(GameSeat.game_id.in_(list(winners)), GameSeat.is_winner.is_(True))
+                    .order_by(GameSeat.game_id, GameSeat.seat)
+                )
+                for seat in seats:
+                    winners[seat.game_id].append(
+                        Winner(seat.seat, seat.user_id, seat.is_bot, seat.name)
+                    )
+        return [
+            GameSummary(
+                game_id=game.id,
+                table_id=game.table_id,
+                preset=game.preset,
+                started_at=game.started_at,
+                ended_at=game.ended_at,
+                stopped_early=game.stopped_early,
+                rounds=game.rounds,
+                winners=tuple(winners[game.id]),
+            )
+            for game in games
+        ]
+
+    # Stats and rankings
+
+    async def player_stats(
+        self, guild_id: int, user_id: int, preset: str | None = None
+    ) -> PlayerStats:
+        """A member's totals on a server (one preset, or all when `preset` is None).
+
+        Games count only when the member finished at least one round in them, so a game
+        abandoned before its first round (or lost to a crash) does not show up.
+        """
+        games_filter = [Game.guild_id == guild_id]
+        if preset is not None:
+            games_filter.append(Game.preset == preset)
+        totals = (
+            select(
+                func.count(RoundResult.round_id).label("rounds"),
+                func.count(distinct(Round.game_id)).label("games"),
+                func.coalesce(func.sum(case((RoundResult.place == 1, 1), else_=0)), 0).label(
+                    "presidents"
+                ),
+                func.coalesce(
+                    func.sum(case((RoundResult.place == Round.seats, 1), else_=0)), 0
+                ).label("lasts"),
+                func.coalesce(func.sum(RoundResult.points), 0).label("points"),
+            )
+            .select_from(RoundResult)
+            .join(Round, Round.id == RoundResult.round_id)
+            .join(Game, Game.id == Round.game_id)
+            .where(RoundResult.user_id == user_id, RoundResult.is_bot.is_(False), *games_filter)
+        )
+        wins = (
+            select(func.count())
+            .select_from(GameSeat)
+            .join(Game, Game.id == GameSeat.game_id)
+            .where(
+                GameSeat.user_id == user_id,
+                GameSeat.is_winner.is_(True),
+                GameSeat.is_bot.is_(False),
+                *games_filter,
+            )
+        )
+        rating_rows = select(Rating.preset, Rating.mu, Rating.sigma, Rating.rounds).where(
+            Rating.guild_id == guild_id, Rating.user_id == user_id
+        )
+        if preset is not None:
+            rating_rows = rating_rows.where(Rating.preset == preset)
+        async with self._read() as connection:
+            row = (await connection.execute(totals)).one()
+            win_count = (await connection.execute(wins)).scalar_one()
+            name = (
+                await connection.execute(select(User.display_name).where(User.id == user_id))
+            ).scalar_one_or_none()
+            presets = (await connection.execute(rating_rows.order_by(Rating.preset))).all()
+        return PlayerStats(
+            guild_id=guild_id,
+            user_id=user_id,
+            name=name,
+            preset=preset,
+            rounds=int(row.rounds),
+            games=int(row.games),
+            wins=int(win_count),
+            presidents=int(row.presidents),
+            lasts=int(row.lasts),
+            points=int(row.points),
+            ratings=tuple(
+                PresetRating(
+                    preset=rating.preset,
+                    rating=ratings.display_rating(rating.mu, rating.sigma),
+                    mu=rating.mu,
+                    sigma=rating.sigma,
+                    rounds=rating.rounds,
+                )
+                for rating in presets
+            ),
+        )
+
+    async def leaderboard(
+        self, guild_id: int, preset: str, *, limit: int = 10, caller_id: int | None = None
+    ) -> Leaderboard:
+        """Top `limit` rated members of a server for a preset, best first.
+
+        Ordered by the conservative ordinal (mu - 3 sigma), so a single lucky round does not
+        top the board; ties go to whoever played more rounds, then to the older account id.
+        `caller` is set when the caller is rated but outside the top.
+        """
+        ordinal = Rating.mu - 3 * Rating.sigma
+        ranked = (
+            select(
+                Rating.user_id,
+                Rating.mu,
+                Rating.sigma,
+                Rating.rounds,
+                User.display_name,
+                func.row_number()
+                .over(order_by=(ordinal.desc(), Rating.rounds.desc(), Rating.user_id.asc()))
+                .label("rank"),
+                func.count().over().label("total"),
+            )
+            .join(User, User.id == Rating.user_id)
+            .where(Rating.guild_id == guild_id, Rating.preset == preset)
+            .subquery()
+        )
+        wanted = ranked.c.rank <= limit
+        if caller_id is not None:
+            wanted = or_(wanted, ranked.c.user_id == caller_id)
+        async with self._read() as connection:
+            rows = (
+                await connection.execute(select(ranked).where(wanted).order_by(ranked.c.rank))
+            ).all()
+        entries = [
+            LeaderboardRow(
+                rank=int(row.rank),
+                user_id=row.user_id,
+                name=row.display_name,
+                rating=ratings.display_rating(row.mu, row.sigma),
+                mu=row.mu,
+                sigma=row.sigma,
+                rounds=row.rounds,
+            )
+            for row in rows
+        ]
+        top = tuple(entry for entry in entries if entry.rank <= limit)
+        caller = next((entry for entry in entries if entry.rank > limit), None)
+        return Leaderboard(
+            guild_id=guild_id,
+            preset=preset,
+            rows=top,
+            caller=caller,
+            total=int(rows[0].total) if rows else 0,
+        )
+
+
+_TABLE_COLUMNS = (
+    GameTable.id,
+    GameTable.guild_id,
+    GameTable.channel_id,
+    GameTable.host_id,
+    GameTable.rules,
+    GameTable.status,
+    GameTable.created_at,
+    GameTable.updated_at,
+)
+
+
+def _table_record(row: Any) -> TableRecord:
+    return TableRecord(
+        table_id=row.id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        host_id=row.host_id,
+        rules=row.rules,
+        status=cast(TableStatus, row.status),
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+    )
+
+
+def _check_status(status: str) -> None:
+    if status not in TABLE_STATUSES:
+        raise ValueError(f"status must be one of {', '.join(TABLE_STATUSES)}")
+
+
+def _human_names(seats: Sequence[SeatRef]) -> dict[int, str]:
+    return {ref.user_id: ref.name for ref in seats if ref.user_id is not None and not ref.is_bot}
+
+
+def _rated_places(seats: Sequence[SeatRef], places: Mapping[int, int]) -> dict[int, int]:
+    """Places of the humans whose rating this round moves (the bot policy of `ratings`)."""
+    by_user: dict[int, list[int]] = {}
+    for seat, ref in enumerate(seats):
+        if ref.user_id is not None and not ref.is_bot:
+            by_user.setdefault(ref.user_id, []).append(places[seat])
+    eligible = {user: found[0] for user, found in by_user.items() if len(found) == 1}
+    return eligible if len(eligible) >= 2 else {}

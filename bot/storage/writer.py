@@ -1,0 +1,214 @@
+"""Background, ordered, coalescing persistence of live table snapshots.
+
+Guarantee. The table runtime calls `submit(table_id, seq, state)` after every accepted action
+and before it takes the next one. `submit` is synchronous: it serialises the state there and
+then (so later mutations of the runtime's objects cannot leak into the queued copy, and a
+state that is not JSON-safe fails loudly in the caller) and queues it. Each table then has at
+most one write in flight, in `seq` order; if the database lags, only the newest queued state
+of a table is written (intermediate states are superseded, never reordered), and the
+database refuses any `seq` older than the stored one. Failures are logged and retried with a
+capped exponential backoff, forever, while play continues; `flush()` waits for everything
+submitted so far to reach the database.
+
+Trade-off. Awaiting the write itself before acknowledging each action (`Storage.save_snapshot`
+directly) would make every click wait for a commit (see docs/deploy.md for the measured
+cost) and would stall a table whenever the database hiccups. With the writer, a process crash
+loses at most the actions whose write had not committed yet, typically the last one or two,
+and the restored table is still a consistent earlier state of the same game: cards, scores
+and recorded rounds all agree with it. Runtimes that prefer strict durability per action can
+await `Storage.save_snapshot` themselves; both paths use the same ordered upsert.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from sqlalchemy.exc import IntegrityError
+
+from bot.storage import jsoncodec
+
+log = logging.getLogger(__name__)
+
+Sleep = Callable[[float], Awaitable[object]]
+
+
+class SnapshotSink(Protocol):
+    """What the writer needs from `Storage` (tests substitute failing sinks)."""
+
+    async def save_snapshot(self, table_id: int, seq: int, state: Mapping[str, Any]) -> bool: ...
+
+    async def delete_snapshot(self, table_id: int) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class _Save:
+    seq: int
+    payload: str
+    # Set when this state follows a discard not yet written: the stored snapshot (with a
+    # higher seq from the table's previous life) must go first or the upsert would refuse it.
+    reset: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class _Delete:
+    pass
+
+
+_Operation = _Save | _Delete
+
+
+def _merge(older: _Operation, newer: _Operation) -> _Operation:
+    """The one operation that has the effect of `older` then `newer`."""
+    if isinstance(newer, _Save) and (
+        isinstance(older, _Delete) or (older.reset and not newer.reset)
+    ):
+        return _Save(newer.seq, newer.payload, reset=True)
+    return newer
+
+
+@dataclass(slots=True)
+class WriterStats:
+    """Counters for logs and the benchmark."""
+
+    submitted: int = 0
+    written: int = 0
+    coalesced: int = 0
+    failures: int = 0
+    dropped: int = 0
+
+
+class SnapshotWriter:
+    """Queues snapshots per table and writes them in order in background tasks."""
+
+    def __init__(
+        self,
+        sink: SnapshotSink,
+        *,
+        sleep: Sleep = asyncio.sleep,
+        first_delay: float = 0.1,
+        max_delay: float = 5.0,
+        max_concurrency: int = 4,
+    ) -> None:
+        self._sink = sink
+        self._sleep = sleep
+        self._first_delay = first_delay
+        self._max_delay = max_delay
+        # Bounded so a burst over many tables cannot exhaust the connection pool that slash
+        # commands also need.
+        self._slots = asyncio.Semaphore(max_concurrency)
+        self._pending: dict[int, _Operation] = {}
+        self._last_seq: dict[int, int] = {}
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._closed = False
+        self.stats = WriterStats()
+
+    def submit(self, table_id: int, seq: int, state: Mapping[str, Any]) -> None:
+        """Queue `state` as the table's snapshot number `seq`; never waits for the database.
+
+        `seq` must grow with every call for a table (the runtime's action counter, carried
+        over from the restored snapshot after a restart).
+        """
+        if self._closed:
+            raise RuntimeError("snapshot writer is closed")
+        last = self._last_seq.get(table_id)
+        if last is not None and seq <= last:
+            raise ValueError(f"table {table_id}: snapshot seq {seq} is not after {last}")
+        payload = jsoncodec.dumps(state)
+        self._last_seq[table_id] = seq
+        self._enqueue(table_id, _Save(seq, payload))
+
+    def discard(self, table_id: int) -> None:
+        """Forget a table: drop its queued state and delete its stored snapshot after any
+        write already in flight, so a closed table cannot be resurrected by a late write."""
+        if self._closed:
+            raise RuntimeError("snapshot writer is closed")
+        self._last_seq.pop(table_id, None)
+        self._enqueue(table_id, _Delete())
+
+    @property
+    def pending(self) -> int:
+        """Tables whose latest state is not written yet (queued or in flight)."""
+        return len(self._tasks)
+
+    async def flush(self) -> None:
+        """Wait until everything submitted before this call (and meanwhile) is written.
+
+        Never returns while the database stays down; bound it with `asyncio.wait_for` at
+        shutdown. Cancelling a flush does not cancel the writes.
+        """
+        while self._tasks:
+            await asyncio.wait(list(self._tasks.values()))
+
+    async def close(self) -> None:
+        """Refuse new snapshots, then flush."""
+        self._closed = True
+        await self.flush()
+
+    def _enqueue(self, table_id: int, operation: _Operation) -> None:
+        self.stats.submitted += 1
+        previous = self._pending.get(table_id)
+        if previous is not None:
+            self.stats.coalesced += 1
+            operation = _merge(previous, operation)
+        self._pending[table_id] = operation
+        if table_id not in self._tasks:
+            self._tasks[table_id] = asyncio.get_running_loop().create_task(
+                self._drain(table_id), name=f"snapshot-writer-{table_id}"
+            )
+
+    async def _drain(self, table_id: int) -> None:
+        delay = self._first_delay
+        failures = 0
+        try:
+            while (operation := self._pending.pop(table_id, None)) is not None:
+                try:
+                    async with self._slots:
+                        await self._apply(table_id, operation)
+                except IntegrityError:
+                    # Permanent: the table row is gone (deleted) so no retry can succeed.
+                    self.stats.dropped += 1
+                    log.error(
+                        "table %s: snapshot refused by the database, dropped",
+                        table_id,
+                        exc_info=True,
+                    )
+                    continue
+                except Exception:
+                    failures += 1
+                    self.stats.failures += 1
+                    # A newer state submitted meanwhile supersedes the failed one.
+                    newer = self._pending.get(table_id)
+                    self._pending[table_id] = (
+                        operation if newer is None else _merge(operation, newer)
+                    )
+                    log.warning(
+                        "table %s: snapshot write failed (attempt %d), retrying in %.1fs",
+                        table_id,
+                        failures,
+                        delay,
+                        exc_info=failures == 1,
+                    )
+                    await self._sleep(delay)
+                    delay = min(delay * 2, self._max_delay)
+                    continue
+                if failures:
+                    log.info("table %s: snapshot written after %d failures", table_id, failures)
+                delay = self._first_delay
+                failures = 0
+                self.stats.written += 1
+        finally:
+            del self._tasks[table_id]
+
+    async def _apply(self, table_id: int, operation: _Operation) -> None:
+        if isinstance(operation, _Delete) or operation.reset:
+            await self._sink.delete_snapshot(table_id)
+        if isinstance(operation, _Save):
+            state = jsoncodec.loads(operation.payload)
+            if not await self._sink.save_snapshot(table_id, operation.seq, state):
+                log.warning(
+                    "table %s: snapshot %d older than the stored one", table_id, operation.seq
+                )

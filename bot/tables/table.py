@@ -24,18 +24,20 @@ class Player:
     name: str
     locale: str = "en"
     joined: int = 0  # arrival order: the longest-seated human inherits the host role
+    vacant: bool = False  # a leaver's seat freed between rounds: nobody plays it any more
 
     @property
     def is_bot(self) -> bool:
-        return self.user_id is None
+        return self.user_id is None and not self.vacant
 
     def to_dict(self) -> dict[str, Any]:
         return {"user_id": self.user_id, "name": self.name, "locale": self.locale,
-                "joined": self.joined}
+                "joined": self.joined, "vacant": self.vacant}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Player:
-        return cls(d["user_id"], d["name"], d.get("locale", "en"), d.get("joined", 0))
+        return cls(d["user_id"], d["name"], d.get("locale", "en"), d.get("joined", 0),
+                   d.get("vacant", False))
 
 
 @dataclass
@@ -95,6 +97,13 @@ class Table:
     timer_deadline: float | None = None
     game_row_id: int | None = None  # storage id of the game being played, once recorded
     arrivals: int = 0
+    away: dict[int, float] = field(default_factory=dict)  # presi leavers: user → grace deadline
+    # What each seat gave and received in this round's exchange, shown once it is complete.
+    exchange_notes: dict[int, list[LogEntry]] = field(default_factory=dict)
+    seq: int = 0  # bumped on every change: snapshot order
+    post_lobby: bool = False  # the next refresh posts a fresh lobby message
+    post_table: bool = False  # the next refresh posts a fresh table message (new round)
+    closed: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
 
     # --- seats -----------------------------------------------------------------------------
@@ -109,7 +118,7 @@ class Table:
         return any(p.user_id == user_id for p in self.queue)
 
     def humans(self) -> list[Player]:
-        return [p for p in self.seats if not p.is_bot]
+        return [p for p in self.seats if p.user_id is not None]
 
     def is_host(self, user_id: int) -> bool:
         return user_id == self.host_id
@@ -163,6 +172,10 @@ class Table:
             "timer_deadline": self.timer_deadline,
             "game_row_id": self.game_row_id,
             "arrivals": self.arrivals,
+            "away": {str(uid): deadline for uid, deadline in self.away.items()},
+            "exchange_notes": {str(seat): [e.to_dict() for e in notes]
+                               for seat, notes in self.exchange_notes.items()},
+            "seq": self.seq,
         }
 
     @classmethod
@@ -186,4 +199,8 @@ class Table:
             timer_deadline=d.get("timer_deadline"),
             game_row_id=d.get("game_row_id"),
             arrivals=d.get("arrivals", 0),
+            away={int(uid): float(v) for uid, v in d.get("away", {}).items()},
+            exchange_notes={int(seat): [LogEntry.from_dict(e) for e in notes]
+                            for seat, notes in d.get("exchange_notes", {}).items()},
+            seq=d.get("seq", 0),
         )

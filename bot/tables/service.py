@@ -1,0 +1,605 @@
+"""Everything that changes a table: lobby moves, engine actions, timers, bots and rounds.
+
+Each public coroutine takes the table's lock, checks who may do what, applies the change
+(asking the engine for anything about the rules), then persists and asks the display for a
+coalesced refresh. Refusals raise `TableError` with a catalogue key, so the Discord layer only
+has to translate them. Nothing here imports discord.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import random
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Protocol
+
+from bot.i18n import t
+from bot.tables.clock import Clock
+from bot.tables.log import entry_for
+from bot.tables.refresh import Coalescer
+from bot.tables.registry import Registry
+from bot.tables.table import HandLink, LogEntry, Player, Table
+from bot.tables.timers import Scheduler
+from engine import (
+    Card,
+    Event,
+    Game,
+    GreedyPlayer,
+    IllegalAction,
+    Phase,
+    Rules,
+)
+from engine.events import GameOver, RoundOver
+
+log = logging.getLogger(__name__)
+
+
+class TableError(Exception):
+    """A refused request; `key` and `params` make the sentence shown to the user."""
+
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+    @classmethod
+    def from_engine(cls, err: IllegalAction) -> TableError:
+        return cls(f"engine.{err.code}", detail=str(err), **err.params)
+
+
+class Display(Protocol):
+    """The Discord side: renders the table's messages and hands from its current state."""
+
+    async def flush(self, table: Table) -> None: ...
+
+    async def closed(self, table: Table) -> None: ...
+
+
+class TableStore(Protocol):
+    """Persistence of tables, live snapshots and results (see bot.tables.persistence)."""
+
+    async def open_table(self, table: Table) -> int: ...
+
+    def snapshot(self, table: Table) -> None: ...
+
+    async def table_changed(self, table: Table, status: str) -> None: ...
+
+    async def game_started(self, table: Table) -> int: ...
+
+    async def round_over(self, table: Table, event: RoundOver) -> None: ...
+
+    async def game_over(self, table: Table, event: GameOver) -> None: ...
+
+
+class TableService:
+    def __init__(
+        self,
+        clock: Clock,
+        *,
+        bot_pause: float = 1.5,
+        refresh_interval: float = 1.0,
+        seed: int | None = None,
+    ) -> None:
+        self.clock = clock
+        self.registry = Registry()
+        self.scheduler = Scheduler(clock)
+        self.coalescer = Coalescer(self.scheduler, refresh_interval)
+        self.bot_pause = bot_pause
+        self.display: Display | None = None
+        self.store: TableStore | None = None
+        self._rng = random.Random(seed)
+        self._ids = itertools.count(1)
+        self._io: dict[int, asyncio.Task[None]] = {}
+
+    # ------------------------------------------------------------------ lobby
+
+    async def create(
+        self, channel_id: int, guild_id: int | None, user_id: int, name: str, locale: str,
+        preset: str = "classic",
+    ) -> Table:
+        if self.registry.in_channel(channel_id) is not None:
+            raise TableError("err.table_exists")
+        table = Table(
+            id=0, channel_id=channel_id, guild_id=guild_id, host_id=user_id, locale=locale,
+            rules=Rules.preset(preset),
+        )
+        table.seats.append(table.new_player(user_id, name, locale))
+        table.id = await self.store.open_table(table) if self.store else next(self._ids)
+        if self.registry.in_channel(channel_id) is not None:
+            raise TableError("err.table_exists")
+        self.registry.add(table)
+        table.post_lobby = True
+        self._changed(table)
+        return table
+
+    async def join(self, table: Table, user_id: int, name: str, locale: str) -> str:
+        """Seat a user; returns "seated", "queued" or "back" (a presi player returning)."""
+        async with table.lock:
+            if user_id in table.away:
+                self._come_back(table, user_id)
+                self._changed(table)
+                return "back"
+            if table.seat_of(user_id) is not None:
+                raise TableError("err.already_seated")
+            if table.queued(user_id):
+                raise TableError("err.already_queued")
+            if table.running or len(table.seats) >= table.capacity():
+                if not table.rules.bots_fill:
+                    raise TableError("err.game_running" if table.running else "err.table_full",
+                                     max=table.capacity())
+                table.queue.append(table.new_player(user_id, name, locale))
+                self._changed(table)
+                return "queued"
+            table.seats.append(table.new_player(user_id, name, locale))
+            self._changed(table)
+            return "seated"
+
+    async def leave(self, table: Table, user_id: int) -> None:
+        async with table.lock:
+            await self._remove(table, user_id)
+
+    async def kick(self, table: Table, by: int, user_id: int, name: str) -> None:
+        async with table.lock:
+            self._host_only(table, by)
+            if user_id == by:
+                raise TableError("err.kick_self")
+            if table.seat_of(user_id) is None and not table.queued(user_id):
+                raise TableError("err.kick_unknown", name=name)
+            await self._remove(table, user_id)
+
+    async def add_bot(self, table: Table, by: int) -> None:
+        async with table.lock:
+            self._host_only(table, by)
+            self._lobby_only(table)
+            if len(table.seats) >= table.capacity():
+                raise TableError("err.table_full", max=table.capacity())
+            self._seat_bot(table)
+            self._changed(table)
+
+    async def play_against_bots(self, table: Table, by: int) -> None:
+        """presi: « contre des bots, vous jouez avec deux bots » — fill to three and start."""
+        async with table.lock:
+            self._host_only(table, by)
+            self._lobby_only(table)
+            while len(table.seats) < max(3, table.rules.min_players):
+                self._seat_bot(table)
+            self._start(table)
+
+    async def start(self, table: Table, by: int) -> None:
+        async with table.lock:
+            self._host_only(table, by)
+            self._lobby_only(table)
+            self._start(table)
+
+    async def set_rules(self, table: Table, by: int, rules: Rules) -> None:
+        async with table.lock:
+            self._host_only(table, by)
+            if table.running:
+                raise TableError("err.settings_locked")
+            table.rules = rules
+            del table.seats[max(table.capacity(), 1):]
+            self._changed(table)
+            self._background(table, lambda store: store.table_changed(table, "lobby"))
+
+    async def close(self, table: Table, by: int | None) -> None:
+        """Close the table for good (`by` None: the bot itself, e.g. nobody is left)."""
+        async with table.lock:
+            if by is not None:
+                self._host_only(table, by)
+            await self._close(table)
+
+    # ------------------------------------------------------------------ game actions
+
+    async def play(
+        self, table: Table, user_id: int, cards: Sequence[Card], announce: str | None,
+        seen: int,
+    ) -> list[Event]:
+        async with table.lock:
+            game, seat = self._seated_game(table, user_id)
+            if not table.rules.fast and seen != game.version:
+                raise TableError("err.stale")
+            events = self._engine(
+                lambda: game.play(seat, cards, announce, seen if table.rules.fast else None),
+                table,
+            )
+            self._after(table, events)
+            return events
+
+    async def pass_turn(self, table: Table, user_id: int, seen: int) -> list[Event]:
+        async with table.lock:
+            game, seat = self._seated_game(table, user_id)
+            if not table.rules.fast and seen != game.version:
+                raise TableError("err.stale")
+            events = self._engine(lambda: game.pass_turn(seat), table)
+            self._after(table, events)
+            return events
+
+    async def give(self, table: Table, user_id: int, cards: Sequence[Card]) -> list[Event]:
+        async with table.lock:
+            game, seat = self._seated_game(table, user_id)
+            events = self._engine(lambda: game.give(seat, cards), table)
+            self._after(table, events)
+            return events
+
+    async def resume(self, table: Table, user_id: int) -> list[Event]:
+        async with table.lock:
+            game, seat = self._seated_game(table, user_id)
+            if not game.automated(seat) or seat in table.left_seats:
+                raise TableError("err.not_automated")
+            events = self._engine(lambda: game.resume(seat), table)
+            self._after(table, events)
+            return events
+
+    async def next_round(self, table: Table, by: int) -> None:
+        async with table.lock:
+            self._host_only(table, by)
+            game = self._game(table)
+            if game.phase is not Phase.ROUND_OVER:
+                raise TableError("err.wrong_phase")
+            self._seat_waiting_players(table, game)
+            events = self._engine(game.next_round, table)
+            table.exchange_notes.clear()
+            table.post_table = True
+            self._after(table, events)
+
+    async def end(self, table: Table, by: int) -> None:
+        """Host's "End": stop a running game (results stand per the rules), else close."""
+        async with table.lock:
+            self._host_only(table, by)
+            game = table.game
+            if game is None:
+                await self._close(table)
+                return
+            if game.phase is Phase.GAME_OVER:
+                self._back_to_lobby(table)
+                self._changed(table)
+                return
+            events = self._engine(game.stop, table)
+            self._after(table, events)
+
+    async def replay(self, table: Table, by: int) -> None:
+        async with table.lock:
+            self._host_only(table, by)
+            game = self._game(table)
+            if game.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER):
+                raise TableError("err.game_running")
+            if game.phase is Phase.ROUND_OVER:
+                self._after(table, self._engine(game.stop, table))
+            table.game = game.replay()
+            table.log.clear()
+            table.exchange_notes.clear()
+            table.post_table = True
+            self._record_start(table)
+            self._after(table, [])
+
+    def remember_hand(self, table: Table, user_id: int, link: HandLink, locale: str) -> None:
+        """The user's latest interaction now shows their hand: refresh through it from now on."""
+        table.hands[user_id] = link
+        seat = table.seat_of(user_id)
+        if seat is not None:
+            table.seats[seat].locale = locale
+        if user_id in table.away:
+            self._come_back(table, user_id)
+            self._changed(table)
+
+    # ------------------------------------------------------------------ checks
+
+    def _host_only(self, table: Table, user_id: int) -> None:
+        if not table.is_host(user_id):
+            raise TableError("err.not_host", host=table.host_id)
+
+    def _lobby_only(self, table: Table) -> None:
+        if table.running:
+            raise TableError("err.game_running")
+
+    def _game(self, table: Table) -> Game:
+        if table.game is None:
+            raise TableError("err.no_game")
+        return table.game
+
+    def _seated_game(self, table: Table, user_id: int) -> tuple[Game, int]:
+        game = self._game(table)
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise TableError("err.not_seated")
+        return game, seat
+
+    def _engine(self, action: Callable[[], list[Event]], table: Table) -> list[Event]:
+        try:
+            return action()
+        except IllegalAction as err:
+            raise TableError.from_engine(err) from None
+
+    # ------------------------------------------------------------------ seats
+
+    def _new_bot(self, table: Table) -> Player:
+        number = 1 + sum(1 for p in table.seats if p.is_bot and not p.vacant)
+        return table.new_player(None, t(table.locale, "bot.name", n=number), table.locale)
+
+    def _seat_bot(self, table: Table) -> None:
+        table.seats.append(self._new_bot(table))
+
+    async def _remove(self, table: Table, user_id: int) -> None:
+        if table.queued(user_id):
+            table.queue = [p for p in table.queue if p.user_id != user_id]
+            self._changed(table)
+            return
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise TableError("err.not_seated")
+        game = table.game
+        table.hands.pop(user_id, None)
+        if game is None:
+            del table.seats[seat]
+        elif game.phase is Phase.GAME_OVER:
+            self._back_to_lobby(table)
+            table.seats = [p for p in table.seats if p.user_id != user_id]
+        elif game.phase is Phase.ROUND_OVER:
+            self._free_seat(table, game, seat)
+            self._check_enough(table, game)
+        elif table.rules.on_leave == "wait_then_cancel":
+            deadline = self.clock.now() + table.rules.leave_grace_seconds
+            table.away[user_id] = deadline
+            self.scheduler.at((table.id, "away", user_id), deadline,
+                              lambda: self._grace_over(table, user_id))
+        else:
+            table.left_seats.add(seat)
+            table.seats[seat].user_id = None
+            self._after(table, self._engine(lambda: game.leave(seat), table))
+        if table.host_id == user_id:
+            table.pass_host()
+        if not table.humans() and not table.away:
+            await self._close(table)
+            return
+        self._changed(table)
+
+    def _free_seat(self, table: Table, game: Game, seat: int) -> None:
+        """Between rounds a leaver's seat goes: to a bot where bots fill tables, else away."""
+        if table.rules.bots_fill:
+            table.seats[seat] = self._new_bot(table)
+            game.set_bot(seat, True)
+        else:
+            game.remove_seat(seat)
+            table.seats[seat].user_id = None
+            table.seats[seat].vacant = True
+
+    def _round_ended(self, table: Table, game: Game) -> None:
+        for seat in sorted(table.left_seats):
+            self._free_seat(table, game, seat)
+        table.left_seats.clear()
+        self._check_enough(table, game)
+
+    def _check_enough(self, table: Table, game: Game) -> None:
+        """RULES §10: fewer than min_players left (bots count) sends the table to the lobby."""
+        if sum(game.active) < table.rules.min_players:
+            self._back_to_lobby(table)
+
+    def _seat_waiting_players(self, table: Table, game: Game) -> None:
+        """RULES §10: waiting players take bots' seats, lowest rank first; with no bot seated
+        the last place gives up its seat and joins the end of the queue."""
+        ranking = list(game.ranking or range(game.seats))
+        for seat in reversed(ranking):
+            if table.queue and table.seats[seat].is_bot and game.active[seat]:
+                table.seats[seat] = table.queue.pop(0)
+                game.set_bot(seat, False)
+        if table.queue and ranking and not any(
+            table.seats[s].is_bot for s in ranking if game.active[s]
+        ):
+            last = ranking[-1]
+            table.queue.append(table.seats[last])
+            table.seats[last] = table.queue.pop(0)
+
+    def _come_back(self, table: Table, user_id: int) -> None:
+        table.away.pop(user_id, None)
+        self.scheduler.cancel((table.id, "away", user_id))
+
+    async def _grace_over(self, table: Table, user_id: int) -> None:
+        async with table.lock:
+            if user_id not in table.away or table.game is None:
+                return
+            seat = table.seat_of(user_id)
+            name = table.seats[seat].name if seat is not None else "?"
+            table.away.pop(user_id, None)
+            if seat is not None:
+                del table.seats[seat]
+            table.remember(LogEntry("table.cancelled", {"name": name}))
+            self._back_to_lobby(table, cancelled=True)
+            if not table.humans():
+                await self._close(table)
+                return
+            self._changed(table)
+
+    # ------------------------------------------------------------------ game lifecycle
+
+    def _start(self, table: Table) -> None:
+        rules = table.rules
+        if rules.bots_fill:
+            while len(table.seats) < rules.max_players:
+                self._seat_bot(table)
+        if len(table.seats) < rules.min_players:
+            raise TableError("err.min_players", min=rules.min_players, count=len(table.seats))
+        bots = [i for i, p in enumerate(table.seats) if p.is_bot]
+        table.game = Game.new(rules, seats=len(table.seats), seed=self._rng.randrange(2**32),
+                              bots=bots)
+        table.log.clear()
+        table.left_seats.clear()
+        table.exchange_notes.clear()
+        table.post_table = True
+        self._record_start(table)
+        self._after(table, [])
+
+    def _back_to_lobby(self, table: Table, cancelled: bool = False) -> None:
+        game = table.game
+        if game is not None:
+            keep = [p for s, p in enumerate(table.seats)
+                    if p.user_id is not None and game.active[s] and s not in table.left_seats
+                    and p.user_id not in table.away]
+            table.seats = keep + table.queue
+            table.queue = []
+        table.game = None
+        table.left_seats.clear()
+        table.away.clear()
+        table.game_row_id = None
+        table.timer_serial = table.timer_deadline = None
+        self.scheduler.cancel_where(lambda key: _of_table(key, table.id, keep_refresh=True))
+        table.post_lobby = True
+        if not cancelled:
+            table.remember(LogEntry("table.back_to_lobby"))
+        self._background(table, lambda store: store.table_changed(table, "lobby"))
+
+    async def _close(self, table: Table) -> None:
+        self.registry.remove(table)
+        self.scheduler.cancel_where(lambda key: _of_table(key, table.id, keep_refresh=False))
+        self.coalescer.forget(table.id)
+        table.closed = True
+        self._background(table, lambda store: store.table_changed(table, "closed"))
+        if self.display is not None:
+            try:
+                await self.display.closed(table)
+            except Exception:
+                log.exception("could not show table %s as closed", table.id)
+
+    # ------------------------------------------------------------------ after every change
+
+    def _after(self, table: Table, events: list[Event]) -> None:
+        for event in events:
+            self._note(table, event)
+            if isinstance(event, RoundOver):
+                self._background(table, _round_over(table, event))
+                if table.game is not None and table.game.phase is Phase.ROUND_OVER:
+                    self._round_ended(table, table.game)
+            elif isinstance(event, GameOver):
+                self._background(table, _game_over(table, event))
+        self._arm_timer(table)
+        self._schedule_bot(table)
+        self._changed(table)
+
+    def _note(self, table: Table, event: Event) -> None:
+        entry = entry_for(event, table.name)
+        if entry is not None:
+            table.remember(entry)
+        if event.kind == "exchange_given":
+            giver, receiver = event.giver, event.receiver  # type: ignore[attr-defined]
+            cards = [str(c) for c in event.cards]  # type: ignore[attr-defined]
+            table.exchange_notes.setdefault(giver, []).append(
+                LogEntry("hand.gave", {"cards": cards, "name": table.name(receiver)}))
+            table.exchange_notes.setdefault(receiver, []).append(
+                LogEntry("hand.received", {"cards": cards, "name": table.name(giver)}))
+
+    def _changed(self, table: Table) -> None:
+        table.seq += 1
+        if self.store is not None and not table.closed:
+            self.store.snapshot(table)
+        if self.display is not None and not table.closed:
+            display = self.display
+            self.coalescer.request(table.id, lambda: display.flush(table))
+
+    def _arm_timer(self, table: Table) -> None:
+        game = table.game
+        timer = game.timer if game is not None else None
+        key = (table.id, "timer")
+        if timer is None:
+            self.scheduler.cancel(key)
+            table.timer_serial = table.timer_deadline = None
+            return
+        if timer.serial == table.timer_serial and self.scheduler.deadline(key) is not None:
+            return
+        if timer.serial != table.timer_serial or table.timer_deadline is None:
+            table.timer_serial = timer.serial
+            table.timer_deadline = self.clock.now() + timer.seconds
+        serial = timer.serial
+        self.scheduler.at(key, table.timer_deadline, lambda: self._expire(table, serial))
+
+    async def _expire(self, table: Table, serial: int) -> None:
+        async with table.lock:
+            game = table.game
+            if game is None or game.timer is None or game.timer.serial != serial:
+                return
+            self._after(table, game.timeout())
+
+    def _bot_seat(self, game: Game) -> int | None:
+        """The automated seat that should act next, if any."""
+        if game.phase is Phase.EXCHANGE:
+            for seat in range(game.seats):
+                due = game.exchange_due(seat)
+                if due is not None and due.ready and game.automated(seat):
+                    return seat
+            return None
+        if game.phase is not Phase.PLAY:
+            return None
+        if not game.rules.fast:
+            turn = game.to_act
+            return turn if turn is not None and game.automated(turn) else None
+        for seat in game.players:
+            if game.automated(seat) and (game.legal_plays(seat) or game.can_pass(seat)):
+                return seat
+        return None
+
+    def _schedule_bot(self, table: Table) -> None:
+        key = (table.id, "bot")
+        game = table.game
+        if game is None or self._bot_seat(game) is None:
+            self.scheduler.cancel(key)
+            return
+        if self.scheduler.deadline(key) is None:
+            self.scheduler.after(key, self.bot_pause, lambda: self._bot_move(table))
+
+    async def _bot_move(self, table: Table) -> None:
+        async with table.lock:
+            game = table.game
+            seat = self._bot_seat(game) if game is not None else None
+            if game is None or seat is None:
+                return
+            action = GreedyPlayer().choose(game, seat)
+            self._after(table, game.apply(seat, action))
+
+    # ------------------------------------------------------------------ persistence
+
+    def _background(
+        self, table: Table, work: Callable[[TableStore], Awaitable[object]]
+    ) -> None:
+        """Run storage work in order per table, outside the lock: a slow disk never delays
+        an interaction's acknowledgement."""
+        store = self.store
+        if store is None:
+            return
+        previous = self._io.get(table.id)
+
+        async def run() -> None:
+            if previous is not None:
+                await asyncio.gather(previous, return_exceptions=True)
+            try:
+                await work(store)
+            except Exception:
+                log.exception("storage work for table %s failed", table.id)
+
+        self._io[table.id] = asyncio.get_running_loop().create_task(run())
+
+    def _record_start(self, table: Table) -> None:
+        async def work(store: TableStore) -> None:
+            table.game_row_id = await store.game_started(table)
+            self._changed(table)
+
+        self._background(table, work)
+
+    async def drain(self) -> None:
+        """Wait for queued storage work (tests, shutdown)."""
+        await asyncio.gather(*self._io.values(), return_exceptions=True)
+
+
+def _of_table(key: object, table_id: int, keep_refresh: bool) -> bool:
+    if not isinstance(key, tuple) or not key:
+        return False
+    if key[0] == "refresh":
+        return not keep_refresh and bool(key[1] == table_id)
+    return bool(key[0] == table_id)
+
+
+def _round_over(table: Table, event: RoundOver) -> Callable[[TableStore], Awaitable[None]]:
+    return lambda store: store.round_over(table, event)
+
+
+def _game_over(table: Table, event: GameOver) -> Callable[[TableStore], Awaitable[None]]:
+    return lambda store: store.game_over(table, event)

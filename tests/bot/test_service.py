@@ -1,0 +1,294 @@
+import asyncio
+
+import pytest
+
+from bot.tables.clock import ManualClock
+from bot.tables.service import TableError, TableService
+from bot.tables.table import Table
+from engine import GreedyPlayer, Phase, Rules
+
+ALICE, BOB, CAROL, DAVE, ERIN = 1, 2, 3, 4, 5
+
+
+async def settle() -> None:
+    for _ in range(20):
+        await asyncio.sleep(0)
+
+
+def service(pause: float = 0.0) -> tuple[TableService, ManualClock]:
+    clock = ManualClock()
+    return TableService(clock, bot_pause=pause, seed=1), clock
+
+
+async def lobby(svc: TableService, preset: str, *users: int) -> Table:
+    table = await svc.create(100, 1, users[0], f"u{users[0]}", "en", preset)
+    for user in users[1:]:
+        await svc.join(table, user, f"u{user}", "en")
+    return table
+
+
+async def act_for_humans(svc: TableService, table: Table) -> bool:
+    """One greedy move for any human who may act; False when no human can."""
+    game = table.game
+    assert game is not None
+    for seat, player in enumerate(table.seats):
+        if player.user_id is None or game.automated(seat):
+            continue
+        due = game.exchange_due(seat)
+        if due is not None and due.ready:
+            await svc.give(table, player.user_id, GreedyPlayer().choose(game, seat).cards)
+            return True
+        if game.phase is Phase.PLAY and (game.legal_plays(seat) or game.can_pass(seat)):
+            if game.rules.fast and not game.legal_plays(seat) and not game.can_pass(seat):
+                continue
+            action = GreedyPlayer().choose(game, seat)
+            if action.kind == "pass":
+                await svc.pass_turn(table, player.user_id, game.version)
+            else:
+                assert action.option is not None
+                await svc.play(table, player.user_id, action.option.cards,
+                               action.option.announce, game.version)
+            return True
+    return False
+
+
+async def play_round(svc: TableService, clock: ManualClock, table: Table) -> None:
+    for _ in range(2000):
+        await settle()
+        game = table.game
+        if game is None or game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
+            return
+        if not await act_for_humans(svc, table):
+            clock.advance(0.5)
+    raise AssertionError("round did not finish")
+
+
+async def test_lobby_checks_explain_themselves() -> None:
+    svc, _ = service()
+    table = await lobby(svc, "classic", ALICE, BOB)
+    with pytest.raises(TableError) as err:
+        await svc.create(100, 1, CAROL, "c", "en", "classic")
+    assert err.value.key == "err.table_exists"
+    with pytest.raises(TableError) as err:
+        await svc.join(table, BOB, "b", "en")
+    assert err.value.key == "err.already_seated"
+    with pytest.raises(TableError) as err:
+        await svc.start(table, BOB)
+    assert err.value.key == "err.not_host"
+    with pytest.raises(TableError) as err:
+        await svc.start(table, ALICE)
+    assert (err.value.key, err.value.params) == ("err.min_players", {"min": 3, "count": 2})
+    await svc.add_bot(table, ALICE)
+    await svc.start(table, ALICE)
+    with pytest.raises(TableError) as err:
+        await svc.join(table, CAROL, "c", "en")
+    assert err.value.key == "err.game_running"
+    with pytest.raises(TableError) as err:
+        await svc.set_rules(table, ALICE, Rules.preset("classic", revolution=False))
+    assert err.value.key == "err.settings_locked"
+
+
+async def test_presi_lobby_grows_one_seat_per_arrival_up_to_six() -> None:
+    svc, _ = service()
+    table = await lobby(svc, "presi", ALICE)
+    assert table.capacity() == 3
+    for user in range(2, 7):
+        await svc.join(table, user, f"u{user}", "en")
+    assert table.capacity() == 6
+    with pytest.raises(TableError) as err:
+        await svc.join(table, 7, "u7", "en")
+    assert err.value.key == "err.table_full"
+
+
+async def test_presi_play_against_bots_seats_two_bots_and_starts() -> None:
+    svc, _ = service()
+    table = await lobby(svc, "presi", ALICE)
+    await svc.play_against_bots(table, ALICE)
+    assert [p.is_bot for p in table.seats] == [False, True, True]
+    assert table.game is not None
+
+
+async def test_host_leaving_passes_the_role_to_the_longest_seated_human() -> None:
+    svc, _ = service()
+    table = await lobby(svc, "classic", ALICE, BOB, CAROL)
+    await svc.leave(table, ALICE)
+    assert table.host_id == BOB
+    await svc.leave(table, BOB)
+    await svc.leave(table, CAROL)
+    assert table.closed and svc.registry.in_channel(100) is None
+
+
+async def test_illegal_and_stale_actions_change_nothing() -> None:
+    svc, _ = service()
+    table = await lobby(svc, "classic", ALICE, BOB, CAROL)
+    await svc.start(table, ALICE)
+    game = table.game
+    assert game is not None and game.to_act is not None
+    waiting = next(p.user_id for s, p in enumerate(table.seats) if s != game.to_act)
+    assert waiting is not None
+    version = game.version
+    with pytest.raises(TableError) as err:
+        await svc.pass_turn(table, waiting, version)
+    assert err.value.key == "engine.not_your_turn"
+    actor = table.seats[game.to_act].user_id
+    assert actor is not None
+    with pytest.raises(TableError) as err:
+        await svc.pass_turn(table, actor, version - 1)
+    assert err.value.key == "err.stale"
+    assert game.version == version
+
+
+async def test_turn_timer_expires_on_the_clock_and_bots_wait_their_pause() -> None:
+    svc, clock = service(pause=2.0)
+    table = await lobby(svc, "classic", ALICE)
+    await svc.add_bot(table, ALICE)
+    await svc.add_bot(table, ALICE)
+    await svc.start(table, ALICE)
+    game = table.game
+    assert game is not None
+    await settle()
+    for _ in range(10):
+        if game.to_act == 0:
+            break
+        before = game.version
+        clock.advance(1.9)
+        await settle()
+        assert game.version == before, "a bot played before its pause"
+        clock.advance(0.1)
+        await settle()
+    assert game.to_act == 0
+    assert table.timer_deadline == pytest.approx(clock.now() + 30, abs=2.1)
+    before = game.version
+    clock.advance(29.9 - (clock.now() + 30 - table.timer_deadline))
+    await settle()
+    assert game.version == before
+    clock.advance(0.2)
+    await settle()
+    assert game.version > before
+    assert any(e.key == "ev.timeout" for e in table.log)
+
+
+async def test_leaving_mid_round_hands_the_seat_to_a_bot_then_frees_it() -> None:
+    svc, clock = service()
+    table = await lobby(svc, "classic", ALICE, BOB, CAROL, DAVE)
+    await svc.start(table, ALICE)
+    await svc.leave(table, DAVE)
+    game = table.game
+    assert game is not None and game.automated(3)
+    assert any(e.key == "ev.left" for e in table.log)
+    await play_round(svc, clock, table)
+    assert game.phase is Phase.ROUND_OVER
+    assert not game.active[3] and table.seats[3].vacant
+    await svc.next_round(table, ALICE)
+    assert game.phase is Phase.EXCHANGE
+    assert game.hand(3) == ()
+
+
+async def test_too_few_players_after_a_leave_sends_the_table_back_to_the_lobby() -> None:
+    svc, clock = service()
+    table = await lobby(svc, "classic", ALICE, BOB, CAROL)
+    await svc.start(table, ALICE)
+    await svc.leave(table, CAROL)
+    await play_round(svc, clock, table)
+    assert table.game is None
+    assert [p.user_id for p in table.seats] == [ALICE, BOB]
+    assert table.post_lobby
+
+
+async def test_a_full_classic_game_with_exchanges_ends_with_winners() -> None:
+    svc, clock = service()
+    table = await lobby(svc, "classic", ALICE, BOB)
+    await svc.add_bot(table, ALICE)
+    await svc.add_bot(table, ALICE)
+    await svc.set_rules(table, ALICE, table.rules.replace(game_end="rounds:2"))
+    await svc.start(table, ALICE)
+    game = table.game
+    assert game is not None
+    await play_round(svc, clock, table)
+    await svc.next_round(table, ALICE)
+    assert game.phase is Phase.EXCHANGE
+    await play_round(svc, clock, table)
+    assert game.phase is Phase.GAME_OVER and game.winners
+    assert len(table.exchange_notes) >= 2
+
+
+async def test_proletario_fills_with_bots_and_queued_players_take_a_bot_seat() -> None:
+    svc, clock = service()
+    table = await lobby(svc, "proletario", ALICE, BOB)
+    await svc.start(table, ALICE)
+    assert len(table.seats) == 4 and sum(p.is_bot for p in table.seats) == 2
+    assert await svc.join(table, CAROL, "c", "en") == "queued"
+    await play_round(svc, clock, table)
+    game = table.game
+    assert game is not None and game.ranking is not None
+    bot_seats = [s for s in game.ranking if table.seats[s].is_bot]
+    await svc.next_round(table, ALICE)
+    assert table.seats[bot_seats[-1]].user_id == CAROL
+    assert not game.automated(bot_seats[-1])
+    assert table.queue == []
+
+
+async def test_proletario_autopilot_after_two_timeouts_and_resume() -> None:
+    svc, clock = service()
+    table = await lobby(svc, "proletario", ALICE)
+    await svc.start(table, ALICE)
+    game = table.game
+    assert game is not None
+    for _ in range(200):
+        await settle()
+        if game.automated(0) or game.phase is not Phase.PLAY:
+            break
+        clock.advance(0.5 if game.to_act != 0 else 15)
+    assert game.automated(0)
+    await svc.resume(table, ALICE)
+    assert not game.automated(0)
+    with pytest.raises(TableError) as err:
+        await svc.resume(table, ALICE)
+    assert err.value.key == "err.not_automated"
+
+
+async def test_presi_leaver_who_does_not_come_back_cancels_the_game() -> None:
+    svc, clock = service(pause=100.0)
+    table = await lobby(svc, "presi", ALICE, BOB, CAROL)
+    await svc.start(table, ALICE)
+    await svc.leave(table, BOB)
+    assert BOB in table.away
+    clock.advance(59)
+    await settle()
+    assert table.game is not None
+    assert await svc.join(table, BOB, "b", "en") == "back"
+    await svc.leave(table, BOB)
+    clock.advance(60)
+    await settle()
+    assert table.game is None
+    assert [p.user_id for p in table.seats] == [ALICE, CAROL]
+
+
+async def test_fast_mode_refuses_a_play_composed_on_an_older_trick() -> None:
+    svc, _ = service(pause=100.0)
+    table = await lobby(svc, "classic", ALICE, BOB, CAROL)
+    await svc.set_rules(table, ALICE, table.rules.replace(fast=True))
+    await svc.start(table, ALICE)
+    game = table.game
+    assert game is not None
+    seen = game.version
+    first = game.legal_plays(0)[0]
+    await svc.play(table, ALICE, first.cards, first.announce, seen)
+    late = game.legal_plays(1)
+    assert late
+    with pytest.raises(TableError) as err:
+        await svc.play(table, BOB, late[-1].cards, late[-1].announce, seen)
+    assert err.value.key == "engine.stale"
+    assert err.value.params["by"] == 0
+    assert set(late[-1].cards) <= set(game.hand(1))
+
+
+async def test_snapshot_round_trip_keeps_playing_identically() -> None:
+    svc, _ = service()
+    table = await lobby(svc, "wild7", ALICE, BOB)
+    await svc.start(table, ALICE)
+    copy = Table.from_dict(table.to_dict())
+    assert copy.to_dict() == table.to_dict()
+    assert copy.game is not None and table.game is not None
+    assert copy.game.legal_plays(copy.game.to_act or 0) == table.game.legal_plays(
+        table.game.to_act or 0)

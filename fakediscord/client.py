@@ -1,0 +1,281 @@
+"""Test users: people who type slash commands, click, pick and fill in modals.
+
+Each action refuses what Discord's UI would not allow (a disabled button, a message the
+user cannot see, an unsynced command) with :class:`UserActionError`, sends the
+interaction to the bot, then by default waits for the bot to settle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from .commands import build_command_data
+from .errors import UserActionError
+from .limits import (
+    BUTTON,
+    LABEL,
+    LINK_STYLE,
+    PREMIUM_STYLE,
+    SELECTS,
+    STRING_SELECT,
+    TEXT_INPUT,
+    walk,
+)
+from .snapshots import Message, Modal, snapshot
+from .state import (
+    APPLICATION_COMMAND,
+    MESSAGE_COMPONENT,
+    MODAL_SUBMIT,
+    Channel,
+    Guild,
+    InteractionRecord,
+    StoredMessage,
+    User,
+)
+
+if TYPE_CHECKING:
+    from .server import FakeDiscord
+
+
+class TestUser:
+    """A human member acting through Discord's client, bound to one user id.
+
+    ``channel`` is where :meth:`slash` runs and what :meth:`visible` shows when no
+    channel is given; set it to move the user around.
+    """
+
+    __test__ = False  # not a pytest test class, despite the name
+
+    def __init__(self, fake: FakeDiscord, user: User, channel: Channel) -> None:
+        self._fake = fake
+        self.user = user
+        self.channel = channel
+
+    @property
+    def id(self) -> int:
+        return self.user.id
+
+    @property
+    def name(self) -> str:
+        return self.user.name
+
+    @property
+    def mention(self) -> str:
+        return self.user.mention
+
+    def __repr__(self) -> str:
+        return f"<TestUser {self.name} id={self.id}>"
+
+    def join(self, guild: Guild) -> None:
+        """Become a member of ``guild`` (the bot gets GUILD_MEMBER_ADD if it asked for it)."""
+        self._fake.add_member(guild, self)
+
+    async def slash(
+        self,
+        command: str,
+        /,
+        *,
+        channel: Channel | None = None,
+        options: Mapping[str, object] | None = None,
+        settle: bool = True,
+        **values: object,
+    ) -> InteractionRecord:
+        """Run ``/command sub ...`` with options, e.g. ``slash("president create", preset="classic")``.
+
+        Option names that clash with this method's own keywords go in ``options``.
+        Choices may be given by shown name or by value; users and channels as objects.
+        """
+        fake = self._fake
+        where = channel or self.channel
+        guild = self._guild_of(where)
+        name, *words = command.split()
+        synced = fake.commands.find(guild.id, name)
+        if synced is None:
+            known = fake.commands.names(guild.id)
+            raise UserActionError(f"/{name} is not synced for {guild.name}; synced: {known}")
+        merged = {**values, **(options or {})}
+        data = build_command_data(fake.world, guild, synced, words, merged)
+        record = fake.hub.start(APPLICATION_COMMAND, self.user, where, data, f"/{command}")
+        return await self._after(record, settle)
+
+    async def click(
+        self, message: Message | int, target: str, *, settle: bool = True
+    ) -> InteractionRecord:
+        """Click the button whose custom_id, or else label, is ``target``."""
+        stored = self._seen(message)
+        buttons = [c for _, c in walk(stored.components) if c.get("type") == BUTTON]
+        button = _pick(buttons, target, stored.id)
+        face = button.get("label") or button.get("custom_id")
+        if button.get("disabled"):
+            raise UserActionError(f"button {face!r} on message {stored.id} is disabled")
+        if button.get("style") in (LINK_STYLE, PREMIUM_STYLE):
+            raise UserActionError(f"button {face!r} opens a link or a store page, not an interaction")
+        data = {"custom_id": button["custom_id"], "component_type": BUTTON}
+        return await self._component(stored, data, f"click {face!r}", settle)
+
+    async def select(
+        self,
+        message: Message | int,
+        choices: Sequence[str],
+        *,
+        select: str | None = None,
+        settle: bool = True,
+    ) -> InteractionRecord:
+        """Pick options (by value, or else label) in the message's string select.
+
+        ``select`` names the menu by placeholder or custom_id when the message has several.
+        """
+        stored = self._seen(message)
+        menus = [
+            c
+            for _, c in walk(stored.components)
+            if c.get("type") in SELECTS and select in (None, c.get("placeholder"), c.get("custom_id"))
+        ]
+        if len(menus) != 1:
+            shown = [c.get("placeholder") or c.get("custom_id") for _, c in walk(stored.components) if c.get("type") in SELECTS]
+            raise UserActionError(f"need exactly one select matching {select!r} on message {stored.id}; selects: {shown}")
+        menu = menus[0]
+        name = menu.get("placeholder") or menu["custom_id"]
+        if menu.get("disabled"):
+            raise UserActionError(f"select {name!r} on message {stored.id} is disabled")
+        values = _option_values(menu, choices, name)
+        data = {"custom_id": menu["custom_id"], "component_type": menu["type"], "values": values}
+        return await self._component(stored, data, f"select {values} in {name!r}", settle)
+
+    @property
+    def modal(self) -> Modal | None:
+        """The modal the bot opened for this user and that is still open, if any."""
+        record = self._fake.hub.open_modals.get(self.id)
+        return None if record is None or record.modal is None else Modal.parse(record.modal)
+
+    async def modal_submit(
+        self, values: Mapping[str, str] | None = None, *, settle: bool = True, **fields: str
+    ) -> InteractionRecord:
+        """Fill the open modal's inputs (by custom_id, or else label) and submit it.
+
+        Fields left out keep the value the bot pre-filled; required ones must end up
+        non-empty and within their length bounds, as Discord's client enforces.
+        """
+        hub = self._fake.hub
+        opened = hub.open_modals.get(self.id)
+        if opened is None or opened.modal is None:
+            raise UserActionError(f"{self.name} has no modal open")
+        given = {**fields, **(values or {})}
+        modal = Modal.parse(opened.modal)
+        by_label = {i.label: i.custom_id for i in modal.inputs if hasattr(i, "label")}
+        answers = {by_label.get(k, k): v for k, v in given.items()}
+        known = {i.custom_id for i in modal.inputs}
+        if set(answers) - known:
+            raise UserActionError(f"modal {modal.title!r} has no field {sorted(set(answers) - known)}; it has {sorted(known)}")
+        components = [_submitted(c, answers) for c in opened.modal.get("components") or []]
+        del hub.open_modals[self.id]
+        data = {"custom_id": opened.modal["custom_id"], "components": [c for c in components if c]}
+        message = self._fake.world.messages.get(opened.message_id or 0)
+        where = self._fake.world.channels[opened.channel_id]
+        record = hub.start(MODAL_SUBMIT, self.user, where, data, f"submit modal {modal.title!r}", message)
+        return await self._after(record, settle)
+
+    def visible(self, channel: Channel | None = None) -> list[Message]:
+        """What this user sees in the channel: public messages and their own ephemerals."""
+        world = self._fake.world
+        where = channel or self.channel
+        return [snapshot(world, m) for m in world.visible(self.id, where.id)]
+
+    def last_message(self, channel: Channel | None = None) -> Message:
+        """The newest message this user sees in the channel."""
+        seen = self.visible(channel)
+        if not seen:
+            raise UserActionError(f"{self.name} sees no message in #{(channel or self.channel).name}")
+        return seen[-1]
+
+    def last_ephemeral(self, channel: Channel | None = None) -> Message:
+        """The newest message only this user can see in the channel."""
+        mine = [m for m in self.visible(channel) if m.ephemeral]
+        if not mine:
+            raise UserActionError(f"{self.name} has no ephemeral message in #{(channel or self.channel).name}")
+        return mine[-1]
+
+    def _guild_of(self, channel: Channel) -> Guild:
+        guild = self._fake.world.guilds[channel.guild_id]
+        if self.id not in guild.members:
+            raise UserActionError(f"{self.name} is not a member of {guild.name}")
+        return guild
+
+    def _seen(self, message: Message | int) -> StoredMessage:
+        world = self._fake.world
+        message_id = message if isinstance(message, int) else message.id
+        stored = world.messages.get(message_id)
+        if stored is None:
+            raise UserActionError(f"message {message_id} no longer exists")
+        if not world.can_see(self.id, stored):
+            raise UserActionError(f"{self.name} cannot see message {message_id} (someone else's ephemeral)")
+        self._guild_of(world.channels[stored.channel_id])
+        return stored
+
+    async def _component(
+        self, stored: StoredMessage, data: dict[str, Any], description: str, settle: bool
+    ) -> InteractionRecord:
+        where = self._fake.world.channels[stored.channel_id]
+        record = self._fake.hub.start(MESSAGE_COMPONENT, self.user, where, data, description, stored)
+        return await self._after(record, settle)
+
+    async def _after(self, record: InteractionRecord, settle: bool) -> InteractionRecord:
+        if settle:
+            await self._fake.settle()
+        return record
+
+
+def _pick(buttons: list[Mapping[str, Any]], target: str, message_id: int) -> Mapping[str, Any]:
+    for key in ("custom_id", "label"):
+        matches = [b for b in buttons if b.get(key) == target]
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            raise UserActionError(f"{len(matches)} buttons labelled {target!r}: click by custom_id")
+    shown = [b.get("label") or b.get("custom_id") for b in buttons]
+    raise UserActionError(f"no button {target!r} on message {message_id}; buttons: {shown}")
+
+
+def _option_values(menu: Mapping[str, Any], choices: Sequence[str], name: str) -> list[str]:
+    if menu.get("type") != STRING_SELECT:
+        raise UserActionError(f"select {name!r}: only string selects are supported by fakediscord")
+    if isinstance(choices, str):
+        raise UserActionError("select takes a list of choices, e.g. ['K×2']")
+    options = menu.get("options") or []
+    values = []
+    for choice in choices:
+        option = next((o for o in options if o.get("value") == choice), None)
+        option = option or next((o for o in options if o.get("label") == choice), None)
+        if option is None:
+            shown = [o.get("label") for o in options]
+            raise UserActionError(f"select {name!r} has no option {choice!r}; options: {shown}")
+        values.append(option["value"])
+    low, high = menu.get("min_values", 1), menu.get("max_values", 1)
+    if not low <= len(values) <= high:
+        raise UserActionError(f"select {name!r} takes {low} to {high} choices, not {len(values)}")
+    return values
+
+
+def _submitted(component: Mapping[str, Any], answers: Mapping[str, str]) -> dict[str, Any] | None:
+    """The modal-submit echo of one top-level modal component, in the shape discord.py reads."""
+    kind = component.get("type")
+    if kind == LABEL:
+        inner = _submitted(component["component"], answers)
+        return None if inner is None else {"type": LABEL, "component": inner}
+    if kind == TEXT_INPUT:
+        value = answers.get(component["custom_id"], component.get("value") or "")
+        if component.get("required", True) and not value:
+            raise UserActionError(f"field {component['custom_id']!r} is required")
+        low, high = component.get("min_length") or 0, component.get("max_length") or 4000
+        if value and not low <= len(value) <= high:
+            raise UserActionError(f"field {component['custom_id']!r} takes {low} to {high} characters")
+        return {"type": TEXT_INPUT, "custom_id": component["custom_id"], "value": value}
+    if kind in SELECTS:
+        raw = answers.get(component["custom_id"])
+        picked = [] if raw is None else _option_values(component, [raw], component["custom_id"])
+        return {"type": kind, "custom_id": component["custom_id"], "values": picked}
+    if kind == 1:
+        children = [_submitted(c, answers) for c in component.get("components") or []]
+        return {"type": 1, "components": [c for c in children if c]}
+    return None

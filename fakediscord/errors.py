@@ -1,0 +1,109 @@
+"""Discord's refusals, in Discord's own shape, and the test client's refusals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+UNKNOWN_CHANNEL = 10003
+UNKNOWN_MEMBER = 10007
+UNKNOWN_MESSAGE = 10008
+UNKNOWN_USER = 10013
+UNKNOWN_WEBHOOK = 10015
+UNKNOWN_INTERACTION = 10062
+MISSING_ACCESS = 50001
+CANNOT_EDIT_OTHERS_MESSAGE = 50005
+EMPTY_MESSAGE = 50006
+INVALID_WEBHOOK_TOKEN = 50027
+INVALID_FORM_BODY = 50035
+ALREADY_ACKNOWLEDGED = 40060
+
+
+class DiscordError(Exception):
+    """An HTTP error answered exactly as Discord would, so discord.py raises what it would.
+
+    ``errors`` is Discord's nested field map (``{"content": {"_errors": [...]}}``) and is
+    what a test inspects to see which limit the bot broke.
+    """
+
+    def __init__(
+        self, status: int, code: int, message: str, errors: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(f"{status} {code}: {message}")
+        self.status = status
+        self.code = code
+        self.message = message
+        self.errors = errors
+
+    def body(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"message": self.message, "code": self.code}
+        if self.errors is not None:
+            body["errors"] = self.errors
+        return body
+
+
+def unauthorized() -> DiscordError:
+    return DiscordError(401, 0, "401: Unauthorized")
+
+
+def route_not_found() -> DiscordError:
+    return DiscordError(404, 0, "404: Not Found")
+
+
+def unknown_channel() -> DiscordError:
+    return DiscordError(404, UNKNOWN_CHANNEL, "Unknown Channel")
+
+
+def unknown_member() -> DiscordError:
+    return DiscordError(404, UNKNOWN_MEMBER, "Unknown Member")
+
+
+def unknown_user() -> DiscordError:
+    return DiscordError(404, UNKNOWN_USER, "Unknown User")
+
+
+def missing_access() -> DiscordError:
+    return DiscordError(403, MISSING_ACCESS, "Missing Access")
+
+
+def unknown_message() -> DiscordError:
+    return DiscordError(404, UNKNOWN_MESSAGE, "Unknown Message")
+
+
+def unknown_webhook() -> DiscordError:
+    return DiscordError(404, UNKNOWN_WEBHOOK, "Unknown Webhook")
+
+
+def unknown_interaction() -> DiscordError:
+    return DiscordError(404, UNKNOWN_INTERACTION, "Unknown interaction")
+
+
+def already_acknowledged() -> DiscordError:
+    return DiscordError(400, ALREADY_ACKNOWLEDGED, "Interaction has already been acknowledged.")
+
+
+def invalid_webhook_token() -> DiscordError:
+    return DiscordError(401, INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token")
+
+
+def cannot_edit_others_message() -> DiscordError:
+    return DiscordError(403, CANNOT_EDIT_OTHERS_MESSAGE, "Cannot edit a message authored by another user")
+
+
+def empty_message() -> DiscordError:
+    return DiscordError(400, EMPTY_MESSAGE, "Cannot send an empty message")
+
+
+def invalid_form_body(errors: dict[str, Any]) -> DiscordError:
+    return DiscordError(400, INVALID_FORM_BODY, "Invalid Form Body", errors)
+
+
+class UserActionError(AssertionError):
+    """A test user tried something Discord's UI would not let a person do.
+
+    Clicking a disabled button, a message the user cannot see, or a command that was never
+    synced is a bug in the test or in the bot, so it fails the test at the call site.
+    """
+
+
+class SettleTimeout(AssertionError):
+    """The bot kept working, or never answered an interaction, within the settle timeout."""

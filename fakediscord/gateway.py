@@ -1,0 +1,195 @@
+"""The websocket gateway: HELLO, heartbeats, IDENTIFY/RESUME, and event dispatch."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from .payloads import bot_user_payload, guild_payload, member_payload
+from .settle import Activity
+from .state import World
+
+HEARTBEAT_INTERVAL_MS = 41_250
+INTENT_GUILD_MEMBERS = 1 << 1
+INTENT_GUILD_MESSAGES = 1 << 9
+AUTHENTICATION_FAILED = 4004
+
+DISPATCH, HEARTBEAT, IDENTIFY, RESUME, REQUEST_MEMBERS = 0, 1, 2, 6, 8
+INVALID_SESSION, HELLO, HEARTBEAT_ACK = 9, 10, 11
+
+
+@dataclass
+class Session:
+    """A gateway session; it survives its websocket so the client can RESUME it."""
+
+    id: str
+    intents: int
+    seq: int = 0
+    connection: Connection | None = None
+
+
+@dataclass
+class Connection:
+    """One websocket; frames go through a queue so dispatch order is send order."""
+
+    ws: web.WebSocketResponse
+    outbox: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
+    session: Session | None = None
+    sending: bool = False
+
+
+class Gateway:
+    """Speaks just enough of the gateway protocol for discord.py, in plain JSON text frames.
+
+    discord.py asks for zlib-stream compression but also accepts text frames, so nothing
+    is compressed. Events dispatched while a session has no websocket are dropped.
+    """
+
+    def __init__(self, world: World, token: str, activity: Activity) -> None:
+        self._world = world
+        self._token = token
+        self._activity = activity
+        self._sessions: dict[str, Session] = {}
+        self._connections: list[Connection] = []
+        self.url = ""
+
+    @property
+    def connected(self) -> bool:
+        """Whether some bot has identified and can receive events."""
+        return any(c.session is not None and not c.ws.closed for c in self._connections)
+
+    def busy(self) -> bool:
+        return any(c.sending or not c.outbox.empty() for c in self._connections)
+
+    def dispatch(self, event: str, data: dict[str, Any], *, intent: int | None = None) -> None:
+        """Queue an event for every identified session subscribed to ``intent``."""
+        for connection in self._connections:
+            session = connection.session
+            if session is None or (intent is not None and not session.intents & intent):
+                continue
+            session.seq += 1
+            self._send(connection, {"op": DISPATCH, "t": event, "s": session.seq, "d": data})
+
+    async def close(self) -> None:
+        for connection in list(self._connections):
+            await connection.ws.close()
+
+    async def handle(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(max_msg_size=0)
+        await ws.prepare(request)
+        connection = Connection(ws)
+        self._connections.append(connection)
+        writer = asyncio.create_task(self._write(connection))
+        self._send(connection, {"op": HELLO, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}})
+        try:
+            async for message in ws:
+                if message.type is WSMsgType.TEXT:
+                    await self._receive(connection, json.loads(message.data))
+        finally:
+            self._connections.remove(connection)
+            if connection.session is not None:
+                connection.session.connection = None
+            writer.cancel()
+            self._activity.touch()
+        return ws
+
+    def _send(self, connection: Connection, frame: dict[str, Any]) -> None:
+        # Serialised now: the stored objects a payload points into may change before it is sent.
+        connection.outbox.put_nowait(json.dumps(frame))
+
+    async def _write(self, connection: Connection) -> None:
+        while True:
+            frame = await connection.outbox.get()
+            connection.sending = True
+            try:
+                await connection.ws.send_str(frame)
+            except ConnectionResetError:
+                return
+            finally:
+                connection.sending = False
+                self._activity.touch()
+
+    async def _receive(self, connection: Connection, frame: dict[str, Any]) -> None:
+        op, data = frame.get("op"), frame.get("d") or {}
+        if op == HEARTBEAT:
+            self._send(connection, {"op": HEARTBEAT_ACK})
+        elif op == IDENTIFY:
+            await self._identify(connection, data)
+        elif op == RESUME:
+            self._resume(connection, data)
+        elif op == REQUEST_MEMBERS:
+            self._send_members(connection, data)
+
+    async def _identify(self, connection: Connection, data: dict[str, Any]) -> None:
+        if data.get("token") != self._token:
+            await connection.ws.close(code=AUTHENTICATION_FAILED, message=b"Authentication failed.")
+            return
+        session = Session(id=uuid.uuid4().hex, intents=int(data.get("intents", 0)))
+        self._sessions[session.id] = session
+        session.connection = connection
+        connection.session = session
+        world = self._world
+        joined = [g for g in world.guilds.values() if world.bot.id in g.members]
+        self.dispatch_to(connection, "READY", {
+            "v": 10,
+            "user": bot_user_payload(world.bot),
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in joined],
+            "session_id": session.id,
+            "session_type": "normal",
+            "resume_gateway_url": self.url,
+            "shard": [0, 1],
+            "application": {"id": str(world.application_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "user_settings": {},
+            "guild_join_requests": [],
+            "geo_ordered_rtc_regions": [],
+            "auth": {},
+            "_trace": ["fakediscord"],
+        })
+        for guild in joined:
+            self.dispatch_to(connection, "GUILD_CREATE", guild_payload(world, guild))
+
+    def dispatch_to(self, connection: Connection, event: str, data: dict[str, Any]) -> None:
+        session = connection.session
+        assert session is not None
+        session.seq += 1
+        self._send(connection, {"op": DISPATCH, "t": event, "s": session.seq, "d": data})
+
+    def _resume(self, connection: Connection, data: dict[str, Any]) -> None:
+        session = self._sessions.get(data.get("session_id") or "")
+        if session is None or data.get("token") != self._token:
+            self._send(connection, {"op": INVALID_SESSION, "d": False})
+            return
+        session.connection = connection
+        connection.session = session
+        self.dispatch_to(connection, "RESUMED", {"_trace": ["fakediscord"]})
+
+    def _send_members(self, connection: Connection, data: dict[str, Any]) -> None:
+        if connection.session is None:
+            return
+        guild = self._world.guilds.get(int(data.get("guild_id") or 0))
+        if guild is None:
+            return
+        wanted = {int(u) for u in data.get("user_ids") or []}
+        query = (data.get("query") or "").lower()
+        members = [
+            member_payload(self._world, guild, uid)
+            for uid in guild.members
+            if (not wanted or uid in wanted) and self._world.users[uid].name.lower().startswith(query)
+        ]
+        limit = data.get("limit") or 0
+        self.dispatch_to(connection, "GUILD_MEMBERS_CHUNK", {
+            "guild_id": str(guild.id),
+            "members": members[:limit] if limit else members,
+            "chunk_index": 0,
+            "chunk_count": 1,
+            "not_found": [],
+            "nonce": data.get("nonce"),
+        })

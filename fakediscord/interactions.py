@@ -1,0 +1,199 @@
+"""The interaction lifecycle and its rules: deadlines, single acknowledgement, tokens.
+
+Everything here is judged on the fake clock: the first response must arrive within
+``ack_deadline`` seconds of the interaction's creation, and the token that follow-ups
+and edits use dies after ``token_lifetime``.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from . import errors, limits
+from .errors import UserActionError
+from .gateway import Gateway
+from .messages import CHAT_INPUT_COMMAND, MessageWriter, Origin, Upload
+from .payloads import interaction_payload, message_payload
+from .state import (
+    APPLICATION_COMMAND,
+    EPHEMERAL,
+    MODAL_SUBMIT,
+    Channel,
+    InteractionRecord,
+    StoredMessage,
+    User,
+    World,
+)
+
+CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL = 4, 5, 6, 7, 9
+
+
+class InteractionHub:
+    """Creates interactions for test users and judges every response the bot makes."""
+
+    def __init__(
+        self,
+        world: World,
+        writer: MessageWriter,
+        gateway: Gateway,
+        *,
+        ack_deadline: float,
+        token_lifetime: float,
+    ) -> None:
+        self._world = world
+        self._writer = writer
+        self._gateway = gateway
+        self.ack_deadline = ack_deadline
+        self.token_lifetime = token_lifetime
+        self.open_modals: dict[int, InteractionRecord] = {}
+
+    def start(
+        self,
+        kind: int,
+        user: User,
+        channel: Channel,
+        data: dict[str, Any],
+        description: str,
+        message: StoredMessage | None = None,
+    ) -> InteractionRecord:
+        """Record an interaction and send INTERACTION_CREATE to the connected bot."""
+        if not self._gateway.connected:
+            raise UserActionError(f"{description}: no bot is connected to the fake gateway")
+        world = self._world
+        record = InteractionRecord(
+            id=world.snowflakes.next(),
+            token="fake-" + secrets.token_urlsafe(32),
+            type=kind,
+            user_id=user.id,
+            guild_id=channel.guild_id,
+            channel_id=channel.id,
+            created_at=world.clock.monotonic(),
+            data=data,
+            description=description,
+            message_id=None if message is None else message.id,
+        )
+        world.add_interaction(record)
+        self._gateway.dispatch("INTERACTION_CREATE", interaction_payload(world, record))
+        return record
+
+    def unanswered(self) -> list[InteractionRecord]:
+        return [i for i in self._world.interactions.values() if not i.attempted]
+
+    def callback(
+        self, interaction_id: int, token: str, body: dict[str, Any], uploads: list[Upload]
+    ) -> dict[str, Any]:
+        """``POST /interactions/{id}/{token}/callback``: the one allowed first response."""
+        record = self._world.interactions.get(interaction_id)
+        if record is None or record.token != token:
+            raise errors.unknown_interaction()
+        record.attempted = True
+        if record.acknowledged:
+            raise errors.already_acknowledged()
+        if self._world.clock.monotonic() - record.created_at > self.ack_deadline:
+            raise errors.unknown_interaction()
+        kind = body.get("type")
+        data = body.get("data") or {}
+        channel = self._world.channels[record.channel_id]
+        message: StoredMessage | None = None
+        if kind in (CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE):
+            message = self._writer.create(
+                channel,
+                data,
+                uploads,
+                self._origin(record, ephemeral=bool(int(data.get("flags") or 0) & EPHEMERAL)),
+                loading=kind == DEFERRED_CHANNEL_MESSAGE,
+            )
+        elif kind in (DEFERRED_UPDATE, UPDATE_MESSAGE):
+            message = self._component_message(record, kind)
+            if kind == UPDATE_MESSAGE:
+                self._writer.edit(message, data, uploads)
+        elif kind == MODAL and record.type != MODAL_SUBMIT:
+            limits.check_modal(data)
+            record.modal = data
+            self.open_modals[record.user_id] = record
+        else:
+            raise _invalid_type(kind, record)
+        record.response_type = kind
+        record.original_message_id = None if message is None else message.id
+        answer: dict[str, Any] = {
+            "interaction": {
+                "id": str(record.id),
+                "type": record.type,
+                "activity_instance_id": None,
+                "response_message_id": None if message is None else str(message.id),
+                "response_message_loading": kind == DEFERRED_CHANNEL_MESSAGE,
+                "response_message_ephemeral": message is not None and message.ephemeral,
+            }
+        }
+        if message is not None and kind != DEFERRED_UPDATE:
+            answer["resource"] = {"type": kind, "message": message_payload(self._world, message)}
+        return answer
+
+    def followup(
+        self, application_id: int, token: str, payload: dict[str, Any], uploads: list[Upload]
+    ) -> StoredMessage:
+        """``POST /webhooks/{app}/{token}``; the first one after a deferral fills it in."""
+        record = self._live(application_id, token)
+        if not record.acknowledged:
+            raise errors.unknown_webhook()
+        original = self._world.messages.get(record.original_message_id or 0)
+        if original is not None and original.loading:
+            return self._writer.edit(original, payload, uploads)
+        ephemeral = bool(int(payload.get("flags") or 0) & EPHEMERAL)
+        channel = self._world.channels[record.channel_id]
+        message = self._writer.create(
+            channel, payload, uploads, self._origin(record, ephemeral=ephemeral)
+        )
+        record.followup_ids.append(message.id)
+        return message
+
+    def webhook_message(self, application_id: int, token: str, reference: str) -> StoredMessage:
+        """The message ``@original`` or an id names, if this token may touch it."""
+        record = self._live(application_id, token)
+        if reference == "@original":
+            message = self._world.messages.get(record.original_message_id or 0)
+        else:
+            message = self._world.messages.get(int(reference)) if reference.isdigit() else None
+            if message is not None and not self._may_touch(record, message):
+                message = None
+        if message is None:
+            raise errors.unknown_message()
+        return message
+
+    def _live(self, application_id: int, token: str) -> InteractionRecord:
+        record = self._world.interaction_by_token(token)
+        if record is None or application_id != self._world.application_id:
+            raise errors.unknown_webhook()
+        if self._world.clock.monotonic() - record.created_at > self.token_lifetime:
+            raise errors.invalid_webhook_token()
+        return record
+
+    def _may_touch(self, record: InteractionRecord, message: StoredMessage) -> bool:
+        if message.channel_id != record.channel_id or message.webhook_id is None:
+            return False
+        return message.ephemeral_to in (None, record.user_id)
+
+    def _origin(self, record: InteractionRecord, *, ephemeral: bool) -> Origin:
+        kind = CHAT_INPUT_COMMAND if record.type == APPLICATION_COMMAND else 0
+        return Origin(
+            interaction_id=record.id,
+            ephemeral_to=record.user_id if ephemeral else None,
+            type=kind,
+        )
+
+    def _component_message(self, record: InteractionRecord, kind: int) -> StoredMessage:
+        message = self._world.messages.get(record.message_id or 0)
+        if message is None:
+            raise _invalid_type(kind, record)
+        return message
+
+
+def _invalid_type(kind: object, record: InteractionRecord) -> errors.DiscordError:
+    form = limits.FormErrors()
+    form.add(
+        ("type",),
+        "INTERACTION_RESPONSE_TYPE_INVALID",
+        f"Interaction response type {kind} is not valid for interaction type {record.type}",
+    )
+    return errors.invalid_form_body(form.tree)

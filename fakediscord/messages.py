@@ -1,0 +1,155 @@
+"""Creating, editing and deleting stored messages from the bot's payloads.
+
+Every path that writes a message (channel endpoints, interaction responses, webhooks)
+goes through here, so the limits are enforced and gateway events sent the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from . import limits
+from .gateway import INTENT_GUILD_MESSAGES, Gateway
+from .payloads import gateway_message_payload
+from .state import COMPONENTS_V2, EPHEMERAL, LOADING, Channel, StoredMessage, World
+
+SUPPRESS_EMBEDS = 1 << 2
+SUPPRESS_NOTIFICATIONS = 1 << 12
+SETTABLE_FLAGS = SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | COMPONENTS_V2
+DEFAULT, CHAT_INPUT_COMMAND = 0, 20
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A file part of a multipart request."""
+
+    filename: str
+    content_type: str
+    size: int
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Who a new message comes from: the bot directly, or an interaction's webhook."""
+
+    interaction_id: int | None = None
+    ephemeral_to: int | None = None
+    type: int = DEFAULT
+
+    @property
+    def webhook(self) -> bool:
+        return self.interaction_id is not None
+
+
+class MessageWriter:
+    """Applies Discord's rules to every message write and tells the gateway about it."""
+
+    def __init__(self, world: World, gateway: Gateway) -> None:
+        self._world = world
+        self._gateway = gateway
+
+    def create(
+        self,
+        channel: Channel,
+        payload: dict[str, Any],
+        uploads: list[Upload],
+        origin: Origin = Origin(),
+        *,
+        loading: bool = False,
+    ) -> StoredMessage:
+        """Store a new message; ``loading`` is a deferred response ("Bot is thinking...")."""
+        world = self._world
+        flags = int(payload.get("flags") or 0) & SETTABLE_FLAGS
+        if origin.ephemeral_to is not None:
+            flags |= EPHEMERAL
+        message = StoredMessage(
+            id=world.snowflakes.next(),
+            channel_id=channel.id,
+            guild_id=channel.guild_id,
+            author_id=world.bot.id,
+            created_at=world.clock.now(),
+            content=str(payload.get("content") or ""),
+            embeds=[_embed(e) for e in payload.get("embeds") or []],
+            components=list(payload.get("components") or []),
+            attachments=[self._attachment(channel, u) for u in uploads],
+            flags=flags | (LOADING if loading else 0),
+            type=origin.type,
+            ephemeral_to=origin.ephemeral_to,
+            webhook_id=world.application_id if origin.webhook else None,
+            interaction_id=origin.interaction_id,
+        )
+        if not loading:
+            limits.check_message(_fields(message))
+        world.messages[message.id] = message
+        if not message.ephemeral:
+            self._gateway.dispatch(
+                "MESSAGE_CREATE", gateway_message_payload(world, message), intent=INTENT_GUILD_MESSAGES
+            )
+        return message
+
+    def edit(self, message: StoredMessage, payload: dict[str, Any], uploads: list[Upload]) -> StoredMessage:
+        """Apply a partial edit: absent keys are kept, ``null`` clears, as Discord does."""
+        fields = _fields(message)
+        for key in ("content", "embeds", "components"):
+            if key in payload:
+                fields[key] = payload[key] or ([] if key != "content" else "")
+        if payload.get("flags") is not None:
+            kept = message.flags & (EPHEMERAL | COMPONENTS_V2)
+            fields["flags"] = kept | (int(payload["flags"]) & SETTABLE_FLAGS)
+        if "attachments" in payload:
+            keep = {str(a.get("id")) for a in payload["attachments"] or []}
+            fields["attachments"] = [a for a in message.attachments if a["id"] in keep]
+        channel = self._world.channels[message.channel_id]
+        fields["attachments"] = fields["attachments"] + [self._attachment(channel, u) for u in uploads]
+        limits.check_message(fields)
+        was_loading = message.loading
+        message.content = str(fields["content"])
+        message.embeds = [_embed(e) for e in fields["embeds"]]
+        message.components = list(fields["components"])
+        message.attachments = fields["attachments"]
+        message.flags = fields["flags"] & ~LOADING
+        if not was_loading:
+            message.edited_at = self._world.clock.now()
+        if not message.ephemeral:
+            self._gateway.dispatch(
+                "MESSAGE_UPDATE",
+                gateway_message_payload(self._world, message),
+                intent=INTENT_GUILD_MESSAGES,
+            )
+        return message
+
+    def delete(self, message: StoredMessage) -> None:
+        del self._world.messages[message.id]
+        if not message.ephemeral:
+            self._gateway.dispatch(
+                "MESSAGE_DELETE",
+                {"id": str(message.id), "channel_id": str(message.channel_id), "guild_id": str(message.guild_id)},
+                intent=INTENT_GUILD_MESSAGES,
+            )
+
+    def _attachment(self, channel: Channel, upload: Upload) -> dict[str, Any]:
+        attachment_id = self._world.snowflakes.next()
+        url = f"https://cdn.fakediscord.invalid/attachments/{channel.id}/{attachment_id}/{upload.filename}"
+        return {
+            "id": str(attachment_id),
+            "filename": upload.filename,
+            "size": upload.size,
+            "url": url,
+            "proxy_url": url,
+            "content_type": upload.content_type,
+        }
+
+
+def _fields(message: StoredMessage) -> dict[str, Any]:
+    return {
+        "content": message.content,
+        "embeds": message.embeds,
+        "components": message.components,
+        "attachments": message.attachments,
+        "flags": message.flags,
+    }
+
+
+def _embed(embed: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "rich", **embed}

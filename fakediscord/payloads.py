@@ -1,0 +1,233 @@
+"""The JSON shapes discord.py parses.
+
+discord.py indexes many keys without defaults, and a missing one raises inside the
+gateway parser and kills the client, so these payloads are complete rather than minimal.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+
+from .state import Channel, Guild, InteractionRecord, StoredMessage, User, World
+
+# View channel, send messages, embed links, attach files, read history, add reactions,
+# external emojis, use application commands: what @everyone has on a fresh server.
+EVERYONE_PERMISSIONS = (
+    (1 << 6) | (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 18) | (1 << 31)
+)
+ALL_PERMISSIONS = (1 << 53) - 1
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+
+_USER_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()
+
+
+def user_payload(user: User) -> dict[str, Any]:
+    return {
+        "id": str(user.id),
+        "username": user.name,
+        "global_name": user.name,
+        "discriminator": "0",
+        "avatar": None,
+        "bot": user.bot,
+        "public_flags": 0,
+    }
+
+
+def bot_user_payload(user: User) -> dict[str, Any]:
+    """The extra keys of ``ClientUser`` (login and READY)."""
+    return {
+        **user_payload(user),
+        "verified": True,
+        "mfa_enabled": False,
+        "flags": 0,
+        "locale": user.locale,
+        "email": None,
+    }
+
+
+def member_payload(world: World, guild: Guild, user_id: int) -> dict[str, Any]:
+    return {
+        "user": user_payload(world.users[user_id]),
+        "roles": [],
+        "joined_at": iso(guild.members[user_id]),
+        "nick": None,
+        "avatar": None,
+        "banner": None,
+        "premium_since": None,
+        "communication_disabled_until": None,
+        "deaf": False,
+        "mute": False,
+        "pending": False,
+        "flags": 0,
+    }
+
+
+def permissions_of(guild: Guild, user_id: int) -> int:
+    return ALL_PERMISSIONS if user_id == guild.owner_id else EVERYONE_PERMISSIONS
+
+
+def role_payload(guild: Guild) -> dict[str, Any]:
+    return {
+        "id": str(guild.id),
+        "name": "@everyone",
+        "permissions": str(EVERYONE_PERMISSIONS),
+        "position": 0,
+        "color": 0,
+        "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+        "hoist": False,
+        "managed": False,
+        "mentionable": False,
+        "icon": None,
+        "unicode_emoji": None,
+        "flags": 0,
+    }
+
+
+def channel_payload(channel: Channel) -> dict[str, Any]:
+    return {
+        "id": str(channel.id),
+        "type": 0,
+        "guild_id": str(channel.guild_id),
+        "name": channel.name,
+        "position": channel.position,
+        "permission_overwrites": [],
+        "parent_id": None,
+        "topic": None,
+        "nsfw": False,
+        "rate_limit_per_user": 0,
+        "last_message_id": None,
+        "flags": 0,
+    }
+
+
+def guild_payload(world: World, guild: Guild) -> dict[str, Any]:
+    """The full GUILD_CREATE body, with every list ``Guild._from_data`` walks."""
+    return {
+        "id": str(guild.id),
+        "name": guild.name,
+        "icon": None,
+        "splash": None,
+        "discovery_splash": None,
+        "banner": None,
+        "description": None,
+        "owner_id": str(guild.owner_id),
+        "application_id": None,
+        "afk_channel_id": None,
+        "afk_timeout": 300,
+        "system_channel_id": None,
+        "system_channel_flags": 0,
+        "rules_channel_id": None,
+        "public_updates_channel_id": None,
+        "safety_alerts_channel_id": None,
+        "widget_enabled": False,
+        "verification_level": 0,
+        "default_message_notifications": 0,
+        "explicit_content_filter": 0,
+        "mfa_level": 0,
+        "nsfw_level": 0,
+        "premium_tier": 0,
+        "premium_subscription_count": 0,
+        "premium_progress_bar_enabled": False,
+        "vanity_url_code": None,
+        "preferred_locale": guild.locale,
+        "features": [],
+        "max_members": 500000,
+        "incidents_data": None,
+        "joined_at": iso(guild.members[world.bot.id]),
+        "large": False,
+        "unavailable": False,
+        "member_count": len(guild.members),
+        "roles": [role_payload(guild)],
+        "emojis": [],
+        "stickers": [],
+        "channels": [channel_payload(world.channels[c]) for c in guild.channel_ids],
+        "threads": [],
+        "members": [member_payload(world, guild, uid) for uid in guild.members],
+        "presences": [],
+        "voice_states": [],
+        "stage_instances": [],
+        "guild_scheduled_events": [],
+        "soundboard_sounds": [],
+    }
+
+
+def message_payload(world: World, message: StoredMessage) -> dict[str, Any]:
+    """A message as REST returns it (gateway events add ``guild_id`` and ``member``)."""
+    mentioned = [int(m) for m in _USER_MENTION.findall(message.content)]
+    payload: dict[str, Any] = {
+        "id": str(message.id),
+        "channel_id": str(message.channel_id),
+        "author": user_payload(world.users[message.author_id]),
+        "content": message.content,
+        "timestamp": iso(message.created_at),
+        "edited_timestamp": iso(message.edited_at),
+        "tts": False,
+        "mention_everyone": False,
+        "mentions": [user_payload(world.users[m]) for m in mentioned if m in world.users],
+        "mention_roles": [],
+        "attachments": message.attachments,
+        "embeds": message.embeds,
+        "components": message.components,
+        "reactions": [],
+        "pinned": False,
+        "type": message.type,
+        "flags": message.flags,
+    }
+    if message.webhook_id is not None:
+        payload["webhook_id"] = str(message.webhook_id)
+        payload["application_id"] = str(world.application_id)
+    interaction = world.interactions.get(message.interaction_id or 0)
+    if interaction is not None:
+        payload["interaction_metadata"] = {
+            "id": str(interaction.id),
+            "type": interaction.type,
+            "user": user_payload(world.users[interaction.user_id]),
+            "authorizing_integration_owners": {"0": str(interaction.guild_id)},
+        }
+    return payload
+
+
+def gateway_message_payload(world: World, message: StoredMessage) -> dict[str, Any]:
+    guild = world.guilds[message.guild_id]
+    member = member_payload(world, guild, message.author_id)
+    del member["user"]
+    return {**message_payload(world, message), "guild_id": str(guild.id), "member": member}
+
+
+def interaction_payload(world: World, interaction: InteractionRecord) -> dict[str, Any]:
+    """The INTERACTION_CREATE body; ``message`` is what DynamicItem dispatch rebuilds from."""
+    guild = world.guilds[interaction.guild_id]
+    user = world.users[interaction.user_id]
+    member = member_payload(world, guild, user.id)
+    member["permissions"] = str(permissions_of(guild, user.id))
+    channel = channel_payload(world.channels[interaction.channel_id])
+    channel["permissions"] = member["permissions"]
+    payload: dict[str, Any] = {
+        "id": str(interaction.id),
+        "application_id": str(world.application_id),
+        "type": interaction.type,
+        "data": interaction.data,
+        "guild_id": str(guild.id),
+        "guild": {"id": str(guild.id), "locale": guild.locale, "features": []},
+        "channel_id": str(interaction.channel_id),
+        "channel": channel,
+        "member": member,
+        "token": interaction.token,
+        "version": 1,
+        "locale": user.locale,
+        "guild_locale": guild.locale,
+        "app_permissions": str(permissions_of(guild, world.bot.id)),
+        "entitlements": [],
+        "authorizing_integration_owners": {"0": str(guild.id)},
+        "context": 0,
+        "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+    }
+    if interaction.message_id is not None:
+        payload["message"] = message_payload(world, world.messages[interaction.message_id])
+    return payload

@@ -1,0 +1,311 @@
+"""The REST API under ``/api/v10``: routing, auth, the call log, 429s, error bodies.
+
+Bodies are JSON with a Content-Type of exactly ``application/json``: discord.py parses
+nothing else as JSON (aiohttp's ``json_response`` adds a charset and login then breaks).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import Any
+
+from aiohttp import BodyPartReader, hdrs, web
+
+from . import errors
+from .calls import CallLog, CallRecord, RateLimit
+from .commands import CommandRegistry
+from .errors import DiscordError
+from .gateway import Gateway
+from .interactions import InteractionHub
+from .messages import MessageWriter, Upload
+from .payloads import (
+    bot_user_payload,
+    channel_payload,
+    member_payload,
+    message_payload,
+    user_payload,
+)
+from .settle import Activity
+from .state import StoredMessage, World
+
+API = "/api/v10"
+GATEWAY_PATH = "/gateway"
+NOT_IMPLEMENTED = "route not implemented by fakediscord"
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def json_response(body: object, status: int = 200) -> web.Response:
+    return web.Response(body=json.dumps(body).encode(), status=status, content_type="application/json")
+
+
+def no_content() -> web.Response:
+    return web.Response(status=204)
+
+
+async def read_body(request: web.Request) -> tuple[Any, list[Upload]]:
+    """The JSON payload, whether sent as JSON or as multipart ``payload_json`` plus files."""
+    if request.content_type == "multipart/form-data":
+        payload: Any = {}
+        uploads = []
+        reader = await request.multipart()
+        while (part := await reader.next()) is not None:
+            if not isinstance(part, BodyPartReader):
+                continue
+            if part.name == "payload_json":
+                payload = json.loads(await part.text())
+            elif part.filename:
+                data = await part.read()
+                kind = part.headers.get(hdrs.CONTENT_TYPE, "application/octet-stream")
+                uploads.append(Upload(part.filename, kind, len(data)))
+        return payload, uploads
+    if not request.can_read_body:
+        return {}, []
+    return await request.json(), []
+
+
+def _too_many_requests(limit: RateLimit) -> web.Response:
+    """A 429 as Discord's edge sends it; discord.py retries only when ``Via`` is present."""
+    body = {"message": "You are being rate limited.", "retry_after": limit.retry_after, "global": limit.is_global}
+    response = json_response(body, 429)
+    response.headers["Via"] = "1.1 google"
+    response.headers["Retry-After"] = str(math.ceil(limit.retry_after))
+    response.headers["X-RateLimit-Scope"] = "global" if limit.is_global else "user"
+    return response
+
+
+def _flag(request: web.Request, name: str) -> bool:
+    return request.query.get(name, "").lower() in ("1", "true")
+
+
+class Rest:
+    """Builds the aiohttp application and answers each route from the shared state."""
+
+    def __init__(
+        self,
+        world: World,
+        gateway: Gateway,
+        writer: MessageWriter,
+        hub: InteractionHub,
+        commands: CommandRegistry,
+        log: CallLog,
+        activity: Activity,
+        token: str,
+    ) -> None:
+        self._world = world
+        self._gateway = gateway
+        self._writer = writer
+        self._hub = hub
+        self._commands = commands
+        self._log = log
+        self._activity = activity
+        self._token = token
+
+    def application(self) -> web.Application:
+        app = web.Application(middlewares=[self._middleware])
+        app.router.add_get(GATEWAY_PATH, self._gateway.handle)
+        routes: list[tuple[str, str, Handler]] = [
+            ("GET", "/gateway", self._get_gateway),
+            ("GET", "/gateway/bot", self._get_gateway_bot),
+            ("GET", "/users/@me", self._get_me),
+            ("GET", "/oauth2/applications/@me", self._get_application),
+            ("GET", "/users/{user_id}", self._get_user),
+            ("GET", "/applications/{application_id}/commands", self._get_commands),
+            ("PUT", "/applications/{application_id}/commands", self._put_commands),
+            ("GET", "/applications/{application_id}/guilds/{guild_id}/commands", self._get_commands),
+            ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", self._put_commands),
+            ("GET", "/guilds/{guild_id}/members/{user_id}", self._get_member),
+            ("GET", "/channels/{channel_id}", self._get_channel),
+            ("GET", "/channels/{channel_id}/messages", self._get_history),
+            ("POST", "/channels/{channel_id}/messages", self._post_message),
+            ("GET", "/channels/{channel_id}/messages/{message_id}", self._get_message),
+            ("PATCH", "/channels/{channel_id}/messages/{message_id}", self._patch_message),
+            ("DELETE", "/channels/{channel_id}/messages/{message_id}", self._delete_message),
+            ("POST", "/interactions/{webhook_id}/{webhook_token}/callback", self._post_callback),
+            ("POST", "/webhooks/{webhook_id}/{webhook_token}", self._post_followup),
+        ]
+        for method in ("GET", "PATCH", "DELETE"):
+            for reference in ("@original", "{message_id}"):
+                path = "/webhooks/{webhook_id}/{webhook_token}/messages/" + reference
+                routes.append((method, path, self._webhook_message))
+        for method, path, handler in routes:
+            app.router.add_route(method, API + path, handler)
+        return app
+
+    @web.middleware
+    async def _middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        if request.path == GATEWAY_PATH:
+            return await handler(request)
+        self._activity.begin()
+        try:
+            return await self._answer(request, handler)
+        finally:
+            self._activity.end()
+
+    async def _answer(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        resource = request.match_info.route.resource
+        path = request.path.removeprefix(API)
+        token = request.match_info.get("webhook_token")
+        interaction = None if token is None else self._world.interaction_by_token(token)
+        authorized = request.headers.get(hdrs.AUTHORIZATION) == f"Bot {self._token}"
+        call = CallRecord(
+            method=request.method,
+            route=path if resource is None else resource.canonical.removeprefix(API),
+            path=path,
+            time=self._world.clock.monotonic(),
+            caller=self._world.bot.name if authorized or interaction else "anonymous",
+            status=0,
+            user=None if interaction is None else self._world.users[interaction.user_id].name,
+        )
+        limit = self._log.take_rate_limit(call.method, call.route)
+        if limit is not None:
+            self._log.add(replace(call, status=429, injected=True))
+            return _too_many_requests(limit)
+        try:
+            if token is None and not authorized:
+                raise errors.unauthorized()
+            answer = await handler(request)
+        except DiscordError as exc:
+            self._log.add(replace(call, status=exc.status, code=exc.code, error=exc.body()))
+            return json_response(exc.body(), exc.status)
+        except (web.HTTPNotFound, web.HTTPMethodNotAllowed):
+            missing = errors.route_not_found()
+            self._log.add(replace(call, status=404, code=0, error=missing.body(), note=NOT_IMPLEMENTED))
+            return json_response(missing.body(), 404)
+        self._log.add(replace(call, status=answer.status))
+        return answer
+
+    async def _get_gateway(self, request: web.Request) -> web.Response:
+        return json_response({"url": self._gateway.url})
+
+    async def _get_gateway_bot(self, request: web.Request) -> web.Response:
+        limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
+        return json_response({"url": self._gateway.url, "shards": 1, "session_start_limit": limit})
+
+    async def _get_me(self, request: web.Request) -> web.Response:
+        return json_response(bot_user_payload(self._world.bot))
+
+    async def _get_application(self, request: web.Request) -> web.Response:
+        bot = self._world.bot
+        return json_response({
+            "id": str(self._world.application_id),
+            "name": bot.name,
+            "description": "",
+            "icon": None,
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "owner": user_payload(bot),
+            "bot": user_payload(bot),
+            "team": None,
+            "verify_key": "0" * 64,
+            "summary": "",
+            "flags": 0,
+            "rpc_origins": [],
+            "redirect_uris": [],
+            "tags": [],
+            "interactions_endpoint_url": None,
+            "approximate_guild_count": len(self._world.guilds),
+            "integration_types_config": {"0": {}},
+        })
+
+    async def _get_user(self, request: web.Request) -> web.Response:
+        user = self._world.users.get(int(request.match_info["user_id"]))
+        if user is None:
+            raise errors.unknown_user()
+        return json_response(user_payload(user))
+
+    def _command_scope(self, request: web.Request) -> int | None:
+        if int(request.match_info["application_id"]) != self._world.application_id:
+            raise errors.missing_access()
+        if "guild_id" not in request.match_info:
+            return None
+        guild = self._world.guilds.get(int(request.match_info["guild_id"]))
+        if guild is None or self._world.bot.id not in guild.members:
+            raise errors.missing_access()
+        return guild.id
+
+    async def _get_commands(self, request: web.Request) -> web.Response:
+        return json_response(self._commands.listing(self._command_scope(request)))
+
+    async def _put_commands(self, request: web.Request) -> web.Response:
+        scope = self._command_scope(request)
+        body, _ = await read_body(request)
+        return json_response(self._commands.sync(scope, body))
+
+    async def _get_member(self, request: web.Request) -> web.Response:
+        guild = self._world.guilds.get(int(request.match_info["guild_id"]))
+        user_id = int(request.match_info["user_id"])
+        if guild is None or user_id not in guild.members:
+            raise errors.unknown_member()
+        return json_response(member_payload(self._world, guild, user_id))
+
+    async def _get_channel(self, request: web.Request) -> web.Response:
+        return json_response(channel_payload(self._world.channel(int(request.match_info["channel_id"]))))
+
+    async def _get_history(self, request: web.Request) -> web.Response:
+        channel = self._world.channel(int(request.match_info["channel_id"]))
+        before = int(request.query.get("before", 0)) or None
+        after = int(request.query.get("after", 0))
+        limit = min(int(request.query.get("limit", 50)), 100)
+        found = [
+            m
+            for m in self._world.visible(self._world.bot.id, channel.id)
+            if after < m.id and (before is None or m.id < before)
+        ]
+        chosen = found[:limit] if "after" in request.query else found[-limit:]
+        return json_response([message_payload(self._world, m) for m in reversed(chosen)])
+
+    async def _post_message(self, request: web.Request) -> web.Response:
+        channel = self._world.channel(int(request.match_info["channel_id"]))
+        payload, uploads = await read_body(request)
+        message = self._writer.create(channel, payload, uploads)
+        return json_response(message_payload(self._world, message))
+
+    def _channel_message(self, request: web.Request) -> StoredMessage:
+        channel = self._world.channel(int(request.match_info["channel_id"]))
+        return self._world.public_message(channel.id, int(request.match_info["message_id"]))
+
+    async def _get_message(self, request: web.Request) -> web.Response:
+        return json_response(message_payload(self._world, self._channel_message(request)))
+
+    async def _patch_message(self, request: web.Request) -> web.Response:
+        message = self._channel_message(request)
+        if message.author_id != self._world.bot.id:
+            raise errors.cannot_edit_others_message()
+        payload, uploads = await read_body(request)
+        self._writer.edit(message, payload, uploads)
+        return json_response(message_payload(self._world, message))
+
+    async def _delete_message(self, request: web.Request) -> web.Response:
+        self._writer.delete(self._channel_message(request))
+        return no_content()
+
+    async def _post_callback(self, request: web.Request) -> web.Response:
+        body, uploads = await read_body(request)
+        answer = self._hub.callback(
+            int(request.match_info["webhook_id"]), request.match_info["webhook_token"], body, uploads
+        )
+        return json_response(answer) if _flag(request, "with_response") else no_content()
+
+    async def _post_followup(self, request: web.Request) -> web.Response:
+        payload, uploads = await read_body(request)
+        message = self._hub.followup(
+            int(request.match_info["webhook_id"]), request.match_info["webhook_token"], payload, uploads
+        )
+        return json_response(message_payload(self._world, message)) if _flag(request, "wait") else no_content()
+
+    async def _webhook_message(self, request: web.Request) -> web.Response:
+        reference = request.match_info.get("message_id", "@original")
+        message = self._hub.webhook_message(
+            int(request.match_info["webhook_id"]), request.match_info["webhook_token"], reference
+        )
+        if request.method == "DELETE":
+            self._writer.delete(message)
+            return no_content()
+        if request.method == "PATCH":
+            payload, uploads = await read_body(request)
+            self._writer.edit(message, payload, uploads)
+        return json_response(message_payload(self._world, message))

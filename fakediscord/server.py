@@ -1,0 +1,287 @@
+"""The fake Discord itself: one object that serves REST and the gateway on loopback."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import discord
+import discord.gateway
+import discord.http
+import yarl
+from aiohttp import web
+
+from .calls import CallLog, CallRecord, RateLimit
+from .client import TestUser
+from .clock import FakeClock
+from .commands import CommandRegistry
+from .gateway import INTENT_GUILD_MEMBERS, Gateway
+from .interactions import InteractionHub
+from .messages import MessageWriter
+from .payloads import channel_payload, guild_payload, member_payload
+from .rest import API, GATEWAY_PATH, Rest
+from .settle import Activity, wait_until_idle
+from .snapshots import Message, snapshot
+from .snowflake import Snowflakes
+from .state import Channel, Guild, InteractionRecord, World
+
+INTENT_GUILDS = 1 << 0
+
+
+class FakeDiscord:
+    """A Discord that discord.py talks to unchanged, with hooks for tests.
+
+    Typical use::
+
+        async with FakeDiscord.running() as fake:        # serves and patches discord.py
+            alice = fake.add_user("alice", locale="fr")
+            await fake.connect(bot)                       # login + gateway, waits for READY
+            await alice.slash("president create", preset="classic")
+            print(render_message(alice.last_message()))
+            fake.assert_no_errors()
+
+    State (users, guilds, messages, synced commands) lives here, not in the bot
+    connection, so a new client can connect after another closed and find it all.
+    """
+
+    def __init__(
+        self,
+        *,
+        token: str = "fake-bot-token",
+        bot_name: str = "Président",
+        ack_deadline: float = 3.0,
+        token_lifetime: float = 15 * 60.0,
+        clock: FakeClock | None = None,
+    ) -> None:
+        self.clock = clock or FakeClock()
+        self.token = token
+        self.world = World(self.clock, Snowflakes(self.clock), bot_name)
+        self.activity = Activity()
+        self.log = CallLog()
+        self.gateway = Gateway(self.world, token, self.activity)
+        self.writer = MessageWriter(self.world, self.gateway)
+        self.commands = CommandRegistry(self.world.snowflakes, self.world.application_id)
+        self.hub = InteractionHub(
+            self.world,
+            self.writer,
+            self.gateway,
+            ack_deadline=ack_deadline,
+            token_lifetime=token_lifetime,
+        )
+        self._rest = Rest(
+            self.world, self.gateway, self.writer, self.hub, self.commands, self.log, self.activity, token
+        )
+        self._runner: web.AppRunner | None = None
+        self._clients: dict[discord.Client, asyncio.Task[None]] = {}
+        self.base_url = ""
+        self.guild = self.add_guild("Fake Guild")
+        self.channel = self.add_channel(self.guild, "general")
+
+    # -- lifecycle ---------------------------------------------------------------------
+
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def running(cls, *, patch: bool = True, **options: Any) -> AsyncIterator[FakeDiscord]:
+        """Start a fake (and by default point discord.py at it); stop it on exit."""
+        fake = cls(**options)
+        await fake.start()
+        try:
+            if patch:
+                with fake.patch_discord():
+                    yield fake
+            else:
+                yield fake
+        finally:
+            await fake.stop()
+
+    async def start(self) -> None:
+        """Serve on 127.0.0.1 on a free port chosen by the OS."""
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.bind(("127.0.0.1", 0))
+        self._runner = web.AppRunner(self._rest.application(), handle_signals=False)
+        await self._runner.setup()
+        await web.SockSite(self._runner, sock).start()
+        port = sock.getsockname()[1]
+        self.base_url = f"http://127.0.0.1:{port}"
+        self.gateway.url = f"ws://127.0.0.1:{port}{GATEWAY_PATH}"
+
+    async def stop(self) -> None:
+        """Close the bots connected through :meth:`connect`, then the server."""
+        for client in list(self._clients):
+            await self.disconnect(client)
+        await self.gateway.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    @property
+    def api_url(self) -> str:
+        return self.base_url + API
+
+    @contextlib.contextmanager
+    def patch_discord(self) -> Iterator[None]:
+        """Point discord.py's REST base and gateway URL here, restoring them afterwards.
+
+        Interaction callbacks and webhooks build their URLs from the same ``Route.BASE``,
+        so they follow. Never call ``discord.http._set_api_version`` meanwhile: it resets it.
+        """
+        route, websocket = discord.http.Route, discord.gateway.DiscordWebSocket
+        saved = route.BASE, websocket.DEFAULT_GATEWAY
+        route.BASE = self.api_url
+        websocket.DEFAULT_GATEWAY = yarl.URL(self.gateway.url)
+        try:
+            yield
+        finally:
+            route.BASE, websocket.DEFAULT_GATEWAY = saved
+
+    async def connect(self, client: discord.Client, *, timeout: float = 10.0) -> None:
+        """Log ``client`` in, open its gateway in a task, and wait until it is ready.
+
+        Build clients with ``guild_ready_timeout=0``: discord.py otherwise waits two real
+        seconds after the last GUILD_CREATE before it reports ready.
+        """
+        if self.api_url != discord.http.Route.BASE:
+            raise RuntimeError("discord.py is not pointed at this fake: use fake.patch_discord()")
+        await client.login(self.token)
+        task = asyncio.create_task(client.connect(reconnect=False))
+        self._clients[client] = task
+        ready = asyncio.create_task(self._until_ready(client))
+        done, _ = await asyncio.wait({task, ready}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        if ready not in done:
+            ready.cancel()
+            if task in done:
+                task.result()
+            raise TimeoutError(f"{client!r} did not become ready within {timeout}s")
+
+    async def _until_ready(self, client: discord.Client) -> None:
+        # With guild_ready_timeout=0, READY can fire before the GUILD_CREATEs are parsed.
+        await client.wait_until_ready()
+        joined = [g.id for g in self.world.guilds.values() if self.world.bot.id in g.members]
+        while any((g := client.get_guild(i)) is None or g.unavailable for i in joined):
+            await asyncio.sleep(0.001)
+
+    async def disconnect(self, client: discord.Client) -> None:
+        """Close a client connected with :meth:`connect`, like stopping the bot process."""
+        task = self._clients.pop(client)
+        await client.close()
+        with contextlib.suppress(discord.ConnectionClosed):
+            await task
+        await self.settle(require_answers=False)
+
+    # -- the world ---------------------------------------------------------------------
+
+    def add_user(
+        self, name: str, *, locale: str = "en-US", guilds: list[Guild] | None = None
+    ) -> TestUser:
+        """A new member (of the default guild unless ``guilds`` says otherwise)."""
+        user = TestUser(self, self.world.add_user(name, locale), self.channel)
+        joined = guilds if guilds is not None else [self.guild]
+        for guild in joined:
+            self.add_member(guild, user)
+        if joined:
+            user.channel = self.world.channels[joined[0].channel_ids[0]]
+        return user
+
+    def add_member(self, guild: Guild, user: TestUser) -> None:
+        guild.members[user.id] = self.clock.now()
+        member = member_payload(self.world, guild, user.id)
+        self.gateway.dispatch(
+            "GUILD_MEMBER_ADD", {**member, "guild_id": str(guild.id)}, intent=INTENT_GUILD_MEMBERS
+        )
+
+    def add_guild(self, name: str, *, locale: str = "en-US") -> Guild:
+        """A new guild with the bot in it; add channels with :meth:`add_channel`."""
+        guild = self.world.add_guild(name, locale)
+        self.gateway.dispatch("GUILD_CREATE", guild_payload(self.world, guild), intent=INTENT_GUILDS)
+        return guild
+
+    def add_channel(self, guild: Guild, name: str) -> Channel:
+        channel = self.world.add_channel(guild, name)
+        self.gateway.dispatch("CHANNEL_CREATE", channel_payload(channel), intent=INTENT_GUILDS)
+        return channel
+
+    def messages(self, channel: Channel | None = None) -> list[Message]:
+        """Every message in the channel, everyone's ephemerals included (a god's view)."""
+        where = channel or self.channel
+        found = [m for m in self.world.messages.values() if m.channel_id == where.id]
+        return [snapshot(self.world, m) for m in sorted(found, key=lambda m: m.id)]
+
+    @property
+    def interactions(self) -> list[InteractionRecord]:
+        return list(self.world.interactions.values())
+
+    # -- waiting -----------------------------------------------------------------------
+
+    async def settle(
+        self, *, timeout: float = 5.0, quiet: float = 0.02, require_answers: bool = True
+    ) -> None:
+        """Wait until the bot has no pending work.
+
+        Returns once no REST request is in flight, no gateway event is waiting to be sent,
+        nothing happened for ``quiet`` real seconds, and (with ``require_answers``) every
+        interaction got a response attempt, even a refused one. Raises
+        :class:`SettleTimeout` after ``timeout`` real seconds, naming what the bot never
+        answered. The fake clock does not move while settling.
+        """
+        def unanswered() -> list[str]:
+            return [
+                f"{i.description} by {self.world.users[i.user_id].name}"
+                for i in self.hub.unanswered()
+            ]
+
+        await wait_until_idle(
+            self.activity,
+            self.gateway.busy,
+            unanswered,
+            quiet=quiet,
+            timeout=timeout,
+            require_answers=require_answers,
+        )
+
+    # -- calls and errors --------------------------------------------------------------
+
+    @property
+    def calls(self) -> list[CallRecord]:
+        """Every REST call so far, in arrival order."""
+        return list(self.log.records)
+
+    def mark(self) -> int:
+        """A position in :attr:`calls`, for :meth:`calls_since`."""
+        return len(self.log.records)
+
+    def calls_since(self, mark: int, route: str | None = None) -> list[CallRecord]:
+        """Calls after ``mark``, optionally only those of one route template."""
+        return [c for c in self.log.records[mark:] if route is None or c.route == route]
+
+    def inject_429(
+        self,
+        route: str,
+        *,
+        method: str | None = None,
+        times: int = 1,
+        retry_after: float = 0.0,
+        is_global: bool = False,
+    ) -> None:
+        """Answer the next ``times`` calls to ``route`` (a template such as
+        ``/channels/{channel_id}/messages``) with a 429, to test the bot's retries."""
+        self.log.add_rate_limit(RateLimit(method, route, times, retry_after, is_global))
+
+    @property
+    def errors(self) -> list[CallRecord]:
+        """Refused calls (status >= 400, injected 429s aside) not yet expected by the test."""
+        return self.log.errors()
+
+    def expect_error(self, code: int) -> CallRecord:
+        """Claim one refused call with Discord error ``code`` (e.g. 10062), or fail."""
+        return self.log.expect_error(code)
+
+    def assert_no_errors(self) -> None:
+        """Fail if the fake refused anything the test did not expect."""
+        found = self.errors
+        if found:
+            raise AssertionError(
+                "Discord refused the bot's calls:\n" + "\n".join(f"  {c}" for c in found)
+            )

@@ -1,0 +1,194 @@
+"""Everything the fake Discord remembers: users, guilds, channels, messages, interactions.
+
+It outlives bot connections on purpose: a restarted bot finds its old messages, and
+users can still click them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from . import errors
+from .clock import FakeClock
+from .snowflake import Snowflakes
+
+EPHEMERAL = 1 << 6
+LOADING = 1 << 7
+COMPONENTS_V2 = 1 << 15
+
+APPLICATION_COMMAND = 2
+MESSAGE_COMPONENT = 3
+MODAL_SUBMIT = 5
+
+
+@dataclass
+class User:
+    """A Discord account: a test user or the bot itself."""
+
+    id: int
+    name: str
+    locale: str = "en-US"
+    bot: bool = False
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+
+@dataclass
+class Channel:
+    """A guild text channel."""
+
+    id: int
+    guild_id: int
+    name: str
+    position: int
+
+    @property
+    def mention(self) -> str:
+        return f"<#{self.id}>"
+
+
+@dataclass
+class Guild:
+    """A server; ``members`` maps user ids to when they joined (the bot is always one)."""
+
+    id: int
+    name: str
+    locale: str
+    owner_id: int
+    created_at: datetime
+    channel_ids: list[int] = field(default_factory=list)
+    members: dict[int, datetime] = field(default_factory=dict)
+
+
+@dataclass
+class StoredMessage:
+    """A message as Discord stores it; ``ephemeral_to`` is the only user who may see it."""
+
+    id: int
+    channel_id: int
+    guild_id: int
+    author_id: int
+    created_at: datetime
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[dict[str, Any]] = field(default_factory=list)
+    flags: int = 0
+    type: int = 0
+    edited_at: datetime | None = None
+    ephemeral_to: int | None = None
+    webhook_id: int | None = None
+    interaction_id: int | None = None
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & EPHEMERAL)
+
+    @property
+    def loading(self) -> bool:
+        return bool(self.flags & LOADING)
+
+
+@dataclass
+class InteractionRecord:
+    """One interaction a test user caused, and what the bot did with it.
+
+    Returned by every test-client action so a test can check how the bot answered
+    (``response_type`` 4, 5, 6, 7 or 9) and which messages it produced.
+    """
+
+    id: int
+    token: str
+    type: int
+    user_id: int
+    guild_id: int
+    channel_id: int
+    created_at: float
+    data: dict[str, Any]
+    description: str
+    message_id: int | None = None
+    response_type: int | None = None
+    attempted: bool = False
+    original_message_id: int | None = None
+    followup_ids: list[int] = field(default_factory=list)
+    modal: dict[str, Any] | None = None
+
+    @property
+    def acknowledged(self) -> bool:
+        return self.response_type is not None
+
+
+class World:
+    """The registry of everything, plus the rules of who may see what."""
+
+    def __init__(self, clock: FakeClock, snowflakes: Snowflakes, bot_name: str) -> None:
+        self.clock = clock
+        self.snowflakes = snowflakes
+        self.application_id = snowflakes.next()
+        self.bot = User(id=self.application_id, name=bot_name, bot=True)
+        self.users: dict[int, User] = {self.bot.id: self.bot}
+        self.guilds: dict[int, Guild] = {}
+        self.channels: dict[int, Channel] = {}
+        self.messages: dict[int, StoredMessage] = {}
+        self.interactions: dict[int, InteractionRecord] = {}
+        self._by_token: dict[str, InteractionRecord] = {}
+
+    def add_user(self, name: str, locale: str) -> User:
+        user = User(id=self.snowflakes.next(), name=name, locale=locale)
+        self.users[user.id] = user
+        return user
+
+    def add_guild(self, name: str, locale: str) -> Guild:
+        now = self.clock.now()
+        guild = Guild(
+            id=self.snowflakes.next(), name=name, locale=locale, owner_id=self.bot.id, created_at=now
+        )
+        guild.members[self.bot.id] = now
+        self.guilds[guild.id] = guild
+        return guild
+
+    def add_channel(self, guild: Guild, name: str) -> Channel:
+        channel = Channel(
+            id=self.snowflakes.next(), guild_id=guild.id, name=name, position=len(guild.channel_ids)
+        )
+        guild.channel_ids.append(channel.id)
+        self.channels[channel.id] = channel
+        return channel
+
+    def channel(self, channel_id: int) -> Channel:
+        try:
+            return self.channels[channel_id]
+        except KeyError:
+            raise errors.unknown_channel() from None
+
+    def public_message(self, channel_id: int, message_id: int) -> StoredMessage:
+        """A message reachable through channel endpoints: ephemeral ones never are."""
+        message = self.messages.get(message_id)
+        if message is None or message.channel_id != channel_id or message.ephemeral:
+            raise errors.unknown_message()
+        return message
+
+    def can_see(self, user_id: int, message: StoredMessage) -> bool:
+        return message.ephemeral_to is None or message.ephemeral_to == user_id
+
+    def visible(self, user_id: int, channel_id: int) -> list[StoredMessage]:
+        """What ``user_id`` sees in a channel, oldest first, as Discord's client shows it."""
+        return sorted(
+            (
+                m
+                for m in self.messages.values()
+                if m.channel_id == channel_id and self.can_see(user_id, m)
+            ),
+            key=lambda m: m.id,
+        )
+
+    def add_interaction(self, interaction: InteractionRecord) -> None:
+        self.interactions[interaction.id] = interaction
+        self._by_token[interaction.token] = interaction
+
+    def interaction_by_token(self, token: str) -> InteractionRecord | None:
+        return self._by_token.get(token)

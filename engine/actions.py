@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .cards import Card
 from .plays import PlayOption
@@ -10,8 +10,7 @@ from .plays import PlayOption
 __all__ = ["Action"]
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(NamedTuple):
     """A decision of one seat: ``play`` an option, ``pass``, or ``give`` cards in the exchange."""
 
     kind: str

@@ -48,6 +48,7 @@ class Card:
     suit: str
     value: int
     text: str
+    _hash: int
 
     def __new__(cls, rank: str, suit: str = "") -> Card:
         text = rank + suit
@@ -122,15 +123,11 @@ class Deck(Enum):
     @property
     def ranks(self) -> tuple[str, ...]:
         """Ranks weakest first, jokers excluded."""
-        if self is Deck.SPANISH48:
-            return ("3", "4", "5", "6", "7", "8", "9", "J", "N", "K", "A", "2")
-        if self is Deck.SPANISH40:
-            return ("3", "4", "5", "6", "7", "J", "N", "K", "A", "2")
-        return ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
+        return _RANKS[self.value]
 
     @property
     def values(self) -> tuple[int, ...]:
-        return tuple(RANK_VALUE[r] for r in self.ranks)
+        return _VALUES[self.value]
 
     @property
     def has_jokers(self) -> bool:
@@ -152,14 +149,17 @@ class Deck(Enum):
             return self.has_jokers
         return card.rank in self.ranks and card.suit in self.suits
 
+    @property
+    def rank_table(self) -> dict[int, str]:
+        """Value → rank string for this deck (jokers included where the deck has them)."""
+        return _RANK_OF[self.value]
+
     def rank_of(self, value: int) -> str:
         """The rank string of a normal-order value in this deck."""
-        for rank in self.ranks:
-            if RANK_VALUE[rank] == value:
-                return rank
-        if value in JOKER_VALUES and self.has_jokers:
-            return "BJ" if value == 13 else "RJ"
-        raise ValueError(f"value {value} is not in {self.value}")
+        try:
+            return _RANK_OF[self.value][value]
+        except KeyError:
+            raise ValueError(f"value {value} is not in {self.value}") from None
 
     def parse_value(self, text: str) -> int:
         """Parse a value as written in scenarios and announcements (``K``, ``10``, ``3``)."""
@@ -167,6 +167,18 @@ class Deck(Enum):
         if rank not in self.ranks:
             raise ValueError(f"{text!r} is not a value of {self.value}: {', '.join(self.ranks)}")
         return RANK_VALUE[rank]
+
+
+_FRENCH_RANKS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
+_RANKS: dict[str, tuple[str, ...]] = {
+    "french52": _FRENCH_RANKS,
+    "french54": _FRENCH_RANKS,
+    "spanish48": ("3", "4", "5", "6", "7", "8", "9", "J", "N", "K", "A", "2"),
+    "spanish40": ("3", "4", "5", "6", "7", "J", "N", "K", "A", "2"),
+}
+_VALUES = {deck: tuple(RANK_VALUE[r] for r in ranks) for deck, ranks in _RANKS.items()}
+_RANK_OF = {deck: {RANK_VALUE[r]: r for r in ranks} for deck, ranks in _RANKS.items()}
+_RANK_OF["french54"].update({13: "BJ", 14: "RJ"})
 
 
 def value_rank(value: int, deck: Deck) -> str:

@@ -18,7 +18,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, NamedTuple
 
 from .actions import Action
 from .cards import THREE, TWO, Card, Deck
@@ -44,7 +44,14 @@ from .events import (
     TrickClosed,
 )
 from .observation import Observation, observe
-from .plays import PlayOption, Signature, TrickTop, legal_options, signature
+from .plays import (
+    PlayOption,
+    Signature,
+    _plain_options,
+    legal_options,
+    opening_options,
+    signature,
+)
 from .roles import exchange_pairs, roles_for
 from .rules import Rules
 
@@ -58,14 +65,13 @@ class Phase(Enum):
     GAME_OVER = "game_over"
 
 
-@dataclass(frozen=True, slots=True)
-class TrickPlay:
+class TrickPlay(NamedTuple):
     """One accepted play lying in the current trick."""
 
     seat: int
     cards: tuple[Card, ...]
     level: int
-    count: int
+    count: int  # type: ignore[assignment]  # shadows tuple.count, on purpose
     value: str
     special: str | None
     announce: str | None
@@ -127,6 +133,7 @@ class Game:
         self.penalised: list[int] = []
         self.revolution = False
         self.trick: list[TrickPlay] = []
+        self.pile: list[Card] = []  # every card played this round, the current trick included
         self.passed: set[int] = set()
         self.last_player: int | None = None
         self.to_act: int | None = None
@@ -144,6 +151,7 @@ class Game:
         self.stopped_early = False
         self._restart = False
         self._legal_cache: dict[int, list[PlayOption]] = {}
+        self._base: dict[int, list[PlayOption]] = {}  # opening options per seat, per hand
         self._legal_version = -1
 
     # ------------------------------------------------------------------ construction
@@ -178,7 +186,7 @@ class Game:
             game.ranking = tuple(previous_ranking)
             game.round_no = 1
         game._start_round(hands, opener)
-        game._automate([])
+        game._finish([])
         return game
 
     def replay(self) -> Game:
@@ -187,7 +195,7 @@ class Game:
         game.bots = set(self.bots)
         game.active = list(self.active)
         game._start_round(None, None)
-        game._automate([])
+        game._finish([])
         return game
 
     # ------------------------------------------------------------------ queries
@@ -255,6 +263,8 @@ class Game:
 
     # ------------------------------------------------------------------ legality
     def _may_play_now(self, seat: int) -> None:
+        if self.to_act == seat and self.phase is Phase.PLAY and self.hands[seat]:
+            return  # the common case, checked first: it runs at every decision
         if self.phase is not Phase.PLAY:
             raise IllegalAction("wrong_phase", f"Nobody plays cards during {self.phase.value}.",
                                 phase=self.phase.value)
@@ -277,12 +287,13 @@ class Game:
 
     def legal_plays(self, seat: int) -> list[PlayOption]:
         """Every kind of play the seat may make now (empty when it may not play)."""
-        if self._legal_version != self.version:
+        if self._legal_version == self.version:
+            cached = self._legal_cache.get(seat)
+            if cached is not None:
+                return cached
+        else:
             self._legal_cache.clear()
             self._legal_version = self.version
-        cached = self._legal_cache.get(seat)
-        if cached is not None:
-            return cached
         try:
             self._may_play_now(seat)
         except IllegalAction:
@@ -293,21 +304,19 @@ class Game:
         return options
 
     def _options(self, seat: int) -> list[PlayOption]:
-        top = self.top
+        base = self._base.get(seat)
+        if base is None:
+            base = opening_options(self.hands[seat], deck=self.deck, wild_level=self._wild,
+                                   top_single=self.rules.top_single)
+            self._base[seat] = base
         r = self.rules
-        trick_top = None
-        if top is not None:
-            trick_top = TrickTop(
-                top.level, top.count, top.special,
-                r.two_beats_larger and top.special is None and top.level == TWO,
-            )
         constraint = None
         if self.constraint is not None and self.constraint[0] == seat:
             constraint = (self.constraint[1], self.constraint[2])
         return legal_options(
-            self.hands[seat], deck=self.deck, top=trick_top, revolution=self.revolution,
+            base, self.trick[-1] if self.trick else None, revolution=self.revolution,
             equal_allowed=r.equal_allowed, two_beats_larger=r.two_beats_larger,
-            wild_level=self._wild, top_single=r.top_single, constraint=constraint,
+            constraint=constraint,
         )
 
     def verify_play(
@@ -368,11 +377,12 @@ class Game:
                                 "You made the last play: you cannot pass.")
 
     def can_pass(self, seat: int) -> bool:
-        try:
-            self.verify_pass(seat)
-        except IllegalAction:
+        """Same answer as :meth:`verify_pass`, without raising (asked at every decision)."""
+        if self.phase is not Phase.PLAY or not self.trick or not self.hands[seat]:
             return False
-        return True
+        if self.rules.fast:
+            return seat not in self.passed and seat != self.last_player
+        return self.to_act == seat
 
     # ------------------------------------------------------------------ actions
     def play(self, seat: int, cards: Sequence[Card], announce: str | None = None,
@@ -385,11 +395,22 @@ class Game:
         return self._finish(events)
 
     def play_option(self, seat: int, option: PlayOption, seen: int | None = None) -> list[Event]:
-        """Play a listed option; the engine's choice of suits."""
-        return self.play(seat, option.cards, option.announce, seen)
+        """Play one of :meth:`legal_plays`' options (the engine's choice of suits).
+
+        The check is membership in the listed options, which is what makes the listing and
+        the verification agree by construction; an option not listed now is refused.
+        """
+        self._check_seen(seen)
+        if option not in self.legal_plays(seat):  # listed only when the seat may play now
+            return self.play(seat, option.cards, option.announce, seen)
+        self._human_acted(seat)
+        events = self._begin()
+        self._apply_play(seat, option.cards, option, events)
+        return self._finish(events)
 
     def pass_turn(self, seat: int, seen: int | None = None) -> list[Event]:
-        self.verify_pass(seat, seen)
+        if not self.can_pass(seat):
+            self.verify_pass(seat, seen)  # raises with the reason
         self._human_acted(seat)
         events = self._begin()
         self._apply_pass(seat, events)
@@ -414,7 +435,7 @@ class Game:
         """Apply an :class:`Action` value (what players return)."""
         if action.kind == "play":
             assert action.option is not None
-            return self.play(seat, action.option.cards, action.option.announce, seen)
+            return self.play_option(seat, action.option, seen)
         if action.kind == "pass":
             return self.pass_turn(seat, seen)
         if action.kind == "give":
@@ -428,10 +449,13 @@ class Game:
         hand = self.hands[seat]
         for card in cards:
             hand.remove(card)
+        self._refresh_base(seat, option)
+        self.pile.extend(cards)
         level, count, special = option.level, option.count, option.special
-        previous = self.top
+        trick = self.trick
+        previous = trick[-1] if trick else None
         play = TrickPlay(seat, cards, level, count, option.value, special, option.announce)
-        self.trick.append(play)
+        trick.append(play)
         self.last_player = seat
         self.constraint = None
         self.trick_version = self.version
@@ -489,6 +513,32 @@ class Game:
             self._close_trick("lap" if r.trick_end == "one_lap" else "all_passed", events)
         else:
             self.to_act = following
+
+    def _refresh_base(self, seat: int, played: PlayOption) -> None:
+        """Keep the seat's opening options in step with its hand after a play.
+
+        Only the played value's options change when no wild or named card is involved, so
+        those are swapped in place (rebuilding the whole list at every play is the engine's
+        largest cost); anything else rebuilds from scratch on the next listing.
+        """
+        base = self._base.get(seat)
+        if base is None:
+            return
+        level = played.level
+        if played.special is not None or self._wild is not None or (
+            level == TWO and self.rules.top_single is not None
+        ):
+            del self._base[seat]
+            return
+        first = last = -1
+        for i, option in enumerate(base):
+            if option.level == level and option.special is None:
+                if first < 0:
+                    first = i
+                last = i
+        remaining = tuple(c for c in self.hands[seat] if c.value == level)
+        fresh = _plain_options(remaining, False) if remaining else []
+        self._base[seat] = base[:first] + fresh + base[last + 1:]
 
     def _constrain(self, seat: int, level: int, count: int, events: list[Event]) -> None:
         self.constraint = (seat, level, count)
@@ -730,7 +780,8 @@ class Game:
             self.hands = [list(h) for h in hands]
         else:
             self.hands = self._deal()
-        self.out, self.penalised = [], []
+        self.out, self.penalised, self.pile = [], [], []
+        self._base.clear()
         self.revolution = False
         self.trick, self.passed, self.constraint = [], set(), None
         self.last_player = None
@@ -801,6 +852,8 @@ class Game:
         for card in gift.cards:
             self.hands[gift.giver].remove(card)
             self.hands[gift.receiver].append(card)
+        self._base.pop(gift.giver, None)
+        self._base.pop(gift.receiver, None)
         gift.transferred = True
         events.append(ExchangeGiven(gift.giver, gift.receiver, gift.cards, gift.automatic,
                                     (gift.giver, gift.receiver)))
@@ -990,8 +1043,6 @@ class Game:
     # ------------------------------------------------------------------ automation
     def _automate(self, events: list[Event]) -> None:
         """With ``autoplay``, let bot and autopilot seats act until a human must."""
-        if not self.autoplay:
-            return
         from .players import GreedyPlayer
 
         bot = GreedyPlayer()
@@ -1025,7 +1076,8 @@ class Game:
                     break
 
     def _finish(self, events: list[Event]) -> list[Event]:
-        self._automate(events)
+        if self.autoplay:
+            self._automate(events)
         if self._restart:
             self.timer_serial += 1
             self._restart = False
@@ -1057,6 +1109,7 @@ class Game:
                  "value": p.value, "special": p.special, "announce": p.announce}
                 for p in self.trick
             ],
+            "pile": cards(self.pile),
             "passed": sorted(self.passed),
             "last_player": self.last_player,
             "to_act": self.to_act,
@@ -1102,6 +1155,7 @@ class Game:
                       p["special"], p["announce"])
             for p in data["trick"]
         ]
+        game.pile = cards(data["pile"])
         game.passed = set(data["passed"])
         game.last_player = data["last_player"]
         game.to_act = data["to_act"]

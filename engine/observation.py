@@ -39,11 +39,12 @@ class Observation:
 
 def observe(game: Game, seat: int | None) -> Observation:
     mine = seat is not None
+    me = seat if seat is not None else 0
     return Observation(
         seat=seat,
         phase=game.phase.value,
         round_no=game.round_no,
-        hand=game.hand(seat) if mine else (),
+        hand=game.hand(me) if mine else (),
         hand_sizes=tuple(game.hand_sizes()),
         trick=tuple(game.trick),
         count=game.count,
@@ -54,9 +55,9 @@ def observe(game: Game, seat: int | None) -> Observation:
         out=tuple(game.out),
         passed=tuple(sorted(game.passed)),
         automated=tuple(s for s in range(game.seats) if game.automated(s)),
-        legal=tuple(game.legal_plays(seat)) if mine else (),
-        can_pass=game.can_pass(seat) if mine else False,
-        exchange=game.exchange_due(seat) if mine else None,
+        legal=tuple(game.legal_plays(me)) if mine else (),
+        can_pass=game.can_pass(me) if mine else False,
+        exchange=game.exchange_due(me) if mine else None,
         timer=game.timer,
         version=game.version,
     )

@@ -32,13 +32,17 @@ class RandomPlayer:
         self.rng = random.Random(seed)
 
     def choose(self, game: Game, seat: int) -> Action:
-        give = _exchange_action(game, seat, self.rng)
-        if give is not None:
-            return give
-        actions = game.legal_actions(seat)
-        if not actions:
+        if game.gifts:
+            give = _exchange_action(game, seat, self.rng)
+            if give is not None:
+                return give
+        # Same draw as over game.legal_actions(seat), without building every Action.
+        options = game.legal_plays(seat)
+        choices = len(options) + game.can_pass(seat)
+        if not choices:
             raise ValueError(f"seat {seat} has no legal action")
-        return actions[self.rng.randrange(len(actions))]
+        pick = int(self.rng.random() * choices)
+        return Action.play(options[pick]) if pick < len(options) else Action.pass_()
 
 
 class GreedyPlayer:

@@ -9,8 +9,8 @@ back to the same kind.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from typing import NamedTuple, Protocol
 
 from .cards import TWO, Card, Deck
 from .errors import IllegalAction
@@ -21,13 +21,15 @@ __all__ = ["PlayOption", "Signature", "TrickTop", "legal_options", "signature"]
 Signature = tuple[str | None, int, int, int]
 
 
-@dataclass(frozen=True, slots=True)
-class PlayOption:
-    """One legal kind of play and the cards the engine would use for it."""
+class PlayOption(NamedTuple):
+    """One legal kind of play and the cards the engine would use for it.
+
+    A named tuple rather than a dataclass: the engine builds thousands per second.
+    """
 
     value: str  # effective rank (``"K"``), or the joker itself (``"RJ"``)
     level: int  # effective value in normal order (see engine.cards)
-    count: int
+    count: int  # type: ignore[assignment]  # shadows tuple.count, on purpose: it is the rules' word
     cards: tuple[Card, ...]
     wilds: int = 0
     announce: str | None = None
@@ -47,14 +49,15 @@ class PlayOption:
         return f"{self.value}×{self.count}"
 
 
-@dataclass(frozen=True, slots=True)
-class TrickTop:
-    """What an answer must beat: the last play of the trick."""
+class TrickTop(Protocol):
+    """What an answer must beat: the last play of the trick (a :class:`TrickPlay`)."""
 
-    level: int
-    count: int
-    special: str | None
-    twos_group: bool  # a group of 2s under two_beats_larger: only jokers answer
+    @property
+    def level(self) -> int: ...
+    @property
+    def count(self) -> int: ...
+    @property
+    def special(self) -> str | None: ...
 
 
 def signature(
@@ -98,81 +101,114 @@ def signature(
         raise IllegalAction("bad_announce", str(err), value=announce) from None
 
 
-def _groups(
-    hand: Iterable[Card], wild_level: int | None
-) -> tuple[dict[int, list[Card]], list[Card], list[Card]]:
+_PLAIN: dict[tuple[tuple[Card, ...], bool], list[PlayOption]] = {}
+
+
+def _plain_options(naturals: tuple[Card, ...], top_single_held: bool) -> list[PlayOption]:
+    """Options from cards of one value without wilds, memoised: a deck has few such sets."""
+    key = (naturals, top_single_held)
+    cached = _PLAIN.get(key)
+    if cached is None:
+        first = naturals[0]
+        start = 2 if top_single_held and len(naturals) == 1 else 1
+        cached = [PlayOption(first.rank, first.value, count, naturals[:count])
+                  for count in range(start, len(naturals) + 1)]
+        _PLAIN[key] = cached
+    return cached
+
+
+def opening_options(
+    hand: Sequence[Card],
+    *,
+    deck: Deck,
+    wild_level: int | None,
+    top_single: Card | None,
+) -> list[PlayOption]:
+    """Every kind of play ``hand`` can make on an empty trick, weakest value first.
+
+    Every answer is one of these too, so the engine builds this list once per hand and
+    :func:`legal_options` filters it at each decision (the engine's hot loop).
+    """
     groups: dict[int, list[Card]] = {}
     wilds: list[Card] = []
     jokers: list[Card] = []
     for card in hand:
-        if card.is_joker:
+        value = card.value
+        if value > TWO:
             jokers.append(card)
-        elif card.value == wild_level:
+        elif value == wild_level:
             wilds.append(card)
+        elif value in groups:
+            groups[value].append(card)
         else:
-            groups.setdefault(card.value, []).append(card)
-    return groups, wilds, jokers
+            groups[value] = [card]
+    ts_held = top_single is not None and top_single in hand
+    if ts_held:
+        # Alone, the top single card is its own play; it joins other 2s only in groups.
+        twos = groups[TWO]
+        twos.remove(top_single)  # type: ignore[arg-type]
+        twos.append(top_single)  # type: ignore[arg-type]
+    rank_of = deck.rank_table
+    options: list[PlayOption] = []
+    append = options.append
+    nwild = len(wilds)
+    if not nwild:
+        for level in sorted(groups):
+            options.extend(_plain_options(tuple(groups[level]), ts_held and level == TWO))
+    for level in deck.values if nwild else ():
+        naturals = groups.get(level, [])
+        held = len(naturals)
+        rank = rank_of[level]
+        for count in (1, 2, 3, 4):
+            usable = held - (1 if count == 1 and ts_held and level == TWO else 0)
+            if usable > 0:
+                for used in range(max(0, count - usable), min(nwild, count - 1) + 1):
+                    cards = tuple(naturals[: count - used]) + tuple(wilds[:used])
+                    append(PlayOption(rank, level, count, cards, used))
+            if nwild >= count:
+                append(PlayOption(rank, level, count, tuple(wilds[:count]), count, rank))
+    if ts_held:
+        append(PlayOption(rank_of[TWO], TWO, 1, (top_single,), 0, None,  # type: ignore[arg-type]
+                          "top_single"))
+    for joker in sorted(jokers, key=lambda c: c.value):
+        append(PlayOption(joker.rank, joker.value, 1, (joker,), 0, None, "joker"))
+    return options
 
 
 def legal_options(
-    hand: Sequence[Card],
-    *,
-    deck: Deck,
+    base: list[PlayOption],
     top: TrickTop | None,
+    *,
     revolution: bool,
     equal_allowed: bool,
     two_beats_larger: bool,
-    wild_level: int | None,
-    top_single: Card | None,
     constraint: tuple[int, int] | None,
 ) -> list[PlayOption]:
-    """Every legal kind of play from ``hand`` against ``top`` (``None``: opening)."""
-    groups, wilds, jokers = _groups(hand, wild_level)
-    options: list[PlayOption] = []
-    ts_held = top_single is not None and top_single in hand
-
-    def add(level: int, count: int, nwild: int, announce: bool = False) -> None:
-        naturals = groups.get(level, [])
-        if count - nwild == 1 and ts_held and level == TWO:
-            naturals = [c for c in naturals if c is not top_single]
-        if len(naturals) < count - nwild:
-            return
-        cards = tuple(naturals[: count - nwild]) + tuple(wilds[:nwild])
-        rank = deck.rank_of(level)
-        options.append(
-            PlayOption(rank, level, count, cards, nwild, rank if announce else None, None)
-        )
-
+    """The options of ``base`` (see :func:`opening_options`) that may answer ``top`` now."""
     if constraint is not None:
-        add(constraint[0], constraint[1], 0)
-        return options
-
-    if top is None or not (top.twos_group or top.special == "joker"):
-        if top is None:
-            counts: tuple[int, ...] = (1, 2, 3, 4)
-        else:
-            counts = (top.count,)
-        for level in deck.values:
-            if top is not None:
-                here = level if not revolution else TWO - level
-                there = top.level if not revolution else TWO - top.level
-                if here < there or (here == there and not equal_allowed):
+        level, count = constraint
+        return [o for o in base if o.level == level and o.count == count and o.wilds == 0
+                and o.special is None]
+    if top is None:
+        return base
+    if top.special == "joker":
+        return [o for o in base if o.special == "joker" and o.level > top.level]
+    top_level, top_count = top.level, top.count
+    if two_beats_larger and top_level == TWO and top.special is None:
+        return [o for o in base if o.special is not None]  # after 2s, only jokers answer
+    shorter_twos = two_beats_larger and top_count > 1
+    out = []
+    for o in base:
+        if o.special is None:
+            count = o.count
+            if count != top_count and not (shorter_twos and o.level == TWO
+                                           and count == top_count - 1):
+                continue
+            level = o.level
+            if level == top_level:
+                if not equal_allowed:
                     continue
-            level_counts = counts
-            if top is not None and two_beats_larger and level == TWO and top.count > 1:
-                level_counts = (top.count, top.count - 1)
-            natural_n = len(groups.get(level, ()))
-            for count in level_counts:
-                if natural_n:
-                    for nwild in range(max(0, count - natural_n), min(len(wilds), count - 1) + 1):
-                        add(level, count, nwild)
-                if len(wilds) >= count:
-                    add(level, count, count, announce=True)
-        if top_single is not None and ts_held:
-            options.append(PlayOption(str(top_single.rank), TWO, 1, (top_single,), 0, None,
-                                      "top_single"))
-    for joker in sorted(jokers, key=lambda c: c.value):
-        if top is not None and top.special == "joker" and joker.value <= top.level:
-            continue
-        options.append(PlayOption(joker.rank, joker.value, 1, (joker,), 0, None, "joker"))
-    return options
+            elif (level < top_level) != revolution:
+                continue
+        out.append(o)
+    return out

@@ -7,7 +7,9 @@ repository can stay dialect-neutral apart from its upserts.
 
 from __future__ import annotations
 
+import asyncio
 import os
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -143,12 +145,20 @@ def alembic_config() -> Config:
     return config
 
 
+# Alembic keeps its migration context in module globals, so two migrations interleaving in
+# one process would trample each other; processes are kept apart by a database lock instead.
+_alembic_locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 async def _run_alembic(url: str | URL, action: Callable[[Config], None]) -> None:
     """Run an alembic command on a connection we own (alembic's env.py would otherwise call
     `asyncio.run`, which cannot nest inside the bot's running event loop)."""
+    lock = _alembic_locks.setdefault(asyncio.get_running_loop(), asyncio.Lock())
     engine = create_engine(url, pool_size=1, max_overflow=0, enforce_foreign_keys=False)
     try:
-        async with engine.begin() as connection:
+        async with lock, engine.begin() as connection:
 
             def run(sync_connection: Connection) -> None:
                 config = alembic_config()

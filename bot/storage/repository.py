@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Collection, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import Any, Self, cast
 
 from sqlalchemy import (
     BigInteger,
@@ -122,7 +122,7 @@ class Storage:
         *,
         pool_size: int | None = None,
         max_overflow: int | None = None,
-    ) -> Storage:
+    ) -> Self:
         """Connect (to `DATABASE_URL` when `url` is None) and fail now if the database is
         unreachable, rather than on the first button press. Does not migrate: call
         `db.upgrade_to_head` first."""
@@ -203,7 +203,9 @@ class Storage:
         async with self._write() as connection:
             await self._upsert_users(connection, {user_id: display_name})
 
-    async def _upsert_users(self, connection: AsyncConnection, names: Mapping[int, str]) -> None:
+    async def _upsert_users(
+        self, connection: AsyncConnection, names: Mapping[int, str], *, rename: bool = True
+    ) -> None:
         if not names:
             return
         now = _now()
@@ -214,14 +216,31 @@ class Storage:
                 for user_id in sorted(names)
             ]
         )
-        statement = statement.on_conflict_do_update(
-            index_elements=[User.id],
-            set_={
-                "display_name": statement.excluded.display_name,
-                "updated_at": statement.excluded.updated_at,
-            },
-        )
+        if rename:
+            statement = statement.on_conflict_do_update(
+                index_elements=[User.id],
+                set_={
+                    "display_name": statement.excluded.display_name,
+                    "updated_at": statement.excluded.updated_at,
+                },
+            )
+        else:
+            statement = statement.on_conflict_do_nothing(index_elements=[User.id])
         await connection.execute(statement)
+
+    async def _seat_users(self, connection: AsyncConnection, seats: Sequence[SeatRef]) -> None:
+        """Make every user id of the seats exist; only humans' seat names rename them (a
+        bot seat held for a user carries the bot's label, not the user's name)."""
+        humans = {
+            ref.user_id: ref.name for ref in seats if ref.user_id is not None and not ref.is_bot
+        }
+        held = {
+            ref.user_id: ref.name
+            for ref in seats
+            if ref.user_id is not None and ref.is_bot and ref.user_id not in humans
+        }
+        await self._upsert_users(connection, humans)
+        await self._upsert_users(connection, held, rename=False)
 
     # Tables
 
@@ -414,7 +433,7 @@ class Storage:
             ).scalar_one_or_none()
             if guild_id is None:
                 raise UnknownTable(table_id)
-            await self._upsert_users(connection, _human_names(seats))
+            await self._seat_users(connection, seats)
             game_id = (
                 await connection.execute(
                     insert(Game)
@@ -484,7 +503,7 @@ class Storage:
             ).one_or_none()
             if game is None:
                 raise UnknownGame(game_id)
-            await self._upsert_users(connection, _human_names(seats))
+            await self._seat_users(connection, seats)
             inserted = self._insert(Round).values(
                 game_id=game_id,
                 round_no=round_no,
@@ -857,10 +876,6 @@ def _table_record(row: Any) -> TableRecord:
 def _check_status(status: str) -> None:
     if status not in TABLE_STATUSES:
         raise ValueError(f"status must be one of {', '.join(TABLE_STATUSES)}")
-
-
-def _human_names(seats: Sequence[SeatRef]) -> dict[int, str]:
-    return {ref.user_id: ref.name for ref in seats if ref.user_id is not None and not ref.is_bot}
 
 
 def _rated_places(seats: Sequence[SeatRef], places: Mapping[int, int]) -> dict[int, int]:

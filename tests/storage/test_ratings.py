@@ -1,0 +1,171 @@
+"""Ratings move from finishing orders, once per round, and never against bots."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.storage import SeatRef, Storage
+from bot.storage.ratings import NEWCOMER, Skill, display_rating, rate
+
+GUILD = 7 << 22
+CLASSIC = {"preset": "classic", "set": {}}
+
+
+def human(user_id: int) -> SeatRef:
+    return SeatRef(user_id, False, f"U{user_id}")
+
+
+BOT = SeatRef(None, True, "Bot")
+
+
+def test_winner_rises_loser_falls() -> None:
+    after = rate({1: 1, 2: 2, 3: 3, 4: 4}, dict.fromkeys((1, 2, 3, 4), NEWCOMER))
+    assert after[1].mu > after[2].mu > after[3].mu > after[4].mu
+    assert after[1].mu > NEWCOMER.mu > after[4].mu
+    assert all(skill.sigma < NEWCOMER.sigma for skill in after.values())
+    assert NEWCOMER.display == display_rating(NEWCOMER.mu, NEWCOMER.sigma) == 1000
+
+
+def test_only_relative_order_matters() -> None:
+    skills = {1: Skill(27.0, 6.0), 2: Skill(24.0, 7.0), 3: Skill(25.0, 5.0)}
+    assert rate({1: 1, 2: 3, 3: 4}, skills) == rate({1: 1, 2: 2, 3: 3}, skills)
+    assert rate({1: 1}, skills) == {}
+
+
+async def _ratings(storage: Storage, users: list[int], preset: str = "classic") -> list[int]:
+    board = await storage.leaderboard(GUILD, preset, limit=100)
+    by_user = {row.user_id: row.rating for row in board.rows}
+    return [by_user.get(user, 1000) for user in users]
+
+
+async def _game(storage: Storage, channel: int = 10) -> int:
+    table_id = await storage.create_table(GUILD, channel, 1, CLASSIC)
+    return await storage.start_game(table_id, preset="classic", rules=CLASSIC, seats=[])
+
+
+async def test_bots_are_left_out(storage: Storage) -> None:
+    """Humans ranked 1st and 4th around two bots rate like a 2-player human round."""
+    with_bots = await _game(storage, channel=10)
+    outcome = await storage.record_round(
+        with_bots,
+        1,
+        ranking=[0, 1, 2, 3],
+        roles=["P", "VP", "VL", "L"],
+        points=[3, 2, 0, 0],
+        seats=[human(1), BOT, BOT, human(2)],
+    )
+    assert outcome.inserted and outcome.rated
+    assert [(c.user_id, c.before) for c in outcome.changes] == [(1, 1000), (2, 1000)]
+    expected = rate({1: 1, 2: 2}, {1: NEWCOMER, 2: NEWCOMER})
+    assert [c.after for c in outcome.changes] == [expected[1].display, expected[2].display]
+    assert await _ratings(storage, [1, 2]) == [expected[1].display, expected[2].display]
+
+    # Bots never get a rating row, and a lone human among bots is not rated at all.
+    lone = await storage.record_round(
+        with_bots,
+        2,
+        ranking=[0, 1, 2],
+        roles=["P", "N", "L"],
+        points=[3, 1, 0],
+        seats=[human(3), BOT, BOT],
+    )
+    assert lone.inserted and not lone.rated and lone.changes == ()
+    board = await storage.leaderboard(GUILD, "classic", limit=100)
+    assert {row.user_id for row in board.rows} == {1, 2}
+    stats = await storage.player_stats(GUILD, 3)
+    assert (stats.rounds, stats.presidents, stats.ratings) == (1, 1, ())
+
+
+async def test_autopiloted_seat_is_not_rated(storage: Storage) -> None:
+    game_id = await _game(storage)
+    outcome = await storage.record_round(
+        game_id,
+        1,
+        ranking=[2, 0, 1],
+        roles=["N", "L", "P"],
+        points=[1, 0, 3],
+        seats=[human(1), SeatRef(2, True, "Bot for U2"), human(3)],
+    )
+    assert {change.user_id for change in outcome.changes} == {1, 3}
+
+
+async def test_user_in_two_seats_is_not_rated(storage: Storage) -> None:
+    game_id = await _game(storage)
+    outcome = await storage.record_round(
+        game_id,
+        1,
+        ranking=[0, 1, 2, 3],
+        roles=["P", "VP", "VL", "L"],
+        points=[3, 2, 0, 0],
+        seats=[human(1), human(2), human(1), human(3)],
+    )
+    assert {change.user_id for change in outcome.changes} == {2, 3}
+
+
+async def test_ratings_accumulate_and_duplicates_do_not_apply(storage: Storage) -> None:
+    game_id = await _game(storage)
+    seats = [human(1), human(2), human(3)]
+    for round_no in (1, 2, 3):
+        await storage.record_round(
+            game_id,
+            round_no,
+            ranking=[0, 1, 2],
+            roles=["P", "N", "L"],
+            points=[3, 1, 0],
+            seats=seats,
+        )
+    before = await _ratings(storage, [1, 2, 3])
+    assert before[0] > before[1] > before[2]
+    repeat = await storage.record_round(
+        game_id, 3, ranking=[2, 1, 0], roles=["L", "N", "P"], points=[0, 1, 3], seats=seats
+    )
+    assert not repeat.inserted and repeat.changes == ()
+    assert await _ratings(storage, [1, 2, 3]) == before
+    stats = await storage.player_stats(GUILD, 1, preset="classic")
+    assert stats.ratings[0].rounds == 3 and stats.ratings[0].rating == before[0]
+
+
+async def test_ratings_are_per_guild_and_preset(storage: Storage) -> None:
+    game_id = await _game(storage)
+    await storage.record_round(
+        game_id, 1, ranking=[0, 1], roles=["P", "L"], points=[3, 0], seats=[human(1), human(2)]
+    )
+    presi_table = await storage.create_table(GUILD, 11, 1, {"preset": "presi"})
+    presi = await storage.start_game(presi_table, preset="presi", rules={}, seats=[])
+    await storage.record_round(
+        presi, 1, ranking=[1, 0], roles=["L", "P"], points=[0, 2], seats=[human(1), human(2)]
+    )
+    classic_ratings = await _ratings(storage, [1, 2])
+    presi_ratings = await _ratings(storage, [1, 2], preset="presi")
+    assert classic_ratings == presi_ratings[::-1]
+    assert classic_ratings[0] > classic_ratings[1]
+    assert (await storage.leaderboard(GUILD + (1 << 22), "classic")).total == 0
+
+
+async def test_concurrent_rounds_sharing_a_player_lose_no_update(storage: Storage) -> None:
+    """Tables finishing rounds at once with the same player (row locks on PostgreSQL,
+    BEGIN IMMEDIATE on SQLite) must apply every update on top of the previous one."""
+    games = [await _game(storage, channel=10 + n) for n in range(6)]
+    await asyncio.gather(
+        *(
+            storage.record_round(
+                game_id,
+                1,
+                ranking=[0, 1],
+                roles=["P", "L"],
+                points=[3, 0],
+                seats=[human(1), human(100 + n)],
+            )
+            for n, game_id in enumerate(games)
+        )
+    )
+    # Every opponent is a newcomer, so the order of the six updates does not matter.
+    expected = NEWCOMER
+    for _ in games:
+        expected = rate({1: 1, 2: 2}, {1: expected, 2: NEWCOMER})[1]
+    (rating,) = (await storage.player_stats(GUILD, 1)).ratings
+    assert rating.rounds == len(games)
+    assert rating.mu == pytest.approx(expected.mu)
+    assert rating.sigma == pytest.approx(expected.sigma)

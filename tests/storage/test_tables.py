@@ -1,0 +1,164 @@
+"""Guild settings, users, tables and live snapshots."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+from sqlalchemy.exc import StatementError
+
+from bot.storage import ChannelBusy, Storage, UnknownTable, shard_of
+from bot.storage.db import normalize_url
+
+GUILD = 1_100_000_000_000_000_000
+CLASSIC = {"preset": "classic", "set": {}}
+
+
+async def test_guild_settings_default_then_set(storage: Storage) -> None:
+    settings = await storage.get_guild_settings(GUILD)
+    assert (settings.language, settings.default_preset) == (None, None)
+
+    await storage.set_guild_language(GUILD, "fr")
+    await storage.set_guild_default_preset(GUILD, "presi")
+    settings = await storage.get_guild_settings(GUILD)
+    assert (settings.language, settings.default_preset) == ("fr", "presi")
+
+    await storage.set_guild_language(GUILD, None)
+    settings = await storage.get_guild_settings(GUILD)
+    assert (settings.language, settings.default_preset) == (None, "presi")
+
+
+async def test_table_lifecycle(storage: Storage) -> None:
+    table_id = await storage.create_table(GUILD, 10, 500, CLASSIC)
+    table = await storage.get_table_by_channel(10)
+    assert table is not None
+    assert (table.table_id, table.guild_id, table.host_id, table.status) == (
+        table_id,
+        GUILD,
+        500,
+        "lobby",
+    )
+    assert table.rules == CLASSIC
+    assert table.created_at.tzinfo is not None
+
+    rules = {"preset": "classic", "set": {"revolution": False}}
+    updated = await storage.update_table(table_id, host_id=501, rules=rules, status="playing")
+    assert (updated.host_id, updated.rules, updated.status) == (501, rules, "playing")
+    assert updated.updated_at >= table.updated_at
+
+    await storage.update_table(table_id, status="closed")
+    assert await storage.get_table_by_channel(10) is None
+    closed = await storage.get_table(table_id)
+    assert closed is not None and closed.status == "closed"
+
+
+async def test_one_open_table_per_channel(storage: Storage) -> None:
+    first = await storage.create_table(GUILD, 10, 500, CLASSIC)
+    with pytest.raises(ChannelBusy) as busy:
+        await storage.create_table(GUILD, 10, 501, CLASSIC)
+    assert busy.value.table_id == first
+
+    await storage.update_table(first, status="closed")
+    second = await storage.create_table(GUILD, 10, 501, CLASSIC)
+    assert second != first
+
+
+async def test_concurrent_creates_in_one_channel(storage: Storage) -> None:
+    results = await asyncio.gather(
+        *(storage.create_table(GUILD, 10, 500 + n, CLASSIC) for n in range(4)),
+        return_exceptions=True,
+    )
+    created = [result for result in results if isinstance(result, int)]
+    assert len(created) == 1
+    assert all(isinstance(result, ChannelBusy) for result in results if result not in created)
+
+
+async def test_unknown_table(storage: Storage) -> None:
+    with pytest.raises(UnknownTable):
+        await storage.update_table(999, status="playing")
+    with pytest.raises(ValueError):
+        await storage.update_table(999, status="paused")  # type: ignore[arg-type]
+    assert await storage.get_table(999) is None
+
+
+async def test_active_tables_by_guild_and_shard(storage: Storage) -> None:
+    guilds = [((4000 + n) << 22) + 12345 for n in range(4)]  # guild n is on shard n of 4
+    assert [shard_of(guild, 4) for guild in guilds] == [0, 1, 2, 3]
+    ids = [await storage.create_table(guild, 100 + n, 1, CLASSIC) for n, guild in enumerate(guilds)]
+    await storage.update_table(ids[3], status="closed")
+
+    everything = await storage.active_tables()
+    assert [table.table_id for table in everything] == ids[:3]
+    mine = await storage.active_tables({guilds[0], guilds[3]})
+    assert [table.table_id for table in mine] == [ids[0]]
+    for shard in range(4):
+        owned = await storage.active_tables(shard_ids={shard}, shard_count=4)
+        assert all(shard_of(table.guild_id, 4) == shard for table in owned)
+    owned = await storage.active_tables(shard_ids={0, 1}, shard_count=4)
+    assert [table.table_id for table in owned] == ids[:2]
+    with pytest.raises(ValueError):
+        await storage.active_tables(shard_ids={0})
+
+
+async def test_snapshot_only_moves_forward(storage: Storage) -> None:
+    table_id = await storage.create_table(GUILD, 10, 500, CLASSIC)
+    assert await storage.load_snapshot(table_id) is None
+
+    assert await storage.save_snapshot(table_id, 5, {"v": 5})
+    assert not await storage.save_snapshot(table_id, 5, {"v": "again"})
+    assert not await storage.save_snapshot(table_id, 4, {"v": 4})
+    assert await storage.save_snapshot(table_id, 9, {"v": 9})
+    snapshot = await storage.load_snapshot(table_id)
+    assert snapshot is not None
+    assert (snapshot.seq, snapshot.state) == (9, {"v": 9})
+
+    await storage.delete_snapshot(table_id)
+    assert await storage.load_snapshot(table_id) is None
+    assert await storage.save_snapshot(table_id, 1, {"v": 1})
+
+
+async def test_snapshot_round_trips_runtime_state(storage: Storage) -> None:
+    """Deadlines and token times come back as equal aware UTC datetimes."""
+    table_id = await storage.create_table(GUILD, 10, 500, CLASSIC)
+    paris = timezone(timedelta(hours=1))
+    deadline = datetime(2030, 1, 2, 3, 4, 5, 678901, tzinfo=paris)
+    state = {
+        "engine": {"phase": "play", "hands": [["3H", "QS"], ["2C"]], "trick": []},
+        "seats": [{"user_id": 2**63 - 1, "bot": False}, {"user_id": None, "bot": True}],
+        "table_message_id": 1_234_567_890_123_456_789,
+        "hand_tokens": {"0": {"token": "abc", "created": datetime.now(UTC)}},
+        "timer": {"kind": "turn", "deadline": deadline, "epoch": 1893553445.5},
+        "unicode": "Président — « Trou du cul »",
+    }
+    await storage.save_snapshot(table_id, 1, state)
+    snapshot = await storage.load_snapshot(table_id)
+    assert snapshot is not None
+    assert snapshot.state == state
+    assert snapshot.state["timer"]["deadline"].tzinfo is not None
+    assert snapshot.state["timer"]["deadline"] == deadline
+
+
+async def test_closing_a_table_deletes_its_snapshot(storage: Storage) -> None:
+    table_id = await storage.create_table(GUILD, 10, 500, CLASSIC)
+    await storage.save_snapshot(table_id, 1, {"v": 1})
+    await storage.update_table(table_id, status="finished")
+    assert await storage.load_snapshot(table_id) is not None
+    await storage.update_table(table_id, status="closed")
+    assert await storage.load_snapshot(table_id) is None
+
+
+async def test_naive_datetimes_are_refused(storage: Storage) -> None:
+    table_id = await storage.create_table(GUILD, 10, 500, CLASSIC)
+    with pytest.raises(StatementError) as refused:
+        await storage.save_snapshot(table_id, 1, {"deadline": datetime(2030, 1, 1)})
+    assert isinstance(refused.value.orig, TypeError)
+
+
+def test_url_normalisation() -> None:
+    assert normalize_url("postgres://u:p@h:5432/db?sslmode=require") == (
+        "postgresql+asyncpg://u:p@h:5432/db?ssl=require"
+    )
+    assert normalize_url("sqlite:///data/x.db") == "sqlite+aiosqlite:///data/x.db"
+    with pytest.raises(ValueError):
+        normalize_url("mysql://h/db")

@@ -42,12 +42,16 @@ async def wait_until_idle(
     require_answers: bool,
 ) -> None:
     """Return once the bot is idle; see :meth:`fakediscord.FakeDiscord.settle`."""
-    deadline = time.monotonic() + timeout
+    started = time.monotonic()
+    deadline = started + timeout
     while True:
+        # Quiet is measured from the start too: work the test just unblocked (an event it
+        # set) has not had a chance to begin yet.
+        calm_since = max(started, activity.last_change)
         idle = (
             activity.in_flight == 0
             and not gateway_busy()
-            and time.monotonic() - activity.last_change >= quiet
+            and time.monotonic() - calm_since >= quiet
         )
         waiting = unanswered() if require_answers else []
         if idle and not waiting:

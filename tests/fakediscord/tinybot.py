@@ -55,7 +55,7 @@ class HandView(discord.ui.View):
         await interaction.edit_original_response(content="You passed", view=None)
 
     @discord.ui.button(label="Wait", custom_id="hand:wait", disabled=True)
-    async def wait(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+    async def hold(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
         raise AssertionError("disabled buttons cannot be clicked")
 
     async def pick(self, interaction: discord.Interaction[Any]) -> None:
@@ -175,7 +175,10 @@ class TinyBot(discord.Client):
         self.joins: list[tuple[int, int]] = []
         self.failures: list[Exception] = []
         self.synced: list[app_commands.AppCommand] = []
-        for command in (president, slow, later, edit_later, double, post, broken):
+        commands: list[app_commands.Group | app_commands.Command[Any, Any, Any]] = [
+            president, slow, later, edit_later, double, post, broken
+        ]
+        for command in commands:
             self.tree.add_command(command)
         self.tree.on_error = self.record_failure  # type: ignore[method-assign]
 

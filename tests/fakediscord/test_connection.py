@@ -1,0 +1,84 @@
+"""Bot restarts, rate limits, and the plumbing a bot process relies on."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+import pytest
+
+from fakediscord import FakeDiscord, TestUser
+
+from .tinybot import TinyBot
+
+
+async def test_restarted_bot_handles_old_dynamic_buttons(
+    fake: FakeDiscord, bot: TinyBot, alice: TestUser, bob: TestUser
+) -> None:
+    await alice.slash("president create", preset="classic")
+    table = bob.last_message()
+    await fake.disconnect(bot)
+
+    with pytest.raises(AssertionError, match="no bot is connected"):
+        await bob.click(table, "Join")
+
+    reborn = TinyBot()
+    await fake.connect(reborn)
+    await bob.click(table, "Join")
+
+    assert reborn.joins and reborn.joins[0][1] == bob.id
+    assert bot.joins == []
+    assert bob.last_message().content.endswith("bob joined")
+
+
+async def test_injected_429_is_retried_by_discord_py(
+    fake: FakeDiscord, bot: TinyBot, alice: TestUser, caplog: pytest.LogCaptureFixture
+) -> None:
+    route = "/channels/{channel_id}/messages"
+    callback = "/interactions/{webhook_id}/{webhook_token}/callback"
+    fake.inject_429(route, method="POST", times=2)
+    fake.inject_429(callback)
+    mark = fake.mark()
+
+    with caplog.at_level(logging.WARNING, logger="discord"):
+        await alice.slash("post")
+
+    assert [c.status for c in fake.calls_since(mark, route)] == [429, 429, 200]
+    assert [c.status for c in fake.calls_since(mark, callback)] == [429, 200]
+    assert "rate limited" in caplog.text
+    assert alice.last_ephemeral().content == "ok"
+    assert fake.errors == []
+
+
+async def test_unknown_routes_are_reported(fake: FakeDiscord, bot: TinyBot) -> None:
+    with pytest.raises(discord.NotFound):
+        await bot.http.request(discord.http.Route("POST", "/channels/{channel_id}/typing", channel_id=fake.channel.id))
+
+    refused = fake.expect_error(0)
+    assert refused.note == "route not implemented by fakediscord"
+
+
+async def test_fetches_and_history(fake: FakeDiscord, bot: TinyBot, alice: TestUser) -> None:
+    await alice.slash("president create", preset="classic")
+    await alice.slash("post")
+
+    channel = await bot.fetch_channel(fake.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    history = [m.content async for m in channel.history(limit=10)]
+    assert history[0] == "posted and edited"
+    assert len(history) == 2  # ephemeral messages are not in the channel history
+    member = await channel.guild.fetch_member(alice.id)
+    assert member.name == "alice"
+    user = await bot.fetch_user(alice.id)
+    assert user.name == "alice"
+    with pytest.raises(discord.NotFound):
+        await channel.fetch_message(alice.last_ephemeral().id)
+    fake.expect_error(10008)
+
+
+async def test_wrong_token_is_refused(fake: FakeDiscord) -> None:
+    client = discord.Client(intents=discord.Intents.default())
+    with pytest.raises(discord.LoginFailure):
+        await client.login("not-the-token")
+    await client.close()
+    fake.expect_error(0)

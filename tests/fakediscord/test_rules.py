@@ -1,0 +1,173 @@
+"""Replies Discord refuses are refused here too, with Discord's error codes."""
+
+from __future__ import annotations
+
+import pytest
+
+from fakediscord import DiscordError, FakeDiscord, SettleTimeout, TestUser
+from fakediscord.limits import check_message, check_modal
+
+from .tinybot import TinyBot
+
+
+async def test_answer_after_three_seconds_is_unknown_interaction(
+    fake: FakeDiscord, bot: TinyBot, alice: TestUser
+) -> None:
+    inter = await alice.slash("slow", settle=False)
+    fake.clock.advance(3.01)
+    bot.gate.set()
+    await fake.settle()
+
+    refused = fake.expect_error(10062)
+    assert (refused.status, refused.user) == (404, "alice")
+    assert not inter.acknowledged
+    assert alice.visible() == []
+
+
+async def test_answer_within_three_seconds_is_fine(fake: FakeDiscord, bot: TinyBot, alice: TestUser) -> None:
+    inter = await alice.slash("slow", settle=False)
+    fake.clock.advance(2.9)
+    bot.gate.set()
+    await fake.settle()
+
+    assert inter.response_type == 4
+
+
+async def test_second_acknowledgement_is_refused(fake: FakeDiscord, bot: TinyBot, alice: TestUser) -> None:
+    await alice.slash("double")
+
+    assert fake.expect_error(40060).status == 400
+    assert [m.content for m in alice.visible()] == ["one"]
+
+
+@pytest.mark.parametrize(
+    ("kind", "path"),
+    [
+        ("options26", ["components", "0", "components", "0", "options"]),
+        ("customid101", ["components", "0", "components", "0", "custom_id"]),
+        ("duplicate", ["components", "0", "components", "1", "custom_id"]),
+        ("long", ["content"]),
+    ],
+)
+async def test_reply_breaking_a_limit_is_invalid_form_body(
+    fake: FakeDiscord, bot: TinyBot, alice: TestUser, kind: str, path: list[str]
+) -> None:
+    inter = await alice.slash("broken", kind=kind)
+
+    refused = fake.expect_error(50035)
+    assert refused.status == 400 and refused.error is not None
+    node = refused.error["errors"]
+    for key in path:
+        node = node[key]
+    assert node["_errors"]
+    assert not inter.acknowledged
+    assert len(bot.failures) == 1
+    assert alice.visible() == []
+
+
+async def test_edit_with_an_expired_token(fake: FakeDiscord, bot: TinyBot, alice: TestUser) -> None:
+    await alice.slash("edit_later")
+    fake.clock.advance(15 * 60 + 1)
+    bot.gate.set()
+    await fake.settle()
+
+    assert fake.expect_error(50027).status == 401
+    assert alice.last_ephemeral().content == "first"
+
+
+async def test_followup_with_an_expired_token(fake: FakeDiscord, bot: TinyBot, alice: TestUser) -> None:
+    await alice.slash("later")
+    fake.clock.advance(15 * 60 + 1)
+    bot.gate.set()
+    await fake.settle()
+
+    fake.expect_error(50027)
+    assert alice.last_ephemeral().loading
+
+
+async def test_unexpected_errors_fail_the_test(fake: FakeDiscord, bot: TinyBot, alice: TestUser) -> None:
+    await alice.slash("broken", kind="long")
+
+    with pytest.raises(AssertionError, match="50035 Invalid Form Body"):
+        fake.assert_no_errors()
+    fake.expect_error(50035)
+    with pytest.raises(AssertionError, match="expected a Discord error 10062"):
+        fake.expect_error(10062)
+
+
+async def test_settle_names_interactions_the_bot_never_answers(
+    fake: FakeDiscord, bot: TinyBot, alice: TestUser
+) -> None:
+    await alice.slash("slow", settle=False)
+    with pytest.raises(SettleTimeout, match="/slow by alice"):
+        await fake.settle(timeout=0.2)
+    bot.gate.set()
+    await fake.settle()
+
+
+def _errors(payload: dict[str, object]) -> dict[str, object]:
+    with pytest.raises(DiscordError) as caught:
+        check_message(payload)
+    assert caught.value.errors is not None
+    return caught.value.errors
+
+
+def _button(custom_id: str, label: str = "b") -> dict[str, object]:
+    return {"type": 2, "style": 1, "label": label, "custom_id": custom_id}
+
+
+def _row(*children: dict[str, object]) -> dict[str, object]:
+    return {"type": 1, "components": list(children)}
+
+
+def test_layout_limits() -> None:
+    six_rows = [_row(_button(f"r{i}")) for i in range(6)]
+    assert "_errors" in _errors({"components": six_rows})["components"]  # type: ignore[operator]
+
+    six_buttons = [_row(*(_button(f"b{i}") for i in range(6)))]
+    assert _errors({"components": six_buttons})["components"]["0"]["components"]["_errors"]  # type: ignore[index]
+
+    select = {"type": 3, "custom_id": "s", "options": [{"label": "a", "value": "a"}]}
+    mixed = [_row(_button("b"), select)]
+    assert "COMPONENT_LAYOUT_WIDTH_EXCEEDED" in str(_errors({"components": mixed}))
+
+    assert "BASE_TYPE_MAX_LENGTH" in str(_errors({"components": [_row(_button("b", "x" * 81))]}))
+    too_many = {**select, "max_values": 2}
+    assert "SELECT_COMPONENT_MAX_VALUES_TOO_LARGE" in str(_errors({"components": [_row(too_many)]}))
+    long_option = {**select, "options": [{"label": "a" * 101, "value": "a"}]}
+    assert _errors({"components": [_row(long_option)]})
+
+
+def test_embed_limits() -> None:
+    assert "embeds" in _errors({"embeds": [{"title": "t"}] * 11})
+    assert _errors({"embeds": [{"description": "d" * 4097}]})
+    total = [{"description": "d" * 4000}, {"description": "d" * 2001}]
+    assert "MAX_EMBED_SIZE_EXCEEDED" in str(_errors({"embeds": total}))
+    check_message({"embeds": [{"description": "d" * 4096}]})
+
+
+def test_components_v2_rules() -> None:
+    v2 = 1 << 15
+    legacy = {"flags": v2, "content": "no", "components": [{"type": 10, "content": "x"}]}
+    assert "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2" in str(_errors(legacy))
+    text = [{"type": 10, "content": "x" * 2001}, {"type": 10, "content": "y" * 2000}]
+    assert "COMPONENT_DISPLAY_TEXT_TOO_LONG" in str(_errors({"flags": v2, "components": text}))
+    nested = [{"type": 17, "components": [{"type": 17, "components": []}]}]
+    assert "UNION_TYPE_CHOICES" in str(_errors({"flags": v2, "components": nested}))
+    section = {
+        "type": 9,
+        "components": [{"type": 10, "content": "Seat 1"}],
+        "accessory": _button("sit"),
+    }
+    check_message({"flags": v2, "components": [{"type": 17, "components": [section, _row(_button("go"))]}]})
+    assert "COMPONENT_CUSTOM_ID_DUPLICATED" in str(
+        _errors({"flags": v2, "components": [section, _row(_button("sit"))]})
+    )
+
+
+def test_empty_message_and_modal() -> None:
+    with pytest.raises(DiscordError) as caught:
+        check_message({"content": ""})
+    assert caught.value.code == 50006
+    with pytest.raises(DiscordError):
+        check_modal({"custom_id": "m", "title": "t" * 46, "components": []})

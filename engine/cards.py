@@ -28,6 +28,7 @@ __all__ = [
     "value_rank",
 ]
 
+_ALL_SUITS = ("S", "H", "D", "C", "O", "E", "B", "")
 #: Normal-order value of every rank string used by any deck.
 RANK_VALUE: dict[str, int] = {
     "3": 0, "4": 1, "5": 2, "6": 3, "7": 4, "8": 5, "9": 6, "10": 7,
@@ -55,9 +56,8 @@ class Card:
         card = cls._interned.get(text)
         if card is not None:
             return card
-        if rank not in RANK_VALUE:
-            raise ValueError(f"unknown rank {rank!r}")
-        if (rank in ("RJ", "BJ")) != (suit == ""):
+        jokers = rank in ("RJ", "BJ")
+        if rank not in RANK_VALUE or (suit not in _ALL_SUITS) or jokers != (suit == ""):
             raise ValueError(f"unknown card {text!r}")
         card = object.__new__(cls)
         object.__setattr__(card, "rank", rank)

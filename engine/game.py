@@ -994,7 +994,7 @@ class Game:
     def _default_action(self, seat: int, events: list[Event]) -> None:
         """What the server does for a seat whose time ran out (RULES.md §10)."""
         if self.rules.timeout_action == "smallest":
-            options = self.legal_plays(seat)
+            options = self._options(seat)  # uncached: the version already moved on
             if self.trick and options:
                 option = min(options, key=self._smallness)
                 self._apply_play(seat, option.cards, option, events)

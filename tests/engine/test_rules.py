@@ -1,0 +1,101 @@
+import json
+
+import pytest
+
+from engine import KNOBS, PRESETS, GameEnd, Rules, RulesError
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_presets_are_valid_and_round_trip(preset: str) -> None:
+    rules = Rules.preset(preset)
+    assert rules.differences() == {}
+    assert Rules.from_dict(json.loads(json.dumps(rules.to_dict()))) == rules
+
+
+def test_preset_values_follow_rules_md() -> None:
+    classic, presi, prole, wild = (Rules.preset(p) for p in PRESETS)
+    assert (classic.on_equal, classic.closing_rank, classic.four_closes, classic.revolution,
+            classic.finish_penalty) == ("skip_unless_holding", "best", True, True, "two")
+    assert presi.deck == "spanish48" and str(presi.top_single) == "2O"
+    assert presi.game_end == GameEnd("target", 11) and dict(presi.points)["P"] == 2
+    assert (prole.trick_end, prole.equal_allowed, prole.two_beats_larger,
+            prole.autopilot_after_timeouts) == ("one_lap", False, True, 2)
+    assert (wild.wild_rank, wild.on_equal, wild.closing_rank, wild.min_players,
+            wild.max_players) == ("7", "same_or_pass", "two", 2, 8)
+
+
+def test_unknown_knob_names_the_knobs() -> None:
+    with pytest.raises(RulesError, match="unknown knob.*on_equal") as err:
+        Rules.preset("classic", colour="red")
+    assert err.value.knob == "colour"
+
+
+@pytest.mark.parametrize(
+    ("knob", "value", "expected"),
+    [
+        ("on_equal", "maybe", "none, skip_unless_holding, skip_next, same_or_pass"),
+        ("deck", "tarot", "french52, french54, spanish48, spanish40"),
+        ("revolution", "perhaps", "true, false"),
+        ("turn_seconds", "1", "between 5 and 600"),
+        ("game_end", "forever", "rounds:N, unlimited, target:N"),
+        ("top_single", "ZZ", "unknown card"),
+        ("points", "P3 X9", "unknown roles"),
+    ],
+)
+def test_bad_values_name_the_valid_choices(knob: str, value: str, expected: str) -> None:
+    with pytest.raises(RulesError, match=expected):
+        Rules.preset("classic", **{knob: value})
+
+
+@pytest.mark.parametrize(
+    ("preset", "overrides", "knob"),
+    [
+        ("classic", {"trick_end": "one_lap", "fast": True}, "fast"),
+        ("presi", {"first_opener": "queen_of_hearts"}, "first_opener"),
+        ("classic", {"first_opener": "three_of_oros"}, "first_opener"),
+        ("classic", {"top_single": "2O"}, "top_single"),
+        ("classic", {"min_players": 5, "max_players": 4}, "max_players"),
+    ],
+)
+def test_invalid_combinations_are_refused(preset: str, overrides: dict[str, object],
+                                          knob: str) -> None:
+    with pytest.raises(RulesError) as err:
+        Rules.preset(preset, **overrides)
+    assert err.value.knob == knob
+
+
+@pytest.mark.parametrize("name", list(KNOBS))
+def test_every_knob_value_formats_and_parses_back(name: str) -> None:
+    spec = KNOBS[name]
+    for preset in PRESETS:
+        value = getattr(Rules.preset(preset), name)
+        assert spec.parse(spec.format(value)) == value
+        assert spec.parse(spec.to_json(value)) == value
+
+
+def test_choice_knobs_accept_every_listed_value() -> None:
+    for name, spec in KNOBS.items():
+        for choice in spec.choices:
+            base = "presi" if choice == "three_of_oros" else "classic"
+            try:
+                rules = Rules.preset(base, **{name: choice})
+            except RulesError as err:  # only the documented incompatibilities may refuse
+                assert err.knob in ("fast", "wild_rank", "first_opener"), (name, choice, err)
+            else:
+                assert getattr(rules, name) == choice
+
+
+def test_replace_validates_and_keeps_the_preset() -> None:
+    rules = Rules.preset("wild7").replace(revolution="true", game_end="target:20")
+    assert rules.preset_id == "wild7"
+    assert rules.differences() == {"revolution": True, "game_end": GameEnd("target", 20)}
+    assert rules.describe() == "wild7 (revolution=true, game_end=target:20)"
+    with pytest.raises(RulesError):
+        rules.replace(max_players=9)
+
+
+def test_from_dict_refuses_unknown_keys_and_presets() -> None:
+    with pytest.raises(RulesError):
+        Rules.from_dict({"preset": "classic", "extra": 1})
+    with pytest.raises(RulesError, match="classic, presi, proletario, wild7"):
+        Rules.from_dict({"preset": "poker"})

@@ -121,6 +121,7 @@ CATALOGUE: dict[str, str] = {
     "none": "none",
     "never": "never",
     "host.mark": "host",
+    "done.ok": "Done.",
     "bot.mark": "bot",
     # --- errors -------------------------------------------------------------------------------
     "err.no_table": "There is no table in this channel. Open one with `/president create`.",
@@ -387,7 +388,7 @@ CATALOGUE: dict[str, str] = {
     "stats.none": "{name} has not played yet.",
     "leaderboard.title": "🏆 **Leaderboard** · {preset}",
     "leaderboard.all": "all rules",
-    "leaderboard.line": "{rank}. <@{user}> · rating {rating} · {games} games · {wins} wins",
+    "leaderboard.line": "{rank}. <@{user}> · rating {rating} · {rounds} rounds",
     "leaderboard.empty": "No finished game yet.",
     "history.title": "🕘 **Last games in this channel**",
     "history.line": "{date} · {preset} · {rounds} rounds · winners: {winners}",

@@ -121,6 +121,7 @@ CATALOGUE: dict[str, str] = {
     "none": "aucune",
     "never": "jamais",
     "host.mark": "hôte",
+    "done.ok": "C’est fait.",
     "bot.mark": "bot",
     # --- erreurs ----------------------------------------------------------------------------
     "err.no_table": "Il n’y a pas de table dans ce salon. Ouvres-en une avec `/president ouvrir`.",
@@ -387,7 +388,7 @@ CATALOGUE: dict[str, str] = {
     "stats.none": "{name} n’a pas encore joué.",
     "leaderboard.title": "🏆 **Classement** · {preset}",
     "leaderboard.all": "toutes règles",
-    "leaderboard.line": "{rank}. <@{user}> · cote {rating} · {games} parties · {wins} victoires",
+    "leaderboard.line": "{rank}. <@{user}> · cote {rating} · {rounds} manches",
     "leaderboard.empty": "Aucune partie terminée pour l’instant.",
     "history.title": "🕘 **Dernières parties de ce salon**",
     "history.line": "{date} · {preset} · {rounds} manches · gagnants : {winners}",

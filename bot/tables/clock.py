@@ -39,7 +39,7 @@ class ManualClock:
         return self._now
 
     async def sleep_until(self, when: float) -> None:
-        if when <= self._now:
+        if when <= self.now():
             await asyncio.sleep(0)
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -48,7 +48,12 @@ class ManualClock:
 
     def advance(self, seconds: float) -> None:
         self._now += seconds
-        while self._sleepers and self._sleepers[0][0] <= self._now:
+        self.wake()
+
+    def wake(self) -> None:
+        """Release every sleeper whose deadline has passed."""
+        now = self.now()
+        while self._sleepers and self._sleepers[0][0] <= now:
             _, _, future = heapq.heappop(self._sleepers)
             if not future.done():
                 future.set_result(None)

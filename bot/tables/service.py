@@ -97,8 +97,10 @@ class TableService:
 
     async def create(
         self, channel_id: int, guild_id: int | None, user_id: int, name: str, locale: str,
-        preset: str = "classic",
+        preset: str = "classic", *, post: bool = True,
     ) -> Table:
+        """Open a table; `post=False` when the caller shows the lobby itself (as the reply
+        to /create) and records its message id."""
         if self.registry.in_channel(channel_id) is not None:
             raise TableError("err.table_exists")
         table = Table(
@@ -110,8 +112,11 @@ class TableService:
         if self.registry.in_channel(channel_id) is not None:
             raise TableError("err.table_exists")
         self.registry.add(table)
-        table.post_lobby = True
-        self._changed(table)
+        table.post_lobby = post
+        if post:
+            self._changed(table)
+        else:
+            self.touch(table)
         return table
 
     async def join(self, table: Table, user_id: int, name: str, locale: str) -> str:
@@ -284,6 +289,20 @@ class TableService:
             self._come_back(table, user_id)
             self._changed(table)
 
+    def adopt(self, table: Table) -> None:
+        """Take over a table restored from storage: timers re-armed from their stored
+        deadlines (an expired one fires at once), bots resumed, fresh messages posted."""
+        self.registry.add(table)
+        for user_id, deadline in table.away.items():
+            self._arm_grace(table, user_id, deadline)
+        if table.running:
+            table.post_table = True
+        else:
+            table.post_lobby = True
+        self._arm_timer(table)
+        self._schedule_bot(table)
+        self._changed(table)
+
     # ------------------------------------------------------------------ checks
 
     def _host_only(self, table: Table, user_id: int) -> None:
@@ -342,8 +361,7 @@ class TableService:
         elif table.rules.on_leave == "wait_then_cancel":
             deadline = self.clock.now() + table.rules.leave_grace_seconds
             table.away[user_id] = deadline
-            self.scheduler.at((table.id, "away", user_id), deadline,
-                              lambda: self._grace_over(table, user_id))
+            self._arm_grace(table, user_id, deadline)
         else:
             table.left_seats.add(seat)
             table.seats[seat].user_id = None
@@ -390,6 +408,10 @@ class TableService:
             last = ranking[-1]
             table.queue.append(table.seats[last])
             table.seats[last] = table.queue.pop(0)
+
+    def _arm_grace(self, table: Table, user_id: int, deadline: float) -> None:
+        self.scheduler.at((table.id, "away", user_id), deadline,
+                          lambda: self._grace_over(table, user_id))
 
     def _come_back(self, table: Table, user_id: int) -> None:
         table.away.pop(user_id, None)
@@ -487,6 +509,18 @@ class TableService:
                 LogEntry("hand.gave", {"cards": cards, "name": table.name(receiver)}))
             table.exchange_notes.setdefault(receiver, []).append(
                 LogEntry("hand.received", {"cards": cards, "name": table.name(giver)}))
+
+    def touch(self, table: Table) -> None:
+        """Persist a change that needs no refresh (e.g. the display posted a new message)."""
+        table.seq += 1
+        if self.store is not None and not table.closed:
+            self.store.snapshot(table)
+
+    def refresh(self, table: Table) -> None:
+        """Ask for the table's messages to be redrawn (coalesced), without a state change."""
+        if self.display is not None and not table.closed:
+            display = self.display
+            self.coalescer.request(table.id, lambda: display.flush(table))
 
     def _changed(self, table: Table) -> None:
         table.seq += 1

@@ -1,0 +1,85 @@
+"""The bot process: one `commands.Bot` holding the table service, storage and the publisher."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.config import Config
+from bot.i18n.translator import CatalogueTranslator
+from bot.packages import controls
+from bot.packages.game import views as game_views
+from bot.packages.lobby import views as lobby_views
+from bot.packages.president.cog import President
+from bot.packages.publisher import Publisher
+from bot.packages.settings import views as settings_views
+from bot.storage.db import ensure_sqlite_dir, upgrade_to_head
+from bot.storage.repository import Storage
+from bot.storage.writer import SnapshotWriter
+from bot.tables.clock import Clock, SystemClock
+from bot.tables.persistence import StorageStore
+from bot.tables.restore import restore_tables
+from bot.tables.service import TableService
+
+log = logging.getLogger(__name__)
+
+# Importing the feature views registers their click handlers.
+FEATURES = (game_views, lobby_views, settings_views)
+
+
+class PresidentBot(commands.Bot):
+    def __init__(self, config: Config, *, clock: Clock | None = None,
+                 with_storage: bool = True, **options: Any) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents,
+                         help_command=None, **options)
+        self.config = config
+        self.service = TableService(clock or SystemClock(), bot_pause=config.bot_pause)
+        self.publisher = Publisher(self)
+        self.service.display = self.publisher
+        self.with_storage = with_storage
+        self.storage: Storage | None = None
+        self.writer: SnapshotWriter | None = None
+
+    async def setup_hook(self) -> None:
+        await self.tree.set_translator(CatalogueTranslator())
+        self.add_dynamic_items(controls.Control)
+        await self.add_cog(President(self))
+        if self.with_storage:
+            await self.open_storage()
+        await self.sync_commands()
+
+    async def open_storage(self) -> None:
+        url = self.config.database_url
+        ensure_sqlite_dir(url)
+        await upgrade_to_head(url)
+        self.storage = await Storage.open(url)
+        self.writer = SnapshotWriter(self.storage)
+        self.service.store = StorageStore(self.storage, self.writer)
+        restored = await restore_tables(self.service, self.storage)
+        log.info("restored %d table(s)", restored)
+
+    async def sync_commands(self) -> None:
+        if self.config.dev_guild_id is not None:
+            guild = discord.Object(self.config.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+    async def close(self) -> None:
+        await self.service.coalescer.drain()
+        await self.service.drain()
+        await self.service.scheduler.close()
+        if self.writer is not None:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.writer.close(), timeout=10)
+        if self.storage is not None:
+            await self.storage.close()
+        await super().close()

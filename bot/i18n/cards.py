@@ -1,0 +1,53 @@
+"""Cards in words ("deux Rois", "a pair of Kings") and in symbols ("K♥", "Rey🪙")."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.i18n import LocaleLike, t
+from engine import Card
+
+FRENCH_SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SPANISH_SUITS = {"O": "🪙", "C": "🍷", "E": "⚔️", "B": "🪵"}
+SPANISH_NAMED = ("J", "N", "K", "A")
+
+
+def short(locale: LocaleLike, card: Card, spanish: bool) -> str:
+    """Compact form for hands and tricks: rank then suit symbol."""
+    if card.is_joker:
+        return t(locale, f"card.short.{card.rank}")
+    if spanish:
+        rank = t(locale, f"short.spanish.{card.rank}") if card.rank in SPANISH_NAMED else card.rank
+        return rank + SPANISH_SUITS[card.suit]
+    return card.rank + FRENCH_SUITS[card.suit]
+
+
+def shorts(locale: LocaleLike, cards: Sequence[Card], spanish: bool) -> str:
+    return " ".join(short(locale, c, spanish) for c in cards)
+
+
+def rank_words(locale: LocaleLike, rank: str, count: int, spanish: bool) -> str:
+    """"deux Rois" / "a pair of Kings"; Spanish court cards keep their names."""
+    deck = "spanish" if spanish and rank in SPANISH_NAMED else "french"
+    one = t(locale, f"rank.{deck}.{rank}.one")
+    many = t(locale, f"rank.{deck}.{rank}.many")
+    return t(locale, f"count.{min(max(count, 1), 4)}", one=one, many=many)
+
+
+def play_words(
+    locale: LocaleLike, cards: Sequence[Card], value: str, count: int, spanish: bool,
+    special: str | None = None, announce: str | None = None, wild_rank: str | None = None,
+) -> str:
+    """A whole play in words, mentioning wild 7s and their announced value."""
+    if special == "joker" or (cards and cards[0].is_joker):
+        return t(locale, f"card.{cards[0].rank}")
+    if special == "top_single":
+        return t(locale, "card.top_single")
+    words = rank_words(locale, value, count, spanish)
+    if announce is not None:
+        return t(locale, "card.announced", cards=rank_words(locale, "7", count, spanish),
+                 value=rank_words(locale, announce, count, spanish))
+    wilds = sum(1 for c in cards if wild_rank is not None and c.rank == wild_rank)
+    if wilds and value != wild_rank:
+        return t(locale, "card.with_wilds", cards=words, wilds=wilds)
+    return words

@@ -1,0 +1,1 @@
+"""Discord features: each package holds its cog, its views and its rendering."""

@@ -1,0 +1,157 @@
+"""Restart-safe buttons and selects: every custom_id names its table, action and state version.
+
+One `DynamicItem` claims every component click the bot receives, so controls keep working
+after a restart and a forged or foreign custom_id still gets a clear answer instead of
+Discord's "This interaction failed". Features register their handlers with `@action`.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.i18n import t
+from bot.tables.service import TableError
+from bot.tables.table import Table
+
+if TYPE_CHECKING:
+    from bot.client import PresidentBot
+
+log = logging.getLogger(__name__)
+
+PREFIX = "pz"
+CUSTOM_ID = re.compile(rf"{PREFIX}:(\d+):([a-z_]+):(\d+):([^:]*)")
+
+
+def custom_id(table_id: int, action: str, version: int = 0, arg: str = "") -> str:
+    cid = f"{PREFIX}:{table_id}:{action}:{version}:{arg}"
+    if len(cid) > 100 or not CUSTOM_ID.fullmatch(cid):
+        raise ValueError(f"custom_id {cid!r} cannot be encoded")
+    return cid
+
+
+@dataclass
+class Click:
+    """One decoded component interaction."""
+
+    interaction: discord.Interaction[PresidentBot]
+    table: Table
+    action: str
+    version: int
+    arg: str
+    values: list[str] = field(default_factory=list)
+
+    @property
+    def bot(self) -> PresidentBot:
+        return self.interaction.client
+
+    @property
+    def user_id(self) -> int:
+        return self.interaction.user.id
+
+    @property
+    def locale(self) -> str:
+        return str(self.interaction.locale)
+
+
+Handler = Callable[[Click], Awaitable[None]]
+HANDLERS: dict[str, Handler] = {}
+
+
+def action(name: str) -> Callable[[Handler], Handler]:
+    def register(handler: Handler) -> Handler:
+        if name in HANDLERS:
+            raise ValueError(f"action {name!r} registered twice")
+        HANDLERS[name] = handler
+        return handler
+
+    return register
+
+
+async def refuse(interaction: discord.Interaction[Any], key: str, **params: object) -> None:
+    """Tell the user, privately and in their language, why nothing happened."""
+    text = t(interaction.locale, key, **params)
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+def error_text(locale: object, err: TableError) -> str:
+    """The sentence for a refusal; unknown engine codes fall back to the engine's own words."""
+    try:
+        return t(locale, err.key, **err.params)
+    except (KeyError, IndexError):
+        return t(locale, "engine.other", detail=err.params.get("detail", err.key))
+
+
+class Control(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?P<raw>.{1,100})"):
+    """Claims every component: ours are decoded and routed, anything else is refused."""
+
+    def __init__(self, item: discord.ui.Item[Any]) -> None:
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> Control:
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        data: dict[str, Any] = dict(interaction.data or {})
+        raw = str(data.get("custom_id", ""))
+        match = CUSTOM_ID.fullmatch(raw)
+        handler = HANDLERS.get(match.group(2)) if match else None
+        if match is None or handler is None:
+            await refuse(interaction, "err.unknown_control")
+            return
+        table = interaction.client.service.registry.by_id(int(match.group(1)))
+        if table is None or table.closed:
+            await refuse(interaction, "err.table_gone")
+            return
+        values = [str(v) for v in data.get("values", [])]
+        click = Click(interaction, table, match.group(2), int(match.group(3)), match.group(4),
+                      values)
+        try:
+            await handler(click)
+        except TableError as err:
+            text = error_text(interaction.locale, err)
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+
+
+def button(
+    table_id: int, name: str, label: str, *, version: int = 0, arg: str = "",
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary, row: int | None = None,
+    disabled: bool = False,
+) -> Control:
+    return Control(discord.ui.Button(
+        label=label, custom_id=custom_id(table_id, name, version, arg), style=style, row=row,
+        disabled=disabled,
+    ))
+
+
+def select(
+    table_id: int, name: str, placeholder: str, options: list[discord.SelectOption], *,
+    version: int = 0, arg: str = "", row: int | None = None, min_values: int = 1,
+    max_values: int = 1,
+) -> Control:
+    return Control(discord.ui.Select(
+        custom_id=custom_id(table_id, name, version, arg), placeholder=placeholder[:150],
+        options=options, row=row, min_values=min_values, max_values=max_values,
+    ))
+
+
+def view(*items: discord.ui.Item[Any]) -> discord.ui.View:
+    result = discord.ui.View(timeout=None)
+    for item in items:
+        result.add_item(item)
+    return result

@@ -1,0 +1,328 @@
+"""The public table message and each player's ephemeral hand, rendered from the engine.
+
+The hand's controls come only from `game.legal_plays` / `can_pass` / `exchange_due`: the bot
+never decides what is legal. Every control carries the game version it was drawn for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot.i18n import LocaleLike, join_names, t
+from bot.i18n.cards import play_words, rank_words, short, shorts
+from bot.packages.controls import button, select, view
+from bot.packages.rules_text import preset_name
+from bot.packages.screen import Screen
+from bot.tables.table import LogEntry, Table
+from engine import Card, Game, Phase, PlayOption
+
+SELECTS_PER_PAGE = 4  # the fifth row holds the buttons
+OPTIONS_PER_SELECT = 25
+
+
+def countdown(table: Table) -> str:
+    return f"<t:{int(table.timer_deadline)}:R>" if table.timer_deadline is not None else ""
+
+
+def place(locale: LocaleLike, n: int) -> str:
+    return t(locale, f"place.{n}") if n <= 3 else t(locale, "place.n", n=n)
+
+
+def role_name(locale: LocaleLike, table: Table, role: str | None) -> str:
+    return t(locale, f"role.{table.rules.role_names}.{role}") if role else ""
+
+
+def spanish(table: Table) -> bool:
+    return table.rules.deck_kind.spanish
+
+
+def entry_text(locale: LocaleLike, table: Table, entry: LogEntry) -> str:
+    """A history line in the reader's language; cards become words here."""
+    params = dict(entry.params)
+    if "cards" in params:
+        cards = [Card.parse(c) for c in params["cards"]]
+        if entry.key == "ev.played":
+            params["cards"] = play_words(
+                locale, cards, params["value"], params["count"], spanish(table),
+                params.get("special"), params.get("announce"),
+                None if table.rules.wild_rank == "none" else table.rules.wild_rank)
+        else:
+            params["cards"] = shorts(locale, cards, spanish(table))
+    if "place" in params and entry.key == "ev.out":
+        params["place"] = place(locale, int(params["place"]))
+    return t(locale, entry.key, **params)
+
+
+def seat_name(table: Table, seat: int) -> str:
+    player = table.seats[seat]
+    return f"🤖 {player.name}" if player.is_bot else player.name
+
+
+# --------------------------------------------------------------------------- table message
+
+def table_screen(table: Table, now: float) -> Screen:
+    game = table.game
+    assert game is not None
+    loc = table.locale
+    lines = [t(loc, "table.title", round=game.round_no,
+               preset=preset_name(loc, table.rules.preset_id))]
+    if game.revolution:
+        lines.append(t(loc, "table.revolution"))
+    if game.phase is Phase.EXCHANGE:
+        lines.append(t(loc, "table.exchange", countdown=countdown(table)))
+        pending = []
+        for seat in range(game.seats):
+            due = game.exchange_due(seat)
+            if due is not None:
+                pending.append(t(loc, "table.exchange_pair", giver=table.name(due.giver),
+                                 receiver=table.name(due.receiver), count=due.count))
+        lines.extend(pending)
+    elif game.phase is Phase.PLAY:
+        lines.append(trick_line(loc, table, game))
+        if table.rules.fast:
+            lines.append(t(loc, "table.fast", countdown=countdown(table)))
+        elif game.to_act is not None:
+            lines.append(t(loc, "table.turn", name=table.name(game.to_act),
+                           countdown=countdown(table)))
+    lines.append("")
+    lines.extend(player_lines(loc, table, game))
+    if table.log:
+        lines.append("")
+        lines.append(t(loc, "table.recent"))
+        lines.extend(f"• {entry_text(loc, table, e)}" for e in table.log)
+    if game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
+        lines.append("")
+        lines.extend(results_lines(loc, table, game))
+    elif game.phase in (Phase.PLAY, Phase.EXCHANGE):
+        stale = [p.name for p in table.humans()
+                 if p.user_id is not None and not _hand_live(table, p.user_id, now)
+                 and table.seat_of(p.user_id) is not None]
+        if stale:
+            lines.append("")
+            lines.append(t(loc, "table.press_hand", names=join_names(loc, stale)))
+    return Screen("\n".join(lines), table_view(table, game))
+
+
+def _hand_live(table: Table, user_id: int, now: float) -> bool:
+    link = table.hands.get(user_id)
+    return link is not None and link.valid(now)
+
+
+def trick_line(loc: LocaleLike, table: Table, game: Game) -> str:
+    if not game.trick:
+        return t(loc, "table.trick_empty")
+    plays = [t(loc, "table.trick_play", name=table.name(p.seat),
+               cards=shorts(loc, p.cards, spanish(table))) for p in game.trick[-4:]]
+    return t(loc, "table.trick", plays=" · ".join(plays))
+
+
+def player_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
+    roles = game.roles
+    sizes = game.hand_sizes()
+    lines = []
+    for seat in game.players:
+        extras = ""
+        if roles[seat]:
+            extras += t(loc, "table.role", role=role_name(loc, table, roles[seat]))
+        extras += t(loc, "table.points", points=game.points[seat])
+        if seat in game.out:
+            extras += t(loc, "table.out", place=place(loc, game.out.index(seat) + 1))
+        elif seat in game.passed:
+            extras += t(loc, "table.passed")
+        if game.automated(seat) and not table.seats[seat].is_bot:
+            extras += t(loc, "table.auto")
+        marker = "▶️ " if game.to_act == seat and game.phase is Phase.PLAY else ""
+        lines.append(t(loc, "table.player", marker=marker, name=seat_name(table, seat),
+                       cards=sizes[seat], extras=extras))
+    return lines
+
+
+def results_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
+    lines = [t(loc, "table.round_over", round=game.round_no)]
+    roles = game.roles
+    for index, seat in enumerate(game.ranking or ()):
+        role = roles[seat]
+        gained = table.rules.points.get(role, 0) if role else 0
+        lines.append(t(loc, "table.result_line", place=index + 1, name=seat_name(table, seat),
+                       role=role_name(loc, table, role), gained=gained,
+                       total=game.points[seat]))
+    if game.phase is Phase.GAME_OVER:
+        if game.winners:
+            names = [table.name(s) for s in game.winners]
+            lines.append(t(loc, "table.game_over", names=join_names(loc, names)))
+        else:
+            lines.append(t(loc, "table.game_over_none"))
+    lines.append(t(loc, "table.host_next"))
+    return lines
+
+
+def table_view(table: Table, game: Game) -> discord.ui.View:
+    loc = table.locale
+    items: list[discord.ui.Item[Any]] = []
+    if game.phase is not Phase.GAME_OVER:
+        items.append(button(table.id, "hand", t(loc, "btn.my_hand"),
+                            style=discord.ButtonStyle.primary))
+    if game.phase is Phase.ROUND_OVER:
+        items.append(button(table.id, "next", t(loc, "btn.next_round"),
+                            version=game.version, style=discord.ButtonStyle.success))
+    if game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
+        items.append(button(table.id, "end", t(loc, "btn.end_game"), version=game.version,
+                            style=discord.ButtonStyle.danger))
+        items.append(button(table.id, "replay", t(loc, "btn.replay"), version=game.version))
+    return view(*items)
+
+
+# --------------------------------------------------------------------------- hand
+
+def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str = "",
+                page: int = 0, now: float = 0.0) -> Screen:
+    game = table.game
+    seat = table.seat_of(user_id)
+    lines = [notice] if notice else []
+    if game is None or seat is None:
+        lines.append(t(locale, "hand.not_seated"))
+        return Screen("\n".join(lines), view())
+    hand = game.hand(seat)
+    if hand:
+        lines.append(t(locale, "hand.title", count=len(hand),
+                       cards=shorts(locale, hand, spanish(table))))
+    else:
+        lines.append(t(locale, "hand.empty"))
+    items: list[discord.ui.Item[Any]] = []
+    if game.phase is Phase.EXCHANGE:
+        lines.extend(_exchange_part(table, game, seat, locale, items))
+    elif game.phase is Phase.PLAY:
+        for note in table.exchange_notes.get(seat, []):
+            lines.append(entry_text(locale, table, note))
+        lines.extend(_play_part(table, game, seat, locale, items, page))
+    else:
+        lines.append(t(locale, "hand.round_over"))
+    items.append(button(table.id, "refresh", t(locale, "btn.refresh"), version=game.version,
+                        row=4))
+    return Screen("\n".join(lines), view(*items))
+
+
+def option_value(option: PlayOption) -> str:
+    cards = ".".join(str(c) for c in option.cards)
+    return f"{cards}|{option.announce}" if option.announce else cards
+
+
+def parse_option(value: str) -> tuple[list[Card], str | None]:
+    cards, _, announce = value.partition("|")
+    return [Card.parse(c) for c in cards.split(".") if c], announce or None
+
+
+def _option(locale: LocaleLike, table: Table, option: PlayOption) -> discord.SelectOption:
+    label = shorts(locale, option.cards, spanish(table))
+    if option.announce:
+        label += f" → {option.announce}"
+    words = play_words(locale, option.cards, option.value, option.count, spanish(table),
+                       option.special, option.announce,
+                       None if table.rules.wild_rank == "none" else table.rules.wild_rank)
+    return discord.SelectOption(label=label[:100], value=option_value(option),
+                                description=words[:100])
+
+
+def play_selects(table: Table, game: Game, seat: int, locale: LocaleLike,
+                 options: Sequence[PlayOption]) -> list[discord.ui.Item[Any]]:
+    """Every legal play, grouped by count (specials apart), 25 per select."""
+    groups: dict[str, list[PlayOption]] = {}
+    for option in options:
+        groups.setdefault("special" if option.special else str(option.count), []).append(option)
+    selects: list[discord.ui.Item[Any]] = []
+    for key in sorted(groups, key=lambda k: (k == "special", k)):
+        group = sorted(groups[key], key=lambda o: (game.strength(o.level), o.wilds,
+                                                   o.announce or ""))
+        for part, start in enumerate(range(0, len(group), OPTIONS_PER_SELECT)):
+            chunk = group[start:start + OPTIONS_PER_SELECT]
+            selects.append(select(
+                table.id, "play", t(locale, f"hand.group.{key}"),
+                [_option(locale, table, o) for o in chunk],
+                version=game.version, arg=f"{key}{part}"))
+    return selects
+
+
+def _play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
+               items: list[discord.ui.Item[Any]], page: int) -> list[str]:
+    if game.automated(seat):
+        if seat not in table.left_seats:
+            items.append(button(table.id, "resume", t(locale, "btn.resume"),
+                                version=game.version, style=discord.ButtonStyle.success, row=4))
+        return [t(locale, "hand.autopilot")]
+    lines = []
+    options = game.legal_plays(seat)
+    can_pass = game.can_pass(seat)
+    if table.rules.fast:
+        if seat in game.passed:
+            lines.append(t(locale, "hand.passed"))
+        elif game.hand(seat):
+            lines.append(t(locale, "hand.fast", countdown=countdown(table)))
+    elif game.to_act == seat:
+        lines.append(t(locale, "hand.your_turn", countdown=countdown(table)))
+    elif game.to_act is not None and game.hand(seat):
+        lines.append(t(locale, "hand.waiting", name=table.name(game.to_act)))
+    if not options and not can_pass:
+        if game.to_act == seat:
+            lines.append(t(locale, "hand.cannot_play"))
+        return lines
+    if game.trick:
+        lines.append(trick_line(locale, table, game))
+    selects = play_selects(table, game, seat, locale, options)
+    pages = max(1, -(-len(selects) // SELECTS_PER_PAGE))
+    page = min(max(page, 0), pages - 1)
+    for row, item in enumerate(selects[page * SELECTS_PER_PAGE:(page + 1) * SELECTS_PER_PAGE]):
+        item.item.row = row  # type: ignore[attr-defined]
+        items.append(item)
+    if can_pass:
+        items.append(button(table.id, "pass", t(locale, "btn.pass"), version=game.version,
+                            style=discord.ButtonStyle.danger, row=4))
+    if pages > 1:
+        following = (page + 1) % pages
+        items.append(button(table.id, "page", t(locale, "btn.more", page=following + 1,
+                                                 pages=pages),
+                            version=game.version, arg=str(following), row=4))
+    return lines
+
+
+def _exchange_part(table: Table, game: Game, seat: int, locale: LocaleLike,
+                   items: list[discord.ui.Item[Any]]) -> list[str]:
+    due = game.exchange_due(seat)
+    if due is None or not due.ready:
+        return [t(locale, "hand.give_waiting")]
+    lines = [t(locale, "hand.give", count=due.count, name=table.name(due.receiver),
+               countdown=countdown(table))]
+    if table.rules.exchange_blind:
+        lines.append(t(locale, "hand.give_blind"))
+    if due.mode == "weakest":
+        lines.append(t(locale, "hand.give_weakest"))
+    elif due.mode == "best":
+        lines.append(t(locale, "hand.give_pick"))
+    allowed = list(due.allowed)
+    if due.mode == "best":
+        preset = allowed[-due.count:]
+    elif due.mode == "weakest":
+        preset = allowed[:due.count]
+    else:
+        preset = []
+    parts = [allowed[i:i + OPTIONS_PER_SELECT] for i in range(0, len(allowed),
+                                                               OPTIONS_PER_SELECT)][:3]
+    single = len(parts) == 1
+    for index, part in enumerate(parts):
+        options = [discord.SelectOption(label=short(locale, c, spanish(table)), value=str(c),
+                                        description=rank_words(locale, c.rank, 1,
+                                                               spanish(table))[:100],
+                                        default=c in preset)
+                   for c in part]
+        items.append(select(
+            table.id, "give", t(locale, "hand.give_part", part=index + 1, parts=len(parts)),
+            options, version=game.version, arg=str(index), row=index,
+            min_values=due.count if single else 0, max_values=min(due.count, len(part))))
+    if preset or not single:
+        chosen = ".".join(str(c) for c in preset)
+        items.append(button(table.id, "give_ok", t(locale, "btn.confirm_give"),
+                            version=game.version, arg=chosen if single else "",
+                            style=discord.ButtonStyle.success, row=3))
+    return lines

@@ -1,0 +1,166 @@
+"""Clicks on the table message and in hands: each answers with one message update.
+
+A hand control answers by redrawing that same hand (interaction type 7): the acting player's
+click costs one Discord call, a refusal is a line on top of a fresh hand, and the table
+message follows through the coalesced refresh.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.i18n import t
+from bot.i18n.cards import shorts
+from bot.packages.controls import Click, action, error_text
+from bot.packages.game.display import hand_screen, parse_option, table_screen
+from bot.tables.service import TableError
+from bot.tables.table import Table
+from engine import Card
+
+if TYPE_CHECKING:
+    from bot.client import PresidentBot
+
+# Cards picked so far in a split exchange select (hands too big for one select).
+_picks: dict[tuple[int, int], dict[str, list[str]]] = {}
+
+
+def refusal(locale: str, table: Table, err: TableError) -> str:
+    if err.key == "engine.stale":
+        by = err.params.get("by")
+        name = table.name(by) if isinstance(by, int) else "?"
+        return "⚠️ " + t(locale, "err.too_late", name=name)
+    return "⚠️ " + error_text(locale, err)
+
+
+async def show_hand(
+    interaction: discord.Interaction[PresidentBot], table: Table, *, notice: str = "",
+    page: int = 0, update: bool = True,
+) -> None:
+    """Answer with the user's hand, and refresh through this interaction from now on."""
+    locale = str(interaction.locale)
+    now = interaction.client.service.clock.now()
+    screen = hand_screen(table, interaction.user.id, locale, notice=notice, page=page, now=now)
+    if update:
+        await interaction.response.edit_message(**screen.kwargs())
+    else:
+        await interaction.response.send_message(ephemeral=True, **screen.kwargs())
+    if table.seat_of(interaction.user.id) is not None:
+        interaction.client.publisher.shown_hand(table, interaction, screen)
+
+
+@action("hand")
+async def open_hand(click: Click) -> None:
+    await show_hand(click.interaction, click.table, update=False)
+
+
+@action("refresh")
+async def refresh_hand(click: Click) -> None:
+    await show_hand(click.interaction, click.table)
+
+
+@action("page")
+async def page_hand(click: Click) -> None:
+    await show_hand(click.interaction, click.table, page=int(click.arg or 0))
+
+
+async def _hand_action(click: Click, work: Any) -> None:
+    notice = ""
+    try:
+        await work()
+    except TableError as err:
+        notice = refusal(click.locale, click.table, err)
+    await show_hand(click.interaction, click.table, notice=notice)
+
+
+@action("play")
+async def play(click: Click) -> None:
+    cards, announce = parse_option(click.values[0]) if click.values else ([], None)
+    service = click.bot.service
+    await _hand_action(click, lambda: service.play(click.table, click.user_id, cards,
+                                                   announce, click.version))
+
+
+@action("pass")
+async def pass_turn(click: Click) -> None:
+    service = click.bot.service
+    await _hand_action(click, lambda: service.pass_turn(click.table, click.user_id,
+                                                        click.version))
+
+
+@action("resume")
+async def resume(click: Click) -> None:
+    service = click.bot.service
+    await _hand_action(click, lambda: service.resume(click.table, click.user_id))
+
+
+@action("give")
+async def pick_gift(click: Click) -> None:
+    """One select: give at once. Several selects: remember this part until confirmed."""
+    game = click.table.game
+    seat = click.table.seat_of(click.user_id)
+    due = game.exchange_due(seat) if game is not None and seat is not None else None
+    if due is not None and len(due.allowed) <= 25:
+        cards = [Card.parse(v) for v in click.values]
+        service = click.bot.service
+        await _hand_action(click, lambda: service.give(click.table, click.user_id, cards))
+        return
+    picks = _picks.setdefault((click.table.id, click.user_id), {})
+    picks[click.arg] = list(click.values)
+    chosen = [Card.parse(v) for part in picks.values() for v in part]
+    spanish = click.table.rules.deck_kind.spanish
+    await show_hand(click.interaction, click.table,
+                    notice=t(click.locale, "hand.give_selected",
+                             cards=shorts(click.locale, chosen, spanish)))
+
+
+@action("give_ok")
+async def confirm_gift(click: Click) -> None:
+    if click.arg:
+        codes = click.arg.split(".")
+    else:
+        picks = _picks.get((click.table.id, click.user_id), {})
+        codes = [v for part in picks.values() for v in part]
+    cards = [Card.parse(c) for c in codes]
+    service = click.bot.service
+    _picks.pop((click.table.id, click.user_id), None)
+    await _hand_action(click, lambda: service.give(click.table, click.user_id, cards))
+
+
+# --------------------------------------------------------------------------- host buttons
+
+async def _host_action(click: Click, work: Any, keep_message: bool) -> None:
+    """Run a host action, then redraw the clicked table message (or retire its buttons when
+    the action posts a fresh table message)."""
+    try:
+        await work()
+    except TableError as err:
+        await click.interaction.response.send_message(error_text(click.locale, err),
+                                                      ephemeral=True)
+        return
+    table = click.table
+    if keep_message and table.game is not None and not table.post_table:
+        screen = table_screen(table, click.bot.service.clock.now())
+        await click.interaction.response.edit_message(**screen.kwargs())
+        click.bot.publisher.shown(table, "table", screen)
+    else:
+        await click.interaction.response.edit_message(view=None)
+
+
+@action("next")
+async def next_round(click: Click) -> None:
+    service = click.bot.service
+    await _host_action(click, lambda: service.next_round(click.table, click.user_id), False)
+
+
+@action("end")
+async def end_game(click: Click) -> None:
+    service = click.bot.service
+    await _host_action(click, lambda: service.end(click.table, click.user_id), True)
+
+
+@action("replay")
+async def replay(click: Click) -> None:
+    service = click.bot.service
+    await _host_action(click, lambda: service.replay(click.table, click.user_id), False)

@@ -1,0 +1,89 @@
+"""Lobby buttons and the matching slash commands: sit, leave, add bots, start."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.i18n import t
+from bot.packages.controls import Click, action, error_text
+from bot.packages.game.views import show_hand
+from bot.packages.lobby.display import lobby_screen
+from bot.packages.settings.views import open_settings
+from bot.tables.service import TableError
+from bot.tables.table import Table
+
+if TYPE_CHECKING:
+    from bot.client import PresidentBot
+
+    Interaction = discord.Interaction[PresidentBot]
+
+
+
+def display_name(interaction: Interaction) -> str:
+    return str(getattr(interaction.user, "display_name", None) or interaction.user.name)
+
+
+async def redraw_lobby(interaction: Interaction, table: Table) -> None:
+    """Answer a lobby button by redrawing the lobby message itself (one call)."""
+    screen = lobby_screen(table)
+    await interaction.response.edit_message(**screen.kwargs())
+    interaction.client.publisher.shown(table, "lobby", screen)
+
+
+async def join(interaction: Interaction, table: Table, from_lobby: bool) -> None:
+    outcome = await interaction.client.service.join(
+        table, interaction.user.id, display_name(interaction), str(interaction.locale))
+    if outcome == "queued":
+        await interaction.response.send_message(t(interaction.locale, "lobby.queued"),
+                                                ephemeral=True)
+    elif outcome == "back" and table.game is not None:
+        await show_hand(interaction, table, update=False)
+    elif from_lobby:
+        await redraw_lobby(interaction, table)
+    else:
+        await interaction.response.send_message(t(interaction.locale, "lobby.created"),
+                                                ephemeral=True)
+
+
+@action("join")
+async def join_button(click: Click) -> None:
+    await join(click.interaction, click.table, from_lobby=True)
+
+
+@action("leave")
+async def leave_button(click: Click) -> None:
+    await click.bot.service.leave(click.table, click.user_id)
+    if click.table.closed or click.table.running:
+        await click.interaction.response.send_message(t(click.locale, "lobby.left"),
+                                                      ephemeral=True)
+    else:
+        await redraw_lobby(click.interaction, click.table)
+
+
+@action("addbot")
+async def addbot_button(click: Click) -> None:
+    await click.bot.service.add_bot(click.table, click.user_id)
+    await redraw_lobby(click.interaction, click.table)
+
+
+@action("start")
+async def start_button(click: Click) -> None:
+    await click.bot.service.start(click.table, click.user_id)
+    await redraw_lobby(click.interaction, click.table)
+
+
+@action("vsbots")
+async def vs_bots_button(click: Click) -> None:
+    await click.bot.service.play_against_bots(click.table, click.user_id)
+    await redraw_lobby(click.interaction, click.table)
+
+
+@action("settings")
+async def settings_button(click: Click) -> None:
+    await open_settings(click.interaction, click.table)
+
+
+async def answer_error(interaction: Interaction, err: TableError) -> None:
+    await interaction.response.send_message(error_text(interaction.locale, err), ephemeral=True)

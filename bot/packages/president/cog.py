@@ -1,0 +1,170 @@
+"""The `/president` command group. Each command finds the channel's table and delegates to
+the feature that owns the action; refusals become one ephemeral line in the user's language."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import t
+from bot.i18n.translator import ls
+from bot.packages.controls import error_text
+from bot.packages.game.views import show_hand
+from bot.packages.lobby.display import lobby_screen
+from bot.packages.lobby.views import display_name, join
+from bot.packages.publisher import NO_PINGS
+from bot.packages.rules_text import full, preset_name
+from bot.packages.settings.views import open_settings
+from bot.packages.stats import display as stats_display
+from bot.tables.service import TableError
+from bot.tables.table import Table
+from engine import PRESETS
+
+if TYPE_CHECKING:
+    from bot.client import PresidentBot
+
+    Interaction = discord.Interaction[PresidentBot]
+
+PRESET_CHOICES = [app_commands.Choice(name=ls(f"preset.{p}"), value=p) for p in PRESETS]
+
+
+class President(commands.GroupCog, group_name=ls("cmd.president"),
+                group_description=ls("cmd.president.desc")):
+    def __init__(self, bot: PresidentBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    # ------------------------------------------------------------------ helpers
+
+    def _table(self, interaction: Interaction) -> Table:
+        table = self.bot.service.registry.in_channel(interaction.channel_id)
+        if table is None:
+            raise TableError("err.no_table")
+        return table
+
+    async def _ok(self, interaction: Interaction, key: str, **params: object) -> None:
+        await interaction.response.send_message(t(interaction.locale, key, **params),
+                                                ephemeral=True)
+
+    async def cog_app_command_error(self, interaction: discord.Interaction[Any],
+                                    error: app_commands.AppCommandError) -> None:
+        original = getattr(error, "original", error)
+        if not isinstance(original, TableError):
+            raise error
+        text = error_text(interaction.locale, original)
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    # ------------------------------------------------------------------ lobby
+
+    @app_commands.command(name=ls("cmd.create"), description=ls("cmd.create.desc"))
+    @app_commands.rename(preset=ls("cmd.create.preset"))
+    @app_commands.describe(preset=ls("cmd.create.preset.desc"))
+    @app_commands.choices(preset=PRESET_CHOICES)
+    async def create(self, interaction: Interaction, preset: str = "classic") -> None:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise TableError("err.channel_only")
+        table = await self.bot.service.create(
+            interaction.channel_id, interaction.guild_id, interaction.user.id,
+            display_name(interaction), str(interaction.locale), preset, post=False)
+        screen = lobby_screen(table)
+        response = await interaction.response.send_message(allowed_mentions=NO_PINGS,
+                                                           **screen.kwargs())
+        message_id = getattr(response, "message_id", None)
+        if message_id is None:
+            message_id = (await interaction.original_response()).id
+        table.lobby_message_id = message_id
+        self.bot.publisher.shown(table, "lobby", screen)
+        self.bot.service.touch(table)
+
+    @app_commands.command(name=ls("cmd.join"), description=ls("cmd.join.desc"))
+    async def join(self, interaction: Interaction) -> None:
+        await join(interaction, self._table(interaction), from_lobby=False)
+
+    @app_commands.command(name=ls("cmd.leave"), description=ls("cmd.leave.desc"))
+    async def leave(self, interaction: Interaction) -> None:
+        await self.bot.service.leave(self._table(interaction), interaction.user.id)
+        await self._ok(interaction, "lobby.left")
+
+    @app_commands.command(name=ls("cmd.addbot"), description=ls("cmd.addbot.desc"))
+    async def addbot(self, interaction: Interaction) -> None:
+        await self.bot.service.add_bot(self._table(interaction), interaction.user.id)
+        await self._ok(interaction, "done.ok")
+
+    @app_commands.command(name=ls("cmd.kick"), description=ls("cmd.kick.desc"))
+    @app_commands.rename(member=ls("cmd.kick.member"))
+    @app_commands.describe(member=ls("cmd.kick.member.desc"))
+    async def kick(self, interaction: Interaction, member: discord.User) -> None:
+        name = getattr(member, "display_name", member.name)
+        await self.bot.service.kick(self._table(interaction), interaction.user.id, member.id,
+                                    name)
+        await self._ok(interaction, "lobby.kicked", name=name)
+
+    @app_commands.command(name=ls("cmd.start"), description=ls("cmd.start.desc"))
+    async def start(self, interaction: Interaction) -> None:
+        await self.bot.service.start(self._table(interaction), interaction.user.id)
+        await self._ok(interaction, "done.ok")
+
+    @app_commands.command(name=ls("cmd.settings"), description=ls("cmd.settings.desc"))
+    async def settings(self, interaction: Interaction) -> None:
+        await open_settings(interaction, self._table(interaction))
+
+    @app_commands.command(name=ls("cmd.rules"), description=ls("cmd.rules.desc"))
+    async def rules(self, interaction: Interaction) -> None:
+        table = self._table(interaction)
+        locale = str(interaction.locale)
+        embed = discord.Embed(
+            title=t(locale, "rules.title", preset=preset_name(locale, table.rules.preset_id)),
+            description="\n".join(full(locale, table.rules))[:4096])
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name=ls("cmd.end"), description=ls("cmd.end.desc"))
+    async def end(self, interaction: Interaction) -> None:
+        table = self._table(interaction)
+        await self.bot.service.end(table, interaction.user.id)
+        await self._ok(interaction, "lobby.ended" if table.closed else "done.ok")
+
+    @app_commands.command(name=ls("cmd.replay"), description=ls("cmd.replay.desc"))
+    async def replay(self, interaction: Interaction) -> None:
+        await self.bot.service.replay(self._table(interaction), interaction.user.id)
+        await self._ok(interaction, "done.ok")
+
+    # ------------------------------------------------------------------ game
+
+    @app_commands.command(name=ls("cmd.hand"), description=ls("cmd.hand.desc"))
+    async def hand(self, interaction: Interaction) -> None:
+        await show_hand(interaction, self._table(interaction), update=False)
+
+    @app_commands.command(name=ls("cmd.resume"), description=ls("cmd.resume.desc"))
+    async def resume(self, interaction: Interaction) -> None:
+        table = self._table(interaction)
+        await self.bot.service.resume(table, interaction.user.id)
+        await show_hand(interaction, table, update=False)
+
+    # ------------------------------------------------------------------ statistics
+
+    @app_commands.command(name=ls("cmd.stats"), description=ls("cmd.stats.desc"))
+    @app_commands.rename(member=ls("cmd.stats.member"))
+    @app_commands.describe(member=ls("cmd.stats.member.desc"))
+    async def stats(self, interaction: Interaction, member: discord.User | None = None) -> None:
+        await stats_display.stats(interaction, member or interaction.user)
+
+    @app_commands.command(name=ls("cmd.leaderboard"), description=ls("cmd.leaderboard.desc"))
+    @app_commands.rename(preset=ls("cmd.leaderboard.preset"))
+    @app_commands.describe(preset=ls("cmd.leaderboard.preset.desc"))
+    @app_commands.choices(preset=PRESET_CHOICES)
+    async def leaderboard(self, interaction: Interaction, preset: str | None = None) -> None:
+        await stats_display.leaderboard(interaction, preset)
+
+    @app_commands.command(name=ls("cmd.history"), description=ls("cmd.history.desc"))
+    async def history(self, interaction: Interaction) -> None:
+        await stats_display.history(interaction)
+
+
+async def setup(bot: PresidentBot) -> None:
+    await bot.add_cog(President(bot))

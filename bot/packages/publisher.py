@@ -1,0 +1,145 @@
+"""Puts tables on Discord: lobby and table messages, and every player's ephemeral hand.
+
+The table service calls `flush` through its coalescer, so bursts of actions cost one edit.
+Each target remembers the fingerprint of what it last showed, so an edit that would change
+nothing is never sent; the acting player's own hand is answered by their interaction and
+recorded here with `shown_hand`, so the flush does not edit it a second time.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.i18n import t
+from bot.packages.game.display import hand_screen, table_screen
+from bot.packages.lobby.display import lobby_screen
+from bot.packages.screen import Screen
+from bot.tables.table import HandLink, Table
+
+if TYPE_CHECKING:
+    from bot.client import PresidentBot
+
+log = logging.getLogger(__name__)
+
+NO_PINGS = discord.AllowedMentions.none()
+# The message an interaction token answered with: for a hand, the hand itself.
+ORIGINAL: Any = "@original"
+
+
+class Publisher:
+    def __init__(self, bot: PresidentBot) -> None:
+        self.bot = bot
+        self._shown: dict[tuple[int, str], str] = {}
+
+    # ------------------------------------------------------------------ service hooks
+
+    async def flush(self, table: Table) -> None:
+        if table.closed:
+            return
+        await self._lobby(table)
+        await self._table(table)
+        await self._hands(table)
+
+    async def closed(self, table: Table) -> None:
+        text = t(table.locale, "lobby.closed")
+        for message_id in (table.lobby_message_id, table.table_message_id):
+            if message_id is not None:
+                await self._edit(table, message_id, Screen(text, None), view_none=True)
+
+    # ------------------------------------------------------------------ bookkeeping
+
+    def shown(self, table: Table, kind: str, screen: Screen) -> None:
+        """An interaction response already shows this screen on the table's `kind` message."""
+        self._shown[(table.id, kind)] = screen.fingerprint
+
+    def shown_hand(self, table: Table, interaction: discord.Interaction[PresidentBot],
+                   screen: Screen) -> None:
+        """This interaction's original response is now the user's hand: refresh through it."""
+        link = HandLink(int(interaction.application_id), interaction.token,
+                        self.bot.service.clock.now(), screen.fingerprint)
+        self.bot.service.remember_hand(table, interaction.user.id, link,
+                                       str(interaction.locale))
+
+    # ------------------------------------------------------------------ messages
+
+    def _channel(self, table: Table) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+
+    async def _send(self, table: Table, screen: Screen) -> int | None:
+        try:
+            message = await self._channel(table).send(allowed_mentions=NO_PINGS,
+                                                      **screen.kwargs())
+        except discord.HTTPException:
+            log.exception("could not post in channel %s", table.channel_id)
+            return None
+        return message.id
+
+    async def _edit(self, table: Table, message_id: int, screen: Screen,
+                    view_none: bool = False) -> bool:
+        kwargs = screen.kwargs()
+        if view_none:
+            kwargs["view"] = None
+        try:
+            await self._channel(table).get_partial_message(message_id).edit(**kwargs)
+        except discord.NotFound:
+            return False
+        except discord.HTTPException:
+            log.exception("could not edit message %s", message_id)
+        return True
+
+    async def _lobby(self, table: Table) -> None:
+        screen = lobby_screen(table)
+        key = (table.id, "lobby")
+        if table.post_lobby or table.lobby_message_id is None:
+            table.post_lobby = False
+            if table.running:
+                return
+            table.lobby_message_id = await self._send(table, screen)
+        elif self._shown.get(key) != screen.fingerprint:
+            if not await self._edit(table, table.lobby_message_id, screen):
+                table.lobby_message_id = await self._send(table, screen)
+        else:
+            return
+        self._shown[key] = screen.fingerprint
+        self.bot.service.touch(table)
+
+    async def _table(self, table: Table) -> None:
+        if table.game is None:
+            return
+        screen = table_screen(table, self.bot.service.clock.now())
+        key = (table.id, "table")
+        if table.post_table or table.table_message_id is None:
+            table.post_table = False
+            table.table_message_id = await self._send(table, screen)
+            self.bot.service.touch(table)
+        elif self._shown.get(key) != screen.fingerprint:
+            if not await self._edit(table, table.table_message_id, screen):
+                table.table_message_id = await self._send(table, screen)
+                self.bot.service.touch(table)
+        else:
+            return
+        self._shown[key] = screen.fingerprint
+
+    async def _hands(self, table: Table) -> None:
+        now = self.bot.service.clock.now()
+        for player in table.humans():
+            user_id = player.user_id
+            link = table.hands.get(user_id) if user_id is not None else None
+            if user_id is None or link is None or not link.valid(now):
+                continue
+            screen = hand_screen(table, user_id, player.locale, now=now)
+            if screen.fingerprint == link.fingerprint:
+                continue
+            webhook = discord.Webhook.partial(link.application_id, link.token, client=self.bot)
+            try:
+                await webhook.edit_message(ORIGINAL, content=screen.content[:2000],
+                                           view=screen.view)
+            except discord.HTTPException as err:
+                log.info("hand of %s no longer editable (%s)", user_id, err.status)
+                if table.hands.get(user_id) is link:
+                    del table.hands[user_id]
+                continue
+            link.fingerprint = screen.fingerprint

@@ -1,0 +1,79 @@
+"""`/president stats`, `leaderboard` and `history`, read from the storage repository."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.i18n import join_names, t
+from bot.packages.rules_text import preset_name
+from bot.tables.service import TableError
+from engine import PRESETS
+
+if TYPE_CHECKING:
+    from bot.client import PresidentBot
+    from bot.storage.repository import Storage
+
+    Interaction = discord.Interaction[PresidentBot]
+
+
+
+def _storage(interaction: Interaction) -> Storage:
+    storage: Storage | None = interaction.client.storage
+    if storage is None or interaction.guild_id is None:
+        raise TableError("err.no_storage")
+    return storage
+
+
+async def _answer(interaction: Interaction, title: str, lines: list[str]) -> None:
+    embed = discord.Embed(title=title, description="\n".join(lines)[:4096])
+    await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def stats(interaction: Interaction, member: discord.abc.User) -> None:
+    storage = _storage(interaction)
+    locale = str(interaction.locale)
+    assert interaction.guild_id is not None
+    record = await storage.player_stats(interaction.guild_id, member.id)
+    name = record.name or getattr(member, "display_name", member.name)
+    if record.rounds == 0:
+        await _answer(interaction, t(locale, "stats.title", name=name),
+                      [t(locale, "stats.none", name=name)])
+        return
+    best = max((r.rating for r in record.ratings), default=0)
+    lines = [t(locale, "stats.line", games=record.games, wins=record.wins,
+               rounds=record.rounds, rating=best),
+             t(locale, "stats.roles", roles=f"👑 {record.presidents} · 🕳️ {record.lasts}")]
+    lines += [f"{preset_name(locale, r.preset)}: {r.rating} ({r.rounds})"
+              for r in record.ratings]
+    await _answer(interaction, t(locale, "stats.title", name=name), lines)
+
+
+async def leaderboard(interaction: Interaction, preset: str | None) -> None:
+    storage = _storage(interaction)
+    locale = str(interaction.locale)
+    assert interaction.guild_id is not None
+    chosen = preset or "classic"
+    board = await storage.leaderboard(interaction.guild_id, chosen, caller_id=interaction.user.id)
+    rows = list(board.rows) + ([board.caller] if board.caller else [])
+    lines = [t(locale, "leaderboard.line", rank=row.rank, user=row.user_id, rating=row.rating,
+               rounds=row.rounds) for row in rows] or [t(locale, "leaderboard.empty")]
+    await _answer(interaction, t(locale, "leaderboard.title",
+                                 preset=preset_name(locale, chosen)), lines)
+
+
+async def history(interaction: Interaction) -> None:
+    storage = _storage(interaction)
+    locale = str(interaction.locale)
+    games = await storage.game_history(channel_id=interaction.channel_id, limit=10)
+    lines = []
+    for game in games:
+        winners = [w.name for w in game.winners]
+        lines.append(t(locale, "history.line",
+                       date=discord.utils.format_dt(game.ended_at or game.started_at, "d"),
+                       preset=preset_name(locale, game.preset) if game.preset in PRESETS
+                       else game.preset, rounds=game.rounds,
+                       winners=join_names(locale, winners) or "—"))
+    await _answer(interaction, t(locale, "history.title"),
+                  lines or [t(locale, "history.empty")])

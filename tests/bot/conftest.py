@@ -1,0 +1,44 @@
+"""End-to-end fixtures: the real bot, through discord.py, against the fake Discord."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.client import PresidentBot
+from bot.config import Config
+from bot.tables.clock import ManualClock
+from fakediscord import FakeClock, FakeDiscord
+from fakediscord.pytest_plugin import fake  # noqa: F401
+
+BOT_PAUSE = 1.0
+
+
+class LinkedClock(ManualClock):
+    """The bot's clock is the fake Discord's clock: tests move both with one `advance`."""
+
+    def __init__(self, source: FakeClock) -> None:
+        super().__init__()
+        self.source = source
+
+    def now(self) -> float:
+        return self.source.now().timestamp()
+
+    def advance(self, seconds: float) -> None:
+        self.source.advance(seconds)
+        self.wake()
+
+
+@pytest.fixture
+def clock(fake: FakeDiscord) -> LinkedClock:  # noqa: F811
+    return LinkedClock(fake.clock)
+
+
+@pytest.fixture
+async def president(fake: FakeDiscord, clock: LinkedClock) -> AsyncIterator[PresidentBot]:  # noqa: F811
+    bot = PresidentBot(Config(token=fake.token, bot_pause=BOT_PAUSE), clock=clock,
+                       with_storage=False, guild_ready_timeout=0)
+    await fake.connect(bot)
+    yield bot
+    await fake.disconnect(bot)  # while discord.py still points at the fake

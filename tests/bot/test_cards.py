@@ -1,0 +1,35 @@
+from bot.i18n.cards import play_words, rank_words, short, shorts
+from engine import Card
+
+
+def cards(*codes: str) -> list[Card]:
+    return [Card.parse(c) for c in codes]
+
+
+def test_event_words_in_both_languages() -> None:
+    assert rank_words("fr", "K", 2, False) == "deux Rois"
+    assert rank_words("en", "K", 2, False) == "a pair of Kings"
+    assert rank_words("en", "8", 1, False) == "an 8"
+    assert rank_words("fr", "Q", 1, False) == "une Dame"
+    assert rank_words("en", "A", 3, False) == "three Aces"
+
+
+def test_spanish_court_cards_keep_their_names() -> None:
+    assert rank_words("fr", "N", 2, True) == "deux Caballos"
+    assert rank_words("en", "K", 1, True) == "a Rey"
+    assert short("en", Card.parse("KO"), True) == "Rey🪙"
+    assert short("fr", Card.parse("5C"), True) == "5🍷"
+
+
+def test_suits_and_jokers_as_symbols() -> None:
+    assert shorts("en", cards("10H", "QS", "2D", "3C"), False) == "10♥ Q♠ 2♦ 3♣"
+    assert short("fr", Card.parse("RJ"), False) == "🃏couleur"
+
+
+def test_special_plays() -> None:
+    assert play_words("en", cards("2O"), "2", 1, True, special="top_single") == "the 2 of oros"
+    assert play_words("fr", cards("RJ"), "RJ", 1, False, special="joker") == "le joker couleur"
+    assert play_words("en", cards("7H", "KS", "KD"), "K", 3, False, wild_rank="7") == \
+        "three Kings (with 1 wild 7)"
+    assert play_words("fr", cards("7H", "7S"), "A", 2, False, announce="A", wild_rank="7") == \
+        "deux 7 (des 7 annoncés deux As)"

@@ -1,0 +1,166 @@
+"""The game API beyond what scenarios express: timers, observations, codes, seats, endings."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Card, Game, GreedyPlayer, IllegalAction, Phase, Rules
+
+
+def cards(text: str) -> list[Card]:
+    return [Card.parse(t) for t in text.split()]
+
+
+def classic(**overrides: object) -> Rules:
+    return Rules.preset("classic", **overrides)
+
+
+def test_turn_timer_restarts_on_every_decision_but_exchange_timer_does_not() -> None:
+    game = Game.new(classic(), 3, hands=[cards("3H 9C"), cards("4H 10C"), cards("5H JC")],
+                    opener=0)
+    timer = game.timer
+    assert timer is not None and (timer.kind, timer.seat, timer.seconds) == ("turn", 0, 30)
+    game.play(0, cards("3H"))
+    assert game.timer is not None and game.timer.seat == 1
+    assert game.timer.serial != timer.serial
+
+    exchange = Game.new(classic(), 4, seed=3, previous_ranking=[0, 1, 2, 3])
+    assert exchange.phase is Phase.EXCHANGE
+    first = exchange.timer
+    assert first is not None and first.kind == "exchange"
+    due = exchange.exchange_due(1)
+    assert due is not None and due.ready and due.count == 1
+    exchange.give(1, due.allowed[:1])
+    assert exchange.timer == first  # one timer for the whole exchange
+
+
+def test_fast_timer_ignores_passes_and_refusals() -> None:
+    game = Game.new(classic(fast=True), 3,
+                    hands=[cards("3H 9C KD"), cards("4H 10C QS"), cards("5H JC AS")], opener=0)
+    assert game.to_act is None
+    start = game.timer
+    assert start is not None and start.kind == "fast" and start.seconds == 10
+    seen = game.version
+    game.play(1, cards("4H"), seen=seen)
+    after_play = game.timer
+    assert after_play is not None and after_play.serial != start.serial
+    with pytest.raises(IllegalAction) as stale:
+        game.play(2, cards("5H"), seen=seen)
+    assert stale.value.code == "stale" and stale.value.params["by"] == 1
+    assert Card.parse("5H") in game.hands[2]
+    game.pass_turn(0)
+    assert game.timer == after_play
+    with pytest.raises(IllegalAction) as err:
+        game.pass_turn(1)
+    assert err.value.code == "last_player_cannot_pass"
+
+
+def test_observation_never_shows_other_hands() -> None:
+    game = Game.new(Rules.preset("wild7"), 5, seed=11)
+    for seat in range(5):
+        seen = game.observe(seat)
+        assert set(seen.hand) == set(game.hands[seat])
+        others = {c for s in range(5) if s != seat for c in game.hands[s]}
+        text = repr(seen)
+        assert not any(f"'{c}'" in text for c in others if c not in seen.hand)
+        assert seen.hand_sizes == tuple(len(h) for h in game.hands)
+    spectator = game.observe(None)
+    assert spectator.hand == () and spectator.legal == ()
+
+
+def test_exchange_events_are_private_to_both_sides() -> None:
+    game = Game.new(classic(), 4, seed=2, previous_ranking=[3, 2, 1, 0])
+    due = game.exchange_due(3)
+    assert due is not None
+    events = game.give(3, due.allowed[:2])
+    given = [e for e in events if e.kind == "exchange_given"]
+    assert given and all(e.visible_to(3) and e.visible_to(0) for e in given)
+    assert not any(e.visible_to(1) or e.visible_to(None) for e in given)
+
+
+def test_refusals_carry_codes_and_change_nothing() -> None:
+    game = Game.new(classic(), 3, hands=[cards("3H 3S 9C"), cards("4H 10C"), cards("5H JC")],
+                    opener=0)
+    before = game.to_dict()
+    attempts = [
+        (lambda: game.play(1, cards("4H")), "not_your_turn"),
+        (lambda: game.pass_turn(0), "must_open"),
+        (lambda: game.play(0, cards("3H 9C")), "mixed_values"),
+        (lambda: game.play(0, cards("4H")), "not_in_hand"),
+        (lambda: game.give(0, cards("3H")), "wrong_phase"),
+        (lambda: game.resume(0), "not_on_autopilot"),
+        (lambda: game.next_round(), "round_not_over"),
+    ]
+    for attempt, code in attempts:
+        with pytest.raises(IllegalAction) as err:
+            attempt()
+        assert err.value.code == code
+        assert str(err.value)
+    assert game.to_dict() == before
+    game.play(0, cards("3H 3S"))
+    for attempt, code in [(lambda: game.play(1, cards("4H")), "wrong_count")]:
+        with pytest.raises(IllegalAction) as err:
+            attempt()
+        assert err.value.code == code
+
+
+def test_wild_announcements_are_listed_per_value() -> None:
+    game = Game.new(Rules.preset("wild7"), 2, hands=[cards("7H 7S KD"), cards("3C")],
+                    opener=0)
+    options = game.legal_plays(0)
+    announced = {(o.value, o.count) for o in options if o.announce}
+    assert ("A", 2) in announced and ("3", 1) in announced
+    assert any(o.value == "K" and o.count == 3 and o.wilds == 2 for o in options)
+    assert str(next(o for o in options if o.announce == "A" and o.count == 2)) == "7→A×2"
+
+
+def test_stop_and_replay() -> None:
+    game = Game.new(classic(), 4, seed=1)
+    game.stop()
+    assert game.phase is Phase.GAME_OVER and game.stopped_early and game.winners == ()
+    with pytest.raises(IllegalAction):
+        game.stop()
+    again = game.replay()
+    assert again.phase is Phase.PLAY and again.points == [0, 0, 0, 0] and again.round_no == 1
+
+    unlimited = Game.new(classic(game_end="unlimited"), 3, seed=1, points=[4, 7, 7])
+    unlimited.stop()
+    assert unlimited.winners == (1, 2) and not unlimited.stopped_early
+
+
+def _finish_round(game: Game) -> None:
+    bot = GreedyPlayer()
+    while game.phase is Phase.PLAY:
+        seat = game.to_act
+        assert seat is not None
+        game.apply(seat, bot.choose(game, seat))
+
+
+def test_a_freed_seat_is_not_dealt_and_roles_follow_the_smaller_table() -> None:
+    game = Game.new(classic(), 5, seed=4)
+    _finish_round(game)
+    leaver = game.ranking[2] if game.ranking else 0
+    game.remove_seat(leaver)
+    game.next_round()
+    assert game.hands[leaver] == [] and leaver not in game.players
+    assert sum(len(h) for h in game.hands) == 52
+    assert sorted(r for r in game.roles if r) == sorted(["P", "VP", "VL", "L"])
+
+
+def test_leave_hands_the_seat_to_a_bot_and_set_bot_gives_it_back() -> None:
+    game = Game.new(classic(), 4, seed=9)
+    game.leave(2)
+    assert game.automated(2)
+    game.set_bot(2, False)
+    assert not game.automated(2)
+
+
+def test_proletario_reseats_by_rank_and_deals_fourteen_to_the_top() -> None:
+    game = Game.new(Rules.preset("proletario"), 4, seed=6)
+    assert sorted(len(h) for h in game.hands) == [13, 13, 14, 14]
+    _finish_round(game)
+    ranking = game.ranking
+    assert ranking is not None
+    game.next_round()
+    assert game.players == list(ranking)
+    assert [len(game.hands[s]) for s in ranking] == [14, 14, 13, 13]

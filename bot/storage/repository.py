@@ -8,6 +8,7 @@ database level, which is what makes replaying after a crash safe.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Collection, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -114,6 +115,10 @@ class Storage:
         self._engine = engine
         self._reader = engine.execution_options(**{READ_ONLY: True})
         self._postgres = engine.dialect.name == "postgresql"
+        # SQLite has a single writer and its busy handler polls with sleeps of up to 100 ms,
+        # so concurrent writers in this process would wait unfairly and far longer than the
+        # write itself; they queue on this lock instead, in FIFO order.
+        self._sqlite_writer = None if self._postgres else asyncio.Lock()
 
     @classmethod
     async def open(
@@ -147,8 +152,12 @@ class Storage:
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[AsyncConnection]:
-        async with self._engine.begin() as connection:
-            yield connection
+        if self._sqlite_writer is None:
+            async with self._engine.begin() as connection:
+                yield connection
+        else:
+            async with self._sqlite_writer, self._engine.begin() as connection:
+                yield connection
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[AsyncConnection]:

@@ -491,9 +491,15 @@ class Storage:
 
         `ranking` lists seats in finishing order (first = President); `roles` and `points`
         (points earned this round) are indexed by seat, as is `seats`. A second call for the
-        same (game, round_no) changes nothing and returns `inserted=False`, so a runtime
-        replaying its last actions after a restart can call it again safely, and ratings
-        are never applied twice.
+        same (game, round_no) changes nothing and returns `inserted=False`, and ratings are
+        never applied twice.
+
+        Crash consistency: persist the table state that ends the round first
+        (`SnapshotWriter.flush(table_id)` or an awaited `save_snapshot`), then record the
+        round. A crash in between leaves a restored state past the round end with the round
+        missing, so a restoring runtime records the last finished round again (a no-op when
+        it is there). The other order could store a result the restored game then replays
+        differently.
         """
         count = len(seats)
         if round_no < 1:

@@ -134,14 +134,22 @@ class SnapshotWriter:
         """Tables whose latest state is not written yet (queued or in flight)."""
         return len(self._tasks)
 
-    async def flush(self) -> None:
-        """Wait until everything submitted before this call (and meanwhile) is written.
+    async def flush(self, table_id: int | None = None) -> None:
+        """Wait until everything submitted so far (for one table, or all) is written.
 
+        A table runtime flushes its own table before recording a finished round, so that
+        the stored state is never older than the stored scores (see `record_round`).
         Never returns while the database stays down; bound it with `asyncio.wait_for` at
         shutdown. Cancelling a flush does not cancel the writes.
         """
-        while self._tasks:
-            await asyncio.wait(list(self._tasks.values()))
+        while True:
+            if table_id is None:
+                waiting = list(self._tasks.values())
+            else:
+                waiting = [task] if (task := self._tasks.get(table_id)) else []
+            if not waiting:
+                return
+            await asyncio.wait(waiting)
 
     async def close(self) -> None:
         """Refuse new snapshots, then flush."""

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy.exc import StatementError
 
 from bot.storage import ChannelBusy, Storage, UnknownTable, shard_of
-from bot.storage.db import normalize_url
+from bot.storage.db import database_url, normalize_url
 
 GUILD = 1_100_000_000_000_000_000
 CLASSIC = {"preset": "classic", "set": {}}
@@ -162,3 +162,5 @@ def test_url_normalisation() -> None:
     assert normalize_url("sqlite:///data/x.db") == "sqlite+aiosqlite:///data/x.db"
     with pytest.raises(ValueError):
         normalize_url("mysql://h/db")
+    assert database_url({}) == "sqlite+aiosqlite:///data/president.db"
+    assert database_url({"DATABASE_URL": " postgres://h/db "}) == "postgresql+asyncpg://h/db"

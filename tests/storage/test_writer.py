@@ -269,3 +269,17 @@ async def test_writer_drops_snapshots_of_unknown_tables(flaky: FlakyStorage) -> 
     await writer.flush()
     assert writer.stats.dropped == 1
     assert await flaky.load_snapshot(12345) is None
+
+
+async def test_flush_one_table_waits_only_for_it() -> None:
+    sink = MemorySink()
+    gate = sink.block(2)
+    writer = SnapshotWriter(sink, sleep=FakeSleep())
+    writer.submit(1, 1, {})
+    writer.submit(2, 1, {})
+    await writer.flush(1)
+    assert 1 in sink.stored and 2 not in sink.stored and writer.pending == 1
+    await writer.flush(3)  # nothing queued for that table
+    gate.set()
+    await writer.flush(2)
+    assert 2 in sink.stored

@@ -23,7 +23,7 @@ class Action(NamedTuple):
 
     @classmethod
     def pass_(cls) -> Action:
-        return cls("pass")
+        return _PASS
 
     @classmethod
     def give(cls, cards: tuple[Card, ...]) -> Action:
@@ -35,3 +35,6 @@ class Action(NamedTuple):
         if self.kind == "give":
             return "give " + " ".join(map(str, self.cards))
         return self.kind
+
+
+_PASS = Action("pass")

@@ -64,7 +64,7 @@ class Card:
         object.__setattr__(card, "suit", suit)
         object.__setattr__(card, "value", RANK_VALUE[rank])
         object.__setattr__(card, "text", text)
-        object.__setattr__(card, "_hash", hash(text))
+        object.__setattr__(card, "_hash", RANK_VALUE[rank] * 8 + _ALL_SUITS.index(suit))
         cls._interned[text] = card
         return card
 
@@ -91,11 +91,11 @@ class Card:
     def is_joker(self) -> bool:
         return self.suit == ""
 
+    # Equality is identity (object's, in C): cards are interned. The hash is a small
+    # deterministic code rather than id() or a salted str hash, so sets of cards iterate
+    # in the same order in every process.
     def __hash__(self) -> int:
         return self._hash
-
-    def __eq__(self, other: object) -> bool:
-        return self is other
 
     def __str__(self) -> str:
         return self.text

@@ -310,14 +310,11 @@ class Game:
                                    top_single=self.rules.top_single)
             self._base[seat] = base
         r = self.rules
-        constraint = None
-        if self.constraint is not None and self.constraint[0] == seat:
-            constraint = (self.constraint[1], self.constraint[2])
-        return legal_options(
-            base, self.trick[-1] if self.trick else None, revolution=self.revolution,
-            equal_allowed=r.equal_allowed, two_beats_larger=r.two_beats_larger,
-            constraint=constraint,
-        )
+        held = self.constraint
+        constraint = (held[1], held[2]) if held is not None and held[0] == seat else None
+        trick = self.trick
+        return legal_options(base, trick[-1] if trick else None, self.revolution,
+                             r.equal_allowed, r.two_beats_larger, constraint)
 
     def verify_play(
         self, seat: int, cards: Sequence[Card], announce: str | None = None,
@@ -400,19 +397,23 @@ class Game:
         The check is membership in the listed options, which is what makes the listing and
         the verification agree by construction; an option not listed now is refused.
         """
-        self._check_seen(seen)
+        if seen is not None:
+            self._check_seen(seen)
         if option not in self.legal_plays(seat):  # listed only when the seat may play now
             return self.play(seat, option.cards, option.announce, seen)
-        self._human_acted(seat)
-        events = self._begin()
+        # Inlined _human_acted and _begin: this is the engine's hottest path.
+        self.timeouts[seat] = 0
+        self.version += 1
+        events: list[Event] = []
         self._apply_play(seat, option.cards, option, events)
         return self._finish(events)
 
     def pass_turn(self, seat: int, seen: int | None = None) -> list[Event]:
         if not self.can_pass(seat):
             self.verify_pass(seat, seen)  # raises with the reason
-        self._human_acted(seat)
-        events = self._begin()
+        self.timeouts[seat] = 0
+        self.version += 1
+        events: list[Event] = []
         self._apply_pass(seat, events)
         return self._finish(events)
 
@@ -489,10 +490,9 @@ class Game:
         if close is not None:
             self._close_trick(close, events)
             return
-        if self._fast_all_passed():
-            self._close_trick("all_passed", events)
-            return
         if r.fast:
+            if self._fast_all_passed():
+                self._close_trick("all_passed", events)
             return
         following = self._following(seat)
         equal = (previous is not None and previous.special is None
@@ -530,15 +530,16 @@ class Game:
         ):
             del self._base[seat]
             return
-        first = last = -1
-        for i, option in enumerate(base):
-            if option.level == level and option.special is None:
-                if first < 0:
-                    first = i
-                last = i
+        # Plain options come first, sorted by value: find the played value's slice.
+        first = 0
+        while base[first].level != level:
+            first += 1
+        last = first + 1
+        while last < len(base) and base[last].level == level and base[last].special is None:
+            last += 1
         remaining = tuple(c for c in self.hands[seat] if c.value == level)
         fresh = _plain_options(remaining, False) if remaining else []
-        self._base[seat] = base[:first] + fresh + base[last + 1:]
+        self._base[seat] = base[:first] + fresh + base[last:]
 
     def _constrain(self, seat: int, level: int, count: int, events: list[Event]) -> None:
         self.constraint = (seat, level, count)
@@ -579,7 +580,7 @@ class Game:
             self.to_act = following
 
     def _fast_all_passed(self) -> bool:
-        if not self.rules.fast or self.last_player is None:
+        if self.last_player is None:
             return False
         return all(
             s in self.passed for s in self.order if s != self.last_player and self.hands[s]
@@ -743,7 +744,7 @@ class Game:
         return seated
 
     def _deal(self) -> list[list[Card]]:
-        cards = self.deck.cards()
+        cards = list(_DECK_CARDS[self.deck])
         self.rng.shuffle(cards)
         seated = self.order
         ranked = [s for s in (self.ranking or ()) if self.active[s]]
@@ -1178,6 +1179,9 @@ class Game:
         game.winners = tuple(data["winners"])
         game.stopped_early = data["stopped_early"]
         return game
+
+
+_DECK_CARDS = {deck: tuple(deck.cards()) for deck in Deck}
 
 
 def _rng_state(rng: random.Random) -> list[Any]:

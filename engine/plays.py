@@ -178,7 +178,6 @@ def opening_options(
 def legal_options(
     base: list[PlayOption],
     top: TrickTop | None,
-    *,
     revolution: bool,
     equal_allowed: bool,
     two_beats_larger: bool,

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from .commands import build_command_data
 from .errors import UserActionError
 from .limits import (
+    ACTION_ROW,
     BUTTON,
     LABEL,
     LINK_STYLE,
@@ -22,7 +23,7 @@ from .limits import (
     TEXT_INPUT,
     walk,
 )
-from .snapshots import Message, Modal, snapshot
+from .snapshots import Message, Modal, TextInput, snapshot
 from .state import (
     APPLICATION_COMMAND,
     MESSAGE_COMPONENT,
@@ -163,7 +164,7 @@ class TestUser:
             raise UserActionError(f"{self.name} has no modal open")
         given = {**fields, **(values or {})}
         modal = Modal.parse(opened.modal)
-        by_label = {i.label: i.custom_id for i in modal.inputs if hasattr(i, "label")}
+        by_label = {i.label: i.custom_id for i in modal.inputs if isinstance(i, TextInput)}
         answers = {by_label.get(k, k): v for k, v in given.items()}
         known = {i.custom_id for i in modal.inputs}
         if set(answers) - known:
@@ -275,7 +276,7 @@ def _submitted(component: Mapping[str, Any], answers: Mapping[str, str]) -> dict
         raw = answers.get(component["custom_id"])
         picked = [] if raw is None else _option_values(component, [raw], component["custom_id"])
         return {"type": kind, "custom_id": component["custom_id"], "values": picked}
-    if kind == 1:
+    if kind == ACTION_ROW:
         children = [_submitted(c, answers) for c in component.get("components") or []]
         return {"type": 1, "components": [c for c in children if c]}
     return None

@@ -18,6 +18,7 @@ HEARTBEAT_INTERVAL_MS = 41_250
 INTENT_GUILD_MEMBERS = 1 << 1
 INTENT_GUILD_MESSAGES = 1 << 9
 AUTHENTICATION_FAILED = 4004
+RECONNECT_PLEASE = 4000
 
 DISPATCH, HEARTBEAT, IDENTIFY, RESUME, REQUEST_MEMBERS = 0, 1, 2, 6, 8
 INVALID_SESSION, HELLO, HEARTBEAT_ACK = 9, 10, 11
@@ -70,14 +71,17 @@ class Gateway:
         """Queue an event for every identified session subscribed to ``intent``."""
         for connection in self._connections:
             session = connection.session
-            if session is None or (intent is not None and not session.intents & intent):
-                continue
-            session.seq += 1
-            self._send(connection, {"op": DISPATCH, "t": event, "s": session.seq, "d": data})
+            if session is not None and (intent is None or session.intents & intent):
+                self._dispatch_to(connection, event, data)
 
     async def close(self) -> None:
         for connection in list(self._connections):
             await connection.ws.close()
+
+    async def drop(self) -> None:
+        """Close every websocket with a code that tells the client to resume."""
+        for connection in list(self._connections):
+            await connection.ws.close(code=RECONNECT_PLEASE, message=b"fakediscord dropped you")
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0)
@@ -135,7 +139,7 @@ class Gateway:
         connection.session = session
         world = self._world
         joined = [g for g in world.guilds.values() if world.bot.id in g.members]
-        self.dispatch_to(connection, "READY", {
+        self._dispatch_to(connection, "READY", {
             "v": 10,
             "user": bot_user_payload(world.bot),
             "guilds": [{"id": str(g.id), "unavailable": True} for g in joined],
@@ -154,9 +158,9 @@ class Gateway:
             "_trace": ["fakediscord"],
         })
         for guild in joined:
-            self.dispatch_to(connection, "GUILD_CREATE", guild_payload(world, guild))
+            self._dispatch_to(connection, "GUILD_CREATE", guild_payload(world, guild))
 
-    def dispatch_to(self, connection: Connection, event: str, data: dict[str, Any]) -> None:
+    def _dispatch_to(self, connection: Connection, event: str, data: dict[str, Any]) -> None:
         session = connection.session
         assert session is not None
         session.seq += 1
@@ -169,7 +173,7 @@ class Gateway:
             return
         session.connection = connection
         connection.session = session
-        self.dispatch_to(connection, "RESUMED", {"_trace": ["fakediscord"]})
+        self._dispatch_to(connection, "RESUMED", {"_trace": ["fakediscord"]})
 
     def _send_members(self, connection: Connection, data: dict[str, Any]) -> None:
         if connection.session is None:
@@ -185,7 +189,7 @@ class Gateway:
             if (not wanted or uid in wanted) and self._world.users[uid].name.lower().startswith(query)
         ]
         limit = data.get("limit") or 0
-        self.dispatch_to(connection, "GUILD_MEMBERS_CHUNK", {
+        self._dispatch_to(connection, "GUILD_MEMBERS_CHUNK", {
             "guild_id": str(guild.id),
             "members": members[:limit] if limit else members,
             "chunk_index": 0,

@@ -78,7 +78,10 @@ class InteractionHub:
         return record
 
     def unanswered(self) -> list[InteractionRecord]:
-        return [i for i in self._world.interactions.values() if not i.attempted]
+        """Interactions the bot has not tried to answer and no settle has given up on."""
+        return [
+            i for i in self._world.interactions.values() if not (i.attempted or i.abandoned)
+        ]
 
     def callback(
         self, interaction_id: int, token: str, body: dict[str, Any], uploads: list[Upload]

@@ -29,6 +29,7 @@ def render_message(message: Message) -> str:
         lines.extend(message.content.splitlines())
     for embed in message.embeds:
         lines.extend("| " + line for line in _embed(embed))
+    lines.extend(f"[file: {name}]" for name in message.attachments)
     counter = iter(range(1, len(message.controls) + 1))
     lines.extend(_components(message.components, counter))
     return "\n".join(lines)

@@ -171,6 +171,14 @@ class FakeDiscord:
             await task
         await self.settle(require_answers=False)
 
+    async def drop_gateway(self) -> None:
+        """Cut every gateway websocket as a network blip would; discord.py then RESUMEs.
+
+        Events dispatched before the client is back are lost, as with a real outage.
+        """
+        await self.gateway.drop()
+        await self.settle(require_answers=False)
+
     # -- the world ---------------------------------------------------------------------
 
     def add_user(
@@ -224,7 +232,7 @@ class FakeDiscord:
         nothing happened for ``quiet`` real seconds, and (with ``require_answers``) every
         interaction got a response attempt, even a refused one. Raises
         :class:`SettleTimeout` after ``timeout`` real seconds, naming what the bot never
-        answered. The fake clock does not move while settling.
+        answered (each is reported once). The fake clock does not move while settling.
         """
         def unanswered() -> list[str]:
             return [
@@ -232,10 +240,15 @@ class FakeDiscord:
                 for i in self.hub.unanswered()
             ]
 
+        def abandon() -> None:
+            for interaction in self.hub.unanswered():
+                interaction.abandoned = True
+
         await wait_until_idle(
             self.activity,
             self.gateway.busy,
             unanswered,
+            abandon,
             quiet=quiet,
             timeout=timeout,
             require_answers=require_answers,

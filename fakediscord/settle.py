@@ -36,6 +36,7 @@ async def wait_until_idle(
     activity: Activity,
     gateway_busy: Callable[[], bool],
     unanswered: Callable[[], list[str]],
+    abandon: Callable[[], None],
     *,
     quiet: float,
     timeout: float,
@@ -58,6 +59,7 @@ async def wait_until_idle(
             return
         if time.monotonic() > deadline:
             if waiting:
+                abandon()  # reported once: later settles must not fail for the same bug
                 raise SettleTimeout(
                     "the bot never answered: " + "; ".join(waiting)
                     + " (Discord would show 'This interaction failed')"

@@ -126,7 +126,7 @@ Control = Button | Select
 class Message:
     """A message as one user sees it at one moment.
 
-    ``components`` keeps Discord's raw layout (rows, containers, sections) for renderers;
+    ``attachments`` holds file names. ``components`` keeps Discord's raw layout (rows, containers, sections) for renderers;
     ``controls`` lists the buttons and selects in on-screen order, which is the numbering
     :func:`fakediscord.render_message` shows.
     """
@@ -138,6 +138,7 @@ class Message:
     content: str
     embeds: tuple[Embed, ...]
     components: tuple[dict[str, Any], ...]
+    attachments: tuple[str, ...]
     flags: int
     ephemeral: bool
     loading: bool
@@ -256,6 +257,7 @@ def snapshot(world: World, message: StoredMessage) -> Message:
         content=message.content,
         embeds=tuple(Embed.parse(e) for e in message.embeds),
         components=tuple(copy.deepcopy(message.components)),
+        attachments=tuple(a["filename"] for a in message.attachments),
         flags=message.flags,
         ephemeral=message.ephemeral,
         loading=message.loading,

@@ -113,6 +113,7 @@ class InteractionRecord:
     message_id: int | None = None
     response_type: int | None = None
     attempted: bool = False
+    abandoned: bool = False
     original_message_id: int | None = None
     followup_ids: list[int] = field(default_factory=list)
     modal: dict[str, Any] | None = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import discord
@@ -9,7 +10,7 @@ import pytest
 
 from fakediscord import FakeDiscord, TestUser
 
-from .tinybot import TinyBot
+from .tinybot import ShardedTinyBot, TinyBot
 
 
 async def test_restarted_bot_handles_old_dynamic_buttons(
@@ -31,6 +32,38 @@ async def test_restarted_bot_handles_old_dynamic_buttons(
     assert bob.last_message().content.endswith("bob joined")
 
 
+async def test_dropped_gateway_resumes_the_session(
+    fake: FakeDiscord, bot: TinyBot, alice: TestUser
+) -> None:
+    resumed = asyncio.create_task(bot.wait_for("resumed", timeout=5))
+
+    await fake.drop_gateway()
+    await resumed
+    await alice.slash("president hand")
+
+    assert alice.last_ephemeral().content.startswith("Your hand")
+
+
+async def test_members_are_chunked_at_startup(fake: FakeDiscord, alice: TestUser, bob: TestUser) -> None:
+    bot = TinyBot()
+    await fake.connect(bot)
+
+    guild = bot.get_guild(fake.guild.id)
+    assert guild is not None and guild.chunked
+    assert sorted(m.name for m in guild.members) == ["Président", "alice", "bob"]
+    assert guild.get_member(alice.id) is not None
+
+
+async def test_auto_sharded_client(fake: FakeDiscord, alice: TestUser) -> None:
+    bot = ShardedTinyBot()
+    await fake.connect(bot)
+
+    await alice.slash("president hand")
+
+    assert alice.last_ephemeral().content.startswith("Your hand")
+    assert "/gateway/bot" in [c.route for c in fake.calls]
+
+
 async def test_injected_429_is_retried_by_discord_py(
     fake: FakeDiscord, bot: TinyBot, alice: TestUser, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -43,7 +76,7 @@ async def test_injected_429_is_retried_by_discord_py(
     with caplog.at_level(logging.WARNING, logger="discord"):
         await alice.slash("post")
 
-    assert [c.status for c in fake.calls_since(mark, route)] == [429, 429, 200]
+    assert [c.status for c in fake.calls_since(mark, route)] == [429, 429, 200, 200]
     assert [c.status for c in fake.calls_since(mark, callback)] == [429, 200]
     assert "rate limited" in caplog.text
     assert alice.last_ephemeral().content == "ok"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fakediscord import FakeDiscord, TestUser, UserActionError, render_message
+from fakediscord import FakeDiscord, TestUser, TextInput, UserActionError, render_message
 
 from .tinybot import TinyBot
 
@@ -32,6 +32,7 @@ async def test_slash_with_subcommand_options_and_public_reply(
     assert not table.ephemeral and table.interaction_user == "alice"
     assert [b.label for b in table.buttons] == ["Join"]
     assert hosting.ephemeral and hosting.content.startswith("You host table")
+    assert list(bot.tables.values()) == [table.id]
     assert [m.id for m in bob.visible()] == [table.id]
 
 
@@ -45,8 +46,8 @@ async def test_ephemeral_view_carries_locales_and_renders(
     assert render_message(hand) == "\n".join([
         "Président (to alice) [only you can see this]",
         "Your hand (fr/en-US)",
-        "[1] (Pass)  [2] (Wait) (disabled)",
-        "[3] <Choose cards> (pick 1-1)",
+        "[1] (Pass)  [2] (Note)  [3] (Fold)  [4] (Wait) (disabled)",
+        "[5] <Choose cards> (pick 1-1)",
         "    - K×2",
         "    - Q×1",
     ])
@@ -117,6 +118,58 @@ async def test_modal_round_trip(fake: FakeDiscord, bot: TinyBot, alice: TestUser
     assert alice.last_message().content == "Renamed to Chez Alice"
 
 
+async def test_subcommand_group(fake: FakeDiscord, bot: TinyBot, alice: TestUser) -> None:
+    inter = await alice.slash("president rules set", knob="revolution", value="off")
+
+    assert inter.data["options"] == [{
+        "type": 2,
+        "name": "rules",
+        "options": [{
+            "type": 1,
+            "name": "set",
+            "options": [
+                {"type": 3, "name": "knob", "value": "revolution"},
+                {"type": 3, "name": "value", "value": "off"},
+            ],
+        }],
+    }]
+    assert alice.last_message().content == "revolution = off"
+
+
+async def test_modal_opened_from_a_button_updates_its_message(
+    fake: FakeDiscord, bot: TinyBot, alice: TestUser
+) -> None:
+    await alice.slash("president hand")
+    hand = alice.last_ephemeral()
+    await alice.click(hand, "Note")
+    assert alice.modal is not None
+    assert alice.modal.inputs == (
+        TextInput("note", "Your note", 1, False, None, None, None, None),
+    )
+
+    inter = await alice.modal_submit({"Your note": "bluff"})
+
+    assert inter.response_type == 7
+    assert alice.last_ephemeral().id == hand.id
+    assert alice.last_ephemeral().content == "Note: bluff"
+
+
+async def test_delete_original_response(fake: FakeDiscord, bot: TinyBot, alice: TestUser) -> None:
+    await alice.slash("president hand")
+
+    await alice.click(alice.last_ephemeral(), "Fold")
+
+    assert alice.visible() == []
+
+
+async def test_file_upload_is_multipart(fake: FakeDiscord, bot: TinyBot, alice: TestUser) -> None:
+    await alice.slash("president export")
+
+    sent = alice.last_ephemeral()
+    assert (sent.content, sent.attachments) == ("Your hand", ("hand.txt",))
+    assert render_message(sent).endswith("[file: hand.txt]")
+
+
 async def test_channel_message_is_posted_and_edited(
     fake: FakeDiscord, bot: TinyBot, alice: TestUser, bob: TestUser
 ) -> None:
@@ -126,11 +179,14 @@ async def test_channel_message_is_posted_and_edited(
     post = bob.last_message()
     assert post.content == "posted and edited" and post.edited
     assert post.interaction_user is None
-    assert [c.route for c in fake.calls_since(mark)] == [
-        "/channels/{channel_id}/messages",
-        "/channels/{channel_id}/messages/{message_id}",
-        "/interactions/{webhook_id}/{webhook_token}/callback",
+    assert [(c.method, c.route) for c in fake.calls_since(mark)] == [
+        ("POST", "/channels/{channel_id}/messages"),
+        ("PATCH", "/channels/{channel_id}/messages/{message_id}"),
+        ("POST", "/channels/{channel_id}/messages"),
+        ("DELETE", "/channels/{channel_id}/messages/{message_id}"),
+        ("POST", "/interactions/{webhook_id}/{webhook_token}/callback"),
     ]
+    assert [m.content for m in bob.visible()] == ["posted and edited"]
 
 
 async def test_deferred_thinking_is_filled_by_the_first_followup(
@@ -191,5 +247,7 @@ async def test_several_guilds_and_channels(fake: FakeDiscord, bot: TinyBot) -> N
     assert carol.channel == lobby
     assert carol.last_ephemeral(lobby).content == "Your hand (en-US/es-ES)"
     assert bot.get_channel(lobby.id) is not None
+    guild = bot.get_guild(other.id)
+    assert guild is not None and guild.get_member(carol.id) is not None
     with pytest.raises(UserActionError, match="not a member"):
         await carol.slash("president hand", channel=fake.channel)

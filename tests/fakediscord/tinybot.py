@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import re
 from typing import Any
 
@@ -54,6 +55,15 @@ class HandView(discord.ui.View):
         await interaction.response.defer()
         await interaction.edit_original_response(content="You passed", view=None)
 
+    @discord.ui.button(label="Note", custom_id="hand:note")
+    async def note(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        await interaction.response.send_modal(NoteModal())
+
+    @discord.ui.button(label="Fold", custom_id="hand:fold")
+    async def fold(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+        await interaction.response.defer()
+        await interaction.delete_original_response()
+
     @discord.ui.button(label="Wait", custom_id="hand:wait", disabled=True)
     async def hold(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
         raise AssertionError("disabled buttons cannot be clicked")
@@ -69,6 +79,18 @@ class RenameModal(discord.ui.Modal, title="Rename the table"):
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.send_message(f"Renamed to {self.name.value}")
+
+
+class NoteModal(discord.ui.Modal, title="Note"):
+    """Opened from a button, so its submit may update the hand (response type 7)."""
+
+    text: discord.ui.Label[NoteModal] = discord.ui.Label(
+        text="Your note", component=discord.ui.TextInput(custom_id="note", required=False)
+    )
+
+    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        assert isinstance(self.text.component, discord.ui.TextInput)
+        await interaction.response.edit_message(content=f"Note: {self.text.component.value or '-'}")
 
 
 def broken_view(kind: str) -> discord.ui.View:
@@ -94,11 +116,13 @@ president = app_commands.Group(name="president", description="Président tables"
 async def create(
     interaction: discord.Interaction[Any], preset: str, seats: app_commands.Range[int, 2, 8] = 4, public: bool = True
 ) -> None:
+    bot: TinyBot = interaction.client
     table_id = interaction.id % 10_000
     await interaction.response.send_message(
         f"Table {table_id} ({preset}, {seats} seats, public={public}) by {interaction.user.display_name}",
         view=table_view(table_id),
     )
+    bot.tables[table_id] = (await interaction.original_response()).id
     await interaction.followup.send(f"You host table {table_id}", ephemeral=True)
 
 
@@ -111,6 +135,20 @@ async def hand(interaction: discord.Interaction[Any]) -> None:
 @president.command(description="Invite someone")
 async def invite(interaction: discord.Interaction[Any], who: discord.Member) -> None:
     await interaction.response.send_message(f"{interaction.user.display_name} invites {who.mention}")
+
+
+@president.command(description="Export your hand as a file")
+async def export(interaction: discord.Interaction[Any]) -> None:
+    upload = discord.File(io.BytesIO(b"KH KS QD"), filename="hand.txt")
+    await interaction.response.send_message("Your hand", file=upload, ephemeral=True)
+
+
+rules = app_commands.Group(name="rules", description="Table rules", parent=president)
+
+
+@rules.command(name="set", description="Change a rule")
+async def set_rule(interaction: discord.Interaction[Any], knob: str, value: str) -> None:
+    await interaction.response.send_message(f"{knob} = {value}")
 
 
 @president.command(description="Rename the table")
@@ -155,6 +193,7 @@ async def post(interaction: discord.Interaction[Any]) -> None:
     assert isinstance(interaction.channel, discord.TextChannel)
     message = await interaction.channel.send("posted")
     await message.edit(content="posted and edited")
+    await (await interaction.channel.send("temporary")).delete()
     await interaction.response.send_message("ok", ephemeral=True)
 
 
@@ -169,10 +208,13 @@ async def broken(interaction: discord.Interaction[Any], kind: str) -> None:
 
 class TinyBot(discord.Client):
     def __init__(self) -> None:
-        super().__init__(intents=discord.Intents.default(), guild_ready_timeout=0)
+        intents = discord.Intents.default()
+        intents.members = True  # so the fake answers member chunking (op 8) at startup
+        super().__init__(intents=intents, guild_ready_timeout=0)
         self.tree = app_commands.CommandTree(self)
         self.gate = asyncio.Event()
         self.joins: list[tuple[int, int]] = []
+        self.tables: dict[int, int] = {}
         self.failures: list[Exception] = []
         self.synced: list[app_commands.AppCommand] = []
         commands: list[app_commands.Group | app_commands.Command[Any, Any, Any]] = [
@@ -190,3 +232,7 @@ class TinyBot(discord.Client):
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
         self.failures.append(error)
+
+
+class ShardedTinyBot(TinyBot, discord.AutoShardedClient):
+    """The same bot as an AutoShardedClient, which asks ``GET /gateway/bot`` first."""

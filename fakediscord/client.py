@@ -16,14 +16,10 @@ from .limits import (
     ACTION_ROW,
     BUTTON,
     LABEL,
-    LINK_STYLE,
-    PREMIUM_STYLE,
     SELECTS,
-    STRING_SELECT,
     TEXT_INPUT,
-    walk,
 )
-from .snapshots import Message, Modal, TextInput, snapshot
+from .snapshots import Message, Modal, Select, TextInput, snapshot
 from .state import (
     APPLICATION_COMMAND,
     MESSAGE_COMPONENT,
@@ -105,14 +101,13 @@ class TestUser:
     ) -> InteractionRecord:
         """Click the button whose custom_id, or else label, is ``target``."""
         stored = self._seen(message)
-        buttons = [c for _, c in walk(stored.components) if c.get("type") == BUTTON]
-        button = _pick(buttons, target, stored.id)
-        face = button.get("label") or button.get("custom_id")
-        if button.get("disabled"):
+        button = snapshot(self._fake.world, stored).button(target)
+        face = button.label or button.custom_id
+        if button.disabled:
             raise UserActionError(f"button {face!r} on message {stored.id} is disabled")
-        if button.get("style") in (LINK_STYLE, PREMIUM_STYLE):
-            raise UserActionError(f"button {face!r} opens a link or a store page, not an interaction")
-        data = {"custom_id": button["custom_id"], "component_type": BUTTON}
+        if button.custom_id is None:
+            raise UserActionError(f"button {face!r} opens a link or a store page, no interaction")
+        data = {"custom_id": button.custom_id, "component_type": BUTTON}
         return await self._component(stored, data, f"click {face!r}", settle)
 
     async def select(
@@ -128,21 +123,12 @@ class TestUser:
         ``select`` names the menu by placeholder or custom_id when the message has several.
         """
         stored = self._seen(message)
-        menus = [
-            c
-            for _, c in walk(stored.components)
-            if c.get("type") in SELECTS and select in (None, c.get("placeholder"), c.get("custom_id"))
-        ]
-        if len(menus) != 1:
-            shown = [c.get("placeholder") or c.get("custom_id") for _, c in walk(stored.components) if c.get("type") in SELECTS]
-            raise UserActionError(f"need exactly one select matching {select!r} on message {stored.id}; selects: {shown}")
-        menu = menus[0]
-        name = menu.get("placeholder") or menu["custom_id"]
-        if menu.get("disabled"):
-            raise UserActionError(f"select {name!r} on message {stored.id} is disabled")
-        values = _option_values(menu, choices, name)
-        data = {"custom_id": menu["custom_id"], "component_type": menu["type"], "values": values}
-        return await self._component(stored, data, f"select {values} in {name!r}", settle)
+        menu = snapshot(self._fake.world, stored).select(select)
+        if menu.disabled:
+            raise UserActionError(f"select {menu.name!r} on message {stored.id} is disabled")
+        values = menu.values_for(choices)
+        data = {"custom_id": menu.custom_id, "component_type": menu.type, "values": values}
+        return await self._component(stored, data, f"select {values} in {menu.name!r}", settle)
 
     @property
     def modal(self) -> Modal | None:
@@ -168,13 +154,17 @@ class TestUser:
         answers = {by_label.get(k, k): v for k, v in given.items()}
         known = {i.custom_id for i in modal.inputs}
         if set(answers) - known:
-            raise UserActionError(f"modal {modal.title!r} has no field {sorted(set(answers) - known)}; it has {sorted(known)}")
+            raise UserActionError(
+                f"modal {modal.title!r} has no field {sorted(set(answers) - known)}; it has {sorted(known)}"
+            )
         components = [_submitted(c, answers) for c in opened.modal.get("components") or []]
         del hub.open_modals[self.id]
         data = {"custom_id": opened.modal["custom_id"], "components": [c for c in components if c]}
         message = self._fake.world.messages.get(opened.message_id or 0)
         where = self._fake.world.channels[opened.channel_id]
-        record = hub.start(MODAL_SUBMIT, self.user, where, data, f"submit modal {modal.title!r}", message)
+        record = hub.start(
+            MODAL_SUBMIT, self.user, where, data, f"submit modal {modal.title!r}", message
+        )
         return await self._after(record, settle)
 
     def visible(self, channel: Channel | None = None) -> list[Message]:
@@ -187,14 +177,18 @@ class TestUser:
         """The newest message this user sees in the channel."""
         seen = self.visible(channel)
         if not seen:
-            raise UserActionError(f"{self.name} sees no message in #{(channel or self.channel).name}")
+            raise UserActionError(
+                f"{self.name} sees no message in #{(channel or self.channel).name}"
+            )
         return seen[-1]
 
     def last_ephemeral(self, channel: Channel | None = None) -> Message:
         """The newest message only this user can see in the channel."""
         mine = [m for m in self.visible(channel) if m.ephemeral]
         if not mine:
-            raise UserActionError(f"{self.name} has no ephemeral message in #{(channel or self.channel).name}")
+            raise UserActionError(
+                f"{self.name} has no ephemeral message in #{(channel or self.channel).name}"
+            )
         return mine[-1]
 
     def _guild_of(self, channel: Channel) -> Guild:
@@ -210,7 +204,9 @@ class TestUser:
         if stored is None:
             raise UserActionError(f"message {message_id} no longer exists")
         if not world.can_see(self.id, stored):
-            raise UserActionError(f"{self.name} cannot see message {message_id} (someone else's ephemeral)")
+            raise UserActionError(
+                f"{self.name} cannot see message {message_id} (someone else's ephemeral)"
+            )
         self._guild_of(world.channels[stored.channel_id])
         return stored
 
@@ -218,44 +214,15 @@ class TestUser:
         self, stored: StoredMessage, data: dict[str, Any], description: str, settle: bool
     ) -> InteractionRecord:
         where = self._fake.world.channels[stored.channel_id]
-        record = self._fake.hub.start(MESSAGE_COMPONENT, self.user, where, data, description, stored)
+        record = self._fake.hub.start(
+            MESSAGE_COMPONENT, self.user, where, data, description, stored
+        )
         return await self._after(record, settle)
 
     async def _after(self, record: InteractionRecord, settle: bool) -> InteractionRecord:
         if settle:
             await self._fake.settle()
         return record
-
-
-def _pick(buttons: list[Mapping[str, Any]], target: str, message_id: int) -> Mapping[str, Any]:
-    for key in ("custom_id", "label"):
-        matches = [b for b in buttons if b.get(key) == target]
-        if len(matches) == 1:
-            return matches[0]
-        if matches:
-            raise UserActionError(f"{len(matches)} buttons labelled {target!r}: click by custom_id")
-    shown = [b.get("label") or b.get("custom_id") for b in buttons]
-    raise UserActionError(f"no button {target!r} on message {message_id}; buttons: {shown}")
-
-
-def _option_values(menu: Mapping[str, Any], choices: Sequence[str], name: str) -> list[str]:
-    if menu.get("type") != STRING_SELECT:
-        raise UserActionError(f"select {name!r}: only string selects are supported by fakediscord")
-    if isinstance(choices, str):
-        raise UserActionError("select takes a list of choices, e.g. ['K×2']")
-    options = menu.get("options") or []
-    values = []
-    for choice in choices:
-        option = next((o for o in options if o.get("value") == choice), None)
-        option = option or next((o for o in options if o.get("label") == choice), None)
-        if option is None:
-            shown = [o.get("label") for o in options]
-            raise UserActionError(f"select {name!r} has no option {choice!r}; options: {shown}")
-        values.append(option["value"])
-    low, high = menu.get("min_values", 1), menu.get("max_values", 1)
-    if not low <= len(values) <= high:
-        raise UserActionError(f"select {name!r} takes {low} to {high} choices, not {len(values)}")
-    return values
 
 
 def _submitted(component: Mapping[str, Any], answers: Mapping[str, str]) -> dict[str, Any] | None:
@@ -270,11 +237,13 @@ def _submitted(component: Mapping[str, Any], answers: Mapping[str, str]) -> dict
             raise UserActionError(f"field {component['custom_id']!r} is required")
         low, high = component.get("min_length") or 0, component.get("max_length") or 4000
         if value and not low <= len(value) <= high:
-            raise UserActionError(f"field {component['custom_id']!r} takes {low} to {high} characters")
+            raise UserActionError(
+                f"field {component['custom_id']!r} takes {low} to {high} characters"
+            )
         return {"type": TEXT_INPUT, "custom_id": component["custom_id"], "value": value}
     if kind in SELECTS:
         raw = answers.get(component["custom_id"])
-        picked = [] if raw is None else _option_values(component, [raw], component["custom_id"])
+        picked = [] if raw is None else Select.parse(component).values_for([raw])
         return {"type": kind, "custom_id": component["custom_id"], "values": picked}
     if kind == ACTION_ROW:
         children = [_submitted(c, answers) for c in component.get("components") or []]

@@ -76,9 +76,7 @@ class CommandRegistry:
         return None
 
     def names(self, guild_id: int) -> list[str]:
-        return sorted(
-            c["name"] for scope in (guild_id, None) for c in self._synced.get(scope, [])
-        )
+        return sorted(c["name"] for scope in (guild_id, None) for c in self._synced.get(scope, []))
 
 
 def build_command_data(

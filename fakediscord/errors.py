@@ -86,7 +86,9 @@ def invalid_webhook_token() -> DiscordError:
 
 
 def cannot_edit_others_message() -> DiscordError:
-    return DiscordError(403, CANNOT_EDIT_OTHERS_MESSAGE, "Cannot edit a message authored by another user")
+    return DiscordError(
+        403, CANNOT_EDIT_OTHERS_MESSAGE, "Cannot edit a message authored by another user"
+    )
 
 
 def empty_message() -> DiscordError:

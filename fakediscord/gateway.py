@@ -139,24 +139,28 @@ class Gateway:
         connection.session = session
         world = self._world
         joined = [g for g in world.guilds.values() if world.bot.id in g.members]
-        self._dispatch_to(connection, "READY", {
-            "v": 10,
-            "user": bot_user_payload(world.bot),
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in joined],
-            "session_id": session.id,
-            "session_type": "normal",
-            "resume_gateway_url": self.url,
-            "shard": [0, 1],
-            "application": {"id": str(world.application_id), "flags": 0},
-            "private_channels": [],
-            "relationships": [],
-            "presences": [],
-            "user_settings": {},
-            "guild_join_requests": [],
-            "geo_ordered_rtc_regions": [],
-            "auth": {},
-            "_trace": ["fakediscord"],
-        })
+        self._dispatch_to(
+            connection,
+            "READY",
+            {
+                "v": 10,
+                "user": bot_user_payload(world.bot),
+                "guilds": [{"id": str(g.id), "unavailable": True} for g in joined],
+                "session_id": session.id,
+                "session_type": "normal",
+                "resume_gateway_url": self.url,
+                "shard": [0, 1],
+                "application": {"id": str(world.application_id), "flags": 0},
+                "private_channels": [],
+                "relationships": [],
+                "presences": [],
+                "user_settings": {},
+                "guild_join_requests": [],
+                "geo_ordered_rtc_regions": [],
+                "auth": {},
+                "_trace": ["fakediscord"],
+            },
+        )
         for guild in joined:
             self._dispatch_to(connection, "GUILD_CREATE", guild_payload(world, guild))
 
@@ -186,14 +190,19 @@ class Gateway:
         members = [
             member_payload(self._world, guild, uid)
             for uid in guild.members
-            if (not wanted or uid in wanted) and self._world.users[uid].name.lower().startswith(query)
+            if (not wanted or uid in wanted)
+            and self._world.users[uid].name.lower().startswith(query)
         ]
         limit = data.get("limit") or 0
-        self._dispatch_to(connection, "GUILD_MEMBERS_CHUNK", {
-            "guild_id": str(guild.id),
-            "members": members[:limit] if limit else members,
-            "chunk_index": 0,
-            "chunk_count": 1,
-            "not_found": [],
-            "nonce": data.get("nonce"),
-        })
+        self._dispatch_to(
+            connection,
+            "GUILD_MEMBERS_CHUNK",
+            {
+                "guild_id": str(guild.id),
+                "members": members[:limit] if limit else members,
+                "chunk_index": 0,
+                "chunk_count": 1,
+                "not_found": [],
+                "nonce": data.get("nonce"),
+            },
+        )

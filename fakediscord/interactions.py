@@ -79,9 +79,7 @@ class InteractionHub:
 
     def unanswered(self) -> list[InteractionRecord]:
         """Interactions the bot has not tried to answer and no settle has given up on."""
-        return [
-            i for i in self._world.interactions.values() if not (i.attempted or i.abandoned)
-        ]
+        return [i for i in self._world.interactions.values() if not (i.attempted or i.abandoned)]
 
     def callback(
         self, interaction_id: int, token: str, body: dict[str, Any], uploads: list[Upload]

@@ -44,7 +44,9 @@ ACTION_ROW, BUTTON, STRING_SELECT, TEXT_INPUT = 1, 2, 3, 4
 SELECTS = frozenset({3, 5, 6, 7, 8})
 SECTION, TEXT_DISPLAY, THUMBNAIL, MEDIA_GALLERY, FILE, SEPARATOR = 9, 10, 11, 12, 13, 14
 CONTAINER, LABEL = 17, 18
-V2_TOP_LEVEL = frozenset({ACTION_ROW, SECTION, TEXT_DISPLAY, MEDIA_GALLERY, FILE, SEPARATOR, CONTAINER})
+V2_TOP_LEVEL = frozenset(
+    {ACTION_ROW, SECTION, TEXT_DISPLAY, MEDIA_GALLERY, FILE, SEPARATOR, CONTAINER}
+)
 V2_IN_CONTAINER = V2_TOP_LEVEL - {CONTAINER}
 LINK_STYLE, PREMIUM_STYLE = 5, 6
 
@@ -82,7 +84,9 @@ class FormErrors:
             raise errors.invalid_form_body(self.tree)
 
 
-def walk(components: Sequence[Mapping[str, Any]], path: Path = ("components",)) -> Iterator[tuple[Path, Mapping[str, Any]]]:
+def walk(
+    components: Sequence[Mapping[str, Any]], path: Path = ("components",)
+) -> Iterator[tuple[Path, Mapping[str, Any]]]:
     """Every component with its path, depth first, through rows, containers and sections."""
     for index, component in enumerate(components):
         here = (*path, index)
@@ -141,17 +145,27 @@ def _check_embeds(form: FormErrors, embeds: Sequence[Mapping[str, Any]]) -> None
                 form.length((*field_path, "value"), item["value"], 1, MAX_FIELD_VALUE)
             total += len(item.get("name") or "") + len(item.get("value") or "")
     if total > MAX_EMBED_TOTAL:
-        form.add(("embeds",), "MAX_EMBED_SIZE_EXCEEDED", f"Embed size exceeds maximum size of {MAX_EMBED_TOTAL}")
+        form.add(
+            ("embeds",),
+            "MAX_EMBED_SIZE_EXCEEDED",
+            f"Embed size exceeds maximum size of {MAX_EMBED_TOTAL}",
+        )
 
 
 def _check_row(form: FormErrors, path: Path, row: Mapping[str, Any]) -> None:
     if row.get("type") != ACTION_ROW:
-        form.add((*path, "type"), "UNION_TYPE_CHOICES", 'Value of field "type" must be one of (1,).')
+        form.add(
+            (*path, "type"), "UNION_TYPE_CHOICES", 'Value of field "type" must be one of (1,).'
+        )
         return
     children = row.get("components") or []
     form.length((*path, "components"), children, 1, MAX_ROW_WIDTH)
     if len(children) > 1 and any(c.get("type") in SELECTS for c in children):
-        form.add((*path, "components"), "COMPONENT_LAYOUT_WIDTH_EXCEEDED", "The specified component exceeds the maximum width")
+        form.add(
+            (*path, "components"),
+            "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+            "The specified component exceeds the maximum width",
+        )
     for index, child in enumerate(children):
         child_path = (*path, "components", index)
         kind = child.get("type")
@@ -160,7 +174,11 @@ def _check_row(form: FormErrors, path: Path, row: Mapping[str, Any]) -> None:
         elif kind in SELECTS:
             _check_select(form, child_path, child)
         else:
-            form.add((*child_path, "type"), "UNION_TYPE_CHOICES", 'Value of field "type" must be one of (2, 3, 5, 6, 7, 8).')
+            form.add(
+                (*child_path, "type"),
+                "UNION_TYPE_CHOICES",
+                'Value of field "type" must be one of (2, 3, 5, 6, 7, 8).',
+            )
 
 
 def _check_custom_id(form: FormErrors, path: Path, component: Mapping[str, Any]) -> None:
@@ -171,7 +189,11 @@ def _check_custom_id(form: FormErrors, path: Path, component: Mapping[str, Any])
 def _check_button(form: FormErrors, path: Path, button: Mapping[str, Any]) -> None:
     style = button.get("style")
     if style not in range(1, 7):
-        form.add((*path, "style"), "UNION_TYPE_CHOICES", 'Value of field "style" must be one of (1, 2, 3, 4, 5, 6).')
+        form.add(
+            (*path, "style"),
+            "UNION_TYPE_CHOICES",
+            'Value of field "style" must be one of (1, 2, 3, 4, 5, 6).',
+        )
     form.length((*path, "label"), button.get("label") or "", 0, MAX_BUTTON_LABEL)
     if style == LINK_STYLE:
         form.required(path, button, "url")
@@ -180,7 +202,11 @@ def _check_button(form: FormErrors, path: Path, button: Mapping[str, Any]) -> No
     else:
         _check_custom_id(form, path, button)
         if not (button.get("label") or button.get("emoji")):
-            form.add(path, "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED", "A button needs a label or an emoji")
+            form.add(
+                path,
+                "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED",
+                "A button needs a label or an emoji",
+            )
 
 
 def _check_select(form: FormErrors, path: Path, select: Mapping[str, Any]) -> None:
@@ -188,26 +214,48 @@ def _check_select(form: FormErrors, path: Path, select: Mapping[str, Any]) -> No
     form.length((*path, "placeholder"), select.get("placeholder") or "", 0, MAX_PLACEHOLDER)
     low, high = select.get("min_values", 1), select.get("max_values", 1)
     if not 0 <= low <= MAX_SELECT_OPTIONS:
-        form.add((*path, "min_values"), "NUMBER_TYPE_MAX", f"int value should be between 0 and {MAX_SELECT_OPTIONS}.")
+        form.add(
+            (*path, "min_values"),
+            "NUMBER_TYPE_MAX",
+            f"int value should be between 0 and {MAX_SELECT_OPTIONS}.",
+        )
     if not 1 <= high <= MAX_SELECT_OPTIONS:
-        form.add((*path, "max_values"), "NUMBER_TYPE_MAX", f"int value should be between 1 and {MAX_SELECT_OPTIONS}.")
+        form.add(
+            (*path, "max_values"),
+            "NUMBER_TYPE_MAX",
+            f"int value should be between 1 and {MAX_SELECT_OPTIONS}.",
+        )
     if low > high:
-        form.add((*path, "min_values"), "SELECT_COMPONENT_MIN_GREATER_THAN_MAX", "min_values must be less than or equal to max_values")
+        form.add(
+            (*path, "min_values"),
+            "SELECT_COMPONENT_MIN_GREATER_THAN_MAX",
+            "min_values must be less than or equal to max_values",
+        )
     if select.get("type") != STRING_SELECT:
         return
     options = select.get("options") or []
     form.length((*path, "options"), options, 1, MAX_SELECT_OPTIONS)
     if options and high > len(options):
-        form.add((*path, "max_values"), "SELECT_COMPONENT_MAX_VALUES_TOO_LARGE", "max_values must be less than or equal to the number of options")
+        form.add(
+            (*path, "max_values"),
+            "SELECT_COMPONENT_MAX_VALUES_TOO_LARGE",
+            "max_values must be less than or equal to the number of options",
+        )
     seen: set[str] = set()
     for index, option in enumerate(options):
         option_path = (*path, "options", index)
         for key in ("label", "value"):
             if form.required(option_path, option, key):
                 form.length((*option_path, key), option[key], 1, MAX_OPTION_TEXT)
-        form.length((*option_path, "description"), option.get("description") or "", 0, MAX_OPTION_TEXT)
+        form.length(
+            (*option_path, "description"), option.get("description") or "", 0, MAX_OPTION_TEXT
+        )
         if option.get("value") in seen:
-            form.add((*option_path, "value"), "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED", "Option values must be unique")
+            form.add(
+                (*option_path, "value"),
+                "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+                "Option values must be unique",
+            )
         seen.add(option.get("value") or "")
 
 
@@ -218,27 +266,51 @@ def _check_custom_ids(form: FormErrors, components: Sequence[Mapping[str, Any]])
         if custom_id is None:
             continue
         if custom_id in seen:
-            form.add((*path, "custom_id"), "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id cannot be duplicated")
+            form.add(
+                (*path, "custom_id"),
+                "COMPONENT_CUSTOM_ID_DUPLICATED",
+                "Component custom id cannot be duplicated",
+            )
         seen.add(custom_id)
 
 
-def _check_v2(form: FormErrors, content: str, embeds: Sequence[Any], components: Sequence[Mapping[str, Any]]) -> None:
+def _check_v2(
+    form: FormErrors, content: str, embeds: Sequence[Any], components: Sequence[Mapping[str, Any]]
+) -> None:
     if content or embeds:
-        form.add(("flags",), "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2", "The 'content' and 'embeds' fields cannot be used when using components v2")
+        form.add(
+            ("flags",),
+            "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+            "The 'content' and 'embeds' fields cannot be used when using components v2",
+        )
     every = list(walk(components))
     if len(every) > MAX_V2_COMPONENTS:
-        form.add(("components",), "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_V2_COMPONENTS} or fewer components in total.")
+        form.add(
+            ("components",),
+            "BASE_TYPE_MAX_LENGTH",
+            f"Must be {MAX_V2_COMPONENTS} or fewer components in total.",
+        )
     text = sum(len(c.get("content") or "") for _, c in every if c.get("type") == TEXT_DISPLAY)
     if text > MAX_V2_TEXT:
-        form.add(("components",), "COMPONENT_DISPLAY_TEXT_TOO_LONG", f"Text display content must be {MAX_V2_TEXT} or fewer in length in total.")
+        form.add(
+            ("components",),
+            "COMPONENT_DISPLAY_TEXT_TOO_LONG",
+            f"Text display content must be {MAX_V2_TEXT} or fewer in length in total.",
+        )
     for index, component in enumerate(components):
         _check_v2_component(form, ("components", index), component, V2_TOP_LEVEL)
 
 
-def _check_v2_component(form: FormErrors, path: Path, component: Mapping[str, Any], allowed: frozenset[int]) -> None:
+def _check_v2_component(
+    form: FormErrors, path: Path, component: Mapping[str, Any], allowed: frozenset[int]
+) -> None:
     kind = component.get("type")
     if kind not in allowed:
-        form.add((*path, "type"), "UNION_TYPE_CHOICES", f'Value of field "type" must be one of {tuple(sorted(allowed))}.')
+        form.add(
+            (*path, "type"),
+            "UNION_TYPE_CHOICES",
+            f'Value of field "type" must be one of {tuple(sorted(allowed))}.',
+        )
     elif kind == ACTION_ROW:
         _check_row(form, path, component)
     elif kind == CONTAINER:
@@ -248,12 +320,18 @@ def _check_v2_component(form: FormErrors, path: Path, component: Mapping[str, An
         texts = component.get("components") or []
         form.length((*path, "components"), texts, 1, 3)
         for index, child in enumerate(texts):
-            _check_v2_component(form, (*path, "components", index), child, frozenset({TEXT_DISPLAY}))
+            _check_v2_component(
+                form, (*path, "components", index), child, frozenset({TEXT_DISPLAY})
+            )
         accessory = component.get("accessory") or {}
         if accessory.get("type") == BUTTON:
             _check_button(form, (*path, "accessory"), accessory)
         elif accessory.get("type") != THUMBNAIL:
-            form.add((*path, "accessory", "type"), "UNION_TYPE_CHOICES", 'Value of field "type" must be one of (2, 11).')
+            form.add(
+                (*path, "accessory", "type"),
+                "UNION_TYPE_CHOICES",
+                'Value of field "type" must be one of (2, 11).',
+            )
     elif kind == TEXT_DISPLAY:
         form.required(path, component, "content")
 
@@ -285,7 +363,11 @@ def check_commands(commands: Sequence[Mapping[str, Any]]) -> None:
         _check_command_node(form, (index,), command, command.get("type", 1) == 1)
         key = (command.get("name") or "", command.get("type", 1))
         if key in names:
-            form.add((index, "name"), "APPLICATION_COMMANDS_DUPLICATE_NAME", f"Application command names must be unique: {key[0]}")
+            form.add(
+                (index, "name"),
+                "APPLICATION_COMMANDS_DUPLICATE_NAME",
+                f"Application command names must be unique: {key[0]}",
+            )
         names.add(key)
     form.raise_if_any()
 
@@ -298,9 +380,16 @@ def _check_command_node(
     if name != name.lower() or " " in name:
         form.add((*path, "name"), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
     if described:
-        form.length((*path, "description"), node.get("description") or "", 1, MAX_COMMAND_DESCRIPTION)
+        form.length(
+            (*path, "description"), node.get("description") or "", 1, MAX_COMMAND_DESCRIPTION
+        )
     options = node.get("options") or []
     form.length((*path, "options"), options, 0, MAX_COMMAND_OPTIONS)
     for index, option in enumerate(options):
-        form.length((*path, "options", index, "choices"), option.get("choices") or [], 0, MAX_COMMAND_CHOICES)
+        form.length(
+            (*path, "options", index, "choices"),
+            option.get("choices") or [],
+            0,
+            MAX_COMMAND_CHOICES,
+        )
         _check_command_node(form, (*path, "options", index), option, True)

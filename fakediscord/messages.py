@@ -84,11 +84,15 @@ class MessageWriter:
         world.messages[message.id] = message
         if not message.ephemeral:
             self._gateway.dispatch(
-                "MESSAGE_CREATE", gateway_message_payload(world, message), intent=INTENT_GUILD_MESSAGES
+                "MESSAGE_CREATE",
+                gateway_message_payload(world, message),
+                intent=INTENT_GUILD_MESSAGES,
             )
         return message
 
-    def edit(self, message: StoredMessage, payload: dict[str, Any], uploads: list[Upload]) -> StoredMessage:
+    def edit(
+        self, message: StoredMessage, payload: dict[str, Any], uploads: list[Upload]
+    ) -> StoredMessage:
         """Apply a partial edit: absent keys are kept, ``null`` clears, as Discord does."""
         fields = _fields(message)
         for key in ("content", "embeds", "components"):
@@ -101,7 +105,9 @@ class MessageWriter:
             keep = {str(a.get("id")) for a in payload["attachments"] or []}
             fields["attachments"] = [a for a in message.attachments if a["id"] in keep]
         channel = self._world.channels[message.channel_id]
-        fields["attachments"] = fields["attachments"] + [self._attachment(channel, u) for u in uploads]
+        fields["attachments"] = fields["attachments"] + [
+            self._attachment(channel, u) for u in uploads
+        ]
         limits.check_message(fields)
         was_loading = message.loading
         message.content = str(fields["content"])
@@ -124,7 +130,11 @@ class MessageWriter:
         if not message.ephemeral:
             self._gateway.dispatch(
                 "MESSAGE_DELETE",
-                {"id": str(message.id), "channel_id": str(message.channel_id), "guild_id": str(message.guild_id)},
+                {
+                    "id": str(message.id),
+                    "channel_id": str(message.channel_id),
+                    "guild_id": str(message.guild_id),
+                },
                 intent=INTENT_GUILD_MESSAGES,
             )
 

@@ -62,7 +62,9 @@ def _embed(embed: Embed) -> Iterator[str]:
         yield f"-- {embed.footer}"
 
 
-def _components(components: tuple[dict[str, Any], ...] | list[Any], counter: Iterator[int]) -> Iterator[str]:
+def _components(
+    components: tuple[dict[str, Any], ...] | list[Any], counter: Iterator[int]
+) -> Iterator[str]:
     for component in components:
         kind = component.get("type")
         if kind == ACTION_ROW:
@@ -80,7 +82,9 @@ def _components(components: tuple[dict[str, Any], ...] | list[Any], counter: Ite
             if accessory.get("type") == BUTTON:
                 yield "  " + _button(Button.parse(accessory), next(counter))
         elif kind == CONTAINER:
-            yield from ("| " + line for line in _components(component.get("components") or [], counter))
+            yield from (
+                "| " + line for line in _components(component.get("components") or [], counter)
+            )
         elif kind == SEPARATOR:
             yield "-" * 20
         else:

@@ -7,6 +7,7 @@ nothing else as JSON (aiohttp's ``json_response`` adds a charset and login then 
 from __future__ import annotations
 
 import json
+import logging
 import math
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
@@ -34,12 +35,17 @@ from .state import StoredMessage, World
 API = "/api/v10"
 GATEWAY_PATH = "/gateway"
 NOT_IMPLEMENTED = "route not implemented by fakediscord"
+CRASHED = "fakediscord failed on this request, see the log"
+
+_log = logging.getLogger(__name__)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 def json_response(body: object, status: int = 200) -> web.Response:
-    return web.Response(body=json.dumps(body).encode(), status=status, content_type="application/json")
+    return web.Response(
+        body=json.dumps(body).encode(), status=status, content_type="application/json"
+    )
 
 
 def no_content() -> web.Response:
@@ -69,7 +75,11 @@ async def read_body(request: web.Request) -> tuple[Any, list[Upload]]:
 
 def _too_many_requests(limit: RateLimit) -> web.Response:
     """A 429 as Discord's edge sends it; discord.py retries only when ``Via`` is present."""
-    body = {"message": "You are being rate limited.", "retry_after": limit.retry_after, "global": limit.is_global}
+    body = {
+        "message": "You are being rate limited.",
+        "retry_after": limit.retry_after,
+        "global": limit.is_global,
+    }
     response = json_response(body, 429)
     response.headers["Via"] = "1.1 google"
     response.headers["Retry-After"] = str(math.ceil(limit.retry_after))
@@ -115,8 +125,16 @@ class Rest:
             ("GET", "/users/{user_id}", self._get_user),
             ("GET", "/applications/{application_id}/commands", self._get_commands),
             ("PUT", "/applications/{application_id}/commands", self._put_commands),
-            ("GET", "/applications/{application_id}/guilds/{guild_id}/commands", self._get_commands),
-            ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", self._put_commands),
+            (
+                "GET",
+                "/applications/{application_id}/guilds/{guild_id}/commands",
+                self._get_commands,
+            ),
+            (
+                "PUT",
+                "/applications/{application_id}/guilds/{guild_id}/commands",
+                self._put_commands,
+            ),
             ("GET", "/guilds/{guild_id}/members/{user_id}", self._get_member),
             ("GET", "/channels/{channel_id}", self._get_channel),
             ("GET", "/channels/{channel_id}/messages", self._get_history),
@@ -173,8 +191,16 @@ class Rest:
             return json_response(exc.body(), exc.status)
         except (web.HTTPNotFound, web.HTTPMethodNotAllowed):
             missing = errors.route_not_found()
-            self._log.add(replace(call, status=404, code=0, error=missing.body(), note=NOT_IMPLEMENTED))
+            self._log.add(
+                replace(call, status=404, code=0, error=missing.body(), note=NOT_IMPLEMENTED)
+            )
             return json_response(missing.body(), 404)
+        except Exception as exc:
+            # A 500 would make discord.py retry with real sleeps (1 s, 3 s...): answer 400.
+            _log.exception("fakediscord could not handle %s %s", call.method, call.path)
+            body = {"message": f"fakediscord could not handle this request: {exc!r}", "code": 0}
+            self._log.add(replace(call, status=400, code=0, error=body, note=CRASHED))
+            return json_response(body, 400)
         self._log.add(replace(call, status=answer.status))
         return answer
 
@@ -190,26 +216,28 @@ class Rest:
 
     async def _get_application(self, request: web.Request) -> web.Response:
         bot = self._world.bot
-        return json_response({
-            "id": str(self._world.application_id),
-            "name": bot.name,
-            "description": "",
-            "icon": None,
-            "bot_public": True,
-            "bot_require_code_grant": False,
-            "owner": user_payload(bot),
-            "bot": user_payload(bot),
-            "team": None,
-            "verify_key": "0" * 64,
-            "summary": "",
-            "flags": 0,
-            "rpc_origins": [],
-            "redirect_uris": [],
-            "tags": [],
-            "interactions_endpoint_url": None,
-            "approximate_guild_count": len(self._world.guilds),
-            "integration_types_config": {"0": {}},
-        })
+        return json_response(
+            {
+                "id": str(self._world.application_id),
+                "name": bot.name,
+                "description": "",
+                "icon": None,
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": user_payload(bot),
+                "bot": user_payload(bot),
+                "team": None,
+                "verify_key": "0" * 64,
+                "summary": "",
+                "flags": 0,
+                "rpc_origins": [],
+                "redirect_uris": [],
+                "tags": [],
+                "interactions_endpoint_url": None,
+                "approximate_guild_count": len(self._world.guilds),
+                "integration_types_config": {"0": {}},
+            }
+        )
 
     async def _get_user(self, request: web.Request) -> web.Response:
         user = self._world.users.get(int(request.match_info["user_id"]))
@@ -243,7 +271,9 @@ class Rest:
         return json_response(member_payload(self._world, guild, user_id))
 
     async def _get_channel(self, request: web.Request) -> web.Response:
-        return json_response(channel_payload(self._world.channel(int(request.match_info["channel_id"]))))
+        return json_response(
+            channel_payload(self._world.channel(int(request.match_info["channel_id"])))
+        )
 
     async def _get_history(self, request: web.Request) -> web.Response:
         channel = self._world.channel(int(request.match_info["channel_id"]))
@@ -286,16 +316,26 @@ class Rest:
     async def _post_callback(self, request: web.Request) -> web.Response:
         body, uploads = await read_body(request)
         answer = self._hub.callback(
-            int(request.match_info["webhook_id"]), request.match_info["webhook_token"], body, uploads
+            int(request.match_info["webhook_id"]),
+            request.match_info["webhook_token"],
+            body,
+            uploads,
         )
         return json_response(answer) if _flag(request, "with_response") else no_content()
 
     async def _post_followup(self, request: web.Request) -> web.Response:
         payload, uploads = await read_body(request)
         message = self._hub.followup(
-            int(request.match_info["webhook_id"]), request.match_info["webhook_token"], payload, uploads
+            int(request.match_info["webhook_id"]),
+            request.match_info["webhook_token"],
+            payload,
+            uploads,
         )
-        return json_response(message_payload(self._world, message)) if _flag(request, "wait") else no_content()
+        return (
+            json_response(message_payload(self._world, message))
+            if _flag(request, "wait")
+            else no_content()
+        )
 
     async def _webhook_message(self, request: web.Request) -> web.Response:
         reference = request.match_info.get("message_id", "@original")

@@ -72,7 +72,14 @@ class FakeDiscord:
             token_lifetime=token_lifetime,
         )
         self._rest = Rest(
-            self.world, self.gateway, self.writer, self.hub, self.commands, self.log, self.activity, token
+            self.world,
+            self.gateway,
+            self.writer,
+            self.hub,
+            self.commands,
+            self.log,
+            self.activity,
+            token,
         )
         self._runner: web.AppRunner | None = None
         self._clients: dict[discord.Client, asyncio.Task[None]] = {}
@@ -149,7 +156,9 @@ class FakeDiscord:
         task = asyncio.create_task(client.connect(reconnect=False))
         self._clients[client] = task
         ready = asyncio.create_task(self._until_ready(client))
-        done, _ = await asyncio.wait({task, ready}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait(
+            {task, ready}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+        )
         if ready not in done:
             ready.cancel()
             if task in done:
@@ -189,11 +198,13 @@ class FakeDiscord:
         joined = guilds if guilds is not None else [self.guild]
         for guild in joined:
             self.add_member(guild, user)
-        if joined:
-            user.channel = self.world.channels[joined[0].channel_ids[0]]
+        first = next((c for g in joined for c in g.channel_ids), None)
+        if first is not None:
+            user.channel = self.world.channels[first]
         return user
 
     def add_member(self, guild: Guild, user: TestUser) -> None:
+        """Make ``user`` join ``guild``; a bot with the members intent hears about it."""
         guild.members[user.id] = self.clock.now()
         member = member_payload(self.world, guild, user.id)
         self.gateway.dispatch(
@@ -203,10 +214,13 @@ class FakeDiscord:
     def add_guild(self, name: str, *, locale: str = "en-US") -> Guild:
         """A new guild with the bot in it; add channels with :meth:`add_channel`."""
         guild = self.world.add_guild(name, locale)
-        self.gateway.dispatch("GUILD_CREATE", guild_payload(self.world, guild), intent=INTENT_GUILDS)
+        self.gateway.dispatch(
+            "GUILD_CREATE", guild_payload(self.world, guild), intent=INTENT_GUILDS
+        )
         return guild
 
     def add_channel(self, guild: Guild, name: str) -> Channel:
+        """A new text channel; a connected bot gets CHANNEL_CREATE."""
         channel = self.world.add_channel(guild, name)
         self.gateway.dispatch("CHANNEL_CREATE", channel_payload(channel), intent=INTENT_GUILDS)
         return channel
@@ -234,6 +248,7 @@ class FakeDiscord:
         :class:`SettleTimeout` after ``timeout`` real seconds, naming what the bot never
         answered (each is reported once). The fake clock does not move while settling.
         """
+
         def unanswered() -> list[str]:
             return [
                 f"{i.description} by {self.world.users[i.user_id].name}"

@@ -61,7 +61,8 @@ async def wait_until_idle(
             if waiting:
                 abandon()  # reported once: later settles must not fail for the same bug
                 raise SettleTimeout(
-                    "the bot never answered: " + "; ".join(waiting)
+                    "the bot never answered: "
+                    + "; ".join(waiting)
                     + " (Discord would show 'This interaction failed')"
                 )
             raise SettleTimeout(

@@ -8,11 +8,12 @@ what is on screen now.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from .errors import UserActionError
 from .limits import BUTTON, LABEL, SELECTS, STRING_SELECT, TEXT_DISPLAY, TEXT_INPUT, walk
 from .state import StoredMessage, World
 
@@ -64,6 +65,33 @@ class Select:
     max_values: int
     disabled: bool
     type: int = STRING_SELECT
+
+    @property
+    def name(self) -> str:
+        return self.placeholder or self.custom_id
+
+    def values_for(self, choices: Sequence[str]) -> list[str]:
+        """The option values for choices given by value or, failing that, by label,
+        refused when the count is outside ``min_values``..``max_values``."""
+        if self.type != STRING_SELECT:
+            raise UserActionError(f"select {self.name!r}: only string selects are supported")
+        if isinstance(choices, str):
+            raise UserActionError("choices are a list, e.g. ['K×2']")
+        values = []
+        for choice in choices:
+            option = next((o for o in self.options if o.value == choice), None)
+            option = option or next((o for o in self.options if o.label == choice), None)
+            if option is None:
+                shown = [o.label for o in self.options]
+                raise UserActionError(
+                    f"select {self.name!r} has no option {choice!r}; options: {shown}"
+                )
+            values.append(option.value)
+        if not self.min_values <= len(values) <= self.max_values:
+            raise UserActionError(
+                f"select {self.name!r} takes {self.min_values} to {self.max_values} choices, not {len(values)}"
+            )
+        return values
 
     @classmethod
     def parse(cls, data: Mapping[str, Any]) -> Select:
@@ -168,7 +196,9 @@ class Message:
     def text_displays(self) -> tuple[str, ...]:
         """The text of Components V2 text displays, in order."""
         return tuple(
-            str(c.get("content", "")) for _, c in walk(self.components) if c.get("type") == TEXT_DISPLAY
+            str(c.get("content", ""))
+            for _, c in walk(self.components)
+            if c.get("type") == TEXT_DISPLAY
         )
 
     @property
@@ -188,9 +218,21 @@ class Message:
             if len(matches) == 1:
                 return matches[0]
             if matches:
-                raise LookupError(f"{len(matches)} buttons labelled {target!r}: use a custom_id")
+                raise UserActionError(
+                    f"{len(matches)} buttons labelled {target!r}: use a custom_id"
+                )
         shown = [b.label or b.emoji for b in self.buttons]
-        raise LookupError(f"no button {target!r} on message {self.id}; buttons: {shown}")
+        raise UserActionError(f"no button {target!r} on message {self.id}; buttons: {shown}")
+
+    def select(self, name: str | None = None) -> Select:
+        """The select menu whose placeholder or custom_id is ``name`` (or the only one)."""
+        menus = [s for s in self.selects if name in (None, s.placeholder, s.custom_id)]
+        if len(menus) != 1:
+            shown = [s.placeholder or s.custom_id for s in self.selects]
+            raise UserActionError(
+                f"need exactly one select matching {name!r} on message {self.id}; selects: {shown}"
+            )
+        return menus[0]
 
 
 @dataclass(frozen=True)

@@ -33,4 +33,3 @@ class Snowflakes:
             self._increment = 0
         self._last_ms = ms
         return (ms << 22) | self._increment
-

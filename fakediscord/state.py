@@ -146,7 +146,11 @@ class World:
     def add_guild(self, name: str, locale: str) -> Guild:
         now = self.clock.now()
         guild = Guild(
-            id=self.snowflakes.next(), name=name, locale=locale, owner_id=self.bot.id, created_at=now
+            id=self.snowflakes.next(),
+            name=name,
+            locale=locale,
+            owner_id=self.bot.id,
+            created_at=now,
         )
         guild.members[self.bot.id] = now
         self.guilds[guild.id] = guild

@@ -44,7 +44,9 @@ async def test_dropped_gateway_resumes_the_session(
     assert alice.last_ephemeral().content.startswith("Your hand")
 
 
-async def test_members_are_chunked_at_startup(fake: FakeDiscord, alice: TestUser, bob: TestUser) -> None:
+async def test_members_are_chunked_at_startup(
+    fake: FakeDiscord, alice: TestUser, bob: TestUser
+) -> None:
     bot = TinyBot()
     await fake.connect(bot)
 
@@ -85,7 +87,9 @@ async def test_injected_429_is_retried_by_discord_py(
 
 async def test_unknown_routes_are_reported(fake: FakeDiscord, bot: TinyBot) -> None:
     with pytest.raises(discord.NotFound):
-        await bot.http.request(discord.http.Route("POST", "/channels/{channel_id}/typing", channel_id=fake.channel.id))
+        await bot.http.request(
+            discord.http.Route("POST", "/channels/{channel_id}/typing", channel_id=fake.channel.id)
+        )
 
     refused = fake.expect_error(0)
     assert refused.note == "route not implemented by fakediscord"

@@ -11,13 +11,21 @@ from .tinybot import TinyBot
 
 async def test_sync_registers_the_command_tree(fake: FakeDiscord, bot: TinyBot) -> None:
     assert sorted(c.name for c in bot.synced) == [
-        "broken", "double", "edit_later", "later", "post", "president", "slow",
+        "broken",
+        "double",
+        "edit_later",
+        "later",
+        "post",
+        "president",
+        "slow",
     ]
     president = next(c for c in bot.synced if c.name == "president")
     synced = fake.commands.find(fake.guild.id, "president")
     assert synced is not None and president.id == int(synced["id"])
     assert [c.route for c in fake.calls] == [
-        "/users/@me", "/oauth2/applications/@me", "/applications/{application_id}/commands",
+        "/users/@me",
+        "/oauth2/applications/@me",
+        "/applications/{application_id}/commands",
     ]
 
 
@@ -43,14 +51,16 @@ async def test_ephemeral_view_carries_locales_and_renders(
 
     hand = alice.last_ephemeral()
     assert hand.content == "Your hand (fr/en-US)"
-    assert render_message(hand) == "\n".join([
-        "Président (to alice) [only you can see this]",
-        "Your hand (fr/en-US)",
-        "[1] (Pass)  [2] (Note)  [3] (Fold)  [4] (Wait) (disabled)",
-        "[5] <Choose cards> (pick 1-1)",
-        "    - K×2",
-        "    - Q×1",
-    ])
+    assert render_message(hand) == "\n".join(
+        [
+            "Président (to alice) [only you can see this]",
+            "Your hand (fr/en-US)",
+            "[1] (Pass)  [2] (Note)  [3] (Fold)  [4] (Wait) (disabled)",
+            "[5] <Choose cards> (pick 1-1)",
+            "    - K×2",
+            "    - Q×1",
+        ]
+    )
 
 
 async def test_select_updates_the_ephemeral_message(
@@ -67,7 +77,9 @@ async def test_select_updates_the_ephemeral_message(
     assert after.edited
 
 
-async def test_deferred_click_then_edit_original(fake: FakeDiscord, bot: TinyBot, alice: TestUser) -> None:
+async def test_deferred_click_then_edit_original(
+    fake: FakeDiscord, bot: TinyBot, alice: TestUser
+) -> None:
     await alice.slash("president hand")
     hand = alice.last_ephemeral()
     mark = fake.mark()
@@ -121,18 +133,22 @@ async def test_modal_round_trip(fake: FakeDiscord, bot: TinyBot, alice: TestUser
 async def test_subcommand_group(fake: FakeDiscord, bot: TinyBot, alice: TestUser) -> None:
     inter = await alice.slash("president rules set", knob="revolution", value="off")
 
-    assert inter.data["options"] == [{
-        "type": 2,
-        "name": "rules",
-        "options": [{
-            "type": 1,
-            "name": "set",
+    assert inter.data["options"] == [
+        {
+            "type": 2,
+            "name": "rules",
             "options": [
-                {"type": 3, "name": "knob", "value": "revolution"},
-                {"type": 3, "name": "value", "value": "off"},
+                {
+                    "type": 1,
+                    "name": "set",
+                    "options": [
+                        {"type": 3, "name": "knob", "value": "revolution"},
+                        {"type": 3, "name": "value", "value": "off"},
+                    ],
+                }
             ],
-        }],
-    }]
+        }
+    ]
     assert alice.last_message().content == "revolution = off"
 
 
@@ -143,9 +159,7 @@ async def test_modal_opened_from_a_button_updates_its_message(
     hand = alice.last_ephemeral()
     await alice.click(hand, "Note")
     assert alice.modal is not None
-    assert alice.modal.inputs == (
-        TextInput("note", "Your note", 1, False, None, None, None, None),
-    )
+    assert alice.modal.inputs == (TextInput("note", "Your note", 1, False, None, None, None, None),)
 
     inter = await alice.modal_submit({"Your note": "bluff"})
 
@@ -203,7 +217,9 @@ async def test_deferred_thinking_is_filled_by_the_first_followup(
     assert (done.id, done.content, done.loading) == (thinking.id, "done thinking", False)
 
 
-async def test_edit_of_ephemeral_through_token(fake: FakeDiscord, bot: TinyBot, alice: TestUser) -> None:
+async def test_edit_of_ephemeral_through_token(
+    fake: FakeDiscord, bot: TinyBot, alice: TestUser
+) -> None:
     await alice.slash("edit_later")
     bot.gate.set()
     await fake.settle()

@@ -24,7 +24,9 @@ async def test_answer_after_three_seconds_is_unknown_interaction(
     assert alice.visible() == []
 
 
-async def test_answer_within_three_seconds_is_fine(fake: FakeDiscord, bot: TinyBot, alice: TestUser) -> None:
+async def test_answer_within_three_seconds_is_fine(
+    fake: FakeDiscord, bot: TinyBot, alice: TestUser
+) -> None:
     inter = await alice.slash("slow", settle=False)
     fake.clock.advance(2.9)
     bot.gate.set()
@@ -33,7 +35,9 @@ async def test_answer_within_three_seconds_is_fine(fake: FakeDiscord, bot: TinyB
     assert inter.response_type == 4
 
 
-async def test_second_acknowledgement_is_refused(fake: FakeDiscord, bot: TinyBot, alice: TestUser) -> None:
+async def test_second_acknowledgement_is_refused(
+    fake: FakeDiscord, bot: TinyBot, alice: TestUser
+) -> None:
     await alice.slash("double")
 
     assert fake.expect_error(40060).status == 400
@@ -75,7 +79,9 @@ async def test_edit_with_an_expired_token(fake: FakeDiscord, bot: TinyBot, alice
     assert alice.last_ephemeral().content == "first"
 
 
-async def test_followup_with_an_expired_token(fake: FakeDiscord, bot: TinyBot, alice: TestUser) -> None:
+async def test_followup_with_an_expired_token(
+    fake: FakeDiscord, bot: TinyBot, alice: TestUser
+) -> None:
     await alice.slash("later")
     fake.clock.advance(15 * 60 + 1)
     bot.gate.set()
@@ -85,7 +91,9 @@ async def test_followup_with_an_expired_token(fake: FakeDiscord, bot: TinyBot, a
     assert alice.last_ephemeral().loading
 
 
-async def test_unexpected_errors_fail_the_test(fake: FakeDiscord, bot: TinyBot, alice: TestUser) -> None:
+async def test_unexpected_errors_fail_the_test(
+    fake: FakeDiscord, bot: TinyBot, alice: TestUser
+) -> None:
     await alice.slash("broken", kind="long")
 
     with pytest.raises(AssertionError, match="50035 Invalid Form Body"):
@@ -159,7 +167,9 @@ def test_components_v2_rules() -> None:
         "components": [{"type": 10, "content": "Seat 1"}],
         "accessory": _button("sit"),
     }
-    check_message({"flags": v2, "components": [{"type": 17, "components": [section, _row(_button("go"))]}]})
+    check_message(
+        {"flags": v2, "components": [{"type": 17, "components": [section, _row(_button("go"))]}]}
+    )
     assert "COMPONENT_CUSTOM_ID_DUPLICATED" in str(
         _errors({"flags": v2, "components": [section, _row(_button("sit"))]})
     )

@@ -10,10 +10,15 @@ from typing import Any
 import discord
 from discord import app_commands
 
-CARDS = [discord.SelectOption(label="K×2", value="K2"), discord.SelectOption(label="Q×1", value="Q1")]
+CARDS = [
+    discord.SelectOption(label="K×2", value="K2"),
+    discord.SelectOption(label="Q×1", value="Q1"),
+]
 
 
-class JoinButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"table:(?P<id>\d+):join"):
+class JoinButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"table:(?P<id>\d+):join"
+):
     """Restart-safe: its custom_id carries everything the callback needs."""
 
     def __init__(self, table_id: int) -> None:
@@ -51,21 +56,29 @@ class HandView(discord.ui.View):
         self.add_item(self.cards)
 
     @discord.ui.button(label="Pass", custom_id="hand:pass")
-    async def pass_turn(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+    async def pass_turn(
+        self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]
+    ) -> None:
         await interaction.response.defer()
         await interaction.edit_original_response(content="You passed", view=None)
 
     @discord.ui.button(label="Note", custom_id="hand:note")
-    async def note(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+    async def note(
+        self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]
+    ) -> None:
         await interaction.response.send_modal(NoteModal())
 
     @discord.ui.button(label="Fold", custom_id="hand:fold")
-    async def fold(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+    async def fold(
+        self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]
+    ) -> None:
         await interaction.response.defer()
         await interaction.delete_original_response()
 
     @discord.ui.button(label="Wait", custom_id="hand:wait", disabled=True)
-    async def hold(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+    async def hold(
+        self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]
+    ) -> None:
         raise AssertionError("disabled buttons cannot be clicked")
 
     async def pick(self, interaction: discord.Interaction[Any]) -> None:
@@ -111,10 +124,16 @@ president = app_commands.Group(name="president", description="Président tables"
 
 @president.command(description="Open a table")
 @app_commands.choices(
-    preset=[app_commands.Choice(name="Classic", value="classic"), app_commands.Choice(name="Presi", value="presi")]
+    preset=[
+        app_commands.Choice(name="Classic", value="classic"),
+        app_commands.Choice(name="Presi", value="presi"),
+    ]
 )
 async def create(
-    interaction: discord.Interaction[Any], preset: str, seats: app_commands.Range[int, 2, 8] = 4, public: bool = True
+    interaction: discord.Interaction[Any],
+    preset: str,
+    seats: app_commands.Range[int, 2, 8] = 4,
+    public: bool = True,
 ) -> None:
     bot: TinyBot = interaction.client
     table_id = interaction.id % 10_000
@@ -128,13 +147,19 @@ async def create(
 
 @president.command(description="Show your hand")
 async def hand(interaction: discord.Interaction[Any]) -> None:
-    locale = f"{interaction.locale.value}/{interaction.guild_locale and interaction.guild_locale.value}"
-    await interaction.response.send_message(f"Your hand ({locale})", view=HandView(), ephemeral=True)
+    locale = (
+        f"{interaction.locale.value}/{interaction.guild_locale and interaction.guild_locale.value}"
+    )
+    await interaction.response.send_message(
+        f"Your hand ({locale})", view=HandView(), ephemeral=True
+    )
 
 
 @president.command(description="Invite someone")
 async def invite(interaction: discord.Interaction[Any], who: discord.Member) -> None:
-    await interaction.response.send_message(f"{interaction.user.display_name} invites {who.mention}")
+    await interaction.response.send_message(
+        f"{interaction.user.display_name} invites {who.mention}"
+    )
 
 
 @president.command(description="Export your hand as a file")
@@ -199,7 +224,10 @@ async def post(interaction: discord.Interaction[Any]) -> None:
 
 @app_commands.command(description="Replies in ways Discord refuses")
 @app_commands.choices(
-    kind=[app_commands.Choice(name=k, value=k) for k in ("options26", "customid101", "duplicate", "long")]
+    kind=[
+        app_commands.Choice(name=k, value=k)
+        for k in ("options26", "customid101", "duplicate", "long")
+    ]
 )
 async def broken(interaction: discord.Interaction[Any], kind: str) -> None:
     content = "x" * 2001 if kind == "long" else "broken"
@@ -218,7 +246,13 @@ class TinyBot(discord.Client):
         self.failures: list[Exception] = []
         self.synced: list[app_commands.AppCommand] = []
         commands: list[app_commands.Group | app_commands.Command[Any, Any, Any]] = [
-            president, slow, later, edit_later, double, post, broken
+            president,
+            slow,
+            later,
+            edit_later,
+            double,
+            post,
+            broken,
         ]
         for command in commands:
             self.tree.add_command(command)

@@ -138,7 +138,7 @@ def _install_sqlite_hooks(engine: AsyncEngine, enforce_foreign_keys: bool) -> No
         connection.exec_driver_sql("BEGIN DEFERRED" if read_only else "BEGIN IMMEDIATE")
 
 
-def alembic_config() -> Config:
+def _alembic_config() -> Config:
     """Alembic configuration that does not depend on the working directory."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
@@ -161,7 +161,7 @@ async def _run_alembic(url: str | URL, action: Callable[[Config], None]) -> None
         async with lock, engine.begin() as connection:
 
             def run(sync_connection: Connection) -> None:
-                config = alembic_config()
+                config = _alembic_config()
                 config.attributes["connection"] = sync_connection
                 action(config)
 

@@ -23,8 +23,6 @@ from dataclasses import dataclass
 from openskill.models import PlackettLuce
 
 _MODEL = PlackettLuce()
-DEFAULT_MU: float = _MODEL.mu
-DEFAULT_SIGMA: float = _MODEL.sigma
 
 # Display scale: a newcomer (mu 25, sigma 25/3, ordinal 0) shows 1000, and each point of
 # ordinal is worth 40, so a round won among four newcomers shows about +120. The ordinal
@@ -39,15 +37,11 @@ class Skill:
     sigma: float
 
     @property
-    def ordinal(self) -> float:
-        return self.mu - 3 * self.sigma
-
-    @property
     def display(self) -> int:
         return display_rating(self.mu, self.sigma)
 
 
-NEWCOMER = Skill(DEFAULT_MU, DEFAULT_SIGMA)
+NEWCOMER = Skill(_MODEL.mu, _MODEL.sigma)
 
 
 def display_rating(mu: float, sigma: float) -> int:

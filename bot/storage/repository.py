@@ -146,10 +146,6 @@ class Storage:
     async def close(self) -> None:
         await self._engine.dispose()
 
-    @property
-    def dialect(self) -> str:
-        return self._engine.dialect.name
-
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[AsyncConnection]:
         if self._sqlite_writer is None:
@@ -603,8 +599,8 @@ class Storage:
                         "guild_id": guild_id,
                         "preset": preset,
                         "user_id": user,
-                        "mu": ratings.DEFAULT_MU,
-                        "sigma": ratings.DEFAULT_SIGMA,
+                        "mu": ratings.NEWCOMER.mu,
+                        "sigma": ratings.NEWCOMER.sigma,
                         "rounds": 0,
                         "updated_at": now,
                     }

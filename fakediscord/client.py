@@ -158,13 +158,13 @@ class TestUser:
                 f"modal {modal.title!r} has no field {sorted(set(answers) - known)}; it has {sorted(known)}"
             )
         components = [_submitted(c, answers) for c in opened.modal.get("components") or []]
-        del hub.open_modals[self.id]
         data = {"custom_id": opened.modal["custom_id"], "components": [c for c in components if c]}
         message = self._fake.world.messages.get(opened.message_id or 0)
         where = self._fake.world.channels[opened.channel_id]
         record = hub.start(
             MODAL_SUBMIT, self.user, where, data, f"submit modal {modal.title!r}", message
         )
+        del hub.open_modals[self.id]
         return await self._after(record, settle)
 
     def visible(self, channel: Channel | None = None) -> list[Message]:
@@ -247,5 +247,5 @@ def _submitted(component: Mapping[str, Any], answers: Mapping[str, str]) -> dict
         return {"type": kind, "custom_id": component["custom_id"], "values": picked}
     if kind == ACTION_ROW:
         children = [_submitted(c, answers) for c in component.get("components") or []]
-        return {"type": 1, "components": [c for c in children if c]}
+        return {"type": ACTION_ROW, "components": [c for c in children if c]}
     return None

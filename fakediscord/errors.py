@@ -11,7 +11,6 @@ UNKNOWN_USER = 10013
 UNKNOWN_WEBHOOK = 10015
 UNKNOWN_INTERACTION = 10062
 MISSING_ACCESS = 50001
-CANNOT_EDIT_OTHERS_MESSAGE = 50005
 EMPTY_MESSAGE = 50006
 INVALID_WEBHOOK_TOKEN = 50027
 INVALID_FORM_BODY = 50035
@@ -83,12 +82,6 @@ def already_acknowledged() -> DiscordError:
 
 def invalid_webhook_token() -> DiscordError:
     return DiscordError(401, INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token")
-
-
-def cannot_edit_others_message() -> DiscordError:
-    return DiscordError(
-        403, CANNOT_EDIT_OTHERS_MESSAGE, "Cannot edit a message authored by another user"
-    )
 
 
 def empty_message() -> DiscordError:

@@ -303,8 +303,6 @@ class Rest:
 
     async def _patch_message(self, request: web.Request) -> web.Response:
         message = self._channel_message(request)
-        if message.author_id != self._world.bot.id:
-            raise errors.cannot_edit_others_message()
         payload, uploads = await read_body(request)
         self._writer.edit(message, payload, uploads)
         return json_response(message_payload(self._world, message))

@@ -18,7 +18,7 @@ from .limits import BUTTON, LABEL, SELECTS, STRING_SELECT, TEXT_DISPLAY, TEXT_IN
 from .state import StoredMessage, World
 
 
-def emoji_text(emoji: Mapping[str, Any] | None) -> str | None:
+def _emoji_text(emoji: Mapping[str, Any] | None) -> str | None:
     if not emoji:
         return None
     return str(emoji.get("name")) if not emoji.get("id") else f":{emoji.get('name')}:"
@@ -40,7 +40,7 @@ class Button:
             custom_id=data.get("custom_id"),
             style=int(data.get("style", 1)),
             disabled=bool(data.get("disabled")),
-            emoji=emoji_text(data.get("emoji")),
+            emoji=_emoji_text(data.get("emoji")),
             url=data.get("url"),
         )
 
@@ -100,7 +100,7 @@ class Select:
                 label=o.get("label", ""),
                 value=o.get("value", ""),
                 description=o.get("description"),
-                emoji=emoji_text(o.get("emoji")),
+                emoji=_emoji_text(o.get("emoji")),
                 default=bool(o.get("default")),
             )
             for o in data.get("options") or []

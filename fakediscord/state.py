@@ -46,10 +46,6 @@ class Channel:
     name: str
     position: int
 
-    @property
-    def mention(self) -> str:
-        return f"<#{self.id}>"
-
 
 @dataclass
 class Guild:
@@ -59,7 +55,6 @@ class Guild:
     name: str
     locale: str
     owner_id: int
-    created_at: datetime
     channel_ids: list[int] = field(default_factory=list)
     members: dict[int, datetime] = field(default_factory=dict)
 
@@ -144,15 +139,8 @@ class World:
         return user
 
     def add_guild(self, name: str, locale: str) -> Guild:
-        now = self.clock.now()
-        guild = Guild(
-            id=self.snowflakes.next(),
-            name=name,
-            locale=locale,
-            owner_id=self.bot.id,
-            created_at=now,
-        )
-        guild.members[self.bot.id] = now
+        guild = Guild(id=self.snowflakes.next(), name=name, locale=locale, owner_id=self.bot.id)
+        guild.members[self.bot.id] = self.clock.now()
         self.guilds[guild.id] = guild
         return guild
 

@@ -41,6 +41,8 @@ async def test_slash_with_subcommand_options_and_public_reply(
     assert [b.label for b in table.buttons] == ["Join"]
     assert hosting.ephemeral and hosting.content.startswith("You host table")
     assert list(bot.tables.values()) == [table.id]
+    assert (inter.original_message_id, inter.followup_ids) == (table.id, [hosting.id])
+    assert [m.id for m in fake.messages()] == [table.id, hosting.id]
     assert [m.id for m in bob.visible()] == [table.id]
 
 

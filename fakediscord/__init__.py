@@ -1,7 +1,51 @@
-"""A local fake Discord that a real discord.py client connects to, for end-to-end tests.
+"""A local fake Discord that a real, unchanged discord.py client connects to.
 
-Start it with :meth:`FakeDiscord.running`, connect a bot with :meth:`FakeDiscord.connect`,
-act as users with :meth:`FakeDiscord.add_user`, and wait with :meth:`FakeDiscord.settle`.
+It serves REST (``/api/v10``) and the gateway on 127.0.0.1, enforces the rules a mock
+of ``Interaction`` would let slip (3-second acknowledgement, single acknowledgement,
+15-minute tokens, component and message limits, ephemeral visibility) and lets tests
+act as users. Shared by the end-to-end tests and the terminal sandbox.
+
+Starting it and connecting a bot::
+
+    async with FakeDiscord.running() as fake:      # serves, and points discord.py here
+        bot = MyBot(..., guild_ready_timeout=0)    # else READY waits 2 real seconds
+        await fake.connect(bot)                    # login, gateway, READY, GUILD_CREATE
+        ...
+        await fake.disconnect(bot)                 # a "process restart": state stays
+
+or in pytest, with ``from fakediscord.pytest_plugin import fake`` in a conftest: the
+``fake`` fixture also fails the test if Discord refused a call nobody expected.
+
+Acting as users (each action waits for the bot to settle unless ``settle=False``)::
+
+    alice = fake.add_user("alice", locale="fr")    # member of fake.guild, in fake.channel
+    await alice.slash("president create", preset="classic", seats=4)
+    table = alice.last_message()                   # a frozen Message snapshot
+    await bob.click(table, "Join")                 # by label or custom_id
+    await alice.select(alice.last_ephemeral(), ["K×2"])
+    await alice.modal_submit(name="Chez Alice")    # the modal the bot opened
+    alice.visible()                                # public messages + her ephemerals
+    print(render_message(table))                   # text with numbered controls
+
+Time and Discord's refusals::
+
+    await alice.slash("slow", settle=False)
+    fake.clock.advance(3.5)                        # no real waiting, ever
+    ...                                            # let the bot answer
+    await fake.settle()
+    fake.expect_error(10062)                       # claim the refusal; others still fail
+
+``fake.calls`` / ``fake.calls_since(fake.mark())`` list every REST call (method, route
+template, fake time, caller, the user whose token was used, status);
+``fake.inject_429(route)`` makes discord.py retry.
+
+Known limitations: guild text channels only (no DMs, threads, reactions, typing, role
+overwrites; everyone has @everyone's permissions and the bot owns every guild); users
+cannot post plain messages; users pick only in string selects; no autocomplete, context
+menus, or role/mentionable/attachment options; one application per fake; the gateway
+neither compresses nor replays events missed during a drop; no real rate-limit buckets;
+uploads keep only file names and sizes; error codes follow Discord's shape, but some
+nested error code strings are approximations.
 """
 
 from .calls import CallRecord

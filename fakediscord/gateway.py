@@ -17,7 +17,6 @@ from .state import World
 HEARTBEAT_INTERVAL_MS = 41_250
 INTENT_GUILD_MEMBERS = 1 << 1
 INTENT_GUILD_MESSAGES = 1 << 9
-AUTHENTICATION_FAILED = 4004
 RECONNECT_PLEASE = 4000
 
 DISPATCH, HEARTBEAT, IDENTIFY, RESUME, REQUEST_MEMBERS = 0, 1, 2, 6, 8
@@ -31,7 +30,6 @@ class Session:
     id: str
     intents: int
     seq: int = 0
-    connection: Connection | None = None
 
 
 @dataclass
@@ -48,12 +46,12 @@ class Gateway:
     """Speaks just enough of the gateway protocol for discord.py, in plain JSON text frames.
 
     discord.py asks for zlib-stream compression but also accepts text frames, so nothing
-    is compressed. Events dispatched while a session has no websocket are dropped.
+    is compressed. Events dispatched while a session has no websocket are dropped. Tokens
+    are not checked here: REST login already refused a wrong one.
     """
 
-    def __init__(self, world: World, token: str, activity: Activity) -> None:
+    def __init__(self, world: World, activity: Activity) -> None:
         self._world = world
-        self._token = token
         self._activity = activity
         self._sessions: dict[str, Session] = {}
         self._connections: list[Connection] = []
@@ -93,11 +91,9 @@ class Gateway:
         try:
             async for message in ws:
                 if message.type is WSMsgType.TEXT:
-                    await self._receive(connection, json.loads(message.data))
+                    self._receive(connection, json.loads(message.data))
         finally:
             self._connections.remove(connection)
-            if connection.session is not None:
-                connection.session.connection = None
             writer.cancel()
             self._activity.touch()
         return ws
@@ -118,24 +114,20 @@ class Gateway:
                 connection.sending = False
                 self._activity.touch()
 
-    async def _receive(self, connection: Connection, frame: dict[str, Any]) -> None:
+    def _receive(self, connection: Connection, frame: dict[str, Any]) -> None:
         op, data = frame.get("op"), frame.get("d") or {}
         if op == HEARTBEAT:
             self._send(connection, {"op": HEARTBEAT_ACK})
         elif op == IDENTIFY:
-            await self._identify(connection, data)
+            self._identify(connection, data)
         elif op == RESUME:
             self._resume(connection, data)
         elif op == REQUEST_MEMBERS:
             self._send_members(connection, data)
 
-    async def _identify(self, connection: Connection, data: dict[str, Any]) -> None:
-        if data.get("token") != self._token:
-            await connection.ws.close(code=AUTHENTICATION_FAILED, message=b"Authentication failed.")
-            return
+    def _identify(self, connection: Connection, data: dict[str, Any]) -> None:
         session = Session(id=uuid.uuid4().hex, intents=int(data.get("intents", 0)))
         self._sessions[session.id] = session
-        session.connection = connection
         connection.session = session
         world = self._world
         joined = [g for g in world.guilds.values() if world.bot.id in g.members]
@@ -172,10 +164,9 @@ class Gateway:
 
     def _resume(self, connection: Connection, data: dict[str, Any]) -> None:
         session = self._sessions.get(data.get("session_id") or "")
-        if session is None or data.get("token") != self._token:
+        if session is None:
             self._send(connection, {"op": INVALID_SESSION, "d": False})
             return
-        session.connection = connection
         connection.session = session
         self._dispatch_to(connection, "RESUMED", {"_trace": ["fakediscord"]})
 

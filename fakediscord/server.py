@@ -54,14 +54,16 @@ class FakeDiscord:
         bot_name: str = "Président",
         ack_deadline: float = 3.0,
         token_lifetime: float = 15 * 60.0,
+        quiet: float = 0.02,
         clock: FakeClock | None = None,
     ) -> None:
         self.clock = clock or FakeClock()
+        self.quiet = quiet
         self.token = token
         self.world = World(self.clock, Snowflakes(self.clock), bot_name)
         self.activity = Activity()
         self.log = CallLog()
-        self.gateway = Gateway(self.world, token, self.activity)
+        self.gateway = Gateway(self.world, self.activity)
         self.writer = MessageWriter(self.world, self.gateway)
         self.commands = CommandRegistry(self.world.snowflakes, self.world.application_id)
         self.hub = InteractionHub(
@@ -238,15 +240,19 @@ class FakeDiscord:
     # -- waiting -----------------------------------------------------------------------
 
     async def settle(
-        self, *, timeout: float = 5.0, quiet: float = 0.02, require_answers: bool = True
+        self, *, timeout: float = 5.0, quiet: float | None = None, require_answers: bool = True
     ) -> None:
         """Wait until the bot has no pending work.
 
         Returns once no REST request is in flight, no gateway event is waiting to be sent,
-        nothing happened for ``quiet`` real seconds, and (with ``require_answers``) every
-        interaction got a response attempt, even a refused one. Raises
-        :class:`SettleTimeout` after ``timeout`` real seconds, naming what the bot never
-        answered (each is reported once). The fake clock does not move while settling.
+        nothing happened for ``quiet`` real seconds (default: the fake's ``quiet``, 20 ms),
+        and (with ``require_answers``) every interaction got a response attempt, even a
+        refused one. Raises :class:`SettleTimeout` after ``timeout`` real seconds, naming
+        what the bot never answered (each is reported once). The fake clock does not move
+        while settling.
+
+        The quiet window is what covers bot work between two Discord calls (a database
+        write between a deferral and its edit): raise it if such work takes longer.
         """
 
         def unanswered() -> list[str]:
@@ -264,7 +270,7 @@ class FakeDiscord:
             self.gateway.busy,
             unanswered,
             abandon,
-            quiet=quiet,
+            quiet=self.quiet if quiet is None else quiet,
             timeout=timeout,
             require_answers=require_answers,
         )

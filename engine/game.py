@@ -450,7 +450,7 @@ class Game:
         hand = self.hands[seat]
         for card in cards:
             hand.remove(card)
-        self._refresh_base(seat, option)
+        self._refresh_base(seat, option, cards)
         self.pile.extend(cards)
         level, count, special = option.level, option.count, option.special
         trick = self.trick
@@ -514,7 +514,7 @@ class Game:
         else:
             self.to_act = following
 
-    def _refresh_base(self, seat: int, played: PlayOption) -> None:
+    def _refresh_base(self, seat: int, played: PlayOption, cards: tuple[Card, ...]) -> None:
         """Keep the seat's opening options in step with its hand after a play.
 
         Only the played value's options change when no wild or named card is involved, so
@@ -527,17 +527,15 @@ class Game:
         level = played.level
         if played.special is not None or self._wild is not None or (
             level == TWO and self.rules.top_single is not None
-        ):
+        ) or played not in base:
             del self._base[seat]
             return
-        # Plain options come first, sorted by value: find the played value's slice.
-        first = 0
-        while base[first].level != level:
-            first += 1
+        # A value's plain options are contiguous, counts 1..k, the last holding all k cards.
+        first = base.index(played) - played.count + 1
         last = first + 1
         while last < len(base) and base[last].level == level and base[last].special is None:
             last += 1
-        remaining = tuple(c for c in self.hands[seat] if c.value == level)
+        remaining = tuple(c for c in base[last - 1].cards if c not in cards)
         fresh = _plain_options(remaining, False) if remaining else []
         self._base[seat] = base[:first] + fresh + base[last:]
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import discord
 import pytest
+from discord import app_commands
 
 from fakediscord import FakeDiscord, TestUser, TextInput, UserActionError, render_message
 
@@ -269,3 +271,29 @@ async def test_several_guilds_and_channels(fake: FakeDiscord, bot: TinyBot) -> N
     assert guild is not None and guild.get_member(carol.id) is not None
     with pytest.raises(UserActionError, match="not a member"):
         await carol.slash("president hand", channel=fake.channel)
+
+
+async def test_guild_commands_are_scoped_to_their_guild(
+    fake: FakeDiscord, bot: TinyBot, alice: TestUser
+) -> None:
+    @app_commands.command(description="Guild only")
+    async def ping(interaction: discord.Interaction[TinyBot]) -> None:
+        await interaction.response.send_message("pong")
+
+    here = discord.Object(fake.guild.id)
+    bot.tree.add_command(ping, guild=here)
+    mark = fake.mark()
+    await bot.tree.sync(guild=here)
+    assert [c.route for c in fake.calls_since(mark)] == [
+        "/applications/{application_id}/guilds/{guild_id}/commands"
+    ]
+    other = fake.add_guild("Other")
+    fake.add_channel(other, "lobby")
+    carol = fake.add_user("carol", guilds=[other])
+
+    inter = await alice.slash("ping")
+
+    assert inter.data["guild_id"] == str(fake.guild.id)
+    assert alice.last_message().content == "pong"
+    with pytest.raises(UserActionError, match="not synced"):
+        await carol.slash("ping")

@@ -7,7 +7,7 @@ the synced tree: a command the bot forgot to sync fails the test like it fails a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any
 
 from . import limits
 from .errors import UserActionError
@@ -18,13 +18,6 @@ from .state import Guild, World
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, NUMBER = 3, 4, 5, 6, 7, 10
 CHAT_INPUT = 1
-
-
-class HasId(Protocol):
-    """Anything with a snowflake: a test user, a channel."""
-
-    @property
-    def id(self) -> int: ...
 
 
 class CommandRegistry:

@@ -22,7 +22,13 @@ from engine.scenario import main, run_file
 
 REPO = Path(__file__).resolve().parents[2]
 OWN_DIR = REPO / "tests" / "scenarios"
-SHARED_DIR = Path(os.environ.get("PRESIDENT_SCENARIOS") or REPO.parent / "shared" / "scenarios")
+# The shared folder sits next to the working checkout; a clone elsewhere (CI) finds it at the
+# workplace's fixed location.
+_CANDIDATES = [REPO.parent / "shared" / "scenarios", Path("/work/shared/scenarios")]
+SHARED_DIR = Path(
+    os.environ.get("PRESIDENT_SCENARIOS")
+    or next((p for p in _CANDIDATES if p.is_dir()), _CANDIDATES[0])
+)
 
 
 def _files(folder: Path) -> list[Path]:

@@ -34,6 +34,13 @@ def rank_words(locale: LocaleLike, rank: str, count: int, spanish: bool) -> str:
     return t(locale, f"count.{min(max(count, 1), 4)}", one=one, many=many)
 
 
+def card_words(locale: LocaleLike, card: Card, spanish: bool) -> str:
+    """One card in words: "a King", "le joker couleur"."""
+    if card.is_joker:
+        return t(locale, f"card.{card.rank}")
+    return rank_words(locale, card.rank, 1, spanish)
+
+
 def play_words(
     locale: LocaleLike, cards: Sequence[Card], value: str, count: int, spanish: bool,
     special: str | None = None, announce: str | None = None, wild_rank: str | None = None,

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import logging
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
@@ -42,3 +43,11 @@ async def president(fake: FakeDiscord, clock: LinkedClock) -> AsyncIterator[Pres
     await fake.connect(bot)
     yield bot
     await fake.disconnect(bot)  # while discord.py still points at the fake
+
+
+@pytest.fixture(autouse=True)
+def no_logged_errors(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """A failed refresh or timer is only logged by the bot: make it fail the test."""
+    yield
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR and r.name.startswith("bot")]
+    assert errors == [], [r.getMessage() for r in errors]

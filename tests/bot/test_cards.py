@@ -1,4 +1,4 @@
-from bot.i18n.cards import play_words, rank_words, short, shorts
+from bot.i18n.cards import card_words, play_words, rank_words, short, shorts
 from engine import Card
 
 
@@ -33,3 +33,8 @@ def test_special_plays() -> None:
         "three Kings (with 1 wild 7)"
     assert play_words("fr", cards("7H", "7S"), "A", 2, False, announce="A", wild_rank="7") == \
         "deux 7 (des 7 annoncés deux As)"
+
+
+def test_single_cards_in_words() -> None:
+    assert card_words("en", Card.parse("BJ"), False) == "the black joker"
+    assert card_words("fr", Card.parse("QH"), False) == "une Dame"

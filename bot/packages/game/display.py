@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 from bot.i18n import LocaleLike, join_names, t
-from bot.i18n.cards import play_words, rank_words, short, shorts
+from bot.i18n.cards import card_words, play_words, short, shorts
 from bot.packages.controls import button, select, view
 from bot.packages.rules_text import preset_name
 from bot.packages.screen import Screen
@@ -312,8 +312,7 @@ def _exchange_part(table: Table, game: Game, seat: int, locale: LocaleLike,
     single = len(parts) == 1
     for index, part in enumerate(parts):
         options = [discord.SelectOption(label=short(locale, c, spanish(table)), value=str(c),
-                                        description=rank_words(locale, c.rank, 1,
-                                                               spanish(table))[:100],
+                                        description=card_words(locale, c, spanish(table)),
                                         default=c in preset)
                    for c in part]
         items.append(select(

@@ -1,8 +1,8 @@
 """``python -m engine.bench``: full random rounds per second, per preset, on one core.
 
-Every decision goes through the checked public API: the seat lists its legal actions
-(``legal_actions``), a seeded :class:`RandomPlayer` picks one, and ``apply`` verifies it before
-applying it. Rounds follow each other in one unlimited game, so from the second round on each
+Every decision goes through the checked public API: the seat's legal options are listed
+(``legal_plays`` and ``can_pass``), a seeded :class:`RandomPlayer` picks one uniformly, and
+``play_option`` / ``pass_turn`` verify it before applying it. Rounds follow each other in one unlimited game, so from the second round on each
 round includes its deal and its exchange.
 """
 
@@ -51,7 +51,11 @@ def play_rounds(rules: Rules, seats: int, rounds: int, seed: int) -> int:
         # Fast mode has no turn: the first seat with something to do acts.
         seat = acting if acting is not None else next(
             (s for s in game.players if game.legal_actions(s)), game.players[0])
-        game.apply(seat, players[seat].choose(game, seat))
+        option = players[seat].pick(game, seat)
+        if option is None:
+            game.pass_turn(seat)
+        else:
+            game.play_option(seat, option)
         decisions += 1
 
 

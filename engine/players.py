@@ -36,13 +36,20 @@ class RandomPlayer:
             give = _exchange_action(game, seat, self.rng)
             if give is not None:
                 return give
-        # Same draw as over game.legal_actions(seat), without building every Action.
+        option = self.pick(game, seat)
+        return Action.pass_() if option is None else Action.play(option)
+
+    def pick(self, game: Game, seat: int) -> PlayOption | None:
+        """The play decision alone (None: pass); the benchmark's loop calls this directly.
+
+        The draw is uniform over ``game.legal_actions(seat)``, without building every Action.
+        """
         options = game.legal_plays(seat)
         choices = len(options) + game.can_pass(seat)
         if not choices:
             raise ValueError(f"seat {seat} has no legal action")
         pick = int(self.rng.random() * choices)
-        return Action.play(options[pick]) if pick < len(options) else Action.pass_()
+        return options[pick] if pick < len(options) else None
 
 
 class GreedyPlayer:

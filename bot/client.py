@@ -65,6 +65,9 @@ class PresidentBot(commands.Bot):
         restored = await restore_tables(self.service, self.storage)
         log.info("restored %d table(s)", restored)
 
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        await controls.refuse_forged(interaction)
+
     async def sync_commands(self) -> None:
         if self.config.dev_guild_id is not None:
             guild = discord.Object(self.config.dev_guild_id)

@@ -355,7 +355,7 @@ CATALOGUE: dict[str, str] = {
     "hand.title": "🂠 **Your hand** ({count}): {cards}",
     "hand.empty": "🂠 You have no cards left.",
     "hand.your_turn": "▶️ **Your turn** {countdown}",
-    "hand.waiting": "Waiting for {name}.",
+    "hand.waiting": "Not your turn yet: the table shows who plays.",
     "hand.fast": "⚡ Play whenever you can beat the table {countdown}",
     "hand.passed": "You passed: wait for the next trick.",
     "hand.cannot_play": "Nothing you hold can be played now.",

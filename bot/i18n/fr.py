@@ -355,7 +355,7 @@ CATALOGUE: dict[str, str] = {
     "hand.title": "🂠 **Ta main** ({count}) : {cards}",
     "hand.empty": "🂠 Tu n’as plus de cartes.",
     "hand.your_turn": "▶️ **À toi de jouer** {countdown}",
-    "hand.waiting": "On attend {name}.",
+    "hand.waiting": "Ce n’est pas encore ton tour : la table indique qui joue.",
     "hand.fast": "⚡ Joue dès que tu peux battre la table {countdown}",
     "hand.passed": "Tu as passé : attends le prochain pli.",
     "hand.cannot_play": "Rien dans ta main ne peut être joué maintenant.",

@@ -128,6 +128,29 @@ class Control(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?P<raw>.
                 await interaction.response.send_message(text, ephemeral=True)
 
 
+def shown_on(message: discord.Message | None, cid: str) -> bool:
+    """Whether a component with this custom_id is on the message (Discord's own client can
+    only click those; anything else is a forged request)."""
+    if message is None:
+        return False
+    for row in message.components:
+        for child in getattr(row, "children", [row]):
+            if getattr(child, "custom_id", None) == cid:
+                return True
+    return False
+
+
+async def refuse_forged(interaction: discord.Interaction[Any]) -> None:
+    """discord.py silently drops clicks on components absent from their message; answer them
+    so a forged click is told why nothing happened instead of timing out."""
+    if interaction.type is not discord.InteractionType.component:
+        return
+    data: dict[str, Any] = dict(interaction.data or {})
+    cid = str(data.get("custom_id", ""))
+    if not shown_on(interaction.message, cid):
+        await refuse(interaction, "err.unknown_control")
+
+
 def button(
     table_id: int, name: str, label: str, *, version: int = 0, arg: str = "",
     style: discord.ButtonStyle = discord.ButtonStyle.secondary, row: int | None = None,

@@ -41,7 +41,10 @@ class Publisher:
             return
         await self._lobby(table)
         await self._table(table)
-        await self._hands(table)
+
+    async def flush_hands(self, table: Table) -> None:
+        if not table.closed:
+            await self._hands(table)
 
     async def closed(self, table: Table) -> None:
         text = t(table.locale, "lobby.closed")

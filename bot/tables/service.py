@@ -52,7 +52,13 @@ class TableError(Exception):
 class Display(Protocol):
     """The Discord side: renders the table's messages and hands from its current state."""
 
-    async def flush(self, table: Table) -> None: ...
+    async def flush(self, table: Table) -> None:
+        """Bring the lobby or table message up to date."""
+        ...
+
+    async def flush_hands(self, table: Table) -> None:
+        """Bring every player's open hand up to date."""
+        ...
 
     async def closed(self, table: Table) -> None: ...
 
@@ -475,6 +481,7 @@ class TableService:
         self.registry.remove(table)
         self.scheduler.cancel_where(lambda key: _of_table(key, table.id, keep_refresh=False))
         self.coalescer.forget(table.id)
+        self.coalescer.forget(("hands", table.id))
         table.closed = True
         self._background(table, lambda store: store.table_changed(table, "closed"))
         if self.display is not None:
@@ -517,18 +524,18 @@ class TableService:
             self.store.snapshot(table)
 
     def refresh(self, table: Table) -> None:
-        """Ask for the table's messages to be redrawn (coalesced), without a state change."""
+        """Ask for the table's messages and hands to be redrawn, coalesced separately: the
+        channel's message edits and each hand's token edits have their own rate limits."""
         if self.display is not None and not table.closed:
             display = self.display
             self.coalescer.request(table.id, lambda: display.flush(table))
+            self.coalescer.request(("hands", table.id), lambda: display.flush_hands(table))
 
     def _changed(self, table: Table) -> None:
         table.seq += 1
         if self.store is not None and not table.closed:
             self.store.snapshot(table)
-        if self.display is not None and not table.closed:
-            display = self.display
-            self.coalescer.request(table.id, lambda: display.flush(table))
+        self.refresh(table)
 
     def _arm_timer(self, table: Table) -> None:
         game = table.game
@@ -627,7 +634,10 @@ def _of_table(key: object, table_id: int, keep_refresh: bool) -> bool:
     if not isinstance(key, tuple) or not key:
         return False
     if key[0] == "refresh":
-        return not keep_refresh and bool(key[1] == table_id)
+        target = key[1]
+        if isinstance(target, tuple):
+            target = target[1]
+        return not keep_refresh and bool(target == table_id)
     return bool(key[0] == table_id)
 
 

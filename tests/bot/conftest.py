@@ -45,6 +45,16 @@ async def president(fake: FakeDiscord, clock: LinkedClock) -> AsyncIterator[Pres
     await fake.disconnect(bot)  # while discord.py still points at the fake
 
 
+@pytest.fixture
+async def instant(fake: FakeDiscord, clock: LinkedClock) -> AsyncIterator[PresidentBot]:  # noqa: F811
+    """A bot whose bots answer without pausing: bursts of moves at one instant."""
+    bot = PresidentBot(Config(token=fake.token, bot_pause=0), clock=clock,
+                       with_storage=False, guild_ready_timeout=0)
+    await fake.connect(bot)
+    yield bot
+    await fake.disconnect(bot)
+
+
 @pytest.fixture(autouse=True)
 def no_logged_errors(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
     """A failed refresh or timer is only logged by the bot: make it fail the test."""

@@ -1,8 +1,7 @@
 """A whole game of each preset, two humans and bots, through the real discord.py client."""
 
-from engine import Phase
-
 from bot.client import PresidentBot
+from engine import Phase
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock

@@ -200,8 +200,7 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
         lines.extend(_play_part(table, game, seat, locale, items, page))
     else:
         lines.append(t(locale, "hand.round_over"))
-    items.append(button(table.id, "refresh", t(locale, "btn.refresh"), version=game.version,
-                        row=4))
+    items.append(button(table.id, "refresh", t(locale, "btn.refresh"), row=4))
     return Screen("\n".join(lines), view(*items))
 
 
@@ -263,7 +262,7 @@ def _play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
     elif game.to_act == seat:
         lines.append(t(locale, "hand.your_turn", countdown=countdown(table)))
     elif game.to_act is not None and game.hand(seat):
-        lines.append(t(locale, "hand.waiting", name=table.name(game.to_act)))
+        lines.append(t(locale, "hand.waiting"))
     if not options and not can_pass:
         if game.to_act == seat:
             lines.append(t(locale, "hand.cannot_play"))

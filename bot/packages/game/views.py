@@ -42,12 +42,14 @@ async def show_hand(
     locale = str(interaction.locale)
     now = interaction.client.service.clock.now()
     screen = hand_screen(table, interaction.user.id, locale, notice=notice, page=page, now=now)
+    # Recorded before answering: a refresh running meanwhile must neither redraw this hand
+    # through the previous token nor think it still shows the old state.
+    if table.seat_of(interaction.user.id) is not None:
+        interaction.client.publisher.shown_hand(table, interaction, screen)
     if update:
         await interaction.response.edit_message(**screen.kwargs())
     else:
         await interaction.response.send_message(ephemeral=True, **screen.kwargs())
-    if table.seat_of(interaction.user.id) is not None:
-        interaction.client.publisher.shown_hand(table, interaction, screen)
 
 
 @action("hand")

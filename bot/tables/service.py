@@ -98,6 +98,7 @@ class TableService:
         self._rng = random.Random(seed)
         self._ids = itertools.count(1)
         self._io: dict[int, asyncio.Task[None]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ lobby
 
@@ -199,7 +200,7 @@ class TableService:
         async with table.lock:
             if by is not None:
                 self._host_only(table, by)
-            await self._close(table)
+            self._close(table)
 
     # ------------------------------------------------------------------ game actions
 
@@ -261,7 +262,7 @@ class TableService:
             self._host_only(table, by)
             game = table.game
             if game is None:
-                await self._close(table)
+                self._close(table)
                 return
             if game.phase is Phase.GAME_OVER:
                 self._back_to_lobby(table)
@@ -287,7 +288,10 @@ class TableService:
 
     def remember_hand(self, table: Table, user_id: int, link: HandLink, locale: str) -> None:
         """The user's latest interaction now shows their hand: refresh through it from now on."""
+        previous = table.hands.get(user_id)
         table.hands[user_id] = link
+        if previous is None or not previous.valid(self.clock.now()):
+            self.refresh(table)  # the table message stops asking this player for My hand
         seat = table.seat_of(user_id)
         if seat is not None:
             table.seats[seat].locale = locale
@@ -375,7 +379,7 @@ class TableService:
         if table.host_id == user_id:
             table.pass_host()
         if not table.humans() and not table.away:
-            await self._close(table)
+            self._close(table)
             return
         self._changed(table)
 
@@ -435,7 +439,7 @@ class TableService:
             table.remember(LogEntry("table.cancelled", {"name": name}))
             self._back_to_lobby(table, cancelled=True)
             if not table.humans():
-                await self._close(table)
+                self._close(table)
                 return
             self._changed(table)
 
@@ -477,7 +481,7 @@ class TableService:
             table.remember(LogEntry("table.back_to_lobby"))
         self._background(table, lambda store: store.table_changed(table, "lobby"))
 
-    async def _close(self, table: Table) -> None:
+    def _close(self, table: Table) -> None:
         self.registry.remove(table)
         self.scheduler.cancel_where(lambda key: _of_table(key, table.id, keep_refresh=False))
         self.coalescer.forget(table.id)
@@ -485,10 +489,17 @@ class TableService:
         table.closed = True
         self._background(table, lambda store: store.table_changed(table, "closed"))
         if self.display is not None:
-            try:
-                await self.display.closed(table)
-            except Exception:
-                log.exception("could not show table %s as closed", table.id)
+            task = asyncio.get_running_loop().create_task(self._show_closed(table))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _show_closed(self, table: Table) -> None:
+        """Outside the lock: a slow Discord never holds up the table's next action."""
+        assert self.display is not None
+        try:
+            await self.display.closed(table)
+        except Exception:
+            log.exception("could not show table %s as closed", table.id)
 
     # ------------------------------------------------------------------ after every change
 
@@ -627,7 +638,7 @@ class TableService:
 
     async def drain(self) -> None:
         """Wait for queued storage work (tests, shutdown)."""
-        await asyncio.gather(*self._io.values(), return_exceptions=True)
+        await asyncio.gather(*self._io.values(), *self._tasks, return_exceptions=True)
 
 
 def _of_table(key: object, table_id: int, keep_refresh: bool) -> bool:

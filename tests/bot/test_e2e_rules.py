@@ -289,3 +289,41 @@ async def test_table_edits_are_coalesced_during_a_burst(
             assert len(fake.calls_since(mark, EDIT)) <= 1
     assert bursts >= 1
     fake.assert_no_errors()
+
+
+async def test_expired_hand_token_asks_for_my_hand(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    table, (alice,) = await seated(fake, president, clock, "classic", 1, 2, turn_seconds=600)
+    await tick(fake, clock, 1)
+    board = message(alice.user, table.table_message_id)
+    assert "press **My hand**" not in board.content
+    await tick(fake, clock, 15 * 60)
+    await tick(fake, clock, 1)
+    board = message(alice.user, table.table_message_id)
+    assert "alice: press **My hand** for fresh controls." in board.content
+    await alice.open_hand(president)
+    await tick(fake, clock, 1)
+    assert "press **My hand**" not in message(alice.user, table.table_message_id).content
+    fake.assert_no_errors()
+
+
+async def test_host_kicks_and_proletario_queue_enters_between_rounds(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    table, (alice, bob) = await seated(fake, president, clock, "proletario", 2, 0)
+    carol = fake.add_user("carol")
+    await carol.slash("president join")
+    assert "you are in the queue" in carol.last_ephemeral().content
+    await bob.user.slash("president kick", member=alice.user)
+    assert "Seul l’hôte" in bob.user.last_ephemeral().content
+    await alice.user.slash("president kick", member=bob.user)
+    assert "bob was removed" in alice.user.last_ephemeral().content
+    game = table.game
+    assert game is not None and game.automated(1)
+    await play_until(fake, clock, [alice], lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    await alice.user.click(message(alice.user, table.table_message_id),
+                           cid(table, "next", game.version))
+    assert table.seat_of(carol.id) is not None and table.queue == []
+    fake.assert_no_errors()

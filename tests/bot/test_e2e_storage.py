@@ -47,6 +47,7 @@ async def test_results_stats_and_restart(fake: FakeDiscord, clock: LinkedClock,
     await alice.user.slash("president leaderboard", preset="classic")
     assert f"<@{alice.user.id}>" in alice.user.last_ephemeral().text
 
+    await tick(fake, clock, 1)
     board = message(alice.user, table.table_message_id)
     await alice.user.click(board, cid(table, "replay", game.version))
     await tick(fake, clock, 1)

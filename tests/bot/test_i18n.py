@@ -78,3 +78,10 @@ def test_no_view_or_cog_passes_a_literal_string_to_discord() -> None:
             if name in TEXT_CALLS and node.args and literal_text(node.args[0]):
                 offenders.append(f"{path.name}:{node.lineno} {name}(...)")
     assert offenders == []
+
+
+def test_the_literal_detector_sees_literals() -> None:
+    assert literal_text(ast.parse('"Join the table"', mode="eval").body)
+    assert literal_text(ast.parse('f"Hello {name}"', mode="eval").body)
+    assert not literal_text(ast.parse('t(locale, "btn.join")', mode="eval").body)
+    assert not literal_text(ast.parse('"⚠️ "', mode="eval").body)

@@ -69,16 +69,17 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     async def create(self, interaction: Interaction, preset: str = "classic") -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             raise TableError("err.channel_only")
+        if self.bot.service.registry.in_channel(interaction.channel_id) is not None:
+            raise TableError("err.table_exists")
+        # Opening a table writes to the database: acknowledge first, whatever the load.
+        await interaction.response.defer(thinking=True)
         table = await self.bot.service.create(
             interaction.channel_id, interaction.guild_id, interaction.user.id,
             display_name(interaction), str(interaction.locale), preset, post=False)
         screen = lobby_screen(table)
-        response = await interaction.response.send_message(allowed_mentions=NO_PINGS,
-                                                           **screen.kwargs())
-        message_id = getattr(response, "message_id", None)
-        if message_id is None:
-            message_id = (await interaction.original_response()).id
-        table.lobby_message_id = message_id
+        message = await interaction.followup.send(allowed_mentions=NO_PINGS, wait=True,
+                                                  **screen.kwargs())
+        table.lobby_message_id = message.id
         self.bot.publisher.shown(table, "lobby", screen)
         self.bot.service.touch(table)
 

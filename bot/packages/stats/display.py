@@ -26,13 +26,19 @@ def _storage(interaction: Interaction) -> Storage:
     return storage
 
 
+async def _acknowledge(interaction: Interaction) -> None:
+    """Statistics read the database: acknowledge first so a slow query never times out."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+
+
 async def _answer(interaction: Interaction, title: str, lines: list[str]) -> None:
     embed = discord.Embed(title=title, description="\n".join(lines)[:4096])
-    await interaction.response.send_message(embed=embed, ephemeral=True)
+    await interaction.followup.send(embed=embed, ephemeral=True)
 
 
 async def stats(interaction: Interaction, member: discord.abc.User) -> None:
     storage = _storage(interaction)
+    await _acknowledge(interaction)
     locale = str(interaction.locale)
     assert interaction.guild_id is not None
     record = await storage.player_stats(interaction.guild_id, member.id)
@@ -52,6 +58,7 @@ async def stats(interaction: Interaction, member: discord.abc.User) -> None:
 
 async def leaderboard(interaction: Interaction, preset: str | None) -> None:
     storage = _storage(interaction)
+    await _acknowledge(interaction)
     locale = str(interaction.locale)
     assert interaction.guild_id is not None
     chosen = preset or "classic"
@@ -65,6 +72,7 @@ async def leaderboard(interaction: Interaction, preset: str | None) -> None:
 
 async def history(interaction: Interaction) -> None:
     storage = _storage(interaction)
+    await _acknowledge(interaction)
     locale = str(interaction.locale)
     games = await storage.game_history(channel_id=interaction.channel_id, limit=10)
     lines = []

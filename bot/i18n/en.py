@@ -141,6 +141,7 @@ CATALOGUE: dict[str, str] = {
     "err.not_automated": "Nobody is playing for you: your seat is yours.",
     "err.kick_self": "You cannot kick yourself; use `/president leave`.",
     "err.kick_unknown": "{name} is not at this table.",
+    "err.too_many_seated": "{count} players are seated: more than {max}.",
     "err.settings_locked": "The rules are fixed once the game has started.",
     "err.setting_invalid": "{knob}: that value is refused ({detail}).",
     "err.not_your_exchange": "You have nothing to give in this exchange.",

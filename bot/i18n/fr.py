@@ -141,6 +141,7 @@ CATALOGUE: dict[str, str] = {
     "err.not_automated": "Personne ne joue à ta place : ta place est à toi.",
     "err.kick_self": "Tu ne peux pas t’exclure toi-même ; utilise `/president quitter`.",
     "err.kick_unknown": "{name} n’est pas à cette table.",
+    "err.too_many_seated": "{count} joueurs sont assis : plus que {max}.",
     "err.settings_locked": "Les règles sont figées une fois la partie lancée.",
     "err.setting_invalid": "{knob} : cette valeur est refusée ({detail}).",
     "err.not_your_exchange": "Tu n’as rien à donner dans cet échange.",

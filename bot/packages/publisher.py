@@ -47,10 +47,10 @@ class Publisher:
             await self._hands(table)
 
     async def closed(self, table: Table) -> None:
-        text = t(table.locale, "lobby.closed")
-        for message_id in (table.lobby_message_id, table.table_message_id):
-            if message_id is not None:
-                await self._edit(table, message_id, Screen(text, None), view_none=True)
+        if table.lobby_message_id is not None:
+            await self._edit(table, table.lobby_message_id,
+                             Screen(t(table.locale, "lobby.closed")))
+        await self._retire_table_message(table)
 
     # ------------------------------------------------------------------ bookkeeping
 
@@ -80,11 +80,9 @@ class Publisher:
             return None
         return message.id
 
-    async def _edit(self, table: Table, message_id: int, screen: Screen,
-                    view_none: bool = False) -> bool:
-        kwargs = screen.kwargs()
-        if view_none:
-            kwargs["view"] = None
+    async def _edit(self, table: Table, message_id: int, screen: Screen | None) -> bool:
+        """Edit a message (`screen` None: only remove its controls); False if it is gone."""
+        kwargs = screen.kwargs() if screen is not None else {"view": None}
         try:
             await self._channel(table).get_partial_message(message_id).edit(**kwargs)
         except discord.NotFound:
@@ -100,6 +98,7 @@ class Publisher:
             table.post_lobby = False
             if table.running:
                 return
+            await self._retire_table_message(table)
             table.lobby_message_id = await self._send(table, screen)
         elif self._shown.get(key) != screen.fingerprint:
             if not await self._edit(table, table.lobby_message_id, screen):
@@ -109,6 +108,13 @@ class Publisher:
         self._shown[key] = screen.fingerprint
         self.bot.service.touch(table)
 
+    async def _retire_table_message(self, table: Table) -> None:
+        """The game is over for this message: keep its text, drop its buttons."""
+        if table.table_message_id is not None:
+            await self._edit(table, table.table_message_id, None)
+            table.table_message_id = None
+            self._shown.pop((table.id, "table"), None)
+
     async def _table(self, table: Table) -> None:
         if table.game is None:
             return
@@ -116,6 +122,7 @@ class Publisher:
         key = (table.id, "table")
         if table.post_table or table.table_message_id is None:
             table.post_table = False
+            await self._retire_table_message(table)
             table.table_message_id = await self._send(table, screen)
             self.bot.service.touch(table)
         elif self._shown.get(key) != screen.fingerprint:

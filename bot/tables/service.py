@@ -190,17 +190,12 @@ class TableService:
             self._host_only(table, by)
             if table.running:
                 raise TableError("err.settings_locked")
+            if len(table.seats) > rules.max_players:
+                raise TableError("err.too_many_seated", count=len(table.seats),
+                                 max=rules.max_players)
             table.rules = rules
-            del table.seats[max(table.capacity(), 1):]
             self._changed(table)
             self._background(table, lambda store: store.table_changed(table, "lobby"))
-
-    async def close(self, table: Table, by: int | None) -> None:
-        """Close the table for good (`by` None: the bot itself, e.g. nobody is left)."""
-        async with table.lock:
-            if by is not None:
-                self._host_only(table, by)
-            self._close(table)
 
     # ------------------------------------------------------------------ game actions
 

@@ -292,3 +292,12 @@ async def test_snapshot_round_trip_keeps_playing_identically() -> None:
     assert copy.game is not None and table.game is not None
     assert copy.game.legal_plays(copy.game.to_act or 0) == table.game.legal_plays(
         table.game.to_act or 0)
+
+
+async def test_rules_cannot_shrink_below_the_seated_players() -> None:
+    svc, _ = service()
+    table = await lobby(svc, "classic", ALICE, BOB, CAROL, DAVE)
+    with pytest.raises(TableError) as err:
+        await svc.set_rules(table, ALICE, table.rules.replace(max_players=3))
+    assert (err.value.key, err.value.params) == ("err.too_many_seated", {"count": 4, "max": 3})
+    assert table.rules.max_players == 6

@@ -133,8 +133,8 @@ async def confirm_gift(click: Click) -> None:
 # --------------------------------------------------------------------------- host buttons
 
 async def _host_action(click: Click, work: Any, keep_message: bool) -> None:
-    """Run a host action, then redraw the clicked table message (or retire its buttons when
-    the action posts a fresh table message)."""
+    """Run a host action, then redraw the clicked table message (or just acknowledge when the
+    action posts a fresh table message: the refresh retires this one's buttons)."""
     try:
         await work()
     except TableError as err:
@@ -147,7 +147,7 @@ async def _host_action(click: Click, work: Any, keep_message: bool) -> None:
         await click.interaction.response.edit_message(**screen.kwargs())
         click.bot.publisher.shown(table, "table", screen)
     else:
-        await click.interaction.response.edit_message(view=None)
+        await click.interaction.response.defer()
 
 
 @action("next")

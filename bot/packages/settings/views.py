@@ -89,7 +89,11 @@ async def apply(interaction: Interaction, table: Table, make: Any, knob: str = "
         label = knob_label(locale, err.knob) if err.knob in KNOBS else err.knob
         notice = "⚠️ " + t(locale, "err.setting_invalid", knob=label, detail=str(err))
     else:
-        await interaction.client.service.set_rules(table, interaction.user.id, rules)
+        try:
+            await interaction.client.service.set_rules(table, interaction.user.id, rules)
+        except TableError as err:
+            notice = "⚠️ " + error_text(locale, err)
+            knob = ""
         if knob:
             notice = "✅ " + t(locale, "settings.saved", knob=knob_label(locale, knob),
                               value=knob_value(locale, knob, getattr(rules, knob), rules))

@@ -85,3 +85,33 @@ def test_the_literal_detector_sees_literals() -> None:
     assert literal_text(ast.parse('f"Hello {name}"', mode="eval").body)
     assert not literal_text(ast.parse('t(locale, "btn.join")', mode="eval").body)
     assert not literal_text(ast.parse('"⚠️ "', mode="eval").body)
+
+
+def test_every_engine_refusal_has_a_sentence() -> None:
+    import re
+
+    engine = BOT.parent / "engine"
+    codes = set()
+    for path in engine.glob("*.py"):
+        codes |= set(re.findall(r'IllegalAction\(\s*"([a-z_]+)"', path.read_text()))
+    assert codes
+    assert sorted(c for c in codes if f"engine.{c}" not in EN) == []
+
+
+def test_role_names_follow_the_preset() -> None:
+    assert t("fr", "role.classic.L") == "Trou du cul"
+    assert t("fr", "role.presi.VL") == "Vice-Culo"
+    assert t("fr", "role.proletario.VL") == "Secrétaire"
+    assert t("en", "role.proletario.L") == "Proletario"
+
+
+async def test_command_names_are_translated_for_french_clients() -> None:
+    from discord import Locale, app_commands
+
+    from bot.i18n.translator import CatalogueTranslator, ls
+
+    translator = CatalogueTranslator()
+    context = app_commands.TranslationContext(app_commands.TranslationContextLocation.other, None)
+    assert await translator.translate(ls("cmd.create"), Locale.french, context) == "ouvrir"
+    assert await translator.translate(ls("cmd.create"), Locale.german, context) is None
+    assert ls("cmd.create").message == "create"

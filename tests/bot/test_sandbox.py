@@ -1,0 +1,46 @@
+"""The terminal sandbox drives the real bot on the fake Discord by typed lines."""
+
+import pytest
+
+from bot.client import PresidentBot
+from bot.sandbox import Terminal, parse_options
+from fakediscord import FakeDiscord, UserActionError
+
+from .conftest import LinkedClock
+from .e2e import play_until, table_of, tick
+
+
+async def test_typed_lines_create_a_table_and_play(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    user = fake.add_user("you", locale="fr")
+    terminal = Terminal(fake, user)
+    answers = iter(["1"])
+
+    async def ask(prompt: str) -> str:
+        return next(answers)
+
+    monkeypatch.setattr(terminal, "ask", ask)
+    await terminal.handle("/president create preset:wild7")
+    terminal.show()
+    table = table_of(president, user)
+    await terminal.handle("3")  # Ajouter un bot
+    terminal.show()
+    await terminal.handle("5")  # Lancer
+    await tick(fake, clock, 1)
+    terminal.show()
+    assert table.game is not None
+    await terminal.handle("B 1")  # Ma main, on the table message
+    terminal.show()
+    screen = capsys.readouterr().out
+    assert "Ta main (26)" in screen.replace("**", "")
+    game = table.game
+    await play_until(fake, clock, [], lambda: game.to_act == 0)
+    terminal.show()
+    version = game.version
+    await terminal.handle("1")  # the hand's first select: asks which option, answers 1
+    assert game.version > version
+    with pytest.raises(UserActionError):
+        await terminal.handle("99")
+    assert parse_options(["preset:presi"]) == {"preset": "presi"}

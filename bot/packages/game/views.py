@@ -7,7 +7,8 @@ message follows through the coalesced refresh.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -67,7 +68,7 @@ async def page_hand(click: Click) -> None:
     await show_hand(click.interaction, click.table, page=int(click.arg or 0))
 
 
-async def _hand_action(click: Click, work: Any) -> None:
+async def _hand_action(click: Click, work: Callable[[], Awaitable[object]]) -> None:
     notice = ""
     try:
         await work()
@@ -132,7 +133,8 @@ async def confirm_gift(click: Click) -> None:
 
 # --------------------------------------------------------------------------- host buttons
 
-async def _host_action(click: Click, work: Any, keep_message: bool) -> None:
+async def _host_action(click: Click, work: Callable[[], Awaitable[object]],
+                       keep_message: bool) -> None:
     """Run a host action, then redraw the clicked table message (or just acknowledge when the
     action posts a fresh table message: the refresh retires this one's buttons)."""
     try:

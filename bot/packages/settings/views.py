@@ -7,6 +7,7 @@ value leaves the rules as they were and shows the engine's reason on top of the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -79,7 +80,8 @@ async def open_settings(interaction: Interaction, table: Table) -> None:
     await interaction.response.send_message(ephemeral=True, **screen.kwargs())
 
 
-async def apply(interaction: Interaction, table: Table, make: Any, knob: str = "") -> None:
+async def apply(interaction: Interaction, table: Table, make: Callable[[], Rules],
+                knob: str = "") -> None:
     """Build new rules with `make()`; show the panel again, with the engine's refusal if any."""
     locale = str(interaction.locale)
     notice = ""

@@ -250,6 +250,7 @@ async def test_api_calls_per_click(
     game = table.game
     assert game is not None
     per_click: list[int] = []
+    totals: list[int] = []
     for _ in range(10):
         await tick(fake, clock, 1)
         actor = next(p for p in players if table.seat_of(p.user.id) == game.to_act)
@@ -257,9 +258,12 @@ async def test_api_calls_per_click(
         assert await actor.act()
         calls = fake.calls_since(mark)
         per_click.append(len([c for c in calls if c.user == actor.user.name]))
+        # besides: at most one table edit and the hands that changed (the other two humans)
+        totals.append(len(calls))
         if game.phase is not Phase.PLAY:
             break
     assert per_click and max(per_click) == 1, per_click
+    assert max(totals) <= 4, totals
     fake.assert_no_errors()
 
 

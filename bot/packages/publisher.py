@@ -140,7 +140,11 @@ class Publisher:
             link = table.hands.get(user_id) if user_id is not None else None
             if user_id is None or link is None or not link.valid(now):
                 continue
-            screen = hand_screen(table, user_id, player.locale, now=now)
+            try:
+                screen = hand_screen(table, user_id, player.locale, now=now)
+            except Exception:  # one unrenderable hand must not starve the others
+                log.exception("could not render the hand of %s", user_id)
+                continue
             if screen.fingerprint == link.fingerprint:
                 continue
             webhook = discord.Webhook.partial(link.application_id, link.token, client=self.bot)

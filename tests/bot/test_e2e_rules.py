@@ -331,3 +331,39 @@ async def test_host_kicks_and_proletario_queue_enters_between_rounds(
                            cid(table, "next", game.version))
     assert table.seat_of(carol.id) is not None and table.queue == []
     fake.assert_no_errors()
+
+
+async def test_double_click_plays_once(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    table, players = await seated(fake, president, clock, "classic", 3, 0)
+    game = table.game
+    assert game is not None
+    actor = next(p for p in players if table.seat_of(p.user.id) == game.to_act)
+    menu, value = first_play(actor)
+    version = game.version
+    shown = actor.hand
+    await actor.user.select(shown, [value], select=menu, settle=False)
+    await actor.user.select(shown, [value], select=menu, settle=False)
+    await fake.settle()
+    assert game.version == version + 1
+    assert len([e for e in table.log if e.key == "ev.played"]) == 1
+    fake.assert_no_errors()
+
+
+async def test_rules_and_closing_an_idle_table(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    alice = fake.add_user("alice", locale="fr")
+    await alice.slash("president create", preset="proletario")
+    table = table_of(president, alice)
+    await alice.slash("president rules")
+    rules = alice.last_ephemeral().text
+    assert "Règles de cette table" in rules and "Le 2 bat une taille de plus" in rules
+    await alice.slash("president end")
+    assert "La table est fermée." in alice.last_ephemeral().content
+    await tick(fake, clock, 1)
+    assert message(alice, table.lobby_message_id).content == "Cette table est fermée."
+    await alice.slash("president join")
+    assert "Il n’y a pas de table dans ce salon" in alice.last_ephemeral().content
+    fake.assert_no_errors()

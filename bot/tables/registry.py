@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from bot.tables.table import Table
 
 
@@ -32,9 +30,3 @@ class Registry:
 
     def by_id(self, table_id: int) -> Table | None:
         return self._by_id.get(table_id)
-
-    def __iter__(self) -> Iterator[Table]:
-        return iter(list(self._by_id.values()))
-
-    def __len__(self) -> int:
-        return len(self._by_id)

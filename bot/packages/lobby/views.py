@@ -7,11 +7,10 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.i18n import t
-from bot.packages.controls import Click, action, error_text
+from bot.packages.controls import Click, action
 from bot.packages.game.views import show_hand
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.settings.views import open_settings
-from bot.tables.service import TableError
 from bot.tables.table import Table
 
 if TYPE_CHECKING:
@@ -83,7 +82,3 @@ async def vs_bots_button(click: Click) -> None:
 @action("settings")
 async def settings_button(click: Click) -> None:
     await open_settings(click.interaction, click.table)
-
-
-async def answer_error(interaction: Interaction, err: TableError) -> None:
-    await interaction.response.send_message(error_text(interaction.locale, err), ephemeral=True)

@@ -165,7 +165,3 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     @app_commands.command(name=ls("cmd.history"), description=ls("cmd.history.desc"))
     async def history(self, interaction: Interaction) -> None:
         await stats_display.history(interaction)
-
-
-async def setup(bot: PresidentBot) -> None:
-    await bot.add_cog(President(bot))

@@ -431,8 +431,7 @@ class TableService:
             table.away.pop(user_id, None)
             if seat is not None:
                 del table.seats[seat]
-            table.remember(LogEntry("table.cancelled", {"name": name}))
-            self._back_to_lobby(table, cancelled=True)
+            self._back_to_lobby(table, LogEntry("table.cancelled", {"name": name}))
             if not table.humans():
                 self._close(table)
                 return
@@ -453,11 +452,13 @@ class TableService:
         table.log.clear()
         table.left_seats.clear()
         table.exchange_notes.clear()
+        table.notice = None
         table.post_table = True
         self._record_start(table)
         self._after(table, [])
 
-    def _back_to_lobby(self, table: Table, cancelled: bool = False) -> None:
+    def _back_to_lobby(self, table: Table, why: LogEntry | None = None) -> None:
+        """End the game without a result; the fresh lobby message tells everyone why."""
         game = table.game
         if game is not None:
             keep = [p for s, p in enumerate(table.seats)
@@ -472,8 +473,7 @@ class TableService:
         table.timer_serial = table.timer_deadline = None
         self.scheduler.cancel_where(lambda key: _of_table(key, table.id, keep_refresh=True))
         table.post_lobby = True
-        if not cancelled:
-            table.remember(LogEntry("table.back_to_lobby"))
+        table.notice = why or LogEntry("table.back_to_lobby")
         self._background(table, lambda store: store.table_changed(table, "lobby"))
 
     def _close(self, table: Table) -> None:

@@ -100,6 +100,7 @@ class Table:
     away: dict[int, float] = field(default_factory=dict)  # presi leavers: user → grace deadline
     # What each seat gave and received in this round's exchange, shown once it is complete.
     exchange_notes: dict[int, list[LogEntry]] = field(default_factory=dict)
+    notice: LogEntry | None = None  # why the table came back to the lobby, shown there
     seq: int = 0  # bumped on every change: snapshot order
     post_lobby: bool = False  # the next refresh posts a fresh lobby message
     post_table: bool = False  # the next refresh posts a fresh table message (new round)
@@ -175,6 +176,7 @@ class Table:
             "away": {str(uid): deadline for uid, deadline in self.away.items()},
             "exchange_notes": {str(seat): [e.to_dict() for e in notes]
                                for seat, notes in self.exchange_notes.items()},
+            "notice": self.notice.to_dict() if self.notice is not None else None,
             "seq": self.seq,
         }
 
@@ -202,5 +204,6 @@ class Table:
             away={int(uid): float(v) for uid, v in d.get("away", {}).items()},
             exchange_notes={int(seat): [LogEntry.from_dict(e) for e in notes]
                             for seat, notes in d.get("exchange_notes", {}).items()},
+            notice=LogEntry.from_dict(d["notice"]) if d.get("notice") else None,
             seq=d.get("seq", 0),
         )

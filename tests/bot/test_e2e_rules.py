@@ -123,6 +123,7 @@ async def test_leaving_mid_round_hands_the_seat_to_a_bot(
     await tick(fake, clock, 1)
     assert table.game is None  # two players left: back to the lobby
     lobby = message(alice.user, table.lobby_message_id)
+    assert "Too few players are left: back to the lobby." in lobby.content
     assert "Join" in [b.label for b in lobby.buttons]
 
 
@@ -366,4 +367,26 @@ async def test_rules_and_closing_an_idle_table(
     assert message(alice, table.lobby_message_id).content == "Cette table est fermée."
     await alice.slash("president join")
     assert "Il n’y a pas de table dans ce salon" in alice.last_ephemeral().content
+    fake.assert_no_errors()
+
+
+async def test_presi_leaver_may_come_back_else_the_game_is_cancelled(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    table, (alice, bob, carol) = await seated(fake, president, clock, "presi", 3, 0,
+                                              turn_seconds=600)
+    await bob.user.slash("president leave")
+    assert bob.user.id in table.away
+    await tick(fake, clock, 30)
+    await bob.user.slash("president hand")  # coming back: the seat and its cards are his
+    assert bob.user.id not in table.away and table.game is not None
+    await bob.user.slash("president leave")
+    await tick(fake, clock, 60)
+    assert table.game is None
+    await tick(fake, clock, 1)
+    lobby = message(alice.user, table.lobby_message_id)
+    assert "The game is cancelled: bob did not come back." in lobby.content
+    assert "**bob**" not in lobby.content and "**carol**" in lobby.content
+    board = message(alice.user, table.table_message_id) if table.table_message_id else None
+    assert board is None
     fake.assert_no_errors()

@@ -79,3 +79,31 @@ async def test_results_stats_and_restart(fake: FakeDiscord, clock: LinkedClock,
     assert any(e.key == "ev.timeout" for e in restored.log)
     await fake.disconnect(again)
     fake.assert_no_errors()
+
+
+async def test_a_timer_that_expired_while_the_bot_was_down_fires_at_once(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'president.db'}"
+    bot = await start_bot(fake, clock, url)
+    alice = Player(fake.add_user("alice"))
+    await alice.user.slash("president create", preset="classic")
+    table = table_of(bot, alice.user)
+    lobby = message(alice.user, table.lobby_message_id)
+    await alice.user.click(lobby, cid(table, "addbot"))
+    await alice.user.click(lobby, cid(table, "addbot"))
+    await alice.user.click(lobby, cid(table, "start"))
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, [], lambda: game.to_act == 0)
+    version = game.version
+    await fake.disconnect(bot)
+
+    clock.advance(60)  # alice's 30 seconds ran out while the bot was down
+    again = await start_bot(fake, clock, url)
+    await fake.settle()
+    restored = table_of(again, alice.user)
+    assert restored.game is not None and restored.game.version > version
+    assert any(e.key == "ev.timeout" for e in restored.log)
+    await fake.disconnect(again)
+    fake.assert_no_errors()

@@ -40,6 +40,8 @@ async def show_hand(
     page: int = 0, update: bool = True,
 ) -> None:
     """Answer with the user's hand, and refresh through this interaction from now on."""
+    if table.game is None:
+        raise TableError("err.no_game")
     locale = str(interaction.locale)
     now = interaction.client.service.clock.now()
     screen = hand_screen(table, interaction.user.id, locale, notice=notice, page=page, now=now)

@@ -43,7 +43,7 @@ class Publisher:
         await self._table(table)
 
     async def flush_hands(self, table: Table) -> None:
-        if not table.closed:
+        if not table.closed and table.game is not None:  # in the lobby hands keep their last state
             await self._hands(table)
 
     async def closed(self, table: Table) -> None:

@@ -19,8 +19,10 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import re
 import string
 import sys
+import time
 from pathlib import Path
 
 from bot.client import PresidentBot
@@ -39,6 +41,18 @@ from fakediscord import (
 
 SHOWN = 6  # messages on screen, newest last
 LETTERS = string.ascii_uppercase
+
+
+COUNTDOWN = re.compile(r"<t:(\d+):R>")
+
+
+def countdowns(text: str, now: float) -> str:
+    """Draw `<t:unix:R>` as Discord does, relative to now ("in 25s", "3s ago")."""
+    def relative(match: re.Match[str]) -> str:
+        seconds = round(int(match.group(1)) - now)
+        return f"(in {seconds}s)" if seconds >= 0 else f"({-seconds}s ago)"
+
+    return COUNTDOWN.sub(relative, text)
 
 
 def parse_options(words: list[str]) -> dict[str, object]:
@@ -65,7 +79,7 @@ class Terminal:
         print("\n" + "=" * 72)
         for letter, message in zip(LETTERS, self.screen, strict=False):
             print(f"--- {letter} " + "-" * 66)
-            print(render_message(message))
+            print(countdowns(render_message(message), time.time()))
         modal = self.user.modal
         if modal is not None:
             print("--- form " + "-" * 63)

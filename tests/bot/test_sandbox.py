@@ -3,7 +3,7 @@
 import pytest
 
 from bot.client import PresidentBot
-from bot.sandbox import Terminal, parse_options
+from bot.sandbox import Terminal, countdowns, parse_options
 from fakediscord import FakeDiscord, UserActionError
 
 from .conftest import LinkedClock
@@ -44,3 +44,8 @@ async def test_typed_lines_create_a_table_and_play(
     with pytest.raises(UserActionError):
         await terminal.handle("99")
     assert parse_options(["preset:presi"]) == {"preset": "presi"}
+
+
+def test_countdowns_are_drawn_relative_to_now() -> None:
+    assert countdowns("to play <t:130:R>", 100.0) == "to play (in 30s)"
+    assert countdowns("<t:90:R>", 100.0) == "(10s ago)"

@@ -152,6 +152,8 @@ class Game:
         self._restart = False
         self._legal_cache: dict[int, list[PlayOption]] = {}
         self._base: dict[int, list[PlayOption]] = {}  # opening options per seat, per hand
+        self._due_cache: dict[int, ExchangeDue] = {}
+        self._due_version = -1
         self._legal_version = -1
 
     # ------------------------------------------------------------------ construction
@@ -761,9 +763,10 @@ class Game:
                 sequence = list(reversed(ranked)) + [s for s in seated if s not in ranked]
             else:
                 sequence = list(seated)
+        # One card at a time round the sequence: position k gets cards k, k+n, k+2n...
         hands: list[list[Card]] = [[] for _ in range(self.seats)]
-        for i, card in enumerate(cards):
-            hands[sequence[i % len(sequence)]].append(card)
+        for position, seat in enumerate(sequence):
+            hands[seat] = cards[position::len(sequence)]
         return hands
 
     def _start_round(self, hands: Sequence[Sequence[Card]] | None,
@@ -885,8 +888,15 @@ class Game:
         gift = self._pending_gift(seat)
         if gift is None:
             return None
-        return ExchangeDue(gift.giver, gift.receiver, gift.count, gift.mode,
-                           self._allowed_gift_cards(gift), self._gift_ready(gift))
+        if self._due_version != self.version:
+            self._due_cache.clear()
+            self._due_version = self.version
+        due = self._due_cache.get(seat)
+        if due is None:  # tables ask every seat after every change; the sort is the cost
+            due = ExchangeDue(gift.giver, gift.receiver, gift.count, gift.mode,
+                              self._allowed_gift_cards(gift), self._gift_ready(gift))
+            self._due_cache[seat] = due
+        return due
 
     def verify_give(self, seat: int, cards: Sequence[Card]) -> None:
         if self.phase is not Phase.EXCHANGE:

@@ -36,19 +36,23 @@ __all__ = [
 ]
 
 
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, Card):
+        return str(value)
+    return value
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     kind: ClassVar[str] = ""
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-safe: tuples become lists and cards their notation."""
         out: dict[str, Any] = {"kind": self.kind}
         for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, tuple) and value and isinstance(value[0], Card):
-                value = [str(c) for c in value]
-            elif isinstance(value, tuple):
-                value = list(value)
-            out[f.name] = value
+            out[f.name] = _plain(getattr(self, f.name))
         return out
 
     def visible_to(self, seat: int | None) -> bool:

@@ -529,11 +529,11 @@ class Game:
         level = played.level
         if played.special is not None or self._wild is not None or (
             level == TWO and self.rules.top_single is not None
-        ) or played not in base:
+        ):
             del self._base[seat]
             return
         # A value's plain options are contiguous, counts 1..k, the last holding all k cards.
-        first = base.index(played) - played.count + 1
+        first = base.index(played) - played.count + 1  # listed, so it is in the base
         last = first + 1
         while last < len(base) and base[last].level == level and base[last].special is None:
             last += 1

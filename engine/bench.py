@@ -62,7 +62,7 @@ def play_rounds(rules: Rules, seats: int, rounds: int, seed: int) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=1000, help="rounds per case")
-    parser.add_argument("--repeat", type=int, default=3, help="runs per case; the best counts")
+    parser.add_argument("--repeat", type=int, default=5, help="runs per case; the best counts")
     args = parser.parse_args()
     print(f"{'preset':<12}{'seats':>6}{'rounds/s':>12}{'decisions/s':>14}")
     for preset, seats, overrides in CASES:

@@ -5,7 +5,8 @@ lets a person act as a Discord user: type slash commands, and pick buttons and s
 by number. The screen shows exactly what Discord would show that user: the channel's
 messages and their own ephemeral ones.
 
-    /president create preset:classic     a slash command (options as name:value)
+    /president create preset:classic     a slash command (options as name:value; the
+                                         names your client shows work too: /president ouvrir)
     2                                    click control [2] of the newest message
     B 3                                  control [3] of message B
     (a select asks which options, by number: 1,3)
@@ -107,7 +108,7 @@ class Terminal:
             await self.fill_modal(line)
             return
         if line.startswith("/"):
-            command, *words = line[1:].split()
+            command, *words = self.canonical(line[1:].split())
             if words and ":" not in words[0]:
                 command, words = f"{command} {words[0]}", words[1:]
             await self.user.slash(command, options=parse_options(words))
@@ -119,24 +120,60 @@ class Terminal:
             parts = parts[1:]
         if target is None or not parts[0].isdigit():
             raise UserActionError("type a slash command, a control number, or a letter and one")
-        controls = target.controls
         number = int(parts[0])
+        control = self.control(target.id, number)
+        if isinstance(control, Button):
+            await self.user.click(target.id, control.custom_id or control.label or "")
+        elif isinstance(control, Select):
+            await self.pick(target.id, number, control)
+
+    def control(self, message_id: int, number: int) -> Button | Select:
+        """Control `number` of the message as it is now: the bot may have redrawn it since
+        the screen was printed, and Discord's client always shows the latest version."""
+        current = next((m for m in self.user.visible() if m.id == message_id), None)
+        if current is None:
+            raise UserActionError("that message is gone")
+        controls = current.controls
         if not 1 <= number <= len(controls):
             raise UserActionError(f"message has controls 1 to {len(controls)}")
-        control = controls[number - 1]
-        if isinstance(control, Button):
-            await self.user.click(target, control.custom_id or control.label or "")
-        elif isinstance(control, Select):
-            await self.pick(target, control)
+        return controls[number - 1]
 
-    async def pick(self, target: Message, menu: Select) -> None:
+    async def pick(self, message_id: int, number: int, menu: Select) -> None:
         for index, option in enumerate(menu.options, start=1):
             extra = f" — {option.description}" if option.description else ""
             print(f"  {index}. {option.label}{extra}")
         answer = await self.ask(f"options ({menu.min_values}-{menu.max_values}, e.g. 1,2): ")
         chosen = [menu.options[int(a) - 1].value for a in answer.replace(" ", "").split(",")
                   if a.isdigit() and 1 <= int(a) <= len(menu.options)]
-        await self.user.select(target, chosen, select=menu.custom_id)
+        now = self.control(message_id, number)  # redrawn while the person was choosing?
+        if not isinstance(now, Select):
+            raise UserActionError("that menu is gone")
+        await self.user.select(message_id, chosen, select=now.custom_id)
+
+    def canonical(self, words: list[str]) -> list[str]:
+        """Command, subcommand and option names as synced, from the names the user's Discord
+        client shows (`/president ouvrir regles:presi` for a French user)."""
+        guild_id = self.user.channel.guild_id
+        node = self.fake.commands.find(guild_id, words[0]) if words else None
+        if node is None:
+            for command in self.fake.commands.listing(guild_id) + self.fake.commands.listing(None):
+                if words and words[0] in (command.get("name_localizations") or {}).values():
+                    node = command
+        if node is None:
+            return words
+        out = [node["name"]]
+        for word in words[1:]:
+            name, sep, value = word.partition(":")
+            found = next((o for o in node.get("options") or []
+                          if name in (o["name"], *(o.get("name_localizations") or {}).values())),
+                         None)
+            if found is None:
+                out.append(word)
+                continue
+            out.append(f"{found['name']}{sep}{value}")
+            if not sep:
+                node = found
+        return out
 
     async def fill_modal(self, line: str) -> None:
         modal = self.user.modal

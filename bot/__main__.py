@@ -2,23 +2,46 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import signal
 import sys
+from typing import TYPE_CHECKING
 
-from bot.config import Config, MissingToken
+from bot.config import Config, InvalidSetting, MissingToken
+
+if TYPE_CHECKING:
+    from bot.client import PresidentBot
 
 
 def main() -> None:
     try:
         config = Config.from_env()
-    except MissingToken as err:
+    except (MissingToken, InvalidSetting) as err:
         print(err, file=sys.stderr)
         sys.exit(2)
     logging.basicConfig(level=config.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    from bot.client import PresidentBot
+    from bot.client import create_bot
 
-    PresidentBot(config).run(config.token, log_handler=None)
+    with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
+        asyncio.run(serve(create_bot(config), config.token))
+
+
+async def serve(bot: PresidentBot, token: str) -> None:
+    """Run until the gateway closes, Ctrl-C, or SIGTERM: platforms send SIGTERM on every
+    redeploy, and without a handler Python would exit at once, skipping `bot.close()` and
+    with it the last queued table snapshots. Stopping cancels this task like Ctrl-C does."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    assert task is not None
+    loop.add_signal_handler(signal.SIGTERM, task.cancel)
+    try:
+        async with bot:
+            await bot.start(token)
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
 
 
 if __name__ == "__main__":

@@ -37,6 +37,10 @@ class PresidentBot(commands.Bot):
                  with_storage: bool = True, **options: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        if config.shard_count is not None:
+            if not isinstance(self, discord.AutoShardedClient):
+                raise TypeError("a sharded Config needs ShardedPresidentBot (see create_bot)")
+            options.update(shard_count=config.shard_count, shard_ids=list(config.shard_ids or ()))
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, **options)
         self.config = config
@@ -59,10 +63,15 @@ class PresidentBot(commands.Bot):
         url = self.config.database_url
         ensure_sqlite_dir(url)
         await upgrade_to_head(url)
-        self.storage = await Storage.open(url)
+        self.storage = await Storage.open(url, pool_size=self.config.database_pool_size,
+                                          max_overflow=self.config.database_max_overflow)
         self.writer = SnapshotWriter(self.storage)
-        self.service.store = StorageStore(self.storage, self.writer)
-        restored = await restore_tables(self.service, self.storage)
+        clock = self.service.clock
+        self.service.store = StorageStore(
+            self.storage, self.writer, sleep=lambda s: clock.sleep_until(clock.now() + s))
+        restored = await restore_tables(self.service, self.storage,
+                                        shard_ids=self.config.shard_ids,
+                                        shard_count=self.config.shard_count)
         log.info("restored %d table(s)", restored)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
@@ -78,7 +87,10 @@ class PresidentBot(commands.Bot):
 
     async def close(self) -> None:
         await self.service.coalescer.drain()
-        await self.service.drain()
+        # Results are retried while the database is down; a stop must not wait for ever.
+        # An unrecorded result is recorded again by the next start (see TableService.adopt).
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self.service.drain(), timeout=10)
         await self.service.scheduler.close()
         if self.writer is not None:
             with contextlib.suppress(asyncio.TimeoutError):
@@ -86,3 +98,14 @@ class PresidentBot(commands.Bot):
         if self.storage is not None:
             await self.storage.close()
         await super().close()
+
+
+class ShardedPresidentBot(PresidentBot, commands.AutoShardedBot):
+    """The same bot on `discord.AutoShardedClient`: one gateway connection per shard of
+    `config.shard_ids`, so several processes can share the guilds (docs/deploy.md)."""
+
+
+def create_bot(config: Config, **options: Any) -> PresidentBot:
+    """The bot class the configuration asks for: sharded when SHARD_COUNT is set."""
+    cls = PresidentBot if config.shard_count is None else ShardedPresidentBot
+    return cls(config, **options)

@@ -22,6 +22,14 @@ class MissingToken(RuntimeError):
         )
 
 
+class InvalidSetting(ValueError):
+    """A setting that cannot be used; the message names the variable and what it accepts.
+
+    Refused at start rather than guessed: a process running the wrong shards would restore
+    (and play) tables another process owns.
+    """
+
+
 @dataclass(frozen=True)
 class Config:
     token: str
@@ -30,6 +38,28 @@ class Config:
     log_level: str = "INFO"
     # Seconds a bot waits before playing, so humans can follow what happened.
     bot_pause: float = 1.5
+    # Connections this process keeps open (and may add under bursts) to the database.
+    database_pool_size: int = 5
+    database_max_overflow: int = 5
+    # discord.py sharding: both None for one process running every shard; otherwise this
+    # process runs `shard_ids` out of `shard_count` and owns only those shards' guilds.
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if (self.shard_count is None) != (self.shard_ids is None):
+            raise InvalidSetting("shard_count and shard_ids go together")
+        if self.shard_count is not None and self.shard_ids is not None:
+            if self.shard_count < 1:
+                raise InvalidSetting(f"SHARD_COUNT must be at least 1, not {self.shard_count}")
+            wrong = [i for i in self.shard_ids if not 0 <= i < self.shard_count]
+            if wrong or not self.shard_ids:
+                raise InvalidSetting(
+                    f"SHARD_IDS must list shard numbers from 0 to {self.shard_count - 1} "
+                    f"(SHARD_COUNT={self.shard_count}), got {list(self.shard_ids)}"
+                )
+            if len(set(self.shard_ids)) != len(self.shard_ids):
+                raise InvalidSetting(f"SHARD_IDS lists a shard twice: {list(self.shard_ids)}")
 
     @classmethod
     def from_env(
@@ -44,10 +74,44 @@ class Config:
         if not token:
             raise MissingToken()
         guild = values.get("DEV_GUILD_ID", "").strip()
+        shard_count, shard_ids = _shards(values)
         return cls(
             token=token,
             database_url=values.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL,
             dev_guild_id=int(guild) if guild else None,
             log_level=(values.get("LOG_LEVEL", "").strip() or "INFO").upper(),
             bot_pause=float(values.get("BOT_PAUSE_SECONDS", "").strip() or 1.5),
+            database_pool_size=_count(values, "DATABASE_POOL_SIZE", 5, least=1),
+            database_max_overflow=_count(values, "DATABASE_MAX_OVERFLOW", 5, least=0),
+            shard_count=shard_count,
+            shard_ids=shard_ids,
         )
+
+
+def _count(values: Mapping[str, str], name: str, default: int, *, least: int) -> int:
+    raw = values.get(name, "").strip()
+    if not raw:
+        return default
+    number = int(raw) if raw.isascii() and raw.isdigit() else None
+    if number is None or number < least:
+        raise InvalidSetting(f"{name} must be a whole number of at least {least}, not {raw!r}")
+    return number
+
+
+def _shards(values: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    """SHARD_COUNT alone runs every shard of that count in this process; SHARD_IDS without
+    SHARD_COUNT is refused, since which guilds a shard owns depends on the count."""
+    ids = values.get("SHARD_IDS", "").strip()
+    if not values.get("SHARD_COUNT", "").strip():
+        if ids:
+            raise InvalidSetting("SHARD_IDS needs SHARD_COUNT (the total number of shards)")
+        return None, None
+    total = _count(values, "SHARD_COUNT", 1, least=1)
+    if not ids:
+        return total, tuple(range(total))
+    try:
+        return total, tuple(int(part) for part in ids.split(","))
+    except ValueError:
+        raise InvalidSetting(
+            f"SHARD_IDS must be shard numbers separated by commas, e.g. 0,1; got {ids!r}"
+        ) from None

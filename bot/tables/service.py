@@ -9,6 +9,7 @@ has to translate them. Nothing here imports discord.py.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
 import logging
 import random
@@ -74,9 +75,12 @@ class TableStore(Protocol):
 
     async def game_started(self, table: Table) -> int: ...
 
-    async def round_over(self, table: Table, event: RoundOver) -> None: ...
+    async def round_over(self, table: Table, game_id: int, seats: Sequence[Player],
+                         event: RoundOver) -> None:
+        """Store a finished round; `seats` are who held each seat when it ended."""
+        ...
 
-    async def game_over(self, table: Table, event: GameOver) -> None: ...
+    async def game_over(self, table: Table, game_id: int, event: GameOver) -> None: ...
 
 
 class TableService:
@@ -248,6 +252,7 @@ class TableService:
             self._seat_waiting_players(table, game)
             events = self._engine(game.next_round, table)
             table.exchange_notes.clear()
+            table.results.clear()
             table.post_table = True
             self._after(table, events)
 
@@ -277,6 +282,7 @@ class TableService:
             table.game = game.replay()
             table.log.clear()
             table.exchange_notes.clear()
+            table.results.clear()
             table.post_table = True
             self._record_start(table)
             self._after(table, [])
@@ -296,8 +302,16 @@ class TableService:
 
     def adopt(self, table: Table) -> None:
         """Take over a table restored from storage: timers re-armed from their stored
-        deadlines (an expired one fires at once), bots resumed, fresh messages posted."""
+        deadlines (an expired one fires at once), bots resumed, fresh messages posted.
+
+        A table showing a finished round or game records it again: the process may have
+        stopped after storing the state that ended it but before storing the result (never
+        the other way round). Both records are idempotent, so this is a no-op when stored."""
         self.registry.add(table)
+        game = table.game
+        if game is not None and game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
+            for result in table.results:
+                self._record(table, result)
         for user_id, deadline in table.away.items():
             self._arm_grace(table, user_id, deadline)
         if table.running:
@@ -452,6 +466,7 @@ class TableService:
         table.log.clear()
         table.left_seats.clear()
         table.exchange_notes.clear()
+        table.results.clear()
         table.notice = None
         table.post_table = True
         self._record_start(table)
@@ -469,6 +484,7 @@ class TableService:
         table.game = None
         table.left_seats.clear()
         table.away.clear()
+        table.results.clear()
         table.game_row_id = None
         table.timer_serial = table.timer_deadline = None
         self.scheduler.cancel_where(lambda key: _of_table(key, table.id, keep_refresh=True))
@@ -502,11 +518,13 @@ class TableService:
         for event in events:
             self._note(table, event)
             if isinstance(event, RoundOver):
-                self._background(table, _round_over(table, event))
+                table.results = [event]
+                self._record(table, event)
                 if table.game is not None and table.game.phase is Phase.ROUND_OVER:
                     self._round_ended(table, table.game)
             elif isinstance(event, GameOver):
-                self._background(table, _game_over(table, event))
+                table.results.append(event)
+                self._record(table, event)
         self._arm_timer(table)
         self._schedule_bot(table)
         self._changed(table)
@@ -624,6 +642,26 @@ class TableService:
 
         self._io[table.id] = asyncio.get_running_loop().create_task(run())
 
+    def _record(self, table: Table, result: RoundOver | GameOver) -> None:
+        """Store a result in the table's storage queue, under the game it belongs to."""
+        # Taken now: a round that leaves too few players sends the table back to the lobby,
+        # which forgets the game's id and its seats before the queue gets here. The id is
+        # still unknown while the game's start is being stored, earlier in the same queue:
+        # read it then.
+        known = table.game_row_id
+        seats = [dataclasses.replace(p) for p in table.seats]
+
+        async def work(store: TableStore) -> None:
+            game_id = known if known is not None else table.game_row_id
+            if game_id is None:
+                return
+            if isinstance(result, RoundOver):
+                await store.round_over(table, game_id, seats, result)
+            else:
+                await store.game_over(table, game_id, result)
+
+        self._background(table, work)
+
     def _record_start(self, table: Table) -> None:
         async def work(store: TableStore) -> None:
             table.game_row_id = await store.game_started(table)
@@ -645,11 +683,3 @@ def _of_table(key: object, table_id: int, keep_refresh: bool) -> bool:
             target = target[1]
         return not keep_refresh and bool(target == table_id)
     return bool(key[0] == table_id)
-
-
-def _round_over(table: Table, event: RoundOver) -> Callable[[TableStore], Awaitable[None]]:
-    return lambda store: store.round_over(table, event)
-
-
-def _game_over(table: Table, event: GameOver) -> Callable[[TableStore], Awaitable[None]]:
-    return lambda store: store.game_over(table, event)

@@ -10,7 +10,8 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import Game, Rules
+from engine import Game, Rules, event_from_dict
+from engine.events import GameOver, RoundOver
 
 # Discord accepts follow-up edits through an interaction token for 15 minutes; stop a little
 # earlier so an edit never races the expiry.
@@ -101,6 +102,9 @@ class Table:
     # What each seat gave and received in this round's exchange, shown once it is complete.
     exchange_notes: dict[int, list[LogEntry]] = field(default_factory=dict)
     notice: LogEntry | None = None  # why the table came back to the lobby, shown there
+    # The results of the round (and game) that just ended, until the next round is dealt:
+    # a restart while they show records them again, in case it interrupted their storing.
+    results: list[RoundOver | GameOver] = field(default_factory=list)
     seq: int = 0  # bumped on every change: snapshot order
     post_lobby: bool = False  # the next refresh posts a fresh lobby message
     post_table: bool = False  # the next refresh posts a fresh table message (new round)
@@ -177,6 +181,7 @@ class Table:
             "exchange_notes": {str(seat): [e.to_dict() for e in notes]
                                for seat, notes in self.exchange_notes.items()},
             "notice": self.notice.to_dict() if self.notice is not None else None,
+            "results": [e.to_dict() for e in self.results],
             "seq": self.seq,
         }
 
@@ -205,5 +210,13 @@ class Table:
             exchange_notes={int(seat): [LogEntry.from_dict(e) for e in notes]
                             for seat, notes in d.get("exchange_notes", {}).items()},
             notice=LogEntry.from_dict(d["notice"]) if d.get("notice") else None,
+            results=[_result(e) for e in d.get("results", [])],
             seq=d.get("seq", 0),
         )
+
+
+def _result(data: dict[str, Any]) -> RoundOver | GameOver:
+    event = event_from_dict(data)
+    if not isinstance(event, RoundOver | GameOver):
+        raise ValueError(f"not a result: {data.get('kind')!r}")
+    return event

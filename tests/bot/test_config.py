@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import DEFAULT_DATABASE_URL, Config, MissingToken
+from bot.config import DEFAULT_DATABASE_URL, Config, InvalidSetting, MissingToken
 
 
 def test_missing_token_names_env_example_and_sandbox() -> None:
@@ -27,3 +27,44 @@ def test_environment_wins_over_dotenv(tmp_path: Path) -> None:
     config = Config.from_env({"DISCORD_TOKEN": "from-env"}, dotenv=dotenv)
     assert config.token == "from-env"
     assert config.database_url == "sqlite+aiosqlite:///x.db"
+
+
+def shards(**env: str) -> tuple[int | None, tuple[int, ...] | None]:
+    config = Config.from_env({"DISCORD_TOKEN": "abc", **env}, dotenv=None)
+    return config.shard_count, config.shard_ids
+
+
+def test_shards_unset_run_every_shard_in_one_unsharded_process() -> None:
+    assert shards() == (None, None)
+
+
+def test_shard_count_alone_runs_all_of_its_shards() -> None:
+    assert shards(SHARD_COUNT="3") == (3, (0, 1, 2))
+
+
+def test_shard_ids_pick_this_process_s_shards() -> None:
+    assert shards(SHARD_COUNT="4", SHARD_IDS="2, 3") == (4, (2, 3))
+
+
+@pytest.mark.parametrize(("env", "says"), [
+    ({"SHARD_IDS": "0"}, "SHARD_IDS needs SHARD_COUNT"),
+    ({"SHARD_COUNT": "0"}, "SHARD_COUNT must be a whole number of at least 1"),
+    ({"SHARD_COUNT": "two"}, "SHARD_COUNT must be a whole number of at least 1, not 'two'"),
+    ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "from 0 to 1 (SHARD_COUNT=2), got [2]"),
+    ({"SHARD_COUNT": "2", "SHARD_IDS": "0;1"}, "separated by commas"),
+    ({"SHARD_COUNT": "2", "SHARD_IDS": "1,1"}, "lists a shard twice"),
+    ({"DATABASE_POOL_SIZE": "0"}, "DATABASE_POOL_SIZE must be a whole number of at least 1"),
+    ({"DATABASE_MAX_OVERFLOW": "-1"}, "DATABASE_MAX_OVERFLOW must be a whole number"),
+])
+def test_bad_settings_are_refused_with_the_variable_named(env: dict[str, str],
+                                                           says: str) -> None:
+    with pytest.raises(InvalidSetting) as err:
+        Config.from_env({"DISCORD_TOKEN": "abc", **env}, dotenv=None)
+    assert says in str(err.value)
+
+
+def test_pool_sizes_come_from_dotenv_too(tmp_path: Path) -> None:
+    dotenv = tmp_path / ".env"
+    dotenv.write_text("DATABASE_POOL_SIZE=8\nDATABASE_MAX_OVERFLOW=0\n")
+    config = Config.from_env({"DISCORD_TOKEN": "abc"}, dotenv=dotenv)
+    assert (config.database_pool_size, config.database_max_overflow) == (8, 0)

@@ -1,0 +1,213 @@
+"""The table runtime over the real repository (SQLite), without Discord: which tables a
+process restores, the snapshot counter across restarts, and results that survive database
+failures and a crash between storing a state and storing its result."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy.exc import OperationalError
+
+from bot.storage import SnapshotWriter, Storage, shard_of, upgrade_to_head
+from bot.tables.clock import ManualClock
+from bot.tables.persistence import StorageStore
+from bot.tables.restore import restore_tables
+from bot.tables.service import TableService
+from bot.tables.table import Table
+from engine import Phase
+
+from .stored import stored_game
+from .test_service import ALICE, BOB, CAROL, play_round
+
+Sleep = Callable[[float], Awaitable[object]]
+
+
+@dataclass
+class Process:
+    """One bot process's table runtime: a service, its writer and its store."""
+
+    service: TableService
+    writer: SnapshotWriter
+    clock: ManualClock
+
+    async def settle(self) -> None:
+        """Storage work queued so far has run (no retry may be pending)."""
+        await self.service.drain()
+        await self.writer.flush()
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[tuple[str, Storage]]:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'president.db'}"
+    await upgrade_to_head(url)
+    storage = await Storage.open(url)
+    yield url, storage
+    await storage.close()
+
+
+async def no_wait(seconds: float) -> None:
+    await asyncio.sleep(0)
+
+
+def start(storage: Storage, sleep: Sleep = no_wait) -> Process:
+    clock = ManualClock()
+    service = TableService(clock, bot_pause=0, seed=1)
+    writer = SnapshotWriter(storage)
+    service.store = StorageStore(storage, writer, sleep=sleep)
+    return Process(service, writer, clock)
+
+
+async def started(process: Process, guild_id: int = 1, channel_id: int = 100,
+                  **knobs: Any) -> Table:
+    """alice and bob against one bot: two humans, so rounds move ratings."""
+    svc = process.service
+    table = await svc.create(channel_id, guild_id, ALICE, "alice", "en", "classic")
+    await svc.join(table, BOB, "bob", "en")
+    await svc.add_bot(table, ALICE)
+    if knobs:
+        await svc.set_rules(table, ALICE, table.rules.replace(**knobs))
+    await svc.start(table, ALICE)
+    return table
+
+
+def failing(times: int, call: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+    """`call` that first fails `times` times as a dropped database connection would."""
+    left = [times]
+
+    async def flaky(*args: Any, **kwargs: Any) -> Any:
+        if left[0]:
+            left[0] -= 1
+            raise OperationalError("INSERT INTO rounds", {}, ConnectionResetError("gone"))
+        return await call(*args, **kwargs)
+
+    return flaky
+
+
+async def test_a_sharded_process_restores_only_the_tables_of_its_guilds(
+    db: tuple[str, Storage]
+) -> None:
+    _, storage = db
+    first = start(storage)
+    guilds = [(1000 << 22) + 7, (1001 << 22) + 7]  # shard 0, then shard 1, of 2
+    assert [shard_of(g, 2) for g in guilds] == [0, 1]
+    tables = [await started(first, guild, 100 + n) for n, guild in enumerate(guilds)]
+    await first.settle()
+
+    for shard, table in enumerate(tables):
+        process = start(storage)
+        assert await restore_tables(process.service, storage, shard_ids=[shard],
+                                    shard_count=2) == 1
+        assert process.service.registry.in_channel(table.channel_id) is not None
+        other = tables[1 - shard]
+        assert process.service.registry.in_channel(other.channel_id) is None
+        await process.settle()
+    # The other process's table is left alone, not closed.
+    assert len(await storage.active_tables()) == 2
+    everything = start(storage)
+    assert await restore_tables(everything.service, storage) == 2
+    await everything.settle()
+
+
+async def test_the_snapshot_counter_carries_over_a_restart(db: tuple[str, Storage]) -> None:
+    _, storage = db
+    first = start(storage)
+    table = await started(first)
+    await first.settle()
+    before = await storage.load_snapshot(table.id)
+    assert before is not None and before.seq == table.seq > 1
+
+    second = start(storage)
+    await restore_tables(second.service, storage)
+    restored = second.service.registry.in_channel(table.channel_id)
+    assert restored is not None and restored.seq == before.seq + 1  # the restart's own save
+    await play_round(second.service, second.clock, restored)
+    await second.settle()
+    after = await storage.load_snapshot(table.id)
+    assert after is not None and after.seq == restored.seq > before.seq + 1
+    assert restored.game is not None and after.state["game"] == restored.game.to_dict()
+
+
+async def test_a_result_refused_by_a_flaky_database_is_retried_once_stored(
+    db: tuple[str, Storage], caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url, storage = db
+    delays: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        delays.append(seconds)
+
+    process = start(storage, sleep)
+    monkeypatch.setattr(storage, "record_round", failing(2, storage.record_round))
+    monkeypatch.setattr(storage, "finish_game", failing(1, storage.finish_game))
+    table = await started(process, game_end="rounds:1")
+    await play_round(process.service, process.clock, table)
+    await process.settle()
+
+    assert table.game is not None and table.game.phase is Phase.GAME_OVER
+    assert table.game_row_id is not None
+    stored = await stored_game(url, table.game_row_id)
+    assert stored.round_nos == [1] and stored.ended == 1
+    assert stored.points == dict(enumerate(table.game.points))
+    assert stored.rated_rounds == {ALICE: 1, BOB: 1}
+    assert delays == [0.5, 1.0, 0.5]  # backoff per result: round, round, then game end
+    assert "storing round 1 failed (attempt 2)" in caplog.text
+
+
+async def test_a_crash_between_the_state_and_its_result_records_it_at_restart(
+    db: tuple[str, Storage], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url, storage = db
+    attempted, never = asyncio.Event(), asyncio.Event()
+
+    async def hang(seconds: float) -> None:
+        attempted.set()
+        await never.wait()
+
+    crashing = start(storage, hang)
+    monkeypatch.setattr(storage, "record_round", failing(1, storage.record_round))
+    table = await started(crashing, game_end="rounds:1")
+    await play_round(crashing.service, crashing.clock, table)
+    await asyncio.wait_for(attempted.wait(), 5)  # the round's result failed to store
+    game = table.game
+    assert game is not None and game.phase is Phase.GAME_OVER
+    assert table.game_row_id is not None
+    snapshot = await storage.load_snapshot(table.id)
+    assert snapshot is not None and snapshot.state["game"]["phase"] == "game_over"
+    assert (await stored_game(url, table.game_row_id)).round_nos == []  # the window
+    for task in crashing.service._io.values():  # the process dies here
+        task.cancel()
+    monkeypatch.undo()
+
+    for _ in range(2):  # the second restart finds both results stored: nothing changes
+        process = start(storage)
+        assert await restore_tables(process.service, storage) == 1
+        await process.settle()
+        stored = await stored_game(url, table.game_row_id)
+        assert stored.round_nos == [1] and stored.ended == 1
+        assert stored.points == dict(enumerate(game.points))
+        assert stored.rated_rounds == {ALICE: 1, BOB: 1}
+
+
+async def test_a_round_that_sends_the_table_back_to_the_lobby_is_still_recorded(
+    db: tuple[str, Storage]
+) -> None:
+    url, storage = db
+    process = start(storage)
+    svc = process.service
+    table = await svc.create(100, 1, ALICE, "alice", "en", "classic")
+    for user, name in ((BOB, "bob"), (CAROL, "carol")):
+        await svc.join(table, user, name, "en")
+    await svc.start(table, ALICE)
+    await process.settle()
+    game_id = table.game_row_id
+    assert game_id is not None
+    await svc.leave(table, CAROL)
+    await play_round(svc, process.clock, table)
+    await process.settle()
+    assert table.game is None and table.game_row_id is None  # too few players: lobby
+    assert (await stored_game(url, game_id)).round_nos == [1]

@@ -43,13 +43,14 @@ from .events import (
     TimedOut,
     TrickClosed,
 )
+from .exchange import ExchangeDue, Gift, allowed_cards, check_gift, default_gift
 from .observation import Observation, observe
 from .plays import (
     PlayOption,
     Signature,
-    _plain_options,
     legal_options,
     opening_options,
+    plain_options,
     signature,
 )
 from .roles import exchange_pairs, roles_for
@@ -87,29 +88,6 @@ class Timer:
     serial: int
 
 
-@dataclass(frozen=True, slots=True)
-class ExchangeDue:
-    """What a seat still has to give in the exchange, and which cards it may choose from."""
-
-    giver: int
-    receiver: int
-    count: int
-    mode: str  # best | choice | weakest
-    allowed: tuple[Card, ...]
-    ready: bool  # False while a high role waits for its gift (non-blind exchange)
-
-
-@dataclass(slots=True)
-class _Gift:
-    giver: int
-    receiver: int
-    count: int
-    mode: str
-    cards: tuple[Card, ...] | None = None
-    automatic: bool = False
-    transferred: bool = False
-
-
 class Game:
     """One game at one table: a sequence of rounds under fixed :class:`Rules`."""
 
@@ -140,7 +118,7 @@ class Game:
         self.opener: int | None = None
         self.constraint: tuple[int, int, int] | None = None  # seat, level, count
         self.lap: list[int] = []
-        self.gifts: list[_Gift] = []
+        self.gifts: list[Gift] = []
         self.version = 0
         self.trick_version = 0
         self.timer_serial = 0
@@ -538,7 +516,7 @@ class Game:
         while last < len(base) and base[last].level == level and base[last].special is None:
             last += 1
         remaining = tuple(c for c in base[last - 1].cards if c not in cards)
-        fresh = _plain_options(remaining, False) if remaining else []
+        fresh = plain_options(remaining, False) if remaining else []
         self._base[seat] = base[:first] + fresh + base[last:]
 
     def _constrain(self, seat: int, level: int, count: int, events: list[Event]) -> None:
@@ -817,39 +795,26 @@ class Game:
         return self.rng.choice(self.order)
 
     # ------------------------------------------------------------------ exchange
-    def _exchange_key(self, card: Card) -> int:
-        """Strength for the exchange: normal order, the top single card above the other 2s."""
-        bonus = 1 if card is self.rules.top_single else 0
-        return card.value * 2 + bonus
-
-    def _best(self, seat: int, count: int) -> tuple[Card, ...]:
-        ordered = sorted(self.hands[seat], key=lambda c: (-self._exchange_key(c), c.suit))
-        return tuple(ordered[:count])
-
-    def _weakest(self, seat: int, count: int) -> tuple[Card, ...]:
-        ordered = sorted(self.hands[seat], key=lambda c: (self._exchange_key(c), c.suit))
-        return tuple(ordered[:count])
-
     def _begin_exchange(self, pairs: list[tuple[int, int, int]], events: list[Event]) -> None:
         r = self.rules
         self.gifts = []
         for low, high, count in pairs:
-            self.gifts.append(_Gift(low, high, count, "best"))
-            self.gifts.append(_Gift(high, low, count, r.exchange_return))
+            self.gifts.append(Gift(low, high, count, "best"))
+            self.gifts.append(Gift(high, low, count, r.exchange_return))
         events.append(ExchangeStarted(tuple(pairs)))
         if r.low_gives == "auto":
             for gift in self.gifts:
                 if gift.mode == "best":
-                    self._record_gift(gift, self._best(gift.giver, gift.count), True, events)
+                    self._record_gift(gift, self._default_gift(gift), True, events)
 
-    def _record_gift(self, gift: _Gift, cards: tuple[Card, ...], automatic: bool,
+    def _record_gift(self, gift: Gift, cards: tuple[Card, ...], automatic: bool,
                      events: list[Event]) -> None:
         gift.cards = cards
         gift.automatic = automatic
         if not self.rules.exchange_blind:
             self._transfer(gift, events)
 
-    def _transfer(self, gift: _Gift, events: list[Event]) -> None:
+    def _transfer(self, gift: Gift, events: list[Event]) -> None:
         assert gift.cards is not None
         for card in gift.cards:
             self.hands[gift.giver].remove(card)
@@ -860,27 +825,17 @@ class Game:
         events.append(ExchangeGiven(gift.giver, gift.receiver, gift.cards, gift.automatic,
                                     (gift.giver, gift.receiver)))
 
-    def _pending_gift(self, seat: int) -> _Gift | None:
+    def _pending_gift(self, seat: int) -> Gift | None:
         for gift in self.gifts:
             if gift.giver == seat and gift.cards is None:
                 return gift
         return None
 
-    def _gift_ready(self, gift: _Gift) -> bool:
+    def _gift_ready(self, gift: Gift) -> bool:
         if self.rules.exchange_blind or gift.mode == "best":
             return True
         return all(g.cards is not None for g in self.gifts
                    if g.mode == "best" and g.giver == gift.receiver)
-
-    def _allowed_gift_cards(self, gift: _Gift) -> tuple[Card, ...]:
-        hand = self.hands[gift.giver]
-        if gift.mode == "choice":
-            return tuple(sorted(hand, key=lambda c: (self._exchange_key(c), c.suit)))
-        chosen = self._best(gift.giver, gift.count) if gift.mode == "best" else \
-            self._weakest(gift.giver, gift.count)
-        levels = {self._exchange_key(c) for c in chosen}
-        return tuple(c for c in sorted(hand, key=lambda c: (self._exchange_key(c), c.suit))
-                     if self._exchange_key(c) in levels)
 
     def exchange_due(self, seat: int) -> ExchangeDue | None:
         if self.phase is not Phase.EXCHANGE:
@@ -894,7 +849,8 @@ class Game:
         due = self._due_cache.get(seat)
         if due is None:  # tables ask every seat after every change; the sort is the cost
             due = ExchangeDue(gift.giver, gift.receiver, gift.count, gift.mode,
-                              self._allowed_gift_cards(gift), self._gift_ready(gift))
+                              allowed_cards(self.hands[seat], gift, self.rules.top_single),
+                              self._gift_ready(gift))
             self._due_cache[seat] = due
         return due
 
@@ -907,20 +863,7 @@ class Game:
             raise IllegalAction("not_giver", "You have nothing to give in this exchange.")
         if not self._gift_ready(gift):
             raise IllegalAction("wait_gift", "Wait until you have received your cards.")
-        if len(cards) != gift.count or len(set(cards)) != len(cards):
-            raise IllegalAction("wrong_give_count", f"Give exactly {gift.count} card(s).",
-                                count=gift.count)
-        for card in cards:
-            if card not in self.hands[seat]:
-                raise IllegalAction("not_in_hand", f"You do not hold {card}.", card=str(card))
-        if gift.mode == "choice":
-            return
-        expected = self._best(seat, gift.count) if gift.mode == "best" else \
-            self._weakest(seat, gift.count)
-        if sorted(map(self._exchange_key, cards)) != sorted(map(self._exchange_key, expected)):
-            code = "must_give_best" if gift.mode == "best" else "must_give_weakest"
-            raise IllegalAction(code, f"You must give your {gift.mode} {gift.count} card(s).",
-                                count=gift.count)
+        check_gift(self.hands[seat], cards, gift, self.rules.top_single)
 
     def can_give(self, seat: int, cards: Sequence[Card]) -> bool:
         try:
@@ -986,10 +929,8 @@ class Game:
         self._restart = True
         return self._finish(events)
 
-    def _default_gift(self, gift: _Gift) -> tuple[Card, ...]:
-        if gift.mode == "best":
-            return self._best(gift.giver, gift.count)
-        return self._weakest(gift.giver, gift.count)
+    def _default_gift(self, gift: Gift) -> tuple[Card, ...]:
+        return default_gift(self.hands[gift.giver], gift, self.rules.top_single)
 
     def _weakest_single(self, seat: int) -> tuple[tuple[Card, ...], PlayOption]:
         singles = [o for o in self._options(seat) if o.count == 1]
@@ -1095,107 +1036,15 @@ class Game:
     # ------------------------------------------------------------------ serialisation
     def to_dict(self) -> dict[str, Any]:
         """The whole state, JSON-safe; :meth:`from_dict` continues identically."""
-        def cards(cs: Iterable[Card]) -> list[str]:
-            return [str(c) for c in cs]
+        from .snapshot import game_to_dict
 
-        return {
-            "rules": self.rules.to_dict(),
-            "seats": self.seats,
-            "rng": _rng_state(self.rng),
-            "autoplay": self.autoplay,
-            "phase": self.phase.value,
-            "round_no": self.round_no,
-            "hands": [cards(h) for h in self.hands],
-            "active": list(self.active),
-            "order": list(self.order),
-            "points": list(self.points),
-            "ranking": None if self.ranking is None else list(self.ranking),
-            "out": list(self.out),
-            "penalised": list(self.penalised),
-            "revolution": self.revolution,
-            "trick": [
-                {"seat": p.seat, "cards": cards(p.cards), "level": p.level, "count": p.count,
-                 "value": p.value, "special": p.special, "announce": p.announce}
-                for p in self.trick
-            ],
-            "pile": cards(self.pile),
-            "passed": sorted(self.passed),
-            "last_player": self.last_player,
-            "to_act": self.to_act,
-            "opener": self.opener,
-            "constraint": None if self.constraint is None else list(self.constraint),
-            "lap": list(self.lap),
-            "gifts": [
-                {"giver": g.giver, "receiver": g.receiver, "count": g.count, "mode": g.mode,
-                 "cards": None if g.cards is None else cards(g.cards),
-                 "automatic": g.automatic, "transferred": g.transferred}
-                for g in self.gifts
-            ],
-            "version": self.version,
-            "trick_version": self.trick_version,
-            "timer_serial": self.timer_serial,
-            "timeouts": list(self.timeouts),
-            "autopilot": sorted(self.autopilot),
-            "bots": sorted(self.bots),
-            "winners": list(self.winners),
-            "stopped_early": self.stopped_early,
-        }
+        return game_to_dict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
-        def cards(cs: Iterable[str]) -> list[Card]:
-            return [Card.parse(c) for c in cs]
+        from .snapshot import game_from_dict
 
-        game = cls(Rules.from_dict(data["rules"]), data["seats"], random.Random(),
-                   data["autoplay"])
-        game.rng.setstate(_rng_from(data["rng"]))
-        game.phase = Phase(data["phase"])
-        game.round_no = data["round_no"]
-        game.hands = [cards(h) for h in data["hands"]]
-        game.active = list(data["active"])
-        game.order = list(data["order"])
-        game.points = list(data["points"])
-        game.ranking = None if data["ranking"] is None else tuple(data["ranking"])
-        game.out = list(data["out"])
-        game.penalised = list(data["penalised"])
-        game.revolution = data["revolution"]
-        game.trick = [
-            TrickPlay(p["seat"], tuple(cards(p["cards"])), p["level"], p["count"], p["value"],
-                      p["special"], p["announce"])
-            for p in data["trick"]
-        ]
-        game.pile = cards(data["pile"])
-        game.passed = set(data["passed"])
-        game.last_player = data["last_player"]
-        game.to_act = data["to_act"]
-        game.opener = data["opener"]
-        game.constraint = None if data["constraint"] is None else (
-            data["constraint"][0], data["constraint"][1], data["constraint"][2])
-        game.lap = list(data["lap"])
-        game.gifts = [
-            _Gift(g["giver"], g["receiver"], g["count"], g["mode"],
-                  None if g["cards"] is None else tuple(cards(g["cards"])),
-                  g["automatic"], g["transferred"])
-            for g in data["gifts"]
-        ]
-        game.version = data["version"]
-        game.trick_version = data["trick_version"]
-        game.timer_serial = data["timer_serial"]
-        game.timeouts = list(data["timeouts"])
-        game.autopilot = set(data["autopilot"])
-        game.bots = set(data["bots"])
-        game.winners = tuple(data["winners"])
-        game.stopped_early = data["stopped_early"]
-        return game
+        return game_from_dict(data)
 
 
 _DECK_CARDS = {deck: tuple(deck.cards()) for deck in Deck}
-
-
-def _rng_state(rng: random.Random) -> list[Any]:
-    version, internal, gauss = rng.getstate()
-    return [version, list(internal), gauss]
-
-
-def _rng_from(data: list[Any]) -> tuple[Any, ...]:
-    return (data[0], tuple(data[1]), data[2])

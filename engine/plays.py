@@ -104,7 +104,7 @@ def signature(
 _PLAIN: dict[tuple[tuple[Card, ...], bool], list[PlayOption]] = {}
 
 
-def _plain_options(naturals: tuple[Card, ...], top_single_held: bool) -> list[PlayOption]:
+def plain_options(naturals: tuple[Card, ...], top_single_held: bool) -> list[PlayOption]:
     """Options from cards of one value without wilds, memoised: a deck has few such sets."""
     key = (naturals, top_single_held)
     cached = _PLAIN.get(key)
@@ -154,7 +154,7 @@ def opening_options(
     nwild = len(wilds)
     if not nwild:
         for level in sorted(groups):
-            options.extend(_plain_options(tuple(groups[level]), ts_held and level == TWO))
+            options.extend(plain_options(tuple(groups[level]), ts_held and level == TWO))
     for level in deck.values if nwild else ():
         naturals = groups.get(level, [])
         held = len(naturals)

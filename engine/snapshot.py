@@ -1,0 +1,123 @@
+"""The whole game state as JSON-safe data, and back.
+
+The bot stores this after every action to survive restarts, so it holds everything the
+engine needs to continue identically, the random generator's state included; caches are not
+stored (they rebuild on demand).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Any
+
+from .cards import Card
+from .exchange import Gift
+from .game import Game, Phase, TrickPlay
+from .rules import Rules
+
+__all__ = ["game_from_dict", "game_to_dict"]
+
+
+def game_to_dict(game: Game) -> dict[str, Any]:
+    def cards(cs: Iterable[Card]) -> list[str]:
+        return [str(c) for c in cs]
+
+    return {
+        "rules": game.rules.to_dict(),
+        "seats": game.seats,
+        "rng": _rng_state(game.rng),
+        "autoplay": game.autoplay,
+        "phase": game.phase.value,
+        "round_no": game.round_no,
+        "hands": [cards(h) for h in game.hands],
+        "active": list(game.active),
+        "order": list(game.order),
+        "points": list(game.points),
+        "ranking": None if game.ranking is None else list(game.ranking),
+        "out": list(game.out),
+        "penalised": list(game.penalised),
+        "revolution": game.revolution,
+        "trick": [
+            {"seat": p.seat, "cards": cards(p.cards), "level": p.level, "count": p.count,
+             "value": p.value, "special": p.special, "announce": p.announce}
+            for p in game.trick
+        ],
+        "pile": cards(game.pile),
+        "passed": sorted(game.passed),
+        "last_player": game.last_player,
+        "to_act": game.to_act,
+        "opener": game.opener,
+        "constraint": None if game.constraint is None else list(game.constraint),
+        "lap": list(game.lap),
+        "gifts": [
+            {"giver": g.giver, "receiver": g.receiver, "count": g.count, "mode": g.mode,
+             "cards": None if g.cards is None else cards(g.cards),
+             "automatic": g.automatic, "transferred": g.transferred}
+            for g in game.gifts
+        ],
+        "version": game.version,
+        "trick_version": game.trick_version,
+        "timer_serial": game.timer_serial,
+        "timeouts": list(game.timeouts),
+        "autopilot": sorted(game.autopilot),
+        "bots": sorted(game.bots),
+        "winners": list(game.winners),
+        "stopped_early": game.stopped_early,
+    }
+
+
+def game_from_dict(data: dict[str, Any]) -> Game:
+    def cards(cs: Iterable[str]) -> list[Card]:
+        return [Card.parse(c) for c in cs]
+
+    game = Game(Rules.from_dict(data["rules"]), data["seats"], random.Random(),
+               data["autoplay"])
+    game.rng.setstate(_rng_from(data["rng"]))
+    game.phase = Phase(data["phase"])
+    game.round_no = data["round_no"]
+    game.hands = [cards(h) for h in data["hands"]]
+    game.active = list(data["active"])
+    game.order = list(data["order"])
+    game.points = list(data["points"])
+    game.ranking = None if data["ranking"] is None else tuple(data["ranking"])
+    game.out = list(data["out"])
+    game.penalised = list(data["penalised"])
+    game.revolution = data["revolution"]
+    game.trick = [
+        TrickPlay(p["seat"], tuple(cards(p["cards"])), p["level"], p["count"], p["value"],
+                  p["special"], p["announce"])
+        for p in data["trick"]
+    ]
+    game.pile = cards(data["pile"])
+    game.passed = set(data["passed"])
+    game.last_player = data["last_player"]
+    game.to_act = data["to_act"]
+    game.opener = data["opener"]
+    game.constraint = None if data["constraint"] is None else (
+        data["constraint"][0], data["constraint"][1], data["constraint"][2])
+    game.lap = list(data["lap"])
+    game.gifts = [
+        Gift(g["giver"], g["receiver"], g["count"], g["mode"],
+              None if g["cards"] is None else tuple(cards(g["cards"])),
+              g["automatic"], g["transferred"])
+        for g in data["gifts"]
+    ]
+    game.version = data["version"]
+    game.trick_version = data["trick_version"]
+    game.timer_serial = data["timer_serial"]
+    game.timeouts = list(data["timeouts"])
+    game.autopilot = set(data["autopilot"])
+    game.bots = set(data["bots"])
+    game.winners = tuple(data["winners"])
+    game.stopped_early = data["stopped_early"]
+    return game
+
+
+def _rng_state(rng: random.Random) -> list[Any]:
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def _rng_from(data: list[Any]) -> tuple[Any, ...]:
+    return (data[0], tuple(data[1]), data[2])

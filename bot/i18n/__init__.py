@@ -23,6 +23,13 @@ def t(locale: LocaleLike, key: str, **params: object) -> str:
     return CATALOGUES[lang(locale)][key].format(**params)
 
 
+def plural(locale: LocaleLike, key: str, n: int, **params: object) -> str:
+    """`key.one` or `key.many` for a count: French treats 0 and 1 as singular (« 0 point »),
+    English only 1 ("0 points")."""
+    one = n == 1 or (n == 0 and lang(locale) == "fr")
+    return t(locale, f"{key}.{'one' if one else 'many'}", n=n, **params)
+
+
 def has(key: str) -> bool:
     return key in CATALOGUES["en"]
 

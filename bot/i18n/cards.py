@@ -1,4 +1,4 @@
-"""Cards in words ("deux Rois", "a pair of Kings") and in symbols ("K♥", "Rey🪙")."""
+"""Cards in words ("deux Rois", "a pair of Kings") and in symbols ("R♥" / "K♥", "Rey🪙")."""
 
 from __future__ import annotations
 
@@ -10,16 +10,22 @@ from engine import Card
 FRENCH_SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SPANISH_SUITS = {"O": "🪙", "C": "🍷", "E": "⚔️", "B": "🪵"}
 SPANISH_NAMED = ("J", "N", "K", "A")
+FRENCH_NAMED = ("J", "Q", "K")  # a French player reads V, D, R (Valet, Dame, Roi)
+
+
+def rank_short(locale: LocaleLike, rank: str, spanish: bool) -> str:
+    """A rank as players write it: "D" for a French Queen, "Caballo" in a Spanish deck."""
+    if spanish:
+        return t(locale, f"short.spanish.{rank}") if rank in SPANISH_NAMED else rank
+    return t(locale, f"short.french.{rank}") if rank in FRENCH_NAMED else rank
 
 
 def short(locale: LocaleLike, card: Card, spanish: bool) -> str:
     """Compact form for hands and tricks: rank then suit symbol."""
     if card.is_joker:
         return t(locale, f"card.short.{card.rank}")
-    if spanish:
-        rank = t(locale, f"short.spanish.{card.rank}") if card.rank in SPANISH_NAMED else card.rank
-        return rank + SPANISH_SUITS[card.suit]
-    return card.rank + FRENCH_SUITS[card.suit]
+    suits = SPANISH_SUITS if spanish else FRENCH_SUITS
+    return rank_short(locale, card.rank, spanish) + suits[card.suit]
 
 
 def shorts(locale: LocaleLike, cards: Sequence[Card], spanish: bool) -> str:
@@ -52,9 +58,11 @@ def play_words(
         return t(locale, "card.top_single")
     words = rank_words(locale, value, count, spanish)
     if announce is not None:
-        return t(locale, "card.announced", cards=rank_words(locale, "7", count, spanish),
+        key = "card.announced.one" if count == 1 else "card.announced.many"
+        return t(locale, key, cards=rank_words(locale, "7", count, spanish),
                  value=rank_words(locale, announce, count, spanish))
     wilds = sum(1 for c in cards if wild_rank is not None and c.rank == wild_rank)
-    if wilds and value != wild_rank:
-        return t(locale, "card.with_wilds", cards=words, wilds=wilds)
+    if wild_rank is not None and wilds and value != wild_rank:
+        return t(locale, "card.with_wilds", cards=words,
+                 wilds=rank_words(locale, wild_rank, wilds, spanish))
     return words

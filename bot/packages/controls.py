@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import plural, t
 from bot.tables.service import TableError
 from bot.tables.table import Table
 
@@ -83,9 +83,15 @@ async def refuse(interaction: discord.Interaction[Any], key: str, **params: obje
 
 
 def error_text(locale: object, err: TableError) -> str:
-    """The sentence for a refusal; unknown engine codes fall back to the engine's own words."""
+    """The sentence for a refusal; unknown engine codes fall back to the engine's own words.
+
+    A count of cards from the engine becomes words here ("1 carte", "2 cartes")."""
+    params = dict(err.params)
+    count = params.get("count")
+    if isinstance(count, int):
+        params["cards"] = plural(locale, "n.cards", count)
     try:
-        return t(locale, err.key, **err.params)
+        return t(locale, err.key, **params)
     except (KeyError, IndexError):
         return t(locale, "engine.other", detail=err.params.get("detail", err.key))
 

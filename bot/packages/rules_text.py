@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.i18n import LocaleLike, has, t
+from bot.i18n import LocaleLike, has, plural, t
 from bot.i18n.cards import short
 from engine import KNOBS, Card, GameEnd, Rules
+from engine.rules import ROLE_CODES
 
 
 def knob_label(locale: LocaleLike, name: str) -> str:
@@ -22,7 +23,12 @@ def knob_value(locale: LocaleLike, name: str, value: Any, rules: Rules) -> str:
         return t(locale, key) if has(key) else str(value)
     if spec.kind == "game_end":
         end: GameEnd = value
-        return t(locale, f"game_end.{end.kind}", n=end.n)
+        if end.n is None:
+            return t(locale, f"game_end.{end.kind}")
+        return plural(locale, f"game_end.{end.kind}", end.n)
+    if spec.kind == "points":
+        return " · ".join(f"{t(locale, f'role.{rules.role_names}.{role}')} {value[role]}"
+                          for role in ROLE_CODES)
     if spec.kind == "card":
         return t(locale, "none") if value is None else short(
             locale, value if isinstance(value, Card) else Card.parse(str(value)),

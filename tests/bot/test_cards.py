@@ -23,6 +23,7 @@ def test_spanish_court_cards_keep_their_names() -> None:
 
 def test_suits_and_jokers_as_symbols() -> None:
     assert shorts("en", cards("10H", "QS", "2D", "3C"), False) == "10♥ Q♠ 2♦ 3♣"
+    assert shorts("fr", cards("JH", "QS", "KD", "AC"), False) == "V♥ D♠ R♦ A♣"
     assert short("fr", Card.parse("RJ"), False) == "🃏couleur"
 
 
@@ -30,9 +31,13 @@ def test_special_plays() -> None:
     assert play_words("en", cards("2O"), "2", 1, True, special="top_single") == "the 2 of oros"
     assert play_words("fr", cards("RJ"), "RJ", 1, False, special="joker") == "le joker couleur"
     assert play_words("en", cards("7H", "KS", "KD"), "K", 3, False, wild_rank="7") == \
-        "three Kings (with 1 wild 7)"
+        "three Kings, including a 7"
+    assert play_words("fr", cards("7H", "7S", "KD"), "K", 3, False, wild_rank="7") == \
+        "trois Rois, dont deux 7"
     assert play_words("fr", cards("7H", "7S"), "A", 2, False, announce="A", wild_rank="7") == \
-        "deux 7 (des 7 annoncés deux As)"
+        "deux 7 joués comme deux As"
+    assert play_words("fr", cards("7H"), "3", 1, False, announce="3", wild_rank="7") == \
+        "un 7 joué comme un 3"
 
 
 def test_single_cards_in_words() -> None:

@@ -1,11 +1,12 @@
 """Rendering of hands and the table from engine states (no Discord connection needed)."""
 
+import re
 from typing import Any
 
 import discord
 import pytest
 
-from bot.packages.controls import CUSTOM_ID
+from bot.packages.controls import CUSTOM_ID, error_text
 from bot.packages.game import display
 from bot.packages.game.display import (
     hand_screen,
@@ -13,8 +14,10 @@ from bot.packages.game.display import (
     parse_option,
     table_screen,
 )
-from bot.tables.table import Player, Table
-from engine import Game, Phase, Rules
+from bot.packages.rules_text import knob_value
+from bot.tables.service import TableError
+from bot.tables.table import LogEntry, Player, Table
+from engine import Game, GreedyPlayer, Phase, Rules
 
 
 def table_for(preset: str, seats: int, **kwargs: Any) -> Table:
@@ -83,5 +86,82 @@ def test_table_message_shows_turn_countdown_counts_and_roles() -> None:
     screen = table_screen(table, 1_700_000_000.0)
     assert "<t:1700000030:R>" in screen.content
     assert "President" in screen.content and "Scum" in screen.content
-    assert "p0 → p3: 2" in screen.content and "p1 → p2: 1" in screen.content
-    assert "p3 → p0" not in screen.content  # the low role's gift is automatic
+    assert "p0 must give 2 cards to p3" in screen.content
+    assert "p1 must give 1 card to p2" in screen.content
+    assert "p3 must give" not in screen.content  # the low role's gift is automatic
+
+
+def play_out(game: Game) -> None:
+    """Every seat plays greedily until the round (or the game) is over."""
+    for _ in range(2000):
+        if game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
+            return
+        dues = [game.exchange_due(s) for s in range(game.seats)]
+        seat = next(s for s, due in enumerate(dues)
+                    if (due is not None and due.ready) or game.to_act == s)
+        game.apply(seat, GreedyPlayer().choose(game, seat))
+    raise AssertionError("the round did not end")
+
+
+def test_french_results_screen_after_the_last_round() -> None:
+    table = table_for("classic", 4)
+    table.locale = "fr"
+    table.rules = table.rules.replace(game_end="rounds:1")
+    table.game = Game.new(table.rules, seats=4, seed=5)
+    game = table.game
+    play_out(game)
+    assert game.phase is Phase.GAME_OVER
+    text = table_screen(table, 0.0).content
+    assert "sorti (" not in text  # places come from the results, not the finishing order
+    assert re.search(r"\b1 (cartes|pts)\b", text) is None
+    assert "Classement final" in text
+    assert ("gagnant :" in text) == (len(game.winners) == 1)
+    assert "L’hôte choisit : rejouer, ou terminer pour revenir au salon." in text
+    assert "manche suivante" not in text
+    best = max(game.points)
+    first = next(s for s in game.players if game.points[s] == best)
+    assert f"1. **p{first}** · {best} pts" in text
+    assert "La partie est terminée." in hand_screen(table, 100, "fr").content
+
+
+def test_french_hand_words_and_cards() -> None:
+    table = table_for("classic", 4, previous_ranking=[0, 1, 2, 3])
+    table.seats[1].user_id = table.seats[2].user_id = table.seats[3].user_id = None
+    table.locale = "fr"
+    table.exchange_notes[0] = [LogEntry("hand.received", {"cards": ["QS", "2H"],
+                                                          "name": "p3"})]
+    hand = hand_screen(table, 100, "fr").content
+    assert "Tu as reçu D♠ 2♥ de p3." in hand  # known before choosing what to give back
+    assert "Donne **2 cartes** à **p3**" in hand
+    assert "carte(s)" not in hand
+    board = table_screen(table, 0.0).content
+    assert "🔔 p0 : appuie sur **Ma main** pour voir tes cartes et jouer." in board
+    assert "p0 doit donner 2 cartes à p3" in board
+    entry = LogEntry("ev.penalised", {"name": "p2", "place": 4})
+    assert display.entry_text("fr", table, entry) == \
+        "p2 a fini sur une carte interdite : classé 4e"
+
+
+def test_waiting_hand_names_the_player_to_act_and_wild_announces_are_shown() -> None:
+    table = table_for("wild7", 2)
+    game = table.game
+    assert game is not None and game.to_act is not None
+    waiting = 1 - game.to_act
+    content = hand_screen(table, 100 + waiting, "fr").content
+    assert f"c’est à **p{game.to_act}** de jouer" in content
+    announced = next(o for o in game.legal_plays(game.to_act) if o.announce == "Q")
+    game.play(game.to_act, announced.cards, "Q")
+    assert "→ D" in display.trick_line("fr", table, game)  # a 7 played as a Queen (Dame)
+
+
+def test_refusals_and_points_read_naturally() -> None:
+    assert error_text("fr", TableError("engine.wrong_give_count", count=1)) == \
+        "Donne exactement 1 carte."
+    assert error_text("en", TableError("engine.must_give_best", count=2)) == \
+        "You must give your best cards (2 cards)."
+    presi = Rules.preset("presi")
+    assert knob_value("fr", "points", presi.points, presi) == \
+        "Président 2 · Vice-président 1 · Neutre 0 · Vice-Culo 0 · Culo 0"
+    assert knob_value("fr", "game_end", presi.game_end, presi) == "premier à 11 points"
+    assert knob_value("en", "game_end", Rules.preset("classic", game_end="rounds:1").game_end,
+                      presi) == "1 round"

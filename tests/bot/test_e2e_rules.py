@@ -308,7 +308,7 @@ async def test_expired_hand_token_asks_for_my_hand(
     await tick(fake, clock, 15 * 60)
     await tick(fake, clock, 1)
     board = message(alice.user, table.table_message_id)
-    assert "alice: press **My hand** for fresh controls." in board.content
+    assert "alice: press **My hand** to see your cards and play." in board.content
     await alice.open_hand(president)
     await tick(fake, clock, 1)
     assert "press **My hand**" not in message(alice.user, table.table_message_id).content

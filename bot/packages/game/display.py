@@ -11,8 +11,8 @@ from typing import Any
 
 import discord
 
-from bot.i18n import LocaleLike, join_names, t
-from bot.i18n.cards import card_words, play_words, short, shorts
+from bot.i18n import LocaleLike, join_names, plural, t
+from bot.i18n.cards import card_words, play_words, rank_short, short, shorts
 from bot.packages.controls import button, select, view
 from bot.packages.rules_text import preset_name
 from bot.packages.screen import Screen
@@ -51,7 +51,7 @@ def entry_text(locale: LocaleLike, table: Table, entry: LogEntry) -> str:
                 None if table.rules.wild_rank == "none" else table.rules.wild_rank)
         else:
             params["cards"] = shorts(locale, cards, spanish(table))
-    if "place" in params and entry.key == "ev.out":
+    if "place" in params and entry.key in ("ev.out", "ev.penalised"):
         params["place"] = place(locale, int(params["place"]))
     return t(locale, entry.key, **params)
 
@@ -78,7 +78,8 @@ def table_screen(table: Table, now: float) -> Screen:
             due = game.exchange_due(seat)
             if due is not None:
                 pending.append(t(loc, "table.exchange_pair", giver=table.name(due.giver),
-                                 receiver=table.name(due.receiver), count=due.count))
+                                 receiver=table.name(due.receiver),
+                                 cards=plural(loc, "n.cards", due.count)))
         lines.extend(pending)
     elif game.phase is Phase.PLAY:
         lines.append(trick_line(loc, table, game))
@@ -102,7 +103,7 @@ def table_screen(table: Table, now: float) -> Screen:
                  and table.seat_of(p.user_id) is not None]
         if stale:
             lines.append("")
-            lines.append(t(loc, "table.press_hand", names=join_names(loc, stale)))
+            lines.append(plural(loc, "table.press_hand", len(stale), names=join_names(loc, stale)))
     return Screen("\n".join(lines), table_view(table, game))
 
 
@@ -115,20 +116,30 @@ def trick_line(loc: LocaleLike, table: Table, game: Game) -> str:
     if not game.trick:
         return t(loc, "table.trick_empty")
     plays = [t(loc, "table.trick_play", name=table.name(p.seat),
-               cards=shorts(loc, p.cards, spanish(table))) for p in game.trick[-4:]]
+               cards=cards_shown(loc, table, p.cards, p.announce)) for p in game.trick[-4:]]
     return t(loc, "table.trick", plays=" · ".join(plays))
+
+
+def cards_shown(loc: LocaleLike, table: Table, cards: Sequence[Card],
+                announce: str | None) -> str:
+    """Cards as symbols, with the value announced for wild 7s ("7♣ 7♠ → D")."""
+    text = shorts(loc, cards, spanish(table))
+    return f"{text} → {rank_short(loc, announce, spanish(table))}" if announce else text
 
 
 def player_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
     roles = game.roles
     sizes = game.hand_sizes()
+    # Once the round is over the results give the places; a finishing-order place here
+    # would contradict them for players sent down by the finish penalty.
+    playing = game.phase in (Phase.PLAY, Phase.EXCHANGE)
     lines = []
     for seat in game.players:
         extras = ""
         if roles[seat]:
             extras += t(loc, "table.role", role=role_name(loc, table, roles[seat]))
-        extras += t(loc, "table.points", points=game.points[seat])
-        if seat in game.out:
+        extras += t(loc, "table.points", points=plural(loc, "n.points", game.points[seat]))
+        if seat in game.out and playing:
             extras += t(loc, "table.out", place=place(loc, game.out.index(seat) + 1))
         elif seat in game.passed:
             extras += t(loc, "table.passed")
@@ -136,7 +147,7 @@ def player_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
             extras += t(loc, "table.auto")
         marker = "▶️ " if game.to_act == seat and game.phase is Phase.PLAY else ""
         lines.append(t(loc, "table.player", marker=marker, name=seat_name(table, seat),
-                       cards=sizes[seat], extras=extras))
+                       cards=plural(loc, "n.cards", sizes[seat]), extras=extras))
     return lines
 
 
@@ -148,14 +159,29 @@ def results_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
         gained = table.rules.points.get(role, 0) if role else 0
         lines.append(t(loc, "table.result_line", place=index + 1, name=seat_name(table, seat),
                        role=role_name(loc, table, role), gained=gained,
-                       total=game.points[seat]))
-    if game.phase is Phase.GAME_OVER:
-        if game.winners:
-            names = [table.name(s) for s in game.winners]
-            lines.append(t(loc, "table.game_over", names=join_names(loc, names)))
-        else:
-            lines.append(t(loc, "table.game_over_none"))
-    lines.append(t(loc, "table.host_next"))
+                       total=plural(loc, "n.points", game.points[seat])))
+    if game.phase is not Phase.GAME_OVER:
+        lines.append(t(loc, "table.host_next"))
+        return lines
+    lines.append("")
+    if game.winners:
+        names = [table.name(s) for s in game.winners]
+        lines.append(plural(loc, "table.game_over", len(names), names=join_names(loc, names)))
+    else:
+        lines.append(t(loc, "table.game_over_none"))
+    lines.extend(standings(loc, table, game))
+    lines.append(t(loc, "table.host_over"))
+    return lines
+
+
+def standings(loc: LocaleLike, table: Table, game: Game) -> list[str]:
+    """The game's totals, best first; tied players share a place."""
+    lines = [t(loc, "table.standings")]
+    by_points = sorted(game.players, key=lambda s: -game.points[s])
+    for index, seat in enumerate(by_points):
+        rank = 1 + sum(1 for s in by_points[:index] if game.points[s] > game.points[seat])
+        lines.append(t(loc, "table.standing_line", place=rank, name=seat_name(table, seat),
+                       total=plural(loc, "n.points", game.points[seat])))
     return lines
 
 
@@ -199,7 +225,8 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
             lines.append(entry_text(locale, table, note))
         lines.extend(_play_part(table, game, seat, locale, items, page))
     else:
-        lines.append(t(locale, "hand.round_over"))
+        over = game.phase is Phase.GAME_OVER
+        lines.append(t(locale, "hand.game_over" if over else "hand.round_over"))
     items.append(button(table.id, "refresh", t(locale, "btn.refresh"), row=4))
     return Screen("\n".join(lines), view(*items))
 
@@ -215,9 +242,7 @@ def parse_option(value: str) -> tuple[list[Card], str | None]:
 
 
 def _option(locale: LocaleLike, table: Table, option: PlayOption) -> discord.SelectOption:
-    label = shorts(locale, option.cards, spanish(table))
-    if option.announce:
-        label += f" → {option.announce}"
+    label = cards_shown(locale, table, option.cards, option.announce)
     words = play_words(locale, option.cards, option.value, option.count, spanish(table),
                        option.special, option.announce,
                        None if table.rules.wild_rank == "none" else table.rules.wild_rank)
@@ -262,7 +287,7 @@ def _play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
     elif game.to_act == seat:
         lines.append(t(locale, "hand.your_turn", countdown=countdown(table)))
     elif game.to_act is not None and game.hand(seat):
-        lines.append(t(locale, "hand.waiting"))
+        lines.append(t(locale, "hand.waiting", name=table.name(game.to_act)))
     if not options and not can_pass:
         if game.to_act == seat:
             lines.append(t(locale, "hand.cannot_play"))
@@ -288,11 +313,13 @@ def _play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
 
 def _exchange_part(table: Table, game: Game, seat: int, locale: LocaleLike,
                    items: list[discord.ui.Item[Any]]) -> list[str]:
+    # What this seat already received: a high role chooses what to give back knowing it.
+    lines = [entry_text(locale, table, note) for note in table.exchange_notes.get(seat, [])]
     due = game.exchange_due(seat)
     if due is None or not due.ready:
-        return [t(locale, "hand.give_waiting")]
-    lines = [t(locale, "hand.give", count=due.count, name=table.name(due.receiver),
-               countdown=countdown(table))]
+        return [*lines, t(locale, "hand.give_waiting")]
+    lines.append(t(locale, "hand.give", cards=plural(locale, "n.cards", due.count),
+                   name=table.name(due.receiver), countdown=countdown(table)))
     if table.rules.exchange_blind:
         lines.append(t(locale, "hand.give_blind"))
     if due.mode == "weakest":
@@ -314,8 +341,10 @@ def _exchange_part(table: Table, game: Game, seat: int, locale: LocaleLike,
                                         description=card_words(locale, c, spanish(table)),
                                         default=c in preset)
                    for c in part]
+        placeholder = t(locale, "hand.give_cards") if single else \
+            t(locale, "hand.give_part", part=index + 1, parts=len(parts))
         items.append(select(
-            table.id, "give", t(locale, "hand.give_part", part=index + 1, parts=len(parts)),
+            table.id, "give", placeholder,
             options, version=game.version, arg=str(index), row=index,
             min_values=due.count if single else 0, max_values=min(due.count, len(part))))
     if preset or not single:

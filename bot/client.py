@@ -76,6 +76,7 @@ class PresidentBot(commands.Bot):
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         await controls.refuse_forged(interaction)
+        await controls.submit_form(interaction)
 
     async def sync_commands(self) -> None:
         if self.config.dev_guild_id is not None:

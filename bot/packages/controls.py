@@ -111,27 +111,57 @@ class Control(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?P<raw>.
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         data: dict[str, Any] = dict(interaction.data or {})
-        raw = str(data.get("custom_id", ""))
-        match = CUSTOM_ID.fullmatch(raw)
-        handler = HANDLERS.get(match.group(2)) if match else None
-        if match is None or handler is None:
-            await refuse(interaction, "err.unknown_control")
-            return
-        table = interaction.client.service.registry.by_id(int(match.group(1)))
-        if table is None or table.closed:
-            await refuse(interaction, "err.table_gone")
-            return
         values = [str(v) for v in data.get("values", [])]
-        click = Click(interaction, table, match.group(2), int(match.group(3)), match.group(4),
-                      values)
-        try:
-            await handler(click)
-        except TableError as err:
-            text = error_text(interaction.locale, err)
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
+        await route(interaction, str(data.get("custom_id", "")), values, "err.unknown_control")
+
+
+async def route(interaction: discord.Interaction[Any], raw: str, values: list[str],
+                unknown: str) -> None:
+    """Decode a custom_id and run its handler; `unknown` answers ids no handler claims."""
+    match = CUSTOM_ID.fullmatch(raw)
+    handler = HANDLERS.get(match.group(2)) if match else None
+    if match is None or handler is None:
+        await refuse(interaction, unknown)
+        return
+    table = interaction.client.service.registry.by_id(int(match.group(1)))
+    if table is None or table.closed:
+        await refuse(interaction, "err.table_gone")
+        return
+    click = Click(interaction, table, match.group(2), int(match.group(3)), match.group(4),
+                  values)
+    try:
+        await handler(click)
+    except TableError as err:
+        text = error_text(interaction.locale, err)
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+
+def typed_answers(components: list[Any]) -> list[str]:
+    """The text typed in a submitted form, field by field (inside labels or action rows)."""
+    answers: list[str] = []
+    for component in components:
+        if not isinstance(component, dict):
+            continue
+        if "value" in component:
+            answers.append(str(component["value"]))
+        inner = component.get("component")
+        answers += typed_answers([inner] if inner is not None else [])
+        answers += typed_answers(list(component.get("components") or []))
+    return answers
+
+
+async def submit_form(interaction: discord.Interaction[Any]) -> None:
+    """Forms are routed by custom_id, not by discord.py's in-memory modals: one submitted
+    after a restart still works, and one nobody knows is told it expired instead of
+    failing silently."""
+    if interaction.type is not discord.InteractionType.modal_submit:
+        return
+    data: dict[str, Any] = dict(interaction.data or {})
+    answers = typed_answers(list(data.get("components") or []))
+    await route(interaction, str(data.get("custom_id", "")), answers, "err.form_expired")
 
 
 def shown_on(message: discord.Message | None, cid: str) -> bool:

@@ -1,18 +1,20 @@
 """The host's settings panel: every knob of RULES.md, starting from the chosen preset.
 
 Yes/no knobs toggle on pick, choice knobs open a select of their values, numbers and other
-typed values open a modal. The engine validates every change (`Rules.replace`); a refused
-value leaves the rules as they were and shows the engine's reason on top of the panel.
+typed values open a form. Typed answers are read in the host's words (« 5 manches »,
+« jamais »); the engine validates every change (`Rules.replace`). A refused value leaves the
+rules as they were and says why, in the host's language, on top of the panel.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import CATALOGUES, LocaleLike, plural, t
 from bot.packages.controls import (
     Click,
     action,
@@ -26,7 +28,8 @@ from bot.packages.rules_text import full, knob_label, knob_value, preset_name
 from bot.packages.screen import Screen
 from bot.tables.service import TableError
 from bot.tables.table import Table
-from engine import KNOBS, PRESETS, Rules, RulesError
+from engine import KNOBS, PRESETS, GameEnd, Rules, RulesError
+from engine.rules import ROLE_CODES
 
 if TYPE_CHECKING:
     from bot.client import PresidentBot
@@ -35,7 +38,8 @@ if TYPE_CHECKING:
 
 KNOB_NAMES = list(KNOBS)
 HALF = (len(KNOB_NAMES) + 1) // 2
-TYPED_KINDS = ("int", "optional_int", "points", "game_end", "card")
+# What a host may type for "no value", in either language.
+NOTHING = {text[key].lower() for text in CATALOGUES.values() for key in ("none", "never")}
 
 
 def settings_screen(table: Table, locale: str, *, focus: str = "", notice: str = "") -> Screen:
@@ -80,16 +84,84 @@ async def open_settings(interaction: Interaction, table: Table) -> None:
     await interaction.response.send_message(ephemeral=True, **screen.kwargs())
 
 
+def refused_rules(locale: LocaleLike, err: RulesError) -> str:
+    """Why the engine refused a rule set, in the host's words: the rules that conflict."""
+    key = f"rules.conflict.{err.knob}"
+    if key in CATALOGUES["en"]:
+        return t(locale, key)
+    label = knob_label(locale, err.knob) if err.knob in KNOBS else err.knob
+    return t(locale, "err.setting_invalid", knob=label, detail=str(err))
+
+
+def role_codes(locale: LocaleLike, rules: Rules) -> str:
+    """"P = Président, VP = Vice-président, …" with the table's role names."""
+    return ", ".join(t(locale, "settings.role_code", code=code,
+                       role=t(locale, f"role.{rules.role_names}.{code}"))
+                     for code in ROLE_CODES)
+
+
+def bad_input(locale: LocaleLike, knob: str, rules: Rules) -> str:
+    """What to type for this knob, after an answer it could not read."""
+    spec = KNOBS[knob]
+    return t(locale, f"settings.bad.{spec.kind}", knob=knob_label(locale, knob),
+             min=spec.min, max=spec.max, roles=role_codes(locale, rules))
+
+
+def typed_text(locale: LocaleLike, knob: str, value: Any) -> str:
+    """The current value as the host would type it: the form opens with it filled in."""
+    spec = KNOBS[knob]
+    if value is None:
+        return t(locale, "never" if spec.kind == "optional_int" else "none")
+    if isinstance(value, GameEnd):
+        if value.n is None:
+            return t(locale, "game_end.unlimited.word")
+        return plural(locale, f"game_end.{value.kind}", value.n)
+    return spec.format(value)
+
+
+def typed_value(knob: str, text: str) -> Any:
+    """A typed answer as the engine's value, in the words of either language (« 5 manches »,
+    "never", « aucune ») or the engine's own syntax; ValueError if it cannot be read."""
+    spec = KNOBS[knob]
+    words = " ".join(text.lower().split())
+    if spec.kind in ("optional_int", "card") and words in NOTHING:
+        return None
+    if spec.kind in ("card", "points"):  # card and role codes are capitals: « 2O », « VP2 »
+        return spec.parse(words.upper())
+    if spec.kind == "game_end":
+        return spec.parse(_game_end(words))
+    return spec.parse(words)
+
+
+def _game_end(words: str) -> str:
+    """« 5 », « 5 manches », "first to 11 points", « illimité »… in the engine's syntax."""
+    if words.isdigit():
+        return f"rounds:{words}"
+    for text in CATALOGUES.values():
+        if words in (text["game_end.unlimited"].lower(), text["game_end.unlimited.word"]):
+            return "unlimited"
+        for kind, key in (("rounds", "game_end.rounds"), ("target", "game_end.target"),
+                          ("target", "game_end.points")):
+            for form in ("one", "many"):
+                pattern = re.escape(text[f"{key}.{form}"].lower()).replace(
+                    re.escape("{n}"), r"(\d+)")
+                match = re.fullmatch(pattern, words)
+                if match:
+                    return f"{kind}:{match.group(1)}"
+    return words
+
+
 async def apply(interaction: Interaction, table: Table, make: Callable[[], Rules],
                 knob: str = "") -> None:
-    """Build new rules with `make()`; show the panel again, with the engine's refusal if any."""
+    """Build new rules with `make()`; show the panel again, with the refusal if any."""
     locale = str(interaction.locale)
     notice = ""
     try:
         rules = make()
     except RulesError as err:
-        label = knob_label(locale, err.knob) if err.knob in KNOBS else err.knob
-        notice = "⚠️ " + t(locale, "err.setting_invalid", knob=label, detail=str(err))
+        notice = "⚠️ " + refused_rules(locale, err)
+    except ValueError:  # a typed answer that cannot be read
+        notice = "⚠️ " + bad_input(locale, knob, table.rules)
     else:
         try:
             await interaction.client.service.set_rules(table, interaction.user.id, rules)
@@ -100,7 +172,10 @@ async def apply(interaction: Interaction, table: Table, make: Callable[[], Rules
             notice = "✅ " + t(locale, "settings.saved", knob=knob_label(locale, knob),
                               value=knob_value(locale, knob, getattr(rules, knob), rules))
     screen = settings_screen(table, locale, notice=notice)
-    await interaction.response.edit_message(**screen.kwargs())
+    if interaction.message is None:  # a form sent without its panel: answer with a new one
+        await interaction.response.send_message(ephemeral=True, **screen.kwargs())
+    else:
+        await interaction.response.edit_message(**screen.kwargs())
 
 
 def _check(click: Click) -> None:
@@ -143,7 +218,7 @@ async def pick_knob(click: Click) -> None:
         screen = settings_screen(click.table, click.locale, focus=name)
         await click.interaction.response.edit_message(**screen.kwargs())
     else:
-        await click.interaction.response.send_modal(KnobModal(click.table, name, click.locale))
+        await click.interaction.response.send_modal(knob_form(click.table, name, click.locale))
 
 
 @action("value")
@@ -157,36 +232,33 @@ async def pick_value(click: Click) -> None:
                 name)
 
 
-class KnobModal(discord.ui.Modal):
-    """One text field for a typed knob (numbers, points per role, game end, a card)."""
+def knob_form(table: Table, knob: str, locale: str) -> discord.ui.Modal:
+    """One text field for a typed knob (numbers, points per role, game end, a card).
 
-    def __init__(self, table: Table, knob: str, locale: str) -> None:
-        super().__init__(title=t(locale, "settings.modal", knob=knob_label(locale, knob))[:45],
-                         custom_id=custom_id(table.id, "modal", 0, knob), timeout=600)
-        self.table = table
-        self.knob = knob
-        spec = KNOBS[knob]
-        current = spec.format(getattr(table.rules, knob))
-        self.field: discord.ui.TextInput[KnobModal] = discord.ui.TextInput(
-            label=t(locale, "settings.modal.field")[:45], default=current[:4000],
-            placeholder=t(locale, "settings.modal.hint", value=current)[:100], max_length=100)
-        self.add_item(self.field)
+    The form is stopped before it is sent, so discord.py keeps nothing in memory: its answer
+    is routed by custom_id like any control (`@action("form")`), and a form submitted after
+    a restart still changes the rule."""
+    spec = KNOBS[knob]
+    form: discord.ui.Modal = discord.ui.Modal(
+        title=t(locale, "settings.modal", knob=knob_label(locale, knob))[:45],
+        custom_id=custom_id(table.id, "form", 0, knob))
+    field: discord.ui.TextInput[discord.ui.Modal] = discord.ui.TextInput(
+        default=typed_text(locale, knob, getattr(table.rules, knob))[:100], max_length=100)
+    hint = t(locale, f"settings.hint.{spec.kind}", min=spec.min, max=spec.max) \
+        if spec.kind != "points" else role_codes(locale, table.rules)
+    form.add_item(discord.ui.Label(text=t(locale, "settings.modal.field")[:45],
+                                   description=hint[:100], component=field))
+    form.stop()
+    return form
 
-    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
-        table = self.table
-        if table.closed:
-            await interaction.response.send_message(t(interaction.locale, "err.table_gone"),
-                                                    ephemeral=True)
-            return
-        try:
-            if not table.is_host(interaction.user.id):
-                raise TableError("err.not_host", host=table.host_id)
-            if table.running:
-                raise TableError("err.settings_locked")
-            rules = table.rules
-            value = self.field.value
-            await apply(interaction, table, lambda: rules.replace(**{self.knob: value}),
-                        self.knob)
-        except TableError as err:
-            await interaction.response.send_message(error_text(interaction.locale, err),
-                                                    ephemeral=True)
+
+@action("form")
+async def submit_knob(click: Click) -> None:
+    _check(click)
+    name = click.arg
+    if name not in KNOBS or not click.values:
+        raise TableError("err.unknown_control")
+    rules = click.table.rules
+    text = click.values[0]
+    await apply(click.interaction, click.table,
+                lambda: rules.replace(**{name: typed_value(name, text)}), name)

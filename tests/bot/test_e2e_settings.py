@@ -1,0 +1,142 @@
+"""The settings form in the host's words, and forms that outlive the bot process."""
+
+import re
+from pathlib import Path
+
+from bot.client import PresidentBot
+from bot.config import Config
+from bot.packages.settings.views import typed_text, typed_value
+from engine import KNOBS, PRESETS, Card, GameEnd, Rules
+from fakediscord import FakeDiscord, TestUser
+from fakediscord.state import MODAL_SUBMIT
+
+from .conftest import LinkedClock
+from .e2e import message, table_of, tick
+
+ENGINE = Path(__file__).resolve().parents[2] / "engine"
+TYPED = [name for name, spec in KNOBS.items()
+         if spec.kind in ("int", "optional_int", "points", "game_end", "card")]
+
+
+async def open_form(user: TestUser, knob: str) -> None:
+    panel = user.last_ephemeral()
+    menu = next(s for s in panel.selects if any(o.value == knob for o in s.options))
+    await user.select(panel, [knob], select=menu.custom_id)
+
+
+def test_typed_answers_in_either_language() -> None:
+    assert typed_value("game_end", "2") == GameEnd("rounds", 2)
+    assert typed_value("game_end", "3 manches") == GameEnd("rounds", 3)
+    assert typed_value("game_end", "1 round") == GameEnd("rounds", 1)
+    assert typed_value("game_end", "11 points") == GameEnd("target", 11)
+    assert typed_value("game_end", "Premier à 11 points") == GameEnd("target", 11)
+    assert typed_value("game_end", "illimité") == GameEnd("unlimited")
+    assert typed_value("game_end", "target:7") == GameEnd("target", 7)
+    assert typed_value("autopilot_after_timeouts", "jamais") is None
+    assert typed_value("top_single", "aucune") is None
+    assert typed_value("top_single", "2o") == Card.parse("2O")
+    assert typed_text("fr", "game_end", GameEnd("rounds", 5)) == "5 manches"
+    assert typed_text("fr", "autopilot_after_timeouts", None) == "jamais"
+
+
+def test_every_typed_value_reads_back_as_it_is_shown() -> None:
+    for preset in PRESETS:
+        rules = Rules.preset(preset)
+        for knob in TYPED:
+            value = getattr(rules, knob)
+            for locale in ("fr", "en"):
+                assert typed_value(knob, typed_text(locale, knob, value)) == value, \
+                    (preset, knob, locale)
+
+
+def test_every_rule_conflict_has_a_sentence() -> None:
+    from bot.i18n.en import CATALOGUE
+
+    source = (ENGINE / "rules.py").read_text()
+    checks = source[source.index("def __post_init__"):source.index("def preset(")]
+    knobs = set(re.findall(r'\("([a-z_]+)",\s+(?:self|not)\b', checks))
+    assert knobs
+    assert sorted(k for k in knobs if f"rules.conflict.{k}" not in CATALOGUE) == []
+
+
+async def test_french_host_types_values_in_french(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    marie = fake.add_user("marie", locale="fr")
+    await marie.slash("president create", preset="classic")
+    table = table_of(president, marie)
+    await marie.slash("president settings")
+
+    await open_form(marie, "game_end")
+    form = marie.modal
+    assert form is not None and form.inputs[0].value == "5 manches"
+    await marie.modal_submit({"Nouvelle valeur": "2"})
+    assert table.rules.game_end == GameEnd("rounds", 2)
+    assert "✅ Fin de partie vaut maintenant 2 manches." in marie.last_ephemeral().content
+
+    await open_form(marie, "turn_seconds")
+    await marie.modal_submit({"Nouvelle valeur": "beaucoup"})
+    assert table.rules.turn_seconds == 30
+    assert "⚠️ Secondes par tour : écris un nombre entier de 5 à 600." in \
+        marie.last_ephemeral().content
+
+    await open_form(marie, "first_opener")
+    panel = marie.last_ephemeral()
+    values = next(s for s in panel.selects if ":value:" in s.custom_id)
+    await marie.select(panel, ["three_of_oros"], select=values.custom_id)
+    refusal = marie.last_ephemeral().content.splitlines()[0]
+    assert refusal.startswith("⚠️ Ouvre la première manche : la Dame de cœur")
+    assert "first_opener" not in refusal and "Spanish" not in refusal
+    fake.assert_no_errors()
+
+
+async def test_a_form_submitted_after_a_restart_still_changes_the_rule(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'president.db'}"
+
+    async def start() -> PresidentBot:
+        bot = PresidentBot(Config(token=fake.token, database_url=url), clock=clock,
+                           guild_ready_timeout=0)
+        await fake.connect(bot)
+        return bot
+
+    bot = await start()
+    alice = fake.add_user("alice")
+    await alice.slash("president create", preset="classic")
+    await alice.slash("president settings")
+    await open_form(alice, "turn_seconds")
+    await fake.disconnect(bot)  # the form is still open on alice's screen
+
+    again = await start()
+    await alice.modal_submit({"New value": "45"})  # answered, or settle() would fail
+    table = table_of(again, alice)
+    assert table.rules.turn_seconds == 45
+    assert "✅ Seconds per turn is now 45." in alice.last_ephemeral().content
+    await tick(fake, clock, 1)
+    assert "Seconds per turn: 45" in message(alice, table.lobby_message_id).content
+    await fake.disconnect(again)
+    fake.assert_no_errors()
+
+
+async def test_unknown_forms_are_answered_and_a_form_without_its_panel_still_works(
+    fake: FakeDiscord, president: PresidentBot
+) -> None:
+    marie = fake.add_user("marie", locale="fr")
+    await marie.slash("president create")
+    for custom_id, answer in (("someone-else:form", "Ce formulaire a expiré : rouvre"),
+                              ("pz:1:nope:0:", "Ce formulaire a expiré : rouvre"),
+                              ("pz:999:form:0:turn_seconds", "Cette table n’existe plus.")):
+        fake.hub.start(MODAL_SUBMIT, marie.user, marie.channel,
+                       {"custom_id": custom_id, "components": []}, "old form", None)
+        await fake.settle()
+        assert marie.last_ephemeral().content.startswith(answer), custom_id
+    fake.hub.start(MODAL_SUBMIT, marie.user, marie.channel,  # a live table, no panel
+                   {"custom_id": "pz:1:form:0:turn_seconds",
+                    "components": [{"type": 18, "component": {"type": 4, "custom_id": "x",
+                                                              "value": "40"}}]},
+                   "form without its panel", None)
+    await fake.settle()
+    assert table_of(president, marie).rules.turn_seconds == 40
+    assert "✅ Secondes par tour vaut maintenant 40." in marie.last_ephemeral().content
+    fake.assert_no_errors()

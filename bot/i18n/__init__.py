@@ -30,6 +30,19 @@ def plural(locale: LocaleLike, key: str, n: int, **params: object) -> str:
     return t(locale, f"{key}.{'one' if one else 'many'}", n=n, **params)
 
 
+def public_locale(chosen: str | None, guild_locale: LocaleLike, community: bool,
+                  creator: LocaleLike) -> str:
+    """The language of a server's public messages (lobby, table, results): the one its
+    admins chose with `/president language`, else the server's own locale, else the table
+    creator's. Discord reports "en-US" for every server that is not a Community one, so only
+    a Community server's locale says anything about its players."""
+    if chosen is not None:
+        return chosen
+    if community and guild_locale is not None:
+        return str(getattr(guild_locale, "value", guild_locale))
+    return str(getattr(creator, "value", creator))
+
+
 def has(key: str) -> bool:
     return key in CATALOGUES["en"]
 

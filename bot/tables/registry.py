@@ -30,3 +30,6 @@ class Registry:
 
     def by_id(self, table_id: int) -> Table | None:
         return self._by_id.get(table_id)
+
+    def in_guild(self, guild_id: int) -> list[Table]:
+        return [t for t in self._by_id.values() if t.guild_id == guild_id]

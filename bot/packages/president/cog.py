@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import t
+from bot.i18n import public_locale, t
 from bot.i18n.translator import ls
 from bot.packages.controls import error_text
 from bot.packages.game.views import show_hand
@@ -29,6 +29,14 @@ if TYPE_CHECKING:
     Interaction = discord.Interaction[PresidentBot]
 
 PRESET_CHOICES = [app_commands.Choice(name=ls(f"preset.{p}"), value=p) for p in PRESETS]
+LANGUAGE_CHOICES = [app_commands.Choice(name=ls(f"lang.{code}"), value=code)
+                    for code in ("fr", "en", "auto")]
+
+
+def community(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the server chose its locale: only Community servers can."""
+    guild = interaction.guild
+    return guild is not None and "COMMUNITY" in guild.features
 
 
 class President(commands.GroupCog, group_name=ls("cmd.president"),
@@ -73,9 +81,15 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
             raise TableError("err.table_exists")
         # Opening a table writes to the database: acknowledge first, whatever the load.
         await interaction.response.defer(thinking=True)
+        storage = self.bot.storage
+        chosen = None if storage is None else \
+            (await storage.get_guild_settings(interaction.guild_id)).language
         table = await self.bot.service.create(
             interaction.channel_id, interaction.guild_id, interaction.user.id,
             display_name(interaction), str(interaction.locale), preset, post=False)
+        # The creator's hand keeps their own locale; the public messages speak the server's.
+        table.locale = public_locale(chosen, interaction.guild_locale, community(interaction),
+                                     interaction.locale)
         screen = lobby_screen(table)
         message = await interaction.followup.send(allowed_mentions=NO_PINGS, wait=True,
                                                   **screen.kwargs())
@@ -134,6 +148,37 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     async def replay(self, interaction: Interaction) -> None:
         await self.bot.service.replay(self._table(interaction), interaction.user.id)
         await self._ok(interaction, "done.ok")
+
+    @app_commands.command(name=ls("cmd.language"), description=ls("cmd.language.desc"))
+    @app_commands.rename(language=ls("cmd.language.language"))
+    @app_commands.describe(language=ls("cmd.language.language.desc"))
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    async def language(self, interaction: Interaction, language: str) -> None:
+        """Server admins, or the host of this channel's table, choose the language of every
+        table's public messages on the server; open tables switch at once."""
+        if interaction.guild_id is None:
+            raise TableError("err.channel_only")
+        here = self.bot.service.registry.in_channel(interaction.channel_id)
+        if not interaction.permissions.manage_guild and (
+                here is None or not here.is_host(interaction.user.id)):
+            raise TableError("err.language_forbidden")
+        storage = self.bot.storage
+        if storage is None:
+            raise TableError("err.language_unavailable")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        chosen = None if language == "auto" else language
+        await storage.set_guild_language(interaction.guild_id, chosen)
+        for table in self.bot.service.registry.in_guild(interaction.guild_id):
+            host = next((p for p in table.seats if p.user_id == table.host_id), None)
+            table.locale = public_locale(chosen, interaction.guild_locale,
+                                         community(interaction),
+                                         host.locale if host is not None else table.locale)
+            self.bot.service.touch(table)
+            self.bot.service.refresh(table)
+        locale = interaction.locale
+        text = t(locale, "language.auto") if chosen is None else \
+            t(locale, "language.set", language=t(locale, f"language.name.{chosen}"))
+        await interaction.followup.send(text, ephemeral=True)
 
     # ------------------------------------------------------------------ game
 

@@ -1,0 +1,87 @@
+"""Public messages speak the server's language; each player's own messages keep theirs."""
+
+from pathlib import Path
+
+from bot.client import PresidentBot
+from bot.config import Config
+from bot.i18n import public_locale
+from fakediscord import FakeDiscord
+
+from .conftest import LinkedClock
+from .e2e import cid, message, table_of, tick
+
+
+def test_the_servers_choice_then_a_community_locale_then_the_creator() -> None:
+    assert public_locale("fr", "en-US", True, "en-US") == "fr"
+    assert public_locale(None, "fr", True, "en-US") == "fr"
+    assert public_locale(None, "en-US", False, "fr") == "fr"  # en-US says nothing here
+    assert public_locale(None, None, True, "en-GB") == "en-GB"
+
+
+async def test_a_community_server_in_french_gets_french_tables(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    guild = fake.add_guild("Le Cercle", locale="fr")
+    fake.add_channel(guild, "cartes")
+    await fake.settle()
+    cached = president.get_guild(guild.id)
+    assert cached is not None
+    cached.features.append("COMMUNITY")
+    john = fake.add_user("john", guilds=[guild])  # an English client
+    await john.slash("president create", preset="classic")
+    table = table_of(president, john)
+    lobby = message(john, table.lobby_message_id)
+    assert "Table de Président" in lobby.content
+    await john.click(lobby, cid(table, "start"))  # refused: in John's own language
+    assert "At least 3 players are needed" in john.last_ephemeral().content
+    await john.click(lobby, cid(table, "addbot"))
+    await john.click(lobby, cid(table, "addbot"))
+    await john.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    board = message(john, table.table_message_id)
+    assert "Manche 1" in board.content
+    await john.click(board, cid(table, "hand"))
+    assert "Your hand" in john.last_ephemeral().content
+    fake.assert_no_errors()
+
+
+async def test_the_host_chooses_the_servers_language(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    bot = PresidentBot(Config(token=fake.token,
+                              database_url=f"sqlite+aiosqlite:///{tmp_path / 'p.db'}"),
+                       clock=clock, guild_ready_timeout=0)
+    await fake.connect(bot)
+    storage = bot.storage
+    assert storage is not None
+    john = fake.add_user("john")
+    marie = fake.add_user("marie", locale="fr")
+    await john.slash("president create", preset="classic")
+    table = table_of(bot, john)
+    assert "Président table" in message(john, table.lobby_message_id).content
+
+    await marie.slash("president language", language="en")  # neither host nor admin
+    assert marie.last_ephemeral().content.startswith("Seuls les admins du serveur")
+    assert (await storage.get_guild_settings(fake.guild.id)).language is None
+
+    await john.slash("president language", language="fr")
+    assert john.last_ephemeral().content == "Tables on this server now speak French."
+    await tick(fake, clock, 1)
+    assert "Table de Président" in message(john, table.lobby_message_id).content
+
+    other = fake.add_channel(fake.guild, "second")
+    await fake.settle()
+    john.channel = other
+    await john.slash("president create", preset="presi")  # a new table, by the English host
+    second = table_of(bot, john)
+    assert "Table de Président" in message(john, second.lobby_message_id).content
+    await john.slash("president rules")
+    assert "Rules of this table" in john.last_ephemeral().text
+
+    john.channel = fake.channel
+    await john.slash("president language", language="auto")
+    assert john.last_ephemeral().content.startswith("Tables on this server now follow")
+    await tick(fake, clock, 1)
+    assert "Président table" in message(john, table.lobby_message_id).content
+    await fake.disconnect(bot)
+    fake.assert_no_errors()

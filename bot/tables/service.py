@@ -265,7 +265,7 @@ class TableService:
                 self._close(table)
                 return
             if game.phase is Phase.GAME_OVER:
-                self._back_to_lobby(table)
+                self._back_to_lobby(table, LogEntry("table.finished"))
                 self._changed(table)
                 return
             events = self._engine(game.stop, table)

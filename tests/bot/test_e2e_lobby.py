@@ -1,4 +1,5 @@
 from bot.client import PresidentBot
+from engine import Phase
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
@@ -26,4 +27,33 @@ async def test_create_join_addbot_start_and_open_hand(
     await bob.click(board, cid(table, "hand"))
     mine = bob.last_ephemeral()
     assert "Ta main" in mine.content
+    fake.assert_no_errors()
+
+
+async def test_ending_a_finished_game_says_it_is_over(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock
+) -> None:
+    marie = fake.add_user("marie", locale="fr")
+    await marie.slash("president create", preset="classic")
+    table = table_of(instant, marie)
+    await instant.service.set_rules(table, marie.id, table.rules.replace(game_end="rounds:1"))
+    lobby = message(marie, table.lobby_message_id)
+    for _ in range(3):
+        await marie.click(lobby, cid(table, "addbot"))
+    await marie.click(lobby, cid(table, "start"))
+    game = table.game
+    assert game is not None
+    for _ in range(600):
+        if game.phase is Phase.GAME_OVER:
+            break
+        await tick(fake, clock, 30)  # marie's timer runs out: the server plays for her
+    assert game.phase is Phase.GAME_OVER
+    await tick(fake, clock, 1)
+    board = message(marie, table.table_message_id)
+    assert "Classement final" in board.content
+    await marie.click(board, cid(table, "end", game.version))
+    await tick(fake, clock, 1)
+    lobby = message(marie, table.lobby_message_id)
+    assert "🏁 La partie est terminée." in lobby.content
+    assert "pas assez de joueurs" not in lobby.content
     fake.assert_no_errors()

@@ -23,7 +23,7 @@ def lobby_screen(table: Table) -> Screen:
         lines.append(t(loc, "lobby.started"))
         return Screen("\n".join(lines), view())
     if table.notice is not None:
-        lines.append("⚠️ " + t(loc, table.notice.key, **table.notice.params))
+        lines.append(t(loc, table.notice.key, **table.notice.params))
     lines.append(t(loc, "lobby.seats", count=len(table.seats), capacity=table.capacity()))
     if not table.seats:
         lines.append(t(loc, "lobby.empty"))

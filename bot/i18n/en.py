@@ -399,6 +399,7 @@ CATALOGUE: dict[str, str] = {
     "hand.fast": "⚡ Play whenever you can beat the table {countdown}",
     "hand.passed": "You passed: wait for the next trick.",
     "hand.cannot_play": "Nothing you hold can be played now.",
+    "hand.same_or_pass": "🤐 Same value or nothing: play {cards} or pass.",
     "hand.autopilot": "🤖 The autopilot plays for you. Press **Resume** to take over.",
     "hand.group.1": "Play a single…",
     "hand.group.2": "Play a pair…",

@@ -399,6 +399,7 @@ CATALOGUE: dict[str, str] = {
     "hand.fast": "⚡ Joue dès que tu peux battre la table {countdown}",
     "hand.passed": "Tu as passé : attends le prochain pli.",
     "hand.cannot_play": "Rien dans ta main ne peut être joué maintenant.",
+    "hand.same_or_pass": "🤐 Même valeur ou rien : joue {cards} ou passe.",
     "hand.autopilot": "🤖 Le pilote automatique joue pour toi. Appuie sur **Reprendre**.",
     "hand.group.1": "Jouer une carte…",
     "hand.group.2": "Jouer une paire…",

@@ -43,9 +43,9 @@ def preset_name(locale: LocaleLike, preset: str) -> str:
 
 
 def summary(locale: LocaleLike, rules: Rules) -> str:
-    """One line: the preset, how the game ends, and every knob changed from the preset."""
-    parts = [preset_name(locale, rules.preset_id),
-             knob_value(locale, "game_end", rules.game_end, rules)]
+    """One line: how the game ends and every knob changed from the preset (the lobby's title
+    names the preset)."""
+    parts = [knob_value(locale, "game_end", rules.game_end, rules)]
     for name, value in rules.differences().items():
         if name != "game_end":
             parts.append(f"{knob_label(locale, name)}: {knob_value(locale, name, value, rules)}")

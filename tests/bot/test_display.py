@@ -165,3 +165,22 @@ def test_refusals_and_points_read_naturally() -> None:
     assert knob_value("fr", "game_end", presi.game_end, presi) == "premier à 11 points"
     assert knob_value("en", "game_end", Rules.preset("classic", game_end="rounds:1").game_end,
                       presi) == "1 round"
+
+
+def test_same_or_nothing_says_what_may_be_played() -> None:
+    table = table_for("wild7", 2)
+    game = table.game
+    assert game is not None and game.to_act is not None
+    first = game.to_act
+    second = 1 - first
+    held = {c.rank for c in game.hand(second)}
+    lead = next(o for o in game.legal_plays(first)
+                if o.count == 1 and not o.wilds and o.value in held and o.value != "2")
+    game.play(first, lead.cards)
+    answer = next(o for o in game.legal_plays(second)
+                  if o.count == 1 and not o.wilds and o.value == lead.value)
+    game.play(second, answer.cards)
+    assert game.to_act == first
+    words = display.rank_words("fr", lead.value, 1, False)
+    assert f"🤐 Même valeur ou rien : joue {words} ou passe." in \
+        hand_screen(table, 100 + first, "fr").content

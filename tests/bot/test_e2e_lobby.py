@@ -14,7 +14,7 @@ async def test_create_join_addbot_start_and_open_hand(
     await alice.slash("president create", preset="classic")
     table = table_of(president, alice)
     lobby = message(alice, table.lobby_message_id)
-    assert "alice" in lobby.content and "Classic" in lobby.content
+    assert "alice" in lobby.content and lobby.content.count("Classic Président") == 1
     await bob.click(lobby, cid(table, "join"))
     await alice.click(lobby, cid(table, "addbot"))
     lobby = message(alice, table.lobby_message_id)

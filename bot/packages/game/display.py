@@ -12,7 +12,7 @@ from typing import Any
 import discord
 
 from bot.i18n import LocaleLike, join_names, plural, t
-from bot.i18n.cards import card_words, play_words, rank_short, short, shorts
+from bot.i18n.cards import card_words, play_words, rank_short, rank_words, short, shorts
 from bot.packages.controls import button, select, view
 from bot.packages.rules_text import preset_name
 from bot.packages.screen import Screen
@@ -286,6 +286,10 @@ def _play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
             lines.append(t(locale, "hand.fast", countdown=countdown(table)))
     elif game.to_act == seat:
         lines.append(t(locale, "hand.your_turn", countdown=countdown(table)))
+        top = game.top
+        if game.constraint is not None and game.constraint[0] == seat and top is not None:
+            lines.append(t(locale, "hand.same_or_pass",
+                           cards=rank_words(locale, top.value, top.count, spanish(table))))
     elif game.to_act is not None and game.hand(seat):
         lines.append(t(locale, "hand.waiting", name=table.name(game.to_act)))
     if not options and not can_pass:

@@ -53,9 +53,9 @@ async def test_results_stats_and_restart(fake: FakeDiscord, clock: LinkedClock,
     await bot.service.drain()
 
     await alice.user.slash("president stats")
-    assert "1 games" in alice.user.last_ephemeral().text
+    assert "1 game ·" in alice.user.last_ephemeral().text
     await alice.user.slash("president history")
-    assert "1 rounds" in alice.user.last_ephemeral().text
+    assert "1 round ·" in alice.user.last_ephemeral().text
     await alice.user.slash("president leaderboard", preset="classic")
     assert f"<@{alice.user.id}>" in alice.user.last_ephemeral().text
 

@@ -2,7 +2,7 @@ import ast
 import string
 from pathlib import Path
 
-from bot.i18n import CATALOGUES, join_names, lang, t
+from bot.i18n import CATALOGUES, join_names, lang, plural, t
 from bot.i18n.en import CATALOGUE as EN
 from bot.i18n.fr import CATALOGUE as FR
 
@@ -30,6 +30,14 @@ def test_french_locales_get_french_everyone_else_english() -> None:
     assert lang(None) == "en"
     assert t("fr", "btn.my_hand") == "Ma main"
     assert t("en-GB", "btn.my_hand") == "My hand"
+
+
+def test_counts_agree_with_their_noun() -> None:
+    assert plural("fr", "n.cards", 1) == "1 carte"
+    assert plural("fr", "n.points", 0) == "0 pt"  # French: 0 is singular
+    assert plural("en", "n.points", 0) == "0 pts"
+    assert plural("fr", "n.games", 2) == "2 parties"
+    assert plural("en", "history.winners", 1, names="Ana") == "winner: Ana"
 
 
 def test_join_names() -> None:

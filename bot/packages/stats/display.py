@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.i18n import join_names, t
+from bot.i18n import join_names, plural, t
 from bot.packages.rules_text import preset_name
 from bot.tables.service import TableError
 from engine import PRESETS
@@ -48,8 +48,9 @@ async def stats(interaction: Interaction, member: discord.abc.User) -> None:
                       [t(locale, "stats.none", name=name)])
         return
     best = max((r.rating for r in record.ratings), default=0)
-    lines = [t(locale, "stats.line", games=record.games, wins=record.wins,
-               rounds=record.rounds, rating=best),
+    lines = [t(locale, "stats.line", games=plural(locale, "n.games", record.games),
+               wins=plural(locale, "n.wins", record.wins),
+               rounds=plural(locale, "n.rounds", record.rounds), rating=best),
              t(locale, "stats.roles", roles=f"👑 {record.presidents} · 🕳️ {record.lasts}")]
     lines += [f"{preset_name(locale, r.preset)}: {r.rating} ({r.rounds})"
               for r in record.ratings]
@@ -65,7 +66,8 @@ async def leaderboard(interaction: Interaction, preset: str | None) -> None:
     board = await storage.leaderboard(interaction.guild_id, chosen, caller_id=interaction.user.id)
     rows = list(board.rows) + ([board.caller] if board.caller else [])
     lines = [t(locale, "leaderboard.line", rank=row.rank, user=row.user_id, rating=row.rating,
-               rounds=row.rounds) for row in rows] or [t(locale, "leaderboard.empty")]
+               rounds=plural(locale, "n.rounds", row.rounds))
+             for row in rows] or [t(locale, "leaderboard.empty")]
     await _answer(interaction, t(locale, "leaderboard.title",
                                  preset=preset_name(locale, chosen)), lines)
 
@@ -81,7 +83,8 @@ async def history(interaction: Interaction) -> None:
         lines.append(t(locale, "history.line",
                        date=discord.utils.format_dt(game.ended_at or game.started_at, "d"),
                        preset=preset_name(locale, game.preset) if game.preset in PRESETS
-                       else game.preset, rounds=game.rounds,
-                       winners=join_names(locale, winners) or "—"))
+                       else game.preset, rounds=plural(locale, "n.rounds", game.rounds),
+                       winners=plural(locale, "history.winners", len(winners),
+                                      names=join_names(locale, winners) or "—")))
     await _answer(interaction, t(locale, "history.title"),
                   lines or [t(locale, "history.empty")])

@@ -25,7 +25,6 @@ __all__ = [
     "RANK_VALUE",
     "TWO",
     "THREE",
-    "value_rank",
 ]
 
 _ALL_SUITS = ("S", "H", "D", "C", "O", "E", "B", "")
@@ -36,7 +35,6 @@ RANK_VALUE: dict[str, int] = {
 }
 THREE = 0
 TWO = 12
-JOKER_VALUES = (13, 14)
 
 
 class Card:
@@ -179,8 +177,3 @@ _RANKS: dict[str, tuple[str, ...]] = {
 _VALUES = {deck: tuple(RANK_VALUE[r] for r in ranks) for deck, ranks in _RANKS.items()}
 _RANK_OF = {deck: {RANK_VALUE[r]: r for r in ranks} for deck, ranks in _RANKS.items()}
 _RANK_OF["french54"].update({13: "BJ", 14: "RJ"})
-
-
-def value_rank(value: int, deck: Deck) -> str:
-    """Shorthand for :meth:`Deck.rank_of`."""
-    return deck.rank_of(value)

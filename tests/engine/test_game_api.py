@@ -97,6 +97,8 @@ def test_refusals_carry_codes_and_change_nothing() -> None:
         assert err.value.code == code
         assert str(err.value)
     assert game.to_dict() == before
+    assert game.can_play(0, cards("3H 3S")) and not game.can_play(1, cards("4H"))
+    assert not game.can_give(0, cards("3H"))
     game.play(0, cards("3H 3S"))
     for attempt, code in [(lambda: game.play(1, cards("4H")), "wrong_count")]:
         with pytest.raises(IllegalAction) as err:

@@ -123,3 +123,10 @@ async def test_command_names_are_translated_for_french_clients() -> None:
     assert await translator.translate(ls("cmd.create"), Locale.french, context) == "ouvrir"
     assert await translator.translate(ls("cmd.create"), Locale.german, context) is None
     assert ls("cmd.create").message == "create"
+
+
+def test_embed_titles_are_plain_text() -> None:
+    """Discord draws embed titles as typed: markdown there shows as asterisks."""
+    for catalogue in CATALOGUES.values():
+        for key in ("rules.title", "stats.title", "leaderboard.title", "history.title"):
+            assert "**" not in catalogue[key], key

@@ -58,8 +58,7 @@ def play_words(
         return t(locale, "card.top_single")
     words = rank_words(locale, value, count, spanish)
     if announce is not None:
-        key = "card.announced.one" if count == 1 else "card.announced.many"
-        return t(locale, key, cards=rank_words(locale, "7", count, spanish),
+        return t(locale, "card.announced", cards=rank_words(locale, "7", count, spanish),
                  value=rank_words(locale, announce, count, spanish))
     wilds = sum(1 for c in cards if wild_rank is not None and c.rank == wild_rank)
     if wild_rank is not None and wilds and value != wild_rank:

@@ -35,9 +35,9 @@ def test_special_plays() -> None:
     assert play_words("fr", cards("7H", "7S", "KD"), "K", 3, False, wild_rank="7") == \
         "trois Rois, dont deux 7"
     assert play_words("fr", cards("7H", "7S"), "A", 2, False, announce="A", wild_rank="7") == \
-        "deux 7 joués comme deux As"
+        "deux 7 comme deux As"
     assert play_words("fr", cards("7H"), "3", 1, False, announce="3", wild_rank="7") == \
-        "un 7 joué comme un 3"
+        "un 7 comme un 3"
 
 
 def test_single_cards_in_words() -> None:

@@ -209,6 +209,7 @@ CATALOGUE: dict[str, str] = {
     # --- lobby ------------------------------------------------------------------------------
     "lobby.title": "🃏 **Président table** · {preset}",
     "lobby.rules": "Rules: {summary}",
+    "lobby.rule": "{knob}: {value}",
     "lobby.seats": "Players ({count}/{capacity}):",
     "lobby.queue": "Waiting for the next round: {names}",
     "lobby.empty": "Nobody yet: press **Join**.",
@@ -430,6 +431,7 @@ CATALOGUE: dict[str, str] = {
     "n.rounds.one": "{n} round",
     "n.rounds.many": "{n} rounds",
     "stats.roles": "Roles: {roles}",
+    "stats.preset_line": "{preset}: rating {rating} ({rounds})",
     "stats.none": "{name} has not played yet.",
     "leaderboard.title": "🏆 Leaderboard · {preset}",
     "leaderboard.line": "{rank}. <@{user}> · rating {rating} · {rounds}",

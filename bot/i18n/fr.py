@@ -209,6 +209,7 @@ CATALOGUE: dict[str, str] = {
     # --- salon d’attente --------------------------------------------------------------------
     "lobby.title": "🃏 **Table de Président** · {preset}",
     "lobby.rules": "Règles : {summary}",
+    "lobby.rule": "{knob} : {value}",
     "lobby.seats": "Joueurs ({count}/{capacity}) :",
     "lobby.queue": "En attente de la prochaine manche : {names}",
     "lobby.empty": "Personne pour l’instant : appuie sur **Rejoindre**.",
@@ -430,6 +431,7 @@ CATALOGUE: dict[str, str] = {
     "n.rounds.one": "{n} manche",
     "n.rounds.many": "{n} manches",
     "stats.roles": "Rôles : {roles}",
+    "stats.preset_line": "{preset} : cote {rating} ({rounds})",
     "stats.none": "{name} n’a pas encore joué.",
     "leaderboard.title": "🏆 Classement · {preset}",
     "leaderboard.line": "{rank}. <@{user}> · cote {rating} · {rounds}",

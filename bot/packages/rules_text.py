@@ -48,7 +48,8 @@ def summary(locale: LocaleLike, rules: Rules) -> str:
     parts = [knob_value(locale, "game_end", rules.game_end, rules)]
     for name, value in rules.differences().items():
         if name != "game_end":
-            parts.append(f"{knob_label(locale, name)}: {knob_value(locale, name, value, rules)}")
+            parts.append(t(locale, "lobby.rule", knob=knob_label(locale, name),
+                           value=knob_value(locale, name, value, rules)))
     return " · ".join(parts)
 
 

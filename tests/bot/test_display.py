@@ -14,6 +14,7 @@ from bot.packages.game.display import (
     parse_option,
     table_screen,
 )
+from bot.packages.lobby.display import lobby_screen
 from bot.packages.rules_text import knob_value
 from bot.tables.service import TableError
 from bot.tables.table import LogEntry, Player, Table
@@ -184,3 +185,9 @@ def test_same_or_nothing_says_what_may_be_played() -> None:
     words = display.rank_words("fr", lead.value, 1, False)
     assert f"🤐 Même valeur ou rien : joue {words} ou passe." in \
         hand_screen(table, 100 + first, "fr").content
+
+
+def test_french_lobby_lists_changed_rules_with_french_punctuation() -> None:
+    table = Table(id=7, channel_id=1, guild_id=1, host_id=100, locale="fr",
+                  rules=Rules.preset("classic", fast=True), seats=[Player(100, "p0")])
+    assert "Règles : 5 manches · Mode rapide (sans tours) : oui" in lobby_screen(table).content

@@ -130,3 +130,11 @@ def test_embed_titles_are_plain_text() -> None:
     for catalogue in CATALOGUES.values():
         for key in ("rules.title", "stats.title", "leaderboard.title", "history.title"):
             assert "**" not in catalogue[key], key
+
+
+def test_french_punctuation_has_its_space() -> None:
+    """« Règles : 5 manches », not "Règles: 5 manches": French puts a space before : ; ! ?"""
+    import re
+
+    tight = [k for k, v in FR.items() if re.search(r"\S[:;!?](\s|$)", v)]
+    assert tight == []

@@ -52,7 +52,8 @@ async def stats(interaction: Interaction, member: discord.abc.User) -> None:
                wins=plural(locale, "n.wins", record.wins),
                rounds=plural(locale, "n.rounds", record.rounds), rating=best),
              t(locale, "stats.roles", roles=f"👑 {record.presidents} · 🕳️ {record.lasts}")]
-    lines += [f"{preset_name(locale, r.preset)}: {r.rating} ({r.rounds})"
+    lines += [t(locale, "stats.preset_line", preset=preset_name(locale, r.preset),
+                rating=r.rating, rounds=plural(locale, "n.rounds", r.rounds))
               for r in record.ratings]
     await _answer(interaction, t(locale, "stats.title", name=name), lines)
 

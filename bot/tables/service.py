@@ -174,6 +174,19 @@ class TableService:
             self._seat_bot(table)
             self._changed(table)
 
+    async def remove_bot(self, table: Table, by: int) -> None:
+        """Undo the host's latest « Add bot »: the last-seated bot goes, so the remaining bots
+        keep their numbers and the next one added takes the freed name."""
+        async with table.lock:
+            self._host_only(table, by)
+            self._lobby_only(table)
+            bots = [p for p in table.seats if p.is_bot]
+            if not bots:
+                raise TableError("err.no_bot")
+            last = max(bots, key=lambda p: p.joined)
+            table.seats = [p for p in table.seats if p is not last]
+            self._changed(table)
+
     async def play_against_bots(self, table: Table, by: int) -> None:
         """presi: « contre des bots, vous jouez avec deux bots » — fill to three and start."""
         async with table.lock:

@@ -57,3 +57,30 @@ async def test_ending_a_finished_game_says_it_is_over(
     assert "🏁 La partie est terminée." in lobby.content
     assert "pas assez de joueurs" not in lobby.content
     fake.assert_no_errors()
+
+
+async def test_host_removes_the_last_added_bot(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    alice = fake.add_user("alice")
+    bob = fake.add_user("bob", locale="fr")
+    await alice.slash("president create", preset="classic")
+    table = table_of(president, alice)
+    lobby = message(alice, table.lobby_message_id)
+    assert "Remove a bot" not in [b.label for b in lobby.buttons]
+    await bob.click(lobby, cid(table, "join"))
+    await alice.click(lobby, cid(table, "addbot"))
+    await alice.click(lobby, cid(table, "addbot"))
+    lobby = message(alice, table.lobby_message_id)
+    assert "Bot 1" in lobby.content and "Bot 2" in lobby.content
+    await bob.click(lobby, cid(table, "removebot"))
+    assert "Seul l’hôte" in bob.last_ephemeral().content
+    assert [p.name for p in table.seats] == ["alice", "bob", "Bot 1", "Bot 2"]
+    await alice.click(lobby, cid(table, "removebot"))
+    lobby = message(alice, table.lobby_message_id)
+    assert "Bot 1" in lobby.content and "Bot 2" not in lobby.content
+    await alice.click(lobby, cid(table, "removebot"))
+    lobby = message(alice, table.lobby_message_id)
+    assert "Bot 1" not in lobby.content
+    assert "Remove a bot" not in [b.label for b in lobby.buttons]
+    fake.assert_no_errors()

@@ -301,3 +301,20 @@ async def test_rules_cannot_shrink_below_the_seated_players() -> None:
         await svc.set_rules(table, ALICE, table.rules.replace(max_players=3))
     assert (err.value.key, err.value.params) == ("err.too_many_seated", {"count": 4, "max": 3})
     assert table.rules.max_players == 6
+
+
+async def test_removing_a_bot_needs_the_host_a_bot_and_the_lobby() -> None:
+    svc, _ = service()
+    table = await lobby(svc, "classic", ALICE, BOB)
+    with pytest.raises(TableError) as err:
+        await svc.remove_bot(table, ALICE)
+    assert err.value.key == "err.no_bot"
+    await svc.add_bot(table, ALICE)
+    with pytest.raises(TableError) as err:
+        await svc.remove_bot(table, BOB)
+    assert err.value.key == "err.not_host"
+    await svc.start(table, ALICE)
+    with pytest.raises(TableError) as err:
+        await svc.remove_bot(table, ALICE)
+    assert err.value.key == "err.game_running"
+    assert len(table.seats) == 3

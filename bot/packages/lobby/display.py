@@ -53,4 +53,6 @@ def lobby_view(table: Table) -> discord.ui.View:
     ]
     if table.rules.preset_id == "presi":
         items.append(button(table.id, "vsbots", t(loc, "btn.vs_bots"), row=1))
+    if any(p.is_bot for p in table.seats):
+        items.append(button(table.id, "removebot", t(loc, "btn.removebot"), row=1))
     return view(*items)

@@ -1,4 +1,4 @@
-"""Lobby buttons and the matching slash commands: sit, leave, add bots, start."""
+"""Lobby buttons and the matching slash commands: sit, leave, add or remove bots, start."""
 
 from __future__ import annotations
 
@@ -64,6 +64,12 @@ async def leave_button(click: Click) -> None:
 @action("addbot")
 async def addbot_button(click: Click) -> None:
     await click.bot.service.add_bot(click.table, click.user_id)
+    await redraw_lobby(click.interaction, click.table)
+
+
+@action("removebot")
+async def removebot_button(click: Click) -> None:
+    await click.bot.service.remove_bot(click.table, click.user_id)
     await redraw_lobby(click.interaction, click.table)
 
 

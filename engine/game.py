@@ -116,6 +116,7 @@ class Game:
         self.last_player: int | None = None
         self.to_act: int | None = None
         self.opener: int | None = None
+        self.forced_opener: int | None = None  # a position's given opener, until it opens
         self.constraint: tuple[int, int, int] | None = None  # seat, level, count
         self.lap: list[int] = []
         self.gifts: list[Gift] = []
@@ -606,6 +607,7 @@ class Game:
         self.constraint = None
         self.last_player = None
         self.opener = opener
+        self.forced_opener = None
         self.trick_version = self.version
         self._restart = True
         self.to_act = None if self.rules.fast else opener
@@ -768,6 +770,7 @@ class Game:
         self.winners = ()
         events: list[Event] = []
         pairs = exchange_pairs(self.ranking, self.rules.vp_at_three) if self.ranking else []
+        self.forced_opener = opener
         if pairs:
             self.phase = Phase.EXCHANGE
             self.to_act = None
@@ -776,13 +779,15 @@ class Game:
             self._begin_exchange(pairs, events)
         else:
             self.phase = Phase.PLAY
-            first = opener if opener is not None else self._first_opener()
+            first = self._first_opener()
             events.append(Dealt(self.round_no, tuple(self.hand_sizes()), first))
             self._open_trick(first)
         return events
 
     def _first_opener(self) -> int:
         r = self.rules
+        if self.forced_opener is not None:
+            return self.forced_opener
         if self.ranking:
             return self.ranking[-1] if r.round_opener == "last_place" else self.ranking[0]
         deciding = {"queen_of_hearts": Card("Q", "H"), "three_of_oros": Card("3", "O")}

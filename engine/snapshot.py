@@ -48,6 +48,7 @@ def game_to_dict(game: Game) -> dict[str, Any]:
         "last_player": game.last_player,
         "to_act": game.to_act,
         "opener": game.opener,
+        "forced_opener": game.forced_opener,
         "constraint": None if game.constraint is None else list(game.constraint),
         "lap": list(game.lap),
         "gifts": [
@@ -94,6 +95,7 @@ def game_from_dict(data: dict[str, Any]) -> Game:
     game.last_player = data["last_player"]
     game.to_act = data["to_act"]
     game.opener = data["opener"]
+    game.forced_opener = data.get("forced_opener")
     game.constraint = None if data["constraint"] is None else (
         data["constraint"][0], data["constraint"][1], data["constraint"][2])
     game.lap = list(data["lap"])

@@ -171,7 +171,7 @@ class TableService:
             self._lobby_only(table)
             if len(table.seats) >= table.capacity():
                 raise TableError("err.table_full", max=table.capacity())
-            self._seat_bot(table)
+            self._seat_bot(table, by_host=True)
             self._changed(table)
 
     async def remove_bot(self, table: Table, by: int) -> None:
@@ -193,7 +193,7 @@ class TableService:
             self._host_only(table, by)
             self._lobby_only(table)
             while len(table.seats) < max(3, table.rules.min_players):
-                self._seat_bot(table)
+                self._seat_bot(table, by_host=True)
             self._start(table)
 
     async def start(self, table: Table, by: int) -> None:
@@ -369,8 +369,10 @@ class TableService:
         number = 1 + sum(1 for p in table.seats if p.is_bot and not p.vacant)
         return table.new_player(None, t(table.locale, "bot.name", n=number), table.locale)
 
-    def _seat_bot(self, table: Table) -> None:
-        table.seats.append(self._new_bot(table))
+    def _seat_bot(self, table: Table, *, by_host: bool = False) -> None:
+        bot = self._new_bot(table)
+        bot.by_host = by_host
+        table.seats.append(bot)
 
     async def _remove(self, table: Table, user_id: int) -> None:
         if table.queued(user_id):
@@ -486,13 +488,21 @@ class TableService:
         self._after(table, [])
 
     def _back_to_lobby(self, table: Table, why: LogEntry | None = None) -> None:
-        """End the game without a result; the fresh lobby message tells everyone why."""
+        """End the game without a result; the fresh lobby message tells everyone why.
+
+        The bots the host seated stay, so the next game needs no re-adding; bots that filled
+        the table or replaced leavers go, and waiting humans come before the host's bots when
+        seats run short (the last-added bot gives way first)."""
         game = table.game
         if game is not None:
-            keep = [p for s, p in enumerate(table.seats)
-                    if p.user_id is not None and game.active[s] and s not in table.left_seats
-                    and p.user_id not in table.away]
-            table.seats = keep + table.queue
+            humans = [p for s, p in enumerate(table.seats)
+                      if p.user_id is not None and game.active[s] and s not in table.left_seats
+                      and p.user_id not in table.away]
+            bots = [p for p in table.seats if p.is_bot and p.by_host]
+            room = max(0, table.rules.max_players - len(humans) - len(table.queue))
+            kept_bots = sorted(bots, key=lambda p: p.joined)[:room]
+            kept = {id(p) for p in humans + kept_bots}
+            table.seats = [p for p in table.seats if id(p) in kept] + table.queue
             table.queue = []
         table.game = None
         table.left_seats.clear()

@@ -26,6 +26,7 @@ class Player:
     locale: str = "en"
     joined: int = 0  # arrival order: the longest-seated human inherits the host role
     vacant: bool = False  # a leaver's seat freed between rounds: nobody plays it any more
+    by_host: bool = False  # a bot the host seated: it stays when the table returns to the lobby
 
     @property
     def is_bot(self) -> bool:
@@ -33,12 +34,12 @@ class Player:
 
     def to_dict(self) -> dict[str, Any]:
         return {"user_id": self.user_id, "name": self.name, "locale": self.locale,
-                "joined": self.joined, "vacant": self.vacant}
+                "joined": self.joined, "vacant": self.vacant, "by_host": self.by_host}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Player:
         return cls(d["user_id"], d["name"], d.get("locale", "en"), d.get("joined", 0),
-                   d.get("vacant", False))
+                   d.get("vacant", False), d.get("by_host", False))
 
 
 @dataclass

@@ -318,3 +318,44 @@ async def test_removing_a_bot_needs_the_host_a_bot_and_the_lobby() -> None:
         await svc.remove_bot(table, ALICE)
     assert err.value.key == "err.game_running"
     assert len(table.seats) == 3
+
+
+async def test_back_in_the_lobby_the_host_keeps_the_bots_they_seated() -> None:
+    svc, clock = service()
+    table = await lobby(svc, "classic", ALICE, BOB)
+    await svc.add_bot(table, ALICE)
+    await svc.start(table, ALICE)
+    await svc.leave(table, BOB)  # BOB's seat is played for him, then freed: too few players
+    await play_round(svc, clock, table)
+    assert table.game is None
+    assert [(p.user_id, p.name) for p in table.seats] == [(ALICE, "u1"), (None, "Bot 1")]
+
+
+async def test_bots_that_filled_the_table_or_replaced_a_leaver_are_not_kept() -> None:
+    svc, clock = service()
+    table = await lobby(svc, "proletario", ALICE, BOB, CAROL)
+    await svc.add_bot(table, ALICE)
+    await svc.start(table, ALICE)
+    await svc.leave(table, CAROL)
+    await play_round(svc, clock, table)
+    game = table.game
+    assert game is not None and sum(p.is_bot for p in table.seats) == 2
+    await svc.end(table, ALICE)
+    assert game.phase is Phase.GAME_OVER
+    await svc.end(table, ALICE)
+    assert table.game is None
+    assert sorted((p.user_id or 0, p.name) for p in table.seats) == [
+        (0, "Bot 1"), (ALICE, "u1"), (BOB, "u2")]
+
+
+async def test_waiting_players_come_before_the_hosts_bots_when_seats_run_short() -> None:
+    svc, _ = service()
+    table = await lobby(svc, "proletario", ALICE)
+    for _ in range(3):
+        await svc.add_bot(table, ALICE)
+    await svc.start(table, ALICE)
+    assert await svc.join(table, BOB, "u2", "en") == "queued"
+    await svc.end(table, ALICE)
+    await svc.end(table, ALICE)
+    assert [p.name for p in table.seats] == ["u1", "Bot 1", "Bot 2", "u2"]
+    assert Table.from_dict(table.to_dict()).seats[1].by_host

@@ -264,6 +264,7 @@ class TableService:
                 raise TableError("err.wrong_phase")
             self._seat_waiting_players(table, game)
             events = self._engine(game.next_round, table)
+            table.log.clear()  # the last round's moves stay on its results message, not here
             table.exchange_notes.clear()
             table.results.clear()
             table.post_table = True

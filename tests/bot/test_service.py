@@ -359,3 +359,14 @@ async def test_waiting_players_come_before_the_hosts_bots_when_seats_run_short()
     await svc.end(table, ALICE)
     assert [p.name for p in table.seats] == ["u1", "Bot 1", "Bot 2", "u2"]
     assert Table.from_dict(table.to_dict()).seats[1].by_host
+
+
+async def test_each_round_starts_with_a_fresh_log() -> None:
+    svc, clock = service()
+    table = await lobby(svc, "classic", ALICE, BOB)
+    await svc.add_bot(table, ALICE)
+    await svc.start(table, ALICE)
+    await play_round(svc, clock, table)
+    assert any(e.key == "ev.played" for e in table.log)
+    await svc.next_round(table, ALICE)
+    assert not any(e.key == "ev.played" for e in table.log)

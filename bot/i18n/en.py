@@ -358,6 +358,7 @@ CATALOGUE: dict[str, str] = {
     "table.game_over_none": "🏁 **Game over** · stopped early, no winner.",
     "table.host_next": "The host chooses: next round, end or replay.",
     "table.host_over": "The host chooses: replay, or end to go back to the lobby.",
+    "table.moved_on": "⬇️ The table continues in a newer message below.",
     "table.standings": "**Final standings**",
     "table.standing_line": "{place}. **{name}** · {total}",
     "table.back_to_lobby": "⚠️ Too few players are left: back to the lobby.",

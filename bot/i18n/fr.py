@@ -358,6 +358,7 @@ CATALOGUE: dict[str, str] = {
     "table.game_over_none": "🏁 **Fin de la partie** · arrêtée avant la fin, pas de gagnant.",
     "table.host_next": "L’hôte choisit : manche suivante, terminer ou rejouer.",
     "table.host_over": "L’hôte choisit : rejouer, ou terminer pour revenir au salon.",
+    "table.moved_on": "⬇️ La table continue dans un message plus récent, plus bas.",
     "table.standings": "**Classement final**",
     "table.standing_line": "{place}. **{name}** · {total}",
     "table.back_to_lobby": "⚠️ Il ne reste pas assez de joueurs : retour au salon d’attente.",

@@ -33,6 +33,7 @@ class Publisher:
     def __init__(self, bot: PresidentBot) -> None:
         self.bot = bot
         self._shown: dict[tuple[int, str], str] = {}
+        self._retired: dict[int, str] = {}  # per table: its table message's text to keep
 
     # ------------------------------------------------------------------ service hooks
 
@@ -50,13 +51,15 @@ class Publisher:
         if table.lobby_message_id is not None:
             await self._edit(table, table.lobby_message_id,
                              Screen(t(table.locale, "lobby.closed")))
-        await self._retire_table_message(table)
+        await self._retire_table_message(table, "lobby.closed")
 
     # ------------------------------------------------------------------ bookkeeping
 
     def shown(self, table: Table, kind: str, screen: Screen) -> None:
         """An interaction response already shows this screen on the table's `kind` message."""
         self._shown[(table.id, kind)] = screen.fingerprint
+        if kind == "table" and screen.retired is not None:
+            self._retired[table.id] = screen.retired
 
     def shown_hand(self, table: Table, interaction: discord.Interaction[PresidentBot],
                    screen: Screen) -> None:
@@ -108,10 +111,14 @@ class Publisher:
         self._shown[key] = screen.fingerprint
         self.bot.service.touch(table)
 
-    async def _retire_table_message(self, table: Table) -> None:
-        """The game is over for this message: keep its text, drop its buttons."""
+    async def _retire_table_message(self, table: Table, note: str = "table.moved_on") -> None:
+        """The game is over for this message: drop its buttons and, as they are gone, its
+        instructions, ending with `note` instead (where the table went on; after a restart its
+        text is unknown here: only the buttons go)."""
+        retired = self._retired.pop(table.id, None)
         if table.table_message_id is not None:
-            await self._edit(table, table.table_message_id, None)
+            screen = Screen(f"{retired}\n\n{t(table.locale, note)}") if retired else None
+            await self._edit(table, table.table_message_id, screen)
             table.table_message_id = None
             self._shown.pop((table.id, "table"), None)
 
@@ -131,7 +138,7 @@ class Publisher:
                 self.bot.service.touch(table)
         else:
             return
-        self._shown[key] = screen.fingerprint
+        self.shown(table, "table", screen)
 
     async def _hands(self, table: Table) -> None:
         now = self.bot.service.clock.now()

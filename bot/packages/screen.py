@@ -15,6 +15,9 @@ class Screen:
     content: str
     view: discord.ui.View | None = None
     embed: discord.Embed | None = None
+    # The text to keep once a newer message takes over: without controls, its instructions
+    # would send readers to buttons that are gone.
+    retired: str | None = None
 
     @property
     def fingerprint(self) -> str:

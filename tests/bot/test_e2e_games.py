@@ -88,3 +88,32 @@ async def test_proletario_full_game(fake: FakeDiscord, president: PresidentBot,
 async def test_wild7_two_players_full_game(fake: FakeDiscord, president: PresidentBot,
                                            clock: LinkedClock) -> None:
     await full_game(fake, president, clock, "wild7", 0, {"game_end": "rounds:2"})
+
+
+async def test_a_replaced_table_message_points_to_the_newer_one(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock
+) -> None:
+    marie = fake.add_user("marie", locale="fr")
+    await marie.slash("president create", preset="classic")
+    table = table_of(instant, marie)
+    await instant.service.set_rules(table, marie.id, table.rules.replace(game_end="rounds:2"))
+    lobby = message(marie, table.lobby_message_id)
+    for _ in range(3):
+        await marie.click(lobby, cid(table, "addbot"))
+    await marie.click(lobby, cid(table, "start"))
+    game = table.game
+    assert game is not None
+    for _ in range(600):
+        if game.phase is Phase.ROUND_OVER:
+            break
+        await tick(fake, clock, 30)  # marie's timer runs out: the server plays for her
+    await tick(fake, clock, 1)
+    old = message(marie, table.table_message_id)
+    assert "L’hôte choisit" in old.content
+    await marie.click(old, cid(table, "next", game.version))
+    await tick(fake, clock, 1)
+    assert table.table_message_id != old.id
+    old = message(marie, old.id)
+    assert not old.buttons and "L’hôte choisit" not in old.content
+    assert "Fin de la manche 1" in old.content and "message plus récent" in old.content
+    fake.assert_no_errors()

@@ -84,3 +84,4 @@ async def test_host_removes_the_last_added_bot(
     assert "Bot 1" not in lobby.content
     assert "Remove a bot" not in [b.label for b in lobby.buttons]
     fake.assert_no_errors()
+

@@ -94,17 +94,23 @@ def table_screen(table: Table, now: float) -> Screen:
         lines.append("")
         lines.append(t(loc, "table.recent"))
         lines.extend(f"• {entry_text(loc, table, e)}" for e in table.log)
+    # What to do next: true only while this is the table's current message.
+    instructions: list[str] = []
     if game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
         lines.append("")
         lines.extend(results_lines(loc, table, game))
+        over = game.phase is Phase.GAME_OVER
+        instructions.append(t(loc, "table.host_over" if over else "table.host_next"))
     elif game.phase in (Phase.PLAY, Phase.EXCHANGE):
         stale = [p.name for p in table.humans()
                  if p.user_id is not None and not _hand_live(table, p.user_id, now)
                  and table.seat_of(p.user_id) is not None]
         if stale:
-            lines.append("")
-            lines.append(plural(loc, "table.press_hand", len(stale), names=join_names(loc, stale)))
-    return Screen("\n".join(lines), table_view(table, game))
+            instructions.append("")
+            instructions.append(plural(loc, "table.press_hand", len(stale),
+                                       names=join_names(loc, stale)))
+    return Screen("\n".join(lines + instructions), table_view(table, game),
+                  retired="\n".join(lines))
 
 
 def _hand_live(table: Table, user_id: int, now: float) -> bool:
@@ -161,7 +167,6 @@ def results_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
                        role=role_name(loc, table, role), gained=gained,
                        total=plural(loc, "n.points", game.points[seat])))
     if game.phase is not Phase.GAME_OVER:
-        lines.append(t(loc, "table.host_next"))
         return lines
     lines.append("")
     if game.winners:
@@ -170,7 +175,6 @@ def results_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
     else:
         lines.append(t(loc, "table.game_over_none"))
     lines.extend(standings(loc, table, game))
-    lines.append(t(loc, "table.host_over"))
     return lines
 
 

@@ -74,6 +74,12 @@ class PresidentBot(commands.Bot):
                                         shard_count=self.config.shard_count)
         log.info("restored %d table(s)", restored)
 
+    @property
+    def stopping(self) -> bool:
+        """Whether the bot is shutting down past the point where a change could be stored:
+        changes made now would be lost, so clicks are refused until the next start."""
+        return self.writer is not None and self.writer.closed
+
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         await controls.refuse_forged(interaction)
         await controls.submit_form(interaction)

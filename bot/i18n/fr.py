@@ -160,6 +160,7 @@ CATALOGUE: dict[str, str] = {
     "err.settings_locked": "Les règles sont figées une fois la partie lancée.",
     "err.setting_invalid": "{knob} : cette valeur est refusée ({detail}).",
     "err.form_expired": "Ce formulaire a expiré : rouvre les réglages avec `/president réglages`.",
+    "err.restarting": "Le bot redémarre : réessaie dans un instant.",
     "settings.bad.int": "{knob} : écris un nombre entier de {min} à {max}.",
     "settings.bad.optional_int": "{knob} : écris un nombre entier de {min} à {max}, ou « jamais ».",
     "settings.bad.game_end": "{knob} : écris un nombre de manches (« 5 » ou « 5 manches »), un score à atteindre (« 11 points ») ou « illimité ».",

@@ -123,6 +123,9 @@ async def route(interaction: discord.Interaction[Any], raw: str, values: list[st
     if match is None or handler is None:
         await refuse(interaction, unknown)
         return
+    if interaction.client.stopping:
+        await refuse(interaction, "err.restarting")
+        return
     table = interaction.client.service.registry.by_id(int(match.group(1)))
     if table is None or table.closed:
         await refuse(interaction, "err.table_gone")

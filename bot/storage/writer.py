@@ -130,6 +130,11 @@ class SnapshotWriter:
         self._enqueue(table_id, _Delete())
 
     @property
+    def closed(self) -> bool:
+        """Whether new snapshots are refused: the process is shutting down."""
+        return self._closed
+
+    @property
     def pending(self) -> int:
         """Tables whose latest state is not written yet (queued or in flight)."""
         return len(self._tasks)

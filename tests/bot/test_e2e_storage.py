@@ -279,3 +279,20 @@ async def test_a_sharded_bot_restores_only_the_tables_of_its_shards(
         found = sharded.service.registry.in_channel(alice.channel.id)
         assert (found is not None) == owns
         await fake.disconnect(sharded)
+
+
+async def test_a_click_after_the_snapshot_writer_closed_is_refused_politely(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    bot = await start_bot(fake, clock, f"sqlite+aiosqlite:///{tmp_path / 'president.db'}")
+    marie = fake.add_user("marie", locale="fr")
+    await marie.slash("president create", preset="classic")
+    table = table_of(bot, marie)
+    lobby = message(marie, table.lobby_message_id)
+    assert bot.writer is not None
+    await bot.writer.close()  # the first steps of a shutdown
+    await marie.click(lobby, cid(table, "addbot"))
+    assert marie.last_ephemeral().content == "Le bot redémarre : réessaie dans un instant."
+    assert len(table.seats) == 1 and "Bot 1" not in message(marie, lobby.id).content
+    fake.assert_no_errors()
+    await fake.disconnect(bot)

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from bot.client import PresidentBot
 from bot.tables.table import Table
+from engine import Game, Phase
 from fakediscord import Button, FakeDiscord, Message, Select, TestUser
 
 from .conftest import LinkedClock
@@ -36,6 +37,29 @@ def hand(user: TestUser) -> Message:
 async def tick(fake: FakeDiscord, clock: LinkedClock, seconds: float = 1.0) -> None:
     clock.advance(seconds)
     await fake.settle()
+
+
+async def host_against_three_bots(bot: PresidentBot, host: TestUser, game_end: str) -> Table:
+    """A classic table where ``host`` plays three bots, started, ending by ``game_end``."""
+    await host.slash("president create", preset="classic")
+    table = table_of(bot, host)
+    await bot.service.set_rules(table, host.id, table.rules.replace(game_end=game_end))
+    lobby = message(host, table.lobby_message_id)
+    for _ in range(3):
+        await host.click(lobby, cid(table, "addbot"))
+    await host.click(lobby, cid(table, "start"))
+    assert table.game is not None
+    return table
+
+
+async def let_timers_play(fake: FakeDiscord, clock: LinkedClock, game: Game,
+                          phase: Phase) -> None:
+    """Let the human's turn timer run out until ``phase``: the server plays for them."""
+    for _ in range(600):
+        if game.phase is phase:
+            return
+        await tick(fake, clock, 30)
+    raise AssertionError(f"the game never reached {phase.value}")
 
 
 def controls_of(msg: Message) -> tuple[list[Select], list[Button]]:

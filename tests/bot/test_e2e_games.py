@@ -5,7 +5,16 @@ from engine import Phase
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
-from .e2e import Player, cid, message, play_until, table_of, tick
+from .e2e import (
+    Player,
+    cid,
+    host_against_three_bots,
+    let_timers_play,
+    message,
+    play_until,
+    table_of,
+    tick,
+)
 
 
 async def set_knob(fake: FakeDiscord, host: Player, president: PresidentBot, knob: str,
@@ -94,19 +103,10 @@ async def test_a_replaced_table_message_points_to_the_newer_one(
     fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock
 ) -> None:
     marie = fake.add_user("marie", locale="fr")
-    await marie.slash("president create", preset="classic")
-    table = table_of(instant, marie)
-    await instant.service.set_rules(table, marie.id, table.rules.replace(game_end="rounds:2"))
-    lobby = message(marie, table.lobby_message_id)
-    for _ in range(3):
-        await marie.click(lobby, cid(table, "addbot"))
-    await marie.click(lobby, cid(table, "start"))
+    table = await host_against_three_bots(instant, marie, "rounds:2")
     game = table.game
     assert game is not None
-    for _ in range(600):
-        if game.phase is Phase.ROUND_OVER:
-            break
-        await tick(fake, clock, 30)  # marie's timer runs out: the server plays for her
+    await let_timers_play(fake, clock, game, Phase.ROUND_OVER)
     await tick(fake, clock, 1)
     old = message(marie, table.table_message_id)
     assert "L’hôte choisit" in old.content

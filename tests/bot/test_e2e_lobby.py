@@ -3,7 +3,7 @@ from engine import Phase
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
-from .e2e import cid, message, table_of, tick
+from .e2e import cid, host_against_three_bots, let_timers_play, message, table_of, tick
 
 
 async def test_create_join_addbot_start_and_open_hand(
@@ -34,20 +34,10 @@ async def test_ending_a_finished_game_says_it_is_over(
     fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock
 ) -> None:
     marie = fake.add_user("marie", locale="fr")
-    await marie.slash("president create", preset="classic")
-    table = table_of(instant, marie)
-    await instant.service.set_rules(table, marie.id, table.rules.replace(game_end="rounds:1"))
-    lobby = message(marie, table.lobby_message_id)
-    for _ in range(3):
-        await marie.click(lobby, cid(table, "addbot"))
-    await marie.click(lobby, cid(table, "start"))
+    table = await host_against_three_bots(instant, marie, "rounds:1")
     game = table.game
     assert game is not None
-    for _ in range(600):
-        if game.phase is Phase.GAME_OVER:
-            break
-        await tick(fake, clock, 30)  # marie's timer runs out: the server plays for her
-    assert game.phase is Phase.GAME_OVER
+    await let_timers_play(fake, clock, game, Phase.GAME_OVER)
     await tick(fake, clock, 1)
     board = message(marie, table.table_message_id)
     assert "Classement final" in board.content

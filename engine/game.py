@@ -104,7 +104,8 @@ class Game:
         self.round_no = 0
         self.hands: list[list[Card]] = [[] for _ in range(seats)]
         self.active = [True] * seats
-        self.order: list[int] = list(range(seats))
+        self._cycles: dict[int, tuple[int, ...]] = {}
+        self.order = list(range(seats))
         self.points = [0] * seats
         self.ranking: tuple[int, ...] | None = None
         self.out: list[int] = []
@@ -118,6 +119,7 @@ class Game:
         self.opener: int | None = None
         self.forced_opener: int | None = None  # a position's given opener, until it opens
         self.constraint: tuple[int, int, int] | None = None  # seat, level, count
+        self._run = 0  # cards of the top value lying together at the top (four_closes)
         self.lap: list[int] = []
         self.gifts: list[Gift] = []
         self.version = 0
@@ -180,6 +182,21 @@ class Game:
         return game
 
     # ------------------------------------------------------------------ queries
+    @property
+    def order(self) -> list[int]:
+        """Seats of the current round in play order."""
+        return self._order
+
+    @order.setter
+    def order(self, seats: list[int]) -> None:
+        # Each seat's successors, itself last: turn-passing walks this instead of indexing.
+        self._order = seats
+        n = len(seats)
+        self._cycles = {
+            seat: tuple(seats[(i + k) % n] for k in range(1, n + 1))
+            for i, seat in enumerate(seats)
+        }
+
     @property
     def players(self) -> list[int]:
         """Seats taking part in the current round, in play order."""
@@ -436,6 +453,11 @@ class Game:
         level, count, special = option.level, option.count, option.special
         trick = self.trick
         previous = trick[-1] if trick else None
+        if previous is not None and previous.special is None and special is None \
+                and previous.level == level:
+            self._run += count
+        else:
+            self._run = count if special is None else 0
         play = TrickPlay(seat, cards, level, count, option.value, special, option.announce)
         trick.append(play)
         self.last_player = seat
@@ -458,7 +480,7 @@ class Game:
                 close = "best"
             elif r.closing_rank == "two" and level == TWO:
                 close = "two"
-            elif r.four_closes and self._run_length() >= 4:
+            elif r.four_closes and self._run >= 4:
                 close = "four"
 
         if not hand:
@@ -531,7 +553,12 @@ class Game:
         return len(held) >= count
 
     def _run_length(self) -> int:
-        """Cards of the top value lying consecutively at the top of the trick."""
+        """Cards of the top value lying consecutively at the top of the trick.
+
+        Play keeps this count in ``_run`` as it goes; this recounts it for a restored state.
+        """
+        if not self.trick:
+            return 0
         top_level = self.trick[-1].level
         total = 0
         for play in reversed(self.trick):
@@ -573,23 +600,16 @@ class Game:
                 if self.hands[candidate]:
                     return candidate
             return None
-        order = self.order
-        n = len(order)
-        start = order.index(seat)
-        for step in range(1, n + 1):
-            candidate = order[(start + step) % n]
-            if candidate == self.last_player:
+        last, hands, passed = self.last_player, self.hands, self.passed
+        for candidate in self._cycles[seat]:
+            if candidate == last:
                 return None
-            if self.hands[candidate] and candidate not in self.passed:
+            if hands[candidate] and candidate not in passed:
                 return candidate
         return None
 
     def _next_with_cards(self, seat: int) -> int | None:
-        order = self.order
-        n = len(order)
-        start = order.index(seat)
-        for step in range(1, n + 1):
-            candidate = order[(start + step) % n]
+        for candidate in self._cycles[seat]:
             if self.hands[candidate]:
                 return candidate
         return None
@@ -608,6 +628,7 @@ class Game:
         self.last_player = None
         self.opener = opener
         self.forced_opener = None
+        self._run = 0
         self.trick_version = self.version
         self._restart = True
         self.to_act = None if self.rules.fast else opener

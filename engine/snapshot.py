@@ -92,6 +92,7 @@ def game_from_dict(data: dict[str, Any]) -> Game:
     ]
     game.pile = cards(data["pile"])
     game.passed = set(data["passed"])
+    game._run = game._run_length()
     game.last_player = data["last_player"]
     game.to_act = data["to_act"]
     game.opener = data["opener"]

@@ -104,6 +104,15 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def _seat_rows(game_id: int, seats: Sequence[SeatRef]) -> list[dict[str, object]]:
+    """game_seats rows for a game's current occupants (nobody has won yet)."""
+    return [
+        {"game_id": game_id, "seat": seat, "user_id": ref.user_id, "is_bot": ref.is_bot,
+         "name": _name(ref.name), "is_winner": False}
+        for seat, ref in enumerate(seats)
+    ]
+
+
 def _name(name: str) -> str:
     return name[:NAME_LENGTH]
 
@@ -457,19 +466,7 @@ class Storage:
             ).scalar_one()
             if seats:
                 await connection.execute(
-                    insert(GameSeat).values(
-                        [
-                            {
-                                "game_id": game_id,
-                                "seat": seat,
-                                "user_id": ref.user_id,
-                                "is_bot": ref.is_bot,
-                                "name": _name(ref.name),
-                                "is_winner": False,
-                            }
-                            for seat, ref in enumerate(seats)
-                        ]
-                    )
+                    insert(GameSeat).values(_seat_rows(game_id, seats))
                 )
         return int(game_id)
 
@@ -558,19 +555,7 @@ class Storage:
     ) -> None:
         """Keep the latest occupant of each seat: winners are named after who held the seat
         when the game ended (a bot may have replaced a player between rounds)."""
-        statement = self._insert(GameSeat).values(
-            [
-                {
-                    "game_id": game_id,
-                    "seat": seat,
-                    "user_id": ref.user_id,
-                    "is_bot": ref.is_bot,
-                    "name": _name(ref.name),
-                    "is_winner": False,
-                }
-                for seat, ref in enumerate(seats)
-            ]
-        )
+        statement = self._insert(GameSeat).values(_seat_rows(game_id, seats))
         await connection.execute(
             statement.on_conflict_do_update(
                 index_elements=[GameSeat.game_id, GameSeat.seat],

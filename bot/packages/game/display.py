@@ -18,6 +18,7 @@ from bot.packages.rules_text import preset_name
 from bot.packages.screen import Screen
 from bot.tables.table import LogEntry, Table
 from engine import Card, Game, Phase, PlayOption
+from engine.events import RoundOver
 
 SELECTS_PER_PAGE = 4  # the fifth row holds the buttons
 OPTIONS_PER_SELECT = 25
@@ -69,7 +70,7 @@ def table_screen(table: Table, now: float) -> Screen:
     loc = table.locale
     lines = [t(loc, "table.title", round=game.round_no,
                preset=preset_name(loc, table.rules.preset_id))]
-    if game.revolution:
+    if game.revolution and game.phase is Phase.PLAY:  # a round's end restores the order
         lines.append(t(loc, "table.revolution"))
     if game.phase is Phase.EXCHANGE:
         lines.append(t(loc, "table.exchange", countdown=countdown(table)))
@@ -157,7 +158,21 @@ def player_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
     return lines
 
 
+def round_finished(table: Table, game: Game) -> bool:
+    """Whether the current round ended with a result; a game the host stopped in the middle
+    of a round has none (its roles and points are still the previous round's)."""
+    return any(isinstance(r, RoundOver) and r.round_no == game.round_no for r in table.results)
+
+
 def results_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
+    if not round_finished(table, game):
+        lines = [t(loc, "table.stopped", round=game.round_no)]
+        if game.winners:
+            names = [table.name(s) for s in game.winners]
+            lines.append(plural(loc, "table.game_over", len(names),
+                                names=join_names(loc, names)))
+        lines.extend(standings(loc, table, game))
+        return lines
     lines = [t(loc, "table.round_over", round=game.round_no)]
     roles = game.roles
     for index, seat in enumerate(game.ranking or ()):
@@ -201,6 +216,7 @@ def table_view(table: Table, game: Game) -> discord.ui.View:
     if game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
         items.append(button(table.id, "end", t(loc, "btn.end_game"), version=game.version,
                             style=discord.ButtonStyle.danger))
+    if game.phase is Phase.GAME_OVER:  # between rounds the game goes on: no replay offered
         items.append(button(table.id, "replay", t(loc, "btn.replay"), version=game.version))
     return view(*items)
 

@@ -1,0 +1,53 @@
+"""End-to-end: what play-testers tripped over (issue 9), each through the real bot."""
+
+from bot.client import PresidentBot
+from engine import Phase
+from fakediscord import FakeDiscord
+
+from .conftest import LinkedClock
+from .e2e import cid, host_against_three_bots, let_timers_play, message, tick
+
+
+async def test_ending_mid_round_says_the_game_stopped_with_totals_so_far(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock
+) -> None:
+    marie = fake.add_user("marie", locale="fr")
+    table = await host_against_three_bots(instant, marie, "rounds:5")
+    game = table.game
+    assert game is not None
+    await let_timers_play(fake, clock, game, Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    await marie.click(message(marie, table.table_message_id), cid(table, "next", game.version))
+    await tick(fake, clock, 1)
+    assert game.round_no == 2 and game.phase is not Phase.ROUND_OVER
+    await marie.slash("president end")
+    await tick(fake, clock, 1)
+    board = message(marie, table.table_message_id).content
+    assert "Partie arrêtée pendant la manche 2" in board
+    assert "Fin de la manche" not in board
+    assert "Classement final" in board
+    for seat in game.players:
+        assert f"{table.name(seat)}** · {game.points[seat]} pt" in board
+    fake.assert_no_errors()
+
+
+async def test_between_rounds_no_replay_and_no_revolution_line(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock
+) -> None:
+    marie = fake.add_user("marie", locale="fr")
+    table = await host_against_three_bots(instant, marie, "rounds:2")
+    game = table.game
+    assert game is not None
+    await let_timers_play(fake, clock, game, Phase.ROUND_OVER)
+    game.revolution = True  # as if the round had ended in a revolution
+    instant.service.refresh(table)
+    await tick(fake, clock, 1)
+    board = message(marie, table.table_message_id)
+    labels = [b.label for b in board.buttons]
+    assert "Rejouer" not in labels and "Manche suivante" in labels
+    assert "Révolution" not in board.content
+    await marie.click(board, cid(table, "next", game.version))
+    await let_timers_play(fake, clock, game, Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+    assert "Rejouer" in [b.label for b in message(marie, table.table_message_id).buttons]
+    fake.assert_no_errors()

@@ -963,9 +963,11 @@ class Game:
         option = min(singles, key=self._smallness)
         return option.cards, option
 
-    def _smallness(self, option: PlayOption) -> tuple[int, int, int, int]:
-        return (1 if option.special else 0, self.strength(option.level), option.wilds,
-                option.count)
+    def _smallness(self, option: PlayOption) -> tuple[int, int, int, int, int]:
+        """Sort key of the server's automatic plays: RULES.md §10 says an automatic action
+        never spends a wild card while a natural play would do, so wilds weigh before value."""
+        return (1 if option.special else 0, 1 if option.wilds else 0,
+                self.strength(option.level), option.wilds, option.count)
 
     def _default_action(self, seat: int, events: list[Event]) -> None:
         """What the server does for a seat whose time ran out (RULES.md §10)."""

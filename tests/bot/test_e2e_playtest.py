@@ -1,11 +1,11 @@
 """End-to-end: what play-testers tripped over (issue 9), each through the real bot."""
 
 from bot.client import PresidentBot
-from engine import Phase
+from engine import Card, Game, Phase
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
-from .e2e import cid, host_against_three_bots, let_timers_play, message, tick
+from .e2e import cid, host_against_three_bots, let_timers_play, message, table_of, tick
 
 
 async def test_ending_mid_round_says_the_game_stopped_with_totals_so_far(
@@ -50,4 +50,25 @@ async def test_between_rounds_no_replay_and_no_revolution_line(
     await let_timers_play(fake, clock, game, Phase.GAME_OVER)
     await tick(fake, clock, 1)
     assert "Rejouer" in [b.label for b in message(marie, table.table_message_id).buttons]
+    fake.assert_no_errors()
+
+
+async def test_wild7_timed_out_opener_keeps_the_wild_seven(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    marie = fake.add_user("marie", locale="fr")
+    await marie.slash("president create", preset="wild7")
+    table = table_of(president, marie)
+    lobby = message(marie, table.lobby_message_id)
+    await marie.click(lobby, cid(table, "addbot"))
+    await marie.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    hands = [[Card.parse(c) for c in h] for h in (["7H", "5S", "KS"], ["9C", "10C", "JC"])]
+    table.game = Game.new(table.rules, seats=2, seed=1, bots=[1], hands=hands, opener=0)
+    president.service.refresh(table)
+    await tick(fake, clock, 1)
+    await tick(fake, clock, table.rules.turn_seconds)
+    assert [str(c) for c in table.game.hand(0)] == ["KS", "7H"]
+    board = message(marie, table.table_message_id).content
+    assert "marie joue un 5" in board
     fake.assert_no_errors()

@@ -128,11 +128,13 @@ class Out(Event):
 
 @dataclass(frozen=True, slots=True)
 class Penalised(Event):
-    """The seat finished on a forbidden card and takes the lowest free place."""
+    """The seat finished on a forbidden card (``rank``: 2, or the wild rank) and takes the
+    lowest free place."""
 
     kind: ClassVar[str] = "penalised"
     seat: int
     place: int
+    rank: str = "2"
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,6 +210,8 @@ def event_from_dict(data: dict[str, Any]) -> Event:
     cls = _KINDS[data["kind"]]
     kwargs: dict[str, Any] = {}
     for f in dataclasses.fields(cls):
+        if f.name not in data and f.default is not dataclasses.MISSING:
+            continue  # stored before the field existed: its default holds
         value = data[f.name]
         if f.name == "cards":
             value = tuple(Card.parse(c) for c in value)

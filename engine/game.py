@@ -650,10 +650,20 @@ class Game:
         on_wild = self._wild is not None and any(c.value == self._wild for c in play.cards)
         if on_two or (penalty == "two_or_wild" and on_wild):
             self.penalised.append(seat)
-            events.append(Penalised(seat, len(self.order) - len(self.penalised) + 1))
+            events.append(Penalised(seat, len(self.order) - len(self.penalised) + 1,
+                                    "2" if on_two else self.rules.wild_rank))
 
     def _round_finished(self) -> bool:
         return sum(1 for s in self.order if self.hands[s]) <= 1
+
+    def finish_place(self, seat: int) -> int | None:
+        """The place a seat that went out this round holds (None while it holds cards):
+        finishers rank in order above the penalised ones, who stack from the bottom."""
+        if seat in self.penalised:
+            return len(self.order) - self.penalised.index(seat)
+        if seat not in self.out:
+            return None
+        return 1 + sum(1 for s in self.out[:self.out.index(seat)] if s not in self.penalised)
 
     def _final_ranking(self) -> tuple[int, ...]:
         holders = [s for s in self.order if self.hands[s]]

@@ -384,7 +384,7 @@ CATALOGUE: dict[str, str] = {
     "ev.revolution_on": "{name} starts a revolution!",
     "ev.revolution_off": "{name} ends the revolution",
     "ev.out": "{name} is out ({place})",
-    "ev.penalised": "{name} finished on a forbidden card: ranked {place}",
+    "ev.penalised": "{name} finished on {rank}: ranked {place}",
     "ev.round_over": "Round {round} is over",
     "ev.exchange_done": "The exchange is complete",
     "ev.timeout": "{name} ran out of time",

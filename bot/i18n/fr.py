@@ -384,7 +384,7 @@ CATALOGUE: dict[str, str] = {
     "ev.revolution_on": "{name} déclenche une révolution !",
     "ev.revolution_off": "{name} met fin à la révolution",
     "ev.out": "{name} sort ({place})",
-    "ev.penalised": "{name} a fini sur une carte interdite : classé {place}",
+    "ev.penalised": "{name} a fini sur {rank} : classé {place}",
     "ev.round_over": "La manche {round} est terminée",
     "ev.exchange_done": "L’échange est terminé",
     "ev.timeout": "{name} a dépassé son temps",

@@ -49,7 +49,8 @@ def entry_for(event: Event, name: Callable[[int], str]) -> LogEntry | None:
     if isinstance(event, Out):
         return LogEntry("ev.out", {"name": name(event.seat), "place": event.position})
     if isinstance(event, Penalised):
-        return LogEntry("ev.penalised", {"name": name(event.seat), "place": event.place})
+        return LogEntry("ev.penalised", {"name": name(event.seat), "place": event.place,
+                                         "rank": event.rank})
     if isinstance(event, RoundOver):
         return LogEntry("ev.round_over", {"round": event.round_no})
     if isinstance(event, ExchangeDone):

@@ -549,12 +549,17 @@ class TableService:
             elif isinstance(event, GameOver):
                 table.results.append(event)
                 self._record(table, event)
+        if table.game is None or table.game.phase is not Phase.EXCHANGE:
+            table.gift_picks.clear()
         self._arm_timer(table)
         self._schedule_bot(table)
         self._changed(table)
 
     def _note(self, table: Table, event: Event) -> None:
         entry = entry_for(event, table.name)
+        if entry is not None and entry.key == "ev.penalised" and table.log and \
+                table.log[-1].key == "ev.out" and table.log[-1].params["name"] == entry.params["name"]:
+            table.log.pop()  # « sort (1er) » then « classé 4e » would contradict itself
         if entry is not None:
             table.remember(entry)
         if event.kind == "exchange_given":

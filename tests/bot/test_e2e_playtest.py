@@ -5,7 +5,15 @@ from engine import Card, Game, Phase
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
-from .e2e import cid, host_against_three_bots, let_timers_play, message, table_of, tick
+from .e2e import (
+    Player,
+    cid,
+    host_against_three_bots,
+    let_timers_play,
+    message,
+    table_of,
+    tick,
+)
 
 
 async def test_ending_mid_round_says_the_game_stopped_with_totals_so_far(
@@ -71,4 +79,27 @@ async def test_wild7_timed_out_opener_keeps_the_wild_seven(
     assert [str(c) for c in table.game.hand(0)] == ["KS", "7H"]
     board = message(marie, table.table_message_id).content
     assert "marie joue un 5" in board
+    fake.assert_no_errors()
+
+
+async def test_a_penalised_finisher_shows_the_place_and_the_card(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    marie = Player(fake.add_user("marie", locale="fr"))
+    await marie.user.slash("president create", preset="classic")
+    table = table_of(president, marie.user)
+    lobby = message(marie.user, table.lobby_message_id)
+    for _ in range(2):
+        await marie.user.click(lobby, cid(table, "addbot"))
+    await marie.user.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    hands = [[Card.parse(c) for c in h] for h in (["2S"], ["3H", "4H", "8C"], ["5H", "6H"])]
+    table.game = Game.new(table.rules, seats=3, seed=1, bots=[1, 2], hands=hands, opener=0)
+    await marie.open_hand(president)
+    assert await marie.act()
+    await tick(fake, clock, 1)
+    board = message(marie.user, table.table_message_id).content
+    assert "marie** · 0 carte · 0 pt · sorti (3e)" in board
+    assert "marie a fini sur un 2 : classé 3e" in board
+    assert "marie sort" not in board
     fake.assert_no_errors()

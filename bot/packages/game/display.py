@@ -54,6 +54,8 @@ def entry_text(locale: LocaleLike, table: Table, entry: LogEntry) -> str:
             params["cards"] = shorts(locale, cards, spanish(table))
     if "place" in params and entry.key in ("ev.out", "ev.penalised"):
         params["place"] = place(locale, int(params["place"]))
+    if entry.key == "ev.penalised":
+        params["rank"] = rank_words(locale, str(params.get("rank", "2")), 1, spanish(table))
     return t(locale, entry.key, **params)
 
 
@@ -146,8 +148,9 @@ def player_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
         if roles[seat]:
             extras += t(loc, "table.role", role=role_name(loc, table, roles[seat]))
         extras += t(loc, "table.points", points=plural(loc, "n.points", game.points[seat]))
-        if seat in game.out and playing:
-            extras += t(loc, "table.out", place=place(loc, game.out.index(seat) + 1))
+        finished = game.finish_place(seat)
+        if finished is not None and playing:
+            extras += t(loc, "table.out", place=place(loc, finished))
         elif seat in game.passed:
             extras += t(loc, "table.passed")
         if game.automated(seat) and not table.seats[seat].is_bot:

@@ -549,8 +549,6 @@ class TableService:
             elif isinstance(event, GameOver):
                 table.results.append(event)
                 self._record(table, event)
-        if table.game is None or table.game.phase is not Phase.EXCHANGE:
-            table.gift_picks.clear()
         self._arm_timer(table)
         self._schedule_bot(table)
         self._changed(table)

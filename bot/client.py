@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable
 from typing import Any
 
 import discord
@@ -65,10 +66,13 @@ class PresidentBot(commands.Bot):
         await upgrade_to_head(url)
         self.storage = await Storage.open(url, pool_size=self.config.database_pool_size,
                                           max_overflow=self.config.database_max_overflow)
-        self.writer = SnapshotWriter(self.storage)
         clock = self.service.clock
-        self.service.store = StorageStore(
-            self.storage, self.writer, sleep=lambda s: clock.sleep_until(clock.now() + s))
+
+        def sleep(seconds: float) -> Awaitable[None]:
+            return clock.sleep_until(clock.now() + seconds)
+
+        self.writer = SnapshotWriter(self.storage, sleep=sleep)
+        self.service.store = StorageStore(self.storage, self.writer, sleep=sleep)
         restored = await restore_tables(self.service, self.storage,
                                         shard_ids=self.config.shard_ids,
                                         shard_count=self.config.shard_count)
@@ -79,6 +83,13 @@ class PresidentBot(commands.Bot):
         """Whether the bot is shutting down past the point where a change could be stored:
         changes made now would be lost, so clicks are refused until the next start."""
         return self.writer is not None and self.writer.closed
+
+    @property
+    def busy(self) -> bool:
+        """Whether work is running outside the event loop (a query in the database's thread
+        or socket). Everything else the bot does is a task of the loop; the fake Discord's
+        `settle` waits on both."""
+        return self.storage is not None and self.storage.busy
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         await controls.refuse_forged(interaction)

@@ -65,12 +65,28 @@ class Gateway:
     def busy(self) -> bool:
         return any(c.sending or not c.outbox.empty() for c in self._connections)
 
-    def dispatch(self, event: str, data: dict[str, Any], *, intent: int | None = None) -> None:
-        """Queue an event for every identified session subscribed to ``intent``."""
+    def closing(self) -> bool:
+        """Whether a websocket is closed but its handler has not let go of it yet."""
+        return any(c.ws.closed for c in self._connections)
+
+    def dispatch(
+        self, event: str, data: dict[str, Any], *, intent: int | None = None, once: bool = False
+    ) -> None:
+        """Queue an event for every identified session subscribed to ``intent``, or with
+        ``once`` for the first of them only.
+
+        An interaction is an event of the second kind: Discord delivers INTERACTION_CREATE
+        to one connection, and a bot that is answering it twice (or a stopping bot that is
+        still connected) would be a bug the fake must not create.
+        """
         for connection in self._connections:
             session = connection.session
-            if session is not None and (intent is None or session.intents & intent):
+            if connection.ws.closed or session is None:
+                continue
+            if intent is None or session.intents & intent:
                 self._dispatch_to(connection, event, data)
+                if once:
+                    return
 
     async def close(self) -> None:
         for connection in list(self._connections):

@@ -74,7 +74,8 @@ class InteractionHub:
             message_id=None if message is None else message.id,
         )
         world.add_interaction(record)
-        self._gateway.dispatch("INTERACTION_CREATE", interaction_payload(world, record))
+        self._gateway.dispatch("INTERACTION_CREATE", interaction_payload(world, record),
+                               once=True)
         return record
 
     def unanswered(self) -> list[InteractionRecord]:

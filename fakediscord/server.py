@@ -54,7 +54,7 @@ class FakeDiscord:
         bot_name: str = "Président",
         ack_deadline: float = 3.0,
         token_lifetime: float = 15 * 60.0,
-        quiet: float = 0.02,
+        quiet: float = 0.005,
         clock: FakeClock | None = None,
     ) -> None:
         self.clock = clock or FakeClock()
@@ -85,6 +85,7 @@ class FakeDiscord:
         )
         self._runner: web.AppRunner | None = None
         self._clients: dict[discord.Client, asyncio.Task[None]] = {}
+        self._watched: list[object] = []
         self.base_url = ""
         self.guild = self.add_guild("Fake Guild")
         self.channel = self.add_channel(self.guild, "general")
@@ -97,14 +98,13 @@ class FakeDiscord:
         """Start a fake (and by default point discord.py at it); stop it on exit."""
         fake = cls(**options)
         await fake.start()
-        try:
-            if patch:
-                with fake.patch_discord():
-                    yield fake
-            else:
+        # Stopped while discord.py still points here: a bot left connected by a failing test
+        # would otherwise send its last calls to the real Discord (no network: gaierror).
+        with fake.patch_discord() if patch else contextlib.nullcontext():
+            try:
                 yield fake
-        finally:
-            await fake.stop()
+            finally:
+                await fake.stop()
 
     async def start(self) -> None:
         """Serve on 127.0.0.1 on a free port chosen by the OS."""
@@ -151,9 +151,14 @@ class FakeDiscord:
 
         Build clients with ``guild_ready_timeout=0``: discord.py otherwise waits two real
         seconds after the last GUILD_CREATE before it reports ready.
+
+        A client may have a ``busy`` attribute (a bool or property): :meth:`settle` then
+        also waits while it is true. That is how a bot reports work the event loop cannot
+        see, such as a query running in a database thread.
         """
         if self.api_url != discord.http.Route.BASE:
             raise RuntimeError("discord.py is not pointed at this fake: use fake.patch_discord()")
+        self.watch(client)
         await client.login(self.token)
         task = asyncio.create_task(client.connect(reconnect=False))
         self._clients[client] = task
@@ -166,6 +171,12 @@ class FakeDiscord:
             if task in done:
                 task.result()
             raise TimeoutError(f"{client!r} did not become ready within {timeout}s")
+
+    def watch(self, client: object) -> None:
+        """Make :meth:`settle` also wait while ``client.busy`` is true (see :meth:`connect`),
+        for a client started some other way than :meth:`connect`."""
+        if client not in self._watched:
+            self._watched.append(client)
 
     async def _until_ready(self, client: discord.Client) -> None:
         # With guild_ready_timeout=0, READY can fire before the GUILD_CREATEs are parsed.
@@ -180,6 +191,10 @@ class FakeDiscord:
         await client.close()
         with contextlib.suppress(discord.ConnectionClosed):
             await task
+        # Wait for the fake's side of the websocket to be gone too, so that nothing sent
+        # from now on (an interaction for the next bot) can reach the stopped one.
+        while self.gateway.closing():
+            await asyncio.sleep(0.001)
         await self.settle(require_answers=False)
 
     async def drop_gateway(self) -> None:
@@ -240,19 +255,18 @@ class FakeDiscord:
     # -- waiting -----------------------------------------------------------------------
 
     async def settle(
-        self, *, timeout: float = 5.0, quiet: float | None = None, require_answers: bool = True
+        self, *, timeout: float = 30.0, quiet: float | None = None, require_answers: bool = True
     ) -> None:
         """Wait until the bot has no pending work.
 
         Returns once no REST request is in flight, no gateway event is waiting to be sent,
-        nothing happened for ``quiet`` real seconds (default: the fake's ``quiet``, 20 ms),
-        and (with ``require_answers``) every interaction got a response attempt, even a
-        refused one. Raises :class:`SettleTimeout` after ``timeout`` real seconds, naming
-        what the bot never answered (each is reported once). The fake clock does not move
-        while settling.
-
-        The quiet window is what covers bot work between two Discord calls (a database
-        write between a deferral and its edit): raise it if such work takes longer.
+        no task of the event loop can run, no connected client says it is ``busy`` (work
+        outside the loop, see :meth:`connect`), all of that for several turns of the loop
+        and ``quiet`` real seconds (default: the fake's ``quiet``), and (with
+        ``require_answers``) every interaction got a response attempt, even a refused one.
+        Raises :class:`SettleTimeout` after ``timeout`` real seconds, naming what the bot
+        never answered (each is reported once); the timeout only bounds a failing test, so
+        it is generous for busy machines. The fake clock does not move while settling.
         """
 
         def unanswered() -> list[str]:
@@ -265,9 +279,13 @@ class FakeDiscord:
             for interaction in self.hub.unanswered():
                 interaction.abandoned = True
 
+        def clients_busy() -> bool:
+            return any(getattr(client, "busy", False) for client in self._watched)
+
         await wait_until_idle(
             self.activity,
             self.gateway.busy,
+            clients_busy,
             unanswered,
             abandon,
             quiet=self.quiet if quiet is None else quiet,

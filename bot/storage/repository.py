@@ -128,6 +128,22 @@ class Storage:
         # so concurrent writers in this process would wait unfairly and far longer than the
         # write itself; they queue on this lock instead, in FIFO order.
         self._sqlite_writer = None if self._postgres else asyncio.Lock()
+        self._in_flight = 0
+
+    @property
+    def busy(self) -> bool:
+        """Whether a query is running or waiting for a connection. The work happens outside
+        the event loop (aiosqlite's thread, PostgreSQL's socket), so nothing else can tell;
+        a shutdown or a test that waits for the bot to be idle asks here."""
+        return self._in_flight > 0
+
+    @asynccontextmanager
+    async def _counted(self) -> AsyncIterator[None]:
+        self._in_flight += 1
+        try:
+            yield
+        finally:
+            self._in_flight -= 1
 
     @classmethod
     async def open(
@@ -158,15 +174,15 @@ class Storage:
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[AsyncConnection]:
         if self._sqlite_writer is None:
-            async with self._engine.begin() as connection:
+            async with self._counted(), self._engine.begin() as connection:
                 yield connection
         else:
-            async with self._sqlite_writer, self._engine.begin() as connection:
+            async with self._counted(), self._sqlite_writer, self._engine.begin() as connection:
                 yield connection
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[AsyncConnection]:
-        async with self._reader.begin() as connection:
+        async with self._counted(), self._reader.begin() as connection:
             yield connection
 
     def _insert(self, model: type[Base]) -> Any:

@@ -238,6 +238,7 @@ async def test_sigterm_stops_the_bot_only_after_its_snapshots_are_stored(
         ready.set()
 
     bot.add_listener(on_ready)
+    fake.watch(bot)
     running = asyncio.create_task(serve(bot, fake.token))
     await asyncio.wait_for(ready.wait(), 10)
     await fake.settle()

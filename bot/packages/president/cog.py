@@ -57,8 +57,18 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         await interaction.response.send_message(t(interaction.locale, key, **params),
                                                 ephemeral=True)
 
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """During a shutdown no change can be stored any more: say so instead of failing."""
+        if self.bot.stopping:
+            await interaction.response.send_message(
+                t(interaction.locale, "err.restarting"), ephemeral=True)
+            return False
+        return True
+
     async def cog_app_command_error(self, interaction: discord.Interaction[Any],
                                     error: app_commands.AppCommandError) -> None:
+        if isinstance(error, app_commands.CheckFailure) and interaction.response.is_done():
+            return  # already answered by interaction_check
         original = getattr(error, "original", error)
         if not isinstance(original, TableError):
             raise error

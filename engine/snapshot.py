@@ -57,6 +57,8 @@ def game_to_dict(game: Game) -> dict[str, Any]:
              "automatic": g.automatic, "transferred": g.transferred}
             for g in game.gifts
         ],
+        "swaps": [[g, r, cards(cs), mode] for g, r, cs, mode in game.swaps],
+        "lacks": [list(lack) for lack in game.lacks],
         "version": game.version,
         "trick_version": game.trick_version,
         "timer_serial": game.timer_serial,
@@ -106,6 +108,8 @@ def game_from_dict(data: dict[str, Any]) -> Game:
               g["automatic"], g["transferred"])
         for g in data["gifts"]
     ]
+    game.swaps = [(g, r, tuple(cards(cs)), mode) for g, r, cs, mode in data.get("swaps", [])]
+    game.lacks = [(s, level, count) for s, level, count in data.get("lacks", [])]
     game.version = data["version"]
     game.trick_version = data["trick_version"]
     game.timer_serial = data["timer_serial"]

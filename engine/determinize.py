@@ -1,0 +1,131 @@
+"""Determinization: a full game built from one seat's view plus sampled hidden hands.
+
+Search cannot see the other hands, so it samples them: the unseen cards (the deck minus the
+seat's hand and the cards played) are dealt to the other seats, each getting exactly as many
+as it holds, the cards the view knows a seat holds going to that seat, and the view's
+inferences (caps, lacks) respected when a deal allows it. Everything public is copied, so the
+sampled game continues under the same rules from the same position.
+
+>>> import random
+>>> from engine import Game, Rules
+>>> from engine.view import player_view
+>>> game = Game.new(Rules.preset("wild7"), seats=4, seed=2)
+>>> sample = determinize(player_view(game, 0), random.Random(1))
+>>> sample.hand(0) == game.hand(0), sample.hand_sizes() == game.hand_sizes()
+(True, True)
+"""
+
+from __future__ import annotations
+
+import random
+
+from .cards import Card
+from .game import Game, Phase
+from .view import PlayerView
+
+__all__ = ["determinize", "sample_hands"]
+
+_TRIES = 20  # constrained deals retried before the soft inferences are dropped
+
+
+def sample_hands(view: PlayerView, rng: random.Random) -> list[list[Card]]:
+    """Hands for every seat consistent with ``view``: the seat's own, the others sampled."""
+    me = view.seat
+    hands: list[list[Card]] = [[] for _ in range(view.seats)]
+    hands[me] = list(view.hand)
+    seen = set(view.pile) | set(view.hand)
+    for seat, cards in view.known:
+        hands[seat].extend(cards)
+        seen.update(cards)
+    pool = [c for c in view.rules.deck_kind.cards() if c not in seen]
+    need = [0 if s == me else view.hand_sizes[s] - len(hands[s]) for s in range(view.seats)]
+    caps = {seat: cap for seat, cap in view.caps}
+    lacks: dict[tuple[int, int], int] = {}
+    for seat, level, count in view.lacks:
+        key = (seat, level)
+        lacks[key] = min(lacks.get(key, count), count)
+    dealt = None
+    if caps or lacks:
+        for _ in range(_TRIES):
+            dealt = _constrained(pool, need, caps, lacks, rng)
+            if dealt is not None:
+                break
+    if dealt is None:
+        dealt = _plain(pool, need, rng)
+    for seat, sampled in enumerate(dealt):
+        hands[seat].extend(sampled)
+    return hands
+
+
+def _plain(pool: list[Card], need: list[int], rng: random.Random) -> list[list[Card]]:
+    cards = list(pool)
+    rng.shuffle(cards)
+    out: list[list[Card]] = []
+    start = 0
+    for n in need:
+        out.append(cards[start:start + n])
+        start += n
+    return out
+
+
+def _constrained(pool: list[Card], need: list[int], caps: dict[int, int],
+                 lacks: dict[tuple[int, int], int],
+                 rng: random.Random) -> list[list[Card]] | None:
+    """One deal honouring caps and lacks, the most constrained cards placed first; None if
+    this attempt painted itself into a corner."""
+    left = list(need)
+    out: list[list[Card]] = [[] for _ in need]
+    held: dict[tuple[int, int], int] = {}
+    cards = list(pool)
+    rng.shuffle(cards)
+
+    def fits(seat: int, card: Card) -> bool:
+        if card.value > caps.get(seat, card.value):
+            return False
+        limit = lacks.get((seat, card.value))
+        return limit is None or held.get((seat, card.value), 0) + 1 < limit
+
+    seats = [s for s, n in enumerate(need) if n > 0]
+    cards.sort(key=lambda c: sum(1 for s in seats if fits(s, c)))
+    for card in cards:
+        open_seats = [s for s in seats if left[s] > 0 and fits(s, card)]
+        if not open_seats:
+            return None
+        weights = [left[s] for s in open_seats]
+        seat = rng.choices(open_seats, weights)[0]
+        out[seat].append(card)
+        left[seat] -= 1
+        held[(seat, card.value)] = held.get((seat, card.value), 0) + 1
+    return out
+
+
+def determinize(view: PlayerView, rng: random.Random) -> Game:
+    """A game in ``view``'s position with sampled hidden hands, ready to play on.
+
+    Only for the play phase: the exchange's pending gifts are not part of a view. The
+    game's own generator is ``rng`` too (it deals later rounds, if search goes that far).
+    """
+    if view.phase is not Phase.PLAY:
+        raise ValueError("determinize needs a position in the play phase")
+    game = Game(view.rules, view.seats, rng, False)
+    game.phase = view.phase
+    game.round_no = view.round_no
+    game.hands = sample_hands(view, rng)
+    game.active = [s in view.order for s in range(view.seats)]
+    game.order = list(view.order)
+    game.points = list(view.points)
+    game.ranking = view.ranking
+    game.out = list(view.out)
+    game.penalised = list(view.penalised)
+    game.revolution = view.revolution
+    game.trick = list(view.trick)
+    game.pile = list(view.pile)
+    game.passed = set(view.passed)
+    game._run = game._run_length()
+    game.last_player = view.last_player
+    game.to_act = view.to_act
+    game.opener = view.opener
+    game.constraint = view.constraint
+    game.lap = list(view.lap)
+    game.lacks = list(view.lacks)
+    return game

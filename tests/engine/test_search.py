@@ -1,0 +1,155 @@
+"""Search support: clone, the fast path and determinization agree with the checked path."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from engine import KNOBS, PRESETS, Game, Phase, PlayOption, RandomPlayer, Rules, RulesError
+from engine.determinize import determinize, sample_hands
+from engine.view import player_view
+
+_VARIANTS = ["on_equal", "trick_end", "closing_rank", "four_closes", "revolution",
+             "finishing_closes_trick", "equal_allowed", "finish_penalty", "pass_is_final",
+             "exchange_blind", "exchange_return", "two_beats_larger"]
+
+
+def _rule_sets(count: int, seed: int) -> Iterator[tuple[Rules, int]]:
+    """Every preset, then random knob mixes on top of them, with a legal table size."""
+    rng = random.Random(seed)
+    made = 0
+    while made < count:
+        preset = sorted(PRESETS)[made % len(PRESETS)]
+        overrides: dict[str, object] = {}
+        if made >= len(PRESETS):
+            for name in rng.sample(_VARIANTS, 4):
+                spec = KNOBS[name]
+                overrides[name] = (rng.random() < 0.5 if spec.kind == "bool"
+                                   else rng.choice(spec.choices))
+        try:
+            rules = Rules.preset(preset, game_end="unlimited", **overrides)
+        except RulesError:
+            continue
+        made += 1
+        yield rules, rng.randint(max(2, rules.min_players), min(6, rules.max_players))
+
+
+def _turn_decisions(game: Game,
+                    player: RandomPlayer) -> Iterator[tuple[int, PlayOption | None]]:
+    """Turn-based play to the end of round 2, exchanges included; yields each decision."""
+    while game.phase is not Phase.GAME_OVER and game.round_no <= 2:
+        if game.phase is Phase.ROUND_OVER:
+            game.next_round()
+            continue
+        if game.phase is Phase.EXCHANGE:
+            giver = next(s for s in range(game.seats)
+                         if (d := game.exchange_due(s)) is not None and d.ready)
+            game.apply(giver, player.choose(game, giver))
+            continue
+        seat = game.to_act
+        assert seat is not None
+        yield seat, player.pick(game, seat)
+
+
+@pytest.mark.parametrize("rules,seats", list(_rule_sets(16, 12)))
+def test_step_reaches_the_states_the_checked_path_reaches(rules: Rules, seats: int) -> None:
+    checked = Game.new(rules, seats, seed=5)
+    fast = Game.new(rules, seats, seed=5)
+    player = RandomPlayer(9)
+    for seat, option in _turn_decisions(checked, player):
+        if fast.round_no != checked.round_no:  # the checked loop dealt on: follow it
+            fast = Game.from_dict(checked.to_dict())
+        assert fast.legal_plays(seat) == checked.legal_plays(seat)
+        if option is None:
+            checked.pass_turn(seat)
+        else:
+            checked.play_option(seat, option)
+        fast.step(seat, option)
+        assert fast.to_dict() == checked.to_dict()
+
+
+@pytest.mark.parametrize("rules,seats", list(_rule_sets(12, 34)))
+def test_clone_continues_identically_and_independently(rules: Rules, seats: int) -> None:
+    game = Game.new(rules, seats, seed=3)
+    player = RandomPlayer(4)
+    rng = random.Random(0)
+    for seat, option in _turn_decisions(game, player):
+        if rng.random() < 0.1:
+            before = game.to_dict()
+            copy = game.clone()
+            assert copy.to_dict() == before
+            copy.step(seat, option)
+            assert game.to_dict() == before  # the original did not move
+            twin = game.clone()
+            game.step(seat, option)
+            twin.step(seat, option)
+            assert twin.to_dict() == game.to_dict()
+            continue
+        game.step(seat, option)
+
+
+@pytest.mark.parametrize("rules,seats", list(_rule_sets(12, 56)))
+def test_determinize_is_consistent_and_plays_like_the_real_game(rules: Rules,
+                                                                seats: int) -> None:
+    game = Game.new(rules, seats, seed=8)
+    player = RandomPlayer(2)
+    rng = random.Random(1)
+    for seat, option in _turn_decisions(game, player):
+        if rng.random() < 0.15:
+            view = player_view(game, seat)
+            sample = determinize(view, random.Random(rng.random()))
+            assert sample.hand(seat) == game.hand(seat)
+            assert sample.hand_sizes() == game.hand_sizes()
+            assert _keys(sample, seat) == _keys(game, seat)  # suits may differ
+            assert sample.can_pass(seat) == game.can_pass(seat)
+            dealt = sorted(str(c) for h in sample.hands for c in h) + [str(c) for c in game.pile]
+            assert sorted(dealt) == sorted(str(c) for c in rules.deck_kind.cards())
+            for holder, cards in view.known:
+                assert set(cards) <= set(sample.hands[holder])
+            # With the real hands put back, the sample is the real game.
+            sample.hands = [list(h) for h in game.hands]
+            real = game.clone()
+            real._base.clear()  # both list options from the same hands, the same suits
+            sample._base.clear()
+            sample._legal_cache.clear()
+            _play_both(real, sample, RandomPlayer(7))
+        game.step(seat, option)
+
+
+def _keys(game: Game, seat: int) -> list[tuple[str | None, int, int, int]]:
+    return [o.key for o in game.legal_plays(seat)]
+
+
+def _play_both(real: Game, sample: Game, player: RandomPlayer) -> None:
+    while real.phase is Phase.PLAY:
+        seat = real.to_act
+        assert seat is not None and sample.to_act == seat
+        assert sample.legal_plays(seat) == real.legal_plays(seat)
+        option = player.pick(real, seat)
+        real.step(seat, option)
+        sample.step(seat, option)
+    assert sample.ranking == real.ranking and sample.points == real.points
+
+
+def test_sampled_hands_respect_what_the_seat_inferred() -> None:
+    """A cap from a gift of best cards and a lack from a skip hold in every sample."""
+    rules = Rules.preset("classic")
+    game = Game.new(rules, 4, seed=1, previous_ranking=[0, 1, 2, 3])
+    while game.phase is Phase.EXCHANGE:
+        seat = next(s for s in range(4) if (d := game.exchange_due(s)) and d.ready)
+        due = game.exchange_due(seat)
+        assert due is not None
+        game.give(seat, due.allowed[:due.count])
+    view = player_view(game, 0)  # the President received the last place's two best cards
+    (giver, cap), = view.caps
+    assert giver == 3
+    forced = view.__class__(**{**{f: getattr(view, f) for f in view.__dataclass_fields__},
+                               "lacks": ((1, 11, 1),)})  # seat 1 showed it had no ace
+    rng = random.Random(4)
+    for _ in range(50):
+        hands = sample_hands(forced, rng)
+        assert all(c.value <= cap for c in hands[3] if c not in dict(view.known).get(3, ()))
+        assert not any(c.value == 11 for c in hands[1])
+        assert sorted(len(h) for h in hands) == sorted(game.hand_sizes())

@@ -21,17 +21,42 @@ from typing import Any
 
 from .cards import Card, Deck
 
-__all__ = ["GameEnd", "KNOBS", "KnobSpec", "PRESETS", "ROLE_CODES", "Rules", "RulesError"]
+__all__ = [
+    "CONFLICTS", "GameEnd", "KNOBS", "KnobSpec", "PRESETS", "ROLE_CODES", "Rules", "RulesError",
+]
 
 ROLE_CODES = ("P", "VP", "N", "VL", "L")
 
 
-class RulesError(ValueError):
-    """A knob name or value that the rules do not accept; the message names the valid choices."""
+#: Values of several knobs that cannot go together, by name: the knobs each one involves
+#: (the first is the one named in the error). A host who changed any of them is told which
+#: of their own changes clashed, not a knob they never touched.
+CONFLICTS: dict[str, tuple[str, ...]] = {
+    "min_above_max": ("max_players", "min_players"),
+    "deck_too_small": ("max_players", "deck"),
+    "top_single_deck": ("top_single", "deck"),
+    "queen_not_spanish": ("first_opener", "deck"),
+    "oros_not_french": ("first_opener", "deck"),
+    "fast_one_lap": ("fast", "trick_end"),
+    "wild_no_sevens": ("wild_rank", "deck"),
+}
 
-    def __init__(self, knob: str, message: str) -> None:
+
+class RulesError(ValueError):
+    """A knob name or value that the rules do not accept; the message names the valid choices.
+
+    ``conflict`` names the entry of :data:`CONFLICTS` when the value is valid alone but
+    clashes with another knob's."""
+
+    def __init__(self, knob: str, message: str, conflict: str | None = None) -> None:
         super().__init__(f"{knob}: {message}")
         self.knob = knob
+        self.conflict = conflict
+
+    @property
+    def involved(self) -> tuple[str, ...]:
+        """Every knob the refusal is about."""
+        return CONFLICTS[self.conflict] if self.conflict is not None else (self.knob,)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +145,14 @@ class KnobSpec:
                 raise ValueError(f"{number} is not between {self.min} and {self.max}")
             return number
         if self.kind == "points":
-            return _parse_points(raw)
+            points = _parse_points(raw)
+            for role, number in points.items():
+                if (self.min is not None and number < self.min) or (
+                    self.max is not None and number > self.max
+                ):
+                    raise ValueError(f"points for {role}: {number} is not between {self.min} "
+                                     f"and {self.max}")
+            return points
         if self.kind == "game_end":
             return raw if isinstance(raw, GameEnd) else GameEnd.parse(str(raw))
         if self.kind == "card":
@@ -169,7 +201,7 @@ _SPECS = [
     KnobSpec("round_opener", "choice", ("last_place", "first_place")),
     KnobSpec("exchange_return", "choice", ("choice", "weakest")),
     KnobSpec("exchange_blind", "bool"),
-    KnobSpec("points", "points"),
+    KnobSpec("points", "points", min=0, max=99),
     KnobSpec("game_end", "game_end"),
     KnobSpec("turn_seconds", "int", min=5, max=600),
     KnobSpec("exchange_seconds", "int", min=5, max=600),
@@ -294,23 +326,24 @@ class Rules:
     def __post_init__(self) -> None:
         deck = Deck(self.deck)
         checks: list[tuple[str, bool, str]] = [
-            ("max_players", self.min_players <= self.max_players,
+            ("min_above_max", self.min_players <= self.max_players,
              f"max_players ({self.max_players}) is below min_players ({self.min_players})"),
-            ("max_players", self.max_players * 2 <= deck.size, "too many players for this deck"),
-            ("top_single", self.top_single is None or deck.contains(self.top_single),
+            ("deck_too_small", self.max_players * 2 <= deck.size,
+             "too many players for this deck"),
+            ("top_single_deck", self.top_single is None or deck.contains(self.top_single),
              f"{self.top_single} is not a card of {self.deck}"),
-            ("first_opener", self.first_opener != "queen_of_hearts" or not deck.spanish,
+            ("queen_not_spanish", self.first_opener != "queen_of_hearts" or not deck.spanish,
              "the queen of hearts is not in a Spanish deck; choose three_of_oros or random"),
-            ("first_opener", self.first_opener != "three_of_oros" or deck.spanish,
+            ("oros_not_french", self.first_opener != "three_of_oros" or deck.spanish,
              "the 3 of oros is only in Spanish decks; choose queen_of_hearts or random"),
-            ("fast", not (self.fast and self.trick_end == "one_lap"),
+            ("fast_one_lap", not (self.fast and self.trick_end == "one_lap"),
              "fast mode has no turns, so it cannot be combined with trick_end one_lap"),
-            ("wild_rank", self.wild_rank == "none" or "7" in deck.ranks,
+            ("wild_no_sevens", self.wild_rank == "none" or "7" in deck.ranks,
              f"{self.deck} has no 7s"),
         ]
-        for knob, ok, message in checks:
+        for conflict, ok, message in checks:
             if not ok:
-                raise RulesError(knob, message)
+                raise RulesError(CONFLICTS[conflict][0], message, conflict)
 
     # -- construction -------------------------------------------------------------------------
     @classmethod

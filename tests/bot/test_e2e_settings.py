@@ -7,6 +7,7 @@ from bot.client import PresidentBot
 from bot.config import Config
 from bot.packages.settings.views import typed_text, typed_value
 from engine import KNOBS, PRESETS, Card, GameEnd, Rules
+from engine.rules import CONFLICTS
 from fakediscord import FakeDiscord, TestUser
 from fakediscord.state import MODAL_SUBMIT
 
@@ -54,9 +55,9 @@ def test_every_rule_conflict_has_a_sentence() -> None:
 
     source = (ENGINE / "rules.py").read_text()
     checks = source[source.index("def __post_init__"):source.index("def preset(")]
-    knobs = set(re.findall(r'\("([a-z_]+)",\s+(?:self|not)\b', checks))
-    assert knobs
-    assert sorted(k for k in knobs if f"rules.conflict.{k}" not in CATALOGUE) == []
+    raised = set(re.findall(r'\("([a-z_]+)",\s+(?:self|not)\b', checks))
+    assert raised and raised <= set(CONFLICTS)
+    assert sorted(c for c in CONFLICTS if f"rules.conflict.{c}" not in CATALOGUE) == []
 
 
 async def test_french_host_types_values_in_french(
@@ -85,7 +86,7 @@ async def test_french_host_types_values_in_french(
     values = next(s for s in panel.selects if ":value:" in s.custom_id)
     await marie.select(panel, ["three_of_oros"], select=values.custom_id)
     refusal = marie.last_ephemeral().content.splitlines()[0]
-    assert refusal.startswith("⚠️ Ouvre la première manche : la Dame de cœur")
+    assert refusal.startswith("⚠️ Ouvre la première manche : le 3 de deniers n’est que")
     assert "first_opener" not in refusal and "Spanish" not in refusal
     fake.assert_no_errors()
 
@@ -139,4 +140,43 @@ async def test_unknown_forms_are_answered_and_a_form_without_its_panel_still_wor
     await fake.settle()
     assert table_of(president, marie).rules.turn_seconds == 40
     assert "✅ Secondes par tour vaut maintenant 40." in marie.last_ephemeral().content
+    fake.assert_no_errors()
+
+
+async def test_a_conflict_names_the_knob_the_host_changed(
+    fake: FakeDiscord, president: PresidentBot
+) -> None:
+    marie = fake.add_user("marie", locale="fr")
+    await marie.slash("president create", preset="classic")
+    table = table_of(president, marie)
+    await marie.slash("president settings")
+    await open_form(marie, "min_players")
+    await marie.modal_submit({"Nouvelle valeur": "7"})
+    refusal = marie.last_ephemeral().content.splitlines()[0]
+    assert refusal == ("⚠️ Joueurs minimum : le minimum de joueurs ne peut pas dépasser "
+                       "le maximum.")
+    assert table.rules.min_players == 3
+    await open_form(marie, "max_players")
+    await marie.modal_submit({"Nouvelle valeur": "2"})
+    assert marie.last_ephemeral().content.startswith("⚠️ Joueurs maximum : le minimum")
+    fake.assert_no_errors()
+
+
+async def test_points_keep_the_roles_not_typed_and_refuse_out_of_range(
+    fake: FakeDiscord, president: PresidentBot
+) -> None:
+    marie = fake.add_user("marie", locale="fr")
+    await marie.slash("president create", preset="classic")
+    table = table_of(president, marie)
+    await marie.slash("president settings")
+    for bad in ("P-1", "P999"):
+        await open_form(marie, "points")
+        await marie.modal_submit({"Nouvelle valeur": bad})
+        assert marie.last_ephemeral().content.startswith("⚠️ Points par rôle"), bad
+        assert table.rules.points == {"P": 3, "VP": 2, "N": 1, "VL": 0, "L": 0}
+    await open_form(marie, "points")
+    await marie.modal_submit({"Nouvelle valeur": "P5 VP3"})
+    assert table.rules.points == {"P": 5, "VP": 3, "N": 1, "VL": 0, "L": 0}
+    assert ("✅ Points par rôle vaut maintenant Président 5 · Vice-président 3 · Neutre 1 · "
+            "Vice-trou du cul 0 · Trou du cul 0.") in marie.last_ephemeral().content
     fake.assert_no_errors()

@@ -84,12 +84,13 @@ async def open_settings(interaction: Interaction, table: Table) -> None:
     await interaction.response.send_message(ephemeral=True, **screen.kwargs())
 
 
-def refused_rules(locale: LocaleLike, err: RulesError) -> str:
-    """Why the engine refused a rule set, in the host's words: the rules that conflict."""
-    key = f"rules.conflict.{err.knob}"
-    if key in CATALOGUES["en"]:
-        return t(locale, key)
-    label = knob_label(locale, err.knob) if err.knob in KNOBS else err.knob
+def refused_rules(locale: LocaleLike, err: RulesError, changed: str = "") -> str:
+    """Why the engine refused a rule set, in the host's words: the rules that conflict,
+    named by the one the host `changed` when it is one of them."""
+    knob = changed if changed in err.involved else err.knob
+    label = knob_label(locale, knob) if knob in KNOBS else knob
+    if err.conflict is not None:
+        return t(locale, f"rules.conflict.{err.conflict}", knob=label)
     return t(locale, "err.setting_invalid", knob=label, detail=str(err))
 
 
@@ -119,14 +120,18 @@ def typed_text(locale: LocaleLike, knob: str, value: Any) -> str:
     return spec.format(value)
 
 
-def typed_value(knob: str, text: str) -> Any:
+def typed_value(knob: str, text: str, current: Any = None) -> Any:
     """A typed answer as the engine's value, in the words of either language (« 5 manches »,
-    "never", « aucune ») or the engine's own syntax; ValueError if it cannot be read."""
+    "never", « aucune ») or the engine's own syntax; ValueError if it cannot be read.
+    `current` is the knob's value now, which points per role start from."""
     spec = KNOBS[knob]
     words = " ".join(text.lower().split())
     if spec.kind in ("optional_int", "card") and words in NOTHING:
         return None
-    if spec.kind in ("card", "points"):  # card and role codes are capitals: « 2O », « VP2 »
+    if spec.kind == "points":  # roles not typed keep their points: « P5 » changes only P
+        kept = f"{spec.format(current)} " if current is not None else ""
+        return spec.parse(kept + words.upper())
+    if spec.kind == "card":  # card codes are capitals: « 2O »
         return spec.parse(words.upper())
     if spec.kind == "game_end":
         return spec.parse(_game_end(words))
@@ -159,7 +164,7 @@ async def apply(interaction: Interaction, table: Table, make: Callable[[], Rules
     try:
         rules = make()
     except RulesError as err:
-        notice = "⚠️ " + refused_rules(locale, err)
+        notice = "⚠️ " + refused_rules(locale, err, knob)
     except ValueError:  # a typed answer that cannot be read
         notice = "⚠️ " + bad_input(locale, knob, table.rules)
     else:
@@ -261,4 +266,5 @@ async def submit_knob(click: Click) -> None:
     rules = click.table.rules
     text = click.values[0]
     await apply(click.interaction, click.table,
-                lambda: rules.replace(**{name: typed_value(name, text)}), name)
+                lambda: rules.replace(**{name: typed_value(name, text, getattr(rules, name))}),
+                name)

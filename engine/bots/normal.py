@@ -1,0 +1,66 @@
+"""The normal level: the shared tactics with card counting, and a considered exchange."""
+
+from __future__ import annotations
+
+from ..actions import Action
+from ..cards import TWO, Card
+from ..view import PlayerView
+from .tactics import Unseen, pick
+
+__all__ = ["NormalBot", "exchange_action", "opponents", "play_of", "unseen"]
+
+
+def opponents(view: PlayerView) -> list[int]:
+    """Hand sizes of the other seats still holding cards."""
+    return [view.hand_sizes[s] for s in view.order if s != view.seat and view.hand_sizes[s]]
+
+
+def unseen(view: PlayerView) -> Unseen:
+    """The cards in other hands: neither in this hand nor played this round."""
+    gone = set(view.hand) | set(view.pile)
+    return Unseen([c for c in view.rules.deck_kind.cards() if c not in gone], view.rules)
+
+
+def play_of(view: PlayerView) -> Action:
+    """The normal level's play (or pass) in this position."""
+    option = pick(view.hand, view.legal, view.can_pass, view.trick[-1] if view.trick else None,
+                  view.rules, view.revolution, opponents(view), unseen(view))
+    return Action.pass_() if option is None else Action.play(option)
+
+
+def _keep_value(card: Card, view: PlayerView, groups: dict[int, int]) -> int:
+    """How much giving this card away costs: control cards most, cards of a group more."""
+    rules = view.rules
+    if card.is_joker or card is rules.top_single or card.value == TWO or (
+            rules.wild_rank == "7" and card.value == 4):
+        return 100 + card.value
+    return card.value + (4 if groups[card.value] >= 2 else 0)
+
+
+def exchange_action(view: PlayerView) -> Action | None:
+    """What to give when this seat owes cards: the rules' cards, or (free choice) the cheapest
+    to lose, lone low cards before cards of a pair; None when nothing is due yet."""
+    due = view.exchange
+    if due is None or not due.ready:
+        return None
+    if due.mode == "best":
+        return Action.give(tuple(due.allowed[-due.count:]))
+    if due.mode == "weakest":
+        return Action.give(tuple(due.allowed[:due.count]))
+    groups: dict[int, int] = {}
+    for card in view.hand:
+        groups[card.value] = groups.get(card.value, 0) + 1
+    ranked = sorted(due.allowed, key=lambda c: (_keep_value(c, view, groups), c.suit))
+    return Action.give(tuple(ranked[:due.count]))
+
+
+class NormalBot:
+    """Heuristic play (see :mod:`engine.bots.tactics`), under a millisecond per decision."""
+
+    level = "normal"
+
+    def choose(self, view: PlayerView) -> Action:
+        give = exchange_action(view)
+        if give is not None:
+            return give
+        return play_of(view)

@@ -1,0 +1,203 @@
+"""The heuristic judgement every level shares: which listed play to make, or whether to pass.
+
+One function, :func:`pick`, decides from a hand, the options the engine listed and the top of
+the trick; the normal bot calls it with card counting (what is still unseen), the hard bot's
+rollouts without (they run thousands of times per decision). Its rules, in order:
+
+- go out now when a play empties the hand and is not a penalised finish;
+- never leave a hand made only of penalised cards (2s, and 7s in wild7): the last play
+  would be penalised, which is what sinks the reference bot in wild7 (it keeps its 2s and
+  wilds for the end and finishes last in most rounds);
+- answer with the weakest play that keeps groups whole and spends no control card
+  (2s, jokers, the top single card, wilds);
+- spend control cards when they matter: few cards left, an opponent about to go out, a
+  trick of several cards, or more control than other groups;
+- break a group only to keep a larger part of it, or heads-up where passing hands over;
+- lead sure winners (closing plays, or plays nothing unseen can answer) when at most one
+  other group remains, so the lead comes back for the last one; else lead the weakest group.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ..cards import TWO, Card
+from ..plays import PlayOption, TrickTop
+from ..rules import Rules
+
+__all__ = ["Unseen", "pick", "sure_winner"]
+
+
+class Unseen:
+    """Counts of the cards nobody has shown yet (the other hands), by value."""
+
+    __slots__ = ("naturals", "wilds", "jokers", "top_single")
+
+    def __init__(self, cards: Sequence[Card], rules: Rules) -> None:
+        wild = 4 if rules.wild_rank == "7" else None
+        self.naturals: dict[int, int] = {}
+        self.wilds = 0
+        self.jokers: list[int] = []
+        self.top_single = False
+        for card in cards:
+            if card.is_joker:
+                self.jokers.append(card.value)
+            elif card.value == wild:
+                self.wilds += 1
+            else:
+                if card is rules.top_single:
+                    self.top_single = True
+                self.naturals[card.value] = self.naturals.get(card.value, 0) + 1
+
+
+def _strength(level: int, revolution: bool) -> int:
+    return TWO - level if revolution else level
+
+
+def closes(option: PlayOption, rules: Rules, revolution: bool) -> bool:
+    """Whether this play closes the trick by rule the moment it lands (it wins the trick)."""
+    if option.special == "top_single":
+        return True
+    if option.special == "joker":
+        return rules.jokers_close
+    if rules.closing_rank == "best" and option.level == (0 if revolution else TWO):
+        return True
+    if rules.closing_rank == "two" and option.level == TWO:
+        return True
+    return rules.four_closes and option.count == 4
+
+
+def sure_winner(option: PlayOption, rules: Rules, revolution: bool, unseen: Unseen | None,
+                biggest_hand: int) -> bool:
+    """Whether leading this play surely wins the trick: it closes, or nothing unseen answers."""
+    if closes(option, rules, revolution):
+        return True
+    if unseen is None or option.special is not None:
+        return False
+    count = option.count
+    if biggest_hand < count and not unseen.jokers and not unseen.top_single:
+        return True
+    if unseen.jokers or (unseen.top_single and biggest_hand >= 1):
+        return False
+    mine = _strength(option.level, revolution)
+    for level, held in unseen.naturals.items():
+        other = _strength(level, revolution)
+        if other > mine or (other == mine and rules.equal_allowed):
+            need = count - 1 if (rules.two_beats_larger and level == TWO and count > 1) \
+                else count
+            if held + unseen.wilds >= need:
+                return False
+    return not (unseen.wilds >= count and _strength(TWO, revolution) > mine)
+
+
+def penalised(option: PlayOption, rules: Rules) -> bool:
+    """Whether going out with this play is punished (RULES §8)."""
+    if rules.finish_penalty == "none" or option.special == "joker":
+        return False
+    if option.level == TWO:
+        return True
+    return rules.finish_penalty == "two_or_wild" and any(c.value == 4 for c in option.cards)
+
+
+def _bad_card(card: Card, rules: Rules) -> bool:
+    """A card the hand must not end on."""
+    if rules.finish_penalty == "none" or card.is_joker:
+        return False
+    return card.value == TWO or (rules.finish_penalty == "two_or_wild" and card.value == 4)
+
+
+def _control(option: PlayOption, revolution: bool) -> bool:
+    return option.special is not None or option.wilds > 0 or \
+        _strength(option.level, revolution) == _strength(TWO, False)
+
+
+def pick(
+    hand: Sequence[Card],
+    options: Sequence[PlayOption],
+    can_pass: bool,
+    top: TrickTop | None,
+    rules: Rules,
+    revolution: bool,
+    opponents: Sequence[int],
+    unseen: Unseen | None = None,
+) -> PlayOption | None:
+    """The play to make (None: pass). ``opponents``: hand sizes of the others still in."""
+    if not options:
+        return None
+    size = len(hand)
+    for option in options:
+        if option.count == size and not penalised(option, rules):
+            return option
+    wild = 4 if rules.wild_rank == "7" else None
+    held: dict[int, int] = {}
+    for card in hand:
+        if card.value != wild and not card.is_joker:
+            held[card.value] = held.get(card.value, 0) + 1
+    bad = {c for c in hand if _bad_card(c, rules)}
+
+    def leaves_bad_end(option: PlayOption) -> bool:
+        if not bad:
+            return False
+        rest = size - option.count
+        return rest > 0 and sum(1 for c in bad if c not in option.cards) == rest
+
+    usable = [o for o in options if not leaves_bad_end(o)]
+    if not usable:
+        if can_pass:
+            return None
+        usable = list(options)
+
+    def strength(option: PlayOption) -> tuple[int, int, int]:
+        return (_strength(option.level, revolution), option.wilds, 1 if option.special else 0)
+
+    def whole(option: PlayOption) -> bool:
+        return option.special is None and option.wilds == 0 and \
+            held.get(option.level, 0) == option.count and option.announce is None
+
+    biggest = max(opponents, default=0)
+    groups = {level for level in held}
+    controls = [o for o in usable if _control(o, revolution)]
+    plain = [o for o in usable if not _control(o, revolution)]
+    if top is None:
+        return _lead(usable, plain, whole, strength, groups, bad, rules, revolution, unseen,
+                     biggest)
+    cheap = [o for o in plain if whole(o)]
+    if cheap:
+        return min(cheap, key=strength)
+    if controls:
+        non_control_groups = sum(
+            1 for level in groups if _strength(level, revolution) != _strength(TWO, False))
+        control_cards = size - sum(held[level] for level in groups
+                                   if _strength(level, revolution) != _strength(TWO, False))
+        worth = (size <= 4 or min(opponents, default=99) <= 2 or top.count >= 2
+                 or control_cards >= non_control_groups or bool(bad and size <= 6))
+        if worth:
+            return min(controls, key=lambda o: (o.count != held.get(o.level, 0) and
+                                                o.special is None and o.wilds == 0,
+                                                o.wilds, strength(o)))
+    breaking = [o for o in plain if held.get(o.level, 0) - o.count >= 2
+                or len(opponents) == 1]
+    if breaking:
+        return min(breaking, key=strength)
+    if not can_pass:
+        return min(usable, key=strength)
+    return None
+
+
+def _lead(usable: list[PlayOption], plain: list[PlayOption],
+          whole: Callable[[PlayOption], bool],
+          strength: Callable[[PlayOption], tuple[int, int, int]], groups: set[int],
+          bad: set[Card], rules: Rules, revolution: bool, unseen: Unseen | None,
+          biggest: int) -> PlayOption:
+    """Opening a trick: sure winners first when one group is left, else the weakest group."""
+    sure = [o for o in usable if sure_winner(o, rules, revolution, unseen, biggest)]
+    leftover = [level for level in groups
+                if not any(o.level == level and o.special is None for o in sure)]
+    if sure and (len(leftover) <= 1 or (bad and len(leftover) <= 2)):
+        # Penalised cards go first (they must not be last), then the ones using most cards.
+        return max(sure, key=lambda o: (penalised(o, rules), o.count, whole(o),
+                                        -o.wilds, -strength(o)[0]))
+    groups_first = [o for o in plain if whole(o)]
+    if groups_first:
+        return min(groups_first, key=strength)
+    return min(plain or usable, key=strength)

@@ -1,0 +1,87 @@
+"""Bot levels: they see only a player's view, always play legally, and beat the yardstick."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+
+import pytest
+
+from engine import PRESETS, Card, Game, Phase, Rules
+from engine.arena import play_deals
+from engine.bots import LEVELS, decide, make_bot, make_player
+from engine.view import player_view
+
+
+def _reshuffled(game_hands: list[list[Card]], keep: set[int], seed: int) -> list[list[Card]]:
+    """The same deal with the cards of the seats not in ``keep`` redistributed among them."""
+    others = [s for s in range(len(game_hands)) if s not in keep]
+    pool = [c for s in others for c in game_hands[s]]
+    random.Random(seed).shuffle(pool)
+    out = [list(h) for h in game_hands]
+    start = 0
+    for s in others:
+        out[s] = pool[start:start + len(game_hands[s])]
+        start += len(game_hands[s])
+    return out
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_bots_see_the_same_thing_whatever_the_hidden_cards(preset: str, seed: int) -> None:
+    """Two games differing only in other seats' hidden cards: equal views, equal decisions."""
+    rules = Rules.preset(preset)
+    dealt = Game.new(rules, 4, seed=seed)
+    hands = [list(dealt.hands[s]) for s in range(4)]
+    first = Game.new(rules, 4, hands=hands, opener=0)
+    second = Game.new(rules, 4, hands=_reshuffled(hands, {0, 3}, seed), opener=0)
+    assert first.hands[1] != second.hands[1]
+    for game in (first, second):  # seat 0 leads its weakest single, seats 1 and 2 pass
+        game.play_option(0, game.legal_plays(0)[0])
+        while game.to_act in (1, 2):
+            game.pass_turn(game.to_act)
+    for seat in (0, 3):
+        assert player_view(first, seat) == player_view(second, seat)
+    actor = first.to_act
+    assert actor is not None and actor == second.to_act
+    for level in LEVELS:
+        a = make_bot(level, seed, samples=3).choose(player_view(first, actor))
+        b = make_bot(level, seed, samples=3).choose(player_view(second, actor))
+        assert a == b, level
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_every_level_plays_only_legal_moves_on_every_preset(preset: str) -> None:
+    """Whole two-round games, every level at the table, rule variants on; apply() refuses any
+    illegal action, so finishing is the proof."""
+    for seats, variant in ((4, {}), (3, {"revolution": True, "on_equal": "skip_next"}),
+                           (5, {"trick_end": "one_lap", "finishing_closes_trick": True})):
+        rules = Rules.preset(preset, game_end="rounds:2")
+        with contextlib.suppress(ValueError):  # a variant the preset refuses: play it plain
+            rules = rules.replace(**variant)
+        if not rules.min_players <= seats <= rules.max_players:
+            seats = rules.min_players
+        game = Game.new(rules, seats, seed=seats)
+        names = ["easy", "normal", "hard", "greedy", "random"]
+        players = [make_player(names[s % 5], s, samples=2) for s in range(seats)]
+        while game.phase is not Phase.GAME_OVER:
+            if game.phase is Phase.ROUND_OVER:
+                game.next_round()
+                continue
+            if game.phase is Phase.EXCHANGE:
+                seat = next(s for s in range(seats)
+                            if (d := game.exchange_due(s)) is not None and d.ready)
+            else:
+                assert game.to_act is not None
+                seat = game.to_act
+            game.apply(seat, decide(players[seat], game, seat))
+
+
+def test_normal_and_hard_beat_greedy_clearly() -> None:
+    """A few dozen duplicate deals, fixed seed and sample count: a deterministic check."""
+    rules = Rules.preset("classic")
+    normal = play_deals(rules, ["normal", "greedy", "greedy", "greedy"], 40, seed=3)
+    hard = play_deals(rules, ["hard", "greedy", "greedy", "greedy"], 24, seed=3, samples=4)
+    for scores in (normal, hard):
+        places = next(iter(scores.values())).places
+        assert sum(places) / len(places) < 2.2

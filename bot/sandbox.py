@@ -22,12 +22,13 @@ import contextlib
 import logging
 import re
 import string
-import sys
 import time
+from datetime import datetime
 from pathlib import Path
 
 from bot.client import PresidentBot
 from bot.config import Config
+from bot.i18n import t
 from bot.tables.clock import SystemClock
 from fakediscord import (
     Button,
@@ -45,6 +46,11 @@ LETTERS = string.ascii_uppercase
 
 
 COUNTDOWN = re.compile(r"<t:(\d+):R>")
+TIMESTAMP = re.compile(r"<t:(\d+)(?::([tTdDfF]))?>")
+MENTION = re.compile(r"<@!?(\d+)>")
+# strftime patterns for Discord's timestamp styles (short/long time, date, date and time).
+STYLES = {"t": "%H:%M", "T": "%H:%M:%S", "d": "%d/%m/%Y", "D": "%d %B %Y",
+          "f": "%d %B %Y %H:%M", "F": "%A %d %B %Y %H:%M"}
 
 
 def countdowns(text: str, now: float) -> str:
@@ -54,6 +60,20 @@ def countdowns(text: str, now: float) -> str:
         return f"(in {seconds}s)" if seconds >= 0 else f"({-seconds}s ago)"
 
     return COUNTDOWN.sub(relative, text)
+
+
+def as_client(text: str, now: float, names: dict[int, str]) -> str:
+    """What a Discord client shows for markup codes: countdowns, dates in local time, and
+    `<@id>` as @name (a user the fake does not know stays a code, as on Discord)."""
+    def stamp(match: re.Match[str]) -> str:
+        when = datetime.fromtimestamp(int(match.group(1)))
+        return when.strftime(STYLES[match.group(2) or "f"])
+
+    def mention(match: re.Match[str]) -> str:
+        name = names.get(int(match.group(1)))
+        return f"@{name}" if name is not None else match.group(0)
+
+    return MENTION.sub(mention, TIMESTAMP.sub(stamp, countdowns(text, now)))
 
 
 def parse_options(words: list[str]) -> dict[str, object]:
@@ -80,7 +100,8 @@ class Terminal:
         print("\n" + "=" * 72)
         for letter, message in zip(LETTERS, self.screen, strict=False):
             print(f"--- {letter} " + "-" * 66)
-            print(countdowns(render_message(message), time.time()))
+            names = {uid: u.name for uid, u in self.fake.world.users.items()}
+            print(as_client(render_message(message), time.time(), names))
         modal = self.user.modal
         if modal is not None:
             print("--- form " + "-" * 63)
@@ -119,36 +140,35 @@ class Terminal:
             target = self.screen[LETTERS.index(parts[0].upper())]
             parts = parts[1:]
         if target is None or not parts[0].isdigit():
-            raise UserActionError("type a slash command, a control number, or a letter and one")
+            raise UserActionError(t(self.user.user.locale, "sandbox.what"))
         number = int(parts[0])
-        control = self.control(target.id, number)
+        control = self.control(target, number)
         if isinstance(control, Button):
-            await self.user.click(target.id, control.custom_id or control.label or "")
+            await self.user.click_shown(target, control.custom_id or control.label or "")
         elif isinstance(control, Select):
-            await self.pick(target.id, number, control)
+            await self.pick(target, control)
 
-    def control(self, message_id: int, number: int) -> Button | Select:
-        """Control `number` of the message as it is now: the bot may have redrawn it since
-        the screen was printed, and Discord's client always shows the latest version."""
-        current = next((m for m in self.user.visible() if m.id == message_id), None)
-        if current is None:
-            raise UserActionError("that message is gone")
-        controls = current.controls
+    def control(self, message: Message, number: int) -> Button | Select:
+        """Control `number` of the message as the screen printed it: like Discord's client,
+        the sandbox sends what the person saw and picked, even if the bot has redrawn the
+        message since (the bot then answers « Trop tard… » or with a fresh hand)."""
+        controls = message.controls
+        if not controls:
+            raise UserActionError(t(self.user.user.locale, "sandbox.no_controls"))
         if not 1 <= number <= len(controls):
-            raise UserActionError(f"message has controls 1 to {len(controls)}")
+            raise UserActionError(t(self.user.user.locale, "sandbox.no_control",
+                                    count=len(controls)))
         return controls[number - 1]
 
-    async def pick(self, message_id: int, number: int, menu: Select) -> None:
+    async def pick(self, message: Message, menu: Select) -> None:
         for index, option in enumerate(menu.options, start=1):
             extra = f" — {option.description}" if option.description else ""
             print(f"  {index}. {option.label}{extra}")
-        answer = await self.ask(f"options ({menu.min_values}-{menu.max_values}, e.g. 1,2): ")
+        answer = await self.ask(t(self.user.user.locale, "sandbox.options",
+                                  low=menu.min_values, high=menu.max_values))
         chosen = [menu.options[int(a) - 1].value for a in answer.replace(" ", "").split(",")
                   if a.isdigit() and 1 <= int(a) <= len(menu.options)]
-        now = self.control(message_id, number)  # redrawn while the person was choosing?
-        if not isinstance(now, Select):
-            raise UserActionError("that menu is gone")
-        await self.user.select(message_id, chosen, select=now.custom_id)
+        await self.user.select_shown(message, chosen, select=menu.custom_id)
 
     def canonical(self, words: list[str]) -> list[str]:
         """Command, subcommand and option names as synced, from the names the user's Discord
@@ -182,6 +202,20 @@ class Terminal:
         await self.user.modal_submit({field.custom_id: line})
 
 
+# The sandbox's player keeps one id across runs: a table stored in the database comes back
+# with its host and players, who can go on playing it. A snowflake from the first second of
+# Discord's epoch, which the fake never mints (its ids follow its clock).
+SANDBOX_USER_ID = (1000 << 22) | 1
+
+
+def sandbox_user(fake: FakeDiscord, locale: str) -> TestUser:
+    """The person at the terminal, a member of the fake's guild, with a stable id."""
+    user = TestUser(fake, fake.world.add_user("you", locale, user_id=SANDBOX_USER_ID),
+                    fake.channel)
+    fake.add_member(fake.guild, user)
+    return user
+
+
 async def main_async(locale: str, database: Path) -> None:
     database.parent.mkdir(parents=True, exist_ok=True)
     config = Config(token="sandbox", database_url=f"sqlite+aiosqlite:///{database}",
@@ -189,7 +223,7 @@ async def main_async(locale: str, database: Path) -> None:
     async with FakeDiscord.running(token=config.token) as fake:
         bot = PresidentBot(config, clock=SystemClock(), guild_ready_timeout=0)
         await fake.connect(bot)
-        user = fake.add_user("you", locale=locale)
+        user = sandbox_user(fake, locale)
         try:
             await Terminal(fake, user).run()
         finally:
@@ -201,7 +235,10 @@ def main() -> None:
     parser.add_argument("--locale", default="fr", help="your Discord locale (fr, en-US, ...)")
     parser.add_argument("--database", type=Path, default=Path("data/sandbox.db"))
     args = parser.parse_args()
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    # Library warnings ("PyNaCl is not installed", "Can't keep up") go to a file, not into
+    # the play area.
+    args.database.parent.mkdir(parents=True, exist_ok=True)
+    logging.basicConfig(level=logging.WARNING, filename=args.database.with_suffix(".log"))
     with contextlib.suppress(KeyboardInterrupt, EOFError):
         asyncio.run(main_async(args.locale, args.database))
 

@@ -130,6 +130,31 @@ class TestUser:
         data = {"custom_id": menu.custom_id, "component_type": menu.type, "values": values}
         return await self._component(stored, data, f"select {values} in {menu.name!r}", settle)
 
+    async def click_shown(
+        self, message: Message, target: str, *, settle: bool = True
+    ) -> InteractionRecord:
+        """Click a button as ``message`` showed it when it was read, not as it is now: a
+        Discord client shows a message until its edit arrives, so a click may name a button
+        the bot has replaced since."""
+        stored = self._seen(message)
+        button = message.button(target)
+        if button.custom_id is None:
+            raise UserActionError(f"button {button.label!r} opens a link, no interaction")
+        data = {"custom_id": button.custom_id, "component_type": BUTTON}
+        return await self._component(stored, data, f"click {button.label!r} as shown", settle)
+
+    async def select_shown(
+        self, message: Message, choices: Sequence[str], *, select: str | None = None,
+        settle: bool = True,
+    ) -> InteractionRecord:
+        """Pick options in a menu as ``message`` showed it when it was read (see
+        :meth:`click_shown`): the interaction names that menu even if the bot replaced it."""
+        stored = self._seen(message)
+        menu = message.select(select)
+        values = menu.values_for(choices)
+        data = {"custom_id": menu.custom_id, "component_type": menu.type, "values": values}
+        return await self._component(stored, data, f"select {values} as shown", settle)
+
     @property
     def modal(self) -> Modal | None:
         """The modal the bot opened for this user and that is still open, if any."""

@@ -133,8 +133,10 @@ class World:
         self.interactions: dict[int, InteractionRecord] = {}
         self._by_token: dict[str, InteractionRecord] = {}
 
-    def add_user(self, name: str, locale: str) -> User:
-        user = User(id=self.snowflakes.next(), name=name, locale=locale)
+    def add_user(self, name: str, locale: str, user_id: int | None = None) -> User:
+        """A new account; ``user_id`` gives it a known id (one that outlives a run)."""
+        user = User(id=self.snowflakes.next() if user_id is None else user_id, name=name,
+                    locale=locale)
         self.users[user.id] = user
         return user
 

@@ -426,6 +426,10 @@ CATALOGUE: dict[str, str] = {
     "hand.not_seated": "You are watching this table.",
     "hand.round_over": "The round is over.",
     "hand.game_over": "The game is over.",
+    "sandbox.no_control": "that message has controls 1 to {count}",
+    "sandbox.options": "options ({low}-{high}, e.g. 1,2): ",
+    "sandbox.what": "type a slash command, a control number, or a letter and one",
+    "sandbox.no_controls": "that message has no controls",
     # --- rules ------------------------------------------------------------------------------
     "rules.title": "📜 Rules of this table · {preset}",
     # --- stats ------------------------------------------------------------------------------

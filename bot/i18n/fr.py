@@ -426,6 +426,10 @@ CATALOGUE: dict[str, str] = {
     "hand.not_seated": "Tu regardes cette table.",
     "hand.round_over": "La manche est terminée.",
     "hand.game_over": "La partie est terminée.",
+    "sandbox.no_control": "ce message a les commandes 1 à {count}",
+    "sandbox.options": "options ({low} à {high}, par ex. 1,2) : ",
+    "sandbox.what": "tape une commande slash, un numéro de commande, ou une lettre et un numéro",
+    "sandbox.no_controls": "ce message n’a pas de commandes",
     # --- règles -----------------------------------------------------------------------------
     "rules.title": "📜 Règles de cette table · {preset}",
     # --- statistiques -----------------------------------------------------------------------

@@ -179,6 +179,11 @@ def shown_on(message: discord.Message | None, cid: str) -> bool:
     return False
 
 
+# Hand controls whose handlers check the version they were drawn for: a click on one that a
+# redraw replaced is answered by that check, not refused as unknown.
+REDRAWN = frozenset({"play", "pass"})
+
+
 async def refuse_forged(interaction: discord.Interaction[Any]) -> None:
     """discord.py silently drops clicks on components absent from their message; answer them
     so a forged click is told why nothing happened instead of timing out."""
@@ -186,8 +191,17 @@ async def refuse_forged(interaction: discord.Interaction[Any]) -> None:
         return
     data: dict[str, Any] = dict(interaction.data or {})
     cid = str(data.get("custom_id", ""))
-    if not shown_on(interaction.message, cid):
-        await refuse(interaction, "err.unknown_control")
+    if shown_on(interaction.message, cid):
+        return
+    match = CUSTOM_ID.fullmatch(cid)
+    if match is not None and match.group(2) in REDRAWN and interaction.message is not None \
+            and interaction.message.flags.ephemeral:
+        # A hand redrawn while its player was choosing: their client still showed the old
+        # menu. The move is judged against the version it was drawn for (« Trop tard… »).
+        values = [str(v) for v in data.get("values", [])]
+        await route(interaction, cid, values, "err.unknown_control")
+        return
+    await refuse(interaction, "err.unknown_control")
 
 
 def button(

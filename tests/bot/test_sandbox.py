@@ -3,7 +3,14 @@
 import pytest
 
 from bot.client import PresidentBot
-from bot.sandbox import Terminal, countdowns, parse_options
+from bot.sandbox import (
+    SANDBOX_USER_ID,
+    Terminal,
+    as_client,
+    countdowns,
+    parse_options,
+    sandbox_user,
+)
 from fakediscord import FakeDiscord, UserActionError
 
 from .conftest import LinkedClock
@@ -81,5 +88,53 @@ async def test_french_names_and_controls_redrawn_since_the_screen_was_printed(
     await play_until(fake, clock, [], lambda: game.to_act == 0)  # the bot answered
     await tick(fake, clock, 1)  # and the hand was redrawn
     version = game.version
-    await terminal.handle("1")  # the printed hand is outdated: act on the one shown now
+    await terminal.handle("1")  # the printed hand is outdated: sent as picked, refused
+    assert game.version == version
+    assert "La table a bougé depuis cet affichage" in user.last_ephemeral().content
+    terminal.show()
+    await terminal.handle("1")  # the fresh hand plays
     assert game.version > version
+
+
+async def test_fast_mode_pick_on_an_older_menu_is_too_late(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    user = fake.add_user("you", locale="fr")
+    terminal = Terminal(fake, user)
+
+    async def ask(prompt: str) -> str:
+        return "1"
+
+    monkeypatch.setattr(terminal, "ask", ask)
+    await terminal.handle("/president ouvrir regles:classic")
+    table = table_of(president, user)
+    await president.service.set_rules(table, user.id, table.rules.replace(fast=True))
+    await president.service.add_bot(table, user.id)
+    await president.service.add_bot(table, user.id)
+    await president.service.start(table, user.id)
+    await tick(fake, clock, 1)
+    terminal.show()
+    await terminal.handle("B 1")  # Ma main
+    terminal.show()  # the hand, drawn for the trick as it is now
+    game = table.game
+    assert game is not None
+    hand = list(game.hand(0))
+    played = len(table.log)
+    await play_until(fake, clock, [], lambda: len(table.log) > played)  # a bot plays first
+    await tick(fake, clock, 1)
+    assert "ev.played" in [e.key for e in table.log]
+    await terminal.handle("1")  # picked on the menu drawn before the bot's play
+    assert list(game.hand(0)) == hand
+    assert "Trop tard : Bot" in user.last_ephemeral().content
+    fake.assert_no_errors()
+
+
+def test_the_sandbox_player_keeps_one_id_across_runs() -> None:
+    first, second = FakeDiscord(), FakeDiscord()
+    assert sandbox_user(first, "fr").id == sandbox_user(second, "fr").id == SANDBOX_USER_ID
+
+
+def test_markup_is_shown_as_a_discord_client_shows_it() -> None:
+    text = as_client("<@42> · <t:0:d> · <@7>", 0.0, {42: "alice"})
+    assert text.startswith("@alice · ") and "<t:" not in text and text.endswith("<@7>")

@@ -104,7 +104,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--players", default="hard,greedy,greedy,greedy",
                         help=f"comma-separated, one per seat: {', '.join(PLAYERS)}")
-    parser.add_argument("--seats", type=int, help="table size; --players is cycled to fill it")
+    parser.add_argument("--seats", type=int,
+                        help="table size; the last of --players fills the seats left")
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE",
@@ -118,7 +119,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         if name not in PLAYERS:
             parser.error(f"unknown player {name!r}: one of {', '.join(PLAYERS)}")
     seats = args.seats or len(names)
-    names = [names[i % len(names)] for i in range(seats)]
+    names = (names + names[-1:] * seats)[:seats]
     overrides = dict(item.split("=", 1) for item in args.set)
     rules = Rules.preset(args.preset, **overrides)
     scores = play_deals(rules, names, args.deals, args.seed, samples=args.samples,

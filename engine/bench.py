@@ -1,5 +1,9 @@
 """``python -m engine.bench``: full random rounds per second, per preset, on one core.
 
+``--search`` measures what search costs instead: ``Game.clone``, ``determinize`` from a
+seat's view, and rollouts (from the 12th decision of a round to its end, every seat playing
+the bots' tactics through :meth:`Game.step`), per preset.
+
 Every decision goes through the checked public API: the seat's legal options are listed
 (``legal_plays`` and ``can_pass``), a seeded :class:`RandomPlayer` picks one uniformly, and
 ``play_option`` / ``pass_turn`` verify it before applying it. Rounds follow each other in one unlimited game, so from the second round on each
@@ -9,11 +13,15 @@ round includes its deal and its exchange.
 from __future__ import annotations
 
 import argparse
+import random
 import time
 
+from .bots.rollout import rollout
+from .determinize import determinize
 from .game import Game, Phase
 from .players import RandomPlayer
 from .rules import Rules
+from .view import player_view
 
 CASES = [
     ("classic", 4, {}),
@@ -59,11 +67,61 @@ def play_rounds(rules: Rules, seats: int, rounds: int, seed: int) -> int:
         decisions += 1
 
 
+def positions(rules: Rules, seats: int, count: int) -> list[Game]:
+    """``count`` first-round positions after 12 random decisions (distinct seeds)."""
+    out = []
+    for seed in range(count):
+        game = Game.new(rules, seats, seed=seed)
+        player = RandomPlayer(seed)
+        for _ in range(12):
+            seat = game.to_act
+            assert seat is not None
+            game.step(seat, player.pick(game, seat))
+        if game.phase is Phase.PLAY:
+            out.append(game)
+    return out
+
+
+def search_speed(repeat: int) -> None:
+    """Microseconds per clone and per determinization, rollouts per second, per preset."""
+    print(f"{'preset':<12}{'seats':>6}{'clone µs':>10}{'determinize µs':>16}{'rollouts/s':>12}")
+    for preset, seats, overrides in CASES:
+        rules = Rules.preset(preset, **overrides)
+        if rules.fast:
+            continue  # rollouts follow turns
+        games = positions(rules, seats, 200)
+        views = [player_view(g, g.to_act) for g in games if g.to_act is not None]
+        rng = random.Random(1)
+        best = [float("inf")] * 3
+        for _ in range(repeat):
+            start = time.process_time()
+            for game in games:
+                game.clone()
+            best[0] = min(best[0], (time.process_time() - start) / len(games))
+            start = time.process_time()
+            for view in views:
+                determinize(view, rng)
+            best[1] = min(best[1], (time.process_time() - start) / len(views))
+            start = time.process_time()
+            for game in games:
+                seat = game.to_act
+                assert seat is not None
+                rollout(game.clone(), seat)
+            best[2] = min(best[2], (time.process_time() - start) / len(games))
+        print(f"{preset:<12}{seats:>6}{best[0] * 1e6:>10,.0f}{best[1] * 1e6:>16,.0f}"
+              f"{1 / best[2]:>12,.0f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=1000, help="rounds per case")
     parser.add_argument("--repeat", type=int, default=5, help="runs per case; the best counts")
+    parser.add_argument("--search", action="store_true",
+                        help="clone, determinize and rollout speed instead")
     args = parser.parse_args()
+    if args.search:
+        search_speed(args.repeat)
+        return
     print(f"{'preset':<12}{'seats':>6}{'rounds/s':>12}{'decisions/s':>14}")
     for preset, seats, overrides in CASES:
         rules = Rules.preset(preset, **overrides)

@@ -367,6 +367,7 @@ CATALOGUE: dict[str, str] = {
     "table.standing_line": "{place}. **{name}** · {total}",
     "table.back_to_lobby": "⚠️ Too few players are left: back to the lobby.",
     "table.cancelled": "⚠️ The game is cancelled: {name} did not come back.",
+    "table.store_failed": "⚠️ A result of this table could not be saved (statistics may miss it); the game goes on.",
     "table.finished": "🏁 The game is over. Add players or bots, then **Start** to play again.",
     "btn.my_hand": "My hand",
     "btn.next_round": "Next round",

@@ -367,6 +367,7 @@ CATALOGUE: dict[str, str] = {
     "table.standing_line": "{place}. **{name}** · {total}",
     "table.back_to_lobby": "⚠️ Il ne reste pas assez de joueurs : retour au salon d’attente.",
     "table.cancelled": "⚠️ La partie est annulée : {name} n’est pas revenu.",
+    "table.store_failed": "⚠️ Un résultat de cette table n’a pas pu être enregistré (les statistiques peuvent en manquer) ; la partie continue.",
     "table.finished": "🏁 La partie est terminée. Ajoutez des joueurs ou des bots, puis **Lancer** pour rejouer.",
     "btn.my_hand": "Ma main",
     "btn.next_round": "Manche suivante",

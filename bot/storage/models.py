@@ -142,10 +142,14 @@ class Game(Base):
     __table_args__ = (
         Index("ix_games_guild_preset", "guild_id", "preset"),
         Index("ix_games_table_ended", "table_id", "ended_at"),
+        # A game is found from the table's snapshot by its number at that table, so that
+        # recording its start again after a crash finds the same row (see start_game).
+        Index("uq_games_table_game_no", "table_id", "game_no", unique=True),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     table_id: Mapped[int] = mapped_column(Integer, ForeignKey("tables.id"))
+    game_no: Mapped[int | None] = mapped_column(Integer)  # NULL for games stored before 0002
     guild_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("guilds.id"))
     preset: Mapped[str] = mapped_column(String(32))
     rules: Mapped[dict[str, Any]]

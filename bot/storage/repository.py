@@ -448,27 +448,31 @@ class Storage:
         self,
         table_id: int,
         *,
+        game_no: int,
         preset: str,
         rules: Mapping[str, Any],
         seats: Sequence[SeatRef],
     ) -> int:
-        """Record a game starting at a table and return its id.
+        """Record that the table's game number `game_no` started, and return its id.
 
-        Keep the id in the table's snapshot: a game whose id is lost in a crash before the
-        next snapshot simply never gets rounds, and games without rounds count nowhere.
+        Idempotent: the number comes from the table's snapshot, so a restart that cannot
+        know whether the start was stored records it again and gets the same row. The
+        table's snapshot can therefore be written before this call without risk.
         """
+        if game_no < 1:
+            raise ValueError("game_no starts at 1")
         async with self._write() as connection:
             guild_id = (
                 await connection.execute(select(GameTable.guild_id).where(GameTable.id == table_id))
             ).scalar_one_or_none()
             if guild_id is None:
                 raise UnknownTable(table_id)
-            await self._seat_users(connection, seats)
             game_id = (
                 await connection.execute(
-                    insert(Game)
+                    self._insert(Game)
                     .values(
                         table_id=table_id,
+                        game_no=game_no,
                         guild_id=guild_id,
                         preset=preset,
                         rules=dict(rules),
@@ -477,9 +481,15 @@ class Storage:
                         ended_at=None,
                         stopped_early=False,
                     )
+                    .on_conflict_do_nothing(index_elements=[Game.table_id, Game.game_no])
                     .returning(Game.id)
                 )
-            ).scalar_one()
+            ).scalar_one_or_none()
+            if game_id is None:
+                return int((await connection.execute(
+                    select(Game.id).where(Game.table_id == table_id, Game.game_no == game_no)
+                )).scalar_one())
+            await self._seat_users(connection, seats)
             if seats:
                 await connection.execute(
                     insert(GameSeat).values(_seat_rows(game_id, seats))

@@ -7,12 +7,13 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TypeVar
 
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from bot.storage.records import SeatRef
 from bot.storage.repository import ChannelBusy, Storage, StorageError
 from bot.storage.writer import SnapshotWriter
-from bot.tables.service import TableError
+from bot.tables.service import GameStart, TableError
 from bot.tables.table import Player, Table
 from engine.events import GameOver, RoundOver
 
@@ -21,8 +22,18 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 Sleep = Callable[[float], Awaitable[object]]
 
-# Refusals no retry can change: the row is gone, or the call itself is wrong.
-PERMANENT = (StorageError, IntegrityError, ValueError)
+
+
+def transient(err: BaseException) -> bool:
+    """Whether retrying can succeed: the connection or the server failed (lost connection,
+    restart, lock timeout, exhausted pool). Anything else (a row that is gone, a value the
+    column cannot hold, a bug) fails the same way every time, and retrying it for ever would
+    stall every later result of the table behind it."""
+    if isinstance(err, StorageError):
+        return False
+    if isinstance(err, DBAPIError):
+        return err.connection_invalidated or isinstance(err, OperationalError | InterfaceError)
+    return isinstance(err, PoolTimeout | DisconnectionError | ConnectionError | TimeoutError)
 
 
 class StorageStore:
@@ -50,16 +61,20 @@ class StorageStore:
     async def table_changed(self, table: Table, status: str) -> None:
         if status == "closed":
             self.writer.discard(table.id)
-        await self.storage.update_table(table.id, host_id=table.host_id,
-                                        rules=table.rules.to_dict(), status=status)  # type: ignore[arg-type]
+        host, rules = table.host_id, table.rules.to_dict()
+        await self._retried(table, f"table status {status}", lambda: self.storage.update_table(
+            table.id, host_id=host, rules=rules, status=status))  # type: ignore[arg-type]
 
-    async def game_started(self, table: Table) -> int:
-        await self.storage.update_table(table.id, status="playing")
-        # Not idempotent, but a retry after a lost commit only leaves a game row without
-        # rounds, which counts nowhere; giving up would lose every result of the game.
-        return await self._retried(table, "start_game", lambda: self.storage.start_game(
-            table.id, preset=table.rules.preset_id, rules=table.rules.to_dict(),
-            seats=seat_refs(table.seats)))
+    async def game_started(self, table: Table, start: GameStart) -> int:
+        await self._retried(table, "table status playing", lambda: self.storage.update_table(
+            table.id, status="playing"))
+        return await self._retried(table, f"start of game {start.game_no}",
+                                   lambda: self.storage.start_game(
+            table.id, game_no=start.game_no, preset=start.preset, rules=start.rules,
+            seats=seat_refs(start.seats)))
+
+    async def committed(self, table: Table) -> None:
+        await self.writer.flush(table.id)
 
     async def round_over(self, table: Table, game_id: int, seats: Sequence[Player],
                          event: RoundOver) -> None:
@@ -78,18 +93,18 @@ class StorageStore:
             game_id, winners=event.winners, stopped_early=event.stopped_early))
 
     async def _retried(self, table: Table, what: str, call: Callable[[], Awaitable[T]]) -> T:
-        """Repeat `call` through transient database failures (connection lost, server
-        restarting, lock timeouts), with a capped exponential backoff. Safe because results
-        are idempotent in the database; play does not wait, since the service runs this in
-        the table's background queue."""
+        """Repeat `call` through transient database failures (see `transient`), with a
+        capped exponential backoff. Safe because results are idempotent in the database; play
+        does not wait, since the service runs this in the table's background queue. Other
+        failures are raised at once: the queue logs them and goes on."""
         delay = self._first_delay
         failures = 0
         while True:
             try:
                 result = await call()
-            except PERMANENT:
-                raise
-            except Exception:
+            except Exception as err:
+                if not transient(err):
+                    raise
                 failures += 1
                 log.warning("table %s: storing %s failed (attempt %d), retrying in %.1fs",
                             table.id, what, failures, delay, exc_info=failures == 1)

@@ -64,6 +64,23 @@ class Display(Protocol):
     async def closed(self, table: Table) -> None: ...
 
 
+@dataclasses.dataclass(frozen=True)
+class GameStart:
+    """What identifies a game in storage: the table's game number (kept in its snapshot, so
+    that a restored table finds its game again whatever was stored before a crash), with
+    what its row records."""
+
+    game_no: int
+    preset: str
+    rules: dict[str, object]
+    seats: tuple[Player, ...]
+
+    @classmethod
+    def of(cls, table: Table) -> GameStart:
+        return cls(table.game_no, table.rules.preset_id, table.rules.to_dict(),
+                   tuple(dataclasses.replace(p) for p in table.seats))
+
+
 class TableStore(Protocol):
     """Persistence of tables, live snapshots and results (see bot.tables.persistence)."""
 
@@ -73,7 +90,13 @@ class TableStore(Protocol):
 
     async def table_changed(self, table: Table, status: str) -> None: ...
 
-    async def game_started(self, table: Table) -> int: ...
+    async def game_started(self, table: Table, start: GameStart) -> int:
+        """Store that a game started and return its id; idempotent per `start.game_no`."""
+        ...
+
+    async def committed(self, table: Table) -> None:
+        """Return once every snapshot of the table submitted so far is in the database."""
+        ...
 
     async def round_over(self, table: Table, game_id: int, seats: Sequence[Player],
                          event: RoundOver) -> None:
@@ -294,6 +317,7 @@ class TableService:
             if game.phase is Phase.ROUND_OVER:
                 self._after(table, self._engine(game.stop, table))
             table.game = game.replay()
+            self._new_game_no(table)
             table.log.clear()
             table.exchange_notes.clear()
             table.results.clear()
@@ -323,9 +347,12 @@ class TableService:
         the other way round). Both records are idempotent, so this is a no-op when stored."""
         self.registry.add(table)
         game = table.game
-        if game is not None and game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
-            for result in table.results:
-                self._record(table, result)
+        if game is not None:
+            if table.game_row_id is None:  # the process stopped before the start was stored
+                self._record_start(table)
+            if game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
+                for result in table.results:
+                    self._record(table, result)
         for user_id, deadline in table.away.items():
             self._arm_grace(table, user_id, deadline)
         if table.running:
@@ -479,6 +506,7 @@ class TableService:
         bots = [i for i, p in enumerate(table.seats) if p.is_bot]
         table.game = Game.new(rules, seats=len(table.seats), seed=self._rng.randrange(2**32),
                               bots=bots)
+        self._new_game_no(table)
         table.log.clear()
         table.left_seats.clear()
         table.exchange_notes.clear()
@@ -666,22 +694,40 @@ class TableService:
                 await work(store)
             except Exception:
                 log.exception("storage work for table %s failed", table.id)
+                self._storage_failed(table)
 
         self._io[table.id] = asyncio.get_running_loop().create_task(run())
+
+    def _storage_failed(self, table: Table) -> None:
+        """A record that can never be stored was dropped (the queue goes on): say so once on
+        the table, so the host knows a result may be missing from the statistics."""
+        if table.store_failed or table.closed:
+            return
+        table.store_failed = True
+        entry = LogEntry("table.store_failed")
+        if table.running:
+            table.remember(entry)
+        else:
+            table.notice = entry
+        self._changed(table)
+
+    def _new_game_no(self, table: Table) -> None:
+        """Number the game that starts, before any snapshot of it is taken: the snapshot then
+        always names its own game, even if the process dies before the game's row exists."""
+        table.game_no += 1
+        table.game_row_id = None
 
     def _record(self, table: Table, result: RoundOver | GameOver) -> None:
         """Store a result in the table's storage queue, under the game it belongs to."""
         # Taken now: a round that leaves too few players sends the table back to the lobby,
-        # which forgets the game's id and its seats before the queue gets here. The id is
-        # still unknown while the game's start is being stored, earlier in the same queue:
-        # read it then.
+        # which forgets the game's id and its seats before the queue gets here.
         known = table.game_row_id
-        seats = [dataclasses.replace(p) for p in table.seats]
+        start = GameStart.of(table)
+        seats = list(start.seats)
 
         async def work(store: TableStore) -> None:
-            game_id = known if known is not None else table.game_row_id
-            if game_id is None:
-                return
+            # Idempotent: finds the row stored by the game's start, or stores it now.
+            game_id = known if known is not None else await store.game_started(table, start)
             if isinstance(result, RoundOver):
                 await store.round_over(table, game_id, seats, result)
             else:
@@ -690,11 +736,21 @@ class TableService:
         self._background(table, work)
 
     def _record_start(self, table: Table) -> None:
+        start = GameStart.of(table)
+
         async def work(store: TableStore) -> None:
-            table.game_row_id = await store.game_started(table)
-            self._changed(table)
+            game_id = await store.game_started(table, start)
+            if table.game_no == start.game_no and table.game_row_id != game_id:
+                table.game_row_id = game_id
+                self.touch(table)
 
         self._background(table, work)
+
+    async def committed(self, table: Table) -> None:
+        """Wait until the table's latest state is stored: a move is confirmed to its player
+        only then, so that no confirmed move can be lost in a crash."""
+        if self.store is not None:
+            await self.store.committed(table)
 
     async def drain(self) -> None:
         """Wait for queued storage work (tests, shutdown)."""

@@ -98,6 +98,8 @@ class Table:
     timer_serial: int | None = None
     timer_deadline: float | None = None
     game_row_id: int | None = None  # storage id of the game being played, once recorded
+    game_no: int = 0  # games started at this table: names the game in storage (GameStart)
+    store_failed: bool = False  # a record could not be stored and the table was told so
     arrivals: int = 0
     away: dict[int, float] = field(default_factory=dict)  # presi leavers: user → grace deadline
     # What each seat gave and received in this round's exchange, shown once it is complete.
@@ -177,6 +179,8 @@ class Table:
             "timer_serial": self.timer_serial,
             "timer_deadline": self.timer_deadline,
             "game_row_id": self.game_row_id,
+            "game_no": self.game_no,
+            "store_failed": self.store_failed,
             "arrivals": self.arrivals,
             "away": {str(uid): deadline for uid, deadline in self.away.items()},
             "exchange_notes": {str(seat): [e.to_dict() for e in notes]
@@ -206,6 +210,10 @@ class Table:
             timer_serial=d.get("timer_serial"),
             timer_deadline=d.get("timer_deadline"),
             game_row_id=d.get("game_row_id"),
+            # Snapshots from before game numbers: a game in play is then the table's first
+            # numbered one (its row, if stored, has no number and is found by game_row_id).
+            game_no=d.get("game_no", 1 if d.get("game") is not None else 0),
+            store_failed=d.get("store_failed", False),
             arrivals=d.get("arrivals", 0),
             away={int(uid): float(v) for uid, v in d.get("away", {}).items()},
             exchange_notes={int(seat): [LogEntry.from_dict(e) for e in notes]

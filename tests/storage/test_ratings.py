@@ -42,7 +42,7 @@ async def _ratings(storage: Storage, users: list[int], preset: str = "classic") 
 
 async def _game(storage: Storage, channel: int = 10) -> int:
     table_id = await storage.create_table(GUILD, channel, 1, CLASSIC)
-    return await storage.start_game(table_id, preset="classic", rules=CLASSIC, seats=[])
+    return await storage.start_game(table_id, game_no=1, preset="classic", rules=CLASSIC, seats=[])
 
 
 async def test_bots_are_left_out(storage: Storage) -> None:
@@ -133,7 +133,7 @@ async def test_ratings_are_per_guild_and_preset(storage: Storage) -> None:
         game_id, 1, ranking=[0, 1], roles=["P", "L"], points=[3, 0], seats=[human(1), human(2)]
     )
     presi_table = await storage.create_table(GUILD, 11, 1, {"preset": "presi"})
-    presi = await storage.start_game(presi_table, preset="presi", rules={}, seats=[])
+    presi = await storage.start_game(presi_table, game_no=1, preset="presi", rules={}, seats=[])
     await storage.record_round(
         presi, 1, ranking=[1, 0], roles=["L", "P"], points=[0, 2], seats=[human(1), human(2)]
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import Sequence
 
 import pytest
@@ -12,6 +13,7 @@ from bot.storage import SeatRef, Storage, UnknownGame, UnknownTable
 GUILD = 42 << 22
 OTHER_GUILD = 43 << 22
 CLASSIC = {"preset": "classic", "set": {}}
+GAME_NOS = itertools.count(1)  # a new game at a reused table needs a new number
 ALICE, BOB, CAROL, DAVE = 1001, 1002, 1003, 1004
 NAMES = {ALICE: "Alice", BOB: "Bob", CAROL: "Carol", DAVE: "Dave"}
 
@@ -54,7 +56,8 @@ async def new_game(
         if table is not None
         else await storage.create_table(guild, channel, 1, CLASSIC)
     )
-    game_id = await storage.start_game(table_id, preset="classic", rules=CLASSIC, seats=seats)
+    game_id = await storage.start_game(table_id, game_no=next(GAME_NOS), preset="classic",
+                                       rules=CLASSIC, seats=seats)
     return table_id, game_id
 
 
@@ -101,7 +104,7 @@ async def test_round_validation(storage: Storage) -> None:
             999, 1, ranking=[0, 1, 2], roles=["P", "N", "L"], points=[3, 1, 0], seats=seats
         )
     with pytest.raises(UnknownTable):
-        await storage.start_game(999, preset="classic", rules=CLASSIC, seats=seats)
+        await storage.start_game(999, game_no=1, preset="classic", rules=CLASSIC, seats=seats)
     with pytest.raises(ValueError):
         SeatRef(None, False, "nobody")
 
@@ -182,7 +185,7 @@ async def test_player_stats(storage: Storage) -> None:
     # A presi game on the same server and a game on another server.
     presi_table = await storage.create_table(GUILD, 20, 1, {"preset": "presi", "set": {}})
     presi = await storage.start_game(
-        presi_table, preset="presi", rules={"preset": "presi"}, seats=seats
+        presi_table, game_no=1, preset="presi", rules={"preset": "presi"}, seats=seats
     )
     await play_round(storage, presi, 1, seats, [0, 1, 2, 3])
     await storage.finish_game(presi, winners=[0], stopped_early=False)
@@ -229,7 +232,8 @@ async def test_leaderboard_top_and_caller(storage: Storage) -> None:
         await storage.upsert_user(user, f"P{user}")
     table_id = await storage.create_table(GUILD, 10, 1, CLASSIC)
     # Sliding rounds of four in a fixed strength order: lower ids always finish first.
-    game_id = await storage.start_game(table_id, preset="classic", rules=CLASSIC, seats=[])
+    game_id = await storage.start_game(table_id, game_no=1, preset="classic", rules=CLASSIC,
+                                       seats=[])
     for round_no, start in enumerate(range(len(players) - 3), start=1):
         seats = [SeatRef(user, False, f"P{user}") for user in players[start : start + 4]]
         await storage.record_round(

@@ -7,6 +7,7 @@ message follows through the coalesced refresh.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
@@ -49,7 +50,9 @@ async def show_hand(
     # through the previous token nor think it still shows the old state.
     if table.seat_of(interaction.user.id) is not None:
         interaction.client.publisher.shown_hand(table, interaction, screen)
-    if update:
+    if update and interaction.response.is_done():  # deferred while the move was stored
+        await interaction.edit_original_response(**screen.kwargs())
+    elif update:
         await interaction.response.edit_message(**screen.kwargs())
     else:
         await interaction.response.send_message(ephemeral=True, **screen.kwargs())
@@ -70,12 +73,30 @@ async def page_hand(click: Click) -> None:
     await show_hand(click.interaction, click.table, page=int(click.arg or 0))
 
 
+# Real seconds a move may wait for its snapshot before the click is acknowledged without
+# its answer: Discord drops interactions not answered within 3 seconds.
+STORE_BUDGET = 2.0
+
+
+async def _stored(click: Click) -> None:
+    """Wait until the move is in the database before showing it as accepted: a move its
+    player saw accepted must survive a crash (docs/deploy.md). On a slow database the click
+    is deferred in time and the hand redrawn once the move is stored."""
+    stored = asyncio.ensure_future(click.bot.service.committed(click.table))
+    done, _ = await asyncio.wait({stored}, timeout=STORE_BUDGET)
+    if not done:
+        await click.interaction.response.defer()
+    await stored
+
+
 async def _hand_action(click: Click, work: Callable[[], Awaitable[object]]) -> None:
     notice = ""
     try:
         await work()
     except TableError as err:
         notice = refusal(click.locale, click.table, err)
+    else:
+        await _stored(click)
     await show_hand(click.interaction, click.table, notice=notice)
 
 

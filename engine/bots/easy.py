@@ -1,5 +1,6 @@
-"""The easy level: a beginner who plays the lowest thing that fits, keeps every strong card
-for the end, and now and then plays on a whim, but never absurdly."""
+"""The easy level: a beginner who knows the basic tactics but counts no cards, and now and
+then plays on a whim (any ordinary play, or a pass), but never absurdly: no 2, wild or
+joker thrown away on a whim, and never a penalised finish it could see coming."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ from ..actions import Action
 from ..cards import TWO
 from ..plays import PlayOption
 from ..view import PlayerView
-from .normal import exchange_action
+from .normal import exchange_action, opponents
+from .tactics import pick
 
 __all__ = ["EasyBot"]
 
-WHIM = 0.3  # how often the beginner plays some other plausible move
+WHIM = 0.6  # how often the beginner plays some other plausible move
 
 
 class EasyBot:
@@ -37,27 +39,11 @@ class EasyBot:
                 picks.append(None)
             option = self.rng.choice(picks)
             return Action.pass_() if option is None else Action.play(option)
-        return _lowest(view)
+        option = pick(view.hand, view.legal, view.can_pass,
+                      view.trick[-1] if view.trick else None, view.rules, view.revolution,
+                      opponents(view))
+        return Action.pass_() if option is None else Action.play(option)
 
 
 def _precious(option: PlayOption) -> bool:
     return option.special is not None or option.wilds > 0 or option.level == TWO
-
-
-def _lowest(view: PlayerView) -> Action:
-    """The beginner's rule: the lowest play that keeps groups whole, strong cards last."""
-    sizes: dict[int, int] = {}
-    for card in view.hand:
-        sizes[card.value] = sizes.get(card.value, 0) + 1
-
-    def rank(o: PlayOption) -> tuple[bool, int, int]:
-        return (_precious(o), view.strength(o.level), o.wilds)
-
-    whole = [o for o in view.legal if not _precious(o) and sizes.get(o.level, 0) == o.count]
-    if whole:
-        return Action.play(min(whole, key=rank))
-    if view.can_pass and len(view.hand) > 2:
-        return Action.pass_()
-    if not view.legal:
-        return Action.pass_()
-    return Action.play(min(view.legal, key=rank))

@@ -17,6 +17,7 @@ from bot.packages import controls
 from bot.packages.game import views as game_views
 from bot.packages.lobby import views as lobby_views
 from bot.packages.president.cog import President
+from bot.packages.president.tree import CheckedTree
 from bot.packages.publisher import Publisher
 from bot.packages.settings import views as settings_views
 from bot.storage.db import ensure_sqlite_dir, upgrade_to_head
@@ -42,8 +43,11 @@ class PresidentBot(commands.Bot):
             if not isinstance(self, discord.AutoShardedClient):
                 raise TypeError("a sharded Config needs ShardedPresidentBot (see create_bot)")
             options.update(shard_count=config.shard_count, shard_ids=list(config.shard_ids or ()))
+        # Nothing the bot writes may ping anyone, edits included: discord.py sends the
+        # client's allowed_mentions with every message, response and edit.
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
-                         help_command=None, **options)
+                         help_command=None, tree_cls=CheckedTree,
+                         allowed_mentions=discord.AllowedMentions.none(), **options)
         self.config = config
         self.service = TableService(clock or SystemClock(), bot_pause=config.bot_pause)
         self.publisher = Publisher(self)

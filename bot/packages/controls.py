@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PREFIX = "pz"
-CUSTOM_ID = re.compile(rf"{PREFIX}:(\d+):([a-z_]+):(\d+):([^:]*)")
+# ASCII digits only: `\d` would also take « ٣ » or « ５ », which `int()` then reads.
+CUSTOM_ID = re.compile(rf"{PREFIX}:([0-9]{{1,20}}):([a-z_]+):([0-9]{{1,20}}):([^:]*)")
 
 
 def custom_id(table_id: int, action: str, version: int = 0, arg: str = "") -> str:
@@ -60,22 +61,44 @@ class Click:
 
 
 Handler = Callable[[Click], Awaitable[None]]
+# Buttons and selects, and forms, apart: a form's answer sent as a click (or a click's id
+# sent as a form) is refused instead of running a handler written for the other kind.
 HANDLERS: dict[str, Handler] = {}
+FORMS: dict[str, Handler] = {}
 
 
-def action(name: str) -> Callable[[Handler], Handler]:
+def action(name: str, *, form: bool = False) -> Callable[[Handler], Handler]:
+    """Register the handler of a button or select (`form=True`: of a submitted form)."""
+    registry = FORMS if form else HANDLERS
+
     def register(handler: Handler) -> Handler:
-        if name in HANDLERS:
+        if name in HANDLERS or name in FORMS:
             raise ValueError(f"action {name!r} registered twice")
-        HANDLERS[name] = handler
+        registry[name] = handler
         return handler
 
     return register
 
 
+def number(text: str, limit: int) -> int:
+    """A number carried in a custom_id or a value: ASCII digits below `limit`, else the
+    control was forged (`int()` alone would take « ٣ », "1_0" or "+5")."""
+    if not text or len(text) > 9 or not all("0" <= ch <= "9" for ch in text):
+        raise TableError("err.unknown_control")
+    value = int(text)
+    if value >= limit:
+        raise TableError("err.unknown_control")
+    return value
+
+
 async def refuse(interaction: discord.Interaction[Any], key: str, **params: object) -> None:
     """Tell the user, privately and in their language, why nothing happened."""
-    text = t(interaction.locale, key, **params)
+    await answer_privately(interaction, t(interaction.locale, key, **params))
+
+
+async def answer_privately(interaction: discord.Interaction[Any], text: str) -> None:
+    """One ephemeral line: the interaction's response, or a follow-up once it is answered.
+    Always a new message (type 4), which Discord accepts for every interaction type."""
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True)
     else:
@@ -111,15 +134,26 @@ class Control(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?P<raw>.
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         data: dict[str, Any] = dict(interaction.data or {})
-        values = [str(v) for v in data.get("values", [])]
-        await route(interaction, str(data.get("custom_id", "")), values, "err.unknown_control")
+        await route(interaction, str(data.get("custom_id", "")), strings(data.get("values")),
+                    HANDLERS, "err.unknown_control")
+
+
+def strings(values: object) -> list[str]:
+    """A select's picked values; anything but a list of strings (a forged payload) is none."""
+    if not isinstance(values, list):
+        return []
+    return [v for v in values if isinstance(v, str)]
 
 
 async def route(interaction: discord.Interaction[Any], raw: str, values: list[str],
-                unknown: str) -> None:
-    """Decode a custom_id and run its handler; `unknown` answers ids no handler claims."""
+                handlers: dict[str, Handler], unknown: str) -> None:
+    """Decode a custom_id and run its handler; `unknown` answers ids no handler claims.
+
+    Every field of an interaction is untrusted: a table is only acted on from its own
+    channel, whatever table id the custom_id names, and a handler that fails unexpectedly
+    still answers (the failure is logged) instead of leaving "This interaction failed"."""
     match = CUSTOM_ID.fullmatch(raw)
-    handler = HANDLERS.get(match.group(2)) if match else None
+    handler = handlers.get(match.group(2)) if match else None
     if match is None or handler is None:
         await refuse(interaction, unknown)
         return
@@ -130,16 +164,18 @@ async def route(interaction: discord.Interaction[Any], raw: str, values: list[st
     if table is None or table.closed:
         await refuse(interaction, "err.table_gone")
         return
+    if table.channel_id != interaction.channel_id or table.guild_id != interaction.guild_id:
+        await refuse(interaction, "err.other_channel")
+        return
     click = Click(interaction, table, match.group(2), int(match.group(3)), match.group(4),
                   values)
     try:
         await handler(click)
     except TableError as err:
-        text = error_text(interaction.locale, err)
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        await answer_privately(interaction, error_text(interaction.locale, err))
+    except Exception:
+        log.exception("%s on table %s failed", click.action, table.id)
+        await refuse(interaction, "err.internal")
 
 
 def typed_answers(components: list[Any]) -> list[str]:
@@ -163,18 +199,20 @@ async def submit_form(interaction: discord.Interaction[Any]) -> None:
     if interaction.type is not discord.InteractionType.modal_submit:
         return
     data: dict[str, Any] = dict(interaction.data or {})
-    answers = typed_answers(list(data.get("components") or []))
-    await route(interaction, str(data.get("custom_id", "")), answers, "err.form_expired")
+    components = data.get("components")
+    answers = typed_answers(components if isinstance(components, list) else [])
+    await route(interaction, str(data.get("custom_id", "")), answers, FORMS, "err.form_expired")
 
 
-def shown_on(message: discord.Message | None, cid: str) -> bool:
-    """Whether a component with this custom_id is on the message (Discord's own client can
-    only click those; anything else is a forged request)."""
+def shown_on(message: discord.Message | None, cid: str, kind: object) -> bool:
+    """Whether a component with this custom_id and type is on the message (Discord's own
+    client can only click those; anything else is a forged request). discord.py matches
+    both too, and drops a click on a button's id sent as a select without a word."""
     if message is None:
         return False
     for row in message.components:
         for child in getattr(row, "children", [row]):
-            if getattr(child, "custom_id", None) == cid:
+            if getattr(child, "custom_id", None) == cid and child.type.value == kind:
                 return True
     return False
 
@@ -191,15 +229,15 @@ async def refuse_forged(interaction: discord.Interaction[Any]) -> None:
         return
     data: dict[str, Any] = dict(interaction.data or {})
     cid = str(data.get("custom_id", ""))
-    if shown_on(interaction.message, cid):
+    if shown_on(interaction.message, cid, data.get("component_type")):
         return
     match = CUSTOM_ID.fullmatch(cid)
     if match is not None and match.group(2) in REDRAWN and interaction.message is not None \
             and interaction.message.flags.ephemeral:
         # A hand redrawn while its player was choosing: their client still showed the old
         # menu. The move is judged against the version it was drawn for (« Trop tard… »).
-        values = [str(v) for v in data.get("values", [])]
-        await route(interaction, cid, values, "err.unknown_control")
+        await route(interaction, cid, strings(data.get("values")), HANDLERS,
+                    "err.unknown_control")
         return
     await refuse(interaction, "err.unknown_control")
 

@@ -245,8 +245,7 @@ class TableService:
     ) -> list[Event]:
         async with table.lock:
             game, seat = self._seated_game(table, user_id)
-            if not table.rules.fast and seen != game.version:
-                raise TableError("err.stale")
+            self._check_seen(table, game, seen)
             events = self._engine(
                 lambda: game.play(seat, cards, announce, seen if table.rules.fast else None),
                 table,
@@ -257,8 +256,7 @@ class TableService:
     async def pass_turn(self, table: Table, user_id: int, seen: int) -> list[Event]:
         async with table.lock:
             game, seat = self._seated_game(table, user_id)
-            if not table.rules.fast and seen != game.version:
-                raise TableError("err.stale")
+            self._check_seen(table, game, seen)
             events = self._engine(lambda: game.pass_turn(seat), table)
             self._after(table, events)
             return events
@@ -267,8 +265,26 @@ class TableService:
         async with table.lock:
             game, seat = self._seated_game(table, user_id)
             events = self._engine(lambda: game.give(seat, cards), table)
+            table.gift_picks.pop(user_id, None)
             self._after(table, events)
             return events
+
+    async def pick_gift(self, table: Table, user_id: int, part: int,
+                        cards: Sequence[Card]) -> list[Card]:
+        """Remember one select's cards of a split exchange (a hand too big for one select)
+        until the giver confirms; returns every card picked so far. Only cards the engine
+        allows this giver are kept, so a forged pick cannot spoil the later ones."""
+        async with table.lock:
+            game, seat = self._seated_game(table, user_id)
+            due = game.exchange_due(seat)
+            if game.phase is not Phase.EXCHANGE or due is None or not due.ready:
+                raise TableError("err.wrong_phase")
+            if any(card not in due.allowed for card in cards):
+                raise TableError("err.bad_choice")
+            picks = table.gift_picks.setdefault(user_id, {})
+            picks[part] = [str(card) for card in cards]
+            self.touch(table)
+            return [Card.parse(code) for index in sorted(picks) for code in picks[index]]
 
     async def resume(self, table: Table, user_id: int) -> list[Event]:
         async with table.lock:
@@ -279,10 +295,12 @@ class TableService:
             self._after(table, events)
             return events
 
-    async def next_round(self, table: Table, by: int) -> None:
+    async def next_round(self, table: Table, by: int, version: int | None = None) -> None:
+        """Deal the next round; `version` is the state the clicked button was drawn for."""
         async with table.lock:
             self._host_only(table, by)
             game = self._game(table)
+            self._check_version(game, version)
             if game.phase is not Phase.ROUND_OVER:
                 raise TableError("err.wrong_phase")
             self._seat_waiting_players(table, game)
@@ -293,11 +311,18 @@ class TableService:
             table.post_table = True
             self._after(table, events)
 
-    async def end(self, table: Table, by: int) -> None:
-        """Host's "End": stop a running game (results stand per the rules), else close."""
+    async def end(self, table: Table, by: int, version: int | None = None) -> None:
+        """Host's "End": stop a running game (results stand per the rules), else close.
+
+        A button carries the `version` it was drawn for: an End clicked on a finished round
+        at the instant Next dealt the following one must not stop that new round."""
         async with table.lock:
             self._host_only(table, by)
             game = table.game
+            if version is not None and game is None:
+                raise TableError("err.stale_button")
+            if game is not None:
+                self._check_version(game, version)
             if game is None:
                 self._close(table)
                 return
@@ -308,10 +333,11 @@ class TableService:
             events = self._engine(game.stop, table)
             self._after(table, events)
 
-    async def replay(self, table: Table, by: int) -> None:
+    async def replay(self, table: Table, by: int, version: int | None = None) -> None:
         async with table.lock:
             self._host_only(table, by)
             game = self._game(table)
+            self._check_version(game, version)
             if game.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER):
                 raise TableError("err.game_running")
             if game.phase is Phase.ROUND_OVER:
@@ -384,6 +410,18 @@ class TableService:
         if seat is None:
             raise TableError("err.not_seated")
         return game, seat
+
+    def _check_version(self, game: Game, version: int | None) -> None:
+        """A host button drawn for another state of the game than the current one."""
+        if version is not None and version != game.version:
+            raise TableError("err.stale_button")
+
+    def _check_seen(self, table: Table, game: Game, seen: int) -> None:
+        """A hand control carries the version it was drawn for. Turn by turn it must be the
+        current one; in fast mode an older one may still play (the engine refuses it if the
+        trick moved on since), but one that does not exist yet was forged."""
+        if seen > game.version or (not table.rules.fast and seen != game.version):
+            raise TableError("err.stale")
 
     def _engine(self, action: Callable[[], list[Event]], table: Table) -> list[Event]:
         try:
@@ -536,6 +574,7 @@ class TableService:
         table.game = None
         table.left_seats.clear()
         table.away.clear()
+        table.gift_picks.clear()
         table.results.clear()
         table.game_row_id = None
         table.timer_serial = table.timer_deadline = None
@@ -577,6 +616,8 @@ class TableService:
             elif isinstance(event, GameOver):
                 table.results.append(event)
                 self._record(table, event)
+        if table.game is None or table.game.phase is not Phase.EXCHANGE:
+            table.gift_picks.clear()
         self._arm_timer(table)
         self._schedule_bot(table)
         self._changed(table)

@@ -105,6 +105,10 @@ class Table:
     # What each seat gave and received in this round's exchange, shown once it is complete.
     exchange_notes: dict[int, list[LogEntry]] = field(default_factory=dict)
     notice: LogEntry | None = None  # why the table came back to the lobby, shown there
+    # Cards picked so far in a split exchange (a hand too big for one select): user → select
+    # part → card codes, until confirmed. Kept here so it is persisted with the table and
+    # cleared when the exchange ends.
+    gift_picks: dict[int, dict[int, list[str]]] = field(default_factory=dict)
     # The results of the round (and game) that just ended, until the next round is dealt:
     # a restart while they show records them again, in case it interrupted their storing.
     results: list[RoundOver | GameOver] = field(default_factory=list)
@@ -186,6 +190,8 @@ class Table:
             "exchange_notes": {str(seat): [e.to_dict() for e in notes]
                                for seat, notes in self.exchange_notes.items()},
             "notice": self.notice.to_dict() if self.notice is not None else None,
+            "gift_picks": {str(uid): {str(part): codes for part, codes in picks.items()}
+                           for uid, picks in self.gift_picks.items()},
             "results": [e.to_dict() for e in self.results],
             "seq": self.seq,
         }
@@ -219,6 +225,8 @@ class Table:
             exchange_notes={int(seat): [LogEntry.from_dict(e) for e in notes]
                             for seat, notes in d.get("exchange_notes", {}).items()},
             notice=LogEntry.from_dict(d["notice"]) if d.get("notice") else None,
+            gift_picks={int(uid): {int(part): list(codes) for part, codes in picks.items()}
+                        for uid, picks in d.get("gift_picks", {}).items()},
             results=[_result(e) for e in d.get("results", [])],
             seq=d.get("seq", 0),
         )

@@ -6,6 +6,8 @@ from bot.client import PresidentBot
 from bot.config import Config
 from bot.i18n import public_locale
 from fakediscord import FakeDiscord
+from fakediscord.forge import MANAGE_GUILD, Forger, leaf_options
+from fakediscord.state import APPLICATION_COMMAND
 
 from .conftest import LinkedClock
 from .e2e import cid, message, table_of, tick
@@ -45,7 +47,7 @@ async def test_a_community_server_in_french_gets_french_tables(
     fake.assert_no_errors()
 
 
-async def test_the_host_chooses_the_servers_language(
+async def test_admins_choose_the_servers_language_and_a_host_their_tables(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
 ) -> None:
     bot = PresidentBot(Config(token=fake.token,
@@ -54,8 +56,10 @@ async def test_the_host_chooses_the_servers_language(
     await fake.connect(bot)
     storage = bot.storage
     assert storage is not None
+    forger = Forger(fake)
     john = fake.add_user("john")
     marie = fake.add_user("marie", locale="fr")
+    admin = fake.add_user("admin")
     await john.slash("president create", preset="classic")
     table = table_of(bot, john)
     assert "Président table" in message(john, table.lobby_message_id).content
@@ -64,24 +68,43 @@ async def test_the_host_chooses_the_servers_language(
     assert marie.last_ephemeral().content.startswith("Seuls les admins du serveur")
     assert (await storage.get_guild_settings(fake.guild.id)).language is None
 
+    # The host sets their own table's language, not the server's.
     await john.slash("president language", language="fr")
-    assert john.last_ephemeral().content == "Tables on this server now speak French."
+    assert john.last_ephemeral().content.startswith("This table now speaks French.")
+    assert (await storage.get_guild_settings(fake.guild.id)).language is None
     await tick(fake, clock, 1)
     assert "Table de Président" in message(john, table.lobby_message_id).content
 
     other = fake.add_channel(fake.guild, "second")
     await fake.settle()
     john.channel = other
-    await john.slash("president create", preset="presi")  # a new table, by the English host
+    await john.slash("president create", preset="presi")  # the server's language is unchanged
     second = table_of(bot, john)
+    assert "Président table" in message(john, second.lobby_message_id).content
+
+    # A value outside the command's choices, even from an admin, changes nothing.
+    admin.channel = other
+    data = forger.command(admin, "president language", language="fr")
+    leaf_options(data)[0]["value"] = "CLASSIC"
+    refused = await forger.send(admin, APPLICATION_COMMAND, data, permissions=MANAGE_GUILD)
+    assert refused.response_type == 4
+    assert admin.last_ephemeral().content.startswith("This command or one of its options")
+    assert (await storage.get_guild_settings(fake.guild.id)).language is None
+
+    # Manage Server sets the server's language: every open table switches.
+    data = forger.command(admin, "president language", language="fr")
+    await forger.send(admin, APPLICATION_COMMAND, data, permissions=MANAGE_GUILD)
+    assert admin.last_ephemeral().content == "Tables on this server now speak French."
+    assert (await storage.get_guild_settings(fake.guild.id)).language == "fr"
+    await tick(fake, clock, 1)
     assert "Table de Président" in message(john, second.lobby_message_id).content
     await john.slash("president rules")
     assert "Rules of this table" in john.last_ephemeral().text
 
     john.channel = fake.channel
-    await john.slash("president language", language="auto")
-    assert john.last_ephemeral().content.startswith("Tables on this server now follow")
+    await john.slash("president language", language="auto")  # back to the server's: French
+    assert john.last_ephemeral().content.startswith("This table now follows")
     await tick(fake, clock, 1)
-    assert "Président table" in message(john, table.lobby_message_id).content
+    assert "Table de Président" in message(john, table.lobby_message_id).content
     await fake.disconnect(bot)
     fake.assert_no_errors()

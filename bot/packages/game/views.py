@@ -15,8 +15,8 @@ import discord
 
 from bot.i18n import t
 from bot.i18n.cards import shorts
-from bot.packages.controls import Click, action, error_text
-from bot.packages.game.display import hand_screen, parse_option, table_screen
+from bot.packages.controls import Click, action, error_text, number
+from bot.packages.game.display import OPTIONS_PER_SELECT, hand_screen, parse_option, table_screen
 from bot.tables.service import TableError
 from bot.tables.table import Table
 from engine import Card
@@ -24,8 +24,10 @@ from engine import Card
 if TYPE_CHECKING:
     from bot.client import PresidentBot
 
-# Cards picked so far in a split exchange select (hands too big for one select).
-_picks: dict[tuple[int, int], dict[str, list[str]]] = {}
+# A split exchange offers at most three selects (see display._exchange_part), a hand at most
+# this many pages of plays.
+GIFT_PARTS = 3
+MAX_PAGES = 100
 
 
 def refusal(locale: str, table: Table, err: TableError) -> str:
@@ -70,7 +72,29 @@ async def refresh_hand(click: Click) -> None:
 
 @action("page")
 async def page_hand(click: Click) -> None:
-    await show_hand(click.interaction, click.table, page=int(click.arg or 0))
+    await show_hand(click.interaction, click.table, page=number(click.arg, MAX_PAGES))
+
+
+def cards_of(codes: list[str]) -> list[Card]:
+    """Card codes from a select or a custom_id; a value that is no card was forged."""
+    try:
+        return [Card.parse(code) for code in codes]
+    except ValueError:
+        raise TableError("err.bad_choice") from None
+
+
+def play_of(click: Click) -> tuple[list[Card], str | None]:
+    """The one option picked in a play select: its cards, and the value announced for wild
+    cards, which must be a value of the table's deck."""
+    if len(click.values) != 1:
+        raise TableError("err.bad_choice")
+    try:
+        cards, announce = parse_option(click.values[0])
+        if announce is not None:
+            click.table.rules.deck_kind.parse_value(announce)
+    except ValueError:
+        raise TableError("err.bad_choice") from None
+    return cards, announce
 
 
 # Real seconds a move may wait for its snapshot before the click is acknowledged without
@@ -102,10 +126,13 @@ async def _hand_action(click: Click, work: Callable[[], Awaitable[object]]) -> N
 
 @action("play")
 async def play(click: Click) -> None:
-    cards, announce = parse_option(click.values[0]) if click.values else ([], None)
     service = click.bot.service
-    await _hand_action(click, lambda: service.play(click.table, click.user_id, cards,
-                                                   announce, click.version))
+
+    async def work() -> None:
+        cards, announce = play_of(click)
+        await service.play(click.table, click.user_id, cards, announce, click.version)
+
+    await _hand_action(click, work)
 
 
 @action("pass")
@@ -123,18 +150,23 @@ async def resume(click: Click) -> None:
 
 @action("give")
 async def pick_gift(click: Click) -> None:
-    """One select: give at once. Several selects: remember this part until confirmed."""
+    """One select: give at once. Several selects: remember this part (with the table, see
+    `TableService.pick_gift`) until confirmed."""
     game = click.table.game
     seat = click.table.seat_of(click.user_id)
     due = game.exchange_due(seat) if game is not None and seat is not None else None
-    if due is not None and len(due.allowed) <= 25:
-        cards = [Card.parse(v) for v in click.values]
-        service = click.bot.service
-        await _hand_action(click, lambda: service.give(click.table, click.user_id, cards))
+    service = click.bot.service
+    if due is not None and len(due.allowed) <= OPTIONS_PER_SELECT:
+        await _hand_action(click, lambda: service.give(click.table, click.user_id,
+                                                       cards_of(click.values)))
         return
-    picks = _picks.setdefault((click.table.id, click.user_id), {})
-    picks[click.arg] = list(click.values)
-    chosen = [Card.parse(v) for part in picks.values() for v in part]
+    try:
+        chosen = await service.pick_gift(click.table, click.user_id,
+                                         number(click.arg, GIFT_PARTS), cards_of(click.values))
+    except TableError as err:
+        await show_hand(click.interaction, click.table,
+                        notice=refusal(click.locale, click.table, err))
+        return
     spanish = click.table.rules.deck_kind.spanish
     await show_hand(click.interaction, click.table,
                     notice=t(click.locale, "hand.give_selected",
@@ -143,15 +175,20 @@ async def pick_gift(click: Click) -> None:
 
 @action("give_ok")
 async def confirm_gift(click: Click) -> None:
-    if click.arg:
-        codes = click.arg.split(".")
-    else:
-        picks = _picks.get((click.table.id, click.user_id), {})
-        codes = [v for part in picks.values() for v in part]
-    cards = [Card.parse(c) for c in codes]
+    """Give the pre-checked cards carried by the button, or the cards picked in a split
+    exchange's selects."""
+    table = click.table
     service = click.bot.service
-    _picks.pop((click.table.id, click.user_id), None)
-    await _hand_action(click, lambda: service.give(click.table, click.user_id, cards))
+
+    async def work() -> None:
+        if click.arg:
+            codes = click.arg.split(".")
+        else:
+            picks = table.gift_picks.get(click.user_id, {})
+            codes = [code for part in sorted(picks) for code in picks[part]]
+        await service.give(table, click.user_id, cards_of(codes))
+
+    await _hand_action(click, work)
 
 
 # --------------------------------------------------------------------------- host buttons
@@ -178,16 +215,19 @@ async def _host_action(click: Click, work: Callable[[], Awaitable[object]],
 @action("next")
 async def next_round(click: Click) -> None:
     service = click.bot.service
-    await _host_action(click, lambda: service.next_round(click.table, click.user_id), False)
+    await _host_action(click, lambda: service.next_round(click.table, click.user_id,
+                                                         click.version), False)
 
 
 @action("end")
 async def end_game(click: Click) -> None:
     service = click.bot.service
-    await _host_action(click, lambda: service.end(click.table, click.user_id), True)
+    await _host_action(click, lambda: service.end(click.table, click.user_id, click.version),
+                       True)
 
 
 @action("replay")
 async def replay(click: Click) -> None:
     service = click.bot.service
-    await _host_action(click, lambda: service.replay(click.table, click.user_id), False)
+    await _host_action(click, lambda: service.replay(click.table, click.user_id,
+                                                     click.version), False)

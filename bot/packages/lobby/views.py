@@ -11,6 +11,7 @@ from bot.packages.controls import Click, action
 from bot.packages.game.views import show_hand
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.settings.views import open_settings
+from bot.packages.text import player_name
 from bot.tables.table import Table
 
 if TYPE_CHECKING:
@@ -19,9 +20,10 @@ if TYPE_CHECKING:
     Interaction = discord.Interaction[PresidentBot]
 
 
-
 def display_name(interaction: Interaction) -> str:
-    return str(getattr(interaction.user, "display_name", None) or interaction.user.name)
+    """The user's name as tables show it: escaped, since a name is text its owner chose."""
+    return player_name(str(getattr(interaction.user, "display_name", None)
+                           or interaction.user.name))
 
 
 async def redraw_lobby(interaction: Interaction, table: Table) -> None:

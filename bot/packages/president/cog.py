@@ -3,11 +3,13 @@ the feature that owns the action; refusals become one ephemeral line in the user
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
+from sqlalchemy.exc import SQLAlchemyError
 
 from bot.i18n import public_locale, t
 from bot.i18n.translator import ls
@@ -19,6 +21,7 @@ from bot.packages.publisher import NO_PINGS
 from bot.packages.rules_text import full, preset_name
 from bot.packages.settings.views import open_settings
 from bot.packages.stats import display as stats_display
+from bot.packages.text import player_name
 from bot.tables.service import TableError
 from bot.tables.table import Table
 from engine import PRESETS
@@ -28,9 +31,12 @@ if TYPE_CHECKING:
 
     Interaction = discord.Interaction[PresidentBot]
 
+log = logging.getLogger(__name__)
+
 PRESET_CHOICES = [app_commands.Choice(name=ls(f"preset.{p}"), value=p) for p in PRESETS]
+LANGUAGES = ("fr", "en", "auto")
 LANGUAGE_CHOICES = [app_commands.Choice(name=ls(f"lang.{code}"), value=code)
-                    for code in ("fr", "en", "auto")]
+                    for code in LANGUAGES]
 
 
 def community(interaction: discord.Interaction[Any]) -> bool:
@@ -87,25 +93,53 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     async def create(self, interaction: Interaction, preset: str = "classic") -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             raise TableError("err.channel_only")
+        if preset not in PRESETS:
+            raise TableError("err.bad_choice")
         if self.bot.service.registry.in_channel(interaction.channel_id) is not None:
             raise TableError("err.table_exists")
         # Opening a table writes to the database: acknowledge first, whatever the load.
         await interaction.response.defer(thinking=True)
-        storage = self.bot.storage
-        chosen = None if storage is None else \
-            (await storage.get_guild_settings(interaction.guild_id)).language
-        table = await self.bot.service.create(
-            interaction.channel_id, interaction.guild_id, interaction.user.id,
-            display_name(interaction), str(interaction.locale), preset, post=False)
-        # The creator's hand keeps their own locale; the public messages speak the server's.
-        table.locale = public_locale(chosen, interaction.guild_locale, community(interaction),
-                                     interaction.locale)
+        try:
+            table = await self._open(interaction, interaction.guild_id,
+                                     interaction.channel_id, preset)
+        except TableError as err:
+            await self._withdraw(interaction, error_text(interaction.locale, err))
+            return
         screen = lobby_screen(table)
         message = await interaction.followup.send(allowed_mentions=NO_PINGS, wait=True,
                                                   **screen.kwargs())
         table.lobby_message_id = message.id
         self.bot.publisher.shown(table, "lobby", screen)
         self.bot.service.touch(table)
+
+    async def _open(self, interaction: Interaction, guild_id: int, channel_id: int,
+                    preset: str) -> Table:
+        """Open the table, in the server's language; a database that stays locked or down
+        refuses it (`err.storage_busy`) rather than leaving the deferral unanswered."""
+        chosen: str | None = None
+        storage = self.bot.storage
+        if storage is not None:
+            try:
+                chosen = (await storage.get_guild_settings(guild_id)).language
+            except SQLAlchemyError:
+                log.warning("server %s: could not read its language", guild_id, exc_info=True)
+        try:
+            table = await self.bot.service.create(
+                channel_id, guild_id, interaction.user.id, display_name(interaction),
+                str(interaction.locale), preset, post=False)
+        except SQLAlchemyError:
+            log.warning("channel %s: could not open a table", channel_id, exc_info=True)
+            raise TableError("err.storage_busy") from None
+        # The creator's hand keeps their own locale; the public messages speak the server's.
+        table.locale = public_locale(chosen, interaction.guild_locale, community(interaction),
+                                     interaction.locale)
+        return table
+
+    async def _withdraw(self, interaction: Interaction, text: str) -> None:
+        """Answer a refusal after a public deferral: its « thinking… » message goes, and the
+        refusal comes privately (a first follow-up would replace the deferral, publicly)."""
+        await interaction.delete_original_response()
+        await interaction.followup.send(text, ephemeral=True)
 
     @app_commands.command(name=ls("cmd.join"), description=ls("cmd.join.desc"))
     async def join(self, interaction: Interaction) -> None:
@@ -125,7 +159,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     @app_commands.rename(member=ls("cmd.kick.member"))
     @app_commands.describe(member=ls("cmd.kick.member.desc"))
     async def kick(self, interaction: Interaction, member: discord.User) -> None:
-        name = getattr(member, "display_name", member.name)
+        name = player_name(str(getattr(member, "display_name", None) or member.name))
         await self.bot.service.kick(self._table(interaction), interaction.user.id, member.id,
                                     name)
         await self._ok(interaction, "lobby.kicked", name=name)
@@ -164,19 +198,21 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     @app_commands.describe(language=ls("cmd.language.language.desc"))
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def language(self, interaction: Interaction, language: str) -> None:
-        """Server admins, or the host of this channel's table, choose the language of every
-        table's public messages on the server; open tables switch at once."""
+        """Server admins (Manage Server, from the member's permissions in the interaction)
+        choose the language of every table's public messages on the server, and open tables
+        switch at once; the host of this channel's table, of that table only."""
         if interaction.guild_id is None:
             raise TableError("err.channel_only")
-        here = self.bot.service.registry.in_channel(interaction.channel_id)
-        if not interaction.permissions.manage_guild and (
-                here is None or not here.is_host(interaction.user.id)):
-            raise TableError("err.language_forbidden")
+        if language not in LANGUAGES:
+            raise TableError("err.bad_choice")
+        chosen = None if language == "auto" else language
+        if not interaction.permissions.manage_guild:
+            await self._table_language(interaction, interaction.guild_id, chosen)
+            return
         storage = self.bot.storage
         if storage is None:
             raise TableError("err.language_unavailable")
         await interaction.response.defer(ephemeral=True, thinking=True)
-        chosen = None if language == "auto" else language
         await storage.set_guild_language(interaction.guild_id, chosen)
         for table in self.bot.service.registry.in_guild(interaction.guild_id):
             host = next((p for p in table.seats if p.user_id == table.host_id), None)
@@ -188,6 +224,27 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         locale = interaction.locale
         text = t(locale, "language.auto") if chosen is None else \
             t(locale, "language.set", language=t(locale, f"language.name.{chosen}"))
+        await interaction.followup.send(text, ephemeral=True)
+
+    async def _table_language(self, interaction: Interaction, guild_id: int,
+                              chosen: str | None) -> None:
+        """A host's choice: their table's public messages only (`None`: the server's)."""
+        table = self.bot.service.registry.in_channel(interaction.channel_id)
+        if table is None or not table.is_host(interaction.user.id):
+            raise TableError("err.language_forbidden")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        server = None
+        if chosen is None and self.bot.storage is not None:
+            server = (await self.bot.storage.get_guild_settings(guild_id)).language
+        host = next((p for p in table.seats if p.user_id == table.host_id), None)
+        table.locale = chosen or public_locale(server, interaction.guild_locale,
+                                               community(interaction),
+                                               host.locale if host is not None else table.locale)
+        self.bot.service.touch(table)
+        self.bot.service.refresh(table)
+        locale = interaction.locale
+        text = t(locale, "language.table_auto") if chosen is None else \
+            t(locale, "language.table_set", language=t(locale, f"language.name.{chosen}"))
         await interaction.followup.send(text, ephemeral=True)
 
     # ------------------------------------------------------------------ game

@@ -26,6 +26,7 @@ from bot.packages.controls import (
 )
 from bot.packages.rules_text import full, knob_label, knob_value, preset_name
 from bot.packages.screen import Screen
+from bot.packages.text import shown_text
 from bot.tables.service import TableError
 from bot.tables.table import Table
 from engine import KNOBS, PRESETS, GameEnd, Rules, RulesError
@@ -91,7 +92,7 @@ def refused_rules(locale: LocaleLike, err: RulesError, changed: str = "") -> str
     label = knob_label(locale, knob) if knob in KNOBS else knob
     if err.conflict is not None:
         return t(locale, f"rules.conflict.{err.conflict}", knob=label)
-    return t(locale, "err.setting_invalid", knob=label, detail=str(err))
+    return t(locale, "err.setting_invalid", knob=label, detail=shown_text(str(err)))
 
 
 def role_codes(locale: LocaleLike, rules: Rules) -> str:
@@ -120,11 +121,19 @@ def typed_text(locale: LocaleLike, knob: str, value: Any) -> str:
     return spec.format(value)
 
 
+def plain_digits(text: str) -> bool:
+    """Whether every digit typed is an ASCII one, with no "_" or "+": Python's `int()`
+    would also read « ٣ », « ５ », "1_0" and "+5", which no host means as a number."""
+    return not any(ch in "_+" or (ch.isnumeric() and not "0" <= ch <= "9") for ch in text)
+
+
 def typed_value(knob: str, text: str, current: Any = None) -> Any:
     """A typed answer as the engine's value, in the words of either language (« 5 manches »,
     "never", « aucune ») or the engine's own syntax; ValueError if it cannot be read.
     `current` is the knob's value now, which points per role start from."""
     spec = KNOBS[knob]
+    if not plain_digits(text):
+        raise ValueError(f"{text!r} is not typed in plain digits")
     words = " ".join(text.lower().split())
     if spec.kind in ("optional_int", "card") and words in NOTHING:
         return None
@@ -177,7 +186,10 @@ async def apply(interaction: Interaction, table: Table, make: Callable[[], Rules
             notice = "✅ " + t(locale, "settings.saved", knob=knob_label(locale, knob),
                               value=knob_value(locale, knob, getattr(rules, knob), rules))
     screen = settings_screen(table, locale, notice=notice)
-    if interaction.message is None:  # a form sent without its panel: answer with a new one
+    message = interaction.message
+    if message is None or not message.flags.ephemeral:
+        # A form sent without its panel (or forged onto a public message): answer with a
+        # new panel, never by turning a public message into the host's settings.
         await interaction.response.send_message(ephemeral=True, **screen.kwargs())
     else:
         await interaction.response.edit_message(**screen.kwargs())
@@ -193,7 +205,10 @@ def _check(click: Click) -> None:
 @action("preset")
 async def pick_preset(click: Click) -> None:
     _check(click)
-    await apply(click.interaction, click.table, lambda: Rules.preset(click.values[0]))
+    if len(click.values) != 1 or click.values[0] not in PRESETS:
+        raise TableError("err.bad_choice")
+    preset = click.values[0]
+    await apply(click.interaction, click.table, lambda: Rules.preset(preset))
 
 
 @action("reset")
@@ -211,9 +226,9 @@ async def done(click: Click) -> None:
 @action("knob")
 async def pick_knob(click: Click) -> None:
     _check(click)
-    name = click.values[0] if click.values else ""
+    name = click.values[0] if len(click.values) == 1 else ""
     if name not in KNOBS:
-        raise TableError("err.unknown_control")
+        raise TableError("err.bad_choice")
     spec = KNOBS[name]
     rules = click.table.rules
     if spec.kind == "bool":
@@ -230,11 +245,13 @@ async def pick_knob(click: Click) -> None:
 async def pick_value(click: Click) -> None:
     _check(click)
     name = click.arg
-    if name not in KNOBS or not click.values:
+    if name not in KNOBS or KNOBS[name].kind != "choice":
         raise TableError("err.unknown_control")
+    if len(click.values) != 1 or click.values[0] not in KNOBS[name].choices:
+        raise TableError("err.bad_choice")
     rules = click.table.rules
-    await apply(click.interaction, click.table, lambda: rules.replace(**{name: click.values[0]}),
-                name)
+    value = click.values[0]
+    await apply(click.interaction, click.table, lambda: rules.replace(**{name: value}), name)
 
 
 def knob_form(table: Table, knob: str, locale: str) -> discord.ui.Modal:
@@ -257,12 +274,12 @@ def knob_form(table: Table, knob: str, locale: str) -> discord.ui.Modal:
     return form
 
 
-@action("form")
+@action("form", form=True)
 async def submit_knob(click: Click) -> None:
     _check(click)
     name = click.arg
-    if name not in KNOBS or not click.values:
-        raise TableError("err.unknown_control")
+    if name not in KNOBS or KNOBS[name].kind in ("bool", "choice") or len(click.values) != 1:
+        raise TableError("err.form_expired")
     rules = click.table.rules
     text = click.values[0]
     await apply(click.interaction, click.table,

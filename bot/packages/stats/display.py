@@ -8,6 +8,7 @@ import discord
 
 from bot.i18n import join_names, plural, t
 from bot.packages.rules_text import preset_name
+from bot.packages.text import player_name
 from bot.tables.service import TableError
 from engine import PRESETS
 
@@ -16,7 +17,6 @@ if TYPE_CHECKING:
     from bot.storage.repository import Storage
 
     Interaction = discord.Interaction[PresidentBot]
-
 
 
 def _storage(interaction: Interaction) -> Storage:
@@ -42,7 +42,7 @@ async def stats(interaction: Interaction, member: discord.abc.User) -> None:
     locale = str(interaction.locale)
     assert interaction.guild_id is not None
     record = await storage.player_stats(interaction.guild_id, member.id)
-    name = record.name or getattr(member, "display_name", member.name)
+    name = record.name or player_name(str(getattr(member, "display_name", None) or member.name))
     if record.rounds == 0:
         await _answer(interaction, t(locale, "stats.title", name=name),
                       [t(locale, "stats.none", name=name)])

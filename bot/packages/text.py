@@ -1,0 +1,36 @@
+"""Untrusted text made safe to show: what users typed or chose as their name.
+
+Every message the bot writes is Discord markdown, so a display name such as
+`[click me](https://evil.example)` would render as a link, `**x**` in bold and `@everyone`
+as a mention. Such text is escaped before it is shown, and the bidirectional control
+characters (right-to-left overrides and isolates) that would reorder the rest of the line
+are removed.
+"""
+
+from __future__ import annotations
+
+import re
+
+import discord
+
+# Unicode's explicit directional formatting characters (UAX #9, section 2): marks,
+# embeddings, overrides and isolates, plus the Arabic letter mark.
+BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+NAME_LENGTH = 32  # Discord's longest display name
+
+
+def shown_text(text: str) -> str:
+    """`text` as it may appear in a message: no bidi controls, markdown and mentions escaped.
+
+    `escape_mentions` only breaks @everyone, @here and ids of 17 to 20 digits; a `<` is
+    escaped too, so no `<@1>`, `<#channel>`, `<t:timestamp>` or `<:emoji:id>` renders."""
+    plain = BIDI_CONTROLS.sub("", text)
+    escaped = discord.utils.escape_mentions(discord.utils.escape_markdown(plain))
+    return escaped.replace("<", "\\<")
+
+
+def player_name(raw: str) -> str:
+    """A display name as every table message shows it: on one line, at most Discord's own
+    length, then made safe (escaping happens last, so it is never cut in half)."""
+    plain = " ".join(BIDI_CONTROLS.sub("", raw).split())[:NAME_LENGTH]
+    return shown_text(plain) or "?"

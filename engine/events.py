@@ -67,6 +67,7 @@ class Dealt(Event):
     round_no: int
     hand_sizes: tuple[int, ...]
     opener: int | None
+    why: str | None = None  # why ``opener`` opens: see ExchangeDone
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,12 +105,14 @@ class SameOrPass(Event):
 
 @dataclass(frozen=True, slots=True)
 class TrickClosed(Event):
-    """reason: all_passed, lap, best, two, four, joker, top_single, finished, timeout."""
+    """reason: all_passed, lap, best, two, four, joker, top_single, finished, timeout;
+    ``value``: the value on top when it closed (what a closing rule saw)."""
 
     kind: ClassVar[str] = "trick_closed"
     winner: int
     reason: str
     next_opener: int | None
+    value: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,8 +177,13 @@ class ExchangeGiven(Event):
 
 @dataclass(frozen=True, slots=True)
 class ExchangeDone(Event):
+    """``why`` the opener opens: the ``first_opener`` value in a first round (queen_of_hearts,
+    three_of_oros, random), the ``round_opener`` value later (last_place, first_place),
+    ``seat_order`` when the deciding card was not dealt, ``given`` for a set-up position."""
+
     kind: ClassVar[str] = "exchange_done"
     opener: int | None
+    why: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

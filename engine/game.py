@@ -136,6 +136,9 @@ class Game:
         self.winners: tuple[int, ...] = ()
         self.stopped_early = False
         self._restart = False
+        # What :meth:`new` and :meth:`replay` did (the first deal, who opens and why), for
+        # their caller to log; not part of the state, so not serialised.
+        self.first_events: list[Event] = []
         self._legal_cache: dict[int, list[PlayOption]] = {}
         self._base: dict[int, list[PlayOption]] = {}  # opening options per seat, per hand
         self._due_cache: dict[int, ExchangeDue] = {}
@@ -173,8 +176,7 @@ class Game:
                 raise ValueError("previous_ranking must list every seat once")
             game.ranking = tuple(previous_ranking)
             game.round_no = 1
-        game._start_round(hands, opener)
-        game._finish([])
+        game.first_events = game._finish(game._start_round(hands, opener))
         return game
 
     def replay(self) -> Game:
@@ -182,8 +184,7 @@ class Game:
         game = Game(self.rules, self.seats, random.Random(self.rng.random()), self.autoplay)
         game.bots = set(self.bots)
         game.active = list(self.active)
-        game._start_round(None, None)
-        game._finish([])
+        game.first_events = game._finish(game._start_round(None, None))
         return game
 
     # ------------------------------------------------------------------ queries
@@ -677,7 +678,8 @@ class Game:
         winner = self.last_player
         assert winner is not None
         opener = winner if self.hands[winner] else self._next_with_cards(winner)
-        events.append(TrickClosed(winner, reason, opener))
+        top = self.trick[-1].value if self.trick else None
+        events.append(TrickClosed(winner, reason, opener, top))
         self._open_trick(opener)
 
     def _open_trick(self, opener: int | None) -> None:
@@ -870,25 +872,28 @@ class Game:
             self._begin_exchange(pairs, events)
         else:
             self.phase = Phase.PLAY
-            first = self._first_opener()
-            events.append(Dealt(self.round_no, tuple(self.hand_sizes()), first))
+            first, why = self._first_opener()
+            events.append(Dealt(self.round_no, tuple(self.hand_sizes()), first, why))
             self._open_trick(first)
         return events
 
-    def _first_opener(self) -> int:
+    def _first_opener(self) -> tuple[int, str]:
+        """Who opens the round, and why (the reason the events carry: a knob's value, "given"
+        for a set-up position, "seat_order" when the deciding card was not dealt)."""
         r = self.rules
         if self.forced_opener is not None:
-            return self.forced_opener
+            return self.forced_opener, "given"
         if self.ranking:
-            return self.ranking[-1] if r.round_opener == "last_place" else self.ranking[0]
+            last = r.round_opener == "last_place"
+            return (self.ranking[-1] if last else self.ranking[0]), r.round_opener
         deciding = {"queen_of_hearts": Card("Q", "H"), "three_of_oros": Card("3", "O")}
         card = deciding.get(r.first_opener)
         if card is not None:
             for seat in self.order:
                 if card in self.hands[seat]:
-                    return seat
-            return self.order[0]
-        return self.rng.choice(self.order)
+                    return seat, r.first_opener
+            return self.order[0], "seat_order"
+        return self.rng.choice(self.order), "random"
 
     # ------------------------------------------------------------------ exchange
     def _begin_exchange(self, pairs: list[tuple[int, int, int]], events: list[Event]) -> None:
@@ -988,8 +993,8 @@ class Game:
                 self._transfer(gift, events)
         self.gifts = []
         self.phase = Phase.PLAY
-        opener = self._first_opener()
-        events.append(ExchangeDone(opener))
+        opener, why = self._first_opener()
+        events.append(ExchangeDone(opener, why))
         self._open_trick(opener)
 
     # ------------------------------------------------------------------ time and absence

@@ -12,6 +12,7 @@ from bot.tables.table import LogEntry
 from engine import Event
 from engine.events import (
     AutopilotChanged,
+    Dealt,
     ExchangeDone,
     Left,
     Out,
@@ -26,9 +27,29 @@ from engine.events import (
     TrickClosed,
 )
 
+# The role whose holder opens a later round, by the ``round_opener`` value that chose them.
+OPENER_ROLE = {"last_place": "L", "first_place": "P"}
+
+
+def opens(seat: int, why: str | None, name: Callable[[int], str]) -> LogEntry:
+    """Who opens the round and why: « Dame de cœur : Alice ouvre », « Trou du cul : … »."""
+    params: dict[str, object] = {"name": name(seat)}
+    if why in OPENER_ROLE:
+        params["role"] = OPENER_ROLE[why]
+    return LogEntry(f"ev.opens.{why or 'given'}", params)
+
+
+def entries_for(event: Event, name: Callable[[int], str]) -> list[LogEntry]:
+    """The history lines for an event (none for events the table shows otherwise)."""
+    entry = entry_for(event, name)
+    lines = [entry] if entry is not None else []
+    if isinstance(event, ExchangeDone) and event.opener is not None:
+        lines.append(opens(event.opener, event.why, name))
+    return lines
+
 
 def entry_for(event: Event, name: Callable[[int], str]) -> LogEntry | None:
-    """The history line for an event, or None for events the table shows otherwise."""
+    """The main history line for an event, or None for events the table shows otherwise."""
     if isinstance(event, Played):
         return LogEntry("ev.played", {
             "name": name(event.seat), "cards": [str(c) for c in event.cards],
@@ -41,8 +62,9 @@ def entry_for(event: Event, name: Callable[[int], str]) -> LogEntry | None:
         return LogEntry("ev.skipped", {"name": name(event.seat)})
     if isinstance(event, SameOrPass):
         return LogEntry("ev.same_or_pass", {"name": name(event.seat)})
-    if isinstance(event, TrickClosed):
-        return LogEntry("ev.trick_closed", {"name": name(event.winner)})
+    if isinstance(event, TrickClosed):  # why it closed: « un 2 ferme le pli », …
+        return LogEntry(f"ev.trick_closed.{event.reason}", {"name": name(event.winner),
+                                                             "value": event.value})
     if isinstance(event, RevolutionChanged):
         key = "ev.revolution_on" if event.active else "ev.revolution_off"
         return LogEntry(key, {"name": name(event.seat)})
@@ -55,6 +77,8 @@ def entry_for(event: Event, name: Callable[[int], str]) -> LogEntry | None:
         return LogEntry("ev.round_over", {"round": event.round_no})
     if isinstance(event, ExchangeDone):
         return LogEntry("ev.exchange_done")
+    if isinstance(event, Dealt) and event.opener is not None:
+        return opens(event.opener, event.why, name)
     if isinstance(event, TimedOut):
         if event.seat is None:
             return LogEntry("ev.timeout_table")

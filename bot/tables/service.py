@@ -18,7 +18,7 @@ from typing import Protocol
 
 from bot.i18n import t
 from bot.tables.clock import Clock
-from bot.tables.log import entry_for
+from bot.tables.log import entries_for
 from bot.tables.refresh import Coalescer
 from bot.tables.registry import Registry
 from bot.tables.table import HandLink, LogEntry, Player, Table
@@ -349,7 +349,7 @@ class TableService:
             table.results.clear()
             table.post_table = True
             self._record_start(table)
-            self._after(table, [])
+            self._after(table, table.game.first_events)  # who opens, and why
 
     def remember_hand(self, table: Table, user_id: int, link: HandLink, locale: str) -> None:
         """The user's latest interaction now shows their hand: refresh through it from now on."""
@@ -552,7 +552,7 @@ class TableService:
         table.notice = None
         table.post_table = True
         self._record_start(table)
-        self._after(table, [])
+        self._after(table, table.game.first_events)  # who opens, and why
 
     def _back_to_lobby(self, table: Table, why: LogEntry | None = None) -> None:
         """End the game without a result; the fresh lobby message tells everyone why.
@@ -623,11 +623,10 @@ class TableService:
         self._changed(table)
 
     def _note(self, table: Table, event: Event) -> None:
-        entry = entry_for(event, table.name)
-        if entry is not None and entry.key == "ev.penalised" and table.log and \
-                table.log[-1].key == "ev.out" and table.log[-1].params["name"] == entry.params["name"]:
-            table.log.pop()  # « sort (1er) » then « classé 4e » would contradict itself
-        if entry is not None:
+        for entry in entries_for(event, table.name):
+            if entry.key == "ev.penalised" and table.log and table.log[-1].key == "ev.out" \
+                    and table.log[-1].params["name"] == entry.params["name"]:
+                table.log.pop()  # « sort (1er) » then « classé 4e » would contradict itself
             table.remember(entry)
         if event.kind == "exchange_given":
             giver, receiver = event.giver, event.receiver  # type: ignore[attr-defined]

@@ -16,7 +16,7 @@ from engine.events import GameOver, RoundOver
 # Discord accepts follow-up edits through an interaction token for 15 minutes; stop a little
 # earlier so an edit never races the expiry.
 TOKEN_LIFETIME = 15 * 60 - 30
-LOG_SIZE = 6
+LOG_SIZE = 10  # enough to follow bots moving every second or two
 
 
 @dataclass

@@ -103,3 +103,34 @@ async def test_a_penalised_finisher_shows_the_place_and_the_card(
     assert "marie a fini sur un 2 : classé 3e" in board
     assert "marie sort" not in board
     fake.assert_no_errors()
+
+
+async def test_the_table_says_who_opens_and_why_each_trick_closed(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock
+) -> None:
+    marie = fake.add_user("marie", locale="fr")
+    table = await host_against_three_bots(instant, marie, "rounds:2")
+    game = table.game
+    assert game is not None
+    await tick(fake, clock, 1)
+    opener = next(s for s in range(4) if Card.parse("QH") in game.hands[s]) \
+        if game.round_no == 1 and not game.pile else None
+    board = message(marie, table.table_message_id).content
+    if opener is not None:
+        assert f"Dame de cœur : {table.name(opener)} ouvre" in board
+    closes: set[str] = set()
+    for _ in range(200):
+        if game.phase is Phase.ROUND_OVER:
+            break
+        await tick(fake, clock, 30)
+        closes |= {e.key for e in table.log if e.key.startswith("ev.trick_closed.")}
+        board = message(marie, table.table_message_id).content
+        assert "remporte le pli" not in board or "passé" in board or "temps" in board
+    assert closes and "ev.trick_closed" not in closes
+    await tick(fake, clock, 1)
+    await marie.click(message(marie, table.table_message_id), "Manche suivante")
+    await let_timers_play(fake, clock, game, Phase.PLAY)
+    await tick(fake, clock, 1)
+    assert any(e.key == "ev.opens.last_place" for e in table.log)
+    assert "Trou du cul de la manche d’avant : " in message(marie, table.table_message_id).content
+    fake.assert_no_errors()

@@ -205,7 +205,7 @@ async def test_settings_validation_and_lobby_summary(
     value_menu = next(s for s in panel.selects if ":value:" in s.custom_id)
     await alice.select(panel, ["three_of_oros"], select=value_menu.custom_id)
     panel = alice.last_ephemeral()
-    assert "the 3 of oros only in Spanish ones" in panel.content
+    assert "the 3 of oros is only in Spanish decks" in panel.content
     assert table.rules.first_opener == "queen_of_hearts"
 
     menu = next(s for s in panel.selects if any(o.value == "turn_seconds" for o in s.options))

@@ -56,6 +56,12 @@ def entry_text(locale: LocaleLike, table: Table, entry: LogEntry) -> str:
         params["place"] = place(locale, int(params["place"]))
     if entry.key == "ev.penalised":
         params["rank"] = rank_words(locale, str(params.get("rank", "2")), 1, spanish(table))
+    if entry.key in ("ev.trick_closed.best", "ev.trick_closed.two", "ev.trick_closed.four"):
+        four = entry.key.endswith(".four")
+        params["value"] = rank_words(locale, str(params["value"]), 4 if four else 1,
+                                     spanish(table))
+    if "role" in params:
+        params["role"] = role_name(locale, table, str(params["role"]))
     return t(locale, entry.key, **params)
 
 
@@ -125,7 +131,7 @@ def trick_line(loc: LocaleLike, table: Table, game: Game) -> str:
     if not game.trick:
         return t(loc, "table.trick_empty")
     plays = [t(loc, "table.trick_play", name=table.name(p.seat),
-               cards=cards_shown(loc, table, p.cards, p.announce)) for p in game.trick[-4:]]
+               cards=cards_shown(loc, table, p.cards, p.announce)) for p in game.trick]
     return t(loc, "table.trick", plays=" · ".join(plays))
 
 

@@ -114,12 +114,15 @@ class TableService:
         bot_pause: float = 1.5,
         refresh_interval: float = 1.0,
         seed: int | None = None,
+        fast_bot_delay: tuple[float, float] = (2.5, 5.0),
     ) -> None:
         self.clock = clock
         self.registry = Registry()
         self.scheduler = Scheduler(clock)
         self.coalescer = Coalescer(self.scheduler, refresh_interval)
         self.bot_pause = bot_pause
+        # Fast mode's bots wait this long (a random draw between the two) before each move.
+        self.fast_bot_delay = fast_bot_delay
         self.display: Display | None = None
         self.store: TableStore | None = None
         self._rng = random.Random(seed)
@@ -704,7 +707,21 @@ class TableService:
             self.scheduler.cancel(key)
             return
         if self.scheduler.deadline(key) is None:
-            self.scheduler.after(key, self.bot_pause, lambda: self._bot_move(table))
+            self.scheduler.after(key, self._bot_delay(table, game), lambda: self._bot_move(table))
+
+    def _bot_delay(self, table: Table, game: Game) -> float:
+        """How long the next bot move waits, on the service's clock.
+
+        Turn-based, a bot waits `bot_pause` (BOT_PAUSE_SECONDS). Fast mode has no turns: a
+        bot answering at machine speed would take every trick before a person has read it,
+        so it waits a human time, drawn between the bounds of `fast_bot_delay` and never
+        under `bot_pause`. The draw comes from a generator seeded by the table and the game's
+        version: tests are reproducible, and a restored table draws the same delays."""
+        if not game.rules.fast:
+            return self.bot_pause
+        low, high = self.fast_bot_delay
+        draw = random.Random(f"{table.id}:{game.round_no}:{game.version}").uniform(low, high)
+        return max(self.bot_pause, draw)
 
     async def _bot_move(self, table: Table) -> None:
         async with table.lock:

@@ -73,7 +73,7 @@ async def test_wild7_timed_out_opener_keeps_the_wild_seven(
     await tick(fake, clock, 1)
     hands = [[Card.parse(c) for c in h] for h in (["7H", "5S", "KS"], ["9C", "10C", "JC"])]
     table.game = Game.new(table.rules, seats=2, seed=1, bots=[1], hands=hands, opener=0)
-    president.service.refresh(table)
+    president.service._after(table, [])  # the dealt position's timer, as after any change
     await tick(fake, clock, 1)
     await tick(fake, clock, table.rules.turn_seconds)
     assert [str(c) for c in table.game.hand(0)] == ["KS", "7H"]
@@ -95,6 +95,7 @@ async def test_a_penalised_finisher_shows_the_place_and_the_card(
     await tick(fake, clock, 1)
     hands = [[Card.parse(c) for c in h] for h in (["2S"], ["3H", "4H", "8C"], ["5H", "6H"])]
     table.game = Game.new(table.rules, seats=3, seed=1, bots=[1, 2], hands=hands, opener=0)
+    president.service._after(table, [])  # the dealt position's timer, as after any change
     await marie.open_hand(president)
     assert await marie.act()
     await tick(fake, clock, 1)
@@ -133,4 +134,31 @@ async def test_the_table_says_who_opens_and_why_each_trick_closed(
     await tick(fake, clock, 1)
     assert any(e.key == "ev.opens.last_place" for e in table.log)
     assert "Trou du cul de la manche d’avant : " in message(marie, table.table_message_id).content
+    fake.assert_no_errors()
+
+
+async def test_fast_mode_bots_wait_a_human_time_between_moves(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    marie = Player(fake.add_user("marie", locale="fr"))
+    await marie.user.slash("president create", preset="classic")
+    table = table_of(president, marie.user)
+    await president.service.set_rules(table, marie.user.id, table.rules.replace(fast=True))
+    lobby = message(marie.user, table.lobby_message_id)
+    for _ in range(2):
+        await marie.user.click(lobby, cid(table, "addbot"))
+    await marie.user.click(lobby, cid(table, "start"))
+    game = table.game
+    assert game is not None
+    moves: list[float] = []
+    version = game.version
+    for _ in range(60):  # half-second steps of the fake clock: marie never moves
+        await tick(fake, clock, 0.5)
+        if game.version != version:
+            version = game.version
+            moves.append(clock.now())
+    gaps = [b - a for a, b in zip(moves, moves[1:], strict=False)]
+    assert len(moves) >= 4
+    assert all(2.5 <= gap <= 5.5 for gap in gaps), gaps  # 5 s at most, plus a step
+    assert len(set(gaps)) > 1  # randomised, not a fixed beat
     fake.assert_no_errors()

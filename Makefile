@@ -10,7 +10,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(STAMP)
 
-.PHONY: install run test lint typecheck sandbox bench
+.PHONY: install run test lint typecheck sandbox bench soak
 install: $(STAMP)
 
 run: $(STAMP)
@@ -30,3 +30,14 @@ sandbox: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m engine.bench
+
+# The full fuzz of forged interactions (issue 11): `make test` runs a quarter of it.
+.PHONY: fuzz
+fuzz: $(STAMP)
+	FUZZ_INPUTS=2600 $(BIN)/python -m pytest tests/bot/test_fuzz.py -q -s
+
+# The crash test at length: the bot process SIGKILLed >= 100 times across the four presets
+# and fast mode (docs/deploy.md). `make test` runs a short version of it.
+soak: $(STAMP)
+	CRASH_KILLS=120 CRASH_PRESETS=classic,presi,proletario,wild7 \
+		$(BIN)/python -m pytest -p no:cacheprovider -s tests/bot/test_crash.py

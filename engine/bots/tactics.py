@@ -169,7 +169,7 @@ def pick(
             1 for level in groups if _strength(level, revolution) != _strength(TWO, False))
         control_cards = size - sum(held[level] for level in groups
                                    if _strength(level, revolution) != _strength(TWO, False))
-        worth = (size <= 4 or min(opponents, default=99) <= 2 or top.count >= 2
+        worth = (size <= 4 or min(opponents, default=99) <= 2
                  or control_cards >= non_control_groups or bool(bad and size <= 6))
         if worth:
             return min(controls, key=lambda o: (o.count != held.get(o.level, 0) and

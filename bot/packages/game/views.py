@@ -48,14 +48,22 @@ async def show_hand(
     locale = str(interaction.locale)
     now = interaction.client.service.clock.now()
     screen = hand_screen(table, interaction.user.id, locale, notice=notice, page=page, now=now)
+    # Only a private message is redrawn in place: a hand control forged onto a public
+    # message gets the hand in a new ephemeral one instead of showing it to everyone.
+    private = interaction.message is not None and interaction.message.flags.ephemeral
+    update = update and private
     # Recorded before answering: a refresh running meanwhile must neither redraw this hand
-    # through the previous token nor think it still shows the old state.
-    if table.seat_of(interaction.user.id) is not None:
+    # through the previous token nor think it still shows the old state. Only when the
+    # hand is this interaction's original response, which later refreshes edit.
+    if table.seat_of(interaction.user.id) is not None and (
+            update or not interaction.response.is_done()):
         interaction.client.publisher.shown_hand(table, interaction, screen)
     if update and interaction.response.is_done():  # deferred while the move was stored
         await interaction.edit_original_response(**screen.kwargs())
     elif update:
         await interaction.response.edit_message(**screen.kwargs())
+    elif interaction.response.is_done():
+        await interaction.followup.send(ephemeral=True, **screen.kwargs())
     else:
         await interaction.response.send_message(ephemeral=True, **screen.kwargs())
 
@@ -204,7 +212,9 @@ async def _host_action(click: Click, work: Callable[[], Awaitable[object]],
                                                       ephemeral=True)
         return
     table = click.table
-    if keep_message and table.game is not None and not table.post_table:
+    message = click.interaction.message
+    if keep_message and table.game is not None and not table.post_table and \
+            message is not None and message.id == table.table_message_id:
         screen = table_screen(table, click.bot.service.clock.now())
         await click.interaction.response.edit_message(**screen.kwargs())
         click.bot.publisher.shown(table, "table", screen)

@@ -27,7 +27,14 @@ def display_name(interaction: Interaction) -> str:
 
 
 async def redraw_lobby(interaction: Interaction, table: Table) -> None:
-    """Answer a lobby button by redrawing the lobby message itself (one call)."""
+    """Answer a lobby button by redrawing the lobby message itself (one call). A lobby
+    control forged onto another message leaves that message alone: the lobby follows
+    through the refresh."""
+    message = interaction.message
+    if message is None or message.id != table.lobby_message_id:
+        await interaction.response.send_message(t(interaction.locale, "done.ok"),
+                                                ephemeral=True)
+        return
     screen = lobby_screen(table)
     await interaction.response.edit_message(**screen.kwargs())
     interaction.client.publisher.shown(table, "lobby", screen)

@@ -219,6 +219,9 @@ async def reset(click: Click) -> None:
 
 @action("done")
 async def done(click: Click) -> None:
+    message = click.interaction.message
+    if message is None or not message.flags.ephemeral:  # forged onto a public message
+        raise TableError("err.unknown_control")
     await click.interaction.response.edit_message(
         content=t(click.locale, "settings.closed"), embed=None, view=None)
 
@@ -236,7 +239,11 @@ async def pick_knob(click: Click) -> None:
                     lambda: rules.replace(**{name: not getattr(rules, name)}), name)
     elif spec.kind == "choice":
         screen = settings_screen(click.table, click.locale, focus=name)
-        await click.interaction.response.edit_message(**screen.kwargs())
+        message = click.interaction.message
+        if message is not None and message.flags.ephemeral:
+            await click.interaction.response.edit_message(**screen.kwargs())
+        else:  # forged onto a public message: the panel comes privately
+            await click.interaction.response.send_message(ephemeral=True, **screen.kwargs())
     else:
         await click.interaction.response.send_modal(knob_form(click.table, name, click.locale))
 

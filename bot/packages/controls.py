@@ -222,6 +222,18 @@ def shown_on(message: discord.Message | None, cid: str, kind: object) -> bool:
 REDRAWN = frozenset({"play", "pass"})
 
 
+def redrawn_on(message: discord.Message, name: str, kind: object) -> bool:
+    """Whether the message now shows a control of this action and type, drawn for another
+    version: what a click on its replaced predecessor looks like (a forged one names an
+    action or a type the message does not offer)."""
+    for row in message.components:
+        for child in getattr(row, "children", [row]):
+            match = CUSTOM_ID.fullmatch(str(getattr(child, "custom_id", "") or ""))
+            if match is not None and match.group(2) == name and child.type.value == kind:
+                return True
+    return False
+
+
 async def refuse_forged(interaction: discord.Interaction[Any]) -> None:
     """discord.py silently drops clicks on components absent from their message; answer them
     so a forged click is told why nothing happened instead of timing out."""
@@ -233,7 +245,8 @@ async def refuse_forged(interaction: discord.Interaction[Any]) -> None:
         return
     match = CUSTOM_ID.fullmatch(cid)
     if match is not None and match.group(2) in REDRAWN and interaction.message is not None \
-            and interaction.message.flags.ephemeral:
+            and interaction.message.flags.ephemeral \
+            and redrawn_on(interaction.message, match.group(2), data.get("component_type")):
         # A hand redrawn while its player was choosing: their client still showed the old
         # menu. The move is judged against the version it was drawn for (« Trop tard… »).
         await route(interaction, cid, strings(data.get("values")), HANDLERS,

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import t
-from bot.packages.game.display import hand_screen, table_screen
+from bot.packages.game.display import closed_lines, hand_screen, table_screen
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.screen import Screen
 from bot.tables.table import HandLink, Table
@@ -48,10 +48,36 @@ class Publisher:
             await self._hands(table)
 
     async def closed(self, table: Table) -> None:
+        """The table is gone: its messages say so, with the final standings where a game
+        had any, and lose their controls, and so do the hands still open on it."""
+        text = "\n".join(closed_lines(table))
         if table.lobby_message_id is not None:
-            await self._edit(table, table.lobby_message_id,
-                             Screen(t(table.locale, "lobby.closed")))
-        await self._retire_table_message(table, "lobby.closed")
+            await self._edit(table, table.lobby_message_id, Screen(text))
+        self._retired.pop(table.id, None)
+        if table.table_message_id is not None:
+            await self._edit(table, table.table_message_id, Screen(text))
+            table.table_message_id = None
+        links = {**table.hands, **table.farewells}
+        table.farewells.clear()
+        for user_id, link in links.items():
+            await self._edit_hand(user_id, link, Screen(t(self._locale(table, user_id),
+                                                          "hand.closed")))
+
+    def _locale(self, table: Table, user_id: int) -> str:
+        seat = table.seat_of(user_id)
+        return table.seats[seat].locale if seat is not None else table.locale
+
+    async def _edit_hand(self, user_id: int, link: HandLink, screen: Screen) -> bool:
+        """Redraw a hand through its player's latest interaction; False if Discord refused."""
+        webhook = discord.Webhook.partial(link.application_id, link.token, client=self.bot)
+        try:
+            await webhook.edit_message(ORIGINAL, content=screen.content[:2000],
+                                       view=screen.view)
+        except discord.HTTPException as err:
+            log.info("hand of %s no longer editable (%s)", user_id, err.status)
+            return False
+        link.fingerprint = screen.fingerprint
+        return True
 
     # ------------------------------------------------------------------ bookkeeping
 
@@ -142,6 +168,11 @@ class Publisher:
 
     async def _hands(self, table: Table) -> None:
         now = self.bot.service.clock.now()
+        farewells = dict(table.farewells)
+        table.farewells.clear()
+        for gone, farewell in farewells.items():
+            if farewell.valid(now):
+                await self._edit_hand(gone, farewell, Screen(t(table.locale, "hand.left")))
         for player in table.humans():
             user_id = player.user_id
             link = table.hands.get(user_id) if user_id is not None else None
@@ -154,13 +185,6 @@ class Publisher:
                 continue
             if screen.fingerprint == link.fingerprint:
                 continue
-            webhook = discord.Webhook.partial(link.application_id, link.token, client=self.bot)
-            try:
-                await webhook.edit_message(ORIGINAL, content=screen.content[:2000],
-                                           view=screen.view)
-            except discord.HTTPException as err:
-                log.info("hand of %s no longer editable (%s)", user_id, err.status)
-                if table.hands.get(user_id) is link:
-                    del table.hands[user_id]
-                continue
-            link.fingerprint = screen.fingerprint
+            if not await self._edit_hand(user_id, link, screen) and \
+                    table.hands.get(user_id) is link:
+                del table.hands[user_id]

@@ -106,6 +106,10 @@ class TableStore(Protocol):
     async def game_over(self, table: Table, game_id: int, event: GameOver) -> None: ...
 
 
+# Fast mode: a bot waits between these many turn-based pauses before each move.
+FAST_BOT_PAUSES = (5 / 3, 10 / 3)
+
+
 class TableService:
     def __init__(
         self,
@@ -114,15 +118,12 @@ class TableService:
         bot_pause: float = 1.5,
         refresh_interval: float = 1.0,
         seed: int | None = None,
-        fast_bot_delay: tuple[float, float] = (2.5, 5.0),
     ) -> None:
         self.clock = clock
         self.registry = Registry()
         self.scheduler = Scheduler(clock)
         self.coalescer = Coalescer(self.scheduler, refresh_interval)
         self.bot_pause = bot_pause
-        # Fast mode's bots wait this long (a random draw between the two) before each move.
-        self.fast_bot_delay = fast_bot_delay
         self.display: Display | None = None
         self.store: TableStore | None = None
         self._rng = random.Random(seed)
@@ -452,7 +453,9 @@ class TableService:
         if seat is None:
             raise TableError("err.not_seated")
         game = table.game
-        table.hands.pop(user_id, None)
+        link = table.hands.pop(user_id, None)
+        if link is not None and game is not None:
+            table.farewells[user_id] = link  # their hand loses its controls
         if game is None:
             del table.seats[seat]
         elif game.phase is Phase.GAME_OVER:
@@ -465,6 +468,8 @@ class TableService:
             deadline = self.clock.now() + table.rules.leave_grace_seconds
             table.away[user_id] = deadline
             self._arm_grace(table, user_id, deadline)
+            table.remember(LogEntry("ev.away", {"name": table.seats[seat].name,
+                                                "deadline": int(deadline)}))
         else:
             table.left_seats.add(seat)
             table.seats[seat].user_id = None
@@ -519,6 +524,9 @@ class TableService:
     def _come_back(self, table: Table, user_id: int) -> None:
         table.away.pop(user_id, None)
         self.scheduler.cancel((table.id, "away", user_id))
+        seat = table.seat_of(user_id)
+        if seat is not None:
+            table.remember(LogEntry("ev.back", {"name": table.seats[seat].name}))
 
     async def _grace_over(self, table: Table, user_id: int) -> None:
         async with table.lock:
@@ -713,15 +721,16 @@ class TableService:
         """How long the next bot move waits, on the service's clock.
 
         Turn-based, a bot waits `bot_pause` (BOT_PAUSE_SECONDS). Fast mode has no turns: a
-        bot answering at machine speed would take every trick before a person has read it,
-        so it waits a human time, drawn between the bounds of `fast_bot_delay` and never
-        under `bot_pause`. The draw comes from a generator seeded by the table and the game's
-        version: tests are reproducible, and a restored table draws the same delays."""
+        bot answering at that pace would take every trick before a person has read it, so
+        it waits a human time, a random draw between `FAST_BOT_PAUSES` times `bot_pause`
+        (2.5–5 s with the default 1.5 s). The draw comes from a generator seeded by the
+        table and the game's version: tests are reproducible, and a restored table draws
+        the same delays."""
         if not game.rules.fast:
             return self.bot_pause
-        low, high = self.fast_bot_delay
+        low, high = FAST_BOT_PAUSES
         draw = random.Random(f"{table.id}:{game.round_no}:{game.version}").uniform(low, high)
-        return max(self.bot_pause, draw)
+        return draw * self.bot_pause
 
     async def _bot_move(self, table: Table) -> None:
         async with table.lock:

@@ -116,6 +116,9 @@ class Table:
     post_lobby: bool = False  # the next refresh posts a fresh lobby message
     post_table: bool = False  # the next refresh posts a fresh table message (new round)
     closed: bool = False
+    # Hands of players who just left, to redraw once without controls (not persisted: a
+    # restart only skips that courtesy edit).
+    farewells: dict[int, HandLink] = field(default_factory=dict, repr=False, compare=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
 
     # --- seats -----------------------------------------------------------------------------

@@ -1,10 +1,11 @@
 """End-to-end: what play-testers tripped over (issue 9), each through the real bot."""
 
 from bot.client import PresidentBot
+from bot.tables.service import FAST_BOT_PAUSES
 from engine import Card, Game, Phase
 from fakediscord import FakeDiscord
 
-from .conftest import LinkedClock
+from .conftest import BOT_PAUSE, LinkedClock
 from .e2e import (
     Player,
     cid,
@@ -159,6 +160,62 @@ async def test_fast_mode_bots_wait_a_human_time_between_moves(
             moves.append(clock.now())
     gaps = [b - a for a, b in zip(moves, moves[1:], strict=False)]
     assert len(moves) >= 4
-    assert all(2.5 <= gap <= 5.5 for gap in gaps), gaps  # 5 s at most, plus a step
+    low, high = (BOT_PAUSE * f for f in FAST_BOT_PAUSES)
+    assert all(low <= gap <= high + 0.5 for gap in gaps), gaps  # at most, plus a step
     assert len(set(gaps)) > 1  # randomised, not a fixed beat
+    fake.assert_no_errors()
+
+
+async def test_the_only_human_leaving_closes_the_table_with_its_standings(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock
+) -> None:
+    marie = Player(fake.add_user("marie", locale="fr"))
+    table = await host_against_three_bots(instant, marie.user, "rounds:5")
+    game = table.game
+    assert game is not None
+    await let_timers_play(fake, clock, game, Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    await marie.user.click(message(marie.user, table.table_message_id), "Manche suivante")
+    await let_timers_play(fake, clock, game, Phase.PLAY)
+    await tick(fake, clock, 1)
+    await marie.open_hand(instant)
+    board_id = table.table_message_id
+    await marie.user.slash("president leave")
+    await tick(fake, clock, 1)
+    assert table.closed
+    board = message(marie.user, board_id)
+    assert not board.buttons and not board.selects
+    assert "Classement final" in board.content and "Cette table est fermée." in board.content
+    assert "À **" not in board.content  # no turn left frozen on it
+    hand = marie.hand
+    assert not hand.selects and not hand.buttons
+    assert "Cette table est fermée." in hand.content
+    fake.assert_no_errors()
+
+
+async def test_presi_announces_the_grace_period_and_the_leaver_hand_loses_its_controls(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    marie = Player(fake.add_user("marie", locale="fr"))
+    bob = Player(fake.add_user("bob", locale="fr"))
+    await marie.user.slash("president create", preset="presi")
+    table = table_of(president, marie.user)
+    lobby = message(marie.user, table.lobby_message_id)
+    await bob.user.click(lobby, cid(table, "join"))
+    await marie.user.click(lobby, cid(table, "addbot"))
+    await marie.user.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    await marie.open_hand(president)
+    await bob.open_hand(president)
+    await bob.user.slash("president leave")
+    await tick(fake, clock, 1)
+    board = message(marie.user, table.table_message_id).content
+    assert "bob est parti : sa place l’attend jusqu’à <t:" in board
+    assert "sinon la partie est annulée" in board
+    assert not bob.hand.selects and not bob.hand.buttons
+    assert "Tu as quitté cette table." in bob.hand.content
+    await tick(fake, clock, table.rules.leave_grace_seconds)
+    assert table.game is None and not table.closed
+    assert "La partie est annulée : bob n’est pas revenu." in \
+        message(marie.user, table.lobby_message_id).content
     fake.assert_no_errors()

@@ -211,3 +211,167 @@ async def test_a_round_that_sends_the_table_back_to_the_lobby_is_still_recorded(
     await process.settle()
     assert table.game is None and table.game_row_id is None  # too few players: lobby
     assert (await stored_game(url, game_id)).round_nos == [1]
+
+
+class StartNeverReturns:
+    """The storage as seen by a process that dies while storing a game's start: everything
+    works but `start_game`, which never returns."""
+
+    def __init__(self, storage: Storage) -> None:
+        self._storage = storage
+        self.reached = asyncio.Event()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._storage, name)
+
+    async def start_game(self, *args: Any, **kwargs: Any) -> int:
+        self.reached.set()
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+
+def dies_at_game_start(process: Process) -> StartNeverReturns:
+    store = process.service.store
+    assert isinstance(store, StorageStore)
+    hanging = StartNeverReturns(store.storage)
+    store.storage = hanging  # type: ignore[assignment]
+    return hanging
+
+
+async def crash(process: Process) -> None:
+    """The process dies: its queued storage work and timers never run; what the snapshot
+    writer committed is all that is left."""
+    await process.writer.flush()
+    for task in process.service._io.values():
+        task.cancel()
+    await process.service.scheduler.close()
+
+
+async def game_rows(url: str, table_id: int) -> dict[int, int]:
+    """game_no → games.id for a table."""
+    from sqlalchemy import select
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from bot.storage.models import Game as GameRow
+
+    engine = create_async_engine(url)
+    try:
+        async with engine.connect() as connection:
+            rows = (await connection.execute(select(GameRow.game_no, GameRow.id).where(
+                GameRow.table_id == table_id))).all()
+    finally:
+        await engine.dispose()
+    return {int(no): int(game_id) for no, game_id in rows}
+
+
+async def finish_restored(storage: Storage, table: Table) -> Table:
+    process = start(storage)
+    assert await restore_tables(process.service, storage) == 1
+    restored = process.service.registry.in_channel(table.channel_id)
+    assert restored is not None and restored.game is not None
+    while restored.game.phase is not Phase.GAME_OVER:
+        if restored.game.phase is Phase.ROUND_OVER:
+            await process.service.next_round(restored, ALICE)
+        await play_round(process.service, process.clock, restored)
+    await process.settle()
+    return restored
+
+
+async def test_a_crash_after_start_before_the_game_row_keeps_the_games_results(
+    db: tuple[str, Storage]
+) -> None:
+    url, storage = db
+    first = start(storage)
+    hanging = dies_at_game_start(first)
+    table = await started(first, game_end="rounds:2")
+    await asyncio.wait_for(hanging.reached.wait(), 5)
+    await crash(first)
+    snapshot = await storage.load_snapshot(table.id)
+    assert snapshot is not None and snapshot.state["game"] is not None
+    assert snapshot.state["game_row_id"] is None and snapshot.state["game_no"] == 1
+
+    restored = await finish_restored(storage, table)
+    rows = await game_rows(url, table.id)
+    assert list(rows) == [1] and restored.game_row_id == rows[1]
+    stored = await stored_game(url, rows[1])
+    assert stored.round_nos == [1, 2] and stored.ended == 1
+    assert restored.game is not None
+    assert stored.points == dict(enumerate(restored.game.points))
+
+
+async def test_a_crash_after_replay_before_the_game_row_keeps_both_games_apart(
+    db: tuple[str, Storage]
+) -> None:
+    url, storage = db
+    first = start(storage)
+    table = await started(first, game_end="rounds:1")
+    await play_round(first.service, first.clock, table)
+    await first.settle()
+    assert table.game is not None and table.game.phase is Phase.GAME_OVER
+    first_points = list(table.game.points)
+    hanging = dies_at_game_start(first)
+    await first.service.replay(table, ALICE)
+    await asyncio.wait_for(hanging.reached.wait(), 5)
+    await crash(first)
+    snapshot = await storage.load_snapshot(table.id)
+    assert snapshot is not None
+    assert snapshot.state["game_row_id"] is None and snapshot.state["game_no"] == 2
+
+    restored = await finish_restored(storage, table)
+    rows = await game_rows(url, table.id)
+    assert sorted(rows) == [1, 2] and restored.game_row_id == rows[2]
+    first_game, second_game = [await stored_game(url, rows[n]) for n in (1, 2)]
+    assert first_game.round_nos == [1] and first_game.points == dict(enumerate(first_points))
+    assert second_game.round_nos == [1] and second_game.ended == 1
+    assert restored.game is not None
+    assert second_game.points == dict(enumerate(restored.game.points))
+
+
+async def test_a_transient_error_on_the_first_table_update_of_a_start_loses_nothing(
+    db: tuple[str, Storage], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url, storage = db
+    process = start(storage)
+    table = await process.service.create(100, 1, ALICE, "alice", "en", "classic")
+    await process.service.join(table, BOB, "bob", "en")
+    await process.service.add_bot(table, ALICE)
+    await process.service.set_rules(table, ALICE, table.rules.replace(game_end="rounds:1"))
+    await process.settle()
+    monkeypatch.setattr(storage, "update_table", failing(1, storage.update_table))
+    await process.service.start(table, ALICE)
+    await play_round(process.service, process.clock, table)
+    await process.settle()
+    assert table.game_row_id is not None and table.game is not None
+    stored = await stored_game(url, table.game_row_id)
+    assert stored.round_nos == [1] and stored.ended == 1
+    assert stored.points == dict(enumerate(table.game.points))
+
+
+async def test_a_record_that_can_never_be_stored_does_not_block_the_tables_queue(
+    db: tuple[str, Storage], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A value the database cannot hold fails the same way every time: logged with the
+    table id, the table told once, and the next results stored."""
+    url, storage = db
+    process = start(storage)
+    table = await started(process, game_end="rounds:2")
+    record_round = storage.record_round
+
+    async def refuse_round_1(game_id: int, round_no: int, **kwargs: Any) -> Any:
+        if round_no == 1:
+            raise OverflowError("Python int too large to convert to SQLite INTEGER")
+        return await record_round(game_id, round_no, **kwargs)
+
+    monkeypatch.setattr(storage, "record_round", refuse_round_1)
+    await play_round(process.service, process.clock, table)
+    await process.settle()
+    assert f"storage work for table {table.id} failed" in caplog.text
+    assert [e.key for e in table.log].count("table.store_failed") == 1
+    await process.service.next_round(table, ALICE)
+    await play_round(process.service, process.clock, table)
+    await process.settle()
+    assert table.game_row_id is not None
+    stored = await stored_game(url, table.game_row_id)
+    assert stored.round_nos == [2] and stored.ended == 1
+    assert [e.key for e in table.log].count("table.store_failed") <= 1
+    caplog.clear()  # the error above is the one this test expects

@@ -213,6 +213,25 @@ def standings(loc: LocaleLike, table: Table, game: Game) -> list[str]:
     return lines
 
 
+def closed_lines(table: Table) -> list[str]:
+    """What a closed table's messages say: why (when known), the standings of the game it
+    was playing if a round of it finished (a round in progress has no result), and that
+    the table is closed."""
+    loc = table.locale
+    lines: list[str] = []
+    game = table.game
+    if game is not None:
+        lines.append(t(loc, "table.title", round=game.round_no,
+                       preset=preset_name(loc, table.rules.preset_id)))
+        if game.ranking is not None or game.phase is Phase.GAME_OVER:
+            lines.extend(standings(loc, table, game))
+        lines.append("")
+    if table.notice is not None:
+        lines.append(entry_text(loc, table, table.notice))
+    lines.append(t(loc, "lobby.closed"))
+    return lines
+
+
 def table_view(table: Table, game: Game) -> discord.ui.View:
     loc = table.locale
     items: list[discord.ui.Item[Any]] = []

@@ -48,6 +48,23 @@ class MessageWriter:
     def __init__(self, world: World, gateway: Gateway) -> None:
         self._world = world
         self._gateway = gateway
+        # Per message, the allowed_mentions of its latest create or edit (None: absent).
+        self._allowed: dict[int, dict[str, Any] | None] = {}
+
+    def may_ping(self, message_id: int) -> bool:
+        """Whether mentions in the message's content became pings at its latest write.
+
+        Without ``allowed_mentions`` Discord parses every mention in the content, on a
+        create and also on an edit ("If there is no explicit allowed_mentions in the edit
+        request, the content will be parsed with default allowances", Edit Message,
+        https://discord.com/developers/docs/resources/message#edit-message); with it, only
+        the types in ``parse`` and the ids in ``users`` and ``roles`` count
+        (https://discord.com/developers/docs/resources/message#allowed-mentions-object).
+        """
+        allowed = self._allowed.get(message_id)
+        if allowed is None:
+            return True
+        return bool(allowed.get("parse") or allowed.get("users") or allowed.get("roles"))
 
     def create(
         self,
@@ -82,6 +99,7 @@ class MessageWriter:
         if not loading:
             limits.check_message(_fields(message))
         world.messages[message.id] = message
+        self._allowed[message.id] = payload.get("allowed_mentions")
         if not message.ephemeral:
             self._gateway.dispatch(
                 "MESSAGE_CREATE",
@@ -117,6 +135,7 @@ class MessageWriter:
         message.flags = fields["flags"] & ~LOADING
         if not was_loading:
             message.edited_at = self._world.clock.now()
+        self._allowed[message.id] = payload.get("allowed_mentions")
         if not message.ephemeral:
             self._gateway.dispatch(
                 "MESSAGE_UPDATE",

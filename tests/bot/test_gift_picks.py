@@ -1,0 +1,69 @@
+"""Picks of a split exchange (a hand too big for one select) live with the table: checked
+against the engine's allowed cards, stored in its snapshot, cleared when the exchange ends
+(issue 11, part 3: a malformed pick once stuck in a module-level dict and spoiled the
+player's later picks)."""
+
+import pytest
+
+from bot.tables.clock import ManualClock
+from bot.tables.service import TableError, TableService
+from bot.tables.table import Table
+from engine import GreedyPlayer, Phase
+
+HOST, GUEST = 10, 11
+
+
+async def split_exchange() -> tuple[TableService, Table, int]:
+    """A two-seat classic table in round 2's exchange, where one seat gives from 28 cards."""
+    service = TableService(ManualClock(), seed=3)
+    table = await service.create(1, 2, HOST, "host", "en", "classic", post=False)
+    await service.join(table, GUEST, "guest", "en")
+    await service.set_rules(table, HOST, table.rules.replace(min_players=2, max_players=2))
+    await service.start(table, HOST)
+    game = table.game
+    assert game is not None
+    while game.phase is Phase.PLAY:
+        seat = game.to_act
+        assert seat is not None
+        user = table.seats[seat].user_id
+        assert user is not None
+        action = GreedyPlayer().choose(game, seat)
+        if action.option is None:
+            await service.pass_turn(table, user, game.version)
+        else:
+            await service.play(table, user, action.option.cards, action.option.announce,
+                               game.version)
+    await service.next_round(table, HOST)
+    assert game.phase is Phase.EXCHANGE
+    giver = next(s for s in range(2) if (due := game.exchange_due(s)) is not None
+                 and due.ready and len(due.allowed) > 25)
+    user = table.seats[giver].user_id
+    assert user is not None
+    return service, table, user
+
+
+async def test_split_exchange_picks_are_checked_stored_and_cleared() -> None:
+    service, table, user = await split_exchange()
+    game = table.game
+    assert game is not None
+    due = game.exchange_due(table.seat_of(user) or 0)
+    assert due is not None
+    allowed = list(due.allowed)
+    other = next(c for s in range(2) for c in game.hand(s) if c not in allowed)
+
+    with pytest.raises(TableError) as refused:  # a card this giver may not give
+        await service.pick_gift(table, user, 0, [other])
+    assert refused.value.key == "err.bad_choice"
+    assert table.gift_picks == {}
+
+    first = await service.pick_gift(table, user, 0, allowed[:1])
+    both = await service.pick_gift(table, user, 1, allowed[25:25 + due.count - 1])
+    assert first == allowed[:1] and both == allowed[:1] + allowed[25:25 + due.count - 1]
+    with pytest.raises(TableError):  # a refused pick leaves the earlier ones alone
+        await service.pick_gift(table, user, 1, [other])
+    assert Table.from_dict(table.to_dict()).gift_picks == table.gift_picks == {
+        user: {0: [str(allowed[0])], 1: [str(c) for c in allowed[25:25 + due.count - 1]]}}
+
+    await service.give(table, user, both)
+    assert table.gift_picks == {}
+    assert game.phase is not Phase.EXCHANGE

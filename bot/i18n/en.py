@@ -464,6 +464,7 @@ CATALOGUE: dict[str, str] = {
     # --- stats ------------------------------------------------------------------------------
     "stats.title": "📊 {name}",
     "stats.line": "{games} · {wins} · {rounds} · rating {rating}",
+    "stats.line_unrated": "{games} · {wins} · {rounds} · no rating yet: ratings come from rounds played by at least two humans",
     "n.games.one": "{n} game",
     "n.games.many": "{n} games",
     "n.wins.one": "{n} win",
@@ -475,7 +476,7 @@ CATALOGUE: dict[str, str] = {
     "stats.none": "{name} has not played yet.",
     "leaderboard.title": "🏆 Leaderboard · {preset}",
     "leaderboard.line": "{rank}. <@{user}> · rating {rating} · {rounds}",
-    "leaderboard.empty": "No finished game yet.",
+    "leaderboard.empty": "Nobody is ranked in {preset} yet: ratings come from rounds played by at least two humans (bots do not count).",
     "history.title": "🕘 Last games in this channel",
     "history.line": "{date} · {preset} · {rounds} · {winners}",
     "history.winners.one": "winner: {names}",

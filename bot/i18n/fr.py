@@ -464,6 +464,7 @@ CATALOGUE: dict[str, str] = {
     # --- statistiques -----------------------------------------------------------------------
     "stats.title": "📊 {name}",
     "stats.line": "{games} · {wins} · {rounds} · cote {rating}",
+    "stats.line_unrated": "{games} · {wins} · {rounds} · pas encore de cote : elle se calcule sur les manches jouées par au moins deux humains",
     "n.games.one": "{n} partie",
     "n.games.many": "{n} parties",
     "n.wins.one": "{n} victoire",
@@ -475,7 +476,7 @@ CATALOGUE: dict[str, str] = {
     "stats.none": "{name} n’a pas encore joué.",
     "leaderboard.title": "🏆 Classement · {preset}",
     "leaderboard.line": "{rank}. <@{user}> · cote {rating} · {rounds}",
-    "leaderboard.empty": "Aucune partie terminée pour l’instant.",
+    "leaderboard.empty": "Personne n’est encore classé en {preset} : une cote se calcule sur les manches jouées par au moins deux humains (les bots ne comptent pas).",
     "history.title": "🕘 Dernières parties de ce salon",
     "history.line": "{date} · {preset} · {rounds} · {winners}",
     "history.winners.one": "gagnant : {names}",

@@ -745,8 +745,9 @@ class Storage:
     ) -> PlayerStats:
         """A member's totals on a server (one preset, or all when `preset` is None).
 
-        Games count only when the member finished at least one round in them, so a game
-        abandoned before its first round (or lost to a crash) does not show up.
+        Games count only when they ended with a result and the member finished at least one
+        round in them: a game abandoned before its first round, lost to a crash or cancelled
+        (presi's leaver who never came back) has none. Its finished rounds still count.
         """
         games_filter = [Game.guild_id == guild_id]
         if preset is not None:
@@ -754,7 +755,9 @@ class Storage:
         totals = (
             select(
                 func.count(RoundResult.round_id).label("rounds"),
-                func.count(distinct(Round.game_id)).label("games"),
+                func.count(distinct(case((Game.ended_at.is_not(None), Round.game_id)))).label(
+                    "games"
+                ),
                 func.coalesce(func.sum(case((RoundResult.place == 1, 1), else_=0)), 0).label(
                     "presidents"
                 ),

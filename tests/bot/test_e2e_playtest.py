@@ -1,6 +1,9 @@
 """End-to-end: what play-testers tripped over (issue 9), each through the real bot."""
 
+from pathlib import Path
+
 from bot.client import PresidentBot
+from bot.config import Config
 from bot.tables.service import FAST_BOT_PAUSES
 from engine import Card, Game, Phase
 from fakediscord import FakeDiscord
@@ -218,4 +221,40 @@ async def test_presi_announces_the_grace_period_and_the_leaver_hand_loses_its_co
     assert table.game is None and not table.closed
     assert "La partie est annulée : bob n’est pas revenu." in \
         message(marie.user, table.lobby_message_id).content
+    fake.assert_no_errors()
+
+
+async def test_stats_leave_out_a_cancelled_game_and_an_empty_board_says_why(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'president.db'}"
+    bot = PresidentBot(Config(token=fake.token, database_url=url, bot_pause=1.0), clock=clock,
+                       guild_ready_timeout=0)
+    await fake.connect(bot)
+    marie = Player(fake.add_user("marie", locale="fr"))
+    await marie.user.slash("president create", preset="presi")
+    table = table_of(bot, marie.user)
+    lobby = message(marie.user, table.lobby_message_id)
+    for _ in range(2):
+        await marie.user.click(lobby, cid(table, "addbot"))
+    await marie.user.click(lobby, cid(table, "start"))
+    game = table.game
+    assert game is not None
+    await let_timers_play(fake, clock, game, Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    await marie.user.click(message(marie.user, table.table_message_id), "Manche suivante")
+    await tick(fake, clock, 1)
+    await marie.user.slash("president leave")  # presi: the seat waits, then the game is off
+    await tick(fake, clock, table.rules.leave_grace_seconds + 1)
+    await bot.service.drain()
+
+    await marie.user.slash("president stats")
+    text = marie.user.last_ephemeral().text
+    assert "0 partie · 0 victoire · 1 manche" in text
+    assert "pas encore de cote" in text and "cote 0" not in text
+    await marie.user.slash("president leaderboard", preset="presi")
+    assert "Personne n’est encore classé en Presi" in marie.user.last_ephemeral().text
+    await marie.user.slash("president history")
+    assert "Aucune partie n’a encore été jouée ici." in marie.user.last_ephemeral().text
+    await fake.disconnect(bot)
     fake.assert_no_errors()

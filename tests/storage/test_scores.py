@@ -214,8 +214,8 @@ async def test_player_stats(storage: Storage) -> None:
         0,
         (),
     )
-    elsewhere_stats = await storage.player_stats(OTHER_GUILD, ALICE)
-    assert (elsewhere_stats.rounds, elsewhere_stats.games, elsewhere_stats.wins) == (1, 1, 0)
+    elsewhere_stats = await storage.player_stats(OTHER_GUILD, ALICE)  # a game not ended yet
+    assert (elsewhere_stats.rounds, elsewhere_stats.games, elsewhere_stats.wins) == (1, 0, 0)
 
 
 async def test_abandoned_game_counts_nowhere(storage: Storage) -> None:

@@ -47,10 +47,14 @@ async def stats(interaction: Interaction, member: discord.abc.User) -> None:
         await _answer(interaction, t(locale, "stats.title", name=name),
                       [t(locale, "stats.none", name=name)])
         return
-    best = max((r.rating for r in record.ratings), default=0)
-    lines = [t(locale, "stats.line", games=plural(locale, "n.games", record.games),
-               wins=plural(locale, "n.wins", record.wins),
-               rounds=plural(locale, "n.rounds", record.rounds), rating=best),
+    counts = {"games": plural(locale, "n.games", record.games),
+              "wins": plural(locale, "n.wins", record.wins),
+              "rounds": plural(locale, "n.rounds", record.rounds)}
+    if record.ratings:
+        line = t(locale, "stats.line", rating=max(r.rating for r in record.ratings), **counts)
+    else:  # no round with two humans yet: a rating of 0 would read as a verdict
+        line = t(locale, "stats.line_unrated", **counts)
+    lines = [line,
              t(locale, "stats.roles", roles=f"👑 {record.presidents} · 🕳️ {record.lasts}")]
     lines += [t(locale, "stats.preset_line", preset=preset_name(locale, r.preset),
                 rating=r.rating, rounds=plural(locale, "n.rounds", r.rounds))
@@ -68,7 +72,8 @@ async def leaderboard(interaction: Interaction, preset: str | None) -> None:
     rows = list(board.rows) + ([board.caller] if board.caller else [])
     lines = [t(locale, "leaderboard.line", rank=row.rank, user=row.user_id, rating=row.rating,
                rounds=plural(locale, "n.rounds", row.rounds))
-             for row in rows] or [t(locale, "leaderboard.empty")]
+             for row in rows] or [t(locale, "leaderboard.empty",
+                                    preset=preset_name(locale, chosen))]
     await _answer(interaction, t(locale, "leaderboard.title",
                                  preset=preset_name(locale, chosen)), lines)
 

@@ -13,6 +13,7 @@ import dataclasses
 import itertools
 import logging
 import random
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
@@ -21,17 +22,17 @@ from bot.tables.clock import Clock
 from bot.tables.log import entries_for
 from bot.tables.refresh import Coalescer
 from bot.tables.registry import Registry
-from bot.tables.table import HandLink, LogEntry, Player, Table
+from bot.tables.table import DEFAULT_LEVEL, HandLink, LogEntry, Player, Table
 from bot.tables.timers import Scheduler
 from engine import (
     Card,
     Event,
     Game,
-    GreedyPlayer,
     IllegalAction,
     Phase,
     Rules,
 )
+from engine.bots import LEVELS, Bot, decide, make_bot
 from engine.events import GameOver, RoundOver
 
 log = logging.getLogger(__name__)
@@ -130,6 +131,10 @@ class TableService:
         self._ids = itertools.count(1)
         self._io: dict[int, asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        # The hard bot searches for `think_budget` seconds of real time per decision, or,
+        # when `think_samples` is set (tests), exactly that many sampled deals.
+        self.think_budget = 0.08
+        self.think_samples: int | None = None
 
     # ------------------------------------------------------------------ lobby
 
@@ -192,13 +197,33 @@ class TableService:
                 raise TableError("err.kick_unknown", name=name)
             await self._remove(table, user_id)
 
-    async def add_bot(self, table: Table, by: int) -> None:
+    async def add_bot(self, table: Table, by: int, level: str | None = None) -> None:
+        """Seat a bot of `level` (one of engine.bots.LEVELS), by default the table's."""
         async with table.lock:
             self._host_only(table, by)
             self._lobby_only(table)
+            if level is not None and level not in LEVELS:
+                raise TableError("err.bad_choice")
             if len(table.seats) >= table.capacity():
                 raise TableError("err.table_full", max=table.capacity())
-            self._seat_bot(table, by_host=True)
+            self._seat_bot(table, by_host=True, level=level or table.bot_level)
+            self._changed(table)
+
+    async def set_options(self, table: Table, by: int, *, bot_level: str | None = None,
+                          hints: bool | None = None) -> None:
+        """The host's table settings beside the rules (see `Table.bot_level`, `hints`).
+        A new default level applies to the bots added from now on: a bot already seated,
+        perhaps chosen at another level on purpose, keeps its own (the lobby shows it)."""
+        async with table.lock:
+            self._host_only(table, by)
+            if table.running:
+                raise TableError("err.settings_locked")
+            if bot_level is not None:
+                if bot_level not in LEVELS:
+                    raise TableError("err.bad_choice")
+                table.bot_level = bot_level
+            if hints is not None:
+                table.hints = hints
             self._changed(table)
 
     async def remove_bot(self, table: Table, by: int) -> None:
@@ -220,7 +245,7 @@ class TableService:
             self._host_only(table, by)
             self._lobby_only(table)
             while len(table.seats) < max(3, table.rules.min_players):
-                self._seat_bot(table, by_host=True)
+                self._seat_bot(table, by_host=True, level=table.bot_level)
             self._start(table)
 
     async def start(self, table: Table, by: int) -> None:
@@ -439,9 +464,12 @@ class TableService:
         number = 1 + sum(1 for p in table.seats if p.is_bot and not p.vacant)
         return table.new_player(None, t(table.locale, "bot.name", n=number), table.locale)
 
-    def _seat_bot(self, table: Table, *, by_host: bool = False) -> None:
+    def _seat_bot(self, table: Table, *, by_host: bool = False,
+                  level: str = DEFAULT_LEVEL) -> None:
+        """Seat a bot; only the host's choose their level, fill-in bots play normal."""
         bot = self._new_bot(table)
         bot.by_host = by_host
+        bot.level = level
         table.seats.append(bot)
 
     async def _remove(self, table: Table, user_id: int) -> None:
@@ -738,8 +766,18 @@ class TableService:
             seat = self._bot_seat(game) if game is not None else None
             if game is None or seat is None:
                 return
-            action = GreedyPlayer().choose(game, seat)
+            action = decide(self._bot(table, game, seat), game, seat)
             self._after(table, game.apply(seat, action))
+
+    def _bot(self, table: Table, game: Game, seat: int) -> Bot:
+        """Who plays this automated seat: a seated bot at its level; the autopilot of an
+        absent player at normal level. Seeded by the table and the game's state, so a
+        decision is reproducible and a restored table decides the same way."""
+        player = table.seats[seat]
+        level = player.level if player.is_bot else DEFAULT_LEVEL
+        seed = random.Random(f"{table.id}:{game.round_no}:{game.version}:{seat}").getrandbits(32)
+        return make_bot(level, seed, samples=self.think_samples, budget=self.think_budget,
+                        clock=time.perf_counter)
 
     # ------------------------------------------------------------------ persistence
 

@@ -11,12 +11,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import Game, Rules, event_from_dict
+from engine.bots import LEVELS
 from engine.events import GameOver, RoundOver
 
 # Discord accepts follow-up edits through an interaction token for 15 minutes; stop a little
 # earlier so an edit never races the expiry.
 TOKEN_LIFETIME = 15 * 60 - 30
 LOG_SIZE = 10  # enough to follow bots moving every second or two
+# Bots replacing a leaver, filling a table, and the autopilot play at this level (issue 12).
+DEFAULT_LEVEL = "normal"
+
+
+def _level(level: object) -> str:
+    """A stored bot level; anything the engine no longer offers plays at the default."""
+    return level if isinstance(level, str) and level in LEVELS else DEFAULT_LEVEL
 
 
 @dataclass
@@ -27,6 +35,9 @@ class Player:
     joined: int = 0  # arrival order: the longest-seated human inherits the host role
     vacant: bool = False  # a leaver's seat freed between rounds: nobody plays it any more
     by_host: bool = False  # a bot the host seated: it stays when the table returns to the lobby
+    # How a bot plays this seat (engine.bots.LEVELS). A human's seat keeps the default, so a
+    # bot that takes over when they leave plays at normal level.
+    level: str = DEFAULT_LEVEL
 
     @property
     def is_bot(self) -> bool:
@@ -34,12 +45,14 @@ class Player:
 
     def to_dict(self) -> dict[str, Any]:
         return {"user_id": self.user_id, "name": self.name, "locale": self.locale,
-                "joined": self.joined, "vacant": self.vacant, "by_host": self.by_host}
+                "joined": self.joined, "vacant": self.vacant, "by_host": self.by_host,
+                "level": self.level}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Player:
         return cls(d["user_id"], d["name"], d.get("locale", "en"), d.get("joined", 0),
-                   d.get("vacant", False), d.get("by_host", False))
+                   d.get("vacant", False), d.get("by_host", False),
+                   _level(d.get("level", DEFAULT_LEVEL)))
 
 
 @dataclass
@@ -113,6 +126,10 @@ class Table:
     # a restart while they show records them again, in case it interrupted their storing.
     results: list[RoundOver | GameOver] = field(default_factory=list)
     seq: int = 0  # bumped on every change: snapshot order
+    # The host's table settings beside the rules: the level of the bots they add, and
+    # whether hands offer « Conseil » (what the normal bot would play).
+    bot_level: str = DEFAULT_LEVEL
+    hints: bool = False
     post_lobby: bool = False  # the next refresh posts a fresh lobby message
     post_table: bool = False  # the next refresh posts a fresh table message (new round)
     closed: bool = False
@@ -197,6 +214,8 @@ class Table:
                            for uid, picks in self.gift_picks.items()},
             "results": [e.to_dict() for e in self.results],
             "seq": self.seq,
+            "bot_level": self.bot_level,
+            "hints": self.hints,
         }
 
     @classmethod
@@ -232,6 +251,8 @@ class Table:
                         for uid, picks in d.get("gift_picks", {}).items()},
             results=[_result(e) for e in d.get("results", [])],
             seq=d.get("seq", 0),
+            bot_level=_level(d.get("bot_level", DEFAULT_LEVEL)),
+            hints=bool(d.get("hints", False)),
         )
 
 

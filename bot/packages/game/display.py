@@ -161,6 +161,9 @@ def player_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
             extras += t(loc, "table.passed")
         if game.automated(seat) and not table.seats[seat].is_bot:
             extras += t(loc, "table.auto")
+        if table.seats[seat].is_bot:
+            extras += t(loc, "table.bot_level",
+                        level=t(loc, f"level.{table.seats[seat].level}"))
         marker = "▶️ " if game.to_act == seat and game.phase is Phase.PLAY else ""
         lines.append(t(loc, "table.player", marker=marker, name=seat_name(table, seat),
                        cards=plural(loc, "n.cards", sizes[seat]), extras=extras))

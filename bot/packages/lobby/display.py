@@ -7,10 +7,11 @@ from typing import Any
 import discord
 
 from bot.i18n import join_names, t
-from bot.packages.controls import button, view
+from bot.packages.controls import button, select, view
 from bot.packages.rules_text import preset_name, summary
 from bot.packages.screen import Screen
 from bot.tables.table import Table
+from engine.bots import LEVELS
 
 
 def lobby_screen(table: Table) -> Screen:
@@ -32,7 +33,7 @@ def lobby_screen(table: Table) -> Screen:
         if player.user_id is not None and table.is_host(player.user_id):
             marks.append("👑 " + t(loc, "host.mark"))
         if player.is_bot:
-            marks.append("🤖 " + t(loc, "bot.mark"))
+            marks.append("🤖 " + t(loc, "bot.mark_level", level=t(loc, f"level.{player.level}")))
         suffix = f" ({', '.join(marks)})" if marks else ""
         lines.append(f"{index}. **{player.name}**{suffix}")
     if table.queue:
@@ -55,4 +56,11 @@ def lobby_view(table: Table) -> discord.ui.View:
         items.append(button(table.id, "vsbots", t(loc, "btn.vs_bots"), row=1))
     if any(p.is_bot for p in table.seats):
         items.append(button(table.id, "removebot", t(loc, "btn.removebot"), row=1))
+    # « Ajouter un bot » seats one at the table's default level; this picks another.
+    items.append(select(
+        table.id, "addbot_level", t(loc, "lobby.addbot_level"),
+        [discord.SelectOption(label=t(loc, f"level.{level}"), value=level,
+                              description=t(loc, f"level.{level}.desc")[:100])
+         for level in LEVELS],
+        row=2))
     return view(*items)

@@ -12,6 +12,7 @@ from bot.packages.game.views import show_hand
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.settings.views import open_settings
 from bot.packages.text import player_name
+from bot.tables.service import TableError
 from bot.tables.table import Table
 
 if TYPE_CHECKING:
@@ -73,6 +74,15 @@ async def leave_button(click: Click) -> None:
 @action("addbot")
 async def addbot_button(click: Click) -> None:
     await click.bot.service.add_bot(click.table, click.user_id)
+    await redraw_lobby(click.interaction, click.table)
+
+
+@action("addbot_level")
+async def addbot_level_select(click: Click) -> None:
+    """The lobby's level select: seat a bot of the level picked (the service checks it)."""
+    if len(click.values) != 1:
+        raise TableError("err.bad_choice")
+    await click.bot.service.add_bot(click.table, click.user_id, click.values[0])
     await redraw_lobby(click.interaction, click.table)
 
 

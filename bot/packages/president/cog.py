@@ -25,6 +25,7 @@ from bot.packages.text import player_name
 from bot.tables.service import TableError
 from bot.tables.table import Table
 from engine import PRESETS
+from engine.bots import LEVELS
 
 if TYPE_CHECKING:
     from bot.client import PresidentBot
@@ -34,6 +35,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PRESET_CHOICES = [app_commands.Choice(name=ls(f"preset.{p}"), value=p) for p in PRESETS]
+LEVEL_CHOICES = [app_commands.Choice(name=ls(f"level.{level}"), value=level)
+                 for level in LEVELS]
 LANGUAGES = ("fr", "en", "auto")
 LANGUAGE_CHOICES = [app_commands.Choice(name=ls(f"lang.{code}"), value=code)
                     for code in LANGUAGES]
@@ -151,8 +154,11 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         await self._ok(interaction, "lobby.left")
 
     @app_commands.command(name=ls("cmd.addbot"), description=ls("cmd.addbot.desc"))
-    async def addbot(self, interaction: Interaction) -> None:
-        await self.bot.service.add_bot(self._table(interaction), interaction.user.id)
+    @app_commands.rename(level=ls("cmd.addbot.level"))
+    @app_commands.describe(level=ls("cmd.addbot.level.desc"))
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def addbot(self, interaction: Interaction, level: str | None = None) -> None:
+        await self.bot.service.add_bot(self._table(interaction), interaction.user.id, level)
         await self._ok(interaction, "done.ok")
 
     @app_commands.command(name=ls("cmd.kick"), description=ls("cmd.kick.desc"))

@@ -30,6 +30,7 @@ from bot.packages.text import shown_text
 from bot.tables.service import TableError
 from bot.tables.table import Table
 from engine import KNOBS, PRESETS, GameEnd, Rules, RulesError
+from engine.bots import LEVELS
 from engine.rules import ROLE_CODES
 
 if TYPE_CHECKING:
@@ -68,6 +69,10 @@ def settings_screen(table: Table, locale: str, *, focus: str = "", notice: str =
                                   default=c == current) for c in KNOBS[focus].choices],
             arg=focus, row=3))
     items.append(button(table.id, "reset", t(locale, "settings.reset"), row=4))
+    # Table settings beside the rules share the buttons' row: the other four are full.
+    items.append(button(table.id, "bot_level",
+                        t(locale, "settings.bot_level",
+                          level=t(locale, f"level.{table.bot_level}")), row=4))
     items.append(button(table.id, "done", t(locale, "settings.done"),
                         style=discord.ButtonStyle.success, row=4))
     screen = Screen("\n".join(lines), view(*items))
@@ -185,7 +190,12 @@ async def apply(interaction: Interaction, table: Table, make: Callable[[], Rules
         if knob:
             notice = "✅ " + t(locale, "settings.saved", knob=knob_label(locale, knob),
                               value=knob_value(locale, knob, getattr(rules, knob), rules))
-    screen = settings_screen(table, locale, notice=notice)
+    await show_panel(interaction, table, notice)
+
+
+async def show_panel(interaction: Interaction, table: Table, notice: str) -> None:
+    """Redraw the panel the host clicked, with a line on top saying what happened."""
+    screen = settings_screen(table, str(interaction.locale), notice=notice)
     message = interaction.message
     if message is None or not message.flags.ephemeral:
         # A form sent without its panel (or forged onto a public message): answer with a
@@ -224,6 +234,17 @@ async def done(click: Click) -> None:
         raise TableError("err.unknown_control")
     await click.interaction.response.edit_message(
         content=t(click.locale, "settings.closed"), embed=None, view=None)
+
+
+@action("bot_level")
+async def next_bot_level(click: Click) -> None:
+    """Cycle the level of the bots the host adds from now on: easy → normal → hard."""
+    _check(click)
+    table = click.table
+    level = LEVELS[(LEVELS.index(table.bot_level) + 1) % len(LEVELS)]
+    await click.bot.service.set_options(table, click.user_id, bot_level=level)
+    await show_panel(click.interaction, table, "✅ " + t(
+        click.locale, "settings.bot_level_saved", level=t(click.locale, f"level.{level}")))
 
 
 @action("knob")

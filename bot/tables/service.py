@@ -32,8 +32,10 @@ from engine import (
     Phase,
     Rules,
 )
-from engine.bots import LEVELS, Bot, decide, make_bot
+from engine.actions import Action
+from engine.bots import LEVELS, Bot, make_bot
 from engine.events import GameOver, RoundOver
+from engine.view import PlayerView, player_view
 
 log = logging.getLogger(__name__)
 
@@ -139,6 +141,7 @@ class TableService:
     # ------------------------------------------------------------------ lobby
 
     async def create(
+        self.thinking = 0  # bot decisions running in worker threads now
         self, channel_id: int, guild_id: int | None, user_id: int, name: str, locale: str,
         preset: str = "classic", *, post: bool = True,
     ) -> Table:
@@ -766,7 +769,18 @@ class TableService:
             seat = self._bot_seat(game) if game is not None else None
             if game is None or seat is None:
                 return
-            action = decide(self._bot(table, game, seat), game, seat)
+            bot = self._bot(table, game, seat)
+            view = player_view(game, seat)
+            if bot.level != "hard":  # well under a millisecond: decided in place
+                self._after(table, game.apply(seat, bot.choose(view)))
+                return
+            version = game.version
+        # The search runs for its budget outside the lock and the loop: the table's timers,
+        # its players' clicks and other tables go on meanwhile.
+        action = await self._think(bot, view)
+        async with table.lock:
+            if table.closed or table.game is not game or game.version != version:
+                return  # the game moved on meanwhile; what moved it re-armed the bots
             self._after(table, game.apply(seat, action))
 
     def _bot(self, table: Table, game: Game, seat: int) -> Bot:
@@ -816,6 +830,16 @@ class TableService:
         self._changed(table)
 
     def _new_game_no(self, table: Table) -> None:
+    async def _think(self, bot: Bot, view: PlayerView) -> Action:
+        """One decision in a worker thread. `thinking` counts those in flight: the bot
+        reports them as work outside the event loop (`PresidentBot.busy`), which the loop
+        cannot see."""
+        self.thinking += 1
+        try:
+            return await asyncio.to_thread(bot.choose, view)
+        finally:
+            self.thinking -= 1
+
         """Number the game that starts, before any snapshot of it is taken: the snapshot then
         always names its own game, even if the process dies before the game's row exists."""
         table.game_no += 1

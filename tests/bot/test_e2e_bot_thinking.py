@@ -1,0 +1,124 @@
+"""A hard bot's decision runs in a worker thread (issue 12, « In the bot »): the event loop,
+the table's timers and other tables go on while it searches. Decisions use a fixed number
+of samples here, so nothing depends on the machine's speed."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from bot.client import PresidentBot
+from engine import Phase
+from engine.actions import Action
+from engine.bots.hard import HardBot
+from engine.view import PlayerView
+from fakediscord import FakeDiscord
+
+from .conftest import LinkedClock
+from .e2e import cid, let_timers_play, message, table_of, tick
+
+SAMPLES = 3
+
+
+@pytest.fixture
+def threads(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The name of the thread each hard decision ran in."""
+    seen: list[str] = []
+    choose = HardBot.choose
+
+    def recording(self: HardBot, view: PlayerView) -> Action:
+        seen.append(threading.current_thread().name)
+        return choose(self, view)
+
+    monkeypatch.setattr(HardBot, "choose", recording)
+    yield seen
+
+
+async def test_a_game_against_hard_bots_runs_their_search_in_worker_threads(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, threads: list[str]
+) -> None:
+    instant.service.think_samples = SAMPLES
+    marie = fake.add_user("marie", locale="fr")
+    await marie.slash("president create", preset="classic")
+    table = table_of(instant, marie)
+    await instant.service.set_options(table, marie.id, bot_level="hard")
+    await instant.service.set_rules(table, marie.id, table.rules.replace(game_end="rounds:1"))
+    lobby = message(marie, table.lobby_message_id)
+    for _ in range(3):
+        await marie.click(lobby, cid(table, "addbot"))
+    await marie.click(lobby, cid(table, "start"))
+    game = table.game
+    assert game is not None
+    await let_timers_play(fake, clock, game, Phase.GAME_OVER)
+    assert threads, "no hard decision was made"
+    assert threading.main_thread().name not in threads
+    assert instant.service.thinking == 0
+    fake.assert_no_errors()
+
+
+async def test_timers_and_other_tables_go_on_while_a_hard_bot_thinks(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    service = president.service
+    service.think_samples = SAMPLES
+    release = threading.Event()
+    choose = HardBot.choose
+
+    def slow(self: HardBot, view: PlayerView) -> Action:
+        release.wait(timeout=60)  # bounds a failing run only; the test releases it
+        return choose(self, view)
+
+    monkeypatch.setattr(HardBot, "choose", slow)
+    alice = fake.add_user("alice")
+    await alice.slash("president create", preset="classic")
+    table = table_of(president, alice)
+    await service.set_options(table, alice.id, bot_level="hard")
+    lobby = message(alice, table.lobby_message_id)
+    for _ in range(3):
+        await alice.click(lobby, cid(table, "addbot"))
+    await alice.click(lobby, cid(table, "start"))
+    game = table.game
+    assert game is not None
+    mine = table.seat_of(alice.id)
+    while game.to_act == mine:  # let a bot have the turn
+        option = game.legal_plays(mine)[0]
+        await service.play(table, alice.id, option.cards, option.announce, game.version)
+    await fake.settle()
+    bot_seat = game.to_act
+    assert bot_seat is not None and table.seats[bot_seat].level == "hard"
+
+    clock.advance(1.0)  # the bot's pause: its search starts, and blocks in its thread
+    for _ in range(1000):
+        if service.thinking:
+            break
+        await asyncio.sleep(0)
+    assert service.thinking == 1 and president.busy
+
+    # The loop still serves other tables...
+    other = await service.create(fake.add_channel(fake.guild, "second").id, fake.guild.id,
+                                 alice.id, "alice", "en", post=False)
+    await service.add_bot(other, alice.id, "easy")
+    assert [p.level for p in other.seats if p.is_bot] == ["easy"]
+    # ...and this table's turn timer: it runs out and plays for the thinking bot.
+    version = game.version
+    assert table.timer_deadline is not None
+    clock.advance(table.timer_deadline - clock.now())
+    for _ in range(1000):
+        if game.version != version:
+            break
+        await asyncio.sleep(0)
+    assert game.version > version and game.timeouts[bot_seat] == 1
+    moved = game.version
+
+    release.set()
+    await fake.settle()  # waits for the thread: the bot reports it as busy
+    assert service.thinking == 0 and not president.busy
+    assert game.version == moved  # the search's answer was for a state that has gone
+    if game.to_act != mine:  # the deal is random: a bot may be next, or alice
+        await tick(fake, clock, 1.0)
+        assert game.version > moved  # the next bot plays on
+    fake.assert_no_errors()

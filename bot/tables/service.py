@@ -137,11 +137,11 @@ class TableService:
         # when `think_samples` is set (tests), exactly that many sampled deals.
         self.think_budget = 0.08
         self.think_samples: int | None = None
+        self.thinking = 0  # bot decisions running in worker threads now
 
     # ------------------------------------------------------------------ lobby
 
     async def create(
-        self.thinking = 0  # bot decisions running in worker threads now
         self, channel_id: int, guild_id: int | None, user_id: int, name: str, locale: str,
         preset: str = "classic", *, post: bool = True,
     ) -> Table:
@@ -783,6 +783,16 @@ class TableService:
                 return  # the game moved on meanwhile; what moved it re-armed the bots
             self._after(table, game.apply(seat, action))
 
+    async def _think(self, bot: Bot, view: PlayerView) -> Action:
+        """One decision in a worker thread. `thinking` counts those in flight: the bot
+        reports them as work outside the event loop (`PresidentBot.busy`), which the loop
+        cannot see."""
+        self.thinking += 1
+        try:
+            return await asyncio.to_thread(bot.choose, view)
+        finally:
+            self.thinking -= 1
+
     def _bot(self, table: Table, game: Game, seat: int) -> Bot:
         """Who plays this automated seat: a seated bot at its level; the autopilot of an
         absent player at normal level. Seeded by the table and the game's state, so a
@@ -830,16 +840,6 @@ class TableService:
         self._changed(table)
 
     def _new_game_no(self, table: Table) -> None:
-    async def _think(self, bot: Bot, view: PlayerView) -> Action:
-        """One decision in a worker thread. `thinking` counts those in flight: the bot
-        reports them as work outside the event loop (`PresidentBot.busy`), which the loop
-        cannot see."""
-        self.thinking += 1
-        try:
-            return await asyncio.to_thread(bot.choose, view)
-        finally:
-            self.thinking -= 1
-
         """Number the game that starts, before any snapshot of it is taken: the snapshot then
         always names its own game, even if the process dies before the game's row exists."""
         table.game_no += 1

@@ -14,6 +14,7 @@ from discord.ext import commands
 from bot.config import Config
 from bot.i18n.translator import CatalogueTranslator
 from bot.packages import controls
+from bot.packages.game import hint as game_hint
 from bot.packages.game import views as game_views
 from bot.packages.lobby import views as lobby_views
 from bot.packages.president.cog import President
@@ -31,7 +32,7 @@ from bot.tables.service import TableService
 log = logging.getLogger(__name__)
 
 # Importing the feature views registers their click handlers.
-FEATURES = (game_views, lobby_views, settings_views)
+FEATURES = (game_views, game_hint, lobby_views, settings_views)
 
 
 class PresidentBot(commands.Bot):

@@ -5,9 +5,9 @@ from __future__ import annotations
 from ..actions import Action
 from ..cards import TWO, Card
 from ..view import PlayerView
-from .tactics import Unseen, pick
+from .tactics import Unseen, judge
 
-__all__ = ["NormalBot", "exchange_action", "opponents", "play_of", "unseen"]
+__all__ = ["NormalBot", "exchange_action", "explain", "opponents", "play_of", "unseen"]
 
 
 def opponents(view: PlayerView) -> list[int]:
@@ -23,9 +23,16 @@ def unseen(view: PlayerView) -> Unseen:
 
 def play_of(view: PlayerView) -> Action:
     """The normal level's play (or pass) in this position."""
-    option = pick(view.hand, view.legal, view.can_pass, view.trick[-1] if view.trick else None,
-                  view.rules, view.revolution, opponents(view), unseen(view))
-    return Action.pass_() if option is None else Action.play(option)
+    return explain(view)[0]
+
+
+def explain(view: PlayerView) -> tuple[Action, str]:
+    """The normal level's play (or pass) and why, one of :data:`tactics.REASONS`: what the
+    bot's « Conseil » button tells a player."""
+    option, reason = judge(view.hand, view.legal, view.can_pass,
+                           view.trick[-1] if view.trick else None, view.rules,
+                           view.revolution, opponents(view), unseen(view))
+    return (Action.pass_() if option is None else Action.play(option)), reason
 
 
 def _keep_value(card: Card, view: PlayerView, groups: dict[int, int]) -> int:

@@ -25,7 +25,11 @@ from ..cards import TWO, Card
 from ..plays import PlayOption, TrickTop
 from ..rules import Rules
 
-__all__ = ["Unseen", "pick", "sure_winner"]
+__all__ = ["REASONS", "Unseen", "judge", "pick", "sure_winner"]
+
+# Why :func:`judge` chose its play, one code per rule above (the bot's « Conseil » says it).
+REASONS = ("go_out", "no_play", "avoid_bad_end", "lead_sure", "lead_low", "answer_cheap",
+           "control", "break", "forced", "keep")
 
 
 class Unseen:
@@ -122,12 +126,26 @@ def pick(
     unseen: Unseen | None = None,
 ) -> PlayOption | None:
     """The play to make (None: pass). ``opponents``: hand sizes of the others still in."""
+    return judge(hand, options, can_pass, top, rules, revolution, opponents, unseen)[0]
+
+
+def judge(
+    hand: Sequence[Card],
+    options: Sequence[PlayOption],
+    can_pass: bool,
+    top: TrickTop | None,
+    rules: Rules,
+    revolution: bool,
+    opponents: Sequence[int],
+    unseen: Unseen | None = None,
+) -> tuple[PlayOption | None, str]:
+    """:func:`pick`'s play with the rule that chose it, one of :data:`REASONS`."""
     if not options:
-        return None
+        return None, "no_play"
     size = len(hand)
     for option in options:
         if option.count == size and not penalised(option, rules):
-            return option
+            return option, "go_out"
     wild = 4 if rules.wild_rank == "7" else None
     held: dict[int, int] = {}
     for card in hand:
@@ -144,7 +162,7 @@ def pick(
     usable = [o for o in options if not leaves_bad_end(o)]
     if not usable:
         if can_pass:
-            return None
+            return None, "avoid_bad_end"
         usable = list(options)
 
     def strength(option: PlayOption) -> tuple[int, int, int]:
@@ -163,7 +181,7 @@ def pick(
                      biggest)
     cheap = [o for o in plain if whole(o)]
     if cheap:
-        return min(cheap, key=strength)
+        return min(cheap, key=strength), "answer_cheap"
     if controls:
         non_control_groups = sum(
             1 for level in groups if _strength(level, revolution) != _strength(TWO, False))
@@ -174,21 +192,21 @@ def pick(
         if worth:
             return min(controls, key=lambda o: (o.count != held.get(o.level, 0) and
                                                 o.special is None and o.wilds == 0,
-                                                o.wilds, strength(o)))
+                                                o.wilds, strength(o))), "control"
     breaking = [o for o in plain if held.get(o.level, 0) - o.count >= 2
                 or len(opponents) == 1]
     if breaking:
-        return min(breaking, key=strength)
+        return min(breaking, key=strength), "break"
     if not can_pass:
-        return min(usable, key=strength)
-    return None
+        return min(usable, key=strength), "forced"
+    return None, "keep"
 
 
 def _lead(usable: list[PlayOption], plain: list[PlayOption],
           whole: Callable[[PlayOption], bool],
           strength: Callable[[PlayOption], tuple[int, int, int]], groups: set[int],
           bad: set[Card], rules: Rules, revolution: bool, unseen: Unseen | None,
-          biggest: int) -> PlayOption:
+          biggest: int) -> tuple[PlayOption, str]:
     """Opening a trick: sure winners first when one group is left, else the weakest group."""
     sure = [o for o in usable if sure_winner(o, rules, revolution, unseen, biggest)]
     leftover = [level for level in groups
@@ -196,8 +214,8 @@ def _lead(usable: list[PlayOption], plain: list[PlayOption],
     if sure and (len(leftover) <= 1 or (bad and len(leftover) <= 2)):
         # Penalised cards go first (they must not be last), then the ones using most cards.
         return max(sure, key=lambda o: (penalised(o, rules), o.count, whole(o),
-                                        -o.wilds, -strength(o)[0]))
+                                        -o.wilds, -strength(o)[0])), "lead_sure"
     groups_first = [o for o in plain if whole(o)]
     if groups_first:
-        return min(groups_first, key=strength)
-    return min(plain or usable, key=strength)
+        return min(groups_first, key=strength), "lead_low"
+    return min(plain or usable, key=strength), "lead_low"

@@ -358,6 +358,9 @@ def _play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
     if can_pass:
         items.append(button(table.id, "pass", t(locale, "btn.pass"), version=game.version,
                             style=discord.ButtonStyle.danger, row=4))
+    if table.hints and (table.rules.fast or game.to_act == seat):
+        items.append(button(table.id, "hint", "💡 " + t(locale, "btn.hint"),
+                            version=game.version, row=4))
     if pages > 1:
         following = (page + 1) % pages
         items.append(button(table.id, "page", t(locale, "btn.more", page=following + 1,

@@ -73,6 +73,9 @@ def settings_screen(table: Table, locale: str, *, focus: str = "", notice: str =
     items.append(button(table.id, "bot_level",
                         t(locale, "settings.bot_level",
                           level=t(locale, f"level.{table.bot_level}")), row=4))
+    items.append(button(table.id, "hints", t(locale, "settings.hints",
+                                             state=t(locale, "yes" if table.hints else "no")),
+                        row=4))
     items.append(button(table.id, "done", t(locale, "settings.done"),
                         style=discord.ButtonStyle.success, row=4))
     screen = Screen("\n".join(lines), view(*items))
@@ -245,6 +248,16 @@ async def next_bot_level(click: Click) -> None:
     await click.bot.service.set_options(table, click.user_id, bot_level=level)
     await show_panel(click.interaction, table, "✅ " + t(
         click.locale, "settings.bot_level_saved", level=t(click.locale, f"level.{level}")))
+
+
+@action("hints")
+async def toggle_hints(click: Click) -> None:
+    """Turn the hands' « Conseil » button on or off (off by default)."""
+    _check(click)
+    table = click.table
+    await click.bot.service.set_options(table, click.user_id, hints=not table.hints)
+    await show_panel(click.interaction, table, "✅ " + t(
+        click.locale, "settings.hints_on" if table.hints else "settings.hints_off"))
 
 
 @action("knob")

@@ -1,0 +1,88 @@
+"""« Conseil / Hint » (issue 12): a settings toggle, off by default, gives hands a button
+that shows the asking player alone what the normal bot would play there, and why."""
+
+from __future__ import annotations
+
+from bot.client import PresidentBot
+from bot.i18n import t
+from bot.packages.game.hint import advice
+from engine.bots.normal import explain
+from engine.view import player_view
+from fakediscord import FakeDiscord, TestUser
+
+from .conftest import LinkedClock
+from .e2e import cid, message, table_of, tick
+
+
+def hint_buttons(user: TestUser) -> list[str]:
+    return [b.label or "" for b in user.last_ephemeral().buttons if ":hint:" in (b.custom_id or "")]
+
+
+async def test_hints_are_off_by_default_and_the_host_turns_them_on(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    marie = fake.add_user("marie", locale="fr")
+    bob = fake.add_user("bob")
+    await marie.slash("president create", preset="classic")
+    table = table_of(president, marie)
+    await bob.slash("president join")
+    lobby = message(marie, table.lobby_message_id)
+    await marie.click(lobby, cid(table, "addbot"))
+    await marie.click(lobby, cid(table, "addbot"))
+    await marie.click(lobby, cid(table, "settings"))
+    panel = marie.last_ephemeral()
+    assert "💡 Conseils : non" in [b.label for b in panel.buttons]
+    await marie.click(panel, cid(table, "hints"))
+    panel = marie.last_ephemeral()
+    assert "💡 Conseils : oui" in [b.label for b in panel.buttons]
+    assert "bouton **Conseil**" in panel.content and table.hints
+    await marie.click(panel, cid(table, "hints"))
+    assert not table.hints
+    await president.service.start(table, marie.id)
+    await tick(fake, clock, 0.5)
+    await marie.slash("president hand")
+    assert hint_buttons(marie) == []  # off: no button, whoever's turn it is
+    fake.assert_no_errors()
+
+
+async def test_the_player_to_act_alone_sees_the_normal_bot_s_advice_in_their_language(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    marie = fake.add_user("marie", locale="fr")
+    bob = fake.add_user("bob")
+    await marie.slash("president create", preset="classic")
+    table = table_of(president, marie)
+    await bob.slash("president join")
+    await president.service.set_options(table, marie.id, hints=True)
+    for _ in range(2):
+        await president.service.add_bot(table, marie.id)
+    await president.service.start(table, marie.id)
+    game = table.game
+    assert game is not None
+    people = {table.seat_of(marie.id): marie, table.seat_of(bob.id): bob}
+    for _ in range(20):  # bots play until a person must
+        if game.to_act in people:
+            break
+        await tick(fake, clock, 1.0)
+    seat = game.to_act
+    assert seat is not None
+    asker = people[seat]
+    other = bob if asker is marie else marie
+    loc = "fr" if asker is marie else "en-US"
+    await asker.slash("president hand")
+    await other.slash("president hand")
+    assert hint_buttons(other) == []  # not their turn
+    labels = hint_buttons(asker)
+    assert labels == ["💡 " + t(loc, "btn.hint")]
+    before = [m.content for m in other.visible()]
+
+    await asker.click(asker.last_ephemeral(), cid(table, "hint", game.version))
+    shown = asker.last_ephemeral().content
+    action, reason = explain(player_view(game, seat))
+    assert shown.startswith("💡 ") and t(loc, f"reason.{reason}") in shown
+    assert shown.splitlines()[0] == advice(table, seat, loc)
+    verb = "hint.pass" if action.option is None else "hint.play"
+    assert t(loc, verb, cards="", reason="").split(":")[0].rstrip() in shown
+    assert [m.content for m in other.visible()] == before  # nothing shown to anyone else
+    assert game.to_act == seat  # advice changes nothing
+    fake.assert_no_errors()

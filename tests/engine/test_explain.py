@@ -1,0 +1,36 @@
+"""The normal bot's reasons (« Conseil »): every decision names one, and explaining a
+position never changes what the bot plays."""
+
+from __future__ import annotations
+
+import random
+
+from engine import Game, Rules
+from engine.bots import make_bot
+from engine.bots.normal import explain
+from engine.bots.tactics import REASONS
+from engine.view import player_view
+
+
+def test_explain_names_a_known_reason_and_the_bot_s_own_play() -> None:
+    bot = make_bot("normal")
+    seen: set[str] = set()
+    for preset in ("classic", "presi", "proletario", "wild7"):
+        game = Game.new(Rules.preset(preset), seats=4, seed=3)
+        rng = random.Random(preset)
+        for _ in range(400):
+            seat = game.to_act
+            if seat is None:
+                break
+            view = player_view(game, seat)
+            action, reason = explain(view)
+            assert reason in REASONS
+            assert action == bot.choose(view)
+            seen.add(reason)
+            # Vary the positions: sometimes a random legal move instead of the bot's.
+            options = game.legal_plays(seat)
+            if options and rng.random() < 0.3:
+                game.play_option(seat, rng.choice(options))
+            else:
+                game.apply(seat, action)
+    assert {"go_out", "lead_low", "answer_cheap", "keep"} <= seen

@@ -109,6 +109,10 @@ class TableStore(Protocol):
     async def game_over(self, table: Table, game_id: int, event: GameOver) -> None: ...
 
 
+# A host silent this long may be replaced by any seated human who uses a host action.
+HOST_IDLE_SECONDS = 10 * 60
+# A table where no person has acted this long closes itself.
+IDLE_CLOSE_SECONDS = 30 * 60
 # Fast mode: a bot waits between these many turn-based pauses before each move.
 FAST_BOT_PAUSES = (5 / 3, 10 / 3)
 
@@ -158,6 +162,8 @@ class TableService:
         if self.registry.in_channel(channel_id) is not None:
             raise TableError("err.table_exists")
         self.registry.add(table)
+        table.host_seen = self.clock.now()
+        self._human_seen(table)
         table.post_lobby = post
         if post:
             self._changed(table)
@@ -168,6 +174,7 @@ class TableService:
     async def join(self, table: Table, user_id: int, name: str, locale: str) -> str:
         """Seat a user; returns "seated", "queued" or "back" (a presi player returning)."""
         async with table.lock:
+            self._human_seen(table)
             if user_id in table.away:
                 self._come_back(table, user_id)
                 self._changed(table)
@@ -387,6 +394,7 @@ class TableService:
         """The user's latest interaction now shows their hand: refresh through it from now on."""
         previous = table.hands.get(user_id)
         table.hands[user_id] = link
+        self._human_seen(table)
         if previous is None or not previous.valid(self.clock.now()):
             self.refresh(table)  # the table message stops asking this player for My hand
         seat = table.seat_of(user_id)
@@ -419,13 +427,49 @@ class TableService:
             table.post_lobby = True
         self._arm_timer(table)
         self._schedule_bot(table)
+        table.host_seen = self.clock.now()
+        self._human_seen(table)
         self._changed(table)
 
     # ------------------------------------------------------------------ checks
 
     def _host_only(self, table: Table, user_id: int) -> None:
-        if not table.is_host(user_id):
+        """Host actions; a seated human may take the role over from a host who is gone (no
+        longer seated, away) or silent for HOST_IDLE_SECONDS, so a table never locks its
+        channel for good."""
+        now = self.clock.now()
+        if table.is_host(user_id):
+            table.host_seen = now
+            self._human_seen(table)
+            return
+        host_gone = table.seat_of(table.host_id) is None and not table.queued(table.host_id)
+        if table.seat_of(user_id) is None or not (
+            host_gone or table.host_id in table.away or now - table.host_seen > HOST_IDLE_SECONDS
+        ):
             raise TableError("err.not_host", host=table.host_id)
+        seat = table.seat_of(user_id)
+        assert seat is not None
+        table.host_id, table.host_seen = user_id, now
+        table.remember(LogEntry("ev.new_host", {"name": table.seats[seat].name}))
+        self._human_seen(table)
+
+    def _human_seen(self, table: Table) -> None:
+        """A person acted here: the table stays open for IDLE_CLOSE_SECONDS more."""
+        table.human_seen = self.clock.now()
+        self._arm_idle(table)
+
+    def _arm_idle(self, table: Table) -> None:
+        self.scheduler.at((table.id, "idle"), table.human_seen + IDLE_CLOSE_SECONDS,
+                          lambda: self._idle_over(table))
+
+    async def _idle_over(self, table: Table) -> None:
+        """Nobody has acted for IDLE_CLOSE_SECONDS: the timers and bots would otherwise keep
+        an abandoned table playing in its channel forever."""
+        async with table.lock:
+            if table.closed or self.clock.now() < table.human_seen + IDLE_CLOSE_SECONDS:
+                return
+            table.notice = LogEntry("table.idle_closed")
+            self._close(table)
 
     def _lobby_only(self, table: Table) -> None:
         if table.running:
@@ -441,6 +485,9 @@ class TableService:
         seat = table.seat_of(user_id)
         if seat is None:
             raise TableError("err.not_seated")
+        self._human_seen(table)
+        if table.is_host(user_id):
+            table.host_seen = self.clock.now()
         return game, seat
 
     def _check_version(self, game: Game, version: int | None) -> None:
@@ -621,6 +668,7 @@ class TableService:
         table.game_row_id = None
         table.timer_serial = table.timer_deadline = None
         self.scheduler.cancel_where(lambda key: _of_table(key, table.id, keep_refresh=True))
+        self._arm_idle(table)
         table.post_lobby = True
         table.notice = why or LogEntry("table.back_to_lobby")
         self._background(table, lambda store: store.table_changed(table, "lobby"))

@@ -133,6 +133,10 @@ class Table:
     post_lobby: bool = False  # the next refresh posts a fresh lobby message
     post_table: bool = False  # the next refresh posts a fresh table message (new round)
     closed: bool = False
+    # When the host, and anyone, last acted (TableService._host_only, _idle_over): runtime
+    # only, not persisted; a restored table starts counting again from its restart.
+    host_seen: float = field(default=0.0, compare=False)
+    human_seen: float = field(default=0.0, compare=False)
     # Hands of players who just left, to redraw once without controls (not persisted: a
     # restart only skips that courtesy edit).
     farewells: dict[int, HandLink] = field(default_factory=dict, repr=False, compare=False)

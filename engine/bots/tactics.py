@@ -103,18 +103,6 @@ def penalised(option: PlayOption, rules: Rules) -> bool:
     return rules.finish_penalty == "two_or_wild" and any(c.value == 4 for c in option.cards)
 
 
-def _bad_card(card: Card, rules: Rules) -> bool:
-    """A card the hand must not end on."""
-    if rules.finish_penalty == "none" or card.is_joker:
-        return False
-    return card.value == TWO or (rules.finish_penalty == "two_or_wild" and card.value == 4)
-
-
-def _control(option: PlayOption, revolution: bool) -> bool:
-    return option.special is not None or option.wilds > 0 or \
-        _strength(option.level, revolution) == _strength(TWO, False)
-
-
 def pick(
     hand: Sequence[Card],
     options: Sequence[PlayOption],
@@ -139,7 +127,10 @@ def judge(
     opponents: Sequence[int],
     unseen: Unseen | None = None,
 ) -> tuple[PlayOption | None, str]:
-    """:func:`pick`'s play with the rule that chose it, one of :data:`REASONS`."""
+    """:func:`pick`'s play with the rule that chose it, one of :data:`REASONS`.
+
+    Rollouts call this thousands of times per decision, so each option and card is looked
+    at once (no per-card or per-option helper calls on the common paths)."""
     if not options:
         return None, "no_play"
     size = len(hand)
@@ -147,22 +138,30 @@ def judge(
         if option.count == size and not penalised(option, rules):
             return option, "go_out"
     wild = 4 if rules.wild_rank == "7" else None
+    penalty = rules.finish_penalty
+    either = penalty == "two_or_wild"
     held: dict[int, int] = {}
+    bad: set[Card] = set()
     for card in hand:
-        if card.value != wild and not card.is_joker:
-            held[card.value] = held.get(card.value, 0) + 1
-    bad = {c for c in hand if _bad_card(c, rules)}
+        if card.suit == "":  # a joker: in no group, never a bad end
+            continue
+        value = card.value
+        if value != wild:
+            held[value] = held.get(value, 0) + 1
+        if penalty != "none" and (value == TWO or (either and value == 4)):
+            bad.add(card)
 
-    def leaves_bad_end(option: PlayOption) -> bool:
-        if not bad:
-            return False
-        rest = size - option.count
-        return rest > 0 and sum(1 for c in bad if c not in option.cards) == rest
-
-    usable = [o for o in options if not leaves_bad_end(o)]
-    if not usable:
-        if can_pass:
-            return None, "avoid_bad_end"
+    if bad:
+        usable = []
+        for option in options:
+            rest = size - option.count
+            if not (rest > 0 and sum(1 for c in bad if c not in option.cards) == rest):
+                usable.append(option)
+        if not usable:
+            if can_pass:
+                return None, "avoid_bad_end"
+            usable = list(options)
+    else:
         usable = list(options)
 
     def strength(option: PlayOption) -> tuple[int, int, int]:
@@ -172,29 +171,32 @@ def judge(
         return option.special is None and option.wilds == 0 and \
             held.get(option.level, 0) == option.count and option.announce is None
 
-    biggest = max(opponents, default=0)
-    groups = {level for level in held}
-    controls = [o for o in usable if _control(o, revolution)]
-    plain = [o for o in usable if not _control(o, revolution)]
+    top_level = _strength(TWO, False)
+    controls: list[PlayOption] = []
+    plain: list[PlayOption] = []
+    for option in usable:
+        if option.special is not None or option.wilds > 0 or \
+                (TWO - option.level if revolution else option.level) == top_level:
+            controls.append(option)
+        else:
+            plain.append(option)
     if top is None:
-        return _lead(usable, plain, whole, strength, groups, bad, rules, revolution, unseen,
-                     biggest)
+        return _lead(usable, plain, whole, strength, set(held), bad, rules, revolution,
+                     unseen, max(opponents, default=0))
     cheap = [o for o in plain if whole(o)]
     if cheap:
         return min(cheap, key=strength), "answer_cheap"
     if controls:
-        non_control_groups = sum(
-            1 for level in groups if _strength(level, revolution) != _strength(TWO, False))
-        control_cards = size - sum(held[level] for level in groups
-                                   if _strength(level, revolution) != _strength(TWO, False))
+        ordinary = [level for level in held if _strength(level, revolution) != top_level]
+        control_cards = size - sum(held[level] for level in ordinary)
         worth = (size <= 4 or min(opponents, default=99) <= 2
-                 or control_cards >= non_control_groups or bool(bad and size <= 6))
+                 or control_cards >= len(ordinary) or bool(bad and size <= 6))
         if worth:
             return min(controls, key=lambda o: (o.count != held.get(o.level, 0) and
                                                 o.special is None and o.wilds == 0,
                                                 o.wilds, strength(o))), "control"
-    breaking = [o for o in plain if held.get(o.level, 0) - o.count >= 2
-                or len(opponents) == 1]
+    heads_up = len(opponents) == 1
+    breaking = [o for o in plain if heads_up or held.get(o.level, 0) - o.count >= 2]
     if breaking:
         return min(breaking, key=strength), "break"
     if not can_pass:

@@ -321,6 +321,9 @@ class TableService:
             if any(card not in due.allowed for card in cards):
                 raise TableError("err.bad_choice")
             picks = table.gift_picks.setdefault(user_id, {})
+            others = sum(len(codes) for index, codes in picks.items() if index != part)
+            if others + len(cards) > due.count:  # counted across the menus, kept as they were
+                raise TableError("err.too_many_gifts", count=due.count, picked=others)
             picks[part] = [str(card) for card in cards]
             self.touch(table)
             return [Card.parse(code) for index in sorted(picks) for code in picks[index]]

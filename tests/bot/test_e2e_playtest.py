@@ -283,3 +283,37 @@ async def test_a_silent_host_passes_the_role_and_an_idle_table_closes_itself(
     await alice.slash("president create", preset="classic")  # the channel is free again
     assert table_of(president, alice) is not table
     fake.assert_no_errors()
+
+
+async def test_a_split_give_counts_picks_across_menus(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    marie = Player(fake.add_user("marie", locale="fr"))
+    await marie.user.slash("president create", preset="wild7")
+    table = table_of(president, marie.user)
+    lobby = message(marie.user, table.lobby_message_id)
+    await marie.user.click(lobby, cid(table, "addbot"))
+    await marie.user.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    deck = sorted(table.rules.deck_kind.cards(), key=str)
+    hands = [deck[0::2], deck[1::2]]  # 26 each: marie, the President, gives back 2 of 28
+    table.game = Game.new(table.rules, seats=2, seed=1, bots=[1], hands=hands,
+                          previous_ranking=[0, 1])
+    president.service._after(table, [])
+    await marie.open_hand(president)
+    menus = [s for s in marie.hand.selects if ":give:" in s.custom_id]
+    assert len(menus) == 2
+    first, second = menus
+    await marie.user.select(marie.hand, [o.value for o in first.options[:2]],
+                            select=first.custom_id)
+    assert "Choisies : " in marie.hand.content and "Donner les cartes choisies" in \
+        marie.hand.content
+    second = next(s for s in marie.hand.selects if s.custom_id.endswith(":1"))
+    await marie.user.select(marie.hand, [second.options[0].value], select=second.custom_id)
+    assert "tu en as déjà choisi 2 dans l’autre menu" in marie.hand.content
+    assert len(table.gift_picks[marie.user.id][0]) == 2  # the first menu's picks stay
+    first = next(s for s in marie.hand.selects if s.custom_id.endswith(":0"))
+    assert sum(o.default for o in first.options) == 2
+    await marie.user.select(marie.hand, [first.options[0].value], select=first.custom_id)
+    assert "encore 1 carte à choisir" in marie.hand.content
+    fake.assert_no_errors()

@@ -394,6 +394,16 @@ def _exchange_part(table: Table, game: Game, seat: int, locale: LocaleLike,
     parts = [allowed[i:i + OPTIONS_PER_SELECT] for i in range(0, len(allowed),
                                                                OPTIONS_PER_SELECT)][:3]
     single = len(parts) == 1
+    if not single:  # picks add up across the menus: show them, and how many are still due
+        user_id = table.seats[seat].user_id
+        picks = table.gift_picks.get(user_id, {}) if user_id is not None else {}
+        codes = {code for part in picks.values() for code in part}
+        picked = [c for c in allowed if str(c) in codes]
+        preset = picked
+        left = due.count - len(picked)
+        lines.append(t(locale, "hand.give_selected" if left else "hand.give_complete",
+                       cards=shorts(locale, picked, spanish(table)) or "—",
+                       left=plural(locale, "n.cards", left)))
     for index, part in enumerate(parts):
         options = [discord.SelectOption(label=short(locale, c, spanish(table)), value=str(c),
                                         description=card_words(locale, c, spanish(table)),

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.i18n import t
-from bot.i18n.cards import shorts
 from bot.packages.controls import Click, action, error_text, number
 from bot.packages.game.display import OPTIONS_PER_SELECT, hand_screen, parse_option, table_screen
 from bot.tables.service import TableError
@@ -168,17 +167,13 @@ async def pick_gift(click: Click) -> None:
         await _hand_action(click, lambda: service.give(click.table, click.user_id,
                                                        cards_of(click.values)))
         return
+    notice = ""  # the hand shows the cards picked so far and how many are still due
     try:
-        chosen = await service.pick_gift(click.table, click.user_id,
-                                         number(click.arg, GIFT_PARTS), cards_of(click.values))
+        await service.pick_gift(click.table, click.user_id, number(click.arg, GIFT_PARTS),
+                                cards_of(click.values))
     except TableError as err:
-        await show_hand(click.interaction, click.table,
-                        notice=refusal(click.locale, click.table, err))
-        return
-    spanish = click.table.rules.deck_kind.spanish
-    await show_hand(click.interaction, click.table,
-                    notice=t(click.locale, "hand.give_selected",
-                             cards=shorts(click.locale, chosen, spanish)))
+        notice = refusal(click.locale, click.table, err)
+    await show_hand(click.interaction, click.table, notice=notice)
 
 
 @action("give_ok")

@@ -14,8 +14,11 @@ def test_event_words_in_both_languages() -> None:
     assert rank_words("en", "A", 3, False) == "three Aces"
 
 
-def test_spanish_court_cards_keep_their_names() -> None:
-    assert rank_words("fr", "N", 2, True) == "deux Caballos"
+def test_spanish_court_cards_in_each_language() -> None:
+    # The French seed says valet, cavalier, roi, as; English keeps the Spanish names.
+    assert rank_words("fr", "N", 2, True) == "deux Cavaliers"
+    assert rank_words("fr", "K", 2, True) == "deux Rois"
+    assert short("fr", Card.parse("JO"), True) == "V🪙"
     assert rank_words("en", "K", 1, True) == "a Rey"
     assert short("en", Card.parse("KO"), True) == "Rey🪙"
     assert short("fr", Card.parse("5C"), True) == "5🍷"
@@ -24,7 +27,7 @@ def test_spanish_court_cards_keep_their_names() -> None:
 def test_suits_and_jokers_as_symbols() -> None:
     assert shorts("en", cards("10H", "QS", "2D", "3C"), False) == "10♥ Q♠ 2♦ 3♣"
     assert shorts("fr", cards("JH", "QS", "KD", "AC"), False) == "V♥ D♠ R♦ A♣"
-    assert short("fr", Card.parse("RJ"), False) == "🃏couleur"
+    assert short("fr", Card.parse("RJ"), False) == "🃏 couleur"
 
 
 def test_special_plays() -> None:

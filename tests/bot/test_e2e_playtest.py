@@ -317,3 +317,41 @@ async def test_a_split_give_counts_picks_across_menus(
     await marie.user.select(marie.hand, [first.options[0].value], select=first.custom_id)
     assert "encore 1 carte à choisir" in marie.hand.content
     fake.assert_no_errors()
+
+
+async def test_wording_fast_open_french_spanish_cards_and_autopilot(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    marie = Player(fake.add_user("marie", locale="fr"))
+    await marie.user.slash("president create", preset="classic")
+    table = table_of(president, marie.user)
+    await president.service.set_rules(table, marie.user.id, table.rules.replace(fast=True))
+    await president.service.add_bot(table, marie.user.id)
+    await president.service.add_bot(table, marie.user.id)
+    await president.service.start(table, marie.user.id)
+    await tick(fake, clock, 1)
+    await marie.open_hand(president)
+    assert "Le pli est vide : ouvre-le" in marie.hand.content
+    assert "battre la table" not in marie.hand.content
+    for _ in range(3):  # stop the game, back to the lobby, close
+        await marie.user.slash("president end")
+    assert table.closed
+
+    await marie.user.slash("president create", preset="presi")
+    table = table_of(president, marie.user)
+    await president.service.set_rules(
+        table, marie.user.id, table.rules.replace(autopilot_after_timeouts=1))
+    await marie.user.click(message(marie.user, table.lobby_message_id), "Jouer contre des bots")
+    await tick(fake, clock, 1)
+    await marie.open_hand(president)
+    text = marie.hand.content
+    assert not any(word in text for word in ("Sota", "Caballo", "Rey")), text
+    game = table.game
+    assert game is not None
+    for _ in range(100):  # marie never answers: the timer plays for her, then the autopilot
+        if any(e.key == "ev.autopilot_on" for e in table.log):
+            break
+        await tick(fake, clock, 30)
+    assert "le pilote automatique joue pour marie" in [
+        entry_text("fr", table, e) for e in table.log]
+    fake.assert_no_errors()

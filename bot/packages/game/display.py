@@ -311,10 +311,14 @@ def play_selects(table: Table, game: Game, seat: int, locale: LocaleLike,
     for key in sorted(groups, key=lambda k: (k == "special", k)):
         group = sorted(groups[key], key=lambda o: (game.strength(o.level), o.wilds,
                                                    o.announce or ""))
+        parts = -(-len(group) // OPTIONS_PER_SELECT)
         for part, start in enumerate(range(0, len(group), OPTIONS_PER_SELECT)):
             chunk = group[start:start + OPTIONS_PER_SELECT]
+            title = t(locale, f"hand.group.{key}")
+            if parts > 1:  # menus of one title would look alike: number them as the gifts
+                title = t(locale, "hand.group_part", title=title, part=part + 1, parts=parts)
             selects.append(select(
-                table.id, "play", t(locale, f"hand.group.{key}"),
+                table.id, "play", title,
                 [_option(locale, table, o) for o in chunk],
                 version=game.version, arg=f"{key}{part}"))
     return selects
@@ -334,7 +338,8 @@ def _play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
         if seat in game.passed:
             lines.append(t(locale, "hand.passed"))
         elif game.hand(seat):
-            lines.append(t(locale, "hand.fast", countdown=countdown(table)))
+            lines.append(t(locale, "hand.fast" if game.trick else "hand.fast_open",
+                           countdown=countdown(table)))
     elif game.to_act == seat:
         lines.append(t(locale, "hand.your_turn", countdown=countdown(table)))
         top = game.top

@@ -64,6 +64,17 @@ def state_of(bot: PresidentBot, guild_ids: list[int]) -> str:
     return json.dumps(tables, sort_keys=True, default=str)
 
 
+def changes(before: str, after: str) -> list[str]:
+    """Which fields of which tables differ between two `state_of` results."""
+    old, new = json.loads(before), json.loads(after)
+    found = [f"table {t} appeared or went" for t in set(old) ^ set(new)]
+    for table_id in set(old) & set(new):
+        for key in sorted(set(old[table_id]) | set(new[table_id])):
+            if old[table_id].get(key) != new[table_id].get(key):
+                found.append(f"table {table_id}: {key}")
+    return found
+
+
 @dataclass
 class Forgery:
     """One forged interaction, ready to send."""

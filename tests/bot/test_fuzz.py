@@ -26,7 +26,14 @@ from fakediscord import FakeDiscord, SettleTimeout
 
 from .conftest import LinkedClock
 from .e2e import Player, cid, message, play_until, table_of, tick
-from .forgery import Fuzzer, Tally, hands_shown_to_others, private_answer, state_of
+from .forgery import (
+    Fuzzer,
+    Tally,
+    changes,
+    hands_shown_to_others,
+    private_answer,
+    state_of,
+)
 
 INPUTS = int(os.environ.get("FUZZ_INPUTS", "520"))
 SEED = int(os.environ.get("FUZZ_SEED", "11"))
@@ -112,6 +119,8 @@ async def test_forged_interactions_are_answered_privately_and_change_nothing(
           f"rejected by Discord {tally.rejected_by_discord}, errors logged "
           f"{tally.errors_logged}, state changes {tally.state_changes}, "
           f"hands shown to others {tally.hands_shown}")
+    for failure in tally.failures[:30]:
+        print("  " + failure[:400])
     assert tally.sent == inputs
     assert tally.bad() == 0, tally.failures[:20]
 
@@ -138,9 +147,10 @@ async def one(fake: FakeDiscord, bot: PresidentBot, fuzzer: Fuzzer, tally: Tally
     if len(fake.errors) != discord_errors:
         tally.rejected_by_discord += 1
         tally.failures.append(f"Discord refused the answer to {what}: {fake.errors[-1]}")
-    if state_of(bot, guilds) != before:
+    after = state_of(bot, guilds)
+    if after != before:
         tally.state_changes += 1
-        tally.failures.append(f"state changed by {what}")
+        tally.failures.append(f"state changed ({changes(before, after)}) by {what}")
     errors = [r for r in caplog.records[logged:] if r.levelno >= logging.ERROR]
     if errors:
         tally.errors_logged += len(errors)

@@ -96,6 +96,7 @@ class InteractionHub:
             raise errors.unknown_interaction()
         kind = body.get("type")
         data = body.get("data") or {}
+        record.response = data
         channel = self._world.channels[record.channel_id]
         message: StoredMessage | None = None
         if kind in (CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE):

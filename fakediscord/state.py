@@ -112,6 +112,9 @@ class InteractionRecord:
     original_message_id: int | None = None
     followup_ids: list[int] = field(default_factory=list)
     modal: dict[str, Any] | None = None
+    # The ``data`` of the bot's first response, as sent: later edits of the message it
+    # created or updated do not change it, so a test can tell what this answer showed.
+    response: dict[str, Any] | None = None
 
     @property
     def acknowledged(self) -> bool:

@@ -135,16 +135,19 @@ class Run:
                 f"{game.version if game else None}, confirmed {self.acked}"
         self.restarts_checked += 1
 
-    async def confirmed(self, hand: Message) -> None:
-        """The hand shows a move as accepted: it must already be stored (bot.packages.game
-        views confirm a move only once its snapshot is committed)."""
-        versions = [int(m.group(1)) for cid in custom_ids(hand)
+    async def confirmed(self, answer: dict[str, Any]) -> None:
+        """The answer to a move shows it accepted: it must already be stored (bot.packages
+        .game views confirm a move only once its snapshot is committed). Read from the answer
+        itself: the hand may be redrawn meanwhile with later, unconfirmed, bots' moves."""
+        versions = [int(m.group(1)) for cid in answer_ids(answer.get("components") or [])
                     if (m := VERSION.match(cid)) is not None]
         table = await self.stored_table()
         if not versions or table is None or table.game is None:
             return
         shown = max(versions)
-        assert table.game.version >= shown, "a move was confirmed before it was stored"
+        assert table.game.version >= shown, (
+            f"a move was confirmed before it was stored: kills={self.kills} "
+            f"stored seq={table.seq} {table.game.phase} answer={answer.get('content')!r}")
         self.acked = Acked(table.game_no, shown)
 
 
@@ -160,6 +163,17 @@ def deck_of(game: Game) -> list[str]:
 def custom_ids(message: Message) -> list[str]:
     ids = [b.custom_id for b in message.buttons if b.custom_id]
     return ids + [s.custom_id for s in message.selects]
+
+
+def answer_ids(components: list[Any]) -> list[str]:
+    """Every custom_id in a response's component tree."""
+    found: list[str] = []
+    for component in components:
+        if isinstance(component, dict):
+            if "custom_id" in component:
+                found.append(str(component["custom_id"]))
+            found += answer_ids(list(component.get("components") or []))
+    return found
 
 
 def board(fake: FakeDiscord, needle: str) -> Message | None:
@@ -228,9 +242,9 @@ class Human:
         if record.abandoned:
             return
         await self.run.answered(record)
-        shown = self.hand()
-        if shown is not None and not shown.content.startswith("⚠️"):
-            await self.run.confirmed(shown)
+        answer = record.response or {}
+        if not str(answer.get("content", "")).startswith("⚠️"):
+            await self.run.confirmed(answer)
 
 
 async def host_click(run: Run, host: TestUser, needle: str, chance: float) -> bool:

@@ -22,7 +22,8 @@ from typing import Any
 from .cards import Card, Deck
 
 __all__ = [
-    "CONFLICTS", "GameEnd", "KNOBS", "KnobSpec", "PRESETS", "ROLE_CODES", "Rules", "RulesError",
+    "APPLIES", "CONFLICTS", "GameEnd", "KNOBS", "KnobSpec", "PRESETS", "ROLE_CODES", "Rules",
+    "RulesError",
 ]
 
 ROLE_CODES = ("P", "VP", "N", "VL", "L")
@@ -222,6 +223,17 @@ _SPECS = [
 #: Every knob, by its RULES.md name.
 KNOBS: dict[str, KnobSpec] = {spec.name: spec for spec in _SPECS}
 
+#: Knobs that only matter when other knobs allow it; the others always apply.
+APPLIES: dict[str, Callable[[Rules], bool]] = {
+    "jokers_close": lambda r: Deck(r.deck).has_jokers,
+    "on_equal": lambda r: r.equal_allowed and not r.fast,  # RULES §9: off in fast mode
+    "fast_seconds": lambda r: r.fast,
+    "turn_seconds": lambda r: not r.fast,  # fast mode has one common timer instead
+    "autopilot_after_timeouts": lambda r: not r.fast,
+    "leave_grace_seconds": lambda r: r.on_leave == "wait_then_cancel",
+    "vp_at_three": lambda r: r.min_players <= 3,
+}
+
 _COMMON: dict[str, object] = {
     "bots_fill": False, "equal_allowed": True, "trick_end": "all_passed", "pass_is_final": True,
     "finishing_closes_trick": False, "four_closes": False, "revolution": False,
@@ -366,6 +378,12 @@ class Rules:
 
     def knob_values(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in KNOBS}
+
+    def applies(self, knob: str) -> bool:
+        """Whether the knob changes anything with the other knobs as they are (see
+        :data:`APPLIES`): a host is only offered, and a reader only shown, knobs that do."""
+        condition = APPLIES.get(knob)
+        return condition is None or condition(self)
 
     def differences(self) -> dict[str, Any]:
         """Knobs whose value differs from the preset, in knob order."""

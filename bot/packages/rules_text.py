@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.i18n import LocaleLike, has, plural, t
-from bot.i18n.cards import short
+from bot.i18n import LocaleLike, has, join_names, plural, t
+from bot.i18n.cards import rank_short, short
 from engine import KNOBS, Card, GameEnd, Rules
 from engine.rules import ROLE_CODES
 
@@ -42,22 +42,80 @@ def preset_name(locale: LocaleLike, preset: str) -> str:
     return t(locale, f"preset.{preset}")
 
 
+def how_to_play(locale: LocaleLike, rules: Rules) -> list[str]:
+    """A few lines on playing this table, built from its knobs: the goal, the order of the
+    cards, what closes a trick, and the variants that are on."""
+    deck = rules.deck_kind
+    spanish = deck.spanish
+    order = " ".join(rank_short(locale, rank, spanish) for rank in deck.ranks)
+    answer = "howto.answer.equal" if rules.equal_allowed else "howto.answer.higher"
+    lines = [t(locale, "howto.goal"), t(locale, "howto.order", order=order), t(locale, answer)]
+    if deck.has_jokers:
+        lines.append(t(locale, "howto.jokers"))
+    if rules.wild_rank != "none":
+        lines.append(t(locale, "howto.wild", rank=rules.wild_rank))
+    closes = [t(locale, f"howto.close.{rules.trick_end}")]
+    if rules.closing_rank != "none":
+        closes.append(t(locale, f"howto.close.{rules.closing_rank}"))
+    if rules.four_closes:
+        closes.append(t(locale, "howto.close.four"))
+    if deck.has_jokers and rules.jokers_close:
+        closes.append(t(locale, "howto.close.joker"))
+    if rules.top_single is not None:
+        closes.append(t(locale, "howto.close.top_single",
+                        card=short(locale, rules.top_single, spanish)))
+    if rules.finishing_closes_trick:
+        closes.append(t(locale, "howto.close.finished"))
+    lines.append(t(locale, "howto.closes", closes=join_names(locale, closes)))
+    variants = [t(locale, f"howto.variant.{name}") for name, on in (
+        ("fast", rules.fast), ("revolution", rules.revolution),
+        ("two_beats_larger", rules.two_beats_larger),
+        ("no_equal", not rules.equal_allowed),
+        (f"on_equal.{rules.on_equal}", rules.equal_allowed and not rules.fast
+         and rules.on_equal != "none"),
+        (f"penalty.{rules.finish_penalty}", rules.finish_penalty != "none"),
+        ("blind", rules.exchange_blind)) if on]
+    if variants:
+        lines.append(t(locale, "howto.variants"))
+        lines.extend(f"• {variant}" for variant in variants)
+    return lines
+
+
+def rules_page(locale: LocaleLike, rules: Rules) -> list[str]:
+    """`/president rules`: how to play, then the settings that differ from the preset."""
+    lines = how_to_play(locale, rules)
+    changed = {name: value for name, value in rules.differences().items()
+               if rules.applies(name)}
+    lines.append("")
+    if changed:
+        lines.append(t(locale, "howto.changed"))
+        lines.extend(t(locale, "lobby.rule", knob=knob_label(locale, name),
+                       value=knob_value(locale, name, value, rules))
+                     for name, value in changed.items())
+    else:
+        lines.append(t(locale, "howto.unchanged"))
+    return lines
+
+
 def summary(locale: LocaleLike, rules: Rules) -> str:
     """One line: how the game ends and every knob changed from the preset (the lobby's title
     names the preset)."""
     parts = [knob_value(locale, "game_end", rules.game_end, rules)]
     for name, value in rules.differences().items():
-        if name != "game_end":
+        if name != "game_end" and rules.applies(name):
             parts.append(t(locale, "lobby.rule", knob=knob_label(locale, name),
                            value=knob_value(locale, name, value, rules)))
     return " · ".join(parts)
 
 
 def full(locale: LocaleLike, rules: Rules) -> list[str]:
-    """Every knob of the table with its value, changed ones marked."""
+    """Every knob that applies to the table (see `Rules.applies`) with its value, changed
+    ones marked."""
     base = Rules.preset(rules.preset_id)
     lines = []
     for name in KNOBS:
+        if not rules.applies(name):
+            continue
         value = getattr(rules, name)
         base_value = getattr(base, name)
         if value != base_value:

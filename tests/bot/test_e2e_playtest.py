@@ -355,3 +355,35 @@ async def test_wording_fast_open_french_spanish_cards_and_autopilot(
     assert "le pilote automatique joue pour marie" in [
         entry_text("fr", table, e) for e in table.log]
     fake.assert_no_errors()
+
+
+async def test_rules_explain_the_game_and_list_only_knobs_that_apply(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    marie = fake.add_user("marie", locale="fr")
+    await marie.slash("president create", preset="classic")
+    table = table_of(president, marie)
+    await marie.slash("president rules")
+    page = marie.last_ephemeral().text
+    assert "Des plus faibles aux plus fortes : 3 4 5 6 7 8 9 10 V D R A 2" in page
+    assert ("Le pli se ferme quand tous les autres ont passé, sur la meilleure carte "
+            "(le 2 ; le 3 en révolution) et sur quatre cartes de même valeur d’affilée") in page
+    assert "révolution : un carré inverse l’ordre" in page
+    assert "Les réglages sont ceux du préréglage." in page
+    for absent in ("joker", "Secondes pour revenir", "Minuteur du mode rapide"):
+        assert absent not in page, absent
+
+    await marie.slash("president settings")
+    offered = {o.value for s in marie.last_ephemeral().selects for o in s.options}
+    assert "turn_seconds" in offered
+    assert not {"jokers_close", "leave_grace_seconds", "fast_seconds"} & offered
+    await president.service.set_rules(table, marie.id, table.rules.replace(fast=True))
+    await marie.slash("president settings")
+    panel = marie.last_ephemeral()
+    offered = {o.value for s in panel.selects for o in s.options}
+    assert "fast_seconds" in offered and "turn_seconds" not in offered
+    assert "Minuteur du mode rapide" in panel.text and "Secondes par tour" not in panel.text
+    await marie.slash("president rules")
+    page = marie.last_ephemeral().text
+    assert "Réglages changés par rapport au préréglage :" in page and "Mode rapide" in page
+    fake.assert_no_errors()

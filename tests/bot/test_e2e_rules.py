@@ -190,7 +190,9 @@ async def test_settings_validation_and_lobby_summary(
     await alice.slash("president settings")
     panel = alice.last_ephemeral()
     knobs = [s for s in panel.selects if ":knob:" in s.custom_id]
-    assert sum(len(s.options) for s in knobs) == 36
+    # Every knob that applies to classic: not jokers_close (no jokers), fast_seconds (not
+    # fast) nor leave_grace_seconds (a bot replaces leavers).
+    assert sum(len(s.options) for s in knobs) == 33
 
     await alice.select(panel, ["revolution"], select=knobs[0].custom_id)
     assert table.rules.revolution is False
@@ -363,7 +365,7 @@ async def test_rules_and_closing_an_idle_table(
     table = table_of(president, alice)
     await alice.slash("president rules")
     rules = alice.last_ephemeral().text
-    assert "Règles de cette table" in rules and "Le 2 bat une taille de plus" in rules
+    assert "Règles de cette table" in rules and "un groupe de 2 bat un coup" in rules
     await alice.slash("president end")
     assert "La table est fermée." in alice.last_ephemeral().content
     await tick(fake, clock, 1)

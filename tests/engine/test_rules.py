@@ -99,3 +99,16 @@ def test_from_dict_refuses_unknown_keys_and_presets() -> None:
         Rules.from_dict({"preset": "classic", "extra": 1})
     with pytest.raises(RulesError, match="classic, presi, proletario, wild7"):
         Rules.from_dict({"preset": "poker"})
+
+
+def test_knobs_apply_only_where_other_knobs_let_them() -> None:
+    classic = Rules.preset("classic")
+    assert not classic.applies("jokers_close") and Rules.preset("proletario").applies(
+        "jokers_close")
+    assert not classic.applies("fast_seconds") and classic.applies("turn_seconds")
+    fast = classic.replace(fast=True)
+    assert fast.applies("fast_seconds") and not fast.applies("turn_seconds")
+    assert not fast.applies("on_equal")
+    assert Rules.preset("presi").applies("leave_grace_seconds")
+    assert not classic.applies("leave_grace_seconds")
+    assert classic.applies("deck")  # a knob without a condition always applies

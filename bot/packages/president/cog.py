@@ -18,7 +18,7 @@ from bot.packages.game.views import show_hand
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.lobby.views import display_name, join
 from bot.packages.publisher import NO_PINGS
-from bot.packages.rules_text import full, preset_name
+from bot.packages.rules_text import preset_name, rules_page
 from bot.packages.settings.views import open_settings
 from bot.packages.stats import display as stats_display
 from bot.packages.text import player_name
@@ -185,7 +185,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         locale = str(interaction.locale)
         embed = discord.Embed(
             title=t(locale, "rules.title", preset=preset_name(locale, table.rules.preset_id)),
-            description="\n".join(full(locale, table.rules))[:4096])
+            description="\n".join(rules_page(locale, table.rules))[:4096])
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name=ls("cmd.end"), description=ls("cmd.end.desc"))

@@ -38,8 +38,6 @@ if TYPE_CHECKING:
 
     Interaction = discord.Interaction[PresidentBot]
 
-KNOB_NAMES = list(KNOBS)
-HALF = (len(KNOB_NAMES) + 1) // 2
 # What a host may type for "no value", in either language.
 NOTHING = {text[key].lower() for text in CATALOGUES.values() for key in ("none", "never")}
 
@@ -54,7 +52,9 @@ def settings_screen(table: Table, locale: str, *, focus: str = "", notice: str =
         [discord.SelectOption(label=preset_name(locale, p), value=p,
                               default=p == rules.preset_id) for p in PRESETS],
         row=0)]
-    for part, names in enumerate((KNOB_NAMES[:HALF], KNOB_NAMES[HALF:])):
+    shown = [name for name in KNOBS if rules.applies(name)]  # no knob that changes nothing
+    half = (len(shown) + 1) // 2
+    for part, names in enumerate((shown[:half], shown[half:])):
         options = [discord.SelectOption(
             label=knob_label(locale, name)[:100], value=name,
             description=knob_value(locale, name, getattr(rules, name), rules)[:100],

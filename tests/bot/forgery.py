@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.client import PresidentBot
+from bot.i18n import CATALOGUES
 from bot.packages.game.display import option_value
 from bot.tables.table import Table
 from engine import KNOBS, Phase
@@ -103,6 +104,7 @@ class Tally:
     sent: int = 0
     unanswered: int = 0
     not_private: int = 0
+    wrong_language: int = 0
     rejected_by_discord: int = 0
     state_changes: int = 0
     hands_shown: int = 0
@@ -111,7 +113,8 @@ class Tally:
     failures: list[str] = field(default_factory=list)
 
     def bad(self) -> int:
-        return (self.unanswered + self.not_private + self.rejected_by_discord
+        return (self.unanswered + self.not_private + self.wrong_language
+                + self.rejected_by_discord
                 + self.state_changes + self.hands_shown + self.errors_logged)
 
 
@@ -181,7 +184,9 @@ class Fuzzer:
         if not shown:
             return None
         message, component = self.rng.choice(shown)
-        values = self.rng.sample(NOT_CARDS, self.rng.choice([1, 1, 2, 3]))
+        values: list[object] = list(self.rng.sample(NOT_CARDS, self.rng.choice([1, 1, 2, 3])))
+        if self.rng.random() < 0.1:
+            values = [7, None, {"card": "3H"}]
         data = {"custom_id": component["custom_id"], "component_type": STRING_SELECT,
                 "values": values}
         return Forgery("not_cards", user, MESSAGE_COMPONENT, data, message=message.id)
@@ -290,7 +295,7 @@ class Fuzzer:
         rng = self.rng
         user = rng.choice([self.host, self.seated, self.outsider])
         forger = self.forger
-        choice = rng.randrange(7)
+        choice = rng.randrange(8)
         permissions = None
         if choice in (0, 1):  # a member that is not resolved, not a snowflake, too big
             command = "president kick" if choice == 0 else "president stats"
@@ -322,13 +327,18 @@ class Fuzzer:
                 leaf_options(data)[0]["value"] = 3
             else:
                 leaf_options(data).append({"type": 3, "name": "seats", "value": "9"})
-        else:  # the language of a table by someone who is neither its host nor an admin
+        elif choice == 6:  # the language of a table by someone neither its host nor an admin
             user = rng.choice([self.seated, self.outsider])
             data = forger.command(user, "president language", language="en")
+        else:  # a required option left out
+            data = forger.command(user, "president language", language="en")
+            leaf_options(data).clear()
+            permissions = MANAGE_GUILD if rng.random() < 0.5 else None
         return Forgery("slash", user, APPLICATION_COMMAND, data, permissions=permissions)
 
     def other_guild(self) -> Forgery | None:
-        """This table's real controls, sent from a channel of another guild."""
+        """This table's real controls, sent from a channel of another guild or another
+        channel of its own."""
         user = self.host
         shown = [(m, c) for m in self.visible(user) for c in self.components(m)]
         if not shown:
@@ -338,8 +348,9 @@ class Fuzzer:
                                 "component_type": component["type"]}
         if component["type"] == STRING_SELECT:
             data["values"] = [o["value"] for o in component.get("options", [])[:1]]
-        return Forgery("other_guild", user, MESSAGE_COMPONENT, data,
-                       channel=self.foreign_channel, message=message.id)
+        channel = self.rng.choice([self.foreign_channel, self.empty_channel])
+        return Forgery("other_guild", user, MESSAGE_COMPONENT, data, channel=channel,
+                       message=message.id)
 
     def stale_host_button(self) -> Forgery | None:
         """Next, End and Replay drawn for another version of the game."""
@@ -387,6 +398,39 @@ class Fuzzer:
             forgery.user, forgery.kind, forgery.data, channel=forgery.channel,
             message=forgery.message, permissions=forgery.permissions, edit=forgery.edit,
             settle=False)
+
+
+def _openings(language: str) -> set[str]:
+    """The fixed start of each sentence of a catalogue (up to its first placeholder)."""
+    starts = set()
+    for text in CATALOGUES[language].values():
+        start = text.split("{")[0].strip()
+        if len(start) >= 12:
+            starts.add(start)
+    return starts
+
+
+OPENINGS = {language: _openings(language) for language in CATALOGUES}
+
+
+def in_other_language(fake: FakeDiscord, record: InteractionRecord, locale: str) -> bool:
+    """Whether the private answer starts with a sentence that only the other language's
+    catalogue has: a refusal must speak the user's language."""
+    world = fake.world
+    ids = [record.original_message_id, *record.followup_ids]
+    if record.response_type == 7:
+        ids.append(record.message_id)
+    mine = "fr" if locale.startswith("fr") else "en"
+    theirs = "en" if mine == "fr" else "fr"
+    foreign = OPENINGS[theirs] - OPENINGS[mine]
+    for message_id in ids:
+        message = world.messages.get(message_id or 0)
+        if message is None:
+            continue
+        text = message.content.removeprefix("⚠️ ").removeprefix("✅ ")
+        if any(text.startswith(start) for start in foreign):
+            return True
+    return False
 
 
 def private_answer(fake: FakeDiscord, record: InteractionRecord) -> bool:

@@ -31,6 +31,7 @@ from .forgery import (
     Tally,
     changes,
     hands_shown_to_others,
+    in_other_language,
     private_answer,
     state_of,
 )
@@ -116,6 +117,7 @@ async def test_forged_interactions_are_answered_privately_and_change_nothing(
     print(f"\nfuzz: seed {SEED}, {tally.sent} inputs over {phases}\n"
           f"  by category {dict(sorted(tally.by_category.items()))}\n"
           f"  unanswered {tally.unanswered}, not private {tally.not_private}, "
+          f"in the other language {tally.wrong_language}, "
           f"rejected by Discord {tally.rejected_by_discord}, errors logged "
           f"{tally.errors_logged}, state changes {tally.state_changes}, "
           f"hands shown to others {tally.hands_shown}")
@@ -144,6 +146,9 @@ async def one(fake: FakeDiscord, bot: PresidentBot, fuzzer: Fuzzer, tally: Tally
     elif not private_answer(fake, record):
         tally.not_private += 1
         tally.failures.append(f"answered with type {record.response_type} in public: {what}")
+    elif in_other_language(fake, record, forgery.user.user.locale):
+        tally.wrong_language += 1
+        tally.failures.append(f"answered in the other language: {what}")
     if len(fake.errors) != discord_errors:
         tally.rejected_by_discord += 1
         tally.failures.append(f"Discord refused the answer to {what}: {fake.errors[-1]}")

@@ -18,6 +18,7 @@ from aiohttp import BodyPartReader, hdrs, web
 from . import errors
 from .calls import CallLog, CallRecord, RateLimit
 from .commands import CommandRegistry
+from .emojis import ApplicationEmojis
 from .errors import DiscordError
 from .gateway import Gateway
 from .interactions import InteractionHub
@@ -113,6 +114,7 @@ class Rest:
         self._log = log
         self._activity = activity
         self._token = token
+        self.emojis = ApplicationEmojis(world)
 
     def application(self) -> web.Application:
         app = web.Application(middlewares=[self._middleware])
@@ -149,6 +151,7 @@ class Rest:
             for reference in ("@original", "{message_id}"):
                 path = "/webhooks/{webhook_id}/{webhook_token}/messages/" + reference
                 routes.append((method, path, self._webhook_message))
+        routes += self.emojis.routes()
         for method, path, handler in routes:
             app.router.add_route(method, API + path, handler)
         return app

@@ -83,6 +83,7 @@ class FakeDiscord:
             self.activity,
             token,
         )
+        self.emojis = self._rest.emojis  # the application's emojis, kept across restarts
         self._runner: web.AppRunner | None = None
         self._clients: dict[discord.Client, asyncio.Task[None]] = {}
         self._watched: list[object] = []

@@ -37,10 +37,18 @@ Time and Discord's refusals::
 
 ``fake.calls`` / ``fake.calls_since(fake.mark())`` list every REST call (method, route
 template, fake time, caller, the user whose token was used, status);
-``fake.inject_429(route)`` makes discord.py retry.
+``fake.inject_429(route)`` makes discord.py retry; ``fake.invalid_requests()`` counts the
+401/403/429 answers of the last 10 minutes (Cloudflare bans an IP at 10,000).
+
+Permissions and old messages::
+
+    fake.set_bot_permissions(fake.channel, send_messages=False)   # POST → 403 50013
+    fake.set_bot_permissions(fake.channel, view_channel=False)    # any channel route → 50001
+    fake.writer.old_edit_limit = 3     # edits of a message over an hour old, then 30046
 
 Known limitations: guild text channels only (no DMs, threads, reactions, typing, role
-overwrites; everyone has @everyone's permissions and the bot owns every guild); users
+overwrites: everyone has @everyone's permissions and the bot owns every guild, but
+its permissions can be set per channel); users
 cannot post plain messages; users pick only in string selects; no autocomplete, context
 menus, or role/mentionable/attachment options; one application per fake; the gateway
 neither compresses nor replays events missed during a drop; no real rate-limit buckets;

@@ -6,6 +6,13 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+# "An invalid request is one that results in 401, 403, or 429 statuses"; Cloudflare bans an
+# IP after 10,000 of them per 10 minutes (Invalid Request Limit aka Cloudflare bans,
+# https://discord.com/developers/docs/topics/rate-limits#invalid-request-limit-aka-cloudflare-bans).
+INVALID_STATUSES = (401, 403, 429)
+INVALID_REQUEST_WINDOW = 10 * 60.0
+INVALID_REQUEST_LIMIT = 10_000
+
 
 @dataclass(frozen=True)
 class CallRecord:
@@ -75,6 +82,12 @@ class CallLog:
                 return record
         seen = "\n".join(str(r) for r in self.errors()) or "no errors"
         raise AssertionError(f"expected a Discord error {code}, got:\n{seen}")
+
+    def invalid_requests(self, since: float) -> int:
+        """Answers with an invalid status at or after ``since`` (fake clock), injected 429s
+        included: Discord counts every 429 but those of the ``shared`` scope, which the fake
+        never sends."""
+        return sum(1 for r in self.records if r.status in INVALID_STATUSES and r.time >= since)
 
     def add_rate_limit(self, limit: RateLimit) -> None:
         self._rate_limits.append(limit)

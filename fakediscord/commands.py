@@ -11,7 +11,13 @@ from typing import Any
 
 from . import limits
 from .errors import UserActionError
-from .payloads import channel_payload, member_payload, permissions_of, user_payload
+from .payloads import (
+    bot_permissions,
+    channel_payload,
+    member_payload,
+    permissions_of,
+    user_payload,
+)
 from .snowflake import Snowflakes
 from .state import Guild, World
 
@@ -61,12 +67,25 @@ class CommandRegistry:
         return self._synced.get(guild_id, [])
 
     def find(self, guild_id: int, name: str) -> dict[str, Any] | None:
-        """What a user in ``guild_id`` gets for ``/name``: guild commands shadow global ones."""
-        for scope in (guild_id, None):
-            for command in self._synced.get(scope, []):
-                if command["name"] == name and command["type"] == CHAT_INPUT:
-                    return command
-        return None
+        """What a user in ``guild_id`` gets for ``/name``.
+
+        Guild commands do not hide global ones: an app "can have a global and guild
+        CHAT_INPUT command with the same name" (Registering a Command,
+        https://discord.com/developers/docs/interactions/application-commands#registering-a-command)
+        and the client lists both, so a name synced in both scopes is shown twice and a
+        test cannot tell which one its user picked: that fails the test.
+        """
+        found = [
+            command
+            for scope in (guild_id, None)
+            for command in self._synced.get(scope, [])
+            if command["name"] == name and command["type"] == CHAT_INPUT
+        ]
+        if len(found) > 1:
+            raise UserActionError(
+                f"/{name} is listed twice in this guild (a guild command and a global one)"
+            )
+        return found[0] if found else None
 
     def names(self, guild_id: int) -> list[str]:
         return sorted(c["name"] for scope in (guild_id, None) for c in self._synced.get(scope, []))
@@ -202,5 +221,5 @@ def _resolve(
     if channel is None or channel.guild_id != guild.id:
         raise UserActionError(f"{shown}: no channel {snowflake} in {guild.name}")
     payload = channel_payload(channel)
-    payload["permissions"] = str(permissions_of(guild, world.bot.id))
+    payload["permissions"] = str(bot_permissions(world, channel))
     resolved.setdefault("channels", {})[str(snowflake)] = payload

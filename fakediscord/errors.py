@@ -11,6 +11,8 @@ UNKNOWN_USER = 10013
 UNKNOWN_WEBHOOK = 10015
 UNKNOWN_INTERACTION = 10062
 MISSING_ACCESS = 50001
+MISSING_PERMISSIONS = 50013
+OLD_MESSAGE_EDITS = 30046
 EMPTY_MESSAGE = 50006
 INVALID_WEBHOOK_TOKEN = 50027
 INVALID_FORM_BODY = 50035
@@ -62,6 +64,20 @@ def unknown_user() -> DiscordError:
 
 def missing_access() -> DiscordError:
     return DiscordError(403, MISSING_ACCESS, "Missing Access")
+
+
+def missing_permissions() -> DiscordError:
+    """50013, "You lack permissions to perform that action" (JSON error codes,
+    https://discord.com/developers/docs/topics/opcodes-and-status-codes#json-json-error-codes)."""
+    return DiscordError(403, MISSING_PERMISSIONS, "Missing Permissions")
+
+
+def old_message_edits() -> DiscordError:
+    """30046, "Maximum number of edits to messages older than 1 hour reached. Try again
+    later" (same table); like the other 30xxx limits it is a 400."""
+    return DiscordError(
+        400, OLD_MESSAGE_EDITS, "Maximum number of edits to messages older than 1 hour reached."
+    )
 
 
 def unknown_message() -> DiscordError:

@@ -7,9 +7,10 @@ goes through here, so the limits are enforced and gateway events sent the same w
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
-from . import limits
+from . import errors, limits
 from .gateway import INTENT_GUILD_MESSAGES, Gateway
 from .payloads import gateway_message_payload
 from .state import COMPONENTS_V2, EPHEMERAL, LOADING, Channel, StoredMessage, World
@@ -18,6 +19,7 @@ SUPPRESS_EMBEDS = 1 << 2
 SUPPRESS_NOTIFICATIONS = 1 << 12
 SETTABLE_FLAGS = SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | COMPONENTS_V2
 DEFAULT, CHAT_INPUT_COMMAND = 0, 20
+OLD_MESSAGE_AGE = timedelta(hours=1)
 
 
 @dataclass(frozen=True)
@@ -45,9 +47,15 @@ class Origin:
 class MessageWriter:
     """Applies Discord's rules to every message write and tells the gateway about it."""
 
-    def __init__(self, world: World, gateway: Gateway) -> None:
+    def __init__(self, world: World, gateway: Gateway, old_edit_limit: int | None = None) -> None:
         self._world = world
         self._gateway = gateway
+        # Discord refuses edits of messages older than an hour past a threshold it does not
+        # publish (error 30046, "Maximum number of edits to messages older than 1 hour
+        # reached", https://discord.com/developers/docs/topics/opcodes-and-status-codes);
+        # here: after ``old_edit_limit`` of them per message (None: never).
+        self.old_edit_limit = old_edit_limit
+        self._old_edits: dict[int, int] = {}
         # Per message, the allowed_mentions of its latest create or edit (None: absent).
         self._allowed: dict[int, dict[str, Any] | None] = {}
 
@@ -112,6 +120,7 @@ class MessageWriter:
         self, message: StoredMessage, payload: dict[str, Any], uploads: list[Upload]
     ) -> StoredMessage:
         """Apply a partial edit: absent keys are kept, ``null`` clears, as Discord does."""
+        self._count_old_edit(message)
         fields = _fields(message)
         for key in ("content", "embeds", "components"):
             if key in payload:
@@ -143,6 +152,17 @@ class MessageWriter:
                 intent=INTENT_GUILD_MESSAGES,
             )
         return message
+
+    def _count_old_edit(self, message: StoredMessage) -> None:
+        """Age is judged on the fake clock; a refused edit does not count."""
+        if self.old_edit_limit is None or message.ephemeral:
+            return
+        if self._world.clock.now() - message.created_at <= OLD_MESSAGE_AGE:
+            return
+        done = self._old_edits.get(message.id, 0)
+        if done >= self.old_edit_limit:
+            raise errors.old_message_edits()
+        self._old_edits[message.id] = done + 1
 
     def delete(self, message: StoredMessage) -> None:
         del self._world.messages[message.id]

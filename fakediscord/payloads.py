@@ -18,6 +18,22 @@ EVERYONE_PERMISSIONS = (
     (1 << 6) | (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 18) | (1 << 31)
 )
 ALL_PERMISSIONS = (1 << 53) - 1
+# The bot's channel permissions tests can take away, with their bits from
+# https://discord.com/developers/docs/topics/permissions#permissions-bitwise-permission-flags
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+EMBED_LINKS = 1 << 14
+ATTACH_FILES = 1 << 15
+READ_MESSAGE_HISTORY = 1 << 16
+USE_EXTERNAL_EMOJIS = 1 << 18
+CHANNEL_PERMISSIONS = {
+    "view_channel": VIEW_CHANNEL,
+    "send_messages": SEND_MESSAGES,
+    "embed_links": EMBED_LINKS,
+    "attach_files": ATTACH_FILES,
+    "read_message_history": READ_MESSAGE_HISTORY,
+    "use_external_emojis": USE_EXTERNAL_EMOJIS,
+}
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 
 _USER_MENTION = re.compile(r"<@!?(\d+)>")
@@ -70,6 +86,17 @@ def member_payload(world: World, guild: Guild, user_id: int) -> dict[str, Any]:
 
 def permissions_of(guild: Guild, user_id: int) -> int:
     return ALL_PERMISSIONS if user_id == guild.owner_id else EVERYONE_PERMISSIONS
+
+
+def bot_permissions(world: World, channel: Channel) -> int:
+    """The bot's computed permissions in ``channel``: what interactions report as
+    ``app_permissions`` ("Bitwise set of permissions the app has within the channel the
+    interaction was sent from", interaction object,
+    https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object)
+    and what the REST routes enforce."""
+    if channel.bot_permissions is not None:
+        return channel.bot_permissions
+    return permissions_of(world.guilds[channel.guild_id], world.bot.id)
 
 
 def role_payload(guild: Guild) -> dict[str, Any]:
@@ -222,7 +249,7 @@ def interaction_payload(world: World, interaction: InteractionRecord) -> dict[st
         "version": 1,
         "locale": user.locale,
         "guild_locale": guild.locale,
-        "app_permissions": str(permissions_of(guild, world.bot.id)),
+        "app_permissions": str(bot_permissions(world, world.channels[interaction.channel_id])),
         "entitlements": [],
         "authorizing_integration_owners": {"0": str(guild.id)},
         "context": 0,

@@ -24,6 +24,12 @@ from .gateway import Gateway
 from .interactions import InteractionHub
 from .messages import MessageWriter, Upload
 from .payloads import (
+    ATTACH_FILES,
+    EMBED_LINKS,
+    READ_MESSAGE_HISTORY,
+    SEND_MESSAGES,
+    VIEW_CHANNEL,
+    bot_permissions,
     bot_user_payload,
     channel_payload,
     member_payload,
@@ -31,7 +37,7 @@ from .payloads import (
     user_payload,
 )
 from .settle import Activity
-from .state import StoredMessage, World
+from .state import Channel, StoredMessage, World
 
 API = "/api/v10"
 GATEWAY_PATH = "/gateway"
@@ -273,6 +279,18 @@ class Rest:
             raise errors.unknown_member()
         return json_response(member_payload(self._world, guild, user_id))
 
+    def _require(self, channel: Channel, *needed: int) -> None:
+        """Refuse a channel route as Discord does. Without VIEW_CHANNEL the channel is out of
+        reach, 403 50001 Missing Access ("Denying a user or a role VIEW_CHANNEL on a channel
+        implicitly denies other permissions on the channel", Implicit Permissions,
+        https://discord.com/developers/docs/topics/permissions#implicit-permissions); without
+        another permission the route needs, 403 50013 Missing Permissions."""
+        granted = bot_permissions(self._world, channel)
+        if not granted & VIEW_CHANNEL:
+            raise errors.missing_access()
+        if any(not granted & flag for flag in needed):
+            raise errors.missing_permissions()
+
     async def _get_channel(self, request: web.Request) -> web.Response:
         return json_response(
             channel_payload(self._world.channel(int(request.match_info["channel_id"])))
@@ -280,6 +298,12 @@ class Rest:
 
     async def _get_history(self, request: web.Request) -> web.Response:
         channel = self._world.channel(int(request.match_info["channel_id"]))
+        self._require(channel)
+        # "If the current user is missing the READ_MESSAGE_HISTORY permission in the channel,
+        # then no messages will be returned" (Get Channel Messages,
+        # https://discord.com/developers/docs/resources/message#get-channel-messages).
+        if not bot_permissions(self._world, channel) & READ_MESSAGE_HISTORY:
+            return json_response([])
         before = int(request.query.get("before", 0)) or None
         after = int(request.query.get("after", 0))
         limit = min(int(request.query.get("limit", 50)), 100)
@@ -294,15 +318,29 @@ class Rest:
     async def _post_message(self, request: web.Request) -> web.Response:
         channel = self._world.channel(int(request.match_info["channel_id"]))
         payload, uploads = await read_body(request)
+        # "When operating on a guild channel, the current user must have the SEND_MESSAGES
+        # permission" (Create Message, limitations,
+        # https://discord.com/developers/docs/resources/message#create-message); embeds
+        # without EMBED_LINKS and files without ATTACH_FILES are refused with 50013 too.
+        needed = [SEND_MESSAGES]
+        if payload.get("embeds"):
+            needed.append(EMBED_LINKS)
+        if uploads:
+            needed.append(ATTACH_FILES)
+        self._require(channel, *needed)
         message = self._writer.create(channel, payload, uploads)
         return json_response(message_payload(self._world, message))
 
-    def _channel_message(self, request: web.Request) -> StoredMessage:
+    def _channel_message(self, request: web.Request, *needed: int) -> StoredMessage:
         channel = self._world.channel(int(request.match_info["channel_id"]))
+        self._require(channel, *needed)
         return self._world.public_message(channel.id, int(request.match_info["message_id"]))
 
     async def _get_message(self, request: web.Request) -> web.Response:
-        return json_response(message_payload(self._world, self._channel_message(request)))
+        # "requires the current user to have the VIEW_CHANNEL and READ_MESSAGE_HISTORY
+        # permissions" (Get Channel Message, same page).
+        message = self._channel_message(request, READ_MESSAGE_HISTORY)
+        return json_response(message_payload(self._world, message))
 
     async def _patch_message(self, request: web.Request) -> web.Response:
         message = self._channel_message(request)

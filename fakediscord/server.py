@@ -14,14 +14,20 @@ import discord.http
 import yarl
 from aiohttp import web
 
-from .calls import CallLog, CallRecord, RateLimit
+from .calls import INVALID_REQUEST_WINDOW, CallLog, CallRecord, RateLimit
 from .client import TestUser
 from .clock import FakeClock
 from .commands import CommandRegistry
 from .gateway import INTENT_GUILD_MEMBERS, Gateway
 from .interactions import InteractionHub
 from .messages import MessageWriter
-from .payloads import channel_payload, guild_payload, member_payload
+from .payloads import (
+    CHANNEL_PERMISSIONS,
+    bot_permissions,
+    channel_payload,
+    guild_payload,
+    member_payload,
+)
 from .rest import API, GATEWAY_PATH, Rest
 from .settle import Activity, wait_until_idle
 from .snapshots import Message, snapshot
@@ -56,6 +62,7 @@ class FakeDiscord:
         token_lifetime: float = 15 * 60.0,
         quiet: float = 0.005,
         clock: FakeClock | None = None,
+        old_edit_limit: int | None = 5,
     ) -> None:
         self.clock = clock or FakeClock()
         self.quiet = quiet
@@ -64,7 +71,7 @@ class FakeDiscord:
         self.activity = Activity()
         self.log = CallLog()
         self.gateway = Gateway(self.world, self.activity)
-        self.writer = MessageWriter(self.world, self.gateway)
+        self.writer = MessageWriter(self.world, self.gateway, old_edit_limit)
         self.commands = CommandRegistry(self.world.snowflakes, self.world.application_id)
         self.hub = InteractionHub(
             self.world,
@@ -243,6 +250,19 @@ class FakeDiscord:
         self.gateway.dispatch("CHANNEL_CREATE", channel_payload(channel), intent=INTENT_GUILDS)
         return channel
 
+    def set_bot_permissions(self, channel: Channel, **allowed: bool) -> None:
+        """Grant (True) or take away (False) the bot's permissions in ``channel``, named as
+        in :data:`CHANNEL_PERMISSIONS` (``send_messages=False``), like a channel overwrite
+        on the bot's role. The REST routes enforce them and interactions in the channel
+        report them as ``app_permissions``; other permissions stay as they were."""
+        bits = bot_permissions(self.world, channel)
+        for name, on in allowed.items():
+            if name not in CHANNEL_PERMISSIONS:
+                raise ValueError(f"unknown permission {name!r}: {sorted(CHANNEL_PERMISSIONS)}")
+            flag = CHANNEL_PERMISSIONS[name]
+            bits = bits | flag if on else bits & ~flag
+        channel.bot_permissions = bits
+
     def messages(self, channel: Channel | None = None) -> list[Message]:
         """Every message in the channel, everyone's ephemerals included (a god's view)."""
         where = channel or self.channel
@@ -321,6 +341,11 @@ class FakeDiscord:
         """Answer the next ``times`` calls to ``route`` (a template such as
         ``/channels/{channel_id}/messages``) with a 429, to test the bot's retries."""
         self.log.add_rate_limit(RateLimit(method, route, times, retry_after, is_global))
+
+    def invalid_requests(self, window: float = INVALID_REQUEST_WINDOW) -> int:
+        """401, 403 and 429 answers in the last ``window`` seconds of the fake clock: what
+        Cloudflare counts toward its ban at 10,000 per 10 minutes (see ``calls``)."""
+        return self.log.invalid_requests(self.clock.monotonic() - window)
 
     @property
     def errors(self) -> list[CallRecord]:

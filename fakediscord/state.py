@@ -39,12 +39,14 @@ class User:
 
 @dataclass
 class Channel:
-    """A guild text channel."""
+    """A guild text channel; ``bot_permissions`` replaces what the bot's roles give it
+    there (None: the guild's), as a channel overwrite would."""
 
     id: int
     guild_id: int
     name: str
     position: int
+    bot_permissions: int | None = None
 
 
 @dataclass

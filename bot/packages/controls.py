@@ -176,6 +176,9 @@ async def route(interaction: discord.Interaction[Any], raw: str, values: list[st
     except Exception:
         log.exception("%s on table %s failed", click.action, table.id)
         await refuse(interaction, "err.internal")
+        return
+    # Someone acted: a table whose channel refused the bot may post again, or tells its host.
+    await interaction.client.publisher.acted(interaction, table)
 
 
 def typed_answers(components: list[Any]) -> list[str]:

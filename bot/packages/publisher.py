@@ -16,6 +16,7 @@ import discord
 from bot.i18n import t
 from bot.packages.game.display import closed_lines, hand_screen, table_screen
 from bot.packages.lobby.display import lobby_screen
+from bot.packages.permissions import missing, permission_name
 from bot.packages.screen import Screen
 from bot.tables.table import HandLink, Table
 
@@ -25,6 +26,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 NO_PINGS = discord.AllowedMentions.none()
+# "Maximum number of edits to messages older than 1 hour reached. Try again later" (JSON error
+# codes, https://discord.com/developers/docs/topics/opcodes-and-status-codes#json-json-error-codes);
+# Discord does not publish how many, so a table message is replaced before it is an hour old.
+OLD_MESSAGE_EDITS = 30046
+FRESH_TABLE_AGE = 55 * 60.0
 # The message an interaction token answered with: for a hand, the hand itself.
 ORIGINAL: Any = "@original"
 
@@ -34,11 +40,14 @@ class Publisher:
         self.bot = bot
         self._shown: dict[tuple[int, str], str] = {}
         self._retired: dict[int, str] = {}  # per table: its table message's text to keep
+        # Tables whose channel refused a post or an edit (403), with whether their host was
+        # told: nothing more is sent to that channel until someone acts at the table again.
+        self._blocked: dict[int, bool] = {}
 
     # ------------------------------------------------------------------ service hooks
 
     async def flush(self, table: Table) -> None:
-        if table.closed:
+        if table.closed or table.id in self._blocked:
             return
         await self._lobby(table)
         await self._table(table)
@@ -62,6 +71,37 @@ class Publisher:
         for user_id, link in links.items():
             await self._edit_hand(user_id, link, Screen(t(self._locale(table, user_id),
                                                           "hand.closed")))
+
+    async def acted(self, interaction: discord.Interaction[PresidentBot], table: Table) -> None:
+        """Someone acted at a table whose channel refused the bot: if the interaction says
+        the bot may post there again, redraw everything (posting a fresh table message when
+        the old one is gone); else tell the host, once per incident, which permission is
+        missing. Retrying only here keeps a channel that refuses to one failed call per
+        incident, not one per timer or bot move."""
+        told = self._blocked.get(table.id)
+        if told is None:
+            return
+        name = missing(interaction.app_permissions)
+        if name is None:
+            del self._blocked[table.id]
+            self._shown = {key: shown for key, shown in self._shown.items()
+                           if key[0] != table.id}
+            self.bot.service.refresh(table)
+            return
+        if told or not table.is_host(interaction.user.id):
+            return
+        self._blocked[table.id] = True
+        text = t(interaction.locale, "err.cannot_post",
+                 permission=permission_name(interaction.locale, name))
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    def _refused(self, table: Table, err: discord.Forbidden) -> None:
+        log.warning("table %s: channel %s refused the bot (%s %s); posting stops until "
+                    "someone acts", table.id, table.channel_id, err.status, err.code)
+        self._blocked.setdefault(table.id, False)
 
     def _locale(self, table: Table, user_id: int) -> str:
         seat = table.seat_of(user_id)
@@ -101,24 +141,43 @@ class Publisher:
         return self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
 
     async def _send(self, table: Table, screen: Screen) -> int | None:
+        if table.id in self._blocked:
+            return None
         try:
             message = await self._channel(table).send(allowed_mentions=NO_PINGS,
                                                       **screen.kwargs())
+        except discord.Forbidden as err:
+            self._refused(table, err)
+            return None
         except discord.HTTPException:
             log.exception("could not post in channel %s", table.channel_id)
             return None
         return message.id
 
     async def _edit(self, table: Table, message_id: int, screen: Screen | None) -> bool:
-        """Edit a message (`screen` None: only remove its controls); False if it is gone."""
+        """Edit a message (`screen` None: only remove its controls); False if it is gone or
+        too old to edit any more (a fresh one is then posted)."""
+        if table.id in self._blocked:
+            return True
         kwargs = screen.kwargs() if screen is not None else {"view": None}
         try:
-            await self._channel(table).get_partial_message(message_id).edit(**kwargs)
+            await self._channel(table).get_partial_message(message_id).edit(
+                allowed_mentions=NO_PINGS, **kwargs)
         except discord.NotFound:
             return False
-        except discord.HTTPException:
+        except discord.Forbidden as err:
+            self._refused(table, err)
+        except discord.HTTPException as err:
+            if err.code == OLD_MESSAGE_EDITS:
+                log.info("message %s is too old to edit: posting a fresh one", message_id)
+                return False
             log.exception("could not edit message %s", message_id)
         return True
+
+    def _aged(self, message_id: int) -> bool:
+        """Whether the message is nearly an hour old (its id says when it was posted)."""
+        posted = discord.utils.snowflake_time(message_id).timestamp()
+        return self.bot.service.clock.now() - posted >= FRESH_TABLE_AGE
 
     async def _lobby(self, table: Table) -> None:
         screen = lobby_screen(table)
@@ -159,7 +218,11 @@ class Publisher:
             table.table_message_id = await self._send(table, screen)
             self.bot.service.touch(table)
         elif self._shown.get(key) != screen.fingerprint:
-            if not await self._edit(table, table.table_message_id, screen):
+            if self._aged(table.table_message_id):
+                await self._retire_table_message(table)
+                table.table_message_id = await self._send(table, screen)
+                self.bot.service.touch(table)
+            elif not await self._edit(table, table.table_message_id, screen):
                 table.table_message_id = await self._send(table, screen)
                 self.bot.service.touch(table)
         else:

@@ -10,6 +10,7 @@ from bot.i18n import t
 from bot.packages.controls import Click, action
 from bot.packages.game.views import show_hand
 from bot.packages.lobby.display import lobby_screen
+from bot.packages.permissions import require
 from bot.packages.settings.views import open_settings
 from bot.packages.text import player_name
 from bot.tables.service import TableError
@@ -94,12 +95,14 @@ async def removebot_button(click: Click) -> None:
 
 @action("start")
 async def start_button(click: Click) -> None:
+    require(click.interaction)
     await click.bot.service.start(click.table, click.user_id)
     await redraw_lobby(click.interaction, click.table)
 
 
 @action("vsbots")
 async def vs_bots_button(click: Click) -> None:
+    require(click.interaction)
     await click.bot.service.play_against_bots(click.table, click.user_id)
     await redraw_lobby(click.interaction, click.table)
 

@@ -17,6 +17,7 @@ from bot.packages.controls import error_text
 from bot.packages.game.views import show_hand
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.lobby.views import display_name, join
+from bot.packages.permissions import require
 from bot.packages.publisher import NO_PINGS
 from bot.packages.rules_text import preset_name, rules_page
 from bot.packages.settings.views import open_settings
@@ -87,6 +88,16 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         else:
             await interaction.response.send_message(text, ephemeral=True)
 
+    @commands.Cog.listener()
+    async def on_app_command_completion(self, interaction: Interaction,
+                                        command: object) -> None:
+        """A command used at a table is someone acting there (see `Publisher.acted`)."""
+        if interaction.channel_id is None:
+            return
+        table = self.bot.service.registry.in_channel(interaction.channel_id)
+        if table is not None and not table.closed:
+            await self.bot.publisher.acted(interaction, table)
+
     # ------------------------------------------------------------------ lobby
 
     @app_commands.command(name=ls("cmd.create"), description=ls("cmd.create.desc"))
@@ -100,6 +111,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
             raise TableError("err.bad_choice")
         if self.bot.service.registry.in_channel(interaction.channel_id) is not None:
             raise TableError("err.table_exists")
+        require(interaction)
         # Opening a table writes to the database: acknowledge first, whatever the load.
         await interaction.response.defer(thinking=True)
         try:
@@ -172,7 +184,9 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
 
     @app_commands.command(name=ls("cmd.start"), description=ls("cmd.start.desc"))
     async def start(self, interaction: Interaction) -> None:
-        await self.bot.service.start(self._table(interaction), interaction.user.id)
+        table = self._table(interaction)
+        require(interaction)
+        await self.bot.service.start(table, interaction.user.id)
         await self._ok(interaction, "done.ok")
 
     @app_commands.command(name=ls("cmd.settings"), description=ls("cmd.settings.desc"))

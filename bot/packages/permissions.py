@@ -1,0 +1,48 @@
+"""The channel permissions the bot needs to run a table, read from an interaction.
+
+A table lives in public messages the bot posts (`POST /channels/{id}/messages`) and edits:
+Discord refuses the post without SEND_MESSAGES ("When operating on a guild channel, the
+current user must have the SEND_MESSAGES permission", Create Message,
+https://discord.com/developers/docs/resources/message#create-message) and every channel route
+without VIEW_CHANNEL (implicit permissions,
+https://discord.com/developers/docs/topics/permissions#implicit-permissions). Those public
+messages carry no embeds, files, custom emojis or replies, so Embed Links, Attach Files,
+Use External Emojis and Read Message History are not needed. Each interaction says what
+the bot may do in its channel (`app_permissions`, "Bitwise set of permissions the app has
+within the channel the interaction was sent from",
+https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object),
+so a refusal can be told before any call is wasted: Discord counts every 403 toward the
+10,000 invalid requests per 10 minutes after which Cloudflare bans the bot's address
+(https://discord.com/developers/docs/topics/rate-limits#invalid-request-limit-aka-cloudflare-bans).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.i18n import t
+from bot.tables.service import TableError
+
+# In the order a moderator should fix them: without View Channel nothing else counts.
+REQUIRED = ("view_channel", "send_messages")
+
+
+def missing(permissions: discord.Permissions) -> str | None:
+    """The first permission the bot needs and lacks, or None."""
+    return next((name for name in REQUIRED if not getattr(permissions, name)), None)
+
+
+def permission_name(locale: object, name: str) -> str:
+    """The permission as Discord's settings show it in the user's language."""
+    return t(locale, f"perm.{name}")
+
+
+def require(interaction: discord.Interaction[Any]) -> None:
+    """Refuse, in the user's language and naming the permission, an action that would
+    open or start a table the bot cannot post in."""
+    name = missing(interaction.app_permissions)
+    if name is not None:
+        raise TableError("err.missing_permission",
+                         permission=permission_name(interaction.locale, name))

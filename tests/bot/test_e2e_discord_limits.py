@@ -1,0 +1,130 @@
+"""The bot against Discord's permissions and old-message limits (issue 8, parts 1 and 3)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.client import PresidentBot
+from bot.packages import publisher
+from bot.tables.table import Table
+from fakediscord import FakeDiscord, TestUser
+
+from .conftest import LinkedClock
+from .e2e import cid, host_against_three_bots, message, table_of, tick
+
+
+async def wait_looking(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                       host: TestUser, minutes: int) -> None:
+    """Ten minutes at a time, the host's timer passes for her and the bots answer; she
+    opens her hand each time, so the table is not closed as abandoned."""
+    for _ in range(minutes // 10):
+        await tick(fake, clock, 600.0)
+        table = table_of(bot, host)
+        await host.click(message(host, table.table_message_id), cid(table, "hand"))
+
+
+async def slow_round(bot: PresidentBot, host: TestUser) -> Table:
+    """``host`` against three bots, with 10-minute turns and no autopilot: one round
+    outlives its table message's first hour."""
+    await host.slash("president create", preset="classic")
+    table = table_of(bot, host)
+    await bot.service.set_rules(table, host.id, table.rules.replace(turn_seconds=600))
+    lobby = message(host, table.lobby_message_id)
+    for _ in range(3):
+        await host.click(lobby, cid(table, "addbot"))
+    await host.click(lobby, cid(table, "start"))
+    return table
+
+
+async def test_create_without_send_messages_names_the_permission_and_opens_nothing(
+    fake: FakeDiscord, president: PresidentBot
+) -> None:
+    fake.set_bot_permissions(fake.channel, send_messages=False)
+    marie = fake.add_user("marie", locale="fr")
+    john = fake.add_user("john", locale="en-US")
+
+    await marie.slash("president create", preset="classic")
+    assert "« Envoyer des messages »" in marie.last_ephemeral().content
+    await john.slash("president create", preset="classic")
+    assert "“Send Messages”" in john.last_ephemeral().content
+    assert president.service.registry.in_channel(fake.channel.id) is None
+    assert fake.invalid_requests() == 0
+
+
+async def test_start_without_view_channel_is_refused(
+    fake: FakeDiscord, president: PresidentBot
+) -> None:
+    marie = fake.add_user("marie", locale="fr")
+    await marie.slash("president create", preset="classic")
+    table = table_of(president, marie)
+    lobby = message(marie, table.lobby_message_id)
+    await marie.click(lobby, cid(table, "addbot"))
+    fake.set_bot_permissions(fake.channel, view_channel=False)
+
+    await marie.click(lobby, cid(table, "start"))
+    assert "« Voir le salon »" in marie.last_ephemeral().content
+    assert table.game is None
+    assert fake.invalid_requests() == 0
+
+
+async def test_a_403_mid_game_stops_posting_until_someone_acts(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock
+) -> None:
+    marie = fake.add_user("marie", locale="fr")
+    table = await host_against_three_bots(instant, marie, "rounds:2")
+    await tick(fake, clock, 1.0)
+    board = message(marie, table.table_message_id)
+    fake.set_bot_permissions(fake.channel, view_channel=False)
+    for _ in range(120):  # timers and bots keep playing for two minutes
+        await tick(fake, clock, 1.0)
+
+    assert fake.invalid_requests() == 1  # one failed call for the whole incident
+    fake.expect_error(50001)
+    await marie.click(board, cid(table, "hand"))  # the host acts: told, nothing retried
+    notice = marie.last_ephemeral()
+    assert "« Voir le salon »" in notice.content and "publier" in notice.content
+    assert fake.invalid_requests() == 1
+
+    fake.set_bot_permissions(fake.channel, view_channel=True)
+    mark = fake.mark()
+    await marie.click(board, cid(table, "hand"))  # acting again: the table is redrawn
+    await tick(fake, clock, 1.0)
+    redrawn = [c for c in fake.calls_since(mark) if c.route.startswith("/channels/")]
+    assert redrawn and all(c.status == 200 for c in redrawn)
+    assert message(marie, table.table_message_id).content != board.content
+    fake.assert_no_errors()
+
+
+async def test_the_table_message_is_replaced_before_it_is_an_hour_old(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock
+) -> None:
+    fake.writer.old_edit_limit = 0
+    marie = fake.add_user("marie", locale="fr")
+    table = await slow_round(instant, marie)
+    await tick(fake, clock, 1.0)
+    first = table.table_message_id
+    game = table.game
+    assert game is not None
+    await wait_looking(fake, clock, instant, marie, 80)
+
+    assert game.round_no == 1  # still the first round, on a second table message
+    assert table.table_message_id != first and not table.closed
+    fake.assert_no_errors()  # no edit of a message over an hour old
+
+
+async def test_30046_posts_a_fresh_table_message(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(publisher, "FRESH_TABLE_AGE", 24 * 3600.0)  # never replaced early
+    fake.writer.old_edit_limit = 0
+    marie = fake.add_user("marie", locale="fr")
+    table = await slow_round(instant, marie)
+    await tick(fake, clock, 1.0)
+    first = table.table_message_id
+    await wait_looking(fake, clock, instant, marie, 80)
+
+    fake.expect_error(30046)
+    assert table.table_message_id != first and not table.closed
+    assert message(marie, table.table_message_id).buttons
+    fake.assert_no_errors()

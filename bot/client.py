@@ -14,6 +14,7 @@ from discord.ext import commands
 from bot.config import Config
 from bot.i18n.translator import CatalogueTranslator
 from bot.packages import controls
+from bot.packages.cards.emojis import faces as card_faces
 from bot.packages.game import hint as game_hint
 from bot.packages.game import views as game_views
 from bot.packages.lobby import views as lobby_views
@@ -56,6 +57,7 @@ class PresidentBot(commands.Bot):
         self.with_storage = with_storage
         self.storage: Storage | None = None
         self.writer: SnapshotWriter | None = None
+        self.faces_sync: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogueTranslator())
@@ -64,6 +66,8 @@ class PresidentBot(commands.Bot):
         if self.with_storage:
             await self.open_storage()
         await self.sync_commands()
+        # In the background: cards are text until the faces are there (or if they fail).
+        self.faces_sync = asyncio.create_task(card_faces.sync(self))
 
     async def open_storage(self) -> None:
         url = self.config.database_url
@@ -109,6 +113,9 @@ class PresidentBot(commands.Bot):
             await self.tree.sync()
 
     async def close(self) -> None:
+        if self.faces_sync is not None:
+            self.faces_sync.cancel()
+        card_faces.clear()
         await self.service.coalescer.drain()
         # Results are retried while the database is down; a stop must not wait for ever.
         # An unrecorded result is recorded again by the next start (see TableService.adopt).

@@ -13,6 +13,7 @@ import discord
 
 from bot.i18n import LocaleLike, join_names, plural, t
 from bot.i18n.cards import card_words, play_words, rank_short, rank_words, short, shorts
+from bot.packages.cards.emojis import faces
 from bot.packages.controls import button, select, view
 from bot.packages.rules_text import preset_name
 from bot.packages.screen import Screen
@@ -279,7 +280,9 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
         over = game.phase is Phase.GAME_OVER
         lines.append(t(locale, "hand.game_over" if over else "hand.round_over"))
     items.append(button(table.id, "refresh", t(locale, "btn.refresh"), row=4))
-    return Screen("\n".join(lines), view(*items))
+    # The faces line goes under the hand's title line (after the notice, if any).
+    return Screen(faces.with_line(lines, 1 if notice else 0, hand, spanish(table)),
+                  view(*items))
 
 
 def option_value(option: PlayOption) -> str:
@@ -298,7 +301,9 @@ def _option(locale: LocaleLike, table: Table, option: PlayOption) -> discord.Sel
                        option.special, option.announce,
                        None if table.rules.wild_rank == "none" else table.rules.wild_rank)
     return discord.SelectOption(label=label[:100], value=option_value(option),
-                                description=words[:100])
+                                description=words[:100],
+                                emoji=faces.option_emoji(option.cards, option.value,
+                                                         spanish(table)))
 
 
 def play_selects(table: Table, game: Game, seat: int, locale: LocaleLike,
@@ -412,7 +417,8 @@ def _exchange_part(table: Table, game: Game, seat: int, locale: LocaleLike,
     for index, part in enumerate(parts):
         options = [discord.SelectOption(label=short(locale, c, spanish(table)), value=str(c),
                                         description=card_words(locale, c, spanish(table)),
-                                        default=c in preset)
+                                        default=c in preset,
+                                        emoji=faces.emoji(c, spanish(table)))
                    for c in part]
         placeholder = t(locale, "hand.give_cards") if single else \
             t(locale, "hand.give_part", part=index + 1, parts=len(parts))

@@ -1,0 +1,111 @@
+"""The card faces as application emojis, and cards drawn with them where Discord allows.
+
+At start the bot makes sure every face in ``bot/assets/cards`` is one of its application
+emojis (owned by the bot, usable in every server without a permission). A face's emoji is
+named after the face and a hash of its PNG (``fr_10H_3fa2c1``), so a later start finds it by
+name and uploads again only a face whose drawing changed (the old one is deleted, keeping
+well under Discord's 2,000). The sync runs in the background: until it ends, or when it
+fails, cards are text, exactly as without faces. It is all or nothing, so a hand never
+mixes faces and text.
+
+Faces are an addition, never a replacement: the hand keeps its text line (a server that
+blocks external emojis shows ``:fr_10H_3fa2c1:`` instead of a face, and screen readers read
+names), and a face line is left out when it would take the message over Discord's 2,000
+characters (each face costs about 36).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+import discord
+
+from bot.packages.cards.faces import ASSETS, face_key
+from engine import Card
+
+log = logging.getLogger(__name__)
+
+#: Discord's cap on a message's content.
+CONTENT_LIMIT = 2000
+#: The bot's own emoji names: a face key and six hex digits of its PNG's hash.
+OWN_NAME = re.compile(r"^(fr|es)_[0-9A-Z]{2,3}_[0-9a-f]{6}$")
+
+
+def emoji_name(key: str, png: bytes) -> str:
+    return f"{key}_{hashlib.sha256(png).hexdigest()[:6]}"
+
+
+class CardFaces:
+    """Face key → application emoji; empty (text cards) until a sync succeeds."""
+
+    def __init__(self, directory: Path = ASSETS) -> None:
+        self.directory = directory
+        self.emojis: dict[str, discord.PartialEmoji] = {}
+
+    def clear(self) -> None:
+        self.emojis = {}
+
+    async def sync(self, client: discord.Client) -> None:
+        """Find or create every face's emoji; on any refusal, stay on text cards."""
+        self.clear()
+        try:
+            self.emojis = await self._sync(client)
+        except discord.HTTPException as exc:
+            log.warning("card faces unavailable, cards stay text: %s", exc)
+        else:
+            log.info("card faces ready: %d emojis", len(self.emojis))
+
+    async def _sync(self, client: discord.Client) -> dict[str, discord.PartialEmoji]:
+        wanted = {path.stem: emoji_name(path.stem, path.read_bytes())
+                  for path in sorted(self.directory.glob("*.png"))}
+        owned = [e for e in await client.fetch_application_emojis() if OWN_NAME.match(e.name)]
+        by_name = {e.name: e for e in owned}
+        keep = set(wanted.values())
+        for stale in owned:
+            if stale.name not in keep:  # a face redrawn since: its old drawing goes
+                await stale.delete()
+        found: dict[str, discord.PartialEmoji] = {}
+        for key, name in wanted.items():
+            emoji = by_name.get(name)
+            if emoji is None:
+                png = (self.directory / f"{key}.png").read_bytes()
+                emoji = await client.create_application_emoji(name=name, image=png)
+            found[key] = discord.PartialEmoji(name=emoji.name, id=emoji.id)
+        return found
+
+    def emoji(self, card: Card, spanish: bool) -> discord.PartialEmoji | None:
+        return self.emojis.get(face_key(card, spanish))
+
+    def option_emoji(self, cards: Sequence[Card], value: str, spanish: bool
+                     ) -> discord.PartialEmoji | None:
+        """A play's face for its select option: a card of the value played (not a wild)."""
+        if not cards:
+            return None
+        card = next((c for c in cards if c.rank == value), cards[0])
+        return self.emoji(card, spanish)
+
+    def line(self, cards: Sequence[Card], spanish: bool) -> str | None:
+        """The cards as one line of faces, or None when faces are not available."""
+        shown = [self.emoji(c, spanish) for c in cards]
+        if not shown or any(e is None for e in shown):
+            return None
+        return "".join(str(e) for e in shown)
+
+    def with_line(self, lines: Sequence[str], after: int, cards: Sequence[Card],
+                  spanish: bool) -> str:
+        """``lines`` joined, with the faces of ``cards`` after line ``after`` when they exist
+        and fit within Discord's content limit."""
+        text = "\n".join(lines)
+        faces = self.line(cards, spanish)
+        if faces is None or len(text) + len(faces) + 1 > CONTENT_LIMIT:
+            return text
+        at = min(after + 1, len(lines))
+        return "\n".join([*lines[:at], faces, *lines[at:]])
+
+
+#: The process's faces: the bot syncs them at start and clears them when it closes.
+faces = CardFaces()

@@ -119,7 +119,12 @@ def error_text(locale: object, err: TableError) -> str:
         return t(locale, "engine.other", detail=err.params.get("detail", err.key))
 
 
-class Control(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?P<raw>.{1,100})"):
+# The custom_ids `Control` claims. discord.py only dispatches to it an id that matches this
+# and that is on the message with its type; `refuse_forged` answers every other click.
+CLAIMED = re.compile(r"(?P<raw>.{1,100})")
+
+
+class Control(discord.ui.DynamicItem[discord.ui.Item[Any]], template=CLAIMED):
     """Claims every component: ours are decoded and routed, anything else is refused."""
 
     def __init__(self, item: discord.ui.Item[Any]) -> None:
@@ -244,7 +249,8 @@ async def refuse_forged(interaction: discord.Interaction[Any]) -> None:
         return
     data: dict[str, Any] = dict(interaction.data or {})
     cid = str(data.get("custom_id", ""))
-    if shown_on(interaction.message, cid, data.get("component_type")):
+    if shown_on(interaction.message, cid, data.get("component_type")) and \
+            CLAIMED.fullmatch(cid) is not None:
         return
     match = CUSTOM_ID.fullmatch(cid)
     if match is not None and match.group(2) in REDRAWN and interaction.message is not None \

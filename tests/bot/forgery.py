@@ -212,6 +212,7 @@ class Fuzzer:
                 cid(table_id, "explode", version),
                 f"pz:{table_id}:join:٣:", f"pz:{table_id}:join:0", "nothing", "pz:::::",
                 f"pz:{table_id}{'9' * 30}:join:0:",
+                f"pz:{table_id}:refresh:{version}:a\nb", f"pz:{table_id}:join:0:{'x' * 100}",
             ])
         elif choice == 3:  # joins and leaves that cannot apply
             user, action = rng.choice([(self.host, "join"), (self.seated, "join"),

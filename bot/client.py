@@ -111,6 +111,13 @@ class PresidentBot(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+            # Discord lists a guild's commands beside the global ones ("Your app can have a
+            # global and guild CHAT_INPUT command with the same name",
+            # https://discord.com/developers/docs/interactions/application-commands#registering-a-command):
+            # a development guild synced earlier would show every command twice. The tree
+            # holds no command for these guilds, so syncing them overwrites theirs with none.
+            for guild_id in self.config.clear_guild_ids:
+                await self.tree.sync(guild=discord.Object(guild_id))
 
     async def close(self) -> None:
         if self.faces_sync is not None:

@@ -35,6 +35,10 @@ class Config:
     token: str
     database_url: str = DEFAULT_DATABASE_URL
     dev_guild_id: int | None = None
+    # Guilds whose commands a global sync clears (CLEAR_GUILD_COMMANDS): Discord lists a
+    # guild's commands beside the global ones, so a development guild synced earlier would
+    # show every command twice.
+    clear_guild_ids: tuple[int, ...] = ()
     log_level: str = "INFO"
     # Seconds a bot waits before playing, so humans can follow what happened.
     bot_pause: float = 1.5
@@ -79,6 +83,7 @@ class Config:
             token=token,
             database_url=values.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL,
             dev_guild_id=int(guild) if guild else None,
+            clear_guild_ids=_guild_ids(values, "CLEAR_GUILD_COMMANDS"),
             log_level=(values.get("LOG_LEVEL", "").strip() or "INFO").upper(),
             bot_pause=float(values.get("BOT_PAUSE_SECONDS", "").strip() or 1.5),
             database_pool_size=_count(values, "DATABASE_POOL_SIZE", 5, least=1),
@@ -96,6 +101,14 @@ def _count(values: Mapping[str, str], name: str, default: int, *, least: int) ->
     if number is None or number < least:
         raise InvalidSetting(f"{name} must be a whole number of at least {least}, not {raw!r}")
     return number
+
+
+def _guild_ids(values: Mapping[str, str], name: str) -> tuple[int, ...]:
+    """Comma-separated guild ids (ASCII digits only)."""
+    parts = [part.strip() for part in values.get(name, "").split(",") if part.strip()]
+    if not all(part.isascii() and part.isdigit() for part in parts):
+        raise InvalidSetting(f"{name} must list guild ids separated by commas, not {parts!r}")
+    return tuple(int(part) for part in parts)
 
 
 def _shards(values: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:

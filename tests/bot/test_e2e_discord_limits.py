@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from bot.client import PresidentBot
+from bot.config import Config, InvalidSetting
 from bot.packages import publisher
 from bot.tables.table import Table
-from fakediscord import FakeDiscord, TestUser
+from fakediscord import FakeDiscord, TestUser, UserActionError
 
 from .conftest import LinkedClock
 from .e2e import cid, host_against_three_bots, message, table_of, tick
@@ -128,3 +129,30 @@ async def test_30046_posts_a_fresh_table_message(
     assert table.table_message_id != first and not table.closed
     assert message(marie, table.table_message_id).buttons
     fake.assert_no_errors()
+
+
+def bot_with(fake: FakeDiscord, clock: LinkedClock, config: Config) -> PresidentBot:
+    return PresidentBot(config, clock=clock, with_storage=False, guild_ready_timeout=0)
+
+
+async def test_a_global_sync_clears_the_development_guild_commands(
+    fake: FakeDiscord, clock: LinkedClock
+) -> None:
+    marie = fake.add_user("marie", locale="fr")
+    for config in (Config(token=fake.token, dev_guild_id=fake.guild.id),
+                   Config(token=fake.token)):
+        bot = bot_with(fake, clock, config)
+        await fake.connect(bot)
+        await fake.disconnect(bot)
+    with pytest.raises(UserActionError, match="listed twice"):
+        await marie.slash("president create", preset="classic")
+
+    bot = bot_with(fake, clock, Config.from_env(
+        {"DISCORD_TOKEN": fake.token, "CLEAR_GUILD_COMMANDS": f" {fake.guild.id} "},
+        dotenv=None))
+    await fake.connect(bot)
+    await marie.slash("president create", preset="classic")
+    assert bot.service.registry.in_channel(fake.channel.id) is not None
+    await fake.disconnect(bot)
+    with pytest.raises(InvalidSetting):
+        Config.from_env({"DISCORD_TOKEN": "x", "CLEAR_GUILD_COMMANDS": "12,abc"}, dotenv=None)

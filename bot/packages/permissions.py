@@ -6,8 +6,10 @@ current user must have the SEND_MESSAGES permission", Create Message,
 https://discord.com/developers/docs/resources/message#create-message) and every channel route
 without VIEW_CHANNEL (implicit permissions,
 https://discord.com/developers/docs/topics/permissions#implicit-permissions). Those public
-messages carry no embeds, files, custom emojis or replies, so Embed Links, Attach Files,
-Use External Emojis and Read Message History are not needed. Each interaction says what
+messages carry no embeds, files or replies, so Embed Links, Attach Files and Read Message
+History are not needed, nor is Use External Emojis for card faces: "The USE_EXTERNAL_EMOJIS
+permission is not required to use app emojis" (Application-Owned Emoji,
+https://discord.com/developers/docs/resources/emoji#emoji-object-applicationowned-emoji). Each interaction says what
 the bot may do in its channel (`app_permissions`, "Bitwise set of permissions the app has
 within the channel the interaction was sent from",
 https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object),

@@ -9,12 +9,13 @@ has to translate them. Nothing here imports discord.py.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import itertools
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Protocol
 
 from bot.i18n import t
@@ -199,7 +200,7 @@ class TableService:
             await self._remove(table, user_id)
 
     async def kick(self, table: Table, by: int, user_id: int, name: str) -> None:
-        async with table.lock:
+        async with self._host_action(table):
             self._host_only(table, by)
             if user_id == by:
                 raise TableError("err.kick_self")
@@ -209,7 +210,7 @@ class TableService:
 
     async def add_bot(self, table: Table, by: int, level: str | None = None) -> None:
         """Seat a bot of `level` (one of engine.bots.LEVELS), by default the table's."""
-        async with table.lock:
+        async with self._host_action(table):
             self._host_only(table, by)
             self._lobby_only(table)
             if level is not None and level not in LEVELS:
@@ -224,7 +225,7 @@ class TableService:
         """The host's table settings beside the rules (see `Table.bot_level`, `hints`).
         A new default level applies to the bots added from now on: a bot already seated,
         perhaps chosen at another level on purpose, keeps its own (the lobby shows it)."""
-        async with table.lock:
+        async with self._host_action(table):
             self._host_only(table, by)
             if table.running:
                 raise TableError("err.settings_locked")
@@ -239,7 +240,7 @@ class TableService:
     async def remove_bot(self, table: Table, by: int) -> None:
         """Undo the host's latest « Add bot »: the last-seated bot goes, so the remaining bots
         keep their numbers and the next one added takes the freed name."""
-        async with table.lock:
+        async with self._host_action(table):
             self._host_only(table, by)
             self._lobby_only(table)
             bots = [p for p in table.seats if p.is_bot]
@@ -251,7 +252,7 @@ class TableService:
 
     async def play_against_bots(self, table: Table, by: int) -> None:
         """presi: « contre des bots, vous jouez avec deux bots » — fill to three and start."""
-        async with table.lock:
+        async with self._host_action(table):
             self._host_only(table, by)
             self._lobby_only(table)
             while len(table.seats) < max(3, table.rules.min_players):
@@ -259,13 +260,13 @@ class TableService:
             self._start(table)
 
     async def start(self, table: Table, by: int) -> None:
-        async with table.lock:
+        async with self._host_action(table):
             self._host_only(table, by)
             self._lobby_only(table)
             self._start(table)
 
     async def set_rules(self, table: Table, by: int, rules: Rules) -> None:
-        async with table.lock:
+        async with self._host_action(table):
             self._host_only(table, by)
             if table.running:
                 raise TableError("err.settings_locked")
@@ -339,7 +340,7 @@ class TableService:
 
     async def next_round(self, table: Table, by: int, version: int | None = None) -> None:
         """Deal the next round; `version` is the state the clicked button was drawn for."""
-        async with table.lock:
+        async with self._host_action(table):
             self._host_only(table, by)
             game = self._game(table)
             self._check_version(game, version)
@@ -358,7 +359,7 @@ class TableService:
 
         A button carries the `version` it was drawn for: an End clicked on a finished round
         at the instant Next dealt the following one must not stop that new round."""
-        async with table.lock:
+        async with self._host_action(table):
             self._host_only(table, by)
             game = table.game
             if version is not None and game is None:
@@ -376,7 +377,7 @@ class TableService:
             self._after(table, events)
 
     async def replay(self, table: Table, by: int, version: int | None = None) -> None:
-        async with table.lock:
+        async with self._host_action(table):
             self._host_only(table, by)
             game = self._game(table)
             self._check_version(game, version)
@@ -435,6 +436,20 @@ class TableService:
         self._changed(table)
 
     # ------------------------------------------------------------------ checks
+
+    @contextlib.asynccontextmanager
+    async def _host_action(self, table: Table) -> AsyncIterator[None]:
+        """The table's lock for a host action. A seated human may take the host role over
+        by using one (`_host_only`); if the action is then refused, the role goes back, as
+        a refusal changes nothing."""
+        async with table.lock:
+            host, seen, log = table.host_id, table.host_seen, list(table.log)
+            try:
+                yield
+            except TableError:
+                if table.host_id != host:
+                    table.host_id, table.host_seen, table.log = host, seen, log
+                raise
 
     def _host_only(self, table: Table, user_id: int) -> None:
         """Host actions; a seated human may take the role over from a host who is gone (no

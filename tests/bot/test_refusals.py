@@ -1,7 +1,10 @@
-"""Picks of a split exchange (a hand too big for one select) live with the table: checked
+"""Refusals change nothing (issue 11, part 3), checked on the table service itself.
+
+Picks of a split exchange (a hand too big for one select) live with the table: checked
 against the engine's allowed cards, stored in its snapshot, cleared when the exchange ends
-(issue 11, part 3: a malformed pick once stuck in a module-level dict and spoiled the
-player's later picks)."""
+(a malformed pick once stuck in a module-level dict and spoiled the player's later picks).
+A host role taken over through a host action goes back if the action is refused.
+"""
 
 import pytest
 
@@ -67,3 +70,19 @@ async def test_split_exchange_picks_are_checked_stored_and_cleared() -> None:
     await service.give(table, user, both)
     assert table.gift_picks == {}
     assert game.phase is not Phase.EXCHANGE
+
+
+async def test_a_refused_host_action_does_not_take_the_host_role_over() -> None:
+    """A seated player may take over from a silent host by using a host action; when that
+    action is refused, the role stays where it was."""
+    clock = ManualClock()
+    service = TableService(clock, seed=1)
+    table = await service.create(1, 2, HOST, "host", "en", "classic", post=False)
+    await service.join(table, GUEST, "guest", "en")
+    clock.advance(11 * 60)  # the host has been silent for more than 10 minutes
+    with pytest.raises(TableError) as refused:
+        await service.start(table, GUEST)  # two players: too few
+    assert refused.value.key == "err.min_players"
+    assert table.host_id == HOST and all(e.key != "ev.new_host" for e in table.log)
+    await service.add_bot(table, GUEST)
+    assert table.host_id == GUEST

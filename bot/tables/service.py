@@ -842,12 +842,19 @@ class TableService:
                 return
             version = game.version
         # The search runs for its budget outside the lock and the loop: the table's timers,
-        # its players' clicks and other tables go on meanwhile.
-        action = await self._think(bot, view)
-        async with table.lock:
-            if table.closed or table.game is not game or game.version != version:
-                return  # the game moved on meanwhile; what moved it re-armed the bots
-            self._after(table, game.apply(seat, action))
+        # its players' clicks and other tables go on meanwhile. A shutdown's `drain` waits
+        # for the move, so it is applied and stored before the snapshot writer closes.
+        task = asyncio.current_task()
+        assert task is not None
+        self._tasks.add(task)
+        try:
+            action = await self._think(bot, view)
+            async with table.lock:
+                if table.closed or table.game is not game or game.version != version:
+                    return  # the game moved on meanwhile; what moved it re-armed the bots
+                self._after(table, game.apply(seat, action))
+        finally:
+            self._tasks.discard(task)
 
     async def _think(self, bot: Bot, view: PlayerView) -> Action:
         """One decision in a worker thread. `thinking` counts those in flight: the bot

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from bot.client import PresidentBot
+from bot.tables.table import Table
 from engine import Phase
 from engine.actions import Action
 from engine.bots.hard import HardBot
@@ -59,10 +60,10 @@ async def test_a_game_against_hard_bots_runs_their_search_in_worker_threads(
     fake.assert_no_errors()
 
 
-async def test_timers_and_other_tables_go_on_while_a_hard_bot_thinks(
-    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+async def a_bot_thinking(fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+                         monkeypatch: pytest.MonkeyPatch) -> tuple[Table, threading.Event]:
+    """alice and three hard bots; a bot's search has started and waits, in its thread, for
+    the returned event."""
     service = president.service
     service.think_samples = SAMPLES
     release = threading.Event()
@@ -84,6 +85,7 @@ async def test_timers_and_other_tables_go_on_while_a_hard_bot_thinks(
     game = table.game
     assert game is not None
     mine = table.seat_of(alice.id)
+    assert mine is not None
     while game.to_act == mine:  # let a bot have the turn
         option = game.legal_plays(mine)[0]
         await service.play(table, alice.id, option.cards, option.announce, game.version)
@@ -97,11 +99,26 @@ async def test_timers_and_other_tables_go_on_while_a_hard_bot_thinks(
             break
         await asyncio.sleep(0)
     assert service.thinking == 1 and president.busy
+    return table, release
+
+
+async def test_timers_and_other_tables_go_on_while_a_hard_bot_thinks(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    service = president.service
+    table, release = await a_bot_thinking(fake, president, clock, monkeypatch)
+    game = table.game
+    assert game is not None
+    bot_seat = game.to_act
+    assert bot_seat is not None
+    alice = next(p.user_id for p in table.seats if p.user_id is not None)
+    mine = table.seat_of(alice)
 
     # The loop still serves other tables...
     other = await service.create(fake.add_channel(fake.guild, "second").id, fake.guild.id,
-                                 alice.id, "alice", "en", post=False)
-    await service.add_bot(other, alice.id, "easy")
+                                 alice, "alice", "en", post=False)
+    await service.add_bot(other, alice, "easy")
     assert [p.level for p in other.seats if p.is_bot] == ["easy"]
     # ...and this table's turn timer: it runs out and plays for the thinking bot.
     version = game.version
@@ -121,4 +138,25 @@ async def test_timers_and_other_tables_go_on_while_a_hard_bot_thinks(
     if game.to_act != mine:  # the deal is random: a bot may be next, or alice
         await tick(fake, clock, 1.0)
         assert game.version > moved  # the next bot plays on
+    fake.assert_no_errors()
+
+
+async def test_a_shutdown_waits_for_the_move_being_thought(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`drain` (called before the snapshot writer closes) returns only once the move in
+    flight is applied: it is stored like any other, not lost nor logged as a failure."""
+    table, release = await a_bot_thinking(fake, president, clock, monkeypatch)
+    game = table.game
+    assert game is not None
+    version = game.version
+    drained = asyncio.ensure_future(president.service.drain())
+    for _ in range(100):
+        await asyncio.sleep(0)
+    assert not drained.done()
+    release.set()
+    await drained
+    assert game.version > version and president.service.thinking == 0
+    await fake.settle()
     fake.assert_no_errors()

@@ -96,9 +96,10 @@ class PresidentBot(commands.Bot):
     @property
     def busy(self) -> bool:
         """Whether work is running outside the event loop (a query in the database's thread
-        or socket, a bot's decision in a worker thread). Everything else the bot does is a
+        or socket, a bot's decision or a chart in a worker thread). Everything else the bot does is a
         task of the loop; the fake Discord's `settle` waits on both."""
-        return (self.storage is not None and self.storage.busy) or self.service.thinking > 0
+        return ((self.storage is not None and self.storage.busy) or self.service.thinking > 0
+                or self.publisher.rendering > 0)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         await controls.refuse_forged(interaction)

@@ -8,17 +8,21 @@ recorded here with `shown_hand`, so the flush does not edit it a second time.
 
 from __future__ import annotations
 
+import asyncio
+import io
 import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.i18n import t
+from bot.packages.game import chart
 from bot.packages.game.display import closed_lines, hand_screen, table_screen
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.permissions import missing, permission_name
 from bot.packages.screen import Screen
 from bot.tables.table import HandLink, Table
+from engine import Phase
 
 if TYPE_CHECKING:
     from bot.client import PresidentBot
@@ -43,6 +47,8 @@ class Publisher:
         # Tables whose channel refused a post or an edit (403), with whether their host was
         # told: nothing more is sent to that channel until someone acts at the table again.
         self._blocked: dict[int, bool] = {}
+        self._charted: set[int] = set()  # results messages that carry their game's chart
+        self.rendering = 0  # charts being drawn in worker threads (see PresidentBot.busy)
 
     # ------------------------------------------------------------------ service hooks
 
@@ -228,6 +234,29 @@ class Publisher:
         else:
             return
         self.shown(table, "table", screen)
+        await self._chart(table)
+
+    async def _chart(self, table: Table) -> None:
+        """At the end of a game its results message gets the points chart, once. Drawn in a
+        worker thread (tens of milliseconds of CPU the loop must not wait for)."""
+        game, message_id = table.game, table.table_message_id
+        if game is None or game.phase is not Phase.GAME_OVER or message_id is None \
+                or message_id in self._charted:
+            return
+        shown = chart.points_chart(table, table.locale)
+        if shown is None:
+            return
+        self._charted.add(message_id)
+        self.rendering += 1
+        try:
+            png = await asyncio.to_thread(chart.render, shown)
+        finally:
+            self.rendering -= 1
+        image = discord.File(io.BytesIO(png), filename=chart.FILENAME, description=shown.alt)
+        try:
+            await self._channel(table).get_partial_message(message_id).edit(attachments=[image])
+        except discord.HTTPException as err:
+            log.warning("could not attach the chart to message %s: %s", message_id, err)
 
     async def _hands(self, table: Table) -> None:
         now = self.bot.service.clock.now()

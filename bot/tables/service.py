@@ -718,6 +718,9 @@ class TableService:
             self._note(table, event)
             if isinstance(event, RoundOver):
                 table.results = [event]
+                # Round 1 starts a new game's series; a round replayed after a restart
+                # replaces its own.
+                table.round_totals[event.round_no - 1:] = [list(event.totals)]
                 self._record(table, event)
                 if table.game is not None and table.game.phase is Phase.ROUND_OVER:
                     self._round_ended(table, table.game)

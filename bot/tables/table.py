@@ -125,6 +125,8 @@ class Table:
     # The results of the round (and game) that just ended, until the next round is dealt:
     # a restart while they show records them again, in case it interrupted their storing.
     results: list[RoundOver | GameOver] = field(default_factory=list)
+    # Every seat's points after each round of the current game: the end-of-game chart.
+    round_totals: list[list[int]] = field(default_factory=list)
     seq: int = 0  # bumped on every change: snapshot order
     # The host's table settings beside the rules: the level of the bots they add, and
     # whether hands offer « Conseil » (what the normal bot would play).
@@ -217,6 +219,7 @@ class Table:
             "gift_picks": {str(uid): {str(part): codes for part, codes in picks.items()}
                            for uid, picks in self.gift_picks.items()},
             "results": [e.to_dict() for e in self.results],
+            "round_totals": self.round_totals,
             "seq": self.seq,
             "bot_level": self.bot_level,
             "hints": self.hints,
@@ -254,6 +257,7 @@ class Table:
             gift_picks={int(uid): {int(part): list(codes) for part, codes in picks.items()}
                         for uid, picks in d.get("gift_picks", {}).items()},
             results=[_result(e) for e in d.get("results", [])],
+            round_totals=[[int(p) for p in r] for r in d.get("round_totals", [])],
             seq=d.get("seq", 0),
             bot_level=_level(d.get("bot_level", DEFAULT_LEVEL)),
             hints=bool(d.get("hints", False)),

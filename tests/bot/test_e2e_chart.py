@@ -1,0 +1,56 @@
+"""The end-of-game chart on the fake Discord: attached to the results message, with every
+seat's points after each round, in the table's language."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.client import PresidentBot
+from bot.packages.game import chart
+from engine import Phase
+from fakediscord import FakeDiscord
+
+from .conftest import LinkedClock
+from .e2e import host_against_three_bots, let_timers_play, message
+
+
+async def test_game_over_attaches_the_points_of_every_round(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    drawn: list[chart.PointsChart] = []
+
+    def render(shown: chart.PointsChart) -> bytes:
+        drawn.append(shown)
+        return b"\x89PNG fake"
+
+    monkeypatch.setattr(chart, "render", render)
+    alice = fake.add_user("alice", locale="fr")
+    table = await host_against_three_bots(president, alice, "rounds:3")
+    game = table.game
+    assert game is not None
+    totals: list[tuple[int, ...]] = []
+    for _ in range(3):
+        await let_timers_play(fake, clock, game, Phase.ROUND_OVER if game.round_no < 3
+                              else Phase.GAME_OVER)
+        totals.append(tuple(game.points))
+        if game.phase is Phase.ROUND_OVER:
+            assert drawn == []  # only a finished game has a chart
+            board = message(alice, table.table_message_id)
+            await alice.click(board, f"pz:{table.id}:next:{game.version}:")
+    assert game.phase is Phase.GAME_OVER
+    assert len(drawn) == 1
+    shown = drawn[0]
+    assert shown.series == tuple(zip(*totals, strict=True))
+    assert shown.names == tuple(table.name(s) for s in range(4))
+    assert (shown.title, shown.alt) == ("Points par manche",
+                                       "points par manche, 4 joueurs, 3 manches")
+    results = message(alice, table.table_message_id)
+    assert results.attachments == (chart.FILENAME,)
+    assert "Fin de la partie" in results.content
+
+
+def test_render_draws_a_png() -> None:
+    png = chart.render(chart.PointsChart("Points per round", "Round", "Points", ("a$b", "c"),
+                                         ((1, 3), (2, 2)), "points per round, 2 players"))
+    assert png.startswith(b"\x89PNG") and len(png) < 200_000

@@ -28,8 +28,10 @@ from pathlib import Path
 
 from bot.client import PresidentBot
 from bot.config import Config
-from bot.i18n import t
+from bot.i18n import LocaleLike, t
+from bot.i18n.cards import short
 from bot.tables.clock import SystemClock
+from engine import Card
 from fakediscord import (
     Button,
     FakeDiscord,
@@ -48,6 +50,11 @@ LETTERS = string.ascii_uppercase
 COUNTDOWN = re.compile(r"<t:(\d+):R>")
 TIMESTAMP = re.compile(r"<t:(\d+)(?::([tTdDfF]))?>")
 MENTION = re.compile(r"<@!?(\d+)>")
+# A card face: `<:fr_KC_3fa2c1:123>` in text, `:fr_KC_3fa2c1:` on a control (whose label
+# already names the card).
+FACE = re.compile(r"<:(fr|es)_([0-9A-Z]{2,3})_[0-9a-f]{6}:\d+>")
+CONTROL_FACE = re.compile(r":(?:fr|es)_[0-9A-Z]{2,3}_[0-9a-f]{6}: ")
+FILE = re.compile(r"^\[file: (.+)\]$", re.MULTILINE)
 # strftime patterns for Discord's timestamp styles (short/long time, date, date and time).
 STYLES = {"t": "%H:%M", "T": "%H:%M:%S", "d": "%d/%m/%Y", "D": "%d %B %Y",
           "f": "%d %B %Y %H:%M", "F": "%A %d %B %Y %H:%M"}
@@ -76,6 +83,19 @@ def as_client(text: str, now: float, names: dict[int, str]) -> str:
     return MENTION.sub(mention, TIMESTAMP.sub(stamp, countdowns(text, now)))
 
 
+def as_terminal(text: str, locale: LocaleLike, images: dict[str, str]) -> str:
+    """What a terminal can show of a picture: card faces as the cards' text (« R♣ »), an
+    image as a line naming it (its alt text, `images`: file name → description)."""
+    def face(match: re.Match[str]) -> str:
+        return short(locale, Card.parse(match.group(2)), match.group(1) == "es") + " "
+
+    def image(match: re.Match[str]) -> str:
+        alt = images.get(match.group(1))
+        return t(locale, "sandbox.image", alt=alt) if alt else match.group(0)
+
+    return FILE.sub(image, CONTROL_FACE.sub("", FACE.sub(face, text)).replace(" \n", "\n"))
+
+
 def parse_options(words: list[str]) -> dict[str, object]:
     options: dict[str, object] = {}
     for word in words:
@@ -101,7 +121,11 @@ class Terminal:
         for letter, message in zip(LETTERS, self.screen, strict=False):
             print(f"--- {letter} " + "-" * 66)
             names = {uid: u.name for uid, u in self.fake.world.users.items()}
-            print(as_client(render_message(message), time.time(), names))
+            stored = self.fake.world.messages.get(message.id)
+            images = {a["filename"]: a["description"] for a in
+                      (stored.attachments if stored is not None else []) if "description" in a}
+            shown = as_client(render_message(message), time.time(), names)
+            print(as_terminal(shown, self.user.user.locale, images))
         modal = self.user.modal
         if modal is not None:
             print("--- form " + "-" * 63)

@@ -97,7 +97,7 @@ class MessageWriter:
             content=str(payload.get("content") or ""),
             embeds=[_embed(e) for e in payload.get("embeds") or []],
             components=list(payload.get("components") or []),
-            attachments=[self._attachment(channel, u) for u in uploads],
+            attachments=[self._attachment(channel, u, payload) for u in uploads],
             flags=flags | (LOADING if loading else 0),
             type=origin.type,
             ephemeral_to=origin.ephemeral_to,
@@ -133,7 +133,7 @@ class MessageWriter:
             fields["attachments"] = [a for a in message.attachments if a["id"] in keep]
         channel = self._world.channels[message.channel_id]
         fields["attachments"] = fields["attachments"] + [
-            self._attachment(channel, u) for u in uploads
+            self._attachment(channel, u, payload) for u in uploads
         ]
         limits.check_message(fields)
         was_loading = message.loading
@@ -177,10 +177,13 @@ class MessageWriter:
                 intent=INTENT_GUILD_MESSAGES,
             )
 
-    def _attachment(self, channel: Channel, upload: Upload) -> dict[str, Any]:
+    def _attachment(self, channel: Channel, upload: Upload, payload: dict[str, Any]
+                    ) -> dict[str, Any]:
+        """The stored attachment; its ``description`` (alt text) comes from the payload's
+        ``attachments`` entry of the same file name, as discord.py sends it."""
         attachment_id = self._world.snowflakes.next()
         url = f"https://cdn.fakediscord.invalid/attachments/{channel.id}/{attachment_id}/{upload.filename}"
-        return {
+        stored = {
             "id": str(attachment_id),
             "filename": upload.filename,
             "size": upload.size,
@@ -188,6 +191,10 @@ class MessageWriter:
             "proxy_url": url,
             "content_type": upload.content_type,
         }
+        for entry in payload.get("attachments") or []:
+            if entry.get("filename") == upload.filename and entry.get("description"):
+                stored["description"] = str(entry["description"])
+        return stored
 
 
 def _fields(message: StoredMessage) -> dict[str, Any]:

@@ -497,6 +497,7 @@ CATALOGUE: dict[str, str] = {
     "hand.closed": "This table is closed.",
     "hand.left": "You left this table.",
     "sandbox.no_control": "that message has controls 1 to {count}",
+    "sandbox.image": "[image: {alt}]",
     "sandbox.options": "options ({low}-{high}, e.g. 1,2): ",
     "sandbox.what": "type a slash command, a control number, or a letter and one",
     "sandbox.no_controls": "that message has no controls",

@@ -497,6 +497,7 @@ CATALOGUE: dict[str, str] = {
     "hand.closed": "Cette table est fermée.",
     "hand.left": "Tu as quitté cette table.",
     "sandbox.no_control": "ce message a les commandes 1 à {count}",
+    "sandbox.image": "[image : {alt}]",
     "sandbox.options": "options ({low} à {high}, par ex. 1,2) : ",
     "sandbox.what": "tape une commande slash, un numéro de commande, ou une lettre et un numéro",
     "sandbox.no_controls": "ce message n’a pas de commandes",

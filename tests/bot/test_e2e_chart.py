@@ -47,6 +47,8 @@ async def test_game_over_attaches_the_points_of_every_round(
                                        "points par manche, 4 joueurs, 3 manches")
     results = message(alice, table.table_message_id)
     assert results.attachments == (chart.FILENAME,)
+    stored = fake.world.messages[results.id].attachments[0]
+    assert stored["description"] == shown.alt  # Discord's alt text, what the sandbox shows
     assert "Fin de la partie" in results.content
 
 

@@ -1,0 +1,21 @@
+"""The sandbox shows what a terminal can of pictures: card faces as text, images by name."""
+
+from bot.sandbox import as_terminal
+
+
+def test_faces_read_as_cards_and_images_as_their_description() -> None:
+    shown = "\n".join([
+        "<:fr_KC_3fa2c1:11><:fr_10H_3fa2c1:12><:es_NO_3fa2c1:13><:fr_RJ_3fa2c1:14>",
+        "  1. :fr_KC_3fa2c1: K♣",
+        "[file: points.png]",
+        "[file: notes.txt]",
+    ])
+    images = {"points.png": "points per round, 4 players, 5 rounds"}
+    assert as_terminal(shown, "en", images).splitlines() == [
+        "K♣ 10♥ Caballo🪙 🃏 red",
+        "  1. K♣",
+        "[image: points per round, 4 players, 5 rounds]",
+        "[file: notes.txt]",
+    ]
+    assert as_terminal("[file: points.png]", "fr", {"points.png": "points par manche"}) == \
+        "[image : points par manche]"

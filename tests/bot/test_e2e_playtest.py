@@ -387,3 +387,31 @@ async def test_rules_explain_the_game_and_list_only_knobs_that_apply(
     page = marie.last_ephemeral().text
     assert "Réglages changés par rapport au préréglage :" in page and "Mode rapide" in page
     fake.assert_no_errors()
+
+
+async def test_the_player_chooses_which_suits_go(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    marie = Player(fake.add_user("marie", locale="fr"))
+    await marie.user.slash("president create", preset="classic")
+    table = table_of(president, marie.user)
+    lobby = message(marie.user, table.lobby_message_id)
+    for _ in range(2):
+        await marie.user.click(lobby, cid(table, "addbot"))
+    await marie.user.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    hands = [[Card.parse(c) for c in h]
+             for h in (["KC", "KH", "KS", "4D"], ["3H", "5H", "8C"], ["6H", "9H", "JC"])]
+    table.game = Game.new(table.rules, seats=3, seed=1, bots=[1, 2], hands=hands, opener=0)
+    president.service._after(table, [])
+    await marie.open_hand(president)
+    menus = {s.placeholder: s for s in marie.hand.selects if ":play:" in s.custom_id}
+    singles = [o.label for o in menus["Jouer une carte…"].options]
+    assert {"R♣", "R♥", "R♠"} <= set(singles)
+    pairs = [o.label for o in menus["Jouer une paire…"].options]
+    assert sorted(pairs) == sorted(["R♣ R♥", "R♣ R♠", "R♥ R♠"])
+    choice = next(o for o in menus["Jouer une paire…"].options if o.label == "R♣ R♠")
+    await marie.user.select(marie.hand, [choice.value],
+                            select=menus["Jouer une paire…"].custom_id)
+    assert [str(c) for c in table.game.hand(0)] == ["4D", "KH"]
+    fake.assert_no_errors()

@@ -6,6 +6,7 @@ never decides what is legal. Every control carries the game version it was drawn
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -18,7 +19,7 @@ from bot.packages.controls import button, select, view
 from bot.packages.rules_text import preset_name
 from bot.packages.screen import Screen
 from bot.tables.table import LogEntry, Table
-from engine import Card, Game, Phase, PlayOption
+from engine import Card, Game, IllegalAction, Phase, PlayOption
 from engine.events import RoundOver
 
 SELECTS_PER_PAGE = 4  # the fifth row holds the buttons
@@ -306,12 +307,37 @@ def _option(locale: LocaleLike, table: Table, option: PlayOption) -> discord.Sel
                                                          spanish(table)))
 
 
+def suit_choices(game: Game, seat: int, option: PlayOption) -> list[PlayOption]:
+    """The option once per choice of cards when the seat holds more cards of its value than
+    it needs (R♣ or R♥): the player, not the engine, chooses which go. Each choice is one the
+    engine accepts as the same play; one that would be another (the 2 of oros alone is a
+    special) is left out. Wild plays keep the engine's choice."""
+    if option.special or option.wilds:
+        return [option]
+    value = option.cards[0].value
+    same = [c for c in game.hand(seat) if c.value == value and not c.is_joker]
+    if len(same) <= option.count:
+        return [option]
+    choices = []
+    for cards in itertools.combinations(same, option.count):
+        try:
+            found = game.verify_play(seat, cards)
+        except IllegalAction:
+            continue
+        if found.key == option.key:
+            choices.append(option._replace(cards=cards))
+    return choices or [option]
+
+
 def play_selects(table: Table, game: Game, seat: int, locale: LocaleLike,
                  options: Sequence[PlayOption]) -> list[discord.ui.Item[Any]]:
-    """Every legal play, grouped by count (specials apart), 25 per select."""
+    """Every legal play, one per choice of cards, grouped by count (specials apart), 25 per
+    select."""
     groups: dict[str, list[PlayOption]] = {}
-    for option in options:
-        groups.setdefault("special" if option.special else str(option.count), []).append(option)
+    for listed in options:
+        for option in suit_choices(game, seat, listed):
+            groups.setdefault("special" if option.special else str(option.count),
+                              []).append(option)
     selects: list[discord.ui.Item[Any]] = []
     for key in sorted(groups, key=lambda k: (k == "special", k)):
         group = sorted(groups[key], key=lambda o: (game.strength(o.level), o.wilds,

@@ -138,3 +138,24 @@ def test_the_sandbox_player_keeps_one_id_across_runs() -> None:
 def test_markup_is_shown_as_a_discord_client_shows_it() -> None:
     text = as_client("<@42> · <t:0:d> · <@7>", 0.0, {42: "alice"})
     assert text.startswith("@alice · ") and "<t:" not in text and text.endswith("<@7>")
+
+
+async def test_settings_buttons_keep_their_numbers_when_a_value_menu_appears(
+    fake: FakeDiscord, president: PresidentBot, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    user = fake.add_user("you", locale="fr")
+    terminal = Terminal(fake, user)
+    await terminal.handle("/president ouvrir regles:classic")
+    await terminal.handle("/president réglages")
+    terminal.show()
+    before = [c.custom_id for c in terminal.screen[-1].controls]
+    table = table_of(president, user)
+    panel = user.last_ephemeral()
+    menu = next(s for s in panel.selects if any(o.value == "on_equal" for o in s.options))
+    await user.select(panel, ["on_equal"], select=menu.custom_id)  # a value menu appears
+    terminal.show()
+    after = [c.custom_id for c in terminal.screen[-1].controls]
+    assert len(after) == len(before) + 1 and after[:len(before)] == before
+    done = next(i for i, cid in enumerate(after) if ":done:" in (cid or ""))
+    assert done == next(i for i, cid in enumerate(before) if ":done:" in (cid or ""))
+    assert table.rules.on_equal == "skip_unless_holding"

@@ -47,11 +47,21 @@ def settings_screen(table: Table, locale: str, *, focus: str = "", notice: str =
     lines = [notice] if notice else []
     lines.append(t(locale, "settings.title", preset=preset_name(locale, rules.preset_id)))
     embed_text = "\n".join(full(locale, rules))
-    items: list[discord.ui.Item[Any]] = [select(
-        table.id, "preset", t(locale, "settings.pick_preset"),
-        [discord.SelectOption(label=preset_name(locale, p), value=p,
-                              default=p == rules.preset_id) for p in PRESETS],
-        row=0)]
+    # The buttons come first, on the top row: a value menu appearing below never moves them
+    # (a sandbox player picks controls by number). Table settings beside the rules share
+    # their row; the menus take one row each, in order.
+    items: list[discord.ui.Item[Any]] = [
+        button(table.id, "reset", t(locale, "settings.reset"), row=0),
+        button(table.id, "bot_level", t(locale, "settings.bot_level",
+                                        level=t(locale, f"level.{table.bot_level}")), row=0),
+        button(table.id, "hints", t(locale, "settings.hints",
+                                    state=t(locale, "yes" if table.hints else "no")), row=0),
+        button(table.id, "done", t(locale, "settings.done"),
+               style=discord.ButtonStyle.success, row=0),
+        select(table.id, "preset", t(locale, "settings.pick_preset"),
+               [discord.SelectOption(label=preset_name(locale, p), value=p,
+                                     default=p == rules.preset_id) for p in PRESETS]),
+    ]
     shown = [name for name in KNOBS if rules.applies(name)]  # no knob that changes nothing
     half = (len(shown) + 1) // 2
     for part, names in enumerate((shown[:half], shown[half:])):
@@ -60,24 +70,14 @@ def settings_screen(table: Table, locale: str, *, focus: str = "", notice: str =
             description=knob_value(locale, name, getattr(rules, name), rules)[:100],
             default=name == focus) for name in names]
         items.append(select(table.id, "knob", t(locale, "settings.pick_knob", part=part + 1),
-                            options, arg=str(part), row=1 + part))
+                            options, arg=str(part)))
     if focus and KNOBS[focus].kind == "choice":
         current = getattr(rules, focus)
         items.append(select(
             table.id, "value", t(locale, "settings.pick_value", knob=knob_label(locale, focus)),
             [discord.SelectOption(label=knob_value(locale, focus, c, rules)[:100], value=c,
                                   default=c == current) for c in KNOBS[focus].choices],
-            arg=focus, row=3))
-    items.append(button(table.id, "reset", t(locale, "settings.reset"), row=4))
-    # Table settings beside the rules share the buttons' row: the other four are full.
-    items.append(button(table.id, "bot_level",
-                        t(locale, "settings.bot_level",
-                          level=t(locale, f"level.{table.bot_level}")), row=4))
-    items.append(button(table.id, "hints", t(locale, "settings.hints",
-                                             state=t(locale, "yes" if table.hints else "no")),
-                        row=4))
-    items.append(button(table.id, "done", t(locale, "settings.done"),
-                        style=discord.ButtonStyle.success, row=4))
+            arg=focus))
     screen = Screen("\n".join(lines), view(*items))
     screen.embed = discord.Embed(description=embed_text[:4096])
     return screen

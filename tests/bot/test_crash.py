@@ -310,6 +310,11 @@ async def check_results(run: Run) -> None:
             select(GameRow.id, GameRow.game_no).where(GameRow.table_id == run.table_id)
         )).all()
     numbers = sorted(no or 0 for _, no in rows)
+    for game_id, _ in rows:  # the last game's end is stored just after its final state
+        for _ in range(int(ANSWER_TIMEOUT / 0.05)):
+            if (await stored_game(run.url, game_id)).ended:
+                break
+            await asyncio.sleep(0.05)
     assert numbers == list(range(1, GAMES + 1)), f"one games row per game, got {numbers}"
     for game_id, game_no in rows:
         assert game_no is not None

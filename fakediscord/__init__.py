@@ -39,6 +39,10 @@ Time and Discord's refusals::
 template, fake time, caller, the user whose token was used, status);
 ``fake.inject_429(route)`` makes discord.py retry; ``fake.invalid_requests()`` counts the
 401/403/429 answers of the last 10 minutes (Cloudflare bans an IP at 10,000).
+``fake.enable_rate_limits(RateLimitConfig(...))`` enforces per-route buckets (a channel's
+message routes per channel, webhook routes per id + token) and the global limit (50/s,
+interaction endpoints excluded) on the fake clock, with Discord's X-RateLimit-* headers
+and 429 bodies; a 429 from them is an error the test must expect.
 
 Permissions and old messages::
 
@@ -51,7 +55,8 @@ overwrites: everyone has @everyone's permissions and the bot owns every guild, b
 its permissions can be set per channel); users
 cannot post plain messages; users pick only in string selects; no autocomplete, context
 menus, or role/mentionable/attachment options; one application per fake; the gateway
-neither compresses nor replays events missed during a drop; no real rate-limit buckets;
+neither compresses nor replays events missed during a drop; rate limits (off by default)
+cover only the message and webhook routes' buckets and the global limit;
 uploads keep only file names and sizes; error codes follow Discord's shape, but some
 nested error code strings are approximations.
 """
@@ -60,6 +65,7 @@ from .calls import CallRecord
 from .client import TestUser
 from .clock import FakeClock
 from .errors import DiscordError, SettleTimeout, UserActionError
+from .ratelimits import RateLimitConfig, Window
 from .render import render_message, render_modal
 from .server import FakeDiscord
 from .snapshots import Button, Embed, EmbedField, Message, Modal, Select, SelectOption, TextInput
@@ -78,12 +84,14 @@ __all__ = [
     "InteractionRecord",
     "Message",
     "Modal",
+    "RateLimitConfig",
     "Select",
     "SelectOption",
     "SettleTimeout",
     "TestUser",
     "TextInput",
     "UserActionError",
+    "Window",
     "render_message",
     "render_modal",
 ]

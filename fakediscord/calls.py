@@ -83,6 +83,14 @@ class CallLog:
         seen = "\n".join(str(r) for r in self.errors()) or "no errors"
         raise AssertionError(f"expected a Discord error {code}, got:\n{seen}")
 
+    def expect_status(self, status: int) -> CallRecord:
+        """Claim one refused call answered ``status`` (a rate limit's 429 has no code)."""
+        for index, record in enumerate(self.records):
+            if record.failed and record.status == status and index not in self._expected:
+                self._expected.add(index)
+                return record
+        raise AssertionError(f"expected a {status} answer, none is left unclaimed")
+
     def invalid_requests(self, since: float) -> int:
         """Answers with an invalid status at or after ``since`` (fake clock), injected 429s
         included: Discord counts every 429 but those of the ``shared`` scope, which the fake

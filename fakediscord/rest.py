@@ -16,7 +16,7 @@ from typing import Any
 from aiohttp import BodyPartReader, hdrs, web
 
 from . import errors
-from .calls import CallLog, CallRecord, RateLimit
+from .calls import CallLog, CallRecord
 from .commands import CommandRegistry
 from .emojis import ApplicationEmojis
 from .errors import DiscordError
@@ -36,6 +36,7 @@ from .payloads import (
     message_payload,
     user_payload,
 )
+from .ratelimits import RateLimiter
 from .settle import Activity
 from .state import Channel, StoredMessage, World
 
@@ -80,17 +81,26 @@ async def read_body(request: web.Request) -> tuple[Any, list[Upload]]:
     return await request.json(), []
 
 
-def _too_many_requests(limit: RateLimit) -> web.Response:
-    """A 429 as Discord's edge sends it; discord.py retries only when ``Via`` is present."""
+def _too_many_requests(
+    retry_after: float, is_global: bool, headers: dict[str, str] | None = None
+) -> web.Response:
+    """A 429 as Discord's edge sends it; discord.py retries only when ``Via`` is present.
+
+    The body is the Rate Limit Response Structure (message, retry_after, global) of
+    discord-api-docs topics/rate-limits; ``headers`` are the bucket's, which "will also be
+    sent in this response"."""
     body = {
         "message": "You are being rate limited.",
-        "retry_after": limit.retry_after,
-        "global": limit.is_global,
+        "retry_after": retry_after,
+        "global": is_global,
     }
     response = json_response(body, 429)
     response.headers["Via"] = "1.1 google"
-    response.headers["Retry-After"] = str(math.ceil(limit.retry_after))
-    response.headers["X-RateLimit-Scope"] = "global" if limit.is_global else "user"
+    response.headers["Retry-After"] = str(math.ceil(retry_after))
+    response.headers["X-RateLimit-Scope"] = "global" if is_global else "user"
+    if is_global:
+        response.headers["X-RateLimit-Global"] = "true"
+    response.headers.update(headers or {})
     return response
 
 
@@ -111,6 +121,7 @@ class Rest:
         log: CallLog,
         activity: Activity,
         token: str,
+        limiter: RateLimiter,
     ) -> None:
         self._world = world
         self._gateway = gateway
@@ -120,6 +131,7 @@ class Rest:
         self._log = log
         self._activity = activity
         self._token = token
+        self._limiter = limiter
         self.emojis = ApplicationEmojis(world)
 
     def application(self) -> web.Application:
@@ -190,7 +202,26 @@ class Rest:
         limit = self._log.take_rate_limit(call.method, call.route)
         if limit is not None:
             self._log.add(replace(call, status=429, injected=True))
-            return _too_many_requests(limit)
+            return _too_many_requests(limit.retry_after, limit.is_global)
+        channel_id = request.match_info.get("channel_id")
+        webhook_id = request.match_info.get("webhook_id")
+        top_level = channel_id if webhook_id is None else f"{webhook_id}/{token}"
+        verdict = self._limiter.judge(call.method, call.route, top_level)
+        if verdict.refused:
+            self._log.add(replace(call, status=429, note="rate limited"))
+            return _too_many_requests(verdict.retry_after, verdict.is_global, verdict.headers)
+        response = await self._handle(request, handler, call, token, authorized)
+        response.headers.update(verdict.headers)
+        return response
+
+    async def _handle(
+        self,
+        request: web.Request,
+        handler: Handler,
+        call: CallRecord,
+        token: str | None,
+        authorized: bool,
+    ) -> web.StreamResponse:
         try:
             if token is None and not authorized:
                 raise errors.unauthorized()

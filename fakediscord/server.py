@@ -28,6 +28,7 @@ from .payloads import (
     guild_payload,
     member_payload,
 )
+from .ratelimits import RateLimitConfig, RateLimiter
 from .rest import API, GATEWAY_PATH, Rest
 from .settle import Activity, wait_until_idle
 from .snapshots import Message, snapshot
@@ -63,6 +64,7 @@ class FakeDiscord:
         quiet: float = 0.005,
         clock: FakeClock | None = None,
         old_edit_limit: int | None = 5,
+        rate_limits: RateLimitConfig | None = None,
     ) -> None:
         self.clock = clock or FakeClock()
         self.quiet = quiet
@@ -70,6 +72,8 @@ class FakeDiscord:
         self.world = World(self.clock, Snowflakes(self.clock), bot_name)
         self.activity = Activity()
         self.log = CallLog()
+        # Off unless asked: most tests make bursts of calls at one fake instant.
+        self.limiter = RateLimiter(self.clock, rate_limits)
         self.gateway = Gateway(self.world, self.activity)
         self.writer = MessageWriter(self.world, self.gateway, old_edit_limit)
         self.commands = CommandRegistry(self.world.snowflakes, self.world.application_id)
@@ -89,6 +93,7 @@ class FakeDiscord:
             self.log,
             self.activity,
             token,
+            self.limiter,
         )
         self.emojis = self._rest.emojis  # the application's emojis, kept across restarts
         self._runner: web.AppRunner | None = None
@@ -342,6 +347,11 @@ class FakeDiscord:
         ``/channels/{channel_id}/messages``) with a 429, to test the bot's retries."""
         self.log.add_rate_limit(RateLimit(method, route, times, retry_after, is_global))
 
+    def enable_rate_limits(self, config: RateLimitConfig | None = None) -> None:
+        """Enforce Discord's per-route buckets and global limit (``RateLimitConfig()``:
+        Discord's global 50/s, common per-route numbers) on the fake clock from now on."""
+        self.limiter.enable(config or RateLimitConfig())
+
     def invalid_requests(self, window: float = INVALID_REQUEST_WINDOW) -> int:
         """401, 403 and 429 answers in the last ``window`` seconds of the fake clock: what
         Cloudflare counts toward its ban at 10,000 per 10 minutes (see ``calls``)."""
@@ -355,6 +365,10 @@ class FakeDiscord:
     def expect_error(self, code: int) -> CallRecord:
         """Claim one refused call with Discord error ``code`` (e.g. 10062), or fail."""
         return self.log.expect_error(code)
+
+    def expect_rate_limited(self) -> CallRecord:
+        """Claim one 429 of the rate limits (:meth:`enable_rate_limits`), or fail."""
+        return self.log.expect_status(429)
 
     def assert_no_errors(self) -> None:
         """Fail if the fake refused anything the test did not expect."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import itertools
 import logging
 import random
@@ -23,7 +22,15 @@ from bot.tables.clock import Clock
 from bot.tables.log import entries_for
 from bot.tables.refresh import Coalescer
 from bot.tables.registry import Registry
-from bot.tables.table import DEFAULT_LEVEL, HandLink, LogEntry, Player, Table
+from bot.tables.table import (
+    DEFAULT_LEVEL,
+    GameStart,
+    HandLink,
+    LogEntry,
+    PendingResult,
+    Player,
+    Table,
+)
 from bot.tables.timers import Scheduler
 from engine import (
     Card,
@@ -66,23 +73,6 @@ class Display(Protocol):
         ...
 
     async def closed(self, table: Table) -> None: ...
-
-
-@dataclasses.dataclass(frozen=True)
-class GameStart:
-    """What identifies a game in storage: the table's game number (kept in its snapshot, so
-    that a restored table finds its game again whatever was stored before a crash), with
-    what its row records."""
-
-    game_no: int
-    preset: str
-    rules: dict[str, object]
-    seats: tuple[Player, ...]
-
-    @classmethod
-    def of(cls, table: Table) -> GameStart:
-        return cls(table.game_no, table.rules.preset_id, table.rules.to_dict(),
-                   tuple(dataclasses.replace(p) for p in table.seats))
 
 
 class TableStore(Protocol):
@@ -417,12 +407,10 @@ class TableService:
         the other way round). Both records are idempotent, so this is a no-op when stored."""
         self.registry.add(table)
         game = table.game
-        if game is not None:
-            if table.game_row_id is None:  # the process stopped before the start was stored
-                self._record_start(table)
-            if game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
-                for result in table.results:
-                    self._record(table, result)
+        if game is not None and table.game_row_id is None:
+            self._record_start(table)  # the process stopped before the start was stored
+        for pending in table.unstored:  # results whose storing the process did not see end
+            self._store_result(table, pending)
         for user_id, deadline in table.away.items():
             self._arm_grace(table, user_id, deadline)
         if table.running:
@@ -922,22 +910,42 @@ class TableService:
         table.game_row_id = None
 
     def _record(self, table: Table, result: RoundOver | GameOver) -> None:
-        """Store a result in the table's storage queue, under the game it belongs to."""
-        # Taken now: a round that leaves too few players sends the table back to the lobby,
-        # which forgets the game's id and its seats before the queue gets here.
-        known = table.game_row_id
-        start = GameStart.of(table)
-        seats = list(start.seats)
+        """Store a result, under the game it belongs to, through the table's outbox.
+
+        The result joins `table.unstored` before the snapshot of the state that produced it
+        is taken, and leaves it once stored: whatever the table does meanwhile (the next
+        round, a replay, a return to the lobby), a restart finds it there and stores it
+        again (idempotent), so no crash instant can lose it."""
+        # The game and seats are taken now: a round that leaves too few players sends the
+        # table back to the lobby, which forgets the game's id and its seats.
+        pending = PendingResult(GameStart.of(table), table.game_row_id, result)
+        table.unstored.append(pending)
+        self._store_result(table, pending)
+
+    def _store_result(self, table: Table, pending: PendingResult) -> None:
+        start, result = pending.start, pending.result
 
         async def work(store: TableStore) -> None:
-            # Idempotent: finds the row stored by the game's start, or stores it now.
-            game_id = known if known is not None else await store.game_started(table, start)
-            if isinstance(result, RoundOver):
-                await store.round_over(table, game_id, seats, result)
-            else:
-                await store.game_over(table, game_id, result)
+            try:
+                # Idempotent: finds the row stored by the game's start, or stores it now.
+                game_id = pending.game_row_id
+                if game_id is None:
+                    game_id = await store.game_started(table, start)
+                if isinstance(result, RoundOver):
+                    await store.round_over(table, game_id, list(start.seats), result)
+                else:
+                    await store.game_over(table, game_id, result)
+            except Exception:
+                self._unstored_done(table, pending)  # can never be stored: said once
+                raise
+            self._unstored_done(table, pending)
 
         self._background(table, work)
+
+    def _unstored_done(self, table: Table, pending: PendingResult) -> None:
+        if any(p is pending for p in table.unstored):
+            table.unstored = [p for p in table.unstored if p is not pending]
+            self.touch(table)
 
     def _record_start(self, table: Table) -> None:
         start = GameStart.of(table)

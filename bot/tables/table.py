@@ -7,10 +7,10 @@ and always run under `table.lock`.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine import Game, Rules, event_from_dict
+from engine import Game, Phase, Rules, event_from_dict
 from engine.bots import LEVELS
 from engine.events import GameOver, RoundOver
 
@@ -25,6 +25,49 @@ DEFAULT_LEVEL = "normal"
 def _level(level: object) -> str:
     """A stored bot level; anything the engine no longer offers plays at the default."""
     return level if isinstance(level, str) and level in LEVELS else DEFAULT_LEVEL
+
+
+@dataclass(frozen=True)
+class GameStart:
+    """What identifies a game in storage: the table's game number (kept in its snapshot, so
+    that a restored table finds its game again whatever was stored before a crash), with
+    what its row records."""
+
+    game_no: int
+    preset: str
+    rules: dict[str, Any]
+    seats: tuple[Player, ...]
+
+    @classmethod
+    def of(cls, table: Table) -> GameStart:
+        return cls(table.game_no, table.rules.preset_id, table.rules.to_dict(),
+                   tuple(replace(p) for p in table.seats))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game_no": self.game_no, "preset": self.preset, "rules": self.rules,
+                "seats": [p.to_dict() for p in self.seats]}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> GameStart:
+        return cls(int(d["game_no"]), str(d["preset"]), dict(d["rules"]),
+                   tuple(Player.from_dict(p) for p in d["seats"]))
+
+
+@dataclass(frozen=True, eq=False)
+class PendingResult:
+    """A result not yet known to be stored (see `TableService._record`)."""
+
+    start: GameStart
+    game_row_id: int | None
+    result: RoundOver | GameOver
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"start": self.start.to_dict(), "game_row_id": self.game_row_id,
+                "result": self.result.to_dict()}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> PendingResult:
+        return cls(GameStart.from_dict(d["start"]), d.get("game_row_id"), _result(d["result"]))
 
 
 @dataclass
@@ -125,6 +168,9 @@ class Table:
     # The results of the round (and game) that just ended, until the next round is dealt:
     # a restart while they show records them again, in case it interrupted their storing.
     results: list[RoundOver | GameOver] = field(default_factory=list)
+    # Results whose storing has not been seen to succeed: part of the snapshot, so that a
+    # restart stores them again whatever the table has done since (TableService._record).
+    unstored: list[PendingResult] = field(default_factory=list)
     # Every seat's points after each round of the current game: the end-of-game chart.
     round_totals: list[list[int]] = field(default_factory=list)
     seq: int = 0  # bumped on every change: snapshot order
@@ -219,6 +265,7 @@ class Table:
             "gift_picks": {str(uid): {str(part): codes for part, codes in picks.items()}
                            for uid, picks in self.gift_picks.items()},
             "results": [e.to_dict() for e in self.results],
+            "unstored": [p.to_dict() for p in self.unstored],
             "round_totals": self.round_totals,
             "seq": self.seq,
             "bot_level": self.bot_level,
@@ -227,7 +274,7 @@ class Table:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Table:
-        return cls(
+        table = cls(
             id=int(d["id"]),
             channel_id=int(d["channel_id"]),
             guild_id=d.get("guild_id"),
@@ -257,11 +304,18 @@ class Table:
             gift_picks={int(uid): {int(part): list(codes) for part, codes in picks.items()}
                         for uid, picks in d.get("gift_picks", {}).items()},
             results=[_result(e) for e in d.get("results", [])],
+            unstored=[PendingResult.from_dict(p) for p in d.get("unstored", [])],
             round_totals=[[int(p) for p in r] for r in d.get("round_totals", [])],
             seq=d.get("seq", 0),
             bot_level=_level(d.get("bot_level", DEFAULT_LEVEL)),
             hints=bool(d.get("hints", False)),
         )
+        if "unstored" not in d and table.game is not None and table.game.phase in (
+            Phase.ROUND_OVER, Phase.GAME_OVER
+        ):  # a snapshot from before the outbox: the results it shows may not be stored
+            table.unstored = [PendingResult(GameStart.of(table), table.game_row_id, result)
+                              for result in table.results]
+        return table
 
 
 def _result(data: dict[str, Any]) -> RoundOver | GameOver:

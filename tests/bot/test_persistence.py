@@ -375,3 +375,41 @@ async def test_a_record_that_can_never_be_stored_does_not_block_the_tables_queue
     assert stored.round_nos == [2] and stored.ended == 1
     assert [e.key for e in table.log].count("table.store_failed") <= 1
     caplog.clear()  # the error above is the one this test expects
+
+
+async def test_a_crash_after_replay_before_the_last_games_results_are_stored_keeps_them(
+    db: tuple[str, Storage], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The host replays at once; the process dies before the finished game's round and end
+    were stored. The replayed game's snapshot no longer shows those results, but keeps them
+    in its outbox (`Table.unstored`): the restart stores them under the first game."""
+    url, storage = db
+    first = start(storage)
+    table = await started(first, game_end="rounds:1")
+    stuck = asyncio.Event()
+
+    async def never(*args: Any, **kwargs: Any) -> Any:
+        stuck.set()
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(storage, "record_round", never)
+    await play_round(first.service, first.clock, table)
+    assert table.game is not None and table.game.phase is Phase.GAME_OVER
+    first_points = list(table.game.points)
+    await first.service.replay(table, ALICE)
+    await asyncio.wait_for(stuck.wait(), 5)
+    await crash(first)
+    monkeypatch.undo()
+    snapshot = await storage.load_snapshot(table.id)
+    assert snapshot is not None and snapshot.state["game_no"] == 2
+    assert snapshot.state["results"] == [] and len(snapshot.state["unstored"]) == 2
+
+    process = start(storage)
+    assert await restore_tables(process.service, storage) == 1
+    await process.settle()
+    rows = await game_rows(url, table.id)
+    stored = await stored_game(url, rows[1])
+    assert stored.round_nos == [1] and stored.ended == 1
+    assert stored.points == dict(enumerate(first_points))
+    restored = process.service.registry.in_channel(table.channel_id)
+    assert restored is not None and restored.unstored == []

@@ -236,9 +236,18 @@ class Publisher:
         self.shown(table, "table", screen)
         await self._chart(table)
 
+    async def draw(self, shown: chart.PointsChart, filename: str) -> discord.File:
+        """The chart as an attachment with its alt text, drawn in a worker thread (tens of
+        milliseconds of CPU the loop must not wait for), counted in `rendering`."""
+        self.rendering += 1
+        try:
+            png = await asyncio.to_thread(chart.render, shown)
+        finally:
+            self.rendering -= 1
+        return discord.File(io.BytesIO(png), filename=filename, description=shown.alt)
+
     async def _chart(self, table: Table) -> None:
-        """At the end of a game its results message gets the points chart, once. Drawn in a
-        worker thread (tens of milliseconds of CPU the loop must not wait for)."""
+        """At the end of a game its results message gets the points chart, once."""
         game, message_id = table.game, table.table_message_id
         if game is None or game.phase is not Phase.GAME_OVER or message_id is None \
                 or message_id in self._charted:
@@ -247,12 +256,7 @@ class Publisher:
         if shown is None:
             return
         self._charted.add(message_id)
-        self.rendering += 1
-        try:
-            png = await asyncio.to_thread(chart.render, shown)
-        finally:
-            self.rendering -= 1
-        image = discord.File(io.BytesIO(png), filename=chart.FILENAME, description=shown.alt)
+        image = await self.draw(shown, chart.FILENAME)
         try:
             await self._channel(table).get_partial_message(message_id).edit(attachments=[image])
         except discord.HTTPException as err:

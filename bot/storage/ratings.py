@@ -17,7 +17,7 @@ the same round (possible in tests and sandboxes) is not rated for that round.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
@@ -64,3 +64,30 @@ def rate(places: Mapping[int, int], skills: Mapping[int, Skill]) -> dict[int, Sk
     ]
     rated = _MODEL.rate(teams, ranks=[float(places[user]) for user in users])
     return {user: Skill(team[0].mu, team[0].sigma) for user, team in zip(users, rated, strict=True)}
+
+
+#: One stored round for `replay`: its preset, and each seat's (user id, is a bot, place).
+StoredRound = tuple[str, Sequence[tuple[int | None, bool, int]]]
+
+
+def replay(rounds: Iterable[StoredRound], user_id: int) -> dict[str, list[int]]:
+    """A member's displayed rating after each of their rated rounds, per preset.
+
+    The ratings table keeps only the latest skill, so the history is recomputed from the
+    stored rounds in the order they were recorded, every human of each round included (a
+    rating moves with the others' at the table), with the same bot policy as the live update
+    (humans in one seat each, at least two)."""
+    skills: dict[tuple[str, int], Skill] = {}
+    history: dict[str, list[int]] = {}
+    for preset, seats in rounds:
+        by_user: dict[int, list[int]] = {}
+        for user, is_bot, place in seats:
+            if user is not None and not is_bot:
+                by_user.setdefault(user, []).append(place)
+        places = {user: found[0] for user, found in by_user.items() if len(found) == 1}
+        after = rate(places, {user: skills.get((preset, user), NEWCOMER) for user in places})
+        for user, skill in after.items():
+            skills[(preset, user)] = skill
+        if user_id in after:
+            history.setdefault(preset, []).append(after[user_id].display)
+    return history

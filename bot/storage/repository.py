@@ -817,6 +817,29 @@ class Storage:
             ),
         )
 
+    async def rating_history(self, guild_id: int, user_id: int) -> dict[str, list[int]]:
+        """The member's displayed rating after each of their rated rounds on a server, per
+        preset (`ratings.replay`: recomputed from the rounds, replayed in a worker thread
+        as a server may hold thousands)."""
+        presets = select(Rating.preset).where(Rating.guild_id == guild_id,
+                                              Rating.user_id == user_id)
+        query = (
+            select(Round.id, Game.preset, RoundResult.user_id, RoundResult.is_bot,
+                   RoundResult.place)
+            .join(Game, Game.id == Round.game_id)
+            .join(RoundResult, RoundResult.round_id == Round.id)
+            .where(Game.guild_id == guild_id, Round.rated.is_(True), Game.preset.in_(presets))
+            .order_by(Round.id, RoundResult.seat)
+        )
+        async with self._read() as connection:
+            rows = (await connection.execute(query)).all()
+        rounds: dict[int, tuple[str, list[tuple[int | None, bool, int]]]] = {}
+        for row in rows:
+            rounds.setdefault(row.id, (row.preset, []))[1].append(
+                (row.user_id, row.is_bot, row.place))
+        async with self._counted():
+            return await asyncio.to_thread(ratings.replay, list(rounds.values()), user_id)
+
     async def leaderboard(
         self, guild_id: int, preset: str, *, limit: int = 10, caller_id: int | None = None
     ) -> Leaderboard:

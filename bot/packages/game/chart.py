@@ -19,11 +19,14 @@ from pathlib import Path
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from bot.i18n import LocaleLike, plural, t
+from bot.packages.rules_text import preset_name
 from bot.tables.table import Table
 
 FILENAME = "points.png"
+RATING_FILENAME = "rating.png"
 _BACKGROUND = "#f5f5f7"
 _INK = "#1e1f22"
 # Colours that stay apart for common colour blindness (Okabe–Ito), dark enough on light.
@@ -33,7 +36,8 @@ _COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#
 
 @dataclass(frozen=True)
 class PointsChart:
-    """What the chart shows; ``series[i][r]`` is player ``i``'s total after round ``r + 1``."""
+    """What the chart shows; ``series[i][r]`` is line ``i``'s value after round ``r + 1``
+    (a player's points in a game; a preset's rating in a member's statistics)."""
 
     title: str
     x_label: str
@@ -67,14 +71,31 @@ def chart_of(locale: LocaleLike, names: tuple[str, ...], series: tuple[tuple[int
     )
 
 
+def rating_chart(locale: LocaleLike, name: str, history: dict[str, list[int]]
+                 ) -> PointsChart | None:
+    """A member's rating after each rated round, one line per preset; None without any."""
+    if not history:
+        return None
+    presets = sorted(history)
+    return PointsChart(
+        title=t(locale, "chart.rating_title", name=name),
+        x_label=t(locale, "chart.rated_round"),
+        y_label=t(locale, "chart.rating"),
+        names=tuple(preset_name(locale, p) for p in presets),
+        series=tuple(tuple(history[p]) for p in presets),
+        alt=t(locale, "chart.rating_alt", name=name,
+              rounds=plural(locale, "n.rounds", sum(len(v) for v in history.values()))),
+    )
+
+
 def render(chart: PointsChart) -> bytes:
     """The PNG (800×450). Runs in a worker thread: it touches no shared state."""
     figure = Figure(figsize=(8, 4.5), dpi=100, facecolor=_BACKGROUND)
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
     axes.set_facecolor(_BACKGROUND)
-    rounds = range(1, len(chart.series[0]) + 1) if chart.series else range(0)
     for index, (name, points) in enumerate(zip(chart.names, chart.series, strict=True)):
+        rounds = range(1, len(points) + 1)
         colour = _COLOURS[index % len(_COLOURS)]
         label = name.replace("$", r"\$")  # matplotlib reads $...$ as mathematics
         axes.plot(rounds, points, marker="o", linewidth=2.5, markersize=6, color=colour,
@@ -85,7 +106,7 @@ def render(chart: PointsChart) -> bytes:
     axes.set_title(chart.title, fontsize=16, color=_INK, fontweight="bold")
     axes.set_xlabel(chart.x_label, fontsize=13, color=_INK)
     axes.set_ylabel(chart.y_label, fontsize=13, color=_INK)
-    axes.set_xticks(list(rounds))
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.tick_params(colors=_INK, labelsize=12)
     axes.grid(True, color="#c8c8d0", linewidth=0.8)
     axes.margins(x=0.12)

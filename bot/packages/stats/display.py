@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.i18n import join_names, plural, t
+from bot.packages.game import chart
 from bot.packages.rules_text import preset_name
 from bot.packages.text import player_name
 from bot.tables.service import TableError
@@ -31,9 +32,14 @@ async def _acknowledge(interaction: Interaction) -> None:
     await interaction.response.defer(ephemeral=True, thinking=True)
 
 
-async def _answer(interaction: Interaction, title: str, lines: list[str]) -> None:
+async def _answer(interaction: Interaction, title: str, lines: list[str],
+                  image: discord.File | None = None) -> None:
     embed = discord.Embed(title=title, description="\n".join(lines)[:4096])
-    await interaction.followup.send(embed=embed, ephemeral=True)
+    if image is None:
+        await interaction.followup.send(embed=embed, ephemeral=True)
+        return
+    embed.set_image(url=f"attachment://{image.filename}")
+    await interaction.followup.send(embed=embed, file=image, ephemeral=True)
 
 
 async def stats(interaction: Interaction, member: discord.abc.User) -> None:
@@ -59,7 +65,11 @@ async def stats(interaction: Interaction, member: discord.abc.User) -> None:
     lines += [t(locale, "stats.preset_line", preset=preset_name(locale, r.preset),
                 rating=r.rating, rounds=plural(locale, "n.rounds", r.rounds))
               for r in record.ratings]
-    await _answer(interaction, t(locale, "stats.title", name=name), lines)
+    history = await storage.rating_history(interaction.guild_id, member.id)
+    shown = chart.rating_chart(locale, name, history)
+    image = None if shown is None else \
+        await interaction.client.publisher.draw(shown, chart.RATING_FILENAME)
+    await _answer(interaction, t(locale, "stats.title", name=name), lines, image)
 
 
 async def leaderboard(interaction: Interaction, preset: str | None) -> None:

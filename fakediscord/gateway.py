@@ -18,6 +18,8 @@ HEARTBEAT_INTERVAL_MS = 41_250
 INTENT_GUILD_MEMBERS = 1 << 1
 INTENT_GUILD_MESSAGES = 1 << 9
 RECONNECT_PLEASE = 4000
+# A snowflake's top 42 bits are its timestamp; Discord shards guilds on them.
+SHARD_SHIFT = 22
 
 DISPATCH, HEARTBEAT, IDENTIFY, RESUME, REQUEST_MEMBERS = 0, 1, 2, 6, 8
 INVALID_SESSION, HELLO, HEARTBEAT_ACK = 9, 10, 11
@@ -29,7 +31,18 @@ class Session:
 
     id: str
     intents: int
+    # IDENTIFY's ``shard``: (shard_id, num_shards); (0, 1) when the client sent none.
+    shard: tuple[int, int] = (0, 1)
     seq: int = 0
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether this session receives the events of ``guild_id``: Discord's sharding
+        formula ``shard_id = (guild_id >> 22) % num_shards``, and events without a guild
+        (DMs) go to shard 0 only (discord-api-docs, topics/gateway.md, "Sharding")."""
+        shard_id, num_shards = self.shard
+        if guild_id is None:
+            return shard_id == 0
+        return (guild_id >> SHARD_SHIFT) % num_shards == shard_id
 
 
 @dataclass
@@ -56,6 +69,8 @@ class Gateway:
         self._sessions: dict[str, Session] = {}
         self._connections: list[Connection] = []
         self.url = ""
+        # The ``shards`` GET /gateway/bot recommends (what SHARD_COUNT=auto runs).
+        self.recommended_shards = 1
 
     @property
     def connected(self) -> bool:
@@ -72,16 +87,18 @@ class Gateway:
     def dispatch(
         self, event: str, data: dict[str, Any], *, intent: int | None = None, once: bool = False
     ) -> None:
-        """Queue an event for every identified session subscribed to ``intent``, or with
-        ``once`` for the first of them only.
+        """Queue an event for every identified session subscribed to ``intent`` whose shard
+        owns the event's guild, or with ``once`` for the first of them only.
 
         An interaction is an event of the second kind: Discord delivers INTERACTION_CREATE
         to one connection, and a bot that is answering it twice (or a stopping bot that is
-        still connected) would be a bug the fake must not create.
+        still connected) would be a bug the fake must not create. Routing by shard is what
+        makes a process of a sharded bot see only its own guilds' clicks.
         """
+        guild_id = _guild_of(event, data)
         for connection in self._connections:
             session = connection.session
-            if connection.ws.closed or session is None:
+            if connection.ws.closed or session is None or not session.owns(guild_id):
                 continue
             if intent is None or session.intents & intent:
                 self._dispatch_to(connection, event, data)
@@ -142,11 +159,15 @@ class Gateway:
             self._send_members(connection, data)
 
     def _identify(self, connection: Connection, data: dict[str, Any]) -> None:
-        session = Session(id=uuid.uuid4().hex, intents=int(data.get("intents", 0)))
+        raw = data.get("shard") or [0, 1]
+        shard = (int(raw[0]), int(raw[1]))
+        session = Session(id=uuid.uuid4().hex, intents=int(data.get("intents", 0)), shard=shard)
         self._sessions[session.id] = session
         connection.session = session
         world = self._world
-        joined = [g for g in world.guilds.values() if world.bot.id in g.members]
+        joined = [
+            g for g in world.guilds.values() if world.bot.id in g.members and session.owns(g.id)
+        ]
         self._dispatch_to(
             connection,
             "READY",
@@ -157,7 +178,7 @@ class Gateway:
                 "session_id": session.id,
                 "session_type": "normal",
                 "resume_gateway_url": self.url,
-                "shard": [0, 1],
+                "shard": list(shard),
                 "application": {"id": str(world.application_id), "flags": 0},
                 "private_channels": [],
                 "relationships": [],
@@ -213,3 +234,13 @@ class Gateway:
                 "nonce": data.get("nonce"),
             },
         )
+
+
+def _guild_of(event: str, data: dict[str, Any]) -> int | None:
+    """The guild an event belongs to, which decides its shard: GUILD_CREATE and its kin
+    carry it as ``id``, every other guild event as ``guild_id``."""
+    raw = data.get("id") if event in GUILD_EVENTS else data.get("guild_id")
+    return None if raw is None else int(raw)
+
+
+GUILD_EVENTS = frozenset({"GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"})

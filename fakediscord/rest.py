@@ -249,7 +249,8 @@ class Rest:
 
     async def _get_gateway_bot(self, request: web.Request) -> web.Response:
         limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
-        return json_response({"url": self._gateway.url, "shards": 1, "session_start_limit": limit})
+        return json_response({"url": self._gateway.url, "shards": self._gateway.recommended_shards,
+                              "session_start_limit": limit})
 
     async def _get_me(self, request: web.Request) -> web.Response:
         return json_response(bot_user_payload(self._world.bot))

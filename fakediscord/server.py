@@ -18,7 +18,7 @@ from .calls import INVALID_REQUEST_WINDOW, CallLog, CallRecord, RateLimit
 from .client import TestUser
 from .clock import FakeClock
 from .commands import CommandRegistry
-from .gateway import INTENT_GUILD_MEMBERS, Gateway
+from .gateway import INTENT_GUILD_MEMBERS, SHARD_SHIFT, Gateway
 from .interactions import InteractionHub
 from .messages import MessageWriter
 from .payloads import (
@@ -194,7 +194,17 @@ class FakeDiscord:
     async def _until_ready(self, client: discord.Client) -> None:
         # With guild_ready_timeout=0, READY can fire before the GUILD_CREATEs are parsed.
         await client.wait_until_ready()
-        joined = [g.id for g in self.world.guilds.values() if self.world.bot.id in g.members]
+        # A sharded client hears only of its shards' guilds.
+        count = client.shard_count or 1
+        if isinstance(client, discord.AutoShardedClient):
+            shards = set(client.shard_ids or range(count))
+        else:
+            shards = {client.shard_id or 0}
+        joined = [
+            g.id
+            for g in self.world.guilds.values()
+            if self.world.bot.id in g.members and (g.id >> SHARD_SHIFT) % count in shards
+        ]
         while any((g := client.get_guild(i)) is None or g.unavailable for i in joined):
             await asyncio.sleep(0.001)
 

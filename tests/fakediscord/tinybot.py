@@ -235,10 +235,11 @@ async def broken(interaction: discord.Interaction[Any], kind: str) -> None:
 
 
 class TinyBot(discord.Client):
-    def __init__(self) -> None:
+    def __init__(self, **options: Any) -> None:
+        """``options`` go to discord.py, e.g. ``shard_id`` and ``shard_count``."""
         intents = discord.Intents.default()
         intents.members = True  # so the fake answers member chunking (op 8) at startup
-        super().__init__(intents=intents, guild_ready_timeout=0)
+        super().__init__(intents=intents, guild_ready_timeout=0, **options)
         self.tree = app_commands.CommandTree(self)
         self.gate = asyncio.Event()
         self.joins: list[tuple[int, int]] = []

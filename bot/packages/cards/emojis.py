@@ -8,10 +8,10 @@ well under Discord's 2,000). The sync runs in the background: until it ends, or 
 fails, cards are text, exactly as without faces. It is all or nothing, so a hand never
 mixes faces and text.
 
-Faces are an addition, never a replacement: the hand keeps its text line (a server that
-blocks external emojis shows ``:fr_10H_3fa2c1:`` instead of a face, and screen readers read
-names), and a face line is left out when it would take the message over Discord's 2,000
-characters (each face costs about 36).
+Faces are an addition, never a replacement: the hand, the trick and the exchange notes keep
+their text line (a server that blocks external emojis shows ``:fr_10H_3fa2c1:`` instead of a
+face, and screen readers read names), and a face line is left out when it would take the
+message over Discord's 2,000 characters (each face costs about 36).
 """
 
 from __future__ import annotations
@@ -33,6 +33,10 @@ log = logging.getLogger(__name__)
 CONTENT_LIMIT = 2000
 #: The bot's own emoji names: a face key and six hex digits of its PNG's hash.
 OWN_NAME = re.compile(r"^(fr|es)_[0-9A-Z]{2,3}_[0-9a-f]{6}$")
+
+
+#: A line of faces wanted under line ``index`` of a message: ``(index, groups of cards)``.
+FaceLine = tuple[int, Sequence[Sequence[Card]]]
 
 
 def emoji_name(key: str, png: bytes) -> str:
@@ -88,23 +92,29 @@ class CardFaces:
         card = next((c for c in cards if c.rank == value), cards[0])
         return self.emoji(card, spanish)
 
-    def line(self, cards: Sequence[Card], spanish: bool) -> str | None:
-        """The cards as one line of faces, or None when faces are not available."""
-        shown = [self.emoji(c, spanish) for c in cards]
-        if not shown or any(e is None for e in shown):
+    def line(self, groups: Sequence[Sequence[Card]], spanish: bool) -> str | None:
+        """Groups of cards (a hand, or each play of a trick) as one line of faces, a space
+        between groups; None when a face is not available."""
+        shown = [[self.emoji(c, spanish) for c in group] for group in groups]
+        if not shown or any(not group or None in group for group in shown):
             return None
-        return "".join(str(e) for e in shown)
+        return " ".join("".join(str(e) for e in group) for group in shown)
 
-    def with_line(self, lines: Sequence[str], after: int, cards: Sequence[Card],
-                  spanish: bool) -> str:
-        """``lines`` joined, with the faces of ``cards`` after line ``after`` when they exist
-        and fit within Discord's content limit."""
-        text = "\n".join(lines)
-        faces = self.line(cards, spanish)
-        if faces is None or len(text) + len(faces) + 1 > CONTENT_LIMIT:
-            return text
-        at = min(after + 1, len(lines))
-        return "\n".join([*lines[:at], faces, *lines[at:]])
+    def with_lines(self, lines: Sequence[str], wanted: Sequence[FaceLine],
+                   spanish: bool) -> list[str]:
+        """``lines`` with, for each ``(index, groups)`` of ``wanted``, the faces of ``groups``
+        as a line under line ``index``. ``wanted`` goes by priority: a face line that would
+        take the message over Discord's content limit is left out (its text line says the
+        same), so the later, less useful ones go first."""
+        total = len("\n".join(lines))
+        under: dict[int, list[str]] = {}
+        for index, groups in wanted:
+            shown = self.line(groups, spanish)
+            if shown is None or index >= len(lines) or total + len(shown) + 1 > CONTENT_LIMIT:
+                continue
+            total += len(shown) + 1
+            under.setdefault(index, []).append(shown)
+        return [x for i, line in enumerate(lines) for x in (line, *under.get(i, ()))]
 
 
 #: The process's faces: the bot syncs them at start and clears them when it closes.

@@ -14,7 +14,7 @@ import discord
 
 from bot.i18n import LocaleLike, join_names, plural, t
 from bot.i18n.cards import card_words, play_words, rank_short, rank_words, short, shorts
-from bot.packages.cards.emojis import faces
+from bot.packages.cards.emojis import FaceLine, faces
 from bot.packages.controls import button, select, view
 from bot.packages.rules_text import preset_name
 from bot.packages.screen import Screen
@@ -80,6 +80,7 @@ def table_screen(table: Table, now: float) -> Screen:
     loc = table.locale
     lines = [t(loc, "table.title", round=game.round_no,
                preset=preset_name(loc, table.rules.preset_id))]
+    wanted: list[FaceLine] = []
     if game.revolution and game.phase is Phase.PLAY:  # a round's end restores the order
         lines.append(t(loc, "table.revolution"))
     if game.phase is Phase.EXCHANGE:
@@ -93,6 +94,7 @@ def table_screen(table: Table, now: float) -> Screen:
                                  cards=plural(loc, "n.cards", due.count)))
         lines.extend(pending)
     elif game.phase is Phase.PLAY:
+        wanted.extend(trick_faces(game, len(lines)))
         lines.append(trick_line(loc, table, game))
         if table.rules.fast:
             lines.append(t(loc, "table.fast", countdown=countdown(table)))
@@ -120,13 +122,28 @@ def table_screen(table: Table, now: float) -> Screen:
             instructions.append("")
             instructions.append(plural(loc, "table.press_hand", len(stale),
                                        names=join_names(loc, stale)))
-    return Screen("\n".join(lines + instructions), table_view(table, game),
-                  retired="\n".join(lines))
+    # Face lines go above the instructions, so the retired text keeps them too.
+    shown = faces.with_lines(lines + instructions, wanted, spanish(table))
+    return Screen("\n".join(shown), table_view(table, game),
+                  retired="\n".join(shown[:len(shown) - len(instructions)]))
 
 
 def _hand_live(table: Table, user_id: int, now: float) -> bool:
     link = table.hands.get(user_id)
     return link is not None and link.valid(now)
+
+
+def trick_faces(game: Game, index: int) -> list[FaceLine]:
+    """The trick's faces, one group per play, wanted under line ``index`` (its text line)."""
+    return [(index, [p.cards for p in game.trick])] if game.trick else []
+
+
+def note_lines(table: Table, seat: int, locale: LocaleLike, lines: list[str],
+               wanted: list[FaceLine]) -> None:
+    """The seat's exchange notes (« tu as donné … »), each with its cards' faces under it."""
+    for note in table.exchange_notes.get(seat, []):
+        wanted.append((len(lines), [[Card.parse(c) for c in note.params["cards"]]]))
+        lines.append(entry_text(locale, table, note))
 
 
 def trick_line(loc: LocaleLike, table: Table, game: Game) -> str:
@@ -265,25 +282,26 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
         lines.append(t(locale, "hand.not_seated"))
         return Screen("\n".join(lines), view())
     hand = game.hand(seat)
+    # Face lines by priority: the hand, then the exchange notes, then the trick.
+    wanted: list[FaceLine] = []
     if hand:
+        wanted.append((len(lines), [hand]))
         lines.append(t(locale, "hand.title", count=len(hand),
                        cards=shorts(locale, hand, spanish(table))))
     else:
         lines.append(t(locale, "hand.empty"))
     items: list[discord.ui.Item[Any]] = []
     if game.phase is Phase.EXCHANGE:
+        note_lines(table, seat, locale, lines, wanted)
         lines.extend(_exchange_part(table, game, seat, locale, items))
     elif game.phase is Phase.PLAY:
-        for note in table.exchange_notes.get(seat, []):
-            lines.append(entry_text(locale, table, note))
-        lines.extend(_play_part(table, game, seat, locale, items, page))
+        note_lines(table, seat, locale, lines, wanted)
+        _play_part(table, game, seat, locale, items, page, lines, wanted)
     else:
         over = game.phase is Phase.GAME_OVER
         lines.append(t(locale, "hand.game_over" if over else "hand.round_over"))
     items.append(button(table.id, "refresh", t(locale, "btn.refresh"), row=4))
-    # The faces line goes under the hand's title line (after the notice, if any).
-    return Screen(faces.with_line(lines, 1 if notice else 0, hand, spanish(table)),
-                  view(*items))
+    return Screen("\n".join(faces.with_lines(lines, wanted, spanish(table))), view(*items))
 
 
 def option_value(option: PlayOption) -> str:
@@ -356,13 +374,16 @@ def play_selects(table: Table, game: Game, seat: int, locale: LocaleLike,
 
 
 def _play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
-               items: list[discord.ui.Item[Any]], page: int) -> list[str]:
+               items: list[discord.ui.Item[Any]], page: int, lines: list[str],
+               wanted: list[FaceLine]) -> None:
+    """Adds the play phase's lines to ``lines`` (the trick's faces to ``wanted``) and its
+    controls to ``items``."""
     if game.automated(seat):
         if seat not in table.left_seats:
             items.append(button(table.id, "resume", t(locale, "btn.resume"),
                                 version=game.version, style=discord.ButtonStyle.success, row=4))
-        return [t(locale, "hand.autopilot")]
-    lines = []
+        lines.append(t(locale, "hand.autopilot"))
+        return
     options = game.legal_plays(seat)
     can_pass = game.can_pass(seat)
     if table.rules.fast:
@@ -382,7 +403,8 @@ def _play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
     if not options and not can_pass:
         if game.to_act == seat:
             lines.append(t(locale, "hand.cannot_play"))
-        return lines
+        return
+    wanted.extend(trick_faces(game, len(lines)))
     if game.trick:
         lines.append(trick_line(locale, table, game))
     selects = play_selects(table, game, seat, locale, options)
@@ -402,13 +424,13 @@ def _play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
         items.append(button(table.id, "page", t(locale, "btn.more", page=following + 1,
                                                  pages=pages),
                             version=game.version, arg=str(following), row=4))
-    return lines
 
 
 def _exchange_part(table: Table, game: Game, seat: int, locale: LocaleLike,
                    items: list[discord.ui.Item[Any]]) -> list[str]:
-    # What this seat already received: a high role chooses what to give back knowing it.
-    lines = [entry_text(locale, table, note) for note in table.exchange_notes.get(seat, [])]
+    # The exchange notes above say what this seat already received: a high role chooses
+    # what to give back knowing it.
+    lines: list[str] = []
     due = game.exchange_due(seat)
     if due is None or not due.ready:
         return [*lines, t(locale, "hand.give_waiting")]

@@ -562,4 +562,8 @@ CATALOGUE: dict[str, str] = {
     "history.winners.one": "winner: {names}",
     "history.winners.many": "winners: {names}",
     "history.empty": "No game has been played here yet.",
+    "history.option": "{date} · {preset} · {rounds}",
+    "history.pick": "See a game’s points…",
+    "history.chart_title": "📈 Game points ({preset})",
+    "history.gone": "This game is no longer in this channel’s history.",
 }

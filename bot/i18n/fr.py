@@ -562,4 +562,8 @@ CATALOGUE: dict[str, str] = {
     "history.winners.one": "gagnant : {names}",
     "history.winners.many": "gagnants : {names}",
     "history.empty": "Aucune partie n’a encore été jouée ici.",
+    "history.option": "{date} · {preset} · {rounds}",
+    "history.pick": "Voir les points d’une partie…",
+    "history.chart_title": "📈 Points de la partie ({preset})",
+    "history.gone": "Cette partie n’est plus dans l’historique de ce salon.",
 }

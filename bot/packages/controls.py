@@ -66,13 +66,29 @@ Handler = Callable[[Click], Awaitable[None]]
 HANDLERS: dict[str, Handler] = {}
 FORMS: dict[str, Handler] = {}
 
+#: Table id 0 in a custom_id: a control of no table (tables are numbered from 1), such as the
+#: past games offered by /president history. Its handler gets the arg and the picked values.
+NO_TABLE = 0
+Standalone = Callable[[discord.Interaction[Any], str, list[str]], Awaitable[None]]
+STANDALONE: dict[str, Standalone] = {}
+
+
+def standalone(name: str) -> Callable[[Standalone], Standalone]:
+    """Register the handler of a control of no table (see `NO_TABLE`)."""
+    def register(handler: Standalone) -> Standalone:
+        if name in STANDALONE or name in HANDLERS or name in FORMS:
+            raise ValueError(f"action {name!r} registered twice")
+        STANDALONE[name] = handler
+        return handler
+    return register
+
 
 def action(name: str, *, form: bool = False) -> Callable[[Handler], Handler]:
     """Register the handler of a button or select (`form=True`: of a submitted form)."""
     registry = FORMS if form else HANDLERS
 
     def register(handler: Handler) -> Handler:
-        if name in HANDLERS or name in FORMS:
+        if name in HANDLERS or name in FORMS or name in STANDALONE:
             raise ValueError(f"action {name!r} registered twice")
         registry[name] = handler
         return handler
@@ -139,8 +155,26 @@ class Control(discord.ui.DynamicItem[discord.ui.Item[Any]], template=CLAIMED):
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         data: dict[str, Any] = dict(interaction.data or {})
-        await route(interaction, str(data.get("custom_id", "")), strings(data.get("values")),
-                    HANDLERS, "err.unknown_control")
+        raw, values = str(data.get("custom_id", "")), strings(data.get("values"))
+        if not await route_standalone(interaction, raw, values):
+            await route(interaction, raw, values, HANDLERS, "err.unknown_control")
+
+
+async def route_standalone(interaction: discord.Interaction[Any], raw: str,
+                           values: list[str]) -> bool:
+    """Run a control of no table; False for any other custom_id (`route` takes it). Its
+    handler checks what the values name, as they are untrusted."""
+    match = CUSTOM_ID.fullmatch(raw)
+    if match is None or int(match.group(1)) != NO_TABLE or match.group(2) not in STANDALONE:
+        return False
+    try:
+        await STANDALONE[match.group(2)](interaction, match.group(4), values)
+    except TableError as err:
+        await answer_privately(interaction, error_text(interaction.locale, err))
+    except Exception:
+        log.exception("%s failed", match.group(2))
+        await refuse(interaction, "err.internal")
+    return True
 
 
 def strings(values: object) -> list[str]:

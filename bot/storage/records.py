@@ -98,6 +98,15 @@ class GameSummary:
 
 
 @dataclass(frozen=True, slots=True)
+class GamePoints:
+    """A finished game's story: ``totals[s][r]`` is seat ``s``'s points after round ``r + 1``."""
+
+    preset: str
+    names: tuple[str, ...]
+    totals: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class PresetRating:
     preset: str
     rating: int

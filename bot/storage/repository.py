@@ -51,6 +51,7 @@ from bot.storage.models import (
     User,
 )
 from bot.storage.records import (
+    GamePoints,
     GameSummary,
     GuildSettings,
     Leaderboard,
@@ -737,6 +738,43 @@ class Storage:
             )
             for game in games
         ]
+
+    async def game_points(self, game_id: int, channel_id: int) -> GamePoints | None:
+        """Each seat's points after every round of a finished game of this channel, summed
+        from the stored rounds (the chart of a past game); None for a game of another channel
+        (the id comes from a control, so it is checked) or one without a round."""
+        game = (
+            select(Game.id, Game.preset)
+            .join(GameTable, GameTable.id == Game.table_id)
+            .where(Game.id == game_id, GameTable.channel_id == channel_id,
+                   Game.ended_at.is_not(None))
+        )
+        async with self._read() as connection:
+            found = (await connection.execute(game)).first()
+            if found is None:
+                return None
+            seats = (await connection.execute(
+                select(GameSeat.seat, GameSeat.name)
+                .where(GameSeat.game_id == game_id).order_by(GameSeat.seat)
+            )).all()
+            results = (await connection.execute(
+                select(Round.round_no, RoundResult.seat, RoundResult.points)
+                .join(RoundResult, RoundResult.round_id == Round.id)
+                .where(Round.game_id == game_id)
+                .order_by(Round.round_no, RoundResult.seat)
+            )).all()
+        if not seats or not results:
+            return None
+        gained: dict[int, dict[int, int]] = {}
+        for row in results:
+            gained.setdefault(row.round_no, {})[row.seat] = row.points
+        totals: list[list[int]] = [[] for _ in seats]
+        for round_no in sorted(gained):
+            for index, seat in enumerate(seats):
+                before = totals[index][-1] if totals[index] else 0
+                totals[index].append(before + gained[round_no].get(seat.seat, 0))
+        return GamePoints(preset=found.preset, names=tuple(s.name for s in seats),
+                          totals=tuple(tuple(points) for points in totals))
 
     # Stats and rankings
 

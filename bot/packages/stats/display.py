@@ -1,12 +1,14 @@
-"""`/president stats`, `leaderboard` and `history`, read from the storage repository."""
+"""`/president stats`, `leaderboard` and `history`, read from the storage repository;
+`history` offers each listed game's points chart, rebuilt from its stored rounds."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.i18n import join_names, plural, t
+from bot.packages.controls import NO_TABLE, number, select, standalone, view
 from bot.packages.game import chart
 from bot.packages.rules_text import preset_name
 from bot.packages.text import player_name
@@ -33,10 +35,14 @@ async def _acknowledge(interaction: Interaction) -> None:
 
 
 async def _answer(interaction: Interaction, title: str, lines: list[str],
-                  image: discord.File | None = None) -> None:
+                  image: discord.File | None = None,
+                  controls: discord.ui.View | None = None) -> None:
     embed = discord.Embed(title=title, description="\n".join(lines)[:4096])
     if image is None:
-        await interaction.followup.send(embed=embed, ephemeral=True)
+        if controls is None:
+            await interaction.followup.send(embed=embed, ephemeral=True)
+        else:
+            await interaction.followup.send(embed=embed, view=controls, ephemeral=True)
         return
     embed.set_image(url=f"attachment://{image.filename}")
     await interaction.followup.send(embed=embed, file=image, ephemeral=True)
@@ -94,13 +100,43 @@ async def history(interaction: Interaction) -> None:
     locale = str(interaction.locale)
     games = await storage.game_history(channel_id=interaction.channel_id, limit=10)
     lines = []
+    options = []
     for game in games:
         winners = [w.name for w in game.winners]
-        lines.append(t(locale, "history.line",
-                       date=discord.utils.format_dt(game.ended_at or game.started_at, "d"),
-                       preset=preset_name(locale, game.preset) if game.preset in PRESETS
-                       else game.preset, rounds=plural(locale, "n.rounds", game.rounds),
-                       winners=plural(locale, "history.winners", len(winners),
-                                      names=join_names(locale, winners) or "—")))
+        ended = game.ended_at or game.started_at
+        preset = preset_name(locale, game.preset) if game.preset in PRESETS else game.preset
+        rounds = plural(locale, "n.rounds", game.rounds)
+        won = plural(locale, "history.winners", len(winners),
+                     names=join_names(locale, winners) or "—")
+        lines.append(t(locale, "history.line", date=discord.utils.format_dt(ended, "d"),
+                       preset=preset, rounds=rounds, winners=won))
+        if game.rounds:  # a game stopped before its first round ended has no chart
+            # A label is plain text: no Discord timestamp, the date as ISO 8601.
+            options.append(discord.SelectOption(
+                label=t(locale, "history.option", date=ended.date().isoformat(),
+                        preset=preset, rounds=rounds)[:100],
+                value=str(game.game_id), description=won[:100]))
+    controls = view(select(NO_TABLE, "past_chart", t(locale, "history.pick"), options)) \
+        if options else None
     await _answer(interaction, t(locale, "history.title"),
-                  lines or [t(locale, "history.empty")])
+                  lines or [t(locale, "history.empty")], controls=controls)
+
+
+@standalone("past_chart")
+async def past_chart(interaction: discord.Interaction[Any], arg: str, values: list[str]) -> None:
+    """A past game's points chart, for the one who picked it, in their language."""
+    storage = _storage(interaction)
+    if len(values) != 1 or interaction.channel_id is None:
+        raise TableError("err.unknown_control")
+    game_id = number(values[0], 10**9)
+    await _acknowledge(interaction)
+    locale = str(interaction.locale)
+    story = await storage.game_points(game_id, interaction.channel_id)
+    if story is None:  # forged, or deleted since the list was shown
+        await _answer(interaction, t(locale, "history.title"), [t(locale, "history.gone")])
+        return
+    shown = chart.chart_of(locale, story.names, story.totals)
+    image = await interaction.client.publisher.draw(shown, chart.FILENAME)
+    preset = preset_name(locale, story.preset) if story.preset in PRESETS else story.preset
+    await _answer(interaction, t(locale, "history.chart_title", preset=preset), [shown.alt],
+                  image)

@@ -140,4 +140,24 @@ async def test_the_largest_tricks_keep_every_message_within_discord_limits(
 def play_of(seat: int, cards: list[Card]) -> TrickPlay:
     """A trick entry as the display reads it (seat, cards); the level is the play's own."""
     return TrickPlay(seat=seat, cards=tuple(cards), level=0, count=len(cards),
-                     value=cards[0].value, special=None, announce=None)
+                     value=cards[0].rank, special=None, announce=None)
+
+
+async def test_a_server_blocking_external_emojis_still_reads_the_cards_as_text(
+    fake: FakeDiscord, clock: LinkedClock,
+) -> None:
+    """Discord shows such a server ``:fr_5D_64f20f:`` instead of a face: the text line above
+    each face line is what its players read, so it must stay."""
+    fake.set_bot_permissions(fake.channel, use_external_emojis=False)
+    bot = await start(fake, clock)
+    host = fake.add_user("alice", locale="fr")
+    table = await host_against_three_bots(bot, host, "rounds:3")
+    await until_trick(fake, clock, table)
+    shown = message(host, table.table_message_id).content
+    game = table.game
+    assert game is not None
+    trick_text = next(x for x in shown.splitlines() if x.startswith("Sur la table :"))
+    assert all(table.name(p.seat) in trick_text for p in game.trick)
+    hand = await open_hand(host, table)
+    assert "Ta main" in hand.content and face_lines(hand.content)
+    await fake.disconnect(bot)

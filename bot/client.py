@@ -24,6 +24,7 @@ from bot.packages.publisher import Publisher
 from bot.packages.settings import views as settings_views
 from bot.storage.db import ensure_sqlite_dir, upgrade_to_head
 from bot.storage.repository import Storage
+from bot.storage.shardlock import ShardLocks
 from bot.storage.writer import SnapshotWriter
 from bot.tables.clock import Clock, SystemClock
 from bot.tables.persistence import StorageStore
@@ -41,10 +42,12 @@ class PresidentBot(commands.Bot):
                  with_storage: bool = True, **options: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
-        if config.shard_count is not None:
+        if config.shard_count is not None or config.shard_auto:
             if not isinstance(self, discord.AutoShardedClient):
                 raise TypeError("a sharded Config needs ShardedPresidentBot (see create_bot)")
-            options.update(shard_count=config.shard_count, shard_ids=list(config.shard_ids or ()))
+            if config.shard_count is not None:
+                options.update(shard_count=config.shard_count,
+                               shard_ids=list(config.shard_ids or ()))
         # Nothing the bot writes may ping anyone, edits included: discord.py sends the
         # client's allowed_mentions with every message, response and edit.
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
@@ -57,6 +60,7 @@ class PresidentBot(commands.Bot):
         self.with_storage = with_storage
         self.storage: Storage | None = None
         self.writer: SnapshotWriter | None = None
+        self.shard_locks: ShardLocks | None = None
         self.faces_sync: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
@@ -82,10 +86,25 @@ class PresidentBot(commands.Bot):
 
         self.writer = SnapshotWriter(self.storage, sleep=sleep)
         self.service.store = StorageStore(self.storage, self.writer, sleep=sleep)
+        shards = await self.owned_shards()
+        # Held until exit (see close): another process running these shards would restore
+        # and post the same tables. Unsharded, the bot runs shard 0 of 1.
+        self.shard_locks = await ShardLocks.acquire(url, shards[0] if shards else (0,))
+        shard_ids, shard_count = shards if shards else (None, None)
         restored = await restore_tables(self.service, self.storage,
-                                        shard_ids=self.config.shard_ids,
-                                        shard_count=self.config.shard_count)
+                                        shard_ids=shard_ids, shard_count=shard_count)
         log.info("restored %d table(s)", restored)
+
+    async def owned_shards(self) -> tuple[tuple[int, ...], int] | None:
+        """This process's shards and their total, None when unsharded. With SHARD_COUNT=auto
+        the total is Discord's recommendation, asked here because the tables to restore
+        depend on it; discord.py then connects with that count instead of asking again."""
+        if self.config.shard_auto:
+            self.shard_count, _, _ = await self.http.get_bot_gateway()
+            return tuple(range(self.shard_count)), self.shard_count
+        if self.config.shard_count is None or self.config.shard_ids is None:
+            return None
+        return self.config.shard_ids, self.config.shard_count
 
     @property
     def stopping(self) -> bool:
@@ -135,6 +154,9 @@ class PresidentBot(commands.Bot):
                 await asyncio.wait_for(self.writer.close(), timeout=10)
         if self.storage is not None:
             await self.storage.close()
+        # Last: a process waiting for these shards restores from the snapshots just stored.
+        if self.shard_locks is not None:
+            await self.shard_locks.release()
         await super().close()
 
 
@@ -145,5 +167,6 @@ class ShardedPresidentBot(PresidentBot, commands.AutoShardedBot):
 
 def create_bot(config: Config, **options: Any) -> PresidentBot:
     """The bot class the configuration asks for: sharded when SHARD_COUNT is set."""
-    cls = PresidentBot if config.shard_count is None else ShardedPresidentBot
+    sharded = config.shard_count is not None or config.shard_auto
+    cls = ShardedPresidentBot if sharded else PresidentBot
     return cls(config, **options)

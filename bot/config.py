@@ -49,8 +49,14 @@ class Config:
     # process runs `shard_ids` out of `shard_count` and owns only those shards' guilds.
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    # SHARD_COUNT=auto: run every shard of the count Discord recommends (GET /gateway/bot),
+    # learnt at start; Discord refuses an unsharded bot at 2,500 guilds.
+    shard_auto: bool = False
 
     def __post_init__(self) -> None:
+        if self.shard_auto and (self.shard_count is not None or self.shard_ids is not None):
+            raise InvalidSetting("SHARD_COUNT=auto picks the count itself: no shard_count "
+                                 "or shard_ids go with it")
         if (self.shard_count is None) != (self.shard_ids is None):
             raise InvalidSetting("shard_count and shard_ids go together")
         if self.shard_count is not None and self.shard_ids is not None:
@@ -78,7 +84,13 @@ class Config:
         if not token:
             raise MissingToken()
         guild = values.get("DEV_GUILD_ID", "").strip()
-        shard_count, shard_ids = _shards(values)
+        shard_auto = values.get("SHARD_COUNT", "").strip().lower() == "auto"
+        shard_count, shard_ids = _shards(values) if not shard_auto else (None, None)
+        if shard_auto and values.get("SHARD_IDS", "").strip():
+            raise InvalidSetting(
+                "SHARD_IDS needs a whole-number SHARD_COUNT: with SHARD_COUNT=auto Discord "
+                "picks the count at start, so one process runs every shard"
+            )
         return cls(
             token=token,
             database_url=values.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL,
@@ -90,6 +102,7 @@ class Config:
             database_max_overflow=_count(values, "DATABASE_MAX_OVERFLOW", 5, least=0),
             shard_count=shard_count,
             shard_ids=shard_ids,
+            shard_auto=shard_auto,
         )
 
 

@@ -46,6 +46,14 @@ def test_shard_ids_pick_this_process_s_shards() -> None:
     assert shards(SHARD_COUNT="4", SHARD_IDS="2, 3") == (4, (2, 3))
 
 
+@pytest.mark.parametrize("raw", ["auto", " AUTO "])
+def test_shard_count_auto_leaves_the_count_to_discord(raw: str) -> None:
+    config = Config.from_env({"DISCORD_TOKEN": "abc", "SHARD_COUNT": raw}, dotenv=None)
+    assert config.shard_auto
+    assert (config.shard_count, config.shard_ids) == (None, None)
+    assert not Config.from_env({"DISCORD_TOKEN": "abc"}, dotenv=None).shard_auto
+
+
 @pytest.mark.parametrize(("env", "says"), [
     ({"SHARD_IDS": "0"}, "SHARD_IDS needs SHARD_COUNT"),
     ({"SHARD_COUNT": "0"}, "SHARD_COUNT must be a whole number of at least 1"),
@@ -53,6 +61,7 @@ def test_shard_ids_pick_this_process_s_shards() -> None:
     ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "from 0 to 1 (SHARD_COUNT=2), got [2]"),
     ({"SHARD_COUNT": "2", "SHARD_IDS": "0;1"}, "separated by commas"),
     ({"SHARD_COUNT": "2", "SHARD_IDS": "1,1"}, "lists a shard twice"),
+    ({"SHARD_COUNT": "auto", "SHARD_IDS": "0"}, "SHARD_IDS needs a whole-number SHARD_COUNT"),
     ({"DATABASE_POOL_SIZE": "0"}, "DATABASE_POOL_SIZE must be a whole number of at least 1"),
     ({"DATABASE_MAX_OVERFLOW": "-1"}, "DATABASE_MAX_OVERFLOW must be a whole number"),
 ])

@@ -271,3 +271,7 @@ class TinyBot(discord.Client):
 
 class ShardedTinyBot(TinyBot, discord.AutoShardedClient):
     """The same bot as an AutoShardedClient, which asks ``GET /gateway/bot`` first."""
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Identify every shard at once: discord.py's default waits 5 real seconds between
+        shards (Discord's identify concurrency), which the fake does not enforce."""

@@ -26,12 +26,18 @@ from bot.storage.db import ensure_sqlite_dir, upgrade_to_head
 from bot.storage.repository import Storage
 from bot.storage.shardlock import ShardLocks
 from bot.storage.writer import SnapshotWriter
+from bot.tables.budget import CallBudget
 from bot.tables.clock import Clock, SystemClock
 from bot.tables.persistence import StorageStore
 from bot.tables.restore import restore_tables
 from bot.tables.service import TableService
 
 log = logging.getLogger(__name__)
+
+# discord.py sleeps through a 429 (or a bucket's reset) up to this long and raises
+# RateLimited past it (30 s is the least it accepts): a refresh waiting minutes would hold
+# its table's every later change; the publisher postpones it instead.
+MAX_RATELIMIT_WAIT = 30.0
 
 # Importing the feature views registers their click handlers.
 FEATURES = (game_views, game_hint, lobby_views, settings_views)
@@ -48,6 +54,7 @@ class PresidentBot(commands.Bot):
             if config.shard_count is not None:
                 options.update(shard_count=config.shard_count,
                                shard_ids=list(config.shard_ids or ()))
+        options.setdefault("max_ratelimit_timeout", MAX_RATELIMIT_WAIT)
         # Nothing the bot writes may ping anyone, edits included: discord.py sends the
         # client's allowed_mentions with every message, response and edit.
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
@@ -55,6 +62,8 @@ class PresidentBot(commands.Bot):
                          allowed_mentions=discord.AllowedMentions.none(), **options)
         self.config = config
         self.service = TableService(clock or SystemClock(), bot_pause=config.bot_pause)
+        # Channel posts and edits, bound by Discord's global limit (interactions are not).
+        self.budget = CallBudget(self.service.clock)
         self.publisher = Publisher(self)
         self.service.display = self.publisher
         self.with_storage = with_storage
@@ -143,6 +152,7 @@ class PresidentBot(commands.Bot):
         if self.faces_sync is not None:
             self.faces_sync.cancel()
         card_faces.clear()
+        self.budget.close()
         await self.service.coalescer.drain()
         # Results are retried while the database is down; a stop must not wait for ever.
         # An unrecorded result is recorded again by the next start (see TableService.adopt).

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -55,8 +56,27 @@ class Publisher:
     async def flush(self, table: Table) -> None:
         if table.closed or table.id in self._blocked:
             return
-        await self._lobby(table)
-        await self._table(table)
+        # Render only once the budget has room: what is then sent is the latest state.
+        await self.bot.budget.wait_free()
+        try:
+            await self._lobby(table)
+            await self._table(table)
+        except discord.RateLimited as err:
+            self._postpone(table, err)
+
+    def _postpone(self, table: Table, err: discord.RateLimited) -> None:
+        """discord.py gave up on a 429 longer than the client's `max_ratelimit_timeout`
+        rather than hold this table's refresh (and every change after it) for that long.
+        What was not sent is not marked shown, so the refresh asked for here, once the limit
+        is over, sends the latest state."""
+        log.warning("table %s: rate limited for %.1f s, refresh postponed", table.id,
+                    err.retry_after)
+        service = self.bot.service
+
+        async def again() -> None:
+            service.refresh(table)
+
+        service.scheduler.after(("rate limited", table.id), err.retry_after, again)
 
     async def flush_hands(self, table: Table) -> None:
         if not table.closed and table.game is not None:  # in the lobby hands keep their last state
@@ -119,6 +139,9 @@ class Publisher:
         try:
             await webhook.edit_message(ORIGINAL, content=screen.content[:2000],
                                        view=screen.view)
+        except discord.RateLimited as err:  # a long 429: the next refresh tries again
+            log.warning("hand of %s rate limited for %.1f s", user_id, err.retry_after)
+            return True
         except discord.HTTPException as err:
             log.info("hand of %s no longer editable (%s)", user_id, err.status)
             return False
@@ -149,6 +172,7 @@ class Publisher:
     async def _send(self, table: Table, screen: Screen) -> int | None:
         if table.id in self._blocked:
             return None
+        await self.bot.budget.take()
         try:
             message = await self._channel(table).send(allowed_mentions=NO_PINGS,
                                                       **screen.kwargs())
@@ -166,6 +190,7 @@ class Publisher:
         if table.id in self._blocked:
             return True
         kwargs = screen.kwargs() if screen is not None else {"view": None}
+        await self.bot.budget.take()
         try:
             await self._channel(table).get_partial_message(message_id).edit(
                 allowed_mentions=NO_PINGS, **kwargs)
@@ -257,18 +282,22 @@ class Publisher:
             return
         self._charted.add(message_id)
         image = await self.draw(shown, chart.FILENAME)
+        await self.bot.budget.take()
         try:
             await self._channel(table).get_partial_message(message_id).edit(attachments=[image])
         except discord.HTTPException as err:
             log.warning("could not attach the chart to message %s: %s", message_id, err)
 
     async def _hands(self, table: Table) -> None:
+        """Every hand that changed is edited at once: hand edits go through interaction
+        tokens, outside the global limit and the budget, each token its own bucket, so
+        editing them one after another would only add up Discord's latencies."""
         now = self.bot.service.clock.now()
         farewells = dict(table.farewells)
         table.farewells.clear()
-        for gone, farewell in farewells.items():
-            if farewell.valid(now):
-                await self._edit_hand(gone, farewell, Screen(t(table.locale, "hand.left")))
+        edits: list[Awaitable[object]] = [
+            self._edit_hand(gone, farewell, Screen(t(table.locale, "hand.left")))
+            for gone, farewell in farewells.items() if farewell.valid(now)]
         for player in table.humans():
             user_id = player.user_id
             link = table.hands.get(user_id) if user_id is not None else None
@@ -281,6 +310,13 @@ class Publisher:
                 continue
             if screen.fingerprint == link.fingerprint:
                 continue
-            if not await self._edit_hand(user_id, link, screen) and \
-                    table.hands.get(user_id) is link:
-                del table.hands[user_id]
+            edits.append(self._redraw_hand(table, user_id, link, screen))
+        await asyncio.gather(*edits)
+
+    async def _redraw_hand(self, table: Table, user_id: int, link: HandLink,
+                           screen: Screen) -> None:
+        """Edit one hand; a hand Discord no longer lets the bot edit is forgotten (unless
+        the player opened a newer one meanwhile)."""
+        if not await self._edit_hand(user_id, link, screen) and \
+                table.hands.get(user_id) is link:
+            del table.hands[user_id]

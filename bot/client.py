@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable
 from typing import Any
 
@@ -13,6 +14,7 @@ from discord.ext import commands
 
 from bot.config import Config
 from bot.i18n.translator import CatalogueTranslator
+from bot.metrics import Metrics
 from bot.packages import controls
 from bot.packages.cards.emojis import faces as card_faces
 from bot.packages.game import hint as game_hint
@@ -55,13 +57,19 @@ class PresidentBot(commands.Bot):
                 options.update(shard_count=config.shard_count,
                                shard_ids=list(config.shard_ids or ()))
         options.setdefault("max_ratelimit_timeout", MAX_RATELIMIT_WAIT)
+        clock = clock or SystemClock()
+        # Observes every Discord call of the client's HTTP session (bot.metrics).
+        metrics = Metrics(clock.now)
+        options.setdefault("http_trace", metrics.trace_config())
         # Nothing the bot writes may ping anyone, edits included: discord.py sends the
         # client's allowed_mentions with every message, response and edit.
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, tree_cls=CheckedTree,
                          allowed_mentions=discord.AllowedMentions.none(), **options)
         self.config = config
-        self.service = TableService(clock or SystemClock(), bot_pause=config.bot_pause)
+        self.service = TableService(clock, bot_pause=config.bot_pause)
+        self.metrics = metrics
+        metrics.watch(self.service)
         # Channel posts and edits, bound by Discord's global limit (interactions are not).
         self.budget = CallBudget(self.service.clock)
         self.publisher = Publisher(self)
@@ -73,6 +81,9 @@ class PresidentBot(commands.Bot):
         self.faces_sync: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
+        if self.config.metrics_port is not None:
+            # First, so a process waiting for its shards' locks is already visible.
+            await self.metrics.serve(self.config.metrics_port)
         await self.tree.set_translator(CatalogueTranslator())
         self.add_dynamic_items(controls.Control)
         await self.add_cog(President(self))
@@ -93,15 +104,18 @@ class PresidentBot(commands.Bot):
         def sleep(seconds: float) -> Awaitable[None]:
             return clock.sleep_until(clock.now() + seconds)
 
-        self.writer = SnapshotWriter(self.storage, sleep=sleep)
+        self.writer = SnapshotWriter(self.storage, sleep=sleep, now=clock.now,
+                                     on_written=self.metrics.snapshot_lag.observe)
         self.service.store = StorageStore(self.storage, self.writer, sleep=sleep)
         shards = await self.owned_shards()
         # Held until exit (see close): another process running these shards would restore
         # and post the same tables. Unsharded, the bot runs shard 0 of 1.
         self.shard_locks = await ShardLocks.acquire(url, shards[0] if shards else (0,))
         shard_ids, shard_count = shards if shards else (None, None)
+        started = time.perf_counter()
         restored = await restore_tables(self.service, self.storage,
                                         shard_ids=shard_ids, shard_count=shard_count)
+        self.metrics.restore.set(time.perf_counter() - started)
         log.info("restored %d table(s)", restored)
 
     async def owned_shards(self) -> tuple[tuple[int, ...], int] | None:
@@ -167,6 +181,7 @@ class PresidentBot(commands.Bot):
         # Last: a process waiting for these shards restores from the snapshots just stored.
         if self.shard_locks is not None:
             await self.shard_locks.release()
+        await self.metrics.close()
         await super().close()
 
 

@@ -52,6 +52,8 @@ class Config:
     # SHARD_COUNT=auto: run every shard of the count Discord recommends (GET /gateway/bot),
     # learnt at start; Discord refuses an unsharded bot at 2,500 guilds.
     shard_auto: bool = False
+    # Serve Prometheus metrics on this port (0: any free one); None serves none.
+    metrics_port: int | None = None
 
     def __post_init__(self) -> None:
         if self.shard_auto and (self.shard_count is not None or self.shard_ids is not None):
@@ -103,6 +105,7 @@ class Config:
             shard_count=shard_count,
             shard_ids=shard_ids,
             shard_auto=shard_auto,
+            metrics_port=_port(values, "METRICS_PORT"),
         )
 
 
@@ -114,6 +117,15 @@ def _count(values: Mapping[str, str], name: str, default: int, *, least: int) ->
     if number is None or number < least:
         raise InvalidSetting(f"{name} must be a whole number of at least {least}, not {raw!r}")
     return number
+
+
+def _port(values: Mapping[str, str], name: str) -> int | None:
+    if not values.get(name, "").strip():
+        return None
+    port = _count(values, name, 0, least=0)
+    if port > 65535:
+        raise InvalidSetting(f"{name} must be a TCP port from 0 to 65535, not {port}")
+    return port
 
 
 def _guild_ids(values: Mapping[str, str], name: str) -> tuple[int, ...]:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -92,7 +93,12 @@ class SnapshotWriter:
         first_delay: float = 0.1,
         max_delay: float = 5.0,
         max_concurrency: int = 4,
+        now: Callable[[], float] = time.monotonic,
+        on_written: Callable[[float], None] | None = None,
     ) -> None:
+        """`on_written` is told, after each stored snapshot, how long (on `now`'s clock) the
+        oldest change it carries waited to be stored: the snapshot write lag, i.e. what a
+        crash at that moment would have lost."""
         self._sink = sink
         self._sleep = sleep
         self._first_delay = first_delay
@@ -105,6 +111,9 @@ class SnapshotWriter:
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._closed = False
         self.stats = WriterStats()
+        self._now = now
+        self._on_written = on_written
+        self._since: dict[int, float] = {}  # first unstored change per table, for the lag
 
     def submit(self, table_id: int, seq: int, state: Mapping[str, Any]) -> None:
         """Queue `state` as the table's snapshot number `seq`; never waits for the database.
@@ -119,6 +128,8 @@ class SnapshotWriter:
             raise ValueError(f"table {table_id}: snapshot seq {seq} is not after {last}")
         payload = jsoncodec.dumps(state)
         self._last_seq[table_id] = seq
+        if self._on_written is not None:
+            self._since.setdefault(table_id, self._now())
         self._enqueue(table_id, _Save(seq, payload))
 
     def discard(self, table_id: int) -> None:
@@ -178,6 +189,7 @@ class SnapshotWriter:
         failures = 0
         try:
             while (operation := self._pending.pop(table_id, None)) is not None:
+                since = self._since.pop(table_id, None)
                 try:
                     async with self._slots:
                         await self._apply(table_id, operation)
@@ -198,6 +210,8 @@ class SnapshotWriter:
                     self._pending[table_id] = (
                         operation if newer is None else _merge(operation, newer)
                     )
+                    if since is not None:
+                        self._since[table_id] = min(since, self._since.get(table_id, since))
                     log.warning(
                         "table %s: snapshot write failed (attempt %d), retrying in %.1fs",
                         table_id,
@@ -213,6 +227,8 @@ class SnapshotWriter:
                 delay = self._first_delay
                 failures = 0
                 self.stats.written += 1
+                if since is not None and self._on_written is not None:
+                    self._on_written(self._now() - since)
         finally:
             del self._tasks[table_id]
 

@@ -31,5 +31,9 @@ class Registry:
     def by_id(self, table_id: int) -> Table | None:
         return self._by_id.get(table_id)
 
+    def tables(self) -> list[Table]:
+        """Every open table (for metrics)."""
+        return list(self._by_id.values())
+
     def in_guild(self, guild_id: int) -> list[Table]:
         return [t for t in self._by_id.values() if t.guild_id == guild_id]

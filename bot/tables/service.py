@@ -133,6 +133,7 @@ class TableService:
         self.think_budget = 0.08
         self.think_samples: int | None = None
         self.thinking = 0  # bot decisions running in worker threads now
+        self.actions = 0  # engine transitions applied since start, for metrics
 
     # ------------------------------------------------------------------ lobby
 
@@ -702,6 +703,7 @@ class TableService:
     # ------------------------------------------------------------------ after every change
 
     def _after(self, table: Table, events: list[Event]) -> None:
+        self.actions += 1
         for event in events:
             self._note(table, event)
             if isinstance(event, RoundOver):

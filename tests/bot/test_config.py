@@ -62,6 +62,8 @@ def test_shard_count_auto_leaves_the_count_to_discord(raw: str) -> None:
     ({"SHARD_COUNT": "2", "SHARD_IDS": "0;1"}, "separated by commas"),
     ({"SHARD_COUNT": "2", "SHARD_IDS": "1,1"}, "lists a shard twice"),
     ({"SHARD_COUNT": "auto", "SHARD_IDS": "0"}, "SHARD_IDS needs a whole-number SHARD_COUNT"),
+    ({"METRICS_PORT": "http"}, "METRICS_PORT must be a whole number"),
+    ({"METRICS_PORT": "70000"}, "METRICS_PORT must be a TCP port from 0 to 65535"),
     ({"DATABASE_POOL_SIZE": "0"}, "DATABASE_POOL_SIZE must be a whole number of at least 1"),
     ({"DATABASE_MAX_OVERFLOW": "-1"}, "DATABASE_MAX_OVERFLOW must be a whole number"),
 ])
@@ -70,6 +72,12 @@ def test_bad_settings_are_refused_with_the_variable_named(env: dict[str, str],
     with pytest.raises(InvalidSetting) as err:
         Config.from_env({"DISCORD_TOKEN": "abc", **env}, dotenv=None)
     assert says in str(err.value)
+
+
+def test_metrics_port_is_off_unless_set() -> None:
+    assert Config.from_env({"DISCORD_TOKEN": "abc"}, dotenv=None).metrics_port is None
+    config = Config.from_env({"DISCORD_TOKEN": "abc", "METRICS_PORT": "9108"}, dotenv=None)
+    assert config.metrics_port == 9108
 
 
 def test_pool_sizes_come_from_dotenv_too(tmp_path: Path) -> None:

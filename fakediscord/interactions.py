@@ -90,6 +90,7 @@ class InteractionHub:
         if record is None or record.token != token:
             raise errors.unknown_interaction()
         record.attempted = True
+        record.answered_at = self._world.clock.monotonic()
         if record.acknowledged:
             raise errors.already_acknowledged()
         if self._world.clock.monotonic() - record.created_at > self.ack_deadline:

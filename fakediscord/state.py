@@ -111,6 +111,8 @@ class InteractionRecord:
     response_type: int | None = None
     attempted: bool = False
     abandoned: bool = False
+    # When the bot's callback arrived, on the fake clock (the load benchmark's ack time).
+    answered_at: float | None = None
     original_message_id: int | None = None
     followup_ids: list[int] = field(default_factory=list)
     modal: dict[str, Any] | None = None

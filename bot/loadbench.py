@@ -1,0 +1,346 @@
+"""The real bot against the fake Discord at load: ``python -m bot.loadbench``.
+
+    python -m bot.loadbench --tables 100 --seconds 60 [--seed 1]
+
+One process runs the fake Discord (with Discord's rate limits switched on) and the real
+bot (discord.py, the table service, the publisher, the call budget; storage off: its cost is
+``python -m bot.storage.bench``). It opens N tables of mixed presets, each with one to three
+simulated humans and bots in the other seats. A human looks at their hand every 3–8 s and
+plays the first thing offered; one human in four never does, so their turn timer plays for
+them. It prints one line (issue 8):
+
+    tables=N ack_p50_ms=… ack_p99_ms=… ack_max_ms=… calls_per_s=… calls_per_s_peak=… r429=…
+    invalid=… calls_per_action=… stale_p99_s=… cpu_ms_per_action=… kb_per_table=…
+    snapshot_lag_p99_ms=…
+
+ack: from the fake dispatching an INTERACTION_CREATE to the bot's callback; calls: REST calls
+outside interaction endpoints (peak: the busiest second); stale: from an accepted action to
+the table message showing it; cpu: the process's CPU time (fake included) per action;
+kb_per_table: resident memory growth per table. snapshot_lag is ``na`` (no storage here).
+
+The command runs on the wall clock, as it measures; `run` also runs on the fake clock,
+advanced by hand, which makes the small run in the test suite deterministic and fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import random
+import resource
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from bot.client import PresidentBot
+from bot.config import Config
+from bot.packages.game.display import table_screen
+from bot.packages.publisher import Publisher
+from bot.tables.clock import Clock, ManualClock, SystemClock
+from bot.tables.table import Table
+from engine import Game
+from fakediscord import FakeClock, FakeDiscord, Message, TestUser, UserActionError
+from fakediscord.calls import CallRecord
+
+PRESETS = ("classic", "presi", "proletario", "wild7")
+SEATS = 4
+STEP = 0.1  # seconds between two looks at the humans and the tables
+INTERACTION_ROUTES = ("/interactions/", "/webhooks/")
+
+
+class WallFakeClock(FakeClock):
+    """The fake's clock following the wall clock, for a run that measures real time."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._origin = time.monotonic()
+
+    def monotonic(self) -> float:
+        return time.monotonic() - self._origin
+
+    def now(self) -> datetime:
+        return self._start + timedelta(seconds=self.monotonic())
+
+
+class FollowingClock(ManualClock):
+    """The bot's clock is the fake's clock, moved by the run (on the fake clock only)."""
+
+    def __init__(self, source: FakeClock) -> None:
+        super().__init__()
+        self.source = source
+
+    def now(self) -> float:
+        return self.source.now().timestamp()
+
+    def advance(self, seconds: float) -> None:
+        self.source.advance(seconds)
+        self.wake()
+
+
+@dataclass
+class Tracker:
+    """Accepted actions and when each table message caught up with them."""
+
+    now: Callable[[], float]
+    actions: int = 0
+    stale: list[float] = field(default_factory=list)
+    _seen: dict[int, tuple[Game, int]] = field(default_factory=dict)
+    _pending: dict[int, list[tuple[int, float]]] = field(default_factory=dict)
+
+    def look(self, table: Table, showing: Callable[[Table], bool]) -> None:
+        """Note the game's new versions (one per accepted action) since the last look; one
+        whose table message would look the same (`showing`) is shown already."""
+        game = table.game
+        if game is None:
+            return
+        before = self._seen.get(table.id)
+        if before is None or before[0] is not game:
+            self._seen[table.id] = (game, game.version)
+            self._pending[table.id] = []
+            return
+        if game.version > before[1]:
+            self.actions += game.version - before[1]
+            self._seen[table.id] = (game, game.version)
+            if showing(table):
+                self.stale.append(0.0)
+            else:
+                self._pending[table.id].append((game.version, self.now()))
+
+    def shown(self, table: Table, version: int) -> None:
+        """The table message now shows `version` of the game or later."""
+        pending = self._pending.get(table.id, [])
+        while pending and pending[0][0] <= version:
+            self.stale.append(self.now() - pending.pop(0)[1])
+
+
+class TrackedPublisher(Publisher):
+    """The publisher, telling the tracker which version each table message shows."""
+
+    def __init__(self, bot: PresidentBot, tracker: Tracker) -> None:
+        super().__init__(bot)
+        self.tracker = tracker
+
+    async def _table(self, table: Table) -> None:
+        game = table.game
+        version = game.version if game is not None else None
+        await super()._table(table)
+        if game is not None and version is not None and table.game is game:
+            self.tracker.shown(table, version)
+
+    def showing(self, table: Table) -> bool:
+        """Whether the table message already looks as the table's state would be drawn."""
+        screen = table_screen(table, self.bot.service.clock.now())
+        return self._shown.get((table.id, "table")) == screen.fingerprint
+
+
+@dataclass
+class Human:
+    user: TestUser
+    table: Table
+    idle: bool
+    due: float
+    hand_id: int | None = None
+
+    def hand(self) -> Message | None:
+        found = [m for m in self.user.visible() if m.id == self.hand_id]
+        return found[0] if found else None
+
+    async def act(self) -> bool:
+        """One decision as the hand shows it: confirm or pick gifts, else the first play
+        offered, else pass. False when the hand offers nothing (not their turn)."""
+        shown = self.hand()
+        if shown is None:
+            return False
+        selects, buttons = list(shown.selects), list(shown.buttons)
+        confirm = next((b.custom_id for b in buttons
+                        if b.custom_id and ":give_ok:" in b.custom_id), None)
+        gifts = [m for m in selects if ":give:" in m.custom_id]
+        if confirm is not None and not confirm.endswith(":"):
+            await self.user.click(shown, confirm, settle=False)
+            return True
+        if gifts:
+            first = gifts[0]
+            count = first.max_values if confirm is not None else first.min_values
+            await self.user.select(shown, [o.value for o in first.options[:count]],
+                                   select=first.custom_id, settle=False)
+            return True
+        for menu in selects:
+            if ":play:" in menu.custom_id:
+                await self.user.select(shown, [menu.options[0].value],
+                                       select=menu.custom_id, settle=False)
+                return True
+        for button in buttons:
+            if button.custom_id and ":pass:" in button.custom_id:
+                await self.user.click(shown, button.custom_id, settle=False)
+                return True
+        return False
+
+
+@dataclass
+class Result:
+    tables: int
+    acks: list[float]
+    calls: list[CallRecord]
+    seconds: float
+    actions: int
+    stale: list[float]
+    cpu: float
+    rss_kb: float
+    invalid: int
+    unanswered: int
+    errors: int
+
+    @property
+    def r429(self) -> int:
+        return sum(1 for c in self.calls if c.status == 429)
+
+    def line(self) -> str:
+        outside = [c for c in self.calls if not c.route.startswith(INTERACTION_ROUTES)]
+        per_second: dict[int, int] = {}
+        for call in outside:
+            per_second[int(call.time)] = per_second.get(int(call.time), 0) + 1
+        acks = sorted(self.acks) or [0.0]
+        stale = sorted(self.stale) or [0.0]
+        actions = max(self.actions, 1)
+        return (
+            f"tables={self.tables} ack_p50_ms={statistics.median(acks) * 1000:.1f} "
+            f"ack_p99_ms={_p99(acks) * 1000:.1f} ack_max_ms={acks[-1] * 1000:.1f} "
+            f"calls_per_s={len(outside) / self.seconds:.1f} "
+            f"calls_per_s_peak={max(per_second.values(), default=0)} r429={self.r429} "
+            f"invalid={self.invalid} calls_per_action={len(outside) / actions:.2f} "
+            f"stale_p99_s={_p99(stale):.2f} cpu_ms_per_action={self.cpu * 1000 / actions:.2f} "
+            f"kb_per_table={self.rss_kb / max(self.tables, 1):.0f} snapshot_lag_p99_ms=na"
+        )
+
+
+def _p99(ordered: list[float]) -> float:
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+
+
+def _rss_kb() -> float:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return float(line.split()[1])
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+async def _open_table(fake: FakeDiscord, bot: PresidentBot, index: int,
+                      rng: random.Random) -> list[tuple[TestUser, bool]]:
+    """A table in its own channel: a host, zero to two more humans, bots in the rest."""
+    channel = fake.add_channel(fake.guild, f"table-{index}")
+    humans = []
+    for seat in range(rng.randint(1, 3)):
+        user = fake.add_user(f"p{index}-{seat}")
+        user.channel = channel
+        humans.append(user)
+    host = humans[0]
+    await host.slash("president create", preset=PRESETS[index % len(PRESETS)])
+    table = bot.service.registry.in_channel(channel.id)
+    assert table is not None
+    for other in humans[1:]:
+        await other.click(_lobby(host, table), f"pz:{table.id}:join:0:")
+    for _ in range(SEATS - len(humans)):
+        await host.click(_lobby(host, table), f"pz:{table.id}:addbot:0:")
+    await host.click(_lobby(host, table), f"pz:{table.id}:start:0:")
+    return [(user, rng.random() < 0.25) for user in humans]
+
+
+def _lobby(user: TestUser, table: Table) -> Message:
+    return next(m for m in user.visible() if m.id == table.lobby_message_id)
+
+
+async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
+              step: float = STEP) -> Result:
+    """Open `tables` tables, play `seconds` seconds, measure. `wall` False: on the fake
+    clock, each step advanced by hand and settled (deterministic, for tests)."""
+    rng = random.Random(seed)
+    fake_clock: FakeClock = WallFakeClock() if wall else FakeClock()
+    async with FakeDiscord.running(clock=fake_clock) as fake:
+        clock: Clock = SystemClock() if wall else FollowingClock(fake_clock)
+        bot = PresidentBot(Config(token=fake.token, bot_pause=1.5), clock=clock,
+                           with_storage=False, guild_ready_timeout=0)
+        tracker = Tracker(fake_clock.monotonic)
+        publisher = bot.publisher = TrackedPublisher(bot, tracker)
+        bot.service.display = publisher
+
+        async def tick(span: float) -> None:
+            if isinstance(clock, FollowingClock):
+                await fake.settle()  # what is due now is answered now
+                clock.advance(span)
+                await fake.settle()
+            else:
+                await asyncio.sleep(span)
+
+        await fake.connect(bot)
+        await fake.settle()
+        fake.enable_rate_limits()
+        rss = _rss_kb()
+        seated: list[tuple[TestUser, bool, Table]] = []
+        for index in range(tables):
+            for user, idle in await _open_table(fake, bot, index, rng):
+                table = bot.service.registry.in_channel(user.channel.id)
+                assert table is not None
+                seated.append((user, idle, table))
+        for _ in range(int(2 / step) + 1):  # the table messages are posted
+            await tick(step)
+        humans = []
+        for user, idle, table in seated:
+            board = next(m for m in user.visible() if m.id == table.table_message_id)
+            record = await user.click(board, f"pz:{table.id}:hand:0:")
+            humans.append(Human(user, table, idle, fake_clock.monotonic() + rng.uniform(3, 8),
+                                hand_id=record.original_message_id))
+        await tick(step)
+        rss_grown = _rss_kb() - rss
+        mark = fake.mark()
+        first_interaction = len(fake.interactions)
+        started = fake_clock.monotonic()
+        cpu = time.process_time()
+        all_tables = [table for _, _, table in seated]
+        while fake_clock.monotonic() - started < seconds:
+            now = fake_clock.monotonic()
+            for human in humans:
+                if human.due <= now:
+                    human.due = now + rng.uniform(3, 8)
+                    # A hand that changed under the player's finger refuses the pick.
+                    with contextlib.suppress(UserActionError):
+                        if not human.idle:
+                            await human.act()
+            for table in all_tables:
+                tracker.look(table, publisher.showing)
+            await tick(step)
+        cpu = time.process_time() - cpu
+        elapsed = fake_clock.monotonic() - started
+        for _ in range(int(3 / step)):
+            await tick(step)
+            for table in all_tables:
+                tracker.look(table, publisher.showing)
+        answered = fake.interactions[first_interaction:]
+        acks = [r.answered_at - r.created_at for r in answered if r.answered_at is not None]
+        result = Result(
+            tables=tables, acks=acks, calls=fake.calls_since(mark), seconds=elapsed,
+            actions=tracker.actions, stale=tracker.stale, cpu=cpu, rss_kb=rss_grown,
+            invalid=fake.invalid_requests(), unanswered=len(fake.hub.unanswered()),
+            errors=len(fake.errors),
+        )
+        await fake.disconnect(bot)
+        return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    result = asyncio.run(run(args.tables, args.seconds, seed=args.seed))
+    print(result.line())
+    if result.errors or result.unanswered:
+        print(f"errors={result.errors} unanswered={result.unanswered}")
+
+
+if __name__ == "__main__":
+    main()

@@ -69,9 +69,9 @@ class PresidentBot(commands.Bot):
         self.config = config
         self.service = TableService(clock, bot_pause=config.bot_pause)
         self.metrics = metrics
-        metrics.watch(self.service)
         # Channel posts and edits, bound by Discord's global limit (interactions are not).
         self.budget = CallBudget(self.service.clock)
+        metrics.watch(self.service, self.budget)
         self.publisher = Publisher(self)
         self.service.display = self.publisher
         self.with_storage = with_storage

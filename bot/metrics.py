@@ -29,6 +29,7 @@ from prometheus_client.registry import Collector
 from engine import Phase
 
 if TYPE_CHECKING:
+    from bot.tables.budget import CallBudget
     from bot.tables.service import TableService
     from bot.tables.table import Table
 
@@ -66,10 +67,12 @@ def table_state(table: Table) -> str:
 
 
 class _TableCollector(Collector):
-    """Reads the table service at scrape time: nothing to update on every change."""
+    """Reads the table service and the call budget at scrape time: nothing to update on
+    every change."""
 
-    def __init__(self, service: TableService) -> None:
+    def __init__(self, service: TableService, budget: CallBudget) -> None:
         self._service = service
+        self._budget = budget
 
     def collect(self) -> Iterator[Metric]:
         tables = GaugeMetricFamily("president_open_tables", "Tables open in this process",
@@ -83,6 +86,15 @@ class _TableCollector(Collector):
         yield CounterMetricFamily("president_actions", "Game actions applied (moves, "
                                   "timeouts, bot moves); rate() gives actions per second",
                                   value=self._service.actions)
+        budget = self._budget
+        yield CounterMetricFamily("president_call_budget_taken", "Channel calls (posts, "
+                                  "edits) let through the bot-wide rate budget",
+                                  value=budget.taken)
+        yield CounterMetricFamily("president_call_budget_waited", "Of those, calls that had "
+                                  "to wait for a later window: the budget was full",
+                                  value=budget.waited)
+        yield GaugeMetricFamily("president_call_budget_per_second", "The budget's limit: "
+                                "channel calls per second", value=budget.limit / budget.window)
 
     def describe(self) -> Iterable[Metric]:
         return []
@@ -112,10 +124,10 @@ class Metrics:
                              "to restore its tables", registry=self.registry)
         self._runner: web.AppRunner | None = None
 
-    def watch(self, service: TableService) -> None:
-        """Report `service`'s tables and actions (made after the client, which needs the
-        trace config first)."""
-        self.registry.register(_TableCollector(service))
+    def watch(self, service: TableService, budget: CallBudget) -> None:
+        """Report `service`'s tables and actions and `budget`'s use (both made after the
+        client, which needs the trace config first)."""
+        self.registry.register(_TableCollector(service, budget))
 
     def trace_config(self) -> aiohttp.TraceConfig:
         """For discord.py's `http_trace`: counts every request's answer."""

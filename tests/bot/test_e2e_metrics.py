@@ -53,6 +53,9 @@ async def test_metrics_move_and_are_served(fake: FakeDiscord, clock: LinkedClock
     assert value("president_discord_calls_total",
                  {"method": "POST", "route": POSTS, "status": "429"}) == 1
     assert value("president_discord_invalid_requests_total") == 1
+    taken = value("president_call_budget_taken_total")
+    assert taken is not None and taken > 0  # the table message and its edits
+    assert value("president_call_budget_per_second") == 45
     written = value("president_snapshot_write_lag_seconds_count")
     assert written is not None and written > 0
 

@@ -42,7 +42,14 @@ from bot.packages.publisher import Publisher
 from bot.tables.clock import Clock, ManualClock, SystemClock
 from bot.tables.table import Table
 from engine import Game
-from fakediscord import FakeClock, FakeDiscord, Message, TestUser, UserActionError
+from fakediscord import (
+    FakeClock,
+    FakeDiscord,
+    InteractionRecord,
+    Message,
+    TestUser,
+    UserActionError,
+)
 from fakediscord.calls import CallRecord
 
 PRESETS = ("classic", "presi", "proletario", "wild7")
@@ -143,10 +150,19 @@ class Human:
     idle: bool
     due: float
     hand_id: int | None = None
+    opening: InteractionRecord | None = None  # the « My hand » click, until it is answered
 
     def hand(self) -> Message | None:
         found = [m for m in self.user.visible() if m.id == self.hand_id]
         return found[0] if found else None
+
+    async def open_hand(self) -> None:
+        """Press « My hand » on the table message; its answer is the hand from then on."""
+        board = next((m for m in self.user.visible() if m.id == self.table.table_message_id),
+                     None)
+        if board is not None:
+            self.opening = await self.user.click(board, f"pz:{self.table.id}:hand:0:",
+                                                 settle=False)
 
     async def act(self) -> bool:
         """One decision as the hand shows it: confirm or pick gifts, else the first play
@@ -287,13 +303,8 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
                 seated.append((user, idle, table))
         for _ in range(int(2 / step) + 1):  # the table messages are posted
             await tick(step)
-        humans = []
-        for user, idle, table in seated:
-            board = next(m for m in user.visible() if m.id == table.table_message_id)
-            record = await user.click(board, f"pz:{table.id}:hand:0:")
-            humans.append(Human(user, table, idle, fake_clock.monotonic() + rng.uniform(3, 8),
-                                hand_id=record.original_message_id))
-        await tick(step)
+        humans = [Human(user, table, idle, fake_clock.monotonic() + rng.uniform(0, 3))
+                  for user, idle, table in seated]
         rss_grown = _rss_kb() - rss
         mark = fake.mark()
         first_interaction = len(fake.interactions)
@@ -307,7 +318,11 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
                     human.due = now + rng.uniform(3, 8)
                     # A hand that changed under the player's finger refuses the pick.
                     with contextlib.suppress(UserActionError):
-                        if not human.idle:
+                        if human.hand_id is None and human.opening is not None:
+                            human.hand_id = human.opening.original_message_id
+                        if human.hand_id is None:
+                            await human.open_hand()
+                        elif not human.idle:
                             await human.act()
             for table in all_tables:
                 tracker.look(table, publisher.showing)

@@ -172,10 +172,10 @@ class Publisher:
     async def _send(self, table: Table, screen: Screen) -> int | None:
         if table.id in self._blocked:
             return None
-        await self.bot.budget.take()
         try:
-            message = await self._channel(table).send(allowed_mentions=NO_PINGS,
-                                                      **screen.kwargs())
+            async with self.bot.budget.call():
+                message = await self._channel(table).send(allowed_mentions=NO_PINGS,
+                                                          **screen.kwargs())
         except discord.Forbidden as err:
             self._refused(table, err)
             return None
@@ -190,10 +190,10 @@ class Publisher:
         if table.id in self._blocked:
             return True
         kwargs = screen.kwargs() if screen is not None else {"view": None}
-        await self.bot.budget.take()
         try:
-            await self._channel(table).get_partial_message(message_id).edit(
-                allowed_mentions=NO_PINGS, **kwargs)
+            async with self.bot.budget.call():
+                await self._channel(table).get_partial_message(message_id).edit(
+                    allowed_mentions=NO_PINGS, **kwargs)
         except discord.NotFound:
             return False
         except discord.Forbidden as err:
@@ -282,9 +282,10 @@ class Publisher:
             return
         self._charted.add(message_id)
         image = await self.draw(shown, chart.FILENAME)
-        await self.bot.budget.take()
         try:
-            await self._channel(table).get_partial_message(message_id).edit(attachments=[image])
+            async with self.bot.budget.call():
+                await self._channel(table).get_partial_message(message_id).edit(
+                    attachments=[image])
         except discord.HTTPException as err:
             log.warning("could not attach the chart to message %s: %s", message_id, err)
 

@@ -5,19 +5,23 @@ individual rate limit on a route", while "Interaction endpoints are not bound to
 Global Rate Limit" (https://discord.com/developers/docs/topics/rate-limits#global-rate-limit).
 Past ~60 busy tables the table messages alone would exceed it, and discord.py only learns of
 the global limit from a 429 (each one counts toward Cloudflare's invalid-request ban). So
-every channel call (posts, edits) takes a slot here first, on the bot's injectable clock.
+every channel call (posts, edits) holds a place here while it runs, on the bot's clock.
 
-The slots are spaced so that no window of ``window`` seconds holds more than ``limit`` of
-them (45 per second, under Discord's 50 whatever window Discord counts in). Unlike a token
-bucket of rate r and capacity c, which lets c + r calls through some second (so it must
-throttle the sustained rate to stay under 45), this lets a burst of up to 45 calls through
-at once, as when a restarted bot posts its restored tables, and still holds 45 in every
-second. Slots are handed out in request order, so a busy table cannot starve the others.
+A call holds its place from the moment it is allowed until one `window` after its answer
+came back. Discord counts a request when it arrives, which is somewhere in between, so no
+`window` of arrivals can hold more than `limit` calls, however late the event loop or the
+network delivers them (counting from the moment a call is allowed is not enough: under load
+the calls allowed at the end of one second arrive in the next, beside that second's own).
+A burst of up to `limit` calls goes at once, as when a restarted bot posts its restored
+tables; past it, calls wait for the oldest places to come free.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections import deque
+from collections.abc import AsyncIterator
 
 from bot.tables.clock import Clock
 
@@ -33,39 +37,48 @@ class CallBudget:
         self.clock = clock
         self.limit = limit
         self.window = window
-        self._slots: deque[float] = deque(maxlen=limit)  # the latest `limit` slots given
-        self.taken = 0  # slots given since start, for metrics and the load benchmark
-        self.waited = 0  # of which had to wait for a later second
+        self._running = 0
+        self._ended: deque[float] = deque()  # answers of the last `window`, oldest first
+        self._answered = asyncio.Event()  # set when a running call's answer arrives
+        self.taken = 0  # calls allowed since start, for metrics and the load benchmark
+        self.waited = 0  # times a refresh or a call had to wait for a place
         self.closed = False
 
-    def free_at(self) -> float:
-        """When the next slot would be: now, or once the oldest of the last `limit` slots
-        leaves the window (never before the last slot given, so order is kept)."""
-        now = self.clock.now()
-        if not self._slots or self.closed:
-            return now
-        when = max(now, self._slots[-1])
-        if len(self._slots) == self.limit:
-            when = max(when, self._slots[0] + self.window)
-        return when
+    def _held(self) -> int:
+        horizon = self.clock.now() - self.window
+        while self._ended and self._ended[0] <= horizon:
+            self._ended.popleft()
+        return self._running + len(self._ended)
 
     async def wait_free(self) -> None:
-        """Wait until a call could go now, without taking its slot: a refresh waits here
+        """Wait until a call could go now, without taking its place: a refresh waits here
         before it renders, so what it then sends is the latest state, not the state of the
         moment it queued."""
-        await self.clock.sleep_until(self.free_at())
+        if not self.closed and self._held() >= self.limit:
+            self.waited += 1
+        while not self.closed and self._held() >= self.limit:
+            if self._ended:
+                await self.clock.sleep_until(self._ended[0] + self.window)
+            else:  # every place is held by a call still running
+                self._answered.clear()
+                await self._answered.wait()
+
+    @contextlib.asynccontextmanager
+    async def call(self) -> AsyncIterator[None]:
+        """Hold a place around one REST call (``async with budget.call(): await ...``)."""
+        await self.wait_free()
+        self.taken += 1
+        self._running += 1
+        try:
+            yield
+        finally:
+            self._running -= 1
+            self._ended.append(self.clock.now())
+            self._answered.set()
 
     def close(self) -> None:
         """From now on calls go at once: at shutdown the last states must reach Discord
         before the process ends, not wait for a clock that may not move (a test's), and
         discord.py still waits out any 429 this burst earns."""
         self.closed = True
-
-    async def take(self) -> None:
-        """Reserve the next slot and wait for it; call right before the REST call."""
-        when = self.free_at()
-        self._slots.append(when)
-        self.taken += 1
-        if when > self.clock.now():
-            self.waited += 1
-            await self.clock.sleep_until(when)
+        self._answered.set()

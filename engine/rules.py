@@ -60,6 +60,12 @@ class RulesError(ValueError):
         return CONFLICTS[self.conflict] if self.conflict is not None else (self.knob,)
 
 
+# A host types these numbers. 999 rounds is weeks of play and 999 points some hundred rounds
+# at the largest points per role (99); the bound keeps every message that quotes them short and
+# every stored total far inside the 32-bit integers of the results tables.
+GAME_END_MAX = 999
+
+
 @dataclass(frozen=True, slots=True)
 class GameEnd:
     """When a game ends: after ``n`` rounds, at ``n`` points, or never (the host stops it)."""
@@ -73,9 +79,11 @@ class GameEnd:
         if text == "unlimited":
             return cls("unlimited")
         kind, _, number = text.partition(":")
-        if kind in ("rounds", "target") and number.isdigit() and int(number) >= 1:
+        if (kind in ("rounds", "target") and number.isascii() and number.isdigit()
+                and 1 <= int(number) <= GAME_END_MAX):
             return cls(kind, int(number))
-        raise ValueError(f"{text!r} is not one of rounds:N, unlimited, target:N (N >= 1)")
+        raise ValueError(f"{text!r} is not one of rounds:N, unlimited, target:N "
+                         f"(1 <= N <= {GAME_END_MAX})")
 
     def __str__(self) -> str:
         return self.kind if self.n is None else f"{self.kind}:{self.n}"

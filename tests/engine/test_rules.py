@@ -112,3 +112,11 @@ def test_knobs_apply_only_where_other_knobs_let_them() -> None:
     assert Rules.preset("presi").applies("leave_grace_seconds")
     assert not classic.applies("leave_grace_seconds")
     assert classic.applies("deck")  # a knob without a condition always applies
+
+
+@pytest.mark.parametrize("text", ["rounds:0", "rounds:1000", "target:99999999999", "rounds:٣",
+                                  "target:５", "rounds:+5", "rounds:1_0"])
+def test_game_end_numbers_are_plain_digits_within_bounds(text: str) -> None:
+    with pytest.raises(RulesError):
+        Rules.preset("classic", game_end=text)
+    assert Rules.preset("classic", game_end="rounds:999").game_end.n == 999

@@ -136,20 +136,23 @@ class Run:
                 f"{game.version if game else None}, confirmed {self.acked}"
         self.restarts_checked += 1
 
-    async def confirmed(self, answer: dict[str, Any]) -> None:
-        """The answer to a move shows it accepted: it must already be stored (bot.packages
-        .game views confirm a move only once its snapshot is committed). Read from the answer
-        itself: the hand may be redrawn meanwhile with later, unconfirmed, bots' moves."""
-        versions = [int(m.group(1)) for cid in answer_ids(answer.get("components") or [])
-                    if (m := VERSION.match(cid)) is not None]
+    async def confirmed(self, record: InteractionRecord) -> None:
+        """The answer to a move shows it accepted: the move must already be stored (bot.packages
+        .game views confirm a move only once its snapshot is committed). The move's own
+        version is above the one its control was drawn for; the answer may also show bots'
+        later moves, which are confirmed to nobody and need not be stored yet."""
+        answer = record.response or {}
+        content = str(answer.get("content", ""))
+        drawn = VERSION.match(str(record.data.get("custom_id", "")))
+        if not content or content.startswith("⚠️") or drawn is None:
+            return  # refused, or deferred (the hand is edited once stored, no version here)
         table = await self.stored_table()
-        if not versions or table is None or table.game is None:
-            return
-        shown = max(versions)
-        assert table.game.version >= shown, (
-            f"a move was confirmed before it was stored: kills={self.kills} "
-            f"stored seq={table.seq} {table.game.phase} answer={answer.get('content')!r}")
-        self.acked = Acked(table.game_no, shown)
+        assert table is not None and table.game is not None
+        moved = int(drawn.group(1)) + 1
+        assert table.game.version >= moved, (
+            f"a move was confirmed before it was stored: stored {table.game.version}, "
+            f"move {moved}, answer={content!r}")
+        self.acked = Acked(table.game_no, moved)
 
 
 def cards_held(game: Game) -> list[str]:
@@ -164,17 +167,6 @@ def deck_of(game: Game) -> list[str]:
 def custom_ids(message: Message) -> list[str]:
     ids = [b.custom_id for b in message.buttons if b.custom_id]
     return ids + [s.custom_id for s in message.selects]
-
-
-def answer_ids(components: list[Any]) -> list[str]:
-    """Every custom_id in a response's component tree."""
-    found: list[str] = []
-    for component in components:
-        if isinstance(component, dict):
-            if "custom_id" in component:
-                found.append(str(component["custom_id"]))
-            found += answer_ids(list(component.get("components") or []))
-    return found
 
 
 def board(fake: FakeDiscord, needle: str) -> Message | None:
@@ -243,9 +235,7 @@ class Human:
         if record.abandoned:
             return
         await self.run.answered(record)
-        answer = record.response or {}
-        if not str(answer.get("content", "")).startswith("⚠️"):
-            await self.run.confirmed(answer)
+        await self.run.confirmed(record)
 
 
 async def host_click(run: Run, host: TestUser, needle: str, chance: float) -> bool:

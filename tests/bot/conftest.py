@@ -10,6 +10,7 @@ import pytest
 from bot.client import PresidentBot
 from bot.config import Config
 from bot.tables.clock import ManualClock
+from bot.tables.service import TableService
 from fakediscord import FakeClock, FakeDiscord
 from fakediscord.pytest_plugin import fake  # noqa: F401
 
@@ -53,6 +54,15 @@ async def instant(fake: FakeDiscord, clock: LinkedClock) -> AsyncIterator[Presid
     await fake.connect(bot)
     yield bot
     await fake.disconnect(bot)
+
+
+@pytest.fixture(autouse=True)
+def seeded_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every bot a test builds deals the same cards on every run: a test that depends on the
+    deal must fail every time or never, not by luck (the bot itself seeds from the OS)."""
+    defaults = TableService.__init__.__kwdefaults__
+    assert defaults is not None and "seed" in defaults
+    monkeypatch.setitem(defaults, "seed", 20261130)
 
 
 @pytest.fixture(autouse=True)

@@ -39,7 +39,7 @@ from bot.client import PresidentBot
 from bot.config import Config
 from bot.packages.game.display import table_screen
 from bot.packages.publisher import Publisher
-from bot.tables.clock import Clock, ManualClock, SystemClock
+from bot.tables.clock import Clock, FollowingClock, SystemClock
 from bot.tables.table import Table
 from engine import Game
 from fakediscord import (
@@ -70,21 +70,6 @@ class WallFakeClock(FakeClock):
 
     def now(self) -> datetime:
         return self._start + timedelta(seconds=self.monotonic())
-
-
-class FollowingClock(ManualClock):
-    """The bot's clock is the fake's clock, moved by the run (on the fake clock only)."""
-
-    def __init__(self, source: FakeClock) -> None:
-        super().__init__()
-        self.source = source
-
-    def now(self) -> float:
-        return self.source.now().timestamp()
-
-    def advance(self, seconds: float) -> None:
-        self.source.advance(seconds)
-        self.wake()
 
 
 @dataclass

@@ -6,6 +6,7 @@ import asyncio
 import heapq
 import itertools
 import time
+from datetime import datetime
 from typing import Protocol
 
 
@@ -57,3 +58,27 @@ class ManualClock:
             _, _, future = heapq.heappop(self._sleepers)
             if not future.done():
                 future.set_result(None)
+
+
+class Source(Protocol):
+    """A clock kept by someone else (the fake Discord's): wall time, moved by `advance`."""
+
+    def now(self) -> datetime: ...
+
+    def advance(self, seconds: float) -> None: ...
+
+
+class FollowingClock(ManualClock):
+    """The bot's clock is another's (the fake Discord's): one `advance` moves both, so the
+    bot's timers and Discord's deadlines stay on one time line in tests and benchmarks."""
+
+    def __init__(self, source: Source) -> None:
+        super().__init__()
+        self.source = source
+
+    def now(self) -> float:
+        return self.source.now().timestamp()
+
+    def advance(self, seconds: float) -> None:
+        self.source.advance(seconds)
+        self.wake()

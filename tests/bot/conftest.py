@@ -9,27 +9,16 @@ import pytest
 
 from bot.client import PresidentBot
 from bot.config import Config
-from bot.tables.clock import ManualClock
+from bot.tables.clock import FollowingClock
 from bot.tables.service import TableService
-from fakediscord import FakeClock, FakeDiscord
+from fakediscord import FakeDiscord
 from fakediscord.pytest_plugin import fake  # noqa: F401
 
 BOT_PAUSE = 1.0
 
 
-class LinkedClock(ManualClock):
+class LinkedClock(FollowingClock):
     """The bot's clock is the fake Discord's clock: tests move both with one `advance`."""
-
-    def __init__(self, source: FakeClock) -> None:
-        super().__init__()
-        self.source = source
-
-    def now(self) -> float:
-        return self.source.now().timestamp()
-
-    def advance(self, seconds: float) -> None:
-        self.source.advance(seconds)
-        self.wake()
 
 
 @pytest.fixture

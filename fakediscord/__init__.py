@@ -43,6 +43,11 @@ template, fake time, caller, the user whose token was used, status);
 message routes per channel, webhook routes per id + token) and the global limit (50/s,
 interaction endpoints excluded) on the fake clock, with Discord's X-RateLimit-* headers
 and 429 bodies; a 429 from them is an error the test must expect.
+``fake.enable_latency(LatencyConfig(mean=0.08, jitter=0.04, seed=1))`` makes every REST
+call (interaction callbacks included) take that long on the fake clock; ``settle`` moves the
+clock past each call once nothing else can run, so calls in series cost the sum of their
+delays and concurrent ones the longest, with no real sleep (80 ms ± 40 is our assumption:
+Discord publishes no latency figure).
 
 Permissions and old messages::
 
@@ -65,6 +70,7 @@ from .calls import CallRecord
 from .client import TestUser
 from .clock import FakeClock
 from .errors import DiscordError, SettleTimeout, UserActionError
+from .latency import LatencyConfig, Spread
 from .ratelimits import RateLimitConfig, Window
 from .render import render_message, render_modal
 from .server import FakeDiscord
@@ -82,12 +88,14 @@ __all__ = [
     "FakeDiscord",
     "Guild",
     "InteractionRecord",
+    "LatencyConfig",
     "Message",
     "Modal",
     "RateLimitConfig",
     "Select",
     "SelectOption",
     "SettleTimeout",
+    "Spread",
     "TestUser",
     "TextInput",
     "UserActionError",

@@ -19,8 +19,9 @@ class CallRecord:
     """One REST request as the fake answered it.
 
     ``route`` is the template discord.py rate-limits by (``/channels/{channel_id}/messages``)
-    so calls per action can be counted per route; ``time`` is on the fake clock; ``user``
-    is who caused it when the call used their interaction's token.
+    so calls per action can be counted per route; ``time`` is on the fake clock, when the
+    call arrived (after its ``latency``, see :mod:`fakediscord.latency`); ``user`` is who
+    caused it when the call used their interaction's token.
     """
 
     method: str
@@ -34,6 +35,7 @@ class CallRecord:
     error: dict[str, Any] | None = None
     injected: bool = False
     note: str | None = None
+    latency: float = 0.0
 
     @property
     def failed(self) -> bool:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import heapq
+import itertools
 from datetime import UTC, datetime, timedelta
 
 DEFAULT_START = datetime(2025, 1, 6, 12, 0, tzinfo=UTC)
@@ -13,6 +16,11 @@ class FakeClock:
     Discord's deadlines (3 s to acknowledge, 15 min per interaction token) are judged on
     this clock so tests can cross them with :meth:`advance` instead of sleeping. It never
     moves by itself: a test that does not advance it runs at "zero latency".
+
+    The fake's own waits (the modelled network latency, :mod:`fakediscord.latency`) sleep on
+    it with :meth:`sleep`: a sleeper wakes when :meth:`advance` reaches its deadline, and
+    :meth:`next_wake` tells ``FakeDiscord.settle`` where to jump when nothing else can run.
+    A subclass that follows the wall clock sleeps for real instead.
     """
 
     def __init__(self, start: datetime = DEFAULT_START) -> None:
@@ -20,6 +28,8 @@ class FakeClock:
             raise ValueError("start must be timezone-aware, Discord timestamps are UTC")
         self._start = start
         self._elapsed = 0.0
+        self._sleepers: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
 
     def monotonic(self) -> float:
         """Seconds since the clock was created; deadlines are differences of this."""
@@ -34,3 +44,39 @@ class FakeClock:
         if seconds < 0:
             raise ValueError("time only moves forward")
         self._elapsed += seconds
+        self._wake()
+
+    def advance_to(self, when: float) -> None:
+        """Move time forward to ``when`` (on :meth:`monotonic`) exactly, if it is ahead."""
+        self._elapsed = max(self._elapsed, when)
+        self._wake()
+
+    async def sleep(self, seconds: float) -> None:
+        """Return once the clock has moved ``seconds`` forward (never on its own)."""
+        if seconds <= 0:
+            await asyncio.sleep(0)
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        deadline = self.monotonic() + seconds
+        heapq.heappush(self._sleepers, (deadline, next(self._order), future))
+        await future
+
+    def next_wake(self) -> float | None:
+        """The earliest deadline (on :meth:`monotonic`) a sleeper waits for, or None."""
+        while self._sleepers and self._sleepers[0][2].done():
+            heapq.heappop(self._sleepers)  # cancelled or released
+        return self._sleepers[0][0] if self._sleepers else None
+
+    def release(self) -> None:
+        """Wake every sleeper now without moving time (the fake is shutting down)."""
+        while self._sleepers:
+            _, _, future = heapq.heappop(self._sleepers)
+            if not future.done():
+                future.set_result(None)
+
+    def _wake(self) -> None:
+        now = self.monotonic()
+        while self._sleepers and self._sleepers[0][0] <= now:
+            _, _, future = heapq.heappop(self._sleepers)
+            if not future.done():
+                future.set_result(None)

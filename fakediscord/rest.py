@@ -22,6 +22,7 @@ from .emojis import ApplicationEmojis
 from .errors import DiscordError
 from .gateway import Gateway
 from .interactions import InteractionHub
+from .latency import Latency
 from .messages import MessageWriter, Upload
 from .payloads import (
     ATTACH_FILES,
@@ -104,6 +105,13 @@ def _too_many_requests(
     return response
 
 
+def _template(request: web.Request) -> str:
+    """The route template (``/channels/{channel_id}/messages``), or the path if unrouted."""
+    resource = request.match_info.route.resource
+    path = request.path.removeprefix(API)
+    return path if resource is None else resource.canonical.removeprefix(API)
+
+
 def _flag(request: web.Request, name: str) -> bool:
     return request.query.get(name, "").lower() in ("1", "true")
 
@@ -122,6 +130,7 @@ class Rest:
         activity: Activity,
         token: str,
         limiter: RateLimiter,
+        latency: Latency,
     ) -> None:
         self._world = world
         self._gateway = gateway
@@ -132,6 +141,7 @@ class Rest:
         self._activity = activity
         self._token = token
         self._limiter = limiter
+        self._latency = latency
         self.emojis = ApplicationEmojis(world)
 
     def application(self) -> web.Application:
@@ -178,23 +188,29 @@ class Rest:
     async def _middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         if request.path == GATEWAY_PATH:
             return await handler(request)
+        # The call's latency first (fakediscord/latency.py): it arrives, is judged (deadlines,
+        # rate limits) and logged when its delay has passed. Not counted as in flight meanwhile:
+        # settle() sees it through the latency's own count and moves the fake clock past it.
+        delay = await self._latency.travel(_template(request))
         self._activity.begin()
         try:
-            return await self._answer(request, handler)
+            return await self._answer(request, handler, delay)
         finally:
             self._activity.end()
 
-    async def _answer(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        resource = request.match_info.route.resource
+    async def _answer(
+        self, request: web.Request, handler: Handler, delay: float
+    ) -> web.StreamResponse:
         path = request.path.removeprefix(API)
         token = request.match_info.get("webhook_token")
         interaction = None if token is None else self._world.interaction_by_token(token)
         authorized = request.headers.get(hdrs.AUTHORIZATION) == f"Bot {self._token}"
         call = CallRecord(
             method=request.method,
-            route=path if resource is None else resource.canonical.removeprefix(API),
+            route=_template(request),
             path=path,
             time=self._world.clock.monotonic(),
+            latency=delay,
             caller=self._world.bot.name if authorized or interaction else "anonymous",
             status=0,
             user=None if interaction is None else self._world.users[interaction.user_id].name,

@@ -20,6 +20,7 @@ from .clock import FakeClock
 from .commands import CommandRegistry
 from .gateway import INTENT_GUILD_MEMBERS, SHARD_SHIFT, Gateway
 from .interactions import InteractionHub
+from .latency import Latency, LatencyConfig
 from .messages import MessageWriter
 from .payloads import (
     CHANNEL_PERMISSIONS,
@@ -30,7 +31,7 @@ from .payloads import (
 )
 from .ratelimits import RateLimitConfig, RateLimiter
 from .rest import API, GATEWAY_PATH, Rest
-from .settle import Activity, wait_until_idle
+from .settle import IDLE_POLLS, Activity, loop_is_idle, wait_until_idle
 from .snapshots import Message, snapshot
 from .snowflake import Snowflakes
 from .state import Channel, Guild, InteractionRecord, World
@@ -65,6 +66,7 @@ class FakeDiscord:
         clock: FakeClock | None = None,
         old_edit_limit: int | None = 5,
         rate_limits: RateLimitConfig | None = None,
+        latency: LatencyConfig | None = None,
     ) -> None:
         self.clock = clock or FakeClock()
         self.quiet = quiet
@@ -74,6 +76,9 @@ class FakeDiscord:
         self.log = CallLog()
         # Off unless asked: most tests make bursts of calls at one fake instant.
         self.limiter = RateLimiter(self.clock, rate_limits)
+        self.latency = Latency(self.clock, latency)
+        self._idle_polls = 0  # settle's count of idle polls before jumping past a latency
+        self._idle_since = 0.0
         self.gateway = Gateway(self.world, self.activity)
         self.writer = MessageWriter(self.world, self.gateway, old_edit_limit)
         self.commands = CommandRegistry(self.world.snowflakes, self.world.application_id)
@@ -94,6 +99,7 @@ class FakeDiscord:
             self.activity,
             token,
             self.limiter,
+            self.latency,
         )
         self.emojis = self._rest.emojis  # the application's emojis, kept across restarts
         self._runner: web.AppRunner | None = None
@@ -135,6 +141,7 @@ class FakeDiscord:
         for client in list(self._clients):
             await self.disconnect(client)
         await self.gateway.close()
+        self.clock.release()  # calls still on their way arrive now: nothing waits forever
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -302,7 +309,14 @@ class FakeDiscord:
         ``require_answers``) every interaction got a response attempt, even a refused one.
         Raises :class:`SettleTimeout` after ``timeout`` real seconds, naming what the bot
         never answered (each is reported once); the timeout only bounds a failing test, so
-        it is generous for busy machines. The fake clock does not move while settling.
+        it is generous for busy machines.
+
+        The fake clock does not move while settling, except with latency on
+        (:meth:`enable_latency`): a call on its way is pending work, and when nothing else
+        can run (the loop idle for several polls, no gateway frame, no busy client) the clock
+        jumps to the next call's arrival, as a discrete-event simulation would. Calls made in
+        series then move it by the sum of their delays, concurrent calls by the longest.
+        The bot's own timers are not woken by these jumps, only by the test's ``advance``.
         """
 
         def unanswered() -> list[str]:
@@ -318,10 +332,32 @@ class FakeDiscord:
         def clients_busy() -> bool:
             return any(getattr(client, "busy", False) for client in self._watched)
 
+        def busy_or_travelling() -> bool:
+            """Clients busy, or calls on their way (then move the fake clock past the
+            next one once nothing else can run; a wall clock's sleep just ends)."""
+            if clients_busy():
+                self._idle_polls = 0
+                return True
+            if not self.latency.waiting:
+                self._idle_polls = 0
+                return False
+            wake = self.clock.next_wake()
+            if wake is not None and not self.gateway.busy() and loop_is_idle():
+                # Consecutive idle polls only: a request served in between resets the count.
+                if self._idle_since != self.activity.last_change:
+                    self._idle_since, self._idle_polls = self.activity.last_change, 0
+                self._idle_polls += 1
+                if self._idle_polls >= IDLE_POLLS:
+                    self._idle_polls = 0
+                    self.clock.advance_to(wake)
+            else:
+                self._idle_polls = 0
+            return True
+
         await wait_until_idle(
             self.activity,
             self.gateway.busy,
-            clients_busy,
+            busy_or_travelling,
             unanswered,
             abandon,
             quiet=self.quiet if quiet is None else quiet,
@@ -361,6 +397,17 @@ class FakeDiscord:
         """Enforce Discord's per-route buckets and global limit (``RateLimitConfig()``:
         Discord's global 50/s, common per-route numbers) on the fake clock from now on."""
         self.limiter.enable(config or RateLimitConfig())
+
+    def enable_latency(self, config: LatencyConfig | None = None) -> None:
+        """Make every REST call take time from now on (``LatencyConfig()``: 80 ms ± 40 ms
+        per call, our assumption: Discord publishes no figure; see
+        :mod:`fakediscord.latency`), measured on the fake clock: in tests :meth:`settle`
+        moves the clock past each call once nothing else can run, so no test sleeps."""
+        self.latency.enable(config or LatencyConfig())
+
+    def disable_latency(self) -> None:
+        """Back to answers at once, for calls that arrive from now on."""
+        self.latency.enable(None)
 
     def invalid_requests(self, window: float = INVALID_REQUEST_WINDOW) -> int:
         """401, 403 and 429 answers in the last ``window`` seconds of the fake clock: what

@@ -164,10 +164,8 @@ CATALOGUE: dict[str, str] = {
     "reason.lead_sure": "nobody can beat it, so you keep the lead for your last cards.",
     "reason.lead_low": "lead your weakest cards and keep the strong ones for later.",
     "reason.answer_cheap": "the weakest answer that keeps your pairs and triples whole.",
-    "reason.control": "the moment to spend a strong card: this trick matters.",
-    "reason.break": "breaking that group is worth it here.",
-    "reason.forced": "you must play, so the smallest play.",
-    "reason.keep": "keep your groups and strong cards for a better trick.",
+    "reason.control": "no cheaper answer: a strong card rather than a pass, which would give the lead away.",
+    "reason.break": "no other answer: break a group rather than pass and lose the trick.",
     # --- errors -------------------------------------------------------------------------------
     "err.no_table": "There is no table in this channel. Open one with `/president create`.",
     "err.table_exists": "A table is already open in this channel: join it or ask its host to end it.",

@@ -164,10 +164,8 @@ CATALOGUE: dict[str, str] = {
     "reason.lead_sure": "personne ne peut la battre : tu gardes la main pour tes dernières cartes.",
     "reason.lead_low": "ouvre avec tes cartes les plus faibles et garde les fortes pour la suite.",
     "reason.answer_cheap": "la plus petite réponse qui garde tes paires et brelans entiers.",
-    "reason.control": "c’est le moment de dépenser une carte forte : ce pli compte.",
-    "reason.break": "casser ce groupe vaut le coup ici.",
-    "reason.forced": "tu dois jouer, alors le plus petit coup.",
-    "reason.keep": "garde tes groupes et tes cartes fortes pour un meilleur pli.",
+    "reason.control": "pas de réponse moins chère : une carte forte plutôt que passer, ce qui donnerait la main.",
+    "reason.break": "pas d’autre réponse : casser un groupe plutôt que passer et perdre le pli.",
     # --- erreurs ----------------------------------------------------------------------------
     "err.no_table": "Il n’y a pas de table dans ce salon. Ouvres-en une avec `/president ouvrir`.",
     "err.table_exists": "Une table est déjà ouverte dans ce salon : rejoins-la ou demande à son hôte de la fermer.",

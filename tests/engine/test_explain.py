@@ -26,6 +26,10 @@ def test_explain_names_a_known_reason_and_the_bot_s_own_play() -> None:
             action, reason = explain(view)
             assert reason in REASONS
             assert action == bot.choose(view)
+            if action.kind == "pass":
+                # Passing is final for the trick: the bot passes only when it cannot play or
+                # when every play would leave it a hand that can only end penalised.
+                assert reason in ("no_play", "avoid_bad_end"), (preset, view.hand, reason)
             seen.add(reason)
             # Vary the positions: sometimes a random legal move instead of the bot's.
             options = game.legal_plays(seat)
@@ -33,4 +37,4 @@ def test_explain_names_a_known_reason_and_the_bot_s_own_play() -> None:
                 game.play_option(seat, rng.choice(options))
             else:
                 game.apply(seat, action)
-    assert {"go_out", "lead_low", "answer_cheap", "keep"} <= seen
+    assert {"go_out", "lead_low", "answer_cheap", "control", "break", "no_play"} <= seen

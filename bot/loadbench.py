@@ -1,6 +1,6 @@
 """The real bot against the fake Discord at load: ``python -m bot.loadbench``.
 
-    python -m bot.loadbench --tables 100 --seconds 60 [--seed 1]
+    python -m bot.loadbench --tables 100 --seconds 60 [--seed 1] [--latency-ms 80 --jitter-ms 40]
 
 One process runs the fake Discord (with Discord's rate limits switched on) and the real
 bot (discord.py, the table service, the publisher, the call budget; storage off: its cost is
@@ -13,7 +13,12 @@ them. It prints one line (issue 8):
     invalid=… calls_per_action=… stale_p99_s=… cpu_ms_per_action=… kb_per_table=…
     snapshot_lag_p99_ms=…
 
-ack: from the fake dispatching an INTERACTION_CREATE to the bot's callback; calls: REST calls
+With ``--latency-ms`` (and ``--jitter-ms``) every REST call, callbacks included, takes that
+long once the tables are open (fakediscord/latency.py; Discord publishes no latency figure,
+80 ± 40 ms is our assumption); off by default.
+
+ack: from the fake dispatching an INTERACTION_CREATE to the bot's callback arriving (with
+latency, the callback's own delay included); calls: REST calls
 outside interaction endpoints (peak: the busiest second); stale: from an accepted action to
 the table message showing it; cpu: the process's CPU time (fake included) per action;
 kb_per_table: resident memory growth per table. snapshot_lag is ``na`` (no storage here).
@@ -46,6 +51,7 @@ from fakediscord import (
     FakeClock,
     FakeDiscord,
     InteractionRecord,
+    LatencyConfig,
     Message,
     TestUser,
     UserActionError,
@@ -70,6 +76,10 @@ class WallFakeClock(FakeClock):
 
     def now(self) -> datetime:
         return self._start + timedelta(seconds=self.monotonic())
+
+    async def sleep(self, seconds: float) -> None:
+        """The fake's latency on this clock is a real wait."""
+        await asyncio.sleep(seconds)
 
 
 @dataclass
@@ -255,9 +265,11 @@ def _lobby(user: TestUser, table: Table) -> Message:
 
 
 async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
-              step: float = STEP) -> Result:
+              step: float = STEP, latency: LatencyConfig | None = None) -> Result:
     """Open `tables` tables, play `seconds` seconds, measure. `wall` False: on the fake
-    clock, each step advanced by hand and settled (deterministic, for tests)."""
+    clock, each step advanced by hand and settled (deterministic, for tests). `latency`:
+    every REST call takes that long (fakediscord/latency.py) once the tables are open (a
+    real sleep on the wall clock, fake time otherwise)."""
     rng = random.Random(seed)
     fake_clock: FakeClock = WallFakeClock() if wall else FakeClock()
     async with FakeDiscord.running(clock=fake_clock) as fake:
@@ -286,6 +298,8 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
                 table = bot.service.registry.in_channel(user.channel.id)
                 assert table is not None
                 seated.append((user, idle, table))
+        if latency is not None:  # not while opening: 100 tables would take minutes
+            fake.enable_latency(latency)
         for _ in range(int(2 / step) + 1):  # the table messages are posted
             await tick(step)
         humans = [Human(user, table, idle, fake_clock.monotonic() + rng.uniform(0, 3))
@@ -326,6 +340,12 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
             invalid=fake.invalid_requests(), unanswered=len(fake.hub.unanswered()),
             errors=len(fake.errors),
         )
+        # Let the calls on their way arrive before the bot closes its session.
+        fake.disable_latency()
+        for _ in range(1000):
+            if not fake.latency.waiting:
+                break
+            await (asyncio.sleep(0.001) if wall else fake.settle(require_answers=False))
         await fake.disconnect(bot)
         return result
 
@@ -335,8 +355,17 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--latency-ms", type=float, default=0.0,
+                        help="mean time per REST call, callbacks included (0: none); "
+                             "Discord publishes no figure, 80 is our assumption")
+    parser.add_argument("--jitter-ms", type=float, default=0.0,
+                        help="each call's latency is uniform within mean ± this")
     args = parser.parse_args()
-    result = asyncio.run(run(args.tables, args.seconds, seed=args.seed))
+    latency = None
+    if args.latency_ms > 0 or args.jitter_ms > 0:
+        latency = LatencyConfig(mean=args.latency_ms / 1000, jitter=args.jitter_ms / 1000,
+                                seed=args.seed)
+    result = asyncio.run(run(args.tables, args.seconds, seed=args.seed, latency=latency))
     print(result.line())
     if result.errors or result.unanswered:
         print(f"errors={result.errors} unanswered={result.unanswered}")

@@ -192,6 +192,10 @@ class Rest:
         # rate limits) and logged when its delay has passed. Not counted as in flight meanwhile:
         # settle() sees it through the latency's own count and moves the fake clock past it.
         delay = await self._latency.travel(_template(request))
+        if delay and (request.transport is None or request.transport.is_closing()):
+            # The caller hung up while its call was on its way (a bot shutting down): the
+            # call never arrives, and there is nobody to answer.
+            return no_content()
         self._activity.begin()
         try:
             return await self._answer(request, handler, delay)

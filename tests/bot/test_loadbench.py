@@ -4,6 +4,7 @@ humans and bots under Discord's rate limits, for ten seconds of fake time (issue
 from __future__ import annotations
 
 from bot.loadbench import run
+from fakediscord import LatencyConfig
 
 
 async def test_a_small_load_runs_clean() -> None:
@@ -11,3 +12,13 @@ async def test_a_small_load_runs_clean() -> None:
     assert (result.errors, result.unanswered, result.r429, result.invalid) == (0, 0, 0, 0)
     assert result.actions > 0 and result.acks
     assert result.line().startswith("tables=12 ack_p50_ms=")
+
+
+async def test_with_latency_each_acknowledgement_costs_one_call() -> None:
+    """80 ± 40 ms a call (issue 8 part 4), on the fake clock: the callback is the bot's first
+    call for an interaction, so every ack takes one call's latency."""
+    latency = LatencyConfig(mean=0.08, jitter=0.04, seed=3)
+    result = await run(6, 10, seed=3, wall=False, latency=latency)
+    assert (result.errors, result.unanswered, result.r429, result.invalid) == (0, 0, 0, 0)
+    assert result.actions > 0 and result.acks
+    assert min(result.acks) >= 0.04 and max(result.acks) <= 0.12

@@ -218,7 +218,15 @@ class FakeDiscord:
     async def disconnect(self, client: discord.Client) -> None:
         """Close a client connected with :meth:`connect`, like stopping the bot process."""
         task = self._clients.pop(client)
-        await client.close()
+        # A bot may finish its work as it closes (its pending refreshes): with latency on,
+        # those calls travel on the fake clock, which settle() moves on meanwhile.
+        closing = asyncio.ensure_future(client.close())
+        while not closing.done():
+            if self.latency.waiting:
+                await self.settle(require_answers=False)
+            else:
+                await asyncio.wait({closing}, timeout=0.001)
+        await closing
         with contextlib.suppress(discord.ConnectionClosed):
             await task
         # Wait for the fake's side of the websocket to be gone too, so that nothing sent

@@ -173,6 +173,8 @@ class PresidentBot(commands.Bot):
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(self.service.drain(), timeout=10)
         await self.service.scheduler.close()
+        # The timers that ran until now (bots' moves) may have changed tables again.
+        await self.service.coalescer.drain()
         if self.writer is not None:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self.writer.close(), timeout=10)

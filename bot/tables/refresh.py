@@ -19,6 +19,10 @@ log = logging.getLogger(__name__)
 
 Flush = Callable[[], Awaitable[None]]
 
+# drain's passes over the tables: a flush that finds its state changed again runs once more;
+# more passes than this mean the tables keep changing during shutdown, which must not hold it.
+DRAIN_PASSES = 3
+
 
 @dataclass
 class _State:
@@ -26,6 +30,7 @@ class _State:
     scheduled: bool = False
     running: bool = False
     dirty: bool = False
+    done: asyncio.Event | None = None  # set when the running flush ends (drain waits on it)
 
 
 class Coalescer:
@@ -57,6 +62,7 @@ class Coalescer:
         state = self._states[key]
         state.scheduled = False
         state.running = True
+        state.done = done = asyncio.Event()
         state.last = self.scheduler.clock.now()
         try:
             await self._flushes[key]()
@@ -64,6 +70,7 @@ class Coalescer:
             log.exception("refresh of %r failed", key)
         finally:
             state.running = False
+            done.set()
         if state.dirty:
             state.dirty = False
             self._schedule(key, state)
@@ -74,9 +81,22 @@ class Coalescer:
         self._flushes.pop(key, None)
 
     async def drain(self) -> None:
-        """Run every pending flush now (used at shutdown so the last state reaches Discord)."""
-        for key, state in list(self._states.items()):
-            if state.scheduled:
-                self.scheduler.cancel(("refresh", key))
-                await self._run(key)
+        """Run every pending flush now and wait for those already running (used at shutdown
+        so the last state reaches Discord before the HTTP session closes).
+
+        A flush that was running when the state changed again is run once more. With Discord's
+        latency a flush can take longer than shutdown's first pass; returning while one is
+        still in flight closed the session under it (issue 8, « Session is closed »)."""
+        for _ in range(DRAIN_PASSES):
+            waited = False
+            for key, state in list(self._states.items()):
+                if state.running and state.done is not None:
+                    waited = True
+                    await state.done.wait()
+                if state.scheduled:
+                    waited = True
+                    self.scheduler.cancel(("refresh", key))
+                    await self._run(key)
+            if not waited:
+                break
         await asyncio.sleep(0)

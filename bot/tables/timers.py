@@ -10,6 +10,9 @@ from bot.tables.clock import Clock
 
 log = logging.getLogger(__name__)
 
+# How long a stop waits for running callbacks (a refresh, a bot's move) before going on.
+CLOSE_WAIT_SECONDS = 10.0
+
 Callback = Callable[[], Awaitable[None]]
 
 
@@ -25,9 +28,13 @@ class Scheduler:
         self._tasks: dict[Hashable, asyncio.Task[None]] = {}
         self._deadlines: dict[Hashable, float] = {}
         self._running: set[asyncio.Task[None]] = set()
+        self.closed = False
 
     def at(self, key: Hashable, when: float, callback: Callback) -> None:
+        """Run ``callback`` at ``when``; ignored once the scheduler is closed (shutdown)."""
         self.cancel(key)
+        if self.closed:
+            return
         task = asyncio.get_running_loop().create_task(self._run(key, when, callback))
         self._tasks[key] = task
         self._deadlines[key] = when
@@ -67,9 +74,18 @@ class Scheduler:
             self._running.discard(task)
 
     async def close(self) -> None:
+        """Cancel the timers still waiting and wait for the callbacks already running.
+
+        A running callback is a refresh on its way to Discord or a bot's move: returning
+        before it ends let it call Discord after the bot had closed its HTTP session (issue 8,
+        « Session is closed » at the end of every load benchmark run with latency)."""
+        self.closed = True
         tasks = list(self._tasks.values())
         self._tasks.clear()
         self._deadlines.clear()
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        running = [task for task in self._running if task is not asyncio.current_task()]
+        if running:
+            await asyncio.wait(running, timeout=CLOSE_WAIT_SECONDS)

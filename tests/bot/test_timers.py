@@ -178,3 +178,57 @@ async def test_coalescer_drain_runs_pending_flushes_now() -> None:
     coalescer.request("t", flush)
     await coalescer.drain()
     assert shown == ["x", "x"]
+
+
+async def test_coalescer_drain_waits_for_a_flush_already_running() -> None:
+    """Shutdown must not close the HTTP session under an edit still on its way."""
+    clock = ManualClock()
+    coalescer = Coalescer(Scheduler(clock), interval=1.0)
+    gate = asyncio.Event()
+    state = {"value": 1}
+    shown: list[int] = []
+
+    async def slow_flush() -> None:
+        value = state["value"]
+        await gate.wait()
+        shown.append(value)
+
+    coalescer.request("table", slow_flush)
+    await settle()  # the first flush is now running, waiting on the gate
+    state["value"] = 2
+    coalescer.request("table", slow_flush)  # changed while running: must be shown too
+    drain = asyncio.ensure_future(coalescer.drain())
+    await settle()
+    assert not drain.done() and shown == []
+    gate.set()
+    await drain
+    assert shown == [1, 2]
+
+
+async def test_closing_the_scheduler_waits_for_running_callbacks_and_refuses_new_ones() -> None:
+    """A stop must not return while a refresh or a bot's move is still calling Discord."""
+    clock = ManualClock()
+    scheduler = Scheduler(clock)
+    gate = asyncio.Event()
+    ran: list[str] = []
+
+    async def slow() -> None:
+        await gate.wait()
+        ran.append("slow")
+
+    async def later() -> None:
+        ran.append("later")
+
+    scheduler.after("refresh", 0, slow)
+    scheduler.after("turn", 30, later)
+    await settle()  # "refresh" is running, held by the gate
+    closing = asyncio.ensure_future(scheduler.close())
+    await settle()
+    assert not closing.done()
+    gate.set()
+    await closing
+    assert ran == ["slow"]  # the waiting timer was cancelled, the running one finished
+    scheduler.after("again", 0, later)
+    clock.advance(60)
+    await settle()
+    assert ran == ["slow"] and scheduler.pending() == []

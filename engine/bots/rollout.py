@@ -1,13 +1,11 @@
 """Rollouts: play a sampled game to the point where one seat's place is settled.
 
 Every seat plays the shared tactics without card counting (fast enough to run thousands of
-times per decision) through :meth:`Game.step`, which trusts the listed options. The searching
-seat plays them as they are; the others are modelled as players who hold back: where the
-tactics would answer with a control card or a broken group, an opponent with more than two
-cards passes instead, as most players (and the reference bot) do. The search's estimate is
-only as good as its model of the others: against 3× greedy, 200 classic rounds of seed 2 at
-20 samples, hard placed 1.82 with opponents modelled by the tactics (no better than normal,
-1.81, on the same rounds) and 1.73 with this model (docs/bots.md).
+times per decision) through :meth:`Game.step`, which trusts the listed options. Some seats
+may be modelled as players who hold back (``holders``): where the tactics would answer with a
+control card or a broken group, such a seat passes instead unless it holds two cards or
+fewer, as many players (and the reference bot) do. The hard bot draws, for each sampled
+deal, which opponents hold back (see :mod:`engine.bots.hard`).
 """
 
 from __future__ import annotations
@@ -33,7 +31,7 @@ def place(game: Game, seat: int) -> int | None:
     return None
 
 
-def rollout(game: Game, seat: int) -> int:
+def rollout(game: Game, seat: int, holders: frozenset[int] = frozenset()) -> int:
     """Play ``game`` on with the tactics until ``seat``'s place is settled; that place."""
     rules = game.rules
     hands = game.hands
@@ -48,7 +46,7 @@ def rollout(game: Game, seat: int) -> int:
         can_pass = game.can_pass(actor)
         option, reason = judge(hands[actor], game.legal_plays(actor), can_pass,
                                trick[-1] if trick else None, rules, game.revolution, others)
-        if (actor != seat and can_pass and reason in HOLD_BACK
+        if (actor in holders and can_pass and reason in HOLD_BACK
                 and len(hands[actor]) > HOLD_BACK_ABOVE):
             option = None
         game.step(actor, option)

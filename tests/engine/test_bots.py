@@ -10,6 +10,7 @@ import pytest
 from engine import PRESETS, Card, Game, Phase, Rules
 from engine.arena import play_deals
 from engine.bots import LEVELS, decide, make_bot, make_player
+from engine.bots.rollout import rollout
 from engine.view import player_view
 
 
@@ -85,3 +86,25 @@ def test_normal_and_hard_beat_greedy_clearly() -> None:
     for scores in (normal, hard):
         places = next(iter(scores.values())).places
         assert sum(places) / len(places) < 2.2
+
+
+def test_rollouts_model_the_seats_that_hold_back() -> None:
+    """A seat that holds back passes where the tactics would spend a control card or break
+    a group: from the same positions, rollouts with every opponent holding back end
+    differently from rollouts without, and always settle the seat's place."""
+    rules = Rules.preset("classic").replace(game_end="unlimited")
+    differ = 0
+    for seed in range(30):
+        game = Game.new(rules, 4, seed=seed, previous_ranking=[0, 1, 2, 3])
+        while game.phase is Phase.EXCHANGE:
+            giver = next(s for s in range(4)
+                         if (d := game.exchange_due(s)) is not None and d.ready)
+            game.apply(giver, decide(make_player("greedy"), game, giver))
+        seat = game.to_act
+        assert seat is not None
+        others = frozenset(s for s in range(4) if s != seat)
+        plain = rollout(game.clone(), seat)
+        held = rollout(game.clone(), seat, others)
+        assert 1 <= plain <= 4 and 1 <= held <= 4
+        differ += plain != held
+    assert differ >= 3

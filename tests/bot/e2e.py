@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
 
 from bot.client import PresidentBot
+from bot.config import Config
+from bot.packages.game import chart
 from bot.tables.table import Table
-from engine import Game, Phase
+from engine import Card, Game, Phase
 from fakediscord import Button, FakeDiscord, Message, Select, TestUser
 
 from .conftest import LinkedClock
@@ -39,17 +45,128 @@ async def tick(fake: FakeDiscord, clock: LinkedClock, seconds: float = 1.0) -> N
     await fake.settle()
 
 
-async def host_against_three_bots(bot: PresidentBot, host: TestUser, game_end: str) -> Table:
-    """A classic table where ``host`` plays three bots, started, ending by ``game_end``."""
-    await host.slash("president create", preset="classic")
-    table = table_of(bot, host)
-    await bot.service.set_rules(table, host.id, table.rules.replace(game_end=game_end))
+def database_url(tmp_path: Path, name: str = "president.db") -> str:
+    return f"sqlite+aiosqlite:///{tmp_path / name}"
+
+
+async def connect_bot(fake: FakeDiscord, clock: LinkedClock, url: str,
+                      **config: Any) -> PresidentBot:
+    """A bot storing to the database at ``url``, connected to the fake Discord."""
+    bot = PresidentBot(Config(token=fake.token, database_url=url, **config), clock=clock,
+                       guild_ready_timeout=0)
+    await fake.connect(bot)
+    return bot
+
+
+def record_charts(monkeypatch: pytest.MonkeyPatch) -> list[chart.PointsChart]:
+    """Charts are not drawn but recorded, in the order the bot asked for them."""
+    drawn: list[chart.PointsChart] = []
+
+    def render(shown: chart.PointsChart) -> bytes:
+        drawn.append(shown)
+        return b"\x89PNG fake"
+
+    monkeypatch.setattr(chart, "render", render)
+    return drawn
+
+
+async def create_table(bot: PresidentBot, host: TestUser, preset: str = "classic") -> Table:
+    """``host`` opens a ``preset`` table with /president create."""
+    await host.slash("president create", preset=preset)
+    return table_of(bot, host)
+
+
+async def host_against_bots(bot: PresidentBot, host: TestUser, preset: str, bots: int,
+                            **rules: Any) -> Table:
+    """``host`` opens a ``preset`` table (with ``rules`` changed), seats ``bots`` bots from
+    the lobby and starts."""
+    table = await create_table(bot, host, preset)
+    if rules:
+        await bot.service.set_rules(table, host.id, table.rules.replace(**rules))
     lobby = message(host, table.lobby_message_id)
-    for _ in range(3):
+    for _ in range(bots):
         await host.click(lobby, cid(table, "addbot"))
     await host.click(lobby, cid(table, "start"))
+    return table
+
+
+async def host_against_three_bots(bot: PresidentBot, host: TestUser, game_end: str) -> Table:
+    """A classic table where ``host`` plays three bots, started, ending by ``game_end``."""
+    table = await host_against_bots(bot, host, "classic", 3, game_end=game_end)
     assert table.game is not None
     return table
+
+
+async def marie_against_three_bots(fake: FakeDiscord, bot: PresidentBot,
+                                   game_end: str) -> tuple[TestUser, Table, Game]:
+    """marie, a French player, hosts a classic game against three bots, started."""
+    marie = fake.add_user("marie", locale="fr")
+    table = await host_against_three_bots(bot, marie, game_end)
+    assert table.game is not None
+    return marie, table, table.game
+
+
+async def alice_hosts_with_bob_around(fake: FakeDiscord,
+                                      bot: PresidentBot) -> tuple[TestUser, TestUser, Table]:
+    """alice (English) opens a classic table; bob (French) is in the channel, not seated."""
+    alice = fake.add_user("alice")
+    bob = fake.add_user("bob", locale="fr")
+    return alice, bob, await create_table(bot, alice)
+
+
+async def marie_hosts_with_bob_around(fake: FakeDiscord,
+                                      bot: PresidentBot) -> tuple[TestUser, TestUser, Table]:
+    """marie (French) opens a classic table; bob (English) is in the channel, not seated."""
+    marie = fake.add_user("marie", locale="fr")
+    bob = fake.add_user("bob")
+    return marie, bob, await create_table(bot, marie)
+
+
+def deal(bot: PresidentBot, table: Table, hands: Sequence[Sequence[Card | str]],
+         opener: int | None = None, previous_ranking: Sequence[int] | None = None) -> Game:
+    """Replace the table's game by one dealt ``hands``: seat 0 is the host, every other
+    seat a bot; the dealt position's timer is set as after any change."""
+    cards = [[Card.parse(c) if isinstance(c, str) else c for c in hand] for hand in hands]
+    table.game = Game.new(table.rules, seats=len(cards), seed=1,
+                          bots=list(range(1, len(cards))), hands=cards, opener=opener,
+                          previous_ranking=previous_ranking)
+    bot.service._after(table, [])
+    return table.game
+
+
+async def two_humans_against_a_bot(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                                   host: Player, guest: Player,
+                                   game_end: str) -> tuple[Table, Game]:
+    """``host`` opens a classic table ending by ``game_end``; ``guest`` joins, one bot is
+    seated, the game starts and both humans open their hands."""
+    table = await create_table(bot, host.user)
+    await bot.service.set_rules(table, host.user.id, table.rules.replace(game_end=game_end))
+    lobby = message(host.user, table.lobby_message_id)
+    await guest.user.click(lobby, cid(table, "join"))
+    await host.user.click(lobby, cid(table, "addbot"))
+    await host.user.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    await host.open_hand(bot)
+    await guest.open_hand(bot)
+    assert table.game is not None
+    return table, table.game
+
+
+async def play_every_round(fake: FakeDiscord, clock: LinkedClock, table: Table,
+                           players: list[Player]) -> None:
+    """The humans play each round through; the host (the first player) clicks Next
+    between rounds, until the game is over."""
+    game = table.game
+    assert game is not None
+    host = players[0]
+    while game.phase is not Phase.GAME_OVER:
+        await play_until(fake, clock, players,
+                         lambda: game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER))
+        if game.phase is Phase.ROUND_OVER:
+            await tick(fake, clock, 1)  # the table message offers Next
+            board = message(host.user, table.table_message_id)
+            await host.user.click(board, cid(table, "next", game.version))
+            await tick(fake, clock, 1)
 
 
 async def let_timers_play(fake: FakeDiscord, clock: LinkedClock, game: Game,

@@ -11,20 +11,14 @@ from engine import Phase
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
-from .e2e import host_against_three_bots, let_timers_play, message
+from .e2e import host_against_three_bots, let_timers_play, message, record_charts
 
 
 async def test_game_over_attaches_the_points_of_every_round(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    drawn: list[chart.PointsChart] = []
-
-    def render(shown: chart.PointsChart) -> bytes:
-        drawn.append(shown)
-        return b"\x89PNG fake"
-
-    monkeypatch.setattr(chart, "render", render)
+    drawn = record_charts(monkeypatch)
     alice = fake.add_user("alice", locale="fr")
     table = await host_against_three_bots(president, alice, "rounds:3")
     game = table.game

@@ -3,18 +3,22 @@
 from pathlib import Path
 
 from bot.client import PresidentBot
-from bot.config import Config
 from bot.packages.game.display import entry_text
 from bot.tables.service import FAST_BOT_PAUSES, HOST_IDLE_SECONDS, IDLE_CLOSE_SECONDS
-from engine import Card, Game, Phase
+from engine import Card, Phase
 from fakediscord import FakeDiscord
 
 from .conftest import BOT_PAUSE, LinkedClock
 from .e2e import (
     Player,
     cid,
-    host_against_three_bots,
+    connect_bot,
+    create_table,
+    database_url,
+    deal,
+    host_against_bots,
     let_timers_play,
+    marie_against_three_bots,
     message,
     table_of,
     tick,
@@ -24,10 +28,7 @@ from .e2e import (
 async def test_ending_mid_round_says_the_game_stopped_with_totals_so_far(
     fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock
 ) -> None:
-    marie = fake.add_user("marie", locale="fr")
-    table = await host_against_three_bots(instant, marie, "rounds:5")
-    game = table.game
-    assert game is not None
+    marie, table, game = await marie_against_three_bots(fake, instant, "rounds:5")
     await let_timers_play(fake, clock, game, Phase.ROUND_OVER)
     await tick(fake, clock, 1)
     await marie.click(message(marie, table.table_message_id), cid(table, "next", game.version))
@@ -47,10 +48,7 @@ async def test_ending_mid_round_says_the_game_stopped_with_totals_so_far(
 async def test_between_rounds_no_replay_and_no_revolution_line(
     fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock
 ) -> None:
-    marie = fake.add_user("marie", locale="fr")
-    table = await host_against_three_bots(instant, marie, "rounds:2")
-    game = table.game
-    assert game is not None
+    marie, table, game = await marie_against_three_bots(fake, instant, "rounds:2")
     await let_timers_play(fake, clock, game, Phase.ROUND_OVER)
     game.revolution = True  # as if the round had ended in a revolution
     instant.service.refresh(table)
@@ -70,18 +68,12 @@ async def test_wild7_timed_out_opener_keeps_the_wild_seven(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
     marie = fake.add_user("marie", locale="fr")
-    await marie.slash("president create", preset="wild7")
-    table = table_of(president, marie)
-    lobby = message(marie, table.lobby_message_id)
-    await marie.click(lobby, cid(table, "addbot"))
-    await marie.click(lobby, cid(table, "start"))
+    table = await host_against_bots(president, marie, "wild7", 1)
     await tick(fake, clock, 1)
-    hands = [[Card.parse(c) for c in h] for h in (["7H", "5S", "KS"], ["9C", "10C", "JC"])]
-    table.game = Game.new(table.rules, seats=2, seed=1, bots=[1], hands=hands, opener=0)
-    president.service._after(table, [])  # the dealt position's timer, as after any change
+    game = deal(president, table, [["7H", "5S", "KS"], ["9C", "10C", "JC"]], opener=0)
     await tick(fake, clock, 1)
     await tick(fake, clock, table.rules.turn_seconds)
-    assert [str(c) for c in table.game.hand(0)] == ["KS", "7H"]
+    assert [str(c) for c in game.hand(0)] == ["KS", "7H"]
     board = message(marie, table.table_message_id).content
     assert "marie joue un 5" in board
     fake.assert_no_errors()
@@ -91,16 +83,9 @@ async def test_a_penalised_finisher_shows_the_place_and_the_card(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
     marie = Player(fake.add_user("marie", locale="fr"))
-    await marie.user.slash("president create", preset="classic")
-    table = table_of(president, marie.user)
-    lobby = message(marie.user, table.lobby_message_id)
-    for _ in range(2):
-        await marie.user.click(lobby, cid(table, "addbot"))
-    await marie.user.click(lobby, cid(table, "start"))
+    table = await host_against_bots(president, marie.user, "classic", 2)
     await tick(fake, clock, 1)
-    hands = [[Card.parse(c) for c in h] for h in (["2S"], ["3H", "4H", "8C"], ["5H", "6H"])]
-    table.game = Game.new(table.rules, seats=3, seed=1, bots=[1, 2], hands=hands, opener=0)
-    president.service._after(table, [])  # the dealt position's timer, as after any change
+    deal(president, table, [["2S"], ["3H", "4H", "8C"], ["5H", "6H"]], opener=0)
     await marie.open_hand(president)
     assert await marie.act()
     await tick(fake, clock, 1)
@@ -114,10 +99,7 @@ async def test_a_penalised_finisher_shows_the_place_and_the_card(
 async def test_the_table_says_who_opens_and_why_each_trick_closed(
     fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock
 ) -> None:
-    marie = fake.add_user("marie", locale="fr")
-    table = await host_against_three_bots(instant, marie, "rounds:2")
-    game = table.game
-    assert game is not None
+    marie, table, game = await marie_against_three_bots(fake, instant, "rounds:2")
     await tick(fake, clock, 1)
     opener = next(s for s in range(4) if Card.parse("QH") in game.hands[s]) \
         if game.round_no == 1 and not game.pile else None
@@ -146,13 +128,7 @@ async def test_fast_mode_bots_wait_a_human_time_between_moves(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
     marie = Player(fake.add_user("marie", locale="fr"))
-    await marie.user.slash("president create", preset="classic")
-    table = table_of(president, marie.user)
-    await president.service.set_rules(table, marie.user.id, table.rules.replace(fast=True))
-    lobby = message(marie.user, table.lobby_message_id)
-    for _ in range(2):
-        await marie.user.click(lobby, cid(table, "addbot"))
-    await marie.user.click(lobby, cid(table, "start"))
+    table = await host_against_bots(president, marie.user, "classic", 2, fast=True)
     game = table.game
     assert game is not None
     moves: list[float] = []
@@ -174,10 +150,8 @@ async def test_fast_mode_bots_wait_a_human_time_between_moves(
 async def test_the_only_human_leaving_closes_the_table_with_its_standings(
     fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock
 ) -> None:
-    marie = Player(fake.add_user("marie", locale="fr"))
-    table = await host_against_three_bots(instant, marie.user, "rounds:5")
-    game = table.game
-    assert game is not None
+    user, table, game = await marie_against_three_bots(fake, instant, "rounds:5")
+    marie = Player(user)
     await let_timers_play(fake, clock, game, Phase.ROUND_OVER)
     await tick(fake, clock, 1)
     await marie.user.click(message(marie.user, table.table_message_id), "Manche suivante")
@@ -229,17 +203,9 @@ async def test_presi_announces_the_grace_period_and_the_leaver_hand_loses_its_co
 async def test_stats_leave_out_a_cancelled_game_and_an_empty_board_says_why(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
 ) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'president.db'}"
-    bot = PresidentBot(Config(token=fake.token, database_url=url, bot_pause=1.0), clock=clock,
-                       guild_ready_timeout=0)
-    await fake.connect(bot)
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
     marie = Player(fake.add_user("marie", locale="fr"))
-    await marie.user.slash("president create", preset="presi")
-    table = table_of(bot, marie.user)
-    lobby = message(marie.user, table.lobby_message_id)
-    for _ in range(2):
-        await marie.user.click(lobby, cid(table, "addbot"))
-    await marie.user.click(lobby, cid(table, "start"))
+    table = await host_against_bots(bot, marie.user, "presi", 2)
     game = table.game
     assert game is not None
     await let_timers_play(fake, clock, game, Phase.ROUND_OVER)
@@ -289,17 +255,11 @@ async def test_a_split_give_counts_picks_across_menus(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
     marie = Player(fake.add_user("marie", locale="fr"))
-    await marie.user.slash("president create", preset="wild7")
-    table = table_of(president, marie.user)
-    lobby = message(marie.user, table.lobby_message_id)
-    await marie.user.click(lobby, cid(table, "addbot"))
-    await marie.user.click(lobby, cid(table, "start"))
+    table = await host_against_bots(president, marie.user, "wild7", 1)
     await tick(fake, clock, 1)
     deck = sorted(table.rules.deck_kind.cards(), key=str)
     hands = [deck[0::2], deck[1::2]]  # 26 each: marie, the President, gives back 2 of 28
-    table.game = Game.new(table.rules, seats=2, seed=1, bots=[1], hands=hands,
-                          previous_ranking=[0, 1])
-    president.service._after(table, [])
+    deal(president, table, hands, previous_ranking=[0, 1])
     await marie.open_hand(president)
     menus = [s for s in marie.hand.selects if ":give:" in s.custom_id]
     assert len(menus) == 2
@@ -323,8 +283,7 @@ async def test_wording_fast_open_french_spanish_cards_and_autopilot(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
     marie = Player(fake.add_user("marie", locale="fr"))
-    await marie.user.slash("president create", preset="classic")
-    table = table_of(president, marie.user)
+    table = await create_table(president, marie.user)
     await president.service.set_rules(table, marie.user.id, table.rules.replace(fast=True))
     await president.service.add_bot(table, marie.user.id)
     await president.service.add_bot(table, marie.user.id)
@@ -337,8 +296,7 @@ async def test_wording_fast_open_french_spanish_cards_and_autopilot(
         await marie.user.slash("president end")
     assert table.closed
 
-    await marie.user.slash("president create", preset="presi")
-    table = table_of(president, marie.user)
+    table = await create_table(president, marie.user, "presi")
     await president.service.set_rules(
         table, marie.user.id, table.rules.replace(autopilot_after_timeouts=1))
     await marie.user.click(message(marie.user, table.lobby_message_id), "Jouer contre des bots")
@@ -361,8 +319,7 @@ async def test_rules_explain_the_game_and_list_only_knobs_that_apply(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
     marie = fake.add_user("marie", locale="fr")
-    await marie.slash("president create", preset="classic")
-    table = table_of(president, marie)
+    table = await create_table(president, marie)
     await marie.slash("president rules")
     page = marie.last_ephemeral().text
     assert "Des plus faibles aux plus fortes : 3 4 5 6 7 8 9 10 V D R A 2" in page
@@ -393,17 +350,10 @@ async def test_the_player_chooses_which_suits_go(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
     marie = Player(fake.add_user("marie", locale="fr"))
-    await marie.user.slash("president create", preset="classic")
-    table = table_of(president, marie.user)
-    lobby = message(marie.user, table.lobby_message_id)
-    for _ in range(2):
-        await marie.user.click(lobby, cid(table, "addbot"))
-    await marie.user.click(lobby, cid(table, "start"))
+    table = await host_against_bots(president, marie.user, "classic", 2)
     await tick(fake, clock, 1)
-    hands = [[Card.parse(c) for c in h]
-             for h in (["KC", "KH", "KS", "4D"], ["3H", "5H", "8C"], ["6H", "9H", "JC"])]
-    table.game = Game.new(table.rules, seats=3, seed=1, bots=[1, 2], hands=hands, opener=0)
-    president.service._after(table, [])
+    game = deal(president, table,
+                [["KC", "KH", "KS", "4D"], ["3H", "5H", "8C"], ["6H", "9H", "JC"]], opener=0)
     await marie.open_hand(president)
     menus = {s.placeholder: s for s in marie.hand.selects if ":play:" in s.custom_id}
     singles = [o.label for o in menus["Jouer une carte…"].options]
@@ -413,5 +363,5 @@ async def test_the_player_chooses_which_suits_go(
     choice = next(o for o in menus["Jouer une paire…"].options if o.label == "R♣ R♠")
     await marie.user.select(marie.hand, [choice.value],
                             select=menus["Jouer une paire…"].custom_id)
-    assert [str(c) for c in table.game.hand(0)] == ["4D", "KH"]
+    assert [str(c) for c in game.hand(0)] == ["4D", "KH"]
     fake.assert_no_errors()

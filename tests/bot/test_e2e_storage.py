@@ -20,35 +20,32 @@ from engine import Game, Phase
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
-from .e2e import Player, cid, message, play_until, table_of, tick
+from .e2e import (
+    Player,
+    cid,
+    connect_bot,
+    database_url,
+    host_against_bots,
+    message,
+    play_until,
+    table_of,
+    tick,
+    two_humans_against_a_bot,
+)
 from .stored import stored_game
 
 
 async def start_bot(fake: FakeDiscord, clock: LinkedClock, url: str) -> PresidentBot:
-    bot = PresidentBot(Config(token=fake.token, database_url=url, bot_pause=1.0), clock=clock,
-                       guild_ready_timeout=0)
-    await fake.connect(bot)
-    return bot
+    return await connect_bot(fake, clock, url, bot_pause=1.0)
 
 
 async def test_results_stats_and_restart(fake: FakeDiscord, clock: LinkedClock,
                                          tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'president.db'}"
+    url = database_url(tmp_path)
     bot = await start_bot(fake, clock, url)
     alice = Player(fake.add_user("alice"))
     bob = Player(fake.add_user("bob"))
-    await alice.user.slash("president create", preset="classic")
-    table = table_of(bot, alice.user)
-    await bot.service.set_rules(table, alice.user.id, table.rules.replace(game_end="rounds:1"))
-    lobby = message(alice.user, table.lobby_message_id)
-    await bob.user.click(lobby, cid(table, "join"))
-    await alice.user.click(lobby, cid(table, "addbot"))
-    await alice.user.click(lobby, cid(table, "start"))
-    await tick(fake, clock, 1)
-    await alice.open_hand(bot)
-    await bob.open_hand(bot)
-    game = table.game
-    assert game is not None
+    table, game = await two_humans_against_a_bot(fake, clock, bot, alice, bob, "rounds:1")
     await play_until(fake, clock, [alice, bob], lambda: game.phase is Phase.GAME_OVER)
     await bot.service.drain()
 
@@ -96,15 +93,10 @@ async def test_results_stats_and_restart(fake: FakeDiscord, clock: LinkedClock,
 async def test_a_timer_that_expired_while_the_bot_was_down_fires_at_once(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
 ) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'president.db'}"
+    url = database_url(tmp_path)
     bot = await start_bot(fake, clock, url)
     alice = Player(fake.add_user("alice"))
-    await alice.user.slash("president create", preset="classic")
-    table = table_of(bot, alice.user)
-    lobby = message(alice.user, table.lobby_message_id)
-    await alice.user.click(lobby, cid(table, "addbot"))
-    await alice.user.click(lobby, cid(table, "addbot"))
-    await alice.user.click(lobby, cid(table, "start"))
+    table = await host_against_bots(bot, alice.user, "classic", 2)
     game = table.game
     assert game is not None
     await play_until(fake, clock, [], lambda: game.to_act == 0)
@@ -138,7 +130,7 @@ async def restart_mid_game(fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
                            **knobs: object) -> None:
     """alice, bob (and carol, or a bot) play a two-round classic game; at `stop_when` the
     bot is replaced by a new one on the same database; the game is finished through clicks."""
-    url = f"sqlite+aiosqlite:///{tmp_path / 'president.db'}"
+    url = database_url(tmp_path)
     bot = await start_bot(fake, clock, url)
     players = [Player(fake.add_user(name)) for name in ("alice", "bob", "carol")[:humans]]
     alice = players[0]
@@ -229,7 +221,7 @@ async def test_sigterm_stops_the_bot_only_after_its_snapshots_are_stored(
 ) -> None:
     """Hosting platforms send SIGTERM on every redeploy; `python -m bot` must close the
     bot (and flush its snapshot writer) rather than die on the spot."""
-    url = f"sqlite+aiosqlite:///{tmp_path / 'president.db'}"
+    url = database_url(tmp_path)
     bot = PresidentBot(Config(token=fake.token, database_url=url, bot_pause=1.0), clock=clock,
                        guild_ready_timeout=0)
     ready = asyncio.Event()
@@ -264,7 +256,7 @@ async def test_sigterm_stops_the_bot_only_after_its_snapshots_are_stored(
 async def test_a_sharded_bot_restores_only_the_tables_of_its_shards(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
 ) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'president.db'}"
+    url = database_url(tmp_path)
     bot = await start_bot(fake, clock, url)
     alice = fake.add_user("alice")
     await alice.slash("president create", preset="classic")
@@ -285,7 +277,7 @@ async def test_a_sharded_bot_restores_only_the_tables_of_its_shards(
 async def test_a_click_after_the_snapshot_writer_closed_is_refused_politely(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
 ) -> None:
-    bot = await start_bot(fake, clock, f"sqlite+aiosqlite:///{tmp_path / 'president.db'}")
+    bot = await start_bot(fake, clock, database_url(tmp_path))
     marie = fake.add_user("marie", locale="fr")
     await marie.slash("president create", preset="classic")
     table = table_of(bot, marie)

@@ -9,17 +9,21 @@ from engine import Rules
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
-from .e2e import cid, message, table_of, tick
+from .e2e import (
+    alice_hosts_with_bob_around,
+    cid,
+    create_table,
+    marie_hosts_with_bob_around,
+    message,
+    tick,
+)
 
 
 async def test_host_seats_bots_of_each_level_and_everyone_sees_them(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
     president.service.think_samples = 4  # decisions independent of the machine's speed
-    alice = fake.add_user("alice")
-    bob = fake.add_user("bob", locale="fr")
-    await alice.slash("president create", preset="classic")
-    table = table_of(president, alice)
+    alice, bob, table = await alice_hosts_with_bob_around(fake, president)
     await bob.click(message(bob, table.lobby_message_id), cid(table, "join"))
 
     await alice.slash("president addbot", level="hard")  # the command's choice
@@ -43,8 +47,7 @@ async def test_a_forged_level_is_refused_and_seats_nobody(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
     marie = fake.add_user("marie", locale="fr")
-    await marie.slash("president create", preset="classic")
-    table = table_of(president, marie)
+    table = await create_table(president, marie)
     with_select = message(marie, table.lobby_message_id)
     menu = with_select.select(cid(table, "addbot_level"))
     assert [o.label for o in menu.options] == ["facile", "normal", "difficile"]
@@ -61,10 +64,7 @@ async def test_a_forged_level_is_refused_and_seats_nobody(
 async def test_the_default_level_is_a_setting_of_the_host(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
-    marie = fake.add_user("marie", locale="fr")
-    bob = fake.add_user("bob")
-    await marie.slash("president create", preset="classic")
-    table = table_of(president, marie)
+    marie, bob, table = await marie_hosts_with_bob_around(fake, president)
     lobby = message(marie, table.lobby_message_id)
     await marie.click(lobby, cid(table, "addbot"))
     assert table.seats[-1].level == "normal"  # the default, before any setting
@@ -97,8 +97,7 @@ async def test_stand_ins_play_normal_whatever_the_default(
     absent player all play at normal level, even at a table whose bots are hard."""
     alice = fake.add_user("alice")
     bob = fake.add_user("bob")
-    await alice.slash("president create", preset="proletario")
-    table = table_of(president, alice)
+    table = await create_table(president, alice, "proletario")
     await president.service.set_options(table, alice.id, bot_level="hard")
     await bob.slash("president join")
     await alice.click(message(alice, table.lobby_message_id), cid(table, "start"))

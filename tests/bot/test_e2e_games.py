@@ -8,8 +8,8 @@ from .conftest import LinkedClock
 from .e2e import (
     Player,
     cid,
-    host_against_three_bots,
     let_timers_play,
+    marie_against_three_bots,
     message,
     play_until,
     table_of,
@@ -102,10 +102,7 @@ async def test_wild7_two_players_full_game(fake: FakeDiscord, president: Preside
 async def test_a_replaced_table_message_points_to_the_newer_one(
     fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock
 ) -> None:
-    marie = fake.add_user("marie", locale="fr")
-    table = await host_against_three_bots(instant, marie, "rounds:2")
-    game = table.game
-    assert game is not None
+    marie, table, game = await marie_against_three_bots(fake, instant, "rounds:2")
     await let_timers_play(fake, clock, game, Phase.ROUND_OVER)
     await tick(fake, clock, 1)
     old = message(marie, table.table_message_id)

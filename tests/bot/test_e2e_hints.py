@@ -11,7 +11,7 @@ from engine.view import player_view
 from fakediscord import FakeDiscord, TestUser
 
 from .conftest import LinkedClock
-from .e2e import cid, message, table_of, tick
+from .e2e import cid, marie_hosts_with_bob_around, message, tick
 
 
 def hint_buttons(user: TestUser) -> list[str]:
@@ -21,10 +21,7 @@ def hint_buttons(user: TestUser) -> list[str]:
 async def test_hints_are_off_by_default_and_the_host_turns_them_on(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
-    marie = fake.add_user("marie", locale="fr")
-    bob = fake.add_user("bob")
-    await marie.slash("president create", preset="classic")
-    table = table_of(president, marie)
+    marie, bob, table = await marie_hosts_with_bob_around(fake, president)
     await bob.slash("president join")
     lobby = message(marie, table.lobby_message_id)
     await marie.click(lobby, cid(table, "addbot"))
@@ -48,10 +45,7 @@ async def test_hints_are_off_by_default_and_the_host_turns_them_on(
 async def test_the_player_to_act_alone_sees_the_normal_bot_s_advice_in_their_language(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
-    marie = fake.add_user("marie", locale="fr")
-    bob = fake.add_user("bob")
-    await marie.slash("president create", preset="classic")
-    table = table_of(president, marie)
+    marie, bob, table = await marie_hosts_with_bob_around(fake, president)
     await bob.slash("president join")
     await president.service.set_options(table, marie.id, hints=True)
     for _ in range(2):

@@ -3,16 +3,20 @@ from engine import Phase
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
-from .e2e import cid, host_against_three_bots, let_timers_play, message, table_of, tick
+from .e2e import (
+    alice_hosts_with_bob_around,
+    cid,
+    let_timers_play,
+    marie_against_three_bots,
+    message,
+    tick,
+)
 
 
 async def test_create_join_addbot_start_and_open_hand(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
-    alice = fake.add_user("alice")
-    bob = fake.add_user("bob", locale="fr")
-    await alice.slash("president create", preset="classic")
-    table = table_of(president, alice)
+    alice, bob, table = await alice_hosts_with_bob_around(fake, president)
     lobby = message(alice, table.lobby_message_id)
     assert "alice" in lobby.content and lobby.content.count("Classic Président") == 1
     await bob.click(lobby, cid(table, "join"))
@@ -33,10 +37,7 @@ async def test_create_join_addbot_start_and_open_hand(
 async def test_ending_a_finished_game_says_it_is_over(
     fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock
 ) -> None:
-    marie = fake.add_user("marie", locale="fr")
-    table = await host_against_three_bots(instant, marie, "rounds:1")
-    game = table.game
-    assert game is not None
+    marie, table, game = await marie_against_three_bots(fake, instant, "rounds:1")
     await let_timers_play(fake, clock, game, Phase.GAME_OVER)
     await tick(fake, clock, 1)
     board = message(marie, table.table_message_id)
@@ -52,10 +53,7 @@ async def test_ending_a_finished_game_says_it_is_over(
 async def test_host_removes_the_last_added_bot(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
-    alice = fake.add_user("alice")
-    bob = fake.add_user("bob", locale="fr")
-    await alice.slash("president create", preset="classic")
-    table = table_of(president, alice)
+    alice, bob, table = await alice_hosts_with_bob_around(fake, president)
     lobby = message(alice, table.lobby_message_id)
     assert "Remove a bot" not in [b.label for b in lobby.buttons]
     await bob.click(lobby, cid(table, "join"))

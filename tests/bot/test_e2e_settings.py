@@ -4,19 +4,28 @@ import re
 from pathlib import Path
 
 from bot.client import PresidentBot
-from bot.config import Config
 from bot.packages.settings.views import typed_text, typed_value
+from bot.tables.table import Table
 from engine import KNOBS, PRESETS, Card, GameEnd, Rules
 from engine.rules import CONFLICTS
 from fakediscord import FakeDiscord, TestUser
 from fakediscord.state import MODAL_SUBMIT
 
 from .conftest import LinkedClock
-from .e2e import message, table_of, tick
+from .e2e import connect_bot, create_table, database_url, message, table_of, tick
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 TYPED = [name for name, spec in KNOBS.items()
          if spec.kind in ("int", "optional_int", "points", "game_end", "card")]
+
+
+async def marie_opens_the_settings(fake: FakeDiscord,
+                                   president: PresidentBot) -> tuple[TestUser, Table]:
+    """marie, a French host, opens a classic table and its settings panel."""
+    marie = fake.add_user("marie", locale="fr")
+    table = await create_table(president, marie)
+    await marie.slash("president settings")
+    return marie, table
 
 
 async def open_form(user: TestUser, knob: str) -> None:
@@ -63,10 +72,7 @@ def test_every_rule_conflict_has_a_sentence() -> None:
 async def test_french_host_types_values_in_french(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
-    marie = fake.add_user("marie", locale="fr")
-    await marie.slash("president create", preset="classic")
-    table = table_of(president, marie)
-    await marie.slash("president settings")
+    marie, table = await marie_opens_the_settings(fake, president)
 
     await open_form(marie, "game_end")
     form = marie.modal
@@ -94,22 +100,15 @@ async def test_french_host_types_values_in_french(
 async def test_a_form_submitted_after_a_restart_still_changes_the_rule(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
 ) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'president.db'}"
-
-    async def start() -> PresidentBot:
-        bot = PresidentBot(Config(token=fake.token, database_url=url), clock=clock,
-                           guild_ready_timeout=0)
-        await fake.connect(bot)
-        return bot
-
-    bot = await start()
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url)
     alice = fake.add_user("alice")
     await alice.slash("president create", preset="classic")
     await alice.slash("president settings")
     await open_form(alice, "turn_seconds")
     await fake.disconnect(bot)  # the form is still open on alice's screen
 
-    again = await start()
+    again = await connect_bot(fake, clock, url)
     await alice.modal_submit({"New value": "45"})  # answered, or settle() would fail
     table = table_of(again, alice)
     assert table.rules.turn_seconds == 45
@@ -146,10 +145,7 @@ async def test_unknown_forms_are_answered_and_a_form_without_its_panel_still_wor
 async def test_a_conflict_names_the_knob_the_host_changed(
     fake: FakeDiscord, president: PresidentBot
 ) -> None:
-    marie = fake.add_user("marie", locale="fr")
-    await marie.slash("president create", preset="classic")
-    table = table_of(president, marie)
-    await marie.slash("president settings")
+    marie, table = await marie_opens_the_settings(fake, president)
     await open_form(marie, "min_players")
     await marie.modal_submit({"Nouvelle valeur": "7"})
     refusal = marie.last_ephemeral().content.splitlines()[0]
@@ -165,10 +161,7 @@ async def test_a_conflict_names_the_knob_the_host_changed(
 async def test_points_keep_the_roles_not_typed_and_refuse_out_of_range(
     fake: FakeDiscord, president: PresidentBot
 ) -> None:
-    marie = fake.add_user("marie", locale="fr")
-    await marie.slash("president create", preset="classic")
-    table = table_of(president, marie)
-    await marie.slash("president settings")
+    marie, table = await marie_opens_the_settings(fake, president)
     for bad in ("P-1", "P999"):
         await open_form(marie, "points")
         await marie.modal_submit({"Nouvelle valeur": bad})

@@ -135,12 +135,13 @@ def deal(bot: PresidentBot, table: Table, hands: Sequence[Sequence[Card | str]],
 
 
 async def two_humans_against_a_bot(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
-                                   host: Player, guest: Player,
-                                   game_end: str) -> tuple[Table, Game]:
-    """``host`` opens a classic table ending by ``game_end``; ``guest`` joins, one bot is
-    seated, the game starts and both humans open their hands."""
-    table = await create_table(bot, host.user)
-    await bot.service.set_rules(table, host.user.id, table.rules.replace(game_end=game_end))
+                                   host: Player, guest: Player, preset: str = "classic",
+                                   **rules: Any) -> tuple[Table, Game]:
+    """``host`` opens a ``preset`` table (with ``rules`` changed); ``guest`` joins, one bot
+    is seated, the game starts and both humans open their hands."""
+    table = await create_table(bot, host.user, preset)
+    if rules:
+        await bot.service.set_rules(table, host.user.id, table.rules.replace(**rules))
     lobby = message(host.user, table.lobby_message_id)
     await guest.user.click(lobby, cid(table, "join"))
     await host.user.click(lobby, cid(table, "addbot"))

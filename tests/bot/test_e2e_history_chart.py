@@ -28,7 +28,7 @@ async def test_history_opens_a_past_games_chart_from_the_stored_rounds(
     bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
     alice = Player(fake.add_user("alice", locale="en-US"))
     bob = Player(fake.add_user("bob", locale="fr"))
-    table, _ = await two_humans_against_a_bot(fake, clock, bot, alice, bob, "rounds:2")
+    table, _ = await two_humans_against_a_bot(fake, clock, bot, alice, bob, game_end="rounds:2")
     await play_every_round(fake, clock, table, [alice, bob])
     await bot.service.drain()
     await tick(fake, clock, 1)

@@ -3,14 +3,13 @@
 from pathlib import Path
 
 from bot.client import PresidentBot
-from bot.config import Config
 from bot.i18n import public_locale
 from fakediscord import FakeDiscord
 from fakediscord.forge import MANAGE_GUILD, Forger, leaf_options
 from fakediscord.state import APPLICATION_COMMAND
 
 from .conftest import LinkedClock
-from .e2e import cid, message, table_of, tick
+from .e2e import cid, connect_bot, database_url, message, table_of, tick
 
 
 def test_the_servers_choice_then_a_community_locale_then_the_creator() -> None:
@@ -50,10 +49,7 @@ async def test_a_community_server_in_french_gets_french_tables(
 async def test_admins_choose_the_servers_language_and_a_host_their_tables(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
 ) -> None:
-    bot = PresidentBot(Config(token=fake.token,
-                              database_url=f"sqlite+aiosqlite:///{tmp_path / 'p.db'}"),
-                       clock=clock, guild_ready_timeout=0)
-    await fake.connect(bot)
+    bot = await connect_bot(fake, clock, database_url(tmp_path, "p.db"))
     storage = bot.storage
     assert storage is not None
     forger = Forger(fake)

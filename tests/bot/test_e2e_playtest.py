@@ -22,6 +22,7 @@ from .e2e import (
     message,
     table_of,
     tick,
+    two_humans_against_a_bot,
 )
 
 
@@ -177,15 +178,7 @@ async def test_presi_announces_the_grace_period_and_the_leaver_hand_loses_its_co
 ) -> None:
     marie = Player(fake.add_user("marie", locale="fr"))
     bob = Player(fake.add_user("bob", locale="fr"))
-    await marie.user.slash("president create", preset="presi")
-    table = table_of(president, marie.user)
-    lobby = message(marie.user, table.lobby_message_id)
-    await bob.user.click(lobby, cid(table, "join"))
-    await marie.user.click(lobby, cid(table, "addbot"))
-    await marie.user.click(lobby, cid(table, "start"))
-    await tick(fake, clock, 1)
-    await marie.open_hand(president)
-    await bob.open_hand(president)
+    table, _ = await two_humans_against_a_bot(fake, clock, president, marie, bob, "presi")
     await bob.user.slash("president leave")
     await tick(fake, clock, 1)
     board = message(marie.user, table.table_message_id).content

@@ -26,7 +26,7 @@ async def test_stats_attach_the_rating_after_each_rated_round(
     bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
     alice = Player(fake.add_user("alice"))
     bob = Player(fake.add_user("bob"))
-    table, _ = await two_humans_against_a_bot(fake, clock, bot, alice, bob, "rounds:2")
+    table, _ = await two_humans_against_a_bot(fake, clock, bot, alice, bob, game_end="rounds:2")
     await play_every_round(fake, clock, table, [alice, bob])
     await bot.service.drain()
     drawn.clear()  # the game's points chart

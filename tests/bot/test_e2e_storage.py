@@ -45,7 +45,7 @@ async def test_results_stats_and_restart(fake: FakeDiscord, clock: LinkedClock,
     bot = await start_bot(fake, clock, url)
     alice = Player(fake.add_user("alice"))
     bob = Player(fake.add_user("bob"))
-    table, game = await two_humans_against_a_bot(fake, clock, bot, alice, bob, "rounds:1")
+    table, game = await two_humans_against_a_bot(fake, clock, bot, alice, bob, game_end="rounds:1")
     await play_until(fake, clock, [alice, bob], lambda: game.phase is Phase.GAME_OVER)
     await bot.service.drain()
 

@@ -9,13 +9,12 @@ import pytest
 from sqlalchemy.exc import OperationalError
 
 from bot.client import PresidentBot
-from bot.config import Config
 from bot.packages.settings.views import typed_value
 from bot.packages.text import player_name
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
-from .e2e import Player, cid, message, table_of, tick
+from .e2e import Player, cid, connect_bot, database_url, message, table_of, tick
 
 EVIL = "\u202e[x](https://e.vil) **@everyone**"
 
@@ -66,10 +65,7 @@ async def test_names_are_shown_escaped_and_no_message_ever_pings(
 async def test_a_table_opened_while_the_database_is_locked_is_refused_privately(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    bot = PresidentBot(Config(token=fake.token,
-                              database_url=f"sqlite+aiosqlite:///{tmp_path / 'p.db'}"),
-                       clock=clock, guild_ready_timeout=0)
-    await fake.connect(bot)
+    bot = await connect_bot(fake, clock, database_url(tmp_path, "p.db"))
     storage = bot.storage
     assert storage is not None
 

@@ -11,10 +11,23 @@ from bot.sandbox import (
     parse_options,
     sandbox_user,
 )
-from fakediscord import FakeDiscord, UserActionError
+from fakediscord import FakeDiscord, TestUser, UserActionError
 
 from .conftest import LinkedClock
 from .e2e import play_until, table_of, tick
+
+
+def french_terminal_answering_1(fake: FakeDiscord,
+                                monkeypatch: pytest.MonkeyPatch) -> tuple[TestUser, Terminal]:
+    """A French player's terminal whose every question is answered with option 1."""
+    user = fake.add_user("you", locale="fr")
+    terminal = Terminal(fake, user)
+
+    async def ask(prompt: str) -> str:
+        return "1"
+
+    monkeypatch.setattr(terminal, "ask", ask)
+    return user, terminal
 
 
 async def test_typed_lines_create_a_table_and_play(
@@ -62,13 +75,7 @@ async def test_french_names_and_controls_redrawn_since_the_screen_was_printed(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    user = fake.add_user("you", locale="fr")
-    terminal = Terminal(fake, user)
-
-    async def ask(prompt: str) -> str:
-        return "1"
-
-    monkeypatch.setattr(terminal, "ask", ask)
+    user, terminal = french_terminal_answering_1(fake, monkeypatch)
     await terminal.handle("/president ouvrir regles:wild7")  # as a French client shows it
     table = table_of(president, user)
     assert table.rules.preset_id == "wild7"
@@ -100,13 +107,7 @@ async def test_fast_mode_pick_on_an_older_menu_is_too_late(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    user = fake.add_user("you", locale="fr")
-    terminal = Terminal(fake, user)
-
-    async def ask(prompt: str) -> str:
-        return "1"
-
-    monkeypatch.setattr(terminal, "ask", ask)
+    user, terminal = french_terminal_answering_1(fake, monkeypatch)
     await terminal.handle("/president ouvrir regles:classic")
     table = table_of(president, user)
     await president.service.set_rules(table, user.id, table.rules.replace(fast=True))

@@ -10,6 +10,21 @@ async def settle() -> None:
         await asyncio.sleep(0)
 
 
+class SlowTableMessage:
+    """A table message whose flush reads ``value`` at once but shows it only when ``gate``
+    opens: an edit still on its way to Discord."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+        self.gate = asyncio.Event()
+        self.shown: list[int] = []
+
+    async def flush(self) -> None:
+        value = self.value
+        await self.gate.wait()
+        self.shown.append(value)
+
+
 async def test_timer_fires_only_when_the_clock_reaches_its_deadline() -> None:
     clock = ManualClock()
     scheduler = Scheduler(clock)
@@ -144,25 +159,17 @@ async def test_coalescer_shows_the_first_change_at_once_and_folds_a_burst() -> N
 async def test_coalescer_rerenders_a_change_made_while_flushing() -> None:
     clock = ManualClock()
     coalescer = Coalescer(Scheduler(clock), interval=1.0)
-    gate = asyncio.Event()
-    state = {"value": 1}
-    shown: list[int] = []
-
-    async def slow_flush() -> None:
-        value = state["value"]
-        await gate.wait()
-        shown.append(value)
-
-    coalescer.request("table", slow_flush)
+    table = SlowTableMessage(1)
+    coalescer.request("table", table.flush)
     await settle()
-    state["value"] = 2
-    coalescer.request("table", slow_flush)
-    gate.set()
+    table.value = 2
+    coalescer.request("table", table.flush)
+    table.gate.set()
     await settle()
-    assert shown == [1]
+    assert table.shown == [1]
     clock.advance(1.0)
     await settle()
-    assert shown == [1, 2]
+    assert table.shown == [1, 2]
 
 
 async def test_coalescer_drain_runs_pending_flushes_now() -> None:
@@ -184,25 +191,17 @@ async def test_coalescer_drain_waits_for_a_flush_already_running() -> None:
     """Shutdown must not close the HTTP session under an edit still on its way."""
     clock = ManualClock()
     coalescer = Coalescer(Scheduler(clock), interval=1.0)
-    gate = asyncio.Event()
-    state = {"value": 1}
-    shown: list[int] = []
-
-    async def slow_flush() -> None:
-        value = state["value"]
-        await gate.wait()
-        shown.append(value)
-
-    coalescer.request("table", slow_flush)
+    table = SlowTableMessage(1)
+    coalescer.request("table", table.flush)
     await settle()  # the first flush is now running, waiting on the gate
-    state["value"] = 2
-    coalescer.request("table", slow_flush)  # changed while running: must be shown too
+    table.value = 2
+    coalescer.request("table", table.flush)  # changed while running: must be shown too
     drain = asyncio.ensure_future(coalescer.drain())
     await settle()
-    assert not drain.done() and shown == []
-    gate.set()
+    assert not drain.done() and table.shown == []
+    table.gate.set()
     await drain
-    assert shown == [1, 2]
+    assert table.shown == [1, 2]
 
 
 async def test_closing_the_scheduler_waits_for_running_callbacks_and_refuses_new_ones() -> None:

@@ -12,12 +12,20 @@ from fakediscord.payloads import CHANNEL_PERMISSIONS, interaction_payload
 from .tinybot import TinyBot
 
 
+async def posted_then_denied(
+    fake: FakeDiscord, bot: TinyBot, text: str, **denied: bool
+) -> tuple[discord.PartialMessageable, discord.Message]:
+    """The bot posts ``text`` in the channel, then is denied the ``denied`` permissions there."""
+    channel = bot.get_partial_messageable(fake.channel.id)
+    posted = await channel.send(text)
+    fake.set_bot_permissions(fake.channel, **denied)
+    return channel, posted
+
+
 async def test_a_channel_without_send_messages_refuses_posts_with_50013(
     fake: FakeDiscord, bot: TinyBot
 ) -> None:
-    channel = bot.get_partial_messageable(fake.channel.id)
-    posted = await channel.send("before")
-    fake.set_bot_permissions(fake.channel, send_messages=False)
+    channel, posted = await posted_then_denied(fake, bot, "before", send_messages=False)
 
     with pytest.raises(discord.Forbidden) as refused:
         await channel.send("after")
@@ -31,9 +39,7 @@ async def test_a_channel_without_send_messages_refuses_posts_with_50013(
 async def test_a_channel_the_bot_cannot_see_refuses_everything_with_50001(
     fake: FakeDiscord, bot: TinyBot
 ) -> None:
-    channel = bot.get_partial_messageable(fake.channel.id)
-    posted = await channel.send("before")
-    fake.set_bot_permissions(fake.channel, view_channel=False)
+    channel, posted = await posted_then_denied(fake, bot, "before", view_channel=False)
 
     with pytest.raises(discord.Forbidden) as refused:
         await channel.send("after")
@@ -51,9 +57,8 @@ async def test_a_channel_the_bot_cannot_see_refuses_everything_with_50001(
 async def test_embeds_need_embed_links_and_history_needs_read_message_history(
     fake: FakeDiscord, bot: TinyBot
 ) -> None:
-    channel = bot.get_partial_messageable(fake.channel.id)
-    await channel.send("plain")
-    fake.set_bot_permissions(fake.channel, embed_links=False, read_message_history=False)
+    channel, _ = await posted_then_denied(fake, bot, "plain", embed_links=False,
+                                          read_message_history=False)
 
     with pytest.raises(discord.Forbidden):
         await channel.send(embed=discord.Embed(title="t"))

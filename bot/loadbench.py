@@ -1,10 +1,12 @@
 """The real bot against the fake Discord at load: ``python -m bot.loadbench``.
 
     python -m bot.loadbench --tables 100 --seconds 60 [--seed 1] [--latency-ms 80 --jitter-ms 40]
+        [--database URL | --no-storage]
 
 One process runs the fake Discord (with Discord's rate limits switched on) and the real
-bot (discord.py, the table service, the publisher, the call budget; storage off: its cost is
-``python -m bot.storage.bench``). It opens N tables of mixed presets, each with one to three
+bot (discord.py, the table service, the publisher, the call budget, and storage: by default
+a new SQLite file in a temporary folder, as the bot's own default; ``--database`` takes any
+URL the bot takes, PostgreSQL included). It opens N tables of mixed presets, each with one to three
 simulated humans and bots in the other seats. A human looks at their hand every 3–8 s and
 plays the first thing offered; one human in four never does, so their turn timer plays for
 them. It prints one line (issue 8):
@@ -21,7 +23,9 @@ ack: from the fake dispatching an INTERACTION_CREATE to the bot's callback arriv
 latency, the callback's own delay included); calls: REST calls
 outside interaction endpoints (peak: the busiest second); stale: from an accepted action to
 the table message showing it; cpu: the process's CPU time (fake included) per action;
-kb_per_table: resident memory growth per table. snapshot_lag is ``na`` (no storage here).
+kb_per_table: resident memory growth per table (the database's own memory included for
+SQLite, which runs in the process); snapshot_lag: from a table's change to the snapshot
+holding it being committed (what a crash at that moment would lose), ``na`` without storage.
 
 The command runs on the wall clock, as it measures; `run` also runs on the fake clock,
 advanced by hand, which makes the small run in the test suite deterministic and fast.
@@ -35,10 +39,12 @@ import contextlib
 import random
 import resource
 import statistics
+import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from typing import Any
 
 from bot.client import PresidentBot
 from bot.config import Config
@@ -62,6 +68,18 @@ PRESETS = ("classic", "presi", "proletario", "wild7")
 SEATS = 4
 STEP = 0.1  # seconds between two looks at the humans and the tables
 INTERACTION_ROUTES = ("/interactions/", "/webhooks/")
+
+
+class BenchBot(PresidentBot):
+    """The bot, recording every snapshot write lag (the metrics keep only a histogram)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lags: list[float] = []
+
+    def snapshot_written(self, lag: float) -> None:
+        super().snapshot_written(lag)
+        self.lags.append(lag)
 
 
 class WallFakeClock(FakeClock):
@@ -203,6 +221,7 @@ class Result:
     invalid: int
     unanswered: int
     errors: int
+    lags: list[float] | None = None  # snapshot write lags; None: storage was off
 
     @property
     def r429(self) -> int:
@@ -215,6 +234,7 @@ class Result:
             per_second[int(call.time)] = per_second.get(int(call.time), 0) + 1
         acks = sorted(self.acks) or [0.0]
         stale = sorted(self.stale) or [0.0]
+        lag = "na" if self.lags is None else f"{_p99(sorted(self.lags) or [0.0]) * 1000:.0f}"
         actions = max(self.actions, 1)
         return (
             f"tables={self.tables} ack_p50_ms={statistics.median(acks) * 1000:.1f} "
@@ -223,7 +243,7 @@ class Result:
             f"calls_per_s_peak={max(per_second.values(), default=0)} r429={self.r429} "
             f"invalid={self.invalid} calls_per_action={len(outside) / actions:.2f} "
             f"stale_p99_s={_p99(stale):.2f} cpu_ms_per_action={self.cpu * 1000 / actions:.2f} "
-            f"kb_per_table={self.rss_kb / max(self.tables, 1):.0f} snapshot_lag_p99_ms=na"
+            f"kb_per_table={self.rss_kb / max(self.tables, 1):.0f} snapshot_lag_p99_ms={lag}"
         )
 
 
@@ -265,17 +285,22 @@ def _lobby(user: TestUser, table: Table) -> Message:
 
 
 async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
-              step: float = STEP, latency: LatencyConfig | None = None) -> Result:
+              step: float = STEP, latency: LatencyConfig | None = None,
+              database: str | None = None) -> Result:
     """Open `tables` tables, play `seconds` seconds, measure. `wall` False: on the fake
     clock, each step advanced by hand and settled (deterministic, for tests). `latency`:
     every REST call takes that long (fakediscord/latency.py) once the tables are open (a
-    real sleep on the wall clock, fake time otherwise)."""
+    real sleep on the wall clock, fake time otherwise). `database`: the URL of a database
+    to store tables and results in (migrated first); None runs without storage."""
     rng = random.Random(seed)
     fake_clock: FakeClock = WallFakeClock() if wall else FakeClock()
     async with FakeDiscord.running(clock=fake_clock) as fake:
         clock: Clock = SystemClock() if wall else FollowingClock(fake_clock)
-        bot = PresidentBot(Config(token=fake.token, bot_pause=1.5), clock=clock,
-                           with_storage=False, guild_ready_timeout=0)
+        config = Config(token=fake.token, bot_pause=1.5)
+        if database is not None:
+            config = replace(config, database_url=database)
+        bot = BenchBot(config, clock=clock, with_storage=database is not None,
+                       guild_ready_timeout=0)
         tracker = Tracker(fake_clock.monotonic)
         publisher = bot.publisher = TrackedPublisher(bot, tracker)
         bot.service.display = publisher
@@ -338,7 +363,7 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
             tables=tables, acks=acks, calls=fake.calls_since(mark), seconds=elapsed,
             actions=tracker.actions, stale=tracker.stale, cpu=cpu, rss_kb=rss_grown,
             invalid=fake.invalid_requests(), unanswered=len(fake.hub.unanswered()),
-            errors=len(fake.errors),
+            errors=len(fake.errors), lags=bot.lags if database is not None else None,
         )
         # Let the calls on their way arrive before the bot closes its session.
         fake.disable_latency()
@@ -360,12 +385,21 @@ def main() -> None:
                              "Discord publishes no figure, 80 is our assumption")
     parser.add_argument("--jitter-ms", type=float, default=0.0,
                         help="each call's latency is uniform within mean ± this")
+    storage = parser.add_mutually_exclusive_group()
+    storage.add_argument("--database", help="database URL (default: a new SQLite file in a "
+                         "temporary folder)")
+    storage.add_argument("--no-storage", action="store_true",
+                         help="run without storage (snapshot_lag_p99_ms prints na)")
     args = parser.parse_args()
     latency = None
     if args.latency_ms > 0 or args.jitter_ms > 0:
         latency = LatencyConfig(mean=args.latency_ms / 1000, jitter=args.jitter_ms / 1000,
                                 seed=args.seed)
-    result = asyncio.run(run(args.tables, args.seconds, seed=args.seed, latency=latency))
+    with tempfile.TemporaryDirectory() as folder:
+        database = None if args.no_storage else (
+            args.database or f"sqlite+aiosqlite:///{folder}/loadbench.sqlite3")
+        result = asyncio.run(run(args.tables, args.seconds, seed=args.seed, latency=latency,
+                                 database=database))
     print(result.line())
     if result.errors or result.unanswered:
         print(f"errors={result.errors} unanswered={result.unanswered}")

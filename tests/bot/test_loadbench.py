@@ -3,6 +3,8 @@ humans and bots under Discord's rate limits, for ten seconds of fake time (issue
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from bot.loadbench import run
 from fakediscord import LatencyConfig
 
@@ -22,3 +24,15 @@ async def test_with_latency_each_acknowledgement_costs_one_call() -> None:
     assert (result.errors, result.unanswered, result.r429, result.invalid) == (0, 0, 0, 0)
     assert result.actions > 0 and result.acks
     assert min(result.acks) >= 0.04 and max(result.acks) <= 0.12
+
+
+async def test_with_storage_snapshots_are_written_and_their_lag_measured(tmp_path: Path) -> None:
+    """The benchmark runs the bot with its storage (SQLite by default): snapshots are
+    written while the tables play, and their lag is what `snapshot_lag_p99_ms` prints."""
+    database = f"sqlite+aiosqlite:///{tmp_path}/bench.sqlite3"
+    result = await run(6, 10, seed=3, wall=False, database=database)
+    assert (result.errors, result.unanswered, result.r429, result.invalid) == (0, 0, 0, 0)
+    # The writer stores only a table's newest state when several queue up: fewer writes
+    # than actions is expected, none would mean storage was not running.
+    assert result.actions > 0 and result.lags and min(result.lags) >= 0
+    assert "snapshot_lag_p99_ms=na" not in result.line()

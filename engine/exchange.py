@@ -1,6 +1,6 @@
 """The exchange between rounds: who gives what, and which cards a giver may choose.
 
-Pure functions over a hand; :class:`engine.game.Game` keeps the gifts and moves the cards.
+Pure functions over a hand; :class:`engine.rounds.Rounds` keeps the gifts and moves the cards.
 In the exchange the order is always the normal one, the top single card (presi's 2 of oros)
 ranks above the other 2s, and jokers above everything (RULES.md §7–§8).
 """

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from .automation import Automation
 from .cards import Card
+from .exchange import ExchangeDue
 from .plays import PlayOption
-
-if TYPE_CHECKING:
-    from .game import ExchangeDue, Game, Timer, TrickPlay
+from .state import Timer, TrickPlay
 
 __all__ = ["Observation", "observe"]
 
@@ -37,7 +36,7 @@ class Observation:
     version: int
 
 
-def observe(game: Game, seat: int | None) -> Observation:
+def observe(game: Automation, seat: int | None) -> Observation:
     mine = seat is not None
     me = seat if seat is not None else 0
     return Observation(

@@ -1,20 +1,21 @@
-"""Baseline players: seeded, obeying every knob because they only choose listed actions."""
+"""Baseline players: seeded, obeying every knob because they only choose listed actions.
+
+They read a game through :class:`engine.rounds.Rounds` (a :class:`engine.game.Game` without
+its timers and automation), so the automation layer can play its seats with them.
+"""
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
 from .actions import Action
 from .plays import PlayOption
-
-if TYPE_CHECKING:
-    from .game import Game
+from .rounds import Rounds
 
 __all__ = ["GreedyPlayer", "RandomPlayer"]
 
 
-def _exchange_action(game: Game, seat: int, rng: random.Random | None) -> Action | None:
+def _exchange_action(game: Rounds, seat: int, rng: random.Random | None) -> Action | None:
     due = game.exchange_due(seat)
     if due is None or not due.ready:
         return None
@@ -31,7 +32,7 @@ class RandomPlayer:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, game: Game, seat: int) -> Action:
+    def choose(self, game: Rounds, seat: int) -> Action:
         if game.gifts:
             give = _exchange_action(game, seat, self.rng)
             if give is not None:
@@ -39,7 +40,7 @@ class RandomPlayer:
         option = self.pick(game, seat)
         return Action.pass_() if option is None else Action.play(option)
 
-    def pick(self, game: Game, seat: int) -> PlayOption | None:
+    def pick(self, game: Rounds, seat: int) -> PlayOption | None:
         """The play decision alone (None: pass); the benchmark's loop calls this directly.
 
         The draw is uniform over ``game.legal_actions(seat)``, without building every Action.
@@ -59,7 +60,7 @@ class GreedyPlayer:
     stay together; jokers, the top single card and wilds are kept for when nothing else works.
     """
 
-    def choose(self, game: Game, seat: int) -> Action:
+    def choose(self, game: Rounds, seat: int) -> Action:
         give = _exchange_action(game, seat, None)
         if give is not None:
             return give

@@ -9,17 +9,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 from .cards import Card
 from .exchange import Gift
-from .game import Game, Phase, TrickPlay
 from .rules import Rules
+from .state import GameState, Phase, TrickPlay
+from .tricks import Tricks
 
 __all__ = ["game_from_dict", "game_to_dict"]
 
+G = TypeVar("G", bound=Tricks)
 
-def game_to_dict(game: Game) -> dict[str, Any]:
+
+def game_to_dict(game: GameState) -> dict[str, Any]:
     def cards(cs: Iterable[Card]) -> list[str]:
         return [str(c) for c in cs]
 
@@ -70,12 +73,14 @@ def game_to_dict(game: Game) -> dict[str, Any]:
     }
 
 
-def game_from_dict(data: dict[str, Any]) -> Game:
+def game_from_dict(data: dict[str, Any], cls: type[G]) -> G:
+    """The stored state as a ``cls``: the caller names the class, since the module that
+    assembles it (engine.game) imports this one."""
+
     def cards(cs: Iterable[str]) -> list[Card]:
         return [Card.parse(c) for c in cs]
 
-    game = Game(Rules.from_dict(data["rules"]), data["seats"], random.Random(),
-               data["autoplay"])
+    game = cls(Rules.from_dict(data["rules"]), data["seats"], random.Random(), data["autoplay"])
     game.rng.setstate(_rng_from(data["rng"]))
     game.phase = Phase(data["phase"])
     game.round_no = data["round_no"]

@@ -1,0 +1,180 @@
+"""Timers and automation: the countdown the caller runs, what expiry does, and the seats
+the engine plays itself (bots, autopilots, players who left).
+
+The top layer, since a timeout or an automated seat may act in any phase; it also closes
+every action (:meth:`Automation._finish`), which the lower layers call through the seam
+declared in :class:`engine.state.GameState`.
+"""
+
+from __future__ import annotations
+
+from .cards import Card
+from .errors import IllegalAction
+from .events import AutopilotChanged, Event, Left, TimedOut
+from .players import GreedyPlayer
+from .plays import PlayOption
+from .rounds import Rounds
+from .state import Phase, Timer
+
+__all__ = ["Automation"]
+
+
+class Automation(Rounds):
+    """Timers, absence, bots and the autopilot, on top of rounds and tricks."""
+
+    # ------------------------------------------------------------------ timers
+    @property
+    def timer(self) -> Timer | None:
+        r = self.rules
+        if self.phase is Phase.EXCHANGE:
+            return Timer("exchange", None, r.exchange_seconds, self.timer_serial)
+        if self.phase is not Phase.PLAY:
+            return None
+        if r.fast:
+            return Timer("fast", None, r.fast_seconds, self.timer_serial)
+        return Timer("turn", self.to_act, r.turn_seconds, self.timer_serial)
+
+    # ------------------------------------------------------------------ time and absence
+    def verify_timeout(self) -> None:
+        if self.timer is None:
+            raise IllegalAction("no_timer", "No timer is running.")
+
+    def timeout(self) -> list[Event]:
+        """The running timer expired: act as RULES.md §9–§10 say."""
+        self.verify_timeout()
+        events = self._begin()
+        if self.phase is Phase.EXCHANGE:
+            events.append(TimedOut("exchange", None))
+            for gift in sorted(self.gifts, key=lambda g: g.mode != "best"):
+                if gift.cards is None:
+                    self._record_gift(gift, self._default_gift(gift), True, events)
+            self._maybe_finish_exchange(events)
+        elif self.rules.fast:
+            events.append(TimedOut("fast", None))
+            if self.trick:
+                self._close_trick("timeout", events)
+            elif self.opener is not None:
+                self._apply_play(self.opener, *self._weakest_single(self.opener), events)
+        else:
+            seat = self.to_act
+            assert seat is not None
+            events.append(TimedOut("turn", seat))
+            self._default_action(seat, events)
+            self.timeouts[seat] += 1
+            limit = self.rules.autopilot_after_timeouts
+            if limit is not None and self.timeouts[seat] >= limit and seat not in self.autopilot:
+                self.autopilot.add(seat)
+                events.append(AutopilotChanged(seat, True))
+        self._restart = True
+        return self._finish(events)
+
+    def _weakest_single(self, seat: int) -> tuple[tuple[Card, ...], PlayOption]:
+        singles = [o for o in self._options(seat) if o.count == 1]
+        option = min(singles, key=self._smallness)
+        return option.cards, option
+
+    def _smallness(self, option: PlayOption) -> tuple[int, int, int, int, int]:
+        """Sort key of the server's automatic plays: RULES.md §10 says an automatic action
+        never spends a wild card while a natural play would do, so wilds weigh before value."""
+        return (1 if option.special else 0, 1 if option.wilds else 0,
+                self.strength(option.level), option.wilds, option.count)
+
+    def _default_action(self, seat: int, events: list[Event]) -> None:
+        """What the server does for a seat whose time ran out (RULES.md §10)."""
+        if self.rules.timeout_action == "smallest":
+            options = self._options(seat)  # uncached: the version already moved on
+            if self.trick and options:
+                option = min(options, key=self._smallness)
+                self._apply_play(seat, option.cards, option, events)
+                return
+        if self.trick:
+            self._apply_pass(seat, events)
+        else:
+            self._apply_play(seat, *self._weakest_single(seat), events)
+
+    def verify_resume(self, seat: int) -> None:
+        if seat not in self.autopilot:
+            raise IllegalAction("not_on_autopilot", "No autopilot is playing for you.")
+
+    def resume(self, seat: int) -> list[Event]:
+        """« Reprendre »: the player takes their seat back from the autopilot."""
+        self.verify_resume(seat)
+        self._begin()
+        self.autopilot.discard(seat)
+        self.timeouts[seat] = 0
+        return self._finish([AutopilotChanged(seat, False)])
+
+    def leave(self, seat: int) -> list[Event]:
+        """The player left: a bot plays the seat from now on (the table frees it later)."""
+        if not 0 <= seat < self.seats or not self.active[seat]:
+            raise IllegalAction("not_seated", "This seat is not in the game.")
+        self._begin()
+        self.bots.add(seat)
+        self.autopilot.discard(seat)
+        return self._finish([Left(seat)])
+
+    def verify_stop(self) -> None:
+        if self.phase is Phase.GAME_OVER:
+            raise IllegalAction("game_over", "The game is already over.")
+
+    def stop(self) -> list[Event]:
+        """The host ends the game: final totals count only when the game has no set end."""
+        self.verify_stop()
+        events = self._begin()
+        if self.rules.game_end.kind == "unlimited":
+            self._end_game(self._leaders(), False, events)
+        else:
+            self._end_game((), True, events)
+        self._restart = True
+        return self._finish(events)
+
+    def set_bot(self, seat: int, bot: bool) -> None:
+        """Hand a seat to a bot, or back to a human (e.g. a waiting player takes a bot's seat)."""
+        if bot:
+            self.bots.add(seat)
+        else:
+            self.bots.discard(seat)
+            self.autopilot.discard(seat)
+            self.timeouts[seat] = 0
+        self.version += 1
+
+    # ------------------------------------------------------------------ automation
+    def _automate(self, events: list[Event]) -> None:
+        """With ``autoplay``, let bot and autopilot seats act until a human must."""
+        bot = GreedyPlayer()
+        progress = True
+        while progress:
+            progress = False
+            if self.phase is Phase.EXCHANGE:
+                for gift in list(self.gifts):
+                    if gift.cards is None and self.automated(gift.giver) and \
+                            self._gift_ready(gift):
+                        self._record_gift(gift, self._default_gift(gift), True, events)
+                        self._maybe_finish_exchange(events)
+                        progress = True
+                        break
+            elif self.phase is Phase.PLAY:
+                seats = self.order if self.rules.fast else (
+                    [self.to_act] if self.to_act is not None else [])
+                for seat in seats:
+                    if not self.automated(seat) or not self.hands[seat]:
+                        continue
+                    action = bot.choose(self, seat)
+                    if action.kind == "pass" and not self.can_pass(seat):
+                        continue
+                    self.version += 1
+                    if action.kind == "pass":
+                        self._apply_pass(seat, events)
+                    else:
+                        assert action.option is not None
+                        self._apply_play(seat, action.option.cards, action.option, events)
+                    progress = True
+                    break
+
+    def _finish(self, events: list[Event]) -> list[Event]:
+        if self.autoplay:
+            self._automate(events)
+        if self._restart:
+            self.timer_serial += 1
+            self._restart = False
+        return events

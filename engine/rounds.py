@@ -1,0 +1,292 @@
+"""Rounds and the exchange: the end of a round, the next deal, who opens, the gifts.
+
+The exchange sits here rather than in :mod:`engine.exchange` because it is a step of the
+round's start (deal, exchange, open): it needs the deal and the opener, while
+:mod:`engine.exchange` keeps the pure rules of which cards a giver may choose.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .cards import Card, Deck
+from .errors import IllegalAction
+from .events import Dealt, Event, ExchangeDone, ExchangeGiven, ExchangeStarted, GameOver, RoundOver
+from .exchange import ExchangeDue, Gift, allowed_cards, check_gift, default_gift
+from .roles import exchange_pairs, roles_for
+from .state import Phase
+from .tricks import Tricks
+
+__all__ = ["Rounds"]
+
+
+class Rounds(Tricks):
+    """Rounds from deal to scores, the exchange between them, and the game's end."""
+
+    # ------------------------------------------------------------------ round end
+    def _final_ranking(self) -> tuple[int, ...]:
+        holders = [s for s in self.order if self.hands[s]]
+        finishers = [s for s in self.out if s not in self.penalised]
+        return tuple(finishers + holders + list(reversed(self.penalised)))
+
+    def _end_round(self, events: list[Event]) -> None:
+        ranking = self._final_ranking()
+        self.ranking = ranking
+        roles = roles_for(len(ranking), self.rules.vp_at_three)
+        gained = [0] * self.seats
+        for seat, role in zip(ranking, roles, strict=True):
+            gained[seat] = self.rules.points[role]
+            self.points[seat] += gained[seat]
+        self.phase = Phase.ROUND_OVER
+        self.trick = []
+        self.passed = set()
+        self.constraint = None
+        self.to_act = None
+        self.last_player = None
+        self._restart = True
+        role_by_seat = self.roles
+        events.append(RoundOver(
+            self.round_no, ranking, tuple(r or "" for r in role_by_seat), tuple(gained),
+            tuple(self.points),
+        ))
+        end = self.rules.game_end
+        if end.kind == "rounds" and end.n is not None and self.round_no >= end.n:
+            self._end_game(self._leaders(), False, events)
+        elif end.kind == "target" and end.n is not None:
+            reached = [s for s in ranking if self.points[s] >= end.n]
+            if reached:
+                best = max(self.points[s] for s in reached)
+                # Ranking order breaks ties: when P and VP both reach the target, P wins.
+                self._end_game((next(s for s in reached if self.points[s] == best),), False,
+                               events)
+
+    def _leaders(self) -> tuple[int, ...]:
+        seats = [s for s in range(self.seats) if self.active[s]]
+        best = max(self.points[s] for s in seats)
+        return tuple(s for s in seats if self.points[s] == best)
+
+    def _end_game(self, winners: tuple[int, ...], stopped: bool, events: list[Event]) -> None:
+        self.phase = Phase.GAME_OVER
+        self.winners = winners
+        self.stopped_early = stopped
+        self.to_act = None
+        self.gifts = []
+        events.append(GameOver(winners, stopped))
+
+    # ------------------------------------------------------------------ rounds
+    def verify_next_round(self) -> None:
+        if self.phase is not Phase.ROUND_OVER:
+            raise IllegalAction("round_not_over", "The round is not over.")
+        if sum(self.active) < 2:
+            raise IllegalAction("too_few_players", "At least two players are needed.")
+
+    def next_round(self, hands: Sequence[Sequence[Card]] | None = None) -> list[Event]:
+        """Deal the next round (``hands``: a given deal, for scenarios and tests)."""
+        self.verify_next_round()
+        self._begin()
+        events = self._start_round(hands, None)
+        return self._finish(events)
+
+    def remove_seat(self, seat: int) -> None:
+        """Free a seat between rounds: it is no longer dealt (the table shrinks)."""
+        if self.phase is not Phase.ROUND_OVER:
+            raise IllegalAction("round_not_over", "Seats change only between rounds.")
+        self.active[seat] = False
+        self.bots.discard(seat)
+        self.autopilot.discard(seat)
+        self.version += 1
+
+    def _play_order(self) -> list[int]:
+        seated = [s for s in range(self.seats) if self.active[s]]
+        if self.rules.reseat_by_rank and self.ranking is not None:
+            ranked = [s for s in self.ranking if self.active[s]]
+            return ranked + [s for s in seated if s not in ranked]
+        return seated
+
+    def _deal(self) -> list[list[Card]]:
+        cards = list(_DECK_CARDS[self.deck])
+        self.rng.shuffle(cards)
+        seated = self.order
+        ranked = [s for s in (self.ranking or ()) if self.active[s]]
+        mode = self.rules.deal_extras
+        if mode == "rotate":
+            start = (self.round_no - 1) % len(seated)
+            sequence = seated[start:] + seated[:start]
+        elif mode == "to_top":
+            if ranked:
+                sequence = ranked + [s for s in seated if s not in ranked]
+            else:
+                sequence = list(seated)
+                self.rng.shuffle(sequence)
+        else:  # from_last: extras to the last place first, then up the ranking
+            if ranked:
+                sequence = list(reversed(ranked)) + [s for s in seated if s not in ranked]
+            else:
+                sequence = list(seated)
+        # One card at a time round the sequence: position k gets cards k, k+n, k+2n...
+        hands: list[list[Card]] = [[] for _ in range(self.seats)]
+        for position, seat in enumerate(sequence):
+            hands[seat] = cards[position::len(sequence)]
+        return hands
+
+    def _start_round(self, hands: Sequence[Sequence[Card]] | None,
+                     opener: int | None) -> list[Event]:
+        self.round_no += 1
+        if self.ranking is not None:
+            ranked = tuple(s for s in self.ranking if self.active[s])
+            self.ranking = ranked
+        self.order = self._play_order()
+        if hands is not None:
+            if len(hands) != self.seats:
+                raise ValueError("one hand per seat")
+            self.hands = [list(h) for h in hands]
+        else:
+            self.hands = self._deal()
+        self.out, self.penalised, self.pile = [], [], []
+        self.swaps, self.lacks = [], []
+        self._base.clear()
+        self.revolution = False
+        self.trick, self.passed, self.constraint = [], set(), None
+        self.last_player = None
+        self.winners = ()
+        events: list[Event] = []
+        pairs = exchange_pairs(self.ranking, self.rules.vp_at_three) if self.ranking else []
+        self.forced_opener = opener
+        if pairs:
+            self.phase = Phase.EXCHANGE
+            self.to_act = None
+            self._restart = True
+            events.append(Dealt(self.round_no, tuple(self.hand_sizes()), None))
+            self._begin_exchange(pairs, events)
+        else:
+            self.phase = Phase.PLAY
+            first, why = self._first_opener()
+            events.append(Dealt(self.round_no, tuple(self.hand_sizes()), first, why))
+            self._open_trick(first)
+        return events
+
+    def _first_opener(self) -> tuple[int, str]:
+        """Who opens the round, and why (the reason the events carry: a knob's value, "given"
+        for a set-up position, "seat_order" when the deciding card was not dealt)."""
+        r = self.rules
+        if self.forced_opener is not None:
+            return self.forced_opener, "given"
+        if self.ranking:
+            last = r.round_opener == "last_place"
+            return (self.ranking[-1] if last else self.ranking[0]), r.round_opener
+        deciding = {"queen_of_hearts": Card("Q", "H"), "three_of_oros": Card("3", "O")}
+        card = deciding.get(r.first_opener)
+        if card is not None:
+            for seat in self.order:
+                if card in self.hands[seat]:
+                    return seat, r.first_opener
+            return self.order[0], "seat_order"
+        return self.rng.choice(self.order), "random"
+
+    # ------------------------------------------------------------------ exchange
+    def _begin_exchange(self, pairs: list[tuple[int, int, int]], events: list[Event]) -> None:
+        r = self.rules
+        self.gifts = []
+        for low, high, count in pairs:
+            self.gifts.append(Gift(low, high, count, "best"))
+            self.gifts.append(Gift(high, low, count, r.exchange_return))
+        events.append(ExchangeStarted(tuple(pairs)))
+        if r.low_gives == "auto":
+            for gift in self.gifts:
+                if gift.mode == "best":
+                    self._record_gift(gift, self._default_gift(gift), True, events)
+
+    def _record_gift(self, gift: Gift, cards: tuple[Card, ...], automatic: bool,
+                     events: list[Event]) -> None:
+        gift.cards = cards
+        gift.automatic = automatic
+        if not self.rules.exchange_blind:
+            self._transfer(gift, events)
+
+    def _transfer(self, gift: Gift, events: list[Event]) -> None:
+        assert gift.cards is not None
+        for card in gift.cards:
+            self.hands[gift.giver].remove(card)
+            self.hands[gift.receiver].append(card)
+        self._base.pop(gift.giver, None)
+        self._base.pop(gift.receiver, None)
+        gift.transferred = True
+        self.swaps.append((gift.giver, gift.receiver, gift.cards, gift.mode))
+        events.append(ExchangeGiven(gift.giver, gift.receiver, gift.cards, gift.automatic,
+                                    (gift.giver, gift.receiver)))
+
+    def _pending_gift(self, seat: int) -> Gift | None:
+        for gift in self.gifts:
+            if gift.giver == seat and gift.cards is None:
+                return gift
+        return None
+
+    def _gift_ready(self, gift: Gift) -> bool:
+        if self.rules.exchange_blind or gift.mode == "best":
+            return True
+        return all(g.cards is not None for g in self.gifts
+                   if g.mode == "best" and g.giver == gift.receiver)
+
+    def exchange_due(self, seat: int) -> ExchangeDue | None:
+        if self.phase is not Phase.EXCHANGE:
+            return None
+        gift = self._pending_gift(seat)
+        if gift is None:
+            return None
+        if self._due_version != self.version:
+            self._due_cache.clear()
+            self._due_version = self.version
+        due = self._due_cache.get(seat)
+        if due is None:  # tables ask every seat after every change; the sort is the cost
+            due = ExchangeDue(gift.giver, gift.receiver, gift.count, gift.mode,
+                              allowed_cards(self.hands[seat], gift, self.rules.top_single),
+                              self._gift_ready(gift))
+            self._due_cache[seat] = due
+        return due
+
+    def verify_give(self, seat: int, cards: Sequence[Card]) -> None:
+        if self.phase is not Phase.EXCHANGE:
+            raise IllegalAction("wrong_phase", "There is no exchange now.",
+                                phase=self.phase.value)
+        gift = self._pending_gift(seat)
+        if gift is None:
+            raise IllegalAction("not_giver", "You have nothing to give in this exchange.")
+        if not self._gift_ready(gift):
+            raise IllegalAction("wait_gift", "Wait until you have received your cards.")
+        check_gift(self.hands[seat], cards, gift, self.rules.top_single)
+
+    def can_give(self, seat: int, cards: Sequence[Card]) -> bool:
+        try:
+            self.verify_give(seat, cards)
+        except IllegalAction:
+            return False
+        return True
+
+    def give(self, seat: int, cards: Sequence[Card]) -> list[Event]:
+        """Choose the cards this seat gives in the exchange."""
+        self.verify_give(seat, cards)
+        self._human_acted(seat)
+        events = self._begin()
+        gift = self._pending_gift(seat)
+        assert gift is not None
+        self._record_gift(gift, tuple(cards), False, events)
+        self._maybe_finish_exchange(events)
+        return self._finish(events)
+
+    def _maybe_finish_exchange(self, events: list[Event]) -> None:
+        if any(g.cards is None for g in self.gifts):
+            return
+        for gift in self.gifts:
+            if not gift.transferred:
+                self._transfer(gift, events)
+        self.gifts = []
+        self.phase = Phase.PLAY
+        opener, why = self._first_opener()
+        events.append(ExchangeDone(opener, why))
+        self._open_trick(opener)
+
+    def _default_gift(self, gift: Gift) -> tuple[Card, ...]:
+        return default_gift(self.hands[gift.giver], gift, self.rules.top_single)
+
+
+_DECK_CARDS = {deck: tuple(deck.cards()) for deck in Deck}

@@ -1,0 +1,194 @@
+"""The state one game shares between its concerns, declared once.
+
+:class:`engine.game.Game` is assembled from layers, each in its own module and each building
+on the one before: this state, then :mod:`tricks <engine.tricks>`, :mod:`rounds and the
+exchange <engine.rounds>`, :mod:`timers and automation <engine.automation>`. Declaring every
+attribute here gives mypy one place to check them all; the two calls a lower layer makes into
+a higher one (a finished round, a finished action) are declared abstract here, so imports
+only ever flow upward and no module needs the assembled class.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from enum import Enum
+from typing import NamedTuple
+
+from .cards import TWO, Card, Deck
+from .events import Event
+from .exchange import ExchangeDue, Gift
+from .plays import PlayOption
+from .roles import roles_for
+from .rules import Rules
+
+__all__ = ["GameState", "Phase", "Timer", "TrickPlay"]
+
+
+class Phase(Enum):
+    EXCHANGE = "exchange"
+    PLAY = "play"
+    ROUND_OVER = "round_over"
+    GAME_OVER = "game_over"
+
+
+class TrickPlay(NamedTuple):
+    """One accepted play lying in the current trick."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    level: int
+    count: int  # type: ignore[assignment]  # shadows tuple.count, on purpose
+    value: str
+    special: str | None
+    announce: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Timer:
+    """The countdown the caller must run. A new ``serial`` means: start it again from full."""
+
+    kind: str  # turn | exchange | fast
+    seat: int | None
+    seconds: int
+    serial: int
+
+
+class GameState(ABC):
+    """The attributes of one game and the queries every concern reads them through."""
+
+    def __init__(self, rules: Rules, seats: int, rng: random.Random, autoplay: bool) -> None:
+        if not 2 <= seats <= 8:
+            raise ValueError("a table has 2 to 8 seats")
+        self.rules = rules
+        self.deck: Deck = rules.deck_kind
+        self.seats = seats
+        self.rng = rng
+        self.autoplay = autoplay
+        self._wild = 4 if rules.wild_rank == "7" else None
+        self.phase = Phase.PLAY
+        self.round_no = 0
+        self.hands: list[list[Card]] = [[] for _ in range(seats)]
+        self.active = [True] * seats
+        self._cycles: dict[int, tuple[int, ...]] = {}
+        self.order = list(range(seats))
+        self.points = [0] * seats
+        self.ranking: tuple[int, ...] | None = None
+        self.out: list[int] = []
+        self.penalised: list[int] = []
+        self.revolution = False
+        self.trick: list[TrickPlay] = []
+        self.pile: list[Card] = []  # every card played this round, the current trick included
+        self.passed: set[int] = set()
+        self.last_player: int | None = None
+        self.to_act: int | None = None
+        self.opener: int | None = None
+        self.forced_opener: int | None = None  # a position's given opener, until it opens
+        self.constraint: tuple[int, int, int] | None = None  # seat, level, count
+        self._run = 0  # cards of the top value lying together at the top (four_closes)
+        self.lap: list[int] = []
+        self.gifts: list[Gift] = []
+        # What a player may later infer, kept for the round (see engine.view): the exchange's
+        # transfers (giver, receiver, cards, mode) and the skips that showed a seat lacked a
+        # value (seat, level, count: it held fewer than count cards of level).
+        self.swaps: list[tuple[int, int, tuple[Card, ...], str]] = []
+        self.lacks: list[tuple[int, int, int]] = []
+        self.version = 0
+        self.trick_version = 0
+        self.timer_serial = 0
+        self.timeouts = [0] * seats
+        self.autopilot: set[int] = set()
+        self.bots: set[int] = set()
+        self.winners: tuple[int, ...] = ()
+        self.stopped_early = False
+        self._restart = False
+        # What :meth:`new` and :meth:`replay` did (the first deal, who opens and why), for
+        # their caller to log; not part of the state, so not serialised.
+        self.first_events: list[Event] = []
+        self._legal_cache: dict[int, list[PlayOption]] = {}
+        self._base: dict[int, list[PlayOption]] = {}  # opening options per seat, per hand
+        self._due_cache: dict[int, ExchangeDue] = {}
+        self._due_version = -1
+        self._legal_version = -1
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def order(self) -> list[int]:
+        """Seats of the current round in play order."""
+        return self._order
+
+    @order.setter
+    def order(self, seats: list[int]) -> None:
+        # Each seat's successors, itself last: turn-passing walks this instead of indexing.
+        self._order = seats
+        n = len(seats)
+        self._cycles = {
+            seat: tuple(seats[(i + k) % n] for k in range(1, n + 1))
+            for i, seat in enumerate(seats)
+        }
+
+    @property
+    def players(self) -> list[int]:
+        """Seats taking part in the current round, in play order."""
+        return self.order
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The seat's cards, weakest first in the current order."""
+        return tuple(sorted(self.hands[seat], key=self._sort_key))
+
+    def hand_sizes(self) -> list[int]:
+        return [len(h) for h in self.hands]
+
+    def automated(self, seat: int) -> bool:
+        """Whether a bot plays this seat now (a bot seat, a player who left, an autopilot)."""
+        return seat in self.bots or seat in self.autopilot
+
+    @property
+    def roles(self) -> list[str | None]:
+        """Role per seat from the latest finished round (None before any)."""
+        out: list[str | None] = [None] * self.seats
+        if self.ranking is not None:
+            for seat, role in zip(
+                self.ranking, roles_for(len(self.ranking), self.rules.vp_at_three), strict=True
+            ):
+                out[seat] = role
+        return out
+
+    @property
+    def top(self) -> TrickPlay | None:
+        return self.trick[-1] if self.trick else None
+
+    @property
+    def count(self) -> int | None:
+        """Cards each play of the current trick must have (None on an empty trick)."""
+        top = self.top
+        return None if top is None else top.count
+
+    def strength(self, level: int) -> int:
+        """Position of a value in the current order (higher is stronger)."""
+        return TWO - level if self.revolution else level
+
+    def _sort_key(self, card: Card) -> tuple[int, int, str]:
+        if card.is_joker:
+            return (2, card.value, "")
+        wild = 1 if card.value == self._wild else 0
+        return (wild, self.strength(card.value), card.suit)
+
+    # ------------------------------------------------------------------ actions
+    def _human_acted(self, seat: int) -> None:
+        self.timeouts[seat] = 0
+
+    def _begin(self) -> list[Event]:
+        """Start applying an accepted action: every action gets its own version."""
+        self.version += 1
+        return []
+
+    # ------------------------------------------------------------------ seams
+    @abstractmethod
+    def _end_round(self, events: list[Event]) -> None:
+        """Score the round the last play finished (rounds sit above tricks)."""
+
+    @abstractmethod
+    def _finish(self, events: list[Event]) -> list[Event]:
+        """Close an applied action: automation, then the timer (the top layer's work)."""

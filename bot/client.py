@@ -41,13 +41,18 @@ log = logging.getLogger(__name__)
 # its table's every later change; the publisher postpones it instead.
 MAX_RATELIMIT_WAIT = 30.0
 
+# Wall-clock seconds a stop waits for refreshes and bots' moves already on their way to
+# Discord (one call takes tens to hundreds of milliseconds), but not for one waiting out a 429.
+SHUTDOWN_WAIT = 2.0
+
 # Importing the feature views registers their click handlers.
 FEATURES = (game_views, game_hint, lobby_views, settings_views)
 
 
 class PresidentBot(commands.Bot):
     def __init__(self, config: Config, *, clock: Clock | None = None,
-                 with_storage: bool = True, **options: Any) -> None:
+                 with_storage: bool = True, shutdown_wait: float = SHUTDOWN_WAIT,
+                 **options: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         if config.shard_count is not None or config.shard_auto:
@@ -75,6 +80,7 @@ class PresidentBot(commands.Bot):
         self.publisher = Publisher(self)
         self.service.display = self.publisher
         self.with_storage = with_storage
+        self.shutdown_wait = shutdown_wait
         self.storage: Storage | None = None
         self.writer: SnapshotWriter | None = None
         self.shard_locks: ShardLocks | None = None
@@ -172,14 +178,14 @@ class PresidentBot(commands.Bot):
             self.faces_sync.cancel()
         card_faces.clear()
         self.budget.close()
-        await self.service.coalescer.drain()
+        await self.service.coalescer.drain(self.shutdown_wait)
         # Results are retried while the database is down; a stop must not wait for ever.
         # An unrecorded result is recorded again by the next start (see TableService.adopt).
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(self.service.drain(), timeout=10)
-        await self.service.scheduler.close()
+        await self.service.scheduler.close(self.shutdown_wait)
         # The timers that ran until now (bots' moves) may have changed tables again.
-        await self.service.coalescer.drain()
+        await self.service.coalescer.drain(self.shutdown_wait)
         if self.writer is not None:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self.writer.close(), timeout=10)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
 
@@ -80,23 +81,29 @@ class Coalescer:
         self._states.pop(key, None)
         self._flushes.pop(key, None)
 
-    async def drain(self) -> None:
+    async def drain(self, patience: float = 2.0) -> None:
         """Run every pending flush now and wait for those already running (used at shutdown
         so the last state reaches Discord before the HTTP session closes).
 
         A flush that was running when the state changed again is run once more. With Discord's
         latency a flush can take longer than shutdown's first pass; returning while one is
-        still in flight closed the session under it (issue 8, « Session is closed »)."""
+        still in flight closed the session under it (issue 8, « Session is closed »). The wait
+        is bounded by `patience`, wall-clock seconds in all: a flush held by a rate limit
+        must not hold the shutdown."""
         for _ in range(DRAIN_PASSES):
-            waited = False
-            for key, state in list(self._states.items()):
-                if state.running and state.done is not None:
-                    waited = True
-                    await state.done.wait()
-                if state.scheduled:
-                    waited = True
-                    self.scheduler.cancel(("refresh", key))
-                    await self._run(key)
-            if not waited:
+            running = [state.done for state in self._states.values()
+                       if state.running and state.done is not None]
+            if running and patience > 0:
+                started = time.monotonic()
+                waits = [asyncio.ensure_future(done.wait()) for done in running]
+                _, late = await asyncio.wait(waits, timeout=patience)
+                for wait in late:
+                    wait.cancel()
+                patience = 0.0 if late else patience - (time.monotonic() - started)
+            scheduled = [key for key, state in self._states.items() if state.scheduled]
+            for key in scheduled:
+                self.scheduler.cancel(("refresh", key))
+                await self._run(key)
+            if not scheduled and not any(state.running for state in self._states.values()):
                 break
         await asyncio.sleep(0)

@@ -10,9 +10,6 @@ from bot.tables.clock import Clock
 
 log = logging.getLogger(__name__)
 
-# How long a stop waits for running callbacks (a refresh, a bot's move) before going on.
-CLOSE_WAIT_SECONDS = 10.0
-
 Callback = Callable[[], Awaitable[None]]
 
 
@@ -73,8 +70,9 @@ class Scheduler:
         finally:
             self._running.discard(task)
 
-    async def close(self) -> None:
-        """Cancel the timers still waiting and wait for the callbacks already running.
+    async def close(self, patience: float = 2.0) -> None:
+        """Cancel the timers still waiting and wait up to `patience` wall-clock seconds for
+        the callbacks already running.
 
         A running callback is a refresh on its way to Discord or a bot's move: returning
         before it ends let it call Discord after the bot had closed its HTTP session (issue 8,
@@ -88,4 +86,4 @@ class Scheduler:
         await asyncio.gather(*tasks, return_exceptions=True)
         running = [task for task in self._running if task is not asyncio.current_task()]
         if running:
-            await asyncio.wait(running, timeout=CLOSE_WAIT_SECONDS)
+            await asyncio.wait(running, timeout=patience)

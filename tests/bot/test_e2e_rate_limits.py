@@ -10,18 +10,34 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import AsyncIterator
+
+import pytest
 
 from bot.client import PresidentBot
+from bot.config import Config
 from bot.packages.game.display import table_screen
 from bot.tables.table import Table
 from engine import Phase
 from fakediscord import CallRecord, FakeDiscord, RateLimitConfig, TestUser, Window
 
-from .conftest import LinkedClock
+from .conftest import BOT_PAUSE, LinkedClock
 from .e2e import Player, cid, host_against_three_bots, message, table_of, tick
 
 WIDE = Window(1000, 1.0)
 LIMITS = RateLimitConfig(channel_messages=WIDE, webhooks=WIDE)
+
+
+@pytest.fixture
+async def president(fake: FakeDiscord, clock: LinkedClock) -> AsyncIterator[PresidentBot]:
+    """The usual bot, except that its stop does not wait for refreshes on their way: these
+    tests end with refreshes parked on the call budget, on a fake clock that no longer moves
+    at teardown, so waiting would only spend the stop's patience in wall time."""
+    bot = PresidentBot(Config(token=fake.token, bot_pause=BOT_PAUSE), clock=clock,
+                       with_storage=False, guild_ready_timeout=0, shutdown_wait=0)
+    await fake.connect(bot)
+    yield bot
+    await fake.disconnect(bot)
 
 
 def channel_calls(calls: list[CallRecord]) -> list[CallRecord]:

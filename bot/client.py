@@ -33,6 +33,7 @@ from bot.tables.clock import Clock, SystemClock
 from bot.tables.persistence import StorageStore
 from bot.tables.restore import restore_tables
 from bot.tables.service import TableService
+from bot.tables.timers import STOP_PATIENCE
 
 log = logging.getLogger(__name__)
 
@@ -41,17 +42,13 @@ log = logging.getLogger(__name__)
 # its table's every later change; the publisher postpones it instead.
 MAX_RATELIMIT_WAIT = 30.0
 
-# Wall-clock seconds a stop waits for refreshes and bots' moves already on their way to
-# Discord (one call takes tens to hundreds of milliseconds), but not for one waiting out a 429.
-SHUTDOWN_WAIT = 2.0
-
 # Importing the feature views registers their click handlers.
 FEATURES = (game_views, game_hint, lobby_views, settings_views)
 
 
 class PresidentBot(commands.Bot):
     def __init__(self, config: Config, *, clock: Clock | None = None,
-                 with_storage: bool = True, shutdown_wait: float = SHUTDOWN_WAIT,
+                 with_storage: bool = True, shutdown_wait: float = STOP_PATIENCE,
                  **options: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True

@@ -14,7 +14,7 @@ import time
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
 
-from bot.tables.timers import Scheduler
+from bot.tables.timers import STOP_PATIENCE, Scheduler
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +81,7 @@ class Coalescer:
         self._states.pop(key, None)
         self._flushes.pop(key, None)
 
-    async def drain(self, patience: float = 2.0) -> None:
+    async def drain(self, patience: float = STOP_PATIENCE) -> None:
         """Run every pending flush now and wait for those already running (used at shutdown
         so the last state reaches Discord before the HTTP session closes).
 

@@ -10,6 +10,10 @@ from bot.tables.clock import Clock
 
 log = logging.getLogger(__name__)
 
+# Wall-clock seconds a stop waits for work already on its way to Discord (one call takes tens
+# to hundreds of milliseconds), but not for a call waiting out a 429.
+STOP_PATIENCE = 2.0
+
 Callback = Callable[[], Awaitable[None]]
 
 
@@ -70,7 +74,7 @@ class Scheduler:
         finally:
             self._running.discard(task)
 
-    async def close(self, patience: float = 2.0) -> None:
+    async def close(self, patience: float = STOP_PATIENCE) -> None:
         """Cancel the timers still waiting and wait up to `patience` wall-clock seconds for
         the callbacks already running.
 

@@ -25,6 +25,7 @@ Acting as users (each action waits for the bot to settle unless ``settle=False``
     await alice.select(alice.last_ephemeral(), ["K×2"])
     await alice.modal_submit(name="Chez Alice")    # the modal the bot opened
     alice.visible()                                # public messages + her ephemerals
+    alice.dismiss(alice.last_ephemeral())          # gone from her screen; the bot is not told
     print(render_message(table))                   # text with numbered controls
 
 Time and Discord's refusals::

@@ -192,8 +192,23 @@ class TestUser:
         del hub.open_modals[self.id]
         return await self._after(record, settle)
 
+    def dismiss(self, message: Message | int) -> None:
+        """Click "Dismiss message" under one of this user's ephemeral messages.
+
+        Discord tells the bot nothing: the bot's edits of it still succeed, but this user
+        no longer sees it (:meth:`visible`, :meth:`last_ephemeral`) nor can act on it.
+        See :meth:`fakediscord.state.World.dismiss` for the documentation behind this.
+        """
+        world = self._fake.world
+        message_id = message if isinstance(message, int) else message.id
+        stored = world.messages.get(message_id)
+        if stored is not None:
+            self._guild_of(world.channels[stored.channel_id])
+        world.dismiss(self.id, message_id)
+
     def visible(self, channel: Channel | None = None) -> list[Message]:
-        """What this user sees in the channel: public messages and their own ephemerals."""
+        """What this user sees in the channel: public messages and their own ephemerals
+        (except those they dismissed)."""
         world = self._fake.world
         where = channel or self.channel
         return [snapshot(world, m) for m in world.visible(self.id, where.id)]
@@ -228,6 +243,10 @@ class TestUser:
         stored = world.messages.get(message_id)
         if stored is None:
             raise UserActionError(f"message {message_id} no longer exists")
+        if stored.dismissed and stored.ephemeral_to == self.id:
+            raise UserActionError(
+                f"{self.name} dismissed message {message_id}: it is no longer on their screen"
+            )
         if not world.can_see(self.id, stored):
             raise UserActionError(
                 f"{self.name} cannot see message {message_id} (someone else's ephemeral)"

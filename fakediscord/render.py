@@ -20,6 +20,8 @@ def render_message(message: Message) -> str:
         header += f" (to {message.interaction_user})"
     if message.ephemeral:
         header += " [only you can see this]"
+    if message.dismissed:
+        header += " [dismissed]"
     if message.edited:
         header += " (edited)"
     lines = [header]

@@ -173,6 +173,8 @@ class Message:
     edited: bool
     created_at: datetime
     interaction_user: str | None
+    # Its user dismissed this ephemeral: only the god's view (FakeDiscord.messages) shows it.
+    dismissed: bool = False
 
     @property
     def controls(self) -> tuple[Control, ...]:
@@ -306,4 +308,5 @@ def snapshot(world: World, message: StoredMessage) -> Message:
         edited=message.edited_at is not None,
         created_at=message.created_at,
         interaction_user=None if interaction is None else world.users[interaction.user_id].name,
+        dismissed=message.dismissed,
     )

@@ -63,7 +63,10 @@ class Guild:
 
 @dataclass
 class StoredMessage:
-    """A message as Discord stores it; ``ephemeral_to`` is the only user who may see it."""
+    """A message as Discord stores it; ``ephemeral_to`` is the only user who may see it.
+
+    ``dismissed_at`` is when that user dismissed it (None: never; see :meth:`World.dismiss`).
+    """
 
     id: int
     channel_id: int
@@ -80,10 +83,15 @@ class StoredMessage:
     ephemeral_to: int | None = None
     webhook_id: int | None = None
     interaction_id: int | None = None
+    dismissed_at: datetime | None = None
 
     @property
     def ephemeral(self) -> bool:
         return bool(self.flags & EPHEMERAL)
+
+    @property
+    def dismissed(self) -> bool:
+        return self.dismissed_at is not None
 
     @property
     def loading(self) -> bool:
@@ -175,18 +183,70 @@ class World:
         return message
 
     def can_see(self, user_id: int, message: StoredMessage) -> bool:
+        """Whether Discord lets ``user_id`` see the message at all: an ephemeral one only
+        its user ("this message is only visible to the user who invoked the Interaction",
+        EPHEMERAL in Message Flags,
+        https://discord.com/developers/docs/resources/message#message-object-message-flags).
+        Dismissal does not change this: it is the user's client hiding the message (see
+        :meth:`shows`)."""
         return message.ephemeral_to is None or message.ephemeral_to == user_id
 
+    def shows(self, user_id: int, message: StoredMessage) -> bool:
+        """Whether ``user_id``'s client shows the message: one they may see and have not
+        dismissed."""
+        return self.can_see(user_id, message) and not message.dismissed
+
     def visible(self, user_id: int, channel_id: int) -> list[StoredMessage]:
-        """What ``user_id`` sees in a channel, oldest first, as Discord's client shows it."""
+        """What ``user_id`` sees in a channel, oldest first, as Discord's client shows it
+        (dismissed ephemerals left out)."""
         return sorted(
             (
                 m
                 for m in self.messages.values()
-                if m.channel_id == channel_id and self.can_see(user_id, m)
+                if m.channel_id == channel_id and self.shows(user_id, m)
             ),
             key=lambda m: m.id,
         )
+
+    def dismiss(self, user_id: int, message_id: int) -> StoredMessage:
+        """``user_id`` clicks "Dismiss message" under one of their ephemeral messages.
+
+        What Discord documents: an ephemeral message "is only visible to the user who
+        invoked the Interaction" (EPHEMERAL in Message Flags,
+        https://discord.com/developers/docs/resources/message#message-object-message-flags),
+        and the bot edits or deletes it through the interaction token, "valid for 15
+        minutes" (Followup Messages, Edit Original Interaction Response, Edit Followup
+        Message,
+        https://discord.com/developers/docs/interactions/receiving-and-responding#followup-messages;
+        "Delete Ephemeral Messages", change log of October 20, 2022). The reference never
+        mentions dismissal; a Discord engineer does: "ephemeral messages are already
+        temporary and can be dismissed by the user" (jhgg, discord/discord-api-docs issue
+        #2919). No endpoint or gateway event exists for a dismissal, so the bot is told
+        nothing: the message
+        stays stored, the bot's edits and deletes through the token still succeed, only the
+        user's client stops showing it (:meth:`visible`, and the test client refuses to act
+        on it). As issue 8 §6 states it: "edits still succeed, the player sees nothing";
+        here an edit does not bring the message back, and nothing undoes a dismissal.
+
+        Dismissing a public message, someone else's ephemeral or one already dismissed is
+        a mistake of the test: :class:`~fakediscord.errors.UserActionError`.
+        """
+        message = self.messages.get(message_id)
+        if message is None:
+            raise errors.UserActionError(f"message {message_id} no longer exists")
+        user = self.users[user_id].name
+        if not message.ephemeral:
+            raise errors.UserActionError(
+                f"{user} cannot dismiss message {message_id}: only ephemeral messages can be"
+            )
+        if message.ephemeral_to != user_id:
+            raise errors.UserActionError(
+                f"{user} cannot dismiss message {message_id} (someone else's ephemeral)"
+            )
+        if message.dismissed:
+            raise errors.UserActionError(f"{user} already dismissed message {message_id}")
+        message.dismissed_at = self.clock.now()
+        return message
 
     def add_interaction(self, interaction: InteractionRecord) -> None:
         self.interactions[interaction.id] = interaction

@@ -479,4 +479,7 @@ def _exchange_part(table: Table, game: Game, seat: int, locale: LocaleLike,
         items.append(button(table.id, "give_ok", t(locale, "btn.confirm_give"),
                             version=game.version, arg=chosen if single else "",
                             style=discord.ButtonStyle.success, row=3))
+    if table.hints:  # what the normal bot would give (see hint.py)
+        items.append(button(table.id, "hint", "💡 " + t(locale, "btn.hint"),
+                            version=game.version, row=4))
     return lines

@@ -2,20 +2,22 @@
 
 The advice comes from the engine's normal level given that player's own view (never more
 than they may see), and is shown on top of their hand, which only they see. The host turns
-it on in the settings (`Table.hints`), off by default.
+it on in the settings (`Table.hints`), off by default. In the exchange it names the cards
+the normal bot would give (`engine.bots.normal.exchange_action`) and why.
 """
 
 from __future__ import annotations
 
 from bot.i18n import LocaleLike, t
-from bot.i18n.cards import play_words
+from bot.i18n.cards import play_words, shorts
 from bot.packages.controls import Click, action
 from bot.packages.game.views import show_hand
 from bot.tables.service import TableError
 from bot.tables.table import Table
 from engine import Phase
-from engine.bots.normal import explain
-from engine.view import player_view
+from engine.actions import Action
+from engine.bots.normal import exchange_action, explain
+from engine.view import PlayerView, player_view
 
 
 def advice(table: Table, seat: int, locale: LocaleLike) -> str:
@@ -23,6 +25,8 @@ def advice(table: Table, seat: int, locale: LocaleLike) -> str:
     game = table.game
     assert game is not None
     view = player_view(game, seat)
+    if game.phase is Phase.EXCHANGE:
+        return gift_advice(table, view, locale)
     if game.phase is not Phase.PLAY or game.automated(seat) or (
             not view.legal and not view.can_pass) or (
             not table.rules.fast and game.to_act != seat):
@@ -37,6 +41,30 @@ def advice(table: Table, seat: int, locale: LocaleLike) -> str:
                        rules.deck_kind.spanish, option.special, option.announce,
                        None if rules.wild_rank == "none" else rules.wild_rank)
     return t(locale, "hint.play", cards=cards, reason=why)
+
+
+def gift_reason(view: PlayerView, give: Action) -> str:
+    """Why the normal bot gives these cards, a key of ``reason.give_*``: the rules' cards
+    (the best or the weakest), else (free choice) lone low cards, or, none being left to
+    spare, the cheapest cards to lose even from a group."""
+    due = view.exchange
+    assert due is not None
+    if due.mode in ("best", "weakest"):
+        return f"give_{due.mode}"
+    values = [c.value for c in view.hand]
+    grouped = any(not c.is_joker and values.count(c.value) >= 2 for c in give.cards)
+    return "give_group" if grouped else "give_lone"
+
+
+def gift_advice(table: Table, view: PlayerView, locale: LocaleLike) -> str:
+    """One line in the exchange: the cards the normal bot would give, and why; or nothing to
+    suggest while this seat owes nothing (or waits for its own gift first)."""
+    give = exchange_action(view)
+    if give is None:
+        return t(locale, "hint.nothing_give")
+    cards = shorts(locale, give.cards, table.rules.deck_kind.spanish)
+    return t(locale, "hint.give", cards=cards,
+             reason=t(locale, f"reason.{gift_reason(view, give)}"))
 
 
 @action("hint")

@@ -7,7 +7,12 @@ from ..cards import TWO, Card
 from ..view import PlayerView
 from .tactics import Unseen, judge
 
-__all__ = ["NormalBot", "exchange_action", "explain", "opponents", "play_of", "unseen"]
+__all__ = ["GIFT_REASONS", "NormalBot", "exchange_action", "explain", "explain_gift", "opponents",
+           "play_of", "unseen"]
+
+# Why :func:`explain_gift` gives what it gives: the rules' best or weakest cards, else lone
+# low cards, or the cheapest even from a group when no lone low card is left to spare.
+GIFT_REASONS = ("give_best", "give_weakest", "give_lone", "give_group")
 
 
 def opponents(view: PlayerView) -> list[int]:
@@ -47,18 +52,27 @@ def _keep_value(card: Card, view: PlayerView, groups: dict[int, int]) -> int:
 def exchange_action(view: PlayerView) -> Action | None:
     """What to give when this seat owes cards: the rules' cards, or (free choice) the cheapest
     to lose, lone low cards before cards of a pair; None when nothing is due yet."""
+    explained = explain_gift(view)
+    return None if explained is None else explained[0]
+
+
+def explain_gift(view: PlayerView) -> tuple[Action, str] | None:
+    """:func:`exchange_action`'s gift and why, one of :data:`GIFT_REASONS` (what the bot's
+    « Conseil » says in the exchange); None when nothing is due yet."""
     due = view.exchange
     if due is None or not due.ready:
         return None
     if due.mode == "best":
-        return Action.give(tuple(due.allowed[-due.count:]))
+        return Action.give(tuple(due.allowed[-due.count:])), "give_best"
     if due.mode == "weakest":
-        return Action.give(tuple(due.allowed[:due.count]))
+        return Action.give(tuple(due.allowed[:due.count])), "give_weakest"
     groups: dict[int, int] = {}
     for card in view.hand:
         groups[card.value] = groups.get(card.value, 0) + 1
     ranked = sorted(due.allowed, key=lambda c: (_keep_value(c, view, groups), c.suit))
-    return Action.give(tuple(ranked[:due.count]))
+    gift = ranked[:due.count]
+    grouped = any(not c.is_joker and groups[c.value] >= 2 for c in gift)
+    return Action.give(tuple(gift)), "give_group" if grouped else "give_lone"
 
 
 class NormalBot:

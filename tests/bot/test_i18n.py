@@ -5,6 +5,8 @@ from pathlib import Path
 from bot.i18n import CATALOGUES, join_names, lang, plural, t
 from bot.i18n.en import CATALOGUE as EN
 from bot.i18n.fr import CATALOGUE as FR
+from engine.bots.normal import GIFT_REASONS
+from engine.bots.tactics import REASONS
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
 
@@ -138,3 +140,10 @@ def test_french_punctuation_has_its_space() -> None:
 
     tight = [k for k, v in FR.items() if re.search(r"\S[:;!?](\s|$)", v)]
     assert tight == []
+
+
+def test_every_bot_reason_has_a_sentence() -> None:
+    """The « Conseil » line names the normal bot's reason: each exists in both catalogues."""
+    for reason in (*REASONS, *GIFT_REASONS):
+        for catalogue in (EN, FR):
+            assert f"reason.{reason}" in catalogue, reason

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
-from engine import Game, Rules
+from engine import Game, Phase, Rules
 from engine.bots import make_bot
-from engine.bots.normal import explain
+from engine.bots.normal import GIFT_REASONS, exchange_action, explain, explain_gift
 from engine.bots.tactics import REASONS
 from engine.view import player_view
 
@@ -38,3 +38,27 @@ def test_explain_names_a_known_reason_and_the_bot_s_own_play() -> None:
             else:
                 game.apply(seat, action)
     assert {"go_out", "lead_low", "answer_cheap", "control", "break", "no_play"} <= seen
+
+
+def test_explain_gift_names_a_known_reason_and_the_bot_s_own_gift() -> None:
+    """Every preset's exchange, from every previous ranking's seats: the hint's gift is the
+    bot's gift, and the reasons cover forced and free choices."""
+    bot = make_bot("normal")
+    seen: set[str] = set()
+    for preset in ("classic", "presi", "proletario", "wild7"):
+        for seed in range(12):
+            previous = list(range(4))
+            random.Random(seed).shuffle(previous)
+            game = Game.new(Rules.preset(preset), seats=4, seed=seed, previous_ranking=previous)
+            while game.phase is Phase.EXCHANGE:
+                seat = next(s for s in range(4) if explain_gift(player_view(game, s)))
+                view = player_view(game, seat)
+                explained = explain_gift(view)
+                assert explained is not None
+                gift, reason = explained
+                assert reason in GIFT_REASONS
+                assert gift == bot.choose(view) == exchange_action(view)
+                seen.add(reason)
+                game.apply(seat, gift)
+    assert seen == set(GIFT_REASONS)
+

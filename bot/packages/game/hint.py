@@ -15,8 +15,7 @@ from bot.packages.game.views import show_hand
 from bot.tables.service import TableError
 from bot.tables.table import Table
 from engine import Phase
-from engine.actions import Action
-from engine.bots.normal import exchange_action, explain
+from engine.bots.normal import explain, explain_gift
 from engine.view import PlayerView, player_view
 
 
@@ -43,28 +42,15 @@ def advice(table: Table, seat: int, locale: LocaleLike) -> str:
     return t(locale, "hint.play", cards=cards, reason=why)
 
 
-def gift_reason(view: PlayerView, give: Action) -> str:
-    """Why the normal bot gives these cards, a key of ``reason.give_*``: the rules' cards
-    (the best or the weakest), else (free choice) lone low cards, or, none being left to
-    spare, the cheapest cards to lose even from a group."""
-    due = view.exchange
-    assert due is not None
-    if due.mode in ("best", "weakest"):
-        return f"give_{due.mode}"
-    values = [c.value for c in view.hand]
-    grouped = any(not c.is_joker and values.count(c.value) >= 2 for c in give.cards)
-    return "give_group" if grouped else "give_lone"
-
-
 def gift_advice(table: Table, view: PlayerView, locale: LocaleLike) -> str:
     """One line in the exchange: the cards the normal bot would give, and why; or nothing to
     suggest while this seat owes nothing (or waits for its own gift first)."""
-    give = exchange_action(view)
-    if give is None:
+    explained = explain_gift(view)
+    if explained is None:
         return t(locale, "hint.nothing_give")
+    give, reason = explained
     cards = shorts(locale, give.cards, table.rules.deck_kind.spanish)
-    return t(locale, "hint.give", cards=cards,
-             reason=t(locale, f"reason.{gift_reason(view, give)}"))
+    return t(locale, "hint.give", cards=cards, reason=t(locale, f"reason.{reason}"))
 
 
 @action("hint")

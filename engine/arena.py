@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import random
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -125,8 +127,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     scores = play_deals(rules, names, args.deals, args.seed, samples=args.samples,
                         budget=args.budget_ms / 1000, timed=args.samples is None)
     deals = len(next(iter(scores.values())).places) // names.count(names[0])
-    for name in dict.fromkeys(names):
-        print(scores[name].line(name, args.preset, seats, deals), flush=True)
+    try:
+        for name in dict.fromkeys(names):
+            print(scores[name].line(name, args.preset, seats, deals), flush=True)
+    except BrokenPipeError:
+        # The reader (``| head``) went away: say nothing more, as Unix tools do. Python's
+        # advice (library/signal, « Note on SIGPIPE »): point stdout at devnull so the
+        # interpreter's own flush at exit does not raise again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from ..cards import TWO
 from ..plays import PlayOption
 from ..view import PlayerView
 from .normal import exchange_action, opponents
-from .tactics import pick
+from .tactics import judge
 
 __all__ = ["EasyBot"]
 
@@ -39,9 +39,9 @@ class EasyBot:
                 picks.append(None)
             option = self.rng.choice(picks)
             return Action.pass_() if option is None else Action.play(option)
-        option = pick(view.hand, view.legal, view.can_pass,
-                      view.trick[-1] if view.trick else None, view.rules, view.revolution,
-                      opponents(view))
+        option, _ = judge(view.hand, view.legal, view.can_pass,
+                          view.trick[-1] if view.trick else None, view.rules, view.revolution,
+                          opponents(view))
         return Action.pass_() if option is None else Action.play(option)
 
 

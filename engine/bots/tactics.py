@@ -1,6 +1,6 @@
 """The heuristic judgement every level shares: which listed play to make, or whether to pass.
 
-One function, :func:`pick`, decides from a hand, the options the engine listed and the top of
+One function, :func:`judge`, decides from a hand, the options the engine listed and the top of
 the trick; the normal bot calls it with card counting (what is still unseen), the hard bot's
 rollouts without (they run thousands of times per decision). Its rules, in order:
 
@@ -27,7 +27,7 @@ from ..cards import TWO, Card
 from ..plays import PlayOption, TrickTop
 from ..rules import Rules
 
-__all__ = ["REASONS", "Unseen", "judge", "pick", "sure_winner"]
+__all__ = ["REASONS", "Unseen", "judge", "sure_winner"]
 
 # Why :func:`judge` chose its play, one code per rule above (the bot's « Conseil » says it).
 REASONS = ("go_out", "no_play", "avoid_bad_end", "lead_sure", "lead_low", "answer_cheap",
@@ -105,20 +105,6 @@ def penalised(option: PlayOption, rules: Rules) -> bool:
     return rules.finish_penalty == "two_or_wild" and any(c.value == 4 for c in option.cards)
 
 
-def pick(
-    hand: Sequence[Card],
-    options: Sequence[PlayOption],
-    can_pass: bool,
-    top: TrickTop | None,
-    rules: Rules,
-    revolution: bool,
-    opponents: Sequence[int],
-    unseen: Unseen | None = None,
-) -> PlayOption | None:
-    """The play to make (None: pass). ``opponents``: hand sizes of the others still in."""
-    return judge(hand, options, can_pass, top, rules, revolution, opponents, unseen)[0]
-
-
 def judge(
     hand: Sequence[Card],
     options: Sequence[PlayOption],
@@ -129,7 +115,8 @@ def judge(
     opponents: Sequence[int],
     unseen: Unseen | None = None,
 ) -> tuple[PlayOption | None, str]:
-    """:func:`pick`'s play with the rule that chose it, one of :data:`REASONS`.
+    """The play to make (None: pass) and the rule that chose it, one of :data:`REASONS`.
+    ``opponents``: hand sizes of the others still in; ``unseen``: card counting, if any.
 
     Rollouts call this thousands of times per decision, so each option and card is looked
     at once (no per-card or per-option helper calls on the common paths)."""

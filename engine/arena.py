@@ -124,6 +124,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     names = (names + names[-1:] * seats)[:seats]
     overrides = dict(item.split("=", 1) for item in args.set)
     rules = Rules.preset(args.preset, **overrides)
+    if not rules.min_players <= seats <= rules.max_players:
+        parser.error(f"{args.preset} seats {rules.min_players} to {rules.max_players} players, "
+                     f"not {seats}")
     scores = play_deals(rules, names, args.deals, args.seed, samples=args.samples,
                         budget=args.budget_ms / 1000, timed=args.samples is None)
     deals = len(next(iter(scores.values())).places) // names.count(names[0])

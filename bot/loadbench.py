@@ -1,13 +1,15 @@
 """The real bot against the fake Discord at load: ``python -m bot.loadbench``.
 
     python -m bot.loadbench --tables 100 --seconds 60 [--seed 1] [--latency-ms 80 --jitter-ms 40]
-        [--database URL | --no-storage]
+        [--database URL | --no-storage] [--bot-level easy|normal|hard|mixed]
 
 One process runs the fake Discord (with Discord's rate limits switched on) and the real
 bot (discord.py, the table service, the publisher, the call budget, and storage: by default
 a new SQLite file in a temporary folder, as the bot's own default; ``--database`` takes any
 URL the bot takes, PostgreSQL included). It opens N tables of mixed presets, each with one to three
-simulated humans and bots in the other seats. A human looks at their hand every 3–8 s and
+simulated humans and bots in the other seats, at the table's default level (normal) or
+the one ``--bot-level`` names (``mixed``: easy, normal and hard tables in turn; issue 12,
+a hard decision searches for 80 ms in a worker). A human looks at their hand every 3–8 s and
 plays the first thing offered; one human in four never does, so their turn timer plays for
 them. It prints one line (issue 8):
 
@@ -51,8 +53,9 @@ from bot.config import Config
 from bot.packages.game.display import table_screen
 from bot.packages.publisher import Publisher
 from bot.tables.clock import Clock, FollowingClock, SystemClock
-from bot.tables.table import Table
+from bot.tables.table import DEFAULT_LEVEL, Table
 from engine import Game
+from engine.bots import LEVELS
 from fakediscord import (
     FakeClock,
     FakeDiscord,
@@ -68,6 +71,7 @@ PRESETS = ("classic", "presi", "proletario", "wild7")
 SEATS = 4
 STEP = 0.1  # seconds between two looks at the humans and the tables
 INTERACTION_ROUTES = ("/interactions/", "/webhooks/")
+BOT_LEVELS = (*LEVELS, "mixed")  # what --bot-level takes
 
 
 class BenchBot(PresidentBot):
@@ -222,6 +226,7 @@ class Result:
     unanswered: int
     errors: int
     lags: list[float] | None = None  # snapshot write lags; None: storage was off
+    bot_levels: list[list[str]] = field(default_factory=list)  # per table, opening order
 
     @property
     def r429(self) -> int:
@@ -259,9 +264,16 @@ def _rss_kb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
+def table_level(bot_level: str, index: int) -> str:
+    """The level of the bots at the `index`-th table: `bot_level`, or for ``mixed`` each
+    level in turn (one table in three of each)."""
+    return LEVELS[index % len(LEVELS)] if bot_level == "mixed" else bot_level
+
+
 async def _open_table(fake: FakeDiscord, bot: PresidentBot, index: int,
-                      rng: random.Random) -> list[tuple[TestUser, bool]]:
-    """A table in its own channel: a host, zero to two more humans, bots in the rest."""
+                      rng: random.Random, level: str) -> list[tuple[TestUser, bool]]:
+    """A table in its own channel: a host, zero to two more humans, bots in the rest, at
+    `level`: « Ajouter un bot » for the table's default, else the lobby's level select."""
     channel = fake.add_channel(fake.guild, f"table-{index}")
     humans = []
     for seat in range(rng.randint(1, 3)):
@@ -275,7 +287,11 @@ async def _open_table(fake: FakeDiscord, bot: PresidentBot, index: int,
     for other in humans[1:]:
         await other.click(_lobby(host, table), f"pz:{table.id}:join:0:")
     for _ in range(SEATS - len(humans)):
-        await host.click(_lobby(host, table), f"pz:{table.id}:addbot:0:")
+        if level == table.bot_level:
+            await host.click(_lobby(host, table), f"pz:{table.id}:addbot:0:")
+        else:
+            await host.select(_lobby(host, table), [level],
+                              select=f"pz:{table.id}:addbot_level:0:")
     await host.click(_lobby(host, table), f"pz:{table.id}:start:0:")
     return [(user, rng.random() < 0.25) for user in humans]
 
@@ -286,12 +302,18 @@ def _lobby(user: TestUser, table: Table) -> Message:
 
 async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
               step: float = STEP, latency: LatencyConfig | None = None,
-              database: str | None = None) -> Result:
+              database: str | None = None, bot_level: str = DEFAULT_LEVEL,
+              think_samples: int | None = None) -> Result:
     """Open `tables` tables, play `seconds` seconds, measure. `wall` False: on the fake
     clock, each step advanced by hand and settled (deterministic, for tests). `latency`:
     every REST call takes that long (fakediscord/latency.py) once the tables are open (a
     real sleep on the wall clock, fake time otherwise). `database`: the URL of a database
-    to store tables and results in (migrated first); None runs without storage."""
+    to store tables and results in (migrated first); None runs without storage.
+    `bot_level`: one of `BOT_LEVELS`, the level of the seated bots (see `table_level`).
+    `think_samples`: a hard decision samples that many deals instead of searching for its
+    80 ms of real time (tests, so that no result depends on the machine's speed)."""
+    if bot_level not in BOT_LEVELS:
+        raise ValueError(f"unknown bot level {bot_level!r}: one of {', '.join(BOT_LEVELS)}")
     rng = random.Random(seed)
     fake_clock: FakeClock = WallFakeClock() if wall else FakeClock()
     async with FakeDiscord.running(clock=fake_clock) as fake:
@@ -301,6 +323,7 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
             config = replace(config, database_url=database)
         bot = BenchBot(config, clock=clock, with_storage=database is not None,
                        guild_ready_timeout=0)
+        bot.service.think_samples = think_samples
         tracker = Tracker(fake_clock.monotonic)
         publisher = bot.publisher = TrackedPublisher(bot, tracker)
         bot.service.display = publisher
@@ -318,11 +341,14 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
         fake.enable_rate_limits()
         rss = _rss_kb()
         seated: list[tuple[TestUser, bool, Table]] = []
+        opened: list[Table] = []
         for index in range(tables):
-            for user, idle in await _open_table(fake, bot, index, rng):
+            level = table_level(bot_level, index)
+            for user, idle in await _open_table(fake, bot, index, rng, level):
                 table = bot.service.registry.in_channel(user.channel.id)
                 assert table is not None
                 seated.append((user, idle, table))
+            opened.append(seated[-1][2])
         if latency is not None:  # not while opening: 100 tables would take minutes
             fake.enable_latency(latency)
         for _ in range(int(2 / step) + 1):  # the table messages are posted
@@ -364,6 +390,7 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
             actions=tracker.actions, stale=tracker.stale, cpu=cpu, rss_kb=rss_grown,
             invalid=fake.invalid_requests(), unanswered=len(fake.hub.unanswered()),
             errors=len(fake.errors), lags=bot.lags if database is not None else None,
+            bot_levels=[[p.level for p in t.seats if p.is_bot] for t in opened],
         )
         # Let the calls on their way arrive before the bot closes its session.
         fake.disable_latency()
@@ -390,6 +417,9 @@ def main() -> None:
                          "temporary folder)")
     storage.add_argument("--no-storage", action="store_true",
                          help="run without storage (snapshot_lag_p99_ms prints na)")
+    parser.add_argument("--bot-level", choices=BOT_LEVELS, default=DEFAULT_LEVEL,
+                        help="level of the seated bots (default: normal, the tables' "
+                             "default); mixed: easy, normal and hard tables in turn")
     args = parser.parse_args()
     latency = None
     if args.latency_ms > 0 or args.jitter_ms > 0:
@@ -399,7 +429,7 @@ def main() -> None:
         database = None if args.no_storage else (
             args.database or f"sqlite+aiosqlite:///{folder}/loadbench.sqlite3")
         result = asyncio.run(run(args.tables, args.seconds, seed=args.seed, latency=latency,
-                                 database=database))
+                                 database=database, bot_level=args.bot_level))
     print(result.line())
     if result.errors or result.unanswered:
         print(f"errors={result.errors} unanswered={result.unanswered}")

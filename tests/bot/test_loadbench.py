@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.loadbench import run
+from bot.loadbench import run, table_level
 from fakediscord import LatencyConfig
 
 
@@ -36,3 +36,21 @@ async def test_with_storage_snapshots_are_written_and_their_lag_measured(tmp_pat
     # than actions is expected, none would mean storage was not running.
     assert result.actions > 0 and result.lags and min(result.lags) >= 0
     assert "snapshot_lag_p99_ms=na" not in result.line()
+
+
+
+async def test_bot_level_seats_the_bots_at_that_level_mixed_one_table_in_three_each() -> None:
+    """--bot-level (issue 12): the bots seated at the benchmark's tables play at the level
+    asked for; mixed gives easy, normal and hard tables in turn. Hard decisions run in the
+    worker as in production, on a fixed number of samples (no result depends on speed)."""
+    result = await run(6, 10, seed=3, wall=False, bot_level="mixed", think_samples=4)
+    assert (result.errors, result.unanswered, result.r429, result.invalid) == (0, 0, 0, 0)
+    assert result.actions > 0
+    levels = [set(table) for table in result.bot_levels]
+    assert levels == [{"easy"}, {"normal"}, {"hard"}] * 2
+    assert [table_level("hard", i) for i in range(3)] == ["hard"] * 3
+
+
+async def test_by_default_the_bots_play_at_the_tables_default_level() -> None:
+    result = await run(3, 2, seed=3, wall=False)
+    assert [set(table) for table in result.bot_levels] == [{"normal"}] * 3

@@ -42,6 +42,13 @@ log = logging.getLogger(__name__)
 # its table's every later change; the publisher postpones it instead.
 MAX_RATELIMIT_WAIT = 30.0
 
+# Discord starts at most `max_concurrency` sessions per 5 seconds, one per rate limit key
+# `shard_id % max_concurrency` (discord-api-docs, developers/events/gateway.mdx,
+# "Identifying" and "Sharding" > "Max Concurrency"); an IDENTIFY sooner gets an Invalid
+# Session. The bot assumes max_concurrency 1, every bot's unless Discord raised it, and
+# spaces all its IDENTIFYs by this much: right for any max_concurrency.
+IDENTIFY_INTERVAL = 5.0
+
 # Importing the feature views registers their click handlers.
 FEATURES = (game_views, game_hint, lobby_views, settings_views)
 
@@ -82,6 +89,19 @@ class PresidentBot(commands.Bot):
         self.writer: SnapshotWriter | None = None
         self.shard_locks: ShardLocks | None = None
         self.faces_sync: asyncio.Task[None] | None = None
+        self.last_identify: float | None = None  # on the bot's clock
+        self.identify_lock = asyncio.Lock()
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Wait until this process's previous IDENTIFY is `IDENTIFY_INTERVAL` old, on the
+        bot's clock. discord.py's default sleeps 5 wall-clock seconds before every IDENTIFY
+        but the first; on the bot's clock, tests move through the wait (the fake refuses
+        an IDENTIFY sooner, as Discord does)."""
+        clock = self.service.clock
+        async with self.identify_lock:
+            if self.last_identify is not None:
+                await clock.sleep_until(self.last_identify + IDENTIFY_INTERVAL)
+            self.last_identify = clock.now()
 
     async def setup_hook(self) -> None:
         if self.config.metrics_port is not None:

@@ -10,6 +10,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from .clock import FakeClock
 from .payloads import bot_user_payload, guild_payload, member_payload
 from .settle import Activity
 from .state import World
@@ -18,11 +19,41 @@ HEARTBEAT_INTERVAL_MS = 41_250
 INTENT_GUILD_MEMBERS = 1 << 1
 INTENT_GUILD_MESSAGES = 1 << 9
 RECONNECT_PLEASE = 4000
+# Gateway close event codes (discord-api-docs, topics/opcodes-and-status-codes.mdx, "Gateway
+# Close Event Codes"); discord.py reconnects on none of these three.
+AUTHENTICATION_FAILED, INVALID_SHARD, SHARDING_REQUIRED = 4004, 4010, 4011
 # A snowflake's top 42 bits are its timestamp; Discord shards guilds on them.
 SHARD_SHIFT = 22
 
 DISPATCH, HEARTBEAT, IDENTIFY, RESUME, REQUEST_MEMBERS = 0, 1, 2, 6, 8
 INVALID_SESSION, HELLO, HEARTBEAT_ACK = 9, 10, 11
+
+
+@dataclass(frozen=True)
+class GatewayLimits:
+    """What Discord limits about starting gateway sessions; the defaults are Discord's.
+
+    From discord-api-docs, developers/events/gateway.mdx:
+
+    - ``guilds_per_shard``: "Sharding": "Each shard can only support a maximum of 2500
+      guilds"; an IDENTIFY whose session would handle more is closed with 4011 Sharding
+      required ("The session would have handled too many guilds", opcodes-and-status-codes,
+      "Gateway Close Event Codes"). Tests set a small number.
+    - ``max_concurrency`` and ``identify_window``: "Session Start Limit Object":
+      ``max_concurrency`` is the "Number of identify requests allowed per 5 seconds", per
+      rate limit key ``shard_id % max_concurrency`` ("Sharding", "Max Concurrency"). A
+      too-early IDENTIFY gets an Invalid Session (opcode 9) ("Identifying", "Rate Limiting").
+    - ``session_starts`` and ``reset_after``: "Identifying": "Clients are limited to 1000
+      IDENTIFY calls to the websocket in a 24-hour period ... does not include RESUME calls.
+      Upon hitting this limit, all active sessions for the app will be terminated, the bot
+      token will be reset"; ``total``/``remaining``/``reset_after`` of GET /gateway/bot.
+    """
+
+    guilds_per_shard: int = 2500
+    max_concurrency: int = 1
+    identify_window: float = 5.0
+    session_starts: int = 1000
+    reset_after: float = 24 * 60 * 60.0
 
 
 @dataclass
@@ -50,9 +81,18 @@ class Connection:
     """One websocket; frames go through a queue so dispatch order is send order."""
 
     ws: web.WebSocketResponse
-    outbox: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
+    outbox: asyncio.Queue[str | Close] = field(default_factory=asyncio.Queue)
     session: Session | None = None
     sending: bool = False
+
+
+@dataclass(frozen=True)
+class Close:
+    """Queued in an outbox: close the websocket with ``code`` once the frames before it
+    (an Invalid Session, the last events) are sent."""
+
+    code: int
+    reason: bytes
 
 
 class Gateway:
@@ -63,14 +103,72 @@ class Gateway:
     are not checked here: REST login already refused a wrong one.
     """
 
-    def __init__(self, world: World, activity: Activity) -> None:
+    def __init__(
+        self,
+        world: World,
+        activity: Activity,
+        clock: FakeClock,
+        token: str,
+        limits: GatewayLimits | None = None,
+    ) -> None:
         self._world = world
         self._activity = activity
+        self._clock = clock
+        self._token = token
+        self.limits = limits or GatewayLimits()
         self._sessions: dict[str, Session] = {}
         self._connections: list[Connection] = []
         self.url = ""
-        # The ``shards`` GET /gateway/bot recommends (what SHARD_COUNT=auto runs).
-        self.recommended_shards = 1
+        # At least this many ``shards`` in GET /gateway/bot (a test's say; see recommended).
+        self._fewest_shards = 1
+        # Identify pacing: when each rate limit key last started a session (fake clock).
+        self._identified_at: dict[int, float] = {}
+        # Session starts in the current window, which began at _window_start (None: none).
+        self._starts = 0
+        self._window_start: float | None = None
+        # Set once the session start limit was hit: Discord resets the bot's token.
+        self.token_reset = False
+        self.identifies: list[tuple[int, int]] = []  # the shards of accepted IDENTIFYs
+        self.refused: list[tuple[tuple[int, int], int | str]] = []  # (shard, close code|why)
+
+    @property
+    def recommended_shards(self) -> int:
+        """``shards`` of GET /gateway/bot: the fewest shards none of which would exceed
+        ``limits.guilds_per_shard`` (so a bot running it is never closed with 4011), and
+        at least what a test set here (what SHARD_COUNT=auto then runs). Discord documents
+        it only as the "Recommended number of shards to use when connecting"
+        (developers/events/gateway.mdx, "Get Gateway Bot")."""
+        guilds = self._bot_guilds()
+        count = max(self._fewest_shards, -(-len(guilds) // self.limits.guilds_per_shard), 1)
+        while _most_per_shard(guilds, count) > self.limits.guilds_per_shard:
+            count += 1
+        return count
+
+    @recommended_shards.setter
+    def recommended_shards(self, count: int) -> None:
+        self._fewest_shards = count
+
+    def session_start_limit(self) -> dict[str, int]:
+        """GET /gateway/bot's ``session_start_limit`` (developers/events/gateway.mdx,
+        "Session Start Limit Object"), on the fake clock."""
+        self._renew_window()
+        if self._window_start is None:
+            reset_after = 0.0
+        else:
+            reset_after = self._window_start + self.limits.reset_after - self._clock.monotonic()
+        return {
+            "total": self.limits.session_starts,
+            "remaining": self.limits.session_starts - self._starts,
+            "reset_after": round(reset_after * 1000),
+            "max_concurrency": self.limits.max_concurrency,
+        }
+
+    def identify_allowed_at(self, shard_id: int) -> float:
+        """When (on the fake clock's ``monotonic``) ``shard_id`` may IDENTIFY next: its
+        rate limit key ``shard_id % max_concurrency`` started a session at most once per
+        ``identify_window`` (developers/events/gateway.mdx, "Sharding", "Max Concurrency")."""
+        last = self._identified_at.get(shard_id % self.limits.max_concurrency)
+        return self._clock.monotonic() if last is None else last + self.limits.identify_window
 
     @property
     def connected(self) -> bool:
@@ -140,6 +238,9 @@ class Gateway:
             frame = await connection.outbox.get()
             connection.sending = True
             try:
+                if isinstance(frame, Close):
+                    await connection.ws.close(code=frame.code, message=frame.reason)
+                    return
                 await connection.ws.send_str(frame)
             except ConnectionResetError:
                 return
@@ -159,15 +260,45 @@ class Gateway:
             self._send_members(connection, data)
 
     def _identify(self, connection: Connection, data: dict[str, Any]) -> None:
-        raw = data.get("shard") or [0, 1]
-        shard = (int(raw[0]), int(raw[1]))
+        """Start a session, refusing it as Discord does (see :class:`GatewayLimits`):
+        4004 for a token that is not the bot's (or was reset), 4010 for a ``shard`` that is
+        no ``[shard_id, num_shards]`` with ``0 <= shard_id < num_shards``, 4011 when the
+        session would handle more than ``guilds_per_shard`` guilds, and an Invalid Session
+        (``d: false``, not resumable) for an IDENTIFY earlier than its rate limit key allows.
+        An accepted IDENTIFY uses up one session start; the one that finds none left
+        terminates every session and resets the token (then 4004, and REST answers 401)."""
+        shard = _shard(data.get("shard"))
+        if data.get("token") != self._token or self.token_reset:
+            self._refuse(connection, shard or (0, 0), AUTHENTICATION_FAILED)
+            return
+        if shard is None:
+            self._refuse(connection, (-1, -1), INVALID_SHARD)
+            return
+        world = self._world
         session = Session(id=uuid.uuid4().hex, intents=int(data.get("intents", 0)), shard=shard)
+        joined = [g for g in self._bot_guilds() if session.owns(g.id)]
+        if len(joined) > self.limits.guilds_per_shard:
+            self._refuse(connection, shard, SHARDING_REQUIRED)
+            return
+        now = self._clock.monotonic()
+        if now < self.identify_allowed_at(shard[0]):
+            self.refused.append((shard, "identify too early"))
+            self._send(connection, {"op": INVALID_SESSION, "d": False})
+            return
+        self._renew_window()
+        if self._starts >= self.limits.session_starts:
+            self.token_reset = True
+            self.refused.append((shard, "session start limit"))
+            for other in list(self._connections):
+                self._closing(other, AUTHENTICATION_FAILED, b"session start limit reached")
+            return
+        self._starts += 1
+        if self._window_start is None:
+            self._window_start = now
+        self._identified_at[shard[0] % self.limits.max_concurrency] = now
+        self.identifies.append(shard)
         self._sessions[session.id] = session
         connection.session = session
-        world = self._world
-        joined = [
-            g for g in world.guilds.values() if world.bot.id in g.members and session.owns(g.id)
-        ]
         self._dispatch_to(
             connection,
             "READY",
@@ -193,6 +324,23 @@ class Gateway:
         for guild in joined:
             self._dispatch_to(connection, "GUILD_CREATE", guild_payload(world, guild))
 
+    def _bot_guilds(self) -> list[Any]:
+        world = self._world
+        return [g for g in world.guilds.values() if world.bot.id in g.members]
+
+    def _renew_window(self) -> None:
+        """Begin a new session start window once ``reset_after`` has passed."""
+        start = self._window_start
+        if start is not None and self._clock.monotonic() >= start + self.limits.reset_after:
+            self._window_start, self._starts = None, 0
+
+    def _refuse(self, connection: Connection, shard: tuple[int, int], code: int) -> None:
+        self.refused.append((shard, code))
+        self._closing(connection, code, CLOSE_REASONS[code])
+
+    def _closing(self, connection: Connection, code: int, reason: bytes) -> None:
+        connection.outbox.put_nowait(Close(code, reason))
+
     def _dispatch_to(self, connection: Connection, event: str, data: dict[str, Any]) -> None:
         session = connection.session
         assert session is not None
@@ -200,6 +348,9 @@ class Gateway:
         self._send(connection, {"op": DISPATCH, "t": event, "s": session.seq, "d": data})
 
     def _resume(self, connection: Connection, data: dict[str, Any]) -> None:
+        if data.get("token") != self._token or self.token_reset:
+            self._refuse(connection, (0, 0), AUTHENTICATION_FAILED)
+            return
         session = self._sessions.get(data.get("session_id") or "")
         if session is None:
             self._send(connection, {"op": INVALID_SESSION, "d": False})
@@ -244,3 +395,34 @@ def _guild_of(event: str, data: dict[str, Any]) -> int | None:
 
 
 GUILD_EVENTS = frozenset({"GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"})
+
+
+CLOSE_REASONS = {
+    AUTHENTICATION_FAILED: b"Authentication failed.",
+    INVALID_SHARD: b"Invalid shard.",
+    SHARDING_REQUIRED: b"Sharding required.",
+}
+
+
+def _shard(raw: object) -> tuple[int, int] | None:
+    """IDENTIFY's ``shard`` as (shard_id, num_shards), (0, 1) when absent, None when it is
+    no valid shard: "The first item in this array should be the zero-based integer value of
+    the current shard, while the second represents the total number of shards"
+    (developers/events/gateway.mdx, "Sharding"); anything else is 4010 Invalid shard."""
+    if raw is None:
+        return (0, 1)
+    if not isinstance(raw, list) or len(raw) != 2:
+        return None
+    shard_id, num_shards = raw
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in raw):
+        return None
+    if num_shards < 1 or not 0 <= shard_id < num_shards:
+        return None
+    return (shard_id, num_shards)
+
+
+def _most_per_shard(guilds: list[Any], count: int) -> int:
+    per_shard = [0] * count
+    for guild in guilds:
+        per_shard[(guild.id >> SHARD_SHIFT) % count] += 1
+    return max(per_shard)

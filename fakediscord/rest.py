@@ -208,7 +208,9 @@ class Rest:
         path = request.path.removeprefix(API)
         token = request.match_info.get("webhook_token")
         interaction = None if token is None else self._world.interaction_by_token(token)
-        authorized = request.headers.get(hdrs.AUTHORIZATION) == f"Bot {self._token}"
+        # A token Discord reset (session start limit, fakediscord/gateway.py) is refused.
+        authorized = (request.headers.get(hdrs.AUTHORIZATION) == f"Bot {self._token}"
+                      and not self._gateway.token_reset)
         call = CallRecord(
             method=request.method,
             route=_template(request),
@@ -268,9 +270,9 @@ class Rest:
         return json_response({"url": self._gateway.url})
 
     async def _get_gateway_bot(self, request: web.Request) -> web.Response:
-        limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
-        return json_response({"url": self._gateway.url, "shards": self._gateway.recommended_shards,
-                              "session_start_limit": limit})
+        gateway = self._gateway
+        return json_response({"url": gateway.url, "shards": gateway.recommended_shards,
+                              "session_start_limit": gateway.session_start_limit()})
 
     async def _get_me(self, request: web.Request) -> web.Response:
         return json_response(bot_user_payload(self._world.bot))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import discord
@@ -18,7 +18,7 @@ from .calls import INVALID_REQUEST_WINDOW, CallLog, CallRecord, RateLimit
 from .client import TestUser
 from .clock import FakeClock
 from .commands import CommandRegistry
-from .gateway import INTENT_GUILD_MEMBERS, SHARD_SHIFT, Gateway
+from .gateway import INTENT_GUILD_MEMBERS, SHARD_SHIFT, Gateway, GatewayLimits
 from .interactions import InteractionHub
 from .latency import Latency, LatencyConfig
 from .messages import MessageWriter
@@ -67,6 +67,7 @@ class FakeDiscord:
         old_edit_limit: int | None = 5,
         rate_limits: RateLimitConfig | None = None,
         latency: LatencyConfig | None = None,
+        gateway_limits: GatewayLimits | None = None,
     ) -> None:
         self.clock = clock or FakeClock()
         self.quiet = quiet
@@ -79,7 +80,7 @@ class FakeDiscord:
         self.latency = Latency(self.clock, latency)
         self._idle_polls = 0  # settle's count of idle polls before jumping past a latency
         self._idle_since = 0.0
-        self.gateway = Gateway(self.world, self.activity)
+        self.gateway = Gateway(self.world, self.activity, self.clock, token, gateway_limits)
         self.writer = MessageWriter(self.world, self.gateway, old_edit_limit)
         self.commands = CommandRegistry(self.world.snowflakes, self.world.application_id)
         self.hub = InteractionHub(
@@ -166,7 +167,13 @@ class FakeDiscord:
         finally:
             route.BASE, websocket.DEFAULT_GATEWAY = saved
 
-    async def connect(self, client: discord.Client, *, timeout: float = 10.0) -> None:
+    async def connect(
+        self,
+        client: discord.Client,
+        *,
+        timeout: float = 10.0,
+        advance: Callable[[float], None] | None = None,
+    ) -> None:
         """Log ``client`` in, open its gateway in a task, and wait until it is ready.
 
         Build clients with ``guild_ready_timeout=0``: discord.py otherwise waits two real
@@ -175,22 +182,58 @@ class FakeDiscord:
         A client may have a ``busy`` attribute (a bool or property): :meth:`settle` then
         also waits while it is true. That is how a bot reports work the event loop cannot
         see, such as a query running in a database thread.
+
+        The gateway paces IDENTIFYs as Discord does (:class:`~fakediscord.gateway.GatewayLimits`:
+        one session start per rate limit key per 5 seconds). A client connected soon after
+        another (a restarted bot) starts when its first shard may IDENTIFY: the fake clock
+        moves there first, as the restart takes that long. A sharded client's later shards
+        wait between IDENTIFYs themselves (discord.py's ``before_identify_hook``, on a clock
+        of the client's): with ``advance`` (what moves that clock and the fake's, e.g. the
+        bot's linked clock's ``advance``), each IDENTIFY the fake answers while shards are
+        left to start moves time by the identify window, so those waits end without real
+        sleeps; the fake still refuses any IDENTIFY that comes too early.
         """
         if self.api_url != discord.http.Route.BASE:
             raise RuntimeError("discord.py is not pointed at this fake: use fake.patch_discord()")
+        gateway = self.gateway
+        self.until_identify(_first_shard(client), advance)
         self.watch(client)
         await client.login(self.token)
         task = asyncio.create_task(client.connect(reconnect=False))
         self._clients[client] = task
         ready = asyncio.create_task(self._until_ready(client))
-        done, _ = await asyncio.wait(
-            {task, ready}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
-        )
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        answered = len(gateway.identifies) + len(gateway.refused)
+        started = len(gateway.identifies)
+        done: set[asyncio.Task[None]] = set()
+        while not done and loop.time() < deadline:
+            poll = 0.001 if advance is not None else deadline - loop.time()
+            done, _ = await asyncio.wait(
+                {task, ready}, timeout=poll, return_when=asyncio.FIRST_COMPLETED
+            )
+            if advance is None or done:
+                continue
+            now_answered = len(gateway.identifies) + len(gateway.refused)
+            if now_answered > answered:
+                answered = now_answered
+                if len(gateway.identifies) - started < _shards_to_start(client):
+                    advance(gateway.limits.identify_window)
         if ready not in done:
             ready.cancel()
             if task in done:
                 task.result()
             raise TimeoutError(f"{client!r} did not become ready within {timeout}s")
+
+    def until_identify(
+        self, shard_id: int = 0, advance: Callable[[float], None] | None = None
+    ) -> None:
+        """Move the fake clock (with ``advance`` if given) to when ``shard_id`` may IDENTIFY,
+        if that is later: a bot (re)started some other way than :meth:`connect` (a process)
+        takes that long to come up, or the gateway refuses its IDENTIFY as too early."""
+        wait = self.gateway.identify_allowed_at(shard_id) - self.clock.monotonic()
+        if wait > 0:
+            (advance or self.clock.advance)(wait)
 
     def watch(self, client: object) -> None:
         """Make :meth:`settle` also wait while ``client.busy`` is true (see :meth:`connect`),
@@ -442,3 +485,17 @@ class FakeDiscord:
             raise AssertionError(
                 "Discord refused the bot's calls:\n" + "\n".join(f"  {c}" for c in found)
             )
+
+
+def _first_shard(client: discord.Client) -> int:
+    """The shard ``client`` IDENTIFYs first (discord.py starts its shards in order)."""
+    if isinstance(client, discord.AutoShardedClient):
+        return (client.shard_ids or [0])[0]
+    return client.shard_id or 0
+
+
+def _shards_to_start(client: discord.Client) -> int:
+    """How many sessions ``client`` starts; an auto-sharded client knows once it asked."""
+    if isinstance(client, discord.AutoShardedClient):
+        return len(client.shard_ids or range(client.shard_count or 1))
+    return 1

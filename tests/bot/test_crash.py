@@ -72,6 +72,9 @@ class Run:
     # -- the bot process ------------------------------------------------------------------
 
     async def start_bot(self) -> None:
+        # The fake refuses an IDENTIFY within 5 s of the last (Discord's max_concurrency):
+        # the restart takes that long on the fake clock.
+        self.fake.until_identify()
         env = {**os.environ, "CRASH_API": self.fake.api_url,
                "CRASH_GATEWAY": self.fake.gateway.url, "CRASH_TOKEN": self.fake.token,
                "CRASH_DATABASE_URL": self.url, "CRASH_KNOBS": json.dumps(self.knobs)}

@@ -5,16 +5,11 @@ from pathlib import Path
 
 import discord
 
-from bot.client import PresidentBot, create_bot
+from bot.client import IDENTIFY_INTERVAL, PresidentBot, create_bot
 from bot.config import Config
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
-
-
-async def identify_at_once(shard_id: int | None, *, initial: bool = False) -> None:
-    """discord.py waits 5 real seconds between two shards' IDENTIFYs by default (Discord's
-    identify concurrency), which the fake does not enforce."""
 
 
 async def test_shard_count_auto_runs_and_restores_discord_s_recommended_count(
@@ -33,12 +28,33 @@ async def test_shard_count_auto_runs_and_restores_discord_s_recommended_count(
     bot = create_bot(Config(token=fake.token, database_url=url, shard_auto=True), clock=clock,
                      guild_ready_timeout=0)
     assert isinstance(bot, discord.AutoShardedClient)
-    bot.before_identify_hook = identify_at_once  # type: ignore[method-assign]
-    await fake.connect(bot)
+    # Its shards IDENTIFY 5 s apart on the bot's clock, as the fake requires (Discord's
+    # max_concurrency): connect moves time through those waits.
+    mark = len(fake.gateway.identifies)
+    await fake.connect(bot, advance=clock.advance)
+    assert fake.gateway.identifies[mark:] == [(0, 3), (1, 3), (2, 3)]
+    assert fake.gateway.refused == []
 
     assert bot.shard_count == 3 and sorted(bot.shards) == [0, 1, 2]
     table = bot.service.registry.in_channel(alice.channel.id)
     assert table is not None
     await bob.click(bob.last_message(), "Join")
     assert len(table.seats) == 2
+    await fake.disconnect(bot)
+
+
+async def test_two_shards_start_five_seconds_apart_on_the_bot_s_clock(
+    fake: FakeDiscord, clock: LinkedClock
+) -> None:
+    """The fake refuses an IDENTIFY sooner than Discord's max_concurrency allows (one per
+    5 s); the bot spaces its shards' IDENTIFYs on its own clock and is never refused."""
+    config = Config(token=fake.token, shard_count=2, shard_ids=(0, 1))
+    bot = create_bot(config, clock=clock, with_storage=False, guild_ready_timeout=0)
+    start = fake.clock.monotonic()
+
+    await fake.connect(bot, advance=clock.advance)
+
+    assert fake.gateway.identifies == [(0, 2), (1, 2)]
+    assert fake.gateway.refused == []
+    assert fake.clock.monotonic() == start + IDENTIFY_INTERVAL
     await fake.disconnect(bot)

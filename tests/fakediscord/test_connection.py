@@ -57,7 +57,7 @@ async def test_members_are_chunked_at_startup(
 
 
 async def test_auto_sharded_client(fake: FakeDiscord, alice: TestUser) -> None:
-    bot = ShardedTinyBot()
+    bot = ShardedTinyBot(fake.clock)
     await fake.connect(bot)
 
     await alice.slash("president hand")

@@ -69,8 +69,8 @@ async def test_an_auto_sharded_client_runs_the_recommended_count(
     other = guild_on_the_other_shard(fake)
     fake.add_user("carol", guilds=[other])
     fake.gateway.recommended_shards = 2
-    bot = ShardedTinyBot()
-    await fake.connect(bot)
+    bot = ShardedTinyBot(fake.clock)
+    await fake.connect(bot, advance=fake.clock.advance)
 
     assert bot.shard_count == 2
     assert sorted(g.id for g in bot.guilds) == sorted([fake.guild.id, other.id])

@@ -10,6 +10,10 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from fakediscord.clock import FakeClock
+
+IDENTIFY_WINDOW = 5.0
+
 CARDS = [
     discord.SelectOption(label="K×2", value="K2"),
     discord.SelectOption(label="Q×1", value="Q1"),
@@ -272,6 +276,14 @@ class TinyBot(discord.Client):
 class ShardedTinyBot(TinyBot, discord.AutoShardedClient):
     """The same bot as an AutoShardedClient, which asks ``GET /gateway/bot`` first."""
 
+    def __init__(self, clock: FakeClock, **options: Any) -> None:
+        super().__init__(**options)
+        self.clock = clock
+        self.last_identify: float | None = None
+
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
-        """Identify every shard at once: discord.py's default waits 5 real seconds between
-        shards (Discord's identify concurrency), which the fake does not enforce."""
+        """Space IDENTIFYs by Discord's 5 seconds (max_concurrency 1) on the fake clock, as
+        discord.py's default does on the wall clock: the fake refuses them sooner."""
+        if self.last_identify is not None:
+            await self.clock.sleep(self.last_identify + IDENTIFY_WINDOW - self.clock.monotonic())
+        self.last_identify = self.clock.monotonic()

@@ -114,7 +114,7 @@ class PresidentBot(commands.Bot):
             await self.open_storage()
         await self.sync_commands()
         # In the background: cards are text until the faces are there (or if they fail).
-        self.faces_sync = asyncio.create_task(card_faces.sync(self))
+        self.faces_sync = asyncio.create_task(card_faces.sync(self, self.budget))
 
     async def open_storage(self) -> None:
         url = self.config.database_url

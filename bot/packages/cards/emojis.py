@@ -25,6 +25,7 @@ from pathlib import Path
 import discord
 
 from bot.packages.cards.faces import ASSETS, face_key
+from bot.tables.budget import CallBudget
 from engine import Card
 
 log = logging.getLogger(__name__)
@@ -53,31 +54,40 @@ class CardFaces:
     def clear(self) -> None:
         self.emojis = {}
 
-    async def sync(self, client: discord.Client) -> None:
-        """Find or create every face's emoji; on any refusal, stay on text cards."""
+    async def sync(self, client: discord.Client, budget: CallBudget) -> None:
+        """Find or create every face's emoji; on any refusal, stay on text cards.
+
+        Application emoji routes count toward Discord's global limit like channel calls: a
+        first start's 102 uploads beside restored tables' posts would overrun it, so each
+        call holds a place in the bot's budget."""
         self.clear()
         try:
-            self.emojis = await self._sync(client)
+            self.emojis = await self._sync(client, budget)
         except discord.HTTPException as exc:
             log.warning("card faces unavailable, cards stay text: %s", exc)
         else:
             log.info("card faces ready: %d emojis", len(self.emojis))
 
-    async def _sync(self, client: discord.Client) -> dict[str, discord.PartialEmoji]:
+    async def _sync(self, client: discord.Client,
+                    budget: CallBudget) -> dict[str, discord.PartialEmoji]:
         wanted = {path.stem: emoji_name(path.stem, path.read_bytes())
                   for path in sorted(self.directory.glob("*.png"))}
-        owned = [e for e in await client.fetch_application_emojis() if OWN_NAME.match(e.name)]
+        async with budget.call():
+            listed = await client.fetch_application_emojis()
+        owned = [e for e in listed if OWN_NAME.match(e.name)]
         by_name = {e.name: e for e in owned}
         keep = set(wanted.values())
         for stale in owned:
             if stale.name not in keep:  # a face redrawn since: its old drawing goes
-                await stale.delete()
+                async with budget.call():
+                    await stale.delete()
         found: dict[str, discord.PartialEmoji] = {}
         for key, name in wanted.items():
             emoji = by_name.get(name)
             if emoji is None:
                 png = (self.directory / f"{key}.png").read_bytes()
-                emoji = await client.create_application_emoji(name=name, image=png)
+                async with budget.call():
+                    emoji = await client.create_application_emoji(name=name, image=png)
             found[key] = discord.PartialEmoji(name=emoji.name, id=emoji.id)
         return found
 

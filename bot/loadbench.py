@@ -1,7 +1,7 @@
 """The real bot against the fake Discord at load: ``python -m bot.loadbench``.
 
     python -m bot.loadbench --tables 100 --seconds 60 [--seed 1] [--latency-ms 80 --jitter-ms 40]
-        [--database URL | --no-storage] [--bot-level easy|normal|hard|mixed]
+        [--database URL | --no-storage] [--bot-level easy|normal|hard|mixed [--think-threads]]
 
 One process runs the fake Discord (with Discord's rate limits switched on) and the real
 bot (discord.py, the table service, the publisher, the call budget, and storage: by default
@@ -9,7 +9,8 @@ a new SQLite file in a temporary folder, as the bot's own default; ``--database`
 URL the bot takes, PostgreSQL included). It opens N tables of mixed presets, each with one to three
 simulated humans and bots in the other seats, at the table's default level (normal) or
 the one ``--bot-level`` names (``mixed``: easy, normal and hard tables in turn; issue 12,
-a hard decision searches for 80 ms in a worker). A human looks at their hand every 3–8 s and
+a hard decision searches for 80 ms in a worker process, or with ``--think-threads`` in a
+worker thread as before, to measure what the GIL costs). A human looks at their hand every 3–8 s and
 plays the first thing offered; one human in four never does, so their turn timer plays for
 them. It prints one line (issue 8):
 
@@ -303,7 +304,7 @@ def _lobby(user: TestUser, table: Table) -> Message:
 async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
               step: float = STEP, latency: LatencyConfig | None = None,
               database: str | None = None, bot_level: str = DEFAULT_LEVEL,
-              think_samples: int | None = None) -> Result:
+              think_samples: int | None = None, think_threads: bool = False) -> Result:
     """Open `tables` tables, play `seconds` seconds, measure. `wall` False: on the fake
     clock, each step advanced by hand and settled (deterministic, for tests). `latency`:
     every REST call takes that long (fakediscord/latency.py) once the tables are open (a
@@ -311,7 +312,8 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
     to store tables and results in (migrated first); None runs without storage.
     `bot_level`: one of `BOT_LEVELS`, the level of the seated bots (see `table_level`).
     `think_samples`: a hard decision samples that many deals instead of searching for its
-    80 ms of real time (tests, so that no result depends on the machine's speed)."""
+    80 ms of real time (tests, so that no result depends on the machine's speed).
+    `think_threads`: hard decisions in worker threads instead of processes."""
     if bot_level not in BOT_LEVELS:
         raise ValueError(f"unknown bot level {bot_level!r}: one of {', '.join(BOT_LEVELS)}")
     rng = random.Random(seed)
@@ -324,6 +326,7 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
         bot = BenchBot(config, clock=clock, with_storage=database is not None,
                        guild_ready_timeout=0)
         bot.service.think_samples = think_samples
+        bot.service.think_in_processes = not think_threads
         tracker = Tracker(fake_clock.monotonic)
         publisher = bot.publisher = TrackedPublisher(bot, tracker)
         bot.service.display = publisher
@@ -420,6 +423,9 @@ def main() -> None:
     parser.add_argument("--bot-level", choices=BOT_LEVELS, default=DEFAULT_LEVEL,
                         help="level of the seated bots (default: normal, the tables' "
                              "default); mixed: easy, normal and hard tables in turn")
+    parser.add_argument("--think-threads", action="store_true",
+                        help="hard decisions in worker threads, not processes (they then "
+                             "hold the GIL: to measure what that costs)")
     args = parser.parse_args()
     latency = None
     if args.latency_ms > 0 or args.jitter_ms > 0:
@@ -429,7 +435,8 @@ def main() -> None:
         database = None if args.no_storage else (
             args.database or f"sqlite+aiosqlite:///{folder}/loadbench.sqlite3")
         result = asyncio.run(run(args.tables, args.seconds, seed=args.seed, latency=latency,
-                                 database=database, bot_level=args.bot_level))
+                                 database=database, bot_level=args.bot_level,
+                                 think_threads=args.think_threads))
     print(result.line())
     if result.errors or result.unanswered:
         print(f"errors={result.errors} unanswered={result.unanswered}")

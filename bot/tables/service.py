@@ -15,9 +15,11 @@ import logging
 import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from concurrent.futures import BrokenExecutor
 from typing import Protocol
 
 from bot.i18n import t
+from bot.tables import thinking
 from bot.tables.clock import Clock
 from bot.tables.log import entries_for
 from bot.tables.refresh import Coalescer
@@ -132,7 +134,11 @@ class TableService:
         # when `think_samples` is set (tests), exactly that many sampled deals.
         self.think_budget = 0.08
         self.think_samples: int | None = None
-        self.thinking = 0  # bot decisions running in worker threads now
+        # Where: in the process's pool of worker processes (bot/tables/thinking.py: in a
+        # thread, the search would hold the GIL and slow the event loop down); False, in a
+        # worker thread, where tests can watch and hold a decision.
+        self.think_in_processes = True
+        self.thinking = 0  # bot decisions running in workers now
         self.actions = 0  # engine transitions applied since start, for metrics
 
     # ------------------------------------------------------------------ lobby
@@ -850,11 +856,20 @@ class TableService:
             self._tasks.discard(task)
 
     async def _think(self, bot: Bot, view: PlayerView) -> Action:
-        """One decision in a worker thread. `thinking` counts those in flight: the bot
-        reports them as work outside the event loop (`PresidentBot.busy`), which the loop
-        cannot see."""
+        """One decision in a worker process (see `think_in_processes`), its time budget
+        counted from now. `thinking` counts those in flight: the bot reports them as work
+        outside the event loop (`PresidentBot.busy`), which the loop cannot see."""
         self.thinking += 1
         try:
+            if self.think_in_processes:
+                deadline = time.monotonic() + self.think_budget
+                workers = thinking.pool()
+                try:
+                    return await asyncio.get_running_loop().run_in_executor(
+                        workers, thinking.decide, bot, view, deadline)
+                except BrokenExecutor:
+                    log.exception("a bot's worker process died: deciding in a thread")
+                    thinking.discard(workers)
             return await asyncio.to_thread(bot.choose, view)
         finally:
             self.thinking -= 1

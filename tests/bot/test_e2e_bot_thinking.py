@@ -1,21 +1,28 @@
-"""A hard bot's decision runs in a worker thread (issue 12, « In the bot »): the event loop,
-the table's timers and other tables go on while it searches. Decisions use a fixed number
-of samples here, so nothing depends on the machine's speed."""
+"""A hard bot's decision runs in a worker (issue 12, « In the bot »): the event loop, the
+table's timers and other tables go on while it searches. The bot's workers are processes
+(bot/tables/thinking.py: a search in a thread holds the GIL); most tests here use a thread
+(`think_in_processes` False), where they can watch and hold a decision. Decisions use a
+fixed number of samples here, so nothing depends on the machine's speed."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Iterator
+from concurrent.futures import BrokenExecutor, Executor, Future
+from typing import Any
 
 import pytest
 
 from bot.client import PresidentBot
+from bot.tables import thinking
 from bot.tables.table import Table
-from engine import Phase
+from engine import Game, Phase, Rules
 from engine.actions import Action
+from engine.bots import make_bot
 from engine.bots.hard import HardBot
-from engine.view import PlayerView
+from engine.view import PlayerView, player_view
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
@@ -38,10 +45,9 @@ def threads(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     yield seen
 
 
-async def test_a_game_against_hard_bots_runs_their_search_in_worker_threads(
-    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, threads: list[str]
-) -> None:
-    instant.service.think_samples = SAMPLES
+async def a_game_against_hard_bots(fake: FakeDiscord, instant: PresidentBot,
+                                   clock: LinkedClock) -> None:
+    """marie and three hard bots play a one-round game to its end."""
     marie = fake.add_user("marie", locale="fr")
     await marie.slash("president create", preset="classic")
     table = table_of(instant, marie)
@@ -54,10 +60,93 @@ async def test_a_game_against_hard_bots_runs_their_search_in_worker_threads(
     game = table.game
     assert game is not None
     await let_timers_play(fake, clock, game, Phase.GAME_OVER)
+
+
+class Counting(Executor):
+    """The process pool, counting what is submitted to it."""
+
+    def __init__(self, pool: Executor) -> None:
+        self.pool = pool
+        self.submitted = 0
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        self.submitted += 1
+        return self.pool.submit(fn, *args, **kwargs)
+
+
+async def test_a_game_against_hard_bots_runs_their_search_in_worker_processes(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, threads: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The bot's default: the hard decisions go to the pool of worker processes, and none
+    runs in this process (`threads` records those that do)."""
+    instant.service.think_samples = SAMPLES
+    assert instant.service.think_in_processes
+    counting = Counting(thinking.pool())
+    monkeypatch.setattr(thinking, "pool", lambda: counting)
+    await a_game_against_hard_bots(fake, instant, clock)
+    assert counting.submitted > 0, "no hard decision was made"
+    assert threads == [], "a hard decision ran in the bot's own process"
+    assert instant.service.thinking == 0
+    fake.assert_no_errors()
+
+
+async def test_in_threads_the_search_runs_in_worker_threads(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, threads: list[str]
+) -> None:
+    instant.service.think_samples = SAMPLES
+    instant.service.think_in_processes = False
+    await a_game_against_hard_bots(fake, instant, clock)
     assert threads, "no hard decision was made"
     assert threading.main_thread().name not in threads
     assert instant.service.thinking == 0
     fake.assert_no_errors()
+
+
+class BrokenPool(Executor):
+    """A pool whose worker died: every submission fails."""
+
+    def __init__(self) -> None:
+        self.shut = False
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        raise BrokenExecutor("a worker died")
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self.shut = True
+
+
+async def test_when_the_worker_process_dies_the_bots_decide_in_a_thread(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, threads: list[str],
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+) -> None:
+    instant.service.think_samples = SAMPLES
+    broken = BrokenPool()
+    monkeypatch.setattr(thinking, "pool", lambda: broken)
+    await a_game_against_hard_bots(fake, instant, clock)
+    assert threads and threading.main_thread().name not in threads
+    assert broken.shut and "worker process died" in caplog.text
+    fake.assert_no_errors()
+
+
+def test_a_decision_searches_only_for_what_is_left_of_its_time() -> None:
+    """A decision that waited for a worker past its deadline still decides, on one sample
+    (the engine's least), instead of searching a full budget more."""
+    game = Game.new(Rules.preset("classic"), 4, seed=5)
+    assert game.to_act is not None
+    view = player_view(game, game.to_act)
+    late = make_bot("hard", 1, clock=time.perf_counter)
+    assert isinstance(late, HardBot) and late.budget == 0.08
+    thinking.decide(late, view, deadline=time.monotonic() - 1.0)
+    assert late.budget == 0.0
+    on_time = make_bot("hard", 1, clock=time.perf_counter)
+    assert isinstance(on_time, HardBot)
+    thinking.decide(on_time, view, deadline=time.monotonic() + 0.05)
+    assert 0.0 < on_time.budget <= 0.05
+    fixed = make_bot("hard", 1, samples=2)
+    assert isinstance(fixed, HardBot)
+    thinking.decide(fixed, view, deadline=time.monotonic() - 1.0)
+    assert fixed.budget == 0.08  # a fixed sample count is not timed
 
 
 async def a_bot_thinking(fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
@@ -66,6 +155,7 @@ async def a_bot_thinking(fake: FakeDiscord, president: PresidentBot, clock: Link
     the returned event."""
     service = president.service
     service.think_samples = SAMPLES
+    service.think_in_processes = False  # a thread, which the test holds
     release = threading.Event()
     choose = HardBot.choose
 

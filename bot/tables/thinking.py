@@ -1,0 +1,68 @@
+"""Where a hard bot searches: a pool of worker processes, shared by the whole process.
+
+The hard level is a pure-Python Monte-Carlo search of 80 ms (engine/bots/hard.py). In a
+thread it holds the GIL: the interpreter hands the GIL over only every switch interval
+(5 ms), and the event loop, which lets go of it at every socket call, waits up to that long
+to get it back, each time. One search in a thread cut the loop's round trips on a local
+socket sevenfold, four searches 24-fold (docs/deploy.md, « Hard bots under load »); under
+the load benchmark at 100 hard tables, ack p99 went from 162 ms to 2.7 s. In another
+process the search competes for the CPU only through the OS scheduler, which does not
+starve the loop.
+
+A decision's 80 ms count from when the table asked for it, not from when a worker took it
+up: when more decisions are asked than the workers can search, the late ones search for
+what is left of their time (one sample at least) instead of queueing ever longer, so the
+bots' pace holds and an overloaded host degrades hard's play, never the tables.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor
+
+from engine.actions import Action
+from engine.bots import Bot
+from engine.bots.hard import HardBot
+from engine.view import PlayerView
+
+log = logging.getLogger(__name__)
+
+_pool: ProcessPoolExecutor | None = None
+
+
+def workers() -> int:
+    """One worker per core but one, which the event loop keeps; at least one."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, cores - 1)
+
+
+def pool() -> Executor:
+    """The process's pool, started at its first decision. "spawn": the bot's process has
+    threads (the database's, discord.py's), which a fork would copy mid-state."""
+    global _pool
+    if _pool is None:
+        _pool = ProcessPoolExecutor(max_workers=workers(),
+                                    mp_context=multiprocessing.get_context("spawn"))
+    return _pool
+
+
+def discard(broken: Executor) -> None:
+    """A worker died: the next decision starts a new pool."""
+    global _pool
+    if _pool is broken:
+        _pool = None
+    broken.shutdown(wait=False, cancel_futures=True)
+
+
+def decide(bot: Bot, view: PlayerView, deadline: float) -> Action:
+    """In a worker: `bot`'s decision, a timed search ending at `deadline` (time.monotonic,
+    the same clock in every process of the machine) rather than a full budget from now."""
+    if isinstance(bot, HardBot) and bot.samples is None:
+        bot.budget = max(0.0, deadline - time.monotonic())
+    return bot.choose(view)

@@ -22,6 +22,7 @@ from bot.packages.game.display import closed_lines, hand_screen, table_screen
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.permissions import missing, permission_name
 from bot.packages.screen import Screen
+from bot.tables.budget import BudgetClosed
 from bot.tables.table import HandLink, Table
 from engine import Phase
 
@@ -56,13 +57,17 @@ class Publisher:
     async def flush(self, table: Table) -> None:
         if table.closed or table.id in self._blocked:
             return
-        # Render only once the budget has room: what is then sent is the latest state.
-        await self.bot.budget.wait_free()
         try:
+            # Render only once the budget has room: what is then sent is the latest state.
+            await self.bot.budget.wait_free()
             await self._lobby(table)
             await self._table(table)
         except discord.RateLimited as err:
             self._postpone(table, err)
+        except BudgetClosed:
+            # The bot is stopping with no place left under Discord's limit: the restart
+            # posts this table afresh (see bot/tables/budget.py).
+            log.debug("table %s: refresh dropped, the bot is stopping", table.id)
 
     def _postpone(self, table: Table, err: discord.RateLimited) -> None:
         """discord.py gave up on a 429 longer than the client's `max_ratelimit_timeout`
@@ -85,6 +90,12 @@ class Publisher:
     async def closed(self, table: Table) -> None:
         """The table is gone: its messages say so, with the final standings where a game
         had any, and lose their controls, and so do the hands still open on it."""
+        try:
+            await self._closed(table)
+        except BudgetClosed:
+            log.debug("table %s: closing not shown, the bot is stopping", table.id)
+
+    async def _closed(self, table: Table) -> None:
         text = "\n".join(closed_lines(table))
         if table.lobby_message_id is not None:
             await self._edit(table, table.lobby_message_id, Screen(text))

@@ -14,6 +14,15 @@ network delivers them (counting from the moment a call is allowed is not enough:
 the calls allowed at the end of one second arrive in the next, beside that second's own).
 A burst of up to `limit` calls goes at once, as when a restarted bot posts its restored
 tables; past it, calls wait for the oldest places to come free.
+
+When the bot stops (`close`), the limit still holds: a call goes if a place is free, and one
+that would have to wait, or was waiting, is dropped (`BudgetClosed`) rather than sent later
+or sent over the limit. The stop must not wait for places (the patience of a stop is short,
+and a test's clock may not move), and a dropped refresh costs nothing lasting: the restart
+posts every restored table afresh. Letting every waiting call go at once instead, as the
+budget first did, sent a loaded bot's whole backlog in one burst: at 250 tables, 650-670
+global 429s per stop and 64-65 table messages never posted after discord.py's retries
+(docs/deploy.md, issue 8).
 """
 
 from __future__ import annotations
@@ -29,6 +38,10 @@ GLOBAL_LIMIT = 45
 GLOBAL_WINDOW = 1.0
 
 
+class BudgetClosed(Exception):
+    """The bot is stopping and no place is free now: the call is dropped, not sent."""
+
+
 class CallBudget:
     def __init__(self, clock: Clock, limit: int = GLOBAL_LIMIT,
                  window: float = GLOBAL_WINDOW) -> None:
@@ -40,6 +53,7 @@ class CallBudget:
         self._running = 0
         self._ended: deque[float] = deque()  # answers of the last `window`, oldest first
         self._answered = asyncio.Event()  # set when a running call's answer arrives
+        self._closing = asyncio.Event()  # set by close: wakes the calls waiting for a place
         self.taken = 0  # calls allowed since start, for metrics and the load benchmark
         self.waited = 0  # times a refresh or a call had to wait for a place
         self.closed = False
@@ -53,15 +67,27 @@ class CallBudget:
     async def wait_free(self) -> None:
         """Wait until a call could go now, without taking its place: a refresh waits here
         before it renders, so what it then sends is the latest state, not the state of the
-        moment it queued."""
-        if not self.closed and self._held() >= self.limit:
+        moment it queued. Once closed, raise `BudgetClosed` instead of waiting."""
+        if self._held() >= self.limit:
             self.waited += 1
-        while not self.closed and self._held() >= self.limit:
+        while self._held() >= self.limit:
+            if self.closed:
+                raise BudgetClosed
             if self._ended:
-                await self.clock.sleep_until(self._ended[0] + self.window)
+                await self._sleep_until(self._ended[0] + self.window)
             else:  # every place is held by a call still running
                 self._answered.clear()
                 await self._answered.wait()
+
+    async def _sleep_until(self, when: float) -> None:
+        """The clock's sleep, cut short by `close`."""
+        sleep = asyncio.ensure_future(self.clock.sleep_until(when))
+        closing = asyncio.ensure_future(self._closing.wait())
+        try:
+            await asyncio.wait((sleep, closing), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            sleep.cancel()
+            closing.cancel()
 
     @contextlib.asynccontextmanager
     async def call(self) -> AsyncIterator[None]:
@@ -77,8 +103,9 @@ class CallBudget:
             self._answered.set()
 
     def close(self) -> None:
-        """From now on calls go at once: at shutdown the last states must reach Discord
-        before the process ends, not wait for a clock that may not move (a test's), and
-        discord.py still waits out any 429 this burst earns."""
+        """The bot is stopping: from now on a call goes only if a place is free, and the
+        calls waiting for one are dropped (`BudgetClosed`), so the stop neither waits for
+        places nor sends its backlog over Discord's limit."""
         self.closed = True
         self._answered.set()
+        self._closing.set()

@@ -111,6 +111,7 @@ class Tracker:
 
     now: Callable[[], float]
     actions: int = 0
+    closed: bool = False  # past the measured window: new versions are seen, not counted
     stale: list[float] = field(default_factory=list)
     _seen: dict[int, tuple[Game, int]] = field(default_factory=dict)
     _pending: dict[int, list[tuple[int, float]]] = field(default_factory=dict)
@@ -127,8 +128,10 @@ class Tracker:
             self._pending[table.id] = []
             return
         if game.version > before[1]:
-            self.actions += game.version - before[1]
             self._seen[table.id] = (game, game.version)
+            if self.closed:
+                return
+            self.actions += game.version - before[1]
             if showing(table):
                 self.stale.append(0.0)
             else:
@@ -227,6 +230,7 @@ class Result:
     unanswered: int
     errors: int
     lags: list[float] | None = None  # snapshot write lags; None: storage was off
+    window: tuple[float, float] = (0.0, 0.0)  # the measured window, on the fake's clock
     bot_levels: list[list[str]] = field(default_factory=list)  # per table, opening order
 
     @property
@@ -382,6 +386,10 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
             await tick(step)
         cpu = time.process_time() - cpu
         elapsed = fake_clock.monotonic() - started
+        # Calls and actions are those of the window; the next 3 s only let the table
+        # messages catch up with the window's actions (stale).
+        calls = fake.calls_since(mark)
+        tracker.closed = True
         for _ in range(int(3 / step)):
             await tick(step)
             for table in all_tables:
@@ -389,11 +397,12 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
         answered = fake.interactions[first_interaction:]
         acks = [r.answered_at - r.created_at for r in answered if r.answered_at is not None]
         result = Result(
-            tables=tables, acks=acks, calls=fake.calls_since(mark), seconds=elapsed,
+            tables=tables, acks=acks, calls=calls, seconds=elapsed,
             actions=tracker.actions, stale=tracker.stale, cpu=cpu, rss_kb=rss_grown,
             invalid=fake.invalid_requests(), unanswered=len(fake.hub.unanswered()),
             errors=len(fake.errors), lags=bot.lags if database is not None else None,
             bot_levels=[[p.level for p in t.seats if p.is_bot] for t in opened],
+            window=(started, started + elapsed),
         )
         # Let the calls on their way arrive before the bot closes its session.
         fake.disable_latency()

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.loadbench import run, table_level
 from fakediscord import LatencyConfig
 
@@ -54,3 +56,13 @@ async def test_bot_level_seats_the_bots_at_that_level_mixed_one_table_in_three_e
 async def test_by_default_the_bots_play_at_the_tables_default_level() -> None:
     result = await run(3, 2, seed=3, wall=False)
     assert [set(table) for table in result.bot_levels] == [{"normal"}] * 3
+
+
+async def test_calls_and_actions_are_those_of_the_measured_window() -> None:
+    """The run goes on 3 s after the window so that table messages catch up (stale); the
+    calls and actions of those seconds are not the window's: counting them made calls_per_s
+    (calls of 33 s over 30) exceed the busiest second's."""
+    result = await run(6, 4, seed=3, wall=False)
+    start, end = result.window
+    assert end - start == pytest.approx(result.seconds)
+    assert result.calls and all(start <= c.time <= end for c in result.calls)

@@ -166,9 +166,11 @@ class Gateway:
     def identify_allowed_at(self, shard_id: int) -> float:
         """When (on the fake clock's ``monotonic``) ``shard_id`` may IDENTIFY next: its
         rate limit key ``shard_id % max_concurrency`` started a session at most once per
-        ``identify_window`` (developers/events/gateway.mdx, "Sharding", "Max Concurrency")."""
+        ``identify_window`` (developers/events/gateway.mdx, "Sharding", "Max Concurrency").
+        A key that never started one may at any time: not "now", which on a clock that
+        follows the wall clock is already later than the IDENTIFY being judged."""
         last = self._identified_at.get(shard_id % self.limits.max_concurrency)
-        return self._clock.monotonic() if last is None else last + self.limits.identify_window
+        return float("-inf") if last is None else last + self.limits.identify_window
 
     @property
     def connected(self) -> bool:

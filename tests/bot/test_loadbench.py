@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.loadbench import run, table_level
-from fakediscord import LatencyConfig
+from bot.client import PresidentBot
+from bot.config import Config
+from bot.loadbench import WallFakeClock, run, table_level
+from fakediscord import FakeDiscord, LatencyConfig
 
 
 async def test_a_small_load_runs_clean() -> None:
@@ -66,3 +68,15 @@ async def test_calls_and_actions_are_those_of_the_measured_window() -> None:
     start, end = result.window
     assert end - start == pytest.approx(result.seconds)
     assert result.calls and all(start <= c.time <= end for c in result.calls)
+
+
+async def test_the_bot_connects_to_a_fake_that_follows_the_wall_clock() -> None:
+    """The command's fake follows the wall clock, which moves between two readings: a first
+    IDENTIFY must not be judged against a "may identify from now" read after its arrival
+    (every `python -m bot.loadbench` timed out connecting so)."""
+    async with FakeDiscord.running(clock=WallFakeClock()) as fake:
+        bot = PresidentBot(Config(token=fake.token), with_storage=False,
+                           guild_ready_timeout=0)
+        await fake.connect(bot, timeout=5)
+        assert fake.gateway.refused == [] and len(fake.gateway.identifies) == 1
+        await fake.disconnect(bot)

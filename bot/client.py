@@ -166,8 +166,9 @@ class PresidentBot(commands.Bot):
     @property
     def busy(self) -> bool:
         """Whether work is running outside the event loop (a query in the database's thread
-        or socket, a bot's decision or a chart in a worker thread). Everything else the bot does is a
-        task of the loop; the fake Discord's `settle` waits on both."""
+        or socket, a bot's decision in a worker process or thread, a chart in a thread).
+        Everything else the bot does is a task of the loop; the fake Discord's `settle` waits
+        on both."""
         return ((self.storage is not None and self.storage.busy) or self.service.thinking > 0
                 or self.publisher.rendering > 0)
 

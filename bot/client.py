@@ -204,6 +204,7 @@ class PresidentBot(commands.Bot):
         await self.service.scheduler.close(self.shutdown_wait)
         # The timers that ran until now (bots' moves) may have changed tables again.
         await self.service.coalescer.drain(self.shutdown_wait)
+        self.service.workers.close()  # no timer is left to ask a bot for a move
         if self.writer is not None:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self.writer.close(), timeout=10)

@@ -134,10 +134,11 @@ class TableService:
         # when `think_samples` is set (tests), exactly that many sampled deals.
         self.think_budget = 0.08
         self.think_samples: int | None = None
-        # Where: in the process's pool of worker processes (bot/tables/thinking.py: in a
+        # Where: in the service's pool of worker processes (bot/tables/thinking.py: in a
         # thread, the search would hold the GIL and slow the event loop down); False, in a
         # worker thread, where tests can watch and hold a decision.
         self.think_in_processes = True
+        self.workers = thinking.Workers()
         self.thinking = 0  # bot decisions running in workers now
         self.actions = 0  # engine transitions applied since start, for metrics
 
@@ -863,13 +864,13 @@ class TableService:
         try:
             if self.think_in_processes:
                 deadline = time.monotonic() + self.think_budget
-                workers = thinking.pool()
+                workers = self.workers.pool()
                 try:
                     return await asyncio.get_running_loop().run_in_executor(
                         workers, thinking.decide, bot, view, deadline)
                 except BrokenExecutor:
                     log.exception("a bot's worker process died: deciding in a thread")
-                    thinking.discard(workers)
+                    self.workers.discard(workers)
             return await asyncio.to_thread(bot.choose, view)
         finally:
             self.thinking -= 1

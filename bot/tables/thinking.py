@@ -30,9 +30,6 @@ from engine.view import PlayerView
 
 log = logging.getLogger(__name__)
 
-_pool: ProcessPoolExecutor | None = None
-
-
 def workers() -> int:
     """One worker per core but one, which the event loop keeps; at least one."""
     try:
@@ -42,22 +39,32 @@ def workers() -> int:
     return max(1, cores - 1)
 
 
-def pool() -> Executor:
-    """The process's pool, started at its first decision. "spawn": the bot's process has
-    threads (the database's, discord.py's), which a fork would copy mid-state."""
-    global _pool
-    if _pool is None:
-        _pool = ProcessPoolExecutor(max_workers=workers(),
-                                    mp_context=multiprocessing.get_context("spawn"))
-    return _pool
+class Workers:
+    """The table service's pool of worker processes, started at its first decision and shut
+    down with the service. "spawn": the bot's process has threads (the database's,
+    discord.py's), which a fork would copy mid-state."""
 
+    def __init__(self) -> None:
+        self._pool: ProcessPoolExecutor | None = None
 
-def discard(broken: Executor) -> None:
-    """A worker died: the next decision starts a new pool."""
-    global _pool
-    if _pool is broken:
-        _pool = None
-    broken.shutdown(wait=False, cancel_futures=True)
+    def pool(self) -> Executor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=workers(),
+                                             mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+    def discard(self, broken: Executor) -> None:
+        """A worker died: the next decision starts a new pool."""
+        if self._pool is broken:
+            self._pool = None
+        broken.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        """Stop the workers; decisions still searching are abandoned (the service has
+        drained the moves it waits for before it closes)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
 
 
 def decide(bot: Bot, view: PlayerView, deadline: float) -> Action:

@@ -82,8 +82,8 @@ async def test_a_game_against_hard_bots_runs_their_search_in_worker_processes(
     runs in this process (`threads` records those that do)."""
     instant.service.think_samples = SAMPLES
     assert instant.service.think_in_processes
-    counting = Counting(thinking.pool())
-    monkeypatch.setattr(thinking, "pool", lambda: counting)
+    counting = Counting(instant.service.workers.pool())
+    monkeypatch.setattr(instant.service.workers, "pool", lambda: counting)
     await a_game_against_hard_bots(fake, instant, clock)
     assert counting.submitted > 0, "no hard decision was made"
     assert threads == [], "a hard decision ran in the bot's own process"
@@ -122,7 +122,7 @@ async def test_when_the_worker_process_dies_the_bots_decide_in_a_thread(
 ) -> None:
     instant.service.think_samples = SAMPLES
     broken = BrokenPool()
-    monkeypatch.setattr(thinking, "pool", lambda: broken)
+    monkeypatch.setattr(instant.service.workers, "pool", lambda: broken)
     await a_game_against_hard_bots(fake, instant, clock)
     assert threads and threading.main_thread().name not in threads
     assert broken.shut and "worker process died" in caplog.text
@@ -250,3 +250,15 @@ async def test_a_shutdown_waits_for_the_move_being_thought(
     assert game.version > version and president.service.thinking == 0
     await fake.settle()
     fake.assert_no_errors()
+
+
+def test_the_service_s_workers_start_on_demand_and_close_with_it() -> None:
+    workers = thinking.Workers()
+    first = workers.pool()
+    assert workers.pool() is first  # one pool while it lives
+    workers.close()
+    again = workers.pool()
+    assert again is not first  # a closed pool is never handed out again
+    with pytest.raises(RuntimeError):  # shut down: it takes no more work
+        first.submit(print)
+    workers.close()

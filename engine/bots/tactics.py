@@ -176,9 +176,10 @@ def judge(
     if cheap:
         return min(cheap, key=strength), "answer_cheap"
     if controls:
-        return min(controls, key=lambda o: (o.count != held.get(o.level, 0) and
-                                            o.special is None and o.wilds == 0,
-                                            o.wilds, strength(o))), "control"
+        # Spend as few control cards as will do: a wild only when needed, then the fewest
+        # cards (presi's 2 of oros alone beats a pair of 2s), then a 2 before the top single.
+        return min(controls, key=lambda o: (o.wilds, o.count, o.special is not None,
+                                            strength(o))), "control"
     return min(plain, key=strength), "break"
 
 

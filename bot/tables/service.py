@@ -645,6 +645,8 @@ class TableService:
         if len(table.seats) < rules.min_players:
             raise TableError("err.min_players", min=rules.min_players, count=len(table.seats))
         bots = [i for i, p in enumerate(table.seats) if p.is_bot]
+        if self.think_in_processes and any(p.is_bot and p.level == "hard" for p in table.seats):
+            self.workers.warm()  # started with the game, not at its first hard decision
         table.game = Game.new(rules, seats=len(table.seats), seed=self._rng.randrange(2**32),
                               bots=bots)
         self._new_game_no(table)

@@ -21,7 +21,7 @@ import logging
 import multiprocessing
 import os
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 
 from engine.actions import Action
 from engine.bots import Bot
@@ -52,6 +52,20 @@ class Workers:
             self._pool = ProcessPoolExecutor(max_workers=workers(),
                                              mp_context=multiprocessing.get_context("spawn"))
         return self._pool
+
+    @property
+    def started(self) -> bool:
+        return self._pool is not None
+
+    def warm(self) -> None:
+        """Start every worker now: a spawn takes about a second, which the first decision
+        would otherwise spend out of its 80 ms (it searches for what is left, one sample)."""
+        pool = self.pool()
+        try:
+            for _ in range(workers()):
+                pool.submit(int)
+        except BrokenExecutor:  # the first decision will fall back to a thread
+            self.discard(pool)
 
     def discard(self, broken: Executor) -> None:
         """A worker died: the next decision starts a new pool."""

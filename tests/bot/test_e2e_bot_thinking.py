@@ -85,7 +85,8 @@ async def test_a_game_against_hard_bots_runs_their_search_in_worker_processes(
     counting = Counting(instant.service.workers.pool())
     monkeypatch.setattr(instant.service.workers, "pool", lambda: counting)
     await a_game_against_hard_bots(fake, instant, clock)
-    assert counting.submitted > 0, "no hard decision was made"
+    # The start warmed the workers up (one no-op each), then the decisions went there.
+    assert counting.submitted > thinking.workers(), "no hard decision was made"
     assert threads == [], "a hard decision ran in the bot's own process"
     assert instant.service.thinking == 0
     fake.assert_no_errors()
@@ -99,6 +100,7 @@ async def test_in_threads_the_search_runs_in_worker_threads(
     await a_game_against_hard_bots(fake, instant, clock)
     assert threads, "no hard decision was made"
     assert threading.main_thread().name not in threads
+    assert not instant.service.workers.started  # no process was started for nothing
     assert instant.service.thinking == 0
     fake.assert_no_errors()
 
@@ -254,7 +256,9 @@ async def test_a_shutdown_waits_for_the_move_being_thought(
 
 def test_the_service_s_workers_start_on_demand_and_close_with_it() -> None:
     workers = thinking.Workers()
+    assert not workers.started
     first = workers.pool()
+    assert workers.started
     assert workers.pool() is first  # one pool while it lives
     workers.close()
     again = workers.pool()

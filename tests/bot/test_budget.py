@@ -11,6 +11,15 @@ from bot.tables.budget import BudgetClosed, CallBudget
 from bot.tables.clock import ManualClock
 
 
+async def full_budget() -> tuple[ManualClock, CallBudget]:
+    """A budget of one call a second whose place was just taken."""
+    clock = ManualClock()
+    budget = CallBudget(clock, limit=1, window=1.0)
+    async with budget.call():
+        pass
+    return clock, budget
+
+
 async def settle() -> None:
     for _ in range(20):
         await asyncio.sleep(0)
@@ -43,10 +52,7 @@ async def test_waiters_go_as_places_come_free_and_never_over_the_limit() -> None
 async def test_waiters_share_one_timer() -> None:
     """However many wait, one timer watches the oldest place (a sleep per waiter and per
     wake-up cost a loaded bot its event loop: docs/deploy.md)."""
-    clock = ManualClock()
-    budget = CallBudget(clock, limit=1, window=1.0)
-    async with budget.call():
-        pass
+    clock, budget = await full_budget()
     waiters = [asyncio.ensure_future(budget.wait_free()) for _ in range(50)]
     await settle()
     assert len(clock._sleepers) == 1
@@ -56,10 +62,7 @@ async def test_waiters_share_one_timer() -> None:
 
 
 async def test_closing_drops_every_waiter_at_once_and_keeps_the_limit() -> None:
-    clock = ManualClock()
-    budget = CallBudget(clock, limit=1, window=1.0)
-    async with budget.call():
-        pass
+    clock, budget = await full_budget()
     waiting = asyncio.ensure_future(budget.wait_free())
     await settle()
     assert not waiting.done()
@@ -75,10 +78,7 @@ async def test_closing_drops_every_waiter_at_once_and_keeps_the_limit() -> None:
 
 
 async def test_a_cancelled_waiter_does_not_cancel_the_others() -> None:
-    clock = ManualClock()
-    budget = CallBudget(clock, limit=1, window=1.0)
-    async with budget.call():
-        pass
+    clock, budget = await full_budget()
     first = asyncio.ensure_future(budget.wait_free())
     second = asyncio.ensure_future(budget.wait_free())
     await settle()

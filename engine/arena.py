@@ -1,9 +1,12 @@
 """``python -m engine.arena``: players measured against each other on duplicate deals.
 
-Each deal is one round after an exchange (a random previous ranking gives the roles, as in
-every round but a game's first), played once per rotation of the players round the seats,
-so every player meets every hand and every role: ``--deals 1000`` at 4 seats plays 250
-deals × 4 rotations. One line per distinct player: mean finishing place (1 = best) and the
+Each deal is one round, played once per rotation of the players round the seats, so every
+player meets every hand: ``--deals 1000`` at 4 seats plays 250 deals × 4 rotations. By
+default the round is a game's first (no roles, no exchange), the protocol of issue 12's
+figures and targets (greedy vs 3× random reproduces its 2.13 / 1.83 / 1.83 / 3.36);
+``--rounds exchanged`` plays a round after an exchange instead (a random previous ranking
+gives the roles, as in every round but a game's first), so each player also meets every
+role and the exchange's choices count. One line per distinct player: mean finishing place (1 = best) and the
 share of rounds won, each with its 95 % confidence half-width, and the median and 99th
 percentile of its decision times (wall clock, one process, one core).
 
@@ -57,9 +60,10 @@ def _ms(value: float) -> str:
 
 def play_deals(rules: Rules, names: Sequence[str], deals: int, seed: int, *,
                samples: int | None = None, budget: float = 0.08,
-               timed: bool = False) -> dict[str, Score]:
+               timed: bool = False, exchanged: bool = False) -> dict[str, Score]:
     """Play ``deals`` rounds (rounded up to whole rotations); scores by player name.
 
+    ``exchanged``: each round follows an exchange between random roles, else it is a first.
     ``samples`` fixes hard's sample count (deterministic); otherwise, with ``timed``, hard
     searches for ``budget`` seconds of wall clock per decision.
     """
@@ -77,7 +81,8 @@ def play_deals(rules: Rules, names: Sequence[str], deals: int, seed: int, *,
             seated = [names[(s + shift) % seats] for s in range(seats)]
             players = [make_player(name, deal_seed + s, samples=samples, budget=budget,
                                    clock=clock) for s, name in enumerate(seated)]
-            game = Game.new(rules, seats, seed=deal_seed, previous_ranking=previous)
+            game = Game.new(rules, seats, seed=deal_seed,
+                            previous_ranking=previous if exchanged else None)
             _play_round(game, players, [scores[name] for name in seated])
             assert game.ranking is not None
             for place, seat in enumerate(game.ranking, start=1):
@@ -115,6 +120,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--budget-ms", type=float, default=80.0,
                         help="hard's time budget per decision")
     parser.add_argument("--samples", type=int, help="hard: a fixed sample count instead")
+    parser.add_argument("--rounds", choices=("first", "exchanged"), default="first",
+                        help="a game's first round (no exchange), or a round after one")
     args = parser.parse_args(argv)
     names = [n.strip() for n in args.players.split(",") if n.strip()]
     for name in names:
@@ -128,7 +135,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.error(f"{args.preset} seats {rules.min_players} to {rules.max_players} players, "
                      f"not {seats}")
     scores = play_deals(rules, names, args.deals, args.seed, samples=args.samples,
-                        budget=args.budget_ms / 1000, timed=args.samples is None)
+                        budget=args.budget_ms / 1000, timed=args.samples is None,
+                        exchanged=args.rounds == "exchanged")
     deals = len(next(iter(scores.values())).places) // names.count(names[0])
     try:
         for name in dict.fromkeys(names):

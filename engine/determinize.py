@@ -3,8 +3,9 @@
 Search cannot see the other hands, so it samples them: the unseen cards (the deck minus the
 seat's hand and the cards played) are dealt to the other seats, each getting exactly as many
 as it holds, the cards the view knows a seat holds going to that seat, and the view's
-inferences (caps, lacks) respected when a deal allows it. Everything public is copied, so the
-sampled game continues under the same rules from the same position.
+inferences (caps, lacks) respected when a deal allows it, then, as far as a few tries allow,
+the beliefs the seats' passes and leads suggest (:mod:`engine.tells`). Everything public is
+copied, so the sampled game continues under the same rules from the same position.
 
 >>> import random
 >>> from engine import Game, Rules
@@ -21,15 +22,19 @@ import random
 
 from .cards import Card
 from .game import Game, Phase
+from .tells import Beliefs, beliefs
 from .view import PlayerView
 
 __all__ = ["determinize", "sample_hands"]
 
 _TRIES = 20  # constrained deals retried before the soft inferences are dropped
+_REPAIRS = 60  # swaps tried to mend the beliefs a deal breaks (engine.tells)
 
 
-def sample_hands(view: PlayerView, rng: random.Random) -> list[list[Card]]:
-    """Hands for every seat consistent with ``view``: the seat's own, the others sampled."""
+def sample_hands(view: PlayerView, rng: random.Random,
+                 believed: Beliefs | None = None) -> list[list[Card]]:
+    """Hands for every seat consistent with ``view``: the seat's own, the others sampled.
+    ``believed``: ``beliefs(view)``, for a caller sampling many deals from one view."""
     me = view.seat
     hands: list[list[Card]] = [[] for _ in range(view.seats)]
     hands[me] = list(view.hand)
@@ -44,8 +49,9 @@ def sample_hands(view: PlayerView, rng: random.Random) -> list[list[Card]]:
     for seat, level, count in view.lacks:
         key = (seat, level)
         lacks[key] = min(lacks.get(key, count), count)
-    dealt = None
-    if caps or lacks:
+    dealt = _believed(beliefs(view) if believed is None else believed, pool, need, caps,
+                      lacks, hands, rng)
+    if dealt is None and (caps or lacks):
         for _ in range(_TRIES):
             dealt = _constrained(pool, need, caps, lacks, rng)
             if dealt is not None:
@@ -55,6 +61,81 @@ def sample_hands(view: PlayerView, rng: random.Random) -> list[list[Card]]:
     for seat, sampled in enumerate(dealt):
         hands[seat].extend(sampled)
     return hands
+
+
+def _believed(believed: Beliefs, pool: list[Card], need: list[int], caps: dict[int, int],
+              lacks: dict[tuple[int, int], int], hands: list[list[Card]],
+              rng: random.Random) -> list[list[Card]] | None:
+    """A deal honouring the facts and the values believed absent, then repaired by swaps
+    towards the other beliefs; None if no try could honour the absences."""
+    if not believed.none and not believed.not_exact:
+        return None
+    absent = dict(lacks)
+    for seat, level in believed.none:
+        absent[(seat, level)] = 1
+    for _ in range(_TRIES):
+        dealt = _constrained(pool, need, caps, absent, rng)
+        if dealt is not None:
+            if believed.not_exact:
+                _repair(dealt, hands, believed.not_exact, caps, absent, rng)
+            return dealt
+    return None
+
+
+def _repair(dealt: list[list[Card]], hands: list[list[Card]],
+            not_exact: tuple[tuple[int, int, int], ...], caps: dict[int, int],
+            absent: dict[tuple[int, int], int], rng: random.Random) -> None:
+    """Swap sampled cards between seats while that breaks fewer « not exactly n » beliefs
+    and keeps caps and absences: a short local search, not a guarantee."""
+    forbidden: dict[tuple[int, int], set[int]] = {}
+    for seat, level, n in not_exact:
+        forbidden.setdefault((seat, level), set()).add(n)
+    held: dict[tuple[int, int], int] = {}
+    for seat, cards in enumerate(hands):
+        for card in (*cards, *dealt[seat]):
+            key = (seat, card.value)
+            held[key] = held.get(key, 0) + 1
+
+    def broken(key: tuple[int, int]) -> bool:
+        return held.get(key, 0) in forbidden.get(key, ())
+
+    def allowed(seat: int, value: int) -> bool:
+        limit = absent.get((seat, value))
+        return value <= caps.get(seat, value) and (limit is None
+                                                   or held.get((seat, value), 0) < limit)
+
+    seats = [s for s, cards in enumerate(dealt) if cards]
+    wrong = {key for key in forbidden if broken(key)}
+    for _ in range(_REPAIRS):
+        if not wrong:
+            return
+        seat, level = rng.choice(sorted(wrong))
+        mine = dealt[seat]
+        other = rng.choice(seats)
+        if other == seat or not mine:
+            continue
+        theirs = dealt[other]
+        i, j = rng.randrange(len(mine)), rng.randrange(len(theirs))
+        give, take = mine[i], theirs[j]
+        if give.value == take.value:
+            continue
+        keys = {(seat, give.value), (seat, take.value), (other, give.value), (other, take.value)}
+        before = sum(map(broken, keys))
+        for key, step in (((seat, give.value), -1), ((other, give.value), 1),
+                          ((seat, take.value), 1), ((other, take.value), -1)):
+            held[key] = held.get(key, 0) + step
+        fits = allowed(seat, take.value) and allowed(other, give.value)
+        if fits and sum(map(broken, keys)) < before:
+            mine[i], theirs[j] = take, give
+            for key in keys:
+                if broken(key):
+                    wrong.add(key)
+                else:
+                    wrong.discard(key)
+            continue
+        for key, step in (((seat, give.value), 1), ((other, give.value), -1),
+                          ((seat, take.value), -1), ((other, take.value), 1)):
+            held[key] = held.get(key, 0) + step
 
 
 def _plain(pool: list[Card], need: list[int], rng: random.Random) -> list[list[Card]]:
@@ -99,7 +180,8 @@ def _constrained(pool: list[Card], need: list[int], caps: dict[int, int],
     return out
 
 
-def determinize(view: PlayerView, rng: random.Random) -> Game:
+def determinize(view: PlayerView, rng: random.Random,
+                believed: Beliefs | None = None) -> Game:
     """A game in ``view``'s position with sampled hidden hands, ready to play on.
 
     Only for the play phase: the exchange's pending gifts are not part of a view. The
@@ -110,7 +192,7 @@ def determinize(view: PlayerView, rng: random.Random) -> Game:
     game = Game(view.rules, view.seats, rng, False)
     game.phase = view.phase
     game.round_no = view.round_no
-    game.hands = sample_hands(view, rng)
+    game.hands = sample_hands(view, rng, believed)
     game.active = [s in view.order for s in range(view.seats)]
     game.order = list(view.order)
     game.points = list(view.points)
@@ -128,4 +210,6 @@ def determinize(view: PlayerView, rng: random.Random) -> Game:
     game.constraint = view.constraint
     game.lap = list(view.lap)
     game.lacks = list(view.lacks)
+    game.played = [list(p) for p in view.played]
+    game.tells = list(view.tells)
     return game

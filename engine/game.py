@@ -32,9 +32,9 @@ from .exchange import ExchangeDue
 from .observation import Observation, observe
 from .rules import Rules
 from .snapshot import game_from_dict, game_to_dict
-from .state import Phase, Timer, TrickPlay
+from .state import Phase, Tell, Timer, TrickPlay
 
-__all__ = ["ExchangeDue", "Game", "Phase", "Timer", "TrickPlay"]
+__all__ = ["ExchangeDue", "Game", "Phase", "Tell", "Timer", "TrickPlay"]
 
 
 class Game(Automation):
@@ -122,6 +122,8 @@ class Game(Automation):
         state["gifts"] = [replace(g) for g in self.gifts]
         state["swaps"] = list(self.swaps)
         state["lacks"] = list(self.lacks)
+        state["played"] = [list(p) for p in self.played]
+        state["tells"] = list(self.tells)
         state["timeouts"] = list(self.timeouts)
         state["autopilot"] = set(self.autopilot)
         state["bots"] = set(self.bots)

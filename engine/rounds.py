@@ -143,7 +143,8 @@ class Rounds(Tricks):
         else:
             self.hands = self._deal()
         self.out, self.penalised, self.pile = [], [], []
-        self.swaps, self.lacks = [], []
+        self.swaps, self.lacks, self.tells = [], [], []
+        self.played = [[] for _ in range(self.seats)]
         self._base.clear()
         self.revolution = False
         self.trick, self.passed, self.constraint = [], set(), None

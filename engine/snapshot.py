@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 from .cards import Card
 from .exchange import Gift
 from .rules import Rules
-from .state import GameState, Phase, TrickPlay
+from .state import GameState, Phase, Tell, TrickPlay
 from .tricks import Tricks
 
 __all__ = ["game_from_dict", "game_to_dict"]
@@ -41,11 +41,7 @@ def game_to_dict(game: GameState) -> dict[str, Any]:
         "out": list(game.out),
         "penalised": list(game.penalised),
         "revolution": game.revolution,
-        "trick": [
-            {"seat": p.seat, "cards": cards(p.cards), "level": p.level, "count": p.count,
-             "value": p.value, "special": p.special, "announce": p.announce}
-            for p in game.trick
-        ],
+        "trick": [_play_dict(p) for p in game.trick],
         "pile": cards(game.pile),
         "passed": sorted(game.passed),
         "last_player": game.last_player,
@@ -62,6 +58,16 @@ def game_to_dict(game: GameState) -> dict[str, Any]:
         ],
         "swaps": [[g, r, cards(cs), mode] for g, r, cs, mode in game.swaps],
         "lacks": [list(lack) for lack in game.lacks],
+        "played": [cards(p) for p in game.played],
+        # Compact rows (a round records dozens): seat, before, revolution, constraint, then
+        # the top faced and the play made, each None or seat, cards, level, count, value,
+        # special, announce.
+        "tells": [
+            [t.seat, t.before, t.revolution,
+             None if t.constraint is None else list(t.constraint),
+             _play_row(t.top), _play_row(t.play)]
+            for t in game.tells
+        ],
         "version": game.version,
         "trick_version": game.trick_version,
         "timer_serial": game.timer_serial,
@@ -92,11 +98,7 @@ def game_from_dict(data: dict[str, Any], cls: type[G]) -> G:
     game.out = list(data["out"])
     game.penalised = list(data["penalised"])
     game.revolution = data["revolution"]
-    game.trick = [
-        TrickPlay(p["seat"], tuple(cards(p["cards"])), p["level"], p["count"], p["value"],
-                  p["special"], p["announce"])
-        for p in data["trick"]
-    ]
+    game.trick = [_trick_play(p) for p in data["trick"]]
     game.pile = cards(data["pile"])
     game.passed = set(data["passed"])
     game._run = game._run_length()
@@ -115,6 +117,13 @@ def game_from_dict(data: dict[str, Any], cls: type[G]) -> G:
     ]
     game.swaps = [(g, r, tuple(cards(cs)), mode) for g, r, cs, mode in data.get("swaps", [])]
     game.lacks = [(s, level, count) for s, level, count in data.get("lacks", [])]
+    # Snapshots from before tells were recorded restore without them: beliefs start afresh.
+    game.played = [cards(p) for p in data.get("played", [[]] * game.seats)]
+    game.tells = [
+        Tell(seat, before, _row_play(top), _row_play(play), revolution,
+             None if held is None else (held[0], held[1]))
+        for seat, before, revolution, held, top, play in data.get("tells", [])
+    ]
     game.version = data["version"]
     game.trick_version = data["trick_version"]
     game.timer_serial = data["timer_serial"]
@@ -133,3 +142,29 @@ def _rng_state(rng: random.Random) -> list[Any]:
 
 def _rng_from(data: list[Any]) -> tuple[Any, ...]:
     return (data[0], tuple(data[1]), data[2])
+
+
+def _play_dict(play: TrickPlay) -> dict[str, Any]:
+    return {"seat": play.seat, "cards": [str(c) for c in play.cards], "level": play.level,
+            "count": play.count, "value": play.value, "special": play.special,
+            "announce": play.announce}
+
+
+def _trick_play(data: dict[str, Any]) -> TrickPlay:
+    return TrickPlay(data["seat"], tuple(Card.parse(c) for c in data["cards"]), data["level"],
+                     data["count"], data["value"], data["special"], data["announce"])
+
+
+def _play_row(play: TrickPlay | None) -> list[Any] | None:
+    if play is None:
+        return None
+    return [play.seat, [str(c) for c in play.cards], play.level, play.count, play.value,
+            play.special, play.announce]
+
+
+def _row_play(row: list[Any] | None) -> TrickPlay | None:
+    if row is None:
+        return None
+    seat, cs, level, count, value, special, announce = row
+    return TrickPlay(seat, tuple(Card.parse(c) for c in cs), level, count, value, special,
+                     announce)

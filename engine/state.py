@@ -23,7 +23,7 @@ from .plays import PlayOption
 from .roles import roles_for
 from .rules import Rules
 
-__all__ = ["GameState", "Phase", "Timer", "TrickPlay"]
+__all__ = ["GameState", "Phase", "Tell", "Timer", "TrickPlay"]
 
 
 class Phase(Enum):
@@ -43,6 +43,20 @@ class TrickPlay(NamedTuple):
     value: str
     special: str | None
     announce: str | None
+
+
+class Tell(NamedTuple):
+    """A public moment that may say something about a seat's hand then: facing ``top``
+    (None: it opened the trick) it made ``play`` (None: it passed). What it says depends on
+    how the seat plays, so the engine records the moment and search reads it
+    (:mod:`engine.tells`)."""
+
+    seat: int
+    before: int  # cards the seat had played this round until then
+    top: TrickPlay | None
+    play: TrickPlay | None
+    revolution: bool
+    constraint: tuple[int, int] | None  # « ta gueule » / « ou rien » on the seat: level, count
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +108,10 @@ class GameState(ABC):
         # value (seat, level, count: it held fewer than count cards of level).
         self.swaps: list[tuple[int, int, tuple[Card, ...], str]] = []
         self.lacks: list[tuple[int, int, int]] = []
+        # Every seat's plays this round, in order, and the passes and leads that may tell
+        # something of a hand (search's beliefs, engine.tells); public like the pile.
+        self.played: list[list[Card]] = [[] for _ in range(seats)]
+        self.tells: list[Tell] = []
         self.version = 0
         self.trick_version = 0
         self.timer_serial = 0

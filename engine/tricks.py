@@ -24,7 +24,7 @@ from .events import (
     TrickClosed,
 )
 from .plays import PlayOption, Signature, legal_options, opening_options, plain_options, signature
-from .state import GameState, Phase, TrickPlay
+from .state import GameState, Phase, Tell, TrickPlay
 
 __all__ = ["Tricks"]
 
@@ -224,12 +224,19 @@ class Tricks(GameState):
         level, count, special = option.level, option.count, option.special
         trick = self.trick
         previous = trick[-1] if trick else None
+        played = self.played[seat]
+        before = len(played)
+        played.extend(cards)
         if previous is not None and previous.special is None and special is None \
                 and previous.level == level:
             self._run += count
         else:
             self._run = count if special is None else 0
         play = TrickPlay(seat, cards, level, count, option.value, special, option.announce)
+        held = self.constraint
+        self.tells.append(Tell(seat, before, previous, play, self.revolution,
+                               (held[1], held[2]) if held is not None and held[0] == seat
+                               else None))
         trick.append(play)
         self.last_player = seat
         self.constraint = None
@@ -342,7 +349,11 @@ class Tricks(GameState):
     def _apply_pass(self, seat: int, events: list[Event]) -> None:
         if self.rules.pass_is_final or self.rules.fast:
             self.passed.add(seat)
-        if self.constraint is not None and self.constraint[0] == seat:
+        held = self.constraint
+        mine = (held[1], held[2]) if held is not None and held[0] == seat else None
+        self.tells.append(Tell(seat, len(self.played[seat]), self.trick[-1], None,
+                               self.revolution, mine))
+        if mine is not None:
             self.constraint = None
         events.append(Passed(seat))
         if self.rules.fast:

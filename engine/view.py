@@ -26,7 +26,7 @@ from .plays import PlayOption
 from .rules import Rules
 
 if TYPE_CHECKING:
-    from .game import Game, Phase, TrickPlay
+    from .game import Game, Phase, Tell, TrickPlay
 
 __all__ = ["PlayerView", "player_view"]
 
@@ -62,6 +62,8 @@ class PlayerView:
     known: tuple[tuple[int, tuple[Card, ...]], ...]  # (seat, cards it surely holds)
     caps: tuple[tuple[int, int], ...]  # (seat, highest value it may hold)
     lacks: tuple[tuple[int, int, int], ...]  # (seat, level, count): held fewer than count
+    played: tuple[tuple[Card, ...], ...]  # each seat's plays this round, in order
+    tells: tuple[Tell, ...]  # passes and leads, read by search (engine.tells)
 
     def strength(self, level: int) -> int:
         """Position of a value in the current order (higher is stronger)."""
@@ -110,4 +112,6 @@ def player_view(game: Game, seat: int) -> PlayerView:
         known=tuple((s, tuple(cs)) for s, cs in sorted(known.items())),
         caps=tuple(caps),
         lacks=tuple(game.lacks),
+        played=tuple(tuple(p) for p in game.played),
+        tells=tuple(game.tells),
     )

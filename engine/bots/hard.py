@@ -23,6 +23,7 @@ from ..actions import Action
 from ..determinize import determinize
 from ..game import Phase
 from ..plays import PlayOption
+from ..tells import beliefs
 from ..view import PlayerView
 from .normal import exchange_action, play_of
 from .rollout import rollout
@@ -69,8 +70,9 @@ class HardBot:
         places: list[list[int]] = [[] for _ in candidates]
         done = 0
         deadline = self.clock() + self.budget if self.clock is not None else 0.0
+        believed = beliefs(view)
         while self._more(done, deadline):
-            sample = determinize(view, random.Random(self.rng.random()))
+            sample = determinize(view, random.Random(self.rng.random()), believed)
             holders = frozenset(s for s in view.order
                                 if s != view.seat and self.rng.random() < HOLD_BACK_SHARE)
             for i, option in enumerate(candidates):

@@ -1,0 +1,115 @@
+"""What plays and passes say about a hand: the beliefs search deals hidden cards by.
+
+Players answer with their weakest whole group that beats the trick without spending a
+control card, when they hold one (the reference bot and every level here do, and so do most
+people), and they open a trick with their weakest value, all of it. So a seat that passed,
+or answered with a control card or a wild, held no such group; a seat that answered with a
+plain group held no such group weaker than it (unless it held two cards or fewer: then
+players play anything); and a seat that led a plain value held all those cards of it and
+nothing weaker. Players do not always play so:
+these are beliefs, which :mod:`engine.determinize` honours as far as a deal allows, not
+facts like the cards given in the exchange.
+
+Measured (docs/bots.md): the hard level against 3× greedy in classic, 400 first rounds of
+seed 1 at 20 samples, placed 1.90 on average dealing the unseen cards uniformly, 1.80 with
+these beliefs, and 1.50 when given the real hands: what it does not know costs the most.
+
+>>> from engine import Game, Rules
+>>> from engine.actions import Action
+>>> from engine.view import player_view
+>>> game = Game.new(Rules.preset("classic"), seats=4, seed=3)
+>>> seat = game.to_act
+>>> lead = game.legal_plays(seat)[0]  # its weakest value, one card of it
+>>> _ = game.apply(seat, Action.play(lead))
+>>> seen = beliefs(player_view(game, game.to_act))
+>>> (seat, lead.level) in seen.none  # it led all it had of that value
+True
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .cards import THREE, TWO
+from .plays import PlayOption, legal_options
+from .state import TrickPlay
+from .view import PlayerView
+
+__all__ = ["Beliefs", "beliefs"]
+
+SMALL_HAND = 2  # with this many cards or fewer, players answer with anything: a pass says nothing
+
+
+class Beliefs(NamedTuple):
+    """Counts of values in the other seats' hands now, as the tells suggest."""
+
+    not_exact: tuple[tuple[int, int, int], ...]  # (seat, level, n): holds any count but n
+    none: tuple[tuple[int, int], ...]  # (seat, level): holds none of level
+
+
+def beliefs(view: PlayerView) -> Beliefs:
+    """The beliefs the view's tells give about every other seat still holding cards."""
+    not_exact: set[tuple[int, int, int]] = set()
+    none: set[tuple[int, int]] = set()
+    for tell in view.tells:
+        seat = tell.seat
+        if seat == view.seat or not view.hand_sizes[seat]:
+            continue
+        later = view.played[seat][tell.before:]
+        since: dict[int, int] = {}
+        for card in later:
+            since[card.value] = since.get(card.value, 0) + 1
+        if tell.top is None:
+            if tell.play is not None:
+                _read_lead(view, tell.play, tell.revolution, since, none)
+            continue
+        if view.hand_sizes[seat] + len(later) <= SMALL_HAND:
+            continue
+        levels = _answers(view, tell.top, tell.revolution, tell.constraint)
+        play = tell.play
+        if play is not None and _plain(play, tell.revolution):
+            # It answered with a plain group: it held no whole group weaker than that one.
+            levels = [v for v in levels if (v > play.level if tell.revolution
+                                            else v < play.level)]
+        for level in levels:  # (a pass, a wild or a control card: no whole group at all)
+            n = tell.top.count - since.get(level, 0)
+            if n >= 0:
+                not_exact.add((seat, level, n))
+    return Beliefs(tuple(sorted(not_exact)), tuple(sorted(none)))
+
+
+def _plain(play: TrickPlay, revolution: bool) -> bool:
+    """Natural cards of one value that is not the control value (2s, or 3s in revolution)."""
+    return play.special is None and play.level != (THREE if revolution else TWO) and \
+        all(c.value == play.level for c in play.cards)
+
+
+def _read_lead(view: PlayerView, play: TrickPlay, revolution: bool, since: dict[int, int],
+               none: set[tuple[int, int]]) -> None:
+    """A plain lead: all the seat's cards of that value, nothing weaker. The led cards are
+    among those played since, so the seat now holds none of that value or weaker ones
+    (unless it played more of them later: then it did not lead so, and no belief)."""
+    if not _plain(play, revolution):
+        return
+    seat = play.seat
+    wild = 4 if view.rules.wild_rank == "7" else None
+    weaker = [v for v in view.rules.deck_kind.values
+              if v != wild and (v > play.level if revolution else v < play.level)]
+    if any(since.get(v, 0) for v in weaker):
+        return  # it played a weaker value later: it did not lead its weakest
+    if since.get(play.level, 0) > play.count:
+        return  # it held more of that value than it led
+    none.update((seat, v) for v in weaker + [play.level])
+
+
+def _answers(view: PlayerView, top: TrickPlay, revolution: bool,
+             constraint: tuple[int, int] | None) -> list[int]:
+    """The values of which a plain group of the top's size would have answered it (the
+    control value and wilds aside): the engine's own legality, asked of one group per value."""
+    rules = view.rules
+    control = THREE if revolution else TWO
+    wild = 4 if rules.wild_rank == "7" else None
+    groups = [PlayOption("", v, top.count, ()) for v in rules.deck_kind.values
+              if v != control and v != wild]
+    return [o.level for o in legal_options(groups, top, revolution, rules.equal_allowed,
+                                           rules.two_beats_larger, constraint)]

@@ -1,0 +1,110 @@
+"""Tells (passes and leads) and the beliefs search reads from them (engine.tells)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import replace
+
+import pytest
+
+from engine import PRESETS, Game, Phase, Rules
+from engine.actions import Action
+from engine.bots import decide, make_player
+from engine.determinize import sample_hands
+from engine.tells import beliefs
+from engine.view import player_view
+
+
+def _greedy_round(preset: str, seed: int, seats: int = 4) -> Iterator[tuple[Game, int]]:
+    """A first round between reference players; yields the game before each decision."""
+    rules = Rules.preset(preset, game_end="unlimited")
+    game = Game.new(rules, seats, seed=seed)
+    greedy = make_player("greedy")
+    while game.phase is Phase.PLAY:
+        seat = game.to_act
+        assert seat is not None
+        yield game, seat
+        game.apply(seat, decide(greedy, game, seat))
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_beliefs_about_reference_players_always_hold(preset: str) -> None:
+    """The reference bot plays exactly as the tells assume (whole groups, weakest lead), so
+    every belief about its seats is true of the real hands: a check that can fail on any
+    misread pass, lead, revolution, constraint or card played since."""
+    checked = 0
+    for seed in range(12):
+        for game, seat in _greedy_round(preset, seed):
+            seen = beliefs(player_view(game, seat))
+            for holder, level in seen.none:
+                assert not any(c.value == level for c in game.hands[holder]), (seed, holder)
+            for holder, level, n in seen.not_exact:
+                assert sum(1 for c in game.hands[holder] if c.value == level) != n
+            checked += len(seen.none) + len(seen.not_exact)
+    assert checked > 500  # the tells said a good deal
+
+
+def test_a_pass_and_a_lead_are_recorded_and_cleared_with_the_round() -> None:
+    rules = Rules.preset("classic", game_end="unlimited")
+    game = Game.new(rules, 4, seed=3)
+    opener = game.to_act
+    assert opener is not None
+    lead = game.legal_plays(opener)[0]
+    game.apply(opener, Action.play(lead))
+    follower = game.to_act
+    assert follower is not None
+    game.apply(follower, Action.pass_())
+    (led, passed) = game.tells
+    assert (led.seat, led.top, led.before, led.play) == (opener, None, 0, game.trick[0])
+    assert (passed.seat, passed.top, passed.play) == (follower, game.trick[-1], None)
+    assert game.played[opener] == list(lead.cards)
+    again = Game.from_dict(game.to_dict())
+    assert again.tells == game.tells and again.played == game.played
+    assert game.clone().tells == game.tells
+    while game.phase is Phase.PLAY:
+        seat = game.to_act
+        assert seat is not None
+        game.apply(seat, decide(make_player("greedy"), game, seat))
+    game.next_round()
+    assert game.tells == [] and game.played == [[] for _ in range(4)]
+
+
+def test_a_turn_with_few_cards_says_nothing() -> None:
+    """With two cards or fewer, players answer with anything they can: no belief; with more,
+    a pass or an answer says which whole groups the seat lacked."""
+    small = large = 0
+    for seed in range(4):
+        for game, seat in _greedy_round("classic", seed):
+            view = player_view(game, seat)
+            for tell in view.tells:
+                if tell.top is None or tell.seat == seat or not view.hand_sizes[tell.seat]:
+                    continue
+                held = view.hand_sizes[tell.seat] + len(view.played[tell.seat]) - tell.before
+                said = beliefs(replace(view, tells=(tell,))).not_exact
+                if held <= 2:
+                    assert said == ()
+                    small += 1
+                else:
+                    large += bool(said)
+    assert small and large
+
+
+def test_samples_honour_the_beliefs_when_the_real_hands_do() -> None:
+    """Against reference players the beliefs are true, so a deal honouring them exists:
+    the sampled hands break none of the values believed absent and few of the others."""
+    rng = random.Random(2)
+    broken = total = 0
+    for seed in range(6):
+        for game, seat in _greedy_round("classic", seed):
+            view = player_view(game, seat)
+            seen = beliefs(view)
+            if not seen.none:
+                continue
+            hands = sample_hands(view, rng)
+            for holder, level in seen.none:
+                assert not any(c.value == level for c in hands[holder])
+            for holder, level, n in seen.not_exact:
+                broken += sum(1 for c in hands[holder] if c.value == level) == n
+                total += 1
+    assert total > 100 and broken < total * 0.05

@@ -1,7 +1,8 @@
 """The hard level: determinized Monte-Carlo search over the hidden cards.
 
-For each sample, the other hands are dealt at random consistently with the view (see
-:mod:`engine.determinize`); every candidate move is played in that same sample and the game
+For each sample, the other hands are dealt at random consistently with the view and, as
+far as a deal allows, with what the others' plays and passes suggest (see
+:mod:`engine.determinize` and :mod:`engine.tells`); every candidate move is played in that same sample and the game
 is rolled out with the shared tactics until the bot's place is settled. The move with the best
 mean place wins (ties go to the normal level's choice, listed first). Samples run until the
 time budget is spent, read from a clock the caller supplies (the engine owns no clock), or
@@ -33,12 +34,13 @@ __all__ = ["HardBot"]
 # Fewer candidates leave more samples for each: classic vs 3× greedy, 240 rounds seed 2,
 # 3 / 4 / 6 candidates gave 1.80 / 1.75 / 1.82 (within noise of each other; 4 kept).
 MAX_CANDIDATES = 4
-# Each sampled deal also draws each opponent's style: holding back (passing rather than
-# spending a control card or breaking a group) with this probability, else playing like the
-# tactics. The search is only as good as its model of the others (docs/bots.md): classic,
-# 240 rounds of seed 1 at 20 samples, against 3x greedy / 3x normal, modelling every
-# opponent as the tactics gave 1.82 (200 rounds, seed 2) / 2.38, all holding back 1.79 /
-# 2.45, and this even mixture 1.72 / 2.32.
+# Each sampled deal also draws each opponent's style in the rollouts: naive (plays like the
+# reference bot: whole groups only, 2s included, else passes) or holding back (passes rather
+# than spend a control card or break a group), even odds. The search is only as good as its
+# model of the others (docs/bots.md). Classic, 400 first rounds of seed 1 at 20 samples,
+# against 3x greedy / 3x normal: half the opponents playing the tactics (never passing) and
+# half holding back gave 1.75 / 2.17, this even mix of naive and holding back 1.65 / 2.20.
+NAIVE_SHARE = 0.5
 HOLD_BACK_SHARE = 0.5
 MARGIN = 1.0  # standard errors of the paired differences (see the module docstring)
 
@@ -73,15 +75,27 @@ class HardBot:
         believed = beliefs(view)
         while self._more(done, deadline):
             sample = determinize(view, random.Random(self.rng.random()), believed)
-            holders = frozenset(s for s in view.order
-                                if s != view.seat and self.rng.random() < HOLD_BACK_SHARE)
+            holders, naive = self._styles(view)
             for i, option in enumerate(candidates):
                 game = sample.clone(rng=sample.rng)
                 game.step(view.seat, _same(game.legal_plays(view.seat), option))
-                places[i].append(rollout(game, view.seat, holders))
+                places[i].append(rollout(game, view.seat, holders, naive))
             done += 1
         option = candidates[_best(places)]
         return Action.pass_() if option is None else Action.play(option)
+
+    def _styles(self, view: PlayerView) -> tuple[frozenset[int], frozenset[int]]:
+        """Which opponents hold back and which play naively in this sample's rollouts."""
+        holders: set[int] = set()
+        naive: set[int] = set()
+        for seat in view.order:
+            if seat != view.seat:
+                draw = self.rng.random()
+                if draw < NAIVE_SHARE:
+                    naive.add(seat)
+                elif draw < NAIVE_SHARE + HOLD_BACK_SHARE:
+                    holders.add(seat)
+        return frozenset(holders), frozenset(naive)
 
     def _more(self, done: int, deadline: float) -> bool:
         if self.samples is not None:

@@ -4,19 +4,23 @@ Every seat plays the shared tactics without card counting (fast enough to run th
 times per decision) through :meth:`Game.step`, which trusts the listed options. Some seats
 may be modelled as players who hold back (``holders``): where the tactics would answer with a
 control card or a broken group, such a seat passes instead unless it holds two cards or
-fewer, as many players (and the reference bot) do. The hard bot draws, for each sampled
-deal, which opponents hold back (see :mod:`engine.bots.hard`).
+fewer, as many players (and the reference bot) do; others as naive players (``naive``), who
+play like the reference bot: whole groups only, 2s included, the lowest that answers. The
+hard bot draws, for each sampled deal, which style each opponent plays (see
+:mod:`engine.bots.hard`).
 """
 
 from __future__ import annotations
 
 from ..game import Game, Phase
+from ..players import GreedyPlayer
 from .tactics import judge
 
 __all__ = ["place", "rollout"]
 
 HOLD_BACK = ("control", "break")  # the tactics' reasons an opponent model passes on instead
 HOLD_BACK_ABOVE = 2  # ... unless it holds this many cards or fewer
+_NAIVE = GreedyPlayer()  # stateless: one for every rollout
 
 
 def place(game: Game, seat: int) -> int | None:
@@ -31,7 +35,8 @@ def place(game: Game, seat: int) -> int | None:
     return None
 
 
-def rollout(game: Game, seat: int, holders: frozenset[int] = frozenset()) -> int:
+def rollout(game: Game, seat: int, holders: frozenset[int] = frozenset(),
+            naive: frozenset[int] = frozenset()) -> int:
     """Play ``game`` on with the tactics until ``seat``'s place is settled; that place."""
     rules = game.rules
     hands = game.hands
@@ -41,6 +46,9 @@ def rollout(game: Game, seat: int, holders: frozenset[int] = frozenset()) -> int
             return settled
         actor = game.to_act
         assert actor is not None, "rollouts need turn-based play"
+        if actor in naive:
+            game.step(actor, _NAIVE.choose(game, actor).option)
+            continue
         trick = game.trick
         others = [len(hands[s]) for s in game.order if s != actor and hands[s]]
         can_pass = game.can_pass(actor)

@@ -11,8 +11,9 @@ these are beliefs, which :mod:`engine.determinize` honours as far as a deal allo
 facts like the cards given in the exchange.
 
 Measured (docs/bots.md): the hard level against 3× greedy in classic, 400 first rounds of
-seed 1 at 20 samples, placed 1.90 on average dealing the unseen cards uniformly, 1.80 with
-these beliefs, and 1.50 when given the real hands: what it does not know costs the most.
+seed 1 at 20 samples, placed 1.90 on average dealing the unseen cards uniformly, 1.75 with
+these beliefs (1.80 from passes and leads alone), and 1.50 when given the real hands: what
+it does not know costs it the most.
 
 >>> from engine import Game, Rules
 >>> from engine.actions import Action

@@ -79,11 +79,14 @@ def test_every_level_plays_only_legal_moves_on_every_preset(preset: str) -> None
 
 
 def test_normal_and_hard_beat_greedy_clearly() -> None:
-    """A few dozen duplicate deals, fixed seed and sample count: a deterministic check."""
+    """A few dozen duplicate deals, fixed seed and sample count: a deterministic check, on
+    first rounds and (normal) on rounds after an exchange."""
     rules = Rules.preset("classic")
     normal = play_deals(rules, ["normal", "greedy", "greedy", "greedy"], 40, seed=3)
+    exchanged = play_deals(rules, ["normal", "greedy", "greedy", "greedy"], 40, seed=3,
+                           exchanged=True)
     hard = play_deals(rules, ["hard", "greedy", "greedy", "greedy"], 24, seed=3, samples=4)
-    for scores in (normal, hard):
+    for scores in (normal, exchanged, hard):
         places = next(iter(scores.values())).places
         assert sum(places) / len(places) < 2.2
 

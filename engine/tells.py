@@ -36,7 +36,7 @@ from .plays import PlayOption, legal_options
 from .state import TrickPlay
 from .view import PlayerView
 
-__all__ = ["Beliefs", "beliefs"]
+__all__ = ["Beliefs", "beliefs", "breakers"]
 
 SMALL_HAND = 2  # with this many cards or fewer, players answer with anything: a pass says nothing
 
@@ -77,6 +77,23 @@ def beliefs(view: PlayerView) -> Beliefs:
             if n >= 0:
                 not_exact.add((seat, level, n))
     return Beliefs(tuple(sorted(not_exact)), tuple(sorted(none)))
+
+
+def breakers(view: PlayerView) -> frozenset[int]:
+    """The other seats seen splitting a group: they played some cards of a value, holding
+    more than two cards, then more of the same value later. Such a player does not keep its
+    groups whole, so search should not model it as one who does."""
+    out: set[int] = set()
+    for tell in view.tells:
+        seat, play = tell.seat, tell.play
+        if seat == view.seat or play is None or seat in out or \
+                not _plain(play, tell.revolution):
+            continue
+        later = view.played[seat][tell.before:]
+        if view.hand_sizes[seat] + len(later) > SMALL_HAND and \
+                sum(1 for c in later if c.value == play.level) > play.count:
+            out.add(seat)
+    return frozenset(out)
 
 
 def _plain(play: TrickPlay, revolution: bool) -> bool:

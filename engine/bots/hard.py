@@ -24,7 +24,7 @@ from ..actions import Action
 from ..determinize import determinize
 from ..game import Phase
 from ..plays import PlayOption
-from ..tells import beliefs
+from ..tells import beliefs, breakers
 from ..view import PlayerView
 from .normal import exchange_action, play_of
 from .rollout import rollout
@@ -73,9 +73,10 @@ class HardBot:
         done = 0
         deadline = self.clock() + self.budget if self.clock is not None else 0.0
         believed = beliefs(view)
+        splitters = breakers(view)
         while self._more(done, deadline):
             sample = determinize(view, random.Random(self.rng.random()), believed)
-            holders, naive = self._styles(view)
+            holders, naive = self._styles(view, splitters)
             for i, option in enumerate(candidates):
                 game = sample.clone(rng=sample.rng)
                 game.step(view.seat, _same(game.legal_plays(view.seat), option))
@@ -84,13 +85,17 @@ class HardBot:
         option = candidates[_best(places)]
         return Action.pass_() if option is None else Action.play(option)
 
-    def _styles(self, view: PlayerView) -> tuple[frozenset[int], frozenset[int]]:
-        """Which opponents hold back and which play naively in this sample's rollouts."""
+    def _styles(self, view: PlayerView,
+                splitters: frozenset[int]) -> tuple[frozenset[int], frozenset[int]]:
+        """Which opponents hold back and which play naively in this sample's rollouts; a
+        seat seen splitting a group plays the tactics (it answers whatever it takes)."""
         holders: set[int] = set()
         naive: set[int] = set()
         for seat in view.order:
             if seat != view.seat:
                 draw = self.rng.random()
+                if seat in splitters:
+                    continue
                 if draw < NAIVE_SHARE:
                     naive.add(seat)
                 elif draw < NAIVE_SHARE + HOLD_BACK_SHARE:

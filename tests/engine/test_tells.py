@@ -12,7 +12,7 @@ from engine import PRESETS, Game, Phase, Rules
 from engine.actions import Action
 from engine.bots import decide, make_player
 from engine.determinize import sample_hands
-from engine.tells import beliefs
+from engine.tells import beliefs, breakers
 from engine.view import player_view
 
 
@@ -108,3 +108,27 @@ def test_samples_honour_the_beliefs_when_the_real_hands_do() -> None:
                 broken += sum(1 for c in hands[holder] if c.value == level) == n
                 total += 1
     assert total > 100 and broken < total * 0.05
+
+
+def test_splitting_a_group_is_seen_in_players_who_do_it_only() -> None:
+    """The reference bot never splits a group while it holds more than two cards; the
+    normal level does when nothing else answers, and is seen doing it."""
+    for game, seat in _greedy_round("classic", 1):
+        assert breakers(player_view(game, seat)) == frozenset()
+    rules = Rules.preset("classic", game_end="unlimited")
+    seen: set[int] = set()
+    for seed in range(6):
+        game = Game.new(rules, 4, seed=seed)
+        normal = make_player("normal")
+        while game.phase is Phase.PLAY:
+            seat = game.to_act
+            assert seat is not None
+            view = player_view(game, seat)
+            for splitter in breakers(view):
+                before = [t for t in view.tells if t.seat == splitter and t.play is not None]
+                assert any(sum(1 for c in view.played[splitter][t.before:]
+                               if c.value == t.play.level) > t.play.count
+                           for t in before if t.play is not None)
+                seen.add(splitter)
+            game.apply(seat, decide(normal, game, seat))
+    assert seen

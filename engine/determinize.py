@@ -86,7 +86,8 @@ def _repair(dealt: list[list[Card]], hands: list[list[Card]],
             not_exact: tuple[tuple[int, int, int], ...], caps: dict[int, int],
             absent: dict[tuple[int, int], int], rng: random.Random) -> None:
     """Swap sampled cards between seats while that breaks fewer « not exactly n » beliefs
-    and keeps caps and absences: a short local search, not a guarantee."""
+    and keeps caps and absences: a short local search, not a guarantee. Each try swaps a
+    random card of a seat with a broken belief for a random card of another seat."""
     forbidden: dict[tuple[int, int], set[int]] = {}
     for seat, level, n in not_exact:
         forbidden.setdefault((seat, level), set()).add(n)
@@ -109,7 +110,7 @@ def _repair(dealt: list[list[Card]], hands: list[list[Card]],
     for _ in range(_REPAIRS):
         if not wrong:
             return
-        seat, level = rng.choice(sorted(wrong))
+        seat = rng.choice(sorted(wrong))[0]
         mine = dealt[seat]
         other = rng.choice(seats)
         if other == seat or not mine:

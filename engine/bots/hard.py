@@ -2,11 +2,12 @@
 
 For each sample, the other hands are dealt at random consistently with the view and, as
 far as a deal allows, with what the others' plays and passes suggest (see
-:mod:`engine.determinize` and :mod:`engine.tells`); every candidate move is played in that same sample and the game
-is rolled out with the shared tactics until the bot's place is settled. The move with the best
-mean place wins (ties go to the normal level's choice, listed first). Samples run until the
-time budget is spent, read from a clock the caller supplies (the engine owns no clock), or
-exactly ``samples`` times, which makes decisions deterministic for tests.
+:mod:`engine.determinize` and :mod:`engine.tells`); every candidate move is played in that
+same sample and the game is rolled out with the shared tactics until the bot's place is
+settled. The move with the best mean place wins (ties go to the normal level's choice,
+listed first). Samples run until the time budget is spent, read from a clock the caller
+supplies (the engine owns no clock), or exactly ``samples`` times, which makes decisions
+deterministic for tests.
 
 With a few dozen samples the best of several noisy means is often a candidate that merely had
 lucky deals, so another move replaces the heuristic's only when its lead over it, sample by

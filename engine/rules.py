@@ -384,6 +384,11 @@ class Rules:
     def deck_kind(self) -> Deck:
         return Deck(self.deck)
 
+    @property
+    def wild_level(self) -> int | None:
+        """The value whose cards are wild (the 7s of wild7, value 4), or None."""
+        return 4 if self.wild_rank == "7" else None
+
     def knob_values(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in KNOBS}
 

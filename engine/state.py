@@ -80,7 +80,7 @@ class GameState(ABC):
         self.seats = seats
         self.rng = rng
         self.autoplay = autoplay
-        self._wild = 4 if rules.wild_rank == "7" else None
+        self._wild = rules.wild_level
         self.phase = Phase.PLAY
         self.round_no = 0
         self.hands: list[list[Card]] = [[] for _ in range(seats)]

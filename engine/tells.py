@@ -110,7 +110,7 @@ def _read_lead(view: PlayerView, play: TrickPlay, revolution: bool, since: dict[
     if not _plain(play, revolution):
         return
     seat = play.seat
-    wild = 4 if view.rules.wild_rank == "7" else None
+    wild = view.rules.wild_level
     weaker = [v for v in view.rules.deck_kind.values
               if v != wild and (v > play.level if revolution else v < play.level)]
     if any(since.get(v, 0) for v in weaker):
@@ -126,7 +126,7 @@ def _answers(view: PlayerView, top: TrickPlay, revolution: bool,
     control value and wilds aside): the engine's own legality, asked of one group per value."""
     rules = view.rules
     control = THREE if revolution else TWO
-    wild = 4 if rules.wild_rank == "7" else None
+    wild = rules.wild_level
     groups = [PlayOption("", v, top.count, ()) for v in rules.deck_kind.values
               if v != control and v != wild]
     return [o.level for o in legal_options(groups, top, revolution, rules.equal_allowed,

@@ -43,8 +43,7 @@ def explain(view: PlayerView) -> tuple[Action, str]:
 def _keep_value(card: Card, view: PlayerView, groups: dict[int, int]) -> int:
     """How much giving this card away costs: control cards most, cards of a group more."""
     rules = view.rules
-    if card.is_joker or card is rules.top_single or card.value == TWO or (
-            rules.wild_rank == "7" and card.value == 4):
+    if card.is_joker or card is rules.top_single or card.value in (TWO, rules.wild_level):
         return 100 + card.value
     return card.value + (4 if groups[card.value] >= 2 else 0)
 

@@ -40,7 +40,7 @@ class Unseen:
     __slots__ = ("naturals", "wilds", "jokers", "top_single")
 
     def __init__(self, cards: Sequence[Card], rules: Rules) -> None:
-        wild = 4 if rules.wild_rank == "7" else None
+        wild = rules.wild_level
         self.naturals: dict[int, int] = {}
         self.wilds = 0
         self.jokers: list[int] = []
@@ -126,7 +126,7 @@ def judge(
     for option in options:
         if option.count == size and not penalised(option, rules):
             return option, "go_out"
-    wild = 4 if rules.wild_rank == "7" else None
+    wild = rules.wild_level
     penalty = rules.finish_penalty
     either = penalty == "two_or_wild"
     held: dict[int, int] = {}

@@ -36,7 +36,7 @@ from .plays import PlayOption, legal_options
 from .state import TrickPlay
 from .view import PlayerView
 
-__all__ = ["Beliefs", "beliefs", "breakers"]
+__all__ = ["Beliefs", "beliefs", "breakers", "spenders"]
 
 SMALL_HAND = 2  # with this many cards or fewer, players answer with anything: a pass says nothing
 
@@ -92,6 +92,23 @@ def breakers(view: PlayerView) -> frozenset[int]:
         later = view.played[seat][tell.before:]
         if view.hand_sizes[seat] + len(later) > SMALL_HAND and \
                 sum(1 for c in later if c.value == play.level) > play.count:
+            out.add(seat)
+    return frozenset(out)
+
+
+def spenders(view: PlayerView) -> frozenset[int]:
+    """The other seats seen answering a trick with a joker, a wild or the top single alone
+    while holding more than two cards. The reference bot answers only with whole natural
+    groups then, and a player who holds back spends no control card: such a seat plays
+    neither way, so search should not model it as either."""
+    out: set[int] = set()
+    for tell in view.tells:
+        seat, play = tell.seat, tell.play
+        if seat == view.seat or play is None or tell.top is None or seat in out:
+            continue
+        later = view.played[seat][tell.before:]
+        if view.hand_sizes[seat] + len(later) > SMALL_HAND and \
+                (play.special is not None or any(c.value != play.level for c in play.cards)):
             out.add(seat)
     return frozenset(out)
 

@@ -25,7 +25,7 @@ from ..actions import Action
 from ..determinize import determinize
 from ..game import Phase
 from ..plays import PlayOption
-from ..tells import beliefs, breakers
+from ..tells import beliefs, breakers, spenders
 from ..view import PlayerView
 from .normal import exchange_action, play_of
 from .rollout import rollout
@@ -74,7 +74,7 @@ class HardBot:
         done = 0
         deadline = self.clock() + self.budget if self.clock is not None else 0.0
         believed = beliefs(view)
-        splitters = breakers(view)
+        splitters = breakers(view) | spenders(view)
         while self._more(done, deadline):
             sample = determinize(view, random.Random(self.rng.random()), believed)
             holders, naive = self._styles(view, splitters)
@@ -89,7 +89,8 @@ class HardBot:
     def _styles(self, view: PlayerView,
                 splitters: frozenset[int]) -> tuple[frozenset[int], frozenset[int]]:
         """Which opponents hold back and which play naively in this sample's rollouts; a
-        seat seen splitting a group plays the tactics (it answers whatever it takes)."""
+        seat seen splitting a group, or answering with a joker, a wild or the top single,
+        plays the tactics (it answers whatever it takes)."""
         holders: set[int] = set()
         naive: set[int] = set()
         for seat in view.order:

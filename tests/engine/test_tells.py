@@ -12,7 +12,7 @@ from engine import PRESETS, Game, Phase, Rules
 from engine.actions import Action
 from engine.bots import decide, make_player
 from engine.determinize import sample_hands
-from engine.tells import beliefs, breakers
+from engine.tells import beliefs, breakers, spenders
 from engine.view import player_view
 
 
@@ -132,3 +132,33 @@ def test_splitting_a_group_is_seen_in_players_who_do_it_only() -> None:
                 seen.add(splitter)
             game.apply(seat, decide(normal, game, seat))
     assert seen
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_spending_a_joker_wild_or_top_single_is_seen_in_players_who_do_it_only(
+        preset: str) -> None:
+    """The reference bot answers only with whole natural groups while it holds more than two
+    cards, so it is never seen spending; the normal level spends control cards when nothing
+    else answers, and where the deck has jokers, wilds or a top single it is seen doing it."""
+    for seed in range(3):
+        for game, seat in _greedy_round(preset, seed):
+            assert spenders(player_view(game, seat)) == frozenset()
+    rules = Rules.preset(preset, game_end="unlimited")
+    seen: set[int] = set()
+    for seed in range(6):
+        game = Game.new(rules, 4, seed=seed)
+        normal = make_player("normal")
+        while game.phase is Phase.PLAY:
+            seat = game.to_act
+            assert seat is not None
+            view = player_view(game, seat)
+            for spender in spenders(view):
+                assert any(t.seat == spender and t.top is not None and t.play is not None and
+                           (t.play.special or any(c.value != t.play.level
+                                                  for c in t.play.cards))
+                           for t in view.tells)
+                seen.add(spender)
+            game.apply(seat, decide(normal, game, seat))
+    spendable = rules.deck_kind.has_jokers or rules.wild_level is not None or \
+        rules.top_single is not None
+    assert bool(seen) == spendable

@@ -16,16 +16,22 @@ from engine.tells import beliefs, breakers, spenders
 from engine.view import player_view
 
 
-def _greedy_round(preset: str, seed: int, seats: int = 4) -> Iterator[tuple[Game, int]]:
-    """A first round between reference players; yields the game before each decision."""
+def _round(preset: str, seed: int, level: str) -> Iterator[tuple[Game, int]]:
+    """A first round at 4 seats between players of one level; yields the game before each
+    decision."""
     rules = Rules.preset(preset, game_end="unlimited")
-    game = Game.new(rules, seats, seed=seed)
-    greedy = make_player("greedy")
+    game = Game.new(rules, 4, seed=seed)
+    player = make_player(level)
     while game.phase is Phase.PLAY:
         seat = game.to_act
         assert seat is not None
         yield game, seat
-        game.apply(seat, decide(greedy, game, seat))
+        game.apply(seat, decide(player, game, seat))
+
+
+def _greedy_round(preset: str, seed: int) -> Iterator[tuple[Game, int]]:
+    """A first round between reference players."""
+    return _round(preset, seed, "greedy")
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
@@ -115,14 +121,9 @@ def test_splitting_a_group_is_seen_in_players_who_do_it_only() -> None:
     normal level does when nothing else answers, and is seen doing it."""
     for game, seat in _greedy_round("classic", 1):
         assert breakers(player_view(game, seat)) == frozenset()
-    rules = Rules.preset("classic", game_end="unlimited")
     seen: set[int] = set()
     for seed in range(6):
-        game = Game.new(rules, 4, seed=seed)
-        normal = make_player("normal")
-        while game.phase is Phase.PLAY:
-            seat = game.to_act
-            assert seat is not None
+        for game, seat in _round("classic", seed, "normal"):
             view = player_view(game, seat)
             for splitter in breakers(view):
                 before = [t for t in view.tells if t.seat == splitter and t.play is not None]
@@ -130,7 +131,6 @@ def test_splitting_a_group_is_seen_in_players_who_do_it_only() -> None:
                                if c.value == t.play.level) > t.play.count
                            for t in before if t.play is not None)
                 seen.add(splitter)
-            game.apply(seat, decide(normal, game, seat))
     assert seen
 
 
@@ -143,14 +143,9 @@ def test_spending_a_joker_wild_or_top_single_is_seen_in_players_who_do_it_only(
     for seed in range(3):
         for game, seat in _greedy_round(preset, seed):
             assert spenders(player_view(game, seat)) == frozenset()
-    rules = Rules.preset(preset, game_end="unlimited")
     seen: set[int] = set()
     for seed in range(6):
-        game = Game.new(rules, 4, seed=seed)
-        normal = make_player("normal")
-        while game.phase is Phase.PLAY:
-            seat = game.to_act
-            assert seat is not None
+        for game, seat in _round(preset, seed, "normal"):
             view = player_view(game, seat)
             for spender in spenders(view):
                 assert any(t.seat == spender and t.top is not None and t.play is not None and
@@ -158,7 +153,7 @@ def test_spending_a_joker_wild_or_top_single_is_seen_in_players_who_do_it_only(
                                                   for c in t.play.cards))
                            for t in view.tells)
                 seen.add(spender)
-            game.apply(seat, decide(normal, game, seat))
+    rules = Rules.preset(preset)
     spendable = rules.deck_kind.has_jokers or rules.wild_level is not None or \
         rules.top_single is not None
     assert bool(seen) == spendable

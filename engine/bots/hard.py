@@ -74,10 +74,10 @@ class HardBot:
         done = 0
         deadline = self.clock() + self.budget if self.clock is not None else 0.0
         believed = beliefs(view)
-        splitters = breakers(view) | spenders(view)
+        tacticians = breakers(view) | spenders(view)
         while self._more(done, deadline):
             sample = determinize(view, random.Random(self.rng.random()), believed)
-            holders, naive = self._styles(view, splitters)
+            holders, naive = self._styles(view, tacticians)
             for i, option in enumerate(candidates):
                 game = sample.clone(rng=sample.rng)
                 game.step(view.seat, _same(game.legal_plays(view.seat), option))
@@ -87,7 +87,7 @@ class HardBot:
         return Action.pass_() if option is None else Action.play(option)
 
     def _styles(self, view: PlayerView,
-                splitters: frozenset[int]) -> tuple[frozenset[int], frozenset[int]]:
+                tacticians: frozenset[int]) -> tuple[frozenset[int], frozenset[int]]:
         """Which opponents hold back and which play naively in this sample's rollouts; a
         seat seen splitting a group, or answering with a joker, a wild or the top single,
         plays the tactics (it answers whatever it takes)."""
@@ -96,7 +96,7 @@ class HardBot:
         for seat in view.order:
             if seat != view.seat:
                 draw = self.rng.random()
-                if seat in splitters:
+                if seat in tacticians:
                     continue
                 if draw < NAIVE_SHARE:
                     naive.add(seat)

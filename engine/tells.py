@@ -29,11 +29,12 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from .cards import THREE, TWO
+from .cards import THREE, TWO, Card
 from .plays import PlayOption, legal_options
-from .state import TrickPlay
+from .state import Tell, TrickPlay
 from .view import PlayerView
 
 __all__ = ["Beliefs", "beliefs", "breakers", "spenders"]
@@ -83,17 +84,8 @@ def breakers(view: PlayerView) -> frozenset[int]:
     """The other seats seen splitting a group: they played some cards of a value, holding
     more than two cards, then more of the same value later. Such a player does not keep its
     groups whole, so search should not model it as one who does."""
-    out: set[int] = set()
-    for tell in view.tells:
-        seat, play = tell.seat, tell.play
-        if seat == view.seat or play is None or seat in out or \
-                not _plain(play, tell.revolution):
-            continue
-        later = view.played[seat][tell.before:]
-        if view.hand_sizes[seat] + len(later) > SMALL_HAND and \
-                sum(1 for c in later if c.value == play.level) > play.count:
-            out.add(seat)
-    return frozenset(out)
+    return _seen(view, lambda tell, play, later: _plain(play, tell.revolution) and
+                 sum(1 for c in later if c.value == play.level) > play.count)
 
 
 def spenders(view: PlayerView) -> frozenset[int]:
@@ -101,14 +93,21 @@ def spenders(view: PlayerView) -> frozenset[int]:
     while holding more than two cards. The reference bot answers only with whole natural
     groups then, and a player who holds back spends no control card: such a seat plays
     neither way, so search should not model it as either."""
+    return _seen(view, lambda tell, play, later: tell.top is not None and (
+        play.special is not None or any(c.value != play.level for c in play.cards)))
+
+
+def _seen(view: PlayerView,
+          doing: Callable[[Tell, TrickPlay, Sequence[Card]], bool]) -> frozenset[int]:
+    """The other seats with a play ``doing`` says yes to (given the tell, its play and the
+    cards the seat played since), made holding more than two cards."""
     out: set[int] = set()
     for tell in view.tells:
         seat, play = tell.seat, tell.play
-        if seat == view.seat or play is None or tell.top is None or seat in out:
+        if seat == view.seat or play is None or seat in out:
             continue
         later = view.played[seat][tell.before:]
-        if view.hand_sizes[seat] + len(later) > SMALL_HAND and \
-                (play.special is not None or any(c.value != play.level for c in play.cards)):
+        if view.hand_sizes[seat] + len(later) > SMALL_HAND and doing(tell, play, later):
             out.add(seat)
     return frozenset(out)
 

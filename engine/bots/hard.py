@@ -95,7 +95,7 @@ class HardBot:
         naive: set[int] = set()
         for seat in view.order:
             if seat != view.seat:
-                draw = self.rng.random()
+                draw = self.rng.random()  # drawn for every seat: samples stay seeded alike
                 if seat in tacticians:
                     continue
                 if draw < NAIVE_SHARE:

@@ -10,6 +10,10 @@ role and the exchange's choices count. One line per distinct player: mean finish
 share of rounds won, each with its 95 % confidence half-width, and the median and 99th
 percentile of its decision times (wall clock, one process, one core).
 
+As at a Discord table, where the lobby shows every bot with its level, each bot is told
+who plays the other seats (hard models them accordingly); ``--anonymous`` tells it nothing,
+as when the others are people.
+
     python -m engine.arena --preset classic --players hard,greedy,greedy,greedy \\
         --deals 1000 --seed 1
 """
@@ -60,12 +64,14 @@ def _ms(value: float) -> str:
 
 def play_deals(rules: Rules, names: Sequence[str], deals: int, seed: int, *,
                samples: int | None = None, budget: float = 0.08,
-               timed: bool = False, exchanged: bool = False) -> dict[str, Score]:
+               timed: bool = False, exchanged: bool = False,
+               anonymous: bool = False) -> dict[str, Score]:
     """Play ``deals`` rounds (rounded up to whole rotations); scores by player name.
 
     ``exchanged``: each round follows an exchange between random roles, else it is a first.
     ``samples`` fixes hard's sample count (deterministic); otherwise, with ``timed``, hard
-    searches for ``budget`` seconds of wall clock per decision.
+    searches for ``budget`` seconds of wall clock per decision. Each player is told who
+    plays the other seats unless ``anonymous``.
     """
     seats = len(names)
     rules = rules.replace(game_end="unlimited")
@@ -80,7 +86,9 @@ def play_deals(rules: Rules, names: Sequence[str], deals: int, seed: int, *,
         for shift in range(seats):
             seated = [names[(s + shift) % seats] for s in range(seats)]
             players = [make_player(name, deal_seed + s, samples=samples, budget=budget,
-                                   clock=clock) for s, name in enumerate(seated)]
+                                   clock=clock,
+                                   others=None if anonymous else _others(seated, s))
+                       for s, name in enumerate(seated)]
             game = Game.new(rules, seats, seed=deal_seed,
                             previous_ranking=previous if exchanged else None)
             _play_round(game, players, [scores[name] for name in seated])
@@ -89,6 +97,11 @@ def play_deals(rules: Rules, names: Sequence[str], deals: int, seed: int, *,
                 scores[seated[seat]].places.append(place)
             played += 1
     return scores
+
+
+def _others(seated: Sequence[str], seat: int) -> dict[int, str]:
+    """Who plays every seat but ``seat``: what a table shows its players."""
+    return {s: name for s, name in enumerate(seated) if s != seat}
 
 
 def _play_round(game: Game, players: list[Player], scores: list[Score]) -> None:
@@ -122,6 +135,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--samples", type=int, help="hard: a fixed sample count instead")
     parser.add_argument("--rounds", choices=("first", "exchanged"), default="first",
                         help="a game's first round (no exchange), or a round after one")
+    parser.add_argument("--anonymous", action="store_true",
+                        help="bots are not told who plays the other seats")
     args = parser.parse_args(argv)
     names = [n.strip() for n in args.players.split(",") if n.strip()]
     for name in names:
@@ -136,7 +151,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                      f"not {seats}")
     scores = play_deals(rules, names, args.deals, args.seed, samples=args.samples,
                         budget=args.budget_ms / 1000, timed=args.samples is None,
-                        exchanged=args.rounds == "exchanged")
+                        exchanged=args.rounds == "exchanged", anonymous=args.anonymous)
     deals = len(next(iter(scores.values())).places) // names.count(names[0])
     try:
         for name in dict.fromkeys(names):

@@ -884,8 +884,11 @@ class TableService:
         player = table.seats[seat]
         level = player.level if player.is_bot else DEFAULT_LEVEL
         seed = random.Random(f"{table.id}:{game.round_no}:{game.version}:{seat}").getrandbits(32)
+        # The other bots and their levels are public (the lobby shows them); people, even on
+        # autopilot, are not a level.
+        others = {s: p.level for s, p in enumerate(table.seats) if s != seat and p.is_bot}
         return make_bot(level, seed, samples=self.think_samples, budget=self.think_budget,
-                        clock=time.perf_counter)
+                        clock=time.perf_counter, others=others)
 
     # ------------------------------------------------------------------ persistence
 

@@ -14,7 +14,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Protocol
 
 from ..actions import Action
@@ -24,12 +24,19 @@ from ..view import PlayerView, player_view
 from .easy import EasyBot
 from .hard import HardBot
 from .normal import NormalBot
+from .rollout import Style
 
-__all__ = ["LEVELS", "PLAYERS", "Bot", "EasyBot", "HardBot", "NormalBot", "Player", "decide",
-           "make_bot", "make_player"]
+__all__ = ["LEVELS", "PLAYERS", "STYLES", "Bot", "EasyBot", "HardBot", "NormalBot", "Player",
+           "decide", "make_bot", "make_player"]
 
 LEVELS = ("easy", "normal", "hard")
 PLAYERS = LEVELS + ("greedy", "random")
+# How hard's search models a seat whose player is known to be one of these: every level
+# answers whatever it takes (the tactics, which easy and hard start from too); the
+# reference bot by its own code. A random player fits no style: it is modelled as an
+# unknown player is. Measured in docs/bots.md (« Known players »).
+STYLES = {"easy": Style.TACTICS, "normal": Style.TACTICS, "hard": Style.TACTICS,
+          "greedy": Style.NAIVE}
 
 
 class Bot(Protocol):
@@ -42,20 +49,24 @@ Player = Bot | GreedyPlayer | RandomPlayer
 
 
 def make_bot(level: str, seed: int | None = None, *, samples: int | None = None,
-             budget: float = 0.08, clock: Callable[[], float] | None = None) -> Bot:
-    """A bot of one of :data:`LEVELS`; ``samples``/``budget``/``clock`` tune ``hard``."""
+             budget: float = 0.08, clock: Callable[[], float] | None = None,
+             others: Mapping[int, str] | None = None) -> Bot:
+    """A bot of one of :data:`LEVELS`; ``samples``/``budget``/``clock`` tune ``hard``, and
+    ``others`` tells it who plays the seats whose player is public (seat: one of
+    :data:`PLAYERS`, e.g. the bots a table's lobby shows with their level)."""
     if level == "easy":
         return EasyBot(seed)
     if level == "normal":
         return NormalBot()
     if level == "hard":
-        return HardBot(seed, samples=samples, budget=budget, clock=clock)
+        known = {seat: STYLES[name] for seat, name in (others or {}).items() if name in STYLES}
+        return HardBot(seed, samples=samples, budget=budget, clock=clock, known=known)
     raise ValueError(f"unknown level {level!r}: one of {', '.join(LEVELS)}")
 
 
 def make_player(name: str, seed: int | None = None, *, samples: int | None = None,
-                budget: float = 0.08,
-                clock: Callable[[], float] | None = None) -> Player:
+                budget: float = 0.08, clock: Callable[[], float] | None = None,
+                others: Mapping[int, str] | None = None) -> Player:
     """Any of :data:`PLAYERS`: a level, or a reference player."""
     if name == "greedy":
         return GreedyPlayer()
@@ -63,7 +74,7 @@ def make_player(name: str, seed: int | None = None, *, samples: int | None = Non
         return RandomPlayer(seed)
     if name == "hard" and samples is None and clock is None:
         samples = 20
-    return make_bot(name, seed, samples=samples, budget=budget, clock=clock)
+    return make_bot(name, seed, samples=samples, budget=budget, clock=clock, others=others)
 
 
 def decide(player: Player, game: Game, seat: int) -> Action:

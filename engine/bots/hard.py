@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from ..actions import Action
 from ..determinize import determinize
@@ -28,7 +28,7 @@ from ..plays import PlayOption
 from ..tells import beliefs, breakers, spenders
 from ..view import PlayerView
 from .normal import exchange_action, play_of
-from .rollout import rollout
+from .rollout import Style, rollout
 
 __all__ = ["HardBot"]
 
@@ -47,18 +47,22 @@ MARGIN = 1.0  # standard errors of the paired differences (see the module docstr
 
 
 class HardBot:
-    """``samples``: a fixed number of sampled deals; otherwise ``budget`` seconds of ``clock``."""
+    """``samples``: a fixed number of sampled deals; otherwise ``budget`` seconds of ``clock``.
+    ``known``: how the seats whose player is known play (a bot's level is public at the
+    table: the lobby shows it); the others' styles are drawn per sample."""
 
     level = "hard"
 
     def __init__(self, seed: int | None = None, *, samples: int | None = None,
-                 budget: float = 0.08, clock: Callable[[], float] | None = None) -> None:
+                 budget: float = 0.08, clock: Callable[[], float] | None = None,
+                 known: Mapping[int, Style] | None = None) -> None:
         if samples is None and clock is None:
             raise ValueError("give a fixed sample count or a clock for the time budget")
         self.rng = random.Random(seed)
         self.samples = samples
         self.budget = budget
         self.clock = clock
+        self.known = dict(known or {})
 
     def choose(self, view: PlayerView) -> Action:
         give = exchange_action(view)
@@ -88,19 +92,22 @@ class HardBot:
 
     def _styles(self, view: PlayerView,
                 tacticians: frozenset[int]) -> tuple[frozenset[int], frozenset[int]]:
-        """Which opponents hold back and which play naively in this sample's rollouts; a
-        seat seen splitting a group, or answering with a joker, a wild or the top single,
-        plays the tactics (it answers whatever it takes)."""
+        """Which opponents hold back and which play naively in this sample's rollouts. A
+        seat whose player is known plays as known; a seat seen splitting a group, or
+        answering with a joker, a wild or the top single, plays the tactics (it answers
+        whatever it takes); the others are drawn."""
         holders: set[int] = set()
         naive: set[int] = set()
         for seat in view.order:
             if seat != view.seat:
                 draw = self.rng.random()  # drawn for every seat: samples stay seeded alike
-                if seat in tacticians:
-                    continue
-                if draw < NAIVE_SHARE:
+                style = self.known.get(seat)
+                if style is None and seat not in tacticians:
+                    style = Style.NAIVE if draw < NAIVE_SHARE else \
+                        Style.HOLD_BACK if draw < NAIVE_SHARE + HOLD_BACK_SHARE else None
+                if style is Style.NAIVE:
                     naive.add(seat)
-                elif draw < NAIVE_SHARE + HOLD_BACK_SHARE:
+                elif style is Style.HOLD_BACK:
                     holders.add(seat)
         return frozenset(holders), frozenset(naive)
 

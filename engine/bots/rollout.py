@@ -12,11 +12,22 @@ hard bot draws, for each sampled deal, which style each opponent plays (see
 
 from __future__ import annotations
 
+import enum
+
 from ..game import Game, Phase
 from ..players import GreedyPlayer
 from .tactics import judge
 
-__all__ = ["place", "rollout"]
+__all__ = ["Style", "place", "rollout"]
+
+
+class Style(enum.Enum):
+    """How a seat plays in the rollouts: hard's model of another player."""
+
+    TACTICS = "tactics"  # the shared tactics: answers whatever it takes (the bot levels)
+    NAIVE = "naive"  # the reference bot's own code: whole groups only, 2s included, else pass
+    HOLD_BACK = "hold_back"  # the tactics, but passes rather than spend or break (see HOLD_BACK)
+
 
 HOLD_BACK = ("control", "break")  # the tactics' reasons an opponent model passes on instead
 HOLD_BACK_ABOVE = 2  # ... unless it holds this many cards or fewer

@@ -6,6 +6,8 @@ from bot.tables.clock import ManualClock
 from bot.tables.service import TableError, TableService
 from bot.tables.table import Table
 from engine import GreedyPlayer, Phase, Rules
+from engine.bots import HardBot
+from engine.bots.rollout import Style
 
 ALICE, BOB, CAROL, DAVE, ERIN = 1, 2, 3, 4, 5
 
@@ -370,3 +372,19 @@ async def test_each_round_starts_with_a_fresh_log() -> None:
     assert any(e.key == "ev.played" for e in table.log)
     await svc.next_round(table, ALICE)
     assert not any(e.key == "ev.played" for e in table.log)
+
+
+async def test_a_hard_bot_is_told_the_other_bots_levels_and_not_the_people() -> None:
+    """The lobby shows every bot with its level: hard models those seats by it. People,
+    even on autopilot, are not a level."""
+    svc, _ = service()
+    table = await lobby(svc, "classic", ALICE, BOB)
+    await svc.add_bot(table, ALICE, "hard")
+    await svc.add_bot(table, ALICE, "normal")
+    await svc.start(table, ALICE)
+    assert table.game is not None
+    hard = next(s for s, p in enumerate(table.seats) if p.is_bot and p.level == "hard")
+    normal = next(s for s, p in enumerate(table.seats) if p.is_bot and p.level == "normal")
+    bot = svc._bot(table, table.game, hard)
+    assert isinstance(bot, HardBot)
+    assert bot.known == {normal: Style.TACTICS}

@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from engine import PRESETS, Card, Game, Phase, Rules
+from engine import PRESETS, Card, Game, Phase, Rules, arena
 from engine.arena import play_deals
-from engine.bots import LEVELS, decide, make_bot, make_player
-from engine.bots.rollout import rollout
+from engine.bots import LEVELS, HardBot, Player, decide, make_bot, make_player
+from engine.bots.rollout import Style, rollout
 from engine.view import player_view
 
 
@@ -111,3 +111,35 @@ def test_rollouts_model_the_seats_that_hold_back() -> None:
         assert 1 <= plain <= 4 and 1 <= held <= 4
         differ += plain != held
     assert differ >= 3
+
+
+def test_hard_models_the_players_it_is_told_of_by_their_level() -> None:
+    """Who plays a seat, when it is public (a bot's level), decides hard's model of it in
+    every sample; the others' styles stay drawn, and a random player is no known style."""
+    bot = make_bot("hard", 1, samples=2, others={1: "normal", 2: "greedy", 3: "random"})
+    assert isinstance(bot, HardBot)
+    assert bot.known == {1: Style.TACTICS, 2: Style.NAIVE}
+    game = Game.new(Rules.preset("classic"), seats=4, seed=1)
+    view = player_view(game, 0)
+    drawn = [bot._styles(view, frozenset()) for _ in range(40)]
+    assert all(2 in naive and 1 not in naive | held for held, naive in drawn)
+    assert {3 in naive for _, naive in drawn} == {True, False}
+    assert make_bot("hard", 1, samples=2).known == {}  # type: ignore[attr-defined]
+
+
+def test_the_arena_tells_each_player_who_plays_the_other_seats_unless_anonymous() -> None:
+    told: list[object] = []
+
+    def spy(name: str, seed: int | None = None, **kwargs: object) -> Player:
+        told.append(kwargs["others"])
+        return make_player(name, seed, **kwargs)  # type: ignore[arg-type]
+
+    rules = Rules.preset("classic")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(arena, "make_player", spy)
+        play_deals(rules, ["normal", "greedy", "greedy", "greedy"], 4, seed=1)
+        assert told[0] == {1: "greedy", 2: "greedy", 3: "greedy"}
+        assert told[1] == {0: "normal", 2: "greedy", 3: "greedy"}
+        told.clear()
+        play_deals(rules, ["normal", "greedy", "greedy", "greedy"], 4, seed=1, anonymous=True)
+        assert told and all(others is None for others in told)

@@ -1,7 +1,10 @@
 """Rollouts: play a sampled game to the point where one seat's place is settled.
 
-Every seat plays the shared tactics without card counting (fast enough to run thousands of
-times per decision) through :meth:`Game.step`, which trusts the listed options. Some seats
+Every seat plays the shared tactics through :meth:`Game.step`, which trusts the listed
+options, counting cards as the normal level does: what it has not seen is the other hands,
+which is what the deck, its own hand and the pile leave, so no seat peeks. Counting models
+the bot levels better than not: proletario, hard vs 3× normal, 400 first rounds of seed 1
+at 20 samples, 2.19 against 2.26 without (docs/bots.md). Some seats
 may be modelled as players who hold back (``holders``): where the tactics would answer with a
 control card or a broken group, such a seat passes instead unless it holds two cards or
 fewer, as many players (and the reference bot) do; others as naive players (``naive``), who
@@ -16,7 +19,7 @@ import enum
 
 from ..game import Game, Phase
 from ..players import GreedyPlayer
-from .tactics import judge
+from .tactics import Unseen, judge
 
 __all__ = ["Style", "place", "rollout"]
 
@@ -63,8 +66,10 @@ def rollout(game: Game, seat: int, holders: frozenset[int] = frozenset(),
         trick = game.trick
         others = [len(hands[s]) for s in game.order if s != actor and hands[s]]
         can_pass = game.can_pass(actor)
+        unseen = Unseen([card for s in game.order if s != actor for card in hands[s]], rules)
         option, reason = judge(hands[actor], game.legal_plays(actor), can_pass,
-                               trick[-1] if trick else None, rules, game.revolution, others)
+                               trick[-1] if trick else None, rules, game.revolution, others,
+                               unseen)
         if (actor in holders and can_pass and reason in HOLD_BACK
                 and len(hands[actor]) > HOLD_BACK_ABOVE):
             option = None

@@ -1,8 +1,8 @@
 """The heuristic judgement every level shares: which listed play to make, or whether to pass.
 
 One function, :func:`judge`, decides from a hand, the options the engine listed and the top of
-the trick; the normal bot calls it with card counting (what is still unseen), the hard bot's
-rollouts without (they run thousands of times per decision). Its rules, in order:
+the trick, with card counting (what is still unseen) for the normal bot and in the hard bot's
+rollouts, without for the easy bot. Its rules, in order:
 
 - go out now when a play empties the hand and is not a penalised finish;
 - never leave a hand made only of penalised cards (2s, and 7s in wild7): the last play

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sqlite3
+import time
 import weakref
 from collections.abc import Callable
 from pathlib import Path
@@ -126,9 +128,9 @@ def _install_sqlite_hooks(engine: AsyncEngine, enforce_foreign_keys: bool) -> No
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA busy_timeout=5000")
+        _enter_wal(cursor)
+        cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute(f"PRAGMA foreign_keys={'ON' if enforce_foreign_keys else 'OFF'}")
         cursor.close()
 
@@ -136,6 +138,28 @@ def _install_sqlite_hooks(engine: AsyncEngine, enforce_foreign_keys: bool) -> No
     def _on_begin(connection: Connection) -> None:
         read_only = connection.get_execution_options().get(READ_ONLY, False)
         connection.exec_driver_sql("BEGIN DEFERRED" if read_only else "BEGIN IMMEDIATE")
+
+
+_WAL_TRIES = 40  # about 8 s of back-off in all, past any other process's switch
+
+
+def _enter_wal(cursor: Any) -> None:
+    """Put a new database file in WAL mode (the mode is kept in the file: later connections
+    find it set and take no lock). Switching needs an exclusive lock that SQLite does not
+    wait for when another connection holds a shared one (a busy timeout does not help: the
+    wait could deadlock), so several processes opening a new file at once, as a deploy's
+    release command does, get « database is locked »: the switch is retried instead."""
+    cursor.execute("PRAGMA journal_mode")
+    if str(cursor.fetchone()[0]).lower() == "wal":
+        return
+    for attempt in range(_WAL_TRIES):
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or attempt == _WAL_TRIES - 1:
+                raise
+            time.sleep(0.01 * (attempt + 1))
 
 
 def _alembic_config() -> Config:

@@ -66,7 +66,9 @@ def rollout(game: Game, seat: int, holders: frozenset[int] = frozenset(),
         trick = game.trick
         others = [len(hands[s]) for s in game.order if s != actor and hands[s]]
         can_pass = game.can_pass(actor)
-        unseen = Unseen([card for s in game.order if s != actor for card in hands[s]], rules)
+        # The tactics count cards only to open a trick: the counter is built for leads alone.
+        unseen = None if trick else \
+            Unseen([card for s in game.order if s != actor for card in hands[s]], rules)
         option, reason = judge(hands[actor], game.legal_plays(actor), can_pass,
                                trick[-1] if trick else None, rules, game.revolution, others,
                                unseen)

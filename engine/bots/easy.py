@@ -1,6 +1,14 @@
 """The easy level: a beginner who knows the basic tactics but counts no cards, and now and
 then plays on a whim (any ordinary play, or a pass), but never absurdly: no 2, wild or
-joker thrown away on a whim, and never a penalised finish it could see coming."""
+joker thrown away on a whim.
+
+It also makes the two mistakes beginners make with the cards a rule punishes at the end:
+it keeps its wilds for later while it has something else to play, and it does not see a
+penalised finish coming (it judges as if finishing on a 2, or a wild, cost nothing). That
+is the reference bot's own weakness in wild7, where it makes greedy worse than random; with
+them the easy level places between random and greedy there too, as it does on the other
+presets (docs/bots.md, « The easy level's beginner mistakes »).
+"""
 
 from __future__ import annotations
 
@@ -39,8 +47,13 @@ class EasyBot:
                 picks.append(None)
             option = self.rng.choice(picks)
             return Action.pass_() if option is None else Action.play(option)
-        option, _ = judge(view.hand, view.legal, view.can_pass,
-                          view.trick[-1] if view.trick else None, view.rules, view.revolution,
+        options = [o for o in view.legal if not o.wilds]  # wilds kept for later ...
+        if not options and not view.can_pass:
+            options = list(view.legal)  # ... unless nothing else can be played
+        # The rules as a beginner keeps them in mind: no thought of the finishing penalty.
+        remembered = view.rules.replace(finish_penalty="none")
+        option, _ = judge(view.hand, options, view.can_pass,
+                          view.trick[-1] if view.trick else None, remembered, view.revolution,
                           opponents(view))
         return Action.pass_() if option is None else Action.play(option)
 

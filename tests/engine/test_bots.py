@@ -9,8 +9,9 @@ import pytest
 
 from engine import PRESETS, Card, Game, Phase, Rules, arena
 from engine.arena import play_deals
-from engine.bots import LEVELS, HardBot, Player, decide, make_bot, make_player
+from engine.bots import LEVELS, HardBot, NormalBot, Player, decide, make_bot, make_player
 from engine.bots.rollout import Style, rollout
+from engine.cards import TWO
 from engine.view import player_view
 
 
@@ -89,6 +90,36 @@ def test_normal_and_hard_beat_greedy_clearly() -> None:
     for scores in (normal, exchanged, hard):
         places = next(iter(scores.values())).places
         assert sum(places) / len(places) < 2.2
+
+
+def test_easy_keeps_its_wilds_while_it_has_anything_else_to_play() -> None:
+    """A beginner's mistake: wilds are saved for later, on a whim or not (whole wild7
+    rounds, every decision of the easy seats checked)."""
+    rules = Rules.preset("wild7", game_end="unlimited")
+    for seed in range(6):
+        game = Game.new(rules, 4, seed=seed)
+        bots = [make_bot("easy", seed * 10 + s) for s in range(4)]
+        while game.phase is Phase.PLAY:
+            seat = game.to_act
+            assert seat is not None
+            view = player_view(game, seat)
+            action = bots[seat].choose(view)
+            if action.option is not None and action.option.wilds:
+                assert not view.can_pass and all(o.wilds for o in view.legal), action
+            game.apply(seat, action)
+
+
+def test_easy_does_not_see_a_penalised_finish_coming() -> None:
+    """Holding a 2, a 5 and a 6 in classic, where finishing on a 2 is punished, normal leads
+    the 2 while it can still get the lead back; the beginner keeps it, whatever its whims."""
+    hands = [[Card.parse(c) for c in text.split()]
+             for text in ("2C 5H 6H", "3H 4H 7H", "3S 4S 7S", "3D 4D 7D")]
+    game = Game.new(Rules.preset("classic"), 4, hands=hands, opener=0)
+    view = player_view(game, 0)
+    assert NormalBot().choose(view).option.level == TWO  # type: ignore[union-attr]
+    for seed in range(20):
+        option = make_bot("easy", seed).choose(view).option
+        assert option is not None and option.level != TWO
 
 
 def test_rollouts_model_the_seats_that_hold_back() -> None:

@@ -169,7 +169,7 @@ class PresidentBot(commands.Bot):
         or socket, a bot's decision in a worker process or thread, a chart in a thread).
         Everything else the bot does is a task of the loop; the fake Discord's `settle` waits
         on both."""
-        return ((self.storage is not None and self.storage.busy) or self.service.thinking > 0
+        return ((self.storage is not None and self.storage.busy) or self.service.thinker.running > 0
                 or self.publisher.rendering > 0)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
@@ -204,7 +204,7 @@ class PresidentBot(commands.Bot):
         await self.service.scheduler.close(self.shutdown_wait)
         # The timers that ran until now (bots' moves) may have changed tables again.
         await self.service.coalescer.drain(self.shutdown_wait)
-        self.service.workers.close()  # no timer is left to ask a bot for a move
+        self.service.thinker.workers.close()  # no timer is left to ask a bot for a move
         if self.writer is not None:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self.writer.close(), timeout=10)

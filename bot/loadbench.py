@@ -329,8 +329,8 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
             config = replace(config, database_url=database)
         bot = BenchBot(config, clock=clock, with_storage=database is not None,
                        guild_ready_timeout=0)
-        bot.service.think_samples = think_samples
-        bot.service.think_in_processes = not think_threads
+        bot.service.thinker.samples = think_samples
+        bot.service.thinker.in_processes = not think_threads
         tracker = Tracker(fake_clock.monotonic)
         publisher = bot.publisher = TrackedPublisher(bot, tracker)
         bot.service.display = publisher

@@ -15,11 +15,10 @@ import logging
 import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from concurrent.futures import BrokenExecutor
 from typing import Protocol
 
 from bot.i18n import t
-from bot.tables import thinking
+from bot.tables import autoplay, thinking
 from bot.tables.clock import Clock
 from bot.tables.log import entries_for
 from bot.tables.refresh import Coalescer
@@ -42,10 +41,9 @@ from engine import (
     Phase,
     Rules,
 )
-from engine.actions import Action
-from engine.bots import LEVELS, Bot, make_bot
+from engine.bots import LEVELS, Bot
 from engine.events import GameOver, RoundOver
-from engine.view import PlayerView, player_view
+from engine.view import player_view
 
 log = logging.getLogger(__name__)
 
@@ -106,8 +104,6 @@ class TableStore(Protocol):
 HOST_IDLE_SECONDS = 10 * 60
 # A table where no person has acted this long closes itself.
 IDLE_CLOSE_SECONDS = 30 * 60
-# Fast mode: a bot waits between these many turn-based pauses before each move.
-FAST_BOT_PAUSES = (5 / 3, 10 / 3)
 
 
 class TableService:
@@ -130,16 +126,7 @@ class TableService:
         self._ids = itertools.count(1)
         self._io: dict[int, asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
-        # The hard bot searches for `think_budget` seconds of real time per decision, or,
-        # when `think_samples` is set (tests), exactly that many sampled deals.
-        self.think_budget = 0.08
-        self.think_samples: int | None = None
-        # Where: in the service's pool of worker processes (bot/tables/thinking.py: in a
-        # thread, the search would hold the GIL and slow the event loop down); False, in a
-        # worker thread, where tests can watch and hold a decision.
-        self.think_in_processes = True
-        self.workers = thinking.Workers()
-        self.thinking = 0  # bot decisions running in workers now
+        self.thinker = thinking.Thinker()
         self.actions = 0  # engine transitions applied since start, for metrics
 
     # ------------------------------------------------------------------ lobby
@@ -645,8 +632,9 @@ class TableService:
         if len(table.seats) < rules.min_players:
             raise TableError("err.min_players", min=rules.min_players, count=len(table.seats))
         bots = [i for i, p in enumerate(table.seats) if p.is_bot]
-        if self.think_in_processes and any(p.is_bot and p.level == "hard" for p in table.seats):
-            self.workers.warm()  # started with the game, not at its first hard decision
+        if self.thinker.in_processes and any(p.is_bot and p.level == "hard"
+                                              for p in table.seats):
+            self.thinker.workers.warm()  # started with the game, not at its first hard decision
         table.game = Game.new(rules, seats=len(table.seats), seed=self._rng.randrange(2**32),
                               bots=bots)
         self._new_game_no(table)
@@ -789,55 +777,23 @@ class TableService:
                 return
             self._after(table, game.timeout())
 
-    def _bot_seat(self, game: Game) -> int | None:
-        """The automated seat that should act next, if any."""
-        if game.phase is Phase.EXCHANGE:
-            for seat in range(game.seats):
-                due = game.exchange_due(seat)
-                if due is not None and due.ready and game.automated(seat):
-                    return seat
-            return None
-        if game.phase is not Phase.PLAY:
-            return None
-        if not game.rules.fast:
-            turn = game.to_act
-            return turn if turn is not None and game.automated(turn) else None
-        for seat in game.players:
-            if game.automated(seat) and (game.legal_plays(seat) or game.can_pass(seat)):
-                return seat
-        return None
-
     def _schedule_bot(self, table: Table) -> None:
         key = (table.id, "bot")
         game = table.game
-        if game is None or self._bot_seat(game) is None:
+        if game is None or autoplay.next_seat(game) is None:
             self.scheduler.cancel(key)
             return
         if self.scheduler.deadline(key) is None:
-            self.scheduler.after(key, self._bot_delay(table, game), lambda: self._bot_move(table))
-
-    def _bot_delay(self, table: Table, game: Game) -> float:
-        """How long the next bot move waits, on the service's clock.
-
-        Turn-based, a bot waits `bot_pause` (BOT_PAUSE_SECONDS). Fast mode has no turns: a
-        bot answering at that pace would take every trick before a person has read it, so
-        it waits a human time, a random draw between `FAST_BOT_PAUSES` times `bot_pause`
-        (2.5–5 s with the default 1.5 s). The draw comes from a generator seeded by the
-        table and the game's version: tests are reproducible, and a restored table draws
-        the same delays."""
-        if not game.rules.fast:
-            return self.bot_pause
-        low, high = FAST_BOT_PAUSES
-        draw = random.Random(f"{table.id}:{game.round_no}:{game.version}").uniform(low, high)
-        return draw * self.bot_pause
+            self.scheduler.after(key, autoplay.delay(table, game, self.bot_pause),
+                                 lambda: self._bot_move(table))
 
     async def _bot_move(self, table: Table) -> None:
         async with table.lock:
             game = table.game
-            seat = self._bot_seat(game) if game is not None else None
+            seat = autoplay.next_seat(game) if game is not None else None
             if game is None or seat is None:
                 return
-            bot = self._bot(table, game, seat)
+            bot = self.bot(table, game, seat)
             view = player_view(game, seat)
             if bot.level != "hard":  # well under a millisecond: decided in place
                 self._after(table, game.apply(seat, bot.choose(view)))
@@ -850,7 +806,7 @@ class TableService:
         assert task is not None
         self._tasks.add(task)
         try:
-            action = await self._think(bot, view)
+            action = await self.thinker.think(bot, view)
             async with table.lock:
                 if table.closed or table.game is not game or game.version != version:
                     return  # the game moved on meanwhile; what moved it re-armed the bots
@@ -858,37 +814,11 @@ class TableService:
         finally:
             self._tasks.discard(task)
 
-    async def _think(self, bot: Bot, view: PlayerView) -> Action:
-        """One decision in a worker process (see `think_in_processes`), its time budget
-        counted from now. `thinking` counts those in flight: the bot reports them as work
-        outside the event loop (`PresidentBot.busy`), which the loop cannot see."""
-        self.thinking += 1
-        try:
-            if self.think_in_processes:
-                deadline = time.monotonic() + self.think_budget
-                workers = self.workers.pool()
-                try:
-                    return await asyncio.get_running_loop().run_in_executor(
-                        workers, thinking.decide, bot, view, deadline)
-                except BrokenExecutor:
-                    log.exception("a bot's worker process died: deciding in a thread")
-                    self.workers.discard(workers)
-            return await asyncio.to_thread(bot.choose, view)
-        finally:
-            self.thinking -= 1
-
-    def _bot(self, table: Table, game: Game, seat: int) -> Bot:
-        """Who plays this automated seat: a seated bot at its level; the autopilot of an
-        absent player at normal level. Seeded by the table and the game's state, so a
-        decision is reproducible and a restored table decides the same way."""
-        player = table.seats[seat]
-        level = player.level if player.is_bot else DEFAULT_LEVEL
-        seed = random.Random(f"{table.id}:{game.round_no}:{game.version}:{seat}").getrandbits(32)
-        # The other bots and their levels are public (the lobby shows them); people, even on
-        # autopilot, are not a level.
-        others = {s: p.level for s, p in enumerate(table.seats) if s != seat and p.is_bot}
-        return make_bot(level, seed, samples=self.think_samples, budget=self.think_budget,
-                        clock=time.perf_counter, others=others)
+    def bot(self, table: Table, game: Game, seat: int) -> Bot:
+        """Who plays this automated seat now (see `autoplay.player_of`)."""
+        thinker = self.thinker
+        return autoplay.player_of(table, game, seat, samples=thinker.samples,
+                                  budget=thinker.budget, clock=time.perf_counter)
 
     # ------------------------------------------------------------------ persistence
 

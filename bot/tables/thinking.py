@@ -17,6 +17,7 @@ bots' pace holds and an overloaded host degrades hard's play, never the tables.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import multiprocessing
 import os
@@ -87,3 +88,38 @@ def decide(bot: Bot, view: PlayerView, deadline: float) -> Action:
     if isinstance(bot, HardBot) and bot.samples is None:
         bot.budget = max(0.0, deadline - time.monotonic())
     return bot.choose(view)
+
+
+class Thinker:
+    """Where and for how long the table service's bots decide. A hard decision runs in
+    the pool of worker processes, or (`in_processes` False: tests, which watch and hold a
+    decision) in a worker thread; the others are well under a millisecond and are decided
+    in place by the service."""
+
+    def __init__(self) -> None:
+        # The hard bot searches for `budget` seconds of real time per decision, or, when
+        # `samples` is set (tests), exactly that many sampled deals.
+        self.budget = 0.08
+        self.samples: int | None = None
+        self.in_processes = True
+        self.workers = Workers()
+        self.running = 0  # decisions in workers now
+
+    async def think(self, bot: Bot, view: PlayerView) -> Action:
+        """One decision, its time budget counted from now. `running` counts those in
+        flight: the bot reports them as work outside the event loop
+        (`PresidentBot.busy`), which the loop cannot see."""
+        self.running += 1
+        try:
+            if self.in_processes:
+                deadline = time.monotonic() + self.budget
+                pool = self.workers.pool()
+                try:
+                    return await asyncio.get_running_loop().run_in_executor(
+                        pool, decide, bot, view, deadline)
+                except BrokenExecutor:
+                    log.exception("a bot's worker process died: deciding in a thread")
+                    self.workers.discard(pool)
+            return await asyncio.to_thread(bot.choose, view)
+        finally:
+            self.running -= 1

@@ -22,7 +22,7 @@ from .e2e import (
 async def test_host_seats_bots_of_each_level_and_everyone_sees_them(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
-    president.service.think_samples = 4  # decisions independent of the machine's speed
+    president.service.thinker.samples = 4  # decisions independent of the machine's speed
     alice, bob, table = await alice_hosts_with_bob_around(fake, president)
     await bob.click(message(bob, table.lobby_message_id), cid(table, "join"))
 
@@ -109,10 +109,10 @@ async def test_stand_ins_play_normal_whatever_the_default(
     assert seat is not None
     await bob.slash("president leave")
     assert table.seats[seat].is_bot and table.seats[seat].level == "normal"
-    assert service._bot(table, game, seat).level == "normal"
+    assert service.bot(table, game, seat).level == "normal"
     mine = table.seat_of(alice.id)
     assert mine is not None
-    assert service._bot(table, game, mine).level == "normal"  # the autopilot's level
+    assert service.bot(table, game, mine).level == "normal"  # the autopilot's level
     await tick(fake, clock, 1)
     board = message(alice, table.table_message_id)
     assert "hard level" not in board.content and "normal level" in board.content

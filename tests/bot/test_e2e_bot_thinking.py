@@ -1,7 +1,7 @@
 """A hard bot's decision runs in a worker (issue 12, « In the bot »): the event loop, the
 table's timers and other tables go on while it searches. The bot's workers are processes
 (bot/tables/thinking.py: a search in a thread holds the GIL); most tests here use a thread
-(`think_in_processes` False), where they can watch and hold a decision. Decisions use a
+(`Thinker.in_processes` False), where they can watch and hold a decision. Decisions use a
 fixed number of samples here, so nothing depends on the machine's speed."""
 
 from __future__ import annotations
@@ -80,28 +80,28 @@ async def test_a_game_against_hard_bots_runs_their_search_in_worker_processes(
 ) -> None:
     """The bot's default: the hard decisions go to the pool of worker processes, and none
     runs in this process (`threads` records those that do)."""
-    instant.service.think_samples = SAMPLES
-    assert instant.service.think_in_processes
-    counting = Counting(instant.service.workers.pool())
-    monkeypatch.setattr(instant.service.workers, "pool", lambda: counting)
+    instant.service.thinker.samples = SAMPLES
+    assert instant.service.thinker.in_processes
+    counting = Counting(instant.service.thinker.workers.pool())
+    monkeypatch.setattr(instant.service.thinker.workers, "pool", lambda: counting)
     await a_game_against_hard_bots(fake, instant, clock)
     # The start warmed the workers up (one no-op each), then the decisions went there.
     assert counting.submitted > thinking.workers(), "no hard decision was made"
     assert threads == [], "a hard decision ran in the bot's own process"
-    assert instant.service.thinking == 0
+    assert instant.service.thinker.running == 0
     fake.assert_no_errors()
 
 
 async def test_in_threads_the_search_runs_in_worker_threads(
     fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, threads: list[str]
 ) -> None:
-    instant.service.think_samples = SAMPLES
-    instant.service.think_in_processes = False
+    instant.service.thinker.samples = SAMPLES
+    instant.service.thinker.in_processes = False
     await a_game_against_hard_bots(fake, instant, clock)
     assert threads, "no hard decision was made"
     assert threading.main_thread().name not in threads
-    assert not instant.service.workers.started  # no process was started for nothing
-    assert instant.service.thinking == 0
+    assert not instant.service.thinker.workers.started  # no process was started for nothing
+    assert instant.service.thinker.running == 0
     fake.assert_no_errors()
 
 
@@ -122,9 +122,9 @@ async def test_when_the_worker_process_dies_the_bots_decide_in_a_thread(
     fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, threads: list[str],
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
 ) -> None:
-    instant.service.think_samples = SAMPLES
+    instant.service.thinker.samples = SAMPLES
     broken = BrokenPool()
-    monkeypatch.setattr(instant.service.workers, "pool", lambda: broken)
+    monkeypatch.setattr(instant.service.thinker.workers, "pool", lambda: broken)
     await a_game_against_hard_bots(fake, instant, clock)
     assert threads and threading.main_thread().name not in threads
     assert broken.shut and "worker process died" in caplog.text
@@ -156,8 +156,8 @@ async def a_bot_thinking(fake: FakeDiscord, president: PresidentBot, clock: Link
     """alice and three hard bots; a bot's search has started and waits, in its thread, for
     the returned event."""
     service = president.service
-    service.think_samples = SAMPLES
-    service.think_in_processes = False  # a thread, which the test holds
+    service.thinker.samples = SAMPLES
+    service.thinker.in_processes = False  # a thread, which the test holds
     release = threading.Event()
     choose = HardBot.choose
 
@@ -187,10 +187,10 @@ async def a_bot_thinking(fake: FakeDiscord, president: PresidentBot, clock: Link
 
     clock.advance(1.0)  # the bot's pause: its search starts, and blocks in its thread
     for _ in range(1000):
-        if service.thinking:
+        if service.thinker.running:
             break
         await asyncio.sleep(0)
-    assert service.thinking == 1 and president.busy
+    assert service.thinker.running == 1 and president.busy
     return table, release
 
 
@@ -225,7 +225,7 @@ async def test_timers_and_other_tables_go_on_while_a_hard_bot_thinks(
 
     release.set()
     await fake.settle()  # waits for the thread: the bot reports it as busy
-    assert service.thinking == 0 and not president.busy
+    assert service.thinker.running == 0 and not president.busy
     assert game.version == moved  # the search's answer was for a state that has gone
     if game.to_act != mine:  # the deal is random: a bot may be next, or alice
         await tick(fake, clock, 1.0)
@@ -249,7 +249,7 @@ async def test_a_shutdown_waits_for_the_move_being_thought(
     assert not drained.done()
     release.set()
     await drained
-    assert game.version > version and president.service.thinking == 0
+    assert game.version > version and president.service.thinker.running == 0
     await fake.settle()
     fake.assert_no_errors()
 

@@ -4,7 +4,8 @@ from pathlib import Path
 
 from bot.client import PresidentBot
 from bot.packages.game.display import entry_text
-from bot.tables.service import FAST_BOT_PAUSES, HOST_IDLE_SECONDS, IDLE_CLOSE_SECONDS
+from bot.tables.autoplay import FAST_BOT_PAUSES
+from bot.tables.service import HOST_IDLE_SECONDS, IDLE_CLOSE_SECONDS
 from engine import Card, Phase
 from fakediscord import FakeDiscord
 

@@ -385,6 +385,6 @@ async def test_a_hard_bot_is_told_the_other_bots_levels_and_not_the_people() -> 
     assert table.game is not None
     hard = next(s for s, p in enumerate(table.seats) if p.is_bot and p.level == "hard")
     normal = next(s for s, p in enumerate(table.seats) if p.is_bot and p.level == "normal")
-    bot = svc._bot(table, table.game, hard)
+    bot = svc.bot(table, table.game, hard)
     assert isinstance(bot, HardBot)
     assert bot.known == {normal: Style.TACTICS}

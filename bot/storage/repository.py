@@ -1,4 +1,5 @@
-"""The async repository: every SQL statement of the bot lives here.
+"""The async repository: every SQL statement of the bot lives here and in the reads of
+`history.py`, reached through `access.py`.
 
 Each public method is one short transaction and returns plain records (`records.py`), so a
 cog or the table runtime never holds a connection across an `await` on Discord. Writes that
@@ -8,9 +9,7 @@ database level, which is what makes replaying after a crash safe.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Collection, Mapping, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Collection, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, Self, cast
 
@@ -18,28 +17,23 @@ from sqlalchemy import (
     BigInteger,
     Integer,
     bindparam,
-    case,
     delete,
-    distinct,
-    func,
     insert,
     literal,
-    or_,
     select,
     text,
     update,
 )
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage import ratings
-from bot.storage.db import READ_ONLY, create_engine, database_url
+from bot.storage.db import create_engine, database_url
+from bot.storage.history import History
 from bot.storage.models import (
     NAME_LENGTH,
     TABLE_STATUSES,
-    Base,
     Game,
     GameSeat,
     GameTable,
@@ -51,20 +45,13 @@ from bot.storage.models import (
     User,
 )
 from bot.storage.records import (
-    GamePoints,
-    GameSummary,
     GuildSettings,
-    Leaderboard,
-    LeaderboardRow,
-    PlayerStats,
-    PresetRating,
     RatingChange,
     RoundOutcome,
     SeatRef,
     Snapshot,
     TableRecord,
     TableStatus,
-    Winner,
 )
 
 # discord.py: a guild belongs to shard (guild_id >> 22) % shard_count.
@@ -118,33 +105,8 @@ def _name(name: str) -> str:
     return name[:NAME_LENGTH]
 
 
-class Storage:
+class Storage(History):
     """Async repository over one engine; create with `await Storage.open(url)`."""
-
-    def __init__(self, engine: AsyncEngine) -> None:
-        self._engine = engine
-        self._reader = engine.execution_options(**{READ_ONLY: True})
-        self._postgres = engine.dialect.name == "postgresql"
-        # SQLite has a single writer and its busy handler polls with sleeps of up to 100 ms,
-        # so concurrent writers in this process would wait unfairly and far longer than the
-        # write itself; they queue on this lock instead, in FIFO order.
-        self._sqlite_writer = None if self._postgres else asyncio.Lock()
-        self._in_flight = 0
-
-    @property
-    def busy(self) -> bool:
-        """Whether a query is running or waiting for a connection. The work happens outside
-        the event loop (aiosqlite's thread, PostgreSQL's socket), so nothing else can tell;
-        a shutdown or a test that waits for the bot to be idle asks here."""
-        return self._in_flight > 0
-
-    @asynccontextmanager
-    async def _counted(self) -> AsyncIterator[None]:
-        self._in_flight += 1
-        try:
-            yield
-        finally:
-            self._in_flight -= 1
 
     @classmethod
     async def open(
@@ -168,28 +130,6 @@ class Storage:
             await engine.dispose()
             raise
         return storage
-
-    async def close(self) -> None:
-        await self._engine.dispose()
-
-    @asynccontextmanager
-    async def _write(self) -> AsyncIterator[AsyncConnection]:
-        if self._sqlite_writer is None:
-            async with self._counted(), self._engine.begin() as connection:
-                yield connection
-        else:
-            async with self._counted(), self._sqlite_writer, self._engine.begin() as connection:
-                yield connection
-
-    @asynccontextmanager
-    async def _read(self) -> AsyncIterator[AsyncConnection]:
-        async with self._counted(), self._reader.begin() as connection:
-            yield connection
-
-    def _insert(self, model: type[Base]) -> Any:
-        """INSERT with ON CONFLICT support: both dialects spell it the same way in SQLAlchemy,
-        but through their own `insert` constructs."""
-        return postgresql.insert(model) if self._postgres else sqlite.insert(model)
 
     # Guilds and users
 
@@ -682,256 +622,6 @@ class Storage:
                     .values(is_winner=True)
                 )
         return True
-
-    async def game_history(
-        self, *, channel_id: int | None = None, table_id: int | None = None, limit: int = 10
-    ) -> list[GameSummary]:
-        """Finished games of a channel (every table it had) or of one table, newest first."""
-        if (channel_id is None) == (table_id is None):
-            raise ValueError("give exactly one of channel_id and table_id")
-        rounds = select(func.count(Round.id)).where(Round.game_id == Game.id).scalar_subquery()
-        statement = select(
-            Game.id,
-            Game.table_id,
-            Game.preset,
-            Game.started_at,
-            Game.ended_at,
-            Game.stopped_early,
-            rounds.label("rounds"),
-        ).where(Game.ended_at.is_not(None))
-        if table_id is not None:
-            statement = statement.where(Game.table_id == table_id)
-        else:
-            statement = statement.join(GameTable, GameTable.id == Game.table_id).where(
-                GameTable.channel_id == channel_id
-            )
-        statement = statement.order_by(Game.ended_at.desc(), Game.id.desc()).limit(limit)
-        async with self._read() as connection:
-            games = (await connection.execute(statement)).all()
-            winners: dict[int, list[Winner]] = {game.id: [] for game in games}
-            if games:
-                seats = await connection.execute(
-                    select(
-                        GameSeat.game_id,
-                        GameSeat.seat,
-                        GameSeat.user_id,
-                        GameSeat.is_bot,
-                        GameSeat.name,
-                    )
-                    .where(GameSeat.game_id.in_(list(winners)), GameSeat.is_winner.is_(True))
-                    .order_by(GameSeat.game_id, GameSeat.seat)
-                )
-                for seat in seats:
-                    winners[seat.game_id].append(
-                        Winner(seat.seat, seat.user_id, seat.is_bot, seat.name)
-                    )
-        return [
-            GameSummary(
-                game_id=game.id,
-                table_id=game.table_id,
-                preset=game.preset,
-                started_at=game.started_at,
-                ended_at=game.ended_at,
-                stopped_early=game.stopped_early,
-                rounds=game.rounds,
-                winners=tuple(winners[game.id]),
-            )
-            for game in games
-        ]
-
-    async def game_points(self, game_id: int, channel_id: int) -> GamePoints | None:
-        """Each seat's points after every round of a finished game of this channel, summed
-        from the stored rounds (the chart of a past game); None for a game of another channel
-        (the id comes from a control, so it is checked) or one without a round."""
-        game = (
-            select(Game.id, Game.preset)
-            .join(GameTable, GameTable.id == Game.table_id)
-            .where(Game.id == game_id, GameTable.channel_id == channel_id,
-                   Game.ended_at.is_not(None))
-        )
-        async with self._read() as connection:
-            found = (await connection.execute(game)).first()
-            if found is None:
-                return None
-            seats = (await connection.execute(
-                select(GameSeat.seat, GameSeat.name)
-                .where(GameSeat.game_id == game_id).order_by(GameSeat.seat)
-            )).all()
-            results = (await connection.execute(
-                select(Round.round_no, RoundResult.seat, RoundResult.points)
-                .join(RoundResult, RoundResult.round_id == Round.id)
-                .where(Round.game_id == game_id)
-                .order_by(Round.round_no, RoundResult.seat)
-            )).all()
-        if not seats or not results:
-            return None
-        gained: dict[int, dict[int, int]] = {}
-        for row in results:
-            gained.setdefault(row.round_no, {})[row.seat] = row.points
-        totals: list[list[int]] = [[] for _ in seats]
-        for round_no in sorted(gained):
-            for index, seat in enumerate(seats):
-                before = totals[index][-1] if totals[index] else 0
-                totals[index].append(before + gained[round_no].get(seat.seat, 0))
-        return GamePoints(preset=found.preset, names=tuple(s.name for s in seats),
-                          totals=tuple(tuple(points) for points in totals))
-
-    # Stats and rankings
-
-    async def player_stats(
-        self, guild_id: int, user_id: int, preset: str | None = None
-    ) -> PlayerStats:
-        """A member's totals on a server (one preset, or all when `preset` is None).
-
-        Games count only when they ended with a result and the member finished at least one
-        round in them: a game abandoned before its first round, lost to a crash or cancelled
-        (presi's leaver who never came back) has none. Its finished rounds still count.
-        """
-        games_filter = [Game.guild_id == guild_id]
-        if preset is not None:
-            games_filter.append(Game.preset == preset)
-        totals = (
-            select(
-                func.count(RoundResult.round_id).label("rounds"),
-                func.count(distinct(case((Game.ended_at.is_not(None), Round.game_id)))).label(
-                    "games"
-                ),
-                func.coalesce(func.sum(case((RoundResult.place == 1, 1), else_=0)), 0).label(
-                    "presidents"
-                ),
-                func.coalesce(
-                    func.sum(case((RoundResult.place == Round.seats, 1), else_=0)), 0
-                ).label("lasts"),
-                func.coalesce(func.sum(RoundResult.points), 0).label("points"),
-            )
-            .select_from(RoundResult)
-            .join(Round, Round.id == RoundResult.round_id)
-            .join(Game, Game.id == Round.game_id)
-            .where(RoundResult.user_id == user_id, RoundResult.is_bot.is_(False), *games_filter)
-        )
-        wins = (
-            select(func.count())
-            .select_from(GameSeat)
-            .join(Game, Game.id == GameSeat.game_id)
-            .where(
-                GameSeat.user_id == user_id,
-                GameSeat.is_winner.is_(True),
-                GameSeat.is_bot.is_(False),
-                *games_filter,
-            )
-        )
-        rating_rows = select(Rating.preset, Rating.mu, Rating.sigma, Rating.rounds).where(
-            Rating.guild_id == guild_id, Rating.user_id == user_id
-        )
-        if preset is not None:
-            rating_rows = rating_rows.where(Rating.preset == preset)
-        async with self._read() as connection:
-            row = (await connection.execute(totals)).one()
-            win_count = (await connection.execute(wins)).scalar_one()
-            name = (
-                await connection.execute(select(User.display_name).where(User.id == user_id))
-            ).scalar_one_or_none()
-            presets = (await connection.execute(rating_rows.order_by(Rating.preset))).all()
-        return PlayerStats(
-            guild_id=guild_id,
-            user_id=user_id,
-            name=name,
-            preset=preset,
-            rounds=int(row.rounds),
-            games=int(row.games),
-            wins=int(win_count),
-            presidents=int(row.presidents),
-            lasts=int(row.lasts),
-            points=int(row.points),
-            ratings=tuple(
-                PresetRating(
-                    preset=rating.preset,
-                    rating=ratings.display_rating(rating.mu, rating.sigma),
-                    mu=rating.mu,
-                    sigma=rating.sigma,
-                    rounds=rating.rounds,
-                )
-                for rating in presets
-            ),
-        )
-
-    async def rating_history(self, guild_id: int, user_id: int) -> dict[str, list[int]]:
-        """The member's displayed rating after each of their rated rounds on a server, per
-        preset (`ratings.replay`: recomputed from the rounds, replayed in a worker thread
-        as a server may hold thousands)."""
-        presets = select(Rating.preset).where(Rating.guild_id == guild_id,
-                                              Rating.user_id == user_id)
-        query = (
-            select(Round.id, Game.preset, RoundResult.user_id, RoundResult.is_bot,
-                   RoundResult.place)
-            .join(Game, Game.id == Round.game_id)
-            .join(RoundResult, RoundResult.round_id == Round.id)
-            .where(Game.guild_id == guild_id, Round.rated.is_(True), Game.preset.in_(presets))
-            .order_by(Round.id, RoundResult.seat)
-        )
-        async with self._read() as connection:
-            rows = (await connection.execute(query)).all()
-        rounds: dict[int, tuple[str, list[tuple[int | None, bool, int]]]] = {}
-        for row in rows:
-            rounds.setdefault(row.id, (row.preset, []))[1].append(
-                (row.user_id, row.is_bot, row.place))
-        async with self._counted():
-            return await asyncio.to_thread(ratings.replay, list(rounds.values()), user_id)
-
-    async def leaderboard(
-        self, guild_id: int, preset: str, *, limit: int = 10, caller_id: int | None = None
-    ) -> Leaderboard:
-        """Top `limit` rated members of a server for a preset, best first.
-
-        Ordered by the conservative ordinal (mu - 3 sigma), so a single lucky round does not
-        top the board; ties go to whoever played more rounds, then to the older account id.
-        `caller` is set when the caller is rated but outside the top.
-        """
-        ordinal = Rating.mu - 3 * Rating.sigma
-        ranked = (
-            select(
-                Rating.user_id,
-                Rating.mu,
-                Rating.sigma,
-                Rating.rounds,
-                User.display_name,
-                func.row_number()
-                .over(order_by=(ordinal.desc(), Rating.rounds.desc(), Rating.user_id.asc()))
-                .label("rank"),
-                func.count().over().label("total"),
-            )
-            .join(User, User.id == Rating.user_id)
-            .where(Rating.guild_id == guild_id, Rating.preset == preset)
-            .subquery()
-        )
-        wanted = ranked.c.rank <= limit
-        if caller_id is not None:
-            wanted = or_(wanted, ranked.c.user_id == caller_id)
-        async with self._read() as connection:
-            rows = (
-                await connection.execute(select(ranked).where(wanted).order_by(ranked.c.rank))
-            ).all()
-        entries = [
-            LeaderboardRow(
-                rank=int(row.rank),
-                user_id=row.user_id,
-                name=row.display_name,
-                rating=ratings.display_rating(row.mu, row.sigma),
-                mu=row.mu,
-                sigma=row.sigma,
-                rounds=row.rounds,
-            )
-            for row in rows
-        ]
-        top = tuple(entry for entry in entries if entry.rank <= limit)
-        caller = next((entry for entry in entries if entry.rank > limit), None)
-        return Leaderboard(
-            guild_id=guild_id,
-            preset=preset,
-            rows=top,
-            caller=caller,
-            total=int(rows[0].total) if rows else 0,
-        )
 
 
 _TABLE_COLUMNS = (

@@ -1,0 +1,278 @@
+"""What the history and statistics commands read: finished games, a game's points, a
+member's totals, ratings over time and the leaderboard. Read-only queries, each one short
+transaction returning plain records (`records.py`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from sqlalchemy import case, distinct, func, or_, select
+
+from bot.storage import ratings
+from bot.storage.access import Access
+from bot.storage.models import Game, GameSeat, GameTable, Rating, Round, RoundResult, User
+from bot.storage.records import (
+    GamePoints,
+    GameSummary,
+    Leaderboard,
+    LeaderboardRow,
+    PlayerStats,
+    PresetRating,
+    Winner,
+)
+
+
+class History(Access):
+    """The reads of `Storage` (bot/storage/repository.py) behind /president history, stats
+    and leaderboard."""
+
+    async def game_history(
+        self, *, channel_id: int | None = None, table_id: int | None = None, limit: int = 10
+    ) -> list[GameSummary]:
+        """Finished games of a channel (every table it had) or of one table, newest first."""
+        if (channel_id is None) == (table_id is None):
+            raise ValueError("give exactly one of channel_id and table_id")
+        rounds = select(func.count(Round.id)).where(Round.game_id == Game.id).scalar_subquery()
+        statement = select(
+            Game.id,
+            Game.table_id,
+            Game.preset,
+            Game.started_at,
+            Game.ended_at,
+            Game.stopped_early,
+            rounds.label("rounds"),
+        ).where(Game.ended_at.is_not(None))
+        if table_id is not None:
+            statement = statement.where(Game.table_id == table_id)
+        else:
+            statement = statement.join(GameTable, GameTable.id == Game.table_id).where(
+                GameTable.channel_id == channel_id
+            )
+        statement = statement.order_by(Game.ended_at.desc(), Game.id.desc()).limit(limit)
+        async with self._read() as connection:
+            games = (await connection.execute(statement)).all()
+            winners: dict[int, list[Winner]] = {game.id: [] for game in games}
+            if games:
+                seats = await connection.execute(
+                    select(
+                        GameSeat.game_id,
+                        GameSeat.seat,
+                        GameSeat.user_id,
+                        GameSeat.is_bot,
+                        GameSeat.name,
+                    )
+                    .where(GameSeat.game_id.in_(list(winners)), GameSeat.is_winner.is_(True))
+                    .order_by(GameSeat.game_id, GameSeat.seat)
+                )
+                for seat in seats:
+                    winners[seat.game_id].append(
+                        Winner(seat.seat, seat.user_id, seat.is_bot, seat.name)
+                    )
+        return [
+            GameSummary(
+                game_id=game.id,
+                table_id=game.table_id,
+                preset=game.preset,
+                started_at=game.started_at,
+                ended_at=game.ended_at,
+                stopped_early=game.stopped_early,
+                rounds=game.rounds,
+                winners=tuple(winners[game.id]),
+            )
+            for game in games
+        ]
+
+    async def game_points(self, game_id: int, channel_id: int) -> GamePoints | None:
+        """Each seat's points after every round of a finished game of this channel, summed
+        from the stored rounds (the chart of a past game); None for a game of another channel
+        (the id comes from a control, so it is checked) or one without a round."""
+        game = (
+            select(Game.id, Game.preset)
+            .join(GameTable, GameTable.id == Game.table_id)
+            .where(Game.id == game_id, GameTable.channel_id == channel_id,
+                   Game.ended_at.is_not(None))
+        )
+        async with self._read() as connection:
+            found = (await connection.execute(game)).first()
+            if found is None:
+                return None
+            seats = (await connection.execute(
+                select(GameSeat.seat, GameSeat.name)
+                .where(GameSeat.game_id == game_id).order_by(GameSeat.seat)
+            )).all()
+            results = (await connection.execute(
+                select(Round.round_no, RoundResult.seat, RoundResult.points)
+                .join(RoundResult, RoundResult.round_id == Round.id)
+                .where(Round.game_id == game_id)
+                .order_by(Round.round_no, RoundResult.seat)
+            )).all()
+        if not seats or not results:
+            return None
+        gained: dict[int, dict[int, int]] = {}
+        for row in results:
+            gained.setdefault(row.round_no, {})[row.seat] = row.points
+        totals: list[list[int]] = [[] for _ in seats]
+        for round_no in sorted(gained):
+            for index, seat in enumerate(seats):
+                before = totals[index][-1] if totals[index] else 0
+                totals[index].append(before + gained[round_no].get(seat.seat, 0))
+        return GamePoints(preset=found.preset, names=tuple(s.name for s in seats),
+                          totals=tuple(tuple(points) for points in totals))
+
+    # Stats and rankings
+
+    async def player_stats(
+        self, guild_id: int, user_id: int, preset: str | None = None
+    ) -> PlayerStats:
+        """A member's totals on a server (one preset, or all when `preset` is None).
+
+        Games count only when they ended with a result and the member finished at least one
+        round in them: a game abandoned before its first round, lost to a crash or cancelled
+        (presi's leaver who never came back) has none. Its finished rounds still count.
+        """
+        games_filter = [Game.guild_id == guild_id]
+        if preset is not None:
+            games_filter.append(Game.preset == preset)
+        totals = (
+            select(
+                func.count(RoundResult.round_id).label("rounds"),
+                func.count(distinct(case((Game.ended_at.is_not(None), Round.game_id)))).label(
+                    "games"
+                ),
+                func.coalesce(func.sum(case((RoundResult.place == 1, 1), else_=0)), 0).label(
+                    "presidents"
+                ),
+                func.coalesce(
+                    func.sum(case((RoundResult.place == Round.seats, 1), else_=0)), 0
+                ).label("lasts"),
+                func.coalesce(func.sum(RoundResult.points), 0).label("points"),
+            )
+            .select_from(RoundResult)
+            .join(Round, Round.id == RoundResult.round_id)
+            .join(Game, Game.id == Round.game_id)
+            .where(RoundResult.user_id == user_id, RoundResult.is_bot.is_(False), *games_filter)
+        )
+        wins = (
+            select(func.count())
+            .select_from(GameSeat)
+            .join(Game, Game.id == GameSeat.game_id)
+            .where(
+                GameSeat.user_id == user_id,
+                GameSeat.is_winner.is_(True),
+                GameSeat.is_bot.is_(False),
+                *games_filter,
+            )
+        )
+        rating_rows = select(Rating.preset, Rating.mu, Rating.sigma, Rating.rounds).where(
+            Rating.guild_id == guild_id, Rating.user_id == user_id
+        )
+        if preset is not None:
+            rating_rows = rating_rows.where(Rating.preset == preset)
+        async with self._read() as connection:
+            row = (await connection.execute(totals)).one()
+            win_count = (await connection.execute(wins)).scalar_one()
+            name = (
+                await connection.execute(select(User.display_name).where(User.id == user_id))
+            ).scalar_one_or_none()
+            presets = (await connection.execute(rating_rows.order_by(Rating.preset))).all()
+        return PlayerStats(
+            guild_id=guild_id,
+            user_id=user_id,
+            name=name,
+            preset=preset,
+            rounds=int(row.rounds),
+            games=int(row.games),
+            wins=int(win_count),
+            presidents=int(row.presidents),
+            lasts=int(row.lasts),
+            points=int(row.points),
+            ratings=tuple(
+                PresetRating(
+                    preset=rating.preset,
+                    rating=ratings.display_rating(rating.mu, rating.sigma),
+                    mu=rating.mu,
+                    sigma=rating.sigma,
+                    rounds=rating.rounds,
+                )
+                for rating in presets
+            ),
+        )
+
+    async def rating_history(self, guild_id: int, user_id: int) -> dict[str, list[int]]:
+        """The member's displayed rating after each of their rated rounds on a server, per
+        preset (`ratings.replay`: recomputed from the rounds, replayed in a worker thread
+        as a server may hold thousands)."""
+        presets = select(Rating.preset).where(Rating.guild_id == guild_id,
+                                              Rating.user_id == user_id)
+        query = (
+            select(Round.id, Game.preset, RoundResult.user_id, RoundResult.is_bot,
+                   RoundResult.place)
+            .join(Game, Game.id == Round.game_id)
+            .join(RoundResult, RoundResult.round_id == Round.id)
+            .where(Game.guild_id == guild_id, Round.rated.is_(True), Game.preset.in_(presets))
+            .order_by(Round.id, RoundResult.seat)
+        )
+        async with self._read() as connection:
+            rows = (await connection.execute(query)).all()
+        rounds: dict[int, tuple[str, list[tuple[int | None, bool, int]]]] = {}
+        for row in rows:
+            rounds.setdefault(row.id, (row.preset, []))[1].append(
+                (row.user_id, row.is_bot, row.place))
+        async with self._counted():
+            return await asyncio.to_thread(ratings.replay, list(rounds.values()), user_id)
+
+    async def leaderboard(
+        self, guild_id: int, preset: str, *, limit: int = 10, caller_id: int | None = None
+    ) -> Leaderboard:
+        """Top `limit` rated members of a server for a preset, best first.
+
+        Ordered by the conservative ordinal (mu - 3 sigma), so a single lucky round does not
+        top the board; ties go to whoever played more rounds, then to the older account id.
+        `caller` is set when the caller is rated but outside the top.
+        """
+        ordinal = Rating.mu - 3 * Rating.sigma
+        ranked = (
+            select(
+                Rating.user_id,
+                Rating.mu,
+                Rating.sigma,
+                Rating.rounds,
+                User.display_name,
+                func.row_number()
+                .over(order_by=(ordinal.desc(), Rating.rounds.desc(), Rating.user_id.asc()))
+                .label("rank"),
+                func.count().over().label("total"),
+            )
+            .join(User, User.id == Rating.user_id)
+            .where(Rating.guild_id == guild_id, Rating.preset == preset)
+            .subquery()
+        )
+        wanted = ranked.c.rank <= limit
+        if caller_id is not None:
+            wanted = or_(wanted, ranked.c.user_id == caller_id)
+        async with self._read() as connection:
+            rows = (
+                await connection.execute(select(ranked).where(wanted).order_by(ranked.c.rank))
+            ).all()
+        entries = [
+            LeaderboardRow(
+                rank=int(row.rank),
+                user_id=row.user_id,
+                name=row.display_name,
+                rating=ratings.display_rating(row.mu, row.sigma),
+                mu=row.mu,
+                sigma=row.sigma,
+                rounds=row.rounds,
+            )
+            for row in rows
+        ]
+        top = tuple(entry for entry in entries if entry.rank <= limit)
+        caller = next((entry for entry in entries if entry.rank > limit), None)
+        return Leaderboard(
+            guild_id=guild_id,
+            preset=preset,
+            rows=top,
+            caller=caller,
+            total=int(rows[0].total) if rows else 0,
+        )

@@ -22,7 +22,8 @@ from typing import Any, cast
 from bot.packages.game.display import hand_screen, table_screen
 from bot.storage import jsoncodec
 from bot.tables.clock import ManualClock
-from bot.tables.service import TableService, TableStore
+from bot.tables.outbox import TableStore
+from bot.tables.service import TableService
 from bot.tables.table import Table
 from engine import Phase
 

@@ -37,7 +37,7 @@ def transient(err: BaseException) -> bool:
 
 
 class StorageStore:
-    """Implements `bot.tables.service.TableStore` over `bot.storage`."""
+    """Implements `bot.tables.outbox.TableStore` over `bot.storage`."""
 
     def __init__(self, storage: Storage, writer: SnapshotWriter, *,
                  sleep: Sleep = asyncio.sleep, first_delay: float = 0.5,

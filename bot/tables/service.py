@@ -14,21 +14,20 @@ import itertools
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Protocol
 
 from bot.i18n import t
 from bot.tables import autoplay, thinking
 from bot.tables.clock import Clock
 from bot.tables.log import entries_for
+from bot.tables.outbox import Outbox, TableStore
 from bot.tables.refresh import Coalescer
 from bot.tables.registry import Registry
 from bot.tables.table import (
     DEFAULT_LEVEL,
-    GameStart,
     HandLink,
     LogEntry,
-    PendingResult,
     Player,
     Table,
 )
@@ -75,31 +74,6 @@ class Display(Protocol):
     async def closed(self, table: Table) -> None: ...
 
 
-class TableStore(Protocol):
-    """Persistence of tables, live snapshots and results (see bot.tables.persistence)."""
-
-    async def open_table(self, table: Table) -> int: ...
-
-    def snapshot(self, table: Table) -> None: ...
-
-    async def table_changed(self, table: Table, status: str) -> None: ...
-
-    async def game_started(self, table: Table, start: GameStart) -> int:
-        """Store that a game started and return its id; idempotent per `start.game_no`."""
-        ...
-
-    async def committed(self, table: Table) -> None:
-        """Return once every snapshot of the table submitted so far is in the database."""
-        ...
-
-    async def round_over(self, table: Table, game_id: int, seats: Sequence[Player],
-                         event: RoundOver) -> None:
-        """Store a finished round; `seats` are who held each seat when it ended."""
-        ...
-
-    async def game_over(self, table: Table, game_id: int, event: GameOver) -> None: ...
-
-
 # A host silent this long may be replaced by any seated human who uses a host action.
 HOST_IDLE_SECONDS = 10 * 60
 # A table where no person has acted this long closes itself.
@@ -121,13 +95,21 @@ class TableService:
         self.coalescer = Coalescer(self.scheduler, refresh_interval)
         self.bot_pause = bot_pause
         self.display: Display | None = None
-        self.store: TableStore | None = None
         self._rng = random.Random(seed)
         self._ids = itertools.count(1)
-        self._io: dict[int, asyncio.Task[None]] = {}
+        self.outbox = Outbox(self.touch, self._storage_failed)
         self._tasks: set[asyncio.Task[None]] = set()
         self.thinker = thinking.Thinker()
         self.actions = 0  # engine transitions applied since start, for metrics
+
+    @property
+    def store(self) -> TableStore | None:
+        """Where tables, snapshots and results are stored; None: nowhere (tests)."""
+        return self.outbox.store
+
+    @store.setter
+    def store(self, store: TableStore | None) -> None:
+        self.outbox.store = store
 
     # ------------------------------------------------------------------ lobby
 
@@ -260,7 +242,7 @@ class TableService:
                                  max=rules.max_players)
             table.rules = rules
             self._changed(table)
-            self._background(table, lambda store: store.table_changed(table, "lobby"))
+            self.outbox.status(table, "lobby")
 
     # ------------------------------------------------------------------ game actions
 
@@ -376,7 +358,7 @@ class TableService:
             table.exchange_notes.clear()
             table.results.clear()
             table.post_table = True
-            self._record_start(table)
+            self.outbox.record_start(table)
             self._after(table, table.game.first_events)  # who opens, and why
 
     def remember_hand(self, table: Table, user_id: int, link: HandLink, locale: str) -> None:
@@ -403,9 +385,9 @@ class TableService:
         self.registry.add(table)
         game = table.game
         if game is not None and table.game_row_id is None:
-            self._record_start(table)  # the process stopped before the start was stored
+            self.outbox.record_start(table)  # the process stopped before the start was stored
         for pending in table.unstored:  # results whose storing the process did not see end
-            self._store_result(table, pending)
+            self.outbox.store_result(table, pending)
         for user_id, deadline in table.away.items():
             self._arm_grace(table, user_id, deadline)
         if table.running:
@@ -644,7 +626,7 @@ class TableService:
         table.results.clear()
         table.notice = None
         table.post_table = True
-        self._record_start(table)
+        self.outbox.record_start(table)
         self._after(table, table.game.first_events)  # who opens, and why
 
     def _back_to_lobby(self, table: Table, why: LogEntry | None = None) -> None:
@@ -675,7 +657,7 @@ class TableService:
         self._arm_idle(table)
         table.post_lobby = True
         table.notice = why or LogEntry("table.back_to_lobby")
-        self._background(table, lambda store: store.table_changed(table, "lobby"))
+        self.outbox.status(table, "lobby")
 
     def _close(self, table: Table) -> None:
         self.registry.remove(table)
@@ -683,7 +665,7 @@ class TableService:
         self.coalescer.forget(table.id)
         self.coalescer.forget(("hands", table.id))
         table.closed = True
-        self._background(table, lambda store: store.table_changed(table, "closed"))
+        self.outbox.status(table, "closed")
         if self.display is not None:
             task = asyncio.get_running_loop().create_task(self._show_closed(table))
             self._tasks.add(task)
@@ -708,12 +690,12 @@ class TableService:
                 # Round 1 starts a new game's series; a round replayed after a restart
                 # replaces its own.
                 table.round_totals[event.round_no - 1:] = [list(event.totals)]
-                self._record(table, event)
+                self.outbox.record(table, event)
                 if table.game is not None and table.game.phase is Phase.ROUND_OVER:
                     self._round_ended(table, table.game)
             elif isinstance(event, GameOver):
                 table.results.append(event)
-                self._record(table, event)
+                self.outbox.record(table, event)
         if table.game is None or table.game.phase is not Phase.EXCHANGE:
             table.gift_picks.clear()
         self._arm_timer(table)
@@ -822,27 +804,6 @@ class TableService:
 
     # ------------------------------------------------------------------ persistence
 
-    def _background(
-        self, table: Table, work: Callable[[TableStore], Awaitable[object]]
-    ) -> None:
-        """Run storage work in order per table, outside the lock: a slow disk never delays
-        an interaction's acknowledgement."""
-        store = self.store
-        if store is None:
-            return
-        previous = self._io.get(table.id)
-
-        async def run() -> None:
-            if previous is not None:
-                await asyncio.gather(previous, return_exceptions=True)
-            try:
-                await work(store)
-            except Exception:
-                log.exception("storage work for table %s failed", table.id)
-                self._storage_failed(table)
-
-        self._io[table.id] = asyncio.get_running_loop().create_task(run())
-
     def _storage_failed(self, table: Table) -> None:
         """A record that can never be stored was dropped (the queue goes on): say so once on
         the table, so the host knows a result may be missing from the statistics."""
@@ -862,55 +823,6 @@ class TableService:
         table.game_no += 1
         table.game_row_id = None
 
-    def _record(self, table: Table, result: RoundOver | GameOver) -> None:
-        """Store a result, under the game it belongs to, through the table's outbox.
-
-        The result joins `table.unstored` before the snapshot of the state that produced it
-        is taken, and leaves it once stored: whatever the table does meanwhile (the next
-        round, a replay, a return to the lobby), a restart finds it there and stores it
-        again (idempotent), so no crash instant can lose it."""
-        # The game and seats are taken now: a round that leaves too few players sends the
-        # table back to the lobby, which forgets the game's id and its seats.
-        pending = PendingResult(GameStart.of(table), table.game_row_id, result)
-        table.unstored.append(pending)
-        self._store_result(table, pending)
-
-    def _store_result(self, table: Table, pending: PendingResult) -> None:
-        start, result = pending.start, pending.result
-
-        async def work(store: TableStore) -> None:
-            try:
-                # Idempotent: finds the row stored by the game's start, or stores it now.
-                game_id = pending.game_row_id
-                if game_id is None:
-                    game_id = await store.game_started(table, start)
-                if isinstance(result, RoundOver):
-                    await store.round_over(table, game_id, list(start.seats), result)
-                else:
-                    await store.game_over(table, game_id, result)
-            except Exception:
-                self._unstored_done(table, pending)  # can never be stored: said once
-                raise
-            self._unstored_done(table, pending)
-
-        self._background(table, work)
-
-    def _unstored_done(self, table: Table, pending: PendingResult) -> None:
-        if any(p is pending for p in table.unstored):
-            table.unstored = [p for p in table.unstored if p is not pending]
-            self.touch(table)
-
-    def _record_start(self, table: Table) -> None:
-        start = GameStart.of(table)
-
-        async def work(store: TableStore) -> None:
-            game_id = await store.game_started(table, start)
-            if table.game_no == start.game_no and table.game_row_id != game_id:
-                table.game_row_id = game_id
-                self.touch(table)
-
-        self._background(table, work)
-
     async def committed(self, table: Table) -> None:
         """Wait until the table's latest state is stored: a move is confirmed to its player
         only then, so that no confirmed move can be lost in a crash."""
@@ -919,7 +831,7 @@ class TableService:
 
     async def drain(self) -> None:
         """Wait for queued storage work (tests, shutdown)."""
-        await asyncio.gather(*self._io.values(), *self._tasks, return_exceptions=True)
+        await asyncio.gather(*self.outbox.pending(), *self._tasks, return_exceptions=True)
 
 
 def _of_table(key: object, table_id: int, keep_refresh: bool) -> bool:

@@ -55,7 +55,7 @@ class GameStart:
 
 @dataclass(frozen=True, eq=False)
 class PendingResult:
-    """A result not yet known to be stored (see `TableService._record`)."""
+    """A result not yet known to be stored (see `Outbox.record`, bot/tables/outbox.py)."""
 
     start: GameStart
     game_row_id: int | None
@@ -169,7 +169,7 @@ class Table:
     # a restart while they show records them again, in case it interrupted their storing.
     results: list[RoundOver | GameOver] = field(default_factory=list)
     # Results whose storing has not been seen to succeed: part of the snapshot, so that a
-    # restart stores them again whatever the table has done since (TableService._record).
+    # restart stores them again whatever the table has done since (bot/tables/outbox.py).
     unstored: list[PendingResult] = field(default_factory=list)
     # Every seat's points after each round of the current game: the end-of-game chart.
     round_totals: list[list[int]] = field(default_factory=list)

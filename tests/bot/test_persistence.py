@@ -179,7 +179,7 @@ async def test_a_crash_between_the_state_and_its_result_records_it_at_restart(
     snapshot = await storage.load_snapshot(table.id)
     assert snapshot is not None and snapshot.state["game"]["phase"] == "game_over"
     assert (await stored_game(url, table.game_row_id)).round_nos == []  # the window
-    for task in crashing.service._io.values():  # the process dies here
+    for task in crashing.service.outbox.pending():  # the process dies here
         task.cancel()
     monkeypatch.undo()
 
@@ -242,7 +242,7 @@ async def crash(process: Process) -> None:
     """The process dies: its queued storage work and timers never run; what the snapshot
     writer committed is all that is left."""
     await process.writer.flush()
-    for task in process.service._io.values():
+    for task in process.service.outbox.pending():
         task.cancel()
     await process.service.scheduler.close()
 

@@ -1,0 +1,128 @@
+"""The tables' storage work: queued in order per table, run outside the table's lock, so a
+slow disk never delays an interaction's acknowledgement.
+
+Results go through each table's own outbox (`Table.unstored`, kept in its snapshot): a
+result joins it before the snapshot of the state that produced it is taken and leaves it
+once stored, so a restart finds whatever was not stored yet and stores it again
+(idempotent): no crash instant can lose a result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Protocol
+
+from bot.tables.table import GameStart, PendingResult, Player, Table
+from engine.events import GameOver, RoundOver
+
+log = logging.getLogger(__name__)
+
+
+class TableStore(Protocol):
+    """Persistence of tables, live snapshots and results (see bot.tables.persistence)."""
+
+    async def open_table(self, table: Table) -> int: ...
+
+    def snapshot(self, table: Table) -> None: ...
+
+    async def table_changed(self, table: Table, status: str) -> None: ...
+
+    async def game_started(self, table: Table, start: GameStart) -> int:
+        """Store that a game started and return its id; idempotent per `start.game_no`."""
+        ...
+
+    async def committed(self, table: Table) -> None:
+        """Return once every snapshot of the table submitted so far is in the database."""
+        ...
+
+    async def round_over(self, table: Table, game_id: int, seats: Sequence[Player],
+                         event: RoundOver) -> None:
+        """Store a finished round; `seats` are who held each seat when it ended."""
+        ...
+
+    async def game_over(self, table: Table, game_id: int, event: GameOver) -> None: ...
+
+
+class Outbox:
+    """The queues of storage work, one per table. `touch` is called when stored work
+    changed the table (its game's row id, its outbox), `failed` when a record could never
+    be stored."""
+
+    def __init__(self, touch: Callable[[Table], None], failed: Callable[[Table], None]) -> None:
+        self.store: TableStore | None = None
+        self._touch = touch
+        self._failed = failed
+        self._queues: dict[int, asyncio.Task[None]] = {}
+
+    def queue(self, table: Table, work: Callable[[TableStore], Awaitable[object]]) -> None:
+        """Run `work` after the table's earlier work; nothing without a store."""
+        store = self.store
+        if store is None:
+            return
+        previous = self._queues.get(table.id)
+
+        async def run() -> None:
+            if previous is not None:
+                await asyncio.gather(previous, return_exceptions=True)
+            try:
+                await work(store)
+            except Exception:
+                log.exception("storage work for table %s failed", table.id)
+                self._failed(table)
+
+        self._queues[table.id] = asyncio.get_running_loop().create_task(run())
+
+    def status(self, table: Table, status: str) -> None:
+        self.queue(table, lambda store: store.table_changed(table, status))
+
+    def record(self, table: Table, result: RoundOver | GameOver) -> None:
+        """Store a result, under the game it belongs to, through the table's outbox."""
+        # The game and seats are taken now: a round that leaves too few players sends the
+        # table back to the lobby, which forgets the game's id and its seats.
+        pending = PendingResult(GameStart.of(table), table.game_row_id, result)
+        table.unstored.append(pending)
+        self.store_result(table, pending)
+
+    def store_result(self, table: Table, pending: PendingResult) -> None:
+        """Store a result of the table's outbox (again, after a restart: idempotent)."""
+        start, result = pending.start, pending.result
+
+        async def work(store: TableStore) -> None:
+            try:
+                # Idempotent: finds the row stored by the game's start, or stores it now.
+                game_id = pending.game_row_id
+                if game_id is None:
+                    game_id = await store.game_started(table, start)
+                if isinstance(result, RoundOver):
+                    await store.round_over(table, game_id, list(start.seats), result)
+                else:
+                    await store.game_over(table, game_id, result)
+            except Exception:
+                self._stored(table, pending)  # can never be stored: said once
+                raise
+            self._stored(table, pending)
+
+        self.queue(table, work)
+
+    def _stored(self, table: Table, pending: PendingResult) -> None:
+        if any(p is pending for p in table.unstored):
+            table.unstored = [p for p in table.unstored if p is not pending]
+            self._touch(table)
+
+    def record_start(self, table: Table) -> None:
+        """Store that the table's game started, and remember its row's id."""
+        start = GameStart.of(table)
+
+        async def work(store: TableStore) -> None:
+            game_id = await store.game_started(table, start)
+            if table.game_no == start.game_no and table.game_row_id != game_id:
+                table.game_row_id = game_id
+                self._touch(table)
+
+        self.queue(table, work)
+
+    def pending(self) -> list[asyncio.Task[None]]:
+        """The last queued work of every table (each waits for the table's earlier work)."""
+        return list(self._queues.values())

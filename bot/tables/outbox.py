@@ -75,6 +75,7 @@ class Outbox:
         self._queues[table.id] = asyncio.get_running_loop().create_task(run())
 
     def status(self, table: Table, status: str) -> None:
+        """Store the table's status (lobby, closed), with its host and rules as they are."""
         self.queue(table, lambda store: store.table_changed(table, status))
 
     def record(self, table: Table, result: RoundOver | GameOver) -> None:

@@ -144,6 +144,7 @@ class Rounds(Tricks):
             self.hands = self._deal()
         self.out, self.penalised, self.pile = [], [], []
         self.swaps, self.lacks, self.tells = [], [], []
+        self.deciding = None
         self.played = [[] for _ in range(self.seats)]
         self._base.clear()
         self.revolution = False
@@ -175,11 +176,12 @@ class Rounds(Tricks):
         if self.ranking:
             last = r.round_opener == "last_place"
             return (self.ranking[-1] if last else self.ranking[0]), r.round_opener
-        deciding = {"queen_of_hearts": Card("Q", "H"), "three_of_oros": Card("3", "O")}
+        deciding = {"queen_of_hearts": Card.parse("QH"), "three_of_oros": Card.parse("3O")}
         card = deciding.get(r.first_opener)
         if card is not None:
             for seat in self.order:
                 if card in self.hands[seat]:
+                    self.deciding = (seat, card)
                     return seat, r.first_opener
             return self.order[0], "seat_order"
         return self.rng.choice(self.order), "random"

@@ -58,6 +58,8 @@ def game_to_dict(game: GameState) -> dict[str, Any]:
         ],
         "swaps": [[g, r, cards(cs), mode] for g, r, cs, mode in game.swaps],
         "lacks": [list(lack) for lack in game.lacks],
+        "deciding": None if game.deciding is None else [game.deciding[0],
+                                                        str(game.deciding[1])],
         "played": [cards(p) for p in game.played],
         # Compact rows (a round records dozens): seat, before, revolution, constraint, then
         # the top faced and the play made, each None or seat, cards, level, count, value,
@@ -117,6 +119,8 @@ def game_from_dict(data: dict[str, Any], cls: type[G]) -> G:
     ]
     game.swaps = [(g, r, tuple(cards(cs)), mode) for g, r, cs, mode in data.get("swaps", [])]
     game.lacks = [(s, level, count) for s, level, count in data.get("lacks", [])]
+    deciding = data.get("deciding")  # absent from snapshots taken before it was kept
+    game.deciding = None if deciding is None else (deciding[0], Card.parse(deciding[1]))
     # Snapshots from before tells were recorded restore without them: beliefs start afresh.
     game.played = [cards(p) for p in data.get("played", [[]] * game.seats)]
     game.tells = [

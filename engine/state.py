@@ -108,6 +108,9 @@ class GameState(ABC):
         # value (seat, level, count: it held fewer than count cards of level).
         self.swaps: list[tuple[int, int, tuple[Card, ...], str]] = []
         self.lacks: list[tuple[int, int, int]] = []
+        # The seat the rules made open the round for holding a card (the first round's queen
+        # of hearts or 3 of oros), and that card: the table says why it opens.
+        self.deciding: tuple[int, Card] | None = None
         # Every seat's plays this round, in order, and the passes and leads that may tell
         # something of a hand (search's beliefs, engine.tells); public like the pile.
         self.played: list[list[Card]] = [[] for _ in range(seats)]

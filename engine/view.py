@@ -3,8 +3,10 @@
 :class:`PlayerView` holds the seat's own hand and everything public (the trick, the cards
 played this round, hand sizes, who passed, roles and points), plus what this seat can
 infer from the round so far: the cards it gave in the exchange and that nobody has played
-yet (the receiver still holds them), the highest value a seat that had to give its best
-cards to this seat can hold, and the values a skip showed a seat lacked (« ta gueule »).
+yet (the receiver still holds them), the card a seat opened the first round for holding
+(the queen of hearts, the 3 of oros) until it plays it, the highest value a seat that had
+to give its best cards to this seat can hold, and the values a skip showed a seat lacked
+(« ta gueule »).
 Two games that differ only in other players' hidden cards give equal views, so a bot that
 reads nothing else cannot cheat; ``tests/engine/test_bots.py`` checks it.
 
@@ -84,6 +86,10 @@ def player_view(game: Game, seat: int) -> PlayerView:
         elif receiver == seat and mode == "best":
             # The giver had to give its best cards: nothing it kept is stronger.
             caps.append((giver, min(c.value for c in cards)))
+    if game.deciding is not None:  # it opened for holding this card, so holds it until played
+        opener, card = game.deciding
+        if opener != seat and card not in gone:
+            known.setdefault(opener, []).append(card)
     return PlayerView(
         seat=seat,
         rules=game.rules,

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine import KNOBS, PRESETS, Game, Phase, PlayOption, RandomPlayer, Rules, RulesError
+from engine import KNOBS, PRESETS, Card, Game, Phase, PlayOption, RandomPlayer, Rules, RulesError
 from engine.determinize import determinize, sample_hands
 from engine.view import player_view
 
@@ -153,3 +153,30 @@ def test_sampled_hands_respect_what_the_seat_inferred() -> None:
         assert all(c.value <= cap for c in hands[3] if c not in dict(view.known).get(3, ()))
         assert not any(c.value == 11 for c in hands[1])
         assert sorted(len(h) for h in hands) == sorted(game.hand_sizes())
+
+
+@pytest.mark.parametrize("preset,card", [("classic", "QH"), ("presi", "3O")])
+def test_the_first_opener_holds_its_card_in_every_sample(preset: str, card: str) -> None:
+    """The table says who opens the first round and why (« she has the queen of hearts »):
+    until that card is played, the others' views know where it is, and samples put it there.
+    A position whose opener is given says nothing of the kind."""
+    deciding = Card.parse(card)
+    game = Game.new(Rules.preset(preset), 4, seed=3)
+    opener = game.to_act
+    assert opener is not None and deciding in game.hands[opener]
+    dealt = [list(h) for h in game.hands]
+    watcher = (opener + 1) % 4
+    view = player_view(game, watcher)
+    assert dict(view.known) == {opener: (deciding,)}
+    assert player_view(game, opener).known == ()
+    rng = random.Random(5)
+    for _ in range(20):
+        assert deciding in sample_hands(view, rng)[opener]
+    assert player_view(Game.from_dict(game.to_dict()), watcher) == view
+
+    option = next(o for o in game.legal_plays(opener) if deciding in o.cards)
+    game.play_option(opener, option)  # once played, it is in the pile for everyone
+    assert player_view(game, watcher).known == ()
+
+    given = Game.new(Rules.preset(preset), 4, hands=dealt, opener=(opener + 2) % 4)
+    assert player_view(given, watcher).known == ()

@@ -19,6 +19,7 @@ from bot.packages import controls
 from bot.packages.cards.emojis import faces as card_faces
 from bot.packages.game import hint as game_hint
 from bot.packages.game import views as game_views
+from bot.packages.host import Host
 from bot.packages.lobby import views as lobby_views
 from bot.packages.president.cog import President
 from bot.packages.president.tree import CheckedTree
@@ -53,7 +54,9 @@ IDENTIFY_INTERVAL = 5.0
 FEATURES = (game_views, game_hint, lobby_views, settings_views)
 
 
-class PresidentBot(commands.Bot):
+class PresidentBot(Host):
+    """The bot process's client: the `Host` every feature package is given."""
+
     def __init__(self, config: Config, *, clock: Clock | None = None,
                  with_storage: bool = True, shutdown_wait: float = STOP_PATIENCE,
                  **options: Any) -> None:

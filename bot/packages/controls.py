@@ -20,7 +20,7 @@ from bot.tables.service import TableError
 from bot.tables.table import Table
 
 if TYPE_CHECKING:
-    from bot.client import PresidentBot
+    from bot.packages.host import Host
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +40,7 @@ def custom_id(table_id: int, action: str, version: int = 0, arg: str = "") -> st
 class Click:
     """One decoded component interaction."""
 
-    interaction: discord.Interaction[PresidentBot]
+    interaction: discord.Interaction[Host]
     table: Table
     action: str
     version: int
@@ -48,7 +48,7 @@ class Click:
     values: list[str] = field(default_factory=list)
 
     @property
-    def bot(self) -> PresidentBot:
+    def bot(self) -> Host:
         return self.interaction.client
 
     @property

@@ -27,7 +27,7 @@ from bot.tables.table import HandLink, Table
 from engine import Phase
 
 if TYPE_CHECKING:
-    from bot.client import PresidentBot
+    from bot.packages.host import Host
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +42,7 @@ ORIGINAL: Any = "@original"
 
 
 class Publisher:
-    def __init__(self, bot: PresidentBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         self._shown: dict[tuple[int, str], str] = {}
         self._retired: dict[int, str] = {}  # per table: its table message's text to keep
@@ -50,7 +50,7 @@ class Publisher:
         # told: nothing more is sent to that channel until someone acts at the table again.
         self._blocked: dict[int, bool] = {}
         self._charted: set[int] = set()  # results messages that carry their game's chart
-        self.rendering = 0  # charts being drawn in worker threads (see PresidentBot.busy)
+        self.rendering = 0  # charts being drawn in worker threads (the bot reports them as busy)
 
     # ------------------------------------------------------------------ service hooks
 
@@ -109,7 +109,7 @@ class Publisher:
             await self._edit_hand(user_id, link, Screen(t(self._locale(table, user_id),
                                                           "hand.closed")))
 
-    async def acted(self, interaction: discord.Interaction[PresidentBot], table: Table) -> None:
+    async def acted(self, interaction: discord.Interaction[Host], table: Table) -> None:
         """Someone acted at a table whose channel refused the bot: if the interaction says
         the bot may post there again, redraw everything (posting a fresh table message when
         the old one is gone); else tell the host, once per incident, which permission is
@@ -167,7 +167,7 @@ class Publisher:
         if kind == "table" and screen.retired is not None:
             self._retired[table.id] = screen.retired
 
-    def shown_hand(self, table: Table, interaction: discord.Interaction[PresidentBot],
+    def shown_hand(self, table: Table, interaction: discord.Interaction[Host],
                    screen: Screen) -> None:
         """This interaction's original response is now the user's hand: refresh through it."""
         link = HandLink(int(interaction.application_id), interaction.token,

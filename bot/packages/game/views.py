@@ -21,7 +21,7 @@ from bot.tables.table import Table
 from engine import Card
 
 if TYPE_CHECKING:
-    from bot.client import PresidentBot
+    from bot.packages.host import Host
 
 # A split exchange offers at most three selects (see display._exchange_part), a hand at most
 # this many pages of plays.
@@ -38,7 +38,7 @@ def refusal(locale: str, table: Table, err: TableError) -> str:
 
 
 async def show_hand(
-    interaction: discord.Interaction[PresidentBot], table: Table, *, notice: str = "",
+    interaction: discord.Interaction[Host], table: Table, *, notice: str = "",
     page: int = 0, update: bool = True,
 ) -> None:
     """Answer with the user's hand, and refresh through this interaction from now on."""

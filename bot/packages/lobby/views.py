@@ -17,9 +17,9 @@ from bot.tables.service import TableError
 from bot.tables.table import Table
 
 if TYPE_CHECKING:
-    from bot.client import PresidentBot
+    from bot.packages.host import Host
 
-    Interaction = discord.Interaction[PresidentBot]
+    Interaction = discord.Interaction[Host]
 
 
 def display_name(interaction: Interaction) -> str:

@@ -29,9 +29,9 @@ from engine import PRESETS
 from engine.bots import LEVELS
 
 if TYPE_CHECKING:
-    from bot.client import PresidentBot
+    from bot.packages.host import Host
 
-    Interaction = discord.Interaction[PresidentBot]
+    Interaction = discord.Interaction[Host]
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +51,7 @@ def community(interaction: discord.Interaction[Any]) -> bool:
 
 class President(commands.GroupCog, group_name=ls("cmd.president"),
                 group_description=ls("cmd.president.desc")):
-    def __init__(self, bot: PresidentBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         super().__init__()
 

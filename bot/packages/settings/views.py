@@ -34,9 +34,9 @@ from engine.bots import LEVELS
 from engine.rules import ROLE_CODES
 
 if TYPE_CHECKING:
-    from bot.client import PresidentBot
+    from bot.packages.host import Host
 
-    Interaction = discord.Interaction[PresidentBot]
+    Interaction = discord.Interaction[Host]
 
 # What a host may type for "no value", in either language.
 NOTHING = {text[key].lower() for text in CATALOGUES.values() for key in ("none", "never")}

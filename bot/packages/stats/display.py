@@ -16,10 +16,10 @@ from bot.tables.service import TableError
 from engine import PRESETS
 
 if TYPE_CHECKING:
-    from bot.client import PresidentBot
+    from bot.packages.host import Host
     from bot.storage.repository import Storage
 
-    Interaction = discord.Interaction[PresidentBot]
+    Interaction = discord.Interaction[Host]
 
 
 def _storage(interaction: Interaction) -> Storage:

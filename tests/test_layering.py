@@ -1,0 +1,63 @@
+"""Imports flow one way: the engine knows nothing of the bot, its I/O or its players, and the
+bot's feature packages never import the client that assembles them (they see it as
+`bot.packages.host.Host`). Type-only imports count: they tie the modules together as much."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def imports(path: Path, root: Path = ROOT) -> set[str]:
+    """Every module `path` imports, absolute, wherever the import statement stands."""
+    package = ".".join(path.relative_to(root).with_suffix("").parts[:-1])
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(parent + ([base] if base else []))
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return found
+
+
+def offenders(folder: str, banned: tuple[str, ...], root: Path = ROOT) -> list[str]:
+    out = []
+    for path in sorted((root / folder).rglob("*.py")):
+        for name in sorted(imports(path, root)):
+            if any(name == b or name.startswith(b + ".") for b in banned):
+                out.append(f"{path.relative_to(root).as_posix()} imports {name}")
+    return out
+
+
+def test_the_engine_is_pure() -> None:
+    assert offenders("engine", ("asyncio", "discord", "sqlalchemy", "bot", "fakediscord")) == []
+
+
+def test_the_game_does_not_import_its_players() -> None:
+    game = imports(ROOT / "engine" / "game.py")
+    assert sorted(n for n in game if n.startswith(("engine.players", "engine.bots"))) == []
+
+
+def test_feature_packages_do_not_import_the_client() -> None:
+    assert offenders("bot/packages", ("bot.client", "bot.__main__", "bot.sandbox",
+                                      "bot.loadbench")) == []
+
+
+def test_the_checker_sees_relative_and_type_only_imports(tmp_path: Path) -> None:
+    probe = tmp_path / "bot" / "packages" / "game" / "probe.py"
+    probe.parent.mkdir(parents=True)
+    probe.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                     "    from ...client import PresidentBot\n"
+                     "from . import display\n")
+    assert imports(probe, tmp_path) >= {"bot.client", "bot.client.PresidentBot",
+                                        "bot.packages.game.display"}
+    assert offenders("bot/packages", ("bot.client",), tmp_path) == [
+        "bot/packages/game/probe.py imports bot.client",
+        "bot/packages/game/probe.py imports bot.client.PresidentBot"]

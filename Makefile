@@ -20,7 +20,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check engine bot fakediscord tests
 
 typecheck: $(STAMP)
-	$(BIN)/mypy engine bot fakediscord
+	$(BIN)/mypy engine bot fakediscord tests
 
 test: lint typecheck
 	$(BIN)/python -m pytest

@@ -6,6 +6,7 @@ from typing import Any
 import discord
 import pytest
 
+from bot.i18n.cards import rank_words
 from bot.packages.controls import CUSTOM_ID, error_text
 from bot.packages.game import display
 from bot.packages.game.display import (
@@ -29,10 +30,16 @@ def table_for(preset: str, seats: int, **kwargs: Any) -> Table:
     return table
 
 
+def unwrap(item: discord.ui.Item[Any]) -> discord.ui.Button[Any] | discord.ui.Select[Any]:
+    """A restart-safe DynamicItem's own button or select; any other item itself."""
+    inner = item.item if isinstance(item, discord.ui.DynamicItem) else item
+    assert isinstance(inner, discord.ui.Button | discord.ui.Select), inner
+    return inner
+
+
 def selects(view: discord.ui.View | None) -> list[discord.ui.Select[Any]]:
     assert view is not None
-    return [getattr(i, "item", i) for i in view.children
-            if isinstance(getattr(i, "item", i), discord.ui.Select)]
+    return [i for i in map(unwrap, view.children) if isinstance(i, discord.ui.Select)]
 
 
 def test_every_legal_play_is_offered_across_pages_within_discord_limits(
@@ -54,7 +61,7 @@ def test_every_legal_play_is_offered_across_pages_within_discord_limits(
         assert all(len(m.options) <= 25 for m in menus)
         assert screen.view is not None and len(screen.view.children) <= 25
         for item in screen.view.children:
-            assert CUSTOM_ID.fullmatch(getattr(item, "item", item).custom_id)
+            assert CUSTOM_ID.fullmatch(unwrap(item).custom_id or "")
         offered |= {o.value for m in menus for o in m.options}
     assert offered == legal
     cards, announce = parse_option(next(iter(legal)))
@@ -73,8 +80,8 @@ def test_presi_high_role_gives_its_weakest_cards_pre_checked() -> None:
     chosen = [o.value for o in menu.options if o.default]
     assert chosen == [str(c) for c in due.allowed[:due.count]]
     assert screen.view is not None
-    confirm = [getattr(i, "item", i).custom_id for i in screen.view.children
-               if ":give_ok:" in (getattr(i, "item", i).custom_id or "")]
+    confirm = [i.custom_id for i in map(unwrap, screen.view.children)
+               if ":give_ok:" in (i.custom_id or "")]
     assert confirm == [f"pz:7:give_ok:{game.version}:{'.'.join(chosen)}"]
 
 
@@ -181,7 +188,7 @@ def test_same_or_nothing_says_what_may_be_played() -> None:
                   if o.count == 1 and not o.wilds and o.value == lead.value)
     game.play(second, answer.cards)
     assert game.to_act == first
-    words = display.rank_words("fr", lead.value, 1, False)
+    words = rank_words("fr", lead.value, 1, False)
     assert f"🤐 Même valeur ou rien : joue {words} ou passe." in \
         hand_screen(table, 100 + first, "fr").content
 

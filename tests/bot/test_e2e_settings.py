@@ -9,6 +9,7 @@ from bot.tables.table import Table
 from engine import KNOBS, PRESETS, Card, GameEnd, Rules
 from engine.rules import CONFLICTS
 from fakediscord import FakeDiscord, TestUser
+from fakediscord.snapshots import TextInput
 from fakediscord.state import MODAL_SUBMIT
 
 from .conftest import LinkedClock
@@ -76,7 +77,9 @@ async def test_french_host_types_values_in_french(
 
     await open_form(marie, "game_end")
     form = marie.modal
-    assert form is not None and form.inputs[0].value == "5 manches"
+    assert form is not None
+    field = form.inputs[0]
+    assert isinstance(field, TextInput) and field.value == "5 manches"
     await marie.modal_submit({"Nouvelle valeur": "2"})
     assert table.rules.game_end == GameEnd("rounds", 2)
     assert "✅ Fin de partie vaut maintenant 2 manches." in marie.last_ephemeral().content

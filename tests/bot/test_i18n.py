@@ -1,6 +1,7 @@
 import ast
 import string
 from pathlib import Path
+from typing import Literal
 
 from bot.i18n import CATALOGUES, join_names, lang, plural, t
 from bot.i18n.en import CATALOGUE as EN
@@ -121,7 +122,9 @@ async def test_command_names_are_translated_for_french_clients() -> None:
     from bot.i18n.translator import CatalogueTranslator, ls
 
     translator = CatalogueTranslator()
-    context = app_commands.TranslationContext(app_commands.TranslationContextLocation.other, None)
+    context: app_commands.TranslationContext[
+        Literal[app_commands.TranslationContextLocation.other], None] = \
+        app_commands.TranslationContext(app_commands.TranslationContextLocation.other, None)
     assert await translator.translate(ls("cmd.create"), Locale.french, context) == "ouvrir"
     assert await translator.translate(ls("cmd.create"), Locale.german, context) is None
     assert ls("cmd.create").message == "create"

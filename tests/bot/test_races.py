@@ -24,7 +24,11 @@ NEXT_END_RACES = 25
 FAST_RACES = 30
 
 
-async def race(fake: FakeDiscord, *clicks: tuple[TestUser, int, str, list[str] | None],
+# A click: who, on which message, which control, and a select's values (None: a button).
+Click = tuple[TestUser, int, str, list[str] | None]
+
+
+async def race(fake: FakeDiscord, *clicks: Click,
                ) -> list[InteractionRecord]:
     """Send every click (user, message, custom_id, select values) before the bot answers
     any, then let it answer them all; each must be answered."""
@@ -96,8 +100,8 @@ async def test_only_one_of_simultaneous_clicks_applies_where_only_one_may(
             await tick(fake, clock, 1)
             board = table.table_message_id
             assert board is not None
-            clicks = [(host.user, board, cid(table, "next", game.version), None),
-                      (host.user, board, cid(table, "end", game.version), None)]
+            clicks: list[Click] = [(host.user, board, cid(table, "next", game.version), None),
+                                   (host.user, board, cid(table, "end", game.version), None)]
             rng.shuffle(clicks)
             round_no = game.round_no
             await race(fake, *clicks)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from engine import Card, Game, GreedyPlayer, IllegalAction, Phase, Rules
@@ -82,7 +84,7 @@ def test_refusals_carry_codes_and_change_nothing() -> None:
     game = Game.new(classic(), 3, hands=[cards("3H 3S 9C"), cards("4H 10C"), cards("5H JC")],
                     opener=0)
     before = game.to_dict()
-    attempts = [
+    attempts: list[tuple[Callable[[], object], str]] = [
         (lambda: game.play(1, cards("4H")), "not_your_turn"),
         (lambda: game.pass_turn(0), "must_open"),
         (lambda: game.play(0, cards("3H 9C")), "mixed_values"),

@@ -10,7 +10,16 @@ from engine import Card, Phase, TrickPlay
 from fakediscord import FakeDiscord, Message, TestUser
 
 from .conftest import LinkedClock
-from .e2e import cid, host_against_three_bots, let_timers_play, message, table_of, tick
+from .e2e import (
+    cid,
+    deal,
+    host_against_bots,
+    host_against_three_bots,
+    let_timers_play,
+    message,
+    table_of,
+    tick,
+)
 from .test_e2e_card_faces import FACE, start
 
 
@@ -165,4 +174,27 @@ async def test_a_server_blocking_external_emojis_still_reads_the_cards_as_text(
     assert any(p.name in tricks[0] for p in table.seats)
     hand = await open_hand(host, table)
     assert "Ta main" in hand.content and face_lines(hand.content)
+    await fake.disconnect(bot)
+
+
+async def test_the_cards_picked_across_split_give_menus_show_their_faces(
+    fake: FakeDiscord, clock: LinkedClock,
+) -> None:
+    """A give spread over several menus lists the cards picked so far: their faces go under
+    that line as under the hand's, and none before a card is picked."""
+    bot = await start(fake, clock)
+    host = fake.add_user("marie", locale="fr")
+    table = await host_against_bots(bot, host, "wild7", 1)
+    await tick(fake, clock, 1)
+    deck = sorted(table.rules.deck_kind.cards(), key=str)
+    deal(bot, table, [deck[0::2], deck[1::2]], previous_ranking=[0, 1])  # she gives back 2
+    hand = await open_hand(host, table)
+    assert not FACE.match(under(hand.content, "Choisies :"))
+    first = next(s for s in hand.selects if ":give:" in s.custom_id)
+    picks = [o.value for o in first.options[:2]]
+    await host.select(hand, picks, select=first.custom_id)
+    shown = message(host, hand.id).content
+    assert "Choisies : " in shown
+    assert len(FACE.findall(under(shown, "Choisies :"))) == 2
+    assert len(shown) <= 2000
     await fake.disconnect(bot)

@@ -293,7 +293,7 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
     items: list[discord.ui.Item[Any]] = []
     if game.phase is Phase.EXCHANGE:
         note_lines(table, seat, locale, lines, wanted)
-        lines.extend(_exchange_part(table, game, seat, locale, items))
+        _exchange_part(table, game, seat, locale, items, lines, wanted)
     elif game.phase is Phase.PLAY:
         note_lines(table, seat, locale, lines, wanted)
         _play_part(table, game, seat, locale, items, page, lines, wanted)
@@ -427,13 +427,15 @@ def _play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
 
 
 def _exchange_part(table: Table, game: Game, seat: int, locale: LocaleLike,
-                   items: list[discord.ui.Item[Any]]) -> list[str]:
-    # The exchange notes above say what this seat already received: a high role chooses
-    # what to give back knowing it.
-    lines: list[str] = []
+                   items: list[discord.ui.Item[Any]], lines: list[str],
+                   wanted: list[FaceLine]) -> None:
+    """Adds the exchange's lines to ``lines`` (the cards picked across split menus to
+    ``wanted``) and its controls to ``items``. The exchange notes above say what this seat
+    already received: a high role chooses what to give back knowing it."""
     due = game.exchange_due(seat)
     if due is None or not due.ready:
-        return [*lines, t(locale, "hand.give_waiting")]
+        lines.append(t(locale, "hand.give_waiting"))
+        return
     lines.append(t(locale, "hand.give", cards=plural(locale, "n.cards", due.count),
                    name=table.name(due.receiver), countdown=countdown(table)))
     if table.rules.exchange_blind:
@@ -459,6 +461,8 @@ def _exchange_part(table: Table, game: Game, seat: int, locale: LocaleLike,
         picked = [c for c in allowed if str(c) in codes]
         preset = picked
         left = due.count - len(picked)
+        if picked:
+            wanted.append((len(lines), [picked]))
         lines.append(t(locale, "hand.give_selected" if left else "hand.give_complete",
                        cards=shorts(locale, picked, spanish(table)) or "—",
                        left=plural(locale, "n.cards", left)))
@@ -482,4 +486,3 @@ def _exchange_part(table: Table, game: Game, seat: int, locale: LocaleLike,
     if table.hints:  # what the normal bot would give (see hint.py)
         items.append(button(table.id, "hint", "💡 " + t(locale, "btn.hint"),
                             version=game.version, row=4))
-    return lines

@@ -153,6 +153,8 @@ CATALOGUE: dict[str, str] = {
     "settings.hints": "💡 Hints: {state}",
     "settings.hints_on": "Hands now offer a **Hint** button: what the normal bot would play.",
     "settings.hints_off": "Hands no longer offer hints.",
+    "btn.history_newer": "◀ Newer games",
+    "btn.history_older": "Older games ▶",
     "btn.hint": "Hint",
     "hint.play": "💡 The normal bot would play {cards}: {reason}",
     "hint.pass": "💡 The normal bot would pass: {reason}",
@@ -570,4 +572,6 @@ CATALOGUE: dict[str, str] = {
     "history.pick": "See a game’s points…",
     "history.chart_title": "📈 Game points ({preset})",
     "history.gone": "This game is no longer in this channel’s history.",
+    "history.page": "Page {page}",
+    "history.no_more": "No older game here.",
 }

@@ -153,6 +153,8 @@ CATALOGUE: dict[str, str] = {
     "settings.hints": "💡 Conseils : {state}",
     "settings.hints_on": "Les mains proposent désormais un bouton **Conseil** : ce que jouerait le bot normal.",
     "settings.hints_off": "Les mains ne proposent plus de conseil.",
+    "btn.history_newer": "◀ Parties plus récentes",
+    "btn.history_older": "Parties plus anciennes ▶",
     "btn.hint": "Conseil",
     "hint.play": "💡 Le bot normal jouerait {cards} : {reason}",
     "hint.pass": "💡 Le bot normal passerait : {reason}",
@@ -570,4 +572,6 @@ CATALOGUE: dict[str, str] = {
     "history.pick": "Voir les points d’une partie…",
     "history.chart_title": "📈 Points de la partie ({preset})",
     "history.gone": "Cette partie n’est plus dans l’historique de ce salon.",
+    "history.page": "Page {page}",
+    "history.no_more": "Aucune partie plus ancienne ici.",
 }

@@ -28,9 +28,11 @@ class History(Access):
     and leaderboard."""
 
     async def game_history(
-        self, *, channel_id: int | None = None, table_id: int | None = None, limit: int = 10
+        self, *, channel_id: int | None = None, table_id: int | None = None, limit: int = 10,
+        offset: int = 0,
     ) -> list[GameSummary]:
-        """Finished games of a channel (every table it had) or of one table, newest first."""
+        """Finished games of a channel (every table it had) or of one table, newest first,
+        skipping the newest ``offset`` (the pages of /president history)."""
         if (channel_id is None) == (table_id is None):
             raise ValueError("give exactly one of channel_id and table_id")
         rounds = select(func.count(Round.id)).where(Round.game_id == Game.id).scalar_subquery()
@@ -49,7 +51,8 @@ class History(Access):
             statement = statement.join(GameTable, GameTable.id == Game.table_id).where(
                 GameTable.channel_id == channel_id
             )
-        statement = statement.order_by(Game.ended_at.desc(), Game.id.desc()).limit(limit)
+        statement = statement.order_by(Game.ended_at.desc(), Game.id.desc()) \
+            .limit(limit).offset(offset)
         async with self._read() as connection:
             games = (await connection.execute(statement)).all()
             winners: dict[int, list[Winner]] = {game.id: [] for game in games}

@@ -6,14 +6,20 @@ from pathlib import Path
 
 import pytest
 
+from bot.i18n import t
 from bot.packages.game import chart
+from bot.storage.records import SeatRef
 from fakediscord import FakeDiscord
+from fakediscord.forge import Forger
+from fakediscord.limits import BUTTON
+from fakediscord.state import MESSAGE_COMPONENT
 
 from .conftest import LinkedClock
 from .e2e import (
     Player,
     connect_bot,
     database_url,
+    message,
     play_every_round,
     record_charts,
     tick,
@@ -51,3 +57,63 @@ async def test_history_opens_a_past_games_chart_from_the_stored_rounds(
     assert rebuilt.title == "Points par manche"  # in bob's language, not the table's
     await fake.disconnect(bot)
     fake.assert_no_errors()
+
+
+async def test_history_pages_through_older_games_in_place(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path,
+) -> None:
+    """Past the ten newest games, « Older games » replaces the page on the same ephemeral
+    message, and « Newer games » comes back; each page's menu offers its own games."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path))
+    storage = bot.storage
+    assert storage is not None
+    seats = [SeatRef(1, False, "Ana"), SeatRef(None, True, "Bot")]
+    table_id = await storage.create_table(fake.guild.id, fake.channel.id, 1,
+                                          {"preset": "classic", "set": {}})
+    games = []
+    for number in range(1, 13):  # 12 games, the 12th the newest
+        game_id = await storage.start_game(table_id, game_no=number, preset="classic",
+                                           rules={"preset": "classic"}, seats=seats)
+        await storage.record_round(game_id, 1, ranking=[0, 1], roles=["P", "L"],
+                                   points=[number, 0], seats=seats)
+        await storage.finish_game(game_id, winners=[0], stopped_early=False)
+        games.append(game_id)
+    ana = fake.add_user("ana", locale="en-US")
+
+    await ana.slash("president history")
+    page = ana.last_ephemeral()
+    assert [o.value for o in page.select().options] == [str(g) for g in games[:1:-1]]
+    assert "Page 1" in page.text
+    assert [b.label for b in page.buttons] == ["Older games ▶"]
+
+    await ana.click(page, "Older games ▶")
+    older = ana.last_ephemeral()
+    assert older.id == page.id  # the same message, not a new one
+    assert [o.value for o in older.select().options] == [str(g) for g in games[1::-1]]
+    assert "Page 2" in older.text
+    assert [b.label for b in older.buttons] == ["◀ Newer games"]
+
+    await ana.select(older, [str(games[0])])  # the oldest game's chart, from page 2
+    assert "Game points" in ana.last_ephemeral().text
+
+    await ana.click(older, "◀ Newer games")
+    assert len(message(ana, page.id).select().options) == 10
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_a_forged_history_page_is_refused_and_changes_nothing(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path,
+) -> None:
+    bot = await connect_bot(fake, clock, database_url(tmp_path))
+    ana = fake.add_user("ana", locale="fr")
+    await ana.slash("president history")
+    shown = ana.last_ephemeral()
+    assert "Aucune partie" in shown.text and not shown.buttons
+    for arg in ("100", "-1", "x", ""):
+        forged = {"custom_id": f"pz:0:history_page:0:{arg}", "component_type": BUTTON}
+        await Forger(fake).send(ana, MESSAGE_COMPONENT, forged, message=shown)
+        refusal = ana.last_ephemeral()
+        assert refusal.id != shown.id and refusal.content == t("fr", "err.unknown_control")
+    assert message(ana, shown.id).text == shown.text
+    await fake.disconnect(bot)

@@ -144,6 +144,9 @@ async def test_finish_game_once_and_history(storage: Storage) -> None:
     assert history[2].ended_at is not None and history[2].ended_at >= history[2].started_at
 
     assert [game.game_id for game in await storage.game_history(channel_id=10, limit=1)] == [third]
+    older = await storage.game_history(channel_id=10, limit=2, offset=1)
+    assert [game.game_id for game in older] == [second, first]
+    assert await storage.game_history(channel_id=10, offset=3) == []
     by_table = await storage.game_history(table_id=table_id)
     assert [game.game_id for game in by_table] == [second, first]
     assert await storage.game_history(channel_id=11) == []

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import join_names, plural, t
-from bot.packages.controls import NO_TABLE, number, select, standalone, view
+from bot.packages.controls import NO_TABLE, button, number, select, standalone, view
 from bot.packages.game import chart
 from bot.packages.rules_text import preset_name
 from bot.packages.text import player_name
@@ -94,11 +94,46 @@ async def leaderboard(interaction: Interaction, preset: str | None) -> None:
                                  preset=preset_name(locale, chosen)), lines)
 
 
+#: Games per page of /president history, and the deepest page its buttons may name: a
+#: channel's thousand latest games, the rest being older than anyone looks for.
+HISTORY_PAGE = 10
+HISTORY_PAGES = 100
+
+
 async def history(interaction: Interaction) -> None:
     storage = _storage(interaction)
     await _acknowledge(interaction)
+    embed, controls = await _history_page(storage, interaction, 0)
+    if controls is None:
+        await interaction.followup.send(embed=embed, ephemeral=True)
+    else:
+        await interaction.followup.send(embed=embed, view=controls, ephemeral=True)
+
+
+@standalone("history_page")
+async def history_page(interaction: discord.Interaction[Any], arg: str,
+                       values: list[str]) -> None:
+    """Newer or older games, in place of the page shown (only its asker sees it)."""
+    storage = _storage(interaction)
+    page = number(arg, HISTORY_PAGES)
+    if values:  # a button carries no values: a forged select
+        raise TableError("err.unknown_control")
+    # A component's deferral acknowledges without a new message (DEFERRED_UPDATE_MESSAGE);
+    # the edit then replaces the page on the message that holds the button:
+    # https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-response-object-interaction-callback-type
+    await interaction.response.defer()
+    embed, controls = await _history_page(storage, interaction, page)
+    await interaction.edit_original_response(embed=embed, view=controls)
+
+
+async def _history_page(storage: Storage, interaction: Interaction,
+                        page: int) -> tuple[discord.Embed, discord.ui.View | None]:
+    """Page ``page`` (0: the newest games): one line per game, a menu of their charts,
+    and buttons to the newer and older pages that exist."""
     locale = str(interaction.locale)
-    games = await storage.game_history(channel_id=interaction.channel_id, limit=10)
+    found = await storage.game_history(channel_id=interaction.channel_id,
+                                       limit=HISTORY_PAGE + 1, offset=page * HISTORY_PAGE)
+    games, older = found[:HISTORY_PAGE], len(found) > HISTORY_PAGE and page + 1 < HISTORY_PAGES
     lines = []
     options = []
     for game in games:
@@ -116,10 +151,21 @@ async def history(interaction: Interaction) -> None:
                 label=t(locale, "history.option", date=ended.date().isoformat(),
                         preset=preset, rounds=rounds)[:100],
                 value=str(game.game_id), description=won[:100]))
-    controls = view(select(NO_TABLE, "past_chart", t(locale, "history.pick"), options)) \
-        if options else None
-    await _answer(interaction, t(locale, "history.title"),
-                  lines or [t(locale, "history.empty")], controls=controls)
+    items: list[discord.ui.Item[Any]] = []
+    if options:
+        items.append(select(NO_TABLE, "past_chart", t(locale, "history.pick"), options, row=0))
+    if page > 0:
+        items.append(button(NO_TABLE, "history_page", t(locale, "btn.history_newer"),
+                            arg=str(page - 1), row=1))
+    if older:
+        items.append(button(NO_TABLE, "history_page", t(locale, "btn.history_older"),
+                            arg=str(page + 1), row=1))
+    if not lines:
+        lines = [t(locale, "history.empty" if page == 0 else "history.no_more")]
+    embed = discord.Embed(title=t(locale, "history.title"), description="\n".join(lines)[:4096])
+    if page > 0 or older:
+        embed.set_footer(text=t(locale, "history.page", page=page + 1))
+    return embed, view(*items) if items else None
 
 
 @standalone("past_chart")

@@ -64,11 +64,13 @@ def _ms(value: float) -> str:
 
 def play_deals(rules: Rules, names: Sequence[str], deals: int, seed: int, *,
                samples: int | None = None, budget: float = 0.08,
-               timed: bool = False, exchanged: bool = False,
+               timed: bool = False, exchanged: bool = False, game_rounds: int = 1,
                anonymous: bool = False) -> dict[str, Score]:
     """Play ``deals`` rounds (rounded up to whole rotations); scores by player name.
 
     ``exchanged``: each round follows an exchange between random roles, else it is a first.
+    ``game_rounds``: how many rounds each deal's game lasts, every one scored; after the
+    first, each follows the exchange the previous round's ranking calls for.
     ``samples`` fixes hard's sample count (deterministic); otherwise, with ``timed``, hard
     searches for ``budget`` seconds of wall clock per decision. Each player is told who
     plays the other seats unless ``anonymous``.
@@ -79,6 +81,8 @@ def play_deals(rules: Rules, names: Sequence[str], deals: int, seed: int, *,
     clock = time.perf_counter if timed else None
     rng = random.Random(seed)
     played = 0
+    if game_rounds < 1:
+        raise ValueError("a game lasts at least one round")
     while played < deals:
         deal_seed = rng.randrange(2**32)
         previous = list(range(seats))
@@ -91,11 +95,14 @@ def play_deals(rules: Rules, names: Sequence[str], deals: int, seed: int, *,
                        for s, name in enumerate(seated)]
             game = Game.new(rules, seats, seed=deal_seed,
                             previous_ranking=previous if exchanged else None)
-            _play_round(game, players, [scores[name] for name in seated])
-            assert game.ranking is not None
-            for place, seat in enumerate(game.ranking, start=1):
-                scores[seated[seat]].places.append(place)
-            played += 1
+            for number in range(game_rounds):
+                if number:
+                    game.next_round()
+                _play_round(game, players, [scores[name] for name in seated])
+                assert game.ranking is not None
+                for place, seat in enumerate(game.ranking, start=1):
+                    scores[seated[seat]].places.append(place)
+                played += 1
     return scores
 
 
@@ -133,8 +140,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--budget-ms", type=float, default=80.0,
                         help="hard's time budget per decision")
     parser.add_argument("--samples", type=int, help="hard: a fixed sample count instead")
-    parser.add_argument("--rounds", choices=("first", "exchanged"), default="first",
-                        help="a game's first round (no exchange), or a round after one")
+    parser.add_argument("--rounds", choices=("first", "exchanged", "games"), default="first",
+                        help="a game's first round (no exchange), a round after one, or "
+                             "whole games")
+    parser.add_argument("--game-rounds", type=int, default=5,
+                        help="with --rounds games: the rounds of each game")
     parser.add_argument("--anonymous", action="store_true",
                         help="bots are not told who plays the other seats")
     args = parser.parse_args(argv)
@@ -142,6 +152,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     for name in names:
         if name not in PLAYERS:
             parser.error(f"unknown player {name!r}: one of {', '.join(PLAYERS)}")
+    if args.game_rounds < 1:
+        parser.error("--game-rounds: a game lasts at least one round")
     seats = args.seats or len(names)
     names = (names + names[-1:] * seats)[:seats]
     overrides = dict(item.split("=", 1) for item in args.set)
@@ -151,7 +163,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                      f"not {seats}")
     scores = play_deals(rules, names, args.deals, args.seed, samples=args.samples,
                         budget=args.budget_ms / 1000, timed=args.samples is None,
-                        exchanged=args.rounds == "exchanged", anonymous=args.anonymous)
+                        exchanged=args.rounds == "exchanged",
+                        game_rounds=args.game_rounds if args.rounds == "games" else 1,
+                        anonymous=args.anonymous)
     deals = len(next(iter(scores.values())).places) // names.count(names[0])
     try:
         for name in dict.fromkeys(names):

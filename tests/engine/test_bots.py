@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+from typing import Any
 
 import pytest
 
@@ -156,6 +157,29 @@ def test_hard_models_the_players_it_is_told_of_by_their_level() -> None:
     assert all(2 in naive and 1 not in naive | held for held, naive in drawn)
     assert {3 in naive for _, naive in drawn} == {True, False}
     assert make_bot("hard", 1, samples=2).known == {}  # type: ignore[attr-defined]
+
+
+def test_the_arena_plays_whole_games_each_round_after_the_first_with_its_exchange() -> None:
+    """``game_rounds``: one game per rotation of each deal, every round scored; a later
+    round starts with the exchange its previous ranking calls for."""
+    starts: list[tuple[int, Phase, tuple[int, ...] | None]] = []
+    play_round = arena._play_round
+
+    def spy(game: Game, *args: Any) -> None:
+        starts.append((game.round_no, game.phase, game.ranking))
+        play_round(game, *args)
+
+    rules = Rules.preset("classic")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(arena, "_play_round", spy)
+        scores = play_deals(rules, ["normal", "greedy", "greedy", "greedy"], 4, seed=1,
+                            game_rounds=3)
+    assert len(scores["normal"].places) == 12 and len(scores["greedy"].places) == 36
+    assert [(number, phase) for number, phase, _ in starts] == \
+        [(1, Phase.PLAY), (2, Phase.EXCHANGE), (3, Phase.EXCHANGE)] * 4
+    assert all(ranking is not None for number, _, ranking in starts if number > 1)
+    with pytest.raises(ValueError):
+        play_deals(rules, ["normal", "greedy"], 2, seed=1, game_rounds=0)
 
 
 def test_the_arena_tells_each_player_who_plays_the_other_seats_unless_anonymous() -> None:

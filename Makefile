@@ -20,7 +20,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check engine bot fakediscord tests
 
 typecheck: $(STAMP)
-	$(BIN)/mypy engine bot fakediscord tests
+	$(BIN)/mypy engine bot fakediscord tests migrations
 
 test: lint typecheck
 	$(BIN)/python -m pytest

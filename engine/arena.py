@@ -6,8 +6,15 @@ default the round is a game's first (no roles, no exchange), the protocol of iss
 figures and targets (greedy vs 3× random reproduces its 2.13 / 1.83 / 1.83 / 3.36);
 ``--rounds exchanged`` plays a round after an exchange instead (a random previous ranking
 gives the roles, as in every round but a game's first), so each player also meets every
-role and the exchange's choices count. One line per distinct player: mean finishing place (1 = best) and the
-share of rounds won, each with its 95 % confidence half-width, and the median and 99th
+role and the exchange's choices count. ``--rounds games`` plays a whole game of
+``--game-rounds`` rounds (5, classic's length) from each deal, every round scored, each
+later one after the exchange its previous ranking calls for, as at a table: a round's
+winner receives the loser's best cards in the next (the deck's shuffles are the deal's in every
+rotation; whose cards they become after the first round depends on play).
+
+One line per distinct player: mean finishing place (1 = best) and the share of rounds won,
+each with its 95 % confidence half-width (from the spread of the deals' means: a deal's
+rotations, and a game's rounds, are not independent of one another), and the median and 99th
 percentile of its decision times (wall clock, one process, one core).
 
 As at a Discord table, where the lobby shows every bot with its level, each bot is told
@@ -26,7 +33,7 @@ import os
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .bots import PLAYERS, Player, decide, make_player
@@ -42,20 +49,39 @@ class Score:
 
     places: list[int] = field(default_factory=list)
     seconds: list[float] = field(default_factory=list)
+    #: The deal each place came from: the places of one deal (its rotations, and with
+    #: ``game_rounds`` the rounds of its games) are not independent of one another.
+    deals: list[int] = field(default_factory=list)
 
     def line(self, name: str, preset: str, seats: int, deals: int) -> str:
         n = len(self.places)
         mean = sum(self.places) / n
-        spread = math.sqrt(sum((p - mean) ** 2 for p in self.places) / max(1, n - 1))
         first = sum(1 for p in self.places if p == 1) / n
         times = sorted(self.seconds) or [0.0]
         p50 = times[len(times) // 2] * 1000
         p99 = times[min(len(times) - 1, int(len(times) * 0.99))] * 1000
         return (f"player={name} preset={preset} seats={seats} deals={deals} "
-                f"mean_rank={mean:.2f} rank_ci={1.96 * spread / math.sqrt(n):.2f} "
+                f"mean_rank={mean:.2f} rank_ci={self._half_width(float):.2f} "
                 f"first_pct={100 * first:.1f} "
-                f"first_ci={196 * math.sqrt(first * (1 - first) / n):.1f} "
+                f"first_ci={100 * self._half_width(lambda p: float(p == 1)):.1f} "
                 f"p50_ms={_ms(p50)} p99_ms={_ms(p99)}")
+
+    def _half_width(self, value: Callable[[int], float]) -> float:
+        """95 % half-width of the mean of ``value(place)``, from the spread of its means
+        per deal (a cluster per deal; each place its own cluster where no deal is
+        recorded): duplicate deals make a deal's rotations pull against one another, and a
+        game's rounds follow one another, so places are not independent draws."""
+        keys = self.deals if len(self.deals) == len(self.places) else range(len(self.places))
+        sums: dict[int, list[float]] = {}
+        for key, place in zip(keys, self.places, strict=True):
+            sums.setdefault(key, []).append(value(place))
+        means = [sum(v) / len(v) for v in sums.values()]
+        k = len(means)
+        if k < 2:
+            return 0.0
+        centre = sum(means) / k
+        spread = math.sqrt(sum((m - centre) ** 2 for m in means) / (k - 1))
+        return 1.96 * spread / math.sqrt(k)
 
 
 def _ms(value: float) -> str:
@@ -102,6 +128,7 @@ def play_deals(rules: Rules, names: Sequence[str], deals: int, seed: int, *,
                 assert game.ranking is not None
                 for place, seat in enumerate(game.ranking, start=1):
                     scores[seated[seat]].places.append(place)
+                    scores[seated[seat]].deals.append(deal_seed)
                 played += 1
     return scores
 

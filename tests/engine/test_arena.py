@@ -1,0 +1,35 @@
+"""The arena's figures: intervals from the spread of each deal's mean, not of single places."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import pytest
+
+from engine.arena import Score
+
+
+def figures(score: Score) -> dict[str, float]:
+    line = score.line("normal", "classic", 4, len(score.places))
+    return {k: float(v) for k, v in re.findall(r"(\w+)=([0-9.]+)", line) if k != "seats"}
+
+
+def test_the_interval_is_the_spread_of_the_deals_means() -> None:
+    # Two deals: one won in all four rotations, one lost in all four.
+    score = Score(places=[1, 1, 1, 1, 4, 4, 4, 4], deals=[7] * 4 + [9] * 4)
+    shown = figures(score)
+    assert shown["mean_rank"] == 2.5 and shown["first_pct"] == 50.0
+    # Deal means 1 and 4: spread 1.5 × √2 over √2 deals.
+    assert shown["rank_ci"] == pytest.approx(1.96 * 1.5, abs=0.01)
+    assert shown["first_ci"] == pytest.approx(98.0, abs=0.1)
+
+
+def test_a_deal_whose_rotations_cancel_out_leaves_no_doubt() -> None:
+    """Duplicate deals: every deal's rotations give the same mean, so no interval at all,
+    where single places taken as independent would have shown a wide one."""
+    score = Score(places=[1, 2, 3, 4] * 3, deals=[1] * 4 + [2] * 4 + [3] * 4)
+    assert figures(score)["rank_ci"] == 0.0
+    alone = Score(places=[1, 2, 3, 4] * 3)  # no deals recorded: each place its own
+    spread = math.sqrt(sum((p - 2.5) ** 2 for p in [1, 2, 3, 4] * 3) / 11)
+    assert figures(alone)["rank_ci"] == pytest.approx(1.96 * spread / math.sqrt(12), abs=0.01)

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from engine.arena import Score
+from engine.arena import Score, main
 
 
 def figures(score: Score) -> dict[str, float]:
@@ -33,3 +33,14 @@ def test_a_deal_whose_rotations_cancel_out_leaves_no_doubt() -> None:
     alone = Score(places=[1, 2, 3, 4] * 3)  # no deals recorded: each place its own
     spread = math.sqrt(sum((p - 2.5) ** 2 for p in [1, 2, 3, 4] * 3) / 11)
     assert figures(alone)["rank_ci"] == pytest.approx(1.96 * spread / math.sqrt(12), abs=0.01)
+
+
+def test_the_command_line_plays_whole_games(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["--preset", "classic", "--players", "normal,greedy", "--seats", "4", "--deals", "8",
+          "--seed", "1", "--rounds", "games", "--game-rounds", "2"])
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == ["player=normal", "player=greedy"]
+    assert all("seats=4 deals=8 " in line for line in lines)
+    with pytest.raises(SystemExit):
+        main(["--rounds", "games", "--game-rounds", "0"])
+    assert "a game lasts at least one round" in capsys.readouterr().err

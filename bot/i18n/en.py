@@ -174,8 +174,6 @@ CATALOGUE: dict[str, str] = {
     "reason.answer_cheap": "the weakest answer that keeps your pairs and triples whole.",
     "reason.control": "no cheaper answer: a strong card rather than a pass, which would give the lead away.",
     "reason.break": "no other answer: break a group rather than pass and lose the trick.",
-    "reason.hold": "in positions like this one the search found passing pays: keep your cards for a trick that matters more.",
-    "reason.judged": "in positions like this one the search found this play does better than the obvious one.",
     # --- errors -------------------------------------------------------------------------------
     "err.no_table": "There is no table in this channel. Open one with `/president create`.",
     "err.table_exists": "A table is already open in this channel: join it or ask its host to end it.",

@@ -174,8 +174,6 @@ CATALOGUE: dict[str, str] = {
     "reason.answer_cheap": "la plus petite réponse qui garde tes paires et brelans entiers.",
     "reason.control": "pas de réponse moins chère : une carte forte plutôt que passer, ce qui donnerait la main.",
     "reason.break": "pas d’autre réponse : casser un groupe plutôt que passer et perdre le pli.",
-    "reason.hold": "dans ce genre de position, la recherche a trouvé que passer rapporte : garde tes cartes pour un pli qui compte davantage.",
-    "reason.judged": "dans ce genre de position, la recherche a trouvé que ce coup réussit mieux que le plus évident.",
     # --- erreurs ----------------------------------------------------------------------------
     "err.no_table": "Il n’y a pas de table dans ce salon. Ouvres-en une avec `/president ouvrir`.",
     "err.table_exists": "Une table est déjà ouverte dans ce salon : rejoins-la ou demande à son hôte de la fermer.",

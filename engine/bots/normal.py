@@ -1,17 +1,14 @@
-"""The normal level: the shared tactics with card counting, a learned second opinion on
-the tactics' move (:mod:`engine.bots.second`), and a considered exchange."""
+"""The normal level: the shared tactics with card counting, and a considered exchange."""
 
 from __future__ import annotations
 
 from ..actions import Action
 from ..cards import TWO, Card
-from ..plays import PlayOption
 from ..view import PlayerView
-from .second import revise
 from .tactics import Unseen, judge
 
 __all__ = ["GIFT_REASONS", "NormalBot", "exchange_action", "explain", "explain_gift", "opponents",
-           "play_of", "tactics_of", "unseen"]
+           "play_of", "unseen"]
 
 # Why :func:`explain_gift` gives what it gives: the rules' best or weakest cards, else lone
 # low cards, or the cheapest even from a group when no lone low card is left to spare.
@@ -34,23 +31,12 @@ def play_of(view: PlayerView) -> Action:
     return explain(view)[0]
 
 
-def tactics_of(view: PlayerView) -> tuple[PlayOption | None, str]:
-    """The shared tactics' play (None: pass) with card counting, and the rule that chose it."""
-    return _tactics(view, unseen(view), opponents(view))
-
-
-def _tactics(view: PlayerView, counted: Unseen,
-             others: list[int]) -> tuple[PlayOption | None, str]:
-    return judge(view.hand, view.legal, view.can_pass, view.trick[-1] if view.trick else None,
-                 view.rules, view.revolution, others, counted)
-
-
 def explain(view: PlayerView) -> tuple[Action, str]:
-    """The normal level's play (or pass) and why: one of :data:`tactics.REASONS`, or one of
-    :data:`second.REASONS` where the second opinion overrules the tactics. What the bot's
-    « Conseil » button tells a player."""
-    counted, others = unseen(view), opponents(view)
-    option, reason = revise(view, *_tactics(view, counted, others), counted, others)
+    """The normal level's play (or pass) and why, one of :data:`tactics.REASONS`: what the
+    bot's « Conseil » button tells a player."""
+    option, reason = judge(view.hand, view.legal, view.can_pass,
+                           view.trick[-1] if view.trick else None, view.rules,
+                           view.revolution, opponents(view), unseen(view))
     return (Action.pass_() if option is None else Action.play(option)), reason
 
 

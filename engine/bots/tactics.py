@@ -27,7 +27,7 @@ from ..cards import TWO, Card
 from ..plays import PlayOption, TrickTop
 from ..rules import Rules
 
-__all__ = ["REASONS", "Unseen", "bad_cards", "judge", "strands", "sure_winner"]
+__all__ = ["REASONS", "Unseen", "judge", "sure_winner"]
 
 # Why :func:`judge` chose its play, one code per rule above (the bot's « Conseil » says it).
 REASONS = ("go_out", "no_play", "avoid_bad_end", "lead_sure", "lead_low", "answer_cheap",
@@ -105,22 +105,6 @@ def penalised(option: PlayOption, rules: Rules) -> bool:
     return rules.finish_penalty == "two_or_wild" and any(c.value == 4 for c in option.cards)
 
 
-def bad_cards(hand: Sequence[Card], rules: Rules) -> set[Card]:
-    """The cards of ``hand`` that a player may not finish on (RULES §8)."""
-    penalty = rules.finish_penalty
-    if penalty == "none":
-        return set()
-    either = penalty == "two_or_wild"
-    return {c for c in hand if c.suit != "" and (c.value == TWO or (either and c.value == 4))}
-
-
-def strands(option: PlayOption, size: int, bad: set[Card]) -> bool:
-    """Whether playing ``option`` from a hand of ``size`` cards leaves only ``bad`` ones:
-    the hand could then only end penalised."""
-    rest = size - option.count
-    return rest > 0 and sum(1 for c in bad if c not in option.cards) == rest
-
-
 def judge(
     hand: Sequence[Card],
     options: Sequence[PlayOption],
@@ -135,7 +119,7 @@ def judge(
     ``opponents``: hand sizes of the others still in; ``unseen``: card counting, if any.
 
     Rollouts call this thousands of times per decision, so each option and card is looked
-    at once (no per-option helper calls on the common paths)."""
+    at once (no per-card or per-option helper calls on the common paths)."""
     if not options:
         return None, "no_play"
     size = len(hand)
@@ -143,14 +127,25 @@ def judge(
         if option.count == size and not penalised(option, rules):
             return option, "go_out"
     wild = rules.wild_level
+    penalty = rules.finish_penalty
+    either = penalty == "two_or_wild"
     held: dict[int, int] = {}
+    bad: set[Card] = set()
     for card in hand:
-        if card.suit != "" and card.value != wild:  # a joker is in no group
-            held[card.value] = held.get(card.value, 0) + 1
-    bad = bad_cards(hand, rules)
+        if card.suit == "":  # a joker: in no group, never a bad end
+            continue
+        value = card.value
+        if value != wild:
+            held[value] = held.get(value, 0) + 1
+        if penalty != "none" and (value == TWO or (either and value == 4)):
+            bad.add(card)
 
     if bad:
-        usable = [option for option in options if not strands(option, size, bad)]
+        usable = []
+        for option in options:
+            rest = size - option.count
+            if not (rest > 0 and sum(1 for c in bad if c not in option.cards) == rest):
+                usable.append(option)
         if not usable:
             if can_pass:
                 return None, "avoid_bad_end"

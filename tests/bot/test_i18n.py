@@ -7,7 +7,6 @@ from bot.i18n import CATALOGUES, join_names, lang, plural, t
 from bot.i18n.en import CATALOGUE as EN
 from bot.i18n.fr import CATALOGUE as FR
 from engine.bots.normal import GIFT_REASONS
-from engine.bots.second import REASONS as SECOND_REASONS
 from engine.bots.tactics import REASONS
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
@@ -148,6 +147,6 @@ def test_french_punctuation_has_its_space() -> None:
 
 def test_every_bot_reason_has_a_sentence() -> None:
     """The « Conseil » line names the normal bot's reason: each exists in both catalogues."""
-    for reason in (*REASONS, *SECOND_REASONS, *GIFT_REASONS):
+    for reason in (*REASONS, *GIFT_REASONS):
         for catalogue in (EN, FR):
             assert f"reason.{reason}" in catalogue, reason

@@ -7,8 +7,7 @@ import random
 
 from engine import Game, Phase, Rules
 from engine.bots import make_bot
-from engine.bots.normal import GIFT_REASONS, exchange_action, explain, explain_gift, tactics_of
-from engine.bots.second import REASONS as SECOND_REASONS
+from engine.bots.normal import GIFT_REASONS, exchange_action, explain, explain_gift
 from engine.bots.tactics import REASONS
 from engine.view import player_view
 
@@ -25,17 +24,12 @@ def test_explain_names_a_known_reason_and_the_bot_s_own_play() -> None:
                 break
             view = player_view(game, seat)
             action, reason = explain(view)
-            assert reason in REASONS + SECOND_REASONS
+            assert reason in REASONS
             assert action == bot.choose(view)
             if action.kind == "pass":
-                # Passing is final for the trick: the tactics pass only when they cannot play
-                # or when every play would leave a hand that can only end penalised; the
-                # second opinion may prefer a pass (« hold »).
-                assert reason in ("no_play", "avoid_bad_end", "hold"), (preset, view.hand, reason)
-            if reason in SECOND_REASONS:
-                # The second opinion never overrules going out, and says what it chose.
-                assert tactics_of(view)[1] != "go_out"
-                assert (action.kind == "pass") == (reason == "hold")
+                # Passing is final for the trick: the bot passes only when it cannot play or
+                # when every play would leave it a hand that can only end penalised.
+                assert reason in ("no_play", "avoid_bad_end"), (preset, view.hand, reason)
             seen.add(reason)
             # Vary the positions: sometimes a random legal move instead of the bot's.
             options = game.legal_plays(seat)
@@ -43,8 +37,7 @@ def test_explain_names_a_known_reason_and_the_bot_s_own_play() -> None:
                 game.play_option(seat, rng.choice(options))
             else:
                 game.apply(seat, action)
-    assert {"go_out", "lead_low", "answer_cheap", "control", "break", "no_play", "hold",
-            "judged"} <= seen
+    assert {"go_out", "lead_low", "answer_cheap", "control", "break", "no_play"} <= seen
 
 
 def test_explain_gift_names_a_known_reason_and_the_bot_s_own_gift() -> None:

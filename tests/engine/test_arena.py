@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from engine.arena import Score, main
+from engine import Rules
+from engine.arena import Score, main, play_deals
 
 
 def figures(score: Score) -> dict[str, float]:
@@ -36,11 +37,22 @@ def test_a_deal_whose_rotations_cancel_out_leaves_no_doubt() -> None:
 
 
 def test_the_command_line_plays_whole_games(capsys: pytest.CaptureFixture[str]) -> None:
-    main(["--preset", "classic", "--players", "normal,greedy", "--seats", "4", "--deals", "8",
+    main(["--preset", "classic", "--players", "normal,greedy", "--seats", "4", "--deals", "2",
           "--seed", "1", "--rounds", "games", "--game-rounds", "2"])
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines] == ["player=normal", "player=greedy"]
-    assert all("seats=4 deals=8 " in line for line in lines)
+    assert all("seats=4 deals=2 " in line for line in lines)
     with pytest.raises(SystemExit):
         main(["--rounds", "games", "--game-rounds", "0"])
     assert "a game lasts at least one round" in capsys.readouterr().err
+
+
+def test_deals_counts_duplicate_deals_each_played_in_every_rotation() -> None:
+    """``--deals 1000`` is the issue's « 1,000 duplicate deals with seats rotated »: 1,000
+    distinct deals, each once per rotation, so every player holds every hand once."""
+    rules = Rules.preset("classic")
+    scores = play_deals(rules, ["normal", "greedy", "greedy", "greedy"], 3, seed=1)
+    normal, greedy = scores["normal"], scores["greedy"]
+    assert len(set(normal.deals)) == 3 and len(normal.places) == 3 * 4
+    assert len(greedy.places) == 3 * 4 * 3
+    assert all(normal.deals.count(deal) == 4 for deal in set(normal.deals))

@@ -81,13 +81,13 @@ def test_every_level_plays_only_legal_moves_on_every_preset(preset: str) -> None
 
 
 def test_normal_and_hard_beat_greedy_clearly() -> None:
-    """A few dozen duplicate deals, fixed seed and sample count: a deterministic check, on
-    first rounds and (normal) on rounds after an exchange."""
+    """A few duplicate deals (a few dozen rounds), fixed seed and sample count: a
+    deterministic check, on first rounds and (normal) on rounds after an exchange."""
     rules = Rules.preset("classic")
-    normal = play_deals(rules, ["normal", "greedy", "greedy", "greedy"], 40, seed=3)
-    exchanged = play_deals(rules, ["normal", "greedy", "greedy", "greedy"], 40, seed=3,
+    normal = play_deals(rules, ["normal", "greedy", "greedy", "greedy"], 10, seed=3)
+    exchanged = play_deals(rules, ["normal", "greedy", "greedy", "greedy"], 10, seed=3,
                            exchanged=True)
-    hard = play_deals(rules, ["hard", "greedy", "greedy", "greedy"], 24, seed=3, samples=4)
+    hard = play_deals(rules, ["hard", "greedy", "greedy", "greedy"], 6, seed=3, samples=4)
     for scores in (normal, exchanged, hard):
         places = next(iter(scores.values())).places
         assert sum(places) / len(places) < 2.2
@@ -172,7 +172,7 @@ def test_the_arena_plays_whole_games_each_round_after_the_first_with_its_exchang
     rules = Rules.preset("classic")
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(arena, "_play_round", spy)
-        scores = play_deals(rules, ["normal", "greedy", "greedy", "greedy"], 4, seed=1,
+        scores = play_deals(rules, ["normal", "greedy", "greedy", "greedy"], 1, seed=1,
                             game_rounds=3)
     assert len(scores["normal"].places) == 12 and len(scores["greedy"].places) == 36
     assert [(number, phase) for number, phase, _ in starts] == \
@@ -192,9 +192,9 @@ def test_the_arena_tells_each_player_who_plays_the_other_seats_unless_anonymous(
     rules = Rules.preset("classic")
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(arena, "make_player", spy)
-        play_deals(rules, ["normal", "greedy", "greedy", "greedy"], 4, seed=1)
+        play_deals(rules, ["normal", "greedy", "greedy", "greedy"], 1, seed=1)
         assert told[0] == {1: "greedy", 2: "greedy", 3: "greedy"}
         assert told[1] == {0: "normal", 2: "greedy", 3: "greedy"}
         told.clear()
-        play_deals(rules, ["normal", "greedy", "greedy", "greedy"], 4, seed=1, anonymous=True)
+        play_deals(rules, ["normal", "greedy", "greedy", "greedy"], 1, seed=1, anonymous=True)
         assert told and all(others is None for others in told)

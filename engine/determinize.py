@@ -66,13 +66,15 @@ def sample_hands(view: PlayerView, rng: random.Random,
 def _believed(believed: Beliefs, pool: list[Card], need: list[int], caps: dict[int, int],
               lacks: dict[tuple[int, int], int], hands: list[list[Card]],
               rng: random.Random) -> list[list[Card]] | None:
-    """A deal honouring the facts and the values believed absent, then repaired by swaps
+    """A deal honouring the facts and the values believed absent or few, then repaired by swaps
     towards the other beliefs; None if no try could honour the absences."""
-    if not believed.none and not believed.not_exact:
+    if not believed.none and not believed.not_exact and not believed.fewer:
         return None
-    absent = dict(lacks)
+    absent = dict(lacks)  # (seat, level): holds fewer than this many
     for seat, level in believed.none:
         absent[(seat, level)] = 1
+    for seat, level, limit in believed.fewer:
+        absent[(seat, level)] = min(absent.get((seat, level), limit), limit)
     for _ in range(_TRIES):
         dealt = _constrained(pool, need, caps, absent, rng)
         if dealt is not None:

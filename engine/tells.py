@@ -47,12 +47,21 @@ class Beliefs(NamedTuple):
 
     not_exact: tuple[tuple[int, int, int], ...]  # (seat, level, n): holds any count but n
     none: tuple[tuple[int, int], ...]  # (seat, level): holds none of level
+    fewer: tuple[tuple[int, int, int], ...] = ()  # (seat, level, n): holds fewer than n
 
 
-def beliefs(view: PlayerView) -> Beliefs:
-    """The beliefs the view's tells give about every other seat still holding cards."""
+def beliefs(view: PlayerView, answerers: frozenset[int] = frozenset()) -> Beliefs:
+    """The beliefs the view's tells give about every other seat still holding cards.
+
+    ``answerers``: seats whose player is known to answer whenever it can (the normal level:
+    its tactics never pass while a play is possible, save to avoid a penalised finish). Where
+    the rules leave no other reason to pass (no finish penalty) and no wild to complete a
+    group, such a seat's pass says it held no legal play at all, not only no whole group."""
     not_exact: set[tuple[int, int, int]] = set()
     none: set[tuple[int, int]] = set()
+    fewer: set[tuple[int, int, int]] = set()
+    rules = view.rules
+    exact_passes = rules.finish_penalty == "none" and rules.wild_level is None
     for tell in view.tells:
         seat = tell.seat
         if seat == view.seat or not view.hand_sizes[seat]:
@@ -64,6 +73,9 @@ def beliefs(view: PlayerView) -> Beliefs:
         if tell.top is None:
             if tell.play is not None:
                 _read_lead(view, tell.play, tell.revolution, since, none)
+            continue
+        if tell.play is None and exact_passes and seat in answerers:
+            _read_no_answer(view, tell, since, fewer, none)
             continue
         if view.hand_sizes[seat] + len(later) <= SMALL_HAND:
             continue
@@ -77,7 +89,7 @@ def beliefs(view: PlayerView) -> Beliefs:
             n = tell.top.count - since.get(level, 0)
             if n >= 0:
                 not_exact.add((seat, level, n))
-    return Beliefs(tuple(sorted(not_exact)), tuple(sorted(none)))
+    return Beliefs(tuple(sorted(not_exact)), tuple(sorted(none)), tuple(sorted(fewer)))
 
 
 def breakers(view: PlayerView) -> frozenset[int]:
@@ -134,6 +146,39 @@ def _read_lead(view: PlayerView, play: TrickPlay, revolution: bool, since: dict[
     if since.get(play.level, 0) > play.count:
         return  # it held more of that value than it led
     none.update((seat, v) for v in weaker + [play.level])
+
+
+def _read_no_answer(view: PlayerView, tell: Tell, since: dict[int, int],
+                    fewer: set[tuple[int, int, int]], none: set[tuple[int, int]]) -> None:
+    """A pass from a seat that answers whenever it can: it held fewer cards of each value
+    than the smallest group of it that would have answered (the engine's own legality,
+    asked of each value and size), and no joker that would have. Translated to the hand now
+    with the cards it played since; a pass the reading cannot explain says nothing."""
+    rules = view.rules
+    top = tell.top
+    assert top is not None
+    suits = len(rules.deck_kind.suits)  # the most cards of one value a group can hold
+    found: list[tuple[int, int]] = []  # (level, most it can hold now)
+    for level in rules.deck_kind.values:
+        smallest = next((k for k in range(1, suits + 1) if legal_options(
+            [PlayOption("", level, k, ())], top, tell.revolution, rules.equal_allowed,
+            rules.two_beats_larger, tell.constraint)), None)
+        if smallest is not None:
+            most = smallest - 1 - since.get(level, 0)
+            if most < 0:
+                return  # it played more of that value later than it can have held
+            found.append((level, most))
+    for card in rules.deck_kind.cards():
+        if card.is_joker and not since.get(card.value) and legal_options(
+                [PlayOption(card.rank, card.value, 1, (card,), special="joker")], top,
+                tell.revolution, rules.equal_allowed, rules.two_beats_larger, tell.constraint):
+            found.append((card.value, 0))
+    seat = tell.seat
+    for level, most in found:
+        if most == 0:
+            none.add((seat, level))
+        else:
+            fewer.add((seat, level, most + 1))
 
 
 def _answers(view: PlayerView, top: TrickPlay, revolution: bool,

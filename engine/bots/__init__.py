@@ -26,7 +26,7 @@ from .hard import HardBot
 from .normal import NormalBot
 from .rollout import Style
 
-__all__ = ["LEVELS", "PLAYERS", "STYLES", "Bot", "EasyBot", "HardBot", "NormalBot", "Player",
+__all__ = ["ANSWERERS", "LEVELS", "PLAYERS", "STYLES", "Bot", "EasyBot", "HardBot", "NormalBot", "Player",
            "decide", "make_bot", "make_player"]
 
 LEVELS = ("easy", "normal", "hard")
@@ -37,6 +37,9 @@ PLAYERS = LEVELS + ("greedy", "random")
 # unknown player is. Measured in docs/bots.md (« Known players »).
 STYLES = {"easy": Style.TACTICS, "normal": Style.TACTICS, "hard": Style.TACTICS,
           "greedy": Style.NAIVE}
+# The players that answer whenever they can: the normal level is the tactics alone, which
+# never pass while a play is possible (easy passes on a whim, hard when its search says so).
+ANSWERERS = frozenset({"normal"})
 
 
 class Bot(Protocol):
@@ -59,8 +62,11 @@ def make_bot(level: str, seed: int | None = None, *, samples: int | None = None,
     if level == "normal":
         return NormalBot()
     if level == "hard":
-        known = {seat: STYLES[name] for seat, name in (others or {}).items() if name in STYLES}
-        return HardBot(seed, samples=samples, budget=budget, clock=clock, known=known)
+        seated = (others or {}).items()
+        known = {seat: STYLES[name] for seat, name in seated if name in STYLES}
+        answerers = frozenset(seat for seat, name in seated if name in ANSWERERS)
+        return HardBot(seed, samples=samples, budget=budget, clock=clock, known=known,
+                       answerers=answerers)
     raise ValueError(f"unknown level {level!r}: one of {', '.join(LEVELS)}")
 
 

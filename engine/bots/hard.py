@@ -49,13 +49,16 @@ MARGIN = 1.0  # standard errors of the paired differences (see the module docstr
 class HardBot:
     """``samples``: a fixed number of sampled deals; otherwise ``budget`` seconds of ``clock``.
     ``known``: how the seats whose player is known play (a bot's level is public at the
-    table: the lobby shows it); the others' styles are drawn per sample."""
+    table: the lobby shows it); the others' styles are drawn per sample. ``answerers``: the
+    known seats whose player answers whenever it can, so that a pass says more
+    (:func:`engine.tells.beliefs`)."""
 
     level = "hard"
 
     def __init__(self, seed: int | None = None, *, samples: int | None = None,
                  budget: float = 0.08, clock: Callable[[], float] | None = None,
-                 known: Mapping[int, Style] | None = None) -> None:
+                 known: Mapping[int, Style] | None = None,
+                 answerers: frozenset[int] = frozenset()) -> None:
         if samples is None and clock is None:
             raise ValueError("give a fixed sample count or a clock for the time budget")
         self.rng = random.Random(seed)
@@ -63,6 +66,7 @@ class HardBot:
         self.budget = budget
         self.clock = clock
         self.known = dict(known or {})
+        self.answerers = answerers
 
     def choose(self, view: PlayerView) -> Action:
         give = exchange_action(view)
@@ -77,7 +81,7 @@ class HardBot:
         places: list[list[int]] = [[] for _ in candidates]
         done = 0
         deadline = self.clock() + self.budget if self.clock is not None else 0.0
-        believed = beliefs(view)
+        believed = beliefs(view, self.answerers)
         tacticians = breakers(view) | spenders(view)
         while self._more(done, deadline):
             sample = determinize(view, random.Random(self.rng.random()), believed)

@@ -151,6 +151,8 @@ def test_hard_models_the_players_it_is_told_of_by_their_level() -> None:
     bot = make_bot("hard", 1, samples=2, others={1: "normal", 2: "greedy", 3: "random"})
     assert isinstance(bot, HardBot)
     assert bot.known == {1: Style.TACTICS, 2: Style.NAIVE}
+    assert bot.answerers == {1}  # the normal level answers whenever it can
+    assert make_bot("hard", 1, samples=2, others={1: "easy", 2: "hard"}).answerers == set()  # type: ignore[attr-defined]
     game = Game.new(Rules.preset("classic"), seats=4, seed=1)
     view = player_view(game, 0)
     drawn = [bot._styles(view, frozenset()) for _ in range(40)]

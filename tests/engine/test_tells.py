@@ -51,6 +51,30 @@ def test_beliefs_about_reference_players_always_hold(preset: str) -> None:
     assert checked > 500  # the tells said a good deal
 
 
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_a_pass_from_a_known_normal_player_says_it_had_no_play(preset: str) -> None:
+    """The normal level answers whenever it can, so where only that explains a pass (no
+    finish penalty, no wilds: presi and proletario) its pass says it held no legal play:
+    every such belief is true of the real hands, and they say more than the tells alone.
+    Elsewhere nothing is added (a normal player also passes to avoid a penalised end)."""
+    added = 0
+    for seed in range(10):
+        for game, seat in _round(preset, seed, "normal"):
+            view = player_view(game, seat)
+            plain = beliefs(view)
+            told = beliefs(view, frozenset(range(4)) - {seat})
+            for holder, level in set(told.none) - set(plain.none):
+                assert not any(c.value == level for c in game.hands[holder]), (seed, holder)
+                added += 1
+            # A pass read as no play at all implies the whole-group reading it replaces.
+            assert set(told.not_exact) <= set(plain.not_exact) and plain.fewer == ()
+            for holder, level, n in told.fewer:
+                assert sum(1 for c in game.hands[holder] if c.value == level) < n
+                added += 1
+    rules = Rules.preset(preset)
+    assert (added > 100) == (rules.finish_penalty == "none" and rules.wild_level is None)
+
+
 def test_a_pass_and_a_lead_are_recorded_and_cleared_with_the_round() -> None:
     rules = Rules.preset("classic", game_end="unlimited")
     game = Game.new(rules, 4, seed=3)

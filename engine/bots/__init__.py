@@ -26,8 +26,8 @@ from .hard import HardBot
 from .normal import NormalBot
 from .rollout import Style
 
-__all__ = ["ANSWERERS", "LEVELS", "PLAYERS", "STYLES", "Bot", "EasyBot", "HardBot", "NormalBot", "Player",
-           "decide", "make_bot", "make_player"]
+__all__ = ["ANSWERERS", "LEVELS", "PLAYERS", "STYLES", "Bot", "EasyBot", "HardBot", "NormalBot",
+           "Player", "decide", "make_bot", "make_player"]
 
 LEVELS = ("easy", "normal", "hard")
 PLAYERS = LEVELS + ("greedy", "random")

@@ -169,9 +169,11 @@ def _read_no_answer(view: PlayerView, tell: Tell, since: dict[int, int],
                 return  # it played more of that value later than it can have held
             found.append((level, most))
     for card in rules.deck_kind.cards():
-        if card.is_joker and not since.get(card.value) and legal_options(
+        if card.is_joker and legal_options(
                 [PlayOption(card.rank, card.value, 1, (card,), special="joker")], top,
                 tell.revolution, rules.equal_allowed, rules.two_beats_larger, tell.constraint):
+            if since.get(card.value):
+                return  # it held a joker that would have answered
             found.append((card.value, 0))
     seat = tell.seat
     for level, most in found:

@@ -61,6 +61,8 @@ def player_of(table: Table, game: Game, seat: int, *, samples: int | None,
     level = player.level if player.is_bot else DEFAULT_LEVEL
     seed = random.Random(f"{table.id}:{game.round_no}:{game.version}:{seat}").getrandbits(32)
     # The other bots and their levels are public (the lobby shows them); people, even on
-    # autopilot, are not a level.
+    # autopilot, are not a level. A bot that replaced a leaver this round plays from now
+    # on, but the seat's earlier moves this round were the leaver's.
     others = {s: p.level for s, p in enumerate(table.seats) if s != seat and p.is_bot}
-    return make_bot(level, seed, samples=samples, budget=budget, clock=clock, others=others)
+    return make_bot(level, seed, samples=samples, budget=budget, clock=clock, others=others,
+                    taken_over=frozenset(table.left_seats))

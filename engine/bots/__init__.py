@@ -53,10 +53,15 @@ Player = Bot | GreedyPlayer | RandomPlayer
 
 def make_bot(level: str, seed: int | None = None, *, samples: int | None = None,
              budget: float = 0.08, clock: Callable[[], float] | None = None,
-             others: Mapping[int, str] | None = None) -> Bot:
+             others: Mapping[int, str] | None = None,
+             taken_over: frozenset[int] = frozenset()) -> Bot:
     """A bot of one of :data:`LEVELS`; ``samples``/``budget``/``clock`` tune ``hard``, and
     ``others`` tells it who plays the seats whose player is public (seat: one of
-    :data:`PLAYERS`, e.g. the bots a table's lobby shows with their level)."""
+    :data:`PLAYERS`, e.g. the bots a table's lobby shows with their level).
+
+    ``taken_over``: seats of ``others`` whose player took them over during this round (a bot
+    replacing a person who left). Their later moves are that player's, but what they did
+    earlier this round was someone else's: their passes are not read as an answerer's."""
     if level == "easy":
         return EasyBot(seed)
     if level == "normal":
@@ -64,7 +69,8 @@ def make_bot(level: str, seed: int | None = None, *, samples: int | None = None,
     if level == "hard":
         seated = (others or {}).items()
         known = {seat: STYLES[name] for seat, name in seated if name in STYLES}
-        answerers = frozenset(seat for seat, name in seated if name in ANSWERERS)
+        answerers = frozenset(seat for seat, name in seated
+                              if name in ANSWERERS and seat not in taken_over)
         return HardBot(seed, samples=samples, budget=budget, clock=clock, known=known,
                        answerers=answerers)
     raise ValueError(f"unknown level {level!r}: one of {', '.join(LEVELS)}")

@@ -340,6 +340,29 @@ async def test_back_in_the_lobby_the_host_keeps_the_bots_they_seated() -> None:
     assert [(p.user_id, p.name) for p in table.seats] == [(ALICE, "u1"), (None, "Bot 1")]
 
 
+async def test_a_bot_that_took_a_leavers_seat_this_round_is_no_answerer_for_hard() -> None:
+    """The normal level never passes while it can play, so hard reads a normal bot's pass
+    as « no play at all ». A leaver's earlier passes this round were a person's: hard still
+    models the seat by its new bot's level, but reads its passes as anyone's until the
+    round ends (engine.bots.make_bot's ``taken_over``)."""
+    svc, clock = service()
+    table = await lobby(svc, "proletario", ALICE, BOB, CAROL)
+    await svc.add_bot(table, ALICE, "hard")
+    await svc.start(table, ALICE)
+    game = table.game
+    assert game is not None
+    hard = next(s for s, p in enumerate(table.seats) if p.is_bot and p.level == "hard")
+    carol = next(s for s, p in enumerate(table.seats) if p.user_id == CAROL)
+    await svc.leave(table, CAROL)
+    bot = svc.bot(table, game, hard)
+    assert isinstance(bot, HardBot)
+    assert bot.known[carol] is Style.TACTICS and carol not in bot.answerers
+    await play_round(svc, clock, table)
+    await svc.next_round(table, ALICE)
+    bot = svc.bot(table, game, hard)
+    assert isinstance(bot, HardBot) and carol in bot.answerers  # a new bot, from the start
+
+
 async def test_bots_that_filled_the_table_or_replaced_a_leaver_are_not_kept() -> None:
     svc, clock = service()
     table = await lobby(svc, "proletario", ALICE, BOB, CAROL)

@@ -17,7 +17,8 @@ rotation; whose cards they become after the first round depends on play).
 One line per distinct player: mean finishing place (1 = best) and the share of rounds won,
 each with its 95 % confidence half-width (from the spread of the deals' means: a deal's
 rotations, and a game's rounds, are not independent of one another), and the median and 99th
-percentile of its decision times (wall clock, one process, one core).
+percentile of its decision times (wall clock; each process on one core: ``--jobs 2`` on two
+cores plays the deals twice as fast, as two runs side by side would).
 
 As at a Discord table, where the lobby shows every bot with its level, each bot is told
 who plays the other seats (hard models them accordingly); ``--anonymous`` tells it nothing,
@@ -30,12 +31,15 @@ as when the others are people.
 from __future__ import annotations
 
 import argparse
+import functools
 import math
+import multiprocessing
 import os
 import random
 import sys
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from .bots import PLAYERS, Player, decide, make_player
@@ -54,6 +58,12 @@ class Score:
     #: The deal each place came from: the places of one deal (its rotations, and with
     #: ``game_rounds`` the rounds of its games) are not independent of one another.
     deals: list[int] = field(default_factory=list)
+
+    def extend(self, other: Score) -> None:
+        """Add another run's records (the deals a worker played) after these."""
+        self.places.extend(other.places)
+        self.seconds.extend(other.seconds)
+        self.deals.extend(other.deals)
 
     def line(self, name: str, preset: str, seats: int, deals: int) -> str:
         n = len(self.places)
@@ -93,7 +103,7 @@ def _ms(value: float) -> str:
 def play_deals(rules: Rules, names: Sequence[str], deals: int, seed: int, *,
                samples: int | None = None, budget: float = 0.08,
                timed: bool = False, exchanged: bool = False, game_rounds: int = 1,
-               anonymous: bool = False) -> dict[str, Score]:
+               anonymous: bool = False, jobs: int = 1) -> dict[str, Score]:
     """Play ``deals`` deals, each once per rotation of the players round the seats (and
     each as a game of ``game_rounds`` rounds); scores by player name.
 
@@ -102,35 +112,61 @@ def play_deals(rules: Rules, names: Sequence[str], deals: int, seed: int, *,
     first, each follows the exchange the previous round's ranking calls for.
     ``samples`` fixes hard's sample count (deterministic); otherwise, with ``timed``, hard
     searches for ``budget`` seconds of wall clock per decision. Each player is told who
-    plays the other seats unless ``anonymous``.
+    plays the other seats unless ``anonymous``. ``jobs`` worker processes share the deals
+    (each deal is played whole by one of them, its seeds drawn here), so the scores are
+    the same as with one, save what a time budget makes depend on the machine's load.
     """
-    seats = len(names)
-    rules = rules.replace(game_end="unlimited")
-    scores = {name: Score() for name in names}
-    clock = time.perf_counter if timed else None
-    rng = random.Random(seed)
     if game_rounds < 1:
         raise ValueError("a game lasts at least one round")
+    seats = len(names)
+    rng = random.Random(seed)
+    plan: list[tuple[int, tuple[int, ...]]] = []
     for _ in range(deals):
         deal_seed = rng.randrange(2**32)
         previous = list(range(seats))
         rng.shuffle(previous)
-        for shift in range(seats):
-            seated = [names[(s + shift) % seats] for s in range(seats)]
-            players = [make_player(name, deal_seed + s, samples=samples, budget=budget,
-                                   clock=clock,
-                                   others=None if anonymous else _others(seated, s))
-                       for s, name in enumerate(seated)]
-            game = Game.new(rules, seats, seed=deal_seed,
-                            previous_ranking=previous if exchanged else None)
-            for number in range(game_rounds):
-                if number:
-                    game.next_round()
-                _play_round(game, players, [scores[name] for name in seated])
-                assert game.ranking is not None
-                for place, seat in enumerate(game.ranking, start=1):
-                    scores[seated[seat]].places.append(place)
-                    scores[seated[seat]].deals.append(deal_seed)
+        plan.append((deal_seed, tuple(previous)))
+    play = functools.partial(_play_deal, rules.replace(game_end="unlimited"), tuple(names),
+                             samples=samples, budget=budget, timed=timed, exchanged=exchanged,
+                             game_rounds=game_rounds, anonymous=anonymous)
+    scores = {name: Score() for name in names}
+    if jobs > 1 and len(plan) > 1:
+        # A fresh interpreter per worker (spawn), not a fork of a process that may hold
+        # threads; chunks small enough that a slow deal does not leave a core idle.
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+            parts = list(pool.map(play, plan, chunksize=max(1, len(plan) // (jobs * 16))))
+    else:
+        parts = [play(deal) for deal in plan]
+    for part in parts:
+        for name, score in part.items():
+            scores[name].extend(score)
+    return scores
+
+
+def _play_deal(rules: Rules, names: tuple[str, ...], deal: tuple[int, tuple[int, ...]], *,
+               samples: int | None, budget: float, timed: bool, exchanged: bool,
+               game_rounds: int, anonymous: bool) -> dict[str, Score]:
+    """One deal in every rotation of the seats: the scores it adds (see play_deals)."""
+    deal_seed, previous = deal
+    seats = len(names)
+    clock = time.perf_counter if timed else None
+    scores = {name: Score() for name in names}
+    for shift in range(seats):
+        seated = [names[(s + shift) % seats] for s in range(seats)]
+        players = [make_player(name, deal_seed + s, samples=samples, budget=budget,
+                               clock=clock, others=None if anonymous else _others(seated, s))
+                   for s, name in enumerate(seated)]
+        game = Game.new(rules, seats, seed=deal_seed,
+                        previous_ranking=list(previous) if exchanged else None)
+        for number in range(game_rounds):
+            if number:
+                game.next_round()
+            _play_round(game, players, [scores[name] for name in seated])
+            assert game.ranking is not None
+            for place, seat in enumerate(game.ranking, start=1):
+                scores[seated[seat]].places.append(place)
+                scores[seated[seat]].deals.append(deal_seed)
     return scores
 
 
@@ -176,6 +212,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="with --rounds games: the rounds of each game")
     parser.add_argument("--anonymous", action="store_true",
                         help="bots are not told who plays the other seats")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="worker processes sharing the deals (one per core at most: "
+                             "hard's budget is wall clock)")
     args = parser.parse_args(argv)
     names = [n.strip() for n in args.players.split(",") if n.strip()]
     for name in names:
@@ -183,6 +222,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             parser.error(f"unknown player {name!r}: one of {', '.join(PLAYERS)}")
     if args.game_rounds < 1:
         parser.error("--game-rounds: a game lasts at least one round")
+    if args.jobs < 1:
+        parser.error("--jobs: at least one")
     seats = args.seats or len(names)
     names = (names + names[-1:] * seats)[:seats]
     overrides = dict(item.split("=", 1) for item in args.set)
@@ -194,7 +235,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                         budget=args.budget_ms / 1000, timed=args.samples is None,
                         exchanged=args.rounds == "exchanged",
                         game_rounds=args.game_rounds if args.rounds == "games" else 1,
-                        anonymous=args.anonymous)
+                        anonymous=args.anonymous, jobs=args.jobs)
     try:
         for name in dict.fromkeys(names):
             print(scores[name].line(name, args.preset, seats, args.deals), flush=True)

@@ -56,3 +56,16 @@ def test_deals_counts_duplicate_deals_each_played_in_every_rotation() -> None:
     assert len(set(normal.deals)) == 3 and len(normal.places) == 3 * 4
     assert len(greedy.places) == 3 * 4 * 3
     assert all(normal.deals.count(deal) == 4 for deal in set(normal.deals))
+
+
+def test_worker_processes_play_the_same_deals_to_the_same_scores() -> None:
+    """``--jobs``: the deals' seeds are drawn before they are shared out, and the scores come
+    back in deal order, so a deterministic run is the same with workers as without."""
+    rules = Rules.preset("presi")
+    names = ["hard", "normal", "easy", "greedy"]
+    alone = play_deals(rules, names, 3, seed=4, samples=2, exchanged=True)
+    shared = play_deals(rules, names, 3, seed=4, samples=2, exchanged=True, jobs=2)
+    for name in names:
+        assert shared[name].places == alone[name].places
+        assert shared[name].deals == alone[name].deals
+        assert len(shared[name].seconds) == len(alone[name].seconds)

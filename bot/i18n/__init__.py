@@ -47,8 +47,9 @@ def has(key: str) -> bool:
     return key in CATALOGUES["en"]
 
 
-def join_names(locale: LocaleLike, names: list[str]) -> str:
-    """"Alice, Bob and Carol" / « Alice, Bob et Carol »."""
+def join_names(locale: LocaleLike, names: list[str], key: str = "list.and") -> str:
+    """"Alice, Bob and Carol" / « Alice, Bob et Carol »; with ``key="list.or"``,
+    alternatives: "on a 2 or on a joker" / « sur un 2 ou sur un joker »."""
     if len(names) <= 1:
         return "".join(names)
-    return t(locale, "list.and", head=", ".join(names[:-1]), last=names[-1])
+    return t(locale, key, head=", ".join(names[:-1]), last=names[-1])

@@ -106,7 +106,7 @@ class Publisher:
         links = {**table.hands, **table.farewells}
         table.farewells.clear()
         for user_id, link in links.items():
-            await self._edit_hand(user_id, link, Screen(t(self._locale(table, user_id),
+            await self._edit_hand(user_id, link, Screen(t(link.locale or table.locale,
                                                           "hand.closed")))
 
     async def acted(self, interaction: discord.Interaction[Host], table: Table) -> None:
@@ -140,10 +140,6 @@ class Publisher:
                     "someone acts", table.id, table.channel_id, err.status, err.code)
         self._blocked.setdefault(table.id, False)
 
-    def _locale(self, table: Table, user_id: int) -> str:
-        seat = table.seat_of(user_id)
-        return table.seats[seat].locale if seat is not None else table.locale
-
     async def _edit_hand(self, user_id: int, link: HandLink, screen: Screen) -> bool:
         """Redraw a hand through its player's latest interaction; False if Discord refused."""
         webhook = discord.Webhook.partial(link.application_id, link.token, client=self.bot)
@@ -171,9 +167,9 @@ class Publisher:
                    screen: Screen) -> None:
         """This interaction's original response is now the user's hand: refresh through it."""
         link = HandLink(int(interaction.application_id), interaction.token,
-                        self.bot.service.clock.now(), screen.fingerprint)
-        self.bot.service.remember_hand(table, interaction.user.id, link,
-                                       str(interaction.locale))
+                        self.bot.service.clock.now(), screen.fingerprint,
+                        str(interaction.locale))
+        self.bot.service.remember_hand(table, interaction.user.id, link)
 
     # ------------------------------------------------------------------ messages
 
@@ -308,7 +304,8 @@ class Publisher:
         farewells = dict(table.farewells)
         table.farewells.clear()
         edits: list[Awaitable[object]] = [
-            self._edit_hand(gone, farewell, Screen(t(table.locale, "hand.left")))
+            self._edit_hand(gone, farewell, Screen(t(farewell.locale or table.locale,
+                                                        "hand.left")))
             for gone, farewell in farewells.items() if farewell.valid(now)]
         for player in table.humans():
             user_id = player.user_id

@@ -66,7 +66,7 @@ def how_to_play(locale: LocaleLike, rules: Rules) -> list[str]:
                         card=short(locale, rules.top_single, spanish)))
     if rules.finishing_closes_trick:
         closes.append(t(locale, "howto.close.finished"))
-    lines.append(t(locale, "howto.closes", closes=join_names(locale, closes)))
+    lines.append(t(locale, "howto.closes", closes=join_names(locale, closes, "list.or")))
     variants = [t(locale, f"howto.variant.{name}") for name, on in (
         ("fast", rules.fast), ("revolution", rules.revolution),
         ("two_beats_larger", rules.two_beats_larger),

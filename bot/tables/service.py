@@ -361,7 +361,7 @@ class TableService:
             self.outbox.record_start(table)
             self._after(table, table.game.first_events)  # who opens, and why
 
-    def remember_hand(self, table: Table, user_id: int, link: HandLink, locale: str) -> None:
+    def remember_hand(self, table: Table, user_id: int, link: HandLink) -> None:
         """The user's latest interaction now shows their hand: refresh through it from now on."""
         previous = table.hands.get(user_id)
         table.hands[user_id] = link
@@ -370,7 +370,7 @@ class TableService:
             self.refresh(table)  # the table message stops asking this player for My hand
         seat = table.seat_of(user_id)
         if seat is not None:
-            table.seats[seat].locale = locale
+            table.seats[seat].locale = link.locale
         if user_id in table.away:
             self._come_back(table, user_id)
             self._changed(table)

@@ -106,17 +106,21 @@ class HandLink:
     token: str
     created: float
     fingerprint: str = ""  # what was last sent there, to skip edits that change nothing
+    # The player's language at that interaction: what the hand says once they have left the
+    # table (their seat, which also keeps it, is gone by then).
+    locale: str = ""
 
     def valid(self, now: float) -> bool:
         return now - self.created < TOKEN_LIFETIME
 
     def to_dict(self) -> dict[str, Any]:
         return {"application_id": self.application_id, "token": self.token,
-                "created": self.created}
+                "created": self.created, "locale": self.locale}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> HandLink:
-        return cls(int(d["application_id"]), d["token"], float(d["created"]))
+        return cls(int(d["application_id"]), d["token"], float(d["created"]),
+                   locale=d.get("locale", ""))
 
 
 @dataclass

@@ -73,3 +73,18 @@ async def test_host_removes_the_last_added_bot(
     assert "Remove a bot" not in [b.label for b in lobby.buttons]
     fake.assert_no_errors()
 
+
+
+async def test_joining_by_command_says_so_in_the_joiners_language(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    alice, bob, table = await alice_hosts_with_bob_around(fake, president)
+    carol = fake.add_user("carol")
+    await bob.slash("president join")
+    assert bob.last_ephemeral().text == "Tu as rejoint la table."
+    await carol.slash("president join")
+    assert carol.last_ephemeral().text == "You joined the table."
+    await tick(fake, clock, 1)  # the lobby message follows through the publisher's refresh
+    lobby = message(alice, table.lobby_message_id)
+    assert "bob" in lobby.content and "carol" in lobby.content
+    fake.assert_no_errors()

@@ -194,6 +194,19 @@ async def test_presi_announces_the_grace_period_and_the_leaver_hand_loses_its_co
     fake.assert_no_errors()
 
 
+async def test_a_leavers_hand_says_goodbye_in_the_leavers_language(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    marie = Player(fake.add_user("marie", locale="fr"))
+    bob = Player(fake.add_user("bob"))
+    table, _ = await two_humans_against_a_bot(fake, clock, president, marie, bob)
+    assert table.locale == "fr"  # the table speaks its French host's language
+    await bob.user.slash("president leave")
+    await tick(fake, clock, 1)
+    assert bob.hand.content == "You left this table."
+    fake.assert_no_errors()
+
+
 async def test_stats_leave_out_a_cancelled_game_and_an_empty_board_says_why(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
 ) -> None:
@@ -318,7 +331,7 @@ async def test_rules_explain_the_game_and_list_only_knobs_that_apply(
     page = marie.last_ephemeral().text
     assert "Des plus faibles aux plus fortes : 3 4 5 6 7 8 9 10 V D R A 2" in page
     assert ("Le pli se ferme quand tous les autres ont passé, sur la meilleure carte "
-            "(le 2 ; le 3 en révolution) et sur quatre cartes de même valeur d’affilée") in page
+            "(le 2 ; le 3 en révolution) ou sur quatre cartes de même valeur d’affilée") in page
     assert "révolution : un carré inverse l’ordre" in page
     assert "Les réglages sont ceux du préréglage." in page
     for absent in ("joker", "Secondes pour revenir", "Minuteur du mode rapide"):

@@ -53,7 +53,7 @@ async def join(interaction: Interaction, table: Table, from_lobby: bool) -> None
     elif from_lobby:
         await redraw_lobby(interaction, table)
     else:
-        await interaction.response.send_message(t(interaction.locale, "lobby.created"),
+        await interaction.response.send_message(t(interaction.locale, "lobby.joined"),
                                                 ephemeral=True)
 
 

@@ -54,15 +54,19 @@ class Game(Automation):
         opener: int | None = None,
         points: Sequence[int] | None = None,
         autoplay: bool = False,
+        first_version: int = 0,
     ) -> Game:
         """A game with its first round dealt.
 
         ``hands``/``previous_ranking``/``opener``/``points`` set up a position (scenarios,
         tests); ``previous_ranking`` makes it a later round with roles and an exchange.
         ``autoplay`` makes the engine play bot and autopilot seats itself, at once (the
-        scenario runner); the bot leaves it off to pace its bots.
+        scenario runner); the bot leaves it off to pace its bots. ``first_version``: where
+        :attr:`version` starts, past an earlier game's at the same table, so that a control
+        drawn in that game is never taken for one of this game's.
         """
         game = cls(rules, seats, random.Random(seed), autoplay)
+        game.version = first_version
         game.bots = set(bots)
         if points is not None:
             game.points = list(points)
@@ -75,8 +79,10 @@ class Game(Automation):
         return game
 
     def replay(self) -> Game:
-        """A new game: same rules, seats and bots, scores reset."""
+        """A new game: same rules, seats and bots, scores reset. Its versions go on from this
+        game's, so a control drawn in this game is never taken for one of the new game's."""
         game = Game(self.rules, self.seats, random.Random(self.rng.random()), self.autoplay)
+        game.version = self.version + 1
         game.bots = set(self.bots)
         game.active = list(self.active)
         game.first_events = game._finish(game._start_round(None, None))

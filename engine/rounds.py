@@ -132,6 +132,7 @@ class Rounds(Tricks):
     def _start_round(self, hands: Sequence[Sequence[Card]] | None,
                      opener: int | None) -> list[Event]:
         self.round_no += 1
+        self.round_version = self.version
         if self.ranking is not None:
             ranked = tuple(s for s in self.ranking if self.active[s])
             self.ranking = ranked

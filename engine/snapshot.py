@@ -71,6 +71,7 @@ def game_to_dict(game: GameState) -> dict[str, Any]:
             for t in game.tells
         ],
         "version": game.version,
+        "round_version": game.round_version,
         "trick_version": game.trick_version,
         "timer_serial": game.timer_serial,
         "timeouts": list(game.timeouts),
@@ -129,6 +130,7 @@ def game_from_dict(data: dict[str, Any], cls: type[G]) -> G:
         for seat, before, revolution, held, top, play in data.get("tells", [])
     ]
     game.version = data["version"]
+    game.round_version = data.get("round_version", 0)
     game.trick_version = data["trick_version"]
     game.timer_serial = data["timer_serial"]
     game.timeouts = list(data["timeouts"])

@@ -116,6 +116,9 @@ class GameState(ABC):
         self.played: list[list[Card]] = [[] for _ in range(seats)]
         self.tells: list[Tell] = []
         self.version = 0
+        # The version this round began at: a control drawn before it (a menu from an earlier
+        # round's exchange, left on a player's screen) belongs to another round.
+        self.round_version = 0
         self.trick_version = 0
         self.timer_serial = 0
         self.timeouts = [0] * seats

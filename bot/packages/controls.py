@@ -259,9 +259,11 @@ def shown_on(message: discord.Message | None, cid: str, kind: object) -> bool:
     return False
 
 
-# Hand controls whose handlers check the version they were drawn for: a click on one that a
-# redraw replaced is answered by that check, not refused as unknown.
-REDRAWN = frozenset({"play", "pass"})
+# Hand controls drawn for a version: a click on one that a redraw replaced (someone moved
+# while its player was choosing) goes to its handler, not refused as unknown. Play and pass
+# then check the exact version, gifts the round (everyone gives at once), and the others
+# (more cards, the hint, resuming) act on the state as it is now.
+REDRAWN = frozenset({"play", "pass", "give", "give_ok", "page", "hint", "resume"})
 
 
 def redrawn_on(message: discord.Message, name: str, kind: object) -> bool:

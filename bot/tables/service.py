@@ -268,21 +268,24 @@ class TableService:
             self._after(table, events)
             return events
 
-    async def give(self, table: Table, user_id: int, cards: Sequence[Card]) -> list[Event]:
+    async def give(self, table: Table, user_id: int, cards: Sequence[Card],
+                   seen: int) -> list[Event]:
         async with table.lock:
             game, seat = self._seated_game(table, user_id)
+            self._check_round(game, seen)
             events = self._engine(lambda: game.give(seat, cards), table)
             table.gift_picks.pop(user_id, None)
             self._after(table, events)
             return events
 
     async def pick_gift(self, table: Table, user_id: int, part: int,
-                        cards: Sequence[Card]) -> list[Card]:
+                        cards: Sequence[Card], seen: int) -> list[Card]:
         """Remember one select's cards of a split exchange (a hand too big for one select)
         until the giver confirms; returns every card picked so far. Only cards the engine
         allows this giver are kept, so a forged pick cannot spoil the later ones."""
         async with table.lock:
             game, seat = self._seated_game(table, user_id)
+            self._check_round(game, seen)
             due = game.exchange_due(seat)
             if game.phase is not Phase.EXCHANGE or due is None or not due.ready:
                 raise TableError("err.wrong_phase")
@@ -485,6 +488,14 @@ class TableService:
         if seen > game.version or (not table.rules.fast and seen != game.version):
             raise TableError("err.stale")
 
+    @staticmethod
+    def _check_round(game: Game, seen: int) -> None:
+        """Gift controls carry the version they were drawn for too. Everyone gives at once,
+        so any version of this round will do; one of an earlier round (or game) is a menu
+        left on a player's screen, for other cards and another exchange."""
+        if not game.round_version <= seen <= game.version:
+            raise TableError("err.stale")
+
     def _engine(self, action: Callable[[], list[Event]], table: Table) -> list[Event]:
         try:
             return action()
@@ -618,7 +629,7 @@ class TableService:
                                               for p in table.seats):
             self.thinker.workers.warm()  # started with the game, not at its first hard decision
         table.game = Game.new(rules, seats=len(table.seats), seed=self._rng.randrange(2**32),
-                              bots=bots)
+                              bots=bots, first_version=table.next_version)
         self._new_game_no(table)
         table.log.clear()
         table.left_seats.clear()
@@ -646,6 +657,7 @@ class TableService:
             kept = {id(p) for p in humans + kept_bots}
             table.seats = [p for p in table.seats if id(p) in kept] + table.queue
             table.queue = []
+            table.next_version = game.version + 1
         table.game = None
         table.left_seats.clear()
         table.away.clear()

@@ -159,6 +159,9 @@ class Table:
     timer_deadline: float | None = None
     game_row_id: int | None = None  # storage id of the game being played, once recorded
     game_no: int = 0  # games started at this table: names the game in storage (GameStart)
+    # Where the next game's versions start: past every version a control of an earlier game
+    # at this table was drawn for (engine Game.new's first_version).
+    next_version: int = 0
     store_failed: bool = False  # a record could not be stored and the table was told so
     arrivals: int = 0
     away: dict[int, float] = field(default_factory=dict)  # presi leavers: user → grace deadline
@@ -260,6 +263,7 @@ class Table:
             "timer_deadline": self.timer_deadline,
             "game_row_id": self.game_row_id,
             "game_no": self.game_no,
+            "next_version": self.next_version,
             "store_failed": self.store_failed,
             "arrivals": self.arrivals,
             "away": {str(uid): deadline for uid, deadline in self.away.items()},
@@ -299,6 +303,7 @@ class Table:
             # Snapshots from before game numbers: a game in play is then the table's first
             # numbered one (its row, if stored, has no number and is found by game_row_id).
             game_no=d.get("game_no", 1 if d.get("game") is not None else 0),
+            next_version=d.get("next_version", 0),
             store_failed=d.get("store_failed", False),
             arrivals=d.get("arrivals", 0),
             away={int(uid): float(v) for uid, v in d.get("away", {}).items()},

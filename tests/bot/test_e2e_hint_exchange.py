@@ -146,3 +146,25 @@ async def test_the_scum_sees_in_english_the_best_cards_then_nothing_once_given(
     assert message(alice, first.id).content.splitlines()[0] == \
         "💡 You have no card to give right now: nothing to suggest."
     fake.assert_no_errors()
+
+
+async def test_a_gift_picked_on_a_menu_redrawn_meanwhile_is_given(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """Everyone gives at once, so others' gifts redraw the hand while its player picks: the
+    pick, made on the menu as their client showed it, still counts (it is this round's)."""
+    marie = fake.add_user("marie", locale="fr")
+    table, game = await exchange_at_seat_0(fake, president, clock, marie, PRESIDENT,
+                                           [0, 1, 2, 3], hints=False)
+    shown = marie.last_ephemeral()
+    menu = next(s.custom_id for s in shown.selects if ":give:" in s.custom_id)
+    drawn_at = game.version
+    await tick(fake, clock, 5)  # the Vice-Trou gives to the Vice-Président meanwhile
+    assert game.version > drawn_at and game.phase is Phase.EXCHANGE
+    assert menu not in [s.custom_id for s in marie.last_ephemeral().selects]  # redrawn
+    due = game.exchange_due(0)
+    assert due is not None and due.ready
+    gift = [str(card) for card in due.allowed[:due.count]]
+    await marie.select_shown(shown, gift, select=menu)
+    assert not any(Card.parse(code) in game.hand(0) for code in gift)
+    fake.assert_no_errors()

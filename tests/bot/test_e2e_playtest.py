@@ -3,6 +3,7 @@
 from pathlib import Path
 
 from bot.client import PresidentBot
+from bot.i18n import t
 from bot.packages.game.display import entry_text
 from bot.tables.autoplay import FAST_BOT_PAUSES
 from bot.tables.service import HOST_IDLE_SECONDS, IDLE_CLOSE_SECONDS
@@ -21,6 +22,7 @@ from .e2e import (
     let_timers_play,
     marie_against_three_bots,
     message,
+    play_until,
     table_of,
     tick,
     two_humans_against_a_bot,
@@ -204,6 +206,26 @@ async def test_a_leavers_hand_says_goodbye_in_the_leavers_language(
     await bob.user.slash("president leave")
     await tick(fake, clock, 1)
     assert bob.hand.content == "You left this table."
+    fake.assert_no_errors()
+
+
+async def test_a_hand_clicked_after_the_table_went_back_to_its_lobby_loses_its_controls(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """bob leaves a table at its minimum: the round ends and the table goes back to its
+    lobby. marie's hand, still showing its controls, answers her next click by saying the
+    game is over, in place, instead of a new « no game » message beside a live menu."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    bob = Player(fake.add_user("bob"))
+    table, _ = await two_humans_against_a_bot(fake, clock, president, marie, bob)
+    await bob.user.slash("president leave")
+    await play_until(fake, clock, [marie], lambda: table.game is None)
+    hand = marie.hand
+    control = next(b.custom_id for b in hand.buttons if b.custom_id)
+    await marie.user.click(hand, control)
+    assert marie.hand.content == t("fr", "hand.no_game")
+    assert not marie.hand.buttons and not marie.hand.selects
+    assert marie.user.last_ephemeral().id == hand.id  # no second message beside it
     fake.assert_no_errors()
 
 

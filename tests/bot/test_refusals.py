@@ -55,19 +55,20 @@ async def test_split_exchange_picks_are_checked_stored_and_cleared() -> None:
     other = next(c for s in range(2) for c in game.hand(s) if c not in allowed)
 
     with pytest.raises(TableError) as refused:  # a card this giver may not give
-        await service.pick_gift(table, user, 0, [other])
+        await service.pick_gift(table, user, 0, [other], game.version)
     assert refused.value.key == "err.bad_choice"
     assert table.gift_picks == {}
 
-    first = await service.pick_gift(table, user, 0, allowed[:1])
-    both = await service.pick_gift(table, user, 1, allowed[25:25 + due.count - 1])
+    first = await service.pick_gift(table, user, 0, allowed[:1], game.version)
+    both = await service.pick_gift(table, user, 1, allowed[25:25 + due.count - 1],
+                                  game.version)
     assert first == allowed[:1] and both == allowed[:1] + allowed[25:25 + due.count - 1]
     with pytest.raises(TableError):  # a refused pick leaves the earlier ones alone
-        await service.pick_gift(table, user, 1, [other])
+        await service.pick_gift(table, user, 1, [other], game.version)
     assert Table.from_dict(table.to_dict()).gift_picks == table.gift_picks == {
         user: {0: [str(allowed[0])], 1: [str(c) for c in allowed[25:25 + due.count - 1]]}}
 
-    await service.give(table, user, both)
+    await service.give(table, user, both, game.version)
     assert table.gift_picks == {}
     assert game.phase is not Phase.EXCHANGE
 
@@ -86,3 +87,27 @@ async def test_a_refused_host_action_does_not_take_the_host_role_over() -> None:
     assert table.host_id == HOST and all(e.key != "ev.new_host" for e in table.log)
     await service.add_bot(table, GUEST)
     assert table.host_id == GUEST
+
+
+async def test_a_gift_menu_drawn_before_this_round_is_stale() -> None:
+    """A give menu left on a player's screen from an earlier round (or an earlier game at the
+    table) names other cards and another exchange: refused, nothing given or picked. Any
+    version of this round's exchange will do, since everyone gives at once."""
+    service, table, user = await split_exchange()
+    game = table.game
+    assert game is not None
+    seat = table.seat_of(user)
+    assert seat is not None
+    due = game.exchange_due(seat)
+    assert due is not None and game.round_version > 0
+    cards = list(due.allowed[:due.count])
+    hand = game.hand(seat)
+    for refused in (service.pick_gift(table, user, 0, cards[:1], game.round_version - 1),
+                    service.give(table, user, cards, game.round_version - 1),
+                    service.give(table, user, cards, game.version + 1)):
+        with pytest.raises(TableError) as err:
+            await refused
+        assert err.value.key == "err.stale"
+    assert game.hand(seat) == hand and table.gift_picks == {}
+    await service.give(table, user, cards, game.round_version)
+    assert len(game.hand(seat)) == len(hand) - len(cards)

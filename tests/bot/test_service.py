@@ -44,7 +44,8 @@ async def act_for_humans(svc: TableService, table: Table) -> bool:
             continue
         due = game.exchange_due(seat)
         if due is not None and due.ready:
-            await svc.give(table, player.user_id, GreedyPlayer().choose(game, seat).cards)
+            await svc.give(table, player.user_id, GreedyPlayer().choose(game, seat).cards,
+                           game.version)
             return True
         if game.phase is Phase.PLAY and (game.legal_plays(seat) or game.can_pass(seat)):
             if game.rules.fast and not game.legal_plays(seat) and not game.can_pass(seat):
@@ -202,6 +203,23 @@ async def test_too_few_players_after_a_leave_sends_the_table_back_to_the_lobby()
     assert table.game is None
     assert [p.user_id for p in table.seats] == [ALICE, BOB]
     assert table.post_lobby
+
+
+async def test_the_next_game_at_a_table_counts_versions_on_from_the_last() -> None:
+    """Hand controls carry the version they were drawn for: a new game starting at 0 again
+    would take a menu left from the last game for one of its own."""
+    svc, clock = service()
+    table = await lobby(svc, "classic", ALICE, BOB, CAROL)
+    await svc.start(table, ALICE)
+    first = table.game
+    assert first is not None
+    await svc.leave(table, CAROL)
+    await play_round(svc, clock, table)
+    assert table.game is None and table.next_version == first.version + 1
+    assert Table.from_dict(table.to_dict()).next_version == table.next_version
+    await svc.join(table, CAROL, "c", "en")
+    await svc.start(table, ALICE)
+    assert table.game is not None and table.game.round_version == first.version + 1
 
 
 async def test_a_full_classic_game_with_exchanges_ends_with_winners() -> None:

@@ -132,6 +132,23 @@ def test_stop_and_replay() -> None:
     assert unlimited.winners == (1, 2) and not unlimited.stopped_early
 
 
+def test_versions_say_which_round_and_game_a_control_was_drawn_in() -> None:
+    """A round remembers the version it began at, and a replayed game goes on counting
+    where its predecessor stopped: the bot refuses controls drawn before either."""
+    game = Game.new(classic(), 4, seed=2)
+    assert game.round_version == 0
+    _finish_round(game)
+    game.next_round()
+    assert game.phase is Phase.EXCHANGE and 0 < game.round_version == game.version
+    restored = Game.from_dict(game.to_dict())
+    assert restored.round_version == game.round_version
+    game.stop()
+    again = game.replay()
+    assert again.version >= again.round_version > game.version
+    later = Game.new(classic(), 4, seed=2, first_version=again.version + 1)
+    assert later.version >= later.round_version == again.version + 1
+
+
 def _finish_round(game: Game) -> None:
     bot = GreedyPlayer()
     while game.phase is Phase.PLAY:

@@ -16,6 +16,7 @@ import discord
 from bot.i18n import t
 from bot.packages.controls import Click, action, error_text, number
 from bot.packages.game.display import OPTIONS_PER_SELECT, hand_screen, parse_option, table_screen
+from bot.packages.screen import Screen
 from bot.tables.service import TableError
 from bot.tables.table import Table
 from engine import Card
@@ -41,22 +42,29 @@ async def show_hand(
     interaction: discord.Interaction[Host], table: Table, *, notice: str = "",
     page: int = 0, update: bool = True,
 ) -> None:
-    """Answer with the user's hand, and refresh through this interaction from now on."""
-    if table.game is None:
-        raise TableError("err.no_game")
+    """Answer with the user's hand, and refresh through this interaction from now on.
+
+    A hand control clicked once the game is gone (the player's own move may have ended it,
+    sending the table back to its lobby) turns that hand into a notice without controls."""
     locale = str(interaction.locale)
-    now = interaction.client.service.clock.now()
-    screen = hand_screen(table, interaction.user.id, locale, notice=notice, page=page, now=now)
     # Only a private message is redrawn in place: a hand control forged onto a public
     # message gets the hand in a new ephemeral one instead of showing it to everyone.
     private = interaction.message is not None and interaction.message.flags.ephemeral
     update = update and private
-    # Recorded before answering: a refresh running meanwhile must neither redraw this hand
-    # through the previous token nor think it still shows the old state. Only when the
-    # hand is this interaction's original response, which later refreshes edit.
-    if table.seat_of(interaction.user.id) is not None and (
-            update or not interaction.response.is_done()):
-        interaction.client.publisher.shown_hand(table, interaction, screen)
+    if table.game is None and not update:
+        raise TableError("err.no_game")
+    if table.game is None:
+        screen = Screen(t(locale, "hand.no_game"))
+    else:
+        now = interaction.client.service.clock.now()
+        screen = hand_screen(table, interaction.user.id, locale, notice=notice, page=page,
+                             now=now)
+        # Recorded before answering: a refresh running meanwhile must neither redraw this
+        # hand through the previous token nor think it still shows the old state. Only
+        # when the hand is this interaction's original response, which later refreshes edit.
+        if table.seat_of(interaction.user.id) is not None and (
+                update or not interaction.response.is_done()):
+            interaction.client.publisher.shown_hand(table, interaction, screen)
     if update and interaction.response.is_done():  # deferred while the move was stored
         await interaction.edit_original_response(**screen.kwargs())
     elif update:
@@ -172,12 +180,12 @@ async def pick_gift(click: Click) -> None:
     service = click.bot.service
     if due is not None and len(due.allowed) <= OPTIONS_PER_SELECT:
         await _hand_action(click, lambda: service.give(click.table, click.user_id,
-                                                       cards_of(click.values)))
+                                                       cards_of(click.values), click.version))
         return
     notice = ""  # the hand shows the cards picked so far and how many are still due
     try:
         await service.pick_gift(click.table, click.user_id, number(click.arg, GIFT_PARTS),
-                                cards_of(click.values))
+                                cards_of(click.values), click.version)
     except TableError as err:
         notice = refusal(click.locale, click.table, err)
     await show_hand(click.interaction, click.table, notice=notice)
@@ -196,7 +204,7 @@ async def confirm_gift(click: Click) -> None:
         else:
             picks = table.gift_picks.get(click.user_id, {})
             codes = [code for part in sorted(picks) for code in picks[part]]
-        await service.give(table, click.user_id, cards_of(codes))
+        await service.give(table, click.user_id, cards_of(codes), click.version)
 
     await _hand_action(click, work)
 

@@ -56,7 +56,12 @@ Permissions and old messages::
     fake.set_bot_permissions(fake.channel, view_channel=False)    # any channel route → 50001
     fake.writer.old_edit_limit = 3     # edits of a message over an hour old, then 30046
 
-Known limitations: guild text channels only (no DMs, threads, reactions, typing, role
+Threads: ``fake.add_thread(fake.channel, "partie", alice)`` makes a public thread, where
+posting needs Send Messages in Threads rather than Send Messages
+(``fake.set_bot_permissions(thread, send_messages_in_threads=False)``).
+
+Known limitations: guild text channels and their public threads only (no DMs, private or
+archived threads, thread members, reactions, typing, role
 overwrites: everyone has @everyone's permissions and the bot owns every guild, but
 its permissions can be set per channel); users
 cannot post plain messages; users pick only in string selects; no autocomplete, context

@@ -7,9 +7,10 @@ gateway parser and kills the client, so these payloads are complete rather than 
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
+from .snowflake import DISCORD_EPOCH_MS
 from .state import Channel, Guild, InteractionRecord, StoredMessage, User, World
 
 # View channel, send messages, embed links, attach files, read history, add reactions,
@@ -22,6 +23,7 @@ ALL_PERMISSIONS = (1 << 53) - 1
 # https://discord.com/developers/docs/topics/permissions#permissions-bitwise-permission-flags
 VIEW_CHANNEL = 1 << 10
 SEND_MESSAGES = 1 << 11
+SEND_MESSAGES_IN_THREADS = 1 << 38
 EMBED_LINKS = 1 << 14
 ATTACH_FILES = 1 << 15
 READ_MESSAGE_HISTORY = 1 << 16
@@ -29,6 +31,7 @@ USE_EXTERNAL_EMOJIS = 1 << 18
 CHANNEL_PERMISSIONS = {
     "view_channel": VIEW_CHANNEL,
     "send_messages": SEND_MESSAGES,
+    "send_messages_in_threads": SEND_MESSAGES_IN_THREADS,
     "embed_links": EMBED_LINKS,
     "attach_files": ATTACH_FILES,
     "read_message_history": READ_MESSAGE_HISTORY,
@@ -96,6 +99,8 @@ def bot_permissions(world: World, channel: Channel) -> int:
     and what the REST routes enforce."""
     if channel.bot_permissions is not None:
         return channel.bot_permissions
+    if channel.parent_id is not None:  # "Threads generally inherit permissions from the
+        return bot_permissions(world, world.channel(channel.parent_id))  # parent channel"
     return permissions_of(world.guilds[channel.guild_id], world.bot.id)
 
 
@@ -117,6 +122,8 @@ def role_payload(guild: Guild) -> dict[str, Any]:
 
 
 def channel_payload(channel: Channel) -> dict[str, Any]:
+    if channel.parent_id is not None:
+        return thread_payload(channel)
     return {
         "id": str(channel.id),
         "type": 0,
@@ -130,6 +137,31 @@ def channel_payload(channel: Channel) -> dict[str, Any]:
         "rate_limit_per_user": 0,
         "last_message_id": None,
         "flags": 0,
+    }
+
+
+def thread_payload(channel: Channel) -> dict[str, Any]:
+    """A public thread (type 11), active and unlocked, as the channel object describes one
+    (https://discord.com/developers/docs/resources/channel#channel-object and « Thread
+    Metadata Structure » there)."""
+    assert channel.parent_id is not None and channel.owner_id is not None
+    created = iso(datetime.fromtimestamp(
+        ((channel.id >> 22) + DISCORD_EPOCH_MS) / 1000, tz=UTC))
+    return {
+        "id": str(channel.id),
+        "type": 11,
+        "guild_id": str(channel.guild_id),
+        "parent_id": str(channel.parent_id),
+        "owner_id": str(channel.owner_id),
+        "name": channel.name,
+        "last_message_id": None,
+        "rate_limit_per_user": 0,
+        "message_count": 0,
+        "member_count": 0,
+        "flags": 0,
+        "thread_metadata": {"archived": False, "auto_archive_duration": 1440,
+                            "archive_timestamp": created, "locked": False,
+                            "create_timestamp": created},
     }
 
 
@@ -173,8 +205,10 @@ def guild_payload(world: World, guild: Guild) -> dict[str, Any]:
         "roles": [role_payload(guild)],
         "emojis": [],
         "stickers": [],
-        "channels": [channel_payload(world.channels[c]) for c in guild.channel_ids],
-        "threads": [],
+        "channels": [channel_payload(world.channels[c]) for c in guild.channel_ids
+                     if world.channels[c].parent_id is None],
+        "threads": [thread_payload(world.channels[c]) for c in guild.channel_ids
+                    if world.channels[c].parent_id is not None],
         "members": [member_payload(world, guild, uid) for uid in guild.members],
         "presences": [],
         "voice_states": [],

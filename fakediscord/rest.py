@@ -29,6 +29,7 @@ from .payloads import (
     EMBED_LINKS,
     READ_MESSAGE_HISTORY,
     SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
     VIEW_CHANNEL,
     bot_permissions,
     bot_user_payload,
@@ -375,8 +376,11 @@ class Rest:
         # "When operating on a guild channel, the current user must have the SEND_MESSAGES
         # permission" (Create Message, limitations,
         # https://discord.com/developers/docs/resources/message#create-message); embeds
-        # without EMBED_LINKS and files without ATTACH_FILES are refused with 50013 too.
-        needed = [SEND_MESSAGES]
+        # without EMBED_LINKS and files without ATTACH_FILES are refused with 50013 too. In
+        # a thread "The SEND_MESSAGES permission has no effect in threads; users must have
+        # SEND_MESSAGES_IN_THREADS to talk in a thread" (Threads, Permissions,
+        # https://discord.com/developers/docs/topics/threads#permissions).
+        needed = [SEND_MESSAGES if channel.parent_id is None else SEND_MESSAGES_IN_THREADS]
         if payload.get("embeds"):
             needed.append(EMBED_LINKS)
         if uploads:

@@ -323,6 +323,17 @@ class FakeDiscord:
         self.gateway.dispatch("CHANNEL_CREATE", channel_payload(channel), intent=INTENT_GUILDS)
         return channel
 
+    def add_thread(self, parent: Channel, name: str, owner: TestUser) -> Channel:
+        """A public thread of ``parent`` started by ``owner``; a connected bot gets
+        THREAD_CREATE (« Thread Create »: "Sent when a thread is created, relevant to the
+        current user, or when the current user is added to a thread",
+        https://discord.com/developers/docs/events/gateway-events#thread-create)."""
+        guild = self.world.guilds[parent.guild_id]
+        thread = self.world.add_channel(guild, name, parent_id=parent.id, owner_id=owner.id)
+        payload = {**channel_payload(thread), "newly_created": True}
+        self.gateway.dispatch("THREAD_CREATE", payload, intent=INTENT_GUILDS)
+        return thread
+
     def set_bot_permissions(self, channel: Channel, **allowed: bool) -> None:
         """Grant (True) or take away (False) the bot's permissions in ``channel``, named as
         in :data:`CHANNEL_PERMISSIONS` (``send_messages=False``), like a channel overwrite

@@ -39,14 +39,17 @@ class User:
 
 @dataclass
 class Channel:
-    """A guild text channel; ``bot_permissions`` replaces what the bot's roles give it
-    there (None: the guild's), as a channel overwrite would."""
+    """A guild text channel, or with ``parent_id`` a public thread of one (type 11, always
+    active); ``bot_permissions`` replaces what the bot's roles give it there (None: the
+    parent's for a thread, else the guild's), as a channel overwrite would."""
 
     id: int
     guild_id: int
     name: str
     position: int
     bot_permissions: int | None = None
+    parent_id: int | None = None
+    owner_id: int | None = None  # a thread's: who started it
 
 
 @dataclass
@@ -161,9 +164,11 @@ class World:
         self.guilds[guild.id] = guild
         return guild
 
-    def add_channel(self, guild: Guild, name: str) -> Channel:
+    def add_channel(self, guild: Guild, name: str, parent_id: int | None = None,
+                    owner_id: int | None = None) -> Channel:
         channel = Channel(
-            id=self.snowflakes.next(), guild_id=guild.id, name=name, position=len(guild.channel_ids)
+            id=self.snowflakes.next(), guild_id=guild.id, name=name,
+            position=len(guild.channel_ids), parent_id=parent_id, owner_id=owner_id,
         )
         guild.channel_ids.append(channel.id)
         self.channels[channel.id] = channel

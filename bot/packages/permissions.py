@@ -16,6 +16,9 @@ https://discord.com/developers/docs/interactions/receiving-and-responding#intera
 so a refusal can be told before any call is wasted: Discord counts every 403 toward the
 10,000 invalid requests per 10 minutes after which Cloudflare bans the bot's address
 (https://discord.com/developers/docs/topics/rate-limits#invalid-request-limit-aka-cloudflare-bans).
+In a thread Send Messages counts for nothing: "The `SEND_MESSAGES` permission has no effect in
+threads; users must have `SEND_MESSAGES_IN_THREADS` to talk in a thread" (Threads, Permissions,
+https://discord.com/developers/docs/topics/threads#permissions).
 """
 
 from __future__ import annotations
@@ -29,11 +32,20 @@ from bot.tables.service import TableError
 
 # In the order a moderator should fix them: without View Channel nothing else counts.
 REQUIRED = ("view_channel", "send_messages")
+IN_THREADS = ("view_channel", "send_messages_in_threads")
+THREADS = frozenset({discord.ChannelType.public_thread, discord.ChannelType.private_thread,
+                     discord.ChannelType.news_thread})
 
 
-def missing(permissions: discord.Permissions) -> str | None:
-    """The first permission the bot needs and lacks, or None."""
-    return next((name for name in REQUIRED if not getattr(permissions, name)), None)
+def in_thread(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the interaction comes from a thread (its channel's type says so)."""
+    return getattr(interaction.channel, "type", None) in THREADS
+
+
+def missing(permissions: discord.Permissions, thread: bool = False) -> str | None:
+    """The first permission the bot needs and lacks (in a thread if ``thread``), or None."""
+    needed = IN_THREADS if thread else REQUIRED
+    return next((name for name in needed if not getattr(permissions, name)), None)
 
 
 def permission_name(locale: object, name: str) -> str:
@@ -44,7 +56,7 @@ def permission_name(locale: object, name: str) -> str:
 def require(interaction: discord.Interaction[Any]) -> None:
     """Refuse, in the user's language and naming the permission, an action that would
     open or start a table the bot cannot post in."""
-    name = missing(interaction.app_permissions)
+    name = missing(interaction.app_permissions, in_thread(interaction))
     if name is not None:
         raise TableError("err.missing_permission",
                          permission=permission_name(interaction.locale, name))

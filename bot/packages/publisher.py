@@ -20,7 +20,7 @@ from bot.i18n import t
 from bot.packages.game import chart
 from bot.packages.game.display import closed_lines, hand_screen, table_screen
 from bot.packages.lobby.display import lobby_screen
-from bot.packages.permissions import missing, permission_name
+from bot.packages.permissions import in_thread, missing, permission_name
 from bot.packages.screen import Screen
 from bot.tables.budget import BudgetClosed
 from bot.tables.table import HandLink, Table
@@ -118,7 +118,7 @@ class Publisher:
         told = self._blocked.get(table.id)
         if told is None:
             return
-        name = missing(interaction.app_permissions)
+        name = missing(interaction.app_permissions, in_thread(interaction))
         if name is None:
             del self._blocked[table.id]
             self._shown = {key: shown for key, shown in self._shown.items()
@@ -225,6 +225,11 @@ class Publisher:
             if table.running:
                 return
             await self._retire_table_message(table)
+            if table.lobby_message_id is not None:  # e.g. posted before a restart: its
+                # buttons would still seat and unseat players, below a list that no longer
+                # follows the table
+                await self._edit(table, table.lobby_message_id,
+                                 Screen(t(table.locale, "table.moved_on")))
             table.lobby_message_id = await self._send(table, screen)
         elif self._shown.get(key) != screen.fingerprint:
             if not await self._edit(table, table.lobby_message_id, screen):

@@ -123,7 +123,7 @@ def test_french_results_screen_after_the_last_round() -> None:
     assert re.search(r"\b1 (cartes|pts)\b", text) is None
     assert "Classement final" in text
     assert ("gagnant :" in text) == (len(game.winners) == 1)
-    assert "L’hôte choisit : rejouer, ou terminer pour revenir au salon." in text
+    assert "L’hôte choisit : rejouer, ou terminer pour revenir au salon d’attente." in text
     assert "manche suivante" not in text
     best = max(game.points)
     first = next(s for s in game.players if game.points[s] == best)

@@ -52,6 +52,34 @@ async def test_create_without_send_messages_names_the_permission_and_opens_nothi
     assert fake.invalid_requests() == 0
 
 
+async def test_a_table_in_a_thread_needs_send_messages_in_threads_not_send_messages(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """Send Messages counts for nothing in a thread: without Send Messages in Threads the
+    table would open and then fail to post, so create names that permission; with it, and
+    without Send Messages, the table runs there."""
+    marie = fake.add_user("marie", locale="fr")
+    thread = fake.add_thread(fake.channel, "partie", marie)
+    await fake.settle()
+    marie.channel = thread
+    fake.set_bot_permissions(thread, send_messages_in_threads=False)
+    await marie.slash("president create", preset="classic")
+    assert "« Envoyer des messages dans les fils »" in marie.last_ephemeral(thread).content
+    assert president.service.registry.in_channel(thread.id) is None
+
+    fake.set_bot_permissions(thread, send_messages_in_threads=True, send_messages=False)
+    await marie.slash("president create", preset="classic")
+    table = table_of(president, marie)
+    assert table.channel_id == thread.id
+    lobby = message(marie, table.lobby_message_id)
+    for _ in range(2):
+        await marie.click(lobby, cid(table, "addbot"))
+    await marie.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    assert table.game is not None and table.table_message_id is not None
+    assert fake.invalid_requests() == 0
+
+
 async def test_start_without_view_channel_is_refused(
     fake: FakeDiscord, president: PresidentBot
 ) -> None:

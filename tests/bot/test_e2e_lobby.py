@@ -88,3 +88,12 @@ async def test_joining_by_command_says_so_in_the_joiners_language(
     lobby = message(alice, table.lobby_message_id)
     assert "bob" in lobby.content and "carol" in lobby.content
     fake.assert_no_errors()
+
+
+async def test_the_commands_are_offered_in_servers_only(
+    fake: FakeDiscord, president: PresidentBot
+) -> None:
+    """No table lives in a DM: Discord is told so, and offers the commands there not at all
+    (`contexts`: GUILD alone)."""
+    synced = fake.commands.find(fake.guild.id, "president")
+    assert synced is not None and synced["contexts"] == [0]

@@ -46,6 +46,11 @@ def test_typed_answers_in_either_language() -> None:
     assert typed_value("autopilot_after_timeouts", "jamais") is None
     assert typed_value("top_single", "aucune") is None
     assert typed_value("top_single", "2o") == Card.parse("2O")
+    # as the screens show cards, in either language: what a host copies from the table
+    assert typed_value("top_single", "D♥") == typed_value("top_single", "q♥") == Card.parse("QH")
+    assert typed_value("top_single", "2🪙") == Card.parse("2O")
+    assert typed_value("top_single", "R 🪙") == typed_value("top_single", "Rey🪙") == \
+        Card.parse("KO")
     assert typed_text("fr", "game_end", GameEnd("rounds", 5)) == "5 manches"
     assert typed_text("fr", "autopilot_after_timeouts", None) == "jamais"
 
@@ -175,4 +180,28 @@ async def test_points_keep_the_roles_not_typed_and_refuse_out_of_range(
     assert table.rules.points == {"P": 5, "VP": 3, "N": 1, "VL": 0, "L": 0}
     assert ("✅ Points par rôle vaut maintenant Président 5 · Vice-président 3 · Neutre 1 · "
             "Vice-trou du cul 0 · Trou du cul 0.") in marie.last_ephemeral().content
+    fake.assert_no_errors()
+
+
+async def test_after_a_restart_the_old_lobby_message_gives_way_to_the_fresh_one(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """A restarted bot posts a fresh lobby; the old one loses its buttons, which would
+    otherwise seat players below a list that no longer follows the table."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url)
+    alice = fake.add_user("alice")
+    await alice.slash("president create", preset="classic")
+    old = table_of(bot, alice).lobby_message_id
+    assert old is not None and message(alice, old).buttons
+    await fake.disconnect(bot)
+
+    again = await connect_bot(fake, clock, url)
+    await tick(fake, clock, 1)
+    table = table_of(again, alice)
+    assert table.lobby_message_id not in (None, old)
+    assert not message(alice, old).buttons
+    assert message(alice, old).content == "⬇️ The table continues in a newer message below."
+    assert message(alice, table.lobby_message_id).buttons
+    await fake.disconnect(again)
     fake.assert_no_errors()

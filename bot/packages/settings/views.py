@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import CATALOGUES, LocaleLike, plural, t
+from bot.i18n.cards import short
 from bot.packages.controls import (
     Click,
     action,
@@ -29,7 +30,7 @@ from bot.packages.screen import Screen
 from bot.packages.text import shown_text
 from bot.tables.service import TableError
 from bot.tables.table import Table
-from engine import KNOBS, PRESETS, GameEnd, Rules, RulesError
+from engine import KNOBS, PRESETS, Deck, GameEnd, Rules, RulesError
 from engine.bots import LEVELS
 from engine.rules import ROLE_CODES
 
@@ -40,6 +41,10 @@ if TYPE_CHECKING:
 
 # What a host may type for "no value", in either language.
 NOTHING = {text[key].lower() for text in CATALOGUES.values() for key in ("none", "never")}
+# Every card as the screens write it, in either language (« D♥ », "Q♥", « 2🪙 »): what a
+# host copies from the table, read as the engine's code (« QH », « 2O »).
+SHOWN_CARDS = {short(locale, card, deck.spanish).lower(): card.text
+               for deck in Deck for card in deck.cards() for locale in CATALOGUES}
 
 
 def settings_screen(table: Table, locale: str, *, focus: str = "", notice: str = "") -> Screen:
@@ -148,8 +153,8 @@ def typed_value(knob: str, text: str, current: Any = None) -> Any:
     if spec.kind == "points":  # roles not typed keep their points: « P5 » changes only P
         kept = f"{spec.format(current)} " if current is not None else ""
         return spec.parse(kept + words.upper())
-    if spec.kind == "card":  # card codes are capitals: « 2O »
-        return spec.parse(words.upper())
+    if spec.kind == "card":  # as shown, or the engine's code (in capitals: « 2O »)
+        return spec.parse(SHOWN_CARDS.get(words.replace(" ", ""), words.upper()))
     if spec.kind == "game_end":
         return spec.parse(_game_end(words))
     return spec.parse(words)

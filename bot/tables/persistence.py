@@ -24,15 +24,27 @@ Sleep = Callable[[float], Awaitable[object]]
 
 
 
+# PostgreSQL errors worth retrying, by SQLSTATE (PostgreSQL, Appendix A « Error Codes »):
+# the classes 08 connection exception, 40 transaction rollback (serialization failure,
+# deadlock), 53 insufficient resources (too many connections), 57 operator intervention
+# (shutdown, « the database system is starting up », statement timeout), 58 system error,
+# and 55P03 lock not available (lock_timeout). asyncpg reports them through SQLAlchemy as a
+# plain DBAPIError, not the OperationalError that SQLite's « database is locked » is.
+RETRYABLE_CLASSES = frozenset({"08", "40", "53", "57", "58"})
+RETRYABLE_STATES = frozenset({"55P03"})
+
+
 def transient(err: BaseException) -> bool:
     """Whether retrying can succeed: the connection or the server failed (lost connection,
-    restart, lock timeout, exhausted pool). Anything else (a row that is gone, a value the
-    column cannot hold, a bug) fails the same way every time, and retrying it for ever would
-    stall every later result of the table behind it."""
+    restart, deadlock, lock timeout, exhausted pool). Anything else (a row that is gone, a
+    value the column cannot hold, a bug) fails the same way every time, and retrying it for
+    ever would stall every later result of the table behind it."""
     if isinstance(err, StorageError):
         return False
     if isinstance(err, DBAPIError):
-        return err.connection_invalidated or isinstance(err, OperationalError | InterfaceError)
+        state = str(getattr(err.orig, "sqlstate", None) or "")
+        return err.connection_invalidated or isinstance(err, OperationalError | InterfaceError) \
+            or state[:2] in RETRYABLE_CLASSES or state in RETRYABLE_STATES
     return isinstance(err, PoolTimeout | DisconnectionError | ConnectionError | TimeoutError)
 
 
@@ -66,6 +78,10 @@ class StorageStore:
             table.id, host_id=host, rules=rules, status=status))  # type: ignore[arg-type]
 
     async def game_started(self, table: Table, start: GameStart) -> int:
+        # The snapshot that numbers the game is stored first: a row stored before it would,
+        # after a crash in between, be found again by the next game given the same number,
+        # with this one's preset, rules and seats (and that game rated under them).
+        await self.writer.flush(table.id)
         await self._retried(table, "table status playing", lambda: self.storage.update_table(
             table.id, status="playing"))
         return await self._retried(table, f"start of game {start.game_no}",

@@ -377,6 +377,8 @@ class TableService:
         if user_id in table.away:
             self._come_back(table, user_id)
             self._changed(table)
+        else:  # the link and the language must outlive a restart that comes before any move
+            self.touch(table)
 
     def adopt(self, table: Table) -> None:
         """Take over a table restored from storage: timers re-armed from their stored

@@ -18,7 +18,7 @@ from bot.tables.clock import ManualClock
 from bot.tables.persistence import StorageStore
 from bot.tables.restore import restore_tables
 from bot.tables.service import TableService
-from bot.tables.table import Table
+from bot.tables.table import HandLink, Table
 from engine import Phase
 
 from .stored import stored_game
@@ -130,6 +130,52 @@ async def test_the_snapshot_counter_carries_over_a_restart(db: tuple[str, Storag
     after = await storage.load_snapshot(table.id)
     assert after is not None and after.seq == restored.seq > before.seq + 1
     assert restored.game is not None and after.state["game"] == restored.game.to_dict()
+
+
+async def test_an_opened_hand_and_its_language_outlive_a_restart_before_any_move(
+    db: tuple[str, Storage]
+) -> None:
+    """bob opens his hand in French and nothing else happens before the process stops: the
+    restarted bot still refreshes that hand, in French."""
+    _, storage = db
+    first = start(storage)
+    table = await started(first)
+    await first.settle()
+    link = HandLink(7, "bob's token", first.clock.now(), "shown", "fr")
+    first.service.remember_hand(table, BOB, link)
+    await first.settle()
+
+    second = start(storage)
+    await restore_tables(second.service, storage)
+    restored = second.service.registry.in_channel(table.channel_id)
+    assert restored is not None and restored.hands[BOB].token == "bob's token"
+    bob = restored.seat_of(BOB)
+    assert bob is not None and restored.seats[bob].locale == "fr"
+
+
+async def test_a_games_row_is_stored_only_after_the_snapshot_that_numbers_it(
+    db: tuple[str, Storage]
+) -> None:
+    """Were the row first, a crash before the Start's snapshot would restore the lobby with
+    the previous number, and the next game would reuse the row (its preset, its ratings)."""
+    _, storage = db
+    process = start(storage)
+    order: list[str] = []
+    flush, start_game = process.writer.flush, storage.start_game
+
+    async def flushed(table_id: int | None = None) -> None:
+        await flush(table_id)
+        order.append("snapshot")
+
+    async def started_game(*args: Any, **kwargs: Any) -> int:
+        order.append("game row")
+        return await start_game(*args, **kwargs)
+
+    process.writer.flush = flushed  # type: ignore[method-assign]
+    storage.start_game = started_game  # type: ignore[method-assign]
+    await started(process)
+    await process.settle()
+    assert "game row" in order and "snapshot" in order[:order.index("game row")]
 
 
 async def test_a_result_refused_by_a_flaky_database_is_retried_once_stored(

@@ -84,6 +84,7 @@ class ApplicationEmojis:
                                "File cannot be larger than 256.0 kb.")
         emoji = StoredEmoji(self._world.snowflakes.next(), name, image)
         self.emojis[emoji.id] = emoji
+        self._world.emoji_ids.add(emoji.id)
         return emoji
 
     def _check_name(self, name: object, exclude: int | None = None) -> None:
@@ -145,5 +146,7 @@ class ApplicationEmojis:
         return _json(self.payload(emoji))
 
     async def _delete(self, request: web.Request) -> web.Response:
-        del self.emojis[self._emoji(request).id]
+        gone = self._emoji(request).id
+        del self.emojis[gone]
+        self._world.emoji_ids.discard(gone)
         return web.Response(status=204)

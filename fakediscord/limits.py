@@ -6,7 +6,9 @@ failing test says exactly which row, option or embed the bot got wrong.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from . import errors
@@ -39,6 +41,8 @@ MAX_COMMAND_NAME = 32
 MAX_COMMAND_DESCRIPTION = 100
 MAX_COMMAND_OPTIONS = 25
 MAX_COMMAND_CHOICES = 25
+MAX_CHOICE_TEXT = 100
+MAX_COMMAND_TEXT = 8000
 
 ACTION_ROW, BUTTON, STRING_SELECT, TEXT_INPUT = 1, 2, 3, 4
 SELECTS = frozenset({3, 5, 6, 7, 8})
@@ -101,8 +105,9 @@ def walk(
                 yield from walk(child.get("components") or [], (*here, key, "components"))
 
 
-def check_message(message: Mapping[str, Any]) -> None:
-    """Validate the message as it would be stored (after merging an edit)."""
+def check_message(message: Mapping[str, Any], emoji_ids: AbstractSet[int] = frozenset()) -> None:
+    """Validate the message as it would be stored (after merging an edit); ``emoji_ids``:
+    the custom emojis its components may show (the application's)."""
     form = FormErrors()
     content = message.get("content") or ""
     embeds = message.get("embeds") or []
@@ -117,9 +122,27 @@ def check_message(message: Mapping[str, Any]) -> None:
         for index, row in enumerate(components):
             _check_row(form, ("components", index), row)
     _check_custom_ids(form, components)
+    _check_emojis(form, components, emoji_ids)
     form.raise_if_any()
     if not (content or embeds or components or message.get("attachments") or message.get("poll")):
         raise errors.empty_message()
+
+
+def _check_emojis(form: FormErrors, components: Sequence[Mapping[str, Any]],
+                  emoji_ids: AbstractSet[int]) -> None:
+    """A custom emoji (one with an id) on a button or a select option must exist: Discord
+    answers 400 50035 ``BUTTON_COMPONENT_INVALID_EMOJI`` "Invalid emoji" otherwise, on
+    options too (discord/discord-api-docs issue 8071). The reference pages do not list it;
+    an emoji deleted while a message still uses it is the case that matters."""
+    for path, component in walk(components):
+        shown = [(path, component.get("emoji"))]
+        shown += [((*path, "options", i), o.get("emoji"))
+                  for i, o in enumerate(component.get("options") or [])]
+        for where, emoji in shown:
+            if isinstance(emoji, Mapping) and emoji.get("id") is not None \
+                    and int(emoji["id"]) not in emoji_ids:
+                form.add((*where, "emoji", "id"), "BUTTON_COMPONENT_INVALID_EMOJI",
+                         "Invalid emoji")
 
 
 def _check_embeds(form: FormErrors, embeds: Sequence[Mapping[str, Any]]) -> None:
@@ -356,11 +379,20 @@ def check_modal(modal: Mapping[str, Any]) -> None:
 
 
 def check_commands(commands: Sequence[Mapping[str, Any]]) -> None:
-    """A bulk command sync: names, descriptions and option counts Discord would refuse."""
+    """A bulk command sync: what Discord would refuse in names, descriptions, options and
+    choices, their localizations included (Application Commands: « Application Command
+    Naming », the option and choice structures, « Localization »: "Localized option names
+    are subject to the same constraints as the default option names", and
+    « Registering a Command »: "a maximum of 8000 characters for combined name,
+    description, and value properties for each command, its options (including subcommands
+    and groups), and choices", counting the longest localization of each field), at
+    https://discord.com/developers/docs/interactions/application-commands."""
     form = FormErrors()
     names: set[tuple[str, int]] = set()
     for index, command in enumerate(commands):
         _check_command_node(form, (index,), command, command.get("type", 1) == 1)
+        if _text_size(command) > MAX_COMMAND_TEXT:
+            form.add((index,), "APPLICATION_COMMAND_TOO_LARGE", "Command exceeds maximum size")
         key = (command.get("name") or "", command.get("type", 1))
         if key in names:
             form.add(
@@ -372,24 +404,63 @@ def check_commands(commands: Sequence[Mapping[str, Any]]) -> None:
     form.raise_if_any()
 
 
+def valid_command_name(name: str) -> bool:
+    r"""« Application Command Naming »: `^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$`,
+    in lowercase where the letter has a lowercase variant (chat input commands)."""
+    def allowed(ch: str) -> bool:
+        script = unicodedata.name(ch, "")
+        return ch in "-_'" or unicodedata.category(ch)[0] in "LN" \
+            or script.startswith(("DEVANAGARI", "THAI"))
+    return 1 <= len(name) <= MAX_COMMAND_NAME and name == name.lower() \
+        and all(allowed(ch) for ch in name)
+
+
+def _localized(node: Mapping[str, Any], key: str) -> list[tuple[Path, str]]:
+    """A field and each of its localizations, with the path of each."""
+    found: list[tuple[Path, str]] = [((key,), str(node.get(key) or ""))]
+    for locale, text in (node.get(f"{key}_localizations") or {}).items():
+        found.append(((f"{key}_localizations", locale), str(text or "")))
+    return found
+
+
+def _text_size(node: Mapping[str, Any]) -> int:
+    """Name, description and value, the longest localization of each, through the options
+    and choices."""
+    size = sum(max(len(text) for _, text in _localized(node, key))
+               for key in ("name", "description"))
+    if isinstance(node.get("value"), str):
+        size += len(node["value"])
+    for child in list(node.get("options") or []) + list(node.get("choices") or []):
+        size += _text_size(child)
+    return size
+
+
 def _check_command_node(
     form: FormErrors, path: Path, node: Mapping[str, Any], described: bool
 ) -> None:
-    name = node.get("name") or ""
-    form.length((*path, "name"), name, 1, MAX_COMMAND_NAME)
-    if name != name.lower() or " " in name:
-        form.add((*path, "name"), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
+    for where, name in _localized(node, "name"):
+        if not valid_command_name(name):
+            form.add((*path, *where), "APPLICATION_COMMAND_INVALID_NAME",
+                     "Command name is invalid")
     if described:
-        form.length(
-            (*path, "description"), node.get("description") or "", 1, MAX_COMMAND_DESCRIPTION
-        )
+        for where, text in _localized(node, "description"):
+            form.length((*path, *where), text, 1, MAX_COMMAND_DESCRIPTION)
     options = node.get("options") or []
     form.length((*path, "options"), options, 0, MAX_COMMAND_OPTIONS)
+    optional = False
     for index, option in enumerate(options):
-        form.length(
-            (*path, "options", index, "choices"),
-            option.get("choices") or [],
-            0,
-            MAX_COMMAND_CHOICES,
-        )
-        _check_command_node(form, (*path, "options", index), option, True)
+        here = (*path, "options", index)
+        # « Required options must be listed before optional options » (option structure)
+        if option.get("required") and optional:
+            form.add((*here, "required"), "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
+                     "Required options must be placed before non-required options")
+        optional = optional or not option.get("required")
+        choices = option.get("choices") or []
+        form.length((*here, "choices"), choices, 0, MAX_COMMAND_CHOICES)
+        for number, choice in enumerate(choices):
+            for where, text in _localized(choice, "name"):
+                form.length((*here, "choices", number, *where), text, 1, MAX_CHOICE_TEXT)
+            if isinstance(choice.get("value"), str):
+                form.length((*here, "choices", number, "value"), choice["value"], 1,
+                            MAX_CHOICE_TEXT)
+        _check_command_node(form, here, option, True)

@@ -105,7 +105,7 @@ class MessageWriter:
             interaction_id=origin.interaction_id,
         )
         if not loading:
-            limits.check_message(_fields(message))
+            limits.check_message(_fields(message), world.emoji_ids)
         world.messages[message.id] = message
         self._allowed[message.id] = payload.get("allowed_mentions")
         if not message.ephemeral:
@@ -135,7 +135,7 @@ class MessageWriter:
         fields["attachments"] = fields["attachments"] + [
             self._attachment(channel, u, payload) for u in uploads
         ]
-        limits.check_message(fields)
+        limits.check_message(fields, self._world.emoji_ids)
         was_loading = message.loading
         message.content = str(fields["content"])
         message.embeds = [_embed(e) for e in fields["embeds"]]

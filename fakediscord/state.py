@@ -149,6 +149,9 @@ class World:
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, StoredMessage] = {}
         self.interactions: dict[int, InteractionRecord] = {}
+        # The application's emojis (fakediscord.emojis keeps them): the custom emojis its
+        # buttons and select options may show.
+        self.emoji_ids: set[int] = set()
         self._by_token: dict[str, InteractionRecord] = {}
 
     def add_user(self, name: str, locale: str, user_id: int | None = None) -> User:

@@ -95,10 +95,33 @@ async def test_a_redrawn_face_alone_is_uploaded_again(
     shutil.copytree(ASSETS, drawn)
     (drawn / "fr_KH.png").write_bytes((ASSETS / "fr_QH.png").read_bytes())  # a new drawing
     monkeypatch.setattr(faces, "directory", drawn)
+    old = {e.id for e in fake.emojis.emojis.values()}
+    mark = fake.mark()
+    bot = await start(fake, clock)
+    # The old drawing stays: another process may still show it, and Discord refuses a
+    # component showing a deleted emoji.
+    assert methods(fake, mark) == ["GET", "POST"]
+    assert len(fake.emojis.emojis) == ALL_FACES + 1 and old <= set(fake.emojis.emojis)
+    await fake.disconnect(bot)
+
+
+async def test_at_discords_cap_the_oldest_stale_drawing_makes_room(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    await fake.disconnect(await start(fake, clock))
+    for i in range(2000 - ALL_FACES):  # the application at Discord's 2,000 emojis
+        fake.emojis.add(f"other_{i}", b"\x89PNG")
+    drawn = tmp_path / "cards"
+    shutil.copytree(ASSETS, drawn)
+    (drawn / "fr_KH.png").write_bytes((ASSETS / "fr_QH.png").read_bytes())
+    monkeypatch.setattr(faces, "directory", drawn)
+    was = next(e.name for e in fake.emojis.emojis.values() if e.name.startswith("fr_KH_"))
     mark = fake.mark()
     bot = await start(fake, clock)
     assert methods(fake, mark) == ["GET", "DELETE", "POST"]
-    assert len(fake.emojis.emojis) == ALL_FACES
+    names = {e.name for e in fake.emojis.emojis.values()}
+    assert len(names) == 2000 and was not in names and "other_0" in names
+    assert len(faces.emojis) == ALL_FACES
     await fake.disconnect(bot)
 
 

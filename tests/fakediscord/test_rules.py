@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from fakediscord import DiscordError, FakeDiscord, SettleTimeout, TestUser
-from fakediscord.limits import check_message, check_modal
+from fakediscord.limits import check_commands, check_message, check_modal
 
 from .tinybot import TinyBot
 
@@ -181,3 +181,53 @@ def test_empty_message_and_modal() -> None:
     assert caught.value.code == 50006
     with pytest.raises(DiscordError):
         check_modal({"custom_id": "m", "title": "t" * 46, "components": []})
+
+
+def test_a_custom_emoji_on_a_component_must_exist() -> None:
+    """A button or an option showing a custom emoji the application does not own (one
+    deleted since, say) is refused, as Discord answers BUTTON_COMPONENT_INVALID_EMOJI; a
+    unicode emoji has no id and always passes."""
+    option = {"label": "9", "value": "9", "emoji": {"id": "77", "name": "fr_9H_abcdef"}}
+    select = {"type": 3, "custom_id": "s", "options": [option]}
+    button = {**_button("b"), "emoji": {"id": "77", "name": "fr_9H_abcdef"}}
+    for rows in ([{"type": 1, "components": [select]}], [{"type": 1, "components": [button]}]):
+        with pytest.raises(DiscordError) as caught:
+            check_message({"components": rows}, emoji_ids={76})
+        assert "BUTTON_COMPONENT_INVALID_EMOJI" in str(caught.value.errors)
+        check_message({"components": rows}, emoji_ids={77})
+    unicode = {**_button("u"), "emoji": {"id": None, "name": "🃏"}}
+    check_message({"components": [{"type": 1, "components": [unicode]}]})
+
+
+def _command(**changes: object) -> dict[str, object]:
+    option = {"type": 3, "name": "preset", "description": "rules", "required": False,
+              "choices": [{"name": "Classic", "value": "classic"}]}
+    command: dict[str, object] = {"name": "president", "description": "Play", "type": 1,
+                                  "options": [option]}
+    command.update(changes)
+    return command
+
+
+@pytest.mark.parametrize("command", [
+    _command(name="join!"),                                      # outside the naming regex
+    _command(name_localizations={"fr": "Re Joindre"}),           # a localized name too
+    _command(description_localizations={"fr": "d" * 101}),       # localized description > 100
+    _command(options=[{"type": 3, "name": "a", "description": "a", "required": False},
+                      {"type": 3, "name": "b", "description": "b", "required": True}]),
+    _command(options=[{"type": 3, "name": "p", "description": "p",
+                       "choices": [{"name": "c" * 101, "value": "c"}]}]),
+    _command(options=[{"type": 3, "name": "p", "description": "p",
+                       "choices": [{"name": "c", "value": "v" * 101}]}]),
+    _command(options=[{"type": 3, "name": f"o{i}", "description": "d" * 100,
+                       "description_localizations": {"fr": "é" * 100},
+                       "choices": [{"name": "n" * 100, "value": "v" * 100}] * 25}
+                      for i in range(2)]),                       # over 8000 characters
+])
+def test_commands_discord_would_refuse(command: dict[str, object]) -> None:
+    with pytest.raises(DiscordError):
+        check_commands([command])
+
+
+def test_commands_in_every_script_the_naming_rule_allows() -> None:
+    check_commands([_command(name="président", name_localizations={"fr": "président",
+                                                                    "hi": "खेल", "th": "เล่น"})])

@@ -3,8 +3,10 @@
 At start the bot makes sure every face in ``bot/assets/cards`` is one of its application
 emojis (owned by the bot, usable in every server without a permission). A face's emoji is
 named after the face and a hash of its PNG (``fr_10H_3fa2c1``), so a later start finds it by
-name and uploads again only a face whose drawing changed (the old one is deleted, keeping
-well under Discord's 2,000). The sync runs in the background: until it ends, or when it
+name and uploads again only a face whose drawing changed. The old drawing stays while there
+is room under Discord's 2,000: another process of the bot (a shard, or the one a rolling
+deploy replaces) may still show it, and Discord refuses any button or option showing a
+deleted emoji (400 « Invalid emoji »), which would freeze that process's hands. The sync runs in the background: until it ends, or when it
 fails, cards are text, exactly as without faces. It is all or nothing, so a hand never
 mixes faces and text.
 
@@ -32,6 +34,8 @@ log = logging.getLogger(__name__)
 
 #: Discord's cap on a message's content.
 CONTENT_LIMIT = 2000
+#: Discord's cap on an application's emojis (Emoji resource, « Application-Owned Emoji »).
+APP_EMOJI_LIMIT = 2000
 #: The bot's own emoji names: a face key and six hex digits of its PNG's hash.
 OWN_NAME = re.compile(r"^(fr|es)_[0-9A-Z]{2,3}_[0-9a-f]{6}$")
 
@@ -77,10 +81,11 @@ class CardFaces:
         owned = [e for e in listed if OWN_NAME.match(e.name)]
         by_name = {e.name: e for e in owned}
         keep = set(wanted.values())
-        for stale in owned:
-            if stale.name not in keep:  # a face redrawn since: its old drawing goes
-                async with budget.call():
-                    await stale.delete()
+        missing = sum(1 for name in keep if name not in by_name)
+        stale = sorted((e for e in owned if e.name not in keep), key=lambda e: e.id)
+        for old in stale[:max(0, len(listed) + missing - APP_EMOJI_LIMIT)]:  # oldest first,
+            async with budget.call():  # and only to make room for the new drawings
+                await old.delete()
         found: dict[str, discord.PartialEmoji] = {}
         for key, name in wanted.items():
             emoji = by_name.get(name)

@@ -46,7 +46,6 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
 from typing import Any
 
 from bot.client import PresidentBot
@@ -65,6 +64,7 @@ from fakediscord import (
     Message,
     TestUser,
     UserActionError,
+    WallClock,
 )
 from fakediscord.calls import CallRecord
 
@@ -85,24 +85,6 @@ class BenchBot(PresidentBot):
     def snapshot_written(self, lag: float) -> None:
         super().snapshot_written(lag)
         self.lags.append(lag)
-
-
-class WallFakeClock(FakeClock):
-    """The fake's clock following the wall clock, for a run that measures real time."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._origin = time.monotonic()
-
-    def monotonic(self) -> float:
-        return time.monotonic() - self._origin
-
-    def now(self) -> datetime:
-        return self._start + timedelta(seconds=self.monotonic())
-
-    async def sleep(self, seconds: float) -> None:
-        """The fake's latency on this clock is a real wait."""
-        await asyncio.sleep(seconds)
 
 
 @dataclass
@@ -321,7 +303,7 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
     if bot_level not in BOT_LEVELS:
         raise ValueError(f"unknown bot level {bot_level!r}: one of {', '.join(BOT_LEVELS)}")
     rng = random.Random(seed)
-    fake_clock: FakeClock = WallFakeClock() if wall else FakeClock()
+    fake_clock: FakeClock = WallClock() if wall else FakeClock()
     async with FakeDiscord.running(clock=fake_clock) as fake:
         clock: Clock = SystemClock() if wall else FollowingClock(fake_clock)
         config = Config(token=fake.token, bot_pause=1.5)

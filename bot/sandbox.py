@@ -39,6 +39,7 @@ from fakediscord import (
     Select,
     TestUser,
     UserActionError,
+    WallClock,
     render_message,
     render_modal,
 )
@@ -244,7 +245,7 @@ async def main_async(locale: str, database: Path) -> None:
     database.parent.mkdir(parents=True, exist_ok=True)
     config = Config(token="sandbox", database_url=f"sqlite+aiosqlite:///{database}",
                     bot_pause=1.5, log_level="WARNING")
-    async with FakeDiscord.running(token=config.token) as fake:
+    async with FakeDiscord.running(token=config.token, clock=WallClock()) as fake:
         bot = PresidentBot(config, clock=SystemClock(), guild_ready_timeout=0)
         await fake.connect(bot)
         user = sandbox_user(fake, locale)

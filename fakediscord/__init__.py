@@ -74,7 +74,7 @@ nested error code strings are approximations.
 
 from .calls import CallRecord
 from .client import TestUser
-from .clock import FakeClock
+from .clock import FakeClock, WallClock
 from .errors import DiscordError, SettleTimeout, UserActionError
 from .latency import LatencyConfig, Spread
 from .ratelimits import RateLimitConfig, Window
@@ -105,6 +105,7 @@ __all__ = [
     "TestUser",
     "TextInput",
     "UserActionError",
+    "WallClock",
     "Window",
     "render_message",
     "render_modal",

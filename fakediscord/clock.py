@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
+import time
 from datetime import UTC, datetime, timedelta
 
 DEFAULT_START = datetime(2025, 1, 6, 12, 0, tzinfo=UTC)
@@ -80,3 +81,24 @@ class FakeClock:
             _, _, future = heapq.heappop(self._sleepers)
             if not future.done():
                 future.set_result(None)
+
+
+class WallClock(FakeClock):
+    """The fake's clock following the wall clock, from the real time now: for a run that
+    measures real time, or a person playing. Its waits are real ones. It starts at the real
+    date because the bot it serves reads the real time too: on another date, every message
+    the fake mints would look hours old to the bot (its ids carry their time), which then
+    reposts its table message at every move as it does near Discord's one-hour edit limit."""
+
+    def __init__(self) -> None:
+        super().__init__(datetime.now(UTC))
+        self._origin = time.monotonic()
+
+    def monotonic(self) -> float:
+        return time.monotonic() - self._origin
+
+    def now(self) -> datetime:
+        return self._start + timedelta(seconds=self.monotonic())
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import discord
 import pytest
 
 from bot.client import PresidentBot
 from bot.config import Config
-from bot.loadbench import WallFakeClock, run, table_level
-from fakediscord import FakeDiscord, LatencyConfig
+from bot.loadbench import run, table_level
+from bot.tables.clock import SystemClock
+from fakediscord import FakeDiscord, LatencyConfig, WallClock
+from fakediscord.snowflake import Snowflakes
 
 
 async def test_a_small_load_runs_clean() -> None:
@@ -74,9 +77,18 @@ async def test_the_bot_connects_to_a_fake_that_follows_the_wall_clock() -> None:
     """The command's fake follows the wall clock, which moves between two readings: a first
     IDENTIFY must not be judged against a "may identify from now" read after its arrival
     (every `python -m bot.loadbench` timed out connecting so)."""
-    async with FakeDiscord.running(clock=WallFakeClock()) as fake:
+    async with FakeDiscord.running(clock=WallClock()) as fake:
         bot = PresidentBot(Config(token=fake.token), with_storage=False,
                            guild_ready_timeout=0)
         await fake.connect(bot, timeout=5)
         assert fake.gateway.refused == [] and len(fake.gateway.identifies) == 1
         await fake.disconnect(bot)
+
+
+def test_the_wall_clock_starts_at_the_real_date() -> None:
+    """The bot serving a wall-clock fake (the benchmark, the sandbox) reads the real time:
+    on another date every message the fake minted looked hours old to it, and it reposted
+    its table message at every move (a table takes a fresh message near Discord's one-hour
+    edit limit), which inflated the benchmark's calls and buried the sandbox's hand."""
+    minted = Snowflakes(WallClock()).next()  # what a message posted now is given
+    assert abs(discord.utils.snowflake_time(minted).timestamp() - SystemClock().now()) < 60

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import Card, Deck
+from .cards import TWO, Card, Deck
 
 __all__ = [
     "APPLIES", "CONFLICTS", "GameEnd", "KNOBS", "KnobSpec", "PRESETS", "ROLE_CODES", "Rules",
@@ -388,6 +388,20 @@ class Rules:
     def wild_level(self) -> int | None:
         """The value whose cards are wild (the 7s of wild7, value 4), or None."""
         return 4 if self.wild_rank == "7" else None
+
+    def punishes_last(self, card: Card) -> bool:
+        """Whether a player going out with this card among their last ones is sent down
+        (RULES §8, ``finish_penalty``): any 2, and with ``two_or_wild`` any wild; a joker
+        never. What a hand must not keep for its end.
+
+        >>> classic = Rules.preset("classic")
+        >>> classic.punishes_last(Card.parse("2S")), classic.punishes_last(Card.parse("AS"))
+        (True, False)
+        """
+        if self.finish_penalty == "none" or card.is_joker:
+            return False
+        return card.value == TWO or (self.finish_penalty == "two_or_wild"
+                                     and card.value == self.wild_level)
 
     def knob_values(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in KNOBS}

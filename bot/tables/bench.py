@@ -80,6 +80,10 @@ class EncodingStore:
         jsoncodec.dumps(table.to_dict())
         self.timings.add("snapshot to_dict + JSON", started)
 
+    @property
+    def stopped(self) -> bool:
+        return False
+
     async def open_table(self, table: Table) -> int:
         return 1
 

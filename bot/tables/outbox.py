@@ -27,6 +27,11 @@ class TableStore(Protocol):
 
     def snapshot(self, table: Table) -> None: ...
 
+    @property
+    def stopped(self) -> bool:
+        """Whether snapshots are refused now: the process is shutting down."""
+        ...
+
     async def table_changed(self, table: Table, status: str) -> None: ...
 
     async def game_started(self, table: Table, start: GameStart) -> int:

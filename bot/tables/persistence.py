@@ -70,6 +70,10 @@ class StorageStore:
     def snapshot(self, table: Table) -> None:
         self.writer.submit(table.id, table.seq, table.to_dict())
 
+    @property
+    def stopped(self) -> bool:
+        return self.writer.closed
+
     async def table_changed(self, table: Table, status: str) -> None:
         if status == "closed":
             self.writer.discard(table.id)

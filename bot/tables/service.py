@@ -356,11 +356,7 @@ class TableService:
             if game.phase is Phase.ROUND_OVER:
                 self._after(table, self._engine(game.stop, table))
             table.game = game.replay()
-            self._new_game_no(table)
-            table.log.clear()
-            table.exchange_notes.clear()
-            table.results.clear()
-            table.post_table = True
+            self._new_game(table)
             self.outbox.record_start(table)
             self._after(table, table.game.first_events)  # who opens, and why
 
@@ -369,15 +365,21 @@ class TableService:
         previous = table.hands.get(user_id)
         table.hands[user_id] = link
         self._human_seen(table)
-        if previous is None or not previous.valid(self.clock.now()):
+        fresh = previous is None or not previous.valid(self.clock.now())
+        if fresh:
             self.refresh(table)  # the table message stops asking this player for My hand
         seat = table.seat_of(user_id)
+        relocated = seat is not None and table.seats[seat].locale != link.locale
         if seat is not None:
             table.seats[seat].locale = link.locale
         if user_id in table.away:
             self._come_back(table, user_id)
             self._changed(table)
-        else:  # the link and the language must outlive a restart that comes before any move
+        elif (fresh or relocated) and not (self.store is not None and self.store.stopped):
+            # Saved at once when a restart would otherwise lose the hand or its language (a
+            # click answered while the process stops has nothing to save it to). A newer
+            # link to a hand already followed waits for the next move's save: until then a
+            # restart refreshes the player's previous hand message, and clicks stay cheap.
             self.touch(table)
 
     def adopt(self, table: Table) -> None:
@@ -632,13 +634,9 @@ class TableService:
             self.thinker.workers.warm()  # started with the game, not at its first hard decision
         table.game = Game.new(rules, seats=len(table.seats), seed=self._rng.randrange(2**32),
                               bots=bots, first_version=table.next_version)
-        self._new_game_no(table)
-        table.log.clear()
+        self._new_game(table)
         table.left_seats.clear()
-        table.exchange_notes.clear()
-        table.results.clear()
         table.notice = None
-        table.post_table = True
         self.outbox.record_start(table)
         self._after(table, table.game.first_events)  # who opens, and why
 
@@ -831,11 +829,18 @@ class TableService:
             table.notice = entry
         self._changed(table)
 
-    def _new_game_no(self, table: Table) -> None:
-        """Number the game that starts, before any snapshot of it is taken: the snapshot then
-        always names its own game, even if the process dies before the game's row exists."""
+    def _new_game(self, table: Table) -> None:
+        """What a game that starts leaves behind of the last one: nothing shown (its moves,
+        exchange notes, results and points chart stay on its own results message). It is
+        numbered before any snapshot of it is taken: the snapshot then always names its own
+        game, even if the process dies before the game's row exists."""
         table.game_no += 1
         table.game_row_id = None
+        table.log.clear()
+        table.exchange_notes.clear()
+        table.results.clear()
+        table.round_totals.clear()
+        table.post_table = True
 
     async def committed(self, table: Table) -> None:
         """Wait until the table's latest state is stored: a move is confirmed to its player

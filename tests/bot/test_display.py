@@ -19,7 +19,7 @@ from bot.packages.lobby.display import lobby_screen
 from bot.packages.rules_text import knob_value
 from bot.tables.service import TableError
 from bot.tables.table import LogEntry, Player, Table
-from engine import Game, GreedyPlayer, Phase, Rules
+from engine import Card, Game, GreedyPlayer, Phase, Rules
 
 
 def table_for(preset: str, seats: int, **kwargs: Any) -> Table:
@@ -197,3 +197,30 @@ def test_french_lobby_lists_changed_rules_with_french_punctuation() -> None:
     table = Table(id=7, channel_id=1, guild_id=1, host_id=100, locale="fr",
                   rules=Rules.preset("classic", fast=True), seats=[Player(100, "p0")])
     assert "Règles : 5 manches · Mode rapide (sans tours) : oui" in lobby_screen(table).content
+
+
+def test_plays_that_doom_the_finish_say_so_in_the_menu() -> None:
+    """Classic sends down whoever goes out on a 2: the menu warns of a play that leaves only
+    2s, and of going out on one, in the player's language. The plays stay offered."""
+    table = table_for("classic", 3, hands=[[Card.parse(c) for c in hand] for hand in (
+        ("6C", "2D"), ("3H", "4H", "5H"), ("7H", "8H", "9H"))], opener=0)
+    options = {o.value: o.description or "" for s in selects(hand_screen(table, 100, "fr").view)
+               for o in s.options}
+    assert "⚠️ ne te laisse que des cartes pénalisantes pour finir" in options["6C"]
+    assert "⚠️" not in options["2D"]
+    table.game = Game.new(table.rules, seats=3, seed=3, opener=0, hands=[
+        [Card.parse("2D")], [Card.parse(c) for c in ("3H", "4H")], [Card.parse("7H")]])
+    alone = next(o for s in selects(hand_screen(table, 100, "en").view) for o in s.options)
+    assert "⚠️ a penalised finish: you go down the ranking" in (alone.description or "")
+
+
+def test_the_hand_says_why_it_can_only_pass_and_shows_the_table_off_turn() -> None:
+    table = table_for("classic", 3, hands=[[Card.parse(c) for c in hand] for hand in (
+        ("AC", "3D"), ("4H", "5H"), ("6H", "7H"))], opener=0)
+    game = table.game
+    assert game is not None
+    game.play(0, [Card.parse("AC")])
+    watching = hand_screen(table, 102, "fr").content  # seat 2 waits for seat 1
+    assert "c’est à **p1** de jouer" in watching and "A♣" in watching
+    assert "Rien dans ta main ne bat ce qui est sur la table : tu ne peux que passer." in \
+        hand_screen(table, 101, "fr").content

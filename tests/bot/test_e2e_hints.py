@@ -76,7 +76,7 @@ async def test_the_player_to_act_alone_sees_the_normal_bot_s_advice_in_their_lan
     assert shown.startswith("💡 ") and t(loc, f"reason.{reason}") in shown
     assert shown.splitlines()[0] == advice(table, seat, loc)
     verb = "hint.pass" if action.option is None else "hint.play"
-    assert t(loc, verb, cards="", reason="").split(":")[0].rstrip() in shown
+    assert t(loc, verb, cards="", reason="").split("—")[0].rstrip() in shown
     assert [m.content for m in other.visible()] == before  # nothing shown to anyone else
     assert game.to_act == seat  # advice changes nothing
     fake.assert_no_errors()

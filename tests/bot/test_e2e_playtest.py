@@ -39,6 +39,8 @@ async def test_ending_mid_round_says_the_game_stopped_with_totals_so_far(
     await tick(fake, clock, 1)
     assert game.round_no == 2 and game.phase is not Phase.ROUND_OVER
     await marie.slash("president end")
+    assert marie.last_ephemeral().text == \
+        "Partie arrêtée : le message de la table donne le résultat."
     await tick(fake, clock, 1)
     board = message(marie, table.table_message_id).content
     assert "Partie arrêtée pendant la manche 2" in board
@@ -109,7 +111,7 @@ async def test_the_table_says_who_opens_and_why_each_trick_closed(
         if game.round_no == 1 and not game.pile else None
     board = message(marie, table.table_message_id).content
     if opener is not None:
-        assert f"Dame de cœur : {table.name(opener)} ouvre" in board
+        assert f"{table.name(opener)} a la Dame de cœur : à lui d’ouvrir" in board
     closes: set[str] = set()
     for _ in range(200):
         if game.phase is Phase.ROUND_OVER:
@@ -117,7 +119,7 @@ async def test_the_table_says_who_opens_and_why_each_trick_closed(
         await tick(fake, clock, 30)
         closes |= {e.key for e in table.log if e.key.startswith("ev.trick_closed.")}
         board = message(marie, table.table_message_id).content
-        assert "remporte le pli" not in board or "passé" in board or "temps" in board
+        assert "remporte le pli" not in board or "ne répond" in board or "temps" in board
     assert closes and "ev.trick_closed" not in closes
     await tick(fake, clock, 1)
     await marie.click(message(marie, table.table_message_id), "Manche suivante")
@@ -328,7 +330,7 @@ async def test_wording_fast_open_french_spanish_cards_and_autopilot(
     table = await create_table(president, marie.user, "presi")
     await president.service.set_rules(
         table, marie.user.id, table.rules.replace(autopilot_after_timeouts=1))
-    await marie.user.click(message(marie.user, table.lobby_message_id), "Jouer contre des bots")
+    await marie.user.click(message(marie.user, table.lobby_message_id), "Lancer contre des bots")
     await tick(fake, clock, 1)
     await marie.open_hand(president)
     text = marie.hand.content

@@ -239,7 +239,7 @@ async def test_french_and_english_renderings(
     await marcel.slash("president create", preset="presi")
     french = fake.world.messages[table_of(president, marcel).lobby_message_id or 0]
     assert "Table de Président" in french.content
-    assert "Jouer contre des bots" in [c.get("label") for row in french.components
+    assert "Lancer contre des bots" in [c.get("label") for row in french.components
                                        for c in row.get("components", [])]
     await marcel.click(message(marcel, french.id), cid(table_of(president, marcel), "vsbots"))
     await tick(fake, clock, 1)

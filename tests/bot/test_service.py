@@ -222,6 +222,25 @@ async def test_the_next_game_at_a_table_counts_versions_on_from_the_last() -> No
     assert table.game is not None and table.game.round_version == first.version + 1
 
 
+async def test_a_new_game_starts_with_no_points_of_the_last_one() -> None:
+    """The points chart of a game stopped in its first round showed the last game's rounds:
+    their totals outlived it, through « Replay » and through « End » and a new start."""
+    svc, clock = service()
+    table = await lobby(svc, "classic", ALICE, BOB, CAROL)
+    await svc.start(table, ALICE)
+    await play_round(svc, clock, table)
+    assert len(table.round_totals) == 1
+    await svc.end(table, ALICE)  # stopped after its first round: game over
+    await svc.replay(table, ALICE)
+    assert table.round_totals == []
+    await play_round(svc, clock, table)
+    await svc.end(table, ALICE)
+    await svc.end(table, ALICE)  # from the game over, back to the lobby
+    assert table.game is None
+    await svc.start(table, ALICE)
+    assert table.round_totals == []
+
+
 async def test_a_full_classic_game_with_exchanges_ends_with_winners() -> None:
     svc, clock = service()
     table = await lobby(svc, "classic", ALICE, BOB)

@@ -314,15 +314,32 @@ def parse_option(value: str) -> tuple[list[Card], str | None]:
     return [Card.parse(c) for c in cards.split(".") if c], announce or None
 
 
-def _option(locale: LocaleLike, table: Table, option: PlayOption) -> discord.SelectOption:
+def _option(locale: LocaleLike, table: Table, option: PlayOption,
+            hand: Sequence[Card]) -> discord.SelectOption:
     label = cards_shown(locale, table, option.cards, option.announce)
     words = play_words(locale, option.cards, option.value, option.count, spanish(table),
                        option.special, option.announce,
                        None if table.rules.wild_rank == "none" else table.rules.wild_rank)
+    warning = _end_warning(table, option, hand)
+    if warning:
+        words = f"{words} · ⚠️ {t(locale, warning)}"
     return discord.SelectOption(label=label[:100], value=option_value(option),
                                 description=words[:100],
                                 emoji=faces.option_emoji(option.cards, option.value,
                                                          spanish(table)))
+
+
+def _end_warning(table: Table, option: PlayOption, hand: Sequence[Card]) -> str:
+    """The catalogue key of a warning for a play that dooms the player's finish under the
+    rules' penalty: it leaves only cards one may not go out on, or goes out on one; else
+    "". The play stays offered: the rules allow it, the player may have a reason."""
+    rules = table.rules
+    rest = [card for card in hand if card not in option.cards]
+    if rest and all(rules.punishes_last(card) for card in rest):
+        return "hand.warn_bad_end"
+    if not rest and any(rules.punishes_last(card) for card in option.cards):
+        return "hand.warn_bad_finish"
+    return ""
 
 
 def suit_choices(game: Game, seat: int, option: PlayOption) -> list[PlayOption]:
@@ -368,7 +385,7 @@ def play_selects(table: Table, game: Game, seat: int, locale: LocaleLike,
                 title = t(locale, "hand.group_part", title=title, part=part + 1, parts=parts)
             selects.append(select(
                 table.id, "play", title,
-                [_option(locale, table, o) for o in chunk],
+                [_option(locale, table, o, game.hand(seat)) for o in chunk],
                 version=game.version, arg=f"{key}{part}"))
     return selects
 
@@ -400,13 +417,17 @@ def _play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
                            cards=rank_words(locale, top.value, top.count, spanish(table))))
     elif game.to_act is not None and game.hand(seat):
         lines.append(t(locale, "hand.waiting", name=table.name(game.to_act)))
-    if not options and not can_pass:
-        if game.to_act == seat:
+    if game.to_act == seat and not options:  # say why there is nothing to pick
+        constrained = game.constraint is not None and game.constraint[0] == seat
+        if not can_pass:
             lines.append(t(locale, "hand.cannot_play"))
-        return
+        elif not constrained:
+            lines.append(t(locale, "hand.only_pass"))
     wanted.extend(trick_faces(game, len(lines)))
-    if game.trick:
+    if game.trick:  # on turn or not, what lies on the table
         lines.append(trick_line(locale, table, game))
+    if not options and not can_pass:
+        return
     selects = play_selects(table, game, seat, locale, options)
     pages = max(1, -(-len(selects) // SELECTS_PER_PAGE))
     page = min(max(page, 0), pages - 1)

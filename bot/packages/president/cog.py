@@ -211,7 +211,8 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     async def end(self, interaction: Interaction) -> None:
         table = self._table(interaction)
         await self.bot.service.end(table, interaction.user.id)
-        await self._ok(interaction, "lobby.ended" if table.closed else "done.ok")
+        await self._ok(interaction, "lobby.ended" if table.closed else
+                       "end.lobby" if table.game is None else "end.stopped")
 
     @app_commands.command(name=ls("cmd.replay"), description=ls("cmd.replay.desc"))
     async def replay(self, interaction: Interaction) -> None:

@@ -577,6 +577,7 @@ CATALOGUE: dict[str, str] = {
     "history.winners.many": "winners: {names}",
     "history.empty": "No game has been played here yet.",
     "history.option": "{date} · {preset} · {rounds}",
+    "date.numeric": "{year}-{month}-{day}",
     "history.pick": "See a game’s points…",
     "history.chart_title": "📈 Game points ({preset})",
     "history.gone": "This game is no longer in this channel’s history.",

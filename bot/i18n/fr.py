@@ -577,6 +577,7 @@ CATALOGUE: dict[str, str] = {
     "history.winners.many": "gagnants : {names}",
     "history.empty": "Aucune partie n’a encore été jouée ici.",
     "history.option": "{date} · {preset} · {rounds}",
+    "date.numeric": "{day}/{month}/{year}",
     "history.pick": "Voir les points d’une partie…",
     "history.chart_title": "📈 Points de la partie ({preset})",
     "history.gone": "Cette partie n’est plus dans l’historique de ce salon.",

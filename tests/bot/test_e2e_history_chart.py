@@ -2,6 +2,7 @@
 the same series the table showed when the game ended, answered only to the one who asked,
 in their language."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -46,6 +47,8 @@ async def test_history_opens_a_past_games_chart_from_the_stored_rounds(
     assert "2 manches" in listed.text
     menu = listed.select()
     assert len(menu.options) == 1
+    label = menu.options[0].label
+    assert re.match(r"\d\d/\d\d/\d{4} · ", label), label  # as the line's date reads in French
     await bob.user.select(listed, [menu.options[0].value])
     shown = bob.user.last_ephemeral()
     assert shown.id != listed.id and shown.ephemeral

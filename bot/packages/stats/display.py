@@ -146,9 +146,13 @@ async def _history_page(storage: Storage, interaction: Interaction,
         lines.append(t(locale, "history.line", date=discord.utils.format_dt(ended, "d"),
                        preset=preset, rounds=rounds, winners=won))
         if game.rounds:  # a game stopped before its first round ended has no chart
-            # A label is plain text: no Discord timestamp, the date as ISO 8601.
+            # A label is plain text, no Discord timestamp: the date written as the line's
+            # timestamp shows it to a French reader (02/12/2026), else as ISO 8601.
+            day = ended.date()
             options.append(discord.SelectOption(
-                label=t(locale, "history.option", date=ended.date().isoformat(),
+                label=t(locale, "history.option", date=t(
+                    locale, "date.numeric", year=day.year, month=f"{day.month:02}",
+                    day=f"{day.day:02}"),
                         preset=preset, rounds=rounds)[:100],
                 value=str(game.game_id), description=won[:100]))
     items: list[discord.ui.Item[Any]] = []

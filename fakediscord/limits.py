@@ -37,6 +37,8 @@ MAX_MODAL_TITLE = 45
 MAX_MODAL_COMPONENTS = 5
 MAX_TEXT_INPUT_LABEL = 45
 MAX_TEXT_INPUT_VALUE = 4000
+MAX_LABEL_DESCRIPTION = 100
+MAX_TEXT_INPUT_PLACEHOLDER = 100
 MAX_COMMAND_NAME = 32
 MAX_COMMAND_DESCRIPTION = 100
 MAX_COMMAND_OPTIONS = 25
@@ -360,7 +362,13 @@ def _check_v2_component(
 
 
 def check_modal(modal: Mapping[str, Any]) -> None:
-    """A modal (response type 9): title, custom_id and up to five text inputs or selects."""
+    """A modal (response type 9): title, custom_id and up to five text inputs or selects,
+    each alone in a row or in a Label. From the Component Reference
+    (https://discord.com/developers/docs/components/reference): a Label's "label: The label
+    text; max 45 characters" and "description?: max 100 characters"; a text input's
+    placeholder "max 100 characters", min_length "min 0, max 4000", max_length "min 1, max
+    4000"; "Using `disabled` in a modal will result in an error"; buttons are "only used in
+    messages"."""
     form = FormErrors()
     if form.required((), modal, "title"):
         form.length(("title",), modal["title"], 1, MAX_MODAL_TITLE)
@@ -368,14 +376,40 @@ def check_modal(modal: Mapping[str, Any]) -> None:
     components = modal.get("components") or []
     form.length(("components",), components, 1, MAX_MODAL_COMPONENTS)
     for path, component in walk(components):
-        if component.get("type") == TEXT_INPUT:
-            _check_custom_id(form, path, component)
-            form.length((*path, "label"), component.get("label") or "", 0, MAX_TEXT_INPUT_LABEL)
-            form.length((*path, "value"), component.get("value") or "", 0, MAX_TEXT_INPUT_VALUE)
-        elif component.get("type") in SELECTS:
+        kind = component.get("type")
+        if kind == LABEL and form.required(path, component, "label"):
+            form.length((*path, "label"), component["label"], 1, MAX_TEXT_INPUT_LABEL)
+            form.length((*path, "description"), component.get("description") or "", 0,
+                        MAX_LABEL_DESCRIPTION)
+        elif kind == TEXT_INPUT:
+            _check_text_input(form, path, component)
+        elif kind in SELECTS:
             _check_select(form, path, component)
+        elif kind == BUTTON:
+            form.add(path, "COMPONENT_TYPE_INVALID", "Buttons are only used in messages")
+        if component.get("disabled"):
+            form.add((*path, "disabled"), "COMPONENT_DISABLED_IN_MODAL",
+                     "Components in a modal cannot be disabled")
     _check_custom_ids(form, components)
     form.raise_if_any()
+
+
+def _check_text_input(form: FormErrors, path: Path, field: Mapping[str, Any]) -> None:
+    _check_custom_id(form, path, field)
+    form.length((*path, "label"), field.get("label") or "", 0, MAX_TEXT_INPUT_LABEL)
+    form.length((*path, "value"), field.get("value") or "", 0, MAX_TEXT_INPUT_VALUE)
+    form.length((*path, "placeholder"), field.get("placeholder") or "", 0,
+                MAX_TEXT_INPUT_PLACEHOLDER)
+    low, high = field.get("min_length", 0), field.get("max_length", MAX_TEXT_INPUT_VALUE)
+    if not 0 <= low <= MAX_TEXT_INPUT_VALUE:
+        form.add((*path, "min_length"), "NUMBER_TYPE_MAX",
+                 f"int value should be between 0 and {MAX_TEXT_INPUT_VALUE}.")
+    if not 1 <= high <= MAX_TEXT_INPUT_VALUE:
+        form.add((*path, "max_length"), "NUMBER_TYPE_MAX",
+                 f"int value should be between 1 and {MAX_TEXT_INPUT_VALUE}.")
+    if low > high:
+        form.add((*path, "min_length"), "TEXT_INPUT_MIN_GREATER_THAN_MAX",
+                 "min_length must be less than or equal to max_length")
 
 
 def check_commands(commands: Sequence[Mapping[str, Any]]) -> None:

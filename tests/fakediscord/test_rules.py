@@ -231,3 +231,33 @@ def test_commands_discord_would_refuse(command: dict[str, object]) -> None:
 def test_commands_in_every_script_the_naming_rule_allows() -> None:
     check_commands([_command(name="président", name_localizations={"fr": "président",
                                                                     "hi": "खेल", "th": "เล่น"})])
+
+
+def _modal(field: dict[str, object], **label: object) -> dict[str, object]:
+    return {"custom_id": "m", "title": "Turn seconds", "components": [
+        {"type": 18, "label": "New value", **label, "component": field}]}
+
+
+TEXT = {"type": 4, "custom_id": "v", "style": 1}
+
+
+@pytest.mark.parametrize("modal", [
+    _modal(TEXT, label="l" * 46),                                  # a Label's label > 45
+    _modal(TEXT, description="d" * 101),                           # its description > 100
+    {"custom_id": "m", "title": "t", "components": [{"type": 18, "component": TEXT}]},
+    _modal({**TEXT, "placeholder": "p" * 101}),                    # placeholder > 100
+    _modal({**TEXT, "max_length": 5000}),
+    _modal({**TEXT, "min_length": 10, "max_length": 5}),
+    _modal({"type": 3, "custom_id": "s", "disabled": True,
+            "options": [{"label": "a", "value": "a"}]}),           # disabled in a modal
+    {"custom_id": "m", "title": "t", "components": [
+        {"type": 1, "components": [{"type": 2, "style": 1, "label": "b", "custom_id": "b"}]}]},
+])
+def test_modals_discord_would_refuse(modal: dict[str, object]) -> None:
+    with pytest.raises(DiscordError):
+        check_modal(modal)
+
+
+def test_a_labelled_text_input_within_the_limits_passes() -> None:
+    check_modal(_modal({**TEXT, "placeholder": "45", "min_length": 1, "max_length": 20},
+                       description="Seconds per turn, 10 to 600"))

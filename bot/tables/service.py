@@ -423,20 +423,26 @@ class TableService:
                     table.host_id, table.host_seen, table.log = host, seen, log
                 raise
 
+    def may_host(self, table: Table, user_id: int) -> bool:
+        """Whether a host action by this user would be let through: the host's, or a seated
+        human's taking the role over from a host who is gone (no longer seated, away) or
+        silent for HOST_IDLE_SECONDS, so a table never locks its channel for good."""
+        if table.is_host(user_id):
+            return True
+        host_gone = table.seat_of(table.host_id) is None and not table.queued(table.host_id)
+        return table.seat_of(user_id) is not None and (
+            host_gone or table.host_id in table.away
+            or self.clock.now() - table.host_seen > HOST_IDLE_SECONDS)
+
     def _host_only(self, table: Table, user_id: int) -> None:
-        """Host actions; a seated human may take the role over from a host who is gone (no
-        longer seated, away) or silent for HOST_IDLE_SECONDS, so a table never locks its
-        channel for good."""
+        """Host actions, by the host or one who takes the role over (`may_host`)."""
         now = self.clock.now()
+        if not self.may_host(table, user_id):
+            raise TableError("err.not_host", host=table.host_id)
         if table.is_host(user_id):
             table.host_seen = now
             self._human_seen(table)
             return
-        host_gone = table.seat_of(table.host_id) is None and not table.queued(table.host_id)
-        if table.seat_of(user_id) is None or not (
-            host_gone or table.host_id in table.away or now - table.host_seen > HOST_IDLE_SECONDS
-        ):
-            raise TableError("err.not_host", host=table.host_id)
         seat = table.seat_of(user_id)
         assert seat is not None
         table.host_id, table.host_seen = user_id, now

@@ -97,3 +97,21 @@ async def test_the_commands_are_offered_in_servers_only(
     (`contexts`: GUILD alone)."""
     synced = fake.commands.find(fake.guild.id, "president")
     assert synced is not None and synced["contexts"] == [0]
+
+
+async def test_only_the_host_is_asked_to_stop_a_game(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    alice, bob, table = await alice_hosts_with_bob_around(fake, president)
+    lobby = message(alice, table.lobby_message_id)
+    await bob.click(lobby, cid(table, "join"))
+    await alice.click(lobby, cid(table, "addbot"))
+    await alice.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    await bob.slash("president end")
+    refusal = bob.last_ephemeral()
+    assert "Seul l’hôte" in refusal.text and not refusal.buttons
+    await alice.slash("president end")
+    assert [b.label for b in alice.last_ephemeral().buttons] == ["Stop the game"]
+    assert table.game is not None and table.game.phase is not Phase.GAME_OVER
+    fake.assert_no_errors()

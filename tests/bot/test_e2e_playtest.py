@@ -38,9 +38,18 @@ async def test_ending_mid_round_says_the_game_stopped_with_totals_so_far(
     await marie.click(message(marie, table.table_message_id), cid(table, "next", game.version))
     await tick(fake, clock, 1)
     assert game.round_no == 2 and game.phase is not Phase.ROUND_OVER
-    await marie.slash("president end")
+    await marie.slash("president end")  # mid-game: asked first, nothing stopped yet
+    prompt = marie.last_ephemeral()
+    assert prompt.text == "Arrêter la partie pour toute la table ? Une manche en cours ne " \
+        "comptera pas." and not game.stopped_early
+    await marie.click(prompt, "Arrêter la partie")
     assert marie.last_ephemeral().text == \
         "Partie arrêtée : le message de la table donne le résultat."
+    assert not marie.last_ephemeral().buttons
+    # A second click that left before the first's answer came back stops nothing more (a
+    # second End would have sent the table back to its lobby).
+    await marie.click_shown(prompt, "Arrêter la partie")
+    assert table.game is game and game.stopped_early  # still that game, stopped once
     await tick(fake, clock, 1)
     board = message(marie, table.table_message_id).content
     assert "Partie arrêtée pendant la manche 2" in board
@@ -323,7 +332,9 @@ async def test_wording_fast_open_french_spanish_cards_and_autopilot(
     await marie.open_hand(president)
     assert "Le pli est vide : ouvre-le" in marie.hand.content
     assert "battre la table" not in marie.hand.content
-    for _ in range(3):  # stop the game, back to the lobby, close
+    await marie.user.slash("president end")  # stop the game, asked first
+    await marie.user.click(marie.user.last_ephemeral(), "Arrêter la partie")
+    for _ in range(2):  # back to the lobby, close
         await marie.user.slash("president end")
     assert table.closed
 

@@ -507,3 +507,11 @@ def _exchange_part(table: Table, game: Game, seat: int, locale: LocaleLike,
     if table.hints:  # what the normal bot would give (see hint.py)
         items.append(button(table.id, "hint", "💡 " + t(locale, "btn.hint"),
                             version=game.version, row=4))
+
+
+def stop_prompt(table: Table, locale: LocaleLike) -> Screen:
+    """What `/president end` asks the host mid-game before stopping it: its button names the
+    game (the table's game number), so a click after that game ended stops no other."""
+    stop = button(table.id, "stop", t(locale, "btn.stop_game"), arg=str(table.game_no),
+                  style=discord.ButtonStyle.danger)
+    return Screen(t(locale, "end.confirm"), view(stop))

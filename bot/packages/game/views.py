@@ -19,7 +19,7 @@ from bot.packages.game.display import OPTIONS_PER_SELECT, hand_screen, parse_opt
 from bot.packages.screen import Screen
 from bot.tables.service import TableError
 from bot.tables.table import Table
-from engine import Card
+from engine import Card, Phase
 
 if TYPE_CHECKING:
     from bot.packages.host import Host
@@ -244,6 +244,18 @@ async def end_game(click: Click) -> None:
     service = click.bot.service
     await _host_action(click, lambda: service.end(click.table, click.user_id, click.version),
                        True)
+
+
+@action("stop")
+async def stop_game(click: Click) -> None:
+    """The button `/president end` offers mid-game (display.stop_prompt): stop the game it
+    was asked about, then say so on that same private message."""
+    table = click.table
+    game = table.game
+    if game is None or game.phase is Phase.GAME_OVER or click.arg != str(table.game_no):
+        raise TableError("err.stale_button")
+    await click.bot.service.end(table, click.user_id)
+    await click.interaction.response.edit_message(**Screen(t(click.locale, "end.stopped")).kwargs())
 
 
 @action("replay")

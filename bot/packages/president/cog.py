@@ -14,6 +14,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from bot.i18n import public_locale, t
 from bot.i18n.translator import ls
 from bot.packages.controls import error_text
+from bot.packages.game.display import stop_prompt
 from bot.packages.game.views import show_hand
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.lobby.views import display_name, join
@@ -25,7 +26,7 @@ from bot.packages.stats import display as stats_display
 from bot.packages.text import player_name
 from bot.tables.service import TableError
 from bot.tables.table import Table
-from engine import PRESETS
+from engine import PRESETS, Phase
 from engine.bots import LEVELS
 
 if TYPE_CHECKING:
@@ -209,10 +210,18 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
 
     @app_commands.command(name=ls("cmd.end"), description=ls("cmd.end.desc"))
     async def end(self, interaction: Interaction) -> None:
+        """Mid-game the host is asked first (the button does it): a stopped game is lost to
+        everyone at the table. A finished game or a lobby needs no asking."""
         table = self._table(interaction)
+        game = table.game
+        if game is not None and game.phase is not Phase.GAME_OVER:
+            if not self.bot.service.may_host(table, interaction.user.id):
+                raise TableError("err.not_host", host=table.host_id)
+            prompt = stop_prompt(table, interaction.locale)
+            await interaction.response.send_message(ephemeral=True, **prompt.kwargs())
+            return
         await self.bot.service.end(table, interaction.user.id)
-        await self._ok(interaction, "lobby.ended" if table.closed else
-                       "end.lobby" if table.game is None else "end.stopped")
+        await self._ok(interaction, "lobby.ended" if table.closed else "end.lobby")
 
     @app_commands.command(name=ls("cmd.replay"), description=ls("cmd.replay.desc"))
     async def replay(self, interaction: Interaction) -> None:

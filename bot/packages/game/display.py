@@ -374,6 +374,7 @@ def play_selects(table: Table, game: Game, seat: int, locale: LocaleLike,
             groups.setdefault("special" if option.special else str(option.count),
                               []).append(option)
     selects: list[discord.ui.Item[Any]] = []
+    hand = game.hand(seat)
     for key in sorted(groups, key=lambda k: (k == "special", k)):
         group = sorted(groups[key], key=lambda o: (game.strength(o.level), o.wilds,
                                                    o.announce or ""))
@@ -385,7 +386,7 @@ def play_selects(table: Table, game: Game, seat: int, locale: LocaleLike,
                 title = t(locale, "hand.group_part", title=title, part=part + 1, parts=parts)
             selects.append(select(
                 table.id, "play", title,
-                [_option(locale, table, o, game.hand(seat)) for o in chunk],
+                [_option(locale, table, o, hand) for o in chunk],
                 version=game.version, arg=f"{key}{part}"))
     return selects
 

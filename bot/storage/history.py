@@ -19,6 +19,7 @@ from bot.storage.records import (
     LeaderboardRow,
     PlayerStats,
     PresetRating,
+    PresetRoles,
     Winner,
 )
 
@@ -143,12 +144,6 @@ class History(Access):
                 func.count(distinct(case((Game.ended_at.is_not(None), Round.game_id)))).label(
                     "games"
                 ),
-                func.coalesce(func.sum(case((RoundResult.place == 1, 1), else_=0)), 0).label(
-                    "presidents"
-                ),
-                func.coalesce(
-                    func.sum(case((RoundResult.place == Round.seats, 1), else_=0)), 0
-                ).label("lasts"),
                 func.coalesce(func.sum(RoundResult.points), 0).label("points"),
             )
             .select_from(RoundResult)
@@ -172,6 +167,14 @@ class History(Access):
         )
         if preset is not None:
             rating_rows = rating_rows.where(Rating.preset == preset)
+        role_rows = (
+            select(Game.preset, RoundResult.role, func.count().label("rounds"))
+            .select_from(RoundResult)
+            .join(Round, Round.id == RoundResult.round_id)
+            .join(Game, Game.id == Round.game_id)
+            .where(RoundResult.user_id == user_id, RoundResult.is_bot.is_(False), *games_filter)
+            .group_by(Game.preset, RoundResult.role)
+        )
         async with self._read() as connection:
             row = (await connection.execute(totals)).one()
             win_count = (await connection.execute(wins)).scalar_one()
@@ -179,6 +182,7 @@ class History(Access):
                 await connection.execute(select(User.display_name).where(User.id == user_id))
             ).scalar_one_or_none()
             presets = (await connection.execute(rating_rows.order_by(Rating.preset))).all()
+            role_counts = (await connection.execute(role_rows)).all()
         return PlayerStats(
             guild_id=guild_id,
             user_id=user_id,
@@ -187,8 +191,6 @@ class History(Access):
             rounds=int(row.rounds),
             games=int(row.games),
             wins=int(win_count),
-            presidents=int(row.presidents),
-            lasts=int(row.lasts),
             points=int(row.points),
             ratings=tuple(
                 PresetRating(
@@ -200,6 +202,7 @@ class History(Access):
                 )
                 for rating in presets
             ),
+            roles=_roles_by_preset([(r.preset, r.role, int(r.rounds)) for r in role_counts]),
         )
 
     async def rating_history(self, guild_id: int, user_id: int) -> dict[str, list[int]]:
@@ -279,3 +282,15 @@ class History(Access):
             caller=caller,
             total=int(rows[0].total) if rows else 0,
         )
+
+
+def _roles_by_preset(rows: list[tuple[str, str | None, int]]) -> tuple[PresetRoles, ...]:
+    """Fold (preset, role, count) rows into one record per preset, by preset name."""
+    rounds: dict[str, int] = {}
+    roles: dict[str, dict[str, int]] = {}
+    for preset, role, count in rows:
+        rounds[preset] = rounds.get(preset, 0) + count
+        if role is not None:
+            roles.setdefault(preset, {})[role] = count
+    return tuple(PresetRoles(preset=p, rounds=rounds[p], roles=roles.get(p, {}))
+                 for p in sorted(rounds))

@@ -116,6 +116,17 @@ class PresetRating:
 
 
 @dataclass(frozen=True, slots=True)
+class PresetRoles:
+    """How often a member ended a round in each role of one preset: ``roles`` maps a role
+    code (``engine.rules.ROLE_CODES``) to a count; rounds that gave no role count in
+    ``rounds`` alone."""
+
+    preset: str
+    rounds: int
+    roles: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerStats:
     """A member's record on one server, over one preset or (preset None) all of them."""
 
@@ -126,10 +137,13 @@ class PlayerStats:
     rounds: int
     games: int
     wins: int
-    presidents: int
-    lasts: int
     points: int
     ratings: tuple[PresetRating, ...]
+    roles: tuple[PresetRoles, ...]  # per preset played, by preset name
+
+    def times(self, role: str) -> int:
+        """Rounds the member ended in ``role`` (a code of ``engine.rules.ROLE_CODES``)."""
+        return sum(played.roles.get(role, 0) for played in self.roles)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ from bot.packages.game.display import entry_text
 from bot.tables.autoplay import FAST_BOT_PAUSES
 from bot.tables.service import HOST_IDLE_SECONDS, IDLE_CLOSE_SECONDS
 from engine import Card, Phase
+from engine.rules import ROLE_CODES
 from fakediscord import FakeDiscord
 
 from .conftest import BOT_PAUSE, LinkedClock
@@ -260,6 +261,10 @@ async def test_stats_leave_out_a_cancelled_game_and_an_empty_board_says_why(
     text = marie.user.last_ephemeral().text
     assert "0 partie · 0 victoire · 1 manche" in text
     assert "pas encore de cote" in text and "cote 0" not in text
+    # Her one round's role, under presi's own names (a Culo is not a Trou du cul).
+    assert "**Presi (jeu espagnol)** · 1 manche · pas encore de cote" in text
+    assert [code for code in ROLE_CODES if f"{t('fr', f'role.presi.{code}')} ×1" in text]
+    assert "Trou du cul" not in text
     await marie.user.slash("president leaderboard", preset="presi")
     assert "Personne n’est encore classé en Presi" in marie.user.last_ephemeral().text
     await marie.user.slash("president history")

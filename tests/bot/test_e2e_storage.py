@@ -14,9 +14,11 @@ import pytest
 from bot.__main__ import serve
 from bot.client import PresidentBot, create_bot
 from bot.config import Config
+from bot.i18n import t
 from bot.storage import Storage, shard_of
 from bot.tables.table import Table
 from engine import Game, Phase
+from engine.rules import ROLE_CODES
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
@@ -50,7 +52,12 @@ async def test_results_stats_and_restart(fake: FakeDiscord, clock: LinkedClock,
     await bot.service.drain()
 
     await alice.user.slash("president stats")
-    assert "1 game ·" in alice.user.last_ephemeral().text
+    text = alice.user.last_ephemeral().text
+    assert "1 game ·" in text
+    assert "**Classic Président** · rating" in text and "· 1 round" in text
+    # Her one round's role, under the preset's names, on a line of its own.
+    assert [line for line in text.split("\n") if "×" in line] in (
+        [f"{t('en', f'role.classic.{code}')} ×1"] for code in ROLE_CODES)
     await alice.user.slash("president history")
     assert "1 round ·" in alice.user.last_ephemeral().text
     await alice.user.slash("president leaderboard", preset="classic")

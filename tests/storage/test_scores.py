@@ -70,7 +70,7 @@ async def test_round_is_written_once(storage: Storage) -> None:
     assert not await play_round(storage, game_id, 1, seats, [3, 2, 1, 0])
 
     stats = await storage.player_stats(GUILD, ALICE)
-    assert (stats.rounds, stats.presidents, stats.points) == (1, 1, 3)
+    assert (stats.rounds, stats.times("P"), stats.points) == (1, 1, 3)
     assert stats.ratings[0].rounds == 1
 
 
@@ -170,7 +170,7 @@ async def test_winners_named_after_last_occupant(storage: Storage) -> None:
     assert [(w.name, w.is_bot, w.user_id) for w in game.winners] == [("Bot (Bobby)", True, BOB)]
     # The bot's win and round are not Bob's.
     bob = await storage.player_stats(GUILD, BOB)
-    assert (bob.name, bob.rounds, bob.wins, bob.presidents) == ("Bobby", 0, 0, 0)
+    assert (bob.name, bob.rounds, bob.wins, bob.times("P")) == ("Bobby", 0, 0, 0)
 
 
 async def test_player_stats(storage: Storage) -> None:
@@ -198,16 +198,22 @@ async def test_player_stats(storage: Storage) -> None:
     alice = await storage.player_stats(GUILD, ALICE)
     assert alice.name == "Alice"
     assert (alice.rounds, alice.games, alice.wins) == (5, 3, 2)
-    assert (alice.presidents, alice.lasts, alice.points) == (3, 1, 3 + 2 + 3 + 0 + 3)
+    assert (alice.times("P"), alice.times("L"), alice.points) == (3, 1, 3 + 2 + 3 + 0 + 3)
     assert [rating.preset for rating in alice.ratings] == ["classic", "presi"]
+    # Roles per preset: classic P, VP, P, L over four rounds; presi P in its one round.
+    assert [(r.preset, r.rounds, r.roles) for r in alice.roles] == [
+        ("classic", 4, {"P": 2, "VP": 1, "L": 1}),
+        ("presi", 1, {"P": 1}),
+    ]
 
     classic = await storage.player_stats(GUILD, ALICE, preset="classic")
-    assert (classic.rounds, classic.games, classic.wins, classic.presidents) == (4, 2, 1, 2)
+    assert (classic.rounds, classic.games, classic.wins, classic.times("P")) == (4, 2, 1, 2)
     assert [rating.preset for rating in classic.ratings] == ["classic"]
     assert classic.ratings[0].rounds == 4
+    assert [r.preset for r in classic.roles] == ["classic"]
 
     carol = await storage.player_stats(GUILD, CAROL, preset="classic")
-    assert (carol.presidents, carol.lasts, carol.wins) == (1, 1, 0)
+    assert (carol.times("P"), carol.times("L"), carol.wins) == (1, 1, 0)
 
     nobody = await storage.player_stats(GUILD, 999)
     assert (nobody.name, nobody.rounds, nobody.games, nobody.points, nobody.ratings) == (
@@ -219,6 +225,7 @@ async def test_player_stats(storage: Storage) -> None:
     )
     elsewhere_stats = await storage.player_stats(OTHER_GUILD, ALICE)  # a game not ended yet
     assert (elsewhere_stats.rounds, elsewhere_stats.games, elsewhere_stats.wins) == (1, 0, 0)
+    assert nobody.roles == ()
 
 
 async def test_abandoned_game_counts_nowhere(storage: Storage) -> None:

@@ -13,10 +13,12 @@ from bot.packages.game import chart
 from bot.packages.rules_text import preset_name
 from bot.packages.text import player_name
 from bot.tables.service import TableError
-from engine import PRESETS
+from engine import PRESETS, Rules
+from engine.rules import ROLE_CODES
 
 if TYPE_CHECKING:
     from bot.packages.host import Host
+    from bot.storage.records import PlayerStats
     from bot.storage.repository import Storage
 
     Interaction = discord.Interaction[Host]
@@ -48,6 +50,26 @@ async def _answer(interaction: Interaction, title: str, lines: list[str],
     await interaction.followup.send(embed=embed, file=image, ephemeral=True)
 
 
+def _preset_lines(locale: str, record: PlayerStats) -> list[str]:
+    """Per preset played: its rating (once rated) and how often each of its roles, under the
+    preset's own names, came to the member: a Culo in presi is not a Trou du cul."""
+    rated = {r.preset: r.rating for r in record.ratings}
+    lines = []
+    for played in record.roles:
+        name = preset_name(locale, played.preset)
+        rounds = plural(locale, "n.rounds", played.rounds)
+        rating = rated.get(played.preset)
+        lines.append(t(locale, "stats.preset_unrated", preset=name, rounds=rounds)
+                     if rating is None else
+                     t(locale, "stats.preset_rated", preset=name, rounds=rounds, rating=rating))
+        names = Rules.preset(played.preset).role_names if played.preset in PRESETS else "classic"
+        counts = [t(locale, "stats.role_count", role=t(locale, f"role.{names}.{code}"),
+                    n=played.roles[code]) for code in ROLE_CODES if played.roles.get(code)]
+        if counts:
+            lines.append(" · ".join(counts))
+    return lines
+
+
 async def stats(interaction: Interaction, member: discord.abc.User) -> None:
     storage = _storage(interaction)
     await _acknowledge(interaction)
@@ -66,11 +88,7 @@ async def stats(interaction: Interaction, member: discord.abc.User) -> None:
         line = t(locale, "stats.line", rating=max(r.rating for r in record.ratings), **counts)
     else:  # no round with two humans yet: a rating of 0 would read as a verdict
         line = t(locale, "stats.line_unrated", **counts)
-    lines = [line,
-             t(locale, "stats.roles", roles=f"👑 {record.presidents} · 🕳️ {record.lasts}")]
-    lines += [t(locale, "stats.preset_line", preset=preset_name(locale, r.preset),
-                rating=r.rating, rounds=plural(locale, "n.rounds", r.rounds))
-              for r in record.ratings]
+    lines = [line, *_preset_lines(locale, record)]
     history = await storage.rating_history(interaction.guild_id, member.id)
     shown = chart.rating_chart(locale, name, history)
     image = None if shown is None else \

@@ -23,7 +23,7 @@ import secrets
 import statistics
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -113,8 +113,8 @@ class TimedSink:
         self._storage = storage
         self.commits: dict[int, list[tuple[int, float]]] = {}
 
-    async def save_snapshot(self, table_id: int, seq: int, state: Mapping[str, Any]) -> bool:
-        written = await self._storage.save_snapshot(table_id, seq, state)
+    async def save_snapshot_json(self, table_id: int, seq: int, payload: str) -> bool:
+        written = await self._storage.save_snapshot_json(table_id, seq, payload)
         self.commits.setdefault(table_id, []).append((seq, time.perf_counter()))
         return written
 

@@ -67,6 +67,23 @@ class UTCDateTime(TypeDecorator[datetime]):
         return value.astimezone(UTC)
 
 
+class SerializedJSON(TypeDecorator[str]):
+    """A JSON column's value already serialised by `jsoncodec.dumps`, bound as it is.
+
+    The snapshot writer serialises a table's state when it is submitted (so that later
+    changes cannot leak into the queued copy); binding that text through `JSON` would
+    parse it back and serialise it again, which was most of a snapshot write's CPU. The
+    text is what `JSON` itself would have bound: SQLite stores it, and SQLAlchemy's asyncpg
+    dialect registers a json codec that takes text. Reads go through the column's `JSON`.
+    """
+
+    impl = JSON
+    cache_ok = True
+
+    def bind_processor(self, dialect: Dialect) -> None:
+        return None
+
+
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
     type_annotation_map = {datetime: UTCDateTime(), dict[str, Any]: JSON()}

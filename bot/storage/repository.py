@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from datetime import UTC, datetime
+from functools import cached_property
 from typing import Any, Self, cast
 
 from sqlalchemy import (
@@ -28,7 +29,7 @@ from sqlalchemy.engine import URL
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.storage import ratings
+from bot.storage import jsoncodec, ratings
 from bot.storage.db import create_engine, database_url
 from bot.storage.history import History
 from bot.storage.models import (
@@ -41,8 +42,10 @@ from bot.storage.models import (
     Rating,
     Round,
     RoundResult,
+    SerializedJSON,
     TableSnapshot,
     User,
+    UTCDateTime,
 )
 from bot.storage.records import (
     GuildSettings,
@@ -348,10 +351,30 @@ class Storage(History):
         Returns whether this state was written. The conditional upsert makes writes
         order-proof: a delayed retry of an older state can never overwrite a newer one.
         """
+        return await self.save_snapshot_json(table_id, seq, jsoncodec.dumps(state))
+
+    async def save_snapshot_json(self, table_id: int, seq: int, payload: str) -> bool:
+        """`save_snapshot` for a state already serialised by `jsoncodec.dumps`, as the
+        snapshot writer holds it: stored as it is, not parsed and serialised again."""
+        async with self._write() as connection:
+            result = await connection.execute(
+                self._snapshot_upsert,
+                {"table_id": table_id, "seq": seq, "state": payload, "saved_at": _now()},
+            )
+        return bool(result.rowcount)
+
+    @cached_property
+    def _snapshot_upsert(self) -> Any:
+        """The snapshot upsert with its values as parameters: built once, so that each
+        write only binds them (building and caching the statement anew cost more CPU than
+        the write itself at hundreds of writes a second, docs/deploy.md)."""
         statement = self._insert(TableSnapshot).values(
-            table_id=table_id, seq=seq, state=dict(state), saved_at=_now()
+            table_id=bindparam("table_id", type_=Integer),
+            seq=bindparam("seq", type_=BigInteger),
+            state=bindparam("state", type_=SerializedJSON()),
+            saved_at=bindparam("saved_at", type_=UTCDateTime()),
         )
-        statement = statement.on_conflict_do_update(
+        return statement.on_conflict_do_update(
             index_elements=[TableSnapshot.table_id],
             set_={
                 "seq": statement.excluded.seq,
@@ -360,9 +383,6 @@ class Storage(History):
             },
             where=TableSnapshot.seq < statement.excluded.seq,
         )
-        async with self._write() as connection:
-            result = await connection.execute(statement)
-        return bool(result.rowcount)
 
     async def load_snapshot(self, table_id: int) -> Snapshot | None:
         async with self._read() as connection:

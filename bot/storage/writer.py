@@ -40,7 +40,7 @@ Sleep = Callable[[float], Awaitable[object]]
 class SnapshotSink(Protocol):
     """What the writer needs from `Storage` (tests substitute failing sinks)."""
 
-    async def save_snapshot(self, table_id: int, seq: int, state: Mapping[str, Any]) -> bool: ...
+    async def save_snapshot_json(self, table_id: int, seq: int, payload: str) -> bool: ...
 
     async def delete_snapshot(self, table_id: int) -> None: ...
 
@@ -235,9 +235,8 @@ class SnapshotWriter:
     async def _apply(self, table_id: int, operation: _Operation) -> None:
         if isinstance(operation, _Delete) or operation.reset:
             await self._sink.delete_snapshot(table_id)
-        if isinstance(operation, _Save):
-            state = jsoncodec.loads(operation.payload)
-            if not await self._sink.save_snapshot(table_id, operation.seq, state):
-                log.warning(
-                    "table %s: snapshot %d older than the stored one", table_id, operation.seq
-                )
+        if isinstance(operation, _Save) and not await self._sink.save_snapshot_json(
+                table_id, operation.seq, operation.payload):
+            log.warning(
+                "table %s: snapshot %d older than the stored one", table_id, operation.seq
+            )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.storage import SnapshotWriter, Storage
+from bot.storage import SnapshotWriter, Storage, jsoncodec
 
 GUILD = 9 << 22
 
@@ -53,7 +53,7 @@ class MemorySink:
         self.gates[table_id] = asyncio.Event()
         return self.gates[table_id]
 
-    async def save_snapshot(self, table_id: int, seq: int, state: Mapping[str, Any]) -> bool:
+    async def save_snapshot_json(self, table_id: int, seq: int, payload: str) -> bool:
         self.calls.append(("save", table_id, seq))
         if table_id in self.gates:
             await self.gates.pop(table_id).wait()
@@ -65,7 +65,7 @@ class MemorySink:
         stored = self.stored.get(table_id)
         if stored is not None and stored[0] >= seq:
             return False
-        self.stored[table_id] = (seq, state)
+        self.stored[table_id] = (seq, jsoncodec.loads(payload))
         return True
 
     async def delete_snapshot(self, table_id: int) -> None:

@@ -4,8 +4,6 @@ write that stores it, one figure per write however many changes it coalesced."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
-from typing import Any
 
 from bot.storage.writer import SnapshotWriter
 
@@ -17,7 +15,7 @@ class GatedSink:
         self.gate = asyncio.Event()
         self.saved: list[int] = []
 
-    async def save_snapshot(self, table_id: int, seq: int, state: Mapping[str, Any]) -> bool:
+    async def save_snapshot_json(self, table_id: int, seq: int, payload: str) -> bool:
         await self.gate.wait()
         self.saved.append(seq)
         return True

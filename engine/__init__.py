@@ -15,10 +15,11 @@ from .observation import Observation
 from .players import GreedyPlayer, RandomPlayer
 from .plays import PlayOption
 from .roles import roles_for
-from .rules import KNOBS, PRESETS, GameEnd, KnobSpec, Rules, RulesError
+from .rules import KNOBS, PRESETS, GameEnd, KnobGroup, KnobSpec, Rules, RulesError
 
 __all__ = [
     "Action", "Card", "Deck", "Event", "ExchangeDue", "Game", "GameEnd", "GreedyPlayer",
-    "IllegalAction", "KNOBS", "KnobSpec", "Observation", "PRESETS", "Phase", "PlayOption",
-    "RandomPlayer", "Rules", "RulesError", "Timer", "TrickPlay", "event_from_dict", "roles_for",
+    "IllegalAction", "KNOBS", "KnobGroup", "KnobSpec", "Observation", "PRESETS", "Phase",
+    "PlayOption", "RandomPlayer", "Rules", "RulesError", "Timer", "TrickPlay", "event_from_dict",
+    "roles_for",
 ]

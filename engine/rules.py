@@ -15,6 +15,7 @@ engine.rules.RulesError: on_equal: 'sometimes' is not one of none, skip_unless_h
 from __future__ import annotations
 
 import dataclasses
+import enum
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,8 +23,8 @@ from typing import Any
 from .cards import TWO, Card, Deck
 
 __all__ = [
-    "APPLIES", "CONFLICTS", "GameEnd", "KNOBS", "KnobSpec", "PRESETS", "ROLE_CODES", "Rules",
-    "RulesError",
+    "APPLIES", "CONFLICTS", "GameEnd", "KNOBS", "KnobGroup", "KnobSpec", "PRESETS", "ROLE_CODES",
+    "Rules", "RulesError",
 ]
 
 ROLE_CODES = ("P", "VP", "N", "VL", "L")
@@ -122,11 +123,21 @@ def _parse_points(raw: object) -> dict[str, int]:
     return out
 
 
+class KnobGroup(enum.Enum):
+    """The concern a knob belongs to, fixed whatever the other knobs: a host finds it in the
+    same place under every preset. :data:`KNOBS` lists each group's knobs together, groups
+    in this order, so every list of knobs reads group by group."""
+
+    TRICKS = "tricks"  # how a trick is played and closed, which cards do what
+    TABLE = "table"  # who plays, deal and openers, roles and exchange, scoring, time, leaving
+
+
 @dataclass(frozen=True, slots=True)
 class KnobSpec:
     """How one knob is typed, parsed and offered to a host."""
 
     name: str
+    group: KnobGroup
     kind: str  # bool | choice | int | points | game_end | card | optional_int
     choices: tuple[str, ...] = ()
     min: int | None = None
@@ -188,47 +199,51 @@ class KnobSpec:
         return value
 
 
+# Group by group, in the order hosts and readers see them. role_names, vp_at_three,
+# low_gives, deal_extras, reseat_by_rank and timeout_action are facts RULES.md states per
+# preset rather than named knobs.
+_TRICKS, _TABLE = KnobGroup.TRICKS, KnobGroup.TABLE
 _SPECS = [
-    KnobSpec("deck", "choice", tuple(d.value for d in Deck)),
-    KnobSpec("min_players", "int", min=2, max=8),
-    KnobSpec("max_players", "int", min=2, max=8),
-    KnobSpec("bots_fill", "bool"),
-    KnobSpec("equal_allowed", "bool"),
-    KnobSpec("on_equal", "choice", ("none", "skip_unless_holding", "skip_next", "same_or_pass")),
-    KnobSpec("trick_end", "choice", ("all_passed", "one_lap")),
-    KnobSpec("pass_is_final", "bool"),
-    KnobSpec("finishing_closes_trick", "bool"),
-    KnobSpec("closing_rank", "choice", ("none", "best", "two")),
-    KnobSpec("four_closes", "bool"),
-    KnobSpec("revolution", "bool"),
-    KnobSpec("wild_rank", "choice", ("none", "7")),
-    KnobSpec("top_single", "card"),
-    KnobSpec("jokers_close", "bool"),
-    KnobSpec("two_beats_larger", "bool"),
-    KnobSpec("finish_penalty", "choice", ("none", "two", "two_or_wild")),
-    KnobSpec("first_opener", "choice", ("queen_of_hearts", "three_of_oros", "random")),
-    KnobSpec("round_opener", "choice", ("last_place", "first_place")),
-    KnobSpec("exchange_return", "choice", ("choice", "weakest")),
-    KnobSpec("exchange_blind", "bool"),
-    KnobSpec("points", "points", min=0, max=99),
-    KnobSpec("game_end", "game_end"),
-    KnobSpec("turn_seconds", "int", min=5, max=600),
-    KnobSpec("exchange_seconds", "int", min=5, max=600),
-    KnobSpec("fast", "bool"),
-    KnobSpec("fast_seconds", "int", min=3, max=120),
-    KnobSpec("autopilot_after_timeouts", "optional_int", min=1, max=10),
-    KnobSpec("on_leave", "choice", ("bot", "wait_then_cancel")),
-    KnobSpec("leave_grace_seconds", "int", min=5, max=600),
-    # Knobs that RULES.md states as per-preset facts rather than named knobs.
-    KnobSpec("role_names", "choice", ("classic", "presi", "proletario")),
-    KnobSpec("vp_at_three", "bool"),
-    KnobSpec("low_gives", "choice", ("auto", "pick")),
-    KnobSpec("deal_extras", "choice", ("from_last", "rotate", "to_top")),
-    KnobSpec("reseat_by_rank", "bool"),
-    KnobSpec("timeout_action", "choice", ("pass", "smallest")),
+    KnobSpec("deck", _TRICKS, "choice", tuple(d.value for d in Deck)),
+    KnobSpec("equal_allowed", _TRICKS, "bool"),
+    KnobSpec("on_equal", _TRICKS, "choice",
+             ("none", "skip_unless_holding", "skip_next", "same_or_pass")),
+    KnobSpec("trick_end", _TRICKS, "choice", ("all_passed", "one_lap")),
+    KnobSpec("pass_is_final", _TRICKS, "bool"),
+    KnobSpec("finishing_closes_trick", _TRICKS, "bool"),
+    KnobSpec("closing_rank", _TRICKS, "choice", ("none", "best", "two")),
+    KnobSpec("four_closes", _TRICKS, "bool"),
+    KnobSpec("revolution", _TRICKS, "bool"),
+    KnobSpec("wild_rank", _TRICKS, "choice", ("none", "7")),
+    KnobSpec("top_single", _TRICKS, "card"),
+    KnobSpec("jokers_close", _TRICKS, "bool"),
+    KnobSpec("two_beats_larger", _TRICKS, "bool"),
+    KnobSpec("finish_penalty", _TRICKS, "choice", ("none", "two", "two_or_wild")),
+    KnobSpec("min_players", _TABLE, "int", min=2, max=8),
+    KnobSpec("max_players", _TABLE, "int", min=2, max=8),
+    KnobSpec("bots_fill", _TABLE, "bool"),
+    KnobSpec("deal_extras", _TABLE, "choice", ("from_last", "rotate", "to_top")),
+    KnobSpec("first_opener", _TABLE, "choice", ("queen_of_hearts", "three_of_oros", "random")),
+    KnobSpec("round_opener", _TABLE, "choice", ("last_place", "first_place")),
+    KnobSpec("reseat_by_rank", _TABLE, "bool"),
+    KnobSpec("role_names", _TABLE, "choice", ("classic", "presi", "proletario")),
+    KnobSpec("vp_at_three", _TABLE, "bool"),
+    KnobSpec("exchange_return", _TABLE, "choice", ("choice", "weakest")),
+    KnobSpec("exchange_blind", _TABLE, "bool"),
+    KnobSpec("low_gives", _TABLE, "choice", ("auto", "pick")),
+    KnobSpec("points", _TABLE, "points", min=0, max=99),
+    KnobSpec("game_end", _TABLE, "game_end"),
+    KnobSpec("fast", _TABLE, "bool"),
+    KnobSpec("turn_seconds", _TABLE, "int", min=5, max=600),
+    KnobSpec("fast_seconds", _TABLE, "int", min=3, max=120),
+    KnobSpec("timeout_action", _TABLE, "choice", ("pass", "smallest")),
+    KnobSpec("autopilot_after_timeouts", _TABLE, "optional_int", min=1, max=10),
+    KnobSpec("exchange_seconds", _TABLE, "int", min=5, max=600),
+    KnobSpec("on_leave", _TABLE, "choice", ("bot", "wait_then_cancel")),
+    KnobSpec("leave_grace_seconds", _TABLE, "int", min=5, max=600),
 ]
 
-#: Every knob, by its RULES.md name.
+#: Every knob, by its RULES.md name, group by group (see :class:`KnobGroup`).
 KNOBS: dict[str, KnobSpec] = {spec.name: spec for spec in _SPECS}
 
 #: Knobs that only matter when other knobs allow it; the others always apply.

@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.i18n import LocaleLike, has, join_names, plural, t
 from bot.i18n.cards import rank_short, short
-from engine import KNOBS, Card, GameEnd, Rules
+from engine import KNOBS, Card, GameEnd, KnobGroup, Rules
 from engine.rules import ROLE_CODES
 
 
@@ -36,6 +36,19 @@ def knob_value(locale: LocaleLike, name: str, value: Any, rules: Rules) -> str:
     if spec.kind == "optional_int" and value is None:
         return t(locale, "never")
     return spec.format(value)
+
+
+def group_name(locale: LocaleLike, group: KnobGroup) -> str:
+    return t(locale, f"knob.group.{group.value}")
+
+
+def knobs_by_group(rules: Rules) -> list[tuple[KnobGroup, list[str]]]:
+    """The knobs that apply (`Rules.applies`) under their group, in `KNOBS` order: the
+    settings panel has a menu per group and its summary a section, so a knob keeps its menu
+    and its place among the others whatever the preset, fast mode or deck."""
+    return [(group, [name for name, spec in KNOBS.items()
+                     if spec.group is group and rules.applies(name)])
+            for group in KnobGroup]
 
 
 def preset_name(locale: LocaleLike, preset: str) -> str:
@@ -109,20 +122,23 @@ def summary(locale: LocaleLike, rules: Rules) -> str:
 
 
 def full(locale: LocaleLike, rules: Rules) -> list[str]:
-    """Every knob that applies to the table (see `Rules.applies`) with its value, changed
-    ones marked."""
+    """Every knob that applies to the table with its value, changed ones marked, under the
+    heading of its group (the menu that offers it)."""
     base = Rules.preset(rules.preset_id)
-    lines = []
-    for name in KNOBS:
-        if not rules.applies(name):
-            continue
-        value = getattr(rules, name)
-        base_value = getattr(base, name)
-        if value != base_value:
-            lines.append(t(locale, "settings.line_changed", mark="✏️", knob=knob_label(locale, name),
-                           value=knob_value(locale, name, value, rules),
-                           base=knob_value(locale, name, base_value, base)))
-        else:
-            lines.append(t(locale, "settings.line", mark="▫️", knob=knob_label(locale, name),
-                           value=knob_value(locale, name, value, rules)))
+    lines: list[str] = []
+    for group, names in knobs_by_group(rules):
+        if lines:
+            lines.append("")
+        lines.append(t(locale, "settings.group", group=group_name(locale, group)))
+        for name in names:
+            value = getattr(rules, name)
+            base_value = getattr(base, name)
+            if value != base_value:
+                lines.append(t(locale, "settings.line_changed", mark="✏️",
+                               knob=knob_label(locale, name),
+                               value=knob_value(locale, name, value, rules),
+                               base=knob_value(locale, name, base_value, base)))
+            else:
+                lines.append(t(locale, "settings.line", mark="▫️", knob=knob_label(locale, name),
+                               value=knob_value(locale, name, value, rules)))
     return lines

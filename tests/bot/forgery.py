@@ -221,7 +221,7 @@ class Fuzzer:
             custom = cid(table_id, action, version)
         elif choice == 4:  # settings by the host with values no select offers
             user = self.host
-            action, arg = rng.choice([("preset", ""), ("knob", "0"), ("knob", "1"),
+            action, arg = rng.choice([("preset", ""), ("knob", "tricks"), ("knob", "table"),
                                       ("value", "deck"), ("value", "min_players"),
                                       ("value", "ZZ")])
             custom = cid(table_id, action, 0, arg)

@@ -6,7 +6,7 @@ from pathlib import Path
 from bot.client import PresidentBot
 from bot.packages.settings.views import typed_text, typed_value
 from bot.tables.table import Table
-from engine import KNOBS, PRESETS, Card, GameEnd, Rules
+from engine import KNOBS, PRESETS, Card, GameEnd, KnobGroup, Rules
 from engine.rules import CONFLICTS
 from fakediscord import FakeDiscord, TestUser
 from fakediscord.snapshots import TextInput
@@ -204,4 +204,27 @@ async def test_after_a_restart_the_old_lobby_message_gives_way_to_the_fresh_one(
     assert message(alice, old).content == "⬇️ The table continues in a newer message below."
     assert message(alice, table.lobby_message_id).buttons
     await fake.disconnect(again)
+    fake.assert_no_errors()
+
+
+async def test_a_panel_drawn_before_the_groups_still_changes_its_knobs(
+    fake: FakeDiscord, president: PresidentBot
+) -> None:
+    """Panels used to cut the knobs in two halves whose menus' ids ended in 0 and 1. One
+    still open on a host's screen works: the pick names its knob, which is all the bot reads,
+    and the panel comes back drawn by group."""
+    marie, table = await marie_opens_the_settings(fake, president)
+    stored = fake.world.messages[marie.last_ephemeral().id]
+    for row in stored.components:
+        for component in row["components"]:
+            for part, group in enumerate(KnobGroup):
+                if component.get("custom_id") == f"pz:{table.id}:knob:0:{group.value}":
+                    component["custom_id"] = f"pz:{table.id}:knob:0:{part}"
+    old = marie.last_ephemeral()
+    await marie.select(old, ["reseat_by_rank"], select=f"pz:{table.id}:knob:0:1")
+    assert table.rules.reseat_by_rank
+    panel = marie.last_ephemeral()
+    assert "✅ Les places suivent le classement vaut maintenant oui." in panel.content
+    assert [s.custom_id for s in panel.selects if ":knob:" in s.custom_id] == \
+        [f"pz:{table.id}:knob:0:tricks", f"pz:{table.id}:knob:0:table"]
     fake.assert_no_errors()

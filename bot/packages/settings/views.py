@@ -25,7 +25,14 @@ from bot.packages.controls import (
     select,
     view,
 )
-from bot.packages.rules_text import full, knob_label, knob_value, preset_name
+from bot.packages.rules_text import (
+    full,
+    group_name,
+    knob_label,
+    knob_value,
+    knobs_by_group,
+    preset_name,
+)
 from bot.packages.screen import Screen
 from bot.packages.text import shown_text
 from bot.tables.service import TableError
@@ -67,15 +74,16 @@ def settings_screen(table: Table, locale: str, *, focus: str = "", notice: str =
                [discord.SelectOption(label=preset_name(locale, p), value=p,
                                      default=p == rules.preset_id) for p in PRESETS]),
     ]
-    shown = [name for name in KNOBS if rules.applies(name)]  # no knob that changes nothing
-    half = (len(shown) + 1) // 2
-    for part, names in enumerate((shown[:half], shown[half:])):
+    # One menu per group, never a knob that changes nothing: a knob stays in its menu and
+    # its place whatever the preset, as in the summary above.
+    for group, names in knobs_by_group(rules):
         options = [discord.SelectOption(
             label=knob_label(locale, name)[:100], value=name,
             description=knob_value(locale, name, getattr(rules, name), rules)[:100],
             default=name == focus) for name in names]
-        items.append(select(table.id, "knob", t(locale, "settings.pick_knob", part=part + 1),
-                            options, arg=str(part)))
+        items.append(select(table.id, "knob", t(locale, "settings.pick_knob",
+                                                group=group_name(locale, group)),
+                            options, arg=group.value))
     if focus and KNOBS[focus].kind == "choice":
         current = getattr(rules, focus)
         items.append(select(
@@ -267,6 +275,9 @@ async def toggle_hints(click: Click) -> None:
 
 @action("knob")
 async def pick_knob(click: Click) -> None:
+    """The picked knob names itself: the menu's arg (its group, or a part number on a panel
+    drawn before the groups) only keeps the two menus' ids apart, so a click on an older
+    panel still changes the knob it showed."""
     _check(click)
     name = click.values[0] if len(click.values) == 1 else ""
     if name not in KNOBS:

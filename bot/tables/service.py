@@ -162,9 +162,23 @@ class TableService:
             self._changed(table)
             return "seated"
 
-    async def leave(self, table: Table, user_id: int) -> None:
+    async def leave(self, table: Table, user_id: int, *, ask_first: bool = False,
+                    game_no: int | None = None) -> bool:
+        """Leave the table or its queue; True once done. With `ask_first` (the command, the
+        lobby button) a player of a game under way stays seated and False says to ask them
+        first (display.quit_prompt): decided under the lock, so a game that starts meanwhile
+        still asks. `game_no` is the game they confirmed leaving: once it is over the click
+        leaves nothing. A presi leaver the table waits for is refused: leaving again would
+        push the deadline back."""
         async with table.lock:
+            if ask_first and table.plays(user_id):
+                return False
+            if game_no is not None and (game_no != table.game_no or not table.under_way):
+                raise TableError("err.stale_button")
+            if user_id in table.away:
+                raise TableError("err.already_left", deadline=int(table.away[user_id]))
             await self._remove(table, user_id)
+            return True
 
     async def kick(self, table: Table, by: int, user_id: int, name: str) -> None:
         async with self._host_action(table):

@@ -237,6 +237,17 @@ class Table:
     def running(self) -> bool:
         return self.game is not None
 
+    @property
+    def under_way(self) -> bool:
+        """A game started and not over: stopping or leaving it costs players that game, so
+        `/president end` and `/president leave` ask first."""
+        return self.game is not None and self.game.phase is not Phase.GAME_OVER
+
+    def plays(self, user_id: int) -> bool:
+        """Whether this user holds a seat in the game under way and has not left it (presi's
+        leavers keep theirs while the table waits for them)."""
+        return self.under_way and self.seat_of(user_id) is not None and user_id not in self.away
+
     def remember(self, entry: LogEntry) -> None:
         self.log.append(entry)
         del self.log[:-LOG_SIZE]

@@ -10,6 +10,7 @@ import pytest
 
 from bot.client import PresidentBot
 from bot.config import Config
+from bot.i18n import t
 from bot.packages.game import chart
 from bot.tables.table import Table
 from engine import Card, Game, Phase
@@ -38,6 +39,12 @@ def message(user: TestUser, message_id: int | None) -> Message:
 def hand(user: TestUser) -> Message:
     """The user's newest ephemeral that shows a hand (their hand message)."""
     return user.last_ephemeral()
+
+
+async def leave_game(user: TestUser) -> None:
+    """``user`` leaves the game they play: /president leave, then the button it asks with."""
+    await user.slash("president leave")
+    await user.click(user.last_ephemeral(), t(user.user.locale, "btn.quit_game"))
 
 
 async def tick(fake: FakeDiscord, clock: LinkedClock, seconds: float = 1.0) -> None:

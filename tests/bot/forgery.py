@@ -2,10 +2,11 @@
 
 Every input made here is one the bot must refuse: a control's id with the other component
 type, values that are no card, custom_ids forged onto a message (bad arguments, versions
-that do not exist, another table's or another guild's ids, host actions by others), modal
-submits of actions that are no form or with numbers in other scripts, slash commands with
-unknown subcommands, values outside their choices and users that are not snowflakes. The
-checks say what a refusal is: an answer, private, that Discord accepts, and no change.
+that do not exist, another table's or another guild's ids, host actions by others, someone
+else's « Quitter la partie »), modal submits of actions that are no form or with numbers in
+other scripts, slash commands with unknown subcommands, values outside their choices and
+users that are not snowflakes. The checks say what a refusal is: an answer, private, that
+Discord accepts, and no change.
 """
 
 from __future__ import annotations
@@ -34,8 +35,8 @@ from fakediscord.state import (
 )
 
 ACTIONS = ["hand", "refresh", "page", "play", "pass", "resume", "give", "give_ok", "next",
-           "end", "stop", "replay", "join", "leave", "addbot", "removebot", "start", "vsbots",
-           "settings", "preset", "reset", "done", "knob", "value", "form"]
+           "end", "stop", "quit", "replay", "join", "leave", "addbot", "removebot", "start",
+           "vsbots", "settings", "preset", "reset", "done", "knob", "value", "form"]
 HAND_ACTIONS = {"refresh", "page", "play", "pass", "resume", "give", "give_ok"}
 HOST_ACTIONS = ["start", "addbot", "removebot", "vsbots", "settings", "preset", "reset",
                 "knob", "value", "next", "end", "stop", "replay"]
@@ -215,10 +216,17 @@ class Fuzzer:
                 f"pz:{table_id}:refresh:{version}:a\nb", f"pz:{table_id}:join:0:{'x' * 100}",
             ])
         elif choice == 3:  # joins and leaves that cannot apply
-            user, action = rng.choice([(self.host, "join"), (self.seated, "join"),
-                                       (self.outsider, "leave"), (self.outsider, "resume"),
-                                       (self.outsider, "pass")])
-            custom = cid(table_id, action, version)
+            # « Quitter la partie » names its game and its player: someone else's, another
+            # game's (never the one under way), or unreadable.
+            mine, game_no = self.seated.id, self.table.game_no
+            user, action, arg = rng.choice([
+                (self.host, "join", ""), (self.seated, "join", ""), (self.outsider, "leave", ""),
+                (self.outsider, "resume", ""), (self.outsider, "pass", ""),
+                (self.outsider, "quit", f"{game_no}.{mine}"),
+                (self.host, "quit", f"{game_no}.{mine}"),
+                (self.seated, "quit", f"{game_no + 1}.{mine}"),
+                (self.seated, "quit", f"{rng.choice(BAD_ARGS)}.{mine}")])
+            custom = cid(table_id, action, version, arg)
         elif choice == 4:  # settings by the host with values no select offers
             user = self.host
             action, arg = rng.choice([("preset", ""), ("knob", "tricks"), ("knob", "table"),

@@ -224,3 +224,29 @@ def test_the_hand_says_why_it_can_only_pass_and_shows_the_table_off_turn() -> No
     assert "c’est à **p1** de jouer" in watching and "A♣" in watching
     assert "Rien dans ta main ne bat ce qui est sur la table : tu ne peux que passer." in \
         hand_screen(table, 101, "fr").content
+
+
+@pytest.mark.parametrize(("preset", "phase", "says"), [
+    ("classic", Phase.PLAY, "Un bot finit la manche à ta place, puis la partie continue"),
+    ("classic", Phase.ROUND_OVER, "Elle continue sans toi dès la prochaine manche"),
+    ("proletario", Phase.PLAY, "Un bot prend ta place."),
+    ("proletario", Phase.ROUND_OVER, "Un bot prend ta place."),
+    ("presi", Phase.EXCHANGE, "Ta place t’attend 60 secondes"),
+    ("presi", Phase.ROUND_OVER, "Elle continue sans toi dès la prochaine manche"),
+])
+def test_the_leave_prompt_says_what_leaving_does_by_the_rules(
+    preset: str, phase: Phase, says: str
+) -> None:
+    """Between rounds a leaver's seat goes at once (a bot's where bots fill tables); in a
+    round presi waits for them, else a bot finishes it (TableService._remove)."""
+    table = table_for(preset, 4)
+    assert table.game is not None
+    table.game.phase = phase
+    table.game_no = 3
+    screen = display.quit_prompt(table, 101, "fr")
+    assert screen.content.startswith("Quitter la partie ? ") and says in screen.content
+    assert screen.view is not None
+    [leave] = map(unwrap, screen.view.children)
+    assert isinstance(leave, discord.ui.Button)
+    assert (leave.label, leave.style, leave.custom_id) == (
+        "Quitter la partie", discord.ButtonStyle.danger, "pz:7:quit:0:3.101")

@@ -13,6 +13,7 @@ from .e2e import (
     alice_hosts_with_bob_around,
     cid,
     create_table,
+    leave_game,
     marie_hosts_with_bob_around,
     message,
     tick,
@@ -107,7 +108,7 @@ async def test_stand_ins_play_normal_whatever_the_default(
     service = president.service
     seat = table.seat_of(bob.id)
     assert seat is not None
-    await bob.slash("president leave")
+    await leave_game(bob)
     assert table.seats[seat].is_bot and table.seats[seat].level == "normal"
     assert service.bot(table, game, seat).level == "normal"
     mine = table.seat_of(alice.id)

@@ -115,3 +115,27 @@ async def test_only_the_host_is_asked_to_stop_a_game(
     assert [b.label for b in alice.last_ephemeral().buttons] == ["Stop the game"]
     assert table.game is not None and table.game.phase is not Phase.GAME_OVER
     fake.assert_no_errors()
+
+
+async def test_leaving_the_lobby_is_immediate_and_only_a_player_is_asked_mid_game(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    alice, bob, table = await alice_hosts_with_bob_around(fake, president)
+    carol = fake.add_user("carol")
+    lobby = message(alice, table.lobby_message_id)
+    await carol.click(lobby, cid(table, "join"))
+    await carol.slash("president leave")  # no game: no asking
+    assert carol.last_ephemeral().text == "You left the table."
+    assert table.seat_of(carol.id) is None
+    await bob.click(lobby, cid(table, "join"))
+    await alice.click(lobby, cid(table, "addbot"))
+    # bob leaves from the lobby as alice starts: the game started first, so he is asked.
+    await alice.click(lobby, cid(table, "start"), settle=False)
+    await bob.click(lobby, cid(table, "leave"), settle=False)
+    await fake.settle()
+    assert [b.label for b in bob.last_ephemeral().buttons] == ["Quitter la partie"]
+    assert table.seat_of(bob.id) is not None and table.game is not None
+    await carol.slash("president leave")
+    refusal = carol.last_ephemeral()
+    assert refusal.text == "You are not seated at this table." and not refusal.buttons
+    fake.assert_no_errors()

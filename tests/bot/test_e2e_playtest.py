@@ -1,6 +1,8 @@
 """End-to-end: what play-testers tripped over (issue 9), each through the real bot."""
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from bot.client import PresidentBot
 from bot.i18n import t
@@ -10,6 +12,9 @@ from bot.tables.service import HOST_IDLE_SECONDS, IDLE_CLOSE_SECONDS
 from engine import Card, Phase
 from engine.rules import ROLE_CODES
 from fakediscord import FakeDiscord
+from fakediscord.forge import Forger
+from fakediscord.limits import BUTTON
+from fakediscord.state import MESSAGE_COMPONENT
 
 from .conftest import BOT_PAUSE, LinkedClock
 from .e2e import (
@@ -20,6 +25,7 @@ from .e2e import (
     database_url,
     deal,
     host_against_bots,
+    leave_game,
     let_timers_play,
     marie_against_three_bots,
     message,
@@ -58,6 +64,106 @@ async def test_ending_mid_round_says_the_game_stopped_with_totals_so_far(
     assert "Classement final" in board
     for seat in game.players:
         assert f"{table.name(seat)}** · {game.points[seat]} pt" in board
+    fake.assert_no_errors()
+
+
+def forged_on(custom: str) -> Callable[[dict[str, Any]], None]:
+    """A payload edit that shows the button ``custom`` on the clicked message, as a modified
+    client could claim (Discord only lets a user click a message they see)."""
+    def edit(payload: dict[str, Any]) -> None:
+        button = {"type": BUTTON, "custom_id": custom, "label": "x", "style": 4}
+        payload["message"]["components"].append({"type": 1, "components": [button]})
+    return edit
+
+
+async def test_leaving_mid_game_asks_first_in_the_leavers_language(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the play-test: /president leave unseated a player at once. Mid-game it asks
+    first, saying what leaving does; the button is bob's alone, and a second click (on the
+    same prompt before its answer came back, or on another one) leaves nothing more."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    bob = Player(fake.add_user("bob"))
+    table, game = await two_humans_against_a_bot(fake, clock, president, marie, bob)
+    seat = table.seat_of(bob.user.id)
+    assert seat is not None
+    await bob.user.slash("president leave")
+    prompt = bob.user.last_ephemeral()
+    await bob.user.slash("president leave")
+    again = bob.user.last_ephemeral()
+    assert prompt.text == "Leave the game? A bot finishes this round for you, then the " \
+        "game goes on without you if enough players are left."
+    assert [(b.label, b.style) for b in prompt.buttons] == [("Leave the game", 4)]  # danger
+    assert table.seat_of(bob.user.id) == seat and not game.automated(seat)
+    await marie.user.slash("president leave")  # French, for the French player
+    assert marie.user.last_ephemeral().text == "Quitter la partie ? Un bot finit la manche " \
+        "à ta place, puis la partie continue sans toi s’il reste assez de joueurs."
+    # bob's button, forged onto the public table message by marie, leaves nobody.
+    custom = prompt.button("Leave the game").custom_id
+    assert custom is not None
+    await Forger(fake).send(marie.user, MESSAGE_COMPONENT,
+                            {"custom_id": custom, "component_type": BUTTON},
+                            message=table.table_message_id, edit=forged_on(custom))
+    assert marie.user.last_ephemeral().text == \
+        "Ce bouton a été montré à un autre joueur ; rien n’a changé."
+    assert table.seat_of(marie.user.id) is not None and table.seat_of(bob.user.id) == seat
+
+    await bob.user.click(prompt, "Leave the game")
+    answered = message(bob.user, prompt.id)  # the prompt says it, its button gone
+    assert answered.text == "You left the table." and not answered.buttons
+    assert table.seat_of(bob.user.id) is None and game.automated(seat)
+    left = sorted(table.left_seats)
+    await bob.user.click_shown(prompt, "Leave the game")
+    assert bob.user.last_ephemeral().text == t("en", "err.unknown_control")
+    await bob.user.click(again, "Leave the game")
+    assert bob.user.last_ephemeral().text == "You are not seated at this table."
+    assert table.game is game and sorted(table.left_seats) == left
+    await tick(fake, clock, 1)
+    assert "bob est parti ; un bot finit la manche" in \
+        message(bob.user, table.table_message_id).content
+    fake.assert_no_errors()
+
+
+async def test_a_leave_prompt_clicked_after_its_game_ended_leaves_nothing(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    marie = Player(fake.add_user("marie", locale="fr"))
+    bob = Player(fake.add_user("bob"))
+    table, game = await two_humans_against_a_bot(fake, clock, president, marie, bob)
+    await bob.user.slash("president leave")
+    prompt = bob.user.last_ephemeral()
+    await marie.user.slash("president end")
+    await marie.user.click(marie.user.last_ephemeral(), "Arrêter la partie")
+    assert game.phase is Phase.GAME_OVER
+    await bob.user.click(prompt, "Leave the game")
+    assert bob.user.last_ephemeral().text == t("en", "err.stale_button")
+    assert table.seat_of(bob.user.id) is not None and table.game is game
+    fake.assert_no_errors()
+
+
+async def test_a_presi_leaver_is_asked_and_leaving_again_keeps_the_deadline(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    marie = Player(fake.add_user("marie", locale="fr"))
+    bob = Player(fake.add_user("bob", locale="fr"))
+    table, _ = await two_humans_against_a_bot(fake, clock, president, marie, bob, "presi")
+    await bob.user.slash("president leave")
+    prompt = bob.user.last_ephemeral()
+    assert prompt.text == "Quitter la partie ? Ta place t’attend 60 secondes (`/president " \
+        "rejoindre` pour revenir) ; passé ce délai, la partie est annulée pour toute la table."
+    await bob.user.slash("president leave")
+    again = bob.user.last_ephemeral()
+    await bob.user.click(prompt, "Quitter la partie")
+    deadline = table.away[bob.user.id]
+    await tick(fake, clock, 10)
+    refusal = t("fr", "err.already_left", deadline=int(deadline))
+    await bob.user.click(again, "Quitter la partie")  # a second click, on the other prompt
+    assert bob.user.last_ephemeral().text == refusal
+    await bob.user.slash("president leave")  # no prompt: he is not playing any more
+    assert bob.user.last_ephemeral().text == refusal and not bob.user.last_ephemeral().buttons
+    assert table.away == {bob.user.id: deadline}  # not pushed back
+    await tick(fake, clock, deadline - clock.now())
+    assert table.game is None
     fake.assert_no_errors()
 
 
@@ -175,7 +281,7 @@ async def test_the_only_human_leaving_closes_the_table_with_its_standings(
     await tick(fake, clock, 1)
     await marie.open_hand(instant)
     board_id = table.table_message_id
-    await marie.user.slash("president leave")
+    await leave_game(marie.user)
     await tick(fake, clock, 1)
     assert table.closed
     board = message(marie.user, board_id)
@@ -194,7 +300,7 @@ async def test_presi_announces_the_grace_period_and_the_leaver_hand_loses_its_co
     marie = Player(fake.add_user("marie", locale="fr"))
     bob = Player(fake.add_user("bob", locale="fr"))
     table, _ = await two_humans_against_a_bot(fake, clock, president, marie, bob, "presi")
-    await bob.user.slash("president leave")
+    await leave_game(bob.user)
     await tick(fake, clock, 1)
     board = message(marie.user, table.table_message_id).content
     assert "bob est parti : sa place l’attend jusqu’à <t:" in board
@@ -215,7 +321,7 @@ async def test_a_leavers_hand_says_goodbye_in_the_leavers_language(
     bob = Player(fake.add_user("bob"))
     table, _ = await two_humans_against_a_bot(fake, clock, president, marie, bob)
     assert table.locale == "fr"  # the table speaks its French host's language
-    await bob.user.slash("president leave")
+    await leave_game(bob.user)
     await tick(fake, clock, 1)
     assert bob.hand.content == "You left this table."
     fake.assert_no_errors()
@@ -230,7 +336,7 @@ async def test_a_hand_clicked_after_the_table_went_back_to_its_lobby_loses_its_c
     marie = Player(fake.add_user("marie", locale="fr"))
     bob = Player(fake.add_user("bob"))
     table, _ = await two_humans_against_a_bot(fake, clock, president, marie, bob)
-    await bob.user.slash("president leave")
+    await leave_game(bob.user)
     await play_until(fake, clock, [marie], lambda: table.game is None)
     hand = marie.hand
     control = next(b.custom_id for b in hand.buttons if b.custom_id)
@@ -253,7 +359,7 @@ async def test_stats_leave_out_a_cancelled_game_and_an_empty_board_says_why(
     await tick(fake, clock, 1)
     await marie.user.click(message(marie.user, table.table_message_id), "Manche suivante")
     await tick(fake, clock, 1)
-    await marie.user.slash("president leave")  # presi: the seat waits, then the game is off
+    await leave_game(marie.user)  # presi: the seat waits, then the game is off
     await tick(fake, clock, table.rules.leave_grace_seconds + 1)
     await bot.service.drain()
 

@@ -7,7 +7,7 @@ from fakediscord import FakeDiscord, TestUser
 from fakediscord.state import MESSAGE_COMPONENT
 
 from .conftest import LinkedClock
-from .e2e import Player, cid, message, play_until, table_of, tick
+from .e2e import Player, cid, leave_game, message, play_until, table_of, tick
 
 EDIT = "/channels/{channel_id}/messages/{message_id}"
 
@@ -113,7 +113,7 @@ async def test_leaving_mid_round_hands_the_seat_to_a_bot(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
     table, (alice, bob, carol) = await seated(fake, president, clock, "classic", 3, 0)
-    await bob.user.slash("president leave")
+    await leave_game(bob.user)
     game = table.game
     assert game is not None and game.automated(1)
     await tick(fake, clock, 1)
@@ -380,12 +380,12 @@ async def test_presi_leaver_may_come_back_else_the_game_is_cancelled(
 ) -> None:
     table, (alice, bob, carol) = await seated(fake, president, clock, "presi", 3, 0,
                                               turn_seconds=600)
-    await bob.user.slash("president leave")
+    await leave_game(bob.user)
     assert bob.user.id in table.away
     await tick(fake, clock, 30)
     await bob.user.slash("president hand")  # coming back: the seat and its cards are his
     assert bob.user.id not in table.away and table.game is not None
-    await bob.user.slash("president leave")
+    await leave_game(bob.user)
     await tick(fake, clock, 60)
     assert table.game is None
     await tick(fake, clock, 1)

@@ -516,3 +516,25 @@ def stop_prompt(table: Table, locale: LocaleLike) -> Screen:
     stop = button(table.id, "stop", t(locale, "btn.stop_game"), arg=str(table.game_no),
                   style=discord.ButtonStyle.danger)
     return Screen(t(locale, "end.confirm"), view(stop))
+
+
+def quit_prompt(table: Table, user_id: int, locale: LocaleLike) -> Screen:
+    """What `/president leave` asks a player mid-game, saying what leaving does by the rules.
+    Its button names the game (the table's game number) and the player: a click after that
+    game ended leaves nothing, and nobody else may use it."""
+    leave = button(table.id, "quit", t(locale, "btn.quit_game"),
+                   arg=f"{table.game_no}.{user_id}", style=discord.ButtonStyle.danger)
+    return Screen(t(locale, f"leave.confirm.{_leave_outcome(table)}",
+                    seconds=table.rules.leave_grace_seconds), view(leave))
+
+
+def _leave_outcome(table: Table) -> str:
+    """How a leaver's seat goes (TableService._remove): between rounds at once, to a bot
+    where bots fill tables; mid-round presi waits for them, else a bot ends the round."""
+    game = table.game
+    between_rounds = game is not None and game.phase is Phase.ROUND_OVER
+    if not between_rounds and table.rules.on_leave == "wait_then_cancel":
+        return "wait"
+    if table.rules.bots_fill:
+        return "bot"
+    return "free" if between_rounds else "round"

@@ -19,7 +19,7 @@ from bot.packages.game.display import OPTIONS_PER_SELECT, hand_screen, parse_opt
 from bot.packages.screen import Screen
 from bot.tables.service import TableError
 from bot.tables.table import Table
-from engine import Card, Phase
+from engine import Card
 
 if TYPE_CHECKING:
     from bot.packages.host import Host
@@ -251,11 +251,37 @@ async def stop_game(click: Click) -> None:
     """The button `/president end` offers mid-game (display.stop_prompt): stop the game it
     was asked about, then say so on that same private message."""
     table = click.table
-    game = table.game
-    if game is None or game.phase is Phase.GAME_OVER or click.arg != str(table.game_no):
+    if not table.under_way or click.arg != str(table.game_no):
         raise TableError("err.stale_button")
     await click.bot.service.end(table, click.user_id)
-    await click.interaction.response.edit_message(**Screen(t(click.locale, "end.stopped")).kwargs())
+    await _prompt_answered(click, "end.stopped")
+
+
+# Game numbers a « Quitter la partie » button may carry (`number` reads 9 digits at most).
+GAME_NUMBERS = 10**9
+
+
+@action("quit")
+async def quit_game(click: Click) -> None:
+    """The button `/president leave` offers mid-game (display.quit_prompt): only the player
+    it names may use it, and it leaves only the game it was asked about (the service checks
+    that under the table's lock), then says so on that same private message."""
+    game_no, _, owner = click.arg.partition(".")
+    if owner != str(click.user_id):
+        raise TableError("err.not_yours")
+    await click.bot.service.leave(click.table, click.user_id,
+                                  game_no=number(game_no, GAME_NUMBERS))
+    await _prompt_answered(click, "lobby.left")
+
+
+async def _prompt_answered(click: Click, key: str) -> None:
+    """The outcome in place of the private prompt whose button was clicked, its button gone.
+    A prompt's button forged onto a public message leaves that message alone."""
+    message = click.interaction.message
+    if message is not None and message.flags.ephemeral:
+        await click.interaction.response.edit_message(**Screen(t(click.locale, key)).kwargs())
+    else:
+        await click.interaction.response.send_message(t(click.locale, key), ephemeral=True)
 
 
 @action("replay")

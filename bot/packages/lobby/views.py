@@ -8,6 +8,7 @@ import discord
 
 from bot.i18n import t
 from bot.packages.controls import Click, action
+from bot.packages.game.display import quit_prompt
 from bot.packages.game.views import show_hand
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.permissions import require
@@ -62,14 +63,25 @@ async def join_button(click: Click) -> None:
     await join(click.interaction, click.table, from_lobby=True)
 
 
+async def leave(interaction: Interaction, table: Table, from_lobby: bool) -> None:
+    """Leave at once, except a game one plays: leaving it hands one's seat to a bot or makes
+    the table wait, so one is asked first (display.quit_prompt), from the command or from a
+    lobby button clicked as the game started alike."""
+    user_id = interaction.user.id
+    if not await interaction.client.service.leave(table, user_id, ask_first=True):
+        prompt = quit_prompt(table, user_id, interaction.locale)
+        await interaction.response.send_message(ephemeral=True, **prompt.kwargs())
+        return
+    if from_lobby and not (table.closed or table.running):
+        await redraw_lobby(interaction, table)
+    else:
+        await interaction.response.send_message(t(interaction.locale, "lobby.left"),
+                                                ephemeral=True)
+
+
 @action("leave")
 async def leave_button(click: Click) -> None:
-    await click.bot.service.leave(click.table, click.user_id)
-    if click.table.closed or click.table.running:
-        await click.interaction.response.send_message(t(click.locale, "lobby.left"),
-                                                      ephemeral=True)
-    else:
-        await redraw_lobby(click.interaction, click.table)
+    await leave(click.interaction, click.table, from_lobby=True)
 
 
 @action("addbot")

@@ -17,7 +17,7 @@ from bot.packages.controls import error_text
 from bot.packages.game.display import stop_prompt
 from bot.packages.game.views import show_hand
 from bot.packages.lobby.display import lobby_screen
-from bot.packages.lobby.views import display_name, join
+from bot.packages.lobby.views import display_name, join, leave
 from bot.packages.permissions import require
 from bot.packages.publisher import NO_PINGS
 from bot.packages.rules_text import preset_name, rules_page
@@ -26,7 +26,7 @@ from bot.packages.stats import display as stats_display
 from bot.packages.text import player_name
 from bot.tables.service import TableError
 from bot.tables.table import Table
-from engine import PRESETS, Phase
+from engine import PRESETS
 from engine.bots import LEVELS
 
 if TYPE_CHECKING:
@@ -168,8 +168,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
 
     @app_commands.command(name=ls("cmd.leave"), description=ls("cmd.leave.desc"))
     async def leave(self, interaction: Interaction) -> None:
-        await self.bot.service.leave(self._table(interaction), interaction.user.id)
-        await self._ok(interaction, "lobby.left")
+        await leave(interaction, self._table(interaction), from_lobby=False)
 
     @app_commands.command(name=ls("cmd.addbot"), description=ls("cmd.addbot.desc"))
     @app_commands.rename(level=ls("cmd.addbot.level"))
@@ -213,8 +212,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         """Mid-game the host is asked first (the button does it): a stopped game is lost to
         everyone at the table. A finished game or a lobby needs no asking."""
         table = self._table(interaction)
-        game = table.game
-        if game is not None and game.phase is not Phase.GAME_OVER:
+        if table.under_way:
             if not self.bot.service.may_host(table, interaction.user.id):
                 raise TableError("err.not_host", host=table.host_id)
             prompt = stop_prompt(table, interaction.locale)

@@ -113,9 +113,11 @@ class TimedSink:
         self._storage = storage
         self.commits: dict[int, list[tuple[int, float]]] = {}
 
-    async def save_snapshot_json(self, table_id: int, seq: int, payload: str) -> bool:
-        written = await self._storage.save_snapshot_json(table_id, seq, payload)
-        self.commits.setdefault(table_id, []).append((seq, time.perf_counter()))
+    async def save_snapshots_json(self, rows: Sequence[tuple[int, int, str]]) -> int:
+        written = await self._storage.save_snapshots_json(rows)
+        committed = time.perf_counter()
+        for table_id, seq, _ in rows:
+            self.commits.setdefault(table_id, []).append((seq, committed))
         return written
 
     async def delete_snapshot(self, table_id: int) -> None:

@@ -351,17 +351,24 @@ class Storage(History):
         Returns whether this state was written. The conditional upsert makes writes
         order-proof: a delayed retry of an older state can never overwrite a newer one.
         """
-        return await self.save_snapshot_json(table_id, seq, jsoncodec.dumps(state))
+        return await self.save_snapshots_json([(table_id, seq, jsoncodec.dumps(state))]) == 1
 
-    async def save_snapshot_json(self, table_id: int, seq: int, payload: str) -> bool:
-        """`save_snapshot` for a state already serialised by `jsoncodec.dumps`, as the
-        snapshot writer holds it: stored as it is, not parsed and serialised again."""
+    async def save_snapshots_json(self, rows: Sequence[tuple[int, int, str]]) -> int:
+        """`save_snapshot` for several tables at once, each state as `jsoncodec.dumps`
+        serialised it (the snapshot writer holds them so: stored as they are, not parsed and
+        serialised again), in one transaction; rows are (table_id, seq, payload). Returns
+        how many were written, or -1 where the driver cannot count an executemany.
+
+        One transaction for the writes that arrive together saves a commit and its round
+        trips per table: most of a write's cost (docs/deploy.md « Cost of persisting »)."""
+        saved_at = _now()
         async with self._write() as connection:
             result = await connection.execute(
                 self._snapshot_upsert,
-                {"table_id": table_id, "seq": seq, "state": payload, "saved_at": _now()},
+                [{"table_id": table_id, "seq": seq, "state": payload, "saved_at": saved_at}
+                 for table_id, seq, payload in rows],
             )
-        return bool(result.rowcount)
+        return int(result.rowcount)
 
     @cached_property
     def _snapshot_upsert(self) -> Any:

@@ -10,6 +10,12 @@ database refuses any `seq` older than the stored one. Failures are logged and re
 capped exponential backoff, forever, while play continues; `flush()` waits for everything
 submitted so far to reach the database.
 
+Group commit. The saves of different tables that are waiting when a commit slot frees go to
+the database together, in one transaction (`_GroupCommit`): a commit and its round trips
+cost more than the row itself, so under load the writer commits less often, not later. A
+batch refused for one row's sake (its table deleted) is tried again row by row, so each
+table still meets its own outcome.
+
 Trade-off. Awaiting the write itself before acknowledging each action (`Storage.save_snapshot`
 directly) would make every click wait for a commit (see docs/deploy.md for the measured
 cost) and would stall a table whenever the database hiccups. With the writer, a process crash
@@ -24,9 +30,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from sqlalchemy.exc import IntegrityError
 
@@ -40,7 +46,7 @@ Sleep = Callable[[float], Awaitable[object]]
 class SnapshotSink(Protocol):
     """What the writer needs from `Storage` (tests substitute failing sinks)."""
 
-    async def save_snapshot_json(self, table_id: int, seq: int, payload: str) -> bool: ...
+    async def save_snapshots_json(self, rows: Sequence[tuple[int, int, str]]) -> int: ...
 
     async def delete_snapshot(self, table_id: int) -> None: ...
 
@@ -82,6 +88,83 @@ class WriterStats:
     dropped: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class _Row:
+    table_id: int
+    seq: int
+    payload: str
+    written: asyncio.Future[bool]
+
+
+class _GroupCommit:
+    """Writes the saves queued by many tables in shared transactions, at most `slots` at
+    a time. A committer takes every save queued when it gets its slot, so a save waits for
+    at most the commit in flight; batches never hold two saves of one table, since each
+    table has one write in flight (`SnapshotWriter`)."""
+
+    LIMIT = 200  # rows a transaction: ~1 MB of typical states
+
+    def __init__(self, sink: SnapshotSink, slots: asyncio.Semaphore, committers: int) -> None:
+        self._sink = sink
+        self._slots = slots
+        self._queue: list[_Row] = []
+        self._committers: set[asyncio.Task[None]] = set()
+        self._max_committers = committers
+
+    async def save(self, table_id: int, save: _Save) -> bool:
+        """Whether the state was written (False: the stored one is as new or newer)."""
+        row = _Row(table_id, save.seq, save.payload, asyncio.get_running_loop().create_future())
+        self._queue.append(row)
+        if len(self._committers) < self._max_committers:
+            task = asyncio.get_running_loop().create_task(self._commit(), name="snapshot-commit")
+            self._committers.add(task)  # the loop keeps only a weak reference to a task
+        return await row.written
+
+    async def _commit(self) -> None:
+        try:
+            while self._queue:
+                async with self._slots:
+                    batch = self._queue[:self.LIMIT]
+                    del self._queue[:self.LIMIT]
+                    if batch:  # else another committer took them while this one waited
+                        await self._write(batch)
+        finally:
+            # At once, not in a done callback: a save queued after the last look at the
+            # queue must find this committer gone and start another.
+            self._committers.discard(cast("asyncio.Task[None]", asyncio.current_task()))
+
+    async def _write(self, batch: list[_Row]) -> None:
+        try:
+            count = await self._sink.save_snapshots_json(
+                [(row.table_id, row.seq, row.payload) for row in batch])
+        except IntegrityError as error:
+            if len(batch) == 1:
+                _settle(batch[0], error=error)
+                return
+            for row in batch:  # one row's table is gone: find it, write the others
+                await self._write([row])
+        except Exception as error:
+            for row in batch:
+                _settle(row, error=error)
+        else:
+            # A batch's count says only how many were older than the stored states (and
+            # some drivers cannot count an executemany): one row alone says which.
+            for row in batch:
+                _settle(row, written=count == 1 if len(batch) == 1 else True)
+            if 0 <= count < len(batch) > 1:
+                log.warning("tables %s: %d snapshots older than the stored ones",
+                            [row.table_id for row in batch], len(batch) - count)
+
+
+def _settle(row: _Row, *, written: bool = False, error: BaseException | None = None) -> None:
+    if row.written.done():  # its table's writer gave up waiting (cancelled)
+        return
+    if error is not None:
+        row.written.set_exception(error)
+    else:
+        row.written.set_result(written)
+
+
 class SnapshotWriter:
     """Queues snapshots per table and writes them in order in background tasks."""
 
@@ -106,6 +189,7 @@ class SnapshotWriter:
         # Bounded so a burst over many tables cannot exhaust the connection pool that slash
         # commands also need.
         self._slots = asyncio.Semaphore(max_concurrency)
+        self._commit = _GroupCommit(sink, self._slots, max_concurrency)
         self._pending: dict[int, _Operation] = {}
         self._last_seq: dict[int, int] = {}
         self._tasks: dict[int, asyncio.Task[None]] = {}
@@ -191,8 +275,7 @@ class SnapshotWriter:
             while (operation := self._pending.pop(table_id, None)) is not None:
                 since = self._since.pop(table_id, None)
                 try:
-                    async with self._slots:
-                        await self._apply(table_id, operation)
+                    await self._apply(table_id, operation)
                 except IntegrityError:
                     # Permanent: the table row is gone (deleted) so no retry can succeed.
                     self.stats.dropped += 1
@@ -207,9 +290,11 @@ class SnapshotWriter:
                     self.stats.failures += 1
                     # A newer state submitted meanwhile supersedes the failed one.
                     newer = self._pending.get(table_id)
-                    self._pending[table_id] = (
-                        operation if newer is None else _merge(operation, newer)
-                    )
+                    if newer is None:
+                        self._pending[table_id] = operation
+                    else:
+                        self.stats.coalesced += 1
+                        self._pending[table_id] = _merge(operation, newer)
                     if since is not None:
                         self._since[table_id] = min(since, self._since.get(table_id, since))
                     log.warning(
@@ -234,9 +319,9 @@ class SnapshotWriter:
 
     async def _apply(self, table_id: int, operation: _Operation) -> None:
         if isinstance(operation, _Delete) or operation.reset:
-            await self._sink.delete_snapshot(table_id)
-        if isinstance(operation, _Save) and not await self._sink.save_snapshot_json(
-                table_id, operation.seq, operation.payload):
+            async with self._slots:
+                await self._sink.delete_snapshot(table_id)
+        if isinstance(operation, _Save) and not await self._commit.save(table_id, operation):
             log.warning(
                 "table %s: snapshot %d older than the stored one", table_id, operation.seq
             )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -48,25 +48,35 @@ class MemorySink:
         self.failures = 0
         self.error: Callable[[], Exception] = transient
         self.on_failure: Callable[[], None] | None = None
+        self.transactions: list[int] = []  # rows in each
+        self.gone: set[int] = set()  # tables whose row was deleted: their saves are refused
 
     def block(self, table_id: int) -> asyncio.Event:
         self.gates[table_id] = asyncio.Event()
         return self.gates[table_id]
 
-    async def save_snapshot_json(self, table_id: int, seq: int, payload: str) -> bool:
-        self.calls.append(("save", table_id, seq))
-        if table_id in self.gates:
-            await self.gates.pop(table_id).wait()
+    async def save_snapshots_json(self, rows: Sequence[tuple[int, int, str]]) -> int:
+        """One transaction, as Storage's: all rows are written or none; a failure counts once."""
+        self.transactions.append(len(rows))
+        for table_id, seq, _ in rows:
+            self.calls.append(("save", table_id, seq))
+        for table_id, _, _ in rows:
+            if table_id in self.gates:
+                await self.gates.pop(table_id).wait()
         if self.failures:
             self.failures -= 1
             if self.on_failure is not None:
                 self.on_failure()
             raise self.error()
-        stored = self.stored.get(table_id)
-        if stored is not None and stored[0] >= seq:
-            return False
-        self.stored[table_id] = (seq, jsoncodec.loads(payload))
-        return True
+        if any(table_id in self.gone for table_id, _, _ in rows):
+            raise IntegrityError("INSERT", {}, Exception("FOREIGN KEY constraint failed"))
+        written = 0
+        for table_id, seq, payload in rows:
+            stored = self.stored.get(table_id)
+            if stored is None or stored[0] < seq:
+                self.stored[table_id] = (seq, jsoncodec.loads(payload))
+                written += 1
+        return written
 
     async def delete_snapshot(self, table_id: int) -> None:
         self.calls.append(("delete", table_id, None))
@@ -105,18 +115,81 @@ async def test_lagging_writes_stay_in_order_and_skip_to_latest() -> None:
     assert sink.stored[1] == (4, {"seq": 4})
 
 
+async def settle() -> None:
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+
 async def test_a_stuck_table_does_not_hold_up_others() -> None:
+    """A write stuck in flight holds its commit slot only: later saves take another one.
+    (Saves queued together share a transaction, and so its fate.)"""
     sink = MemorySink()
     gate = sink.block(1)
     writer = SnapshotWriter(sink, sleep=FakeSleep())
     writer.submit(1, 1, {})
+    await settle()
     writer.submit(2, 1, {})
-    for _ in range(5):
-        await asyncio.sleep(0)
+    await settle()
     assert 2 in sink.stored and 1 not in sink.stored
     gate.set()
     await writer.flush()
     assert 1 in sink.stored
+
+
+async def test_saves_queued_during_a_commit_share_the_next_transaction() -> None:
+    sink = MemorySink()
+    gate = sink.block(1)
+    writer = SnapshotWriter(sink, sleep=FakeSleep(), max_concurrency=1)
+    writer.submit(1, 1, {"v": 1})
+    await settle()  # in flight, stuck
+    for table_id in (2, 3, 4):
+        writer.submit(table_id, 1, {"v": table_id})
+    writer.submit(1, 2, {"v": 2})  # waits for its table's write in flight, as ever
+    await settle()
+    assert sink.transactions == [1]
+    gate.set()
+    await writer.flush()
+    assert sink.transactions == [1, 3, 1]
+    assert {t: seq for t, (seq, _) in sink.stored.items()} == {1: 2, 2: 1, 3: 1, 4: 1}
+    assert writer.stats.written == 5
+
+
+async def test_a_table_gone_from_a_batch_is_dropped_and_the_others_written(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    sink = MemorySink()
+    sink.gone.add(3)
+    gate = sink.block(1)
+    writer = SnapshotWriter(sink, sleep=FakeSleep(), max_concurrency=1)
+    writer.submit(1, 1, {})
+    await settle()
+    for table_id in (2, 3, 4):
+        writer.submit(table_id, 1, {})
+    gate.set()
+    with caplog.at_level(logging.ERROR, logger="bot.storage.writer"):
+        await writer.flush()
+    assert sorted(sink.stored) == [1, 2, 4]
+    assert sink.transactions == [1, 3, 1, 1, 1]  # the batch, then each of its rows alone
+    assert (writer.stats.written, writer.stats.dropped, writer.stats.failures) == (3, 1, 0)
+    assert "table 3: snapshot refused by the database, dropped" in caplog.text
+
+
+async def test_a_failed_batch_is_retried_by_each_of_its_tables() -> None:
+    sink = MemorySink()
+    gate = sink.block(1)
+    sleep = FakeSleep()
+    writer = SnapshotWriter(sink, sleep=sleep, max_concurrency=1)
+    writer.submit(1, 1, {})
+    await settle()
+    for table_id in (2, 3):
+        writer.submit(table_id, 1, {})
+    sink.failures = 2  # table 1's transaction, then the batch of tables 2 and 3
+    gate.set()
+    await writer.flush()
+    assert sorted(sink.stored) == [1, 2, 3]
+    assert sink.transactions[:2] == [1, 2]
+    # Each table of the failed batch counts its failure and backs off on its own.
+    assert writer.stats.failures == 3 and sleep.delays == [0.1, 0.1, 0.1]
 
 
 async def test_failures_are_logged_and_retried_with_capped_backoff(
@@ -254,7 +327,9 @@ async def test_writer_on_a_real_database(flaky: FlakyStorage) -> None:
             writer.submit(table_id, seq, {"table": table_id, "seq": seq, "hand": ["QH"] * seq})
         await asyncio.sleep(0)
     await writer.flush()
-    assert len(sleep.delays) == 3 and writer.stats.failures == 3
+    # Three transactions failed; each carried one or more tables' saves (group commit), and
+    # every table in one counts the failure and backs off once.
+    assert flaky.failures == 0 and len(sleep.delays) == writer.stats.failures >= 3
     for table_id in tables:
         snapshot = await flaky.load_snapshot(table_id)
         assert snapshot is not None
@@ -275,8 +350,9 @@ async def test_flush_one_table_waits_only_for_it() -> None:
     sink = MemorySink()
     gate = sink.block(2)
     writer = SnapshotWriter(sink, sleep=FakeSleep())
-    writer.submit(1, 1, {})
     writer.submit(2, 1, {})
+    await settle()  # in flight, stuck
+    writer.submit(1, 1, {})
     await writer.flush(1)
     assert 1 in sink.stored and 2 not in sink.stored and writer.pending == 1
     await writer.flush(3)  # nothing queued for that table

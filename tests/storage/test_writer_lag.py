@@ -4,6 +4,7 @@ write that stores it, one figure per write however many changes it coalesced."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 
 from bot.storage.writer import SnapshotWriter
 
@@ -15,10 +16,10 @@ class GatedSink:
         self.gate = asyncio.Event()
         self.saved: list[int] = []
 
-    async def save_snapshot_json(self, table_id: int, seq: int, payload: str) -> bool:
+    async def save_snapshots_json(self, rows: Sequence[tuple[int, int, str]]) -> int:
         await self.gate.wait()
-        self.saved.append(seq)
-        return True
+        self.saved += [seq for _, seq, _ in rows]
+        return len(rows)
 
     async def delete_snapshot(self, table_id: int) -> None:
         return None

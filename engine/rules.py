@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -429,7 +430,7 @@ class Rules:
 
     def differences(self) -> dict[str, Any]:
         """Knobs whose value differs from the preset, in knob order."""
-        base = Rules.preset(self.preset_id)
+        base = _preset_base(self.preset_id)
         return {
             name: value for name, value in self.knob_values().items()
             if getattr(base, name) != value
@@ -458,3 +459,11 @@ class Rules:
         fmt = formatter or (lambda spec, value: spec.format(value))
         diffs = ", ".join(f"{k}={fmt(KNOBS[k], v)}" for k, v in self.differences().items())
         return f"{self.preset_id} ({diffs})" if diffs else self.preset_id
+
+
+@functools.cache
+def _preset_base(preset_id: str) -> Rules:
+    """A preset's rules, parsed once: every snapshot of a table states its rules as their
+    differences from the preset (`Rules.to_dict`), which parsed the preset anew each time.
+    Read only: shared by every caller."""
+    return Rules.preset(preset_id)

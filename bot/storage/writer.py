@@ -176,7 +176,6 @@ class SnapshotWriter:
         first_delay: float = 0.1,
         max_delay: float = 5.0,
         max_concurrency: int = 4,
-        committers: int = 2,
         now: Callable[[], float] = time.monotonic,
         on_written: Callable[[float], None] | None = None,
     ) -> None:
@@ -190,11 +189,7 @@ class SnapshotWriter:
         # Bounded so a burst over many tables cannot exhaust the connection pool that slash
         # commands also need.
         self._slots = asyncio.Semaphore(max_concurrency)
-        # Two transactions of saves at a time: one commits while the next batch forms, and a
-        # stuck one holds up only its own tables. More would split batches for nothing:
-        # SQLite runs one writer at a time. (250 tables in the load benchmark: with four, most
-        # batches held one save.)
-        self._commit = _GroupCommit(sink, self._slots, min(committers, max_concurrency))
+        self._commit = _GroupCommit(sink, self._slots, max_concurrency)
         self._pending: dict[int, _Operation] = {}
         self._last_seq: dict[int, int] = {}
         self._tasks: dict[int, asyncio.Task[None]] = {}

@@ -97,8 +97,8 @@ class _Row:
 
 
 class _GroupCommit:
-    """Writes the saves queued by many tables in shared transactions, at most `slots` at
-    a time. A committer takes every save queued when it gets its slot, so a save waits for
+    """Writes the saves queued by many tables in shared transactions, at most `committers`
+    at a time. A committer takes every save queued when it gets its slot, so a save waits for
     at most the commit in flight; batches never hold two saves of one table, since each
     table has one write in flight (`SnapshotWriter`)."""
 
@@ -149,9 +149,12 @@ class _GroupCommit:
         else:
             # A batch's count says only how many were older than the stored states (and
             # some drivers cannot count an executemany): one row alone says which.
+            if len(batch) == 1:
+                _settle(batch[0], written=count == 1)
+                return
             for row in batch:
-                _settle(row, written=count == 1 if len(batch) == 1 else True)
-            if 0 <= count < len(batch) > 1:
+                _settle(row, written=True)
+            if 0 <= count < len(batch):
                 log.warning("tables %s: %d snapshots older than the stored ones",
                             [row.table_id for row in batch], len(batch) - count)
 

@@ -226,27 +226,41 @@ def test_the_hand_says_why_it_can_only_pass_and_shows_the_table_off_turn() -> No
         hand_screen(table, 101, "fr").content
 
 
-@pytest.mark.parametrize(("preset", "phase", "says"), [
-    ("classic", Phase.PLAY, "Un bot finit la manche à ta place, puis la partie continue"),
-    ("classic", Phase.ROUND_OVER, "Elle continue sans toi dès la prochaine manche"),
-    ("proletario", Phase.PLAY, "Un bot prend ta place."),
-    ("proletario", Phase.ROUND_OVER, "Un bot prend ta place."),
-    ("presi", Phase.EXCHANGE, "Ta place t’attend 60 secondes"),
-    ("presi", Phase.ROUND_OVER, "Elle continue sans toi dès la prochaine manche"),
+@pytest.mark.parametrize(("preset", "seats", "phase", "says"), [
+    ("classic", 4, Phase.PLAY, "Un bot finit la manche à ta place, puis la partie continue"),
+    ("classic", 4, Phase.ROUND_OVER, "Elle continue sans toi dès la prochaine manche."),
+    ("classic", 3, Phase.PLAY, "Un bot finit la manche à ta place ; ensuite il ne reste plus "
+     "assez de joueurs : la partie s’arrête et la table revient au salon d’attente."),
+    ("classic", 3, Phase.ROUND_OVER, "Il ne restera plus assez de joueurs"),
+    ("proletario", 4, Phase.PLAY, "Un bot prend ta place."),
+    ("proletario", 4, Phase.ROUND_OVER, "Un bot prend ta place."),
+    ("presi", 4, Phase.EXCHANGE, "Ta place t’attend 60 secondes"),
+    ("presi", 4, Phase.ROUND_OVER, "Elle continue sans toi dès la prochaine manche"),
 ])
 def test_the_leave_prompt_says_what_leaving_does_by_the_rules(
-    preset: str, phase: Phase, says: str
+    preset: str, seats: int, phase: Phase, says: str
 ) -> None:
     """Between rounds a leaver's seat goes at once (a bot's where bots fill tables); in a
-    round presi waits for them, else a bot finishes it (TableService._remove)."""
-    table = table_for(preset, 4)
+    round presi waits for them, else a bot finishes it (TableService._remove); a seat freed
+    below min_players (3 in classic) sends the table to its lobby."""
+    table = table_for(preset, seats)
     assert table.game is not None
     table.game.phase = phase
     table.game_no = 3
     screen = display.quit_prompt(table, 101, "fr")
     assert screen.content.startswith("Quitter la partie ? ") and says in screen.content
+    assert "s’il reste" not in screen.content
     assert screen.view is not None
     [leave] = map(unwrap, screen.view.children)
     assert isinstance(leave, discord.ui.Button)
     assert (leave.label, leave.style, leave.custom_id) == (
         "Quitter la partie", discord.ButtonStyle.danger, "pz:7:quit:0:3.101")
+
+
+def test_the_leave_prompt_counts_the_seats_already_leaving() -> None:
+    """A player who left mid-round keeps a bot in their seat until the round ends, then the
+    seat goes: a second leaver of four in classic leaves two, below its three."""
+    table = table_for("classic", 4)
+    table.left_seats.add(2)
+    assert "revient au salon d’attente" in display.quit_prompt(table, 101, "fr").content
+    assert "goes back to its lobby" in display.quit_prompt(table, 101, "en").content

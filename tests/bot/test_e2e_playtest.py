@@ -91,13 +91,15 @@ async def test_leaving_mid_game_asks_first_in_the_leavers_language(
     prompt = bob.user.last_ephemeral()
     await bob.user.slash("president leave")
     again = bob.user.last_ephemeral()
-    assert prompt.text == "Leave the game? A bot finishes this round for you, then the " \
-        "game goes on without you if enough players are left."
+    # Three seats in classic (min_players 3): the round ends with a bot, then the lobby.
+    assert prompt.text == "Leave the game? A bot finishes this round for you; then too few " \
+        "players are left: the game stops and the table goes back to its lobby."
     assert [(b.label, b.style) for b in prompt.buttons] == [("Leave the game", 4)]  # danger
     assert table.seat_of(bob.user.id) == seat and not game.automated(seat)
     await marie.user.slash("president leave")  # French, for the French player
     assert marie.user.last_ephemeral().text == "Quitter la partie ? Un bot finit la manche " \
-        "à ta place, puis la partie continue sans toi s’il reste assez de joueurs."
+        "à ta place ; ensuite il ne reste plus assez de joueurs : la partie s’arrête et la " \
+        "table revient au salon d’attente."
     # bob's button, forged onto the public table message by marie, leaves nobody.
     custom = prompt.button("Leave the game").custom_id
     assert custom is not None

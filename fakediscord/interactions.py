@@ -80,7 +80,10 @@ class InteractionHub:
 
     def unanswered(self) -> list[InteractionRecord]:
         """Interactions the bot has not tried to answer and no settle has given up on."""
-        return [i for i in self._world.interactions.values() if not (i.attempted or i.abandoned)]
+        waiting = self._world.waiting
+        for done in [key for key, i in waiting.items() if i.attempted or i.abandoned]:
+            del waiting[done]
+        return list(waiting.values())
 
     def callback(
         self, interaction_id: int, token: str, body: dict[str, Any], uploads: list[Upload]

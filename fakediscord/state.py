@@ -149,6 +149,9 @@ class World:
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, StoredMessage] = {}
         self.interactions: dict[int, InteractionRecord] = {}
+        # Those not yet attempted nor abandoned, and some that since were (pruned when read):
+        # a settle asks after every user action, and a long run holds many thousands.
+        self.waiting: dict[int, InteractionRecord] = {}
         # The application's emojis (fakediscord.emojis keeps them): the custom emojis its
         # buttons and select options may show.
         self.emoji_ids: set[int] = set()
@@ -258,6 +261,7 @@ class World:
 
     def add_interaction(self, interaction: InteractionRecord) -> None:
         self.interactions[interaction.id] = interaction
+        self.waiting[interaction.id] = interaction
         self._by_token[interaction.token] = interaction
 
     def interaction_by_token(self, token: str) -> InteractionRecord | None:

@@ -106,7 +106,7 @@ class MessageWriter:
         )
         if not loading:
             limits.check_message(_fields(message), world.emoji_ids)
-        world.messages[message.id] = message
+        world.add_message(message)
         self._allowed[message.id] = payload.get("allowed_mentions")
         if not message.ephemeral:
             self._gateway.dispatch(
@@ -165,7 +165,7 @@ class MessageWriter:
         self._old_edits[message.id] = done + 1
 
     def delete(self, message: StoredMessage) -> None:
-        del self._world.messages[message.id]
+        self._world.remove_message(message)
         if not message.ephemeral:
             self._gateway.dispatch(
                 "MESSAGE_DELETE",

@@ -350,8 +350,7 @@ class FakeDiscord:
     def messages(self, channel: Channel | None = None) -> list[Message]:
         """Every message in the channel, everyone's ephemerals included (a god's view)."""
         where = channel or self.channel
-        found = [m for m in self.world.messages.values() if m.channel_id == where.id]
-        return [snapshot(self.world, m) for m in sorted(found, key=lambda m: m.id)]
+        return [snapshot(self.world, m) for m in self.world.in_channel(where.id)]
 
     @property
     def interactions(self) -> list[InteractionRecord]:

@@ -148,6 +148,9 @@ class World:
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, StoredMessage] = {}
+        # The same messages by channel: what a user sees is read after every action, and
+        # scanning every message of a long run for it was most of the fake's own cost.
+        self._by_channel: dict[int, dict[int, StoredMessage]] = {}
         self.interactions: dict[int, InteractionRecord] = {}
         # Those not yet attempted nor abandoned, and some that since were (pruned when read):
         # a settle asks after every user action, and a long run holds many thousands.
@@ -207,17 +210,22 @@ class World:
         dismissed."""
         return self.can_see(user_id, message) and not message.dismissed
 
+    def add_message(self, message: StoredMessage) -> None:
+        self.messages[message.id] = message
+        self._by_channel.setdefault(message.channel_id, {})[message.id] = message
+
+    def remove_message(self, message: StoredMessage) -> None:
+        del self.messages[message.id]
+        del self._by_channel[message.channel_id][message.id]
+
+    def in_channel(self, channel_id: int) -> list[StoredMessage]:
+        """Every message of a channel, everyone's ephemerals included, oldest first."""
+        return sorted(self._by_channel.get(channel_id, {}).values(), key=lambda m: m.id)
+
     def visible(self, user_id: int, channel_id: int) -> list[StoredMessage]:
         """What ``user_id`` sees in a channel, oldest first, as Discord's client shows it
         (dismissed ephemerals left out)."""
-        return sorted(
-            (
-                m
-                for m in self.messages.values()
-                if m.channel_id == channel_id and self.shows(user_id, m)
-            ),
-            key=lambda m: m.id,
-        )
+        return [m for m in self.in_channel(channel_id) if self.shows(user_id, m)]
 
     def dismiss(self, user_id: int, message_id: int) -> StoredMessage:
         """``user_id`` clicks "Dismiss message" under one of their ephemeral messages.

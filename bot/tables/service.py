@@ -27,6 +27,7 @@ from bot.tables.registry import Registry
 from bot.tables.table import (
     DEFAULT_LEVEL,
     HandLink,
+    LeaveOutcome,
     LogEntry,
     Player,
     Table,
@@ -541,6 +542,8 @@ class TableService:
         table.seats.append(bot)
 
     async def _remove(self, table: Table, user_id: int) -> None:
+        """Take a player off the table. From a game under way their seat goes as
+        Table.leave_outcome says, which is what the prompt asking them first said."""
         if table.queued(user_id):
             table.queue = [p for p in table.queue if p.user_id != user_id]
             self._changed(table)
@@ -557,19 +560,22 @@ class TableService:
         elif game.phase is Phase.GAME_OVER:
             self._back_to_lobby(table)
             table.seats = [p for p in table.seats if p.user_id != user_id]
-        elif game.phase is Phase.ROUND_OVER:
-            self._free_seat(table, game, seat)
-            self._check_enough(table, game)
-        elif table.rules.on_leave == "wait_then_cancel":
-            deadline = self.clock.now() + table.rules.leave_grace_seconds
-            table.away[user_id] = deadline
-            self._arm_grace(table, user_id, deadline)
-            table.remember(LogEntry("ev.away", {"name": table.seats[seat].name,
-                                                "deadline": int(deadline)}))
         else:
-            table.left_seats.add(seat)
-            table.seats[seat].user_id = None
-            self._after(table, self._engine(lambda: game.leave(seat), table))
+            outcome = table.leave_outcome(user_id)
+            if outcome is LeaveOutcome.WAIT:
+                deadline = self.clock.now() + table.rules.leave_grace_seconds
+                table.away[user_id] = deadline
+                self._arm_grace(table, user_id, deadline)
+                table.remember(LogEntry("ev.away", {"name": table.seats[seat].name,
+                                                    "deadline": int(deadline)}))
+            elif outcome.at_once:
+                self._free_seat(table, game, seat)
+                if outcome is LeaveOutcome.FREE_LOBBY:
+                    self._back_to_lobby(table)
+            else:  # freed with the round's other leavers once it ends (_round_ended)
+                table.left_seats.add(seat)
+                table.seats[seat].user_id = None
+                self._after(table, self._engine(lambda: game.leave(seat), table))
         if table.host_id == user_id:
             table.pass_host()
         if not table.humans() and not table.away:
@@ -578,7 +584,8 @@ class TableService:
         self._changed(table)
 
     def _free_seat(self, table: Table, game: Game, seat: int) -> None:
-        """Between rounds a leaver's seat goes: to a bot where bots fill tables, else away."""
+        """Between rounds a leaver's seat goes: to a bot where bots fill tables, else away
+        (LeaveOutcome.BOT and ROUND_BOT against the others, decided by the same rule)."""
         if table.rules.bots_fill:
             table.seats[seat] = self._new_bot(table)
             game.set_bot(seat, True)
@@ -588,14 +595,12 @@ class TableService:
             table.seats[seat].vacant = True
 
     def _round_ended(self, table: Table, game: Game) -> None:
+        """The seats left this round go now; too few left sends the table to its lobby, by
+        the count Table.leave_outcome made when they left (LeaveOutcome.ROUND_LOBBY)."""
         for seat in sorted(table.left_seats):
             self._free_seat(table, game, seat)
         table.left_seats.clear()
-        self._check_enough(table, game)
-
-    def _check_enough(self, table: Table, game: Game) -> None:
-        """RULES §10: fewer than min_players left (bots count) sends the table to the lobby."""
-        if sum(game.active) < table.rules.min_players:
+        if table.too_few_left():
             self._back_to_lobby(table)
 
     def _seat_waiting_players(self, table: Table, game: Game) -> None:

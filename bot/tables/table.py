@@ -7,7 +7,9 @@ and always run under `table.lock`.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
+from enum import Enum
 from typing import Any
 
 from engine import Game, Phase, Rules, event_from_dict
@@ -25,6 +27,33 @@ DEFAULT_LEVEL = "normal"
 def _level(level: object) -> str:
     """A stored bot level; anything the engine no longer offers plays at the default."""
     return level if isinstance(level, str) and level in LEVELS else DEFAULT_LEVEL
+
+
+class LeaveOutcome(Enum):
+    """What leaving the game under way does to a player's seat (RULES §10).
+
+    Decided in one place, `Table.leave_outcome`: TableService._remove acts on it and the
+    prompt that asks first (display.quit_prompt) words it, so the prompt cannot promise
+    what leaving then does not do."""
+
+    WAIT = "wait"  # mid-round where the rules wait: the seat waits, then the game is cancelled
+    BOT = "bot"  # between rounds where bots fill tables: a bot takes the seat at once
+    ROUND_BOT = "round_bot"  # mid-round where bots fill tables: a bot plays the seat from now on
+    FREE = "free"  # between rounds: the seat goes at once and the game goes on without it
+    FREE_LOBBY = "free_lobby"  # ... leaving too few: the table goes back to its lobby
+    ROUND = "round"  # mid-round: a bot finishes the round for them, then the seat goes
+    ROUND_LOBBY = "round_lobby"  # ... leaving too few once the round is over: the lobby
+
+    @property
+    def at_once(self) -> bool:
+        """Between rounds the seat changes hands now; mid-round a bot plays it out first."""
+        return self in (LeaveOutcome.BOT, LeaveOutcome.FREE, LeaveOutcome.FREE_LOBBY)
+
+    @property
+    def prompt(self) -> str:
+        """The catalogue key of the prompt: a bot takes the seat either way, so it does not
+        say whether the bot finishing the round is then replaced by a fresh one."""
+        return "leave.confirm." + ("bot" if self is LeaveOutcome.ROUND_BOT else self.value)
 
 
 @dataclass(frozen=True)
@@ -247,6 +276,31 @@ class Table:
         """Whether this user holds a seat in the game under way and has not left it (presi's
         leavers keep theirs while the table waits for them)."""
         return self.under_way and self.seat_of(user_id) is not None and user_id not in self.away
+
+    def too_few_left(self, leaving: Collection[int] = ()) -> bool:
+        """RULES §10: a game needs min_players seats in play (bots count). Once `leaving`
+        have gone, fewer send the table to its lobby: asked before a leave to say so, and
+        when the seats freed at a round's end have gone, to do so."""
+        game = self.game
+        return game is not None and sum(
+            1 for seat, active in enumerate(game.active) if active and seat not in leaving
+        ) < self.rules.min_players
+
+    def leave_outcome(self, user_id: int) -> LeaveOutcome:
+        """What `user_id` leaving the game under way does (LeaveOutcome): between rounds the
+        seat goes at once, mid-round presi waits for them, else a bot finishes the round; a
+        bot takes the seat where bots fill tables. The seats already leaving this round
+        (left_seats) go with theirs when counting who is left."""
+        between_rounds = self.game is not None and self.game.phase is Phase.ROUND_OVER
+        if not between_rounds and self.rules.on_leave == "wait_then_cancel":
+            return LeaveOutcome.WAIT
+        if self.rules.bots_fill:
+            return LeaveOutcome.BOT if between_rounds else LeaveOutcome.ROUND_BOT
+        seat = self.seat_of(user_id)
+        short = seat is not None and self.too_few_left(self.left_seats | {seat})
+        if between_rounds:
+            return LeaveOutcome.FREE_LOBBY if short else LeaveOutcome.FREE
+        return LeaveOutcome.ROUND_LOBBY if short else LeaveOutcome.ROUND
 
     def remember(self, entry: LogEntry) -> None:
         self.log.append(entry)

@@ -4,7 +4,7 @@ import pytest
 
 from bot.tables.clock import ManualClock
 from bot.tables.service import TableError, TableService
-from bot.tables.table import Table
+from bot.tables.table import LeaveOutcome, Table
 from engine import Game, GreedyPlayer, Phase, Rules
 from engine.bots import HardBot
 from engine.bots.rollout import Style
@@ -203,6 +203,35 @@ async def test_too_few_players_after_a_leave_sends_the_table_back_to_the_lobby()
     assert table.game is None
     assert [p.user_id for p in table.seats] == [ALICE, BOB]
     assert table.post_lobby
+
+
+@pytest.mark.parametrize(("preset", "users", "outcome"), [
+    ("classic", (ALICE, BOB, CAROL, DAVE), LeaveOutcome.FREE),
+    ("classic", (ALICE, BOB, CAROL), LeaveOutcome.FREE_LOBBY),
+    ("proletario", (ALICE, BOB, CAROL, DAVE), LeaveOutcome.BOT),
+])
+async def test_leaving_between_rounds_does_what_the_prompt_said(
+    preset: str, users: tuple[int, ...], outcome: LeaveOutcome
+) -> None:
+    """Between rounds the seat goes at once, as the outcome the prompt words says: freed, a
+    bot's where bots fill tables, or the table back to its lobby when too few are left."""
+    svc, clock = service()
+    table = await lobby(svc, preset, *users)
+    await svc.start(table, ALICE)
+    await play_round(svc, clock, table)
+    game = table.game
+    assert game is not None and game.phase is Phase.ROUND_OVER
+    leaver = users[-1]
+    seat = table.seat_of(leaver)
+    assert seat is not None and table.leave_outcome(leaver) is outcome
+    await svc.leave(table, leaver)
+    if outcome is LeaveOutcome.FREE_LOBBY:
+        assert table.game is None and table.post_lobby
+        assert leaver not in [p.user_id for p in table.seats]
+        return
+    assert table.game is game and table.seats[seat].user_id is None
+    assert game.active[seat] is (outcome is LeaveOutcome.BOT)
+    assert table.seats[seat].is_bot is (outcome is LeaveOutcome.BOT)
 
 
 async def test_the_next_game_at_a_table_counts_versions_on_from_the_last() -> None:

@@ -519,30 +519,13 @@ def stop_prompt(table: Table, locale: LocaleLike) -> Screen:
 
 
 def quit_prompt(table: Table, user_id: int, locale: LocaleLike) -> Screen:
-    """What `/president leave` asks a player mid-game, saying what leaving does by the rules.
-    Its button names the game (the table's game number) and the player: a click after that
+    """What `/president leave` asks a player mid-game, saying what leaving does by the rules:
+    Table.leave_outcome, which the service then acts on, down to whether too few are left
+    (then the prompt says the table goes back to its lobby, not « if enough are left »). Its
+    button names the game (the table's game number) and the player: a click after that
     game ended leaves nothing, and nobody else may use it."""
     leave = button(table.id, "quit", t(locale, "btn.quit_game"),
                    arg=f"{table.game_no}.{user_id}", style=discord.ButtonStyle.danger)
-    return Screen(t(locale, f"leave.confirm.{_leave_outcome(table, user_id)}",
+    return Screen(t(locale, table.leave_outcome(user_id).prompt,
                     seconds=table.rules.leave_grace_seconds), view(leave))
 
-
-def _leave_outcome(table: Table, user_id: int) -> str:
-    """How a leaver's seat goes (TableService._remove): between rounds at once, to a bot
-    where bots fill tables; mid-round presi waits for them, else a bot ends the round. A
-    freed seat that leaves fewer than min_players sends the table to its lobby (RULES §10,
-    TableService._check_enough): the prompt says so rather than « if enough are left »."""
-    game = table.game
-    between_rounds = game is not None and game.phase is Phase.ROUND_OVER
-    if not between_rounds and table.rules.on_leave == "wait_then_cancel":
-        return "wait"
-    if table.rules.bots_fill:
-        return "bot"
-    outcome = "free" if between_rounds else "round"
-    if game is not None and (seat := table.seat_of(user_id)) is not None:
-        staying = sum(1 for s, active in enumerate(game.active)
-                      if active and s != seat and s not in table.left_seats)
-        if staying < table.rules.min_players:
-            return f"{outcome}_lobby"
-    return outcome

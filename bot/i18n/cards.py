@@ -47,6 +47,14 @@ def card_words(locale: LocaleLike, card: Card, spanish: bool) -> str:
     return rank_words(locale, card.rank, 1, spanish)
 
 
+def top_single_words(locale: LocaleLike, card: Card | None, spanish: bool) -> str:
+    """The card that wins any trick alone, in words: « le 2 de deniers » (presi's), or the
+    one the host chose instead (« le A♠ »)."""
+    if card is None or str(card) == "2O":
+        return t(locale, "card.top_single")
+    return t(locale, "card.top_single_other", card=short(locale, card, spanish))
+
+
 def play_words(
     locale: LocaleLike, cards: Sequence[Card], value: str, count: int, spanish: bool,
     special: str | None = None, announce: str | None = None, wild_rank: str | None = None,
@@ -55,7 +63,7 @@ def play_words(
     if special == "joker" or (cards and cards[0].is_joker):
         return t(locale, f"card.{cards[0].rank}")
     if special == "top_single":
-        return t(locale, "card.top_single")
+        return top_single_words(locale, cards[0] if cards else None, spanish)
     words = rank_words(locale, value, count, spanish)
     if announce is not None:
         return t(locale, "card.announced", cards=rank_words(locale, "7", count, spanish),

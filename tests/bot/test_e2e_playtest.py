@@ -520,3 +520,26 @@ async def test_the_player_chooses_which_suits_go(
                             select=menus["Jouer une paire…"].custom_id)
     assert [str(c) for c in game.hand(0)] == ["4D", "KH"]
     fake.assert_no_errors()
+
+
+async def test_a_host_chosen_top_single_is_named_as_played_not_as_the_2_of_oros(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    # The host made the 2 of spades the single card that wins any trick (the knob presi
+    # sets to the 2 of oros): the history names the card played, not presi's.
+    marie = Player(fake.add_user("marie", locale="fr"))
+    table = await host_against_bots(president, marie.user, "classic", 2,
+                                    top_single=Card.parse("2S"))
+    await tick(fake, clock, 1)
+    deal(president, table, [["2S", "3H", "9C"], ["4H", "5H", "8C"], ["5D", "6H", "8D"]],
+         opener=0)
+    await marie.open_hand(president)
+    hand = marie.hand
+    menu, option = next((m, o) for m in hand.selects for o in m.options if o.value == "2S")
+    await marie.user.select(hand, [option.value], select=menu.custom_id)
+    await tick(fake, clock, 1)
+    board = message(marie.user, table.table_message_id).content
+    assert "marie joue le 2♠" in board
+    assert "le 2♠ gagne le pli : marie le remporte" in board
+    assert "deniers" not in board
+    fake.assert_no_errors()

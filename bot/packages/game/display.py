@@ -13,7 +13,15 @@ from typing import Any
 import discord
 
 from bot.i18n import LocaleLike, join_names, plural, t
-from bot.i18n.cards import card_words, play_words, rank_short, rank_words, short, shorts
+from bot.i18n.cards import (
+    card_words,
+    play_words,
+    rank_short,
+    rank_words,
+    short,
+    shorts,
+    top_single_words,
+)
 from bot.packages.cards.emojis import FaceLine, faces
 from bot.packages.controls import button, select, view
 from bot.packages.rules_text import preset_name
@@ -62,6 +70,8 @@ def entry_text(locale: LocaleLike, table: Table, entry: LogEntry) -> str:
         four = entry.key.endswith(".four")
         params["value"] = rank_words(locale, str(params["value"]), 4 if four else 1,
                                      spanish(table))
+    if entry.key == "ev.trick_closed.top_single":
+        params["card"] = top_single_words(locale, table.rules.top_single, spanish(table))
     if "role" in params:
         params["role"] = role_name(locale, table, str(params["role"]))
     return t(locale, entry.key, **params)

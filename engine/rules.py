@@ -179,7 +179,12 @@ class KnobSpec:
         if self.kind == "card":
             if raw is None or str(raw).strip().lower() == "none":
                 return None
-            return raw if isinstance(raw, Card) else Card.parse(str(raw))
+            card = raw if isinstance(raw, Card) else Card.parse(str(raw))
+            if card.value != TWO:
+                # RULES §7 describes it as a 2 (« inside a pair/triple/quad of 2s it is an
+                # ordinary 2 »), and the engine plays it as one: any other card is refused.
+                raise ValueError(f"{card} is not a 2: the single card that wins any trick is a 2")
+            return card
         raise AssertionError(self.kind)
 
     def format(self, value: Any) -> str:

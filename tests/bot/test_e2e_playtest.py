@@ -229,7 +229,7 @@ async def test_the_table_says_who_opens_and_why_each_trick_closed(
         if game.round_no == 1 and not game.pile else None
     board = message(marie, table.table_message_id).content
     if opener is not None:
-        assert f"{table.name(opener)} a la Dame de cœur : à lui d’ouvrir" in board
+        assert f"{table.name(opener)} a la Dame de cœur et ouvre" in board
     closes: set[str] = set()
     for _ in range(200):
         if game.phase is Phase.ROUND_OVER:

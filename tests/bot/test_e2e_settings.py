@@ -3,6 +3,8 @@
 import re
 from pathlib import Path
 
+import pytest
+
 from bot.client import PresidentBot
 from bot.packages.settings.views import typed_text, typed_value
 from bot.tables.table import Table
@@ -47,10 +49,13 @@ def test_typed_answers_in_either_language() -> None:
     assert typed_value("top_single", "aucune") is None
     assert typed_value("top_single", "2o") == Card.parse("2O")
     # as the screens show cards, in either language: what a host copies from the table
-    assert typed_value("top_single", "D♥") == typed_value("top_single", "q♥") == Card.parse("QH")
+    assert typed_value("top_single", "2♥") == typed_value("top_single", "2 ♥") == Card.parse("2H")
     assert typed_value("top_single", "2🪙") == Card.parse("2O")
-    assert typed_value("top_single", "R 🪙") == typed_value("top_single", "Rey🪙") == \
-        Card.parse("KO")
+    # read, but refused: the single card that wins any trick is a 2 (RULES §7), and the
+    # engine could not list the plays of a hand holding another (a play-test froze a game)
+    for shown in ("D♥", "q♥", "R 🪙", "Rey🪙", "AS"):
+        with pytest.raises(ValueError, match="is not a 2"):
+            typed_value("top_single", shown)
     assert typed_text("fr", "game_end", GameEnd("rounds", 5)) == "5 manches"
     assert typed_text("fr", "autopilot_after_timeouts", None) == "jamais"
 
@@ -227,4 +232,22 @@ async def test_a_panel_drawn_before_the_groups_still_changes_its_knobs(
     assert "✅ Les places suivent le classement vaut maintenant oui." in panel.content
     assert [s.custom_id for s in panel.selects if ":knob:" in s.custom_id] == \
         [f"pz:{table.id}:knob:0:tricks", f"pz:{table.id}:knob:0:table"]
+    fake.assert_no_errors()
+
+
+async def test_the_single_card_that_wins_any_trick_must_be_a_2(
+    fake: FakeDiscord, president: PresidentBot
+) -> None:
+    """A play-test typed « A♠ »: accepted, it froze the game (the engine plays that card as a
+    2). Now it is refused in the host's words and the rules stay as they were."""
+    marie, table = await marie_opens_the_settings(fake, president)
+    await open_form(marie, "top_single")
+    await marie.modal_submit({"Nouvelle valeur": "A♠"})
+    assert table.rules.top_single is None
+    assert marie.last_ephemeral().content.startswith(
+        "⚠️ Carte seule qui gagne tout pli : écris un 2 comme la table l’affiche")
+    await open_form(marie, "top_single")
+    await marie.modal_submit({"Nouvelle valeur": "2♠"})
+    assert table.rules.top_single == Card.parse("2S")
+    assert "✅ Carte seule qui gagne tout pli vaut maintenant" in marie.last_ephemeral().content
     fake.assert_no_errors()

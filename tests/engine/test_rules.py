@@ -2,7 +2,8 @@ import json
 
 import pytest
 
-from engine import KNOBS, PRESETS, GameEnd, Rules, RulesError
+from engine import KNOBS, PRESETS, Card, Game, GameEnd, GreedyPlayer, Phase, Rules, RulesError
+from engine.plays import opening_options
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
@@ -39,6 +40,7 @@ def test_unknown_knob_names_the_knobs() -> None:
         ("turn_seconds", "1", "between 5 and 600"),
         ("game_end", "forever", "rounds:N, unlimited, target:N"),
         ("top_single", "ZZ", "unknown card"),
+        ("top_single", "AS", "is not a 2"),  # RULES §7: it is a 2 (an ordinary one in groups)
         ("points", "P3 X9", "unknown roles"),
     ],
 )
@@ -120,3 +122,24 @@ def test_game_end_numbers_are_plain_digits_within_bounds(text: str) -> None:
     with pytest.raises(RulesError):
         Rules.preset("classic", game_end=text)
     assert Rules.preset("classic", game_end="rounds:999").game_end.n == 999
+
+
+
+
+@pytest.mark.parametrize("card", ["2S", "2H", "2D", "2C"])
+def test_any_2_of_the_deck_can_be_the_top_single_card(card: str) -> None:
+    """Its holder can open with it alone as the top single card, and games play to the end."""
+    rules = Rules.preset("classic", top_single=card)
+    top = Card.parse(card)
+    for seed in range(8):
+        game = Game.new(rules, seats=4, seed=seed)
+        holder = next(s for s in range(4) if top in game.hand(s))
+        alone = opening_options(game.hand(holder), deck=rules.deck_kind, wild_level=None,
+                                top_single=top)
+        assert [o.cards for o in alone if o.special == "top_single"] == [(top,)]
+        player = GreedyPlayer()
+        while game.phase is Phase.PLAY:
+            seat = game.to_act
+            assert seat is not None
+            game.apply(seat, player.choose(game, seat))
+        assert game.ranking is not None

@@ -29,6 +29,7 @@ __all__ = [
 ]
 
 ROLE_CODES = ("P", "VP", "N", "VL", "L")
+_DECKS: dict[str, Deck] = {deck.value: deck for deck in Deck}  # knob value → Deck
 
 
 #: Values of several knobs that cannot go together, by name: the knobs each one involves
@@ -403,7 +404,10 @@ class Rules:
     # -- views --------------------------------------------------------------------------------
     @property
     def deck_kind(self) -> Deck:
-        return Deck(self.deck)
+        # A dict lookup, not ``Deck(self.deck)``: rendering a hand asks once per card shown
+        # (is the deck Spanish?), and an Enum call by value costs several times as much.
+        # The knob was validated, so the lookup finds it; `Deck` still refuses any other.
+        return _DECKS.get(self.deck) or Deck(self.deck)
 
     @property
     def wild_level(self) -> int | None:

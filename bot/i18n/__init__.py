@@ -13,10 +13,30 @@ CATALOGUES: dict[str, dict[str, str]] = {"fr": fr.CATALOGUE, "en": en.CATALOGUE}
 LocaleLike = object  # discord.Locale, a locale string such as "fr" or "en-US", or None
 
 
-def lang(locale: LocaleLike) -> str:
-    """The catalogue language for a Discord locale (`discord.Locale.french` is "fr")."""
+# lang's answers by locale. Rendering one table message or hand asks about sixty times
+# (every `t`), always for the same few locales; the answer depends only on the locale, an
+# immutable value (a string, a `discord.Locale`, None), so it is worked out once per locale.
+# Bounded in case locales ever come from somewhere unbounded; unhashable ones are not kept.
+_LANGS: dict[object, str] = {}
+_LANGS_KEPT = 256
+
+
+def _lang_of(locale: LocaleLike) -> str:
     value = getattr(locale, "value", locale)
     return "fr" if isinstance(value, str) and value.lower().startswith("fr") else "en"
+
+
+def lang(locale: LocaleLike) -> str:
+    """The catalogue language for a Discord locale (`discord.Locale.french` is "fr")."""
+    try:
+        return _LANGS[locale]
+    except KeyError:
+        found = _lang_of(locale)
+        if len(_LANGS) < _LANGS_KEPT:
+            _LANGS[locale] = found
+        return found
+    except TypeError:  # unhashable: worked out each time
+        return _lang_of(locale)
 
 
 def t(locale: LocaleLike, key: str, **params: object) -> str:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
-from bot.i18n import LocaleLike, t
+from bot.i18n import LocaleLike, lang, t
 from engine import Card
 
 FRENCH_SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -22,10 +23,20 @@ def rank_short(locale: LocaleLike, rank: str, spanish: bool) -> str:
 
 def short(locale: LocaleLike, card: Card, spanish: bool) -> str:
     """Compact form for hands and tricks: rank then suit symbol."""
+    return _short(lang(locale), card, spanish)
+
+
+# The words for cards depend on the language, the card (or rank and count) and the deck
+# alone, and the catalogues never change: a table message or a hand spells the same few
+# dozen cards over and over (the hand, every option of its menus, the trick, the history),
+# so each is worked out once. Bounded by the decks: 2 languages × 54 cards × 2, and
+# 2 × 15 ranks × 4 counts × 2.
+@functools.cache
+def _short(language: str, card: Card, spanish: bool) -> str:
     if card.is_joker:
-        return t(locale, f"card.short.{card.rank}")
+        return t(language, f"card.short.{card.rank}")
     suits = SPANISH_SUITS if spanish else FRENCH_SUITS
-    return rank_short(locale, card.rank, spanish) + suits[card.suit]
+    return rank_short(language, card.rank, spanish) + suits[card.suit]
 
 
 def shorts(locale: LocaleLike, cards: Sequence[Card], spanish: bool) -> str:
@@ -34,10 +45,15 @@ def shorts(locale: LocaleLike, cards: Sequence[Card], spanish: bool) -> str:
 
 def rank_words(locale: LocaleLike, rank: str, count: int, spanish: bool) -> str:
     """"deux Rois" / "a pair of Kings"; Spanish court cards keep their names."""
+    return _rank_words(lang(locale), rank, min(max(count, 1), 4), spanish)
+
+
+@functools.cache
+def _rank_words(language: str, rank: str, count: int, spanish: bool) -> str:
     deck = "spanish" if spanish and rank in SPANISH_NAMED else "french"
-    one = t(locale, f"rank.{deck}.{rank}.one")
-    many = t(locale, f"rank.{deck}.{rank}.many")
-    return t(locale, f"count.{min(max(count, 1), 4)}", one=one, many=many)
+    one = t(language, f"rank.{deck}.{rank}.one")
+    many = t(language, f"rank.{deck}.{rank}.many")
+    return t(language, f"count.{count}", one=one, many=many)
 
 
 def card_words(locale: LocaleLike, card: Card, spanish: bool) -> str:

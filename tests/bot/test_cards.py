@@ -46,3 +46,36 @@ def test_special_plays() -> None:
 def test_single_cards_in_words() -> None:
     assert card_words("en", Card.parse("BJ"), False) == "the black joker"
     assert card_words("fr", Card.parse("QH"), False) == "une Dame"
+
+
+def test_remembered_card_words_are_the_catalogues_words() -> None:
+    """`short` and `rank_words` keep their answers (a render spells the same cards over and
+    over): every card of every deck, in both languages and any locale form, reads as the
+    catalogue says, whichever language asked first."""
+    import discord
+
+    from bot.i18n import t
+    from bot.i18n.cards import FRENCH_NAMED, FRENCH_SUITS, SPANISH_NAMED, SPANISH_SUITS
+    from engine.cards import Deck
+
+    for locale, language in (("fr", "fr"), (discord.Locale.french, "fr"), ("en-US", "en"),
+                             (None, "en")):
+        for deck in Deck:
+            spanish = deck.spanish
+            named = SPANISH_NAMED if spanish else FRENCH_NAMED
+            suits = SPANISH_SUITS if spanish else FRENCH_SUITS
+            for card in deck.cards() + cards("BJ", "RJ"):
+                if card.is_joker:
+                    expected = t(language, f"card.short.{card.rank}")
+                else:
+                    rank = t(language, f"short.{'spanish' if spanish else 'french'}."
+                                       f"{card.rank}") if card.rank in named else card.rank
+                    expected = rank + suits[card.suit]
+                assert short(locale, card, spanish) == expected
+            for rank in deck.ranks:
+                kind = "spanish" if spanish and rank in SPANISH_NAMED else "french"
+                for count in range(0, 6):
+                    expected = t(language, f"count.{min(max(count, 1), 4)}",
+                                 one=t(language, f"rank.{kind}.{rank}.one"),
+                                 many=t(language, f"rank.{kind}.{rank}.many"))
+                    assert rank_words(locale, rank, count, spanish) == expected

@@ -264,3 +264,20 @@ def test_the_leave_prompt_counts_the_seats_already_leaving() -> None:
     table.left_seats.add(2)
     assert "revient au salon d’attente" in display.quit_prompt(table, 101, "fr").content
     assert "goes back to its lobby" in display.quit_prompt(table, 101, "en").content
+
+
+def test_choices_of_suits_from_the_hand_given_are_the_engines() -> None:
+    """A hand's render sorts the hand once and hands it to `suit_choices`: the same
+    choices as when it asks the engine, before and after the hand changes."""
+    table = table_for("classic", 4)
+    game = table.game
+    assert game is not None
+    for _ in range(6):
+        seat = game.to_act
+        assert seat is not None
+        for option in game.legal_plays(seat):
+            assert display.suit_choices(game, seat, option, game.hand(seat)) == \
+                display.suit_choices(game, seat, option)
+        if game.phase is not Phase.PLAY:
+            break
+        game.apply(seat, GreedyPlayer().choose(game, seat))

@@ -150,3 +150,29 @@ def test_every_bot_reason_has_a_sentence() -> None:
     for reason in (*REASONS, *GIFT_REASONS):
         for catalogue in (EN, FR):
             assert f"reason.{reason}" in catalogue, reason
+
+
+def test_the_language_of_a_locale_is_remembered_but_never_goes_stale() -> None:
+    """`lang` keeps its answer per locale (it is asked at every `t`): the same answer the
+    second time, for strings and `discord.Locale` alike; a locale it cannot keep (not
+    hashable) is worked out each time, so a changed value gets its own language; and it
+    keeps no more than its bound."""
+    from types import SimpleNamespace
+
+    import discord
+
+    from bot import i18n
+
+    for _ in range(2):
+        assert lang(discord.Locale.french) == "fr"
+        assert lang(discord.Locale.american_english) == "en"
+        assert lang("fr-CA") == "fr"
+        assert lang(None) == "en"
+    mutable = SimpleNamespace(value="fr")
+    assert lang(mutable) == "fr"
+    mutable.value = "en-GB"
+    assert lang(mutable) == "en"
+    for n in range(2 * i18n._LANGS_KEPT):
+        assert lang(f"fr-x{n}") == "fr"
+        assert lang(f"en-x{n}") == "en"
+    assert len(i18n._LANGS) <= i18n._LANGS_KEPT

@@ -3,6 +3,7 @@ import json
 import pytest
 
 from engine import KNOBS, PRESETS, Card, Game, GameEnd, GreedyPlayer, Phase, Rules, RulesError
+from engine.cards import Deck
 from engine.plays import opening_options
 
 
@@ -124,6 +125,15 @@ def test_game_end_numbers_are_plain_digits_within_bounds(text: str) -> None:
     assert Rules.preset("classic", game_end="rounds:999").game_end.n == 999
 
 
+def test_deck_kind_follows_the_deck_knob() -> None:
+    """`deck_kind` is looked up in a table of the decks, not parsed each time: rules whose
+    deck changes (a host's new setting) name their own deck, never the previous one's."""
+    rules = Rules.preset("classic").replace(first_opener="random")
+    assert rules.deck_kind is Deck(rules.deck)
+    for deck in Deck:
+        changed = rules.replace(deck=deck.value)
+        assert changed.deck_kind is deck
+        assert changed.deck_kind.spanish == deck.value.startswith("spanish")
 
 
 @pytest.mark.parametrize("card", ["2S", "2H", "2D", "2C"])

@@ -306,7 +306,7 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
         _exchange_part(table, game, seat, locale, items, lines, wanted)
     elif game.phase is Phase.PLAY:
         note_lines(table, seat, locale, lines, wanted)
-        _play_part(table, game, seat, locale, items, page, lines, wanted)
+        _play_part(table, game, seat, locale, items, page, lines, wanted, hand)
     else:
         over = game.phase is Phase.GAME_OVER
         lines.append(t(locale, "hand.game_over" if over else "hand.round_over"))
@@ -352,15 +352,20 @@ def _end_warning(table: Table, option: PlayOption, hand: Sequence[Card]) -> str:
     return ""
 
 
-def suit_choices(game: Game, seat: int, option: PlayOption) -> list[PlayOption]:
+def suit_choices(game: Game, seat: int, option: PlayOption,
+                 hand: Sequence[Card] | None = None) -> list[PlayOption]:
     """The option once per choice of cards when the seat holds more cards of its value than
     it needs (R♣ or R♥): the player, not the engine, chooses which go. Each choice is one the
     engine accepts as the same play; one that would be another (the 2 of oros alone is a
-    special) is left out. Wild plays keep the engine's choice."""
+    special) is left out. Wild plays keep the engine's choice.
+
+    `hand`: the seat's `game.hand(seat)`, when the caller has it already: a hand's render
+    asks for every option, and the engine sorts the hand anew at each call."""
     if option.special or option.wilds:
         return [option]
     value = option.cards[0].value
-    same = [c for c in game.hand(seat) if c.value == value and not c.is_joker]
+    held = game.hand(seat) if hand is None else hand
+    same = [c for c in held if c.value == value and not c.is_joker]
     if len(same) <= option.count:
         return [option]
     choices = []
@@ -375,16 +380,18 @@ def suit_choices(game: Game, seat: int, option: PlayOption) -> list[PlayOption]:
 
 
 def play_selects(table: Table, game: Game, seat: int, locale: LocaleLike,
-                 options: Sequence[PlayOption]) -> list[discord.ui.Item[Any]]:
+                 options: Sequence[PlayOption],
+                 hand: Sequence[Card] | None = None) -> list[discord.ui.Item[Any]]:
     """Every legal play, one per choice of cards, grouped by count (specials apart), 25 per
-    select."""
+    select. `hand`: the seat's `game.hand(seat)` if the caller has it (see `suit_choices`)."""
+    if hand is None:
+        hand = game.hand(seat)
     groups: dict[str, list[PlayOption]] = {}
     for listed in options:
-        for option in suit_choices(game, seat, listed):
+        for option in suit_choices(game, seat, listed, hand):
             groups.setdefault("special" if option.special else str(option.count),
                               []).append(option)
     selects: list[discord.ui.Item[Any]] = []
-    hand = game.hand(seat)
     for key in sorted(groups, key=lambda k: (k == "special", k)):
         group = sorted(groups[key], key=lambda o: (game.strength(o.level), o.wilds,
                                                    o.announce or ""))
@@ -403,9 +410,10 @@ def play_selects(table: Table, game: Game, seat: int, locale: LocaleLike,
 
 def _play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
                items: list[discord.ui.Item[Any]], page: int, lines: list[str],
-               wanted: list[FaceLine]) -> None:
+               wanted: list[FaceLine], hand: Sequence[Card]) -> None:
     """Adds the play phase's lines to ``lines`` (the trick's faces to ``wanted``) and its
-    controls to ``items``."""
+    controls to ``items``. `hand` is the seat's `game.hand(seat)`, sorted once for the
+    whole render."""
     if game.automated(seat):
         if seat not in table.left_seats:
             items.append(button(table.id, "resume", t(locale, "btn.resume"),
@@ -417,7 +425,7 @@ def _play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
     if table.rules.fast:
         if seat in game.passed:
             lines.append(t(locale, "hand.passed"))
-        elif game.hand(seat):
+        elif hand:
             lines.append(t(locale, "hand.fast" if game.trick else "hand.fast_open",
                            countdown=countdown(table)))
     elif game.to_act == seat:
@@ -426,7 +434,7 @@ def _play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
         if game.constraint is not None and game.constraint[0] == seat and top is not None:
             lines.append(t(locale, "hand.same_or_pass",
                            cards=rank_words(locale, top.value, top.count, spanish(table))))
-    elif game.to_act is not None and game.hand(seat):
+    elif game.to_act is not None and hand:
         lines.append(t(locale, "hand.waiting", name=table.name(game.to_act)))
     if game.to_act == seat and not options:  # say why there is nothing to pick
         constrained = game.constraint is not None and game.constraint[0] == seat
@@ -439,7 +447,7 @@ def _play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
         lines.append(trick_line(locale, table, game))
     if not options and not can_pass:
         return
-    selects = play_selects(table, game, seat, locale, options)
+    selects = play_selects(table, game, seat, locale, options, hand)
     pages = max(1, -(-len(selects) // SELECTS_PER_PAGE))
     page = min(max(page, 0), pages - 1)
     for row, item in enumerate(selects[page * SELECTS_PER_PAGE:(page + 1) * SELECTS_PER_PAGE]):

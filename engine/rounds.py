@@ -225,6 +225,18 @@ class Rounds(Tricks):
                 return gift
         return None
 
+    def gift_on_hold(self, seat: int) -> tuple[int, tuple[Card, ...], bool] | None:
+        """The seat's own gift once chosen (or given for it by the rules), while the exchange
+        still holds it back: (receiver, cards, automatic). In a blind exchange the cards stay
+        in the giver's hand until every gift is chosen, so its player is told where they go
+        rather than left wondering why they are still there."""
+        if self.phase is not Phase.EXCHANGE:
+            return None
+        for gift in self.gifts:
+            if gift.giver == seat and gift.cards is not None and not gift.transferred:
+                return gift.receiver, gift.cards, gift.automatic
+        return None
+
     def _gift_ready(self, gift: Gift) -> bool:
         if self.rules.exchange_blind or gift.mode == "best":
             return True

@@ -516,6 +516,8 @@ CATALOGUE: dict[str, str] = {
     "hand.give_selected": "Picked: {cards} · {left} still to pick",
     "hand.give_complete": "Picked: {cards} · press **Give the selected cards**",
     "err.too_many_gifts": "You give {cards} in all, and you already picked {picked} in the other menu: remove some first.",
+    "hand.give_held": "You give {cards} to **{name}**: the cards change hands once everyone has chosen.",
+    "hand.give_held_auto": "The rules give {cards} to **{name}** for you: the cards change hands once everyone has chosen.",
     "hand.give_waiting": "Waiting for the other players to finish the exchange.",
     "hand.received": "You received {cards} from {name}.",
     "hand.gave": "You gave {cards} to {name}.",

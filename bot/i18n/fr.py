@@ -516,6 +516,8 @@ CATALOGUE: dict[str, str] = {
     "hand.give_selected": "Choisies : {cards} · encore {left} à choisir",
     "hand.give_complete": "Choisies : {cards} · appuie sur **Donner les cartes choisies**",
     "err.too_many_gifts": "Tu donnes {cards} en tout, et tu en as déjà choisi {picked} dans l’autre menu : retire-en d’abord.",
+    "hand.give_held": "Tu donnes {cards} à **{name}** : les cartes changent de main quand chacun a choisi.",
+    "hand.give_held_auto": "Pour toi, la règle donne {cards} à **{name}** : les cartes changent de main quand chacun a choisi.",
     "hand.give_waiting": "On attend que les autres finissent l’échange.",
     "hand.received": "Tu as reçu {cards} de {name}.",
     "hand.gave": "Tu as donné {cards} à {name}.",

@@ -6,7 +6,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.i18n.cards import rank_words
+from bot.i18n.cards import rank_words, shorts
 from bot.packages.controls import CUSTOM_ID, error_text
 from bot.packages.game import display
 from bot.packages.game.display import (
@@ -281,3 +281,23 @@ def test_choices_of_suits_from_the_hand_given_are_the_engines() -> None:
         if game.phase is not Phase.PLAY:
             break
         game.apply(seat, GreedyPlayer().choose(game, seat))
+
+
+def test_a_gift_held_back_by_a_blind_exchange_says_where_it_goes() -> None:
+    """Proletario's exchange is blind and gives the low roles' best cards for them: a
+    play-test's Proletario saw only « On attend… » beside cards already promised away."""
+    table = table_for("proletario", 4, previous_ranking=[0, 1, 2, 3])
+    game = table.game
+    assert game is not None and game.phase is Phase.EXCHANGE
+    held = game.gift_on_hold(3)  # the Proletario: their best cards, chosen by the rules
+    assert held is not None and held[0] == 0 and held[2]
+    screen = hand_screen(table, 103, "fr")
+    cards = shorts("fr", held[1], False)
+    assert f"Pour toi, la règle donne {cards} à **p0**" in screen.content
+    assert "On attend que les autres finissent l’échange." in screen.content
+    assert game.gift_on_hold(0) is None  # the President has yet to choose
+    due = game.exchange_due(0)
+    assert due is not None
+    game.give(0, due.allowed[:due.count])
+    given = shorts("en", due.allowed[:due.count], False)
+    assert f"You give {given} to **p3**" in hand_screen(table, 100, "en").content

@@ -474,6 +474,12 @@ def _exchange_part(table: Table, game: Game, seat: int, locale: LocaleLike,
     already received: a high role chooses what to give back knowing it."""
     due = game.exchange_due(seat)
     if due is None or not due.ready:
+        held = game.gift_on_hold(seat)
+        if held is not None:
+            receiver, cards, automatic = held
+            lines.append(t(locale, "hand.give_held_auto" if automatic else "hand.give_held",
+                           cards=shorts(locale, cards, spanish(table)),
+                           name=table.name(receiver)))
         lines.append(t(locale, "hand.give_waiting"))
         return
     lines.append(t(locale, "hand.give", cards=plural(locale, "n.cards", due.count),

@@ -32,7 +32,8 @@ def _knob_value(name: str, rng: random.Random) -> object:
         return {role: rng.randint(0, 4) for role in ("P", "VP", "N", "VL", "L")}
     if spec.kind == "game_end":
         return rng.choice(["rounds:2", "unlimited", "target:4"])
-    return rng.choice(["none", "2O", "2H"])
+    # Any card a host may type: the engine takes only a 2 (others are refused, not played).
+    return rng.choice(["none", "2O", "2H", "AS", "QH", "3O"])
 
 
 @st.composite

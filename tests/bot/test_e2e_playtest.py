@@ -115,8 +115,8 @@ async def test_leaving_mid_game_asks_first_in_the_leavers_language(
     assert answered.text == "You left the table." and not answered.buttons
     assert table.seat_of(bob.user.id) is None and game.automated(seat)
     left = sorted(table.left_seats)
-    await bob.user.click_shown(prompt, "Leave the game")
-    assert bob.user.last_ephemeral().text == t("en", "err.unknown_control")
+    await bob.user.click_shown(prompt, "Leave the game")  # late, not forged
+    assert bob.user.last_ephemeral().text == t("en", "err.stale_button")
     await bob.user.click(again, "Leave the game")
     assert bob.user.last_ephemeral().text == "You are not seated at this table."
     assert table.game is game and sorted(table.left_seats) == left
@@ -542,4 +542,91 @@ async def test_a_host_chosen_top_single_is_named_as_played_not_as_the_2_of_oros(
     assert "marie joue le 2♠" in board
     assert "le 2♠ gagne le pli : marie le remporte" in board
     assert "deniers" not in board
+    fake.assert_no_errors()
+
+
+async def test_a_late_click_on_ones_own_screen_is_told_it_is_late_not_forged(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the play-test: « Passer » clicked on a hand as it was drawn before the turn
+    timer ran out, and « Manche suivante » clicked twice, were answered as forged controls
+    (« n'appartient pas à ce bot »). They are this bot's controls for this table and
+    player that a redraw replaced: the click is told it is late, and nothing changes."""
+    marie, table, game = await marie_against_three_bots(fake, president, "rounds:5")
+    seat = table.seat_of(marie.id)
+    assert seat is not None
+    await play_until(fake, clock, [], lambda: game.to_act == seat and game.can_pass(seat))
+    await marie.slash("president hand")
+    drawn = marie.last_ephemeral()
+    assert "Passer" in [b.label for b in drawn.buttons]
+    version = game.version
+    await tick(fake, clock, table.rules.turn_seconds)
+    while game.version == version:  # the server passes for her; a bot is thinking
+        await tick(fake, clock, 0.25)
+    await tick(fake, clock, 1.5)  # her hand is redrawn (edits are coalesced)
+    assert "Passer" not in [b.label for b in message(marie, drawn.id).buttons]
+    version, hand = game.version, list(game.hand(seat))
+    await marie.click_shown(drawn, "Passer")
+    redrawn = message(marie, drawn.id)  # her hand as it is now, saying the table moved on
+    assert redrawn.text.startswith("⚠️ " + t("fr", "err.stale"))
+    assert game.version == version and list(game.hand(seat)) == hand
+    assert marie.last_ephemeral().text != t("fr", "err.unknown_control")
+
+    await let_timers_play(fake, clock, game, Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    board = message(marie, table.table_message_id)
+    await marie.click(board, "Manche suivante")
+    await tick(fake, clock, 1)
+    assert game.round_no == 2
+    assert "Manche suivante" not in [b.label for b in message(marie, board.id).buttons]
+    version = game.version
+    await marie.click_shown(board, "Manche suivante")  # her second click
+    assert marie.last_ephemeral().text == t("fr", "err.stale_button")
+    assert game.round_no == 2 and game.version == version
+    fake.assert_no_errors()
+
+
+async def test_a_control_absent_from_its_message_that_the_bot_never_drew_there_is_forged(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock
+) -> None:
+    """What a late click is not: a version the game has not reached (or the current one,
+    which the screen would show), another table's or a table that does not exist, a
+    private control on the public message or a public one on a hand, a button's id as a
+    menu, an arg the bot never writes, or « Quitter la partie » naming someone else. Each
+    is refused as forged, and nothing changes."""
+    marie, table, game = await marie_against_three_bots(fake, instant, "rounds:5")
+    seat = table.seat_of(marie.id)
+    assert seat is not None
+    await let_timers_play(fake, clock, game, Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    await marie.slash("president hand")
+    hand = marie.last_ephemeral()
+    board = message(marie, table.table_message_id)
+    old = game.version - 1
+    forged: list[tuple[Any, str, int]] = [
+        (board, cid(table, "next", game.version + 1), BUTTON),
+        (board, cid(table, "replay", game.version), BUTTON),  # current: it would be shown
+        (board, f"pz:{table.id + 1}:next:{old}:", BUTTON),
+        (board, cid(table, "pass", old), BUTTON),  # a hand's control on the public message
+        (hand, cid(table, "next", old), BUTTON),  # a public control on a hand
+        (board, cid(table, "next", old), 3),  # a button's id as a menu
+        (board, cid(table, "join", 1), BUTTON),  # a lobby button carries no version
+        (hand, cid(table, "page", old, "x"), BUTTON),
+        (hand, cid(table, "quit", 0, f"{table.game_no}.{marie.id + 1}"), BUTTON),
+        (hand, cid(table, "hint", old), BUTTON),
+    ]
+    before = (game.version, game.phase, game.round_no)
+    for shown, custom, kind in forged:
+        data: dict[str, Any] = {"custom_id": custom, "component_type": kind}
+        if kind == 3:
+            data["values"] = ["x"]
+        await Forger(fake).send(marie, MESSAGE_COMPONENT, data, message=shown)
+        assert marie.last_ephemeral().text == t("fr", "err.unknown_control"), custom
+    assert (game.version, game.phase, game.round_no) == before
+    # The same « Manche suivante » drawn for an earlier version is only late.
+    await Forger(fake).send(marie, MESSAGE_COMPONENT,
+                            {"custom_id": cid(table, "next", old), "component_type": BUTTON},
+                            message=board)
+    assert marie.last_ephemeral().text == t("fr", "err.stale_button")
+    assert (game.version, game.phase, game.round_no) == before
     fake.assert_no_errors()

@@ -83,14 +83,37 @@ def standalone(name: str) -> Callable[[Standalone], Standalone]:
     return register
 
 
-def action(name: str, *, form: bool = False) -> Callable[[Handler], Handler]:
-    """Register the handler of a button or select (`form=True`: of a submitted form)."""
+@dataclass(frozen=True)
+class Drawn:
+    """Where and how the bot draws an action's control: what tells a late click on one that
+    a redraw has since replaced (see `late`) from a forged one."""
+
+    select: bool = False  # a string select, else a button
+    private: bool = False  # on an ephemeral message (a hand, a prompt, the settings panel)
+    versioned: bool = False  # carries the game version it was drawn for, else 0
+    # What its arg matches; a group named "user" must be the clicker's id (their prompt).
+    arg: str = ""
+    # The late click's answer, run like a handler (a hand is redrawn); else err.stale_button.
+    late: Handler | None = None
+
+
+#: How each action's control is drawn; an action without one has no late clicks (every
+#: click on one of its controls absent from its message is refused as forged).
+DRAWN: dict[str, Drawn] = {}
+
+
+def action(name: str, *, form: bool = False,
+           drawn: Drawn | None = None) -> Callable[[Handler], Handler]:
+    """Register the handler of a button or select (`form=True`: of a submitted form), and
+    how its control is drawn (`drawn`)."""
     registry = FORMS if form else HANDLERS
 
     def register(handler: Handler) -> Handler:
         if name in HANDLERS or name in FORMS or name in STANDALONE:
             raise ValueError(f"action {name!r} registered twice")
         registry[name] = handler
+        if drawn is not None:
+            DRAWN[name] = drawn
         return handler
 
     return register
@@ -278,9 +301,52 @@ def redrawn_on(message: discord.Message, name: str, kind: object) -> bool:
     return False
 
 
+BUTTON, SELECT = discord.ComponentType.button.value, discord.ComponentType.string_select.value
+
+
+def late(interaction: discord.Interaction[Any], match: re.Match[str], kind: object) -> bool:
+    """Whether a click on a control absent from its message is one this bot drew there, for
+    this table and this user, that a redraw has since replaced: its player's client still
+    showed it (a hand redrawn when the turn timer ran out, « Manche suivante » clicked
+    again once the next round was dealt, a prompt already answered).
+
+    Anything this bot could not have drawn there is forged: an action of no table or drawn
+    on the other kind of message (public or private) or as the other component type, a
+    table of another channel or guild, a version not older than the game's (a control of
+    the current screen absent from it), an arg of another form or naming another player."""
+    table_id, name, arg = int(match.group(1)), match.group(2), match.group(4)
+    drawn = DRAWN.get(name)
+    message = interaction.message
+    if drawn is None or table_id == NO_TABLE or message is None or name not in HANDLERS:
+        return False
+    if kind != (SELECT if drawn.select else BUTTON) or \
+            drawn.private != bool(message.flags.ephemeral):
+        return False
+    table = interaction.client.service.registry.by_id(table_id)
+    if table is None or table.closed or table.channel_id != interaction.channel_id or \
+            table.guild_id != interaction.guild_id:
+        return False
+    version = int(match.group(3))
+    if drawn.versioned:
+        current = table.game.version if table.game is not None else table.next_version
+        if version >= current:
+            return False
+    elif version != 0:
+        return False
+    found = re.fullmatch(drawn.arg, arg)
+    owner = found.groupdict().get("user") if found is not None else None
+    return found is not None and owner in (None, str(interaction.user.id))
+
+
+async def stale_button(click: Click) -> None:
+    """A late click's answer unless its action has its own (`Drawn.late`)."""
+    raise TableError("err.stale_button")
+
+
 async def refuse_forged(interaction: discord.Interaction[Any]) -> None:
     """discord.py silently drops clicks on components absent from their message; answer them
-    so a forged click is told why nothing happened instead of timing out."""
+    so a forged click is told why nothing happened instead of timing out, and a late one
+    (`late`) that the screen has moved on."""
     if interaction.type is not discord.InteractionType.component:
         return
     data: dict[str, Any] = dict(interaction.data or {})
@@ -296,6 +362,10 @@ async def refuse_forged(interaction: discord.Interaction[Any]) -> None:
         # menu. The move is judged against the version it was drawn for (« Trop tard… »).
         await route(interaction, cid, strings(data.get("values")), HANDLERS,
                     "err.unknown_control")
+        return
+    if match is not None and late(interaction, match, data.get("component_type")):
+        answer = DRAWN[match.group(2)].late or stale_button
+        await route(interaction, cid, [], {match.group(2): answer}, "err.unknown_control")
         return
     await refuse(interaction, "err.unknown_control")
 

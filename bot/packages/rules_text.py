@@ -7,6 +7,7 @@ from typing import Any
 from bot.i18n import LocaleLike, has, join_names, plural, t
 from bot.i18n.cards import rank_short, short
 from engine import KNOBS, Card, GameEnd, KnobGroup, Rules
+from engine.roles import exchange_pairs, roles_for
 from engine.rules import ROLE_CODES
 
 
@@ -14,7 +15,25 @@ def knob_label(locale: LocaleLike, name: str) -> str:
     return t(locale, f"knob.{name}")
 
 
-def knob_value(locale: LocaleLike, name: str, value: Any, rules: Rules) -> str:
+def table_sizes(rules: Rules, seats: int | None = None) -> range:
+    """The table sizes to speak of: the game's when it is known, else every size the rules
+    allow (a lobby)."""
+    if seats is not None:
+        return range(seats, seats + 1)
+    return range(rules.min_players, rules.max_players + 1)
+
+
+def roles_in_play(rules: Rules, seats: int | None = None) -> list[str]:
+    """The roles a table can hand out, in `ROLE_CODES` order, as the engine gives them at
+    each of its sizes (`roles_for`): proletario's 4 seats have no Neutre."""
+    found = {role for n in table_sizes(rules, seats) for role in roles_for(n, rules.vp_at_three)}
+    return [role for role in ROLE_CODES if role in found]
+
+
+def knob_value(locale: LocaleLike, name: str, value: Any, rules: Rules, *,
+               seats: int | None = None) -> str:
+    """A knob's value in words; points per role name only the roles that can occur at
+    `seats` seats (else at any size the rules allow)."""
     spec = KNOBS[name]
     if spec.kind == "bool":
         return t(locale, "yes" if value else "no")
@@ -27,8 +46,8 @@ def knob_value(locale: LocaleLike, name: str, value: Any, rules: Rules) -> str:
             return t(locale, f"game_end.{end.kind}")
         return plural(locale, f"game_end.{end.kind}", end.n)
     if spec.kind == "points":
-        return " · ".join(f"{t(locale, f'role.{rules.role_names}.{role}')} {value[role]}"
-                          for role in ROLE_CODES)
+        return " · ".join(f"{role_name(locale, rules, role)} {value[role]}"
+                          for role in roles_in_play(rules, seats))
     if spec.kind == "card":
         return t(locale, "none") if value is None else short(
             locale, value if isinstance(value, Card) else Card.parse(str(value)),
@@ -36,6 +55,10 @@ def knob_value(locale: LocaleLike, name: str, value: Any, rules: Rules) -> str:
     if spec.kind == "optional_int" and value is None:
         return t(locale, "never")
     return spec.format(value)
+
+
+def role_name(locale: LocaleLike, rules: Rules, role: str) -> str:
+    return t(locale, f"role.{rules.role_names}.{role}")
 
 
 def group_name(locale: LocaleLike, group: KnobGroup) -> str:
@@ -86,24 +109,65 @@ def how_to_play(locale: LocaleLike, rules: Rules) -> list[str]:
         ("no_equal", not rules.equal_allowed),
         (f"on_equal.{rules.on_equal}", rules.equal_allowed and not rules.fast
          and rules.on_equal != "none"),
-        (f"penalty.{rules.finish_penalty}", rules.finish_penalty != "none"),
-        ("blind", rules.exchange_blind)) if on]
+        (f"penalty.{rules.finish_penalty}", rules.finish_penalty != "none")) if on]
     if variants:
         lines.append(t(locale, "howto.variants"))
         lines.extend(f"• {variant}" for variant in variants)
     return lines
 
 
-def rules_page(locale: LocaleLike, rules: Rules) -> list[str]:
-    """`/president rules`: how to play, then the settings that differ from the preset."""
+def exchange_lines(locale: LocaleLike, rules: Rules, seats: int | None = None) -> list[str]:
+    """Who gives what to whom between rounds, as the engine pairs the roles
+    (`exchange_pairs`) at the table's sizes: a pair that only some sizes have says from
+    how many players. Then who picks the cards, and when the high roles give back."""
+    sizes = table_sizes(rules, seats)
+    pairs: dict[tuple[str, str, int], list[int]] = {}
+    for n in sizes:
+        roles = roles_for(n, rules.vp_at_three)
+        for giver, receiver, count in exchange_pairs(range(n), rules.vp_at_three):
+            pairs.setdefault((roles[giver], roles[receiver], count), []).append(n)
+    if not pairs:
+        return []
+    lines = [t(locale, "howto.exchange")]
+    for (low, high, count), at in pairs.items():
+        pair = t(locale, "howto.exchange.pair", low=role_name(locale, rules, low),
+                 high=role_name(locale, rules, high),
+                 best=plural(locale, "howto.exchange.best", count),
+                 back=plural(locale, f"howto.exchange.back.{rules.exchange_return}", count))
+        if len(at) < len(sizes):
+            pair = t(locale, "howto.exchange.from", pair=pair, n=min(at))
+        lines.append(pair)
+    lines.append(t(locale, f"howto.exchange.low.{rules.low_gives}"))
+    lines.append(t(locale, "howto.exchange.blind" if rules.exchange_blind
+                   else "howto.exchange.seen"))
+    return lines
+
+
+def end_line(locale: LocaleLike, rules: Rules) -> str:
+    """How the game ends (`game_end`), and who wins."""
+    end = rules.game_end
+    if end.kind == "rounds" and end.n is not None:
+        return t(locale, "howto.end.rounds", rounds=plural(locale, "game_end.rounds", end.n))
+    if end.kind == "target" and end.n is not None:
+        return t(locale, "howto.end.target", points=plural(locale, "game_end.points", end.n))
+    return t(locale, "howto.end.unlimited")
+
+
+def rules_page(locale: LocaleLike, rules: Rules, seats: int | None = None) -> list[str]:
+    """`/president rules`: how to play, the exchange, the points and the game's end (at the
+    game's `seats` when one is under way), then the settings that differ from the preset."""
     lines = how_to_play(locale, rules)
+    lines.extend(exchange_lines(locale, rules, seats))
+    lines.append(t(locale, "howto.points",
+                   points=knob_value(locale, "points", rules.points, rules, seats=seats)))
+    lines.append(end_line(locale, rules))
     changed = {name: value for name, value in rules.differences().items()
                if rules.applies(name)}
     lines.append("")
     if changed:
         lines.append(t(locale, "howto.changed"))
         lines.extend(t(locale, "lobby.rule", knob=knob_label(locale, name),
-                       value=knob_value(locale, name, value, rules))
+                       value=knob_value(locale, name, value, rules, seats=seats))
                      for name, value in changed.items())
     else:
         lines.append(t(locale, "howto.unchanged"))

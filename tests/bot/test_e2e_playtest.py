@@ -4,12 +4,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.game.display import entry_text
+from bot.packages.rules_text import knob_value, preset_name, rules_page
 from bot.tables.autoplay import FAST_BOT_PAUSES
 from bot.tables.service import HOST_IDLE_SECONDS, IDLE_CLOSE_SECONDS
-from engine import Card, Phase
+from engine import PRESETS, Card, Phase, Rules
 from engine.rules import ROLE_CODES
 from fakediscord import FakeDiscord
 from fakediscord.forge import Forger
@@ -115,8 +118,8 @@ async def test_leaving_mid_game_asks_first_in_the_leavers_language(
     assert answered.text == "You left the table." and not answered.buttons
     assert table.seat_of(bob.user.id) is None and game.automated(seat)
     left = sorted(table.left_seats)
-    await bob.user.click_shown(prompt, "Leave the game")
-    assert bob.user.last_ephemeral().text == t("en", "err.unknown_control")
+    await bob.user.click_shown(prompt, "Leave the game")  # late, not forged
+    assert bob.user.last_ephemeral().text == t("en", "err.stale_button")
     await bob.user.click(again, "Leave the game")
     assert bob.user.last_ephemeral().text == "You are not seated at this table."
     assert table.game is game and sorted(table.left_seats) == left
@@ -543,3 +546,201 @@ async def test_a_host_chosen_top_single_is_named_as_played_not_as_the_2_of_oros(
     assert "le 2♠ gagne le pli : marie le remporte" in board
     assert "deniers" not in board
     fake.assert_no_errors()
+
+
+async def test_a_late_click_on_ones_own_screen_is_told_it_is_late_not_forged(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the play-test: « Passer » clicked on a hand as it was drawn before the turn
+    timer ran out, and « Manche suivante » clicked twice, were answered as forged controls
+    (« n'appartient pas à ce bot »). They are this bot's controls for this table and
+    player that a redraw replaced: the click is told it is late, and nothing changes."""
+    marie, table, game = await marie_against_three_bots(fake, president, "rounds:5")
+    seat = table.seat_of(marie.id)
+    assert seat is not None
+    await play_until(fake, clock, [], lambda: game.to_act == seat and game.can_pass(seat))
+    await marie.slash("president hand")
+    drawn = marie.last_ephemeral()
+    assert "Passer" in [b.label for b in drawn.buttons]
+    version = game.version
+    await tick(fake, clock, table.rules.turn_seconds)
+    while game.version == version:  # the server passes for her; a bot is thinking
+        await tick(fake, clock, 0.25)
+    await tick(fake, clock, 1.5)  # her hand is redrawn (edits are coalesced)
+    assert "Passer" not in [b.label for b in message(marie, drawn.id).buttons]
+    version, hand = game.version, list(game.hand(seat))
+    await marie.click_shown(drawn, "Passer")
+    redrawn = message(marie, drawn.id)  # her hand as it is now, saying the table moved on
+    assert redrawn.text.startswith("⚠️ " + t("fr", "err.stale"))
+    assert game.version == version and list(game.hand(seat)) == hand
+    assert marie.last_ephemeral().text != t("fr", "err.unknown_control")
+
+    await let_timers_play(fake, clock, game, Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    board = message(marie, table.table_message_id)
+    await marie.click(board, "Manche suivante")
+    await tick(fake, clock, 1)
+    assert game.round_no == 2
+    assert "Manche suivante" not in [b.label for b in message(marie, board.id).buttons]
+    version = game.version
+    await marie.click_shown(board, "Manche suivante")  # her second click
+    assert marie.last_ephemeral().text == t("fr", "err.stale_button")
+    assert game.round_no == 2 and game.version == version
+    fake.assert_no_errors()
+
+
+async def test_a_control_absent_from_its_message_that_the_bot_never_drew_there_is_forged(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock
+) -> None:
+    """What a late click is not: a version the game has not reached (or the current one,
+    which the screen would show), another table's or a table that does not exist, a
+    private control on the public message or a public one on a hand, a button's id as a
+    menu, an arg the bot never writes, or « Quitter la partie » naming someone else. Each
+    is refused as forged, and nothing changes."""
+    marie, table, game = await marie_against_three_bots(fake, instant, "rounds:5")
+    seat = table.seat_of(marie.id)
+    assert seat is not None
+    await let_timers_play(fake, clock, game, Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    await marie.slash("president hand")
+    hand = marie.last_ephemeral()
+    board = message(marie, table.table_message_id)
+    old = game.version - 1
+    forged: list[tuple[Any, str, int]] = [
+        (board, cid(table, "next", game.version + 1), BUTTON),
+        (board, cid(table, "replay", game.version), BUTTON),  # current: it would be shown
+        (board, f"pz:{table.id + 1}:next:{old}:", BUTTON),
+        (board, cid(table, "pass", old), BUTTON),  # a hand's control on the public message
+        (hand, cid(table, "next", old), BUTTON),  # a public control on a hand
+        (board, cid(table, "next", old), 3),  # a button's id as a menu
+        (board, cid(table, "join", 1), BUTTON),  # a lobby button carries no version
+        (hand, cid(table, "page", old, "x"), BUTTON),
+        (hand, cid(table, "quit", 0, f"{table.game_no}.{marie.id + 1}"), BUTTON),
+        (hand, cid(table, "hint", old), BUTTON),
+    ]
+    before = (game.version, game.phase, game.round_no)
+    for shown, custom, kind in forged:
+        data: dict[str, Any] = {"custom_id": custom, "component_type": kind}
+        if kind == 3:
+            data["values"] = ["x"]
+        await Forger(fake).send(marie, MESSAGE_COMPONENT, data, message=shown)
+        assert marie.last_ephemeral().text == t("fr", "err.unknown_control"), custom
+    assert (game.version, game.phase, game.round_no) == before
+    # The same « Manche suivante » drawn for an earlier version is only late.
+    await Forger(fake).send(marie, MESSAGE_COMPONENT,
+                            {"custom_id": cid(table, "next", old), "component_type": BUTTON},
+                            message=board)
+    assert marie.last_ephemeral().text == t("fr", "err.stale_button")
+    assert (game.version, game.phase, game.round_no) == before
+    fake.assert_no_errors()
+
+
+def test_points_per_role_name_only_the_roles_the_table_can_hand_out() -> None:
+    """From the play-test: proletario's points read « … · Neutre 1 · … », a role its 4 seats
+    never give. The roles come from the engine (`roles_for`) at the game's size, else at
+    every size the rules allow."""
+    proletario, classic, presi = (Rules.preset(p) for p in ("proletario", "classic", "presi"))
+    assert knob_value("fr", "points", proletario.points, proletario) == \
+        "Président 3 · VP 2 · Secrétaire 0 · Proletario 0"
+    assert knob_value("en", "points", proletario.points, proletario) == \
+        "President 3 · VP 2 · Secretary 0 · Proletario 0"
+    assert knob_value("fr", "points", classic.points, classic) == \
+        "Président 3 · Vice-président 2 · Neutre 1 · Vice-trou du cul 0 · Trou du cul 0"
+    assert knob_value("fr", "points", classic.points, classic, seats=4) == \
+        "Président 3 · Vice-président 2 · Vice-trou du cul 0 · Trou du cul 0"
+    assert knob_value("fr", "points", classic.points, classic, seats=3) == \
+        "Président 3 · Neutre 1 · Trou du cul 0"
+    assert knob_value("fr", "points", presi.points, presi, seats=3) == \
+        "Président 2 · Vice-président 1 · Culo 0"
+    assert "Neutre" in knob_value("fr", "points", presi.points, presi)  # 5 and 6 seats
+    wild7 = Rules.preset("wild7", min_players=2, max_players=2)
+    assert knob_value("en", "points", wild7.points, wild7) == "President 3 · Scum 0"
+
+
+async def test_proletario_settings_and_rules_show_no_neutral(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    marie = fake.add_user("marie", locale="fr")
+    table = await create_table(president, marie, "proletario")
+    await marie.slash("president settings")
+    panel = marie.last_ephemeral()
+    assert "**Points par rôle** : Président 3 · VP 2 · Secrétaire 0 · Proletario 0" in \
+        panel.text
+    described = [o.description for s in panel.selects for o in s.options if o.value == "points"]
+    assert described == ["Président 3 · VP 2 · Secrétaire 0 · Proletario 0"]
+    await marie.slash("president rules")
+    assert "Neutre" not in marie.last_ephemeral().text
+    # A classic game of 4: its rules name the roles of 4 seats, no « dès 4 joueurs ».
+    await marie.slash("president end")
+    table = await host_against_bots(president, marie, "classic", 3)
+    assert table.game is not None and table.game.seats == 4
+    await marie.slash("president rules")
+    page = marie.last_ephemeral().text
+    assert "🏅 Points par manche : Président 3 · Vice-président 2 · Vice-trou du cul 0 · " \
+        "Trou du cul 0." in page
+    assert "• Vice-trou du cul → Vice-président : sa meilleure carte ; en retour, 1 carte " \
+        "de son choix\n" in page
+    fake.assert_no_errors()
+
+
+async def test_rules_tell_the_exchange_the_points_and_the_end_of_the_game(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the play-test: /president rules said nothing of the exchange, the points or
+    how the game ends unless the host had changed « Fin de partie »."""
+    marie = fake.add_user("marie", locale="fr")
+    await create_table(president, marie, "classic")
+    await marie.slash("president rules")
+    page = marie.last_ephemeral().text
+    for line in (
+        "🔁 Entre deux manches, échange :",
+        "• Trou du cul → Président : ses 2 meilleures cartes ; en retour, 2 cartes de son "
+        "choix",
+        "• Vice-trou du cul → Vice-président : sa meilleure carte ; en retour, 1 carte de son "
+        "choix (dès 4 joueurs)",
+        "Les meilleures cartes sont prises d’office à la donne.",
+        "Le rôle du haut rend après avoir reçu.",
+        "🏅 Points par manche : Président 3 · Vice-président 2 · Neutre 1 · Vice-trou du cul 0 "
+        "· Trou du cul 0.",
+        "🏁 La partie dure 5 manches ; le plus haut total gagne (à égalité, victoire "
+        "partagée).",
+    ):
+        assert line in page.split("\n"), line
+    await marie.slash("president end")
+
+    bob = fake.add_user("bob")
+    await create_table(president, bob, "presi")
+    await bob.slash("president rules")
+    page = bob.last_ephemeral().text
+    for line in (
+        "• Culo → Presidente: their 2 best cards; in return, their 2 weakest cards",
+        "• Vice-Culo → Vicepresidente: their best card; in return, their weakest card "
+        "(from 4 players)",
+        "The low role picks its best cards itself (free among cards of equal value).",
+        "Blind: the high roles give back without seeing what they receive; the cards move "
+        "once everyone has given.",
+        "🏁 First to 11 points wins; if several reach it in the same round, the highest total "
+        "wins, then the better placed in that round.",
+    ):
+        assert line in page.split("\n"), line
+    assert "blind exchange" not in page  # said once, in the exchange
+    await bob.slash("president end")
+
+    await create_table(president, bob, "proletario")
+    await bob.slash("president rules")
+    page = bob.last_ephemeral().text
+    assert "• Secretary → VP: their best card; in return, 1 card of their choice" in \
+        page.split("\n")  # always 4 seats: no « from 4 players »
+    assert "🏁 No set end: the host stops the game, and the totals at that moment are " \
+        "final." in page
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", ["fr", "en"])
+def test_every_presets_rules_fit_in_one_discord_message(locale: str) -> None:
+    """/president rules in a 2,000-character message, the longest preset included."""
+    for preset in PRESETS:
+        rules = Rules.preset(preset)
+        title = t(locale, "rules.title", preset=preset_name(locale, preset))
+        text = "\n".join([title, *rules_page(locale, rules)])
+        assert len(text) < 2000, (preset, len(text))

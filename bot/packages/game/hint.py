@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from bot.i18n import LocaleLike, t
 from bot.i18n.cards import play_words, shorts
-from bot.packages.controls import Click, action
-from bot.packages.game.views import show_hand
+from bot.packages.controls import Click, Drawn, action
+from bot.packages.game.views import late_hand, show_hand
 from bot.tables.service import TableError
 from bot.tables.table import Table
 from engine import Phase
@@ -53,7 +53,7 @@ def gift_advice(table: Table, view: PlayerView, locale: LocaleLike) -> str:
     return t(locale, "hint.give", cards=cards, reason=t(locale, f"reason.{reason}"))
 
 
-@action("hint")
+@action("hint", drawn=Drawn(private=True, versioned=True, late=late_hand))
 async def hint(click: Click) -> None:
     table = click.table
     if not table.hints:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.i18n import t
-from bot.packages.controls import Click, action, error_text, number
+from bot.packages.controls import Click, Drawn, action, error_text, number
 from bot.packages.game.display import OPTIONS_PER_SELECT, hand_screen, parse_option, table_screen
 from bot.packages.screen import Screen
 from bot.tables.service import TableError
@@ -75,17 +75,33 @@ async def show_hand(
         await interaction.response.send_message(ephemeral=True, **screen.kwargs())
 
 
-@action("hand")
+async def late_hand(click: Click) -> None:
+    """A hand control clicked after a redraw replaced it (`controls.late`): the hand as it
+    is now, saying the table moved on; nothing is played, passed or given."""
+    await show_hand(click.interaction, click.table,
+                    notice="⚠️ " + t(click.locale, "err.stale"))
+
+
+# How the controls are drawn (`controls.Drawn`): the table message's « Ma main » and host
+# buttons are public, a hand's private and drawn for a version of the game.
+HAND = Drawn(private=True, versioned=True, late=late_hand)
+HOST = Drawn(versioned=True)
+# The cards a pre-checked « Confirmer » carries, or none.
+CARDS = r"([0-9]{1,2}|[A-Z])[A-Z](\.([0-9]{1,2}|[A-Z])[A-Z]){0,15}|"
+
+
+@action("hand", drawn=Drawn())
 async def open_hand(click: Click) -> None:
     await show_hand(click.interaction, click.table, update=False)
 
 
-@action("refresh")
+@action("refresh", drawn=Drawn(private=True, late=late_hand))
 async def refresh_hand(click: Click) -> None:
     await show_hand(click.interaction, click.table)
 
 
-@action("page")
+@action("page", drawn=Drawn(private=True, versioned=True, arg="[0-9]{1,2}",
+                              late=late_hand))
 async def page_hand(click: Click) -> None:
     await show_hand(click.interaction, click.table, page=number(click.arg, MAX_PAGES))
 
@@ -146,7 +162,8 @@ async def _hand_action(click: Click, work: Callable[[], Awaitable[object]]) -> N
     await show_hand(click.interaction, click.table, notice=notice)
 
 
-@action("play")
+@action("play", drawn=Drawn(select=True, private=True, versioned=True,
+                              arg="special[0-9]{1,2}|[0-9]{2,4}", late=late_hand))
 async def play(click: Click) -> None:
     service = click.bot.service
 
@@ -157,20 +174,21 @@ async def play(click: Click) -> None:
     await _hand_action(click, work)
 
 
-@action("pass")
+@action("pass", drawn=HAND)
 async def pass_turn(click: Click) -> None:
     service = click.bot.service
     await _hand_action(click, lambda: service.pass_turn(click.table, click.user_id,
                                                         click.version))
 
 
-@action("resume")
+@action("resume", drawn=HAND)
 async def resume(click: Click) -> None:
     service = click.bot.service
     await _hand_action(click, lambda: service.resume(click.table, click.user_id))
 
 
-@action("give")
+@action("give", drawn=Drawn(select=True, private=True, versioned=True, arg="[0-9]",
+                              late=late_hand))
 async def pick_gift(click: Click) -> None:
     """One select: give at once. Several selects: remember this part (with the table, see
     `TableService.pick_gift`) until confirmed."""
@@ -191,7 +209,7 @@ async def pick_gift(click: Click) -> None:
     await show_hand(click.interaction, click.table, notice=notice)
 
 
-@action("give_ok")
+@action("give_ok", drawn=Drawn(private=True, versioned=True, arg=CARDS, late=late_hand))
 async def confirm_gift(click: Click) -> None:
     """Give the pre-checked cards carried by the button, or the cards picked in a split
     exchange's selects."""
@@ -232,21 +250,21 @@ async def _host_action(click: Click, work: Callable[[], Awaitable[object]],
         await click.interaction.response.defer()
 
 
-@action("next")
+@action("next", drawn=HOST)
 async def next_round(click: Click) -> None:
     service = click.bot.service
     await _host_action(click, lambda: service.next_round(click.table, click.user_id,
                                                          click.version), False)
 
 
-@action("end")
+@action("end", drawn=HOST)
 async def end_game(click: Click) -> None:
     service = click.bot.service
     await _host_action(click, lambda: service.end(click.table, click.user_id, click.version),
                        True)
 
 
-@action("stop")
+@action("stop", drawn=Drawn(private=True, arg="[0-9]{1,9}"))
 async def stop_game(click: Click) -> None:
     """The button `/president end` offers mid-game (display.stop_prompt): stop the game it
     was asked about, then say so on that same private message."""
@@ -261,7 +279,7 @@ async def stop_game(click: Click) -> None:
 GAME_NUMBERS = 10**9
 
 
-@action("quit")
+@action("quit", drawn=Drawn(private=True, arg=r"[0-9]{1,9}\.(?P<user>[0-9]{1,20})"))
 async def quit_game(click: Click) -> None:
     """The button `/president leave` offers mid-game (display.quit_prompt): only the player
     it names may use it, and it leaves only the game it was asked about (the service checks
@@ -284,7 +302,7 @@ async def _prompt_answered(click: Click, key: str) -> None:
         await click.interaction.response.send_message(t(click.locale, key), ephemeral=True)
 
 
-@action("replay")
+@action("replay", drawn=HOST)
 async def replay(click: Click) -> None:
     service = click.bot.service
     await _host_action(click, lambda: service.replay(click.table, click.user_id,

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.i18n import t
-from bot.packages.controls import Click, action
+from bot.packages.controls import Click, Drawn, action
 from bot.packages.game.display import quit_prompt
 from bot.packages.game.views import show_hand
 from bot.packages.lobby.display import lobby_screen
@@ -21,6 +21,10 @@ if TYPE_CHECKING:
     from bot.packages.host import Host
 
     Interaction = discord.Interaction[Host]
+
+
+# The lobby's buttons, on its public message.
+PUBLIC = Drawn()
 
 
 def display_name(interaction: Interaction) -> str:
@@ -58,7 +62,7 @@ async def join(interaction: Interaction, table: Table, from_lobby: bool) -> None
                                                 ephemeral=True)
 
 
-@action("join")
+@action("join", drawn=PUBLIC)
 async def join_button(click: Click) -> None:
     await join(click.interaction, click.table, from_lobby=True)
 
@@ -79,18 +83,18 @@ async def leave(interaction: Interaction, table: Table, from_lobby: bool) -> Non
                                                 ephemeral=True)
 
 
-@action("leave")
+@action("leave", drawn=PUBLIC)
 async def leave_button(click: Click) -> None:
     await leave(click.interaction, click.table, from_lobby=True)
 
 
-@action("addbot")
+@action("addbot", drawn=PUBLIC)
 async def addbot_button(click: Click) -> None:
     await click.bot.service.add_bot(click.table, click.user_id)
     await redraw_lobby(click.interaction, click.table)
 
 
-@action("addbot_level")
+@action("addbot_level", drawn=Drawn(select=True))
 async def addbot_level_select(click: Click) -> None:
     """The lobby's level select: seat a bot of the level picked (the service checks it)."""
     if len(click.values) != 1:
@@ -99,26 +103,26 @@ async def addbot_level_select(click: Click) -> None:
     await redraw_lobby(click.interaction, click.table)
 
 
-@action("removebot")
+@action("removebot", drawn=PUBLIC)
 async def removebot_button(click: Click) -> None:
     await click.bot.service.remove_bot(click.table, click.user_id)
     await redraw_lobby(click.interaction, click.table)
 
 
-@action("start")
+@action("start", drawn=PUBLIC)
 async def start_button(click: Click) -> None:
     require(click.interaction)
     await click.bot.service.start(click.table, click.user_id)
     await redraw_lobby(click.interaction, click.table)
 
 
-@action("vsbots")
+@action("vsbots", drawn=PUBLIC)
 async def vs_bots_button(click: Click) -> None:
     require(click.interaction)
     await click.bot.service.play_against_bots(click.table, click.user_id)
     await redraw_lobby(click.interaction, click.table)
 
 
-@action("settings")
+@action("settings", drawn=PUBLIC)
 async def settings_button(click: Click) -> None:
     await open_settings(click.interaction, click.table)

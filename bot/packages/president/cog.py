@@ -202,9 +202,10 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     async def rules(self, interaction: Interaction) -> None:
         table = self._table(interaction)
         locale = str(interaction.locale)
+        seats = table.game.seats if table.game is not None else None  # else the lobby's range
         embed = discord.Embed(
             title=t(locale, "rules.title", preset=preset_name(locale, table.rules.preset_id)),
-            description="\n".join(rules_page(locale, table.rules))[:4096])
+            description="\n".join(rules_page(locale, table.rules, seats))[:4096])
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name=ls("cmd.end"), description=ls("cmd.end.desc"))

@@ -18,6 +18,7 @@ from bot.i18n import CATALOGUES, LocaleLike, plural, t
 from bot.i18n.cards import short
 from bot.packages.controls import (
     Click,
+    Drawn,
     action,
     button,
     custom_id,
@@ -228,7 +229,11 @@ def _check(click: Click) -> None:
         raise TableError("err.settings_locked")
 
 
-@action("preset")
+# The settings panel's buttons, on the host's private message.
+PANEL = Drawn(private=True)
+
+
+@action("preset", drawn=Drawn(select=True, private=True))
 async def pick_preset(click: Click) -> None:
     _check(click)
     if len(click.values) != 1 or click.values[0] not in PRESETS:
@@ -237,13 +242,13 @@ async def pick_preset(click: Click) -> None:
     await apply(click.interaction, click.table, lambda: Rules.preset(preset))
 
 
-@action("reset")
+@action("reset", drawn=PANEL)
 async def reset(click: Click) -> None:
     _check(click)
     await apply(click.interaction, click.table, lambda: Rules.preset(click.table.rules.preset_id))
 
 
-@action("done")
+@action("done", drawn=PANEL)
 async def done(click: Click) -> None:
     message = click.interaction.message
     if message is None or not message.flags.ephemeral:  # forged onto a public message
@@ -252,7 +257,7 @@ async def done(click: Click) -> None:
         content=t(click.locale, "settings.closed"), embed=None, view=None)
 
 
-@action("bot_level")
+@action("bot_level", drawn=PANEL)
 async def next_bot_level(click: Click) -> None:
     """Cycle the level of the bots the host adds from now on: easy → normal → hard."""
     _check(click)
@@ -263,7 +268,7 @@ async def next_bot_level(click: Click) -> None:
         click.locale, "settings.bot_level_saved", level=t(click.locale, f"level.{level}")))
 
 
-@action("hints")
+@action("hints", drawn=PANEL)
 async def toggle_hints(click: Click) -> None:
     """Turn the hands' « Conseil » button on or off (off by default)."""
     _check(click)
@@ -273,7 +278,7 @@ async def toggle_hints(click: Click) -> None:
         click.locale, "settings.hints_on" if table.hints else "settings.hints_off"))
 
 
-@action("knob")
+@action("knob", drawn=Drawn(select=True, private=True, arg="[a-z0-9_]{1,30}"))
 async def pick_knob(click: Click) -> None:
     """The picked knob names itself: the menu's arg (its group, or a part number on a panel
     drawn before the groups) only keeps the two menus' ids apart, so a click on an older
@@ -298,7 +303,7 @@ async def pick_knob(click: Click) -> None:
         await click.interaction.response.send_modal(knob_form(click.table, name, click.locale))
 
 
-@action("value")
+@action("value", drawn=Drawn(select=True, private=True, arg="[a-z_]{1,40}"))
 async def pick_value(click: Click) -> None:
     _check(click)
     name = click.arg

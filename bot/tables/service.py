@@ -635,10 +635,11 @@ class TableService:
                 return
             seat = table.seat_of(user_id)
             name = table.seats[seat].name if seat is not None else "?"
-            table.away.pop(user_id, None)
-            if seat is not None:
-                del table.seats[seat]
+            # Still away: the lobby keeps the others by their seats in the game, and
+            # deleting this one first would shift every seat after it.
             self._back_to_lobby(table, LogEntry("table.cancelled", {"name": name}))
+            if table.host_id == user_id:  # as any leaver's (_remove), among those left
+                table.pass_host()
             if not table.humans():
                 self._close(table)
                 return

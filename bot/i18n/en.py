@@ -520,6 +520,7 @@ CATALOGUE: dict[str, str] = {
     "hand.received": "You received {cards} from {name}.",
     "hand.gave": "You gave {cards} to {name}.",
     "hand.not_seated": "You are watching this table.",
+    "hand.queued": "You are in the queue: you take a seat between two rounds.",
     "hand.round_over": "The round is over.",
     "hand.game_over": "The game is over.",
     "hand.closed": "This table is closed.",

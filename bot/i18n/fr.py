@@ -520,6 +520,7 @@ CATALOGUE: dict[str, str] = {
     "hand.received": "Tu as reçu {cards} de {name}.",
     "hand.gave": "Tu as donné {cards} à {name}.",
     "hand.not_seated": "Tu regardes cette table.",
+    "hand.queued": "Tu es dans la file d’attente : tu entres à la table entre deux manches.",
     "hand.round_over": "La manche est terminée.",
     "hand.game_over": "La partie est terminée.",
     "hand.closed": "Cette table est fermée.",

@@ -312,7 +312,9 @@ class Publisher:
             self._edit_hand(gone, farewell, Screen(t(farewell.locale or table.locale,
                                                         "hand.left")))
             for gone, farewell in farewells.items() if farewell.valid(now)]
-        for player in table.humans():
+        # The queue too: proletario's last place goes there between rounds, and their hand
+        # must stop showing the cards of the round before.
+        for player in [*table.humans(), *table.queue]:
             user_id = player.user_id
             link = table.hands.get(user_id) if user_id is not None else None
             if user_id is None or link is None or not link.valid(now):

@@ -1,6 +1,7 @@
 """End-to-end: several people at one table (play-test 3): who is host, who waits, who leaves."""
 
 from bot.client import PresidentBot
+from bot.i18n import t
 from engine import Phase
 from fakediscord import FakeDiscord
 
@@ -72,4 +73,41 @@ async def test_a_presi_game_cancelled_after_a_seat_went_between_rounds_keeps_eve
     await tick(fake, clock, 1)
     lobby = message(marie, table.lobby_message_id).content
     assert "**eve**" in lobby and "**bob**" not in lobby
+    fake.assert_no_errors()
+
+
+async def test_the_last_place_sent_to_the_queue_sees_so_on_their_hand(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """proletario with four people and eve waiting: between rounds the last place gives eve
+    the seat and joins the queue (RULES §10). Their open hand stops showing the cards of the
+    round before and says they wait in the queue; so does « Ma main »."""
+    names = ("marie", "bob", "carol", "dave")
+    users = [fake.add_user(n, locale="en-US" if n == "dave" else "fr") for n in names]
+    eve = fake.add_user("eve", locale="fr")
+    table = await create_table(president, users[0], "proletario")
+    for user in users[1:]:
+        await user.click(message(user, table.lobby_message_id), cid(table, "join"))
+    await users[0].click(message(users[0], table.lobby_message_id), cid(table, "start"))
+    await tick(fake, clock, 1)
+    await eve.slash("president join")
+    assert eve.last_ephemeral().text == t("fr", "lobby.queued")
+    game = table.game
+    assert game is not None
+    players = [Player(u) for u in users]
+    for player in players:
+        await player.open_hand(president)
+    await play_until(fake, clock, players, lambda: game.phase is Phase.ROUND_OVER)
+    assert game.ranking is not None
+    last = players[game.ranking[-1]]
+    await tick(fake, clock, 1)
+    host = users[0]
+    await host.click(message(host, table.table_message_id), cid(table, "next", game.version))
+    await tick(fake, clock, 1)
+    assert table.queued(last.user.id) and table.seat_of(eve.id) is not None
+    language = "en" if last.user is users[3] else "fr"
+    shown = last.hand
+    assert shown.text == t(language, "hand.queued") and not shown.buttons and not shown.selects
+    await last.user.click(message(last.user, table.table_message_id), cid(table, "hand"))
+    assert last.user.last_ephemeral().text == t(language, "hand.queued")
     fake.assert_no_errors()

@@ -525,6 +525,7 @@ CATALOGUE: dict[str, str] = {
     "hand.game_over": "La partie est terminée.",
     "hand.closed": "Cette table est fermée.",
     "hand.left": "Tu as quitté cette table.",
+    "hand.kicked": "L’hôte t’a retiré de cette table.",
     "hand.no_game": "Cette partie est terminée : le message de la table, dans le salon, dit la suite.",
     "sandbox.no_control": "ce message a les commandes 1 à {count}",
     "sandbox.image": "[image : {alt}]",

@@ -189,6 +189,8 @@ class TableService:
             if table.seat_of(user_id) is None and not table.queued(user_id):
                 raise TableError("err.kick_unknown", name=name)
             await self._remove(table, user_id)
+            if user_id in table.farewells:
+                table.kicked.add(user_id)
 
     async def add_bot(self, table: Table, by: int, level: str | None = None) -> None:
         """Seat a bot of `level` (one of engine.bots.LEVELS), by default the table's."""

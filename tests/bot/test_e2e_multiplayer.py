@@ -111,3 +111,29 @@ async def test_the_last_place_sent_to_the_queue_sees_so_on_their_hand(
     await last.user.click(message(last.user, table.table_message_id), cid(table, "hand"))
     assert last.user.last_ephemeral().text == t(language, "hand.queued")
     fake.assert_no_errors()
+
+
+async def test_a_kicked_players_hand_says_the_host_removed_them_in_their_language(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """marie kicks dave mid-game: his open hand loses its controls and says the host removed
+    him (in English, his language), not that he left; bob, who leaves himself, is told he
+    left."""
+    marie, bob, carol = (fake.add_user(n, locale="fr") for n in ("marie", "bob", "carol"))
+    dave = fake.add_user("dave", locale="en-US")
+    table = await create_table(president, marie)
+    for user in (bob, carol, dave):
+        await user.click(message(user, table.lobby_message_id), cid(table, "join"))
+    await marie.click(message(marie, table.lobby_message_id), cid(table, "start"))
+    await tick(fake, clock, 1)
+    players = [Player(u) for u in (bob, dave)]
+    for player in players:
+        await player.open_hand(president)
+    await marie.slash("president kick", member=dave)
+    assert marie.last_ephemeral().text == "dave a été retiré de la table."
+    await leave_game(bob)
+    await tick(fake, clock, 1)
+    bobs, daves = (player.hand for player in players)
+    assert daves.text == "The host removed you from this table." and not daves.buttons
+    assert bobs.text == "Tu as quitté cette table." and not bobs.buttons
+    fake.assert_no_errors()

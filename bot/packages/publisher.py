@@ -105,6 +105,7 @@ class Publisher:
             table.table_message_id = None
         links = {**table.hands, **table.farewells}
         table.farewells.clear()
+        table.kicked.clear()
         for user_id, link in links.items():
             await self._edit_hand(user_id, link, Screen(t(link.locale or table.locale,
                                                           "hand.closed")))
@@ -306,13 +307,17 @@ class Publisher:
         tokens, outside the global limit and the budget, each token its own bucket, so
         editing them one after another would only add up Discord's latencies."""
         now = self.bot.service.clock.now()
-        farewells = dict(table.farewells)
+        farewells, kicked = dict(table.farewells), set(table.kicked)
         table.farewells.clear()
+        table.kicked.clear()
         edits: list[Awaitable[object]] = [
-            self._edit_hand(gone, farewell, Screen(t(farewell.locale or table.locale,
-                                                        "hand.left")))
+            self._edit_hand(gone, farewell, Screen(t(
+                farewell.locale or table.locale,
+                "hand.kicked" if gone in kicked else "hand.left")))
             for gone, farewell in farewells.items() if farewell.valid(now)]
-        for player in table.humans():
+        # The queue too: proletario's last place goes there between rounds, and their hand
+        # must stop showing the cards of the round before.
+        for player in [*table.humans(), *table.queue]:
             user_id = player.user_id
             link = table.hands.get(user_id) if user_id is not None else None
             if user_id is None or link is None or not link.valid(now):

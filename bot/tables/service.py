@@ -189,6 +189,8 @@ class TableService:
             if table.seat_of(user_id) is None and not table.queued(user_id):
                 raise TableError("err.kick_unknown", name=name)
             await self._remove(table, user_id)
+            if user_id in table.farewells:
+                table.kicked.add(user_id)
 
     async def add_bot(self, table: Table, by: int, level: str | None = None) -> None:
         """Seat a bot of `level` (one of engine.bots.LEVELS), by default the table's."""
@@ -635,10 +637,11 @@ class TableService:
                 return
             seat = table.seat_of(user_id)
             name = table.seats[seat].name if seat is not None else "?"
-            table.away.pop(user_id, None)
-            if seat is not None:
-                del table.seats[seat]
+            # Still away: the lobby keeps the others by their seats in the game, and
+            # deleting this one first would shift every seat after it.
             self._back_to_lobby(table, LogEntry("table.cancelled", {"name": name}))
+            if table.host_id == user_id:  # as any leaver's (_remove), among those left
+                table.pass_host()
             if not table.humans():
                 self._close(table)
                 return

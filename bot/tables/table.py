@@ -224,6 +224,7 @@ class Table:
     # Hands of players who just left, to redraw once without controls (not persisted: a
     # restart only skips that courtesy edit).
     farewells: dict[int, HandLink] = field(default_factory=dict, repr=False, compare=False)
+    kicked: set[int] = field(default_factory=set, repr=False, compare=False)  # their farewell says so
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
 
     # --- seats -----------------------------------------------------------------------------

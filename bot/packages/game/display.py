@@ -289,7 +289,7 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
     seat = table.seat_of(user_id)
     lines = [notice] if notice else []
     if game is None or seat is None:
-        lines.append(t(locale, "hand.not_seated"))
+        lines.append(t(locale, "hand.queued" if table.queued(user_id) else "hand.not_seated"))
         return Screen("\n".join(lines), view())
     hand = game.hand(seat)
     # Face lines by priority: the hand, then the exchange notes, then the trick.

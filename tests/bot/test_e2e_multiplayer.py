@@ -1,0 +1,139 @@
+"""End-to-end: several people at one table (play-test 3): who is host, who waits, who leaves."""
+
+from bot.client import PresidentBot
+from bot.i18n import t
+from engine import Phase
+from fakediscord import FakeDiscord
+
+from .conftest import LinkedClock
+from .e2e import (
+    Player,
+    cid,
+    create_table,
+    leave_game,
+    let_timers_play,
+    message,
+    play_until,
+    tick,
+)
+
+
+async def test_a_presi_host_who_does_not_come_back_hands_the_lobby_to_the_next_player(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """A presi host leaves mid-game and lets the grace run out: the game is cancelled, and
+    the lobby it goes back to names a host among those still seated (the longest seated),
+    as any other leave does, not the host who is gone."""
+    marie, bob, carol = (fake.add_user(n, locale="fr") for n in ("marie", "bob", "carol"))
+    dave = fake.add_user("dave")
+    table = await create_table(president, marie, "presi")
+    for user in (bob, carol, dave):
+        await user.click(message(user, table.lobby_message_id), cid(table, "join"))
+    await marie.click(message(marie, table.lobby_message_id), cid(table, "start"))
+    await tick(fake, clock, 1)
+    await leave_game(marie)
+    assert table.host_id == marie.id  # her seat waits for her
+    await tick(fake, clock, table.rules.leave_grace_seconds)
+    assert table.game is None
+    await tick(fake, clock, 1)
+    lobby = message(bob, table.lobby_message_id).content
+    assert "La partie est annulée : marie n’est pas revenu." in lobby
+    assert table.host_id == bob.id
+    assert "**bob** (👑 hôte)" in lobby
+    fake.assert_no_errors()
+
+
+async def test_a_presi_game_cancelled_after_a_seat_went_between_rounds_keeps_everyone_else(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """dave leaves between rounds (his seat goes), then bob leaves mid-round and does not come
+    back: the game is cancelled and everyone still seated, eve too, is back in the lobby."""
+    names = ("marie", "bob", "carol", "dave", "eve")
+    marie, bob, carol, dave, eve = (fake.add_user(n, locale="fr") for n in names)
+    table = await create_table(president, marie, "presi")
+    for user in (bob, carol, dave, eve):
+        await user.click(message(user, table.lobby_message_id), cid(table, "join"))
+    await marie.click(message(marie, table.lobby_message_id), cid(table, "start"))
+    game = table.game
+    assert game is not None
+    players = [Player(u) for u in (marie, bob, carol, dave, eve)]
+    await tick(fake, clock, 1)
+    for player in players:
+        await player.open_hand(president)
+    await play_until(fake, clock, players, lambda: game.phase is Phase.ROUND_OVER)
+    await leave_game(dave)
+    assert table.seat_of(dave.id) is None
+    await tick(fake, clock, 1)
+    await marie.click(message(marie, table.table_message_id), cid(table, "next", game.version))
+    await let_timers_play(fake, clock, game, Phase.PLAY)
+    await leave_game(bob)
+    await tick(fake, clock, table.rules.leave_grace_seconds)
+    assert table.game is None
+    assert [p.name for p in table.seats] == ["marie", "carol", "eve"]
+    await tick(fake, clock, 1)
+    lobby = message(marie, table.lobby_message_id).content
+    assert "**eve**" in lobby and "**bob**" not in lobby
+    fake.assert_no_errors()
+
+
+async def test_the_last_place_sent_to_the_queue_sees_so_on_their_hand(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """proletario with four people and eve waiting: between rounds the last place gives eve
+    the seat and joins the queue (RULES §10). Their open hand stops showing the cards of the
+    round before and says they wait in the queue; so does « Ma main »."""
+    names = ("marie", "bob", "carol", "dave")
+    users = [fake.add_user(n, locale="en-US" if n == "dave" else "fr") for n in names]
+    eve = fake.add_user("eve", locale="fr")
+    table = await create_table(president, users[0], "proletario")
+    for user in users[1:]:
+        await user.click(message(user, table.lobby_message_id), cid(table, "join"))
+    await users[0].click(message(users[0], table.lobby_message_id), cid(table, "start"))
+    await tick(fake, clock, 1)
+    await eve.slash("president join")
+    assert eve.last_ephemeral().text == t("fr", "lobby.queued")
+    game = table.game
+    assert game is not None
+    players = [Player(u) for u in users]
+    for player in players:
+        await player.open_hand(president)
+    await play_until(fake, clock, players, lambda: game.phase is Phase.ROUND_OVER)
+    assert game.ranking is not None
+    last = players[game.ranking[-1]]
+    await tick(fake, clock, 1)
+    host = users[0]
+    await host.click(message(host, table.table_message_id), cid(table, "next", game.version))
+    await tick(fake, clock, 1)
+    assert table.queued(last.user.id) and table.seat_of(eve.id) is not None
+    language = "en" if last.user is users[3] else "fr"
+    shown = last.hand
+    assert shown.text == t(language, "hand.queued") and not shown.buttons and not shown.selects
+    await last.user.click(message(last.user, table.table_message_id), cid(table, "hand"))
+    assert last.user.last_ephemeral().text == t(language, "hand.queued")
+    fake.assert_no_errors()
+
+
+async def test_a_kicked_players_hand_says_the_host_removed_them_in_their_language(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """marie kicks dave mid-game: his open hand loses its controls and says the host removed
+    him (in English, his language), not that he left; bob, who leaves himself, is told he
+    left."""
+    marie, bob, carol = (fake.add_user(n, locale="fr") for n in ("marie", "bob", "carol"))
+    dave = fake.add_user("dave", locale="en-US")
+    table = await create_table(president, marie)
+    for user in (bob, carol, dave):
+        await user.click(message(user, table.lobby_message_id), cid(table, "join"))
+    await marie.click(message(marie, table.lobby_message_id), cid(table, "start"))
+    await tick(fake, clock, 1)
+    players = [Player(u) for u in (bob, dave)]
+    for player in players:
+        await player.open_hand(president)
+    await marie.slash("president kick", member=dave)
+    assert marie.last_ephemeral().text == "dave a été retiré de la table."
+    await leave_game(bob)
+    await tick(fake, clock, 1)
+    bobs, daves = (player.hand for player in players)
+    assert daves.text == "The host removed you from this table." and not daves.buttons
+    assert bobs.text == "Tu as quitté cette table." and not bobs.buttons
+    fake.assert_no_errors()

@@ -12,7 +12,7 @@ from engine import KNOBS, PRESETS, Card, GameEnd, KnobGroup, Rules
 from engine.rules import CONFLICTS
 from fakediscord import FakeDiscord, TestUser
 from fakediscord.snapshots import TextInput
-from fakediscord.state import MODAL_SUBMIT
+from fakediscord.state import MESSAGE_COMPONENT, MODAL_SUBMIT
 
 from .conftest import LinkedClock
 from .e2e import connect_bot, create_table, database_url, message, table_of, tick
@@ -250,4 +250,47 @@ async def test_the_single_card_that_wins_any_trick_must_be_a_2(
     await marie.modal_submit({"Nouvelle valeur": "2♠"})
     assert table.rules.top_single == Card.parse("2S")
     assert "✅ Carte seule qui gagne tout pli vaut maintenant" in marie.last_ephemeral().content
+    fake.assert_no_errors()
+
+
+
+async def test_knobs_the_panel_does_not_offer_are_refused_when_forged(
+    fake: FakeDiscord, president: PresidentBot
+) -> None:
+    """A play-test forged picks of knobs that change nothing under the rules as they are,
+    which the panel does not list: presi's jokers (a Spanish deck has none), `on_equal` in
+    fast mode, the fast-mode seconds while it is off. They were applied; now refused."""
+    marie = fake.add_user("marie", locale="fr")
+    table = await create_table(president, marie, "presi")
+    await marie.slash("president settings")
+    shown = marie.last_ephemeral()
+    panel = fake.world.messages[shown.id]
+    knobs = next(s for s in shown.selects if ":knob:" in s.custom_id)
+    assert "jokers_close" not in [o.value for o in knobs.options]
+
+    async def forge(data: dict[str, object]) -> str:
+        fake.hub.start(MESSAGE_COMPONENT, marie.user, marie.channel, data, "forged", panel)
+        await fake.settle()
+        return marie.last_ephemeral().content
+
+    refused = "Ce choix n’est pas proposé par cette commande"
+    presi = table.rules
+    await marie.select(shown.id, ["on_equal"], select=knobs.custom_id)  # its values' menu
+    values = next(s for s in marie.last_ephemeral().selects if ":value:" in s.custom_id)
+    table.rules = fast = presi.replace(fast=True)  # as the host's other panel would
+    await marie.select(shown.id, ["none"], select=values.custom_id)
+    assert marie.last_ephemeral().content.startswith(refused)
+    assert table.rules == fast
+    table.rules = presi
+    assert (await forge({"custom_id": knobs.custom_id, "component_type": 3,
+                         "values": ["jokers_close"]})).startswith(refused)
+    assert table.rules == presi
+    fake.hub.start(MODAL_SUBMIT, marie.user, marie.channel,
+                   {"custom_id": f"pz:{table.id}:form:0:fast_seconds",
+                    "components": [{"type": 18, "component": {"type": 4, "custom_id": "x",
+                                                              "value": "20"}}]},
+                   "form of a knob not offered", None)
+    await fake.settle()
+    assert marie.last_ephemeral().content.startswith("Ce formulaire a expiré")
+    assert table.rules == presi
     fake.assert_no_errors()

@@ -229,6 +229,14 @@ def _check(click: Click) -> None:
         raise TableError("err.settings_locked")
 
 
+def _offered(click: Click, name: str) -> None:
+    """The panel offers only the knobs that change something under the rules as they are
+    (`Rules.applies`, as `knobs_by_group` lists them): a forged pick of another (presi's
+    jokers, `on_equal` in fast mode) is refused and changes nothing."""
+    if name not in KNOBS or not click.table.rules.applies(name):
+        raise TableError("err.bad_choice")
+
+
 # The settings panel's buttons, on the host's private message.
 PANEL = Drawn(private=True)
 
@@ -285,8 +293,7 @@ async def pick_knob(click: Click) -> None:
     panel still changes the knob it showed."""
     _check(click)
     name = click.values[0] if len(click.values) == 1 else ""
-    if name not in KNOBS:
-        raise TableError("err.bad_choice")
+    _offered(click, name)
     spec = KNOBS[name]
     rules = click.table.rules
     if spec.kind == "bool":
@@ -311,6 +318,7 @@ async def pick_value(click: Click) -> None:
         raise TableError("err.unknown_control")
     if len(click.values) != 1 or click.values[0] not in KNOBS[name].choices:
         raise TableError("err.bad_choice")
+    _offered(click, name)
     rules = click.table.rules
     value = click.values[0]
     await apply(click.interaction, click.table, lambda: rules.replace(**{name: value}), name)
@@ -340,7 +348,8 @@ def knob_form(table: Table, knob: str, locale: str) -> discord.ui.Modal:
 async def submit_knob(click: Click) -> None:
     _check(click)
     name = click.arg
-    if name not in KNOBS or KNOBS[name].kind in ("bool", "choice") or len(click.values) != 1:
+    if name not in KNOBS or KNOBS[name].kind in ("bool", "choice") or len(click.values) != 1 \
+            or not click.table.rules.applies(name):  # a form of a knob no longer offered
         raise TableError("err.form_expired")
     rules = click.table.rules
     text = click.values[0]

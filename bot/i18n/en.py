@@ -433,6 +433,7 @@ CATALOGUE: dict[str, str] = {
     "table.standing_line": "{place}. **{name}** · {total}",
     "table.back_to_lobby": "⚠️ Too few players are left: back to the lobby.",
     "table.cancelled": "⚠️ The game is cancelled: {name} did not come back.",
+    "table.cancelled_kicked": "⚠️ The game is cancelled: the host removed {name} from the table.",
     "table.store_failed": "⚠️ A result of this table could not be saved (statistics may miss it); the game goes on.",
     "table.finished": "🏁 The game is over. Add players or bots, then **Start** to play again.",
     "table.idle_closed": "⏹️ Nobody has played at this table for 30 minutes.",

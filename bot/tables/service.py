@@ -191,6 +191,8 @@ class TableService:
             await self._remove(table, user_id)
             if user_id in table.farewells:
                 table.kicked.add(user_id)
+            if user_id in table.away:  # presi waits for leavers, not for those removed
+                self._cancel_for_absence(table, user_id, "table.cancelled_kicked")
 
     async def add_bot(self, table: Table, by: int, level: str | None = None) -> None:
         """Seat a bot of `level` (one of engine.bots.LEVELS), by default the table's."""
@@ -635,17 +637,22 @@ class TableService:
         async with table.lock:
             if user_id not in table.away or table.game is None:
                 return
-            seat = table.seat_of(user_id)
-            name = table.seats[seat].name if seat is not None else "?"
-            # Still away: the lobby keeps the others by their seats in the game, and
-            # deleting this one first would shift every seat after it.
-            self._back_to_lobby(table, LogEntry("table.cancelled", {"name": name}))
-            if table.host_id == user_id:  # as any leaver's (_remove), among those left
-                table.pass_host()
-            if not table.humans():
-                self._close(table)
-                return
-            self._changed(table)
+            self._cancel_for_absence(table, user_id, "table.cancelled")
+
+    def _cancel_for_absence(self, table: Table, user_id: int, why: str) -> None:
+        """RULES §10 (presi): the seat of a player who is away, and will not be back, cancels
+        the game: when their grace runs out, or at once when the host removed them."""
+        seat = table.seat_of(user_id)
+        name = table.seats[seat].name if seat is not None else "?"
+        # Still away: the lobby keeps the others by their seats in the game, and
+        # deleting this one first would shift every seat after it.
+        self._back_to_lobby(table, LogEntry(why, {"name": name}))
+        if table.host_id == user_id:  # as any leaver's (_remove), among those left
+            table.pass_host()
+        if not table.humans():
+            self._close(table)
+            return
+        self._changed(table)
 
     # ------------------------------------------------------------------ game lifecycle
 

@@ -37,7 +37,7 @@ async def test_a_presi_host_who_does_not_come_back_hands_the_lobby_to_the_next_p
     assert table.game is None
     await tick(fake, clock, 1)
     lobby = message(bob, table.lobby_message_id).content
-    assert "La partie est annulée : marie n’est pas revenu." in lobby
+    assert "La partie est annulée : marie n’est pas de retour." in lobby
     assert table.host_id == bob.id
     assert "**bob** (👑 hôte)" in lobby
     fake.assert_no_errors()
@@ -136,4 +136,27 @@ async def test_a_kicked_players_hand_says_the_host_removed_them_in_their_languag
     bobs, daves = (player.hand for player in players)
     assert daves.text == "The host removed you from this table." and not daves.buttons
     assert bobs.text == "Tu as quitté cette table." and not bobs.buttons
+    fake.assert_no_errors()
+
+
+async def test_a_player_removed_from_presi_mid_round_cancels_the_game_at_once(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """Presi waits for a leaver to come back (RULES §10); a player the host removed is not
+    coming back, so the game is cancelled at once rather than after a grace in which the
+    removed player could return to their seat."""
+    marie, bob, carol, dave = (fake.add_user(n, locale="fr")
+                               for n in ("marie", "bob", "carol", "dave"))
+    table = await create_table(president, marie, "presi")
+    for user in (bob, carol, dave):
+        await user.click(message(user, table.lobby_message_id), cid(table, "join"))
+    await marie.click(message(marie, table.lobby_message_id), cid(table, "start"))
+    await tick(fake, clock, 1)
+    assert table.game is not None and table.game.phase is not Phase.ROUND_OVER
+    await marie.slash("president kick", member=bob)
+    assert table.game is None and not table.away
+    assert [p.user_id for p in table.seats] == [marie.id, carol.id, dave.id]
+    await tick(fake, clock, 1)
+    lobby = message(carol, table.lobby_message_id).content
+    assert "La partie est annulée : l’hôte a retiré bob de la table." in lobby
     fake.assert_no_errors()

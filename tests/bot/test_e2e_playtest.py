@@ -314,7 +314,7 @@ async def test_presi_announces_the_grace_period_and_the_leaver_hand_loses_its_co
     assert "Tu as quitté cette table." in bob.hand.content
     await tick(fake, clock, table.rules.leave_grace_seconds)
     assert table.game is None and not table.closed
-    assert "La partie est annulée : bob n’est pas revenu." in \
+    assert "La partie est annulée : bob n’est pas de retour." in \
         message(marie.user, table.lobby_message_id).content
     fake.assert_no_errors()
 

@@ -255,10 +255,14 @@ class Table:
         return Player(user_id, name, locale, self.arrivals)
 
     def pass_host(self) -> None:
-        """The host left: the longest-seated human inherits (the table keeps its host if none)."""
+        """The host left: the longest-seated human inherits (the table keeps its host if none).
+        During a game the history says who: the table message names no host, and the round's
+        end asks the host to deal the next one."""
         humans = sorted(self.humans(), key=lambda p: p.joined)
         if humans and humans[0].user_id is not None:
             self.host_id = humans[0].user_id
+            if self.game is not None:
+                self.remember(LogEntry("ev.new_host", {"name": humans[0].name}))
 
     def name(self, seat: int) -> str:
         return self.seats[seat].name

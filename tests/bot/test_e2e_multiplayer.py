@@ -160,3 +160,21 @@ async def test_a_player_removed_from_presi_mid_round_cancels_the_game_at_once(
     lobby = message(carol, table.lobby_message_id).content
     assert "La partie est annulée : l’hôte a retiré bob de la table." in lobby
     fake.assert_no_errors()
+
+
+async def test_when_the_host_leaves_mid_game_the_history_names_the_new_host(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """The host role passes silently to the longest-seated player, and the table message
+    names no host: the history says who it is now, so they know the next round is theirs."""
+    marie, bob, carol = (fake.add_user(n, locale="fr") for n in ("marie", "bob", "carol"))
+    table = await create_table(president, marie)
+    for user in (bob, carol):
+        await user.click(message(user, table.lobby_message_id), cid(table, "join"))
+    await marie.click(message(marie, table.lobby_message_id), cid(table, "start"))
+    await tick(fake, clock, 1)
+    await leave_game(marie)
+    await tick(fake, clock, 1)
+    assert table.host_id == bob.id
+    assert "bob devient l’hôte de la table" in message(bob, table.table_message_id).content
+    fake.assert_no_errors()

@@ -374,6 +374,7 @@ class TableService:
                 raise TableError("err.game_running")
             if game.phase is Phase.ROUND_OVER:
                 self._after(table, self._engine(game.stop, table))
+            self._seat_waiting_players(table, game)  # between games as between rounds
             table.game = game.replay()
             self._new_game(table)
             self.outbox.record_start(table)

@@ -10,6 +10,7 @@ from .e2e import (
     Player,
     cid,
     create_table,
+    host_against_bots,
     leave_game,
     let_timers_play,
     message,
@@ -177,4 +178,25 @@ async def test_when_the_host_leaves_mid_game_the_history_names_the_new_host(
     await tick(fake, clock, 1)
     assert table.host_id == bob.id
     assert "bob devient l’hôte de la table" in message(bob, table.table_message_id).content
+    fake.assert_no_errors()
+
+
+async def test_replay_seats_the_players_waiting_in_the_queue(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock
+) -> None:
+    """eve joined a full proletario table mid-game and was told she enters between two
+    rounds; « Rejouer » starts the next game, so she takes a bot's seat in it, as she
+    would have at the next round."""
+    marie, eve = fake.add_user("marie", locale="fr"), fake.add_user("eve", locale="fr")
+    table = await host_against_bots(instant, marie, "proletario", 3, game_end="rounds:1")
+    game = table.game
+    assert game is not None
+    await eve.slash("president join")
+    assert table.queued(eve.id)
+    await let_timers_play(fake, clock, game, Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+    await marie.click(message(marie, table.table_message_id), cid(table, "replay", game.version))
+    assert table.game is not None and table.game is not game
+    assert not table.queue and table.seat_of(eve.id) is not None
+    assert table.game.bots == {s for s, p in enumerate(table.seats) if p.is_bot}
     fake.assert_no_errors()

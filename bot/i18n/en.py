@@ -293,7 +293,7 @@ CATALOGUE: dict[str, str] = {
     "lobby.joined": "You joined the table.",
     "lobby.left": "You left the table.",
     "lobby.queued": "The table is full: you are in the queue and enter between rounds.",
-    "lobby.kicked": "{name} was removed from the table.",
+    "lobby.kicked": "You removed {name} from the table.",
     "lobby.ended": "The table is closed.",
     "language.set": "Tables on this server now speak {language}.",
     "language.auto": "Tables on this server now follow the server's language (Community), else their host's.",

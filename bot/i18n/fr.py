@@ -293,7 +293,7 @@ CATALOGUE: dict[str, str] = {
     "lobby.joined": "Tu as rejoint la table.",
     "lobby.left": "Tu as quitté la table.",
     "lobby.queued": "La table est complète : tu es dans la file et tu entres entre deux manches.",
-    "lobby.kicked": "{name} a été retiré de la table.",
+    "lobby.kicked": "Tu as retiré {name} de la table.",
     "lobby.ended": "La table est fermée.",
     "language.set": "Les tables de ce serveur parlent maintenant {language}.",
     "language.auto": "Les tables de ce serveur suivent maintenant la langue du serveur (Communauté), sinon celle de leur hôte.",

@@ -103,9 +103,9 @@ class Publisher:
         if table.table_message_id is not None:
             await self._edit(table, table.table_message_id, Screen(text))
             table.table_message_id = None
-        links = {**table.hands, **table.farewells}
+        links = {**table.hands, **{user_id: farewell.link
+                                   for user_id, farewell in table.farewells.items()}}
         table.farewells.clear()
-        table.kicked.clear()
         for user_id, link in links.items():
             await self._edit_hand(user_id, link, Screen(t(link.locale or table.locale,
                                                           "hand.closed")))
@@ -307,14 +307,12 @@ class Publisher:
         tokens, outside the global limit and the budget, each token its own bucket, so
         editing them one after another would only add up Discord's latencies."""
         now = self.bot.service.clock.now()
-        farewells, kicked = dict(table.farewells), set(table.kicked)
+        farewells = dict(table.farewells)
         table.farewells.clear()
-        table.kicked.clear()
         edits: list[Awaitable[object]] = [
-            self._edit_hand(gone, farewell, Screen(t(
-                farewell.locale or table.locale,
-                "hand.kicked" if gone in kicked else "hand.left")))
-            for gone, farewell in farewells.items() if farewell.valid(now)]
+            self._edit_hand(gone, farewell.link, Screen(t(
+                farewell.link.locale or table.locale, farewell.key)))
+            for gone, farewell in farewells.items() if farewell.link.valid(now)]
         # The queue too: proletario's last place goes there between rounds, and their hand
         # must stop showing the cards of the round before.
         for player in [*table.humans(), *table.queue]:

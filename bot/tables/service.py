@@ -26,6 +26,7 @@ from bot.tables.refresh import Coalescer
 from bot.tables.registry import Registry
 from bot.tables.table import (
     DEFAULT_LEVEL,
+    Farewell,
     HandLink,
     LeaveOutcome,
     LogEntry,
@@ -188,9 +189,7 @@ class TableService:
                 raise TableError("err.kick_self")
             if table.seat_of(user_id) is None and not table.queued(user_id):
                 raise TableError("err.kick_unknown", name=name)
-            await self._remove(table, user_id)
-            if user_id in table.farewells:
-                table.kicked.add(user_id)
+            await self._remove(table, user_id, farewell="hand.kicked")
             if user_id in table.away:  # presi waits for leavers, not for those removed
                 self._cancel_for_absence(table, user_id, "table.cancelled_kicked")
 
@@ -546,7 +545,8 @@ class TableService:
         bot.level = level
         table.seats.append(bot)
 
-    async def _remove(self, table: Table, user_id: int) -> None:
+    async def _remove(self, table: Table, user_id: int, *,
+                      farewell: str = "hand.left") -> None:
         """Take a player off the table. From a game under way their seat goes as
         Table.leave_outcome says, which is what the prompt asking them first said."""
         if table.queued(user_id):
@@ -559,7 +559,7 @@ class TableService:
         game = table.game
         link = table.hands.pop(user_id, None)
         if link is not None and game is not None:
-            table.farewells[user_id] = link  # their hand loses its controls
+            table.farewells[user_id] = Farewell(link, farewell)  # it loses its controls
         if game is None:
             del table.seats[seat]
         elif game.phase is Phase.GAME_OVER:

@@ -152,6 +152,15 @@ class HandLink:
                    locale=d.get("locale", ""))
 
 
+@dataclass(frozen=True)
+class Farewell:
+    """A leaver's hand, to redraw once without controls, and what it then says: that they
+    left (« hand.left »), or that the host removed them (« hand.kicked »)."""
+
+    link: HandLink
+    key: str
+
+
 @dataclass
 class LogEntry:
     """One line of the table's recent events, kept as a catalogue key so each reader's
@@ -223,8 +232,7 @@ class Table:
     human_seen: float = field(default=0.0, compare=False)
     # Hands of players who just left, to redraw once without controls (not persisted: a
     # restart only skips that courtesy edit).
-    farewells: dict[int, HandLink] = field(default_factory=dict, repr=False, compare=False)
-    kicked: set[int] = field(default_factory=set, repr=False, compare=False)  # their farewell says so
+    farewells: dict[int, Farewell] = field(default_factory=dict, repr=False, compare=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
 
     # --- seats -----------------------------------------------------------------------------

@@ -131,7 +131,7 @@ async def test_a_kicked_players_hand_says_the_host_removed_them_in_their_languag
     for player in players:
         await player.open_hand(president)
     await marie.slash("president kick", member=dave)
-    assert marie.last_ephemeral().text == "dave a été retiré de la table."
+    assert marie.last_ephemeral().text == "Tu as retiré dave de la table."
     await leave_game(bob)
     await tick(fake, clock, 1)
     bobs, daves = (player.hand for player in players)

@@ -328,7 +328,7 @@ async def test_host_kicks_and_proletario_queue_enters_between_rounds(
     await bob.user.slash("president kick", member=alice.user)
     assert "Seul l’hôte" in bob.user.last_ephemeral().content
     await alice.user.slash("president kick", member=bob.user)
-    assert "bob was removed" in alice.user.last_ephemeral().content
+    assert "You removed bob" in alice.user.last_ephemeral().content
     game = table.game
     assert game is not None and game.automated(1)
     await play_until(fake, clock, [alice], lambda: game.phase is Phase.ROUND_OVER)

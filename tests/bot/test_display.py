@@ -146,7 +146,7 @@ def test_french_hand_words_and_cards() -> None:
     assert "p0 doit donner 2 cartes à p3" in board
     entry = LogEntry("ev.penalised", {"name": "p2", "place": 4})
     assert display.entry_text("fr", table, entry) == \
-        "p2 a fini sur un 2 : classé 4e"
+        "p2 a fini sur un 2 : 4e place"
 
 
 def test_waiting_hand_names_the_player_to_act_and_wild_announces_are_shown() -> None:

@@ -124,7 +124,7 @@ async def test_leaving_mid_game_asks_first_in_the_leavers_language(
     assert bob.user.last_ephemeral().text == "You are not seated at this table."
     assert table.game is game and sorted(table.left_seats) == left
     await tick(fake, clock, 1)
-    assert "bob est parti ; un bot finit la manche" in \
+    assert "bob quitte la partie ; un bot finit la manche" in \
         message(bob.user, table.table_message_id).content
     fake.assert_no_errors()
 
@@ -217,8 +217,8 @@ async def test_a_penalised_finisher_shows_the_place_and_the_card(
     assert await marie.act()
     await tick(fake, clock, 1)
     board = message(marie.user, table.table_message_id).content
-    assert "marie** · 0 carte · 0 pt · sorti (3e)" in board
-    assert "marie a fini sur un 2 : classé 3e" in board
+    assert "marie** · 0 carte · 0 pt · a fini (3e)" in board
+    assert "marie a fini sur un 2 : 3e place" in board
     assert "marie sort" not in board
     fake.assert_no_errors()
 
@@ -308,7 +308,7 @@ async def test_presi_announces_the_grace_period_and_the_leaver_hand_loses_its_co
     await leave_game(bob.user)
     await tick(fake, clock, 1)
     board = message(marie.user, table.table_message_id).content
-    assert "bob est parti : sa place l’attend jusqu’à <t:" in board
+    assert "bob quitte la table : sa place l’attend jusqu’à <t:" in board
     assert "sinon la partie est annulée" in board
     assert not bob.hand.selects and not bob.hand.buttons
     assert "Tu as quitté cette table." in bob.hand.content

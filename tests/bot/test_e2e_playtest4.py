@@ -1,11 +1,23 @@
 """End-to-end: play-test 4, big and small tables, timers, hints and scores."""
 
+import pytest
+
 from bot.client import PresidentBot
 from engine import Phase
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
-from .e2e import Player, cid, create_table, message, play_every_round, tick
+from .e2e import (
+    Player,
+    cid,
+    create_table,
+    host_against_bots,
+    let_timers_play,
+    message,
+    play_every_round,
+    record_charts,
+    tick,
+)
 
 # Eight 32-character display names, Discord's longest.
 LONG_NAMES = [f"Jean-Baptiste de la Fontaine {i:03d}" for i in range(8)]
@@ -41,4 +53,23 @@ async def test_eight_long_names_keep_the_final_standings_whole(
     assert standings[-1] == "L’hôte choisit : rejouer, ou terminer pour revenir au salon " \
         "d’attente."
     assert "Derniers coups :" in board  # what history fits stays
+    fake.assert_no_errors()
+
+
+async def test_a_name_with_markdown_is_drawn_as_typed_on_the_points_chart(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """From the play-test: messages escape a name's markdown (« Zoë\\_\\*x\\* »), and the
+    chart drew those backslashes into its picture, which is no markdown."""
+    drawn = record_charts(monkeypatch)
+    zoe = fake.add_user("Zoë_*x* <3 `y`", locale="fr")
+    table = await host_against_bots(instant, zoe, "classic", 2, game_end="rounds:1")
+    game = table.game
+    assert game is not None
+    await let_timers_play(fake, clock, game, Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+    assert "**Zoë\\_\\*x\\* \\<3 \\`y\\`** · " in \
+        message(zoe, table.table_message_id).content  # escaped in the message
+    assert [c.names for c in drawn] == [("Zoë_*x* <3 `y`", "Bot 1", "Bot 2")]
     fake.assert_no_errors()

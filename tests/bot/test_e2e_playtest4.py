@@ -11,6 +11,7 @@ from .e2e import (
     Player,
     cid,
     create_table,
+    deal,
     host_against_bots,
     let_timers_play,
     message,
@@ -72,4 +73,26 @@ async def test_a_name_with_markdown_is_drawn_as_typed_on_the_points_chart(
     assert "**Zoë\\_\\*x\\* \\<3 \\`y\\`** · " in \
         message(zoe, table.table_message_id).content  # escaped in the message
     assert [c.names for c in drawn] == [("Zoë_*x* <3 `y`", "Bot 1", "Bot 2")]
+    fake.assert_no_errors()
+
+
+async def test_the_french_hint_for_a_sure_lead_agrees_with_any_play(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the play-test: « Le bot normal jouerait un 2 — personne ne peut la battre » (or
+    « deux 2 », « un Roi »): no feminine word for « la » to stand for."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    table = await create_table(president, marie.user)
+    await president.service.set_options(table, marie.user.id, hints=True)
+    for _ in range(2):
+        await president.service.add_bot(table, marie.user.id)
+    await president.service.start(table, marie.user.id)
+    await tick(fake, clock, 1)
+    deal(president, table, [["2S", "5H"], ["3H", "4H", "8C"], ["6D", "6H", "9C"]], opener=0)
+    await tick(fake, clock, 1)
+    await marie.open_hand(president)
+    hint = next(b.custom_id for b in marie.hand.buttons if b.custom_id and ":hint:" in b.custom_id)
+    await marie.user.click(marie.hand, hint)
+    assert marie.hand.content.splitlines()[0] == "💡 Le bot normal jouerait un 2 — personne " \
+        "ne peut battre ce coup : tu gardes la main pour tes dernières cartes."
     fake.assert_no_errors()

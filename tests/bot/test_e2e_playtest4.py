@@ -96,3 +96,38 @@ async def test_the_french_hint_for_a_sure_lead_agrees_with_any_play(
     assert marie.hand.content.splitlines()[0] == "💡 Le bot normal jouerait un 2 — personne " \
         "ne peut battre ce coup : tu gardes la main pour tes dernières cartes."
     fake.assert_no_errors()
+
+
+async def test_wild7_at_two_seats_pages_a_26_card_hand_and_plays_from_the_second_page(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """Two seats of wild7 deal 26 cards each: singles and pairs fill a page of four menus
+    (25 options at most each, numbered), « Autres coups » turns to the triples and fours,
+    and a four with two wild 7s picked there is played."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    table = await host_against_bots(president, marie.user, "wild7", 1)
+    await tick(fake, clock, 1)
+    deck = sorted(table.rules.deck_kind.cards(), key=str)
+    game = deal(president, table, [deck[0::2], deck[1::2]], opener=0)
+    await marie.open_hand(president)
+    first = marie.hand
+    assert [(s.placeholder, len(s.options)) for s in first.selects] == [
+        ("Jouer une carte… (1/2)", 25), ("Jouer une carte… (2/2)", 12),
+        ("Jouer une paire… (1/2)", 25), ("Jouer une paire… (2/2)", 12)]
+    turn = next(b for b in first.buttons if b.custom_id and ":page:" in b.custom_id)
+    assert turn.label == "Autres coups (2/2)"
+    await marie.user.click(first, turn.custom_id or "")
+    second = marie.hand
+    assert second.id == first.id  # the same message, turned
+    assert [(s.placeholder, len(s.options)) for s in second.selects] == [
+        ("Jouer un brelan…", 24), ("Jouer un carré…", 12)]
+    assert "Autres coups (1/2)" in [b.label for b in second.buttons]
+    four = second.select("Jouer un carré…")
+    option = next(o for o in four.options if o.label == "3♣ 3♥ 7♣ 7♥")
+    assert option.description == "quatre 3, dont deux 7"
+    await marie.user.select(second, [option.value], select=four.custom_id)
+    assert len(game.hand(0)) == 22
+    await tick(fake, clock, 1)
+    assert "marie joue quatre 3, dont deux 7" in \
+        message(marie.user, table.table_message_id).content
+    fake.assert_no_errors()

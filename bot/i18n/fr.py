@@ -180,7 +180,7 @@ CATALOGUE: dict[str, str] = {
     "reason.go_out": "tu sors avec, sans pénalité.",
     "reason.no_play": "rien dans ta main ne peut aller sur ce pli.",
     "reason.avoid_bad_end": "tout coup te laisserait seulement des cartes sur lesquelles on ne peut pas finir.",
-    "reason.lead_sure": "personne ne peut la battre : tu gardes la main pour tes dernières cartes.",
+    "reason.lead_sure": "personne ne peut battre ce coup : tu gardes la main pour tes dernières cartes.",
     "reason.lead_low": "ouvre avec tes cartes les plus faibles et garde les fortes pour la suite.",
     "reason.answer_cheap": "la plus petite réponse qui garde tes paires et brelans entiers.",
     "reason.control": "pas de réponse moins chère : une carte forte plutôt que passer, ce qui donnerait la main.",

@@ -34,3 +34,10 @@ def player_name(raw: str) -> str:
     length, then made safe (escaping happens last, so it is never cut in half)."""
     plain = " ".join(BIDI_CONTROLS.sub("", raw).split())[:NAME_LENGTH]
     return shown_text(plain) or "?"
+
+
+def unescaped(shown: str) -> str:
+    """A name made safe by `shown_text`, as plain text again, for what is not markdown (a
+    chart's picture and its alt text): every backslash `shown_text` adds escapes the one
+    character after it, a backslash the name held included."""
+    return re.sub(r"\\(.)", r"\1", shown, flags=re.DOTALL)

@@ -23,6 +23,7 @@ from matplotlib.ticker import MaxNLocator
 
 from bot.i18n import LocaleLike, plural, t
 from bot.packages.rules_text import preset_name
+from bot.packages.text import unescaped
 from bot.tables.table import Table
 
 FILENAME = "points.png"
@@ -64,7 +65,7 @@ def chart_of(locale: LocaleLike, names: tuple[str, ...], series: tuple[tuple[int
         title=t(locale, "chart.title"),
         x_label=t(locale, "chart.round"),
         y_label=t(locale, "chart.points"),
-        names=names,
+        names=tuple(unescaped(name) for name in names),  # names shown escaped in messages
         series=series,
         alt=t(locale, "chart.alt", players=plural(locale, "chart.players", len(names)),
               rounds=plural(locale, "n.rounds", len(series[0]) if series else 0)),
@@ -77,6 +78,7 @@ def rating_chart(locale: LocaleLike, name: str, history: dict[str, list[int]]
     if not history:
         return None
     presets = sorted(history)
+    name = unescaped(name)  # as messages show it: escaped
     return PointsChart(
         title=t(locale, "chart.rating_title", name=name),
         x_label=t(locale, "chart.rated_round"),

@@ -22,7 +22,7 @@ from bot.i18n.cards import (
     shorts,
     top_single_words,
 )
-from bot.packages.cards.emojis import FaceLine, faces
+from bot.packages.cards.emojis import CONTENT_LIMIT, FaceLine, faces
 from bot.packages.controls import button, select, view
 from bot.packages.rules_text import preset_name
 from bot.packages.screen import Screen
@@ -32,6 +32,9 @@ from engine.events import RoundOver
 
 SELECTS_PER_PAGE = 4  # the fifth row holds the buttons
 OPTIONS_PER_SELECT = 25
+#: Room kept under Discord's content limit for the line a replaced table message ends with
+#: (« the table continues in a newer message below »).
+RETIRED_NOTE_ROOM = 80
 
 
 def countdown(table: Table) -> str:
@@ -113,15 +116,13 @@ def table_screen(table: Table, now: float) -> Screen:
                            countdown=countdown(table)))
     lines.append("")
     lines.extend(player_lines(loc, table, game))
-    if table.log:
-        lines.append("")
-        lines.append(t(loc, "table.recent"))
-        lines.extend(f"• {entry_text(loc, table, e)}" for e in table.log)
+    history = [f"• {entry_text(loc, table, e)}" for e in table.log]
+    results: list[str] = []
     # What to do next: true only while this is the table's current message.
     instructions: list[str] = []
     if game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
-        lines.append("")
-        lines.extend(results_lines(loc, table, game))
+        results.append("")
+        results.extend(results_lines(loc, table, game))
         over = game.phase is Phase.GAME_OVER
         instructions.append(t(loc, "table.host_over" if over else "table.host_next"))
     elif game.phase in (Phase.PLAY, Phase.EXCHANGE):
@@ -132,6 +133,16 @@ def table_screen(table: Table, now: float) -> Screen:
             instructions.append("")
             instructions.append(plural(loc, "table.press_hand", len(stale),
                                        names=join_names(loc, stale)))
+    # Eight seats with long names overrun Discord's 2,000 characters (the content would be
+    # cut, standings and all): the oldest history lines go first, as many as needed, leaving
+    # room for the note a retired table message ends with.
+    while history and len("\n".join(
+            [*lines, "", t(loc, "table.recent"), *history, *results, *instructions])
+    ) > CONTENT_LIMIT - RETIRED_NOTE_ROOM:
+        del history[0]
+    if history:
+        lines.extend(["", t(loc, "table.recent"), *history])
+    lines.extend(results)
     # Face lines go above the instructions, so the retired text keeps them too.
     shown = faces.with_lines(lines + instructions, wanted, spanish(table))
     return Screen("\n".join(shown), table_view(table, game),

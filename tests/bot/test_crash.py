@@ -150,7 +150,8 @@ class Run:
         if not content or content.startswith("⚠️") or drawn is None:
             return  # refused, or deferred (the hand is edited once stored, no version here)
         table = await self.stored_table()
-        assert table is not None and table.game is not None
+        assert table is not None and table.game is not None, \
+            f"a move was confirmed with no game stored: answer={content!r}, data={record.data}"
         moved = int(drawn.group(1)) + 1
         assert table.game.version >= moved, (
             f"a move was confirmed before it was stored: stored {table.game.version}, "

@@ -119,7 +119,7 @@ def test_french_results_screen_after_the_last_round() -> None:
     play_out(game)
     assert game.phase is Phase.GAME_OVER
     text = table_screen(table, 0.0).content
-    assert "sorti (" not in text  # places come from the results, not the finishing order
+    assert "a fini (" not in text  # places come from the results, not the finishing order
     assert re.search(r"\b1 (cartes|pts)\b", text) is None
     assert "Classement final" in text
     assert ("gagnant :" in text) == (len(game.winners) == 1)
@@ -301,3 +301,4 @@ def test_a_gift_held_back_by_a_blind_exchange_says_where_it_goes() -> None:
     game.give(0, due.allowed[:due.count])
     given = shorts("en", due.allowed[:due.count], False)
     assert f"You give {given} to **p3**" in hand_screen(table, 100, "en").content
+

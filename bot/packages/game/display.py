@@ -25,6 +25,7 @@ from bot.i18n.cards import (
 from bot.packages.cards.emojis import CONTENT_LIMIT, FaceLine, faces
 from bot.packages.controls import button, select, view
 from bot.packages.rules_text import preset_name
+from bot.packages.rules_text import role_name as rules_role_name
 from bot.packages.screen import Screen
 from bot.tables.table import LogEntry, Table
 from engine import Card, Game, IllegalAction, Phase, PlayOption
@@ -46,7 +47,7 @@ def place(locale: LocaleLike, n: int) -> str:
 
 
 def role_name(locale: LocaleLike, table: Table, role: str | None) -> str:
-    return t(locale, f"role.{table.rules.role_names}.{role}") if role else ""
+    return rules_role_name(locale, table.rules, role) if role else ""
 
 
 def spanish(table: Table) -> bool:

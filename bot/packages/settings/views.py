@@ -33,6 +33,7 @@ from bot.packages.rules_text import (
     knob_value,
     knobs_by_group,
     preset_name,
+    role_name,
 )
 from bot.packages.screen import Screen
 from bot.packages.text import shown_text
@@ -120,7 +121,7 @@ def refused_rules(locale: LocaleLike, err: RulesError, changed: str = "") -> str
 def role_codes(locale: LocaleLike, rules: Rules) -> str:
     """"P = Président, VP = Vice-président, …" with the table's role names."""
     return ", ".join(t(locale, "settings.role_code", code=code,
-                       role=t(locale, f"role.{rules.role_names}.{code}"))
+                       role=role_name(locale, rules, code))
                      for code in ROLE_CODES)
 
 

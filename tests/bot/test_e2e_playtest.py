@@ -14,7 +14,7 @@ from bot.tables.autoplay import FAST_BOT_PAUSES
 from bot.tables.service import HOST_IDLE_SECONDS, IDLE_CLOSE_SECONDS
 from engine import PRESETS, Card, Phase, Rules
 from engine.rules import ROLE_CODES
-from fakediscord import FakeDiscord
+from fakediscord import FakeDiscord, Message, Select
 from fakediscord.forge import Forger
 from fakediscord.limits import BUTTON
 from fakediscord.state import MESSAGE_COMPONENT
@@ -744,3 +744,30 @@ def test_every_presets_rules_fit_in_one_discord_message(locale: str) -> None:
         title = t(locale, "rules.title", preset=preset_name(locale, preset))
         text = "\n".join([title, *rules_page(locale, rules)])
         assert len(text) < 2000, (preset, len(text))
+
+
+async def test_a_play_picked_in_a_hand_whose_game_is_gone_says_it_was_not_played(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """The same hand, but marie picks a play: the answer must say the click was not taken
+    (a crash just after Start restores the lobby the same way, and the crash test reads
+    an answer without « ⚠️ » as a move accepted)."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    bob = Player(fake.add_user("bob"))
+    table, _ = await two_humans_against_a_bot(fake, clock, president, marie, bob)
+
+    def plays(shown: Message) -> Select | None:
+        return next((m for m in shown.selects if ":play:" in m.custom_id), None)
+
+    await play_until(fake, clock, [bob], lambda: plays(marie.hand) is not None)
+    drawn = marie.hand  # as her client shows it, play menu included
+    menu = plays(drawn)
+    assert menu is not None
+    await leave_game(bob.user)
+    await play_until(fake, clock, [marie], lambda: table.game is None)
+    await marie.user.select_shown(drawn, [menu.options[0].value], select=menu.custom_id)
+    assert marie.hand.content == "\n".join(
+        ["⚠️ " + t("fr", "err.stale_button"), t("fr", "hand.no_game")])
+    assert table.game is None and not marie.hand.selects
+    assert marie.user.last_ephemeral().id == drawn.id
+    fake.assert_no_errors()

@@ -54,7 +54,7 @@ async def show_hand(
     if table.game is None and not update:
         raise TableError("err.no_game")
     if table.game is None:
-        screen = Screen(t(locale, "hand.no_game"))
+        screen = Screen("\n".join(filter(None, [notice, t(locale, "hand.no_game")])))
     else:
         now = interaction.client.service.clock.now()
         screen = hand_screen(table, interaction.user.id, locale, notice=notice, page=page,
@@ -77,9 +77,11 @@ async def show_hand(
 
 async def late_hand(click: Click) -> None:
     """A hand control clicked after a redraw replaced it (`controls.late`): the hand as it
-    is now, saying the table moved on; nothing is played, passed or given."""
-    await show_hand(click.interaction, click.table,
-                    notice="⚠️ " + t(click.locale, "err.stale"))
+    is now, saying the table moved on; nothing is played, passed or given. With no game
+    left (ended, or lost to a crash just after Start) there is no hand to show: the notice
+    still says the click was not taken."""
+    key = "err.stale" if click.table.game is not None else "err.stale_button"
+    await show_hand(click.interaction, click.table, notice="⚠️ " + t(click.locale, key))
 
 
 # How the controls are drawn (`controls.Drawn`): the table message's « Ma main » and host

@@ -72,7 +72,8 @@ class Coalescer:
         finally:
             state.running = False
             done.set()
-        if state.dirty:
+        # A key forgotten meanwhile (its table closed during the flush) is not run again.
+        if state.dirty and self._states.get(key) is state:
             state.dirty = False
             self._schedule(key, state)
 

@@ -172,6 +172,22 @@ async def test_coalescer_rerenders_a_change_made_while_flushing() -> None:
     assert table.shown == [1, 2]
 
 
+async def test_coalescer_forgets_a_key_whose_flush_was_running_and_asked_again() -> None:
+    """A table closed while its refresh is on its way, with a change asked meanwhile: the
+    forgotten key is not scheduled again (it ran once more and failed on its missing state)."""
+    clock = ManualClock()
+    coalescer = Coalescer(Scheduler(clock), interval=1.0)
+    table = SlowTableMessage(1)
+    coalescer.request("table", table.flush)
+    await settle()
+    coalescer.request("table", table.flush)
+    coalescer.forget("table")
+    table.gate.set()
+    await settle()
+    assert table.shown == [1]
+    assert coalescer.scheduler.pending() == []
+
+
 async def test_coalescer_drain_runs_pending_flushes_now() -> None:
     clock = ManualClock()
     coalescer = Coalescer(Scheduler(clock), interval=1.0)

@@ -334,6 +334,23 @@ class FakeDiscord:
         self.gateway.dispatch("THREAD_CREATE", payload, intent=INTENT_GUILDS)
         return thread
 
+    def delete_channel(self, channel: Channel) -> None:
+        """A moderator deletes a channel or a thread, and with a channel its threads. The bot
+        gets CHANNEL_DELETE, or THREAD_DELETE with "just the `id`, `guild_id`, `parent_id`,
+        and `type` fields" (Channel Delete, Thread Delete,
+        https://discord.com/developers/docs/events/gateway-events#thread-delete); nothing
+        for the threads of a deleted channel (discord.py reports those itself, from its
+        cache). Every later call on them is 404 Unknown Channel, on their messages through
+        an interaction token 404 Unknown Message."""
+        payload = channel_payload(channel)
+        self.world.remove_channel(channel)
+        if channel.parent_id is None:
+            self.gateway.dispatch("CHANNEL_DELETE", payload, intent=INTENT_GUILDS)
+        else:
+            fields = ("id", "guild_id", "parent_id", "type")
+            self.gateway.dispatch("THREAD_DELETE", {k: payload[k] for k in fields},
+                                  intent=INTENT_GUILDS)
+
     def set_bot_permissions(self, channel: Channel, **allowed: bool) -> None:
         """Grant (True) or take away (False) the bot's permissions in ``channel``, named as
         in :data:`CHANNEL_PERMISSIONS` (``send_messages=False``), like a channel overwrite

@@ -183,6 +183,16 @@ class World:
         self.channels[channel.id] = channel
         return channel
 
+    def remove_channel(self, channel: Channel) -> None:
+        """Delete a channel with its messages, and a text channel's threads with theirs."""
+        gone = [c for c in self.channels.values() if c.parent_id == channel.id] + [channel]
+        guild = self.guilds[channel.guild_id]
+        for deleted in gone:
+            for message in self._by_channel.pop(deleted.id, {}).values():
+                del self.messages[message.id]
+            guild.channel_ids.remove(deleted.id)
+            del self.channels[deleted.id]
+
     def channel(self, channel_id: int) -> Channel:
         try:
             return self.channels[channel_id]

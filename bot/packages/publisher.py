@@ -36,6 +36,8 @@ NO_PINGS = discord.AllowedMentions.none()
 # codes, https://discord.com/developers/docs/topics/opcodes-and-status-codes#json-json-error-codes);
 # Discord does not publish how many, so a table message is replaced before it is an hour old.
 OLD_MESSAGE_EDITS = 30046
+# "Unknown channel" (same table): the table's channel was deleted.
+UNKNOWN_CHANNEL = 10003
 FRESH_TABLE_AGE = 55 * 60.0
 # The message an interaction token answered with: for a hand, the hand itself.
 ORIGINAL: Any = "@original"
@@ -187,10 +189,26 @@ class Publisher:
         except discord.Forbidden as err:
             self._refused(table, err)
             return None
-        except discord.HTTPException:
-            log.exception("could not post in channel %s", table.channel_id)
+        except discord.HTTPException as err:
+            if err.code == UNKNOWN_CHANNEL:
+                self._channel_gone(table)
+            else:
+                log.exception("could not post in channel %s", table.channel_id)
             return None
         return message.id
+
+    def _channel_gone(self, table: Table) -> None:
+        """Discord no longer knows the table's channel: it was deleted while the bot was not
+        told (down, or a thread it did not hold). The table ends as on the deletion event;
+        until then nothing more is sent there."""
+        log.info("table %s: channel %s no longer exists", table.id, table.channel_id)
+        self._blocked[table.id] = True
+        service = self.bot.service
+
+        async def vanish() -> None:
+            await service.channel_deleted(table.channel_id)
+
+        service.scheduler.after((table.id, "channel gone"), 0, vanish)
 
     async def _edit(self, table: Table, message_id: int, screen: Screen | None) -> bool:
         """Edit a message (`screen` None: only remove its controls); False if it is gone or

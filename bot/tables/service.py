@@ -707,6 +707,30 @@ class TableService:
         table.notice = why or LogEntry("table.back_to_lobby")
         self.outbox.status(table, "lobby")
 
+    async def channel_deleted(self, channel_id: int) -> None:
+        """The table's channel or thread was deleted, and every message in it, its players'
+        hands included: the table ends (`_vanish`) with nothing left to edit."""
+        table = self.registry.in_channel(channel_id)
+        if table is not None:
+            await self._vanish(table, hands=False)
+
+    async def _vanish(self, table: Table, *, hands: bool) -> None:
+        """End a table the bot can no longer reach. A game under way stops as the host's End
+        stops it, so its rounds keep their results and the game its end, rather than bots
+        and timers playing on unseen until IDLE_CLOSE_SECONDS; nothing is posted or edited
+        in the channel, and the hands are told only with `hands`."""
+        async with table.lock:
+            if table.closed:
+                return
+            game = table.game
+            if game is not None and game.phase is not Phase.GAME_OVER:
+                self._after(table, self._engine(game.stop, table))
+            table.lobby_message_id = table.table_message_id = None
+            if not hands:
+                table.hands.clear()
+                table.farewells.clear()
+            self._close(table)
+
     def _close(self, table: Table) -> None:
         self.registry.remove(table)
         self.scheduler.cancel_where(lambda key: _of_table(key, table.id, keep_refresh=False))

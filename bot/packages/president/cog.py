@@ -104,6 +104,18 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         if table is not None and not table.closed:
             await self.bot.publisher.acted(interaction, table)
 
+    # ------------------------------------------------------------------ the server changes
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A table's channel was deleted (discord.py also reports its threads as deleted)."""
+        await self.bot.service.channel_deleted(channel.id)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """Raw: a thread the cache does not hold (an archived one) may hold a table."""
+        await self.bot.service.channel_deleted(payload.thread_id)
+
     # ------------------------------------------------------------------ lobby
 
     @app_commands.command(name=ls("cmd.create"), description=ls("cmd.create.desc"))

@@ -1,0 +1,126 @@
+"""End-to-end: play-test 5, games in a real, hostile server: channels and threads deleted,
+the bot removed from its server, moderators, permissions and restarts at bad moments."""
+
+from pathlib import Path
+
+from bot.client import PresidentBot
+from bot.tables.table import Table
+from engine import Game, Phase
+from fakediscord import FakeDiscord
+
+from .conftest import LinkedClock
+from .e2e import (
+    Player,
+    cid,
+    connect_bot,
+    create_table,
+    database_url,
+    host_against_bots,
+    message,
+    play_until,
+    tick,
+    two_humans_against_a_bot,
+)
+from .stored import stored_game
+
+
+async def one_round_played(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                           marie: Player, bob: Player) -> tuple[Table, Game]:
+    """marie and bob against a bot, in a three-round game: the first round is played and
+    the host dealt the second."""
+    table, game = await two_humans_against_a_bot(fake, clock, bot, marie, bob,
+                                                 game_end="rounds:3")
+    await play_until(fake, clock, [marie, bob], lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    await marie.user.click(message(marie.user, table.table_message_id),
+                           cid(table, "next", game.version))
+    await tick(fake, clock, 1)
+    assert game.round_no == 2 and game.phase is not Phase.ROUND_OVER
+    return table, game
+
+
+async def test_a_deleted_channel_ends_its_game_and_keeps_the_round_played(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """From the play-test: a moderator deleted the channel mid-game and the table played on
+    unseen, bots and timers for 30 minutes, posting into the void at every move (each a
+    404 and a logged error), and the game was never ended in the records. It ends at once
+    as the host's End would, the round played kept, and nothing more is sent."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie, bob = Player(fake.add_user("marie", locale="fr")), Player(fake.add_user("bob"))
+    table, game = await one_round_played(fake, clock, bot, marie, bob)
+
+    mark = fake.mark()
+    fake.delete_channel(fake.channel)
+    await fake.settle()
+    for _ in range(120):
+        await tick(fake, clock, 1)
+    await bot.service.drain()
+
+    assert table.closed and bot.service.registry.tables() == []
+    assert game.phase is Phase.GAME_OVER
+    assert fake.calls_since(mark) == []  # no post, no edit: the channel and hands are gone
+    assert table.game_row_id is not None
+    stored = await stored_game(url, table.game_row_id)
+    assert stored.round_nos == [1] and stored.ended == 1
+    assert stored.rated_rounds == {marie.user.id: 1, bob.user.id: 1}
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_a_deleted_thread_frees_its_players_and_the_parent_channel_plays_on(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """A table in a thread ends with the thread; the parent channel's own table is not
+    touched, and the thread's players may open a table elsewhere."""
+    marie = fake.add_user("marie", locale="fr")
+    bob = fake.add_user("bob")
+    thread = fake.add_thread(fake.channel, "partie", marie)
+    await fake.settle()
+    marie.channel = thread
+    in_thread = await host_against_bots(president, marie, "classic", 2)
+    upstairs = await host_against_bots(president, bob, "classic", 2)
+    await tick(fake, clock, 1)
+
+    fake.delete_channel(thread)
+    await fake.settle()
+    await tick(fake, clock, 5)
+    assert in_thread.closed and not upstairs.closed
+    assert president.service.registry.in_channel(thread.id) is None
+    assert upstairs.game is not None and upstairs.game.phase is not Phase.GAME_OVER
+
+    marie.channel = fake.add_channel(fake.guild, "salon")
+    await create_table(president, marie)
+    fake.assert_no_errors()
+
+
+async def test_a_channel_deleted_while_the_bot_was_down_ends_its_table_at_restart(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """The deletion happened while no bot listened: the restored table's first post is
+    Discord's « Unknown Channel », and the table ends there, its round kept."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie, bob = Player(fake.add_user("marie", locale="fr")), Player(fake.add_user("bob"))
+    table, _ = await one_round_played(fake, clock, bot, marie, bob)
+    await fake.disconnect(bot)
+    fake.delete_channel(fake.channel)
+
+    again = await connect_bot(fake, clock, url, bot_pause=1.0)
+    await tick(fake, clock, 1)
+    # What the restart's first refresh tried before it knew: the lobby message, the hands
+    # (their tokens still live, their messages gone with the channel), then the post that
+    # ends the table; nothing after it.
+    for code in (10003, 10008, 10008, 10003):
+        fake.expect_error(code)
+    for _ in range(60):
+        await tick(fake, clock, 1)
+    await again.service.drain()
+    assert again.service.registry.tables() == []
+    assert table.game_row_id is not None
+    stored = await stored_game(url, table.game_row_id)
+    assert stored.round_nos == [1] and stored.ended == 1
+    await fake.disconnect(again)
+    fake.assert_no_errors()
+

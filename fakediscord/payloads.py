@@ -96,7 +96,9 @@ def bot_permissions(world: World, channel: Channel) -> int:
     ``app_permissions`` ("Bitwise set of permissions the app has within the channel the
     interaction was sent from", interaction object,
     https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object)
-    and what the REST routes enforce."""
+    and what the REST routes enforce. A bot removed from the guild has none there."""
+    if world.bot.id not in world.guilds[channel.guild_id].members:
+        return 0
     if channel.bot_permissions is not None:
         return channel.bot_permissions
     if channel.parent_id is not None:  # "Threads generally inherit permissions from the

@@ -351,6 +351,20 @@ class FakeDiscord:
             self.gateway.dispatch("THREAD_DELETE", {k: payload[k] for k in fields},
                                   intent=INTENT_GUILDS)
 
+    def remove_bot(self, guild: Guild) -> None:
+        """The bot is kicked from ``guild``: GUILD_DELETE without ``unavailable`` ("If the
+        `unavailable` field is not set, the user was removed from the guild", Guild Delete,
+        https://discord.com/developers/docs/events/gateway-events#guild-delete); its
+        channels then answer 403 Missing Access (:meth:`Rest._require`)."""
+        del guild.members[self.world.bot.id]
+        self.gateway.dispatch("GUILD_DELETE", {"id": str(guild.id)}, intent=INTENT_GUILDS)
+
+    def invite_bot(self, guild: Guild) -> None:
+        """The bot is invited back into ``guild``: GUILD_CREATE, as for any guild it joins."""
+        guild.members[self.world.bot.id] = self.clock.now()
+        self.gateway.dispatch("GUILD_CREATE", guild_payload(self.world, guild),
+                              intent=INTENT_GUILDS)
+
     def set_bot_permissions(self, channel: Channel, **allowed: bool) -> None:
         """Grant (True) or take away (False) the bot's permissions in ``channel``, named as
         in :data:`CHANNEL_PERMISSIONS` (``send_messages=False``), like a channel overwrite

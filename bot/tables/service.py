@@ -714,6 +714,12 @@ class TableService:
         if table is not None:
             await self._vanish(table, hands=False)
 
+    async def removed_from_guild(self, guild_id: int) -> None:
+        """The bot was removed from a server: its tables there end (`_vanish`). The hands,
+        edited through their players' interactions rather than the channel, say so."""
+        for table in self.registry.in_guild(guild_id):
+            await self._vanish(table, hands=True)
+
     async def _vanish(self, table: Table, *, hands: bool) -> None:
         """End a table the bot can no longer reach. A game under way stops as the host's End
         stops it, so its rounds keep their results and the game its end, rather than bots

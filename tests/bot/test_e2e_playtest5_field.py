@@ -124,3 +124,75 @@ async def test_a_channel_deleted_while_the_bot_was_down_ends_its_table_at_restar
     await fake.disconnect(again)
     fake.assert_no_errors()
 
+
+async def test_a_bot_removed_from_its_server_ends_its_tables_there_and_is_welcome_back(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """From the play-test: kicked mid-game, the bot played on for 30 minutes in a server it
+    was no longer in. Its tables there end at once, the round played kept and each hand
+    told; a table in another server plays on; invited back, the bot opens new tables."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie, bob = Player(fake.add_user("marie", locale="fr")), Player(fake.add_user("bob"))
+    table, game = await one_round_played(fake, clock, bot, marie, bob)
+    other = fake.add_guild("Ailleurs")
+    carol = fake.add_user("carol", guilds=[other])
+    carol.channel = fake.add_channel(other, "cartes")
+    elsewhere = await host_against_bots(bot, carol, "classic", 2)
+    board = message(marie.user, table.table_message_id)
+
+    mark = fake.mark()
+    fake.remove_bot(fake.guild)
+    await fake.settle()
+    for _ in range(60):
+        await tick(fake, clock, 1)
+    await bot.service.drain()
+
+    assert table.closed and game.phase is Phase.GAME_OVER and not elsewhere.closed
+    assert marie.hand.content == "Cette table est fermée."
+    assert bob.hand.content == "This table is closed."
+    assert not [c for c in fake.calls_since(mark)
+                if c.route.startswith("/channels/") and c.path.startswith(
+                    f"/channels/{fake.channel.id}")]
+    assert fake.invalid_requests() == 0
+    assert table.game_row_id is not None
+    stored = await stored_game(url, table.game_row_id)
+    assert stored.round_nos == [1] and stored.ended == 1
+
+    fake.invite_bot(fake.guild)
+    await fake.settle()
+    await marie.user.click(board, cid(table, "hand"))  # the old board, still on screen
+    assert "n’existe plus" in marie.user.last_ephemeral().content
+    again = await create_table(bot, marie.user)
+    assert again is not table and not again.closed
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_a_table_restored_in_a_server_that_removed_the_bot_meanwhile_ends(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """Kicked while it was down, the bot restores the table, learns from READY that the
+    server is no longer its own, and ends it as if it had seen the kick."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie, bob = Player(fake.add_user("marie", locale="fr")), Player(fake.add_user("bob"))
+    table, _ = await one_round_played(fake, clock, bot, marie, bob)
+    await fake.disconnect(bot)
+    fake.remove_bot(fake.guild)
+
+    again = await connect_bot(fake, clock, url, bot_pause=1.0)
+    for _ in range(60):
+        await tick(fake, clock, 1)
+    await again.service.drain()
+    # Restored before the gateway said which servers the bot is in: its first refresh
+    # finds out, the one refused call of the incident; READY then ends the table.
+    fake.expect_error(50001)
+    assert fake.invalid_requests() == 1
+    assert again.service.registry.tables() == []
+    assert marie.hand.content == "Cette table est fermée."
+    assert table.game_row_id is not None
+    stored = await stored_game(url, table.game_row_id)
+    assert stored.round_nos == [1] and stored.ended == 1
+    await fake.disconnect(again)
+    fake.assert_no_errors()

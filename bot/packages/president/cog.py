@@ -116,6 +116,20 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         """Raw: a thread the cache does not hold (an archived one) may hold a table."""
         await self.bot.service.channel_deleted(payload.thread_id)
 
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot was kicked or banned from a server (not an outage: discord.py reports
+        that as `on_guild_unavailable`)."""
+        await self.bot.service.removed_from_guild(guild.id)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Tables restored from storage in a server the bot was removed from while it was
+        down: Discord no longer lists that server among the bot's, unavailable ones included."""
+        for guild_id in {table.guild_id for table in self.bot.service.registry.tables()}:
+            if guild_id is not None and self.bot.get_guild(guild_id) is None:
+                await self.bot.service.removed_from_guild(guild_id)
+
     # ------------------------------------------------------------------ lobby
 
     @app_commands.command(name=ls("cmd.create"), description=ls("cmd.create.desc"))

@@ -16,6 +16,8 @@ OLD_MESSAGE_EDITS = 30046
 EMPTY_MESSAGE = 50006
 INVALID_WEBHOOK_TOKEN = 50027
 INVALID_FORM_BODY = 50035
+ARCHIVED_THREAD = 50083
+THREAD_LOCKED = 160005
 ALREADY_ACKNOWLEDGED = 40060
 
 
@@ -78,6 +80,19 @@ def old_message_edits() -> DiscordError:
     return DiscordError(
         400, OLD_MESSAGE_EDITS, "Maximum number of edits to messages older than 1 hour reached."
     )
+
+
+def archived_thread() -> DiscordError:
+    """50083, "Tried to perform an operation on an archived thread, such as editing a
+    message or adding a user to the thread" (JSON error codes,
+    https://discord.com/developers/docs/topics/opcodes-and-status-codes#json-json-error-codes);
+    a 400 like the other 50xxx refusals of the request itself."""
+    return DiscordError(400, ARCHIVED_THREAD, "Thread is archived")
+
+
+def thread_locked() -> DiscordError:
+    """160005, "Thread is locked" (same table)."""
+    return DiscordError(400, THREAD_LOCKED, "Thread is locked")
 
 
 def unknown_message() -> DiscordError:

@@ -16,6 +16,7 @@ from .settle import Activity
 from .state import World
 
 HEARTBEAT_INTERVAL_MS = 41_250
+INTENT_GUILDS = 1 << 0
 INTENT_GUILD_MEMBERS = 1 << 1
 INTENT_GUILD_MESSAGES = 1 << 9
 RECONNECT_PLEASE = 4000

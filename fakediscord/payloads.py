@@ -28,6 +28,7 @@ EMBED_LINKS = 1 << 14
 ATTACH_FILES = 1 << 15
 READ_MESSAGE_HISTORY = 1 << 16
 USE_EXTERNAL_EMOJIS = 1 << 18
+MANAGE_THREADS = 1 << 34
 CHANNEL_PERMISSIONS = {
     "view_channel": VIEW_CHANNEL,
     "send_messages": SEND_MESSAGES,
@@ -36,6 +37,7 @@ CHANNEL_PERMISSIONS = {
     "attach_files": ATTACH_FILES,
     "read_message_history": READ_MESSAGE_HISTORY,
     "use_external_emojis": USE_EXTERNAL_EMOJIS,
+    "manage_threads": MANAGE_THREADS,
 }
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 
@@ -143,7 +145,7 @@ def channel_payload(channel: Channel) -> dict[str, Any]:
 
 
 def thread_payload(channel: Channel) -> dict[str, Any]:
-    """A public thread (type 11), active and unlocked, as the channel object describes one
+    """A public thread (type 11), archived and locked or not, as the channel object describes one
     (https://discord.com/developers/docs/resources/channel#channel-object and « Thread
     Metadata Structure » there)."""
     assert channel.parent_id is not None and channel.owner_id is not None
@@ -161,8 +163,8 @@ def thread_payload(channel: Channel) -> dict[str, Any]:
         "message_count": 0,
         "member_count": 0,
         "flags": 0,
-        "thread_metadata": {"archived": False, "auto_archive_duration": 1440,
-                            "archive_timestamp": created, "locked": False,
+        "thread_metadata": {"archived": channel.archived, "auto_archive_duration": 1440,
+                            "archive_timestamp": created, "locked": channel.locked,
                             "create_timestamp": created},
     }
 

@@ -20,13 +20,14 @@ from .calls import CallLog, CallRecord
 from .commands import CommandRegistry
 from .emojis import ApplicationEmojis
 from .errors import DiscordError
-from .gateway import Gateway
+from .gateway import INTENT_GUILDS, Gateway
 from .interactions import InteractionHub
 from .latency import Latency
 from .messages import MessageWriter, Upload
 from .payloads import (
     ATTACH_FILES,
     EMBED_LINKS,
+    MANAGE_THREADS,
     READ_MESSAGE_HISTORY,
     SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
@@ -346,6 +347,21 @@ class Rest:
         if any(not granted & flag for flag in needed):
             raise errors.missing_permissions()
 
+    def _in_archived(self, channel: Channel, *, posting: bool) -> None:
+        """Threads a moderator archived or locked (Threads, Locked Threads and Active &
+        Archived Threads, https://discord.com/developers/docs/topics/threads#locked-threads):
+        without MANAGE_THREADS no message is created or updated in a locked one (160005);
+        an archived one refuses edits (50083), and a post unarchives it, with a
+        THREAD_UPDATE."""
+        if channel.locked and not bot_permissions(self._world, channel) & MANAGE_THREADS:
+            raise errors.thread_locked()
+        if not channel.archived:
+            return
+        if not posting:
+            raise errors.archived_thread()
+        channel.archived = False
+        self._gateway.dispatch("THREAD_UPDATE", channel_payload(channel), intent=INTENT_GUILDS)
+
     async def _get_channel(self, request: web.Request) -> web.Response:
         return json_response(
             channel_payload(self._world.channel(int(request.match_info["channel_id"])))
@@ -386,6 +402,7 @@ class Rest:
         if uploads:
             needed.append(ATTACH_FILES)
         self._require(channel, *needed)
+        self._in_archived(channel, posting=True)
         message = self._writer.create(channel, payload, uploads)
         return json_response(message_payload(self._world, message))
 
@@ -402,6 +419,7 @@ class Rest:
 
     async def _patch_message(self, request: web.Request) -> web.Response:
         message = self._channel_message(request)
+        self._in_archived(self._world.channel(message.channel_id), posting=False)
         payload, uploads = await read_body(request)
         self._writer.edit(message, payload, uploads)
         return json_response(message_payload(self._world, message))

@@ -18,7 +18,7 @@ from .calls import INVALID_REQUEST_WINDOW, CallLog, CallRecord, RateLimit
 from .client import TestUser
 from .clock import FakeClock
 from .commands import CommandRegistry
-from .gateway import INTENT_GUILD_MEMBERS, SHARD_SHIFT, Gateway, GatewayLimits
+from .gateway import INTENT_GUILD_MEMBERS, INTENT_GUILDS, SHARD_SHIFT, Gateway, GatewayLimits
 from .interactions import InteractionHub
 from .latency import Latency, LatencyConfig
 from .messages import MessageWriter
@@ -35,8 +35,6 @@ from .settle import IDLE_POLLS, Activity, loop_is_idle, wait_until_idle
 from .snapshots import Message, snapshot
 from .snowflake import Snowflakes
 from .state import Channel, Guild, InteractionRecord, World
-
-INTENT_GUILDS = 1 << 0
 
 
 class FakeDiscord:
@@ -333,6 +331,17 @@ class FakeDiscord:
         payload = {**channel_payload(thread), "newly_created": True}
         self.gateway.dispatch("THREAD_CREATE", payload, intent=INTENT_GUILDS)
         return thread
+
+    def archive_thread(self, thread: Channel, *, locked: bool = False) -> None:
+        """A moderator archives a thread, and with ``locked`` locks it too; the bot gets
+        THREAD_UPDATE. "Users cannot edit messages, add reactions, use application commands,
+        or join archived threads [...] Sending a message will automatically unarchive the
+        thread, unless the thread has been locked by a moderator" (Threads, Active & Archived
+        Threads, https://discord.com/developers/docs/topics/threads#active-archived-threads);
+        the REST routes enforce it (:meth:`Rest._in_archived`)."""
+        assert thread.parent_id is not None, "only threads are archived"
+        thread.archived, thread.locked = True, locked
+        self.gateway.dispatch("THREAD_UPDATE", channel_payload(thread), intent=INTENT_GUILDS)
 
     def delete_channel(self, channel: Channel) -> None:
         """A moderator deletes a channel or a thread, and with a channel its threads. The bot

@@ -39,9 +39,10 @@ class User:
 
 @dataclass
 class Channel:
-    """A guild text channel, or with ``parent_id`` a public thread of one (type 11, always
-    active); ``bot_permissions`` replaces what the bot's roles give it there (None: the
-    parent's for a thread, else the guild's), as a channel overwrite would."""
+    """A guild text channel, or with ``parent_id`` a public thread of one (type 11, active
+    unless ``archived``, and ``locked`` by a moderator or not); ``bot_permissions`` replaces
+    what the bot's roles give it there (None: the parent's for a thread, else the guild's),
+    as a channel overwrite would."""
 
     id: int
     guild_id: int
@@ -50,6 +51,8 @@ class Channel:
     bot_permissions: int | None = None
     parent_id: int | None = None
     owner_id: int | None = None  # a thread's: who started it
+    archived: bool = False
+    locked: bool = False
 
 
 @dataclass

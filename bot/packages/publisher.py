@@ -38,6 +38,11 @@ NO_PINGS = discord.AllowedMentions.none()
 OLD_MESSAGE_EDITS = 30046
 # "Unknown channel" (same table): the table's channel was deleted.
 UNKNOWN_CHANNEL = 10003
+# "Tried to perform an operation on an archived thread, such as editing a message" (same
+# table). A post is no such operation: "Sending a message will automatically unarchive the
+# thread, unless the thread has been locked by a moderator" (Threads, Active & Archived
+# Threads, https://discord.com/developers/docs/topics/threads#active-archived-threads).
+ARCHIVED_THREAD = 50083
 FRESH_TABLE_AGE = 55 * 60.0
 # The message an interaction token answered with: for a hand, the hand itself.
 ORIGINAL: Any = "@original"
@@ -211,8 +216,8 @@ class Publisher:
         service.scheduler.after((table.id, "channel gone"), 0, vanish)
 
     async def _edit(self, table: Table, message_id: int, screen: Screen | None) -> bool:
-        """Edit a message (`screen` None: only remove its controls); False if it is gone or
-        too old to edit any more (a fresh one is then posted)."""
+        """Edit a message (`screen` None: only remove its controls); False if it is gone,
+        too old to edit any more or in an archived thread (a fresh one is then posted)."""
         if table.id in self._blocked:
             return True
         kwargs = screen.kwargs() if screen is not None else {"view": None}
@@ -227,6 +232,9 @@ class Publisher:
         except discord.HTTPException as err:
             if err.code == OLD_MESSAGE_EDITS:
                 log.info("message %s is too old to edit: posting a fresh one", message_id)
+                return False
+            if err.code == ARCHIVED_THREAD:
+                log.info("thread %s is archived: posting afresh wakes it", table.channel_id)
                 return False
             log.exception("could not edit message %s", message_id)
         return True

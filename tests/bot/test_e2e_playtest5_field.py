@@ -196,3 +196,30 @@ async def test_a_table_restored_in_a_server_that_removed_the_bot_meanwhile_ends(
     assert stored.round_nos == [1] and stored.ended == 1
     await fake.disconnect(again)
     fake.assert_no_errors()
+
+
+async def test_an_archived_thread_is_woken_by_a_fresh_table_message(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the play-test: a moderator archived the table's thread mid-game; every edit
+    was refused (« archived thread ») and logged as an error, the table frozen on screen.
+    The table posts a fresh message instead, which unarchives the thread, as Discord does
+    for any message sent there."""
+    marie = fake.add_user("marie", locale="fr")
+    thread = fake.add_thread(fake.channel, "partie", marie)
+    await fake.settle()
+    marie.channel = thread
+    table = await host_against_bots(president, marie, "classic", 2)
+    await tick(fake, clock, 1)
+    first = table.table_message_id
+
+    fake.archive_thread(thread)
+    await fake.settle()
+    for _ in range(40):
+        await tick(fake, clock, 1)
+    fake.expect_error(50083)  # the one refused edit
+    assert not thread.archived and table.table_message_id != first
+    board = message(marie, table.table_message_id)
+    await marie.click(board, cid(table, "hand"))
+    assert "Ta main" in marie.last_ephemeral(thread).content
+    fake.assert_no_errors()

@@ -43,6 +43,10 @@ UNKNOWN_CHANNEL = 10003
 # thread, unless the thread has been locked by a moderator" (Threads, Active & Archived
 # Threads, https://discord.com/developers/docs/topics/threads#active-archived-threads).
 ARCHIVED_THREAD = 50083
+# "Thread is locked" (same table): "Users (including bot users) without the MANAGE_THREADS
+# permission [...] won't be able to create or update messages in locked threads" (Threads,
+# Locked Threads, https://discord.com/developers/docs/topics/threads#locked-threads).
+THREAD_LOCKED = 160005
 FRESH_TABLE_AGE = 55 * 60.0
 # The message an interaction token answered with: for a hand, the hand itself.
 ORIGINAL: Any = "@original"
@@ -53,8 +57,9 @@ class Publisher:
         self.bot = bot
         self._shown: dict[tuple[int, str], str] = {}
         self._retired: dict[int, str] = {}  # per table: its table message's text to keep
-        # Tables whose channel refused a post or an edit (403), with whether their host was
-        # told: nothing more is sent to that channel until someone acts at the table again.
+        # Tables whose channel refused a post or an edit (403, or a locked thread), with
+        # whether their host was told: nothing more is sent to that channel until someone
+        # acts at the table again.
         self._blocked: dict[int, bool] = {}
         self._charted: set[int] = set()  # results messages that carry their game's chart
         self.rendering = 0  # charts being drawn in worker threads (the bot reports them as busy)
@@ -143,7 +148,7 @@ class Publisher:
         else:
             await interaction.response.send_message(text, ephemeral=True)
 
-    def _refused(self, table: Table, err: discord.Forbidden) -> None:
+    def _refused(self, table: Table, err: discord.HTTPException) -> None:
         log.warning("table %s: channel %s refused the bot (%s %s); posting stops until "
                     "someone acts", table.id, table.channel_id, err.status, err.code)
         self._blocked.setdefault(table.id, False)
@@ -197,6 +202,8 @@ class Publisher:
         except discord.HTTPException as err:
             if err.code == UNKNOWN_CHANNEL:
                 self._channel_gone(table)
+            elif err.code == THREAD_LOCKED:
+                self._refused(table, err)
             else:
                 log.exception("could not post in channel %s", table.channel_id)
             return None
@@ -236,6 +243,9 @@ class Publisher:
             if err.code == ARCHIVED_THREAD:
                 log.info("thread %s is archived: posting afresh wakes it", table.channel_id)
                 return False
+            if err.code == THREAD_LOCKED:
+                self._refused(table, err)
+                return True
             log.exception("could not edit message %s", message_id)
         return True
 

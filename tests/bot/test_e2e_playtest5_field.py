@@ -223,3 +223,32 @@ async def test_an_archived_thread_is_woken_by_a_fresh_table_message(
     await marie.click(board, cid(table, "hand"))
     assert "Ta main" in marie.last_ephemeral(thread).content
     fake.assert_no_errors()
+
+
+async def test_a_locked_thread_stops_the_posting_until_someone_acts_once_unlocked(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """A thread a moderator locked takes no post nor edit from a bot without Manage
+    Threads: one refused call, then nothing until someone acts there, as for a missing
+    permission, rather than an error logged at every move."""
+    marie = fake.add_user("marie", locale="fr")
+    thread = fake.add_thread(fake.channel, "partie", marie)
+    await fake.settle()
+    marie.channel = thread
+    fake.set_bot_permissions(fake.channel, manage_threads=False)
+    table = await host_against_bots(president, marie, "classic", 2)
+    await tick(fake, clock, 1)
+    board = message(marie, table.table_message_id)
+
+    fake.archive_thread(thread, locked=True)
+    await fake.settle()
+    for _ in range(120):
+        await tick(fake, clock, 1)
+    fake.expect_error(160005)
+    fake.assert_no_errors()  # one refused call for the whole incident
+
+    thread.archived = thread.locked = False  # a moderator unlocks it
+    await marie.click(board, cid(table, "hand"))
+    await tick(fake, clock, 1)
+    assert message(marie, table.table_message_id).content != board.content
+    fake.assert_no_errors()

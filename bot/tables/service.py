@@ -233,6 +233,7 @@ class TableService:
                 raise TableError("err.no_bot")
             last = max(bots, key=lambda p: p.joined)
             table.seats = [p for p in table.seats if p is not last]
+            self._seat_queue(table)
             self._changed(table)
 
     async def play_against_bots(self, table: Table, by: int) -> None:
@@ -259,6 +260,7 @@ class TableService:
                 raise TableError("err.too_many_seated", count=len(table.seats),
                                  max=rules.max_players)
             table.rules = rules
+            self._seat_queue(table)  # more seats: who waits sits
             self._changed(table)
             self.outbox.status(table, "lobby")
 
@@ -562,6 +564,7 @@ class TableService:
             table.farewells[user_id] = Farewell(link, farewell)  # it loses its controls
         if game is None:
             del table.seats[seat]
+            self._seat_queue(table)
         elif game.phase is Phase.GAME_OVER:
             self._back_to_lobby(table)
             table.seats = [p for p in table.seats if p.user_id != user_id]
@@ -607,6 +610,14 @@ class TableService:
         table.left_seats.clear()
         if table.too_few_left():
             self._back_to_lobby(table)
+
+    def _seat_queue(self, table: Table) -> None:
+        """In the lobby nobody waits while a seat is free, and nobody sits beyond the
+        table's capacity: those who came to a full table (`bots_fill`) sit in their order of
+        arrival as seats free or the host opens more; the others wait for the game's first
+        change of seats (`_seat_waiting_players`)."""
+        while table.queue and not table.running and len(table.seats) < table.capacity():
+            table.seats.append(table.queue.pop(0))
 
     def _seat_waiting_players(self, table: Table, game: Game) -> None:
         """RULES §10: waiting players take bots' seats, lowest rank first; with no bot seated
@@ -681,7 +692,8 @@ class TableService:
 
         The bots the host seated stay, so the next game needs no re-adding; bots that filled
         the table or replaced leavers go, and waiting humans come before the host's bots when
-        seats run short (the last-added bot gives way first)."""
+        seats run short (the last-added bot gives way first); those beyond the table's seats
+        keep waiting (`_seat_queue`)."""
         game = table.game
         if game is not None:
             humans = [p for s, p in enumerate(table.seats)
@@ -691,10 +703,10 @@ class TableService:
             room = max(0, table.rules.max_players - len(humans) - len(table.queue))
             kept_bots = sorted(bots, key=lambda p: p.joined)[:room]
             kept = {id(p) for p in humans + kept_bots}
-            table.seats = [p for p in table.seats if id(p) in kept] + table.queue
-            table.queue = []
+            table.seats = [p for p in table.seats if id(p) in kept]
             table.next_version = game.version + 1
         table.game = None
+        self._seat_queue(table)
         table.left_seats.clear()
         table.away.clear()
         table.gift_picks.clear()

@@ -1,0 +1,79 @@
+"""End-to-end: play-test 5, the host tuning a table's settings and rules before playing."""
+
+from bot.client import PresidentBot
+from engine import Phase
+from fakediscord import FakeDiscord, TestUser
+
+from .conftest import LinkedClock
+from .e2e import cid, create_table, let_timers_play, message, tick
+
+
+async def open_form(user: TestUser, knob: str) -> None:
+    """From the host's settings panel, pick a typed knob: its form opens."""
+    panel = user.last_ephemeral()
+    menu = next(s for s in panel.selects if any(o.value == knob for o in s.options))
+    await user.select(panel, [knob], select=menu.custom_id)
+
+
+async def test_the_waiting_players_never_sit_beyond_the_seats_back_in_the_lobby(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the play-test: three players came to a full proletario game and waited; when the
+    host ended the finished game, the lobby seated all seven (« Joueurs (7/4) »), the next
+    game was dealt to seven seats, and every change of settings was refused (« 7 joueurs
+    sont assis : plus que 4 »). The seats stay four; the others keep waiting."""
+    users = [fake.add_user(f"joueur{i}", locale="fr") for i in range(7)]
+    host = users[0]
+    table = await create_table(president, host, "proletario")
+    await president.service.set_rules(table, host.id, table.rules.replace(game_end="rounds:1"))
+    lobby = message(host, table.lobby_message_id)
+    for user in users[1:4]:
+        await user.click(lobby, cid(table, "join"))
+    await host.click(lobby, cid(table, "start"))
+    for user in users[4:]:
+        await user.slash("president join")
+    game = table.game
+    assert game is not None
+    await let_timers_play(fake, clock, game, Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+    await host.click(message(host, table.table_message_id), cid(table, "end", game.version))
+    await tick(fake, clock, 1)
+    shown = message(host, table.lobby_message_id).content
+    assert "Joueurs (4/4) :" in shown
+    assert "En attente de la prochaine manche : joueur4, joueur5 et joueur6" in shown
+    await host.slash("president settings")
+    await open_form(host, "turn_seconds")
+    await host.modal_submit({"Nouvelle valeur": "20"})
+    assert host.last_ephemeral().content.startswith("✅ Secondes par tour vaut maintenant 20.")
+    await host.click(message(host, table.lobby_message_id), cid(table, "start"))
+    assert table.game is not None and table.game.seats == 4
+    fake.assert_no_errors()
+
+
+async def test_a_player_waiting_in_the_lobby_sits_when_a_seat_frees_or_is_added(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the play-test: a fifth player waited at a full proletario lobby; the host raised
+    the maximum to 5 and the lobby showed « Joueurs (4/5) » with them still waiting, then
+    « Lancer » gave the free seat to a bot. A seat that frees or is added in the lobby goes
+    to the first who waits."""
+    users = [fake.add_user(f"joueur{i}", locale="fr") for i in range(6)]
+    host = users[0]
+    table = await create_table(president, host, "proletario")
+    lobby = message(host, table.lobby_message_id)
+    for user in users[1:6]:
+        await user.click(lobby, cid(table, "join"))
+    assert [p.name for p in table.queue] == ["joueur4", "joueur5"]
+    await host.slash("president settings")
+    await open_form(host, "max_players")
+    await host.modal_submit({"Nouvelle valeur": "5"})
+    await tick(fake, clock, 1)
+    shown = message(host, table.lobby_message_id).content
+    assert "Joueurs (5/5) :" in shown and "5. **joueur4**" in shown
+    assert "En attente de la prochaine manche : joueur5" in shown
+    await users[1].click(message(users[1], table.lobby_message_id), cid(table, "leave"))
+    assert [p.name for p in table.seats][-1] == "joueur5" and table.queue == []
+    await host.click(message(host, table.lobby_message_id), cid(table, "start"))
+    assert table.game is not None
+    assert [p.is_bot for p in table.seats] == [False] * 5  # no bot took a waiting player's seat
+    fake.assert_no_errors()

@@ -312,7 +312,7 @@ CATALOGUE: dict[str, str] = {
     "settings.hint.int": "A whole number from {min} to {max}.",
     "settings.hint.optional_int": "A whole number from {min} to {max}, or “never”.",
     "settings.hint.game_end": "“5” or “5 rounds”, “11 points” (a score to reach) or “unlimited”.",
-    "settings.hint.card": "A card as the table shows it (“2🪙”, “Q♥”) or its code (“2O”: 2 of oros, “QH”: Queen of hearts), or “none”.",
+    "settings.hint.card": "A 2 as the table shows it (“2🪙”, “2♥”) or its code (“2O”, “2H”), or “none”.",
     "settings.role_code": "{code} = {role}",
     "settings.reset": "Reset to preset",
     "settings.done": "Done",

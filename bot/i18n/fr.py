@@ -312,7 +312,7 @@ CATALOGUE: dict[str, str] = {
     "settings.hint.int": "Un nombre entier de {min} à {max}.",
     "settings.hint.optional_int": "Un nombre entier de {min} à {max}, ou « jamais ».",
     "settings.hint.game_end": "« 5 » ou « 5 manches », « 11 points » (score à atteindre) ou « illimité ».",
-    "settings.hint.card": "Une carte comme la table l’affiche (« 2🪙 », « D♥ ») ou son code (« 2O » : 2 de deniers, « QH » : Dame de cœur), ou « aucune ».",
+    "settings.hint.card": "Un 2 comme la table l’affiche (« 2🪙 », « 2♥ ») ou son code (« 2O », « 2H »), ou « aucune ».",
     "settings.role_code": "{code} = {role}",
     "settings.reset": "Revenir au préréglage",
     "settings.done": "Terminé",

@@ -1,7 +1,15 @@
 """End-to-end: play-test 5, the host tuning a table's settings and rules before playing."""
 
+import re
+
+import discord
+import pytest
+
 from bot.client import PresidentBot
+from bot.i18n import t
+from bot.packages.settings.views import knob_form, typed_value
 from engine import Phase
+from engine.cards import TWO
 from fakediscord import FakeDiscord, TestUser
 
 from .conftest import LinkedClock
@@ -77,3 +85,24 @@ async def test_a_player_waiting_in_the_lobby_sits_when_a_seat_frees_or_is_added(
     assert table.game is not None
     assert [p.is_bot for p in table.seats] == [False] * 5  # no bot took a waiting player's seat
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", ["fr", "en"])
+async def test_the_form_of_the_card_that_wins_any_trick_suggests_only_2s_in_full(
+    fake: FakeDiscord, president: PresidentBot, locale: str
+) -> None:
+    """From the play-test: the form's hint for « Carte seule qui gagne tout pli » suggested
+    « D♥ » and « QH », which the form then refused (only a 2 may win any trick), and at 126
+    characters it was cut at Discord's 100, mid-word (« « QH » : Dam »)."""
+    host = fake.add_user("hôte", locale=locale)
+    table = await create_table(president, host, "presi")
+    form = knob_form(table, "top_single", locale)
+    label = next(item for item in form.children if isinstance(item, discord.ui.Label))
+    hint = t(locale, "settings.hint.card")
+    assert label.description == hint and len(hint) <= 100
+    examples = re.findall(r"[«“] ?([^»”]+?) ?[»”]", hint)
+    assert len(examples) == 5
+    for typed in examples[:-1]:
+        card = typed_value("top_single", typed)
+        assert card is not None and card.value == TWO, typed
+    assert typed_value("top_single", examples[-1]) is None  # « aucune », "none"

@@ -237,11 +237,13 @@ class TableService:
             self._changed(table)
 
     async def play_against_bots(self, table: Table, by: int) -> None:
-        """presi: « contre des bots, vous jouez avec deux bots » — fill to three and start."""
+        """presi: « contre des bots, vous jouez avec deux bots » — fill to three and start
+        (to the host's minimum if higher, never past their maximum)."""
         async with self._host_action(table):
             self._host_only(table, by)
             self._lobby_only(table)
-            while len(table.seats) < max(3, table.rules.min_players):
+            rules = table.rules
+            while len(table.seats) < min(rules.max_players, max(3, rules.min_players)):
                 self._seat_bot(table, by_host=True, level=table.bot_level)
             self._start(table)
 

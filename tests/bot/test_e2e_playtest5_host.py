@@ -106,3 +106,19 @@ async def test_the_form_of_the_card_that_wins_any_trick_suggests_only_2s_in_full
         card = typed_value("top_single", typed)
         assert card is not None and card.value == TWO, typed
     assert typed_value("top_single", examples[-1]) is None  # « aucune », "none"
+
+
+async def test_presi_against_bots_keeps_to_the_hosts_maximum(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the play-test: a presi host set 2 players at most, then « Lancer contre des
+    bots » seated two bots and dealt a game of three."""
+    host = fake.add_user("marie", locale="fr")
+    table = await create_table(president, host, "presi")
+    await president.service.set_rules(table, host.id,
+                                      table.rules.replace(min_players=2, max_players=2))
+    await tick(fake, clock, 1)
+    await host.click(message(host, table.lobby_message_id), cid(table, "vsbots"))
+    assert table.game is not None and table.game.seats == 2
+    assert [p.name for p in table.seats] == ["marie", "Bot 1"]
+    fake.assert_no_errors()

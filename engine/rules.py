@@ -257,6 +257,9 @@ KNOBS: dict[str, KnobSpec] = {spec.name: spec for spec in _SPECS}
 APPLIES: dict[str, Callable[[Rules], bool]] = {
     "jokers_close": lambda r: Deck(r.deck).has_jokers,
     "on_equal": lambda r: r.equal_allowed and not r.fast,  # RULES §9: off in fast mode
+    # One lap gives each player one chance anyway; in fast mode a pass always lasts the trick.
+    "pass_is_final": lambda r: r.trick_end == "all_passed" and not r.fast,
+    "timeout_action": lambda r: not r.fast,  # fast mode's one timer closes or opens (§9)
     "fast_seconds": lambda r: r.fast,
     "turn_seconds": lambda r: not r.fast,  # fast mode has one common timer instead
     "autopilot_after_timeouts": lambda r: not r.fast,

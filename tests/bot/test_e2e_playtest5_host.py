@@ -8,9 +8,9 @@ import pytest
 from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.settings.views import knob_form, typed_value
-from engine import Phase
+from engine import Phase, Rules
 from engine.cards import TWO
-from fakediscord import FakeDiscord, TestUser
+from fakediscord import FakeDiscord, Message, TestUser
 
 from .conftest import LinkedClock
 from .e2e import cid, create_table, let_timers_play, message, tick
@@ -121,4 +121,35 @@ async def test_presi_against_bots_keeps_to_the_hosts_maximum(
     await host.click(message(host, table.lobby_message_id), cid(table, "vsbots"))
     assert table.game is not None and table.game.seats == 2
     assert [p.name for p in table.seats] == ["marie", "Bot 1"]
+    fake.assert_no_errors()
+
+
+def offered(panel: Message) -> list[str]:
+    """Every knob the panel's menus offer."""
+    return [o.value for s in panel.selects if ":knob:" in s.custom_id for o in s.options]
+
+
+async def test_knobs_that_change_nothing_in_fast_mode_or_one_lap_are_not_offered(
+    fake: FakeDiscord, president: PresidentBot
+) -> None:
+    """From the play-test: in fast mode the panel still offered « Temps écoulé » (its one
+    timer closes the trick or opens, whatever the knob says) and « Passer exclut du pli »
+    (a pass always lasts the trick there), as proletario's one lap offered the latter (each
+    player has one chance anyway): controls that changed nothing."""
+    marie = fake.add_user("marie", locale="fr")
+    table = await create_table(president, marie)
+    await marie.slash("president settings")
+    assert {"timeout_action", "pass_is_final"} <= set(offered(marie.last_ephemeral()))
+    panel = marie.last_ephemeral()
+    menu = next(s for s in panel.selects if any(o.value == "fast" for o in s.options))
+    await marie.select(panel, ["fast"], select=menu.custom_id)
+    assert table.rules.fast
+    panel = marie.last_ephemeral()
+    assert not {"timeout_action", "pass_is_final"} & set(offered(panel))
+    summary = panel.embeds[0].description or ""
+    assert "Temps écoulé" not in summary and "Passer exclut du pli" not in summary
+    await president.service.set_rules(table, marie.id, Rules.preset("proletario"))
+    await marie.slash("president settings")
+    assert "pass_is_final" not in offered(marie.last_ephemeral())
+    assert "timeout_action" in offered(marie.last_ephemeral())
     fake.assert_no_errors()

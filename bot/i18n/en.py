@@ -206,6 +206,7 @@ CATALOGUE: dict[str, str] = {
     "err.no_bot": "No bot is seated at this table.",
     "err.too_many_seated": "{count} players are seated: more than {max}.",
     "err.settings_locked": "The rules are fixed once the game has started.",
+    "err.settings_after_game": "The game is over: **End game** takes the table back to the lobby, where the rules can be changed; **Replay** keeps the same ones.",
     "err.setting_invalid": "{knob}: that value is refused ({detail}).",
     "err.form_expired": "This form has expired: open the settings again with `/president settings`.",
     "err.restarting": "The bot is restarting: try again in a moment.",

@@ -62,6 +62,16 @@ class TableError(Exception):
         return cls(f"engine.{err.code}", detail=str(err), **err.params)
 
 
+def settings_open(table: Table) -> None:
+    """The rules and the table's settings change in the lobby only. Once a game is over the
+    refusal says the way there (« Terminer »), which a host may not think of while the
+    finished game still shows."""
+    if table.game is None:
+        return
+    raise TableError("err.settings_after_game" if table.game.phase is Phase.GAME_OVER
+                     else "err.settings_locked")
+
+
 class Display(Protocol):
     """The Discord side: renders the table's messages and hands from its current state."""
 
@@ -212,8 +222,7 @@ class TableService:
         perhaps chosen at another level on purpose, keeps its own (the lobby shows it)."""
         async with self._host_action(table):
             self._host_only(table, by)
-            if table.running:
-                raise TableError("err.settings_locked")
+            settings_open(table)
             if bot_level is not None:
                 if bot_level not in LEVELS:
                     raise TableError("err.bad_choice")
@@ -256,8 +265,7 @@ class TableService:
     async def set_rules(self, table: Table, by: int, rules: Rules) -> None:
         async with self._host_action(table):
             self._host_only(table, by)
-            if table.running:
-                raise TableError("err.settings_locked")
+            settings_open(table)
             if len(table.seats) > rules.max_players:
                 raise TableError("err.too_many_seated", count=len(table.seats),
                                  max=rules.max_players)

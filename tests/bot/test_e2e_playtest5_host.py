@@ -13,7 +13,7 @@ from engine.cards import TWO
 from fakediscord import FakeDiscord, Message, TestUser
 
 from .conftest import LinkedClock
-from .e2e import cid, create_table, let_timers_play, message, tick
+from .e2e import cid, create_table, host_against_bots, let_timers_play, message, tick
 
 
 async def open_form(user: TestUser, knob: str) -> None:
@@ -152,4 +152,33 @@ async def test_knobs_that_change_nothing_in_fast_mode_or_one_lap_are_not_offered
     await marie.slash("president settings")
     assert "pass_is_final" not in offered(marie.last_ephemeral())
     assert "timeout_action" in offered(marie.last_ephemeral())
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize(("locale", "finished", "settings"), [
+    ("fr", "La partie est finie : **Terminer** ramène la table au salon d’attente, où les "
+     "règles se changent ; **Rejouer** garde les mêmes.", "⚙️ **Réglages**"),
+    ("en", "The game is over: **End game** takes the table back to the lobby, where the "
+     "rules can be changed; **Replay** keeps the same ones.", "⚙️ **Settings**"),
+])
+async def test_settings_after_a_finished_game_say_how_to_change_the_rules(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, locale: str,
+    finished: str, settings: str
+) -> None:
+    """From the play-test: at the end of a game, the host who wanted other rules for the next
+    one was told « Les règles sont figées une fois la partie lancée » — of a game that was
+    over, with no word of the way back to the lobby where they change."""
+    host = fake.add_user("hôte", locale=locale)
+    table = await host_against_bots(instant, host, "classic", 2, game_end="rounds:1")
+    game = table.game
+    assert game is not None
+    await host.slash("president settings")
+    assert host.last_ephemeral().content.endswith(t(locale, "err.settings_locked"))
+    await let_timers_play(fake, clock, game, Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+    await host.slash("president settings")
+    assert host.last_ephemeral().content.endswith(finished)
+    await host.click(message(host, table.table_message_id), cid(table, "end", game.version))
+    await host.slash("president settings")
+    assert host.last_ephemeral().content.startswith(settings)
     fake.assert_no_errors()

@@ -37,7 +37,7 @@ from bot.packages.rules_text import (
 )
 from bot.packages.screen import Screen
 from bot.packages.text import shown_text
-from bot.tables.service import TableError
+from bot.tables.service import TableError, settings_open
 from bot.tables.table import Table
 from engine import KNOBS, PRESETS, Deck, GameEnd, Rules, RulesError
 from engine.bots import LEVELS
@@ -102,8 +102,7 @@ async def open_settings(interaction: Interaction, table: Table) -> None:
     """Host only, before the start: the panel as an ephemeral message."""
     if not table.is_host(interaction.user.id):
         raise TableError("err.not_host", host=table.host_id)
-    if table.running:
-        raise TableError("err.settings_locked")
+    settings_open(table)
     screen = settings_screen(table, str(interaction.locale))
     await interaction.response.send_message(ephemeral=True, **screen.kwargs())
 
@@ -226,8 +225,7 @@ async def show_panel(interaction: Interaction, table: Table, notice: str) -> Non
 def _check(click: Click) -> None:
     if not click.table.is_host(click.user_id):
         raise TableError("err.not_host", host=click.table.host_id)
-    if click.table.running:
-        raise TableError("err.settings_locked")
+    settings_open(click.table)
 
 
 def _offered(click: Click, name: str) -> None:

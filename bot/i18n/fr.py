@@ -204,7 +204,7 @@ CATALOGUE: dict[str, str] = {
     "err.kick_self": "Tu ne peux pas t’exclure toi-même ; utilise `/president quitter`.",
     "err.kick_unknown": "{name} n’est pas à cette table.",
     "err.no_bot": "Aucun bot n’est assis à cette table.",
-    "err.too_many_seated": "{count} joueurs sont assis : plus que {max}.",
+    "err.too_many_seated": "{count} joueurs sont assis, et ces règles en permettent {max} au plus : retire d’abord des joueurs ou des bots ; rien n’a changé.",
     "err.settings_locked": "Les règles sont figées une fois la partie lancée.",
     "err.settings_after_game": "La partie est finie : **Terminer** ramène la table au salon d’attente, où les règles se changent ; **Rejouer** garde les mêmes.",
     "err.setting_invalid": "{knob} : cette valeur est refusée ({detail}).",

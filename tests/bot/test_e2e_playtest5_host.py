@@ -182,3 +182,29 @@ async def test_settings_after_a_finished_game_say_how_to_change_the_rules(
     await host.slash("president settings")
     assert host.last_ephemeral().content.startswith(settings)
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize(("locale", "refusal"), [
+    ("fr", "⚠️ 5 joueurs sont assis, et ces règles en permettent 4 au plus : retire d’abord "
+     "des joueurs ou des bots ; rien n’a changé."),
+    ("en", "⚠️ 5 players are seated, and these rules allow 4 at most: remove players or bots "
+     "first; nothing changed."),
+])
+async def test_too_many_seated_for_new_rules_says_what_to_do(
+    fake: FakeDiscord, president: PresidentBot, locale: str, refusal: str
+) -> None:
+    """From the play-test: a host of five who picked proletario (4 seats) read « 5 joueurs
+    sont assis : plus que 4. », which in French reads as « only 4 left », and nothing said
+    what to do."""
+    host = fake.add_user("hôte", locale=locale)
+    table = await create_table(president, host)
+    lobby = message(host, table.lobby_message_id)
+    for _ in range(4):
+        await host.click(lobby, cid(table, "addbot"))
+    await host.slash("president settings")
+    panel = host.last_ephemeral()
+    presets = next(s for s in panel.selects if ":preset:" in s.custom_id)
+    await host.select(panel, ["proletario"], select=presets.custom_id)
+    assert host.last_ephemeral().content.splitlines()[0] == refusal
+    assert table.rules.preset_id == "classic"
+    fake.assert_no_errors()

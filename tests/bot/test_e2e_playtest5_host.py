@@ -208,3 +208,53 @@ async def test_too_many_seated_for_new_rules_says_what_to_do(
     assert host.last_ephemeral().content.splitlines()[0] == refusal
     assert table.rules.preset_id == "classic"
     fake.assert_no_errors()
+
+
+async def pick_value(user: TestUser, knob: str, value: str) -> str:
+    """From the host's settings panel, set a choice knob; the first line of the answer."""
+    panel = user.last_ephemeral()
+    menu = next(s for s in panel.selects if any(o.value == knob for o in s.options))
+    await user.select(panel, [knob], select=menu.custom_id)
+    panel = user.last_ephemeral()
+    values = next(s for s in panel.selects if ":value:" in s.custom_id)
+    await user.select(panel, [value], select=values.custom_id)
+    return user.last_ephemeral().content.splitlines()[0]
+
+
+async def test_a_presi_host_moving_to_a_french_deck_is_told_each_knob_to_set_first(
+    fake: FakeDiscord, president: PresidentBot
+) -> None:
+    """From the play-test: a presi host who picked the 52-card deck read « la carte seule qui
+    gagne tout pli n'est pas dans ce paquet », then « le 3 de deniers n'est que dans les
+    paquets espagnols ; la première manche s'ouvre alors à la Dame de cœur ou au hasard » —
+    and the queen was refused in turn, the deck still Spanish. Each refusal now names the
+    knob to set first and the value that works; following them gets the host there."""
+    marie = fake.add_user("marie", locale="fr")
+    table = await create_table(president, marie, "presi")
+    await marie.slash("president settings")
+    before = table.rules
+    assert await pick_value(marie, "deck", "french52") == (
+        "⚠️ Paquet : la carte seule qui gagne tout pli n’est pas dans ce paquet ; règle "
+        "d’abord « Carte seule qui gagne tout pli » sur « aucune », puis choisis un 2 du "
+        "nouveau paquet si tu veux.")
+    assert table.rules == before
+    await open_form(marie, "top_single")
+    await marie.modal_submit({"Nouvelle valeur": "aucune"})
+    assert await pick_value(marie, "deck", "french52") == (
+        "⚠️ Paquet : la première manche s’ouvre au 3 de deniers, qui n’est que dans les "
+        "paquets espagnols ; règle d’abord « Ouvre la première manche » sur « au hasard ».")
+    assert await pick_value(marie, "first_opener", "random") == (
+        "✅ Ouvre la première manche vaut maintenant au hasard.")
+    assert await pick_value(marie, "deck", "french52") == "✅ Paquet vaut maintenant 52 cartes."
+    assert await pick_value(marie, "first_opener", "queen_of_hearts") == (
+        "✅ Ouvre la première manche vaut maintenant Dame de cœur.")
+    await open_form(marie, "top_single")
+    await marie.modal_submit({"Nouvelle valeur": "2🪙"})
+    assert marie.last_ephemeral().content.splitlines()[0] == (
+        "⚠️ Carte seule qui gagne tout pli : cette carte n’est pas dans le paquet de la "
+        "table ; choisis un 2 de ce paquet, ou « aucune ».")
+    await open_form(marie, "top_single")
+    await marie.modal_submit({"Nouvelle valeur": "2♥"})
+    assert (table.rules.deck, table.rules.first_opener, str(table.rules.top_single)) == (
+        "french52", "queen_of_hearts", "2H")
+    fake.assert_no_errors()

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import CATALOGUES, LocaleLike, plural, t
+from bot.i18n import CATALOGUES, LocaleLike, has, plural, t
 from bot.i18n.cards import short
 from bot.packages.controls import (
     Click,
@@ -109,11 +109,16 @@ async def open_settings(interaction: Interaction, table: Table) -> None:
 
 def refused_rules(locale: LocaleLike, err: RulesError, changed: str = "") -> str:
     """Why the engine refused a rule set, in the host's words: the rules that conflict,
-    named by the one the host `changed` when it is one of them."""
+    named by the one the host `changed` when it is one of them. A conflict may have a
+    sentence for each knob changed: a new deck under a card of the old one says which knob
+    to set first (its `other`), and to what, for a way out in one step."""
     knob = changed if changed in err.involved else err.knob
     label = knob_label(locale, knob) if knob in KNOBS else knob
     if err.conflict is not None:
-        return t(locale, f"rules.conflict.{err.conflict}", knob=label)
+        key = f"rules.conflict.{err.conflict}"
+        other = next((k for k in err.involved if k != knob), knob)
+        return t(locale, f"{key}.{knob}" if has(f"{key}.{knob}") else key, knob=label,
+                 other=knob_label(locale, other))
     return t(locale, "err.setting_invalid", knob=label, detail=shown_text(str(err)))
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import TWO, Card, Deck
+from .roles import roles_for
 
 __all__ = [
     "APPLIES", "CONFLICTS", "GameEnd", "KNOBS", "KnobGroup", "KnobSpec", "PRESETS", "ROLE_CODES",
@@ -43,6 +44,7 @@ CONFLICTS: dict[str, tuple[str, ...]] = {
     "oros_not_french": ("first_opener", "deck"),
     "fast_one_lap": ("fast", "trick_end"),
     "wild_no_sevens": ("wild_rank", "deck"),
+    "target_unreachable": ("points", "game_end", "min_players", "max_players", "vp_at_three"),
 }
 
 
@@ -385,10 +387,18 @@ class Rules:
              "fast mode has no turns, so it cannot be combined with trick_end one_lap"),
             ("wild_no_sevens", self.wild_rank == "none" or "7" in deck.ranks,
              f"{self.deck} has no 7s"),
+            ("target_unreachable", self.game_end.kind != "target" or self._always_scores(),
+             "no role scores at some table size, so the target could never be reached"),
         ]
         for conflict, ok, message in checks:
             if not ok:
                 raise RulesError(CONFLICTS[conflict][0], message, conflict)
+
+    def _always_scores(self) -> bool:
+        """Whether some role scores in every round, whatever the table's size: else a game
+        played to a target might never end."""
+        return all(max(self.points[role] for role in roles_for(n, self.vp_at_three)) > 0
+                   for n in range(self.min_players, self.max_players + 1))
 
     # -- construction -------------------------------------------------------------------------
     @classmethod

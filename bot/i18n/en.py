@@ -225,6 +225,7 @@ CATALOGUE: dict[str, str] = {
     "rules.conflict.oros_not_french.deck": "{knob}: the first round opens with the 3 of oros, which is only in Spanish decks; first set “{other}” to “random”.",
     "rules.conflict.fast_one_lap": "{knob}: fast mode has no turns, so it cannot go with a trick that ends \"after one lap\".",
     "rules.conflict.wild_no_sevens": "{knob}: 7s cannot be wild, this deck has no 7s.",
+    "rules.conflict.target_unreachable": "{knob}: with these points a round can end with nobody scoring, and the target might never be reached. Give the President points, for example, or end the game after a number of rounds.",
     "err.wrong_phase": "That is not possible at this moment of the game.",
     "err.channel_only": "Tables live in server text channels.",
     "err.no_storage": "Statistics are not available on this bot.",

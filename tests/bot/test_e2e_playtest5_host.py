@@ -258,3 +258,38 @@ async def test_a_presi_host_moving_to_a_french_deck_is_told_each_knob_to_set_fir
     assert (table.rules.deck, table.rules.first_opener, str(table.rules.top_single)) == (
         "french52", "queen_of_hearts", "2H")
     fake.assert_no_errors()
+
+
+async def test_a_target_no_role_scores_toward_is_refused(
+    fake: FakeDiscord, president: PresidentBot
+) -> None:
+    """From the play-test: a presi host who set every role's points to 0 kept « premier à 11
+    points »: the game could never end, and stopped by hand it had no winner. Either knob
+    that would make the target unreachable is refused and changes nothing."""
+    alice = fake.add_user("alice")
+    table = await create_table(president, alice, "presi")
+    await alice.slash("president settings")
+    await open_form(alice, "points")
+    await alice.modal_submit({"New value": "P0 VP0"})
+    assert alice.last_ephemeral().content.splitlines()[0] == (
+        "⚠️ Points per role: with these points a round can end with nobody scoring, and the "
+        "target might never be reached. Give the President points, for example, or end the "
+        "game after a number of rounds.")
+    assert table.rules.points["P"] == 2
+    await open_form(alice, "game_end")
+    await alice.modal_submit({"New value": "5 rounds"})
+    await open_form(alice, "points")
+    await alice.modal_submit({"New value": "P0 VP0"})
+    assert alice.last_ephemeral().content.startswith("✅ Points per role is now Presidente 0")
+    await open_form(alice, "game_end")
+    await alice.modal_submit({"New value": "11 points"})
+    assert alice.last_ephemeral().content.startswith("⚠️ End of the game: with these points")
+    assert str(table.rules.game_end) == "rounds:5"
+    # only the Neutral scores: fine at three seats, not once four (with no Neutral) may play
+    await president.service.set_rules(table, alice.id, table.rules.replace(
+        points="P0 VP0 N1", vp_at_three=False, max_players=3, game_end="target:5"))
+    await open_form(alice, "max_players")
+    await alice.modal_submit({"New value": "4"})
+    assert alice.last_ephemeral().content.startswith("⚠️ Maximum players: with these points")
+    assert table.rules.max_players == 3
+    fake.assert_no_errors()

@@ -293,3 +293,24 @@ async def test_a_target_no_role_scores_toward_is_refused(
     assert alice.last_ephemeral().content.startswith("⚠️ Maximum players: with these points")
     assert table.rules.max_players == 3
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize(("locale", "closes"), [
+    ("fr", "✋ Le pli se ferme quand tous les autres ont passé, sur un 2 ou sur quatre cartes "
+     "de même valeur d’affilée."),
+    ("en", "✋ A trick closes when everyone else has passed, on a 2 or on four cards of one "
+     "value in a row."),
+])
+async def test_rules_without_revolution_speak_of_no_3_that_closes(
+    fake: FakeDiscord, president: PresidentBot, locale: str, closes: str
+) -> None:
+    """From the play-test: a classic host turned the revolution off, and /president rules
+    still said the trick closes « sur la meilleure carte (le 2 ; le 3 en révolution) »."""
+    host = fake.add_user("hôte", locale=locale)
+    table = await create_table(president, host)
+    await president.service.set_rules(table, host.id, table.rules.replace(revolution=False))
+    await host.slash("president rules")
+    page = host.last_ephemeral().embeds[0].description or ""
+    assert closes in page.splitlines()
+    assert "le 3 en révolution" not in page and "the 3 in a revolution" not in page
+    fake.assert_no_errors()

@@ -323,7 +323,7 @@ CATALOGUE: dict[str, str] = {
     "settings.role_code": "{code} = {role}",
     "settings.reset": "Reset to preset",
     "settings.done": "Done",
-    "settings.saved": "{knob} is now {value}.",
+    "settings.saved": "Saved — {knob}: {value}.",
     "settings.closed": "Settings closed.",
     "game_end.rounds.one": "{n} round",
     "game_end.rounds.many": "{n} rounds",

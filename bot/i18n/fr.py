@@ -323,7 +323,7 @@ CATALOGUE: dict[str, str] = {
     "settings.role_code": "{code} = {role}",
     "settings.reset": "Revenir au préréglage",
     "settings.done": "Terminé",
-    "settings.saved": "{knob} vaut maintenant {value}.",
+    "settings.saved": "Enregistré — {knob} : {value}.",
     "settings.closed": "Réglages fermés.",
     "game_end.rounds.one": "{n} manche",
     "game_end.rounds.many": "{n} manches",

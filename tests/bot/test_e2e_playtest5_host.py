@@ -52,7 +52,7 @@ async def test_the_waiting_players_never_sit_beyond_the_seats_back_in_the_lobby(
     await host.slash("president settings")
     await open_form(host, "turn_seconds")
     await host.modal_submit({"Nouvelle valeur": "20"})
-    assert host.last_ephemeral().content.startswith("✅ Secondes par tour vaut maintenant 20.")
+    assert host.last_ephemeral().content.startswith("✅ Enregistré — Secondes par tour : 20.")
     await host.click(message(host, table.lobby_message_id), cid(table, "start"))
     assert table.game is not None and table.game.seats == 4
     fake.assert_no_errors()
@@ -244,10 +244,10 @@ async def test_a_presi_host_moving_to_a_french_deck_is_told_each_knob_to_set_fir
         "⚠️ Paquet : la première manche s’ouvre au 3 de deniers, qui n’est que dans les "
         "paquets espagnols ; règle d’abord « Ouvre la première manche » sur « au hasard ».")
     assert await pick_value(marie, "first_opener", "random") == (
-        "✅ Ouvre la première manche vaut maintenant au hasard.")
-    assert await pick_value(marie, "deck", "french52") == "✅ Paquet vaut maintenant 52 cartes."
+        "✅ Enregistré — Ouvre la première manche : au hasard.")
+    assert await pick_value(marie, "deck", "french52") == "✅ Enregistré — Paquet : 52 cartes."
     assert await pick_value(marie, "first_opener", "queen_of_hearts") == (
-        "✅ Ouvre la première manche vaut maintenant Dame de cœur.")
+        "✅ Enregistré — Ouvre la première manche : Dame de cœur.")
     await open_form(marie, "top_single")
     await marie.modal_submit({"Nouvelle valeur": "2🪙"})
     assert marie.last_ephemeral().content.splitlines()[0] == (
@@ -280,7 +280,7 @@ async def test_a_target_no_role_scores_toward_is_refused(
     await alice.modal_submit({"New value": "5 rounds"})
     await open_form(alice, "points")
     await alice.modal_submit({"New value": "P0 VP0"})
-    assert alice.last_ephemeral().content.startswith("✅ Points per role is now Presidente 0")
+    assert alice.last_ephemeral().content.startswith("✅ Saved — Points per role: Presidente 0")
     await open_form(alice, "game_end")
     await alice.modal_submit({"New value": "11 points"})
     assert alice.last_ephemeral().content.startswith("⚠️ End of the game: with these points")
@@ -337,5 +337,29 @@ async def test_a_penalty_on_wild_7s_needs_wild_7s(
         "règle d’abord « Pénalité de sortie » sur « finir sur un 2 » ou « aucune ».")
     assert (await pick_value(marie, "finish_penalty", "two")).startswith("✅")
     assert await pick_value(marie, "wild_rank", "none") == (
-        "✅ Cartes qui remplacent vaut maintenant aucune.")
+        "✅ Enregistré — Cartes qui remplacent : aucune.")
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize(("locale", "saved"), [
+    ("fr", ["✅ Enregistré — Des bots complètent la table : oui.",
+            "✅ Enregistré — Les cartes en plus vont : aux rôles du haut."]),
+    ("en", ["✅ Saved — Bots fill empty seats: on.",
+            "✅ Saved — Extra cards go: to the top roles."]),
+])
+async def test_a_saved_setting_reads_as_a_sentence_whatever_its_label(
+    fake: FakeDiscord, president: PresidentBot, locale: str, saved: list[str]
+) -> None:
+    """From the play-test: the confirmation glued the knob's label to « vaut maintenant »,
+    which many labels cannot take: « Des bots complètent la table vaut maintenant oui »,
+    « Les cartes en plus vont vaut maintenant aux rôles du haut », "Extra cards go is now to
+    the top roles". It says the label and the value as the panel's summary does."""
+    host = fake.add_user("hôte", locale=locale)
+    await create_table(president, host)
+    await host.slash("president settings")
+    panel = host.last_ephemeral()
+    menu = next(s for s in panel.selects if any(o.value == "bots_fill" for o in s.options))
+    await host.select(panel, ["bots_fill"], select=menu.custom_id)
+    assert host.last_ephemeral().content.splitlines()[0] == saved[0]
+    assert await pick_value(host, "deal_extras", "to_top") == saved[1]
     fake.assert_no_errors()

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import TWO, Card, Deck
+from .roles import roles_for
 
 __all__ = [
     "APPLIES", "CONFLICTS", "GameEnd", "KNOBS", "KnobGroup", "KnobSpec", "PRESETS", "ROLE_CODES",
@@ -43,6 +44,8 @@ CONFLICTS: dict[str, tuple[str, ...]] = {
     "oros_not_french": ("first_opener", "deck"),
     "fast_one_lap": ("fast", "trick_end"),
     "wild_no_sevens": ("wild_rank", "deck"),
+    "penalty_no_wild": ("finish_penalty", "wild_rank"),
+    "target_unreachable": ("points", "game_end", "min_players", "max_players", "vp_at_three"),
 }
 
 
@@ -257,6 +260,9 @@ KNOBS: dict[str, KnobSpec] = {spec.name: spec for spec in _SPECS}
 APPLIES: dict[str, Callable[[Rules], bool]] = {
     "jokers_close": lambda r: Deck(r.deck).has_jokers,
     "on_equal": lambda r: r.equal_allowed and not r.fast,  # RULES §9: off in fast mode
+    # One lap gives each player one chance anyway; in fast mode a pass always lasts the trick.
+    "pass_is_final": lambda r: r.trick_end == "all_passed" and not r.fast,
+    "timeout_action": lambda r: not r.fast,  # fast mode's one timer closes or opens (§9)
     "fast_seconds": lambda r: r.fast,
     "turn_seconds": lambda r: not r.fast,  # fast mode has one common timer instead
     "autopilot_after_timeouts": lambda r: not r.fast,
@@ -382,10 +388,20 @@ class Rules:
              "fast mode has no turns, so it cannot be combined with trick_end one_lap"),
             ("wild_no_sevens", self.wild_rank == "none" or "7" in deck.ranks,
              f"{self.deck} has no 7s"),
+            ("penalty_no_wild", self.finish_penalty != "two_or_wild" or self.wild_rank != "none",
+             "two_or_wild also punishes wild cards, and no card is wild; choose two"),
+            ("target_unreachable", self.game_end.kind != "target" or self._always_scores(),
+             "no role scores at some table size, so the target could never be reached"),
         ]
         for conflict, ok, message in checks:
             if not ok:
                 raise RulesError(CONFLICTS[conflict][0], message, conflict)
+
+    def _always_scores(self) -> bool:
+        """Whether some role scores in every round, whatever the table's size: else a game
+        played to a target might never end."""
+        return all(max(self.points[role] for role in roles_for(n, self.vp_at_three)) > 0
+                   for n in range(self.min_players, self.max_players + 1))
 
     # -- construction -------------------------------------------------------------------------
     @classmethod

@@ -92,7 +92,9 @@ def how_to_play(locale: LocaleLike, rules: Rules) -> list[str]:
         lines.append(t(locale, "howto.wild", rank=rules.wild_rank))
     closes = [t(locale, f"howto.close.{rules.trick_end}")]
     if rules.closing_rank != "none":
-        closes.append(t(locale, f"howto.close.{rules.closing_rank}"))
+        # Without revolution the best value is always the 2: no word of the 3.
+        rank = rules.closing_rank if rules.revolution else "two"
+        closes.append(t(locale, f"howto.close.{rank}"))
     if rules.four_closes:
         closes.append(t(locale, "howto.close.four"))
     if deck.has_jokers and rules.jokers_close:

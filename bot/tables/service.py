@@ -62,6 +62,16 @@ class TableError(Exception):
         return cls(f"engine.{err.code}", detail=str(err), **err.params)
 
 
+def settings_open(table: Table) -> None:
+    """The rules and the table's settings change in the lobby only. Once a game is over the
+    refusal says the way there (« Terminer »), which a host may not think of while the
+    finished game still shows."""
+    if table.game is None:
+        return
+    raise TableError("err.settings_after_game" if table.game.phase is Phase.GAME_OVER
+                     else "err.settings_locked")
+
+
 class Display(Protocol):
     """The Discord side: renders the table's messages and hands from its current state."""
 
@@ -212,8 +222,7 @@ class TableService:
         perhaps chosen at another level on purpose, keeps its own (the lobby shows it)."""
         async with self._host_action(table):
             self._host_only(table, by)
-            if table.running:
-                raise TableError("err.settings_locked")
+            settings_open(table)
             if bot_level is not None:
                 if bot_level not in LEVELS:
                     raise TableError("err.bad_choice")
@@ -233,14 +242,17 @@ class TableService:
                 raise TableError("err.no_bot")
             last = max(bots, key=lambda p: p.joined)
             table.seats = [p for p in table.seats if p is not last]
+            self._seat_queue(table)
             self._changed(table)
 
     async def play_against_bots(self, table: Table, by: int) -> None:
-        """presi: « contre des bots, vous jouez avec deux bots » — fill to three and start."""
+        """presi: « contre des bots, vous jouez avec deux bots » — fill to three and start
+        (to the host's minimum if higher, never past their maximum)."""
         async with self._host_action(table):
             self._host_only(table, by)
             self._lobby_only(table)
-            while len(table.seats) < max(3, table.rules.min_players):
+            rules = table.rules
+            while len(table.seats) < min(rules.max_players, max(3, rules.min_players)):
                 self._seat_bot(table, by_host=True, level=table.bot_level)
             self._start(table)
 
@@ -253,12 +265,12 @@ class TableService:
     async def set_rules(self, table: Table, by: int, rules: Rules) -> None:
         async with self._host_action(table):
             self._host_only(table, by)
-            if table.running:
-                raise TableError("err.settings_locked")
+            settings_open(table)
             if len(table.seats) > rules.max_players:
                 raise TableError("err.too_many_seated", count=len(table.seats),
                                  max=rules.max_players)
             table.rules = rules
+            self._seat_queue(table)  # more seats: who waits sits
             self._changed(table)
             self.outbox.status(table, "lobby")
 
@@ -562,6 +574,7 @@ class TableService:
             table.farewells[user_id] = Farewell(link, farewell)  # it loses its controls
         if game is None:
             del table.seats[seat]
+            self._seat_queue(table)
         elif game.phase is Phase.GAME_OVER:
             self._back_to_lobby(table)
             table.seats = [p for p in table.seats if p.user_id != user_id]
@@ -607,6 +620,14 @@ class TableService:
         table.left_seats.clear()
         if table.too_few_left():
             self._back_to_lobby(table)
+
+    def _seat_queue(self, table: Table) -> None:
+        """In the lobby nobody waits while a seat is free, and nobody sits beyond the
+        table's capacity: those who came to a full table (`bots_fill`) sit in their order of
+        arrival as seats free or the host opens more; the others wait for the game's first
+        change of seats (`_seat_waiting_players`)."""
+        while table.queue and not table.running and len(table.seats) < table.capacity():
+            table.seats.append(table.queue.pop(0))
 
     def _seat_waiting_players(self, table: Table, game: Game) -> None:
         """RULES §10: waiting players take bots' seats, lowest rank first; with no bot seated
@@ -681,7 +702,8 @@ class TableService:
 
         The bots the host seated stay, so the next game needs no re-adding; bots that filled
         the table or replaced leavers go, and waiting humans come before the host's bots when
-        seats run short (the last-added bot gives way first)."""
+        seats run short (the last-added bot gives way first); those beyond the table's seats
+        keep waiting (`_seat_queue`)."""
         game = table.game
         if game is not None:
             humans = [p for s, p in enumerate(table.seats)
@@ -691,10 +713,10 @@ class TableService:
             room = max(0, table.rules.max_players - len(humans) - len(table.queue))
             kept_bots = sorted(bots, key=lambda p: p.joined)[:room]
             kept = {id(p) for p in humans + kept_bots}
-            table.seats = [p for p in table.seats if id(p) in kept] + table.queue
-            table.queue = []
+            table.seats = [p for p in table.seats if id(p) in kept]
             table.next_version = game.version + 1
         table.game = None
+        self._seat_queue(table)
         table.left_seats.clear()
         table.away.clear()
         table.gift_picks.clear()

@@ -92,7 +92,7 @@ async def test_french_host_types_values_in_french(
     assert isinstance(field, TextInput) and field.value == "5 manches"
     await marie.modal_submit({"Nouvelle valeur": "2"})
     assert table.rules.game_end == GameEnd("rounds", 2)
-    assert "✅ Fin de partie vaut maintenant 2 manches." in marie.last_ephemeral().content
+    assert "✅ Enregistré — Fin de partie : 2 manches." in marie.last_ephemeral().content
 
     await open_form(marie, "turn_seconds")
     await marie.modal_submit({"Nouvelle valeur": "beaucoup"})
@@ -125,7 +125,7 @@ async def test_a_form_submitted_after_a_restart_still_changes_the_rule(
     await alice.modal_submit({"New value": "45"})  # answered, or settle() would fail
     table = table_of(again, alice)
     assert table.rules.turn_seconds == 45
-    assert "✅ Seconds per turn is now 45." in alice.last_ephemeral().content
+    assert "✅ Saved — Seconds per turn: 45." in alice.last_ephemeral().content
     await tick(fake, clock, 1)
     assert "Seconds per turn: 45" in message(alice, table.lobby_message_id).content
     await fake.disconnect(again)
@@ -151,7 +151,7 @@ async def test_unknown_forms_are_answered_and_a_form_without_its_panel_still_wor
                    "form without its panel", None)
     await fake.settle()
     assert table_of(president, marie).rules.turn_seconds == 40
-    assert "✅ Secondes par tour vaut maintenant 40." in marie.last_ephemeral().content
+    assert "✅ Enregistré — Secondes par tour : 40." in marie.last_ephemeral().content
     fake.assert_no_errors()
 
 
@@ -183,7 +183,7 @@ async def test_points_keep_the_roles_not_typed_and_refuse_out_of_range(
     await open_form(marie, "points")
     await marie.modal_submit({"Nouvelle valeur": "P5 VP3"})
     assert table.rules.points == {"P": 5, "VP": 3, "N": 1, "VL": 0, "L": 0}
-    assert ("✅ Points par rôle vaut maintenant Président 5 · Vice-président 3 · Neutre 1 · "
+    assert ("✅ Enregistré — Points par rôle : Président 5 · Vice-président 3 · Neutre 1 · "
             "Vice-trou du cul 0 · Trou du cul 0.") in marie.last_ephemeral().content
     fake.assert_no_errors()
 
@@ -229,7 +229,7 @@ async def test_a_panel_drawn_before_the_groups_still_changes_its_knobs(
     await marie.select(old, ["reseat_by_rank"], select=f"pz:{table.id}:knob:0:1")
     assert table.rules.reseat_by_rank
     panel = marie.last_ephemeral()
-    assert "✅ Les places suivent le classement vaut maintenant oui." in panel.content
+    assert "✅ Enregistré — Les places suivent le classement : oui." in panel.content
     assert [s.custom_id for s in panel.selects if ":knob:" in s.custom_id] == \
         [f"pz:{table.id}:knob:0:tricks", f"pz:{table.id}:knob:0:table"]
     fake.assert_no_errors()
@@ -249,7 +249,7 @@ async def test_the_single_card_that_wins_any_trick_must_be_a_2(
     await open_form(marie, "top_single")
     await marie.modal_submit({"Nouvelle valeur": "2♠"})
     assert table.rules.top_single == Card.parse("2S")
-    assert "✅ Carte seule qui gagne tout pli vaut maintenant" in marie.last_ephemeral().content
+    assert "✅ Enregistré — Carte seule qui gagne tout pli :" in marie.last_ephemeral().content
     fake.assert_no_errors()
 
 

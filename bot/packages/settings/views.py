@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import CATALOGUES, LocaleLike, plural, t
+from bot.i18n import CATALOGUES, LocaleLike, has, plural, t
 from bot.i18n.cards import short
 from bot.packages.controls import (
     Click,
@@ -37,7 +37,7 @@ from bot.packages.rules_text import (
 )
 from bot.packages.screen import Screen
 from bot.packages.text import shown_text
-from bot.tables.service import TableError
+from bot.tables.service import TableError, settings_open
 from bot.tables.table import Table
 from engine import KNOBS, PRESETS, Deck, GameEnd, Rules, RulesError
 from engine.bots import LEVELS
@@ -102,19 +102,23 @@ async def open_settings(interaction: Interaction, table: Table) -> None:
     """Host only, before the start: the panel as an ephemeral message."""
     if not table.is_host(interaction.user.id):
         raise TableError("err.not_host", host=table.host_id)
-    if table.running:
-        raise TableError("err.settings_locked")
+    settings_open(table)
     screen = settings_screen(table, str(interaction.locale))
     await interaction.response.send_message(ephemeral=True, **screen.kwargs())
 
 
 def refused_rules(locale: LocaleLike, err: RulesError, changed: str = "") -> str:
     """Why the engine refused a rule set, in the host's words: the rules that conflict,
-    named by the one the host `changed` when it is one of them."""
+    named by the one the host `changed` when it is one of them. A conflict may have a
+    sentence for each knob changed: a new deck under a card of the old one says which knob
+    to set first (its `other`), and to what, for a way out in one step."""
     knob = changed if changed in err.involved else err.knob
     label = knob_label(locale, knob) if knob in KNOBS else knob
     if err.conflict is not None:
-        return t(locale, f"rules.conflict.{err.conflict}", knob=label)
+        key = f"rules.conflict.{err.conflict}"
+        other = next((k for k in err.involved if k != knob), knob)
+        return t(locale, f"{key}.{knob}" if has(f"{key}.{knob}") else key, knob=label,
+                 other=knob_label(locale, other))
     return t(locale, "err.setting_invalid", knob=label, detail=shown_text(str(err)))
 
 
@@ -226,8 +230,7 @@ async def show_panel(interaction: Interaction, table: Table, notice: str) -> Non
 def _check(click: Click) -> None:
     if not click.table.is_host(click.user_id):
         raise TableError("err.not_host", host=click.table.host_id)
-    if click.table.running:
-        raise TableError("err.settings_locked")
+    settings_open(click.table)
 
 
 def _offered(click: Click, name: str) -> None:

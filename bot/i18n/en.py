@@ -612,6 +612,7 @@ CATALOGUE: dict[str, str] = {
     "history.line": "{date} · {preset} · {rounds} · {winners}",
     "history.winners.one": "winner: {names}",
     "history.winners.many": "winners: {names}",
+    "history.no_winner": "stopped early, no winner",
     "history.empty": "No game has been played here yet.",
     "history.option": "{date} · {preset} · {rounds}",
     "date.numeric": "{year}-{month}-{day}",

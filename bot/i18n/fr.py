@@ -612,6 +612,7 @@ CATALOGUE: dict[str, str] = {
     "history.line": "{date} · {preset} · {rounds} · {winners}",
     "history.winners.one": "gagnant : {names}",
     "history.winners.many": "gagnants : {names}",
+    "history.no_winner": "arrêtée avant la fin, pas de gagnant",
     "history.empty": "Aucune partie n’a encore été jouée ici.",
     "history.option": "{date} · {preset} · {rounds}",
     "date.numeric": "{day}/{month}/{year}",

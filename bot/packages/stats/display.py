@@ -159,8 +159,10 @@ async def _history_page(storage: Storage, interaction: Interaction,
         ended = game.ended_at or game.started_at
         preset = preset_name(locale, game.preset) if game.preset in PRESETS else game.preset
         rounds = plural(locale, "n.rounds", game.rounds)
+        # A game stopped with nobody ahead has no winner to name: it says so, as its table did.
         won = plural(locale, "history.winners", len(winners),
-                     names=join_names(locale, winners) or "—")
+                     names=join_names(locale, winners)) if winners else \
+            t(locale, "history.no_winner")
         lines.append(t(locale, "history.line", date=discord.utils.format_dt(ended, "d"),
                        preset=preset, rounds=rounds, winners=won))
         if game.rounds:  # a game stopped before its first round ended has no chart

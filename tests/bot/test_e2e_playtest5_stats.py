@@ -1,0 +1,48 @@
+"""End-to-end: play-test 5, what players see after and around their games: statistics,
+leaderboard, history and charts."""
+
+from pathlib import Path
+
+import pytest
+
+from engine import Phase
+from fakediscord import FakeDiscord
+
+from .conftest import LinkedClock
+from .e2e import (
+    Player,
+    cid,
+    connect_bot,
+    database_url,
+    play_until,
+    record_charts,
+    two_humans_against_a_bot,
+)
+
+
+async def test_history_says_a_game_stopped_without_a_winner_was_stopped(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """From the play-test: a game the host stopped after its first round showed in
+    /president history as « winners: — » (« gagnant : — » in French), where its table had
+    said « stopped early, no winner »."""
+    record_charts(monkeypatch)
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    alice = Player(fake.add_user("alice"))
+    bob = Player(fake.add_user("bob", locale="fr"))
+    table, game = await two_humans_against_a_bot(fake, clock, bot, alice, bob,
+                                                 game_end="rounds:3")
+    await play_until(fake, clock, [alice, bob], lambda: game.phase is Phase.ROUND_OVER)
+    await alice.user.slash("president end")
+    await alice.user.click(alice.user.last_ephemeral(),
+                           cid(table, "stop", 0, str(table.game_no)))
+    await bot.service.drain()
+
+    await alice.user.slash("president history")
+    shown = alice.user.last_ephemeral()
+    assert "· 1 round · stopped early, no winner" in shown.text
+    assert [o.description for o in shown.select().options] == ["stopped early, no winner"]
+    await bob.user.slash("president history")
+    assert "· 1 manche · arrêtée avant la fin, pas de gagnant" in bob.user.last_ephemeral().text
+    await fake.disconnect(bot)
+    fake.assert_no_errors()

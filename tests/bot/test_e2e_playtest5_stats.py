@@ -46,3 +46,29 @@ async def test_history_says_a_game_stopped_without_a_winner_was_stopped(
     assert "· 1 manche · arrêtée avant la fin, pas de gagnant" in bob.user.last_ephemeral().text
     await fake.disconnect(bot)
     fake.assert_no_errors()
+
+
+async def test_stats_name_the_member_as_they_are_called_now(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """From the play-test: after a change of name, /president stats still titled the member
+    and their rating chart with the name of their last game (stored once for every server,
+    so a nickname of another server could show too)."""
+    drawn = record_charts(monkeypatch)
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    alice = Player(fake.add_user("alice"))
+    bob = Player(fake.add_user("bob", locale="fr"))
+    table, game = await two_humans_against_a_bot(fake, clock, bot, alice, bob,
+                                                 game_end="rounds:1")
+    await play_until(fake, clock, [alice, bob], lambda: game.phase is Phase.GAME_OVER)
+    await bot.service.drain()
+    alice.user.user.name = "Alice_B"
+    drawn.clear()
+
+    await alice.user.slash("president stats")
+    assert alice.user.last_ephemeral().text.startswith("📊 Alice\\_B\n")
+    await bob.user.slash("president stats", member=alice.user)
+    assert bob.user.last_ephemeral().text.startswith("📊 Alice\\_B\n")
+    assert [c.title for c in drawn] == ["Alice_B's rating", "Cote de Alice_B"]
+    await fake.disconnect(bot)
+    fake.assert_no_errors()

@@ -76,7 +76,9 @@ async def stats(interaction: Interaction, member: discord.abc.User) -> None:
     locale = str(interaction.locale)
     assert interaction.guild_id is not None
     record = await storage.player_stats(interaction.guild_id, member.id)
-    name = record.name or player_name(str(getattr(member, "display_name", None) or member.name))
+    # The name Discord gives the member here and now: the stored one is the last seen on
+    # any server (a nickname elsewhere, or a name changed since their last game).
+    name = player_name(str(getattr(member, "display_name", None) or member.name))
     if record.rounds == 0:
         await _answer(interaction, t(locale, "stats.title", name=name),
                       [t(locale, "stats.none", name=name)])

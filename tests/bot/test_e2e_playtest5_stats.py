@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.packages.game import chart
 from engine import Phase
 from fakediscord import FakeDiscord
 
@@ -72,3 +73,27 @@ async def test_stats_name_the_member_as_they_are_called_now(
     assert [c.title for c in drawn] == ["Alice_B's rating", "Cote de Alice_B"]
     await fake.disconnect(bot)
     fake.assert_no_errors()
+
+
+def ticks(shown: chart.PointsChart) -> tuple[list[float], list[float]]:
+    """The ticks the chart shows on its axes (rounds, points), those within its view."""
+    axes = chart.draw(shown).axes[0]
+    low, high = axes.get_xlim()
+    bottom, top = axes.get_ylim()
+    return ([x for x in axes.get_xticks() if low <= x <= high],
+            [y for y in axes.get_yticks() if bottom <= y <= top])
+
+
+def test_a_chart_after_one_round_ticks_that_round_alone() -> None:
+    """From the play-test: the chart of a one-round game, and the rating chart after one
+    rated round, ticked rounds 0.945, 0.96… 1.05, and points 0.5, 1.5…; rounds, points and
+    ratings are whole numbers."""
+    points = chart.chart_of("en", ("alice", "bob", "Bot 1"), ((1,), (0,), (3,)))
+    rounds, scores = ticks(points)
+    assert rounds == [1] and scores == [0, 1, 2, 3]
+    rating = chart.rating_chart("fr", "alice", {"classic": [1138]})
+    assert rating is not None
+    rounds, ratings = ticks(rating)
+    assert rounds == [1] and all(r == int(r) for r in ratings)
+    longer = chart.chart_of("en", ("alice", "bob"), ((1, 2, 4, 7), (0, 1, 1, 1)))
+    assert ticks(longer)[0] == [1, 2, 3, 4]

@@ -92,6 +92,13 @@ def rating_chart(locale: LocaleLike, name: str, history: dict[str, list[int]]
 
 def render(chart: PointsChart) -> bytes:
     """The PNG (800×450). Runs in a worker thread: it touches no shared state."""
+    out = io.BytesIO()
+    draw(chart).savefig(out, format="png", facecolor=_BACKGROUND)
+    return out.getvalue()
+
+
+def draw(chart: PointsChart) -> Figure:
+    """The chart laid out on a figure of its own, which `render` saves (and tests read)."""
     figure = Figure(figsize=(8, 4.5), dpi=100, facecolor=_BACKGROUND)
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
@@ -108,7 +115,10 @@ def render(chart: PointsChart) -> bytes:
     axes.set_title(chart.title, fontsize=16, color=_INK, fontweight="bold")
     axes.set_xlabel(chart.x_label, fontsize=13, color=_INK)
     axes.set_ylabel(chart.y_label, fontsize=13, color=_INK)
-    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    # Rounds and points (or ratings) are whole numbers: no tick between two of them, and
+    # after one round a single tick (else 0.945, 0.96… read as rounds that never were).
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
     axes.tick_params(colors=_INK, labelsize=12)
     axes.grid(True, color="#c8c8d0", linewidth=0.8)
     axes.margins(x=0.12)
@@ -116,9 +126,7 @@ def render(chart: PointsChart) -> bytes:
         spine.set_color("#9a9aa5")
     axes.legend(loc="upper left", fontsize=11, frameon=True, facecolor="white")
     figure.tight_layout()
-    out = io.BytesIO()
-    figure.savefig(out, format="png", facecolor=_BACKGROUND)
-    return out.getvalue()
+    return figure
 
 
 def _sample() -> PointsChart:

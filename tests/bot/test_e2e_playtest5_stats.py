@@ -4,6 +4,7 @@ leaderboard, history and charts."""
 from pathlib import Path
 
 import pytest
+from matplotlib.text import Annotation
 
 from bot.packages.game import chart
 from engine import Phase
@@ -97,3 +98,26 @@ def test_a_chart_after_one_round_ticks_that_round_alone() -> None:
     assert rounds == [1] and all(r == int(r) for r in ratings)
     longer = chart.chart_of("en", ("alice", "bob"), ((1, 2, 4, 7), (0, 1, 1, 1)))
     assert ticks(longer)[0] == [1, 2, 3, 4]
+
+
+def test_names_of_lines_that_end_level_do_not_overlap() -> None:
+    """From the play-test: two players level on points at the end of a game had their
+    names written over each other at the end of their lines (« alice » and « bob » read as
+    one blot). Level or close, the names stand apart; a name alone stays on its line."""
+    shown = chart.chart_of("fr", tuple(f"Joueur numéro {i}" for i in range(8)),
+                           ((3, 5, 8), (1, 3, 4), (1, 3, 4), (0, 1, 4), (2, 2, 2),
+                            (0, 0, 1), (1, 1, 1), (0, 2, 4)))
+    figure = chart.draw(shown)
+    figure.canvas.draw()
+    names = [text for text in figure.axes[0].texts if isinstance(text, Annotation)]
+    boxes = [name.get_window_extent() for name in names]
+    assert not [(a, b) for a in range(8) for b in range(a + 1, 8) if boxes[a].overlaps(boxes[b])]
+    assert names[0].xyann == (6, 0)  # the leader's name, alone at 8 points
+    tops = [box.y0 for box in boxes]  # level names in the legend's order, top down
+    assert tops[1] > tops[2] > tops[3] > tops[7] and tops[5] > tops[6]
+
+
+def test_spaced_moves_values_apart_no_more_than_needed() -> None:
+    assert chart.spaced([0, 0], 14) == [-7, 7]
+    assert chart.spaced([0, 5, 100], 14) == [-4.5, 9.5, 100]
+    assert chart.spaced([0, 30], 14) == [0, 30]

@@ -17,8 +17,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.text import Annotation
 from matplotlib.ticker import MaxNLocator
 
 from bot.i18n import LocaleLike, plural, t
@@ -27,6 +29,10 @@ from bot.packages.text import unescaped
 from bot.tables.table import Table
 
 FILENAME = "points.png"
+# A line's name starts this far right of its last point, and names stand at least this
+# far apart (a 12-point name's line of text), in points.
+_LABEL_SHIFT = 6
+_LABEL_GAP = 14
 RATING_FILENAME = "rating.png"
 _BACKGROUND = "#f5f5f7"
 _INK = "#1e1f22"
@@ -103,15 +109,17 @@ def draw(chart: PointsChart) -> Figure:
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
     axes.set_facecolor(_BACKGROUND)
+    labels = []
     for index, (name, points) in enumerate(zip(chart.names, chart.series, strict=True)):
         rounds = range(1, len(points) + 1)
         colour = _COLOURS[index % len(_COLOURS)]
         label = name.replace("$", r"\$")  # matplotlib reads $...$ as mathematics
         axes.plot(rounds, points, marker="o", linewidth=2.5, markersize=6, color=colour,
                   label=label)
-        axes.annotate(label, (rounds[-1], points[-1]), xytext=(6, 0),
-                      textcoords="offset points", va="center", fontsize=12, color=colour,
-                      fontweight="bold")
+        labels.append(axes.annotate(
+            label, (rounds[-1], points[-1]), xytext=(_LABEL_SHIFT, 0),
+            textcoords="offset points", va="center", fontsize=12, color=colour,
+            fontweight="bold"))
     axes.set_title(chart.title, fontsize=16, color=_INK, fontweight="bold")
     axes.set_xlabel(chart.x_label, fontsize=13, color=_INK)
     axes.set_ylabel(chart.y_label, fontsize=13, color=_INK)
@@ -126,7 +134,40 @@ def draw(chart: PointsChart) -> Figure:
         spine.set_color("#9a9aa5")
     axes.legend(loc="upper left", fontsize=11, frameon=True, facecolor="white")
     figure.tight_layout()
+    _spread(axes, labels)
     return figure
+
+
+def _spread(axes: Axes, labels: list[Annotation]) -> None:
+    """Lines that end on the same value, or close, would write their names over each other
+    (two players level on points are common): names ending at one round move up or down
+    from their line's end just enough to stand a line of text apart, in the legend's order
+    when level. Measured once the layout is done, in points as the offsets are."""
+    axes.get_ylim()  # the view's limits, computed now from the data
+    scale = 72 / axes.figure.dpi
+    ends: dict[float, list[tuple[float, int]]] = {}
+    for index, label in enumerate(labels):
+        x, y = axes.transData.transform(label.xy)
+        ends.setdefault(x, []).append((y * scale, index))
+    for column in ends.values():
+        column.sort(key=lambda end: (end[0], -end[1]))
+        places = spaced([y for y, _ in column], _LABEL_GAP)
+        for (y, index), place in zip(column, places, strict=True):
+            labels[index].xyann = (_LABEL_SHIFT, place - y)
+
+
+def spaced(values: list[float], gap: float) -> list[float]:
+    """Positions for ``values`` (ascending), at least ``gap`` apart, in the same order and
+    each group that had to move centred on where its values were."""
+    groups: list[tuple[float, list[float]]] = []  # (lowest position, the group's values)
+    for value in values:
+        start, members = value, [value]
+        while groups and groups[-1][0] + gap * len(groups[-1][1]) > start:
+            _, before = groups.pop()
+            members = before + members
+            start = sum(members) / len(members) - gap * (len(members) - 1) / 2
+        groups.append((start, members))
+    return [start + gap * i for start, members in groups for i in range(len(members))]
 
 
 def _sample() -> PointsChart:

@@ -1,11 +1,13 @@
 """End-to-end: play-test 5, what players see after and around their games: statistics,
 leaderboard, history and charts."""
 
+import warnings
 from pathlib import Path
 
 import pytest
 from matplotlib.text import Annotation
 
+from bot.client import PresidentBot
 from bot.packages.game import chart
 from engine import Phase
 from fakediscord import FakeDiscord
@@ -16,8 +18,12 @@ from .e2e import (
     cid,
     connect_bot,
     database_url,
+    host_against_bots,
+    let_timers_play,
+    message,
     play_until,
     record_charts,
+    tick,
     two_humans_against_a_bot,
 )
 
@@ -121,3 +127,30 @@ def test_spaced_moves_values_apart_no_more_than_needed() -> None:
     assert chart.spaced([0, 0], 14) == [-7, 7]
     assert chart.spaced([0, 5, 100], 14) == [-4.5, 9.5, 100]
     assert chart.spaced([0, 30], 14) == [0, 30]
+
+
+async def test_emoji_the_chart_font_lacks_are_left_out_of_the_pictures(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """From the play-test: a name with emoji (« Léa 🎉 ») was drawn with empty boxes where
+    the chart's font has no glyph. Those characters are left out of the picture (a name of
+    nothing else reads « ? »); what the font draws stays, and messages keep every emoji."""
+    drawn = record_charts(monkeypatch)
+    lea = fake.add_user("Léa 🎉 ♥", locale="fr")
+    table = await host_against_bots(instant, lea, "classic", 2, game_end="rounds:1")
+    game = table.game
+    assert game is not None
+    await let_timers_play(fake, clock, game, Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+    assert "**Léa 🎉 ♥** · " in message(lea, table.table_message_id).content
+    assert [c.names for c in drawn] == [("Léa ♥", "Bot 1", "Bot 2")]
+    assert chart.drawable("🎉🎉") == "?"
+    rating = chart.rating_chart("en", "🎉 Zoë 🎉", {"classic": [1000, 1040]})
+    assert rating is not None and rating.title == "Zoë's rating"
+    assert rating.alt == "rating of 🎉 Zoë 🎉 over 2 rounds"  # Discord shows emoji
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # matplotlib warns of each glyph it lacks
+        chart.render(rating)
+        chart.render(chart.chart_of("en", ("🎉", "Léa 🎉🎉"), ((1,), (0,))))
+    fake.assert_no_errors()

@@ -15,11 +15,14 @@ import argparse
 import io
 import time
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties, findfont
+from matplotlib.ft2font import FT2Font
 from matplotlib.text import Annotation
 from matplotlib.ticker import MaxNLocator
 
@@ -71,7 +74,8 @@ def chart_of(locale: LocaleLike, names: tuple[str, ...], series: tuple[tuple[int
         title=t(locale, "chart.title"),
         x_label=t(locale, "chart.round"),
         y_label=t(locale, "chart.points"),
-        names=tuple(unescaped(name) for name in names),  # names shown escaped in messages
+        # Names shown escaped in messages, as typed here, less what the font cannot draw.
+        names=tuple(drawable(unescaped(name)) for name in names),
         series=series,
         alt=t(locale, "chart.alt", players=plural(locale, "chart.players", len(names)),
               rounds=plural(locale, "n.rounds", len(series[0]) if series else 0)),
@@ -86,7 +90,7 @@ def rating_chart(locale: LocaleLike, name: str, history: dict[str, list[int]]
     presets = sorted(history)
     name = unescaped(name)  # as messages show it: escaped
     return PointsChart(
-        title=t(locale, "chart.rating_title", name=name),
+        title=t(locale, "chart.rating_title", name=drawable(name)),
         x_label=t(locale, "chart.rated_round"),
         y_label=t(locale, "chart.rating"),
         names=tuple(preset_name(locale, p) for p in presets),
@@ -94,6 +98,24 @@ def rating_chart(locale: LocaleLike, name: str, history: dict[str, list[int]]
         alt=t(locale, "chart.rating_alt", name=name,
               rounds=plural(locale, "n.rounds", sum(len(v) for v in history.values()))),
     )
+
+
+@cache
+def _glyphs() -> frozenset[int]:
+    """The characters the chart's font draws in both its weights (bold for the names at
+    the lines' ends and the title, regular for the legend)."""
+    maps = (FT2Font(findfont(FontProperties(weight=weight))).get_charmap()
+            for weight in ("normal", "bold"))
+    return frozenset.intersection(*(frozenset(found) for found in maps))
+
+
+def drawable(name: str) -> str:
+    """``name`` less the characters the chart's font has no glyph for (most emoji, which
+    would be drawn as empty boxes), its spaces closed up; « ? » when nothing is left, as
+    messages show an empty name. Alt texts keep the name whole: Discord shows emoji."""
+    glyphs = _glyphs()
+    kept = "".join(c for c in name if ord(c) in glyphs or c.isspace())
+    return " ".join(kept.split()) or "?"
 
 
 def render(chart: PointsChart) -> bytes:

@@ -150,7 +150,7 @@ async def test_emoji_the_chart_font_lacks_are_left_out_of_the_pictures(
     assert chart.drawable("🎉🎉") == "?"
     rating = chart.rating_chart("en", "🎉 Zoë 🎉", {"classic": [1000, 1040]})
     assert rating is not None and rating.title == "Zoë's rating"
-    assert rating.alt == "rating of 🎉 Zoë 🎉 over 2 rounds"  # Discord shows emoji
+    assert rating.alt == "rating of 🎉 Zoë 🎉 over 2 rounds counted"  # Discord shows emoji
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # matplotlib warns of each glyph it lacks
         chart.render(rating)
@@ -192,4 +192,40 @@ async def test_eight_names_of_markdown_keep_the_final_standings_whole(
     assert standings[-1].startswith("L’hôte choisit : ")
     results = board.split("🏁 **Fin de la manche 1**\n")[1].split("\n")
     assert len([line for line in results[:8] if " · +" in line]) == 8  # every result
+    fake.assert_no_errors()
+
+
+async def test_stats_and_leaderboard_agree_on_the_rounds_a_rating_counts(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """From the play-test: after a round against bots and one with bob, alice's statistics
+    read « rating 927 · 2 rounds » and the leaderboard « rating 927 · 1 round »: the first
+    counts every round played, the second those rated (with two humans). Both now say which
+    rounds the rating counts."""
+    record_charts(monkeypatch)
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    alice = Player(fake.add_user("alice"))
+    bob = Player(fake.add_user("bob", locale="fr"))
+    alone = await host_against_bots(bot, alice.user, "classic", 2, game_end="rounds:1")
+    assert alone.game is not None
+    await let_timers_play(fake, clock, alone.game, Phase.GAME_OVER)
+    await alice.user.slash("president end")  # back to the lobby
+    await alice.user.slash("president end")  # the table closes
+    table, game = await two_humans_against_a_bot(fake, clock, bot, alice, bob,
+                                                 game_end="rounds:1")
+    await play_until(fake, clock, [alice, bob], lambda: game.phase is Phase.GAME_OVER)
+    await bot.service.drain()
+
+    await alice.user.slash("president stats")
+    stats = alice.user.last_ephemeral().text
+    assert "**Classic Président** · rating " in stats
+    assert " (1 round counted) · 2 rounds\n" in stats
+    await alice.user.slash("president leaderboard")
+    assert f"<@{alice.user.id}> · rating " in alice.user.last_ephemeral().text
+    assert alice.user.last_ephemeral().text.count("· 1 round counted") == 2
+    await bob.user.slash("president stats")
+    assert " (1 manche comptée) · 1 manche\n" in bob.user.last_ephemeral().text
+    await bob.user.slash("president leaderboard")
+    assert bob.user.last_ephemeral().text.count("· 1 manche comptée") == 2
+    await fake.disconnect(bot)
     fake.assert_no_errors()

@@ -96,7 +96,7 @@ def rating_chart(locale: LocaleLike, name: str, history: dict[str, list[int]]
         names=tuple(preset_name(locale, p) for p in presets),
         series=tuple(tuple(history[p]) for p in presets),
         alt=t(locale, "chart.rating_alt", name=name,
-              rounds=plural(locale, "n.rounds", sum(len(v) for v in history.values()))),
+              rounds=plural(locale, "n.rated", sum(len(v) for v in history.values()))),
     )
 
 

@@ -53,15 +53,18 @@ async def _answer(interaction: Interaction, title: str, lines: list[str],
 def _preset_lines(locale: str, record: PlayerStats) -> list[str]:
     """Per preset played: its rating (once rated) and how often each of its roles, under the
     preset's own names, came to the member: a Culo in presi is not a Trou du cul."""
-    rated = {r.preset: r.rating for r in record.ratings}
+    rated = {r.preset: r for r in record.ratings}
     lines = []
     for played in record.roles:
         name = preset_name(locale, played.preset)
         rounds = plural(locale, "n.rounds", played.rounds)
         rating = rated.get(played.preset)
+        # The rounds counted in the rating (those with two humans) apart: the leaderboard
+        # shows those, and a round among bots is still a round played.
         lines.append(t(locale, "stats.preset_unrated", preset=name, rounds=rounds)
                      if rating is None else
-                     t(locale, "stats.preset_rated", preset=name, rounds=rounds, rating=rating))
+                     t(locale, "stats.preset_rated", preset=name, rounds=rounds,
+                       rating=rating.rating, rated=plural(locale, "n.rated", rating.rounds)))
         names = Rules.preset(played.preset).role_names if played.preset in PRESETS else "classic"
         counts = [t(locale, "stats.role_count", role=t(locale, f"role.{names}.{code}"),
                     n=played.roles[code]) for code in ROLE_CODES if played.roles.get(code)]
@@ -107,7 +110,7 @@ async def leaderboard(interaction: Interaction, preset: str | None) -> None:
     board = await storage.leaderboard(interaction.guild_id, chosen, caller_id=interaction.user.id)
     rows = list(board.rows) + ([board.caller] if board.caller else [])
     lines = [t(locale, "leaderboard.line", rank=row.rank, user=row.user_id, rating=row.rating,
-               rounds=plural(locale, "n.rounds", row.rounds))
+               rounds=plural(locale, "n.rated", row.rounds))
              for row in rows] or [t(locale, "leaderboard.empty",
                                     preset=preset_name(locale, chosen))]
     await _answer(interaction, t(locale, "leaderboard.title",

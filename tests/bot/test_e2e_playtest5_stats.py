@@ -9,6 +9,8 @@ from matplotlib.text import Annotation
 
 from bot.client import PresidentBot
 from bot.packages.game import chart
+from bot.packages.text import player_name
+from bot.storage import SeatRef
 from engine import Phase
 from fakediscord import FakeDiscord
 
@@ -227,5 +229,32 @@ async def test_stats_and_leaderboard_agree_on_the_rounds_a_rating_counts(
     assert " (1 manche comptée) · 1 manche\n" in bob.user.last_ephemeral().text
     await bob.user.slash("president leaderboard")
     assert bob.user.last_ephemeral().text.count("· 1 manche comptée") == 2
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_a_history_menu_names_winners_as_typed(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path,
+) -> None:
+    """From the play-test: the menu of /president history gave a winner « Ali_ce » as
+    « winner: Ali\\_ce »: a menu's option is plain text, where the backslash that escapes
+    the name's markdown in messages shows as it is."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path))
+    storage = bot.storage
+    assert storage is not None
+    seats = [SeatRef(1, False, player_name("Ali_ce *x*")), SeatRef(None, True, "Bot")]
+    table_id = await storage.create_table(fake.guild.id, fake.channel.id, 1,
+                                          {"preset": "classic", "set": {}})
+    game_id = await storage.start_game(table_id, game_no=1, preset="classic",
+                                       rules={"preset": "classic"}, seats=seats)
+    await storage.record_round(game_id, 1, ranking=[0, 1], roles=["P", "L"], points=[3, 0],
+                               seats=seats)
+    await storage.finish_game(game_id, winners=[0], stopped_early=False)
+    ana = fake.add_user("ana")
+
+    await ana.slash("president history")
+    page = ana.last_ephemeral()
+    assert "· winner: Ali\\_ce \\*x\\*" in page.text  # markdown, escaped
+    assert [o.description for o in page.select().options] == ["winner: Ali_ce *x*"]
     await fake.disconnect(bot)
     fake.assert_no_errors()

@@ -11,7 +11,7 @@ from bot.i18n import join_names, plural, t
 from bot.packages.controls import NO_TABLE, button, number, select, standalone, view
 from bot.packages.game import chart
 from bot.packages.rules_text import preset_name
-from bot.packages.text import player_name
+from bot.packages.text import player_name, unescaped
 from bot.tables.service import TableError
 from engine import PRESETS, Rules
 from engine.rules import ROLE_CODES
@@ -160,16 +160,12 @@ async def _history_page(storage: Storage, interaction: Interaction,
     lines = []
     options = []
     for game in games:
-        winners = [w.name for w in game.winners]
+        names = [w.name for w in game.winners]  # stored as messages show them: escaped
         ended = game.ended_at or game.started_at
         preset = preset_name(locale, game.preset) if game.preset in PRESETS else game.preset
         rounds = plural(locale, "n.rounds", game.rounds)
-        # A game stopped with nobody ahead has no winner to name: it says so, as its table did.
-        won = plural(locale, "history.winners", len(winners),
-                     names=join_names(locale, winners)) if winners else \
-            t(locale, "history.no_winner")
         lines.append(t(locale, "history.line", date=discord.utils.format_dt(ended, "d"),
-                       preset=preset, rounds=rounds, winners=won))
+                       preset=preset, rounds=rounds, winners=_won(locale, names)))
         if game.rounds:  # a game stopped before its first round ended has no chart
             # A label is plain text, no Discord timestamp: the date written as the line's
             # timestamp shows it to a French reader (02/12/2026), else as ISO 8601.
@@ -179,7 +175,8 @@ async def _history_page(storage: Storage, interaction: Interaction,
                     locale, "date.numeric", year=day.year, month=f"{day.month:02}",
                     day=f"{day.day:02}"),
                         preset=preset, rounds=rounds)[:100],
-                value=str(game.game_id), description=won[:100]))
+                value=str(game.game_id),
+                description=_won(locale, [unescaped(name) for name in names])[:100]))
     items: list[discord.ui.Item[Any]] = []
     if options:
         items.append(select(NO_TABLE, "past_chart", t(locale, "history.pick"), options, row=0))
@@ -195,6 +192,15 @@ async def _history_page(storage: Storage, interaction: Interaction,
     if page > 0 or older:
         embed.set_footer(text=t(locale, "history.page", page=page + 1))
     return embed, view(*items) if items else None
+
+
+def _won(locale: str, names: list[str]) -> str:
+    """Who won a past game; a game stopped with nobody ahead has no winner to name, and
+    says so, as its table did. A menu's option is plain text, no markdown: it is given the
+    names as typed, the embed's line the names escaped."""
+    if not names:
+        return t(locale, "history.no_winner")
+    return plural(locale, "history.winners", len(names), names=join_names(locale, names))
 
 
 @standalone("past_chart")

@@ -81,7 +81,7 @@ async def test_stats_name_the_member_as_they_are_called_now(
     assert alice.user.last_ephemeral().text.startswith("📊 Alice\\_B\n")
     await bob.user.slash("president stats", member=alice.user)
     assert bob.user.last_ephemeral().text.startswith("📊 Alice\\_B\n")
-    assert [c.title for c in drawn] == ["Alice_B's rating", "Cote de Alice_B"]
+    assert [c.title for c in drawn] == ["Alice_B's rating", "Cote · Alice_B"]
     await fake.disconnect(bot)
     fake.assert_no_errors()
 
@@ -258,3 +258,12 @@ async def test_a_history_menu_names_winners_as_typed(
     assert [o.description for o in page.select().options] == ["winner: Ali_ce *x*"]
     await fake.disconnect(bot)
     fake.assert_no_errors()
+
+
+def test_the_french_rating_chart_does_not_write_de_before_a_vowel() -> None:
+    """From the play-test: the French rating chart was titled « Cote de alice » (« de »
+    before a vowel, where French writes « d’ »): the name now stands apart, as in the
+    other titles (« 📊 alice », « Classement · … »)."""
+    shown = chart.rating_chart("fr", "Émile", {"classic": [1040]})
+    assert shown is not None
+    assert (shown.title, shown.alt) == ("Cote · Émile", "Émile : cote sur 1 manche comptée")

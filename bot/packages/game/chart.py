@@ -15,10 +15,15 @@ import argparse
 import io
 import time
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
+from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties, findfont
+from matplotlib.ft2font import FT2Font
+from matplotlib.text import Annotation
 from matplotlib.ticker import MaxNLocator
 
 from bot.i18n import LocaleLike, plural, t
@@ -27,6 +32,10 @@ from bot.packages.text import unescaped
 from bot.tables.table import Table
 
 FILENAME = "points.png"
+# A line's name starts this far right of its last point, and names stand at least this
+# far apart (a 12-point name's line of text), in points.
+_LABEL_SHIFT = 6
+_LABEL_GAP = 14
 RATING_FILENAME = "rating.png"
 _BACKGROUND = "#f5f5f7"
 _INK = "#1e1f22"
@@ -65,7 +74,8 @@ def chart_of(locale: LocaleLike, names: tuple[str, ...], series: tuple[tuple[int
         title=t(locale, "chart.title"),
         x_label=t(locale, "chart.round"),
         y_label=t(locale, "chart.points"),
-        names=tuple(unescaped(name) for name in names),  # names shown escaped in messages
+        # Names shown escaped in messages, as typed here, less what the font cannot draw.
+        names=tuple(drawable(unescaped(name)) for name in names),
         series=series,
         alt=t(locale, "chart.alt", players=plural(locale, "chart.players", len(names)),
               rounds=plural(locale, "n.rounds", len(series[0]) if series else 0)),
@@ -80,35 +90,65 @@ def rating_chart(locale: LocaleLike, name: str, history: dict[str, list[int]]
     presets = sorted(history)
     name = unescaped(name)  # as messages show it: escaped
     return PointsChart(
-        title=t(locale, "chart.rating_title", name=name),
+        title=t(locale, "chart.rating_title", name=drawable(name)),
         x_label=t(locale, "chart.rated_round"),
         y_label=t(locale, "chart.rating"),
         names=tuple(preset_name(locale, p) for p in presets),
         series=tuple(tuple(history[p]) for p in presets),
         alt=t(locale, "chart.rating_alt", name=name,
-              rounds=plural(locale, "n.rounds", sum(len(v) for v in history.values()))),
+              rounds=plural(locale, "n.rated", sum(len(v) for v in history.values()))),
     )
+
+
+@cache
+def _glyphs() -> frozenset[int]:
+    """The characters the chart's font draws in both its weights (bold for the names at
+    the lines' ends and the title, regular for the legend)."""
+    maps = (FT2Font(findfont(FontProperties(weight=weight))).get_charmap()
+            for weight in ("normal", "bold"))
+    return frozenset.intersection(*(frozenset(found) for found in maps))
+
+
+def drawable(name: str) -> str:
+    """``name`` less the characters the chart's font has no glyph for (most emoji, which
+    would be drawn as empty boxes), its spaces closed up; « ? » when nothing is left, as
+    messages show an empty name. Alt texts keep the name whole: Discord shows emoji."""
+    glyphs = _glyphs()
+    kept = "".join(c for c in name if ord(c) in glyphs or c.isspace())
+    return " ".join(kept.split()) or "?"
 
 
 def render(chart: PointsChart) -> bytes:
     """The PNG (800×450). Runs in a worker thread: it touches no shared state."""
+    out = io.BytesIO()
+    draw(chart).savefig(out, format="png", facecolor=_BACKGROUND)
+    return out.getvalue()
+
+
+def draw(chart: PointsChart) -> Figure:
+    """The chart laid out on a figure of its own, which `render` saves (and tests read)."""
     figure = Figure(figsize=(8, 4.5), dpi=100, facecolor=_BACKGROUND)
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
     axes.set_facecolor(_BACKGROUND)
+    labels = []
     for index, (name, points) in enumerate(zip(chart.names, chart.series, strict=True)):
         rounds = range(1, len(points) + 1)
         colour = _COLOURS[index % len(_COLOURS)]
         label = name.replace("$", r"\$")  # matplotlib reads $...$ as mathematics
         axes.plot(rounds, points, marker="o", linewidth=2.5, markersize=6, color=colour,
                   label=label)
-        axes.annotate(label, (rounds[-1], points[-1]), xytext=(6, 0),
-                      textcoords="offset points", va="center", fontsize=12, color=colour,
-                      fontweight="bold")
+        labels.append(axes.annotate(
+            label, (rounds[-1], points[-1]), xytext=(_LABEL_SHIFT, 0),
+            textcoords="offset points", va="center", fontsize=12, color=colour,
+            fontweight="bold"))
     axes.set_title(chart.title, fontsize=16, color=_INK, fontweight="bold")
     axes.set_xlabel(chart.x_label, fontsize=13, color=_INK)
     axes.set_ylabel(chart.y_label, fontsize=13, color=_INK)
-    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    # Rounds and points (or ratings) are whole numbers: no tick between two of them, and
+    # after one round a single tick (else 0.945, 0.96… read as rounds that never were).
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
     axes.tick_params(colors=_INK, labelsize=12)
     axes.grid(True, color="#c8c8d0", linewidth=0.8)
     axes.margins(x=0.12)
@@ -116,9 +156,40 @@ def render(chart: PointsChart) -> bytes:
         spine.set_color("#9a9aa5")
     axes.legend(loc="upper left", fontsize=11, frameon=True, facecolor="white")
     figure.tight_layout()
-    out = io.BytesIO()
-    figure.savefig(out, format="png", facecolor=_BACKGROUND)
-    return out.getvalue()
+    _spread(axes, labels)
+    return figure
+
+
+def _spread(axes: Axes, labels: list[Annotation]) -> None:
+    """Lines that end on the same value, or close, would write their names over each other
+    (two players level on points are common): names ending at one round move up or down
+    from their line's end just enough to stand a line of text apart, in the legend's order
+    when level. Measured once the layout is done, in points as the offsets are."""
+    axes.get_ylim()  # the view's limits, computed now from the data
+    scale = 72 / axes.figure.dpi
+    ends: dict[float, list[tuple[float, int]]] = {}
+    for index, label in enumerate(labels):
+        x, y = axes.transData.transform(label.xy)
+        ends.setdefault(x, []).append((y * scale, index))
+    for column in ends.values():
+        column.sort(key=lambda end: (end[0], -end[1]))
+        places = spaced([y for y, _ in column], _LABEL_GAP)
+        for (y, index), place in zip(column, places, strict=True):
+            labels[index].xyann = (_LABEL_SHIFT, place - y)
+
+
+def spaced(values: list[float], gap: float) -> list[float]:
+    """Positions for ``values`` (ascending), at least ``gap`` apart, in the same order and
+    each group that had to move centred on where its values were."""
+    groups: list[tuple[float, list[float]]] = []  # (lowest position, the group's values)
+    for value in values:
+        start, members = value, [value]
+        while groups and groups[-1][0] + gap * len(groups[-1][1]) > start:
+            _, before = groups.pop()
+            members = before + members
+            start = sum(members) / len(members) - gap * (len(members) - 1) / 2
+        groups.append((start, members))
+    return [start + gap * i for start, members in groups for i in range(len(members))]
 
 
 def _sample() -> PointsChart:

@@ -116,7 +116,7 @@ def table_screen(table: Table, now: float) -> Screen:
             lines.append(t(loc, "table.turn", name=table.name(game.to_act),
                            countdown=countdown(table)))
     lines.append("")
-    lines.extend(player_lines(loc, table, game))
+    players = player_lines(loc, table, game)
     history = [f"• {entry_text(loc, table, e)}" for e in table.log]
     results: list[str] = []
     # What to do next: true only while this is the table's current message.
@@ -136,11 +136,19 @@ def table_screen(table: Table, now: float) -> Screen:
                                        names=join_names(loc, stale)))
     # Eight seats with long names overrun Discord's 2,000 characters (the content would be
     # cut, standings and all): the oldest history lines go first, as many as needed, leaving
-    # room for the note a retired table message ends with.
-    while history and len("\n".join(
-            [*lines, "", t(loc, "table.recent"), *history, *results, *instructions])
-    ) > CONTENT_LIMIT - RETIRED_NOTE_ROOM:
+    # room for the note a retired table message ends with. Names of markdown characters,
+    # twice as long once escaped, overrun it still: then the players' lines go too, since
+    # the results name every player with their role and points.
+    def overruns() -> bool:
+        recent = ["", t(loc, "table.recent"), *history] if history else []
+        return len("\n".join([*lines, *players, *recent, *results, *instructions])) > \
+            CONTENT_LIMIT - RETIRED_NOTE_ROOM
+    while history and overruns():
         del history[0]
+    if results and overruns():
+        players = []
+        del lines[-1]  # the blank line above them
+    lines.extend(players)
     if history:
         lines.extend(["", t(loc, "table.recent"), *history])
     lines.extend(results)

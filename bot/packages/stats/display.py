@@ -11,7 +11,7 @@ from bot.i18n import join_names, plural, t
 from bot.packages.controls import NO_TABLE, button, number, select, standalone, view
 from bot.packages.game import chart
 from bot.packages.rules_text import preset_name
-from bot.packages.text import player_name
+from bot.packages.text import player_name, unescaped
 from bot.tables.service import TableError
 from engine import PRESETS, Rules
 from engine.rules import ROLE_CODES
@@ -53,15 +53,18 @@ async def _answer(interaction: Interaction, title: str, lines: list[str],
 def _preset_lines(locale: str, record: PlayerStats) -> list[str]:
     """Per preset played: its rating (once rated) and how often each of its roles, under the
     preset's own names, came to the member: a Culo in presi is not a Trou du cul."""
-    rated = {r.preset: r.rating for r in record.ratings}
+    rated = {r.preset: r for r in record.ratings}
     lines = []
     for played in record.roles:
         name = preset_name(locale, played.preset)
         rounds = plural(locale, "n.rounds", played.rounds)
         rating = rated.get(played.preset)
+        # The rounds counted in the rating (those with two humans) apart: the leaderboard
+        # shows those, and a round among bots is still a round played.
         lines.append(t(locale, "stats.preset_unrated", preset=name, rounds=rounds)
                      if rating is None else
-                     t(locale, "stats.preset_rated", preset=name, rounds=rounds, rating=rating))
+                     t(locale, "stats.preset_rated", preset=name, rounds=rounds,
+                       rating=rating.rating, rated=plural(locale, "n.rated", rating.rounds)))
         names = Rules.preset(played.preset).role_names if played.preset in PRESETS else "classic"
         counts = [t(locale, "stats.role_count", role=t(locale, f"role.{names}.{code}"),
                     n=played.roles[code]) for code in ROLE_CODES if played.roles.get(code)]
@@ -76,7 +79,9 @@ async def stats(interaction: Interaction, member: discord.abc.User) -> None:
     locale = str(interaction.locale)
     assert interaction.guild_id is not None
     record = await storage.player_stats(interaction.guild_id, member.id)
-    name = record.name or player_name(str(getattr(member, "display_name", None) or member.name))
+    # The name Discord gives the member here and now: the stored one is the last seen on
+    # any server (a nickname elsewhere, or a name changed since their last game).
+    name = player_name(str(getattr(member, "display_name", None) or member.name))
     if record.rounds == 0:
         await _answer(interaction, t(locale, "stats.title", name=name),
                       [t(locale, "stats.none", name=name)])
@@ -105,7 +110,7 @@ async def leaderboard(interaction: Interaction, preset: str | None) -> None:
     board = await storage.leaderboard(interaction.guild_id, chosen, caller_id=interaction.user.id)
     rows = list(board.rows) + ([board.caller] if board.caller else [])
     lines = [t(locale, "leaderboard.line", rank=row.rank, user=row.user_id, rating=row.rating,
-               rounds=plural(locale, "n.rounds", row.rounds))
+               rounds=plural(locale, "n.rated", row.rounds))
              for row in rows] or [t(locale, "leaderboard.empty",
                                     preset=preset_name(locale, chosen))]
     await _answer(interaction, t(locale, "leaderboard.title",
@@ -155,14 +160,12 @@ async def _history_page(storage: Storage, interaction: Interaction,
     lines = []
     options = []
     for game in games:
-        winners = [w.name for w in game.winners]
+        names = [w.name for w in game.winners]  # stored as messages show them: escaped
         ended = game.ended_at or game.started_at
         preset = preset_name(locale, game.preset) if game.preset in PRESETS else game.preset
         rounds = plural(locale, "n.rounds", game.rounds)
-        won = plural(locale, "history.winners", len(winners),
-                     names=join_names(locale, winners) or "—")
         lines.append(t(locale, "history.line", date=discord.utils.format_dt(ended, "d"),
-                       preset=preset, rounds=rounds, winners=won))
+                       preset=preset, rounds=rounds, winners=_won(locale, names)))
         if game.rounds:  # a game stopped before its first round ended has no chart
             # A label is plain text, no Discord timestamp: the date written as the line's
             # timestamp shows it to a French reader (02/12/2026), else as ISO 8601.
@@ -172,7 +175,8 @@ async def _history_page(storage: Storage, interaction: Interaction,
                     locale, "date.numeric", year=day.year, month=f"{day.month:02}",
                     day=f"{day.day:02}"),
                         preset=preset, rounds=rounds)[:100],
-                value=str(game.game_id), description=won[:100]))
+                value=str(game.game_id),
+                description=_won(locale, [unescaped(name) for name in names])[:100]))
     items: list[discord.ui.Item[Any]] = []
     if options:
         items.append(select(NO_TABLE, "past_chart", t(locale, "history.pick"), options, row=0))
@@ -188,6 +192,15 @@ async def _history_page(storage: Storage, interaction: Interaction,
     if page > 0 or older:
         embed.set_footer(text=t(locale, "history.page", page=page + 1))
     return embed, view(*items) if items else None
+
+
+def _won(locale: str, names: list[str]) -> str:
+    """Who won a past game; a game stopped with nobody ahead has no winner to name, and
+    says so, as its table did. A menu's option is plain text, no markdown: it is given the
+    names as typed, the embed's line the names escaped."""
+    if not names:
+        return t(locale, "history.no_winner")
+    return plural(locale, "history.winners", len(names), names=join_names(locale, names))
 
 
 @standalone("past_chart")

@@ -44,7 +44,6 @@ CONFLICTS: dict[str, tuple[str, ...]] = {
     "oros_not_french": ("first_opener", "deck"),
     "fast_one_lap": ("fast", "trick_end"),
     "wild_no_sevens": ("wild_rank", "deck"),
-    "penalty_no_wild": ("finish_penalty", "wild_rank"),
     "target_unreachable": ("points", "game_end", "min_players", "max_players", "vp_at_three"),
 }
 
@@ -388,8 +387,6 @@ class Rules:
              "fast mode has no turns, so it cannot be combined with trick_end one_lap"),
             ("wild_no_sevens", self.wild_rank == "none" or "7" in deck.ranks,
              f"{self.deck} has no 7s"),
-            ("penalty_no_wild", self.finish_penalty != "two_or_wild" or self.wild_rank != "none",
-             "two_or_wild also punishes wild cards, and no card is wild; choose two"),
             ("target_unreachable", self.game_end.kind != "target" or self._always_scores(),
              "no role scores at some table size, so the target could never be reached"),
         ]

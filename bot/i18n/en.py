@@ -225,8 +225,6 @@ CATALOGUE: dict[str, str] = {
     "rules.conflict.oros_not_french.deck": "{knob}: the first round opens with the 3 of oros, which is only in Spanish decks; first set “{other}” to “random”.",
     "rules.conflict.fast_one_lap": "{knob}: fast mode has no turns, so it cannot go with a trick that ends \"after one lap\".",
     "rules.conflict.wild_no_sevens": "{knob}: 7s cannot be wild, this deck has no 7s.",
-    "rules.conflict.penalty_no_wild": "{knob}: no card is wild at this table, so only a 2 can send you last; choose “finishing on a 2”.",
-    "rules.conflict.penalty_no_wild.wild_rank": "{knob}: the finishing penalty also targets the wild 7s; first set “{other}” to “finishing on a 2” or “none”.",
     "rules.conflict.target_unreachable": "{knob}: with these points a round can end with nobody scoring, and the target might never be reached. Give the President points, for example, or end the game after a number of rounds.",
     "err.wrong_phase": "That is not possible at this moment of the game.",
     "err.channel_only": "Tables live in server text channels.",

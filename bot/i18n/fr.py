@@ -225,8 +225,6 @@ CATALOGUE: dict[str, str] = {
     "rules.conflict.oros_not_french.deck": "{knob} : la première manche s’ouvre au 3 de deniers, qui n’est que dans les paquets espagnols ; règle d’abord « {other} » sur « au hasard ».",
     "rules.conflict.fast_one_lap": "{knob} : le mode rapide n’a pas de tours, il ne va pas avec une fin de pli « après un tour de table ».",
     "rules.conflict.wild_no_sevens": "{knob} : les 7 ne peuvent pas remplacer, ce paquet n’a pas de 7.",
-    "rules.conflict.penalty_no_wild": "{knob} : aucune carte ne remplace à cette table, seul un 2 peut envoyer à la dernière place ; choisis « finir sur un 2 ».",
-    "rules.conflict.penalty_no_wild.wild_rank": "{knob} : la pénalité de sortie vise aussi les 7 qui remplacent ; règle d’abord « {other} » sur « finir sur un 2 » ou « aucune ».",
     "rules.conflict.target_unreachable": "{knob} : avec ces points, une manche peut finir sans que personne ne marque, et le score à atteindre pourrait ne jamais l’être. Donne des points au Président, par exemple, ou finis la partie après un nombre de manches.",
     "err.wrong_phase": "Ce n’est pas possible à ce moment de la partie.",
     "err.channel_only": "Les tables se jouent dans les salons textuels d’un serveur.",

@@ -316,31 +316,6 @@ async def test_rules_without_revolution_speak_of_no_3_that_closes(
     fake.assert_no_errors()
 
 
-async def test_a_penalty_on_wild_7s_needs_wild_7s(
-    fake: FakeDiscord, president: PresidentBot
-) -> None:
-    """From the play-test: a classic host picked « Pénalité de sortie : finir sur un 2 ou un
-    7 », and /president rules said so, but with no wild card the game sent nobody down for a
-    7 (while the bots kept their 7s for fear of it); a wild7 host who turned the 7s off kept
-    the same mismatch. Either change is refused, saying which knob to set."""
-    marie = fake.add_user("marie", locale="fr")
-    table = await create_table(president, marie)
-    await marie.slash("president settings")
-    assert await pick_value(marie, "finish_penalty", "two_or_wild") == (
-        "⚠️ Pénalité de sortie : aucune carte ne remplace à cette table, seul un 2 peut "
-        "envoyer à la dernière place ; choisis « finir sur un 2 ».")
-    assert table.rules.finish_penalty == "two"
-    await president.service.set_rules(table, marie.id, Rules.preset("wild7"))
-    await marie.slash("president settings")
-    assert await pick_value(marie, "wild_rank", "none") == (
-        "⚠️ Cartes qui remplacent : la pénalité de sortie vise aussi les 7 qui remplacent ; "
-        "règle d’abord « Pénalité de sortie » sur « finir sur un 2 » ou « aucune ».")
-    assert (await pick_value(marie, "finish_penalty", "two")).startswith("✅")
-    assert await pick_value(marie, "wild_rank", "none") == (
-        "✅ Enregistré — Cartes qui remplacent : aucune.")
-    fake.assert_no_errors()
-
-
 @pytest.mark.parametrize(("locale", "saved"), [
     ("fr", ["✅ Enregistré — Des bots complètent la table : oui.",
             "✅ Enregistré — Les cartes en plus vont : aux rôles du haut."]),

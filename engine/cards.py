@@ -25,6 +25,7 @@ __all__ = [
     "RANK_VALUE",
     "TWO",
     "THREE",
+    "SEVEN",
 ]
 
 _ALL_SUITS = ("S", "H", "D", "C", "O", "E", "B", "")
@@ -34,6 +35,7 @@ RANK_VALUE: dict[str, int] = {
     "J": 8, "Q": 9, "N": 9, "K": 10, "A": 11, "2": 12, "BJ": 13, "RJ": 14,
 }
 THREE = 0
+SEVEN = 4
 TWO = 12
 
 

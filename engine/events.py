@@ -131,7 +131,7 @@ class Out(Event):
 
 @dataclass(frozen=True, slots=True)
 class Penalised(Event):
-    """The seat finished on a forbidden card (``rank``: 2, or the wild rank) and takes the
+    """The seat finished on a forbidden card (``rank``: 2, or 7 under ``two_or_wild``) and takes the
     lowest free place."""
 
     kind: ClassVar[str] = "penalised"

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import TWO, Card, Deck
+from .cards import SEVEN, TWO, Card, Deck
 from .roles import roles_for
 
 __all__ = [
@@ -429,8 +429,9 @@ class Rules:
 
     def punishes_last(self, card: Card) -> bool:
         """Whether a player going out with this card among their last ones is sent down
-        (RULES §8, ``finish_penalty``): any 2, and with ``two_or_wild`` any wild; a joker
-        never. What a hand must not keep for its end.
+        (RULES §8, ``finish_penalty``): any 2, and with ``two_or_wild`` any 7; a joker
+        never. What a hand must not keep for its end. The seed says « sur un 2 ou avec un
+        7 », so a 7 counts whether or not the table makes 7s wild.
 
         >>> classic = Rules.preset("classic")
         >>> classic.punishes_last(Card.parse("2S")), classic.punishes_last(Card.parse("AS"))
@@ -439,7 +440,7 @@ class Rules:
         if self.finish_penalty == "none" or card.is_joker:
             return False
         return card.value == TWO or (self.finish_penalty == "two_or_wild"
-                                     and card.value == self.wild_level)
+                                     and card.value == SEVEN)
 
     def knob_values(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in KNOBS}

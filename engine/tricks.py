@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .actions import Action
-from .cards import THREE, TWO, Card
+from .cards import SEVEN, THREE, TWO, Card
 from .errors import IllegalAction
 from .events import (
     Event,
@@ -431,11 +431,13 @@ class Tricks(GameState):
         if penalty == "none" or play.special == "joker":
             return
         on_two = play.level == TWO
-        on_wild = self._wild is not None and any(c.value == self._wild for c in play.cards)
-        if on_two or (penalty == "two_or_wild" and on_wild):
+        # « Finir sa main sur un 2 ou avec un 7 » (the wild7 seed): a 7 among the cards,
+        # wild at this table or not.
+        on_seven = any(c.value == SEVEN for c in play.cards)
+        if on_two or (penalty == "two_or_wild" and on_seven):
             self.penalised.append(seat)
             events.append(Penalised(seat, len(self.order) - len(self.penalised) + 1,
-                                    "2" if on_two else self.rules.wild_rank))
+                                    "2" if on_two else "7"))
 
     def _round_finished(self) -> bool:
         return sum(1 for s in self.order if self.hands[s]) <= 1

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..cards import TWO, Card
+from ..cards import SEVEN, TWO, Card
 from ..plays import PlayOption, TrickTop
 from ..rules import Rules
 
@@ -102,7 +102,7 @@ def penalised(option: PlayOption, rules: Rules) -> bool:
         return False
     if option.level == TWO:
         return True
-    return rules.finish_penalty == "two_or_wild" and any(c.value == 4 for c in option.cards)
+    return rules.finish_penalty == "two_or_wild" and any(c.value == SEVEN for c in option.cards)
 
 
 def judge(
@@ -137,7 +137,7 @@ def judge(
         value = card.value
         if value != wild:
             held[value] = held.get(value, 0) + 1
-        if penalty != "none" and (value == TWO or (either and value == 4)):
+        if penalty != "none" and (value == TWO or (either and value == SEVEN)):
             bad.add(card)
 
     if bad:

@@ -122,7 +122,7 @@ def test_french_results_screen_after_the_last_round() -> None:
     assert "a fini (" not in text  # places come from the results, not the finishing order
     assert re.search(r"\b1 (cartes|pts)\b", text) is None
     assert "Classement final" in text
-    assert ("gagnant :" in text) == (len(game.winners) == 1)
+    assert ("victoire :" in text) == (len(game.winners) == 1)
     assert "L’hôte choisit : rejouer, ou terminer pour revenir au salon d’attente." in text
     assert "manche suivante" not in text
     best = max(game.points)
@@ -169,7 +169,7 @@ def test_refusals_and_points_read_naturally() -> None:
     presi = Rules.preset("presi")
     assert knob_value("fr", "points", presi.points, presi) == \
         "Président 2 · Vice-président 1 · Neutre 0 · Vice-Culo 0 · Culo 0"
-    assert knob_value("fr", "game_end", presi.game_end, presi) == "premier à 11 points"
+    assert knob_value("fr", "game_end", presi.game_end, presi) == "11 points à atteindre"
     assert knob_value("en", "game_end", Rules.preset("classic", game_end="rounds:1").game_end,
                       presi) == "1 round"
 

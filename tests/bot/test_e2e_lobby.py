@@ -62,7 +62,7 @@ async def test_host_removes_the_last_added_bot(
     lobby = message(alice, table.lobby_message_id)
     assert "Bot 1" in lobby.content and "Bot 2" in lobby.content
     await bob.click(lobby, cid(table, "removebot"))
-    assert "Seul l’hôte" in bob.last_ephemeral().content
+    assert "C’est réservé à l’hôte" in bob.last_ephemeral().content
     assert [p.name for p in table.seats] == ["alice", "bob", "Bot 1", "Bot 2"]
     await alice.click(lobby, cid(table, "removebot"))
     lobby = message(alice, table.lobby_message_id)
@@ -110,7 +110,7 @@ async def test_only_the_host_is_asked_to_stop_a_game(
     await tick(fake, clock, 1)
     await bob.slash("president end")
     refusal = bob.last_ephemeral()
-    assert "Seul l’hôte" in refusal.text and not refusal.buttons
+    assert "C’est réservé à l’hôte" in refusal.text and not refusal.buttons
     await alice.slash("president end")
     assert [b.label for b in alice.last_ephemeral().buttons] == ["Stop the game"]
     assert table.game is not None and table.game.phase is not Phase.GAME_OVER

@@ -217,7 +217,7 @@ async def test_a_penalised_finisher_shows_the_place_and_the_card(
     assert await marie.act()
     await tick(fake, clock, 1)
     board = message(marie.user, table.table_message_id).content
-    assert "marie** · 0 carte · 0 pt · a fini (3e)" in board
+    assert "marie** · 0 carte · 0 pt · a fini (3e place)" in board
     assert "marie a fini sur un 2 : 3e place" in board
     assert "marie sort" not in board
     fake.assert_no_errors()
@@ -393,7 +393,7 @@ async def test_a_silent_host_passes_the_role_and_an_idle_table_closes_itself(
     table = table_of(president, alice)
     await bob.click(message(bob, table.lobby_message_id), cid(table, "join"))
     await bob.slash("president addbot")
-    assert "Seul l’hôte" in bob.last_ephemeral().content  # alice is still around
+    assert "C’est réservé à l’hôte" in bob.last_ephemeral().content  # alice is still around
     await tick(fake, clock, HOST_IDLE_SECONDS + 1)
     await bob.slash("president addbot")  # alice has been silent: bob takes over
     assert table.host_id == bob.id and len(table.seats) == 3

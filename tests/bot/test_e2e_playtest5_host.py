@@ -185,7 +185,7 @@ async def test_settings_after_a_finished_game_say_how_to_change_the_rules(
 
 
 @pytest.mark.parametrize(("locale", "refusal"), [
-    ("fr", "⚠️ 5 joueurs sont assis, et ces règles en permettent 4 au plus : retire d’abord "
+    ("fr", "⚠️ La table compte 5 joueurs, et ces règles en permettent 4 au plus : retire d’abord "
      "des joueurs ou des bots ; rien n’a changé."),
     ("en", "⚠️ 5 players are seated, and these rules allow 4 at most: remove players or bots "
      "first; nothing changed."),

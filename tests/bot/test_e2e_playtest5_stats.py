@@ -55,7 +55,7 @@ async def test_history_says_a_game_stopped_without_a_winner_was_stopped(
     assert "· 1 round · stopped early, no winner" in shown.text
     assert [o.description for o in shown.select().options] == ["stopped early, no winner"]
     await bob.user.slash("president history")
-    assert "· 1 manche · arrêtée avant la fin, pas de gagnant" in bob.user.last_ephemeral().text
+    assert "· 1 manche · arrêtée avant la fin, sans victoire" in bob.user.last_ephemeral().text
     await fake.disconnect(bot)
     fake.assert_no_errors()
 

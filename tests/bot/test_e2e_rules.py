@@ -326,7 +326,7 @@ async def test_host_kicks_and_proletario_queue_enters_between_rounds(
     await carol.slash("president join")
     assert "you are in the queue" in carol.last_ephemeral().content
     await bob.user.slash("president kick", member=alice.user)
-    assert "Seul l’hôte" in bob.user.last_ephemeral().content
+    assert "C’est réservé à l’hôte" in bob.user.last_ephemeral().content
     await alice.user.slash("president kick", member=bob.user)
     assert "You removed bob" in alice.user.last_ephemeral().content
     game = table.game

@@ -42,7 +42,9 @@ def test_typed_answers_in_either_language() -> None:
     assert typed_value("game_end", "3 manches") == GameEnd("rounds", 3)
     assert typed_value("game_end", "1 round") == GameEnd("rounds", 1)
     assert typed_value("game_end", "11 points") == GameEnd("target", 11)
-    assert typed_value("game_end", "Premier à 11 points") == GameEnd("target", 11)
+    assert typed_value("game_end", "11 points à atteindre") == GameEnd("target", 11)
+    assert typed_value("game_end", "Premier à 11 points") == GameEnd("target", 11)  # older
+    assert typed_value("game_end", "first to 1 point") == GameEnd("target", 1)
     assert typed_value("game_end", "illimité") == GameEnd("unlimited")
     assert typed_value("game_end", "target:7") == GameEnd("target", 7)
     assert typed_value("autopilot_after_timeouts", "jamais") is None

@@ -176,3 +176,57 @@ def test_the_language_of_a_locale_is_remembered_but_never_goes_stale() -> None:
         assert lang(f"fr-x{n}") == "fr"
         assert lang(f"en-x{n}") == "en"
     assert len(i18n._LANGS) <= i18n._LANGS_KEPT
+
+
+#: French words that give a player a gender (« 1er », « gagnant », « seul l’hôte »,
+#: « assis »…): the catalogue says « 1re place », « victoire : Marie », « réservé à l’hôte »,
+#: « à la table », so a line about Marie or Jean reads the same. A card or a move may still be
+#: « le premier coup » or « joué seul »: only the forms once used about players are listed.
+GENDERED_ABOUT_PLAYERS = (
+    r"\b\d+er\b",  # « 1er » : « 1re place »
+    r"\bgagnante?s?\b",  # « gagnant : Marie » : « victoire : Marie »
+    r"\bSeule?s? (l’|les\b)",  # « Seul l’hôte peut » : « C’est réservé à l’hôte »
+    r"\bassise?s?\b",  # « 3 assis » : « 3 à la table »
+    r"\bprête?s?\b",
+    r"\b(le|au|du) (premier|dernier)\b(?! (coup|pli|tour|message))",
+    r"\bpremier à\b",  # « premier à 11 points » : « 11 points à atteindre »
+    r"\baux derniers\b",  # « aux derniers » : « aux dernières places »
+    r"\b(le|au) suivant\b|\bjoueur suivant\b",  # « le suivant passe » : « qui suit passe »
+    r"\b(le )?mieux classée?\b",
+)
+
+
+def gendered(text: str) -> list[str]:
+    import re
+
+    return [pattern for pattern in GENDERED_ABOUT_PLAYERS if re.search(pattern, text)]
+
+
+def test_french_lines_do_not_give_players_a_gender() -> None:
+    """From the play-test: « gagnant : Marie », « marie sort (1er) », « Seul l’hôte »…"""
+    found = {key: gendered(value) for key, value in FR.items() if gendered(value)}
+    assert found == {}
+
+
+def test_the_gender_detector_sees_the_old_lines() -> None:
+    for old in ("🏆 **Fin de la partie** · gagnant : {names}", "gagnants : {names}", "1er",
+                "Seul l’hôte (<@{host}>) peut faire cela.", "({count} assis)",
+                "Le premier à {points} gagne", "premier à {n} points", "le dernier",
+                "d’abord aux derniers", "après une égalité, le suivant joue la même valeur",
+                "une égalité fait sauter le joueur suivant", "puis le mieux classé"):
+        assert gendered(old), old
+    for fine in ("le premier coup reçu l’emporte", "Un joker se joue seul.",
+                 "1re place", "victoire partagée : {names}", "la dernière place"):
+        assert gendered(fine) == [], fine
+
+
+def test_places_read_as_places_whatever_the_player() -> None:
+    """« marie sort (1re place) », « a fini (3e place) »: the place agrees with « place »."""
+    from bot.packages.game.display import place
+
+    assert [place("fr", n) for n in (1, 2, 3, 7)] == \
+        ["1re place", "2e place", "3e place", "7e place"]
+    assert t("fr", "ev.out", name="marie", place=place("fr", 1)) == "marie sort (1re place)"
+    assert t("fr", "ev.penalised", name="marie", rank="un 2", place=place("fr", 3)) == \
+        "marie a fini sur un 2 : 3e place"
+    assert [place("en", n) for n in (1, 2, 3, 7)] == ["1st", "2nd", "3rd", "7th"]

@@ -175,7 +175,9 @@ def typed_value(knob: str, text: str, current: Any = None) -> Any:
 
 
 def _game_end(words: str) -> str:
-    """« 5 », « 5 manches », "first to 11 points", « illimité »… in the engine's syntax."""
+    """« 5 », « 5 manches », "first to 11 points", « illimité »… in the engine's syntax.
+    « premier à 11 points », as the panel once showed a score to reach, still reads."""
+    words = re.sub(r"^premi(er|ère) à (?=\d)", "", words)
     if words.isdigit():
         return f"rounds:{words}"
     for text in CATALOGUES.values():

@@ -6,6 +6,7 @@ from typing import Any
 import discord
 import pytest
 
+from bot.i18n import join_names, t
 from bot.i18n.cards import rank_words, shorts
 from bot.packages.controls import CUSTOM_ID, error_text
 from bot.packages.game import display
@@ -302,3 +303,30 @@ def test_a_gift_held_back_by_a_blind_exchange_says_where_it_goes() -> None:
     given = shorts("en", due.allowed[:due.count], False)
     assert f"You give {given} to **p3**" in hand_screen(table, 100, "en").content
 
+
+
+@pytest.mark.parametrize(("locale", "more"), [("fr", "et {n} autres"), ("en", "and {n} more")])
+def test_a_long_queue_is_cut_short_so_the_lobby_keeps_its_last_lines(
+    locale: str, more: str
+) -> None:
+    """From the play-test: eight long names at the table and six or more waiting made the
+    lobby longer than Discord's 2,000 characters, which cut its last lines off. The queue
+    now names whom it can and counts the others."""
+    table = Table(id=7, channel_id=1, guild_id=1, host_id=100, locale=locale,
+                  rules=Rules.preset("classic").replace(max_players=8))
+    long_name = "\\_" * 16 + "x" * 16  # 32 characters typed, escaped as 48
+    table.seats = [Player(100 + s, f"{s}{long_name}") for s in range(8)]
+    hint = lobby_screen(table).content.splitlines()[-1]
+    table.queue = [Player(200 + s, f"q{s}{long_name}" * 2) for s in range(30)]
+    content = lobby_screen(table).content
+    assert len(content) <= 2000
+    assert content.splitlines()[-1] == hint
+    queue = next(line for line in content.splitlines() if line.startswith(
+        "En attente" if locale == "fr" else "Waiting"))
+    shown = sum(f"q{s}{long_name}" in queue for s in range(30))
+    assert 0 < shown < 30 and queue.endswith(more.format(n=30 - shown))
+    assert f"q{shown - 1}{long_name}" in queue  # the first to arrive are named
+
+    table.queue = table.queue[:3]  # a short queue is named in full
+    assert lobby_screen(table).content.splitlines()[-3] == t(
+        locale, "lobby.queue", names=join_names(locale, [p.name for p in table.queue]))

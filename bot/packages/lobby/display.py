@@ -6,7 +6,8 @@ from typing import Any
 
 import discord
 
-from bot.i18n import join_names, t
+from bot.i18n import join_names, plural, t
+from bot.packages.cards.emojis import CONTENT_LIMIT
 from bot.packages.controls import button, select, view
 from bot.packages.rules_text import preset_name, summary
 from bot.packages.screen import Screen
@@ -36,11 +37,26 @@ def lobby_screen(table: Table) -> Screen:
             marks.append("🤖 " + t(loc, "bot.mark_level", level=t(loc, f"level.{player.level}")))
         suffix = f" ({', '.join(marks)})" if marks else ""
         lines.append(f"{index}. **{player.name}**{suffix}")
+    tail = ["", t(loc, "lobby.hint")]
     if table.queue:
-        lines.append(t(loc, "lobby.queue", names=join_names(loc, [p.name for p in table.queue])))
-    lines.append("")
-    lines.append(t(loc, "lobby.hint"))
-    return Screen("\n".join(lines), lobby_view(table))
+        room = CONTENT_LIMIT - len("\n".join([*lines, "", *tail]))
+        lines.append(queue_line(loc, [p.name for p in table.queue], room))
+    return Screen("\n".join([*lines, *tail]), lobby_view(table))
+
+
+def queue_line(loc: str, names: list[str], room: int) -> str:
+    """« En attente de la prochaine manche : Alice, Bob et Carol », or, when eight long
+    names sit above a long queue, as many names as fit in `room` characters then « et 4
+    autres »: Discord cuts a message at 2,000 characters, which took the lobby's last lines."""
+    line = t(loc, "lobby.queue", names=join_names(loc, names))
+    for shown in range(len(names) - 1, -1, -1):
+        if len(line) <= room:
+            break
+        rest = len(names) - shown
+        more = (plural(loc, "lobby.queue_more", rest, names=", ".join(names[:shown]))
+                if shown else plural(loc, "lobby.queue_count", rest))
+        line = t(loc, "lobby.queue", names=more)
+    return line
 
 
 def lobby_view(table: Table) -> discord.ui.View:

@@ -326,6 +326,7 @@ CATALOGUE: dict[str, str] = {
     "settings.reset": "Reset to preset",
     "settings.done": "Done",
     "settings.saved": "Saved — {knob}: {value}.",
+    "settings.preset_saved": "Saved — the rules are now those of the {preset} preset.",
     "settings.closed": "Settings closed.",
     "game_end.rounds.one": "{n} round",
     "game_end.rounds.many": "{n} rounds",

@@ -326,6 +326,7 @@ CATALOGUE: dict[str, str] = {
     "settings.reset": "Revenir au préréglage",
     "settings.done": "Terminé",
     "settings.saved": "Enregistré — {knob} : {value}.",
+    "settings.preset_saved": "Enregistré — les règles sont celles du préréglage {preset}.",
     "settings.closed": "Réglages fermés.",
     "game_end.rounds.one": "{n} manche",
     "game_end.rounds.many": "{n} manches",

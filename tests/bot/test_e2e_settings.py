@@ -296,3 +296,34 @@ async def test_knobs_the_panel_does_not_offer_are_refused_when_forged(
     assert marie.last_ephemeral().content.startswith("Ce formulaire a expiré")
     assert table.rules == presi
     fake.assert_no_errors()
+
+
+
+@pytest.mark.parametrize(("locale", "reset", "menu", "reset_done", "preset_done"), [
+    ("fr", "Revenir au préréglage", "Repartir d’un préréglage…",
+     "✅ Enregistré — les règles sont celles du préréglage Président classique.",
+     "✅ Enregistré — les règles sont celles du préréglage Presi (jeu espagnol)."),
+    ("en", "Reset to preset", "Start from a preset…",
+     "✅ Saved — the rules are now those of the Classic Président preset.",
+     "✅ Saved — the rules are now those of the Presi (Spanish deck) preset."),
+])
+async def test_a_reset_or_a_new_preset_says_it_was_saved(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str, reset: str,
+    menu: str, reset_done: str, preset_done: str
+) -> None:
+    """From the play-test: « Revenir au préréglage » and a preset picked redrew the panel
+    with no word of what happened, where every other saved setting says « ✅ Enregistré »."""
+    host = fake.add_user("hôte", locale=locale)
+    table = await create_table(president, host)
+    await host.slash("president settings")
+    await open_form(host, "turn_seconds")
+    await host.modal_submit({"Nouvelle valeur" if locale == "fr" else "New value": "40"})
+    assert table.rules.turn_seconds == 40
+    await host.click(host.last_ephemeral(), reset)
+    assert table.rules == Rules.preset("classic")
+    assert host.last_ephemeral().content.splitlines()[0] == reset_done
+
+    await host.select(host.last_ephemeral(), ["presi"], select=menu)
+    assert table.rules == Rules.preset("presi")
+    assert host.last_ephemeral().content.splitlines()[0] == preset_done
+    fake.assert_no_errors()

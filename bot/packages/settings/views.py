@@ -195,8 +195,10 @@ def _game_end(words: str) -> str:
 
 
 async def apply(interaction: Interaction, table: Table, make: Callable[[], Rules],
-                knob: str = "") -> None:
-    """Build new rules with `make()`; show the panel again, with the refusal if any."""
+                knob: str = "", *, whole: bool = False) -> None:
+    """Build new rules with `make()`; show the panel again, with the refusal if any, else
+    what was saved: the knob and its value, or (`whole`, a preset picked or reset) the
+    preset the rules now are."""
     locale = str(interaction.locale)
     notice = ""
     try:
@@ -214,6 +216,9 @@ async def apply(interaction: Interaction, table: Table, make: Callable[[], Rules
         if knob:
             notice = "✅ " + t(locale, "settings.saved", knob=knob_label(locale, knob),
                               value=knob_value(locale, knob, getattr(rules, knob), rules))
+        elif whole and not notice:
+            notice = "✅ " + t(locale, "settings.preset_saved",
+                              preset=preset_name(locale, rules.preset_id))
     await show_panel(interaction, table, notice)
 
 
@@ -253,13 +258,14 @@ async def pick_preset(click: Click) -> None:
     if len(click.values) != 1 or click.values[0] not in PRESETS:
         raise TableError("err.bad_choice")
     preset = click.values[0]
-    await apply(click.interaction, click.table, lambda: Rules.preset(preset))
+    await apply(click.interaction, click.table, lambda: Rules.preset(preset), whole=True)
 
 
 @action("reset", drawn=PANEL)
 async def reset(click: Click) -> None:
     _check(click)
-    await apply(click.interaction, click.table, lambda: Rules.preset(click.table.rules.preset_id))
+    await apply(click.interaction, click.table,
+                lambda: Rules.preset(click.table.rules.preset_id), whole=True)
 
 
 @action("done", drawn=PANEL)

@@ -505,6 +505,7 @@ CATALOGUE: dict[str, str] = {
     "hand.warn_bad_finish": "a penalised finish: you go down the ranking",
     "hand.only_pass": "Nothing in your hand beats what is on the table: you can only pass.",
     "hand.cannot_play": "Nothing you hold can be played now.",
+    "hand.lead": "The trick is empty: you open it. Play any cards of one value (the others must answer with as many); you cannot pass.",
     "hand.same_or_pass": "🤐 Same value or nothing: play {cards} or pass.",
     "hand.autopilot": "🤖 The autopilot plays for you. Press **Resume** to take over.",
     "hand.group.1": "Play a single…",

@@ -505,6 +505,7 @@ CATALOGUE: dict[str, str] = {
     "hand.warn_bad_end": "ne te laisse que des cartes pénalisantes pour finir",
     "hand.warn_bad_finish": "sortie pénalisée : tu descends au classement",
     "hand.only_pass": "Rien dans ta main ne bat ce qui est sur la table : tu ne peux que passer.",
+    "hand.lead": "Le pli est vide : c’est toi qui l’ouvres. Joue des cartes d’une même valeur (les autres devront répondre avec autant de cartes) ; tu ne peux pas passer.",
     "hand.same_or_pass": "🤐 Même valeur ou rien : joue {cards} ou passe.",
     "hand.autopilot": "🤖 Le pilote automatique joue pour toi. Appuie sur **Reprendre**.",
     "hand.group.1": "Jouer une carte…",

@@ -454,6 +454,8 @@ def _play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
         if game.constraint is not None and game.constraint[0] == seat and top is not None:
             lines.append(t(locale, "hand.same_or_pass",
                            cards=rank_words(locale, top.value, top.count, spanish(table))))
+        if not game.trick and options:  # why there is no Pass: the opener must play
+            lines.append(t(locale, "hand.lead"))
     elif game.to_act is not None and hand:
         lines.append(t(locale, "hand.waiting", name=table.name(game.to_act)))
     if game.to_act == seat and not options:  # say why there is nothing to pick

@@ -1,0 +1,58 @@
+"""End-to-end: play-test 5, a newcomer to the game and to the bot, in French and English."""
+
+from bot.client import PresidentBot
+from fakediscord import FakeDiscord
+
+from .conftest import LinkedClock
+from .e2e import Player, create_table, deal, tick
+
+
+async def test_the_opener_is_told_the_trick_is_theirs_to_open_and_why_there_is_no_pass(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the play-test: a newcomer whose turn opens a trick saw « À toi de jouer » and
+    no **Passer** button, nothing saying the trick was empty, that they lead, nor that the
+    count they play fixes the others'. An answer keeps its Pass and gets no such line."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    table = await create_table(president, marie.user)
+    for _ in range(2):
+        await president.service.add_bot(table, marie.user.id)
+    await president.service.start(table, marie.user.id)
+    await tick(fake, clock, 1)
+    deal(president, table, [["3S", "5H", "5D", "9C"], ["4H", "6H", "KC"], ["7D", "8S", "QC"]],
+         opener=0)
+    await tick(fake, clock, 1)
+    await marie.open_hand(president)
+    lines = marie.hand.content.splitlines()
+    assert lines[2:4] == [
+        lines[2], "Le pli est vide : c’est toi qui l’ouvres. Joue des cartes d’une même valeur "
+        "(les autres devront répondre avec autant de cartes) ; tu ne peux pas passer."]
+    assert lines[2].startswith("▶️ **À toi de jouer**")
+    assert "Passer" not in [b.label for b in marie.hand.buttons]
+    fake.assert_no_errors()
+
+
+async def test_an_english_opener_reads_it_in_english_and_an_answer_does_not(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    alice = Player(fake.add_user("alice"))
+    table = await create_table(president, alice.user)
+    for _ in range(2):
+        await president.service.add_bot(table, alice.user.id)
+    await president.service.start(table, alice.user.id)
+    await tick(fake, clock, 1)
+    game = deal(president, table, [["3S", "5H", "9C"], ["4H", "6H", "KC"], ["7D", "8S", "QC"]],
+                opener=0)
+    await tick(fake, clock, 1)
+    await alice.open_hand(president)
+    assert "The trick is empty: you open it. Play any cards of one value (the others must " \
+        "answer with as many); you cannot pass." in alice.hand.content.splitlines()
+    await alice.user.select(alice.hand, ["3S"], select="Play a single…")
+    for _ in range(10):
+        if game.to_act == 0:
+            break
+        await tick(fake, clock, 1)
+    assert game.to_act == 0 and game.trick
+    text = alice.hand.content
+    assert "you cannot pass" not in text and "Pass" in [b.label for b in alice.hand.buttons]
+    fake.assert_no_errors()

@@ -1,6 +1,7 @@
 """End-to-end: play-test 5, a newcomer to the game and to the bot, in French and English."""
 
 from bot.client import PresidentBot
+from engine import Card, Game, Phase
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
@@ -55,4 +56,58 @@ async def test_an_english_opener_reads_it_in_english_and_an_answer_does_not(
     assert game.to_act == 0 and game.trick
     text = alice.hand.content
     assert "you cannot pass" not in text and "Pass" in [b.label for b in alice.hand.buttons]
+    fake.assert_no_errors()
+
+
+async def test_the_exchange_says_why_a_player_gives_their_best_cards(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the play-test: the Scum's hand read « You gave 2♣ 2♥ to marie » and the
+    President's « Give 2 cards to alice », never why. Each now reads its role from the last
+    round, its partner's, and what each owes the other."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    table = await create_table(president, marie.user)
+    for _ in range(2):
+        await president.service.add_bot(table, marie.user.id)
+    await president.service.set_rules(table, marie.user.id,
+                                      table.rules.replace(low_gives="pick"))
+    await president.service.start(table, marie.user.id)
+    await tick(fake, clock, 1)
+    hands = [["3S", "5H", "9C", "2S"], ["4H", "6H", "KC", "AS"], ["7D", "8S", "QC", "JH"]]
+    deal(president, table, hands, previous_ranking=[1, 2, 0])
+    await tick(fake, clock, 1)
+    await marie.open_hand(president)
+    assert "🎖️ À la manche précédente, tu as fini **Trou du cul** : tu dois tes meilleures " \
+        "cartes à **Bot 1** (Président), qui t’en rend autant de son choix." in \
+        marie.hand.content.splitlines()
+    fake.assert_no_errors()
+
+
+async def test_the_english_president_and_a_neutral_read_their_part_of_the_exchange(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    alice = Player(fake.add_user("alice"))
+    table = await create_table(president, alice.user)
+    for _ in range(2):
+        await president.service.add_bot(table, alice.user.id)
+    await president.service.start(table, alice.user.id)
+    await tick(fake, clock, 1)
+    hands = [["3S", "5H", "9C", "2S"], ["4H", "6H", "KC", "AS"], ["7D", "8S", "QC", "JH"]]
+    deal(president, table, hands, previous_ranking=[0, 1, 2])
+    await tick(fake, clock, 1)
+    await alice.open_hand(president)
+    assert "🎖️ You finished the last round as **President**: **Bot 2** (Scum) owes you " \
+        "their best cards, and you give back as many of your choice." in \
+        alice.hand.content.splitlines()
+    # Neutral: the others' exchange still waits on the President (a seat the engine takes
+    # for a human here, so that nobody gives back for it).
+    table.game = Game.new(table.rules, seats=3, seed=1, bots=[2],
+                          hands=[[Card.parse(c) for c in hand] for hand in hands],
+                          previous_ranking=[1, 0, 2])
+    president.service._after(table, [])
+    await tick(fake, clock, 1)
+    assert table.game.phase is Phase.EXCHANGE
+    await alice.user.click(alice.hand, "Refresh")
+    assert "🎖️ You finished the last round as **Neutral**: you have nothing to exchange." in \
+        alice.hand.content.splitlines()
     fake.assert_no_errors()

@@ -536,6 +536,7 @@ CATALOGUE: dict[str, str] = {
     "hand.not_seated": "You are watching this table.",
     "hand.queued": "You are in the queue: you take a seat between two rounds.",
     "hand.round_over": "The round is over.",
+    "hand.round_result": "🎖️ You finished {place}: **{role}** (+{gained}).",
     "hand.game_over": "The game is over.",
     "hand.closed": "This table is closed.",
     "hand.left": "You left this table.",

@@ -536,6 +536,7 @@ CATALOGUE: dict[str, str] = {
     "hand.not_seated": "Tu regardes cette table.",
     "hand.queued": "Tu es dans la file d’attente : tu entres à la table entre deux manches.",
     "hand.round_over": "La manche est terminée.",
+    "hand.round_result": "🎖️ Tu finis {place} : **{role}** (+{gained}).",
     "hand.game_over": "La partie est terminée.",
     "hand.closed": "Cette table est fermée.",
     "hand.left": "Tu as quitté cette table.",

@@ -5,7 +5,7 @@ from engine import Card, Game, Phase
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
-from .e2e import Player, create_table, deal, tick
+from .e2e import Player, create_table, deal, play_until, tick, two_humans_against_a_bot
 
 
 async def test_the_opener_is_told_the_trick_is_theirs_to_open_and_why_there_is_no_pass(
@@ -110,4 +110,31 @@ async def test_the_english_president_and_a_neutral_read_their_part_of_the_exchan
     await alice.user.click(alice.hand, "Refresh")
     assert "🎖️ You finished the last round as **Neutral**: you have nothing to exchange." in \
         alice.hand.content.splitlines()
+    fake.assert_no_errors()
+
+
+async def test_the_hand_at_the_end_of_a_round_gives_the_players_place_and_role(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the play-test: at a round's end the hand said only « La manche est terminée »;
+    the newcomer's place, role and points were only in a list of everyone's, on the table
+    message. The hand now says them, in the player's language."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    alice = Player(fake.add_user("alice"))
+    _, game = await two_humans_against_a_bot(fake, clock, president, marie, alice,
+                                             game_end="rounds:2")
+    await play_until(fake, clock, [marie, alice], lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)  # the hands catch up
+    ranking = game.ranking
+    assert ranking is not None
+    places = {"fr": ["1er", "2e", "3e"], "en": ["1st", "2nd", "3rd"]}
+    roles = {"fr": ["Président", "Neutre", "Trou du cul"], "en": ["President", "Neutral", "Scum"]}
+    points = [3, 1, 0]
+    for seat, player, lang in ((0, marie, "fr"), (1, alice, "en")):
+        index = ranking.index(seat)
+        lines = player.hand.content.splitlines()
+        expected = (f"🎖️ Tu finis {places[lang][index]} : **{roles[lang][index]}** "
+                    f"(+{points[index]}).") if lang == "fr" else \
+            f"🎖️ You finished {places[lang][index]}: **{roles[lang][index]}** (+{points[index]})."
+        assert lines[-1] == expected, lines
     fake.assert_no_errors()

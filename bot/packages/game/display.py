@@ -334,6 +334,12 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
     else:
         over = game.phase is Phase.GAME_OVER
         lines.append(t(locale, "hand.game_over" if over else "hand.round_over"))
+        ranking = game.ranking or ()
+        if seat in ranking and round_finished(table, game):  # the player's own result
+            role = game.roles[seat]
+            lines.append(t(locale, "hand.round_result", place=place(locale, ranking.index(seat) + 1),
+                           role=role_name(locale, table, role),
+                           gained=table.rules.points.get(role, 0) if role else 0))
     items.append(button(table.id, "refresh", t(locale, "btn.refresh"), row=4))
     return Screen("\n".join(faces.with_lines(lines, wanted, spanish(table))), view(*items))
 

@@ -286,6 +286,7 @@ CATALOGUE: dict[str, str] = {
     "lobby.queue": "En attente de la prochaine manche : {names}",
     "lobby.empty": "Personne pour l’instant : appuie sur **Rejoindre**.",
     "lobby.hint": "L’hôte règle la partie avec **Réglages** puis appuie sur **Lancer**.",
+    "lobby.rules_hint": "📜 Nouveau au Président ? `/president règles` explique les règles de cette table.",
     "lobby.closed": "Cette table est fermée.",
     "lobby.started": "La partie a commencé : la table est plus bas.",
     "btn.join": "Rejoindre",

@@ -5,7 +5,15 @@ from engine import Card, Game, Phase
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
-from .e2e import Player, create_table, deal, play_until, tick, two_humans_against_a_bot
+from .e2e import (
+    Player,
+    create_table,
+    deal,
+    message,
+    play_until,
+    tick,
+    two_humans_against_a_bot,
+)
 
 
 async def test_the_opener_is_told_the_trick_is_theirs_to_open_and_why_there_is_no_pass(
@@ -137,4 +145,23 @@ async def test_the_hand_at_the_end_of_a_round_gives_the_players_place_and_role(
                     f"(+{points[index]}).") if lang == "fr" else \
             f"🎖️ You finished {places[lang][index]}: **{roles[lang][index]}** (+{points[index]})."
         assert lines[-1] == expected, lines
+    fake.assert_no_errors()
+
+
+async def test_the_lobby_points_a_newcomer_to_the_rules_command(
+    fake: FakeDiscord, president: PresidentBot
+) -> None:
+    """From the play-test: someone invited to a table who does not know the game found
+    nothing on the lobby leading to its rules: **Settings** is the host's, and the lobby
+    only summed up the changes from the preset. It now names `/president rules`."""
+    marie = fake.add_user("marie", locale="fr")
+    table = await create_table(president, marie)
+    lobby = message(marie, table.lobby_message_id)
+    assert lobby.content.splitlines()[-1] == \
+        "📜 Nouveau au Président ? `/president règles` explique les règles de cette table."
+    await marie.slash("president end")
+    alice = fake.add_user("alice")
+    table = await create_table(president, alice)
+    assert message(alice, table.lobby_message_id).content.splitlines()[-1] == \
+        "📜 New to Président? `/president rules` explains this table’s rules."
     fake.assert_no_errors()

@@ -40,6 +40,7 @@ def lobby_screen(table: Table) -> Screen:
         lines.append(t(loc, "lobby.queue", names=join_names(loc, [p.name for p in table.queue])))
     lines.append("")
     lines.append(t(loc, "lobby.hint"))
+    lines.append(t(loc, "lobby.rules_hint"))  # the only way to the full rules, for a newcomer
     return Screen("\n".join(lines), lobby_view(table))
 
 

@@ -30,6 +30,7 @@ from bot.packages.screen import Screen
 from bot.tables.table import LogEntry, Table
 from engine import Card, Game, IllegalAction, Phase, PlayOption
 from engine.events import RoundOver
+from engine.roles import exchange_pairs
 
 SELECTS_PER_PAGE = 4  # the fifth row holds the buttons
 OPTIONS_PER_SELECT = 25
@@ -322,6 +323,9 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
         lines.append(t(locale, "hand.empty"))
     items: list[discord.ui.Item[Any]] = []
     if game.phase is Phase.EXCHANGE:
+        why = exchange_role_line(table, game, seat, locale)
+        if why:
+            lines.append(why)
         note_lines(table, seat, locale, lines, wanted)
         _exchange_part(table, game, seat, locale, items, lines, wanted)
     elif game.phase is Phase.PLAY:
@@ -330,6 +334,12 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
     else:
         over = game.phase is Phase.GAME_OVER
         lines.append(t(locale, "hand.game_over" if over else "hand.round_over"))
+        ranking = game.ranking or ()
+        if seat in ranking and round_finished(table, game):  # the player's own result
+            role = game.roles[seat]
+            lines.append(t(locale, "hand.round_result", place=place(locale, ranking.index(seat) + 1),
+                           role=role_name(locale, table, role),
+                           gained=table.rules.points.get(role, 0) if role else 0))
     items.append(button(table.id, "refresh", t(locale, "btn.refresh"), row=4))
     return Screen("\n".join(faces.with_lines(lines, wanted, spanish(table))), view(*items))
 
@@ -454,6 +464,8 @@ def _play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
         if game.constraint is not None and game.constraint[0] == seat and top is not None:
             lines.append(t(locale, "hand.same_or_pass",
                            cards=rank_words(locale, top.value, top.count, spanish(table))))
+        if not game.trick and options:  # why there is no Pass: the opener must play
+            lines.append(t(locale, "hand.lead"))
     elif game.to_act is not None and hand:
         lines.append(t(locale, "hand.waiting", name=table.name(game.to_act)))
     if game.to_act == seat and not options:  # say why there is nothing to pick
@@ -484,6 +496,25 @@ def _play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
         items.append(button(table.id, "page", t(locale, "btn.more", page=following + 1,
                                                  pages=pages),
                             version=game.version, arg=str(following), row=4))
+
+
+def exchange_role_line(table: Table, game: Game, seat: int, locale: LocaleLike) -> str:
+    """Why the seat gives what it gives in the exchange, or nothing: its role from the last
+    round and its partner's, as the engine pairs them (`exchange_pairs`). A newcomer asked to
+    hand over their best cards learns it is what their place last round costs."""
+    roles = game.roles
+    role = roles[seat]
+    if role is None or game.ranking is None:
+        return ""
+    mode = table.rules.exchange_return
+    for low, high, _count in exchange_pairs(game.ranking, table.rules.vp_at_three):
+        if seat in (low, high):
+            other = high if seat == low else low
+            side = "low" if seat == low else "high"
+            return t(locale, f"hand.exchange_why.{side}.{mode}",
+                     role=role_name(locale, table, role), name=table.name(other),
+                     other=role_name(locale, table, roles[other]))
+    return t(locale, "hand.exchange_why.none", role=role_name(locale, table, role))
 
 
 def _exchange_part(table: Table, game: Game, seat: int, locale: LocaleLike,

@@ -37,7 +37,8 @@ def lobby_screen(table: Table) -> Screen:
             marks.append("🤖 " + t(loc, "bot.mark_level", level=t(loc, f"level.{player.level}")))
         suffix = f" ({', '.join(marks)})" if marks else ""
         lines.append(f"{index}. **{player.name}**{suffix}")
-    tail = ["", t(loc, "lobby.hint")]
+    # the rules hint is the only way to the full rules for a newcomer (Réglages is the host's)
+    tail = ["", t(loc, "lobby.hint"), t(loc, "lobby.rules_hint")]
     if table.queue:
         room = CONTENT_LIMIT - len("\n".join([*lines, "", *tail]))
         lines.append(queue_line(loc, [p.name for p in table.queue], room))

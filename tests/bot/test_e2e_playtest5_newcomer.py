@@ -1,0 +1,167 @@
+"""End-to-end: play-test 5, a newcomer to the game and to the bot, in French and English."""
+
+from bot.client import PresidentBot
+from engine import Card, Game, Phase
+from fakediscord import FakeDiscord
+
+from .conftest import LinkedClock
+from .e2e import (
+    Player,
+    create_table,
+    deal,
+    message,
+    play_until,
+    tick,
+    two_humans_against_a_bot,
+)
+
+
+async def test_the_opener_is_told_the_trick_is_theirs_to_open_and_why_there_is_no_pass(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the play-test: a newcomer whose turn opens a trick saw « À toi de jouer » and
+    no **Passer** button, nothing saying the trick was empty, that they lead, nor that the
+    count they play fixes the others'. An answer keeps its Pass and gets no such line."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    table = await create_table(president, marie.user)
+    for _ in range(2):
+        await president.service.add_bot(table, marie.user.id)
+    await president.service.start(table, marie.user.id)
+    await tick(fake, clock, 1)
+    deal(president, table, [["3S", "5H", "5D", "9C"], ["4H", "6H", "KC"], ["7D", "8S", "QC"]],
+         opener=0)
+    await tick(fake, clock, 1)
+    await marie.open_hand(president)
+    lines = marie.hand.content.splitlines()
+    assert lines[2:4] == [
+        lines[2], "Le pli est vide : c’est toi qui l’ouvres. Joue des cartes d’une même valeur "
+        "(les autres devront répondre avec autant de cartes) ; tu ne peux pas passer."]
+    assert lines[2].startswith("▶️ **À toi de jouer**")
+    assert "Passer" not in [b.label for b in marie.hand.buttons]
+    fake.assert_no_errors()
+
+
+async def test_an_english_opener_reads_it_in_english_and_an_answer_does_not(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    alice = Player(fake.add_user("alice"))
+    table = await create_table(president, alice.user)
+    for _ in range(2):
+        await president.service.add_bot(table, alice.user.id)
+    await president.service.start(table, alice.user.id)
+    await tick(fake, clock, 1)
+    game = deal(president, table, [["3S", "5H", "9C"], ["4H", "6H", "KC"], ["7D", "8S", "QC"]],
+                opener=0)
+    await tick(fake, clock, 1)
+    await alice.open_hand(president)
+    assert "The trick is empty: you open it. Play any cards of one value (the others must " \
+        "answer with as many); you cannot pass." in alice.hand.content.splitlines()
+    await alice.user.select(alice.hand, ["3S"], select="Play a single…")
+    for _ in range(10):
+        if game.to_act == 0:
+            break
+        await tick(fake, clock, 1)
+    assert game.to_act == 0 and game.trick
+    text = alice.hand.content
+    assert "you cannot pass" not in text and "Pass" in [b.label for b in alice.hand.buttons]
+    fake.assert_no_errors()
+
+
+async def test_the_exchange_says_why_a_player_gives_their_best_cards(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the play-test: the Scum's hand read « You gave 2♣ 2♥ to marie » and the
+    President's « Give 2 cards to alice », never why. Each now reads its role from the last
+    round, its partner's, and what each owes the other."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    table = await create_table(president, marie.user)
+    for _ in range(2):
+        await president.service.add_bot(table, marie.user.id)
+    await president.service.set_rules(table, marie.user.id,
+                                      table.rules.replace(low_gives="pick"))
+    await president.service.start(table, marie.user.id)
+    await tick(fake, clock, 1)
+    hands = [["3S", "5H", "9C", "2S"], ["4H", "6H", "KC", "AS"], ["7D", "8S", "QC", "JH"]]
+    deal(president, table, hands, previous_ranking=[1, 2, 0])
+    await tick(fake, clock, 1)
+    await marie.open_hand(president)
+    assert "🎖️ À la manche précédente, tu as fini **Trou du cul** : tu dois tes meilleures " \
+        "cartes à **Bot 1** (Président), qui t’en rend autant de son choix." in \
+        marie.hand.content.splitlines()
+    fake.assert_no_errors()
+
+
+async def test_the_english_president_and_a_neutral_read_their_part_of_the_exchange(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    alice = Player(fake.add_user("alice"))
+    table = await create_table(president, alice.user)
+    for _ in range(2):
+        await president.service.add_bot(table, alice.user.id)
+    await president.service.start(table, alice.user.id)
+    await tick(fake, clock, 1)
+    hands = [["3S", "5H", "9C", "2S"], ["4H", "6H", "KC", "AS"], ["7D", "8S", "QC", "JH"]]
+    deal(president, table, hands, previous_ranking=[0, 1, 2])
+    await tick(fake, clock, 1)
+    await alice.open_hand(president)
+    assert "🎖️ You finished the last round as **President**: **Bot 2** (Scum) owes you " \
+        "their best cards, and you give back as many of your choice." in \
+        alice.hand.content.splitlines()
+    # Neutral: the others' exchange still waits on the President (a seat the engine takes
+    # for a human here, so that nobody gives back for it).
+    table.game = Game.new(table.rules, seats=3, seed=1, bots=[2],
+                          hands=[[Card.parse(c) for c in hand] for hand in hands],
+                          previous_ranking=[1, 0, 2])
+    president.service._after(table, [])
+    await tick(fake, clock, 1)
+    assert table.game.phase is Phase.EXCHANGE
+    await alice.user.click(alice.hand, "Refresh")
+    assert "🎖️ You finished the last round as **Neutral**: you have nothing to exchange." in \
+        alice.hand.content.splitlines()
+    fake.assert_no_errors()
+
+
+async def test_the_hand_at_the_end_of_a_round_gives_the_players_place_and_role(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the play-test: at a round's end the hand said only « La manche est terminée »;
+    the newcomer's place, role and points were only in a list of everyone's, on the table
+    message. The hand now says them, in the player's language."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    alice = Player(fake.add_user("alice"))
+    _, game = await two_humans_against_a_bot(fake, clock, president, marie, alice,
+                                             game_end="rounds:2")
+    await play_until(fake, clock, [marie, alice], lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)  # the hands catch up
+    ranking = game.ranking
+    assert ranking is not None
+    places = {"fr": ["1re place", "2e place", "3e place"], "en": ["1st", "2nd", "3rd"]}
+    roles = {"fr": ["Président", "Neutre", "Trou du cul"], "en": ["President", "Neutral", "Scum"]}
+    points = [3, 1, 0]
+    for seat, player, lang in ((0, marie, "fr"), (1, alice, "en")):
+        index = ranking.index(seat)
+        lines = player.hand.content.splitlines()
+        expected = (f"🎖️ Tu finis à la {places[lang][index]} : **{roles[lang][index]}** "
+                    f"(+{points[index]}).") if lang == "fr" else \
+            f"🎖️ You finished {places[lang][index]}: **{roles[lang][index]}** (+{points[index]})."
+        assert lines[-1] == expected, lines
+    fake.assert_no_errors()
+
+
+async def test_the_lobby_points_a_newcomer_to_the_rules_command(
+    fake: FakeDiscord, president: PresidentBot
+) -> None:
+    """From the play-test: someone invited to a table who does not know the game found
+    nothing on the lobby leading to its rules: **Settings** is the host's, and the lobby
+    only summed up the changes from the preset. It now names `/president rules`."""
+    marie = fake.add_user("marie", locale="fr")
+    table = await create_table(president, marie)
+    lobby = message(marie, table.lobby_message_id)
+    assert lobby.content.splitlines()[-1] == \
+        "📜 Nouveau au Président ? `/president règles` explique les règles de cette table."
+    await marie.slash("president end")
+    alice = fake.add_user("alice")
+    table = await create_table(president, alice)
+    assert message(alice, table.lobby_message_id).content.splitlines()[-1] == \
+        "📜 New to Président? `/president rules` explains this table’s rules."
+    fake.assert_no_errors()

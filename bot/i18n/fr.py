@@ -462,7 +462,7 @@ CATALOGUE: dict[str, str] = {
     # --- événements -------------------------------------------------------------------------
     "ev.played": "{name} joue {cards}",
     "ev.passed": "{name} passe",
-    "ev.skipped": "tour de {name} sauté",
+    "ev.skipped": "tour sauté pour {name}",
     "ev.same_or_pass": "{name} : la même valeur ou rien !",
     "ev.trick_closed": "{name} remporte le pli",
     "ev.trick_closed.all_passed": "plus personne ne répond : {name} remporte le pli",
@@ -537,7 +537,7 @@ CATALOGUE: dict[str, str] = {
     "hand.give_held": "Tu donnes {cards} à **{name}** : les cartes changent de main quand tout le monde a choisi.",
     "hand.give_held_auto": "Pour toi, la règle donne {cards} à **{name}** : les cartes changent de main quand tout le monde a choisi.",
     "hand.give_waiting": "On attend que les autres finissent l’échange.",
-    "hand.received": "Tu as reçu {cards} de {name}.",
+    "hand.received": "{name} t’a donné {cards}.",
     "hand.gave": "Tu as donné {cards} à {name}.",
     "hand.not_seated": "Tu regardes cette table.",
     "hand.queued": "Tu es dans la file d’attente : tu entres à la table entre deux manches.",

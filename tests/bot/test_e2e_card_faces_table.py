@@ -27,10 +27,10 @@ def face_lines(content: str) -> list[str]:
     return [line for line in content.splitlines() if FACE.match(line)]
 
 
-def under(content: str, start_of_line: str) -> str:
-    """The line right under the first line starting with ``start_of_line``."""
+def under(content: str, text: str) -> str:
+    """The line right under the first line holding ``text``."""
     lines = content.splitlines()
-    at = next(i for i, line in enumerate(lines) if line.startswith(start_of_line))
+    at = next(i for i, line in enumerate(lines) if text in line)
     return lines[at + 1] if at + 1 < len(lines) else ""
 
 
@@ -69,7 +69,7 @@ async def test_the_trick_and_the_exchange_notes_show_faces_under_their_text(
     host = fake.add_user("alice", locale="fr")
     table = await second_round(fake, clock, bot, host)
     hand = await open_hand(host, table)
-    for note in ("Tu as donné", "Tu as reçu"):
+    for note in ("Tu as donné", " t’a donné "):
         assert FACE.match(under(hand.content, note))
     await until_trick(fake, clock, table)
     shown = message(host, table.table_message_id).content

@@ -177,6 +177,29 @@ async def play_every_round(fake: FakeDiscord, clock: LinkedClock, table: Table,
             await tick(fake, clock, 1)
 
 
+async def eight_seat_game_over(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                               names: Sequence[str]) -> tuple[Game, str]:
+    """Eight French players named ``names`` play one round of wild7 through to the game's
+    end: the game, and its table message as the host then sees it (the longest a table
+    message gets)."""
+    users = [fake.add_user(name, locale="fr") for name in names]
+    table = await create_table(bot, users[0], "wild7")
+    await bot.service.set_rules(table, users[0].id, table.rules.replace(game_end="rounds:1"))
+    for user in users[1:]:
+        await user.click(message(user, table.lobby_message_id), cid(table, "join"))
+    await users[0].click(message(users[0], table.lobby_message_id), cid(table, "start"))
+    await tick(fake, clock, 1)
+    players = [Player(u) for u in users]
+    for player in players:
+        await player.open_hand(bot)
+    game = table.game
+    assert game is not None and game.seats == 8
+    await play_every_round(fake, clock, table, players)
+    await tick(fake, clock, 1)
+    assert game.phase is Phase.GAME_OVER
+    return game, message(users[0], table.table_message_id).content
+
+
 async def let_timers_play(fake: FakeDiscord, clock: LinkedClock, game: Game,
                           phase: Phase) -> None:
     """Let the human's turn timer run out until ``phase``: the server plays for them."""

@@ -9,13 +9,12 @@ from fakediscord import FakeDiscord
 from .conftest import LinkedClock
 from .e2e import (
     Player,
-    cid,
     create_table,
     deal,
+    eight_seat_game_over,
     host_against_bots,
     let_timers_play,
     message,
-    play_every_round,
     record_charts,
     tick,
 )
@@ -30,23 +29,9 @@ async def test_eight_long_names_keep_the_final_standings_whole(
     """From the play-test: at 8 seats with 32-character names, the game-over table message
     ran past Discord's 2,000 characters and was cut mid-name, the last standings and the
     host's choice lost. The oldest history lines give way instead."""
-    users = [fake.add_user(name, locale="fr") for name in LONG_NAMES]
     assert all(len(name) == 32 for name in LONG_NAMES)
-    table = await create_table(instant, users[0], "wild7")
-    await instant.service.set_rules(table, users[0].id, table.rules.replace(game_end="rounds:1"))
-    for user in users[1:]:
-        await user.click(message(user, table.lobby_message_id), cid(table, "join"))
-    await users[0].click(message(users[0], table.lobby_message_id), cid(table, "start"))
-    await tick(fake, clock, 1)
-    players = [Player(u) for u in users]
-    for player in players:
-        await player.open_hand(instant)
-    game = table.game
-    assert game is not None and game.seats == 8
-    await play_every_round(fake, clock, table, players)
-    await tick(fake, clock, 1)
-    board = message(users[0], table.table_message_id).content
-    assert game.phase is Phase.GAME_OVER and len(board) <= 2000
+    game, board = await eight_seat_game_over(fake, clock, instant, LONG_NAMES)
+    assert len(board) <= 2000
     standings = board.split("**Classement final**\n")[1].split("\n")
     assert len(standings) == 9, board  # every seat, then the host's choice
     for name in LONG_NAMES:

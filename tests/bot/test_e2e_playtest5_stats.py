@@ -19,12 +19,11 @@ from .e2e import (
     Player,
     cid,
     connect_bot,
-    create_table,
     database_url,
+    eight_seat_game_over,
     host_against_bots,
     let_timers_play,
     message,
-    play_every_round,
     play_until,
     record_charts,
     tick,
@@ -173,22 +172,8 @@ async def test_eight_names_of_markdown_keep_the_final_standings_whole(
     line left, and was cut in the final standings. The players' lines give way then: the
     results name every player with their role and points."""
     record_charts(monkeypatch)
-    users = [fake.add_user(name, locale="fr") for name in MARKDOWN_NAMES]
-    table = await create_table(instant, users[0], "wild7")
-    await instant.service.set_rules(table, users[0].id, table.rules.replace(game_end="rounds:1"))
-    for user in users[1:]:
-        await user.click(message(user, table.lobby_message_id), cid(table, "join"))
-    await users[0].click(message(users[0], table.lobby_message_id), cid(table, "start"))
-    await tick(fake, clock, 1)
-    players = [Player(u) for u in users]
-    for player in players:
-        await player.open_hand(instant)
-    game = table.game
-    assert game is not None and game.seats == 8
-    await play_every_round(fake, clock, table, players)
-    await tick(fake, clock, 1)
-    board = message(users[0], table.table_message_id).content
-    assert game.phase is Phase.GAME_OVER and len(board) <= 2000 - 80  # the retired note's room
+    game, board = await eight_seat_game_over(fake, clock, instant, MARKDOWN_NAMES)
+    assert len(board) <= 2000 - 80  # the retired note's room
     standings = board.split("**Classement final**\n")[1].split("\n")
     assert len(standings) == 9, board  # every seat, then the host's choice
     assert standings[-1].startswith("L’hôte choisit : ")

@@ -9,6 +9,7 @@ from .e2e import (
     Player,
     create_table,
     deal,
+    host_against_bots,
     message,
     play_until,
     tick,
@@ -23,10 +24,7 @@ async def test_the_opener_is_told_the_trick_is_theirs_to_open_and_why_there_is_n
     no **Passer** button, nothing saying the trick was empty, that they lead, nor that the
     count they play fixes the others'. An answer keeps its Pass and gets no such line."""
     marie = Player(fake.add_user("marie", locale="fr"))
-    table = await create_table(president, marie.user)
-    for _ in range(2):
-        await president.service.add_bot(table, marie.user.id)
-    await president.service.start(table, marie.user.id)
+    table = await host_against_bots(president, marie.user, "classic", 2)
     await tick(fake, clock, 1)
     deal(president, table, [["3S", "5H", "5D", "9C"], ["4H", "6H", "KC"], ["7D", "8S", "QC"]],
          opener=0)
@@ -45,10 +43,7 @@ async def test_an_english_opener_reads_it_in_english_and_an_answer_does_not(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
     alice = Player(fake.add_user("alice"))
-    table = await create_table(president, alice.user)
-    for _ in range(2):
-        await president.service.add_bot(table, alice.user.id)
-    await president.service.start(table, alice.user.id)
+    table = await host_against_bots(president, alice.user, "classic", 2)
     await tick(fake, clock, 1)
     game = deal(president, table, [["3S", "5H", "9C"], ["4H", "6H", "KC"], ["7D", "8S", "QC"]],
                 opener=0)
@@ -95,10 +90,7 @@ async def test_the_english_president_and_a_neutral_read_their_part_of_the_exchan
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
     alice = Player(fake.add_user("alice"))
-    table = await create_table(president, alice.user)
-    for _ in range(2):
-        await president.service.add_bot(table, alice.user.id)
-    await president.service.start(table, alice.user.id)
+    table = await host_against_bots(president, alice.user, "classic", 2)
     await tick(fake, clock, 1)
     hands = [["3S", "5H", "9C", "2S"], ["4H", "6H", "KC", "AS"], ["7D", "8S", "QC", "JH"]]
     deal(president, table, hands, previous_ranking=[0, 1, 2])

@@ -27,6 +27,7 @@ from .e2e import (
     create_table,
     database_url,
     deal,
+    dealt_against_two_bots,
     host_against_bots,
     leave_game,
     let_timers_play,
@@ -204,10 +205,8 @@ async def test_a_penalised_finisher_shows_the_place_and_the_card(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
     marie = Player(fake.add_user("marie", locale="fr"))
-    table = await host_against_bots(president, marie.user, "classic", 2)
-    await tick(fake, clock, 1)
-    deal(president, table, [["2S"], ["3H", "4H", "8C"], ["5H", "6H"]], opener=0)
-    await marie.open_hand(president)
+    table, _ = await dealt_against_two_bots(fake, clock, president, marie,
+                                            [["2S"], ["3H", "4H", "8C"], ["5H", "6H"]], opener=0)
     assert await marie.act()
     await tick(fake, clock, 1)
     board = message(marie.user, table.table_message_id).content
@@ -496,11 +495,9 @@ async def test_the_player_chooses_which_suits_go(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
     marie = Player(fake.add_user("marie", locale="fr"))
-    table = await host_against_bots(president, marie.user, "classic", 2)
-    await tick(fake, clock, 1)
-    game = deal(president, table,
-                [["KC", "KH", "KS", "4D"], ["3H", "5H", "8C"], ["6H", "9H", "JC"]], opener=0)
-    await marie.open_hand(president)
+    _, game = await dealt_against_two_bots(
+        fake, clock, president, marie,
+        [["KC", "KH", "KS", "4D"], ["3H", "5H", "8C"], ["6H", "9H", "JC"]], opener=0)
     menus = {s.placeholder: s for s in marie.hand.selects if ":play:" in s.custom_id}
     singles = [o.label for o in menus["Jouer une carte…"].options]
     assert {"R♣", "R♥", "R♠"} <= set(singles)
@@ -519,12 +516,10 @@ async def test_a_host_chosen_top_single_is_named_as_played_not_as_the_2_of_oros(
     # The host made the 2 of spades the single card that wins any trick (the knob presi
     # sets to the 2 of oros): the history names the card played, not presi's.
     marie = Player(fake.add_user("marie", locale="fr"))
-    table = await host_against_bots(president, marie.user, "classic", 2,
-                                    top_single=Card.parse("2S"))
-    await tick(fake, clock, 1)
-    deal(president, table, [["2S", "3H", "9C"], ["4H", "5H", "8C"], ["5D", "6H", "8D"]],
-         opener=0)
-    await marie.open_hand(president)
+    table, _ = await dealt_against_two_bots(
+        fake, clock, president, marie,
+        [["2S", "3H", "9C"], ["4H", "5H", "8C"], ["5D", "6H", "8D"]], opener=0,
+        top_single=Card.parse("2S"))
     hand = marie.hand
     menu, option = next((m, o) for m in hand.selects for o in m.options if o.value == "2S")
     await marie.user.select(hand, [option.value], select=menu.custom_id)

@@ -7,7 +7,7 @@ has to translate them. Nothing here imports discord.py.
 
 The service owns its collaborators and is the one place that ties them together: `Seating`
 (coming and going), `Deadlines` (turn timers, idle close), `BotTurns` (automated seats),
-`Outbox` (storage); the checks are `refusals`' and `hosting`'s, the seat changes `seats'`.
+`Outbox` (storage). The checks live in `refusals` and `hosting`, plain seat changes in `seats`.
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ from engine import Card, Event, Game, Phase, Rules
 from engine.bots import LEVELS, Bot
 from engine.events import GameOver, RoundOver
 
-# The refusals and the idle limits belong to the service's callers as much as to it.
+# Re-exported: the Discord layer and the tests take the refusal, the settings check and the
+# idle limits from the service, the API they call.
 __all__ = ["HOST_IDLE_SECONDS", "IDLE_CLOSE_SECONDS", "Display", "TableError", "TableService",
            "settings_open"]
 

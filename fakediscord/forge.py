@@ -17,7 +17,6 @@ for modal submits opened from a component, as Discord does.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -84,19 +83,9 @@ class Forger:
                 raise UserActionError(f"{user.name} cannot see message {message!r}")
         if not fake.gateway.connected:
             raise UserActionError("no bot is connected to the fake gateway")
-        record = InteractionRecord(
-            id=world.snowflakes.next(),
-            token="fake-" + secrets.token_urlsafe(32),
-            type=kind,
-            user_id=user.id,
-            guild_id=where.guild_id,
-            channel_id=where.id,
-            created_at=world.clock.monotonic(),
-            data=data,
-            description=f"forged type {kind} {str(data)[:120]}",
-            message_id=None if stored is None else stored.id,
-        )
-        world.add_interaction(record)
+        record = world.add_interaction(kind, user.id, where, data,
+                                       f"forged type {kind} {str(data)[:120]}",
+                                       None if stored is None else stored.id)
         payload = interaction_payload(world, record)
         if permissions is not None:
             payload["member"]["permissions"] = str(permissions)

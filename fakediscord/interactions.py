@@ -7,7 +7,6 @@ and edits use dies after ``token_lifetime``.
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from . import errors, limits
@@ -61,19 +60,8 @@ class InteractionHub:
         if not self._gateway.connected:
             raise UserActionError(f"{description}: no bot is connected to the fake gateway")
         world = self._world
-        record = InteractionRecord(
-            id=world.snowflakes.next(),
-            token="fake-" + secrets.token_urlsafe(32),
-            type=kind,
-            user_id=user.id,
-            guild_id=channel.guild_id,
-            channel_id=channel.id,
-            created_at=world.clock.monotonic(),
-            data=data,
-            description=description,
-            message_id=None if message is None else message.id,
-        )
-        world.add_interaction(record)
+        record = world.add_interaction(kind, user.id, channel, data, description,
+                                       None if message is None else message.id)
         self._gateway.dispatch("INTERACTION_CREATE", interaction_payload(world, record),
                                once=True)
         return record

@@ -6,6 +6,7 @@ users can still click them.
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -280,10 +281,25 @@ class World:
         message.dismissed_at = self.clock.now()
         return message
 
-    def add_interaction(self, interaction: InteractionRecord) -> None:
+    def add_interaction(self, kind: int, user_id: int, channel: Channel, data: dict[str, Any],
+                        description: str, message_id: int | None) -> InteractionRecord:
+        """Record a new interaction with a fresh id and token, waiting for its answer."""
+        interaction = InteractionRecord(
+            id=self.snowflakes.next(),
+            token="fake-" + secrets.token_urlsafe(32),
+            type=kind,
+            user_id=user_id,
+            guild_id=channel.guild_id,
+            channel_id=channel.id,
+            created_at=self.clock.monotonic(),
+            data=data,
+            description=description,
+            message_id=message_id,
+        )
         self.interactions[interaction.id] = interaction
         self.waiting[interaction.id] = interaction
         self._by_token[interaction.token] = interaction
+        return interaction
 
     def interaction_by_token(self, token: str) -> InteractionRecord | None:
         return self._by_token.get(token)

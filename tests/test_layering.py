@@ -50,6 +50,27 @@ def test_feature_packages_do_not_import_the_client() -> None:
                                       "bot.loadbench")) == []
 
 
+def test_the_table_runtime_does_not_import_discord() -> None:
+    assert offenders("bot/tables", ("discord",)) == []
+
+
+def test_the_service_parts_do_not_import_the_service() -> None:
+    """The table service assembles its parts (seating, deadlines, bot turns, refusals, …) and
+    hands them the callables they need of it: none may import it, not even through another."""
+    reached: set[str] = set()
+    todo = sorted(imports(ROOT / "bot" / "tables" / "service.py"))
+    while todo:
+        name = todo.pop()
+        path = ROOT.joinpath(*name.split(".")).with_suffix(".py")
+        if name in reached or not name.startswith("bot.tables.") or not path.is_file():
+            continue
+        reached.add(name)
+        todo.extend(imports(path))
+    assert "bot.tables.service" not in reached
+    assert reached >= {f"bot.tables.{part}" for part in (
+        "seating", "seats", "deadlines", "botturns", "hosting", "refusals", "outbox")}
+
+
 def test_the_checker_sees_relative_and_type_only_imports(tmp_path: Path) -> None:
     probe = tmp_path / "bot" / "packages" / "game" / "probe.py"
     probe.parent.mkdir(parents=True)

@@ -29,7 +29,7 @@ from sqlalchemy.engine import URL
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.storage import jsoncodec, ratings
+from bot.storage import jsoncodec, rating_update
 from bot.storage.db import create_engine, database_url
 from bot.storage.history import History
 from bot.storage.models import (
@@ -39,7 +39,6 @@ from bot.storage.models import (
     GameSeat,
     GameTable,
     Guild,
-    Rating,
     Round,
     RoundResult,
     SerializedJSON,
@@ -49,7 +48,6 @@ from bot.storage.models import (
 )
 from bot.storage.records import (
     GuildSettings,
-    RatingChange,
     RoundOutcome,
     SeatRef,
     Snapshot,
@@ -496,7 +494,7 @@ class Storage(History):
         if sorted(ranking) != list(range(count)):
             raise ValueError(f"ranking must order every seat 0..{count - 1} exactly once")
         places = {seat: place for place, seat in enumerate(ranking, start=1)}
-        rated_places = _rated_places(seats, places)
+        rated_places = rating_update.rated_places(seats, places)
         async with self._write() as connection:
             game = (
                 await connection.execute(
@@ -541,7 +539,8 @@ class Storage(History):
                 )
             )
             await self._update_game_seats(connection, game_id, seats)
-            changes = await self._rate(connection, game.guild_id, game.preset, rated_places)
+            changes = await rating_update.rate(connection, self._insert, game.guild_id,
+                                               game.preset, rated_places, _now())
         return RoundOutcome(inserted=True, rated=bool(rated_places), changes=changes)
 
     async def _update_game_seats(
@@ -559,69 +558,6 @@ class Storage(History):
                     "name": statement.excluded.name,
                 },
             )
-        )
-
-    async def _rate(
-        self, connection: AsyncConnection, guild_id: int, preset: str, places: Mapping[int, int]
-    ) -> tuple[RatingChange, ...]:
-        if not places:
-            return ()
-        users = sorted(places)
-        now = _now()
-        # Create missing rows first, then lock all of them in user order: concurrent rounds
-        # sharing a player (two processes, two tables) serialise instead of losing updates.
-        await connection.execute(
-            self._insert(Rating)
-            .values(
-                [
-                    {
-                        "guild_id": guild_id,
-                        "preset": preset,
-                        "user_id": user,
-                        "mu": ratings.NEWCOMER.mu,
-                        "sigma": ratings.NEWCOMER.sigma,
-                        "rounds": 0,
-                        "updated_at": now,
-                    }
-                    for user in users
-                ]
-            )
-            .on_conflict_do_nothing(index_elements=[Rating.guild_id, Rating.preset, Rating.user_id])
-        )
-        rows = (
-            await connection.execute(
-                select(Rating.user_id, Rating.mu, Rating.sigma)
-                .where(
-                    Rating.guild_id == guild_id,
-                    Rating.preset == preset,
-                    Rating.user_id.in_(users),
-                )
-                .order_by(Rating.user_id)
-                .with_for_update()
-            )
-        ).all()
-        before = {row.user_id: ratings.Skill(row.mu, row.sigma) for row in rows}
-        after = ratings.rate(places, before)
-        await connection.execute(
-            update(Rating)
-            .where(
-                Rating.guild_id == guild_id,
-                Rating.preset == preset,
-                Rating.user_id == bindparam("b_user"),
-            )
-            .values(
-                mu=bindparam("b_mu"),
-                sigma=bindparam("b_sigma"),
-                rounds=Rating.rounds + 1,
-                updated_at=now,
-            ),
-            [
-                {"b_user": user, "b_mu": after[user].mu, "b_sigma": after[user].sigma}
-                for user in users
-            ],
-        )
-        return tuple(
-            RatingChange(user, before[user].display, after[user].display) for user in users
         )
 
     async def finish_game(
@@ -679,13 +615,3 @@ def _table_record(row: Any) -> TableRecord:
 def _check_status(status: str) -> None:
     if status not in TABLE_STATUSES:
         raise ValueError(f"status must be one of {', '.join(TABLE_STATUSES)}")
-
-
-def _rated_places(seats: Sequence[SeatRef], places: Mapping[int, int]) -> dict[int, int]:
-    """Places of the humans whose rating this round moves (the bot policy of `ratings`)."""
-    by_user: dict[int, list[int]] = {}
-    for seat, ref in enumerate(seats):
-        if ref.user_id is not None and not ref.is_bot:
-            by_user.setdefault(ref.user_id, []).append(places[seat])
-    eligible = {user: found[0] for user, found in by_user.items() if len(found) == 1}
-    return eligible if len(eligible) >= 2 else {}

@@ -106,14 +106,14 @@ async def run(preset: str, rounds: int, pause: float) -> None:
     await service.start(table, HUMAN)
     game = table.game
     assert game is not None
-    move = service._bot_move  # measured around the service's own bot step
+    move = service.bots.move  # measured around the service's own bot step
 
     async def timed_move(target: Table) -> None:
         started = time.process_time()
         await move(target)
         timings.add(MOVE, started)
 
-    setattr(service, "_bot_move", timed_move)  # noqa: B010  (the scheduler looks it up per move)
+    setattr(service.bots, "move", timed_move)  # noqa: B010  (the scheduler looks it up per move)
     started_at, played = clock.now(), 0
     while played < rounds:
         deadlines = [d for key in service.scheduler.pending()

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.tables.table import LogEntry
+from bot.tables.table import LogEntry, Table
 from engine import Event
 from engine.events import (
     AutopilotChanged,
     Dealt,
     ExchangeDone,
+    ExchangeGiven,
     Left,
     Out,
     Passed,
@@ -37,6 +38,21 @@ def opens(seat: int, why: str | None, name: Callable[[int], str]) -> LogEntry:
     if why in OPENER_ROLE:
         params["role"] = OPENER_ROLE[why]
     return LogEntry(f"ev.opens.{why or 'given'}", params)
+
+
+def note(table: Table, event: Event) -> None:
+    """Write an event into the table's history, and an exchange into both players' notes."""
+    for entry in entries_for(event, table.name):
+        if entry.key == "ev.penalised" and table.log and table.log[-1].key == "ev.out" \
+                and table.log[-1].params["name"] == entry.params["name"]:
+            table.log.pop()  # « sort (1er) » then « classé 4e » would contradict itself
+        table.remember(entry)
+    if isinstance(event, ExchangeGiven):
+        cards = [str(c) for c in event.cards]
+        table.exchange_notes.setdefault(event.giver, []).append(
+            LogEntry("hand.gave", {"cards": cards, "name": table.name(event.receiver)}))
+        table.exchange_notes.setdefault(event.receiver, []).append(
+            LogEntry("hand.received", {"cards": cards, "name": table.name(event.giver)}))
 
 
 def entries_for(event: Event, name: Callable[[int], str]) -> list[LogEntry]:

@@ -13,7 +13,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from bot.storage.records import SeatRef
 from bot.storage.repository import ChannelBusy, Storage, StorageError
 from bot.storage.writer import SnapshotWriter
-from bot.tables.service import TableError
+from bot.tables.refusals import TableError
 from bot.tables.table import GameStart, Player, Table
 from engine.events import GameOver, RoundOver
 

@@ -32,7 +32,7 @@ def _level(level: object) -> str:
 class LeaveOutcome(Enum):
     """What leaving the game under way does to a player's seat (RULES §10).
 
-    Decided in one place, `Table.leave_outcome`: TableService._remove acts on it and the
+    Decided in one place, `Table.leave_outcome`: Seating.remove acts on it and the
     prompt that asks first (display.quit_prompt) words it, so the prompt cannot promise
     what leaving then does not do."""
 
@@ -226,7 +226,7 @@ class Table:
     post_lobby: bool = False  # the next refresh posts a fresh lobby message
     post_table: bool = False  # the next refresh posts a fresh table message (new round)
     closed: bool = False
-    # When the host, and anyone, last acted (TableService._host_only, _idle_over): runtime
+    # When the host, and anyone, last acted (hosting.claim, Deadlines): runtime
     # only, not persisted; a restored table starts counting again from its restart.
     host_seen: float = field(default=0.0, compare=False)
     human_seen: float = field(default=0.0, compare=False)

@@ -141,6 +141,21 @@ def deal(bot: PresidentBot, table: Table, hands: Sequence[Sequence[Card | str]],
     return table.game
 
 
+async def dealt_against_two_bots(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                                 host: Player, hands: Sequence[Sequence[Card | str]], *,
+                                 opener: int | None = None,
+                                 previous_ranking: Sequence[int] | None = None,
+                                 **rules: Any) -> tuple[Table, Game]:
+    """``host`` starts a classic game (with ``rules`` changed) against two bots, which
+    `deal` then replaces by one dealt ``hands``; the host's hand is open on it."""
+    table = await host_against_bots(bot, host.user, "classic", 2, **rules)
+    await tick(fake, clock, 1)
+    game = deal(bot, table, hands, opener=opener, previous_ranking=previous_ranking)
+    await tick(fake, clock, 1)
+    await host.open_hand(bot)
+    return table, game
+
+
 async def two_humans_against_a_bot(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
                                    host: Player, guest: Player, preset: str = "classic",
                                    **rules: Any) -> tuple[Table, Game]:
@@ -158,6 +173,31 @@ async def two_humans_against_a_bot(fake: FakeDiscord, clock: LinkedClock, bot: P
     await guest.open_hand(bot)
     assert table.game is not None
     return table, table.game
+
+
+async def marie_and_bob_against_a_bot(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                                      preset: str = "classic", *, bob_locale: str = "en-US",
+                                      ) -> tuple[Player, Player, Table, Game]:
+    """marie (French) hosts a ``preset`` game with bob (English unless ``bob_locale`` says
+    otherwise) and a bot, both hands open (`two_humans_against_a_bot`)."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    bob = Player(fake.add_user("bob", locale=bob_locale))
+    table, game = await two_humans_against_a_bot(fake, clock, bot, marie, bob, preset)
+    return marie, bob, table, game
+
+
+async def alice_and_bob_stored(fake: FakeDiscord, clock: LinkedClock, tmp_path: Path,
+                               game_end: str, *, bob_locale: str = "en-US",
+                               ) -> tuple[PresidentBot, Player, Player, Table, Game]:
+    """A bot storing to a database in ``tmp_path`` (bots pause 1 s); alice (English) hosts a
+    classic game until ``game_end`` with bob (English unless ``bob_locale`` says otherwise)
+    and a bot, both hands open (`two_humans_against_a_bot`)."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    alice = Player(fake.add_user("alice"))
+    bob = Player(fake.add_user("bob", locale=bob_locale))
+    table, game = await two_humans_against_a_bot(fake, clock, bot, alice, bob,
+                                                 game_end=game_end)
+    return bot, alice, bob, table, game
 
 
 async def play_every_round(fake: FakeDiscord, clock: LinkedClock, table: Table,
@@ -208,6 +248,16 @@ async def let_timers_play(fake: FakeDiscord, clock: LinkedClock, game: Game,
             return
         await tick(fake, clock, 30)
     raise AssertionError(f"the game never reached {phase.value}")
+
+
+async def marie_timed_out_until(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                                game_end: str, phase: Phase) -> tuple[TestUser, Table, Game]:
+    """marie's game against three bots (`marie_against_three_bots`), her turn timer playing
+    for her until ``phase``, shown."""
+    marie, table, game = await marie_against_three_bots(fake, bot, game_end)
+    await let_timers_play(fake, clock, game, phase)
+    await tick(fake, clock, 1)
+    return marie, table, game
 
 
 def controls_of(msg: Message) -> tuple[list[Select], list[Button]]:

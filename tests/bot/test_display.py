@@ -242,7 +242,7 @@ def test_the_leave_prompt_says_what_leaving_does_by_the_rules(
     preset: str, seats: int, phase: Phase, says: str
 ) -> None:
     """Between rounds a leaver's seat goes at once (a bot's where bots fill tables); in a
-    round presi waits for them, else a bot finishes it (TableService._remove); a seat freed
+    round presi waits for them, else a bot finishes it (Seating.remove); a seat freed
     below min_players (3 in classic) sends the table to its lobby."""
     table = table_for(preset, seats)
     assert table.game is not None

@@ -8,8 +8,7 @@ from .conftest import LinkedClock
 from .e2e import (
     Player,
     cid,
-    let_timers_play,
-    marie_against_three_bots,
+    marie_timed_out_until,
     message,
     play_until,
     table_of,
@@ -102,9 +101,8 @@ async def test_wild7_two_players_full_game(fake: FakeDiscord, president: Preside
 async def test_a_replaced_table_message_points_to_the_newer_one(
     fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock
 ) -> None:
-    marie, table, game = await marie_against_three_bots(fake, instant, "rounds:2")
-    await let_timers_play(fake, clock, game, Phase.ROUND_OVER)
-    await tick(fake, clock, 1)
+    marie, table, game = await marie_timed_out_until(fake, clock, instant, "rounds:2",
+                                                     Phase.ROUND_OVER)
     old = message(marie, table.table_message_id)
     assert "L’hôte choisit" in old.content
     await marie.click(old, cid(table, "next", game.version))

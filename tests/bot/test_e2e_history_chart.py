@@ -17,14 +17,13 @@ from fakediscord.state import MESSAGE_COMPONENT
 
 from .conftest import LinkedClock
 from .e2e import (
-    Player,
+    alice_and_bob_stored,
     connect_bot,
     database_url,
     message,
     play_every_round,
     record_charts,
     tick,
-    two_humans_against_a_bot,
 )
 
 
@@ -32,10 +31,7 @@ async def test_history_opens_a_past_games_chart_from_the_stored_rounds(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     drawn = record_charts(monkeypatch)
-    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
-    alice = Player(fake.add_user("alice", locale="en-US"))
-    bob = Player(fake.add_user("bob", locale="fr"))
-    table, _ = await two_humans_against_a_bot(fake, clock, bot, alice, bob, game_end="rounds:2")
+    bot, alice, bob, table, _ = await alice_and_bob_stored(fake, clock, tmp_path, "rounds:2", bob_locale="fr")
     await play_every_round(fake, clock, table, [alice, bob])
     await bot.service.drain()
     await tick(fake, clock, 1)

@@ -6,8 +6,7 @@ from .conftest import LinkedClock
 from .e2e import (
     alice_hosts_with_bob_around,
     cid,
-    let_timers_play,
-    marie_against_three_bots,
+    marie_timed_out_until,
     message,
     tick,
 )
@@ -37,9 +36,8 @@ async def test_create_join_addbot_start_and_open_hand(
 async def test_ending_a_finished_game_says_it_is_over(
     fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock
 ) -> None:
-    marie, table, game = await marie_against_three_bots(fake, instant, "rounds:1")
-    await let_timers_play(fake, clock, game, Phase.GAME_OVER)
-    await tick(fake, clock, 1)
+    marie, table, game = await marie_timed_out_until(fake, clock, instant, "rounds:1",
+                                                     Phase.GAME_OVER)
     board = message(marie, table.table_message_id)
     assert "Classement final" in board.content
     await marie.click(board, cid(table, "end", game.version))

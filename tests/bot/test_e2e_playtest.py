@@ -27,24 +27,25 @@ from .e2e import (
     create_table,
     database_url,
     deal,
+    dealt_against_two_bots,
     host_against_bots,
     leave_game,
     let_timers_play,
     marie_against_three_bots,
+    marie_and_bob_against_a_bot,
+    marie_timed_out_until,
     message,
     play_until,
     table_of,
     tick,
-    two_humans_against_a_bot,
 )
 
 
 async def test_ending_mid_round_says_the_game_stopped_with_totals_so_far(
     fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock
 ) -> None:
-    marie, table, game = await marie_against_three_bots(fake, instant, "rounds:5")
-    await let_timers_play(fake, clock, game, Phase.ROUND_OVER)
-    await tick(fake, clock, 1)
+    marie, table, game = await marie_timed_out_until(fake, clock, instant, "rounds:5",
+                                                     Phase.ROUND_OVER)
     await marie.click(message(marie, table.table_message_id), cid(table, "next", game.version))
     await tick(fake, clock, 1)
     assert game.round_no == 2 and game.phase is not Phase.ROUND_OVER
@@ -85,9 +86,7 @@ async def test_leaving_mid_game_asks_first_in_the_leavers_language(
     """From the play-test: /president leave unseated a player at once. Mid-game it asks
     first, saying what leaving does; the button is bob's alone, and a second click (on the
     same prompt before its answer came back, or on another one) leaves nothing more."""
-    marie = Player(fake.add_user("marie", locale="fr"))
-    bob = Player(fake.add_user("bob"))
-    table, game = await two_humans_against_a_bot(fake, clock, president, marie, bob)
+    marie, bob, table, game = await marie_and_bob_against_a_bot(fake, clock, president)
     seat = table.seat_of(bob.user.id)
     assert seat is not None
     await bob.user.slash("president leave")
@@ -132,9 +131,7 @@ async def test_leaving_mid_game_asks_first_in_the_leavers_language(
 async def test_a_leave_prompt_clicked_after_its_game_ended_leaves_nothing(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
-    marie = Player(fake.add_user("marie", locale="fr"))
-    bob = Player(fake.add_user("bob"))
-    table, game = await two_humans_against_a_bot(fake, clock, president, marie, bob)
+    marie, bob, table, game = await marie_and_bob_against_a_bot(fake, clock, president)
     await bob.user.slash("president leave")
     prompt = bob.user.last_ephemeral()
     await marie.user.slash("president end")
@@ -149,9 +146,7 @@ async def test_a_leave_prompt_clicked_after_its_game_ended_leaves_nothing(
 async def test_a_presi_leaver_is_asked_and_leaving_again_keeps_the_deadline(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
-    marie = Player(fake.add_user("marie", locale="fr"))
-    bob = Player(fake.add_user("bob", locale="fr"))
-    table, _ = await two_humans_against_a_bot(fake, clock, president, marie, bob, "presi")
+    marie, bob, table, _ = await marie_and_bob_against_a_bot(fake, clock, president, "presi", bob_locale="fr")
     await bob.user.slash("president leave")
     prompt = bob.user.last_ephemeral()
     assert prompt.text == "Quitter la partie ? Ta place t’attend 60 secondes (`/president " \
@@ -210,10 +205,8 @@ async def test_a_penalised_finisher_shows_the_place_and_the_card(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
     marie = Player(fake.add_user("marie", locale="fr"))
-    table = await host_against_bots(president, marie.user, "classic", 2)
-    await tick(fake, clock, 1)
-    deal(president, table, [["2S"], ["3H", "4H", "8C"], ["5H", "6H"]], opener=0)
-    await marie.open_hand(president)
+    table, _ = await dealt_against_two_bots(fake, clock, president, marie,
+                                            [["2S"], ["3H", "4H", "8C"], ["5H", "6H"]], opener=0)
     assert await marie.act()
     await tick(fake, clock, 1)
     board = message(marie.user, table.table_message_id).content
@@ -302,9 +295,7 @@ async def test_the_only_human_leaving_closes_the_table_with_its_standings(
 async def test_presi_announces_the_grace_period_and_the_leaver_hand_loses_its_controls(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
-    marie = Player(fake.add_user("marie", locale="fr"))
-    bob = Player(fake.add_user("bob", locale="fr"))
-    table, _ = await two_humans_against_a_bot(fake, clock, president, marie, bob, "presi")
+    marie, bob, table, _ = await marie_and_bob_against_a_bot(fake, clock, president, "presi", bob_locale="fr")
     await leave_game(bob.user)
     await tick(fake, clock, 1)
     board = message(marie.user, table.table_message_id).content
@@ -322,9 +313,7 @@ async def test_presi_announces_the_grace_period_and_the_leaver_hand_loses_its_co
 async def test_a_leavers_hand_says_goodbye_in_the_leavers_language(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
-    marie = Player(fake.add_user("marie", locale="fr"))
-    bob = Player(fake.add_user("bob"))
-    table, _ = await two_humans_against_a_bot(fake, clock, president, marie, bob)
+    marie, bob, table, _ = await marie_and_bob_against_a_bot(fake, clock, president)
     assert table.locale == "fr"  # the table speaks its French host's language
     await leave_game(bob.user)
     await tick(fake, clock, 1)
@@ -338,9 +327,7 @@ async def test_a_hand_clicked_after_the_table_went_back_to_its_lobby_loses_its_c
     """bob leaves a table at its minimum: the round ends and the table goes back to its
     lobby. marie's hand, still showing its controls, answers her next click by saying the
     game is over, in place, instead of a new « no game » message beside a live menu."""
-    marie = Player(fake.add_user("marie", locale="fr"))
-    bob = Player(fake.add_user("bob"))
-    table, _ = await two_humans_against_a_bot(fake, clock, president, marie, bob)
+    marie, bob, table, _ = await marie_and_bob_against_a_bot(fake, clock, president)
     await leave_game(bob.user)
     await play_until(fake, clock, [marie], lambda: table.game is None)
     hand = marie.hand
@@ -508,11 +495,9 @@ async def test_the_player_chooses_which_suits_go(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
     marie = Player(fake.add_user("marie", locale="fr"))
-    table = await host_against_bots(president, marie.user, "classic", 2)
-    await tick(fake, clock, 1)
-    game = deal(president, table,
-                [["KC", "KH", "KS", "4D"], ["3H", "5H", "8C"], ["6H", "9H", "JC"]], opener=0)
-    await marie.open_hand(president)
+    _, game = await dealt_against_two_bots(
+        fake, clock, president, marie,
+        [["KC", "KH", "KS", "4D"], ["3H", "5H", "8C"], ["6H", "9H", "JC"]], opener=0)
     menus = {s.placeholder: s for s in marie.hand.selects if ":play:" in s.custom_id}
     singles = [o.label for o in menus["Jouer une carte…"].options]
     assert {"R♣", "R♥", "R♠"} <= set(singles)
@@ -531,12 +516,10 @@ async def test_a_host_chosen_top_single_is_named_as_played_not_as_the_2_of_oros(
     # The host made the 2 of spades the single card that wins any trick (the knob presi
     # sets to the 2 of oros): the history names the card played, not presi's.
     marie = Player(fake.add_user("marie", locale="fr"))
-    table = await host_against_bots(president, marie.user, "classic", 2,
-                                    top_single=Card.parse("2S"))
-    await tick(fake, clock, 1)
-    deal(president, table, [["2S", "3H", "9C"], ["4H", "5H", "8C"], ["5D", "6H", "8D"]],
-         opener=0)
-    await marie.open_hand(president)
+    table, _ = await dealt_against_two_bots(
+        fake, clock, president, marie,
+        [["2S", "3H", "9C"], ["4H", "5H", "8C"], ["5D", "6H", "8D"]], opener=0,
+        top_single=Card.parse("2S"))
     hand = marie.hand
     menu, option = next((m, o) for m in hand.selects for o in m.options if o.value == "2S")
     await marie.user.select(hand, [option.value], select=menu.custom_id)
@@ -752,9 +735,7 @@ async def test_a_play_picked_in_a_hand_whose_game_is_gone_says_it_was_not_played
     """The same hand, but marie picks a play: the answer must say the click was not taken
     (a crash just after Start restores the lobby the same way, and the crash test reads
     an answer without « ⚠️ » as a move accepted)."""
-    marie = Player(fake.add_user("marie", locale="fr"))
-    bob = Player(fake.add_user("bob"))
-    table, _ = await two_humans_against_a_bot(fake, clock, president, marie, bob)
+    marie, bob, table, _ = await marie_and_bob_against_a_bot(fake, clock, president)
 
     def plays(shown: Message) -> Select | None:
         return next((m for m in shown.selects if ":play:" in m.custom_id), None)

@@ -21,13 +21,15 @@ from .e2e import (
     tick,
     two_humans_against_a_bot,
 )
-from .stored import stored_game
+from .stored import StoredGame, stored_game
 
 
-async def one_round_played(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
-                           marie: Player, bob: Player) -> tuple[Table, Game]:
-    """marie and bob against a bot, in a three-round game: the first round is played and
-    the host dealt the second."""
+async def one_round_played(fake: FakeDiscord, clock: LinkedClock, url: str,
+                           ) -> tuple[PresidentBot, Player, Player, Table, Game]:
+    """A bot storing to ``url``; marie and bob against a bot, in a three-round game: the
+    first round is played and the host dealt the second."""
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie, bob = Player(fake.add_user("marie", locale="fr")), Player(fake.add_user("bob"))
     table, game = await two_humans_against_a_bot(fake, clock, bot, marie, bob,
                                                  game_end="rounds:3")
     await play_until(fake, clock, [marie, bob], lambda: game.phase is Phase.ROUND_OVER)
@@ -36,7 +38,15 @@ async def one_round_played(fake: FakeDiscord, clock: LinkedClock, bot: President
                            cid(table, "next", game.version))
     await tick(fake, clock, 1)
     assert game.round_no == 2 and game.phase is not Phase.ROUND_OVER
-    return table, game
+    return bot, marie, bob, table, game
+
+
+async def first_round_kept(url: str, table: Table) -> StoredGame:
+    """The table's game as stored: ended, with the round played before the table ended."""
+    assert table.game_row_id is not None
+    stored = await stored_game(url, table.game_row_id)
+    assert stored.round_nos == [1] and stored.ended == 1
+    return stored
 
 
 async def test_a_deleted_channel_ends_its_game_and_keeps_the_round_played(
@@ -47,9 +57,7 @@ async def test_a_deleted_channel_ends_its_game_and_keeps_the_round_played(
     404 and a logged error), and the game was never ended in the records. It ends at once
     as the host's End would, the round played kept, and nothing more is sent."""
     url = database_url(tmp_path)
-    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
-    marie, bob = Player(fake.add_user("marie", locale="fr")), Player(fake.add_user("bob"))
-    table, game = await one_round_played(fake, clock, bot, marie, bob)
+    bot, marie, bob, table, game = await one_round_played(fake, clock, url)
 
     mark = fake.mark()
     fake.delete_channel(fake.channel)
@@ -61,9 +69,7 @@ async def test_a_deleted_channel_ends_its_game_and_keeps_the_round_played(
     assert table.closed and bot.service.registry.tables() == []
     assert game.phase is Phase.GAME_OVER
     assert fake.calls_since(mark) == []  # no post, no edit: the channel and hands are gone
-    assert table.game_row_id is not None
-    stored = await stored_game(url, table.game_row_id)
-    assert stored.round_nos == [1] and stored.ended == 1
+    stored = await first_round_kept(url, table)
     assert stored.rated_rounds == {marie.user.id: 1, bob.user.id: 1}
     await fake.disconnect(bot)
     fake.assert_no_errors()
@@ -101,9 +107,7 @@ async def test_a_channel_deleted_while_the_bot_was_down_ends_its_table_at_restar
     """The deletion happened while no bot listened: the restored table's first post is
     Discord's « Unknown Channel », and the table ends there, its round kept."""
     url = database_url(tmp_path)
-    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
-    marie, bob = Player(fake.add_user("marie", locale="fr")), Player(fake.add_user("bob"))
-    table, _ = await one_round_played(fake, clock, bot, marie, bob)
+    bot, _, _, table, _ = await one_round_played(fake, clock, url)
     await fake.disconnect(bot)
     fake.delete_channel(fake.channel)
 
@@ -118,9 +122,7 @@ async def test_a_channel_deleted_while_the_bot_was_down_ends_its_table_at_restar
         await tick(fake, clock, 1)
     await again.service.drain()
     assert again.service.registry.tables() == []
-    assert table.game_row_id is not None
-    stored = await stored_game(url, table.game_row_id)
-    assert stored.round_nos == [1] and stored.ended == 1
+    await first_round_kept(url, table)
     await fake.disconnect(again)
     fake.assert_no_errors()
 
@@ -132,9 +134,7 @@ async def test_a_bot_removed_from_its_server_ends_its_tables_there_and_is_welcom
     was no longer in. Its tables there end at once, the round played kept and each hand
     told; a table in another server plays on; invited back, the bot opens new tables."""
     url = database_url(tmp_path)
-    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
-    marie, bob = Player(fake.add_user("marie", locale="fr")), Player(fake.add_user("bob"))
-    table, game = await one_round_played(fake, clock, bot, marie, bob)
+    bot, marie, bob, table, game = await one_round_played(fake, clock, url)
     other = fake.add_guild("Ailleurs")
     carol = fake.add_user("carol", guilds=[other])
     carol.channel = fake.add_channel(other, "cartes")
@@ -155,9 +155,7 @@ async def test_a_bot_removed_from_its_server_ends_its_tables_there_and_is_welcom
                 if c.route.startswith("/channels/") and c.path.startswith(
                     f"/channels/{fake.channel.id}")]
     assert fake.invalid_requests() == 0
-    assert table.game_row_id is not None
-    stored = await stored_game(url, table.game_row_id)
-    assert stored.round_nos == [1] and stored.ended == 1
+    await first_round_kept(url, table)
 
     fake.invite_bot(fake.guild)
     await fake.settle()
@@ -175,9 +173,7 @@ async def test_a_table_restored_in_a_server_that_removed_the_bot_meanwhile_ends(
     """Kicked while it was down, the bot restores the table, learns from READY that the
     server is no longer its own, and ends it as if it had seen the kick."""
     url = database_url(tmp_path)
-    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
-    marie, bob = Player(fake.add_user("marie", locale="fr")), Player(fake.add_user("bob"))
-    table, _ = await one_round_played(fake, clock, bot, marie, bob)
+    bot, marie, _, table, _ = await one_round_played(fake, clock, url)
     await fake.disconnect(bot)
     fake.remove_bot(fake.guild)
 
@@ -191,9 +187,7 @@ async def test_a_table_restored_in_a_server_that_removed_the_bot_meanwhile_ends(
     assert fake.invalid_requests() == 1
     assert again.service.registry.tables() == []
     assert marie.hand.content == "Cette table est fermée."
-    assert table.game_row_id is not None
-    stored = await stored_game(url, table.game_row_id)
-    assert stored.round_nos == [1] and stored.ended == 1
+    await first_round_kept(url, table)
     await fake.disconnect(again)
     fake.assert_no_errors()
 

@@ -8,8 +8,7 @@ from .conftest import LinkedClock
 from .e2e import (
     Player,
     create_table,
-    deal,
-    host_against_bots,
+    dealt_against_two_bots,
     message,
     play_until,
     tick,
@@ -24,12 +23,9 @@ async def test_the_opener_is_told_the_trick_is_theirs_to_open_and_why_there_is_n
     no **Passer** button, nothing saying the trick was empty, that they lead, nor that the
     count they play fixes the others'. An answer keeps its Pass and gets no such line."""
     marie = Player(fake.add_user("marie", locale="fr"))
-    table = await host_against_bots(president, marie.user, "classic", 2)
-    await tick(fake, clock, 1)
-    deal(president, table, [["3S", "5H", "5D", "9C"], ["4H", "6H", "KC"], ["7D", "8S", "QC"]],
-         opener=0)
-    await tick(fake, clock, 1)
-    await marie.open_hand(president)
+    await dealt_against_two_bots(
+        fake, clock, president, marie,
+        [["3S", "5H", "5D", "9C"], ["4H", "6H", "KC"], ["7D", "8S", "QC"]], opener=0)
     lines = marie.hand.content.splitlines()
     assert lines[2:4] == [
         lines[2], "Le pli est vide : c’est toi qui l’ouvres. Joue des cartes d’une même valeur "
@@ -43,12 +39,9 @@ async def test_an_english_opener_reads_it_in_english_and_an_answer_does_not(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
     alice = Player(fake.add_user("alice"))
-    table = await host_against_bots(president, alice.user, "classic", 2)
-    await tick(fake, clock, 1)
-    game = deal(president, table, [["3S", "5H", "9C"], ["4H", "6H", "KC"], ["7D", "8S", "QC"]],
-                opener=0)
-    await tick(fake, clock, 1)
-    await alice.open_hand(president)
+    _, game = await dealt_against_two_bots(
+        fake, clock, president, alice,
+        [["3S", "5H", "9C"], ["4H", "6H", "KC"], ["7D", "8S", "QC"]], opener=0)
     assert "The trick is empty: you open it. Play any cards of one value (the others must " \
         "answer with as many); you cannot pass." in alice.hand.content.splitlines()
     await alice.user.select(alice.hand, ["3S"], select="Play a single…")
@@ -69,17 +62,9 @@ async def test_the_exchange_says_why_a_player_gives_their_best_cards(
     President's « Give 2 cards to alice », never why. Each now reads its role from the last
     round, its partner's, and what each owes the other."""
     marie = Player(fake.add_user("marie", locale="fr"))
-    table = await create_table(president, marie.user)
-    for _ in range(2):
-        await president.service.add_bot(table, marie.user.id)
-    await president.service.set_rules(table, marie.user.id,
-                                      table.rules.replace(low_gives="pick"))
-    await president.service.start(table, marie.user.id)
-    await tick(fake, clock, 1)
     hands = [["3S", "5H", "9C", "2S"], ["4H", "6H", "KC", "AS"], ["7D", "8S", "QC", "JH"]]
-    deal(president, table, hands, previous_ranking=[1, 2, 0])
-    await tick(fake, clock, 1)
-    await marie.open_hand(president)
+    await dealt_against_two_bots(fake, clock, president, marie, hands,
+                                 previous_ranking=[1, 2, 0], low_gives="pick")
     assert "🎖️ À la manche précédente, tu as fini **Trou du cul** : tu dois tes meilleures " \
         "cartes à **Bot 1** (Président), qui t’en rend autant de son choix." in \
         marie.hand.content.splitlines()
@@ -90,12 +75,9 @@ async def test_the_english_president_and_a_neutral_read_their_part_of_the_exchan
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
     alice = Player(fake.add_user("alice"))
-    table = await host_against_bots(president, alice.user, "classic", 2)
-    await tick(fake, clock, 1)
     hands = [["3S", "5H", "9C", "2S"], ["4H", "6H", "KC", "AS"], ["7D", "8S", "QC", "JH"]]
-    deal(president, table, hands, previous_ranking=[0, 1, 2])
-    await tick(fake, clock, 1)
-    await alice.open_hand(president)
+    table, _ = await dealt_against_two_bots(fake, clock, president, alice, hands,
+                                            previous_ranking=[0, 1, 2])
     assert "🎖️ You finished the last round as **President**: **Bot 2** (Scum) owes you " \
         "their best cards, and you give back as many of your choice." in \
         alice.hand.content.splitlines()

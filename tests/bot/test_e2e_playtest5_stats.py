@@ -17,6 +17,7 @@ from fakediscord import FakeDiscord
 from .conftest import LinkedClock
 from .e2e import (
     Player,
+    alice_and_bob_stored,
     cid,
     connect_bot,
     database_url,
@@ -38,11 +39,7 @@ async def test_history_says_a_game_stopped_without_a_winner_was_stopped(
     /president history as « winners: — » (« gagnant : — » in French), where its table had
     said « stopped early, no winner »."""
     record_charts(monkeypatch)
-    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
-    alice = Player(fake.add_user("alice"))
-    bob = Player(fake.add_user("bob", locale="fr"))
-    table, game = await two_humans_against_a_bot(fake, clock, bot, alice, bob,
-                                                 game_end="rounds:3")
+    bot, alice, bob, table, game = await alice_and_bob_stored(fake, clock, tmp_path, "rounds:3", bob_locale="fr")
     await play_until(fake, clock, [alice, bob], lambda: game.phase is Phase.ROUND_OVER)
     await alice.user.slash("president end")
     await alice.user.click(alice.user.last_ephemeral(),
@@ -66,11 +63,7 @@ async def test_stats_name_the_member_as_they_are_called_now(
     and their rating chart with the name of their last game (stored once for every server,
     so a nickname of another server could show too)."""
     drawn = record_charts(monkeypatch)
-    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
-    alice = Player(fake.add_user("alice"))
-    bob = Player(fake.add_user("bob", locale="fr"))
-    table, game = await two_humans_against_a_bot(fake, clock, bot, alice, bob,
-                                                 game_end="rounds:1")
+    bot, alice, bob, table, game = await alice_and_bob_stored(fake, clock, tmp_path, "rounds:1", bob_locale="fr")
     await play_until(fake, clock, [alice, bob], lambda: game.phase is Phase.GAME_OVER)
     await bot.service.drain()
     alice.user.user.name = "Alice_B"

@@ -10,12 +10,9 @@ from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
 from .e2e import (
-    Player,
-    connect_bot,
-    database_url,
+    alice_and_bob_stored,
     play_every_round,
     record_charts,
-    two_humans_against_a_bot,
 )
 
 
@@ -23,10 +20,7 @@ async def test_stats_attach_the_rating_after_each_rated_round(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     drawn = record_charts(monkeypatch)
-    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
-    alice = Player(fake.add_user("alice"))
-    bob = Player(fake.add_user("bob"))
-    table, _ = await two_humans_against_a_bot(fake, clock, bot, alice, bob, game_end="rounds:2")
+    bot, alice, bob, table, _ = await alice_and_bob_stored(fake, clock, tmp_path, "rounds:2")
     await play_every_round(fake, clock, table, [alice, bob])
     await bot.service.drain()
     drawn.clear()  # the game's points chart

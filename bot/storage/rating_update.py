@@ -1,0 +1,92 @@
+"""The ratings a round moves, updated in the transaction that stores the round (see
+`Storage.record_round`): which players it rates, and their rows created, locked and moved.
+The arithmetic is `ratings`'."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import bindparam, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from bot.storage import ratings
+from bot.storage.models import Base, Rating
+from bot.storage.records import RatingChange, SeatRef
+
+
+def rated_places(seats: Sequence[SeatRef], places: Mapping[int, int]) -> dict[int, int]:
+    """Places of the humans whose rating this round moves (the bot policy of `ratings`)."""
+    by_user: dict[int, list[int]] = {}
+    for seat, ref in enumerate(seats):
+        if ref.user_id is not None and not ref.is_bot:
+            by_user.setdefault(ref.user_id, []).append(places[seat])
+    eligible = {user: found[0] for user, found in by_user.items() if len(found) == 1}
+    return eligible if len(eligible) >= 2 else {}
+
+
+async def rate(
+    connection: AsyncConnection, insert: Callable[[type[Base]], Any], guild_id: int,
+    preset: str, places: Mapping[int, int], now: datetime,
+) -> tuple[RatingChange, ...]:
+    """Move the ratings of `places` (`rated_places`) on a server for a preset; `insert` is
+    the dialect's INSERT … ON CONFLICT (`Access._insert`)."""
+    if not places:
+        return ()
+    users = sorted(places)
+    # Create missing rows first, then lock all of them in user order: concurrent rounds
+    # sharing a player (two processes, two tables) serialise instead of losing updates.
+    await connection.execute(
+        insert(Rating)
+        .values(
+            [
+                {
+                    "guild_id": guild_id,
+                    "preset": preset,
+                    "user_id": user,
+                    "mu": ratings.NEWCOMER.mu,
+                    "sigma": ratings.NEWCOMER.sigma,
+                    "rounds": 0,
+                    "updated_at": now,
+                }
+                for user in users
+            ]
+        )
+        .on_conflict_do_nothing(index_elements=[Rating.guild_id, Rating.preset, Rating.user_id])
+    )
+    rows = (
+        await connection.execute(
+            select(Rating.user_id, Rating.mu, Rating.sigma)
+            .where(
+                Rating.guild_id == guild_id,
+                Rating.preset == preset,
+                Rating.user_id.in_(users),
+            )
+            .order_by(Rating.user_id)
+            .with_for_update()
+        )
+    ).all()
+    before = {row.user_id: ratings.Skill(row.mu, row.sigma) for row in rows}
+    after = ratings.rate(places, before)
+    await connection.execute(
+        update(Rating)
+        .where(
+            Rating.guild_id == guild_id,
+            Rating.preset == preset,
+            Rating.user_id == bindparam("b_user"),
+        )
+        .values(
+            mu=bindparam("b_mu"),
+            sigma=bindparam("b_sigma"),
+            rounds=Rating.rounds + 1,
+            updated_at=now,
+        ),
+        [
+            {"b_user": user, "b_mu": after[user].mu, "b_sigma": after[user].sigma}
+            for user in users
+        ],
+    )
+    return tuple(
+        RatingChange(user, before[user].display, after[user].display) for user in users
+    )

@@ -1,0 +1,74 @@
+"""Moves the table's automated seats (bots, absent players' autopilot) when their turn comes.
+
+When a seat acts and at what level is `autoplay`'s; what it plays is the engine's bots'. This
+keeps one pending move per table on the shared scheduler and applies it as a person's move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+
+from bot.tables import autoplay
+from bot.tables.table import Table
+from bot.tables.thinking import Thinker
+from bot.tables.timers import Scheduler
+from engine import Event, Game
+from engine.bots import Bot
+from engine.view import player_view
+
+
+class BotTurns:
+    """`after` is the service's, applying a move's events under the table's lock."""
+
+    def __init__(self, scheduler: Scheduler, thinker: Thinker, pause: float,
+                 after: Callable[[Table, list[Event]], None]) -> None:
+        self.scheduler = scheduler
+        self.thinker = thinker
+        self.pause = pause
+        self._after = after
+        self.tasks: set[asyncio.Task[None]] = set()  # hard moves thinking: drain waits for them
+
+    def schedule(self, table: Table) -> None:
+        key = (table.id, "bot")
+        game = table.game
+        if game is None or autoplay.next_seat(game) is None:
+            self.scheduler.cancel(key)
+            return
+        if self.scheduler.deadline(key) is None:
+            self.scheduler.after(key, autoplay.delay(table, game, self.pause),
+                                 lambda: self.move(table))
+
+    async def move(self, table: Table) -> None:
+        async with table.lock:
+            game = table.game
+            seat = autoplay.next_seat(game) if game is not None else None
+            if game is None or seat is None:
+                return
+            bot = self.bot(table, game, seat)
+            view = player_view(game, seat)
+            if bot.level != "hard":  # well under a millisecond: decided in place
+                self._after(table, game.apply(seat, bot.choose(view)))
+                return
+            version = game.version
+        # The search runs for its budget outside the lock and the loop: the table's timers,
+        # its players' clicks and other tables go on meanwhile. A shutdown's `drain` waits
+        # for the move, so it is applied and stored before the snapshot writer closes.
+        task = asyncio.current_task()
+        assert task is not None
+        self.tasks.add(task)
+        try:
+            action = await self.thinker.think(bot, view)
+            async with table.lock:
+                if table.closed or table.game is not game or game.version != version:
+                    return  # the game moved on meanwhile; what moved it re-armed the bots
+                self._after(table, game.apply(seat, action))
+        finally:
+            self.tasks.discard(task)
+
+    def bot(self, table: Table, game: Game, seat: int) -> Bot:
+        """Who plays this automated seat now (see `autoplay.player_of`)."""
+        thinker = self.thinker
+        return autoplay.player_of(table, game, seat, samples=thinker.samples,
+                                  budget=thinker.budget, clock=time.perf_counter)

@@ -1,0 +1,86 @@
+"""The table's own deadlines on the shared scheduler: its turn timer, its close when no person
+acts any more, and forgetting them all when the game or the table ends."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.tables.clock import Clock
+from bot.tables.table import LogEntry, Table
+from bot.tables.timers import Scheduler
+from engine import Event
+
+# A table where no person has acted this long closes itself.
+IDLE_CLOSE_SECONDS = 30 * 60
+
+
+class Deadlines:
+    """`after` applies the events of a turn that timed out, `close` closes an idle table;
+    both are the service's, called under the table's lock."""
+
+    def __init__(self, clock: Clock, scheduler: Scheduler, *,
+                 after: Callable[[Table, list[Event]], None],
+                 close: Callable[[Table], None]) -> None:
+        self.clock = clock
+        self.scheduler = scheduler
+        self._after = after
+        self._close = close
+
+    def arm_turn(self, table: Table) -> None:
+        """Follow the game's timer. The deadline is kept on the table (stored with it), so
+        a restart re-arms it where it was; only a new timer serial starts a new count."""
+        game = table.game
+        timer = game.timer if game is not None else None
+        key = (table.id, "timer")
+        if timer is None:
+            self.scheduler.cancel(key)
+            table.timer_serial = table.timer_deadline = None
+            return
+        if timer.serial == table.timer_serial and self.scheduler.deadline(key) is not None:
+            return
+        if timer.serial != table.timer_serial or table.timer_deadline is None:
+            table.timer_serial = timer.serial
+            table.timer_deadline = self.clock.now() + timer.seconds
+        serial = timer.serial
+        self.scheduler.at(key, table.timer_deadline, lambda: self._expire(table, serial))
+
+    async def _expire(self, table: Table, serial: int) -> None:
+        async with table.lock:
+            game = table.game
+            if game is None or game.timer is None or game.timer.serial != serial:
+                return
+            self._after(table, game.timeout())
+
+    def human_seen(self, table: Table) -> None:
+        """A person acted here: the table stays open for IDLE_CLOSE_SECONDS more."""
+        table.human_seen = self.clock.now()
+        self.arm_idle(table)
+
+    def arm_idle(self, table: Table) -> None:
+        self.scheduler.at((table.id, "idle"), table.human_seen + IDLE_CLOSE_SECONDS,
+                          lambda: self._idle_over(table))
+
+    async def _idle_over(self, table: Table) -> None:
+        """Nobody has acted for IDLE_CLOSE_SECONDS: the timers and bots would otherwise keep
+        an abandoned table playing in its channel forever."""
+        async with table.lock:
+            if table.closed or self.clock.now() < table.human_seen + IDLE_CLOSE_SECONDS:
+                return
+            table.notice = LogEntry("table.idle_closed")
+            self._close(table)
+
+    def forget(self, table: Table, *, keep_refresh: bool) -> None:
+        """Cancel every deadline of the table, its bots' and absences' too; with
+        `keep_refresh` its pending message edits still run."""
+        self.scheduler.cancel_where(lambda key: _of_table(key, table.id, keep_refresh))
+
+
+def _of_table(key: object, table_id: int, keep_refresh: bool) -> bool:
+    if not isinstance(key, tuple) or not key:
+        return False
+    if key[0] == "refresh":
+        target = key[1]
+        if isinstance(target, tuple):
+            target = target[1]
+        return not keep_refresh and bool(target == table_id)
+    return bool(key[0] == table_id)

@@ -1,0 +1,53 @@
+"""Who may use the host's actions: the host, or a seated human taking the role over from a
+host who is gone, so a table never locks its channel for good."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+
+from bot.tables.refusals import TableError
+from bot.tables.table import LogEntry, Table
+
+# A host silent this long may be replaced by any seated human who uses a host action.
+HOST_IDLE_SECONDS = 10 * 60
+
+
+def may_host(table: Table, user_id: int, now: float) -> bool:
+    """Whether a host action by this user would be let through: the host's, or a seated
+    human's taking the role over from a host who is gone (no longer seated, away) or
+    silent for HOST_IDLE_SECONDS."""
+    if table.is_host(user_id):
+        return True
+    host_gone = table.seat_of(table.host_id) is None and not table.queued(table.host_id)
+    return table.seat_of(user_id) is not None and (
+        host_gone or table.host_id in table.away
+        or now - table.host_seen > HOST_IDLE_SECONDS)
+
+
+def claim(table: Table, user_id: int, now: float) -> None:
+    """Let a host action through (`may_host`), the user taking the role over if need be."""
+    if not may_host(table, user_id, now):
+        raise TableError("err.not_host", host=table.host_id)
+    if table.is_host(user_id):
+        table.host_seen = now
+        return
+    seat = table.seat_of(user_id)
+    assert seat is not None
+    table.host_id, table.host_seen = user_id, now
+    table.remember(LogEntry("ev.new_host", {"name": table.seats[seat].name}))
+
+
+@contextlib.asynccontextmanager
+async def host_action(table: Table) -> AsyncIterator[None]:
+    """The table's lock for a host action. A seated human may take the host role over
+    by using one (`claim`); if the action is then refused, the role goes back, as a
+    refusal changes nothing."""
+    async with table.lock:
+        host, seen, log = table.host_id, table.host_seen, list(table.log)
+        try:
+            yield
+        except TableError:
+            if table.host_id != host:
+                table.host_id, table.host_seen, table.log = host, seen, log
+            raise

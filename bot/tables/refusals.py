@@ -1,0 +1,77 @@
+"""Why a request is refused: `TableError` and the checks that raise it.
+
+A refusal carries a catalogue key, so the Discord layer only has to translate it. The checks
+here read the table and its game and change nothing; the ones that also note who acted stay
+with the service.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.tables.table import Table
+from engine import Event, Game, IllegalAction, Phase
+
+
+class TableError(Exception):
+    """A refused request; `key` and `params` make the sentence shown to the user."""
+
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+    @classmethod
+    def from_engine(cls, err: IllegalAction) -> TableError:
+        return cls(f"engine.{err.code}", detail=str(err), **err.params)
+
+
+def settings_open(table: Table) -> None:
+    """The rules and the table's settings change in the lobby only. Once a game is over the
+    refusal says the way there (« Terminer »), which a host may not think of while the
+    finished game still shows."""
+    if table.game is None:
+        return
+    raise TableError("err.settings_after_game" if table.game.phase is Phase.GAME_OVER
+                     else "err.settings_locked")
+
+
+def lobby_only(table: Table) -> None:
+    if table.running:
+        raise TableError("err.game_running")
+
+
+def game_of(table: Table) -> Game:
+    if table.game is None:
+        raise TableError("err.no_game")
+    return table.game
+
+
+def check_version(game: Game, version: int | None) -> None:
+    """A host button drawn for another state of the game than the current one."""
+    if version is not None and version != game.version:
+        raise TableError("err.stale_button")
+
+
+def check_seen(table: Table, game: Game, seen: int) -> None:
+    """A hand control carries the version it was drawn for. Turn by turn it must be the
+    current one; in fast mode an older one may still play (the engine refuses it if the
+    trick moved on since), but one that does not exist yet was forged."""
+    if seen > game.version or (not table.rules.fast and seen != game.version):
+        raise TableError("err.stale")
+
+
+def check_round(game: Game, seen: int) -> None:
+    """Gift controls carry the version they were drawn for too. Everyone gives at once,
+    so any version of this round will do; one of an earlier round (or game) is a menu
+    left on a player's screen, for other cards and another exchange."""
+    if not game.round_version <= seen <= game.version:
+        raise TableError("err.stale")
+
+
+def engine(action: Callable[[], list[Event]]) -> list[Event]:
+    """Run an engine action; the engine's refusal becomes the table's."""
+    try:
+        return action()
+    except IllegalAction as err:
+        raise TableError.from_engine(err) from None

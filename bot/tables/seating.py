@@ -1,0 +1,160 @@
+"""Coming and going: joining a table or its queue, leaving it, and presi's grace for a player
+who left a game under way (RULES §10), whose seat the table keeps until they come back or
+their grace runs out."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.tables import refusals, seats
+from bot.tables.clock import Clock
+from bot.tables.deadlines import Deadlines
+from bot.tables.refusals import TableError
+from bot.tables.table import Farewell, LeaveOutcome, LogEntry, Table
+from bot.tables.timers import Scheduler
+from engine import Event, Game, Phase
+
+
+class Seating:
+    """The service's answers to a change of seats are passed in: `after` applies engine
+    events, `changed` stores and shows the table, `close` closes it and `to_lobby` ends its
+    game without a result, saying why (or the usual why, with None)."""
+
+    def __init__(self, clock: Clock, scheduler: Scheduler, deadlines: Deadlines, *,
+                 after: Callable[[Table, list[Event]], None],
+                 changed: Callable[[Table], None],
+                 close: Callable[[Table], None],
+                 to_lobby: Callable[[Table, LogEntry | None], None]) -> None:
+        self.clock = clock
+        self.scheduler = scheduler
+        self.deadlines = deadlines
+        self._after = after
+        self._changed = changed
+        self._close = close
+        self._to_lobby = to_lobby
+
+    async def join(self, table: Table, user_id: int, name: str, locale: str) -> str:
+        """Seat a user; returns "seated", "queued" or "back" (a presi player returning)."""
+        async with table.lock:
+            self.deadlines.human_seen(table)
+            if user_id in table.away:
+                self.come_back(table, user_id)
+                self._changed(table)
+                return "back"
+            if table.seat_of(user_id) is not None:
+                raise TableError("err.already_seated")
+            if table.queued(user_id):
+                raise TableError("err.already_queued")
+            if table.running or len(table.seats) >= table.capacity():
+                if not table.rules.bots_fill:
+                    raise TableError("err.game_running" if table.running else "err.table_full",
+                                     max=table.capacity())
+                table.queue.append(table.new_player(user_id, name, locale))
+                self._changed(table)
+                return "queued"
+            table.seats.append(table.new_player(user_id, name, locale))
+            self._changed(table)
+            return "seated"
+
+    async def leave(self, table: Table, user_id: int, *, ask_first: bool = False,
+                    game_no: int | None = None) -> bool:
+        """Leave the table or its queue; True once done. With `ask_first` (the command, the
+        lobby button) a player of a game under way stays seated and False says to ask them
+        first (display.quit_prompt): decided under the lock, so a game that starts meanwhile
+        still asks. `game_no` is the game they confirmed leaving: once it is over the click
+        leaves nothing. A presi leaver the table waits for is refused: leaving again would
+        push the deadline back."""
+        async with table.lock:
+            if ask_first and table.plays(user_id):
+                return False
+            if game_no is not None and (game_no != table.game_no or not table.under_way):
+                raise TableError("err.stale_button")
+            if user_id in table.away:
+                raise TableError("err.already_left", deadline=int(table.away[user_id]))
+            await self.remove(table, user_id)
+            return True
+
+    async def remove(self, table: Table, user_id: int, *,
+                     farewell: str = "hand.left") -> None:
+        """Take a player off the table. From a game under way their seat goes as
+        Table.leave_outcome says, which is what the prompt asking them first said."""
+        if table.queued(user_id):
+            table.queue = [p for p in table.queue if p.user_id != user_id]
+            self._changed(table)
+            return
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise TableError("err.not_seated")
+        game = table.game
+        link = table.hands.pop(user_id, None)
+        if link is not None and game is not None:
+            table.farewells[user_id] = Farewell(link, farewell)  # it loses its controls
+        if game is None:
+            del table.seats[seat]
+            seats.seat_queue(table)
+        elif game.phase is Phase.GAME_OVER:
+            self._to_lobby(table, None)
+            table.seats = [p for p in table.seats if p.user_id != user_id]
+        else:
+            outcome = table.leave_outcome(user_id)
+            if outcome is LeaveOutcome.WAIT:
+                deadline = self.clock.now() + table.rules.leave_grace_seconds
+                table.away[user_id] = deadline
+                self.arm_grace(table, user_id, deadline)
+                table.remember(LogEntry("ev.away", {"name": table.seats[seat].name,
+                                                    "deadline": int(deadline)}))
+            elif outcome.at_once:
+                seats.free_seat(table, game, seat)
+                if outcome is LeaveOutcome.FREE_LOBBY:
+                    self._to_lobby(table, None)
+            else:  # freed with the round's other leavers once it ends (round_ended)
+                table.left_seats.add(seat)
+                table.seats[seat].user_id = None
+                self._after(table, refusals.engine(lambda: game.leave(seat)))
+        if table.host_id == user_id:
+            table.pass_host()
+        if not table.humans() and not table.away:
+            self._close(table)
+            return
+        self._changed(table)
+
+    def round_ended(self, table: Table, game: Game) -> None:
+        """The seats left this round go now; too few left sends the table to its lobby, by
+        the count Table.leave_outcome made when they left (LeaveOutcome.ROUND_LOBBY)."""
+        for seat in sorted(table.left_seats):
+            seats.free_seat(table, game, seat)
+        table.left_seats.clear()
+        if table.too_few_left():
+            self._to_lobby(table, None)
+
+    def arm_grace(self, table: Table, user_id: int, deadline: float) -> None:
+        self.scheduler.at((table.id, "away", user_id), deadline,
+                          lambda: self._grace_over(table, user_id))
+
+    def come_back(self, table: Table, user_id: int) -> None:
+        table.away.pop(user_id, None)
+        self.scheduler.cancel((table.id, "away", user_id))
+        seat = table.seat_of(user_id)
+        if seat is not None:
+            table.remember(LogEntry("ev.back", {"name": table.seats[seat].name}))
+
+    async def _grace_over(self, table: Table, user_id: int) -> None:
+        async with table.lock:
+            if user_id not in table.away or table.game is None:
+                return
+            self.cancel_for_absence(table, user_id, "table.cancelled")
+
+    def cancel_for_absence(self, table: Table, user_id: int, why: str) -> None:
+        """RULES §10 (presi): the seat of a player who is away, and will not be back, cancels
+        the game: when their grace runs out, or at once when the host removed them."""
+        seat = table.seat_of(user_id)
+        name = table.seats[seat].name if seat is not None else "?"
+        # Still away: the lobby keeps the others by their seats in the game, and
+        # deleting this one first would shift every seat after it.
+        self._to_lobby(table, LogEntry(why, {"name": name}))
+        if table.host_id == user_id:  # as any leaver's (remove), among those left
+            table.pass_host()
+        if not table.humans():
+            self._close(table)
+            return
+        self._changed(table)

@@ -1,0 +1,77 @@
+"""Who sits where: bots seated and named, freed seats, the queue of those waiting.
+
+Plain changes of the table's seats (and the game's, for a seat that changes hands), with no
+timer, storage or display: the service decides when they happen and shows them.
+"""
+
+from __future__ import annotations
+
+from bot.i18n import t
+from bot.tables.table import DEFAULT_LEVEL, Player, Table
+from engine import Game
+
+
+def new_bot(table: Table) -> Player:
+    number = 1 + sum(1 for p in table.seats if p.is_bot and not p.vacant)
+    return table.new_player(None, t(table.locale, "bot.name", n=number), table.locale)
+
+
+def seat_bot(table: Table, *, by_host: bool = False, level: str = DEFAULT_LEVEL) -> None:
+    """Seat a bot; only the host's choose their level, fill-in bots play normal."""
+    bot = new_bot(table)
+    bot.by_host = by_host
+    bot.level = level
+    table.seats.append(bot)
+
+
+def free_seat(table: Table, game: Game, seat: int) -> None:
+    """Between rounds a leaver's seat goes: to a bot where bots fill tables, else away
+    (LeaveOutcome.BOT and ROUND_BOT against the others, decided by the same rule)."""
+    if table.rules.bots_fill:
+        table.seats[seat] = new_bot(table)
+        game.set_bot(seat, True)
+    else:
+        game.remove_seat(seat)
+        table.seats[seat].user_id = None
+        table.seats[seat].vacant = True
+
+
+def seat_queue(table: Table) -> None:
+    """In the lobby nobody waits while a seat is free, and nobody sits beyond the
+    table's capacity: those who came to a full table (`bots_fill`) sit in their order of
+    arrival as seats free or the host opens more; the others wait for the game's first
+    change of seats (`seat_waiting_players`)."""
+    while table.queue and not table.running and len(table.seats) < table.capacity():
+        table.seats.append(table.queue.pop(0))
+
+
+def seat_waiting_players(table: Table, game: Game) -> None:
+    """RULES §10: waiting players take bots' seats, lowest rank first; with no bot seated
+    the last place gives up its seat and joins the end of the queue."""
+    ranking = list(game.ranking or range(game.seats))
+    for seat in reversed(ranking):
+        if table.queue and table.seats[seat].is_bot and game.active[seat]:
+            table.seats[seat] = table.queue.pop(0)
+            game.set_bot(seat, False)
+    if table.queue and ranking and not any(
+        table.seats[s].is_bot for s in ranking if game.active[s]
+    ):
+        last = ranking[-1]
+        table.queue.append(table.seats[last])
+        table.seats[last] = table.queue.pop(0)
+
+
+def keep_for_lobby(table: Table, game: Game) -> None:
+    """The seats a game ending without a result leaves in the lobby. The bots the host
+    seated stay, so the next game needs no re-adding; bots that filled the table or replaced
+    leavers go, and waiting humans come before the host's bots when seats run short (the
+    last-added bot gives way first); those beyond the table's seats keep waiting
+    (`seat_queue`)."""
+    humans = [p for s, p in enumerate(table.seats)
+              if p.user_id is not None and game.active[s] and s not in table.left_seats
+              and p.user_id not in table.away]
+    bots = [p for p in table.seats if p.is_bot and p.by_host]
+    room = max(0, table.rules.max_players - len(humans) - len(table.queue))
+    kept_bots = sorted(bots, key=lambda p: p.joined)[:room]
+    kept = {id(p) for p in humans + kept_bots}
+    table.seats = [p for p in table.seats if id(p) in kept]

@@ -284,6 +284,8 @@ CATALOGUE: dict[str, str] = {
     "lobby.title": "🃏 **Président table** · {preset}",
     "lobby.rules": "Rules: {summary}",
     "lobby.rule": "{knob}: {value}",
+    "lobby.rules_more.one": "{rules} · … and {n} more setting (`/president rules`)",
+    "lobby.rules_more.many": "{rules} · … and {n} more settings (`/president rules`)",
     "lobby.seats": "Players ({count}/{capacity}):",
     "lobby.queue": "Waiting for the next round: {names}",
     "lobby.queue_more.one": "{names} and {n} more",

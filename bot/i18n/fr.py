@@ -284,6 +284,8 @@ CATALOGUE: dict[str, str] = {
     "lobby.title": "🃏 **Table de Président** · {preset}",
     "lobby.rules": "Règles : {summary}",
     "lobby.rule": "{knob} : {value}",
+    "lobby.rules_more.one": "{rules} · … et {n} autre réglage (`/president règles`)",
+    "lobby.rules_more.many": "{rules} · … et {n} autres réglages (`/president règles`)",
     "lobby.seats": "Joueurs ({count}/{capacity}) :",
     "lobby.queue": "En attente de la prochaine manche : {names}",
     "lobby.queue_more.one": "{names} et {n} autre",

@@ -1,4 +1,5 @@
 from bot.client import PresidentBot
+from bot.i18n import t
 from engine import Phase
 from fakediscord import FakeDiscord
 
@@ -6,11 +7,13 @@ from .conftest import LinkedClock
 from .e2e import (
     alice_hosts_with_bob_around,
     cid,
+    create_table,
     let_timers_play,
     marie_against_three_bots,
     message,
     tick,
 )
+from .extremes import LONG_TYPED, longest_rules
 
 
 async def test_create_join_addbot_start_and_open_hand(
@@ -138,4 +141,26 @@ async def test_leaving_the_lobby_is_immediate_and_only_a_player_is_asked_mid_gam
     await carol.slash("president leave")
     refusal = carol.last_ephemeral()
     assert refusal.text == "You are not seated at this table." and not refusal.buttons
+    fake.assert_no_errors()
+
+
+async def test_a_crowded_lobby_with_every_knob_changed_is_one_message_discord_takes(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """The longest lobby through Discord: eight of its longest names seated, eight more
+    waiting, and the longest rules a host can set on wild7. Discord refuses a message over
+    2,000 characters; the lobby keeps its seats and hints and counts the rest."""
+    users = [fake.add_user(f"{i}{LONG_TYPED}"[:32], locale="fr") for i in range(16)]
+    host = users[0]
+    table = await create_table(president, host, "wild7")
+    rules = longest_rules("wild7", "fr").replace(bots_fill=True)  # a full table queues
+    await president.service.set_rules(table, host.id, rules)
+    for user in users[1:]:
+        await user.slash("president join")
+    await tick(fake, clock, 1)
+    assert len(table.seats) == 8 and len(table.queue) == 8
+    lobby = message(host, table.lobby_message_id).content
+    assert len(lobby) <= 2000 and "Joueurs (8/8) :" in lobby  # the last edit, not refused
+    assert "(`/president règles`)" in lobby.split("\n")[1]  # the rules line, cut short
+    assert lobby.split("\n")[-1] == t("fr", "lobby.rules_hint")
     fake.assert_no_errors()

@@ -195,6 +195,8 @@ CATALOGUE: dict[str, str] = {
     "err.table_full": "The table is full ({max} seats).",
     "err.not_host": "Only the host (<@{host}>) can do that.",
     "err.game_running": "A game is running at this table; wait for it to end.",
+    "err.join_running": "A game is under way and this table has no queue: you can join once it is back in its lobby, when the game ends.",
+    "err.join_game_over": "The game is over: you can join the table if the host takes it back to its lobby with **End game** (**Replay** keeps the same players).",
     "err.no_game": "No game is running at this table.",
     "err.not_seated": "You are not seated at this table.",
     "err.min_players": "At least {min} players are needed to start ({count} seated).",

@@ -195,6 +195,8 @@ CATALOGUE: dict[str, str] = {
     "err.table_full": "La table est complète ({max} places).",
     "err.not_host": "C’est réservé à l’hôte (<@{host}>).",
     "err.game_running": "Une partie est en cours à cette table ; attends qu’elle se termine.",
+    "err.join_running": "Une partie est en cours et cette table n’a pas de file d’attente : tu pourras la rejoindre quand elle reviendra au salon d’attente, à la fin de la partie.",
+    "err.join_game_over": "La partie est finie : tu pourras rejoindre la table si l’hôte la ramène au salon d’attente avec **Terminer** (**Rejouer** garde les mêmes joueurs).",
     "err.no_game": "Aucune partie n’est en cours à cette table.",
     "err.not_seated": "Tu n’as pas de place à cette table.",
     "err.min_players": "Il faut au moins {min} joueurs pour lancer ({count} à la table).",

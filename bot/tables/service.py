@@ -165,8 +165,7 @@ class TableService:
                 raise TableError("err.already_queued")
             if table.running or len(table.seats) >= table.capacity():
                 if not table.rules.bots_fill:
-                    raise TableError("err.game_running" if table.running else "err.table_full",
-                                     max=table.capacity())
+                    raise TableError(self._no_seat(table), max=table.capacity())
                 table.queue.append(table.new_player(user_id, name, locale))
                 self._changed(table)
                 return "queued"
@@ -497,6 +496,15 @@ class TableService:
                 return
             table.notice = LogEntry("table.idle_closed")
             self._close(table)
+
+    @staticmethod
+    def _no_seat(table: Table) -> str:
+        """Why a table with no queue seats nobody now, and so when to come back: only its
+        lobby seats newcomers, and a finished game stays on until the host ends it (a replay
+        keeps the same players)."""
+        if not table.running:
+            return "err.table_full"
+        return "err.join_game_over" if not table.under_way else "err.join_running"
 
     def _lobby_only(self, table: Table) -> None:
         if table.running:

@@ -164,3 +164,27 @@ async def test_a_crowded_lobby_with_every_knob_changed_is_one_message_discord_ta
     assert "(`/president règles`)" in lobby.split("\n")[1]  # the rules line, cut short
     assert lobby.split("\n")[-1] == t("fr", "lobby.rules_hint")
     fake.assert_no_errors()
+
+
+async def test_joining_a_table_without_a_queue_says_when_a_seat_opens(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock
+) -> None:
+    """Joining a classic game (no queue) was refused with « wait for it to end », and again,
+    word for word, once it had ended and stayed on its final standings: only the lobby seats
+    newcomers, and only the host's End takes a finished game there."""
+    marie, table, game = await marie_against_three_bots(fake, instant, "rounds:1")
+    john = fake.add_user("john")
+    await john.slash("president join")
+    assert "A game is under way and this table has no queue: you can join once it is back " \
+        "in its lobby, when the game ends." in john.last_ephemeral().content
+    await let_timers_play(fake, clock, game, Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+    await john.slash("president join")
+    assert "The game is over: you can join the table if the host takes it back to its lobby " \
+        "with **End game** (**Replay** keeps the same players)." in \
+        john.last_ephemeral().content
+    assert table.seat_of(john.id) is None and not table.queue
+    await marie.click(message(marie, table.table_message_id), cid(table, "end", game.version))
+    await john.slash("president join")
+    assert table.seat_of(john.id) is not None
+    fake.assert_no_errors()

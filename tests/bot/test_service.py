@@ -91,7 +91,7 @@ async def test_lobby_checks_explain_themselves() -> None:
     await svc.start(table, ALICE)
     with pytest.raises(TableError) as err:
         await svc.join(table, CAROL, "c", "en")
-    assert err.value.key == "err.game_running"
+    assert err.value.key == "err.join_running"
     with pytest.raises(TableError) as err:
         await svc.set_rules(table, ALICE, Rules.preset("classic", revolution=False))
     assert err.value.key == "err.settings_locked"

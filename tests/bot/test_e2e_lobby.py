@@ -140,7 +140,7 @@ async def test_leaving_the_lobby_is_immediate_and_only_a_player_is_asked_mid_gam
     assert table.seat_of(bob.id) is not None and table.game is not None
     await carol.slash("president leave")
     refusal = carol.last_ephemeral()
-    assert refusal.text == "You are not seated at this table." and not refusal.buttons
+    assert refusal.text == "⚠️ You are not seated at this table." and not refusal.buttons
     fake.assert_no_errors()
 
 
@@ -187,4 +187,29 @@ async def test_joining_a_table_without_a_queue_says_when_a_seat_opens(
     await marie.click(message(marie, table.table_message_id), cid(table, "end", game.version))
     await john.slash("president join")
     assert table.seat_of(john.id) is not None
+    fake.assert_no_errors()
+
+
+async def test_refusals_in_the_lobby_lead_with_a_warning_sign(
+    fake: FakeDiscord, president: PresidentBot
+) -> None:
+    """A refusal alone in its private answer read like any other answer (« C’est réservé
+    à l’hôte »), while a refusal atop a hand or the settings panel led with ⚠️: every
+    refusal now does, from a command or a button."""
+    marie = fake.add_user("marie", locale="fr")
+    john = fake.add_user("john")
+    await john.slash("president join")  # no table yet
+    assert john.last_ephemeral().content == \
+        "⚠️ There is no table in this channel. Open one with `/president create`."
+    alice, bob, table = await alice_hosts_with_bob_around(fake, president)
+    lobby = message(alice, table.lobby_message_id)
+    await bob.click(lobby, cid(table, "start"))  # not the host
+    assert bob.last_ephemeral().content.startswith("⚠️ C’est réservé à l’hôte")
+    await alice.click(lobby, cid(table, "start"))
+    assert alice.last_ephemeral().content == \
+        "⚠️ At least 3 players are needed to start (1 seated)."
+    await marie.slash("president create")
+    assert marie.last_ephemeral().content.startswith(
+        "⚠️ Une table est déjà ouverte dans ce salon")
+    assert len(table.seats) == 1 and table.game is None
     fake.assert_no_errors()

@@ -193,6 +193,8 @@ CATALOGUE: dict[str, str] = {
     "err.already_seated": "You are already seated at this table.",
     "err.already_queued": "You are already in the queue for the next round.",
     "err.table_full": "The table is full ({max} seats).",
+    "err.table_full_join": "The table is full ({max} seats): wait for a seat to free up, or ask the host to open more in **Settings**.",
+    "err.table_full_join_most": "The table is full ({max} seats, the most it can have): wait for a seat to free up.",
     "err.not_host": "Only the host (<@{host}>) can do that.",
     "err.game_running": "A game is running at this table; wait for it to end.",
     "err.join_running": "A game is under way and this table has no queue: you can join once it is back in its lobby, when the game ends.",

@@ -193,6 +193,8 @@ CATALOGUE: dict[str, str] = {
     "err.already_seated": "Tu as déjà une place à cette table.",
     "err.already_queued": "Tu es déjà dans la file d’attente pour la prochaine manche.",
     "err.table_full": "La table est complète ({max} places).",
+    "err.table_full_join": "La table est complète ({max} places) : attends qu’une place se libère, ou demande à l’hôte d’en ouvrir plus dans les **Réglages**.",
+    "err.table_full_join_most": "La table est complète ({max} places, le maximum) : attends qu’une place se libère.",
     "err.not_host": "C’est réservé à l’hôte (<@{host}>).",
     "err.game_running": "Une partie est en cours à cette table ; attends qu’elle se termine.",
     "err.join_running": "Une partie est en cours et cette table n’a pas de file d’attente : tu pourras la rejoindre quand elle reviendra au salon d’attente, à la fin de la partie.",

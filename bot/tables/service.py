@@ -501,10 +501,15 @@ class TableService:
     def _no_seat(table: Table) -> str:
         """Why a table with no queue seats nobody now, and so when to come back: only its
         lobby seats newcomers, and a finished game stays on until the host ends it (a replay
-        keeps the same players)."""
-        if not table.running:
-            return "err.table_full"
-        return "err.join_game_over" if not table.under_way else "err.join_running"
+        keeps the same players). A full lobby can grow only while the rules allow one more
+        player (`max_players`, and a deck with cards for them)."""
+        if table.running:
+            return "err.join_game_over" if not table.under_way else "err.join_running"
+        try:
+            table.rules.replace(max_players=table.rules.max_players + 1)
+        except ValueError:  # RulesError included
+            return "err.table_full_join_most"
+        return "err.table_full_join"
 
     def _lobby_only(self, table: Table) -> None:
         if table.running:

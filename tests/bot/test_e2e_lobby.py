@@ -10,6 +10,7 @@ from .e2e import (
     create_table,
     let_timers_play,
     marie_against_three_bots,
+    marie_hosts_with_bob_around,
     message,
     tick,
 )
@@ -212,4 +213,30 @@ async def test_refusals_in_the_lobby_lead_with_a_warning_sign(
     assert marie.last_ephemeral().content.startswith(
         "⚠️ Une table est déjà ouverte dans ce salon")
     assert len(table.seats) == 1 and table.game is None
+    fake.assert_no_errors()
+
+
+async def test_joining_a_full_lobby_says_how_a_seat_opens(
+    fake: FakeDiscord, president: PresidentBot
+) -> None:
+    """« La table est complète (3 places). » left a newcomer with nothing to do: it now says
+    to wait for a seat, or to ask the host for more while the rules allow more players."""
+    marie, bob, table = await marie_hosts_with_bob_around(fake, president)
+    await president.service.set_rules(table, marie.id, table.rules.replace(max_players=3))
+    lobby = message(marie, table.lobby_message_id)
+    for _ in range(2):
+        await marie.click(lobby, cid(table, "addbot"))
+    await bob.slash("president join")
+    assert bob.last_ephemeral().content == "⚠️ The table is full (3 seats): wait for a seat " \
+        "to free up, or ask the host to open more in **Settings**."
+    await marie.click(lobby, cid(table, "removebot"))
+    await president.service.set_rules(table, marie.id, table.rules.replace(max_players=8))
+    for _ in range(6):
+        await marie.click(lobby, cid(table, "addbot"))
+    assert len(table.seats) == 8
+    jeanne = fake.add_user("jeanne", locale="fr")
+    await jeanne.slash("president join")
+    assert jeanne.last_ephemeral().content == \
+        "⚠️ La table est complète (8 places, le maximum) : attends qu’une place se libère."
+    assert table.seat_of(bob.id) is None and table.seat_of(jeanne.id) is None
     fake.assert_no_errors()

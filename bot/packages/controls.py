@@ -132,7 +132,8 @@ def number(text: str, limit: int) -> int:
 
 async def refuse(interaction: discord.Interaction[Any], key: str, **params: object) -> None:
     """Tell the user, privately and in their language, why nothing happened."""
-    await answer_privately(interaction, t(interaction.locale, key, **params))
+    await answer_privately(interaction, refusal_text(interaction.locale,
+                                                     TableError(key, **params)))
 
 
 async def answer_privately(interaction: discord.Interaction[Any], text: str) -> None:
@@ -142,6 +143,12 @@ async def answer_privately(interaction: discord.Interaction[Any], text: str) -> 
         await interaction.followup.send(text, ephemeral=True)
     else:
         await interaction.response.send_message(text, ephemeral=True)
+
+
+def refusal_text(locale: object, err: TableError) -> str:
+    """A refusal as the user reads it, alone or atop a redrawn hand or settings panel:
+    « ⚠️ » first, so it is never taken for an answer that something was done."""
+    return "⚠️ " + error_text(locale, err)
 
 
 def error_text(locale: object, err: TableError) -> str:
@@ -193,7 +200,7 @@ async def route_standalone(interaction: discord.Interaction[Any], raw: str,
     try:
         await STANDALONE[match.group(2)](interaction, match.group(4), values)
     except TableError as err:
-        await answer_privately(interaction, error_text(interaction.locale, err))
+        await answer_privately(interaction, refusal_text(interaction.locale, err))
     except Exception:
         log.exception("%s failed", match.group(2))
         await refuse(interaction, "err.internal")
@@ -234,7 +241,7 @@ async def route(interaction: discord.Interaction[Any], raw: str, values: list[st
     try:
         await handler(click)
     except TableError as err:
-        await answer_privately(interaction, error_text(interaction.locale, err))
+        await answer_privately(interaction, refusal_text(interaction.locale, err))
     except Exception:
         log.exception("%s on table %s failed", click.action, table.id)
         await refuse(interaction, "err.internal")

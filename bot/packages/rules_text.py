@@ -176,15 +176,24 @@ def rules_page(locale: LocaleLike, rules: Rules, seats: int | None = None) -> li
     return lines
 
 
-def summary(locale: LocaleLike, rules: Rules) -> str:
+def summary(locale: LocaleLike, rules: Rules, room: int | None = None) -> str:
     """One line: how the game ends and every knob changed from the preset (the lobby's title
-    names the preset)."""
+    names the preset). In at most `room` characters, when given: the lobby is one message,
+    and a host who changed every knob would push it past Discord's 2,000. Then the first
+    changes stay, in `KNOBS` order (how tricks are played before timers), and the others are
+    counted, « … et 12 autres réglages », pointing to `/president rules` that lists them."""
     parts = [knob_value(locale, "game_end", rules.game_end, rules)]
     for name, value in rules.differences().items():
         if name != "game_end" and rules.applies(name):
             parts.append(t(locale, "lobby.rule", knob=knob_label(locale, name),
                            value=knob_value(locale, name, value, rules)))
-    return " · ".join(parts)
+    line = " · ".join(parts)
+    shown = len(parts)
+    while room is not None and len(line) > room and shown > 1:
+        shown -= 1
+        line = plural(locale, "lobby.rules_more", len(parts) - shown,
+                      rules=" · ".join(parts[:shown]))
+    return line
 
 
 def full(locale: LocaleLike, rules: Rules) -> list[str]:

@@ -47,8 +47,7 @@ class Seating:
                 raise TableError("err.already_queued")
             if table.running or len(table.seats) >= table.capacity():
                 if not table.rules.bots_fill:
-                    raise TableError("err.game_running" if table.running else "err.table_full",
-                                     max=table.capacity())
+                    raise TableError(_no_seat(table), max=table.capacity())
                 table.queue.append(table.new_player(user_id, name, locale))
                 self._changed(table)
                 return "queued"
@@ -158,3 +157,17 @@ class Seating:
             self._close(table)
             return
         self._changed(table)
+
+
+def _no_seat(table: Table) -> str:
+    """Why a table with no queue seats nobody now, and so when to come back: only its
+    lobby seats newcomers, and a finished game stays on until the host ends it (a replay
+    keeps the same players). A full lobby can grow only while the rules allow one more
+    player (`max_players`, and a deck with cards for them)."""
+    if table.running:
+        return "err.join_game_over" if not table.under_way else "err.join_running"
+    try:
+        table.rules.replace(max_players=table.rules.max_players + 1)
+    except ValueError:  # RulesError included
+        return "err.table_full_join_most"
+    return "err.table_full_join"

@@ -1,4 +1,5 @@
 from bot.client import PresidentBot
+from bot.i18n import t
 from engine import Phase
 from fakediscord import FakeDiscord
 
@@ -6,10 +7,15 @@ from .conftest import LinkedClock
 from .e2e import (
     alice_hosts_with_bob_around,
     cid,
+    create_table,
+    let_timers_play,
+    marie_against_three_bots,
+    marie_hosts_with_bob_around,
     marie_timed_out_until,
     message,
     tick,
 )
+from .extremes import LONG_TYPED, longest_rules
 
 
 async def test_create_join_addbot_start_and_open_hand(
@@ -135,5 +141,102 @@ async def test_leaving_the_lobby_is_immediate_and_only_a_player_is_asked_mid_gam
     assert table.seat_of(bob.id) is not None and table.game is not None
     await carol.slash("president leave")
     refusal = carol.last_ephemeral()
-    assert refusal.text == "You are not seated at this table." and not refusal.buttons
+    assert refusal.text == "⚠️ You are not seated at this table." and not refusal.buttons
+    fake.assert_no_errors()
+
+
+async def test_a_crowded_lobby_with_every_knob_changed_is_one_message_discord_takes(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """The longest lobby through Discord: eight of its longest names seated, eight more
+    waiting, and the longest rules a host can set on wild7. Discord refuses a message over
+    2,000 characters; the lobby keeps its seats and hints and counts the rest."""
+    users = [fake.add_user(f"{i}{LONG_TYPED}"[:32], locale="fr") for i in range(16)]
+    host = users[0]
+    table = await create_table(president, host, "wild7")
+    rules = longest_rules("wild7", "fr").replace(bots_fill=True)  # a full table queues
+    await president.service.set_rules(table, host.id, rules)
+    for user in users[1:]:
+        await user.slash("president join")
+    await tick(fake, clock, 1)
+    assert len(table.seats) == 8 and len(table.queue) == 8
+    lobby = message(host, table.lobby_message_id).content
+    assert len(lobby) <= 2000 and "Joueurs (8/8) :" in lobby  # the last edit, not refused
+    assert "(`/president règles`)" in lobby.split("\n")[1]  # the rules line, cut short
+    assert lobby.split("\n")[-1] == t("fr", "lobby.rules_hint")
+    fake.assert_no_errors()
+
+
+async def test_joining_a_table_without_a_queue_says_when_a_seat_opens(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock
+) -> None:
+    """Joining a classic game (no queue) was refused with « wait for it to end », and again,
+    word for word, once it had ended and stayed on its final standings: only the lobby seats
+    newcomers, and only the host's End takes a finished game there."""
+    marie, table, game = await marie_against_three_bots(fake, instant, "rounds:1")
+    john = fake.add_user("john")
+    await john.slash("president join")
+    assert "A game is under way and this table has no queue: you can join once it is back " \
+        "in its lobby, when the game ends." in john.last_ephemeral().content
+    await let_timers_play(fake, clock, game, Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+    await john.slash("president join")
+    assert "The game is over: you can join the table if the host takes it back to its lobby " \
+        "with **End game** (**Replay** keeps the same players)." in \
+        john.last_ephemeral().content
+    assert table.seat_of(john.id) is None and not table.queue
+    await marie.click(message(marie, table.table_message_id), cid(table, "end", game.version))
+    await john.slash("president join")
+    assert table.seat_of(john.id) is not None
+    fake.assert_no_errors()
+
+
+async def test_refusals_in_the_lobby_lead_with_a_warning_sign(
+    fake: FakeDiscord, president: PresidentBot
+) -> None:
+    """A refusal alone in its private answer read like any other answer (« C’est réservé
+    à l’hôte »), while a refusal atop a hand or the settings panel led with ⚠️: every
+    refusal now does, from a command or a button."""
+    marie = fake.add_user("marie", locale="fr")
+    john = fake.add_user("john")
+    await john.slash("president join")  # no table yet
+    assert john.last_ephemeral().content == \
+        "⚠️ There is no table in this channel. Open one with `/president create`."
+    alice, bob, table = await alice_hosts_with_bob_around(fake, president)
+    lobby = message(alice, table.lobby_message_id)
+    await bob.click(lobby, cid(table, "start"))  # not the host
+    assert bob.last_ephemeral().content.startswith("⚠️ C’est réservé à l’hôte")
+    await alice.click(lobby, cid(table, "start"))
+    assert alice.last_ephemeral().content == \
+        "⚠️ At least 3 players are needed to start (1 seated)."
+    await marie.slash("president create")
+    assert marie.last_ephemeral().content.startswith(
+        "⚠️ Une table est déjà ouverte dans ce salon")
+    assert len(table.seats) == 1 and table.game is None
+    fake.assert_no_errors()
+
+
+async def test_joining_a_full_lobby_says_how_a_seat_opens(
+    fake: FakeDiscord, president: PresidentBot
+) -> None:
+    """« La table est complète (3 places). » left a newcomer with nothing to do: it now says
+    to wait for a seat, or to ask the host for more while the rules allow more players."""
+    marie, bob, table = await marie_hosts_with_bob_around(fake, president)
+    await president.service.set_rules(table, marie.id, table.rules.replace(max_players=3))
+    lobby = message(marie, table.lobby_message_id)
+    for _ in range(2):
+        await marie.click(lobby, cid(table, "addbot"))
+    await bob.slash("president join")
+    assert bob.last_ephemeral().content == "⚠️ The table is full (3 seats): wait for a seat " \
+        "to free up, or ask the host to open more in **Settings**."
+    await marie.click(lobby, cid(table, "removebot"))
+    await president.service.set_rules(table, marie.id, table.rules.replace(max_players=8))
+    for _ in range(6):
+        await marie.click(lobby, cid(table, "addbot"))
+    assert len(table.seats) == 8
+    jeanne = fake.add_user("jeanne", locale="fr")
+    await jeanne.slash("president join")
+    assert jeanne.last_ephemeral().content == \
+        "⚠️ La table est complète (8 places, le maximum) : attends qu’une place se libère."
+    assert table.seat_of(bob.id) is None and table.seat_of(jeanne.id) is None
     fake.assert_no_errors()

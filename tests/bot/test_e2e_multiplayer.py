@@ -108,9 +108,59 @@ async def test_the_last_place_sent_to_the_queue_sees_so_on_their_hand(
     assert table.queued(last.user.id) and table.seat_of(eve.id) is not None
     language = "en" if last.user is users[3] else "fr"
     shown = last.hand
-    assert shown.text == t(language, "hand.queued") and not shown.buttons and not shown.selects
+    queued = "\n".join([t(language, "hand.queued.first"), t(language, "hand.queue_seats")])
+    assert shown.text == queued and not shown.buttons and not shown.selects
     await last.user.click(message(last.user, table.table_message_id), cid(table, "hand"))
-    assert last.user.last_ephemeral().text == t(language, "hand.queued")
+    assert last.user.last_ephemeral().text == queued
+    fake.assert_no_errors()
+
+
+async def test_a_spectators_hand_says_how_to_get_a_seat(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the closing note: someone without a seat who pressed « Ma main » read only that
+    they were watching, and someone queued nothing of their place in the queue. A proletario
+    table (`bots_fill`) queues them: the hand says to join, then who is ahead."""
+    names = ("marie", "bob", "carol", "dave")
+    users = [fake.add_user(n, locale="fr") for n in names]
+    eve, frank = fake.add_user("eve", locale="fr"), fake.add_user("frank")
+    table = await create_table(president, users[0], "proletario")
+    for user in users[1:]:
+        await user.click(message(user, table.lobby_message_id), cid(table, "join"))
+    await users[0].click(message(users[0], table.lobby_message_id), cid(table, "start"))
+    await tick(fake, clock, 1)
+    board = message(eve, table.table_message_id)
+    await eve.click(board, cid(table, "hand"))
+    assert eve.last_ephemeral().text.split("\n") == [
+        "👀 Tu regardes cette table : tu n’y as pas de place.",
+        "Pour jouer, `/president rejoindre` : tu attends dans la file et tu entres à la "
+        "table entre deux manches."]
+    await eve.slash("president join")
+    await frank.slash("president join")
+    await frank.click(board, cid(table, "hand"))
+    assert frank.last_ephemeral().text.split("\n") == [
+        "⏳ You are in the queue: 1 person is ahead of you.",
+        "Between rounds, the queue takes the bots' seats; with no bot, the round's last "
+        "place gives up theirs."]
+    await eve.click(board, cid(table, "hand"))
+    assert eve.last_ephemeral().text.startswith("⏳ Tu es en tête de la file d’attente.\n")
+    fake.assert_no_errors()
+
+
+async def test_a_spectator_at_a_table_without_a_queue_is_told_to_wait_for_the_lobby(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """classic seats nobody mid-game and queues nobody (`bots_fill` off): /president join
+    is refused until the table is back in its lobby, and the hand says so first."""
+    marie = fake.add_user("marie", locale="fr")
+    john = fake.add_user("john")
+    table = await host_against_bots(president, marie, "classic", 2)
+    await tick(fake, clock, 1)
+    await john.click(message(john, table.table_message_id), cid(table, "hand"))
+    assert john.last_ephemeral().text.split("\n") == [
+        "👀 You are watching this table: you have no seat at it.",
+        "To play, wait for the table to go back to its lobby when this game ends, then use "
+        "`/president join`."]
     fake.assert_no_errors()
 
 

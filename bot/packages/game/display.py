@@ -304,13 +304,28 @@ def table_view(table: Table, game: Game) -> discord.ui.View:
 
 # --------------------------------------------------------------------------- hand
 
+def seatless_lines(table: Table, user_id: int, locale: LocaleLike) -> list[str]:
+    """Someone without a seat opened a hand: the way to one. A game under way seats nobody
+    new; those waiting (`bots_fill`, as `TableService.join` decides) sit between rounds in
+    their order of arrival (RULES §10), so the queue says how many are ahead; without
+    `bots_fill` one joins once the table is back in its lobby."""
+    waiting = [p.user_id for p in table.queue]
+    if user_id in waiting:
+        ahead = waiting.index(user_id)
+        where = (t(locale, "hand.queued.first") if ahead == 0
+                 else plural(locale, "hand.queued.ahead", ahead))
+        return [where, t(locale, "hand.queue_seats")]
+    how = "hand.join_queue" if table.rules.bots_fill else "hand.join_later"
+    return [t(locale, "hand.not_seated"), t(locale, how)]
+
+
 def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str = "",
                 page: int = 0, now: float = 0.0) -> Screen:
     game = table.game
     seat = table.seat_of(user_id)
     lines = [notice] if notice else []
     if game is None or seat is None:
-        lines.append(t(locale, "hand.queued" if table.queued(user_id) else "hand.not_seated"))
+        lines.extend(seatless_lines(table, user_id, locale))
         return Screen("\n".join(lines), view())
     hand = game.hand(seat)
     # Face lines by priority: the hand, then the exchange notes, then the trick.

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.i18n import t
-from bot.packages.controls import Click, Drawn, action, error_text, number
+from bot.packages.controls import Click, Drawn, action, number, refusal_text
 from bot.packages.game.display import OPTIONS_PER_SELECT, hand_screen, parse_option, table_screen
 from bot.packages.screen import Screen
 from bot.tables.service import TableError
@@ -35,7 +35,7 @@ def refusal(locale: str, table: Table, err: TableError) -> str:
         by = err.params.get("by")
         name = table.name(by) if isinstance(by, int) else "?"
         return "⚠️ " + t(locale, "err.too_late", name=name)
-    return "⚠️ " + error_text(locale, err)
+    return refusal_text(locale, err)
 
 
 async def show_hand(
@@ -238,7 +238,7 @@ async def _host_action(click: Click, work: Callable[[], Awaitable[object]],
     try:
         await work()
     except TableError as err:
-        await click.interaction.response.send_message(error_text(click.locale, err),
+        await click.interaction.response.send_message(refusal_text(click.locale, err),
                                                       ephemeral=True)
         return
     table = click.table

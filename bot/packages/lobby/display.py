@@ -16,14 +16,37 @@ from engine.bots import LEVELS
 
 
 def lobby_screen(table: Table) -> Screen:
+    """Discord cuts a message at 2,000 characters, which took the lobby's last lines: the
+    seats and hints always show; the waiting list gives way first, down to a count
+    (`queue_line`), then the rules line, down to its first changes (`summary`)."""
     loc = table.locale
     if table.closed:
         return Screen(t(loc, "lobby.closed"), view())
-    lines = [t(loc, "lobby.title", preset=preset_name(loc, table.rules.preset_id)),
-             t(loc, "lobby.rules", summary=summary(loc, table.rules))]
+    title = t(loc, "lobby.title", preset=preset_name(loc, table.rules.preset_id))
     if table.running:
-        lines.append(t(loc, "lobby.started"))
-        return Screen("\n".join(lines), view())
+        body, names, tail = [t(loc, "lobby.started")], [], []
+    else:
+        body, names = seat_lines(table), [p.name for p in table.queue]
+        # the rules hint is the only way to the full rules for a newcomer (Réglages is the
+        # host's)
+        tail = ["", t(loc, "lobby.hint"), t(loc, "lobby.rules_hint")]
+    shortest_queue = [queue_line(loc, names, 0)] if names else []
+    others = "\n".join([title, t(loc, "lobby.rules", summary=""), *body, *shortest_queue,
+                        *tail])
+    lines = [title, t(loc, "lobby.rules",
+                      summary=summary(loc, table.rules, room=CONTENT_LIMIT - len(others))),
+             *body]
+    if names:  # the line and its newline in the room left
+        room = CONTENT_LIMIT - len("\n".join([*lines, *tail])) - 1
+        lines.append(queue_line(loc, names, room))
+    return Screen("\n".join([*lines, *tail]),
+                  view() if table.running else lobby_view(table))
+
+
+def seat_lines(table: Table) -> list[str]:
+    """Why the table came back (if it did), then who sits, host and bots marked."""
+    loc = table.locale
+    lines = []
     if table.notice is not None:
         lines.append(t(loc, table.notice.key, **table.notice.params))
     lines.append(t(loc, "lobby.seats", count=len(table.seats), capacity=table.capacity()))
@@ -37,12 +60,7 @@ def lobby_screen(table: Table) -> Screen:
             marks.append("🤖 " + t(loc, "bot.mark_level", level=t(loc, f"level.{player.level}")))
         suffix = f" ({', '.join(marks)})" if marks else ""
         lines.append(f"{index}. **{player.name}**{suffix}")
-    # the rules hint is the only way to the full rules for a newcomer (Réglages is the host's)
-    tail = ["", t(loc, "lobby.hint"), t(loc, "lobby.rules_hint")]
-    if table.queue:
-        room = CONTENT_LIMIT - len("\n".join([*lines, "", *tail]))
-        lines.append(queue_line(loc, [p.name for p in table.queue], room))
-    return Screen("\n".join([*lines, *tail]), lobby_view(table))
+    return lines
 
 
 def queue_line(loc: str, names: list[str], room: int) -> str:

@@ -13,14 +13,14 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from bot.i18n import public_locale, t
 from bot.i18n.translator import ls
-from bot.packages.controls import error_text
+from bot.packages.controls import refusal_text
 from bot.packages.game.display import stop_prompt
 from bot.packages.game.views import show_hand
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.lobby.views import display_name, join, leave
 from bot.packages.permissions import require
+from bot.packages.president.rules import rules_embed
 from bot.packages.publisher import NO_PINGS
-from bot.packages.rules_text import preset_name, rules_page
 from bot.packages.settings.views import open_settings
 from bot.packages.stats import display as stats_display
 from bot.packages.text import player_name
@@ -77,7 +77,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         """During a shutdown no change can be stored any more: say so instead of failing."""
         if self.bot.stopping:
             await interaction.response.send_message(
-                t(interaction.locale, "err.restarting"), ephemeral=True)
+                refusal_text(interaction.locale, TableError("err.restarting")), ephemeral=True)
             return False
         return True
 
@@ -88,7 +88,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         original = getattr(error, "original", error)
         if not isinstance(original, TableError):
             raise error
-        text = error_text(interaction.locale, original)
+        text = refusal_text(interaction.locale, original)
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
         else:
@@ -150,7 +150,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
             table = await self._open(interaction, interaction.guild_id,
                                      interaction.channel_id, preset)
         except TableError as err:
-            await self._withdraw(interaction, error_text(interaction.locale, err))
+            await self._withdraw(interaction, refusal_text(interaction.locale, err))
             return
         screen = lobby_screen(table)
         message = await interaction.followup.send(allowed_mentions=NO_PINGS, wait=True,
@@ -225,14 +225,18 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         await open_settings(interaction, self._table(interaction))
 
     @app_commands.command(name=ls("cmd.rules"), description=ls("cmd.rules.desc"))
-    async def rules(self, interaction: Interaction) -> None:
-        table = self._table(interaction)
-        locale = str(interaction.locale)
-        seats = table.game.seats if table.game is not None else None  # else the lobby's range
-        embed = discord.Embed(
-            title=t(locale, "rules.title", preset=preset_name(locale, table.rules.preset_id)),
-            description="\n".join(rules_page(locale, table.rules, seats))[:4096])
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+    @app_commands.rename(preset=ls("cmd.rules.preset"))
+    @app_commands.describe(preset=ls("cmd.rules.preset.desc"))
+    @app_commands.choices(preset=PRESET_CHOICES)
+    async def rules(self, interaction: Interaction, preset: str | None = None) -> None:
+        """Readable before anyone opens a table: with no table in the channel, a preset's
+        rules (classic unless one is asked for); at a table, its own rules, or the preset
+        asked for, said not to be the table's."""
+        if preset is not None and preset not in PRESETS:
+            raise TableError("err.bad_choice")
+        table = self.bot.service.registry.in_channel(interaction.channel_id)
+        await interaction.response.send_message(
+            embed=rules_embed(str(interaction.locale), table, preset), ephemeral=True)
 
     @app_commands.command(name=ls("cmd.end"), description=ls("cmd.end.desc"))
     async def end(self, interaction: Interaction) -> None:

@@ -22,7 +22,7 @@ from bot.packages.controls import (
     action,
     button,
     custom_id,
-    error_text,
+    refusal_text,
     select,
     view,
 )
@@ -211,7 +211,7 @@ async def apply(interaction: Interaction, table: Table, make: Callable[[], Rules
         try:
             await interaction.client.service.set_rules(table, interaction.user.id, rules)
         except TableError as err:
-            notice = "⚠️ " + error_text(locale, err)
+            notice = refusal_text(locale, err)
             knob = ""
         if knob:
             notice = "✅ " + t(locale, "settings.saved", knob=knob_label(locale, knob),

@@ -1,0 +1,41 @@
+"""What `/president rules` shows: a table's rules, or a preset's when there is no table or
+one is asked for, so a newcomer can read them before anyone opens a table."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.i18n import t
+from bot.packages.rules_text import preset_name, rules_page
+from bot.tables.table import Table
+from engine import Rules
+
+DEFAULT_PRESET = "classic"  # the preset /president create opens by default
+# An embed's description holds at most 4,096 characters, see « Embed Limits » in
+# https://discord.com/developers/docs/resources/message#embed-object-embed-limits
+EMBED_DESCRIPTION = 4096
+
+
+def rules_embed(locale: str, table: Table | None, preset: str | None) -> discord.Embed:
+    """The table's rules (at the game's size when one is under way) unless a preset is asked
+    for. A preset's rules open with whose they are: at a table a reader would otherwise take
+    them for the table's, and with no table for rules already agreed on."""
+    if table is not None and preset is None:
+        seats = table.game.seats if table.game is not None else None  # else the lobby's range
+        title = t(locale, "rules.title", preset=preset_name(locale, table.rules.preset_id))
+        return embed(title, rules_page(locale, table.rules, seats))
+    chosen = preset or DEFAULT_PRESET
+    name = preset_name(locale, chosen)
+    rules = Rules.preset(chosen)
+    if table is None:
+        note = t(locale, "rules.no_table")
+    elif table.rules == rules:
+        note = t(locale, "rules.same_as_table")
+    else:
+        note = t(locale, "rules.not_this_table", preset=name)
+    return embed(t(locale, "rules.title.preset", preset=name),
+                 [note, "", *rules_page(locale, rules)])
+
+
+def embed(title: str, lines: list[str]) -> discord.Embed:
+    return discord.Embed(title=title, description="\n".join(lines)[:EMBED_DESCRIPTION])

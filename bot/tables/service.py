@@ -576,7 +576,8 @@ class TableService:
             del table.seats[seat]
             self._seat_queue(table)
         elif game.phase is Phase.GAME_OVER:
-            self._back_to_lobby(table)
+            # The game ended with its results, whoever is left: not « too few players ».
+            self._back_to_lobby(table, LogEntry("table.finished"))
             table.seats = [p for p in table.seats if p.user_id != user_id]
         else:
             outcome = table.leave_outcome(user_id)

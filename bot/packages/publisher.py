@@ -118,7 +118,14 @@ class Publisher:
         links = {**table.hands, **{user_id: farewell.link
                                    for user_id, farewell in table.farewells.items()}}
         table.farewells.clear()
+        # A table closed for idleness has only hands older than their 15-minute tokens:
+        # editing them would be refused with 401s, which count toward Cloudflare's ban
+        # (discord-api-docs, topics/rate-limits.md, "Invalid Request Limit"); a click on
+        # such a hand is told the table is gone.
+        now = self.bot.service.clock.now()
         for user_id, link in links.items():
+            if not link.valid(now):
+                continue
             await self._edit_hand(user_id, link, Screen(t(link.locale or table.locale,
                                                           "hand.closed")))
 

@@ -18,6 +18,48 @@ from .e2e import (
     tick,
 )
 
+TOKEN_MINUTES = 15  # "Interaction tokens are valid for 15 minutes" (receiving-and-responding)
+
+
+@pytest.mark.parametrize(("host_locale", "guest_locale"), [("fr", "en"), ("en", "fr")])
+async def test_closing_a_table_leaves_hands_past_their_token_alone(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, host_locale: str,
+    guest_locale: str
+) -> None:
+    """From the play-test: after a game that ran past the 15 minutes of the hands' tokens,
+    closing the table edited every hand ever opened there, and Discord answered each
+    expired one with 401 « Invalid Webhook Token » — requests that count toward
+    Cloudflare's ban of the bot's address. Only hands still reachable are told the table
+    is closed, in their player's language."""
+    host = Player(fake.add_user("marie", locale=host_locale))
+    guest = Player(fake.add_user("léo", locale=guest_locale))
+    table = await create_table(instant, host.user)
+    await instant.service.set_rules(table, host.user.id,
+                                    table.rules.replace(game_end="rounds:1"))
+    lobby = message(host.user, table.lobby_message_id)
+    await guest.user.click(lobby, cid(table, "join"))
+    await host.user.click(lobby, cid(table, "addbot"))
+    await host.user.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    await host.open_hand(instant)
+    await guest.open_hand(instant)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, [host, guest], lambda: game.phase is Phase.GAME_OVER)
+    await tick(fake, clock, (TOKEN_MINUTES + 1) * 60)  # they talk it over
+    old_hand = host.hand.content
+    await guest.user.slash("president hand")  # léo looks at his hand again: a fresh token
+    guest.hand_id = guest.user.last_ephemeral().id
+    await host.user.click(message(host.user, table.table_message_id),
+                          cid(table, "end", game.version))
+    await host.user.slash("president end")
+    await tick(fake, clock, 1)
+    assert table.closed
+    assert guest.hand.content == t(guest_locale, "hand.closed")
+    assert host.hand.content == old_hand  # beyond reach: left as it was
+    assert fake.invalid_requests() == 0
+    fake.assert_no_errors()
+
 
 @pytest.mark.parametrize("locale", ["fr", "en"])
 async def test_a_player_leaving_a_finished_game_does_not_say_too_few_are_left(

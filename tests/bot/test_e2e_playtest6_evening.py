@@ -1,20 +1,29 @@
 """End-to-end: play-test 6, a long evening at one table — hands left open past their
 interaction tokens, games replayed one after another, players leaving between games."""
 
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from bot.client import PresidentBot
 from bot.i18n import t
-from engine import Phase
+from bot.tables.table import Table
+from engine import Game, Phase
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
 from .e2e import (
     Player,
     cid,
+    connect_bot,
     create_table,
+    database_url,
+    host_against_bots,
     message,
     play_until,
+    record_charts,
     tick,
 )
 
@@ -91,4 +100,62 @@ async def test_a_player_leaving_a_finished_game_does_not_say_too_few_are_left(
     assert t(locale, "table.back_to_lobby") not in shown
     assert t(locale, "table.finished") in shown
     assert len(table.seats) == 3 >= table.rules.min_players
+    fake.assert_no_errors()
+
+
+def over(game: Game) -> Callable[[], bool]:
+    return lambda: game.phase is Phase.GAME_OVER
+
+
+def held(bot: PresidentBot) -> int:
+    """How many entries the publisher's and the outbox's bookkeeping hold in all."""
+    owners: list[Any] = [bot.publisher, bot.service.outbox]
+    return sum(len(value) for owner in owners for value in vars(owner).values()
+               if isinstance(value, dict | set))
+
+
+def mentions(bot: PresidentBot, table: Table) -> list[str]:
+    """The publisher's and the outbox's bookkeeping entries that are about ``table``."""
+    found = []
+    for owner in (bot.publisher, bot.service.outbox):
+        for name, value in vars(owner).items():
+            if isinstance(value, dict | set):
+                found += [f"{name}[{key!r}]" for key in value
+                          if key == table.id or (isinstance(key, tuple) and table.id in key)]
+    return found
+
+
+async def test_an_evening_of_games_leaves_nothing_behind_once_the_table_closes(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """From the play-test: each finished game left its results message's id in the bot for
+    good, and a closed table its last fingerprints and storage task: a bot running for
+    weeks of evenings grew with every game and every table. A table's bookkeeping stays
+    the same size game after game, and goes when the table closes."""
+    record_charts(monkeypatch)
+    instant = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=0)
+    marie = Player(fake.add_user("marie", locale="fr"))
+    host = marie.user
+    table = await host_against_bots(instant, host, "classic", 2, game_end="rounds:1")
+    sizes = []
+    for _ in range(3):
+        await tick(fake, clock, 1)
+        await marie.open_hand(instant)
+        game = table.game
+        assert game is not None
+        await play_until(fake, clock, [marie], over(game))
+        await tick(fake, clock, 1)
+        await instant.service.drain()
+        sizes.append(held(instant))
+        if len(sizes) < 3:
+            await host.click(message(host, table.table_message_id),
+                             cid(table, "replay", game.version))
+    assert sizes[1] == sizes[2], sizes
+    await host.slash("president end")  # the finished game: back to the lobby
+    await host.slash("president end")  # the lobby: the table closes
+    await tick(fake, clock, 1)
+    await instant.service.drain()
+    assert table.closed
+    assert mentions(instant, table) == []
+    await fake.disconnect(instant)
     fake.assert_no_errors()

@@ -597,7 +597,7 @@ class TableService:
                 self._after(table, self._engine(lambda: game.leave(seat), table))
         if table.host_id == user_id:
             table.pass_host()
-        if not table.humans() and not table.away:
+        if not table.humans() and not table.away and not table.queue:
             self._close(table)
             return
         self._changed(table)

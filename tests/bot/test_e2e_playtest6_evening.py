@@ -21,6 +21,7 @@ from .e2e import (
     create_table,
     database_url,
     host_against_bots,
+    leave_game,
     message,
     play_until,
     record_charts,
@@ -158,4 +159,34 @@ async def test_an_evening_of_games_leaves_nothing_behind_once_the_table_closes(
     assert table.closed
     assert mentions(instant, table) == []
     await fake.disconnect(instant)
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", ["fr", "en"])
+async def test_the_host_leaving_a_table_of_bots_hands_it_to_the_friend_waiting(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """From the play-test: marie played proletario against three bots; léo came and was
+    told « tu es dans la file et tu entres entre deux manches »; marie went home, and the
+    table closed under him (« Il n’y a pas de table dans ce salon »). The one waiting
+    becomes the host: bots finish the round, and his Next deals him in."""
+    marie = fake.add_user("marie", locale=locale)
+    leo = fake.add_user("léo", locale=locale)
+    table = await host_against_bots(president, marie, "proletario", 3)
+    await leo.slash("president join")
+    assert leo.last_ephemeral().content == t(locale, "lobby.queued")
+    await leave_game(marie)
+    assert not table.closed
+    assert table.is_host(leo.id)
+    assert ("ev.new_host", {"name": "léo"}) in [(e.key, e.params) for e in table.log]
+    game = table.game
+    assert game is not None
+    for _ in range(300):
+        if game.phase is Phase.ROUND_OVER:
+            break
+        await tick(fake, clock, 1)
+    await tick(fake, clock, 1)
+    await leo.click(message(leo, table.table_message_id), cid(table, "next", game.version))
+    assert table.seat_of(leo.id) is not None and table.queue == []
+    assert game.phase is not Phase.ROUND_OVER
     fake.assert_no_errors()

@@ -563,7 +563,7 @@ class TableService:
         Table.leave_outcome says, which is what the prompt asking them first said."""
         if table.queued(user_id):
             table.queue = [p for p in table.queue if p.user_id != user_id]
-            self._changed(table)
+            self._gone(table, user_id)
             return
         seat = table.seat_of(user_id)
         if seat is None:
@@ -595,6 +595,12 @@ class TableService:
                 table.left_seats.add(seat)
                 table.seats[seat].user_id = None
                 self._after(table, self._engine(lambda: game.leave(seat), table))
+        self._gone(table, user_id)
+
+    def _gone(self, table: Table, user_id: int) -> None:
+        """After a player left their seat or the queue: a leaving host hands the role on
+        (`Table.pass_host`, to one waiting if nobody is seated), and a table nobody is left
+        at, seated, away or waiting, closes."""
         if table.host_id == user_id:
             table.pass_host()
         if not table.humans() and not table.away and not table.queue:

@@ -190,3 +190,26 @@ async def test_the_host_leaving_a_table_of_bots_hands_it_to_the_friend_waiting(
     assert table.seat_of(leo.id) is not None and table.queue == []
     assert game.phase is not Phase.ROUND_OVER
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", ["fr", "en"])
+async def test_a_table_of_bots_closes_once_its_last_waiting_player_leaves_too(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """The friend waiting, who became the host when marie left, goes home too before the
+    round ends: nobody is left, seated or waiting, and the table closes rather than bots
+    playing on for nobody until the idle timeout."""
+    marie = fake.add_user("marie", locale=locale)
+    leo = fake.add_user("léo", locale=locale)
+    table = await host_against_bots(president, marie, "proletario", 3)
+    await leo.slash("president join")
+    await leave_game(marie)
+    assert table.is_host(leo.id) and not table.closed
+    await tick(fake, clock, 1)
+    board = table.table_message_id
+    await leo.slash("president leave")
+    assert leo.last_ephemeral().content == t(locale, "lobby.left")
+    assert table.closed
+    await tick(fake, clock, 1)
+    assert message(leo, board).content.endswith(t(locale, "lobby.closed"))
+    fake.assert_no_errors()

@@ -547,6 +547,12 @@ class TableService:
 
     def _new_bot(self, table: Table) -> Player:
         number = 1 + sum(1 for p in table.seats if p.is_bot and not p.vacant)
+        # Counting alone repeats a name once a waiting player has taken a bot's seat (Bot 2
+        # and Bot 3 left, the next one would be Bot 3 again): the history and the results
+        # would then mix two seats up.
+        taken = {p.name for p in table.seats}
+        while t(table.locale, "bot.name", n=number) in taken:
+            number += 1
         return table.new_player(None, t(table.locale, "bot.name", n=number), table.locale)
 
     def _seat_bot(self, table: Table, *, by_host: bool = False,

@@ -213,3 +213,38 @@ async def test_a_table_of_bots_closes_once_its_last_waiting_player_leaves_too(
     await tick(fake, clock, 1)
     assert message(leo, board).content.endswith(t(locale, "lobby.closed"))
     fake.assert_no_errors()
+
+
+async def round_over(fake: FakeDiscord, clock: LinkedClock, game: Game) -> None:
+    """Bots and timers play until the round is over."""
+    for _ in range(600):
+        if game.phase is Phase.ROUND_OVER:
+            await tick(fake, clock, 1)
+            return
+        await tick(fake, clock, 5)
+    raise AssertionError("the round never ended")
+
+
+@pytest.mark.parametrize("locale", ["fr", "en"])
+async def test_a_bot_taking_a_seat_never_gets_the_name_of_a_bot_still_seated(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """From the play-test: léo waited at marie's proletario table and took Bot 1's seat
+    between rounds; when marie left after the next round the bot taking her seat was
+    named « Bot 3 » — like the Bot 3 already seated, so the history and the results
+    named two seats alike."""
+    marie = fake.add_user("marie", locale=locale)
+    leo = fake.add_user("léo", locale=locale)
+    table = await host_against_bots(president, marie, "proletario", 3)
+    await leo.slash("president join")
+    game = table.game
+    assert game is not None
+    await round_over(fake, clock, game)
+    await marie.click(message(marie, table.table_message_id), cid(table, "next", game.version))
+    assert table.seat_of(leo.id) is not None
+    await round_over(fake, clock, game)
+    await leave_game(marie)
+    names = [p.name for p in table.seats]
+    assert sorted(names) == sorted({*names}), names
+    assert t(locale, "bot.name", n=4) in names
+    fake.assert_no_errors()

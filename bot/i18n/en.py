@@ -193,6 +193,7 @@ CATALOGUE: dict[str, str] = {
     "err.table_full": "The table is full ({max} seats).",
     "err.not_host": "Only the host (<@{host}>) can do that.",
     "err.game_running": "A game is running at this table; wait for it to end.",
+    "err.join_game_over": "This game is over: once the host goes back to the lobby with **End game**, join the table.",
     "err.no_game": "No game is running at this table.",
     "err.not_seated": "You are not seated at this table.",
     "err.min_players": "At least {min} players are needed to start ({count} seated).",

@@ -193,6 +193,7 @@ CATALOGUE: dict[str, str] = {
     "err.table_full": "La table est complète ({max} places).",
     "err.not_host": "C’est réservé à l’hôte (<@{host}>).",
     "err.game_running": "Une partie est en cours à cette table ; attends qu’elle se termine.",
+    "err.join_game_over": "Cette partie est terminée : quand l’hôte revient au salon d’attente avec **Terminer**, rejoins la table.",
     "err.no_game": "Aucune partie n’est en cours à cette table.",
     "err.not_seated": "Tu n’as pas de place à cette table.",
     "err.min_players": "Il faut au moins {min} joueurs pour lancer ({count} à la table).",

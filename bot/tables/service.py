@@ -165,6 +165,8 @@ class TableService:
                 raise TableError("err.already_queued")
             if table.running or len(table.seats) >= table.capacity():
                 if not table.rules.bots_fill:
+                    if table.running and not table.under_way:  # no « wait for it to end »
+                        raise TableError("err.join_game_over")
                     raise TableError("err.game_running" if table.running else "err.table_full",
                                      max=table.capacity())
                 table.queue.append(table.new_player(user_id, name, locale))

@@ -248,3 +248,30 @@ async def test_a_bot_taking_a_seat_never_gets_the_name_of_a_bot_still_seated(
     assert sorted(names) == sorted({*names}), names
     assert t(locale, "bot.name", n=4) in names
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", ["fr", "en"])
+async def test_a_friend_arriving_after_the_game_is_not_told_to_wait_for_its_end(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """From the play-test: sam arrived while marie's finished game showed its results and
+    the host's choice; /president join answered « Une partie est en cours à cette table ;
+    attends qu’elle se termine » — it had ended, and waiting would change nothing. He is
+    told how he gets in: once the host ends it and the table is back in its lobby."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    sam = fake.add_user("sam", locale=locale)
+    table = await host_against_bots(instant, marie.user, "classic", 2, game_end="rounds:1")
+    await tick(fake, clock, 1)
+    await marie.open_hand(instant)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, [marie], over(game))
+    await tick(fake, clock, 1)
+    await sam.slash("president join")
+    assert sam.last_ephemeral().content == t(locale, "err.join_game_over")
+    assert table.seat_of(sam.id) is None
+    board = message(marie.user, table.table_message_id)
+    await marie.user.click(board, t(locale, "btn.end_game"))  # the button he is told of
+    await sam.slash("president join")
+    assert table.seat_of(sam.id) is not None
+    fake.assert_no_errors()

@@ -275,3 +275,23 @@ async def test_a_friend_arriving_after_the_game_is_not_told_to_wait_for_its_end(
     await sam.slash("president join")
     assert table.seat_of(sam.id) is not None
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", ["fr", "en"])
+async def test_the_bot_taking_a_leavers_seat_is_numbered_after_the_bots_seated(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """From the play-test: marie left her proletario game against Bot 1, Bot 2 and Bot 3
+    mid-round; at the round's end the bot keeping her seat was « Bot 5 », as if her seat,
+    played out by a bot, were a fourth bot of its own."""
+    marie = fake.add_user("marie", locale=locale)
+    leo = fake.add_user("léo", locale=locale)
+    table = await host_against_bots(president, marie, "proletario", 3)
+    await leo.slash("president join")  # someone stays, so the table does not close
+    await leave_game(marie)
+    game = table.game
+    assert game is not None
+    await round_over(fake, clock, game)
+    assert sorted(p.name for p in table.seats) == [t(locale, "bot.name", n=n)
+                                                   for n in range(1, 5)]
+    fake.assert_no_errors()

@@ -61,7 +61,8 @@ class Publisher:
         # whether their host was told: nothing more is sent to that channel until someone
         # acts at the table again.
         self._blocked: dict[int, bool] = {}
-        self._charted: set[int] = set()  # results messages that carry their game's chart
+        # Per table: the results message that carries its game's chart.
+        self._charted: dict[int, int] = {}
         self.rendering = 0  # charts being drawn in worker threads (the bot reports them as busy)
 
     # ------------------------------------------------------------------ service hooks
@@ -106,6 +107,16 @@ class Publisher:
             await self._closed(table)
         except BudgetClosed:
             log.debug("table %s: closing not shown, the bot is stopping", table.id)
+        finally:
+            self._forget(table.id)
+
+    def _forget(self, table_id: int) -> None:
+        """A closed table's bookkeeping goes with it: kept, it would grow with every table
+        the process ever ran, over weeks of evenings."""
+        self._shown = {key: shown for key, shown in self._shown.items() if key[0] != table_id}
+        self._retired.pop(table_id, None)
+        self._blocked.pop(table_id, None)
+        self._charted.pop(table_id, None)
 
     async def _closed(self, table: Table) -> None:
         text = "\n".join(closed_lines(table))
@@ -118,7 +129,14 @@ class Publisher:
         links = {**table.hands, **{user_id: farewell.link
                                    for user_id, farewell in table.farewells.items()}}
         table.farewells.clear()
+        # A table closed for idleness has only hands older than their 15-minute tokens:
+        # editing them would be refused with 401s, which count toward Cloudflare's ban
+        # (discord-api-docs, topics/rate-limits.md, "Invalid Request Limit"); a click on
+        # such a hand is told the table is gone.
+        now = self.bot.service.clock.now()
         for user_id, link in links.items():
+            if not link.valid(now):
+                continue
             await self._edit_hand(user_id, link, Screen(t(link.locale or table.locale,
                                                           "hand.closed")))
 
@@ -324,12 +342,12 @@ class Publisher:
         """At the end of a game its results message gets the points chart, once."""
         game, message_id = table.game, table.table_message_id
         if game is None or game.phase is not Phase.GAME_OVER or message_id is None \
-                or message_id in self._charted:
+                or self._charted.get(table.id) == message_id:
             return
         shown = chart.points_chart(table, table.locale)
         if shown is None:
             return
-        self._charted.add(message_id)
+        self._charted[table.id] = message_id
         image = await self.draw(shown, chart.FILENAME)
         try:
             async with self.bot.budget.call():

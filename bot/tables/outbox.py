@@ -77,7 +77,13 @@ class Outbox:
                 log.exception("storage work for table %s failed", table.id)
                 self._failed(table)
 
-        self._queues[table.id] = asyncio.get_running_loop().create_task(run())
+        task = asyncio.get_running_loop().create_task(run())
+        self._queues[table.id] = task
+        # Done and still the table's last work: forgotten, or every table the process ever
+        # ran would keep an entry here.
+        task.add_done_callback(
+            lambda done: self._queues.pop(table.id) if self._queues.get(table.id) is done
+            else None)
 
     def status(self, table: Table, status: str) -> None:
         """Store the table's status (lobby, closed), with its host and rules as they are."""

@@ -79,7 +79,7 @@ class Seating:
         Table.leave_outcome says, which is what the prompt asking them first said."""
         if table.queued(user_id):
             table.queue = [p for p in table.queue if p.user_id != user_id]
-            self._changed(table)
+            self._gone(table, user_id)
             return
         seat = table.seat_of(user_id)
         if seat is None:
@@ -92,7 +92,8 @@ class Seating:
             del table.seats[seat]
             seats.seat_queue(table)
         elif game.phase is Phase.GAME_OVER:
-            self._to_lobby(table, None)
+            # The game ended with its results, whoever is left: not « too few players ».
+            self._to_lobby(table, LogEntry("table.finished"))
             table.seats = [p for p in table.seats if p.user_id != user_id]
         else:
             outcome = table.leave_outcome(user_id)
@@ -110,9 +111,15 @@ class Seating:
                 table.left_seats.add(seat)
                 table.seats[seat].user_id = None
                 self._after(table, refusals.engine(lambda: game.leave(seat)))
+        self._gone(table, user_id)
+
+    def _gone(self, table: Table, user_id: int) -> None:
+        """After a player left their seat or the queue: a leaving host hands the role on
+        (`Table.pass_host`, to one waiting if nobody is seated), and a table nobody is left
+        at, seated, away or waiting, closes."""
         if table.host_id == user_id:
             table.pass_host()
-        if not table.humans() and not table.away:
+        if not table.humans() and not table.away and not table.queue:
             self._close(table)
             return
         self._changed(table)

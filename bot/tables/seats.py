@@ -12,7 +12,16 @@ from engine import Game
 
 
 def new_bot(table: Table) -> Player:
-    number = 1 + sum(1 for p in table.seats if p.is_bot and not p.vacant)
+    # The seats of this round's leavers, played by a bot until its end, are not bots of
+    # their own: the one taking marie's seat beside Bot 1–3 is Bot 4, not Bot 5.
+    number = 1 + sum(1 for seat, p in enumerate(table.seats)
+                     if p.is_bot and not p.vacant and seat not in table.left_seats)
+    # Counting alone repeats a name once a waiting player has taken a bot's seat (Bot 2
+    # and Bot 3 left, the next one would be Bot 3 again): the history and the results
+    # would then mix two seats up.
+    taken = {p.name for p in table.seats}
+    while t(table.locale, "bot.name", n=number) in taken:
+        number += 1
     return table.new_player(None, t(table.locale, "bot.name", n=number), table.locale)
 
 

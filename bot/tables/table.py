@@ -263,10 +263,11 @@ class Table:
         return Player(user_id, name, locale, self.arrivals)
 
     def pass_host(self) -> None:
-        """The host left: the longest-seated human inherits (the table keeps its host if none).
-        During a game the history says who: the table message names no host, and the round's
-        end asks the host to deal the next one."""
-        humans = sorted(self.humans(), key=lambda p: p.joined)
+        """The host left: the longest-seated human inherits, else the first one waiting for a
+        seat — bots play on until the round's end, when the new host deals them in; the table
+        keeps its host if nobody is left. During a game the history says who: the table
+        message names no host, and the round's end asks the host to deal the next one."""
+        humans = sorted(self.humans(), key=lambda p: p.joined) + self.queue
         if humans and humans[0].user_id is not None:
             self.host_id = humans[0].user_id
             if self.game is not None:

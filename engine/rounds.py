@@ -225,6 +225,19 @@ class Rounds(Tricks):
                 return gift
         return None
 
+    def _open_gift(self, seat: int) -> Gift | None:
+        """The gift this seat may still choose: its pending one, or the rules' automatic pick
+        while a blind exchange holds it back. The proletario seed lets every giver choose
+        (« Tu choisis ce que tu donnes sans voir ce que tu reçois »): a low role may pick
+        which of its equal best cards go, until the swap, instead of the rules' pick."""
+        gift = self._pending_gift(seat)
+        if gift is not None:
+            return gift
+        for gift in self.gifts:
+            if gift.giver == seat and gift.automatic and not gift.transferred:
+                return gift
+        return None
+
     def gift_on_hold(self, seat: int) -> tuple[int, tuple[Card, ...], bool] | None:
         """The seat's own gift once chosen (or given for it by the rules), while the exchange
         still holds it back: (receiver, cards, automatic). In a blind exchange the cards stay
@@ -264,7 +277,7 @@ class Rounds(Tricks):
         if self.phase is not Phase.EXCHANGE:
             raise IllegalAction("wrong_phase", "There is no exchange now.",
                                 phase=self.phase.value)
-        gift = self._pending_gift(seat)
+        gift = self._open_gift(seat)
         if gift is None:
             raise IllegalAction("not_giver", "You have nothing to give in this exchange.")
         if not self._gift_ready(gift):
@@ -283,7 +296,7 @@ class Rounds(Tricks):
         self.verify_give(seat, cards)
         self._human_acted(seat)
         events = self._begin()
-        gift = self._pending_gift(seat)
+        gift = self._open_gift(seat)
         assert gift is not None
         self._record_gift(gift, tuple(cards), False, events)
         self._maybe_finish_exchange(events)

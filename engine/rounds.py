@@ -11,7 +11,16 @@ from collections.abc import Sequence
 
 from .cards import Card, Deck
 from .errors import IllegalAction
-from .events import Dealt, Event, ExchangeDone, ExchangeGiven, ExchangeStarted, GameOver, RoundOver
+from .events import (
+    Dealt,
+    Event,
+    ExchangeDone,
+    ExchangeGiven,
+    ExchangeStarted,
+    GameOver,
+    Out,
+    RoundOver,
+)
 from .exchange import ExchangeDue, Gift, allowed_cards, check_gift, default_gift
 from .roles import exchange_pairs, roles_for
 from .state import Phase
@@ -164,9 +173,27 @@ class Rounds(Tricks):
         else:
             self.phase = Phase.PLAY
             first, why = self._first_opener()
+            first = self._holding(first)
             events.append(Dealt(self.round_no, tuple(self.hand_sizes()), first, why))
-            self._open_trick(first)
+            self._open_round(first, events)
         return events
+
+    def _holding(self, seat: int) -> int:
+        """``seat``, or the next seat holding cards if it holds none."""
+        return seat if self.hands[seat] else (self._next_with_cards(seat) or seat)
+
+    def _open_round(self, opener: int, events: list[Event]) -> None:
+        """Open the round's first trick. A seat that holds no card when play starts (a set-up
+        position may deal an empty hand, to stand for a player already out) has emptied its
+        hand before anyone plays: it goes out first, in seat order, and is ranked as such."""
+        for seat in self.order:
+            if not self.hands[seat]:
+                self.out.append(seat)
+                events.append(Out(seat, len(self.out)))
+        if self._round_finished():
+            self._end_round(events)
+        else:
+            self._open_trick(opener)
 
     def _first_opener(self) -> tuple[int, str]:
         """Who opens the round, and why (the reason the events carry: a knob's value, "given"
@@ -225,6 +252,19 @@ class Rounds(Tricks):
                 return gift
         return None
 
+    def _open_gift(self, seat: int) -> Gift | None:
+        """The gift this seat may still choose: its pending one, or the rules' automatic pick
+        while a blind exchange holds it back. The proletario seed lets every giver choose
+        (« Tu choisis ce que tu donnes sans voir ce que tu reçois »): a low role may pick
+        which of its equal best cards go, until the swap, instead of the rules' pick."""
+        gift = self._pending_gift(seat)
+        if gift is not None:
+            return gift
+        for gift in self.gifts:
+            if gift.giver == seat and gift.automatic and not gift.transferred:
+                return gift
+        return None
+
     def gift_on_hold(self, seat: int) -> tuple[int, tuple[Card, ...], bool] | None:
         """The seat's own gift once chosen (or given for it by the rules), while the exchange
         still holds it back: (receiver, cards, automatic). In a blind exchange the cards stay
@@ -264,7 +304,7 @@ class Rounds(Tricks):
         if self.phase is not Phase.EXCHANGE:
             raise IllegalAction("wrong_phase", "There is no exchange now.",
                                 phase=self.phase.value)
-        gift = self._pending_gift(seat)
+        gift = self._open_gift(seat)
         if gift is None:
             raise IllegalAction("not_giver", "You have nothing to give in this exchange.")
         if not self._gift_ready(gift):
@@ -283,7 +323,7 @@ class Rounds(Tricks):
         self.verify_give(seat, cards)
         self._human_acted(seat)
         events = self._begin()
-        gift = self._pending_gift(seat)
+        gift = self._open_gift(seat)
         assert gift is not None
         self._record_gift(gift, tuple(cards), False, events)
         self._maybe_finish_exchange(events)
@@ -298,8 +338,9 @@ class Rounds(Tricks):
         self.gifts = []
         self.phase = Phase.PLAY
         opener, why = self._first_opener()
+        opener = self._holding(opener)
         events.append(ExchangeDone(opener, why))
-        self._open_trick(opener)
+        self._open_round(opener, events)
 
     def _default_gift(self, gift: Gift) -> tuple[Card, ...]:
         return default_gift(self.hands[gift.giver], gift, self.rules.top_single)

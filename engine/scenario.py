@@ -23,9 +23,11 @@ from .rules import Rules, RulesError
 __all__ = ["ScenarioFailure", "load_game", "main", "run_file", "run_scenario"]
 
 _ACTIONS = ("play", "pass", "give", "timeout", "resume", "leave", "next_round")
-_STEP_KEYS = {"seat", "as", "seen", "reject", "expect", *_ACTIONS}
+# Prose a scenario's author may add anywhere, for its readers: never read, never an error.
+_NOTES = {"description", "notes", "note", "comment"}
+_STEP_KEYS = {"seat", "as", "seen", "reject", "expect", *_ACTIONS, *_NOTES}
 _TOP_KEYS = {"name", "source", "rules", "hands", "previous_ranking", "opener", "points", "steps",
-             "description", "notes"}
+             *_NOTES}
 
 
 class ScenarioFailure(Exception):
@@ -42,18 +44,35 @@ class Outcome:
         return f"PASS {self.name}" if self.failure is None else f"FAIL {self.name}: {self.failure}"
 
 
-def _cards(raw: Any, deck: Deck, where: str) -> list[Card]:
+def _parse_cards(raw: Any, where: str) -> list[Card]:
     if not isinstance(raw, list) or not all(isinstance(c, str) for c in raw):
         raise ScenarioFailure(f"{where}: expected a list of cards")
     out = []
     for text in raw:
         try:
-            card = Card.parse(text)
+            out.append(Card.parse(text))
         except ValueError:
             raise ScenarioFailure(f"{where}: {text!r} is not a card") from None
+    return out
+
+
+def _cards(raw: Any, deck: Deck, where: str) -> list[Card]:
+    """Cards the file deals or expects: each must belong to the table's deck."""
+    out = _parse_cards(raw, where)
+    for card in out:
         if not deck.contains(card):
-            raise ScenarioFailure(f"{where}: {text} is not in the {deck.value} deck")
-        out.append(card)
+            raise ScenarioFailure(f"{where}: {card} is not in the {deck.value} deck")
+    return out
+
+
+def _held_cards(raw: Any, deck: Deck, where: str) -> list[Card]:
+    """The cards an action names. One outside the table's deck cannot be in anyone's hand:
+    the engine refuses the action (a scenario may expect that), it is not a malformed file."""
+    out = _parse_cards(raw, where)
+    for card in out:
+        if not deck.contains(card):
+            raise IllegalAction("not_in_hand", f"{card} is not in the {deck.value} deck.",
+                                card=str(card))
     return out
 
 
@@ -138,6 +157,10 @@ def _check(game: Game, expect: Any) -> None:
     }
     for key, wanted in expect.items():
         if key == "hands":
+            if isinstance(wanted, list):  # every seat's hand, by seat, like the file's hands
+                if len(wanted) != game.seats:
+                    raise ScenarioFailure("malformed: expect.hands must list one hand per seat")
+                wanted = {str(seat): cards for seat, cards in enumerate(wanted)}
             if not isinstance(wanted, dict):
                 raise ScenarioFailure("malformed: expect.hands must map seats to cards")
             for seat_text, cards in wanted.items():
@@ -152,8 +175,8 @@ def _check(game: Game, expect: Any) -> None:
         if key not in actual:
             raise ScenarioFailure(f"malformed: unknown expect key {key!r}")
         have = actual[key]()
-        if key == "top_value" and isinstance(wanted, str):
-            wanted = wanted.upper()
+        if key == "top_value" and isinstance(wanted, (str, int)) and not isinstance(wanted, bool):
+            wanted = str(wanted).upper()  # a value is its rank: "10", or 10 as a JSON number
         if key in ("winners", "autopilot") and isinstance(wanted, list):
             wanted = sorted(wanted)
         if have != wanted:
@@ -171,15 +194,17 @@ def _act(game: Game, step: dict[str, Any], seen_version: int | None) -> None:
     if action in ("play", "pass", "give", "resume", "leave"):
         seat = _seat(step.get("seat"), game.seats, "seat")
     if action == "play":
-        cards = _cards(step["play"], deck, "play")
+        cards = _held_cards(step["play"], deck, "play")
         announce = step.get("as")
+        if isinstance(announce, int) and not isinstance(announce, bool):
+            announce = str(announce)  # "as": 10, a value written as a JSON number
         if announce is not None and not isinstance(announce, str):
             raise ScenarioFailure("malformed: 'as' must be a value such as \"K\"")
         game.play(seat, cards, announce, seen_version)
     elif action == "pass":
         game.pass_turn(seat, seen_version)
     elif action == "give":
-        game.give(seat, _cards(step["give"], deck, "give"))
+        game.give(seat, _held_cards(step["give"], deck, "give"))
     elif action == "timeout":
         game.timeout()
     elif action == "resume":
@@ -188,6 +213,8 @@ def _act(game: Game, step: dict[str, Any], seen_version: int | None) -> None:
         game.leave(seat)
     elif action == "next_round":
         spec = step["next_round"]
+        if spec is True or spec is None:
+            spec = {}  # no given hands: the engine deals, from the scenario's fixed seed
         if not isinstance(spec, dict):
             raise ScenarioFailure("malformed: next_round must be an object")
         hands = None

@@ -164,3 +164,55 @@ def test_cli_malformed_does_not_stop_the_run(tmp_path: Path, capsys: pytest.Capt
     assert out[0].startswith("FAIL ")
     assert out[1] == "PASS good one"
     assert out[-1] == "1 passed, 1 failed"
+
+
+# --- every form FORMAT.md allows (or a reader would write) loads and runs -----------------
+
+_WILD7 = {
+    "name": "wild7 form",
+    "source": "004_4e41a7ca39857afc.txt",
+    "rules": {"preset": "wild7"},
+    "hands": [["7H", "4H"], ["JS", "AS"], ["6D", "10D"]],
+    "opener": 0,
+}
+_ROUND_OVER = [
+    {"seat": 0, "play": ["3H"]}, {"seat": 1, "play": ["KD"]}, {"seat": 2, "play": ["AC"]},
+    {"seat": 0, "pass": True}, {"seat": 1, "pass": True}, {"seat": 2, "play": ["5H"]},
+    {"seat": 0, "play": ["9S"], "expect": {"phase": "round_over", "out": [2, 0]}},
+]
+
+FORMS: dict[str, dict[str, object]] = {
+    # Prose for readers, at the top and on a step.
+    "notes": {**GOOD, "comment": "why this matters", "note": "seed sentence",
+              "steps": [{"comment": "opening", "seat": 0, "play": ["3H"],
+                         "description": "any prose"}]},
+    # Cards, announced values and expected values in lower case.
+    "lower_case": {**_WILD7, "steps": [
+        {"seat": 0, "play": ["7h"], "as": "q", "expect": {"top_value": "q", "count": 1}},
+        {"seat": 1, "play": ["js"], "reject": True},
+        {"seat": 1, "play": ["as"], "expect": {"top_value": "a", "to_act": 2}}]},
+    # A value written as a JSON number, announced and expected.
+    "number_value": {**_WILD7, "steps": [
+        {"seat": 0, "play": ["7H"], "as": 10, "expect": {"top_value": 10, "to_act": 1}},
+        {"seat": 1, "play": ["JS"], "expect": {"top_value": "J"}}]},
+    # Every seat's hand as a list by seat.
+    "hands_by_list": {**GOOD, "steps": [
+        {"seat": 0, "play": ["3H"], "expect": {"hands": [["9S"], ["4H", "KD"], ["5H", "AC"]]}}]},
+    # A refused action may carry checks; a card from another deck is refused, not malformed.
+    "reject_with_expect": {**GOOD, "steps": [
+        {"seat": 0, "play": ["RJ"], "reject": True, "expect": {"to_act": 0}},
+        {"seat": 1, "play": ["4H"], "reject": True, "expect": {"to_act": 0, "top_value": None}},
+        {"seat": 0, "play": ["3H"], "reject": False}]},
+    # The next round dealt by the engine: an empty object, or just true.
+    "next_round_dealt": {**GOOD, "steps": [
+        *_ROUND_OVER, {"next_round": {}, "expect": {"phase": "exchange",
+                                                    "roles": ["N", "L", "P"]}}]},
+    "next_round_true": {**GOOD, "steps": [
+        *_ROUND_OVER, {"next_round": True, "expect": {"phase": "exchange"}}]},
+}
+
+
+@pytest.mark.parametrize("case", sorted(FORMS))
+def test_allowed_forms_run(case: str, tmp_path: Path) -> None:
+    outcome = run_file(_write(tmp_path, case, FORMS[case]))
+    assert outcome.failure is None, outcome.line

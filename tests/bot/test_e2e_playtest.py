@@ -713,8 +713,8 @@ async def test_rules_tell_the_exchange_the_points_and_the_end_of_the_game(
     await bob.slash("president rules")
     page = bob.last_ephemeral().text
     for line in (
-        "• Culo → Presidente: their 2 best cards; in return, their 2 weakest cards",
-        "• Vice-Culo → Vicepresidente: their best card; in return, their weakest card "
+        "• Culo → President: their 2 best cards; in return, their 2 weakest cards",
+        "• Vice-Culo → Vice-President: their best card; in return, their weakest card "
         "(from 4 players)",
         "The low role picks its best cards itself (free among cards of equal value).",
         "Blind: the high roles give back without seeing what they receive; the cards move "

@@ -1,0 +1,56 @@
+"""End-to-end: play-test 6, the bot in English and at tables where French and English
+players sit together."""
+
+from bot.client import PresidentBot
+from engine import Phase
+from fakediscord import FakeDiscord
+
+from .conftest import LinkedClock
+from .e2e import Player, create_table, deal, host_against_bots, tick
+
+
+async def test_presi_names_its_top_roles_president_in_english_as_in_french(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the play-test: an English presi table called its top roles « Presidente » and
+    « Vicepresidente », in Spanish, where the French table and RULES.md say Président and
+    Vice-président (presi renames only the low roles: Vice-Culo, Culo). An English player
+    read « You finished 1st: **Presidente** » on the hand their French neighbour read as
+    « **Président** »."""
+    alice = Player(fake.add_user("alice"))
+    table = await host_against_bots(president, alice.user, "presi", 2)
+    await tick(fake, clock, 1)
+    game = deal(president, table, [["9O"], ["3C", "4C", "5C"], ["3E", "4E", "6E"]], opener=0)
+    await tick(fake, clock, 1)
+    await alice.open_hand(president)
+    await alice.user.select(alice.hand, ["9O"], select="Play a single…")
+    for _ in range(30):
+        if game.phase is not Phase.PLAY:
+            break
+        await tick(fake, clock, 1)
+    assert game.ranking is not None and game.ranking[0] == 0
+    await tick(fake, clock, 1)
+    assert alice.hand.content.splitlines()[-1] == "🎖️ You finished 1st: **President** (+2)."
+
+    await alice.user.slash("president rules")
+    lines = alice.user.last_ephemeral().text.split("\n")
+    assert "🏅 Points each round: President 2 · Vice-President 1 · Culo 0." in lines
+    marie = fake.add_user("marie", locale="fr")
+    await marie.slash("president rules")
+    assert "🏅 Points par manche : Président 2 · Vice-président 1 · Culo 0." in \
+        marie.last_ephemeral().text.split("\n")
+    fake.assert_no_errors()
+
+
+async def test_the_presi_settings_name_the_roles_as_the_table_does(
+    fake: FakeDiscord, president: PresidentBot
+) -> None:
+    alice = fake.add_user("alice")
+    table = await create_table(president, alice, "presi")
+    await alice.slash("president settings")
+    panel = alice.last_ephemeral()
+    assert "▫️ **Role names**: President … Culo" in panel.text.split("\n")
+    assert "▫️ **Points per role**: President 2 · Vice-President 1 · Neutral 0 · Vice-Culo 0 " \
+        "· Culo 0" in panel.text.split("\n")
+    assert table.rules.role_names == "presi"
+    fake.assert_no_errors()

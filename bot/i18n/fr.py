@@ -290,7 +290,7 @@ CATALOGUE: dict[str, str] = {
     "lobby.queue_count.many": "{n} personnes",
     "lobby.empty": "Personne pour l’instant : appuyez sur **Rejoindre**.",
     "lobby.hint": "L’hôte règle la partie avec **Réglages** puis appuie sur **Lancer**.",
-    "lobby.rules_hint": "📜 Nouveau au Président ? `/president règles` explique les règles de cette table.",
+    "lobby.rules_hint": "📜 Tu découvres le Président ? `/president règles` explique les règles de cette table.",
     "lobby.closed": "Cette table est fermée.",
     "lobby.started": "La partie a commencé : la table est plus bas.",
     "btn.join": "Rejoindre",

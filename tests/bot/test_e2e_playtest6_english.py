@@ -6,7 +6,7 @@ from engine import Phase
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
-from .e2e import Player, create_table, deal, host_against_bots, tick
+from .e2e import Player, create_table, deal, host_against_bots, message, tick
 
 
 async def test_presi_names_its_top_roles_president_in_english_as_in_french(
@@ -53,4 +53,22 @@ async def test_the_presi_settings_name_the_roles_as_the_table_does(
     assert "▫️ **Points per role**: President 2 · Vice-President 1 · Neutral 0 · Vice-Culo 0 " \
         "· Culo 0" in panel.text.split("\n")
     assert table.rules.role_names == "presi"
+    fake.assert_no_errors()
+
+
+async def test_the_lobby_greets_a_newcomer_without_a_gender_in_either_language(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the play-test: the French lobby asked « Nouveau au Président ? », which speaks
+    to a man only (the catalogue never gives players a gender), and its English line wrote
+    "table’s" where every other English line writes "table's"."""
+    marie = fake.add_user("marie", locale="fr")
+    alice = fake.add_user("alice")
+    table = await create_table(president, marie)
+    assert message(alice, table.lobby_message_id).content.splitlines()[-1] == \
+        "📜 Tu découvres le Président ? `/president règles` explique les règles de cette table."
+    await marie.slash("president language", language="en")
+    await tick(fake, clock, 1)
+    assert message(alice, table.lobby_message_id).content.splitlines()[-1] == \
+        "📜 New to Président? `/president rules` explains this table's rules."
     fake.assert_no_errors()

@@ -637,7 +637,7 @@ CATALOGUE: dict[str, str] = {
     "history.option": "{date} · {preset} · {rounds}",
     "date.numeric": "{year}-{month}-{day}",
     "history.pick": "See a game's points…",
-    "history.chart_title": "📈 Game points ({preset})",
+    "history.chart_title": "📈 Game points · {preset}",
     "history.gone": "This game is no longer in this channel's history.",
     "history.page": "Page {page}",
     "history.no_more": "No older game here.",

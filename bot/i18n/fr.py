@@ -637,7 +637,7 @@ CATALOGUE: dict[str, str] = {
     "history.option": "{date} · {preset} · {rounds}",
     "date.numeric": "{day}/{month}/{year}",
     "history.pick": "Voir les points d’une partie…",
-    "history.chart_title": "📈 Points de la partie ({preset})",
+    "history.chart_title": "📈 Points de la partie · {preset}",
     "history.gone": "Cette partie n’est plus dans l’historique de ce salon.",
     "history.page": "Page {page}",
     "history.no_more": "Aucune partie plus ancienne ici.",

@@ -1,12 +1,28 @@
 """End-to-end: play-test 6, the bot in English and at tables where French and English
 players sit together."""
 
+from pathlib import Path
+
+import pytest
+
 from bot.client import PresidentBot
 from engine import Phase
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
-from .e2e import Player, create_table, deal, host_against_bots, message, tick
+from .e2e import (
+    Player,
+    connect_bot,
+    create_table,
+    database_url,
+    deal,
+    host_against_bots,
+    message,
+    play_every_round,
+    record_charts,
+    tick,
+    two_humans_against_a_bot,
+)
 
 
 async def test_presi_names_its_top_roles_president_in_english_as_in_french(
@@ -71,4 +87,28 @@ async def test_the_lobby_greets_a_newcomer_without_a_gender_in_either_language(
     await tick(fake, clock, 1)
     assert message(alice, table.lobby_message_id).content.splitlines()[-1] == \
         "📜 New to Président? `/president rules` explains this table's rules."
+    fake.assert_no_errors()
+
+
+async def test_a_past_games_chart_names_its_preset_once_in_each_pickers_language(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """From the play-test: picking a presi game in /president history titled its chart
+    "📈 Game points (Presi (Spanish deck))", brackets in brackets, where every other title
+    puts its preset after a « · » (« 🏆 Leaderboard · … », « 📜 Rules of this table · … »)."""
+    record_charts(monkeypatch)
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    alice = Player(fake.add_user("alice"))
+    bob = Player(fake.add_user("bob", locale="fr"))
+    table, _ = await two_humans_against_a_bot(fake, clock, bot, alice, bob, "presi",
+                                              game_end="rounds:1")
+    await play_every_round(fake, clock, table, [alice, bob])
+    await bot.service.drain()
+    for player, title in ((alice, "📈 Game points · Presi (Spanish deck)"),
+                          (bob, "📈 Points de la partie · Presi (jeu espagnol)")):
+        await player.user.slash("president history")
+        listed = player.user.last_ephemeral()
+        await player.user.select(listed, [listed.select().options[0].value])
+        assert player.user.last_ephemeral().embeds[0].title == title
+    await fake.disconnect(bot)
     fake.assert_no_errors()

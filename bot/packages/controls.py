@@ -132,7 +132,7 @@ def number(text: str, limit: int) -> int:
 
 async def refuse(interaction: discord.Interaction[Any], key: str, **params: object) -> None:
     """Tell the user, privately and in their language, why nothing happened."""
-    await answer_privately(interaction, t(interaction.locale, key, **params))
+    await answer_privately(interaction, WARNING + t(interaction.locale, key, **params))
 
 
 async def answer_privately(interaction: discord.Interaction[Any], text: str) -> None:
@@ -142,6 +142,16 @@ async def answer_privately(interaction: discord.Interaction[Any], text: str) -> 
         await interaction.followup.send(text, ephemeral=True)
     else:
         await interaction.response.send_message(text, ephemeral=True)
+
+
+# Every refusal opens with it, whichever path answers it (a command, a control, a form, a
+# redrawn hand's notice), so a player tells a refusal from an answer at a glance.
+WARNING = "⚠️ "
+
+
+def refusal_text(locale: object, err: TableError) -> str:
+    """A refusal as its one private line: the warning sign, then `error_text`."""
+    return WARNING + error_text(locale, err)
 
 
 def error_text(locale: object, err: TableError) -> str:
@@ -193,7 +203,7 @@ async def route_standalone(interaction: discord.Interaction[Any], raw: str,
     try:
         await STANDALONE[match.group(2)](interaction, match.group(4), values)
     except TableError as err:
-        await answer_privately(interaction, error_text(interaction.locale, err))
+        await answer_privately(interaction, refusal_text(interaction.locale, err))
     except Exception:
         log.exception("%s failed", match.group(2))
         await refuse(interaction, "err.internal")
@@ -234,7 +244,7 @@ async def route(interaction: discord.Interaction[Any], raw: str, values: list[st
     try:
         await handler(click)
     except TableError as err:
-        await answer_privately(interaction, error_text(interaction.locale, err))
+        await answer_privately(interaction, refusal_text(interaction.locale, err))
     except Exception:
         log.exception("%s on table %s failed", click.action, table.id)
         await refuse(interaction, "err.internal")

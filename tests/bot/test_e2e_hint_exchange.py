@@ -79,7 +79,7 @@ async def test_no_hint_button_in_the_exchange_when_hints_are_off(
     assert hint_buttons(marie) == []
     forged = {"custom_id": cid(table, "hint", game.version), "component_type": BUTTON}
     await Forger(fake).send(marie, MESSAGE_COMPONENT, forged, message=hand)  # refused
-    assert marie.last_ephemeral().content == t("fr", "err.unknown_control")
+    assert marie.last_ephemeral().content == "⚠️ " + t("fr", "err.unknown_control")
     assert game.exchange_due(0) == due
     fake.assert_no_errors()
 

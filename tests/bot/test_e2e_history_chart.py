@@ -117,6 +117,6 @@ async def test_a_forged_history_page_is_refused_and_changes_nothing(
         forged = {"custom_id": f"pz:0:history_page:0:{arg}", "component_type": BUTTON}
         await Forger(fake).send(ana, MESSAGE_COMPONENT, forged, message=shown)
         refusal = ana.last_ephemeral()
-        assert refusal.id != shown.id and refusal.content == t("fr", "err.unknown_control")
+        assert refusal.id != shown.id and refusal.content == "⚠️ " + t("fr", "err.unknown_control")
     assert message(ana, shown.id).text == shown.text
     await fake.disconnect(bot)

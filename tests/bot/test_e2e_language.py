@@ -61,7 +61,7 @@ async def test_admins_choose_the_servers_language_and_a_host_their_tables(
     assert "Président table" in message(john, table.lobby_message_id).content
 
     await marie.slash("president language", language="en")  # neither host nor admin
-    assert marie.last_ephemeral().content.startswith("Changer la langue est réservé aux admins du serveur")
+    assert marie.last_ephemeral().content.startswith("⚠️ Changer la langue est réservé aux admins du serveur")
     assert (await storage.get_guild_settings(fake.guild.id)).language is None
 
     # The host sets their own table's language, not the server's.
@@ -84,7 +84,7 @@ async def test_admins_choose_the_servers_language_and_a_host_their_tables(
     leaf_options(data)[0]["value"] = "CLASSIC"
     refused = await forger.send(admin, APPLICATION_COMMAND, data, permissions=MANAGE_GUILD)
     assert refused.response_type == 4
-    assert admin.last_ephemeral().content.startswith("This command or one of its options")
+    assert admin.last_ephemeral().content.startswith("⚠️ This command or one of its options")
     assert (await storage.get_guild_settings(fake.guild.id)).language is None
 
     # Manage Server sets the server's language: every open table switches.

@@ -137,5 +137,5 @@ async def test_leaving_the_lobby_is_immediate_and_only_a_player_is_asked_mid_gam
     assert table.seat_of(bob.id) is not None and table.game is not None
     await carol.slash("president leave")
     refusal = carol.last_ephemeral()
-    assert refusal.text == "You are not seated at this table." and not refusal.buttons
+    assert refusal.text == "⚠️ You are not seated at this table." and not refusal.buttons
     fake.assert_no_errors()

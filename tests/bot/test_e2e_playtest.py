@@ -110,7 +110,7 @@ async def test_leaving_mid_game_asks_first_in_the_leavers_language(
                             {"custom_id": custom, "component_type": BUTTON},
                             message=table.table_message_id, edit=forged_on(custom))
     assert marie.user.last_ephemeral().text == \
-        "Ce bouton a été montré à un autre joueur ; rien n’a changé."
+        "⚠️ Ce bouton a été montré à un autre joueur ; rien n’a changé."
     assert table.seat_of(marie.user.id) is not None and table.seat_of(bob.user.id) == seat
 
     await bob.user.click(prompt, "Leave the game")
@@ -119,9 +119,9 @@ async def test_leaving_mid_game_asks_first_in_the_leavers_language(
     assert table.seat_of(bob.user.id) is None and game.automated(seat)
     left = sorted(table.left_seats)
     await bob.user.click_shown(prompt, "Leave the game")  # late, not forged
-    assert bob.user.last_ephemeral().text == t("en", "err.stale_button")
+    assert bob.user.last_ephemeral().text == "⚠️ " + t("en", "err.stale_button")
     await bob.user.click(again, "Leave the game")
-    assert bob.user.last_ephemeral().text == "You are not seated at this table."
+    assert bob.user.last_ephemeral().text == "⚠️ You are not seated at this table."
     assert table.game is game and sorted(table.left_seats) == left
     await tick(fake, clock, 1)
     assert "bob quitte la partie ; un bot finit la manche" in \
@@ -141,7 +141,7 @@ async def test_a_leave_prompt_clicked_after_its_game_ended_leaves_nothing(
     await marie.user.click(marie.user.last_ephemeral(), "Arrêter la partie")
     assert game.phase is Phase.GAME_OVER
     await bob.user.click(prompt, "Leave the game")
-    assert bob.user.last_ephemeral().text == t("en", "err.stale_button")
+    assert bob.user.last_ephemeral().text == "⚠️ " + t("en", "err.stale_button")
     assert table.seat_of(bob.user.id) is not None and table.game is game
     fake.assert_no_errors()
 
@@ -161,7 +161,7 @@ async def test_a_presi_leaver_is_asked_and_leaving_again_keeps_the_deadline(
     await bob.user.click(prompt, "Quitter la partie")
     deadline = table.away[bob.user.id]
     await tick(fake, clock, 10)
-    refusal = t("fr", "err.already_left", deadline=int(deadline))
+    refusal = "⚠️ " + t("fr", "err.already_left", deadline=int(deadline))
     await bob.user.click(again, "Quitter la partie")  # a second click, on the other prompt
     assert bob.user.last_ephemeral().text == refusal
     await bob.user.slash("president leave")  # no prompt: he is not playing any more
@@ -573,7 +573,7 @@ async def test_a_late_click_on_ones_own_screen_is_told_it_is_late_not_forged(
     redrawn = message(marie, drawn.id)  # her hand as it is now, saying the table moved on
     assert redrawn.text.startswith("⚠️ " + t("fr", "err.stale"))
     assert game.version == version and list(game.hand(seat)) == hand
-    assert marie.last_ephemeral().text != t("fr", "err.unknown_control")
+    assert marie.last_ephemeral().text != "⚠️ " + t("fr", "err.unknown_control")
 
     await let_timers_play(fake, clock, game, Phase.ROUND_OVER)
     await tick(fake, clock, 1)
@@ -584,7 +584,7 @@ async def test_a_late_click_on_ones_own_screen_is_told_it_is_late_not_forged(
     assert "Manche suivante" not in [b.label for b in message(marie, board.id).buttons]
     version = game.version
     await marie.click_shown(board, "Manche suivante")  # her second click
-    assert marie.last_ephemeral().text == t("fr", "err.stale_button")
+    assert marie.last_ephemeral().text == "⚠️ " + t("fr", "err.stale_button")
     assert game.round_no == 2 and game.version == version
     fake.assert_no_errors()
 
@@ -624,13 +624,13 @@ async def test_a_control_absent_from_its_message_that_the_bot_never_drew_there_i
         if kind == 3:
             data["values"] = ["x"]
         await Forger(fake).send(marie, MESSAGE_COMPONENT, data, message=shown)
-        assert marie.last_ephemeral().text == t("fr", "err.unknown_control"), custom
+        assert marie.last_ephemeral().text == "⚠️ " + t("fr", "err.unknown_control"), custom
     assert (game.version, game.phase, game.round_no) == before
     # The same « Manche suivante » drawn for an earlier version is only late.
     await Forger(fake).send(marie, MESSAGE_COMPONENT,
                             {"custom_id": cid(table, "next", old), "component_type": BUTTON},
                             message=board)
-    assert marie.last_ephemeral().text == t("fr", "err.stale_button")
+    assert marie.last_ephemeral().text == "⚠️ " + t("fr", "err.stale_button")
     assert (game.version, game.phase, game.round_no) == before
     fake.assert_no_errors()
 

@@ -12,6 +12,7 @@ from fakediscord import FakeDiscord
 from .conftest import LinkedClock
 from .e2e import (
     Player,
+    cid,
     connect_bot,
     create_table,
     database_url,
@@ -111,4 +112,37 @@ async def test_a_past_games_chart_names_its_preset_once_in_each_pickers_language
         await player.user.select(listed, [listed.select().options[0].value])
         assert player.user.last_ephemeral().embeds[0].title == title
     await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_every_refusal_opens_with_a_warning_in_the_clickers_language(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the play-test: an English guest at a French table who pressed the host's
+    **Lancer** read "Only the host (<@…>) can do that." — plain, where a refused play in a
+    hand reads « ⚠️ … ». Commands, lobby buttons and table buttons refused the same way in
+    both languages; every refusal now opens with ⚠️, in the clicker's language whatever the
+    table speaks."""
+    marie = fake.add_user("marie", locale="fr")
+    alice = fake.add_user("alice")
+    table = await create_table(president, marie)
+    lobby = message(alice, table.lobby_message_id)
+    only_host = f"⚠️ Only the host (<@{marie.id}>) can do that."
+    await alice.click(lobby, cid(table, "start"))
+    assert alice.last_ephemeral().content == only_host
+    await alice.slash("president settings")
+    assert alice.last_ephemeral().content == only_host
+    await alice.slash("president leave")
+    assert alice.last_ephemeral().content == "⚠️ You are not seated at this table."
+    await marie.slash("president join")
+    assert marie.last_ephemeral().content == "⚠️ Tu as déjà une place à cette table."
+    await alice.click(lobby, cid(table, "join"))
+    await marie.click(lobby, cid(table, "addbot"))
+    await marie.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    board = message(alice, table.table_message_id)
+    await alice.click(board, cid(table, "hand"))
+    await alice.slash("president replay")
+    assert alice.last_ephemeral().content == only_host
+    assert table.game is not None and table.game.phase is not Phase.GAME_OVER
     fake.assert_no_errors()

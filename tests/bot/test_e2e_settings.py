@@ -139,9 +139,9 @@ async def test_unknown_forms_are_answered_and_a_form_without_its_panel_still_wor
 ) -> None:
     marie = fake.add_user("marie", locale="fr")
     await marie.slash("president create")
-    for custom_id, answer in (("someone-else:form", "Ce formulaire a expiré : rouvre"),
-                              ("pz:1:nope:0:", "Ce formulaire a expiré : rouvre"),
-                              ("pz:999:form:0:turn_seconds", "Cette table n’existe plus.")):
+    for custom_id, answer in (("someone-else:form", "⚠️ Ce formulaire a expiré : rouvre"),
+                              ("pz:1:nope:0:", "⚠️ Ce formulaire a expiré : rouvre"),
+                              ("pz:999:form:0:turn_seconds", "⚠️ Cette table n’existe plus.")):
         fake.hub.start(MODAL_SUBMIT, marie.user, marie.channel,
                        {"custom_id": custom_id, "components": []}, "old form", None)
         await fake.settle()
@@ -275,7 +275,7 @@ async def test_knobs_the_panel_does_not_offer_are_refused_when_forged(
         await fake.settle()
         return marie.last_ephemeral().content
 
-    refused = "Ce choix n’est pas proposé par cette commande"
+    refused = "⚠️ Ce choix n’est pas proposé par cette commande"
     presi = table.rules
     await marie.select(shown.id, ["on_equal"], select=knobs.custom_id)  # its values' menu
     values = next(s for s in marie.last_ephemeral().selects if ":value:" in s.custom_id)
@@ -293,7 +293,7 @@ async def test_knobs_the_panel_does_not_offer_are_refused_when_forged(
                                                               "value": "20"}}]},
                    "form of a knob not offered", None)
     await fake.settle()
-    assert marie.last_ephemeral().content.startswith("Ce formulaire a expiré")
+    assert marie.last_ephemeral().content.startswith("⚠️ Ce formulaire a expiré")
     assert table.rules == presi
     fake.assert_no_errors()
 

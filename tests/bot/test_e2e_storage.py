@@ -292,7 +292,7 @@ async def test_a_click_after_the_snapshot_writer_closed_is_refused_politely(
     assert bot.writer is not None
     await bot.writer.close()  # the first steps of a shutdown
     await marie.click(lobby, cid(table, "addbot"))
-    assert marie.last_ephemeral().content == "Le bot redémarre : réessaie dans un instant."
+    assert marie.last_ephemeral().content == "⚠️ Le bot redémarre : réessaie dans un instant."
     assert len(table.seats) == 1 and "Bot 1" not in message(marie, lobby.id).content
     fake.assert_no_errors()
     await fake.disconnect(bot)

@@ -77,7 +77,7 @@ async def test_a_table_opened_while_the_database_is_locked_is_refused_privately(
     alice = fake.add_user("alice", locale="fr")
     record = await alice.slash("president create", preset="classic")
     assert record.response_type == 5
-    assert alice.last_ephemeral().content.startswith("La base de données du bot est occupée")
+    assert alice.last_ephemeral().content.startswith("⚠️ La base de données du bot est occupée")
     assert [m for m in fake.messages() if not m.ephemeral] == []  # no « thinking… » left
     assert bot.service.registry.in_channel(fake.channel.id) is None
 

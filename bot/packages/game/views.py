@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.i18n import t
-from bot.packages.controls import Click, Drawn, action, error_text, number
+from bot.packages.controls import WARNING, Click, Drawn, action, number, refusal_text
 from bot.packages.game.display import OPTIONS_PER_SELECT, hand_screen, parse_option, table_screen
 from bot.packages.screen import Screen
 from bot.tables.service import TableError
@@ -34,8 +34,8 @@ def refusal(locale: str, table: Table, err: TableError) -> str:
     if err.key == "engine.stale":
         by = err.params.get("by")
         name = table.name(by) if isinstance(by, int) else "?"
-        return "⚠️ " + t(locale, "err.too_late", name=name)
-    return "⚠️ " + error_text(locale, err)
+        return WARNING + t(locale, "err.too_late", name=name)
+    return refusal_text(locale, err)
 
 
 async def show_hand(
@@ -81,7 +81,7 @@ async def late_hand(click: Click) -> None:
     left (ended, or lost to a crash just after Start) there is no hand to show: the notice
     still says the click was not taken."""
     key = "err.stale" if click.table.game is not None else "err.stale_button"
-    await show_hand(click.interaction, click.table, notice="⚠️ " + t(click.locale, key))
+    await show_hand(click.interaction, click.table, notice=WARNING + t(click.locale, key))
 
 
 # How the controls are drawn (`controls.Drawn`): the table message's « Ma main » and host
@@ -238,7 +238,7 @@ async def _host_action(click: Click, work: Callable[[], Awaitable[object]],
     try:
         await work()
     except TableError as err:
-        await click.interaction.response.send_message(error_text(click.locale, err),
+        await click.interaction.response.send_message(refusal_text(click.locale, err),
                                                       ephemeral=True)
         return
     table = click.table

@@ -13,7 +13,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from bot.i18n import public_locale, t
 from bot.i18n.translator import ls
-from bot.packages.controls import error_text
+from bot.packages.controls import refusal_text
 from bot.packages.game.display import stop_prompt
 from bot.packages.game.views import show_hand
 from bot.packages.lobby.display import lobby_screen
@@ -77,7 +77,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         """During a shutdown no change can be stored any more: say so instead of failing."""
         if self.bot.stopping:
             await interaction.response.send_message(
-                t(interaction.locale, "err.restarting"), ephemeral=True)
+                refusal_text(interaction.locale, TableError("err.restarting")), ephemeral=True)
             return False
         return True
 
@@ -88,7 +88,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         original = getattr(error, "original", error)
         if not isinstance(original, TableError):
             raise error
-        text = error_text(interaction.locale, original)
+        text = refusal_text(interaction.locale, original)
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
         else:
@@ -150,7 +150,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
             table = await self._open(interaction, interaction.guild_id,
                                      interaction.channel_id, preset)
         except TableError as err:
-            await self._withdraw(interaction, error_text(interaction.locale, err))
+            await self._withdraw(interaction, refusal_text(interaction.locale, err))
             return
         screen = lobby_screen(table)
         message = await interaction.followup.send(allowed_mentions=NO_PINGS, wait=True,

@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 from discord.enums import AppCommandOptionType
 
-from bot.packages.controls import answer_privately, error_text
+from bot.packages.controls import answer_privately, refusal_text
 from bot.tables.service import TableError
 
 log = logging.getLogger(__name__)
@@ -35,8 +35,8 @@ class CheckedTree(app_commands.CommandTree[Any]):
             return True
         data: Any = interaction.data
         if not isinstance(data, dict) or not valid_call(self, data):
-            await answer_privately(interaction, error_text(interaction.locale,
-                                                           TableError("err.bad_command")))
+            await answer_privately(interaction, refusal_text(interaction.locale,
+                                                             TableError("err.bad_command")))
             return False
         return True
 
@@ -46,7 +46,7 @@ class CheckedTree(app_commands.CommandTree[Any]):
         original = getattr(error, "original", error)
         if isinstance(original, TableError):
             if not interaction.response.is_done():
-                await answer_privately(interaction, error_text(interaction.locale, original))
+                await answer_privately(interaction, refusal_text(interaction.locale, original))
             return
         if isinstance(error, app_commands.CheckFailure) and interaction.response.is_done():
             return
@@ -57,7 +57,7 @@ class CheckedTree(app_commands.CommandTree[Any]):
             log.error("/%s failed", getattr(interaction.command, "qualified_name", "?"),
                       exc_info=original)
             key = "err.internal"
-        await answer_privately(interaction, error_text(interaction.locale, TableError(key)))
+        await answer_privately(interaction, refusal_text(interaction.locale, TableError(key)))
 
 
 def valid_call(tree: app_commands.CommandTree[Any], data: dict[str, Any]) -> bool:

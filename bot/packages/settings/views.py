@@ -17,12 +17,13 @@ import discord
 from bot.i18n import CATALOGUES, LocaleLike, has, plural, t
 from bot.i18n.cards import short
 from bot.packages.controls import (
+    WARNING,
     Click,
     Drawn,
     action,
     button,
     custom_id,
-    error_text,
+    refusal_text,
     select,
     view,
 )
@@ -204,14 +205,14 @@ async def apply(interaction: Interaction, table: Table, make: Callable[[], Rules
     try:
         rules = make()
     except RulesError as err:
-        notice = "⚠️ " + refused_rules(locale, err, knob)
+        notice = WARNING + refused_rules(locale, err, knob)
     except ValueError:  # a typed answer that cannot be read
-        notice = "⚠️ " + bad_input(locale, knob, table.rules)
+        notice = WARNING + bad_input(locale, knob, table.rules)
     else:
         try:
             await interaction.client.service.set_rules(table, interaction.user.id, rules)
         except TableError as err:
-            notice = "⚠️ " + error_text(locale, err)
+            notice = refusal_text(locale, err)
             knob = ""
         if knob:
             notice = "✅ " + t(locale, "settings.saved", knob=knob_label(locale, knob),

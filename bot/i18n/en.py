@@ -550,6 +550,8 @@ CATALOGUE: dict[str, str] = {
     "hand.no_game": "This game is over: the table's message in the channel says what comes next.",
     "sandbox.no_control": "that message has controls 1 to {count}",
     "sandbox.image": "[image: {alt}]",
+    "sandbox.in": "(in {seconds}s)",
+    "sandbox.ago": "({seconds}s ago)",
     "sandbox.options": "options ({low}-{high}, e.g. 1,2): ",
     "sandbox.what": "type a slash command, a control number, or a letter and one",
     "sandbox.no_controls": "that message has no controls",

@@ -550,6 +550,8 @@ CATALOGUE: dict[str, str] = {
     "hand.no_game": "Cette partie est terminée : le message de la table, dans le salon, dit la suite.",
     "sandbox.no_control": "ce message a les commandes 1 à {count}",
     "sandbox.image": "[image : {alt}]",
+    "sandbox.in": "(dans {seconds} s)",
+    "sandbox.ago": "(il y a {seconds} s)",
     "sandbox.options": "options ({low} à {high}, par ex. 1,2) : ",
     "sandbox.what": "tape une commande slash, un numéro de commande, ou une lettre et un numéro",
     "sandbox.no_controls": "ce message n’a pas de commandes",

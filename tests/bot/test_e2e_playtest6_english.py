@@ -1,11 +1,13 @@
 """End-to-end: play-test 6, the bot in English and at tables where French and English
 players sit together."""
 
+import re
 from pathlib import Path
 
 import pytest
 
 from bot.client import PresidentBot
+from bot.sandbox import Terminal
 from engine import Phase
 from fakediscord import FakeDiscord
 
@@ -145,4 +147,28 @@ async def test_every_refusal_opens_with_a_warning_in_the_clickers_language(
     await alice.slash("president replay")
     assert alice.last_ephemeral().content == only_host
     assert table.game is not None and table.game.phase is not Phase.GAME_OVER
+    fake.assert_no_errors()
+
+
+async def test_the_sandbox_draws_countdowns_in_its_players_language(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """From the play-test: the sandbox, French unless told otherwise, drew the turn's
+    countdown as « ▶️ À toi de jouer (in 25s) », in English, where a French Discord client
+    writes « dans 25 secondes »; an English player's stays "(in 25s)"."""
+    for name, locale, relative, other in (("vous", "fr", r"\((dans|il y a) \d+ s\)", "s ago)"),
+                                          ("you", "en-US", r"\(in \d+s\)|\(\d+s ago\)", " s)")):
+        user = fake.add_user(name, locale=locale)
+        user.channel = fake.add_channel(fake.guild, f"sandbox-{name}")
+        await fake.settle()
+        terminal = Terminal(fake, user)
+        table = await host_against_bots(president, user, "classic", 2)
+        await tick(fake, clock, 1)
+        await user.click(message(user, table.table_message_id), cid(table, "hand"))
+        capsys.readouterr()
+        terminal.show()
+        screen = capsys.readouterr().out
+        assert re.search(relative, screen), screen
+        assert other not in screen and "<t:" not in screen
     fake.assert_no_errors()

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from bot.client import PresidentBot
+from bot.i18n.cards import shorts
 from bot.sandbox import Terminal
-from engine import Phase
+from engine import Card, Deck, Phase
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
@@ -171,4 +172,26 @@ async def test_the_sandbox_draws_countdowns_in_its_players_language(
         screen = capsys.readouterr().out
         assert re.search(relative, screen), screen
         assert other not in screen and "<t:" not in screen
+    fake.assert_no_errors()
+
+
+async def test_a_joker_written_among_cards_reads_as_one_card(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the play-test: proletario's last place read "The rules give 🃏 black 2♠ to
+    **Bot 1** for you", which reads as a black 2 of spades; « 🃏 noir 2♠ » in French. A
+    joker is written like every other card, its name then its symbol: "black🃏 2♠"."""
+    alice = Player(fake.add_user("alice"))
+    table = await host_against_bots(president, alice.user, "proletario", 3)
+    await tick(fake, clock, 1)
+    cards = list(Deck(table.rules.deck).cards())
+    deal(president, table, [cards[i::4] for i in range(4)], previous_ranking=[1, 2, 3, 0])
+    await tick(fake, clock, 1)
+    await alice.open_hand(president)
+    lines = alice.hand.content.splitlines()
+    assert lines[0].endswith(" 2♠ black🃏")
+    assert "The rules give black🃏 2♠ to **Bot 1** for you: the cards change hands once " \
+        "everyone has chosen." in lines
+    assert shorts("fr", [Card.parse("RJ"), Card.parse("BJ"), Card.parse("2S")], False) == \
+        "couleur🃏 noir🃏 2♠"
     fake.assert_no_errors()

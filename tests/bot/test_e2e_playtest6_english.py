@@ -195,3 +195,24 @@ async def test_a_joker_written_among_cards_reads_as_one_card(
     assert shorts("fr", [Card.parse("RJ"), Card.parse("BJ"), Card.parse("2S")], False) == \
         "couleur🃏 noir🃏 2♠"
     fake.assert_no_errors()
+
+
+async def test_wild7s_rules_say_a_7_joins_other_cards_as_well_as_standing_alone(
+    fake: FakeDiscord, president: PresidentBot
+) -> None:
+    """From the play-test: /president rules said "7s are wild (played alone, you announce
+    the value)", and the English player took it that a 7 is always played alone — then
+    their hand offered "a pair of 10s, including a 7". RULES.md: with other cards a 7 takes
+    their value, and only 7s played on their own take an announced one."""
+    alice = fake.add_user("alice")
+    await create_table(president, alice, "wild7")
+    await alice.slash("president rules")
+    assert "7s are wild: played with other cards they take those cards' value (a 7 and two " \
+        "Kings are three Kings); played with no other value, they stand for the value you " \
+        "announce." in alice.last_ephemeral().text.split("\n")
+    marie = fake.add_user("marie", locale="fr")
+    await marie.slash("president rules")
+    assert "Les 7 remplacent n’importe quelle valeur : joués avec d’autres cartes, ils en " \
+        "prennent la valeur (un 7 et deux Rois font trois Rois) ; joués sans autre valeur, " \
+        "ils valent celle qu’on annonce." in marie.last_ephemeral().text.split("\n")
+    fake.assert_no_errors()

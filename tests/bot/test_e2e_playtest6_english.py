@@ -216,3 +216,50 @@ async def test_wild7s_rules_say_a_7_joins_other_cards_as_well_as_standing_alone(
         "prennent la valeur (un 7 et deux Rois font trois Rois) ; joués sans autre valeur, " \
         "ils valent celle qu’on annonce." in marie.last_ephemeral().text.split("\n")
     fake.assert_no_errors()
+
+
+async def test_the_president_giving_back_the_weakest_cards_reads_they_are_picked(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the play-test: presi's President read "You must give your weakest cards; they
+    are checked." — « cochées » (ticked) taken word for word: in English the cards seemed
+    to be verified, not already picked in the menu below."""
+    alice = Player(fake.add_user("alice"))
+    table = await host_against_bots(president, alice.user, "presi", 3)
+    await tick(fake, clock, 1)
+    cards = list(Deck(table.rules.deck).cards())
+    deal(president, table, [cards[i::4] for i in range(4)], previous_ranking=[0, 1, 2, 3])
+    await tick(fake, clock, 1)
+    await alice.open_hand(president)
+    assert "You must give your weakest cards: they are already picked for you." in \
+        alice.hand.content.splitlines()
+    (menu,) = alice.hand.selects
+    assert [o.default for o in menu.options] == [True, True]
+    fake.assert_no_errors()
+
+
+async def test_settings_and_queue_lines_read_as_english(
+    fake: FakeDiscord, president: PresidentBot
+) -> None:
+    """From the play-test: "2s beat one size more", "Four of a value close", "play at level
+    easy" and "you are in the queue and enter between rounds" were French turned word for
+    word into English."""
+    alice = fake.add_user("alice")
+    table = await create_table(president, alice, "proletario")
+    await alice.slash("president settings")
+    panel = alice.last_ephemeral()
+    assert "▫️ **2s beat a play one card larger**: on" in panel.text.split("\n")
+    await alice.click(panel, cid(table, "bot_level"))
+    assert alice.last_ephemeral().content.splitlines()[0] == \
+        "✅ Bots added from now on play at the hard level."
+    await president.service.set_rules(table, alice.id, table.rules.replace(four_closes=True))
+    await alice.slash("president settings")
+    assert "✏️ **Four of a kind close the trick**: on (preset: off)" in \
+        alice.last_ephemeral().text.split("\n")
+    for _ in range(3):
+        await president.service.add_bot(table, alice.id)
+    bob = fake.add_user("bob")
+    await bob.click(message(bob, table.lobby_message_id), cid(table, "join"))
+    assert bob.last_ephemeral().content == \
+        "The table is full: you are in the queue and take a seat between rounds."
+    fake.assert_no_errors()

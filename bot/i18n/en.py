@@ -206,7 +206,7 @@ CATALOGUE: dict[str, str] = {
     "err.no_bot": "No bot is seated at this table.",
     "err.too_many_seated": "{count} players are seated, and these rules allow {max} at most: remove players or bots first; nothing changed.",
     "err.settings_locked": "The rules are fixed once the game has started.",
-    "err.settings_after_game": "The game is over: **End game** takes the table back to the lobby, where the rules can be changed; **Replay** keeps the same ones.",
+    "err.settings_after_game": "The game is over: **{end}** takes the table back to the lobby, where the rules can be changed; **{replay}** keeps the same ones.",
     "err.setting_invalid": "{knob}: that value is refused ({detail}).",
     "err.form_expired": "This form has expired: open the settings again with `/president settings`.",
     "err.restarting": "The bot is restarting: try again in a moment.",

@@ -206,7 +206,7 @@ CATALOGUE: dict[str, str] = {
     "err.no_bot": "Il n’y a aucun bot à cette table.",
     "err.too_many_seated": "La table compte {count} joueurs, et ces règles en permettent {max} au plus : retire d’abord des joueurs ou des bots ; rien n’a changé.",
     "err.settings_locked": "Les règles sont figées une fois la partie lancée.",
-    "err.settings_after_game": "La partie est finie : **Terminer** ramène la table au salon d’attente, où les règles se changent ; **Rejouer** garde les mêmes.",
+    "err.settings_after_game": "La partie est finie : **{end}** ramène la table au salon d’attente, où les règles se changent ; **{replay}** garde les mêmes.",
     "err.setting_invalid": "{knob} : cette valeur est refusée ({detail}).",
     "err.form_expired": "Ce formulaire a expiré : rouvre les réglages avec `/president réglages`.",
     "err.restarting": "Le bot redémarre : réessaie dans un instant.",

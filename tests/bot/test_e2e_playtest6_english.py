@@ -21,6 +21,7 @@ from .e2e import (
     database_url,
     deal,
     host_against_bots,
+    let_timers_play,
     message,
     play_every_round,
     record_charts,
@@ -262,4 +263,28 @@ async def test_settings_and_queue_lines_read_as_english(
     await bob.click(message(bob, table.lobby_message_id), cid(table, "join"))
     assert bob.last_ephemeral().content == \
         "The table is full: you are in the queue and take a seat between rounds."
+    fake.assert_no_errors()
+
+
+async def test_an_english_host_of_a_french_table_is_told_the_buttons_it_shows(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the play-test: an English host whose table speaks French (the server's choice)
+    opened the settings after the game and read "**End game** takes the table back to the
+    lobby…; **Replay** keeps the same ones." — under a table message whose buttons read
+    « Terminer » and « Rejouer ». The refusal is in the host's language, the buttons it
+    names as the table shows them."""
+    alice = fake.add_user("alice")
+    table = await host_against_bots(instant, alice, "classic", 2, game_end="rounds:1")
+    await alice.slash("president language", language="fr")
+    game = table.game
+    assert game is not None
+    await let_timers_play(fake, clock, game, Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+    labels = [b.label for b in message(alice, table.table_message_id).buttons]
+    assert "Terminer" in labels and "Rejouer" in labels
+    await alice.slash("president settings")
+    assert alice.last_ephemeral().content == (
+        "⚠️ The game is over: **Terminer** takes the table back to the lobby, where the rules "
+        "can be changed; **Rejouer** keeps the same ones.")
     fake.assert_no_errors()

@@ -288,3 +288,28 @@ async def test_an_english_host_of_a_french_table_is_told_the_buttons_it_shows(
         "⚠️ The game is over: **Terminer** takes the table back to the lobby, where the rules "
         "can be changed; **Rejouer** keeps the same ones.")
     fake.assert_no_errors()
+
+
+async def test_a_player_out_after_a_penalised_one_is_told_the_place_they_hold(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the play-test (8 players, wild7): the history said "ann is out (7th)" — the
+    seventh to go out — while the table listed her "out (5th)" and the results 5th: the
+    two who went out on a 2 before her were sent to the bottom. The line gives the place."""
+    alice = Player(fake.add_user("alice"))
+    table = await host_against_bots(president, alice.user, "classic", 2)
+    await tick(fake, clock, 1)
+    game = deal(president, table, [["2S"], ["5C"], ["6C", "7C"]], opener=0)
+    await tick(fake, clock, 1)
+    await alice.open_hand(president)
+    await alice.user.select(alice.hand, ["2S"], select="Play a single…")
+    for _ in range(10):
+        if game.phase is Phase.ROUND_OVER:
+            break
+        await tick(fake, clock, 1)
+    assert game.ranking == (1, 2, 0)
+    await tick(fake, clock, 1)
+    lines = message(alice.user, table.table_message_id).content.splitlines()
+    assert "• alice finished on a 2: ranked 3rd" in lines
+    assert "• Bot 1 is out (1st)" in lines
+    fake.assert_no_errors()

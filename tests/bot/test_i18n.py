@@ -239,3 +239,19 @@ def test_english_lines_write_one_apostrophe() -> None:
     """From play-test 6: the lobby read "this table’s rules" under "Only the host's…" lines:
     English lines write the straight apostrophe, as the rest of the catalogue does."""
     assert [key for key, value in EN.items() if "’" in value] == []
+
+
+def markup(text: str) -> tuple[int, int, list[str], bool]:
+    """What a line shows besides its words: bold and code spans, its emoji and symbols
+    (« 🂠 », « ♠ », « → »), and whether it ends a sentence."""
+    import re
+
+    symbols = re.findall(r"[^\w\s.,;:!?'’«»“”()\[\]{}\-–—…/`*<>@#=+%&|·]", text)
+    return text.count("**"), text.count("`"), sorted(symbols), text.rstrip().endswith(".")
+
+
+def test_both_catalogues_show_the_same_markup() -> None:
+    """Beyond keys and placeholders: a line bold, in code, with its emoji and its full stop in
+    one language is so in the other, so a mixed table's French and English screens look alike."""
+    assert [k for k in EN if markup(EN[k]) != markup(FR[k])] == []
+    assert markup("⚠️ **Lancer** `/president lancer`.") != markup("⚠️ Start /president start")

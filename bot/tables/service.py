@@ -598,7 +598,9 @@ class TableService:
                 table.left_seats.add(seat)
                 table.seats[seat].user_id = None
                 self._after(table, self._engine(lambda: game.leave(seat), table))
-        if table.host_id == user_id:
+        if table.host_id == user_id and user_id not in table.away:
+            # A presi host the table waits for stays its host (any seated player may take the
+            # role over meanwhile, `may_host`): handing it on now named them their own heir.
             table.pass_host()
         if not table.humans() and not table.away:
             self._close(table)

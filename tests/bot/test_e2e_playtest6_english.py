@@ -313,3 +313,28 @@ async def test_a_player_out_after_a_penalised_one_is_told_the_place_they_hold(
     assert "• alice finished on a 2: ranked 3rd" in lines
     assert "• Bot 1 is out (1st)" in lines
     fake.assert_no_errors()
+
+
+async def test_a_presi_host_who_leaves_is_not_announced_as_the_new_host(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the play-test: alice, hosting presi, left mid-game; her seat waits for her, so
+    she stays the host (any seated player may take the role over meanwhile), and the history
+    said "alice is now the table's host" — of the one who had just left."""
+    alice = fake.add_user("alice")
+    bob = fake.add_user("bob")
+    carl = fake.add_user("carl")
+    table = await create_table(president, alice, "presi")
+    lobby = message(alice, table.lobby_message_id)
+    await bob.click(lobby, cid(table, "join"))
+    await carl.click(lobby, cid(table, "join"))
+    await alice.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    await alice.slash("president leave")
+    await alice.click(alice.last_ephemeral(), "Leave the game")
+    await tick(fake, clock, 1)
+    assert alice.id in table.away and table.host_id == alice.id
+    lines = message(bob, table.table_message_id).content.splitlines()
+    assert any(line.startswith("• alice left: their seat waits until") for line in lines)
+    assert not [line for line in lines if "table's host" in line]
+    fake.assert_no_errors()

@@ -338,3 +338,24 @@ async def test_a_presi_host_who_leaves_is_not_announced_as_the_new_host(
     assert any(line.startswith("• alice left: their seat waits until") for line in lines)
     assert not [line for line in lines if "table's host" in line]
     fake.assert_no_errors()
+
+
+async def test_two_wild_7s_inside_a_play_read_as_two_not_a_pair(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the play-test: a wild7 hand offered "three 9s, including a pair of 7s" — the
+    words of a play of its own for two cards inside another one (« dont deux 7 » in
+    French)."""
+    alice = Player(fake.add_user("alice"))
+    table = await host_against_bots(president, alice.user, "wild7", 2)
+    await tick(fake, clock, 1)
+    deal(president, table, [["7S", "7H", "9C", "KD"], ["4H", "6H", "KC"], ["7D", "8S", "QC"]],
+         opener=0)
+    await tick(fake, clock, 1)
+    await alice.open_hand(president)
+    three = alice.hand.select("Play three…")
+    assert [o.description for o in three.options] == \
+        ["three 9s, including two 7s", "three Kings, including two 7s"]
+    pairs = alice.hand.select("Play a pair…")
+    assert "a pair of Kings, including a 7" in [o.description for o in pairs.options]
+    fake.assert_no_errors()

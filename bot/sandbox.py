@@ -61,16 +61,20 @@ STYLES = {"t": "%H:%M", "T": "%H:%M:%S", "d": "%d/%m/%Y", "D": "%d %B %Y",
           "f": "%d %B %Y %H:%M", "F": "%A %d %B %Y %H:%M"}
 
 
-def countdowns(text: str, now: float) -> str:
-    """Draw `<t:unix:R>` as Discord does, relative to now ("in 25s", "3s ago")."""
+def countdowns(text: str, now: float, locale: LocaleLike) -> str:
+    """Draw `<t:unix:R>` as Discord does, relative to now and in the reader's language
+    ("in 25s", « il y a 3 s »): the style is a "relative duration", e.g. "2 months ago"
+    (discord-api-docs, Reference, « Message Formatting », Timestamp Styles), which each
+    client writes in its own language."""
     def relative(match: re.Match[str]) -> str:
         seconds = round(int(match.group(1)) - now)
-        return f"(in {seconds}s)" if seconds >= 0 else f"({-seconds}s ago)"
+        key = "sandbox.in" if seconds >= 0 else "sandbox.ago"
+        return t(locale, key, seconds=abs(seconds))
 
     return COUNTDOWN.sub(relative, text)
 
 
-def as_client(text: str, now: float, names: dict[int, str]) -> str:
+def as_client(text: str, now: float, names: dict[int, str], locale: LocaleLike) -> str:
     """What a Discord client shows for markup codes: countdowns, dates in local time, and
     `<@id>` as @name (a user the fake does not know stays a code, as on Discord)."""
     def stamp(match: re.Match[str]) -> str:
@@ -81,7 +85,7 @@ def as_client(text: str, now: float, names: dict[int, str]) -> str:
         name = names.get(int(match.group(1)))
         return f"@{name}" if name is not None else match.group(0)
 
-    return MENTION.sub(mention, TIMESTAMP.sub(stamp, countdowns(text, now)))
+    return MENTION.sub(mention, TIMESTAMP.sub(stamp, countdowns(text, now, locale)))
 
 
 def as_terminal(text: str, locale: LocaleLike, images: dict[str, str]) -> str:
@@ -125,7 +129,8 @@ class Terminal:
             stored = self.fake.world.messages.get(message.id)
             images = {a["filename"]: a["description"] for a in
                       (stored.attachments if stored is not None else []) if "description" in a}
-            shown = as_client(render_message(message), time.time(), names)
+            shown = as_client(render_message(message), time.time(), names,
+                              self.user.user.locale)
             print(as_terminal(shown, self.user.user.locale, images))
         modal = self.user.modal
         if modal is not None:

@@ -124,9 +124,14 @@ class RevolutionChanged(Event):
 
 @dataclass(frozen=True, slots=True)
 class Out(Event):
+    """The seat emptied its hand: ``position``-th to do so this round, holding ``place``
+    (finishers rank above the penalised, so after two penalised finishers the seventh out
+    of eight holds the 5th place). A `Penalised` event that follows moves it to the bottom."""
+
     kind: ClassVar[str] = "out"
     seat: int
     position: int
+    place: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -189,7 +189,9 @@ class Rounds(Tricks):
         for seat in self.order:
             if not self.hands[seat]:
                 self.out.append(seat)
-                events.append(Out(seat, len(self.out)))
+                place = self.finish_place(seat)
+                assert place is not None
+                events.append(Out(seat, len(self.out), place))
         if self._round_finished():
             self._end_round(events)
         else:

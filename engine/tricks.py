@@ -426,7 +426,9 @@ class Tricks(GameState):
     # ------------------------------------------------------------------ finishing
     def _went_out(self, seat: int, play: TrickPlay, events: list[Event]) -> None:
         self.out.append(seat)
-        events.append(Out(seat, len(self.out)))
+        place = self.finish_place(seat)
+        assert place is not None
+        events.append(Out(seat, len(self.out), place))
         penalty = self.rules.finish_penalty
         if penalty == "none" or play.special == "joker":
             return

@@ -87,5 +87,18 @@ def play_words(
     wilds = sum(1 for c in cards if wild_rank is not None and c.rank == wild_rank)
     if wild_rank is not None and wilds and value != wild_rank:
         return t(locale, "card.with_wilds", cards=words,
-                 wilds=rank_words(locale, wild_rank, wilds, spanish))
+                 wilds=wild_words(locale, wild_rank, wilds, spanish))
     return words
+
+
+def wild_words(locale: LocaleLike, rank: str, count: int, spanish: bool) -> str:
+    """The wilds inside a play, counted rather than grouped: "three Kings, including two
+    7s", where a play of its own would be "a pair of 7s"."""
+    return _wild_words(lang(locale), rank, min(max(count, 1), 3), spanish)
+
+
+@functools.cache
+def _wild_words(language: str, rank: str, count: int, spanish: bool) -> str:
+    deck = "spanish" if spanish and rank in SPANISH_NAMED else "french"
+    return t(language, f"count.among.{count}", one=t(language, f"rank.{deck}.{rank}.one"),
+             many=t(language, f"rank.{deck}.{rank}.many"))

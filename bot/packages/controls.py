@@ -132,8 +132,7 @@ def number(text: str, limit: int) -> int:
 
 async def refuse(interaction: discord.Interaction[Any], key: str, **params: object) -> None:
     """Tell the user, privately and in their language, why nothing happened."""
-    await answer_privately(interaction, refusal_text(interaction.locale,
-                                                     TableError(key, **params)))
+    await answer_privately(interaction, WARNING + t(interaction.locale, key, **params))
 
 
 async def answer_privately(interaction: discord.Interaction[Any], text: str) -> None:
@@ -145,10 +144,14 @@ async def answer_privately(interaction: discord.Interaction[Any], text: str) -> 
         await interaction.response.send_message(text, ephemeral=True)
 
 
+# Every refusal opens with it, whichever path answers it (a command, a control, a form, a
+# redrawn hand's notice), so a player tells a refusal from an answer at a glance.
+WARNING = "⚠️ "
+
+
 def refusal_text(locale: object, err: TableError) -> str:
-    """A refusal as the user reads it, alone or atop a redrawn hand or settings panel:
-    « ⚠️ » first, so it is never taken for an answer that something was done."""
-    return "⚠️ " + error_text(locale, err)
+    """A refusal as its one private line: the warning sign, then `error_text`."""
+    return WARNING + error_text(locale, err)
 
 
 def error_text(locale: object, err: TableError) -> str:

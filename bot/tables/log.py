@@ -85,7 +85,7 @@ def entry_for(event: Event, name: Callable[[int], str]) -> LogEntry | None:
         key = "ev.revolution_on" if event.active else "ev.revolution_off"
         return LogEntry(key, {"name": name(event.seat)})
     if isinstance(event, Out):
-        return LogEntry("ev.out", {"name": name(event.seat), "place": event.position})
+        return LogEntry("ev.out", {"name": name(event.seat), "place": event.place})
     if isinstance(event, Penalised):
         return LogEntry("ev.penalised", {"name": name(event.seat), "place": event.place,
                                          "rank": event.rank})

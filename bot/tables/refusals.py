@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from bot.i18n import t
 from bot.tables.table import Table
 from engine import Event, Game, IllegalAction, Phase
 
@@ -29,11 +30,15 @@ class TableError(Exception):
 def settings_open(table: Table) -> None:
     """The rules and the table's settings change in the lobby only. Once a game is over the
     refusal says the way there (« Terminer »), which a host may not think of while the
-    finished game still shows."""
+    finished game still shows. It names the buttons as the table message shows them, in
+    the table's language: a host whose own language differs reads "**Terminer**" beside
+    the button they are to press, not "**End game**"."""
     if table.game is None:
         return
-    raise TableError("err.settings_after_game" if table.game.phase is Phase.GAME_OVER
-                     else "err.settings_locked")
+    if table.game.phase is Phase.GAME_OVER:
+        raise TableError("err.settings_after_game", end=t(table.locale, "btn.end_game"),
+                         replay=t(table.locale, "btn.replay"))
+    raise TableError("err.settings_locked")
 
 
 def lobby_only(table: Table) -> None:

@@ -117,7 +117,9 @@ class Seating:
         """After a player left their seat or the queue: a leaving host hands the role on
         (`Table.pass_host`, to one waiting if nobody is seated), and a table nobody is left
         at, seated, away or waiting, closes."""
-        if table.host_id == user_id:
+        if table.host_id == user_id and user_id not in table.away:
+            # A presi host the table waits for stays its host (any seated player may take the
+            # role over meanwhile, `may_host`): handing it on now named them their own heir.
             table.pass_host()
         if not table.humans() and not table.away and not table.queue:
             self._close(table)

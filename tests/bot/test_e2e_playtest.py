@@ -556,7 +556,7 @@ async def test_a_late_click_on_ones_own_screen_is_told_it_is_late_not_forged(
     redrawn = message(marie, drawn.id)  # her hand as it is now, saying the table moved on
     assert redrawn.text.startswith("⚠️ " + t("fr", "err.stale"))
     assert game.version == version and list(game.hand(seat)) == hand
-    assert marie.last_ephemeral().text != t("fr", "err.unknown_control")
+    assert marie.last_ephemeral().text != "⚠️ " + t("fr", "err.unknown_control")
 
     await let_timers_play(fake, clock, game, Phase.ROUND_OVER)
     await tick(fake, clock, 1)
@@ -696,8 +696,8 @@ async def test_rules_tell_the_exchange_the_points_and_the_end_of_the_game(
     await bob.slash("president rules")
     page = bob.last_ephemeral().text
     for line in (
-        "• Culo → Presidente: their 2 best cards; in return, their 2 weakest cards",
-        "• Vice-Culo → Vicepresidente: their best card; in return, their weakest card "
+        "• Culo → President: their 2 best cards; in return, their 2 weakest cards",
+        "• Vice-Culo → Vice-President: their best card; in return, their weakest card "
         "(from 4 players)",
         "The low role picks its best cards itself (free among cards of equal value).",
         "Blind: the high roles give back without seeing what they receive; the cards move "

@@ -280,7 +280,7 @@ async def test_a_target_no_role_scores_toward_is_refused(
     await alice.modal_submit({"New value": "5 rounds"})
     await open_form(alice, "points")
     await alice.modal_submit({"New value": "P0 VP0"})
-    assert alice.last_ephemeral().content.startswith("✅ Saved — Points per role: Presidente 0")
+    assert alice.last_ephemeral().content.startswith("✅ Saved — Points per role: President 0")
     await open_form(alice, "game_end")
     await alice.modal_submit({"New value": "11 points"})
     assert alice.last_ephemeral().content.startswith("⚠️ End of the game: with these points")

@@ -132,10 +132,10 @@ async def test_the_lobby_points_a_newcomer_to_the_rules_command(
     table = await create_table(president, marie)
     lobby = message(marie, table.lobby_message_id)
     assert lobby.content.splitlines()[-1] == \
-        "📜 Nouveau au Président ? `/president règles` explique les règles de cette table."
+        "📜 Tu découvres le Président ? `/president règles` explique les règles de cette table."
     await marie.slash("president end")
     alice = fake.add_user("alice")
     table = await create_table(president, alice)
     assert message(alice, table.lobby_message_id).content.splitlines()[-1] == \
-        "📜 New to Président? `/president rules` explains this table’s rules."
+        "📜 New to Président? `/president rules` explains this table's rules."
     fake.assert_no_errors()

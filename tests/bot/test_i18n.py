@@ -193,6 +193,7 @@ GENDERED_ABOUT_PLAYERS = (
     r"\baux derniers\b",  # « aux derniers » : « aux dernières places »
     r"\b(le|au) suivant\b|\bjoueur suivant\b",  # « le suivant passe » : « qui suit passe »
     r"\b(le )?mieux classée?\b",
+    r"\b[Nn]ouve(au|aux|lle|lles) (au|aux|à|dans)\b",  # « Nouveau au Président ? »
 )
 
 
@@ -213,10 +214,12 @@ def test_the_gender_detector_sees_the_old_lines() -> None:
                 "Seul l’hôte (<@{host}>) peut faire cela.", "({count} assis)",
                 "Le premier à {points} gagne", "premier à {n} points", "le dernier",
                 "d’abord aux derniers", "après une égalité, le suivant joue la même valeur",
-                "une égalité fait sauter le joueur suivant", "puis le mieux classé"):
+                "une égalité fait sauter le joueur suivant", "puis le mieux classé",
+                "📜 Nouveau au Président ?", "Nouvelle à cette table"):
         assert gendered(old), old
     for fine in ("le premier coup reçu l’emporte", "Un joker se joue seul.",
-                 "1re place", "victoire partagée : {names}", "la dernière place"):
+                 "1re place", "victoire partagée : {names}", "la dernière place",
+                 "Nouvelle valeur pour {knob}…", "🤖 Nouveaux bots : {level}"):
         assert gendered(fine) == [], fine
 
 
@@ -230,3 +233,25 @@ def test_places_read_as_places_whatever_the_player() -> None:
     assert t("fr", "ev.penalised", name="marie", rank="un 2", place=place("fr", 3)) == \
         "marie a fini sur un 2 : 3e place"
     assert [place("en", n) for n in (1, 2, 3, 7)] == ["1st", "2nd", "3rd", "7th"]
+
+
+def test_english_lines_write_one_apostrophe() -> None:
+    """From play-test 6: the lobby read "this table’s rules" under "Only the host's…" lines:
+    English lines write the straight apostrophe, as the rest of the catalogue does."""
+    assert [key for key, value in EN.items() if "’" in value] == []
+
+
+def markup(text: str) -> tuple[int, int, list[str], bool]:
+    """What a line shows besides its words: bold and code spans, its emoji and symbols
+    (« 🂠 », « ♠ », « → »), and whether it ends a sentence."""
+    import re
+
+    symbols = re.findall(r"[^\w\s.,;:!?'’«»“”()\[\]{}\-–—…/`*<>@#=+%&|·]", text)
+    return text.count("**"), text.count("`"), sorted(symbols), text.rstrip().endswith(".")
+
+
+def test_both_catalogues_show_the_same_markup() -> None:
+    """Beyond keys and placeholders: a line bold, in code, with its emoji and its full stop in
+    one language is so in the other, so a mixed table's French and English screens look alike."""
+    assert [k for k in EN if markup(EN[k]) != markup(FR[k])] == []
+    assert markup("⚠️ **Lancer** `/president lancer`.") != markup("⚠️ Start /president start")

@@ -66,9 +66,12 @@ async def test_typed_lines_create_a_table_and_play(
     assert parse_options(["preset:presi"]) == {"preset": "presi"}
 
 
-def test_countdowns_are_drawn_relative_to_now() -> None:
-    assert countdowns("to play <t:130:R>", 100.0) == "to play (in 30s)"
-    assert countdowns("<t:90:R>", 100.0) == "(10s ago)"
+def test_countdowns_are_drawn_relative_to_now_in_the_readers_language() -> None:
+    """From play-test 6: the sandbox, French by default, drew « à toi (in 30s) »."""
+    assert countdowns("to play <t:130:R>", 100.0, "en-US") == "to play (in 30s)"
+    assert countdowns("<t:90:R>", 100.0, "en-GB") == "(10s ago)"
+    assert countdowns("à toi <t:130:R>", 100.0, "fr") == "à toi (dans 30 s)"
+    assert countdowns("<t:90:R>", 100.0, "fr") == "(il y a 10 s)"
 
 
 async def test_french_names_and_controls_redrawn_since_the_screen_was_printed(
@@ -137,7 +140,7 @@ def test_the_sandbox_player_keeps_one_id_across_runs() -> None:
 
 
 def test_markup_is_shown_as_a_discord_client_shows_it() -> None:
-    text = as_client("<@42> · <t:0:d> · <@7>", 0.0, {42: "alice"})
+    text = as_client("<@42> · <t:0:d> · <@7>", 0.0, {42: "alice"}, "en-US")
     assert text.startswith("@alice · ") and "<t:" not in text and text.endswith("<@7>")
 
 

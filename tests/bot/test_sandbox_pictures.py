@@ -12,7 +12,7 @@ def test_faces_read_as_cards_and_images_as_their_description() -> None:
     ])
     images = {"points.png": "points per round, 4 players, 5 rounds"}
     assert as_terminal(shown, "en", images).splitlines() == [
-        "K♣ 10♥ Caballo🪙 🃏 red",
+        "K♣ 10♥ Caballo🪙 red🃏",
         "  1. K♣",
         "[image: points per round, 4 players, 5 rounds]",
         "[file: notes.txt]",

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.i18n import t
-from bot.packages.controls import Click, Drawn, action, number, refusal_text
+from bot.packages.controls import WARNING, Click, Drawn, action, number, refusal_text
 from bot.packages.game.display import OPTIONS_PER_SELECT, hand_screen, parse_option, table_screen
 from bot.packages.screen import Screen
 from bot.tables.service import TableError
@@ -34,7 +34,7 @@ def refusal(locale: str, table: Table, err: TableError) -> str:
     if err.key == "engine.stale":
         by = err.params.get("by")
         name = table.name(by) if isinstance(by, int) else "?"
-        return "⚠️ " + t(locale, "err.too_late", name=name)
+        return WARNING + t(locale, "err.too_late", name=name)
     return refusal_text(locale, err)
 
 
@@ -81,7 +81,7 @@ async def late_hand(click: Click) -> None:
     left (ended, or lost to a crash just after Start) there is no hand to show: the notice
     still says the click was not taken."""
     key = "err.stale" if click.table.game is not None else "err.stale_button"
-    await show_hand(click.interaction, click.table, notice="⚠️ " + t(click.locale, key))
+    await show_hand(click.interaction, click.table, notice=WARNING + t(click.locale, key))
 
 
 # How the controls are drawn (`controls.Drawn`): the table message's « Ma main » and host

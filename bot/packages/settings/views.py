@@ -17,6 +17,7 @@ import discord
 from bot.i18n import CATALOGUES, LocaleLike, has, plural, t
 from bot.i18n.cards import short
 from bot.packages.controls import (
+    WARNING,
     Click,
     Drawn,
     action,
@@ -204,9 +205,9 @@ async def apply(interaction: Interaction, table: Table, make: Callable[[], Rules
     try:
         rules = make()
     except RulesError as err:
-        notice = "⚠️ " + refused_rules(locale, err, knob)
+        notice = WARNING + refused_rules(locale, err, knob)
     except ValueError:  # a typed answer that cannot be read
-        notice = "⚠️ " + bad_input(locale, knob, table.rules)
+        notice = WARNING + bad_input(locale, knob, table.rules)
     else:
         try:
             await interaction.client.service.set_rules(table, interaction.user.id, rules)

@@ -575,7 +575,7 @@ CATALOGUE: dict[str, str] = {
     "rules.title": "📜 Rules of this table · {preset}",
     "rules.title.preset": "📜 Rules of a preset · {preset}",
     "rules.no_table": "ℹ️ No table in this channel yet: these are the starting rules, which the host may change. `/president create` opens a table.",
-    "rules.not_this_table": "ℹ️ These are the rules of the {preset} preset, not this table’s: `/president rules` without a preset shows the table’s.",
+    "rules.not_this_table": "ℹ️ These are the rules of the {preset} preset, not this table's: `/president rules` without a preset shows the table's.",
     "rules.same_as_table": "ℹ️ This table plays this preset unchanged: these are its rules too.",
     "howto.goal": "🎯 Get rid of your cards first: the order in which players go out gives the round's roles and points.",
     "howto.order": "🂠 Weakest to strongest: {order}. A play is 1 to 4 cards of one value.",

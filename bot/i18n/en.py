@@ -621,6 +621,8 @@ CATALOGUE: dict[str, str] = {
     "chart.rated_round": "Rated round",
     "chart.rating": "Rating",
     "chart.rating_alt": "rating of {name} over {rounds}",
+    "chart.alt_line": "{name}: {values}",
+    "chart.alt_values": "{summary}. {lines}.",
     "stats.preset_rated": "**{preset}** · rating {rating} ({rated}) · {rounds}",
     "stats.preset_unrated": "**{preset}** · {rounds} · not rated yet",
     "stats.role_count": "{role} ×{n}",

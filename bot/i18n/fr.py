@@ -621,6 +621,8 @@ CATALOGUE: dict[str, str] = {
     "chart.rated_round": "Manche comptée",
     "chart.rating": "Cote",
     "chart.rating_alt": "{name} : cote sur {rounds}",
+    "chart.alt_line": "{name} : {values}",
+    "chart.alt_values": "{summary}. {lines}.",
     "stats.preset_rated": "**{preset}** · cote {rating} ({rated}) · {rounds}",
     "stats.preset_unrated": "**{preset}** · {rounds} · pas encore de cote",
     "stats.role_count": "{role} ×{n}",

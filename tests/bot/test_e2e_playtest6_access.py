@@ -1,0 +1,122 @@
+"""End-to-end: play-test 6, accessibility and phones: players who cannot tell colours
+apart, who hear the game through a screen reader, or who play on Discord's mobile app, in
+French and English."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from matplotlib.lines import Line2D
+
+from bot.client import PresidentBot
+from bot.packages.game import chart
+from engine import Phase
+from fakediscord import FakeDiscord
+
+from .conftest import LinkedClock
+from .e2e import (
+    Player,
+    connect_bot,
+    database_url,
+    host_against_three_bots,
+    let_timers_play,
+    message,
+    play_every_round,
+    record_charts,
+    tick,
+    two_humans_against_a_bot,
+)
+
+
+def test_chart_lines_differ_by_marker_and_dash_not_only_by_colour() -> None:
+    """From the play-test: every line of the points chart had the same round marker and
+    the same solid stroke, so the legend and lines that cross were told apart by colour
+    alone. Each of eight lines now has a marker of its own and a dash pattern, the legend
+    showing the same."""
+    names = tuple(f"p{i}" for i in range(8))
+    series = tuple((i, i + 1, 2 * i) for i in range(8))
+    axes = chart.draw(chart.chart_of("en", names, series)).axes[0]
+    styles = [(line.get_marker(), line.get_linestyle()) for line in axes.get_lines()]
+    assert len(styles) == 8 and len({marker for marker, _ in styles}) == 8
+    assert len({dash for _, dash in styles}) == 4
+    legend = axes.get_legend()
+    assert legend is not None
+    handles = [h for h in legend.legend_handles if isinstance(h, Line2D)]
+    assert [(h.get_marker(), h.get_linestyle()) for h in handles] == styles
+
+
+@pytest.mark.parametrize(("locale", "summary", "line"), [
+    ("fr", "points par manche, 4 joueurs, 2 manches", "{name} : {values}"),
+    ("en-US", "points per round, 4 players, 2 rounds", "{name}: {values}"),
+])
+async def test_the_results_chart_alt_text_reads_every_players_points(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch, locale: str, summary: str, line: str,
+) -> None:
+    """From the play-test: a screen reader read the end-of-game chart as « points par
+    manche, 4 joueurs, 2 manches » and nothing of what it shows; the results text has the
+    final totals only. Its alt text now gives each player's points after every round."""
+    record_charts(monkeypatch)
+    host = fake.add_user("zoé", locale=locale)
+    table = await host_against_three_bots(president, host, "rounds:2")
+    game = table.game
+    assert game is not None
+    totals = []
+    await let_timers_play(fake, clock, game, Phase.ROUND_OVER)
+    totals.append(tuple(game.points))
+    await host.click(message(host, table.table_message_id),
+                     f"pz:{table.id}:next:{game.version}:")
+    await let_timers_play(fake, clock, game, Phase.GAME_OVER)
+    totals.append(tuple(game.points))
+    await tick(fake, clock, 1)
+    results = message(host, table.table_message_id)
+    assert results.attachments == (chart.FILENAME,)
+    alt = fake.world.messages[results.id].attachments[0]["description"]
+    first, second = totals
+    values = ". ".join(line.format(name=table.name(s), values=f"{first[s]}, {second[s]}")
+                       for s in range(4))
+    assert alt == f"{summary}. {values}."
+    fake.assert_no_errors()
+
+
+def test_a_long_games_alt_text_keeps_its_latest_rounds_within_discords_limit() -> None:
+    """Discord refuses an alt text over 1,024 characters (the fake too): eight long names
+    over 60 rounds keep as many of the latest rounds as fit, the same number for everyone,
+    « … » standing for the earlier ones."""
+    names = tuple(f"{'ÉÉÉÉ' * 7}{i:04d}" for i in range(8))
+    series = tuple(tuple(100 + r + i for r in range(60)) for i in range(8))
+    alt = chart.chart_of("fr", names, series).alt
+    assert len(alt) <= chart.MAX_ALT
+    assert alt.startswith("points par manche, 8 joueurs, 60 manches. ")
+    lines = alt.removeprefix("points par manche, 8 joueurs, 60 manches. ").split(". ")
+    assert len(lines) == 8
+    kept = {len(text.split(", ")) for text in lines}
+    assert len(kept) == 1 and 1 < kept.pop() < 60
+    assert all(text.startswith(f"{name} : … ") for text, name in zip(lines, names, strict=True))
+    assert lines[-1].endswith(f", {series[-1][-1]}.")
+
+
+async def test_a_past_games_chart_line_escapes_the_names_it_reads_out(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`/president history`'s chart repeats its alt text as the embed's line, so what it
+    shows is in the message too; a name of markdown in it stays as typed, not in bold."""
+    record_charts(monkeypatch)
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    star = Player(fake.add_user("**star**"))
+    bob = Player(fake.add_user("bob"))
+    table, _ = await two_humans_against_a_bot(fake, clock, bot, star, bob,
+                                              game_end="rounds:1")
+    await play_every_round(fake, clock, table, [star, bob])
+    await bot.service.drain()
+    await tick(fake, clock, 1)
+    await bob.user.slash("president history")
+    listed = bob.user.last_ephemeral()
+    await bob.user.select(listed, [listed.select().options[0].value])
+    shown = bob.user.last_ephemeral()
+    assert shown.attachments == (chart.FILENAME,)
+    assert "\\*\\*star\\*\\* : " not in shown.text  # English reader: no French spacing
+    assert "\\*\\*star\\*\\*: " in shown.text and "bob: " in shown.text
+    await fake.disconnect(bot)
+    fake.assert_no_errors()

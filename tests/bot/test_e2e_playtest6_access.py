@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 from matplotlib.lines import Line2D
+from PIL import Image
 
 from bot.client import PresidentBot
+from bot.packages.cards.faces import ASSETS, draw_face
 from bot.packages.game import chart
-from engine import Phase
+from engine import Card, Phase
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
@@ -120,3 +122,27 @@ async def test_a_past_games_chart_line_escapes_the_names_it_reads_out(
     assert "\\*\\*star\\*\\*: " in shown.text and "bob: " in shown.text
     await fake.disconnect(bot)
     fake.assert_no_errors()
+
+
+def _ink(image: Image.Image) -> set[tuple[int, int]]:
+    """Where a joker's star is drawn (the face's upper middle, above its word), seen in grey
+    as someone who cannot tell red from black sees it: the pixels darker than the paper."""
+    flat = Image.new("RGBA", image.size, "white")
+    flat.alpha_composite(image.convert("RGBA"))
+    grey = flat.convert("L")
+    return {(x, y) for x in range(24, 104) for y in range(10, 92)
+            if grey.getpixel((x, y)) < 160}  # type: ignore[operator]
+
+
+def test_the_two_jokers_faces_differ_in_shape_not_only_in_colour() -> None:
+    """From the play-test: the coloured joker (which outranks the black one in the
+    exchange) and the black joker had the same star and the same word, red against black,
+    one picture in grey. The black joker's star is now hollow, on the committed face too."""
+    faces = {}
+    for rank in ("RJ", "BJ"):
+        with Image.open(ASSETS / f"fr_{rank}.png") as committed:
+            drawn = draw_face(Card.parse(rank), spanish=False)
+            assert list(committed.convert("RGBA").getdata()) == list(drawn.getdata())
+            faces[rank] = _ink(committed)
+    coloured, black = faces["RJ"], faces["BJ"]
+    assert len(coloured ^ black) > 0.3 * len(coloured | black)

@@ -3,7 +3,8 @@
 ``python -m bot.packages.cards.faces`` redraws every face into ``bot/assets/cards/`` (the
 files are committed, so the bot never draws at start-up). The faces are made to be read at
 emoji size (about 22 pixels inline): a white card, the rank in large bold type on top and
-the suit as a large plain shape below. French red suits are red and black suits black; each
+the suit as a large plain shape below. French red suits are red and black suits black (the
+coloured joker's star solid, the black joker's hollow: a shape as well as a colour); each
 Spanish suit has its own colour and shape (gold coin, red cup, blue sword, green club) so
 that oros, copas, espadas and bastos never look alike. Drawn at 4× and scaled down for
 smooth edges.
@@ -159,14 +160,24 @@ def _bastos(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: tuple[
         d.ellipse((kx - knot, ky - knot, kx + knot, ky + knot), fill=fill)
 
 
-def _star(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: tuple[int, int, int]
-          ) -> None:
+def _star_points(cx: float, cy: float, r: float) -> list[Point]:
     points: list[Point] = []
     for i in range(10):
         rad = r if i % 2 == 0 else r * 0.45
         angle = -math.pi / 2 + math.pi * i / 5
         points.append((cx + rad * math.cos(angle), cy + rad * math.sin(angle)))
-    d.polygon(points, fill=fill)
+    return points
+
+
+def _star(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: tuple[int, int, int]
+          ) -> None:
+    d.polygon(_star_points(cx, cy, r), fill=fill)
+
+
+def _hollow_star(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float,
+                 fill: tuple[int, int, int]) -> None:
+    """The black joker's star: an outline, where the coloured joker's is solid."""
+    d.polygon(_star_points(cx, cy, r), outline=fill, width=int(r * 0.2))
 
 
 _SUITS: dict[tuple[bool, str], tuple[Callable[..., None], tuple[int, int, int]]] = {
@@ -189,8 +200,11 @@ def draw_face(card: Card, spanish: bool) -> Image.Image:
     d.rounded_rectangle((margin, 0, _S - margin, _S - 1), radius=14 * _SCALE, fill=_PAPER,
                         outline=_EDGE, width=2 * _SCALE)
     if card.is_joker:
-        colour = _RED if card.rank == "RJ" else _BLACK
-        _star(d, _S / 2, _S * 0.4, _S * 0.3, colour)
+        # The coloured joker outranks the black one (RULES.md, jokers): their stars differ
+        # in shape, solid or hollow, not only in colour, for players who cannot tell red
+        # from black.
+        colour, star = (_RED, _star) if card.rank == "RJ" else (_BLACK, _hollow_star)
+        star(d, _S / 2, _S * 0.4, _S * 0.3, colour)
         d.text((_S / 2, _S * 0.86), "JOKER", font=_font(25 * _SCALE), fill=colour, anchor="mm")
     else:
         shape, colour = _SUITS[(spanish, card.suit)]

@@ -4,6 +4,7 @@ French and English."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from matplotlib.lines import Line2D
 from PIL import Image
 
 from bot.client import PresidentBot
+from bot.i18n.cards import rank_short
 from bot.packages.cards.faces import ASSETS, draw_face
 from bot.packages.game import chart
 from engine import Card, Phase
@@ -21,6 +23,7 @@ from .e2e import (
     Player,
     connect_bot,
     database_url,
+    dealt_against_two_bots,
     host_against_three_bots,
     let_timers_play,
     message,
@@ -29,6 +32,7 @@ from .e2e import (
     tick,
     two_humans_against_a_bot,
 )
+from .test_e2e_card_faces import start
 
 
 def test_chart_lines_differ_by_marker_and_dash_not_only_by_colour() -> None:
@@ -146,3 +150,55 @@ def test_the_two_jokers_faces_differ_in_shape_not_only_in_colour() -> None:
             faces[rank] = _ink(committed)
     coloured, black = faces["RJ"], faces["BJ"]
     assert len(coloured ^ black) > 0.3 * len(coloured | black)
+
+
+FACE_NAME = re.compile(r"<:((?:fr|es)_[0-9A-Z]{2,3})_[0-9a-f]{6}:\d+>")
+
+
+@pytest.mark.parametrize(("locale", "text", "shown"), [
+    ("fr", "V♠ D♥ R♦", ["fr_VS", "fr_DH", "fr_RD"]),
+    ("en-US", "J♠ Q♥ K♦", ["fr_JS", "fr_QH", "fr_KD"]),
+])
+async def test_the_face_under_a_court_prints_the_letter_its_text_line_writes(
+    fake: FakeDiscord, clock: LinkedClock, locale: str, text: str, shown: list[str],
+) -> None:
+    """From the play-test: a French hand read « V♠ D♥ R♦ » and the faces under it showed J,
+    Q and K (so did its menus' options): two notations of one card, side by side. Courts
+    now have a face for French readers (V, D, R), the hand and its options following the
+    reader's language; an English reader keeps J, Q, K."""
+    bot = await start(fake, clock)
+    host = Player(fake.add_user("reader", locale=locale))
+    table, _ = await dealt_against_two_bots(
+        fake, clock, bot, host, [["QH", "JS", "KD"], ["4H", "6H", "8C"], ["7D", "8S", "9C"]],
+        opener=0)
+    lines = host.hand.content.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.endswith(text))
+    assert FACE_NAME.findall(lines[at + 1]) == shown
+    singles = next(m for m in host.hand.selects if ":play:" in m.custom_id)
+    faces = {o.label: (o.emoji or "").strip(":").rsplit("_", 1)[0] for o in singles.options}
+    assert faces == dict(zip(text.split(), shown, strict=True))
+    queen = text.split()[1]
+    await host.user.select(host.hand, [next(o.value for o in singles.options
+                                            if o.label == queen)], select=singles.custom_id)
+    await tick(fake, clock, 1)  # the table message's coalesced redraw; bots wait longer
+    board = message(host.user, table.table_message_id).content.splitlines()
+    trick = next(i for i, line in enumerate(board) if f"{queen}" in line)
+    assert shown[1] in FACE_NAME.findall(board[trick + 1])  # the table's language: the host's
+    await fake.disconnect(bot)
+
+
+@pytest.mark.parametrize("locale", ["fr", "en-US"])
+def test_every_face_prints_the_rank_as_the_text_writes_it(locale: str) -> None:
+    """Every card of every deck, in both languages: the face shown to that reader starts
+    with the letter the text writes (« D♥ » over D, « Sota🪙 » over S, « V🪙 » over V)."""
+    from bot.packages.cards import faces as drawn  # face_index came with the French faces
+
+    every = drawn.face_cards()
+    keys = {drawn.face_key(*face) for face in every}
+    french = locale == "fr"
+    for card, spanish, _ in every:
+        if card.is_joker:  # its face says JOKER
+            continue
+        assert drawn.face_key(card, spanish, french) in keys  # drawn, and synced
+        index = drawn.face_index(card, spanish, french)
+        assert index[0] == rank_short(locale, card.rank, spanish)[0], (card, spanish)

@@ -432,7 +432,7 @@ CATALOGUE: dict[str, str] = {
     "table.press_hand.one": "🔔 {names}: press **My hand** to see your cards and play.",
     "table.press_hand.many": "🔔 {names}: press **My hand** to see your cards and play.",
     "table.round_over": "🏁 **Round {round} is over**",
-    "table.result_line": "{place}. **{name}** · {role} · +{gained} → {total}",
+    "table.result_line": "{place}. **{name}** · {role} · +{gained} this round, total {total}",
     "table.game_over.one": "🏆 **Game over** · winner: {names}",
     "table.game_over.many": "🏆 **Game over** · winners: {names}",
     "table.game_over_none": "🏁 **Game over** · stopped early, no winner.",

@@ -432,7 +432,7 @@ CATALOGUE: dict[str, str] = {
     "table.press_hand.one": "🔔 {names} : appuie sur **Ma main** pour voir tes cartes et jouer.",
     "table.press_hand.many": "🔔 {names} : appuyez sur **Ma main** pour voir vos cartes et jouer.",
     "table.round_over": "🏁 **Fin de la manche {round}**",
-    "table.result_line": "{place}. **{name}** · {role} · +{gained} → {total}",
+    "table.result_line": "{place}. **{name}** · {role} · +{gained} à cette manche, total {total}",
     "table.game_over.one": "🏆 **Fin de la partie** · victoire : {names}",
     "table.game_over.many": "🏆 **Fin de la partie** · victoire partagée : {names}",
     "table.game_over_none": "🏁 **Fin de la partie** · arrêtée avant la fin, sans victoire.",

@@ -12,9 +12,11 @@ from matplotlib.lines import Line2D
 from PIL import Image
 
 from bot.client import PresidentBot
+from bot.i18n import plural
 from bot.i18n.cards import rank_short
 from bot.packages.cards.faces import ASSETS, draw_face
 from bot.packages.game import chart
+from bot.packages.game.display import role_name, seat_name
 from engine import Card, Phase
 from fakediscord import FakeDiscord
 
@@ -202,3 +204,32 @@ def test_every_face_prints_the_rank_as_the_text_writes_it(locale: str) -> None:
         assert drawn.face_key(card, spanish, french) in keys  # drawn, and synced
         index = drawn.face_index(card, spanish, french)
         assert index[0] == rank_short(locale, card.rank, spanish)[0], (card, spanish)
+
+
+@pytest.mark.parametrize(("locale", "line"), [
+    ("fr", "{place}. **{name}** · {role} · +{gained} à cette manche, total {total}"),
+    ("en-US", "{place}. **{name}** · {role} · +{gained} this round, total {total}"),
+])
+async def test_a_rounds_results_say_in_words_what_was_won_and_the_total(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str, line: str,
+) -> None:
+    """From the play-test: a round's results read « +3 → 3 pts », which a newcomer had to
+    decode and a screen reader read as « plus 3 flèche droite 3 pts ». They now say it:
+    what the round gave, then the total."""
+    host = fake.add_user("zoé", locale=locale)
+    table = await host_against_three_bots(president, host, "rounds:3")
+    game = table.game
+    assert game is not None and game.phase is not Phase.ROUND_OVER
+    await let_timers_play(fake, clock, game, Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    shown = message(host, table.table_message_id).content
+    assert "→" not in shown
+    for place, seat in enumerate(game.ranking or (), start=1):
+        role = game.roles[seat]
+        assert role is not None
+        expected = line.format(place=place, name=seat_name(table, seat),
+                               role=role_name(locale, table, role),
+                               gained=table.rules.points.get(role, 0),
+                               total=plural(locale, "n.points", game.points[seat]))
+        assert expected in shown.splitlines()
+    fake.assert_no_errors()

@@ -4,7 +4,8 @@ Drawn with matplotlib on its Agg canvas through ``Figure`` (no pyplot: no global
 a worker thread can draw while the loop goes on; see ``Publisher._chart``). The chart has
 its own opaque light background with dark text, which reads the same on Discord's dark and
 light themes, large type and markers for a phone, each line named at its end as well as in
-the legend and drawn with a marker and dash of its own, and an alt text with every value.
+the legend and drawn with a marker and dash of its own, in colours dark enough to read
+(WCAG contrast), and an alt text with every value.
 Words come from the table's language.
 
 ``python -m bot.packages.game.chart`` measures the cost of one chart and writes a sample.
@@ -21,6 +22,7 @@ from pathlib import Path
 
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.colors import to_hex, to_rgb
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties, findfont
 from matplotlib.ft2font import FT2Font
@@ -43,6 +45,12 @@ _INK = "#1e1f22"
 # Colours that stay apart for common colour blindness (Okabe–Ito), dark enough on light.
 _COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000",
             "#8c564b")
+# WCAG 2.2's least contrast with the background: 4.5:1 for text (a name at a line's end,
+# 12-point bold), 3:1 for the parts of a graphic one needs to read it (a line, success
+# criterion 1.4.11). Orange, sky blue and pink fall short as they are: `_contrasted`
+# darkens them just enough, keeping their hue.
+_TEXT_CONTRAST = 4.5
+_LINE_CONTRAST = 3.0
 # Each line has its own marker and dash pattern as well: where lines cross, and in the
 # legend, a reader who cannot tell two colours apart (or sees the chart in grey) still can.
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
@@ -171,11 +179,11 @@ def draw(chart: PointsChart) -> Figure:
         label = name.replace("$", r"\$")  # matplotlib reads $...$ as mathematics
         axes.plot(rounds, points, marker=_MARKERS[index % len(_MARKERS)],
                   linestyle=_DASHES[index % len(_DASHES)], linewidth=2.5, markersize=8,
-                  color=colour, label=label)
+                  color=_contrasted(colour, _LINE_CONTRAST), label=label)
         labels.append(axes.annotate(
             label, (rounds[-1], points[-1]), xytext=(_LABEL_SHIFT, 0),
-            textcoords="offset points", va="center", fontsize=12, color=colour,
-            fontweight="bold"))
+            textcoords="offset points", va="center", fontsize=12,
+            color=_contrasted(colour, _TEXT_CONTRAST), fontweight="bold"))
     axes.set_title(chart.title, fontsize=16, color=_INK, fontweight="bold")
     axes.set_xlabel(chart.x_label, fontsize=13, color=_INK)
     axes.set_ylabel(chart.y_label, fontsize=13, color=_INK)
@@ -192,6 +200,32 @@ def draw(chart: PointsChart) -> Figure:
     figure.tight_layout()
     _spread(axes, labels)
     return figure
+
+
+def contrast(colour: str, background: str = _BACKGROUND) -> float:
+    """WCAG 2.2's contrast ratio of two colours, from 1 (the same) to 21 (black on white)."""
+    def luminance(shade: str) -> float:
+        channels = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+                    for c in to_rgb(shade)]
+        return 0.2126 * channels[0] + 0.7152 * channels[1] + 0.0722 * channels[2]
+
+    light, dark = sorted((luminance(colour), luminance(background)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+@cache
+def _contrasted(colour: str, least: float) -> str:
+    """``colour`` mixed with the ink, a tenth at a time, until it stands ``least`` apart
+    from the background."""
+    red, green, blue = to_rgb(colour)
+    ink = to_rgb(_INK)
+    for step in range(11):
+        share = step / 10
+        mixed = to_hex((red + (ink[0] - red) * share, green + (ink[1] - green) * share,
+                        blue + (ink[2] - blue) * share))
+        if contrast(mixed) >= least:
+            return mixed
+    return _INK
 
 
 def _spread(axes: Axes, labels: list[Annotation]) -> None:

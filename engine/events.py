@@ -124,6 +124,9 @@ class RevolutionChanged(Event):
 
 @dataclass(frozen=True, slots=True)
 class Out(Event):
+    """The seat went out: ``position`` is the place it holds (`Game.finish_place`), above
+    the players penalised before it, who rank from the bottom."""
+
     kind: ClassVar[str] = "out"
     seat: int
     position: int

@@ -426,7 +426,11 @@ class Tricks(GameState):
     # ------------------------------------------------------------------ finishing
     def _went_out(self, seat: int, play: TrickPlay, events: list[Event]) -> None:
         self.out.append(seat)
-        events.append(Out(seat, len(self.out)))
+        # The place it holds, as `finish_place` and the round's ranking count it: above
+        # any penalised player who went out before (not its order of going out).
+        place = self.finish_place(seat)
+        assert place is not None
+        events.append(Out(seat, place))
         penalty = self.rules.finish_penalty
         if penalty == "none" or play.special == "joker":
             return

@@ -249,3 +249,27 @@ async def test_a_rounds_results_say_in_words_what_was_won_and_the_total(
                                total=plural(locale, "n.points", game.points[seat]))
         assert expected in shown.splitlines()
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize(("locale", "out"), [("fr", "Bot 1 sort (1re place)"),
+                                             ("en-US", "Bot 1 is out (1st)")])
+async def test_going_out_after_a_penalised_player_names_the_place_the_results_give(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str, out: str,
+) -> None:
+    """From the play-test (wild7, eight seats): the history read « joueur0 sort (7e place) »
+    and the results, a line below, « 5. joueur0 »: going out counted the players sent to
+    the bottom for finishing on a 2 as if they were above. It now names the place held."""
+    host = Player(fake.add_user("zoé", locale=locale))
+    table, game = await dealt_against_two_bots(
+        fake, clock, president, host, [["2H"], ["3S"], ["4S", "5S"]], opener=0)
+    singles = next(m for m in host.hand.selects if ":play:" in m.custom_id)
+    await host.user.select(host.hand, [singles.options[0].value], select=singles.custom_id)
+    for _ in range(10):
+        if game.phase is Phase.ROUND_OVER:
+            break
+        await tick(fake, clock, 1)
+    await tick(fake, clock, 1)
+    assert game.ranking == (1, 2, 0)  # zoé finished on a 2: last
+    lines = message(host.user, table.table_message_id).content.splitlines()
+    assert f"• {out}" in lines
+    fake.assert_no_errors()

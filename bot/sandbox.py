@@ -30,8 +30,8 @@ from bot.client import PresidentBot
 from bot.config import Config
 from bot.i18n import LocaleLike, t
 from bot.i18n.cards import short
+from bot.packages.cards.faces import card_of_face
 from bot.tables.clock import SystemClock
-from engine import Card
 from fakediscord import (
     Button,
     FakeDiscord,
@@ -92,7 +92,7 @@ def as_terminal(text: str, locale: LocaleLike, images: dict[str, str]) -> str:
     """What a terminal can show of a picture: card faces as the cards' text (« R♣ »), an
     image as a line naming it (its alt text, `images`: file name → description)."""
     def face(match: re.Match[str]) -> str:
-        return short(locale, Card.parse(match.group(2)), match.group(1) == "es") + " "
+        return short(locale, *card_of_face(f"{match.group(1)}_{match.group(2)}")) + " "
 
     def image(match: re.Match[str]) -> str:
         alt = images.get(match.group(1))

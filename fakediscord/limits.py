@@ -45,6 +45,9 @@ MAX_COMMAND_OPTIONS = 25
 MAX_COMMAND_CHOICES = 25
 MAX_CHOICE_TEXT = 100
 MAX_COMMAND_TEXT = 8000
+#: "description (alt text) for the file (max 1024 characters)", Attachment Structure,
+#: https://discord.com/developers/docs/resources/message#attachment-object
+MAX_ATTACHMENT_DESCRIPTION = 1024
 
 ACTION_ROW, BUTTON, STRING_SELECT, TEXT_INPUT = 1, 2, 3, 4
 SELECTS = frozenset({3, 5, 6, 7, 8})
@@ -125,6 +128,9 @@ def check_message(message: Mapping[str, Any], emoji_ids: AbstractSet[int] = froz
             _check_row(form, ("components", index), row)
     _check_custom_ids(form, components)
     _check_emojis(form, components, emoji_ids)
+    for index, attachment in enumerate(message.get("attachments") or []):
+        form.length(("attachments", index, "description"), attachment.get("description") or "",
+                    0, MAX_ATTACHMENT_DESCRIPTION)
     form.raise_if_any()
     if not (content or embeds or components or message.get("attachments") or message.get("poll")):
         raise errors.empty_message()

@@ -37,8 +37,12 @@ async def test_game_over_attaches_the_points_of_every_round(
     shown = drawn[0]
     assert shown.series == tuple(zip(*totals, strict=True))
     assert shown.names == tuple(table.name(s) for s in range(4))
+    # The alt text has every value as well as the chart's size (read out, or for a player
+    # who cannot tell its colours apart).
+    values = ". ".join(f"{table.name(s)} : {', '.join(str(row[s]) for row in totals)}"
+                       for s in range(4))
     assert (shown.title, shown.alt) == ("Points par manche",
-                                       "points par manche, 4 joueurs, 3 manches")
+                                       f"points par manche, 4 joueurs, 3 manches. {values}.")
     results = message(alice, table.table_message_id)
     assert results.attachments == (chart.FILENAME,)
     stored = fake.world.messages[results.id].attachments[0]

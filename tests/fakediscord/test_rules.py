@@ -154,6 +154,12 @@ def test_embed_limits() -> None:
     check_message({"embeds": [{"description": "d" * 4096}]})
 
 
+def test_an_attachments_alt_text_is_at_most_1024_characters() -> None:
+    picture = {"filename": "points.png", "description": "d" * 1025}
+    assert "attachments" in _errors({"attachments": [picture]})
+    check_message({"attachments": [{**picture, "description": "d" * 1024}]})
+
+
 def test_components_v2_rules() -> None:
     v2 = 1 << 15
     legacy = {"flags": v2, "content": "no", "components": [{"type": 10, "content": "x"}]}

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import discord
 
+from bot.i18n import LocaleLike, lang
 from bot.packages.cards.faces import ASSETS, face_key
 from bot.tables.budget import CallBudget
 from engine import Card
@@ -62,7 +63,7 @@ class CardFaces:
         """Find or create every face's emoji; on any refusal, stay on text cards.
 
         Application emoji routes count toward Discord's global limit like channel calls: a
-        first start's 102 uploads beside restored tables' posts would overrun it, so each
+        first start's 118 uploads beside restored tables' posts would overrun it, so each
         call holds a place in the bot's budget."""
         self.clear()
         try:
@@ -96,27 +97,30 @@ class CardFaces:
             found[key] = discord.PartialEmoji(name=emoji.name, id=emoji.id)
         return found
 
-    def emoji(self, card: Card, spanish: bool) -> discord.PartialEmoji | None:
-        return self.emojis.get(face_key(card, spanish))
+    def emoji(self, card: Card, spanish: bool, locale: LocaleLike
+              ) -> discord.PartialEmoji | None:
+        """The card's face as a reader in ``locale`` writes its rank (« D♥ » in French)."""
+        return self.emojis.get(face_key(card, spanish, french=lang(locale) == "fr"))
 
-    def option_emoji(self, cards: Sequence[Card], value: str, spanish: bool
-                     ) -> discord.PartialEmoji | None:
+    def option_emoji(self, cards: Sequence[Card], value: str, spanish: bool,
+                     locale: LocaleLike) -> discord.PartialEmoji | None:
         """A play's face for its select option: a card of the value played (not a wild)."""
         if not cards:
             return None
         card = next((c for c in cards if c.rank == value), cards[0])
-        return self.emoji(card, spanish)
+        return self.emoji(card, spanish, locale)
 
-    def line(self, groups: Sequence[Sequence[Card]], spanish: bool) -> str | None:
+    def line(self, groups: Sequence[Sequence[Card]], spanish: bool,
+             locale: LocaleLike) -> str | None:
         """Groups of cards (a hand, or each play of a trick) as one line of faces, a space
         between groups; None when a face is not available."""
-        shown = [[self.emoji(c, spanish) for c in group] for group in groups]
+        shown = [[self.emoji(c, spanish, locale) for c in group] for group in groups]
         if not shown or any(not group or None in group for group in shown):
             return None
         return " ".join("".join(str(e) for e in group) for group in shown)
 
     def with_lines(self, lines: Sequence[str], wanted: Sequence[FaceLine],
-                   spanish: bool) -> list[str]:
+                   spanish: bool, locale: LocaleLike) -> list[str]:
         """``lines`` with, for each ``(index, groups)`` of ``wanted``, the faces of ``groups``
         as a line under line ``index``. ``wanted`` goes by priority: a face line that would
         take the message over Discord's content limit is left out (its text line says the
@@ -124,7 +128,7 @@ class CardFaces:
         total = len("\n".join(lines))
         under: dict[int, list[str]] = {}
         for index, groups in wanted:
-            shown = self.line(groups, spanish)
+            shown = self.line(groups, spanish, locale)
             if shown is None or index >= len(lines) or total + len(shown) + 1 > CONTENT_LIMIT:
                 continue
             total += len(shown) + 1

@@ -3,13 +3,16 @@
 ``python -m bot.packages.cards.faces`` redraws every face into ``bot/assets/cards/`` (the
 files are committed, so the bot never draws at start-up). The faces are made to be read at
 emoji size (about 22 pixels inline): a white card, the rank in large bold type on top and
-the suit as a large plain shape below. French red suits are red and black suits black; each
+the suit as a large plain shape below. French red suits are red and black suits black (the
+coloured joker's star solid, the black joker's hollow: a shape as well as a colour); each
 Spanish suit has its own colour and shape (gold coin, red cup, blue sword, green club) so
 that oros, copas, espadas and bastos never look alike. Drawn at 4× and scaled down for
 smooth edges.
 
 French and Spanish decks reuse suit letters (``C`` is clubs and copas), so a face is named
-by its deck family too: ``fr_10H``, ``es_KC``, ``fr_RJ``.
+by its deck family too: ``fr_10H``, ``es_KC``, ``fr_RJ``. A court a French reader writes
+with another letter has a second face with that letter (``fr_DH`` beside ``fr_QH``), so a
+face always shows what the text line above it says.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
@@ -44,21 +48,52 @@ _EDGE = (120, 120, 130)
 #: (Sota, Caballo, Rey, As), the words the bot writes for them.
 _FRENCH_INDEX = {"J": "J", "Q": "Q", "K": "K", "A": "A"}
 _SPANISH_INDEX = {"J": "S", "N": "C", "K": "R", "A": "A"}
+#: The courts a French reader writes with another letter (V, D, R; a Spanish Sota is a
+#: Valet: bot/i18n's « short.* »). Each has a second face, named by that letter (``fr_DH``,
+#: ``es_VO``: no card's code), shown to French readers, so that the face under « D♥ » reads
+#: D, not Q.
+_FRENCH_READER = {False: {"J": "V", "Q": "D", "K": "R"}, True: {"J": "V"}}
 
 Point = tuple[float, float]
 Shape = Callable[[ImageDraw.ImageDraw, float, float, float], None]
 
 
-def face_key(card: Card, spanish: bool) -> str:
-    """The face's name: deck family and card code (``es_KC`` is the Rey de copas)."""
+def face_index(card: Card, spanish: bool, french: bool = False) -> str:
+    """The rank as the face prints it, for a French reader or any other."""
+    french_letter = _FRENCH_READER[spanish].get(card.rank) if french else None
+    return french_letter or (_SPANISH_INDEX if spanish else _FRENCH_INDEX).get(card.rank,
+                                                                               card.rank)
+
+
+def face_key(card: Card, spanish: bool, french: bool = False) -> str:
+    """The face's name: deck family and card code (``es_KC`` is the Rey de copas), or for
+    a French reader's court its own letter (``fr_DH``, the Dame de cœur)."""
     if card.is_joker:
         return "fr_" + card.rank
-    return ("es_" if spanish else "fr_") + card.text
+    family = "es_" if spanish else "fr_"
+    if french and card.rank in _FRENCH_READER[spanish]:
+        return family + face_index(card, spanish, french) + card.suit
+    return family + card.text
 
 
-def face_cards() -> list[tuple[Card, bool]]:
-    """Every card the presets deal, with whether it is Spanish: 52 + 2 jokers + 48."""
-    return [(c, False) for c in Deck.FRENCH54.cards()] + [(c, True) for c in Deck.SPANISH48.cards()]
+def card_of_face(key: str) -> tuple[Card, bool]:
+    """The card a face shows, and whether it is Spanish: ``fr_DH`` is the Dame de cœur, as
+    ``fr_QH`` is (for what prints faces as text, the sandbox)."""
+    return _faces_by_key()[key]
+
+
+@cache
+def _faces_by_key() -> dict[str, tuple[Card, bool]]:
+    return {face_key(*face): (face[0], face[1]) for face in face_cards()}
+
+
+def face_cards() -> list[tuple[Card, bool, bool]]:
+    """Every face: each card the presets deal, with whether it is Spanish (52 + 2 jokers +
+    48), and the French readers' courts (12 French, 4 Spanish), marked French."""
+    decks = [(c, False) for c in Deck.FRENCH54.cards()] + \
+        [(c, True) for c in Deck.SPANISH48.cards()]
+    return [(c, spanish, False) for c, spanish in decks] + \
+        [(c, spanish, True) for c, spanish in decks if c.rank in _FRENCH_READER[spanish]]
 
 
 def _font(size: int) -> ImageFont.FreeTypeFont:
@@ -159,14 +194,24 @@ def _bastos(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: tuple[
         d.ellipse((kx - knot, ky - knot, kx + knot, ky + knot), fill=fill)
 
 
-def _star(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: tuple[int, int, int]
-          ) -> None:
+def _star_points(cx: float, cy: float, r: float) -> list[Point]:
     points: list[Point] = []
     for i in range(10):
         rad = r if i % 2 == 0 else r * 0.45
         angle = -math.pi / 2 + math.pi * i / 5
         points.append((cx + rad * math.cos(angle), cy + rad * math.sin(angle)))
-    d.polygon(points, fill=fill)
+    return points
+
+
+def _star(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: tuple[int, int, int]
+          ) -> None:
+    d.polygon(_star_points(cx, cy, r), fill=fill)
+
+
+def _hollow_star(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float,
+                 fill: tuple[int, int, int]) -> None:
+    """The black joker's star: an outline, where the coloured joker's is solid."""
+    d.polygon(_star_points(cx, cy, r), outline=fill, width=int(r * 0.2))
 
 
 _SUITS: dict[tuple[bool, str], tuple[Callable[..., None], tuple[int, int, int]]] = {
@@ -181,7 +226,7 @@ _SUITS: dict[tuple[bool, str], tuple[Callable[..., None], tuple[int, int, int]]]
 }
 
 
-def draw_face(card: Card, spanish: bool) -> Image.Image:
+def draw_face(card: Card, spanish: bool, french: bool = False) -> Image.Image:
     """One face at 128×128: rank on top, suit below, on a white card with a grey edge."""
     image = Image.new("RGBA", (_S, _S), (0, 0, 0, 0))
     d = ImageDraw.Draw(image)
@@ -189,12 +234,15 @@ def draw_face(card: Card, spanish: bool) -> Image.Image:
     d.rounded_rectangle((margin, 0, _S - margin, _S - 1), radius=14 * _SCALE, fill=_PAPER,
                         outline=_EDGE, width=2 * _SCALE)
     if card.is_joker:
-        colour = _RED if card.rank == "RJ" else _BLACK
-        _star(d, _S / 2, _S * 0.4, _S * 0.3, colour)
+        # The coloured joker outranks the black one (RULES.md, jokers): their stars differ
+        # in shape, solid or hollow, not only in colour, for players who cannot tell red
+        # from black.
+        colour, star = (_RED, _star) if card.rank == "RJ" else (_BLACK, _hollow_star)
+        star(d, _S / 2, _S * 0.4, _S * 0.3, colour)
         d.text((_S / 2, _S * 0.86), "JOKER", font=_font(25 * _SCALE), fill=colour, anchor="mm")
     else:
         shape, colour = _SUITS[(spanish, card.suit)]
-        index = (_SPANISH_INDEX if spanish else _FRENCH_INDEX).get(card.rank, card.rank)
+        index = face_index(card, spanish, french)
         size = 58 if len(index) == 1 else 50
         d.text((_S / 2, _S * 0.27), index, font=_font(size * _SCALE), fill=colour, anchor="mm")
         shape(d, _S / 2, _S * 0.75, _S * 0.2, colour)
@@ -205,9 +253,9 @@ def write_faces(directory: Path = ASSETS) -> list[Path]:
     """Draw every face into ``directory`` as ``<key>.png`` and return the paths."""
     directory.mkdir(parents=True, exist_ok=True)
     paths = []
-    for card, spanish in face_cards():
-        path = directory / f"{face_key(card, spanish)}.png"
-        draw_face(card, spanish).save(path, format="PNG", optimize=True)
+    for card, spanish, french in face_cards():
+        path = directory / f"{face_key(card, spanish, french)}.png"
+        draw_face(card, spanish, french).save(path, format="PNG", optimize=True)
         if path.stat().st_size > MAX_BYTES:
             raise ValueError(f"{path.name} is over Discord's 256 KiB emoji limit")
         paths.append(path)

@@ -3,8 +3,10 @@
 Drawn with matplotlib on its Agg canvas through ``Figure`` (no pyplot: no global state, so
 a worker thread can draw while the loop goes on; see ``Publisher._chart``). The chart has
 its own opaque light background with dark text, which reads the same on Discord's dark and
-light themes, large type and markers for a phone, and each line named at its end as well
-as in the legend. Words come from the table's language.
+light themes, large type and markers for a phone, each line named at its end as well as in
+the legend and drawn with a marker and dash of its own, in colours dark enough to read
+(WCAG contrast), and an alt text with every value.
+Words come from the table's language.
 
 ``python -m bot.packages.game.chart`` measures the cost of one chart and writes a sample.
 """
@@ -20,6 +22,7 @@ from pathlib import Path
 
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.colors import to_hex, to_rgb
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties, findfont
 from matplotlib.ft2font import FT2Font
@@ -42,6 +45,20 @@ _INK = "#1e1f22"
 # Colours that stay apart for common colour blindness (Okabe–Ito), dark enough on light.
 _COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000",
             "#8c564b")
+# WCAG 2.2's least contrast with the background: 4.5:1 for text (a name at a line's end,
+# 12-point bold), 3:1 for the parts of a graphic one needs to read it (a line, success
+# criterion 1.4.11). Orange, sky blue and pink fall short as they are: `_contrasted`
+# darkens them just enough, keeping their hue.
+_TEXT_CONTRAST = 4.5
+_LINE_CONTRAST = 3.0
+# Each line has its own marker and dash pattern as well: where lines cross, and in the
+# legend, a reader who cannot tell two colours apart (or sees the chart in grey) still can.
+_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+_DASHES = ("-", "--", "-.", ":")
+#: Discord's longest alt text: the attachment's « description (alt text) for the file (max
+#: 1024 characters) » (discord-api-docs, developers/resources/message.mdx, Attachment
+#: Structure).
+MAX_ALT = 1024
 
 
 @dataclass(frozen=True)
@@ -54,7 +71,7 @@ class PointsChart:
     y_label: str
     names: tuple[str, ...]
     series: tuple[tuple[int, ...], ...]
-    alt: str  # the image's description: Discord's alt text, the sandbox's line
+    alt: str  # the image's description: Discord's alt text (every value), the sandbox's line
 
 
 def points_chart(table: Table, locale: LocaleLike) -> PointsChart | None:
@@ -77,8 +94,11 @@ def chart_of(locale: LocaleLike, names: tuple[str, ...], series: tuple[tuple[int
         # Names shown escaped in messages, as typed here, less what the font cannot draw.
         names=tuple(drawable(unescaped(name)) for name in names),
         series=series,
-        alt=t(locale, "chart.alt", players=plural(locale, "chart.players", len(names)),
-              rounds=plural(locale, "n.rounds", len(series[0]) if series else 0)),
+        alt=described(locale, t(locale, "chart.alt",
+                                players=plural(locale, "chart.players", len(names)),
+                                rounds=plural(locale, "n.rounds",
+                                              len(series[0]) if series else 0)),
+                      tuple(unescaped(name) for name in names), series),
     )
 
 
@@ -89,15 +109,36 @@ def rating_chart(locale: LocaleLike, name: str, history: dict[str, list[int]]
         return None
     presets = sorted(history)
     name = unescaped(name)  # as messages show it: escaped
+    names = tuple(preset_name(locale, p) for p in presets)
+    series = tuple(tuple(history[p]) for p in presets)
     return PointsChart(
         title=t(locale, "chart.rating_title", name=drawable(name)),
         x_label=t(locale, "chart.rated_round"),
         y_label=t(locale, "chart.rating"),
-        names=tuple(preset_name(locale, p) for p in presets),
-        series=tuple(tuple(history[p]) for p in presets),
-        alt=t(locale, "chart.rating_alt", name=name,
-              rounds=plural(locale, "n.rated", sum(len(v) for v in history.values()))),
+        names=names,
+        series=series,
+        alt=described(locale, t(locale, "chart.rating_alt", name=name, rounds=plural(
+            locale, "n.rated", sum(len(v) for v in history.values()))), names, series),
     )
+
+
+def described(locale: LocaleLike, summary: str, names: tuple[str, ...],
+              series: tuple[tuple[int, ...], ...]) -> str:
+    """The alt text: ``summary``, then every line's values in the legend's order, so that
+    someone who hears the chart read out, or cannot tell its colours apart, gets all of it,
+    not only its size. When that would pass Discord's limit the earliest values go, as many
+    as needed and the same number from each line, « … » standing for them."""
+    longest = max((len(values) for values in series), default=0)
+    for keep in range(longest, 0, -1):
+        lines = []
+        for name, values in zip(names, series, strict=True):
+            shown = ", ".join(str(v) for v in values[-keep:])
+            lines.append(t(locale, "chart.alt_line", name=name,
+                           values=f"… {shown}" if len(values) > keep else shown))
+        text = t(locale, "chart.alt_values", summary=summary, lines=". ".join(lines))
+        if len(text) <= MAX_ALT:
+            return text
+    return summary[:MAX_ALT]
 
 
 @cache
@@ -136,12 +177,13 @@ def draw(chart: PointsChart) -> Figure:
         rounds = range(1, len(points) + 1)
         colour = _COLOURS[index % len(_COLOURS)]
         label = name.replace("$", r"\$")  # matplotlib reads $...$ as mathematics
-        axes.plot(rounds, points, marker="o", linewidth=2.5, markersize=6, color=colour,
-                  label=label)
+        axes.plot(rounds, points, marker=_MARKERS[index % len(_MARKERS)],
+                  linestyle=_DASHES[index % len(_DASHES)], linewidth=2.5, markersize=8,
+                  color=_contrasted(colour, _LINE_CONTRAST), label=label)
         labels.append(axes.annotate(
             label, (rounds[-1], points[-1]), xytext=(_LABEL_SHIFT, 0),
-            textcoords="offset points", va="center", fontsize=12, color=colour,
-            fontweight="bold"))
+            textcoords="offset points", va="center", fontsize=12,
+            color=_contrasted(colour, _TEXT_CONTRAST), fontweight="bold"))
     axes.set_title(chart.title, fontsize=16, color=_INK, fontweight="bold")
     axes.set_xlabel(chart.x_label, fontsize=13, color=_INK)
     axes.set_ylabel(chart.y_label, fontsize=13, color=_INK)
@@ -158,6 +200,32 @@ def draw(chart: PointsChart) -> Figure:
     figure.tight_layout()
     _spread(axes, labels)
     return figure
+
+
+def contrast(colour: str, background: str = _BACKGROUND) -> float:
+    """WCAG 2.2's contrast ratio of two colours, from 1 (the same) to 21 (black on white)."""
+    def luminance(shade: str) -> float:
+        channels = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+                    for c in to_rgb(shade)]
+        return 0.2126 * channels[0] + 0.7152 * channels[1] + 0.0722 * channels[2]
+
+    light, dark = sorted((luminance(colour), luminance(background)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+@cache
+def _contrasted(colour: str, least: float) -> str:
+    """``colour`` mixed with the ink, a tenth at a time, until it stands ``least`` apart
+    from the background."""
+    red, green, blue = to_rgb(colour)
+    ink = to_rgb(_INK)
+    for step in range(11):
+        share = step / 10
+        mixed = to_hex((red + (ink[0] - red) * share, green + (ink[1] - green) * share,
+                        blue + (ink[2] - blue) * share))
+        if contrast(mixed) >= least:
+            return mixed
+    return _INK
 
 
 def _spread(axes: Axes, labels: list[Annotation]) -> None:

@@ -154,7 +154,7 @@ def table_screen(table: Table, now: float) -> Screen:
         lines.extend(["", t(loc, "table.recent"), *history])
     lines.extend(results)
     # Face lines go above the instructions, so the retired text keeps them too.
-    shown = faces.with_lines(lines + instructions, wanted, spanish(table))
+    shown = faces.with_lines(lines + instructions, wanted, spanish(table), loc)
     return Screen("\n".join(shown), table_view(table, game),
                   retired="\n".join(shown[:len(shown) - len(instructions)]))
 
@@ -356,7 +356,8 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
                            role=role_name(locale, table, role),
                            gained=table.rules.points.get(role, 0) if role else 0))
     items.append(button(table.id, "refresh", t(locale, "btn.refresh"), row=4))
-    return Screen("\n".join(faces.with_lines(lines, wanted, spanish(table))), view(*items))
+    return Screen("\n".join(faces.with_lines(lines, wanted, spanish(table), locale)),
+                  view(*items))
 
 
 def option_value(option: PlayOption) -> str:
@@ -381,7 +382,7 @@ def _option(locale: LocaleLike, table: Table, option: PlayOption,
     return discord.SelectOption(label=label[:100], value=option_value(option),
                                 description=words[:100],
                                 emoji=faces.option_emoji(option.cards, option.value,
-                                                         spanish(table)))
+                                                         spanish(table), locale))
 
 
 def _end_warning(table: Table, option: PlayOption, hand: Sequence[Card]) -> str:
@@ -582,7 +583,7 @@ def _exchange_part(table: Table, game: Game, seat: int, locale: LocaleLike,
         options = [discord.SelectOption(label=short(locale, c, spanish(table)), value=str(c),
                                         description=card_words(locale, c, spanish(table)),
                                         default=c in preset,
-                                        emoji=faces.emoji(c, spanish(table)))
+                                        emoji=faces.emoji(c, spanish(table), locale))
                    for c in part]
         placeholder = t(locale, "hand.give_cards") if single else \
             t(locale, "hand.give_part", part=index + 1, parts=len(parts))

@@ -11,7 +11,7 @@ from bot.i18n import join_names, plural, t
 from bot.packages.controls import NO_TABLE, button, number, select, standalone, view
 from bot.packages.game import chart
 from bot.packages.rules_text import preset_name
-from bot.packages.text import player_name, unescaped
+from bot.packages.text import player_name, shown_text, unescaped
 from bot.tables.service import TableError
 from engine import PRESETS, Rules
 from engine.rules import ROLE_CODES
@@ -219,5 +219,6 @@ async def past_chart(interaction: discord.Interaction[Any], arg: str, values: li
     shown = chart.chart_of(locale, story.names, story.totals)
     image = await interaction.client.publisher.draw(shown, chart.FILENAME)
     preset = preset_name(locale, story.preset) if story.preset in PRESETS else story.preset
-    await _answer(interaction, t(locale, "history.chart_title", preset=preset), [shown.alt],
-                  image)
+    # The alt text has every value: shown as the embed's line too, with the names escaped.
+    await _answer(interaction, t(locale, "history.chart_title", preset=preset),
+                  [shown_text(shown.alt)], image)

@@ -33,7 +33,7 @@ class LeaveOutcome(Enum):
     """What leaving the game under way does to a player's seat (RULES §10).
 
     Decided in one place, `Table.leave_outcome`: Seating.remove acts on it and the
-    prompt that asks first (display.quit_prompt) words it, so the prompt cannot promise
+    prompt that asks first (prompts.quit_prompt) words it, so the prompt cannot promise
     what leaving then does not do."""
 
     WAIT = "wait"  # mid-round where the rules wait: the seat waits, then the game is cancelled

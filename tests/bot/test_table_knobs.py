@@ -9,6 +9,7 @@ import pytest
 
 from bot.packages.lobby.display import lobby_view
 from bot.packages.rules_text import knob_value
+from bot.packages.settings.views import typed_text, typed_value
 from bot.tables.service import TableError
 from bot.tables.table import Table
 from engine import Rules
@@ -104,5 +105,10 @@ def test_the_knobs_read_in_both_languages() -> None:
     assert knob_value("en", "vs_bots", None, off) == "no button"
     assert knob_value("fr", "vs_bots", 2, presi) == "2"
     assert knob_value("fr", "autopilot_after_timeouts", None, presi) == "jamais"
+    # the form opens with the value as the panel shows it, and reads it back
+    assert typed_text("fr", "vs_bots", None) == "pas de bouton"
+    assert typed_value("vs_bots", "Pas de bouton") is None
+    assert typed_value("vs_bots", "no button") is None
+    assert typed_value("vs_bots", "jamais") is None and typed_value("vs_bots", "3") == 3
     assert presi.applies("seats_grow")
     assert not Rules.preset("proletario").applies("seats_grow")  # 4 seats, all open anyway

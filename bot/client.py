@@ -7,6 +7,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -123,9 +124,15 @@ class PresidentBot(Host):
         url = self.config.database_url
         ensure_sqlite_dir(url)
         await upgrade_to_head(url)
-        self.storage = await Storage.open(url, pool_size=self.config.database_pool_size,
-                                          max_overflow=self.config.database_max_overflow)
         clock = self.service.clock
+
+        def now() -> datetime:
+            """Stored dates (games, rounds, ratings) on the bot's clock, as its timers."""
+            return datetime.fromtimestamp(clock.now(), UTC)
+
+        self.storage = await Storage.open(url, pool_size=self.config.database_pool_size,
+                                          max_overflow=self.config.database_max_overflow,
+                                          now=now)
 
         def sleep(seconds: float) -> Awaitable[None]:
             return clock.sleep_until(clock.now() + seconds)

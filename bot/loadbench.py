@@ -50,7 +50,7 @@ from typing import Any
 
 from bot.client import PresidentBot
 from bot.config import Config
-from bot.packages.game.display import table_screen
+from bot.packages.game.table_message import table_screen
 from bot.packages.publisher import Publisher
 from bot.tables.clock import Clock, FollowingClock, SystemClock
 from bot.tables.table import DEFAULT_LEVEL, Table

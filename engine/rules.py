@@ -208,9 +208,9 @@ class KnobSpec:
         return value
 
 
-# Group by group, in the order hosts and readers see them. role_names, vp_at_three,
-# low_gives, deal_extras, reseat_by_rank and timeout_action are facts RULES.md states per
-# preset rather than named knobs.
+# Group by group, in the order hosts and readers see them. seats_grow, vs_bots, role_names,
+# vp_at_three, low_gives, deal_extras, reseat_by_rank and timeout_action are facts RULES.md
+# states per preset rather than named knobs.
 _TRICKS, _TABLE = KnobGroup.TRICKS, KnobGroup.TABLE
 _SPECS = [
     KnobSpec("deck", _TRICKS, "choice", tuple(d.value for d in Deck)),
@@ -231,6 +231,12 @@ _SPECS = [
     KnobSpec("min_players", _TABLE, "int", min=2, max=8),
     KnobSpec("max_players", _TABLE, "int", min=2, max=8),
     KnobSpec("bots_fill", _TABLE, "bool"),
+    # RULES §10, presi: « the table starts with 3 seats and grows by one per arrival »: the
+    # lobby opens min_players seats, then one more per player seated, up to max_players.
+    KnobSpec("seats_grow", _TABLE, "bool"),
+    # RULES §10, presi: « against bots a player plays with two bots »: how many bots the
+    # lobby's « Contre des bots » seats beside one player; none offers no such start.
+    KnobSpec("vs_bots", _TABLE, "optional_int", min=1, max=7),
     KnobSpec("deal_extras", _TABLE, "choice", ("from_last", "rotate", "to_top")),
     KnobSpec("first_opener", _TABLE, "choice", ("queen_of_hearts", "three_of_oros", "random")),
     KnobSpec("round_opener", _TABLE, "choice", ("last_place", "first_place")),
@@ -266,11 +272,13 @@ APPLIES: dict[str, Callable[[Rules], bool]] = {
     "turn_seconds": lambda r: not r.fast,  # fast mode has one common timer instead
     "autopilot_after_timeouts": lambda r: not r.fast,
     "leave_grace_seconds": lambda r: r.on_leave == "wait_then_cancel",
+    "seats_grow": lambda r: r.min_players < r.max_players,  # else every seat opens anyway
     "vp_at_three": lambda r: r.min_players <= 3,
 }
 
 _COMMON: dict[str, object] = {
-    "bots_fill": False, "equal_allowed": True, "trick_end": "all_passed", "pass_is_final": True,
+    "bots_fill": False, "seats_grow": False, "vs_bots": None, "equal_allowed": True,
+    "trick_end": "all_passed", "pass_is_final": True,
     "finishing_closes_trick": False, "four_closes": False, "revolution": False,
     "wild_rank": "none", "top_single": "none", "jokers_close": True, "two_beats_larger": False,
     "round_opener": "last_place", "exchange_return": "choice", "exchange_blind": False,
@@ -296,6 +304,7 @@ PRESETS: dict[str, dict[str, object]] = {
         "exchange_return": "weakest", "exchange_blind": True, "points": "P2 VP1 N0 VL0 L0",
         "game_end": "target:11", "on_leave": "wait_then_cancel", "role_names": "presi",
         "vp_at_three": True, "low_gives": "pick", "deal_extras": "rotate",
+        "seats_grow": True, "vs_bots": 2,
     },
     "proletario": {
         **_COMMON, "deck": "french54", "min_players": 4, "max_players": 4, "bots_fill": True,
@@ -337,6 +346,8 @@ class Rules:
     min_players: int
     max_players: int
     bots_fill: bool
+    seats_grow: bool
+    vs_bots: int | None
     equal_allowed: bool
     on_equal: str
     trick_end: str

@@ -391,6 +391,11 @@ def button(
     ))
 
 
+#: Discord takes at most 25 options in one string select (its `options` field, "max 25"):
+#: longer lists are split across several menus.
+OPTIONS_PER_SELECT = 25
+
+
 def select(
     table_id: int, name: str, placeholder: str, options: list[discord.SelectOption], *,
     version: int = 0, arg: str = "", row: int | None = None, min_values: int = 1,

@@ -18,7 +18,8 @@ import discord
 
 from bot.i18n import t
 from bot.packages.game import chart
-from bot.packages.game.display import closed_lines, hand_screen, table_screen
+from bot.packages.game.hand import hand_screen
+from bot.packages.game.table_message import closed_lines, table_screen
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.permissions import in_thread, missing, permission_name
 from bot.packages.screen import Screen

@@ -53,7 +53,10 @@ def knob_value(locale: LocaleLike, name: str, value: Any, rules: Rules, *,
             locale, value if isinstance(value, Card) else Card.parse(str(value)),
             rules.deck_kind.spanish)
     if spec.kind == "optional_int" and value is None:
-        return t(locale, "never")
+        # « jamais » reads for a count of timeouts, not for a count of bots: a knob may
+        # word its none itself (« pas de bouton »).
+        key = f"knob.{name}.none"
+        return t(locale, key if has(key) else "never")
     return spec.format(value)
 
 

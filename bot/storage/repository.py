@@ -9,7 +9,7 @@ database level, which is what makes replaying after a crash safe.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import UTC, datetime
 from functools import cached_property
 from typing import Any, Self, cast
@@ -27,7 +27,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.storage import jsoncodec, rating_update
 from bot.storage.db import create_engine, database_url
@@ -89,7 +89,7 @@ def shard_of(guild_id: int, shard_count: int) -> int:
     return (guild_id >> SHARD_SHIFT) % shard_count
 
 
-def _now() -> datetime:
+def wall_clock() -> datetime:
     return datetime.now(UTC)
 
 
@@ -107,7 +107,15 @@ def _name(name: str) -> str:
 
 
 class Storage(History):
-    """Async repository over one engine; create with `await Storage.open(url)`."""
+    """Async repository over one engine; create with `await Storage.open(url)`.
+
+    Every date it stores comes from `now`: /president history and stats show them, and the
+    bot passes its own clock so that they agree with its timers (a test's injected clock
+    included) rather than with the machine's."""
+
+    def __init__(self, engine: AsyncEngine, *, now: Callable[[], datetime] = wall_clock) -> None:
+        super().__init__(engine)
+        self._now = now
 
     @classmethod
     async def open(
@@ -116,6 +124,7 @@ class Storage(History):
         *,
         pool_size: int | None = None,
         max_overflow: int | None = None,
+        now: Callable[[], datetime] = wall_clock,
     ) -> Self:
         """Connect (to `DATABASE_URL` when `url` is None) and fail now if the database is
         unreachable, rather than on the first button press. Does not migrate: call
@@ -123,7 +132,7 @@ class Storage(History):
         engine = create_engine(
             url or database_url(), pool_size=pool_size, max_overflow=max_overflow
         )
-        storage = cls(engine)
+        storage = cls(engine, now=now)
         try:
             async with storage._read() as connection:
                 await connection.execute(text("SELECT 1"))
@@ -158,7 +167,7 @@ class Storage(History):
     async def _upsert_guild(
         self, connection: AsyncConnection, guild_id: int, values: dict[str, Any]
     ) -> None:
-        now = _now()
+        now = self._now()
         statement = self._insert(Guild).values(
             id=guild_id, created_at=now, updated_at=now, **values
         )
@@ -180,7 +189,7 @@ class Storage(History):
     ) -> None:
         if not names:
             return
-        now = _now()
+        now = self._now()
         # Sorted so that concurrent transactions lock user rows in the same order.
         statement = self._insert(User).values(
             [
@@ -231,7 +240,7 @@ class Storage(History):
         click cannot both succeed.
         """
         _check_status(status)
-        now = _now()
+        now = self._now()
         try:
             async with self._write() as connection:
                 await self._upsert_guild(connection, guild_id, {})
@@ -268,7 +277,7 @@ class Storage(History):
         Closing a table also deletes its live snapshot: nothing is left to restore. Pair it
         with `SnapshotWriter.discard` so that a queued snapshot does not come back later.
         """
-        values: dict[str, Any] = {"updated_at": _now()}
+        values: dict[str, Any] = {"updated_at": self._now()}
         if host_id is not None:
             values["host_id"] = host_id
         if rules is not None:
@@ -359,7 +368,7 @@ class Storage(History):
 
         One transaction for the writes that arrive together saves a commit and its round
         trips per table: most of a write's cost (docs/deploy.md « Cost of persisting »)."""
-        saved_at = _now()
+        saved_at = self._now()
         async with self._write() as connection:
             result = await connection.execute(
                 self._snapshot_upsert,
@@ -443,7 +452,7 @@ class Storage(History):
                         preset=preset,
                         rules=dict(rules),
                         seats=len(seats),
-                        started_at=_now(),
+                        started_at=self._now(),
                         ended_at=None,
                         stopped_early=False,
                     )
@@ -508,7 +517,7 @@ class Storage(History):
                 game_id=game_id,
                 round_no=round_no,
                 seats=count,
-                finished_at=_now(),
+                finished_at=self._now(),
                 has_bots=any(ref.is_bot for ref in seats),
                 rated=bool(rated_places),
             )
@@ -540,7 +549,7 @@ class Storage(History):
             )
             await self._update_game_seats(connection, game_id, seats)
             changes = await rating_update.rate(connection, self._insert, game.guild_id,
-                                               game.preset, rated_places, _now())
+                                               game.preset, rated_places, self._now())
         return RoundOutcome(inserted=True, rated=bool(rated_places), changes=changes)
 
     async def _update_game_seats(
@@ -569,7 +578,7 @@ class Storage(History):
             result = await connection.execute(
                 update(Game)
                 .where(Game.id == game_id, Game.ended_at.is_(None))
-                .values(ended_at=_now(), stopped_early=stopped_early)
+                .values(ended_at=self._now(), stopped_early=stopped_early)
             )
             if not result.rowcount:
                 exists = (

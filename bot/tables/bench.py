@@ -19,7 +19,8 @@ import time
 from collections import defaultdict
 from typing import Any, cast
 
-from bot.packages.game.display import hand_screen, table_screen
+from bot.packages.game.hand import hand_screen
+from bot.packages.game.table_message import table_screen
 from bot.storage import jsoncodec
 from bot.tables.clock import ManualClock
 from bot.tables.outbox import TableStore

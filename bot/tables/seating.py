@@ -59,7 +59,7 @@ class Seating:
                     game_no: int | None = None) -> bool:
         """Leave the table or its queue; True once done. With `ask_first` (the command, the
         lobby button) a player of a game under way stays seated and False says to ask them
-        first (display.quit_prompt): decided under the lock, so a game that starts meanwhile
+        first (prompts.quit_prompt): decided under the lock, so a game that starts meanwhile
         still asks. `game_no` is the game they confirmed leaving: once it is over the click
         leaves nothing. A presi leaver the table waits for is refused: leaving again would
         push the deadline back."""

@@ -184,13 +184,17 @@ class TableService:
             self._changed(table)
 
     async def play_against_bots(self, table: Table, by: int) -> None:
-        """presi: « contre des bots, vous jouez avec deux bots » — fill to three and start
-        (to the host's minimum if higher, never past their maximum)."""
+        """RULES §10, presi: « contre des bots, vous jouez avec deux bots » — seat `vs_bots`
+        bots beside one player and start (to the host's minimum if higher, never past their
+        maximum). Rules without it offer no such start: a late click changes nothing."""
         async with hosting.host_action(table):
             self._host_only(table, by)
             refusals.lobby_only(table)
             rules = table.rules
-            while len(table.seats) < min(rules.max_players, max(3, rules.min_players)):
+            if rules.vs_bots is None:
+                raise TableError("err.no_vs_bots")
+            while len(table.seats) < min(rules.max_players,
+                                         max(1 + rules.vs_bots, rules.min_players)):
                 seats.seat_bot(table, by_host=True, level=table.bot_level)
             self._start(table)
 

@@ -33,7 +33,7 @@ class LeaveOutcome(Enum):
     """What leaving the game under way does to a player's seat (RULES §10).
 
     Decided in one place, `Table.leave_outcome`: Seating.remove acts on it and the
-    prompt that asks first (display.quit_prompt) words it, so the prompt cannot promise
+    prompt that asks first (prompts.quit_prompt) words it, so the prompt cannot promise
     what leaving then does not do."""
 
     WAIT = "wait"  # mid-round where the rules wait: the seat waits, then the game is cancelled
@@ -253,8 +253,9 @@ class Table:
         return user_id == self.host_id
 
     def capacity(self) -> int:
-        """Seats offered in the lobby; presi-style tables open three and grow per arrival."""
-        if self.rules.preset_id == "presi":
+        """Seats offered in the lobby; `seats_grow` tables open their minimum and one more
+        per arrival (RULES §10), so a lobby never shows seats nobody is expected to take."""
+        if self.rules.seats_grow:
             return min(self.rules.max_players, max(self.rules.min_players, len(self.seats) + 1))
         return int(self.rules.max_players)
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from bot.client import PresidentBot
 from bot.i18n import CATALOGUES
-from bot.packages.game.display import option_value
+from bot.packages.game.hand_plays import option_value
 from bot.tables.table import Table
 from engine import KNOBS, Phase
 from fakediscord import FakeDiscord, TestUser

@@ -9,13 +9,10 @@ import pytest
 from bot.i18n import join_names, t
 from bot.i18n.cards import rank_words, shorts
 from bot.packages.controls import CUSTOM_ID, error_text
-from bot.packages.game import display
-from bot.packages.game.display import (
-    hand_screen,
-    option_value,
-    parse_option,
-    table_screen,
-)
+from bot.packages.game import hand_plays, lines, prompts
+from bot.packages.game.hand import hand_screen
+from bot.packages.game.hand_plays import option_value, parse_option
+from bot.packages.game.table_message import table_screen
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.rules_text import knob_value
 from bot.tables.service import TableError
@@ -51,9 +48,9 @@ def test_every_legal_play_is_offered_across_pages_within_discord_limits(
     assert game is not None and game.to_act is not None
     seat = game.to_act
     legal = {option_value(choice) for o in game.legal_plays(seat)
-             for choice in display.suit_choices(game, seat, o)}  # each choice of suits
+             for choice in hand_plays.suit_choices(game, seat, o)}  # each choice of suits
     assert len(legal) > 25  # 26 cards with wild 7s: more than one select can hold
-    monkeypatch.setattr(display, "SELECTS_PER_PAGE", 1)  # force paging
+    monkeypatch.setattr(hand_plays, "SELECTS_PER_PAGE", 1)  # force paging
     offered: set[str] = set()
     for page in range(20):
         screen = hand_screen(table, 100 + seat, "en", page=page)
@@ -146,7 +143,7 @@ def test_french_hand_words_and_cards() -> None:
     assert "🔔 p0 : appuie sur **Ma main** pour voir tes cartes et jouer." in board
     assert "p0 doit donner 2 cartes à p3" in board
     entry = LogEntry("ev.penalised", {"name": "p2", "place": 4})
-    assert display.entry_text("fr", table, entry) == \
+    assert lines.entry_text("fr", table, entry) == \
         "p2 a fini sur un 2 : 4e place"
 
 
@@ -159,7 +156,7 @@ def test_waiting_hand_names_the_player_to_act_and_wild_announces_are_shown() -> 
     assert f"c’est à **p{game.to_act}** de jouer" in content
     announced = next(o for o in game.legal_plays(game.to_act) if o.announce == "Q")
     game.play(game.to_act, announced.cards, "Q")
-    assert "→ D" in display.trick_line("fr", table, game)  # a 7 played as a Queen (Dame)
+    assert "→ D" in lines.trick_line("fr", table, game)  # a 7 played as a Queen (Dame)
 
 
 def test_refusals_and_points_read_naturally() -> None:
@@ -248,7 +245,7 @@ def test_the_leave_prompt_says_what_leaving_does_by_the_rules(
     assert table.game is not None
     table.game.phase = phase
     table.game_no = 3
-    screen = display.quit_prompt(table, 101, "fr")
+    screen = prompts.quit_prompt(table, 101, "fr")
     assert screen.content.startswith("Quitter la partie ? ") and says in screen.content
     assert "s’il reste" not in screen.content
     assert screen.view is not None
@@ -263,8 +260,8 @@ def test_the_leave_prompt_counts_the_seats_already_leaving() -> None:
     seat goes: a second leaver of four in classic leaves two, below its three."""
     table = table_for("classic", 4)
     table.left_seats.add(2)
-    assert "revient au salon d’attente" in display.quit_prompt(table, 101, "fr").content
-    assert "goes back to its lobby" in display.quit_prompt(table, 101, "en").content
+    assert "revient au salon d’attente" in prompts.quit_prompt(table, 101, "fr").content
+    assert "goes back to its lobby" in prompts.quit_prompt(table, 101, "en").content
 
 
 def test_choices_of_suits_from_the_hand_given_are_the_engines() -> None:
@@ -277,8 +274,8 @@ def test_choices_of_suits_from_the_hand_given_are_the_engines() -> None:
         seat = game.to_act
         assert seat is not None
         for option in game.legal_plays(seat):
-            assert display.suit_choices(game, seat, option, game.hand(seat)) == \
-                display.suit_choices(game, seat, option)
+            assert hand_plays.suit_choices(game, seat, option, game.hand(seat)) == \
+                hand_plays.suit_choices(game, seat, option)
         if game.phase is not Phase.PLAY:
             break
         game.apply(seat, GreedyPlayer().choose(game, seat))

@@ -3,6 +3,7 @@ the same series the table showed when the game ended, answered only to the one w
 in their language."""
 
 import re
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -54,6 +55,35 @@ async def test_history_opens_a_past_games_chart_from_the_stored_rounds(
     assert rebuilt.names == at_the_end.names
     assert rebuilt.series == at_the_end.series and len(rebuilt.series[0]) == 2
     assert rebuilt.title == "Points par manche"  # in bob's language, not the table's
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_stored_dates_are_the_bots_clock_not_the_machines(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path,
+) -> None:
+    """The bot's clock (here the fake Discord's, in January 2025) dates every stored row:
+    /president history once showed the machine's date beside the game's."""
+    before = fake.clock.now()
+    bot, alice, bob, table, _ = await alice_and_bob_stored(fake, clock, tmp_path, "rounds:1",
+                                                           bob_locale="fr")
+    await play_every_round(fake, clock, table, [alice, bob])
+    await bot.service.drain()
+    await tick(fake, clock, 1)
+    after = fake.clock.now()
+    storage = bot.storage
+    assert storage is not None and abs(after - datetime.now(UTC)) > timedelta(days=1)
+    (game,) = await storage.game_history(channel_id=fake.channel.id)
+    assert game.ended_at is not None and before <= game.started_at <= game.ended_at <= after
+    record = await storage.get_table(table.id)
+    assert record is not None and before <= record.created_at <= record.updated_at <= after
+    snapshot = await storage.load_snapshot(table.id)
+    assert snapshot is not None and before <= snapshot.saved_at <= after
+
+    await bob.user.slash("president history")
+    label = bob.user.last_ephemeral().select().options[0].label
+    day = game.ended_at
+    assert label.startswith(f"{day.day:02}/{day.month:02}/{day.year} · "), label
     await fake.disconnect(bot)
     fake.assert_no_errors()
 

@@ -8,7 +8,7 @@ import pytest
 
 from bot.client import PresidentBot
 from bot.i18n import t
-from bot.packages.game.display import entry_text
+from bot.packages.game.lines import entry_text
 from bot.packages.rules_text import knob_value, preset_name, rules_page
 from bot.tables.autoplay import FAST_BOT_PAUSES
 from bot.tables.service import HOST_IDLE_SECONDS, IDLE_CLOSE_SECONDS

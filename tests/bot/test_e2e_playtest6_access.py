@@ -16,7 +16,7 @@ from bot.i18n import plural
 from bot.i18n.cards import rank_short
 from bot.packages.cards.faces import ASSETS, draw_face
 from bot.packages.game import chart
-from bot.packages.game.display import role_name, seat_name
+from bot.packages.game.lines import role_name, seat_name
 from engine import Card, Phase
 from fakediscord import FakeDiscord
 

@@ -16,7 +16,7 @@ import pytest
 
 from bot.client import PresidentBot
 from bot.config import Config
-from bot.packages.game.display import table_screen
+from bot.packages.game.table_message import table_screen
 from bot.tables.table import Table
 from engine import Phase
 from fakediscord import CallRecord, FakeDiscord, RateLimitConfig, TestUser, Window

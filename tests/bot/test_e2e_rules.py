@@ -191,8 +191,9 @@ async def test_settings_validation_and_lobby_summary(
     panel = alice.last_ephemeral()
     knobs = [s for s in panel.selects if ":knob:" in s.custom_id]
     # Every knob that applies to classic: not jokers_close (no jokers), fast_seconds (not
-    # fast) nor leave_grace_seconds (a bot replaces leavers).
-    assert sum(len(s.options) for s in knobs) == 33
+    # fast) nor leave_grace_seconds (a bot replaces leavers); seats_grow (3 to 6 seats)
+    # and vs_bots are offered, both off.
+    assert sum(len(s.options) for s in knobs) == 35
 
     await alice.select(panel, ["revolution"], select=knobs[0].custom_id)
     assert table.rules.revolution is False

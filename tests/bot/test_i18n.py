@@ -225,7 +225,7 @@ def test_the_gender_detector_sees_the_old_lines() -> None:
 
 def test_places_read_as_places_whatever_the_player() -> None:
     """« marie sort (1re place) », « a fini (3e place) »: the place agrees with « place »."""
-    from bot.packages.game.display import place
+    from bot.packages.game.lines import place
 
     assert [place("fr", n) for n in (1, 2, 3, 7)] == \
         ["1re place", "2e place", "3e place", "7e place"]

@@ -14,8 +14,18 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.i18n import t
-from bot.packages.controls import WARNING, Click, Drawn, action, number, refusal_text
-from bot.packages.game.display import OPTIONS_PER_SELECT, hand_screen, parse_option, table_screen
+from bot.packages.controls import (
+    OPTIONS_PER_SELECT,
+    WARNING,
+    Click,
+    Drawn,
+    action,
+    number,
+    refusal_text,
+)
+from bot.packages.game.hand import hand_screen
+from bot.packages.game.hand_plays import parse_option
+from bot.packages.game.table_message import table_screen
 from bot.packages.screen import Screen
 from bot.tables.service import TableError
 from bot.tables.table import Table
@@ -24,7 +34,7 @@ from engine import Card
 if TYPE_CHECKING:
     from bot.packages.host import Host
 
-# A split exchange offers at most three selects (see display._exchange_part), a hand at most
+# A split exchange offers at most three selects (see hand_gifts.exchange_part), a hand at most
 # this many pages of plays.
 GIFT_PARTS = 3
 MAX_PAGES = 100
@@ -283,7 +293,7 @@ GAME_NUMBERS = 10**9
 
 @action("quit", drawn=Drawn(private=True, arg=r"[0-9]{1,9}\.(?P<user>[0-9]{1,20})"))
 async def quit_game(click: Click) -> None:
-    """The button `/president leave` offers mid-game (display.quit_prompt): only the player
+    """The button `/president leave` offers mid-game (prompts.quit_prompt): only the player
     it names may use it, and it leaves only the game it was asked about (the service checks
     that under the table's lock), then says so on that same private message."""
     game_no, _, owner = click.arg.partition(".")

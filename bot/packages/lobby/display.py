@@ -87,7 +87,7 @@ def lobby_view(table: Table) -> discord.ui.View:
         button(table.id, "settings", t(loc, "btn.settings")),
         button(table.id, "start", t(loc, "btn.start"), style=discord.ButtonStyle.success),
     ]
-    if table.rules.preset_id == "presi":
+    if table.rules.vs_bots is not None:
         items.append(button(table.id, "vsbots", t(loc, "btn.vs_bots"), row=1))
     if any(p.is_bot for p in table.seats):
         items.append(button(table.id, "removebot", t(loc, "btn.removebot"), row=1))

@@ -8,7 +8,7 @@ import discord
 
 from bot.i18n import t
 from bot.packages.controls import Click, Drawn, action
-from bot.packages.game.display import quit_prompt
+from bot.packages.game.prompts import quit_prompt
 from bot.packages.game.views import show_hand
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.permissions import require
@@ -69,7 +69,7 @@ async def join_button(click: Click) -> None:
 
 async def leave(interaction: Interaction, table: Table, from_lobby: bool) -> None:
     """Leave at once, except a game one plays: leaving it hands one's seat to a bot or makes
-    the table wait, so one is asked first (display.quit_prompt), from the command or from a
+    the table wait, so one is asked first (prompts.quit_prompt), from the command or from a
     lobby button clicked as the game started alike."""
     user_id = interaction.user.id
     if not await interaction.client.service.leave(table, user_id, ask_first=True):

@@ -14,7 +14,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from bot.i18n import public_locale, t
 from bot.i18n.translator import ls
 from bot.packages.controls import refusal_text
-from bot.packages.game.display import stop_prompt
+from bot.packages.game.prompts import stop_prompt
 from bot.packages.game.views import show_hand
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.lobby.views import display_name, join, leave

@@ -49,8 +49,10 @@ if TYPE_CHECKING:
 
     Interaction = discord.Interaction[Host]
 
-# What a host may type for "no value", in either language.
-NOTHING = {text[key].lower() for text in CATALOGUES.values() for key in ("none", "never")}
+# What a host may type for "no value", in either language: the panel's own words for it
+# included (« pas de bouton »), so a value reads back as it is shown.
+NOTHING = {text[key].lower() for text in CATALOGUES.values() for key in text
+           if key in ("none", "never") or (key.startswith("knob.") and key.endswith(".none"))}
 # Every card as the screens write it, in either language (« D♥ », "Q♥", « 2🪙 »): what a
 # host copies from the table, read as the engine's code (« QH », « 2O »).
 SHOWN_CARDS = {short(locale, card, deck.spanish).lower(): card.text
@@ -141,6 +143,8 @@ def typed_text(locale: LocaleLike, knob: str, value: Any) -> str:
     """The current value as the host would type it: the form opens with it filled in."""
     spec = KNOBS[knob]
     if value is None:
+        if has(f"knob.{knob}.none"):
+            return t(locale, f"knob.{knob}.none")
         return t(locale, "never" if spec.kind == "optional_int" else "none")
     if isinstance(value, GameEnd):
         if value.n is None:

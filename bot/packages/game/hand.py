@@ -1,0 +1,84 @@
+"""A player's ephemeral hand: their cards, what the phase asks of them, and its controls
+(`hand_plays` while tricks are played, `hand_gifts` during the exchange), in their language.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.i18n import LocaleLike, plural, t
+from bot.i18n.cards import shorts
+from bot.packages.cards.emojis import FaceLine, faces
+from bot.packages.controls import button, view
+from bot.packages.game.hand_gifts import exchange_part, exchange_role_line
+from bot.packages.game.hand_plays import play_part
+from bot.packages.game.lines import entry_text, place, role_name, round_finished, spanish
+from bot.packages.screen import Screen
+from bot.tables.table import Table
+from engine import Card, Phase
+
+
+def seatless_lines(table: Table, user_id: int, locale: LocaleLike) -> list[str]:
+    """Someone without a seat opened a hand: the way to one. A game under way seats nobody
+    new; those waiting (`bots_fill`, as `TableService.join` decides) sit between rounds in
+    their order of arrival (RULES §10), so the queue says how many are ahead; without
+    `bots_fill` one joins once the table is back in its lobby."""
+    waiting = [p.user_id for p in table.queue]
+    if user_id in waiting:
+        ahead = waiting.index(user_id)
+        where = (t(locale, "hand.queued.first") if ahead == 0
+                 else plural(locale, "hand.queued.ahead", ahead))
+        return [where, t(locale, "hand.queue_seats")]
+    how = "hand.join_queue" if table.rules.bots_fill else "hand.join_later"
+    return [t(locale, "hand.not_seated"), t(locale, how)]
+
+
+def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str = "",
+                page: int = 0, now: float = 0.0) -> Screen:
+    game = table.game
+    seat = table.seat_of(user_id)
+    lines = [notice] if notice else []
+    if game is None or seat is None:
+        lines.extend(seatless_lines(table, user_id, locale))
+        return Screen("\n".join(lines), view())
+    hand = game.hand(seat)
+    # Face lines by priority: the hand, then the exchange notes, then the trick.
+    wanted: list[FaceLine] = []
+    if hand:
+        wanted.append((len(lines), [hand]))
+        lines.append(t(locale, "hand.title", count=len(hand),
+                       cards=shorts(locale, hand, spanish(table))))
+    else:
+        lines.append(t(locale, "hand.empty"))
+    items: list[discord.ui.Item[Any]] = []
+    if game.phase is Phase.EXCHANGE:
+        why = exchange_role_line(table, game, seat, locale)
+        if why:
+            lines.append(why)
+        note_lines(table, seat, locale, lines, wanted)
+        exchange_part(table, game, seat, locale, items, lines, wanted)
+    elif game.phase is Phase.PLAY:
+        note_lines(table, seat, locale, lines, wanted)
+        play_part(table, game, seat, locale, items, page, lines, wanted, hand)
+    else:
+        over = game.phase is Phase.GAME_OVER
+        lines.append(t(locale, "hand.game_over" if over else "hand.round_over"))
+        ranking = game.ranking or ()
+        if seat in ranking and round_finished(table, game):  # the player's own result
+            role = game.roles[seat]
+            lines.append(t(locale, "hand.round_result", place=place(locale, ranking.index(seat) + 1),
+                           role=role_name(locale, table, role),
+                           gained=table.rules.points.get(role, 0) if role else 0))
+    items.append(button(table.id, "refresh", t(locale, "btn.refresh"), row=4))
+    return Screen("\n".join(faces.with_lines(lines, wanted, spanish(table), locale)),
+                  view(*items))
+
+
+def note_lines(table: Table, seat: int, locale: LocaleLike, lines: list[str],
+               wanted: list[FaceLine]) -> None:
+    """The seat's exchange notes (« tu as donné … »), each with its cards' faces under it."""
+    for note in table.exchange_notes.get(seat, []):
+        wanted.append((len(lines), [[Card.parse(c) for c in note.params["cards"]]]))
+        lines.append(entry_text(locale, table, note))

@@ -1,0 +1,106 @@
+"""The hand during the exchange: why the seat gives what it gives, and the menus to pick
+the cards (`game.exchange_due` says which and how many). Every control carries the game
+version it was drawn for.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.i18n import LocaleLike, plural, t
+from bot.i18n.cards import card_words, short, shorts
+from bot.packages.cards.emojis import FaceLine, faces
+from bot.packages.controls import OPTIONS_PER_SELECT, button, select
+from bot.packages.game.lines import countdown, role_name, spanish
+from bot.tables.table import Table
+from engine import Game
+from engine.roles import exchange_pairs
+
+
+def exchange_role_line(table: Table, game: Game, seat: int, locale: LocaleLike) -> str:
+    """Why the seat gives what it gives in the exchange, or nothing: its role from the last
+    round and its partner's, as the engine pairs them (`exchange_pairs`). A newcomer asked to
+    hand over their best cards learns it is what their place last round costs."""
+    roles = game.roles
+    role = roles[seat]
+    if role is None or game.ranking is None:
+        return ""
+    mode = table.rules.exchange_return
+    for low, high, _count in exchange_pairs(game.ranking, table.rules.vp_at_three):
+        if seat in (low, high):
+            other = high if seat == low else low
+            side = "low" if seat == low else "high"
+            return t(locale, f"hand.exchange_why.{side}.{mode}",
+                     role=role_name(locale, table, role), name=table.name(other),
+                     other=role_name(locale, table, roles[other]))
+    return t(locale, "hand.exchange_why.none", role=role_name(locale, table, role))
+
+
+def exchange_part(table: Table, game: Game, seat: int, locale: LocaleLike,
+                   items: list[discord.ui.Item[Any]], lines: list[str],
+                   wanted: list[FaceLine]) -> None:
+    """Adds the exchange's lines to ``lines`` (the cards picked across split menus to
+    ``wanted``) and its controls to ``items``. The exchange notes above say what this seat
+    already received: a high role chooses what to give back knowing it."""
+    due = game.exchange_due(seat)
+    if due is None or not due.ready:
+        held = game.gift_on_hold(seat)
+        if held is not None:
+            receiver, cards, automatic = held
+            lines.append(t(locale, "hand.give_held_auto" if automatic else "hand.give_held",
+                           cards=shorts(locale, cards, spanish(table)),
+                           name=table.name(receiver)))
+        lines.append(t(locale, "hand.give_waiting"))
+        return
+    lines.append(t(locale, "hand.give", cards=plural(locale, "n.cards", due.count),
+                   name=table.name(due.receiver), countdown=countdown(table)))
+    if table.rules.exchange_blind:
+        lines.append(t(locale, "hand.give_blind"))
+    if due.mode == "weakest":
+        lines.append(t(locale, "hand.give_weakest"))
+    elif due.mode == "best":
+        lines.append(t(locale, "hand.give_pick"))
+    allowed = list(due.allowed)
+    if due.mode == "best":
+        preset = allowed[-due.count:]
+    elif due.mode == "weakest":
+        preset = allowed[:due.count]
+    else:
+        preset = []
+    parts = [allowed[i:i + OPTIONS_PER_SELECT] for i in range(0, len(allowed),
+                                                               OPTIONS_PER_SELECT)][:3]
+    single = len(parts) == 1
+    if not single:  # picks add up across the menus: show them, and how many are still due
+        user_id = table.seats[seat].user_id
+        picks = table.gift_picks.get(user_id, {}) if user_id is not None else {}
+        codes = {code for part in picks.values() for code in part}
+        picked = [c for c in allowed if str(c) in codes]
+        preset = picked
+        left = due.count - len(picked)
+        if picked:
+            wanted.append((len(lines), [picked]))
+        lines.append(t(locale, "hand.give_selected" if left else "hand.give_complete",
+                       cards=shorts(locale, picked, spanish(table)) or "—",
+                       left=plural(locale, "n.cards", left)))
+    for index, part in enumerate(parts):
+        options = [discord.SelectOption(label=short(locale, c, spanish(table)), value=str(c),
+                                        description=card_words(locale, c, spanish(table)),
+                                        default=c in preset,
+                                        emoji=faces.emoji(c, spanish(table), locale))
+                   for c in part]
+        placeholder = t(locale, "hand.give_cards") if single else \
+            t(locale, "hand.give_part", part=index + 1, parts=len(parts))
+        items.append(select(
+            table.id, "give", placeholder,
+            options, version=game.version, arg=str(index), row=index,
+            min_values=due.count if single else 0, max_values=min(due.count, len(part))))
+    if preset or not single:
+        chosen = ".".join(str(c) for c in preset)
+        items.append(button(table.id, "give_ok", t(locale, "btn.confirm_give"),
+                            version=game.version, arg=chosen if single else "",
+                            style=discord.ButtonStyle.success, row=3))
+    if table.hints:  # what the normal bot would give (see hint.py)
+        items.append(button(table.id, "hint", "💡 " + t(locale, "btn.hint"),
+                            version=game.version, row=4))

@@ -1,0 +1,178 @@
+"""The hand's controls while tricks are played: a menu per size of play (each choice of
+cards apart), Pass, hints and pages.
+
+They come only from `game.legal_plays` / `can_pass`: the bot never decides what is legal.
+Every control carries the game version it was drawn for.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot.i18n import LocaleLike, t
+from bot.i18n.cards import play_words, rank_words
+from bot.packages.cards.emojis import FaceLine, faces
+from bot.packages.controls import OPTIONS_PER_SELECT, button, select
+from bot.packages.game.lines import cards_shown, countdown, spanish, trick_faces, trick_line
+from bot.tables.table import Table
+from engine import Card, Game, IllegalAction, PlayOption
+
+SELECTS_PER_PAGE = 4  # the fifth row holds the buttons
+
+
+def option_value(option: PlayOption) -> str:
+    cards = ".".join(str(c) for c in option.cards)
+    return f"{cards}|{option.announce}" if option.announce else cards
+
+
+def parse_option(value: str) -> tuple[list[Card], str | None]:
+    cards, _, announce = value.partition("|")
+    return [Card.parse(c) for c in cards.split(".") if c], announce or None
+
+
+def _option(locale: LocaleLike, table: Table, option: PlayOption,
+            hand: Sequence[Card]) -> discord.SelectOption:
+    label = cards_shown(locale, table, option.cards, option.announce)
+    words = play_words(locale, option.cards, option.value, option.count, spanish(table),
+                       option.special, option.announce,
+                       None if table.rules.wild_rank == "none" else table.rules.wild_rank)
+    warning = _end_warning(table, option, hand)
+    if warning:
+        words = f"{words} · ⚠️ {t(locale, warning)}"
+    return discord.SelectOption(label=label[:100], value=option_value(option),
+                                description=words[:100],
+                                emoji=faces.option_emoji(option.cards, option.value,
+                                                         spanish(table), locale))
+
+
+def _end_warning(table: Table, option: PlayOption, hand: Sequence[Card]) -> str:
+    """The catalogue key of a warning for a play that dooms the player's finish under the
+    rules' penalty: it leaves only cards one may not go out on, or goes out on one; else
+    "". The play stays offered: the rules allow it, the player may have a reason."""
+    rules = table.rules
+    rest = [card for card in hand if card not in option.cards]
+    if rest and all(rules.punishes_last(card) for card in rest):
+        return "hand.warn_bad_end"
+    if not rest and any(rules.punishes_last(card) for card in option.cards):
+        return "hand.warn_bad_finish"
+    return ""
+
+
+def suit_choices(game: Game, seat: int, option: PlayOption,
+                 hand: Sequence[Card] | None = None) -> list[PlayOption]:
+    """The option once per choice of cards when the seat holds more cards of its value than
+    it needs (R♣ or R♥): the player, not the engine, chooses which go. Each choice is one the
+    engine accepts as the same play; one that would be another (the 2 of oros alone is a
+    special) is left out. Wild plays keep the engine's choice.
+
+    `hand`: the seat's `game.hand(seat)`, when the caller has it already: a hand's render
+    asks for every option, and the engine sorts the hand anew at each call."""
+    if option.special or option.wilds:
+        return [option]
+    value = option.cards[0].value
+    held = game.hand(seat) if hand is None else hand
+    same = [c for c in held if c.value == value and not c.is_joker]
+    if len(same) <= option.count:
+        return [option]
+    choices = []
+    for cards in itertools.combinations(same, option.count):
+        try:
+            found = game.verify_play(seat, cards)
+        except IllegalAction:
+            continue
+        if found.key == option.key:
+            choices.append(option._replace(cards=cards))
+    return choices or [option]
+
+
+def play_selects(table: Table, game: Game, seat: int, locale: LocaleLike,
+                 options: Sequence[PlayOption],
+                 hand: Sequence[Card] | None = None) -> list[discord.ui.Item[Any]]:
+    """Every legal play, one per choice of cards, grouped by count (specials apart), 25 per
+    select. `hand`: the seat's `game.hand(seat)` if the caller has it (see `suit_choices`)."""
+    if hand is None:
+        hand = game.hand(seat)
+    groups: dict[str, list[PlayOption]] = {}
+    for listed in options:
+        for option in suit_choices(game, seat, listed, hand):
+            groups.setdefault("special" if option.special else str(option.count),
+                              []).append(option)
+    selects: list[discord.ui.Item[Any]] = []
+    for key in sorted(groups, key=lambda k: (k == "special", k)):
+        group = sorted(groups[key], key=lambda o: (game.strength(o.level), o.wilds,
+                                                   o.announce or ""))
+        parts = -(-len(group) // OPTIONS_PER_SELECT)
+        for part, start in enumerate(range(0, len(group), OPTIONS_PER_SELECT)):
+            chunk = group[start:start + OPTIONS_PER_SELECT]
+            title = t(locale, f"hand.group.{key}")
+            if parts > 1:  # menus of one title would look alike: number them as the gifts
+                title = t(locale, "hand.group_part", title=title, part=part + 1, parts=parts)
+            selects.append(select(
+                table.id, "play", title,
+                [_option(locale, table, o, hand) for o in chunk],
+                version=game.version, arg=f"{key}{part}"))
+    return selects
+
+
+def play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
+               items: list[discord.ui.Item[Any]], page: int, lines: list[str],
+               wanted: list[FaceLine], hand: Sequence[Card]) -> None:
+    """Adds the play phase's lines to ``lines`` (the trick's faces to ``wanted``) and its
+    controls to ``items``. `hand` is the seat's `game.hand(seat)`, sorted once for the
+    whole render."""
+    if game.automated(seat):
+        if seat not in table.left_seats:
+            items.append(button(table.id, "resume", t(locale, "btn.resume"),
+                                version=game.version, style=discord.ButtonStyle.success, row=4))
+        lines.append(t(locale, "hand.autopilot"))
+        return
+    options = game.legal_plays(seat)
+    can_pass = game.can_pass(seat)
+    if table.rules.fast:
+        if seat in game.passed:
+            lines.append(t(locale, "hand.passed"))
+        elif hand:
+            lines.append(t(locale, "hand.fast" if game.trick else "hand.fast_open",
+                           countdown=countdown(table)))
+    elif game.to_act == seat:
+        lines.append(t(locale, "hand.your_turn", countdown=countdown(table)))
+        top = game.top
+        if game.constraint is not None and game.constraint[0] == seat and top is not None:
+            lines.append(t(locale, "hand.same_or_pass",
+                           cards=rank_words(locale, top.value, top.count, spanish(table))))
+        if not game.trick and options:  # why there is no Pass: the opener must play
+            lines.append(t(locale, "hand.lead"))
+    elif game.to_act is not None and hand:
+        lines.append(t(locale, "hand.waiting", name=table.name(game.to_act)))
+    if game.to_act == seat and not options:  # say why there is nothing to pick
+        constrained = game.constraint is not None and game.constraint[0] == seat
+        if not can_pass:
+            lines.append(t(locale, "hand.cannot_play"))
+        elif not constrained:
+            lines.append(t(locale, "hand.only_pass"))
+    wanted.extend(trick_faces(game, len(lines)))
+    if game.trick:  # on turn or not, what lies on the table
+        lines.append(trick_line(locale, table, game))
+    if not options and not can_pass:
+        return
+    selects = play_selects(table, game, seat, locale, options, hand)
+    pages = max(1, -(-len(selects) // SELECTS_PER_PAGE))
+    page = min(max(page, 0), pages - 1)
+    for row, item in enumerate(selects[page * SELECTS_PER_PAGE:(page + 1) * SELECTS_PER_PAGE]):
+        item.item.row = row  # type: ignore[attr-defined]
+        items.append(item)
+    if can_pass:
+        items.append(button(table.id, "pass", t(locale, "btn.pass"), version=game.version,
+                            style=discord.ButtonStyle.danger, row=4))
+    if table.hints and (table.rules.fast or game.to_act == seat):
+        items.append(button(table.id, "hint", "💡 " + t(locale, "btn.hint"),
+                            version=game.version, row=4))
+    if pages > 1:
+        following = (page + 1) % pages
+        items.append(button(table.id, "page", t(locale, "btn.more", page=following + 1,
+                                                 pages=pages),
+                            version=game.version, arg=str(following), row=4))

@@ -1,0 +1,88 @@
+"""What the table message and the hands both write: countdowns, places, role names, the
+history's lines and the trick, each in the reader's language."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.i18n import LocaleLike, t
+from bot.i18n.cards import play_words, rank_short, rank_words, shorts, top_single_words
+from bot.packages.cards.emojis import FaceLine
+from bot.packages.rules_text import role_name as rules_role_name
+from bot.tables.table import LogEntry, Table
+from engine import Card, Game
+from engine.events import RoundOver
+
+
+def countdown(table: Table) -> str:
+    return f"<t:{int(table.timer_deadline)}:R>" if table.timer_deadline is not None else ""
+
+
+def place(locale: LocaleLike, n: int) -> str:
+    return t(locale, f"place.{n}") if n <= 3 else t(locale, "place.n", n=n)
+
+
+def role_name(locale: LocaleLike, table: Table, role: str | None) -> str:
+    return rules_role_name(locale, table.rules, role) if role else ""
+
+
+def spanish(table: Table) -> bool:
+    return table.rules.deck_kind.spanish
+
+
+def entry_text(locale: LocaleLike, table: Table, entry: LogEntry) -> str:
+    """A history line in the reader's language; cards become words here."""
+    params = dict(entry.params)
+    if "cards" in params:
+        cards = [Card.parse(c) for c in params["cards"]]
+        if entry.key == "ev.played":
+            params["cards"] = play_words(
+                locale, cards, params["value"], params["count"], spanish(table),
+                params.get("special"), params.get("announce"),
+                None if table.rules.wild_rank == "none" else table.rules.wild_rank)
+        else:
+            params["cards"] = shorts(locale, cards, spanish(table))
+    if "place" in params and entry.key in ("ev.out", "ev.penalised"):
+        params["place"] = place(locale, int(params["place"]))
+    if entry.key == "ev.penalised":
+        params["rank"] = rank_words(locale, str(params.get("rank", "2")), 1, spanish(table))
+    if entry.key in ("ev.trick_closed.best", "ev.trick_closed.two", "ev.trick_closed.four"):
+        four = entry.key.endswith(".four")
+        params["value"] = rank_words(locale, str(params["value"]), 4 if four else 1,
+                                     spanish(table))
+    if entry.key == "ev.trick_closed.top_single":
+        params["card"] = top_single_words(locale, table.rules.top_single, spanish(table))
+    if "role" in params:
+        params["role"] = role_name(locale, table, str(params["role"]))
+    return t(locale, entry.key, **params)
+
+
+def seat_name(table: Table, seat: int) -> str:
+    player = table.seats[seat]
+    return f"🤖 {player.name}" if player.is_bot else player.name
+
+
+def trick_faces(game: Game, index: int) -> list[FaceLine]:
+    """The trick's faces, one group per play, wanted under line ``index`` (its text line)."""
+    return [(index, [p.cards for p in game.trick])] if game.trick else []
+
+
+def trick_line(loc: LocaleLike, table: Table, game: Game) -> str:
+    if not game.trick:
+        return t(loc, "table.trick_empty")
+    plays = [t(loc, "table.trick_play", name=table.name(p.seat),
+               cards=cards_shown(loc, table, p.cards, p.announce)) for p in game.trick]
+    return t(loc, "table.trick", plays=" · ".join(plays))
+
+
+def cards_shown(loc: LocaleLike, table: Table, cards: Sequence[Card],
+                announce: str | None) -> str:
+    """Cards as symbols, with the value announced for wild 7s ("7♣ 7♠ → D")."""
+    text = shorts(loc, cards, spanish(table))
+    return f"{text} → {rank_short(loc, announce, spanish(table))}" if announce else text
+
+
+def round_finished(table: Table, game: Game) -> bool:
+    """Whether the current round ended with a result; a game the host stopped in the middle
+    of a round has none (its roles and points are still the previous round's)."""
+    return any(isinstance(r, RoundOver) and r.round_no == game.round_no for r in table.results)

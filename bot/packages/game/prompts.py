@@ -1,0 +1,30 @@
+"""The questions asked before a mid-game stop or leave, each with its one button."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.i18n import LocaleLike, t
+from bot.packages.controls import button, view
+from bot.packages.screen import Screen
+from bot.tables.table import Table
+
+
+def stop_prompt(table: Table, locale: LocaleLike) -> Screen:
+    """What `/president end` asks the host mid-game before stopping it: its button names the
+    game (the table's game number), so a click after that game ended stops no other."""
+    stop = button(table.id, "stop", t(locale, "btn.stop_game"), arg=str(table.game_no),
+                  style=discord.ButtonStyle.danger)
+    return Screen(t(locale, "end.confirm"), view(stop))
+
+
+def quit_prompt(table: Table, user_id: int, locale: LocaleLike) -> Screen:
+    """What `/president leave` asks a player mid-game, saying what leaving does by the rules:
+    Table.leave_outcome, which the service then acts on, down to whether too few are left
+    (then the prompt says the table goes back to its lobby, not « if enough are left »). Its
+    button names the game (the table's game number) and the player: a click after that
+    game ended leaves nothing, and nobody else may use it."""
+    leave = button(table.id, "quit", t(locale, "btn.quit_game"),
+                   arg=f"{table.game_no}.{user_id}", style=discord.ButtonStyle.danger)
+    return Screen(t(locale, table.leave_outcome(user_id).prompt,
+                    seconds=table.rules.leave_grace_seconds), view(leave))

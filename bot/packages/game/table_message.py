@@ -1,0 +1,211 @@
+"""The public table message: the trick, whose turn, every player's cards left, role and
+points, the recent history and a round's results; and what a closed table's messages say.
+Everyone reads it in the table's language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.i18n import LocaleLike, join_names, plural, t
+from bot.packages.cards.emojis import CONTENT_LIMIT, FaceLine, faces
+from bot.packages.controls import button, view
+from bot.packages.game.lines import (
+    countdown,
+    entry_text,
+    place,
+    role_name,
+    round_finished,
+    seat_name,
+    spanish,
+    trick_faces,
+    trick_line,
+)
+from bot.packages.rules_text import preset_name
+from bot.packages.screen import Screen
+from bot.tables.table import Table
+from engine import Game, Phase
+
+#: Room kept under Discord's content limit for the line a replaced table message ends with
+#: (« the table continues in a newer message below »).
+RETIRED_NOTE_ROOM = 80
+
+
+def table_screen(table: Table, now: float) -> Screen:
+    game = table.game
+    assert game is not None
+    loc = table.locale
+    lines = [t(loc, "table.title", round=game.round_no,
+               preset=preset_name(loc, table.rules.preset_id))]
+    wanted: list[FaceLine] = []
+    if game.revolution and game.phase is Phase.PLAY:  # a round's end restores the order
+        lines.append(t(loc, "table.revolution"))
+    if game.phase is Phase.EXCHANGE:
+        lines.append(t(loc, "table.exchange", countdown=countdown(table)))
+        pending = []
+        for seat in range(game.seats):
+            due = game.exchange_due(seat)
+            if due is not None:
+                pending.append(t(loc, "table.exchange_pair", giver=table.name(due.giver),
+                                 receiver=table.name(due.receiver),
+                                 cards=plural(loc, "n.cards", due.count)))
+        lines.extend(pending)
+    elif game.phase is Phase.PLAY:
+        wanted.extend(trick_faces(game, len(lines)))
+        lines.append(trick_line(loc, table, game))
+        if table.rules.fast:
+            lines.append(t(loc, "table.fast", countdown=countdown(table)))
+        elif game.to_act is not None:
+            lines.append(t(loc, "table.turn", name=table.name(game.to_act),
+                           countdown=countdown(table)))
+    lines.append("")
+    players = player_lines(loc, table, game)
+    history = [f"• {entry_text(loc, table, e)}" for e in table.log]
+    results: list[str] = []
+    # What to do next: true only while this is the table's current message.
+    instructions: list[str] = []
+    if game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
+        results.append("")
+        results.extend(results_lines(loc, table, game))
+        over = game.phase is Phase.GAME_OVER
+        instructions.append(t(loc, "table.host_over" if over else "table.host_next"))
+    elif game.phase in (Phase.PLAY, Phase.EXCHANGE):
+        stale = [p.name for p in table.humans()
+                 if p.user_id is not None and not _hand_live(table, p.user_id, now)
+                 and table.seat_of(p.user_id) is not None]
+        if stale:
+            instructions.append("")
+            instructions.append(plural(loc, "table.press_hand", len(stale),
+                                       names=join_names(loc, stale)))
+    # Eight seats with long names overrun Discord's 2,000 characters (the content would be
+    # cut, standings and all): the oldest history lines go first, as many as needed, leaving
+    # room for the note a retired table message ends with. Names of markdown characters,
+    # twice as long once escaped, overrun it still: then the players' lines go too, since
+    # the results name every player with their role and points.
+    def overruns() -> bool:
+        recent = ["", t(loc, "table.recent"), *history] if history else []
+        return len("\n".join([*lines, *players, *recent, *results, *instructions])) > \
+            CONTENT_LIMIT - RETIRED_NOTE_ROOM
+    while history and overruns():
+        del history[0]
+    if results and overruns():
+        players = []
+        del lines[-1]  # the blank line above them
+    lines.extend(players)
+    if history:
+        lines.extend(["", t(loc, "table.recent"), *history])
+    lines.extend(results)
+    # Face lines go above the instructions, so the retired text keeps them too.
+    shown = faces.with_lines(lines + instructions, wanted, spanish(table), loc)
+    return Screen("\n".join(shown), table_view(table, game),
+                  retired="\n".join(shown[:len(shown) - len(instructions)]))
+
+
+def _hand_live(table: Table, user_id: int, now: float) -> bool:
+    link = table.hands.get(user_id)
+    return link is not None and link.valid(now)
+
+
+def player_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
+    roles = game.roles
+    sizes = game.hand_sizes()
+    # Once the round is over the results give the places; a finishing-order place here
+    # would contradict them for players sent down by the finish penalty.
+    playing = game.phase in (Phase.PLAY, Phase.EXCHANGE)
+    lines = []
+    for seat in game.players:
+        extras = ""
+        if roles[seat]:
+            extras += t(loc, "table.role", role=role_name(loc, table, roles[seat]))
+        extras += t(loc, "table.points", points=plural(loc, "n.points", game.points[seat]))
+        finished = game.finish_place(seat)
+        if finished is not None and playing:
+            extras += t(loc, "table.out", place=place(loc, finished))
+        elif seat in game.passed:
+            extras += t(loc, "table.passed")
+        if game.automated(seat) and not table.seats[seat].is_bot:
+            extras += t(loc, "table.auto")
+        if table.seats[seat].is_bot:
+            extras += t(loc, "table.bot_level",
+                        level=t(loc, f"level.{table.seats[seat].level}"))
+        marker = "▶️ " if game.to_act == seat and game.phase is Phase.PLAY else ""
+        lines.append(t(loc, "table.player", marker=marker, name=seat_name(table, seat),
+                       cards=plural(loc, "n.cards", sizes[seat]), extras=extras))
+    return lines
+
+
+def results_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
+    if not round_finished(table, game):
+        lines = [t(loc, "table.stopped", round=game.round_no)]
+        if game.winners:
+            names = [table.name(s) for s in game.winners]
+            lines.append(plural(loc, "table.game_over", len(names),
+                                names=join_names(loc, names)))
+        lines.extend(standings(loc, table, game))
+        return lines
+    lines = [t(loc, "table.round_over", round=game.round_no)]
+    roles = game.roles
+    for index, seat in enumerate(game.ranking or ()):
+        role = roles[seat]
+        gained = table.rules.points.get(role, 0) if role else 0
+        lines.append(t(loc, "table.result_line", place=index + 1, name=seat_name(table, seat),
+                       role=role_name(loc, table, role), gained=gained,
+                       total=plural(loc, "n.points", game.points[seat])))
+    if game.phase is not Phase.GAME_OVER:
+        return lines
+    lines.append("")
+    if game.winners:
+        names = [table.name(s) for s in game.winners]
+        lines.append(plural(loc, "table.game_over", len(names), names=join_names(loc, names)))
+    else:
+        lines.append(t(loc, "table.game_over_none"))
+    lines.extend(standings(loc, table, game))
+    return lines
+
+
+def standings(loc: LocaleLike, table: Table, game: Game) -> list[str]:
+    """The game's totals, best first; tied players share a place."""
+    lines = [t(loc, "table.standings")]
+    by_points = sorted(game.players, key=lambda s: -game.points[s])
+    for index, seat in enumerate(by_points):
+        rank = 1 + sum(1 for s in by_points[:index] if game.points[s] > game.points[seat])
+        lines.append(t(loc, "table.standing_line", place=rank, name=seat_name(table, seat),
+                       total=plural(loc, "n.points", game.points[seat])))
+    return lines
+
+
+def closed_lines(table: Table) -> list[str]:
+    """What a closed table's messages say: why (when known), the standings of the game it
+    was playing if a round of it finished (a round in progress has no result), and that
+    the table is closed."""
+    loc = table.locale
+    lines: list[str] = []
+    game = table.game
+    if game is not None:
+        lines.append(t(loc, "table.title", round=game.round_no,
+                       preset=preset_name(loc, table.rules.preset_id)))
+        if game.ranking is not None or game.phase is Phase.GAME_OVER:
+            lines.extend(standings(loc, table, game))
+        lines.append("")
+    if table.notice is not None:
+        lines.append(entry_text(loc, table, table.notice))
+    lines.append(t(loc, "lobby.closed"))
+    return lines
+
+
+def table_view(table: Table, game: Game) -> discord.ui.View:
+    loc = table.locale
+    items: list[discord.ui.Item[Any]] = []
+    if game.phase is not Phase.GAME_OVER:
+        items.append(button(table.id, "hand", t(loc, "btn.my_hand"),
+                            style=discord.ButtonStyle.primary))
+    if game.phase is Phase.ROUND_OVER:
+        items.append(button(table.id, "next", t(loc, "btn.next_round"),
+                            version=game.version, style=discord.ButtonStyle.success))
+    if game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
+        items.append(button(table.id, "end", t(loc, "btn.end_game"), version=game.version,
+                            style=discord.ButtonStyle.danger))
+    if game.phase is Phase.GAME_OVER:  # between rounds the game goes on: no replay offered
+        items.append(button(table.id, "replay", t(loc, "btn.replay"), version=game.version))
+    return view(*items)

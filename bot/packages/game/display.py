@@ -24,6 +24,7 @@ from bot.i18n.cards import (
 )
 from bot.packages.cards.emojis import CONTENT_LIMIT, FaceLine, faces
 from bot.packages.controls import button, select, view
+from bot.packages.lobby.display import queue_line
 from bot.packages.rules_text import preset_name
 from bot.packages.rules_text import role_name as rules_role_name
 from bot.packages.screen import Screen
@@ -37,6 +38,8 @@ OPTIONS_PER_SELECT = 25
 #: Room kept under Discord's content limit for the line a replaced table message ends with
 #: (« the table continues in a newer message below »).
 RETIRED_NOTE_ROOM = 80
+#: Room for the names of those waiting for the next game, under the results (`queue_line`).
+WAITING_ROOM = 300
 
 
 def countdown(table: Table) -> str:
@@ -125,8 +128,7 @@ def table_screen(table: Table, now: float) -> Screen:
     if game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
         results.append("")
         results.extend(results_lines(loc, table, game))
-        over = game.phase is Phase.GAME_OVER
-        instructions.append(t(loc, "table.host_over" if over else "table.host_next"))
+        instructions.extend(host_choice(table, game))
     elif game.phase in (Phase.PLAY, Phase.EXCHANGE):
         stale = [p.name for p in table.humans()
                  if p.user_id is not None and not _hand_live(table, p.user_id, now)
@@ -157,6 +159,28 @@ def table_screen(table: Table, now: float) -> Screen:
     shown = faces.with_lines(lines + instructions, wanted, spanish(table))
     return Screen("\n".join(shown), table_view(table, game),
                   retired="\n".join(shown[:len(shown) - len(instructions)]))
+
+
+def host_name(table: Table) -> str:
+    """The host, seated or waiting (a host who left handed the role on: `pass_host`)."""
+    return next((p.name for p in [*table.seats, *table.queue] if p.user_id == table.host_id),
+                "?")
+
+
+def host_choice(table: Table, game: Game) -> list[str]:
+    """What the host chooses between, naming them: the role may have passed to someone
+    since the game began. A finished game also names who asked to join the next one
+    (`Seating.join`), and a table without a queue says « Rejouer » seats them while the
+    rules leave room."""
+    loc = table.locale
+    if game.phase is not Phase.GAME_OVER:
+        return [t(loc, "table.host_next", host=host_name(table))]
+    if not table.queue:
+        return [t(loc, "table.host_over", host=host_name(table))]
+    names = [p.name for p in table.queue]
+    key = "table.host_over" if table.rules.bots_fill else "table.host_over_waiting"
+    return [queue_line(loc, names, WAITING_ROOM, "table.waiting_next"),
+            t(loc, key, host=host_name(table), max=table.rules.max_players)]
 
 
 def _hand_live(table: Table, user_id: int, now: float) -> bool:
@@ -211,6 +235,8 @@ def player_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
             extras += t(loc, "table.passed")
         if game.automated(seat) and not table.seats[seat].is_bot:
             extras += t(loc, "table.auto")
+        if table.seats[seat].user_id == table.host_id:  # as the lobby marks them
+            extras += t(loc, "table.host_mark")
         if table.seats[seat].is_bot:
             extras += t(loc, "table.bot_level",
                         level=t(loc, f"level.{table.seats[seat].level}"))
@@ -299,6 +325,8 @@ def table_view(table: Table, game: Game) -> discord.ui.View:
                             style=discord.ButtonStyle.danger))
     if game.phase is Phase.GAME_OVER:  # between rounds the game goes on: no replay offered
         items.append(button(table.id, "replay", t(loc, "btn.replay"), version=game.version))
+        # A friend arriving now asks for a seat in the next game (Seating.join).
+        items.append(button(table.id, "join", t(loc, "btn.join")))
     return view(*items)
 
 
@@ -308,13 +336,15 @@ def seatless_lines(table: Table, user_id: int, locale: LocaleLike) -> list[str]:
     """Someone without a seat opened a hand: the way to one. A game under way seats nobody
     new; those waiting (`bots_fill`, as `TableService.join` decides) sit between rounds in
     their order of arrival (RULES §10), so the queue says how many are ahead; without
-    `bots_fill` one joins once the table is back in its lobby."""
+    `bots_fill` one joins once the table is back in its lobby, or asks for a seat in the
+    next game once this one is over."""
     waiting = [p.user_id for p in table.queue]
     if user_id in waiting:
         ahead = waiting.index(user_id)
         where = (t(locale, "hand.queued.first") if ahead == 0
                  else plural(locale, "hand.queued.ahead", ahead))
-        return [where, t(locale, "hand.queue_seats")]
+        how = "hand.queue_seats" if table.rules.bots_fill else "hand.queue_next_game"
+        return [where, t(locale, how)]
     how = "hand.join_queue" if table.rules.bots_fill else "hand.join_later"
     return [t(locale, "hand.not_seated"), t(locale, how)]
 
@@ -324,6 +354,8 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
     game = table.game
     seat = table.seat_of(user_id)
     lines = [notice] if notice else []
+    if table.host_handed and table.is_host(user_id):  # until they act as host
+        lines.append(t(locale, "hand.new_host"))
     if game is None or seat is None:
         lines.extend(seatless_lines(table, user_id, locale))
         return Screen("\n".join(lines), view())

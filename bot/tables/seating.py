@@ -46,8 +46,9 @@ class Seating:
                 return "back"
             if table.seat_of(user_id) is not None:
                 raise TableError("err.already_seated")
-            if table.queued(user_id):
-                raise TableError("err.already_queued")
+            if table.queued(user_id):  # for the next round, or game (no queue: `_no_seat`)
+                raise TableError("err.already_queued" if table.rules.bots_fill
+                                 else "err.already_listed")
             if table.running or len(table.seats) >= table.capacity():
                 over = table.running and not table.under_way
                 if not table.rules.bots_fill and not over:

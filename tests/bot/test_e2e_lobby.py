@@ -177,8 +177,8 @@ async def test_joining_a_table_without_a_queue_says_when_a_seat_opens(
     marie, table, game = await marie_against_three_bots(fake, instant, "rounds:1")
     john = fake.add_user("john")
     await john.slash("president join")
-    assert "A game is under way and this table has no queue: you can join once it is back " \
-        "in its lobby, when the game ends." in john.last_ephemeral().content
+    assert "A game is under way and this table has no queue: come back when it ends" in \
+        john.last_ephemeral().content
     await let_timers_play(fake, clock, game, Phase.GAME_OVER)
     await tick(fake, clock, 1)
     await john.slash("president join")

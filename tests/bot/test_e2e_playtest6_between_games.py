@@ -247,3 +247,36 @@ async def test_the_host_told_of_a_missing_permission_reads_it_as_a_warning(
     permission = t(locale, "perm.view_channel")
     assert marie.last_ephemeral().content == "⚠️ " + t(locale, "err.cannot_post",
                                                         permission=permission)
+
+
+LOBBY = {"fr": "salon d’attente", "en": "lobby"}
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_friend_arriving_mid_game_is_told_to_ask_at_its_end(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """sam, arriving mid-game at a table without a queue, was told to wait for the lobby,
+    and his hand said the same: he may ask at the game's end, so both say so; asking twice
+    then says he is on the list for the next game, not « in the queue for the next round »
+    as at a table that seats between rounds."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    sam = fake.add_user("sam", locale=locale)
+    table = await host_against_bots(instant, marie.user, "classic", 2, game_end="rounds:1")
+    await tick(fake, clock, 1)
+    await sam.slash("president join")
+    refused = sam.last_ephemeral().content
+    assert refused.startswith("⚠️ ") and LOBBY[locale] not in refused
+    await sam.slash("president hand")
+    assert LOBBY[locale] not in sam.last_ephemeral().content
+    await marie.open_hand(instant)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, [marie], lambda: over(game))
+    await tick(fake, clock, 1)
+    await sam.slash("president join")
+    assert sam.last_ephemeral().content == t(locale, "lobby.queued_next_game")
+    await ask_to_join(fake, clock, table, sam)
+    assert sam.last_ephemeral().content == "⚠️ " + t(locale, "err.already_listed")
+    assert [p.user_id for p in table.queue] == [sam.id]
+    fake.assert_no_errors()

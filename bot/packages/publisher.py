@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import t
+from bot.packages.controls import answer_privately, refusal_text
 from bot.packages.game import chart
 from bot.packages.game.hand import hand_screen
 from bot.packages.game.table_message import closed_lines, table_screen
@@ -24,6 +25,7 @@ from bot.packages.lobby.display import lobby_screen
 from bot.packages.permissions import in_thread, missing, permission_name
 from bot.packages.screen import Screen
 from bot.tables.budget import BudgetClosed
+from bot.tables.refusals import TableError
 from bot.tables.table import HandLink, Table
 from engine import Phase
 
@@ -160,12 +162,10 @@ class Publisher:
         if told or not table.is_host(interaction.user.id):
             return
         self._blocked[table.id] = True
-        text = t(interaction.locale, "err.cannot_post",
-                 permission=permission_name(interaction.locale, name))
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        # Worded as the refusals are (« ⚠️ » first, as the missing permission refuses
+        # /president create): whatever the click answered, the table shows nothing of it.
+        await answer_privately(interaction, refusal_text(interaction.locale, TableError(
+            "err.cannot_post", permission=permission_name(interaction.locale, name))))
 
     def _refused(self, table: Table, err: discord.HTTPException) -> None:
         log.warning("table %s: channel %s refused the bot (%s %s); posting stops until "

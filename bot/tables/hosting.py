@@ -29,6 +29,7 @@ def claim(table: Table, user_id: int, now: float) -> None:
     """Let a host action through (`may_host`), the user taking the role over if need be."""
     if not may_host(table, user_id, now):
         raise TableError("err.not_host", host=table.host_id)
+    table.host_handed = False  # whoever acts as host knows it
     if table.is_host(user_id):
         table.host_seen = now
         return
@@ -45,9 +46,11 @@ async def host_action(table: Table) -> AsyncIterator[None]:
     refusal changes nothing."""
     async with table.lock:
         host, seen, log = table.host_id, table.host_seen, list(table.log)
+        handed = table.host_handed
         try:
             yield
         except TableError:
+            table.host_handed = handed
             if table.host_id != host:
                 table.host_id, table.host_seen, table.log = host, seen, log
             raise

@@ -34,7 +34,10 @@ class Seating:
         self._to_lobby = to_lobby
 
     async def join(self, table: Table, user_id: int, name: str, locale: str) -> str:
-        """Seat a user; returns "seated", "queued" or "back" (a presi player returning)."""
+        """Seat a user; returns "seated", "queued" (`bots_fill`: seated between rounds),
+        "next_game" (a table without a queue showing a finished game's results: on the list
+        for the next game, which « Rejouer » or « Terminer » seats them in) or "back" (a
+        presi player returning)."""
         async with table.lock:
             self.deadlines.human_seen(table)
             if user_id in table.away:
@@ -43,14 +46,16 @@ class Seating:
                 return "back"
             if table.seat_of(user_id) is not None:
                 raise TableError("err.already_seated")
-            if table.queued(user_id):
-                raise TableError("err.already_queued")
+            if table.queued(user_id):  # for the next round, or game (no queue: `_no_seat`)
+                raise TableError("err.already_queued" if table.rules.bots_fill
+                                 else "err.already_listed")
             if table.running or len(table.seats) >= table.capacity():
-                if not table.rules.bots_fill:
+                over = table.running and not table.under_way
+                if not table.rules.bots_fill and not over:
                     raise TableError(_no_seat(table), max=table.capacity())
                 table.queue.append(table.new_player(user_id, name, locale))
                 self._changed(table)
-                return "queued"
+                return "queued" if table.rules.bots_fill else "next_game"
             table.seats.append(table.new_player(user_id, name, locale))
             self._changed(table)
             return "seated"
@@ -169,12 +174,12 @@ class Seating:
 
 
 def _no_seat(table: Table) -> str:
-    """Why a table with no queue seats nobody now, and so when to come back: only its
-    lobby seats newcomers, and a finished game stays on until the host ends it (a replay
-    keeps the same players). A full lobby can grow only while the rules allow one more
-    player (`max_players`, and a deck with cards for them)."""
+    """Why a table with no queue seats nobody now, and so when to come back: a game under
+    way seats nobody new (a finished one takes names for the next game, see `join`). A
+    full lobby can grow only while the rules allow one more player (`max_players`, and a
+    deck with cards for them)."""
     if table.running:
-        return "err.join_game_over" if not table.under_way else "err.join_running"
+        return "err.join_running"
     try:
         table.rules.replace(max_players=table.rules.max_players + 1)
     except ValueError:  # RulesError included

@@ -56,7 +56,10 @@ def seat_queue(table: Table) -> None:
 
 def seat_waiting_players(table: Table, game: Game) -> None:
     """RULES §10: waiting players take bots' seats, lowest rank first; with no bot seated
-    the last place gives up its seat and joins the end of the queue."""
+    the last place gives up its seat and joins the end of the queue. Only where bots fill
+    the table: elsewhere the list is for the next game (`seat_next_game`)."""
+    if not table.rules.bots_fill:
+        return
     ranking = list(game.ranking or range(game.seats))
     for seat in reversed(ranking):
         if table.queue and table.seats[seat].is_bot and game.active[seat]:
@@ -84,3 +87,19 @@ def keep_for_lobby(table: Table, game: Game) -> None:
     kept_bots = sorted(bots, key=lambda p: p.joined)[:room]
     kept = {id(p) for p in humans + kept_bots}
     table.seats = [p for p in table.seats if id(p) in kept]
+
+
+def seat_next_game(table: Table, game: Game) -> list[Player]:
+    """A replay at a table without a queue seats those who asked for the next game, in
+    their order of arrival, up to the rules' `max_players`: as in the lobby
+    (`keep_for_lobby`) they come before the host's bots, the last-added bot giving way
+    first, and the seats freed by leavers go. Returns those still waiting, for whom the
+    table is full: they stay on the list."""
+    players = [p for s, p in enumerate(table.seats) if game.active[s] and not p.vacant]
+    humans = [p for p in players if not p.is_bot]
+    room = max(0, table.rules.max_players - len(humans))
+    newcomers, table.queue = table.queue[:room], table.queue[room:]
+    bots = sorted((p for p in players if p.is_bot), key=lambda p: p.joined)
+    kept = {id(p) for p in humans + bots[:room - len(newcomers)]}
+    table.seats = [p for p in players if id(p) in kept] + newcomers
+    return list(table.queue)

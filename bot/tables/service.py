@@ -30,7 +30,7 @@ from bot.tables.refresh import Coalescer
 from bot.tables.refusals import TableError, settings_open
 from bot.tables.registry import Registry
 from bot.tables.seating import Seating
-from bot.tables.table import HandLink, LogEntry, Table
+from bot.tables.table import HandLink, LogEntry, Player, Table
 from bot.tables.timers import Scheduler
 from engine import Card, Event, Game, Phase, Rules
 from engine.bots import LEVELS, Bot
@@ -325,9 +325,20 @@ class TableService:
                 raise TableError("err.game_running")
             if game.phase is Phase.ROUND_OVER:
                 self._after(table, refusals.engine(game.stop))
-            seats.seat_waiting_players(table, game)  # between games as between rounds
-            table.game = game.replay()
+            left_out: list[Player] = []
+            if table.rules.bots_fill or not table.queue:
+                seats.seat_waiting_players(table, game)  # between games as between rounds
+                table.game = game.replay()
+            else:  # those who asked for the next game change the seats: a game dealt anew
+                left_out = seats.seat_next_game(table, game)
+                table.game = Game.new(
+                    table.rules, seats=len(table.seats), seed=self._rng.randrange(2**32),
+                    bots=[i for i, p in enumerate(table.seats) if p.is_bot],
+                    first_version=game.version + 1)
             self._new_game(table)
+            for player in left_out:  # said first in the new game's history
+                table.remember(LogEntry("ev.no_seat_next", {
+                    "name": player.name, "max": table.rules.max_players}))
             self.outbox.record_start(table)
             self._after(table, table.game.first_events)  # who opens, and why
 

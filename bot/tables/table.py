@@ -223,6 +223,9 @@ class Table:
     # whether hands offer « Conseil » (what the normal bot would play).
     bot_level: str = DEFAULT_LEVEL
     hints: bool = False
+    # The host role was handed on (`pass_host`) and the new host has not yet acted as host:
+    # their hand says so, as the history line naming them soon scrolls away.
+    host_handed: bool = False
     post_lobby: bool = False  # the next refresh posts a fresh lobby message
     post_table: bool = False  # the next refresh posts a fresh table message (new round)
     closed: bool = False
@@ -266,12 +269,13 @@ class Table:
     def pass_host(self) -> None:
         """The host left: the longest-seated human inherits, else the first one waiting for a
         seat — bots play on until the round's end, when the new host deals them in; the table
-        keeps its host if nobody is left. During a game the history says who: the table
-        message names no host, and the round's end asks the host to deal the next one."""
+        keeps its host if nobody is left. During a game the history says who, the new host's
+        hand tells them (`host_handed`), and the round's end names the host who deals next."""
         humans = sorted(self.humans(), key=lambda p: p.joined) + self.queue
         if humans and humans[0].user_id is not None:
             self.host_id = humans[0].user_id
-            if self.game is not None:
+            if self.game is not None:  # (the lobby marks its host: 👑)
+                self.host_handed = True
                 self.remember(LogEntry("ev.new_host", {"name": humans[0].name}))
 
     def name(self, seat: int) -> str:
@@ -358,6 +362,7 @@ class Table:
             "seq": self.seq,
             "bot_level": self.bot_level,
             "hints": self.hints,
+            "host_handed": self.host_handed,
         }
 
     @classmethod
@@ -398,6 +403,7 @@ class Table:
             seq=d.get("seq", 0),
             bot_level=_level(d.get("bot_level", DEFAULT_LEVEL)),
             hints=bool(d.get("hints", False)),
+            host_handed=bool(d.get("host_handed", False)),
         )
         if "unstored" not in d and table.game is not None and table.game.phase in (
             Phase.ROUND_OVER, Phase.GAME_OVER

@@ -121,8 +121,9 @@ def test_french_results_screen_after_the_last_round() -> None:
     assert re.search(r"\b1 (cartes|pts)\b", text) is None
     assert "Classement final" in text
     assert ("victoire :" in text) == (len(game.winners) == 1)
-    assert "L’hôte choisit : rejouer, ou terminer pour revenir au salon d’attente." in text
-    assert "manche suivante" not in text
+    assert "L’hôte, p0, choisit : **Rejouer**, ou **Terminer** pour revenir au salon " \
+        "d’attente." in text
+    assert "manche suivante" not in text.lower()
     best = max(game.points)
     first = next(s for s in game.players if game.points[s] == best)
     assert f"1. **p{first}** · {best} pts" in text
@@ -325,5 +326,7 @@ def test_a_long_queue_is_cut_short_so_the_lobby_keeps_its_last_lines(
     assert f"q{shown - 1}{long_name}" in queue  # the first to arrive are named
 
     table.queue = table.queue[:3]  # a short queue is named in full
-    assert t(locale, "lobby.queue", names=join_names(locale, [p.name for p in table.queue])) \
+    # (a classic table seats them at its next game, not between rounds)
+    assert t(locale, "table.waiting_next",
+             names=join_names(locale, [p.name for p in table.queue])) \
         in lobby_screen(table).content.splitlines()

@@ -36,8 +36,8 @@ async def test_eight_long_names_keep_the_final_standings_whole(
     assert len(standings) == 9, board  # every seat, then the host's choice
     for name in LONG_NAMES:
         assert f"**{name}** · {game.points[LONG_NAMES.index(name)]} pt" in board
-    assert standings[-1] == "L’hôte choisit : rejouer, ou terminer pour revenir au salon " \
-        "d’attente."
+    assert standings[-1] == f"L’hôte, {LONG_NAMES[0]}, choisit : **Rejouer**, ou " \
+        "**Terminer** pour revenir au salon d’attente."
     assert "Derniers coups :" in board  # what history fits stays
     fake.assert_no_errors()
 

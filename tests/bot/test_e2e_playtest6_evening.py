@@ -257,7 +257,8 @@ async def test_a_friend_arriving_after_the_game_is_not_told_to_wait_for_its_end(
     """From the play-test: sam arrived while marie's finished game showed its results and
     the host's choice; /president join answered « Une partie est en cours à cette table ;
     attends qu’elle se termine » — it had ended, and waiting would change nothing. He is
-    told how he gets in: once the host ends it and the table is back in its lobby."""
+    told how he gets in, and is on the list for the next game: the host's End seats him in
+    the lobby (play-test 6, between games)."""
     marie = Player(fake.add_user("marie", locale=locale))
     sam = fake.add_user("sam", locale=locale)
     table = await host_against_bots(instant, marie.user, "classic", 2, game_end="rounds:1")
@@ -268,11 +269,10 @@ async def test_a_friend_arriving_after_the_game_is_not_told_to_wait_for_its_end(
     await play_until(fake, clock, [marie], over(game))
     await tick(fake, clock, 1)
     await sam.slash("president join")
-    assert sam.last_ephemeral().content == "⚠️ " + t(locale, "err.join_game_over")
+    assert sam.last_ephemeral().content == t(locale, "lobby.queued_next_game")
     assert table.seat_of(sam.id) is None
     board = message(marie.user, table.table_message_id)
     await marie.user.click(board, t(locale, "btn.end_game"))  # the button he is told of
-    await sam.slash("president join")
     assert table.seat_of(sam.id) is not None
     fake.assert_no_errors()
 

@@ -24,13 +24,15 @@ def seatless_lines(table: Table, user_id: int, locale: LocaleLike) -> list[str]:
     """Someone without a seat opened a hand: the way to one. A game under way seats nobody
     new; those waiting (`bots_fill`, as `TableService.join` decides) sit between rounds in
     their order of arrival (RULES §10), so the queue says how many are ahead; without
-    `bots_fill` one joins once the table is back in its lobby."""
+    `bots_fill` one joins once the table is back in its lobby, or asks for a seat in the
+    next game once this one is over."""
     waiting = [p.user_id for p in table.queue]
     if user_id in waiting:
         ahead = waiting.index(user_id)
         where = (t(locale, "hand.queued.first") if ahead == 0
                  else plural(locale, "hand.queued.ahead", ahead))
-        return [where, t(locale, "hand.queue_seats")]
+        how = "hand.queue_seats" if table.rules.bots_fill else "hand.queue_next_game"
+        return [where, t(locale, how)]
     how = "hand.join_queue" if table.rules.bots_fill else "hand.join_later"
     return [t(locale, "hand.not_seated"), t(locale, how)]
 
@@ -40,6 +42,8 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
     game = table.game
     seat = table.seat_of(user_id)
     lines = [notice] if notice else []
+    if table.host_handed and table.is_host(user_id):  # until they act as host
+        lines.append(t(locale, "hand.new_host"))
     if game is None or seat is None:
         lines.extend(seatless_lines(table, user_id, locale))
         return Screen("\n".join(lines), view())

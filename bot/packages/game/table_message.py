@@ -22,6 +22,7 @@ from bot.packages.game.lines import (
     trick_faces,
     trick_line,
 )
+from bot.packages.lobby.display import queue_line
 from bot.packages.rules_text import preset_name
 from bot.packages.screen import Screen
 from bot.tables.table import Table
@@ -30,6 +31,8 @@ from engine import Game, Phase
 #: Room kept under Discord's content limit for the line a replaced table message ends with
 #: (« the table continues in a newer message below »).
 RETIRED_NOTE_ROOM = 80
+#: Room for the names of those waiting for the next game, under the results (`queue_line`).
+WAITING_ROOM = 300
 
 
 def table_screen(table: Table, now: float) -> Screen:
@@ -68,8 +71,7 @@ def table_screen(table: Table, now: float) -> Screen:
     if game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
         results.append("")
         results.extend(results_lines(loc, table, game))
-        over = game.phase is Phase.GAME_OVER
-        instructions.append(t(loc, "table.host_over" if over else "table.host_next"))
+        instructions.extend(host_choice(table, game))
     elif game.phase in (Phase.PLAY, Phase.EXCHANGE):
         stale = [p.name for p in table.humans()
                  if p.user_id is not None and not _hand_live(table, p.user_id, now)
@@ -102,6 +104,28 @@ def table_screen(table: Table, now: float) -> Screen:
                   retired="\n".join(shown[:len(shown) - len(instructions)]))
 
 
+def host_name(table: Table) -> str:
+    """The host, seated or waiting (a host who left handed the role on: `pass_host`)."""
+    return next((p.name for p in [*table.seats, *table.queue] if p.user_id == table.host_id),
+                "?")
+
+
+def host_choice(table: Table, game: Game) -> list[str]:
+    """What the host chooses between, naming them: the role may have passed to someone
+    since the game began. A finished game also names who asked to join the next one
+    (`Seating.join`), and a table without a queue says « Rejouer » seats them while the
+    rules leave room."""
+    loc = table.locale
+    if game.phase is not Phase.GAME_OVER:
+        return [t(loc, "table.host_next", host=host_name(table))]
+    if not table.queue:
+        return [t(loc, "table.host_over", host=host_name(table))]
+    names = [p.name for p in table.queue]
+    key = "table.host_over" if table.rules.bots_fill else "table.host_over_waiting"
+    return [queue_line(loc, names, WAITING_ROOM, "table.waiting_next"),
+            t(loc, key, host=host_name(table), max=table.rules.max_players)]
+
+
 def _hand_live(table: Table, user_id: int, now: float) -> bool:
     link = table.hands.get(user_id)
     return link is not None and link.valid(now)
@@ -126,6 +150,8 @@ def player_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
             extras += t(loc, "table.passed")
         if game.automated(seat) and not table.seats[seat].is_bot:
             extras += t(loc, "table.auto")
+        if table.seats[seat].user_id == table.host_id:  # as the lobby marks them
+            extras += t(loc, "table.host_mark")
         if table.seats[seat].is_bot:
             extras += t(loc, "table.bot_level",
                         level=t(loc, f"level.{table.seats[seat].level}"))
@@ -208,4 +234,6 @@ def table_view(table: Table, game: Game) -> discord.ui.View:
                             style=discord.ButtonStyle.danger))
     if game.phase is Phase.GAME_OVER:  # between rounds the game goes on: no replay offered
         items.append(button(table.id, "replay", t(loc, "btn.replay"), version=game.version))
+        # A friend arriving now asks for a seat in the next game (Seating.join).
+        items.append(button(table.id, "join", t(loc, "btn.join")))
     return view(*items)

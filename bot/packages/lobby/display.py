@@ -30,7 +30,7 @@ def lobby_screen(table: Table) -> Screen:
         # the rules hint is the only way to the full rules for a newcomer (Réglages is the
         # host's)
         tail = ["", t(loc, "lobby.hint"), t(loc, "lobby.rules_hint")]
-    shortest_queue = [queue_line(loc, names, 0)] if names else []
+    shortest_queue = [queue_line(loc, names, 0, queue_key(table))] if names else []
     others = "\n".join([title, t(loc, "lobby.rules", summary=""), *body, *shortest_queue,
                         *tail])
     lines = [title, t(loc, "lobby.rules",
@@ -38,7 +38,7 @@ def lobby_screen(table: Table) -> Screen:
              *body]
     if names:  # the line and its newline in the room left
         room = CONTENT_LIMIT - len("\n".join([*lines, *tail])) - 1
-        lines.append(queue_line(loc, names, room))
+        lines.append(queue_line(loc, names, room, queue_key(table)))
     return Screen("\n".join([*lines, *tail]),
                   view() if table.running else lobby_view(table))
 
@@ -63,18 +63,23 @@ def seat_lines(table: Table) -> list[str]:
     return lines
 
 
-def queue_line(loc: str, names: list[str], room: int) -> str:
-    """« En attente de la prochaine manche : Alice, Bob et Carol », or, when eight long
-    names sit above a long queue, as many names as fit in `room` characters then « et 4
+def queue_key(table: Table) -> str:
+    """Those waiting sit between rounds where bots fill the table, else at the next game."""
+    return "lobby.queue" if table.rules.bots_fill else "table.waiting_next"
+
+
+def queue_line(loc: str, names: list[str], room: int, key: str) -> str:
+    """« En attente de la prochaine manche : Alice, Bob et Carol » (`key`), or, when eight
+    long names sit above a long queue, as many names as fit in `room` characters then « et 4
     autres »: Discord cuts a message at 2,000 characters, which took the lobby's last lines."""
-    line = t(loc, "lobby.queue", names=join_names(loc, names))
+    line = t(loc, key, names=join_names(loc, names))
     for shown in range(len(names) - 1, -1, -1):
         if len(line) <= room:
             break
         rest = len(names) - shown
         more = (plural(loc, "lobby.queue_more", rest, names=", ".join(names[:shown]))
                 if shown else plural(loc, "lobby.queue_count", rest))
-        line = t(loc, "lobby.queue", names=more)
+        line = t(loc, key, names=more)
     return line
 
 

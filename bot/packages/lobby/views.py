@@ -48,11 +48,13 @@ async def redraw_lobby(interaction: Interaction, table: Table) -> None:
 
 
 async def join(interaction: Interaction, table: Table, from_lobby: bool) -> None:
+    """The command and the « Rejoindre » buttons (the lobby's, and a finished game's on the
+    table message, which asks for a seat in the next game)."""
     outcome = await interaction.client.service.join(
         table, interaction.user.id, display_name(interaction), str(interaction.locale))
-    if outcome == "queued":
-        await interaction.response.send_message(t(interaction.locale, "lobby.queued"),
-                                                ephemeral=True)
+    if outcome in ("queued", "next_game"):
+        key = "lobby.queued" if outcome == "queued" else "lobby.queued_next_game"
+        await interaction.response.send_message(t(interaction.locale, key), ephemeral=True)
     elif outcome == "back" and table.game is not None:
         await show_hand(interaction, table, update=False)
     elif from_lobby:

@@ -230,7 +230,8 @@ class TableService:
         async with table.lock:
             game, seat = self._seated_game(table, user_id)
             refusals.check_seen(table, game, seen)
-            events = refusals.engine(lambda: game.pass_turn(seat))
+            events = refusals.pass_(
+                lambda: game.pass_turn(seat, seen if table.rules.fast else None))
             self._after(table, events)
             return events
 

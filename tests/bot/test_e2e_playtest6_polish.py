@@ -1,0 +1,81 @@
+"""End-to-end: play-test 6, the morning's polish — a fast-mode pass sent for an earlier
+trick, hand edits racing their token's end, wordings, and the queue's language."""
+
+import pytest
+
+from bot.client import PresidentBot
+from bot.i18n import t
+from bot.packages.controls import WARNING
+from bot.tables.table import Table
+from engine import Card, Game
+from fakediscord import FakeDiscord, Message
+
+from .conftest import LinkedClock
+from .e2e import Player, cid, message, table_of, tick
+
+
+def cards(text: str) -> list[Card]:
+    return [Card.parse(code) for code in text.split()]
+
+
+async def three_humans(fake: FakeDiscord, bot: PresidentBot, clock: LinkedClock,
+                       locales: tuple[str, str, str], hands: list[list[Card]],
+                       **knobs: object) -> tuple[Table, Game, list[Player]]:
+    """alice hosts bob and carol (no bot: nothing moves unless a player does); the game is
+    dealt ``hands``, alice opening, and every hand is open."""
+    players = [Player(fake.add_user(name, locale=locale))
+               for name, locale in zip(("alice", "bob", "carol"), locales, strict=True)]
+    host = players[0].user
+    await host.slash("president create", preset="classic")
+    table = table_of(bot, host)
+    await bot.service.set_rules(table, host.id, table.rules.replace(**knobs))
+    lobby = message(host, table.lobby_message_id)
+    for player in players[1:]:
+        await player.user.click(lobby, cid(table, "join"))
+    await host.click(lobby, cid(table, "start"))
+    table.game = Game.new(table.rules, seats=3, seed=1, hands=hands, opener=0)
+    bot.service._after(table, [])
+    await tick(fake, clock, 1)
+    for player in players:
+        await player.open_hand(bot)
+    return table, table.game, players
+
+
+def pass_button(shown: Message) -> str:
+    found = [b.custom_id for b in shown.buttons if b.custom_id and ":pass:" in b.custom_id]
+    assert len(found) == 1
+    return found[0]
+
+
+async def play_first(fake: FakeDiscord, clock: LinkedClock, player: Player) -> None:
+    """The player's first play offered; a second later every hand shows it."""
+    menu = next(s for s in player.hand.selects if ":play:" in s.custom_id)
+    await player.user.select(player.hand, [menu.options[0].value], select=menu.custom_id)
+    await tick(fake, clock, 1)
+
+
+@pytest.mark.parametrize("locale", ["fr", "en-US"])
+async def test_a_fast_pass_sent_for_an_earlier_trick_does_not_count_in_the_next(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """From the play-test (fast mode): bob pressed « Passer » twice; the second click,
+    still showing the first trick, arrived once carol had passed too and alice had opened
+    the next trick — and counted as bob passing a trick he had not seen. It is refused as
+    late (⚠️, his language), his hand redrawn, and he may still play on this trick."""
+    table, game, (alice, bob, carol) = await three_humans(
+        fake, president, clock, ("en-US", locale, "fr"),
+        [cards("3H 9C KD"), cards("4H 10C QS"), cards("5H JC AS")], fast=True)
+    await play_first(fake, clock, alice)  # the 3 of hearts
+    first_trick = bob.hand  # as bob's client shows it, the first trick
+    await bob.user.click_shown(first_trick, pass_button(first_trick))
+    await carol.user.click(carol.hand, pass_button(carol.hand))
+    assert not game.trick  # all passed: the next opening is free
+    await tick(fake, clock, 1)
+    await play_first(fake, clock, alice)  # the 9 of clubs opens the second trick
+    assert game.trick and not game.passed
+    version = game.version
+    await bob.user.click_shown(first_trick, pass_button(first_trick))  # his second click
+    assert game.version == version and 1 not in game.passed
+    assert bob.hand.content.startswith(WARNING + t(locale, "err.stale"))
+    assert pass_button(bob.hand) != pass_button(first_trick)  # drawn for this trick
+    fake.assert_no_errors()

@@ -139,8 +139,13 @@ class HandLink:
     # table (their seat, which also keeps it, is gone by then).
     locale: str = ""
 
+    @property
+    def expires(self) -> float:
+        """When the bot stops using this link, on the service's clock."""
+        return self.created + TOKEN_LIFETIME
+
     def valid(self, now: float) -> bool:
-        return now - self.created < TOKEN_LIFETIME
+        return now < self.expires
 
     def to_dict(self) -> dict[str, Any]:
         return {"application_id": self.application_id, "token": self.token,

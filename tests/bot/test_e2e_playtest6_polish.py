@@ -11,7 +11,7 @@ from engine import Card, Game
 from fakediscord import FakeDiscord, Message
 
 from .conftest import LinkedClock
-from .e2e import Player, cid, message, table_of, tick
+from .e2e import Player, cid, deal, host_against_bots, message, table_of, tick
 
 
 def cards(text: str) -> list[Card]:
@@ -78,4 +78,39 @@ async def test_a_fast_pass_sent_for_an_earlier_trick_does_not_count_in_the_next(
     assert game.version == version and 1 not in game.passed
     assert bob.hand.content.startswith(WARNING + t(locale, "err.stale"))
     assert pass_button(bob.hand) != pass_button(first_trick)  # drawn for this trick
+    fake.assert_no_errors()
+
+
+HAND_EDIT = "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
+
+
+@pytest.mark.parametrize("locale", ["fr", "en-US"])
+async def test_a_hand_edit_held_by_a_rate_limit_past_its_token_is_dropped(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """From the play-test: a hand edit decided a few seconds before the bot stops using the
+    hand's token (14.5 of Discord's 15 minutes) waited out a 429 inside discord.py while
+    a minute went by, then landed on the expired token: 401 « Invalid Webhook Token »,
+    which counts toward Cloudflare's ban. The edit is dropped when the token's time is up,
+    and the table asks its player to press « Ma main » (in the table's language)."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    table = await host_against_bots(president, marie.user, "classic", 2)
+    await tick(fake, clock, 1)
+    await marie.open_hand(president)
+    link = table.hands[marie.user.id]
+    await tick(fake, clock, link.expires - clock.now() - 3)  # the hand is still live
+    assert table.hands.get(marie.user.id) is link
+    before = marie.hand.content
+    sent = len(fake.calls)
+    fake.inject_429(HAND_EDIT, method="PATCH", retry_after=2.0)
+    deal(president, table, [cards("3H 9C KD"), cards("4H 10C QS"), cards("5H JC AS")],
+         opener=0)  # a new deal to show: the edit meets the 429, discord.py waits it out
+    await tick(fake, clock, 1)  # the refresh's interval since the last one
+    await tick(fake, clock, 60)
+    await president.service.coalescer.drain()
+    assert [c.status for c in fake.calls[sent:] if c.route == HAND_EDIT] == [429]
+    assert marie.hand.content == before  # left as it was, out of reach
+    assert marie.user.id not in table.hands
+    board = message(marie.user, table.table_message_id).content
+    assert t(table.locale, "table.press_hand.one", names="marie") in board
     fake.assert_no_errors()

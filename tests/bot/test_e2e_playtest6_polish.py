@@ -7,11 +7,23 @@ from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.controls import WARNING
 from bot.tables.table import Table
-from engine import Card, Game
+from engine import Card, Game, Phase
 from fakediscord import FakeDiscord, Message
 
 from .conftest import LinkedClock
-from .e2e import Player, cid, deal, host_against_bots, message, table_of, tick
+from .e2e import (
+    Player,
+    cid,
+    deal,
+    dealt_against_two_bots,
+    host_against_bots,
+    leave_game,
+    marie_and_bob_against_a_bot,
+    message,
+    table_of,
+    tick,
+    two_humans_against_a_bot,
+)
 
 
 def cards(text: str) -> list[Card]:
@@ -113,4 +125,91 @@ async def test_a_hand_edit_held_by_a_rate_limit_past_its_token_is_dropped(
     assert marie.user.id not in table.hands
     board = message(marie.user, table.table_message_id).content
     assert t(table.locale, "table.press_hand.one", names="marie") in board
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", ["fr", "en-US"])
+async def test_a_hand_after_the_host_stopped_the_game_says_it_was_stopped(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """From the play-test: the host ended the game mid-round; the table said « Partie
+    arrêtée pendant la manche 1 : cette manche ne compte pas » while bob's hand said « La
+    partie est terminée. », as if it had been played out. The hand now says what the table
+    says, in bob's language."""
+    marie, bob, table, game = await marie_and_bob_against_a_bot(fake, clock, president,
+                                                                bob_locale=locale)
+    await marie.user.slash("president end")
+    await marie.user.click(marie.user.last_ephemeral(), t("fr", "btn.stop_game"))
+    await tick(fake, clock, 1)
+    assert game.phase is Phase.GAME_OVER
+    assert t("fr", "table.stopped", round=1) in message(marie.user, table.table_message_id).content
+    assert t(locale, "hand.stopped", round=1) in bob.hand.content
+    assert t(locale, "hand.game_over") not in bob.hand.content
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", ["fr", "en-US"])
+async def test_a_lone_wild_seven_played_as_a_seven_is_just_a_seven(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """From the play-test: a lone wild 7 was offered as « un 7 comme un 7 » / « a 7 as a
+    7 » (and « 7♥ → 7 »): played as its own value it is a 7; as another value it still
+    says so."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    await dealt_against_two_bots(
+        fake, clock, president, marie,
+        [["7H", "3H", "9C"], ["4H", "5H", "8C"], ["5D", "6H", "8D"]], opener=0,
+        wild_rank="7")
+    options = {o.value: o for menu in marie.hand.selects for o in menu.options}
+    itself = options["7H|7"]
+    assert (itself.label, itself.description) == ("7♥", t(locale, "rank.french.7.one"))
+    king = options["7H|K"]
+    assert king.description == t(locale, "card.announced", cards=t(locale, "rank.french.7.one"),
+                                 value=t(locale, "rank.french.K.one"))
+    assert king.label.endswith("→ " + t(locale, "short.french.K"))
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", ["fr", "en-US"])
+async def test_the_table_tells_a_presi_leaver_that_my_hand_brings_them_back(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """From the play-test: bob left a presi game; his seat waited for him, yet the table
+    asked him « appuie sur **Ma main** pour voir tes cartes et jouer » as if nothing had
+    happened. It now tells him his seat waits and that the button brings him back, which
+    it does."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    bob = Player(fake.add_user("bob", locale="fr"))
+    table, game = await two_humans_against_a_bot(fake, clock, president, marie, bob, "presi")
+    await leave_game(bob.user)
+    await tick(fake, clock, 1)
+    assert bob.user.id in table.away
+    board = message(marie.user, table.table_message_id).content
+    assert t(locale, "table.press_hand_back.one", names="bob") in board
+    assert t(locale, "table.press_hand.one", names="bob") not in board
+    await bob.open_hand(president)
+    await tick(fake, clock, 1)
+    assert bob.user.id not in table.away
+    board = message(marie.user, table.table_message_id).content
+    assert t(locale, "ev.back", name="bob") in board
+    assert t(locale, "table.press_hand_back.one", names="bob") not in board
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", ["fr", "en-US"])
+async def test_the_gift_menu_names_the_2_of_oros(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """From the play-test: in presi's exchange the 2 of oros, the card that wins any trick
+    alone, was described as « un 2 » like any other 2. The menu names it."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    table = await host_against_bots(president, marie.user, "presi", 2)
+    await tick(fake, clock, 1)
+    deal(president, table, [["2O", "2C", "AO", "5C"], ["4O", "5O", "8C", "9C"],
+                            ["5E", "6O", "8E", "3O"]], previous_ranking=[1, 2, 0])
+    await tick(fake, clock, 1)
+    await marie.open_hand(president)
+    options = {o.value: o for menu in marie.hand.selects for o in menu.options}
+    assert options["2O"].description == t(locale, "card.top_single")
+    assert options["2C"].description == t(locale, "rank.french.2.one")
     fake.assert_no_errors()

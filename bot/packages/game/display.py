@@ -128,13 +128,18 @@ def table_screen(table: Table, now: float) -> Screen:
         over = game.phase is Phase.GAME_OVER
         instructions.append(t(loc, "table.host_over" if over else "table.host_next"))
     elif game.phase in (Phase.PLAY, Phase.EXCHANGE):
-        stale = [p.name for p in table.humans()
+        stale = [p for p in table.humans()
                  if p.user_id is not None and not _hand_live(table, p.user_id, now)
                  and table.seat_of(p.user_id) is not None]
-        if stale:
-            instructions.append("")
-            instructions.append(plural(loc, "table.press_hand", len(stale),
-                                       names=join_names(loc, stale)))
+        # A player whose seat waits for them (presi, they left) is told pressing brings
+        # them back, not asked as if they were still playing.
+        playing = [p.name for p in stale if p.user_id not in table.away]
+        away = [p.name for p in stale if p.user_id in table.away]
+        asked = [plural(loc, key, len(names), names=join_names(loc, names))
+                 for key, names in (("table.press_hand", playing),
+                                    ("table.press_hand_back", away)) if names]
+        if asked:
+            instructions.extend(["", *asked])
     # Eight seats with long names overrun Discord's 2,000 characters (the content would be
     # cut, standings and all): the oldest history lines go first, as many as needed, leaving
     # room for the note a retired table message ends with. Names of markdown characters,
@@ -187,9 +192,12 @@ def trick_line(loc: LocaleLike, table: Table, game: Game) -> str:
 
 def cards_shown(loc: LocaleLike, table: Table, cards: Sequence[Card],
                 announce: str | None) -> str:
-    """Cards as symbols, with the value announced for wild 7s ("7♣ 7♠ → D")."""
+    """Cards as symbols, with the value announced for wild 7s ("7♣ 7♠ → D"); 7s played
+    as 7s need no arrow."""
     text = shorts(loc, cards, spanish(table))
-    return f"{text} → {rank_short(loc, announce, spanish(table))}" if announce else text
+    if not announce or all(c.rank == announce for c in cards):
+        return text
+    return f"{text} → {rank_short(loc, announce, spanish(table))}"
 
 
 def player_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
@@ -348,9 +356,13 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
         _play_part(table, game, seat, locale, items, page, lines, wanted, hand)
     else:
         over = game.phase is Phase.GAME_OVER
-        lines.append(t(locale, "hand.game_over" if over else "hand.round_over"))
+        finished = round_finished(table, game)
+        if over and not finished:  # stopped by the host: worded as the table words it
+            lines.append(t(locale, "hand.stopped", round=game.round_no))
+        else:
+            lines.append(t(locale, "hand.game_over" if over else "hand.round_over"))
         ranking = game.ranking or ()
-        if seat in ranking and round_finished(table, game):  # the player's own result
+        if seat in ranking and finished:  # the player's own result
             role = game.roles[seat]
             lines.append(t(locale, "hand.round_result", place=place(locale, ranking.index(seat) + 1),
                            role=role_name(locale, table, role),
@@ -581,7 +593,8 @@ def _exchange_part(table: Table, game: Game, seat: int, locale: LocaleLike,
                        left=plural(locale, "n.cards", left)))
     for index, part in enumerate(parts):
         options = [discord.SelectOption(label=short(locale, c, spanish(table)), value=str(c),
-                                        description=card_words(locale, c, spanish(table)),
+                                        description=card_words(locale, c, spanish(table),
+                                                               table.rules.top_single),
                                         default=c in preset,
                                         emoji=faces.emoji(c, spanish(table), locale))
                    for c in part]

@@ -336,10 +336,12 @@ class TableService:
         fresh = previous is None or not previous.valid(self.clock.now())
         if fresh:
             self.refresh(table)  # the table message stops asking this player for My hand
-        seat = table.seat_of(user_id)
-        relocated = seat is not None and table.seats[seat].locale != link.locale
-        if seat is not None:
-            table.seats[seat].locale = link.locale
+        # The player's language follows their Discord client's, seated or queued: it is
+        # what their hand is redrawn in, and a queued player takes it to their seat.
+        player = table.player(user_id)
+        relocated = player is not None and player.locale != link.locale
+        if player is not None:
+            player.locale = link.locale
         if user_id in table.away:
             self.seating.come_back(table, user_id)
             self._changed(table)

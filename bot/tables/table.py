@@ -251,6 +251,10 @@ class Table:
     def queued(self, user_id: int) -> bool:
         return any(p.user_id == user_id for p in self.queue)
 
+    def player(self, user_id: int) -> Player | None:
+        """The user seated here or waiting in the queue."""
+        return next((p for p in [*self.seats, *self.queue] if p.user_id == user_id), None)
+
     def humans(self) -> list[Player]:
         return [p for p in self.seats if p.user_id is not None]
 

@@ -18,6 +18,7 @@ from .e2e import (
     dealt_against_two_bots,
     host_against_bots,
     leave_game,
+    let_timers_play,
     marie_and_bob_against_a_bot,
     message,
     table_of,
@@ -212,4 +213,36 @@ async def test_the_gift_menu_names_the_2_of_oros(
     options = {o.value: o for menu in marie.hand.selects for o in menu.options}
     assert options["2O"].description == t(locale, "card.top_single")
     assert options["2C"].description == t(locale, "rank.french.2.one")
+    fake.assert_no_errors()
+
+
+async def test_a_queued_player_who_changes_language_is_redrawn_in_the_new_one(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the play-test: eve waited in a proletario table's queue with Discord in
+    English, then switched it to French and pressed « Ma main »; seated players follow such
+    a switch, the queue kept her English. Her place in the queue now takes the language of
+    her latest « Ma main », and once she takes a bot's seat between rounds her hand is
+    redrawn with her cards, in French."""
+    marie, eve = fake.add_user("marie", locale="fr"), fake.add_user("eve", locale="en-US")
+    table = await host_against_bots(president, marie, "proletario", 3)
+    await tick(fake, clock, 1)
+    await eve.slash("president join")
+    assert table.queued(eve.id)
+    board = message(eve, table.table_message_id)
+    await eve.click(board, cid(table, "hand"))
+    assert eve.last_ephemeral().text.startswith(t("en", "hand.queued.first"))
+    eve.user.locale = "fr"  # she switches Discord to French
+    await eve.click(board, cid(table, "hand"))
+    hand_id = eve.last_ephemeral().id
+    assert [p.locale for p in table.queue] == ["fr"]
+    game = deal(president, table, [["3H", "4H"], ["5H", "6H"], ["7H", "8H"], ["9H", "10H"]],
+                opener=0)
+    await let_timers_play(fake, clock, game, Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    await marie.click(message(marie, table.table_message_id), cid(table, "next", game.version))
+    await tick(fake, clock, 1)
+    assert table.seat_of(eve.id) is not None
+    shown = message(eve, hand_id).text
+    assert shown.startswith(t("fr", "hand.title", count=0, cards="").split("(")[0])  # her cards
     fake.assert_no_errors()

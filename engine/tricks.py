@@ -138,6 +138,9 @@ class Tricks(GameState):
 
     def verify_pass(self, seat: int, seen: int | None = None) -> None:
         self._may_play_now(seat)
+        # A pass answers the trick its player saw, like a play: one sent from a hand drawn
+        # for an earlier trick (fast mode) must not drop its player from one never shown.
+        self._check_seen(seen)
         if not self.trick:
             raise IllegalAction("must_open", "You open this trick: you must play.")
         if self.rules.fast and seat == self.last_player:
@@ -180,7 +183,7 @@ class Tricks(GameState):
         return self._finish(events)
 
     def pass_turn(self, seat: int, seen: int | None = None) -> list[Event]:
-        if not self.can_pass(seat):
+        if seen is not None or not self.can_pass(seat):
             self.verify_pass(seat, seen)  # raises with the reason
         self.timeouts[seat] = 0
         self.version += 1

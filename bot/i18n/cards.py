@@ -56,10 +56,14 @@ def _rank_words(language: str, rank: str, count: int, spanish: bool) -> str:
     return t(language, f"count.{count}", one=one, many=many)
 
 
-def card_words(locale: LocaleLike, card: Card, spanish: bool) -> str:
-    """One card in words: "a King", "le joker couleur"."""
+def card_words(locale: LocaleLike, card: Card, spanish: bool,
+               top_single: Card | None = None) -> str:
+    """One card in words: "a King", "le joker couleur". The card that wins any trick alone
+    (``top_single``, presi's 2 of oros) is named: as « un 2 » it would read like any 2."""
     if card.is_joker:
         return t(locale, f"card.{card.rank}")
+    if card == top_single:
+        return top_single_words(locale, card, spanish)
     return rank_words(locale, card.rank, 1, spanish)
 
 
@@ -81,6 +85,8 @@ def play_words(
     if special == "top_single":
         return top_single_words(locale, cards[0] if cards else None, spanish)
     words = rank_words(locale, value, count, spanish)
+    if announce is not None and cards and announce == cards[0].rank:
+        return words  # wilds played as their own value: « un 7 », not « un 7 comme un 7 »
     if announce is not None:
         return t(locale, "card.announced", cards=rank_words(locale, "7", count, spanish),
                  value=rank_words(locale, announce, count, spanish))

@@ -173,11 +173,33 @@ class Publisher:
         self._blocked.setdefault(table.id, False)
 
     async def _edit_hand(self, user_id: int, link: HandLink, screen: Screen) -> bool:
-        """Redraw a hand through its player's latest interaction; False if Discord refused."""
+        """Redraw a hand through its player's latest interaction; False if Discord refused,
+        or if the link expired before the edit could be sent.
+
+        The link was valid when the edit was decided, but discord.py may hold the edit on
+        the token's rate limit (it sleeps out a 429's retry_after, or an exhausted bucket,
+        then sends): sent after the token's 15 minutes, the edit would be refused with 401
+        « Invalid Webhook Token », which counts toward Cloudflare's ban (discord-api-docs,
+        topics/rate-limits.md, "Invalid Request Limit"). An edit still waiting when the link
+        expires is dropped instead, and the hand handled as expired: the table asks its
+        player to press « Ma main »."""
         webhook = discord.Webhook.partial(link.application_id, link.token, client=self.bot)
+        edit = asyncio.ensure_future(webhook.edit_message(
+            ORIGINAL, content=screen.content[:2000], view=screen.view))
+        expiry = asyncio.ensure_future(self.bot.service.clock.sleep_until(link.expires))
         try:
-            await webhook.edit_message(ORIGINAL, content=screen.content[:2000],
-                                       view=screen.view)
+            await asyncio.wait({edit, expiry}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            expiry.cancel()
+            late = not edit.done()
+            if late:
+                edit.cancel()
+        if late:
+            await asyncio.wait({edit})  # until it has stopped: no request left on its way
+            log.info("hand of %s: its token expired while the edit waited", user_id)
+            return False
+        try:
+            edit.result()
         except discord.RateLimited as err:  # a long 429: the next refresh tries again
             log.warning("hand of %s rate limited for %.1f s", user_id, err.retry_after)
             return True

@@ -60,8 +60,8 @@ def check_version(game: Game, version: int | None) -> None:
 
 def check_seen(table: Table, game: Game, seen: int) -> None:
     """A hand control carries the version it was drawn for. Turn by turn it must be the
-    current one; in fast mode an older one may still play (the engine refuses it if the
-    trick moved on since), but one that does not exist yet was forged."""
+    current one; in fast mode an older one may still play or pass (the engine refuses it
+    if the trick moved on since), but one that does not exist yet was forged."""
     if seen > game.version or (not table.rules.fast and seen != game.version):
         raise TableError("err.stale")
 
@@ -79,4 +79,17 @@ def engine(action: Callable[[], list[Event]]) -> list[Event]:
     try:
         return action()
     except IllegalAction as err:
+        raise TableError.from_engine(err) from None
+
+
+def pass_(action: Callable[[], list[Event]]) -> list[Event]:
+    """Run an engine pass. One the engine finds stale (fast mode: drawn for an earlier state
+    of the trick) is told the table moved on, with the hand as it is now; the play's « too
+    late: X played first » would not fit a pass, which holds no cards and may land on a
+    trick nobody has played to yet."""
+    try:
+        return action()
+    except IllegalAction as err:
+        if err.code == "stale":
+            raise TableError("err.stale") from None
         raise TableError.from_engine(err) from None

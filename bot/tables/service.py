@@ -234,7 +234,8 @@ class TableService:
         async with table.lock:
             game, seat = self._seated_game(table, user_id)
             refusals.check_seen(table, game, seen)
-            events = refusals.engine(lambda: game.pass_turn(seat))
+            events = refusals.pass_(
+                lambda: game.pass_turn(seat, seen if table.rules.fast else None))
             self._after(table, events)
             return events
 
@@ -350,10 +351,12 @@ class TableService:
         fresh = previous is None or not previous.valid(self.clock.now())
         if fresh:
             self.refresh(table)  # the table message stops asking this player for My hand
-        seat = table.seat_of(user_id)
-        relocated = seat is not None and table.seats[seat].locale != link.locale
-        if seat is not None:
-            table.seats[seat].locale = link.locale
+        # The player's language follows their Discord client's, seated or queued: it is
+        # what their hand is redrawn in, and a queued player takes it to their seat.
+        player = table.player(user_id)
+        relocated = player is not None and player.locale != link.locale
+        if player is not None:
+            player.locale = link.locale
         if user_id in table.away:
             self.seating.come_back(table, user_id)
             self._changed(table)

@@ -139,8 +139,13 @@ class HandLink:
     # table (their seat, which also keeps it, is gone by then).
     locale: str = ""
 
+    @property
+    def expires(self) -> float:
+        """When the bot stops using this link, on the service's clock."""
+        return self.created + TOKEN_LIFETIME
+
     def valid(self, now: float) -> bool:
-        return now - self.created < TOKEN_LIFETIME
+        return now < self.expires
 
     def to_dict(self) -> dict[str, Any]:
         return {"application_id": self.application_id, "token": self.token,
@@ -248,6 +253,10 @@ class Table:
 
     def queued(self, user_id: int) -> bool:
         return any(p.user_id == user_id for p in self.queue)
+
+    def player(self, user_id: int) -> Player | None:
+        """The user seated here or waiting in the queue."""
+        return next((p for p in [*self.seats, *self.queue] if p.user_id == user_id), None)
 
     def humans(self) -> list[Player]:
         return [p for p in self.seats if p.user_id is not None]

@@ -18,6 +18,7 @@ from bot.packages.rules_text import knob_value
 from bot.tables.service import TableError
 from bot.tables.table import LogEntry, Player, Table
 from engine import Card, Game, GreedyPlayer, Phase, Rules
+from engine.events import GameOver, RoundOver
 
 
 def table_for(preset: str, seats: int, **kwargs: Any) -> Table:
@@ -96,15 +97,17 @@ def test_table_message_shows_turn_countdown_counts_and_roles() -> None:
     assert "p3 must give" not in screen.content  # the low role's gift is automatic
 
 
-def play_out(game: Game) -> None:
-    """Every seat plays greedily until the round (or the game) is over."""
+def play_out(table: Table, game: Game) -> None:
+    """Every seat plays greedily until the round (or the game) is over; the table keeps
+    its results, as the service does."""
     for _ in range(2000):
         if game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
             return
         dues = [game.exchange_due(s) for s in range(game.seats)]
         seat = next(s for s, due in enumerate(dues)
                     if (due is not None and due.ready) or game.to_act == s)
-        game.apply(seat, GreedyPlayer().choose(game, seat))
+        events = game.apply(seat, GreedyPlayer().choose(game, seat))
+        table.results.extend(e for e in events if isinstance(e, RoundOver | GameOver))
     raise AssertionError("the round did not end")
 
 
@@ -114,7 +117,7 @@ def test_french_results_screen_after_the_last_round() -> None:
     table.rules = table.rules.replace(game_end="rounds:1")
     table.game = Game.new(table.rules, seats=4, seed=5)
     game = table.game
-    play_out(game)
+    play_out(table, game)
     assert game.phase is Phase.GAME_OVER
     text = table_screen(table, 0.0).content
     assert "a fini (" not in text  # places come from the results, not the finishing order

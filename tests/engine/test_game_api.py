@@ -57,6 +57,26 @@ def test_fast_timer_ignores_passes_and_refusals() -> None:
     assert err.value.code == "last_player_cannot_pass"
 
 
+def test_fast_pass_drawn_for_an_earlier_trick_is_refused_and_changes_nothing() -> None:
+    """A pass answers the trick its player saw: one sent for trick N must not count as a
+    pass on trick N+1, which its player has not seen."""
+    game = Game.new(classic(fast=True), 3,
+                    hands=[cards("3H 9C KD"), cards("4H 10C QS"), cards("5H JC AS")], opener=0)
+    game.play(0, cards("3H"))
+    first_trick = game.version
+    game.pass_turn(1, seen=first_trick)
+    game.pass_turn(2, seen=first_trick)  # every other player passed: the trick closes
+    assert not game.trick and not game.passed
+    game.play(0, cards("9C"))  # the second trick, which seat 1 has not seen yet
+    before = game.to_dict()
+    with pytest.raises(IllegalAction) as stale:
+        game.pass_turn(1, seen=first_trick)
+    assert stale.value.code == "stale"
+    assert game.to_dict() == before and 1 not in game.passed
+    game.pass_turn(1, seen=game.version)  # the same pass, drawn for this trick, counts
+    assert game.passed == {1}
+
+
 def test_observation_never_shows_other_hands() -> None:
     game = Game.new(Rules.preset("wild7"), 5, seed=11)
     for seat in range(5):

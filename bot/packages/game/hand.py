@@ -68,9 +68,13 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
         play_part(table, game, seat, locale, items, page, lines, wanted, hand)
     else:
         over = game.phase is Phase.GAME_OVER
-        lines.append(t(locale, "hand.game_over" if over else "hand.round_over"))
+        finished = round_finished(table, game)
+        if over and not finished:  # stopped by the host: worded as the table words it
+            lines.append(t(locale, "hand.stopped", round=game.round_no))
+        else:
+            lines.append(t(locale, "hand.game_over" if over else "hand.round_over"))
         ranking = game.ranking or ()
-        if seat in ranking and round_finished(table, game):  # the player's own result
+        if seat in ranking and finished:  # the player's own result
             role = game.roles[seat]
             lines.append(t(locale, "hand.round_result", place=place(locale, ranking.index(seat) + 1),
                            role=role_name(locale, table, role),

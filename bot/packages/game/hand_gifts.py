@@ -86,7 +86,8 @@ def exchange_part(table: Table, game: Game, seat: int, locale: LocaleLike,
                        left=plural(locale, "n.cards", left)))
     for index, part in enumerate(parts):
         options = [discord.SelectOption(label=short(locale, c, spanish(table)), value=str(c),
-                                        description=card_words(locale, c, spanish(table)),
+                                        description=card_words(locale, c, spanish(table),
+                                                               table.rules.top_single),
                                         default=c in preset,
                                         emoji=faces.emoji(c, spanish(table), locale))
                    for c in part]

@@ -77,9 +77,12 @@ def trick_line(loc: LocaleLike, table: Table, game: Game) -> str:
 
 def cards_shown(loc: LocaleLike, table: Table, cards: Sequence[Card],
                 announce: str | None) -> str:
-    """Cards as symbols, with the value announced for wild 7s ("7♣ 7♠ → D")."""
+    """Cards as symbols, with the value announced for wild 7s ("7♣ 7♠ → D"); 7s played
+    as 7s need no arrow."""
     text = shorts(loc, cards, spanish(table))
-    return f"{text} → {rank_short(loc, announce, spanish(table))}" if announce else text
+    if not announce or all(c.rank == announce for c in cards):
+        return text
+    return f"{text} → {rank_short(loc, announce, spanish(table))}"
 
 
 def round_finished(table: Table, game: Game) -> bool:

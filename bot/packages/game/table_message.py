@@ -73,13 +73,18 @@ def table_screen(table: Table, now: float) -> Screen:
         results.extend(results_lines(loc, table, game))
         instructions.extend(host_choice(table, game))
     elif game.phase in (Phase.PLAY, Phase.EXCHANGE):
-        stale = [p.name for p in table.humans()
+        stale = [p for p in table.humans()
                  if p.user_id is not None and not _hand_live(table, p.user_id, now)
                  and table.seat_of(p.user_id) is not None]
-        if stale:
-            instructions.append("")
-            instructions.append(plural(loc, "table.press_hand", len(stale),
-                                       names=join_names(loc, stale)))
+        # A player whose seat waits for them (presi, they left) is told pressing brings
+        # them back, not asked as if they were still playing.
+        playing = [p.name for p in stale if p.user_id not in table.away]
+        away = [p.name for p in stale if p.user_id in table.away]
+        asked = [plural(loc, key, len(names), names=join_names(loc, names))
+                 for key, names in (("table.press_hand", playing),
+                                    ("table.press_hand_back", away)) if names]
+        if asked:
+            instructions.extend(["", *asked])
     # Eight seats with long names overrun Discord's 2,000 characters (the content would be
     # cut, standings and all): the oldest history lines go first, as many as needed, leaving
     # room for the note a retired table message ends with. Names of markdown characters,

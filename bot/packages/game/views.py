@@ -72,7 +72,7 @@ async def show_hand(
         # Recorded before answering: a refresh running meanwhile must neither redraw this
         # hand through the previous token nor think it still shows the old state. Only
         # when the hand is this interaction's original response, which later refreshes edit.
-        if table.seat_of(interaction.user.id) is not None and (
+        if table.player(interaction.user.id) is not None and (
                 update or not interaction.response.is_done()):
             interaction.client.publisher.shown_hand(table, interaction, screen)
     if update and interaction.response.is_done():  # deferred while the move was stored

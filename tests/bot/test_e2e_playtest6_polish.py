@@ -115,7 +115,10 @@ async def test_a_hand_edit_held_by_a_rate_limit_past_its_token_is_dropped(
     assert table.hands.get(marie.user.id) is link
     before = marie.hand.content
     sent = len(fake.calls)
-    fake.inject_429(HAND_EDIT, method="PATCH", retry_after=2.0)
+    # discord.py sleeps out a 429 on the event loop's real clock, not the test's: a wait
+    # far longer than the test takes keeps the race with the link's expiry (fake clock)
+    # won by the expiry however slow the machine, and is cancelled, never slept out.
+    fake.inject_429(HAND_EDIT, method="PATCH", retry_after=20.0)
     deal(president, table, [cards("3H 9C KD"), cards("4H 10C QS"), cards("5H JC AS")],
          opener=0)  # a new deal to show: the edit meets the 429, discord.py waits it out
     await tick(fake, clock, 1)  # the refresh's interval since the last one

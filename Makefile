@@ -31,7 +31,7 @@ sandbox: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m engine.bench
 
-# The full fuzz of forged interactions (issue 11): `make test` runs a quarter of it.
+# The full fuzz of forged interactions (issue 11): `make test` runs a fifth of it (520 inputs).
 .PHONY: fuzz
 fuzz: $(STAMP)
 	FUZZ_INPUTS=2600 $(BIN)/python -m pytest tests/bot/test_fuzz.py -q -s

@@ -4,7 +4,7 @@ Across the four presets, in the lobby, in play, in an exchange and in fast mode,
 storage, every forged input (see `forgery.py`) must get an answer, private, that Discord
 accepts, change no table, log no error, and no hand may ever be shown to anyone else.
 
-The suite runs `FUZZ_INPUTS` inputs (default 520, about a quarter of the full run);
+The suite runs `FUZZ_INPUTS` inputs (default 520, a fifth of the full run);
 `make fuzz` runs 2,600 (`FUZZ_INPUTS=2600`), and `FUZZ_SEED` picks another sequence.
 """
 

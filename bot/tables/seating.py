@@ -97,9 +97,12 @@ class Seating:
             del table.seats[seat]
             seats.seat_queue(table)
         elif game.phase is Phase.GAME_OVER:
-            # The game ended with its results, whoever is left: not « too few players ».
-            self._to_lobby(table, LogEntry("table.finished"))
-            table.seats = [p for p in table.seats if p.user_id != user_id]
+            # The others keep the results and « Rejouer », which deals without this seat:
+            # only too few left for another game sends the table to its lobby, saying the
+            # game ended (it did, with its results), not « too few players ».
+            seats.free_seat(table, game, seat)
+            if table.too_few_left():
+                self._to_lobby(table, LogEntry("table.finished"))
         else:
             outcome = table.leave_outcome(user_id)
             if outcome is LeaveOutcome.WAIT:

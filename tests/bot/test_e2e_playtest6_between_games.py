@@ -280,3 +280,74 @@ async def test_a_friend_arriving_mid_game_is_told_to_ask_at_its_end(
     assert sam.last_ephemeral().content == "⚠️ " + t(locale, "err.already_listed")
     assert [p.user_id for p in table.queue] == [sam.id]
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_player_leaving_a_finished_game_leaves_the_others_their_replay(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """léo going home with /president leave once the game was over sent marie and
+    her two bots back to the lobby: « Rejouer » was gone. Only his seat goes; the results
+    stay shown, and « Rejouer » deals marie, her bots and sam (who asked) without it."""
+    marie, leo = (Player(fake.add_user(n, locale=locale)) for n in ("marie", "léo"))
+    sam = fake.add_user("sam", locale=locale)
+    table = await create_table(instant, marie.user)
+    await instant.service.set_rules(table, marie.user.id,
+                                    table.rules.replace(game_end="rounds:1"))
+    lobby = message(marie.user, table.lobby_message_id)
+    await leo.user.click(lobby, cid(table, "join"))
+    for _ in range(2):
+        await marie.user.click(lobby, cid(table, "addbot"))
+    await marie.user.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    for player in (marie, leo):
+        await player.open_hand(instant)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, [marie, leo], lambda: over(game))
+    await tick(fake, clock, 1)
+    await ask_to_join(fake, clock, table, sam)
+    await leo.user.slash("president leave")
+    await tick(fake, clock, 1)
+    assert table.game is game and over(game) and table.notice is None
+    assert table.seat_of(leo.user.id) is None and table.queued(sam.id)
+    shown = message(marie.user, table.table_message_id).content
+    assert t(locale, "table.host_over_waiting", host="marie",
+             max=table.rules.max_players) in shown
+    await marie.user.click(message(marie.user, table.table_message_id),
+                           cid(table, "replay", game.version))
+    replayed = table.game
+    assert replayed is not None and replayed is not game and replayed.seats == 4
+    assert [p.name for p in table.seats][-1] == "sam" and table.queue == []
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_too_few_left_after_a_finished_game_takes_the_table_to_its_lobby(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """With léo gone, marie and her one bot are two, and classic needs three: no game to
+    replay, so the table goes to its lobby, saying the game is over (not « too few
+    players », as it ended with its results)."""
+    marie, leo = (Player(fake.add_user(n, locale=locale)) for n in ("marie", "léo"))
+    table = await create_table(instant, marie.user)
+    await instant.service.set_rules(table, marie.user.id,
+                                    table.rules.replace(game_end="rounds:1"))
+    lobby = message(marie.user, table.lobby_message_id)
+    await leo.user.click(lobby, cid(table, "join"))
+    await marie.user.click(lobby, cid(table, "addbot"))
+    await marie.user.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    for player in (marie, leo):
+        await player.open_hand(instant)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, [marie, leo], lambda: over(game))
+    await tick(fake, clock, 1)
+    await leo.user.slash("president leave")
+    await tick(fake, clock, 1)
+    assert table.game is None and [p.name for p in table.seats] == ["marie", "Bot 1"]
+    shown = message(marie.user, table.lobby_message_id).content
+    assert t(locale, "table.finished") in shown
+    assert t(locale, "table.back_to_lobby") not in shown
+    fake.assert_no_errors()

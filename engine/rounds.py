@@ -97,8 +97,9 @@ class Rounds(Tricks):
         return self._finish(events)
 
     def remove_seat(self, seat: int) -> None:
-        """Free a seat between rounds: it is no longer dealt (the table shrinks)."""
-        if self.phase is not Phase.ROUND_OVER:
+        """Free a seat between rounds, or once the game is over: it is no longer dealt (the
+        table shrinks), and a replay (`Game.replay`) deals without it."""
+        if self.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER):
             raise IllegalAction("round_not_over", "Seats change only between rounds.")
         self.active[seat] = False
         self.bots.discard(seat)

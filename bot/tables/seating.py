@@ -35,9 +35,10 @@ class Seating:
 
     async def join(self, table: Table, user_id: int, name: str, locale: str) -> str:
         """Seat a user; returns "seated", "queued" (`bots_fill`: seated between rounds),
-        "next_game" (a table without a queue showing a finished game's results: on the list
-        for the next game, which « Rejouer » or « Terminer » seats them in) or "back" (a
-        presi player returning)."""
+        "back" (a presi player returning), or, at a table without a queue, where the list
+        is for the next game: "next_game" (its game is over: « Rejouer » or « Terminer »
+        seats them), "listed" (a game under way: the same, at its end) or "waiting" (a full
+        lobby others already wait at: seated in their turn, `seats.seat_queue`)."""
         async with table.lock:
             self.deadlines.human_seen(table)
             if user_id in table.away:
@@ -46,16 +47,20 @@ class Seating:
                 return "back"
             if table.seat_of(user_id) is not None:
                 raise TableError("err.already_seated")
-            if table.queued(user_id):  # for the next round, or game (no queue: `_no_seat`)
+            if table.queued(user_id):  # for the next round, or game (no queue: the list)
                 raise TableError("err.already_queued" if table.rules.bots_fill
                                  else "err.already_listed")
             if table.running or len(table.seats) >= table.capacity():
-                over = table.running and not table.under_way
-                if not table.rules.bots_fill and not over:
+                # A full lobby nobody waits at: a seat, when one frees, is anyone's.
+                if not (table.rules.bots_fill or table.running or table.queue):
                     raise TableError(_no_seat(table), max=table.capacity())
                 table.queue.append(table.new_player(user_id, name, locale))
                 self._changed(table)
-                return "queued" if table.rules.bots_fill else "next_game"
+                if table.rules.bots_fill:
+                    return "queued"
+                if table.running:
+                    return "listed" if table.under_way else "next_game"
+                return "waiting"
             table.seats.append(table.new_player(user_id, name, locale))
             self._changed(table)
             return "seated"
@@ -97,9 +102,12 @@ class Seating:
             del table.seats[seat]
             seats.seat_queue(table)
         elif game.phase is Phase.GAME_OVER:
-            # The game ended with its results, whoever is left: not « too few players ».
-            self._to_lobby(table, LogEntry("table.finished"))
-            table.seats = [p for p in table.seats if p.user_id != user_id]
+            # The others keep the results and « Rejouer », which deals without this seat:
+            # only too few left for another game sends the table to its lobby, saying the
+            # game ended (it did, with its results), not « too few players ».
+            seats.free_seat(table, game, seat)
+            if table.too_few_left():
+                self._to_lobby(table, LogEntry("table.finished"))
         else:
             outcome = table.leave_outcome(user_id)
             if outcome is LeaveOutcome.WAIT:
@@ -174,12 +182,9 @@ class Seating:
 
 
 def _no_seat(table: Table) -> str:
-    """Why a table with no queue seats nobody now, and so when to come back: a game under
-    way seats nobody new (a finished one takes names for the next game, see `join`). A
-    full lobby can grow only while the rules allow one more player (`max_players`, and a
-    deck with cards for them)."""
-    if table.running:
-        return "err.join_running"
+    """Why a full lobby of a table with no queue seats nobody now, and so what to wait for:
+    it can grow only while the rules allow one more player (`max_players`, and a deck with
+    cards for them)."""
     try:
         table.rules.replace(max_players=table.rules.max_players + 1)
     except ValueError:  # RulesError included

@@ -171,22 +171,20 @@ async def test_joining_a_table_without_a_queue_says_when_a_seat_opens(
     fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock
 ) -> None:
     """Joining a classic game (no queue) was refused with « wait for it to end », and again,
-    word for word, once it had ended and stayed on its final standings. A game under way
-    seats nobody new; a finished one puts them on the list for the next game, which the
-    host's End seats in the lobby."""
+    word for word, once it had ended and stayed on its final standings. Asking while the
+    game is under way, or once it is over, puts them on the list for the next game, which
+    the host's End seats in the lobby."""
     marie, table, game = await marie_against_three_bots(fake, instant, "rounds:1")
     john = fake.add_user("john")
     await john.slash("president join")
-    assert "A game is under way and this table has no queue: come back when it ends" in \
-        john.last_ephemeral().content
+    assert john.last_ephemeral().content == t("en", "lobby.listed_next_game")
+    assert table.seat_of(john.id) is None and table.queued(john.id)
     await let_timers_play(fake, clock, game, Phase.GAME_OVER)
     await tick(fake, clock, 1)
     await john.slash("president join")
-    assert "The game is over: you are on the list for the next one." in \
-        john.last_ephemeral().content
+    assert john.last_ephemeral().content == "⚠️ " + t("en", "err.already_listed")
     assert table.seat_of(john.id) is None and table.queued(john.id)
     await marie.click(message(marie, table.table_message_id), cid(table, "end", game.version))
-    await john.slash("president join")
     assert table.seat_of(john.id) is not None
     fake.assert_no_errors()
 

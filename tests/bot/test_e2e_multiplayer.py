@@ -147,12 +147,11 @@ async def test_a_spectators_hand_says_how_to_get_a_seat(
     fake.assert_no_errors()
 
 
-async def test_a_spectator_at_a_table_without_a_queue_is_told_to_wait_for_the_lobby(
+async def test_a_spectator_at_a_table_without_a_queue_is_told_to_ask_for_the_next_game(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
     """classic seats nobody mid-game and queues nobody (`bots_fill` off): /president join
-    is refused until the game is over (then it lists them for the next one), and the hand
-    says so first."""
+    lists them for the next game, and the hand says so first."""
     marie = fake.add_user("marie", locale="fr")
     john = fake.add_user("john")
     table = await host_against_bots(president, marie, "classic", 2)
@@ -160,8 +159,7 @@ async def test_a_spectator_at_a_table_without_a_queue_is_told_to_wait_for_the_lo
     await john.click(message(john, table.table_message_id), cid(table, "hand"))
     assert john.last_ephemeral().text.split("\n") == [
         "👀 You are watching this table: you have no seat at it.",
-        "To play, wait for this game to end, then use `/president join`: you will be on the "
-        "list for the next one."]
+        "To play, use `/president join`: you will be on the list for the next game."]
     fake.assert_no_errors()
 
 

@@ -249,34 +249,132 @@ async def test_the_host_told_of_a_missing_permission_reads_it_as_a_warning(
                                                         permission=permission)
 
 
-LOBBY = {"fr": "salon d’attente", "en": "lobby"}
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_player_leaving_a_finished_game_leaves_the_others_their_replay(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """léo going home with /president leave once the game was over sent marie and
+    her two bots back to the lobby: « Rejouer » was gone. Only his seat goes; the results
+    stay shown, and « Rejouer » deals marie, her bots and sam (who asked) without it."""
+    marie, leo = (Player(fake.add_user(n, locale=locale)) for n in ("marie", "léo"))
+    sam = fake.add_user("sam", locale=locale)
+    table = await create_table(instant, marie.user)
+    await instant.service.set_rules(table, marie.user.id,
+                                    table.rules.replace(game_end="rounds:1"))
+    lobby = message(marie.user, table.lobby_message_id)
+    await leo.user.click(lobby, cid(table, "join"))
+    for _ in range(2):
+        await marie.user.click(lobby, cid(table, "addbot"))
+    await marie.user.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    for player in (marie, leo):
+        await player.open_hand(instant)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, [marie, leo], lambda: over(game))
+    await tick(fake, clock, 1)
+    await ask_to_join(fake, clock, table, sam)
+    await leo.user.slash("president leave")
+    await tick(fake, clock, 1)
+    assert table.game is game and over(game) and table.notice is None
+    assert table.seat_of(leo.user.id) is None and table.queued(sam.id)
+    shown = message(marie.user, table.table_message_id).content
+    assert t(locale, "table.host_over_waiting", host="marie",
+             max=table.rules.max_players) in shown
+    await marie.user.click(message(marie.user, table.table_message_id),
+                           cid(table, "replay", game.version))
+    replayed = table.game
+    assert replayed is not None and replayed is not game and replayed.seats == 4
+    assert [p.name for p in table.seats][-1] == "sam" and table.queue == []
+    fake.assert_no_errors()
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-async def test_a_friend_arriving_mid_game_is_told_to_ask_at_its_end(
+async def test_too_few_left_after_a_finished_game_takes_the_table_to_its_lobby(
     fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, locale: str
 ) -> None:
-    """sam, arriving mid-game at a table without a queue, was told to wait for the lobby,
-    and his hand said the same: he may ask at the game's end, so both say so; asking twice
-    then says he is on the list for the next game, not « in the queue for the next round »
-    as at a table that seats between rounds."""
+    """With léo gone, marie and her one bot are two, and classic needs three: no game to
+    replay, so the table goes to its lobby, saying the game is over (not « too few
+    players », as it ended with its results)."""
+    marie, leo = (Player(fake.add_user(n, locale=locale)) for n in ("marie", "léo"))
+    table = await create_table(instant, marie.user)
+    await instant.service.set_rules(table, marie.user.id,
+                                    table.rules.replace(game_end="rounds:1"))
+    lobby = message(marie.user, table.lobby_message_id)
+    await leo.user.click(lobby, cid(table, "join"))
+    await marie.user.click(lobby, cid(table, "addbot"))
+    await marie.user.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    for player in (marie, leo):
+        await player.open_hand(instant)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, [marie, leo], lambda: over(game))
+    await tick(fake, clock, 1)
+    await leo.user.slash("president leave")
+    await tick(fake, clock, 1)
+    assert table.game is None and [p.name for p in table.seats] == ["marie", "Bot 1"]
+    shown = message(marie.user, table.lobby_message_id).content
+    assert t(locale, "table.finished") in shown
+    assert t(locale, "table.back_to_lobby") not in shown
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_friend_arriving_mid_game_gets_on_the_list_for_the_next_one(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """sam, arriving mid-game at a table without a queue, was told to come back at its
+    end. He is put on the list for the next game at once, and told that « Rejouer » or
+    « Terminer » seats him then; the round's end does not (such a table seats nobody
+    between rounds), « Rejouer » does."""
     marie = Player(fake.add_user("marie", locale=locale))
     sam = fake.add_user("sam", locale=locale)
-    table = await host_against_bots(instant, marie.user, "classic", 2, game_end="rounds:1")
+    table = await host_against_bots(instant, marie.user, "classic", 2, game_end="rounds:2")
     await tick(fake, clock, 1)
     await sam.slash("president join")
-    refused = sam.last_ephemeral().content
-    assert refused.startswith("⚠️ ") and LOBBY[locale] not in refused
+    assert sam.last_ephemeral().content == t(locale, "lobby.listed_next_game")
+    assert table.queued(sam.id) and table.seat_of(sam.id) is None
     await sam.slash("president hand")
-    assert LOBBY[locale] not in sam.last_ephemeral().content
+    assert t(locale, "hand.queue_next_game") in sam.last_ephemeral().content
+    await sam.slash("president join")
+    assert sam.last_ephemeral().content == "⚠️ " + t(locale, "err.already_listed")
     await marie.open_hand(instant)
     game = table.game
     assert game is not None
+    await play_until(fake, clock, [marie], lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    await marie.user.click(message(marie.user, table.table_message_id),
+                           cid(table, "next", game.version))
+    assert table.seat_of(sam.id) is None and [p.user_id for p in table.queue] == [sam.id]
     await play_until(fake, clock, [marie], lambda: over(game))
     await tick(fake, clock, 1)
-    await sam.slash("president join")
-    assert sam.last_ephemeral().content == t(locale, "lobby.queued_next_game")
-    await ask_to_join(fake, clock, table, sam)
-    assert sam.last_ephemeral().content == "⚠️ " + t(locale, "err.already_listed")
-    assert [p.user_id for p in table.queue] == [sam.id]
+    await marie.user.click(message(marie.user, table.table_message_id),
+                           cid(table, "replay", game.version))
+    assert table.seat_of(sam.id) is not None and table.queue == []
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_friend_arriving_at_a_full_lobby_others_wait_at_joins_the_list(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """After « Terminer », ada, left on the list by a full table, kept waiting, but zoé
+    arriving then was refused. She joins the list behind ada and is told she takes a seat
+    in her turn; the host opening two more seats seats them both, in order."""
+    marie = fake.add_user("marie", locale=locale)
+    friends = [fake.add_user(n, locale=locale) for n in ("sam", "tom", "ada")]
+    zoe = fake.add_user("zoé", locale=locale)
+    table, game = await finished_game(fake, clock, instant, marie, 2, max_players=3)
+    for friend in friends:
+        await ask_to_join(fake, clock, table, friend)
+    await marie.click(message(marie, table.table_message_id), cid(table, "end", game.version))
+    assert table.game is None and [p.name for p in table.queue] == ["ada"]
+    await zoe.slash("president join")
+    assert zoe.last_ephemeral().content == t(locale, "lobby.listed_full")
+    assert [p.name for p in table.queue] == ["ada", "zoé"]
+    await instant.service.set_rules(table, marie.id, table.rules.replace(max_players=4))
+    assert [p.name for p in table.seats][-1] == "ada" and [p.name for p in table.queue] == ["zoé"]
+    await instant.service.set_rules(table, marie.id, table.rules.replace(max_players=5))
+    assert [p.name for p in table.seats][-2:] == ["ada", "zoé"] and table.queue == []
     fake.assert_no_errors()

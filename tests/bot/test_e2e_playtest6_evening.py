@@ -77,8 +77,8 @@ async def test_a_player_leaving_a_finished_game_does_not_say_too_few_are_left(
 ) -> None:
     """From the play-test: three friends and a bot finished a game; one went home with
     /president leave, and the lobby told the two left, with their bot, « ⚠️ Il ne reste
-    pas assez de joueurs » — three seats, which a classic game needs. The game had ended
-    with its results: the lobby says so and offers to play again."""
+    pas assez de joueurs » — three seats, which a classic game needs. Only the leaver's
+    seat goes: the others keep the results and « Rejouer », which deals them without it."""
     players = [Player(fake.add_user(name, locale=locale)) for name in ("marie", "léo", "sam")]
     users = [player.user for player in players]
     table = await create_table(instant, users[0])
@@ -97,10 +97,16 @@ async def test_a_player_leaving_a_finished_game_does_not_say_too_few_are_left(
     await play_until(fake, clock, players, lambda: game.phase is Phase.GAME_OVER)
     await users[2].slash("president leave")
     await tick(fake, clock, 1)
-    shown = message(users[0], table.lobby_message_id).content
+    assert table.game is game and game.phase is Phase.GAME_OVER and table.notice is None
+    shown = message(users[0], table.table_message_id).content
     assert t(locale, "table.back_to_lobby") not in shown
-    assert t(locale, "table.finished") in shown
-    assert len(table.seats) == 3 >= table.rules.min_players
+    assert t(locale, "table.host_over", host="marie") in shown
+    await users[0].click(message(users[0], table.table_message_id),
+                         cid(table, "replay", game.version))
+    replayed = table.game
+    assert replayed is not None and replayed is not game
+    assert sum(replayed.active) == 3 >= table.rules.min_players
+    assert table.seat_of(users[2].id) is None
     fake.assert_no_errors()
 
 

@@ -188,6 +188,20 @@ def test_a_freed_seat_is_not_dealt_and_roles_follow_the_smaller_table() -> None:
     assert sorted(r for r in game.roles if r) == sorted(["P", "VP", "VL", "L"])
 
 
+def test_a_seat_freed_once_the_game_is_over_is_not_dealt_in_its_replay() -> None:
+    """A player leaving a finished game frees their seat, and « Rejouer » deals the others
+    without it; mid-round seats still do not change."""
+    game = Game.new(classic(), 4, seed=4)
+    with pytest.raises(IllegalAction):
+        game.remove_seat(1)
+    game.stop()
+    assert game.phase is Phase.GAME_OVER
+    game.remove_seat(1)
+    again = game.replay()
+    assert again.hands[1] == [] and 1 not in again.players
+    assert sum(len(h) for h in again.hands) == 52
+
+
 def test_leave_hands_the_seat_to_a_bot_and_set_bot_gives_it_back() -> None:
     game = Game.new(classic(), 4, seed=9)
     game.leave(2)

@@ -24,8 +24,7 @@ def seatless_lines(table: Table, user_id: int, locale: LocaleLike) -> list[str]:
     """Someone without a seat opened a hand: the way to one. A game under way seats nobody
     new; those waiting (`bots_fill`, as `TableService.join` decides) sit between rounds in
     their order of arrival (RULES §10), so the queue says how many are ahead; without
-    `bots_fill` one joins once the table is back in its lobby, or asks for a seat in the
-    next game once this one is over."""
+    `bots_fill` one asks for a seat in the next game."""
     waiting = [p.user_id for p in table.queue]
     if user_id in waiting:
         ahead = waiting.index(user_id)

@@ -47,14 +47,19 @@ async def redraw_lobby(interaction: Interaction, table: Table) -> None:
     interaction.client.publisher.shown(table, "lobby", screen)
 
 
+# What each way of waiting for a seat (`Seating.join`) tells the one now waiting.
+WAITING = {"queued": "lobby.queued", "next_game": "lobby.queued_next_game",
+           "listed": "lobby.listed_next_game", "waiting": "lobby.listed_full"}
+
+
 async def join(interaction: Interaction, table: Table, from_lobby: bool) -> None:
     """The command and the « Rejoindre » buttons (the lobby's, and a finished game's on the
     table message, which asks for a seat in the next game)."""
     outcome = await interaction.client.service.join(
         table, interaction.user.id, display_name(interaction), str(interaction.locale))
-    if outcome in ("queued", "next_game"):
-        key = "lobby.queued" if outcome == "queued" else "lobby.queued_next_game"
-        await interaction.response.send_message(t(interaction.locale, key), ephemeral=True)
+    if outcome in WAITING:
+        await interaction.response.send_message(t(interaction.locale, WAITING[outcome]),
+                                                ephemeral=True)
     elif outcome == "back" and table.game is not None:
         await show_hand(interaction, table, update=False)
     elif from_lobby:

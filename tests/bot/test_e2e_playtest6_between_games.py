@@ -378,3 +378,27 @@ async def test_a_friend_arriving_at_a_full_lobby_others_wait_at_joins_the_list(
     await instant.service.set_rules(table, marie.id, table.rules.replace(max_players=5))
     assert [p.name for p in table.seats][-2:] == ["ada", "zoé"] and table.queue == []
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_friend_watching_a_game_asks_for_a_seat_from_the_table_message(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """Mid-game, the only way onto the list for the next game was `/president join`: the
+    table message offered « Rejoindre » only once the game was over. It now offers it
+    throughout, with the command's answers: listed once, then refused as already listed;
+    a seated player is told they already have a seat."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    sam = fake.add_user("sam", locale=locale)
+    table = await host_against_bots(instant, marie.user, "classic", 2, game_end="rounds:2")
+    await tick(fake, clock, 1)
+    board = message(sam, table.table_message_id)
+    await sam.click(board, cid(table, "join"))
+    assert sam.last_ephemeral().content == t(locale, "lobby.listed_next_game")
+    assert table.queued(sam.id) and table.seat_of(sam.id) is None
+    await sam.click(board, cid(table, "join"))
+    assert sam.last_ephemeral().content == "⚠️ " + t(locale, "err.already_listed")
+    await marie.user.click(board, cid(table, "join"))
+    assert marie.user.last_ephemeral().content == "⚠️ " + t(locale, "err.already_seated")
+    assert [p.user_id for p in table.queue] == [sam.id]
+    fake.assert_no_errors()

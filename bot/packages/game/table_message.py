@@ -239,6 +239,7 @@ def table_view(table: Table, game: Game) -> discord.ui.View:
                             style=discord.ButtonStyle.danger))
     if game.phase is Phase.GAME_OVER:  # between rounds the game goes on: no replay offered
         items.append(button(table.id, "replay", t(loc, "btn.replay"), version=game.version))
-        # A friend arriving now asks for a seat in the next game (Seating.join).
-        items.append(button(table.id, "join", t(loc, "btn.join")))
+    # A friend watching asks for a seat from here as with `/president join`: the queue
+    # between rounds (`bots_fill`), else the list for the next game (Seating.join).
+    items.append(button(table.id, "join", t(loc, "btn.join")))
     return view(*items)

@@ -53,8 +53,8 @@ WAITING = {"queued": "lobby.queued", "next_game": "lobby.queued_next_game",
 
 
 async def join(interaction: Interaction, table: Table, from_lobby: bool) -> None:
-    """The command and the « Rejoindre » buttons (the lobby's, and a finished game's on the
-    table message, which asks for a seat in the next game)."""
+    """The command and the « Rejoindre » buttons (the lobby's, and the table message's,
+    which asks for a seat while a game is on)."""
     outcome = await interaction.client.service.join(
         table, interaction.user.id, display_name(interaction), str(interaction.locale))
     if outcome in WAITING:

@@ -132,7 +132,8 @@ def number(text: str, limit: int) -> int:
 
 async def refuse(interaction: discord.Interaction[Any], key: str, **params: object) -> None:
     """Tell the user, privately and in their language, why nothing happened."""
-    await answer_privately(interaction, WARNING + t(interaction.locale, key, **params))
+    await answer_privately(interaction, refusal_text(interaction.locale,
+                                                     TableError(key, **params)))
 
 
 async def answer_privately(interaction: discord.Interaction[Any], text: str) -> None:

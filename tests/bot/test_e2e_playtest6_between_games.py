@@ -26,6 +26,7 @@ from .e2e import (
     play_until,
     table_of,
     tick,
+    two_humans_against_a_bot,
 )
 
 LOCALES = ["fr", "en"]
@@ -297,18 +298,8 @@ async def test_too_few_left_after_a_finished_game_takes_the_table_to_its_lobby(
     replay, so the table goes to its lobby, saying the game is over (not « too few
     players », as it ended with its results)."""
     marie, leo = (Player(fake.add_user(n, locale=locale)) for n in ("marie", "léo"))
-    table = await create_table(instant, marie.user)
-    await instant.service.set_rules(table, marie.user.id,
-                                    table.rules.replace(game_end="rounds:1"))
-    lobby = message(marie.user, table.lobby_message_id)
-    await leo.user.click(lobby, cid(table, "join"))
-    await marie.user.click(lobby, cid(table, "addbot"))
-    await marie.user.click(lobby, cid(table, "start"))
-    await tick(fake, clock, 1)
-    for player in (marie, leo):
-        await player.open_hand(instant)
-    game = table.game
-    assert game is not None
+    table, game = await two_humans_against_a_bot(fake, clock, instant, marie, leo,
+                                                 game_end="rounds:1")
     await play_until(fake, clock, [marie, leo], lambda: over(game))
     await tick(fake, clock, 1)
     await leo.user.slash("president leave")

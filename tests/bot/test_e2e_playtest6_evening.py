@@ -26,6 +26,7 @@ from .e2e import (
     play_until,
     record_charts,
     tick,
+    two_humans_against_a_bot,
 )
 
 TOKEN_MINUTES = 15  # "Interaction tokens are valid for 15 minutes" (receiving-and-responding)
@@ -43,18 +44,8 @@ async def test_closing_a_table_leaves_hands_past_their_token_alone(
     is closed, in their player's language."""
     host = Player(fake.add_user("marie", locale=host_locale))
     guest = Player(fake.add_user("léo", locale=guest_locale))
-    table = await create_table(instant, host.user)
-    await instant.service.set_rules(table, host.user.id,
-                                    table.rules.replace(game_end="rounds:1"))
-    lobby = message(host.user, table.lobby_message_id)
-    await guest.user.click(lobby, cid(table, "join"))
-    await host.user.click(lobby, cid(table, "addbot"))
-    await host.user.click(lobby, cid(table, "start"))
-    await tick(fake, clock, 1)
-    await host.open_hand(instant)
-    await guest.open_hand(instant)
-    game = table.game
-    assert game is not None
+    table, game = await two_humans_against_a_bot(fake, clock, instant, host, guest,
+                                                 game_end="rounds:1")
     await play_until(fake, clock, [host, guest], lambda: game.phase is Phase.GAME_OVER)
     await tick(fake, clock, (TOKEN_MINUTES + 1) * 60)  # they talk it over
     old_hand = host.hand.content

@@ -559,6 +559,7 @@ CATALOGUE: dict[str, str] = {
     "err.too_many_gifts": "You give {cards} in all, and you already picked {picked} in the other menu: remove some first.",
     "hand.give_held": "You give {cards} to **{name}**: the cards change hands once everyone has chosen.",
     "hand.give_held_auto": "The rules give {cards} to **{name}** for you: the cards change hands once everyone has chosen.",
+    "hand.give_equal_best": "You hold other cards as strong as these: pick in the menu which ones go, until everyone has chosen; otherwise the rules' pick goes.",
     "hand.give_waiting": "Waiting for the other players to finish the exchange.",
     "hand.received": "You received {cards} from {name}.",
     "hand.gave": "You gave {cards} to {name}.",

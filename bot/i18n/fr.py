@@ -559,6 +559,7 @@ CATALOGUE: dict[str, str] = {
     "err.too_many_gifts": "Tu donnes {cards} en tout, et tu en as déjà choisi {picked} dans l’autre menu : retire-en d’abord.",
     "hand.give_held": "Tu donnes {cards} à **{name}** : les cartes changent de main quand tout le monde a choisi.",
     "hand.give_held_auto": "Pour toi, la règle donne {cards} à **{name}** : les cartes changent de main quand tout le monde a choisi.",
+    "hand.give_equal_best": "Tu as d’autres cartes aussi fortes que celles-ci : choisis dans le menu lesquelles partent, tant que tout le monde n’a pas choisi ; sinon, ce sont celles de la règle.",
     "hand.give_waiting": "On attend que les autres finissent l’échange.",
     "hand.received": "{name} t’a donné {cards}.",
     "hand.gave": "Tu as donné {cards} à {name}.",

@@ -257,7 +257,7 @@ class TableService:
         async with table.lock:
             game, seat = self._seated_game(table, user_id)
             refusals.check_round(game, seen)
-            due = game.exchange_due(seat)
+            due = game.gift_choice(seat)
             if game.phase is not Phase.EXCHANGE or due is None or not due.ready:
                 raise TableError("err.wrong_phase")
             if any(card not in due.allowed for card in cards):

@@ -4,13 +4,27 @@ meanwhile; MESSAGE_DELETE now has it posted afresh at once. Each test waits for 
 table (the refresh's one-second interval over, the human to act) and moves no clock after
 the deletion, so nothing else could have posted it."""
 
+import pytest
+
 from bot.client import PresidentBot
 from bot.i18n import t
+from bot.packages.game import chart
 from bot.tables.table import Table
+from engine import Phase
 from fakediscord import FakeDiscord, TestUser
 
 from .conftest import LinkedClock
-from .e2e import Player, cid, create_table, host_against_bots, message, play_until, table_of, tick
+from .e2e import (
+    Player,
+    cid,
+    create_table,
+    host_against_bots,
+    message,
+    play_until,
+    record_charts,
+    table_of,
+    tick,
+)
 
 
 async def quiet_game(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
@@ -105,4 +119,27 @@ async def test_deleting_a_message_that_is_not_the_table_s_changes_nothing(
     fake.delete_message(board)
     await fake.settle()
     assert channel_posts(fake, mark) == []
+    fake.assert_no_errors()
+
+
+async def test_a_deleted_results_message_comes_back_with_its_chart(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    drawn = record_charts(monkeypatch)
+    marie = Player(fake.add_user("marie", locale="fr"))
+    table = await host_against_bots(instant, marie.user, "classic", 2, game_end="rounds:1")
+    await tick(fake, clock, 1)
+    await marie.open_hand(instant)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, [marie], lambda: game.phase is Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+    await tick(fake, clock, 1)
+    old = table.table_message_id
+    assert old is not None and len(drawn) == 1
+    fake.delete_message(old)
+    await fake.settle()
+    assert table.table_message_id not in (None, old)
+    assert message(marie.user, table.table_message_id).attachments == (chart.FILENAME,)
     fake.assert_no_errors()

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.client import PresidentBot
-from bot.i18n import t
+from bot.i18n import plural, t
 from bot.i18n.cards import shorts
 from engine import Card, Phase
 from fakediscord import FakeDiscord
@@ -121,4 +121,26 @@ async def test_no_menu_without_a_choice(
     await marie.open_hand(president)
     assert t("fr", "hand.give_equal_best") not in marie.hand.content
     assert not [s for s in marie.hand.selects if ":give:" in s.custom_id]
+    fake.assert_no_errors()
+
+
+async def test_a_pick_leaving_a_better_card_behind_is_refused_and_changes_nothing(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """A 2 and three aces, two to give: the 2 must go, the choice is which ace. Two aces are
+    refused by the engine's rule, in the hand, and the rules' pick stands."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    table = await host_against_bots(president, marie.user, "proletario", 3)
+    await tick(fake, clock, 1)
+    hands = [["2H", "AS", "AD", "AC", "5C"], *HANDS[1:]]
+    game = deal(president, table, hands, previous_ranking=RANKING)
+    await tick(fake, clock, 0.5)
+    await marie.open_hand(president)
+    held = game.gift_on_hold(0)
+    [menu] = [s for s in marie.hand.selects if ":give:" in s.custom_id]
+    assert {o.value for o in menu.options} == {"2H", "AS", "AD", "AC"}
+    await marie.user.select(marie.hand, ["AS", "AD"], select=menu.custom_id)
+    refusal = "⚠️ " + t("fr", "engine.must_give_best", cards=plural("fr", "n.cards", 2))
+    assert marie.hand.content.startswith(refusal)
+    assert game.gift_on_hold(0) == held
     fake.assert_no_errors()

@@ -63,6 +63,16 @@ class PresidentBot(Host):
                  **options: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        # MESSAGE_DELETE and MESSAGE_DELETE_BULK, to repost a table message a moderator
+        # deleted (`TableService.messages_deleted`): « GUILD_MESSAGES (1 << 9) -
+        # MESSAGE_CREATE, MESSAGE_UPDATE, MESSAGE_DELETE, MESSAGE_DELETE_BULK », not among
+        # the privileged intents (Gateway Intents, List of Intents and Privileged Intents,
+        # https://discord.com/developers/docs/events/gateway#list-of-intents). Message
+        # content is privileged and not asked for: the bot reads no message.
+        intents.guild_messages = True
+        # The bot reads no message, and the raw delete events need no cache: keeping the
+        # channels' last 1,000 messages would only cost memory.
+        options.setdefault("max_messages", None)
         if config.shard_count is not None or config.shard_auto:
             if not isinstance(self, discord.AutoShardedClient):
                 raise TypeError("a sharded Config needs ShardedPresidentBot (see create_bot)")

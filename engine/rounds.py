@@ -280,6 +280,21 @@ class Rounds(Tricks):
                 return gift.receiver, gift.cards, gift.automatic
         return None
 
+    def gift_choice(self, seat: int) -> ExchangeDue | None:
+        """What the seat may still choose in the exchange: its due gift (`exchange_due`), or
+        the automatic gift a blind exchange holds back for a low role, which it may replace
+        by its own pick among the cards of the same values (`allowed`) until the swap. A
+        table offers that pick only when ``allowed`` holds more cards than ``count``."""
+        due = self.exchange_due(seat)
+        if due is not None or self.phase is not Phase.EXCHANGE:
+            return due
+        gift = self._open_gift(seat)
+        if gift is None:
+            return None
+        return ExchangeDue(gift.giver, gift.receiver, gift.count, gift.mode,
+                           allowed_cards(self.hands[seat], gift, self.rules.top_single),
+                           self._gift_ready(gift))
+
     def _gift_ready(self, gift: Gift) -> bool:
         if self.rules.exchange_blind or gift.mode == "best":
             return True

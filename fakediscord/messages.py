@@ -165,6 +165,12 @@ class MessageWriter:
         self._old_edits[message.id] = done + 1
 
     def delete(self, message: StoredMessage) -> None:
+        """Delete one message; sessions with GUILD_MESSAGES get MESSAGE_DELETE: its id,
+        channel_id and guild_id (Gateway Intents, « GUILD_MESSAGES (1 << 9) […]
+        MESSAGE_DELETE, MESSAGE_DELETE_BULK », and Message Delete Event Fields,
+        https://discord.com/developers/docs/events/gateway#list-of-intents and
+        https://discord.com/developers/docs/events/gateway-events#message-delete).
+        Ephemeral messages are not channel messages: nothing is sent for them."""
         self._world.remove_message(message)
         if not message.ephemeral:
             self._gateway.dispatch(
@@ -176,6 +182,24 @@ class MessageWriter:
                 },
                 intent=INTENT_GUILD_MESSAGES,
             )
+
+    def delete_bulk(self, channel: Channel, messages: list[StoredMessage]) -> None:
+        """Delete several messages of one channel at once (Bulk Delete Messages): one
+        MESSAGE_DELETE_BULK with their ``ids``, channel_id and guild_id (Message Delete Bulk
+        Event Fields, https://discord.com/developers/docs/events/gateway-events#message-delete-bulk),
+        under the same GUILD_MESSAGES intent."""
+        for message in messages:
+            assert message.channel_id == channel.id and not message.ephemeral
+            self._world.remove_message(message)
+        self._gateway.dispatch(
+            "MESSAGE_DELETE_BULK",
+            {
+                "ids": [str(message.id) for message in messages],
+                "channel_id": str(channel.id),
+                "guild_id": str(channel.guild_id),
+            },
+            intent=INTENT_GUILD_MESSAGES,
+        )
 
     def _attachment(self, channel: Channel, upload: Upload, payload: dict[str, Any]
                     ) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import Any
 
 import discord
@@ -34,7 +34,7 @@ from .rest import API, GATEWAY_PATH, Rest
 from .settle import IDLE_POLLS, Activity, loop_is_idle, wait_until_idle
 from .snapshots import Message, snapshot
 from .snowflake import Snowflakes
-from .state import Channel, Guild, InteractionRecord, World
+from .state import Channel, Guild, InteractionRecord, StoredMessage, World
 
 
 class FakeDiscord:
@@ -359,6 +359,22 @@ class FakeDiscord:
             fields = ("id", "guild_id", "parent_id", "type")
             self.gateway.dispatch("THREAD_DELETE", {k: payload[k] for k in fields},
                                   intent=INTENT_GUILDS)
+
+    def delete_message(self, message: Message | int) -> None:
+        """A moderator deletes a channel message (the bot's lobby or table message, say): the
+        bot gets MESSAGE_DELETE if it asked for GUILD_MESSAGES (`MessageWriter.delete`)."""
+        self.writer.delete(self._stored(message))
+
+    def delete_messages(self, channel: Channel, messages: Sequence[Message | int]) -> None:
+        """A moderator (or a moderation bot) deletes several messages of ``channel`` at once:
+        one MESSAGE_DELETE_BULK (`MessageWriter.delete_bulk`)."""
+        self.writer.delete_bulk(channel, [self._stored(m) for m in messages])
+
+    def _stored(self, message: Message | int) -> StoredMessage:
+        message_id = message if isinstance(message, int) else message.id
+        stored = self.world.messages.get(message_id)
+        assert stored is not None, f"no message {message_id}"
+        return stored
 
     def remove_bot(self, guild: Guild) -> None:
         """The bot is kicked from ``guild``: GUILD_DELETE without ``unavailable`` ("If the

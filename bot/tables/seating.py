@@ -106,11 +106,16 @@ class Seating:
             # only too few left for another game sends the table to its lobby, saying the
             # game ended (it did, with its results), not « too few players ».
             seats.free_seat(table, game, seat)
-            if table.too_few_left():
+            if table.list_left():
+                self._list_to_lobby(table)
+            elif table.too_few_left():
                 self._to_lobby(table, LogEntry("table.finished"))
         else:
             outcome = table.leave_outcome(user_id)
-            if outcome is LeaveOutcome.WAIT:
+            if outcome is LeaveOutcome.LIST_LOBBY:
+                table.seats[seat].user_id = None  # the lobby keeps no seat for them
+                self._list_to_lobby(table)
+            elif outcome is LeaveOutcome.WAIT:
                 deadline = self.clock.now() + table.rules.leave_grace_seconds
                 table.away[user_id] = deadline
                 self.arm_grace(table, user_id, deadline)
@@ -125,6 +130,14 @@ class Seating:
                 table.seats[seat].user_id = None
                 self._after(table, refusals.engine(lambda: game.leave(seat)))
         self._gone(table, user_id)
+
+    def _list_to_lobby(self, table: Table) -> None:
+        """Only bots were left to play: the game stops and the list for the next game sits
+        in the lobby, its first as host, whom the lobby's notice names (`Table.list_left`)."""
+        heir = table.heir()
+        assert heir is not None  # the list is not empty
+        self._to_lobby(table, LogEntry("table.list_seated", {"name": heir.name}))
+        table.pass_host()
 
     def _gone(self, table: Table, user_id: int) -> None:
         """After a player left their seat or the queue: a leaving host hands the role on

@@ -16,7 +16,7 @@ import asyncio
 import itertools
 import logging
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Protocol
 
 from bot.tables import hosting, refusals, seats, thinking
@@ -257,7 +257,7 @@ class TableService:
         async with table.lock:
             game, seat = self._seated_game(table, user_id)
             refusals.check_round(game, seen)
-            due = game.exchange_due(seat)
+            due = game.gift_choice(seat)
             if game.phase is not Phase.EXCHANGE or due is None or not due.ready:
                 raise TableError("err.wrong_phase")
             if any(card not in due.allowed for card in cards):
@@ -480,6 +480,23 @@ class TableService:
         table = self.registry.in_channel(channel_id)
         if table is not None:
             await self._vanish(table, hands=False)
+
+    async def messages_deleted(self, channel_id: int, message_ids: Collection[int]) -> None:
+        """Someone deleted the table's lobby or table message (a moderator tidying the
+        channel): it is posted afresh at once, through the refresh and so within the call
+        budget, rather than at the table's next change, which could leave players without
+        its buttons for as long as a turn timer. Other messages are none of the table's."""
+        table = self.registry.in_channel(channel_id)
+        if table is None:
+            return
+        async with table.lock:
+            gone = False
+            if table.lobby_message_id in message_ids:
+                table.lobby_message_id, gone = None, True
+            if table.table_message_id in message_ids:
+                table.table_message_id, gone = None, True
+            if gone:
+                self.refresh(table)
 
     async def removed_from_guild(self, guild_id: int) -> None:
         """The bot was removed from a server: its tables there end (`_vanish`). The hands,

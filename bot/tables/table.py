@@ -43,11 +43,15 @@ class LeaveOutcome(Enum):
     FREE_LOBBY = "free_lobby"  # ... leaving too few: the table goes back to its lobby
     ROUND = "round"  # mid-round: a bot finishes the round for them, then the seat goes
     ROUND_LOBBY = "round_lobby"  # ... leaving too few once the round is over: the lobby
+    # No queue, and only bots left to play while friends wait for the next game: the game
+    # stops and they sit in the lobby at once, the first of them its host (`list_left`).
+    LIST_LOBBY = "list_lobby"
 
     @property
     def at_once(self) -> bool:
         """Between rounds the seat changes hands now; mid-round a bot plays it out first."""
-        return self in (LeaveOutcome.BOT, LeaveOutcome.FREE, LeaveOutcome.FREE_LOBBY)
+        return self in (LeaveOutcome.BOT, LeaveOutcome.FREE, LeaveOutcome.FREE_LOBBY,
+                        LeaveOutcome.LIST_LOBBY)
 
     @property
     def prompt(self) -> str:
@@ -275,17 +279,32 @@ class Table:
         self.arrivals += 1
         return Player(user_id, name, locale, self.arrivals)
 
-    def pass_host(self) -> None:
-        """The host left: the longest-seated human inherits, else the first one waiting for a
-        seat — bots play on until the round's end, when the new host deals them in; the table
-        keeps its host if nobody is left. During a game the history says who, the new host's
-        hand tells them (`host_handed`), and the round's end names the host who deals next."""
+    def heir(self) -> Player | None:
+        """Who would inherit the host role: the longest-seated human, else the first one
+        waiting for a seat; None when nobody is left."""
         humans = sorted(self.humans(), key=lambda p: p.joined) + self.queue
-        if humans and humans[0].user_id is not None:
-            self.host_id = humans[0].user_id
+        return humans[0] if humans and humans[0].user_id is not None else None
+
+    def pass_host(self) -> None:
+        """The host left: the `heir` inherits — where bots fill tables, one waiting plays
+        once the round is over, when the new host deals them in (a table without a queue
+        never hands a game to its list: `list_left`); the table keeps its host if nobody is
+        left. During a game the history says who, the new host's hand tells them
+        (`host_handed`), and the round's end names the host who deals next."""
+        heir = self.heir()
+        if heir is not None and heir.user_id is not None:
+            self.host_id = heir.user_id
             if self.game is not None:  # (the lobby marks its host: 👑)
                 self.host_handed = True
-                self.remember(LogEntry("ev.new_host", {"name": humans[0].name}))
+                self.remember(LogEntry("ev.new_host", {"name": heir.name}))
+
+    def list_left(self, leaving: Collection[int] = ()) -> bool:
+        """Whether, once the ``leaving`` seats have gone, a table without a queue has only
+        bots left to play while friends wait on its list for the next game. Its game then
+        stops for them (LeaveOutcome.LIST_LOBBY): bots playing on for nobody would leave
+        the list waiting, and hand the host role to someone without a seat."""
+        return not self.rules.bots_fill and bool(self.queue) and not any(
+            p.user_id is not None for seat, p in enumerate(self.seats) if seat not in leaving)
 
     def name(self, seat: int) -> str:
         return self.seats[seat].name
@@ -325,6 +344,8 @@ class Table:
         if self.rules.bots_fill:
             return LeaveOutcome.BOT if between_rounds else LeaveOutcome.ROUND_BOT
         seat = self.seat_of(user_id)
+        if seat is not None and self.list_left(self.left_seats | {seat}):
+            return LeaveOutcome.LIST_LOBBY
         short = seat is not None and self.too_few_left(self.left_seats | {seat})
         if between_rounds:
             return LeaveOutcome.FREE_LOBBY if short else LeaveOutcome.FREE

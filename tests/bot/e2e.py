@@ -300,9 +300,11 @@ class Player:
                                    select=first.custom_id)
             await self.user.click(self.hand, confirm)
             return True
-        if gifts:
+        if gifts:  # the cards checked (a low role's gift the rules chose), else the first
             first = gifts[0]
-            await self.user.select(shown, [o.value for o in first.options[:first.min_values]],
+            checked = [o.value for o in first.options if o.default]
+            await self.user.select(shown, checked or [o.value for o in
+                                                      first.options[:first.min_values]],
                                    select=first.custom_id)
             return True
         for menu in selects:

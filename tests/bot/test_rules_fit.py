@@ -15,12 +15,12 @@ from .extremes import LONGEST_NAME, longest_rules
 
 
 def crowded_lobby(preset: str, locale: str) -> Table:
-    """Eight long names seated, thirty waiting and a notice naming a long name."""
+    """Eight long names seated, thirty waiting and the longest notice, naming a long name."""
     table = Table(id=7, channel_id=1, guild_id=1, host_id=100, locale=locale,
                   rules=longest_rules(preset, locale))
     table.seats = [Player(100 + s, LONGEST_NAME) for s in range(8)]
     table.queue = [Player(200 + s, LONGEST_NAME) for s in range(30)]
-    table.notice = LogEntry("table.cancelled_kicked", {"name": LONGEST_NAME})
+    table.notice = LogEntry("table.list_seated", {"name": LONGEST_NAME})
     return table
 
 

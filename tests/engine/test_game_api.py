@@ -219,3 +219,19 @@ def test_proletario_reseats_by_rank_and_deals_fourteen_to_the_top() -> None:
     game.next_round()
     assert game.players == list(ranking)
     assert [len(game.hands[s]) for s in ranking] == [14, 14, 13, 13]
+
+
+def test_gift_choice_offers_a_low_role_its_equal_best_cards_until_it_picks() -> None:
+    """Proletario's blind exchange gives the low role's best cards for it; `gift_choice`
+    says what it may pick instead (the cards of the due values), until it has picked."""
+    cards = [[Card.parse(c) for c in hand.split()]
+             for hand in ("2H 2S 2D AS 5C", "3H 4H 9H", "6D 7D", "KC KD 8C")]
+    game = Game.new(Rules.preset("proletario"), seats=4, seed=1, hands=cards,
+                    previous_ranking=[1, 2, 3, 0])
+    assert game.exchange_due(0) is None
+    choice = game.gift_choice(0)
+    assert choice is not None and choice.receiver == 1 and choice.count == 2
+    assert sorted(map(str, choice.allowed)) == ["2D", "2H", "2S"]
+    assert game.gift_choice(1) == game.exchange_due(1)  # a pending gift: the same answer
+    game.give(0, [Card.parse("2D"), Card.parse("2S")])
+    assert game.gift_choice(0) is None

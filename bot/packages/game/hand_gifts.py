@@ -15,7 +15,7 @@ from bot.packages.cards.emojis import FaceLine, faces
 from bot.packages.controls import OPTIONS_PER_SELECT, button, select
 from bot.packages.game.lines import countdown, role_name, spanish
 from bot.tables.table import Table
-from engine import Game
+from engine import Card, Game
 from engine.roles import exchange_pairs
 
 
@@ -52,6 +52,8 @@ def exchange_part(table: Table, game: Game, seat: int, locale: LocaleLike,
             lines.append(t(locale, "hand.give_held_auto" if automatic else "hand.give_held",
                            cards=shorts(locale, cards, spanish(table)),
                            name=table.name(receiver)))
+            if automatic:
+                _equal_best_part(table, game, seat, locale, cards, items, lines)
         lines.append(t(locale, "hand.give_waiting"))
         return
     lines.append(t(locale, "hand.give", cards=plural(locale, "n.cards", due.count),
@@ -85,12 +87,7 @@ def exchange_part(table: Table, game: Game, seat: int, locale: LocaleLike,
                        cards=shorts(locale, picked, spanish(table)) or "—",
                        left=plural(locale, "n.cards", left)))
     for index, part in enumerate(parts):
-        options = [discord.SelectOption(label=short(locale, c, spanish(table)), value=str(c),
-                                        description=card_words(locale, c, spanish(table),
-                                                               table.rules.top_single),
-                                        default=c in preset,
-                                        emoji=faces.emoji(c, spanish(table), locale))
-                   for c in part]
+        options = [_gift_option(table, locale, c, c in preset) for c in part]
         placeholder = t(locale, "hand.give_cards") if single else \
             t(locale, "hand.give_part", part=index + 1, parts=len(parts))
         items.append(select(
@@ -105,3 +102,29 @@ def exchange_part(table: Table, game: Game, seat: int, locale: LocaleLike,
     if table.hints:  # what the normal bot would give (see hint.py)
         items.append(button(table.id, "hint", "💡 " + t(locale, "btn.hint"),
                             version=game.version, row=4))
+
+
+def _equal_best_part(table: Table, game: Game, seat: int, locale: LocaleLike,
+                     held: tuple[Card, ...], items: list[discord.ui.Item[Any]],
+                     lines: list[str]) -> None:
+    """The low role's own pick among its equal best cards (`game.gift_choice`), offered only
+    when it has more of them than it must give: the rules' pick stays checked and goes if
+    the player does nothing. One select, as no low role holds more equal best cards than a
+    menu's options; picking gives at once, as a one-menu gift does."""
+    choice = game.gift_choice(seat)
+    if choice is None or not choice.ready or len(choice.allowed) <= choice.count:
+        return
+    lines.append(t(locale, "hand.give_equal_best"))
+    options = [_gift_option(table, locale, c, c in held)
+               for c in choice.allowed[:OPTIONS_PER_SELECT]]
+    items.append(select(table.id, "give", t(locale, "hand.give_cards"), options,
+                        version=game.version, arg="0", row=0,
+                        min_values=choice.count, max_values=choice.count))
+
+
+def _gift_option(table: Table, locale: LocaleLike, card: Card,
+                 checked: bool) -> discord.SelectOption:
+    return discord.SelectOption(label=short(locale, card, spanish(table)), value=str(card),
+                                description=card_words(locale, card, spanish(table),
+                                                       table.rules.top_single),
+                                default=checked, emoji=faces.emoji(card, spanish(table), locale))

@@ -206,7 +206,7 @@ async def pick_gift(click: Click) -> None:
     `TableService.pick_gift`) until confirmed."""
     game = click.table.game
     seat = click.table.seat_of(click.user_id)
-    due = game.exchange_due(seat) if game is not None and seat is not None else None
+    due = game.gift_choice(seat) if game is not None and seat is not None else None
     service = click.bot.service
     if due is not None and len(due.allowed) <= OPTIONS_PER_SELECT:
         await _hand_action(click, lambda: service.give(click.table, click.user_id,

@@ -117,6 +117,17 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         await self.bot.service.channel_deleted(payload.thread_id)
 
     @commands.Cog.listener()
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        """Raw: the bot keeps no message cache (`PresidentBot`), and a table's message may
+        predate this process."""
+        await self.bot.service.messages_deleted(payload.channel_id, {payload.message_id})
+
+    @commands.Cog.listener()
+    async def on_raw_bulk_message_delete(self,
+                                         payload: discord.RawBulkMessageDeleteEvent) -> None:
+        await self.bot.service.messages_deleted(payload.channel_id, payload.message_ids)
+
+    @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """The bot was kicked or banned from a server (not an outage: discord.py reports
         that as `on_guild_unavailable`)."""

@@ -54,6 +54,7 @@ Permissions and old messages::
 
     fake.set_bot_permissions(fake.channel, send_messages=False)   # POST → 403 50013
     fake.set_bot_permissions(fake.channel, view_channel=False)    # any channel route → 50001
+    fake.set_bot_permissions(fake.channel, attach_files=False)    # files posted or edited in → 50013
     fake.writer.old_edit_limit = 3     # edits of a message over an hour old, then 30046
 
 Threads: ``fake.add_thread(fake.channel, "partie", alice)`` makes a public thread, where

@@ -3,6 +3,16 @@
 Everything here is judged on the fake clock: the first response must arrive within
 ``ack_deadline`` seconds of the interaction's creation, and the token that follow-ups
 and edits use dies after ``token_lifetime``.
+
+Files in responses, follow-ups and their edits are accepted whatever the bot's channel
+permissions: Discord's docs do not say these need ATTACH_FILES. They only name it among "the
+permissions that can be used in interaction responses" (change log, June 29, 2022,
+« Calculated Permissions in Interaction Payloads »), the same entry that makes
+``app_permissions`` report it, and say of the later change to how a bot's permissions apply
+to interaction responses that "`ATTACH_FILES` and `EMBED_LINKS` would be affected but this is
+no longer the case" (« Changes to Bot Permissions for Interactions and Webhooks »,
+https://discord.com/developers/docs/change-log). The fake stays permissive there; the bot
+reads ``app_permissions`` and sends no file it lacks ATTACH_FILES for anyway.
 """
 
 from __future__ import annotations

@@ -114,6 +114,14 @@ def _template(request: web.Request) -> str:
     return path if resource is None else resource.canonical.removeprefix(API)
 
 
+def _sending(channel: Channel) -> int:
+    """The permission that lets the bot post in ``channel``: in a thread "The SEND_MESSAGES
+    permission has no effect in threads; users must have SEND_MESSAGES_IN_THREADS to talk in
+    a thread" (Threads, Permissions,
+    https://discord.com/developers/docs/topics/threads#permissions)."""
+    return SEND_MESSAGES if channel.parent_id is None else SEND_MESSAGES_IN_THREADS
+
+
 def _flag(request: web.Request, name: str) -> bool:
     return request.query.get(name, "").lower() in ("1", "true")
 
@@ -392,11 +400,9 @@ class Rest:
         # "When operating on a guild channel, the current user must have the SEND_MESSAGES
         # permission" (Create Message, limitations,
         # https://discord.com/developers/docs/resources/message#create-message); embeds
-        # without EMBED_LINKS and files without ATTACH_FILES are refused with 50013 too. In
-        # a thread "The SEND_MESSAGES permission has no effect in threads; users must have
-        # SEND_MESSAGES_IN_THREADS to talk in a thread" (Threads, Permissions,
-        # https://discord.com/developers/docs/topics/threads#permissions).
-        needed = [SEND_MESSAGES if channel.parent_id is None else SEND_MESSAGES_IN_THREADS]
+        # without EMBED_LINKS and files without ATTACH_FILES are refused with 50013 too; in
+        # a thread Send Messages in Threads stands for Send Messages (`_sending`).
+        needed = [_sending(channel)]
         if payload.get("embeds"):
             needed.append(EMBED_LINKS)
         if uploads:
@@ -418,9 +424,19 @@ class Rest:
         return json_response(message_payload(self._world, message))
 
     async def _patch_message(self, request: web.Request) -> web.Response:
-        message = self._channel_message(request)
-        self._in_archived(self._world.channel(message.channel_id), posting=False)
         payload, uploads = await read_body(request)
+        # An edit "can be edited by the original message author" without SEND_MESSAGES, but
+        # its files are uploads ("Any provided files will be **appended** to the message",
+        # Edit Message, https://discord.com/developers/docs/resources/message#edit-message):
+        # ATTACH_FILES "Allows for uploading images and files" (Permissions, Bitwise
+        # Permission Flags, https://discord.com/developers/docs/topics/permissions), and
+        # "Denying `SEND_MESSAGES` implicitly denies `MENTION_EVERYONE`, `SEND_TTS_MESSAGES`,
+        # `ATTACH_FILES`, and `EMBED_LINKS`" (same page, Implicit Permissions). Without them
+        # an edit with new files is refused whole, 403 50013.
+        channel = self._world.channel(int(request.match_info["channel_id"]))
+        message = self._channel_message(request, *(
+            (ATTACH_FILES, _sending(channel)) if uploads else ()))
+        self._in_archived(self._world.channel(message.channel_id), posting=False)
         self._writer.edit(message, payload, uploads)
         return json_response(message_payload(self._world, message))
 

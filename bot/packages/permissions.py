@@ -6,10 +6,18 @@ current user must have the SEND_MESSAGES permission", Create Message,
 https://discord.com/developers/docs/resources/message#create-message) and every channel route
 without VIEW_CHANNEL (implicit permissions,
 https://discord.com/developers/docs/topics/permissions#implicit-permissions). Those public
-messages carry no embeds, files or replies, so Embed Links, Attach Files and Read Message
-History are not needed, nor is Use External Emojis for card faces: "The USE_EXTERNAL_EMOJIS
-permission is not required to use app emojis" (Application-Owned Emoji,
-https://discord.com/developers/docs/resources/emoji#emoji-object-applicationowned-emoji). Each interaction says what
+messages carry no embeds or replies, so Embed Links and Read Message History are not needed,
+nor is Use External Emojis for card faces: "The USE_EXTERNAL_EMOJIS permission is not required
+to use app emojis" (Application-Owned Emoji,
+https://discord.com/developers/docs/resources/emoji#emoji-object-applicationowned-emoji).
+One file goes there: the points chart the results message gets at the end of a game, which
+needs ATTACH_FILES ("Allows for uploading images and files", Permissions, Bitwise Permission
+Flags,
+https://discord.com/developers/docs/topics/permissions#permissions-bitwise-permission-flags),
+itself lost with the right to post: "Denying `SEND_MESSAGES` implicitly denies [...]
+`ATTACH_FILES`, and `EMBED_LINKS`" (Implicit Permissions). It is optional: without it the
+results give the chart's values as text, and so do `/president stats` and `history`, whose
+private answers attach charts too. Each interaction says what
 the bot may do in its channel (`app_permissions`, "Bitwise set of permissions the app has
 within the channel the interaction was sent from",
 https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object),
@@ -33,6 +41,8 @@ from bot.tables.service import TableError
 # In the order a moderator should fix them: without View Channel nothing else counts.
 REQUIRED = ("view_channel", "send_messages")
 IN_THREADS = ("view_channel", "send_messages_in_threads")
+# Optional: only the end-of-game chart needs it (`may_attach`).
+ATTACH = "attach_files"
 THREADS = frozenset({discord.ChannelType.public_thread, discord.ChannelType.private_thread,
                      discord.ChannelType.news_thread})
 
@@ -46,6 +56,11 @@ def missing(permissions: discord.Permissions, thread: bool = False) -> str | Non
     """The first permission the bot needs and lacks (in a thread if ``thread``), or None."""
     needed = IN_THREADS if thread else REQUIRED
     return next((name for name in needed if not getattr(permissions, name)), None)
+
+
+def may_attach(permissions: discord.Permissions, thread: bool = False) -> bool:
+    """Whether the bot may upload a file to the channel (in a thread if ``thread``)."""
+    return bool(getattr(permissions, ATTACH)) and missing(permissions, thread) is None
 
 
 def permission_name(locale: object, name: str) -> str:

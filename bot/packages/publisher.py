@@ -22,7 +22,7 @@ from bot.packages.game import chart
 from bot.packages.game.hand import hand_screen
 from bot.packages.game.table_message import closed_lines, table_screen
 from bot.packages.lobby.display import lobby_screen
-from bot.packages.permissions import in_thread, missing, permission_name
+from bot.packages.permissions import ATTACH, in_thread, may_attach, missing, permission_name
 from bot.packages.screen import Screen
 from bot.tables.budget import BudgetClosed
 from bot.tables.refusals import TableError
@@ -66,6 +66,8 @@ class Publisher:
         self._blocked: dict[int, bool] = {}
         # Per table: the results message that carries its game's chart.
         self._charted: dict[int, int] = {}
+        # Tables whose host was told the chart cannot be attached (once per incident).
+        self._told_attach: set[int] = set()
         self.rendering = 0  # charts being drawn in worker threads (the bot reports them as busy)
 
     # ------------------------------------------------------------------ service hooks
@@ -120,6 +122,7 @@ class Publisher:
         self._retired.pop(table_id, None)
         self._blocked.pop(table_id, None)
         self._charted.pop(table_id, None)
+        self._told_attach.discard(table_id)
 
     async def _closed(self, table: Table) -> None:
         text = "\n".join(closed_lines(table))
@@ -149,6 +152,7 @@ class Publisher:
         the old one is gone); else tell the host, once per incident, which permission is
         missing. Retrying only here keeps a channel that refuses to one failed call per
         incident, not one per timer or bot move."""
+        await self._attachable(interaction, table)
         told = self._blocked.get(table.id)
         if told is None:
             return
@@ -166,6 +170,29 @@ class Publisher:
         # /president create): whatever the click answered, the table shows nothing of it.
         await answer_privately(interaction, refusal_text(interaction.locale, TableError(
             "err.cannot_post", permission=permission_name(interaction.locale, name))))
+
+    async def _attachable(self, interaction: discord.Interaction[Host], table: Table) -> None:
+        """Learn from the interaction whether the chart may be attached in the table's
+        channel, so that no upload is ever refused (a 403 counts toward Cloudflare's ban).
+        When it may again, the results' text gives way to the chart; while it may not, the
+        host is told once, privately, which permission it takes (unless the bot cannot post
+        at all: `err.cannot_post` says so)."""
+        thread = in_thread(interaction)
+        allowed = may_attach(interaction.app_permissions, thread)
+        was, table.attach_files = table.attach_files, allowed
+        if allowed:
+            self._told_attach.discard(table.id)
+            if was is False:
+                self._charted.pop(table.id, None)
+                self.bot.service.refresh(table)
+            return
+        if table.id in self._told_attach or table.id in self._blocked \
+                or missing(interaction.app_permissions, thread) is not None \
+                or not table.is_host(interaction.user.id):
+            return
+        self._told_attach.add(table.id)
+        await answer_privately(interaction, refusal_text(interaction.locale, TableError(
+            "err.cannot_attach", permission=permission_name(interaction.locale, ATTACH))))
 
     def _refused(self, table: Table, err: discord.HTTPException) -> None:
         log.warning("table %s: channel %s refused the bot (%s %s); posting stops until "
@@ -362,10 +389,11 @@ class Publisher:
         return discord.File(io.BytesIO(png), filename=filename, description=shown.alt)
 
     async def _chart(self, table: Table) -> None:
-        """At the end of a game its results message gets the points chart, once."""
+        """At the end of a game its results message gets the points chart, once, where the
+        bot may attach it (else the results show it as text: `chart_text`)."""
         game, message_id = table.game, table.table_message_id
         if game is None or game.phase is not Phase.GAME_OVER or message_id is None \
-                or self._charted.get(table.id) == message_id:
+                or self._charted.get(table.id) == message_id or table.attach_files is False:
             return
         shown = chart.points_chart(table, table.locale)
         if shown is None:
@@ -376,6 +404,14 @@ class Publisher:
             async with self.bot.budget.call():
                 await self._channel(table).get_partial_message(message_id).edit(
                     attachments=[image])
+        except discord.Forbidden as err:
+            # Taken away since the last interaction at the table (or a restored table has
+            # heard none yet): the results show the chart as text from now on, and the
+            # host hears why at their next action.
+            log.warning("table %s: channel %s refused the chart (%s)", table.id,
+                        table.channel_id, err.code)
+            table.attach_files = False
+            self.bot.service.refresh(table)
         except discord.HTTPException as err:
             log.warning("could not attach the chart to message %s: %s", message_id, err)
 

@@ -238,6 +238,10 @@ class Table:
     post_lobby: bool = False  # the next refresh posts a fresh lobby message
     post_table: bool = False  # the next refresh posts a fresh table message (new round)
     closed: bool = False
+    # Whether the bot may attach files in the table's channel, as the latest interaction
+    # there said (`Publisher.acted`); None before one (a restored table). Without, the
+    # results give the end-of-game chart as text. Runtime only, as the channel may change.
+    attach_files: bool | None = field(default=None, compare=False)
     # When the host, and anyone, last acted (hosting.claim, Deadlines): runtime
     # only, not persisted; a restored table starts counting again from its restart.
     host_seen: float = field(default=0.0, compare=False)

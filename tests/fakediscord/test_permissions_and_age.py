@@ -3,6 +3,8 @@ command scopes: the fake is as strict as Discord on each (issue 8, parts 1, 3 an
 
 from __future__ import annotations
 
+import io
+
 import discord
 import pytest
 
@@ -64,6 +66,40 @@ async def test_embeds_need_embed_links_and_history_needs_read_message_history(
         await channel.send(embed=discord.Embed(title="t"))
     fake.expect_error(50013)
     assert [m async for m in channel.history(limit=10)] == []
+
+
+async def test_files_need_attach_files_in_posts_and_in_edits(
+    fake: FakeDiscord, bot: TinyBot
+) -> None:
+    channel, posted = await posted_then_denied(fake, bot, "results", attach_files=False)
+    message = channel.get_partial_message(posted.id)
+
+    with pytest.raises(discord.Forbidden) as refused:
+        await message.edit(attachments=[discord.File(io.BytesIO(b"png"), "chart.png")])
+    assert refused.value.code == 50013
+    with pytest.raises(discord.Forbidden):
+        await channel.send(file=discord.File(io.BytesIO(b"png"), "chart.png"))
+    fake.expect_error(50013)
+    fake.expect_error(50013)
+    await message.edit(content="text only")  # no file: still fine
+    assert fake.world.messages[posted.id].attachments == []
+    assert fake.world.messages[posted.id].content == "text only"
+
+
+async def test_without_send_messages_an_edit_attaches_no_file(
+    fake: FakeDiscord, bot: TinyBot
+) -> None:
+    channel, posted = await posted_then_denied(fake, bot, "results", send_messages=False)
+
+    with pytest.raises(discord.Forbidden) as refused:
+        await channel.get_partial_message(posted.id).edit(
+            attachments=[discord.File(io.BytesIO(b"png"), "chart.png")])
+    assert refused.value.code == 50013  # ATTACH_FILES is implicitly denied with it
+    fake.expect_error(50013)
+    fake.set_bot_permissions(fake.channel, send_messages=True)
+    await channel.get_partial_message(posted.id).edit(
+        attachments=[discord.File(io.BytesIO(b"png"), "chart.png")])
+    assert [a["filename"] for a in fake.world.messages[posted.id].attachments] == ["chart.png"]
 
 
 async def test_app_permissions_report_the_channel_permissions(

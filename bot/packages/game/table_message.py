@@ -11,6 +11,7 @@ import discord
 from bot.i18n import LocaleLike, join_names, plural, t
 from bot.packages.cards.emojis import CONTENT_LIMIT, FaceLine, faces
 from bot.packages.controls import button, view
+from bot.packages.game import chart
 from bot.packages.game.lines import (
     countdown,
     entry_text,
@@ -25,6 +26,7 @@ from bot.packages.game.lines import (
 from bot.packages.lobby.display import queue_line
 from bot.packages.rules_text import preset_name
 from bot.packages.screen import Screen
+from bot.packages.text import shown_text
 from bot.tables.table import Table
 from engine import Game, Phase
 
@@ -66,6 +68,7 @@ def table_screen(table: Table, now: float) -> Screen:
     players = player_lines(loc, table, game)
     history = [f"• {entry_text(loc, table, e)}" for e in table.log]
     results: list[str] = []
+    charted = chart_text(loc, table) if game.phase is Phase.GAME_OVER else []
     # What to do next: true only while this is the table's current message.
     instructions: list[str] = []
     if game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
@@ -92,21 +95,34 @@ def table_screen(table: Table, now: float) -> Screen:
     # the results name every player with their role and points.
     def overruns() -> bool:
         recent = ["", t(loc, "table.recent"), *history] if history else []
-        return len("\n".join([*lines, *players, *recent, *results, *instructions])) > \
-            CONTENT_LIMIT - RETIRED_NOTE_ROOM
+        return len("\n".join([*lines, *players, *recent, *results, *charted,
+                              *instructions])) > CONTENT_LIMIT - RETIRED_NOTE_ROOM
     while history and overruns():
         del history[0]
     if results and overruns():
         players = []
         del lines[-1]  # the blank line above them
+    if overruns():  # then the chart's text too: the standings sum it up
+        charted = []
     lines.extend(players)
     if history:
         lines.extend(["", t(loc, "table.recent"), *history])
     lines.extend(results)
+    lines.extend(charted)
     # Face lines go above the instructions, so the retired text keeps them too.
     shown = faces.with_lines(lines + instructions, wanted, spanish(table), loc)
     return Screen("\n".join(shown), table_view(table, game),
                   retired="\n".join(shown[:len(shown) - len(instructions)]))
+
+
+def chart_text(loc: LocaleLike, table: Table) -> list[str]:
+    """The end-of-game chart as text, where the bot may not attach it: its alt text has every
+    value, so the results still read completely. Nothing while the chart can be attached
+    (or may be: a restored table has not heard yet, `Table.attach_files`)."""
+    if table.attach_files is not False:
+        return []
+    shown = chart.points_chart(table, loc)
+    return [] if shown is None else ["", t(loc, "table.chart_text", chart=shown_text(shown.alt))]
 
 
 def host_name(table: Table) -> str:

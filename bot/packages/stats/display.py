@@ -96,9 +96,21 @@ async def stats(interaction: Interaction, member: discord.abc.User) -> None:
     lines = [line, *_preset_lines(locale, record)]
     history = await storage.rating_history(interaction.guild_id, member.id)
     shown = chart.rating_chart(locale, name, history)
-    image = None if shown is None else \
-        await interaction.client.publisher.draw(shown, chart.RATING_FILENAME)
+    image = None if shown is None else await _image(interaction, shown, chart.RATING_FILENAME)
+    if shown is not None and image is None:
+        lines.append(shown_text(shown.alt))
     await _answer(interaction, t(locale, "stats.title", name=name), lines, image)
+
+
+async def _image(interaction: Interaction, shown: chart.PointsChart,
+                 filename: str) -> discord.File | None:
+    """The chart to attach, or None where the interaction says the bot may not attach files
+    (its alt text, every value, then stands for it). Discord's docs do not say a private
+    answer needs Attach Files (see fakediscord/interactions.py), but they report it in
+    `app_permissions`: heeding it risks no refusal, and draws nothing for nothing."""
+    if not interaction.app_permissions.attach_files:
+        return None
+    return await interaction.client.publisher.draw(shown, filename)
 
 
 async def leaderboard(interaction: Interaction, preset: str | None) -> None:
@@ -217,7 +229,7 @@ async def past_chart(interaction: discord.Interaction[Any], arg: str, values: li
         await _answer(interaction, t(locale, "history.title"), [t(locale, "history.gone")])
         return
     shown = chart.chart_of(locale, story.names, story.totals)
-    image = await interaction.client.publisher.draw(shown, chart.FILENAME)
+    image = await _image(interaction, shown, chart.FILENAME)
     preset = preset_name(locale, story.preset) if story.preset in PRESETS else story.preset
     # The alt text has every value: shown as the embed's line too, with the names escaped.
     await _answer(interaction, t(locale, "history.chart_title", preset=preset),

@@ -1,0 +1,160 @@
+"""Attach Files: where the bot lacks it, it uploads nothing Discord would refuse (every 403
+counts toward Cloudflare's ban). The results give the end-of-game chart as text, the host is
+told once, privately and in their language, which permission the chart takes, and
+/president stats and history answer with their charts' text; once the permission is back,
+so are the charts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.client import PresidentBot
+from bot.i18n import t
+from bot.packages.game import chart
+from bot.packages.text import shown_text
+from bot.tables.table import Table
+from engine import Phase
+from fakediscord import FakeDiscord, TestUser
+
+from .conftest import LinkedClock
+from .e2e import (
+    alice_and_bob_stored,
+    cid,
+    eight_seat_game_over,
+    host_against_three_bots,
+    let_timers_play,
+    message,
+    play_every_round,
+    record_charts,
+    tick,
+)
+from .test_e2e_playtest4 import LONG_NAMES
+from .test_e2e_playtest5_stats import MARKDOWN_NAMES
+
+LOCALES = ["fr", "en"]
+
+
+def notices(user: TestUser, locale: str) -> int:
+    """How often ``user`` was told the chart cannot be attached."""
+    told = "⚠️ " + t(locale, "err.cannot_attach", permission=t(locale, "perm.attach_files"))
+    return sum(1 for m in user.visible() if m.ephemeral and m.content == told)
+
+
+def chart_line(table: Table) -> str:
+    """The results' line that stands for the chart: its alt text, every value."""
+    shown = chart.points_chart(table, table.locale)
+    assert shown is not None
+    return t(table.locale, "table.chart_text", chart=shown_text(shown.alt))
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_without_attach_files_the_results_give_the_chart_as_text_until_it_is_back(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch, locale: str,
+) -> None:
+    drawn = record_charts(monkeypatch)
+    fake.set_bot_permissions(fake.channel, attach_files=False)
+    marie = fake.add_user("marie", locale=locale)
+    table = await host_against_three_bots(president, marie, "rounds:1")
+    assert notices(marie, locale) == 1  # at /president create, not again at each click
+    game = table.game
+    assert game is not None
+    await let_timers_play(fake, clock, game, Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+
+    results = message(marie, table.table_message_id)
+    assert results.attachments == () and drawn == []  # no upload tried, none drawn
+    assert chart_line(table) in results.content
+    assert t(locale, "table.standings") in results.content
+    assert fake.invalid_requests() == 0
+    await marie.click(results, cid(table, "join"))  # acting again tells her nothing more
+    assert notices(marie, locale) == 1
+
+    fake.set_bot_permissions(fake.channel, attach_files=True)
+    await marie.click(results, cid(table, "join"))
+    await tick(fake, clock, 1)
+    results = message(marie, table.table_message_id)
+    assert results.attachments == (chart.FILENAME,)
+    assert chart_line(table) not in results.content and len(drawn) == 1
+    assert fake.invalid_requests() == 0
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_attach_files_taken_away_during_a_game_costs_one_refusal(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch, locale: str,
+) -> None:
+    """Nobody acted since the permission went: the chart's upload is refused once, then the
+    results give it as text and the host hears why at their next action."""
+    record_charts(monkeypatch)
+    marie = fake.add_user("marie", locale=locale)
+    table = await host_against_three_bots(president, marie, "rounds:1")
+    fake.set_bot_permissions(fake.channel, attach_files=False)
+    game = table.game
+    assert game is not None
+    await let_timers_play(fake, clock, game, Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+    fake.expect_error(50013)
+
+    results = message(marie, table.table_message_id)
+    assert results.attachments == () and chart_line(table) in results.content
+    assert notices(marie, locale) == 0
+    await marie.click(results, cid(table, "join"))
+    await marie.click(results, cid(table, "join"))
+    assert notices(marie, locale) == 1
+    await tick(fake, clock, 60)
+    assert fake.invalid_requests() == 1
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_stats_and_history_without_attach_files_answer_with_the_charts_text(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    locale: str,
+) -> None:
+    drawn = record_charts(monkeypatch)
+    bot, alice, bob, table, _ = await alice_and_bob_stored(fake, clock, tmp_path, "rounds:2",
+                                                           bob_locale=locale)
+    await play_every_round(fake, clock, table, [alice, bob])
+    await bot.service.drain()
+    drawn.clear()  # the game's points chart
+    fake.set_bot_permissions(fake.channel, attach_files=False)
+
+    await bob.user.slash("president stats")
+    stats = bob.user.last_ephemeral()
+    assert stats.attachments == () and drawn == []
+
+    await bob.user.slash("president history")
+    listed = bob.user.last_ephemeral()
+    await bob.user.select(listed, [listed.select().options[0].value])
+    past = bob.user.last_ephemeral()
+    assert past.id != listed.id and past.attachments == () and drawn == []
+    assert t(locale, "chart.title").lower() in past.text.lower()
+
+    fake.set_bot_permissions(fake.channel, attach_files=True)
+    await bob.user.slash("president stats")
+    assert bob.user.last_ephemeral().attachments == (chart.RATING_FILENAME,)
+    (rating,) = drawn
+    assert shown_text(rating.alt) in stats.text  # every value, without the image
+    assert shown_text(rating.alt) not in bob.user.last_ephemeral().text
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize(("names", "fits"), [(LONG_NAMES, True), (MARKDOWN_NAMES, False)])
+async def test_at_eight_seats_the_charts_text_goes_before_the_standings(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch, names: list[str], fits: bool,
+) -> None:
+    """The longest results messages: the chart's text comes under the standings where it
+    fits, and gives way before them where it does not (the standings sum it up)."""
+    record_charts(monkeypatch)
+    fake.set_bot_permissions(fake.channel, attach_files=False)
+    game, board = await eight_seat_game_over(fake, clock, instant, names)
+    assert len(board) <= 2000 - 80  # the retired note's room
+    standings = board.split("**Classement final**\n")[1].split("\n")
+    assert len([line for line in standings if " pt" in line]) == 8, board
+    assert standings[-1].startswith("L’hôte, ") and " choisit : " in standings[-1]
+    assert ("\n📈 points par manche, 8 joueurs, 1 manche. " in board) is fits
+    fake.assert_no_errors()

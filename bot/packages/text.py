@@ -4,7 +4,8 @@ Every message the bot writes is Discord markdown, so a display name such as
 `[click me](https://evil.example)` would render as a link, `**x**` in bold and `@everyone`
 as a mention. Such text is escaped before it is shown, and the bidirectional control
 characters (right-to-left overrides and isolates) that would reorder the rest of the line
-are removed.
+are removed. A name written right to left is then set between isolates of the bot's own
+(`bot.names.isolated`), so that the line around it keeps its order.
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ import re
 
 import discord
 
+from bot.names import NAME_LENGTH, isolated
+
 # Unicode's explicit directional formatting characters (UAX #9, section 2): marks,
 # embeddings, overrides and isolates, plus the Arabic letter mark.
 BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-NAME_LENGTH = 32  # Discord's longest display name
 
 
 def shown_text(text: str) -> str:
@@ -33,7 +35,8 @@ def player_name(raw: str) -> str:
     """A display name as every table message shows it: on one line, at most Discord's own
     length, then made safe (escaping happens last, so it is never cut in half)."""
     plain = " ".join(BIDI_CONTROLS.sub("", raw).split())[:NAME_LENGTH]
-    return shown_text(plain) or "?"
+    shown = shown_text(plain)
+    return isolated(shown) if shown else "?"
 
 
 def unescaped(shown: str) -> str:

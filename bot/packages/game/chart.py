@@ -39,6 +39,13 @@ FILENAME = "points.png"
 # far apart (a 12-point name's line of text), in points.
 _LABEL_SHIFT = 6
 _LABEL_GAP = 14
+# The longest name written at a line's end, in characters.
+_END_NAME = 16
+# The picture's height in inches, the lines the legend holds in the plot's corner, and the
+# height each row of a legend under the plot adds.
+_HEIGHT = 4.5
+_LEGEND_INSIDE = 4
+_LEGEND_ROW = 0.3
 RATING_FILENAME = "rating.png"
 _BACKGROUND = "#f5f5f7"
 _INK = "#1e1f22"
@@ -160,7 +167,8 @@ def drawable(name: str) -> str:
 
 
 def render(chart: PointsChart) -> bytes:
-    """The PNG (800×450). Runs in a worker thread: it touches no shared state."""
+    """The PNG (800×450; taller with a legend under the plot). Runs in a worker thread: it
+    touches no shared state."""
     out = io.BytesIO()
     draw(chart).savefig(out, format="png", facecolor=_BACKGROUND)
     return out.getvalue()
@@ -168,7 +176,7 @@ def render(chart: PointsChart) -> bytes:
 
 def draw(chart: PointsChart) -> Figure:
     """The chart laid out on a figure of its own, which `render` saves (and tests read)."""
-    figure = Figure(figsize=(8, 4.5), dpi=100, facecolor=_BACKGROUND)
+    figure = Figure(figsize=(8, _HEIGHT), dpi=100, facecolor=_BACKGROUND)
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
     axes.set_facecolor(_BACKGROUND)
@@ -181,7 +189,7 @@ def draw(chart: PointsChart) -> Figure:
                   linestyle=_DASHES[index % len(_DASHES)], linewidth=2.5, markersize=8,
                   color=_contrasted(colour, _LINE_CONTRAST), label=label)
         labels.append(axes.annotate(
-            label, (rounds[-1], points[-1]), xytext=(_LABEL_SHIFT, 0),
+            _short(label), (rounds[-1], points[-1]), xytext=(_LABEL_SHIFT, 0),
             textcoords="offset points", va="center", fontsize=12,
             color=_contrasted(colour, _TEXT_CONTRAST), fontweight="bold"))
     axes.set_title(chart.title, fontsize=16, color=_INK, fontweight="bold")
@@ -196,10 +204,25 @@ def draw(chart: PointsChart) -> Figure:
     axes.margins(x=0.12)
     for spine in axes.spines.values():
         spine.set_color("#9a9aa5")
-    axes.legend(loc="upper left", fontsize=11, frameon=True, facecolor="white")
+    # Up to four lines the legend fits in a corner; more of them, with long names, would
+    # hide the lines it names (eight 32-character names cover half the plot): it goes
+    # under the plot then, in two columns, and the picture grows to keep the plot's size.
+    if len(chart.names) > _LEGEND_INSIDE:
+        rows = -(-len(chart.names) // 2)
+        figure.set_figheight(_HEIGHT + rows * _LEGEND_ROW)
+        axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=2, fontsize=11,
+                    frameon=True, facecolor="white")
+    else:
+        axes.legend(loc="upper left", fontsize=11, frameon=True, facecolor="white")
     figure.tight_layout()
     _spread(axes, labels)
     return figure
+
+
+def _short(name: str) -> str:
+    """A name as written at its line's end: the legend has it whole, and a long one there
+    would run out of the picture (eight of 32 characters leave no room for the plot)."""
+    return name if len(name) <= _END_NAME else name[:_END_NAME - 1].rstrip() + "…"
 
 
 def contrast(colour: str, background: str = _BACKGROUND) -> float:

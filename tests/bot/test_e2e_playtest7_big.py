@@ -2,17 +2,20 @@
 the names players really have: Discord's longest, emoji, markdown, @everyone, right to
 left, and two members of one name."""
 
+import re
+
 import pytest
 from matplotlib.text import Annotation
 
 from bot.client import PresidentBot
+from bot.i18n import plural, t
 from bot.names import ISOLATE, POP
 from bot.packages.game import chart
 from engine import Phase
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
-from .e2e import humans_only, message, play_until, record_charts, tick
+from .e2e import cid, humans_only, message, play_until, record_charts, tick
 
 ARABIC = "مرحبا بالعالم"
 
@@ -83,3 +86,77 @@ def test_eight_long_names_leave_the_chart_readable() -> None:
     box = legend.get_window_extent()
     assert box.y1 < axes.get_window_extent().y0  # under the plot, over none of its lines
     assert whole.y0 <= box.y0
+
+
+# Eight players as a crowded evening brings them: Discord's longest name, emoji, markdown,
+# a would-be mention, right to left, and two members of one name.
+CROWD = ["Jean-Baptiste de la Fontaine 000", "🎉🎉 Zoé 🎉🎉", "*b* _i_ ~s~ |x| `c` > q",
+         "@everyone", ARABIC, "Twin", "Twin", "||spoiler|| # T <@1>"]
+# The roles of an 8-seat table from first to last (RULES §8, « 7–8: P VP N… VL L »).
+EIGHT_ROLES = ["P", "VP", "N", "N", "N", "N", "VL", "L"]
+RESULT = re.compile(r"^\d\. \*\*(.+)\*\* · (.+) · \+\d")
+
+
+def round_results(board: str, locale: str, round_no: int) -> list[tuple[str, str]]:
+    """(name, role) of each line of a round's results, in finishing order."""
+    block = board.split(t(locale, "table.round_over", round=round_no) + "\n")[1]
+    found = [RESULT.match(line) for line in block.split("\n")]
+    return [(m[1], m[2]) for m in found if m is not None]
+
+
+def exchange_lines(board: str, locale: str) -> list[str]:
+    """The lines under « Exchange in progress »: who still gives how many cards to whom."""
+    block = board.split("\n")
+    start = next(i for i, line in enumerate(block)
+                 if line.startswith(t(locale, "table.exchange", countdown="")))
+    return sorted(block[start + 1:block.index("", start)])
+
+
+@pytest.mark.parametrize(("preset", "locale"), [
+    ("wild7", "fr"), ("classic", "en-US"), ("presi", "fr"), ("proletario", "en-US")])
+async def test_every_preset_at_eight_seats_of_awkward_names(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch, preset: str, locale: str,
+) -> None:
+    """Every preset as big as a host can make it (8 seats), two rounds: each role named in
+    the table's language and the preset's words, the exchange naming who gives to whom,
+    the results, the final standings and the chart naming all eight apart, every message
+    within Discord's limits (the fake refuses what Discord refuses) and none pinging."""
+    drawn = record_charts(monkeypatch)
+    users = [fake.add_user(name, locale=locale) for name in CROWD]
+    table, players = await humans_only(fake, clock, instant, users, preset,
+                                       max_players=8, game_end="rounds:2")
+    game = table.game
+    assert game is not None and game.seats == 8
+    shown = [p.name for p in table.seats]
+    assert len(set(shown)) == 8
+    await play_until(fake, clock, players, lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    board = message(users[0], table.table_message_id).content
+    kind = "classic" if preset == "wild7" else preset
+    results = round_results(board, locale, 1)
+    assert [role for _, role in results] == [t(locale, f"role.{kind}.{r}") for r in EIGHT_ROLES]
+    assert sorted(name for name, _ in results) == sorted(shown)
+
+    await users[0].click(message(users[0], table.table_message_id),
+                         cid(table, "next", game.version))
+    await tick(fake, clock, 1)
+    ranked = [name for name, _ in results]
+    due = {(ranked[0], ranked[7], 2), (ranked[1], ranked[6], 1)}
+    if preset == "presi":  # the low roles pick their best cards themselves
+        due |= {(ranked[7], ranked[0], 2), (ranked[6], ranked[1], 1)}
+    board = message(users[0], table.table_message_id).content
+    assert exchange_lines(board, locale) == sorted(
+        t(locale, "table.exchange_pair", giver=giver, receiver=receiver,
+          cards=plural(locale, "n.cards", count)) for giver, receiver, count in due)
+
+    await play_until(fake, clock, players, lambda: game.phase is Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+    board = message(users[0], table.table_message_id).content
+    assert sorted(name for name, _ in round_results(board, locale, 2)) == sorted(shown)
+    standings = board.split(t(locale, "table.standings"))[1]
+    assert all(f"**{name}** · " in standings for name in shown)
+    assert len(drawn) == 1 and sorted(drawn[0].names) == sorted(set(drawn[0].names))
+    written = [m for m in fake.world.messages.values() if m.author_id == fake.world.bot.id]
+    assert [m.id for m in written if fake.writer.may_ping(m.id)] == []
+    fake.assert_no_errors()

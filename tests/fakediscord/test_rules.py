@@ -267,3 +267,17 @@ def test_modals_discord_would_refuse(modal: dict[str, object]) -> None:
 def test_a_labelled_text_input_within_the_limits_passes() -> None:
     check_modal(_modal({**TEXT, "placeholder": "45", "min_length": 1, "max_length": 20},
                        description="Seconds per turn, 10 to 600"))
+
+
+def test_an_edit_reparses_mentions_only_when_it_changes_the_content(fake: FakeDiscord) -> None:
+    """Discord rebuilds a message's mentions when an edit changes its content, by the
+    edit's allowed_mentions or by default; an edit of other fields (a file attached) keeps
+    those the message had."""
+    none: dict[str, list[str]] = {"parse": []}
+    message = fake.writer.create(fake.channel, {"content": "<@1>", "allowed_mentions": none}, [])
+    fake.writer.edit(message, {"components": []}, [])
+    assert not fake.writer.may_ping(message.id)
+    fake.writer.edit(message, {"content": "<@1> again"}, [])
+    assert fake.writer.may_ping(message.id)
+    fake.writer.edit(message, {"content": "<@1>", "allowed_mentions": none}, [])
+    assert not fake.writer.may_ping(message.id)

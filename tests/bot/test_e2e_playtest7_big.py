@@ -27,7 +27,8 @@ async def test_two_players_of_one_name_are_told_apart(
     """From the play-test: two members called « Twin » (and two of the same 32-character
     name) sat at one table as « Twin » and « Twin »: in the lobby, the table message, the
     history, the exchange, the results and the chart nobody could tell whose seat was
-    whose. The second to arrive is « Twin (2) »; a long name gives way to the mark."""
+    whose. The second to arrive is « Twin (2) », and told so; a long name gives way to
+    the mark."""
     drawn = record_charts(monkeypatch)
     long = "Jean-Baptiste de la Fontaine 000"
     names = ["Twin", "alice", "Twin", long, long, "Twin (2)"]
@@ -38,6 +39,14 @@ async def test_two_players_of_one_name_are_told_apart(
              "Twin (2) (2)"]
     assert [p.name for p in table.seats] == shown
     assert len(set(shown)) == len(shown) and all(len(name) <= 32 for name in shown)
+    told = [[m.content for m in user.visible() if m.ephemeral and "👥" in m.content]
+            for user in users]
+    assert told == [[], [], ["👥 Quelqu’un à cette table s’appelle déjà **Twin** : ici, tu es "
+                             "**Twin (2)**."], [],
+                    [f"👥 Quelqu’un à cette table s’appelle déjà **{long}** : ici, tu es "
+                     "**Jean-Baptiste de la Fontaine (2)**."],
+                    ["👥 Quelqu’un à cette table s’appelle déjà **Twin (2)** : ici, tu es "
+                     "**Twin (2) (2)**."]]
     game = table.game
     assert game is not None
     await play_until(fake, clock, players, lambda: game.phase is Phase.GAME_OVER)

@@ -169,3 +169,13 @@ async def test_every_preset_at_eight_seats_of_awkward_names(
     written = [m for m in fake.world.messages.values() if m.author_id == fake.world.bot.id]
     assert [m.id for m in written if fake.writer.may_ping(m.id)] == []
     fake.assert_no_errors()
+
+
+def test_names_the_chart_font_draws_alike_are_numbered_on_the_chart() -> None:
+    """From the play-test: « Zoé 🎉 » and « Zoé 🔥 » are two names at the table, but the
+    chart's font draws no emoji, and its legend named two lines « Zoé » (and two names of
+    emoji only « ? »). The second is « Zoé (2) » there; the alt text keeps them whole."""
+    shown = chart.chart_of("fr", ("Zoé 🎉", "Zoé 🔥", "🎉", "🔥", "Léa"),
+                           ((1,), (2,), (3,), (4,), (5,)))
+    assert shown.names == ("Zoé", "Zoé (2)", "?", "? (2)", "Léa")
+    assert "Zoé 🔥 : 2" in shown.alt

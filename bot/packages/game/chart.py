@@ -99,7 +99,7 @@ def chart_of(locale: LocaleLike, names: tuple[str, ...], series: tuple[tuple[int
         x_label=t(locale, "chart.round"),
         y_label=t(locale, "chart.points"),
         # Names shown escaped in messages, as typed here, less what the font cannot draw.
-        names=tuple(drawable(unescaped(name)) for name in names),
+        names=_apart(tuple(drawable(unescaped(name)) for name in names)),
         series=series,
         alt=described(locale, t(locale, "chart.alt",
                                 players=plural(locale, "chart.players", len(names)),
@@ -164,6 +164,17 @@ def drawable(name: str) -> str:
     glyphs = _glyphs()
     kept = "".join(c for c in name if ord(c) in glyphs or c.isspace())
     return " ".join(kept.split()) or "?"
+
+
+def _apart(names: tuple[str, ...]) -> tuple[str, ...]:
+    """Names that came out the same once drawable (« Zoé 🎉 » and « Zoé 🔥 », two names of
+    emoji only, « ? ») numbered from the second, as tables number players of one name."""
+    seen: dict[str, int] = {}
+    shown = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        shown.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
+    return tuple(shown)
 
 
 def render(chart: PointsChart) -> bytes:

@@ -19,16 +19,23 @@ from bot.names import NAME_LENGTH, isolated
 # Unicode's explicit directional formatting characters (UAX #9, section 2): marks,
 # embeddings, overrides and isolates, plus the Arabic letter mark.
 BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+LINK_BREAK = ":\u200b//"
 
 
 def shown_text(text: str) -> str:
     """`text` as it may appear in a message: no bidi controls, markdown and mentions escaped.
 
     `escape_mentions` only breaks @everyone, @here and ids of 17 to 20 digits; a `<` is
-    escaped too, so no `<@1>`, `<#channel>`, `<t:timestamp>` or `<:emoji:id>` renders."""
+    escaped too, so no `<@1>`, `<#channel>`, `<t:timestamp>` or `<:emoji:id>` renders. A
+    web address is broken as `escape_mentions` breaks @everyone, with a zero-width space:
+    else a name « https://… » is a link, and Discord unfurls it into a preview (a
+    picture, say) under the table message (« Link previews »,
+    https://docs.discord.com/developers/link-previews/overview); its markdown is escaped
+    like the rest."""
     plain = BIDI_CONTROLS.sub("", text)
-    escaped = discord.utils.escape_mentions(discord.utils.escape_markdown(plain))
-    return escaped.replace("<", "\\<")
+    escaped = discord.utils.escape_mentions(
+        discord.utils.escape_markdown(plain, ignore_links=False))
+    return escaped.replace("<", "\\<").replace("://", LINK_BREAK)
 
 
 def player_name(raw: str) -> str:

@@ -25,3 +25,11 @@ def test_the_first_free_number_is_taken() -> None:
     assert unique("Twin", set()) == "Twin"
     assert unique("Twin", {"Twin", "Twin (2)"}) == "Twin (3)"
     assert unique("Twin (2)", {"Twin (2)"}) == "Twin (2) (2)"
+
+
+def test_a_web_address_in_a_name_is_no_link() -> None:
+    """From the play-test: a member named « https://e.vil/_x_.gif » was a link in the lobby
+    and the table message, which Discord unfurls into a preview of what it points to; the
+    address is broken by a zero-width space, and its markdown escaped as text."""
+    assert player_name("https://e.vil/_x_.gif") == "https:\u200b//e.vil/\\_x\\_.gif"
+    assert player_name("steam://run/1") == "steam:\u200b//run/1"

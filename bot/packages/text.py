@@ -20,6 +20,10 @@ from bot.names import NAME_LENGTH, isolated
 # embeddings, overrides and isolates, plus the Arabic letter mark.
 BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 LINK_BREAK = ":\u200b//"
+# « 1. » opening a line starts a numbered list in Discord's markdown, which
+# `escape_markdown` leaves as it is (it escapes « - », « # » and « > » there): a name
+# opening a line of the table message (« 1. Zoé must give 2 cards to… ») would indent it.
+ORDERED_ITEM = re.compile(r"^(\s*\d+)\.(?=\s|$)", re.MULTILINE)
 
 
 def shown_text(text: str) -> str:
@@ -35,6 +39,7 @@ def shown_text(text: str) -> str:
     plain = BIDI_CONTROLS.sub("", text)
     escaped = discord.utils.escape_mentions(
         discord.utils.escape_markdown(plain, ignore_links=False))
+    escaped = ORDERED_ITEM.sub(r"\1\\.", escaped)
     return escaped.replace("<", "\\<").replace("://", LINK_BREAK)
 
 

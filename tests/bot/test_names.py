@@ -33,3 +33,13 @@ def test_a_web_address_in_a_name_is_no_link() -> None:
     address is broken by a zero-width space, and its markdown escaped as text."""
     assert player_name("https://e.vil/_x_.gif") == "https:\u200b//e.vil/\\_x\\_.gif"
     assert player_name("steam://run/1") == "steam:\u200b//run/1"
+
+
+def test_a_name_cannot_open_a_numbered_list() -> None:
+    """From the play-test: a member named « 1. Zoé » opens lines of the table message
+    (« 1. Zoé doit donner 2 cartes à… »), which Discord drew as a numbered list, indented;
+    its « . » is escaped, as `escape_markdown` escapes a leading « - » or « # »."""
+    assert player_name("1. Zoé") == "1\\. Zoé"
+    assert player_name("12.") == "12\\."
+    assert player_name("1.5 Zoé") == "1.5 Zoé"
+    assert unescaped(player_name("1. Zoé")) == "1. Zoé"

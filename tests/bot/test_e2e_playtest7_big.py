@@ -3,6 +3,8 @@ the names players really have: Discord's longest, emoji, markdown, @everyone, ri
 left, and two members of one name."""
 
 import re
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from matplotlib.text import Annotation
@@ -11,6 +13,7 @@ from bot.client import PresidentBot
 from bot.i18n import plural, t
 from bot.names import ISOLATE, POP
 from bot.packages.game import chart
+from bot.packages.screen import Screen
 from engine import Phase
 from fakediscord import FakeDiscord
 
@@ -18,6 +21,22 @@ from .conftest import LinkedClock
 from .e2e import cid, humans_only, message, play_until, record_charts, tick
 
 ARABIC = "مرحبا بالعالم"
+
+
+@pytest.fixture(autouse=True)
+def uncut(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """Every text the bot asks to show, before `Screen.kwargs` would cut it at Discord's
+    2,000 characters: none of this play-test's may need cutting."""
+    shown: list[str] = []
+    kwargs = Screen.kwargs
+
+    def recorded(screen: Screen) -> dict[str, Any]:
+        shown.append(screen.content)
+        return kwargs(screen)
+
+    monkeypatch.setattr(Screen, "kwargs", recorded)
+    yield shown
+    assert max(map(len, shown), default=0) <= 2000
 
 
 async def test_two_players_of_one_name_are_told_apart(
@@ -179,3 +198,37 @@ def test_names_the_chart_font_draws_alike_are_numbered_on_the_chart() -> None:
                            ((1,), (2,), (3,), (4,), (5,)))
     assert shown.names == ("Zoé", "Zoé (2)", "?", "? (2)", "Léa")
     assert "Zoé 🔥 : 2" in shown.alt
+
+
+
+async def test_a_28_card_president_reaches_every_card_to_give_back(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock
+) -> None:
+    """wild7 at two seats, second round: the President holds 26 cards and the 2 the Scum
+    gave. Every one of the 28 is offered to give back, over menus of at most 25 (Discord's
+    most), and a card picked in the second menu with one of the first is given."""
+    users = [fake.add_user(name, locale="en-US") for name in (CROWD[0], CROWD[2])]
+    table, players = await humans_only(fake, clock, instant, users, "wild7")
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, players, lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    await users[0].click(message(users[0], table.table_message_id),
+                         cid(table, "next", game.version))
+    await tick(fake, clock, 1)
+    president = next(s for s in range(2) if game.exchange_due(s) is not None)
+    hand = players[president].hand
+    menus = [s for s in hand.selects if ":give:" in s.custom_id]
+    assert [len(m.options) for m in menus] == [25, 3]
+    offered = [o.value for m in menus for o in m.options]
+    assert sorted(offered) == sorted(str(c) for c in game.hand(president))
+    await users[president].select(hand, [menus[1].options[-1].value], select=menus[1].custom_id)
+    await users[president].select(players[president].hand, [menus[0].options[0].value],
+                                  select=menus[0].custom_id)
+    confirm = next(b for b in players[president].hand.buttons
+                   if b.custom_id and ":give_ok:" in b.custom_id)
+    await users[president].click(players[president].hand, confirm.custom_id or "")
+    assert game.phase is Phase.PLAY and len(game.hand(president)) == 26
+    given = {menus[1].options[-1].value, menus[0].options[0].value}
+    assert given.isdisjoint(str(c) for c in game.hand(president))
+    fake.assert_no_errors()

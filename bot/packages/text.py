@@ -51,6 +51,12 @@ def player_name(raw: str) -> str:
     return isolated(shown) if shown else "?"
 
 
+def clipped(text: str, limit: int) -> str:
+    """Plain ``text`` (a menu's line, a chart's label) within ``limit`` characters, « … »
+    saying where it was cut, rather than stopping mid-word as if that were all."""
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
+
+
 def unescaped(shown: str) -> str:
     """A name made safe by `shown_text`, as plain text again, for what is not markdown (a
     chart's picture and its alt text): every backslash `shown_text` adds escapes the one

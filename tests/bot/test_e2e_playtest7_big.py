@@ -4,6 +4,7 @@ left, and two members of one name."""
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,11 +15,22 @@ from bot.i18n import plural, t
 from bot.names import ISOLATE, POP
 from bot.packages.game import chart
 from bot.packages.screen import Screen
+from bot.packages.text import player_name
+from bot.storage import SeatRef
 from engine import Phase
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
-from .e2e import cid, humans_only, message, play_until, record_charts, tick
+from .e2e import (
+    cid,
+    connect_bot,
+    database_url,
+    humans_only,
+    message,
+    play_until,
+    record_charts,
+    tick,
+)
 
 ARABIC = "مرحبا بالعالم"
 
@@ -231,4 +243,36 @@ async def test_a_28_card_president_reaches_every_card_to_give_back(
     assert game.phase is Phase.PLAY and len(game.hand(president)) == 26
     given = {menus[1].options[-1].value, menus[0].options[0].value}
     assert given.isdisjoint(str(c) for c in game.hand(president))
+    fake.assert_no_errors()
+
+
+async def test_a_history_menu_says_where_it_cut_a_long_list_of_winners(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path,
+) -> None:
+    """From the play-test: three players level at the top of an 8-seat game, each of a
+    32-character name: the /president history menu's line, cut at Discord's 100
+    characters, ended « …and Jean-Baptiste de la Fo » as if that were a name. It ends
+    with « … » now; the page's line names all three."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path))
+    storage = bot.storage
+    assert storage is not None
+    names = [player_name(f"Jean-Baptiste de la Fontaine {i:03d}") for i in range(8)]
+    seats = [SeatRef(100 + i, False, name) for i, name in enumerate(names)]
+    table_id = await storage.create_table(fake.guild.id, fake.channel.id, 100,
+                                          {"preset": "wild7", "set": {}})
+    game_id = await storage.start_game(table_id, game_no=1, preset="wild7",
+                                       rules={"preset": "wild7"}, seats=seats)
+    await storage.record_round(game_id, 1, ranking=list(range(8)),
+                               roles=["P", "VP", "N", "N", "N", "N", "VL", "L"],
+                               points=[3, 3, 3, 1, 1, 1, 0, 0], seats=seats)
+    await storage.finish_game(game_id, winners=[0, 1, 2], stopped_early=False)
+    ana = fake.add_user("ana")
+
+    await ana.slash("president history")
+    page = ana.last_ephemeral()
+    assert all(name in page.text for name in names[:3])
+    described = page.select().options[0].description
+    assert described is not None and len(described) == 100 and described.endswith("…")
+    assert described.startswith(f"winners: {names[0]}, {names[1]}")
+    await fake.disconnect(bot)
     fake.assert_no_errors()

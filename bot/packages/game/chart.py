@@ -31,7 +31,7 @@ from matplotlib.ticker import MaxNLocator
 
 from bot.i18n import LocaleLike, plural, t
 from bot.packages.rules_text import preset_name
-from bot.packages.text import unescaped
+from bot.packages.text import clipped, unescaped
 from bot.tables.table import Table
 
 FILENAME = "points.png"
@@ -233,7 +233,7 @@ def draw(chart: PointsChart) -> Figure:
 def _short(name: str) -> str:
     """A name as written at its line's end: the legend has it whole, and a long one there
     would run out of the picture (eight of 32 characters leave no room for the plot)."""
-    return name if len(name) <= _END_NAME else name[:_END_NAME - 1].rstrip() + "…"
+    return clipped(name, _END_NAME)
 
 
 def contrast(colour: str, background: str = _BACKGROUND) -> float:

@@ -108,7 +108,8 @@ def test_eight_long_names_leave_the_chart_readable() -> None:
     """From the play-test: at 8 players with long names the chart's legend, in the plot's
     corner, covered half the lines, and the names at the lines' ends ran out of the
     picture. The legend goes under the plot, in two columns, and a name at a line's end is
-    cut (« Jean-Baptiste d… »): the legend has it whole."""
+    cut (« Jean-Baptiste d… »): the legend has it whole. Each line keeps a colour and a
+    marker of its own."""
     names = tuple(f"Jean-Baptiste de la Fontaine {i:03d}" for i in range(8))
     series = tuple(tuple(range(s % 3, 5 * (s % 3 + 1), s % 3 + 1))[:5] for s in range(8))
     figure = chart.draw(chart.chart_of("fr", names, series))
@@ -120,6 +121,9 @@ def test_eight_long_names_leave_the_chart_readable() -> None:
     for end in ends:
         box = end.get_window_extent()
         assert whole.x0 <= box.x0 and box.x1 <= whole.x1 and whole.y0 <= box.y0
+    lines = axes.get_lines()
+    assert len({line.get_color() for line in lines}) == 8
+    assert len({line.get_marker() for line in lines}) == 8
     legend = axes.get_legend()
     assert legend is not None
     assert [text.get_text() for text in legend.get_texts()] == list(names)

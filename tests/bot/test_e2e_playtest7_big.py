@@ -280,3 +280,19 @@ async def test_a_history_menu_says_where_it_cut_a_long_list_of_winners(
     assert described.startswith(f"winners: {names[0]}, {names[1]}")
     await fake.disconnect(bot)
     fake.assert_no_errors()
+
+
+def test_eight_players_level_at_the_top_keep_their_names_in_the_picture() -> None:
+    """From the play-test: eight players ending level, at the top of the chart, had their
+    names stacked around their lines' common end, the first ones above the picture, cut
+    off or gone. The stack is brought down under the picture's top, still a line apart."""
+    names = tuple(f"Joueur {i}" for i in range(8))
+    figure = chart.draw(chart.chart_of("fr", names, tuple((i % 3, 5, 10) for i in range(8))))
+    figure.canvas.draw()
+    boxes = [text.get_window_extent() for text in figure.axes[0].texts
+             if isinstance(text, Annotation)]
+    assert len(boxes) == 8
+    assert all(figure.bbox.y0 <= box.y0 and box.y1 <= figure.bbox.y1 for box in boxes)
+    assert not [(a, b) for a in range(8) for b in range(a + 1, 8) if boxes[a].overlaps(boxes[b])]
+    assert chart.spaced([100, 100, 100], 14, 0, 105) == [77, 91, 105]
+    assert chart.spaced([0, 0], 14, 5) == [5, 19]

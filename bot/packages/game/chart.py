@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import math
 import time
 from dataclasses import dataclass
 from functools import cache
@@ -266,23 +267,30 @@ def _spread(axes: Axes, labels: list[Annotation]) -> None:
     """Lines that end on the same value, or close, would write their names over each other
     (two players level on points are common): names ending at one round move up or down
     from their line's end just enough to stand a line of text apart, in the legend's order
-    when level. Measured once the layout is done, in points as the offsets are."""
+    when level. They stay between the plot's foot and the picture's top: eight players
+    level at the top would otherwise write the first names above the picture. Measured
+    once the layout is done, in points as the offsets are."""
     axes.get_ylim()  # the view's limits, computed now from the data
     scale = 72 / axes.figure.dpi
+    low = axes.get_window_extent().y0 * scale + _LABEL_GAP / 2
+    high = axes.figure.bbox.y1 * scale - _LABEL_GAP / 2
     ends: dict[float, list[tuple[float, int]]] = {}
     for index, label in enumerate(labels):
         x, y = axes.transData.transform(label.xy)
         ends.setdefault(x, []).append((y * scale, index))
     for column in ends.values():
         column.sort(key=lambda end: (end[0], -end[1]))
-        places = spaced([y for y, _ in column], _LABEL_GAP)
+        places = spaced([y for y, _ in column], _LABEL_GAP, low, high)
         for (y, index), place in zip(column, places, strict=True):
             labels[index].xyann = (_LABEL_SHIFT, place - y)
 
 
-def spaced(values: list[float], gap: float) -> list[float]:
+def spaced(values: list[float], gap: float, low: float = -math.inf,
+           high: float = math.inf) -> list[float]:
     """Positions for ``values`` (ascending), at least ``gap`` apart, in the same order and
-    each group that had to move centred on where its values were."""
+    each group that had to move centred on where its values were; then, those past
+    ``high`` brought down to it and those under ``low`` up to it, pushing their
+    neighbours no further than the gap needs (``low`` wins where both cannot hold)."""
     groups: list[tuple[float, list[float]]] = []  # (lowest position, the group's values)
     for value in values:
         start, members = value, [value]
@@ -291,7 +299,16 @@ def spaced(values: list[float], gap: float) -> list[float]:
             members = before + members
             start = sum(members) / len(members) - gap * (len(members) - 1) / 2
         groups.append((start, members))
-    return [start + gap * i for start, members in groups for i in range(len(members))]
+    places = [start + gap * i for start, members in groups for i in range(len(members))]
+    ceiling = high
+    for index in reversed(range(len(places))):
+        places[index] = ceiling = min(places[index], ceiling)
+        ceiling -= gap
+    floor = low
+    for index in range(len(places)):
+        places[index] = floor = max(places[index], floor)
+        floor += gap
+    return places
 
 
 def _sample() -> PointsChart:

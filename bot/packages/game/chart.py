@@ -40,7 +40,9 @@ FILENAME = "points.png"
 # far apart (a 12-point name's line of text), in points.
 _LABEL_SHIFT = 6
 _LABEL_GAP = 14
-# The longest name written at a line's end, in characters.
+# The longest name written at a line's end, in characters: the legend has it whole, and
+# a long one there would run out of the picture (eight of 32 characters leave no room for
+# the plot).
 _END_NAME = 16
 # The picture's height in inches, the lines the legend holds in the plot's corner, and the
 # height each row of a legend under the plot adds.
@@ -201,7 +203,7 @@ def draw(chart: PointsChart) -> Figure:
                   linestyle=_DASHES[index % len(_DASHES)], linewidth=2.5, markersize=8,
                   color=_contrasted(colour, _LINE_CONTRAST), label=label)
         labels.append(axes.annotate(
-            _short(label), (rounds[-1], points[-1]), xytext=(_LABEL_SHIFT, 0),
+            clipped(label, _END_NAME), (rounds[-1], points[-1]), xytext=(_LABEL_SHIFT, 0),
             textcoords="offset points", va="center", fontsize=12,
             color=_contrasted(colour, _TEXT_CONTRAST), fontweight="bold"))
     axes.set_title(chart.title, fontsize=16, color=_INK, fontweight="bold")
@@ -229,12 +231,6 @@ def draw(chart: PointsChart) -> Figure:
     figure.tight_layout()
     _spread(axes, labels)
     return figure
-
-
-def _short(name: str) -> str:
-    """A name as written at its line's end: the legend has it whole, and a long one there
-    would run out of the picture (eight of 32 characters leave no room for the plot)."""
-    return clipped(name, _END_NAME)
 
 
 def contrast(colour: str, background: str = _BACKGROUND) -> float:

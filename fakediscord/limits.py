@@ -14,6 +14,17 @@ from typing import Any
 from . import errors
 from .state import COMPONENTS_V2
 
+# From discord-api-docs. Create Message (developers/resources/message.mdx,
+# https://discord.com/developers/docs/resources/message#create-message): content « up to
+# 2000 characters », embeds « Up to 10 `rich` embeds (up to 6000 characters) »; Embed
+# Limits there give the title, description, fields and the rest. Component Reference
+# (developers/components/reference.mdx,
+# https://discord.com/developers/docs/components/reference): « Legacy messages allow up to
+# 5 action rows as top-level components », an Action Row holds « Up to 5 interactive
+# button components or a single select component », a button's label « max 80
+# characters », a custom_id « 1-100 characters », a string select's options « max 25 »
+# and its placeholder « max 150 characters », an option's label, value and description
+# « max 100 characters » each, « Messages allow up to 40 total components ».
 MAX_CONTENT = 2000
 MAX_EMBEDS = 10
 MAX_EMBED_TITLE = 256

@@ -60,7 +60,8 @@ class MessageWriter:
         self._allowed: dict[int, dict[str, Any] | None] = {}
 
     def may_ping(self, message_id: int) -> bool:
-        """Whether mentions in the message's content became pings at its latest write.
+        """Whether mentions in the message's content became pings at its latest write of
+        that content.
 
         Without ``allowed_mentions`` Discord parses every mention in the content, on a
         create and also on an edit ("If there is no explicit allowed_mentions in the edit
@@ -144,7 +145,12 @@ class MessageWriter:
         message.flags = fields["flags"] & ~LOADING
         if not was_loading:
             message.edited_at = self._world.clock.now()
-        self._allowed[message.id] = payload.get("allowed_mentions")
+        # "When the content field is edited, the mentions array in the message object will
+        # be reconstructed from scratch based on the new content" (Edit Message,
+        # https://discord.com/developers/docs/resources/message#edit-message): an edit that
+        # leaves the content alone (a file attached) keeps the mentions it had.
+        if "content" in payload:
+            self._allowed[message.id] = payload.get("allowed_mentions")
         if not message.ephemeral:
             self._gateway.dispatch(
                 "MESSAGE_UPDATE",

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
+from bot.names import unique
 from engine import Game, Phase, Rules, event_from_dict
 from engine.bots import LEVELS
 from engine.events import GameOver, RoundOver
@@ -281,7 +282,8 @@ class Table:
 
     def new_player(self, user_id: int | None, name: str, locale: str = "en") -> Player:
         self.arrivals += 1
-        return Player(user_id, name, locale, self.arrivals)
+        taken = {p.name for p in (*self.seats, *self.queue)}
+        return Player(user_id, unique(name, taken), locale, self.arrivals)
 
     def heir(self) -> Player | None:
         """Who would inherit the host role: the longest-seated human, else the first one

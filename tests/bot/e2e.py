@@ -223,8 +223,23 @@ async def eight_seat_game_over(fake: FakeDiscord, clock: LinkedClock, bot: Presi
     end: the game, and its table message as the host then sees it (the longest a table
     message gets)."""
     users = [fake.add_user(name, locale="fr") for name in names]
-    table = await create_table(bot, users[0], "wild7")
-    await bot.service.set_rules(table, users[0].id, table.rules.replace(game_end="rounds:1"))
+    table, players = await humans_only(fake, clock, bot, users, "wild7", game_end="rounds:1")
+    game = table.game
+    assert game is not None and game.seats == 8
+    await play_every_round(fake, clock, table, players)
+    await tick(fake, clock, 1)
+    assert game.phase is Phase.GAME_OVER
+    return game, message(users[0], table.table_message_id).content
+
+
+async def humans_only(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                      users: Sequence[TestUser], preset: str,
+                      **rules: Any) -> tuple[Table, list[Player]]:
+    """The first of ``users`` opens a ``preset`` table (with ``rules`` changed), the others
+    join from the lobby, the game starts with no bot and every hand is open."""
+    table = await create_table(bot, users[0], preset)
+    if rules:
+        await bot.service.set_rules(table, users[0].id, table.rules.replace(**rules))
     for user in users[1:]:
         await user.click(message(user, table.lobby_message_id), cid(table, "join"))
     await users[0].click(message(users[0], table.lobby_message_id), cid(table, "start"))
@@ -232,12 +247,7 @@ async def eight_seat_game_over(fake: FakeDiscord, clock: LinkedClock, bot: Presi
     players = [Player(u) for u in users]
     for player in players:
         await player.open_hand(bot)
-    game = table.game
-    assert game is not None and game.seats == 8
-    await play_every_round(fake, clock, table, players)
-    await tick(fake, clock, 1)
-    assert game.phase is Phase.GAME_OVER
-    return game, message(users[0], table.table_message_id).content
+    return table, players
 
 
 async def let_timers_play(fake: FakeDiscord, clock: LinkedClock, game: Game,

@@ -7,7 +7,9 @@ from bot.packages.rules_text import summary
 from bot.packages.text import player_name
 from engine import KNOBS, KnobSpec, Rules, RulesError
 
-LONG_TYPED = "_" * 32  # Discord's longest display name, every character one to escape
+# Discord's longest display name, every character but one to escape, and that one right
+# to left, so the name stands between isolates as well.
+LONG_TYPED = "\u05d0" + "_" * 31
 LONGEST_NAME = player_name(LONG_TYPED)
 
 

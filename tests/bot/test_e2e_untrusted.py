@@ -21,7 +21,7 @@ EVIL = "\u202e[x](https://e.vil) **@everyone**"
 
 def test_a_name_loses_its_markdown_mentions_and_direction_overrides() -> None:
     shown = player_name(EVIL)
-    assert shown == "\\[x](https://e.vil) \\*\\*@\u200beveryone\\*\\*"
+    assert shown == "\\[x](https:\u200b//e.vil) \\*\\*@\u200beveryone\\*\\*"
     assert player_name("<@123> <#45> <t:1:R>") == "\\<@123> \\<#45> \\<t:1:R>"
     assert player_name("\u2067\u200f  a \n b ") == "a b"
     assert player_name("\u202e") == "?"

@@ -146,6 +146,22 @@ def test_layout_limits() -> None:
     assert _errors({"components": [_row(long_option)]})
 
 
+def test_the_limits_a_big_table_comes_near() -> None:
+    """What a crowded table's messages and hands come near, refused one past Discord's
+    limit and accepted at it: content, options per select, an option's description, a
+    custom_id."""
+    assert "content" in _errors({"content": "c" * 2001})
+    check_message({"content": "c" * 2000})
+    options = [{"label": f"{i}", "value": f"{i}"} for i in range(26)]
+    select = {"type": 3, "custom_id": "s", "options": options}
+    assert "options" in str(_errors({"components": [_row(select)]}))
+    check_message({"components": [_row({**select, "options": options[:25]})]})
+    described = [{"label": "a", "value": "a", "description": "d" * 101}]
+    assert "description" in str(_errors({"components": [_row({**select, "options": described})]}))
+    assert "custom_id" in str(_errors({"components": [_row(_button("i" * 101))]}))
+    check_message({"components": [_row(_button("i" * 100))]})
+
+
 def test_embed_limits() -> None:
     assert "embeds" in _errors({"embeds": [{"title": "t"}] * 11})
     assert _errors({"embeds": [{"description": "d" * 4097}]})
@@ -267,3 +283,17 @@ def test_modals_discord_would_refuse(modal: dict[str, object]) -> None:
 def test_a_labelled_text_input_within_the_limits_passes() -> None:
     check_modal(_modal({**TEXT, "placeholder": "45", "min_length": 1, "max_length": 20},
                        description="Seconds per turn, 10 to 600"))
+
+
+def test_an_edit_reparses_mentions_only_when_it_changes_the_content(fake: FakeDiscord) -> None:
+    """Discord rebuilds a message's mentions when an edit changes its content, by the
+    edit's allowed_mentions or by default; an edit of other fields (a file attached) keeps
+    those the message had."""
+    none: dict[str, list[str]] = {"parse": []}
+    message = fake.writer.create(fake.channel, {"content": "<@1>", "allowed_mentions": none}, [])
+    fake.writer.edit(message, {"components": []}, [])
+    assert not fake.writer.may_ping(message.id)
+    fake.writer.edit(message, {"content": "<@1> again"}, [])
+    assert fake.writer.may_ping(message.id)
+    fake.writer.edit(message, {"content": "<@1>", "allowed_mentions": none}, [])
+    assert not fake.writer.may_ping(message.id)

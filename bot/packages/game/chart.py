@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import math
 import time
 from dataclasses import dataclass
 from functools import cache
@@ -31,7 +32,7 @@ from matplotlib.ticker import MaxNLocator
 
 from bot.i18n import LocaleLike, plural, t
 from bot.packages.rules_text import preset_name
-from bot.packages.text import unescaped
+from bot.packages.text import clipped, unescaped
 from bot.tables.table import Table
 
 FILENAME = "points.png"
@@ -39,6 +40,15 @@ FILENAME = "points.png"
 # far apart (a 12-point name's line of text), in points.
 _LABEL_SHIFT = 6
 _LABEL_GAP = 14
+# The longest name written at a line's end, in characters: the legend has it whole, and
+# a long one there would run out of the picture (eight of 32 characters leave no room for
+# the plot).
+_END_NAME = 16
+# The picture's height in inches, the lines the legend holds in the plot's corner, and the
+# height each row of a legend under the plot adds.
+_HEIGHT = 4.5
+_LEGEND_INSIDE = 4
+_LEGEND_ROW = 0.3
 RATING_FILENAME = "rating.png"
 _BACKGROUND = "#f5f5f7"
 _INK = "#1e1f22"
@@ -92,7 +102,7 @@ def chart_of(locale: LocaleLike, names: tuple[str, ...], series: tuple[tuple[int
         x_label=t(locale, "chart.round"),
         y_label=t(locale, "chart.points"),
         # Names shown escaped in messages, as typed here, less what the font cannot draw.
-        names=tuple(drawable(unescaped(name)) for name in names),
+        names=_apart(tuple(drawable(unescaped(name)) for name in names)),
         series=series,
         alt=described(locale, t(locale, "chart.alt",
                                 players=plural(locale, "chart.players", len(names)),
@@ -159,8 +169,20 @@ def drawable(name: str) -> str:
     return " ".join(kept.split()) or "?"
 
 
+def _apart(names: tuple[str, ...]) -> tuple[str, ...]:
+    """Names that came out the same once drawable (« Zoé 🎉 » and « Zoé 🔥 », two names of
+    emoji only, « ? ») numbered from the second, as tables number players of one name."""
+    seen: dict[str, int] = {}
+    shown = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        shown.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
+    return tuple(shown)
+
+
 def render(chart: PointsChart) -> bytes:
-    """The PNG (800×450). Runs in a worker thread: it touches no shared state."""
+    """The PNG (800×450; taller with a legend under the plot). Runs in a worker thread: it
+    touches no shared state."""
     out = io.BytesIO()
     draw(chart).savefig(out, format="png", facecolor=_BACKGROUND)
     return out.getvalue()
@@ -168,7 +190,7 @@ def render(chart: PointsChart) -> bytes:
 
 def draw(chart: PointsChart) -> Figure:
     """The chart laid out on a figure of its own, which `render` saves (and tests read)."""
-    figure = Figure(figsize=(8, 4.5), dpi=100, facecolor=_BACKGROUND)
+    figure = Figure(figsize=(8, _HEIGHT), dpi=100, facecolor=_BACKGROUND)
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
     axes.set_facecolor(_BACKGROUND)
@@ -181,7 +203,7 @@ def draw(chart: PointsChart) -> Figure:
                   linestyle=_DASHES[index % len(_DASHES)], linewidth=2.5, markersize=8,
                   color=_contrasted(colour, _LINE_CONTRAST), label=label)
         labels.append(axes.annotate(
-            label, (rounds[-1], points[-1]), xytext=(_LABEL_SHIFT, 0),
+            clipped(label, _END_NAME), (rounds[-1], points[-1]), xytext=(_LABEL_SHIFT, 0),
             textcoords="offset points", va="center", fontsize=12,
             color=_contrasted(colour, _TEXT_CONTRAST), fontweight="bold"))
     axes.set_title(chart.title, fontsize=16, color=_INK, fontweight="bold")
@@ -196,7 +218,16 @@ def draw(chart: PointsChart) -> Figure:
     axes.margins(x=0.12)
     for spine in axes.spines.values():
         spine.set_color("#9a9aa5")
-    axes.legend(loc="upper left", fontsize=11, frameon=True, facecolor="white")
+    # Up to four lines the legend fits in a corner; more of them, with long names, would
+    # hide the lines it names (eight 32-character names cover half the plot): it goes
+    # under the plot then, in two columns, and the picture grows to keep the plot's size.
+    if len(chart.names) > _LEGEND_INSIDE:
+        rows = -(-len(chart.names) // 2)
+        figure.set_figheight(_HEIGHT + rows * _LEGEND_ROW)
+        axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=2, fontsize=11,
+                    frameon=True, facecolor="white")
+    else:
+        axes.legend(loc="upper left", fontsize=11, frameon=True, facecolor="white")
     figure.tight_layout()
     _spread(axes, labels)
     return figure
@@ -232,23 +263,30 @@ def _spread(axes: Axes, labels: list[Annotation]) -> None:
     """Lines that end on the same value, or close, would write their names over each other
     (two players level on points are common): names ending at one round move up or down
     from their line's end just enough to stand a line of text apart, in the legend's order
-    when level. Measured once the layout is done, in points as the offsets are."""
+    when level. They stay between the plot's foot and the picture's top: eight players
+    level at the top would otherwise write the first names above the picture. Measured
+    once the layout is done, in points as the offsets are."""
     axes.get_ylim()  # the view's limits, computed now from the data
     scale = 72 / axes.figure.dpi
+    low = axes.get_window_extent().y0 * scale + _LABEL_GAP / 2
+    high = axes.figure.bbox.y1 * scale - _LABEL_GAP / 2
     ends: dict[float, list[tuple[float, int]]] = {}
     for index, label in enumerate(labels):
         x, y = axes.transData.transform(label.xy)
         ends.setdefault(x, []).append((y * scale, index))
     for column in ends.values():
         column.sort(key=lambda end: (end[0], -end[1]))
-        places = spaced([y for y, _ in column], _LABEL_GAP)
+        places = spaced([y for y, _ in column], _LABEL_GAP, low, high)
         for (y, index), place in zip(column, places, strict=True):
             labels[index].xyann = (_LABEL_SHIFT, place - y)
 
 
-def spaced(values: list[float], gap: float) -> list[float]:
+def spaced(values: list[float], gap: float, low: float = -math.inf,
+           high: float = math.inf) -> list[float]:
     """Positions for ``values`` (ascending), at least ``gap`` apart, in the same order and
-    each group that had to move centred on where its values were."""
+    each group that had to move centred on where its values were; then, those past
+    ``high`` brought down to it and those under ``low`` up to it, pushing their
+    neighbours no further than the gap needs (``low`` wins where both cannot hold)."""
     groups: list[tuple[float, list[float]]] = []  # (lowest position, the group's values)
     for value in values:
         start, members = value, [value]
@@ -257,7 +295,16 @@ def spaced(values: list[float], gap: float) -> list[float]:
             members = before + members
             start = sum(members) / len(members) - gap * (len(members) - 1) / 2
         groups.append((start, members))
-    return [start + gap * i for start, members in groups for i in range(len(members))]
+    places = [start + gap * i for start, members in groups for i in range(len(members))]
+    ceiling = high
+    for index in reversed(range(len(places))):
+        places[index] = ceiling = min(places[index], ceiling)
+        ceiling -= gap
+    floor = low
+    for index in range(len(places)):
+        places[index] = floor = max(places[index], floor)
+        floor += gap
+    return places
 
 
 def _sample() -> PointsChart:

@@ -12,6 +12,7 @@ from bot.packages.game.prompts import quit_prompt
 from bot.packages.game.views import show_hand
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.permissions import require
+from bot.packages.publisher import NO_PINGS
 from bot.packages.settings.views import open_settings
 from bot.packages.text import player_name
 from bot.tables.service import TableError
@@ -55,8 +56,9 @@ WAITING = {"queued": "lobby.queued", "next_game": "lobby.queued_next_game",
 async def join(interaction: Interaction, table: Table, from_lobby: bool) -> None:
     """The command and the « Rejoindre » buttons (the lobby's, and the table message's,
     which asks for a seat while a game is on)."""
+    typed = display_name(interaction)
     outcome = await interaction.client.service.join(
-        table, interaction.user.id, display_name(interaction), str(interaction.locale))
+        table, interaction.user.id, typed, str(interaction.locale))
     if outcome in WAITING:
         await interaction.response.send_message(t(interaction.locale, WAITING[outcome]),
                                                 ephemeral=True)
@@ -67,6 +69,20 @@ async def join(interaction: Interaction, table: Table, from_lobby: bool) -> None
     else:
         await interaction.response.send_message(t(interaction.locale, "lobby.joined"),
                                                 ephemeral=True)
+    if outcome != "back":
+        await tell_numbered(interaction, table, typed)
+
+
+async def tell_numbered(interaction: Interaction, table: Table, typed: str) -> None:
+    """A member arriving where someone already goes by their name is numbered there
+    (« Twin (2) », `bot.names.unique`): told so privately, or they could not tell which of
+    the two the table means by them."""
+    shown = next((p.name for p in [*table.seats, *table.queue]
+                  if p.user_id == interaction.user.id), typed)
+    if shown != typed:
+        await interaction.followup.send(t(interaction.locale, "lobby.numbered", name=typed,
+                                          shown=shown), ephemeral=True,
+                                        allowed_mentions=NO_PINGS)
 
 
 @action("join", drawn=PUBLIC)

@@ -11,7 +11,7 @@ from bot.i18n import join_names, plural, t
 from bot.packages.controls import NO_TABLE, button, number, select, standalone, view
 from bot.packages.game import chart
 from bot.packages.rules_text import preset_name
-from bot.packages.text import player_name, shown_text, unescaped
+from bot.packages.text import clipped, player_name, shown_text, unescaped
 from bot.tables.service import TableError
 from engine import PRESETS, Rules
 from engine.rules import ROLE_CODES
@@ -188,7 +188,8 @@ async def _history_page(storage: Storage, interaction: Interaction,
                     day=f"{day.day:02}"),
                         preset=preset, rounds=rounds)[:100],
                 value=str(game.game_id),
-                description=_won(locale, [unescaped(name) for name in names])[:100]))
+                description=clipped(_won(locale, [unescaped(name) for name in names]),
+                                    100)))  # Discord's longest option description
     items: list[discord.ui.Item[Any]] = []
     if options:
         items.append(select(NO_TABLE, "past_chart", t(locale, "history.pick"), options, row=0))

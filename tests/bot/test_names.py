@@ -1,0 +1,45 @@
+"""Names as tables show them: a right-to-left name isolated, a second player of a name
+numbered within Discord's length, never cut inside an escape."""
+
+from bot.names import ISOLATE, NAME_LENGTH, POP, numbered, unique
+from bot.packages.text import player_name, unescaped
+
+
+def test_only_a_name_with_right_to_left_letters_is_isolated() -> None:
+    assert player_name("שלום 12") == f"{ISOLATE}שלום 12{POP}"
+    assert player_name("Ali مرحبا") == f"{ISOLATE}Ali مرحبا{POP}"
+    assert player_name("\u202eZoé 🎉") == "Zoé 🎉"  # typed overrides still go
+
+
+def test_a_numbered_name_keeps_discord_length_and_its_escapes_whole() -> None:
+    for typed in ("_" * 32, "a" + "*" * 31, "x" * 32, "@everyone", "שלום_" * 6):
+        shown = player_name(typed)
+        second = numbered(shown, 2)
+        assert second.endswith((" (2)", f" (2){POP}"))
+        plain = unescaped(second).removeprefix(ISOLATE).removesuffix(POP)
+        assert len(plain.replace("\u200b", "")) <= NAME_LENGTH
+        assert player_name(plain) == second  # every escape whole: shown as if typed so
+
+
+def test_the_first_free_number_is_taken() -> None:
+    assert unique("Twin", set()) == "Twin"
+    assert unique("Twin", {"Twin", "Twin (2)"}) == "Twin (3)"
+    assert unique("Twin (2)", {"Twin (2)"}) == "Twin (2) (2)"
+
+
+def test_a_web_address_in_a_name_is_no_link() -> None:
+    """From the play-test: a member named « https://e.vil/_x_.gif » was a link in the lobby
+    and the table message, which Discord unfurls into a preview of what it points to; the
+    address is broken by a zero-width space, and its markdown escaped as text."""
+    assert player_name("https://e.vil/_x_.gif") == "https:\u200b//e.vil/\\_x\\_.gif"
+    assert player_name("steam://run/1") == "steam:\u200b//run/1"
+
+
+def test_a_name_cannot_open_a_numbered_list() -> None:
+    """From the play-test: a member named « 1. Zoé » opens lines of the table message
+    (« 1. Zoé doit donner 2 cartes à… »), which Discord drew as a numbered list, indented;
+    its « . » is escaped, as `escape_markdown` escapes a leading « - » or « # »."""
+    assert player_name("1. Zoé") == "1\\. Zoé"
+    assert player_name("12.") == "12\\."
+    assert player_name("1.5 Zoé") == "1.5 Zoé"
+    assert unescaped(player_name("1. Zoé")) == "1. Zoé"

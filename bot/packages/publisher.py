@@ -373,8 +373,8 @@ class Publisher:
             elif not await self._edit(table, table.table_message_id, screen):
                 table.table_message_id = await self._send(table, screen)
                 self.bot.service.touch(table)
-        else:
-            return
+        # Even when a click's own response already drew this screen (the host's « Terminer »
+        # between rounds ends the game there), the finished game's chart is still owed.
         self.shown(table, "table", screen)
         await self._chart(table)
 

@@ -11,7 +11,7 @@ from engine import Phase
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
-from .e2e import host_against_three_bots, let_timers_play, message, record_charts
+from .e2e import cid, host_against_three_bots, let_timers_play, message, record_charts, tick
 
 
 async def test_game_over_attaches_the_points_of_every_round(
@@ -54,3 +54,22 @@ def test_render_draws_a_png() -> None:
     png = chart.render(chart.PointsChart("Points per round", "Round", "Points", ("a$b", "c"),
                                          ((1, 3), (2, 2)), "points per round, 2 players"))
     assert png.startswith(b"\x89PNG") and len(png) < 200_000
+
+
+async def test_a_game_the_host_ends_between_rounds_gets_its_chart(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """« Terminer » between rounds redraws the results through the click's own response;
+    the chart must still follow, as it does when the last round ends a game."""
+    drawn = record_charts(monkeypatch)
+    alice = fake.add_user("alice", locale="fr")
+    table = await host_against_three_bots(president, alice, "rounds:3")
+    game = table.game
+    assert game is not None
+    await let_timers_play(fake, clock, game, Phase.ROUND_OVER)
+    await alice.click(message(alice, table.table_message_id), cid(table, "end", game.version))
+    await tick(fake, clock, 2)  # past the refresh coalescer's second
+    assert game.phase is Phase.GAME_OVER
+    assert len(drawn) == 1
+    assert message(alice, table.table_message_id).attachments == (chart.FILENAME,)

@@ -1,6 +1,17 @@
-"""Catalogue français."""
+"""Catalogue français.
 
-CATALOGUE: dict[str, str] = {
+Typography: the lines are written with ordinary spaces and `french` makes the ones that must
+not break no-break as the catalogue loads, so a phone never starts a line with a lone « ? »
+or « » ». The convention is the Imprimerie nationale's, the one French readers expect: a
+word-width no-break space (U+00A0) before « : » and between a number and its unit
+(« 30 s », « 3 pts »), where French sets a full space; a thin one (U+202F) before « ; ! ? »
+and inside « », which French sets closer. Discord draws both (its fonts fall back to the
+system's, which all have them). Code spans stay as typed: players copy them.
+"""
+
+from bot.i18n.typography import french
+
+_WRITTEN: dict[str, str] = {
     # --- commandes ----------------------------------------------------------------------------
     "cmd.president": "president",
     "cmd.president.desc": "Jouer au Président, le jeu de cartes",
@@ -681,3 +692,5 @@ CATALOGUE: dict[str, str] = {
     "history.page": "Page {page}",
     "history.no_more": "Aucune partie plus ancienne ici.",
 }
+
+CATALOGUE: dict[str, str] = {key: french(text) for key, text in _WRITTEN.items()}

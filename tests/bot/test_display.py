@@ -125,7 +125,7 @@ def test_french_results_screen_after_the_last_round() -> None:
     assert re.search(r"\b1 (cartes|pts)\b", text) is None
     assert "Classement final" in text
     assert (french("victoire :") in text) == (len(game.winners) == 1)
-    assert french("L’hôte, p0, choisit : **Rejouer**, ou **Terminer** pour revenir au salon "
+    assert french("L’hôte, p0, choisit : **Rejouer** ou **Terminer** pour revenir au salon "
         "d’attente.") in text
     assert "manche suivante" not in text.lower()
     best = max(game.points)
@@ -232,7 +232,7 @@ def test_the_hand_says_why_it_can_only_pass_and_shows_the_table_off_turn() -> No
 @pytest.mark.parametrize(("preset", "seats", "phase", "says"), [
     ("classic", 4, Phase.PLAY, "Un bot finit la manche à ta place, puis la partie continue"),
     ("classic", 4, Phase.ROUND_OVER, "Elle continue sans toi dès la prochaine manche."),
-    ("classic", 3, Phase.PLAY, french("Un bot finit la manche à ta place ; ensuite il ne reste plus "
+    ("classic", 3, Phase.PLAY, french("Un bot finit la manche à ta place ; ensuite, il ne restera plus "
      "assez de joueurs : la partie s’arrête et la table revient au salon d’attente.")),
     ("classic", 3, Phase.ROUND_OVER, "Il ne restera plus assez de joueurs"),
     ("proletario", 4, Phase.PLAY, "Un bot prend ta place."),

@@ -236,7 +236,7 @@ async def test_the_table_says_who_opens_and_why_each_trick_closed(
     await let_timers_play(fake, clock, game, Phase.PLAY)
     await tick(fake, clock, 1)
     assert any(e.key == "ev.opens.last_place" for e in table.log)
-    assert french("Trou du cul de la manche d’avant : ") in message(marie, table.table_message_id).content
+    assert french("Trou du cul de la manche précédente : ") in message(marie, table.table_message_id).content
     fake.assert_no_errors()
 
 

@@ -308,3 +308,50 @@ def test_both_catalogues_show_the_same_markup() -> None:
     one language is so in the other, so a mixed table's French and English screens look alike."""
     assert [k for k in EN if markup(EN[k]) != markup(FR[k])] == []
     assert markup("⚠️ **Lancer** `/president lancer`.") != markup("⚠️ Start /president start")
+
+
+#: Turns the proofreading took out of the French lines, each as it generalises: written
+#: again, in another line, they would read as clumsy to a French player as they did there.
+CLUMSY_FRENCH = (
+    r"\bplutôt que (?!de\b|d’)\w+er\b",  # « plutôt que passer » : « plutôt que de passer »
+    r"\bd’avant\b",  # « la manche d’avant » : « la manche précédente »
+    r"\*\*, ou \*\*[^*]+\*\*[ .]",  # « **Rejouer**, ou **Terminer** » : no comma before « ou »
+    r"\w, ou \w+$",  # « Français, anglais, ou automatique »
+    # « pas de tours, il ne va pas »: a comma splice (not after « ensuite, », « sinon, »)
+    r"(?<!ensuite)(?<!sinon), (il|elle|ce|cela) (\w+ )?(ne\b|n’)",
+    r"\bensuite (?!,)\w",  # « ensuite il ne reste » : « ensuite, il ne restera »
+    r"\bquand une se\b",  # « quand une se libère » : « quand il s’en libère une »
+    r"\bespagnol \d",  # « espagnol 48 cartes » : « espagnol de 48 cartes »
+    r"\b(table|partie) a bougé\b",  # « La table a bougé » : « La partie a avancé »
+    r"Appuie sur \*\*\w+\*\*\.$",  # « Appuie sur **Reprendre**. » : and then what?
+)
+
+
+def clumsy(text: str) -> list[str]:
+    import re
+
+    return [pattern for pattern in CLUMSY_FRENCH if re.search(pattern, text)]
+
+
+def test_french_lines_avoid_the_turns_proofreading_took_out() -> None:
+    assert {key: clumsy(value) for key, value in FR.items() if clumsy(value)} == {}
+
+
+def test_the_clumsy_turn_detector_sees_the_old_lines() -> None:
+    for old in ("pas de réponse moins chère : une carte forte plutôt que passer",
+                "{role} de la manche d’avant : {name} ouvre",
+                "L’hôte, {host}, choisit : **Manche suivante**, ou **Terminer**.",
+                "Français, anglais, ou automatique",
+                "{knob} : le mode rapide n’a pas de tours, il ne va pas avec une fin de pli",
+                "{knob} : les 7 ne peuvent pas remplacer, ce paquet n’a pas de 7.",
+                "à ta place ; ensuite il ne reste plus assez de joueurs",
+                "tu prends une place à ton tour quand une se libère", "espagnol 48 cartes",
+                "La table a bougé depuis cet affichage",
+                "🤖 Le pilote automatique joue pour toi. Appuie sur **Reprendre**."):
+        assert clumsy(old), old
+    for fine in ("plutôt que de passer", "la manche précédente", "**Rejouer** ou **Terminer**",
+                 "**Rejouer** fait entrer qui attend, tant qu’il reste de la place, ou "
+                 "**Terminer** pour revenir", "rejoins-la, ou son hôte la ferme",
+                 "ensuite, il ne restera plus", "espagnol de 48 cartes",
+                 "Appuie sur **Reprendre** pour jouer toi-même."):
+        assert clumsy(fine) == [], fine

@@ -101,7 +101,7 @@ async def test_french_names_and_controls_redrawn_since_the_screen_was_printed(
     version = game.version
     await terminal.handle("1")  # the printed hand is outdated: sent as picked, refused
     assert game.version == version
-    assert "La table a bougé depuis cet affichage" in user.last_ephemeral().content
+    assert "La partie a avancé depuis cet affichage" in user.last_ephemeral().content
     terminal.show()
     await terminal.handle("1")  # the fresh hand plays
     assert game.version > version

@@ -199,7 +199,8 @@ def test_same_or_nothing_says_what_may_be_played() -> None:
 def test_french_lobby_lists_changed_rules_with_french_punctuation() -> None:
     table = Table(id=7, channel_id=1, guild_id=1, host_id=100, locale="fr",
                   rules=Rules.preset("classic", fast=True), seats=[Player(100, "p0")])
-    assert french("Règles : 5 manches · Mode rapide (sans tours) : oui") in lobby_screen(table).content
+    assert french("Règles : 5 manches · Mode rapide (sans tours) : oui") in \
+        lobby_screen(table).content
 
 
 def test_plays_that_doom_the_finish_say_so_in_the_menu() -> None:
@@ -232,8 +233,9 @@ def test_the_hand_says_why_it_can_only_pass_and_shows_the_table_off_turn() -> No
 @pytest.mark.parametrize(("preset", "seats", "phase", "says"), [
     ("classic", 4, Phase.PLAY, "Un bot finit la manche à ta place, puis la partie continue"),
     ("classic", 4, Phase.ROUND_OVER, "Elle continue sans toi dès la prochaine manche."),
-    ("classic", 3, Phase.PLAY, french("Un bot finit la manche à ta place ; ensuite, il ne restera plus "
-     "assez de joueurs : la partie s’arrête et la table revient au salon d’attente.")),
+    ("classic", 3, Phase.PLAY, french(
+        "Un bot finit la manche à ta place ; ensuite, il ne restera plus assez de joueurs : la "
+        "partie s’arrête et la table revient au salon d’attente.")),
     ("classic", 3, Phase.ROUND_OVER, "Il ne restera plus assez de joueurs"),
     ("proletario", 4, Phase.PLAY, "Un bot prend ta place."),
     ("proletario", 4, Phase.ROUND_OVER, "Un bot prend ta place."),

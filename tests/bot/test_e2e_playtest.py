@@ -236,7 +236,8 @@ async def test_the_table_says_who_opens_and_why_each_trick_closed(
     await let_timers_play(fake, clock, game, Phase.PLAY)
     await tick(fake, clock, 1)
     assert any(e.key == "ev.opens.last_place" for e in table.log)
-    assert french("Trou du cul de la manche précédente : ") in message(marie, table.table_message_id).content
+    assert french("Trou du cul de la manche précédente : ") in \
+        message(marie, table.table_message_id).content
     fake.assert_no_errors()
 
 
@@ -673,16 +674,16 @@ async def test_rules_tell_the_exchange_the_points_and_the_end_of_the_game(
     page = marie.last_ephemeral().text
     for line in (
         french("🔁 Entre deux manches, échange :"),
-        french("• Trou du cul → Président : ses 2 meilleures cartes ; en retour, 2 cartes de son "
-        "choix"),
-        french("• Vice-trou du cul → Vice-président : sa meilleure carte ; en retour, 1 carte de son "
-        "choix (dès 4 joueurs)"),
+        french("• Trou du cul → Président : ses 2 meilleures cartes ; en retour, 2 cartes de "
+               "son choix"),
+        french("• Vice-trou du cul → Vice-président : sa meilleure carte ; en retour, 1 carte "
+               "de son choix (dès 4 joueurs)"),
         "Les meilleures cartes sont prises d’office à la donne.",
         "Le rôle du haut rend après avoir reçu.",
-        french("🏅 Points par manche : Président 3 · Vice-président 2 · Neutre 1 · Vice-trou du cul 0 "
-        "· Trou du cul 0."),
+        french("🏅 Points par manche : Président 3 · Vice-président 2 · Neutre 1 · Vice-trou du "
+               "cul 0 · Trou du cul 0."),
         french("🏁 La partie dure 5 manches ; le plus haut total gagne (à égalité, victoire "
-        "partagée)."),
+               "partagée)."),
     ):
         assert line in page.split("\n"), line
     await marie.slash("president end")

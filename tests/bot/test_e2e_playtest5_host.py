@@ -53,7 +53,8 @@ async def test_the_waiting_players_never_sit_beyond_the_seats_back_in_the_lobby(
     await host.slash("president settings")
     await open_form(host, "turn_seconds")
     await host.modal_submit({"Nouvelle valeur": "20"})
-    assert host.last_ephemeral().content.startswith(french("✅ Enregistré — Secondes par tour : 20."))
+    assert host.last_ephemeral().content.startswith(
+        french("✅ Enregistré — Secondes par tour : 20."))
     await host.click(message(host, table.lobby_message_id), cid(table, "start"))
     assert table.game is not None and table.game.seats == 4
     fake.assert_no_errors()
@@ -186,8 +187,8 @@ async def test_settings_after_a_finished_game_say_how_to_change_the_rules(
 
 
 @pytest.mark.parametrize(("locale", "refusal"), [
-    ("fr", french("⚠️ La table compte 5 joueurs, et ces règles en permettent 4 au plus : retire d’abord "
-     "des joueurs ou des bots ; rien n’a changé.")),
+    ("fr", french("⚠️ La table compte 5 joueurs, et ces règles en permettent 4 au plus : "
+                  "retire d’abord des joueurs ou des bots ; rien n’a changé.")),
     ("en", "⚠️ 5 players are seated, and these rules allow 4 at most: remove players or bots "
      "first; nothing changed."),
 ])
@@ -246,7 +247,8 @@ async def test_a_presi_host_moving_to_a_french_deck_is_told_each_knob_to_set_fir
         "paquets espagnols ; règle d’abord « Ouvre la première manche » sur « au hasard »."))
     assert await pick_value(marie, "first_opener", "random") == (
         french("✅ Enregistré — Ouvre la première manche : au hasard."))
-    assert await pick_value(marie, "deck", "french52") == french("✅ Enregistré — Paquet : 52 cartes.")
+    assert await pick_value(marie, "deck", "french52") == \
+        french("✅ Enregistré — Paquet : 52 cartes.")
     assert await pick_value(marie, "first_opener", "queen_of_hearts") == (
         french("✅ Enregistré — Ouvre la première manche : Dame de cœur."))
     await open_form(marie, "top_single")

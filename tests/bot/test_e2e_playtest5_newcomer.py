@@ -30,8 +30,9 @@ async def test_the_opener_is_told_the_trick_is_theirs_to_open_and_why_there_is_n
         [["3S", "5H", "5D", "9C"], ["4H", "6H", "KC"], ["7D", "8S", "QC"]], opener=0)
     lines = marie.hand.content.splitlines()
     assert lines[2:4] == [
-        lines[2], french("Le pli est vide : c’est toi qui l’ouvres. Joue des cartes d’une même valeur "
-        "(les autres devront répondre avec autant de cartes) ; tu ne peux pas passer.")]
+        lines[2], french("Le pli est vide : c’est toi qui l’ouvres. Joue des cartes d’une même "
+                         "valeur (les autres devront répondre avec autant de cartes) ; tu ne "
+                         "peux pas passer.")]
     assert lines[2].startswith("▶️ **À toi de jouer**")
     assert "Passer" not in [b.label for b in marie.hand.buttons]
     fake.assert_no_errors()

@@ -118,7 +118,8 @@ def test_a_long_games_alt_text_keeps_its_latest_rounds_within_discords_limit() -
     assert len(lines) == 8
     kept = {len(text.split(", ")) for text in lines}
     assert len(kept) == 1 and 1 < kept.pop() < 60
-    assert all(text.startswith(french(f"{name} : … ")) for text, name in zip(lines, names, strict=True))
+    assert all(text.startswith(french(f"{name} : … "))
+               for text, name in zip(lines, names, strict=True))
     assert lines[-1].endswith(f", {series[-1][-1]}.")
 
 

@@ -254,7 +254,8 @@ async def test_the_single_card_that_wins_any_trick_must_be_a_2(
     await open_form(marie, "top_single")
     await marie.modal_submit({"Nouvelle valeur": "2♠"})
     assert table.rules.top_single == Card.parse("2S")
-    assert french("✅ Enregistré — Carte seule qui gagne tout pli :") in marie.last_ephemeral().content
+    assert french("✅ Enregistré — Carte seule qui gagne tout pli :") in \
+        marie.last_ephemeral().content
     fake.assert_no_errors()
 
 

@@ -5,8 +5,8 @@ not break no-break as the catalogue loads, so a phone never starts a line with a
 or « » ». The convention is the Imprimerie nationale's, the one French readers expect: a
 word-width no-break space (U+00A0) before « : » and between a number and its unit
 (« 30 s », « 3 pts »), where French sets a full space; a thin one (U+202F) before « ; ! ? »
-and inside « », which French sets closer. Discord draws both (its fonts fall back to the
-system's, which all have them). Code spans stay as typed: players copy them.
+and inside « », which French sets closer. Each is one character, as the space it replaces,
+so no line grows against Discord's limits. Code spans stay as typed: players copy them.
 """
 
 from bot.i18n.typography import french

@@ -1,6 +1,17 @@
-"""Catalogue français."""
+"""Catalogue français.
 
-CATALOGUE: dict[str, str] = {
+Typography: the lines are written with ordinary spaces and `french` makes the ones that must
+not break no-break as the catalogue loads, so a phone never starts a line with a lone « ? »
+or « » ». The convention is the Imprimerie nationale's, the one French readers expect: a
+word-width no-break space (U+00A0) before « : » and between a number and its unit
+(« 30 s », « 3 pts »), where French sets a full space; a thin one (U+202F) before « ; ! ? »
+and inside « », which French sets closer. Each is one character, as the space it replaces,
+so no line grows against Discord's limits. Code spans stay as typed: players copy them.
+"""
+
+from bot.i18n.typography import french
+
+_WRITTEN: dict[str, str] = {
     # --- commandes ----------------------------------------------------------------------------
     "cmd.president": "president",
     "cmd.president.desc": "Jouer au Président, le jeu de cartes",
@@ -49,7 +60,7 @@ CATALOGUE: dict[str, str] = {
     "cmd.language": "langue",
     "cmd.language.desc": "Langue des messages publics de ce serveur (hôte ou admin)",
     "cmd.language.language": "langue",
-    "cmd.language.language.desc": "Français, anglais, ou automatique",
+    "cmd.language.language.desc": "Français, anglais ou automatique",
     "lang.fr": "Français",
     "lang.en": "English",
     "lang.auto": "Automatique (langue du serveur, sinon de l’hôte)",
@@ -150,7 +161,7 @@ CATALOGUE: dict[str, str] = {
     "end.lobby": "La table est revenue au salon d’attente.",
     "leave.confirm.bot": "Quitter la partie ? Un bot prend ta place.",
     "leave.confirm.round": "Quitter la partie ? Un bot finit la manche à ta place, puis la partie continue sans toi.",
-    "leave.confirm.round_lobby": "Quitter la partie ? Un bot finit la manche à ta place ; ensuite il ne reste plus assez de joueurs : la partie s’arrête et la table revient au salon d’attente.",
+    "leave.confirm.round_lobby": "Quitter la partie ? Un bot finit la manche à ta place ; ensuite, il ne restera plus assez de joueurs : la partie s’arrête et la table revient au salon d’attente.",
     "leave.confirm.free": "Quitter la partie ? Elle continue sans toi dès la prochaine manche.",
     "leave.confirm.free_lobby": "Quitter la partie ? Il ne restera plus assez de joueurs : la partie s’arrête et la table revient au salon d’attente.",
     "leave.confirm.list_lobby": "Quitter la partie ? Il n’y resterait que des bots : elle s’arrête, et ceux qui attendent la prochaine partie prennent place au salon d’attente.",
@@ -189,8 +200,8 @@ CATALOGUE: dict[str, str] = {
     "reason.lead_sure": "personne ne peut battre ce coup : tu gardes la main pour tes dernières cartes.",
     "reason.lead_low": "ouvre avec tes cartes les plus faibles et garde les fortes pour la suite.",
     "reason.answer_cheap": "la plus petite réponse qui garde tes paires et brelans entiers.",
-    "reason.control": "pas de réponse moins chère : une carte forte plutôt que passer, ce qui donnerait la main.",
-    "reason.break": "pas d’autre réponse : casser un groupe plutôt que passer et perdre le pli.",
+    "reason.control": "pas de réponse moins chère : une carte forte plutôt que de passer, ce qui donnerait la main.",
+    "reason.break": "pas d’autre réponse : casser un groupe plutôt que de passer et perdre le pli.",
     # --- erreurs ----------------------------------------------------------------------------
     "err.no_table": "Il n’y a pas de table dans ce salon. Ouvres-en une avec `/president ouvrir`.",
     "err.table_exists": "Une table est déjà ouverte dans ce salon : rejoins-la, ou son hôte la ferme avec `/president terminer`.",
@@ -208,7 +219,7 @@ CATALOGUE: dict[str, str] = {
     "err.min_players": "Il faut au moins {min} joueurs pour lancer ({count} à la table).",
     "err.unknown_control": "Cette commande n’appartient pas à ce bot ou n’est plus valable.",
     "err.table_gone": "Cette table n’existe plus. Ouvres-en une avec `/president ouvrir`.",
-    "err.stale": "La table a bougé depuis cet affichage ; voici ta main à jour.",
+    "err.stale": "La partie a avancé depuis cet affichage ; voici ta main à jour.",
     "err.too_late": "Trop tard : {name} a joué avant toi. Tes cartes restent dans ta main.",
     "err.not_automated": "Personne ne joue à ta place : ta place est à toi.",
     "err.kick_self": "Tu ne peux pas t’exclure toi-même ; utilise `/president quitter`.",
@@ -233,8 +244,8 @@ CATALOGUE: dict[str, str] = {
     "rules.conflict.queen_not_spanish.deck": "{knob} : la première manche s’ouvre à la Dame de cœur, qui n’est pas dans les paquets espagnols ; règle d’abord « {other} » sur « au hasard ».",
     "rules.conflict.oros_not_french": "{knob} : le 3 de deniers n’est que dans les paquets espagnols ; avec ce paquet, choisis la Dame de cœur ou « au hasard ».",
     "rules.conflict.oros_not_french.deck": "{knob} : la première manche s’ouvre au 3 de deniers, qui n’est que dans les paquets espagnols ; règle d’abord « {other} » sur « au hasard ».",
-    "rules.conflict.fast_one_lap": "{knob} : le mode rapide n’a pas de tours, il ne va pas avec une fin de pli « après un tour de table ».",
-    "rules.conflict.wild_no_sevens": "{knob} : les 7 ne peuvent pas remplacer, ce paquet n’a pas de 7.",
+    "rules.conflict.fast_one_lap": "{knob} : le mode rapide, sans tours, ne va pas avec une fin de pli « après un tour de table ».",
+    "rules.conflict.wild_no_sevens": "{knob} : les 7 ne peuvent pas remplacer, puisque ce paquet n’en a pas.",
     "rules.conflict.target_unreachable": "{knob} : avec ces points, une manche peut finir sans que personne ne marque, et le score à atteindre pourrait ne jamais l’être. Donne des points au Président, par exemple, ou finis la partie après un nombre de manches.",
     "err.wrong_phase": "Ce n’est pas possible à ce moment de la partie.",
     "err.channel_only": "Les tables se jouent dans les salons textuels d’un serveur.",
@@ -320,7 +331,7 @@ CATALOGUE: dict[str, str] = {
     "lobby.queued": "La table est complète : tu es dans la file et tu entres entre deux manches.",
     "lobby.queued_next_game": "La partie est finie : tu es sur la liste pour la prochaine. Si l’hôte appuie sur **Rejouer**, tu as une place tant qu’il en reste ; avec **Terminer**, tu entres au salon d’attente.",
     "lobby.listed_next_game": "Une partie est en cours : tu es sur la liste pour la prochaine. À sa fin, **Rejouer** te donne une place tant qu’il en reste ; avec **Terminer**, tu entres au salon d’attente.",
-    "lobby.listed_full": "La table est complète : tu es sur la liste, et tu prends une place à ton tour quand une se libère ou que l’hôte en ouvre d’autres.",
+    "lobby.listed_full": "La table est complète : tu es sur la liste, et tu prends une place à ton tour quand il s’en libère une ou que l’hôte en ouvre d’autres.",
     "lobby.kicked": "Tu as retiré {name} de la table.",
     "lobby.ended": "La table est fermée.",
     "language.set": "Les tables de ce serveur parlent maintenant {language}.",
@@ -360,8 +371,8 @@ CATALOGUE: dict[str, str] = {
     "knob.deck": "Paquet",
     "knob.deck.french52": "52 cartes",
     "knob.deck.french54": "54 cartes avec jokers",
-    "knob.deck.spanish48": "espagnol 48 cartes",
-    "knob.deck.spanish40": "espagnol 40 cartes",
+    "knob.deck.spanish48": "espagnol de 48 cartes",
+    "knob.deck.spanish40": "espagnol de 40 cartes",
     "knob.min_players": "Joueurs minimum",
     "knob.max_players": "Joueurs maximum",
     "knob.bots_fill": "Des bots complètent la table",
@@ -460,8 +471,8 @@ CATALOGUE: dict[str, str] = {
     "table.game_over.many": "🏆 **Fin de la partie** · victoire partagée : {names}",
     "table.game_over_none": "🏁 **Fin de la partie** · arrêtée avant la fin, sans victoire.",
     "table.stopped": "⏹️ **Partie arrêtée pendant la manche {round}** : cette manche ne compte pas.",
-    "table.host_next": "L’hôte, {host}, choisit : **Manche suivante**, ou **Terminer**.",
-    "table.host_over": "L’hôte, {host}, choisit : **Rejouer**, ou **Terminer** pour revenir au salon d’attente.",
+    "table.host_next": "L’hôte, {host}, choisit : **Manche suivante** ou **Terminer**.",
+    "table.host_over": "L’hôte, {host}, choisit : **Rejouer** ou **Terminer** pour revenir au salon d’attente.",
     "table.host_over_waiting": "L’hôte, {host}, choisit : **Rejouer** fait entrer qui attend, tant qu’il reste de la place ({max} joueurs au plus), ou **Terminer** pour revenir au salon d’attente avec qui attend.",
     "table.waiting_next": "En attente de la prochaine partie : {names}",
     "table.host_mark": " · 👑 hôte",
@@ -504,8 +515,8 @@ CATALOGUE: dict[str, str] = {
     "ev.opens.queen_of_hearts": "{name} a la Dame de cœur et ouvre",
     "ev.opens.three_of_oros": "{name} a le 3 de deniers et ouvre",
     "ev.opens.random": "tiré au sort : {name} ouvre",
-    "ev.opens.last_place": "{role} de la manche d’avant : {name} ouvre",
-    "ev.opens.first_place": "{role} de la manche d’avant : {name} ouvre",
+    "ev.opens.last_place": "{role} de la manche précédente : {name} ouvre",
+    "ev.opens.first_place": "{role} de la manche précédente : {name} ouvre",
     "ev.opens.seat_order": "{name} ouvre",
     "ev.opens.given": "{name} ouvre",
     "ev.revolution_on": "{name} déclenche une révolution !",
@@ -541,7 +552,7 @@ CATALOGUE: dict[str, str] = {
     "hand.only_pass": "Rien dans ta main ne bat ce qui est sur la table : tu ne peux que passer.",
     "hand.lead": "Le pli est vide : c’est toi qui l’ouvres. Joue des cartes d’une même valeur (les autres devront répondre avec autant de cartes) ; tu ne peux pas passer.",
     "hand.same_or_pass": "🤐 Même valeur ou rien : joue {cards} ou passe.",
-    "hand.autopilot": "🤖 Le pilote automatique joue pour toi. Appuie sur **Reprendre**.",
+    "hand.autopilot": "🤖 Le pilote automatique joue pour toi. Appuie sur **Reprendre** pour jouer toi-même.",
     "hand.group.1": "Jouer une carte…",
     "hand.group.2": "Jouer une paire…",
     "hand.group.3": "Jouer un brelan…",
@@ -590,7 +601,7 @@ CATALOGUE: dict[str, str] = {
     "sandbox.in": "(dans {seconds} s)",
     "sandbox.ago": "(il y a {seconds} s)",
     "sandbox.options": "options ({low} à {high}, par ex. 1,2) : ",
-    "sandbox.what": "tape une commande slash, un numéro de commande, ou une lettre et un numéro",
+    "sandbox.what": "tape une commande slash, un numéro de commande ou une lettre et un numéro",
     "sandbox.no_controls": "ce message n’a pas de commandes",
     # --- règles -----------------------------------------------------------------------------
     "rules.title": "📜 Règles de cette table · {preset}",
@@ -688,3 +699,5 @@ CATALOGUE: dict[str, str] = {
     "history.page": "Page {page}",
     "history.no_more": "Aucune partie plus ancienne ici.",
 }
+
+CATALOGUE: dict[str, str] = {key: french(text) for key, text in _WRITTEN.items()}

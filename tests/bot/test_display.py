@@ -8,6 +8,7 @@ import pytest
 
 from bot.i18n import join_names, t
 from bot.i18n.cards import rank_words, shorts
+from bot.i18n.typography import french
 from bot.packages.controls import CUSTOM_ID, error_text
 from bot.packages.game import hand_plays, lines, prompts
 from bot.packages.game.hand import hand_screen
@@ -123,13 +124,13 @@ def test_french_results_screen_after_the_last_round() -> None:
     assert "a fini (" not in text  # places come from the results, not the finishing order
     assert re.search(r"\b1 (cartes|pts)\b", text) is None
     assert "Classement final" in text
-    assert ("victoire :" in text) == (len(game.winners) == 1)
-    assert "L’hôte, p0, choisit : **Rejouer**, ou **Terminer** pour revenir au salon " \
-        "d’attente." in text
+    assert (french("victoire :") in text) == (len(game.winners) == 1)
+    assert french("L’hôte, p0, choisit : **Rejouer** ou **Terminer** pour revenir au salon "
+        "d’attente.") in text
     assert "manche suivante" not in text.lower()
     best = max(game.points)
     first = next(s for s in game.players if game.points[s] == best)
-    assert f"1. **p{first}** · {best} pts" in text
+    assert french(f"1. **p{first}** · {best} pts") in text
     assert "La partie est terminée." in hand_screen(table, 100, "fr").content
 
 
@@ -144,11 +145,11 @@ def test_french_hand_words_and_cards() -> None:
     assert "Donne **2 cartes** à **p3**" in hand
     assert "carte(s)" not in hand
     board = table_screen(table, 0.0).content
-    assert "🔔 p0 : appuie sur **Ma main** pour voir tes cartes et jouer." in board
+    assert french("🔔 p0 : appuie sur **Ma main** pour voir tes cartes et jouer.") in board
     assert "p0 doit donner 2 cartes à p3" in board
     entry = LogEntry("ev.penalised", {"name": "p2", "place": 4})
     assert lines.entry_text("fr", table, entry) == \
-        "p2 a fini sur un 2 : 4e place"
+        french("p2 a fini sur un 2 : 4e place")
 
 
 def test_waiting_hand_names_the_player_to_act_and_wild_announces_are_shown() -> None:
@@ -191,14 +192,15 @@ def test_same_or_nothing_says_what_may_be_played() -> None:
     game.play(second, answer.cards)
     assert game.to_act == first
     words = rank_words("fr", lead.value, 1, False)
-    assert f"🤐 Même valeur ou rien : joue {words} ou passe." in \
+    assert french(f"🤐 Même valeur ou rien : joue {words} ou passe.") in \
         hand_screen(table, 100 + first, "fr").content
 
 
 def test_french_lobby_lists_changed_rules_with_french_punctuation() -> None:
     table = Table(id=7, channel_id=1, guild_id=1, host_id=100, locale="fr",
                   rules=Rules.preset("classic", fast=True), seats=[Player(100, "p0")])
-    assert "Règles : 5 manches · Mode rapide (sans tours) : oui" in lobby_screen(table).content
+    assert french("Règles : 5 manches · Mode rapide (sans tours) : oui") in \
+        lobby_screen(table).content
 
 
 def test_plays_that_doom_the_finish_say_so_in_the_menu() -> None:
@@ -224,19 +226,20 @@ def test_the_hand_says_why_it_can_only_pass_and_shows_the_table_off_turn() -> No
     game.play(0, [Card.parse("AC")])
     watching = hand_screen(table, 102, "fr").content  # seat 2 waits for seat 1
     assert "c’est à **p1** de jouer" in watching and "A♣" in watching
-    assert "Rien dans ta main ne bat ce qui est sur la table : tu ne peux que passer." in \
+    assert french("Rien dans ta main ne bat ce qui est sur la table : tu ne peux que passer.") in \
         hand_screen(table, 101, "fr").content
 
 
 @pytest.mark.parametrize(("preset", "seats", "phase", "says"), [
     ("classic", 4, Phase.PLAY, "Un bot finit la manche à ta place, puis la partie continue"),
     ("classic", 4, Phase.ROUND_OVER, "Elle continue sans toi dès la prochaine manche."),
-    ("classic", 3, Phase.PLAY, "Un bot finit la manche à ta place ; ensuite il ne reste plus "
-     "assez de joueurs : la partie s’arrête et la table revient au salon d’attente."),
+    ("classic", 3, Phase.PLAY, french(
+        "Un bot finit la manche à ta place ; ensuite, il ne restera plus assez de joueurs : la "
+        "partie s’arrête et la table revient au salon d’attente.")),
     ("classic", 3, Phase.ROUND_OVER, "Il ne restera plus assez de joueurs"),
     ("proletario", 4, Phase.PLAY, "Un bot prend ta place."),
     ("proletario", 4, Phase.ROUND_OVER, "Un bot prend ta place."),
-    ("presi", 4, Phase.EXCHANGE, "Ta place t’attend 60 secondes"),
+    ("presi", 4, Phase.EXCHANGE, french("Ta place t’attend 60 secondes")),
     ("presi", 4, Phase.ROUND_OVER, "Elle continue sans toi dès la prochaine manche"),
 ])
 def test_the_leave_prompt_says_what_leaving_does_by_the_rules(
@@ -250,7 +253,7 @@ def test_the_leave_prompt_says_what_leaving_does_by_the_rules(
     table.game.phase = phase
     table.game_no = 3
     screen = prompts.quit_prompt(table, 101, "fr")
-    assert screen.content.startswith("Quitter la partie ? ") and says in screen.content
+    assert screen.content.startswith(french("Quitter la partie ? ")) and says in screen.content
     assert "s’il reste" not in screen.content
     assert screen.view is not None
     [leave] = map(unwrap, screen.view.children)

@@ -4,6 +4,7 @@ level, the table has a default level, and bots that stand in for people play nor
 from __future__ import annotations
 
 from bot.client import PresidentBot
+from bot.i18n.typography import french
 from bot.tables.table import Player, Table
 from engine import Rules
 from fakediscord import FakeDiscord
@@ -72,11 +73,11 @@ async def test_the_default_level_is_a_setting_of_the_host(
 
     await marie.click(lobby, cid(table, "settings"))
     panel = marie.last_ephemeral()
-    assert "🤖 Nouveaux bots : normal" in [b.label for b in panel.buttons]
+    assert french("🤖 Nouveaux bots : normal") in [b.label for b in panel.buttons]
     await marie.click(panel, cid(table, "bot_level"))
     panel = marie.last_ephemeral()
     assert "Les bots ajoutés désormais jouent au niveau difficile." in panel.content
-    assert "🤖 Nouveaux bots : difficile" in [b.label for b in panel.buttons]
+    assert french("🤖 Nouveaux bots : difficile") in [b.label for b in panel.buttons]
     assert table.bot_level == "hard"
 
     await marie.click(message(marie, table.lobby_message_id), cid(table, "addbot"))

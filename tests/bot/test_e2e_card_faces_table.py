@@ -5,6 +5,7 @@ when they are not, and every message stays within Discord's 2,000 characters."""
 from __future__ import annotations
 
 from bot.client import PresidentBot
+from bot.i18n.typography import french
 from bot.tables.table import Table
 from engine import Card, Phase, TrickPlay
 from fakediscord import FakeDiscord, Message, TestUser
@@ -73,8 +74,8 @@ async def test_the_trick_and_the_exchange_notes_show_faces_under_their_text(
         assert FACE.match(under(hand.content, note))
     await until_trick(fake, clock, table)
     shown = message(host, table.table_message_id).content
-    assert "Sur la table :" in shown  # the text line stays for servers without the faces
-    faces = under(shown, "Sur la table :")
+    assert french("Sur la table :") in shown  # the text line stays for servers without the faces
+    faces = under(shown, french("Sur la table :"))
     game = table.game
     assert game is not None
     assert len(FACE.findall(faces)) == sum(len(p.cards) for p in game.trick)
@@ -135,14 +136,14 @@ async def test_the_largest_tricks_keep_every_message_within_discord_limits(
     hand = await open_hand(host, table)
     for content in (big, hand.content):
         assert len(content) <= 2000
-        assert not FACE.match(under(content, "Sur la table :"))
+        assert not FACE.match(under(content, french("Sur la table :")))
     assert face_lines(hand.content)  # the hand's own faces come first, and fit
 
     fill(plays=3)
     bot.service.refresh(table)
     await tick(fake, clock, 1)
     small = message(host, table.table_message_id).content
-    assert len(FACE.findall(under(small, "Sur la table :"))) == 12
+    assert len(FACE.findall(under(small, french("Sur la table :")))) == 12
     await fake.disconnect(bot)
 
 
@@ -165,7 +166,7 @@ async def test_a_server_blocking_external_emojis_still_reads_the_cards_as_text(
     for _ in range(60):  # the table message shows a trick (it is posted, then coalesced)
         if table.table_message_id is not None:
             shown = message(host, table.table_message_id).content
-            tricks = [x for x in shown.splitlines() if x.startswith("Sur la table :")]
+            tricks = [x for x in shown.splitlines() if x.startswith(french("Sur la table :"))]
             if tricks:
                 break
         await tick(fake, clock, 1)
@@ -189,12 +190,12 @@ async def test_the_cards_picked_across_split_give_menus_show_their_faces(
     deck = sorted(table.rules.deck_kind.cards(), key=str)
     deal(bot, table, [deck[0::2], deck[1::2]], previous_ranking=[0, 1])  # she gives back 2
     hand = await open_hand(host, table)
-    assert not FACE.match(under(hand.content, "Choisies :"))
+    assert not FACE.match(under(hand.content, french("Choisies :")))
     first = next(s for s in hand.selects if ":give:" in s.custom_id)
     picks = [o.value for o in first.options[:2]]
     await host.select(hand, picks, select=first.custom_id)
     shown = message(host, hand.id).content
-    assert "Choisies : " in shown
-    assert len(FACE.findall(under(shown, "Choisies :"))) == 2
+    assert french("Choisies : ") in shown
+    assert len(FACE.findall(under(shown, french("Choisies :")))) == 2
     assert len(shown) <= 2000
     await fake.disconnect(bot)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.client import PresidentBot
+from bot.i18n.typography import french
 from bot.packages.game import chart
 from engine import Phase
 from fakediscord import FakeDiscord
@@ -39,7 +40,7 @@ async def test_game_over_attaches_the_points_of_every_round(
     assert shown.names == tuple(table.name(s) for s in range(4))
     # The alt text has every value as well as the chart's size (read out, or for a player
     # who cannot tell its colours apart).
-    values = ". ".join(f"{table.name(s)} : {', '.join(str(row[s]) for row in totals)}"
+    values = ". ".join(french(f"{table.name(s)} : {', '.join(str(row[s]) for row in totals)}")
                        for s in range(4))
     assert (shown.title, shown.alt) == ("Points par manche",
                                        f"points par manche, 4 joueurs, 3 manches. {values}.")

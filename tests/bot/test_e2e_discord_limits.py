@@ -6,6 +6,7 @@ import pytest
 
 from bot.client import PresidentBot
 from bot.config import Config, InvalidSetting
+from bot.i18n.typography import french
 from bot.packages import publisher
 from bot.tables.table import Table
 from fakediscord import FakeDiscord, TestUser, UserActionError
@@ -45,7 +46,7 @@ async def test_create_without_send_messages_names_the_permission_and_opens_nothi
     john = fake.add_user("john", locale="en-US")
 
     await marie.slash("president create", preset="classic")
-    assert "« Envoyer des messages »" in marie.last_ephemeral().content
+    assert french("« Envoyer des messages »") in marie.last_ephemeral().content
     await john.slash("president create", preset="classic")
     assert "“Send Messages”" in john.last_ephemeral().content
     assert president.service.registry.in_channel(fake.channel.id) is None
@@ -64,7 +65,7 @@ async def test_a_table_in_a_thread_needs_send_messages_in_threads_not_send_messa
     marie.channel = thread
     fake.set_bot_permissions(thread, send_messages_in_threads=False)
     await marie.slash("president create", preset="classic")
-    assert "« Envoyer des messages dans les fils »" in marie.last_ephemeral(thread).content
+    assert french("« Envoyer des messages dans les fils »") in marie.last_ephemeral(thread).content
     assert president.service.registry.in_channel(thread.id) is None
 
     fake.set_bot_permissions(thread, send_messages_in_threads=True, send_messages=False)
@@ -91,7 +92,7 @@ async def test_start_without_view_channel_is_refused(
     fake.set_bot_permissions(fake.channel, view_channel=False)
 
     await marie.click(lobby, cid(table, "start"))
-    assert "« Voir le salon »" in marie.last_ephemeral().content
+    assert french("« Voir le salon »") in marie.last_ephemeral().content
     assert table.game is None
     assert fake.invalid_requests() == 0
 
@@ -111,7 +112,7 @@ async def test_a_403_mid_game_stops_posting_until_someone_acts(
     fake.expect_error(50001)
     await marie.click(board, cid(table, "hand"))  # the host acts: told, nothing retried
     notice = marie.last_ephemeral()
-    assert "« Voir le salon »" in notice.content and "publier" in notice.content
+    assert french("« Voir le salon »") in notice.content and "publier" in notice.content
     assert fake.invalid_requests() == 1
 
     fake.set_bot_permissions(fake.channel, view_channel=True)

@@ -9,6 +9,7 @@ from typing import Any
 from bot.client import PresidentBot
 from bot.i18n import t
 from bot.i18n.cards import shorts
+from bot.i18n.typography import french
 from bot.packages.game.hint import advice
 from bot.tables.table import Table
 from engine import Card, Game, Phase, Rules
@@ -101,8 +102,8 @@ async def test_the_president_sees_in_french_which_cards_the_normal_bot_would_giv
     assert give is not None
     assert [str(c) for c in give.cards] == ["3S", "5H"]  # the lone low cards
     line = shown.content.splitlines()[0]
-    assert line == ("💡 Le bot normal donnerait 3♠ 5♥ — les petites cartes isolées coûtent "
-                    "le moins : tes paires et tes cartes fortes restent.")
+    assert line == (french("💡 Le bot normal donnerait 3♠ 5♥ — les petites cartes isolées coûtent "
+                    "le moins : tes paires et tes cartes fortes restent."))
     assert line == t("fr", "hint.give", cards=shorts("fr", give.cards, False),
                      reason=t("fr", "reason.give_lone"))
     assert line == advice(table, 0, "fr")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.client import PresidentBot
 from bot.i18n import t
+from bot.i18n.typography import french
 from bot.packages.game.hint import advice
 from engine.bots.normal import explain
 from engine.view import player_view
@@ -28,10 +29,10 @@ async def test_hints_are_off_by_default_and_the_host_turns_them_on(
     await marie.click(lobby, cid(table, "addbot"))
     await marie.click(lobby, cid(table, "settings"))
     panel = marie.last_ephemeral()
-    assert "💡 Conseils : non" in [b.label for b in panel.buttons]
+    assert french("💡 Conseils : non") in [b.label for b in panel.buttons]
     await marie.click(panel, cid(table, "hints"))
     panel = marie.last_ephemeral()
-    assert "💡 Conseils : oui" in [b.label for b in panel.buttons]
+    assert french("💡 Conseils : oui") in [b.label for b in panel.buttons]
     assert "bouton **Conseil**" in panel.content and table.hints
     await marie.click(panel, cid(table, "hints"))
     assert not table.hints

@@ -1,5 +1,7 @@
 from bot.client import PresidentBot
 from bot.i18n import t
+from bot.i18n.typography import french
+from bot.packages.controls import WARNING
 from engine import Phase
 from fakediscord import FakeDiscord
 
@@ -161,7 +163,7 @@ async def test_a_crowded_lobby_with_every_knob_changed_is_one_message_discord_ta
     await tick(fake, clock, 1)
     assert len(table.seats) == 8 and len(table.queue) == 8
     lobby = message(host, table.lobby_message_id).content
-    assert len(lobby) <= 2000 and "Joueurs (8/8) :" in lobby  # the last edit, not refused
+    assert len(lobby) <= 2000 and french("Joueurs (8/8) :") in lobby  # the last edit, not refused
     assert "(`/president règles`)" in lobby.split("\n")[1]  # the rules line, cut short
     assert lobby.split("\n")[-1] == t("fr", "lobby.rules_hint")
     fake.assert_no_errors()
@@ -234,7 +236,6 @@ async def test_joining_a_full_lobby_says_how_a_seat_opens(
     assert len(table.seats) == 8
     jeanne = fake.add_user("jeanne", locale="fr")
     await jeanne.slash("president join")
-    assert jeanne.last_ephemeral().content == \
-        "⚠️ La table est complète (8 places, le maximum) : attends qu’une place se libère."
+    assert jeanne.last_ephemeral().content == WARNING + t("fr", "err.table_full_join_most", max=8)
     assert table.seat_of(bob.id) is None and table.seat_of(jeanne.id) is None
     fake.assert_no_errors()

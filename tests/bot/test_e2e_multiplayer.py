@@ -2,6 +2,7 @@
 
 from bot.client import PresidentBot
 from bot.i18n import t
+from bot.i18n.typography import french
 from engine import Phase
 from fakediscord import FakeDiscord
 
@@ -38,7 +39,7 @@ async def test_a_presi_host_who_does_not_come_back_hands_the_lobby_to_the_next_p
     assert table.game is None
     await tick(fake, clock, 1)
     lobby = message(bob, table.lobby_message_id).content
-    assert "La partie est annulée : marie n’est pas de retour." in lobby
+    assert french("La partie est annulée : marie n’est pas de retour.") in lobby
     assert table.host_id == bob.id
     assert "**bob** (👑 hôte)" in lobby
     fake.assert_no_errors()
@@ -132,9 +133,7 @@ async def test_a_spectators_hand_says_how_to_get_a_seat(
     board = message(eve, table.table_message_id)
     await eve.click(board, cid(table, "hand"))
     assert eve.last_ephemeral().text.split("\n") == [
-        "👀 Tu regardes cette table : tu n’y as pas de place.",
-        "Pour jouer, `/president rejoindre` : tu attends dans la file et tu entres à la "
-        "table entre deux manches."]
+        t("fr", "hand.not_seated"), t("fr", "hand.join_queue")]
     await eve.slash("president join")
     await frank.slash("president join")
     await frank.click(board, cid(table, "hand"))
@@ -208,7 +207,7 @@ async def test_a_player_removed_from_presi_mid_round_cancels_the_game_at_once(
     assert [p.user_id for p in table.seats] == [marie.id, carol.id, dave.id]
     await tick(fake, clock, 1)
     lobby = message(carol, table.lobby_message_id).content
-    assert "La partie est annulée : l’hôte a retiré bob de la table." in lobby
+    assert french("La partie est annulée : l’hôte a retiré bob de la table.") in lobby
     fake.assert_no_errors()
 
 

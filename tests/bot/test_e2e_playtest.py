@@ -7,7 +7,9 @@ from typing import Any
 import pytest
 
 from bot.client import PresidentBot
-from bot.i18n import t
+from bot.i18n import plural, t
+from bot.i18n.typography import french
+from bot.packages.controls import WARNING
 from bot.packages.game.lines import entry_text
 from bot.packages.rules_text import knob_value, preset_name, rules_page
 from bot.tables.autoplay import FAST_BOT_PAUSES
@@ -51,11 +53,9 @@ async def test_ending_mid_round_says_the_game_stopped_with_totals_so_far(
     assert game.round_no == 2 and game.phase is not Phase.ROUND_OVER
     await marie.slash("president end")  # mid-game: asked first, nothing stopped yet
     prompt = marie.last_ephemeral()
-    assert prompt.text == "Arrêter la partie pour toute la table ? Une manche en cours ne " \
-        "comptera pas." and not game.stopped_early
+    assert prompt.text == t("fr", "end.confirm") and not game.stopped_early
     await marie.click(prompt, "Arrêter la partie")
-    assert marie.last_ephemeral().text == \
-        "Partie arrêtée : le message de la table donne le résultat."
+    assert marie.last_ephemeral().text == t("fr", "end.stopped")
     assert not marie.last_ephemeral().buttons
     # A second click that left before the first's answer came back stops nothing more (a
     # second End would have sent the table back to its lobby).
@@ -67,7 +67,7 @@ async def test_ending_mid_round_says_the_game_stopped_with_totals_so_far(
     assert "Fin de la manche" not in board
     assert "Classement final" in board
     for seat in game.players:
-        assert f"{table.name(seat)}** · {game.points[seat]} pt" in board
+        assert f"{table.name(seat)}** · {plural('fr', 'n.points', game.points[seat])}" in board
     fake.assert_no_errors()
 
 
@@ -99,17 +99,14 @@ async def test_leaving_mid_game_asks_first_in_the_leavers_language(
     assert [(b.label, b.style) for b in prompt.buttons] == [("Leave the game", 4)]  # danger
     assert table.seat_of(bob.user.id) == seat and not game.automated(seat)
     await marie.user.slash("president leave")  # French, for the French player
-    assert marie.user.last_ephemeral().text == "Quitter la partie ? Un bot finit la manche " \
-        "à ta place ; ensuite il ne reste plus assez de joueurs : la partie s’arrête et la " \
-        "table revient au salon d’attente."
+    assert marie.user.last_ephemeral().text == t("fr", "leave.confirm.round_lobby")
     # bob's button, forged onto the public table message by marie, leaves nobody.
     custom = prompt.button("Leave the game").custom_id
     assert custom is not None
     await Forger(fake).send(marie.user, MESSAGE_COMPONENT,
                             {"custom_id": custom, "component_type": BUTTON},
                             message=table.table_message_id, edit=forged_on(custom))
-    assert marie.user.last_ephemeral().text == \
-        "⚠️ Ce bouton a été montré à un autre joueur ; rien n’a changé."
+    assert marie.user.last_ephemeral().text == WARNING + t("fr", "err.not_yours")
     assert table.seat_of(marie.user.id) is not None and table.seat_of(bob.user.id) == seat
 
     await bob.user.click(prompt, "Leave the game")
@@ -123,7 +120,7 @@ async def test_leaving_mid_game_asks_first_in_the_leavers_language(
     assert bob.user.last_ephemeral().text == "⚠️ You are not seated at this table."
     assert table.game is game and sorted(table.left_seats) == left
     await tick(fake, clock, 1)
-    assert "bob quitte la partie ; un bot finit la manche" in \
+    assert french("bob quitte la partie ; un bot finit la manche") in \
         message(bob.user, table.table_message_id).content
     fake.assert_no_errors()
 
@@ -149,8 +146,7 @@ async def test_a_presi_leaver_is_asked_and_leaving_again_keeps_the_deadline(
     marie, bob, table, _ = await marie_and_bob_against_a_bot(fake, clock, president, "presi", bob_locale="fr")
     await bob.user.slash("president leave")
     prompt = bob.user.last_ephemeral()
-    assert prompt.text == "Quitter la partie ? Ta place t’attend 60 secondes (`/president " \
-        "rejoindre` pour revenir) ; passé ce délai, la partie est annulée pour toute la table."
+    assert prompt.text == t("fr", "leave.confirm.wait", seconds=60)
     await bob.user.slash("president leave")
     again = bob.user.last_ephemeral()
     await bob.user.click(prompt, "Quitter la partie")
@@ -210,8 +206,8 @@ async def test_a_penalised_finisher_shows_the_place_and_the_card(
     assert await marie.act()
     await tick(fake, clock, 1)
     board = message(marie.user, table.table_message_id).content
-    assert "marie** · 0 carte · 0 pt · a fini (3e place)" in board
-    assert "marie a fini sur un 2 : 3e place" in board
+    assert french("marie** · 0 carte · 0 pt · a fini (3e place)") in board
+    assert french("marie a fini sur un 2 : 3e place") in board
     assert "marie sort" not in board
     fake.assert_no_errors()
 
@@ -240,7 +236,8 @@ async def test_the_table_says_who_opens_and_why_each_trick_closed(
     await let_timers_play(fake, clock, game, Phase.PLAY)
     await tick(fake, clock, 1)
     assert any(e.key == "ev.opens.last_place" for e in table.log)
-    assert "Trou du cul de la manche d’avant : " in message(marie, table.table_message_id).content
+    assert french("Trou du cul de la manche précédente : ") in \
+        message(marie, table.table_message_id).content
     fake.assert_no_errors()
 
 
@@ -299,13 +296,13 @@ async def test_presi_announces_the_grace_period_and_the_leaver_hand_loses_its_co
     await leave_game(bob.user)
     await tick(fake, clock, 1)
     board = message(marie.user, table.table_message_id).content
-    assert "bob quitte la table : sa place l’attend jusqu’à <t:" in board
+    assert french("bob quitte la table : sa place l’attend jusqu’à <t:") in board
     assert "sinon la partie est annulée" in board
     assert not bob.hand.selects and not bob.hand.buttons
     assert "Tu as quitté cette table." in bob.hand.content
     await tick(fake, clock, table.rules.leave_grace_seconds)
     assert table.game is None and not table.closed
-    assert "La partie est annulée : bob n’est pas de retour." in \
+    assert french("La partie est annulée : bob n’est pas de retour.") in \
         message(marie.user, table.lobby_message_id).content
     fake.assert_no_errors()
 
@@ -409,7 +406,7 @@ async def test_a_split_give_counts_picks_across_menus(
     first, second = menus
     await marie.user.select(marie.hand, [o.value for o in first.options[:2]],
                             select=first.custom_id)
-    assert "Choisies : " in marie.hand.content and "Donner les cartes choisies" in \
+    assert french("Choisies : ") in marie.hand.content and "Donner les cartes choisies" in \
         marie.hand.content
     second = next(s for s in marie.hand.selects if s.custom_id.endswith(":1"))
     await marie.user.select(marie.hand, [second.options[0].value], select=second.custom_id)
@@ -433,7 +430,7 @@ async def test_wording_fast_open_french_spanish_cards_and_autopilot(
     await president.service.start(table, marie.user.id)
     await tick(fake, clock, 1)
     await marie.open_hand(president)
-    assert "Le pli est vide : ouvre-le" in marie.hand.content
+    assert french("Le pli est vide : ouvre-le") in marie.hand.content
     assert "battre la table" not in marie.hand.content
     await marie.user.slash("president end")  # stop the game, asked first
     await marie.user.click(marie.user.last_ephemeral(), "Arrêter la partie")
@@ -467,10 +464,10 @@ async def test_rules_explain_the_game_and_list_only_knobs_that_apply(
     table = await create_table(president, marie)
     await marie.slash("president rules")
     page = marie.last_ephemeral().text
-    assert "Des plus faibles aux plus fortes : 3 4 5 6 7 8 9 10 V D R A 2" in page
-    assert ("Le pli se ferme quand tous les autres ont passé, sur la meilleure carte "
-            "(le 2 ; le 3 en révolution) ou sur quatre cartes de même valeur d’affilée") in page
-    assert "révolution : un carré inverse l’ordre" in page
+    assert french("Des plus faibles aux plus fortes : 3 4 5 6 7 8 9 10 V D R A 2") in page
+    assert (french("Le pli se ferme quand tous les autres ont passé, sur la meilleure carte "
+            "(le 2 ; le 3 en révolution) ou sur quatre cartes de même valeur d’affilée")) in page
+    assert french("révolution : un carré inverse l’ordre") in page
     assert "Les réglages sont ceux du préréglage." in page
     for absent in ("joker", "Secondes pour revenir", "Minuteur du mode rapide"):
         assert absent not in page, absent
@@ -487,7 +484,7 @@ async def test_rules_explain_the_game_and_list_only_knobs_that_apply(
     assert "Minuteur du mode rapide" in panel.text and "Secondes par tour" not in panel.text
     await marie.slash("president rules")
     page = marie.last_ephemeral().text
-    assert "Réglages changés par rapport au préréglage :" in page and "Mode rapide" in page
+    assert french("Réglages changés par rapport au préréglage :") in page and "Mode rapide" in page
     fake.assert_no_errors()
 
 
@@ -526,7 +523,7 @@ async def test_a_host_chosen_top_single_is_named_as_played_not_as_the_2_of_oros(
     await tick(fake, clock, 1)
     board = message(marie.user, table.table_message_id).content
     assert "marie joue le 2♠" in board
-    assert "le 2♠ gagne le pli : marie le remporte" in board
+    assert french("le 2♠ gagne le pli : marie le remporte") in board
     assert "deniers" not in board
     fake.assert_no_errors()
 
@@ -647,7 +644,7 @@ async def test_proletario_settings_and_rules_show_no_neutral(
     table = await create_table(president, marie, "proletario")
     await marie.slash("president settings")
     panel = marie.last_ephemeral()
-    assert "**Points par rôle** : Président 3 · VP 2 · Secrétaire 0 · Proletario 0" in \
+    assert french("**Points par rôle** : Président 3 · VP 2 · Secrétaire 0 · Proletario 0") in \
         panel.text
     described = [o.description for s in panel.selects for o in s.options if o.value == "points"]
     assert described == ["Président 3 · VP 2 · Secrétaire 0 · Proletario 0"]
@@ -659,10 +656,10 @@ async def test_proletario_settings_and_rules_show_no_neutral(
     assert table.game is not None and table.game.seats == 4
     await marie.slash("president rules")
     page = marie.last_ephemeral().text
-    assert "🏅 Points par manche : Président 3 · Vice-président 2 · Vice-trou du cul 0 · " \
-        "Trou du cul 0." in page
-    assert "• Vice-trou du cul → Vice-président : sa meilleure carte ; en retour, 1 carte " \
-        "de son choix\n" in page
+    assert french("🏅 Points par manche : Président 3 · Vice-président 2 · Vice-trou du cul 0 · "
+        "Trou du cul 0.") in page
+    assert french("• Vice-trou du cul → Vice-président : sa meilleure carte ; en retour, 1 carte "
+        "de son choix\n") in page
     fake.assert_no_errors()
 
 
@@ -676,17 +673,17 @@ async def test_rules_tell_the_exchange_the_points_and_the_end_of_the_game(
     await marie.slash("president rules")
     page = marie.last_ephemeral().text
     for line in (
-        "🔁 Entre deux manches, échange :",
-        "• Trou du cul → Président : ses 2 meilleures cartes ; en retour, 2 cartes de son "
-        "choix",
-        "• Vice-trou du cul → Vice-président : sa meilleure carte ; en retour, 1 carte de son "
-        "choix (dès 4 joueurs)",
+        french("🔁 Entre deux manches, échange :"),
+        french("• Trou du cul → Président : ses 2 meilleures cartes ; en retour, 2 cartes de "
+               "son choix"),
+        french("• Vice-trou du cul → Vice-président : sa meilleure carte ; en retour, 1 carte "
+               "de son choix (dès 4 joueurs)"),
         "Les meilleures cartes sont prises d’office à la donne.",
         "Le rôle du haut rend après avoir reçu.",
-        "🏅 Points par manche : Président 3 · Vice-président 2 · Neutre 1 · Vice-trou du cul 0 "
-        "· Trou du cul 0.",
-        "🏁 La partie dure 5 manches ; le plus haut total gagne (à égalité, victoire "
-        "partagée).",
+        french("🏅 Points par manche : Président 3 · Vice-président 2 · Neutre 1 · Vice-trou du "
+               "cul 0 · Trou du cul 0."),
+        french("🏁 La partie dure 5 manches ; le plus haut total gagne (à égalité, victoire "
+               "partagée)."),
     ):
         assert line in page.split("\n"), line
     await marie.slash("president end")

@@ -3,6 +3,8 @@
 import pytest
 
 from bot.client import PresidentBot
+from bot.i18n import plural, t
+from bot.i18n.typography import french
 from engine import Phase
 from fakediscord import FakeDiscord
 
@@ -35,10 +37,10 @@ async def test_eight_long_names_keep_the_final_standings_whole(
     standings = board.split("**Classement final**\n")[1].split("\n")
     assert len(standings) == 9, board  # every seat, then the host's choice
     for name in LONG_NAMES:
-        assert f"**{name}** · {game.points[LONG_NAMES.index(name)]} pt" in board
-    assert standings[-1] == f"L’hôte, {LONG_NAMES[0]}, choisit : **Rejouer**, ou " \
-        "**Terminer** pour revenir au salon d’attente."
-    assert "Derniers coups :" in board  # what history fits stays
+        points = plural("fr", "n.points", game.points[LONG_NAMES.index(name)])
+        assert f"**{name}** · {points}" in board
+    assert standings[-1] == t("fr", "table.host_over", host=LONG_NAMES[0])
+    assert french("Derniers coups :") in board  # what history fits stays
     fake.assert_no_errors()
 
 
@@ -78,8 +80,8 @@ async def test_the_french_hint_for_a_sure_lead_agrees_with_any_play(
     await marie.open_hand(president)
     hint = next(b.custom_id for b in marie.hand.buttons if b.custom_id and ":hint:" in b.custom_id)
     await marie.user.click(marie.hand, hint)
-    assert marie.hand.content.splitlines()[0] == "💡 Le bot normal jouerait un 2 — personne " \
-        "ne peut battre ce coup : tu gardes la main pour tes dernières cartes."
+    assert marie.hand.content.splitlines()[0] == french("💡 Le bot normal jouerait un 2 — personne "
+        "ne peut battre ce coup : tu gardes la main pour tes dernières cartes.")
     fake.assert_no_errors()
 
 

@@ -7,6 +7,7 @@ import pytest
 
 from bot.client import PresidentBot
 from bot.i18n import t
+from bot.i18n.typography import french
 from bot.packages.settings.views import knob_form, typed_value
 from engine import Phase, Rules
 from engine.cards import TWO
@@ -47,12 +48,13 @@ async def test_the_waiting_players_never_sit_beyond_the_seats_back_in_the_lobby(
     await host.click(message(host, table.table_message_id), cid(table, "end", game.version))
     await tick(fake, clock, 1)
     shown = message(host, table.lobby_message_id).content
-    assert "Joueurs (4/4) :" in shown
-    assert "En attente de la prochaine manche : joueur4, joueur5 et joueur6" in shown
+    assert french("Joueurs (4/4) :") in shown
+    assert french("En attente de la prochaine manche : joueur4, joueur5 et joueur6") in shown
     await host.slash("president settings")
     await open_form(host, "turn_seconds")
     await host.modal_submit({"Nouvelle valeur": "20"})
-    assert host.last_ephemeral().content.startswith("✅ Enregistré — Secondes par tour : 20.")
+    assert host.last_ephemeral().content.startswith(
+        french("✅ Enregistré — Secondes par tour : 20."))
     await host.click(message(host, table.lobby_message_id), cid(table, "start"))
     assert table.game is not None and table.game.seats == 4
     fake.assert_no_errors()
@@ -77,8 +79,8 @@ async def test_a_player_waiting_in_the_lobby_sits_when_a_seat_frees_or_is_added(
     await host.modal_submit({"Nouvelle valeur": "5"})
     await tick(fake, clock, 1)
     shown = message(host, table.lobby_message_id).content
-    assert "Joueurs (5/5) :" in shown and "5. **joueur4**" in shown
-    assert "En attente de la prochaine manche : joueur5" in shown
+    assert french("Joueurs (5/5) :") in shown and "5. **joueur4**" in shown
+    assert french("En attente de la prochaine manche : joueur5") in shown
     await users[1].click(message(users[1], table.lobby_message_id), cid(table, "leave"))
     assert [p.name for p in table.seats][-1] == "joueur5" and table.queue == []
     await host.click(message(host, table.lobby_message_id), cid(table, "start"))
@@ -100,7 +102,7 @@ async def test_the_form_of_the_card_that_wins_any_trick_suggests_only_2s_in_full
     label = next(item for item in form.children if isinstance(item, discord.ui.Label))
     hint = t(locale, "settings.hint.card")
     assert label.description == hint and len(hint) <= 100
-    examples = re.findall(r"[«“] ?([^»”]+?) ?[»”]", hint)
+    examples = re.findall(r"[«“]\s?([^»”]+?)\s?[»”]", hint)
     assert len(examples) == 5
     for typed in examples[:-1]:
         card = typed_value("top_single", typed)
@@ -156,8 +158,8 @@ async def test_knobs_that_change_nothing_in_fast_mode_or_one_lap_are_not_offered
 
 
 @pytest.mark.parametrize(("locale", "finished", "settings"), [
-    ("fr", "La partie est finie : **Terminer** ramène la table au salon d’attente, où les "
-     "règles se changent ; **Rejouer** garde les mêmes.", "⚙️ **Réglages**"),
+    ("fr", french("La partie est finie : **Terminer** ramène la table au salon d’attente, où les "
+     "règles se changent ; **Rejouer** garde les mêmes."), "⚙️ **Réglages**"),
     ("en", "The game is over: **End game** takes the table back to the lobby, where the "
      "rules can be changed; **Replay** keeps the same ones.", "⚙️ **Settings**"),
 ])
@@ -185,8 +187,8 @@ async def test_settings_after_a_finished_game_say_how_to_change_the_rules(
 
 
 @pytest.mark.parametrize(("locale", "refusal"), [
-    ("fr", "⚠️ La table compte 5 joueurs, et ces règles en permettent 4 au plus : retire d’abord "
-     "des joueurs ou des bots ; rien n’a changé."),
+    ("fr", french("⚠️ La table compte 5 joueurs, et ces règles en permettent 4 au plus : "
+                  "retire d’abord des joueurs ou des bots ; rien n’a changé.")),
     ("en", "⚠️ 5 players are seated, and these rules allow 4 at most: remove players or bots "
      "first; nothing changed."),
 ])
@@ -234,25 +236,26 @@ async def test_a_presi_host_moving_to_a_french_deck_is_told_each_knob_to_set_fir
     await marie.slash("president settings")
     before = table.rules
     assert await pick_value(marie, "deck", "french52") == (
-        "⚠️ Paquet : la carte seule qui gagne tout pli n’est pas dans ce paquet ; règle "
+        french("⚠️ Paquet : la carte seule qui gagne tout pli n’est pas dans ce paquet ; règle "
         "d’abord « Carte seule qui gagne tout pli » sur « aucune », puis choisis un 2 du "
-        "nouveau paquet si tu veux.")
+        "nouveau paquet si tu veux."))
     assert table.rules == before
     await open_form(marie, "top_single")
     await marie.modal_submit({"Nouvelle valeur": "aucune"})
     assert await pick_value(marie, "deck", "french52") == (
-        "⚠️ Paquet : la première manche s’ouvre au 3 de deniers, qui n’est que dans les "
-        "paquets espagnols ; règle d’abord « Ouvre la première manche » sur « au hasard ».")
+        french("⚠️ Paquet : la première manche s’ouvre au 3 de deniers, qui n’est que dans les "
+        "paquets espagnols ; règle d’abord « Ouvre la première manche » sur « au hasard »."))
     assert await pick_value(marie, "first_opener", "random") == (
-        "✅ Enregistré — Ouvre la première manche : au hasard.")
-    assert await pick_value(marie, "deck", "french52") == "✅ Enregistré — Paquet : 52 cartes."
+        french("✅ Enregistré — Ouvre la première manche : au hasard."))
+    assert await pick_value(marie, "deck", "french52") == \
+        french("✅ Enregistré — Paquet : 52 cartes.")
     assert await pick_value(marie, "first_opener", "queen_of_hearts") == (
-        "✅ Enregistré — Ouvre la première manche : Dame de cœur.")
+        french("✅ Enregistré — Ouvre la première manche : Dame de cœur."))
     await open_form(marie, "top_single")
     await marie.modal_submit({"Nouvelle valeur": "2🪙"})
     assert marie.last_ephemeral().content.splitlines()[0] == (
-        "⚠️ Carte seule qui gagne tout pli : cette carte n’est pas dans le paquet de la "
-        "table ; choisis un 2 de ce paquet, ou « aucune ».")
+        french("⚠️ Carte seule qui gagne tout pli : cette carte n’est pas dans le paquet de la "
+        "table ; choisis un 2 de ce paquet, ou « aucune »."))
     await open_form(marie, "top_single")
     await marie.modal_submit({"Nouvelle valeur": "2♥"})
     assert (table.rules.deck, table.rules.first_opener, str(table.rules.top_single)) == (
@@ -317,8 +320,8 @@ async def test_rules_without_revolution_speak_of_no_3_that_closes(
 
 
 @pytest.mark.parametrize(("locale", "saved"), [
-    ("fr", ["✅ Enregistré — Des bots complètent la table : oui.",
-            "✅ Enregistré — Les cartes en plus vont : aux rôles du haut."]),
+    ("fr", [french("✅ Enregistré — Des bots complètent la table : oui."),
+            french("✅ Enregistré — Les cartes en plus vont : aux rôles du haut.")]),
     ("en", ["✅ Saved — Bots fill empty seats: on.",
             "✅ Saved — Extra cards go: to the top roles."]),
 ])

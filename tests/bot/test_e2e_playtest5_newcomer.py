@@ -1,6 +1,8 @@
 """End-to-end: play-test 5, a newcomer to the game and to the bot, in French and English."""
 
 from bot.client import PresidentBot
+from bot.i18n import t
+from bot.i18n.typography import french
 from engine import Card, Game, Phase
 from fakediscord import FakeDiscord
 
@@ -28,8 +30,9 @@ async def test_the_opener_is_told_the_trick_is_theirs_to_open_and_why_there_is_n
         [["3S", "5H", "5D", "9C"], ["4H", "6H", "KC"], ["7D", "8S", "QC"]], opener=0)
     lines = marie.hand.content.splitlines()
     assert lines[2:4] == [
-        lines[2], "Le pli est vide : c’est toi qui l’ouvres. Joue des cartes d’une même valeur "
-        "(les autres devront répondre avec autant de cartes) ; tu ne peux pas passer."]
+        lines[2], french("Le pli est vide : c’est toi qui l’ouvres. Joue des cartes d’une même "
+                         "valeur (les autres devront répondre avec autant de cartes) ; tu ne "
+                         "peux pas passer.")]
     assert lines[2].startswith("▶️ **À toi de jouer**")
     assert "Passer" not in [b.label for b in marie.hand.buttons]
     fake.assert_no_errors()
@@ -65,8 +68,8 @@ async def test_the_exchange_says_why_a_player_gives_their_best_cards(
     hands = [["3S", "5H", "9C", "2S"], ["4H", "6H", "KC", "AS"], ["7D", "8S", "QC", "JH"]]
     await dealt_against_two_bots(fake, clock, president, marie, hands,
                                  previous_ranking=[1, 2, 0], low_gives="pick")
-    assert "🎖️ À la manche précédente, tu as fini **Trou du cul** : tu dois tes meilleures " \
-        "cartes à **Bot 1** (Président), qui t’en rend autant de son choix." in \
+    assert french("🎖️ À la manche précédente, tu as fini **Trou du cul** : tu dois tes meilleures "
+        "cartes à **Bot 1** (Président), qui t’en rend autant de son choix.") in \
         marie.hand.content.splitlines()
     fake.assert_no_errors()
 
@@ -115,8 +118,8 @@ async def test_the_hand_at_the_end_of_a_round_gives_the_players_place_and_role(
     for seat, player, lang in ((0, marie, "fr"), (1, alice, "en")):
         index = ranking.index(seat)
         lines = player.hand.content.splitlines()
-        expected = (f"🎖️ Tu finis à la {places[lang][index]} : **{roles[lang][index]}** "
-                    f"(+{points[index]}).") if lang == "fr" else \
+        expected = (french(f"🎖️ Tu finis à la {places[lang][index]} : **{roles[lang][index]}** "
+                    f"(+{points[index]}).")) if lang == "fr" else \
             f"🎖️ You finished {places[lang][index]}: **{roles[lang][index]}** (+{points[index]})."
         assert lines[-1] == expected, lines
     fake.assert_no_errors()
@@ -132,7 +135,7 @@ async def test_the_lobby_points_a_newcomer_to_the_rules_command(
     table = await create_table(president, marie)
     lobby = message(marie, table.lobby_message_id)
     assert lobby.content.splitlines()[-1] == \
-        "📜 Tu découvres le Président ? `/president règles` explique les règles de cette table."
+        t("fr", "lobby.rules_hint")
     await marie.slash("president end")
     alice = fake.add_user("alice")
     table = await create_table(president, alice)

@@ -8,6 +8,7 @@ import pytest
 from matplotlib.text import Annotation
 
 from bot.client import PresidentBot
+from bot.i18n.typography import french
 from bot.packages.game import chart
 from bot.packages.text import player_name
 from bot.storage import SeatRef
@@ -169,7 +170,7 @@ async def test_eight_names_of_markdown_keep_the_final_standings_whole(
     assert len(board) <= 2000 - 80  # the retired note's room
     standings = board.split("**Classement final**\n")[1].split("\n")
     assert len(standings) == 9, board  # every seat, then the host's choice
-    assert standings[-1].startswith("L’hôte, ") and " choisit : " in standings[-1]
+    assert standings[-1].startswith("L’hôte, ") and french(" choisit : ") in standings[-1]
     results = board.split("🏁 **Fin de la manche 1**\n")[1].split("\n")
     assert len([line for line in results[:8] if " · +" in line]) == 8  # every result
     fake.assert_no_errors()
@@ -245,4 +246,4 @@ def test_the_french_rating_chart_does_not_write_de_before_a_vowel() -> None:
     shown = chart.rating_chart("fr", "Émile", {"classic": [1040]})
     assert shown is not None
     assert (shown.title, shown.alt.split(".")[0]) == ("Cote · Émile",
-                                                     "Émile : cote sur 1 manche comptée")
+                                                     french("Émile : cote sur 1 manche comptée"))

@@ -14,6 +14,7 @@ from PIL import Image
 from bot.client import PresidentBot
 from bot.i18n import plural
 from bot.i18n.cards import rank_short
+from bot.i18n.typography import french
 from bot.packages.cards.faces import ASSETS, draw_face
 from bot.packages.game import chart
 from bot.packages.game.lines import role_name, seat_name
@@ -71,7 +72,7 @@ def test_chart_names_and_lines_stand_out_from_the_background() -> None:
 
 
 @pytest.mark.parametrize(("locale", "summary", "line"), [
-    ("fr", "points par manche, 4 joueurs, 2 manches", "{name} : {values}"),
+    ("fr", "points par manche, 4 joueurs, 2 manches", french("{name} : {values}")),
     ("en-US", "points per round, 4 players, 2 rounds", "{name}: {values}"),
 ])
 async def test_the_results_chart_alt_text_reads_every_players_points(
@@ -117,7 +118,8 @@ def test_a_long_games_alt_text_keeps_its_latest_rounds_within_discords_limit() -
     assert len(lines) == 8
     kept = {len(text.split(", ")) for text in lines}
     assert len(kept) == 1 and 1 < kept.pop() < 60
-    assert all(text.startswith(f"{name} : … ") for text, name in zip(lines, names, strict=True))
+    assert all(text.startswith(french(f"{name} : … "))
+               for text, name in zip(lines, names, strict=True))
     assert lines[-1].endswith(f", {series[-1][-1]}.")
 
 
@@ -140,7 +142,7 @@ async def test_a_past_games_chart_line_escapes_the_names_it_reads_out(
     await bob.user.select(listed, [listed.select().options[0].value])
     shown = bob.user.last_ephemeral()
     assert shown.attachments == (chart.FILENAME,)
-    assert "\\*\\*star\\*\\* : " not in shown.text  # English reader: no French spacing
+    assert french("\\*\\*star\\*\\* : ") not in shown.text  # English reader: no French spacing
     assert "\\*\\*star\\*\\*: " in shown.text and "bob: " in shown.text
     await fake.disconnect(bot)
     fake.assert_no_errors()

@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 
 from bot.client import PresidentBot
+from bot.i18n import t
 from bot.i18n.cards import shorts
+from bot.i18n.typography import french
 from bot.sandbox import Terminal
 from engine import Card, Deck, Phase
 from fakediscord import FakeDiscord
@@ -28,6 +30,7 @@ from .e2e import (
     tick,
     two_humans_against_a_bot,
 )
+from .typography import NBSP
 
 
 async def test_presi_names_its_top_roles_president_in_english_as_in_french(
@@ -58,7 +61,7 @@ async def test_presi_names_its_top_roles_president_in_english_as_in_french(
     assert "🏅 Points each round: President 2 · Vice-President 1 · Culo 0." in lines
     marie = fake.add_user("marie", locale="fr")
     await marie.slash("president rules")
-    assert "🏅 Points par manche : Président 2 · Vice-président 1 · Culo 0." in \
+    assert french("🏅 Points par manche : Président 2 · Vice-président 1 · Culo 0.") in \
         marie.last_ephemeral().text.split("\n")
     fake.assert_no_errors()
 
@@ -87,7 +90,7 @@ async def test_the_lobby_greets_a_newcomer_without_a_gender_in_either_language(
     alice = fake.add_user("alice")
     table = await create_table(president, marie)
     assert message(alice, table.lobby_message_id).content.splitlines()[-1] == \
-        "📜 Tu découvres le Président ? `/president règles` explique les règles de cette table."
+        t("fr", "lobby.rules_hint")
     await marie.slash("president language", language="en")
     await tick(fake, clock, 1)
     assert message(alice, table.lobby_message_id).content.splitlines()[-1] == \
@@ -159,8 +162,9 @@ async def test_the_sandbox_draws_countdowns_in_its_players_language(
     """From the play-test: the sandbox, French unless told otherwise, drew the turn's
     countdown as « ▶️ À toi de jouer (in 25s) », in English, where a French Discord client
     writes « dans 25 secondes »; an English player's stays "(in 25s)"."""
-    for name, locale, relative, other in (("vous", "fr", r"\((dans|il y a) \d+ s\)", "s ago)"),
-                                          ("you", "en-US", r"\(in \d+s\)|\(\d+s ago\)", " s)")):
+    for name, locale, relative, other in (
+            ("vous", "fr", rf"\((dans|il y a) \d+{NBSP}s\)", "s ago)"),
+            ("you", "en-US", r"\(in \d+s\)|\(\d+s ago\)", " s)")):
         user = fake.add_user(name, locale=locale)
         user.channel = fake.add_channel(fake.guild, f"sandbox-{name}")
         await fake.settle()
@@ -213,9 +217,9 @@ async def test_wild7s_rules_say_a_7_joins_other_cards_as_well_as_standing_alone(
         "announce." in alice.last_ephemeral().text.split("\n")
     marie = fake.add_user("marie", locale="fr")
     await marie.slash("president rules")
-    assert "Les 7 remplacent n’importe quelle valeur : joués avec d’autres cartes, ils en " \
-        "prennent la valeur (un 7 et deux Rois font trois Rois) ; joués sans autre valeur, " \
-        "ils valent celle qu’on annonce." in marie.last_ephemeral().text.split("\n")
+    assert french("Les 7 remplacent n’importe quelle valeur : joués avec d’autres cartes, ils en "
+        "prennent la valeur (un 7 et deux Rois font trois Rois) ; joués sans autre valeur, "
+        "ils valent celle qu’on annonce.") in marie.last_ephemeral().text.split("\n")
     fake.assert_no_errors()
 
 

@@ -1,6 +1,7 @@
 """End-to-end: races, timers, leaving, refusals, settings, languages and API call counts."""
 
 from bot.client import PresidentBot
+from bot.i18n.typography import french
 from bot.tables.table import Table
 from engine import Phase
 from fakediscord import FakeDiscord, TestUser
@@ -56,7 +57,7 @@ async def test_fast_mode_race_accepts_exactly_one_play(
     played = [e for e in table.log if e.key == "ev.played"]
     assert len(played) == 1 and played[0].params["name"] == "alice"
     assert game.version == version + 1
-    assert "Trop tard : alice a joué avant toi" in bob.hand.content
+    assert french("Trop tard : alice a joué avant toi") in bob.hand.content
     assert len(game.hand(1)) == bob_cards
     fake.assert_no_errors()
 

@@ -2,6 +2,7 @@
 at a table."""
 
 from bot.client import PresidentBot
+from bot.i18n.typography import french
 from fakediscord import FakeDiscord
 
 from .e2e import create_table, message
@@ -17,10 +18,10 @@ async def test_rules_without_a_table_show_the_classic_preset_and_open_nothing(
     shown = marie.last_ephemeral()
     assert [e.title for e in shown.embeds] == ["📜 Règles du préréglage · Président classique"]
     page = shown.text.split("\n")
-    assert "ℹ️ Pas encore de table dans ce salon : voici les règles de départ, que l’hôte " \
-        "pourra changer. `/president ouvrir` ouvre une table." in page
-    assert "🂠 Des plus faibles aux plus fortes : 3 4 5 6 7 8 9 10 V D R A 2. On joue 1 à 4 " \
-        "cartes d’une même valeur." in page
+    assert french("ℹ️ Pas encore de table dans ce salon : voici les règles de départ, que l’hôte "
+        "pourra changer. `/president ouvrir` ouvre une table.") in page
+    assert french("🂠 Des plus faibles aux plus fortes : 3 4 5 6 7 8 9 10 V D R A 2. On joue 1 à 4 "
+        "cartes d’une même valeur.") in page
     assert "Les réglages sont ceux du préréglage." in page
     assert president.service.registry.in_channel(fake.channel.id) is None
     fake.assert_no_errors()

@@ -6,6 +6,9 @@ from pathlib import Path
 import pytest
 
 from bot.client import PresidentBot
+from bot.i18n import t
+from bot.i18n.typography import french
+from bot.packages.controls import WARNING
 from bot.packages.settings.views import typed_text, typed_value
 from bot.tables.table import Table
 from engine import KNOBS, PRESETS, Card, GameEnd, KnobGroup, Rules
@@ -94,12 +97,12 @@ async def test_french_host_types_values_in_french(
     assert isinstance(field, TextInput) and field.value == "5 manches"
     await marie.modal_submit({"Nouvelle valeur": "2"})
     assert table.rules.game_end == GameEnd("rounds", 2)
-    assert "✅ Enregistré — Fin de partie : 2 manches." in marie.last_ephemeral().content
+    assert french("✅ Enregistré — Fin de partie : 2 manches.") in marie.last_ephemeral().content
 
     await open_form(marie, "turn_seconds")
     await marie.modal_submit({"Nouvelle valeur": "beaucoup"})
     assert table.rules.turn_seconds == 30
-    assert "⚠️ Secondes par tour : écris un nombre entier de 5 à 600." in \
+    assert french("⚠️ Secondes par tour : écris un nombre entier de 5 à 600.") in \
         marie.last_ephemeral().content
 
     await open_form(marie, "first_opener")
@@ -107,7 +110,7 @@ async def test_french_host_types_values_in_french(
     values = next(s for s in panel.selects if ":value:" in s.custom_id)
     await marie.select(panel, ["three_of_oros"], select=values.custom_id)
     refusal = marie.last_ephemeral().content.splitlines()[0]
-    assert refusal.startswith("⚠️ Ouvre la première manche : le 3 de deniers n’est que")
+    assert refusal.startswith(french("⚠️ Ouvre la première manche : le 3 de deniers n’est que"))
     assert "first_opener" not in refusal and "Spanish" not in refusal
     fake.assert_no_errors()
 
@@ -139,8 +142,8 @@ async def test_unknown_forms_are_answered_and_a_form_without_its_panel_still_wor
 ) -> None:
     marie = fake.add_user("marie", locale="fr")
     await marie.slash("president create")
-    for custom_id, answer in (("someone-else:form", "⚠️ Ce formulaire a expiré : rouvre"),
-                              ("pz:1:nope:0:", "⚠️ Ce formulaire a expiré : rouvre"),
+    for custom_id, answer in (("someone-else:form", french("⚠️ Ce formulaire a expiré : rouvre")),
+                              ("pz:1:nope:0:", french("⚠️ Ce formulaire a expiré : rouvre")),
                               ("pz:999:form:0:turn_seconds", "⚠️ Cette table n’existe plus.")):
         fake.hub.start(MODAL_SUBMIT, marie.user, marie.channel,
                        {"custom_id": custom_id, "components": []}, "old form", None)
@@ -153,7 +156,7 @@ async def test_unknown_forms_are_answered_and_a_form_without_its_panel_still_wor
                    "form without its panel", None)
     await fake.settle()
     assert table_of(president, marie).rules.turn_seconds == 40
-    assert "✅ Enregistré — Secondes par tour : 40." in marie.last_ephemeral().content
+    assert french("✅ Enregistré — Secondes par tour : 40.") in marie.last_ephemeral().content
     fake.assert_no_errors()
 
 
@@ -164,12 +167,12 @@ async def test_a_conflict_names_the_knob_the_host_changed(
     await open_form(marie, "min_players")
     await marie.modal_submit({"Nouvelle valeur": "7"})
     refusal = marie.last_ephemeral().content.splitlines()[0]
-    assert refusal == ("⚠️ Joueurs minimum : le minimum de joueurs ne peut pas dépasser "
-                       "le maximum.")
+    assert refusal == WARNING + t("fr", "rules.conflict.min_above_max",
+                                  knob=t("fr", "knob.min_players"))
     assert table.rules.min_players == 3
     await open_form(marie, "max_players")
     await marie.modal_submit({"Nouvelle valeur": "2"})
-    assert marie.last_ephemeral().content.startswith("⚠️ Joueurs maximum : le minimum")
+    assert marie.last_ephemeral().content.startswith(french("⚠️ Joueurs maximum : le minimum"))
     fake.assert_no_errors()
 
 
@@ -185,8 +188,8 @@ async def test_points_keep_the_roles_not_typed_and_refuse_out_of_range(
     await open_form(marie, "points")
     await marie.modal_submit({"Nouvelle valeur": "P5 VP3"})
     assert table.rules.points == {"P": 5, "VP": 3, "N": 1, "VL": 0, "L": 0}
-    assert ("✅ Enregistré — Points par rôle : Président 5 · Vice-président 3 · Neutre 1 · "
-            "Vice-trou du cul 0 · Trou du cul 0.") in marie.last_ephemeral().content
+    assert (french("✅ Enregistré — Points par rôle : Président 5 · Vice-président 3 · Neutre 1 · "
+            "Vice-trou du cul 0 · Trou du cul 0.")) in marie.last_ephemeral().content
     fake.assert_no_errors()
 
 
@@ -231,7 +234,7 @@ async def test_a_panel_drawn_before_the_groups_still_changes_its_knobs(
     await marie.select(old, ["reseat_by_rank"], select=f"pz:{table.id}:knob:0:1")
     assert table.rules.reseat_by_rank
     panel = marie.last_ephemeral()
-    assert "✅ Enregistré — Les places suivent le classement : oui." in panel.content
+    assert french("✅ Enregistré — Les places suivent le classement : oui.") in panel.content
     assert [s.custom_id for s in panel.selects if ":knob:" in s.custom_id] == \
         [f"pz:{table.id}:knob:0:tricks", f"pz:{table.id}:knob:0:table"]
     fake.assert_no_errors()
@@ -247,11 +250,12 @@ async def test_the_single_card_that_wins_any_trick_must_be_a_2(
     await marie.modal_submit({"Nouvelle valeur": "A♠"})
     assert table.rules.top_single is None
     assert marie.last_ephemeral().content.startswith(
-        "⚠️ Carte seule qui gagne tout pli : écris un 2 comme la table l’affiche")
+        french("⚠️ Carte seule qui gagne tout pli : écris un 2 comme la table l’affiche"))
     await open_form(marie, "top_single")
     await marie.modal_submit({"Nouvelle valeur": "2♠"})
     assert table.rules.top_single == Card.parse("2S")
-    assert "✅ Enregistré — Carte seule qui gagne tout pli :" in marie.last_ephemeral().content
+    assert french("✅ Enregistré — Carte seule qui gagne tout pli :") in \
+        marie.last_ephemeral().content
     fake.assert_no_errors()
 
 

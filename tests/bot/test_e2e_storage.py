@@ -15,6 +15,7 @@ from bot.__main__ import serve
 from bot.client import PresidentBot, create_bot
 from bot.config import Config
 from bot.i18n import t
+from bot.packages.controls import WARNING
 from bot.storage import Storage, shard_of
 from bot.tables.table import Table
 from engine import Game, Phase
@@ -292,7 +293,7 @@ async def test_a_click_after_the_snapshot_writer_closed_is_refused_politely(
     assert bot.writer is not None
     await bot.writer.close()  # the first steps of a shutdown
     await marie.click(lobby, cid(table, "addbot"))
-    assert marie.last_ephemeral().content == "⚠️ Le bot redémarre : réessaie dans un instant."
+    assert marie.last_ephemeral().content == WARNING + t("fr", "err.restarting")
     assert len(table.seats) == 1 and "Bot 1" not in message(marie, lobby.id).content
     fake.assert_no_errors()
     await fake.disconnect(bot)

@@ -9,6 +9,8 @@ from bot.i18n.fr import CATALOGUE as FR
 from engine.bots.normal import GIFT_REASONS
 from engine.bots.tactics import REASONS
 
+from .typography import NBSP, NNBSP, faults
+
 BOT = Path(__file__).resolve().parents[2] / "bot"
 
 
@@ -37,7 +39,7 @@ def test_french_locales_get_french_everyone_else_english() -> None:
 
 def test_counts_agree_with_their_noun() -> None:
     assert plural("fr", "n.cards", 1) == "1 carte"
-    assert plural("fr", "n.points", 0) == "0 pt"  # French: 0 is singular
+    assert plural("fr", "n.points", 0) == f"0{NBSP}pt"  # French: 0 is singular
     assert plural("en", "n.points", 0) == "0 pts"
     assert plural("fr", "n.games", 2) == "2 parties"
     assert plural("en", "history.winners", 1, names="Ana") == "winner: Ana"
@@ -145,6 +147,57 @@ def test_french_punctuation_has_its_space() -> None:
     assert tight == []
 
 
+def test_french_lines_never_break_before_their_punctuation() -> None:
+    """On a phone, « Quitter la partie ? » could end a line with « partie » and start the
+    next with a lone « ? »: every space French binds to its neighbour (before « : ; ! ? »,
+    inside « », between a number and its unit) is a no-break one, and English lines have
+    no space there at all."""
+    assert {k: faults(v, "fr") for k, v in FR.items() if faults(v, "fr")} == {}
+    assert {k: faults(v, "en") for k, v in EN.items() if faults(v, "en")} == {}
+
+
+def test_french_spacing_binds_punctuation_and_units_but_not_what_is_typed() -> None:
+    """`french` turns the written spaces into no-break ones where French binds them, and
+    leaves code spans, timestamps, emoji and ordinary words as they are."""
+    from bot.i18n.typography import french
+
+    assert french("Quitter ? Ou rien ! a ; b") == \
+        f"Quitter{NNBSP}? Ou rien{NNBSP}! a{NNBSP}; b"
+    assert french("Pour jouer, `/president rejoindre` : « ou rien ! »") == \
+        f"Pour jouer, `/president rejoindre`{NBSP}: «{NNBSP}ou rien{NNBSP}!{NNBSP}»"
+    assert french("`a : b ?` <t:{deadline}:R> <:2H:1> https://x") == \
+        "`a : b ?` <t:{deadline}:R> <:2H:1> https://x"
+    assert french("dans {seconds} s, 30 minutes, {n} pts, {name} sort, 5 manches") == \
+        f"dans {{seconds}}{NBSP}s, 30{NBSP}minutes, {{n}}{NBSP}pts, {{name}} sort, 5 manches"
+
+
+def test_the_spacing_checks_see_each_fault_and_nothing_else() -> None:
+    nbsp, thin = NBSP, NNBSP
+    for wrong in ("Règles : 5", "Quitter ?", "Ou rien !", "a ; b", "« ta gueule" + thin + "»",
+                  "«" + thin + "ta gueule »", "dans 30 s", "{seconds} secondes", "{n} pts",
+                  "2 000 cartes", "Règles" + thin + ": 5", "Quitter" + nbsp + "?"):
+        assert faults(wrong, "fr"), wrong
+    for right in ("Règles" + nbsp + ": {summary}", "Quitter" + thin + "?", "(«" + thin + "ou rien"
+                  + thin + "!" + thin + "»)", "<t:{deadline}:R> · <:2H:123> · https://x",
+                  "`/president rejoindre : ?`", "dans 30" + nbsp + "s", "{n}" + nbsp + "pts",
+                  "5 manches", "{name} sort", "2" + thin + "000 cartes", "3♥ 4♠"):
+        assert faults(right, "fr") == [], right
+    for wrong in ("Rules : 5", "Leave" + thin + "?", "«" + thin + "ta gueule" + thin + "»"):
+        assert faults(wrong, "en"), wrong
+    assert faults("Rules: 5 rounds. Leave? «ta gueule» `/president join`", "en") == []
+
+
+def test_french_spaces_stay_out_of_what_players_type() -> None:
+    """Command names and code spans are typed: a no-break space there would make
+    `/president règles` something no keyboard types."""
+    import re
+
+    assert [k for k, v in FR.items() if k.startswith("cmd.") and not k.endswith(".desc")
+            and not re.fullmatch(r"[\w-]+", v)] == []
+    spans = [span for v in FR.values() for span in re.findall(r"`[^`]*`", v)]
+    assert spans and [s for s in spans if re.search(r"[^\S ]", s)] == []
+
+
 def test_every_bot_reason_has_a_sentence() -> None:
     """The « Conseil » line names the normal bot's reason: each exists in both catalogues."""
     for reason in (*REASONS, *GIFT_REASONS):
@@ -231,7 +284,7 @@ def test_places_read_as_places_whatever_the_player() -> None:
         ["1re place", "2e place", "3e place", "7e place"]
     assert t("fr", "ev.out", name="marie", place=place("fr", 1)) == "marie sort (1re place)"
     assert t("fr", "ev.penalised", name="marie", rank="un 2", place=place("fr", 3)) == \
-        "marie a fini sur un 2 : 3e place"
+        f"marie a fini sur un 2{NBSP}: 3e place"
     assert [place("en", n) for n in (1, 2, 3, 7)] == ["1st", "2nd", "3rd", "7th"]
 
 
@@ -255,3 +308,50 @@ def test_both_catalogues_show_the_same_markup() -> None:
     one language is so in the other, so a mixed table's French and English screens look alike."""
     assert [k for k in EN if markup(EN[k]) != markup(FR[k])] == []
     assert markup("⚠️ **Lancer** `/president lancer`.") != markup("⚠️ Start /president start")
+
+
+#: Turns the proofreading took out of the French lines, each as it generalises: written
+#: again, in another line, they would read as clumsy to a French player as they did there.
+CLUMSY_FRENCH = (
+    r"\bplutôt que (?!de\b|d’)\w+er\b",  # « plutôt que passer » : « plutôt que de passer »
+    r"\bd’avant\b",  # « la manche d’avant » : « la manche précédente »
+    r"\*\*, ou \*\*[^*]+\*\*[ .]",  # « **Rejouer**, ou **Terminer** » : no comma before « ou »
+    r"\w, ou \w+$",  # « Français, anglais, ou automatique »
+    # « pas de tours, il ne va pas »: a comma splice (not after « ensuite, », « sinon, »)
+    r"(?<!ensuite)(?<!sinon), (il|elle|ce|cela) (\w+ )?(ne\b|n’)",
+    r"\bensuite (?!,)\w",  # « ensuite il ne reste » : « ensuite, il ne restera »
+    r"\bquand une se\b",  # « quand une se libère » : « quand il s’en libère une »
+    r"\bespagnol \d",  # « espagnol 48 cartes » : « espagnol de 48 cartes »
+    r"\b(table|partie) a bougé\b",  # « La table a bougé » : « La partie a avancé »
+    r"Appuie sur \*\*\w+\*\*\.$",  # « Appuie sur **Reprendre**. » : and then what?
+)
+
+
+def clumsy(text: str) -> list[str]:
+    import re
+
+    return [pattern for pattern in CLUMSY_FRENCH if re.search(pattern, text)]
+
+
+def test_french_lines_avoid_the_turns_proofreading_took_out() -> None:
+    assert {key: clumsy(value) for key, value in FR.items() if clumsy(value)} == {}
+
+
+def test_the_clumsy_turn_detector_sees_the_old_lines() -> None:
+    for old in ("pas de réponse moins chère : une carte forte plutôt que passer",
+                "{role} de la manche d’avant : {name} ouvre",
+                "L’hôte, {host}, choisit : **Manche suivante**, ou **Terminer**.",
+                "Français, anglais, ou automatique",
+                "{knob} : le mode rapide n’a pas de tours, il ne va pas avec une fin de pli",
+                "{knob} : les 7 ne peuvent pas remplacer, ce paquet n’a pas de 7.",
+                "à ta place ; ensuite il ne reste plus assez de joueurs",
+                "tu prends une place à ton tour quand une se libère", "espagnol 48 cartes",
+                "La table a bougé depuis cet affichage",
+                "🤖 Le pilote automatique joue pour toi. Appuie sur **Reprendre**."):
+        assert clumsy(old), old
+    for fine in ("plutôt que de passer", "la manche précédente", "**Rejouer** ou **Terminer**",
+                 "**Rejouer** fait entrer qui attend, tant qu’il reste de la place, ou "
+                 "**Terminer** pour revenir", "rejoins-la, ou son hôte la ferme",
+                 "ensuite, il ne restera plus", "espagnol de 48 cartes",
+                 "Appuie sur **Reprendre** pour jouer toi-même."):
+        assert clumsy(fine) == [], fine

@@ -3,6 +3,7 @@
 import pytest
 
 from bot.client import PresidentBot
+from bot.i18n.typography import french
 from bot.sandbox import (
     SANDBOX_USER_ID,
     Terminal,
@@ -70,8 +71,8 @@ def test_countdowns_are_drawn_relative_to_now_in_the_readers_language() -> None:
     """From play-test 6: the sandbox, French by default, drew « à toi (in 30s) »."""
     assert countdowns("to play <t:130:R>", 100.0, "en-US") == "to play (in 30s)"
     assert countdowns("<t:90:R>", 100.0, "en-GB") == "(10s ago)"
-    assert countdowns("à toi <t:130:R>", 100.0, "fr") == "à toi (dans 30 s)"
-    assert countdowns("<t:90:R>", 100.0, "fr") == "(il y a 10 s)"
+    assert countdowns("à toi <t:130:R>", 100.0, "fr") == french("à toi (dans 30 s)")
+    assert countdowns("<t:90:R>", 100.0, "fr") == french("(il y a 10 s)")
 
 
 async def test_french_names_and_controls_redrawn_since_the_screen_was_printed(
@@ -100,7 +101,7 @@ async def test_french_names_and_controls_redrawn_since_the_screen_was_printed(
     version = game.version
     await terminal.handle("1")  # the printed hand is outdated: sent as picked, refused
     assert game.version == version
-    assert "La table a bougé depuis cet affichage" in user.last_ephemeral().content
+    assert "La partie a avancé depuis cet affichage" in user.last_ephemeral().content
     terminal.show()
     await terminal.handle("1")  # the fresh hand plays
     assert game.version > version
@@ -130,7 +131,7 @@ async def test_fast_mode_pick_on_an_older_menu_is_too_late(
     assert "ev.played" in [e.key for e in table.log]
     await terminal.handle("1")  # picked on the menu drawn before the bot's play
     assert list(game.hand(0)) == hand
-    assert "Trop tard : Bot" in user.last_ephemeral().content
+    assert french("Trop tard : Bot") in user.last_ephemeral().content
     fake.assert_no_errors()
 
 

@@ -1,5 +1,6 @@
 """The sandbox shows what a terminal can of pictures: card faces as text, images by name."""
 
+from bot.i18n.typography import french
 from bot.sandbox import as_terminal
 
 
@@ -18,4 +19,4 @@ def test_faces_read_as_cards_and_images_as_their_description() -> None:
         "[file: notes.txt]",
     ]
     assert as_terminal("[file: points.png]", "fr", {"points.png": "points par manche"}) == \
-        "[image : points par manche]"
+        french("[image : points par manche]")

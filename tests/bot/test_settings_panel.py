@@ -7,6 +7,7 @@ from typing import Any
 
 import discord
 
+from bot.i18n.typography import french
 from bot.packages.rules_text import full, rules_page, summary
 from bot.packages.settings.views import settings_screen
 from bot.tables.table import Player, Table
@@ -69,8 +70,8 @@ def test_a_knob_keeps_its_menu_and_its_place_under_every_preset_and_fast_mode() 
             before |= {(a, b) for i, a in enumerate(names) for b in names[i + 1:]}
     assert set(menu_of) == set(KNOBS)  # every knob was offered somewhere
     assert not {(b, a) for a, b in before} & before  # never two knobs the other way round
-    assert placeholders == {("🃏 Plis et cartes : changer une règle…",
-                             "🪑 Manches, échange et table : changer une règle…")}
+    assert placeholders == {(french("🃏 Plis et cartes : changer une règle…"),
+                             french("🪑 Manches, échange et table : changer une règle…"))}
     assert menu_of["revolution"] == 0 and menu_of["turn_seconds"] == menu_of["fast"] == 1
 
 
@@ -103,9 +104,9 @@ def test_changed_rules_are_listed_in_the_panels_order() -> None:
                          revolution=False, reseat_by_rank=True, deal_extras="to_top")
     offered = [o.label for menu in knob_menus(panel(rules)) for o in menu.options]
     lobby = summary("fr", rules)
-    changed = [label for label in offered if f"{label} :" in lobby]
+    changed = [label for label in offered if french(f"{label} :") in lobby]
     assert len(changed) == 5
     page = "\n".join(rules_page("fr", rules))
-    page = page[page.index("Réglages changés par rapport au préréglage :"):]
+    page = page[page.index(french("Réglages changés par rapport au préréglage :")):]
     for text in (lobby, page):
         assert sorted(changed, key=text.index) == changed

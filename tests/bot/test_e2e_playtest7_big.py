@@ -12,6 +12,7 @@ from matplotlib.text import Annotation
 
 from bot.client import PresidentBot
 from bot.i18n import plural, t
+from bot.i18n.typography import french
 from bot.names import ISOLATE, POP
 from bot.packages.game import chart
 from bot.packages.screen import Screen
@@ -72,12 +73,12 @@ async def test_two_players_of_one_name_are_told_apart(
     assert len(set(shown)) == len(shown) and all(len(name) <= 32 for name in shown)
     told = [[m.content for m in user.visible() if m.ephemeral and "👥" in m.content]
             for user in users]
-    assert told == [[], [], ["👥 Quelqu’un à cette table s’appelle déjà **Twin** : ici, tu es "
-                             "**Twin (2)**."], [],
-                    [f"👥 Quelqu’un à cette table s’appelle déjà **{long}** : ici, tu es "
-                     "**Jean-Baptiste de la Fontaine (2)**."],
-                    ["👥 Quelqu’un à cette table s’appelle déjà **Twin (2)** : ici, tu es "
-                     "**Twin (2) (2)**."]]
+    def numbered(name: str, shown: str) -> list[str]:
+        return [t("fr", "lobby.numbered", name=name, shown=shown)]
+
+    assert told == [[], [], numbered("Twin", "Twin (2)"), [],
+                    numbered(long, "Jean-Baptiste de la Fontaine (2)"),
+                    numbered("Twin (2)", "Twin (2) (2)")]
     game = table.game
     assert game is not None
     await play_until(fake, clock, players, lambda: game.phase is Phase.GAME_OVER)
@@ -213,7 +214,7 @@ def test_names_the_chart_font_draws_alike_are_numbered_on_the_chart() -> None:
     shown = chart.chart_of("fr", ("Zoé 🎉", "Zoé 🔥", "🎉", "🔥", "Léa"),
                            ((1,), (2,), (3,), (4,), (5,)))
     assert shown.names == ("Zoé", "Zoé (2)", "?", "? (2)", "Léa")
-    assert "Zoé 🔥 : 2" in shown.alt
+    assert french("Zoé 🔥 : 2") in shown.alt
 
 
 

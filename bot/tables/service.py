@@ -369,7 +369,12 @@ class TableService:
 
     def adopt(self, table: Table) -> None:
         """Take over a table restored from storage: timers re-armed from their stored
-        deadlines (an expired one fires at once), bots resumed, fresh messages posted.
+        deadlines (an expired one fires at once), bots resumed, its messages brought up to
+        date where they are. Posting them afresh told the channel everything twice (a
+        finished game's results and chart), above an old message whose buttons were gone
+        but whose text still said whose turn it was or what the host could press; the
+        publisher still posts anew a message that is gone or nearly an hour old, and one the
+        table owed (`post_table`, `post_lobby`, kept in the snapshot).
 
         A table showing a finished round or game records it again: the process may have
         stopped after storing the state that ended it but before storing the result (never
@@ -382,10 +387,6 @@ class TableService:
             self.outbox.store_result(table, pending)
         for user_id, deadline in table.away.items():
             self.seating.arm_grace(table, user_id, deadline)
-        if table.running:
-            table.post_table = True
-        else:
-            table.post_lobby = True
         self.deadlines.arm_turn(table)
         self.bots.schedule(table)
         table.host_seen = self.clock.now()

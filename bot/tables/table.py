@@ -231,8 +231,11 @@ class Table:
     # The host role was handed on (`pass_host`) and the new host has not yet acted as host:
     # their hand says so, as the history line naming them soon scrolls away.
     host_handed: bool = False
-    post_lobby: bool = False  # the next refresh posts a fresh lobby message
-    post_table: bool = False  # the next refresh posts a fresh table message (new round)
+    # The next refresh posts a fresh lobby or table message (new round, new game) rather
+    # than editing the current one. Persisted: a restart before that post must make it, not
+    # write the new round over the last one's results.
+    post_lobby: bool = False
+    post_table: bool = False
     closed: bool = False
     # When the host, and anyone, last acted (hosting.claim, Deadlines): runtime
     # only, not persisted; a restored table starts counting again from its restart.
@@ -372,6 +375,8 @@ class Table:
             "bot_level": self.bot_level,
             "hints": self.hints,
             "host_handed": self.host_handed,
+            "post_lobby": self.post_lobby,
+            "post_table": self.post_table,
         }
 
     @classmethod
@@ -413,6 +418,8 @@ class Table:
             bot_level=_level(d.get("bot_level", DEFAULT_LEVEL)),
             hints=bool(d.get("hints", False)),
             host_handed=bool(d.get("host_handed", False)),
+            post_lobby=bool(d.get("post_lobby", False)),
+            post_table=bool(d.get("post_table", False)),
         )
         if "unstored" not in d and table.game is not None and table.game.phase in (
             Phase.ROUND_OVER, Phase.GAME_OVER

@@ -1,0 +1,226 @@
+"""End-to-end: play-test 7, an evening of chaos across restarts. The bot is replaced by a new
+process on the same database at each moment the last stop made stateful — a friend on the
+list for the next game, a host handed on, a seat freed at a finished game, a hand near its
+token's end, a half-made exchange choice, a hard bot thinking — and the players check, as
+they see it, that nothing is lost, nothing is said twice and every button still answers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.client import PresidentBot
+from bot.i18n import t
+from bot.tables.table import Table
+from engine import Phase
+from fakediscord import FakeDiscord, Message
+
+from .conftest import LinkedClock
+from .e2e import (
+    Player,
+    cid,
+    connect_bot,
+    create_table,
+    database_url,
+    leave_game,
+    message,
+    play_until,
+    table_of,
+    tick,
+)
+
+
+async def restart(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                  url: str) -> PresidentBot:
+    """The bot stops as a redeploy stops it (its storage work drained) and a new process
+    starts on the same database; the fake clock moves by Discord's IDENTIFY window."""
+    await bot.service.drain()
+    await fake.disconnect(bot)
+    again = await connect_bot(fake, clock, url, bot_pause=1.0)
+    await fake.settle()
+    return again
+
+
+def posts(fake: FakeDiscord) -> list[Message]:
+    """The channel's public messages, oldest first."""
+    return [m for m in fake.messages() if not m.ephemeral]
+
+
+def with_buttons(fake: FakeDiscord) -> list[Message]:
+    """Public messages that still offer controls: only the table's current one should."""
+    return [m for m in posts(fake) if m.buttons or m.selects]
+
+
+async def marie_and_leo_stored(fake: FakeDiscord, clock: LinkedClock, tmp_path: Path,
+                               game_end: str = "rounds:2", bots: int = 1,
+                               ) -> tuple[str, PresidentBot, Player, Player, Table]:
+    """marie hosts, léo joins, ``bots`` bots: a classic game on a stored bot, both hands
+    open."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = Player(fake.add_user("marie", locale="fr"))
+    leo = Player(fake.add_user("léo", locale="fr"))
+    table = await create_table(bot, marie.user)
+    await bot.service.set_rules(table, marie.user.id, table.rules.replace(game_end=game_end))
+    lobby = message(marie.user, table.lobby_message_id)
+    await leo.user.click(lobby, cid(table, "join"))
+    for _ in range(bots):
+        await marie.user.click(lobby, cid(table, "addbot"))
+    await marie.user.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    await marie.open_hand(bot)
+    await leo.open_hand(bot)
+    return url, bot, marie, leo, table
+
+
+def keys(table: Table) -> list[str]:
+    return [e.key for e in table.log]
+
+
+async def test_a_game_under_way_comes_back_whole_after_two_restarts_in_a_row(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """sam asks for the next game from the table message; marie's turn is running when the
+    bot restarts twice in a row. sam is still listed, the game, the history and the points
+    are as they were, marie's timer ends when it would have, her old hand plays, and the
+    channel shows one table message with buttons."""
+    url, bot, marie, leo, table = await marie_and_leo_stored(fake, clock, tmp_path)
+    sam = fake.add_user("sam", locale="fr")
+    await sam.click(message(sam, table.table_message_id), cid(table, "join"))
+    assert sam.last_ephemeral().content == t("fr", "lobby.listed_next_game")
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, [leo], lambda: game.to_act == 0 and game.version > 2)
+    before, log, deadline = game.to_dict(), keys(table), table.timer_deadline
+    assert deadline is not None
+    shown = len(posts(fake))
+
+    again = await restart(fake, clock, bot, url)
+    third = await restart(fake, clock, again, url)
+    restored = table_of(third, marie.user)
+    live = restored.game
+    assert live is not None and live.to_dict() == before
+    assert [p.user_id for p in restored.queue] == [sam.id] and restored.host_id == marie.user.id
+    assert keys(restored) == log
+    assert restored.timer_deadline == deadline
+    assert len(posts(fake)) == shown  # the table message is brought up to date in place
+    assert [m.id for m in with_buttons(fake)] == [restored.table_message_id]
+    board = message(sam, restored.table_message_id)
+    await sam.click(board, cid(restored, "join"))
+    assert sam.last_ephemeral().content == "⚠️ " + t("fr", "err.already_listed")
+    await sam.slash("president hand")
+    assert t("fr", "hand.queue_next_game") in sam.last_ephemeral().content
+
+    # marie's timer resumes with what was left of it: not a second early.
+    await tick(fake, clock, deadline - clock.now() - 1)
+    assert live.version == before["version"]
+    await tick(fake, clock, 1)
+    assert live.version > before["version"] and keys(restored).count("ev.timeout") == 1
+    await play_until(fake, clock, [leo], lambda: live.to_act == 0)
+    moved = live.version
+    assert await marie.act()  # her hand from before both restarts
+    assert live.version > moved
+    await third.service.drain()
+    await fake.disconnect(third)
+    fake.assert_no_errors()
+
+
+async def test_a_host_handed_on_mid_game_outlives_a_restart(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """marie goes home mid-round: léo is the host. After a restart his hand still says so,
+    the table message marks him, the history names him once, and his « Manche suivante »
+    deals the next round."""
+    url, bot, marie, leo, table = await marie_and_leo_stored(fake, clock, tmp_path, bots=2)
+    await leave_game(marie.user)
+    await tick(fake, clock, 1)
+    assert table.is_host(leo.user.id) and table.host_handed
+    log = keys(table)
+    assert log.count("ev.new_host") == 1
+
+    again = await restart(fake, clock, bot, url)
+    restored = table_of(again, leo.user)
+    assert restored.is_host(leo.user.id) and restored.host_handed
+    assert keys(restored) == log
+    assert leo.hand.content.startswith(t("fr", "hand.new_host"))
+    board = message(leo.user, restored.table_message_id).content
+    assert "**léo** · " in board and t("fr", "table.host_mark") in board
+    game = restored.game
+    assert game is not None
+    await play_until(fake, clock, [leo], lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    assert t("fr", "table.host_next", host="léo") in \
+        message(leo.user, restored.table_message_id).content
+    await leo.user.click(message(leo.user, restored.table_message_id),
+                         cid(restored, "next", game.version))
+    assert game.round_no == 2 and keys(restored).count("ev.new_host") == 0
+    await again.service.drain()
+    await fake.disconnect(again)
+    fake.assert_no_errors()
+
+
+async def test_a_seat_freed_at_a_finished_game_stays_free_across_a_restart(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """The game is over; sam asks for the next one and léo goes home. After a restart the
+    results are still shown with « Rejouer », marie's replay deals her, her bots and sam,
+    and léo is not dealt back in."""
+    url, bot, marie, leo, table = await marie_and_leo_stored(fake, clock, tmp_path,
+                                                             game_end="rounds:1", bots=2)
+    sam = fake.add_user("sam", locale="fr")
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, [marie, leo], lambda: game.phase is Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+    await sam.click(message(sam, table.table_message_id), cid(table, "join"))
+    await leo.user.slash("president leave")
+    await tick(fake, clock, 1)
+    assert table.seat_of(leo.user.id) is None and table.queued(sam.id)
+    points, shown, board = list(game.points), len(posts(fake)), table.table_message_id
+
+    again = await restart(fake, clock, bot, url)
+    restored = table_of(again, marie.user)
+    # The results and their chart are shown once, on the message that offers « Rejouer ».
+    assert len(posts(fake)) == shown
+    assert [m.id for m in with_buttons(fake)] == [board] == [restored.table_message_id]
+    assert [m.id for m in posts(fake) if m.attachments] == [board]
+    over = restored.game
+    assert over is not None and over.phase is Phase.GAME_OVER and over.points == points
+    assert restored.seat_of(leo.user.id) is None and restored.queued(sam.id)
+    await marie.user.click(message(marie.user, restored.table_message_id),
+                           cid(restored, "replay", over.version))
+    replayed = restored.game
+    assert replayed is not None and replayed is not over and replayed.seats == 4
+    assert [p.name for p in restored.seats] == ["marie", "Bot 1", "Bot 2", "sam"]
+    await again.service.drain()
+    await fake.disconnect(again)
+    fake.assert_no_errors()
+
+
+async def test_a_round_dealt_just_before_a_restart_gets_its_own_message(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """The process stops between léo's « Manche suivante » and the new round's message:
+    the restart posts that message, and the first round's results stay on theirs."""
+    url, bot, marie, leo, table = await marie_and_leo_stored(fake, clock, tmp_path, bots=2)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, [marie, leo], lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    results_id = table.table_message_id
+    results = message(marie.user, results_id).content
+    bot.service.display = None  # the new round's message is never posted
+    await bot.service.next_round(table, marie.user.id, game.version)
+    assert table.post_table
+
+    again = await restart(fake, clock, bot, url)
+    restored = table_of(again, marie.user)
+    assert restored.table_message_id not in (None, results_id)
+    assert message(marie.user, results_id).content.startswith(results.split("\n")[0])
+    assert t("fr", "table.title", round=1, preset="Président classique") in \
+        message(marie.user, results_id).content
+    assert [m.id for m in with_buttons(fake)] == [restored.table_message_id]
+    assert t("fr", "table.title", round=2, preset="Président classique") in \
+        message(marie.user, restored.table_message_id).content
+    await again.service.drain()
+    await fake.disconnect(again)
+    fake.assert_no_errors()

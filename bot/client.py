@@ -118,7 +118,16 @@ class PresidentBot(Host):
             await self.open_storage()
         await self.sync_commands()
         # In the background: cards are text until the faces are there (or if they fail).
-        self.faces_sync = asyncio.create_task(card_faces.sync(self, self.budget))
+        self.faces_sync = asyncio.create_task(self.sync_faces())
+
+    async def sync_faces(self) -> None:
+        """Find or upload the card faces, then redraw every table: those restored at start
+        were drawn before the faces were known, and their messages and hands would show text
+        cards until their next change (a blind exchange waiting on a player, for minutes)."""
+        await card_faces.sync(self, self.budget)
+        if card_faces.emojis:
+            for table in self.service.registry.tables():
+                self.service.refresh(table)
 
     async def open_storage(self) -> None:
         url = self.config.database_url

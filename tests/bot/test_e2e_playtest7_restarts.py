@@ -10,8 +10,9 @@ from pathlib import Path
 
 from bot.client import PresidentBot
 from bot.i18n import t
-from bot.tables.table import Table
-from engine import Phase
+from bot.i18n.cards import shorts
+from bot.tables.table import TOKEN_LIFETIME, Table
+from engine import Card, Game, Phase
 from fakediscord import FakeDiscord, Message
 
 from .conftest import LinkedClock
@@ -21,6 +22,8 @@ from .e2e import (
     connect_bot,
     create_table,
     database_url,
+    deal,
+    host_against_bots,
     leave_game,
     message,
     play_until,
@@ -30,13 +33,18 @@ from .e2e import (
 
 
 async def restart(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
-                  url: str) -> PresidentBot:
-    """The bot stops as a redeploy stops it (its storage work drained) and a new process
-    starts on the same database; the fake clock moves by Discord's IDENTIFY window."""
+                  url: str, down: float = 0.0) -> PresidentBot:
+    """The bot stops as a redeploy stops it (its storage work drained), stays down ``down``
+    seconds and a new process starts on the same database; the fake clock moves on by
+    Discord's IDENTIFY window besides."""
     await bot.service.drain()
     await fake.disconnect(bot)
+    clock.advance(down)
     again = await connect_bot(fake, clock, url, bot_pause=1.0)
     await fake.settle()
+    while again.faces_sync is not None and not again.faces_sync.done():
+        await tick(fake, clock, 0.1)
+    await tick(fake, clock, 1)  # the redraws coalesced meanwhile
     return again
 
 
@@ -70,6 +78,11 @@ async def marie_and_leo_stored(fake: FakeDiscord, clock: LinkedClock, tmp_path: 
     await marie.open_hand(bot)
     await leo.open_hand(bot)
     return url, bot, marie, leo, table
+
+
+def words(shown: Message) -> list[str]:
+    """The message's lines of text, without its lines of card faces."""
+    return [line for line in shown.content.splitlines() if "<:" not in line]
 
 
 def keys(table: Table) -> list[str]:
@@ -221,6 +234,120 @@ async def test_a_round_dealt_just_before_a_restart_gets_its_own_message(
     assert [m.id for m in with_buttons(fake)] == [restored.table_message_id]
     assert t("fr", "table.title", round=2, preset="Président classique") in \
         message(marie.user, restored.table_message_id).content
+    await again.service.drain()
+    await fake.disconnect(again)
+    fake.assert_no_errors()
+
+
+async def test_hands_opened_before_a_long_restart_are_edited_only_while_their_token_lasts(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """The bot is down for 14 minutes. Its timers ran out meanwhile and play at once; the
+    hands opened before are redrawn while their interaction tokens last, never after (the
+    fake refuses an expired token with a 401, which Cloudflare counts), and then the table
+    message asks each player to press « Ma main »."""
+    url, bot, marie, leo, table = await marie_and_leo_stored(fake, clock, tmp_path)
+    opened = table.hands[marie.user.id].created
+    game = table.game
+    assert game is not None
+    version = game.version
+
+    again = await restart(fake, clock, bot, url, down=14 * 60)
+    restored = table_of(again, marie.user)
+    live = restored.game
+    assert live is not None and live.version > version  # the timer that ran out played
+    assert restored.hands[marie.user.id].created == opened
+    assert "press_hand" not in message(marie.user, restored.table_message_id).content
+    await tick(fake, clock, opened + TOKEN_LIFETIME - clock.now() + 1)
+    for _ in range(10):  # the game goes on, every change redrawn
+        await tick(fake, clock, 5)
+    board = message(marie.user, restored.table_message_id).content
+    assert t("fr", "table.press_hand.many", names="marie et léo") in board
+    await marie.open_hand(again)
+    assert live.phase is Phase.PLAY and marie.hand.content
+    await again.service.drain()
+    await fake.disconnect(again)
+    fake.assert_no_errors()
+
+
+async def test_cards_picked_in_a_split_exchange_outlive_a_restart(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """marie, the President, has 28 cards and owes two: she picks them in the first of two
+    menus, and the bot restarts before she confirms. Her hand still shows them picked, and
+    her confirm on that hand gives exactly those."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = Player(fake.add_user("marie", locale="fr"))
+    table = await host_against_bots(bot, marie.user, "wild7", 1)
+    await tick(fake, clock, 1)
+    deck = sorted(table.rules.deck_kind.cards(), key=str)
+    deal(bot, table, [deck[0::2], deck[1::2]], previous_ranking=[0, 1])
+    await marie.open_hand(bot)
+    first = next(s for s in marie.hand.selects if s.custom_id.endswith(":0"))
+    picked = [o.value for o in first.options[:2]]
+    await marie.user.select(marie.hand, picked, select=first.custom_id)
+    game = table.game
+    assert game is not None
+    deadline, shown = table.timer_deadline, marie.hand
+
+    again = await restart(fake, clock, bot, url)
+    restored = table_of(again, marie.user)
+    assert restored.gift_picks == {marie.user.id: {0: picked}}
+    assert restored.timer_deadline == deadline
+    assert words(marie.hand) == words(shown)  # the first bot had not uploaded the faces yet
+    cards = shorts("fr", [Card.parse(c) for c in picked], False)
+    assert t("fr", "hand.give_complete", cards=cards, left="0 carte") in shown.content
+    confirm = next(b.custom_id for b in marie.hand.buttons
+                   if b.custom_id and ":give_ok:" in b.custom_id)
+    await marie.user.click(marie.hand, confirm)
+    live = restored.game
+    assert live is not None and restored.gift_picks == {}
+    assert all(Card.parse(c) in live.hand(1) for c in picked)
+    await again.service.drain()
+    await fake.disconnect(again)
+    fake.assert_no_errors()
+
+
+async def test_a_low_role_s_gift_held_by_a_blind_exchange_outlives_a_restart(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """presi: marie finished last and gives léo her best cards; the exchange is blind, so
+    her choice waits for léo's. The bot restarts: her hand still says what she gives, the
+    exchange's timer ends when it would have, and léo's gift swaps the cards she chose."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = Player(fake.add_user("marie", locale="fr"))
+    leo = Player(fake.add_user("léo", locale="fr"))
+    table = await create_table(bot, marie.user, "presi")
+    lobby = message(marie.user, table.lobby_message_id)
+    await leo.user.click(lobby, cid(table, "join"))
+    await marie.user.click(lobby, cid(table, "addbot"))
+    await marie.user.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    table.game = Game.new(table.rules, seats=3, seed=7, bots=[2], previous_ranking=[1, 2, 0])
+    bot.service._after(table, [])
+    await tick(fake, clock, 1)
+    await marie.open_hand(bot)
+    await leo.open_hand(bot)
+    game = table.game
+    assert game.phase is Phase.EXCHANGE
+    assert await marie.act()  # the cards the rules pre-check, confirmed
+    held = game.gift_on_hold(0)
+    assert held is not None and held[0] == 1 and not held[2]
+    deadline, shown = table.timer_deadline, marie.hand.content
+    assert deadline is not None
+
+    again = await restart(fake, clock, bot, url)
+    restored = table_of(again, marie.user)
+    live = restored.game
+    assert live is not None and live.gift_on_hold(0) == held
+    assert restored.timer_deadline == deadline and marie.hand.content == shown
+    assert t("fr", "hand.give_held", cards=shorts("fr", held[1], True), name="léo") in shown
+    assert await leo.act()
+    await tick(fake, clock, 1)
+    assert live.phase is Phase.PLAY
+    assert all(card in live.hand(1) and card not in live.hand(0) for card in held[1])
     await again.service.drain()
     await fake.disconnect(again)
     fake.assert_no_errors()

@@ -6,13 +6,20 @@ they see it, that nothing is lost, nothing is said twice and every button still 
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from pathlib import Path
+
+import pytest
 
 from bot.client import PresidentBot
 from bot.i18n import t
 from bot.i18n.cards import shorts
 from bot.tables.table import TOKEN_LIFETIME, Table
 from engine import Card, Game, Phase
+from engine.actions import Action
+from engine.bots.hard import HardBot
+from engine.view import PlayerView
 from fakediscord import FakeDiscord, Message
 
 from .conftest import LinkedClock
@@ -163,9 +170,15 @@ async def test_a_host_handed_on_mid_game_outlives_a_restart(
     await tick(fake, clock, 1)
     assert t("fr", "table.host_next", host="léo") in \
         message(leo.user, restored.table_message_id).content
-    await leo.user.click(message(leo.user, restored.table_message_id),
-                         cid(restored, "next", game.version))
+    results = restored.table_message_id
+    await leo.user.click(message(leo.user, results), cid(restored, "next", game.version))
     assert game.round_no == 2 and keys(restored).count("ev.new_host") == 0
+    await tick(fake, clock, 1)
+    # The results message, drawn by the restarted bot, is retired as any other: its
+    # buttons and the host's instructions go, the results stay.
+    retired = message(leo.user, results)
+    assert not retired.buttons and retired.content.endswith(t("fr", "table.moved_on"))
+    assert t("fr", "table.host_next", host="léo") not in retired.content
     await again.service.drain()
     await fake.disconnect(again)
     fake.assert_no_errors()
@@ -348,6 +361,185 @@ async def test_a_low_role_s_gift_held_by_a_blind_exchange_outlives_a_restart(
     await tick(fake, clock, 1)
     assert live.phase is Phase.PLAY
     assert all(card in live.hand(1) and card not in live.hand(0) for card in held[1])
+    await again.service.drain()
+    await fake.disconnect(again)
+    fake.assert_no_errors()
+
+
+async def presi_with_leo_away(fake: FakeDiscord, clock: LinkedClock, tmp_path: Path,
+                              ) -> tuple[str, PresidentBot, Player, Player, Table]:
+    """marie hosts presi with léo and a bot; léo goes home mid-round and his seat waits
+    for him until his grace runs out."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = Player(fake.add_user("marie", locale="fr"))
+    leo = Player(fake.add_user("léo", locale="fr"))
+    table = await create_table(bot, marie.user, "presi")
+    lobby = message(marie.user, table.lobby_message_id)
+    await leo.user.click(lobby, cid(table, "join"))
+    await marie.user.click(lobby, cid(table, "addbot"))
+    await marie.user.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    await marie.open_hand(bot)
+    await leo.open_hand(bot)
+    await leave_game(leo.user)
+    assert leo.user.id in table.away
+    return url, bot, marie, leo, table
+
+
+async def test_a_leaver_s_grace_runs_out_when_it_would_have_across_a_restart(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """presi waits for léo, who went home; the bot restarts meanwhile. The table still asks
+    him back, and his seat's wait ends when it would have: not a second early."""
+    url, bot, marie, leo, table = await presi_with_leo_away(fake, clock, tmp_path)
+    grace = table.away[leo.user.id]
+    log = keys(table)
+
+    again = await restart(fake, clock, bot, url)
+    restored = table_of(again, marie.user)
+    assert restored.away == {leo.user.id: grace} and keys(restored) == log
+    board = message(marie.user, restored.table_message_id).content
+    assert t("fr", "table.press_hand_back.one", names="léo") in board
+    await tick(fake, clock, grace - clock.now() - 1)
+    assert restored.game is not None and restored.away
+    await tick(fake, clock, 1)
+    assert restored.game is None and restored.notice is not None
+    assert restored.notice.key == "table.cancelled"
+    await again.service.drain()
+    await fake.disconnect(again)
+    fake.assert_no_errors()
+
+
+async def test_a_leaver_back_after_a_restart_is_welcomed_once(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """léo comes back through the hand he had open before the restart: his seat is his
+    again, the history says so once, and the cancelled grace never ends the game."""
+    url, bot, marie, leo, table = await presi_with_leo_away(fake, clock, tmp_path)
+    grace = table.away[leo.user.id]
+
+    again = await restart(fake, clock, bot, url)
+    restored = table_of(again, marie.user)
+    await leo.open_hand(again)
+    assert restored.away == {} and keys(restored).count("ev.back") == 1
+    await tick(fake, clock, grace - clock.now() + 1)
+    assert restored.game is not None and keys(restored).count("ev.back") == 1
+    await again.service.drain()
+    await fake.disconnect(again)
+    fake.assert_no_errors()
+
+
+class Held:
+    """Hard bots' decisions in worker threads; the first one waits for `release`."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.release = threading.Event()
+        self.decisions = 0
+        choose = HardBot.choose
+
+        def held(bot: HardBot, view: PlayerView) -> Action:
+            self.decisions += 1
+            if self.decisions == 1:
+                self.release.wait(timeout=60)  # bounds a failing run; the test releases it
+            return choose(bot, view)
+
+        monkeypatch.setattr(HardBot, "choose", held)
+
+
+def think_in_threads(bot: PresidentBot) -> None:
+    bot.service.thinker.samples = 3
+    bot.service.thinker.in_processes = False
+
+
+async def hard_bot_thinking(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                            marie: Player) -> Table:
+    """marie against three hard bots; her move hands the turn to one, whose decision is
+    in flight in its worker."""
+    think_in_threads(bot)
+    table = await create_table(bot, marie.user)
+    await bot.service.set_options(table, marie.user.id, bot_level="hard")
+    lobby = message(marie.user, table.lobby_message_id)
+    for _ in range(3):
+        await marie.user.click(lobby, cid(table, "addbot"))
+    await marie.user.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    await marie.open_hand(bot)
+    game = table.game
+    assert game is not None
+    while game.to_act == 0 or game.version == 0:
+        assert await marie.act()
+    clock.advance(1.0)  # the bot's pause: its search starts, and blocks in its thread
+    for _ in range(1000):
+        if bot.service.thinker.running:
+            break
+        await asyncio.sleep(0)
+    assert bot.service.thinker.running == 1
+    return table
+
+
+async def test_a_crash_while_a_hard_bot_thinks_replays_its_move_once(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process dies with a hard bot's search in its worker: nothing of it was stored.
+    The restarted bot decides that move again, once, and the game goes on."""
+    held = Held(monkeypatch)
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = Player(fake.add_user("marie", locale="fr"))
+    table = await hard_bot_thinking(fake, clock, bot, marie)
+    game = table.game
+    assert game is not None
+    before, seat, log = game.to_dict(), game.to_act, keys(table)
+    # The process dies: its search is lost, its timers never fire; what its snapshot
+    # writer committed is all that is left.
+    for task in list(bot.service.bots.tasks):
+        task.cancel()
+    await bot.service.scheduler.close()
+
+    again = await restart(fake, clock, bot, url)
+    held.release.set()
+    think_in_threads(again)
+    restored = table_of(again, marie.user)
+    live = restored.game
+    assert live is not None and seat is not None
+    assert live.version == before["version"] + 1  # the move, decided again by the new bot
+    name = restored.seats[seat].name
+    assert [e.params.get("name") for e in restored.log[len(log):]] == [name]
+    assert keys(restored)[:len(log)] == log
+    assert game.version == before["version"]  # the dead process's search changed nothing
+    await tick(fake, clock, 5)
+    assert live.version > before["version"] + 1 or live.to_act == 0
+    await again.service.drain()
+    await fake.disconnect(again)
+    fake.assert_no_errors()
+
+
+async def test_a_redeploy_while_a_hard_bot_thinks_stores_its_move_first(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A redeploy (SIGTERM) arrives while a hard bot searches: the stop waits for the move,
+    stores it, and the restarted bot does not play it a second time."""
+    held = Held(monkeypatch)
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = Player(fake.add_user("marie", locale="fr"))
+    table = await hard_bot_thinking(fake, clock, bot, marie)
+    game = table.game
+    assert game is not None
+    version, seat = game.version, game.to_act
+    stopping = asyncio.ensure_future(restart(fake, clock, bot, url))
+    for _ in range(100):
+        await asyncio.sleep(0)
+    assert not stopping.done()
+    held.release.set()
+    again = await stopping
+    moved = game.to_dict()
+    assert game.version > version  # applied before the stop
+    restored = table_of(again, marie.user)
+    live = restored.game
+    assert live is not None and live.version >= moved["version"]
+    assert live.to_dict()["hands"][seat] == moved["hands"][seat]  # not played twice
     await again.service.drain()
     await fake.disconnect(again)
     fake.assert_no_errors()

@@ -334,9 +334,11 @@ class Publisher:
         screen = table_screen(table, self.bot.service.clock.now())
         key = (table.id, "table")
         if table.post_table or table.table_message_id is None:
-            table.post_table = False
             await self._retire_table_message(table)
             table.table_message_id = await self._send(table, screen)
+            # Owed until posted: a snapshot taken meanwhile (a bot's move) still owes it, so a
+            # restart then posts it rather than write the new round over the last's results.
+            table.post_table = False
             self.bot.service.touch(table)
         elif self._shown.get(key) != screen.fingerprint:
             if self._aged(table.table_message_id):

@@ -15,6 +15,8 @@ import pytest
 from bot.client import PresidentBot
 from bot.i18n import t
 from bot.i18n.cards import shorts
+from bot.packages.publisher import Publisher
+from bot.packages.screen import Screen
 from bot.tables.table import TOKEN_LIFETIME, Table
 from engine import Card, Game, Phase
 from engine.actions import Action
@@ -540,6 +542,53 @@ async def test_a_redeploy_while_a_hard_bot_thinks_stores_its_move_first(
     live = restored.game
     assert live is not None and live.version >= moved["version"]
     assert live.to_dict()["hands"][seat] == moved["hands"][seat]  # not played twice
+    await again.service.drain()
+    await fake.disconnect(again)
+    fake.assert_no_errors()
+
+
+async def test_a_crash_while_the_last_round_s_message_is_retired_keeps_its_results(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """marie deals round 2; while the bot retires round 1's message (its buttons and
+    instructions going), a bot's move is stored, and the process dies before the new
+    message is posted. The restart posts round 2's message; round 1's results stay."""
+    url, bot, marie, leo, table = await marie_and_leo_stored(fake, clock, tmp_path, bots=2)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, [marie, leo], lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    results_id = table.table_message_id
+    hung: list[asyncio.Task[object] | None] = []
+    edit = Publisher._edit
+
+    async def dies_while_retiring(self: Publisher, shown: Table, message_id: int,
+                                  screen: Screen | None) -> bool:
+        if message_id != results_id or hung:
+            return await edit(self, shown, message_id, screen)
+        hung.append(asyncio.current_task())
+        self.bot.service.touch(shown)  # a change stored while the edit is on its way
+        await asyncio.Event().wait()  # the process dies here
+        raise AssertionError("unreachable")
+
+    monkeypatch.setattr(Publisher, "_edit", dies_while_retiring)
+    await marie.user.click(message(marie.user, results_id), cid(table, "next", game.version))
+    assert hung and game.round_no == 2
+    await bot.service.drain()
+    bot.shutdown_wait = 0  # the process dies: nothing waits for the hung edit
+    for task in hung:
+        assert task is not None
+        task.cancel()
+    monkeypatch.undo()
+
+    again = await restart(fake, clock, bot, url)
+    restored = table_of(again, marie.user)
+    assert restored.table_message_id not in (None, results_id)
+    assert t("fr", "table.title", round=1, preset="Président classique") in \
+        message(marie.user, results_id).content
+    assert t("fr", "table.title", round=2, preset="Président classique") in \
+        message(marie.user, restored.table_message_id).content
+    assert [m.id for m in with_buttons(fake)] == [restored.table_message_id]
     await again.service.drain()
     await fake.disconnect(again)
     fake.assert_no_errors()

@@ -547,6 +547,37 @@ async def test_a_redeploy_while_a_hard_bot_thinks_stores_its_move_first(
     fake.assert_no_errors()
 
 
+def dies_while_editing(monkeypatch: pytest.MonkeyPatch,
+                       message_id: int | None) -> list[asyncio.Task[object] | None]:
+    """The bot's next edit of ``message_id`` never returns: a change is stored while it is
+    on its way, then the process dies. Returns the task to cancel as the process dies."""
+    hung: list[asyncio.Task[object] | None] = []
+    edit = Publisher._edit
+
+    async def dying(self: Publisher, shown: Table, edited: int, screen: Screen | None) -> bool:
+        if edited != message_id or hung:
+            return await edit(self, shown, edited, screen)
+        hung.append(asyncio.current_task())
+        self.bot.service.touch(shown)  # a change stored while the edit is on its way
+        await asyncio.Event().wait()  # the process dies here
+        raise AssertionError("unreachable")
+
+    monkeypatch.setattr(Publisher, "_edit", dying)
+    return hung
+
+
+async def crash(bot: PresidentBot, hung: list[asyncio.Task[object] | None],
+                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The process dies with an edit on its way: nothing waits for it."""
+    assert hung
+    await bot.service.drain()
+    bot.shutdown_wait = 0
+    for task in hung:
+        assert task is not None
+        task.cancel()
+    monkeypatch.undo()
+
+
 async def test_a_crash_while_the_last_round_s_message_is_retired_keeps_its_results(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -559,27 +590,10 @@ async def test_a_crash_while_the_last_round_s_message_is_retired_keeps_its_resul
     await play_until(fake, clock, [marie, leo], lambda: game.phase is Phase.ROUND_OVER)
     await tick(fake, clock, 1)
     results_id = table.table_message_id
-    hung: list[asyncio.Task[object] | None] = []
-    edit = Publisher._edit
-
-    async def dies_while_retiring(self: Publisher, shown: Table, message_id: int,
-                                  screen: Screen | None) -> bool:
-        if message_id != results_id or hung:
-            return await edit(self, shown, message_id, screen)
-        hung.append(asyncio.current_task())
-        self.bot.service.touch(shown)  # a change stored while the edit is on its way
-        await asyncio.Event().wait()  # the process dies here
-        raise AssertionError("unreachable")
-
-    monkeypatch.setattr(Publisher, "_edit", dies_while_retiring)
+    hung = dies_while_editing(monkeypatch, results_id)
     await marie.user.click(message(marie.user, results_id), cid(table, "next", game.version))
-    assert hung and game.round_no == 2
-    await bot.service.drain()
-    bot.shutdown_wait = 0  # the process dies: nothing waits for the hung edit
-    for task in hung:
-        assert task is not None
-        task.cancel()
-    monkeypatch.undo()
+    assert game.round_no == 2
+    await crash(bot, hung, monkeypatch)
 
     again = await restart(fake, clock, bot, url)
     restored = table_of(again, marie.user)
@@ -589,6 +603,35 @@ async def test_a_crash_while_the_last_round_s_message_is_retired_keeps_its_resul
     assert t("fr", "table.title", round=2, preset="Président classique") in \
         message(marie.user, restored.table_message_id).content
     assert [m.id for m in with_buttons(fake)] == [restored.table_message_id]
+    await again.service.drain()
+    await fake.disconnect(again)
+    fake.assert_no_errors()
+
+
+async def test_a_crash_while_a_finished_game_goes_back_to_the_lobby_posts_the_lobby_below(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """marie ends a finished game; the process dies while the bot retires its results
+    message. The restart posts the lobby below the results, whose buttons go, rather than
+    bring back the lobby message of the game's start, far up the channel."""
+    url, bot, marie, leo, table = await marie_and_leo_stored(fake, clock, tmp_path,
+                                                             game_end="rounds:1", bots=2)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, [marie, leo], lambda: game.phase is Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+    results_id, started_id = table.table_message_id, table.lobby_message_id
+    hung = dies_while_editing(monkeypatch, results_id)
+    await marie.user.click(message(marie.user, results_id), cid(table, "end", game.version))
+    assert table.game is None
+    await crash(bot, hung, monkeypatch)
+
+    again = await restart(fake, clock, bot, url)
+    restored = table_of(again, marie.user)
+    assert restored.lobby_message_id not in (None, started_id)
+    assert posts(fake)[-1].id == restored.lobby_message_id
+    assert [m.id for m in with_buttons(fake)] == [restored.lobby_message_id]
+    assert t("fr", "table.finished") in message(marie.user, restored.lobby_message_id).content
     await again.service.drain()
     await fake.disconnect(again)
     fake.assert_no_errors()

@@ -200,6 +200,8 @@ async def test_a_seat_freed_at_a_finished_game_stays_free_across_a_restart(
     await play_until(fake, clock, [marie, leo], lambda: game.phase is Phase.GAME_OVER)
     await tick(fake, clock, 1)
     await sam.click(message(sam, table.table_message_id), cid(table, "join"))
+    await sam.slash("president hand")  # his hand says he is on the list
+    sam_hand = sam.last_ephemeral().id
     await leo.user.slash("president leave")
     await tick(fake, clock, 1)
     assert table.seat_of(leo.user.id) is None and table.queued(sam.id)
@@ -219,6 +221,11 @@ async def test_a_seat_freed_at_a_finished_game_stays_free_across_a_restart(
     replayed = restored.game
     assert replayed is not None and replayed is not over and replayed.seats == 4
     assert [p.name for p in restored.seats] == ["marie", "Bot 1", "Bot 2", "sam"]
+    await tick(fake, clock, 1)
+    # The hand sam opened on the list before the restart now deals him his cards.
+    dealt = message(sam, sam_hand)
+    assert t("fr", "hand.queue_next_game") not in dealt.content
+    assert dealt.selects or dealt.buttons
     await again.service.drain()
     await fake.disconnect(again)
     fake.assert_no_errors()
@@ -632,6 +639,37 @@ async def test_a_crash_while_a_finished_game_goes_back_to_the_lobby_posts_the_lo
     assert posts(fake)[-1].id == restored.lobby_message_id
     assert [m.id for m in with_buttons(fake)] == [restored.lobby_message_id]
     assert t("fr", "table.finished") in message(marie.user, restored.lobby_message_id).content
+    await again.service.drain()
+    await fake.disconnect(again)
+    fake.assert_no_errors()
+
+
+async def test_a_friend_waiting_at_a_table_of_bots_takes_a_bot_s_seat_after_a_restart(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """proletario fills its seats with bots: sam, arriving mid-round, waits for the round's
+    end. The bot restarts meanwhile; marie's « Manche suivante » seats him in a bot's place."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = Player(fake.add_user("marie", locale="fr"))
+    sam = fake.add_user("sam", locale="fr")
+    table = await create_table(bot, marie.user, "proletario")
+    await marie.user.click(message(marie.user, table.lobby_message_id), cid(table, "start"))
+    await tick(fake, clock, 1)
+    await marie.open_hand(bot)
+    await sam.slash("president join")
+    assert table.queued(sam.id)
+
+    again = await restart(fake, clock, bot, url)
+    restored = table_of(again, marie.user)
+    assert [p.user_id for p in restored.queue] == [sam.id]
+    game = restored.game
+    assert game is not None
+    await play_until(fake, clock, [marie], lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    await marie.user.click(message(marie.user, restored.table_message_id),
+                           cid(restored, "next", game.version))
+    assert restored.seat_of(sam.id) is not None and restored.queue == []
     await again.service.drain()
     await fake.disconnect(again)
     fake.assert_no_errors()

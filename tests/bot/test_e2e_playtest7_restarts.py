@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from bot.i18n import t
 from bot.i18n.cards import shorts
 from bot.packages.publisher import Publisher
 from bot.packages.screen import Screen
+from bot.tables import thinking
 from bot.tables.table import TOKEN_LIFETIME, Table
 from engine import Card, Game, Phase
 from engine.actions import Action
@@ -672,4 +674,41 @@ async def test_a_friend_waiting_at_a_table_of_bots_takes_a_bot_s_seat_after_a_re
     assert restored.seat_of(sam.id) is not None and restored.queue == []
     await again.service.drain()
     await fake.disconnect(again)
+    fake.assert_no_errors()
+
+
+async def test_a_restored_game_of_hard_bots_starts_their_workers_at_once(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game's start warms the hard bots' worker processes, so that the first decision
+    does not spend a spawn's second out of its 80 ms; a restored game did not, and every
+    restart cost the first hard move its search."""
+    warmed: list[int] = []
+    monkeypatch.setattr(thinking.Workers, "warm", lambda self: warmed.append(1))
+    # The "workers" are a thread here, and decisions a fixed number of samples.
+    pool = ThreadPoolExecutor(1)
+    monkeypatch.setattr(thinking.Workers, "pool", lambda self: pool)
+    build = thinking.Thinker.__init__
+
+    def sampled(self: thinking.Thinker) -> None:
+        build(self)
+        self.samples = 3
+
+    monkeypatch.setattr(thinking.Thinker, "__init__", sampled)
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = fake.add_user("marie", locale="fr")
+    table = await create_table(bot, marie)
+    await bot.service.set_options(table, marie.id, bot_level="hard")
+    lobby = message(marie, table.lobby_message_id)
+    for _ in range(3):
+        await marie.click(lobby, cid(table, "addbot"))
+    await marie.click(lobby, cid(table, "start"))
+    assert warmed == [1]
+
+    again = await restart(fake, clock, bot, url)
+    assert warmed == [1, 1]
+    await again.service.drain()
+    await fake.disconnect(again)
+    pool.shutdown()
     fake.assert_no_errors()

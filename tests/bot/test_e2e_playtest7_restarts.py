@@ -114,6 +114,10 @@ async def test_a_game_under_way_comes_back_whole_after_two_restarts_in_a_row(
     game = table.game
     assert game is not None
     await play_until(fake, clock, [leo], lambda: game.to_act == 0 and game.version > 2)
+    old_hand = Player(leo.user)
+    old_hand.hand_id = leo.hand_id
+    await leo.user.slash("president hand")  # léo follows a second hand: the first goes stale
+    leo.hand_id = leo.user.last_ephemeral().id
     before, log, deadline = game.to_dict(), keys(table), table.timer_deadline
     assert deadline is not None
     shown = len(posts(fake))
@@ -143,6 +147,11 @@ async def test_a_game_under_way_comes_back_whole_after_two_restarts_in_a_row(
     moved = live.version
     assert await marie.act()  # her hand from before both restarts
     assert live.version > moved
+    # léo's first hand, not redrawn since he opened another, still answers his click, and
+    # is the one followed from then on.
+    record = await leo.user.click(old_hand.hand, cid(restored, "refresh"))
+    assert record.acknowledged and restored.hands[leo.user.id].token == record.token
+    assert live.to_act == 1 and old_hand.hand.selects  # his turn: his plays, live
     await third.service.drain()
     await fake.disconnect(third)
     fake.assert_no_errors()

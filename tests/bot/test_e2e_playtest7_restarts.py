@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -58,6 +59,18 @@ async def restart(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
         await tick(fake, clock, 0.1)
     await tick(fake, clock, 1)  # the redraws coalesced meanwhile
     return again
+
+
+async def dies(bot: PresidentBot, on_their_way: Collection[asyncio.Task[Any] | None]) -> None:
+    """The process dies with work on its way (a bot's search, an edit): it never ends, nor
+    do the process's timers; what its snapshot writer committed is all that is left. The
+    `restart` that follows then finds nothing to wait for."""
+    assert on_their_way
+    for task in on_their_way:
+        assert task is not None
+        task.cancel()
+    await bot.service.scheduler.close()
+    bot.shutdown_wait = 0
 
 
 def posts(fake: FakeDiscord) -> list[Message]:
@@ -525,11 +538,7 @@ async def test_a_crash_while_a_hard_bot_thinks_replays_its_move_once(
     game = table.game
     assert game is not None
     before, seat, log = game.to_dict(), game.to_act, keys(table)
-    # The process dies: its search is lost, its timers never fire; what its snapshot
-    # writer committed is all that is left.
-    for task in list(bot.service.bots.tasks):
-        task.cancel()
-    await bot.service.scheduler.close()
+    await dies(bot, list(bot.service.bots.tasks))
 
     again = await restart(fake, clock, bot, url)
     held.release.set()
@@ -579,10 +588,10 @@ async def test_a_redeploy_while_a_hard_bot_thinks_stores_its_move_first(
 
 
 def dies_while_editing(monkeypatch: pytest.MonkeyPatch,
-                       message_id: int | None) -> list[asyncio.Task[object] | None]:
+                       message_id: int | None) -> list[asyncio.Task[Any] | None]:
     """The bot's next edit of ``message_id`` never returns: a change is stored while it is
-    on its way, then the process dies. Returns the task to cancel as the process dies."""
-    hung: list[asyncio.Task[object] | None] = []
+    on its way, then the process dies (`dies`, with the task returned)."""
+    hung: list[asyncio.Task[Any] | None] = []
     edit = Publisher._edit
 
     async def dying(self: Publisher, shown: Table, edited: int, screen: Screen | None) -> bool:
@@ -595,18 +604,6 @@ def dies_while_editing(monkeypatch: pytest.MonkeyPatch,
 
     monkeypatch.setattr(Publisher, "_edit", dying)
     return hung
-
-
-async def crash(bot: PresidentBot, hung: list[asyncio.Task[object] | None],
-                monkeypatch: pytest.MonkeyPatch) -> None:
-    """The process dies with an edit on its way: nothing waits for it."""
-    assert hung
-    await bot.service.drain()
-    bot.shutdown_wait = 0
-    for task in hung:
-        assert task is not None
-        task.cancel()
-    monkeypatch.undo()
 
 
 async def test_a_crash_while_the_last_round_s_message_is_retired_keeps_its_results(
@@ -624,7 +621,7 @@ async def test_a_crash_while_the_last_round_s_message_is_retired_keeps_its_resul
     hung = dies_while_editing(monkeypatch, results_id)
     await marie.user.click(message(marie.user, results_id), cid(table, "next", game.version))
     assert game.round_no == 2
-    await crash(bot, hung, monkeypatch)
+    await dies(bot, hung)
 
     again = await restart(fake, clock, bot, url)
     restored = table_of(again, marie.user)
@@ -655,7 +652,7 @@ async def test_a_crash_while_a_finished_game_goes_back_to_the_lobby_posts_the_lo
     hung = dies_while_editing(monkeypatch, results_id)
     await marie.user.click(message(marie.user, results_id), cid(table, "end", game.version))
     assert table.game is None
-    await crash(bot, hung, monkeypatch)
+    await dies(bot, hung)
 
     again = await restart(fake, clock, bot, url)
     restored = table_of(again, marie.user)

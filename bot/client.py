@@ -121,12 +121,13 @@ class PresidentBot(Host):
         self.faces_sync = asyncio.create_task(self.sync_faces())
 
     async def sync_faces(self) -> None:
-        """Find or upload the card faces, then redraw every table: those restored at start
-        were drawn before the faces were known, and their messages and hands would show text
-        cards until their next change (a blind exchange waiting on a player, for minutes)."""
+        """Find or upload the card faces, then redraw the tables restored at start: they were
+        drawn before the faces were known, and their messages and hands would show text cards
+        until their next change (a blind exchange waiting on a player, for minutes)."""
+        restored = self.service.registry.tables()
         await card_faces.sync(self, self.budget)
         if card_faces.emojis:
-            for table in self.service.registry.tables():
+            for table in restored:
                 self.service.refresh(table)
 
     async def open_storage(self) -> None:

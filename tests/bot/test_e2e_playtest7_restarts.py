@@ -721,3 +721,35 @@ async def test_a_restored_game_of_hard_bots_starts_their_workers_at_once(
     await again.service.drain()
     await fake.disconnect(again)
     fake.assert_no_errors()
+
+
+async def test_a_lobby_s_new_host_outlives_a_restart(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """marie leaves her lobby to léo, the host now, and the bot restarts. The lobby, in its
+    own message, still marks léo as host, and his « Lancer » starts the game."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie, leo, zoe = (fake.add_user(n, locale="fr") for n in ("marie", "léo", "zoé"))
+    table = await create_table(bot, marie)
+    lobby = message(marie, table.lobby_message_id)
+    for user in (leo, zoe):
+        await user.click(lobby, cid(table, "join"))
+    await marie.slash("president leave")
+    await tick(fake, clock, 1)
+    assert table.is_host(leo.id)
+    lobby_id = table.lobby_message_id
+
+    again = await restart(fake, clock, bot, url)
+    restored = table_of(again, leo)
+    assert restored.lobby_message_id == lobby_id and restored.is_host(leo.id)
+    shown = message(leo, lobby_id).content
+    assert "👑 " + t("fr", "host.mark") in next(line for line in shown.splitlines()
+                                               if "léo" in line)
+    await leo.click(message(leo, lobby_id), cid(restored, "addbot"))
+    await leo.click(message(leo, lobby_id), cid(restored, "start"))
+    assert restored.game is not None and [p.name for p in restored.seats] == \
+        ["léo", "zoé", "Bot 1"]
+    await again.service.drain()
+    await fake.disconnect(again)
+    fake.assert_no_errors()

@@ -226,6 +226,12 @@ class PresidentBot(Host):
         await self.service.coalescer.drain(self.shutdown_wait)
         self.service.thinker.workers.close()  # no timer is left to ask a bot for a move
         if self.writer is not None:
+            # Every table's latest state, its hands' links included: a hand opened again
+            # with no move since is saved only with the next move (TableService.remember_hand),
+            # and the restart would follow the one its player no longer looks at.
+            if not self.writer.closed:  # (a second close finds it closed)
+                for table in self.service.registry.tables():
+                    self.service.touch(table)
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self.writer.close(), timeout=10)
         if self.storage is not None:

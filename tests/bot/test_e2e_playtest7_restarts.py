@@ -171,6 +171,32 @@ async def test_a_game_under_way_comes_back_whole_after_two_restarts_in_a_row(
     fake.assert_no_errors()
 
 
+async def test_the_hand_a_player_opened_last_is_the_one_followed_after_a_redeploy(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """léo presses « Ma main » again and the bot is redeployed before anyone moves. The
+    hand he looks at, the newer one, is the one the restarted bot keeps up to date: it shows
+    the moves made since, with nothing a Refresh would change."""
+    url, bot, marie, leo, table = await marie_and_leo_stored(fake, clock, tmp_path)
+    await leo.open_hand(bot)
+    game = table.game
+    assert game is not None
+    version = game.version
+
+    again = await restart(fake, clock, bot, url)
+    restored = table_of(again, leo.user)
+    live = restored.game
+    assert live is not None
+    await play_until(fake, clock, [marie], lambda: live.version > version + 1)
+    await tick(fake, clock, 1)
+    followed = words(leo.hand)
+    await leo.user.click(leo.hand, cid(restored, "refresh"))
+    assert words(leo.hand) == followed
+    await again.service.drain()
+    await fake.disconnect(again)
+    fake.assert_no_errors()
+
+
 async def test_a_host_handed_on_mid_game_outlives_a_restart(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
 ) -> None:

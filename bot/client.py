@@ -128,7 +128,17 @@ class PresidentBot(Host):
             await self.open_storage()
         await self.sync_commands()
         # In the background: cards are text until the faces are there (or if they fail).
-        self.faces_sync = asyncio.create_task(card_faces.sync(self, self.budget))
+        self.faces_sync = asyncio.create_task(self.sync_faces())
+
+    async def sync_faces(self) -> None:
+        """Find or upload the card faces, then redraw the tables restored at start: they were
+        drawn before the faces were known, and their messages and hands would show text cards
+        until their next change (a blind exchange waiting on a player, for minutes)."""
+        restored = self.service.registry.tables()
+        await card_faces.sync(self, self.budget)
+        if card_faces.emojis:
+            for table in restored:
+                self.service.refresh(table)
 
     async def open_storage(self) -> None:
         url = self.config.database_url
@@ -226,6 +236,12 @@ class PresidentBot(Host):
         await self.service.coalescer.drain(self.shutdown_wait)
         self.service.thinker.workers.close()  # no timer is left to ask a bot for a move
         if self.writer is not None:
+            # Every table's latest state, its hands' links included: a hand opened again
+            # with no move since is saved only with the next move (TableService.remember_hand),
+            # and the restart would follow the one its player no longer looks at.
+            if not self.writer.closed:  # (a second close finds it closed)
+                for table in self.service.registry.tables():
+                    self.service.touch(table)
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self.writer.close(), timeout=10)
         if self.storage is not None:

@@ -326,16 +326,17 @@ class Publisher:
         screen = lobby_screen(table)
         key = (table.id, "lobby")
         if table.post_lobby or table.lobby_message_id is None:
-            table.post_lobby = False
             if table.running:
+                table.post_lobby = False
                 return
             await self._retire_table_message(table)
-            if table.lobby_message_id is not None:  # e.g. posted before a restart: its
-                # buttons would still seat and unseat players, below a list that no longer
-                # follows the table
+            if table.lobby_message_id is not None:  # the last game's, far up the channel
                 await self._edit(table, table.lobby_message_id,
                                  Screen(t(table.locale, "table.moved_on")))
             table.lobby_message_id = await self._send(table, screen)
+            # Owed until posted, as a new round's table message (`_table`): a restart then
+            # posts it below the results, rather than edit the old one far above them.
+            table.post_lobby = False
         elif self._shown.get(key) != screen.fingerprint:
             if not await self._edit(table, table.lobby_message_id, screen):
                 table.lobby_message_id = await self._send(table, screen)
@@ -361,9 +362,11 @@ class Publisher:
         screen = table_screen(table, self.bot.service.clock.now())
         key = (table.id, "table")
         if table.post_table or table.table_message_id is None:
-            table.post_table = False
             await self._retire_table_message(table)
             table.table_message_id = await self._send(table, screen)
+            # Owed until posted: a snapshot taken meanwhile (a bot's move) still owes it, so a
+            # restart then posts it rather than write the new round over the last's results.
+            table.post_table = False
             self.bot.service.touch(table)
         elif self._shown.get(key) != screen.fingerprint:
             if self._aged(table.table_message_id):

@@ -369,7 +369,12 @@ class TableService:
 
     def adopt(self, table: Table) -> None:
         """Take over a table restored from storage: timers re-armed from their stored
-        deadlines (an expired one fires at once), bots resumed, fresh messages posted.
+        deadlines (an expired one fires at once), bots resumed, its messages brought up to
+        date where they are. Posting them afresh told the channel everything twice (a
+        finished game's results and chart), above an old message whose buttons were gone
+        but whose text still said whose turn it was or what the host could press; the
+        publisher still posts anew a message that is gone or nearly an hour old, and one the
+        table owed (`post_table`, `post_lobby`, kept in the snapshot).
 
         A table showing a finished round or game records it again: the process may have
         stopped after storing the state that ended it but before storing the result (never
@@ -383,9 +388,7 @@ class TableService:
         for user_id, deadline in table.away.items():
             self.seating.arm_grace(table, user_id, deadline)
         if table.running:
-            table.post_table = True
-        else:
-            table.post_lobby = True
+            self._warm_workers(table)
         self.deadlines.arm_turn(table)
         self.bots.schedule(table)
         table.host_seen = self.clock.now()
@@ -427,9 +430,7 @@ class TableService:
         if len(table.seats) < rules.min_players:
             raise TableError("err.min_players", min=rules.min_players, count=len(table.seats))
         bots = [i for i, p in enumerate(table.seats) if p.is_bot]
-        if self.thinker.in_processes and any(p.is_bot and p.level == "hard"
-                                              for p in table.seats):
-            self.thinker.workers.warm()  # started with the game, not at its first hard decision
+        self._warm_workers(table)
         table.game = Game.new(rules, seats=len(table.seats), seed=self._rng.randrange(2**32),
                               bots=bots, first_version=table.next_version)
         self._new_game(table)
@@ -437,6 +438,14 @@ class TableService:
         table.notice = None
         self.outbox.record_start(table)
         self._after(table, table.game.first_events)  # who opens, and why
+
+    def _warm_workers(self, table: Table) -> None:
+        """Hard bots' worker processes start with the game (or its restore), not at their
+        first decision, which would spend the second a spawn takes out of its 80 ms and
+        search a single sample."""
+        if self.thinker.in_processes and any(p.is_bot and p.level == "hard"
+                                              for p in table.seats):
+            self.thinker.workers.warm()
 
     def _new_game(self, table: Table) -> None:
         """What a game that starts leaves behind of the last one: nothing shown (its moves,

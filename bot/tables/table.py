@@ -236,8 +236,11 @@ class Table:
     # The host role was handed on (`pass_host`) and the new host has not yet acted as host:
     # their hand says so, as the history line naming them soon scrolls away.
     host_handed: bool = False
-    post_lobby: bool = False  # the next refresh posts a fresh lobby message
-    post_table: bool = False  # the next refresh posts a fresh table message (new round)
+    # The next refresh posts a fresh lobby or table message (new round, new game) rather
+    # than editing the current one. Persisted: a restart before that post must make it, not
+    # write the new round over the last one's results.
+    post_lobby: bool = False
+    post_table: bool = False
     closed: bool = False
     # Whether the bot may attach files in the table's channel, as the latest interaction
     # there said (`Publisher.acted`); None before one (a restored table). Without, the
@@ -399,6 +402,8 @@ class Table:
             "bot_level": self.bot_level,
             "hints": self.hints,
             "host_handed": self.host_handed,
+            "post_lobby": self.post_lobby,
+            "post_table": self.post_table,
         }
 
     @classmethod
@@ -440,6 +445,8 @@ class Table:
             bot_level=_level(d.get("bot_level", DEFAULT_LEVEL)),
             hints=bool(d.get("hints", False)),
             host_handed=bool(d.get("host_handed", False)),
+            post_lobby=bool(d.get("post_lobby", False)),
+            post_table=bool(d.get("post_table", False)),
         )
         if "unstored" not in d and table.game is not None and table.game.phase in (
             Phase.ROUND_OVER, Phase.GAME_OVER

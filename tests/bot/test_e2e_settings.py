@@ -18,7 +18,7 @@ from fakediscord.snapshots import TextInput
 from fakediscord.state import MESSAGE_COMPONENT, MODAL_SUBMIT
 
 from .conftest import LinkedClock
-from .e2e import connect_bot, create_table, database_url, message, table_of, tick
+from .e2e import cid, connect_bot, create_table, database_url, message, table_of, tick
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 TYPED = [name for name, spec in KNOBS.items()
@@ -193,11 +193,12 @@ async def test_points_keep_the_roles_not_typed_and_refuse_out_of_range(
     fake.assert_no_errors()
 
 
-async def test_after_a_restart_the_old_lobby_message_gives_way_to_the_fresh_one(
+async def test_after_a_restart_the_lobby_message_follows_the_table_where_it_is(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
 ) -> None:
-    """A restarted bot posts a fresh lobby; the old one loses its buttons, which would
-    otherwise seat players below a list that no longer follows the table."""
+    """A restarted bot brings the lobby up to date in its own message rather than posting
+    a second one above which the first would be left; its buttons still seat players, below
+    a list that follows the table."""
     url = database_url(tmp_path)
     bot = await connect_bot(fake, clock, url)
     alice = fake.add_user("alice")
@@ -209,10 +210,10 @@ async def test_after_a_restart_the_old_lobby_message_gives_way_to_the_fresh_one(
     again = await connect_bot(fake, clock, url)
     await tick(fake, clock, 1)
     table = table_of(again, alice)
-    assert table.lobby_message_id not in (None, old)
-    assert not message(alice, old).buttons
-    assert message(alice, old).content == "⬇️ The table continues in a newer message below."
-    assert message(alice, table.lobby_message_id).buttons
+    assert table.lobby_message_id == old
+    assert len([m for m in fake.messages() if not m.ephemeral]) == 1
+    await alice.click(message(alice, old), cid(table, "addbot"))
+    assert "Bot 1" in message(alice, old).content and len(table.seats) == 2
     await fake.disconnect(again)
     fake.assert_no_errors()
 

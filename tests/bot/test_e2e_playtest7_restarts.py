@@ -382,12 +382,9 @@ async def test_cards_picked_in_a_split_exchange_outlive_a_restart(
     fake.assert_no_errors()
 
 
-async def test_a_low_role_s_gift_held_by_a_blind_exchange_outlives_a_restart(
-    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
-) -> None:
-    """presi: marie finished last and gives léo her best cards; the exchange is blind, so
-    her choice waits for léo's. The bot restarts: her hand still says what she gives, the
-    exchange's timer ends when it would have, and léo's gift swaps the cards she chose."""
+async def presi_of_marie_and_leo(fake: FakeDiscord, clock: LinkedClock, tmp_path: Path,
+                                 ) -> tuple[str, PresidentBot, Player, Player, Table]:
+    """marie hosts presi with léo and a bot, started, on a database a restart reads back."""
     url = database_url(tmp_path)
     bot = await connect_bot(fake, clock, url, bot_pause=1.0)
     marie = Player(fake.add_user("marie", locale="fr"))
@@ -398,6 +395,16 @@ async def test_a_low_role_s_gift_held_by_a_blind_exchange_outlives_a_restart(
     await marie.user.click(lobby, cid(table, "addbot"))
     await marie.user.click(lobby, cid(table, "start"))
     await tick(fake, clock, 1)
+    return url, bot, marie, leo, table
+
+
+async def test_a_low_role_s_gift_held_by_a_blind_exchange_outlives_a_restart(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """presi: marie finished last and gives léo her best cards; the exchange is blind, so
+    her choice waits for léo's. The bot restarts: her hand still says what she gives, the
+    exchange's timer ends when it would have, and léo's gift swaps the cards she chose."""
+    url, bot, marie, leo, table = await presi_of_marie_and_leo(fake, clock, tmp_path)
     table.game = Game.new(table.rules, seats=3, seed=7, bots=[2], previous_ranking=[1, 2, 0])
     bot.service._after(table, [])
     await tick(fake, clock, 1)
@@ -430,16 +437,7 @@ async def presi_with_leo_away(fake: FakeDiscord, clock: LinkedClock, tmp_path: P
                               ) -> tuple[str, PresidentBot, Player, Player, Table]:
     """marie hosts presi with léo and a bot; léo goes home mid-round and his seat waits
     for him until his grace runs out."""
-    url = database_url(tmp_path)
-    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
-    marie = Player(fake.add_user("marie", locale="fr"))
-    leo = Player(fake.add_user("léo", locale="fr"))
-    table = await create_table(bot, marie.user, "presi")
-    lobby = message(marie.user, table.lobby_message_id)
-    await leo.user.click(lobby, cid(table, "join"))
-    await marie.user.click(lobby, cid(table, "addbot"))
-    await marie.user.click(lobby, cid(table, "start"))
-    await tick(fake, clock, 1)
+    url, bot, marie, leo, table = await presi_of_marie_and_leo(fake, clock, tmp_path)
     await marie.open_hand(bot)
     await leo.open_hand(bot)
     await leave_game(leo.user)

@@ -102,7 +102,9 @@ class Publisher:
         service.scheduler.after(("rate limited", table.id), err.retry_after, again)
 
     async def flush_hands(self, table: Table) -> None:
-        if not table.closed and table.game is not None:  # in the lobby hands keep their last state
+        """In the lobby too: a hand left open when the game ended says where its player now
+        is (`hand.lobby_lines`), not the game's last state, and leavers' hands say goodbye."""
+        if not table.closed:
             await self._hands(table)
 
     async def closed(self, table: Table) -> None:

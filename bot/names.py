@@ -7,16 +7,17 @@ table runtime, which knows nothing of Discord, can number a second « Twin » it
 
 from __future__ import annotations
 
-import re
 import unicodedata
+
+import regex
 
 NAME_LENGTH = 32  # Discord's longest display name
 # First strong isolate and pop directional isolate (UAX #9, section 2.7): what stands
 # between them is laid out apart from the line around it.
 ISOLATE, POP = "\u2068", "\u2069"
-# One typed character of an escaped name: a backslash with the character it escapes, or
-# any other single character.
-_TYPED = re.compile(r"\\.|.", re.DOTALL)
+# One character of an escaped name as a reader sees it: a grapheme cluster (UAX #29, see
+# `bot.graphemes`), with the backslash escaping it if any (group 1 is what is shown).
+_TYPED = regex.compile(r"\\?(\X)")
 
 
 def isolated(name: str) -> str:
@@ -32,10 +33,16 @@ def isolated(name: str) -> str:
 def numbered(shown: str, number: int) -> str:
     """A name as messages show it (escaped, maybe isolated), marked « (2) », « (3) »… for
     the second, third player of that name at a table. The name gives way to the mark so it
-    stays within Discord's length, cut between typed characters, never inside an escape."""
+    stays within Discord's length (its shown code points: escapes are not shown), cut
+    between grapheme clusters, never inside an escape, an emoji sequence or an accent."""
     mark = f" ({number})"
-    typed = _TYPED.findall(shown.removeprefix(ISOLATE).removesuffix(POP))
-    return isolated("".join(typed[:NAME_LENGTH - len(mark)]).rstrip() + mark)
+    room, kept = NAME_LENGTH - len(mark), []
+    for typed in _TYPED.finditer(shown.removeprefix(ISOLATE).removesuffix(POP)):
+        room -= len(typed[1])
+        if room < 0:
+            break
+        kept.append(typed[0])
+    return isolated("".join(kept).rstrip() + mark)
 
 
 def unique(name: str, taken: set[str]) -> str:

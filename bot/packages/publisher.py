@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.graphemes import cut
 from bot.i18n import t
 from bot.packages.controls import answer_privately, refusal_text
 from bot.packages.game import chart
@@ -214,7 +215,7 @@ class Publisher:
         player to press « Ma main »."""
         webhook = discord.Webhook.partial(link.application_id, link.token, client=self.bot)
         edit = asyncio.ensure_future(webhook.edit_message(
-            ORIGINAL, content=screen.content[:2000], view=screen.view))
+            ORIGINAL, content=cut(screen.content, 2000), view=screen.view))
         expiry = asyncio.ensure_future(self.bot.service.clock.sleep_until(link.expires))
         try:
             await asyncio.wait({edit, expiry}, return_when=asyncio.FIRST_COMPLETED)

@@ -9,6 +9,8 @@ from typing import Any
 
 import discord
 
+from bot.graphemes import cut
+
 
 @dataclass
 class Screen:
@@ -30,7 +32,7 @@ class Screen:
         return hashlib.sha1("\x1f".join(parts).encode()).hexdigest()
 
     def kwargs(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"content": self.content[:2000], "view": self.view}
+        out: dict[str, Any] = {"content": cut(self.content, 2000), "view": self.view}
         if self.embed is not None:
             out["embed"] = self.embed
         return out

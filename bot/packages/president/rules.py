@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.graphemes import cut
 from bot.i18n import t
 from bot.packages.rules_text import preset_name, rules_page
 from bot.tables.table import Table
@@ -38,4 +39,4 @@ def rules_embed(locale: str, table: Table | None, preset: str | None) -> discord
 
 
 def embed(title: str, lines: list[str]) -> discord.Embed:
-    return discord.Embed(title=title, description="\n".join(lines)[:EMBED_DESCRIPTION])
+    return discord.Embed(title=title, description=cut("\n".join(lines), EMBED_DESCRIPTION))

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.graphemes import cut
 from bot.i18n import join_names, plural, t
 from bot.packages.controls import NO_TABLE, button, number, select, standalone, view
 from bot.packages.game import chart
@@ -39,7 +40,7 @@ async def _acknowledge(interaction: Interaction) -> None:
 async def _answer(interaction: Interaction, title: str, lines: list[str],
                   image: discord.File | None = None,
                   controls: discord.ui.View | None = None) -> None:
-    embed = discord.Embed(title=title, description="\n".join(lines)[:4096])
+    embed = discord.Embed(title=title, description=cut("\n".join(lines), 4096))
     if image is None:
         if controls is None:
             await interaction.followup.send(embed=embed, ephemeral=True)
@@ -183,10 +184,10 @@ async def _history_page(storage: Storage, interaction: Interaction,
             # timestamp shows it to a French reader (02/12/2026), else as ISO 8601.
             day = ended.date()
             options.append(discord.SelectOption(
-                label=t(locale, "history.option", date=t(
+                label=cut(t(locale, "history.option", date=t(
                     locale, "date.numeric", year=day.year, month=f"{day.month:02}",
                     day=f"{day.day:02}"),
-                        preset=preset, rounds=rounds)[:100],
+                        preset=preset, rounds=rounds), 100),
                 value=str(game.game_id),
                 description=clipped(_won(locale, [unescaped(name) for name in names]),
                                     100)))  # Discord's longest option description
@@ -201,7 +202,7 @@ async def _history_page(storage: Storage, interaction: Interaction,
                             arg=str(page + 1), row=1))
     if not lines:
         lines = [t(locale, "history.empty" if page == 0 else "history.no_more")]
-    embed = discord.Embed(title=t(locale, "history.title"), description="\n".join(lines)[:4096])
+    embed = discord.Embed(title=t(locale, "history.title"), description=cut("\n".join(lines), 4096))
     if page > 0 or older:
         embed.set_footer(text=t(locale, "history.page", page=page + 1))
     return embed, view(*items) if items else None

@@ -36,13 +36,38 @@ def numbered(shown: str, number: int) -> str:
     stays within Discord's length (its shown code points: escapes are not shown), cut
     between grapheme clusters, never inside an escape, an emoji sequence or an accent."""
     mark = f" ({number})"
-    room, kept = NAME_LENGTH - len(mark), []
-    for typed in _TYPED.finditer(shown.removeprefix(ISOLATE).removesuffix(POP)):
-        room -= len(typed[1])
+    return isolated("".join(_within(_typed(shown), NAME_LENGTH - len(mark))).rstrip() + mark)
+
+
+def shortened(shown: str, length: int) -> str:
+    """A name as messages show it, within ``length`` shown characters (at least 1): past
+    it, its start and its end either side of « … », cut as `numbered` cuts. The end stays
+    so that names alike but for it, twins numbered « (2) » first, are still told apart."""
+    typed = _typed(shown)
+    if sum(len(visible) for _, visible in typed) <= length:
+        return shown
+    room = length - 1
+    end = "".join(reversed(_within(typed[::-1], room // 3))).lstrip()
+    start = "".join(_within(typed, room - room // 3)).rstrip()
+    return isolated(f"{start}…{end}")
+
+
+def _typed(shown: str) -> list[tuple[str, str]]:
+    """An escaped name's typed characters (its isolates left out), each as written and as
+    shown (the escaped cluster)."""
+    bare = shown.removeprefix(ISOLATE).removesuffix(POP)
+    return [(typed[0], typed[1]) for typed in _TYPED.finditer(bare)]
+
+
+def _within(typed: list[tuple[str, str]], room: int) -> list[str]:
+    """The first of ``typed`` that fit in ``room`` shown code points, as written."""
+    kept = []
+    for written, visible in typed:
+        room -= len(visible)
         if room < 0:
             break
-        kept.append(typed[0])
-    return isolated("".join(kept).rstrip() + mark)
+        kept.append(written)
+    return kept
 
 
 def unique(name: str, taken: set[str]) -> str:

@@ -11,6 +11,10 @@ import discord
 
 from bot.graphemes import cut
 
+# An embed's description holds at most 4,096 characters, see « Embed Limits » in
+# https://discord.com/developers/docs/resources/message#embed-object-embed-limits
+EMBED_DESCRIPTION = 4096
+
 
 @dataclass
 class Screen:

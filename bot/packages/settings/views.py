@@ -37,7 +37,7 @@ from bot.packages.rules_text import (
     preset_name,
     role_name,
 )
-from bot.packages.screen import Screen
+from bot.packages.screen import EMBED_DESCRIPTION, Screen
 from bot.packages.text import shown_text
 from bot.tables.service import TableError, settings_open
 from bot.tables.table import Table
@@ -98,7 +98,7 @@ def settings_screen(table: Table, locale: str, *, focus: str = "", notice: str =
                                   default=c == current) for c in KNOBS[focus].choices],
             arg=focus))
     screen = Screen("\n".join(lines), view(*items))
-    screen.embed = discord.Embed(description=cut(embed_text, 4096))
+    screen.embed = discord.Embed(description=cut(embed_text, EMBED_DESCRIPTION))
     return screen
 
 

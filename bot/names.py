@@ -7,16 +7,17 @@ table runtime, which knows nothing of Discord, can number a second « Twin » it
 
 from __future__ import annotations
 
-import re
 import unicodedata
+
+import regex
 
 NAME_LENGTH = 32  # Discord's longest display name
 # First strong isolate and pop directional isolate (UAX #9, section 2.7): what stands
 # between them is laid out apart from the line around it.
 ISOLATE, POP = "\u2068", "\u2069"
-# One typed character of an escaped name: a backslash with the character it escapes, or
-# any other single character.
-_TYPED = re.compile(r"\\.|.", re.DOTALL)
+# One character of an escaped name as a reader sees it: a grapheme cluster (UAX #29, see
+# `bot.graphemes`), with the backslash escaping it if any (group 1 is what is shown).
+_TYPED = regex.compile(r"\\?(\X)")
 
 
 def isolated(name: str) -> str:
@@ -32,10 +33,41 @@ def isolated(name: str) -> str:
 def numbered(shown: str, number: int) -> str:
     """A name as messages show it (escaped, maybe isolated), marked « (2) », « (3) »… for
     the second, third player of that name at a table. The name gives way to the mark so it
-    stays within Discord's length, cut between typed characters, never inside an escape."""
+    stays within Discord's length (its shown code points: escapes are not shown), cut
+    between grapheme clusters, never inside an escape, an emoji sequence or an accent."""
     mark = f" ({number})"
-    typed = _TYPED.findall(shown.removeprefix(ISOLATE).removesuffix(POP))
-    return isolated("".join(typed[:NAME_LENGTH - len(mark)]).rstrip() + mark)
+    return isolated("".join(_within(_typed(shown), NAME_LENGTH - len(mark))).rstrip() + mark)
+
+
+def shortened(shown: str, length: int) -> str:
+    """A name as messages show it, within ``length`` shown characters (at least 1): past
+    it, its start and its end either side of « … », cut as `numbered` cuts. The end stays
+    so that names alike but for it, twins numbered « (2) » first, are still told apart."""
+    typed = _typed(shown)
+    if sum(len(visible) for _, visible in typed) <= length:
+        return shown
+    room = length - 1
+    end = "".join(reversed(_within(typed[::-1], room // 3))).lstrip()
+    start = "".join(_within(typed, room - room // 3)).rstrip()
+    return isolated(f"{start}…{end}")
+
+
+def _typed(shown: str) -> list[tuple[str, str]]:
+    """An escaped name's typed characters (its isolates left out), each as written and as
+    shown (the escaped cluster)."""
+    bare = shown.removeprefix(ISOLATE).removesuffix(POP)
+    return [(typed[0], typed[1]) for typed in _TYPED.finditer(bare)]
+
+
+def _within(typed: list[tuple[str, str]], room: int) -> list[str]:
+    """The first of ``typed`` that fit in ``room`` shown code points, as written."""
+    kept = []
+    for written, visible in typed:
+        room -= len(visible)
+        if room < 0:
+            break
+        kept.append(written)
+    return kept
 
 
 def unique(name: str, taken: set[str]) -> str:

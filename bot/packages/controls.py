@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.graphemes import cut
 from bot.i18n import plural, t
 from bot.tables.service import TableError
 from bot.tables.table import Table
@@ -403,7 +404,7 @@ def select(
     max_values: int = 1,
 ) -> Control:
     return Control(discord.ui.Select(
-        custom_id=custom_id(table_id, name, version, arg), placeholder=placeholder[:150],
+        custom_id=custom_id(table_id, name, version, arg), placeholder=cut(placeholder, 150),
         options=options, row=row, min_values=min_values, max_values=max_values,
     ))
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.graphemes import cut
 from bot.i18n import t
 from bot.packages.controls import answer_privately, refusal_text
 from bot.packages.game import chart
@@ -102,7 +103,9 @@ class Publisher:
         service.scheduler.after(("rate limited", table.id), err.retry_after, again)
 
     async def flush_hands(self, table: Table) -> None:
-        if not table.closed and table.game is not None:  # in the lobby hands keep their last state
+        """In the lobby too: a hand left open when the game ended says where its player now
+        is (`hand.lobby_lines`), not the game's last state, and leavers' hands say goodbye."""
+        if not table.closed:
             await self._hands(table)
 
     async def closed(self, table: Table) -> None:
@@ -212,7 +215,7 @@ class Publisher:
         player to press « Ma main »."""
         webhook = discord.Webhook.partial(link.application_id, link.token, client=self.bot)
         edit = asyncio.ensure_future(webhook.edit_message(
-            ORIGINAL, content=screen.content[:2000], view=screen.view))
+            ORIGINAL, content=cut(screen.content, 2000), view=screen.view))
         expiry = asyncio.ensure_future(self.bot.service.clock.sleep_until(link.expires))
         try:
             await asyncio.wait({edit, expiry}, return_when=asyncio.FIRST_COMPLETED)

@@ -9,6 +9,12 @@ from typing import Any
 
 import discord
 
+from bot.graphemes import cut
+
+# An embed's description holds at most 4,096 characters, see « Embed Limits » in
+# https://discord.com/developers/docs/resources/message#embed-object-embed-limits
+EMBED_DESCRIPTION = 4096
+
 
 @dataclass
 class Screen:
@@ -30,7 +36,7 @@ class Screen:
         return hashlib.sha1("\x1f".join(parts).encode()).hexdigest()
 
     def kwargs(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"content": self.content[:2000], "view": self.view}
+        out: dict[str, Any] = {"content": cut(self.content, 2000), "view": self.view}
         if self.embed is not None:
             out["embed"] = self.embed
         return out

@@ -14,6 +14,7 @@ import re
 
 import discord
 
+from bot.graphemes import cut
 from bot.names import NAME_LENGTH, isolated
 
 # Unicode's explicit directional formatting characters (UAX #9, section 2): marks,
@@ -45,16 +46,18 @@ def shown_text(text: str) -> str:
 
 def player_name(raw: str) -> str:
     """A display name as every table message shows it: on one line, at most Discord's own
-    length, then made safe (escaping happens last, so it is never cut in half)."""
-    plain = " ".join(BIDI_CONTROLS.sub("", raw).split())[:NAME_LENGTH]
+    length, then made safe (escaping happens last, so it is never cut in half). Cut
+    between grapheme clusters (`bot.graphemes`)."""
+    plain = cut(" ".join(BIDI_CONTROLS.sub("", raw).split()), NAME_LENGTH)
     shown = shown_text(plain)
     return isolated(shown) if shown else "?"
 
 
 def clipped(text: str, limit: int) -> str:
     """Plain ``text`` (a menu's line, a chart's label) within ``limit`` characters, « … »
-    saying where it was cut, rather than stopping mid-word as if that were all."""
-    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
+    saying where it was cut, rather than stopping mid-word as if that were all; never
+    inside a character as a reader sees it (`bot.graphemes`)."""
+    return text if len(text) <= limit else cut(text, limit - 1).rstrip() + "…"
 
 
 def unescaped(shown: str) -> str:

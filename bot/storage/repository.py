@@ -29,6 +29,7 @@ from sqlalchemy.engine import URL
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from bot.graphemes import cut
 from bot.storage import jsoncodec, rating_update
 from bot.storage.db import create_engine, database_url
 from bot.storage.history import History
@@ -103,7 +104,7 @@ def _seat_rows(game_id: int, seats: Sequence[SeatRef]) -> list[dict[str, object]
 
 
 def _name(name: str) -> str:
-    return name[:NAME_LENGTH]
+    return cut(name, NAME_LENGTH)
 
 
 class Storage(History):

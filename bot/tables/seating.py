@@ -89,15 +89,14 @@ class Seating:
         Table.leave_outcome says, which is what the prompt asking them first said."""
         if table.queued(user_id):
             table.queue = [p for p in table.queue if p.user_id != user_id]
+            self._farewell(table, user_id, farewell)
             self._gone(table, user_id)
             return
         seat = table.seat_of(user_id)
         if seat is None:
             raise TableError("err.not_seated")
         game = table.game
-        link = table.hands.pop(user_id, None)
-        if link is not None and game is not None:
-            table.farewells[user_id] = Farewell(link, farewell)  # it loses its controls
+        self._farewell(table, user_id, farewell)
         if game is None:
             del table.seats[seat]
             seats.seat_queue(table)
@@ -130,6 +129,15 @@ class Seating:
                 table.seats[seat].user_id = None
                 self._after(table, refusals.engine(lambda: game.leave(seat)))
         self._gone(table, user_id)
+
+    @staticmethod
+    def _farewell(table: Table, user_id: int, key: str) -> None:
+        """The leaver's open hand, in a game, the lobby or the queue, is redrawn once to say
+        they left (or were removed), without controls: left as it was, it would still show
+        them a seat, or a place in the queue, they no longer have."""
+        link = table.hands.pop(user_id, None)
+        if link is not None:
+            table.farewells[user_id] = Farewell(link, key)
 
     def _list_to_lobby(self, table: Table) -> None:
         """Only bots were left to play: the game stops and the list for the next game sits

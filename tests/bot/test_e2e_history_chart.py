@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import t
+from bot.names import shortened
 from bot.packages.game import chart
+from bot.packages.text import player_name, unescaped
 from bot.storage.records import SeatRef
 from fakediscord import FakeDiscord
 from fakediscord.forge import Forger
@@ -146,3 +148,49 @@ async def test_a_forged_history_page_is_refused_and_changes_nothing(
         assert refusal.id != shown.id and refusal.content == "⚠️ " + t("fr", "err.unknown_control")
     assert message(ana, shown.id).text == shown.text
     await fake.disconnect(bot)
+
+
+@pytest.mark.parametrize("locale", ["fr", "en-US"])
+async def test_a_history_page_of_long_named_joint_winners_fits_without_losing_a_game(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, locale: str,
+) -> None:
+    """The worst page: ten games of eight joint winners, each a 32-character name that
+    escaping doubles, isolates or fills with emoji sequences. Cut at Discord's 4,096
+    characters, the page stopped mid-name and its last games were gone. Every game keeps
+    its line and every winner their place, the names shortened alike around « … »."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path))
+    storage = bot.storage
+    assert storage is not None
+    typed = [f"{'_*' * 15}{i}" for i in range(4)] + [f"{'שלום_' * 6}#{i}" for i in range(2)] \
+        + [f"{'👨‍👩‍👧‍👦' * 4}{i}" for i in range(2)]
+    names = [player_name(name) for name in typed]
+    seats = [SeatRef(100 + i, False, name) for i, name in enumerate(names)]
+    table_id = await storage.create_table(fake.guild.id, fake.channel.id, 100,
+                                          {"preset": "wild7", "set": {}})
+    for number in range(1, 12):  # a full page, and an older game beyond it
+        game_id = await storage.start_game(table_id, game_no=number, preset="wild7",
+                                           rules={"preset": "wild7"}, seats=seats)
+        await storage.record_round(game_id, 1, ranking=list(range(8)),
+                                   roles=["P", "VP", "N", "N", "N", "N", "VL", "L"],
+                                   points=[0] * 8, seats=seats)
+        await storage.finish_game(game_id, winners=list(range(8)), stopped_early=False)
+    ana = fake.add_user("ana", locale=locale)
+
+    await ana.slash("president history")
+    (embed,) = ana.last_ephemeral().embeds
+    page = embed.description or ""
+    assert len(page) <= 4096
+    lines = page.split("\n")
+    assert len(lines) == 10 and all(line.startswith("<t:") for line in lines)
+    for line in lines:
+        at, winners = 0, []
+        for name in names:  # each winner, in order, whole or shortened around « … »
+            shown = next(s for s in [name, *(shortened(name, k) for k in range(40, 0, -1))]
+                         if s in line[at:])
+            assert shown == name or len(unescaped(shown)) >= 20
+            at = line.index(shown, at) + len(shown)
+            winners.append(shown)
+        assert at == len(line)  # nothing after the last winner: the line is whole
+        assert len(set(winners)) == len(names)  # names alike but for their end still differ
+    await fake.disconnect(bot)
+    fake.assert_no_errors()

@@ -88,3 +88,30 @@ async def test_the_host_leaving_a_seated_human_hands_them_the_role_and_the_game_
     assert table.is_host(bob.user.id) and table.game is game
     assert [p.user_id for p in table.queue] == [sam.id]
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_lists_open_hands_say_they_are_seated_once_the_lobby_seats_them(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """From the play-test: the friends on the list had their hands open, saying « on the
+    list »; the lobby seated them, the first as host, and their hands kept saying so, as
+    hands were not redrawn in a lobby. They now say the seat (and the host role) they have,
+    and the leaver's says goodbye."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    friends = [Player(fake.add_user(name, locale=locale)) for name in ("sam", "ada")]
+    table = await host_against_bots(president, marie.user, "classic", 2)
+    await tick(fake, clock, 1)
+    await marie.open_hand(president)
+    for friend in friends:
+        await friend.user.slash("president join")
+        await friend.open_hand(president)
+    sam, ada = friends
+    assert t(locale, "hand.queue_next_game") in ada.hand.content
+    await leave_game(marie.user)
+    await tick(fake, clock, 1)
+    assert table.game is None and table.is_host(sam.user.id)
+    assert sam.hand.content == t(locale, "hand.lobby_host") and not sam.hand.buttons
+    assert ada.hand.content == t(locale, "hand.lobby") and not ada.hand.buttons
+    assert marie.hand.content == t(locale, "hand.left")
+    fake.assert_no_errors()

@@ -322,15 +322,19 @@ async def test_a_hand_clicked_after_the_table_went_back_to_its_lobby_loses_its_c
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
     """bob leaves a table at its minimum: the round ends and the table goes back to its
-    lobby. marie's hand, still showing its controls, answers her next click by saying the
-    game is over, in place, instead of a new « no game » message beside a live menu."""
+    lobby, and marie's hand says so. A client still showing the hand's controls (the redraw
+    had not reached it) answers her next click by saying the game is over, in place,
+    instead of a new « no game » message beside a live menu."""
     marie, bob, table, _ = await marie_and_bob_against_a_bot(fake, clock, president)
     await leave_game(bob.user)
+    drawn = marie.hand  # as her client may still show it
+    control = next(b.custom_id for b in drawn.buttons if b.custom_id)
     await play_until(fake, clock, [marie], lambda: table.game is None)
     hand = marie.hand
-    control = next(b.custom_id for b in hand.buttons if b.custom_id)
-    await marie.user.click(hand, control)
-    assert marie.hand.content == t("fr", "hand.no_game")
+    assert hand.content == t("fr", "hand.lobby_host") and not hand.buttons
+    await marie.user.click_shown(drawn, control)
+    assert marie.hand.content == "\n".join(
+        ["⚠️ " + t("fr", "err.stale_button"), t("fr", "hand.no_game")])
     assert not marie.hand.buttons and not marie.hand.selects
     assert marie.user.last_ephemeral().id == hand.id  # no second message beside it
     fake.assert_no_errors()

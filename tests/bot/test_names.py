@@ -1,7 +1,7 @@
 """Names as tables show them: a right-to-left name isolated, a second player of a name
 numbered within Discord's length, never cut inside an escape."""
 
-from bot.names import ISOLATE, NAME_LENGTH, POP, numbered, unique
+from bot.names import ISOLATE, NAME_LENGTH, POP, numbered, shortened, unique
 from bot.packages.text import player_name, unescaped
 
 
@@ -43,3 +43,19 @@ def test_a_name_cannot_open_a_numbered_list() -> None:
     assert player_name("12.") == "12\\."
     assert player_name("1.5 Zoé") == "1.5 Zoé"
     assert unescaped(player_name("1. Zoé")) == "1. Zoé"
+
+
+def test_a_shortened_name_keeps_its_start_its_end_and_its_escapes_whole() -> None:
+    """The history shortens long names of joint winners to fit its page: within the length
+    asked, « … » between the start and the end (which tells twins apart), no escape cut."""
+    for typed in ("_" * 32, "Jean-Baptiste de la Fontaine (2)", "שלום_" * 6, "👍🏽" * 16):
+        shown = player_name(typed)
+        whole = len(unescaped(shown).removeprefix(ISOLATE).removesuffix(POP))
+        assert shortened(shown, whole) == shown
+        for length in range(1, whole):
+            short = shortened(shown, length)
+            plain = unescaped(short).removeprefix(ISOLATE).removesuffix(POP)
+            assert len(plain) <= length and plain.count("…") == 1
+            assert player_name(plain) == short  # every escape whole: shown as if typed so
+    assert shortened(player_name("Jean-Baptiste de la Fontaine (2)"), 20) == \
+        "Jean-Baptiste…ne (2)"

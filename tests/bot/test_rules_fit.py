@@ -6,8 +6,8 @@ import pytest
 
 from bot.i18n import t
 from bot.packages.lobby.display import lobby_screen
-from bot.packages.president.rules import EMBED_DESCRIPTION
 from bot.packages.rules_text import rules_page, summary
+from bot.packages.screen import EMBED_DESCRIPTION
 from bot.tables.table import LogEntry, Player, Table
 from engine import PRESETS
 

@@ -30,6 +30,7 @@ from matplotlib.ft2font import FT2Font
 from matplotlib.text import Annotation
 from matplotlib.ticker import MaxNLocator
 
+from bot.graphemes import cut
 from bot.i18n import LocaleLike, plural, t
 from bot.packages.rules_text import preset_name
 from bot.packages.text import clipped, unescaped
@@ -148,7 +149,7 @@ def described(locale: LocaleLike, summary: str, names: tuple[str, ...],
         text = t(locale, "chart.alt_values", summary=summary, lines=". ".join(lines))
         if len(text) <= MAX_ALT:
             return text
-    return summary[:MAX_ALT]
+    return cut(summary, MAX_ALT)
 
 
 @cache

@@ -20,17 +20,28 @@ from bot.tables.table import Table
 from engine import Card, Phase
 
 
+def lobby_lines(table: Table, user_id: int, locale: LocaleLike) -> list[str]:
+    """A hand left open when its table went (back) to its lobby: where its player now is.
+    The lobby holds no cards, but a hand still showing the last game's, or « on the list »
+    for a friend the lobby has since seated, would say what is no longer so."""
+    if table.seat_of(user_id) is None:
+        return seatless_lines(table, user_id, locale)
+    return [t(locale, "hand.lobby_host" if table.is_host(user_id) else "hand.lobby")]
+
+
 def seatless_lines(table: Table, user_id: int, locale: LocaleLike) -> list[str]:
     """Someone without a seat opened a hand: the way to one. A game under way seats nobody
     new; those waiting (`bots_fill`, as `TableService.join` decides) sit between rounds in
     their order of arrival (RULES §10), so the queue says how many are ahead; without
-    `bots_fill` one asks for a seat in the next game."""
+    `bots_fill` one asks for a seat in the next game. In the lobby one waits only at a
+    full table, for a seat to free (`seats.seat_queue`)."""
     waiting = [p.user_id for p in table.queue]
     if user_id in waiting:
         ahead = waiting.index(user_id)
         where = (t(locale, "hand.queued.first") if ahead == 0
                  else plural(locale, "hand.queued.ahead", ahead))
-        how = "hand.queue_seats" if table.rules.bots_fill else "hand.queue_next_game"
+        how = ("hand.queue_lobby" if not table.running
+               else "hand.queue_seats" if table.rules.bots_fill else "hand.queue_next_game")
         return [where, t(locale, how)]
     how = "hand.join_queue" if table.rules.bots_fill else "hand.join_later"
     return [t(locale, "hand.not_seated"), t(locale, how)]
@@ -41,9 +52,11 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
     game = table.game
     seat = table.seat_of(user_id)
     lines = [notice] if notice else []
+    if game is None:
+        return Screen("\n".join([*lines, *lobby_lines(table, user_id, locale)]), view())
     if table.host_handed and table.is_host(user_id):  # until they act as host
         lines.append(t(locale, "hand.new_host"))
-    if game is None or seat is None:
+    if seat is None:
         lines.extend(seatless_lines(table, user_id, locale))
         return Screen("\n".join(lines), view())
     hand = game.hand(seat)

@@ -13,6 +13,7 @@ from typing import Any
 
 import discord
 
+from bot.graphemes import cut
 from bot.i18n import LocaleLike, t
 from bot.i18n.cards import play_words, rank_words
 from bot.packages.cards.emojis import FaceLine, faces
@@ -43,8 +44,8 @@ def _option(locale: LocaleLike, table: Table, option: PlayOption,
     warning = _end_warning(table, option, hand)
     if warning:
         words = f"{words} · ⚠️ {t(locale, warning)}"
-    return discord.SelectOption(label=label[:100], value=option_value(option),
-                                description=words[:100],
+    return discord.SelectOption(label=cut(label, 100), value=option_value(option),
+                                description=cut(words, 100),
                                 emoji=faces.option_emoji(option.cards, option.value,
                                                          spanish(table), locale))
 

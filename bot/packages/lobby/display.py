@@ -6,6 +6,7 @@ from typing import Any
 
 import discord
 
+from bot.graphemes import cut
 from bot.i18n import join_names, plural, t
 from bot.packages.cards.emojis import CONTENT_LIMIT
 from bot.packages.controls import button, select, view
@@ -100,7 +101,7 @@ def lobby_view(table: Table) -> discord.ui.View:
     items.append(select(
         table.id, "addbot_level", t(loc, "lobby.addbot_level"),
         [discord.SelectOption(label=t(loc, f"level.{level}"), value=level,
-                              description=t(loc, f"level.{level}.desc")[:100])
+                              description=cut(t(loc, f"level.{level}.desc"), 100))
          for level in LEVELS],
         row=2))
     return view(*items)

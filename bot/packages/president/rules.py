@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import discord
 
+from bot.graphemes import cut
 from bot.i18n import t
 from bot.packages.rules_text import preset_name, rules_page
+from bot.packages.screen import EMBED_DESCRIPTION
 from bot.tables.table import Table
 from engine import Rules
 
 DEFAULT_PRESET = "classic"  # the preset /president create opens by default
-# An embed's description holds at most 4,096 characters, see « Embed Limits » in
-# https://discord.com/developers/docs/resources/message#embed-object-embed-limits
-EMBED_DESCRIPTION = 4096
 
 
 def rules_embed(locale: str, table: Table | None, preset: str | None) -> discord.Embed:
@@ -38,4 +37,4 @@ def rules_embed(locale: str, table: Table | None, preset: str | None) -> discord
 
 
 def embed(title: str, lines: list[str]) -> discord.Embed:
-    return discord.Embed(title=title, description="\n".join(lines)[:EMBED_DESCRIPTION])
+    return discord.Embed(title=title, description=cut("\n".join(lines), EMBED_DESCRIPTION))

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.graphemes import cut
 from bot.i18n import CATALOGUES, LocaleLike, has, plural, t
 from bot.i18n.cards import short
 from bot.packages.controls import (
@@ -36,7 +37,7 @@ from bot.packages.rules_text import (
     preset_name,
     role_name,
 )
-from bot.packages.screen import Screen
+from bot.packages.screen import EMBED_DESCRIPTION, Screen
 from bot.packages.text import shown_text
 from bot.tables.service import TableError, settings_open
 from bot.tables.table import Table
@@ -83,8 +84,8 @@ def settings_screen(table: Table, locale: str, *, focus: str = "", notice: str =
     # its place whatever the preset, as in the summary above.
     for group, names in knobs_by_group(rules):
         options = [discord.SelectOption(
-            label=knob_label(locale, name)[:100], value=name,
-            description=knob_value(locale, name, getattr(rules, name), rules)[:100],
+            label=cut(knob_label(locale, name), 100), value=name,
+            description=cut(knob_value(locale, name, getattr(rules, name), rules), 100),
             default=name == focus) for name in names]
         items.append(select(table.id, "knob", t(locale, "settings.pick_knob",
                                                 group=group_name(locale, group)),
@@ -93,11 +94,11 @@ def settings_screen(table: Table, locale: str, *, focus: str = "", notice: str =
         current = getattr(rules, focus)
         items.append(select(
             table.id, "value", t(locale, "settings.pick_value", knob=knob_label(locale, focus)),
-            [discord.SelectOption(label=knob_value(locale, focus, c, rules)[:100], value=c,
+            [discord.SelectOption(label=cut(knob_value(locale, focus, c, rules), 100), value=c,
                                   default=c == current) for c in KNOBS[focus].choices],
             arg=focus))
     screen = Screen("\n".join(lines), view(*items))
-    screen.embed = discord.Embed(description=embed_text[:4096])
+    screen.embed = discord.Embed(description=cut(embed_text, EMBED_DESCRIPTION))
     return screen
 
 
@@ -349,14 +350,14 @@ def knob_form(table: Table, knob: str, locale: str) -> discord.ui.Modal:
     a restart still changes the rule."""
     spec = KNOBS[knob]
     form: discord.ui.Modal = discord.ui.Modal(
-        title=t(locale, "settings.modal", knob=knob_label(locale, knob))[:45],
+        title=cut(t(locale, "settings.modal", knob=knob_label(locale, knob)), 45),
         custom_id=custom_id(table.id, "form", 0, knob))
     field: discord.ui.TextInput[discord.ui.Modal] = discord.ui.TextInput(
-        default=typed_text(locale, knob, getattr(table.rules, knob))[:100], max_length=100)
+        default=cut(typed_text(locale, knob, getattr(table.rules, knob)), 100), max_length=100)
     hint = t(locale, f"settings.hint.{spec.kind}", min=spec.min, max=spec.max) \
         if spec.kind != "points" else role_codes(locale, table.rules)
-    form.add_item(discord.ui.Label(text=t(locale, "settings.modal.field")[:45],
-                                   description=hint[:100], component=field))
+    form.add_item(discord.ui.Label(text=cut(t(locale, "settings.modal.field"), 45),
+                                   description=cut(hint, 100), component=field))
     form.stop()
     return form
 

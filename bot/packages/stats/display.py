@@ -3,14 +3,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import discord
 
+from bot.graphemes import cut
 from bot.i18n import join_names, plural, t
+from bot.names import shortened
 from bot.packages.controls import NO_TABLE, button, number, select, standalone, view
 from bot.packages.game import chart
 from bot.packages.rules_text import preset_name
+from bot.packages.screen import EMBED_DESCRIPTION
 from bot.packages.text import clipped, player_name, shown_text, unescaped
 from bot.tables.service import TableError
 from engine import PRESETS, Rules
@@ -39,7 +42,7 @@ async def _acknowledge(interaction: Interaction) -> None:
 async def _answer(interaction: Interaction, title: str, lines: list[str],
                   image: discord.File | None = None,
                   controls: discord.ui.View | None = None) -> None:
-    embed = discord.Embed(title=title, description="\n".join(lines)[:4096])
+    embed = discord.Embed(title=title, description=cut("\n".join(lines), EMBED_DESCRIPTION))
     if image is None:
         if controls is None:
             await interaction.followup.send(embed=embed, ephemeral=True)
@@ -169,24 +172,23 @@ async def _history_page(storage: Storage, interaction: Interaction,
     found = await storage.game_history(channel_id=interaction.channel_id,
                                        limit=HISTORY_PAGE + 1, offset=page * HISTORY_PAGE)
     games, older = found[:HISTORY_PAGE], len(found) > HISTORY_PAGE and page + 1 < HISTORY_PAGES
-    lines = []
+    rows: list[HistoryRow] = []
     options = []
     for game in games:
         names = [w.name for w in game.winners]  # stored as messages show them: escaped
         ended = game.ended_at or game.started_at
         preset = preset_name(locale, game.preset) if game.preset in PRESETS else game.preset
         rounds = plural(locale, "n.rounds", game.rounds)
-        lines.append(t(locale, "history.line", date=discord.utils.format_dt(ended, "d"),
-                       preset=preset, rounds=rounds, winners=_won(locale, names)))
+        rows.append(HistoryRow(discord.utils.format_dt(ended, "d"), preset, rounds, names))
         if game.rounds:  # a game stopped before its first round ended has no chart
             # A label is plain text, no Discord timestamp: the date written as the line's
             # timestamp shows it to a French reader (02/12/2026), else as ISO 8601.
             day = ended.date()
             options.append(discord.SelectOption(
-                label=t(locale, "history.option", date=t(
+                label=cut(t(locale, "history.option", date=t(
                     locale, "date.numeric", year=day.year, month=f"{day.month:02}",
                     day=f"{day.day:02}"),
-                        preset=preset, rounds=rounds)[:100],
+                        preset=preset, rounds=rounds), 100),
                 value=str(game.game_id),
                 description=clipped(_won(locale, [unescaped(name) for name in names]),
                                     100)))  # Discord's longest option description
@@ -199,12 +201,46 @@ async def _history_page(storage: Storage, interaction: Interaction,
     if older:
         items.append(button(NO_TABLE, "history_page", t(locale, "btn.history_older"),
                             arg=str(page + 1), row=1))
-    if not lines:
-        lines = [t(locale, "history.empty" if page == 0 else "history.no_more")]
-    embed = discord.Embed(title=t(locale, "history.title"), description="\n".join(lines)[:4096])
+    text = _page_text(locale, rows) if rows else \
+        t(locale, "history.empty" if page == 0 else "history.no_more")
+    embed = discord.Embed(title=t(locale, "history.title"), description=text)
     if page > 0 or older:
         embed.set_footer(text=t(locale, "history.page", page=page + 1))
     return embed, view(*items) if items else None
+
+
+class HistoryRow(NamedTuple):
+    """One past game's line on a history page, its parts as shown."""
+
+    date: str
+    preset: str
+    rounds: str
+    winners: list[str]
+
+
+def _page_text(locale: str, rows: list[HistoryRow]) -> str:
+    """The page's lines within an embed's description. Ten games of up to eight joint
+    winners, each of a long escaped name, overrun it, and Discord would refuse the page (cut
+    to fit, it stopped mid-name, the last games gone): every name longer than a common
+    length is shortened with « … » instead, at the longest length that lets the page fit,
+    so each game and each of its winners still shows."""
+    def text(longest: int | None) -> str:
+        return "\n".join(t(locale, "history.line", date=row.date, preset=row.preset,
+                           rounds=row.rounds, winners=_won(locale, [
+                               name if longest is None else shortened(name, longest)
+                               for name in row.winners])) for row in rows)
+
+    whole = text(None)
+    if len(whole) <= EMBED_DESCRIPTION:
+        return whole
+    low, high = 1, max(len(name) for row in rows for name in row.winners)
+    while low < high:  # the longest length that fits; one character always does
+        middle = (low + high + 1) // 2
+        if len(text(middle)) <= EMBED_DESCRIPTION:
+            low = middle
+        else:
+            high = middle - 1
+    return text(low)
 
 
 def _won(locale: str, names: list[str]) -> str:

@@ -1,0 +1,97 @@
+"""End-to-end: the hands left open when a table goes back to its lobby. They were redrawn
+only during a game, so a finished game's hand went on saying it once the host had pressed
+« Terminer », a player kicked or leaving in the lobby kept a hand showing their seat, and a
+new host of the lobby was not told. Every open hand now follows the lobby too, except those
+whose 15-minute token expired, which are never edited."""
+
+import pytest
+
+from bot.client import PresidentBot
+from bot.i18n import t
+from engine import Phase
+from fakediscord import FakeDiscord
+
+from .conftest import LinkedClock
+from .e2e import Player, cid, message, play_until, tick, two_humans_against_a_bot
+
+TOKEN_MINUTES = 15  # "Interaction tokens are valid for 15 minutes" (receiving-and-responding)
+
+
+async def finished_for_three(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                             locale: str) -> tuple[list[Player], int]:
+    """marie hosts léo and a bot, sam joins on the list; one round is played out and the
+    game is over, all three hands open. Returns them and the game's last version."""
+    marie, leo, sam = (Player(fake.add_user(name, locale=locale))
+                       for name in ("marie", "léo", "sam"))
+    table, game = await two_humans_against_a_bot(fake, clock, bot, marie, leo,
+                                                 game_end="rounds:1")
+    await sam.user.slash("president join")
+    await sam.open_hand(bot)
+    await play_until(fake, clock, [marie, leo], lambda: game.phase is Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+    assert t(locale, "hand.game_over") in leo.hand.content
+    return [marie, leo, sam], game.version
+
+
+@pytest.mark.parametrize("locale", ["fr", "en"])
+async def test_terminer_a_kick_and_the_host_leaving_redraw_the_lobbys_hands(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    (marie, leo, sam), version = await finished_for_three(fake, clock, instant, locale)
+    table = instant.service.registry.in_channel(marie.user.channel.id)
+    assert table is not None
+    await marie.user.click(message(marie.user, table.table_message_id),
+                           cid(table, "end", version))
+    await tick(fake, clock, 1)
+    assert table.game is None and table.seat_of(sam.user.id) is not None
+    assert marie.hand.content == t(locale, "hand.lobby_host")
+    for guest in (leo, sam):
+        assert guest.hand.content == t(locale, "hand.lobby") and not guest.hand.buttons
+    await marie.user.slash("president leave")  # the lobby asks nothing first
+    await tick(fake, clock, 1)
+    assert table.is_host(leo.user.id)
+    assert marie.hand.content == t(locale, "hand.left")
+    assert leo.hand.content == t(locale, "hand.lobby_host")
+    await leo.user.slash("president kick", member=sam.user)
+    await tick(fake, clock, 1)
+    assert sam.hand.content == t(locale, "hand.kicked") and not sam.hand.buttons
+    assert leo.hand.content == t(locale, "hand.lobby_host")
+    fake.assert_no_errors()
+
+
+async def test_hands_past_their_token_are_left_as_they_were_in_the_lobby(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock
+) -> None:
+    """Redrawing the lobby's hands must not reach for expired tokens: each edit would be
+    refused with 401 « Invalid Webhook Token », which counts toward Cloudflare's ban."""
+    (marie, leo, sam), version = await finished_for_three(fake, clock, instant, "fr")
+    table = instant.service.registry.in_channel(marie.user.channel.id)
+    assert table is not None
+    await tick(fake, clock, (TOKEN_MINUTES + 1) * 60)
+    await leo.user.slash("president hand")  # a fresh token for léo only
+    leo.hand_id = leo.user.last_ephemeral().id
+    old = marie.hand.content
+    await marie.user.click(message(marie.user, table.table_message_id),
+                           cid(table, "end", version))
+    await tick(fake, clock, 1)
+    assert table.game is None
+    assert leo.hand.content == t("fr", "hand.lobby")
+    assert marie.hand.content == old
+    assert fake.invalid_requests() == 0
+    fake.assert_no_errors()
+
+
+async def test_leaving_the_list_says_goodbye_on_the_hand(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """A friend on the list for the next game leaves it: their open hand kept saying they
+    were on it."""
+    marie, leo, sam = (Player(fake.add_user(name, locale="en")) for name in ("marie", "léo", "sam"))
+    table, _ = await two_humans_against_a_bot(fake, clock, president, marie, leo)
+    await sam.user.slash("president join")
+    await sam.open_hand(president)
+    assert t("en", "hand.queue_next_game") in sam.hand.content
+    await sam.user.slash("president leave")
+    await tick(fake, clock, 1)
+    assert not table.queue and sam.hand.content == t("en", "hand.left")
+    fake.assert_no_errors()

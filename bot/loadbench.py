@@ -2,6 +2,7 @@
 
     python -m bot.loadbench --tables 100 --seconds 60 [--seed 1] [--latency-ms 80 --jitter-ms 40]
         [--database URL | --no-storage] [--bot-level easy|normal|hard|mixed [--think-threads]]
+        [--chatter 500 [--no-message-intent]]
 
 One process runs the fake Discord (with Discord's rate limits switched on) and the real
 bot (discord.py, the table service, the publisher, the call budget, and storage: by default
@@ -16,7 +17,7 @@ them. It prints one line (issue 8):
 
     tables=N ack_p50_ms=… ack_p99_ms=… ack_max_ms=… calls_per_s=… calls_per_s_peak=… r429=…
     invalid=… calls_per_action=… stale_p99_s=… cpu_ms_per_action=… kb_per_table=…
-    snapshot_lag_p99_ms=…
+    snapshot_lag_p99_ms=… cpu_ms_per_s=… chatter_per_s=… messages_received_per_s=…
 
 With ``--latency-ms`` (and ``--jitter-ms``) every REST call, callbacks included, takes that
 long once the tables are open (fakediscord/latency.py; Discord publishes no latency figure,
@@ -28,7 +29,14 @@ outside interaction endpoints (peak: the busiest second); stale: from an accepte
 the table message showing it; cpu: the process's CPU time (fake included) per action;
 kb_per_table: resident memory growth per table (the database's own memory included for
 SQLite, which runs in the process); snapshot_lag: from a table's change to the snapshot
-holding it being committed (what a crash at that moment would lose), ``na`` without storage.
+holding it being committed (what a crash at that moment would lose), ``na`` without storage;
+cpu_ms_per_s: the same CPU time per second of the window.
+
+With ``--chatter R``, members post and edit R messages a second in channels of four other
+guilds (`bot.loadchatter`): what the GUILD_MESSAGES intent brings from busy servers.
+messages_received: the MESSAGE_CREATE and MESSAGE_UPDATE the bot was sent, chatter and its
+own posts and edits; ``--no-message-intent`` runs the bot without that intent (the chatter
+then costs the fake alone).
 
 The command runs on the wall clock, as it measures; `run` also runs on the fake clock,
 advanced by hand, which makes the small run in the test suite deterministic and fast.

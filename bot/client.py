@@ -13,6 +13,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.chatter import leave_chatter_unread
 from bot.config import Config
 from bot.i18n.translator import CatalogueTranslator
 from bot.metrics import Metrics
@@ -89,6 +90,8 @@ class PresidentBot(Host):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, tree_cls=CheckedTree,
                          allowed_mentions=discord.AllowedMentions.none(), **options)
+        # The intent's other events, every message of every channel, cost CPU for nothing.
+        leave_chatter_unread(self)
         self.config = config
         self.service = TableService(clock, bot_pause=config.bot_pause)
         self.metrics = metrics

@@ -2,6 +2,7 @@
 
     python -m bot.loadbench --tables 100 --seconds 60 [--seed 1] [--latency-ms 80 --jitter-ms 40]
         [--database URL | --no-storage] [--bot-level easy|normal|hard|mixed [--think-threads]]
+        [--chatter 500 [--no-message-intent]]
 
 One process runs the fake Discord (with Discord's rate limits switched on) and the real
 bot (discord.py, the table service, the publisher, the call budget, and storage: by default
@@ -16,7 +17,7 @@ them. It prints one line (issue 8):
 
     tables=N ack_p50_ms=… ack_p99_ms=… ack_max_ms=… calls_per_s=… calls_per_s_peak=… r429=…
     invalid=… calls_per_action=… stale_p99_s=… cpu_ms_per_action=… kb_per_table=…
-    snapshot_lag_p99_ms=…
+    snapshot_lag_p99_ms=… cpu_ms_per_s=… chatter_per_s=… messages_received_per_s=…
 
 With ``--latency-ms`` (and ``--jitter-ms``) every REST call, callbacks included, takes that
 long once the tables are open (fakediscord/latency.py; Discord publishes no latency figure,
@@ -28,7 +29,14 @@ outside interaction endpoints (peak: the busiest second); stale: from an accepte
 the table message showing it; cpu: the process's CPU time (fake included) per action;
 kb_per_table: resident memory growth per table (the database's own memory included for
 SQLite, which runs in the process); snapshot_lag: from a table's change to the snapshot
-holding it being committed (what a crash at that moment would lose), ``na`` without storage.
+holding it being committed (what a crash at that moment would lose), ``na`` without storage;
+cpu_ms_per_s: the same CPU time per second of the window.
+
+With ``--chatter R``, members post and edit R messages a second in channels of four other
+guilds (`bot.loadchatter`): what the GUILD_MESSAGES intent brings from busy servers.
+messages_received: the MESSAGE_CREATE and MESSAGE_UPDATE the bot was sent, chatter and its
+own posts and edits; ``--no-message-intent`` runs the bot without that intent (the chatter
+then costs the fake alone).
 
 The command runs on the wall clock, as it measures; `run` also runs on the fake clock,
 advanced by hand, which makes the small run in the test suite deterministic and fast.
@@ -50,6 +58,7 @@ from typing import Any
 
 from bot.client import PresidentBot
 from bot.config import Config
+from bot.loadchatter import Chatter
 from bot.packages.game.table_message import table_screen
 from bot.packages.publisher import Publisher
 from bot.tables.clock import Clock, FollowingClock, SystemClock
@@ -76,11 +85,14 @@ BOT_LEVELS = (*LEVELS, "mixed")  # what --bot-level takes
 
 
 class BenchBot(PresidentBot):
-    """The bot, recording every snapshot write lag (the metrics keep only a histogram)."""
+    """The bot, recording every snapshot write lag (the metrics keep only a histogram);
+    without `message_intent`, not asking for GUILD_MESSAGES (to measure what the chatter
+    costs the fake alone)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, message_intent: bool = True, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.lags: list[float] = []
+        self._connection._intents.guild_messages = message_intent
 
     def snapshot_written(self, lag: float) -> None:
         super().snapshot_written(lag)
@@ -212,6 +224,8 @@ class Result:
     unanswered: int
     errors: int
     lags: list[float] | None = None  # snapshot write lags; None: storage was off
+    chatter: int = 0  # members' messages posted or edited in the window
+    received: int = 0  # MESSAGE_CREATE and MESSAGE_UPDATE the bot received in it
     window: tuple[float, float] = (0.0, 0.0)  # the measured window, on the fake's clock
     bot_levels: list[list[str]] = field(default_factory=list)  # per table, opening order
 
@@ -235,8 +249,15 @@ class Result:
             f"calls_per_s_peak={max(per_second.values(), default=0)} r429={self.r429} "
             f"invalid={self.invalid} calls_per_action={len(outside) / actions:.2f} "
             f"stale_p99_s={_p99(stale):.2f} cpu_ms_per_action={self.cpu * 1000 / actions:.2f} "
-            f"kb_per_table={self.rss_kb / max(self.tables, 1):.0f} snapshot_lag_p99_ms={lag}"
+            f"kb_per_table={self.rss_kb / max(self.tables, 1):.0f} snapshot_lag_p99_ms={lag} "
+            f"cpu_ms_per_s={self.cpu * 1000 / self.seconds:.0f} "
+            f"chatter_per_s={self.chatter / self.seconds:.0f} "
+            f"messages_received_per_s={self.received / self.seconds:.0f}"
         )
+
+
+def _messages_received(fake: FakeDiscord) -> int:
+    return fake.gateway.sent("MESSAGE_CREATE") + fake.gateway.sent("MESSAGE_UPDATE")
 
 
 def _p99(ordered: list[float]) -> float:
@@ -290,7 +311,8 @@ def _lobby(user: TestUser, table: Table) -> Message:
 async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
               step: float = STEP, latency: LatencyConfig | None = None,
               database: str | None = None, bot_level: str = DEFAULT_LEVEL,
-              think_samples: int | None = None, think_threads: bool = False) -> Result:
+              think_samples: int | None = None, think_threads: bool = False,
+              chatter: float = 0.0, message_intent: bool = True) -> Result:
     """Open `tables` tables, play `seconds` seconds, measure. `wall` False: on the fake
     clock, each step advanced by hand and settled (deterministic, for tests). `latency`:
     every REST call takes that long (fakediscord/latency.py) once the tables are open (a
@@ -299,7 +321,9 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
     `bot_level`: one of `BOT_LEVELS`, the level of the seated bots (see `table_level`).
     `think_samples`: a hard decision samples that many deals instead of searching for its
     80 ms of real time (tests, so that no result depends on the machine's speed).
-    `think_threads`: hard decisions in worker threads instead of processes."""
+    `think_threads`: hard decisions in worker threads instead of processes. `chatter`:
+    members' messages posted or edited a second in other guilds' channels (`Chatter`).
+    `message_intent` False: the bot does not ask for GUILD_MESSAGES."""
     if bot_level not in BOT_LEVELS:
         raise ValueError(f"unknown bot level {bot_level!r}: one of {', '.join(BOT_LEVELS)}")
     rng = random.Random(seed)
@@ -310,7 +334,7 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
         if database is not None:
             config = replace(config, database_url=database)
         bot = BenchBot(config, clock=clock, with_storage=database is not None,
-                       guild_ready_timeout=0)
+                       guild_ready_timeout=0, message_intent=message_intent)
         bot.service.thinker.samples = think_samples
         bot.service.thinker.in_processes = not think_threads
         tracker = Tracker(fake_clock.monotonic)
@@ -326,6 +350,8 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
                 await asyncio.sleep(span)
 
         await fake.connect(bot)
+        # Its own generator: the tables play the same whatever the chatter.
+        talk = Chatter.open(fake, chatter, random.Random(f"chatter-{seed}")) if chatter else None
         await fake.settle()
         fake.enable_rate_limits()
         rss = _rss_kb()
@@ -349,9 +375,12 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
         first_interaction = len(fake.interactions)
         started = fake_clock.monotonic()
         cpu = time.process_time()
+        received = _messages_received(fake)
         all_tables = [table for _, _, table in seated]
         while fake_clock.monotonic() - started < seconds:
             now = fake_clock.monotonic()
+            if talk is not None:
+                talk.emit(now)
             for human in humans:
                 if human.due <= now:
                     human.due = now + rng.uniform(3, 8)
@@ -368,6 +397,7 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
             await tick(step)
         cpu = time.process_time() - cpu
         elapsed = fake_clock.monotonic() - started
+        received = _messages_received(fake) - received
         # Calls and actions are those of the window; the next 3 s only let the table
         # messages catch up with the window's actions (stale).
         calls = fake.calls_since(mark)
@@ -385,6 +415,7 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
             errors=len(fake.errors), lags=bot.lags if database is not None else None,
             bot_levels=[[p.level for p in t.seats if p.is_bot] for t in opened],
             window=(started, started + elapsed),
+            chatter=talk.events if talk is not None else 0, received=received,
         )
         # Let the calls on their way arrive before the bot closes its session.
         fake.disable_latency()
@@ -417,6 +448,12 @@ def main() -> None:
     parser.add_argument("--think-threads", action="store_true",
                         help="hard decisions in worker threads, not processes (they then "
                              "hold the GIL: to measure what that costs)")
+    parser.add_argument("--chatter", type=float, default=0.0,
+                        help="members' messages posted or edited a second, in channels of "
+                             "four other guilds (0: none)")
+    parser.add_argument("--no-message-intent", action="store_true",
+                        help="the bot does not ask for GUILD_MESSAGES: the chatter costs "
+                             "the fake alone")
     args = parser.parse_args()
     latency = None
     if args.latency_ms > 0 or args.jitter_ms > 0:
@@ -427,7 +464,8 @@ def main() -> None:
             args.database or f"sqlite+aiosqlite:///{folder}/loadbench.sqlite3")
         result = asyncio.run(run(args.tables, args.seconds, seed=args.seed, latency=latency,
                                  database=database, bot_level=args.bot_level,
-                                 think_threads=args.think_threads))
+                                 think_threads=args.think_threads, chatter=args.chatter,
+                                 message_intent=not args.no_message_intent))
     print(result.line())
     if result.errors or result.unanswered:
         print(f"errors={result.errors} unanswered={result.unanswered}")

@@ -206,6 +206,21 @@ class TestUser:
             self._guild_of(world.channels[stored.channel_id])
         world.dismiss(self.id, message_id)
 
+    def say(self, content: str, *, channel: Channel | None = None) -> Message:
+        """Post a message of their own in the channel, as people chat: a bot with the
+        GUILD_MESSAGES intent gets MESSAGE_CREATE (`MessageWriter.said`)."""
+        where = channel or self.channel
+        self._guild_of(where)
+        world = self._fake.world
+        return snapshot(world, self._fake.writer.said(where, self.id, content))
+
+    def edit_said(self, message: Message | int, content: str) -> Message:
+        """Edit a message this user posted: MESSAGE_UPDATE (`MessageWriter.said_again`)."""
+        stored = self._seen(message)
+        if stored.author_id != self.id:
+            raise UserActionError(f"{self.name} can only edit their own messages")
+        return snapshot(self._fake.world, self._fake.writer.said_again(stored, content))
+
     def visible(self, channel: Channel | None = None) -> list[Message]:
         """What this user sees in the channel: public messages and their own ephemerals
         (except those they dismissed)."""

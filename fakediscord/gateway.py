@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import uuid
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +20,9 @@ HEARTBEAT_INTERVAL_MS = 41_250
 INTENT_GUILDS = 1 << 0
 INTENT_GUILD_MEMBERS = 1 << 1
 INTENT_GUILD_MESSAGES = 1 << 9
+# Not an event of its own: without it, a user's message arrives with its content emptied
+# (see `Gateway.dispatch`'s ``without_content``).
+INTENT_MESSAGE_CONTENT = 1 << 15
 RECONNECT_PLEASE = 4000
 # Gateway close event codes (discord-api-docs, topics/opcodes-and-status-codes.mdx, "Gateway
 # Close Event Codes"); discord.py reconnects on none of these three.
@@ -66,6 +70,7 @@ class Session:
     # IDENTIFY's ``shard``: (shard_id, num_shards); (0, 1) when the client sent none.
     shard: tuple[int, int] = (0, 1)
     seq: int = 0
+    sent: Counter[str] = field(default_factory=Counter)  # dispatches queued, per event name
 
     def owns(self, guild_id: int | None) -> bool:
         """Whether this session receives the events of ``guild_id``: Discord's sharding
@@ -178,6 +183,10 @@ class Gateway:
         """Whether some bot has identified and can receive events."""
         return any(c.session is not None and not c.ws.closed for c in self._connections)
 
+    def sent(self, event: str) -> int:
+        """How many ``event`` dispatches were queued for clients, every session's."""
+        return sum(session.sent[event] for session in self._sessions.values())
+
     def busy(self) -> bool:
         return any(c.sending or not c.outbox.empty() for c in self._connections)
 
@@ -186,10 +195,21 @@ class Gateway:
         return any(c.ws.closed for c in self._connections)
 
     def dispatch(
-        self, event: str, data: dict[str, Any], *, intent: int | None = None, once: bool = False
+        self,
+        event: str,
+        data: dict[str, Any],
+        *,
+        intent: int | None = None,
+        once: bool = False,
+        without_content: dict[str, Any] | None = None,
     ) -> None:
         """Queue an event for every identified session subscribed to ``intent`` whose shard
         owns the event's guild, or with ``once`` for the first of them only.
+
+        ``without_content``: what a session without the MESSAGE_CONTENT intent gets instead
+        of ``data`` (« Apps without the intent will receive empty values in fields that
+        contain user-inputted content », Message Content Intent,
+        https://discord.com/developers/docs/events/gateway#message-content-intent).
 
         An interaction is an event of the second kind: Discord delivers INTERACTION_CREATE
         to one connection, and a bot that is answering it twice (or a stopping bot that is
@@ -202,7 +222,10 @@ class Gateway:
             if connection.ws.closed or session is None or not session.owns(guild_id):
                 continue
             if intent is None or session.intents & intent:
-                self._dispatch_to(connection, event, data)
+                shown = data
+                if without_content is not None and not session.intents & INTENT_MESSAGE_CONTENT:
+                    shown = without_content
+                self._dispatch_to(connection, event, shown)
                 if once:
                     return
 
@@ -348,6 +371,7 @@ class Gateway:
         session = connection.session
         assert session is not None
         session.seq += 1
+        session.sent[event] += 1
         self._send(connection, {"op": DISPATCH, "t": event, "s": session.seq, "d": data})
 
     def _resume(self, connection: Connection, data: dict[str, Any]) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from . import errors, limits
 from .gateway import INTENT_GUILD_MESSAGES, Gateway
-from .payloads import gateway_message_payload
+from .payloads import channel_payload, gateway_message_payload
 from .state import COMPONENTS_V2, EPHEMERAL, LOADING, Channel, StoredMessage, World
 
 SUPPRESS_EMBEDS = 1 << 2
@@ -158,6 +158,59 @@ class MessageWriter:
                 intent=INTENT_GUILD_MESSAGES,
             )
         return message
+
+    def said(self, channel: Channel, author_id: int, content: str) -> StoredMessage:
+        """A member's own message (channel chatter): stored, and MESSAGE_CREATE to every
+        session with GUILD_MESSAGES (Gateway Intents, « GUILD_MESSAGES (1 << 9) -
+        MESSAGE_CREATE, MESSAGE_UPDATE […] », https://discord.com/developers/docs/events/gateway#list-of-intents),
+        its content emptied for a session without MESSAGE_CONTENT (`_chatter`)."""
+        world = self._world
+        message = StoredMessage(
+            id=world.snowflakes.next(),
+            channel_id=channel.id,
+            guild_id=channel.guild_id,
+            author_id=author_id,
+            created_at=world.clock.now(),
+            content=content,
+        )
+        limits.check_message(_fields(message), world.emoji_ids)
+        world.add_message(message)
+        self._chatter("MESSAGE_CREATE", message)
+        return message
+
+    def said_again(self, message: StoredMessage, content: str) -> StoredMessage:
+        """Its author edits a member's message: MESSAGE_UPDATE, as `said` sends it."""
+        assert message.author_id != self._world.bot.id, "the bot edits through REST"
+        fields = {**_fields(message), "content": content}
+        limits.check_message(fields, self._world.emoji_ids)
+        message.content = content
+        message.edited_at = self._world.clock.now()
+        self._chatter("MESSAGE_UPDATE", message)
+        return message
+
+    def _chatter(self, event: str, message: StoredMessage) -> None:
+        """Send a member's message as Discord does: the message object with MESSAGE_CREATE's
+        extra fields guild_id, member, mentions and channel_type (« Message Create Extra
+        Fields », MESSAGE_UPDATE « with the same extra fields », its tts always false,
+        https://discord.com/developers/docs/events/gateway-events#message-create). Without
+        the privileged MESSAGE_CONTENT intent « An app will receive empty values in the
+        content, embeds, attachments, and components fields while poll will be omitted »
+        (Message Object, https://discord.com/developers/docs/resources/message#message-object),
+        unless the message mentions the app (« Content in which the app is mentioned »,
+        https://discord.com/developers/docs/events/gateway#message-content-intent)."""
+        world = self._world
+        channel = world.channels[message.channel_id]
+        payload = {
+            **gateway_message_payload(world, message),
+            "channel_type": channel_payload(channel)["type"],
+        }
+        mentioned = {user["id"] for user in payload["mentions"]}
+        redacted = None
+        if str(world.bot.id) not in mentioned:
+            redacted = {**payload, "content": "", "embeds": [], "attachments": [],
+                        "components": []}
+        self._gateway.dispatch(event, payload, intent=INTENT_GUILD_MESSAGES,
+                               without_content=redacted)
 
     def _count_old_edit(self, message: StoredMessage) -> None:
         """Age is judged on the fake clock; a refused edit does not count."""

@@ -92,3 +92,16 @@ def test_the_wall_clock_starts_at_the_real_date() -> None:
     edit limit), which inflated the benchmark's calls and buried the sandbox's hand."""
     minted = Snowflakes(WallClock()).next()  # what a message posted now is given
     assert abs(discord.utils.snowflake_time(minted).timestamp() - SystemClock().now()) < 60
+
+
+async def test_chatter_reaches_the_bot_only_with_the_guild_messages_intent() -> None:
+    """--chatter: members post and edit messages in other guilds' channels at the rate
+    asked; the bot receives each (and its own posts and edits) as MESSAGE_CREATE or
+    MESSAGE_UPDATE with GUILD_MESSAGES, none without it; the tables play as before."""
+    heard = await run(6, 4, seed=3, wall=False, chatter=50)
+    deaf = await run(6, 4, seed=3, wall=False, chatter=50, message_intent=False)
+    for result in (heard, deaf):
+        assert (result.errors, result.unanswered, result.r429, result.invalid) == (0, 0, 0, 0)
+        assert result.actions > 0 and 190 <= result.chatter <= 200
+    assert heard.received >= heard.chatter and deaf.received == 0
+    assert "chatter_per_s=" in heard.line()

@@ -193,6 +193,8 @@ CATALOGUE: dict[str, str] = {
     "reason.break": "no other answer: break a group rather than pass and lose the trick.",
     # --- errors -------------------------------------------------------------------------------
     "err.no_table": "There is no table in this channel. Open one with `/president create`.",
+    "err.no_table_yours": "There is no table in this channel: you play in {channels}.",
+    "err.no_table_thread": "There is no table in this thread: the table is in {channel}.",
     "err.table_exists": "A table is already open in this channel: join it, or its host ends it with `/president end`.",
     "err.already_seated": "You are already seated at this table.",
     "err.already_queued": "You are already in the queue for the next round.",

@@ -204,6 +204,8 @@ _WRITTEN: dict[str, str] = {
     "reason.break": "pas d’autre réponse : casser un groupe plutôt que de passer et perdre le pli.",
     # --- erreurs ----------------------------------------------------------------------------
     "err.no_table": "Il n’y a pas de table dans ce salon. Ouvres-en une avec `/president ouvrir`.",
+    "err.no_table_yours": "Il n’y a pas de table dans ce salon : tu joues dans {channels}.",
+    "err.no_table_thread": "Il n’y a pas de table dans ce fil : la table est dans {channel}.",
     "err.table_exists": "Une table est déjà ouverte dans ce salon : rejoins-la, ou son hôte la ferme avec `/president terminer`.",
     "err.already_seated": "Tu as déjà une place à cette table.",
     "err.already_queued": "Tu es déjà dans la file d’attente pour la prochaine manche.",

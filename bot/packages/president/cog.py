@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 from sqlalchemy.exc import SQLAlchemyError
 
-from bot.i18n import public_locale, t
+from bot.i18n import join_names, public_locale, t
 from bot.i18n.translator import ls
 from bot.packages.controls import refusal_text
 from bot.packages.game.prompts import stop_prompt
@@ -66,8 +66,22 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     def _table(self, interaction: Interaction) -> Table:
         table = self.bot.service.registry.in_channel(interaction.channel_id)
         if table is None:
-            raise TableError("err.no_table")
+            raise self._elsewhere(interaction)
         return table
+
+    def _elsewhere(self, interaction: Interaction) -> TableError:
+        """No table here. A player who typed the command in another channel than their
+        table's, or in a thread under it, is told where the table is rather than invited to
+        open another; only this server's channels are named (another's mean nothing here)."""
+        registry = self.bot.service.registry
+        mine = registry.of_player(interaction.guild_id, interaction.user.id)
+        if mine:
+            channels = join_names(interaction.locale, [f"<#{t.channel_id}>" for t in mine])
+            return TableError("err.no_table_yours", channels=channels)
+        parent = getattr(interaction.channel, "parent_id", None)
+        if registry.in_channel(parent) is not None:
+            return TableError("err.no_table_thread", channel=f"<#{parent}>")
+        return TableError("err.no_table")
 
     async def _ok(self, interaction: Interaction, key: str, **params: object) -> None:
         await interaction.response.send_message(t(interaction.locale, key, **params),

@@ -1,0 +1,267 @@
+"""End-to-end: play-test 8, a busy evening across servers and channels: one player at
+tables in two servers and two channels at once, servers speaking different languages,
+per-server rankings, and servers, channels and threads changing under running tables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.client import PresidentBot
+from bot.i18n import t
+from bot.tables.table import Table
+from engine import Phase
+from fakediscord import Channel, FakeDiscord, Guild, Message, TestUser
+
+from .conftest import LinkedClock
+from .e2e import (
+    Player,
+    cid,
+    connect_bot,
+    create_table,
+    database_url,
+    host_against_bots,
+    leave_game,
+    message,
+    play_every_round,
+    table_of,
+    tick,
+)
+
+
+class Evening:
+    """Two servers: « Le Cercle » in French (#cartes, #belote) and « The Club » in English
+    (#cards); marie (French client) is a member of both, alice (English) of the Club only."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.cercle: Guild = fake.add_guild("Le Cercle", locale="fr")
+        self.cartes: Channel = fake.add_channel(self.cercle, "cartes")
+        self.belote: Channel = fake.add_channel(self.cercle, "belote")
+        self.club: Guild = fake.add_guild("The Club")
+        self.cards: Channel = fake.add_channel(self.club, "cards")
+        self.marie: TestUser = fake.add_user("marie", locale="fr",
+                                             guilds=[self.cercle, self.club])
+        self.alice: TestUser = fake.add_user("alice", guilds=[self.club])
+
+
+async def tables_in_two_servers(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                                **rules: object) -> tuple[Evening, Table, Table]:
+    """marie hosts a game against two bots in #cartes; alice hosts one in #cards that marie
+    joins, with a bot; both started, with ``rules`` changed."""
+    evening = Evening(fake)
+    await fake.settle()
+    marie, alice = evening.marie, evening.alice
+    marie.channel = evening.cartes
+    at_cercle = await host_against_bots(bot, marie, "classic", 2, **rules)
+    alice.channel = evening.cards
+    at_club = await create_table(bot, alice)
+    if rules:
+        await bot.service.set_rules(at_club, alice.id, at_club.rules.replace(**rules))
+    lobby = message(alice, at_club.lobby_message_id)
+    await marie.click(lobby, cid(at_club, "join"))
+    await alice.click(lobby, cid(at_club, "addbot"))
+    await alice.click(lobby, cid(at_club, "start"))
+    await tick(fake, clock, 1)
+    return evening, at_cercle, at_club
+
+
+def tables_named(shown: Message) -> set[int]:
+    """The tables whose ids the message's controls carry."""
+    ids = [b.custom_id for b in shown.buttons if b.custom_id] + \
+        [s.custom_id for s in shown.selects]
+    return {int(c.split(":")[1]) for c in ids if c.startswith("pz:")}
+
+
+def holds(shown: Message, table: Table, user: TestUser) -> bool:
+    """Whether ``shown`` is ``user``'s hand at ``table``: its controls name that table and
+    it counts the cards the game deals them there."""
+    assert table.game is not None
+    seat = table.seat_of(user.id)
+    assert seat is not None
+    count = len(table.game.hands[seat])
+    return tables_named(shown) == {table.id} and f"({count})" in shown.content
+
+
+async def test_a_player_at_tables_in_two_servers_has_a_hand_at_each(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """marie plays in the French server and the English one at once: /president hand and
+    « Ma main » in each channel show that table's cards and controls, in her French, and
+    leaving the Club's game leaves the Cercle's alone."""
+    evening, at_cercle, at_club = await tables_in_two_servers(fake, clock, president)
+    marie = evening.marie
+
+    await marie.slash("president hand", channel=evening.cartes)
+    assert holds(marie.last_ephemeral(evening.cartes), at_cercle, marie)
+    await marie.slash("president hand", channel=evening.cards)
+    assert holds(marie.last_ephemeral(evening.cards), at_club, marie)
+    assert "Ta main" in marie.last_ephemeral(evening.cards).content
+    for table, channel in ((at_cercle, evening.cartes), (at_club, evening.cards)):
+        marie.channel = channel
+        await marie.click(message(marie, table.table_message_id), cid(table, "hand"))
+        assert holds(marie.last_ephemeral(channel), table, marie)
+
+    marie.channel = evening.cards
+    await leave_game(marie)
+    assert at_club.seat_of(marie.id) is None or marie.id in at_club.away
+    assert at_cercle.plays(marie.id)
+    await marie.slash("president hand", channel=evening.cartes)
+    assert holds(marie.last_ephemeral(evening.cartes), at_cercle, marie)
+    fake.assert_no_errors()
+
+
+async def test_each_tables_timer_and_autopilot_keep_to_that_table(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """marie lets both her turns run out: each table's autopilot takes her seat there;
+    /president resume in #cartes gives her back the Cercle's seat only, and when alice's
+    game at the Club ends, marie's game at the Cercle plays on and her hand answers."""
+    evening, at_cercle, at_club = await tables_in_two_servers(
+        fake, clock, president, autopilot_after_timeouts=1)
+    marie = evening.marie
+    cercle_game, club_game = at_cercle.game, at_club.game
+    assert cercle_game is not None and club_game is not None
+    seat_cercle, seat_club = at_cercle.seat_of(marie.id), at_club.seat_of(marie.id)
+    alice = Player(evening.alice)
+    await alice.open_hand(president)
+    for _ in range(200):
+        if seat_cercle in cercle_game.autopilot and seat_club in club_game.autopilot:
+            break
+        if not await alice.act():
+            await tick(fake, clock, 5)
+    assert seat_cercle in cercle_game.autopilot and seat_club in club_game.autopilot
+
+    await marie.slash("president resume", channel=evening.cartes)
+    assert seat_cercle not in cercle_game.autopilot and seat_club in club_game.autopilot
+    assert holds(marie.last_ephemeral(evening.cartes), at_cercle, marie)
+
+    await evening.alice.slash("president end")
+    await evening.alice.click(evening.alice.last_ephemeral(), t("en", "btn.stop_game"))
+    await tick(fake, clock, 1)
+    assert club_game.phase is Phase.GAME_OVER
+    assert cercle_game.phase is not Phase.GAME_OVER and not at_cercle.closed
+    await marie.slash("president hand", channel=evening.cartes)
+    assert holds(marie.last_ephemeral(evening.cartes), at_cercle, marie)
+    fake.assert_no_errors()
+
+
+async def test_a_command_away_from_the_table_says_where_the_table_is(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the play-test: marie typed /president hand in #belote, and in a thread under
+    #cartes, and was told there was no table and to open one, though she plays in #cartes.
+    She is now told where she plays on this server; someone not seated, in the thread, is
+    told the table is in its parent channel; the Club's table is never named at the
+    Cercle; where nothing is near, the old answer stands."""
+    evening, at_cercle, _ = await tables_in_two_servers(fake, clock, president)
+    marie = evening.marie
+    thread = fake.add_thread(evening.cartes, "fil", marie)
+    zoe = fake.add_user("zoé", locale="fr", guilds=[evening.cercle])
+    await fake.settle()
+    yours = "⚠️ " + t("fr", "err.no_table_yours", channels=f"<#{evening.cartes.id}>")
+
+    for channel in (evening.belote, thread):
+        await marie.slash("president hand", channel=channel)
+        assert marie.last_ephemeral(channel).content == yours
+    await zoe.slash("president join", channel=thread)
+    assert zoe.last_ephemeral(thread).content == "⚠️ " + t(
+        "fr", "err.no_table_thread", channel=f"<#{evening.cartes.id}>")
+    await zoe.slash("president hand", channel=evening.belote)
+    assert zoe.last_ephemeral(evening.belote).content == "⚠️ " + t("fr", "err.no_table")
+    assert at_cercle.seat_of(zoe.id) is None
+
+    evening.alice.join(evening.cercle)
+    await evening.alice.slash("president resume", channel=evening.belote)
+    assert evening.alice.last_ephemeral(evening.belote).content == "⚠️ " + t(
+        "en", "err.no_table")
+    fake.assert_no_errors()
+
+
+async def test_opening_a_table_where_one_is_open_or_beside_it(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """A second table in the same channel is refused in the asker's language; a thread of
+    that channel, or another channel, takes its own table."""
+    evening, at_cercle, at_club = await tables_in_two_servers(fake, clock, president)
+    marie, alice = evening.marie, evening.alice
+    await alice.slash("president create", channel=evening.cards)
+    assert alice.last_ephemeral(evening.cards).content == "⚠️ " + t("en", "err.table_exists")
+    await marie.slash("president create", channel=evening.cards)
+    assert marie.last_ephemeral(evening.cards).content == "⚠️ " + t("fr", "err.table_exists")
+    assert table_of(president, alice) is at_club
+
+    thread = fake.add_thread(evening.cartes, "deuxième table", marie)
+    await fake.settle()
+    for channel in (thread, evening.belote):
+        marie.channel = channel
+        opened = await create_table(president, marie)
+        assert opened not in (at_cercle, at_club) and opened.channel_id == channel.id
+    fake.assert_no_errors()
+
+
+async def test_public_lines_speak_the_tables_language_and_private_ones_the_players(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """alice, with an English client, joins marie's table at the French Community server:
+    the lobby and table message stay French, alice's hand and refusals are English; at the
+    Club marie's hand is French under an English table."""
+    evening = Evening(fake)
+    await fake.settle()
+    cached = president.get_guild(evening.cercle.id)
+    assert cached is not None
+    cached.features.append("COMMUNITY")
+    marie, alice = evening.marie, evening.alice
+    alice.join(evening.cercle)
+    marie.channel = alice.channel = evening.cartes
+    table = await create_table(president, marie)
+    lobby = message(alice, table.lobby_message_id)
+    await alice.click(lobby, cid(table, "join"))
+    await alice.click(lobby, cid(table, "start"))
+    assert "Only the host" in alice.last_ephemeral().content
+    await marie.click(lobby, cid(table, "addbot"))
+    await marie.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    board = message(alice, table.table_message_id)
+    assert "Manche 1" in board.content
+    await alice.click(board, cid(table, "hand"))
+    assert "Your hand" in alice.last_ephemeral().content
+    fake.assert_no_errors()
+
+
+async def test_rankings_and_stats_stay_on_the_server_they_were_won_on(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """marie and alice play a rated game at the Club: its leaderboard ranks them and
+    marie's stats there count it; at the Cercle the leaderboard is empty and her stats say
+    she has not played there."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    evening = Evening(fake)
+    await fake.settle()
+    marie, alice = evening.marie, evening.alice
+    alice.channel = marie.channel = evening.cards
+    table = await create_table(bot, alice)
+    await bot.service.set_rules(table, alice.id, table.rules.replace(game_end="rounds:1"))
+    lobby = message(alice, table.lobby_message_id)
+    await marie.click(lobby, cid(table, "join"))
+    await alice.click(lobby, cid(table, "addbot"))
+    await alice.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    players = [Player(alice), Player(marie)]
+    for player in players:
+        await player.open_hand(bot)
+    await play_every_round(fake, clock, table, players)
+    await tick(fake, clock, 1)
+    await bot.service.drain()
+
+    await marie.slash("president leaderboard", channel=evening.cards)
+    ranked = marie.last_ephemeral(evening.cards).embeds[0].description or ""
+    assert f"<@{marie.id}>" in ranked and f"<@{alice.id}>" in ranked
+    await marie.slash("president leaderboard", channel=evening.belote)
+    board = marie.last_ephemeral(evening.belote).embeds[0]
+    assert board.description == t("fr", "leaderboard.empty", preset="Président classique")
+    await marie.slash("president stats", channel=evening.belote)
+    stats = marie.last_ephemeral(evening.belote).embeds[0]
+    assert stats.description == t("fr", "stats.none", name="marie")
+    await marie.slash("president stats", channel=evening.cards)
+    assert "1 partie" in (marie.last_ephemeral(evening.cards).embeds[0].description or "")
+    await fake.disconnect(bot)
+    fake.assert_no_errors()

@@ -265,3 +265,37 @@ async def test_rankings_and_stats_stay_on_the_server_they_were_won_on(
     assert "1 partie" in (marie.last_ephemeral(evening.cards).embeds[0].description or "")
     await fake.disconnect(bot)
     fake.assert_no_errors()
+
+
+async def test_a_server_with_only_the_commands_is_told_to_invite_the_bot(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the play-test: a server that added only the app's commands, not its bot user.
+    /president create there answered that the bot lacks « Voir le salon » and to ask the
+    moderators for it, who could grant nothing (the bot is not in the server), and
+    /president hand said to open a table. Both now say the bot is not in the server, with
+    the link that invites it; invited, it opens tables there."""
+    salon = fake.add_guild("Le Salon", locale="fr", bot=False)
+    channel = fake.add_channel(salon, "jeux")
+    marie = fake.add_user("marie", locale="fr", guilds=[salon])
+    marie.channel = channel
+    await fake.settle()
+    link = ("https://discord.com/oauth2/authorize?client_id="
+            f"{fake.world.application_id}&scope=bot+applications.commands"
+            f"&permissions=274877942784&guild_id={salon.id}&disable_guild_select=true")
+    refusal = "⚠️ " + t("fr", "err.not_in_server", link=link)
+
+    mark = fake.mark()
+    await marie.slash("president create", preset="classic")
+    assert marie.last_ephemeral().content == refusal
+    await marie.slash("president hand")
+    assert marie.last_ephemeral().content == refusal
+    assert president.service.registry.tables() == []
+    assert [c.route for c in fake.calls_since(mark)
+            if not c.route.startswith("/interactions/")] == []
+
+    fake.invite_bot(salon)
+    await fake.settle()
+    table = await create_table(president, marie)
+    assert table.guild_id == salon.id
+    fake.assert_no_errors()

@@ -18,7 +18,7 @@ from bot.packages.game.prompts import stop_prompt
 from bot.packages.game.views import show_hand
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.lobby.views import display_name, join, leave
-from bot.packages.permissions import require
+from bot.packages.permissions import absent, not_in_server, require
 from bot.packages.president.rules import rules_embed
 from bot.packages.publisher import NO_PINGS
 from bot.packages.settings.views import open_settings
@@ -72,7 +72,10 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     def _elsewhere(self, interaction: Interaction) -> TableError:
         """No table here. A player who typed the command in another channel than their
         table's, or in a thread under it, is told where the table is rather than invited to
-        open another; only this server's channels are named (another's mean nothing here)."""
+        open another; only this server's channels are named (another's mean nothing here).
+        In a server the bot is not in, no table can be opened: it says so."""
+        if absent(interaction):
+            return not_in_server(interaction)
         registry = self.bot.service.registry
         mine = registry.of_player(interaction.guild_id, interaction.user.id)
         if mine:

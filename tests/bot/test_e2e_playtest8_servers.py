@@ -11,6 +11,8 @@ from bot.i18n import t
 from bot.tables.table import Table
 from engine import Phase
 from fakediscord import Channel, FakeDiscord, Guild, Message, TestUser
+from fakediscord.forge import MANAGE_GUILD, Forger
+from fakediscord.state import APPLICATION_COMMAND
 
 from .conftest import LinkedClock
 from .e2e import (
@@ -298,4 +300,56 @@ async def test_a_server_with_only_the_commands_is_told_to_invite_the_bot(
     await fake.settle()
     table = await create_table(president, marie)
     assert table.guild_id == salon.id
+    fake.assert_no_errors()
+
+
+async def test_a_servers_language_and_a_kick_stay_on_that_server(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """Each server's admin picks its language: only that server's tables switch. Kicked
+    from the Cercle, the bot ends the table there, marie's hand there says so in French,
+    and her game at the Club plays on, her hand there answering."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    evening, at_cercle, at_club = await tables_in_two_servers(fake, clock, bot)
+    marie, alice = evening.marie, evening.alice
+    forger = Forger(fake)
+    admin = fake.add_user("admin", guilds=[evening.cercle, evening.club])
+    for channel, language in ((evening.cartes, "en"), (evening.cards, "fr")):
+        admin.channel = channel
+        await forger.send(admin, APPLICATION_COMMAND,
+                          forger.command(admin, "president language", language=language),
+                          permissions=MANAGE_GUILD)
+    await tick(fake, clock, 1)
+    marie.channel, alice.channel = evening.cartes, evening.cards
+    assert "Round 1" in message(marie, at_cercle.table_message_id).content
+    assert "Manche 1" in message(alice, at_club.table_message_id).content
+
+    await marie.slash("president hand", channel=evening.cartes)
+    await marie.slash("president hand", channel=evening.cards)
+    fake.remove_bot(evening.cercle)
+    await fake.settle()
+    await tick(fake, clock, 5)
+    assert at_cercle.closed and not at_club.closed
+    assert marie.last_ephemeral(evening.cartes).content == t("fr", "hand.closed")
+    await marie.slash("president hand", channel=evening.cards)
+    assert holds(marie.last_ephemeral(evening.cards), at_club, marie)
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_a_channel_deleted_mid_game_leaves_the_players_other_tables_alone(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """#cartes is deleted mid-game: its table ends; marie's game at the Club plays on, and
+    in #belote she is no longer pointed to a table that is gone."""
+    evening, at_cercle, at_club = await tables_in_two_servers(fake, clock, president)
+    marie = evening.marie
+    fake.delete_channel(evening.cartes)
+    await fake.settle()
+    await tick(fake, clock, 5)
+    assert at_cercle.closed and not at_club.closed
+    await marie.slash("president hand", channel=evening.belote)
+    assert marie.last_ephemeral(evening.belote).content == "⚠️ " + t("fr", "err.no_table")
+    await marie.slash("president hand", channel=evening.cards)
+    assert holds(marie.last_ephemeral(evening.cards), at_club, marie)
     fake.assert_no_errors()

@@ -234,7 +234,8 @@ async def test_rankings_and_stats_stay_on_the_server_they_were_won_on(
 ) -> None:
     """marie and alice play a rated game at the Club: its leaderboard ranks them and
     marie's stats there count it; at the Cercle the leaderboard is empty and her stats say
-    she has not played there."""
+    she has not played there. From the play-test: they said « marie n’a pas encore joué »,
+    untrue of someone who just played on another server; both now say « sur ce serveur »."""
     bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
     evening = Evening(fake)
     await fake.settle()
@@ -260,9 +261,11 @@ async def test_rankings_and_stats_stay_on_the_server_they_were_won_on(
     await marie.slash("president leaderboard", channel=evening.belote)
     board = marie.last_ephemeral(evening.belote).embeds[0]
     assert board.description == t("fr", "leaderboard.empty", preset="Président classique")
+    assert "sur ce serveur" in board.description
     await marie.slash("president stats", channel=evening.belote)
     stats = marie.last_ephemeral(evening.belote).embeds[0]
     assert stats.description == t("fr", "stats.none", name="marie")
+    assert stats.description.endswith("n’a pas encore joué sur ce serveur.")
     await marie.slash("president stats", channel=evening.cards)
     assert "1 partie" in (marie.last_ephemeral(evening.cards).embeds[0].description or "")
     await fake.disconnect(bot)

@@ -175,6 +175,15 @@ async def test_a_command_away_from_the_table_says_where_the_table_is(
     await evening.alice.slash("president resume", channel=evening.belote)
     assert evening.alice.last_ephemeral(evening.belote).content == "⚠️ " + t(
         "en", "err.no_table")
+
+    # At two tables of the server (one waiting in its lobby), both are named.
+    zoe.channel = marie.channel = evening.belote
+    belote = await create_table(president, zoe)
+    await marie.click(message(marie, belote.lobby_message_id), cid(belote, "join"))
+    await marie.slash("president hand", channel=thread)
+    assert marie.last_ephemeral(thread).content == "⚠️ " + t(
+        "fr", "err.no_table_yours",
+        channels=f"<#{evening.cartes.id}> et <#{evening.belote.id}>")
     fake.assert_no_errors()
 
 

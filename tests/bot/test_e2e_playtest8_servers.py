@@ -4,6 +4,7 @@ per-server rankings, and servers, channels and threads changing under running ta
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from bot.client import PresidentBot
@@ -364,4 +365,68 @@ async def test_a_channel_deleted_mid_game_leaves_the_players_other_tables_alone(
     assert marie.last_ephemeral(evening.belote).content == "⚠️ " + t("fr", "err.no_table")
     await marie.slash("president hand", channel=evening.cards)
     assert holds(marie.last_ephemeral(evening.cards), at_club, marie)
+    fake.assert_no_errors()
+
+
+async def test_a_channel_deleted_ends_the_table_of_its_archived_thread_at_once(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """Found in the play-test: a moderator archived the table's thread, then deleted
+    #cartes, which took the thread with it. discord.py had dropped the archived thread, so
+    nobody told the table: it played on unseen, its players still pointed to it, until its
+    next post and edit were refused (404). It now ends with its channel's deletion, calling
+    Discord no more, and marie's other game plays on."""
+    evening, _, at_club = await tables_in_two_servers(fake, clock, president)
+    marie = evening.marie
+    thread = fake.add_thread(evening.cartes, "partie", marie)
+    await fake.settle()
+    marie.channel = thread
+    in_thread = await host_against_bots(president, marie, "classic", 2)
+    await tick(fake, clock, 1)
+    fake.archive_thread(thread)
+    await fake.settle()
+    assert president.get_channel(thread.id) is None  # discord.py no longer holds it
+
+    mark = fake.mark()
+    fake.delete_channel(evening.cartes)
+    await fake.settle()
+    assert in_thread.closed and not at_club.closed
+    for _ in range(60):
+        await tick(fake, clock, 1)
+    assert [c for c in fake.calls_since(mark) if c.route.startswith("/channels/")
+            and str(thread.id) in c.path] == []
+    await marie.slash("president hand", channel=evening.belote)
+    assert marie.last_ephemeral(evening.belote).content == "⚠️ " + t("fr", "err.no_table")
+    fake.assert_no_errors()
+
+
+async def test_a_table_closed_while_its_refresh_waits_for_a_place_posts_nothing(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """Found in the play-test: #belote was deleted while its lobby's refresh waited for a
+    place under Discord's global rate limit (a busy evening: the bot's budget was full).
+    The table ended, then the waiting refresh went on and posted its lobby into the
+    deleted channel (404); it now checks the table is still open once it has a place."""
+    evening = Evening(fake)
+    await fake.settle()
+    marie = evening.marie
+    marie.channel = evening.belote
+    table = await create_table(president, marie)
+    release = asyncio.Event()
+
+    async def busy_call() -> None:
+        async with president.budget.call():
+            await release.wait()
+
+    holders = [asyncio.create_task(busy_call()) for _ in range(president.budget.limit)]
+    await president.service.add_bot(table, marie.id)
+    await tick(fake, clock, 1)  # the lobby's refresh now waits for a place
+    mark = fake.mark()
+    fake.delete_channel(evening.belote)
+    await fake.settle()
+    assert table.closed
+    release.set()
+    await asyncio.gather(*holders)
+    await tick(fake, clock, 1)
+    assert [c for c in fake.calls_since(mark) if c.route.startswith("/channels/")] == []
     fake.assert_no_errors()

@@ -205,6 +205,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         except SQLAlchemyError:
             log.warning("channel %s: could not open a table", channel_id, exc_info=True)
             raise TableError("err.storage_busy") from None
+        table.parent_id = getattr(interaction.channel, "parent_id", None)
         # The creator's hand keeps their own locale; the public messages speak the server's.
         table.locale = public_locale(chosen, interaction.guild_locale, community(interaction),
                                      interaction.locale)

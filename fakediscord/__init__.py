@@ -57,6 +57,11 @@ Permissions and old messages::
     fake.set_bot_permissions(fake.channel, attach_files=False)    # files posted or edited in → 50013
     fake.writer.old_edit_limit = 3     # edits of a message over an hour old, then 30046
 
+Servers: ``fake.add_guild("Le Cercle", locale="fr")`` with ``fake.add_channel(guild, "cartes")``;
+``add_guild(..., bot=False)`` is a server that added only the app's commands (its
+interactions reach the bot, no channel route is allowed) until ``fake.invite_bot(guild)``;
+``fake.remove_bot(guild)`` kicks the bot, ``fake.delete_channel(channel)`` deletes a channel.
+
 Threads: ``fake.add_thread(fake.channel, "partie", alice)`` makes a public thread, where
 posting needs Send Messages in Threads rather than Send Messages
 (``fake.set_bot_permissions(thread, send_messages_in_threads=False)``).

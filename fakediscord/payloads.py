@@ -27,6 +27,7 @@ SEND_MESSAGES_IN_THREADS = 1 << 38
 EMBED_LINKS = 1 << 14
 ATTACH_FILES = 1 << 15
 READ_MESSAGE_HISTORY = 1 << 16
+MENTION_EVERYONE = 1 << 17
 USE_EXTERNAL_EMOJIS = 1 << 18
 MANAGE_THREADS = 1 << 34
 CHANNEL_PERMISSIONS = {
@@ -98,7 +99,8 @@ def bot_permissions(world: World, channel: Channel) -> int:
     ``app_permissions`` ("Bitwise set of permissions the app has within the channel the
     interaction was sent from", interaction object,
     https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object)
-    and what the REST routes enforce. A bot removed from the guild has none there."""
+    and what the REST routes enforce. A bot removed from the guild has none there (its
+    interactions report `app_permissions`)."""
     if world.bot.id not in world.guilds[channel.guild_id].members:
         return 0
     if channel.bot_permissions is not None:
@@ -106,6 +108,24 @@ def bot_permissions(world: World, channel: Channel) -> int:
     if channel.parent_id is not None:  # "Threads generally inherit permissions from the
         return bot_permissions(world, world.channel(channel.parent_id))  # parent channel"
     return permissions_of(world.guilds[channel.guild_id], world.bot.id)
+
+
+# What an app whose bot user is not in the guild may do there: "For apps without a bot user
+# (or without the `bot` scope), the value of `app_permissions` will be the same as the
+# permissions for `@everyone`, but limited to the permissions that can be used in interaction
+# responses (currently `ATTACH_FILES`, `EMBED_LINKS`, `MENTION_EVERYONE`, and
+# `USE_EXTERNAL_EMOJIS`)" (change log, June 29, 2022, « Calculated Permissions in Interaction
+# Payloads », https://discord.com/developers/docs/change-log).
+RESPONSE_PERMISSIONS = ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE | USE_EXTERNAL_EMOJIS
+
+
+def app_permissions(world: World, channel: Channel) -> int:
+    """What an interaction in ``channel`` reports as ``app_permissions``: the bot's
+    permissions there, or where its user is not in the guild, @everyone's limited to
+    `RESPONSE_PERMISSIONS` (the REST routes still refuse it everything: `bot_permissions`)."""
+    if world.bot.id not in world.guilds[channel.guild_id].members:
+        return EVERYONE_PERMISSIONS & RESPONSE_PERMISSIONS
+    return bot_permissions(world, channel)
 
 
 def role_payload(guild: Guild) -> dict[str, Any]:
@@ -259,10 +279,16 @@ def message_payload(world: World, message: StoredMessage) -> dict[str, Any]:
 
 
 def gateway_message_payload(world: World, message: StoredMessage) -> dict[str, Any]:
+    """MESSAGE_CREATE's body: ``member`` holds "Member properties for this message's author"
+    (Message Create, https://discord.com/developers/docs/events/gateway-events#message-create),
+    so none for an app answering in a server its bot user is not in."""
     guild = world.guilds[message.guild_id]
-    member = member_payload(world, guild, message.author_id)
-    del member["user"]
-    return {**message_payload(world, message), "guild_id": str(guild.id), "member": member}
+    payload = {**message_payload(world, message), "guild_id": str(guild.id)}
+    if message.author_id in guild.members:
+        member = member_payload(world, guild, message.author_id)
+        del member["user"]
+        payload["member"] = member
+    return payload
 
 
 def interaction_payload(world: World, interaction: InteractionRecord) -> dict[str, Any]:
@@ -287,7 +313,7 @@ def interaction_payload(world: World, interaction: InteractionRecord) -> dict[st
         "version": 1,
         "locale": user.locale,
         "guild_locale": guild.locale,
-        "app_permissions": str(bot_permissions(world, world.channels[interaction.channel_id])),
+        "app_permissions": str(app_permissions(world, world.channels[interaction.channel_id])),
         "entitlements": [],
         "authorizing_integration_owners": {"0": str(guild.id)},
         "context": 0,

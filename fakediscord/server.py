@@ -307,12 +307,21 @@ class FakeDiscord:
             "GUILD_MEMBER_ADD", {**member, "guild_id": str(guild.id)}, intent=INTENT_GUILD_MEMBERS
         )
 
-    def add_guild(self, name: str, *, locale: str = "en-US") -> Guild:
-        """A new guild with the bot in it; add channels with :meth:`add_channel`."""
-        guild = self.world.add_guild(name, locale)
-        self.gateway.dispatch(
-            "GUILD_CREATE", guild_payload(self.world, guild), intent=INTENT_GUILDS
-        )
+    def add_guild(self, name: str, *, locale: str = "en-US", bot: bool = True) -> Guild:
+        """A new guild with the bot in it; add channels with :meth:`add_channel`.
+
+        With ``bot=False`` the guild authorized only the app's commands, not its bot user:
+        "Application commands do not depend on a bot user in the guild [...] your app must
+        be authorized with the `applications.commands` scope which can be used
+        independently" (Authorizing Your Application,
+        https://discord.com/developers/docs/interactions/application-commands#authorizing-your-application).
+        Its members' commands and clicks reach the bot, which gets no GUILD_CREATE and may
+        call no channel route there (403 Missing Access) until :meth:`invite_bot`."""
+        guild = self.world.add_guild(name, locale, bot=bot)
+        if bot:
+            self.gateway.dispatch(
+                "GUILD_CREATE", guild_payload(self.world, guild), intent=INTENT_GUILDS
+            )
         return guild
 
     def add_channel(self, guild: Guild, name: str) -> Channel:

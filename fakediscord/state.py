@@ -171,9 +171,11 @@ class World:
         self.users[user.id] = user
         return user
 
-    def add_guild(self, name: str, locale: str) -> Guild:
+    def add_guild(self, name: str, locale: str, *, bot: bool = True) -> Guild:
+        """A server, with the bot's user as a member unless ``bot`` is False."""
         guild = Guild(id=self.snowflakes.next(), name=name, locale=locale, owner_id=self.bot.id)
-        guild.members[self.bot.id] = self.clock.now()
+        if bot:
+            guild.members[self.bot.id] = self.clock.now()
         self.guilds[guild.id] = guild
         return guild
 

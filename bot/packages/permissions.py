@@ -43,6 +43,10 @@ REQUIRED = ("view_channel", "send_messages")
 IN_THREADS = ("view_channel", "send_messages_in_threads")
 # Optional: only the end-of-game chart needs it (`may_attach`).
 ATTACH = "attach_files"
+#: What the invitation asks for: the needed permissions, in channels and threads, and the
+#: optional one.
+INVITE = discord.Permissions(view_channel=True, send_messages=True,
+                             send_messages_in_threads=True, attach_files=True)
 THREADS = frozenset({discord.ChannelType.public_thread, discord.ChannelType.private_thread,
                      discord.ChannelType.news_thread})
 
@@ -68,9 +72,35 @@ def permission_name(locale: object, name: str) -> str:
     return t(locale, f"perm.{name}")
 
 
+def absent(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the bot's user is not in the interaction's server. A server may authorize
+    the app's commands alone ("Application commands do not depend on a bot user in the
+    guild", Authorizing Your Application,
+    https://discord.com/developers/docs/interactions/application-commands#authorizing-your-application):
+    its members' commands and clicks reach the bot, which may post nothing there, and which
+    its `app_permissions` would wrongly blame on a channel's permissions. discord.py keeps
+    every server the bot is in, unavailable ones too (GUILDS intent): one it lacks is not
+    the bot's."""
+    return interaction.guild_id is not None and \
+        interaction.client.get_guild(interaction.guild_id) is None
+
+
+def not_in_server(interaction: discord.Interaction[Any]) -> TableError:
+    """The refusal where the bot is `absent`, with the link that invites it to this server
+    with the permissions it needs (docs/deploy.md)."""
+    assert interaction.guild_id is not None
+    link = discord.utils.oauth_url(interaction.application_id, permissions=INVITE,
+                                   scopes=("bot", "applications.commands"),
+                                   guild=discord.Object(interaction.guild_id),
+                                   disable_guild_select=True)
+    return TableError("err.not_in_server", link=link)
+
+
 def require(interaction: discord.Interaction[Any]) -> None:
     """Refuse, in the user's language and naming the permission, an action that would
     open or start a table the bot cannot post in."""
+    if absent(interaction):
+        raise not_in_server(interaction)
     name = missing(interaction.app_permissions, in_thread(interaction))
     if name is not None:
         raise TableError("err.missing_permission",

@@ -77,8 +77,11 @@ class Publisher:
         if table.closed or table.id in self._blocked:
             return
         try:
-            # Render only once the budget has room: what is then sent is the latest state.
+            # Render only once the budget has room: what is then sent is the latest state,
+            # and nothing once the table has closed meanwhile (its channel deleted, say).
             await self.bot.budget.wait_free()
+            if table.closed:
+                return
             await self._lobby(table)
             await self._table(table)
         except discord.RateLimited as err:

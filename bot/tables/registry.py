@@ -37,3 +37,9 @@ class Registry:
 
     def in_guild(self, guild_id: int) -> list[Table]:
         return [t for t in self._by_id.values() if t.guild_id == guild_id]
+
+    def of_player(self, guild_id: int | None, user_id: int) -> list[Table]:
+        """The server's tables where the user is seated or waits for a seat, by channel."""
+        return sorted((t for t in self._by_id.values()
+                       if t.guild_id == guild_id and t.player(user_id) is not None),
+                      key=lambda t: t.channel_id)

@@ -485,10 +485,12 @@ class TableService:
 
     async def channel_deleted(self, channel_id: int) -> None:
         """The table's channel or thread was deleted, and every message in it, its players'
-        hands included: the table ends (`_vanish`) with nothing left to edit."""
-        table = self.registry.in_channel(channel_id)
-        if table is not None:
-            await self._vanish(table, hands=False)
+        hands included: the table ends (`_vanish`) with nothing left to edit. A channel
+        takes its threads' tables with it: discord.py reports only the threads it holds,
+        and it drops archived ones."""
+        for table in self.registry.tables():
+            if channel_id in (table.channel_id, table.parent_id):
+                await self._vanish(table, hands=False)
 
     async def messages_deleted(self, channel_id: int, message_ids: Collection[int]) -> None:
         """Someone deleted the table's lobby or table message (a moderator tidying the

@@ -195,6 +195,9 @@ class Table:
     host_id: int
     locale: str
     rules: Rules
+    # A table in a thread: the thread's channel, whose deletion takes the thread with it
+    # (`TableService.channel_deleted`); None in a channel, and in snapshots from before.
+    parent_id: int | None = None
     seats: list[Player] = field(default_factory=list)
     queue: list[Player] = field(default_factory=list)
     game: Game | None = None
@@ -371,6 +374,7 @@ class Table:
             "id": self.id,
             "channel_id": self.channel_id,
             "guild_id": self.guild_id,
+            "parent_id": self.parent_id,
             "host_id": self.host_id,
             "locale": self.locale,
             "rules": self.rules.to_dict(),
@@ -412,6 +416,7 @@ class Table:
             id=int(d["id"]),
             channel_id=int(d["channel_id"]),
             guild_id=d.get("guild_id"),
+            parent_id=d.get("parent_id"),
             host_id=int(d["host_id"]),
             locale=d.get("locale", "en"),
             rules=Rules.from_dict(d["rules"]),

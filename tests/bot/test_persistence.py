@@ -19,7 +19,7 @@ from bot.tables.persistence import StorageStore
 from bot.tables.restore import restore_tables
 from bot.tables.service import TableService
 from bot.tables.table import HandLink, Table
-from engine import Phase
+from engine import Phase, Rules
 
 from .stored import stored_game
 from .test_service import ALICE, BOB, CAROL, play_round
@@ -111,6 +111,17 @@ async def test_a_sharded_process_restores_only_the_tables_of_its_guilds(
     everything = start(storage)
     assert await restore_tables(everything.service, storage) == 2
     await everything.settle()
+
+
+def test_a_thread_tables_parent_channel_outlives_a_restart() -> None:
+    """A restored table in a thread still ends with its parent channel; a snapshot from
+    before knows no parent (the table then ends at its first refused post, as before)."""
+    table = Table(id=1, channel_id=2, guild_id=3, host_id=ALICE, locale="fr",
+                  rules=Rules.preset("classic"), parent_id=5)
+    assert Table.from_dict(table.to_dict()).parent_id == 5
+    older = table.to_dict()
+    del older["parent_id"]
+    assert Table.from_dict(older).parent_id is None
 
 
 async def test_the_snapshot_counter_carries_over_a_restart(db: tuple[str, Storage]) -> None:

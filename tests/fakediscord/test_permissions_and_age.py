@@ -118,6 +118,35 @@ async def test_app_permissions_report_the_channel_permissions(
         fake.set_bot_permissions(fake.channel, administrator=False)
 
 
+async def test_a_server_without_the_bot_user_reports_only_the_response_permissions(
+    fake: FakeDiscord, bot: TinyBot
+) -> None:
+    """A server that authorized the app's commands alone: its interactions reach the bot
+    with @everyone's permissions limited to those of a response (change log, June 29,
+    2022), no GUILD_CREATE tells the bot of it, and every channel route refuses it, until
+    the bot is invited."""
+    guild = fake.add_guild("Commands only", bot=False)
+    channel = fake.add_channel(guild, "games")
+    carol = fake.add_user("carol", guilds=[guild])
+    await fake.settle()
+    assert bot.get_guild(guild.id) is None
+    record = await carol.slash("slow", settle=False)
+    bot.gate.set()
+    await fake.settle()
+    granted = int(interaction_payload(fake.world, record)["app_permissions"])
+    assert granted == sum(CHANNEL_PERMISSIONS[name] for name in
+                          ("attach_files", "embed_links", "use_external_emojis"))
+    with pytest.raises(discord.Forbidden) as refused:
+        await bot.get_partial_messageable(channel.id).send("hello")
+    assert refused.value.code == 50001
+    fake.expect_error(50001)
+
+    fake.invite_bot(guild)
+    await fake.settle()
+    assert bot.get_guild(guild.id) is not None
+    await bot.get_partial_messageable(channel.id).send("hello")
+
+
 async def test_edits_of_a_message_older_than_an_hour_run_out_with_30046(
     fake: FakeDiscord, bot: TinyBot
 ) -> None:

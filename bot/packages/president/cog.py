@@ -11,14 +11,14 @@ from discord import app_commands
 from discord.ext import commands
 from sqlalchemy.exc import SQLAlchemyError
 
-from bot.i18n import public_locale, t
+from bot.i18n import join_names, public_locale, t
 from bot.i18n.translator import ls
 from bot.packages.controls import refusal_text
 from bot.packages.game.prompts import stop_prompt
 from bot.packages.game.views import show_hand
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.lobby.views import display_name, join, leave
-from bot.packages.permissions import require
+from bot.packages.permissions import absent, not_in_server, require
 from bot.packages.president.rules import rules_embed
 from bot.packages.publisher import NO_PINGS
 from bot.packages.settings.views import open_settings
@@ -66,8 +66,25 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     def _table(self, interaction: Interaction) -> Table:
         table = self.bot.service.registry.in_channel(interaction.channel_id)
         if table is None:
-            raise TableError("err.no_table")
+            raise self._elsewhere(interaction)
         return table
+
+    def _elsewhere(self, interaction: Interaction) -> TableError:
+        """No table here. A player who typed the command in another channel than their
+        table's, or in a thread under it, is told where the table is rather than invited to
+        open another; only this server's channels are named (another's mean nothing here).
+        In a server the bot is not in, no table can be opened: it says so."""
+        if absent(interaction):
+            return not_in_server(interaction)
+        registry = self.bot.service.registry
+        mine = registry.of_player(interaction.guild_id, interaction.user.id)
+        if mine:
+            channels = join_names(interaction.locale, [f"<#{t.channel_id}>" for t in mine])
+            return TableError("err.no_table_yours", channels=channels)
+        parent = getattr(interaction.channel, "parent_id", None)
+        if registry.in_channel(parent) is not None:
+            return TableError("err.no_table_thread", channel=f"<#{parent}>")
+        return TableError("err.no_table")
 
     async def _ok(self, interaction: Interaction, key: str, **params: object) -> None:
         await interaction.response.send_message(t(interaction.locale, key, **params),
@@ -188,6 +205,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         except SQLAlchemyError:
             log.warning("channel %s: could not open a table", channel_id, exc_info=True)
             raise TableError("err.storage_busy") from None
+        table.parent_id = getattr(interaction.channel, "parent_id", None)
         # The creator's hand keeps their own locale; the public messages speak the server's.
         table.locale = public_locale(chosen, interaction.guild_locale, community(interaction),
                                      interaction.locale)

@@ -56,6 +56,14 @@ FRESH_TABLE_AGE = 55 * 60.0
 ORIGINAL: Any = "@original"
 
 
+def opened_form(interaction: discord.Interaction[Host]) -> bool:
+    """Whether the interaction was answered with a form (MODAL). Discord accepts a followup
+    then, but it lands in the channel under the open form, where the host, busy typing, does
+    not see it: a permission notice waits for the form's submission, whose answer shows it
+    (or for the host's next action if they close the form)."""
+    return interaction.response.type is discord.InteractionResponseType.modal
+
+
 class Publisher:
     def __init__(self, bot: Host) -> None:
         self.bot = bot
@@ -166,7 +174,7 @@ class Publisher:
                            if key[0] != table.id}
             self.bot.service.refresh(table)
             return
-        if told or not table.is_host(interaction.user.id):
+        if told or not table.is_host(interaction.user.id) or opened_form(interaction):
             return
         self._blocked[table.id] = True
         # Worded as the refusals are (« ⚠️ » first, as the missing permission refuses
@@ -191,7 +199,7 @@ class Publisher:
             return
         if table.id in self._told_attach or table.id in self._blocked \
                 or missing(interaction.app_permissions, thread) is not None \
-                or not table.is_host(interaction.user.id):
+                or not table.is_host(interaction.user.id) or opened_form(interaction):
             return
         self._told_attach.add(table.id)
         await answer_privately(interaction, refusal_text(interaction.locale, TableError(

@@ -24,6 +24,7 @@ from .conftest import LinkedClock
 from .e2e import (
     alice_and_bob_stored,
     cid,
+    create_table,
     eight_seat_game_over,
     host_against_three_bots,
     let_timers_play,
@@ -34,6 +35,7 @@ from .e2e import (
 )
 from .test_e2e_playtest4 import LONG_NAMES
 from .test_e2e_playtest5_stats import MARKDOWN_NAMES
+from .test_e2e_settings import open_form
 
 LOCALES = ["fr", "en"]
 
@@ -159,4 +161,23 @@ async def test_at_eight_seats_the_charts_text_goes_before_the_standings(
     assert len([line for line in standings if re.search(r"\spts?$", line)]) == 8, board
     assert standings[-1].startswith("L’hôte, ") and french(" choisit : ") in standings[-1]
     assert ("\n📈 points par manche, 8 joueurs, 1 manche. " in board) is fits
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_attach_notice_waits_for_the_settings_form_to_be_submitted(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str,
+) -> None:
+    """marie's first action since Attach Files went was picking a typed rule, which opens a
+    form: the notice was sent as a followup under the open form, where she did not see it.
+    It comes with the form's answer instead."""
+    marie = fake.add_user("marie", locale=locale)
+    await create_table(president, marie)
+    await marie.slash("president settings")
+    fake.set_bot_permissions(fake.channel, attach_files=False)
+    await open_form(marie, "turn_seconds")
+    assert marie.modal is not None and notices(marie, locale) == 0
+    await marie.modal_submit({t(locale, "settings.modal.field"): "45"})
+    assert notices(marie, locale) == 1
+    assert marie.last_ephemeral().content.startswith("⚠️ ")
     fake.assert_no_errors()

@@ -138,7 +138,15 @@ class InteractionHub:
     def followup(
         self, application_id: int, token: str, payload: dict[str, Any], uploads: list[Upload]
     ) -> StoredMessage:
-        """``POST /webhooks/{app}/{token}``; the first one after a deferral fills it in."""
+        """``POST /webhooks/{app}/{token}``; the first one after a deferral fills it in.
+
+        Accepted after any first response, a MODAL one included: "Interaction `tokens` are
+        valid for **15 minutes** and can be used to send followup messages", and "you want
+        to send followup messages to a user after responding to an interaction"
+        (discord-api-docs, developers/interactions/receiving-and-responding.mdx, Responding
+        to an Interaction and Followup Messages); the callback types restrict MODAL only as
+        an answer ("Not available for `MODAL_SUBMIT` and `PING` interactions"), never what
+        follows it. The followup is a new message in the channel, under the open modal."""
         record = self._live(application_id, token)
         if not record.acknowledged:
             raise errors.unknown_webhook()

@@ -590,7 +590,6 @@ CATALOGUE: dict[str, str] = {
     "hand.closed": "This table is closed.",
     "hand.left": "You left this table.",
     "hand.kicked": "The host removed you from this table.",
-    "hand.no_game": "This game is over: the table's message in the channel says what comes next.",
     "sandbox.no_control": "that message has controls 1 to {count}",
     "sandbox.image": "[image: {alt}]",
     "sandbox.in": "(in {seconds}s)",

@@ -601,7 +601,6 @@ _WRITTEN: dict[str, str] = {
     "hand.closed": "Cette table est fermée.",
     "hand.left": "Tu as quitté cette table.",
     "hand.kicked": "L’hôte t’a fait quitter cette table.",
-    "hand.no_game": "Cette partie est terminée : le message de la table, dans le salon, dit la suite.",
     "sandbox.no_control": "ce message a les commandes 1 à {count}",
     "sandbox.image": "[image : {alt}]",
     "sandbox.in": "(dans {seconds} s)",

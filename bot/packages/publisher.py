@@ -56,11 +56,18 @@ FRESH_TABLE_AGE = 55 * 60.0
 ORIGINAL: Any = "@original"
 
 
+def opened_form(interaction: discord.Interaction[Host]) -> bool:
+    """Whether the interaction was answered with a form (MODAL). Discord accepts a followup
+    then, but it lands in the channel under the open form, where the host, busy typing, does
+    not see it: a permission notice waits for the form's submission, whose answer shows it
+    (or for the host's next action if they close the form)."""
+    return interaction.response.type is discord.InteractionResponseType.modal
+
+
 class Publisher:
     def __init__(self, bot: Host) -> None:
         self.bot = bot
         self._shown: dict[tuple[int, str], str] = {}
-        self._retired: dict[int, str] = {}  # per table: its table message's text to keep
         # Tables whose channel refused a post or an edit (403, or a locked thread), with
         # whether their host was told: nothing more is sent to that channel until someone
         # acts at the table again.
@@ -125,7 +132,6 @@ class Publisher:
         """A closed table's bookkeeping goes with it: kept, it would grow with every table
         the process ever ran, over weeks of evenings."""
         self._shown = {key: shown for key, shown in self._shown.items() if key[0] != table_id}
-        self._retired.pop(table_id, None)
         self._blocked.pop(table_id, None)
         self._charted.pop(table_id, None)
         self._told_attach.discard(table_id)
@@ -134,7 +140,6 @@ class Publisher:
         text = "\n".join(closed_lines(table))
         if table.lobby_message_id is not None:
             await self._edit(table, table.lobby_message_id, Screen(text))
-        self._retired.pop(table.id, None)
         if table.table_message_id is not None:
             await self._edit(table, table.table_message_id, Screen(text))
             table.table_message_id = None
@@ -169,7 +174,7 @@ class Publisher:
                            if key[0] != table.id}
             self.bot.service.refresh(table)
             return
-        if told or not table.is_host(interaction.user.id):
+        if told or not table.is_host(interaction.user.id) or opened_form(interaction):
             return
         self._blocked[table.id] = True
         # Worded as the refusals are (« ⚠️ » first, as the missing permission refuses
@@ -194,7 +199,7 @@ class Publisher:
             return
         if table.id in self._told_attach or table.id in self._blocked \
                 or missing(interaction.app_permissions, thread) is not None \
-                or not table.is_host(interaction.user.id):
+                or not table.is_host(interaction.user.id) or opened_form(interaction):
             return
         self._told_attach.add(table.id)
         await answer_privately(interaction, refusal_text(interaction.locale, TableError(
@@ -247,8 +252,8 @@ class Publisher:
     def shown(self, table: Table, kind: str, screen: Screen) -> None:
         """An interaction response already shows this screen on the table's `kind` message."""
         self._shown[(table.id, kind)] = screen.fingerprint
-        if kind == "table" and screen.retired is not None:
-            self._retired[table.id] = screen.retired
+        if kind == "table":
+            table.retired = screen.retired
 
     def shown_hand(self, table: Table, interaction: discord.Interaction[Host],
                    screen: Screen) -> None:
@@ -353,13 +358,16 @@ class Publisher:
 
     async def _retire_table_message(self, table: Table, note: str = "table.moved_on") -> None:
         """The game is over for this message: drop its buttons and, as they are gone, its
-        instructions, ending with `note` instead (where the table went on; after a restart its
-        text is unknown here: only the buttons go)."""
-        retired = self._retired.pop(table.id, None)
+        instructions, ending with `note` instead (where the table went on). Its text comes
+        from the table's snapshot after a restart; one from before it was kept there loses
+        only its buttons. Both are forgotten only once edited: a crash meanwhile leaves the
+        restart the message to retire and its text."""
+        retired = table.retired
         if table.table_message_id is not None:
             screen = Screen(f"{retired}\n\n{t(table.locale, note)}") if retired else None
             await self._edit(table, table.table_message_id, screen)
             table.table_message_id = None
+            table.retired = None
             self._shown.pop((table.id, "table"), None)
 
     async def _table(self, table: Table) -> None:
@@ -367,24 +375,27 @@ class Publisher:
             return
         screen = table_screen(table, self.bot.service.clock.now())
         key = (table.id, "table")
+        posted = False
         if table.post_table or table.table_message_id is None:
             await self._retire_table_message(table)
             table.table_message_id = await self._send(table, screen)
             # Owed until posted: a snapshot taken meanwhile (a bot's move) still owes it, so a
             # restart then posts it rather than write the new round over the last's results.
             table.post_table = False
-            self.bot.service.touch(table)
+            posted = True
         elif self._shown.get(key) != screen.fingerprint:
             if self._aged(table.table_message_id):
                 await self._retire_table_message(table)
                 table.table_message_id = await self._send(table, screen)
-                self.bot.service.touch(table)
+                posted = True
             elif not await self._edit(table, table.table_message_id, screen):
                 table.table_message_id = await self._send(table, screen)
-                self.bot.service.touch(table)
+                posted = True
         # Even when a click's own response already drew this screen (the host's « Terminer »
         # between rounds ends the game there), the finished game's chart is still owed.
         self.shown(table, "table", screen)
+        if posted:  # stored with the text to retire it by (`Table.retired`)
+            self.bot.service.touch(table)
         await self._chart(table)
 
     async def draw(self, shown: chart.PointsChart, filename: str) -> discord.File:

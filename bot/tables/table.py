@@ -244,6 +244,10 @@ class Table:
     # write the new round over the last one's results.
     post_lobby: bool = False
     post_table: bool = False
+    # The table message's text to keep once a newer message takes over (`Screen.retired`):
+    # its instructions go with its buttons. Persisted, so that a message the restarted bot
+    # retires (a new round or the lobby owed when it stopped) reads as retired too.
+    retired: str | None = None
     closed: bool = False
     # Whether the bot may attach files in the table's channel, as the latest interaction
     # there said (`Publisher.acted`); None before one (a restored table). Without, the
@@ -408,6 +412,7 @@ class Table:
             "host_handed": self.host_handed,
             "post_lobby": self.post_lobby,
             "post_table": self.post_table,
+            "retired": self.retired,
         }
 
     @classmethod
@@ -452,6 +457,7 @@ class Table:
             host_handed=bool(d.get("host_handed", False)),
             post_lobby=bool(d.get("post_lobby", False)),
             post_table=bool(d.get("post_table", False)),
+            retired=d.get("retired"),
         )
         if "unstored" not in d and table.game is not None and table.game.phase in (
             Phase.ROUND_OVER, Phase.GAME_OVER

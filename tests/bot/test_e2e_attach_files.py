@@ -2,7 +2,8 @@
 counts toward Cloudflare's ban). The results give the end-of-game chart as text, the host is
 told once, privately and in their language, which permission the chart takes, and
 /president stats and history answer with their charts' text; once the permission is back,
-so are the charts."""
+so are the charts. A notice the host's opening of a settings form would have carried waits
+for the form's answer (this one and « cannot post »)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from .conftest import LinkedClock
 from .e2e import (
     alice_and_bob_stored,
     cid,
+    create_table,
     eight_seat_game_over,
     host_against_three_bots,
     let_timers_play,
@@ -34,6 +36,7 @@ from .e2e import (
 )
 from .test_e2e_playtest4 import LONG_NAMES
 from .test_e2e_playtest5_stats import MARKDOWN_NAMES
+from .test_e2e_settings import open_form
 
 LOCALES = ["fr", "en"]
 
@@ -160,3 +163,45 @@ async def test_at_eight_seats_the_charts_text_goes_before_the_standings(
     assert standings[-1].startswith("L’hôte, ") and french(" choisit : ") in standings[-1]
     assert ("\n📈 points par manche, 8 joueurs, 1 manche. " in board) is fits
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_attach_notice_waits_for_the_settings_form_to_be_submitted(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str,
+) -> None:
+    """marie's first action since Attach Files went was picking a typed rule, which opens a
+    form: the notice was sent as a followup under the open form, where she did not see it.
+    It comes with the form's answer instead."""
+    marie = fake.add_user("marie", locale=locale)
+    await create_table(president, marie)
+    await marie.slash("president settings")
+    fake.set_bot_permissions(fake.channel, attach_files=False)
+    await open_form(marie, "turn_seconds")
+    assert marie.modal is not None and notices(marie, locale) == 0
+    await marie.modal_submit({t(locale, "settings.modal.field"): "45"})
+    assert notices(marie, locale) == 1
+    assert marie.last_ephemeral().content.startswith("⚠️ ")
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_cannot_post_notice_waits_for_the_settings_form_too(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str,
+) -> None:
+    """The channel refused the lobby's redraw for léo's arrival; marie's next action opens
+    the settings form: she hears the bot cannot post there once she submits it."""
+    marie = fake.add_user("marie", locale=locale)
+    leo = fake.add_user("léo", locale=locale)
+    await create_table(president, marie)
+    await marie.slash("president settings")
+    fake.set_bot_permissions(fake.channel, view_channel=False)
+    await leo.slash("president join")
+    await tick(fake, clock, 1)
+    assert fake.invalid_requests() == 1
+    fake.expect_error(50001)
+    told = "⚠️ " + t(locale, "err.cannot_post", permission=t(locale, "perm.view_channel"))
+    await open_form(marie, "turn_seconds")
+    assert marie.modal is not None
+    assert not any(m.content == told for m in marie.visible() if m.ephemeral)
+    await marie.modal_submit({t(locale, "settings.modal.field"): "45"})
+    assert marie.last_ephemeral().content == told

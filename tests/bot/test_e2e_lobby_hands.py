@@ -95,3 +95,29 @@ async def test_leaving_the_list_says_goodbye_on_the_hand(
     await tick(fake, clock, 1)
     assert not table.queue and sam.hand.content == t("en", "hand.left")
     fake.assert_no_errors()
+
+
+
+@pytest.mark.parametrize("locale", ["fr", "en"])
+async def test_a_stale_hand_clicked_in_the_lobby_says_where_its_player_is_and_follows_on(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """marie's hand outlived its token, so « Terminer » could not redraw it. Her click on
+    its « Rafraîchir » said « game over » rather than that she hosts the lobby, and kept
+    the expired token: her leaving then did not reach the hand she was looking at."""
+    (marie, leo, sam), version = await finished_for_three(fake, clock, instant, locale)
+    table = instant.service.registry.in_channel(marie.user.channel.id)
+    assert table is not None
+    await tick(fake, clock, (TOKEN_MINUTES + 1) * 60)
+    await marie.user.click(message(marie.user, table.table_message_id),
+                           cid(table, "end", version))
+    await tick(fake, clock, 1)
+    assert table.game is None and t(locale, "hand.game_over") in marie.hand.content
+    await marie.user.click(marie.hand, cid(table, "refresh"))
+    assert marie.hand.content == t(locale, "hand.lobby_host") and not marie.hand.buttons
+    assert marie.user.last_ephemeral().id == marie.hand_id  # redrawn in place
+    await marie.user.slash("president leave")
+    await tick(fake, clock, 1)
+    assert marie.hand.content == t(locale, "hand.left")
+    assert fake.invalid_requests() == 0
+    fake.assert_no_errors()

@@ -324,7 +324,8 @@ async def test_a_hand_clicked_after_the_table_went_back_to_its_lobby_loses_its_c
     """bob leaves a table at its minimum: the round ends and the table goes back to its
     lobby, and marie's hand says so. A client still showing the hand's controls (the redraw
     had not reached it) answers her next click by saying the game is over, in place,
-    instead of a new « no game » message beside a live menu."""
+    instead of a new « no game » message beside a live menu; it says where she now is, as
+    the redraw does."""
     marie, bob, table, _ = await marie_and_bob_against_a_bot(fake, clock, president)
     await leave_game(bob.user)
     drawn = marie.hand  # as her client may still show it
@@ -334,7 +335,7 @@ async def test_a_hand_clicked_after_the_table_went_back_to_its_lobby_loses_its_c
     assert hand.content == t("fr", "hand.lobby_host") and not hand.buttons
     await marie.user.click_shown(drawn, control)
     assert marie.hand.content == "\n".join(
-        ["⚠️ " + t("fr", "err.stale_button"), t("fr", "hand.no_game")])
+        ["⚠️ " + t("fr", "err.stale_button"), t("fr", "hand.lobby_host")])
     assert not marie.hand.buttons and not marie.hand.selects
     assert marie.user.last_ephemeral().id == hand.id  # no second message beside it
     fake.assert_no_errors()
@@ -749,7 +750,7 @@ async def test_a_play_picked_in_a_hand_whose_game_is_gone_says_it_was_not_played
     await play_until(fake, clock, [marie], lambda: table.game is None)
     await marie.user.select_shown(drawn, [menu.options[0].value], select=menu.custom_id)
     assert marie.hand.content == "\n".join(
-        ["⚠️ " + t("fr", "err.stale_button"), t("fr", "hand.no_game")])
+        ["⚠️ " + t("fr", "err.stale_button"), t("fr", "hand.lobby_host")])
     assert table.game is None and not marie.hand.selects
     assert marie.user.last_ephemeral().id == drawn.id
     fake.assert_no_errors()

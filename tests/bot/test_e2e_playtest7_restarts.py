@@ -777,3 +777,40 @@ async def test_a_lobby_s_new_host_outlives_a_restart(
     await again.service.drain()
     await fake.disconnect(again)
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("ends", [False, True], ids=["next round", "terminer"])
+async def test_results_retired_by_the_restarted_bot_lose_the_hosts_instructions_too(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, ends: bool
+) -> None:
+    """The process stops between marie's « Manche suivante » (or « Terminer ») and the
+    message it owes. The restarted bot retired the results without knowing their text:
+    only the buttons went, and the host's instructions stayed, pointing at buttons that
+    were gone. The text to keep is in the table's snapshot now."""
+    url, bot, marie, leo, table = await marie_and_leo_stored(
+        fake, clock, tmp_path, game_end="rounds:1" if ends else "rounds:2", bots=2)
+    game = table.game
+    assert game is not None
+    over = Phase.GAME_OVER if ends else Phase.ROUND_OVER
+    await play_until(fake, clock, [marie, leo], lambda: game.phase is over)
+    await tick(fake, clock, 1)
+    results_id = table.table_message_id
+    kept = table.retired
+    shown = message(marie.user, results_id).content
+    assert kept and shown.startswith(kept) and shown != kept  # the instructions below
+    bot.service.display = None  # what the click owes is never shown
+    if ends:
+        await bot.service.end(table, marie.user.id, game.version)
+    else:
+        await bot.service.next_round(table, marie.user.id, game.version)
+
+    again = await restart(fake, clock, bot, url)
+    retired = message(marie.user, results_id)
+    assert retired.content == f"{kept}\n\n{t('fr', 'table.moved_on')}"
+    assert not retired.buttons
+    assert [m.id for m in with_buttons(fake)] == \
+        [table_of(again, marie.user).lobby_message_id if ends
+         else table_of(again, marie.user).table_message_id]
+    await again.service.drain()
+    await fake.disconnect(again)
+    fake.assert_no_errors()

@@ -55,7 +55,10 @@ async def show_hand(
     """Answer with the user's hand, and refresh through this interaction from now on.
 
     A hand control clicked once the game is gone (the player's own move may have ended it,
-    sending the table back to its lobby) turns that hand into a notice without controls."""
+    sending the table back to its lobby, or a hand left stale by an expired token or a newer
+    one) redraws that hand to where its player now is (`hand.lobby_lines`), without
+    controls, and adopts the click's token as a click during a game does: the lobby's
+    next change then reaches the hand the player is looking at."""
     locale = str(interaction.locale)
     # Only a private message is redrawn in place: a hand control forged onto a public
     # message gets the hand in a new ephemeral one instead of showing it to everyone.
@@ -63,18 +66,14 @@ async def show_hand(
     update = update and private
     if table.game is None and not update:
         raise TableError("err.no_game")
-    if table.game is None:
-        screen = Screen("\n".join(filter(None, [notice, t(locale, "hand.no_game")])))
-    else:
-        now = interaction.client.service.clock.now()
-        screen = hand_screen(table, interaction.user.id, locale, notice=notice, page=page,
-                             now=now)
-        # Recorded before answering: a refresh running meanwhile must neither redraw this
-        # hand through the previous token nor think it still shows the old state. Only
-        # when the hand is this interaction's original response, which later refreshes edit.
-        if table.player(interaction.user.id) is not None and (
-                update or not interaction.response.is_done()):
-            interaction.client.publisher.shown_hand(table, interaction, screen)
+    now = interaction.client.service.clock.now()
+    screen = hand_screen(table, interaction.user.id, locale, notice=notice, page=page, now=now)
+    # Recorded before answering: a refresh running meanwhile must neither redraw this
+    # hand through the previous token nor think it still shows the old state. Only when
+    # the hand is this interaction's original response, which later refreshes edit.
+    if table.player(interaction.user.id) is not None and (
+            update or not interaction.response.is_done()):
+        interaction.client.publisher.shown_hand(table, interaction, screen)
     if update and interaction.response.is_done():  # deferred while the move was stored
         await interaction.edit_original_response(**screen.kwargs())
     elif update:
@@ -88,8 +87,8 @@ async def show_hand(
 async def late_hand(click: Click) -> None:
     """A hand control clicked after a redraw replaced it (`controls.late`): the hand as it
     is now, saying the table moved on; nothing is played, passed or given. With no game
-    left (ended, or lost to a crash just after Start) there is no hand to show: the notice
-    still says the click was not taken."""
+    left (ended, or lost to a crash just after Start) the hand says where its player is in
+    the lobby, and the notice still says the click was not taken."""
     key = "err.stale" if click.table.game is not None else "err.stale_button"
     await show_hand(click.interaction, click.table, notice=WARNING + t(click.locale, key))
 

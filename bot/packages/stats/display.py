@@ -21,7 +21,7 @@ from engine.rules import ROLE_CODES
 
 if TYPE_CHECKING:
     from bot.packages.host import Host
-    from bot.storage.records import PlayerStats
+    from bot.storage.records import Leaderboard, PlayerStats
     from bot.storage.repository import Storage
 
     Interaction = discord.Interaction[Host]
@@ -76,6 +76,21 @@ def _preset_lines(locale: str, record: PlayerStats) -> list[str]:
     return lines
 
 
+def record_lines(locale: str, record: PlayerStats, alt: str | None = None) -> list[str]:
+    """A member's record as /president stats shows it, ending with their rating chart's
+    `alt` text where the chart cannot be attached. Its length is bounded (one line, two per
+    preset, an alt text of at most `chart.MAX_ALT`), so it always fits an embed whole:
+    `tests/bot/test_stats_fit.py` measures the worst case."""
+    counts = {"games": plural(locale, "n.games", record.games),
+              "wins": plural(locale, "n.wins", record.wins),
+              "rounds": plural(locale, "n.rounds", record.rounds)}
+    if record.ratings:
+        line = t(locale, "stats.line", rating=max(r.rating for r in record.ratings), **counts)
+    else:  # no round with two humans yet: a rating of 0 would read as a verdict
+        line = t(locale, "stats.line_unrated", **counts)
+    return [line, *_preset_lines(locale, record), *([shown_text(alt)] if alt else [])]
+
+
 async def stats(interaction: Interaction, member: discord.abc.User) -> None:
     storage = _storage(interaction)
     await _acknowledge(interaction)
@@ -89,20 +104,12 @@ async def stats(interaction: Interaction, member: discord.abc.User) -> None:
         await _answer(interaction, t(locale, "stats.title", name=name),
                       [t(locale, "stats.none", name=name)])
         return
-    counts = {"games": plural(locale, "n.games", record.games),
-              "wins": plural(locale, "n.wins", record.wins),
-              "rounds": plural(locale, "n.rounds", record.rounds)}
-    if record.ratings:
-        line = t(locale, "stats.line", rating=max(r.rating for r in record.ratings), **counts)
-    else:  # no round with two humans yet: a rating of 0 would read as a verdict
-        line = t(locale, "stats.line_unrated", **counts)
-    lines = [line, *_preset_lines(locale, record)]
     history = await storage.rating_history(interaction.guild_id, member.id)
     shown = chart.rating_chart(locale, name, history)
     image = None if shown is None else await _image(interaction, shown, chart.RATING_FILENAME)
-    if shown is not None and image is None:
-        lines.append(shown_text(shown.alt))
-    await _answer(interaction, t(locale, "stats.title", name=name), lines, image)
+    alt = shown.alt if shown is not None and image is None else None
+    await _answer(interaction, t(locale, "stats.title", name=name),
+                  record_lines(locale, record, alt), image)
 
 
 async def _image(interaction: Interaction, shown: chart.PointsChart,
@@ -123,13 +130,18 @@ async def leaderboard(interaction: Interaction, preset: str | None) -> None:
     assert interaction.guild_id is not None
     chosen = preset or "classic"
     board = await storage.leaderboard(interaction.guild_id, chosen, caller_id=interaction.user.id)
-    rows = list(board.rows) + ([board.caller] if board.caller else [])
-    lines = [t(locale, "leaderboard.line", rank=row.rank, user=row.user_id, rating=row.rating,
-               rounds=plural(locale, "n.rated", row.rounds))
-             for row in rows] or [t(locale, "leaderboard.empty",
-                                    preset=preset_name(locale, chosen))]
     await _answer(interaction, t(locale, "leaderboard.title",
-                                 preset=preset_name(locale, chosen)), lines)
+                                 preset=preset_name(locale, chosen)), board_lines(locale, board))
+
+
+def board_lines(locale: str, board: Leaderboard) -> list[str]:
+    """The leaderboard's lines: at most its top rows and the caller's, each of numbers and a
+    mention (never a name), so it always fits an embed whole (`tests/bot/test_stats_fit.py`)."""
+    rows = list(board.rows) + ([board.caller] if board.caller else [])
+    return [t(locale, "leaderboard.line", rank=row.rank, user=row.user_id, rating=row.rating,
+              rounds=plural(locale, "n.rated", row.rounds))
+            for row in rows] or [t(locale, "leaderboard.empty",
+                                   preset=preset_name(locale, board.preset))]
 
 
 #: Games per page of /president history, and the deepest page its buttons may name: a

@@ -41,6 +41,9 @@ JUMPS = [0.5, 1, 1, 1, 2, 2, 5, 10, 30, 60, 120]  # turns, bots, autopilot, grac
 LONG_JUMPS = [300, 600, 1000, 2000, 3600]  # host idle, abandoned tables, token expiry
 TYPED = ["1", "2", "3", "4", "5", "8", "10", "0", "20", "100", "-1", "x"]
 MOVES = ("play", "pass", "give", "give_ok", "next", "replay")  # what a player mostly clicks
+# What a user does: a control (what it says, the message, its custom_id, values picked), a
+# command (its name and options) or a modal's fields.
+Doing = tuple[str, Message, str, list[str] | None] | tuple[str, dict[str, object]] | dict[str, str]
 NAMES = [("alice", "en-US"), ("bob", "fr"), ("chloé", "fr"), ("dave", "en-GB"),
          ("émile", "fr"), ("fay", "en-US")]
 
@@ -89,11 +92,13 @@ class Monkey:
         self.step_no += 1
         rng = self.rng
         user = rng.choice(self.users)
-        seated = [c for c in self.channels if self.seated_at(user, c)]
-        user.channel = rng.choice(seated if seated and rng.random() < 0.8 else self.channels)
+        self.place(user)
         roll = rng.random()
         if roll < 0.01:
             await self.restart()
+            return
+        if roll < 0.06:
+            await self.burst()
             return
         if roll < 0.2:
             await self.jump(rng.choice(LONG_JUMPS if rng.random() < 0.05 else JUMPS))
@@ -111,6 +116,12 @@ class Monkey:
                 self.done["dismiss"] += 1
             return
         await self.judged(user, "control", self.control(user))
+
+    def place(self, user: TestUser) -> None:
+        """Mostly where they play, sometimes another channel of the server."""
+        seated = [c for c in self.channels if self.seated_at(user, c)]
+        user.channel = self.rng.choice(seated if seated and self.rng.random() < 0.8
+                                       else self.channels)
 
     def seated_at(self, user: TestUser, channel: Channel) -> bool:
         table = self.live.service.registry.in_channel(channel.id)
@@ -149,6 +160,11 @@ class Monkey:
             return None
         mine = [m for m in seen if m.ephemeral]
         shown = mine[-1] if mine and rng.random() < 0.7 else rng.choice(seen)
+        table = self.live.service.registry.in_channel(user.channel.id)
+        if table is not None and table.is_host(user.id) and table.game is not None \
+                and table.game.phase is not Phase.PLAY and rng.random() < 0.5:
+            board = [m for m in seen if m.id == table.table_message_id]
+            shown = board[0] if board else shown  # between rounds, the host moves on
         controls = [c for c in shown.controls if not c.disabled
                     and (not isinstance(c, Select) or c.options)
                     and (isinstance(c, Select) or c.custom_id is not None)]
@@ -193,14 +209,51 @@ class Monkey:
 
     # ------------------------------------------------------------------ judging a step
 
-    async def judged(self, user: TestUser, kind: str,
-                     what: tuple[str, Message, str, list[str] | None]
-                     | tuple[str, dict[str, object]] | dict[str, str] | None) -> None:
-        if what is None:
-            return
+    async def judged(self, user: TestUser, kind: str, what: Doing | None) -> None:
+        """One user acts alone: a refusal must then leave every table as it was."""
         before = state_of(self.live, [self.fake.guild.id])
         errors = len(self.fake.errors)
         logged = len(self.caplog.records)
+        sent = await self.send(user, kind, what)
+        if sent is None:
+            return
+        record, said = sent
+        await self.settled(said)
+        if self.answered(record, said):
+            self.done["refused"] += 1
+            after = state_of(self.live, [self.fake.guild.id])
+            if after != before:
+                self.fail(f"refused yet changed {changes(before, after)}: {said}")
+        self.judge_calls(errors, logged, said)
+
+    async def burst(self) -> None:
+        """Two or three users act at the same instant, as at a busy table: each is answered
+        (their refusals private), whatever order the bot takes them in."""
+        errors = len(self.fake.errors)
+        logged = len(self.caplog.records)
+        sent = []
+        for user in self.rng.sample(self.users, self.rng.randint(2, 3)):
+            self.place(user)
+            if self.rng.random() < 0.8:
+                found = await self.send(user, "control", self.control(user))
+            else:
+                found = await self.send(user, "slash", self.command(user))
+            if found is not None:
+                sent.append(found)
+        if not sent:
+            return
+        self.done["burst"] += 1
+        said = "together: " + "; ".join(s for _, s in sent)
+        await self.settled(said)
+        for record, one in sent:
+            self.answered(record, one)
+        self.judge_calls(errors, logged, said)
+
+    async def send(self, user: TestUser, kind: str,
+                   what: Doing | None) -> tuple[InteractionRecord, str] | None:
+        """Do it, without waiting for the bot; None if their client would not let them."""
+        if what is None:
+            return None
         try:
             if kind == "modal":
                 assert isinstance(what, dict)
@@ -221,18 +274,17 @@ class Monkey:
                     record = await user.select_shown(shown, values, select=custom_id,
                                                      settle=False)
         except UserActionError:
-            return  # the client would not let them (a message gone since it was read)
+            return None  # a message gone since it was read, a modal no longer open
         self.done[kind] += 1
-        await self.settled(said)
+        return record, said
+
+    def answered(self, record: InteractionRecord, said: str) -> bool:
+        """Whether the interaction was refused; fails it if unanswered."""
         if not record.acknowledged:
             self.fail(f"unanswered: {said}")
-        refusals = self.refusals(record)
-        if refusals:
-            self.done["refused"] += 1
-            after = state_of(self.live, [self.fake.guild.id])
-            if after != before:
-                self.fail(f"refused ({refusals[0]!r}) yet changed {changes(before, after)}: "
-                          f"{said}")
+        return bool(self.refusals(record))
+
+    def judge_calls(self, errors: int, logged: int, said: str) -> None:
         if len(self.fake.errors) != errors:
             self.fail(f"Discord refused a call after {said}: {self.fake.errors[errors:]}")
         self.logged(logged, said)
@@ -282,17 +334,18 @@ class Monkey:
             await self.check_table_stored(table, when)
 
     async def check_table_stored(self, table: Table, when: str) -> None:
+        """Once stored (nothing left in its outbox), a game's rounds are each stored once
+        and their points add up to those its table shows."""
         game = table.game
+        await self.live.service.drain()
         if game is None or table.game_row_id is None or table.unstored:
             return
-        await self.live.service.drain()
         stored = await stored_game(self.url, table.game_row_id)
         if len(set(stored.round_nos)) != len(stored.round_nos):
             self.fail(f"table {table.id} {when}: rounds stored twice {stored.round_nos}")
-        if game.phase is Phase.GAME_OVER and not game.stopped_early:
-            points = {seat: p for seat, p in enumerate(game.points)}
-            if stored.points != points:
-                self.fail(f"table {table.id} {when}: stored {stored.points}, shown {points}")
+        shown = {seat: p for seat, p in enumerate(game.points) if p or seat in stored.points}
+        if stored.points != shown:
+            self.fail(f"table {table.id} {when}: stored {stored.points}, shown {shown}")
 
     def fail(self, text: str) -> None:
         self.failures.append(f"step {self.step_no}: {text}")

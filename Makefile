@@ -36,6 +36,12 @@ bench: $(STAMP)
 fuzz: $(STAMP)
 	FUZZ_INPUTS=2600 $(BIN)/python -m pytest tests/bot/test_fuzz.py -q -s
 
+# The monkey play-test at length (tests/bot/test_monkey.py): `make test` runs 150 steps of
+# three seeds; this runs 2,000 steps of twenty.
+.PHONY: monkey
+monkey: $(STAMP)
+	MONKEY_STEPS=2000 MONKEY_SEEDS=1-20 $(BIN)/python -m pytest tests/bot/test_monkey.py -q -s
+
 # The crash test at length: the bot process SIGKILLed >= 100 times across the four presets
 # and fast mode (docs/deploy.md). `make test` runs a short version of it.
 soak: $(STAMP)

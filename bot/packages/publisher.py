@@ -336,6 +336,16 @@ class Publisher:
     async def _lobby(self, table: Table) -> None:
         screen = lobby_screen(table)
         key = (table.id, "lobby")
+        if table.lobby_message_id is not None and self._shown.get(key) != screen.fingerprint \
+                and self._aged(table.lobby_message_id):
+            # Discord limits the edits of a message over an hour old (`OLD_MESSAGE_EDITS`):
+            # like the table message, a lobby kept open that long gives way to a fresh one.
+            # During a game none is posted: the table message lists for the next game, and
+            # the lobby comes back afresh with the next game's lobby.
+            await self._edit(table, table.lobby_message_id,
+                             Screen(t(table.locale, "table.moved_on")))
+            table.lobby_message_id = None
+            self.bot.service.touch(table)
         if table.post_lobby or table.lobby_message_id is None:
             if table.running:
                 table.post_lobby = False

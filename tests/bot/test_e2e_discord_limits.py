@@ -6,13 +6,14 @@ import pytest
 
 from bot.client import PresidentBot
 from bot.config import Config, InvalidSetting
+from bot.i18n import t
 from bot.i18n.typography import french
 from bot.packages import publisher
 from bot.tables.table import Table
 from fakediscord import FakeDiscord, TestUser, UserActionError
 
 from .conftest import LinkedClock
-from .e2e import cid, host_against_three_bots, message, table_of, tick
+from .e2e import cid, create_table, host_against_three_bots, message, table_of, tick
 
 
 async def wait_looking(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
@@ -185,3 +186,27 @@ async def test_a_global_sync_clears_the_development_guild_commands(
     await fake.disconnect(bot)
     with pytest.raises(InvalidSetting):
         Config.from_env({"DISCORD_TOKEN": "x", "CLEAR_GUILD_COMMANDS": "12,abc"}, dotenv=None)
+
+
+async def test_a_lobby_open_over_an_hour_is_posted_afresh_not_edited(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """Found by the monkey play-test (tests/bot/test_monkey.py, seed 3): the lobby message
+    was edited at every arrival however old it was, and Discord refused the edits of a
+    message over an hour old (30046). Like the table message, it now gives way to a fresh
+    one once it is nearly an hour old: the old one is edited once more, to point below."""
+    fake.writer.old_edit_limit = 1  # Discord does not say how many: one here
+    marie = fake.add_user("marie", locale="fr")
+    table = await create_table(president, marie)
+    first = table.lobby_message_id
+    for name, minutes in (("bob", 25), ("chloé", 25), ("dave", 25), ("émile", 5)):
+        await tick(fake, clock, minutes * 60)  # arrivals keep it from closing as abandoned
+        guest = fake.add_user(name, locale="fr")
+        await guest.slash("president join")
+
+    assert table.lobby_message_id != first and not table.closed
+    assert "émile" in message(marie, table.lobby_message_id).content
+    assert message(marie, first).content == t("fr", "table.moved_on")
+    assert not message(marie, first).buttons
+    fake.assert_no_errors()  # no edit of a message over an hour old
+

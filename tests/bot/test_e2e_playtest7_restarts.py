@@ -40,25 +40,10 @@ from .e2e import (
     leave_game,
     message,
     play_until,
+    restart,
     table_of,
     tick,
 )
-
-
-async def restart(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
-                  url: str, down: float = 0.0) -> PresidentBot:
-    """The bot stops as a redeploy stops it (its storage work drained), stays down ``down``
-    seconds and a new process starts on the same database; the fake clock moves on by
-    Discord's IDENTIFY window besides."""
-    await bot.service.drain()
-    await fake.disconnect(bot)
-    clock.advance(down)
-    again = await connect_bot(fake, clock, url, bot_pause=1.0)
-    await fake.settle()
-    while again.faces_sync is not None and not again.faces_sync.done():
-        await tick(fake, clock, 0.1)
-    await tick(fake, clock, 1)  # the redraws coalesced meanwhile
-    return again
 
 
 async def dies(bot: PresidentBot, on_their_way: Collection[asyncio.Task[Any] | None]) -> None:

@@ -1,0 +1,378 @@
+"""A monkey play-test: real users doing legitimate but random things at several tables.
+
+Each step one user does what their Discord client lets them do at that moment — click any
+enabled button or pick in any enabled select of a message they still see (old ones too),
+fill in or leave the modal the bot opened for them, dismiss an ephemeral, type a
+/president command with random options — or the clock jumps (timers, autopilot, grace
+periods and token expiry fire), or the bot restarts on the same database. After every step
+`Monkey.check` judges what the bot did; `Monkey.failures` lists what it got wrong.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from bot.client import PresidentBot
+from bot.packages.controls import WARNING
+from bot.tables.table import Table
+from engine import PRESETS, Game, Phase
+from engine.bots import LEVELS
+from fakediscord import FakeDiscord, SettleTimeout, TestUser
+from fakediscord.errors import UserActionError
+from fakediscord.snapshots import Message, Select, TextInput
+from fakediscord.state import Channel, InteractionRecord
+
+from .conftest import LinkedClock
+from .e2e import connect_bot, database_url, restart
+from .forgery import changes, state_of
+from .stored import stored_game
+
+MENTION = re.compile(r"<@[!&]?\d+>|@everyone|@here")
+COMMANDS = ["join", "leave", "addbot", "kick", "start", "settings", "end", "replay", "hand",
+            "resume", "language", "rules", "stats", "history", "leaderboard", "create"]
+JUMPS = [0.5, 1, 1, 1, 2, 2, 5, 10, 30, 60, 120]  # turns, bots, autopilot, grace periods
+LONG_JUMPS = [300, 600, 1000, 2000, 3600]  # host idle, abandoned tables, token expiry
+TYPED = ["1", "2", "3", "4", "5", "8", "10", "0", "20", "100", "-1", "x"]
+MOVES = ("play", "pass", "give", "give_ok", "next", "replay")  # what a player mostly clicks
+# What a user does: a control (what it says, the message, its custom_id, values picked), a
+# command (its name and options) or a modal's fields.
+Doing = tuple[str, Message, str, list[str] | None] | tuple[str, dict[str, object]] | dict[str, str]
+NAMES = [("alice", "en-US"), ("bob", "fr"), ("chloé", "fr"), ("dave", "en-GB"),
+         ("émile", "fr"), ("fay", "en-US")]
+
+
+@dataclass
+class Monkey:
+    """The world the monkey plays in, its random source, and what it saw go wrong."""
+
+    fake: FakeDiscord
+    clock: LinkedClock
+    tmp_path: Path
+    caplog: pytest.LogCaptureFixture
+    rng: random.Random
+    bot: PresidentBot | None = None
+    users: list[TestUser] = field(default_factory=list)
+    channels: list[Channel] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    done: Counter[str] = field(default_factory=Counter)
+    step_no: int = 0
+    rounds: dict[tuple[int, int], int] = field(default_factory=dict)
+    finished: set[tuple[int, int]] = field(default_factory=set)
+
+    @property
+    def url(self) -> str:
+        return database_url(self.tmp_path, "monkey.db")
+
+    async def open(self, tables: int) -> None:
+        self.bot = await connect_bot(self.fake, self.clock, self.url, bot_pause=1.0)
+        self.channels = [self.fake.add_channel(self.fake.guild, f"table-{i}")
+                         for i in range(tables)]
+        self.users = [self.fake.add_user(name, locale=locale) for name, locale in NAMES]
+        await self.fake.settle()
+        for index, channel in enumerate(self.channels):
+            host = self.users[index % len(self.users)]
+            await host.slash("president create", channel=channel,
+                             preset=self.rng.choice(list(PRESETS)))
+
+    @property
+    def live(self) -> PresidentBot:
+        assert self.bot is not None
+        return self.bot
+
+    # ------------------------------------------------------------------ one step
+
+    async def step(self) -> None:
+        self.step_no += 1
+        rng = self.rng
+        user = rng.choice(self.users)
+        self.place(user)
+        roll = rng.random()
+        if roll < 0.01:
+            await self.restart()
+            return
+        if roll < 0.06:
+            await self.burst()
+            return
+        if roll < 0.2:
+            await self.jump(rng.choice(LONG_JUMPS if rng.random() < 0.05 else JUMPS))
+            return
+        if user.modal is not None and rng.random() < 0.7:
+            await self.judged(user, "modal", self.fill_modal(user))
+            return
+        if roll < 0.3:
+            await self.judged(user, "slash", self.command(user))
+            return
+        if roll < 0.31:
+            mine = [m for m in user.visible() if m.ephemeral]
+            if mine:
+                user.dismiss(rng.choice(mine))
+                self.done["dismiss"] += 1
+            return
+        await self.judged(user, "control", self.control(user))
+
+    def place(self, user: TestUser) -> None:
+        """Mostly where they play, sometimes another channel of the server."""
+        seated = [c for c in self.channels if self.seated_at(user, c)]
+        user.channel = self.rng.choice(seated if seated and self.rng.random() < 0.8
+                                       else self.channels)
+
+    def seated_at(self, user: TestUser, channel: Channel) -> bool:
+        table = self.live.service.registry.in_channel(channel.id)
+        return table is not None and table.seat_of(user.id) is not None
+
+    def note_progress(self) -> None:
+        """Count the rounds dealt and the games finished, to tell how far play went."""
+        for table in self.live.service.registry.tables():
+            game = table.game
+            if game is not None:
+                key = (table.id, table.game_no)
+                self.rounds[key] = max(self.rounds.get(key, 0), game.round_no)
+                if game.phase is Phase.GAME_OVER:
+                    self.finished.add(key)
+
+    async def jump(self, seconds: float) -> None:
+        self.done["jump"] += 1
+        self.clock.advance(seconds)
+        await self.settled(f"clock +{seconds}s")
+        self.check_world(f"clock +{seconds}s")
+
+    async def restart(self) -> None:
+        self.done["restart"] += 1
+        await self.check_stored("before the restart")
+        self.bot = await restart(self.fake, self.clock, self.live, self.url)
+        await self.check_stored("after the restart")
+        self.check_world("restart")
+
+    # ------------------------------------------------------------------ what users do
+
+    def control(self, user: TestUser) -> tuple[str, Message, str, list[str] | None] | None:
+        """A control their client shows: their newest hand half the time, else anywhere."""
+        rng = self.rng
+        seen = [m for m in user.visible() if m.buttons or m.selects]
+        if not seen:
+            return None
+        mine = [m for m in seen if m.ephemeral]
+        shown = mine[-1] if mine and rng.random() < 0.7 else rng.choice(seen)
+        table = self.live.service.registry.in_channel(user.channel.id)
+        if table is not None and table.is_host(user.id) and table.game is not None \
+                and table.game.phase is not Phase.PLAY and rng.random() < 0.5:
+            board = [m for m in seen if m.id == table.table_message_id]
+            shown = board[0] if board else shown  # between rounds, the host moves on
+        controls = [c for c in shown.controls if not c.disabled
+                    and (not isinstance(c, Select) or c.options)
+                    and (isinstance(c, Select) or c.custom_id is not None)]
+        if not controls:
+            return None
+        moves = [c for c in controls if c.custom_id and any(
+            f":{action}:" in c.custom_id for action in MOVES)]
+        chosen = rng.choice(moves if moves and rng.random() < 0.8 else controls)
+        if isinstance(chosen, Select):
+            low = max(1, chosen.min_values)
+            high = min(chosen.max_values, len(chosen.options))
+            count = rng.randint(min(low, high), high)
+            values = [o.value for o in rng.sample(list(chosen.options), count)]
+            return f"select {values} in {chosen.custom_id}", shown, chosen.custom_id, values
+        assert chosen.custom_id is not None
+        return f"click {chosen.label!r} {chosen.custom_id}", shown, chosen.custom_id, None
+
+    def command(self, user: TestUser) -> tuple[str, dict[str, object]]:
+        rng = self.rng
+        name = rng.choice(COMMANDS)
+        table = self.live.service.registry.in_channel(user.channel.id)
+        if rng.random() < 0.3:  # what moves things on: open a table, start it, a hand
+            name = "create" if table is None else "start" if table.game is None \
+                and table.is_host(user.id) else "hand"
+        options: dict[str, object] = {}
+        given = rng.random() < 0.6  # an optional option filled in
+        if name == "addbot" and given:
+            options["level"] = rng.choice(list(LEVELS))
+        elif name == "kick" or (name == "stats" and given):
+            options["member"] = rng.choice(self.users)
+        elif name == "create" or (name in ("rules", "leaderboard") and given):
+            options["preset"] = rng.choice(list(PRESETS))
+        elif name == "language":
+            options["language"] = rng.choice(["fr", "en", "auto"])
+        return name, options
+
+    def fill_modal(self, user: TestUser) -> dict[str, str]:
+        modal = user.modal
+        assert modal is not None
+        return {i.custom_id: self.rng.choice(TYPED) for i in modal.inputs
+                if isinstance(i, TextInput)}
+
+    # ------------------------------------------------------------------ judging a step
+
+    async def judged(self, user: TestUser, kind: str, what: Doing | None) -> None:
+        """One user acts alone: a refusal must then leave every table as it was."""
+        before = state_of(self.live, [self.fake.guild.id])
+        errors = len(self.fake.errors)
+        logged = len(self.caplog.records)
+        sent = await self.send(user, kind, what)
+        if sent is None:
+            return
+        record, said = sent
+        await self.settled(said)
+        if self.answered(record, said):
+            self.done["refused"] += 1
+            after = state_of(self.live, [self.fake.guild.id])
+            if after != before:
+                self.fail(f"refused yet changed {changes(before, after)}: {said}")
+        self.judge_calls(errors, logged, said)
+
+    async def burst(self) -> None:
+        """Two or three users act at the same instant, as at a busy table: each is answered
+        (their refusals private), whatever order the bot takes them in."""
+        errors = len(self.fake.errors)
+        logged = len(self.caplog.records)
+        sent = []
+        for user in self.rng.sample(self.users, self.rng.randint(2, 3)):
+            self.place(user)
+            if self.rng.random() < 0.8:
+                found = await self.send(user, "control", self.control(user))
+            else:
+                found = await self.send(user, "slash", self.command(user))
+            if found is not None:
+                sent.append(found)
+        if not sent:
+            return
+        self.done["burst"] += 1
+        said = "together: " + "; ".join(s for _, s in sent)
+        await self.settled(said)
+        for record, one in sent:
+            self.answered(record, one)
+        self.judge_calls(errors, logged, said)
+
+    async def send(self, user: TestUser, kind: str,
+                   what: Doing | None) -> tuple[InteractionRecord, str] | None:
+        """Do it, without waiting for the bot; None if their client would not let them."""
+        if what is None:
+            return None
+        try:
+            if kind == "modal":
+                assert isinstance(what, dict)
+                said = f"{user.name} submits {what}"
+                record = await user.modal_submit(what, settle=False)
+            elif kind == "slash":
+                assert isinstance(what, tuple) and len(what) == 2
+                name, options = what
+                said = f"{user.name} /president {name} {options} in #{user.channel.name}"
+                record = await user.slash(f"president {name}", options=options, settle=False)
+            else:
+                assert isinstance(what, tuple) and len(what) == 4
+                said, shown, custom_id, values = what
+                said = f"{user.name} {said} on {shown.id} in #{user.channel.name}"
+                if values is None:
+                    record = await user.click_shown(shown, custom_id, settle=False)
+                else:
+                    record = await user.select_shown(shown, values, select=custom_id,
+                                                     settle=False)
+        except UserActionError:
+            return None  # a message gone since it was read, a modal no longer open
+        self.done[kind] += 1
+        return record, said
+
+    def answered(self, record: InteractionRecord, said: str) -> bool:
+        """Whether the interaction was refused; fails it if unanswered."""
+        if not record.acknowledged:
+            self.fail(f"unanswered: {said}")
+        return bool(self.refusals(record))
+
+    def judge_calls(self, errors: int, logged: int, said: str) -> None:
+        if len(self.fake.errors) != errors:
+            self.fail(f"Discord refused a call after {said}: {self.fake.errors[errors:]}")
+        self.logged(logged, said)
+        self.check_world(said)
+
+    def refusals(self, record: InteractionRecord) -> list[str]:
+        """The warnings the interaction was answered with; each must be private."""
+        world = self.fake.world
+        ids = [record.original_message_id, *record.followup_ids]
+        found = []
+        for message_id in ids:
+            message = world.messages.get(message_id or 0)
+            if message is None or not message.content.startswith(WARNING):
+                continue
+            found.append(message.content)
+            if message.ephemeral_to != record.user_id:
+                self.fail(f"a public refusal: {message.content!r}")
+        return found
+
+    async def settled(self, said: str) -> None:
+        try:
+            await self.fake.settle(timeout=20)
+        except SettleTimeout as err:
+            self.fail(f"never settled after {said}: {err}")
+
+    def logged(self, since: int, said: str) -> None:
+        bad = [r for r in self.caplog.records[since:]
+               if r.levelno >= logging.WARNING and r.name.startswith("bot")]
+        for record in bad:
+            self.fail(f"logged {record.levelname} {record.getMessage()!r} after {said}")
+
+    def check_world(self, said: str) -> None:
+        """What must hold whatever happened: cards conserved, points summed, no ping."""
+        self.note_progress()
+        for table in self.live.service.registry.tables():
+            for problem in table_problems(table):
+                self.fail(f"table {table.id} after {said}: {problem}")
+        pinging = [m.id for m in self.fake.world.messages.values()
+                   if m.author_id == self.fake.world.bot.id and MENTION.search(m.content)
+                   and self.fake.writer.may_ping(m.id)]
+        if pinging:
+            self.fail(f"messages {pinging} may ping, after {said}")
+
+    async def check_stored(self, when: str) -> None:
+        """A finished game's stored points are those its table announced."""
+        for table in self.live.service.registry.tables():
+            await self.check_table_stored(table, when)
+
+    async def check_table_stored(self, table: Table, when: str) -> None:
+        """Once stored (nothing left in its outbox), a game's rounds are each stored once
+        and their points add up to those its table shows."""
+        game = table.game
+        await self.live.service.drain()
+        if game is None or table.game_row_id is None or table.unstored:
+            return
+        stored = await stored_game(self.url, table.game_row_id)
+        if len(set(stored.round_nos)) != len(stored.round_nos):
+            self.fail(f"table {table.id} {when}: rounds stored twice {stored.round_nos}")
+        shown = {seat: p for seat, p in enumerate(game.points) if p or seat in stored.points}
+        if stored.points != shown:
+            self.fail(f"table {table.id} {when}: stored {stored.points}, shown {shown}")
+
+    def fail(self, text: str) -> None:
+        self.failures.append(f"step {self.step_no}: {text}")
+
+
+def table_problems(table: Table) -> list[str]:
+    """Broken invariants: every card in exactly one place, and points that add up to the
+    rounds' totals the table shows on its chart."""
+    game = table.game
+    if game is None:
+        return []
+    problems = game_problems(game)
+    if game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER) and table.round_totals \
+            and list(table.round_totals[-1]) != list(game.points):
+        problems.append(f"points {game.points}, last round's totals {table.round_totals[-1]}")
+    return problems
+
+
+def game_problems(game: Game) -> list[str]:
+    problems = []
+    held = [c for hand in game.hands for c in hand] + list(game.pile)
+    if len(held) != game.deck.size:
+        problems.append(f"{len(held)} cards held or played, the deck has {game.deck.size}")
+    doubles = [c for c, n in Counter(held).items() if n > 1]
+    if doubles:
+        problems.append(f"cards in two places: {doubles}")
+    if not all(game.deck.contains(c) for c in held):
+        problems.append("a card from outside the deck")
+    return problems
+

@@ -342,18 +342,14 @@ class Publisher:
             # like the table message, a lobby kept open that long gives way to a fresh one.
             # During a game none is posted: the table message lists for the next game, and
             # the lobby comes back afresh with the next game's lobby.
-            await self._edit(table, table.lobby_message_id,
-                             Screen(t(table.locale, "table.moved_on")))
-            table.lobby_message_id = None
+            await self._retire_lobby(table)
             self.bot.service.touch(table)
         if table.post_lobby or table.lobby_message_id is None:
             if table.running:
                 table.post_lobby = False
                 return
             await self._retire_table_message(table)
-            if table.lobby_message_id is not None:  # the last game's, far up the channel
-                await self._edit(table, table.lobby_message_id,
-                                 Screen(t(table.locale, "table.moved_on")))
+            await self._retire_lobby(table)  # the last game's, far up the channel
             table.lobby_message_id = await self._send(table, screen)
             # Owed until posted, as a new round's table message (`_table`): a restart then
             # posts it below the results, rather than edit the old one far above them.
@@ -365,6 +361,13 @@ class Publisher:
             return
         self._shown[key] = screen.fingerprint
         self.bot.service.touch(table)
+
+    async def _retire_lobby(self, table: Table) -> None:
+        """The lobby message, if any, points below where the table goes on."""
+        if table.lobby_message_id is not None:
+            await self._edit(table, table.lobby_message_id,
+                             Screen(t(table.locale, "table.moved_on")))
+            table.lobby_message_id = None
 
     async def _retire_table_message(self, table: Table, note: str = "table.moved_on") -> None:
         """The game is over for this message: drop its buttons and, as they are gone, its

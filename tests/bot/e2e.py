@@ -174,15 +174,16 @@ async def dealt_against_two_bots(fake: FakeDiscord, clock: LinkedClock, bot: Pre
 
 async def two_humans_against_a_bot(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
                                    host: Player, guest: Player, preset: str = "classic",
-                                   **rules: Any) -> tuple[Table, Game]:
+                                   *, bots: int = 1, **rules: Any) -> tuple[Table, Game]:
     """``host`` opens a ``preset`` table (with ``rules`` changed); ``guest`` joins, one bot
-    is seated, the game starts and both humans open their hands."""
+    (or ``bots``) is seated, the game starts and both humans open their hands."""
     table = await create_table(bot, host.user, preset)
     if rules:
         await bot.service.set_rules(table, host.user.id, table.rules.replace(**rules))
     lobby = message(host.user, table.lobby_message_id)
     await guest.user.click(lobby, cid(table, "join"))
-    await host.user.click(lobby, cid(table, "addbot"))
+    for _ in range(bots):
+        await host.user.click(lobby, cid(table, "addbot"))
     await host.user.click(lobby, cid(table, "start"))
     await tick(fake, clock, 1)
     await host.open_hand(bot)

@@ -259,19 +259,8 @@ async def test_a_player_leaving_a_finished_game_leaves_the_others_their_replay(
     stay shown, and « Rejouer » deals marie, her bots and sam (who asked) without it."""
     marie, leo = (Player(fake.add_user(n, locale=locale)) for n in ("marie", "léo"))
     sam = fake.add_user("sam", locale=locale)
-    table = await create_table(instant, marie.user)
-    await instant.service.set_rules(table, marie.user.id,
-                                    table.rules.replace(game_end="rounds:1"))
-    lobby = message(marie.user, table.lobby_message_id)
-    await leo.user.click(lobby, cid(table, "join"))
-    for _ in range(2):
-        await marie.user.click(lobby, cid(table, "addbot"))
-    await marie.user.click(lobby, cid(table, "start"))
-    await tick(fake, clock, 1)
-    for player in (marie, leo):
-        await player.open_hand(instant)
-    game = table.game
-    assert game is not None
+    table, game = await two_humans_against_a_bot(fake, clock, instant, marie, leo, bots=2,
+                                                 game_end="rounds:1")
     await play_until(fake, clock, [marie, leo], lambda: over(game))
     await tick(fake, clock, 1)
     await ask_to_join(fake, clock, table, sam)

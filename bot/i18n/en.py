@@ -318,7 +318,7 @@ CATALOGUE: dict[str, str] = {
     "btn.start": "Start",
     "btn.vs_bots": "Start against bots",
     "lobby.joined": "You joined the table.",
-    "lobby.numbered": "👥 Someone at this table already goes by **{name}**: here you are **{shown}**.",
+    "lobby.numbered": "👥 Someone at this table already goes by **{name}**, or by a name that looks like it: here you are **{shown}**.",
     "lobby.left": "You left the table.",
     "lobby.queued": "The table is full: you are in the queue and take a seat between rounds.",
     "lobby.queued_next_game": "The game is over: you are on the list for the next one. If the host presses **Replay**, you get a seat while there is room; with **End game**, you join them in the lobby.",

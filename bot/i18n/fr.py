@@ -329,7 +329,7 @@ _WRITTEN: dict[str, str] = {
     "btn.start": "Lancer",
     "btn.vs_bots": "Lancer contre des bots",
     "lobby.joined": "Tu as rejoint la table.",
-    "lobby.numbered": "👥 Quelqu’un à cette table s’appelle déjà **{name}** : ici, tu es **{shown}**.",
+    "lobby.numbered": "👥 Quelqu’un à cette table s’appelle déjà **{name}**, ou d’un nom qui lui ressemble : ici, tu es **{shown}**.",
     "lobby.left": "Tu as quitté la table.",
     "lobby.queued": "La table est complète : tu es dans la file et tu entres entre deux manches.",
     "lobby.queued_next_game": "La partie est finie : tu es sur la liste pour la prochaine. Si l’hôte appuie sur **Rejouer**, tu as une place tant qu’il en reste ; avec **Terminer**, tu entres au salon d’attente.",

@@ -74,16 +74,22 @@ def _within(typed: list[tuple[str, str]], room: int) -> list[str]:
 
 def unique(name: str, taken: set[str]) -> str:
     """``name``, numbered from 2 when one of ``taken`` already goes by it or by a name that
-    looks like it (`bot.lookalike`: « Тwin » with a Cyrillic Т, « twin », « Tw1n »…):
-    members may share a display name, or take one to pass for another player, and the
-    table message, the history, the results and the chart would then mix the two up.
-    Names are compared as shown (escapes and isolates do not count)."""
-    worn = frozenset().union(*(likeness(_plain(other)) for other in taken))
+    looks like it (`alike`): members may share a display name, or take one to pass for
+    another player, and the table message, the history, the results and the chart would
+    then mix the two up."""
     number, shown = 1, name
-    while shown in taken or likeness(_plain(shown)) & worn:
+    while alike(shown, taken):
         number += 1
         shown = numbered(name, number)
     return shown
+
+
+def alike(name: str, taken: set[str]) -> bool:
+    """Whether one of ``taken`` goes by ``name`` or by a name that looks like it
+    (`bot.lookalike`: « Тwin » with a Cyrillic Т, « twin », « Tw\u200bin »…), all of
+    them as messages show them: escapes and isolates do not count."""
+    key = likeness(_plain(name))
+    return name in taken or any(key & likeness(_plain(other)) for other in taken)
 
 
 def _plain(shown: str) -> str:

@@ -4,6 +4,9 @@ numbered within Discord's length, never cut inside an escape."""
 from bot.lookalike import DATA, likeness, prototypes, skeleton
 from bot.names import ISOLATE, NAME_LENGTH, POP, numbered, shortened, unique
 from bot.packages.text import player_name, unescaped
+from bot.tables.seats import seat_bot
+from bot.tables.table import Table
+from engine import Rules
 
 
 def test_only_a_name_with_right_to_left_letters_is_isolated() -> None:
@@ -107,3 +110,14 @@ def test_the_confusables_are_unicode_s_own() -> None:
     assert skeleton("Ｍ\u200b1ｌɑ\u0301n") == skeleton("MIlán") == "Mlla\u0301n"
     assert likeness("Iris") & likeness("lris") and likeness("Iris") & likeness("iris")
     assert not likeness("Léa") & likeness("Lea")
+
+
+def test_a_bot_takes_the_next_number_beside_a_member_named_like_it() -> None:
+    """A member named « bot 1 » (or « Вot 2 », a Cyrillic В) sat before the bots: the
+    first bot was « Bot 1 (2) ». Bots skip the numbers such names take."""
+    table = Table(id=7, channel_id=1, guild_id=1, host_id=100, locale="fr",
+                  rules=Rules.preset("classic"))
+    table.seats = [table.new_player(100, "bot 1"), table.new_player(101, "Вot 2")]
+    seat_bot(table)
+    seat_bot(table)
+    assert [p.name for p in table.seats] == ["bot 1", "Вot 2", "Bot 3", "Bot 4"]

@@ -238,15 +238,15 @@ async def test_every_preset_at_eight_seats_of_awkward_names(
     fake.assert_no_errors()
 
 
-def test_names_the_chart_font_draws_alike_are_numbered_on_the_chart() -> None:
+def test_names_the_chart_font_draws_alike_stand_as_their_seats() -> None:
     """From the play-test: « Zoé 🎉 » and « Zoé 🔥 » are two names at the table, but the
-    chart's font draws no emoji, and its legend named two lines « Zoé » (and two names of
-    emoji only « ? »). The second is « Zoé (2) » there; the alt text keeps them whole."""
+    chart's fonts draw no emoji, and its legend named two lines « Zoé » (and two names of
+    emoji only « ? »). They stand as their seats there (numbering the second « Zoé (2) »
+    could name the table's own « Zoé (2) »); the alt text keeps them whole."""
     shown = chart.chart_of("fr", ("Zoé 🎉", "Zoé 🔥", "🎉", "🔥", "Léa"),
                            ((1,), (2,), (3,), (4,), (5,)))
-    assert shown.names == ("Zoé", "Zoé (2)", "?", "? (2)", "Léa")
-    assert french("Zoé 🔥 : 2") in shown.alt
-
+    assert shown.names == ("Joueur 1", "Joueur 2", "Joueur 3", "Joueur 4", "Léa")
+    assert french("Zoé 🔥 (« Joueur 2 » sur l’image) : 2") in shown.alt
 
 
 async def test_a_28_card_president_reaches_every_card_to_give_back(

@@ -1,5 +1,5 @@
 """Players' names as tables show them: their length, their direction, and two players of
-one name told apart.
+one name, or of names that look alike (`bot.lookalike`), told apart.
 
 Apart from the markdown escaping (`bot.packages.text`, which needs discord.py), so that the
 table runtime, which knows nothing of Discord, can number a second « Twin » itself.
@@ -10,6 +10,8 @@ from __future__ import annotations
 import unicodedata
 
 import regex
+
+from bot.lookalike import likeness
 
 NAME_LENGTH = 32  # Discord's longest display name
 # First strong isolate and pop directional isolate (UAX #9, section 2.7): what stands
@@ -71,11 +73,25 @@ def _within(typed: list[tuple[str, str]], room: int) -> list[str]:
 
 
 def unique(name: str, taken: set[str]) -> str:
-    """``name``, numbered from 2 when one of ``taken`` already goes by it: members may share
-    a display name, and the table message, the history, the results and the chart would
-    then mix the two players up."""
+    """``name``, numbered from 2 when one of ``taken`` already goes by it or by a name that
+    looks like it (`alike`): members may share a display name, or take one to pass for
+    another player, and the table message, the history, the results and the chart would
+    then mix the two up."""
     number, shown = 1, name
-    while shown in taken:
+    while alike(shown, taken):
         number += 1
         shown = numbered(name, number)
     return shown
+
+
+def alike(name: str, taken: set[str]) -> bool:
+    """Whether one of ``taken`` goes by ``name`` or by a name that looks like it
+    (`bot.lookalike`: « Тwin » with a Cyrillic Т, « twin », « Tw\u200bin »…), all of
+    them as messages show them: escapes and isolates do not count."""
+    key = likeness(_plain(name))
+    return name in taken or any(key & likeness(_plain(other)) for other in taken)
+
+
+def _plain(shown: str) -> str:
+    """An escaped name as a reader sees it."""
+    return "".join(visible for _, visible in _typed(shown))

@@ -7,6 +7,7 @@ timer, storage or display: the service decides when they happen and shows them.
 from __future__ import annotations
 
 from bot.i18n import t
+from bot.names import alike
 from bot.tables.table import DEFAULT_LEVEL, Player, Table
 from engine import Game
 
@@ -18,9 +19,10 @@ def new_bot(table: Table) -> Player:
                      if p.is_bot and not p.vacant and seat not in table.left_seats)
     # Counting alone repeats a name once a waiting player has taken a bot's seat (Bot 2
     # and Bot 3 left, the next one would be Bot 3 again): the history and the results
-    # would then mix two seats up.
+    # would then mix two seats up. A member named « bot 3 » (or « Вot 3 ») leaves the
+    # number to them too, rather than making the bot « Bot 3 (2) ».
     taken = {p.name for p in table.seats}
-    while t(table.locale, "bot.name", n=number) in taken:
+    while alike(t(table.locale, "bot.name", n=number), taken):
         number += 1
     return table.new_player(None, t(table.locale, "bot.name", n=number), table.locale)
 

@@ -49,6 +49,7 @@ async def test_game_over_attaches_the_points_of_every_round(
     stored = fake.world.messages[results.id].attachments[0]
     assert stored["description"] == shown.alt  # Discord's alt text, what the sandbox shows
     assert "Fin de la partie" in results.content
+    assert "📈" not in results.content  # every name drawn: no seat stands for one
 
 
 def test_render_draws_a_png() -> None:

@@ -90,6 +90,37 @@ async def test_two_players_of_one_name_are_told_apart(
     fake.assert_no_errors()
 
 
+async def test_players_of_names_that_look_alike_are_told_apart(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A member named « Тwin » with a Cyrillic Т joined a table where « Twin » sat, and passed for them everywhere the table names
+    players: names that look alike by UTS #39 (`bot.lookalike`) are numbered as one name
+    is, and the one numbered told so. « Zoé » typed with a combining accent is « Zoé »;
+    « Léa » and « Lea » are two names, and keep their accents and their own."""
+    drawn = record_charts(monkeypatch)
+    names = ["Twin", "Тwin", "Zoé", "Zoe\u0301", "Léa", "Lea"]
+    users = [fake.add_user(name, locale="fr") for name in names]
+    table, players = await humans_only(fake, clock, instant, users, "classic",
+                                       game_end="rounds:1")
+    shown = ["Twin", "Тwin (2)", "Zoé", "Zoe\u0301 (2)", "Léa", "Lea"]
+    assert [p.name for p in table.seats] == shown
+    told = [[m.content for m in user.visible() if m.ephemeral and "👥" in m.content]
+            for user in users]
+    assert told == [[], [t("fr", "lobby.numbered", name="Тwin", shown="Тwin (2)")], [],
+                    [t("fr", "lobby.numbered", name="Zoe\u0301", shown="Zoe\u0301 (2)")],
+                    [], []]
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, players, lambda: game.phase is Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+    board = message(users[0], table.table_message_id).content
+    for name in shown:
+        assert f"**{name}** · " in board
+    assert [c.names for c in drawn] == [tuple(shown)]
+    fake.assert_no_errors()
+
+
 async def test_a_right_to_left_name_leaves_the_rest_of_its_line_in_order(
     fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock
 ) -> None:
@@ -207,15 +238,15 @@ async def test_every_preset_at_eight_seats_of_awkward_names(
     fake.assert_no_errors()
 
 
-def test_names_the_chart_font_draws_alike_are_numbered_on_the_chart() -> None:
+def test_names_the_chart_font_draws_alike_stand_as_their_seats() -> None:
     """From the play-test: « Zoé 🎉 » and « Zoé 🔥 » are two names at the table, but the
-    chart's font draws no emoji, and its legend named two lines « Zoé » (and two names of
-    emoji only « ? »). The second is « Zoé (2) » there; the alt text keeps them whole."""
+    chart's fonts draw no emoji, and its legend named two lines « Zoé » (and two names of
+    emoji only « ? »). They stand as their seats there (numbering the second « Zoé (2) »
+    could name the table's own « Zoé (2) »); the alt text keeps them whole."""
     shown = chart.chart_of("fr", ("Zoé 🎉", "Zoé 🔥", "🎉", "🔥", "Léa"),
                            ((1,), (2,), (3,), (4,), (5,)))
-    assert shown.names == ("Zoé", "Zoé (2)", "?", "? (2)", "Léa")
-    assert french("Zoé 🔥 : 2") in shown.alt
-
+    assert shown.names == ("Joueur 1", "Joueur 2", "Joueur 3", "Joueur 4", "Léa")
+    assert french("Zoé 🔥 (« Joueur 2 » sur l’image) : 2") in shown.alt
 
 
 async def test_a_28_card_president_reaches_every_card_to_give_back(

@@ -1,8 +1,12 @@
 """Names as tables show them: a right-to-left name isolated, a second player of a name
 numbered within Discord's length, never cut inside an escape."""
 
+from bot.lookalike import DATA, likeness, prototypes, skeleton
 from bot.names import ISOLATE, NAME_LENGTH, POP, numbered, shortened, unique
 from bot.packages.text import player_name, unescaped
+from bot.tables.seats import seat_bot
+from bot.tables.table import Table
+from engine import Rules
 
 
 def test_only_a_name_with_right_to_left_letters_is_isolated() -> None:
@@ -59,3 +63,61 @@ def test_a_shortened_name_keeps_its_start_its_end_and_its_escapes_whole() -> Non
             assert player_name(plain) == short  # every escape whole: shown as if typed so
     assert shortened(player_name("Jean-Baptiste de la Fontaine (2)"), 20) == \
         "Jean-Baptiste…ne (2)"
+
+
+def test_names_that_look_alike_are_numbered_as_one_name() -> None:
+    """A member could pass for another at the table with a name that only looks the same:
+    Unicode's look-alikes (UTS #39 skeletons, `bot.lookalike`), a case changed, an
+    invisible character, or the same letters in another normal form."""
+    seated = {player_name(name) for name in ("Twin", "Alice", "BOB", "Zoé", "_x_", "❤ Max")}
+    for typed in ("Тwin",  # Cyrillic Т
+                  "Ｔｗｉｎ", "𝐓𝐰𝐢𝐧",  # fullwidth, mathematical bold
+                  "T\u200bwin", "Tw\u2060in", "\u2068Twin\u2069",  # invisible, isolates
+                  "twin", "TWIN", "alice", "ALICE",  # case
+                  "AIice", "A1ice", "B0B",  # l, I and 1; 0 and O
+                  "Zoe\u0301",  # « Zoé » as « e » and a combining accent (NFD)
+                  "＿x＿",  # fullwidth low lines, where « _x_ » is shown escaped
+                  "❤\ufe0f Max"):  # an emoji's variation selector
+        shown = player_name(typed)
+        assert unique(shown, seated) == numbered(shown, 2), typed
+
+
+def test_names_that_differ_to_the_eye_are_left_as_typed() -> None:
+    """Accents are part of a name, French ones first of all: « Léa » and « Lea » are two
+    names, neither numbered nor changed; nor are names a letter or a digit apart."""
+    seated = {player_name(name) for name in ("Lea", "Zoe", "Helene", "Noel", "Bot 1", "Twin")}
+    for typed in ("Léa", "Zoé", "Hélène", "Noël", "Bot 2", "Twins", "Tvvin", "Ali"):
+        shown = player_name(typed)
+        assert unique(shown, seated) == shown == typed
+
+
+def test_a_look_alike_of_a_numbered_name_takes_the_next_number() -> None:
+    seated = {"Twin", "Twin (2)"}
+    assert unique("Тwin", seated) == "Тwin (3)"
+    assert unique("Тwin (2)", seated) == "Тwin (2) (2)"
+
+
+def test_the_confusables_are_unicode_s_own() -> None:
+    """The data is Unicode's `confusables.txt` as published (its header names the
+    version), and the skeleton follows UTS #39: NFD, ignorables out, prototypes, NFD."""
+    header = DATA.read_text(encoding="utf-8-sig").splitlines()[:9]
+    assert header[0] == "# confusables.txt" and header[6].endswith("UTS #39")
+    assert header[7].startswith("# Version: ")
+    mapped = prototypes()
+    assert len(mapped) > 6000
+    assert (mapped["0"], mapped["1"], mapped["I"], mapped["Т"], mapped["m"]) == \
+        ("O", "l", "l", "T", "rn")
+    assert skeleton("Ｍ\u200b1ｌɑ\u0301n") == skeleton("MIlán") == "Mlla\u0301n"
+    assert likeness("Iris") & likeness("lris") and likeness("Iris") & likeness("iris")
+    assert not likeness("Léa") & likeness("Lea")
+
+
+def test_a_bot_takes_the_next_number_beside_a_member_named_like_it() -> None:
+    """A member named « bot 1 » (or « Вot 2 », a Cyrillic В) sat before the bots: the
+    first bot was « Bot 1 (2) ». Bots skip the numbers such names take."""
+    table = Table(id=7, channel_id=1, guild_id=1, host_id=100, locale="fr",
+                  rules=Rules.preset("classic"))
+    table.seats = [table.new_player(100, "bot 1"), table.new_player(101, "Вot 2")]
+    seat_bot(table)
+    seat_bot(table)
+    assert [p.name for p in table.seats] == ["bot 1", "Вot 2", "Bot 3", "Bot 4"]

@@ -6,7 +6,9 @@ its own opaque light background with dark text, which reads the same on Discord'
 light themes, large type and markers for a phone, each line named at its end as well as in
 the legend and drawn with a marker and dash of its own, in colours dark enough to read
 (WCAG contrast), and an alt text with every value.
-Words come from the table's language.
+Words come from the table's language. Names are drawn with a chain of fonts (`families`),
+and a name they cannot draw, or draw like another, stands as « Joueur 3 » (its seat),
+which the alt text and the results message tell.
 
 ``python -m bot.packages.game.chart`` measures the cost of one chart and writes a sample.
 """
@@ -17,6 +19,7 @@ import argparse
 import io
 import math
 import time
+import unicodedata
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -25,13 +28,14 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import to_hex, to_rgb
 from matplotlib.figure import Figure
-from matplotlib.font_manager import FontProperties, findfont
+from matplotlib.font_manager import FontProperties, findfont, fontManager
 from matplotlib.ft2font import FT2Font
 from matplotlib.text import Annotation
 from matplotlib.ticker import MaxNLocator
 
 from bot.graphemes import cut
 from bot.i18n import LocaleLike, plural, t
+from bot.lookalike import likeness
 from bot.packages.rules_text import preset_name
 from bot.packages.text import clipped, unescaped
 from bot.tables.table import Table
@@ -70,6 +74,17 @@ _DASHES = ("-", "--", "-.", ":")
 #: 1024 characters) » (discord-api-docs, developers/resources/message.mdx, Attachment
 #: Structure).
 MAX_ALT = 1024
+# The fonts names are drawn with, tried in this order for each character: matplotlib's
+# DejaVu Sans (Latin, Greek, Cyrillic, Arabic, Hebrew, Georgian, Armenian…), then every
+# « Noto Sans » family the machine has (Google's one design across scripts, under the
+# OFL: Debian's fonts-noto-core and fonts-noto-cjk bring Thai, Devanagari, Chinese,
+# Japanese, Korean… in 133 MB, so the bot leaves them to its host: docs/deploy.md), then
+# matplotlib's STIXGeneral (arrows, technical and mathematical signs, ⌚). Not the Last
+# Resort font matplotlib ends on: it draws every character of a block alike, so that any
+# two Chinese names would read the same.
+PRIMARY = "DejaVu Sans"
+SYMBOLS = "STIXGeneral"
+_WEIGHTS = ("normal", "bold")  # regular for the legend, bold for the lines' ends and title
 
 
 @dataclass(frozen=True)
@@ -83,6 +98,9 @@ class PointsChart:
     names: tuple[str, ...]
     series: tuple[tuple[int, ...], ...]
     alt: str  # the image's description: Discord's alt text (every value), the sandbox's line
+    # The names drawn as their seat instead (``label`` for ``name``, as messages show it).
+    stand_ins: tuple[tuple[str, str], ...] = ()
+    fonts: tuple[str, ...] = (PRIMARY,)  # the families the picture needs, in order
 
 
 def points_chart(table: Table, locale: LocaleLike) -> PointsChart | None:
@@ -97,19 +115,27 @@ def points_chart(table: Table, locale: LocaleLike) -> PointsChart | None:
 
 def chart_of(locale: LocaleLike, names: tuple[str, ...], series: tuple[tuple[int, ...], ...]
              ) -> PointsChart:
-    """The chart of ``series`` (one per name), worded in ``locale``."""
+    """The chart of ``series`` (one per name, in seat order, as messages show them),
+    worded in ``locale``."""
+    typed = tuple(unescaped(name) for name in names)
+    drawn, standing = _labelled(locale, typed)
+    # In the alt text, whole, with the seat's label where the picture has it instead.
+    said = tuple(t(locale, "chart.alt_stand_in", name=name, label=drawn[index])
+                 if index in standing else name for index, name in enumerate(typed))
+    title = t(locale, "chart.title")
     return PointsChart(
-        title=t(locale, "chart.title"),
+        title=title,
         x_label=t(locale, "chart.round"),
         y_label=t(locale, "chart.points"),
-        # Names shown escaped in messages, as typed here, less what the font cannot draw.
-        names=_apart(tuple(drawable(unescaped(name)) for name in names)),
+        names=drawn,
         series=series,
         alt=described(locale, t(locale, "chart.alt",
                                 players=plural(locale, "chart.players", len(names)),
                                 rounds=plural(locale, "n.rounds",
                                               len(series[0]) if series else 0)),
-                      tuple(unescaped(name) for name in names), series),
+                      said, series),
+        stand_ins=tuple((drawn[index], names[index]) for index in sorted(standing)),
+        fonts=needed((title, *drawn)),
     )
 
 
@@ -122,14 +148,16 @@ def rating_chart(locale: LocaleLike, name: str, history: dict[str, list[int]]
     name = unescaped(name)  # as messages show it: escaped
     names = tuple(preset_name(locale, p) for p in presets)
     series = tuple(tuple(history[p]) for p in presets)
+    title = t(locale, "chart.rating_title", name=drawable(name))
     return PointsChart(
-        title=t(locale, "chart.rating_title", name=drawable(name)),
+        title=title,
         x_label=t(locale, "chart.rated_round"),
         y_label=t(locale, "chart.rating"),
         names=names,
         series=series,
         alt=described(locale, t(locale, "chart.rating_alt", name=name, rounds=plural(
             locale, "n.rated", sum(len(v) for v in history.values()))), names, series),
+        fonts=needed((title, *names)),
     )
 
 
@@ -152,33 +180,78 @@ def described(locale: LocaleLike, summary: str, names: tuple[str, ...],
     return cut(summary, MAX_ALT)
 
 
+def families() -> tuple[str, ...]:
+    """The font families the chart may draw names with, in the order tried (see
+    `PRIMARY`): those the machine has, as matplotlib lists them."""
+    installed = {font.name for font in fontManager.ttflist}
+    noto = sorted((name for name in installed if name.startswith("Noto Sans")),
+                  key=lambda name: (name != "Noto Sans", name))
+    return tuple(name for name in (PRIMARY, *noto, SYMBOLS) if name in installed)
+
+
 @cache
-def _glyphs() -> frozenset[int]:
-    """The characters the chart's font draws in both its weights (bold for the names at
-    the lines' ends and the title, regular for the legend)."""
-    maps = (FT2Font(findfont(FontProperties(weight=weight))).get_charmap()
-            for weight in ("normal", "bold"))
+def coverage() -> tuple[tuple[str, frozenset[int]], ...]:
+    """Each of `families` with the characters it draws in both weights (a family without
+    a bold face is drawn bold from its regular one, as matplotlib picks the nearest)."""
+    return tuple((family, _glyphs(family)) for family in families())
+
+
+def _glyphs(family: str) -> frozenset[int]:
+    maps = (FT2Font(findfont(FontProperties(family=family, weight=weight),
+                             fallback_to_default=False)).get_charmap() for weight in _WEIGHTS)
     return frozenset.intersection(*(frozenset(found) for found in maps))
 
 
+def _font_of(character: str) -> str | None:
+    """The first family that draws ``character``; None if none does."""
+    return next((family for family, glyphs in coverage() if ord(character) in glyphs), None)
+
+
+def needed(texts: tuple[str, ...]) -> tuple[str, ...]:
+    """The families ``texts`` need, in `families`' order, the first always: matplotlib
+    then looks each character up along them (font fallback, matplotlib 3.6 and later),
+    and only the fonts a picture needs are read."""
+    used = {_font_of(c) for text in texts for c in text if not c.isspace()}
+    return tuple(family for family, _ in coverage() if family == PRIMARY or family in used)
+
+
 def drawable(name: str) -> str:
-    """``name`` less the characters the chart's font has no glyph for (most emoji, which
+    """``name`` less the characters none of the chart's fonts draws (most emoji, which
     would be drawn as empty boxes), its spaces closed up; « ? » when nothing is left, as
     messages show an empty name. Alt texts keep the name whole: Discord shows emoji."""
-    glyphs = _glyphs()
-    kept = "".join(c for c in name if ord(c) in glyphs or c.isspace())
-    return " ".join(kept.split()) or "?"
+    return _kept(name) or "?"
 
 
-def _apart(names: tuple[str, ...]) -> tuple[str, ...]:
-    """Names that came out the same once drawable (« Zoé 🎉 » and « Zoé 🔥 », two names of
-    emoji only, « ? ») numbered from the second, as tables number players of one name."""
-    seen: dict[str, int] = {}
-    shown = []
-    for name in names:
-        seen[name] = seen.get(name, 0) + 1
-        shown.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
-    return tuple(shown)
+def _kept(name: str) -> str:
+    kept = "".join(c for c in name if c.isspace() or _font_of(c) is not None)
+    return " ".join(kept.split())
+
+
+def _readable(name: str) -> bool:
+    """Whether ``name`` drawn as `drawable` draws it still names its player: something
+    left, and nothing left out but signs (emoji, symbols), no letter or digit (« 王小明 »
+    without a font for it would be « ? », « Ali 王 » a mere « Ali »)."""
+    return bool(_kept(name)) and all(
+        _font_of(c) is not None for c in name if unicodedata.category(c)[0] in "LN")
+
+
+def _labelled(locale: LocaleLike, names: tuple[str, ...]
+              ) -> tuple[tuple[str, ...], frozenset[int]]:
+    """The names as the picture shows them, and which of them are labels: drawable, or
+    their seat's label (« Joueur 3 ») where the fonts would lose a letter or a digit of
+    them, or draw two of them alike (« Zoé 🎉 » and « Zoé 🔥 » both « Zoé », look-alikes
+    by `bot.lookalike`). Labels are never numbered after a name, which could be the
+    table's own « Zoé (2) »: a name drawn like a label is labelled too."""
+    standing = {index for index, name in enumerate(names) if not _readable(name)}
+    while True:
+        shown = [t(locale, "chart.stand_in", n=index + 1) if index in standing
+                 else drawable(name) for index, name in enumerate(names)]
+        keys = [likeness(name) for name in shown]
+        clashing = {index for index, key in enumerate(keys)
+                    if any(key & other for at, other in enumerate(keys) if at != index)}
+        if clashing <= standing:
+            return tuple(shown), frozenset(standing)
+        standing |= clashing
 
 
 def render(chart: PointsChart) -> bytes:
@@ -205,9 +278,10 @@ def draw(chart: PointsChart) -> Figure:
                   color=_contrasted(colour, _LINE_CONTRAST), label=label)
         labels.append(axes.annotate(
             clipped(label, _END_NAME), (rounds[-1], points[-1]), xytext=(_LABEL_SHIFT, 0),
-            textcoords="offset points", va="center", fontsize=12,
+            textcoords="offset points", va="center", fontsize=12, fontfamily=list(chart.fonts),
             color=_contrasted(colour, _TEXT_CONTRAST), fontweight="bold"))
-    axes.set_title(chart.title, fontsize=16, color=_INK, fontweight="bold")
+    axes.set_title(chart.title, fontsize=16, color=_INK, fontweight="bold",
+                   fontfamily=list(chart.fonts))
     axes.set_xlabel(chart.x_label, fontsize=13, color=_INK)
     axes.set_ylabel(chart.y_label, fontsize=13, color=_INK)
     # Rounds and points (or ratings) are whole numbers: no tick between two of them, and
@@ -222,13 +296,14 @@ def draw(chart: PointsChart) -> Figure:
     # Up to four lines the legend fits in a corner; more of them, with long names, would
     # hide the lines it names (eight 32-character names cover half the plot): it goes
     # under the plot then, in two columns, and the picture grows to keep the plot's size.
+    legend = FontProperties(family=list(chart.fonts), size=11)
     if len(chart.names) > _LEGEND_INSIDE:
         rows = -(-len(chart.names) // 2)
         figure.set_figheight(_HEIGHT + rows * _LEGEND_ROW)
-        axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=2, fontsize=11,
+        axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=2, prop=legend,
                     frameon=True, facecolor="white")
     else:
-        axes.legend(loc="upper left", fontsize=11, frameon=True, facecolor="white")
+        axes.legend(loc="upper left", prop=legend, frameon=True, facecolor="white")
     figure.tight_layout()
     _spread(axes, labels)
     return figure
@@ -308,19 +383,26 @@ def spaced(values: list[float], gap: float, low: float = -math.inf,
     return places
 
 
-def _sample() -> PointsChart:
+_SAMPLE = ("Alice", "Bruno", "Chloé", "Dédé")
+
+
+def _sample(names: tuple[str, ...] = _SAMPLE) -> PointsChart:
     """Four players over five rounds of classic points, as a French table shows them."""
     series = ((2, 3, 5, 7, 9), (1, 3, 4, 5, 7), (0, 0, 1, 3, 3), (0, 1, 1, 1, 2))
-    return chart_of("fr", ("Alice", "Bruno", "Chloé", "Dédé"), series)
+    return chart_of("fr", names, series)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--out", type=Path, default=Path("docs/img/points-chart.png"))
+    parser.add_argument("--names", help="four names, comma-separated (« 𝐌𝐚𝐱,王小明,Zoé 🎉,"
+                        "Dédé » needs the fallback fonts and a seat's label)")
     args = parser.parse_args()
-    chart = _sample()
-    render(chart)  # the first chart loads fonts: measured apart
+    chart = _sample(tuple(args.names.split(",")) if args.names else _SAMPLE)
+    first = time.perf_counter()
+    render(chart)  # the first chart reads the fonts and their character maps: apart
+    first = time.perf_counter() - first
     walls, cpus = [], []
     for _ in range(args.repeat):
         wall, cpu = time.perf_counter(), time.thread_time()
@@ -333,7 +415,8 @@ def main() -> None:
     args.out.write_bytes(png)
     print(f"points chart, 4 players × 5 rounds, {len(png)} bytes, {args.repeat} runs: "
           f"CPU median {cpus[len(cpus) // 2] * 1000:.0f} ms (best {cpus[0] * 1000:.0f}), "
-          f"wall median {walls[len(walls) // 2] * 1000:.0f} ms → {args.out}")
+          f"wall median {walls[len(walls) // 2] * 1000:.0f} ms; the first {first * 1000:.0f} "
+          f"ms wall → {args.out}")
 
 
 if __name__ == "__main__":

@@ -117,12 +117,19 @@ def table_screen(table: Table, now: float) -> Screen:
 
 def chart_text(loc: LocaleLike, table: Table) -> list[str]:
     """The end-of-game chart as text, where the bot may not attach it: its alt text has every
-    value, so the results still read completely. Nothing while the chart can be attached
-    (or may be: a restored table has not heard yet, `Table.attach_files`)."""
-    if table.attach_files is not False:
-        return []
+    value, so the results still read completely. While the chart can be attached (or may
+    be: a restored table has not heard yet, `Table.attach_files`), only who the picture
+    shows as their seat (« Joueur 3 », for a name its fonts cannot draw), if anyone."""
     shown = chart.points_chart(table, loc)
-    return [] if shown is None else ["", t(loc, "table.chart_text", chart=shown_text(shown.alt))]
+    if shown is None:
+        return []
+    if table.attach_files is False:
+        return ["", t(loc, "table.chart_text", chart=shown_text(shown.alt))]
+    if not shown.stand_ins:
+        return []
+    pairs = [t(loc, "chart.stand_in_pair", label=label, name=name)
+             for label, name in shown.stand_ins]
+    return ["", t(loc, "table.chart_stand_ins", pairs=join_names(loc, pairs))]
 
 
 def host_name(table: Table) -> str:

@@ -71,6 +71,15 @@ class PresidentBot(Host):
         # https://discord.com/developers/docs/events/gateway#list-of-intents). Message
         # content is privileged and not asked for: the bot reads no message.
         intents.guild_messages = True
+        # GUILD_BAN_ADD and GUILD_AUDIT_LOG_ENTRY_CREATE, so that a player banned or kicked
+        # from the server leaves its tables (`TableService.member_gone`): « GUILD_MODERATION
+        # (1 << 2) - GUILD_AUDIT_LOG_ENTRY_CREATE, GUILD_BAN_ADD, GUILD_BAN_REMOVE », not
+        # privileged (same list), unlike GUILD_MEMBERS, whose GUILD_MEMBER_REMOVE would tell
+        # every member leaving. Discord sends them only where the bot may ban members or
+        # view the audit log (Guild Ban Add, Guild Audit Log Entry Create,
+        # https://discord.com/developers/docs/events/gateway-events): elsewhere the intent
+        # brings nothing.
+        intents.moderation = True
         # The bot reads no message, and the raw delete events need no cache: keeping the
         # channels' last 1,000 messages would only cost memory.
         options.setdefault("max_messages", None)

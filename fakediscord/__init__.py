@@ -62,6 +62,13 @@ Servers: ``fake.add_guild("Le Cercle", locale="fr")`` with ``fake.add_channel(gu
 interactions reach the bot, no channel route is allowed) until ``fake.invite_bot(guild)``;
 ``fake.remove_bot(guild)`` kicks the bot, ``fake.delete_channel(channel)`` deletes a channel.
 
+Moderators: ``fake.ban(guild, bob)`` and ``fake.kick(guild, bob)`` remove a member, the bot
+told as Discord tells it (GUILD_BAN_ADD, GUILD_AUDIT_LOG_ENTRY_CREATE) only with the
+moderation intent and the server-wide permissions they need
+(``fake.set_bot_guild_permissions(guild, view_audit_log=True, ban_members=False)``);
+``fake.time_out(guild, bob, 600)`` times a member out: their interactions carry
+``communication_disabled_until`` and their permissions shrink, and ``bob.slash`` refuses.
+
 Threads: ``fake.add_thread(fake.channel, "partie", alice)`` makes a public thread, where
 posting needs Send Messages in Threads rather than Send Messages
 (``fake.set_bot_permissions(thread, send_messages_in_threads=False)``).

@@ -509,6 +509,25 @@ class TableService:
             if gone:
                 self.refresh(table)
 
+    async def member_gone(self, guild_id: int, user_id: int) -> None:
+        """A moderator banned (or kicked) the user from the server: they can no longer see
+        its channels nor act there, so at each of its tables they leave as a leaver does
+        (a bot finishes their round, a lobby seat frees, the host role passes on), and, as
+        one the host removed, presi does not wait for them. The table is told in its own
+        words; their hand, which they can no longer see, is left alone."""
+        for table in self.registry.in_guild(guild_id):
+            async with table.lock:
+                player = table.player(user_id)
+                if table.closed or player is None:
+                    continue
+                if table.running:
+                    table.remember(LogEntry("ev.member_gone", {"name": player.name}))
+                else:
+                    table.notice = LogEntry("table.member_gone", {"name": player.name})
+                await self.seating.remove(table, user_id, farewell=None)
+                if user_id in table.away:
+                    self.seating.cancel_for_absence(table, user_id, "table.cancelled_gone")
+
     async def removed_from_guild(self, guild_id: int) -> None:
         """The bot was removed from a server: its tables there end (`_vanish`). The hands,
         edited through their players' interactions rather than the channel, say so."""

@@ -145,6 +145,26 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         await self.bot.service.messages_deleted(payload.channel_id, payload.message_ids)
 
     @commands.Cog.listener()
+    async def on_member_ban(self, guild: discord.Guild,
+                            user: discord.User | discord.Member) -> None:
+        """A player banned from the server leaves its tables (`TableService.member_gone`).
+        Discord sends the ban only to a bot that may ban members or view the audit log
+        (Guild Ban Add, https://discord.com/developers/docs/events/gateway-events#guild-ban-add):
+        elsewhere the table learns nothing, and the banned player's turns run out as an
+        absent player's do (docs/deploy.md, « Moderation »)."""
+        await self.bot.service.member_gone(guild.id, user.id)
+
+    @commands.Cog.listener()
+    async def on_audit_log_entry_create(self, entry: discord.AuditLogEntry) -> None:
+        """Where the bot may view the audit log, a kick is told there and nowhere else (its
+        GUILD_MEMBER_REMOVE needs the privileged members intent): the kicked player leaves
+        the server's tables as a banned one does. Every other entry is none of the bot's."""
+        target = entry.target
+        if entry.action in (discord.AuditLogAction.kick, discord.AuditLogAction.ban) \
+                and isinstance(target, discord.Member | discord.User | discord.Object):
+            await self.bot.service.member_gone(entry.guild.id, target.id)
+
+    @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """The bot was kicked or banned from a server (not an outage: discord.py reports
         that as `on_guild_unavailable`)."""

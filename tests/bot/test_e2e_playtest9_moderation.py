@@ -1,0 +1,120 @@
+"""End-to-end: play-test 9, a moderated server. Tables live in servers where moderators
+act: they ban and kick members, time them out, lock and archive threads, take the bot's
+permissions away, delete channels and sweep messages, while games are under way."""
+
+from __future__ import annotations
+
+from bot.client import PresidentBot
+from bot.i18n import t
+from bot.tables.table import Table
+from engine import Phase
+from fakediscord import FakeDiscord, TestUser
+
+from .conftest import LinkedClock
+from .e2e import Player, cid, create_table, message, tick, two_humans_against_a_bot
+
+
+def audit_log_only(fake: FakeDiscord) -> None:
+    """The bot may view the server's audit log and may not ban: what docs/deploy.md asks a
+    server for, so that banned and kicked players leave its tables."""
+    fake.set_bot_guild_permissions(fake.guild, view_audit_log=True, ban_members=False)
+
+
+async def marie_and_bob_in_the_lobby(fake: FakeDiscord, bot: PresidentBot
+                                     ) -> tuple[TestUser, TestUser, Table]:
+    """marie (French) opens a classic table in the French server; bob (English) joins."""
+    fake.guild.locale = "fr"
+    marie = fake.add_user("marie", locale="fr")
+    bob = fake.add_user("bob")
+    table = await create_table(bot, marie)
+    await bob.click(message(bob, table.lobby_message_id), cid(table, "join"))
+    return marie, bob, table
+
+
+async def test_a_player_banned_in_the_lobby_frees_their_seat_and_the_host_role(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the play-test: a moderator banned marie, who hosted a lobby. Her seat stayed,
+    and bob could neither start nor remove her (the member picker no longer offers her) for
+    the 10 minutes a silent host keeps the role. She now leaves as a leaver does: her seat
+    frees, bob hosts, and the lobby says why, in the table's French, pinging nobody."""
+    audit_log_only(fake)
+    marie, bob, table = await marie_and_bob_in_the_lobby(fake, president)
+    fake.ban(fake.guild, marie)
+    await fake.settle()
+    await tick(fake, clock, 1)
+
+    assert table.player(marie.id) is None and table.host_id == bob.id
+    lobby = message(bob, table.lobby_message_id)
+    assert t("fr", "table.member_gone", name="marie") in lobby.content
+    for _ in range(2):
+        await bob.click(lobby, cid(table, "addbot"))
+    await bob.click(lobby, cid(table, "start"))
+    assert table.game is not None
+    fake.assert_no_errors()
+
+
+async def test_a_player_banned_mid_game_leaves_as_a_leaver_does(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """bob is banned in the middle of a round: a bot finishes it for him, the history says
+    he is no longer a member (in French, the table's language), and marie plays on."""
+    audit_log_only(fake)
+    fake.guild.locale = "fr"
+    marie = Player(fake.add_user("marie", locale="fr"))
+    bob = Player(fake.add_user("bob"))
+    table, game = await two_humans_against_a_bot(fake, clock, president, marie, bob)
+    seat = table.seat_of(bob.user.id)
+    fake.ban(fake.guild, bob.user)
+    await fake.settle()
+    await tick(fake, clock, 1)
+
+    assert table.seat_of(bob.user.id) is None and seat in table.left_seats
+    board = message(marie.user, table.table_message_id).content
+    assert t("fr", "ev.member_gone", name="bob") in board
+    assert game.phase is not Phase.GAME_OVER and not table.closed
+    fake.assert_no_errors()
+
+
+async def test_a_presi_player_banned_is_not_waited_for(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """presi waits for a leaver to come back (RULES §10); a banned player cannot, so the
+    game is cancelled at once, as for a player the host removed, and says why."""
+    audit_log_only(fake)
+    marie = Player(fake.add_user("marie", locale="fr"))
+    bob = Player(fake.add_user("bob"))
+    table, _ = await two_humans_against_a_bot(fake, clock, president, marie, bob, "presi")
+    fake.ban(fake.guild, bob.user)
+    await fake.settle()
+    await tick(fake, clock, 1)
+
+    assert table.game is None and not table.away
+    assert table.notice is not None and table.notice.key == "table.cancelled_gone"
+    fake.assert_no_errors()
+
+
+async def test_a_player_kicked_leaves_where_the_bot_reads_the_audit_log(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """A kick sends no ban event; where the bot may view the audit log, its entry tells the
+    bot, and the kicked player leaves the lobby as a banned one does."""
+    audit_log_only(fake)
+    marie, bob, table = await marie_and_bob_in_the_lobby(fake, president)
+    fake.kick(fake.guild, bob)
+    await fake.settle()
+    assert table.player(bob.id) is None and table.host_id == marie.id
+    fake.assert_no_errors()
+
+
+async def test_without_the_audit_log_a_ban_is_not_told_to_the_bot(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """Where the bot may neither ban members nor view the audit log, Discord sends it no
+    ban (Guild Ban Add): the seat stays until a host acts, as docs/deploy.md says."""
+    fake.set_bot_guild_permissions(fake.guild, view_audit_log=False, ban_members=False)
+    _, bob, table = await marie_and_bob_in_the_lobby(fake, president)
+    fake.ban(fake.guild, bob)
+    await fake.settle()
+    assert table.player(bob.id) is not None
+    fake.assert_no_errors()

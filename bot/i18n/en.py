@@ -222,6 +222,7 @@ CATALOGUE: dict[str, str] = {
     "err.setting_invalid": "{knob}: that value is refused ({detail}).",
     "err.form_expired": "This form has expired: open the settings again with `/president settings`.",
     "err.restarting": "The bot is restarting: try again in a moment.",
+    "err.timed_out": "A moderator timed you out on this server until <t:{until}:t> (<t:{until}:R>): you can play again then. Until then your seat waits as an absent player's does.",
     "settings.bad.int": "{knob}: type a whole number from {min} to {max}.",
     "settings.bad.optional_int": "{knob}: type a whole number from {min} to {max}, or “never”.",
     "settings.bad.game_end": "{knob}: type a number of rounds (“5” or “5 rounds”), a score to reach (“11 points”) or “unlimited”.",

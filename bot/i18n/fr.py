@@ -233,6 +233,7 @@ _WRITTEN: dict[str, str] = {
     "err.setting_invalid": "{knob} : cette valeur est refusée ({detail}).",
     "err.form_expired": "Ce formulaire a expiré : rouvre les réglages avec `/president réglages`.",
     "err.restarting": "Le bot redémarre : réessaie dans un instant.",
+    "err.timed_out": "Un modérateur t’a exclu temporairement de ce serveur jusqu’à <t:{until}:t> (<t:{until}:R>) : tu pourras rejouer ensuite. D’ici là, ta place attend comme celle d’un absent.",
     "settings.bad.int": "{knob} : écris un nombre entier de {min} à {max}.",
     "settings.bad.optional_int": "{knob} : écris un nombre entier de {min} à {max}, ou « jamais ».",
     "settings.bad.game_end": "{knob} : écris un nombre de manches (« 5 » ou « 5 manches »), un score à atteindre (« 11 points ») ou « illimité ».",

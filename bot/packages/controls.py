@@ -17,6 +17,7 @@ import discord
 
 from bot.graphemes import cut
 from bot.i18n import plural, t
+from bot.packages.moderation import timed_out
 from bot.tables.service import TableError
 from bot.tables.table import Table
 
@@ -240,6 +241,10 @@ async def route(interaction: discord.Interaction[Any], raw: str, values: list[st
         return
     if table.channel_id != interaction.channel_id or table.guild_id != interaction.guild_id:
         await refuse(interaction, "err.other_channel")
+        return
+    timeout = timed_out(interaction, interaction.client.service.clock.now())
+    if timeout is not None:  # the rule Discord holds their commands to (`moderation`)
+        await answer_privately(interaction, refusal_text(interaction.locale, timeout))
         return
     click = Click(interaction, table, match.group(2), int(match.group(3)), match.group(4),
                   values)

@@ -4,11 +4,16 @@ permissions away, delete channels and sweep messages, while games are under way.
 
 from __future__ import annotations
 
+import pytest
+
 from bot.client import PresidentBot
 from bot.i18n import t
 from bot.tables.table import Table
 from engine import Phase
 from fakediscord import FakeDiscord, TestUser
+from fakediscord.errors import UserActionError
+from fakediscord.forge import Forger
+from fakediscord.state import APPLICATION_COMMAND
 
 from .conftest import LinkedClock
 from .e2e import Player, cid, create_table, message, tick, two_humans_against_a_bot
@@ -117,4 +122,42 @@ async def test_without_the_audit_log_a_ban_is_not_told_to_the_bot(
     fake.ban(fake.guild, bob)
     await fake.settle()
     assert table.player(bob.id) is not None
+    fake.assert_no_errors()
+
+
+async def test_a_member_in_timeout_is_refused_at_the_table_until_it_ends(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """A moderator times bob out for 10 minutes mid-game. His client offers him no
+    command any more (Discord took Use Application Commands away), but his clicks still
+    arrived and played. They are now refused, privately in his English, saying until when,
+    and change nothing; a command forged past his client is refused alike. Once the timeout
+    is over his clicks work again. marie, not timed out, plays on."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    bob = Player(fake.add_user("bob"))
+    table, game = await two_humans_against_a_bot(fake, clock, president, marie, bob)
+    fake.time_out(fake.guild, bob.user, 600)
+    await fake.settle()
+    until = int(clock.now()) + 600
+    refusal = "⚠️ " + t("en", "err.timed_out", until=until)
+
+    with pytest.raises(UserActionError):
+        await bob.user.slash("president hand")
+    version = game.version
+    await bob.user.click(message(bob.user, table.table_message_id), cid(table, "hand"))
+    assert bob.user.last_ephemeral().content == refusal
+    if await bob.act():  # his turn (the deal decides): his play is refused alike
+        assert bob.user.last_ephemeral().content == refusal
+    assert game.version == version and table.seat_of(bob.user.id) is not None
+    forger = Forger(fake)
+    await forger.send(bob.user, APPLICATION_COMMAND,
+                      forger.command(bob.user, "president leave"))
+    assert bob.user.last_ephemeral().content == refusal
+    assert table.seat_of(bob.user.id) is not None
+
+    await marie.user.click(message(marie.user, table.table_message_id), cid(table, "hand"))
+    assert "Ta main" in marie.user.last_ephemeral().content
+    await tick(fake, clock, 601)
+    await bob.user.click(message(bob.user, table.table_message_id), cid(table, "hand"))
+    assert "Your hand" in bob.user.last_ephemeral().content
     fake.assert_no_errors()

@@ -18,6 +18,7 @@ from bot.packages.game.prompts import stop_prompt
 from bot.packages.game.views import show_hand
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.lobby.views import display_name, join, leave
+from bot.packages.moderation import timed_out
 from bot.packages.permissions import absent, not_in_server, require
 from bot.packages.president.rules import rules_embed
 from bot.packages.publisher import NO_PINGS
@@ -91,10 +92,14 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
                                                 ephemeral=True)
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        """During a shutdown no change can be stored any more: say so instead of failing."""
-        if self.bot.stopping:
+        """During a shutdown no change can be stored any more: say so instead of failing.
+        A member in timeout, whom Discord offers no command, is refused one all the same
+        (an older client, a forged payload), as their clicks are (`moderation`)."""
+        refusal = TableError("err.restarting") if self.bot.stopping else \
+            timed_out(interaction, self.bot.service.clock.now())
+        if refusal is not None:
             await interaction.response.send_message(
-                refusal_text(interaction.locale, TableError("err.restarting")), ephemeral=True)
+                refusal_text(interaction.locale, refusal), ephemeral=True)
             return False
         return True
 

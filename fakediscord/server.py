@@ -368,6 +368,16 @@ class FakeDiscord:
         thread.archived, thread.locked = True, locked
         self.gateway.dispatch("THREAD_UPDATE", channel_payload(thread), intent=INTENT_GUILDS)
 
+    def lock_thread(self, thread: Channel, *, locked: bool = True) -> None:
+        """A moderator locks a thread (or with ``locked=False`` unlocks it), leaving it
+        active; the bot gets THREAD_UPDATE. "Users (including bot users) without the
+        `MANAGE_THREADS` permission [...] won't be able to create or update messages in
+        locked threads" (Threads, Locked Threads,
+        https://discord.com/developers/docs/topics/threads#locked-threads)."""
+        assert thread.parent_id is not None, "only threads are locked"
+        thread.locked = locked
+        self.gateway.dispatch("THREAD_UPDATE", channel_payload(thread), intent=INTENT_GUILDS)
+
     def delete_channel(self, channel: Channel) -> None:
         """A moderator deletes a channel or a thread, and with a channel its threads. The bot
         gets CHANNEL_DELETE, or THREAD_DELETE with "just the `id`, `guild_id`, `parent_id`,

@@ -255,6 +255,7 @@ CATALOGUE: dict[str, str] = {
     "err.missing_permission": "I am missing the “{permission}” permission in this channel, so I cannot run a table here: nothing was opened or started. Ask a moderator to grant it.",
     "err.not_in_server": "Only my commands were added to this server, not me: I cannot post a table here, and nothing was opened or started. A server admin can invite me with this link: <{link}>",
     "err.cannot_post": "I can no longer post the table in this channel: I am missing the “{permission}” permission. The table picks up again at the next action once it is granted.",
+    "err.thread_locked": "A moderator locked this thread: I can no longer update the table in it. It picks up again at the next action once the thread is unlocked (or once I am given “Manage Threads”).",
     "perm.view_channel": "View Channel",
     "perm.send_messages": "Send Messages",
     "perm.send_messages_in_threads": "Send Messages in Threads",

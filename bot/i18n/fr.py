@@ -266,6 +266,7 @@ _WRITTEN: dict[str, str] = {
     "err.missing_permission": "Il me manque la permission « {permission} » dans ce salon : je ne peux pas y tenir de table, rien n’a été ouvert ni lancé. Demande à la modération du serveur de me la donner.",
     "err.not_in_server": "Seules mes commandes ont été ajoutées à ce serveur, pas moi : je ne peux pas y poser de table, rien n’a été ouvert ni lancé. Un admin du serveur peut m’inviter avec ce lien : <{link}>",
     "err.cannot_post": "Je n’arrive plus à publier la table dans ce salon : il me manque la permission « {permission} ». La table reprendra à la prochaine action une fois la permission rendue.",
+    "err.thread_locked": "Un modérateur a verrouillé ce fil : je ne peux plus y mettre la table à jour. Elle reprendra à la prochaine action une fois le fil déverrouillé (ou si l’on me donne « Gérer les fils »).",
     "perm.view_channel": "Voir le salon",
     "perm.send_messages": "Envoyer des messages",
     "perm.send_messages_in_threads": "Envoyer des messages dans les fils",

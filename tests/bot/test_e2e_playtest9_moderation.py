@@ -16,7 +16,15 @@ from fakediscord.forge import Forger
 from fakediscord.state import APPLICATION_COMMAND
 
 from .conftest import LinkedClock
-from .e2e import Player, cid, create_table, message, tick, two_humans_against_a_bot
+from .e2e import (
+    Player,
+    cid,
+    create_table,
+    host_against_bots,
+    message,
+    tick,
+    two_humans_against_a_bot,
+)
 
 
 def audit_log_only(fake: FakeDiscord) -> None:
@@ -160,4 +168,43 @@ async def test_a_member_in_timeout_is_refused_at_the_table_until_it_ends(
     await tick(fake, clock, 601)
     await bob.user.click(message(bob.user, table.table_message_id), cid(table, "hand"))
     assert "Your hand" in bob.user.last_ephemeral().content
+    fake.assert_no_errors()
+
+
+async def test_a_locked_thread_is_told_to_its_host_once_and_costs_no_refused_call_per_click(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """A moderator locks the thread of marie's game. The table message could no longer be
+    edited (160005), and every click of hers at the table tried again: one more refused
+    call each (counted by Discord towards the invalid requests), while she was never told
+    why the table stood still. She is now told once, privately in French, that the thread
+    is locked; her clicks cost no call to the channel until it is unlocked, and then the
+    table picks up again."""
+    marie = fake.add_user("marie", locale="fr")
+    thread = fake.add_thread(fake.channel, "partie", marie)
+    await fake.settle()
+    marie.channel = thread
+    fake.set_bot_permissions(fake.channel, manage_threads=False)
+    table = await host_against_bots(president, marie, "classic", 2)
+    await tick(fake, clock, 1)
+    fake.lock_thread(thread)
+    await fake.settle()
+    for _ in range(5):
+        await tick(fake, clock, 1)
+    fake.expect_error(160005)
+    board = message(marie, table.table_message_id)
+
+    told = "⚠️ " + t("fr", "err.thread_locked")
+    for _ in range(3):
+        await marie.click(board, cid(table, "hand"))
+        await tick(fake, clock, 1)
+    notices = [m for m in marie.visible(thread) if m.content == told]
+    assert len(notices) == 1
+    fake.assert_no_errors()  # still the one refused call of the incident
+
+    fake.lock_thread(thread, locked=False)
+    await fake.settle()
+    await marie.click(board, cid(table, "hand"))
+    await tick(fake, clock, 1)
+    assert message(marie, table.table_message_id).content != board.content
     fake.assert_no_errors()

@@ -32,6 +32,7 @@ from bot.tables.registry import Registry
 from bot.tables.seating import Seating
 from bot.tables.table import HandLink, LogEntry, Player, Table
 from bot.tables.timers import Scheduler
+from bot.tables.vanished import VanishedTables
 from engine import Card, Event, Game, Phase, Rules
 from engine.bots import LEVELS, Bot
 from engine.events import GameOver, RoundOver
@@ -83,6 +84,7 @@ class TableService:
                                changed=self._changed, close=self._close,
                                to_lobby=self._back_to_lobby)
         self.actions = 0  # engine transitions applied since start, for metrics
+        self.vanished = VanishedTables(clock)
 
     @property
     def store(self) -> TableStore | None:
@@ -483,13 +485,18 @@ class TableService:
 
     # ------------------------------------------------------------------ the table's end
 
-    async def channel_deleted(self, channel_id: int) -> None:
-        """The table's channel or thread was deleted, and every message in it, its players'
-        hands included: the table ends (`_vanish`) with nothing left to edit. A channel
-        takes its threads' tables with it: discord.py reports only the threads it holds,
-        and it drops archived ones."""
+    async def channel_deleted(self, channel_id: int, name: str | None = None) -> None:
+        """The table's channel or thread (`name`, when known) was deleted, and every message
+        in it, its players' hands included: the table ends (`_vanish`) with nothing left to
+        edit, and its players are owed the word (`vanished`). A channel takes its threads'
+        tables with it: discord.py reports only the threads it holds, and it drops archived
+        ones."""
         for table in self.registry.tables():
             if channel_id in (table.channel_id, table.parent_id):
+                if table.guild_id is not None and not table.closed:
+                    players = [*table.humans(), *table.queue]
+                    self.vanished.record(table.guild_id, [p.user_id for p in players
+                                                          if p.user_id is not None], name)
                 await self._vanish(table, hands=False)
 
     async def messages_deleted(self, channel_id: int, message_ids: Collection[int]) -> None:

@@ -208,3 +208,42 @@ async def test_a_locked_thread_is_told_to_its_host_once_and_costs_no_refused_cal
     await tick(fake, clock, 1)
     assert message(marie, table.table_message_id).content != board.content
     fake.assert_no_errors()
+
+
+async def test_players_of_a_table_whose_channel_was_deleted_are_told_at_their_next_action(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the play-test: a moderator deleted #cartes during marie's game with bob, and
+    zoé waiting for the next one. The table ended, but the bot had nowhere to say so: bob's
+    next /president hand said only that there was no table, and nobody learnt what had
+    happened. Each of them is now told once, privately and in their language, at their
+    next command or click on the server, whatever it answers."""
+    fake.guild.locale = "fr"
+    cartes = fake.add_channel(fake.guild, "cartes")
+    belote = fake.add_channel(fake.guild, "belote")
+    marie = Player(fake.add_user("marie", locale="fr"))
+    bob = Player(fake.add_user("bob"))
+    zoe = fake.add_user("zoé", locale="fr")
+    for user in (marie.user, bob.user, zoe):
+        user.channel = cartes
+    table, _ = await two_humans_against_a_bot(fake, clock, president, marie, bob)
+    await zoe.click(message(zoe, table.table_message_id), cid(table, "join"))
+    assert table.queued(zoe.id)
+    fake.delete_channel(cartes)
+    await fake.settle()
+    assert table.closed
+    told_fr = t("fr", "vanished.named", channel="cartes")
+
+    await bob.user.slash("president hand", channel=belote)  # a refusal, then the word
+    shown = [m.content for m in bob.user.visible(belote) if m.ephemeral]
+    assert shown == ["⚠️ " + t("en", "err.no_table"), t("en", "vanished.named", channel="cartes")]
+    await bob.user.slash("president hand", channel=belote)  # once
+    assert bob.user.last_ephemeral(belote).content == "⚠️ " + t("en", "err.no_table")
+
+    marie.user.channel = zoe.channel = belote
+    lobby = await create_table(president, marie.user)  # a command that succeeds
+    assert marie.user.last_ephemeral(belote).content == told_fr
+    await zoe.click(message(zoe, lobby.lobby_message_id), cid(lobby, "join"))  # a click
+    assert zoe.last_ephemeral(belote).content == told_fr
+    assert lobby.seat_of(zoe.id) is not None
+    fake.assert_no_errors()

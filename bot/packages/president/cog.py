@@ -13,7 +13,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from bot.i18n import join_names, public_locale, t
 from bot.i18n.translator import ls
-from bot.packages.controls import refusal_text
+from bot.packages.controls import refusal_text, tell_vanished
 from bot.packages.game.prompts import stop_prompt
 from bot.packages.game.views import show_hand
 from bot.packages.lobby.display import lobby_screen
@@ -115,11 +115,14 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
+        await tell_vanished(interaction)
 
     @commands.Cog.listener()
     async def on_app_command_completion(self, interaction: Interaction,
                                         command: object) -> None:
-        """A command used at a table is someone acting there (see `Publisher.acted`)."""
+        """A command used at a table is someone acting there (see `Publisher.acted`). Any
+        command tells its user of their tables whose channel was deleted (`vanished`)."""
+        await tell_vanished(interaction)
         if interaction.channel_id is None:
             return
         table = self.bot.service.registry.in_channel(interaction.channel_id)
@@ -131,12 +134,14 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         """A table's channel was deleted (discord.py also reports its threads as deleted)."""
-        await self.bot.service.channel_deleted(channel.id)
+        await self.bot.service.channel_deleted(channel.id, channel.name)
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         """Raw: a thread the cache does not hold (an archived one) may hold a table."""
-        await self.bot.service.channel_deleted(payload.thread_id)
+        thread = payload.thread
+        await self.bot.service.channel_deleted(payload.thread_id,
+                                               thread.name if thread is not None else None)
 
     @commands.Cog.listener()
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:

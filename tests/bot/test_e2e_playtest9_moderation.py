@@ -4,9 +4,12 @@ permissions away, delete channels and sweep messages, while games are under way.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.client import PresidentBot
+from bot.packages.game import chart
 from bot.i18n import t
 from bot.tables.table import Table
 from engine import Phase
@@ -18,10 +21,13 @@ from fakediscord.state import APPLICATION_COMMAND
 from .conftest import LinkedClock
 from .e2e import (
     Player,
+    alice_and_bob_stored,
     cid,
     create_table,
     host_against_bots,
     message,
+    play_every_round,
+    play_until,
     tick,
     two_humans_against_a_bot,
 )
@@ -246,4 +252,45 @@ async def test_players_of_a_table_whose_channel_was_deleted_are_told_at_their_ne
     await zoe.click(message(zoe, lobby.lobby_message_id), cid(lobby, "join"))  # a click
     assert zoe.last_ephemeral(belote).content == told_fr
     assert lobby.seat_of(zoe.id) is not None
+    fake.assert_no_errors()
+
+
+async def test_a_channel_purged_between_rounds_and_at_the_end_loses_no_answer(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """A moderation bot purges the channel (one MESSAGE_DELETE_BULK of every message in it)
+    after the first round, and again at the game's end. Checked, nothing to fix: the round's
+    results come back with « Next », the hands (ephemeral, which nobody else can delete)
+    play on, the final results come back with their chart, and /president history, read
+    from storage, still lists the game and draws its chart."""
+    bot, alice, bob, table, game = await alice_and_bob_stored(fake, clock, tmp_path, "rounds:2")
+
+    def purge() -> None:
+        public = [m for m in fake.messages() if not m.ephemeral]
+        fake.delete_messages(fake.channel, public)
+
+    await play_until(fake, clock, [alice, bob], lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    purge()
+    await fake.settle()
+    await tick(fake, clock, 1)
+    board = message(alice.user, table.table_message_id)
+    await alice.user.click(board, cid(table, "next", game.version))
+    await tick(fake, clock, 1)
+    assert game.round_no == 2
+    await play_every_round(fake, clock, table, [alice, bob])
+    await tick(fake, clock, 1)
+    await bot.service.drain()
+    purge()
+    await fake.settle()
+    await tick(fake, clock, 1)
+    results = message(bob.user, table.table_message_id)
+    assert results.attachments == (chart.FILENAME,)
+
+    await bob.user.slash("president history")
+    listed = bob.user.last_ephemeral()
+    assert "2 rounds" in listed.text
+    await bob.user.select(listed, [listed.select().options[0].value])
+    assert bob.user.last_ephemeral().attachments == (chart.FILENAME,)
+    await fake.disconnect(bot)
     fake.assert_no_errors()

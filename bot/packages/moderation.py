@@ -11,9 +11,10 @@ to: a click at a table plays, joins or leaves in public messages, what the timeo
 and a member able to play by buttons but not by commands would meet half a rule that depends
 on their client. So while ``communication_disabled_until`` (the interaction's member object,
 https://discord.com/developers/docs/resources/guild#guild-member-object) is in the future,
-their clicks and forms are refused, privately and in their language, saying when they may
-play again, and change nothing; their seat waits as an absent player's does (turn timer,
-then the autopilot; `/president resume` once the timeout is over).
+their clicks and forms at a table are refused, privately and in their language, saying when
+they may play again, and change nothing (the history's menus, which only read, stay open to
+them); their seat waits as an absent player's does (turn timer, then the autopilot;
+`/president resume` once the timeout is over).
 """
 
 from __future__ import annotations

@@ -294,3 +294,26 @@ async def test_a_channel_purged_between_rounds_and_at_the_end_loses_no_answer(
     assert bob.user.last_ephemeral().attachments == (chart.FILENAME,)
     await fake.disconnect(bot)
     fake.assert_no_errors()
+
+
+async def test_a_deleted_thread_the_bot_no_longer_held_is_told_without_its_name(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """marie's game was in a thread a moderator archived (discord.py then drops it), then
+    deleted: the bot hears only the thread's id, so it cannot name it, and tells her that
+    one of her tables on this server ended with its channel."""
+    marie = fake.add_user("marie", locale="fr")
+    thread = fake.add_thread(fake.channel, "partie", marie)
+    await fake.settle()
+    marie.channel = thread
+    table = await host_against_bots(president, marie, "classic", 2)
+    await tick(fake, clock, 1)
+    fake.archive_thread(thread)
+    await fake.settle()
+    fake.delete_channel(thread)
+    await fake.settle()
+    assert table.closed
+
+    await marie.slash("president rules", channel=fake.channel)
+    assert marie.last_ephemeral(fake.channel).content == t("fr", "vanished.unnamed")
+    fake.assert_no_errors()

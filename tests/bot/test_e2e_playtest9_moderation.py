@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from bot.client import PresidentBot
-from bot.packages.game import chart
 from bot.i18n import t
+from bot.packages.game import chart
 from bot.tables.table import Table
 from engine import Phase
 from fakediscord import FakeDiscord, TestUser

@@ -37,6 +37,7 @@ from bot.tables.persistence import StorageStore
 from bot.tables.restore import restore_tables
 from bot.tables.service import TableService
 from bot.tables.timers import STOP_PATIENCE
+from bot.tables.vanished import KEEP_SECONDS as VANISHED_KEEP_SECONDS
 
 log = logging.getLogger(__name__)
 
@@ -182,6 +183,9 @@ class PresidentBot(Host):
                                         shard_ids=shard_ids, shard_count=shard_count)
         self.metrics.restore.set(time.perf_counter() - started)
         log.info("restored %d table(s)", restored)
+        since = datetime.fromtimestamp(clock.now() - VANISHED_KEEP_SECONDS, UTC)
+        self.service.vanished.load(await self.storage.vanished_since(
+            since, shard_ids=shard_ids, shard_count=shard_count))
 
     def snapshot_written(self, lag: float) -> None:
         """A snapshot was stored `lag` seconds after the oldest change it carries (what a

@@ -154,7 +154,8 @@ async def tell_vanished(interaction: discord.Interaction[Any]) -> None:
     to say it. Privately, in their language, after the answer they asked for."""
     if interaction.guild_id is None:
         return
-    owed = interaction.client.service.vanished.take(interaction.guild_id, interaction.user.id)
+    owed = await interaction.client.service.vanished.take(interaction.guild_id,
+                                                          interaction.user.id)
     if owed:  # a channel's table and its threads' are one line: the threads went with it
         await answer_privately(interaction, "\n".join(dict.fromkeys(
             t(interaction.locale, "vanished.unnamed") if table.channel is None else

@@ -94,6 +94,7 @@ class TableService:
     @store.setter
     def store(self, store: TableStore | None) -> None:
         self.outbox.store = store
+        self.vanished.store = store
 
     # ------------------------------------------------------------------ lobby
 
@@ -495,8 +496,8 @@ class TableService:
             if channel_id in (table.channel_id, table.parent_id):
                 if table.guild_id is not None and not table.closed:
                     players = [*table.humans(), *table.queue]
-                    self.vanished.record(table.guild_id, [p.user_id for p in players
-                                                          if p.user_id is not None], name)
+                    await self.vanished.record(table.guild_id, [
+                        p.user_id for p in players if p.user_id is not None], name)
                 await self._vanish(table, hands=False)
 
     async def messages_deleted(self, channel_id: int, message_ids: Collection[int]) -> None:

@@ -23,11 +23,14 @@ from .e2e import (
     Player,
     alice_and_bob_stored,
     cid,
+    connect_bot,
     create_table,
+    database_url,
     host_against_bots,
     message,
     play_every_round,
     play_until,
+    restart,
     tick,
     two_humans_against_a_bot,
 )
@@ -316,4 +319,31 @@ async def test_a_deleted_thread_the_bot_no_longer_held_is_told_without_its_name(
 
     await marie.slash("president rules", channel=fake.channel)
     assert marie.last_ephemeral(fake.channel).content == t("fr", "vanished.unnamed")
+    fake.assert_no_errors()
+
+
+async def test_what_players_are_owed_of_a_deleted_channel_survives_a_restart(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """#cartes is deleted during marie's game, and the bot is redeployed before she comes
+    back: the restarted bot still owes her the word, and tells her once."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    cartes = fake.add_channel(fake.guild, "cartes")
+    marie = fake.add_user("marie", locale="fr")
+    marie.channel = cartes
+    await host_against_bots(bot, marie, "classic", 2)
+    await tick(fake, clock, 1)
+    fake.delete_channel(cartes)
+    await fake.settle()
+
+    again = await restart(fake, clock, bot, url)
+    await marie.slash("president rules", channel=fake.channel)
+    assert marie.last_ephemeral(fake.channel).content == t("fr", "vanished.named",
+                                                           channel="cartes")
+    await marie.slash("president rules", channel=fake.channel)
+    assert marie.last_ephemeral(fake.channel).embeds  # the rules alone
+    again = await restart(fake, clock, again, url)  # told: not owed any more
+    assert len(again.service.vanished) == 0
+    await fake.disconnect(again)
     fake.assert_no_errors()

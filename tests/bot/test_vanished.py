@@ -10,30 +10,33 @@ from bot.tables.clock import ManualClock
 from bot.tables.vanished import KEEP_SECONDS, PER_PLAYER, VanishedTables
 
 
-def test_a_player_is_told_once_of_their_latest_tables_on_that_server_only() -> None:
+async def test_a_player_is_told_once_of_their_latest_tables_on_that_server_only() -> None:
     owed = VanishedTables(ManualClock())
     for n in range(PER_PLAYER + 2):
-        owed.record(1, [10, 11], f"salon-{n}")
-    assert owed.take(2, 10) == []  # another server's
-    assert [v.channel for v in owed.take(1, 10)] == [f"salon-{n}" for n in range(2, PER_PLAYER + 2)]
-    assert owed.take(1, 10) == []
+        await owed.record(1, [10, 11], f"salon-{n}")
+    assert await owed.take(2, 10) == []  # another server's
+    assert [v.channel for v in await owed.take(1, 10)] == [
+        f"salon-{n}" for n in range(2, PER_PLAYER + 2)]
+    assert await owed.take(1, 10) == []
     assert len(owed) == 1  # 11 still waits
 
 
-def test_a_word_older_than_a_week_is_dropped() -> None:
+async def test_a_word_older_than_a_week_is_dropped() -> None:
     clock = ManualClock()
     owed = VanishedTables(clock)
-    owed.record(1, [10], "cartes")
+    await owed.record(1, [10], "cartes")
     clock.advance(KEEP_SECONDS + 1)
-    assert owed.take(1, 10) == []
+    assert await owed.take(1, 10) == []
 
 
-def test_past_the_limit_the_oldest_players_go_first(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_past_the_limit_the_oldest_players_go_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(vanished, "LIMIT", 3)
     owed = VanishedTables(ManualClock())
-    owed.record(1, [10, 11], "a")
-    owed.record(1, [12], "b")
-    owed.record(1, [10], "c")  # 10 is owed anew: the newest
-    owed.record(1, [13], "d")
-    assert len(owed) == 3 and owed.take(1, 11) == []
-    assert [v.channel for v in owed.take(1, 10)] == ["a", "c"]
+    await owed.record(1, [10, 11], "a")
+    await owed.record(1, [12], "b")
+    await owed.record(1, [10], "c")  # 10 is owed anew: the newest
+    await owed.record(1, [13], "d")
+    assert len(owed) == 3 and await owed.take(1, 11) == []
+    assert [v.channel for v in await owed.take(1, 10)] == ["a", "c"]

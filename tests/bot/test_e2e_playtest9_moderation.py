@@ -56,10 +56,10 @@ async def marie_and_bob_in_the_lobby(fake: FakeDiscord, bot: PresidentBot
 async def test_a_player_banned_in_the_lobby_frees_their_seat_and_the_host_role(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
-    """From the play-test: a moderator banned marie, who hosted a lobby. Her seat stayed,
-    and bob could neither start nor remove her (the member picker no longer offers her) for
-    the 10 minutes a silent host keeps the role. She now leaves as a leaver does: her seat
-    frees, bob hosts, and the lobby says why, in the table's French, pinging nobody."""
+    """From the play-test: a moderator banned marie, who hosted a lobby. Her seat stayed
+    and so did her role: bob could neither start nor seat a bot for the 10 minutes a silent
+    host keeps it. She now leaves as a leaver does: her seat frees, bob hosts, and the lobby
+    says why, in the table's French, naming her without a mention."""
     audit_log_only(fake)
     marie, bob, table = await marie_and_bob_in_the_lobby(fake, president)
     fake.ban(fake.guild, marie)
@@ -69,6 +69,7 @@ async def test_a_player_banned_in_the_lobby_frees_their_seat_and_the_host_role(
     assert table.player(marie.id) is None and table.host_id == bob.id
     lobby = message(bob, table.lobby_message_id)
     assert t("fr", "table.member_gone", name="marie") in lobby.content
+    assert f"<@{marie.id}>" not in lobby.content
     for _ in range(2):
         await bob.click(lobby, cid(table, "addbot"))
     await bob.click(lobby, cid(table, "start"))

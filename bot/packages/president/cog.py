@@ -93,8 +93,8 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """During a shutdown no change can be stored any more: say so instead of failing.
-        A member in timeout, whom Discord offers no command, is refused one all the same
-        (an older client, a forged payload), as their clicks are (`moderation`)."""
+        A member in timeout, whom Discord offers no command, is refused one that arrives all
+        the same (an older client, a forged payload): Discord's own rule (`moderation`)."""
         refusal = TableError("err.restarting") if self.bot.stopping else \
             timed_out(interaction, self.bot.service.clock.now())
         if refusal is not None:

@@ -76,7 +76,7 @@ posting needs Send Messages in Threads rather than Send Messages
 Known limitations: guild text channels and their public threads only (no DMs, private or
 archived threads, thread members, reactions, typing, role
 overwrites: everyone has @everyone's permissions and the bot owns every guild, but
-its permissions can be set per channel); users
+its permissions can be set per channel, and server-wide for the moderation events); users
 cannot post plain messages; users pick only in string selects; no autocomplete, context
 menus, or role/mentionable/attachment options; one application per fake; the gateway
 neither compresses nor replays events missed during a drop; rate limits (off by default)

@@ -13,8 +13,8 @@ on their client. So while ``communication_disabled_until`` (the interaction's me
 https://discord.com/developers/docs/resources/guild#guild-member-object) is in the future,
 their clicks and forms at a table are refused, privately and in their language, saying when
 they may play again, and change nothing (the history's menus, which only read, stay open to
-them); their seat waits as an absent player's does (turn timer, then the autopilot;
-`/president resume` once the timeout is over).
+them); their seat waits as an absent player's does (each turn played when its timer runs out, or
+by the autopilot where the rules call it; `/president resume` once the timeout is over).
 """
 
 from __future__ import annotations

@@ -37,6 +37,7 @@ from bot.tables.persistence import StorageStore
 from bot.tables.restore import restore_tables
 from bot.tables.service import TableService
 from bot.tables.timers import STOP_PATIENCE
+from bot.tables.vanished import KEEP_SECONDS as VANISHED_KEEP_SECONDS
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +72,15 @@ class PresidentBot(Host):
         # https://discord.com/developers/docs/events/gateway#list-of-intents). Message
         # content is privileged and not asked for: the bot reads no message.
         intents.guild_messages = True
+        # GUILD_BAN_ADD and GUILD_AUDIT_LOG_ENTRY_CREATE, so that a player banned or kicked
+        # from the server leaves its tables (`TableService.member_gone`): « GUILD_MODERATION
+        # (1 << 2) - GUILD_AUDIT_LOG_ENTRY_CREATE, GUILD_BAN_ADD, GUILD_BAN_REMOVE », not
+        # privileged (same list), unlike GUILD_MEMBERS, whose GUILD_MEMBER_REMOVE would tell
+        # every member leaving. Discord sends them only where the bot may ban members or
+        # view the audit log (Guild Ban Add, Guild Audit Log Entry Create,
+        # https://discord.com/developers/docs/events/gateway-events): elsewhere the intent
+        # brings nothing.
+        intents.moderation = True
         # The bot reads no message, and the raw delete events need no cache: keeping the
         # channels' last 1,000 messages would only cost memory.
         options.setdefault("max_messages", None)
@@ -173,6 +183,9 @@ class PresidentBot(Host):
                                         shard_ids=shard_ids, shard_count=shard_count)
         self.metrics.restore.set(time.perf_counter() - started)
         log.info("restored %d table(s)", restored)
+        since = datetime.fromtimestamp(clock.now() - VANISHED_KEEP_SECONDS, UTC)
+        self.service.vanished.load(await self.storage.vanished_since(
+            since, shard_ids=shard_ids, shard_count=shard_count))
 
     def snapshot_written(self, lag: float) -> None:
         """A snapshot was stored `lag` seconds after the oldest change it carries (what a

@@ -62,6 +62,13 @@ Servers: ``fake.add_guild("Le Cercle", locale="fr")`` with ``fake.add_channel(gu
 interactions reach the bot, no channel route is allowed) until ``fake.invite_bot(guild)``;
 ``fake.remove_bot(guild)`` kicks the bot, ``fake.delete_channel(channel)`` deletes a channel.
 
+Moderators: ``fake.ban(guild, bob)`` and ``fake.kick(guild, bob)`` remove a member, the bot
+told as Discord tells it (GUILD_BAN_ADD, GUILD_AUDIT_LOG_ENTRY_CREATE) only with the
+moderation intent and the server-wide permissions they need
+(``fake.set_bot_guild_permissions(guild, view_audit_log=True, ban_members=False)``);
+``fake.time_out(guild, bob, 600)`` times a member out: their interactions carry
+``communication_disabled_until`` and their permissions shrink, and ``bob.slash`` refuses.
+
 Threads: ``fake.add_thread(fake.channel, "partie", alice)`` makes a public thread, where
 posting needs Send Messages in Threads rather than Send Messages
 (``fake.set_bot_permissions(thread, send_messages_in_threads=False)``).
@@ -69,7 +76,7 @@ posting needs Send Messages in Threads rather than Send Messages
 Known limitations: guild text channels and their public threads only (no DMs, private or
 archived threads, thread members, reactions, typing, role
 overwrites: everyone has @everyone's permissions and the bot owns every guild, but
-its permissions can be set per channel); users
+its permissions can be set per channel, and server-wide for the moderation events); users
 cannot post plain messages; users pick only in string selects; no autocomplete, context
 menus, or role/mentionable/attachment options; one application per fake; the gateway
 neither compresses nor replays events missed during a drop; rate limits (off by default)

@@ -86,6 +86,12 @@ class TestUser:
         fake = self._fake
         where = channel or self.channel
         guild = self._guild_of(where)
+        until = guild.timeouts.get(self.id)
+        if until is not None and until > fake.clock.now() and self.id != guild.owner_id:
+            # Timed out, they lost USE_APPLICATION_COMMANDS ("Allows members to use
+            # application commands", Permissions; Permissions For Timed Out Members,
+            # https://discord.com/developers/docs/topics/permissions): no command to run.
+            raise UserActionError(f"{self.name} is timed out in {guild.name} until {until}")
         name, *words = command.split()
         synced = fake.commands.find(guild.id, name)
         if synced is None:

@@ -19,6 +19,7 @@ from .state import World
 HEARTBEAT_INTERVAL_MS = 41_250
 INTENT_GUILDS = 1 << 0
 INTENT_GUILD_MEMBERS = 1 << 1
+INTENT_GUILD_MODERATION = 1 << 2
 INTENT_GUILD_MESSAGES = 1 << 9
 # Not an event of its own: without it, a user's message arrives with its content emptied
 # (see `Gateway.dispatch`'s ``without_content``).

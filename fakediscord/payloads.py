@@ -30,6 +30,19 @@ READ_MESSAGE_HISTORY = 1 << 16
 MENTION_EVERYONE = 1 << 17
 USE_EXTERNAL_EMOJIS = 1 << 18
 MANAGE_THREADS = 1 << 34
+# Server-wide permissions behind the moderation events (Gateway Events, Guild Ban Add and
+# Guild Audit Log Entry Create, https://discord.com/developers/docs/events/gateway-events).
+BAN_MEMBERS = 1 << 2
+VIEW_AUDIT_LOG = 1 << 7
+GUILD_PERMISSIONS = {
+    "ban_members": BAN_MEMBERS,
+    "view_audit_log": VIEW_AUDIT_LOG,
+}
+# "Timed out members will temporarily lose all permissions except `VIEW_CHANNEL` and
+# `READ_MESSAGE_HISTORY`. Owners and admin users with `ADMINISTRATOR` permissions are
+# exempt" (Permissions For Timed Out Members,
+# https://discord.com/developers/docs/topics/permissions#permissions-for-timed-out-members).
+TIMED_OUT_PERMISSIONS = VIEW_CHANNEL | READ_MESSAGE_HISTORY
 CHANNEL_PERMISSIONS = {
     "view_channel": VIEW_CHANNEL,
     "send_messages": SEND_MESSAGES,
@@ -82,7 +95,7 @@ def member_payload(world: World, guild: Guild, user_id: int) -> dict[str, Any]:
         "avatar": None,
         "banner": None,
         "premium_since": None,
-        "communication_disabled_until": None,
+        "communication_disabled_until": iso(guild.timeouts.get(user_id)),
         "deaf": False,
         "mute": False,
         "pending": False,
@@ -90,8 +103,24 @@ def member_payload(world: World, guild: Guild, user_id: int) -> dict[str, Any]:
     }
 
 
-def permissions_of(guild: Guild, user_id: int) -> int:
-    return ALL_PERMISSIONS if user_id == guild.owner_id else EVERYONE_PERMISSIONS
+def permissions_of(guild: Guild, user_id: int, now: datetime | None = None) -> int:
+    """The member's server-wide permissions; at ``now``, a member in timeout keeps only
+    `TIMED_OUT_PERMISSIONS` (the owner is exempt; the fake has no administrator role)."""
+    if user_id == guild.owner_id:
+        return ALL_PERMISSIONS
+    bits = EVERYONE_PERMISSIONS
+    until = guild.timeouts.get(user_id)
+    if now is not None and until is not None and until > now:
+        return bits & TIMED_OUT_PERMISSIONS
+    return bits
+
+
+def bot_guild_permissions(guild: Guild) -> int:
+    """What the bot may do server-wide: everything as the fake makes it the owner, unless a
+    test set `Guild.bot_permissions` (the roles an invitation gave it)."""
+    if guild.bot_permissions is not None:
+        return guild.bot_permissions
+    return permissions_of(guild, guild.owner_id)
 
 
 def bot_permissions(world: World, channel: Channel) -> int:
@@ -107,7 +136,7 @@ def bot_permissions(world: World, channel: Channel) -> int:
         return channel.bot_permissions
     if channel.parent_id is not None:  # "Threads generally inherit permissions from the
         return bot_permissions(world, world.channel(channel.parent_id))  # parent channel"
-    return permissions_of(world.guilds[channel.guild_id], world.bot.id)
+    return bot_guild_permissions(world.guilds[channel.guild_id])
 
 
 # What an app whose bot user is not in the guild may do there: "For apps without a bot user
@@ -296,7 +325,7 @@ def interaction_payload(world: World, interaction: InteractionRecord) -> dict[st
     guild = world.guilds[interaction.guild_id]
     user = world.users[interaction.user_id]
     member = member_payload(world, guild, user.id)
-    member["permissions"] = str(permissions_of(guild, user.id))
+    member["permissions"] = str(permissions_of(guild, user.id, world.clock.now()))
     channel = channel_payload(world.channels[interaction.channel_id])
     channel["permissions"] = member["permissions"]
     payload: dict[str, Any] = {

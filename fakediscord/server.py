@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import socket
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from datetime import timedelta
 from typing import Any
 
 import discord
@@ -18,16 +19,29 @@ from .calls import INVALID_REQUEST_WINDOW, CallLog, CallRecord, RateLimit
 from .client import TestUser
 from .clock import FakeClock
 from .commands import CommandRegistry
-from .gateway import INTENT_GUILD_MEMBERS, INTENT_GUILDS, SHARD_SHIFT, Gateway, GatewayLimits
+from .errors import UserActionError
+from .gateway import (
+    INTENT_GUILD_MEMBERS,
+    INTENT_GUILD_MODERATION,
+    INTENT_GUILDS,
+    SHARD_SHIFT,
+    Gateway,
+    GatewayLimits,
+)
 from .interactions import InteractionHub
 from .latency import Latency, LatencyConfig
 from .messages import MessageWriter
 from .payloads import (
+    BAN_MEMBERS,
     CHANNEL_PERMISSIONS,
+    GUILD_PERMISSIONS,
+    VIEW_AUDIT_LOG,
+    bot_guild_permissions,
     bot_permissions,
     channel_payload,
     guild_payload,
     member_payload,
+    user_payload,
 )
 from .ratelimits import RateLimitConfig, RateLimiter
 from .rest import API, GATEWAY_PATH, Rest
@@ -301,6 +315,8 @@ class FakeDiscord:
 
     def add_member(self, guild: Guild, user: TestUser) -> None:
         """Make ``user`` join ``guild``; a bot with the members intent hears about it."""
+        if user.id in guild.bans:
+            raise UserActionError(f"{user.name} is banned from {guild.name}")
         guild.members[user.id] = self.clock.now()
         member = member_payload(self.world, guild, user.id)
         self.gateway.dispatch(
@@ -350,6 +366,16 @@ class FakeDiscord:
         the REST routes enforce it (:meth:`Rest._in_archived`)."""
         assert thread.parent_id is not None, "only threads are archived"
         thread.archived, thread.locked = True, locked
+        self.gateway.dispatch("THREAD_UPDATE", channel_payload(thread), intent=INTENT_GUILDS)
+
+    def lock_thread(self, thread: Channel, *, locked: bool = True) -> None:
+        """A moderator locks a thread (or with ``locked=False`` unlocks it), leaving it
+        active; the bot gets THREAD_UPDATE. "Users (including bot users) without the
+        `MANAGE_THREADS` permission [...] won't be able to create or update messages in
+        locked threads" (Threads, Locked Threads,
+        https://discord.com/developers/docs/topics/threads#locked-threads)."""
+        assert thread.parent_id is not None, "only threads are locked"
+        thread.locked = locked
         self.gateway.dispatch("THREAD_UPDATE", channel_payload(thread), intent=INTENT_GUILDS)
 
     def delete_channel(self, channel: Channel) -> None:
@@ -411,6 +437,68 @@ class FakeDiscord:
             flag = CHANNEL_PERMISSIONS[name]
             bits = bits | flag if on else bits & ~flag
         channel.bot_permissions = bits
+
+    def set_bot_guild_permissions(self, guild: Guild, **allowed: bool) -> None:
+        """Grant (True) or take away (False) the bot's server-wide permissions named in
+        :data:`GUILD_PERMISSIONS`, as its roles would; the others stay as they were."""
+        bits = bot_guild_permissions(guild)
+        for name, on in allowed.items():
+            if name not in GUILD_PERMISSIONS:
+                raise ValueError(f"unknown permission {name!r}: {sorted(GUILD_PERMISSIONS)}")
+            flag = GUILD_PERMISSIONS[name]
+            bits = bits | flag if on else bits & ~flag
+        guild.bot_permissions = bits
+
+    def ban(self, guild: Guild, user: TestUser, *, by: TestUser | None = None) -> None:
+        """A moderator bans ``user`` from ``guild``: they are no longer a member (no command,
+        click or message of theirs reaches it) and may not join again. The bot hears of it
+        only if it asked for GUILD_MODERATION and may ban members or view the audit log:
+        "Sent when a user is banned from a guild. This event is only sent to bots with the
+        `BAN_MEMBERS` or `VIEW_AUDIT_LOG` permission" (Guild Ban Add,
+        https://discord.com/developers/docs/events/gateway-events#guild-ban-add), and the
+        audit log's entry (MEMBER_BAN_ADD, 22) only with VIEW_AUDIT_LOG (Guild Audit Log Entry
+        Create, same page; Audit Log Events,
+        https://discord.com/developers/docs/resources/audit-log#audit-log-entry-object-audit-log-events);
+        the member's removal, GUILD_MEMBER_REMOVE, only with the privileged GUILD_MEMBERS."""
+        guild.bans.add(user.id)
+        self._member_removed(guild, user, by, action=22)
+        if bot_guild_permissions(guild) & (BAN_MEMBERS | VIEW_AUDIT_LOG):
+            self.gateway.dispatch("GUILD_BAN_ADD", {"guild_id": str(guild.id),
+                                                    "user": user_payload(user.user)},
+                                  intent=INTENT_GUILD_MODERATION)
+
+    def kick(self, guild: Guild, user: TestUser, *, by: TestUser | None = None) -> None:
+        """A moderator kicks ``user`` from ``guild``: no ban event, only the audit log's
+        entry (MEMBER_KICK, 20) where the bot may view it, and GUILD_MEMBER_REMOVE (see
+        :meth:`ban`)."""
+        self._member_removed(guild, user, by, action=20)
+
+    def _member_removed(self, guild: Guild, user: TestUser, by: TestUser | None,
+                        action: int) -> None:
+        del guild.members[user.id]
+        guild.timeouts.pop(user.id, None)
+        self.gateway.dispatch("GUILD_MEMBER_REMOVE", {"guild_id": str(guild.id),
+                                                      "user": user_payload(user.user)},
+                              intent=INTENT_GUILD_MEMBERS)
+        if bot_guild_permissions(guild) & VIEW_AUDIT_LOG:
+            entry = {"id": str(self.world.snowflakes.next()), "guild_id": str(guild.id),
+                     "action_type": action, "target_id": str(user.id),
+                     "user_id": str(by.id if by is not None else guild.owner_id),
+                     "changes": [], "reason": None}
+            self.gateway.dispatch("GUILD_AUDIT_LOG_ENTRY_CREATE", entry,
+                                  intent=INTENT_GUILD_MODERATION)
+
+    def time_out(self, guild: Guild, user: TestUser, seconds: float) -> None:
+        """A moderator times ``user`` out for ``seconds`` (Modify Guild Member's
+        ``communication_disabled_until``, https://discord.com/developers/docs/resources/guild#modify-guild-member):
+        interactions report it in their member object, their permissions shrink to View
+        Channel and Read Message History (`payloads.permissions_of`), so their client offers
+        no application command (`TestUser.slash` refuses); the docs say nothing of message
+        components, whose clicks the fake still delivers."""
+        guild.timeouts[user.id] = self.clock.now() + timedelta(seconds=seconds)
+        member = member_payload(self.world, guild, user.id)
+        self.gateway.dispatch("GUILD_MEMBER_UPDATE", {**member, "guild_id": str(guild.id)},
+                              intent=INTENT_GUILD_MEMBERS)
 
     def messages(self, channel: Channel | None = None) -> list[Message]:
         """Every message in the channel, everyone's ephemerals included (a god's view)."""

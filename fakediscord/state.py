@@ -58,7 +58,11 @@ class Channel:
 
 @dataclass
 class Guild:
-    """A server; ``members`` maps user ids to when they joined (the bot is always one)."""
+    """A server; ``members`` maps user ids to when they joined (the bot is always one).
+
+    ``bot_permissions`` replaces what the bot has server-wide (None: everything, as the
+    server's owner, which the fake makes it); ``timeouts`` maps the members a moderator timed
+    out to when their timeout ends; ``bans`` holds the users banned from it."""
 
     id: int
     name: str
@@ -66,6 +70,9 @@ class Guild:
     owner_id: int
     channel_ids: list[int] = field(default_factory=list)
     members: dict[int, datetime] = field(default_factory=dict)
+    bot_permissions: int | None = None
+    timeouts: dict[int, datetime] = field(default_factory=dict)
+    bans: set[int] = field(default_factory=set)
 
 
 @dataclass

@@ -17,6 +17,8 @@ import discord
 
 from bot.graphemes import cut
 from bot.i18n import plural, t
+from bot.packages.moderation import timed_out
+from bot.packages.text import shown_text
 from bot.tables.service import TableError
 from bot.tables.table import Table
 
@@ -146,6 +148,21 @@ async def answer_privately(interaction: discord.Interaction[Any], text: str) -> 
         await interaction.response.send_message(text, ephemeral=True)
 
 
+async def tell_vanished(interaction: discord.Interaction[Any]) -> None:
+    """After answering any command or control on a server, tell its user, once, of their
+    tables there whose channel was deleted (`bot.tables.vanished`): nowhere else is left
+    to say it. Privately, in their language, after the answer they asked for."""
+    if interaction.guild_id is None:
+        return
+    owed = await interaction.client.service.vanished.take(interaction.guild_id,
+                                                          interaction.user.id)
+    if owed:  # a channel's table and its threads' are one line: the threads went with it
+        await answer_privately(interaction, "\n".join(dict.fromkeys(
+            t(interaction.locale, "vanished.unnamed") if table.channel is None else
+            t(interaction.locale, "vanished.named", channel=shown_text(table.channel))
+            for table in owed)))
+
+
 # Every refusal opens with it, whichever path answers it (a command, a control, a form, a
 # redrawn hand's notice), so a player tells a refusal from an answer at a glance.
 WARNING = "⚠️ "
@@ -193,6 +210,7 @@ class Control(discord.ui.DynamicItem[discord.ui.Item[Any]], template=CLAIMED):
         raw, values = str(data.get("custom_id", "")), strings(data.get("values"))
         if not await route_standalone(interaction, raw, values):
             await route(interaction, raw, values, HANDLERS, "err.unknown_control")
+        await tell_vanished(interaction)
 
 
 async def route_standalone(interaction: discord.Interaction[Any], raw: str,
@@ -240,6 +258,10 @@ async def route(interaction: discord.Interaction[Any], raw: str, values: list[st
         return
     if table.channel_id != interaction.channel_id or table.guild_id != interaction.guild_id:
         await refuse(interaction, "err.other_channel")
+        return
+    timeout = timed_out(interaction, interaction.client.service.clock.now())
+    if timeout is not None:  # the rule Discord holds their commands to (`moderation`)
+        await answer_privately(interaction, refusal_text(interaction.locale, timeout))
         return
     click = Click(interaction, table, match.group(2), int(match.group(3)), match.group(4),
                   values)

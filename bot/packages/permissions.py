@@ -56,6 +56,19 @@ def in_thread(interaction: discord.Interaction[Any]) -> bool:
     return getattr(interaction.channel, "type", None) in THREADS
 
 
+def locked(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the interaction comes from a thread a moderator locked, where the bot, without
+    Manage Threads, may neither post nor edit: "Users (including bot users) without the
+    `MANAGE_THREADS` permission [...] won't be able to create or update messages in locked
+    threads" (Threads, Locked Threads,
+    https://discord.com/developers/docs/topics/threads#locked-threads). The interaction's
+    channel carries the thread's `thread_metadata.locked`; its `app_permissions` say nothing
+    of it."""
+    channel = interaction.channel
+    return isinstance(channel, discord.Thread) and channel.locked and \
+        not interaction.app_permissions.manage_threads
+
+
 def missing(permissions: discord.Permissions, thread: bool = False) -> str | None:
     """The first permission the bot needs and lacks (in a thread if ``thread``), or None."""
     needed = IN_THREADS if thread else REQUIRED

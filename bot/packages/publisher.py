@@ -23,7 +23,14 @@ from bot.packages.game import chart
 from bot.packages.game.hand import hand_screen
 from bot.packages.game.table_message import closed_lines, table_screen
 from bot.packages.lobby.display import lobby_screen
-from bot.packages.permissions import ATTACH, in_thread, may_attach, missing, permission_name
+from bot.packages.permissions import (
+    ATTACH,
+    in_thread,
+    locked,
+    may_attach,
+    missing,
+    permission_name,
+)
 from bot.packages.screen import Screen
 from bot.tables.budget import BudgetClosed
 from bot.tables.refusals import TableError
@@ -168,7 +175,9 @@ class Publisher:
         if told is None:
             return
         name = missing(interaction.app_permissions, in_thread(interaction))
-        if name is None:
+        # A locked thread refuses as a missing permission does, though none is missing:
+        # retrying there at every click cost a refused call each, and the host never heard.
+        if name is None and not locked(interaction):
             del self._blocked[table.id]
             self._shown = {key: shown for key, shown in self._shown.items()
                            if key[0] != table.id}
@@ -177,10 +186,11 @@ class Publisher:
         if told or not table.is_host(interaction.user.id) or opened_form(interaction):
             return
         self._blocked[table.id] = True
+        why = TableError("err.thread_locked") if name is None else TableError(
+            "err.cannot_post", permission=permission_name(interaction.locale, name))
         # Worded as the refusals are (« ⚠️ » first, as the missing permission refuses
         # /president create): whatever the click answered, the table shows nothing of it.
-        await answer_privately(interaction, refusal_text(interaction.locale, TableError(
-            "err.cannot_post", permission=permission_name(interaction.locale, name))))
+        await answer_privately(interaction, refusal_text(interaction.locale, why))
 
     async def _attachable(self, interaction: discord.Interaction[Host], table: Table) -> None:
         """Learn from the interaction whether the chart may be attached in the table's

@@ -243,3 +243,17 @@ class Rating(Base):
     sigma: Mapped[float] = mapped_column(Float)
     rounds: Mapped[int] = mapped_column(Integer)
     updated_at: Mapped[datetime]
+
+
+class VanishedTable(Base):
+    """A player owed the word that their table ended with its channel (`bot.tables.vanished`):
+    kept until told, at most a week."""
+
+    __tablename__ = "vanished_tables"
+    __table_args__ = (Index("ix_vanished_tables_guild_user", "guild_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    channel: Mapped[str | None] = mapped_column(String(NAME_LENGTH))
+    at: Mapped[datetime] = mapped_column(index=True)

@@ -166,3 +166,14 @@ class Leaderboard:
     rows: tuple[LeaderboardRow, ...]
     caller: LeaderboardRow | None
     total: int
+
+
+@dataclass(frozen=True, slots=True)
+class VanishedRecord:
+    """A player owed the word that their table in `channel` (None: its name unknown) on
+    `guild_id` ended when the channel was deleted, `at`."""
+
+    guild_id: int
+    user_id: int
+    channel: str | None
+    at: datetime

@@ -46,6 +46,7 @@ from bot.storage.models import (
     TableSnapshot,
     User,
     UTCDateTime,
+    VanishedTable,
 )
 from bot.storage.records import (
     GuildSettings,
@@ -54,6 +55,7 @@ from bot.storage.records import (
     Snapshot,
     TableRecord,
     TableStatus,
+    VanishedRecord,
 )
 
 # discord.py: a guild belongs to shard (guild_id >> 22) % shard_count.
@@ -339,17 +341,41 @@ class Storage(History):
         if guild_ids is not None:
             statement = statement.where(GameTable.guild_id.in_(list(guild_ids)))
         if shard_ids is not None or shard_count is not None:
-            if shard_ids is None or not shard_count:
-                raise ValueError("shard_ids and shard_count go together")
-            # PostgreSQL defines bigint >> integer only, hence the typed literal.
-            shifted = GameTable.guild_id.op(">>", return_type=BigInteger)(
-                literal(SHARD_SHIFT, Integer)
-            )
-            shard = shifted % shard_count
-            statement = statement.where(shard.in_(list(shard_ids)))
+            statement = statement.where(_in_shards(GameTable.guild_id, shard_ids, shard_count))
         async with self._read() as connection:
             rows = (await connection.execute(statement.order_by(GameTable.id))).all()
         return [_table_record(row) for row in rows]
+
+    # Tables whose channel was deleted, owed to their players (bot.tables.vanished)
+
+    async def owe_vanished(self, guild_id: int, user_ids: Sequence[int], channel: str | None,
+                           at: datetime) -> None:
+        if user_ids:
+            async with self._write() as connection:
+                await connection.execute(insert(VanishedTable), [
+                    {"guild_id": guild_id, "user_id": user_id,
+                     "channel": None if channel is None else _name(channel), "at": at}
+                    for user_id in user_ids])
+
+    async def vanished_since(self, since: datetime, *, shard_ids: Collection[int] | None = None,
+                             shard_count: int | None = None) -> list[VanishedRecord]:
+        """What is still owed, oldest first; older rows than `since` are deleted."""
+        async with self._write() as connection:
+            await connection.execute(delete(VanishedTable).where(VanishedTable.at < since))
+        statement = select(VanishedTable.guild_id, VanishedTable.user_id,
+                           VanishedTable.channel, VanishedTable.at)
+        if shard_ids is not None or shard_count is not None:
+            statement = statement.where(
+                _in_shards(VanishedTable.guild_id, shard_ids, shard_count))
+        async with self._read() as connection:
+            rows = (await connection.execute(statement.order_by(VanishedTable.id))).all()
+        return [VanishedRecord(row.guild_id, row.user_id, row.channel, row.at) for row in rows]
+
+    async def paid_vanished(self, guild_id: int, user_id: int) -> None:
+        """The user was told: nothing more is owed them on that server."""
+        async with self._write() as connection:
+            await connection.execute(delete(VanishedTable).where(
+                VanishedTable.guild_id == guild_id, VanishedTable.user_id == user_id))
 
     # Live snapshots
 
@@ -607,6 +633,16 @@ _TABLE_COLUMNS = (
     GameTable.created_at,
     GameTable.updated_at,
 )
+
+
+def _in_shards(guild_id: Any, shard_ids: Collection[int] | None,
+               shard_count: int | None) -> Any:
+    """The rows of the guilds of these shards (`shard_of` in SQL)."""
+    if shard_ids is None or not shard_count:
+        raise ValueError("shard_ids and shard_count go together")
+    # PostgreSQL defines bigint >> integer only, hence the typed literal.
+    shifted = guild_id.op(">>", return_type=BigInteger)(literal(SHARD_SHIFT, Integer))
+    return (shifted % shard_count).in_(list(shard_ids))
 
 
 def _table_record(row: Any) -> TableRecord:

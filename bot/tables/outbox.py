@@ -49,6 +49,14 @@ class TableStore(Protocol):
 
     async def game_over(self, table: Table, game_id: int, event: GameOver) -> None: ...
 
+    async def owe_vanished(self, guild_id: int, user_ids: Sequence[int], channel: str | None,
+                           at: float) -> None:
+        """Keep that these players are owed the word that their table's channel went
+        (`bot.tables.vanished`)."""
+        ...
+
+    async def paid_vanished(self, guild_id: int, user_id: int) -> None: ...
+
 
 class Outbox:
     """The queues of storage work, one per table. `touch` is called when stored work

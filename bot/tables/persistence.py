@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from datetime import UTC, datetime
 from typing import TypeVar
 
 from sqlalchemy.exc import DBAPIError, DisconnectionError, InterfaceError, OperationalError
@@ -111,6 +112,14 @@ class StorageStore:
         await self.writer.flush(table.id)
         await self._retried(table, "game end", lambda: self.storage.finish_game(
             game_id, winners=event.winners, stopped_early=event.stopped_early))
+
+    async def owe_vanished(self, guild_id: int, user_ids: Sequence[int], channel: str | None,
+                           at: float) -> None:
+        await self.storage.owe_vanished(guild_id, user_ids, channel,
+                                        datetime.fromtimestamp(at, UTC))
+
+    async def paid_vanished(self, guild_id: int, user_id: int) -> None:
+        await self.storage.paid_vanished(guild_id, user_id)
 
     async def _retried(self, table: Table, what: str, call: Callable[[], Awaitable[T]]) -> T:
         """Repeat `call` through transient database failures (see `transient`), with a

@@ -84,9 +84,10 @@ class Seating:
             return True
 
     async def remove(self, table: Table, user_id: int, *,
-                     farewell: str = "hand.left") -> None:
+                     farewell: str | None = "hand.left") -> None:
         """Take a player off the table. From a game under way their seat goes as
-        Table.leave_outcome says, which is what the prompt asking them first said."""
+        Table.leave_outcome says, which is what the prompt asking them first said. Their
+        open hand says `farewell`; with None it is left alone (they can no longer see it)."""
         if table.queued(user_id):
             table.queue = [p for p in table.queue if p.user_id != user_id]
             self._farewell(table, user_id, farewell)
@@ -131,12 +132,12 @@ class Seating:
         self._gone(table, user_id)
 
     @staticmethod
-    def _farewell(table: Table, user_id: int, key: str) -> None:
+    def _farewell(table: Table, user_id: int, key: str | None) -> None:
         """The leaver's open hand, in a game, the lobby or the queue, is redrawn once to say
         they left (or were removed), without controls: left as it was, it would still show
         them a seat, or a place in the queue, they no longer have."""
         link = table.hands.pop(user_id, None)
-        if link is not None:
+        if link is not None and key is not None:
             table.farewells[user_id] = Farewell(link, key)
 
     def _list_to_lobby(self, table: Table) -> None:

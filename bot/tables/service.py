@@ -32,6 +32,7 @@ from bot.tables.registry import Registry
 from bot.tables.seating import Seating
 from bot.tables.table import HandLink, LogEntry, Player, Table
 from bot.tables.timers import Scheduler
+from bot.tables.vanished import VanishedTables
 from engine import Card, Event, Game, Phase, Rules
 from engine.bots import LEVELS, Bot
 from engine.events import GameOver, RoundOver
@@ -83,6 +84,7 @@ class TableService:
                                changed=self._changed, close=self._close,
                                to_lobby=self._back_to_lobby)
         self.actions = 0  # engine transitions applied since start, for metrics
+        self.vanished = VanishedTables(clock)
 
     @property
     def store(self) -> TableStore | None:
@@ -92,6 +94,7 @@ class TableService:
     @store.setter
     def store(self, store: TableStore | None) -> None:
         self.outbox.store = store
+        self.vanished.store = store
 
     # ------------------------------------------------------------------ lobby
 
@@ -483,13 +486,18 @@ class TableService:
 
     # ------------------------------------------------------------------ the table's end
 
-    async def channel_deleted(self, channel_id: int) -> None:
-        """The table's channel or thread was deleted, and every message in it, its players'
-        hands included: the table ends (`_vanish`) with nothing left to edit. A channel
-        takes its threads' tables with it: discord.py reports only the threads it holds,
-        and it drops archived ones."""
+    async def channel_deleted(self, channel_id: int, name: str | None = None) -> None:
+        """The table's channel or thread (`name`, when known) was deleted, and every message
+        in it, its players' hands included: the table ends (`_vanish`) with nothing left to
+        edit, and its players are owed the word (`vanished`). A channel takes its threads'
+        tables with it: discord.py reports only the threads it holds, and it drops archived
+        ones."""
         for table in self.registry.tables():
             if channel_id in (table.channel_id, table.parent_id):
+                if table.guild_id is not None and not table.closed:
+                    players = [*table.humans(), *table.queue]
+                    await self.vanished.record(table.guild_id, [
+                        p.user_id for p in players if p.user_id is not None], name)
                 await self._vanish(table, hands=False)
 
     async def messages_deleted(self, channel_id: int, message_ids: Collection[int]) -> None:
@@ -508,6 +516,25 @@ class TableService:
                 table.table_message_id, gone = None, True
             if gone:
                 self.refresh(table)
+
+    async def member_gone(self, guild_id: int, user_id: int) -> None:
+        """A moderator banned (or kicked) the user from the server: they can no longer see
+        its channels nor act there, so at each of its tables they leave as a leaver does
+        (a bot finishes their round, a lobby seat frees, the host role passes on), and, as
+        one the host removed, presi does not wait for them. The table is told in its own
+        words; their hand, which they can no longer see, is left alone."""
+        for table in self.registry.in_guild(guild_id):
+            async with table.lock:
+                player = table.player(user_id)
+                if table.closed or player is None:
+                    continue
+                if table.running:
+                    table.remember(LogEntry("ev.member_gone", {"name": player.name}))
+                else:
+                    table.notice = LogEntry("table.member_gone", {"name": player.name})
+                await self.seating.remove(table, user_id, farewell=None)
+                if user_id in table.away:
+                    self.seating.cancel_for_absence(table, user_id, "table.cancelled_gone")
 
     async def removed_from_guild(self, guild_id: int) -> None:
         """The bot was removed from a server: its tables there end (`_vanish`). The hands,

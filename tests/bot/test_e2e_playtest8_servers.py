@@ -362,7 +362,9 @@ async def test_a_channel_deleted_mid_game_leaves_the_players_other_tables_alone(
     await tick(fake, clock, 5)
     assert at_cercle.closed and not at_club.closed
     await marie.slash("president hand", channel=evening.belote)
-    assert marie.last_ephemeral(evening.belote).content == "⚠️ " + t("fr", "err.no_table")
+    answers = [m.content for m in marie.visible(evening.belote) if m.ephemeral]
+    assert answers == ["⚠️ " + t("fr", "err.no_table"),  # then what became of her table
+                       t("fr", "vanished.named", channel="cartes")]
     await marie.slash("president hand", channel=evening.cards)
     assert holds(marie.last_ephemeral(evening.cards), at_club, marie)
     fake.assert_no_errors()
@@ -396,7 +398,9 @@ async def test_a_channel_deleted_ends_the_table_of_its_archived_thread_at_once(
     assert [c for c in fake.calls_since(mark) if c.route.startswith("/channels/")
             and str(thread.id) in c.path] == []
     await marie.slash("president hand", channel=evening.belote)
-    assert marie.last_ephemeral(evening.belote).content == "⚠️ " + t("fr", "err.no_table")
+    answers = [m.content for m in marie.visible(evening.belote) if m.ephemeral]
+    assert answers == ["⚠️ " + t("fr", "err.no_table"),  # then what became of her table
+                       t("fr", "vanished.named", channel="cartes")]
     fake.assert_no_errors()
 
 

@@ -163,3 +163,28 @@ def test_url_normalisation() -> None:
         normalize_url("mysql://h/db")
     assert database_url({}) == "sqlite+aiosqlite:///data/president.db"
     assert database_url({"DATABASE_URL": " postgres://h/db "}) == "postgresql+asyncpg://h/db"
+
+
+async def test_vanished_tables_are_owed_until_paid_a_week_at_most_per_shard(
+    storage: Storage,
+) -> None:
+    """What players of a table whose channel was deleted are owed (`bot.tables.vanished`):
+    read back by shard, oldest first, deleted once told or a week old."""
+    guilds = [((5000 + n) << 22) + 1 for n in range(2)]  # guild n is on shard n of 2
+    now = datetime(2026, 12, 3, 20, 0, tzinfo=UTC)
+    await storage.owe_vanished(guilds[0], [7, 8], "x" * 150, now - timedelta(days=8))
+    await storage.owe_vanished(guilds[0], [7, 8], "cartes", now)
+    await storage.owe_vanished(guilds[1], [7], None, now)
+    since = now - timedelta(days=7)
+
+    owed = await storage.vanished_since(since, shard_ids=[0], shard_count=2)
+    assert [(r.guild_id, r.user_id, r.channel) for r in owed] == [
+        (guilds[0], 7, "cartes"), (guilds[0], 8, "cartes")]
+    assert owed[0].at == now
+    await storage.paid_vanished(guilds[0], 7)
+    everyone = await storage.vanished_since(since)
+    assert [(r.guild_id, r.user_id, r.channel) for r in everyone] == [
+        (guilds[0], 8, "cartes"), (guilds[1], 7, None)]
+    await storage.owe_vanished(guilds[1], [9], "x" * 150, now)
+    assert (await storage.vanished_since(since, shard_ids=[1], shard_count=2))[-1].channel \
+        == "x" * 100

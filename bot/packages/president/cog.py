@@ -13,11 +13,12 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from bot.i18n import join_names, public_locale, t
 from bot.i18n.translator import ls
-from bot.packages.controls import refusal_text
+from bot.packages.controls import refusal_text, tell_vanished
 from bot.packages.game.prompts import stop_prompt
 from bot.packages.game.views import show_hand
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.lobby.views import display_name, join, leave
+from bot.packages.moderation import timed_out
 from bot.packages.permissions import absent, not_in_server, require
 from bot.packages.president.rules import rules_embed
 from bot.packages.publisher import NO_PINGS
@@ -91,10 +92,14 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
                                                 ephemeral=True)
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        """During a shutdown no change can be stored any more: say so instead of failing."""
-        if self.bot.stopping:
+        """During a shutdown no change can be stored any more: say so instead of failing.
+        A member in timeout, whom Discord offers no command, is refused one that arrives all
+        the same (an older client, a forged payload): Discord's own rule (`moderation`)."""
+        refusal = TableError("err.restarting") if self.bot.stopping else \
+            timed_out(interaction, self.bot.service.clock.now())
+        if refusal is not None:
             await interaction.response.send_message(
-                refusal_text(interaction.locale, TableError("err.restarting")), ephemeral=True)
+                refusal_text(interaction.locale, refusal), ephemeral=True)
             return False
         return True
 
@@ -110,11 +115,14 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
+        await tell_vanished(interaction)
 
     @commands.Cog.listener()
     async def on_app_command_completion(self, interaction: Interaction,
                                         command: object) -> None:
-        """A command used at a table is someone acting there (see `Publisher.acted`)."""
+        """A command used at a table is someone acting there (see `Publisher.acted`). Any
+        command tells its user of their tables whose channel was deleted (`vanished`)."""
+        await tell_vanished(interaction)
         if interaction.channel_id is None:
             return
         table = self.bot.service.registry.in_channel(interaction.channel_id)
@@ -126,12 +134,14 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         """A table's channel was deleted (discord.py also reports its threads as deleted)."""
-        await self.bot.service.channel_deleted(channel.id)
+        await self.bot.service.channel_deleted(channel.id, channel.name)
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         """Raw: a thread the cache does not hold (an archived one) may hold a table."""
-        await self.bot.service.channel_deleted(payload.thread_id)
+        thread = payload.thread
+        await self.bot.service.channel_deleted(payload.thread_id,
+                                               thread.name if thread is not None else None)
 
     @commands.Cog.listener()
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
@@ -143,6 +153,26 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     async def on_raw_bulk_message_delete(self,
                                          payload: discord.RawBulkMessageDeleteEvent) -> None:
         await self.bot.service.messages_deleted(payload.channel_id, payload.message_ids)
+
+    @commands.Cog.listener()
+    async def on_member_ban(self, guild: discord.Guild,
+                            user: discord.User | discord.Member) -> None:
+        """A player banned from the server leaves its tables (`TableService.member_gone`).
+        Discord sends the ban only to a bot that may ban members or view the audit log
+        (Guild Ban Add, https://discord.com/developers/docs/events/gateway-events#guild-ban-add):
+        elsewhere the table learns nothing, and the banned player's turns run out as an
+        absent player's do (docs/deploy.md, « Moderation »)."""
+        await self.bot.service.member_gone(guild.id, user.id)
+
+    @commands.Cog.listener()
+    async def on_audit_log_entry_create(self, entry: discord.AuditLogEntry) -> None:
+        """Where the bot may view the audit log, a kick is told there and nowhere else (its
+        GUILD_MEMBER_REMOVE needs the privileged members intent): the kicked player leaves
+        the server's tables as a banned one does. Every other entry is none of the bot's."""
+        target = entry.target
+        if entry.action in (discord.AuditLogAction.kick, discord.AuditLogAction.ban) \
+                and isinstance(target, discord.Member | discord.User | discord.Object):
+            await self.bot.service.member_gone(entry.guild.id, target.id)
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:

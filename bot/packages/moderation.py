@@ -1,0 +1,41 @@
+"""What a moderator's timeout means at a table.
+
+A member in timeout keeps only the right to read: "Timed out members will temporarily lose
+all permissions except `VIEW_CHANNEL` and `READ_MESSAGE_HISTORY`. Owners and admin users with
+`ADMINISTRATOR` permissions are exempt" (Permissions For Timed Out Members,
+https://discord.com/developers/docs/topics/permissions#permissions-for-timed-out-members).
+That takes Use Application Commands away, so Discord offers them no `/president` command.
+The docs say nothing of message components, and a client may still deliver their clicks on
+a table's buttons and their hand. The bot holds them to the rule Discord holds its commands
+to: a click at a table plays, joins or leaves in public messages, what the timeout forbids,
+and a member able to play by buttons but not by commands would meet half a rule that depends
+on their client. So while ``communication_disabled_until`` (the interaction's member object,
+https://discord.com/developers/docs/resources/guild#guild-member-object) is in the future,
+their clicks and forms at a table are refused, privately and in their language, saying when
+they may play again, and change nothing (the history's menus, which only read, stay open to
+them); their seat waits as an absent player's does (each turn played when its timer runs out, or
+by the autopilot where the rules call it; `/president resume` once the timeout is over).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import discord
+
+from bot.tables.refusals import TableError
+
+
+def timed_out(interaction: discord.Interaction[Any], now: float) -> TableError | None:
+    """The refusal for a member in timeout at ``now`` (the bot's clock), else None."""
+    member = interaction.user
+    if not isinstance(member, discord.Member) or member.timed_out_until is None:
+        return None
+    if member.timed_out_until <= datetime.fromtimestamp(now, UTC):
+        return None
+    guild = interaction.guild
+    if interaction.permissions.administrator or (guild is not None and
+                                                 guild.owner_id == member.id):
+        return None
+    return TableError("err.timed_out", until=int(member.timed_out_until.timestamp()))

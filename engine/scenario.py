@@ -289,7 +289,7 @@ def run_scenario(data: Any) -> None:
 def run_file(path: Path) -> Outcome:
     name = path.stem
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8-sig"))  # a BOM is no error
         if isinstance(data, dict) and isinstance(data.get("name"), str):
             name = data["name"]
         run_scenario(data)

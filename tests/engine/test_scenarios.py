@@ -232,3 +232,11 @@ FORMS: dict[str, dict[str, object]] = {
 def test_allowed_forms_run(case: str, tmp_path: Path) -> None:
     outcome = run_file(_write(tmp_path, case, FORMS[case]))
     assert outcome.failure is None, outcome.line
+
+
+def test_a_file_saved_with_a_byte_order_mark_runs(tmp_path: Path) -> None:
+    """Some editors start UTF-8 files with a BOM; the scenario is no less readable."""
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(GOOD).encode("utf-8"))
+    outcome = run_file(path)
+    assert outcome.failure is None, outcome.line

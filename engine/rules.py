@@ -487,7 +487,7 @@ class Rules:
         overrides = data.get("set") or {}
         if not isinstance(overrides, Mapping):
             raise RulesError("set", "must be an object of knob: value")
-        return cls.preset(str(data.get("preset", "")), **dict(overrides))
+        return cls.preset(str(data.get("preset", "")).strip().lower(), **dict(overrides))
 
     def describe(self, formatter: Callable[[KnobSpec, Any], str] | None = None) -> str:
         """One line: the preset and what differs, e.g. ``classic (revolution=false)``."""

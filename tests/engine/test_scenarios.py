@@ -218,8 +218,9 @@ FORMS: dict[str, dict[str, object]] = {
     # Any other key holding text is prose too, at the top and on a step.
     "other_prose_keys": {**GOOD, "why": "seed sentence", "author": "someone",
                          "steps": [{"seat": 0, "play": ["3H"], "why": "the lowest card"}]},
-    # Knob values as a reader types them: spaces in game_end, roles of points in lower case.
-    "loose_knob_values": {**GOOD, "rules": {"preset": "classic", "set": {
+    # Knob values as a reader types them: spaces in game_end, roles of points in lower case,
+    # the preset's name capitalised.
+    "loose_knob_values": {**GOOD, "rules": {"preset": "Classic", "set": {
         "on_equal": "none", "game_end": "rounds: 1", "points": "p3 vp2 n1 vl0 l0"}},
         "steps": [*_ROUND_OVER[:-1], {"seat": 0, "play": ["9S"], "expect": {
             "phase": "game_over", "points": [1, 0, 3], "winners": [2]}}]},

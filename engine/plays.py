@@ -86,7 +86,7 @@ def signature(
         level = naturals[0].value
         if any(c.value != level for c in naturals):
             raise IllegalAction("mixed_values", "All cards of a play must have the same value.")
-        if announce is not None and deck.parse_value(announce) != level:
+        if announce is not None and _announced(announce, deck) != level:
             raise IllegalAction(
                 "bad_announce", "Wild cards played with other cards take their value.",
                 value=deck.rank_of(level),
@@ -95,8 +95,14 @@ def signature(
     if announce is None:
         assert wild_level is not None
         return (None, wild_level, len(cards), wilds)
+    return (None, _announced(announce, deck), len(cards), wilds)
+
+
+def _announced(announce: str, deck: Deck) -> int:
+    """The value a play announces; one the deck lacks is a refused play, whether the cards
+    are all wild or not (the announcement of natural cards must name their own value)."""
     try:
-        return (None, deck.parse_value(announce), len(cards), wilds)
+        return deck.parse_value(announce)
     except ValueError as err:
         raise IllegalAction("bad_announce", str(err), value=announce) from None
 

@@ -80,7 +80,7 @@ class GameEnd:
 
     @classmethod
     def parse(cls, text: str) -> GameEnd:
-        text = text.strip().lower()
+        text = "".join(text.split()).lower()  # « rounds: 5 » reads as rounds:5
         if text == "unlimited":
             return cls("unlimited")
         kind, _, number = text.partition(":")
@@ -114,6 +114,7 @@ def _parse_points(raw: object) -> dict[str, int]:
         raw = pairs
     if not isinstance(raw, Mapping):
         raise ValueError("points must map roles P, VP, N, VL, L to integers (e.g. 'P3 VP2 N1 VL0 L0')")
+    raw = {str(role).upper(): value for role, value in raw.items()}  # « p3 vp2 »: P and VP
     out = {}
     for role in ROLE_CODES:
         value = raw.get(role, 0)
@@ -486,7 +487,7 @@ class Rules:
         overrides = data.get("set") or {}
         if not isinstance(overrides, Mapping):
             raise RulesError("set", "must be an object of knob: value")
-        return cls.preset(str(data.get("preset", "")), **dict(overrides))
+        return cls.preset(str(data.get("preset", "")).strip().lower(), **dict(overrides))
 
     def describe(self, formatter: Callable[[KnobSpec, Any], str] | None = None) -> str:
         """One line: the preset and what differs, e.g. ``classic (revolution=false)``."""

@@ -17,14 +17,17 @@ from typing import Any
 
 from .cards import Card, Deck
 from .errors import IllegalAction
-from .game import Game
+from .game import Game, Phase
 from .rules import Rules, RulesError
 
 __all__ = ["ScenarioFailure", "load_game", "main", "run_file", "run_scenario"]
 
 _ACTIONS = ("play", "pass", "give", "timeout", "resume", "leave", "next_round")
 # Prose a scenario's author may add anywhere, for its readers: never read, never an error.
+# Any other key whose value is text is prose too (FORMAT.md lists no others, and forbids
+# none); an unknown key holding anything else is a mistake the file is failed for.
 _NOTES = {"description", "notes", "note", "comment"}
+_FLAGS = ("pass", "timeout", "resume", "leave")  # actions written as `"pass": true`
 _STEP_KEYS = {"seat", "as", "seen", "reject", "expect", *_ACTIONS, *_NOTES}
 _TOP_KEYS = {"name", "source", "rules", "hands", "previous_ranking", "opener", "points", "steps",
              *_NOTES}
@@ -95,11 +98,18 @@ def _seat(raw: Any, seats: int, where: str) -> int:
     return raw
 
 
+def _unknown(data: dict[str, Any], known: set[str]) -> list[str]:
+    """Keys the format does not know and that are not prose (a known key mistyped in
+    another case, ``"As": "K"``, is no prose: read as one, the play would lose its value)."""
+    return sorted(k for k, v in data.items() if k not in known
+                  and (not isinstance(v, str) or k.lower() in known))
+
+
 def load_game(data: Any) -> Game:
     """The game a scenario starts from (rules, hands, previous ranking, opener, points)."""
     if not isinstance(data, dict):
         raise ScenarioFailure("malformed: the file is not a JSON object")
-    unknown = set(data) - _TOP_KEYS
+    unknown = _unknown(data, _TOP_KEYS)
     if unknown:
         raise ScenarioFailure(f"malformed: unknown keys {sorted(unknown)}")
     for key in ("rules", "hands", "steps"):
@@ -149,7 +159,10 @@ def _check(game: Game, expect: Any) -> None:
         "revolution": lambda: game.revolution,
         "hand_sizes": lambda: game.hand_sizes(),
         "out": lambda: list(game.out),
-        "ranking": lambda: None if game.ranking is None else list(game.ranking),
+        # « the round's final ranking (after the round ends) »: none while a round is under
+        # way, though the engine keeps the previous one for the roles and the exchange.
+        "ranking": lambda: None if game.ranking is None or game.phase in (
+            Phase.EXCHANGE, Phase.PLAY) else list(game.ranking),
         "roles": lambda: game.roles,
         "points": lambda: list(game.points),
         "winners": lambda: sorted(game.winners),
@@ -179,6 +192,8 @@ def _check(game: Game, expect: Any) -> None:
             wanted = str(wanted).upper()  # a value is its rank: "10", or 10 as a JSON number
         if key in ("winners", "autopilot") and isinstance(wanted, list):
             wanted = sorted(wanted)
+        if key in ("winners", "autopilot") and wanted is None:
+            wanted = []  # nobody (no winner before the game's end, no seat automated)
         if have != wanted:
             raise ScenarioFailure(f"{key}: expected {json.dumps(wanted)}, got {json.dumps(have)}")
 
@@ -190,6 +205,8 @@ def _act(game: Game, step: dict[str, Any], seen_version: int | None) -> None:
     if not actions:
         return
     action = actions[0]
+    if action in _FLAGS and step[action] is not True:
+        raise ScenarioFailure(f"malformed: {action!r} must be true, got {step[action]!r}")
     deck = game.deck
     if action in ("play", "pass", "give", "resume", "leave"):
         seat = _seat(step.get("seat"), game.seats, "seat")
@@ -236,7 +253,7 @@ def run_scenario(data: Any) -> None:
         try:
             if not isinstance(step, dict):
                 raise ScenarioFailure("malformed: a step must be an object")
-            unknown = set(step) - _STEP_KEYS
+            unknown = _unknown(step, _STEP_KEYS)
             if unknown:
                 raise ScenarioFailure(f"malformed: unknown keys {sorted(unknown)}")
             seen = step.get("seen")
@@ -272,7 +289,7 @@ def run_scenario(data: Any) -> None:
 def run_file(path: Path) -> Outcome:
     name = path.stem
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8-sig"))  # a BOM is no error
         if isinstance(data, dict) and isinstance(data.get("name"), str):
             name = data["name"]
         run_scenario(data)

@@ -135,6 +135,12 @@ MALFORMED = {
     "card_dealt_twice": _variant(hands=[["3H", "9S"], ["3H", "KD"], ["5H", "AC"]]),
     "unknown_step_key": _variant(steps=[{"seat": 0, "dance": True}]),
     "bad_seat": _variant(steps=[{"seat": 7, "play": ["3H"]}]),
+    # `"pass": false` is no pass: the runner must not act on it.
+    "pass_false": _variant(steps=[{"seat": 0, "play": ["3H"]}, {"seat": 1, "pass": False}]),
+    "timeout_false": _variant(steps=[{"timeout": False}]),
+    # A known key in another case is a typo, not prose: « As » would lose the play's value.
+    "known_key_other_case": _variant(steps=[{"seat": 0, "play": ["3H"], "As": "3"}]),
+    "unknown_key_not_prose": _variant(extra={"seats": 3}),
 }
 
 
@@ -209,10 +215,29 @@ FORMS: dict[str, dict[str, object]] = {
                                                     "roles": ["N", "L", "P"]}}]},
     "next_round_true": {**GOOD, "steps": [
         *_ROUND_OVER, {"next_round": True, "expect": {"phase": "exchange"}}]},
+    # Any other key holding text is prose too, at the top and on a step.
+    "other_prose_keys": {**GOOD, "why": "seed sentence", "author": "someone",
+                         "steps": [{"seat": 0, "play": ["3H"], "why": "the lowest card"}]},
+    # Knob values as a reader types them: spaces in game_end, roles of points in lower case,
+    # the preset's name capitalised.
+    "loose_knob_values": {**GOOD, "rules": {"preset": "Classic", "set": {
+        "on_equal": "none", "game_end": "rounds: 1", "points": "p3 vp2 n1 vl0 l0"}},
+        "steps": [*_ROUND_OVER[:-1], {"seat": 0, "play": ["9S"], "expect": {
+            "phase": "game_over", "points": [1, 0, 3], "winners": [2]}}]},
+    # Nobody yet: winners and autopilot as null, like the empty list.
+    "nobody_as_null": {**GOOD, "steps": [{"expect": {"winners": None, "autopilot": None}}]},
 }
 
 
 @pytest.mark.parametrize("case", sorted(FORMS))
 def test_allowed_forms_run(case: str, tmp_path: Path) -> None:
     outcome = run_file(_write(tmp_path, case, FORMS[case]))
+    assert outcome.failure is None, outcome.line
+
+
+def test_a_file_saved_with_a_byte_order_mark_runs(tmp_path: Path) -> None:
+    """Some editors start UTF-8 files with a BOM; the scenario is no less readable."""
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(GOOD).encode("utf-8"))
+    outcome = run_file(path)
     assert outcome.failure is None, outcome.line

@@ -234,9 +234,9 @@ def test_the_hand_says_why_it_can_only_pass_and_shows_the_table_off_turn() -> No
     ("classic", 4, Phase.PLAY, "Un bot finit la manche à ta place, puis la partie continue"),
     ("classic", 4, Phase.ROUND_OVER, "Elle continue sans toi dès la prochaine manche."),
     ("classic", 3, Phase.PLAY, french(
-        "Un bot finit la manche à ta place ; ensuite, il ne restera plus assez de joueurs : la "
-        "partie s’arrête et la table revient au salon d’attente.")),
-    ("classic", 3, Phase.ROUND_OVER, "Il ne restera plus assez de joueurs"),
+        "Un bot finit la manche à ta place ; ensuite, il ne restera plus assez de monde à la "
+        "table : la partie s’arrête et la table revient au salon d’attente.")),
+    ("classic", 3, Phase.ROUND_OVER, "Il ne restera plus assez de monde à la table"),
     ("proletario", 4, Phase.PLAY, "Un bot prend ta place."),
     ("proletario", 4, Phase.ROUND_OVER, "Un bot prend ta place."),
     ("presi", 4, Phase.EXCHANGE, french("Ta place t’attend 60 secondes")),

@@ -6,6 +6,7 @@ from typing import Literal
 from bot.i18n import CATALOGUES, join_names, lang, plural, t
 from bot.i18n.en import CATALOGUE as EN
 from bot.i18n.fr import CATALOGUE as FR
+from engine import Rules
 from engine.bots.normal import GIFT_REASONS
 from engine.bots.tactics import REASONS
 
@@ -113,6 +114,11 @@ def test_every_engine_refusal_has_a_sentence() -> None:
 
 def test_role_names_follow_the_preset() -> None:
     assert t("fr", "role.classic.L") == "Trou du cul"
+    # Play-test 10: each seed names its own vice-last (the seed wins over RULES.md's one set).
+    assert t("fr", "role.classic.VL") == "Vice-trou"  # seeds/000 (classic)
+    assert t("fr", "role.wild7.VL") == "Vice-trou du cul"  # seeds/004 (wild7)
+    assert Rules.preset("wild7").role_names == "wild7"
+    assert Rules.preset("classic").role_names == "classic"
     assert t("fr", "role.presi.VL") == "Vice-Culo"
     assert t("fr", "role.proletario.VL") == "Secrétaire"
     assert t("en", "role.proletario.L") == "Proletario"
@@ -247,6 +253,11 @@ GENDERED_ABOUT_PLAYERS = (
     r"\b(le|au) suivant\b|\bjoueur suivant\b",  # « le suivant passe » : « qui suit passe »
     r"\b(le )?mieux classée?\b",
     r"\b[Nn]ouve(au|aux|lle|lles) (au|aux|à|dans)\b",  # « Nouveau au Président ? »
+    # Play-test 10: « Joueurs (3/6) », « au moins 3 joueurs », « un autre joueur », « ceux qui
+    # attendent »: « À la table (3/6) », « être au moins 3 à la table », « quelqu’un d’autre »,
+    # « les personnes qui attendent ».
+    r"\b[Jj]oueurs?\b",
+    r"\b[Cc](eux|elui) qui\b",
 )
 
 
@@ -268,11 +279,15 @@ def test_the_gender_detector_sees_the_old_lines() -> None:
                 "Le premier à {points} gagne", "premier à {n} points", "le dernier",
                 "d’abord aux derniers", "après une égalité, le suivant joue la même valeur",
                 "une égalité fait sauter le joueur suivant", "puis le mieux classé",
-                "📜 Nouveau au Président ?", "Nouvelle à cette table"):
+                "📜 Nouveau au Président ?", "Nouvelle à cette table", "Joueurs (3/6) :",
+                "Il faut au moins {min} joueurs pour lancer", "montré à un autre joueur",
+                "et ceux qui attendent la prochaine partie"):
         assert gendered(old), old
     for fine in ("le premier coup reçu l’emporte", "Un joker se joue seul.",
                  "1re place", "victoire partagée : {names}", "la dernière place",
-                 "Nouvelle valeur pour {knob}…", "🤖 Nouveaux bots : {level}"):
+                 "Nouvelle valeur pour {knob}…", "🤖 Nouveaux bots : {level}",
+                 "À la table (3/6) :", "montré à quelqu’un d’autre", "les personnes qui attendent",
+                 "Il faut être au moins {min} à la table pour lancer, bots compris"):
         assert gendered(fine) == [], fine
 
 

@@ -60,11 +60,11 @@ def exchange_part(table: Table, game: Game, seat: int, locale: LocaleLike,
                    name=table.name(due.receiver), countdown=countdown(table)))
     if table.rules.exchange_blind:
         lines.append(t(locale, "hand.give_blind"))
-    if due.mode == "weakest":
-        lines.append(t(locale, "hand.give_weakest"))
-    elif due.mode == "best":
-        lines.append(t(locale, "hand.give_pick"))
     allowed = list(due.allowed)
+    if due.mode in ("weakest", "best"):  # checked for them; say when equals may swap in
+        free = "_free" if len(allowed) > due.count else ""
+        key = "hand.give_weakest" if due.mode == "weakest" else "hand.give_pick"
+        lines.append(t(locale, key + free))
     if due.mode == "best":
         preset = allowed[-due.count:]
     elif due.mode == "weakest":

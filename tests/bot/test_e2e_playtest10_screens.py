@@ -1,0 +1,227 @@
+"""End-to-end: play-test 10, every screen read by a picky player, in French and in English.
+
+A game of each preset was played through the fake Discord in both languages (lobby, settings,
+table message at every stage, hands, refusals, rules, stats, leaderboard, history); each test
+here is a screen that read wrong, said too little, or named a thing two ways."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.client import PresidentBot
+from bot.i18n import plural, t
+from bot.i18n.typography import french
+from bot.packages.game.lines import place
+from engine import Phase
+from fakediscord import FakeDiscord
+
+from .conftest import LinkedClock
+from .e2e import (
+    Player,
+    cid,
+    connect_bot,
+    create_table,
+    database_url,
+    deal,
+    host_against_bots,
+    message,
+    play_every_round,
+    record_charts,
+    tick,
+    two_humans_against_a_bot,
+)
+
+LOCALES = ["fr", "en-US"]
+
+
+async def presi_exchange(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot, locale: str,
+                         hands: list[list[str]], ranking: list[int]) -> Player:
+    """marie hosts presi against two bots, dealt ``hands`` after a round ranked ``ranking``:
+    the exchange is on, her hand open."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    table = await host_against_bots(bot, marie.user, "presi", 2)
+    await tick(fake, clock, 1)
+    game = deal(bot, table, hands, previous_ranking=ranking)
+    await tick(fake, clock, 0.5)
+    assert game.phase is Phase.EXCHANGE
+    await marie.open_hand(bot)
+    return marie
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_culo_learns_its_best_cards_are_checked_and_which_may_swap(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """From the play-test: presi's Culo holding three 2s read « Tu dois donner tes meilleures
+    cartes. » under a menu with two of them checked: it did not say the checks were the
+    rules' pick, nor that a 2 could be swapped for the other (the seed: « free among equal
+    values »), where the high role's weakest cards said « elles sont cochées »."""
+    marie = await presi_exchange(fake, clock, president, locale,
+                                 [["2O", "2C", "2E", "3C", "4C"], ["3O", "4O", "5O"],
+                                  ["6O", "7O"]], [1, 2, 0])
+    lines = marie.hand.content.split("\n")
+    assert t(locale, "hand.give_pick_free") in lines
+    assert t(locale, "hand.give_pick") not in lines
+    checked = [o.label for o in marie.hand.select(None).options if o.default]
+    assert len(checked) == 2
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize(("hand", "key"), [
+    (["3O", "3C", "3E", "KC", "AB"], "hand.give_weakest_free"),  # three 3s for two
+    (["3O", "4C", "KC", "AB", "2E"], "hand.give_weakest"),  # no choice
+])
+async def test_the_president_hears_of_a_choice_among_weakest_only_when_there_is_one(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, hand: list[str], key: str
+) -> None:
+    marie = await presi_exchange(fake, clock, president, "fr",
+                                 [hand, ["4O", "5O", "6O"], ["6C", "7O"]], [0, 1, 2])
+    assert t("fr", key) in marie.hand.content.split("\n")
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_hand_at_the_end_of_the_game_says_how_the_game_ended_for_me(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, locale: str,
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """From the play-test: at the game's end the hand said « La partie est terminée. 🎖️ Tu
+    finis à la 1re place : Président (+3). » to a player who lost the game on points: the
+    round's place, not the game's. It now adds the game's result."""
+    record_charts(monkeypatch)
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    camille = Player(fake.add_user("camille", locale=locale))
+    dominique = Player(fake.add_user("dominique", locale=locale))
+    table, game = await two_humans_against_a_bot(fake, clock, bot, camille, dominique,
+                                                 game_end="rounds:2")
+    await play_every_round(fake, clock, table, [camille, dominique])
+    await tick(fake, clock, 1)
+    assert game.phase is Phase.GAME_OVER and game.winners
+    for player in (camille, dominique):
+        seat = table.seat_of(player.user.id)
+        assert seat is not None
+        total = plural(locale, "n.points", game.points[seat])
+        if seat in game.winners:
+            key = "hand.game_won" if len(game.winners) == 1 else "hand.game_won_shared"
+            expected = t(locale, key, total=total)
+        else:
+            rank = 1 + sum(1 for s in game.players if game.points[s] > game.points[seat])
+            expected = t(locale, "hand.game_place", place=place(locale, rank), total=total)
+        assert player.hand.content.split("\n")[-1] == expected
+    fake.assert_no_errors()
+
+
+async def test_the_leaderboard_shows_the_preset_the_channel_plays(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """From the play-test: after a presi game, /president classement showed « Classement ·
+    Président classique : Personne n’est encore classé », the preset nobody had played."""
+    record_charts(monkeypatch)
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    marie = Player(fake.add_user("marie", locale="fr"))
+    bob = Player(fake.add_user("bob", locale="fr"))
+    table, game = await two_humans_against_a_bot(fake, clock, bot, marie, bob, "presi",
+                                                 game_end="rounds:1")
+    await play_every_round(fake, clock, table, [marie, bob])
+    await tick(fake, clock, 1)
+    await marie.user.slash("president leaderboard")
+    board = marie.user.last_ephemeral()
+    assert board.embeds[0].title == t("fr", "leaderboard.title",
+                                      preset=t("fr", "preset.presi"))
+    assert f"<@{marie.user.id}>" in board.text
+    await marie.user.slash("president leaderboard", preset="classic")  # asked: as asked
+    assert marie.user.last_ephemeral().embeds[0].title == \
+        t("fr", "leaderboard.title", preset=t("fr", "preset.classic"))
+    fake.assert_no_errors()
+
+
+async def test_the_lobby_and_its_refusal_count_seats_without_a_gender(
+    fake: FakeDiscord, president: PresidentBot
+) -> None:
+    """From the play-test: « Joueurs (1/6) » and « Il faut au moins 3 joueurs pour lancer
+    (1 à la table) »: masculine, and silent that bots count."""
+    marie = fake.add_user("marie", locale="fr")
+    table = await create_table(president, marie)
+    lobby = message(marie, table.lobby_message_id)
+    assert french("À la table (1/6) :") in lobby.content.split("\n")
+    await marie.click(lobby, cid(table, "start"))
+    assert marie.last_ephemeral().text == "⚠️ " + french(
+        "Il faut être au moins 3 à la table pour lancer, bots compris (1 pour l’instant).")
+    fake.assert_no_errors()
+
+
+async def test_classic_and_wild7_name_their_vice_last_as_their_seeds_do(
+    fake: FakeDiscord, president: PresidentBot
+) -> None:
+    """From the play-test: classic's seed names its vice-last « Vice-trou » (« À 4 :
+    Président, Vice-président, Vice-trou, Trou du cul »), wild7's « Vice-trou du cul »; the
+    bot said « Vice-trou du cul » for both. Their settings now say which set they use, and
+    the menu's two options no longer read alike."""
+    marie = fake.add_user("marie", locale="fr")
+    await create_table(president, marie, "classic")
+    await marie.slash("president rules")
+    page = marie.last_ephemeral().text
+    assert french("• Vice-trou → Vice-président : sa meilleure carte ; en retour, 1 carte de "
+                  "son choix (dès 4 à la table)") in page.split("\n")
+    await marie.slash("president settings")
+    panel = marie.last_ephemeral().text
+    assert french("▫️ **Noms des rôles** : Président … Vice-trou, Trou du cul") in \
+        panel.split("\n")
+    await marie.slash("president end")
+    await create_table(president, marie, "wild7")
+    await marie.slash("president settings")
+    panel = marie.last_ephemeral().text
+    assert french("▫️ **Noms des rôles** : Président … Vice-trou du cul, Trou du cul") in \
+        panel.split("\n")
+    assert french("· Vice-trou du cul 0 · Trou du cul 0") in panel
+    for locale in ("fr", "en"):
+        names = [t(locale, f"knob.role_names.{v}")
+                 for v in ("classic", "presi", "proletario", "wild7")]
+        assert len(set(names)) == 4, names
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_recent_moves_all_start_the_same_way(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """From the play-test: the « Derniers coups » list read « • tour sauté pour Dominique »,
+    « • un 2 ferme le pli… » and then « • La manche 1 est terminée », « • L’échange est
+    terminé »: two capitalised lines among lower-case ones (names, a role's included, keep
+    their capital)."""
+    camille = Player(fake.add_user("Camille", locale=locale))
+    dominique = Player(fake.add_user("Dominique", locale=locale))
+    table, game = await two_humans_against_a_bot(fake, clock, president, camille, dominique,
+                                                 game_end="rounds:2")
+    players = [camille, dominique]
+    seen: list[str] = []
+    for _ in range(3000):
+        if game.phase is Phase.GAME_OVER:
+            break
+        board = message(camille.user, table.table_message_id)
+        seen += [line for line in board.content.split("\n") if line.startswith("• ")]
+        if game.phase is Phase.ROUND_OVER:
+            await tick(fake, clock, 1)
+            board = message(camille.user, table.table_message_id)
+            seen += [line for line in board.content.split("\n") if line.startswith("• ")]
+            await camille.user.click(message(camille.user, table.table_message_id),
+                                     cid(table, "next", game.version))
+            await tick(fake, clock, 1)
+            continue
+        acted = False
+        for player in players:
+            if await player.act():
+                acted = True
+                break
+        if not acted:
+            await tick(fake, clock, 1)
+    names = {table.name(s) for s in range(game.seats)} | \
+        {t(locale, f"role.classic.{role}") for role in ("P", "VP", "N", "VL", "L")}
+    ended = t(locale, "ev.round_over", round=1)
+    assert "• " + ended in seen and "• " + t(locale, "ev.exchange_done") in seen
+    capitalised = {line for line in set(seen)
+                   if line[2].isupper() and not any(line[2:].startswith(n) for n in names)}
+    assert capitalised == set()
+    fake.assert_no_errors()

@@ -29,6 +29,7 @@ from .e2e import (
     message,
     play_every_round,
     record_charts,
+    table_of,
     tick,
     two_humans_against_a_bot,
 )
@@ -224,4 +225,33 @@ async def test_the_recent_moves_all_start_the_same_way(
     capitalised = {line for line in set(seen)
                    if line[2].isupper() and not any(line[2:].startswith(n) for n in names)}
     assert capitalised == set()
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_exchange_notes_leave_the_hand_once_its_player_has_played(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """From the play-test: « Tu as donné 2⚔️ 2🪙 à Bot 1. / Bot 1 t’a donné 3🪵 3⚔️. », each
+    with a line of faces, stayed on top of the hand the whole round, pushing « À toi de
+    jouer » and the menus down a phone screen long after the player had used them."""
+    marie = await presi_exchange(fake, clock, president, locale,
+                                 [["2O", "2C", "2E", "3C", "4C", "9C"], ["3O", "4O", "5O"],
+                                  ["6O", "7O"]], [1, 2, 0])
+    table = table_of(president, marie.user)
+    game = table.game
+    assert game is not None
+    for _ in range(30):
+        if game.phase is Phase.PLAY:
+            break
+        if not await marie.act():
+            await tick(fake, clock, 1)
+    assert game.phase is Phase.PLAY and game.to_act == 0  # the Culo opens
+    await tick(fake, clock, 1)
+    notes = [line for line in marie.hand.content.split("\n")
+             if line.startswith(t(locale, "hand.gave", cards="", name="")[:6])]
+    assert len(notes) == 1  # before her first play: what she gave and received
+    assert await marie.act()
+    await tick(fake, clock, 1)
+    assert all(not line.startswith(notes[0][:6]) for line in marie.hand.content.split("\n"))
     fake.assert_no_errors()

@@ -76,7 +76,8 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
         note_lines(table, seat, locale, lines, wanted)
         exchange_part(table, game, seat, locale, items, lines, wanted)
     elif game.phase is Phase.PLAY:
-        note_lines(table, seat, locale, lines, wanted)
+        if not game.played[seat]:  # what changed hands, until the seat's first play
+            note_lines(table, seat, locale, lines, wanted)
         play_part(table, game, seat, locale, items, page, lines, wanted, hand)
     else:
         over = game.phase is Phase.GAME_OVER
@@ -114,7 +115,9 @@ def game_result_lines(game: Game, seat: int, locale: LocaleLike) -> list[str]:
 
 def note_lines(table: Table, seat: int, locale: LocaleLike, lines: list[str],
                wanted: list[FaceLine]) -> None:
-    """The seat's exchange notes (« tu as donné … »), each with its cards' faces under it."""
+    """The seat's exchange notes (« tu as donné … »), each with its cards' faces under it.
+    In play they last until the seat's first play: what it received counts when it picks
+    its first cards; after that, their four lines only push the controls down a phone."""
     for note in table.exchange_notes.get(seat, []):
         wanted.append((len(lines), [[Card.parse(c) for c in note.params["cards"]]]))
         lines.append(entry_text(locale, table, note))

@@ -298,7 +298,7 @@ def test_a_gift_held_back_by_a_blind_exchange_says_where_it_goes() -> None:
     assert held is not None and held[0] == 0 and held[2]
     screen = hand_screen(table, 103, "fr")
     cards = shorts("fr", held[1], False)
-    assert f"Pour toi, la règle donne {cards} à **p0**" in screen.content
+    assert f"La règle te fait donner {cards} à **p0**" in screen.content
     assert "On attend que les autres finissent l’échange." in screen.content
     assert game.gift_on_hold(0) is None  # the President has yet to choose
     due = game.exchange_due(0)

@@ -255,3 +255,22 @@ async def test_the_exchange_notes_leave_the_hand_once_its_player_has_played(
     await tick(fake, clock, 1)
     assert all(not line.startswith(notes[0][:6]) for line in marie.hand.content.split("\n"))
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize(("preset", "fr", "en"), [
+    ("classic", "la meilleure valeur (le 2 ; le 3 en révolution)",
+     "the best value (2s; 3s in a revolution)"),
+    ("wild7", "les 2", "2s"),
+])
+async def test_the_closing_cards_setting_names_cards_not_a_sentence(
+    fake: FakeDiscord, president: PresidentBot, preset: str, fr: str, en: str
+) -> None:
+    """From the play-test: « **Cartes qui ferment** : la meilleure carte ferme », « le 2
+    ferme »: the value repeated the label's verb, and never said which card « the best » is
+    (the seed's « Meilleure carte ferme »: the 2, the 3 in a revolution)."""
+    marie = fake.add_user("marie", locale="fr")
+    await create_table(president, marie, preset)
+    await marie.slash("president settings")
+    assert french(f"▫️ **Cartes qui ferment** : {fr}") in marie.last_ephemeral().text.split("\n")
+    assert t("en", f"knob.closing_rank.{'best' if preset == 'classic' else 'two'}") == en
+    fake.assert_no_errors()

@@ -339,6 +339,8 @@ CLUMSY_FRENCH = (
     r"\bespagnol \d",  # « espagnol 48 cartes » : « espagnol de 48 cartes »
     r"\b(table|partie) a bougé\b",  # « La table a bougé » : « La partie a avancé »
     r"Appuie sur \*\*\w+\*\*\.$",  # « Appuie sur **Reprendre**. » : and then what?
+    r"^Pour toi, la règle\b",  # « Pour toi, la règle donne » : « La règle te fait donner »
+    r"\bcelles-ci\s:",  # « aussi fortes que celles-ci : » : « aussi fortes : »
 )
 
 
@@ -362,11 +364,14 @@ def test_the_clumsy_turn_detector_sees_the_old_lines() -> None:
                 "à ta place ; ensuite il ne reste plus assez de joueurs",
                 "tu prends une place à ton tour quand une se libère", "espagnol 48 cartes",
                 "La table a bougé depuis cet affichage",
-                "🤖 Le pilote automatique joue pour toi. Appuie sur **Reprendre**."):
+                "🤖 Le pilote automatique joue pour toi. Appuie sur **Reprendre**.",
+                "Pour toi, la règle donne {cards} à **{name}**",
+                "Tu as d’autres cartes aussi fortes que celles-ci : choisis"):
         assert clumsy(old), old
     for fine in ("plutôt que de passer", "la manche précédente", "**Rejouer** ou **Terminer**",
                  "**Rejouer** fait entrer qui attend, tant qu’il reste de la place, ou "
                  "**Terminer** pour revenir", "rejoins-la, ou son hôte la ferme",
                  "ensuite, il ne restera plus", "espagnol de 48 cartes",
-                 "Appuie sur **Reprendre** pour jouer toi-même."):
+                 "Appuie sur **Reprendre** pour jouer toi-même.",
+                 "La règle te fait donner {cards} à **{name}**", "sinon, ce sont celles-ci."):
         assert clumsy(fine) == [], fine

@@ -656,6 +656,11 @@ CATALOGUE: dict[str, str] = {
     "howto.end.rounds": "🏁 The game lasts {rounds}; the highest total wins (ties share the win).",
     "howto.end.target": "🏁 First to {points} wins; if several reach it in the same round, the highest total wins, then the better placed in that round.",
     "howto.end.unlimited": "🏁 No set end: the host stops the game, and the totals at that moment are final.",
+    "howto.timer.pass": "⏱️ {seconds}s per turn; when time runs out you pass (on an empty trick, your lowest card opens it).",
+    "howto.timer.smallest": "⏱️ {seconds}s per turn; when time runs out your smallest legal play is made for you (or you pass).",
+    "howto.timer.fast": "⏱️ One shared timer of {seconds}s: at zero the trick closes, or an empty trick opens by itself.",
+    "howto.autopilot.one": "🤖 At the first timeout, the autopilot plays for you until you press **Resume**.",
+    "howto.autopilot.many": "🤖 After {n} timeouts in a row, the autopilot plays for you until you press **Resume**.",
     "howto.changed": "Settings changed from the preset:",
     "howto.unchanged": "The settings are the preset's.",
     # --- stats ------------------------------------------------------------------------------

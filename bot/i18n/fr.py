@@ -667,6 +667,11 @@ _WRITTEN: dict[str, str] = {
     "howto.end.rounds": "🏁 La partie dure {rounds} ; le plus haut total gagne (à égalité, victoire partagée).",
     "howto.end.target": "🏁 La partie se gagne en atteignant {points} ; si plusieurs y arrivent à la même manche, le plus haut total l’emporte, puis la meilleure place de la manche.",
     "howto.end.unlimited": "🏁 Pas de fin fixée : l’hôte arrête la partie, et les totaux du moment sont définitifs.",
+    "howto.timer.pass": "⏱️ {seconds} s par tour ; le temps écoulé, tu passes (sur un pli vide, ta plus petite carte l’ouvre).",
+    "howto.timer.smallest": "⏱️ {seconds} s par tour ; le temps écoulé, ton plus petit coup permis est joué pour toi (ou tu passes).",
+    "howto.timer.fast": "⏱️ Un minuteur commun de {seconds} s : à zéro, le pli se ferme, ou un pli vide s’ouvre tout seul.",
+    "howto.autopilot.one": "🤖 Au premier temps écoulé, le pilote automatique joue pour toi jusqu’à ce que tu appuies sur **Reprendre**.",
+    "howto.autopilot.many": "🤖 Après {n} temps écoulés d’affilée, le pilote automatique joue pour toi jusqu’à ce que tu appuies sur **Reprendre**.",
     "howto.changed": "Réglages changés par rapport au préréglage :",
     "howto.unchanged": "Les réglages sont ceux du préréglage.",
     # --- statistiques -----------------------------------------------------------------------

@@ -274,3 +274,23 @@ async def test_the_closing_cards_setting_names_cards_not_a_sentence(
     assert french(f"▫️ **Cartes qui ferment** : {fr}") in marie.last_ephemeral().text.split("\n")
     assert t("en", f"knob.closing_rank.{'best' if preset == 'classic' else 'two'}") == en
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_rules_say_what_the_clock_does_before_it_does_it(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """From the play-test: at proletario the first slow turn played a card for the player,
+    the second put the autopilot in their seat, and `/president rules` had said nothing of
+    the 15 s, of what the clock plays, or of the autopilot."""
+    marie = fake.add_user("marie", locale=locale)
+    await create_table(president, marie, "proletario")
+    await marie.slash("president rules")
+    lines = marie.last_ephemeral().text.split("\n")
+    assert t(locale, "howto.timer.smallest", seconds=15) in lines
+    assert plural(locale, "howto.autopilot", 2) in lines
+    await marie.slash("president rules", preset="classic")  # its clock passes, no autopilot
+    lines = marie.last_ephemeral().text.split("\n")
+    assert t(locale, "howto.timer.pass", seconds=30) in lines
+    assert not any(line.startswith("🤖") for line in lines)
+    fake.assert_no_errors()

@@ -294,3 +294,21 @@ async def test_the_rules_say_what_the_clock_does_before_it_does_it(
     assert t(locale, "howto.timer.pass", seconds=30) in lines
     assert not any(line.startswith("🤖") for line in lines)
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_game_over_buttons_come_in_the_order_the_results_name_them(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """From the play-test: the results said « choisit : **Rejouer** ou **Terminer** » over
+    the buttons « Terminer », « Rejouer »; between rounds « **Manche suivante** ou
+    **Terminer** » sat over buttons in that order."""
+    camille = Player(fake.add_user("camille", locale=locale))
+    dominique = Player(fake.add_user("dominique", locale=locale))
+    table, game = await two_humans_against_a_bot(fake, clock, president, camille, dominique,
+                                                 game_end="rounds:1")
+    await play_every_round(fake, clock, table, [camille, dominique])
+    await tick(fake, clock, 1)
+    labels = [b.label for b in message(camille.user, table.table_message_id).buttons]
+    assert labels[:2] == [t(locale, "btn.replay"), t(locale, "btn.end_game")]
+    fake.assert_no_errors()

@@ -250,11 +250,14 @@ def table_view(table: Table, game: Game) -> discord.ui.View:
     if game.phase is Phase.ROUND_OVER:
         items.append(button(table.id, "next", t(loc, "btn.next_round"),
                             version=game.version, style=discord.ButtonStyle.success))
+    if game.phase is Phase.GAME_OVER:  # between rounds the game goes on: no replay offered
+        # First, as the results line names it (« **Rejouer** ou **Terminer** ») and as
+        # « Manche suivante » comes before « Terminer » between rounds.
+        items.append(button(table.id, "replay", t(loc, "btn.replay"), version=game.version,
+                            style=discord.ButtonStyle.success))
     if game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
         items.append(button(table.id, "end", t(loc, "btn.end_game"), version=game.version,
                             style=discord.ButtonStyle.danger))
-    if game.phase is Phase.GAME_OVER:  # between rounds the game goes on: no replay offered
-        items.append(button(table.id, "replay", t(loc, "btn.replay"), version=game.version))
     # A friend watching asks for a seat from here as with `/president join`: the queue
     # between rounds (`bots_fill`), else the list for the next game (Seating.join).
     items.append(button(table.id, "join", t(loc, "btn.join")))

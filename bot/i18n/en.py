@@ -217,6 +217,7 @@ CATALOGUE: dict[str, str] = {
     "err.table_gone": "This table no longer exists. Open a new one with `/president create`.",
     "err.stale": "The table has moved on since this was shown; here is your current hand.",
     "err.too_late": "Too late: {name} played first. Your cards stay in your hand.",
+    "err.too_late_trick": "Too late: the trick changed before your play arrived. Your cards stay in your hand.",
     "err.not_automated": "Nobody is playing for you: your seat is yours.",
     "err.kick_self": "You cannot kick yourself; use `/president leave`.",
     "err.kick_unknown": "{name} is not at this table.",

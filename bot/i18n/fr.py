@@ -228,6 +228,7 @@ _WRITTEN: dict[str, str] = {
     "err.table_gone": "Cette table n’existe plus. Ouvres-en une avec `/president ouvrir`.",
     "err.stale": "La partie a avancé depuis cet affichage ; voici ta main à jour.",
     "err.too_late": "Trop tard : {name} a joué avant toi. Tes cartes restent dans ta main.",
+    "err.too_late_trick": "Trop tard : le pli a changé avant que ta pose n’arrive. Tes cartes restent dans ta main.",
     "err.not_automated": "Personne ne joue à ta place : ta place est à toi.",
     "err.kick_self": "Tu ne peux pas t’exclure toi-même ; utilise `/president quitter`.",
     "err.kick_unknown": "{name} n’est pas à cette table.",

@@ -336,3 +336,16 @@ def test_a_long_queue_is_cut_short_so_the_lobby_keeps_its_last_lines(
     assert t(locale, "table.waiting_next",
              names=join_names(locale, [p.name for p in table.queue])) \
         in lobby_screen(table).content.splitlines()
+
+
+def test_too_late_names_who_played_and_no_one_when_nobody_did() -> None:
+    """From play-test 10: in fast mode a play picked as the timer closed the trick was
+    refused with « Trop tard : ? a joué avant toi »: the engine names no player (its
+    `last_player` is None) when the trick changed without a play."""
+    from bot.packages.game.views import refusal
+
+    table = table_for("classic", 3)
+    assert refusal("fr", table, TableError("engine.stale", by=1)) == \
+        "⚠️ " + t("fr", "err.too_late", name="p1")
+    refused = refusal("fr", table, TableError("engine.stale", by=None))
+    assert refused == "⚠️ " + t("fr", "err.too_late_trick") and "?" not in refused

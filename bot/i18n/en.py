@@ -569,7 +569,7 @@ CATALOGUE: dict[str, str] = {
     "hand.give_pick": "You must give your best cards: they are already picked for you.",
     "hand.give_weakest_free": "You must give your weakest cards: they are already picked for you, and you may swap them for others as weak.",
     "hand.give_pick_free": "You must give your best cards: they are already picked for you, and you may swap them for others as strong.",
-    "hand.give_part": "Cards to give ({part}/{parts})…",
+    "hand.give_part": "Cards to give, {first} to {last}…",
     "hand.give_cards": "Cards to give…",
     "hand.give_selected": "Picked: {cards} · {left} still to pick",
     "hand.give_complete": "Picked: {cards} · press **Give the selected cards**",

@@ -580,7 +580,7 @@ _WRITTEN: dict[str, str] = {
     "hand.give_pick": "Tu dois donner tes meilleures cartes ; elles sont cochées.",
     "hand.give_weakest_free": "Tu dois donner tes cartes les plus faibles ; elles sont cochées, et tu peux en échanger contre d’autres aussi faibles.",
     "hand.give_pick_free": "Tu dois donner tes meilleures cartes ; elles sont cochées, et tu peux en échanger contre d’autres aussi fortes.",
-    "hand.give_part": "Cartes à donner ({part}/{parts})…",
+    "hand.give_part": "Cartes à donner, de {first} à {last}…",
     "hand.give_cards": "Cartes à donner…",
     "hand.give_selected": "Choisies : {cards} · encore {left} à choisir",
     "hand.give_complete": "Choisies : {cards} · appuie sur **Donner les cartes choisies**",

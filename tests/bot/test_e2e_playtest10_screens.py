@@ -12,9 +12,10 @@ import pytest
 
 from bot.client import PresidentBot
 from bot.i18n import plural, t
+from bot.i18n.cards import short
 from bot.i18n.typography import french
 from bot.packages.game.lines import place
-from engine import Phase
+from engine import Card, Deck, Phase
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
@@ -311,4 +312,27 @@ async def test_the_game_over_buttons_come_in_the_order_the_results_name_them(
     await tick(fake, clock, 1)
     labels = [b.label for b in message(camille.user, table.table_message_id).buttons]
     assert labels[:2] == [t(locale, "btn.replay"), t(locale, "btn.end_game")]
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_split_gift_menus_say_which_cards_each_holds(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """From the play-test: a wild7 President of a two-seat table, 28 cards in hand, gave
+    back from « Cartes à donner (1/2)… » and « Cartes à donner (2/2)… », two menus that read
+    alike; each now names the span of cards it holds."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    table = await host_against_bots(president, marie.user, "wild7", 1)
+    await tick(fake, clock, 1)
+    deck = [str(c) for c in Deck("french52").cards()]
+    game = deal(president, table, [deck[0::2], deck[1::2]], previous_ranking=[0, 1])
+    await tick(fake, clock, 2)
+    await marie.open_hand(president)
+    menus = [m for m in marie.hand.selects if ":give:" in m.custom_id]
+    assert len(menus) == 2 and menus[0].placeholder != menus[1].placeholder
+    hand = game.hand(0)
+    first = t(locale, "hand.give_part", first=short(locale, hand[0], False),
+              last=short(locale, Card.parse(menus[0].options[-1].value), False))
+    assert menus[0].placeholder == first
     fake.assert_no_errors()

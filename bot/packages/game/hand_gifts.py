@@ -88,8 +88,10 @@ def exchange_part(table: Table, game: Game, seat: int, locale: LocaleLike,
                        left=plural(locale, "n.cards", left)))
     for index, part in enumerate(parts):
         options = [_gift_option(table, locale, c, c in preset) for c in part]
+        # Split menus name their cards' span, not « (1/2) » and « (2/2) », which read alike.
         placeholder = t(locale, "hand.give_cards") if single else \
-            t(locale, "hand.give_part", part=index + 1, parts=len(parts))
+            t(locale, "hand.give_part", first=short(locale, part[0], spanish(table)),
+              last=short(locale, part[-1], spanish(table)))
         items.append(select(
             table.id, "give", placeholder,
             options, version=game.version, arg=str(index), row=index,

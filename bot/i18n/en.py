@@ -551,6 +551,7 @@ CATALOGUE: dict[str, str] = {
     "hand.cannot_play": "Nothing you hold can be played now.",
     "hand.lead": "The trick is empty: you open it. Play any cards of one value (the others must answer with as many); you cannot pass.",
     "hand.same_or_pass": "🤐 Same value or nothing: play {cards} or pass.",
+    "hand.same_or_pass_wild": "🤐 Same value or nothing: play {cards} or pass; a {wild} cannot stand in for it.",
     "hand.autopilot": "🤖 The autopilot plays for you. Press **Resume** to take over.",
     "hand.group.1": "Play a single…",
     "hand.group.2": "Play a pair…",

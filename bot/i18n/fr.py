@@ -562,6 +562,7 @@ _WRITTEN: dict[str, str] = {
     "hand.only_pass": "Rien dans ta main ne bat ce qui est sur la table : tu ne peux que passer.",
     "hand.lead": "Le pli est vide : c’est toi qui l’ouvres. Joue des cartes d’une même valeur (les autres devront répondre avec autant de cartes) ; tu ne peux pas passer.",
     "hand.same_or_pass": "🤐 Même valeur ou rien : joue {cards} ou passe.",
+    "hand.same_or_pass_wild": "🤐 Même valeur ou rien : joue {cards} ou passe ; un {wild} ne peut pas la remplacer.",
     "hand.autopilot": "🤖 Le pilote automatique joue pour toi. Appuie sur **Reprendre** pour jouer toi-même.",
     "hand.group.1": "Jouer une carte…",
     "hand.group.2": "Jouer une paire…",

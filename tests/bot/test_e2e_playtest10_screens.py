@@ -336,3 +336,26 @@ async def test_split_gift_menus_say_which_cards_each_holds(
               last=short(locale, Card.parse(menus[0].options[-1].value), False))
     assert menus[0].placeholder == first
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_or_nothing_says_a_wild_in_hand_cannot_answer(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """From the play-test: at wild7, after two 4s in a row, the hand read « Même valeur ou
+    rien : joue un 4 ou passe. » to a player holding a 7, which replaces any value, yet was
+    not offered: « ou rien » forbids wilds (RULES §7), and nothing said so."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    table = await host_against_bots(president, marie.user, "wild7", 2)
+    await tick(fake, clock, 1)
+    game = deal(president, table, [["9S", "7H", "AC"], ["4C", "KC", "KD"], ["4D", "QC", "QD"]],
+                opener=1)
+    for _ in range(10):
+        if game.constraint is not None:
+            break
+        await tick(fake, clock, 1)
+    assert game.constraint is not None and game.constraint[0] == 0 and game.to_act == 0
+    await marie.open_hand(president)
+    assert t(locale, "hand.same_or_pass_wild", cards=t(locale, "rank.french.4.one"),
+             wild="7") in marie.hand.content.split("\n")
+    fake.assert_no_errors()

@@ -313,6 +313,7 @@ CATALOGUE: dict[str, str] = {
     "lobby.queue_count.many": "{n} people",
     "lobby.empty": "Nobody yet: press **Join**.",
     "lobby.hint": "The host tunes the rules with **Settings** and presses **Start**.",
+    "lobby.hint_vs_bots": "The host tunes the rules with **Settings**, then presses **Start**, or **Start against bots** to fill the table with bots up to {n} seats.",
     "lobby.rules_hint": "📜 New to Président? `/president rules` explains this table's rules.",
     "lobby.closed": "This table is closed.",
     "lobby.started": "The game has started: see the table below.",

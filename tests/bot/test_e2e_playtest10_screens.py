@@ -359,3 +359,21 @@ async def test_or_nothing_says_a_wild_in_hand_cannot_answer(
     assert t(locale, "hand.same_or_pass_wild", cards=t(locale, "rank.french.4.one"),
              wild="7") in marie.hand.content.split("\n")
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_presi_lobby_says_what_starting_against_bots_does(
+    fake: FakeDiscord, president: PresidentBot, locale: str
+) -> None:
+    """From the play-test: presi's lobby offers « Lancer » and « Lancer contre des bots » and
+    said only « L’hôte … appuie sur **Lancer** »: nothing of the second button (the seed:
+    « Contre des bots, vous jouez avec deux bots »)."""
+    marie = fake.add_user("marie", locale=locale)
+    table = await create_table(president, marie, "presi")
+    lines = message(marie, table.lobby_message_id).content.split("\n")
+    assert t(locale, "lobby.hint_vs_bots", n=3) in lines
+    await marie.slash("president end")
+    table = await create_table(president, marie, "classic")  # no such button, no such words
+    lines = message(marie, table.lobby_message_id).content.split("\n")
+    assert t(locale, "lobby.hint") in lines
+    fake.assert_no_errors()

@@ -375,3 +375,17 @@ def test_the_clumsy_turn_detector_sees_the_old_lines() -> None:
                  "Appuie sur **Reprendre** pour jouer toi-même.",
                  "La règle te fait donner {cards} à **{name}**", "sinon, ce sont celles-ci."):
         assert clumsy(fine) == [], fine
+
+
+def test_english_lines_avoid_the_turns_proofreading_took_out() -> None:
+    """Play-test 10: English that read as translated: « take a seat in your turn » (« à ton
+    tour »), « you join them in the lobby » (them: nobody named), « **Next round**, or **End
+    game** » (a comma before the « or » of two)."""
+    import re
+
+    clumsy_english = (r"\bin your turn\b", r"\bjoin them\b", r"\*\*, or \*\*[^*]+\*\*\.$")
+    for old in ("take a seat in your turn as one frees up", "you join them in the lobby.",
+                "chooses: **Next round**, or **End game**."):
+        assert any(re.search(p, old) for p in clumsy_english), old
+    assert {key: value for key, value in EN.items()
+            if any(re.search(p, value) for p in clumsy_english)} == {}

@@ -268,11 +268,16 @@ async def test_the_closing_cards_setting_names_cards_not_a_sentence(
 ) -> None:
     """From the play-test: « **Cartes qui ferment** : la meilleure carte ferme », « le 2
     ferme »: the value repeated the label's verb, and never said which card « the best » is
-    (the seed's « Meilleure carte ferme »: the 2, the 3 in a revolution)."""
+    (the seed's « Meilleure carte ferme »: the 2, the 3 in a revolution). Classic's penalty
+    read « finir sur un 2 » where its seed names the variant « Finir par un 2 »."""
     marie = fake.add_user("marie", locale="fr")
     await create_table(president, marie, preset)
     await marie.slash("president settings")
-    assert french(f"▫️ **Cartes qui ferment** : {fr}") in marie.last_ephemeral().text.split("\n")
+    panel = marie.last_ephemeral().text.split("\n")
+    assert french(f"▫️ **Cartes qui ferment** : {fr}") in panel
+    # The penalty as each seed names its variant: « Finir par un 2 », « Finir sur un 2 ou un 7 ».
+    penalty = "finir par un 2" if preset == "classic" else "finir sur un 2 ou un 7"
+    assert french(f"▫️ **Pénalité de sortie** : {penalty}") in panel
     assert t("en", f"knob.closing_rank.{'best' if preset == 'classic' else 'two'}") == en
     fake.assert_no_errors()
 

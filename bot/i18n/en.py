@@ -455,6 +455,7 @@ CATALOGUE: dict[str, str] = {
     "table.exchange": "🔁 Exchange in progress {countdown}",
     "table.exchange_pair": "{giver} must give {cards} to {receiver}",
     "table.player": "{marker}**{name}** · {cards}{extras}",
+    "table.player_done": "{marker}**{name}**{extras}",
     "table.role": " · {role}",
     "table.points": " · {points}",
     "table.passed": " · passed",

@@ -466,6 +466,7 @@ _WRITTEN: dict[str, str] = {
     "table.exchange": "🔁 Échange en cours {countdown}",
     "table.exchange_pair": "{giver} doit donner {cards} à {receiver}",
     "table.player": "{marker}**{name}** · {cards}{extras}",
+    "table.player_done": "{marker}**{name}**{extras}",
     "table.role": " · {role}",
     "table.points": " · {points}",
     "table.passed": " · a passé",

@@ -206,7 +206,7 @@ async def test_a_penalised_finisher_shows_the_place_and_the_card(
     assert await marie.act()
     await tick(fake, clock, 1)
     board = message(marie.user, table.table_message_id).content
-    assert french("marie** · 0 carte · 0 pt · a fini (3e place)") in board
+    assert french("marie** · 0 pt · a fini (3e place)") in board  # no « 0 carte » (play-test 10)
     assert french("marie a fini sur un 2 : 3e place") in board
     assert "marie sort" not in board
     fake.assert_no_errors()

@@ -26,6 +26,7 @@ from .e2e import (
     create_table,
     database_url,
     deal,
+    dealt_against_two_bots,
     host_against_bots,
     message,
     play_every_round,
@@ -381,4 +382,25 @@ async def test_the_presi_lobby_says_what_starting_against_bots_does(
     table = await create_table(president, marie, "classic")  # no such button, no such words
     lines = message(marie, table.lobby_message_id).content.split("\n")
     assert t(locale, "lobby.hint") in lines
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_player_out_of_cards_shows_no_card_count(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """From the play-test: « **Bot 1** · 0 carte · 0 pt · a fini (1re place) · niveau
+    normal » ran over two lines of a phone; « 0 carte » said what « a fini » says."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    table, _ = await dealt_against_two_bots(fake, clock, president, marie,
+                                            [["3C"], ["4H", "5H", "8C"], ["6H", "7H"]],
+                                            opener=0)
+    assert await marie.act()
+    await tick(fake, clock, 1)
+    board = message(marie.user, table.table_message_id).content.split("\n")
+    out = t(locale, "table.out", place=place(locale, 1))
+    mine = [line for line in board if line.startswith("**marie**")]
+    assert mine == ["**marie**" + t(locale, "table.points",
+                                   points=plural(locale, "n.points", 0)) + out
+                    + t(locale, "table.host_mark")]
     fake.assert_no_errors()

@@ -177,6 +177,10 @@ def player_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
             extras += t(loc, "table.bot_level",
                         level=t(loc, f"level.{table.seats[seat].level}"))
         marker = "▶️ " if game.to_act == seat and game.phase is Phase.PLAY else ""
+        if sizes[seat] == 0:  # « 0 carte » beside « a fini » is noise on a phone's line
+            lines.append(t(loc, "table.player_done", marker=marker,
+                           name=seat_name(table, seat), extras=extras))
+            continue
         lines.append(t(loc, "table.player", marker=marker, name=seat_name(table, seat),
                        cards=plural(loc, "n.cards", sizes[seat]), extras=extras))
     return lines

@@ -429,7 +429,7 @@ CATALOGUE: dict[str, str] = {
     "knob.leave_grace_seconds": "Seconds to come back",
     "knob.role_names": "Role names",
     "knob.role_names.classic": "President … Scum (classic)",
-    "knob.role_names.presi": "President … Culo",
+    "knob.role_names.presi": "President … Vice-Culo, Culo",
     "knob.role_names.proletario": "President, VP, Secretary, Proletario",
     "knob.role_names.wild7": "President … Scum (Wild 7s)",
     "knob.vp_at_three": "Vice-President at a table of three",

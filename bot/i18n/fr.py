@@ -440,7 +440,7 @@ _WRITTEN: dict[str, str] = {
     "knob.leave_grace_seconds": "Secondes pour revenir",
     "knob.role_names": "Noms des rôles",
     "knob.role_names.classic": "Président … Vice-trou, Trou du cul",
-    "knob.role_names.presi": "Président … Culo",
+    "knob.role_names.presi": "Président … Vice-Culo, Culo",
     "knob.role_names.proletario": "Président, VP, Secrétaire, Proletario",
     "knob.role_names.wild7": "Président … Vice-trou du cul, Trou du cul",
     "knob.vp_at_three": "Vice-président à trois",

@@ -73,7 +73,7 @@ async def test_the_presi_settings_name_the_roles_as_the_table_does(
     table = await create_table(president, alice, "presi")
     await alice.slash("president settings")
     panel = alice.last_ephemeral()
-    assert "▫️ **Role names**: President … Culo" in panel.text.split("\n")
+    assert "▫️ **Role names**: President … Vice-Culo, Culo" in panel.text.split("\n")
     assert "▫️ **Points per role**: President 2 · Vice-President 1 · Neutral 0 · Vice-Culo 0 " \
         "· Culo 0" in panel.text.split("\n")
     assert table.rules.role_names == "presi"

@@ -422,7 +422,7 @@ CATALOGUE: dict[str, str] = {
     "knob.exchange_seconds": "Seconds for the exchange",
     "knob.fast": "Fast mode (no turns)",
     "knob.fast_seconds": "Fast mode timer (seconds)",
-    "knob.autopilot_after_timeouts": "Autopilot after timeouts",
+    "knob.autopilot_after_timeouts": "Timeouts in a row before the autopilot",
     "knob.on_leave": "When a player leaves",
     "knob.on_leave.bot": "a bot replaces them",
     "knob.on_leave.wait_then_cancel": "wait, then cancel the game",

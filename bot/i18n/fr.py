@@ -433,7 +433,7 @@ _WRITTEN: dict[str, str] = {
     "knob.exchange_seconds": "Secondes pour l’échange",
     "knob.fast": "Mode rapide (sans tours)",
     "knob.fast_seconds": "Minuteur du mode rapide (secondes)",
-    "knob.autopilot_after_timeouts": "Pilote automatique après dépassements",
+    "knob.autopilot_after_timeouts": "Temps écoulés avant le pilote automatique",
     "knob.on_leave": "Quand quelqu’un part",
     "knob.on_leave.bot": "un bot prend sa place",
     "knob.on_leave.wait_then_cancel": "attendre, puis annuler la partie",

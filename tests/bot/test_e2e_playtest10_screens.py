@@ -296,6 +296,13 @@ async def test_the_rules_say_what_the_clock_does_before_it_does_it(
     lines = marie.last_ephemeral().text.split("\n")
     assert t(locale, "howto.timer.smallest", seconds=15) in lines
     assert plural(locale, "howto.autopilot", 2) in lines
+    # The settings name the knob as the page does, where « après dépassements » said not of
+    # what: the player's time, run out.
+    await marie.slash("president settings")
+    label = t(locale, "knob.autopilot_after_timeouts")
+    assert t(locale, "settings.line", mark="▫️", knob=label, value="2") in \
+        marie.last_ephemeral().text.split("\n")
+    assert ("temps écoulés" if locale == "fr" else "timeouts in a row") in label.lower()
     await marie.slash("president rules", preset="classic")  # its clock passes, no autopilot
     lines = marie.last_ephemeral().text.split("\n")
     assert t(locale, "howto.timer.pass", seconds=30) in lines

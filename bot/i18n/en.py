@@ -596,7 +596,7 @@ CATALOGUE: dict[str, str] = {
     "hand.lobby_host": "👑 You have a seat in the lobby, and you are its host: tune the rules with **Settings**, then press **Start**.",
     "hand.new_host": "👑 You are now the table's host: at the end of the round, you choose what comes next.",
     "hand.round_over": "The round is over.",
-    "hand.round_result": "🎖️ You finished {place}: **{role}** (+{gained}).",
+    "hand.round_result": "🎖️ You finished {place} in the round: **{role}** (+{gained}).",
     "hand.game_over": "The game is over.",
     "hand.game_won": "🏆 You win the game with {total}!",
     "hand.game_won_shared": "🏆 Shared win: you finish level at the top with {total}.",

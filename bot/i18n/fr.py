@@ -607,7 +607,7 @@ _WRITTEN: dict[str, str] = {
     "hand.lobby_host": "👑 Tu as une place au salon d’attente, et tu en es l’hôte : règle la partie avec **Réglages** puis appuie sur **Lancer**.",
     "hand.new_host": "👑 Tu es maintenant l’hôte de la table : à la fin de la manche, c’est toi qui choisis la suite.",
     "hand.round_over": "La manche est terminée.",
-    "hand.round_result": "🎖️ Tu finis à la {place} : **{role}** (+{gained}).",
+    "hand.round_result": "🎖️ Tu finis la manche à la {place} : **{role}** (+{gained}).",
     "hand.game_over": "La partie est terminée.",
     "hand.game_won": "🏆 Tu remportes la partie avec {total} !",
     "hand.game_won_shared": "🏆 Victoire partagée : tu finis en tête avec {total}.",

@@ -92,7 +92,8 @@ async def test_the_hand_at_the_end_of_the_game_says_how_the_game_ended_for_me(
 ) -> None:
     """From the play-test: at the game's end the hand said « La partie est terminée. 🎖️ Tu
     finis à la 1re place : Président (+3). » to a player who lost the game on points: the
-    round's place, not the game's. It now adds the game's result."""
+    round's place, not the game's. It now adds the game's result, and the round's line says
+    it is the round's."""
     record_charts(monkeypatch)
     bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
     camille = Player(fake.add_user("camille", locale=locale))
@@ -112,7 +113,11 @@ async def test_the_hand_at_the_end_of_the_game_says_how_the_game_ended_for_me(
         else:
             rank = 1 + sum(1 for s in game.players if game.points[s] > game.points[seat])
             expected = t(locale, "hand.game_place", place=place(locale, rank), total=total)
-        assert player.hand.content.split("\n")[-1] == expected
+        lines = player.hand.content.split("\n")
+        assert lines[-1] == expected
+        # The round's place above it says it is the round's: « 1re place » then « 3e place »
+        # read as a contradiction.
+        assert ("Tu finis la manche à la " if locale == "fr" else " in the round: ") in lines[-2]
     fake.assert_no_errors()
 
 

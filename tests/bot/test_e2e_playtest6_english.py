@@ -54,7 +54,8 @@ async def test_presi_names_its_top_roles_president_in_english_as_in_french(
         await tick(fake, clock, 1)
     assert game.ranking is not None and game.ranking[0] == 0
     await tick(fake, clock, 1)
-    assert alice.hand.content.splitlines()[-1] == "🎖️ You finished 1st: **President** (+2)."
+    assert alice.hand.content.splitlines()[-1] == \
+        "🎖️ You finished 1st in the round: **President** (+2)."
 
     await alice.user.slash("president rules")
     lines = alice.user.last_ephemeral().text.split("\n")

@@ -242,7 +242,9 @@ _SPECS = [
     KnobSpec("first_opener", _TABLE, "choice", ("queen_of_hearts", "three_of_oros", "random")),
     KnobSpec("round_opener", _TABLE, "choice", ("last_place", "first_place")),
     KnobSpec("reseat_by_rank", _TABLE, "bool"),
-    KnobSpec("role_names", _TABLE, "choice", ("classic", "presi", "proletario")),
+    # The names each seed gives its roles: classic's seed says « Vice-trou » where wild7's
+    # says « Vice-trou du cul » (RULES.md lists one set for both; the seeds win).
+    KnobSpec("role_names", _TABLE, "choice", ("classic", "presi", "proletario", "wild7")),
     KnobSpec("vp_at_three", _TABLE, "bool"),
     KnobSpec("exchange_return", _TABLE, "choice", ("choice", "weakest")),
     KnobSpec("exchange_blind", _TABLE, "bool"),
@@ -320,7 +322,7 @@ PRESETS: dict[str, dict[str, object]] = {
         **_COMMON, "deck": "french52", "min_players": 2, "max_players": 8,
         "on_equal": "same_or_pass", "closing_rank": "two", "four_closes": True,
         "wild_rank": "7", "finish_penalty": "two_or_wild", "first_opener": "queen_of_hearts",
-        "role_names": "classic",
+        "role_names": "wild7",
     },
 }
 

@@ -158,14 +158,29 @@ def end_line(locale: LocaleLike, rules: Rules) -> str:
     return t(locale, "howto.end.unlimited")
 
 
+def timer_lines(locale: LocaleLike, rules: Rules) -> list[str]:
+    """What the clock does: a newcomer to proletario saw a card played for them at their
+    first slow turn, then the autopilot take their seat at the second, and the rules page
+    had said nothing of either (the seed does: « Passé ce délai, ta plus petite
+    combinaison possible est jouée pour toi »)."""
+    if rules.fast:
+        return [t(locale, "howto.timer.fast", seconds=rules.fast_seconds)]
+    lines = [t(locale, f"howto.timer.{rules.timeout_action}", seconds=rules.turn_seconds)]
+    if rules.autopilot_after_timeouts is not None:
+        lines.append(plural(locale, "howto.autopilot", rules.autopilot_after_timeouts))
+    return lines
+
+
 def rules_page(locale: LocaleLike, rules: Rules, seats: int | None = None) -> list[str]:
-    """`/president rules`: how to play, the exchange, the points and the game's end (at the
-    game's `seats` when one is under way), then the settings that differ from the preset."""
+    """`/president rules`: how to play, the exchange, the points, the game's end (at the
+    game's `seats` when one is under way) and the clock, then the settings that differ from
+    the preset."""
     lines = how_to_play(locale, rules)
     lines.extend(exchange_lines(locale, rules, seats))
     lines.append(t(locale, "howto.points",
                    points=knob_value(locale, "points", rules.points, rules, seats=seats)))
     lines.append(end_line(locale, rules))
+    lines.extend(timer_lines(locale, rules))
     changed = {name: value for name, value in rules.differences().items()
                if rules.applies(name)}
     lines.append("")

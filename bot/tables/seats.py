@@ -9,7 +9,7 @@ from __future__ import annotations
 from bot.i18n import t
 from bot.names import alike
 from bot.tables.table import DEFAULT_LEVEL, Player, Table
-from engine import Game
+from engine import Game, Rules
 
 
 def new_bot(table: Table) -> Player:
@@ -25,6 +25,14 @@ def new_bot(table: Table) -> Player:
     while alike(t(table.locale, "bot.name", n=number), taken):
         number += 1
     return table.new_player(None, t(table.locale, "bot.name", n=number), table.locale)
+
+
+def vs_bots_size(rules: Rules) -> int:
+    """How many seats « Lancer contre des bots » fills (`vs_bots` bots beside one player, to
+    the host's minimum if higher, never past the maximum); 0 where the rules offer none."""
+    if rules.vs_bots is None:
+        return 0
+    return min(rules.max_players, max(1 + rules.vs_bots, rules.min_players))
 
 
 def seat_bot(table: Table, *, by_host: bool = False, level: str = DEFAULT_LEVEL) -> None:

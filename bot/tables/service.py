@@ -196,8 +196,7 @@ class TableService:
             rules = table.rules
             if rules.vs_bots is None:
                 raise TableError("err.no_vs_bots")
-            while len(table.seats) < min(rules.max_players,
-                                         max(1 + rules.vs_bots, rules.min_players)):
+            while len(table.seats) < seats.vs_bots_size(rules):
                 seats.seat_bot(table, by_host=True, level=table.bot_level)
             self._start(table)
 

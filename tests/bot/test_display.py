@@ -192,8 +192,9 @@ def test_same_or_nothing_says_what_may_be_played() -> None:
     game.play(second, answer.cards)
     assert game.to_act == first
     words = rank_words("fr", lead.value, 1, False)
-    assert french(f"🤐 Même valeur ou rien : joue {words} ou passe.") in \
-        hand_screen(table, 100 + first, "fr").content
+    assert any(card.rank == "7" for card in game.hand(first))  # a 7 may not stand in: said
+    assert french(f"🤐 Même valeur ou rien : joue {words} ou passe ; un 7 ne peut pas la "
+                  "remplacer.") in hand_screen(table, 100 + first, "fr").content
 
 
 def test_french_lobby_lists_changed_rules_with_french_punctuation() -> None:
@@ -234,9 +235,9 @@ def test_the_hand_says_why_it_can_only_pass_and_shows_the_table_off_turn() -> No
     ("classic", 4, Phase.PLAY, "Un bot finit la manche à ta place, puis la partie continue"),
     ("classic", 4, Phase.ROUND_OVER, "Elle continue sans toi dès la prochaine manche."),
     ("classic", 3, Phase.PLAY, french(
-        "Un bot finit la manche à ta place ; ensuite, il ne restera plus assez de joueurs : la "
-        "partie s’arrête et la table revient au salon d’attente.")),
-    ("classic", 3, Phase.ROUND_OVER, "Il ne restera plus assez de joueurs"),
+        "Un bot finit la manche à ta place ; ensuite, il ne restera plus assez de monde à la "
+        "table : la partie s’arrête et la table revient au salon d’attente.")),
+    ("classic", 3, Phase.ROUND_OVER, "Il ne restera plus assez de monde à la table"),
     ("proletario", 4, Phase.PLAY, "Un bot prend ta place."),
     ("proletario", 4, Phase.ROUND_OVER, "Un bot prend ta place."),
     ("presi", 4, Phase.EXCHANGE, french("Ta place t’attend 60 secondes")),
@@ -298,7 +299,7 @@ def test_a_gift_held_back_by_a_blind_exchange_says_where_it_goes() -> None:
     assert held is not None and held[0] == 0 and held[2]
     screen = hand_screen(table, 103, "fr")
     cards = shorts("fr", held[1], False)
-    assert f"Pour toi, la règle donne {cards} à **p0**" in screen.content
+    assert f"La règle te fait donner {cards} à **p0**" in screen.content
     assert "On attend que les autres finissent l’échange." in screen.content
     assert game.gift_on_hold(0) is None  # the President has yet to choose
     due = game.exchange_due(0)
@@ -336,3 +337,16 @@ def test_a_long_queue_is_cut_short_so_the_lobby_keeps_its_last_lines(
     assert t(locale, "table.waiting_next",
              names=join_names(locale, [p.name for p in table.queue])) \
         in lobby_screen(table).content.splitlines()
+
+
+def test_too_late_names_who_played_and_no_one_when_nobody_did() -> None:
+    """From play-test 10: in fast mode a play picked as the timer closed the trick was
+    refused with « Trop tard : ? a joué avant toi »: the engine names no player (its
+    `last_player` is None) when the trick changed without a play."""
+    from bot.packages.game.views import refusal
+
+    table = table_for("classic", 3)
+    assert refusal("fr", table, TableError("engine.stale", by=1)) == \
+        "⚠️ " + t("fr", "err.too_late", name="p1")
+    refused = refusal("fr", table, TableError("engine.stale", by=None))
+    assert refused == "⚠️ " + t("fr", "err.too_late_trick") and "?" not in refused

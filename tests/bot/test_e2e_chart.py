@@ -43,7 +43,7 @@ async def test_game_over_attaches_the_points_of_every_round(
     values = ". ".join(french(f"{table.name(s)} : {', '.join(str(row[s]) for row in totals)}")
                        for s in range(4))
     assert (shown.title, shown.alt) == ("Points par manche",
-                                       f"points par manche, 4 joueurs, 3 manches. {values}.")
+                                       f"points par manche, 4 participants, 3 manches. {values}.")
     results = message(alice, table.table_message_id)
     assert results.attachments == (chart.FILENAME,)
     stored = fake.world.messages[results.id].attachments[0]

@@ -163,7 +163,7 @@ async def test_a_crowded_lobby_with_every_knob_changed_is_one_message_discord_ta
     await tick(fake, clock, 1)
     assert len(table.seats) == 8 and len(table.queue) == 8
     lobby = message(host, table.lobby_message_id).content
-    assert len(lobby) <= 2000 and french("Joueurs (8/8) :") in lobby  # the last edit, not refused
+    assert len(lobby) <= 2000 and french("À la table (8/8) :") in lobby  # the last edit, not refused
     assert "(`/president règles`)" in lobby.split("\n")[1]  # the rules line, cut short
     assert lobby.split("\n")[-1] == t("fr", "lobby.rules_hint")
     fake.assert_no_errors()

@@ -206,7 +206,7 @@ async def test_a_penalised_finisher_shows_the_place_and_the_card(
     assert await marie.act()
     await tick(fake, clock, 1)
     board = message(marie.user, table.table_message_id).content
-    assert french("marie** · 0 carte · 0 pt · a fini (3e place)") in board
+    assert french("marie** · 0 pt · a fini (3e place)") in board  # no « 0 carte » (play-test 10)
     assert french("marie a fini sur un 2 : 3e place") in board
     assert "marie sort" not in board
     fake.assert_no_errors()
@@ -630,9 +630,9 @@ def test_points_per_role_name_only_the_roles_the_table_can_hand_out() -> None:
     assert knob_value("en", "points", proletario.points, proletario) == \
         "President 3 · VP 2 · Secretary 0 · Proletario 0"
     assert knob_value("fr", "points", classic.points, classic) == \
-        "Président 3 · Vice-président 2 · Neutre 1 · Vice-trou du cul 0 · Trou du cul 0"
+        "Président 3 · Vice-président 2 · Neutre 1 · Vice-trou 0 · Trou du cul 0"
     assert knob_value("fr", "points", classic.points, classic, seats=4) == \
-        "Président 3 · Vice-président 2 · Vice-trou du cul 0 · Trou du cul 0"
+        "Président 3 · Vice-président 2 · Vice-trou 0 · Trou du cul 0"
     assert knob_value("fr", "points", classic.points, classic, seats=3) == \
         "Président 3 · Neutre 1 · Trou du cul 0"
     assert knob_value("fr", "points", presi.points, presi, seats=3) == \
@@ -655,15 +655,15 @@ async def test_proletario_settings_and_rules_show_no_neutral(
     assert described == ["Président 3 · VP 2 · Secrétaire 0 · Proletario 0"]
     await marie.slash("president rules")
     assert "Neutre" not in marie.last_ephemeral().text
-    # A classic game of 4: its rules name the roles of 4 seats, no « dès 4 joueurs ».
+    # A classic game of 4: its rules name the roles of 4 seats, no « dès 4 à la table ».
     await marie.slash("president end")
     table = await host_against_bots(president, marie, "classic", 3)
     assert table.game is not None and table.game.seats == 4
     await marie.slash("president rules")
     page = marie.last_ephemeral().text
-    assert french("🏅 Points par manche : Président 3 · Vice-président 2 · Vice-trou du cul 0 · "
+    assert french("🏅 Points par manche : Président 3 · Vice-président 2 · Vice-trou 0 · "
         "Trou du cul 0.") in page
-    assert french("• Vice-trou du cul → Vice-président : sa meilleure carte ; en retour, 1 carte "
+    assert french("• Vice-trou → Vice-président : sa meilleure carte ; en retour, 1 carte "
         "de son choix\n") in page
     fake.assert_no_errors()
 
@@ -681,12 +681,12 @@ async def test_rules_tell_the_exchange_the_points_and_the_end_of_the_game(
         french("🔁 Entre deux manches, échange :"),
         french("• Trou du cul → Président : ses 2 meilleures cartes ; en retour, 2 cartes de "
                "son choix"),
-        french("• Vice-trou du cul → Vice-président : sa meilleure carte ; en retour, 1 carte "
-               "de son choix (dès 4 joueurs)"),
+        french("• Vice-trou → Vice-président : sa meilleure carte ; en retour, 1 carte "
+               "de son choix (dès 4 à la table)"),
         "Les meilleures cartes sont prises d’office à la donne.",
         "Le rôle du haut rend après avoir reçu.",
-        french("🏅 Points par manche : Président 3 · Vice-président 2 · Neutre 1 · Vice-trou du "
-               "cul 0 · Trou du cul 0."),
+        french("🏅 Points par manche : Président 3 · Vice-président 2 · Neutre 1 · Vice-trou 0 "
+               "· Trou du cul 0."),
         french("🏁 La partie dure 5 manches ; le plus haut total gagne (à égalité, victoire "
                "partagée)."),
     ):

@@ -48,7 +48,7 @@ async def test_the_waiting_players_never_sit_beyond_the_seats_back_in_the_lobby(
     await host.click(message(host, table.table_message_id), cid(table, "end", game.version))
     await tick(fake, clock, 1)
     shown = message(host, table.lobby_message_id).content
-    assert french("Joueurs (4/4) :") in shown
+    assert french("À la table (4/4) :") in shown
     assert french("En attente de la prochaine manche : joueur4, joueur5 et joueur6") in shown
     await host.slash("president settings")
     await open_form(host, "turn_seconds")
@@ -79,7 +79,7 @@ async def test_a_player_waiting_in_the_lobby_sits_when_a_seat_frees_or_is_added(
     await host.modal_submit({"Nouvelle valeur": "5"})
     await tick(fake, clock, 1)
     shown = message(host, table.lobby_message_id).content
-    assert french("Joueurs (5/5) :") in shown and "5. **joueur4**" in shown
+    assert french("À la table (5/5) :") in shown and "5. **joueur4**" in shown
     assert french("En attente de la prochaine manche : joueur5") in shown
     await users[1].click(message(users[1], table.lobby_message_id), cid(table, "leave"))
     assert [p.name for p in table.seats][-1] == "joueur5" and table.queue == []
@@ -187,8 +187,8 @@ async def test_settings_after_a_finished_game_say_how_to_change_the_rules(
 
 
 @pytest.mark.parametrize(("locale", "refusal"), [
-    ("fr", french("⚠️ La table compte 5 joueurs, et ces règles en permettent 4 au plus : "
-                  "retire d’abord des joueurs ou des bots ; rien n’a changé.")),
+    ("fr", french("⚠️ 5 places sont occupées, et ces règles en permettent 4 au plus : "
+                  "retire d’abord des personnes ou des bots ; rien n’a changé.")),
     ("en", "⚠️ 5 players are seated, and these rules allow 4 at most: remove players or bots "
      "first; nothing changed."),
 ])

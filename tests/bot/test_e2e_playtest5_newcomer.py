@@ -118,9 +118,10 @@ async def test_the_hand_at_the_end_of_a_round_gives_the_players_place_and_role(
     for seat, player, lang in ((0, marie, "fr"), (1, alice, "en")):
         index = ranking.index(seat)
         lines = player.hand.content.splitlines()
-        expected = (french(f"🎖️ Tu finis à la {places[lang][index]} : **{roles[lang][index]}** "
-                    f"(+{points[index]}).")) if lang == "fr" else \
-            f"🎖️ You finished {places[lang][index]}: **{roles[lang][index]}** (+{points[index]})."
+        expected = (french(f"🎖️ Tu finis la manche à la {places[lang][index]} : "
+                           f"**{roles[lang][index]}** (+{points[index]}).")) if lang == "fr" else \
+            f"🎖️ You finished {places[lang][index]} in the round: **{roles[lang][index]}** " \
+            f"(+{points[index]})."
         assert lines[-1] == expected, lines
     fake.assert_no_errors()
 

@@ -54,7 +54,8 @@ async def test_presi_names_its_top_roles_president_in_english_as_in_french(
         await tick(fake, clock, 1)
     assert game.ranking is not None and game.ranking[0] == 0
     await tick(fake, clock, 1)
-    assert alice.hand.content.splitlines()[-1] == "🎖️ You finished 1st: **President** (+2)."
+    assert alice.hand.content.splitlines()[-1] == \
+        "🎖️ You finished 1st in the round: **President** (+2)."
 
     await alice.user.slash("president rules")
     lines = alice.user.last_ephemeral().text.split("\n")
@@ -73,7 +74,7 @@ async def test_the_presi_settings_name_the_roles_as_the_table_does(
     table = await create_table(president, alice, "presi")
     await alice.slash("president settings")
     panel = alice.last_ephemeral()
-    assert "▫️ **Role names**: President … Culo" in panel.text.split("\n")
+    assert "▫️ **Role names**: President … Vice-Culo, Culo" in panel.text.split("\n")
     assert "▫️ **Points per role**: President 2 · Vice-President 1 · Neutral 0 · Vice-Culo 0 " \
         "· Culo 0" in panel.text.split("\n")
     assert table.rules.role_names == "presi"

@@ -209,9 +209,9 @@ async def test_every_preset_at_eight_seats_of_awkward_names(
     await play_until(fake, clock, players, lambda: game.phase is Phase.ROUND_OVER)
     await tick(fake, clock, 1)
     board = message(users[0], table.table_message_id).content
-    kind = "classic" if preset == "wild7" else preset
     results = round_results(board, locale, 1)
-    assert [role for _, role in results] == [t(locale, f"role.{kind}.{r}") for r in EIGHT_ROLES]
+    assert [role for _, role in results] == \
+        [t(locale, f"role.{table.rules.role_names}.{r}") for r in EIGHT_ROLES]
     assert sorted(name for name, _ in results) == sorted(shown)
 
     await users[0].click(message(users[0], table.table_message_id),

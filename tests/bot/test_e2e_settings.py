@@ -172,7 +172,7 @@ async def test_a_conflict_names_the_knob_the_host_changed(
     assert table.rules.min_players == 3
     await open_form(marie, "max_players")
     await marie.modal_submit({"Nouvelle valeur": "2"})
-    assert marie.last_ephemeral().content.startswith(french("⚠️ Joueurs maximum : le minimum"))
+    assert marie.last_ephemeral().content.startswith(french("⚠️ Places maximum : le minimum"))
     fake.assert_no_errors()
 
 
@@ -189,7 +189,7 @@ async def test_points_keep_the_roles_not_typed_and_refuse_out_of_range(
     await marie.modal_submit({"Nouvelle valeur": "P5 VP3"})
     assert table.rules.points == {"P": 5, "VP": 3, "N": 1, "VL": 0, "L": 0}
     assert (french("✅ Enregistré — Points par rôle : Président 5 · Vice-président 3 · Neutre 1 · "
-            "Vice-trou du cul 0 · Trou du cul 0.")) in marie.last_ephemeral().content
+            "Vice-trou 0 · Trou du cul 0.")) in marie.last_ephemeral().content
     fake.assert_no_errors()
 
 

@@ -6,6 +6,7 @@ from typing import Literal
 from bot.i18n import CATALOGUES, join_names, lang, plural, t
 from bot.i18n.en import CATALOGUE as EN
 from bot.i18n.fr import CATALOGUE as FR
+from engine import Rules
 from engine.bots.normal import GIFT_REASONS
 from engine.bots.tactics import REASONS
 
@@ -113,6 +114,11 @@ def test_every_engine_refusal_has_a_sentence() -> None:
 
 def test_role_names_follow_the_preset() -> None:
     assert t("fr", "role.classic.L") == "Trou du cul"
+    # Play-test 10: each seed names its own vice-last (the seed wins over RULES.md's one set).
+    assert t("fr", "role.classic.VL") == "Vice-trou"  # seeds/000 (classic)
+    assert t("fr", "role.wild7.VL") == "Vice-trou du cul"  # seeds/004 (wild7)
+    assert Rules.preset("wild7").role_names == "wild7"
+    assert Rules.preset("classic").role_names == "classic"
     assert t("fr", "role.presi.VL") == "Vice-Culo"
     assert t("fr", "role.proletario.VL") == "Secrétaire"
     assert t("en", "role.proletario.L") == "Proletario"
@@ -247,6 +253,11 @@ GENDERED_ABOUT_PLAYERS = (
     r"\b(le|au) suivant\b|\bjoueur suivant\b",  # « le suivant passe » : « qui suit passe »
     r"\b(le )?mieux classée?\b",
     r"\b[Nn]ouve(au|aux|lle|lles) (au|aux|à|dans)\b",  # « Nouveau au Président ? »
+    # Play-test 10: « Joueurs (3/6) », « au moins 3 joueurs », « un autre joueur », « ceux qui
+    # attendent »: « À la table (3/6) », « être au moins 3 à la table », « quelqu’un d’autre »,
+    # « les personnes qui attendent ».
+    r"\b[Jj]oueurs?\b",
+    r"\b[Cc](eux|elui) qui\b",
 )
 
 
@@ -268,11 +279,15 @@ def test_the_gender_detector_sees_the_old_lines() -> None:
                 "Le premier à {points} gagne", "premier à {n} points", "le dernier",
                 "d’abord aux derniers", "après une égalité, le suivant joue la même valeur",
                 "une égalité fait sauter le joueur suivant", "puis le mieux classé",
-                "📜 Nouveau au Président ?", "Nouvelle à cette table"):
+                "📜 Nouveau au Président ?", "Nouvelle à cette table", "Joueurs (3/6) :",
+                "Il faut au moins {min} joueurs pour lancer", "montré à un autre joueur",
+                "et ceux qui attendent la prochaine partie"):
         assert gendered(old), old
     for fine in ("le premier coup reçu l’emporte", "Un joker se joue seul.",
                  "1re place", "victoire partagée : {names}", "la dernière place",
-                 "Nouvelle valeur pour {knob}…", "🤖 Nouveaux bots : {level}"):
+                 "Nouvelle valeur pour {knob}…", "🤖 Nouveaux bots : {level}",
+                 "À la table (3/6) :", "montré à quelqu’un d’autre", "les personnes qui attendent",
+                 "Il faut être au moins {min} à la table pour lancer, bots compris"):
         assert gendered(fine) == [], fine
 
 
@@ -324,6 +339,8 @@ CLUMSY_FRENCH = (
     r"\bespagnol \d",  # « espagnol 48 cartes » : « espagnol de 48 cartes »
     r"\b(table|partie) a bougé\b",  # « La table a bougé » : « La partie a avancé »
     r"Appuie sur \*\*\w+\*\*\.$",  # « Appuie sur **Reprendre**. » : and then what?
+    r"^Pour toi, la règle\b",  # « Pour toi, la règle donne » : « La règle te fait donner »
+    r"\bcelles-ci\s:",  # « aussi fortes que celles-ci : » : « aussi fortes : »
 )
 
 
@@ -347,11 +364,28 @@ def test_the_clumsy_turn_detector_sees_the_old_lines() -> None:
                 "à ta place ; ensuite il ne reste plus assez de joueurs",
                 "tu prends une place à ton tour quand une se libère", "espagnol 48 cartes",
                 "La table a bougé depuis cet affichage",
-                "🤖 Le pilote automatique joue pour toi. Appuie sur **Reprendre**."):
+                "🤖 Le pilote automatique joue pour toi. Appuie sur **Reprendre**.",
+                "Pour toi, la règle donne {cards} à **{name}**",
+                "Tu as d’autres cartes aussi fortes que celles-ci : choisis"):
         assert clumsy(old), old
     for fine in ("plutôt que de passer", "la manche précédente", "**Rejouer** ou **Terminer**",
                  "**Rejouer** fait entrer qui attend, tant qu’il reste de la place, ou "
                  "**Terminer** pour revenir", "rejoins-la, ou son hôte la ferme",
                  "ensuite, il ne restera plus", "espagnol de 48 cartes",
-                 "Appuie sur **Reprendre** pour jouer toi-même."):
+                 "Appuie sur **Reprendre** pour jouer toi-même.",
+                 "La règle te fait donner {cards} à **{name}**", "sinon, ce sont celles-ci."):
         assert clumsy(fine) == [], fine
+
+
+def test_english_lines_avoid_the_turns_proofreading_took_out() -> None:
+    """Play-test 10: English that read as translated: « take a seat in your turn » (« à ton
+    tour »), « you join them in the lobby » (them: nobody named), « **Next round**, or **End
+    game** » (a comma before the « or » of two)."""
+    import re
+
+    clumsy_english = (r"\bin your turn\b", r"\bjoin them\b", r"\*\*, or \*\*[^*]+\*\*\.$")
+    for old in ("take a seat in your turn as one frees up", "you join them in the lobby.",
+                "chooses: **Next round**, or **End game**."):
+        assert any(re.search(p, old) for p in clumsy_english), old
+    assert {key: value for key, value in EN.items()
+            if any(re.search(p, value) for p in clumsy_english)} == {}

@@ -5,7 +5,7 @@ https://discord.com/developers/docs/resources/message#embed-object-embed-limits)
 import pytest
 
 from bot.i18n import t
-from bot.packages.lobby.display import lobby_screen
+from bot.packages.lobby.display import lobby_screen, start_hint
 from bot.packages.rules_text import rules_page, summary
 from bot.packages.screen import EMBED_DESCRIPTION
 from bot.tables.table import LogEntry, Player, Table
@@ -36,7 +36,7 @@ def test_the_lobby_fits_a_message_with_every_knob_changed_and_a_full_table(
     content = lobby_screen(table).content
     assert len(content) <= 2000, len(content)
     lines = content.split("\n")
-    assert lines[-2:] == [t(locale, "lobby.hint"), t(locale, "lobby.rules_hint")]
+    assert lines[-2:] == [start_hint(table), t(locale, "lobby.rules_hint")]
     assert sum(line.endswith(f"**{LONGEST_NAME}**") or f"**{LONGEST_NAME}** (" in line
                for line in lines) == 8
     rules_line = lines[1]

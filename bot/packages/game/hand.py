@@ -17,7 +17,7 @@ from bot.packages.game.hand_plays import play_part
 from bot.packages.game.lines import entry_text, place, role_name, round_finished, spanish
 from bot.packages.screen import Screen
 from bot.tables.table import Table
-from engine import Card, Phase
+from engine import Card, Game, Phase
 
 
 def lobby_lines(table: Table, user_id: int, locale: LocaleLike) -> list[str]:
@@ -76,7 +76,8 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
         note_lines(table, seat, locale, lines, wanted)
         exchange_part(table, game, seat, locale, items, lines, wanted)
     elif game.phase is Phase.PLAY:
-        note_lines(table, seat, locale, lines, wanted)
+        if not game.played[seat]:  # what changed hands, until the seat's first play
+            note_lines(table, seat, locale, lines, wanted)
         play_part(table, game, seat, locale, items, page, lines, wanted, hand)
     else:
         over = game.phase is Phase.GAME_OVER
@@ -91,14 +92,32 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
             lines.append(t(locale, "hand.round_result", place=place(locale, ranking.index(seat) + 1),
                            role=role_name(locale, table, role),
                            gained=table.rules.points.get(role, 0) if role else 0))
+        if over and seat in game.players:
+            lines.extend(game_result_lines(game, seat, locale))
     items.append(button(table.id, "refresh", t(locale, "btn.refresh"), row=4))
     return Screen("\n".join(faces.with_lines(lines, wanted, spanish(table), locale)),
                   view(*items))
 
 
+def game_result_lines(game: Game, seat: int, locale: LocaleLike) -> list[str]:
+    """The player's place in the whole game, under the last round's: the round's 1st place
+    may finish the game 3rd, and a hand that said only « 1st » left them to find out on
+    the table message. Nothing when no one won (the host stopped it before its end)."""
+    if not game.winners:
+        return []
+    total = plural(locale, "n.points", game.points[seat])
+    if seat in game.winners:
+        return [t(locale, "hand.game_won" if len(game.winners) == 1 else "hand.game_won_shared",
+                  total=total)]
+    rank = 1 + sum(1 for s in game.players if game.points[s] > game.points[seat])
+    return [t(locale, "hand.game_place", place=place(locale, rank), total=total)]
+
+
 def note_lines(table: Table, seat: int, locale: LocaleLike, lines: list[str],
                wanted: list[FaceLine]) -> None:
-    """The seat's exchange notes (« tu as donné … »), each with its cards' faces under it."""
+    """The seat's exchange notes (« tu as donné … »), each with its cards' faces under it.
+    In play they last until the seat's first play: what it received counts when it picks
+    its first cards; after that, their four lines only push the controls down a phone."""
     for note in table.exchange_notes.get(seat, []):
         wanted.append((len(lines), [[Card.parse(c) for c in note.params["cards"]]]))
         lines.append(entry_text(locale, table, note))

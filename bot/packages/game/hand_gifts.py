@@ -60,11 +60,11 @@ def exchange_part(table: Table, game: Game, seat: int, locale: LocaleLike,
                    name=table.name(due.receiver), countdown=countdown(table)))
     if table.rules.exchange_blind:
         lines.append(t(locale, "hand.give_blind"))
-    if due.mode == "weakest":
-        lines.append(t(locale, "hand.give_weakest"))
-    elif due.mode == "best":
-        lines.append(t(locale, "hand.give_pick"))
     allowed = list(due.allowed)
+    if due.mode in ("weakest", "best"):  # checked for them; say when equals may swap in
+        free = "_free" if len(allowed) > due.count else ""
+        key = "hand.give_weakest" if due.mode == "weakest" else "hand.give_pick"
+        lines.append(t(locale, key + free))
     if due.mode == "best":
         preset = allowed[-due.count:]
     elif due.mode == "weakest":
@@ -88,8 +88,10 @@ def exchange_part(table: Table, game: Game, seat: int, locale: LocaleLike,
                        left=plural(locale, "n.cards", left)))
     for index, part in enumerate(parts):
         options = [_gift_option(table, locale, c, c in preset) for c in part]
+        # Split menus name their cards' span, not « (1/2) » and « (2/2) », which read alike.
         placeholder = t(locale, "hand.give_cards") if single else \
-            t(locale, "hand.give_part", part=index + 1, parts=len(parts))
+            t(locale, "hand.give_part", first=short(locale, part[0], spanish(table)),
+              last=short(locale, part[-1], spanish(table)))
         items.append(select(
             table.id, "give", placeholder,
             options, version=game.version, arg=str(index), row=index,

@@ -143,8 +143,12 @@ def play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
         lines.append(t(locale, "hand.your_turn", countdown=countdown(table)))
         top = game.top
         if game.constraint is not None and game.constraint[0] == seat and top is not None:
-            lines.append(t(locale, "hand.same_or_pass",
-                           cards=rank_words(locale, top.value, top.count, spanish(table))))
+            # A wild in hand is not offered (RULES §7: « or nothing » forbids wilds): say so.
+            wild = table.rules.wild_rank
+            held = wild != "none" and any(card.rank == wild for card in hand)
+            lines.append(t(locale, "hand.same_or_pass_wild" if held else "hand.same_or_pass",
+                           cards=rank_words(locale, top.value, top.count, spanish(table)),
+                           wild=wild))
         if not game.trick and options:  # why there is no Pass: the opener must play
             lines.append(t(locale, "hand.lead"))
     elif game.to_act is not None and hand:

@@ -184,6 +184,10 @@ def player_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
             extras += t(loc, "table.bot_level",
                         level=t(loc, f"level.{table.seats[seat].level}"))
         marker = "▶️ " if game.to_act == seat and game.phase is Phase.PLAY else ""
+        if sizes[seat] == 0:  # « 0 carte » beside « a fini » is noise on a phone's line
+            lines.append(t(loc, "table.player_done", marker=marker,
+                           name=seat_name(table, seat), extras=extras))
+            continue
         lines.append(t(loc, "table.player", marker=marker, name=seat_name(table, seat),
                        cards=plural(loc, "n.cards", sizes[seat]), extras=extras))
     return lines
@@ -257,11 +261,14 @@ def table_view(table: Table, game: Game) -> discord.ui.View:
     if game.phase is Phase.ROUND_OVER:
         items.append(button(table.id, "next", t(loc, "btn.next_round"),
                             version=game.version, style=discord.ButtonStyle.success))
+    if game.phase is Phase.GAME_OVER:  # between rounds the game goes on: no replay offered
+        # First, as the results line names it (« **Rejouer** ou **Terminer** ») and as
+        # « Manche suivante » comes before « Terminer » between rounds.
+        items.append(button(table.id, "replay", t(loc, "btn.replay"), version=game.version,
+                            style=discord.ButtonStyle.success))
     if game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
         items.append(button(table.id, "end", t(loc, "btn.end_game"), version=game.version,
                             style=discord.ButtonStyle.danger))
-    if game.phase is Phase.GAME_OVER:  # between rounds the game goes on: no replay offered
-        items.append(button(table.id, "replay", t(loc, "btn.replay"), version=game.version))
     # A friend watching asks for a seat from here as with `/president join`: the queue
     # between rounds (`bots_fill`), else the list for the next game (Seating.join).
     items.append(button(table.id, "join", t(loc, "btn.join")))

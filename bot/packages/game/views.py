@@ -42,9 +42,12 @@ MAX_PAGES = 100
 
 def refusal(locale: str, table: Table, err: TableError) -> str:
     if err.key == "engine.stale":
+        # Someone's play beat the player's, or else the trick closed with nobody playing
+        # (fast mode's timer): « ? a joué avant toi » named no one.
         by = err.params.get("by")
-        name = table.name(by) if isinstance(by, int) else "?"
-        return WARNING + t(locale, "err.too_late", name=name)
+        if isinstance(by, int):
+            return WARNING + t(locale, "err.too_late", name=table.name(by))
+        return WARNING + t(locale, "err.too_late_trick")
     return refusal_text(locale, err)
 
 

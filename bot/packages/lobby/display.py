@@ -12,6 +12,7 @@ from bot.packages.cards.emojis import CONTENT_LIMIT
 from bot.packages.controls import button, select, view
 from bot.packages.rules_text import preset_name, summary
 from bot.packages.screen import Screen
+from bot.tables.seats import vs_bots_size
 from bot.tables.table import Table
 from engine.bots import LEVELS
 
@@ -30,7 +31,7 @@ def lobby_screen(table: Table) -> Screen:
         body, names = seat_lines(table), [p.name for p in table.queue]
         # the rules hint is the only way to the full rules for a newcomer (Réglages is the
         # host's)
-        tail = ["", t(loc, "lobby.hint"), t(loc, "lobby.rules_hint")]
+        tail = ["", start_hint(table), t(loc, "lobby.rules_hint")]
     shortest_queue = [queue_line(loc, names, 0, queue_key(table))] if names else []
     others = "\n".join([title, t(loc, "lobby.rules", summary=""), *body, *shortest_queue,
                         *tail])
@@ -42,6 +43,15 @@ def lobby_screen(table: Table) -> Screen:
         lines.append(queue_line(loc, names, room, queue_key(table)))
     return Screen("\n".join([*lines, *tail]),
                   view() if table.running else lobby_view(table))
+
+
+def start_hint(table: Table) -> str:
+    """How the host starts: with « Lancer contre des bots » on offer, what that button does
+    (a newcomer saw two start buttons and no word of the difference)."""
+    size = vs_bots_size(table.rules)
+    if size:
+        return t(table.locale, "lobby.hint_vs_bots", n=size)
+    return t(table.locale, "lobby.hint")
 
 
 def seat_lines(table: Table) -> list[str]:

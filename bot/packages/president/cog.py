@@ -395,7 +395,11 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     @app_commands.describe(preset=ls("cmd.leaderboard.preset.desc"))
     @app_commands.choices(preset=PRESET_CHOICES)
     async def leaderboard(self, interaction: Interaction, preset: str | None = None) -> None:
-        await stats_display.leaderboard(interaction, preset)
+        """Without a preset, the one the channel's table plays: someone who just finished
+        a presi game asks for « the » leaderboard and means presi's, not classic's."""
+        table = self.bot.service.registry.in_channel(interaction.channel_id)
+        await stats_display.leaderboard(
+            interaction, preset or (table.rules.preset_id if table is not None else None))
 
     @app_commands.command(name=ls("cmd.history"), description=ls("cmd.history.desc"))
     async def history(self, interaction: Interaction) -> None:

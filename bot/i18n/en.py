@@ -697,7 +697,7 @@ CATALOGUE: dict[str, str] = {
     "chart.rating": "Rating",
     "chart.rating_alt": "rating of {name} over {rounds}",
     "chart.alt_line": "{name}: {values}",
-    "chart.stand_in": "Player {n}",
+    "chart.stand_in": "Seat {n}",
     "chart.alt_stand_in": "{name} (“{label}” in the picture)",
     "chart.stand_in_pair": "**{label}** is **{name}**",
     "chart.alt_values": "{summary}. {lines}.",

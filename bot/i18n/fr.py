@@ -708,7 +708,7 @@ _WRITTEN: dict[str, str] = {
     "chart.rating": "Cote",
     "chart.rating_alt": "{name} : cote sur {rounds}",
     "chart.alt_line": "{name} : {values}",
-    "chart.stand_in": "Joueur {n}",
+    "chart.stand_in": "Siège {n}",
     "chart.alt_stand_in": "{name} (« {label} » sur l’image)",
     "chart.stand_in_pair": "**{label}** est **{name}**",
     "chart.alt_values": "{summary}. {lines}.",

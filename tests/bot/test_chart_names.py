@@ -1,5 +1,5 @@
 """Names on the points chart in any script: drawn by a chain of fonts where one has the
-glyphs, else shown as their seat (« Joueur 2 »), which the alt text and the results tell.
+glyphs, else shown as their seat (« Siège 2 »), which the alt text and the results tell.
 Checked on the fonts' character maps and matplotlib's own warnings, not on pixels."""
 
 from __future__ import annotations
@@ -71,14 +71,14 @@ def test_a_name_no_font_draws_stands_as_its_seat() -> None:
     is its seat instead, and the alt text says so; emoji alone still just go."""
     names = (CHINESE, "Ali 王", "Zoé 🎉", "李")
     shown = chart.chart_of("fr", names, ((1,), (2,), (3,), (4,)))
-    assert shown.names == ("Joueur 1", "Joueur 2", "Zoé", "Joueur 4")
-    assert shown.stand_ins == (("Joueur 1", CHINESE), ("Joueur 2", "Ali 王"),
-                               ("Joueur 4", "李"))
-    assert french(f"{CHINESE} (« Joueur 1 » sur l’image) : 1") in shown.alt
+    assert shown.names == ("Siège 1", "Siège 2", "Zoé", "Siège 4")
+    assert shown.stand_ins == (("Siège 1", CHINESE), ("Siège 2", "Ali 王"),
+                               ("Siège 4", "李"))
+    assert french(f"{CHINESE} (« Siège 1 » sur l’image) : 1") in shown.alt
     assert french("Zoé 🎉 : 3") in shown.alt
     english = chart.chart_of("en", names, ((1,), (2,), (3,), (4,)))
-    assert english.names[0] == "Player 1"
-    assert f"{CHINESE} (“Player 1” in the picture): 1" in english.alt
+    assert english.names[0] == "Seat 1"
+    assert f"{CHINESE} (“Seat 1” in the picture): 1" in english.alt
     drawn_whole(shown)
 
 
@@ -86,12 +86,12 @@ def test_names_drawn_alike_all_stand_as_their_seats() -> None:
     """« Zoé 🎉 » and « Zoé 🔥 » are two names at the table, both « Zoé » once the emoji
     go: the second was « Zoé (2) » on the chart, which may be the table's own « Zoé (2) ».
     Both are their seats; a name drawn like a seat's label is its own seat too."""
-    names = ("Zoé 🎉", "Zoé (2)", "Zoé 🔥", "Joueur 1", "ZOÉ 🌟", "Léa")
+    names = ("Zoé 🎉", "Zoé (2)", "Zoé 🔥", "Siège 1", "ZOÉ 🌟", "Léa")
     shown = chart.chart_of("fr", names, tuple((i,) for i in range(6)))
-    assert shown.names == ("Joueur 1", "Zoé (2)", "Joueur 3", "Joueur 4", "Joueur 5", "Léa")
+    assert shown.names == ("Siège 1", "Zoé (2)", "Siège 3", "Siège 4", "Siège 5", "Léa")
     keys = [likeness(name) for name in shown.names]
     assert not any(a & b for i, a in enumerate(keys) for b in keys[i + 1:])
-    assert french("Joueur 1 (« Joueur 4 » sur l’image) : 3") in shown.alt
+    assert french("Siège 1 (« Siège 4 » sur l’image) : 3") in shown.alt
 
 
 @pytest.mark.usefixtures("bundled_fonts")
@@ -109,9 +109,9 @@ async def test_the_results_say_who_stands_as_their_seat(
     assert game is not None
     await let_timers_play(fake, clock, game, Phase.GAME_OVER)
     await tick(fake, clock, 1)
-    assert [c.names for c in drawn] == [("Joueur 1", "Bot 1", "Bot 2")]
+    assert [c.names for c in drawn] == [("Siège 1", "Bot 1", "Bot 2")]
     results = message(host, table.table_message_id)
     assert results.attachments == (chart.FILENAME,)
-    pair = t("fr", "chart.stand_in_pair", label="Joueur 1", name=CHINESE)
+    pair = t("fr", "chart.stand_in_pair", label="Siège 1", name=CHINESE)
     assert t("fr", "table.chart_stand_ins", pairs=pair) in results.content
     fake.assert_no_errors()

@@ -245,8 +245,8 @@ def test_names_the_chart_font_draws_alike_stand_as_their_seats() -> None:
     could name the table's own « Zoé (2) »); the alt text keeps them whole."""
     shown = chart.chart_of("fr", ("Zoé 🎉", "Zoé 🔥", "🎉", "🔥", "Léa"),
                            ((1,), (2,), (3,), (4,), (5,)))
-    assert shown.names == ("Joueur 1", "Joueur 2", "Joueur 3", "Joueur 4", "Léa")
-    assert french("Zoé 🔥 (« Joueur 2 » sur l’image) : 2") in shown.alt
+    assert shown.names == ("Siège 1", "Siège 2", "Siège 3", "Siège 4", "Léa")
+    assert french("Zoé 🔥 (« Siège 2 » sur l’image) : 2") in shown.alt
 
 
 async def test_a_28_card_president_reaches_every_card_to_give_back(

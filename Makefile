@@ -51,4 +51,4 @@ soak: $(STAMP)
 # The whole bot suite storing to PostgreSQL on 127.0.0.1:5432 (tests/bot/databases.py): each
 # test's databases are fresh ones, dropped after it. `make test` runs five whole games on it.
 test-pg: $(STAMP)
-	TEST_DATABASE=postgresql $(BIN)/python -m pytest tests/bot -q
+	TEST_DATABASE=postgresql $(BIN)/python -m pytest tests/bot

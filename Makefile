@@ -10,7 +10,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(STAMP)
 
-.PHONY: install run test lint typecheck sandbox bench soak
+.PHONY: install run test lint typecheck sandbox bench soak test-pg
 install: $(STAMP)
 
 run: $(STAMP)
@@ -47,3 +47,8 @@ monkey: $(STAMP)
 soak: $(STAMP)
 	CRASH_KILLS=120 CRASH_PRESETS=classic,presi,proletario,wild7 \
 		$(BIN)/python -m pytest -p no:cacheprovider -s tests/bot/test_crash.py
+
+# The whole bot suite storing to PostgreSQL on 127.0.0.1:5432 (tests/bot/databases.py): each
+# test's databases are fresh ones, dropped after it. `make test` runs five whole games on it.
+test-pg: $(STAMP)
+	TEST_DATABASE=postgresql $(BIN)/python -m pytest tests/bot

@@ -106,7 +106,11 @@ def _seat_rows(game_id: int, seats: Sequence[SeatRef]) -> list[dict[str, object]
 
 
 def _name(name: str) -> str:
-    return cut(name, NAME_LENGTH)
+    """A player's name as a name column holds it. PostgreSQL's text cannot hold U+0000
+    (« invalid byte sequence for encoding "UTF8": 0x00 ») where SQLite's can: a member
+    whose name carried one had the game and every round refused on PostgreSQL alone. Discord
+    draws nothing for it, so it is left out on both."""
+    return cut(name.replace("\x00", ""), NAME_LENGTH)
 
 
 class Storage(History):

@@ -13,8 +13,55 @@ from bot.tables.clock import FollowingClock
 from bot.tables.service import TableService
 from fakediscord import FakeDiscord
 from fakediscord.pytest_plugin import fake  # noqa: F401
+from tests.storage.postgres import PostgresDatabases, find_server
+
+from . import databases
 
 BOT_PAUSE = 1.0
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", f"{databases.MARK}: run on SQLite and PostgreSQL in every run "
+        "(tests/bot/databases.py)")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if metafunc.definition.get_closest_marker(databases.MARK) is None:
+        return
+    backends = databases.BACKENDS if databases.chosen() == "sqlite" else ("postgresql",)
+    metafunc.fixturenames.append("database_backend")
+    metafunc.parametrize("database_backend", backends)
+
+
+@pytest.fixture(scope="session")
+def postgres_server_url() -> str:
+    """The test server; without one a `both_databases` test's PostgreSQL half skips, and a
+    `TEST_DATABASE=postgresql` run fails rather than pass having tested nothing."""
+    url, why = find_server()
+    if url is None and databases.chosen() == "postgresql":
+        pytest.fail(f"{databases.VARIABLE}=postgresql but {why}")
+    if url is None:
+        pytest.skip(why)
+    return url
+
+
+@pytest.fixture(autouse=True)
+def stored_to(request: pytest.FixtureRequest) -> Iterator[databases.TestDatabases]:
+    """The backend this test's bots store to (see tests/bot/databases.py): its databases,
+    handed out by `e2e.database_url`, are dropped when the test ends."""
+    callspec = getattr(request.node, "callspec", None)
+    backend = callspec.params.get("database_backend") if callspec else None
+    backend = backend or databases.chosen()
+    server = None
+    if backend == "postgresql":
+        server = PostgresDatabases(request.getfixturevalue("postgres_server_url"))
+    databases.current = databases.TestDatabases(backend, server)
+    try:
+        yield databases.current
+    finally:
+        databases.current.drop()
+        databases.current = None
 
 
 class LinkedClock(FollowingClock):
@@ -58,5 +105,8 @@ def seeded_deals(monkeypatch: pytest.MonkeyPatch) -> None:
 def no_logged_errors(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
     """A failed refresh or timer is only logged by the bot: make it fail the test."""
     yield
-    errors = [r for r in caplog.records if r.levelno >= logging.ERROR and r.name.startswith("bot")]
+    # `caplog.records` holds only the running phase's records (here the teardown's): those
+    # of the test itself are asked for by name.
+    records = [*caplog.get_records("setup"), *caplog.get_records("call"), *caplog.records]
+    errors = [r for r in records if r.levelno >= logging.ERROR and r.name.startswith("bot")]
     assert errors == [], [r.getMessage() for r in errors]

@@ -16,6 +16,7 @@ from bot.tables.table import Table
 from engine import Card, Game, Phase
 from fakediscord import Button, FakeDiscord, Message, Select, TestUser
 
+from . import databases
 from .conftest import LinkedClock
 
 
@@ -53,7 +54,10 @@ async def tick(fake: FakeDiscord, clock: LinkedClock, seconds: float = 1.0) -> N
 
 
 def database_url(tmp_path: Path, name: str = "president.db") -> str:
-    return f"sqlite+aiosqlite:///{tmp_path / name}"
+    """The database named ``name`` of the running test: a SQLite file in ``tmp_path``, or a
+    fresh PostgreSQL database under `TEST_DATABASE=postgresql` (tests/bot/databases.py)."""
+    assert databases.current is not None, "asked outside a bot test"
+    return databases.current.url(tmp_path, name)
 
 
 async def connect_bot(fake: FakeDiscord, clock: LinkedClock, url: str,

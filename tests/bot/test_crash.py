@@ -34,6 +34,7 @@ from engine import Game, Phase, Rules
 from engine.rules import RulesError
 from fakediscord import FakeClock, FakeDiscord, InteractionRecord, Message, TestUser
 
+from .e2e import database_url
 from .stored import stored_game
 
 KILLS = int(os.environ.get("CRASH_KILLS", "8"))
@@ -331,7 +332,7 @@ def allowed(preset: str, knobs: dict[str, Any]) -> bool:
 
 async def crash_run(tmp_path: Path, preset: str, knobs: dict[str, Any], kills: int,
                     seed: int) -> Run:
-    url = f"sqlite+aiosqlite:///{tmp_path / f'{preset}-{len(knobs)}.db'}"
+    url = database_url(tmp_path, f"{preset}-{len(knobs)}.db")
     await upgrade_to_head(url)
     storage = await Storage.open(url)
     # The bot process runs on the system clock: the fake's starts at the same instant, so

@@ -128,6 +128,7 @@ async def test_when_the_worker_process_dies_the_bots_decide_in_a_thread(
     await a_game_against_hard_bots(fake, instant, clock)
     assert threads and threading.main_thread().name not in threads
     assert broken.shut and "worker process died" in caplog.text
+    caplog.clear()  # the errors this test provokes, and asserts (conftest's no_logged_errors)
     fake.assert_no_errors()
 
 

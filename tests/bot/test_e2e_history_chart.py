@@ -90,6 +90,7 @@ async def test_stored_dates_are_the_bots_clock_not_the_machines(
     fake.assert_no_errors()
 
 
+@pytest.mark.both_databases  # on PostgreSQL in `make test` too
 async def test_history_pages_through_older_games_in_place(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path,
 ) -> None:

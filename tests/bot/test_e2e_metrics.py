@@ -12,7 +12,7 @@ from bot.metrics import route_of
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
-from .e2e import host_against_three_bots, tick
+from .e2e import database_url, host_against_three_bots, tick
 
 CALLBACK = "/interactions/{id}/{token}/callback"
 POSTS = "/channels/{id}/messages"
@@ -27,7 +27,7 @@ def test_routes_are_templates_without_ids_or_tokens() -> None:
 
 async def test_metrics_move_and_are_served(fake: FakeDiscord, clock: LinkedClock,
                                            tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'president.db'}"
+    url = database_url(tmp_path)
     bot = PresidentBot(Config(token=fake.token, database_url=url, bot_pause=1.0,
                               metrics_port=0), clock=clock, guild_ready_timeout=0)
     await fake.connect(bot)

@@ -176,6 +176,7 @@ async def test_eight_names_of_markdown_keep_the_final_standings_whole(
     fake.assert_no_errors()
 
 
+@pytest.mark.both_databases  # on PostgreSQL in `make test` too
 async def test_stats_and_leaderboard_agree_on_the_rounds_a_rating_counts(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:

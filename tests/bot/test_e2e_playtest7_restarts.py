@@ -99,6 +99,7 @@ def keys(table: Table) -> list[str]:
     return [e.key for e in table.log]
 
 
+@pytest.mark.both_databases  # on PostgreSQL in `make test` too
 async def test_a_game_under_way_comes_back_whole_after_two_restarts_in_a_row(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
 ) -> None:

@@ -10,12 +10,13 @@ from bot.config import Config
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
+from .e2e import database_url
 
 
 async def test_shard_count_auto_runs_and_restores_discord_s_recommended_count(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
 ) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'president.db'}"
+    url = database_url(tmp_path)
     first = PresidentBot(Config(token=fake.token, database_url=url), clock=clock,
                          guild_ready_timeout=0)
     await fake.connect(first)

@@ -42,6 +42,7 @@ async def start_bot(fake: FakeDiscord, clock: LinkedClock, url: str) -> Presiden
     return await connect_bot(fake, clock, url, bot_pause=1.0)
 
 
+@pytest.mark.both_databases  # on PostgreSQL in `make test` too
 async def test_results_stats_and_restart(fake: FakeDiscord, clock: LinkedClock,
                                          tmp_path: Path) -> None:
     url = database_url(tmp_path)

@@ -25,7 +25,7 @@ from engine import PRESETS, Phase
 from fakediscord import FakeDiscord, SettleTimeout
 
 from .conftest import LinkedClock
-from .e2e import Player, cid, message, play_until, table_of, tick
+from .e2e import Player, cid, database_url, message, play_until, table_of, tick
 from .forgery import (
     Fuzzer,
     Tally,
@@ -77,7 +77,7 @@ async def test_forged_interactions_are_answered_privately_and_change_nothing(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, caplog: pytest.LogCaptureFixture,
     inputs: int,
 ) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'fuzz.db'}"
+    url = database_url(tmp_path, "fuzz.db")
     bot = PresidentBot(Config(token=fake.token, database_url=url, bot_pause=1.0), clock=clock,
                        guild_ready_timeout=0)
     await fake.connect(bot)

@@ -15,6 +15,8 @@ from bot.tables.clock import SystemClock
 from fakediscord import FakeDiscord, LatencyConfig, WallClock
 from fakediscord.snowflake import Snowflakes
 
+from .e2e import database_url
+
 
 async def test_a_small_load_runs_clean() -> None:
     result = await run(12, 10, seed=3, wall=False)
@@ -36,7 +38,7 @@ async def test_with_latency_each_acknowledgement_costs_one_call() -> None:
 async def test_with_storage_snapshots_are_written_and_their_lag_measured(tmp_path: Path) -> None:
     """The benchmark runs the bot with its storage (SQLite by default): snapshots are
     written while the tables play, and their lag is what `snapshot_lag_p99_ms` prints."""
-    database = f"sqlite+aiosqlite:///{tmp_path}/bench.sqlite3"
+    database = database_url(tmp_path, "bench.sqlite3")
     result = await run(6, 10, seed=3, wall=False, database=database)
     assert (result.errors, result.unanswered, result.r429, result.invalid) == (0, 0, 0, 0)
     # The writer stores only a table's newest state when several queue up: fewer writes

@@ -21,6 +21,7 @@ from bot.tables.service import TableService
 from bot.tables.table import HandLink, Table
 from engine import Phase, Rules
 
+from .e2e import database_url
 from .stored import stored_game
 from .test_service import ALICE, BOB, CAROL, play_round
 
@@ -43,7 +44,7 @@ class Process:
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[tuple[str, Storage]]:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'president.db'}"
+    url = database_url(tmp_path)
     await upgrade_to_head(url)
     storage = await Storage.open(url)
     yield url, storage

@@ -1,5 +1,7 @@
 import asyncio
 
+import pytest
+
 from bot.tables.clock import ManualClock
 from bot.tables.refresh import Coalescer
 from bot.tables.timers import Scheduler
@@ -98,7 +100,9 @@ async def test_a_running_callback_may_rearm_its_own_key() -> None:
     assert len(fired) == 3
 
 
-async def test_a_failing_callback_does_not_stop_the_scheduler() -> None:
+async def test_a_failing_callback_does_not_stop_the_scheduler(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     clock = ManualClock()
     scheduler = Scheduler(clock)
     fired: list[int] = []
@@ -115,6 +119,8 @@ async def test_a_failing_callback_does_not_stop_the_scheduler() -> None:
     clock.advance(2)
     await settle()
     assert fired == [1]
+    assert [r.getMessage() for r in caplog.records] == ["timer 'a' failed"]
+    caplog.clear()  # the error this test provokes, and asserts (conftest's no_logged_errors)
 
 
 async def test_cancel_where_drops_every_timer_of_a_table() -> None:

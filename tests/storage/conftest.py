@@ -1,17 +1,14 @@
 """Every storage test runs on SQLite and on PostgreSQL.
 
 SQLite: a schema migrated once per session, copied into each test's tmp dir.
-PostgreSQL: a uniquely named database per session on 127.0.0.1:5432 (trust auth, users
-`postgres` then `root`; `STORAGE_TEST_POSTGRES_URL` overrides), migrated once and
-truncated before each test. The PostgreSQL variants skip, with the connection error as the
+PostgreSQL: a uniquely named database per session on the test server (tests/storage/
+postgres.py), migrated once and truncated before each test. The PostgreSQL variants skip, with the connection error as the
 reason, only when no server answers.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
-import secrets
 import shutil
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -19,64 +16,20 @@ from pathlib import Path
 import asyncpg
 import pytest
 import pytest_asyncio
-from sqlalchemy.engine import make_url
 
 from bot.storage import Storage, upgrade_to_head
 from bot.storage.models import Base
 
-SERVER_URLS = (
-    "postgresql+asyncpg://postgres@127.0.0.1:5432/test",
-    "postgresql+asyncpg://root@127.0.0.1:5432/test",
-)
-
-
-def _asyncpg_dsn(url: str) -> str:
-    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
-
-
-async def _probe(url: str) -> None:
-    connection = await asyncpg.connect(_asyncpg_dsn(url), timeout=3)
-    await connection.close()
+from .postgres import PostgresDatabases, asyncpg_dsn, find_server
 
 
 @pytest.fixture(scope="session")
 def postgres_server() -> str:
     """URL of a reachable maintenance database, or skip with the reason."""
-    override = os.environ.get("STORAGE_TEST_POSTGRES_URL")
-    errors = []
-    for url in (override,) if override else SERVER_URLS:
-        try:
-            asyncio.run(_probe(url))
-        except (OSError, asyncpg.PostgresError, TimeoutError) as error:
-            errors.append(f"{make_url(url).username}: {error}")
-            continue
-        return url
-    pytest.skip("no PostgreSQL server answers at 127.0.0.1:5432 (" + "; ".join(errors) + ")")
-
-
-class PostgresDatabases:
-    """Creates uniquely named databases on the test server and drops them at the end."""
-
-    def __init__(self, server_url: str) -> None:
-        self.server_url = server_url
-        self.created: list[str] = []
-
-    def create(self, label: str) -> str:
-        name = f"president_{label}_{os.getpid()}_{secrets.token_hex(4)}"
-        asyncio.run(self._execute(f'CREATE DATABASE "{name}"'))
-        self.created.append(name)
-        return make_url(self.server_url).set(database=name).render_as_string(hide_password=False)
-
-    def drop_all(self) -> None:
-        for name in self.created:
-            asyncio.run(self._execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-
-    async def _execute(self, sql: str) -> None:
-        connection = await asyncpg.connect(_asyncpg_dsn(self.server_url))
-        try:
-            await connection.execute(sql)
-        finally:
-            await connection.close()
+    url, why = find_server()
+    if url is None:
+        pytest.skip(why)
+    return url
 
 
 @pytest.fixture(scope="session")
@@ -102,7 +55,7 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 async def _truncate(url: str) -> None:
     tables = ", ".join(table.name for table in Base.metadata.sorted_tables)
-    connection = await asyncpg.connect(_asyncpg_dsn(url))
+    connection = await asyncpg.connect(asyncpg_dsn(url))
     try:
         await connection.execute(f"TRUNCATE {tables} RESTART IDENTITY CASCADE")
     finally:

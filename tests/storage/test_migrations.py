@@ -11,15 +11,18 @@ from typing import Any
 
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
-from bot.storage import Storage, downgrade_to, upgrade_to_head
+from bot.storage import Storage, Winner, downgrade_to, upgrade_to_head
 from bot.storage.db import create_engine
 from bot.storage.models import Base
 
+from .test_scores import ALICE, BOB, CAROL, DAVE, human, new_game, play_round
+
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = {table.name for table in Base.metadata.sorted_tables}
+MAX_SNOWFLAKE = (1 << 63) - 1  # the largest id a signed 64-bit column (both backends) holds
 
 
 async def _inspect(url: str) -> tuple[set[str], list[Any], str | None]:
@@ -85,3 +88,51 @@ def test_release_command_from_several_processes(empty_db_url: str) -> None:
     tables, diff, _ = asyncio.run(_inspect(empty_db_url))
     assert tables >= SCHEMA
     assert diff == []
+
+
+async def _row_counts(url: str) -> dict[str, int]:
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as connection:
+            return {
+                name: (await connection.execute(text(f"SELECT COUNT(*) FROM {name}"))).scalar_one()
+                for name in sorted(SCHEMA)
+            }
+    finally:
+        await engine.dispose()
+
+
+async def test_stored_results_survive_a_downgrade_and_the_upgrade_after_it(
+    empty_db_url: str,
+) -> None:
+    """A rollback to 0001 and the redeploy after it keep every row: on SQLite the batch
+    migration copies `games` into a new table, which with foreign keys enforced would
+    cascade into its seats and rounds; on PostgreSQL the column is dropped in place."""
+    await upgrade_to_head(empty_db_url)
+    storage = await Storage.open(empty_db_url)
+    seats = [human(ALICE), human(BOB), human(CAROL), human(DAVE)]
+    try:
+        table_id, game_id = await new_game(storage, seats, guild=MAX_SNOWFLAKE)
+        assert await play_round(storage, game_id, 1, seats, [3, 2, 1, 0])
+        assert await storage.finish_game(game_id, winners=[3], stopped_early=False)
+        assert await storage.save_snapshot(table_id, 1, {"table": table_id})
+        stats = await storage.player_stats(MAX_SNOWFLAKE, DAVE)
+    finally:
+        await storage.close()
+    counts = await _row_counts(empty_db_url)
+    assert all(counts.values()), counts
+
+    await downgrade_to(empty_db_url, "0001")
+    assert await _row_counts(empty_db_url) == counts
+    await upgrade_to_head(empty_db_url)
+    assert await _row_counts(empty_db_url) == counts
+    _, diff, _ = await _inspect(empty_db_url)
+    assert diff == []
+    storage = await Storage.open(empty_db_url)
+    try:
+        assert await storage.player_stats(MAX_SNOWFLAKE, DAVE) == stats
+        assert [game.winners for game in await storage.game_history(table_id=table_id)] == [
+            (Winner(3, DAVE, False, "Dave"),)
+        ]
+    finally:
+        await storage.close()

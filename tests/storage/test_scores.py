@@ -173,6 +173,28 @@ async def test_winners_named_after_last_occupant(storage: Storage) -> None:
     assert (bob.name, bob.rounds, bob.wins, bob.times("P")) == ("Bobby", 0, 0, 0)
 
 
+async def test_names_of_accents_emoji_and_a_nul_are_stored_alike_on_both_backends(
+    storage: Storage,
+) -> None:
+    """Names as members carry them, at the ids Discord hands out (past 2**53, up to the
+    largest a signed 64-bit column holds). A U+0000 in a name made PostgreSQL refuse the
+    game's row and every round of it (SQLite stored it): it is left out on both."""
+    names = {ALICE: "Zoé 🐉\x00", BOB: "Bjørn 👨‍👩‍👧‍👦", CAROL: "e\u0301lise", DAVE: "مرحبا"}
+    ids = {user: (1 << 63) - user for user in names}
+    seats = [SeatRef(ids[user], False, name) for user, name in names.items()]
+    _, game_id = await new_game(storage, seats, guild=(1 << 63) - 1)
+    assert await play_round(storage, game_id, 1, seats, [0, 1, 2, 3])
+    await storage.finish_game(game_id, winners=[0], stopped_early=False)
+
+    (game,) = await storage.game_history(channel_id=10)
+    assert [(w.name, w.user_id) for w in game.winners] == [("Zoé 🐉", ids[ALICE])]
+    board = await storage.leaderboard((1 << 63) - 1, "classic")
+    assert sorted((row.name, row.user_id) for row in board.rows) == sorted(
+        (name.replace("\x00", ""), ids[user]) for user, name in names.items())
+    stats = await storage.player_stats((1 << 63) - 1, ids[ALICE])
+    assert (stats.name, stats.rounds, stats.wins) == ("Zoé 🐉", 1, 1)
+
+
 async def test_player_stats(storage: Storage) -> None:
     seats = [human(ALICE), human(BOB), BOT, human(CAROL)]
     _, game_id = await new_game(storage, seats)

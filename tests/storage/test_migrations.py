@@ -6,6 +6,7 @@ import asyncio
 import os
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -90,13 +91,13 @@ def test_release_command_from_several_processes(empty_db_url: str) -> None:
     assert diff == []
 
 
-async def _row_counts(url: str) -> dict[str, int]:
+async def _row_counts(url: str, tables: set[str] = SCHEMA) -> dict[str, int]:
     engine = create_engine(url)
     try:
         async with engine.connect() as connection:
             return {
                 name: (await connection.execute(text(f"SELECT COUNT(*) FROM {name}"))).scalar_one()
-                for name in sorted(SCHEMA)
+                for name in sorted(tables)
             }
     finally:
         await engine.dispose()
@@ -105,9 +106,11 @@ async def _row_counts(url: str) -> dict[str, int]:
 async def test_stored_results_survive_a_downgrade_and_the_upgrade_after_it(
     empty_db_url: str,
 ) -> None:
-    """A rollback to 0001 and the redeploy after it keep every row: on SQLite the batch
-    migration copies `games` into a new table, which with foreign keys enforced would
-    cascade into its seats and rounds; on PostgreSQL the column is dropped in place."""
+    """A rollback to 0001 and the redeploy after it keep every row of the tables 0001 has:
+    on SQLite the batch migration copies `games` into a new table, which with foreign keys
+    enforced would cascade into its seats and rounds; on PostgreSQL the column is dropped in
+    place. The notices owed to a deleted channel's players (0003) go with their table: a
+    courtesy, not a result."""
     await upgrade_to_head(empty_db_url)
     storage = await Storage.open(empty_db_url)
     seats = [human(ALICE), human(BOB), human(CAROL), human(DAVE)]
@@ -116,16 +119,19 @@ async def test_stored_results_survive_a_downgrade_and_the_upgrade_after_it(
         assert await play_round(storage, game_id, 1, seats, [3, 2, 1, 0])
         assert await storage.finish_game(game_id, winners=[3], stopped_early=False)
         assert await storage.save_snapshot(table_id, 1, {"table": table_id})
+        await storage.owe_vanished(MAX_SNOWFLAKE, [DAVE], "cartes", datetime.now(UTC))
         stats = await storage.player_stats(MAX_SNOWFLAKE, DAVE)
     finally:
         await storage.close()
-    counts = await _row_counts(empty_db_url)
-    assert all(counts.values()), counts
+    assert all((await _row_counts(empty_db_url)).values())
 
+    kept = SCHEMA - {"vanished_tables"}
+    counts = await _row_counts(empty_db_url, kept)
     await downgrade_to(empty_db_url, "0001")
-    assert await _row_counts(empty_db_url) == counts
+    assert await _row_counts(empty_db_url, kept) == counts
     await upgrade_to_head(empty_db_url)
-    assert await _row_counts(empty_db_url) == counts
+    assert await _row_counts(empty_db_url, kept) == counts
+    assert await _row_counts(empty_db_url, {"vanished_tables"}) == {"vanished_tables": 0}
     _, diff, _ = await _inspect(empty_db_url)
     assert diff == []
     storage = await Storage.open(empty_db_url)

@@ -44,7 +44,6 @@ async def test_a_monkey_breaks_nothing(fake: FakeDiscord, clock: LinkedClock, tm
             break
     await monkey.check_stored("at the end")
     await fake.disconnect(monkey.live)
-    print(f"\nmonkey seed {seed}: {monkey.step_no} steps, {dict(sorted(monkey.done.items()))}, "
-          f"{len(monkey.rounds)} games, {sum(monkey.rounds.values())} rounds, "
-          f"{len(monkey.finished)} finished")
+    print(f"\nmonkey seed {seed} (keen {monkey.keen}): {monkey.step_no} steps, "
+          f"{dict(sorted(monkey.done.items()))}, {monkey.summary()}")
     assert monkey.failures == []

@@ -16,6 +16,7 @@ replayed or ended; the rest of the steps stay random. `Monkey.seen` counts how f
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import re
@@ -58,6 +59,7 @@ TUNES = {"game_end": ["1", "2", "2", "3", "3", "4", "5 points", "8 points"],
          "fast": [], "min_players": ["2"], "exchange_blind": [], "low_gives": [],
          "exchange_return": [], "vp_at_three": [], "deck": []}
 # Whom a keen step serves first: a player to move, a host to go on, the bots (a short wait).
+BUSIEST = 3
 URGENCY = {"hand": 6, "next": 4, "over": 4, "bots": 3, "start": 2, "fill": 2, "join": 1}
 TUNED = ["game_end"] * 10 + ["fast"] * 2 + list(TUNES)
 # What a user does: a control (what it says, the message, its custom_id, values picked), a
@@ -95,8 +97,11 @@ class Monkey:
     def url(self) -> str:
         return database_url(self.tmp_path, "monkey.db")
 
-    async def open(self, tables: int) -> None:
-        self.keen = self.rng.choice(KEEN)
+    async def open(self, tables: int, keen: float | None = None) -> None:
+        """Connect the bot and open `tables` tables; `keen` (else the seed's draw) is the
+        share of steps where someone waited for moves."""
+        drawn = self.rng.choice(KEEN)
+        self.keen = drawn if keen is None else keen
         self.bot = await connect_bot(self.fake, self.clock, self.url, bot_pause=1.0)
         self.channels = [self.fake.add_channel(self.fake.guild, f"table-{i}")
                          for i in range(tables)]
@@ -154,17 +159,21 @@ class Monkey:
         if empty and (not waiting or self.rng.random() < 0.2):
             user = self.rng.choice(self.users)
             user.channel = self.rng.choice(empty)
-            await self.judged(user, "slash", ("create",
-                                              {"preset": self.rng.choice(list(PRESETS))}))
+            options: dict[str, object] = {"preset": self.rng.choice(list(PRESETS))}
+            await self.judged(user, "slash", ("create", options))
             return True
         if not waiting:
             return False
-        kinds = sorted({d.kind for d in waiting})
-        kind = self.rng.choices(kinds, [URGENCY[k] for k in kinds])[0]
-        if kind == "bots":
+        # Each kind weighs its urgency whatever the number waiting; the first channel's
+        # table is the busiest, so that even a short run sees its rounds chain.
+        kinds = Counter(d.kind for d in waiting)
+        busiest = self.channels[0].id
+        weights = [URGENCY[d.kind] / kinds[d.kind] * (BUSIEST if d.channel.id == busiest else 1)
+                   for d in waiting]
+        due = self.rng.choices(waiting, weights)[0]
+        if due.kind == "bots":
             await self.jump(self.rng.choice([1, 2, 3, 5]))  # waiting for the bots to play
             return True
-        due = self.rng.choice([d for d in waiting if d.kind == kind])
         key = (due.table.id, due.table.game_no)
         if due.kind in ("start", "fill") and key not in self.tuned:
             self.tuned.add(key)
@@ -470,6 +479,13 @@ class Monkey:
             return []
         return role_problems(table, message.content)
 
+    async def stored(self) -> None:
+        """Wait for the results queued for the database. Not `TableService.drain`, which
+        also waits for a closed table's last edits: those may wait for the call budget's
+        window to pass on the bot's clock, which moves only when the monkey moves it (the
+        card faces' uploads at start fill the budget's first seconds)."""
+        await asyncio.gather(*self.live.service.outbox.pending(), return_exceptions=True)
+
     async def check_stored(self, when: str) -> None:
         """A finished game's stored points are those its table announced, once."""
         for table in self.live.service.registry.tables():
@@ -481,7 +497,7 @@ class Monkey:
         """Once stored (nothing left in its outbox), a game's rounds are each stored once
         and their points add up to those its table shows."""
         game = table.game
-        await self.live.service.drain()
+        await self.stored()
         if game is None or table.game_row_id is None or table.unstored:
             return
         stored = await stored_game(self.url, table.game_row_id)

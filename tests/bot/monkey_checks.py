@@ -111,8 +111,8 @@ class Finished:
 
 async def stored_problems(url: str, finished: Iterable[Finished]) -> list[str]:
     """Each finished game is stored once: one game row, ended, its rounds once each with the
-    points its table announced, its winners marked; and no player's rating counts a round
-    more often than the rated rounds stored for them."""
+    points its table announced, its winners marked; and each player's ratings count the
+    rated rounds stored for them, no more, no fewer."""
     engine = create_async_engine(url)
     problems = []
     try:
@@ -154,18 +154,18 @@ async def stored_problems(url: str, finished: Iterable[Finished]) -> list[str]:
                 .group_by(GameRow.table_id, GameRow.game_no).having(func.count() > 1)
             )).all()
             problems += [f"game {table}/{no} stored {n} times" for table, no, n in twice]
-            rated = dict((await db.execute(
+            rated: dict[int | None, int] = dict((await db.execute(
                 select(RoundResult.user_id, func.count())
                 .join(Round, Round.id == RoundResult.round_id)
                 .where(Round.rated, RoundResult.user_id.is_not(None))
                 .group_by(RoundResult.user_id)
             )).tuples().all())
-            counted = dict((await db.execute(
+            counted: dict[int | None, int] = dict((await db.execute(
                 select(Rating.user_id, func.sum(Rating.rounds)).group_by(Rating.user_id)
             )).tuples().all())
-            for user, rounds in counted.items():
-                if int(rounds) > rated.get(user, 0):
-                    problems.append(f"user {user}'s ratings count {rounds} rounds, "
+            for user in set(counted) | set(rated):
+                if int(counted.get(user) or 0) != rated.get(user, 0):
+                    problems.append(f"user {user}'s ratings count {counted.get(user)} rounds, "
                                     f"{rated.get(user, 0)} rated rounds stored")
     finally:
         await engine.dispose()

@@ -144,6 +144,7 @@ def hand_move(rng: random.Random, user: TestUser, table: Table) -> Click | None:
 def host_move(rng: random.Random, user: TestUser, table: Table, kind: str) -> Click | None:
     """« Manche suivante »; « Rejouer » mostly or « Terminer » once a game is over; in the
     lobby « Lancer » once enough are seated, else « Ajouter un bot »."""
+    actions: tuple[str, ...]
     if kind in ("next", "over"):
         where, actions = table.table_message_id, ("next",) if kind == "next" else (
             ("replay",) if rng.random() < 0.75 else ("end",))

@@ -133,13 +133,13 @@ async def stored_problems(url: str, finished: Iterable[Finished]) -> list[str]:
                 if sorted(rounds) != list(range(1, game.rounds + 1)):
                     problems.append(f"game {game.table_id}/{game.game_no}: rounds stored "
                                     f"{sorted(rounds)}, played {game.rounds}")
-                points = dict((await db.execute(
+                points = {int(seat): int(total) for seat, total in (await db.execute(
                     select(RoundResult.seat, func.sum(RoundResult.points))
                     .join(Round, Round.id == RoundResult.round_id)
                     .where(Round.game_id == row_id).group_by(RoundResult.seat)
-                )).tuples().all())
+                )).all()}
                 shown = {seat: p for seat, p in enumerate(game.points) if p or seat in points}
-                if {s: int(p) for s, p in points.items()} != shown:
+                if points != shown:
                     problems.append(f"game {game.table_id}/{game.game_no}: stored points "
                                     f"{points}, announced {shown}")
                 winners = set((await db.execute(
@@ -154,17 +154,17 @@ async def stored_problems(url: str, finished: Iterable[Finished]) -> list[str]:
                 .group_by(GameRow.table_id, GameRow.game_no).having(func.count() > 1)
             )).all()
             problems += [f"game {table}/{no} stored {n} times" for table, no, n in twice]
-            rated: dict[int | None, int] = dict((await db.execute(
+            rated = {user: int(n) for user, n in (await db.execute(
                 select(RoundResult.user_id, func.count())
                 .join(Round, Round.id == RoundResult.round_id)
                 .where(Round.rated, RoundResult.user_id.is_not(None))
                 .group_by(RoundResult.user_id)
-            )).tuples().all())
-            counted: dict[int | None, int] = dict((await db.execute(
+            )).all() if user is not None}
+            counted = {int(user): int(n) for user, n in (await db.execute(
                 select(Rating.user_id, func.sum(Rating.rounds)).group_by(Rating.user_id)
-            )).tuples().all())
+            )).all()}
             for user in set(counted) | set(rated):
-                if int(counted.get(user) or 0) != rated.get(user, 0):
+                if counted.get(user, 0) != rated.get(user, 0):
                     problems.append(f"user {user}'s ratings count {counted.get(user)} rounds, "
                                     f"{rated.get(user, 0)} rated rounds stored")
     finally:

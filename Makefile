@@ -37,7 +37,7 @@ fuzz: $(STAMP)
 	FUZZ_INPUTS=2600 $(BIN)/python -m pytest tests/bot/test_fuzz.py -q -s
 
 # The monkey play-test at length (tests/bot/test_monkey.py): `make test` runs 150 steps of
-# three seeds; this runs 2,000 steps of twenty.
+# three seeds and of one keen table; this runs 2,000 steps of twenty (and of the keen table).
 .PHONY: monkey
 monkey: $(STAMP)
 	MONKEY_STEPS=2000 MONKEY_SEEDS=1-20 $(BIN)/python -m pytest tests/bot/test_monkey.py -q -s

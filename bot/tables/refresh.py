@@ -77,6 +77,11 @@ class Coalescer:
             state.dirty = False
             self._schedule(key, state)
 
+    def idle(self, key: Hashable) -> bool:
+        """Whether no flush for `key` is waiting or running: what it shows is the latest."""
+        state = self._states.get(key)
+        return state is None or not (state.scheduled or state.running or state.dirty)
+
     def forget(self, key: Hashable) -> None:
         self.scheduler.cancel(("refresh", key))
         self._states.pop(key, None)

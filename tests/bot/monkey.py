@@ -6,10 +6,17 @@ fill in or leave the modal the bot opened for them, dismiss an ephemeral, type a
 /president command with random options — or the clock jumps (timers, autopilot, grace
 periods and token expiry fire), or the bot restarts on the same database. After every step
 `Monkey.check` judges what the bot did; `Monkey.failures` lists what it got wrong.
+
+Left to chance alone, play seldom gets past a first round. So each seed draws how keen its
+users are: that share of the steps, someone the game waits for makes their move from what
+their client shows (`monkey_moves.py`), hosts set a short game end, fast mode or another
+exchange rule in the settings panel before they start, and games run to their end and are
+replayed or ended; the rest of the steps stay random. `Monkey.seen` counts how far play got.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import re
@@ -22,7 +29,7 @@ import pytest
 from bot.client import PresidentBot
 from bot.packages.controls import WARNING
 from bot.tables.table import Table
-from engine import PRESETS, Game, Phase
+from engine import KNOBS, PRESETS, Phase
 from engine.bots import LEVELS
 from fakediscord import FakeDiscord, SettleTimeout, TestUser
 from fakediscord.errors import UserActionError
@@ -32,6 +39,8 @@ from fakediscord.state import Channel, InteractionRecord
 from .conftest import LinkedClock
 from .e2e import connect_bot, database_url, restart
 from .forgery import changes, state_of
+from .monkey_checks import Finished, role_problems, stored_problems, table_problems
+from .monkey_moves import Due, move, newest_hand, waited_for
 from .stored import stored_game
 
 MENTION = re.compile(r"<@[!&]?\d+>|@everyone|@here")
@@ -41,6 +50,18 @@ JUMPS = [0.5, 1, 1, 1, 2, 2, 5, 10, 30, 60, 120]  # turns, bots, autopilot, grac
 LONG_JUMPS = [300, 600, 1000, 2000, 3600]  # host idle, abandoned tables, token expiry
 TYPED = ["1", "2", "3", "4", "5", "8", "10", "0", "20", "100", "-1", "x"]
 MOVES = ("play", "pass", "give", "give_ok", "next", "replay")  # what a player mostly clicks
+# How keen a seed's users are to play (the share of steps where someone waited for moves):
+# now and then a seed of pure chance, as the monkey began.
+KEEN = [0.0, 0.7, 0.8, 0.85, 0.9, 0.9, 0.95]
+# What a host sets before starting: a short game (rounds, or points to reach), fast mode,
+# two seats (a split exchange menu), or how the exchange goes; typed or picked as shown.
+TUNES = {"game_end": ["1", "2", "2", "3", "3", "4", "5 points", "8 points"],
+         "fast": [], "min_players": ["2"], "exchange_blind": [], "low_gives": [],
+         "exchange_return": [], "vp_at_three": [], "deck": []}
+# Whom a keen step serves first: a player to move, a host to go on, the bots (a short wait).
+BUSIEST = 3
+URGENCY = {"hand": 6, "next": 4, "over": 4, "bots": 3, "start": 2, "fill": 2, "join": 1}
+TUNED = ["game_end"] * 10 + ["fast"] * 2 + list(TUNES)
 # What a user does: a control (what it says, the message, its custom_id, values picked), a
 # command (its name and options) or a modal's fields.
 Doing = tuple[str, Message, str, list[str] | None] | tuple[str, dict[str, object]] | dict[str, str]
@@ -63,14 +84,24 @@ class Monkey:
     failures: list[str] = field(default_factory=list)
     done: Counter[str] = field(default_factory=Counter)
     step_no: int = 0
+    keen: float = 0.0
     rounds: dict[tuple[int, int], int] = field(default_factory=dict)
-    finished: set[tuple[int, int]] = field(default_factory=set)
+    finished: dict[tuple[int, int], Finished] = field(default_factory=dict)
+    seen: Counter[str] = field(default_factory=Counter)
+    exchanges: set[tuple[int, int, int]] = field(default_factory=set)
+    phases: dict[int, tuple[int, Phase | None]] = field(default_factory=dict)
+    tuned: set[tuple[int, int]] = field(default_factory=set)
+    marks: set[tuple[object, ...]] = field(default_factory=set)
 
     @property
     def url(self) -> str:
         return database_url(self.tmp_path, "monkey.db")
 
-    async def open(self, tables: int) -> None:
+    async def open(self, tables: int, keen: float | None = None) -> None:
+        """Connect the bot and open `tables` tables; `keen` (else the seed's draw) is the
+        share of steps where someone waited for moves."""
+        drawn = self.rng.choice(KEEN)
+        self.keen = drawn if keen is None else keen
         self.bot = await connect_bot(self.fake, self.clock, self.url, bot_pause=1.0)
         self.channels = [self.fake.add_channel(self.fake.guild, f"table-{i}")
                          for i in range(tables)]
@@ -106,6 +137,8 @@ class Monkey:
         if user.modal is not None and rng.random() < 0.7:
             await self.judged(user, "modal", self.fill_modal(user))
             return
+        if rng.random() < self.keen and await self.play():
+            return
         if roll < 0.3:
             await self.judged(user, "slash", self.command(user))
             return
@@ -116,6 +149,91 @@ class Monkey:
                 self.done["dismiss"] += 1
             return
         await self.judged(user, "control", self.control(user))
+
+    async def play(self) -> bool:
+        """Someone the game waits for moves (False when nobody is waited for): a host about
+        to start may first set the rules for a short game."""
+        waiting = waited_for(self.users, self.live.service.registry, self.channels)
+        empty = [c for c in self.channels
+                 if self.live.service.registry.in_channel(c.id) is None]
+        if empty and (not waiting or self.rng.random() < 0.2):
+            user = self.rng.choice(self.users)
+            user.channel = self.rng.choice(empty)
+            options: dict[str, object] = {"preset": self.rng.choice(list(PRESETS))}
+            await self.judged(user, "slash", ("create", options))
+            return True
+        if not waiting:
+            return False
+        # Each kind weighs its urgency whatever the number waiting; the first channel's
+        # table is the busiest, so that even a short run sees its rounds chain.
+        kinds = Counter(d.kind for d in waiting)
+        busiest = self.channels[0].id
+        weights = [URGENCY[d.kind] / kinds[d.kind] * (BUSIEST if d.channel.id == busiest else 1)
+                   for d in waiting]
+        due = self.rng.choices(waiting, weights)[0]
+        if due.kind == "bots":
+            await self.jump(self.rng.choice([1, 2, 3, 5]))  # waiting for the bots to play
+            return True
+        key = (due.table.id, due.table.game_no)
+        if due.kind in ("start", "fill") and key not in self.tuned:
+            self.tuned.add(key)
+            if self.rng.random() < 0.8:
+                await self.tune(due)
+                return True
+        what = move(self.rng, due)
+        if what is None:
+            return False
+        self.count_menus(due)
+        await self.judged(due.user, "control", what)
+        return True
+
+    async def tune(self, due: Due) -> None:
+        """The host opens the settings panel and changes one rule, as its menus offer."""
+        user = due.user
+        user.channel = due.channel
+        self.done["tune"] += 1
+        await self.judged(user, "slash", ("settings", {}))
+        knob = self.rng.choice(TUNED)
+        for _ in range(2):  # the knob, then a choice knob's value
+            panels = [m for m in user.visible() if m.ephemeral and m.selects]
+            menus = [(m, s) for m in panels[-1:] for s in m.selects
+                     if any(o.value == knob for o in s.options)
+                     or s.custom_id.endswith(f":value:0:{knob}")]
+            if not menus:
+                return
+            panel, menu = menus[0]
+            values = [knob] if any(o.value == knob for o in menu.options) \
+                else [self.rng.choice(menu.options).value]
+            await self.judged(user, "control", (f"select {values} in {menu.custom_id}", panel,
+                                                menu.custom_id, values))
+            if user.modal is not None:
+                fields = [i for i in user.modal.inputs if isinstance(i, TextInput)]
+                text = self.rng.choice(TUNES[knob] or TYPED)
+                await self.judged(user, "modal", {f.custom_id: text for f in fields})
+            if values != [knob] or KNOBS[knob].kind != "choice":
+                return
+
+    def count_menus(self, due: Due) -> None:
+        """Count the exchange screens a player met: menus split over several selects, and a
+        low role's pick among equal best cards."""
+        game = due.table.game
+        seat = due.table.seat_of(due.user.id)
+        if game is None or seat is None or game.phase is not Phase.EXCHANGE:
+            return
+        hand = newest_hand(due.user, due.table)
+        gifts = [s for s in hand.selects if ":give:" in s.custom_id] if hand else []
+        mark = (due.table.id, due.table.game_no, game.round_no, seat)
+        if len(gifts) > 1:
+            self.mark("split exchange menu", *mark)
+        held = game.gift_on_hold(seat)
+        if gifts and held is not None and held[2]:
+            self.mark("equal best pick", *mark)
+
+    def mark(self, what: str, *key: object) -> None:
+        """Count a sight once per place it was met."""
+        if (what, *key) not in self.marks:
+            self.marks.add((what, *key))
+            self.seen[what] += 1
 
     def place(self, user: TestUser) -> None:
         """Mostly where they play, sometimes another channel of the server."""
@@ -128,14 +246,40 @@ class Monkey:
         return table is not None and table.seat_of(user.id) is not None
 
     def note_progress(self) -> None:
-        """Count the rounds dealt and the games finished, to tell how far play went."""
+        """Count how far play went: rounds dealt, exchanges, games finished, replayed or
+        ended, and who waited at a finished game; remember each finished game's results."""
         for table in self.live.service.registry.tables():
             game = table.game
-            if game is not None:
-                key = (table.id, table.game_no)
-                self.rounds[key] = max(self.rounds.get(key, 0), game.round_no)
-                if game.phase is Phase.GAME_OVER:
-                    self.finished.add(key)
+            before = self.phases.get(table.id)
+            self.phases[table.id] = (table.game_no, game.phase if game else None)
+            if before is not None and before[1] is Phase.GAME_OVER:
+                if table.game_no != before[0]:
+                    self.seen["replayed"] += 1
+                elif game is None:
+                    self.seen["ended to the lobby"] += 1
+            if game is None:
+                continue
+            key = (table.id, table.game_no)
+            self.rounds[key] = max(self.rounds.get(key, 0), game.round_no)
+            if game.round_no > 1 and game.phase in (Phase.EXCHANGE, Phase.PLAY) and \
+                    game.swaps:
+                self.exchanges.add((*key, game.round_no))
+            if game.rules.fast:
+                self.mark("fast rounds", *key, game.round_no)
+            self.mark(f"rounds of {game.rules.preset_id}", *key, game.round_no)
+            if game.phase is Phase.GAME_OVER:
+                if table.queue:
+                    self.mark("queues at a finished game", *key)
+                if key not in self.finished:
+                    self.finished[key] = Finished(
+                        table.id, table.game_no, tuple(game.points), frozenset(game.winners),
+                        len(table.round_totals), game.stopped_early)
+
+    def summary(self) -> dict[str, int]:
+        """How far play went, for the test's report."""
+        return {"games": len(self.rounds), "rounds": sum(self.rounds.values()),
+                "exchanges": len(self.exchanges), "finished": len(self.finished),
+                **dict(sorted(self.seen.items()))}
 
     async def jump(self, seconds: float) -> None:
         self.done["jump"] += 1
@@ -212,6 +356,7 @@ class Monkey:
     async def judged(self, user: TestUser, kind: str, what: Doing | None) -> None:
         """One user acts alone: a refusal must then leave every table as it was."""
         before = state_of(self.live, [self.fake.guild.id])
+        away = {t.id for t in self.live.service.registry.tables() if user.id in t.away}
         errors = len(self.fake.errors)
         logged = len(self.caplog.records)
         sent = await self.send(user, kind, what)
@@ -222,8 +367,14 @@ class Monkey:
         if self.answered(record, said):
             self.done["refused"] += 1
             after = state_of(self.live, [self.fake.guild.id])
-            if after != before:
-                self.fail(f"refused yet changed {changes(before, after)}: {said}")
+            changed = changes(before, after)
+            # A presi player whose seat waits for them is back once shown their hand, even
+            # by a late click refused (docs/bot.md): « revient » in the log, no longer away.
+            returned = [t.id for t in self.live.service.registry.tables()
+                        if t.id in away and user.id not in t.away]
+            back = {f"table {t}: {key}" for t in returned for key in ("away", "log")}
+            if changed and not set(changed) <= back:
+                self.fail(f"refused yet changed {changed}: {said}")
         self.judge_calls(errors, logged, said)
 
     async def burst(self) -> None:
@@ -320,7 +471,7 @@ class Monkey:
         """What must hold whatever happened: cards conserved, points summed, no ping."""
         self.note_progress()
         for table in self.live.service.registry.tables():
-            for problem in table_problems(table):
+            for problem in table_problems(table) + self.roles_shown(table):
                 self.fail(f"table {table.id} after {said}: {problem}")
         pinging = [m.id for m in self.fake.world.messages.values()
                    if m.author_id == self.fake.world.bot.id and MENTION.search(m.content)
@@ -328,16 +479,32 @@ class Monkey:
         if pinging:
             self.fail(f"messages {pinging} may ping, after {said}")
 
+    def roles_shown(self, table: Table) -> list[str]:
+        """The roles on the table message, once its latest redraw has gone out."""
+        message = self.fake.world.messages.get(table.table_message_id or 0)
+        if message is None or not self.live.service.coalescer.idle(table.id):
+            return []
+        return role_problems(table, message.content)
+
+    async def stored(self) -> None:
+        """Wait for the results queued for the database. Not `TableService.drain`, which
+        also waits for a closed table's last edits: those may wait for the call budget's
+        window to pass on the bot's clock, which moves only when the monkey moves it (the
+        card faces' uploads at start fill the budget's first seconds)."""
+        await asyncio.gather(*self.live.service.outbox.pending(), return_exceptions=True)
+
     async def check_stored(self, when: str) -> None:
-        """A finished game's stored points are those its table announced."""
+        """A finished game's stored points are those its table announced, once."""
         for table in self.live.service.registry.tables():
             await self.check_table_stored(table, when)
+        for problem in await stored_problems(self.url, self.finished.values()):
+            self.fail(f"{when}: {problem}")
 
     async def check_table_stored(self, table: Table, when: str) -> None:
         """Once stored (nothing left in its outbox), a game's rounds are each stored once
         and their points add up to those its table shows."""
         game = table.game
-        await self.live.service.drain()
+        await self.stored()
         if game is None or table.game_row_id is None or table.unstored:
             return
         stored = await stored_game(self.url, table.game_row_id)
@@ -349,30 +516,4 @@ class Monkey:
 
     def fail(self, text: str) -> None:
         self.failures.append(f"step {self.step_no}: {text}")
-
-
-def table_problems(table: Table) -> list[str]:
-    """Broken invariants: every card in exactly one place, and points that add up to the
-    rounds' totals the table shows on its chart."""
-    game = table.game
-    if game is None:
-        return []
-    problems = game_problems(game)
-    if game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER) and table.round_totals \
-            and list(table.round_totals[-1]) != list(game.points):
-        problems.append(f"points {game.points}, last round's totals {table.round_totals[-1]}")
-    return problems
-
-
-def game_problems(game: Game) -> list[str]:
-    problems = []
-    held = [c for hand in game.hands for c in hand] + list(game.pile)
-    if len(held) != game.deck.size:
-        problems.append(f"{len(held)} cards held or played, the deck has {game.deck.size}")
-    doubles = [c for c, n in Counter(held).items() if n > 1]
-    if doubles:
-        problems.append(f"cards in two places: {doubles}")
-    if not all(game.deck.contains(c) for c in held):
-        problems.append("a card from outside the deck")
-    return problems
 

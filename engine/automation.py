@@ -104,10 +104,24 @@ class Automation(Rounds):
         self.timeouts[seat] = 0
         return self._finish([AutopilotChanged(seat, False)])
 
-    def leave(self, seat: int) -> list[Event]:
-        """The player left: a bot plays the seat from now on (the table frees it later)."""
+    def verify_leave(self, seat: int) -> None:
+        """A seat leaves once: a second leave, or one by a seat a bot plays from the start,
+        would change nothing, and is refused as any action that cannot be taken."""
         if not 0 <= seat < self.seats or not self.active[seat]:
             raise IllegalAction("not_seated", "This seat is not in the game.")
+        if seat in self.bots:
+            raise IllegalAction("already_left", "A bot already plays this seat.")
+
+    def can_leave(self, seat: int) -> bool:
+        try:
+            self.verify_leave(seat)
+        except IllegalAction:
+            return False
+        return True
+
+    def leave(self, seat: int) -> list[Event]:
+        """The player left: a bot plays the seat from now on (the table frees it later)."""
+        self.verify_leave(seat)
         self._begin()
         self.bots.add(seat)
         self.autopilot.discard(seat)

@@ -277,6 +277,7 @@ CATALOGUE: dict[str, str] = {
     "engine.not_in_hand": "You do not hold those cards.",
     "engine.same_or_pass": "Same value or nothing: play the same cards without 7s, or pass.",
     "engine.already_out": "You have no cards left in this round.",
+    "engine.already_left": "You have already left this game: a bot plays your seat; nothing was changed.",
     "engine.bad_announce": "Choose which value your 7s stand for.",
     "engine.duplicate_cards": "The same card was chosen twice.",
     "engine.equal_not_allowed": "Equal plays are not allowed: play higher than the table.",

@@ -288,6 +288,7 @@ _WRITTEN: dict[str, str] = {
     "engine.not_in_hand": "Tu n’as pas ces cartes.",
     "engine.same_or_pass": "Ou rien ! Joue la même valeur sans 7, ou passe.",
     "engine.already_out": "Tu n’as plus de cartes dans cette manche.",
+    "engine.already_left": "Tu as déjà quitté cette partie : un bot joue à ta place ; rien n’a changé.",
     "engine.bad_announce": "Choisis la valeur que prennent tes 7.",
     "engine.duplicate_cards": "La même carte a été choisie deux fois.",
     "engine.equal_not_allowed": "L’égalité n’est pas permise : joue plus fort que la table.",

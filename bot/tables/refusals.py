@@ -82,6 +82,15 @@ def engine(action: Callable[[], list[Event]]) -> list[Event]:
         raise TableError.from_engine(err) from None
 
 
+def verify(check: Callable[[], None]) -> None:
+    """Ask the engine whether an action may be taken (its `verify_x`); its refusal
+    becomes the table's, and nothing is changed either way."""
+    try:
+        check()
+    except IllegalAction as err:
+        raise TableError.from_engine(err) from None
+
+
 def pass_(action: Callable[[], list[Event]]) -> list[Event]:
     """Run an engine pass. One the engine finds stale (fast mode: drawn for an earlier state
     of the trick) is told the table moved on, with the hand as it is now; the play's « too

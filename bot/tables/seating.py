@@ -80,6 +80,11 @@ class Seating:
                 raise TableError("err.stale_button")
             if user_id in table.away:
                 raise TableError("err.already_left", deadline=int(table.away[user_id]))
+            left = table.left_seat(user_id)
+            if left is not None and not table.queued(user_id):  # (the list: they may go)
+                # A bot finishes the round for them: the engine says why that seat may not
+                # leave again, rather than « not seated », as if they had never played here.
+                refusals.verify(lambda: refusals.game_of(table).verify_leave(left))
             await self.remove(table, user_id)
             return True
 
@@ -128,6 +133,7 @@ class Seating:
             else:  # freed with the round's other leavers once it ends (round_ended)
                 table.left_seats.add(seat)
                 table.seats[seat].user_id = None
+                table.seats[seat].left_by = user_id
                 self._after(table, refusals.engine(lambda: game.leave(seat)))
         self._gone(table, user_id)
 

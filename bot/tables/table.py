@@ -115,6 +115,9 @@ class Player:
     # How a bot plays this seat (engine.bots.LEVELS). A human's seat keeps the default, so a
     # bot that takes over when they leave plays at normal level.
     level: str = DEFAULT_LEVEL
+    # Who left this seat this round, a bot finishing it for them (Table.left_seats): their
+    # leaving again is refused by the engine's reason, not as if they had never sat here.
+    left_by: int | None = None
 
     @property
     def is_bot(self) -> bool:
@@ -123,13 +126,13 @@ class Player:
     def to_dict(self) -> dict[str, Any]:
         return {"user_id": self.user_id, "name": self.name, "locale": self.locale,
                 "joined": self.joined, "vacant": self.vacant, "by_host": self.by_host,
-                "level": self.level}
+                "level": self.level, "left_by": self.left_by}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Player:
         return cls(d["user_id"], d["name"], d.get("locale", "en"), d.get("joined", 0),
                    d.get("vacant", False), d.get("by_host", False),
-                   _level(d.get("level", DEFAULT_LEVEL)))
+                   _level(d.get("level", DEFAULT_LEVEL)), d.get("left_by"))
 
 
 @dataclass
@@ -269,6 +272,11 @@ class Table:
             if player.user_id == user_id:
                 return index
         return None
+
+    def left_seat(self, user_id: int) -> int | None:
+        """The seat this user left this round, which a bot plays until the round ends."""
+        return next((seat for seat in self.left_seats
+                     if self.seats[seat].left_by == user_id), None)
 
     def queued(self, user_id: int) -> bool:
         return any(p.user_id == user_id for p in self.queue)

@@ -22,6 +22,7 @@ import logging
 import multiprocessing
 import os
 import time
+import weakref
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 
 from engine.actions import Action
@@ -47,6 +48,10 @@ class Workers:
 
     def __init__(self) -> None:
         self._pool: ProcessPoolExecutor | None = None
+        # Pools already reported dead: every decision in flight on a pool fails with it, and
+        # each would otherwise log the same error again (thirty times over a game).
+        self._dead: weakref.WeakSet[Executor] = weakref.WeakSet()
+        self.fallbacks = 0  # decisions moved to a thread since the last death was logged
 
     def pool(self) -> Executor:
         if self._pool is None:
@@ -65,13 +70,23 @@ class Workers:
         try:
             for _ in range(workers()):
                 pool.submit(int)
-        except BrokenExecutor:  # the first decision will fall back to a thread
-            self.discard(pool)
+        except BrokenExecutor as err:  # the first decision will fall back to a thread
+            self.discard(pool, err)
 
-    def discard(self, broken: Executor) -> None:
-        """A worker died: the next decision starts a new pool."""
+    def discard(self, broken: Executor, err: BrokenExecutor) -> None:
+        """A worker died: the next decision starts a new pool. The death is logged as an
+        error once per pool; the other decisions it fails (those in flight with it, or a
+        pool that keeps failing) each add a debug line."""
         if self._pool is broken:
             self._pool = None
+        if broken in self._dead:
+            self.fallbacks += 1
+            log.debug("a bot's worker pool is broken: deciding in a thread (%d since it died)",
+                      self.fallbacks)
+        else:
+            self._dead.add(broken)
+            self.fallbacks = 0
+            log.error("a bot's worker process died: deciding in a thread", exc_info=err)
         broken.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
@@ -117,9 +132,8 @@ class Thinker:
                 try:
                     return await asyncio.get_running_loop().run_in_executor(
                         pool, decide, bot, view, deadline)
-                except BrokenExecutor:
-                    log.exception("a bot's worker process died: deciding in a thread")
-                    self.workers.discard(pool)
+                except BrokenExecutor as err:
+                    self.workers.discard(pool, err)
             return await asyncio.to_thread(bot.choose, view)
         finally:
             self.running -= 1

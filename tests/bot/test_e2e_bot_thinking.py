@@ -7,6 +7,7 @@ fixed number of samples here, so nothing depends on the machine's speed."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 import time
 from collections.abc import Iterator
@@ -122,14 +123,46 @@ async def test_when_the_worker_process_dies_the_bots_decide_in_a_thread(
     fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, threads: list[str],
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
 ) -> None:
+    """One death is one error in the log, however many decisions it sends to a thread:
+    the pool here stays broken all game (more than thirty decisions), and each decision
+    after the first failure adds only a debug line."""
+    caplog.set_level(logging.DEBUG, logger=thinking.__name__)
     instant.service.thinker.samples = SAMPLES
     broken = BrokenPool()
     monkeypatch.setattr(instant.service.thinker.workers, "pool", lambda: broken)
     await a_game_against_hard_bots(fake, instant, clock)
     assert threads and threading.main_thread().name not in threads
-    assert broken.shut and "worker process died" in caplog.text
-    caplog.clear()  # the errors this test provokes, and asserts (conftest's no_logged_errors)
+    assert broken.shut
+    assert [r.getMessage() for r in logged_errors(caplog)] == [
+        "a bot's worker process died: deciding in a thread"]
+    fallbacks = [r for r in caplog.get_records("call") if r.levelno == logging.DEBUG
+                 and r.name == thinking.__name__]
+    assert len(fallbacks) == len(threads) >= 30  # every decision fell back, none re-logged
+    caplog.clear()  # the error this test provokes, and asserts (conftest's no_logged_errors)
     fake.assert_no_errors()
+
+
+async def test_each_death_of_a_pool_is_logged_once(caplog: pytest.LogCaptureFixture) -> None:
+    """A new pool started after a death is a new death when it breaks, logged again."""
+    thinker = thinking.Thinker()
+    thinker.samples = SAMPLES
+    first, second = BrokenPool(), BrokenPool()
+    pools = iter([first, first, second, second, second])
+    thinker.workers.pool = lambda: next(pools)  # type: ignore[method-assign]
+    game = Game.new(Rules.preset("classic"), 4, seed=5)
+    assert game.to_act is not None
+    view = player_view(game, game.to_act)
+    for _ in range(5):
+        await thinker.think(make_bot("normal", 1), view)
+    assert len(logged_errors(caplog)) == 2 and first.shut and second.shut
+    assert thinker.workers.fallbacks == 2  # the second pool's two decisions after its death
+    caplog.clear()  # the errors this test provokes, and asserts (conftest's no_logged_errors)
+
+
+def logged_errors(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    """The errors conftest's `no_logged_errors` would fail the test for."""
+    return [r for r in caplog.get_records("call")
+            if r.levelno >= logging.ERROR and r.name.startswith("bot")]
 
 
 def test_a_decision_searches_only_for_what_is_left_of_its_time() -> None:

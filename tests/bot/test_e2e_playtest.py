@@ -116,12 +116,44 @@ async def test_leaving_mid_game_asks_first_in_the_leavers_language(
     left = sorted(table.left_seats)
     await bob.user.click_shown(prompt, "Leave the game")  # late, not forged
     assert bob.user.last_ephemeral().text == "⚠️ " + t("en", "err.stale_button")
-    await bob.user.click(again, "Leave the game")
-    assert bob.user.last_ephemeral().text == "⚠️ You are not seated at this table."
+    await bob.user.click(again, "Leave the game")  # the engine refuses a second leave
+    assert bob.user.last_ephemeral().text == \
+        "⚠️ You have already left this game: a bot plays your seat; nothing was changed."
     assert table.game is game and sorted(table.left_seats) == left
     await tick(fake, clock, 1)
     assert french("bob quitte la partie ; un bot finit la manche") in \
         message(bob.user, table.table_message_id).content
+    fake.assert_no_errors()
+
+
+async def test_leaving_twice_is_refused_in_the_leavers_language_until_the_seat_goes(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """bob (French) left: while a bot finishes the round in his seat, /president leave says
+    he already left (the engine's refusal of a seat's second leave), privately, and
+    changes nothing; once the round is over and his seat gone, he is simply not seated.
+    Waiting on the list meanwhile, he may still leave the list."""
+    marie, bob, table, game = await marie_and_bob_against_a_bot(fake, clock, president,
+                                                               bob_locale="fr")
+    seat = table.seat_of(bob.user.id)
+    assert seat is not None
+    await leave_game(bob.user)
+    assert game.automated(seat) and table.left_seat(bob.user.id) == seat
+    version = game.version
+    refusal = WARNING + t("fr", "engine.already_left")
+    await bob.user.slash("president leave")  # no prompt: he is not playing any more
+    assert bob.user.last_ephemeral().text == refusal and not bob.user.last_ephemeral().buttons
+    await bob.user.slash("president join")  # on the list for the next game
+    assert table.queued(bob.user.id)
+    await bob.user.slash("president leave")
+    assert bob.user.last_ephemeral().text == t("fr", "lobby.left")
+    assert not table.queued(bob.user.id) and table.left_seat(bob.user.id) == seat
+    await bob.user.slash("president leave")
+    assert bob.user.last_ephemeral().text == refusal
+    assert game.version == version and sorted(table.left_seats) == [seat]
+    await play_until(fake, clock, [marie], lambda: table.game is None)
+    await bob.user.slash("president leave")
+    assert bob.user.last_ephemeral().text == WARNING + t("fr", "err.not_seated")
     fake.assert_no_errors()
 
 

@@ -210,6 +210,23 @@ def test_leave_hands_the_seat_to_a_bot_and_set_bot_gives_it_back() -> None:
     assert not game.automated(2)
 
 
+
+def test_a_seat_leaves_once_and_a_bot_seat_not_at_all() -> None:
+    """A second leave, or one by a seat a bot plays from the start, is refused with its own
+    reason and changes nothing (it was accepted without effect, bumping the version)."""
+    game = Game.new(classic(), 4, seed=9, bots={3})
+    assert game.can_leave(2) and not game.can_leave(3)
+    game.leave(2)
+    for seat in (2, 3):
+        version = game.version
+        assert not game.can_leave(seat)
+        with pytest.raises(IllegalAction) as refused:
+            game.leave(seat)
+        assert refused.value.code == "already_left" and game.version == version
+    with pytest.raises(IllegalAction) as outside:
+        game.leave(4)
+    assert outside.value.code == "not_seated"
+
 def test_proletario_reseats_by_rank_and_deals_fourteen_to_the_top() -> None:
     game = Game.new(Rules.preset("proletario"), 4, seed=6)
     assert sorted(len(h) for h in game.hands) == [13, 13, 14, 14]

@@ -8,6 +8,7 @@ from bot.storage.db import database_url, downgrade_to, upgrade_to_head
 from bot.storage.records import (
     GameSummary,
     GuildSettings,
+    HeldData,
     Leaderboard,
     LeaderboardRow,
     PlayerStats,
@@ -34,6 +35,7 @@ __all__ = [
     "ChannelBusy",
     "GameSummary",
     "GuildSettings",
+    "HeldData",
     "Leaderboard",
     "LeaderboardRow",
     "PlayerStats",

@@ -762,6 +762,17 @@ _WRITTEN: dict[str, str] = {
     "err.forget_seated_elsewhere": "Tu es à une table sur un autre serveur : quitte-la d’abord (`/president quitter` là-bas), puis redemande. Une table ouverte garde ta place et ton nom jusqu’à sa fermeture.",
     "err.forget_not_yours": "Cette question a été posée à quelqu’un d’autre : rien n’a été effacé. Pose la tienne avec `/president oublier`.",
     "err.forget_expired": "Cette question est trop ancienne : rien n’a été effacé. Redemande avec `/president oublier`.",
+    "cmd.forget_server": "oublier-serveur",
+    "cmd.forget_server.desc": "Effacer ce que ce bot garde de ce serveur (Gérer le serveur)",
+    "n.tables.one": "{n} table",
+    "n.tables.many": "{n} tables",
+    "forget_server.settings": "ses réglages",
+    "forget_server.confirm": "Effacer tout ce que ce bot garde de ce serveur ({summary}) ? Son historique, ses classements et les résultats de tout le monde ici disparaissent ; les résultats sur d’autres serveurs restent. Impossible de revenir en arrière.",
+    "forget_server.done": "Effacé, pour ce serveur : {summary}.",
+    "forget_server.nothing": "Ce bot ne garde rien de ce serveur : il n’y a plus rien à effacer.",
+    "err.forget_server_forbidden": "Effacer les données du serveur demande la permission Gérer le serveur. Pour effacer les tiennes : `/president oublier`.",
+    "err.forget_server_busy": "Une table de ce serveur est ouverte : termine-la d’abord (`/president terminer`), puis redemande.",
+    "err.forget_server_open": "Ce serveur a une table ouverte dans {channels} : termine-la d’abord (`/president terminer`), puis redemande.",
 }
 
 CATALOGUE: dict[str, str] = {key: french(text) for key, text in _WRITTEN.items()}

@@ -7,6 +7,7 @@ table runtime's state after every action without making play wait for the databa
 from bot.storage.db import database_url, downgrade_to, upgrade_to_head
 from bot.storage.records import (
     GameSummary,
+    GuildData,
     GuildSettings,
     HeldData,
     Leaderboard,
@@ -34,6 +35,7 @@ from bot.storage.writer import SnapshotWriter, WriterStats
 __all__ = [
     "ChannelBusy",
     "GameSummary",
+    "GuildData",
     "GuildSettings",
     "HeldData",
     "Leaderboard",

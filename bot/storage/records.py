@@ -197,3 +197,19 @@ class HeldData:
     def empty(self) -> bool:
         return not (self.named or self.games or self.rounds or self.ratings or self.hosted
                     or self.notices)
+
+
+@dataclass(frozen=True, slots=True)
+class GuildData:
+    """What storage holds about one server (`Storage.held_by_guild`), or what
+    `Storage.forget_guild` erased."""
+
+    settings: bool  # a language or default rules its admins chose
+    tables: int
+    games: int
+    ratings: int
+    notices: int
+
+    @property
+    def empty(self) -> bool:
+        return not (self.settings or self.tables or self.games or self.ratings or self.notices)

@@ -89,6 +89,11 @@ class VanishedTables:
         for key in [key for key in self._owed if key[1] == user_id]:
             del self._owed[key]
 
+    def forget_guild(self, guild_id: int) -> None:
+        """The server's admins erased its data (/president forget-server)."""
+        for key in [key for key in self._owed if key[0] == guild_id]:
+            del self._owed[key]
+
     def _add(self, guild_id: int, user_id: int, table: Vanished) -> None:
         key = (guild_id, user_id)
         # Re-inserted: the newest last, the oldest first to go past LIMIT.

@@ -12,9 +12,9 @@ from bot.packages.text import player_name
 from bot.storage import HeldData, SeatRef
 from engine import Phase
 from fakediscord import FakeDiscord
-from fakediscord.forge import Forger
+from fakediscord.forge import MANAGE_GUILD, Forger
 from fakediscord.limits import BUTTON
-from fakediscord.state import MESSAGE_COMPONENT
+from fakediscord.state import APPLICATION_COMMAND, MESSAGE_COMPONENT
 
 from .conftest import LinkedClock
 from .e2e import (
@@ -165,5 +165,67 @@ async def test_a_question_cancelled_or_answered_too_late_erases_nothing(
     await eve.slash("president history")
     assert "winner: Erased player" in eve.last_ephemeral().text
     assert (await storage.held_about(bruno.id)).ratings == 1
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_a_server_admin_erases_the_server_and_no_other(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path,
+) -> None:
+    """Only Manage Server may erase a server, once its tables are closed, at the question
+    and at the click; the server's history goes, another server's game stays."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path))
+    storage = bot.storage
+    assert storage is not None
+    ana = fake.add_user("ana", locale="fr")
+    admin = fake.add_user("admin")
+    seats = [SeatRef(ana.id, False, "ana"), SeatRef(admin.id, False, "admin")]
+    elsewhere = fake.guild.id + (1 << 22)
+    for guild_id, channel_id in ((fake.guild.id, fake.channel.id), (elsewhere, 77)):
+        table_id = await storage.create_table(guild_id, channel_id, ana.id,
+                                              {"preset": "classic", "set": {}})
+        game_id = await storage.start_game(table_id, game_no=1, preset="classic",
+                                           rules={"preset": "classic"}, seats=seats)
+        await storage.record_round(game_id, 1, ranking=[0, 1], roles=["P", "L"],
+                                   points=[3, 0], seats=seats)
+        await storage.finish_game(game_id, winners=[0], stopped_early=False)
+        await storage.update_table(table_id, status="closed")
+    other_before = await storage.held_by_guild(elsewhere)
+    forger = Forger(fake)
+
+    async def as_admin(command: str) -> None:
+        await forger.send(admin, APPLICATION_COMMAND, forger.command(admin, command),
+                          permissions=MANAGE_GUILD)
+
+    await ana.slash("president forget-server")
+    assert ana.last_ephemeral().content == "⚠️ " + t("fr", "err.forget_server_forbidden")
+    await ana.slash("president create")
+    await as_admin("president forget-server")
+    assert admin.last_ephemeral().content == "⚠️ " + t(
+        "en", "err.forget_server_open", channels=f"<#{fake.channel.id}>")
+    await ana.slash("president end")
+    await as_admin("president forget-server")
+    question = admin.last_ephemeral()
+    assert question.content == t("en", "forget_server.confirm",
+                                 summary="2 tables, 1 game and 2 ratings")
+    confirm = question.button("Erase everything").custom_id
+    assert confirm is not None
+    click = {"custom_id": confirm, "component_type": BUTTON}
+    await forger.send(admin, MESSAGE_COMPONENT, click, message=question, permissions=0)
+    assert admin.last_ephemeral().content == "⚠️ " + t("en", "err.forget_server_forbidden")
+    assert (await storage.held_by_guild(fake.guild.id)).games == 1
+
+    await forger.send(admin, MESSAGE_COMPONENT, click, message=question,
+                      permissions=MANAGE_GUILD)
+    assert message(admin, question.id).content == t(
+        "en", "forget_server.done", summary="2 tables, 1 game and 2 ratings")
+    assert (await storage.held_by_guild(fake.guild.id)).empty
+    assert await storage.held_by_guild(elsewhere) == other_before
+    await ana.slash("president history")
+    assert t("fr", "history.empty") in ana.last_ephemeral().text
+    await ana.slash("president stats")
+    assert "ana n’a pas encore joué sur ce serveur." in ana.last_ephemeral().text
+    await as_admin("president forget-server")
+    assert admin.last_ephemeral().content == t("en", "forget_server.nothing")
     await fake.disconnect(bot)
     fake.assert_no_errors()

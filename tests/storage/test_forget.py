@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.storage import HeldData, Storage
-from bot.storage.forget import NOBODY
+import pytest
+
+from bot.storage import GuildData, HeldData, Storage
+from bot.storage.forget import NOBODY, GuildBusy
 
 from .test_scores import ALICE, BOB, BOT, CAROL, GUILD, OTHER_GUILD, human, new_game, play_round
 
@@ -87,3 +89,33 @@ async def test_the_others_rating_history_still_counts_rounds_against_an_erased_p
     assert await storage.rating_history(OTHER_GUILD, BOB) == before
     after = await storage.rating_history(GUILD, BOB)
     assert len(after["classic"]) == 2
+
+
+async def test_forgetting_a_server_erases_its_games_and_no_other_server(
+    storage: Storage,
+) -> None:
+    """Alice's first server goes with its games, ratings, notices and settings; her game on
+    the other server, and the names it needs, stay. Carol, who played only there, goes."""
+    await _two_servers(storage)
+    await storage.set_guild_language(GUILD, "fr")
+    other_before = await storage.player_stats(OTHER_GUILD, BOB)
+    held = await storage.held_by_guild(GUILD)
+    assert held == GuildData(settings=True, tables=1, games=1, ratings=3, notices=2)
+
+    assert await storage.forget_guild(GUILD) == held
+    assert (await storage.held_by_guild(GUILD)).empty
+    assert await storage.game_history(channel_id=10) == []
+    assert (await storage.player_stats(GUILD, BOB)).rounds == 0
+    assert await storage.player_stats(OTHER_GUILD, BOB) == other_before
+    assert (await storage.get_guild_settings(GUILD)).language is None
+    assert (await storage.held_about(CAROL)).empty
+    assert (await storage.held_about(ALICE)).named
+    assert await storage.forget_guild(GUILD) == GuildData(False, 0, 0, 0, 0)
+
+
+async def test_a_server_with_an_open_table_is_not_erased(storage: Storage) -> None:
+    await _two_servers(storage)
+    held = await storage.held_by_guild(OTHER_GUILD)
+    with pytest.raises(GuildBusy):
+        await storage.forget_guild(OTHER_GUILD)
+    assert await storage.held_by_guild(OTHER_GUILD) == held

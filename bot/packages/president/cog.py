@@ -415,3 +415,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     @app_commands.command(name=ls("cmd.forget"), description=ls("cmd.forget.desc"))
     async def forget(self, interaction: Interaction) -> None:
         await privacy_views.forget(interaction)
+
+    @app_commands.command(name=ls("cmd.forget_server"), description=ls("cmd.forget_server.desc"))
+    async def forget_server(self, interaction: Interaction) -> None:
+        await privacy_views.forget_server(interaction)

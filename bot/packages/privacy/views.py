@@ -1,5 +1,6 @@
 """`/president privacy` and `/president forget`: what the bot keeps about the player who asks,
-and its erasure on every server once they confirm (`bot.storage.forget`, docs/privacy.md).
+and its erasure on every server once they confirm (`bot.storage.forget`, docs/privacy.md);
+`/president forget-server`: a server's, for its admins.
 
 Discord's Developer Terms of Service, section 5: « You will give users an easily accessible
 way to ask for their API Data to be modified and deleted », and delete it promptly when
@@ -15,11 +16,12 @@ import discord
 
 from bot.i18n import join_names, plural, t
 from bot.packages.controls import NO_TABLE, button, standalone, view
+from bot.storage.forget import GuildBusy
 from bot.tables.service import TableError
 
 if TYPE_CHECKING:
     from bot.packages.host import Host
-    from bot.storage.records import HeldData
+    from bot.storage.records import GuildData, HeldData
     from bot.storage.repository import Storage
     from bot.tables.table import Table
 
@@ -157,3 +159,80 @@ async def cancelled(interaction: discord.Interaction[Any], arg: str, values: lis
     _asker(interaction, arg)
     await interaction.response.edit_message(content=t(interaction.locale, "forget.cancelled"),
                                             view=None)
+
+
+# ---------------------------------------------------------------------------- a whole server
+
+def guild_summary(locale: object, held: GuildData) -> str:
+    """What a server has stored, as « 3 tables, 5 games, 4 ratings and its settings »."""
+    parts = [plural(locale, key, count) for key, count in (
+        ("n.tables", held.tables), ("n.games", held.games), ("n.ratings", held.ratings),
+        ("n.notices", held.notices)) if count]
+    if held.settings:
+        parts.append(t(locale, "forget_server.settings"))
+    return join_names(locale, parts)
+
+
+def _may_erase_guild(interaction: discord.Interaction[Any]) -> int:
+    """The server, if the member may erase it: Manage Server, read from the member's
+    permissions the interaction carries (« Total permissions of the member in the channel,
+    including overwrites », Guild Member Object,
+    https://discord.com/developers/docs/resources/guild#guild-member-object), and no table
+    of it open here (its state would be stored again; it names the channels)."""
+    guild_id = interaction.guild_id
+    if guild_id is None:
+        raise TableError("err.channel_only")
+    if not interaction.permissions.manage_guild:
+        raise TableError("err.forget_server_forbidden")
+    tables = [table for table in interaction.client.service.registry.in_guild(guild_id)
+              if not table.closed]
+    if tables:
+        raise TableError("err.forget_server_open", channels=join_names(
+            interaction.locale, [f"<#{table.channel_id}>" for table in tables]))
+    return guild_id
+
+
+async def forget_server(interaction: Interaction) -> None:
+    """Ask an admin before erasing the server, as /president forget asks a player."""
+    storage = _storage(interaction)
+    guild_id = _may_erase_guild(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    locale = interaction.locale
+    held = await storage.held_by_guild(guild_id)
+    if held.empty:
+        await interaction.followup.send(t(locale, "forget_server.nothing"), ephemeral=True)
+        return
+    asked = int(interaction.client.service.clock.now())
+    user = interaction.user.id
+    controls = view(
+        button(NO_TABLE, "forget_cancel", t(locale, "btn.forget_cancel"), arg=str(user)),
+        button(NO_TABLE, "forget_guild", t(locale, "btn.forget"), arg=f"{user}.{asked}",
+               style=discord.ButtonStyle.danger))
+    await interaction.followup.send(
+        t(locale, "forget_server.confirm", summary=guild_summary(locale, held)),
+        view=controls, ephemeral=True)
+
+
+@standalone("forget_guild")
+async def guild_confirmed(interaction: discord.Interaction[Any], arg: str,
+                          values: list[str]) -> None:
+    """Erase the server, checked again at the click: the admin may have lost the right, or
+    a table opened, since the question."""
+    user, _, asked = arg.partition(".")
+    if values:
+        raise TableError("err.unknown_control")
+    _asker(interaction, user)
+    if interaction.client.service.clock.now() - _digits(asked) > ANSWER_WITHIN:
+        raise TableError("err.forget_expired")
+    guild_id = _may_erase_guild(interaction)
+    storage = _storage(interaction)
+    await interaction.response.defer()
+    try:
+        erased = await storage.forget_guild(guild_id)
+    except GuildBusy:  # opened by another process since (a shard elsewhere): nothing erased
+        raise TableError("err.forget_server_busy") from None
+    interaction.client.service.vanished.forget_guild(guild_id)
+    locale = interaction.locale
+    text = t(locale, "forget_server.nothing") if erased.empty else \
+        t(locale, "forget_server.done", summary=guild_summary(locale, erased))
+    await interaction.edit_original_response(content=text, view=None)

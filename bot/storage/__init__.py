@@ -7,7 +7,9 @@ table runtime's state after every action without making play wait for the databa
 from bot.storage.db import database_url, downgrade_to, upgrade_to_head
 from bot.storage.records import (
     GameSummary,
+    GuildData,
     GuildSettings,
+    HeldData,
     Leaderboard,
     LeaderboardRow,
     PlayerStats,
@@ -33,7 +35,9 @@ from bot.storage.writer import SnapshotWriter, WriterStats
 __all__ = [
     "ChannelBusy",
     "GameSummary",
+    "GuildData",
     "GuildSettings",
+    "HeldData",
     "Leaderboard",
     "LeaderboardRow",
     "PlayerStats",

@@ -11,6 +11,7 @@ from sqlalchemy import case, distinct, func, or_, select
 
 from bot.storage import ratings
 from bot.storage.access import Access
+from bot.storage.forget import erased
 from bot.storage.models import Game, GameSeat, GameTable, Rating, Round, RoundResult, User
 from bot.storage.records import (
     GamePoints,
@@ -102,7 +103,7 @@ class History(Access):
             if found is None:
                 return None
             seats = (await connection.execute(
-                select(GameSeat.seat, GameSeat.name)
+                select(GameSeat.seat, GameSeat.name, GameSeat.user_id, GameSeat.is_bot)
                 .where(GameSeat.game_id == game_id).order_by(GameSeat.seat)
             )).all()
             results = (await connection.execute(
@@ -122,7 +123,9 @@ class History(Access):
                 before = totals[index][-1] if totals[index] else 0
                 totals[index].append(before + gained[round_no].get(seat.seat, 0))
         return GamePoints(preset=found.preset, names=tuple(s.name for s in seats),
-                          totals=tuple(tuple(points) for points in totals))
+                          totals=tuple(tuple(points) for points in totals),
+                          erased=frozenset(index for index, s in enumerate(seats)
+                                           if erased(s.user_id, s.is_bot)))
 
     # Stats and rankings
 

@@ -76,18 +76,25 @@ def replay(rounds: Iterable[StoredRound], user_id: int) -> dict[str, list[int]]:
     The ratings table keeps only the latest skill, so the history is recomputed from the
     stored rounds in the order they were recorded, every human of each round included (a
     rating moves with the others' at the table), with the same bot policy as the live update
-    (humans in one seat each, at least two)."""
+    (humans in one seat each, at least two).
+
+    A human seat without a user id is a player erased since (`forget`): they still took
+    part, so the round still moves the others, each such seat replayed as a newcomer of
+    that round alone (nothing ties their rounds together any more). The replayed values of
+    their opponents may then part slightly from the ratings stored, which stay as they were
+    (docs/privacy.md)."""
     skills: dict[tuple[str, int], Skill] = {}
     history: dict[str, list[int]] = {}
     for preset, seats in rounds:
         by_user: dict[int, list[int]] = {}
-        for user, is_bot, place in seats:
-            if user is not None and not is_bot:
-                by_user.setdefault(user, []).append(place)
+        for seat, (user, is_bot, place) in enumerate(seats):
+            if not is_bot:  # an erased seat gets a key no Discord id has: below zero
+                by_user.setdefault(-1 - seat if user is None else user, []).append(place)
         places = {user: found[0] for user, found in by_user.items() if len(found) == 1}
         after = rate(places, {user: skills.get((preset, user), NEWCOMER) for user in places})
         for user, skill in after.items():
-            skills[(preset, user)] = skill
+            if user >= 0:
+                skills[(preset, user)] = skill
         if user_id in after:
             history.setdefault(preset, []).append(after[user_id].display)
     return history

@@ -99,11 +99,13 @@ class GameSummary:
 
 @dataclass(frozen=True, slots=True)
 class GamePoints:
-    """A finished game's story: ``totals[s][r]`` is seat ``s``'s points after round ``r + 1``."""
+    """A finished game's story: ``totals[s][r]`` is seat ``s``'s points after round ``r + 1``;
+    ``erased`` the seats of players erased since (`forget.erased`), whose name is gone."""
 
     preset: str
     names: tuple[str, ...]
     totals: tuple[tuple[int, ...], ...]
+    erased: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,3 +179,37 @@ class VanishedRecord:
     user_id: int
     channel: str | None
     at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class HeldData:
+    """What storage holds about one Discord user, on every server (`Storage.held_about`),
+    or what `Storage.forget_user` erased: each count is of rows naming them."""
+
+    named: bool  # their users row: the name they had at their last table
+    games: int  # games they held a seat in
+    rounds: int  # round results of theirs
+    ratings: int  # ratings, one per server and preset
+    hosted: int  # closed tables they opened or hosted last
+    notices: int  # words owed of tables whose channel was deleted (vanished_tables)
+
+    @property
+    def empty(self) -> bool:
+        return not (self.named or self.games or self.rounds or self.ratings or self.hosted
+                    or self.notices)
+
+
+@dataclass(frozen=True, slots=True)
+class GuildData:
+    """What storage holds about one server (`Storage.held_by_guild`), or what
+    `Storage.forget_guild` erased."""
+
+    settings: bool  # a language or default rules its admins chose
+    tables: int
+    games: int
+    ratings: int
+    notices: int
+
+    @property
+    def empty(self) -> bool:
+        return not (self.settings or self.tables or self.games or self.ratings or self.notices)

@@ -1,5 +1,5 @@
-"""The async repository: every SQL statement of the bot lives here and in the reads of
-`history.py`, reached through `access.py`.
+"""The async repository: every SQL statement of the bot lives here, in the reads of
+`history.py` and in a user's erasure (`forget.py`), reached through `access.py`.
 
 Each public method is one short transaction and returns plain records (`records.py`), so a
 cog or the table runtime never holds a connection across an `await` on Discord. Writes that
@@ -32,6 +32,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from bot.graphemes import cut
 from bot.storage import jsoncodec, rating_update
 from bot.storage.db import create_engine, database_url
+from bot.storage.forget import Forgetting
 from bot.storage.history import History
 from bot.storage.models import (
     NAME_LENGTH,
@@ -113,7 +114,7 @@ def _name(name: str) -> str:
     return cut(name.replace("\x00", ""), NAME_LENGTH)
 
 
-class Storage(History):
+class Storage(History, Forgetting):
     """Async repository over one engine; create with `await Storage.open(url)`.
 
     Every date it stores comes from `now`: /president history and stats show them, and the

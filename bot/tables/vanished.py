@@ -83,6 +83,17 @@ class VanishedTables:
         since = self.clock.now() - KEEP_SECONDS
         return [table for table in owed if table.at >= since]
 
+    def forget(self, user_id: int) -> None:
+        """The user asked to be erased (/president forget): nothing is owed them any more,
+        on any server; storage drops its rows in the same erasure."""
+        for key in [key for key in self._owed if key[1] == user_id]:
+            del self._owed[key]
+
+    def forget_guild(self, guild_id: int) -> None:
+        """The server's admins erased its data (/president forget-server)."""
+        for key in [key for key in self._owed if key[0] == guild_id]:
+            del self._owed[key]
+
     def _add(self, guild_id: int, user_id: int, table: Vanished) -> None:
         key = (guild_id, user_id)
         # Re-inserted: the newest last, the oldest first to go past LIMIT.

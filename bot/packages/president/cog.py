@@ -21,6 +21,7 @@ from bot.packages.lobby.views import display_name, join, leave
 from bot.packages.moderation import timed_out
 from bot.packages.permissions import absent, not_in_server, require
 from bot.packages.president.rules import rules_embed
+from bot.packages.privacy import views as privacy_views
 from bot.packages.publisher import NO_PINGS
 from bot.packages.settings.views import open_settings
 from bot.packages.stats import display as stats_display
@@ -404,3 +405,17 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     @app_commands.command(name=ls("cmd.history"), description=ls("cmd.history.desc"))
     async def history(self, interaction: Interaction) -> None:
         await stats_display.history(interaction)
+
+    # ------------------------------------------------------------------ privacy
+
+    @app_commands.command(name=ls("cmd.privacy"), description=ls("cmd.privacy.desc"))
+    async def privacy(self, interaction: Interaction) -> None:
+        await privacy_views.privacy(interaction)
+
+    @app_commands.command(name=ls("cmd.forget"), description=ls("cmd.forget.desc"))
+    async def forget(self, interaction: Interaction) -> None:
+        await privacy_views.forget(interaction)
+
+    @app_commands.command(name=ls("cmd.forget_server"), description=ls("cmd.forget_server.desc"))
+    async def forget_server(self, interaction: Interaction) -> None:
+        await privacy_views.forget_server(interaction)

@@ -12,9 +12,11 @@ from bot.i18n import join_names, plural, t
 from bot.names import shortened
 from bot.packages.controls import NO_TABLE, button, number, select, standalone, view
 from bot.packages.game import chart
+from bot.packages.privacy.views import erased_name
 from bot.packages.rules_text import preset_name
 from bot.packages.screen import EMBED_DESCRIPTION
 from bot.packages.text import clipped, player_name, shown_text, unescaped
+from bot.storage.forget import erased
 from bot.tables.service import TableError
 from engine import PRESETS, Rules
 from engine.rules import ROLE_CODES
@@ -187,7 +189,9 @@ async def _history_page(storage: Storage, interaction: Interaction,
     rows: list[HistoryRow] = []
     options = []
     for game in games:
-        names = [w.name for w in game.winners]  # stored as messages show them: escaped
+        # Stored as messages show them, escaped; an erased player's seat has no name left.
+        names = [erased_name(locale) if erased(w.user_id, w.is_bot) else w.name
+                 for w in game.winners]
         ended = game.ended_at or game.started_at
         preset = preset_name(locale, game.preset) if game.preset in PRESETS else game.preset
         rounds = plural(locale, "n.rounds", game.rounds)
@@ -277,7 +281,9 @@ async def past_chart(interaction: discord.Interaction[Any], arg: str, values: li
     if story is None:  # forged, or deleted since the list was shown
         await _answer(interaction, t(locale, "history.title"), [t(locale, "history.gone")])
         return
-    shown = chart.chart_of(locale, story.names, story.totals)
+    names = tuple(erased_name(locale) if seat in story.erased else name
+                  for seat, name in enumerate(story.names))
+    shown = chart.chart_of(locale, names, story.totals)
     image = await _image(interaction, shown, chart.FILENAME)
     preset = preset_name(locale, story.preset) if story.preset in PRESETS else story.preset
     # The alt text has every value: shown as the embed's line too, with the names escaped.

@@ -1,0 +1,238 @@
+"""`/president privacy` and `/president forget`: what the bot keeps about the player who asks,
+and its erasure on every server once they confirm (`bot.storage.forget`, docs/privacy.md);
+`/president forget-server`: a server's, for its admins.
+
+Discord's Developer Terms of Service, section 5: « You will give users an easily accessible
+way to ask for their API Data to be modified and deleted », and delete it promptly when
+« the applicable user requests you delete it »:
+https://support-dev.discord.com/hc/en-us/articles/8562894815383-Discord-Developer-Terms-of-Service
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.i18n import join_names, plural, t
+from bot.packages.controls import NO_TABLE, button, standalone, view
+from bot.storage.forget import GuildBusy
+from bot.tables.service import TableError
+
+if TYPE_CHECKING:
+    from bot.packages.host import Host
+    from bot.storage.records import GuildData, HeldData
+    from bot.storage.repository import Storage
+    from bot.tables.table import Table
+
+    Interaction = discord.Interaction[Host]
+
+#: How long the question of /president forget may be answered, in seconds: it is a decision
+#: of the moment, and an old question clicked by mistake days later must erase nothing.
+ANSWER_WITHIN = 15 * 60
+#: Discord ids and Unix times fit in 20 digits (a custom_id field's bound, `controls`).
+_DIGITS = 20
+
+
+def erased_name(locale: object) -> str:
+    """What an erased player's seat is called in history and charts, in the reader's
+    language."""
+    return t(locale, "privacy.erased_name")
+
+
+def _storage(interaction: discord.Interaction[Any]) -> Storage:
+    storage: Storage | None = interaction.client.storage
+    if storage is None:
+        raise TableError("err.no_storage")
+    return storage
+
+
+def summary(locale: object, held: HeldData) -> str:
+    """What is held, as « your name, 2 games, 5 rounds and 1 rating »: the counts that are
+    not zero."""
+    parts = [t(locale, "privacy.your_name")] if held.named else []
+    for key, count in (("n.games", held.games), ("n.rounds", held.rounds),
+                       ("n.ratings", held.ratings), ("n.hosted", held.hosted),
+                       ("n.notices", held.notices)):
+        if count:
+            parts.append(plural(locale, key, count))
+    return join_names(locale, parts)
+
+
+async def privacy(interaction: Interaction) -> None:
+    """The list of what is kept about anyone (bot/storage/models.py, table by table), what
+    is kept about the asker now, and how to erase it."""
+    storage = _storage(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    locale = interaction.locale
+    held = await storage.held_about(interaction.user.id)
+    now = t(locale, "privacy.now_none") if held.empty else \
+        t(locale, "privacy.now", summary=summary(locale, held))
+    text = "\n\n".join([t(locale, "privacy.kept"), now,
+                        t(locale, "privacy.erase", erased=erased_name(locale))])
+    embed = discord.Embed(title=t(locale, "privacy.title"), description=text)
+    await interaction.followup.send(embed=embed, ephemeral=True)
+
+
+def _seated(interaction: Interaction) -> None:
+    """Refuse while the user is at an open table of this process (seated, waiting for a
+    seat, a presi leaver who may still come back, or its host): its saved state holds them
+    and would store them again at its next round. They are told where, on this server."""
+    user_id = interaction.user.id
+    tables: list[Table] = [
+        table for table in interaction.client.service.registry.tables()
+        if not table.closed and (table.player(user_id) is not None or table.is_host(user_id)
+                                 or user_id in table.away)]
+    if not tables:
+        return
+    here = sorted(table.channel_id for table in tables if table.guild_id == interaction.guild_id)
+    if here:
+        raise TableError("err.forget_seated", channels=join_names(
+            interaction.locale, [f"<#{channel}>" for channel in here]))
+    raise TableError("err.forget_seated_elsewhere")
+
+
+async def forget(interaction: Interaction) -> None:
+    """Ask before erasing: two buttons on a private answer, naming the asker and the moment
+    asked, so that nobody else's click and no stale click erases anything."""
+    storage = _storage(interaction)
+    _seated(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    locale = interaction.locale
+    held = await storage.held_about(interaction.user.id)
+    if held.empty:
+        await interaction.followup.send(t(locale, "forget.nothing"), ephemeral=True)
+        return
+    asked = int(interaction.client.service.clock.now())
+    user = interaction.user.id
+    controls = view(
+        button(NO_TABLE, "forget_cancel", t(locale, "btn.forget_cancel"), arg=str(user)),
+        button(NO_TABLE, "forget", t(locale, "btn.forget"), arg=f"{user}.{asked}",
+               style=discord.ButtonStyle.danger))
+    await interaction.followup.send(
+        t(locale, "forget.confirm", summary=summary(locale, held),
+          erased=erased_name(locale)), view=controls, ephemeral=True)
+
+
+def _digits(text: str) -> int:
+    """A Discord id or a time carried in the button's arg: ASCII digits (`controls.number`
+    stops at nine, below a snowflake), else the button was forged."""
+    if not text or len(text) > _DIGITS or not all("0" <= ch <= "9" for ch in text):
+        raise TableError("err.unknown_control")
+    return int(text)
+
+
+def _asker(interaction: discord.Interaction[Any], arg: str) -> None:
+    """The button's asker must be the clicker: a forged or shared click erases nobody."""
+    if _digits(arg) != interaction.user.id:
+        raise TableError("err.forget_not_yours")
+
+
+@standalone("forget")
+async def confirmed(interaction: discord.Interaction[Any], arg: str, values: list[str]) -> None:
+    """Erase, and say what went in place of the question (its buttons go with it)."""
+    user, _, asked = arg.partition(".")
+    if values:  # a button carries no values: a forged select
+        raise TableError("err.unknown_control")
+    _asker(interaction, user)
+    if interaction.client.service.clock.now() - _digits(asked) > ANSWER_WITHIN:
+        raise TableError("err.forget_expired")
+    _seated(interaction)  # they may have sat down since they were asked
+    storage = _storage(interaction)
+    # A component's deferral acknowledges without a new message (DEFERRED_UPDATE_MESSAGE);
+    # the edit then replaces the question on the message that holds the buttons:
+    # https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-response-object-interaction-callback-type
+    await interaction.response.defer()
+    erased = await storage.forget_user(interaction.user.id)
+    interaction.client.service.vanished.forget(interaction.user.id)
+    locale = interaction.locale
+    text = t(locale, "forget.nothing") if erased.empty else \
+        t(locale, "forget.done", summary=summary(locale, erased), erased=erased_name(locale))
+    await interaction.edit_original_response(content=text, view=None)
+
+
+@standalone("forget_cancel")
+async def cancelled(interaction: discord.Interaction[Any], arg: str, values: list[str]) -> None:
+    """Nothing is erased; the question gives way to saying so (UPDATE_MESSAGE, same page)."""
+    if values:
+        raise TableError("err.unknown_control")
+    _asker(interaction, arg)
+    await interaction.response.edit_message(content=t(interaction.locale, "forget.cancelled"),
+                                            view=None)
+
+
+# ---------------------------------------------------------------------------- a whole server
+
+def guild_summary(locale: object, held: GuildData) -> str:
+    """What a server has stored, as « 3 tables, 5 games, 4 ratings and its settings »."""
+    parts = [plural(locale, key, count) for key, count in (
+        ("n.tables", held.tables), ("n.games", held.games), ("n.ratings", held.ratings),
+        ("n.notices", held.notices)) if count]
+    if held.settings:
+        parts.append(t(locale, "forget_server.settings"))
+    return join_names(locale, parts)
+
+
+def _may_erase_guild(interaction: discord.Interaction[Any]) -> int:
+    """The server, if the member may erase it: Manage Server, read from the member's
+    permissions the interaction carries (« Total permissions of the member in the channel,
+    including overwrites », Guild Member Object,
+    https://discord.com/developers/docs/resources/guild#guild-member-object), and no table
+    of it open here (its state would be stored again; it names the channels)."""
+    guild_id = interaction.guild_id
+    if guild_id is None:
+        raise TableError("err.channel_only")
+    if not interaction.permissions.manage_guild:
+        raise TableError("err.forget_server_forbidden")
+    tables = [table for table in interaction.client.service.registry.in_guild(guild_id)
+              if not table.closed]
+    if tables:
+        raise TableError("err.forget_server_open", channels=join_names(
+            interaction.locale, [f"<#{table.channel_id}>" for table in tables]))
+    return guild_id
+
+
+async def forget_server(interaction: Interaction) -> None:
+    """Ask an admin before erasing the server, as /president forget asks a player."""
+    storage = _storage(interaction)
+    guild_id = _may_erase_guild(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    locale = interaction.locale
+    held = await storage.held_by_guild(guild_id)
+    if held.empty:
+        await interaction.followup.send(t(locale, "forget_server.nothing"), ephemeral=True)
+        return
+    asked = int(interaction.client.service.clock.now())
+    user = interaction.user.id
+    controls = view(
+        button(NO_TABLE, "forget_cancel", t(locale, "btn.forget_cancel"), arg=str(user)),
+        button(NO_TABLE, "forget_guild", t(locale, "btn.forget"), arg=f"{user}.{asked}",
+               style=discord.ButtonStyle.danger))
+    await interaction.followup.send(
+        t(locale, "forget_server.confirm", summary=guild_summary(locale, held)),
+        view=controls, ephemeral=True)
+
+
+@standalone("forget_guild")
+async def guild_confirmed(interaction: discord.Interaction[Any], arg: str,
+                          values: list[str]) -> None:
+    """Erase the server, checked again at the click: the admin may have lost the right, or
+    a table opened, since the question."""
+    user, _, asked = arg.partition(".")
+    if values:
+        raise TableError("err.unknown_control")
+    _asker(interaction, user)
+    if interaction.client.service.clock.now() - _digits(asked) > ANSWER_WITHIN:
+        raise TableError("err.forget_expired")
+    guild_id = _may_erase_guild(interaction)
+    storage = _storage(interaction)
+    await interaction.response.defer()
+    try:
+        erased = await storage.forget_guild(guild_id)
+    except GuildBusy:  # opened by another process since (a shard elsewhere): nothing erased
+        raise TableError("err.forget_server_busy") from None
+    interaction.client.service.vanished.forget_guild(guild_id)
+    locale = interaction.locale
+    text = t(locale, "forget_server.nothing") if erased.empty else \
+        t(locale, "forget_server.done", summary=guild_summary(locale, erased))
+    await interaction.edit_original_response(content=text, view=None)

@@ -1,0 +1,156 @@
+"""What storage holds about one Discord user, and its erasure (/president privacy and
+forget, docs/privacy.md).
+
+Discord's Developer Terms of Service (section 5, « User Privacy and Security ») ask an
+application to « promptly delete the API Data when […] the applicable user requests you
+delete it » and to « give users an easily accessible way to ask for their API Data to be
+modified and deleted »:
+https://support-dev.discord.com/hc/en-us/articles/8562894815383-Discord-Developer-Terms-of-Service
+(the text last mirrored in discord/discord-api-docs at commit 48d3c2d3,
+docs/policies_and_agreements/Developer_Terms_of_Service.md).
+
+A server's admins may erase the server too (`forget_guild`): its tables, games, rounds,
+ratings and settings, everyone's results there with them; the results of its players on
+other servers stay.
+
+Erasing a player must not change anybody else's standing, so their seats in stored games
+and rounds stay, with their places and points, but lose their user id and their name: a
+human seat without a user id is an erased one (a seat stored for a human always has one,
+`SeatRef`), shown under a placeholder in the reader's language. Ratings are per user and
+go; the others' ratings, moved by rounds against the erased player, stay as they are.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import case, delete, func, literal, or_, select, union, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from bot.storage.access import Access
+from bot.storage.models import (
+    Game,
+    GameSeat,
+    GameTable,
+    Guild,
+    Rating,
+    Round,
+    RoundResult,
+    User,
+    VanishedTable,
+)
+from bot.storage.records import GuildData, HeldData
+
+#: What an erased player's closed tables say opened them: no Discord id is 0.
+NOBODY = 0
+
+
+class GuildBusy(Exception):
+    """The server still has an open table: its players' state would be stored again."""
+
+
+class Forgetting(Access):
+    """The privacy side of `Storage` (bot/storage/repository.py)."""
+
+    async def held_about(self, user_id: int) -> HeldData:
+        """What is stored about the user, on every server."""
+        async with self._read() as connection:
+            return await _held(connection, user_id)
+
+    async def forget_user(self, user_id: int) -> HeldData:
+        """Erase the user on every server, in one transaction, and say what was erased
+        (all zero when nothing was left: a second request, or someone never seen).
+
+        Their ratings, their name, their notices go; their seats in games and rounds keep
+        their results but lose their user id, and a human seat its name (`erased`); the
+        closed tables they hosted keep no trace of who did. An open table is left alone:
+        the caller refuses while the user sits at one (its snapshot holds them)."""
+        async with self._write() as connection:
+            held = await _held(connection, user_id)
+            if held.empty:
+                return held
+            for model in (GameSeat, RoundResult):
+                await connection.execute(
+                    update(model).where(model.user_id == user_id).values(
+                        user_id=None, name=case((model.is_bot.is_(True), model.name),
+                                                else_=literal(""))))
+            await connection.execute(
+                update(GameTable).where(GameTable.host_id == user_id,
+                                        GameTable.status == "closed").values(host_id=NOBODY))
+            await connection.execute(delete(Rating).where(Rating.user_id == user_id))
+            await connection.execute(delete(VanishedTable).where(VanishedTable.user_id == user_id))
+            await connection.execute(delete(User).where(User.id == user_id))
+        return held
+
+
+    async def held_by_guild(self, guild_id: int) -> GuildData:
+        """What is stored about the server."""
+        async with self._read() as connection:
+            return await _guild_held(connection, guild_id)
+
+    async def forget_guild(self, guild_id: int) -> GuildData:
+        """Erase the server, in one transaction, and say what was erased: its ratings, its
+        games (their seats, rounds and results go with them, `ON DELETE CASCADE`), its
+        tables and their snapshots, its notices and settings, then the names of the users
+        nothing stored names any more. Raises `GuildBusy`, erasing nothing, while one of
+        its tables is open."""
+        async with self._write() as connection:
+            held = await _guild_held(connection, guild_id)
+            open_tables = select(func.count()).select_from(GameTable).where(
+                GameTable.guild_id == guild_id, GameTable.status != "closed")
+            if (await connection.execute(open_tables)).scalar_one():
+                raise GuildBusy(guild_id)
+            for statement in (delete(Rating).where(Rating.guild_id == guild_id),
+                              delete(Game).where(Game.guild_id == guild_id),
+                              delete(VanishedTable).where(VanishedTable.guild_id == guild_id),
+                              delete(GameTable).where(GameTable.guild_id == guild_id),
+                              delete(Guild).where(Guild.id == guild_id)):
+                await connection.execute(statement)
+            await connection.execute(delete(User).where(
+                User.id.not_in(select(GameSeat.user_id).where(GameSeat.user_id.is_not(None))),
+                User.id.not_in(select(RoundResult.user_id)
+                               .where(RoundResult.user_id.is_not(None))),
+                User.id.not_in(select(Rating.user_id))))
+        return held
+
+
+def erased(user_id: int | None, is_bot: bool) -> bool:
+    """Whether a stored seat is an erased player's (`Forgetting.forget_user`)."""
+    return user_id is None and not is_bot
+
+
+async def _held(connection: AsyncConnection, user_id: int) -> HeldData:
+    async def count(statement: Any) -> int:
+        return int((await connection.execute(statement)).scalar_one())
+
+    return HeldData(
+        named=await count(select(func.count()).select_from(User).where(User.id == user_id)) > 0,
+        # A seat the player left mid-game names the bot that took it: their rounds say more.
+        games=await count(select(func.count()).select_from(union(
+            select(GameSeat.game_id).where(GameSeat.user_id == user_id),
+            select(Round.game_id).join(RoundResult, RoundResult.round_id == Round.id)
+            .where(RoundResult.user_id == user_id)).subquery())),
+        rounds=await count(select(func.count()).select_from(RoundResult)
+                           .where(RoundResult.user_id == user_id)),
+        ratings=await count(select(func.count()).select_from(Rating)
+                            .where(Rating.user_id == user_id)),
+        hosted=await count(select(func.count()).select_from(GameTable)
+                           .where(GameTable.host_id == user_id, GameTable.status == "closed")),
+        notices=await count(select(func.count()).select_from(VanishedTable)
+                            .where(VanishedTable.user_id == user_id)),
+    )
+
+
+async def _guild_held(connection: AsyncConnection, guild_id: int) -> GuildData:
+    async def count(model: Any, column: Any) -> int:
+        statement = select(func.count()).select_from(model).where(column == guild_id)
+        return int((await connection.execute(statement)).scalar_one())
+
+    # A server's row exists once it opened a table; only a choice of its admins says anything.
+    chosen = select(func.count()).select_from(Guild).where(
+        Guild.id == guild_id, or_(Guild.language.is_not(None), Guild.default_preset.is_not(None)))
+    return GuildData(settings=int((await connection.execute(chosen)).scalar_one()) > 0,
+                     tables=await count(GameTable, GameTable.guild_id),
+                     games=await count(Game, Game.guild_id),
+                     ratings=await count(Rating, Rating.guild_id),
+                     notices=await count(VanishedTable, VanishedTable.guild_id))

@@ -1,0 +1,121 @@
+"""A player's erasure (`Storage.forget_user`), on SQLite and PostgreSQL: what goes, and
+what stays so that nobody else's standing changes."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.storage import GuildData, HeldData, Storage
+from bot.storage.forget import NOBODY, GuildBusy
+
+from .test_scores import ALICE, BOB, BOT, CAROL, GUILD, OTHER_GUILD, human, new_game, play_round
+
+NOTHING = HeldData(named=False, games=0, rounds=0, ratings=0, hosted=0, notices=0)
+
+
+async def _two_servers(storage: Storage) -> tuple[int, int]:
+    """Alice plays with Bob and Carol on one server (a game she wins, her table closed
+    since), and with Bob on another (a game still going); she is owed a notice."""
+    seats = [human(ALICE), human(BOB), BOT, human(CAROL)]
+    table_id, first = await new_game(storage, seats)
+    await play_round(storage, first, 1, seats, [0, 1, 2, 3])
+    await play_round(storage, first, 2, seats, [1, 0, 2, 3])
+    assert await storage.finish_game(first, winners=[0], stopped_early=False)
+    await storage.update_table(table_id, host_id=ALICE, status="closed")
+    pair = [human(BOB), human(ALICE), BOT, BOT]
+    _, second = await new_game(storage, pair, channel=20, guild=OTHER_GUILD)
+    await play_round(storage, second, 1, pair, [1, 0, 2, 3])
+    await storage.owe_vanished(GUILD, [ALICE, BOB], "cartes", datetime.now(UTC))
+    return first, second
+
+
+async def test_forgetting_erases_the_player_everywhere_and_nobody_else(
+    storage: Storage,
+) -> None:
+    first, _ = await _two_servers(storage)
+    bob_before = await storage.player_stats(GUILD, BOB)
+    carol_before = await storage.player_stats(GUILD, CAROL)
+    board_before = await storage.leaderboard(GUILD, "classic")
+    held = await storage.held_about(ALICE)
+    assert held == HeldData(named=True, games=2, rounds=3, ratings=2, hosted=1, notices=1)
+
+    assert await storage.forget_user(ALICE) == held
+    assert await storage.held_about(ALICE) == NOTHING
+    alice = await storage.player_stats(GUILD, ALICE)
+    assert (alice.name, alice.rounds, alice.games, alice.wins, alice.ratings) == \
+        (None, 0, 0, 0, ())
+    assert (await storage.player_stats(OTHER_GUILD, ALICE)).rounds == 0
+    board = await storage.leaderboard(GUILD, "classic")
+    assert ALICE not in [row.user_id for row in board.rows]
+    # The others keep their records and ratings as they were: ranks close up.
+    assert await storage.player_stats(GUILD, BOB) == bob_before
+    assert await storage.player_stats(GUILD, CAROL) == carol_before
+    assert [(r.user_id, r.mu, r.sigma) for r in board.rows] == \
+        [(r.user_id, r.mu, r.sigma) for r in board_before.rows if r.user_id != ALICE]
+    # Her seat keeps its win and its points, without her id or name.
+    history = await storage.game_history(channel_id=10)
+    assert [(w.seat, w.user_id, w.is_bot, w.name) for w in history[0].winners] == \
+        [(0, None, False, "")]
+    points = await storage.game_points(first, 10)
+    assert points is not None
+    assert points.names == ("", "Bob", "Bot", "Carol") and points.erased == {0}
+    assert points.totals[0] == (3, 5)
+    # Bob's owed notice stays; the closed table she hosted names nobody.
+    assert [v.user_id for v in await storage.vanished_since(datetime(2000, 1, 1, tzinfo=UTC))] \
+        == [BOB]
+    table = await storage.get_table(history[0].table_id)
+    assert table is not None and table.host_id == NOBODY
+
+
+async def test_forgetting_twice_or_a_stranger_erases_nothing(storage: Storage) -> None:
+    await _two_servers(storage)
+    await storage.forget_user(ALICE)
+    assert await storage.forget_user(ALICE) == NOTHING
+    assert await storage.forget_user(4242) == NOTHING
+    assert (await storage.held_about(BOB)).ratings == 2
+
+
+async def test_the_others_rating_history_still_counts_rounds_against_an_erased_player(
+    storage: Storage,
+) -> None:
+    """Bob's chart has a point for each rated round, erased opponent or not: the erased
+    seat is replayed as a newcomer, so the rounds he played against her still move him."""
+    await _two_servers(storage)
+    before = await storage.rating_history(OTHER_GUILD, BOB)
+    assert len(before["classic"]) == 1
+    await storage.forget_user(ALICE)
+    assert await storage.rating_history(OTHER_GUILD, BOB) == before
+    after = await storage.rating_history(GUILD, BOB)
+    assert len(after["classic"]) == 2
+
+
+async def test_forgetting_a_server_erases_its_games_and_no_other_server(
+    storage: Storage,
+) -> None:
+    """Alice's first server goes with its games, ratings, notices and settings; her game on
+    the other server, and the names it needs, stay. Carol, who played only there, goes."""
+    await _two_servers(storage)
+    await storage.set_guild_language(GUILD, "fr")
+    other_before = await storage.player_stats(OTHER_GUILD, BOB)
+    held = await storage.held_by_guild(GUILD)
+    assert held == GuildData(settings=True, tables=1, games=1, ratings=3, notices=2)
+
+    assert await storage.forget_guild(GUILD) == held
+    assert (await storage.held_by_guild(GUILD)).empty
+    assert await storage.game_history(channel_id=10) == []
+    assert (await storage.player_stats(GUILD, BOB)).rounds == 0
+    assert await storage.player_stats(OTHER_GUILD, BOB) == other_before
+    assert (await storage.get_guild_settings(GUILD)).language is None
+    assert (await storage.held_about(CAROL)).empty
+    assert (await storage.held_about(ALICE)).named
+    assert await storage.forget_guild(GUILD) == GuildData(False, 0, 0, 0, 0)
+
+
+async def test_a_server_with_an_open_table_is_not_erased(storage: Storage) -> None:
+    await _two_servers(storage)
+    held = await storage.held_by_guild(OTHER_GUILD)
+    with pytest.raises(GuildBusy):
+        await storage.forget_guild(OTHER_GUILD)
+    assert await storage.held_by_guild(OTHER_GUILD) == held

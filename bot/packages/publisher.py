@@ -75,9 +75,10 @@ class Publisher:
     def __init__(self, bot: Host) -> None:
         self.bot = bot
         self._shown: dict[tuple[int, str], str] = {}
-        # Tables whose channel refused a post or an edit (403, or a locked thread), with
-        # whether their host was told: nothing more is sent to that channel until someone
-        # acts at the table again.
+        # Tables whose channel refused a post or an edit (403, or a locked thread), or that
+        # the gateway said refuses (`channel_changed`), with whether their host was told:
+        # nothing more is sent to that channel until someone acts at the table again or
+        # the gateway says the bot may post there again.
         self._blocked: dict[int, bool] = {}
         # Per blocked table whose host was told: the interaction that told them, whose token
         # tells them, privately, that the table picks up again (`channel_changed`); and the
@@ -271,7 +272,8 @@ class Publisher:
 
     def _refused(self, table: Table, err: discord.HTTPException) -> None:
         log.warning("table %s: channel %s refused the bot (%s %s); posting stops until "
-                    "someone acts", table.id, table.channel_id, err.status, err.code)
+                    "someone acts or the channel changes", table.id, table.channel_id,
+                    err.status, err.code)
         self._blocked.setdefault(table.id, False)
         self._owed_resume.discard(table.id)
 

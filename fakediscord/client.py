@@ -92,6 +92,11 @@ class TestUser:
             # application commands", Permissions; Permissions For Timed Out Members,
             # https://discord.com/developers/docs/topics/permissions): no command to run.
             raise UserActionError(f"{self.name} is timed out in {guild.name} until {until}")
+        if where.archived:
+            # "Users cannot edit messages, add reactions, use application commands, or join
+            # archived threads" (Threads, Active & Archived Threads,
+            # https://discord.com/developers/docs/topics/threads#active-archived-threads).
+            raise UserActionError(f"#{where.name} is an archived thread: no command there")
         name, *words = command.split()
         synced = fake.commands.find(guild.id, name)
         if synced is None:

@@ -19,6 +19,11 @@ EVERYONE_PERMISSIONS = (
     (1 << 6) | (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 18) | (1 << 31)
 )
 ALL_PERMISSIONS = (1 << 53) - 1
+ADMINISTRATOR = 1 << 3
+# The bot's role: every permission but Administrator, which "Allows all permissions and
+# bypasses channel permission overwrites" (Permissions, Bitwise Permission Flags,
+# https://discord.com/developers/docs/topics/permissions#permissions-bitwise-permission-flags).
+BOT_ROLE_PERMISSIONS = ALL_PERMISSIONS & ~ADMINISTRATOR
 # The bot's channel permissions tests can take away, with their bits from
 # https://discord.com/developers/docs/topics/permissions#permissions-bitwise-permission-flags
 VIEW_CHANNEL = 1 << 10
@@ -87,9 +92,10 @@ def bot_user_payload(user: User) -> dict[str, Any]:
 
 
 def member_payload(world: World, guild: Guild, user_id: int) -> dict[str, Any]:
+    """A member; the bot's has its role (`role_payload`), the others only @everyone."""
     return {
         "user": user_payload(world.users[user_id]),
-        "roles": [],
+        "roles": [str(guild.bot_role_id)] if user_id == world.bot.id else [],
         "joined_at": iso(guild.members[user_id]),
         "nick": None,
         "avatar": None,
@@ -116,11 +122,11 @@ def permissions_of(guild: Guild, user_id: int, now: datetime | None = None) -> i
 
 
 def bot_guild_permissions(guild: Guild) -> int:
-    """What the bot may do server-wide: everything as the fake makes it the owner, unless a
-    test set `Guild.bot_permissions` (the roles an invitation gave it)."""
+    """What the bot may do server-wide: its role's permissions, every one but Administrator
+    unless a test set `Guild.bot_permissions`."""
     if guild.bot_permissions is not None:
         return guild.bot_permissions
-    return permissions_of(guild, guild.owner_id)
+    return BOT_ROLE_PERMISSIONS
 
 
 def bot_permissions(world: World, channel: Channel) -> int:
@@ -157,12 +163,14 @@ def app_permissions(world: World, channel: Channel) -> int:
     return bot_permissions(world, channel)
 
 
-def role_payload(guild: Guild) -> dict[str, Any]:
+def role_payload(guild: Guild, *, bot: bool = False) -> dict[str, Any]:
+    """@everyone (its id is the guild's), or with ``bot`` the role the bot's invitation gave
+    it (Role Object, https://discord.com/developers/docs/topics/permissions#role-object)."""
     return {
-        "id": str(guild.id),
-        "name": "@everyone",
-        "permissions": str(EVERYONE_PERMISSIONS),
-        "position": 0,
+        "id": str(guild.bot_role_id if bot else guild.id),
+        "name": "Président" if bot else "@everyone",
+        "permissions": str(bot_guild_permissions(guild) if bot else EVERYONE_PERMISSIONS),
+        "position": 1 if bot else 0,
         "color": 0,
         "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
         "hoist": False,
@@ -174,16 +182,26 @@ def role_payload(guild: Guild) -> dict[str, Any]:
     }
 
 
-def channel_payload(channel: Channel) -> dict[str, Any]:
+def channel_payload(channel: Channel, bot_id: int | None = None) -> dict[str, Any]:
+    """A text channel or a thread. With ``bot_id`` a text channel's `Channel.bot_permissions`
+    come as the member overwrite on the bot that gives exactly them ("explicit permission
+    overwrites for members and roles", Channel Object, and Overwrite Object, "either 0 (role)
+    or 1 (member)", https://discord.com/developers/docs/resources/channel#overwrite-object):
+    what discord.py computes the bot's permissions from (GUILD_CREATE, CHANNEL_UPDATE).
+    Threads have no overwrites: they "generally inherit permissions from the parent channel"
+    (Threads, Permissions, https://discord.com/developers/docs/topics/threads#permissions)."""
     if channel.parent_id is not None:
         return thread_payload(channel)
+    overwrites = [] if bot_id is None or channel.bot_permissions is None else [{
+        "id": str(bot_id), "type": 1, "allow": str(channel.bot_permissions),
+        "deny": str(ALL_PERMISSIONS & ~channel.bot_permissions)}]
     return {
         "id": str(channel.id),
         "type": 0,
         "guild_id": str(channel.guild_id),
         "name": channel.name,
         "position": channel.position,
-        "permission_overwrites": [],
+        "permission_overwrites": overwrites,
         "parent_id": None,
         "topic": None,
         "nsfw": False,
@@ -255,10 +273,10 @@ def guild_payload(world: World, guild: Guild) -> dict[str, Any]:
         "large": False,
         "unavailable": False,
         "member_count": len(guild.members),
-        "roles": [role_payload(guild)],
+        "roles": [role_payload(guild), role_payload(guild, bot=True)],
         "emojis": [],
         "stickers": [],
-        "channels": [channel_payload(world.channels[c]) for c in guild.channel_ids
+        "channels": [channel_payload(world.channels[c], world.bot.id) for c in guild.channel_ids
                      if world.channels[c].parent_id is None],
         "threads": [thread_payload(world.channels[c]) for c in guild.channel_ids
                     if world.channels[c].parent_id is not None],
@@ -326,7 +344,7 @@ def interaction_payload(world: World, interaction: InteractionRecord) -> dict[st
     user = world.users[interaction.user_id]
     member = member_payload(world, guild, user.id)
     member["permissions"] = str(permissions_of(guild, user.id, world.clock.now()))
-    channel = channel_payload(world.channels[interaction.channel_id])
+    channel = channel_payload(world.channels[interaction.channel_id], world.bot.id)
     channel["permissions"] = member["permissions"]
     payload: dict[str, Any] = {
         "id": str(interaction.id),

@@ -372,7 +372,8 @@ class Rest:
 
     async def _get_channel(self, request: web.Request) -> web.Response:
         return json_response(
-            channel_payload(self._world.channel(int(request.match_info["channel_id"])))
+            channel_payload(self._world.channel(int(request.match_info["channel_id"])),
+                            self._world.bot.id)
         )
 
     async def _get_history(self, request: web.Request) -> web.Response:

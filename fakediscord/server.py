@@ -41,6 +41,7 @@ from .payloads import (
     channel_payload,
     guild_payload,
     member_payload,
+    role_payload,
     user_payload,
 )
 from .ratelimits import RateLimitConfig, RateLimiter
@@ -427,8 +428,8 @@ class FakeDiscord:
 
     def set_bot_permissions(self, channel: Channel, **allowed: bool) -> None:
         """Grant (True) or take away (False) the bot's permissions in ``channel``, named as
-        in :data:`CHANNEL_PERMISSIONS` (``send_messages=False``), like a channel overwrite
-        on the bot's role. The REST routes enforce them and interactions in the channel
+        in :data:`CHANNEL_PERMISSIONS` (``send_messages=False``), as the bot's member
+        overwrite in a text channel (`payloads.channel_payload`). The REST routes enforce them and interactions in the channel
         report them as ``app_permissions``; other permissions stay as they were."""
         bits = bot_permissions(self.world, channel)
         for name, on in allowed.items():
@@ -437,10 +438,20 @@ class FakeDiscord:
             flag = CHANNEL_PERMISSIONS[name]
             bits = bits | flag if on else bits & ~flag
         channel.bot_permissions = bits
+        if channel.parent_id is None:
+            # The overwrite changed: CHANNEL_UPDATE ("Sent when a channel is updated. The
+            # inner payload is a channel object", Channel Update,
+            # https://discord.com/developers/docs/events/gateway-events#channel-update), under
+            # the GUILDS intent (List of Intents,
+            # https://discord.com/developers/docs/events/gateway#list-of-intents). A thread
+            # has no overwrites of its own: its permissions here are a shortcut of the fake,
+            # which Discord would tell nobody of.
+            self.gateway.dispatch("CHANNEL_UPDATE", channel_payload(channel, self.world.bot.id),
+                                  intent=INTENT_GUILDS)
 
     def set_bot_guild_permissions(self, guild: Guild, **allowed: bool) -> None:
         """Grant (True) or take away (False) the bot's server-wide permissions named in
-        :data:`GUILD_PERMISSIONS`, as its roles would; the others stay as they were."""
+        :data:`GUILD_PERMISSIONS`, as its role would; the others stay as they were."""
         bits = bot_guild_permissions(guild)
         for name, on in allowed.items():
             if name not in GUILD_PERMISSIONS:
@@ -448,6 +459,12 @@ class FakeDiscord:
             flag = GUILD_PERMISSIONS[name]
             bits = bits | flag if on else bits & ~flag
         guild.bot_permissions = bits
+        # « Guild Role Update », "Sent when a guild role is updated", with `guild_id` and
+        # `role` (https://discord.com/developers/docs/events/gateway-events#guild-role-update),
+        # under the GUILDS intent.
+        self.gateway.dispatch("GUILD_ROLE_UPDATE", {"guild_id": str(guild.id),
+                                                    "role": role_payload(guild, bot=True)},
+                              intent=INTENT_GUILDS)
 
     def ban(self, guild: Guild, user: TestUser, *, by: TestUser | None = None) -> None:
         """A moderator bans ``user`` from ``guild``: they are no longer a member (no command,

@@ -60,14 +60,19 @@ class Channel:
 class Guild:
     """A server; ``members`` maps user ids to when they joined (the bot is always one).
 
-    ``bot_permissions`` replaces what the bot has server-wide (None: everything, as the
-    server's owner, which the fake makes it); ``timeouts`` maps the members a moderator timed
-    out to when their timeout ends; ``bans`` holds the users banned from it."""
+    ``owner_id`` is a user the tests never act as (the bot is not the owner: Discord gives
+    an owner every permission whatever the channel's overwrites say). ``bot_role_id`` is the
+    role the bot's invitation gave it, whose permissions ``bot_permissions`` sets (None:
+    every one but Administrator, which likewise "bypasses channel permission overwrites",
+    https://discord.com/developers/docs/topics/permissions#permissions-bitwise-permission-flags);
+    ``timeouts`` maps the members a moderator timed out to when their timeout ends; ``bans``
+    holds the users banned from it."""
 
     id: int
     name: str
     locale: str
     owner_id: int
+    bot_role_id: int
     channel_ids: list[int] = field(default_factory=list)
     members: dict[int, datetime] = field(default_factory=dict)
     bot_permissions: int | None = None
@@ -180,7 +185,8 @@ class World:
 
     def add_guild(self, name: str, locale: str, *, bot: bool = True) -> Guild:
         """A server, with the bot's user as a member unless ``bot`` is False."""
-        guild = Guild(id=self.snowflakes.next(), name=name, locale=locale, owner_id=self.bot.id)
+        guild = Guild(id=self.snowflakes.next(), name=name, locale=locale,
+                      owner_id=self.snowflakes.next(), bot_role_id=self.snowflakes.next())
         if bot:
             guild.members[self.bot.id] = self.clock.now()
         self.guilds[guild.id] = guild

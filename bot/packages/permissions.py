@@ -69,6 +69,35 @@ def locked(interaction: discord.Interaction[Any]) -> bool:
         not interaction.app_permissions.manage_threads
 
 
+def may_post(bot: discord.Client, guild_id: int | None, channel_id: int,
+             parent_id: int | None, *, thread_locked: bool | None = None) -> bool | None:
+    """Whether the gateway's cache says the bot may post in a table's channel (a thread
+    when ``parent_id`` is set), None where it cannot tell. With the GUILDS intent the cache
+    follows every change that decides it: the channels' overwrites (CHANNEL_UPDATE), the
+    roles (GUILD_ROLE_UPDATE), the threads (THREAD_UPDATE) (List of Intents,
+    https://discord.com/developers/docs/events/gateway#list-of-intents), and the bot's own
+    member, whose GUILD_MEMBER_UPDATE "is sent for current-user updates regardless of
+    whether the `GUILD_MEMBERS` intent is set" (Caveats, same page). A thread has no
+    overwrites: it inherits its parent's, Send Messages in Threads standing for Send
+    Messages (Threads, Permissions). Its lock is ``thread_locked`` (from a THREAD_UPDATE)
+    or the cached thread's; discord.py keeps no archived thread, whose lock it cannot
+    tell."""
+    guild = bot.get_guild(guild_id) if guild_id is not None else None
+    channel = guild.get_channel(parent_id or channel_id) if guild is not None else None
+    if guild is None or channel is None or guild.me is None:
+        return None
+    thread = parent_id is not None
+    permissions = channel.permissions_for(guild.me)
+    if missing(permissions, thread) is not None:
+        return False
+    if thread and thread_locked is None:
+        cached = guild.get_thread(channel_id)
+        if cached is None:
+            return None
+        thread_locked = cached.locked
+    return not thread_locked or permissions.manage_threads
+
+
 def missing(permissions: discord.Permissions, thread: bool = False) -> str | None:
     """The first permission the bot needs and lacks (in a thread if ``thread``), or None."""
     needed = IN_THREADS if thread else REQUIRED
@@ -110,11 +139,18 @@ def not_in_server(interaction: discord.Interaction[Any]) -> TableError:
 
 
 def require(interaction: discord.Interaction[Any]) -> None:
-    """Refuse, in the user's language and naming the permission, an action that would
-    open or start a table the bot cannot post in."""
+    """Refuse, in the user's language and naming the permission (or the thread's lock),
+    an action that would open or start a table the bot cannot post in. An archived thread
+    needs no refusal: Discord offers no command there ("Users cannot [...] use application
+    commands [...] in archived threads") and the bot's first post unarchives it (Threads,
+    Active & Archived Threads,
+    https://discord.com/developers/docs/topics/threads#active-archived-threads); a locked
+    one it does not (`locked`)."""
     if absent(interaction):
         raise not_in_server(interaction)
     name = missing(interaction.app_permissions, in_thread(interaction))
     if name is not None:
         raise TableError("err.missing_permission",
                          permission=permission_name(interaction.locale, name))
+    if locked(interaction):
+        raise TableError("err.thread_locked_here")

@@ -75,10 +75,16 @@ class Publisher:
     def __init__(self, bot: Host) -> None:
         self.bot = bot
         self._shown: dict[tuple[int, str], str] = {}
-        # Tables whose channel refused a post or an edit (403, or a locked thread), with
-        # whether their host was told: nothing more is sent to that channel until someone
-        # acts at the table again.
+        # Tables whose channel refused a post or an edit (403, or a locked thread), or that
+        # the gateway said refuses (`channel_changed`), with whether their host was told:
+        # nothing more is sent to that channel until someone acts at the table again or
+        # the gateway says the bot may post there again.
         self._blocked: dict[int, bool] = {}
+        # Per blocked table whose host was told: the interaction that told them, whose token
+        # tells them, privately, that the table picks up again (`channel_changed`); and the
+        # tables whose host is owed that word at their next action, that token expired.
+        self._told_by: dict[int, HandLink] = {}
+        self._owed_resume: set[int] = set()
         # Per table: the results message that carries its game's chart.
         self._charted: dict[int, int] = {}
         # Tables whose host was told the chart cannot be attached (once per incident).
@@ -140,6 +146,8 @@ class Publisher:
         the process ever ran, over weeks of evenings."""
         self._shown = {key: shown for key, shown in self._shown.items() if key[0] != table_id}
         self._blocked.pop(table_id, None)
+        self._told_by.pop(table_id, None)
+        self._owed_resume.discard(table_id)
         self._charted.pop(table_id, None)
         self._told_attach.discard(table_id)
 
@@ -171,6 +179,10 @@ class Publisher:
         missing. Retrying only here keeps a channel that refuses to one failed call per
         incident, not one per timer or bot move."""
         await self._attachable(interaction, table)
+        if table.id in self._owed_resume and table.is_host(interaction.user.id) \
+                and not opened_form(interaction):
+            self._owed_resume.discard(table.id)
+            await answer_privately(interaction, t(interaction.locale, "table.resumed"))
         told = self._blocked.get(table.id)
         if told is None:
             return
@@ -178,19 +190,62 @@ class Publisher:
         # A locked thread refuses as a missing permission does, though none is missing:
         # retrying there at every click cost a refused call each, and the host never heard.
         if name is None and not locked(interaction):
-            del self._blocked[table.id]
-            self._shown = {key: shown for key, shown in self._shown.items()
-                           if key[0] != table.id}
-            self.bot.service.refresh(table)
+            self._resume(table)
             return
         if told or not table.is_host(interaction.user.id) or opened_form(interaction):
             return
         self._blocked[table.id] = True
+        self._told_by[table.id] = HandLink(int(interaction.application_id), interaction.token,
+                                           self.bot.service.clock.now(), "",
+                                           str(interaction.locale))
         why = TableError("err.thread_locked") if name is None else TableError(
             "err.cannot_post", permission=permission_name(interaction.locale, name))
         # Worded as the refusals are (« ⚠️ » first, as the missing permission refuses
         # /president create): whatever the click answered, the table shows nothing of it.
         await answer_privately(interaction, refusal_text(interaction.locale, why))
+
+    async def channel_changed(self, table: Table, may_post: bool) -> None:
+        """The gateway told a change of the table's channel or thread (an overwrite, a lock;
+        `permissions.may_post` read it): where the bot may no longer post, the table stops
+        before a call is refused, its host told at their next action as after a refused call;
+        where it may again, the table picks up at once, and a host who was told it stopped
+        is told, privately, through the interaction that told them (or at their next action
+        once its token has expired). Events missed while the bot was down leave it to the
+        refused calls and `acted`, as before."""
+        if table.closed:
+            return
+        if not may_post:
+            self._owed_resume.discard(table.id)
+            if table.id not in self._blocked:
+                log.info("table %s: channel %s no longer lets the bot post; posting stops",
+                         table.id, table.channel_id)
+                self._blocked[table.id] = False
+            return
+        if table.id not in self._blocked:
+            return
+        link = self._told_by.get(table.id)
+        self._resume(table)
+        if link is None:
+            return
+        if not link.valid(self.bot.service.clock.now()):
+            self._owed_resume.add(table.id)
+            return
+        # The interaction's follow-up webhook, as discord.py builds it (`Interaction.followup`):
+        # only an application's webhook may send an ephemeral message.
+        webhook = discord.Webhook.from_state(
+            {"id": link.application_id, "type": 3, "token": link.token}, self.bot._connection)
+        try:
+            await webhook.send(t(link.locale, "table.resumed"), ephemeral=True)
+        except discord.HTTPException as err:
+            log.info("table %s: could not tell its host it picks up again (%s)", table.id,
+                     err.status)
+
+    def _resume(self, table: Table) -> None:
+        """Post the table again: every message redrawn, a gone one posted afresh."""
+        del self._blocked[table.id]
+        self._told_by.pop(table.id, None)
+        self._shown = {key: shown for key, shown in self._shown.items() if key[0] != table.id}
+        self.bot.service.refresh(table)
 
     async def _attachable(self, interaction: discord.Interaction[Host], table: Table) -> None:
         """Learn from the interaction whether the chart may be attached in the table's
@@ -217,8 +272,10 @@ class Publisher:
 
     def _refused(self, table: Table, err: discord.HTTPException) -> None:
         log.warning("table %s: channel %s refused the bot (%s %s); posting stops until "
-                    "someone acts", table.id, table.channel_id, err.status, err.code)
+                    "someone acts or the channel changes", table.id, table.channel_id,
+                    err.status, err.code)
         self._blocked.setdefault(table.id, False)
+        self._owed_resume.discard(table.id)
 
     async def _edit_hand(self, user_id: int, link: HandLink, screen: Screen) -> bool:
         """Redraw a hand through its player's latest interaction; False if Discord refused,

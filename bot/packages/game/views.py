@@ -26,6 +26,7 @@ from bot.packages.controls import (
 from bot.packages.game.hand import hand_screen
 from bot.packages.game.hand_plays import parse_option
 from bot.packages.game.table_message import table_screen
+from bot.packages.permissions import require
 from bot.packages.screen import Screen
 from bot.tables.service import TableError
 from bot.tables.table import Table
@@ -319,5 +320,9 @@ async def _prompt_answered(click: Click, key: str) -> None:
 @action("replay", drawn=HOST)
 async def replay(click: Click) -> None:
     service = click.bot.service
-    await _host_action(click, lambda: service.replay(click.table, click.user_id,
-                                                     click.version), False)
+
+    async def work() -> None:
+        require(click.interaction)  # a new game where it could not be shown: refused
+        await service.replay(click.table, click.user_id, click.version)
+
+    await _host_action(click, work, False)

@@ -19,7 +19,7 @@ from bot.packages.game.views import show_hand
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.lobby.views import display_name, join, leave
 from bot.packages.moderation import timed_out
-from bot.packages.permissions import absent, not_in_server, require
+from bot.packages.permissions import absent, may_post, not_in_server, require
 from bot.packages.president.rules import rules_embed
 from bot.packages.privacy import views as privacy_views
 from bot.packages.publisher import NO_PINGS
@@ -143,6 +143,31 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         thread = payload.thread
         await self.bot.service.channel_deleted(payload.thread_id,
                                                thread.name if thread is not None else None)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_update(self, before: discord.abc.GuildChannel,
+                                      after: discord.abc.GuildChannel) -> None:
+        """A channel changed (its overwrites, say): the tables in it and in its threads learn
+        whether the bot may still post there (`Publisher.channel_changed`)."""
+        for table in self.bot.service.registry.in_guild(after.guild.id):
+            if after.id in (table.channel_id, table.parent_id):
+                allowed = may_post(self.bot, table.guild_id, table.channel_id, table.parent_id)
+                if allowed is not None:
+                    await self.bot.publisher.channel_changed(table, allowed)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """Raw: a thread locked (or unlocked) while archived is one the cache does not hold.
+        Its lock comes with it ("whether the thread is locked", Thread Metadata Structure,
+        https://discord.com/developers/docs/resources/channel#thread-metadata-object)."""
+        table = self.bot.service.registry.in_channel(payload.thread_id)
+        if table is None:
+            return
+        locked = bool(payload.data.get("thread_metadata", {}).get("locked"))
+        allowed = may_post(self.bot, payload.guild_id, payload.thread_id, payload.parent_id,
+                           thread_locked=locked)
+        if allowed is not None:
+            await self.bot.publisher.channel_changed(table, allowed)
 
     @commands.Cog.listener()
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
@@ -314,7 +339,9 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
 
     @app_commands.command(name=ls("cmd.replay"), description=ls("cmd.replay.desc"))
     async def replay(self, interaction: Interaction) -> None:
-        await self.bot.service.replay(self._table(interaction), interaction.user.id)
+        table = self._table(interaction)
+        require(interaction)
+        await self.bot.service.replay(table, interaction.user.id)
         await self._ok(interaction, "done.ok")
 
     @app_commands.command(name=ls("cmd.language"), description=ls("cmd.language.desc"))

@@ -1,0 +1,212 @@
+"""End-to-end: what a moderator does to a table's channel reaches the bot from the gateway.
+Locking its thread or taking a permission away (THREAD_UPDATE, CHANNEL_UPDATE) stops the
+table before any call is refused; unlocking or giving it back resumes the table at once,
+and a host who had been told it stopped is told it picks up again, in their language.
+Changes the bot missed while down are still learnt from the one refused call. Opening,
+starting or replaying a table in a locked thread is refused up front."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from bot.client import PresidentBot
+from bot.i18n import t
+from bot.tables.table import TOKEN_LIFETIME, Table
+from engine import Phase
+from fakediscord import FakeDiscord, TestUser
+from fakediscord.state import Channel
+
+from .conftest import LinkedClock
+from .e2e import (
+    cid,
+    connect_bot,
+    create_table,
+    database_url,
+    host_against_bots,
+    host_against_three_bots,
+    let_timers_play,
+    message,
+    table_of,
+    tick,
+)
+
+LOCALES = ["fr", "en"]
+
+
+def in_a_thread(fake: FakeDiscord, locale: str) -> tuple[TestUser, Channel]:
+    """marie (in ``locale``) and her thread « partie » under the channel, where the bot may
+    not manage threads (so a lock stops it)."""
+    marie = fake.add_user("marie", locale=locale)
+    thread = fake.add_thread(fake.channel, "partie", marie)
+    marie.channel = thread
+    fake.set_bot_permissions(fake.channel, manage_threads=False)
+    return marie, thread
+
+
+async def play_a_minute(fake: FakeDiscord, clock: LinkedClock) -> None:
+    """Timers and bots keep playing for a minute."""
+    for _ in range(60):
+        await tick(fake, clock, 1)
+
+
+def told(user: TestUser, text: str) -> int:
+    """How many private messages the user was shown with ``text``."""
+    return sum(m.ephemeral and m.content == text for m in user.visible())
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_locked_thread_stops_the_table_with_no_refused_call_and_unlocking_resumes_it(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """A moderator locks the thread of marie's game: the bot hears it and stops posting
+    there before Discord refuses anything. marie is told at her next click, once. When the
+    thread is unlocked the table is redrawn at once, with no click, and marie is told, in
+    her language, that it picks up again."""
+    marie, thread = in_a_thread(fake, locale)
+    await fake.settle()
+    table = await host_against_bots(president, marie, "classic", 2)
+    await tick(fake, clock, 1)
+    fake.lock_thread(thread)
+    await fake.settle()
+    await play_a_minute(fake, clock)
+    assert fake.invalid_requests() == 0
+    board = message(marie, table.table_message_id)
+
+    stopped = "⚠️ " + t(locale, "err.thread_locked")
+    for _ in range(2):
+        await marie.click(board, cid(table, "hand"))
+    assert told(marie, stopped) == 1
+
+    fake.lock_thread(thread, locked=False)
+    await fake.settle()
+    await tick(fake, clock, 1)  # the refresh the coalescer spaces by up to a second
+    assert message(marie, table.table_message_id).content != board.content
+    assert told(marie, t(locale, "table.resumed")) == 1
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_permission_taken_away_stops_the_table_and_given_back_resumes_it(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """A moderator takes Send Messages from the bot in #general mid-game: not one call is
+    refused while the bots play on. marie is told at her next click which permission it
+    takes. She is away when it comes back, 20 minutes later (the token that told her has
+    expired): the table is redrawn at once, and she is told it picks up again at her next
+    action."""
+    marie = fake.add_user("marie", locale=locale)
+    table = await host_against_three_bots(instant, marie, "rounds:3")
+    await tick(fake, clock, 1)
+    board = message(marie, table.table_message_id)
+    fake.set_bot_permissions(fake.channel, send_messages=False)
+    await fake.settle()
+    await play_a_minute(fake, clock)
+    assert fake.invalid_requests() == 0
+    await marie.click(board, cid(table, "hand"))
+    permission = t(locale, "perm.send_messages")
+    assert told(marie, "⚠️ " + t(locale, "err.cannot_post", permission=permission)) == 1
+
+    await tick(fake, clock, 20 * 60)
+    assert TOKEN_LIFETIME < 20 * 60
+    fake.set_bot_permissions(fake.channel, send_messages=True)
+    await fake.settle()
+    await tick(fake, clock, 1)  # the refresh the coalescer spaces by up to a second
+    assert message(marie, table.table_message_id).content != board.content
+    resumed = t(locale, "table.resumed")
+    assert told(marie, resumed) == 0
+    await marie.click(message(marie, table.table_message_id), cid(table, "hand"))
+    assert told(marie, resumed) == 1
+    await marie.click(message(marie, table.table_message_id), cid(table, "hand"))
+    assert told(marie, resumed) == 1
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_lock_missed_while_the_bot_was_down_costs_one_refused_call(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, locale: str
+) -> None:
+    """The thread is locked while the bot is being redeployed: the restarted bot did not
+    hear it, so it learns it from its first refused edit (160005), and from then on sends
+    nothing there. marie is told at her next click; the unlock, heard, resumes the table."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie, thread = in_a_thread(fake, locale)
+    await fake.settle()
+    table = await host_against_bots(bot, marie, "classic", 2)
+    await tick(fake, clock, 1)
+    await asyncio.gather(*bot.service.outbox.pending(), return_exceptions=True)  # as `restart`
+    await fake.disconnect(bot)
+    fake.lock_thread(thread)  # nobody hears it
+    again = await connect_bot(fake, clock, url, bot_pause=1.0)
+    await play_a_minute(fake, clock)
+    fake.expect_error(160005)
+    fake.assert_no_errors()  # the one refused call of the incident
+    restored = table_of(again, marie)
+    board = message(marie, restored.table_message_id)
+    await marie.click(board, cid(restored, "hand"))
+    assert told(marie, "⚠️ " + t(locale, "err.thread_locked")) == 1
+
+    fake.lock_thread(thread, locked=False)
+    await fake.settle()
+    await tick(fake, clock, 1)  # the refresh the coalescer spaces by up to a second
+    assert message(marie, restored.table_message_id).content != board.content
+    assert told(marie, t(locale, "table.resumed")) == 1
+    assert table.id == restored.id
+    await fake.disconnect(again)
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_no_table_is_opened_or_started_in_a_locked_thread(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """A moderator (who may still write in the thread they locked) types /president create
+    there: the bot, which could post nothing, says why, privately in their language, and
+    opens nothing. A lobby whose thread is locked is not started either."""
+    marie, thread = in_a_thread(fake, locale)
+    await fake.settle()
+    lobby = await create_table(president, marie)
+    fake.lock_thread(thread)
+    await fake.settle()
+    refused = "⚠️ " + t(locale, "err.thread_locked_here")
+    await marie.click(message(marie, lobby.lobby_message_id), cid(lobby, "addbot"))
+    await marie.click(message(marie, lobby.lobby_message_id), cid(lobby, "start"))
+    assert marie.last_ephemeral().content == refused
+    assert lobby.game is None
+
+    other = fake.add_thread(fake.channel, "revanche", marie)
+    fake.lock_thread(other)
+    await fake.settle()
+    await marie.slash("president create", preset="classic", channel=other)
+    assert marie.last_ephemeral(other).content == refused
+    assert president.service.registry.in_channel(other.id) is None
+    assert fake.invalid_requests() == 0
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_no_game_is_replayed_in_a_locked_thread(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """The game is over and the thread locked: « Replay » and /president replay would deal
+    a game nobody could see; both are refused, saying why, and the results stay."""
+    marie, thread = in_a_thread(fake, locale)
+    await fake.settle()
+    table: Table = await host_against_three_bots(instant, marie, "rounds:1")
+    game = table.game
+    assert game is not None
+    await let_timers_play(fake, clock, game, Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+    results = message(marie, table.table_message_id)
+    fake.lock_thread(thread)
+    await fake.settle()
+    refused = "⚠️ " + t(locale, "err.thread_locked_here")
+    await marie.click(results, cid(table, "replay", game.version))
+    assert told(marie, refused) == 1  # (then, once, that the table can no longer be shown)
+    await marie.slash("president replay")
+    assert told(marie, refused) == 2
+    assert table.game is game and game.phase is Phase.GAME_OVER
+    fake.assert_no_errors()

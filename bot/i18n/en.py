@@ -696,6 +696,7 @@ CATALOGUE: dict[str, str] = {
     "chart.players.many": "{n} players",
     "chart.alt": "points per round, {players}, {rounds}",
     "chart.rating_title": "{name}'s rating",
+    "chart.rating_title_unnamed": "Rating over time",
     "chart.rated_round": "Rated round",
     "chart.rating": "Rating",
     "chart.rating_alt": "rating of {name} over {rounds}",

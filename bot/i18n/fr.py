@@ -707,6 +707,7 @@ _WRITTEN: dict[str, str] = {
     "chart.players.many": "{n} participants",
     "chart.alt": "points par manche, {players}, {rounds}",
     "chart.rating_title": "Cote · {name}",
+    "chart.rating_title_unnamed": "Évolution de la cote",
     "chart.rated_round": "Manche comptée",
     "chart.rating": "Cote",
     "chart.rating_alt": "{name} : cote sur {rounds}",

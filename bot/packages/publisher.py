@@ -21,7 +21,7 @@ from bot.i18n import t
 from bot.packages.controls import answer_privately, refusal_text
 from bot.packages.game import chart
 from bot.packages.game.hand import hand_screen
-from bot.packages.game.table_message import closed_lines, table_screen
+from bot.packages.game.table_message import closed_lines, retired_text, table_screen
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.permissions import (
     ATTACH,
@@ -319,8 +319,10 @@ class Publisher:
     def shown(self, table: Table, kind: str, screen: Screen) -> None:
         """An interaction response already shows this screen on the table's `kind` message."""
         self._shown[(table.id, kind)] = screen.fingerprint
-        if kind == "table":
-            table.retired = screen.retired
+
+    def keep(self, table: Table) -> None:
+        """`Display.keep`."""
+        table.retired = retired_text(table, self.bot.service.clock.now())
 
     def shown_hand(self, table: Table, interaction: discord.Interaction[Host],
                    screen: Screen) -> None:
@@ -441,7 +443,9 @@ class Publisher:
         instructions, ending with `note` instead (where the table went on). Its text comes
         from the table's snapshot after a restart; one from before it was kept there loses
         only its buttons. Both are forgotten only once edited: a crash meanwhile leaves the
-        restart the message to retire and its text."""
+        restart the message to retire and its text. The text is the state's the table had
+        when the new message became owed (`TableService._keep`), not what the bot last drew:
+        an edit on its way when the process died may have shown more."""
         retired = table.retired
         if table.table_message_id is not None:
             screen = Screen(f"{retired}\n\n{t(table.locale, note)}") if retired else None
@@ -465,6 +469,10 @@ class Publisher:
             posted = True
         elif self._shown.get(key) != screen.fingerprint:
             if self._aged(table.table_message_id):
+                # Retired as the state reads now, which the fresh message goes on from: what
+                # it last showed may be newer than anything stored (a restart's first
+                # redraw), and a player who saw it must not see it taken back.
+                table.retired = screen.retired
                 await self._retire_table_message(table)
                 table.table_message_id = await self._send(table, screen)
                 posted = True
@@ -474,7 +482,7 @@ class Publisher:
         # Even when a click's own response already drew this screen (the host's « Terminer »
         # between rounds ends the game there), the finished game's chart is still owed.
         self.shown(table, "table", screen)
-        if posted:  # stored with the text to retire it by (`Table.retired`)
+        if posted:  # stored as done: a restart edits it rather than post it again
             self.bot.service.touch(table)
         await self._chart(table)
 

@@ -20,7 +20,7 @@ from collections import defaultdict
 from typing import Any, cast
 
 from bot.packages.game.hand import hand_screen
-from bot.packages.game.table_message import table_screen
+from bot.packages.game.table_message import retired_text, table_screen
 from bot.storage import jsoncodec
 from bot.tables.clock import ManualClock
 from bot.tables.outbox import TableStore
@@ -68,6 +68,11 @@ class RenderingDisplay:
 
     async def closed(self, table: Table) -> None:
         return None
+
+    def keep(self, table: Table) -> None:
+        started = time.process_time()
+        table.retired = retired_text(table, self.service.clock.now())
+        self.timings.add(TABLE, started)
 
 
 class EncodingStore:

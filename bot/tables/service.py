@@ -58,6 +58,11 @@ class Display(Protocol):
 
     async def closed(self, table: Table) -> None: ...
 
+    def keep(self, table: Table) -> None:
+        """The table message is about to give way to a new one: set `Table.retired` to the
+        text it is to keep, the table's state's as it is now, before the change."""
+        ...
+
 
 class TableService:
     def __init__(
@@ -289,6 +294,7 @@ class TableService:
             refusals.check_version(game, version)
             if game.phase is not Phase.ROUND_OVER:
                 raise TableError("err.wrong_phase")
+            self._keep(table)
             seats.seat_waiting_players(table, game)
             events = refusals.engine(game.next_round)
             table.log.clear()  # the last round's moves stay on its results message, not here
@@ -326,6 +332,7 @@ class TableService:
             refusals.check_version(game, version)
             if game.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER):
                 raise TableError("err.game_running")
+            self._keep(table)
             if game.phase is Phase.ROUND_OVER:
                 self._after(table, refusals.engine(game.stop))
             left_out: list[Player] = []
@@ -465,6 +472,7 @@ class TableService:
     def _back_to_lobby(self, table: Table, why: LogEntry | None = None) -> None:
         """End the game without a result; the fresh lobby message tells everyone why. Who
         stays seated is `seats.keep_for_lobby`'s."""
+        self._keep(table)
         game = table.game
         if game is not None:
             seats.keep_for_lobby(table, game)
@@ -600,6 +608,17 @@ class TableService:
         self.deadlines.arm_turn(table)
         self.bots.schedule(table)
         self._changed(table)
+
+    def _keep(self, table: Table) -> None:
+        """Before a change that owes a new message (a new round or game, the lobby): the
+        current table message keeps the text of the last state it belongs to, taken here
+        and stored in the snapshot that owes the new message, so that a restart retires it
+        as the bot would have. Taken from what the bot last heard was shown, it read a
+        redraw behind where an edit had reached Discord but not yet answered when the
+        process died, and the restart took back what players had seen (round 1's results).
+        Not again while a new message is owed: the old one belongs to the earlier state."""
+        if self.display is not None and not (table.post_table or table.post_lobby):
+            self.display.keep(table)
 
     def touch(self, table: Table) -> None:
         """Persist a change that needs no refresh (e.g. the display posted a new message)."""

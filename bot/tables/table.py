@@ -247,9 +247,11 @@ class Table:
     # write the new round over the last one's results.
     post_lobby: bool = False
     post_table: bool = False
-    # The table message's text to keep once a newer message takes over (`Screen.retired`):
-    # its instructions go with its buttons. Persisted, so that a message the restarted bot
-    # retires (a new round or the lobby owed when it stopped) reads as retired too.
+    # The table message's text to keep once the newer message it owes takes over
+    # (`Screen.retired`: its instructions go with its buttons), drawn from the state the
+    # table had when that message became owed (`TableService._keep`). Persisted with it, so
+    # that a message the restarted bot retires (a new round or the lobby owed when it
+    # stopped) reads as retired too, and as the bot would have left it.
     retired: str | None = None
     closed: bool = False
     # Whether the bot may attach files in the table's channel, as the latest interaction

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -18,7 +19,18 @@ from engine import Phase
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
-from .e2e import host_against_bots, let_timers_play, message, record_charts, tick
+from .e2e import (
+    Player,
+    connect_bot,
+    database_url,
+    host_against_bots,
+    let_timers_play,
+    message,
+    play_every_round,
+    record_charts,
+    tick,
+    two_humans_against_a_bot,
+)
 
 CHINESE = "王小明"
 
@@ -115,3 +127,52 @@ async def test_the_results_say_who_stands_as_their_seat(
     pair = t("fr", "chart.stand_in_pair", label="Siège 1", name=CHINESE)
     assert t("fr", "table.chart_stand_ins", pairs=pair) in results.content
     fake.assert_no_errors()
+
+
+@pytest.mark.usefixtures("bundled_fonts")
+@pytest.mark.parametrize("locale", ["fr", "en"])
+def test_a_rating_chart_titles_a_name_its_fonts_cannot_draw_whole_without_it(
+    locale: str
+) -> None:
+    """The rating chart's title drew « ? » for a name of emoji alone (no colour emoji font
+    reaches matplotlib: docs/deploy.md) or of letters no font has, and « Ali » for
+    « Ali 王 ». Such a name goes from the title, as from the points chart; the alt text
+    names the member whole, and so does the statistics' title above the picture."""
+    history = {"classic": [1000, 1040]}
+    for name in ("🎉🎉", CHINESE, "Ali 王", "🎉 ⭐"):
+        shown = chart.rating_chart(locale, name, history)
+        assert shown is not None
+        assert shown.title == t(locale, "chart.rating_title_unnamed"), name
+        assert "?" not in shown.title
+        assert name in shown.alt
+        drawn_whole(shown)
+    named = chart.rating_chart(locale, "🎉 Zoë 🎉", history)
+    assert named is not None
+    assert named.title == t(locale, "chart.rating_title", name="Zoë")
+    drawn_whole(named)
+
+
+async def test_the_statistics_of_a_member_named_in_emoji_say_who_above_a_chart_without_a_sign(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """« 🎉🎉 » asks for their statistics, in French, and bob for theirs, in English: the
+    chart's title is the neutral one (no « ? »), the answer's title names them as Discord
+    draws it, emoji and all, and so does the picture's alt text."""
+    drawn = record_charts(monkeypatch)
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    party = Player(fake.add_user("🎉🎉", locale="fr"))
+    bob = Player(fake.add_user("bob"))
+    table, _ = await two_humans_against_a_bot(fake, clock, bot, party, bob,
+                                             game_end="rounds:1")
+    await play_every_round(fake, clock, table, [party, bob])
+    await bot.service.drain()
+    for asker, locale in ((party.user, "fr"), (bob.user, "en")):
+        drawn.clear()
+        await asker.slash("president stats", member=party.user)
+        shown = asker.last_ephemeral()
+        assert shown.attachments == (chart.RATING_FILENAME,)
+        (rating,) = drawn
+        assert rating.title == t(locale, "chart.rating_title_unnamed")
+        assert shown.embeds[0].title == t(locale, "stats.title", name="🎉🎉")
+        assert rating.alt.startswith(t(locale, "chart.rating_alt", name="🎉🎉", rounds=""))
+    await fake.disconnect(bot)

@@ -18,6 +18,8 @@ import pytest
 from bot.client import PresidentBot
 from bot.i18n import t
 from bot.i18n.cards import shorts
+from bot.packages import publisher
+from bot.packages.game.table_message import table_screen
 from bot.packages.publisher import Publisher
 from bot.packages.screen import Screen
 from bot.tables import thinking
@@ -767,7 +769,8 @@ async def test_a_lobby_s_new_host_outlives_a_restart(
 
 @pytest.mark.parametrize("ends", [False, True], ids=["next round", "terminer"])
 async def test_results_retired_by_the_restarted_bot_lose_the_hosts_instructions_too(
-    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, ends: bool
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    ends: bool
 ) -> None:
     """The process stops between marie's « Manche suivante » (or « Terminer ») and the
     message it owes. The restarted bot retired the results without knowing their text:
@@ -781,14 +784,15 @@ async def test_results_retired_by_the_restarted_bot_lose_the_hosts_instructions_
     await play_until(fake, clock, [marie, leo], lambda: game.phase is over)
     await tick(fake, clock, 1)
     results_id = table.table_message_id
-    kept = table.retired
     shown = message(marie.user, results_id).content
-    assert kept and shown.startswith(kept) and shown != kept  # the instructions below
-    bot.service.display = None  # what the click owes is never shown
+    # What the click owes is never shown.
+    monkeypatch.setattr(bot.service, "refresh", lambda changed: None)
     if ends:
         await bot.service.end(table, marie.user.id, game.version)
     else:
         await bot.service.next_round(table, marie.user.id, game.version)
+    kept = table.retired
+    assert kept and shown.startswith(kept) and shown != kept  # the instructions below
 
     again = await restart(fake, clock, bot, url)
     retired = message(marie.user, results_id)
@@ -797,6 +801,107 @@ async def test_results_retired_by_the_restarted_bot_lose_the_hosts_instructions_
     assert [m.id for m in with_buttons(fake)] == \
         [table_of(again, marie.user).lobby_message_id if ends
          else table_of(again, marie.user).table_message_id]
+    await again.service.drain()
+    await fake.disconnect(again)
+    fake.assert_no_errors()
+
+
+def answer_lost(monkeypatch: pytest.MonkeyPatch, table: Table,
+                phase: Phase) -> list[asyncio.Task[Any] | None]:
+    """The bot's first edit of the table message showing ``phase`` reaches Discord, which
+    shows it, but its answer never comes back: the process dies before it does (`dies`,
+    with the task returned)."""
+    hung: list[asyncio.Task[Any] | None] = []
+    edit = Publisher._edit
+
+    async def lost(self: Publisher, shown: Table, edited: int, screen: Screen | None) -> bool:
+        game = shown.game
+        done = await edit(self, shown, edited, screen)
+        if hung or edited != shown.table_message_id or game is None or game.phase is not phase:
+            return done
+        hung.append(asyncio.current_task())
+        await asyncio.Event().wait()  # the process dies here
+        raise AssertionError("unreachable")
+
+    monkeypatch.setattr(Publisher, "_edit", lost)
+    return hung
+
+
+async def test_results_whose_edit_was_on_its_way_are_retired_as_players_saw_them(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 1's results reach the channel, and marie deals round 2 from them before the
+    bot hears back from that edit; the process then dies. The snapshot owing round 2's
+    message kept the text the bot had last heard was shown, the last trick's: the restart
+    retired the results message with it, and the results players had seen went."""
+    url, bot, marie, leo, table = await marie_and_leo_stored(fake, clock, tmp_path, bots=2)
+    game = table.game
+    assert game is not None
+    hung = answer_lost(monkeypatch, table, Phase.ROUND_OVER)
+    await play_until(fake, clock, [marie, leo], lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    assert hung
+    results_id = table.table_message_id
+    shown = message(marie.user, results_id)
+    kept = table_screen(table, clock.now()).retired
+    assert kept and shown.content.startswith(kept) and shown.content != kept
+    await marie.user.click(shown, cid(table, "next", game.version))
+    assert game.round_no == 2
+    await dies(bot, hung)
+
+    again = await restart(fake, clock, bot, url)
+    restored = table_of(again, marie.user)
+    assert message(marie.user, results_id).content == \
+        f"{kept}\n\n{t('fr', 'table.moved_on')}"
+    assert t("fr", "table.title", round=2, preset="Président classique") in \
+        message(marie.user, restored.table_message_id).content
+    assert [m.id for m in with_buttons(fake)] == [restored.table_message_id]
+    await again.service.drain()
+    await fake.disconnect(again)
+    fake.assert_no_errors()
+
+
+async def dies_between_changes(bot: PresidentBot) -> None:
+    """The process dies with nothing on its way: what its snapshot writer was given is
+    committed, and nothing after (a stop's last snapshot of every table never comes)."""
+    assert bot.writer is not None
+    await bot.writer.close()
+    await bot.service.scheduler.close()
+    bot.shutdown_wait = 0
+
+
+async def test_a_table_message_replaced_at_a_restart_keeps_the_last_move_players_saw(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move is stored, then drawn on the table message; the process dies before any
+    other change. The restarted bot finds the message nearly an hour old and posts a fresh
+    one: the old one was retired with the text the last snapshot held, drawn one move
+    earlier, and the move everyone had seen there went. It is retired as the restored
+    state reads now, the state the fresh message goes on from."""
+    url, bot, marie, leo, table = await marie_and_leo_stored(fake, clock, tmp_path)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, [marie, leo], lambda: game.version > 4 and game.to_act == 1)
+    await tick(fake, clock, 1)  # the move's redraw, while léo thinks: the last change
+    first = table.table_message_id
+    seen = message(marie.user, first).content
+    kept = table_screen(table, clock.now()).retired
+    assert kept and seen.startswith(kept)
+    version = game.version
+    await dies_between_changes(bot)
+    monkeypatch.setattr(publisher, "FRESH_TABLE_AGE", 0.0)  # every message is too old now
+
+    again = await restart(fake, clock, bot, url)
+    restored = table_of(again, marie.user)
+    assert restored.game is not None and restored.game.version == version
+    assert restored.table_message_id != first
+    # Its cards as text alone: the restarted bot draws before it knows the card faces
+    # again (`PresidentBot.sync_faces`), and a retired message is not drawn again.
+    retired = message(marie.user, first)
+    assert words(retired) == [line for line in f"{kept}\n\n{t('fr', 'table.moved_on')}"
+                              .splitlines() if "<:" not in line]
+    assert not retired.buttons
+    assert [m.id for m in with_buttons(fake)] == [restored.table_message_id]
     await again.service.drain()
     await fake.disconnect(again)
     fake.assert_no_errors()

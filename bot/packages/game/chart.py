@@ -148,7 +148,11 @@ def rating_chart(locale: LocaleLike, name: str, history: dict[str, list[int]]
     name = unescaped(name)  # as messages show it: escaped
     names = tuple(preset_name(locale, p) for p in presets)
     series = tuple(tuple(history[p]) for p in presets)
-    title = t(locale, "chart.rating_title", name=drawable(name))
+    # As on the points chart, a name the fonts cannot draw whole is not drawn at all (an
+    # emoji-only name read « ? »): the title goes without it, and the message it comes
+    # with (`stats.title`, where Discord draws every character) and the alt text name them.
+    title = t(locale, "chart.rating_title", name=drawable(name)) if _readable(name) \
+        else t(locale, "chart.rating_title_unnamed")
     return PointsChart(
         title=title,
         x_label=t(locale, "chart.rated_round"),
@@ -216,10 +220,11 @@ def needed(texts: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def drawable(name: str) -> str:
-    """``name`` less the characters none of the chart's fonts draws (most emoji, which
-    would be drawn as empty boxes), its spaces closed up; « ? » when nothing is left, as
-    messages show an empty name. Alt texts keep the name whole: Discord shows emoji."""
-    return _kept(name) or "?"
+    """``name`` less the characters none of the chart's fonts draws (emoji, which would be
+    drawn as empty boxes: matplotlib draws no colour emoji font, docs/deploy.md), its
+    spaces closed up; only for a name `_readable` says it still names. Alt texts keep the
+    name whole: Discord shows emoji."""
+    return _kept(name)
 
 
 def _kept(name: str) -> str:

@@ -115,6 +115,14 @@ def table_screen(table: Table, now: float) -> Screen:
                   retired="\n".join(shown[:len(shown) - len(instructions)]))
 
 
+def retired_text(table: Table, now: float) -> str | None:
+    """What the table message keeps once a newer one takes over, drawn from the table's
+    state now (`Display.keep`): None without a game, or without a message to retire."""
+    if table.game is None or table.table_message_id is None:
+        return None
+    return table_screen(table, now).retired
+
+
 def chart_text(loc: LocaleLike, table: Table) -> list[str]:
     """The end-of-game chart as text, where the bot may not attach it: its alt text has every
     value, so the results still read completely. While the chart can be attached (or may

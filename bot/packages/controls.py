@@ -353,14 +353,15 @@ def drawn_there(interaction: discord.Interaction[Any], match: re.Match[str],
 
 
 def gone(interaction: discord.Interaction[Any], match: re.Match[str], kind: object) -> bool:
-    """Whether a click on a control absent from its message is one the bot drew for a table
-    since closed: its message lost its controls when the table closed, but its user's
-    client still showed them. « This table no longer exists » says why, as it does for a
-    click on a control still shown (`route`), rather than calling the control unknown."""
+    """Whether a click on a control absent from its message is one the bot drew for this
+    channel's table, since closed: its message lost its controls when the table closed, but
+    its user's client still showed them. « This table no longer exists » says why, as for a
+    click on a control still shown (`route`), rather than calling the control unknown. An
+    id naming a table never closed here (another channel's, or none) stays forged."""
     if drawn_there(interaction, match, kind) is None:
         return False
-    table = interaction.client.service.registry.by_id(int(match.group(1)))
-    return table is None or table.closed
+    return interaction.client.service.registry.was_closed(
+        int(match.group(1)), interaction.channel_id, interaction.guild_id)
 
 
 def late(interaction: discord.Interaction[Any], match: re.Match[str], kind: object) -> bool:

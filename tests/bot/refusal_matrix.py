@@ -26,7 +26,7 @@ from bot.i18n import CATALOGUES, lang
 from bot.packages.controls import WARNING
 from fakediscord import FakeDiscord, TestUser
 from fakediscord.forge import Forger
-from fakediscord.limits import LABEL, TEXT_INPUT, walk
+from fakediscord.limits import BUTTON, LABEL, STRING_SELECT, TEXT_INPUT, walk
 from fakediscord.state import (
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,
@@ -160,39 +160,20 @@ class Probe:
         return texts
 
 
-def component_data(fake: FakeDiscord, message_id: int, custom: str,
-                   values: list[str] | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """A click on `custom` as the message shows it, or, when the message does not show it,
-    forged onto it (the component injected into the payload's message, as a modified client
-    would): the interaction's data and the injected component."""
-    stored = fake.world.messages[message_id]
-    shown = [c for _, c in walk(stored.components) if c.get("custom_id") == custom]
-    if shown:
-        kind = int(shown[0]["type"])
-        data: dict[str, Any] = {"custom_id": custom, "component_type": kind}
-        if values is not None:
-            data["values"] = values
-        return data, None
-    if values is None:
-        component: dict[str, Any] = {"type": 2, "custom_id": custom, "label": "x", "style": 1}
-        return {"custom_id": custom, "component_type": 2}, component
-    component = {"type": 3, "custom_id": custom, "min_values": 1, "max_values": len(values),
-                 "options": [{"label": v or "-", "value": v} for v in values]}
-    return {"custom_id": custom, "component_type": 3, "values": values}, component
-
-
 async def press(fake: FakeDiscord, user: TestUser, message_id: int, custom: str,
                 values: list[str] | None = None) -> InteractionRecord:
-    """`user` clicks (or picks `values` in) the control `custom` of a message they see."""
-    data, injected = component_data(fake, message_id, custom, values)
-
-    def edit(payload: dict[str, Any]) -> None:
-        if injected is not None:
-            payload["message"]["components"] = [
-                *payload["message"]["components"], {"type": 1, "components": [injected]}][-5:]
-
+    """`user` clicks (or picks `values` in) the control `custom` on a message they see. A
+    control the message does not show is a modified client's click: Discord delivers its
+    custom_id with the message as Discord stores it (`fakediscord.forge`), so the bot sees
+    it absent (`controls.refuse_forged`)."""
+    shown = [c for _, c in walk(fake.world.messages[message_id].components)
+             if c.get("custom_id") == custom]
+    kind = int(shown[0]["type"]) if shown else BUTTON if values is None else STRING_SELECT
+    data: dict[str, Any] = {"custom_id": custom, "component_type": kind}
+    if values is not None:
+        data["values"] = values
     return await Forger(fake).send(user, MESSAGE_COMPONENT, data, message=message_id,
-                                   edit=edit, settle=False)
+                                   settle=False)
 
 
 async def submit(fake: FakeDiscord, user: TestUser, custom: str, text: str,

@@ -21,13 +21,24 @@ from functools import partial
 from pathlib import Path
 
 from bot.client import PresidentBot
+from bot.packages.controls import FORMS, HANDLERS, STANDALONE
 from engine import Phase
 from fakediscord import FakeDiscord, Message, TestUser
 from fakediscord.forge import Forger, leaf_options
 from fakediscord.state import APPLICATION_COMMAND, InteractionRecord
 
 from .conftest import LinkedClock
-from .e2e import Player, cid, connect_bot, database_url, message, play_until, table_of, tick
+from .e2e import (
+    Player,
+    cid,
+    connect_bot,
+    database_url,
+    leave_game,
+    message,
+    play_until,
+    table_of,
+    tick,
+)
 from .refusal_matrix import Probe, press, submit
 
 
@@ -127,7 +138,7 @@ async def no_table(m: Matrix) -> None:
                   "pz:0:history_page:0:٣")
     await m.click("of a game not in digits", otto, "err.unknown_control", page,
                   "pz:0:past_chart:0:", ["1e3"])
-    await m.click("of a table that does not exist", otto, "err.table_gone", page,
+    await m.click("of a table that does not exist", otto, "err.unknown_control", page,
                   "pz:987654:join:0:")
     await m.form("of a table that does not exist", otto, "err.table_gone",
                  "pz:987654:form:0:min_players", "4")
@@ -173,6 +184,10 @@ async def lobby(m: Matrix) -> tuple[Message, int]:
     for custom in buttons:
         if custom.split(":")[2] not in ("join", "leave"):
             await m.click("by a guest", gus, "err.not_host", lobby_id, custom)
+    level = next(s.custom_id for s in shown.selects if ":addbot_level:" in s.custom_id)
+    await m.click("by a guest", gus, "err.not_host", lobby_id, level, ["hard"])
+    await m.click("of an unknown level", hana, "err.bad_choice", lobby_id, level, ["godlike"])
+    await m.click("of two levels", hana, "err.bad_choice", lobby_id, level, ["easy", "hard"])
     await m.click("when seated", hana, "err.already_seated", lobby_id, cid(table, "join"))
     await m.click("when not seated", otto, "err.not_seated", lobby_id, cid(table, "leave"))
     await m.click("with too few seated", hana, "err.min_players", lobby_id,
@@ -216,10 +231,14 @@ async def playing(m: Matrix, lobby_shown: Message) -> tuple[int, int]:
     hana, gus, otto = m.host.user, m.guest.user, m.outsider
     table = table_of(m.bot, hana)
     await m.bot.service.set_rules(table, hana.id, table.rules.replace(game_end="rounds:2",
-                                                                    low_gives="pick"))
+                                                                    low_gives="pick",
+                                                                    vs_bots=2))
     lobby_id = lobby_shown.id
     await hana.click(message(hana, lobby_id), cid(table, "addbot"))
     before_start = message(hana, lobby_id)
+    for action in ("removebot", "vsbots"):  # shown with a bot seated, with vs_bots set
+        (custom,) = controls(gus, lobby_id, action)
+        await m.click("by a guest", gus, "err.not_host", lobby_id, custom)
     await hana.click(before_start, cid(table, "start"))
     await tick(m.fake, m.clock, 1)
     await m.host.open_hand(m.bot)
@@ -244,7 +263,9 @@ async def playing(m: Matrix, lobby_shown: Message) -> tuple[int, int]:
     quit_prompt = gus.last_ephemeral().id
     await m.slash("asks first", hana, None, "end")
     stop_prompt = hana.last_ephemeral().id
-    await m.click("of someone else's prompt", otto, "err.not_yours", lobby_id,
+    await m.click("when not seated", otto, None, table.table_message_id or 0,
+                  cid(table, "hand"))
+    await m.click("of someone else's prompt", otto, "err.unknown_control", lobby_id,
                   cid(table, "quit", 0, f"{table.game_no}.{gus.id}"))
 
     # The lobby as shown before the start: its buttons are late now.
@@ -252,18 +273,17 @@ async def playing(m: Matrix, lobby_shown: Message) -> tuple[int, int]:
         await m.probe.refused(f"{action} on the lobby before the start", hana,
                               "err.stale_button", partial(hana.click_shown, before_start,
                                                           cid(table, action), settle=False))
-    # A seat whose turn it is not: its hand offers no play; a modified client's play is
-    # refused, and so is a play from a hand shown before the turn moved on.
+    # A seat whose turn it is not: its hand offers no play, and a modified client's play,
+    # pass or hint (hints are off) is a control the hand does not show.
     waiting = next(p for p in (m.host, m.guest) if table.seat_of(p.user.id) != game.to_act)
     seat = table.seat_of(waiting.user.id)
     assert seat is not None and controls(waiting.user, waiting.hand.id, "play") == []
     card = str(game.hand(seat)[0])
-    await m.click("when it is not one's turn", waiting.user, "engine.not_your_turn",
+    await m.click("when it is not one's turn", waiting.user, "err.unknown_control",
                   waiting.hand.id, cid(table, "play", game.version, "1"), [card])
-    await m.click("when it is not one's turn", waiting.user, "engine.not_your_turn",
-                  waiting.hand.id, cid(table, "pass", game.version))
-    await m.click("with hints off", waiting.user, "err.hints_off", waiting.hand.id,
-                  cid(table, "hint", game.version))
+    for action in ("pass", "hint"):
+        await m.click("when it is not one's turn", waiting.user, "err.unknown_control",
+                      waiting.hand.id, cid(table, action, game.version))
     await play_until(m.fake, m.clock, [], lambda: game.to_act in humans(m))
     actor = next(p for p in (m.host, m.guest) if table.seat_of(p.user.id) == game.to_act)
     before = actor.hand
@@ -273,6 +293,13 @@ async def playing(m: Matrix, lobby_shown: Message) -> tuple[int, int]:
                           lambda: actor.user.select_shown(before, [menu.options[0].value],
                                                           select=menu.custom_id,
                                                           settle=False))
+    # Hand controls of an earlier version (resumed since, paged since) or not of the bot's
+    # making (a page that is no number).
+    assert game.version > 0
+    for action, arg, expect in (("resume", "", "err.stale"), ("page", "1", "err.stale"),
+                                ("page", "x", "err.unknown_control")):
+        await m.click(f"of an earlier version, arg {arg!r}", actor.user, expect,
+                      actor.hand.id, cid(table, action, game.version - 1, arg))
     return quit_prompt, stop_prompt
 
 
@@ -325,6 +352,12 @@ async def exchange(m: Matrix) -> tuple[Message, Message]:
     await m.click("of one card too many", giver.user, "engine.wrong_give_count", shown.id,
                   menu.custom_id, (offered + [c for c in held if c not in offered])
                   [:due.count + 1])
+    confirm = controls(giver.user, shown.id, "give_ok")
+    if confirm:  # the pre-checked cards' button, forged with cards the rules refuse
+        worst = sorted(game.hand(seat), key=lambda c: c.value)[:due.count]
+        await m.click("of cards that are not one's best", giver.user, "engine.must_give_best",
+                      shown.id, cid(table, "give_ok", game.version,
+                                    ".".join(str(c) for c in worst)))
     await m.slash("during the exchange", hana, "err.settings_locked", "settings")
     await play_until(m.fake, m.clock, players, lambda: game.phase is Phase.PLAY)
     return round_over, shown
@@ -392,23 +425,59 @@ async def replayed(m: Matrix, over: Message, quit_prompt: int, stop_prompt: int)
                   cid(table, "stop", 0, str(old)))
 
 
+async def host_left(m: Matrix, panel: int) -> None:
+    """hana leaves the replayed game: gus hosts now, and what hana still sees of the table
+    (her settings panel, her hand) is no longer hers to use."""
+    hana, gus = m.host.user, m.guest.user
+    table = table_of(m.bot, hana)
+    game = table.game
+    assert game is not None
+    hand = m.host.hand
+    await leave_game(hana)
+    assert table.host_id == gus.id and table.seat_of(hana.id) is None
+    for action in ("reset", "bot_level", "hints"):
+        await m.click("by a former host", hana, "err.not_host", panel, cid(table, action))
+    selects = {s.custom_id.split(":")[2]: s.custom_id for s in message(hana, panel).selects}
+    await m.click("by a former host", hana, "err.not_host", panel, selects["preset"],
+                  ["presi"])
+    await m.click("by a former host", hana, "err.not_host", panel, selects["knob"],
+                  ["revolution"])
+    await m.form("by a former host", hana, "err.not_host",
+                 cid(table, "form", 0, "min_players"), "4", panel)
+    for command in ("end", "replay", "addbot", "settings"):
+        await m.slash("by a former host", hana, "err.not_host", command)
+    await m.slash("after leaving", hana, "err.not_seated", "leave")
+    await m.slash("after leaving", hana, "err.not_seated", "resume")
+    await m.slash("after leaving", hana, None, "hand")
+    await m.click("after leaving", hana, None, hand.id, cid(table, "refresh"))
+    for menu in hand.selects:
+        if ":play:" in menu.custom_id:
+            await m.probe.refused("play after leaving", hana, "err.not_seated",
+                                  partial(hana.select_shown, hand, [menu.options[0].value],
+                                          select=menu.custom_id, settle=False))
+
+
 async def closed(m: Matrix, lobby_shown: Message, panel: int) -> None:
-    """hana stops the game and closes the table: nothing of it answers but to say so."""
+    """gus stops the game and closes the table: nothing of it answers but to say so."""
     hana, gus, otto = m.host.user, m.guest.user, m.outsider
     table = table_of(m.bot, hana)
-    await hana.slash("president end")
-    await hana.click(hana.last_ephemeral(), cid(table, "stop", 0, str(table.game_no)))
+    hand = m.guest.hand
+    await gus.slash("president end")
+    await gus.click(gus.last_ephemeral(), cid(table, "stop", 0, str(table.game_no)))
     for _ in range(2):  # the stopped game's results go back to the lobby, which closes
         if not table.closed:
-            await hana.slash("president end")
+            await gus.slash("president end")
     assert table.closed
     for command in ("join", "leave", "start", "settings", "hand", "end"):
         await m.slash("at a closed table", gus, "err.no_table", command)
     await m.probe.refused("join on a closed table's lobby", otto, "err.table_gone",
-                          lambda: otto.click_shown(lobby_shown, cid(table, "join"),
-                                                   settle=False))
-    await m.click("on a closed table's panel", hana, "err.table_gone", panel,
-                  cid(table, "reset"))
+                          partial(otto.click_shown, lobby_shown, cid(table, "join"),
+                                  settle=False))
+    for action in ("reset", "done"):
+        await m.click("on a closed table's panel", hana, "err.table_gone", panel,
+                      cid(table, action))
+    await m.click("on a closed table's hand", gus, "err.table_gone", hand.id,
+                  cid(table, "refresh"))
     await m.form("of a closed table", hana, "err.table_gone",
                  cid(table, "form", 0, "min_players"), "4", panel)
 
@@ -436,6 +505,7 @@ async def test_every_refusal_is_private_precise_in_the_users_language_and_change
         _, gift = await exchange(m)
         over = await game_over(m, panel, stop_prompt, gift)
         await replayed(m, over, quit_prompt, stop_prompt)
+        await host_left(m, panel)
         await closed(m, shown, panel)
         print(f"\n{locale}: {len(m.probe.cells)} cells")
         for failure in m.probe.failures:
@@ -447,6 +517,8 @@ async def test_every_refusal_is_private_precise_in_the_users_language_and_change
     situations = {cell.split(" ", 1)[1] for cell in cells}
     print(f"matrix: {len(cells)} cells, {len(interactions)} interactions × "
           f"{len(situations)} situations, in two languages")
+    actions = set(HANDLERS) | set(FORMS) | set(STANDALONE)
+    assert actions <= interactions, sorted(actions - interactions)
     half = len(cells) // 2
     assert cells[:half] == cells[half:]  # every cell in both languages
     assert failures == []

@@ -360,8 +360,9 @@ def gone(interaction: discord.Interaction[Any], match: re.Match[str], kind: obje
     id naming a table never closed here (another channel's, or none) stays forged."""
     if drawn_there(interaction, match, kind) is None:
         return False
-    return interaction.client.service.registry.was_closed(
+    closed: bool = interaction.client.service.registry.was_closed(
         int(match.group(1)), interaction.channel_id, interaction.guild_id)
+    return closed
 
 
 def late(interaction: discord.Interaction[Any], match: re.Match[str], kind: object) -> bool:

@@ -338,6 +338,33 @@ def redrawn_on(message: discord.Message, name: str, kind: object) -> bool:
 BUTTON, SELECT = discord.ComponentType.button.value, discord.ComponentType.string_select.value
 
 
+def drawn_there(interaction: discord.Interaction[Any], match: re.Match[str],
+                kind: object) -> Drawn | None:
+    """How the bot draws the click's action, if it draws it as that component type on
+    that kind of message (public or private); else None: no control of ours looks so."""
+    name, drawn, message = match.group(2), DRAWN.get(match.group(2)), interaction.message
+    if drawn is None or int(match.group(1)) == NO_TABLE or message is None or \
+            name not in HANDLERS:
+        return None
+    if kind != (SELECT if drawn.select else BUTTON) or \
+            drawn.private != bool(message.flags.ephemeral):
+        return None
+    return drawn
+
+
+def gone(interaction: discord.Interaction[Any], match: re.Match[str], kind: object) -> bool:
+    """Whether a click on a control absent from its message is one the bot drew for this
+    channel's table, since closed: its message lost its controls when the table closed, but
+    its user's client still showed them. « This table no longer exists » says why, as for a
+    click on a control still shown (`route`), rather than calling the control unknown. An
+    id naming a table never closed here (another channel's, or none) stays forged."""
+    if drawn_there(interaction, match, kind) is None:
+        return False
+    closed: bool = interaction.client.service.registry.was_closed(
+        int(match.group(1)), interaction.channel_id, interaction.guild_id)
+    return closed
+
+
 def late(interaction: discord.Interaction[Any], match: re.Match[str], kind: object) -> bool:
     """Whether a click on a control absent from its message is one this bot drew there, for
     this table and this user, that a redraw has since replaced: its player's client still
@@ -348,18 +375,12 @@ def late(interaction: discord.Interaction[Any], match: re.Match[str], kind: obje
     on the other kind of message (public or private) or as the other component type, a
     table of another channel or guild, a version not older than the game's (a control of
     the current screen absent from it), an arg of another form or naming another player."""
-    table_id, name, arg = int(match.group(1)), match.group(2), match.group(4)
-    drawn = DRAWN.get(name)
-    message = interaction.message
-    if drawn is None or table_id == NO_TABLE or message is None or name not in HANDLERS:
+    drawn = drawn_there(interaction, match, kind)
+    table = interaction.client.service.registry.by_id(int(match.group(1)))
+    if drawn is None or table is None or table.closed or \
+            table.channel_id != interaction.channel_id or table.guild_id != interaction.guild_id:
         return False
-    if kind != (SELECT if drawn.select else BUTTON) or \
-            drawn.private != bool(message.flags.ephemeral):
-        return False
-    table = interaction.client.service.registry.by_id(table_id)
-    if table is None or table.closed or table.channel_id != interaction.channel_id or \
-            table.guild_id != interaction.guild_id:
-        return False
+    arg = match.group(4)
     version = int(match.group(3))
     if drawn.versioned:
         current = table.game.version if table.game is not None else table.next_version
@@ -396,6 +417,9 @@ async def refuse_forged(interaction: discord.Interaction[Any]) -> None:
         # menu. The move is judged against the version it was drawn for (« Trop tard… »).
         await route(interaction, cid, strings(data.get("values")), HANDLERS,
                     "err.unknown_control")
+        return
+    if match is not None and gone(interaction, match, data.get("component_type")):
+        await refuse(interaction, "err.table_gone")
         return
     if match is not None and late(interaction, match, data.get("component_type")):
         answer = DRAWN[match.group(2)].late or stale_button

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
 from bot.tables.table import Table
+
+#: Closed tables remembered (their channel and guild), the most recent ones: enough for the
+#: controls still on players' screens when a table closes (`was_closed`), a few bytes each.
+CLOSED_KEPT = 10_000
 
 
 class TableExists(Exception):
@@ -13,6 +19,7 @@ class Registry:
     def __init__(self) -> None:
         self._by_channel: dict[int, Table] = {}
         self._by_id: dict[int, Table] = {}
+        self._closed: OrderedDict[int, tuple[int, int | None]] = OrderedDict()
 
     def add(self, table: Table) -> None:
         if table.channel_id in self._by_channel:
@@ -24,6 +31,15 @@ class Registry:
         if self._by_channel.get(table.channel_id) is table:
             del self._by_channel[table.channel_id]
         self._by_id.pop(table.id, None)
+        self._closed[table.id] = (table.channel_id, table.guild_id)
+        while len(self._closed) > CLOSED_KEPT:
+            self._closed.popitem(last=False)
+
+    def was_closed(self, table_id: int, channel_id: int | None, guild_id: int | None) -> bool:
+        """Whether this process closed that table, in that channel of that guild: a click on
+        one of its controls is late, not forged (`controls.gone`). After a restart, or past
+        the `CLOSED_KEPT` latest, such a click is told the control is unknown instead."""
+        return self._closed.get(table_id) == (channel_id, guild_id)
 
     def in_channel(self, channel_id: int | None) -> Table | None:
         return None if channel_id is None else self._by_channel.get(channel_id)

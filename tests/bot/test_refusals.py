@@ -8,6 +8,7 @@ A host role taken over through a host action goes back if the action is refused.
 
 import pytest
 
+from bot.tables import registry
 from bot.tables.clock import ManualClock
 from bot.tables.service import TableError, TableService
 from bot.tables.table import Table
@@ -111,3 +112,22 @@ async def test_a_gift_menu_drawn_before_this_round_is_stale() -> None:
     assert game.hand(seat) == hand and table.gift_picks == {}
     await service.give(table, user, cards, game.round_version)
     assert len(game.hand(seat)) == len(hand) - len(cards)
+
+
+async def test_closed_tables_are_remembered_in_their_channel_the_latest_ones_only(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A control of a closed table is told the table is gone (`controls.gone`) only in the
+    channel and guild the table was in, and for the `CLOSED_KEPT` latest closed tables."""
+    monkeypatch.setattr(registry, "CLOSED_KEPT", 2)
+    service = TableService(ManualClock(), seed=1)
+    tables = [await service.create(channel, 2, HOST, "host", "en", "classic", post=False)
+              for channel in (1, 3, 4)]
+    assert not service.registry.was_closed(tables[0].id, 1, 2)  # open
+    for table in tables:
+        await service.end(table, HOST)
+        assert table.closed and service.registry.by_id(table.id) is None
+    assert not service.registry.was_closed(tables[0].id, 1, 2)  # the oldest, forgotten
+    assert service.registry.was_closed(tables[1].id, 3, 2)
+    assert not service.registry.was_closed(tables[1].id, 4, 2)  # another channel
+    assert not service.registry.was_closed(tables[1].id, 3, 5)  # another guild
+    assert service.registry.was_closed(tables[2].id, 4, 2)

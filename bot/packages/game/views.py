@@ -92,9 +92,13 @@ async def late_hand(click: Click) -> None:
     """A hand control clicked after a redraw replaced it (`controls.late`): the hand as it
     is now, saying the table moved on; nothing is played, passed or given. With no game
     left (ended, or lost to a crash just after Start) the hand says where its player is in
-    the lobby, and the notice still says the click was not taken."""
-    key = "err.stale" if click.table.game is not None else "err.stale_button"
-    await show_hand(click.interaction, click.table, notice=WARNING + t(click.locale, key))
+    the lobby, and the notice still says the click was not taken. Whoever no longer holds a
+    seat (they left, or were removed) is told so: « here is your current hand » would
+    promise a hand they no longer have."""
+    table = click.table
+    key = "err.not_seated" if table.player(click.user_id) is None else \
+        "err.stale" if table.game is not None else "err.stale_button"
+    await show_hand(click.interaction, table, notice=WARNING + t(click.locale, key))
 
 
 # How the controls are drawn (`controls.Drawn`): the table message's « Ma main » and host

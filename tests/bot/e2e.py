@@ -15,7 +15,7 @@ from bot.i18n import t
 from bot.packages.game import chart
 from bot.tables.table import Table
 from engine import Card, Game, Phase
-from fakediscord import Button, FakeDiscord, Message, Select, TestUser
+from fakediscord import Button, Channel, FakeDiscord, Message, Select, TestUser
 
 from . import databases
 from .conftest import LinkedClock
@@ -121,6 +121,23 @@ async def host_against_bots(bot: PresidentBot, host: TestUser, preset: str, bots
         await host.click(lobby, cid(table, "addbot"))
     await host.click(lobby, cid(table, "start"))
     return table
+
+
+async def table_in_a_thread(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                            host: TestUser, parent: Channel | None = None, *,
+                            manage_threads: bool = True) -> tuple[Channel, Table]:
+    """``host`` starts a thread « partie » of ``parent`` (the fake's channel unless said) and
+    there a classic game against two bots, shown. With ``manage_threads=False`` the bot may
+    not manage the parent's threads, so a locked thread refuses its posts and edits."""
+    parent = parent or fake.channel
+    thread = fake.add_thread(parent, "partie", host)
+    await fake.settle()
+    host.channel = thread
+    if not manage_threads:
+        fake.set_bot_permissions(parent, manage_threads=False)
+    table = await host_against_bots(bot, host, "classic", 2)
+    await tick(fake, clock, 1)
+    return thread, table
 
 
 async def host_against_three_bots(bot: PresidentBot, host: TestUser, game_end: str) -> Table:

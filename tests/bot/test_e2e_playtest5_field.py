@@ -18,6 +18,7 @@ from .e2e import (
     host_against_bots,
     message,
     play_until,
+    table_in_a_thread,
     tick,
     two_humans_against_a_bot,
 )
@@ -200,11 +201,7 @@ async def test_an_archived_thread_is_woken_by_a_fresh_table_message(
     The table posts a fresh message instead, which unarchives the thread, as Discord does
     for any message sent there."""
     marie = fake.add_user("marie", locale="fr")
-    thread = fake.add_thread(fake.channel, "partie", marie)
-    await fake.settle()
-    marie.channel = thread
-    table = await host_against_bots(president, marie, "classic", 2)
-    await tick(fake, clock, 1)
+    thread, table = await table_in_a_thread(fake, clock, president, marie)
     first = table.table_message_id
 
     fake.archive_thread(thread)
@@ -227,12 +224,7 @@ async def test_a_locked_thread_stops_the_posting_until_someone_acts_once_unlocke
     an error logged at every move. Unlocked without the bot hearing it, the thread gets
     the table back at the next action there."""
     marie = fake.add_user("marie", locale="fr")
-    thread = fake.add_thread(fake.channel, "partie", marie)
-    await fake.settle()
-    marie.channel = thread
-    fake.set_bot_permissions(fake.channel, manage_threads=False)
-    table = await host_against_bots(president, marie, "classic", 2)
-    await tick(fake, clock, 1)
+    thread, table = await table_in_a_thread(fake, clock, president, marie, manage_threads=False)
     board = message(marie, table.table_message_id)
 
     fake.archive_thread(thread, locked=True)

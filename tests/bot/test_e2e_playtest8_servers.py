@@ -26,6 +26,7 @@ from .e2e import (
     leave_game,
     message,
     play_every_round,
+    table_in_a_thread,
     table_of,
     tick,
 )
@@ -380,11 +381,7 @@ async def test_a_channel_deleted_ends_the_table_of_its_archived_thread_at_once(
     Discord no more, and marie's other game plays on."""
     evening, _, at_club = await tables_in_two_servers(fake, clock, president)
     marie = evening.marie
-    thread = fake.add_thread(evening.cartes, "partie", marie)
-    await fake.settle()
-    marie.channel = thread
-    in_thread = await host_against_bots(president, marie, "classic", 2)
-    await tick(fake, clock, 1)
+    thread, in_thread = await table_in_a_thread(fake, clock, president, marie, evening.cartes)
     fake.archive_thread(thread)
     await fake.settle()
     assert president.get_channel(thread.id) is None  # discord.py no longer holds it

@@ -31,6 +31,7 @@ from .e2e import (
     play_every_round,
     play_until,
     restart,
+    table_in_a_thread,
     tick,
     two_humans_against_a_bot,
 )
@@ -192,12 +193,7 @@ async def test_a_locked_thread_is_told_to_its_host_once_and_costs_no_refused_cal
     table picks up again. (The bot now hears the lock and costs no refused call at all:
     test_e2e_channel_events.)"""
     marie = fake.add_user("marie", locale="fr")
-    thread = fake.add_thread(fake.channel, "partie", marie)
-    await fake.settle()
-    marie.channel = thread
-    fake.set_bot_permissions(fake.channel, manage_threads=False)
-    table = await host_against_bots(president, marie, "classic", 2)
-    await tick(fake, clock, 1)
+    thread, table = await table_in_a_thread(fake, clock, president, marie, manage_threads=False)
     fake.lock_thread(thread)
     await fake.settle()
     for _ in range(5):
@@ -307,11 +303,7 @@ async def test_a_deleted_thread_the_bot_no_longer_held_is_told_without_its_name(
     deleted: the bot hears only the thread's id, so it cannot name it, and tells her that
     one of her tables on this server ended with its channel."""
     marie = fake.add_user("marie", locale="fr")
-    thread = fake.add_thread(fake.channel, "partie", marie)
-    await fake.settle()
-    marie.channel = thread
-    table = await host_against_bots(president, marie, "classic", 2)
-    await tick(fake, clock, 1)
+    thread, table = await table_in_a_thread(fake, clock, president, marie)
     fake.archive_thread(thread)
     await fake.settle()
     fake.delete_channel(thread)

@@ -16,6 +16,7 @@ which the alt text and the results message tell.
 from __future__ import annotations
 
 import argparse
+import bisect
 import io
 import math
 import time
@@ -170,18 +171,26 @@ def described(locale: LocaleLike, summary: str, names: tuple[str, ...],
     """The alt text: ``summary``, then every line's values in the legend's order, so that
     someone who hears the chart read out, or cannot tell its colours apart, gets all of it,
     not only its size. When that would pass Discord's limit the earliest values go, as many
-    as needed and the same number from each line, « … » standing for them."""
-    longest = max((len(values) for values in series), default=0)
-    for keep in range(longest, 0, -1):
+    as needed and the same number from each line, « … » standing for them.
+
+    The text only grows with the number of values kept (one more value adds at least
+    « , 0 », more than the « … » it may replace), so that number is found by bisection: a
+    member's ten thousand rated rounds cost a few dozen drafts, not ten thousand of ever
+    longer ones (seconds of the event loop's time)."""
+
+    def text(keep: int) -> str:
         lines = []
         for name, values in zip(names, series, strict=True):
             shown = ", ".join(str(v) for v in values[-keep:])
             lines.append(t(locale, "chart.alt_line", name=name,
                            values=f"… {shown}" if len(values) > keep else shown))
-        text = t(locale, "chart.alt_values", summary=summary, lines=". ".join(lines))
-        if len(text) <= MAX_ALT:
-            return text
-    return cut(summary, MAX_ALT)
+        return t(locale, "chart.alt_values", summary=summary, lines=". ".join(lines))
+
+    longest = max((len(values) for values in series), default=0)
+    # The count of values that fit: the first `keep` (from 1) whose text is too long, less 1.
+    fits = bisect.bisect_left(range(1, longest + 1), True,
+                              key=lambda keep: len(text(keep)) > MAX_ALT)
+    return text(fits) if fits else cut(summary, MAX_ALT)
 
 
 def families() -> tuple[str, ...]:

@@ -1,14 +1,15 @@
 """The refusal matrix: every kind of interaction the bot offers, in every situation where it
 must be refused, in French and in English, through the fake Discord.
 
-Interactions: the sixteen `/president` subcommands (`bot/packages/president/cog.py`, plus
+Interactions: the nineteen `/president` subcommands (`bot/packages/president/cog.py`, plus
 an unknown one), every action of a custom_id (`pz:{table}:{action}:{version}:{arg}`,
 registered with `@action` and `@standalone`) and the settings' form. Situations: no table
 in the channel; not seated; seated but not the host; seated but not one's turn; a control
 left on screen from an earlier round, game or table; values a select or a form never
 offered (an unknown setting, a number out of range, a card one may not give); a lobby, a
 game in play, a finished round, an exchange, a finished game, a replayed game, a closed
-table. One table goes through every phase, so each phase is set up once per language.
+table, a question of erasure. One table goes through every phase, so each phase is set up
+once per language.
 
 Each cell must be answered within Discord's 3 s, privately, by the precise refusal in the
 user's language, and change neither the table (nor its stored snapshot) nor any public
@@ -24,7 +25,7 @@ from bot.client import PresidentBot
 from bot.packages.controls import FORMS, HANDLERS, STANDALONE
 from engine import Phase
 from fakediscord import FakeDiscord, Message, TestUser
-from fakediscord.forge import Forger, leaf_options
+from fakediscord.forge import MANAGE_GUILD, Forger, leaf_options
 from fakediscord.state import APPLICATION_COMMAND, InteractionRecord
 
 from .conftest import LinkedClock
@@ -121,6 +122,7 @@ async def no_table(m: Matrix) -> None:
         await m.slash("with no table", otto, "err.no_table", command)
     await m.slash("with no table", otto, "err.no_table", "kick", member=gus)
     await m.slash("by a member", otto, "err.language_forbidden", "language", language="en")
+    await m.slash("by a member", otto, "err.forget_server_forbidden", "forget-server")
     await m.forged("of an unknown preset", otto, "err.bad_command", "rules", "preset",
                    "wild8", preset="classic")
     await m.forged("of an unknown preset", otto, "err.bad_command", "create", "preset",
@@ -255,6 +257,7 @@ async def playing(m: Matrix, lobby_shown: Message) -> tuple[int, int]:
     await m.slash("when not seated", otto, "err.not_seated", "leave")
     await m.slash("when not seated", otto, "err.not_seated", "resume")
     await m.slash("when playing oneself", gus, "err.not_automated", "resume")
+    await m.slash("while seated", gus, "err.forget_seated", "forget")
     for command in ("end", "replay", "addbot", "start"):
         await m.slash("by a guest", gus, "err.not_host", command)
     await m.slash("by a guest", gus, "err.not_host", "kick", member=hana)
@@ -446,7 +449,7 @@ async def host_left(m: Matrix, panel: int) -> None:
                  cid(table, "form", 0, "min_players"), "4", panel)
     for command in ("end", "replay", "addbot", "settings"):
         await m.slash("by a former host", hana, "err.not_host", command)
-    await m.slash("after leaving", hana, "err.not_seated", "leave")
+    await m.slash("after leaving", hana, "engine.already_left", "leave")
     await m.slash("after leaving", hana, "err.not_seated", "resume")
     await m.slash("after leaving", hana, None, "hand")
     await m.click("after leaving", hana, None, hand.id, cid(table, "refresh"))
@@ -482,6 +485,37 @@ async def closed(m: Matrix, lobby_shown: Message, panel: int) -> None:
                  cid(table, "form", 0, "min_players"), "4", panel)
 
 
+async def erasure_asked(m: Matrix) -> None:
+    """The table closed, hana asks to erase what is kept about her, and, as an admin of the
+    server, to erase the server; gus asks about himself. Their questions are ephemeral, so
+    nobody else can click them: gus's client forging hana's buttons on his own question is
+    told « unknown control ». hana's server button works only while she may manage it, and
+    neither of her questions a quarter of an hour later."""
+    hana, gus = m.host.user, m.guest.user
+    await hana.slash("president forget")
+    mine = hana.last_ephemeral()
+    forger = Forger(m.fake)
+    await forger.send(hana, APPLICATION_COMMAND, forger.command(hana, "president forget-server"),
+                      permissions=MANAGE_GUILD)
+    server = hana.last_ephemeral()
+    await gus.slash("president forget")
+    his = gus.last_ephemeral()
+    assert len({mine.id, server.id, his.id}) == 3
+    customs = {b.custom_id.split(":")[2]: b.custom_id for question in (mine, server)
+               for b in question.buttons if b.custom_id}
+    for action in ("forget", "forget_cancel", "forget_guild"):
+        await m.click("forged for someone else", gus, "err.unknown_control", his.id,
+                      customs[action])
+    await m.click("without Manage Server", hana, "err.forget_server_forbidden", server.id,
+                  customs["forget_guild"])
+    await tick(m.fake, m.clock, 15 * 60 + 1)
+    await m.click("too late", hana, "err.forget_expired", mine.id, customs["forget"])
+    await m.click("too late", hana, "err.forget_expired", server.id, customs["forget_guild"])
+    for question in (mine, server):
+        await hana.click(question, customs["forget_cancel"])  # the questions go
+    await gus.click(his, his.buttons[0].custom_id or "")
+
+
 def gift_owner(m: Matrix, shown: Message) -> int:
     return next(p.user.id for p in (m.host, m.guest)
                 if any(x.id == shown.id for x in p.user.visible()))
@@ -507,6 +541,7 @@ async def test_every_refusal_is_private_precise_in_the_users_language_and_change
         await replayed(m, over, quit_prompt, stop_prompt)
         await host_left(m, panel)
         await closed(m, shown, panel)
+        await erasure_asked(m)
         print(f"\n{locale}: {len(m.probe.cells)} cells")
         for failure in m.probe.failures:
             print("  " + failure[:400])

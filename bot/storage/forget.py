@@ -16,7 +16,8 @@ other servers stay.
 Erasing a player must not change anybody else's standing, so their seats in stored games
 and rounds stay, with their places and points, but lose their user id and their name: a
 human seat without a user id is an erased one (a seat stored for a human always has one,
-`SeatRef`), shown under a placeholder in the reader's language. Ratings are per user and
+`SeatRef`), as is a bot's seat that played for them and lost its name with them, shown
+under a placeholder in the reader's language. Ratings are per user and
 go; the others' ratings, moved by rounds against the erased player, stay as they are.
 """
 
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import case, delete, func, literal, or_, select, union, update
+from sqlalchemy import delete, func, or_, select, union, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage.access import Access
@@ -62,7 +63,8 @@ class Forgetting(Access):
         (all zero when nothing was left: a second request, or someone never seen).
 
         Their ratings, their name, their notices go; their seats in games and rounds keep
-        their results but lose their user id, and a human seat its name (`erased`); the
+        their results but lose their user id and name (`erased`), the bot's seat that
+        finished a round for them too; the
         closed tables they hosted keep no trace of who did. An open table is left alone:
         the caller refuses while the user sits at one (its snapshot holds them)."""
         async with self._write() as connection:
@@ -71,9 +73,7 @@ class Forgetting(Access):
                 return held
             for model in (GameSeat, RoundResult):
                 await connection.execute(
-                    update(model).where(model.user_id == user_id).values(
-                        user_id=None, name=case((model.is_bot.is_(True), model.name),
-                                                else_=literal(""))))
+                    update(model).where(model.user_id == user_id).values(user_id=None, name=""))
             await connection.execute(
                 update(GameTable).where(GameTable.host_id == user_id,
                                         GameTable.status == "closed").values(host_id=NOBODY))
@@ -114,9 +114,10 @@ class Forgetting(Access):
         return held
 
 
-def erased(user_id: int | None, is_bot: bool) -> bool:
-    """Whether a stored seat is an erased player's (`Forgetting.forget_user`)."""
-    return user_id is None and not is_bot
+def erased(user_id: int | None, is_bot: bool, name: str) -> bool:
+    """Whether a stored seat is an erased player's (`Forgetting.forget_user`): a human's
+    without a user id, or a bot's that played for them after they left, its name gone."""
+    return user_id is None and (not is_bot or not name)
 
 
 async def _held(connection: AsyncConnection, user_id: int) -> HeldData:
@@ -125,7 +126,8 @@ async def _held(connection: AsyncConnection, user_id: int) -> HeldData:
 
     return HeldData(
         named=await count(select(func.count()).select_from(User).where(User.id == user_id)) > 0,
-        # A seat the player left mid-game names the bot that took it: their rounds say more.
+        # A seat left mid-game ends the game held by the bot that took it (its game seat is
+        # its latest occupant's): the rounds they played there still carry their id.
         games=await count(select(func.count()).select_from(union(
             select(GameSeat.game_id).where(GameSeat.user_id == user_id),
             select(Round.game_id).join(RoundResult, RoundResult.round_id == Round.id)

@@ -125,7 +125,7 @@ class History(Access):
         return GamePoints(preset=found.preset, names=tuple(s.name for s in seats),
                           totals=tuple(tuple(points) for points in totals),
                           erased=frozenset(index for index, s in enumerate(seats)
-                                           if erased(s.user_id, s.is_bot)))
+                                           if erased(s.user_id, s.is_bot, s.name)))
 
     # Stats and rankings
 

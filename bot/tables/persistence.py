@@ -146,5 +146,8 @@ class StorageStore:
 
 
 def seat_refs(players: Sequence[Player]) -> list[SeatRef]:
-    """Who holds each seat; a leaver's bot counts as a bot."""
-    return [SeatRef(p.user_id, p.user_id is None, p.name) for p in players]
+    """Who holds each seat; a leaver's bot counts as a bot. The seat of a player who left
+    during the round, played by a bot to its end under their name, is held for them: it
+    carries their id, so that their erasure (/president forget) finds that name too."""
+    return [SeatRef(p.user_id if p.user_id is not None else p.left_by, p.user_id is None,
+                    p.name) for p in players]

@@ -48,7 +48,7 @@ class Registry:
         return self._by_id.get(table_id)
 
     def tables(self) -> list[Table]:
-        """Every open table (for metrics)."""
+        """Every open table."""
         return list(self._by_id.values())
 
     def in_guild(self, guild_id: int) -> list[Table]:

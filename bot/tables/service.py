@@ -659,6 +659,11 @@ class TableService:
         if self.store is not None:
             await self.store.committed(table)
 
+    async def stored_so_far(self) -> None:
+        """Wait for the storage work queued so far: an erasure must follow the results
+        of a table that just closed, or they would record the erased player again."""
+        await asyncio.gather(*self.outbox.pending(), return_exceptions=True)
+
     async def drain(self) -> None:
         """Wait for queued storage work (tests, shutdown)."""
         await asyncio.gather(*self.outbox.pending(), *self._tasks, *self.bots.tasks,

@@ -293,6 +293,12 @@ class Table:
     def is_host(self, user_id: int) -> bool:
         return user_id == self.host_id
 
+    def holds_results_of(self, user_id: int) -> bool:
+        """Whether a result not yet stored names the user (seated then, or left during
+        its round): storing it would record them again."""
+        return any(p.user_id == user_id or p.left_by == user_id
+                   for pending in self.unstored for p in pending.start.seats)
+
     def capacity(self) -> int:
         """Seats offered in the lobby; `seats_grow` tables open their minimum and one more
         per arrival (RULES §10), so a lobby never shows seats nobody is expected to take."""

@@ -2,7 +2,9 @@
 /president forget erases it on every server once they confirm (docs/privacy.md), while the
 others' results and history stay whole."""
 
+import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,6 +23,7 @@ from .e2e import (
     alice_and_bob_stored,
     connect_bot,
     database_url,
+    leave_game,
     message,
     play_until,
     record_charts,
@@ -109,6 +112,45 @@ async def test_a_player_sees_what_is_kept_and_erases_it_while_the_others_keep_th
     assert alice.user.last_ephemeral().content == t("en", "forget.nothing")
     await alice.user.slash("president privacy")
     assert "Kept now: nothing about you." in alice.user.last_ephemeral().text
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_a_player_who_left_mid_round_is_erased_from_the_round_a_bot_finished(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """bob (French) leaves during round 1; a bot finishes it in his seat, under his name.
+    While that round's result waits to be stored (the database stalled), /president forget
+    is refused, since it would be stored again after; once stored, it is held for him, and
+    erasing him takes his name from it too."""
+    bot, alice, bob, table, game = await alice_and_bob_stored(fake, clock, tmp_path,
+                                                              "rounds:1", bob_locale="fr")
+    storage = bot.storage
+    assert storage is not None and table.game_row_id is not None
+    game_row = table.game_row_id
+    stalled = asyncio.Event()
+    record_round = storage.record_round
+
+    async def stalling(*args: Any, **kwargs: Any) -> Any:
+        await stalled.wait()
+        return await record_round(*args, **kwargs)
+
+    monkeypatch.setattr(storage, "record_round", stalling)
+    await leave_game(bob.user)
+    await play_until(fake, clock, [alice], lambda: game.phase is Phase.GAME_OVER)
+    assert table.holds_results_of(bob.user.id) and not table.closed
+    await bob.user.slash("president forget")
+    refusal = bob.user.last_ephemeral()
+    assert refusal.content == "⚠️ " + t("fr", "err.forget_storing") and not refusal.buttons
+
+    stalled.set()
+    await bot.service.drain()
+    assert (await storage.held_about(bob.user.id)).rounds == 1
+    await bob.user.slash("president forget")
+    await bob.user.click(bob.user.last_ephemeral(), "Tout effacer")
+    assert await storage.held_about(bob.user.id) == NOTHING
+    points = await storage.game_points(game_row, fake.channel.id)
+    assert points is not None and "bob" not in points.names
     await fake.disconnect(bot)
     fake.assert_no_errors()
 

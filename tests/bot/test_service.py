@@ -337,7 +337,6 @@ async def test_presi_leaver_who_does_not_come_back_cancels_the_game() -> None:
     assert [p.user_id for p in table.seats] == [ALICE, CAROL]
 
 
-
 async def test_a_leaver_whose_round_a_bot_finishes_is_refused_again_after_a_restart() -> None:
     """Who left the seat a bot is finishing the round in is part of the stored table: a
     restored table still knows it, which the engine's refusal of their second leave needs."""
@@ -349,9 +348,12 @@ async def test_a_leaver_whose_round_a_bot_finishes_is_refused_again_after_a_rest
     assert seat is not None and table.seat_of(BOB) is None
     restored = Table.from_dict(table.to_dict())
     assert restored.left_seat(BOB) == seat and restored.left_seat(CAROL) is None
+    after_restart, _ = service(pause=100.0)
+    after_restart.adopt(restored)
     with pytest.raises(TableError) as err:
-        await svc.leave(table, BOB)
+        await after_restart.leave(restored, BOB)
     assert err.value.key == "engine.already_left"
+
 
 async def test_fast_mode_refuses_a_play_composed_on_an_older_trick() -> None:
     svc, _ = service(pause=100.0)

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.storage import GuildData, HeldData, Storage
+from bot.storage import GuildData, HeldData, SeatRef, Storage
 from bot.storage.forget import NOBODY, GuildBusy
 
 from .test_scores import ALICE, BOB, BOT, CAROL, GUILD, OTHER_GUILD, human, new_game, play_round
@@ -75,6 +75,31 @@ async def test_forgetting_twice_or_a_stranger_erases_nothing(storage: Storage) -
     assert await storage.forget_user(ALICE) == NOTHING
     assert await storage.forget_user(4242) == NOTHING
     assert (await storage.held_about(BOB)).ratings == 2
+
+
+async def test_a_round_a_bot_finished_for_a_leaver_loses_their_name_with_them(
+    storage: Storage,
+) -> None:
+    """Alice left during round 2: a bot finished it in her seat, under her name, held for
+    her (`seat_refs`), and won the game there. Her erasure takes that name too: the seat
+    reads as erased, still a bot's for ratings, its win and points kept."""
+    seats = [human(ALICE), human(BOB), BOT, human(CAROL)]
+    held_for_alice = [SeatRef(ALICE, True, "Alice"), human(BOB), BOT, human(CAROL)]
+    _, game = await new_game(storage, seats)
+    await play_round(storage, game, 1, seats, [1, 0, 2, 3])
+    await play_round(storage, game, 2, held_for_alice, [0, 1, 2, 3])
+    assert await storage.finish_game(game, winners=[0], stopped_early=False)
+    assert (await storage.held_about(ALICE)).rounds == 2
+    bob_board = await storage.leaderboard(GUILD, "classic")
+
+    await storage.forget_user(ALICE)
+    assert await storage.held_about(ALICE) == NOTHING
+    points = await storage.game_points(game, 10)
+    assert points is not None and points.names[0] == "" and points.erased == {0}
+    history = await storage.game_history(channel_id=10)
+    assert [(w.user_id, w.is_bot, w.name) for w in history[0].winners] == [(None, True, "")]
+    assert [(r.user_id, r.mu) for r in (await storage.leaderboard(GUILD, "classic")).rows] \
+        == [(r.user_id, r.mu) for r in bob_board.rows if r.user_id != ALICE]
 
 
 async def test_the_others_rating_history_still_counts_rounds_against_an_erased_player(

@@ -77,19 +77,23 @@ async def privacy(interaction: Interaction) -> None:
 def _seated(interaction: Interaction) -> None:
     """Refuse while the user is at an open table of this process (seated, waiting for a
     seat, a presi leaver who may still come back, or its host): its saved state holds them
-    and would store them again at its next round. They are told where, on this server."""
+    and would store them again at its next round. They are told where, on this server.
+    Refuse too while a table's result naming them waits to be stored (the database
+    failing): stored after the erasure, it would record them again."""
     user_id = interaction.user.id
+    open_tables = [table for table in interaction.client.service.registry.tables()
+                   if not table.closed]
     tables: list[Table] = [
-        table for table in interaction.client.service.registry.tables()
-        if not table.closed and (table.player(user_id) is not None or table.is_host(user_id)
-                                 or user_id in table.away)]
-    if not tables:
-        return
+        table for table in open_tables
+        if table.player(user_id) is not None or table.is_host(user_id) or user_id in table.away]
     here = sorted(table.channel_id for table in tables if table.guild_id == interaction.guild_id)
     if here:
         raise TableError("err.forget_seated", channels=join_names(
             interaction.locale, [f"<#{channel}>" for channel in here]))
-    raise TableError("err.forget_seated_elsewhere")
+    if tables:
+        raise TableError("err.forget_seated_elsewhere")
+    if any(table.holds_results_of(user_id) for table in open_tables):
+        raise TableError("err.forget_storing")
 
 
 async def forget(interaction: Interaction) -> None:
@@ -143,6 +147,9 @@ async def confirmed(interaction: discord.Interaction[Any], arg: str, values: lis
     # the edit then replaces the question on the message that holds the buttons:
     # https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-response-object-interaction-callback-type
     await interaction.response.defer()
+    # A table that closed a moment ago may still be storing its last results, which name
+    # them: erased first, they would be recorded again.
+    await interaction.client.service.stored_so_far()
     erased = await storage.forget_user(interaction.user.id)
     interaction.client.service.vanished.forget(interaction.user.id)
     locale = interaction.locale
@@ -227,6 +234,7 @@ async def guild_confirmed(interaction: discord.Interaction[Any], arg: str,
     guild_id = _may_erase_guild(interaction)
     storage = _storage(interaction)
     await interaction.response.defer()
+    await interaction.client.service.stored_so_far()  # the server's just-closed tables'
     try:
         erased = await storage.forget_guild(guild_id)
     except GuildBusy:  # opened by another process since (a shard elsewhere): nothing erased

@@ -66,7 +66,9 @@ Moderators: ``fake.ban(guild, bob)`` and ``fake.kick(guild, bob)`` remove a memb
 told as Discord tells it (GUILD_BAN_ADD, GUILD_AUDIT_LOG_ENTRY_CREATE) only with the
 moderation intent and the server-wide permissions they need
 (``fake.set_bot_guild_permissions(guild, view_audit_log=True, ban_members=False)``);
-``fake.time_out(guild, bob, 600)`` times a member out: their interactions carry
+``fake.set_everyone_permissions(guild, send_messages=False)`` changes @everyone's role;
+the bot's permissions are @everyone's and its role's together, both sent as
+GUILD_ROLE_UPDATE when they change; ``fake.time_out(guild, bob, 600)`` times a member out: their interactions carry
 ``communication_disabled_until`` and their permissions shrink, and ``bob.slash`` refuses.
 
 Threads: ``fake.add_thread(fake.channel, "partie", alice)`` makes a public thread, where
@@ -75,8 +77,8 @@ posting needs Send Messages in Threads rather than Send Messages
 
 Known limitations: guild text channels and their public threads only (no DMs, private or
 archived threads, thread members, reactions, typing, role
-overwrites: everyone has @everyone's permissions and the bot owns every guild, but
-its permissions can be set per channel, and server-wide for the moderation events); users
+overwrites: members have @everyone's permissions and the bot its role's too, per channel
+one member overwrite for the bot); users
 cannot post plain messages; users pick only in string selects; no autocomplete, context
 menus, or role/mentionable/attachment options; one application per fake; the gateway
 neither compresses nor replays events missed during a drop; rate limits (off by default)

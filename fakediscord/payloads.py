@@ -114,19 +114,34 @@ def permissions_of(guild: Guild, user_id: int, now: datetime | None = None) -> i
     `TIMED_OUT_PERMISSIONS` (the owner is exempt; the fake has no administrator role)."""
     if user_id == guild.owner_id:
         return ALL_PERMISSIONS
-    bits = EVERYONE_PERMISSIONS
+    bits = everyone_permissions(guild)
     until = guild.timeouts.get(user_id)
     if now is not None and until is not None and until > now:
         return bits & TIMED_OUT_PERMISSIONS
     return bits
 
 
-def bot_guild_permissions(guild: Guild) -> int:
-    """What the bot may do server-wide: its role's permissions, every one but Administrator
-    unless a test set `Guild.bot_permissions`."""
+def everyone_permissions(guild: Guild) -> int:
+    """@everyone's permissions: a fresh server's unless a test set them."""
+    if guild.everyone_permissions is not None:
+        return guild.everyone_permissions
+    return EVERYONE_PERMISSIONS
+
+
+def bot_role_permissions(guild: Guild) -> int:
+    """The permissions of the bot's role: every one but Administrator unless a test set
+    `Guild.bot_permissions`."""
     if guild.bot_permissions is not None:
         return guild.bot_permissions
     return BOT_ROLE_PERMISSIONS
+
+
+def bot_guild_permissions(guild: Guild) -> int:
+    """What the bot may do server-wide: @everyone's permissions and its role's together
+    (« compute_base_permissions »: "permissions = role_everyone.permissions / for role in
+    member.roles: permissions |= role.permissions", Permission Hierarchy,
+    https://discord.com/developers/docs/topics/permissions#permission-hierarchy)."""
+    return everyone_permissions(guild) | bot_role_permissions(guild)
 
 
 def bot_permissions(world: World, channel: Channel) -> int:
@@ -159,7 +174,7 @@ def app_permissions(world: World, channel: Channel) -> int:
     permissions there, or where its user is not in the guild, @everyone's limited to
     `RESPONSE_PERMISSIONS` (the REST routes still refuse it everything: `bot_permissions`)."""
     if world.bot.id not in world.guilds[channel.guild_id].members:
-        return EVERYONE_PERMISSIONS & RESPONSE_PERMISSIONS
+        return everyone_permissions(world.guilds[channel.guild_id]) & RESPONSE_PERMISSIONS
     return bot_permissions(world, channel)
 
 
@@ -169,7 +184,7 @@ def role_payload(guild: Guild, *, bot: bool = False) -> dict[str, Any]:
     return {
         "id": str(guild.bot_role_id if bot else guild.id),
         "name": "Président" if bot else "@everyone",
-        "permissions": str(bot_guild_permissions(guild) if bot else EVERYONE_PERMISSIONS),
+        "permissions": str(bot_role_permissions(guild) if bot else everyone_permissions(guild)),
         "position": 1 if bot else 0,
         "color": 0,
         "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},

@@ -38,7 +38,9 @@ from .payloads import (
     VIEW_AUDIT_LOG,
     bot_guild_permissions,
     bot_permissions,
+    bot_role_permissions,
     channel_payload,
+    everyone_permissions,
     guild_payload,
     member_payload,
     role_payload,
@@ -451,19 +453,24 @@ class FakeDiscord:
 
     def set_bot_guild_permissions(self, guild: Guild, **allowed: bool) -> None:
         """Grant (True) or take away (False) the bot's server-wide permissions named in
-        :data:`GUILD_PERMISSIONS`, as its role would; the others stay as they were."""
-        bits = bot_guild_permissions(guild)
-        for name, on in allowed.items():
-            if name not in GUILD_PERMISSIONS:
-                raise ValueError(f"unknown permission {name!r}: {sorted(GUILD_PERMISSIONS)}")
-            flag = GUILD_PERMISSIONS[name]
-            bits = bits | flag if on else bits & ~flag
-        guild.bot_permissions = bits
+        :data:`GUILD_PERMISSIONS` or :data:`CHANNEL_PERMISSIONS`, as its role would (a
+        channel without an overwrite for the bot follows it); the others stay as they
+        were."""
+        guild.bot_permissions = _changed(bot_role_permissions(guild), allowed)
+        self._role_updated(guild, bot=True)
+
+    def set_everyone_permissions(self, guild: Guild, **allowed: bool) -> None:
+        """Grant or take away @everyone's permissions (named as for
+        :meth:`set_bot_guild_permissions`): the bot has them too, whatever its role."""
+        guild.everyone_permissions = _changed(everyone_permissions(guild), allowed)
+        self._role_updated(guild, bot=False)
+
+    def _role_updated(self, guild: Guild, *, bot: bool) -> None:
         # « Guild Role Update », "Sent when a guild role is updated", with `guild_id` and
         # `role` (https://discord.com/developers/docs/events/gateway-events#guild-role-update),
         # under the GUILDS intent.
         self.gateway.dispatch("GUILD_ROLE_UPDATE", {"guild_id": str(guild.id),
-                                                    "role": role_payload(guild, bot=True)},
+                                                    "role": role_payload(guild, bot=bot)},
                               intent=INTENT_GUILDS)
 
     def ban(self, guild: Guild, user: TestUser, *, by: TestUser | None = None) -> None:
@@ -665,6 +672,16 @@ class FakeDiscord:
             raise AssertionError(
                 "Discord refused the bot's calls:\n" + "\n".join(f"  {c}" for c in found)
             )
+
+
+def _changed(bits: int, allowed: dict[str, bool]) -> int:
+    """``bits`` with the permissions named in ``allowed`` granted (True) or taken (False)."""
+    known = {**GUILD_PERMISSIONS, **CHANNEL_PERMISSIONS}
+    for name, on in allowed.items():
+        if name not in known:
+            raise ValueError(f"unknown permission {name!r}: {sorted(known)}")
+        bits = bits | known[name] if on else bits & ~known[name]
+    return bits
 
 
 def _first_shard(client: discord.Client) -> int:

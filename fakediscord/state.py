@@ -65,6 +65,7 @@ class Guild:
     role the bot's invitation gave it, whose permissions ``bot_permissions`` sets (None:
     every one but Administrator, which likewise "bypasses channel permission overwrites",
     https://discord.com/developers/docs/topics/permissions#permissions-bitwise-permission-flags);
+    ``everyone_permissions`` are @everyone's (None: those of a fresh server);
     ``timeouts`` maps the members a moderator timed out to when their timeout ends; ``bans``
     holds the users banned from it."""
 
@@ -76,6 +77,7 @@ class Guild:
     channel_ids: list[int] = field(default_factory=list)
     members: dict[int, datetime] = field(default_factory=dict)
     bot_permissions: int | None = None
+    everyone_permissions: int | None = None
     timeouts: dict[int, datetime] = field(default_factory=dict)
     bans: set[int] = field(default_factory=set)
 

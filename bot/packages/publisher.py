@@ -90,11 +90,26 @@ class Publisher:
         # Tables whose host was told the chart cannot be attached (once per incident).
         self._told_attach: set[int] = set()
         self.rendering = 0  # charts being drawn in worker threads (the bot reports them as busy)
+        # The servers of the tables restored at start, until the gateway has described them
+        # (READY, after their GUILD_CREATEs): a channel locked or closed to the bot while it
+        # was down would refuse the restored tables' first edits, so nothing is sent there
+        # before (`unseen`, `seen`).
+        self._unseen: set[int] = set()
 
     # ------------------------------------------------------------------ service hooks
 
+    def unseen(self, guild_ids: set[int]) -> None:
+        """Hold the channel posts of these servers' tables until `seen`."""
+        self._unseen |= guild_ids
+
+    def seen(self) -> set[int]:
+        """The gateway is ready: the held servers' tables may post again, once told
+        whether their channel lets them. Returns the servers that were held."""
+        released, self._unseen = self._unseen, set()
+        return released
+
     async def flush(self, table: Table) -> None:
-        if table.closed or table.id in self._blocked:
+        if table.closed or table.id in self._blocked or table.guild_id in self._unseen:
             return
         try:
             # Render only once the budget has room: what is then sent is the latest state,

@@ -144,16 +144,44 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         await self.bot.service.channel_deleted(payload.thread_id,
                                                thread.name if thread is not None else None)
 
-    @commands.Cog.listener()
-    async def on_guild_channel_update(self, before: discord.abc.GuildChannel,
-                                      after: discord.abc.GuildChannel) -> None:
-        """A channel changed (its overwrites, say): the tables in it and in its threads learn
-        whether the bot may still post there (`Publisher.channel_changed`)."""
-        for table in self.bot.service.registry.in_guild(after.guild.id):
-            if after.id in (table.channel_id, table.parent_id):
+    async def _recheck(self, guild_id: int, channel_id: int | None = None, *,
+                       held: bool = False) -> None:
+        """The server's tables (those in `channel_id` and its threads, if given) learn from
+        the gateway's cache whether the bot may still post there
+        (`Publisher.channel_changed`); `held` ones, whose posts waited for it, are redrawn
+        where it may."""
+        for table in self.bot.service.registry.in_guild(guild_id):
+            if channel_id is None or channel_id in (table.channel_id, table.parent_id):
                 allowed = may_post(self.bot, table.guild_id, table.channel_id, table.parent_id)
                 if allowed is not None:
                     await self.bot.publisher.channel_changed(table, allowed)
+                if held and allowed is not False:
+                    self.bot.service.refresh(table)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_update(self, before: discord.abc.GuildChannel,
+                                      after: discord.abc.GuildChannel) -> None:
+        """A channel changed (its overwrites, say)."""
+        await self._recheck(after.guild.id, after.id)
+
+    @commands.Cog.listener()
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        """A role's permissions changed (GUILD_ROLE_UPDATE, under the GUILDS intent): the
+        bot's own, or @everyone's, decide where it may post on the whole server."""
+        await self._recheck(after.guild.id)
+
+    @commands.Cog.listener()
+    async def on_guild_role_delete(self, role: discord.Role) -> None:
+        """A role the bot held may have been what let it post."""
+        await self._recheck(role.guild.id)
+
+    @commands.Cog.listener()
+    async def on_member_update(self, before: discord.Member, after: discord.Member) -> None:
+        """The bot's own member gained or lost a role: its GUILD_MEMBER_UPDATE "is sent for
+        current-user updates regardless of whether the `GUILD_MEMBERS` intent is set"
+        (Gateway, Caveats, https://discord.com/developers/docs/events/gateway#caveats)."""
+        if after.id == after.guild.me.id and before.roles != after.roles:
+            await self._recheck(after.guild.id)
 
     @commands.Cog.listener()
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
@@ -209,10 +237,15 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         """Tables restored from storage in a server the bot was removed from while it was
-        down: Discord no longer lists that server among the bot's, unavailable ones included."""
+        down: Discord no longer lists that server among the bot's, unavailable ones included.
+        The tables restored at start, whose posts waited for the gateway to describe their
+        server (`Publisher.unseen`), learn from the cache whether they may post; a server
+        still unavailable posts as before, its refused calls telling what changed."""
         for guild_id in {table.guild_id for table in self.bot.service.registry.tables()}:
             if guild_id is not None and self.bot.get_guild(guild_id) is None:
                 await self.bot.service.removed_from_guild(guild_id)
+        for guild_id in self.bot.publisher.seen():
+            await self._recheck(guild_id, held=True)
 
     # ------------------------------------------------------------------ lobby
 

@@ -67,8 +67,10 @@ told as Discord tells it (GUILD_BAN_ADD, GUILD_AUDIT_LOG_ENTRY_CREATE) only with
 moderation intent and the server-wide permissions they need
 (``fake.set_bot_guild_permissions(guild, view_audit_log=True, ban_members=False)``);
 ``fake.set_everyone_permissions(guild, send_messages=False)`` changes @everyone's role;
-the bot's permissions are @everyone's and its role's together, both sent as
-GUILD_ROLE_UPDATE when they change; ``fake.time_out(guild, bob, 600)`` times a member out: their interactions carry
+``fake.give_bot_role(guild, fake.add_role(guild, "Croupier", send_messages=True))`` gives
+the bot another role (``given=False`` takes it back, ``fake.delete_role`` deletes it); the
+bot's permissions are @everyone's and its roles' together, each change sent as Discord sends
+it (GUILD_ROLE_UPDATE, _CREATE, _DELETE, the bot's GUILD_MEMBER_UPDATE); ``fake.time_out(guild, bob, 600)`` times a member out: their interactions carry
 ``communication_disabled_until`` and their permissions shrink, and ``bob.slash`` refuses.
 
 Threads: ``fake.add_thread(fake.channel, "partie", alice)`` makes a public thread, where

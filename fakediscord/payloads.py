@@ -95,7 +95,8 @@ def member_payload(world: World, guild: Guild, user_id: int) -> dict[str, Any]:
     """A member; the bot's has its role (`role_payload`), the others only @everyone."""
     return {
         "user": user_payload(world.users[user_id]),
-        "roles": [str(guild.bot_role_id)] if user_id == world.bot.id else [],
+        "roles": [str(guild.bot_role_id), *(str(r) for r in sorted(guild.bot_roles))]
+        if user_id == world.bot.id else [],
         "joined_at": iso(guild.members[user_id]),
         "nick": None,
         "avatar": None,
@@ -137,11 +138,14 @@ def bot_role_permissions(guild: Guild) -> int:
 
 
 def bot_guild_permissions(guild: Guild) -> int:
-    """What the bot may do server-wide: @everyone's permissions and its role's together
+    """What the bot may do server-wide: @everyone's permissions and its roles' together
     (« compute_base_permissions »: "permissions = role_everyone.permissions / for role in
     member.roles: permissions |= role.permissions", Permission Hierarchy,
     https://discord.com/developers/docs/topics/permissions#permission-hierarchy)."""
-    return everyone_permissions(guild) | bot_role_permissions(guild)
+    bits = everyone_permissions(guild) | bot_role_permissions(guild)
+    for role_id in guild.bot_roles:
+        bits |= guild.roles[role_id][1]
+    return bits
 
 
 def bot_permissions(world: World, channel: Channel) -> int:
@@ -178,14 +182,23 @@ def app_permissions(world: World, channel: Channel) -> int:
     return bot_permissions(world, channel)
 
 
-def role_payload(guild: Guild, *, bot: bool = False) -> dict[str, Any]:
-    """@everyone (its id is the guild's), or with ``bot`` the role the bot's invitation gave
-    it (Role Object, https://discord.com/developers/docs/topics/permissions#role-object)."""
+def role_payload(guild: Guild, *, bot: bool = False, role_id: int | None = None,
+                 ) -> dict[str, Any]:
+    """@everyone (its id is the guild's), with ``bot`` the role the bot's invitation gave
+    it, or the server's role ``role_id`` (Role Object,
+    https://discord.com/developers/docs/topics/permissions#role-object)."""
+    if role_id is not None:
+        name, permissions = guild.roles[role_id]
+        shown, position = (role_id, name, permissions), 2
+    elif bot:
+        shown, position = (guild.bot_role_id, "Président", bot_role_permissions(guild)), 1
+    else:
+        shown, position = (guild.id, "@everyone", everyone_permissions(guild)), 0
     return {
-        "id": str(guild.bot_role_id if bot else guild.id),
-        "name": "Président" if bot else "@everyone",
-        "permissions": str(bot_role_permissions(guild) if bot else everyone_permissions(guild)),
-        "position": 1 if bot else 0,
+        "id": str(shown[0]),
+        "name": shown[1],
+        "permissions": str(shown[2]),
+        "position": position,
         "color": 0,
         "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
         "hoist": False,
@@ -288,7 +301,8 @@ def guild_payload(world: World, guild: Guild) -> dict[str, Any]:
         "large": False,
         "unavailable": False,
         "member_count": len(guild.members),
-        "roles": [role_payload(guild), role_payload(guild, bot=True)],
+        "roles": [role_payload(guild), role_payload(guild, bot=True),
+                  *(role_payload(guild, role_id=r) for r in sorted(guild.roles))],
         "emojis": [],
         "stickers": [],
         "channels": [channel_payload(world.channels[c], world.bot.id) for c in guild.channel_ids

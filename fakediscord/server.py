@@ -465,6 +465,39 @@ class FakeDiscord:
         guild.everyone_permissions = _changed(everyone_permissions(guild), allowed)
         self._role_updated(guild, bot=False)
 
+    def add_role(self, guild: Guild, name: str, **allowed: bool) -> int:
+        """A new role granting the permissions named as for :meth:`set_bot_guild_permissions`
+        (« Guild Role Create », under the GUILDS intent,
+        https://discord.com/developers/docs/events/gateway-events#guild-role-create)."""
+        role_id = self.world.snowflakes.next()
+        guild.roles[role_id] = (name, _changed(0, allowed))
+        self.gateway.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(guild.id),
+                                                    "role": role_payload(guild, role_id=role_id)},
+                              intent=INTENT_GUILDS)
+        return role_id
+
+    def give_bot_role(self, guild: Guild, role_id: int, given: bool = True) -> None:
+        """An admin gives the bot the role (or takes it away): the bot's member changes,
+        which "is sent for current-user updates regardless of whether the `GUILD_MEMBERS`
+        intent is set" (Gateway, Caveats,
+        https://discord.com/developers/docs/events/gateway#caveats)."""
+        if given:
+            guild.bot_roles.add(role_id)
+        else:
+            guild.bot_roles.discard(role_id)
+        member = member_payload(self.world, guild, self.world.bot.id)
+        self.gateway.dispatch("GUILD_MEMBER_UPDATE", {**member, "guild_id": str(guild.id)})
+
+    def delete_role(self, guild: Guild, role_id: int) -> None:
+        """An admin deletes the role, from whoever held it (« Guild Role Delete », with
+        `guild_id` and `role_id`, under the GUILDS intent,
+        https://discord.com/developers/docs/events/gateway-events#guild-role-delete)."""
+        del guild.roles[role_id]
+        guild.bot_roles.discard(role_id)
+        self.gateway.dispatch("GUILD_ROLE_DELETE", {"guild_id": str(guild.id),
+                                                    "role_id": str(role_id)},
+                              intent=INTENT_GUILDS)
+
     def _role_updated(self, guild: Guild, *, bot: bool) -> None:
         # « Guild Role Update », "Sent when a guild role is updated", with `guild_id` and
         # `role` (https://discord.com/developers/docs/events/gateway-events#guild-role-update),

@@ -65,7 +65,9 @@ class Guild:
     role the bot's invitation gave it, whose permissions ``bot_permissions`` sets (None:
     every one but Administrator, which likewise "bypasses channel permission overwrites",
     https://discord.com/developers/docs/topics/permissions#permissions-bitwise-permission-flags);
-    ``everyone_permissions`` are @everyone's (None: those of a fresh server);
+    ``everyone_permissions`` are @everyone's (None: those of a fresh server); ``roles``
+    the server's other roles (id → name and permissions), ``bot_roles`` those of them the
+    bot holds;
     ``timeouts`` maps the members a moderator timed out to when their timeout ends; ``bans``
     holds the users banned from it."""
 
@@ -78,6 +80,8 @@ class Guild:
     members: dict[int, datetime] = field(default_factory=dict)
     bot_permissions: int | None = None
     everyone_permissions: int | None = None
+    roles: dict[int, tuple[str, int]] = field(default_factory=dict)
+    bot_roles: set[int] = field(default_factory=set)
     timeouts: dict[int, datetime] = field(default_factory=dict)
     bans: set[int] = field(default_factory=set)
 

@@ -89,28 +89,48 @@ async def test_a_locked_thread_stops_the_table_with_no_refused_call_and_unlockin
     fake.assert_no_errors()
 
 
+#: How Send Messages reaches the bot: a channel's overwrite for it (CHANNEL_UPDATE); its
+#: own role's permissions (GUILD_ROLE_UPDATE); a second role an admin gives it and takes
+#: away (the bot's member, GUILD_MEMBER_UPDATE), or deletes (GUILD_ROLE_DELETE).
+THROUGH = ["channel", "role", "member", "deleted"]
+
+
+def only_through(fake: FakeDiscord, through: str) -> None:
+    """A server where nothing but ``through`` lets the bot send messages in #general."""
+    if through == "channel":
+        return
+    fake.set_everyone_permissions(fake.guild, send_messages=False)
+    if through != "role":
+        fake.set_bot_guild_permissions(fake.guild, send_messages=False)
+        fake.give_bot_role(fake.guild, fake.add_role(fake.guild, "Croupier", send_messages=True))
+
+
 def send_messages(fake: FakeDiscord, through: str, allowed: bool) -> None:
-    """Give the bot Send Messages in #general, or take it away: through the channel's
-    overwrite, or through its role on a server where @everyone may not send messages."""
+    """Give the bot Send Messages in #general, or take it away, ``through`` one way."""
+    guild = fake.guild
     if through == "channel":
         fake.set_bot_permissions(fake.channel, send_messages=allowed)
+    elif through == "role":
+        fake.set_bot_guild_permissions(guild, send_messages=allowed)
+    elif through == "member":
+        fake.give_bot_role(guild, next(iter(guild.roles)), allowed)
+    elif allowed:
+        fake.give_bot_role(guild, fake.add_role(guild, "Croupière", send_messages=True))
     else:
-        fake.set_bot_guild_permissions(fake.guild, send_messages=allowed)
+        fake.delete_role(guild, next(iter(guild.roles)))
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-@pytest.mark.parametrize("through", ["channel", "role"])
+@pytest.mark.parametrize("through", THROUGH)
 async def test_a_permission_taken_away_stops_the_table_and_given_back_resumes_it(
     fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, locale: str, through: str
 ) -> None:
-    """A moderator takes Send Messages from the bot in #general mid-game, by the channel's
-    overwrite (CHANNEL_UPDATE) or the bot's role (GUILD_ROLE_UPDATE): not one call is
-    refused while the bots play on. marie is told at her next click which permission it
+    """A moderator takes Send Messages from the bot in #general mid-game, one of the ways
+    it has it (`THROUGH`): not one call is refused while the bots play on. marie is told at her next click which permission it
     takes. She is away when it comes back, 20 minutes later (the token that told her has
     expired): the table is redrawn at once, and she is told it picks up again at her next
     action."""
-    if through == "role":
-        fake.set_everyone_permissions(fake.guild, send_messages=False)
+    only_through(fake, through)
     marie = fake.add_user("marie", locale=locale)
     table = await host_against_three_bots(instant, marie, "rounds:3")
     await tick(fake, clock, 1)

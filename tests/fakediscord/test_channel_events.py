@@ -1,6 +1,7 @@
 """Channel and thread changes reach the bot as Discord sends them: CHANNEL_UPDATE with the
 channel's permission overwrites, THREAD_UPDATE with the thread's metadata, GUILD_ROLE_UPDATE
-with its role, all under the GUILDS intent; discord.py then computes from its cache the
+with its role, GUILD_ROLE_CREATE and GUILD_ROLE_DELETE, all under the GUILDS intent, and the
+bot's own member's roles (GUILD_MEMBER_UPDATE, sent whatever the intents); discord.py then computes from its cache the
 permissions the fake enforces."""
 
 from __future__ import annotations
@@ -49,6 +50,42 @@ async def test_a_role_change_comes_as_guild_role_update(fake: FakeDiscord, bot: 
     fake.set_bot_guild_permissions(fake.guild, view_audit_log=True)
     await fake.settle()
     assert guild.me.guild_permissions.view_audit_log
+
+
+async def test_the_bots_permissions_are_everyones_and_its_roles_as_discord_computes_them(
+    fake: FakeDiscord, bot: TinyBot
+) -> None:
+    """@everyone's permissions, the bot's own role's and a role an admin gives it add up,
+    in the fake's REST checks as in discord.py's cache; a role taken from the bot or deleted
+    takes what it alone granted."""
+    fake.set_everyone_permissions(fake.guild, send_messages=False)
+    await fake.settle()
+    assert computed(bot, fake.channel.id).send_messages  # the bot's role still grants it
+    fake.set_bot_guild_permissions(fake.guild, send_messages=False)
+    await fake.settle()
+    assert not computed(bot, fake.channel.id).send_messages
+    with pytest.raises(discord.Forbidden):
+        await bot.http.send_message(fake.channel.id, params=discord.http.handle_message_parameters(
+            content="?"))
+    fake.expect_error(50013)
+
+    croupier = fake.add_role(fake.guild, "Croupier", send_messages=True)
+    fake.give_bot_role(fake.guild, croupier)
+    await fake.settle()
+    assert computed(bot, fake.channel.id).send_messages
+    await bot.http.send_message(fake.channel.id, params=discord.http.handle_message_parameters(
+        content="ok"))
+    fake.give_bot_role(fake.guild, croupier, given=False)
+    await fake.settle()
+    assert not computed(bot, fake.channel.id).send_messages
+    fake.give_bot_role(fake.guild, croupier)
+    await fake.settle()
+    fake.delete_role(fake.guild, croupier)
+    await fake.settle()
+    assert not computed(bot, fake.channel.id).send_messages
+    guild = bot.get_guild(fake.guild.id)
+    assert guild is not None and guild.get_role(croupier) is None
+    fake.assert_no_errors()
 
 
 async def test_locking_and_archiving_come_as_thread_update(

@@ -752,6 +752,8 @@ CATALOGUE: dict[str, str] = {
     "forget.cancelled": "Nothing was erased.",
     "forget.nothing": "This bot keeps nothing about you: there is nothing left to erase.",
     "err.forget_seated": "You are at a table in {channels}: leave it first (`/president leave`), then ask again. An open table keeps your seat and name until it closes.",
+    "err.forget_held": "A table in {channels} still holds your seat or your results (until its game is replayed or the table closes): ask again once it has. Nothing was erased.",
+    "err.forget_held_elsewhere": "A table on another server still holds your seat or your results (until its game is replayed or the table closes): ask again once it has. Nothing was erased.",
     "err.forget_storing": "Results of a game you played are still being saved: ask again in a minute, once they are (they would otherwise be recorded again after the erasure). Nothing was erased.",
     "err.forget_seated_elsewhere": "You are at a table on another server: leave it first (`/president leave` there), then ask again. An open table keeps your seat and name until it closes.",
     "err.forget_not_yours": "This question was asked of someone else: nothing was erased. Ask your own with `/president forget`.",

@@ -763,6 +763,8 @@ _WRITTEN: dict[str, str] = {
     "forget.cancelled": "Rien n’a été effacé.",
     "forget.nothing": "Ce bot ne garde rien de toi : il n’y a plus rien à effacer.",
     "err.forget_seated": "Tu es à une table dans {channels} : quitte-la d’abord (`/president quitter`), puis redemande. Une table ouverte garde ta place et ton nom jusqu’à sa fermeture.",
+    "err.forget_held": "Une table dans {channels} garde encore ta place ou tes résultats (jusqu’à ce que sa partie soit rejouée ou la table fermée) : redemande ensuite. Rien n’a été effacé.",
+    "err.forget_held_elsewhere": "Une table sur un autre serveur garde encore ta place ou tes résultats (jusqu’à ce que sa partie soit rejouée ou la table fermée) : redemande ensuite. Rien n’a été effacé.",
     "err.forget_storing": "Des résultats d’une partie que tu as jouée sont encore en cours d’enregistrement : redemande dans une minute, une fois enregistrés (sinon ils seraient enregistrés de nouveau après l’effacement). Rien n’a été effacé.",
     "err.forget_seated_elsewhere": "Tu es à une table sur un autre serveur : quitte-la d’abord (`/president quitter` là-bas), puis redemande. Une table ouverte garde ta place et ton nom jusqu’à sa fermeture.",
     "err.forget_not_yours": "Cette question a été posée à quelqu’un d’autre : rien n’a été effacé. Pose la tienne avec `/president oublier`.",

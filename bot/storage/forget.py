@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import delete, func, or_, select, union, update
+from sqlalchemy import Text, cast, delete, func, or_, select, union, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage.access import Access
@@ -37,6 +37,7 @@ from bot.storage.models import (
     Rating,
     Round,
     RoundResult,
+    TableSnapshot,
     User,
     VanishedTable,
 )
@@ -57,6 +58,21 @@ class Forgetting(Access):
         """What is stored about the user, on every server."""
         async with self._read() as connection:
             return await _held(connection, user_id)
+
+    async def open_tables_holding(self, user_id: int) -> list[tuple[int, int]]:
+        """The (server, channel) of every open table whose saved state names the user, on
+        every process of a sharded deployment: seated, waiting, hosting, or in a result
+        still to store. A Discord id is a snowflake of 17 digits or more, unique on Discord
+        and longer than any count or time of a snapshot, so its digits in the state's text
+        stand for them; a chance match would only make them wait for that table to close."""
+        async with self._read() as connection:
+            rows = await connection.execute(
+                select(GameTable.guild_id, GameTable.channel_id)
+                .join(TableSnapshot, TableSnapshot.table_id == GameTable.id)
+                .where(GameTable.status != "closed",
+                       cast(TableSnapshot.state, Text).contains(str(user_id), autoescape=True))
+                .order_by(GameTable.channel_id))
+            return [(row.guild_id, row.channel_id) for row in rows]
 
     async def forget_user(self, user_id: int) -> HeldData:
         """Erase the user on every server, in one transaction, and say what was erased

@@ -121,8 +121,9 @@ async def test_a_player_who_left_mid_round_is_erased_from_the_round_a_bot_finish
 ) -> None:
     """bob (French) leaves during round 1; a bot finishes it in his seat, under his name.
     While that round's result waits to be stored (the database stalled), /president forget
-    is refused, since it would be stored again after; once stored, it is held for him, and
-    erasing him takes his name from it too."""
+    is refused, since it would be stored again after; while the finished game shows his
+    seat, it is refused too; once stored, the round is held for him, and erasing him, the
+    table closed, takes his name from it too."""
     bot, alice, bob, table, game = await alice_and_bob_stored(fake, clock, tmp_path,
                                                               "rounds:1", bob_locale="fr")
     storage = bot.storage
@@ -146,6 +147,13 @@ async def test_a_player_who_left_mid_round_is_erased_from_the_round_a_bot_finish
     stalled.set()
     await bot.service.drain()
     assert (await storage.held_about(bob.user.id)).rounds == 1
+    # The finished game's standings still show his seat, in the table's saved state.
+    await bob.user.slash("president forget")
+    held = bob.user.last_ephemeral()
+    assert held.content == "⚠️ " + t("fr", "err.forget_held", channels=f"<#{fake.channel.id}>")
+    assert not held.buttons
+    await alice.user.slash("president end")  # back to the lobby
+    await alice.user.slash("president end")  # the table closes
     await bob.user.slash("president forget")
     await bob.user.click(bob.user.last_ephemeral(), "Tout effacer")
     assert await storage.held_about(bob.user.id) == NOTHING

@@ -102,6 +102,24 @@ async def test_a_round_a_bot_finished_for_a_leaver_loses_their_name_with_them(
         == [(r.user_id, r.mu) for r in bob_board.rows if r.user_id != ALICE]
 
 
+async def test_open_tables_holding_a_player_are_found_whichever_process_runs_them(
+    storage: Storage,
+) -> None:
+    """A table's saved state naming the player (seated, waiting, a result to store) is
+    found while the table is open, whoever runs it; a closed one, or one naming someone
+    else, is not."""
+    seated = await storage.create_table(GUILD, 31, BOB, {"preset": "classic"})
+    await storage.save_snapshot(seated, 1, {"seats": [{"user_id": BOB}, {"user_id": ALICE}]})
+    pending = await storage.create_table(OTHER_GUILD, 32, BOB, {"preset": "classic"})
+    await storage.save_snapshot(pending, 1, {"unstored": [{"start": {"seats": [
+        {"user_id": None, "left_by": ALICE}]}}]})
+    closed = await storage.create_table(GUILD, 33, ALICE, {"preset": "classic"})
+    await storage.save_snapshot(closed, 1, {"seats": [{"user_id": ALICE}]})
+    await storage.update_table(closed, status="closed")
+    assert await storage.open_tables_holding(ALICE) == [(GUILD, 31), (OTHER_GUILD, 32)]
+    assert await storage.open_tables_holding(CAROL) == []
+
+
 async def test_the_others_rating_history_still_counts_rounds_against_an_erased_player(
     storage: Storage,
 ) -> None:

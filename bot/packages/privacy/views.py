@@ -10,6 +10,7 @@ https://support-dev.discord.com/hc/en-us/articles/8562894815383-Discord-Develope
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -86,14 +87,29 @@ def _seated(interaction: Interaction) -> None:
     tables: list[Table] = [
         table for table in open_tables
         if table.player(user_id) is not None or table.is_host(user_id) or user_id in table.away]
-    here = sorted(table.channel_id for table in tables if table.guild_id == interaction.guild_id)
-    if here:
-        raise TableError("err.forget_seated", channels=join_names(
-            interaction.locale, [f"<#{channel}>" for channel in here]))
-    if tables:
-        raise TableError("err.forget_seated_elsewhere")
+    _refuse_at(interaction, [(table.guild_id, table.channel_id) for table in tables])
     if any(table.holds_results_of(user_id) for table in open_tables):
         raise TableError("err.forget_storing")
+
+
+def _refuse_at(interaction: Interaction, tables: Sequence[tuple[int | None, int]],
+               key: str = "err.forget_seated") -> None:
+    """Refuse with `key` if any of these (server, channel) tables holds the user, naming
+    this server's channels (`key` + « _elsewhere » where none is here)."""
+    here = sorted(channel for guild, channel in tables if guild == interaction.guild_id)
+    if here:
+        raise TableError(key, channels=join_names(
+            interaction.locale, [f"<#{channel}>" for channel in here]))
+    if tables:
+        raise TableError(key + "_elsewhere")
+
+
+async def _stored_elsewhere(interaction: Interaction, storage: Storage) -> None:
+    """Refuse where the saved state of an open table names the user: one another process
+    of a sharded deployment runs (docs/deploy.md), which `_seated` cannot see, or one that
+    still shows the seat they left in its finished game's standings."""
+    _refuse_at(interaction, await storage.open_tables_holding(interaction.user.id),
+               "err.forget_held")
 
 
 async def forget(interaction: Interaction) -> None:
@@ -102,6 +118,7 @@ async def forget(interaction: Interaction) -> None:
     storage = _storage(interaction)
     _seated(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
+    await _stored_elsewhere(interaction, storage)
     locale = interaction.locale
     held = await storage.held_about(interaction.user.id)
     if held.empty:
@@ -150,6 +167,7 @@ async def confirmed(interaction: discord.Interaction[Any], arg: str, values: lis
     # A table that closed a moment ago may still be storing its last results, which name
     # them: erased first, they would be recorded again.
     await interaction.client.service.stored_so_far()
+    await _stored_elsewhere(interaction, storage)
     erased = await storage.forget_user(interaction.user.id)
     interaction.client.service.vanished.forget(interaction.user.id)
     locale = interaction.locale

@@ -17,8 +17,8 @@ Erasing a player must not change anybody else's standing, so their seats in stor
 and rounds stay, with their places and points, but lose their user id and their name: a
 human seat without a user id is an erased one (a seat stored for a human always has one,
 `SeatRef`), as is a bot's seat that played for them and lost its name with them, shown
-under a placeholder in the reader's language. Ratings are per user and
-go; the others' ratings, moved by rounds against the erased player, stay as they are.
+under a placeholder in the reader's language. Ratings are per user and go; the others'
+ratings, moved by rounds against the erased player, stay as they are.
 """
 
 from __future__ import annotations
@@ -80,9 +80,9 @@ class Forgetting(Access):
 
         Their ratings, their name, their notices go; their seats in games and rounds keep
         their results but lose their user id and name (`erased`), the bot's seat that
-        finished a round for them too; the
-        closed tables they hosted keep no trace of who did. An open table is left alone:
-        the caller refuses while the user sits at one (its snapshot holds them)."""
+        finished a round for them too; the closed tables they hosted keep no trace of who
+        did. An open table is left alone: the caller refuses while one holds them
+        (`open_tables_holding`)."""
         async with self._write() as connection:
             held = await _held(connection, user_id)
             if held.empty:

@@ -104,7 +104,7 @@ def _refuse_at(interaction: Interaction, tables: Sequence[tuple[int | None, int]
         raise TableError(key + "_elsewhere")
 
 
-async def _stored_elsewhere(interaction: Interaction, storage: Storage) -> None:
+async def _in_saved_tables(interaction: Interaction, storage: Storage) -> None:
     """Refuse where the saved state of an open table names the user: one another process
     of a sharded deployment runs (docs/deploy.md), which `_seated` cannot see, or one that
     still shows the seat they left in its finished game's standings."""
@@ -118,7 +118,7 @@ async def forget(interaction: Interaction) -> None:
     storage = _storage(interaction)
     _seated(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    await _stored_elsewhere(interaction, storage)
+    await _in_saved_tables(interaction, storage)
     locale = interaction.locale
     held = await storage.held_about(interaction.user.id)
     if held.empty:
@@ -167,7 +167,7 @@ async def confirmed(interaction: discord.Interaction[Any], arg: str, values: lis
     # A table that closed a moment ago may still be storing its last results, which name
     # them: erased first, they would be recorded again.
     await interaction.client.service.stored_so_far()
-    await _stored_elsewhere(interaction, storage)
+    await _in_saved_tables(interaction, storage)
     erased = await storage.forget_user(interaction.user.id)
     interaction.client.service.vanished.forget(interaction.user.id)
     locale = interaction.locale

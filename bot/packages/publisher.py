@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -102,10 +102,12 @@ class Publisher:
         """Hold the channel posts of these servers' tables until `seen`."""
         self._unseen |= guild_ids
 
-    def seen(self) -> set[int]:
-        """The gateway is ready: the held servers' tables may post again, once told
-        whether their channel lets them. Returns the servers that were held."""
-        released, self._unseen = self._unseen, set()
+    def seen(self, which: Callable[[int], bool] = lambda guild_id: True) -> set[int]:
+        """The gateway has described these held servers (`which`; all of them at READY):
+        their tables may post again, once told whether their channel lets them. Returns
+        the servers released."""
+        released = {guild_id for guild_id in self._unseen if which(guild_id)}
+        self._unseen -= released
         return released
 
     async def flush(self, table: Table) -> None:

@@ -1,5 +1,6 @@
 """SHARD_COUNT=auto through the bot: it runs the count GET /gateway/bot recommends, and
-restores the tables of every one of those shards."""
+restores the tables of every one of those shards, each table posting once its own shard
+has described its server."""
 
 from pathlib import Path
 
@@ -7,10 +8,11 @@ import discord
 
 from bot.client import IDENTIFY_INTERVAL, PresidentBot, create_bot
 from bot.config import Config
+from bot.packages.president.cog import President
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
-from .e2e import database_url
+from .e2e import database_url, tick
 
 
 async def test_shard_count_auto_runs_and_restores_discord_s_recommended_count(
@@ -41,6 +43,24 @@ async def test_shard_count_auto_runs_and_restores_discord_s_recommended_count(
     assert table is not None
     await bob.click(bob.last_message(), "Join")
     assert len(table.seats) == 2
+
+    # A restored table's posts wait for its server's shard to be ready, not for every
+    # shard's: the server is on shard 0 ("shard_id = (guild_id >> 22) % num_shards").
+    assert (fake.guild.id >> 22) % 3 == 0
+    cog = next(c for c in bot.cogs.values() if isinstance(c, President))
+    while not bot.faces_sync.done():  # the card faces' uploads hold the call budget
+        await tick(fake, clock, 1)
+    bot.publisher.unseen({fake.guild.id})  # as just restored
+    edits = f"/channels/{alice.channel.id}/messages/{table.lobby_message_id}"
+    before = fake.mark()
+    await bot.service.add_bot(table, alice.id)
+    await tick(fake, clock, 2)
+    await cog.on_shard_ready(1)
+    await tick(fake, clock, 2)
+    assert not [c for c in fake.calls_since(before) if c.path == edits]
+    await cog.on_shard_ready(0)
+    await tick(fake, clock, 2)
+    assert [c.method for c in fake.calls_since(before) if c.path == edits] == ["PATCH"]
     await fake.disconnect(bot)
 
 

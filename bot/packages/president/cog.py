@@ -247,6 +247,20 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         for guild_id in self.bot.publisher.seen():
             await self._recheck(guild_id, held=True)
 
+    @commands.Cog.listener()
+    async def on_shard_ready(self, shard_id: int) -> None:
+        """One shard of a sharded process has received its servers: their restored tables
+        need not wait for the other shards, which start 5 s apart. A server missing from
+        the shard's is one the bot was removed from while down (as at READY). A server's
+        shard is "shard_id = (guild_id >> 22) % num_shards" (Sharding,
+        https://discord.com/developers/docs/events/gateway#sharding)."""
+        count = self.bot.shard_count or 1
+        for guild_id in self.bot.publisher.seen(lambda guild: (guild >> 22) % count == shard_id):
+            if self.bot.get_guild(guild_id) is None:
+                await self.bot.service.removed_from_guild(guild_id)
+            else:
+                await self._recheck(guild_id, held=True)
+
     # ------------------------------------------------------------------ lobby
 
     @app_commands.command(name=ls("cmd.create"), description=ls("cmd.create.desc"))

@@ -279,3 +279,47 @@ async def test_a_server_admin_erases_the_server_and_no_other(
     assert admin.last_ephemeral().content == t("en", "forget_server.nothing")
     await fake.disconnect(bot)
     fake.assert_no_errors()
+
+
+async def test_a_server_erased_just_after_its_table_closed_waits_for_its_last_results(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The table closes while its game's results are still being stored (the database
+    stalled), and an admin at once confirms the server's erasure: it waits for them, then
+    erases them with the rest, rather than finding the table still open in the database or
+    leaving the results behind it."""
+    bot, alice, bob, table, game = await alice_and_bob_stored(fake, clock, tmp_path, "rounds:1")
+    storage = bot.storage
+    assert storage is not None
+    stalled = asyncio.Event()
+    record_round = storage.record_round
+
+    async def stalling(*args: Any, **kwargs: Any) -> Any:
+        await stalled.wait()
+        return await record_round(*args, **kwargs)
+
+    monkeypatch.setattr(storage, "record_round", stalling)
+    await play_until(fake, clock, [alice, bob], lambda: game.phase is Phase.GAME_OVER)
+    await alice.user.slash("president end")  # back to the lobby
+    await alice.user.slash("president end")  # the table closes
+    assert table.closed and bot.service.registry.tables() == []
+    forger = Forger(fake)
+    admin = fake.add_user("admin")
+    await forger.send(admin, APPLICATION_COMMAND, forger.command(admin, "president forget-server"),
+                      permissions=MANAGE_GUILD)
+    question = admin.last_ephemeral()
+    click = {"custom_id": question.button("Erase everything").custom_id,
+             "component_type": BUTTON}
+    answered = await forger.send(admin, MESSAGE_COMPONENT, click, message=question,
+                                 permissions=MANAGE_GUILD, settle=False)
+    await fake.settle()
+    assert message(admin, question.id).content == question.content  # waiting for them
+    stalled.set()
+    await fake.settle()
+    assert answered.acknowledged
+    assert message(admin, question.id).content.startswith("Erased, for this server: ")
+    await bot.service.drain()
+    assert (await storage.held_by_guild(fake.guild.id)).empty
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+

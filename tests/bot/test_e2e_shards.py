@@ -48,6 +48,7 @@ async def test_shard_count_auto_runs_and_restores_discord_s_recommended_count(
     # shard's: the server is on shard 0 ("shard_id = (guild_id >> 22) % num_shards").
     assert (fake.guild.id >> 22) % 3 == 0
     cog = next(c for c in bot.cogs.values() if isinstance(c, President))
+    assert bot.faces_sync is not None
     while not bot.faces_sync.done():  # the card faces' uploads hold the call budget
         await tick(fake, clock, 1)
     bot.publisher.unseen({fake.guild.id})  # as just restored

@@ -11,7 +11,7 @@ import pytest
 from bot.i18n import t
 from bot.i18n.typography import french
 from bot.packages.text import player_name
-from bot.storage import HeldData, SeatRef
+from bot.storage import HeldData, SeatRef, Storage
 from engine import Phase
 from fakediscord import FakeDiscord
 from fakediscord.forge import MANAGE_GUILD, Forger
@@ -31,6 +31,19 @@ from .e2e import (
 )
 
 NOTHING = HeldData(named=False, games=0, rounds=0, ratings=0, hosted=0, notices=0)
+
+
+def stall_rounds(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
+    """Rounds' results wait to be stored, as on a stalled database, until the event is set."""
+    stalled = asyncio.Event()
+    record_round = storage.record_round
+
+    async def stalling(*args: Any, **kwargs: Any) -> Any:
+        await stalled.wait()
+        return await record_round(*args, **kwargs)
+
+    monkeypatch.setattr(storage, "record_round", stalling)
+    return stalled
 
 
 async def test_a_player_sees_what_is_kept_and_erases_it_while_the_others_keep_their_game(
@@ -129,14 +142,7 @@ async def test_a_player_who_left_mid_round_is_erased_from_the_round_a_bot_finish
     storage = bot.storage
     assert storage is not None and table.game_row_id is not None
     game_row = table.game_row_id
-    stalled = asyncio.Event()
-    record_round = storage.record_round
-
-    async def stalling(*args: Any, **kwargs: Any) -> Any:
-        await stalled.wait()
-        return await record_round(*args, **kwargs)
-
-    monkeypatch.setattr(storage, "record_round", stalling)
+    stalled = stall_rounds(storage, monkeypatch)
     await leave_game(bob.user)
     await play_until(fake, clock, [alice], lambda: game.phase is Phase.GAME_OVER)
     assert table.holds_results_of(bob.user.id) and not table.closed
@@ -291,14 +297,7 @@ async def test_a_server_erased_just_after_its_table_closed_waits_for_its_last_re
     bot, alice, bob, table, game = await alice_and_bob_stored(fake, clock, tmp_path, "rounds:1")
     storage = bot.storage
     assert storage is not None
-    stalled = asyncio.Event()
-    record_round = storage.record_round
-
-    async def stalling(*args: Any, **kwargs: Any) -> Any:
-        await stalled.wait()
-        return await record_round(*args, **kwargs)
-
-    monkeypatch.setattr(storage, "record_round", stalling)
+    stalled = stall_rounds(storage, monkeypatch)
     await play_until(fake, clock, [alice, bob], lambda: game.phase is Phase.GAME_OVER)
     await alice.user.slash("president end")  # back to the lobby
     await alice.user.slash("president end")  # the table closes

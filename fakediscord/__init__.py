@@ -60,7 +60,10 @@ Permissions and old messages::
 Servers: ``fake.add_guild("Le Cercle", locale="fr")`` with ``fake.add_channel(guild, "cartes")``;
 ``add_guild(..., bot=False)`` is a server that added only the app's commands (its
 interactions reach the bot, no channel route is allowed) until ``fake.invite_bot(guild)``;
-``fake.remove_bot(guild)`` kicks the bot, ``fake.delete_channel(channel)`` deletes a channel.
+``fake.remove_bot(guild)`` kicks the bot, ``fake.delete_channel(channel)`` deletes a channel;
+``fake.start_outage(guild)`` and ``fake.end_outage(guild)`` make a server unavailable and
+available again (GUILD_DELETE with ``unavailable``, then GUILD_CREATE; a bot connecting
+during the outage gets the GUILD_DELETE instead of its GUILD_CREATE).
 
 Moderators: ``fake.ban(guild, bob)`` and ``fake.kick(guild, bob)`` remove a member, the bot
 told as Discord tells it (GUILD_BAN_ADD, GUILD_AUDIT_LOG_ENTRY_CREATE) only with the

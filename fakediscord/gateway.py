@@ -215,9 +215,15 @@ class Gateway:
         An interaction is an event of the second kind: Discord delivers INTERACTION_CREATE
         to one connection, and a bot that is answering it twice (or a stopping bot that is
         still connected) would be a bug the fake must not create. Routing by shard is what
-        makes a process of a sharded bot see only its own guilds' clicks.
+        makes a process of a sharded bot see only its own guilds' clicks. Nothing but its
+        GUILD_CREATE and GUILD_DELETE is sent of a guild in an outage.
         """
         guild_id = _guild_of(event, data)
+        guild = self._world.guilds.get(guild_id) if guild_id is not None else None
+        if guild is not None and not guild.available and event not in GUILD_EVENTS:
+            # During an outage nothing of the guild reaches the bot: the GUILD_CREATE that
+            # ends it describes the guild as it then is (`FakeDiscord.end_outage`).
+            return
         for connection in self._connections:
             session = connection.session
             if connection.ws.closed or session is None or not session.owns(guild_id):
@@ -348,8 +354,15 @@ class Gateway:
                 "_trace": ["fakediscord"],
             },
         )
+        # "Guilds that are unavailable due to an outage will send a Guild Delete event"
+        # instead of the GUILD_CREATE that backfills the others (Guild Create,
+        # https://discord.com/developers/docs/events/gateway-events#guild-create).
         for guild in joined:
-            self._dispatch_to(connection, "GUILD_CREATE", guild_payload(world, guild))
+            if guild.available:
+                self._dispatch_to(connection, "GUILD_CREATE", guild_payload(world, guild))
+            else:
+                self._dispatch_to(connection, "GUILD_DELETE",
+                                  {"id": str(guild.id), "unavailable": True})
 
     def _bot_guilds(self) -> list[Any]:
         world = self._world

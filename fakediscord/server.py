@@ -269,6 +269,7 @@ class FakeDiscord:
             g.id
             for g in self.world.guilds.values()
             if self.world.bot.id in g.members and (g.id >> SHARD_SHIFT) % count in shards
+            and g.available
         ]
         while any((g := client.get_guild(i)) is None or g.unavailable for i in joined):
             await asyncio.sleep(0.001)
@@ -425,6 +426,26 @@ class FakeDiscord:
     def invite_bot(self, guild: Guild) -> None:
         """The bot is invited back into ``guild``: GUILD_CREATE, as for any guild it joins."""
         guild.members[self.world.bot.id] = self.clock.now()
+        self.gateway.dispatch("GUILD_CREATE", guild_payload(self.world, guild),
+                              intent=INTENT_GUILDS)
+
+    def start_outage(self, guild: Guild) -> None:
+        """Discord loses ``guild`` for a while: GUILD_DELETE with ``unavailable`` ("true if
+        this guild is unavailable due to an outage", Guild Delete,
+        https://discord.com/developers/docs/events/gateway-events#guild-delete), and a bot
+        that connects meanwhile gets that GUILD_DELETE instead of the guild's GUILD_CREATE.
+        Until :meth:`end_outage` no other event of the guild reaches the bot (its
+        interactions included: do not click there meanwhile); the fake's routes keep
+        answering, so a test sees from :attr:`calls` whether the bot sent anything there."""
+        guild.available = False
+        self.gateway.dispatch("GUILD_DELETE", {"id": str(guild.id), "unavailable": True},
+                              intent=INTENT_GUILDS)
+
+    def end_outage(self, guild: Guild) -> None:
+        """``guild`` is back: GUILD_CREATE, sent "when a guild becomes available again to the
+        client" (Guild Create, same page), with ``unavailable`` false, which is what
+        discord.py reports as ``on_guild_available``."""
+        guild.available = True
         self.gateway.dispatch("GUILD_CREATE", guild_payload(self.world, guild),
                               intent=INTENT_GUILDS)
 

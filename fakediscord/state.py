@@ -69,7 +69,8 @@ class Guild:
     the server's other roles (id → name and permissions), ``bot_roles`` those of them the
     bot holds;
     ``timeouts`` maps the members a moderator timed out to when their timeout ends; ``bans``
-    holds the users banned from it."""
+    holds the users banned from it; ``available`` is false during an outage
+    (`FakeDiscord.start_outage`)."""
 
     id: int
     name: str
@@ -84,6 +85,7 @@ class Guild:
     bot_roles: set[int] = field(default_factory=set)
     timeouts: dict[int, datetime] = field(default_factory=dict)
     bans: set[int] = field(default_factory=set)
+    available: bool = True
 
 
 @dataclass

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -91,9 +91,9 @@ class Publisher:
         self._told_attach: set[int] = set()
         self.rendering = 0  # charts being drawn in worker threads (the bot reports them as busy)
         # The servers of the tables restored at start, until the gateway has described them
-        # (READY, after their GUILD_CREATEs): a channel locked or closed to the bot while it
-        # was down would refuse the restored tables' first edits, so nothing is sent there
-        # before (`unseen`, `seen`).
+        # (their GUILD_CREATE), and servers in an outage until it ends: a channel locked or
+        # closed to the bot meanwhile would refuse the tables' first edits, so nothing is
+        # sent there before (`unseen`, `seen`).
         self._unseen: set[int] = set()
 
     # ------------------------------------------------------------------ service hooks
@@ -102,13 +102,12 @@ class Publisher:
         """Hold the channel posts of these servers' tables until `seen`."""
         self._unseen |= guild_ids
 
-    def seen(self, which: Callable[[int], bool] = lambda guild_id: True) -> set[int]:
-        """The gateway has described these held servers (`which`; all of them at READY):
-        their tables may post again, once told whether their channel lets them. Returns
-        the servers released."""
-        released = {guild_id for guild_id in self._unseen if which(guild_id)}
-        self._unseen -= released
-        return released
+    def seen(self, guild_id: int) -> bool:
+        """The gateway has described this server: its tables may post again, once told
+        whether their channel lets them. Whether it was held."""
+        held = guild_id in self._unseen
+        self._unseen.discard(guild_id)
+        return held
 
     async def flush(self, table: Table) -> None:
         if table.closed or table.id in self._blocked or table.guild_id in self._unseen:

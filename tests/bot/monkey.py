@@ -128,6 +128,9 @@ class Monkey:
         if roll < 0.01:
             await self.restart()
             return
+        if roll < 0.015:
+            await self.outage()
+            return
         if roll < 0.06:
             await self.burst()
             return
@@ -293,6 +296,22 @@ class Monkey:
         self.bot = await restart(self.fake, self.clock, self.live, self.url)
         await self.check_stored("after the restart")
         self.check_world("restart")
+
+    async def outage(self) -> None:
+        """Discord loses the server for a while (nobody can click there meanwhile): the
+        clock jumps, the bot may restart, and once the server is back every table must
+        hold as after any step."""
+        self.done["outage"] += 1
+        guild = self.fake.guild
+        self.fake.start_outage(guild)
+        await self.settled("an outage")
+        self.clock.advance(self.rng.choice(JUMPS))
+        await self.settled("a jump in an outage")
+        if self.rng.random() < 0.3:
+            await self.restart()
+        self.fake.end_outage(guild)
+        await self.settled("an outage's end")
+        self.check_world("an outage")
 
     # ------------------------------------------------------------------ what users do
 
@@ -480,9 +499,11 @@ class Monkey:
             self.fail(f"messages {pinging} may ping, after {said}")
 
     def roles_shown(self, table: Table) -> list[str]:
-        """The roles on the table message, once its latest redraw has gone out."""
+        """The roles on the table message, once its latest redraw has gone out (none goes
+        out while Discord has lost the server)."""
         message = self.fake.world.messages.get(table.table_message_id or 0)
-        if message is None or not self.live.service.coalescer.idle(table.id):
+        if message is None or not self.live.service.coalescer.idle(table.id) \
+                or not self.fake.guild.available:
             return []
         return role_problems(table, message.content)
 

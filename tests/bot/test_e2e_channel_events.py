@@ -2,8 +2,9 @@
 Locking its thread or taking a permission away (THREAD_UPDATE, CHANNEL_UPDATE) stops the
 table before any call is refused; unlocking or giving it back resumes the table at once,
 and a host who had been told it stopped is told it picks up again, in their language.
-Changes made while the bot was down are read from the gateway's description of the server
-before a restored table sends anything; a role's change counts as an overwrite's. Opening,
+Changes made while the bot was down, or while Discord had lost the server (an outage), are
+read from the gateway's description of the server before a table sends anything there; a
+role's change counts as an overwrite's. Opening,
 starting or replaying a table in a locked thread is refused up front."""
 
 from __future__ import annotations
@@ -243,4 +244,88 @@ async def test_no_game_is_replayed_in_a_locked_thread(
     await marie.slash("president replay")
     assert told(marie, refused) == 2
     assert table.game is game and game.phase is Phase.GAME_OVER
+    fake.assert_no_errors()
+
+
+def sent_to(fake: FakeDiscord, mark: int, channel: Channel) -> int:
+    """How many REST calls since ``mark`` went to ``channel``."""
+    return sum(f"/channels/{channel.id}/" in call.path for call in fake.calls_since(mark))
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_server_out_at_restart_is_waited_for_and_costs_no_refused_call(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, locale: str
+) -> None:
+    """Send Messages is taken from the bot in #general while it is being redeployed, and
+    Discord has lost the server when it comes back: the restarted bot gets a GUILD_DELETE
+    saying it is unavailable instead of its GUILD_CREATE, and the restored table sends
+    nothing there until the server is back. The GUILD_CREATE that ends the outage says
+    Send Messages is gone: not one call is refused. marie is told at her next click, and
+    Send Messages given back resumes the table."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = fake.add_user("marie", locale=locale)
+    await fake.settle()
+    table = await host_against_bots(bot, marie, "classic", 2)
+    await tick(fake, clock, 1)
+    await asyncio.gather(*bot.service.outbox.pending(), return_exceptions=True)  # as `restart`
+    await fake.disconnect(bot)
+    fake.set_bot_permissions(fake.channel, send_messages=False)  # nobody hears it
+    fake.start_outage(fake.guild)
+    mark = fake.mark()
+    again = await connect_bot(fake, clock, url, bot_pause=1.0)
+    await play_a_minute(fake, clock)
+    assert sent_to(fake, mark, fake.channel) == 0
+
+    fake.end_outage(fake.guild)
+    await fake.settle()
+    await play_a_minute(fake, clock)
+    fake.assert_no_errors()  # no post or edit refused (50013)
+    assert fake.invalid_requests() == 0
+    restored = table_of(again, marie)
+    board = message(marie, restored.table_message_id)
+    await marie.click(board, cid(restored, "hand"))
+    permission = t(locale, "perm.send_messages")
+    assert told(marie, "⚠️ " + t(locale, "err.cannot_post", permission=permission)) == 1
+
+    fake.set_bot_permissions(fake.channel, send_messages=True)
+    await fake.settle()
+    await tick(fake, clock, 1)  # the refresh the coalescer spaces by up to a second
+    assert message(marie, restored.table_message_id).content != board.content
+    assert told(marie, t(locale, "table.resumed")) == 1
+    assert table.id == restored.id
+    await fake.disconnect(again)
+    fake.assert_no_errors()
+
+
+async def test_an_outage_holds_the_posts_and_its_end_redraws_the_table_as_it_then_is(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock
+) -> None:
+    """Discord loses the server mid-game: the bots play on, and nothing is sent there
+    until it is back; then the table is redrawn at once, as it then is. A second outage
+    hides Send Messages taken away meanwhile: its end tells it, and not one call is
+    refused."""
+    marie = fake.add_user("marie", locale="fr")
+    table = await host_against_three_bots(instant, marie, "rounds:3")
+    await tick(fake, clock, 1)
+    board = message(marie, table.table_message_id)
+    fake.start_outage(fake.guild)
+    await fake.settle()
+    mark = fake.mark()
+    await play_a_minute(fake, clock)
+    assert sent_to(fake, mark, fake.channel) == 0
+    fake.end_outage(fake.guild)
+    await fake.settle()
+    await tick(fake, clock, 1)  # the refresh the coalescer spaces by up to a second
+    assert sent_to(fake, mark, fake.channel) > 0
+    assert message(marie, table.table_message_id).content != board.content
+
+    fake.start_outage(fake.guild)
+    await fake.settle()
+    fake.set_bot_permissions(fake.channel, send_messages=False)  # not heard: the server is out
+    await play_a_minute(fake, clock)
+    fake.end_outage(fake.guild)
+    await fake.settle()
+    await play_a_minute(fake, clock)
+    assert fake.invalid_requests() == 0
     fake.assert_no_errors()

@@ -4,6 +4,7 @@ the feature that owns the action; refusals become one ephemeral line in the user
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -235,31 +236,60 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         await self.bot.service.removed_from_guild(guild.id)
 
     @commands.Cog.listener()
-    async def on_ready(self) -> None:
-        """Tables restored from storage in a server the bot was removed from while it was
-        down: Discord no longer lists that server among the bot's, unavailable ones included.
-        The tables restored at start, whose posts waited for the gateway to describe their
-        server (`Publisher.unseen`), learn from the cache whether they may post; a server
-        still unavailable posts as before, its refused calls telling what changed."""
-        for guild_id in {table.guild_id for table in self.bot.service.registry.tables()}:
-            if guild_id is not None and self.bot.get_guild(guild_id) is None:
-                await self.bot.service.removed_from_guild(guild_id)
-        for guild_id in self.bot.publisher.seen():
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        """The gateway has described a server (its GUILD_CREATE, at start or after an
+        outage): its tables whose posts waited for that (`Publisher.unseen`) learn from the
+        cache whether they may post, and are redrawn where they may."""
+        await self._described(guild.id)
+
+    @commands.Cog.listener()
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        """A GUILD_CREATE that does not say the server was unavailable: discord.py reports
+        it as a join, but it describes the server all the same."""
+        await self._described(guild.id)
+
+    @commands.Cog.listener()
+    async def on_guild_unavailable(self, guild: discord.Guild) -> None:
+        """An outage (GUILD_DELETE with `unavailable`, Guild Delete,
+        https://discord.com/developers/docs/events/gateway-events#guild-delete): what
+        changes there meanwhile reaches the bot only in the GUILD_CREATE that ends it, so
+        the server's tables post nothing until then, and a channel locked or a permission
+        taken during the outage costs no refused call."""
+        self.bot.publisher.unseen({guild.id})
+
+    async def _described(self, guild_id: int) -> None:
+        if self.bot.publisher.seen(guild_id):
             await self._recheck(guild_id, held=True)
 
     @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Tables restored from storage in a server the bot was removed from while it was
+        down: Discord no longer lists that server among the bot's, unavailable ones included.
+        The others' servers are described by their GUILD_CREATE (`on_guild_available`), or
+        stay held while in an outage, until it ends."""
+        await self._ready(lambda guild_id: True)
+
+    @commands.Cog.listener()
     async def on_shard_ready(self, shard_id: int) -> None:
-        """One shard of a sharded process has received its servers: their restored tables
-        need not wait for the other shards, which start 5 s apart. A server missing from
-        the shard's is one the bot was removed from while down (as at READY). A server's
-        shard is "shard_id = (guild_id >> 22) % num_shards" (Sharding,
-        https://discord.com/developers/docs/events/gateway#sharding)."""
+        """One shard of a sharded process has received its servers (as at READY, for that
+        shard's). A server's shard is "shard_id = (guild_id >> 22) % num_shards"
+        (Sharding, https://discord.com/developers/docs/events/gateway#sharding)."""
         count = self.bot.shard_count or 1
-        for guild_id in self.bot.publisher.seen(lambda guild: (guild >> 22) % count == shard_id):
-            if self.bot.get_guild(guild_id) is None:
+        await self._ready(lambda guild_id: (guild_id >> 22) % count == shard_id)
+
+    async def _ready(self, which: Callable[[int], bool]) -> None:
+        """A server the cache holds, available, is released here too: discord.py drops the
+        `on_guild_available` of a GUILD_CREATE parsed just as it stops waiting for them
+        (`ConnectionState._delay_ready`), though the cache has it."""
+        for guild_id in {table.guild_id for table in self.bot.service.registry.tables()}:
+            if guild_id is None or not which(guild_id):
+                continue
+            guild = self.bot.get_guild(guild_id)
+            if guild is None:
+                self.bot.publisher.seen(guild_id)
                 await self.bot.service.removed_from_guild(guild_id)
-            else:
-                await self._recheck(guild_id, held=True)
+            elif not guild.unavailable:
+                await self._described(guild_id)
 
     # ------------------------------------------------------------------ lobby
 

@@ -112,7 +112,8 @@ class Finished:
 async def stored_problems(url: str, finished: Iterable[Finished]) -> list[str]:
     """Each finished game is stored once: one game row, ended, its rounds once each with the
     points its table announced, its winners marked; and each player's ratings count the
-    rated rounds stored for them, no more, no fewer."""
+    rated rounds stored for them, no more, no fewer (a bot's seat that finished a round for
+    a player who left is stored under their id, unrated for them)."""
     engine = create_async_engine(url)
     problems = []
     try:
@@ -157,7 +158,7 @@ async def stored_problems(url: str, finished: Iterable[Finished]) -> list[str]:
             rated = {user: int(n) for user, n in (await db.execute(
                 select(RoundResult.user_id, func.count())
                 .join(Round, Round.id == RoundResult.round_id)
-                .where(Round.rated, RoundResult.user_id.is_not(None))
+                .where(Round.rated, RoundResult.user_id.is_not(None), ~RoundResult.is_bot)
                 .group_by(RoundResult.user_id)
             )).all() if user is not None}
             counted = {int(user): int(n) for user, n in (await db.execute(

@@ -61,13 +61,13 @@ class Rounds(Tricks):
         end = self.rules.game_end
         if end.kind == "rounds" and end.n is not None and self.round_no >= end.n:
             self._end_game(self._leaders(), False, events)
-        elif end.kind == "target" and end.n is not None:
-            reached = [s for s in ranking if self.points[s] >= end.n]
-            if reached:
-                best = max(self.points[s] for s in reached)
-                # Ranking order breaks ties: when P and VP both reach the target, P wins.
-                self._end_game((next(s for s in reached if self.points[s] == best),), False,
-                               events)
+        elif end.kind == "target" and end.n is not None \
+                and any(self.points[s] >= end.n for s in ranking):
+            winners = self._leaders()
+            if self.rules.target_tie == "ranking":
+                # presi: when P and VP both reach the target, P wins.
+                winners = (next(s for s in ranking if s in winners),)
+            self._end_game(winners, False, events)
 
     def _leaders(self) -> tuple[int, ...]:
         seats = [s for s in range(self.seats) if self.active[s]]

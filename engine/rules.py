@@ -210,8 +210,8 @@ class KnobSpec:
 
 
 # Group by group, in the order hosts and readers see them. seats_grow, vs_bots, role_names,
-# vp_at_three, low_gives, deal_extras, reseat_by_rank and timeout_action are facts RULES.md
-# states per preset rather than named knobs.
+# vp_at_three, low_gives, deal_extras, reseat_by_rank, timeout_action and target_tie are facts
+# RULES.md states per preset rather than named knobs.
 _TRICKS, _TABLE = KnobGroup.TRICKS, KnobGroup.TABLE
 _SPECS = [
     KnobSpec("deck", _TRICKS, "choice", tuple(d.value for d in Deck)),
@@ -251,6 +251,10 @@ _SPECS = [
     KnobSpec("low_gives", _TABLE, "choice", ("auto", "pick")),
     KnobSpec("points", _TABLE, "points", min=0, max=99),
     KnobSpec("game_end", _TABLE, "game_end"),
+    # RULES §8: « Players tied on the highest total are joint winners », save presi's « if P
+    # and VP both reach 11 in the same round, P wins » (its seed: « c'est le Président qui
+    # gagne »): the round's ranking breaks a tie at the target there.
+    KnobSpec("target_tie", _TABLE, "choice", ("joint", "ranking")),
     KnobSpec("fast", _TABLE, "bool"),
     KnobSpec("turn_seconds", _TABLE, "int", min=5, max=600),
     KnobSpec("fast_seconds", _TABLE, "int", min=3, max=120),
@@ -275,6 +279,7 @@ APPLIES: dict[str, Callable[[Rules], bool]] = {
     "turn_seconds": lambda r: not r.fast,  # fast mode has one common timer instead
     "autopilot_after_timeouts": lambda r: not r.fast,
     "leave_grace_seconds": lambda r: r.on_leave == "wait_then_cancel",
+    "target_tie": lambda r: r.game_end.kind == "target",
     "seats_grow": lambda r: r.min_players < r.max_players,  # else every seat opens anyway
     "vp_at_three": lambda r: r.min_players <= 3,
 }
@@ -289,6 +294,7 @@ _COMMON: dict[str, object] = {
     "autopilot_after_timeouts": None, "on_leave": "bot", "leave_grace_seconds": 60,
     "vp_at_three": False, "low_gives": "auto", "deal_extras": "from_last",
     "reseat_by_rank": False, "timeout_action": "pass", "game_end": "rounds:5",
+    "target_tie": "joint",
     "points": "P3 VP2 N1 VL0 L0",
 }
 
@@ -305,7 +311,8 @@ PRESETS: dict[str, dict[str, object]] = {
         "on_equal": "skip_next", "finishing_closes_trick": True, "closing_rank": "none",
         "top_single": "2O", "finish_penalty": "none", "first_opener": "three_of_oros",
         "exchange_return": "weakest", "exchange_blind": True, "points": "P2 VP1 N0 VL0 L0",
-        "game_end": "target:11", "on_leave": "wait_then_cancel", "role_names": "presi",
+        "game_end": "target:11", "target_tie": "ranking", "on_leave": "wait_then_cancel",
+        "role_names": "presi",
         "vp_at_three": True, "low_gives": "pick", "deal_extras": "rotate",
         "seats_grow": True, "vs_bots": 2,
     },
@@ -370,6 +377,7 @@ class Rules:
     exchange_blind: bool
     points: Mapping[str, int] = field(hash=False)
     game_end: GameEnd
+    target_tie: str
     turn_seconds: int
     exchange_seconds: int
     fast: bool

@@ -312,9 +312,8 @@ PRESETS: dict[str, dict[str, object]] = {
         "top_single": "2O", "finish_penalty": "none", "first_opener": "three_of_oros",
         "exchange_return": "weakest", "exchange_blind": True, "points": "P2 VP1 N0 VL0 L0",
         "game_end": "target:11", "target_tie": "ranking", "on_leave": "wait_then_cancel",
-        "role_names": "presi",
-        "vp_at_three": True, "low_gives": "pick", "deal_extras": "rotate",
-        "seats_grow": True, "vs_bots": 2,
+        "role_names": "presi", "vp_at_three": True, "low_gives": "pick",
+        "deal_extras": "rotate", "seats_grow": True, "vs_bots": 2,
     },
     "proletario": {
         **_COMMON, "deck": "french54", "min_players": 4, "max_players": 4, "bots_fill": True,

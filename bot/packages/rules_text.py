@@ -154,7 +154,8 @@ def end_line(locale: LocaleLike, rules: Rules) -> str:
     if end.kind == "rounds" and end.n is not None:
         return t(locale, "howto.end.rounds", rounds=plural(locale, "game_end.rounds", end.n))
     if end.kind == "target" and end.n is not None:
-        return t(locale, "howto.end.target", points=plural(locale, "game_end.points", end.n))
+        return t(locale, f"howto.end.target.{rules.target_tie}",
+                 points=plural(locale, "game_end.points", end.n))
     return t(locale, "howto.end.unlimited")
 
 

@@ -15,7 +15,7 @@ from bot.packages.game.hand import hand_screen
 from bot.packages.game.hand_plays import option_value, parse_option
 from bot.packages.game.table_message import table_screen
 from bot.packages.lobby.display import lobby_screen
-from bot.packages.rules_text import knob_value
+from bot.packages.rules_text import end_line, knob_value
 from bot.tables.service import TableError
 from bot.tables.table import LogEntry, Player, Table
 from engine import Card, Game, GreedyPlayer, Phase, Rules
@@ -350,3 +350,17 @@ def test_too_late_names_who_played_and_no_one_when_nobody_did() -> None:
         "⚠️ " + t("fr", "err.too_late", name="p1")
     refused = refusal("fr", table, TableError("engine.stale", by=None))
     assert refused == "⚠️ " + t("fr", "err.too_late_trick") and "?" not in refused
+
+
+@pytest.mark.parametrize("locale", ["fr", "en"])
+def test_the_end_of_a_game_to_a_target_says_how_a_tie_is_decided(locale: str) -> None:
+    """A tie at the target is a shared win, save where the round's places decide it
+    (presi's « P wins »): the rules' summary says which, in the reader's language."""
+    classic = Rules.preset("classic", game_end="target:11")
+    presi = Rules.preset("presi")
+    assert presi.game_end == classic.game_end
+    points = {"fr": "11 points", "en": "11 points"}[locale]
+    assert end_line(locale, classic) == t(locale, "howto.end.target.joint", points=points)
+    assert end_line(locale, presi) == t(locale, "howto.end.target.ranking", points=points)
+    assert end_line(locale, classic) != end_line(locale, presi)
+    assert end_line(locale, classic.replace(target_tie="ranking")) == end_line(locale, presi)

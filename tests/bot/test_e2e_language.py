@@ -34,7 +34,7 @@ async def test_a_community_server_in_french_gets_french_tables(
     lobby = message(john, table.lobby_message_id)
     assert "Table de Président" in lobby.content
     await john.click(lobby, cid(table, "start"))  # refused: in John's own language
-    assert "At least 3 players are needed" in john.last_ephemeral().content
+    assert "At least 3 players, bots included, are needed" in john.last_ephemeral().content
     await john.click(lobby, cid(table, "addbot"))
     await john.click(lobby, cid(table, "addbot"))
     await john.click(lobby, cid(table, "start"))

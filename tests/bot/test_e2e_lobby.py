@@ -208,7 +208,7 @@ async def test_refusals_in_the_lobby_lead_with_a_warning_sign(
     assert bob.last_ephemeral().content.startswith("⚠️ C’est réservé à l’hôte")
     await alice.click(lobby, cid(table, "start"))
     assert alice.last_ephemeral().content == \
-        "⚠️ At least 3 players are needed to start (1 seated)."
+        "⚠️ At least 3 players, bots included, are needed to start (1 seated)."
     await marie.slash("president create")
     assert marie.last_ephemeral().content.startswith(
         "⚠️ Une table est déjà ouverte dans ce salon")

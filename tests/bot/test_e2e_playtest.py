@@ -502,7 +502,7 @@ async def test_rules_explain_the_game_and_list_only_knobs_that_apply(
     await marie.slash("president rules")
     page = marie.last_ephemeral().text
     assert french("Des plus faibles aux plus fortes : 3 4 5 6 7 8 9 10 V D R A 2") in page
-    assert (french("Le pli se ferme quand tous les autres ont passé, sur la meilleure carte "
+    assert (french("Le pli se ferme quand tout le reste de la table a passé, sur la meilleure carte "
             "(le 2 ; le 3 en révolution) ou sur quatre cartes de même valeur d’affilée")) in page
     assert french("révolution : un carré inverse l’ordre") in page
     assert "Les réglages sont ceux du préréglage." in page
@@ -737,7 +737,7 @@ async def test_rules_tell_the_exchange_the_points_and_the_end_of_the_game(
         "Blind: the high roles give back without seeing what they receive; the cards move "
         "once everyone has given.",
         "🏁 First to 11 points wins; if several reach it in the same round, the highest total "
-        "wins, then the better placed in that round.",
+        "wins, then the better place in that round.",
     ):
         assert line in page.split("\n"), line
     assert "blind exchange" not in page  # said once, in the exchange

@@ -299,7 +299,7 @@ async def test_a_target_no_role_scores_toward_is_refused(
 
 
 @pytest.mark.parametrize(("locale", "closes"), [
-    ("fr", "✋ Le pli se ferme quand tous les autres ont passé, sur un 2 ou sur quatre cartes "
+    ("fr", "✋ Le pli se ferme quand tout le reste de la table a passé, sur un 2 ou sur quatre cartes "
      "de même valeur d’affilée."),
     ("en", "✋ A trick closes when everyone else has passed, on a 2 or on four cards of one "
      "value in a row."),

@@ -260,7 +260,7 @@ async def test_settings_and_queue_lines_read_as_english(
         "✅ Bots added from now on play at the hard level."
     await president.service.set_rules(table, alice.id, table.rules.replace(four_closes=True))
     await alice.slash("president settings")
-    assert "✏️ **Four of a kind close the trick**: on (preset: off)" in \
+    assert "✏️ **Four of one value in a row close the trick**: on (preset: off)" in \
         alice.last_ephemeral().text.split("\n")
     for _ in range(3):
         await president.service.add_bot(table, alice.id)

@@ -65,7 +65,7 @@ async def test_a_player_sees_what_is_kept_and_erases_it_while_the_others_keep_th
     shown = alice.user.last_ephemeral().text
     assert shown.startswith("🔒 What this bot keeps about you\n")
     assert "Kept now, on every server: your name, 1 game, 1 round and 1 rating." in shown
-    assert "`/president forget`" in shown and "« Erased player »" in shown
+    assert "`/president forget`" in shown and "“Erased player”" in shown
 
     # At her table still: she is asked to leave it first, and nothing is erased.
     await alice.user.slash("president forget")

@@ -142,7 +142,7 @@ async def test_unauthorised_foreign_and_stale_clicks_are_refused(
     await bob.click(lobby, cid(table, "settings"))
     assert "Only the host" in bob.last_ephemeral().content
     await alice.click(lobby, cid(table, "start"))
-    assert "At least 3 players are needed to start (2 seated)" in alice.last_ephemeral().content
+    assert "At least 3 players, bots included, are needed to start (2 seated)" in alice.last_ephemeral().content
     await alice.slash("president hand")
     assert "No game is running at this table." in alice.last_ephemeral().content
 

@@ -256,6 +256,9 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         the server's tables post nothing until then, and a channel locked or a permission
         taken during the outage costs no refused call."""
         self.bot.publisher.unseen({guild.id})
+        held = len(self.bot.service.registry.in_guild(guild.id))
+        log.info("server %s unavailable (outage): %d table(s) post nothing until it is back",
+                 guild.id, held)
 
     async def _described(self, guild_id: int) -> None:
         if self.bot.publisher.seen(guild_id):

@@ -18,7 +18,7 @@ from bot.client import PresidentBot
 from bot.i18n import t
 from bot.tables.table import TOKEN_LIFETIME, Table
 from engine import Phase
-from fakediscord import FakeDiscord, TestUser
+from fakediscord import FakeDiscord, Message, TestUser
 from fakediscord.state import Channel
 
 from .conftest import LinkedClock
@@ -52,6 +52,18 @@ async def play_a_minute(fake: FakeDiscord, clock: LinkedClock) -> None:
     """Timers and bots keep playing for a minute."""
     for _ in range(60):
         await tick(fake, clock, 1)
+
+
+async def resumed(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot, marie: TestUser,
+                  board: Message, locale: str) -> None:
+    """What stopped marie's table was just undone: the gateway says so, the table is
+    redrawn at once (``board`` was its message then), and marie, who had been told it
+    stopped, is told it picks up again."""
+    await fake.settle()
+    await tick(fake, clock, 1)  # the refresh the coalescer spaces by up to a second
+    table = table_of(bot, marie)
+    assert message(marie, table.table_message_id).content != board.content
+    assert told(marie, t(locale, "table.resumed")) == 1
 
 
 def told(user: TestUser, text: str) -> int:
@@ -185,11 +197,8 @@ async def test_a_lock_made_while_the_bot_was_down_costs_no_refused_call(
     assert told(marie, "⚠️ " + t(locale, "err.thread_locked")) == 1
 
     fake.lock_thread(thread, locked=False)
-    await fake.settle()
-    await tick(fake, clock, 1)  # the refresh the coalescer spaces by up to a second
-    assert message(marie, restored.table_message_id).content != board.content
-    assert told(marie, t(locale, "table.resumed")) == 1
-    assert table.id == restored.id
+    await resumed(fake, clock, again, marie, board, locale)
+    assert table.id == table_of(again, marie).id
     await fake.disconnect(again)
     fake.assert_no_errors()
 
@@ -289,11 +298,8 @@ async def test_a_server_out_at_restart_is_waited_for_and_costs_no_refused_call(
     assert told(marie, "⚠️ " + t(locale, "err.cannot_post", permission=permission)) == 1
 
     fake.set_bot_permissions(fake.channel, send_messages=True)
-    await fake.settle()
-    await tick(fake, clock, 1)  # the refresh the coalescer spaces by up to a second
-    assert message(marie, restored.table_message_id).content != board.content
-    assert told(marie, t(locale, "table.resumed")) == 1
-    assert table.id == restored.id
+    await resumed(fake, clock, again, marie, board, locale)
+    assert table.id == table_of(again, marie).id
     await fake.disconnect(again)
     fake.assert_no_errors()
 

@@ -33,7 +33,7 @@ class BotTurns:
     def schedule(self, table: Table) -> None:
         key = (table.id, "bot")
         game = table.game
-        if game is None or autoplay.next_seat(game) is None:
+        if game is None or autoplay.next_seat(game) is None or table.paused_since is not None:
             self.scheduler.cancel(key)
             return
         if self.scheduler.deadline(key) is None:

@@ -38,6 +38,11 @@ class Deadlines:
             return
         if timer.serial == table.timer_serial and self.scheduler.deadline(key) is not None:
             return
+        if table.paused_since is not None:
+            # Nobody can act: a timer started meanwhile starts its count when they can.
+            if timer.serial != table.timer_serial:
+                table.timer_serial, table.timer_deadline = timer.serial, None
+            return
         if timer.serial != table.timer_serial or table.timer_deadline is None:
             table.timer_serial = timer.serial
             table.timer_deadline = self.clock.now() + timer.seconds
@@ -57,6 +62,8 @@ class Deadlines:
         self.arm_idle(table)
 
     def arm_idle(self, table: Table) -> None:
+        if table.paused_since is not None:
+            return
         self.scheduler.at((table.id, "idle"), table.human_seen + IDLE_CLOSE_SECONDS,
                           lambda: self._idle_over(table))
 

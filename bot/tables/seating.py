@@ -177,6 +177,8 @@ class Seating:
             self._to_lobby(table, None)
 
     def arm_grace(self, table: Table, user_id: int, deadline: float) -> None:
+        if table.paused_since is not None:
+            return
         self.scheduler.at((table.id, "away", user_id), deadline,
                           lambda: self._grace_over(table, user_id))
 

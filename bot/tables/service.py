@@ -543,6 +543,45 @@ class TableService:
                 if user_id in table.away:
                     self.seating.cancel_for_absence(table, user_id, "table.cancelled_gone")
 
+    async def server_lost(self, guild_id: int) -> None:
+        """Discord has lost the server (an outage): none of its players can act, so their
+        clocks wait (`pause`) rather than time them out and hand their seats to the
+        autopilot. Bots do not play on either: the game waits as a whole."""
+        for table in self.registry.in_guild(guild_id):
+            async with table.lock:
+                if not table.closed and table.paused_since is None:
+                    table.paused_since = self.clock.now()
+                    self.deadlines.forget(table, keep_refresh=True)
+                    self.touch(table)
+
+    async def server_back(self, guild_id: int) -> None:
+        """The server is back: every clock its tables' players had left runs on from where
+        it stopped (a timer started meanwhile starts its count now), and the tables say how
+        long they waited."""
+        for table in self.registry.in_guild(guild_id):
+            async with table.lock:
+                since = table.paused_since
+                if table.closed or since is None:
+                    continue
+                now = self.clock.now()
+                waited = now - since
+                table.paused_since = None
+                if table.timer_deadline is not None:
+                    table.timer_deadline += waited
+                table.away = {user: deadline + waited for user, deadline in table.away.items()}
+                for user_id, deadline in table.away.items():
+                    self.seating.arm_grace(table, user_id, deadline)
+                # Nobody could act meanwhile: the host's turn and the idle close count on.
+                table.host_seen = min(table.host_seen + waited, now)
+                table.human_seen = min(table.human_seen + waited, now)
+                self.deadlines.arm_idle(table)
+                self.deadlines.arm_turn(table)
+                self.bots.schedule(table)
+                if table.running:
+                    table.remember(LogEntry("ev.paused",
+                                            {"minutes": max(1, round(waited / 60))}))
+                self._changed(table)
+
     async def removed_from_guild(self, guild_id: int) -> None:
         """The bot was removed from a server: its tables there end (`_vanish`). The hands,
         edited through their players' interactions rather than the channel, say so."""

@@ -211,6 +211,9 @@ class Table:
     left_seats: set[int] = field(default_factory=set)  # humans replaced by a bot this round
     timer_serial: int | None = None
     timer_deadline: float | None = None
+    # Since when the table's clocks wait: Discord has lost its server (an outage), so none
+    # of its players can act (`TableService.pause`). None while they run.
+    paused_since: float | None = None
     game_row_id: int | None = None  # storage id of the game being played, once recorded
     game_no: int = 0  # games started at this table: names the game in storage (GameStart)
     # Where the next game's versions start: past every version a control of an earlier game
@@ -408,6 +411,7 @@ class Table:
             "left_seats": sorted(self.left_seats),
             "timer_serial": self.timer_serial,
             "timer_deadline": self.timer_deadline,
+            "paused_since": self.paused_since,
             "game_row_id": self.game_row_id,
             "game_no": self.game_no,
             "next_version": self.next_version,
@@ -451,6 +455,7 @@ class Table:
             left_seats=set(d.get("left_seats", [])),
             timer_serial=d.get("timer_serial"),
             timer_deadline=d.get("timer_deadline"),
+            paused_since=d.get("paused_since"),
             game_row_id=d.get("game_row_id"),
             # Snapshots from before game numbers: a game in play is then the table's first
             # numbered one (its row, if stored, has no number and is found by game_row_id).

@@ -30,6 +30,7 @@ from .e2e import (
     host_against_bots,
     host_against_three_bots,
     let_timers_play,
+    marie_against_three_bots,
     message,
     table_of,
     tick,
@@ -334,4 +335,73 @@ async def test_an_outage_holds_the_posts_and_its_end_redraws_the_table_as_it_the
     await fake.settle()
     await play_a_minute(fake, clock)
     assert fake.invalid_requests() == 0
+    fake.assert_no_errors()
+
+
+async def test_an_outage_stops_the_clocks_and_its_end_runs_them_on(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock
+) -> None:
+    """Discord loses the server while marie has 20 s left to play: nobody there can act,
+    so for ten minutes her clock waits (no timeout, no bot moving, nothing stored as
+    played for her). Once the server is back she has her 20 s again, the table says how
+    long it waited, and her clock then runs out as it would have."""
+    marie, table, game = await marie_against_three_bots(fake, instant, "rounds:3")
+    await fake.settle()
+    now = instant.service.clock.now
+    assert game.to_act == table.seat_of(marie.id) and table.timer_deadline is not None
+    await tick(fake, clock, 10)
+    left = table.timer_deadline - now()
+    version = game.version
+    fake.start_outage(fake.guild)
+    await fake.settle()
+    for _ in range(10):
+        await tick(fake, clock, 60)
+    assert game.version == version and table.paused_since is not None
+
+    fake.end_outage(fake.guild)
+    await fake.settle()
+    assert table.paused_since is None
+    assert table.timer_deadline - now() == pytest.approx(left)
+    assert table.log[-1].key == "ev.paused" and table.log[-1].params == {"minutes": 10}
+    await tick(fake, clock, left - 1)
+    assert game.version == version
+    await tick(fake, clock, 2)
+    assert game.version > version  # her clock ran out: the server played for her
+    fake.assert_no_errors()
+
+
+async def test_the_clocks_still_wait_for_a_server_out_across_a_restart(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """The bot is redeployed during an outage: the restored table keeps waiting (its pause
+    is stored with it) until the server is back, and marie then has the time she had."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = fake.add_user("marie", locale="fr")
+    await fake.settle()
+    table = await host_against_bots(bot, marie, "classic", 2)
+    game = table.game
+    assert game is not None
+    for _ in range(30):
+        if game.to_act == table.seat_of(marie.id):
+            break
+        await tick(fake, clock, 1)
+    assert game.to_act == table.seat_of(marie.id) and table.timer_deadline is not None
+    left = table.timer_deadline - bot.service.clock.now()
+    fake.start_outage(fake.guild)
+    await fake.settle()
+    await asyncio.gather(*bot.service.outbox.pending(), return_exceptions=True)  # as `restart`
+    await fake.disconnect(bot)
+    again = await connect_bot(fake, clock, url, bot_pause=1.0)
+    await play_a_minute(fake, clock)
+    restored = table_of(again, marie)
+    assert restored.game is not None and restored.game.version == game.version
+    assert restored.paused_since is not None
+
+    fake.end_outage(fake.guild)
+    await fake.settle()
+    assert restored.paused_since is None
+    assert restored.timer_deadline is not None
+    assert restored.timer_deadline - again.service.clock.now() == pytest.approx(left)
+    await fake.disconnect(again)
     fake.assert_no_errors()

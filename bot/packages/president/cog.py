@@ -254,13 +254,16 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         https://discord.com/developers/docs/events/gateway-events#guild-delete): what
         changes there meanwhile reaches the bot only in the GUILD_CREATE that ends it, so
         the server's tables post nothing until then, and a channel locked or a permission
-        taken during the outage costs no refused call."""
+        taken during the outage costs no refused call; nobody can play there either, so
+        the tables' clocks wait (`TableService.server_lost`)."""
         self.bot.publisher.unseen({guild.id})
+        await self.bot.service.server_lost(guild.id)
         held = len(self.bot.service.registry.in_guild(guild.id))
-        log.info("server %s unavailable (outage): %d table(s) post nothing until it is back",
+        log.info("server %s unavailable (outage): %d table(s) wait until it is back",
                  guild.id, held)
 
     async def _described(self, guild_id: int) -> None:
+        await self.bot.service.server_back(guild_id)
         if self.bot.publisher.seen(guild_id):
             await self._recheck(guild_id, held=True)
 

@@ -545,7 +545,7 @@ class TableService:
 
     async def server_lost(self, guild_id: int) -> None:
         """Discord has lost the server (an outage): none of its players can act, so their
-        clocks wait (`pause`) rather than time them out and hand their seats to the
+        clocks wait rather than time them out and hand their seats to the
         autopilot. Bots do not play on either: the game waits as a whole."""
         for table in self.registry.in_guild(guild_id):
             async with table.lock:

@@ -212,7 +212,7 @@ class Table:
     timer_serial: int | None = None
     timer_deadline: float | None = None
     # Since when the table's clocks wait: Discord has lost its server (an outage), so none
-    # of its players can act (`TableService.pause`). None while they run.
+    # of its players can act (`TableService.server_lost`). None while they run.
     paused_since: float | None = None
     game_row_id: int | None = None  # storage id of the game being played, once recorded
     game_no: int = 0  # games started at this table: names the game in storage (GameStart)

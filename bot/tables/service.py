@@ -394,12 +394,9 @@ class TableService:
             self.outbox.record_start(table)  # the process stopped before the start was stored
         for pending in table.unstored:  # results whose storing the process did not see end
             self.outbox.store_result(table, pending)
-        for user_id, deadline in table.away.items():
-            self.seating.arm_grace(table, user_id, deadline)
         if table.running:
             self._warm_workers(table)
-        self.deadlines.arm_turn(table)
-        self.bots.schedule(table)
+        self._arm(table)
         table.host_seen = self.clock.now()
         self.deadlines.human_seen(table)
         self._changed(table)
@@ -569,18 +566,23 @@ class TableService:
                 if table.timer_deadline is not None:
                     table.timer_deadline += waited
                 table.away = {user: deadline + waited for user, deadline in table.away.items()}
-                for user_id, deadline in table.away.items():
-                    self.seating.arm_grace(table, user_id, deadline)
                 # Nobody could act meanwhile: the host's turn and the idle close count on.
                 table.host_seen = min(table.host_seen + waited, now)
                 table.human_seen = min(table.human_seen + waited, now)
                 self.deadlines.arm_idle(table)
-                self.deadlines.arm_turn(table)
-                self.bots.schedule(table)
+                self._arm(table)
                 if table.running:
                     table.remember(LogEntry("ev.paused",
                                             {"minutes": max(1, round(waited / 60))}))
                 self._changed(table)
+
+    def _arm(self, table: Table) -> None:
+        """Schedule the table's clocks from its stored deadlines (leavers' grace, its
+        timer) and its bots' next move, as after a restart or an outage."""
+        for user_id, deadline in table.away.items():
+            self.seating.arm_grace(table, user_id, deadline)
+        self.deadlines.arm_turn(table)
+        self.bots.schedule(table)
 
     async def removed_from_guild(self, guild_id: int) -> None:
         """The bot was removed from a server: its tables there end (`_vanish`). The hands,

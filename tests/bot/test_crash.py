@@ -19,6 +19,7 @@ import os
 import random
 import re
 import sys
+from collections import deque
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -108,11 +109,20 @@ class Run:
         for _ in range(int(ANSWER_TIMEOUT / 0.005)):
             if condition():
                 return
-            if what != "the socket to close" and self.process is not None \
-                    and self.process.returncode is not None:
-                raise AssertionError(f"the bot process died: see {self.log}")
+            if what != "the socket to close":
+                self.check_alive()
             await asyncio.sleep(0.005)
-        raise AssertionError(f"timed out waiting for {what}; bot log: {self.log}")
+        raise AssertionError(f"timed out waiting for {what}; {self.log_tail()}")
+
+    def check_alive(self) -> None:
+        if self.process is not None and self.process.returncode is not None:
+            raise AssertionError(f"the bot process died; {self.log_tail()}")
+
+    def log_tail(self, lines: int = 40) -> str:
+        """What the bot logged last, for a failure on a machine whose files are gone after."""
+        text = self.log.read_text(errors="replace").splitlines() if self.log.exists() else []
+        kept = [line for line in text if "voice will NOT be supported" not in line]
+        return f"bot log {self.log}, last lines:\n" + "\n".join(kept[-lines:])
 
     async def answered(self, record: InteractionRecord) -> None:
         await self.until(lambda: record.attempted, f"an answer to {record.description}")
@@ -183,17 +193,29 @@ def board(fake: FakeDiscord, needle: str) -> Message | None:
 
 
 class Human:
-    """Plays the first option offered, gives what the bot pre-checks; notes what is
-    confirmed, and lets the run kill the bot right after gifts and fast-mode plays."""
+    """Plays the first option offered, gives what the bot pre-checks, opens their hand again
+    when the table asks; notes what is confirmed, and lets the run kill the bot right after
+    opening a hand, gifts and fast-mode plays."""
 
     def __init__(self, run: Run, user: TestUser) -> None:
         self.run = run
         self.user = user
         self.hand_id: int | None = None
+        self.done: deque[str] = deque(maxlen=8)  # what they did last, for a failure's report
 
     def hand(self) -> Message | None:
         found = [m for m in self.user.visible() if m.id == self.hand_id]
         return found[0] if found else None
+
+    def asked_for_hand(self) -> bool:
+        """The table message asks this player to press My hand: the bot has no live link to
+        their hand, so the one they see will not be redrawn. A kill between a hand's
+        opening and its save loses the link (bot.tables.service.remember_hand); a player
+        then does what the table asks."""
+        table_message = board(self.run.fake, ":hand:")
+        return table_message is not None and any(
+            line.startswith("🔔") and self.user.name in line
+            for line in table_message.content.splitlines())
 
     async def open_hand(self) -> bool:
         table_message = board(self.run.fake, ":hand:")
@@ -203,11 +225,12 @@ class Human:
         record = await self.user.click(table_message, cid, settle=False)
         await self.run.answered(record)
         self.hand_id = self.user.last_ephemeral().id
+        await self.run.maybe_kill(0.15)  # shown, maybe not saved yet
         return True
 
     async def act(self) -> bool:
         shown = self.hand()
-        if shown is None:
+        if shown is None or self.asked_for_hand():
             return await self.open_hand()
         buttons = {b.custom_id: b for b in shown.buttons if b.custom_id and not b.disabled}
         confirm = next((c for c in buttons if ":give_ok:" in c and not c.endswith(":")), None)
@@ -238,9 +261,18 @@ class Human:
         record = await sent
         await self.run.maybe_kill(chance)
         if record.abandoned:
+            self.done.append(f"{record.data.get('custom_id')}: abandoned")
             return
         await self.run.answered(record)
+        answer = str((record.response or {}).get("content", ""))[:80]
+        self.done.append(f"{record.data.get('custom_id')}: {answer!r}")
         await self.run.confirmed(record)
+
+    def report(self) -> dict[str, Any]:
+        shown = self.hand()
+        return {"hand": None if shown is None else shown.content[:300],
+                "controls": [] if shown is None else custom_ids(shown),
+                "did": list(self.done)}
 
 
 async def host_click(run: Run, host: TestUser, needle: str, chance: float) -> bool:
@@ -288,13 +320,16 @@ async def play_table(run: Run, preset: str) -> None:
         elif game is not None and game.phase is Phase.ROUND_OVER \
                 and await host_click(run, alice.user, ":next:", chance=0.2):
             continue
-        if not (await alice.act() or await bob.act()):
+        # Both act in each pass, as players at one table do: neither waits on the other.
+        if not [await human.act() for human in (alice, bob)].count(True):
+            run.check_alive()
             await asyncio.sleep(0.01)
     table = await run.stored_table()
     game = table.game if table is not None else None
     state = None if game is None else (game.phase, game.round_no, game.to_act)
+    seen = {h.user.name: h.report() for h in (alice, bob)}
     raise AssertionError(f"the games never ended (stored: game {table and table.game_no}, "
-                         f"{state}); bot log: {run.log}")
+                         f"{state}); players: {seen}; {run.log_tail()}")
 
 
 async def check_results(run: Run) -> None:

@@ -341,12 +341,14 @@ class Publisher:
         table.retired = retired_text(table, self.bot.service.clock.now())
 
     def shown_hand(self, table: Table, interaction: discord.Interaction[Host],
-                   screen: Screen) -> None:
-        """This interaction's original response is now the user's hand: refresh through it."""
+                   screen: Screen, *, new_message: bool) -> None:
+        """This interaction's original response is now the user's hand: refresh through it.
+        `new_message`: a message of its own, not the hand the interaction was clicked on."""
         link = HandLink(int(interaction.application_id), interaction.token,
                         self.bot.service.clock.now(), screen.fingerprint,
                         str(interaction.locale))
-        self.bot.service.remember_hand(table, interaction.user.id, link)
+        self.bot.service.remember_hand(table, interaction.user.id, link,
+                                       new_message=new_message)
 
     # ------------------------------------------------------------------ messages
 

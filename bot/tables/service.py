@@ -352,8 +352,11 @@ class TableService:
             self.outbox.record_start(table)
             self._after(table, table.game.first_events)  # who opens, and why
 
-    def remember_hand(self, table: Table, user_id: int, link: HandLink) -> None:
-        """The user's latest interaction now shows their hand: refresh through it from now on."""
+    def remember_hand(self, table: Table, user_id: int, link: HandLink, *,
+                      new_message: bool = False) -> None:
+        """The user's latest interaction now shows their hand: refresh through it from now on.
+        `new_message`: it shows the hand in a message of its own (My hand pressed again),
+        not in the one the previous link edits."""
         previous = table.hands.get(user_id)
         table.hands[user_id] = link
         self.deadlines.human_seen(table)
@@ -369,11 +372,14 @@ class TableService:
         if user_id in table.away:
             self.seating.come_back(table, user_id)
             self._changed(table)
-        elif (fresh or relocated) and not (self.store is not None and self.store.stopped):
-            # Saved at once when a restart would otherwise lose the hand or its language (a
-            # click answered while the process stops has nothing to save it to). A newer
-            # link to a hand already followed waits for the next move's save: until then a
-            # restart refreshes the player's previous hand message, and clicks stay cheap.
+        elif (fresh or relocated or new_message) \
+                and not (self.store is not None and self.store.stopped):
+            # Saved at once when a restart would otherwise lose the hand, its language, or
+            # the message the player now looks at (a restart would refresh the hand they
+            # opened before, further up, and leave this one frozen; a click answered while
+            # the process stops has nothing to save it to). A newer link to the same message
+            # (a click on the hand) waits for the next move's save: the restart's refresh
+            # reaches that message through the previous link, and clicks stay cheap.
             self.touch(table)
 
     def adopt(self, table: Table) -> None:

@@ -44,6 +44,7 @@ PRESETS = os.environ.get("CRASH_PRESETS", "classic").split(",")
 GAMES = 2  # the second starts with Replay
 ANSWER_TIMEOUT = 60.0  # real seconds; only bounds a failing run on a very busy machine
 GAME_TIMEOUT = 600.0  # real seconds for one table's games, likewise
+HAND_LAG = 5.0  # real seconds a player waits for their hand to catch up with the table
 VERSION = re.compile(r"^pz:\d+:[a-z_]+:(\d+):")
 
 
@@ -70,6 +71,7 @@ class Run:
     totals: dict[int, list[int]] = field(default_factory=dict)  # game_no → engine points
     kills: int = 0
     restarts_checked: int = 0
+    refreshes: int = 0  # hands a player refreshed because they lagged (Human.refresh)
 
     # -- the bot process ------------------------------------------------------------------
 
@@ -193,29 +195,40 @@ def board(fake: FakeDiscord, needle: str) -> Message | None:
 
 
 class Human:
-    """Plays the first option offered, gives what the bot pre-checks, opens their hand again
-    when the table asks; notes what is confirmed, and lets the run kill the bot right after
-    opening a hand, gifts and fast-mode plays."""
+    """Plays the first option offered, gives what the bot pre-checks; notes what is
+    confirmed, and lets the run kill the bot right after opening a hand, gifts and
+    fast-mode plays. Like a player, they press the hand's Refresh when the table asks
+    them for their hand, or says it is their turn while their hand has not shown it for a
+    while: a kill between a hand's opening and its save loses the bot's link to it
+    (bot.tables.service.remember_hand), and the hand they look at is then not redrawn."""
 
     def __init__(self, run: Run, user: TestUser) -> None:
         self.run = run
         self.user = user
         self.hand_id: int | None = None
         self.done: deque[str] = deque(maxlen=8)  # what they did last, for a failure's report
+        self.behind_since: float | None = None  # since when their hand lags the table
 
     def hand(self) -> Message | None:
         found = [m for m in self.user.visible() if m.id == self.hand_id]
         return found[0] if found else None
 
-    def asked_for_hand(self) -> bool:
-        """The table message asks this player to press My hand: the bot has no live link to
-        their hand, so the one they see will not be redrawn. A kill between a hand's
-        opening and its save loses the link (bot.tables.service.remember_hand); a player
-        then does what the table asks."""
+    def lagging(self, controls: list[str]) -> bool:
+        """For HAND_LAG seconds, the table message has asked this player to press My hand
+        (the bot follows no hand of theirs), or said it is their turn while their hand
+        offers no move. The table message is redrawn within Discord's rate limits, so it
+        may lag a moment behind a hand: only a lasting difference counts."""
         table_message = board(self.run.fake, ":hand:")
-        return table_message is not None and any(
-            line.startswith("🔔") and self.user.name in line
-            for line in table_message.content.splitlines())
+        lines = [] if table_message is None else table_message.content.splitlines()
+        asked = any(line.startswith("🔔") and self.user.name in line for line in lines)
+        turn = any(line.startswith(f"▶️ **{self.user.name}** to play") for line in lines) \
+            and not any(f":{kind}:" in c for c in controls for kind in ("play", "pass"))
+        now = asyncio.get_running_loop().time()
+        if not (asked or turn):
+            self.behind_since = None
+        elif self.behind_since is None:
+            self.behind_since = now
+        return self.behind_since is not None and now - self.behind_since > HAND_LAG
 
     async def open_hand(self) -> bool:
         table_message = board(self.run.fake, ":hand:")
@@ -224,14 +237,30 @@ class Human:
         cid = next(c for c in custom_ids(table_message) if ":hand:" in c)
         record = await self.user.click(table_message, cid, settle=False)
         await self.run.answered(record)
-        self.hand_id = self.user.last_ephemeral().id
+        shown = [m for m in self.user.visible() if m.id == record.original_message_id]
+        if shown and any(":refresh:" in c for c in custom_ids(shown[0])):  # a hand
+            self.hand_id = shown[0].id
         await self.run.maybe_kill(0.15)  # shown, maybe not saved yet
+        return True
+
+    async def refresh(self, shown: Message, controls: list[str]) -> bool:
+        cid = next((c for c in controls if ":refresh:" in c), None)
+        if cid is None:
+            return await self.open_hand()
+        record = await self.user.click(shown, cid, settle=False)
+        await self.run.answered(record)
+        self.done.append(f"{cid}: refreshed")
+        self.behind_since = None
+        self.run.refreshes += 1
         return True
 
     async def act(self) -> bool:
         shown = self.hand()
-        if shown is None or self.asked_for_hand():
+        if shown is None:
             return await self.open_hand()
+        controls = custom_ids(shown)
+        if self.lagging(controls):
+            return await self.refresh(shown, controls)
         buttons = {b.custom_id: b for b in shown.buttons if b.custom_id and not b.disabled}
         confirm = next((c for c in buttons if ":give_ok:" in c and not c.endswith(":")), None)
         if confirm is not None:
@@ -396,5 +425,5 @@ async def test_results_survive_sigkill_at_any_instant(tmp_path: Path) -> None:
         total += run.kills
         assert run.restarts_checked == run.kills
         print(f"crash preset={preset} fast={bool(knobs)} kills={run.kills} "
-              f"games={len(run.totals)}")
+              f"games={len(run.totals)} refreshed_hands={run.refreshes}")
     assert total >= min(KILLS, len(plans)), "the run never killed the bot"

@@ -165,6 +165,33 @@ async def test_an_opened_hand_and_its_language_outlive_a_restart_before_any_move
     assert bob is not None and restored.seats[bob].locale == "fr"
 
 
+async def test_a_hand_opened_again_outlives_a_kill_before_any_move(
+    db: tuple[str, Storage]
+) -> None:
+    """bob presses My hand again (a message of its own) and the process dies before any
+    move: the restarted bot refreshes the hand he now looks at, not the one further up. A
+    click on the hand itself (the same message) waits for the next move's save."""
+    _, storage = db
+    first = start(storage)
+    table = await started(first)
+    await first.settle()
+    first.service.remember_hand(table, BOB, HandLink(7, "first", first.clock.now()))
+    await first.settle()
+    first.service.remember_hand(table, BOB, HandLink(7, "clicked on it", first.clock.now()))
+    await first.settle()
+    stored = await storage.load_snapshot(table.id)
+    assert stored is not None and stored.state["hands"][str(BOB)]["token"] == "first"
+
+    first.service.remember_hand(table, BOB, HandLink(7, "opened again", first.clock.now()),
+                                new_message=True)
+    await first.settle()  # no close: the process is killed
+
+    second = start(storage)
+    await restore_tables(second.service, storage)
+    restored = second.service.registry.in_channel(table.channel_id)
+    assert restored is not None and restored.hands[BOB].token == "opened again"
+
+
 async def test_a_games_row_is_stored_only_after_the_snapshot_that_numbers_it(
     db: tuple[str, Storage]
 ) -> None:

@@ -77,7 +77,8 @@ async def show_hand(
     # the hand is this interaction's original response, which later refreshes edit.
     if table.player(interaction.user.id) is not None and (
             update or not interaction.response.is_done()):
-        interaction.client.publisher.shown_hand(table, interaction, screen)
+        interaction.client.publisher.shown_hand(table, interaction, screen,
+                                                new_message=not update)
     if update and interaction.response.is_done():  # deferred while the move was stored
         await interaction.edit_original_response(**screen.kwargs())
     elif update:

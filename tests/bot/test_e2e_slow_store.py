@@ -15,9 +15,10 @@ from engine import Phase
 from fakediscord import FakeDiscord, InteractionRecord
 
 from .conftest import LinkedClock
-from .e2e import Player, host_against_bots, tick
+from .e2e import Player, cid, host_against_bots, message, tick
 
-DEFERRED_UPDATE = 6  # DEFERRED_UPDATE_MESSAGE (interactions/receiving-and-responding)
+CHANNEL_MESSAGE = 4  # CHANNEL_MESSAGE_WITH_SOURCE (interactions/receiving-and-responding)
+DEFERRED_UPDATE = 6  # DEFERRED_UPDATE_MESSAGE (same page)
 
 
 async def test_a_slow_commit_defers_the_click_then_redraws_the_hand(
@@ -68,3 +69,39 @@ async def _play(fake: FakeDiscord, player: Player) -> InteractionRecord:
                                       settle=False)
     await fake.settle(require_answers=False)  # the bot waits for the database
     return record
+
+
+async def test_my_hand_is_shown_once_its_link_is_saved_or_the_budget_has_passed(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A hand in a message of its own is answered once the link to it is committed: a
+    crash after the answer then restores that link, and the restart redraws the hand its
+    player looks at. A slow database delays it STORE_BUDGET at most (no deferral: showing a
+    hand confirms nothing), and the save goes on after."""
+    alice = Player(fake.add_user("alice"))
+    table: Table = await host_against_bots(president, alice.user, "classic", 2)
+    for _ in range(30):
+        if table.table_message_id is not None:
+            break
+        await tick(fake, clock, 1)
+    release = asyncio.Event()
+    waited: list[Table] = []
+
+    async def slow_commit(waiting: Table) -> None:
+        waited.append(waiting)
+        await release.wait()
+
+    monkeypatch.setattr(president.service, "committed", slow_commit)
+    board = message(alice.user, table.table_message_id)
+    record = await alice.user.click(board, cid(table, "hand"), settle=False)
+    await fake.settle(require_answers=False)
+    assert waited == [table] and record.response_type is None  # waiting for the database
+    assert table.hands[alice.user.id].token == record.token  # followed from now on
+
+    await tick(fake, clock, STORE_BUDGET)
+    assert record.response_type == CHANNEL_MESSAGE  # the hand, shown all the same
+    release.set()
+    await fake.settle()
+    assert not fake.hub.unanswered()
+    fake.assert_no_errors()

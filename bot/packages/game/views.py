@@ -28,7 +28,7 @@ from bot.packages.game.hand_plays import parse_option
 from bot.packages.game.table_message import table_screen
 from bot.packages.permissions import require
 from bot.packages.screen import Screen
-from bot.tables.service import TableError
+from bot.tables.service import TableError, TableService
 from bot.tables.table import Table
 from engine import Card
 
@@ -79,6 +79,13 @@ async def show_hand(
             update or not interaction.response.is_done()):
         interaction.client.publisher.shown_hand(table, interaction, screen,
                                                 new_message=not update)
+        if not update:
+            # A hand in a message of its own is saved before it is shown, within the
+            # budget: a crash after the answer then restores the link to this message,
+            # and a restart redraws the hand its player looks at (docs/deploy.md). Past
+            # the budget the hand is shown all the same, and the save goes on.
+            pending = await _commit_within_budget(interaction.client.service, table)
+            pending.add_done_callback(_retrieved)
     if update and interaction.response.is_done():  # deferred while the move was stored
         await interaction.edit_original_response(**screen.kwargs())
     elif update:
@@ -155,17 +162,31 @@ def play_of(click: Click) -> tuple[list[Card], str | None]:
 STORE_BUDGET = 0.5
 
 
-async def _stored(click: Click) -> None:
-    """Wait until the move is in the database before showing it as accepted: a move its
-    player saw accepted must survive a crash (docs/deploy.md). On a slow database the click
-    is deferred in time and the hand redrawn once the move is stored."""
-    stored = asyncio.ensure_future(click.bot.service.committed(click.table))
-    clock = click.bot.service.clock
+async def _commit_within_budget(service: TableService, table: Table) -> asyncio.Future[None]:
+    """Wait, at most STORE_BUDGET of the bot's clock, for the table's latest state to be
+    committed; the commit, done or still running."""
+    stored = asyncio.ensure_future(service.committed(table))
+    clock = service.clock
     late = asyncio.ensure_future(clock.sleep_until(clock.now() + STORE_BUDGET))
     try:
         await asyncio.wait({stored, late}, return_when=asyncio.FIRST_COMPLETED)
     finally:
         late.cancel()
+    return stored
+
+
+def _retrieved(commit: asyncio.Future[None]) -> None:
+    """A commit nobody waits for any longer: its failure is the writer's to report (it
+    logs and retries), not an unretrieved task's."""
+    if not commit.cancelled():
+        commit.exception()
+
+
+async def _stored(click: Click) -> None:
+    """Wait until the move is in the database before showing it as accepted: a move its
+    player saw accepted must survive a crash (docs/deploy.md). On a slow database the click
+    is deferred in time and the hand redrawn once the move is stored."""
+    stored = await _commit_within_budget(click.bot.service, click.table)
     if not stored.done():
         await click.interaction.response.defer()
     await stored

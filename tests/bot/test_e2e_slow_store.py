@@ -38,14 +38,7 @@ async def test_a_slow_commit_defers_the_click_then_redraws_the_hand(
     assert game.to_act == seat
     await alice.open_hand(president)
 
-    release = asyncio.Event()
-    waited: list[Table] = []
-
-    async def slow_commit(waiting: Table) -> None:
-        waited.append(waiting)
-        await release.wait()
-
-    monkeypatch.setattr(president.service, "committed", slow_commit)
+    release, waited = slow_commits(president, monkeypatch)
     before = alice.hand.text
     record = await _play(fake, alice)
     assert waited == [table] and record.response_type is None  # waiting for the database
@@ -59,6 +52,21 @@ async def test_a_slow_commit_defers_the_click_then_redraws_the_hand(
     assert alice.hand.text != before  # stored: the hand shows the move accepted
     assert not fake.hub.unanswered()
     fake.assert_no_errors()
+
+
+def slow_commits(president: PresidentBot, monkeypatch: pytest.MonkeyPatch
+                 ) -> tuple[asyncio.Event, list[Table]]:
+    """A database that commits nothing until the event returned is set; the list returned
+    holds the tables waited for."""
+    release = asyncio.Event()
+    waited: list[Table] = []
+
+    async def slow_commit(waiting: Table) -> None:
+        waited.append(waiting)
+        await release.wait()
+
+    monkeypatch.setattr(president.service, "committed", slow_commit)
+    return release, waited
 
 
 async def _play(fake: FakeDiscord, player: Player) -> InteractionRecord:
@@ -85,14 +93,7 @@ async def test_my_hand_is_shown_once_its_link_is_saved_or_the_budget_has_passed(
         if table.table_message_id is not None:
             break
         await tick(fake, clock, 1)
-    release = asyncio.Event()
-    waited: list[Table] = []
-
-    async def slow_commit(waiting: Table) -> None:
-        waited.append(waiting)
-        await release.wait()
-
-    monkeypatch.setattr(president.service, "committed", slow_commit)
+    release, waited = slow_commits(president, monkeypatch)
     board = message(alice.user, table.table_message_id)
     record = await alice.user.click(board, cid(table, "hand"), settle=False)
     await fake.settle(require_answers=False)

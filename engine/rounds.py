@@ -106,6 +106,16 @@ class Rounds(Tricks):
         self.autopilot.discard(seat)
         self.version += 1
 
+    def take_seat(self, seat: int, points: int = 0) -> None:
+        """Someone else sits at the seat between rounds (RULES §10: a waiting player takes a
+        bot's seat, or the last place's, and with it its rank), bringing their own points: 0
+        for a newcomer. Points belong to who scored them, not to the chair, so a newcomer
+        never starts with, or wins on, what a bot or the player before them scored."""
+        if self.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER):
+            raise IllegalAction("round_not_over", "Seats change only between rounds.")
+        self.points[seat] = points
+        self.version += 1
+
     def _play_order(self) -> list[int]:
         seated = [s for s in range(self.seats) if self.active[s]]
         if self.rules.reseat_by_rank and self.ranking is not None:

@@ -602,10 +602,13 @@ class Storage(History, Forgetting):
         )
 
     async def finish_game(
-        self, game_id: int, *, winners: Collection[int], stopped_early: bool
+        self, game_id: int, *, winners: Collection[int], stopped_early: bool,
+        seats: Sequence[SeatRef] = (),
     ) -> bool:
         """Mark a game over with its winning seats (joint winners allowed, none when stopped
-        without a winner). Returns False if it was already finished: the first ending wins."""
+        without a winner). Returns False if it was already finished: the first ending wins.
+        ``seats``: who holds each seat now, whom the winners are named after (a game stopped
+        mid-round may have changed hands since its last stored round)."""
         async with self._write() as connection:
             result = await connection.execute(
                 update(Game)
@@ -619,6 +622,9 @@ class Storage(History, Forgetting):
                 if exists is None:
                     raise UnknownGame(game_id)
                 return False
+            if seats:
+                await self._seat_users(connection, seats)
+                await self._update_game_seats(connection, game_id, seats)
             if winners:
                 await connection.execute(
                     update(GameSeat)

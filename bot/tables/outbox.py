@@ -47,7 +47,10 @@ class TableStore(Protocol):
         """Store a finished round; `seats` are who held each seat when it ended."""
         ...
 
-    async def game_over(self, table: Table, game_id: int, event: GameOver) -> None: ...
+    async def game_over(self, table: Table, game_id: int, seats: Sequence[Player],
+                        event: GameOver) -> None:
+        """Store a game's end; `seats` are who held each seat then, its winners' names."""
+        ...
 
     async def owe_vanished(self, guild_id: int, user_ids: Sequence[int], channel: str | None,
                            at: float) -> None:
@@ -118,7 +121,7 @@ class Outbox:
                 if isinstance(result, RoundOver):
                     await store.round_over(table, game_id, list(start.seats), result)
                 else:
-                    await store.game_over(table, game_id, result)
+                    await store.game_over(table, game_id, list(start.seats), result)
             except Exception:
                 self._stored(table, pending)  # can never be stored: said once
                 raise

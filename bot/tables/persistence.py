@@ -108,10 +108,12 @@ class StorageStore:
             game_id, event.round_no, ranking=ranking,
             roles=[r or None for r in event.roles], points=list(event.gained), seats=refs))
 
-    async def game_over(self, table: Table, game_id: int, event: GameOver) -> None:
+    async def game_over(self, table: Table, game_id: int, seats: Sequence[Player],
+                        event: GameOver) -> None:
+        refs = seat_refs(seats)
         await self.writer.flush(table.id)
         await self._retried(table, "game end", lambda: self.storage.finish_game(
-            game_id, winners=event.winners, stopped_early=event.stopped_early))
+            game_id, winners=event.winners, stopped_early=event.stopped_early, seats=refs))
 
     async def owe_vanished(self, guild_id: int, user_ids: Sequence[int], channel: str | None,
                            at: float) -> None:

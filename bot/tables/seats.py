@@ -9,7 +9,7 @@ from __future__ import annotations
 from bot.i18n import t
 from bot.names import alike
 from bot.tables.table import DEFAULT_LEVEL, Player, Table
-from engine import Game, Rules
+from engine import Game, Phase, Rules
 
 
 def new_bot(table: Table) -> Player:
@@ -45,10 +45,14 @@ def seat_bot(table: Table, *, by_host: bool = False, level: str = DEFAULT_LEVEL)
 
 def free_seat(table: Table, game: Game, seat: int) -> None:
     """Between rounds a leaver's seat goes: to a bot where bots fill tables, else away
-    (LeaveOutcome.BOT and ROUND_BOT against the others, decided by the same rule)."""
+    (LeaveOutcome.BOT and ROUND_BOT against the others, decided by the same rule). A bot
+    taking the seat for the next round starts at 0 points: the leaver's are theirs (their
+    rounds keep them), not the bot's to win on. A game already over keeps its standings."""
     if table.rules.bots_fill:
         table.seats[seat] = new_bot(table)
         game.set_bot(seat, True)
+        if game.phase is Phase.ROUND_OVER:
+            game.take_seat(seat)
     else:
         game.remove_seat(seat)
         table.seats[seat].user_id = None
@@ -68,20 +72,32 @@ def seat_queue(table: Table) -> None:
 def seat_waiting_players(table: Table, game: Game) -> None:
     """RULES §10: waiting players take bots' seats, lowest rank first; with no bot seated
     the last place gives up its seat and joins the end of the queue. Only where bots fill
-    the table: elsewhere the list is for the next game (`seat_next_game`)."""
+    the table: elsewhere the list is for the next game (`seat_next_game`). Each takes the
+    seat's rank but keeps their own points: the bot's leave with it, and the last place's
+    wait with them in the queue (`Player.points`)."""
     if not table.rules.bots_fill:
         return
     ranking = list(game.ranking or range(game.seats))
     for seat in reversed(ranking):
         if table.queue and table.seats[seat].is_bot and game.active[seat]:
-            table.seats[seat] = table.queue.pop(0)
+            _sit(table, game, seat)
             game.set_bot(seat, False)
     if table.queue and ranking and not any(
         table.seats[s].is_bot for s in ranking if game.active[s]
     ):
         last = ranking[-1]
-        table.queue.append(table.seats[last])
-        table.seats[last] = table.queue.pop(0)
+        leaving = table.seats[last]
+        leaving.points = game.points[last]
+        table.queue.append(leaving)
+        _sit(table, game, last)
+
+
+def _sit(table: Table, game: Game, seat: int) -> None:
+    """The queue's first takes the seat, with the points they brought."""
+    player = table.queue.pop(0)
+    table.seats[seat] = player
+    game.take_seat(seat, player.points)
+    player.points = 0
 
 
 def keep_for_lobby(table: Table, game: Game) -> None:

@@ -466,6 +466,8 @@ class TableService:
         game, even if the process dies before the game's row exists."""
         table.game_no += 1
         table.game_row_id = None
+        for waiting in table.queue:  # points brought back count in their own game only
+            waiting.points = 0
         table.log.clear()
         table.exchange_notes.clear()
         table.results.clear()

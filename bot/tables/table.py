@@ -118,6 +118,10 @@ class Player:
     # Who left this seat this round, a bot finishing it for them (Table.left_seats): their
     # leaving again is refused by the engine's reason, not as if they had never sat here.
     left_by: int | None = None
+    # The points this game of a player who gave up their seat for the queue (RULES §10's
+    # rotation: the Proletario waits while there is no bot to give way): they bring them
+    # back when they sit again (`Game.take_seat`). 0 for everyone else.
+    points: int = 0
 
     @property
     def is_bot(self) -> bool:
@@ -126,13 +130,14 @@ class Player:
     def to_dict(self) -> dict[str, Any]:
         return {"user_id": self.user_id, "name": self.name, "locale": self.locale,
                 "joined": self.joined, "vacant": self.vacant, "by_host": self.by_host,
-                "level": self.level, "left_by": self.left_by}
+                "level": self.level, "left_by": self.left_by, "points": self.points}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Player:
         return cls(d["user_id"], d["name"], d.get("locale", "en"), d.get("joined", 0),
                    d.get("vacant", False), d.get("by_host", False),
-                   _level(d.get("level", DEFAULT_LEVEL)), d.get("left_by"))
+                   _level(d.get("level", DEFAULT_LEVEL)), d.get("left_by"),
+                   int(d.get("points", 0)))
 
 
 @dataclass

@@ -188,6 +188,26 @@ def test_a_freed_seat_is_not_dealt_and_roles_follow_the_smaller_table() -> None:
     assert sorted(r for r in game.roles if r) == sorted(["P", "VP", "VL", "L"])
 
 
+def test_someone_taking_a_seat_between_rounds_brings_their_own_points() -> None:
+    """RULES §10's rotation (a waiting player takes a bot's seat and its rank): the seat's
+    points are the newcomer's, 0 unless they bring some; the rank stays the seat's. Seats
+    change hands only between rounds."""
+    game = Game.new(Rules.preset("proletario"), 4, seed=3)
+    with pytest.raises(IllegalAction):
+        game.take_seat(0)
+    _finish_round(game)
+    assert game.ranking is not None
+    top = game.ranking[0]
+    assert game.points[top] == 3
+    version = game.version
+    game.take_seat(top)
+    assert game.points[top] == 0 and game.ranking[0] == top and game.version > version
+    game.take_seat(top, 5)
+    assert Game.from_dict(game.to_dict()).points[top] == 5
+    game.next_round()
+    assert game.roles[top] == "P"
+
+
 def test_a_seat_freed_once_the_game_is_over_is_not_dealt_in_its_replay() -> None:
     """A player leaving a finished game frees their seat, and « Rejouer » deals the others
     without it; mid-round seats still do not change."""

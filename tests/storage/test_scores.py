@@ -173,6 +173,21 @@ async def test_winners_named_after_last_occupant(storage: Storage) -> None:
     assert (bob.name, bob.rounds, bob.wins, bob.times("P")) == ("Bobby", 0, 0, 0)
 
 
+async def test_a_game_stopped_after_its_seats_changed_hands_names_who_holds_them_now(
+    storage: Storage,
+) -> None:
+    """Play-test: Dave took a bot's seat from the queue and the host stopped the game
+    before any round of his ended; the table named the seat's holder, the history the bot
+    whose last stored round it was. Its end now stores who holds each seat."""
+    seats = [human(ALICE), BOT, human(CAROL)]
+    _, game_id = await new_game(storage, seats)
+    await play_round(storage, game_id, 1, seats, [1, 0, 2])
+    now = [human(ALICE), human(DAVE), human(CAROL)]
+    await storage.finish_game(game_id, winners=[1], stopped_early=False, seats=now)
+    (game,) = await storage.game_history(channel_id=10)
+    assert [(w.name, w.is_bot, w.user_id) for w in game.winners] == [("Dave", False, DAVE)]
+
+
 async def test_names_of_accents_emoji_and_a_nul_are_stored_alike_on_both_backends(
     storage: Storage,
 ) -> None:

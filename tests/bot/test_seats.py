@@ -1,0 +1,78 @@
+"""Seats changing hands between rounds (`bot.tables.seats`): points stay with who scored
+them (play-test: a newcomer taking a bot's seat showed, and could win on, the bot's points)."""
+
+from bot.tables import seats
+from bot.tables.table import Table
+from engine import Game, GreedyPlayer, Phase, Rules
+
+
+def _played_round(game: Game) -> None:
+    bot = GreedyPlayer()
+    while game.phase is Phase.EXCHANGE:
+        giver = next(s for s in range(game.seats)
+                     if (due := game.exchange_due(s)) is not None and due.ready)
+        game.apply(giver, bot.choose(game, giver))
+    while game.phase is Phase.PLAY:
+        seat = game.to_act
+        assert seat is not None
+        game.apply(seat, bot.choose(game, seat))
+
+
+def _proletario(humans: int) -> tuple[Table, Game]:
+    rules = Rules.preset("proletario")
+    table = Table(id=7, channel_id=1, guild_id=1, host_id=100, locale="en", rules=rules)
+    for n in range(humans):
+        table.seats.append(table.new_player(100 + n, f"p{n}"))
+    while len(table.seats) < 4:
+        seats.seat_bot(table)
+    game = Game.new(rules, 4, seed=5, bots=[s for s, p in enumerate(table.seats) if p.is_bot])
+    table.game = game
+    _played_round(game)
+    return table, game
+
+
+def test_a_newcomer_takes_a_bots_seat_and_rank_but_not_its_points() -> None:
+    table, game = _proletario(humans=2)
+    eve = table.new_player(200, "eve")
+    table.queue.append(eve)
+    assert game.ranking is not None
+    bot_seats = [s for s in game.ranking if table.seats[s].is_bot]
+    taken = bot_seats[-1]  # the lowest-ranked bot gives way first
+    seats.seat_waiting_players(table, game)
+    assert table.seats[taken] is eve and game.points[taken] == 0
+    assert not table.queue
+
+
+def test_the_last_place_waits_with_their_points_and_brings_them_back() -> None:
+    table, game = _proletario(humans=4)
+    eve = table.new_player(200, "eve")
+    table.queue.append(eve)
+    points_before = list(game.points)
+    for _ in range(2):  # until the last place has scored something to carry
+        assert game.ranking is not None
+        last = game.ranking[-1]
+        leaving = table.seats[last]
+        scored = game.points[last]
+        seats.seat_waiting_players(table, game)
+        assert table.queue == [leaving] and leaving.points == scored
+        assert game.points[last] == 0  # eve, then whoever sat there next, brought nothing
+        assert table.seats[last].points == 0
+        game.next_round()
+        _played_round(game)
+    assert points_before != game.points
+    back = table.queue[0]
+    carried = back.points
+    assert game.ranking is not None
+    last = game.ranking[-1]
+    seats.seat_waiting_players(table, game)
+    assert table.seats[last] is back and game.points[last] == carried and back.points == 0
+    assert Table.from_dict(table.to_dict()).queue[0].points == table.queue[0].points
+
+
+def test_a_bot_taking_a_leavers_seat_between_rounds_starts_at_nothing() -> None:
+    table, game = _proletario(humans=4)
+    assert game.ranking is not None
+    winner = game.ranking[0]
+    assert game.points[winner] > 0
+    seats.free_seat(table, game, winner)
+    assert table.seats[winner].is_bot and game.points[winner] == 0

@@ -15,7 +15,6 @@ from engine.events import (
     Dealt,
     ExchangeDone,
     ExchangeGiven,
-    Left,
     Out,
     Passed,
     Penalised,
@@ -102,6 +101,4 @@ def entry_for(event: Event, name: Callable[[int], str]) -> LogEntry | None:
     if isinstance(event, AutopilotChanged):
         key = "ev.autopilot_on" if event.active else "ev.autopilot_off"
         return LogEntry(key, {"name": name(event.seat)})
-    if isinstance(event, Left):
-        return LogEntry("ev.left", {"name": name(event.seat)})
-    return None
+    return None  # a Left is worded by the table (Seating.remove): who made them go

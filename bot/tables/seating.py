@@ -89,10 +89,11 @@ class Seating:
             return True
 
     async def remove(self, table: Table, user_id: int, *,
-                     farewell: str | None = "hand.left") -> None:
+                     farewell: str | None = "hand.left", kicked: bool = False) -> None:
         """Take a player off the table. From a game under way their seat goes as
         Table.leave_outcome says, which is what the prompt asking them first said. Their
-        open hand says `farewell`; with None it is left alone (they can no longer see it)."""
+        open hand says `farewell`; with None it is left alone (they can no longer see it).
+        `kicked`: the host removed them, which the table's history says."""
         if table.queued(user_id):
             table.queue = [p for p in table.queue if p.user_id != user_id]
             self._farewell(table, user_id, farewell)
@@ -131,6 +132,11 @@ class Seating:
                 if outcome is LeaveOutcome.FREE_LOBBY:
                     self._to_lobby(table, None)
             else:  # freed with the round's other leavers once it ends (round_ended)
+                # Who made them go, and whether the bot keeps the seat (bots_fill) or only
+                # finishes the round: the history says it, as the leave prompt did.
+                line = ("ev.kicked" if kicked else "ev.left") + \
+                    ("_bot" if outcome is LeaveOutcome.ROUND_BOT else "")
+                table.remember(LogEntry(line, {"name": table.seats[seat].name}))
                 table.left_seats.add(seat)
                 table.seats[seat].user_id = None
                 table.seats[seat].left_by = user_id

@@ -145,7 +145,7 @@ class TableService:
                 raise TableError("err.kick_self")
             if table.seat_of(user_id) is None and not table.queued(user_id):
                 raise TableError("err.kick_unknown", name=name)
-            await self.seating.remove(table, user_id, farewell="hand.kicked")
+            await self.seating.remove(table, user_id, farewell="hand.kicked", kicked=True)
             if user_id in table.away:  # presi waits for leavers, not for those removed
                 self.seating.cancel_for_absence(table, user_id, "table.cancelled_kicked")
 

@@ -192,6 +192,25 @@ async def test_leaving_mid_round_hands_the_seat_to_a_bot_then_frees_it() -> None
     assert game.hand(3) == ()
 
 
+async def test_the_history_says_who_made_a_player_go_and_whether_the_bot_stays() -> None:
+    """Play-test: a kick read « chloé quitte la partie », and in proletario, where the bot
+    keeps the seat, every leave read « a bot finishes the round »."""
+    svc, _ = service()
+    table = await lobby(svc, "classic", ALICE, BOB, CAROL, DAVE)
+    await svc.start(table, ALICE)
+    await svc.kick(table, ALICE, DAVE, "dave")
+    await svc.leave(table, CAROL)
+    assert [(e.key, e.params["name"]) for e in table.log if e.key.startswith(("ev.k", "ev.l"))] \
+        == [("ev.kicked", table.seats[3].name), ("ev.left", table.seats[2].name)]
+    svc, _ = service()
+    table = await lobby(svc, "proletario", ALICE, BOB, CAROL, DAVE)
+    await svc.start(table, ALICE)
+    await svc.kick(table, ALICE, DAVE, "dave")
+    await svc.leave(table, CAROL)
+    assert [e.key for e in table.log if e.key.startswith(("ev.k", "ev.l"))] \
+        == ["ev.kicked_bot", "ev.left_bot"]
+
+
 async def test_too_few_players_after_a_leave_sends_the_table_back_to_the_lobby() -> None:
     svc, clock = service()
     table = await lobby(svc, "classic", ALICE, BOB, CAROL)

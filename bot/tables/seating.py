@@ -35,6 +35,7 @@ class Seating:
 
     async def join(self, table: Table, user_id: int, name: str, locale: str) -> str:
         """Seat a user; returns "seated", "queued" (`bots_fill`: seated between rounds),
+        "queued_lobby" (`bots_fill`, a full lobby: seated as seats free, `seats.seat_queue`),
         "back" (a presi player returning), or, at a table without a queue, where the list
         is for the next game: "next_game" (its game is over: « Rejouer » or « Terminer »
         seats them), "listed" (a game under way: the same, at its end) or "waiting" (a full
@@ -57,7 +58,7 @@ class Seating:
                 table.queue.append(table.new_player(user_id, name, locale))
                 self._changed(table)
                 if table.rules.bots_fill:
-                    return "queued"
+                    return "queued" if table.running else "queued_lobby"
                 if table.running:
                     return "listed" if table.under_way else "next_game"
                 return "waiting"

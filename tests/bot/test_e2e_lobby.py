@@ -220,15 +220,16 @@ async def test_joining_a_full_lobby_says_how_a_seat_opens(
     fake: FakeDiscord, president: PresidentBot
 ) -> None:
     """« La table est complète (3 places). » left a newcomer with nothing to do: it now says
-    to wait for a seat, or to ask the host for more while the rules allow more players."""
+    to try again when a seat frees (stop 38's play-test: « attends » read as a queue that
+    would seat them), or to ask the host for more while the rules allow more players."""
     marie, bob, table = await marie_hosts_with_bob_around(fake, president)
     await president.service.set_rules(table, marie.id, table.rules.replace(max_players=3))
     lobby = message(marie, table.lobby_message_id)
     for _ in range(2):
         await marie.click(lobby, cid(table, "addbot"))
     await bob.slash("president join")
-    assert bob.last_ephemeral().content == "⚠️ The table is full (3 seats): wait for a seat " \
-        "to free up, or ask the host to open more in **Settings**."
+    assert bob.last_ephemeral().content == "⚠️ The table is full (3 seats): try again when " \
+        "a seat frees up, or ask the host to open more in **Settings**."
     await marie.click(lobby, cid(table, "removebot"))
     await president.service.set_rules(table, marie.id, table.rules.replace(max_players=8))
     for _ in range(6):

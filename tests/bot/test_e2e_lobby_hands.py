@@ -12,7 +12,15 @@ from engine import Phase
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
-from .e2e import Player, cid, message, play_until, tick, two_humans_against_a_bot
+from .e2e import (
+    Player,
+    cid,
+    create_table,
+    message,
+    play_until,
+    tick,
+    two_humans_against_a_bot,
+)
 
 TOKEN_MINUTES = 15  # "Interaction tokens are valid for 15 minutes" (receiving-and-responding)
 
@@ -120,4 +128,52 @@ async def test_a_stale_hand_clicked_in_the_lobby_says_where_its_player_is_and_fo
     await tick(fake, clock, 1)
     assert marie.hand.content == t(locale, "hand.left")
     assert fake.invalid_requests() == 0
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", ["fr", "en"])
+async def test_my_hand_in_the_lobby_says_where_one_is_and_turns_into_the_cards_at_the_start(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """Play-test (stop 38): `/president hand` in the lobby answered « No game is running at
+    this table », where the hand it would have drawn says where one is. It now answers with
+    that hand: a seat in the lobby, the way to one, or a place in a full lobby's queue; and
+    the game's start deals the cards into it."""
+    marie, bob, otto = (fake.add_user(name, locale=locale) for name in ("marie", "bob", "otto"))
+    table = await create_table(president, marie, "classic")
+    await bob.click(message(bob, table.lobby_message_id), cid(table, "join"))
+    await bob.slash("president hand")
+    bob_hand = Player(bob)
+    bob_hand.hand_id = bob.last_ephemeral().id
+    assert bob_hand.hand.content == t(locale, "hand.lobby")
+    await otto.slash("president hand")
+    assert otto.last_ephemeral().content.split("\n") == [
+        t(locale, "hand.not_seated"), t(locale, "hand.join_lobby")]
+    await marie.slash("president addbot")
+    await marie.click(message(marie, table.lobby_message_id), cid(table, "start"))
+    await tick(fake, clock, 1)
+    game = table.game
+    assert game is not None
+    seat = table.seat_of(bob.id)
+    assert seat is not None and bob_hand.hand.selects  # his cards, to play from
+    fake.assert_no_errors()
+
+
+async def test_a_full_proletario_lobby_queues_a_newcomer_and_says_so_in_lobby_terms(
+    fake: FakeDiscord, president: PresidentBot
+) -> None:
+    """Play-test (stop 38): a full proletario lobby told a newcomer they « take a seat
+    between rounds », though the lobby seats them as soon as a seat frees."""
+    users = [fake.add_user(name, locale="en-US") for name in ("ann", "ben", "cat", "dan", "eve")]
+    table = await create_table(president, users[0], "proletario")
+    for user in users[1:4]:
+        await user.click(message(user, table.lobby_message_id), cid(table, "join"))
+    eve = users[4]
+    await eve.click(message(eve, table.lobby_message_id), cid(table, "join"))
+    assert eve.last_ephemeral().content == t("en", "lobby.queued_lobby")
+    await eve.slash("president hand")
+    assert eve.last_ephemeral().content.split("\n") == [
+        t("en", "hand.queued.first"), t("en", "hand.queue_lobby")]
+    await users[3].slash("president leave")
+    assert table.seat_of(eve.id) is not None
     fake.assert_no_errors()

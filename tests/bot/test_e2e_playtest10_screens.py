@@ -356,17 +356,22 @@ async def test_split_gift_menus_say_which_cards_each_holds(
     fake.assert_no_errors()
 
 
-@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize(("locale", "first", "key"), [
+    (locale, first, key) for locale in LOCALES for first, key in (
+        ("4H", "hand.same_or_pass_wild"), ("9S", "hand.same_or_pass_none_wild"))])
 async def test_or_nothing_says_a_wild_in_hand_cannot_answer(
-    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str, first: str,
+    key: str
 ) -> None:
     """From the play-test: at wild7, after two 4s in a row, the hand read « Même valeur ou
     rien : joue un 4 ou passe. » to a player holding a 7, which replaces any value, yet was
-    not offered: « ou rien » forbids wilds (RULES §7), and nothing said so."""
+    not offered: « ou rien » forbids wilds (RULES §7), and nothing said so. Stop 38's
+    play-test: to a player without a 4 it said to play one, with only Pass offered; it now
+    says they can only pass."""
     marie = Player(fake.add_user("marie", locale=locale))
     table = await host_against_bots(president, marie.user, "wild7", 2)
     await tick(fake, clock, 1)
-    game = deal(president, table, [["9S", "7H", "AC"], ["4C", "KC", "KD"], ["4D", "QC", "QD"]],
+    game = deal(president, table, [[first, "7H", "AC"], ["4C", "KC", "KD"], ["4D", "QC", "QD"]],
                 opener=1)
     for _ in range(10):
         if game.constraint is not None:
@@ -374,7 +379,7 @@ async def test_or_nothing_says_a_wild_in_hand_cannot_answer(
         await tick(fake, clock, 1)
     assert game.constraint is not None and game.constraint[0] == 0 and game.to_act == 0
     await marie.open_hand(president)
-    assert t(locale, "hand.same_or_pass_wild", cards=t(locale, "rank.french.4.one"),
+    assert t(locale, key, cards=t(locale, "rank.french.4.one"),
              wild="7") in marie.hand.content.split("\n")
     fake.assert_no_errors()
 

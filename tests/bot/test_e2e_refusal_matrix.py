@@ -173,7 +173,6 @@ async def lobby(m: Matrix) -> tuple[Message, int]:
     await m.slash("of oneself", hana, "err.kick_self", "kick", member=hana)
     await m.slash("with too few seated", hana, "err.min_players", "start")
     await m.slash("in the lobby", hana, "err.no_game", "replay")
-    await m.slash("in the lobby", gus, "err.no_game", "hand")
     await m.slash("in the lobby", gus, "err.no_game", "resume")
     await m.slash("when not seated", otto, "err.no_game", "resume")
     await m.slash("by a guest", gus, "err.language_forbidden", "language", language="en")

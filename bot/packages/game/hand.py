@@ -21,9 +21,10 @@ from engine import Card, Game, Phase
 
 
 def lobby_lines(table: Table, user_id: int, locale: LocaleLike) -> list[str]:
-    """A hand left open when its table went (back) to its lobby: where its player now is.
-    The lobby holds no cards, but a hand still showing the last game's, or « on the list »
-    for a friend the lobby has since seated, would say what is no longer so."""
+    """A hand in the lobby (`/president hand`, or one left open when its table went back
+    to its lobby): where its player now is. The lobby holds no cards, but a hand still
+    showing the last game's, or « on the list » for a friend the lobby has since seated,
+    would say what is no longer so; the game's start then redraws it with the cards."""
     if table.seat_of(user_id) is None:
         return seatless_lines(table, user_id, locale)
     return [t(locale, "hand.lobby_host" if table.is_host(user_id) else "hand.lobby")]
@@ -43,7 +44,8 @@ def seatless_lines(table: Table, user_id: int, locale: LocaleLike) -> list[str]:
         how = ("hand.queue_lobby" if not table.running
                else "hand.queue_seats" if table.rules.bots_fill else "hand.queue_next_game")
         return [where, t(locale, how)]
-    how = "hand.join_queue" if table.rules.bots_fill else "hand.join_later"
+    how = ("hand.join_lobby" if not table.running
+           else "hand.join_queue" if table.rules.bots_fill else "hand.join_later")
     return [t(locale, "hand.not_seated"), t(locale, how)]
 
 

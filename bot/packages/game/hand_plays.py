@@ -146,7 +146,8 @@ def play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
             # A wild in hand is not offered (RULES §7: « or nothing » forbids wilds): say so.
             wild = table.rules.wild_rank
             held = wild != "none" and any(card.rank == wild for card in hand)
-            lines.append(t(locale, "hand.same_or_pass_wild" if held else "hand.same_or_pass",
+            key = "hand.same_or_pass" + ("" if options else "_none") + ("_wild" if held else "")
+            lines.append(t(locale, key,
                            cards=rank_words(locale, top.value, top.count, spanish(table)),
                            wild=wild))
         if not game.trick and options:  # why there is no Pass: the opener must play

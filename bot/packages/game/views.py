@@ -68,8 +68,6 @@ async def show_hand(
     # message gets the hand in a new ephemeral one instead of showing it to everyone.
     private = interaction.message is not None and interaction.message.flags.ephemeral
     update = update and private
-    if table.game is None and not update:
-        raise TableError("err.no_game")
     now = interaction.client.service.clock.now()
     screen = hand_screen(table, interaction.user.id, locale, notice=notice, page=page, now=now)
     # Recorded before answering: a refresh running meanwhile must neither redraw this

@@ -49,7 +49,8 @@ async def redraw_lobby(interaction: Interaction, table: Table) -> None:
 
 
 # What each way of waiting for a seat (`Seating.join`) tells the one now waiting.
-WAITING = {"queued": "lobby.queued", "next_game": "lobby.queued_next_game",
+WAITING = {"queued": "lobby.queued", "queued_lobby": "lobby.queued_lobby",
+           "next_game": "lobby.queued_next_game",
            "listed": "lobby.listed_next_game", "waiting": "lobby.listed_full"}
 
 

@@ -12,7 +12,7 @@ from engine.view import player_view
 from fakediscord import FakeDiscord, TestUser
 
 from .conftest import LinkedClock
-from .e2e import cid, marie_hosts_with_bob_around, message, tick
+from .e2e import Player, cid, dealt_against_two_bots, marie_hosts_with_bob_around, message, tick
 
 
 def hint_buttons(user: TestUser) -> list[str]:
@@ -80,4 +80,27 @@ async def test_the_player_to_act_alone_sees_the_normal_bot_s_advice_in_their_lan
     assert t(loc, verb, cards="", reason="").split("—")[0].rstrip() in shown
     assert [m.content for m in other.visible()] == before  # nothing shown to anyone else
     assert game.to_act == seat  # advice changes nothing
+    fake.assert_no_errors()
+
+
+async def test_no_hint_where_pass_is_the_only_move(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """Play-test (stop 38): the button was offered with Pass alone, and 15 clicks of 25 said
+    « would pass: nothing you hold can be played »: there is no choice to advise on."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    table, game = await dealt_against_two_bots(
+        fake, clock, president, marie, [["3S", "4H", "5C"], ["KS", "AH"], ["6D", "9S"]],
+        opener=1)
+    table.hints = True
+    for _ in range(10):
+        if game.to_act == 0:
+            break
+        await tick(fake, clock, 1)
+    assert game.to_act == 0 and game.trick and not game.legal_plays(0)
+    await marie.user.slash("president hand")
+    shown = marie.user.last_ephemeral()
+    assert t("fr", "hand.only_pass") in shown.content.split("\n")
+    assert hint_buttons(marie.user) == [] and t("fr", "btn.pass") in [b.label for b in
+                                                                       shown.buttons]
     fake.assert_no_errors()

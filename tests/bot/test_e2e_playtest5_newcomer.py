@@ -1,9 +1,13 @@
 """End-to-end: play-test 5, a newcomer to the game and to the bot, in French and English."""
 
+import pytest
+
 from bot.client import PresidentBot
 from bot.i18n import t
 from bot.i18n.typography import french
-from engine import Card, Game, Phase
+from bot.packages.game.hand_gifts import exchange_role_line
+from bot.tables.table import Table
+from engine import Card, Game, Phase, Rules
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
@@ -143,3 +147,20 @@ async def test_the_lobby_points_a_newcomer_to_the_rules_command(
     assert message(alice, table.lobby_message_id).content.splitlines()[-1] == \
         "📜 New to Président? `/president rules` explains this table's rules."
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize(("locale", "line"), [
+    ("en", "🎖️ You finished the last round as **Vice-President**: **p2** (Vice-Scum) owes you "
+           "their best card, and you give back one of your choice."),
+    ("fr", "🎖️ À la manche précédente, tu as fini **Vice-président** : **p2** (Vice-trou) "
+           "te doit sa meilleure carte, et tu lui en rends une de ton choix.")])
+def test_a_one_card_exchange_is_worded_in_the_singular(locale: str, line: str) -> None:
+    """Play-test (stop 38): the Vice-President, who swaps one card, read « owes you their
+    best cards, and you give back as many »."""
+    rules = Rules.preset("classic")
+    table = Table(id=7, channel_id=1, guild_id=1, host_id=100, locale=locale, rules=rules)
+    for n in range(4):
+        table.seats.append(table.new_player(100 + n, f"p{n}"))
+    game = Game.new(rules, 4, seed=1, previous_ranking=[1, 0, 2, 3])
+    table.game = game
+    assert exchange_role_line(table, game, 0, locale) == french(line)

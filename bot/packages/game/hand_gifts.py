@@ -28,13 +28,13 @@ def exchange_role_line(table: Table, game: Game, seat: int, locale: LocaleLike) 
     if role is None or game.ranking is None:
         return ""
     mode = table.rules.exchange_return
-    for low, high, _count in exchange_pairs(game.ranking, table.rules.vp_at_three):
+    for low, high, count in exchange_pairs(game.ranking, table.rules.vp_at_three):
         if seat in (low, high):
             other = high if seat == low else low
             side = "low" if seat == low else "high"
-            return t(locale, f"hand.exchange_why.{side}.{mode}",
-                     role=role_name(locale, table, role), name=table.name(other),
-                     other=role_name(locale, table, roles[other]))
+            return plural(locale, f"hand.exchange_why.{side}.{mode}", count,
+                          role=role_name(locale, table, role), name=table.name(other),
+                          other=role_name(locale, table, roles[other]))
     return t(locale, "hand.exchange_why.none", role=role_name(locale, table, role))
 
 

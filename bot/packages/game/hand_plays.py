@@ -174,7 +174,8 @@ def play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
     if can_pass:
         items.append(button(table.id, "pass", t(locale, "btn.pass"), version=game.version,
                             style=discord.ButtonStyle.danger, row=4))
-    if table.hints and (table.rules.fast or game.to_act == seat):
+    # Advice only where there is a choice: with Pass alone, it could only say to pass.
+    if table.hints and options and (table.rules.fast or game.to_act == seat):
         items.append(button(table.id, "hint", "💡 " + t(locale, "btn.hint"),
                             version=game.version, row=4))
     if pages > 1:

@@ -125,9 +125,10 @@ class Seating:
             elif outcome is LeaveOutcome.WAIT:
                 deadline = self.clock.now() + table.rules.leave_grace_seconds
                 table.away[user_id] = deadline
-                self.arm_grace(table, user_id, deadline)
-                table.remember(LogEntry("ev.away", {"name": table.seats[seat].name,
-                                                    "deadline": int(deadline)}))
+                if not kicked:  # one removed is not waited for: the caller cancels at once
+                    self.arm_grace(table, user_id, deadline)
+                    table.remember(LogEntry("ev.away", {"name": table.seats[seat].name,
+                                                        "deadline": int(deadline)}))
             elif outcome.at_once:
                 seats.free_seat(table, game, seat)
                 if outcome is LeaveOutcome.FREE_LOBBY:

@@ -138,13 +138,18 @@ class TableService:
         """See `Seating.leave`."""
         return await self.seating.leave(table, user_id, ask_first=ask_first, game_no=game_no)
 
+    def verify_kick(self, table: Table, by: int, user_id: int, name: str) -> None:
+        """Raise why `by` may not remove `user_id` now (`kick` checks it again under the
+        table's lock): asked first, so a question is put to the host alone."""
+        self._host_only(table, by)
+        if user_id == by:
+            raise TableError("err.kick_self")
+        if table.seat_of(user_id) is None and not table.queued(user_id):
+            raise TableError("err.kick_unknown", name=name)
+
     async def kick(self, table: Table, by: int, user_id: int, name: str) -> None:
         async with hosting.host_action(table):
-            self._host_only(table, by)
-            if user_id == by:
-                raise TableError("err.kick_self")
-            if table.seat_of(user_id) is None and not table.queued(user_id):
-                raise TableError("err.kick_unknown", name=name)
+            self.verify_kick(table, by, user_id, name)
             await self.seating.remove(table, user_id, farewell="hand.kicked", kicked=True)
             if user_id in table.away:  # presi waits for leavers, not for those removed
                 self.seating.cancel_for_absence(table, user_id, "table.cancelled_kicked")

@@ -193,7 +193,9 @@ async def test_a_player_removed_from_presi_mid_round_cancels_the_game_at_once(
 ) -> None:
     """Presi waits for a leaver to come back (RULES §10); a player the host removed is not
     coming back, so the game is cancelled at once rather than after a grace in which the
-    removed player could return to their seat."""
+    removed player could return to their seat. Since that ends the game for everyone, the
+    host is asked first (stop 38's play-test), and the table message the lobby replaces
+    never said bob's seat was waiting for him."""
     marie, bob, carol, dave = (fake.add_user(n, locale="fr")
                                for n in ("marie", "bob", "carol", "dave"))
     table = await create_table(president, marie, "presi")
@@ -203,7 +205,15 @@ async def test_a_player_removed_from_presi_mid_round_cancels_the_game_at_once(
     await tick(fake, clock, 1)
     assert table.game is not None and table.game.phase is not Phase.ROUND_OVER
     await marie.slash("president kick", member=bob)
+    prompt = marie.last_ephemeral()
+    assert prompt.content == t("fr", "kick.confirm.cancel", name="bob")
+    assert table.game is not None and table.seat_of(bob.id) is not None
+    board = table.table_message_id
+    await marie.click(prompt, cid(table, "kick", 0, f"{table.game_no}.{marie.id}.{bob.id}"))
+    assert message(marie, prompt.id).content == t("fr", "lobby.kicked", name="bob")
     assert table.game is None and not table.away
+    await tick(fake, clock, 1)
+    assert "attend" not in message(carol, board or 0).content  # « sa place l’attend… »
     assert [p.user_id for p in table.seats] == [marie.id, carol.id, dave.id]
     await tick(fake, clock, 1)
     lobby = message(carol, table.lobby_message_id).content

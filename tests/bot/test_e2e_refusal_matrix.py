@@ -226,9 +226,9 @@ def controls(user: TestUser, message_id: int, action: str) -> list[str]:
     return [c for c in ids if c is not None and c.split(":")[2] == action]
 
 
-async def playing(m: Matrix, lobby_shown: Message) -> tuple[int, int]:
+async def playing(m: Matrix, lobby_shown: Message) -> tuple[int, int, int]:
     """A bot seated, the game started (two rounds), both hands open. Returns gus's and
-    hana's prompts (quit, stop) for later, and hands as shown."""
+    hana's prompts (quit, stop, and kick: removing gus would leave too few) for later."""
     hana, gus, otto = m.host.user, m.guest.user, m.outsider
     table = table_of(m.bot, hana)
     await m.bot.service.set_rules(table, hana.id, table.rules.replace(game_end="rounds:2",
@@ -265,6 +265,8 @@ async def playing(m: Matrix, lobby_shown: Message) -> tuple[int, int]:
     quit_prompt = gus.last_ephemeral().id
     await m.slash("asks first", hana, None, "end")
     stop_prompt = hana.last_ephemeral().id
+    await m.slash("asks first", hana, None, "kick", member=gus)
+    kick_prompt = hana.last_ephemeral().id
     await m.click("when not seated", otto, None, table.table_message_id or 0,
                   cid(table, "hand"))
     await m.click("of someone else's prompt", otto, "err.unknown_control", lobby_id,
@@ -302,7 +304,7 @@ async def playing(m: Matrix, lobby_shown: Message) -> tuple[int, int]:
                                 ("page", "x", "err.unknown_control")):
         await m.click(f"of an earlier version, arg {arg!r}", actor.user, expect,
                       actor.hand.id, cid(table, action, game.version - 1, arg))
-    return quit_prompt, stop_prompt
+    return quit_prompt, stop_prompt, kick_prompt
 
 
 def humans(m: Matrix) -> set[int | None]:
@@ -406,7 +408,8 @@ async def game_over(m: Matrix, panel: int, stop_prompt: int, gift: Message) -> M
     return over
 
 
-async def replayed(m: Matrix, over: Message, quit_prompt: int, stop_prompt: int) -> None:
+async def replayed(m: Matrix, over: Message, quit_prompt: int, stop_prompt: int,
+                   kick_prompt: int) -> None:
     """hana replays: every control of the finished game is stale."""
     hana, gus = m.host.user, m.guest.user
     table = table_of(m.bot, hana)
@@ -425,6 +428,8 @@ async def replayed(m: Matrix, over: Message, quit_prompt: int, stop_prompt: int)
                   cid(table, "quit", 0, f"{old}.{gus.id}"))
     await m.click("on the prompt of the game before", hana, "err.stale_button", stop_prompt,
                   cid(table, "stop", 0, str(old)))
+    await m.click("on the prompt of the game before", hana, "err.stale_button", kick_prompt,
+                  cid(table, "kick", 0, f"{old}.{hana.id}.{gus.id}"))
 
 
 async def host_left(m: Matrix, panel: int) -> None:
@@ -534,10 +539,10 @@ async def test_every_refusal_is_private_precise_in_the_users_language_and_change
             user.channel = channel
         await no_table(m)
         shown, panel = await lobby(m)
-        quit_prompt, stop_prompt = await playing(m, shown)
+        quit_prompt, stop_prompt, kick_prompt = await playing(m, shown)
         _, gift = await exchange(m)
         over = await game_over(m, panel, stop_prompt, gift)
-        await replayed(m, over, quit_prompt, stop_prompt)
+        await replayed(m, over, quit_prompt, stop_prompt, kick_prompt)
         await host_left(m, panel)
         await closed(m, shown, panel)
         await erasure_asked(m)

@@ -7,7 +7,7 @@ import discord
 from bot.i18n import LocaleLike, t
 from bot.packages.controls import button, view
 from bot.packages.screen import Screen
-from bot.tables.table import Table
+from bot.tables.table import LeaveOutcome, Table
 
 
 def stop_prompt(table: Table, locale: LocaleLike) -> Screen:
@@ -28,3 +28,24 @@ def quit_prompt(table: Table, user_id: int, locale: LocaleLike) -> Screen:
                    arg=f"{table.game_no}.{user_id}", style=discord.ButtonStyle.danger)
     return Screen(t(locale, table.leave_outcome(user_id).prompt,
                     seconds=table.rules.leave_grace_seconds), view(leave))
+
+
+# Removals that end the game under way for everyone: the host is asked first.
+_KICK_ENDS = {LeaveOutcome.WAIT: "kick.confirm.cancel", LeaveOutcome.ROUND_LOBBY: "kick.confirm.lobby",
+              LeaveOutcome.FREE_LOBBY: "kick.confirm.lobby", LeaveOutcome.LIST_LOBBY: "kick.confirm.lobby"}
+
+
+def kick_prompt(table: Table, host_id: int, user_id: int, name: str,
+                locale: LocaleLike) -> Screen | None:
+    """What `/president kick` asks the host when removing that player would end the game
+    under way for everyone (presi cancels a game whose seat empties mid-round; too few left
+    sends the table to its lobby); None when the game simply goes on. Its button names the
+    game, the host and the player: a click after that game ended removes nobody."""
+    if not table.plays(user_id):
+        return None
+    key = _KICK_ENDS.get(table.leave_outcome(user_id))
+    if key is None:
+        return None
+    remove = button(table.id, "kick", t(locale, "btn.kick"),
+                    arg=f"{table.game_no}.{host_id}.{user_id}", style=discord.ButtonStyle.danger)
+    return Screen(t(locale, key, name=name), view(remove))

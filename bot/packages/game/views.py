@@ -331,14 +331,32 @@ async def quit_game(click: Click) -> None:
     await _prompt_answered(click, "lobby.left")
 
 
-async def _prompt_answered(click: Click, key: str) -> None:
+@action("kick", drawn=Drawn(private=True,
+                            arg=r"[0-9]{1,9}\.(?P<user>[0-9]{1,20})\.[0-9]{1,20}"))
+async def kick_player(click: Click) -> None:
+    """The button `/president kick` offers when removing a player would end the game for
+    everyone (prompts.kick_prompt): only the host it was shown to may use it, and only on
+    the game it was asked about, then it says so on that same private message."""
+    game_no, owner, member = click.arg.split(".")
+    if owner != str(click.user_id):
+        raise TableError("err.not_yours")
+    table = click.table
+    player = table.player(int(member))
+    if not table.under_way or game_no != str(table.game_no) or player is None:
+        raise TableError("err.stale_button")
+    await click.bot.service.kick(table, click.user_id, player.user_id or 0, player.name)
+    await _prompt_answered(click, "lobby.kicked", name=player.name)
+
+
+async def _prompt_answered(click: Click, key: str, **params: object) -> None:
     """The outcome in place of the private prompt whose button was clicked, its button gone.
     A prompt's button forged onto a public message leaves that message alone."""
+    text = t(click.locale, key, **params)
     message = click.interaction.message
     if message is not None and message.flags.ephemeral:
-        await click.interaction.response.edit_message(**Screen(t(click.locale, key)).kwargs())
+        await click.interaction.response.edit_message(**Screen(text).kwargs())
     else:
-        await click.interaction.response.send_message(t(click.locale, key), ephemeral=True)
+        await click.interaction.response.send_message(text, ephemeral=True)
 
 
 @action("replay", drawn=HOST)

@@ -15,7 +15,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from bot.i18n import join_names, public_locale, t
 from bot.i18n.translator import ls
 from bot.packages.controls import refusal_text, tell_vanished
-from bot.packages.game.prompts import stop_prompt
+from bot.packages.game.prompts import kick_prompt, stop_prompt
 from bot.packages.game.views import show_hand
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.lobby.views import display_name, join, leave
@@ -377,8 +377,13 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     @app_commands.describe(member=ls("cmd.kick.member.desc"))
     async def kick(self, interaction: Interaction, member: discord.User) -> None:
         name = player_name(str(getattr(member, "display_name", None) or member.name))
-        await self.bot.service.kick(self._table(interaction), interaction.user.id, member.id,
-                                    name)
+        table = self._table(interaction)
+        self.bot.service.verify_kick(table, interaction.user.id, member.id, name)
+        prompt = kick_prompt(table, interaction.user.id, member.id, name, interaction.locale)
+        if prompt is not None:  # it would end the game for everyone: asked first
+            await interaction.response.send_message(ephemeral=True, **prompt.kwargs())
+            return
+        await self.bot.service.kick(table, interaction.user.id, member.id, name)
         await self._ok(interaction, "lobby.kicked", name=name)
 
     @app_commands.command(name=ls("cmd.start"), description=ls("cmd.start.desc"))

@@ -208,7 +208,8 @@ def results_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
             names = [table.name(s) for s in game.winners]
             lines.append(plural(loc, "table.game_over", len(names),
                                 names=join_names(loc, names)))
-        lines.extend(standings(loc, table, game))
+        if game.round_no > 1:  # stopped in its first round, nobody has scored: no standings
+            lines.extend(standings(loc, table, game))
         return lines
     lines = [t(loc, "table.round_over", round=game.round_no)]
     roles = game.roles

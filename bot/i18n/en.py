@@ -150,6 +150,8 @@ CATALOGUE: dict[str, str] = {
     "never": "never",
     "host.mark": "host",
     "done.ok": "Done.",
+    "lobby.bot_added": "🤖 **{name}** joins the table ({level}).",
+    "done.started": "The game has started: see the table message.",
     "kick.confirm.cancel": "Remove **{name}** now? At this table a seat that empties mid-round cancels the game, for everyone and with no result.",
     "kick.confirm.lobby": "Remove **{name}** now? Too few players would be left: the game ends early and the table goes back to its lobby.",
     "end.confirm": "Stop the game for the whole table? A round in progress will not count.",

@@ -240,3 +240,23 @@ async def test_joining_a_full_lobby_says_how_a_seat_opens(
     assert jeanne.last_ephemeral().content == WARNING + t("fr", "err.table_full_join_most", max=8)
     assert table.seat_of(bob.id) is None and table.seat_of(jeanne.id) is None
     fake.assert_no_errors()
+
+
+async def test_addbot_and_start_by_command_answer_with_what_they_did(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """Play-test (stop 38): `/president addbot`, `start` and `replay` each answered only
+    « C’est fait. ». The bot seated says who joined at what level; a start or a replay by
+    command answers with the host's own hand, their first need."""
+    marie, _, table = await marie_hosts_with_bob_around(fake, president)
+    await marie.slash("president addbot", level="hard")
+    assert marie.last_ephemeral().content == french("🤖 **Bot 1** rejoint la table (difficile).")
+    await marie.slash("president addbot")
+    await marie.slash("president start")
+    game = table.game
+    assert game is not None
+    hand = marie.last_ephemeral()
+    assert hand.selects or any(b.custom_id and ":pass:" in b.custom_id for b in hand.buttons) \
+        or t("fr", "hand.waiting", name=table.name(game.to_act or 0)) in hand.content
+    assert table.hands.get(marie.id) is not None  # followed like any hand she opens
+    fake.assert_no_errors()

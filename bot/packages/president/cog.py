@@ -89,6 +89,14 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
             return TableError("err.no_table_thread", channel=f"<#{parent}>")
         return TableError("err.no_table")
 
+    async def _dealt(self, interaction: Interaction, table: Table) -> None:
+        """A game the host started by command: their own hand is the answer (a seated
+        host's first need), else a word that it started."""
+        if table.plays(interaction.user.id):
+            await show_hand(interaction, table, update=False)
+        else:
+            await self._ok(interaction, "done.started")
+
     async def _ok(self, interaction: Interaction, key: str, **params: object) -> None:
         await interaction.response.send_message(t(interaction.locale, key, **params),
                                                 ephemeral=True)
@@ -369,8 +377,11 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     @app_commands.describe(level=ls("cmd.addbot.level.desc"))
     @app_commands.choices(level=LEVEL_CHOICES)
     async def addbot(self, interaction: Interaction, level: str | None = None) -> None:
-        await self.bot.service.add_bot(self._table(interaction), interaction.user.id, level)
-        await self._ok(interaction, "done.ok")
+        table = self._table(interaction)
+        await self.bot.service.add_bot(table, interaction.user.id, level)
+        bot = table.seats[-1]
+        await self._ok(interaction, "lobby.bot_added", name=bot.name,
+                       level=t(interaction.locale, f"level.{bot.level}"))
 
     @app_commands.command(name=ls("cmd.kick"), description=ls("cmd.kick.desc"))
     @app_commands.rename(member=ls("cmd.kick.member"))
@@ -391,7 +402,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         table = self._table(interaction)
         require(interaction)
         await self.bot.service.start(table, interaction.user.id)
-        await self._ok(interaction, "done.ok")
+        await self._dealt(interaction, table)
 
     @app_commands.command(name=ls("cmd.settings"), description=ls("cmd.settings.desc"))
     async def settings(self, interaction: Interaction) -> None:
@@ -430,7 +441,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         table = self._table(interaction)
         require(interaction)
         await self.bot.service.replay(table, interaction.user.id)
-        await self._ok(interaction, "done.ok")
+        await self._dealt(interaction, table)
 
     @app_commands.command(name=ls("cmd.language"), description=ls("cmd.language.desc"))
     @app_commands.rename(language=ls("cmd.language.language"))

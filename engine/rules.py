@@ -250,7 +250,7 @@ _SPECS = [
     KnobSpec("exchange_blind", _TABLE, "bool"),
     KnobSpec("low_gives", _TABLE, "choice", ("auto", "pick")),
     KnobSpec("points", _TABLE, "points", min=0, max=99),
-    KnobSpec("game_end", _TABLE, "game_end"),
+    KnobSpec("game_end", _TABLE, "game_end", min=1, max=GAME_END_MAX),
     # RULES §8: « Players tied on the highest total are joint winners », save presi's « if P
     # and VP both reach 11 in the same round, P wins » (its seed: « c'est le Président qui
     # gagne »): the round's ranking breaks a tie at the target there.

@@ -112,3 +112,34 @@ def test_the_knobs_read_in_both_languages() -> None:
     assert typed_value("vs_bots", "jamais") is None and typed_value("vs_bots", "3") == 3
     assert presi.applies("seats_grow")
     assert not Rules.preset("proletario").applies("seats_grow")  # 4 seats, all open anyway
+
+
+@pytest.mark.parametrize(("preset", "typed", "changed"), [
+    ("presi", "VC0 C0", {"VL": 0, "L": 0}),
+    ("presi", "Culo 2, vice-culo=1", {"L": 2, "VL": 1}),
+    ("classic", "TDC 1 VT 2", {"L": 1, "VL": 2}),
+    ("classic", "trou du cul: 4", {"L": 4}),
+    ("classic", "Scum 5 P 9", {"L": 5, "P": 9}),
+    ("proletario", "Secrétaire 1", {"VL": 1}),
+    ("proletario", "secretary 2 p 7", {"VL": 2, "P": 7}),
+])
+def test_points_per_role_read_the_tables_role_names(preset: str, typed: str,
+                                                    changed: dict[str, int]) -> None:
+    """Play-test (stop 38): the form wanted « P VP N VL L », codes of the English words,
+    and refused « VC0 C0 » at a presi table or « TDC 0 » at a French one. A role's name at
+    the table, in either language, or its initials now read as its code; an initial two
+    roles share (proletario's « p ») stays the President's code."""
+    rules = Rules.preset(preset)
+    assert typed_value("points", typed, rules.points, rules) == {**rules.points, **changed}
+
+
+@pytest.mark.parametrize(("knob", "typed", "value"), [
+    ("game_end", "illimitée", "unlimited"), ("game_end", "11 pts", "target:11"),
+    ("game_end", "1 pt", "target:1"), ("game_end", "7 tours", "rounds:7"),
+    ("turn_seconds", "30 s", 30), ("turn_seconds", "45 secondes", 45),
+    ("exchange_seconds", "20 seconds", 20)])
+def test_the_short_forms_hosts_type_are_read(knob: str, typed: str, value: object) -> None:
+    """Play-test (stop 38): « illimitée », « 11 pts », « 7 tours » and « 30 s » were refused
+    with a message that did not say the 1 to 999 range either."""
+    rules = Rules.preset("classic")
+    assert rules.replace(**{knob: typed_value(knob, typed)}) == rules.replace(**{knob: value})

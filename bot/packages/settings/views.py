@@ -160,10 +160,11 @@ def plain_digits(text: str) -> bool:
     return not any(ch in "_+" or (ch.isnumeric() and not "0" <= ch <= "9") for ch in text)
 
 
-def typed_value(knob: str, text: str, current: Any = None) -> Any:
+def typed_value(knob: str, text: str, current: Any = None, rules: Rules | None = None) -> Any:
     """A typed answer as the engine's value, in the words of either language (« 5 manches »,
     "never", « aucune ») or the engine's own syntax; ValueError if it cannot be read.
-    `current` is the knob's value now, which points per role start from."""
+    `current` is the knob's value now, which points per role start from; `rules` the
+    table's, whose role names a host may type for the points (« Culo 0 », « TDC 0 »)."""
     spec = KNOBS[knob]
     if not plain_digits(text):
         raise ValueError(f"{text!r} is not typed in plain digits")
@@ -172,12 +173,47 @@ def typed_value(knob: str, text: str, current: Any = None) -> Any:
         return None
     if spec.kind == "points":  # roles not typed keep their points: « P5 » changes only P
         kept = f"{spec.format(current)} " if current is not None else ""
-        return spec.parse(kept + words.upper())
+        return spec.parse(kept + _role_codes_typed(words, rules).upper())
     if spec.kind == "card":  # as shown, or the engine's code (in capitals: « 2O »)
         return spec.parse(SHOWN_CARDS.get(words.replace(" ", ""), words.upper()))
     if spec.kind == "game_end":
         return spec.parse(_game_end(words))
+    if knob.endswith("_seconds"):  # « 30 s », « 30 secondes », "30 seconds"
+        words = re.sub(r"^(\d+)\s*(?:s|sec|secs|secondes?|seconds?)$", r"\1", words)
     return spec.parse(words)
+
+
+def _role_aliases(rules: Rules) -> dict[str, str]:
+    """What a host may type for a role: its name at this table in either language
+    (« trou du cul », "scum") and that name's initials (« tdc », « vc », « vt »). An alias
+    two roles share, or that is another role's code (proletario's « p »), reads as nothing."""
+    found: dict[str, set[str]] = {}
+    for code in ROLE_CODES:
+        for locale in CATALOGUES:
+            name = role_name(locale, rules, code).lower()
+            initials = "".join(word[0] for word in re.split(r"[\s\-’']+", name) if word)
+            for alias in (name, initials):
+                found.setdefault(alias, set()).add(code)
+    aliases: dict[str, str] = {}
+    for alias, codes in found.items():
+        if len(codes) != 1:
+            continue
+        (code,) = codes
+        if alias.upper() == code or alias.upper() not in ROLE_CODES:
+            aliases[alias] = code
+    return aliases
+
+
+def _role_codes_typed(words: str, rules: Rules | None) -> str:
+    """« Culo 0, vice-culo=1 » as « L0 VL1 »: role names and initials as codes, a number
+    after a space, « = » or « : » joined to its role."""
+    if rules is not None:
+        aliases = _role_aliases(rules)
+        pattern = "|".join(re.escape(a) for a in sorted(aliases, key=len, reverse=True))
+        letter = r"[^\W\d_]"  # a name ends where letters do: « vc0 » is VC then 0
+        words = re.sub(rf"(?<!{letter})({pattern})(?!{letter})",
+                       lambda m: aliases[m.group(1)], words)
+    return re.sub(r"(?<!\w)([a-z]+)\s*[:=]?\s*(-?\d+)", r"\1\2", words, flags=re.IGNORECASE)
 
 
 def _game_end(words: str) -> str:
@@ -186,6 +222,12 @@ def _game_end(words: str) -> str:
     words = re.sub(r"^premi(er|ère) à (?=\d)", "", words)
     if words.isdigit():
         return f"rounds:{words}"
+    # Short forms hosts type: « 11 pts », « 7 tours », « illimitée ».
+    short_form = re.fullmatch(r"(\d+)\s*(?:(pts?)|tours?)", words)
+    if short_form:
+        return f"{'target' if short_form.group(2) else 'rounds'}:{short_form.group(1)}"
+    if re.fullmatch(r"illimit[ée]e?s?|unlimited", words):
+        return "unlimited"
     for text in CATALOGUES.values():
         if words in (text["game_end.unlimited"].lower(), text["game_end.unlimited.word"]):
             return "unlimited"
@@ -372,5 +414,6 @@ async def submit_knob(click: Click) -> None:
     rules = click.table.rules
     text = click.values[0]
     await apply(click.interaction, click.table,
-                lambda: rules.replace(**{name: typed_value(name, text, getattr(rules, name))}),
+                lambda: rules.replace(**{name: typed_value(name, text, getattr(rules, name),
+                                                          rules)}),
                 name)

@@ -570,6 +570,7 @@ CATALOGUE: dict[str, str] = {
     "hand.passed": "You passed: wait for the next trick.",
     "hand.warn_bad_end": "leaves only cards you may not finish on",
     "hand.warn_bad_finish": "a penalised finish: you go down the ranking",
+    "hand.revolution": "🔄 Revolution: the order is reversed; 3 is now the strongest card and 2 the weakest.",
     "hand.only_pass": "Nothing in your hand beats what is on the table: you can only pass.",
     "hand.cannot_play": "Nothing you hold can be played now.",
     "hand.lead": "The trick is empty: you open it. Play any cards of one value (the others must answer with as many); you cannot pass.",

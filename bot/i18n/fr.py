@@ -582,6 +582,7 @@ _WRITTEN: dict[str, str] = {
     "hand.cannot_play": "Rien dans ta main ne peut être joué maintenant.",
     "hand.warn_bad_end": "ne te laisse que des cartes pénalisantes pour finir",
     "hand.warn_bad_finish": "sortie pénalisée : tu descends au classement",
+    "hand.revolution": "🔄 Révolution : l’ordre est inversé, le 3 devient la carte la plus forte et le 2 la plus faible.",
     "hand.only_pass": "Rien dans ta main ne bat ce qui est sur la table : tu ne peux que passer.",
     "hand.lead": "Le pli est vide : c’est toi qui l’ouvres. Joue des cartes d’une même valeur (les autres devront répondre avec autant de cartes) ; tu ne peux pas passer.",
     "hand.same_or_pass": "🤐 Même valeur ou rien : joue {cards} ou passe.",

@@ -421,3 +421,21 @@ async def test_a_player_out_of_cards_shows_no_card_count(
                                    points=plural(locale, "n.points", 0)) + out
                     + t(locale, "table.host_mark")]
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_hand_says_a_revolution_is_on(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """Play-test (stop 38): only the table message said « Révolution : l’ordre est
+    inversé ! »; the hand re-sorted its cards, 2 first, and said nothing of why."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    table, game = await dealt_against_two_bots(
+        fake, clock, president, marie, [["3S", "9H", "2C"], ["4H", "6H", "KC"], ["7D", "8S", "QC"]],
+        opener=0)
+    assert t(locale, "hand.revolution") not in marie.hand.content.split("\n")
+    game.revolution = True
+    president.service.refresh(table)
+    await tick(fake, clock, 1)
+    assert t(locale, "hand.revolution") in marie.hand.content.split("\n")
+    fake.assert_no_errors()

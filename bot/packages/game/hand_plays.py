@@ -160,6 +160,8 @@ def play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
             lines.append(t(locale, "hand.cannot_play"))
         elif not constrained:
             lines.append(t(locale, "hand.only_pass"))
+    if game.revolution:  # the hand is sorted the new way round: say why (play-test)
+        lines.append(t(locale, "hand.revolution"))
     wanted.extend(trick_faces(game, len(lines)))
     if game.trick:  # on turn or not, what lies on the table
         lines.append(trick_line(locale, table, game))

@@ -434,7 +434,7 @@ CATALOGUE: dict[str, str] = {
     "knob.fast_seconds": "Fast mode timer (seconds)",
     "knob.autopilot_after_timeouts": "Timeouts in a row before the autopilot",
     "knob.on_leave": "When a player leaves",
-    "knob.on_leave.bot": "a bot replaces them",
+    "knob.on_leave.bot": "a bot finishes their round (and keeps the seat where bots fill the table)",
     "knob.on_leave.wait_then_cancel": "wait, then cancel the game",
     "knob.leave_grace_seconds": "Seconds to come back",
     "knob.role_names": "Role names",

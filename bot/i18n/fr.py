@@ -445,7 +445,7 @@ _WRITTEN: dict[str, str] = {
     "knob.fast_seconds": "Minuteur du mode rapide (secondes)",
     "knob.autopilot_after_timeouts": "Temps écoulés d’affilée avant le pilote automatique",
     "knob.on_leave": "Quand quelqu’un part",
-    "knob.on_leave.bot": "un bot prend sa place",
+    "knob.on_leave.bot": "un bot finit sa manche (et garde sa place si des bots complètent la table)",
     "knob.on_leave.wait_then_cancel": "attendre, puis annuler la partie",
     "knob.leave_grace_seconds": "Secondes pour revenir",
     "knob.role_names": "Noms des rôles",

@@ -266,8 +266,9 @@ async def test_settings_and_queue_lines_read_as_english(
         await president.service.add_bot(table, alice.id)
     bob = fake.add_user("bob")
     await bob.click(message(bob, table.lobby_message_id), cid(table, "join"))
-    assert bob.last_ephemeral().content == \
-        "The table is full: you are in the queue and take a seat between rounds."
+    assert bob.last_ephemeral().content == (  # the lobby seats him as a seat frees (stop 38)
+        "The lobby is full: you are in the queue, and take a seat when your turn comes, "
+        "as one frees up or the host opens more.")
     fake.assert_no_errors()
 
 

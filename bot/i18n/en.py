@@ -535,6 +535,7 @@ CATALOGUE: dict[str, str] = {
     "ev.opens.last_place": "{role} of the last round: {name} opens",
     "ev.opens.first_place": "{role} of the last round: {name} opens",
     "ev.opens.seat_order": "{name} opens",
+    "ev.opens_free": "anyone may open: the first cards played open the trick",
     "ev.opens.given": "{name} opens",
     "ev.revolution_on": "{name} starts a revolution!",
     "ev.revolution_off": "{name} ends the revolution",

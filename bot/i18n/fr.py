@@ -546,6 +546,7 @@ _WRITTEN: dict[str, str] = {
     "ev.opens.last_place": "{role} de la manche précédente : {name} ouvre",
     "ev.opens.first_place": "{role} de la manche précédente : {name} ouvre",
     "ev.opens.seat_order": "{name} ouvre",
+    "ev.opens_free": "ouverture libre : les premières cartes posées ouvrent le pli",
     "ev.opens.given": "{name} ouvre",
     "ev.revolution_on": "{name} déclenche une révolution !",
     "ev.revolution_off": "{name} met fin à la révolution",

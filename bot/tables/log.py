@@ -42,6 +42,10 @@ def opens(seat: int, why: str | None, name: Callable[[int], str]) -> LogEntry:
 def note(table: Table, event: Event) -> None:
     """Write an event into the table's history, and an exchange into both players' notes."""
     for entry in entries_for(event, table.name):
+        if table.rules.fast and entry.key.startswith("ev.opens."):
+            # Fast mode opens freely (RULES §9): nobody, the queen of hearts' holder
+            # included, opens first; the engine's opener only acts if the timer runs out.
+            entry = LogEntry("ev.opens_free")
         if entry.key == "ev.penalised" and table.log and table.log[-1].key == "ev.out" \
                 and table.log[-1].params["name"] == entry.params["name"]:
             table.log.pop()  # « sort (1er) » then « classé 4e » would contradict itself

@@ -273,6 +273,18 @@ async def test_the_table_says_who_opens_and_why_each_trick_closed(
     fake.assert_no_errors()
 
 
+async def test_fast_mode_names_nobody_as_the_opener(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """Play-test (stop 38): in fast mode the history said « bob a la Dame de cœur et
+    ouvre », then marie opened: anyone may open there (RULES §9), and it now says so."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    table = await host_against_bots(president, marie.user, "classic", 2, fast=True)
+    keys = [e.key for e in table.log]
+    assert "ev.opens_free" in keys and not any(k.startswith("ev.opens.") for k in keys)
+    fake.assert_no_errors()
+
+
 async def test_fast_mode_bots_wait_a_human_time_between_moves(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:

@@ -395,6 +395,13 @@ async def test_the_presi_lobby_says_what_starting_against_bots_does(
     table = await create_table(president, marie, "presi")
     lines = message(marie, table.lobby_message_id).content.split("\n")
     assert t(locale, "lobby.hint_vs_bots", n=3) in lines
+    # Stop 38's play-test: with three seated it would seat no bot, yet it stayed on offer.
+    for name in ("bob", "carol"):
+        user = fake.add_user(name, locale=locale)
+        await user.click(message(user, table.lobby_message_id), cid(table, "join"))
+    lobby = message(marie, table.lobby_message_id)
+    assert t(locale, "lobby.hint") in lobby.content.split("\n")
+    assert not any(":vsbots:" in (b.custom_id or "") for b in lobby.buttons)
     await marie.slash("president end")
     table = await create_table(president, marie, "classic")  # no such button, no such words
     lines = message(marie, table.lobby_message_id).content.split("\n")

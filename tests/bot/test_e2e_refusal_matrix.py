@@ -233,7 +233,7 @@ async def playing(m: Matrix, lobby_shown: Message) -> tuple[int, int, int]:
     table = table_of(m.bot, hana)
     await m.bot.service.set_rules(table, hana.id, table.rules.replace(game_end="rounds:2",
                                                                     low_gives="pick",
-                                                                    vs_bots=2))
+                                                                    vs_bots=3))
     lobby_id = lobby_shown.id
     await hana.click(message(hana, lobby_id), cid(table, "addbot"))
     before_start = message(hana, lobby_id)

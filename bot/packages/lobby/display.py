@@ -48,10 +48,15 @@ def lobby_screen(table: Table) -> Screen:
 def start_hint(table: Table) -> str:
     """How the host starts: with « Lancer contre des bots » on offer, what that button does
     (a newcomer saw two start buttons and no word of the difference)."""
-    size = vs_bots_size(table.rules)
-    if size:
-        return t(table.locale, "lobby.hint_vs_bots", n=size)
+    if offers_vs_bots(table):
+        return t(table.locale, "lobby.hint_vs_bots", n=vs_bots_size(table.rules))
     return t(table.locale, "lobby.hint")
+
+
+def offers_vs_bots(table: Table) -> bool:
+    """Whether « Lancer contre des bots » would seat any bot: with as many seated as it
+    fills to, it is « Lancer » under another name, and is neither shown nor explained."""
+    return len(table.seats) < vs_bots_size(table.rules)
 
 
 def seat_lines(table: Table) -> list[str]:
@@ -103,7 +108,7 @@ def lobby_view(table: Table) -> discord.ui.View:
         button(table.id, "settings", t(loc, "btn.settings")),
         button(table.id, "start", t(loc, "btn.start"), style=discord.ButtonStyle.success),
     ]
-    if table.rules.vs_bots is not None:
+    if offers_vs_bots(table):
         items.append(button(table.id, "vsbots", t(loc, "btn.vs_bots"), row=1))
     if any(p.is_bot for p in table.seats):
         items.append(button(table.id, "removebot", t(loc, "btn.removebot"), row=1))

@@ -159,6 +159,10 @@ async def test_a_spectator_at_a_table_without_a_queue_is_told_to_ask_for_the_nex
     assert john.last_ephemeral().text.split("\n") == [
         "👀 You are watching this table: you have no seat at it.",
         "To play, use `/president join`: you will be on the list for the next game."]
+    # Stop 38's play-test: once listed, the hand said « first in the queue ».
+    await john.slash("president join")
+    await john.click(message(john, table.table_message_id), cid(table, "hand"))
+    assert john.last_ephemeral().text.split("\n")[0] == t("en", "hand.listed.first")
     fake.assert_no_errors()
 
 

@@ -39,8 +39,10 @@ def seatless_lines(table: Table, user_id: int, locale: LocaleLike) -> list[str]:
     waiting = [p.user_id for p in table.queue]
     if user_id in waiting:
         ahead = waiting.index(user_id)
-        where = (t(locale, "hand.queued.first") if ahead == 0
-                 else plural(locale, "hand.queued.ahead", ahead))
+        # A table without a queue keeps a list for its next game: named as the table does.
+        kind = "hand.listed" if table.running and not table.rules.bots_fill else "hand.queued"
+        where = (t(locale, f"{kind}.first") if ahead == 0
+                 else plural(locale, f"{kind}.ahead", ahead))
         how = ("hand.queue_lobby" if not table.running
                else "hand.queue_seats" if table.rules.bots_fill else "hand.queue_next_game")
         return [where, t(locale, how)]

@@ -658,7 +658,7 @@ CATALOGUE: dict[str, str] = {
     "howto.answer.equal": "Answer with as many cards as the opening, of the same value or higher, or pass.",
     "howto.answer.higher": "Answer with as many cards as the opening, higher, or pass.",
     "howto.jokers": "🃏 A joker is played alone, on any play.",
-    "howto.wild": "{rank}s are wild: played with other cards they take those cards' value (a {rank} and two Kings are three Kings); played with no other value, they stand for the value you announce.",
+    "howto.wild": "{rank}s are wild: played with other cards they take those cards' value (a {rank} and two Kings are three Kings); played with no other value, they stand for the value you announce. In the exchange a {rank} is just a {rank}.",
     "howto.closes": "✋ A trick closes {closes}.",
     "howto.close.all_passed": "when everyone else has passed",
     "howto.close.one_lap": "after one lap (everyone plays or passes once)",

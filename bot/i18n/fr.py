@@ -669,7 +669,7 @@ _WRITTEN: dict[str, str] = {
     "howto.answer.equal": "On répond avec autant de cartes que l’ouverture, de même valeur ou plus fortes, ou on passe.",
     "howto.answer.higher": "On répond avec autant de cartes que l’ouverture, plus fortes, ou on passe.",
     "howto.jokers": "🃏 Un joker se joue seul, sur n’importe quel coup.",
-    "howto.wild": "Les {rank} remplacent n’importe quelle valeur : joués avec d’autres cartes, ils en prennent la valeur (un {rank} et deux Rois font trois Rois) ; joués sans autre valeur, ils valent celle qu’on annonce.",
+    "howto.wild": "Les {rank} remplacent n’importe quelle valeur : joués avec d’autres cartes, ils en prennent la valeur (un {rank} et deux Rois font trois Rois) ; joués sans autre valeur, ils valent celle qu’on annonce. Dans l’échange, un {rank} n’est qu’un {rank}.",
     "howto.closes": "✋ Le pli se ferme {closes}.",
     "howto.close.all_passed": "quand tout le reste de la table a passé",
     "howto.close.one_lap": "après un tour de table (tout le monde joue ou passe une fois)",

@@ -215,12 +215,13 @@ async def test_wild7s_rules_say_a_7_joins_other_cards_as_well_as_standing_alone(
     await alice.slash("president rules")
     assert "7s are wild: played with other cards they take those cards' value (a 7 and two " \
         "Kings are three Kings); played with no other value, they stand for the value you " \
-        "announce." in alice.last_ephemeral().text.split("\n")
+        "announce. In the exchange a 7 is just a 7." in alice.last_ephemeral().text.split("\n")
     marie = fake.add_user("marie", locale="fr")
     await marie.slash("president rules")
     assert french("Les 7 remplacent n’importe quelle valeur : joués avec d’autres cartes, ils en "
         "prennent la valeur (un 7 et deux Rois font trois Rois) ; joués sans autre valeur, "
-        "ils valent celle qu’on annonce.") in marie.last_ephemeral().text.split("\n")
+        "ils valent celle qu’on annonce. Dans l’échange, un 7 n’est qu’un 7.") in \
+        marie.last_ephemeral().text.split("\n")
     fake.assert_no_errors()
 
 

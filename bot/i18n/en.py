@@ -236,7 +236,7 @@ CATALOGUE: dict[str, str] = {
     "settings.bad.int": "{knob}: type a whole number from {min} to {max}.",
     "settings.bad.optional_int": "{knob}: type a whole number from {min} to {max}, or “never”.",
     "settings.bad.game_end": "{knob}: type a number of rounds (“5” or “5 rounds”), a score to reach (“11 points”), each from {min} to {max}, or “unlimited”.",
-    "settings.bad.points": "{knob}: type a number from {min} to {max} for the roles to change, for example “P3 VP2 N1 VL0 L0” ({roles}; a role’s name works too); the others keep their points.",
+    "settings.bad.points": "{knob}: type a number from {min} to {max} for the roles to change, for example “P3 VP2 N1 VL0 L0” ({roles}; a role's name works too); the others keep their points.",
     "settings.bad.card": "{knob}: type a 2 as the table shows it (“2🪙”, “2♠”) or its code (“2O”: 2 of oros, “2S”: 2 of spades), or “none”. Only a 2 can win any trick.",
     "rules.conflict.min_above_max": "{knob}: the minimum number of players cannot be above the maximum.",
     "rules.conflict.deck_too_small": "{knob}: the deck needs at least two cards per player.",

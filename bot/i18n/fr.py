@@ -164,7 +164,7 @@ _WRITTEN: dict[str, str] = {
     "lobby.bot_added": "🤖 **{name}** rejoint la table ({level}).",
     "done.started": "La partie est lancée : voir le message de la table.",
     "kick.confirm.cancel": "Retirer **{name}** maintenant ? À cette table, une place qui se vide en cours de manche annule la partie, pour tout le monde et sans résultat.",
-    "kick.confirm.lobby": "Retirer **{name}** maintenant ? Il resterait trop peu de joueurs : la partie s’arrête et la table retourne au salon d’attente.",
+    "kick.confirm.lobby": "Retirer **{name}** maintenant ? Il ne resterait plus assez de monde à la table : la partie s’arrête et la table retourne au salon d’attente.",
     "end.confirm": "Arrêter la partie pour toute la table ? Une manche en cours ne comptera pas.",
     "end.stopped": "Partie arrêtée : le message de la table donne le résultat.",
     "end.lobby": "La table est revenue au salon d’attente.",

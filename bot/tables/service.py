@@ -17,6 +17,7 @@ import itertools
 import logging
 import random
 from collections.abc import Collection, Sequence
+from dataclasses import replace
 from typing import Protocol
 
 from bot.tables import hosting, refusals, seats, thinking
@@ -304,7 +305,7 @@ class TableService:
             events = refusals.engine(game.next_round)
             table.log.clear()  # the last round's moves stay on its results message, not here
             table.exchange_notes.clear()
-            table.results.clear()
+            table.clear_results()
             table.post_table = True
             self._after(table, events)
 
@@ -475,7 +476,7 @@ class TableService:
             waiting.points = 0
         table.log.clear()
         table.exchange_notes.clear()
-        table.results.clear()
+        table.clear_results()
         table.round_totals.clear()
         table.post_table = True
 
@@ -492,7 +493,7 @@ class TableService:
         table.left_seats.clear()
         table.away.clear()
         table.gift_picks.clear()
-        table.results.clear()
+        table.clear_results()
         table.game_row_id = None
         table.timer_serial = table.timer_deadline = None
         self.deadlines.forget(table, keep_refresh=True)
@@ -648,6 +649,7 @@ class TableService:
             note(table, event)
             if isinstance(event, RoundOver):
                 table.results = [event]
+                table.result_seats = [replace(p) for p in table.seats]  # before they go
                 # Round 1 starts a new game's series; a round replayed after a restart
                 # replaces its own.
                 table.round_totals[event.round_no - 1:] = [list(event.totals)]

@@ -237,6 +237,10 @@ class Table:
     # The results of the round (and game) that just ended, until the next round is dealt:
     # a restart while they show records them again, in case it interrupted their storing.
     results: list[RoundOver | GameOver] = field(default_factory=list)
+    # Who held each seat as the round ended, as the round showed them (« 🤖 alice », the bot
+    # finishing a leaver's round): the seat may change hands at once (a fresh bot where bots
+    # fill the table), and the results name who played the round. Empty: the seats' own.
+    result_seats: list[Player] = field(default_factory=list)
     # Results whose storing has not been seen to succeed: part of the snapshot, so that a
     # restart stores them again whatever the table has done since (bot/tables/outbox.py).
     unstored: list[PendingResult] = field(default_factory=list)
@@ -297,6 +301,12 @@ class Table:
 
     def humans(self) -> list[Player]:
         return [p for p in self.seats if p.user_id is not None]
+
+    def clear_results(self) -> None:
+        """The last round's results are no longer shown (a round dealt, a game started or
+        ended without one)."""
+        self.results.clear()
+        self.result_seats.clear()
 
     def is_host(self, user_id: int) -> bool:
         return user_id == self.host_id
@@ -429,6 +439,7 @@ class Table:
             "gift_picks": {str(uid): {str(part): codes for part, codes in picks.items()}
                            for uid, picks in self.gift_picks.items()},
             "results": [e.to_dict() for e in self.results],
+            "result_seats": [p.to_dict() for p in self.result_seats],
             "unstored": [p.to_dict() for p in self.unstored],
             "round_totals": self.round_totals,
             "seq": self.seq,
@@ -475,6 +486,7 @@ class Table:
             gift_picks={int(uid): {int(part): list(codes) for part, codes in picks.items()}
                         for uid, picks in d.get("gift_picks", {}).items()},
             results=[_result(e) for e in d.get("results", [])],
+            result_seats=[Player.from_dict(p) for p in d.get("result_seats", [])],
             unstored=[PendingResult.from_dict(p) for p in d.get("unstored", [])],
             round_totals=[[int(p) for p in r] for r in d.get("round_totals", [])],
             seq=d.get("seq", 0),

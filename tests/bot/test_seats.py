@@ -1,9 +1,11 @@
 """Seats changing hands between rounds (`bot.tables.seats`): points stay with who scored
 them (play-test: a newcomer taking a bot's seat showed, and could win on, the bot's points)."""
 
+from bot.packages.game.table_message import results_lines
 from bot.tables import seats
 from bot.tables.table import Table
 from engine import Game, GreedyPlayer, Phase, Rules
+from tests.bot.test_service import ALICE, BOB, CAROL, DAVE, lobby, play_round, service
 
 
 def _played_round(game: Game) -> None:
@@ -76,3 +78,25 @@ def test_a_bot_taking_a_leavers_seat_between_rounds_starts_at_nothing() -> None:
     assert game.points[winner] > 0
     seats.free_seat(table, game, winner)
     assert table.seats[winner].is_bot and game.points[winner] == 0
+
+
+async def test_a_rounds_results_name_the_stand_in_who_played_it() -> None:
+    """Play-test (stop 38): at proletario a leaver's seat read « 🤖 u4 » all round, and the
+    round's results named the fresh bot that takes the seat as the round ends (« 🤖 Bot 1 »):
+    the results name who held each seat as the round ended, and survive a restart."""
+    svc, clock = service()
+    table = await lobby(svc, "proletario", ALICE, BOB, CAROL, DAVE)
+    await svc.start(table, ALICE)
+    seat = table.seat_of(DAVE)
+    assert seat is not None
+    await svc.leave(table, DAVE)
+    await play_round(svc, clock, table)
+    game = table.game
+    assert game is not None and game.phase is Phase.ROUND_OVER
+    assert table.seats[seat].name != "u4"  # a fresh bot holds the seat from now on
+    text = "\n".join(results_lines("en", table, game))
+    assert "🤖 u4" in text and table.seats[seat].name not in text
+    again = Table.from_dict(table.to_dict())
+    assert [p.name for p in again.result_seats] == [p.name for p in table.result_seats]
+    await svc.next_round(table, ALICE)
+    assert table.result_seats == []

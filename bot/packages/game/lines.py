@@ -9,7 +9,7 @@ from bot.i18n import LocaleLike, t
 from bot.i18n.cards import play_words, rank_short, rank_words, shorts, top_single_words
 from bot.packages.cards.emojis import FaceLine
 from bot.packages.rules_text import role_name as rules_role_name
-from bot.tables.table import LogEntry, Table
+from bot.tables.table import LogEntry, Player, Table
 from engine import Card, Game
 from engine.events import RoundOver
 
@@ -58,7 +58,17 @@ def entry_text(locale: LocaleLike, table: Table, entry: LogEntry) -> str:
 
 
 def seat_name(table: Table, seat: int) -> str:
-    player = table.seats[seat]
+    return _shown(table.seats[seat])
+
+
+def result_name(table: Table, seat: int) -> str:
+    """The seat as its round's results name it: who held it as the round ended
+    (`Table.result_seats`), though a fresh bot may hold it since."""
+    held = table.result_seats
+    return _shown(held[seat] if seat < len(held) else table.seats[seat])
+
+
+def _shown(player: Player) -> str:
     return f"🤖 {player.name}" if player.is_bot else player.name
 
 

@@ -16,6 +16,7 @@ from bot.packages.game.lines import (
     countdown,
     entry_text,
     place,
+    result_name,
     role_name,
     round_finished,
     seat_name,
@@ -216,7 +217,7 @@ def results_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
     for index, seat in enumerate(game.ranking or ()):
         role = roles[seat]
         gained = table.rules.points.get(role, 0) if role else 0
-        lines.append(t(loc, "table.result_line", place=index + 1, name=seat_name(table, seat),
+        lines.append(t(loc, "table.result_line", place=index + 1, name=result_name(table, seat),
                        role=role_name(loc, table, role), gained=gained,
                        total=plural(loc, "n.points", game.points[seat])))
     if game.phase is not Phase.GAME_OVER:
@@ -237,7 +238,7 @@ def standings(loc: LocaleLike, table: Table, game: Game) -> list[str]:
     by_points = sorted(game.players, key=lambda s: -game.points[s])
     for index, seat in enumerate(by_points):
         rank = 1 + sum(1 for s in by_points[:index] if game.points[s] > game.points[seat])
-        lines.append(t(loc, "table.standing_line", place=rank, name=seat_name(table, seat),
+        lines.append(t(loc, "table.standing_line", place=rank, name=result_name(table, seat),
                        total=plural(loc, "n.points", game.points[seat])))
     return lines
 

@@ -344,7 +344,7 @@ async def kick_player(click: Click) -> None:
     player = table.player(int(member))
     if not table.under_way or game_no != str(table.game_no) or player is None:
         raise TableError("err.stale_button")
-    await click.bot.service.kick(table, click.user_id, player.user_id or 0, player.name)
+    await click.bot.service.kick(table, click.user_id, int(member), player.name)
     await _prompt_answered(click, "lobby.kicked", name=player.name)
 
 

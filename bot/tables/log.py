@@ -31,8 +31,13 @@ from engine.events import (
 OPENER_ROLE = {"last_place": "L", "first_place": "P"}
 
 
-def opens(seat: int, why: str | None, name: Callable[[int], str]) -> LogEntry:
-    """Who opens the round and why: « Dame de cœur : Alice ouvre », « Trou du cul : … »."""
+def opens(seat: int, why: str | None, name: Callable[[int], str],
+          free: bool = False) -> LogEntry:
+    """Who opens the round and why: « Dame de cœur : Alice ouvre », « Trou du cul : … ».
+    `free` (fast mode, RULES §9): nobody opens first, the queen of hearts' holder included;
+    the engine's opener only acts if the timer runs out."""
+    if free:
+        return LogEntry("ev.opens_free")
     params: dict[str, object] = {"name": name(seat)}
     if why in OPENER_ROLE:
         params["role"] = OPENER_ROLE[why]
@@ -41,11 +46,7 @@ def opens(seat: int, why: str | None, name: Callable[[int], str]) -> LogEntry:
 
 def note(table: Table, event: Event) -> None:
     """Write an event into the table's history, and an exchange into both players' notes."""
-    for entry in entries_for(event, table.name):
-        if table.rules.fast and entry.key.startswith("ev.opens."):
-            # Fast mode opens freely (RULES §9): nobody, the queen of hearts' holder
-            # included, opens first; the engine's opener only acts if the timer runs out.
-            entry = LogEntry("ev.opens_free")
+    for entry in entries_for(event, table.name, free_opening=table.rules.fast):
         if entry.key == "ev.penalised" and table.log and table.log[-1].key == "ev.out" \
                 and table.log[-1].params["name"] == entry.params["name"]:
             table.log.pop()  # « sort (1er) » then « classé 4e » would contradict itself
@@ -58,16 +59,19 @@ def note(table: Table, event: Event) -> None:
             LogEntry("hand.received", {"cards": cards, "name": table.name(event.giver)}))
 
 
-def entries_for(event: Event, name: Callable[[int], str]) -> list[LogEntry]:
-    """The history lines for an event (none for events the table shows otherwise)."""
-    entry = entry_for(event, name)
+def entries_for(event: Event, name: Callable[[int], str], *,
+                free_opening: bool = False) -> list[LogEntry]:
+    """The history lines for an event (none for events the table shows otherwise);
+    `free_opening`: anyone may open a round (fast mode)."""
+    entry = entry_for(event, name, free_opening=free_opening)
     lines = [entry] if entry is not None else []
     if isinstance(event, ExchangeDone) and event.opener is not None:
-        lines.append(opens(event.opener, event.why, name))
+        lines.append(opens(event.opener, event.why, name, free_opening))
     return lines
 
 
-def entry_for(event: Event, name: Callable[[int], str]) -> LogEntry | None:
+def entry_for(event: Event, name: Callable[[int], str], *,
+              free_opening: bool = False) -> LogEntry | None:
     """The main history line for an event, or None for events the table shows otherwise."""
     if isinstance(event, Played):
         return LogEntry("ev.played", {
@@ -97,7 +101,7 @@ def entry_for(event: Event, name: Callable[[int], str]) -> LogEntry | None:
     if isinstance(event, ExchangeDone):
         return LogEntry("ev.exchange_done")
     if isinstance(event, Dealt) and event.opener is not None:
-        return opens(event.opener, event.why, name)
+        return opens(event.opener, event.why, name, free_opening)
     if isinstance(event, TimedOut):
         if event.seat is None:
             return LogEntry("ev.timeout_table")

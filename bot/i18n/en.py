@@ -636,7 +636,6 @@ CATALOGUE: dict[str, str] = {
     "hand.game_place": "🏁 Final standings: {place} with {total}.",
     "hand.stopped": "⏹️ Game stopped during round {round}: this round does not count.",
     "hand.closed": "This table is closed.",
-    "hand.left": "You left this table.",
     "hand.kicked": "The host removed you from this table.",
     "vanished.named": "ℹ️ Your table in #{channel} ended: the channel was deleted, with its messages.",
     "vanished.unnamed": "ℹ️ One of your tables on this server ended: its channel was deleted, with its messages.",

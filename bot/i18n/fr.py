@@ -647,7 +647,6 @@ _WRITTEN: dict[str, str] = {
     "hand.game_place": "🏁 Classement final : {place} avec {total}.",
     "hand.stopped": "⏹️ Partie arrêtée pendant la manche {round} : cette manche ne compte pas.",
     "hand.closed": "Cette table est fermée.",
-    "hand.left": "Tu as quitté cette table.",
     "hand.kicked": "L’hôte t’a fait quitter cette table.",
     "vanished.named": "ℹ️ Ta table dans #{channel} s’est terminée : le salon a été supprimé, avec ses messages.",
     "vanished.unnamed": "ℹ️ Une de tes tables sur ce serveur s’est terminée : son salon a été supprimé, avec ses messages.",

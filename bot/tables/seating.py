@@ -90,7 +90,7 @@ class Seating:
             return True
 
     async def remove(self, table: Table, user_id: int, *,
-                     farewell: str | None = "hand.left", kicked: bool = False) -> None:
+                     farewell: str | None = "lobby.left", kicked: bool = False) -> None:
         """Take a player off the table. From a game under way their seat goes as
         Table.leave_outcome says, which is what the prompt asking them first said. Their
         open hand says `farewell`; with None it is left alone (they can no longer see it).

@@ -173,7 +173,7 @@ class HandLink:
 @dataclass(frozen=True)
 class Farewell:
     """A leaver's hand, to redraw once without controls, and what it then says: that they
-    left (« hand.left »), or that the host removed them (« hand.kicked »)."""
+    left (« lobby.left »), or that the host removed them (« hand.kicked »)."""
 
     link: HandLink
     key: str

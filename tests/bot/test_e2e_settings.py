@@ -9,7 +9,7 @@ from bot.client import PresidentBot
 from bot.i18n import t
 from bot.i18n.typography import french
 from bot.packages.controls import WARNING
-from bot.packages.settings.views import typed_text, typed_value
+from bot.packages.settings.views import bad_input, typed_text, typed_value
 from bot.tables.table import Table
 from engine import KNOBS, PRESETS, Card, GameEnd, KnobGroup, Rules
 from engine.rules import CONFLICTS
@@ -55,12 +55,37 @@ def test_typed_answers_in_either_language() -> None:
     assert typed_value("top_single", "2o") == Card.parse("2O")
     # as the screens show cards, in either language: what a host copies from the table
     assert typed_value("top_single", "2♥") == typed_value("top_single", "2 ♥") == Card.parse("2H")
-    assert typed_value("top_single", "2🪙") == Card.parse("2O")
+    presi = Rules.preset("presi")
+    assert typed_value("top_single", "2🪙", rules=presi) == Card.parse("2O")
     # read, but refused: the single card that wins any trick is a 2 (RULES §7), and the
     # engine could not list the plays of a hand holding another (a play-test froze a game)
-    for shown in ("D♥", "q♥", "R 🪙", "Rey🪙", "AS"):
+    for shown, rules in (("D♥", None), ("q♥", None), ("R 🪙", presi), ("Rey🪙", presi),
+                         ("AS", None)):
         with pytest.raises(ValueError, match="is not a 2"):
-            typed_value("top_single", shown)
+            typed_value("top_single", shown, rules=rules)
+
+
+def test_a_card_typed_in_words_is_read_in_the_tables_deck() -> None:
+    """Play-test 12: « 2♣ » at a Spanish table saved the 2 of copas (the engine's "C"),
+    with a ✅; and « 2 de deniers », the hint's own words, was refused."""
+    presi, classic = Rules.preset("presi"), Rules.preset("classic")
+    for typed in ("2 de deniers", "2 de Deniers", "2 of oros", "2 oros", "2O"):
+        assert typed_value("top_single", typed, rules=presi) == Card.parse("2O")
+    assert typed_value("top_single", "2 de coupe", rules=presi) == Card.parse("2C")
+    assert typed_value("top_single", "2 d’épées", rules=presi) == Card.parse("2E")
+    assert typed_value("top_single", "2 of clubs", rules=presi) == Card.parse("2B")
+    assert typed_value("top_single", "2 de trèfle", rules=classic) == Card.parse("2C")
+    assert typed_value("top_single", "2 of spades", rules=classic) == Card.parse("2S")
+    assert typed_value("top_single", "2♣", rules=classic) == Card.parse("2C")
+    for symbol in ("2♣", "2♠", "2 de pique"):  # not in a Spanish deck: refused, not misread
+        with pytest.raises(ValueError):
+            typed_value("top_single", symbol, rules=presi)
+    with pytest.raises(ValueError):
+        typed_value("top_single", "2 de deniers", rules=classic)
+    assert typed_value("top_single", "aucun", rules=presi) is None
+    assert "2 de deniers" in bad_input("fr", "top_single", presi)
+    assert "♠" not in bad_input("fr", "top_single", presi)
+    assert "🪙" not in bad_input("en", "top_single", classic)
     assert typed_text("fr", "game_end", GameEnd("rounds", 5)) == "5 manches"
     assert typed_text("fr", "autopilot_after_timeouts", None) == "jamais"
 

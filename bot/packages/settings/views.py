@@ -8,6 +8,7 @@ rules as they were and says why, in the host's language, on top of the panel.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -16,7 +17,7 @@ import discord
 
 from bot.graphemes import cut
 from bot.i18n import CATALOGUES, LocaleLike, has, plural, t
-from bot.i18n.cards import short
+from bot.i18n.cards import rank_short, short
 from bot.packages.controls import (
     WARNING,
     Click,
@@ -53,11 +54,38 @@ if TYPE_CHECKING:
 # What a host may type for "no value", in either language: the panel's own words for it
 # included (« pas de bouton »), so a value reads back as it is shown.
 NOTHING = {text[key].lower() for text in CATALOGUES.values() for key in text
-           if key in ("none", "never") or (key.startswith("knob.") and key.endswith(".none"))}
-# Every card as the screens write it, in either language (« D♥ », "Q♥", « 2🪙 »): what a
-# host copies from the table, read as the engine's code (« QH », « 2O »).
-SHOWN_CARDS = {short(locale, card, deck.spanish).lower(): card.text
-               for deck in Deck for card in deck.cards() for locale in CATALOGUES}
+           if key in ("none", "never") or (key.startswith("knob.") and key.endswith(".none"))
+           } | {"aucun"}  # as many hosts say « no card » (the panel's word is « aucune »)
+# Suits in words, in either language and the Spanish names themselves, per deck: ♣ is the
+# engine's "C", which in a Spanish deck means copas, so a suit is read in the table's deck.
+SUIT_WORDS: dict[bool, dict[str, tuple[str, ...]]] = {
+    False: {"S": ("pique", "piques", "spade", "spades"),
+            "H": ("cœur", "coeur", "cœurs", "coeurs", "heart", "hearts"),
+            "D": ("carreau", "carreaux", "diamond", "diamonds"),
+            "C": ("trèfle", "trefle", "trèfles", "trefles", "club", "clubs")},
+    True: {"O": ("denier", "deniers", "oro", "oros", "coin", "coins"),
+           "C": ("coupe", "coupes", "copa", "copas", "cup", "cups"),
+           "E": ("épée", "epee", "épées", "epees", "espada", "espadas", "sword", "swords"),
+           "B": ("bâton", "baton", "bâtons", "batons", "basto", "bastos", "club", "clubs")},
+}
+
+
+@functools.cache
+def shown_cards(deck: Deck) -> dict[str, str]:
+    """Every card of `deck` as a host may type it, read as the engine's code (« QH »,
+    « 2O »): as the screens write it in either language (« D♥ », "Q♥", « 2🪙 »), what a
+    host copies from the table, and in words (« 2 de deniers », "2 of spades")."""
+    found: dict[str, str] = {}
+    for card in deck.cards():
+        for locale in CATALOGUES:
+            found[short(locale, card, deck.spanish).lower()] = card.text
+            if card.is_joker:
+                continue
+            for rank in {card.rank.lower(), rank_short(locale, card.rank, deck.spanish).lower()}:
+                for word in SUIT_WORDS[deck.spanish][card.suit]:
+                    for joint in (" de ", " d’", " d'", " of ", " "):
+                        found[f"{rank}{joint}{word}"] = card.text
+    return found
 
 
 def settings_screen(table: Table, locale: str, *, focus: str = "", notice: str = "") -> Screen:
@@ -136,7 +164,10 @@ def role_codes(locale: LocaleLike, rules: Rules) -> str:
 def bad_input(locale: LocaleLike, knob: str, rules: Rules) -> str:
     """What to type for this knob, after an answer it could not read."""
     spec = KNOBS[knob]
-    return t(locale, f"settings.bad.{spec.kind}", knob=knob_label(locale, knob),
+    key = f"settings.bad.{spec.kind}"
+    if spec.kind == "card":  # examples from the table's deck
+        key += ".spanish" if Deck(rules.deck).spanish else ".french"
+    return t(locale, key, knob=knob_label(locale, knob),
              min=spec.min, max=spec.max, roles=role_codes(locale, rules))
 
 
@@ -174,8 +205,9 @@ def typed_value(knob: str, text: str, current: Any = None, rules: Rules | None =
     if spec.kind == "points":  # roles not typed keep their points: « P5 » changes only P
         kept = f"{spec.format(current)} " if current is not None else ""
         return spec.parse(kept + _role_codes_typed(words, rules).upper())
-    if spec.kind == "card":  # as shown, or the engine's code (in capitals: « 2O »)
-        return spec.parse(SHOWN_CARDS.get(words.replace(" ", ""), words.upper()))
+    if spec.kind == "card":  # as shown, in words, or the engine's code (« 2O »)
+        cards = shown_cards(Deck(rules.deck) if rules is not None else Deck.FRENCH54)
+        return spec.parse(cards.get(words, cards.get(words.replace(" ", ""), words.upper())))
     if spec.kind == "game_end":
         return spec.parse(_game_end(words))
     if knob.endswith("_seconds"):  # « 30 s », « 30 secondes », "30 seconds"

@@ -46,6 +46,11 @@ class Seating:
                 self.come_back(table, user_id)
                 self._changed(table)
                 return "back"
+            if self._take_back(table, user_id):
+                self._changed(table)
+                return "back"
+            if user_id in table.kicked:
+                raise TableError("err.kicked" if table.running else "err.kicked_lobby")
             if table.seat_of(user_id) is not None:
                 raise TableError("err.already_seated")
             if table.queued(user_id):  # for the next round, or game (no queue: the list)
@@ -130,6 +135,10 @@ class Seating:
                     table.remember(LogEntry("ev.away", {"name": table.seats[seat].name,
                                                         "deadline": int(deadline)}))
             elif outcome.at_once:
+                # Between rounds too the history says who went, and who made them go.
+                line = ("ev.kicked" if kicked else "ev.left") + \
+                    ("_bot" if outcome is LeaveOutcome.BOT else "_free")
+                table.remember(LogEntry(line, {"name": table.seats[seat].name}))
                 seats.free_seat(table, game, seat)
                 if outcome is LeaveOutcome.FREE_LOBBY:
                     self._to_lobby(table, None)
@@ -189,6 +198,22 @@ class Seating:
             return
         self.scheduler.at((table.id, "away", user_id), deadline,
                           lambda: self._grace_over(table, user_id))
+
+    @staticmethod
+    def _take_back(table: Table, user_id: int) -> bool:
+        """A player who left this round, not removed by the host, takes their seat back
+        from the bot finishing it (RULES §10 frees it only once the round ends): stepping out
+        by mistake, or for a minute, neither costs them the game nor stops it for too few."""
+        seat = table.left_seat(user_id)
+        game = table.game
+        if seat is None or game is None or user_id in table.kicked:
+            return False
+        player = table.seats[seat]
+        player.user_id, player.left_by = user_id, None
+        table.left_seats.discard(seat)
+        game.set_bot(seat, False)
+        table.remember(LogEntry("ev.back_seat", {"name": player.name}))
+        return True
 
     def come_back(self, table: Table, user_id: int) -> None:
         table.away.pop(user_id, None)

@@ -152,6 +152,7 @@ class TableService:
         async with hosting.host_action(table):
             self.verify_kick(table, by, user_id, name)
             await self.seating.remove(table, user_id, farewell="hand.kicked", kicked=True)
+            table.kicked.add(user_id)
             if user_id in table.away:  # presi waits for leavers, not for those removed
                 self.seating.cancel_for_absence(table, user_id, "table.cancelled_kicked")
 
@@ -472,6 +473,7 @@ class TableService:
         game, even if the process dies before the game's row exists."""
         table.game_no += 1
         table.game_row_id = None
+        table.kicked.clear()  # removed from the lobby or the last game: welcome again
         for waiting in table.queue:  # points brought back count in their own game only
             waiting.points = 0
         table.log.clear()

@@ -56,9 +56,9 @@ class LeaveOutcome(Enum):
 
     @property
     def prompt(self) -> str:
-        """The catalogue key of the prompt: a bot takes the seat either way, so it does not
-        say whether the bot finishing the round is then replaced by a fresh one."""
-        return "leave.confirm." + ("bot" if self is LeaveOutcome.ROUND_BOT else self.value)
+        """The catalogue key of the prompt. Mid-round it says the seat can be taken back
+        until the round ends (`Seating.join`)."""
+        return "leave.confirm." + self.value
 
 
 @dataclass(frozen=True)
@@ -214,6 +214,9 @@ class Table:
     hands: dict[int, HandLink] = field(default_factory=dict)
     log: list[LogEntry] = field(default_factory=list)
     left_seats: set[int] = field(default_factory=set)  # humans replaced by a bot this round
+    # Those the host removed: they may not come back, to their seat or to the list, before
+    # the next game starts (`Seating.join`), or a kick would last a click.
+    kicked: set[int] = field(default_factory=set)
     timer_serial: int | None = None
     timer_deadline: float | None = None
     # Since when the table's clocks wait: Discord has lost its server (an outage), so none
@@ -424,6 +427,7 @@ class Table:
             "hands": {str(uid): link.to_dict() for uid, link in self.hands.items()},
             "log": [e.to_dict() for e in self.log],
             "left_seats": sorted(self.left_seats),
+            "kicked": sorted(self.kicked),
             "timer_serial": self.timer_serial,
             "timer_deadline": self.timer_deadline,
             "paused_since": self.paused_since,
@@ -469,6 +473,7 @@ class Table:
             hands={int(uid): HandLink.from_dict(v) for uid, v in d.get("hands", {}).items()},
             log=[LogEntry.from_dict(e) for e in d.get("log", [])],
             left_seats=set(d.get("left_seats", [])),
+            kicked={int(uid) for uid in d.get("kicked", [])},
             timer_serial=d.get("timer_serial"),
             timer_deadline=d.get("timer_deadline"),
             paused_since=d.get("paused_since"),

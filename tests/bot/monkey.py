@@ -41,7 +41,7 @@ from .e2e import connect_bot, database_url, restart
 from .forgery import changes, state_of
 from .monkey_checks import Finished, role_problems, stored_problems, table_problems
 from .monkey_moves import Due, move, newest_hand, waited_for
-from .stored import stored_game
+from .stored import holder_of, points_problems, stored_game
 
 MENTION = re.compile(r"<@[!&]?\d+>|@everyone|@here")
 COMMANDS = ["join", "leave", "addbot", "kick", "start", "settings", "end", "replay", "hand",
@@ -531,9 +531,9 @@ class Monkey:
         stored = await stored_game(self.url, table.game_row_id)
         if len(set(stored.round_nos)) != len(stored.round_nos):
             self.fail(f"table {table.id} {when}: rounds stored twice {stored.round_nos}")
-        shown = {seat: p for seat, p in enumerate(game.points) if p or seat in stored.points}
-        if stored.points != shown:
-            self.fail(f"table {table.id} {when}: stored {stored.points}, shown {shown}")
+        holders = {seat: holder_of(player) for seat, player in enumerate(table.seats)}
+        for problem in points_problems(stored.results, dict(enumerate(game.points)), holders):
+            self.fail(f"table {table.id} {when}: {problem}")
 
     def fail(self, text: str) -> None:
         self.failures.append(f"step {self.step_no}: {text}")

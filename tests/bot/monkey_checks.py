@@ -21,6 +21,8 @@ from bot.tables.table import Table
 from engine import Game, Phase
 from engine.roles import exchange_pairs
 
+from .stored import game_results, points_problems
+
 
 def table_problems(table: Table) -> list[str]:
     """Every card in exactly one place, the exchange's gifts those the rules set, and points
@@ -110,8 +112,9 @@ class Finished:
 
 
 async def stored_problems(url: str, finished: Iterable[Finished]) -> list[str]:
-    """Each finished game is stored once: one game row, ended, its rounds once each with the
-    points its table announced, its winners marked; and each player's ratings count the
+    """Each finished game is stored once: one game row, ended, its rounds once each, the
+    points its table announced those its seats' holders scored (`points_problems`), its
+    winners marked; and each player's ratings count the
     rated rounds stored for them, no more, no fewer (a bot's seat that finished a round for
     a player who left is stored under their id, unrated for them)."""
     engine = create_async_engine(url)
@@ -134,15 +137,9 @@ async def stored_problems(url: str, finished: Iterable[Finished]) -> list[str]:
                 if sorted(rounds) != list(range(1, game.rounds + 1)):
                     problems.append(f"game {game.table_id}/{game.game_no}: rounds stored "
                                     f"{sorted(rounds)}, played {game.rounds}")
-                points = {int(seat): int(total) for seat, total in (await db.execute(
-                    select(RoundResult.seat, func.sum(RoundResult.points))
-                    .join(Round, Round.id == RoundResult.round_id)
-                    .where(Round.game_id == row_id).group_by(RoundResult.seat)
-                )).all()}
-                shown = {seat: p for seat, p in enumerate(game.points) if p or seat in points}
-                if points != shown:
-                    problems.append(f"game {game.table_id}/{game.game_no}: stored points "
-                                    f"{points}, announced {shown}")
+                results = await game_results(db, row_id)
+                problems += [f"game {game.table_id}/{game.game_no}: {problem}" for problem
+                             in points_problems(results, dict(enumerate(game.points)))]
                 winners = set((await db.execute(
                     select(GameSeat.seat).where(GameSeat.game_id == row_id,
                                                 GameSeat.is_winner)

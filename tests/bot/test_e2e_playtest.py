@@ -95,7 +95,8 @@ async def test_leaving_mid_game_asks_first_in_the_leavers_language(
     again = bob.user.last_ephemeral()
     # Three seats in classic (min_players 3): the round ends with a bot, then the lobby.
     assert prompt.text == "Leave the game? A bot finishes this round for you; then too few " \
-        "players are left: the game stops and the table goes back to its lobby."
+        "players are left: the game stops and the table goes back to its lobby. Changed your " \
+        "mind? `/president join` before the round ends gives you your seat back."
     assert [(b.label, b.style) for b in prompt.buttons] == [("Leave the game", 4)]  # danger
     assert table.seat_of(bob.user.id) == seat and not game.automated(seat)
     await marie.user.slash("president leave")  # French, for the French player
@@ -132,7 +133,8 @@ async def test_leaving_twice_is_refused_in_the_leavers_language_until_the_seat_g
     """bob (French) left: while a bot finishes the round in his seat, /president leave says
     he already left (the engine's refusal of a seat's second leave), privately, and
     changes nothing; once the round is over and his seat gone, he is simply not seated.
-    Waiting on the list meanwhile, he may still leave the list."""
+    Coming back meanwhile gives him his seat back (play-test 12), and leaving it again asks
+    again."""
     marie, bob, table, game = await marie_and_bob_against_a_bot(fake, clock, president,
                                                                bob_locale="fr")
     seat = table.seat_of(bob.user.id)
@@ -143,14 +145,13 @@ async def test_leaving_twice_is_refused_in_the_leavers_language_until_the_seat_g
     refusal = WARNING + t("fr", "engine.already_left")
     await bob.user.slash("president leave")  # no prompt: he is not playing any more
     assert bob.user.last_ephemeral().text == refusal and not bob.user.last_ephemeral().buttons
-    await bob.user.slash("president join")  # on the list for the next game
-    assert table.queued(bob.user.id)
-    await bob.user.slash("president leave")
-    assert bob.user.last_ephemeral().text == t("fr", "lobby.left")
-    assert not table.queued(bob.user.id) and table.left_seat(bob.user.id) == seat
+    assert game.version == version
+    await bob.user.slash("president join")
+    assert table.seat_of(bob.user.id) == seat and not game.automated(seat)
+    await leave_game(bob.user)
     await bob.user.slash("president leave")
     assert bob.user.last_ephemeral().text == refusal
-    assert game.version == version and sorted(table.left_seats) == [seat]
+    assert not table.queue and sorted(table.left_seats) == [seat]
     await play_until(fake, clock, [marie], lambda: table.game is None)
     await bob.user.slash("president leave")
     assert bob.user.last_ephemeral().text == WARNING + t("fr", "err.not_seated")

@@ -8,6 +8,7 @@ from bot.tables.table import Table
 from engine import Game, Phase
 
 from .monkey_checks import exchange_problems, role_problems, table_problems
+from .stored import Result, points_problems
 from .test_display import play_out, table_for
 
 
@@ -59,3 +60,18 @@ def test_a_role_the_table_message_misnames_is_caught() -> None:
     swapped = text.replace(" · President · ", " · ? · ").replace(" · Scum · ", " · President · ")
     assert len(role_problems(table, swapped)) == 2  # one role missing, one misplaced
     assert role_problems(table, text.replace(" · Vice-Scum", "")) != []
+
+
+def test_points_that_do_not_follow_their_holder_are_caught() -> None:
+    """A seat's points are its holder's (`Game.take_seat`): a newcomer taking a bot's seat
+    starts at 0, a last place back from the queue brings theirs; a bot's points on a
+    person, or a person's lost on the way back, are caught."""
+    alice, bob = 1, 2
+    rounds = [Result(1, 0, alice, "alice", 3), Result(1, 1, None, "Bot 1", 1),
+              Result(2, 0, None, "Bot 2", 2), Result(2, 1, bob, "bob", 1),  # alice queued
+              Result(3, 0, None, "Bot 2", 0), Result(3, 1, alice, "alice", 2)]  # and back
+    assert points_problems(rounds, {0: 2, 1: 5}) == []
+    assert points_problems(rounds, {0: 2, 1: 2}) == []  # she left the queue, came anew
+    assert len(points_problems(rounds, {0: 2, 1: 6})) == 1  # the bot's 1 given to her
+    assert len(points_problems(rounds, {0: 5, 1: 5})) == 1  # the bot 2's own run is 2
+    assert len(points_problems(rounds, {0: 2, 1: 5, 2: 1})) == 1  # a seat nobody held

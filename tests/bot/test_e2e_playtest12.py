@@ -1,0 +1,114 @@
+"""End-to-end: play-test 12 (a French group of regulars over a week; a mixed English and French
+table on a busy evening, restarts included). Each test is a thing a player or host tripped
+over, as they met it."""
+
+from __future__ import annotations
+
+from bot.client import PresidentBot
+from bot.i18n import t
+from bot.tables.table import Table
+from engine import Phase
+from fakediscord import FakeDiscord
+
+from .conftest import LinkedClock
+from .e2e import (
+    Player,
+    cid,
+    create_table,
+    humans_only,
+    leave_game,
+    message,
+    play_until,
+    tick,
+)
+
+
+async def four_at_classic(fake: FakeDiscord, clock: LinkedClock,
+                          bot: PresidentBot) -> tuple[list[Player], Table]:
+    users = [fake.add_user("alice", locale="en-US"), fake.add_user("marie", locale="fr"),
+             fake.add_user("léo", locale="fr"), fake.add_user("george", locale="en-GB")]
+    table, players = await humans_only(fake, clock, bot, users, "classic",
+                                       game_end="rounds:3")
+    return players, table
+
+
+async def test_a_leaver_who_comes_back_this_round_takes_their_seat_back(
+        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
+    """léo stepped out mid-round and came straight back: he was listed for the next game
+    as « léo (2) » (his own stand-in bot counted as a twin), and with george removed too,
+    the game stopped for « too few players » while four people wanted to play. Until the
+    round ends, the seat a bot finishes for a leaver is theirs to take back."""
+    (alice, marie, leo, george), table = await four_at_classic(fake, clock, president)
+    game = table.game
+    seat = table.seat_of(leo.user.id)
+    assert game is not None and seat is not None
+    await leave_game(leo.user)
+    assert seat in table.left_seats and game.automated(seat)
+    await leo.user.slash("president join")
+    assert table.seat_of(leo.user.id) == seat and table.seats[seat].name == "léo"
+    assert not table.queue and seat not in table.left_seats and not game.automated(seat)
+    await tick(fake, clock, 1)
+    assert "léo is back and takes their seat again" in message(
+        marie.user, table.table_message_id).content
+    leo.hand_id = leo.user.last_ephemeral().id  # his hand again, not a list's « léo (2) »
+    assert leo.hand.content.startswith("🂠 **Ta main** (13)")
+    # he plays on, his own cards: the round ends with four people in it
+    await play_until(fake, clock, [alice, marie, leo, george],
+                     lambda: game.phase is Phase.ROUND_OVER)
+    assert table.seat_of(leo.user.id) == seat and game.active[seat]
+
+
+async def test_the_leave_prompt_says_the_seat_can_be_taken_back(
+        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
+    (alice, marie, leo, george), table = await four_at_classic(fake, clock, president)
+    await leo.user.slash("president leave")
+    assert "`/president rejoindre` avant la fin de la manche te rend ta place" in \
+        leo.user.last_ephemeral().content
+    await alice.user.slash("president leave")
+    assert "`/president join` before the round ends gives you your seat back" in \
+        alice.user.last_ephemeral().content
+
+
+async def test_a_player_the_host_removed_cannot_come_straight_back(
+        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
+    """george, removed mid-game, answered « You joined the table » a click later (on the
+    list for the next game), and in the lobby a kick lasted as long."""
+    (alice, marie, leo, george), table = await four_at_classic(fake, clock, president)
+    await alice.user.slash("president kick", member=george.user)
+    assert table.seat_of(george.user.id) is None
+    await george.user.slash("president join")
+    assert t("en-GB", "err.kicked") in george.user.last_ephemeral().content
+    assert table.seat_of(george.user.id) is None and not table.queue
+    await tick(fake, clock, 1)
+    assert "the host removed george" in message(alice.user, table.table_message_id).content
+
+
+async def test_a_kick_between_rounds_is_in_the_history(
+        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
+    """The host removed léo on the round-over screen: the seat went, and the others read
+    nothing of why (only mid-round removals were written down)."""
+    (alice, marie, leo, george), table = await four_at_classic(fake, clock, president)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, [alice, marie, leo, george],
+                     lambda: game.phase is Phase.ROUND_OVER)
+    await alice.user.slash("president kick", member=leo.user)
+    await tick(fake, clock, 1)
+    assert "• the host removed léo from the game" in message(
+        marie.user, table.table_message_id).content
+
+
+async def test_a_kick_in_the_lobby_lasts_until_the_next_game(
+        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
+    alice, bob = fake.add_user("alice", locale="en-US"), fake.add_user("bob", locale="fr")
+    table = await create_table(president, alice)
+    await bob.click(message(bob, table.lobby_message_id), cid(table, "join"))
+    await alice.slash("president kick", member=bob)
+    await bob.click(message(bob, table.lobby_message_id), cid(table, "join"))
+    assert t("fr", "err.kicked_lobby") in bob.last_ephemeral().content
+    assert table.seat_of(bob.id) is None
+    await alice.slash("president addbot")
+    await alice.slash("president addbot")
+    await alice.slash("president start")
+    await bob.slash("president join")  # the next game has started: on its list
+    assert table.queued(bob.id)

@@ -341,14 +341,16 @@ class Publisher:
         table.retired = retired_text(table, self.bot.service.clock.now())
 
     def shown_hand(self, table: Table, interaction: discord.Interaction[Host],
-                   screen: Screen, *, new_message: bool) -> None:
+                   screen: Screen, *, new_message: bool) -> HandLink:
         """This interaction's original response is now the user's hand: refresh through it.
-        `new_message`: a message of its own, not the hand the interaction was clicked on."""
+        `new_message`: a message of its own, not the hand the interaction was clicked on,
+        which no refresh may edit before it is sent (`HandLink.answered`)."""
         link = HandLink(int(interaction.application_id), interaction.token,
                         self.bot.service.clock.now(), screen.fingerprint,
-                        str(interaction.locale))
+                        str(interaction.locale), answered=not new_message)
         self.bot.service.remember_hand(table, interaction.user.id, link,
                                        new_message=new_message)
+        return link
 
     # ------------------------------------------------------------------ messages
 
@@ -557,8 +559,8 @@ class Publisher:
         for player in [*table.humans(), *table.queue]:
             user_id = player.user_id
             link = table.hands.get(user_id) if user_id is not None else None
-            if user_id is None or link is None or not link.valid(now):
-                continue
+            if user_id is None or link is None or not link.valid(now) or not link.answered:
+                continue  # (an unanswered hand is drawn afresh when sent: show_hand)
             try:
                 screen = hand_screen(table, user_id, player.locale, now=now)
             except Exception:  # one unrenderable hand must not starve the others

@@ -151,6 +151,10 @@ class HandLink:
     # The player's language at that interaction: what the hand says once they have left the
     # table (their seat, which also keeps it, is gone by then).
     locale: str = ""
+    # False while a hand in a message of its own is recorded but its answer not yet sent
+    # (`game.views.show_hand` saves the link first): an edit of « @original » before then
+    # finds no message (404) and would forget the link. Not saved: a restored link was sent.
+    answered: bool = field(default=True, compare=False)
 
     @property
     def expires(self) -> float:

@@ -379,8 +379,8 @@ async def test_or_nothing_says_a_wild_in_hand_cannot_answer(
         await tick(fake, clock, 1)
     assert game.constraint is not None and game.constraint[0] == 0 and game.to_act == 0
     await marie.open_hand(president)
-    assert t(locale, key, cards=t(locale, "rank.french.4.one"),
-             wild="7") in marie.hand.content.split("\n")
+    assert t(locale, key, rule=t(locale, "hand.equal_rule.same_or_pass"),
+             cards=t(locale, "rank.french.4.one"), wild="7") in marie.hand.content.split("\n")
     fake.assert_no_errors()
 
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from bot.client import PresidentBot
 from bot.i18n import t
+from bot.packages.settings.views import form_label
 from bot.tables.table import Table
-from engine import Phase
+from engine import KNOBS, Phase
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
@@ -15,12 +16,19 @@ from .e2e import (
     Player,
     cid,
     create_table,
+    deal,
+    host_against_bots,
     humans_only,
     leave_game,
     message,
     play_until,
     tick,
 )
+
+
+def french_plain(text: str) -> str:
+    """French text with its no-break spaces as ordinary ones, to compare with a quote."""
+    return text.replace("\u202f", " ").replace("\u00a0", " ")
 
 
 async def four_at_classic(fake: FakeDiscord, clock: LinkedClock,
@@ -112,3 +120,31 @@ async def test_a_kick_in_the_lobby_lasts_until_the_next_game(
     await alice.slash("president start")
     await bob.slash("president join")  # the next game has started: on its list
     assert table.queued(bob.id)
+
+
+def test_every_settings_form_title_fits_whole() -> None:
+    """« Temps écoulés d’affilée avant le pilote autom » : the form's title was cut at
+    Discord's 45 characters, mid-word. Every knob's form title fits whole, in either
+    language."""
+    for locale in ("fr", "en-US"):
+        for knob in KNOBS:
+            title = t(locale, "settings.modal", knob=form_label(locale, knob))
+            assert len(title) <= 45, (locale, knob, title)
+
+
+async def test_ta_gueule_is_named_as_the_table_plays_it(
+        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
+    """After an equal 5 in classic, zoé's hand read « 🤐 Même valeur ou rien : joue un 5 ou
+    passe. »: wild7's « ou rien », where classic plays « ta gueule »."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    table = await host_against_bots(president, marie.user, "classic", 2)
+    await tick(fake, clock, 1)
+    game = deal(president, table, [["5H", "9C", "AC"], ["5C", "KC", "KD"], ["5D", "QC", "QD"]],
+                opener=1)
+    for _ in range(10):
+        if game.constraint is not None:
+            break
+        await tick(fake, clock, 1)
+    assert game.constraint is not None and game.constraint[0] == 0 and game.to_act == 0
+    await marie.open_hand(president)
+    assert "🤐 Ta gueule : joue un 5 ou passe." in french_plain(marie.hand.content)

@@ -9,13 +9,14 @@ import asyncio
 import pytest
 
 from bot.client import PresidentBot
+from bot.i18n.cards import short
 from bot.packages.game.views import STORE_BUDGET
 from bot.tables.table import Table
 from engine import Phase
 from fakediscord import FakeDiscord, InteractionRecord
 
 from .conftest import LinkedClock
-from .e2e import Player, cid, host_against_bots, message, tick
+from .e2e import Player, cid, host_against_bots, message, tick, two_humans_against_a_bot
 
 CHANNEL_MESSAGE = 4  # CHANNEL_MESSAGE_WITH_SOURCE (interactions/receiving-and-responding)
 DEFERRED_UPDATE = 6  # DEFERRED_UPDATE_MESSAGE (same page)
@@ -105,4 +106,41 @@ async def test_my_hand_is_shown_once_its_link_is_saved_or_the_budget_has_passed(
     release.set()
     await fake.settle()
     assert not fake.hub.unanswered()
+    fake.assert_no_errors()
+
+
+async def test_a_move_made_while_a_new_hand_waits_for_the_database_reaches_it(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The monkey on a loaded machine: bob pressed « My hand » while the database was slow,
+    and alice played meanwhile. The refresh edited bob's hand through a response not yet
+    sent (404 Unknown Message) and forgot it; the hand he then got never moved again. A
+    hand not yet sent is left alone, and drawn as the table is once it is."""
+    alice, bob = Player(fake.add_user("alice")), Player(fake.add_user("bob"))
+    table, game = await two_humans_against_a_bot(fake, clock, president, alice, bob)
+    for _ in range(30):
+        if game.phase is Phase.PLAY and game.to_act == table.seat_of(alice.user.id):
+            break
+        await tick(fake, clock, 1)
+    seat = table.seat_of(alice.user.id)
+    assert seat is not None and game.to_act == seat
+    await tick(fake, clock, 2)  # bob's hand is open, nothing left to redraw
+    release, waited = slow_commits(president, monkeypatch)
+    board = message(bob.user, table.table_message_id)
+    record = await bob.user.click(board, cid(table, "hand"), settle=False)  # again
+    await fake.settle(require_answers=False)  # the hand waits for the database
+    assert waited and record.response_type is None
+    play = game.legal_plays(seat)[0]
+    before = game.version
+    await president.service.play(table, alice.user.id, play.cards, None, game.version)
+    assert game.version != before
+    await fake.settle(require_answers=False)  # the hands' refresh runs, bob's still waits
+    assert record.response_type is None
+    release.set()
+    await fake.settle()
+    await tick(fake, clock, 1)  # the refreshes' coalescing
+    bob.hand_id = bob.user.last_ephemeral().id
+    assert f"alice {short('en', play.cards[0], False)}" in bob.hand.text  # her move shown
+    assert table.hands[bob.user.id].answered
     fake.assert_no_errors()

@@ -147,7 +147,7 @@ def play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
             wild = table.rules.wild_rank
             held = wild != "none" and any(card.rank == wild for card in hand)
             key = "hand.same_or_pass" + ("" if options else "_none") + ("_wild" if held else "")
-            lines.append(t(locale, key,
+            lines.append(t(locale, key, rule=t(locale, f"hand.equal_rule.{table.rules.on_equal}"),
                            cards=rank_words(locale, top.value, top.count, spanish(table)),
                            wild=wild))
         if not game.trick and options:  # why there is no Pass: the opener must play

@@ -73,10 +73,11 @@ async def show_hand(
     # Recorded before answering: a refresh running meanwhile must neither redraw this
     # hand through the previous token nor think it still shows the old state. Only when
     # the hand is this interaction's original response, which later refreshes edit.
+    link = None
     if table.player(interaction.user.id) is not None and (
             update or not interaction.response.is_done()):
-        interaction.client.publisher.shown_hand(table, interaction, screen,
-                                                new_message=not update)
+        link = interaction.client.publisher.shown_hand(table, interaction, screen,
+                                                       new_message=not update)
         if not update:
             # A hand in a message of its own is saved before it is shown, within the
             # budget: a crash after the answer then restores the link to this message,
@@ -91,7 +92,14 @@ async def show_hand(
     elif interaction.response.is_done():
         await interaction.followup.send(ephemeral=True, **screen.kwargs())
     else:
-        await interaction.response.send_message(ephemeral=True, **screen.kwargs())
+        try:
+            await interaction.response.send_message(ephemeral=True, **screen.kwargs())
+        finally:
+            if link is not None and not link.answered:
+                # Refreshes skipped it while the save went on: whatever changed meanwhile
+                # (another player's move) is drawn now, through the message just sent.
+                link.answered = True
+                interaction.client.service.refresh(table)
 
 
 async def late_hand(click: Click) -> None:

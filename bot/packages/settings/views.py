@@ -39,7 +39,7 @@ from bot.packages.rules_text import (
     role_name,
 )
 from bot.packages.screen import EMBED_DESCRIPTION, Screen
-from bot.packages.text import shown_text
+from bot.packages.text import clipped, shown_text
 from bot.tables.service import TableError, settings_open
 from bot.tables.table import Table
 from engine import KNOBS, PRESETS, Deck, GameEnd, Rules, RulesError
@@ -167,8 +167,15 @@ def bad_input(locale: LocaleLike, knob: str, rules: Rules) -> str:
     key = f"settings.bad.{spec.kind}"
     if spec.kind == "card":  # examples from the table's deck
         key += ".spanish" if Deck(rules.deck).spanish else ".french"
-    return t(locale, key, knob=knob_label(locale, knob),
+    return t(locale, key, knob=knob_label(locale, knob), none=nothing_word(locale, knob),
              min=spec.min, max=spec.max, roles=role_codes(locale, rules))
+
+
+def nothing_word(locale: LocaleLike, knob: str) -> str:
+    """How the panel words this knob's « no value », in quotes: what a hint offers to type
+    (« pas de bouton » for the bots' button, « jamais » elsewhere)."""
+    word = t(locale, f"knob.{knob}.none") if has(f"knob.{knob}.none") else t(locale, "never")
+    return t(locale, "quoted", text=word)
 
 
 def typed_text(locale: LocaleLike, knob: str, value: Any) -> str:
@@ -416,6 +423,13 @@ async def pick_value(click: Click) -> None:
     await apply(click.interaction, click.table, lambda: rules.replace(**{name: value}), name)
 
 
+def form_label(locale: LocaleLike, knob: str) -> str:
+    """The knob's name within a form's title (45 characters, Discord's most): its own
+    shorter wording where the panel's would not fit."""
+    short = f"form.title.{knob}"
+    return t(locale, short) if has(short) else knob_label(locale, knob)
+
+
 def knob_form(table: Table, knob: str, locale: str) -> discord.ui.Modal:
     """One text field for a typed knob (numbers, points per role, game end, a card).
 
@@ -424,11 +438,12 @@ def knob_form(table: Table, knob: str, locale: str) -> discord.ui.Modal:
     a restart still changes the rule."""
     spec = KNOBS[knob]
     form: discord.ui.Modal = discord.ui.Modal(
-        title=cut(t(locale, "settings.modal", knob=knob_label(locale, knob)), 45),
+        title=clipped(t(locale, "settings.modal", knob=form_label(locale, knob)), 45),
         custom_id=custom_id(table.id, "form", 0, knob))
     field: discord.ui.TextInput[discord.ui.Modal] = discord.ui.TextInput(
         default=cut(typed_text(locale, knob, getattr(table.rules, knob)), 100), max_length=100)
-    hint = t(locale, f"settings.hint.{spec.kind}", min=spec.min, max=spec.max) \
+    hint = t(locale, f"settings.hint.{spec.kind}", min=spec.min, max=spec.max,
+             none=nothing_word(locale, knob)) \
         if spec.kind != "points" else role_codes(locale, table.rules)
     form.add_item(discord.ui.Label(text=cut(t(locale, "settings.modal.field"), 45),
                                    description=cut(hint, 100), component=field))

@@ -86,8 +86,12 @@ def record_lines(locale: str, record: PlayerStats, alt: str | None = None) -> li
     counts = {"games": plural(locale, "n.games", record.games),
               "wins": plural(locale, "n.wins", record.wins),
               "rounds": plural(locale, "n.rounds", record.rounds)}
-    if record.ratings:
-        line = t(locale, "stats.line", rating=max(r.rating for r in record.ratings), **counts)
+    if len(record.ratings) == 1:
+        line = t(locale, "stats.line", rating=record.ratings[0].rating, **counts)
+    elif record.ratings:  # one rating per preset: the summary names whose is shown
+        best = max(record.ratings, key=lambda r: r.rating)
+        line = t(locale, "stats.line_best", rating=best.rating,
+                 preset=preset_name(locale, best.preset), **counts)
     else:  # no round with two humans yet: a rating of 0 would read as a verdict
         line = t(locale, "stats.line_unrated", **counts)
     return [line, *_preset_lines(locale, record), *([shown_text(alt)] if alt else [])]

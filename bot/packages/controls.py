@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.graphemes import cut
-from bot.i18n import plural, t
+from bot.i18n import has, plural, t
 from bot.packages.moderation import timed_out
 from bot.packages.text import shown_text
 from bot.tables.service import TableError
@@ -166,6 +166,13 @@ async def tell_vanished(interaction: discord.Interaction[Any]) -> None:
 # Every refusal opens with it, whichever path answers it (a command, a control, a form, a
 # redrawn hand's notice), so a player tells a refusal from an answer at a glance.
 WARNING = "⚠️ "
+
+
+def here(interaction: discord.Interaction[Any], key: str) -> str:
+    """`key`, or its wording for a thread where the interaction comes from one: a French
+    reader calls a thread « fil », not « salon »."""
+    thread = f"{key}.thread"
+    return thread if isinstance(interaction.channel, discord.Thread) and has(thread) else key
 
 
 def refusal_text(locale: object, err: TableError) -> str:

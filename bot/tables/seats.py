@@ -75,6 +75,8 @@ def seat_waiting_players(table: Table, game: Game) -> None:
     the table: elsewhere the list is for the next game (`seat_next_game`). Each takes the
     seat's rank but keeps their own points: the bot's leave with it, and the last place's
     wait with them in the queue (`Player.points`)."""
+    for player in table.seats:  # who took a seat last time holds it as their own now
+        player.took_from = None
     if not table.rules.bots_fill:
         return
     ranking = list(game.ranking or range(game.seats))
@@ -95,6 +97,7 @@ def seat_waiting_players(table: Table, game: Game) -> None:
 def _sit(table: Table, game: Game, seat: int) -> None:
     """The queue's first takes the seat, with the points they brought."""
     player = table.queue.pop(0)
+    player.took_from = table.seats[seat].name
     table.seats[seat] = player
     game.take_seat(seat, player.points)
     player.points = 0

@@ -122,6 +122,9 @@ class Player:
     # rotation: the Proletario waits while there is no bot to give way): they bring them
     # back when they sit again (`Game.take_seat`). 0 for everyone else.
     points: int = 0
+    # Whom they replaced at this seat between the last round and this one (RULES §10's
+    # queue): the exchange is that seat's, and the hand says whose place they take.
+    took_from: str | None = None
 
     @property
     def is_bot(self) -> bool:
@@ -130,14 +133,15 @@ class Player:
     def to_dict(self) -> dict[str, Any]:
         return {"user_id": self.user_id, "name": self.name, "locale": self.locale,
                 "joined": self.joined, "vacant": self.vacant, "by_host": self.by_host,
-                "level": self.level, "left_by": self.left_by, "points": self.points}
+                "level": self.level, "left_by": self.left_by, "points": self.points,
+                "took_from": self.took_from}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Player:
         return cls(d["user_id"], d["name"], d.get("locale", "en"), d.get("joined", 0),
                    d.get("vacant", False), d.get("by_host", False),
                    _level(d.get("level", DEFAULT_LEVEL)), d.get("left_by"),
-                   int(d.get("points", 0)))
+                   int(d.get("points", 0)), d.get("took_from"))
 
 
 @dataclass

@@ -161,7 +161,7 @@ async def test_at_eight_seats_the_charts_text_goes_before_the_standings(
     standings = board.split("**Classement final**\n")[1].split("\n")
     assert len([line for line in standings if re.search(r"\spts?$", line)]) == 8, board
     assert standings[-1].startswith("L’hôte, ") and french(" choisit : ") in standings[-1]
-    assert ("\n📈 points par manche, 8 participants, 1 manche. " in board) is fits
+    assert ("\n📈 Points par manche, 8 participants, 1 manche. " in board) is fits
     fake.assert_no_errors()
 
 

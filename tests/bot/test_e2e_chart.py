@@ -43,7 +43,7 @@ async def test_game_over_attaches_the_points_of_every_round(
     values = ". ".join(french(f"{table.name(s)} : {', '.join(str(row[s]) for row in totals)}")
                        for s in range(4))
     assert (shown.title, shown.alt) == ("Points par manche",
-                                       f"points par manche, 4 participants, 3 manches. {values}.")
+                                       f"Points par manche, 4 participants, 3 manches. {values}.")
     results = message(alice, table.table_message_id)
     assert results.attachments == (chart.FILENAME,)
     stored = fake.world.messages[results.id].attachments[0]
@@ -54,7 +54,7 @@ async def test_game_over_attaches_the_points_of_every_round(
 
 def test_render_draws_a_png() -> None:
     png = chart.render(chart.PointsChart("Points per round", "Round", "Points", ("a$b", "c"),
-                                         ((1, 3), (2, 2)), "points per round, 2 players"))
+                                         ((1, 3), (2, 2)), "Points per round, 2 players"))
     assert png.startswith(b"\x89PNG") and len(png) < 200_000
 
 

@@ -112,7 +112,10 @@ async def test_the_hand_at_the_end_of_the_game_says_how_the_game_ended_for_me(
             expected = t(locale, key, total=total)
         else:
             rank = 1 + sum(1 for s in game.players if game.points[s] > game.points[seat])
-            expected = t(locale, "hand.game_place", place=place(locale, rank), total=total)
+            tied = any(s != seat and game.points[s] == game.points[seat]
+                       for s in game.players)
+            expected = t(locale, "hand.game_place_tied" if tied else "hand.game_place",
+                         place=place(locale, rank), total=total)
         lines = player.hand.content.split("\n")
         assert lines[-1] == expected
         # The round's place above it says it is the round's: « 1re place » then « 3e place »

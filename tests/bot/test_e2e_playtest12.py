@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from bot.client import PresidentBot
 from bot.i18n import t
+from bot.packages.game.hand import game_result_lines
 from bot.packages.settings.views import form_label
 from bot.tables.table import Table
-from engine import KNOBS, Phase
+from engine import KNOBS, Game, Phase, Rules
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
@@ -148,3 +149,36 @@ async def test_ta_gueule_is_named_as_the_table_plays_it(
     assert game.constraint is not None and game.constraint[0] == 0 and game.to_act == 0
     await marie.open_hand(president)
     assert "🤐 Ta gueule : joue un 5 ou passe." in french_plain(marie.hand.content)
+
+
+async def test_a_thread_is_called_a_thread(
+        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
+    """`/president rejoindre` in a thread with no table said « pas de table dans ce
+    salon », and the history of a thread's table was « Dernières parties de ce salon »."""
+    marie = fake.add_user("marie", locale="fr")
+    thread = fake.add_thread(fake.channel, "partie", marie)
+    await fake.settle()
+    marie.channel = thread
+    await marie.slash("president join")
+    assert french_plain(marie.last_ephemeral().content) == \
+        "⚠️ Il n’y a pas de table dans ce fil. Ouvres-en une avec `/president ouvrir`."
+    await marie.slash("president rules")
+    assert "Pas encore de table dans ce fil" in str(marie.last_ephemeral().embeds[0].description)
+    await create_table(president, marie)
+    await marie.slash("president create")
+    assert "Une table est déjà ouverte dans ce fil" in french_plain(
+        marie.last_ephemeral().content)
+    marie.channel = fake.channel  # and a channel is still a « salon »
+    await marie.slash("president rules")
+    assert "Pas encore de table dans ce salon" in str(marie.last_ephemeral().embeds[0].description)
+
+
+def test_a_tie_in_the_final_standings_is_said_in_the_hand() -> None:
+    """léo and sam both ended on 1 point: the table listed two « 2. », and sam's hand said
+    only « 2e place avec 1 pt »."""
+    game = Game.new(Rules.preset("classic"), seats=4, seed=1)
+    game.points[:] = [5, 1, 1, 0]
+    game.winners = (0,)
+    assert [french_plain(line) for line in game_result_lines(game, 2, "fr")] == [
+        "🏁 Classement final : 2e place ex æquo avec 1 pt."]
+    assert game_result_lines(game, 3, "en-US") == ["🏁 Final standings: 4th with 0 pts."]

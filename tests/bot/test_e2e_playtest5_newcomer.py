@@ -6,6 +6,8 @@ from bot.client import PresidentBot
 from bot.i18n import t
 from bot.i18n.typography import french
 from bot.packages.game.hand_gifts import exchange_role_line
+from bot.tables import seats
+from bot.tables.table import Player as Seated
 from bot.tables.table import Table
 from engine import Card, Game, Phase, Rules
 from fakediscord import FakeDiscord
@@ -20,6 +22,7 @@ from .e2e import (
     tick,
     two_humans_against_a_bot,
 )
+from .test_display import play_out, table_for
 
 
 async def test_the_opener_is_told_the_trick_is_theirs_to_open_and_why_there_is_no_pass(
@@ -85,8 +88,8 @@ async def test_the_english_president_and_a_neutral_read_their_part_of_the_exchan
     hands = [["3S", "5H", "9C", "2S"], ["4H", "6H", "KC", "AS"], ["7D", "8S", "QC", "JH"]]
     table, _ = await dealt_against_two_bots(fake, clock, president, alice, hands,
                                             previous_ranking=[0, 1, 2])
-    assert "🎖️ You finished the last round as **President**: **Bot 2** (Scum) owes you " \
-        "their best cards, and you give back as many of your choice." in \
+    assert "🎖️ You finished the last round as **President**: **Bot 2** (Scum) gave you " \
+        "their best cards, for as many of your choice." in \
         alice.hand.content.splitlines()
     # Neutral: the others' exchange still waits on the President (a seat the engine takes
     # for a human here, so that nobody gives back for it).
@@ -150,10 +153,10 @@ async def test_the_lobby_points_a_newcomer_to_the_rules_command(
 
 
 @pytest.mark.parametrize(("locale", "line"), [
-    ("en", "🎖️ You finished the last round as **Vice-President**: **p2** (Vice-Scum) owes you "
-           "their best card, and you give back one of your choice."),
+    ("en", "🎖️ You finished the last round as **Vice-President**: **p2** (Vice-Scum) gave "
+           "you their best card, for one of your choice."),
     ("fr", "🎖️ À la manche précédente, tu as fini **Vice-président** : **p2** (Vice-trou) "
-           "te doit sa meilleure carte, et tu lui en rends une de ton choix.")])
+           "t’a donné sa meilleure carte, contre une de ton choix.")])
 def test_a_one_card_exchange_is_worded_in_the_singular(locale: str, line: str) -> None:
     """Play-test (stop 38): the Vice-President, who swaps one card, read « owes you their
     best cards, and you give back as many »."""
@@ -164,3 +167,42 @@ def test_a_one_card_exchange_is_worded_in_the_singular(locale: str, line: str) -
     game = Game.new(rules, 4, seed=1, previous_ranking=[1, 0, 2, 3])
     table.game = game
     assert exchange_role_line(table, game, 0, locale) == french(line)
+
+
+def test_cards_received_are_no_longer_owed_and_a_newcomer_takes_a_place() -> None:
+    """Play-test 12: once the Vice-trou's card was in her hand, marie's still read « te doit
+    sa meilleure carte »; and someone who took a seat between rounds read « À la manche
+    précédente, tu as fini Président », a round they never played."""
+    rules = Rules.preset("classic")
+    table = Table(id=7, channel_id=1, guild_id=1, host_id=100, locale="fr", rules=rules)
+    for n in range(4):
+        table.seats.append(table.new_player(100 + n, f"p{n}"))
+    game = Game.new(rules, 4, seed=1, previous_ranking=[1, 0, 2, 3])
+    table.game = game
+    assert game.exchange_due(2) is None  # the best card went at the deal
+    assert exchange_role_line(table, game, 0, "fr") == french(
+        "🎖️ À la manche précédente, tu as fini **Vice-président** : **p2** (Vice-trou) "
+        "t’a donné sa meilleure carte, contre une de ton choix.")
+    table.seats[1].took_from = "Bot 1"
+    assert exchange_role_line(table, game, 1, "en") == (
+        "🎖️ You take the seat of **Bot 1**, **President** in the last round: **p3** (Scum) "
+        "gave you their best cards, for as many of your choice.")
+
+
+def test_who_takes_a_seat_between_rounds_is_told_whose() -> None:
+    """Play-test 12: sam took a bot's seat from proletario's queue and read « You finished
+    the last round as President », a round he never played."""
+    table = table_for("proletario", 4)
+    game = table.game
+    assert game is not None
+    table.seats[1] = Seated(None, "Bot 1")
+    play_out(table, game)
+    table.queue.append(Seated(200, "sam"))
+    seats.seat_waiting_players(table, game)
+    assert table.seats[1].name == "sam" and table.seats[1].took_from == "Bot 1"
+    game.next_round()
+    assert "You take the seat of **Bot 1**" in exchange_role_line(table, game, 1, "en")
+    play_out(table, game)
+    seats.seat_waiting_players(table, game)  # the next round he plays his own seat
+    assert table.seats[1].took_from is None
+    assert Seated.from_dict(Seated(5, "x", took_from="y").to_dict()).took_from == "y"

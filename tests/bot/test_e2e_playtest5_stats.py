@@ -144,7 +144,7 @@ async def test_emoji_the_chart_font_lacks_are_left_out_of_the_pictures(
     assert [c.names for c in drawn] == [("Léa ♥", "Bot 1", "Bot 2")]
     rating = chart.rating_chart("en", "🎉 Zoë 🎉", {"classic": [1000, 1040]})
     assert rating is not None and rating.title == "Zoë's rating"
-    assert rating.alt.startswith("rating of 🎉 Zoë 🎉 over 2 rounds counted")  # shows emoji
+    assert rating.alt.startswith("Rating of 🎉 Zoë 🎉 over 2 rounds counted")  # shows emoji
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # matplotlib warns of each glyph it lacks
         chart.render(rating)

@@ -72,8 +72,8 @@ def test_chart_names_and_lines_stand_out_from_the_background() -> None:
 
 
 @pytest.mark.parametrize(("locale", "summary", "line"), [
-    ("fr", "points par manche, 4 participants, 2 manches", french("{name} : {values}")),
-    ("en-US", "points per round, 4 players, 2 rounds", "{name}: {values}"),
+    ("fr", "Points par manche, 4 participants, 2 manches", french("{name} : {values}")),
+    ("en-US", "Points per round, 4 players, 2 rounds", "{name}: {values}"),
 ])
 async def test_the_results_chart_alt_text_reads_every_players_points(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
@@ -113,8 +113,8 @@ def test_a_long_games_alt_text_keeps_its_latest_rounds_within_discords_limit() -
     series = tuple(tuple(100 + r + i for r in range(60)) for i in range(8))
     alt = chart.chart_of("fr", names, series).alt
     assert len(alt) <= chart.MAX_ALT
-    assert alt.startswith("points par manche, 8 participants, 60 manches. ")
-    lines = alt.removeprefix("points par manche, 8 participants, 60 manches. ").split(". ")
+    assert alt.startswith("Points par manche, 8 participants, 60 manches. ")
+    lines = alt.removeprefix("Points par manche, 8 participants, 60 manches. ").split(". ")
     assert len(lines) == 8
     kept = {len(text.split(", ")) for text in lines}
     assert len(kept) == 1 and 1 < kept.pop() < 60

@@ -11,11 +11,11 @@ def test_faces_read_as_cards_and_images_as_their_description() -> None:
         "[file: points.png]",
         "[file: notes.txt]",
     ])
-    images = {"points.png": "points per round, 4 players, 5 rounds"}
+    images = {"points.png": "Points per round, 4 players, 5 rounds"}
     assert as_terminal(shown, "en", images).splitlines() == [
         "K♣ 10♥ Caballo🪙 red🃏",
         "  1. K♣",
-        "[image: points per round, 4 players, 5 rounds]",
+        "[image: Points per round, 4 players, 5 rounds]",
         "[file: notes.txt]",
     ]
     assert as_terminal("[file: points.png]", "fr", {"points.png": "points par manche"}) == \

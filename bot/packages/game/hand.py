@@ -114,7 +114,9 @@ def game_result_lines(game: Game, seat: int, locale: LocaleLike) -> list[str]:
         return [t(locale, "hand.game_won" if len(game.winners) == 1 else "hand.game_won_shared",
                   total=total)]
     rank = 1 + sum(1 for s in game.players if game.points[s] > game.points[seat])
-    return [t(locale, "hand.game_place", place=place(locale, rank), total=total)]
+    tied = any(s != seat and game.points[s] == game.points[seat] for s in game.players)
+    return [t(locale, "hand.game_place_tied" if tied else "hand.game_place",
+              place=place(locale, rank), total=total)]
 
 
 def note_lines(table: Table, seat: int, locale: LocaleLike, lines: list[str],

@@ -27,15 +27,23 @@ def exchange_role_line(table: Table, game: Game, seat: int, locale: LocaleLike) 
     role = roles[seat]
     if role is None or game.ranking is None:
         return ""
+    # Someone who took the seat between rounds did not finish the last round: they take
+    # its place, and are told whose (`Player.took_from`).
+    took_from = table.seats[seat].took_from
+    why = t(locale, "hand.exchange_role_taken", name=took_from,
+            role=role_name(locale, table, role)) if took_from is not None else \
+        t(locale, "hand.exchange_role", role=role_name(locale, table, role))
     mode = table.rules.exchange_return
     for low, high, count in exchange_pairs(game.ranking, table.rules.vp_at_three):
         if seat in (low, high):
             other = high if seat == low else low
             side = "low" if seat == low else "high"
-            return plural(locale, f"hand.exchange_why.{side}.{mode}", count,
-                          role=role_name(locale, table, role), name=table.name(other),
-                          other=role_name(locale, table, roles[other]))
-    return t(locale, "hand.exchange_why.none", role=role_name(locale, table, role))
+            due = game.exchange_due(seat)
+            if side == "high" and mode == "choice" and (due is None or due.ready):
+                mode = "choice.given"  # their cards are in the hand: no longer owed
+            return plural(locale, f"hand.exchange_why.{side}.{mode}", count, why=why,
+                          name=table.name(other), other=role_name(locale, table, roles[other]))
+    return t(locale, "hand.exchange_why.none", why=why)
 
 
 def exchange_part(table: Table, game: Game, seat: int, locale: LocaleLike,

@@ -14,7 +14,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from bot.i18n import join_names, public_locale, t
 from bot.i18n.translator import ls
-from bot.packages.controls import refusal_text, tell_vanished
+from bot.packages.controls import here, refusal_text, tell_vanished
 from bot.packages.game.prompts import kick_prompt, stop_prompt
 from bot.packages.game.views import show_hand
 from bot.packages.lobby.display import lobby_screen
@@ -120,7 +120,8 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         original = getattr(error, "original", error)
         if not isinstance(original, TableError):
             raise error
-        text = refusal_text(interaction.locale, original)
+        text = refusal_text(interaction.locale,
+                            TableError(here(interaction, original.key), **original.params))
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
         else:
@@ -325,7 +326,8 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
             table = await self._open(interaction, interaction.guild_id,
                                      interaction.channel_id, preset)
         except TableError as err:
-            await self._withdraw(interaction, refusal_text(interaction.locale, err))
+            await self._withdraw(interaction, refusal_text(
+                interaction.locale, TableError(here(interaction, err.key), **err.params)))
             return
         screen = lobby_screen(table)
         message = await interaction.followup.send(allowed_mentions=NO_PINGS, wait=True,
@@ -420,7 +422,8 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
             raise TableError("err.bad_choice")
         table = self.bot.service.registry.in_channel(interaction.channel_id)
         await interaction.response.send_message(
-            embed=rules_embed(str(interaction.locale), table, preset), ephemeral=True)
+            embed=rules_embed(str(interaction.locale), table, preset,
+                              no_table=here(interaction, "rules.no_table")), ephemeral=True)
 
     @app_commands.command(name=ls("cmd.end"), description=ls("cmd.end.desc"))
     async def end(self, interaction: Interaction) -> None:

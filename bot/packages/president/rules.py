@@ -15,7 +15,8 @@ from engine import Rules
 DEFAULT_PRESET = "classic"  # the preset /president create opens by default
 
 
-def rules_embed(locale: str, table: Table | None, preset: str | None) -> discord.Embed:
+def rules_embed(locale: str, table: Table | None, preset: str | None,
+                no_table: str = "rules.no_table") -> discord.Embed:
     """The table's rules (at the game's size when one is under way) unless a preset is asked
     for. A preset's rules open with whose they are: at a table a reader would otherwise take
     them for the table's, and with no table for rules already agreed on."""
@@ -27,7 +28,7 @@ def rules_embed(locale: str, table: Table | None, preset: str | None) -> discord
     name = preset_name(locale, chosen)
     rules = Rules.preset(chosen)
     if table is None:
-        note = t(locale, "rules.no_table")
+        note = t(locale, no_table)  # (a thread's wording where asked in one)
     elif table.rules == rules:
         note = t(locale, "rules.same_as_table")
     else:

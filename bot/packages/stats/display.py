@@ -10,7 +10,7 @@ import discord
 from bot.graphemes import cut
 from bot.i18n import join_names, plural, t
 from bot.names import shortened
-from bot.packages.controls import NO_TABLE, button, number, select, standalone, view
+from bot.packages.controls import NO_TABLE, button, here, number, select, standalone, view
 from bot.packages.game import chart
 from bot.packages.privacy.views import erased_name
 from bot.packages.rules_text import preset_name
@@ -223,7 +223,7 @@ async def _history_page(storage: Storage, interaction: Interaction,
                             arg=str(page + 1), row=1))
     text = _page_text(locale, rows) if rows else \
         t(locale, "history.empty" if page == 0 else "history.no_more")
-    embed = discord.Embed(title=t(locale, "history.title"), description=text)
+    embed = discord.Embed(title=t(locale, here(interaction, "history.title")), description=text)
     if page > 0 or older:
         embed.set_footer(text=t(locale, "history.page", page=page + 1))
     return embed, view(*items) if items else None
@@ -283,7 +283,8 @@ async def past_chart(interaction: discord.Interaction[Any], arg: str, values: li
     locale = str(interaction.locale)
     story = await storage.game_points(game_id, interaction.channel_id)
     if story is None:  # forged, or deleted since the list was shown
-        await _answer(interaction, t(locale, "history.title"), [t(locale, "history.gone")])
+        await _answer(interaction, t(locale, here(interaction, "history.title")),
+                      [t(locale, here(interaction, "history.gone"))])
         return
     names = tuple(erased_name(locale) if seat in story.erased else name
                   for seat, name in enumerate(story.names))

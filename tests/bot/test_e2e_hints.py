@@ -29,10 +29,10 @@ async def test_hints_are_off_by_default_and_the_host_turns_them_on(
     await marie.click(lobby, cid(table, "addbot"))
     await marie.click(lobby, cid(table, "settings"))
     panel = marie.last_ephemeral()
-    assert french("💡 Conseils : non") in [b.label for b in panel.buttons]
+    assert french("💡 Bouton Conseil : non") in [b.label for b in panel.buttons]
     await marie.click(panel, cid(table, "hints"))
     panel = marie.last_ephemeral()
-    assert french("💡 Conseils : oui") in [b.label for b in panel.buttons]
+    assert french("💡 Bouton Conseil : oui") in [b.label for b in panel.buttons]
     assert "bouton **Conseil**" in panel.content and table.hints
     await marie.click(panel, cid(table, "hints"))
     assert not table.hints

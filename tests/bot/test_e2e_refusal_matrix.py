@@ -106,7 +106,7 @@ TYPED = [
     ("points", "P3 VP2 X1", "settings.bad.points"),
     ("top_single", "ZZ", "settings.bad.card.french"),
     ("top_single", "3H", "settings.bad.card.french"),
-    ("top_single", "2🪙", "settings.bad.card.french"),
+    ("top_single", "2🪙", "rules.conflict.top_single_deck"),
     ("turn_seconds", "1", "settings.bad.int"),
     ("turn_seconds", "-5", "settings.bad.int"),
     ("vs_bots", "99", "settings.bad.optional_int"),

@@ -11,7 +11,7 @@ from bot.i18n.typography import french
 from bot.packages.controls import WARNING
 from bot.packages.settings.views import bad_input, typed_text, typed_value
 from bot.tables.table import Table
-from engine import KNOBS, PRESETS, Card, GameEnd, KnobGroup, Rules
+from engine import KNOBS, PRESETS, Card, GameEnd, KnobGroup, Rules, RulesError
 from engine.rules import CONFLICTS
 from fakediscord import FakeDiscord, TestUser
 from fakediscord.snapshots import TextInput
@@ -77,11 +77,14 @@ def test_a_card_typed_in_words_is_read_in_the_tables_deck() -> None:
     assert typed_value("top_single", "2 de trèfle", rules=classic) == Card.parse("2C")
     assert typed_value("top_single", "2 of spades", rules=classic) == Card.parse("2S")
     assert typed_value("top_single", "2♣", rules=classic) == Card.parse("2C")
-    for symbol in ("2♣", "2♠", "2 de pique"):  # not in a Spanish deck: refused, not misread
+    for symbol in ("2♣", "2 de trèfle"):  # the engine's "2C" is copas there: refused
         with pytest.raises(ValueError):
             typed_value("top_single", symbol, rules=presi)
-    with pytest.raises(ValueError):
-        typed_value("top_single", "2 de deniers", rules=classic)
+    # Another deck's card reads as itself, for the engine to say it is not in this one.
+    assert typed_value("top_single", "2 de pique", rules=presi) == Card.parse("2S")
+    assert typed_value("top_single", "2 de deniers", rules=classic) == Card.parse("2O")
+    with pytest.raises(RulesError, match="top_single"):
+        presi.replace(top_single=Card.parse("2S"))
     assert typed_value("top_single", "aucun", rules=presi) is None
     assert "2 de deniers" in bad_input("fr", "top_single", presi)
     assert "♠" not in bad_input("fr", "top_single", presi)

@@ -42,7 +42,7 @@ from bot.packages.screen import EMBED_DESCRIPTION, Screen
 from bot.packages.text import clipped, shown_text
 from bot.tables.service import TableError, settings_open
 from bot.tables.table import Table
-from engine import KNOBS, PRESETS, Deck, GameEnd, Rules, RulesError
+from engine import KNOBS, PRESETS, Card, Deck, GameEnd, Rules, RulesError
 from engine.bots import LEVELS
 from engine.rules import ROLE_CODES
 
@@ -164,11 +164,16 @@ def role_codes(locale: LocaleLike, rules: Rules) -> str:
 def bad_input(locale: LocaleLike, knob: str, rules: Rules) -> str:
     """What to type for this knob, after an answer it could not read."""
     spec = KNOBS[knob]
-    key = f"settings.bad.{spec.kind}"
-    if spec.kind == "card":  # examples from the table's deck
-        key += ".spanish" if Deck(rules.deck).spanish else ".french"
+    key = deck_key(f"settings.bad.{spec.kind}", spec.kind, rules)
     return t(locale, key, knob=knob_label(locale, knob), none=nothing_word(locale, knob),
              min=spec.min, max=spec.max, roles=role_codes(locale, rules))
+
+
+def deck_key(key: str, kind: str, rules: Rules) -> str:
+    """A card's hint, with examples from the table's deck: a French deck has no 🪙."""
+    if kind != "card":
+        return key
+    return key + (".spanish" if Deck(rules.deck).spanish else ".french")
 
 
 def nothing_word(locale: LocaleLike, knob: str) -> str:
@@ -213,13 +218,25 @@ def typed_value(knob: str, text: str, current: Any = None, rules: Rules | None =
         kept = f"{spec.format(current)} " if current is not None else ""
         return spec.parse(kept + _role_codes_typed(words, rules).upper())
     if spec.kind == "card":  # as shown, in words, or the engine's code (« 2O »)
-        cards = shown_cards(Deck(rules.deck) if rules is not None else Deck.FRENCH54)
-        return spec.parse(cards.get(words, cards.get(words.replace(" ", ""), words.upper())))
+        return spec.parse(_card_code(words, Deck(rules.deck) if rules is not None
+                                     else Deck.FRENCH54))
     if spec.kind == "game_end":
         return spec.parse(_game_end(words))
     if knob.endswith("_seconds"):  # « 30 s », « 30 secondes », "30 seconds"
         words = re.sub(r"^(\d+)\s*(?:s|sec|secs|secondes?|seconds?)$", r"\1", words)
     return spec.parse(words)
+
+
+def _card_code(words: str, deck: Deck) -> str:
+    """The engine's code of a card typed as `deck` shows it. A card of another deck reads
+    as its own code, for the engine to say it is not in this one (« 2🪙 » at a French
+    table), unless that code means a card of this deck: « 2♣ » is never copas' "2C"."""
+    for cards in (shown_cards(deck), *(shown_cards(other) for other in Deck if other != deck)):
+        code = cards.get(words, cards.get(words.replace(" ", "")))
+        if code is not None and (cards is shown_cards(deck)
+                                 or Card.parse(code) not in deck.cards()):
+            return code
+    return words.upper()
 
 
 def _role_aliases(rules: Rules) -> dict[str, str]:
@@ -442,8 +459,8 @@ def knob_form(table: Table, knob: str, locale: str) -> discord.ui.Modal:
         custom_id=custom_id(table.id, "form", 0, knob))
     field: discord.ui.TextInput[discord.ui.Modal] = discord.ui.TextInput(
         default=cut(typed_text(locale, knob, getattr(table.rules, knob)), 100), max_length=100)
-    hint = t(locale, f"settings.hint.{spec.kind}", min=spec.min, max=spec.max,
-             none=nothing_word(locale, knob)) \
+    hint = t(locale, deck_key(f"settings.hint.{spec.kind}", spec.kind, table.rules),
+             min=spec.min, max=spec.max, none=nothing_word(locale, knob)) \
         if spec.kind != "points" else role_codes(locale, table.rules)
     form.add_item(discord.ui.Label(text=cut(t(locale, "settings.modal.field"), 45),
                                    description=cut(hint, 100), component=field))

@@ -333,8 +333,8 @@ def test_a_long_queue_is_cut_short_so_the_lobby_keeps_its_last_lines(
     assert f"q{shown - 1}{long_name}" in queue  # the first to arrive are named
 
     table.queue = table.queue[:3]  # a short queue is named in full
-    # (a classic table seats them at its next game, not between rounds)
-    assert t(locale, "table.waiting_next",
+    # (in the lobby, they take seats as seats free or the host opens more: `seat_queue`)
+    assert t(locale, "lobby.queue",
              names=join_names(locale, [p.name for p in table.queue])) \
         in lobby_screen(table).content.splitlines()
 

@@ -182,3 +182,17 @@ def test_a_tie_in_the_final_standings_is_said_in_the_hand() -> None:
     assert [french_plain(line) for line in game_result_lines(game, 2, "fr")] == [
         "🏁 Classement final : 2e place ex æquo avec 1 pt."]
     assert game_result_lines(game, 3, "en-US") == ["🏁 Final standings: 4th with 0 pts."]
+
+
+async def test_who_waits_is_named_on_the_table_at_every_stage(
+        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
+    """zoé and sam waited in proletario's queue, and the table message named them only once
+    the game was over: not while the round was played, nor when the host chose Next."""
+    alice = fake.add_user("alice")
+    table = await host_against_bots(president, alice, "proletario", 3)
+    await tick(fake, clock, 1)
+    zoe = fake.add_user("zoé", locale="fr")
+    await zoe.click(message(zoe, table.table_message_id), cid(table, "join"))
+    await tick(fake, clock, 1)
+    assert "Waiting for the next round: zoé" in message(alice, table.table_message_id).content
+    assert french_plain(t("fr", "lobby.queued")) in french_plain(zoe.last_ephemeral().content)

@@ -49,7 +49,7 @@ async def test_the_waiting_players_never_sit_beyond_the_seats_back_in_the_lobby(
     await tick(fake, clock, 1)
     shown = message(host, table.lobby_message_id).content
     assert french("À la table (4/4) :") in shown
-    assert french("En attente de la prochaine manche : joueur4, joueur5 et joueur6") in shown
+    assert french("En attente d’une place : joueur4, joueur5 et joueur6") in shown
     await host.slash("president settings")
     await open_form(host, "turn_seconds")
     await host.modal_submit({"Nouvelle valeur": "20"})
@@ -80,7 +80,7 @@ async def test_a_player_waiting_in_the_lobby_sits_when_a_seat_frees_or_is_added(
     await tick(fake, clock, 1)
     shown = message(host, table.lobby_message_id).content
     assert french("À la table (5/5) :") in shown and "5. **joueur4**" in shown
-    assert french("En attente de la prochaine manche : joueur5") in shown
+    assert french("En attente d’une place : joueur5") in shown
     await users[1].click(message(users[1], table.lobby_message_id), cid(table, "leave"))
     assert [p.name for p in table.seats][-1] == "joueur5" and table.queue == []
     await host.click(message(host, table.lobby_message_id), cid(table, "start"))

@@ -67,6 +67,10 @@ def table_screen(table: Table, now: float) -> Screen:
                            countdown=countdown(table)))
     lines.append("")
     players = player_lines(loc, table, game)
+    if table.queue and game.phase is not Phase.GAME_OVER:  # (at its end: `host_choice`)
+        # Who waits sits between rounds where bots fill the table, else at the next game.
+        key = "table.waiting_round" if table.rules.bots_fill else "table.waiting_next"
+        players.append(queue_line(loc, [p.name for p in table.queue], WAITING_ROOM, key))
     history = [f"• {entry_text(loc, table, e)}" for e in table.log]
     results: list[str] = []
     charted = chart_text(loc, table) if game.phase is Phase.GAME_OVER else []

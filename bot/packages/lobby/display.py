@@ -32,7 +32,7 @@ def lobby_screen(table: Table) -> Screen:
         # the rules hint is the only way to the full rules for a newcomer (Réglages is the
         # host's)
         tail = ["", start_hint(table), t(loc, "lobby.rules_hint")]
-    shortest_queue = [queue_line(loc, names, 0, queue_key(table))] if names else []
+    shortest_queue = [queue_line(loc, names, 0, "lobby.queue")] if names else []
     others = "\n".join([title, t(loc, "lobby.rules", summary=""), *body, *shortest_queue,
                         *tail])
     lines = [title, t(loc, "lobby.rules",
@@ -40,7 +40,7 @@ def lobby_screen(table: Table) -> Screen:
              *body]
     if names:  # the line and its newline in the room left
         room = CONTENT_LIMIT - len("\n".join([*lines, *tail])) - 1
-        lines.append(queue_line(loc, names, room, queue_key(table)))
+        lines.append(queue_line(loc, names, room, "lobby.queue"))
     return Screen("\n".join([*lines, *tail]),
                   view() if table.running else lobby_view(table))
 
@@ -77,11 +77,6 @@ def seat_lines(table: Table) -> list[str]:
         suffix = f" ({', '.join(marks)})" if marks else ""
         lines.append(f"{index}. **{player.name}**{suffix}")
     return lines
-
-
-def queue_key(table: Table) -> str:
-    """Those waiting sit between rounds where bots fill the table, else at the next game."""
-    return "lobby.queue" if table.rules.bots_fill else "table.waiting_next"
 
 
 def queue_line(loc: str, names: list[str], room: int, key: str) -> str:

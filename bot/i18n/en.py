@@ -345,6 +345,8 @@ CATALOGUE: dict[str, str] = {
     "lobby.joined": "You joined the table.",
     "lobby.numbered": "👥 Someone at this table already goes by **{name}**, or by a name that looks like it: here you are **{shown}**.",
     "lobby.left": "You left the table.",
+    "lobby.left_queue": "You left the queue.",
+    "lobby.left_list": "You are no longer on the list.",
     "lobby.queued": "The table is full: you are in the queue and take a seat between rounds.",
     "lobby.queued_lobby": "The lobby is full: you are in the queue, and take a seat when your turn comes, as one frees up or the host opens more.",
     "lobby.queued_next_game": "The game is over: you are on the list for the next one. If the host presses **Replay**, you get a seat while there is room; with **End game**, you take a seat in the lobby.",

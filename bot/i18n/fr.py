@@ -356,6 +356,8 @@ _WRITTEN: dict[str, str] = {
     "lobby.joined": "Tu as rejoint la table.",
     "lobby.numbered": "👥 Quelqu’un à cette table s’appelle déjà **{name}**, ou d’un nom qui lui ressemble : ici, tu es **{shown}**.",
     "lobby.left": "Tu as quitté la table.",
+    "lobby.left_queue": "Tu as quitté la file d’attente.",
+    "lobby.left_list": "Tu n’es plus sur la liste.",
     "lobby.queued": "La table est complète : tu es dans la file et tu entres entre deux manches.",
     "lobby.queued_lobby": "Le salon d’attente est complet : tu es dans la file, et tu prends une place à ton tour quand il s’en libère une ou que l’hôte en ouvre d’autres.",
     "lobby.queued_next_game": "La partie est finie : tu es sur la liste pour la prochaine. Si l’hôte appuie sur **Rejouer**, tu as une place tant qu’il en reste ; avec **Terminer**, tu entres au salon d’attente.",

@@ -102,7 +102,8 @@ class Seating:
         `kicked`: the host removed them, which the table's history says."""
         if table.queued(user_id):
             table.queue = [p for p in table.queue if p.user_id != user_id]
-            self._farewell(table, user_id, farewell)
+            self._farewell(table, user_id,
+                           queue_left(table) if farewell == "lobby.left" else farewell)
             self._gone(table, user_id)
             return
         seat = table.seat_of(user_id)
@@ -242,6 +243,11 @@ class Seating:
             self._close(table)
             return
         self._changed(table)
+
+
+def queue_left(table: Table) -> str:
+    """What leaving the queue says: someone waiting never had a seat to leave."""
+    return "lobby.left_queue" if table.rules.bots_fill else "lobby.left_list"
 
 
 def _no_seat(table: Table) -> str:

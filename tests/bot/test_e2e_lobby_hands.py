@@ -101,7 +101,7 @@ async def test_leaving_the_list_says_goodbye_on_the_hand(
     assert t("en", "hand.queue_next_game") in sam.hand.content
     await sam.user.slash("president leave")
     await tick(fake, clock, 1)
-    assert not table.queue and sam.hand.content == t("en", "lobby.left")
+    assert not table.queue and sam.hand.content == t("en", "lobby.left_list")
     fake.assert_no_errors()
 
 

@@ -205,7 +205,7 @@ async def test_a_table_of_bots_closes_once_its_last_waiting_player_leaves_too(
     await tick(fake, clock, 1)
     board = table.table_message_id
     await leo.slash("president leave")
-    assert leo.last_ephemeral().content == t(locale, "lobby.left")
+    assert leo.last_ephemeral().content == t(locale, "lobby.left_queue")  # never seated
     assert table.closed
     await tick(fake, clock, 1)
     assert message(leo, board).content.endswith(t(locale, "lobby.closed"))

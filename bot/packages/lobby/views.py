@@ -15,6 +15,7 @@ from bot.packages.permissions import require
 from bot.packages.publisher import NO_PINGS
 from bot.packages.settings.views import open_settings
 from bot.packages.text import player_name
+from bot.tables.seating import queue_left
 from bot.tables.service import TableError
 from bot.tables.table import Table
 
@@ -96,6 +97,7 @@ async def leave(interaction: Interaction, table: Table, from_lobby: bool) -> Non
     the table wait, so one is asked first (prompts.quit_prompt), from the command or from a
     lobby button clicked as the game started alike."""
     user_id = interaction.user.id
+    words = queue_left(table) if table.queued(user_id) else "lobby.left"
     if not await interaction.client.service.leave(table, user_id, ask_first=True):
         prompt = quit_prompt(table, user_id, interaction.locale)
         await interaction.response.send_message(ephemeral=True, **prompt.kwargs())
@@ -103,8 +105,7 @@ async def leave(interaction: Interaction, table: Table, from_lobby: bool) -> Non
     if from_lobby and not (table.closed or table.running):
         await redraw_lobby(interaction, table)
     else:
-        await interaction.response.send_message(t(interaction.locale, "lobby.left"),
-                                                ephemeral=True)
+        await interaction.response.send_message(t(interaction.locale, words), ephemeral=True)
 
 
 @action("leave", drawn=PUBLIC)

@@ -559,6 +559,7 @@ CATALOGUE: dict[str, str] = {
     "ev.exchange_done": "the exchange is complete",
     "ev.timeout": "{name} ran out of time",
     "ev.timeout_table": "time is up",
+    "ev.played_timeout": "time is up: {name} opens the trick with their weakest card, {cards}",
     "ev.autopilot_on": "the autopilot now plays for {name}",
     "ev.autopilot_off": "{name} takes their seat back",
     "ev.left": "{name} left; a bot finishes the round",

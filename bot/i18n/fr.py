@@ -570,6 +570,7 @@ _WRITTEN: dict[str, str] = {
     "ev.exchange_done": "l’échange est terminé",
     "ev.timeout": "{name} a dépassé son temps",
     "ev.timeout_table": "temps écoulé",
+    "ev.played_timeout": "temps écoulé : {name} ouvre le pli d’office avec sa plus petite carte, {cards}",
     "ev.autopilot_on": "le pilote automatique joue pour {name}",
     "ev.autopilot_off": "{name} reprend sa place",
     "ev.left": "{name} quitte la partie ; un bot finit la manche",

@@ -50,6 +50,11 @@ def note(table: Table, event: Event) -> None:
         if entry.key == "ev.penalised" and table.log and table.log[-1].key == "ev.out" \
                 and table.log[-1].params["name"] == entry.params["name"]:
             table.log.pop()  # « sort (1er) » then « classé 4e » would contradict itself
+        if entry.key == "ev.played" and table.log and table.log[-1].key == "ev.timeout_table":
+            # Fast mode's timer opened for them: « time is up • alice plays a 3 » read as
+            # alice's own move.
+            table.log.pop()
+            entry = LogEntry("ev.played_timeout", entry.params)
         table.remember(entry)
     if isinstance(event, ExchangeGiven):
         cards = [str(c) for c in event.cards]

@@ -7,9 +7,12 @@ from __future__ import annotations
 from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.game.hand import game_result_lines
+from bot.packages.game.lines import entry_text
 from bot.packages.settings.views import form_label
+from bot.tables.log import note
 from bot.tables.table import Table
-from engine import KNOBS, Game, Phase, Rules
+from engine import KNOBS, Card, Game, Phase, Rules
+from engine.events import Played, TimedOut
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
@@ -25,6 +28,7 @@ from .e2e import (
     play_until,
     tick,
 )
+from .test_display import table_for
 
 
 def french_plain(text: str) -> str:
@@ -196,3 +200,18 @@ async def test_who_waits_is_named_on_the_table_at_every_stage(
     await tick(fake, clock, 1)
     assert "Waiting for the next round: zoé" in message(alice, table.table_message_id).content
     assert french_plain(t("fr", "lobby.queued")) in french_plain(zoe.last_ephemeral().content)
+
+
+def test_fast_modes_timer_opening_is_not_told_as_the_players_own_move() -> None:
+    """« • time is up • alice plays a 3 » read as if alice had chosen it: the common timer
+    opened with her weakest card."""
+    table = table_for("classic", 3)
+    table.rules = table.rules.replace(fast=True)
+    for event in (TimedOut("fast", None), Played(0, (Card.parse("3H"),), "3", 1)):
+        note(table, event)
+    assert [entry_text("en", table, e) for e in table.log] == [
+        "time is up: p0 opens the trick with their weakest card, a 3"]
+    note(table, TimedOut("turn", 1))  # a turn's timer names whose it was already
+    note(table, Played(1, (Card.parse("4H"),), "4", 1))
+    assert [entry_text("en", table, e) for e in table.log][1:] == [
+        "p1 ran out of time", "p1 plays a 4"]

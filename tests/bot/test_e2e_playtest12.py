@@ -24,6 +24,7 @@ from .e2e import (
     host_against_bots,
     humans_only,
     leave_game,
+    let_timers_play,
     message,
     play_until,
     tick,
@@ -215,3 +216,19 @@ def test_fast_modes_timer_opening_is_not_told_as_the_players_own_move() -> None:
     note(table, Played(1, (Card.parse("4H"),), "4", 1))
     assert [entry_text("en", table, e) for e in table.log][1:] == [
         "p1 ran out of time", "p1 plays a 4"]
+
+
+async def test_a_bot_that_wins_is_marked_as_a_bot_in_the_game_over_line(
+        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
+    """Results lines read « 1. 🤖 Bot 1 · Président… » above « victoire : Bot 1 »."""
+    marie = fake.add_user("marie", locale="fr")
+    table = await host_against_bots(president, marie, "classic", 3, game_end="rounds:1")
+    game = table.game
+    assert game is not None
+    await let_timers_play(fake, clock, game, Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+    winners = [table.seats[s] for s in game.winners]
+    shown = french_plain(message(marie, table.table_message_id).content)
+    names = [f"🤖 {p.name}" if p.is_bot else p.name for p in winners]
+    assert winners[0].is_bot  # (the three bots outplay her timer)
+    assert f"victoire : {names[0]}" in shown, shown

@@ -209,8 +209,8 @@ def player_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
 def results_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
     if not round_finished(table, game):
         lines = [t(loc, "table.stopped", round=game.round_no)]
-        if game.winners:
-            names = [table.name(s) for s in game.winners]
+        if game.winners:  # (a bot marked as on every other line: « 🤖 Bot 1 »)
+            names = [result_name(table, s) for s in game.winners]
             lines.append(plural(loc, "table.game_over", len(names),
                                 names=join_names(loc, names)))
         if game.round_no > 1:  # stopped in its first round, nobody has scored: no standings
@@ -228,7 +228,7 @@ def results_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
         return lines
     lines.append("")
     if game.winners:
-        names = [table.name(s) for s in game.winners]
+        names = [result_name(table, s) for s in game.winners]
         lines.append(plural(loc, "table.game_over", len(names), names=join_names(loc, names)))
     else:
         lines.append(t(loc, "table.game_over_none"))

@@ -194,8 +194,8 @@ async def _history_page(storage: Storage, interaction: Interaction,
     options = []
     for game in games:
         # Stored as messages show them, escaped; an erased player's seat has no name left.
-        names = [erased_name(locale) if erased(w.user_id, w.is_bot, w.name) else w.name
-                 for w in game.winners]
+        names = [erased_name(locale) if erased(w.user_id, w.is_bot, w.name)
+                 else f"🤖 {w.name}" if w.is_bot else w.name for w in game.winners]
         ended = game.ended_at or game.started_at
         preset = preset_name(locale, game.preset) if game.preset in PRESETS else game.preset
         rounds = plural(locale, "n.rounds", game.rounds)

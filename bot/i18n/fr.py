@@ -663,6 +663,8 @@ _WRITTEN: dict[str, str] = {
     "hand.lobby": "🪑 Tu as une place au salon d’attente : tes cartes arrivent quand l’hôte lance la partie.",
     "hand.lobby_host": "👑 Tu as une place au salon d’attente, et tu en es l’hôte : règle la partie avec **Réglages** puis appuie sur **Lancer**.",
     "hand.new_host": "👑 Tu es maintenant l’hôte de la table : à la fin de la manche, c’est toi qui choisis la suite.",
+    "hand.new_host_over": "👑 Tu es maintenant l’hôte de la table : la partie est finie, à toi de choisir **Rejouer** ou **Terminer** sur le message de la table.",
+    "hand.host_over": "👑 Tu es l’hôte : la partie est finie, à toi de choisir **Rejouer** ou **Terminer** sur le message de la table.",
     "hand.round_over": "La manche est terminée.",
     "hand.round_result": "🎖️ Tu finis la manche à la {place} : **{role}** (+{gained}).",
     "hand.game_over": "La partie est terminée.",

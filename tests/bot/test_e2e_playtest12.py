@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from bot.client import PresidentBot
 from bot.i18n import t
-from bot.packages.game.hand import game_result_lines
+from bot.packages.game.hand import game_result_lines, hand_screen
 from bot.packages.game.lines import entry_text
 from bot.packages.settings.views import form_label
 from bot.tables.log import note
+from bot.tables.table import Player as Seated
 from bot.tables.table import Table
 from engine import KNOBS, Card, Game, Phase, Rules
 from engine.events import Played, TimedOut
@@ -232,3 +233,21 @@ async def test_a_bot_that_wins_is_marked_as_a_bot_in_the_game_over_line(
     names = [f"🤖 {p.name}" if p.is_bot else p.name for p in winners]
     assert winners[0].is_bot  # (the three bots outplay her timer)
     assert f"victoire : {names[0]}" in shown, shown
+
+
+def test_a_host_at_game_over_is_told_the_choice_is_theirs() -> None:
+    """alice, proletario's host, was sent to the queue as last place; at the game's end her
+    hand said only « You are first in the queue. Between rounds… », and marie, handed the
+    host role at game over, read « at the end of the round, you choose »."""
+    table = table_for("proletario", 4)
+    game = table.game
+    assert game is not None
+    game.stop()  # over
+    alice = Seated(300, "alice")
+    table.queue.append(alice)
+    table.host_id = 300
+    lines = hand_screen(table, 300, "en").content.splitlines()
+    assert lines[0] == t("en", "hand.host_over")
+    assert t("en", "hand.queue_next_game") in lines
+    table.host_id, table.host_handed = 101, True
+    assert hand_screen(table, 101, "fr").content.splitlines()[0] == t("fr", "hand.new_host_over")

@@ -43,8 +43,10 @@ def seatless_lines(table: Table, user_id: int, locale: LocaleLike) -> list[str]:
         kind = "hand.listed" if table.running and not table.rules.bots_fill else "hand.queued"
         where = (t(locale, f"{kind}.first") if ahead == 0
                  else plural(locale, f"{kind}.ahead", ahead))
+        over = table.game is not None and table.game.phase is Phase.GAME_OVER
         how = ("hand.queue_lobby" if not table.running
-               else "hand.queue_seats" if table.rules.bots_fill else "hand.queue_next_game")
+               else "hand.queue_seats" if table.rules.bots_fill and not over
+               else "hand.queue_next_game")
         return [where, t(locale, how)]
     how = ("hand.join_lobby" if not table.running
            else "hand.join_queue" if table.rules.bots_fill else "hand.join_later")
@@ -58,8 +60,11 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
     lines = [notice] if notice else []
     if game is None:
         return Screen("\n".join([*lines, *lobby_lines(table, user_id, locale)]), view())
+    over = game.phase is Phase.GAME_OVER
     if table.host_handed and table.is_host(user_id):  # until they act as host
-        lines.append(t(locale, "hand.new_host"))
+        lines.append(t(locale, "hand.new_host_over" if over else "hand.new_host"))
+    elif over and seat is None and table.is_host(user_id):  # in the queue: the choice is theirs
+        lines.append(t(locale, "hand.host_over"))
     if seat is None:
         lines.extend(seatless_lines(table, user_id, locale))
         return Screen("\n".join(lines), view())

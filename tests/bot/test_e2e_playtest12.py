@@ -4,10 +4,13 @@ over, as they met it."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.game.hand import game_result_lines, hand_screen
 from bot.packages.game.lines import entry_text
+from bot.packages.game.table_message import table_screen
 from bot.packages.settings.views import form_label
 from bot.tables.log import note
 from bot.tables.table import Player as Seated
@@ -30,7 +33,7 @@ from .e2e import (
     play_until,
     tick,
 )
-from .test_display import table_for
+from .test_display import play_out, table_for
 
 
 def french_plain(text: str) -> str:
@@ -251,3 +254,17 @@ def test_a_host_at_game_over_is_told_the_choice_is_theirs() -> None:
     assert t("en", "hand.queue_next_game") in lines
     table.host_id, table.host_handed = 101, True
     assert hand_screen(table, 101, "fr").content.splitlines()[0] == t("fr", "hand.new_host_over")
+
+
+def test_a_seat_that_changed_hands_as_the_round_ended_says_whose_it_was() -> None:
+    """alice left mid-round: the results read « 4. 🤖 alice · Proletario » and the seat's
+    row « 🤖 Bot 1 · 3 cards · Proletario », two names for one seat with nothing between."""
+    table = table_for("proletario", 4)
+    game = table.game
+    assert game is not None
+    play_out(table, game)
+    table.result_seats = [replace(p) for p in table.seats]
+    table.seats[2] = Seated(None, "Bot 1")
+    shown = table_screen(table, 0.0).content
+    assert "**🤖 Bot 1**" in shown and " · in place of p2" in shown
+    assert shown.count("in place of") == 1

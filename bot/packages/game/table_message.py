@@ -196,6 +196,10 @@ def player_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
         if table.seats[seat].is_bot:
             extras += t(loc, "table.bot_level",
                         level=t(loc, f"level.{table.seats[seat].level}"))
+        if not playing and result_name(table, seat) != seat_name(table, seat):
+            # The seat changed hands as the round ended (a bot for a leaver, someone from
+            # the queue): the results above name who played it.
+            extras += t(loc, "table.took_seat", name=result_name(table, seat))
         marker = "▶️ " if game.to_act == seat and game.phase is Phase.PLAY else ""
         if sizes[seat] == 0:  # « 0 carte » beside « a fini » is noise on a phone's line
             lines.append(t(loc, "table.player_done", marker=marker,

@@ -202,7 +202,7 @@ class Terminal:
 
     def canonical(self, words: list[str]) -> list[str]:
         """Command, subcommand and option names as synced, from the names the user's Discord
-        client shows (`/president ouvrir règles:presi` for a French user)."""
+        client shows (`/president ouvrir préréglage:presi` for a French user)."""
         guild_id = self.user.channel.guild_id
         node = self.fake.commands.find(guild_id, words[0]) if words else None
         if node is None:

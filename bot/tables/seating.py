@@ -56,6 +56,11 @@ class Seating:
             if table.queued(user_id):  # for the next round, or game (no queue: the list)
                 raise TableError("err.already_queued" if table.rules.bots_fill
                                  else "err.already_listed")
+            bots = [seat for seat, p in enumerate(table.seats) if p.is_bot]
+            if not table.running and len(table.seats) >= table.capacity() and bots:
+                # A full lobby where bots sit: a person comes before a bot, the last seated
+                # giving way first (as `seats.keep_for_lobby` keeps them).
+                del table.seats[bots[-1]]
             if table.running or len(table.seats) >= table.capacity():
                 # A full lobby nobody waits at: a seat, when one frees, is anyone's.
                 if not (table.rules.bots_fill or table.running or table.queue):

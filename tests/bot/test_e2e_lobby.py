@@ -224,16 +224,16 @@ async def test_joining_a_full_lobby_says_how_a_seat_opens(
     would seat them), or to ask the host for more while the rules allow more players."""
     marie, bob, table = await marie_hosts_with_bob_around(fake, president)
     await president.service.set_rules(table, marie.id, table.rules.replace(max_players=3))
-    lobby = message(marie, table.lobby_message_id)
-    for _ in range(2):
-        await marie.click(lobby, cid(table, "addbot"))
+    for name in ("carl", "dana"):  # people: a bot gives way to a newcomer (play-test 12)
+        friend = fake.add_user(name)
+        await friend.slash("president join")
     await bob.slash("president join")
     assert bob.last_ephemeral().content == "⚠️ The table is full (3 seats): try again when " \
         "a seat frees up, or ask the host to open more in **Settings**."
-    await marie.click(lobby, cid(table, "removebot"))
     await president.service.set_rules(table, marie.id, table.rules.replace(max_players=8))
-    for _ in range(6):
-        await marie.click(lobby, cid(table, "addbot"))
+    for n in range(5):
+        friend = fake.add_user(f"friend{n}")
+        await friend.slash("president join")
     assert len(table.seats) == 8
     jeanne = fake.add_user("jeanne", locale="fr")
     await jeanne.slash("president join")

@@ -268,3 +268,22 @@ def test_a_seat_that_changed_hands_as_the_round_ended_says_whose_it_was() -> Non
     shown = table_screen(table, 0.0).content
     assert "**🤖 Bot 1**" in shown and " · in place of p2" in shown
     assert shown.count("in place of") == 1
+
+
+async def test_a_person_takes_a_bots_seat_in_a_full_lobby(
+        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
+    """In a thread's classic table of seven (three people, four bots) yves was turned away:
+    « La table est complète (7 places) : réessaie quand une place se libère »."""
+    marie = fake.add_user("marie", locale="fr")
+    table = await create_table(president, marie)
+    await president.service.set_rules(table, marie.id, table.rules.replace(max_players=4))
+    for _ in range(3):
+        await marie.slash("president addbot")
+    assert len(table.seats) == 4
+    yves = fake.add_user("yves", locale="fr")
+    await yves.click(message(yves, table.lobby_message_id), cid(table, "join"))
+    assert [p.name for p in table.seats] == ["marie", "Bot 1", "Bot 2", "yves"]
+    zoe = fake.add_user("zoé", locale="fr")
+    await zoe.slash("president join")
+    assert [p.name for p in table.seats] == ["marie", "Bot 1", "yves", "zoé"]
+    fake.assert_no_errors()

@@ -263,8 +263,8 @@ async def test_settings_and_queue_lines_read_as_english(
     await alice.slash("president settings")
     assert "✏️ **Four of one value in a row close the trick**: on (preset: off)" in \
         alice.last_ephemeral().text.split("\n")
-    for _ in range(3):
-        await president.service.add_bot(table, alice.id)
+    for n in range(3):  # people: a bot would give way to bob (play-test 12)
+        await president.service.join(table, 900 + n, f"friend{n}", "en-US")
     bob = fake.add_user("bob")
     await bob.click(message(bob, table.lobby_message_id), cid(table, "join"))
     assert bob.last_ephemeral().content == (  # the lobby seats him as a seat frees (stop 38)

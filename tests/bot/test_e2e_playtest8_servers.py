@@ -161,11 +161,12 @@ async def test_a_command_away_from_the_table_says_where_the_table_is(
     thread = fake.add_thread(evening.cartes, "fil", marie)
     zoe = fake.add_user("zoé", locale="fr", guilds=[evening.cercle])
     await fake.settle()
-    yours = "⚠️ " + t("fr", "err.no_table_yours", channels=f"<#{evening.cartes.id}>")
 
-    for channel in (evening.belote, thread):
+    for channel, key in ((evening.belote, "err.no_table_yours"),
+                         (thread, "err.no_table_yours.thread")):  # « ce fil » (play-test 12)
         await marie.slash("president hand", channel=channel)
-        assert marie.last_ephemeral(channel).content == yours
+        assert marie.last_ephemeral(channel).content == "⚠️ " + t(
+            "fr", key, channels=f"<#{evening.cartes.id}>")
     await zoe.slash("president join", channel=thread)
     assert zoe.last_ephemeral(thread).content == "⚠️ " + t(
         "fr", "err.no_table_thread", channel=f"<#{evening.cartes.id}>")

@@ -65,8 +65,10 @@ async def test_only_one_of_simultaneous_clicks_applies_where_only_one_may(
     # --- several joins for one seat ---------------------------------------------------------
     table = await seated_table(bot, fake, host.user, "joins")
     await bot.service.set_rules(table, host.user.id, table.rules.replace(bots_fill=False))
-    while len(table.seats) < table.capacity() - 1:
-        await host.user.click(message(host.user, table.lobby_message_id), cid(table, "addbot"))
+    while len(table.seats) < table.capacity() - 1:  # people: a bot would give way
+        filler = fake.add_user(f"filler{len(table.seats)}")
+        filler.channel = host.user.channel
+        await filler.click(message(filler, table.lobby_message_id), cid(table, "join"))
     for user in joiners:
         user.channel = host.user.channel
     for _ in range(JOIN_RACES):

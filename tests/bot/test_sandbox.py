@@ -80,7 +80,7 @@ async def test_french_names_and_controls_redrawn_since_the_screen_was_printed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     user, terminal = french_terminal_answering_1(fake, monkeypatch)
-    await terminal.handle("/president ouvrir règles:wild7")  # as a French client shows it
+    await terminal.handle("/president ouvrir préréglage:wild7")  # as a French client shows it
     table = table_of(president, user)
     assert table.rules.preset_id == "wild7"
     terminal.show()
@@ -112,7 +112,7 @@ async def test_fast_mode_pick_on_an_older_menu_is_too_late(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     user, terminal = french_terminal_answering_1(fake, monkeypatch)
-    await terminal.handle("/president ouvrir règles:classic")
+    await terminal.handle("/president ouvrir préréglage:classic")
     table = table_of(president, user)
     await president.service.set_rules(table, user.id, table.rules.replace(fast=True))
     await president.service.add_bot(table, user.id)
@@ -150,7 +150,7 @@ async def test_settings_buttons_keep_their_numbers_when_a_value_menu_appears(
 ) -> None:
     user = fake.add_user("you", locale="fr")
     terminal = Terminal(fake, user)
-    await terminal.handle("/president ouvrir règles:classic")
+    await terminal.handle("/president ouvrir préréglage:classic")
     await terminal.handle("/president réglages")
     terminal.show()
     before = [c.custom_id for c in terminal.screen[-1].controls]

@@ -31,7 +31,7 @@ from bot.tables.refresh import Coalescer
 from bot.tables.refusals import TableError, settings_open
 from bot.tables.registry import Registry
 from bot.tables.seating import Seating
-from bot.tables.table import HandLink, LogEntry, Player, Table
+from bot.tables.table import Farewell, HandLink, LogEntry, Player, Table
 from bot.tables.timers import Scheduler
 from bot.tables.vanished import VanishedTables
 from engine import Card, Event, Game, Phase, Rules
@@ -368,6 +368,10 @@ class TableService:
         table.hands[user_id] = link
         self.deadlines.human_seen(table)
         fresh = previous is None or not previous.valid(self.clock.now())
+        if new_message and not fresh and previous is not None:
+            # The hand they opened before stays on their screen, further up: it says where
+            # the hand went rather than keep a state no refresh will reach any more.
+            table.farewells[user_id] = Farewell(previous, "hand.moved")
         if fresh:
             self.refresh(table)  # the table message stops asking this player for My hand
         # The player's language follows their Discord client's, seated or queued: it is

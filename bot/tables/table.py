@@ -180,8 +180,9 @@ class HandLink:
 
 @dataclass(frozen=True)
 class Farewell:
-    """A leaver's hand, to redraw once without controls, and what it then says: that they
-    left (« lobby.left »), or that the host removed them (« hand.kicked »)."""
+    """A hand no longer refreshed, to redraw once without controls, and what it then says:
+    that they left (« lobby.left »), that the host removed them (« hand.kicked »), or that
+    the hand moved to a newer message (« hand.moved »)."""
 
     link: HandLink
     key: str

@@ -32,6 +32,7 @@ from .e2e import (
     message,
     play_until,
     tick,
+    two_humans_against_a_bot,
 )
 from .test_display import play_out, table_for
 
@@ -286,4 +287,22 @@ async def test_a_person_takes_a_bots_seat_in_a_full_lobby(
     zoe = fake.add_user("zoé", locale="fr")
     await zoe.slash("president join")
     assert [p.name for p in table.seats] == ["marie", "Bot 1", "yves", "zoé"]
+    fake.assert_no_errors()
+
+
+async def test_a_hand_opened_again_leaves_the_older_message_saying_where_it_went(
+        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
+    """After `/president main`, léo's first hand message stayed on his screen showing an
+    exchange long over, with its buttons, and nothing said it was no longer followed."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    bob = Player(fake.add_user("bob"))
+    table, game = await two_humans_against_a_bot(fake, clock, president, marie, bob)
+    first = marie.hand_id
+    await marie.user.slash("president hand")
+    await tick(fake, clock, 1)
+    old = message(marie.user, first)
+    assert french_plain(old.content) == "🔁 Ta main est passée dans un message plus récent, plus bas."
+    assert not old.buttons and not old.selects
+    newer = marie.user.last_ephemeral()
+    assert newer.id != first and newer.content.startswith("🂠")
     fake.assert_no_errors()

@@ -120,6 +120,7 @@ async def test_a_game_under_way_comes_back_whole_after_two_restarts_in_a_row(
     old_hand.hand_id = leo.hand_id
     await leo.user.slash("president hand")  # léo follows a second hand: the first goes stale
     leo.hand_id = leo.user.last_ephemeral().id
+    await fake.settle()
     before, log, deadline = game.to_dict(), keys(table), table.timer_deadline
     assert deadline is not None
     shown = len(posts(fake))
@@ -149,11 +150,10 @@ async def test_a_game_under_way_comes_back_whole_after_two_restarts_in_a_row(
     moved = live.version
     assert await marie.act()  # her hand from before both restarts
     assert live.version > moved
-    # léo's first hand, not redrawn since he opened another, still answers his click, and
-    # is the one followed from then on.
-    record = await leo.user.click(old_hand.hand, cid(restored, "refresh"))
-    assert record.acknowledged and restored.hands[leo.user.id].token == record.token
-    assert live.to_act == 1 and old_hand.hand.selects  # his turn: his plays, live
+    # léo's first hand says where his hand went (play-test 12); the newer one is followed.
+    assert old_hand.hand.content == t("fr", "hand.moved") and not old_hand.hand.buttons
+    await tick(fake, clock, 1)
+    assert live.to_act == 1 and leo.hand.selects  # his turn: his plays, live
     await third.service.drain()
     await fake.disconnect(third)
     fake.assert_no_errors()

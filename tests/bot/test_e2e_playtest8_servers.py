@@ -185,7 +185,7 @@ async def test_a_command_away_from_the_table_says_where_the_table_is(
     await marie.click(message(marie, belote.lobby_message_id), cid(belote, "join"))
     await marie.slash("president hand", channel=thread)
     assert marie.last_ephemeral(thread).content == "⚠️ " + t(
-        "fr", "err.no_table_yours",
+        "fr", "err.no_table_yours.thread",
         channels=f"<#{evening.cartes.id}> et <#{evening.belote.id}>")
     fake.assert_no_errors()
 

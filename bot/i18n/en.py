@@ -639,6 +639,7 @@ CATALOGUE: dict[str, str] = {
     "hand.received": "You received {cards} from {name}.",
     "hand.gave": "You gave {cards} to {name}.",
     "hand.not_seated": "👀 You are watching this table: you have no seat at it.",
+    "hand.take_back": "A bot finishes this round in your seat: `/president join` before the round ends gives it back to you.",
     "hand.join_queue": "To play, use `/president join`: you wait in the queue and take a seat between two rounds.",
     "hand.join_lobby": "To play, press **Join** in the lobby, or use `/president join`.",
     "hand.join_later": "To play, use `/president join`: you will be on the list for the next game.",

@@ -650,6 +650,7 @@ _WRITTEN: dict[str, str] = {
     "hand.received": "{name} t’a donné {cards}.",
     "hand.gave": "Tu as donné {cards} à {name}.",
     "hand.not_seated": "👀 Tu regardes cette table : tu n’y as pas de place.",
+    "hand.take_back": "Un bot finit cette manche à ta place : `/president rejoindre` avant la fin de la manche te la rend.",
     "hand.join_queue": "Pour jouer, `/president rejoindre` : tu attends dans la file et tu entres à la table entre deux manches.",
     "hand.join_lobby": "Pour jouer, appuie sur **Rejoindre** dans le salon d’attente, ou `/president rejoindre`.",
     "hand.join_later": "Pour jouer, `/president rejoindre` : tu seras sur la liste pour la prochaine partie.",

@@ -91,6 +91,8 @@ class Seating:
                 raise TableError("err.stale_button")
             if user_id in table.away:
                 raise TableError("err.already_left", deadline=int(table.away[user_id]))
+            if user_id in table.kicked and not table.queued(user_id):
+                raise TableError("err.kicked" if table.running else "err.kicked_lobby")  # removed
             left = table.left_seat(user_id)
             if left is not None and not table.queued(user_id):  # (the list: they may go)
                 # A bot finishes the round for them: the engine says why that seat may not
@@ -123,6 +125,8 @@ class Seating:
             # The others keep the results and « Rejouer », which deals without this seat:
             # only too few left for another game sends the table to its lobby, saying the
             # game ended (it did, with its results), not « too few players ».
+            table.remember(LogEntry("ev.kicked_free" if kicked else "ev.left_free",
+                                    {"name": table.seats[seat].name}))
             seats.free_seat(table, game, seat)
             if table.list_left():
                 self._list_to_lobby(table)
@@ -198,6 +202,17 @@ class Seating:
         table.left_seats.clear()
         if table.too_few_left():
             self._to_lobby(table, None)
+
+    @staticmethod
+    def game_ended(table: Table, game: Game | None) -> None:
+        """The seats left in the game's last round go as after any round, the standings kept:
+        « Rejouer » must not deal a leaver's stand-in into the next game (nor hand the seat
+        back to them mid-round there)."""
+        if game is None:
+            return
+        for seat in sorted(table.left_seats):
+            seats.free_seat(table, game, seat)
+        table.left_seats.clear()
 
     def arm_grace(self, table: Table, user_id: int, deadline: float) -> None:
         if table.paused_since is not None:

@@ -665,6 +665,7 @@ class TableService:
             elif isinstance(event, GameOver):
                 table.results.append(event)
                 self.outbox.record(table, event)
+                self.seating.game_ended(table, table.game)
         if table.game is None or table.game.phase is not Phase.EXCHANGE:
             table.gift_picks.clear()
         self.deadlines.arm_turn(table)

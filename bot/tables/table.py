@@ -338,7 +338,8 @@ class Table:
 
     def new_player(self, user_id: int | None, name: str, locale: str = "en") -> Player:
         self.arrivals += 1
-        taken = {p.name for p in (*self.seats, *self.queue)}
+        # A seat freed mid-game (`vacant`) is nobody's: its leaver coming back is no twin.
+        taken = {p.name for p in (*self.seats, *self.queue) if not p.vacant}
         return Player(user_id, unique(name, taken), locale, self.arrivals)
 
     def heir(self) -> Player | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.client import PresidentBot
-from bot.i18n import t
+from bot.i18n import plural, t
 from bot.packages.game.hand import game_result_lines, hand_screen
 from bot.packages.game.lines import entry_text
 from bot.packages.game.table_message import table_screen
@@ -16,7 +16,7 @@ from bot.tables.log import note
 from bot.tables.table import Player as Seated
 from bot.tables.table import Table
 from engine import KNOBS, Card, Game, Phase, Rules
-from engine.events import Played, TimedOut
+from engine.events import Played, RoundOver, TimedOut
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
@@ -42,12 +42,12 @@ def french_plain(text: str) -> str:
     return text.replace("\u202f", " ").replace("\u00a0", " ")
 
 
-async def four_at_classic(fake: FakeDiscord, clock: LinkedClock,
-                          bot: PresidentBot) -> tuple[list[Player], Table]:
+async def four_at_classic(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                          preset: str = "classic", game_end: str = "rounds:3",
+                          ) -> tuple[list[Player], Table]:
     users = [fake.add_user("alice", locale="en-US"), fake.add_user("marie", locale="fr"),
              fake.add_user("léo", locale="fr"), fake.add_user("george", locale="en-GB")]
-    table, players = await humans_only(fake, clock, bot, users, "classic",
-                                       game_end="rounds:3")
+    table, players = await humans_only(fake, clock, bot, users, preset, game_end=game_end)
     return players, table
 
 
@@ -306,3 +306,102 @@ async def test_a_hand_opened_again_leaves_the_older_message_saying_where_it_went
     newer = marie.user.last_ephemeral()
     assert newer.id != first and newer.content.startswith("🂠")
     fake.assert_no_errors()
+
+
+# --- a third play-test, of the changes above -------------------------------------------------
+
+async def test_a_leaver_of_a_games_last_round_is_not_dealt_into_the_replay(
+        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
+    """léo left during a one-round game: its end never freed his seat (only a round's end
+    did), so « Rejouer » dealt « 🤖 léo » into the new game, and his `/president join`
+    then gave him that seat mid-round."""
+    (alice, marie, leo, george), table = await four_at_classic(fake, clock, president,
+                                                               game_end="rounds:1")
+    game = table.game
+    assert game is not None
+    seat = table.seat_of(leo.user.id)
+    await leave_game(leo.user)
+    await play_until(fake, clock, [alice, marie, george],
+                     lambda: game.phase is Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+    assert "léo left the game" not in message(alice.user, table.table_message_id).content
+    await replay(fake, clock, alice, table)
+    replayed = table.game
+    assert replayed is not None and replayed is not game and seat is not None
+    assert not replayed.active[seat] and not table.left_seats
+    assert "🤖 léo" not in message(marie.user, table.table_message_id).content
+    await leo.user.slash("president join")
+    assert table.seat_of(leo.user.id) is None and table.queued(leo.user.id)
+
+
+async def replay(fake: FakeDiscord, clock: LinkedClock, host: Player, table: Table) -> None:
+    game = table.game
+    assert game is not None
+    await host.user.click(message(host.user, table.table_message_id),
+                          cid(table, "replay", game.version))
+    await tick(fake, clock, 1)
+
+
+async def test_a_leavers_and_a_removed_players_hand_say_their_way_back(
+        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
+    """A leaver's « Ma main » said `/president rejoindre` would put them on the list for the
+    next game (it gives the seat back); someone removed by the host was invited to join,
+    then refused."""
+    (alice, marie, leo, george), table = await four_at_classic(fake, clock, president)
+    await alice.user.slash("president kick", member=george.user)
+    await leave_game(leo.user)
+    await leo.user.slash("president hand")
+    assert french_plain(t("fr", "hand.take_back")) in french_plain(
+        leo.user.last_ephemeral().content)
+    await george.user.slash("president hand")
+    assert t("en-GB", "err.kicked") in george.user.last_ephemeral().content
+    await george.user.slash("president leave")  # not « you already left »: removed
+    assert t("en-GB", "err.kicked") in george.user.last_ephemeral().content
+
+
+async def test_a_freed_seat_is_nobodys_and_its_leaver_no_twin(
+        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
+    """Once the round ended, léo's freed seat read « léo · … · in place of 🤖 léo », and
+    léo joining the list became « léo (2) » beside his own empty seat."""
+    (alice, marie, leo, george), table = await four_at_classic(fake, clock, president)
+    game = table.game
+    assert game is not None
+    await leave_game(leo.user)
+    await play_until(fake, clock, [alice, marie, george],
+                     lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    assert "in place of" not in message(alice.user, table.table_message_id).content
+    await leo.user.slash("president join")
+    assert [p.name for p in table.queue] == ["léo"]
+
+
+async def test_proletario_results_give_the_total_of_the_round_just_played(
+        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
+    """george left mid-round and his stand-in won it: « 1. 🤖 george · Président · +3 this
+    round, total 0 pts », the total being the fresh bot's that took the seat at once."""
+    (alice, marie, leo, george), table = await four_at_classic(fake, clock, president,
+                                                               "proletario")
+    game = table.game
+    assert game is not None
+    await leave_game(george.user)
+    await play_until(fake, clock, [alice, marie, leo], lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    ended = next(e for e in table.results if isinstance(e, RoundOver))
+    seat = next(s for s, p in enumerate(table.result_seats) if p.name == "george")
+    line = next(line for line in message(alice.user, table.table_message_id).content
+                .splitlines() if "🤖 george" in line and "total" in line)
+    assert f"total {plural('en-US', 'n.points', ended.totals[seat])}" in line, line
+
+
+async def test_a_removal_at_game_over_is_in_the_history(
+        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
+    (alice, marie, leo, george), table = await four_at_classic(fake, clock, president,
+                                                               game_end="rounds:1")
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, [alice, marie, leo, george],
+                     lambda: game.phase is Phase.GAME_OVER)
+    await alice.user.slash("president kick", member=leo.user)
+    await tick(fake, clock, 1)
+    assert "the host removed léo from the game" in message(
+        marie.user, table.table_message_id).content

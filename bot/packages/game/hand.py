@@ -36,6 +36,11 @@ def seatless_lines(table: Table, user_id: int, locale: LocaleLike) -> list[str]:
     their order of arrival (RULES §10), so the queue says how many are ahead; without
     `bots_fill` one asks for a seat in the next game. In the lobby one waits only at a
     full table, for a seat to free (`seats.seat_queue`)."""
+    if user_id in table.kicked:  # the way back is closed until the next game starts
+        return [t(locale, "hand.not_seated"),
+                t(locale, "err.kicked" if table.running else "err.kicked_lobby")]
+    if table.left_seat(user_id) is not None:  # a bot finishes their round: theirs to retake
+        return [t(locale, "hand.not_seated"), t(locale, "hand.take_back")]
     waiting = [p.user_id for p in table.queue]
     if user_id in waiting:
         ahead = waiting.index(user_id)

@@ -30,6 +30,7 @@ from bot.packages.screen import Screen
 from bot.packages.text import shown_text
 from bot.tables.table import Table
 from engine import Game, Phase
+from engine.events import RoundOver
 
 #: Room kept under Discord's content limit for the line a replaced table message ends with
 #: (« the table continues in a newer message below »).
@@ -196,7 +197,8 @@ def player_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
         if table.seats[seat].is_bot:
             extras += t(loc, "table.bot_level",
                         level=t(loc, f"level.{table.seats[seat].level}"))
-        if not playing and result_name(table, seat) != seat_name(table, seat):
+        if not playing and not table.seats[seat].vacant \
+                and result_name(table, seat) != seat_name(table, seat):
             # The seat changed hands as the round ended (a bot for a leaver, someone from
             # the queue): the results above name who played it.
             extras += t(loc, "table.took_seat", name=result_name(table, seat))
@@ -222,12 +224,16 @@ def results_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
         return lines
     lines = [t(loc, "table.round_over", round=game.round_no)]
     roles = game.roles
+    # The totals as the round ended: a seat that changed hands since starts afresh
+    # (`Game.take_seat`), but these lines name who played it.
+    ended = next((e for e in table.results if isinstance(e, RoundOver)), None)
+    totals = ended.totals if ended is not None else tuple(game.points)
     for index, seat in enumerate(game.ranking or ()):
         role = roles[seat]
         gained = table.rules.points.get(role, 0) if role else 0
         lines.append(t(loc, "table.result_line", place=index + 1, name=result_name(table, seat),
                        role=role_name(loc, table, role), gained=gained,
-                       total=plural(loc, "n.points", game.points[seat])))
+                       total=plural(loc, "n.points", totals[seat])))
     if game.phase is not Phase.GAME_OVER:
         return lines
     lines.append("")

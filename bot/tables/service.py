@@ -141,8 +141,10 @@ class TableService:
 
     def verify_kick(self, table: Table, by: int, user_id: int, name: str) -> None:
         """Raise why `by` may not remove `user_id` now (`kick` checks it again under the
-        table's lock): asked first, so a question is put to the host alone."""
-        self._host_only(table, by)
+        table's lock): asked first, so a question is put to the host alone. It changes
+        nothing, not even who hosts (`kick` takes the role over, where one may)."""
+        if not self.may_host(table, by):
+            raise TableError("err.not_host", host=table.host_id)
         if user_id == by:
             raise TableError("err.kick_self")
         if table.seat_of(user_id) is None and not table.queued(user_id):
@@ -150,6 +152,7 @@ class TableService:
 
     async def kick(self, table: Table, by: int, user_id: int, name: str) -> None:
         async with hosting.host_action(table):
+            self._host_only(table, by)
             self.verify_kick(table, by, user_id, name)
             await self.seating.remove(table, user_id, farewell="hand.kicked", kicked=True)
             table.kicked.add(user_id)

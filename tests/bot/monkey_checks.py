@@ -17,11 +17,11 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from bot.packages.game.lines import role_name, seat_name
 from bot.storage.models import Game as GameRow
 from bot.storage.models import GameSeat, Rating, Round, RoundResult
-from bot.tables.table import Table
+from bot.tables.table import Player, Table
 from engine import Game, Phase
 from engine.roles import exchange_pairs
 
-from .stored import game_results, points_problems
+from .stored import game_results, holder_of, points_problems
 
 
 def table_problems(table: Table) -> list[str]:
@@ -31,9 +31,23 @@ def table_problems(table: Table) -> list[str]:
     if game is None:
         return []
     problems = game_problems(game) + exchange_problems(game)
+    # Once a round has ended, each seat holds its total, unless it changed hands as the
+    # round ended (a fresh bot for a proletario leaver starts afresh: `Game.take_seat`). A
+    # game stopped mid-round has no such round (`result_seats` empty): seats may have
+    # changed hands since the last one, and points with them.
     if game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER) and table.round_totals \
-            and list(table.round_totals[-1]) != list(game.points):
-        problems.append(f"points {game.points}, last round's totals {table.round_totals[-1]}")
+            and table.result_seats:
+        totals = table.round_totals[-1]
+
+        def who(player: Player) -> tuple[object, ...]:  # a bot's name may be reused
+            return (holder_of(player), player.joined)
+
+        held = [who(p) for p in table.result_seats]
+        for seat, points in enumerate(game.points):
+            same = seat < len(held) and held[seat] == who(table.seats[seat])
+            if points != totals[seat] and (same or points != 0):
+                problems.append(f"points {game.points}, last round's totals {totals}")
+                break
     if len(table.round_totals) > game.round_no:
         problems.append(f"{len(table.round_totals)} rounds of totals in round {game.round_no}")
     return problems

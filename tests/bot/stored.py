@@ -43,7 +43,8 @@ def points_problems(results: list[Result], shown: dict[int, int],
     the stored rounds of its current holder's run in that seat, plus, for a person who
     waited in proletario's queue, the runs they played before in this game, which they
     bring back; a person who left the queue and came again starts afresh, so any trailing
-    part of their earlier runs may count. A bot's points never follow anyone. `holders`:
+    part of their earlier runs may count. A bot's points never follow anyone, and a fresh
+    bot may bear a name freed since, its points starting afresh. `holders`:
     who holds each seat now, where a seat may have changed hands since its last stored
     round (by default, its holder then)."""
     problems = []
@@ -67,6 +68,8 @@ def points_problems(results: list[Result], shown: dict[int, int],
                    if who == holder and holder[0] == "user" and rounds[-1].round_no < start]
         total = sum(r.points for r in last)
         allowed = {total + sum(earlier[k:]) for k in range(len(earlier) + 1)}
+        if holder[0] == "bot":  # a fresh bot may take a number freed since (« Bot 2 »)
+            allowed.add(0)
         if shown.get(seat, 0) not in allowed:
             stored = sorted((r.round_no, r.seat, r.holder, r.points) for r in results)
             problems.append(f"seat {seat} shows {shown.get(seat, 0)} points, its holder "

@@ -405,3 +405,19 @@ async def test_a_removal_at_game_over_is_in_the_history(
     await tick(fake, clock, 1)
     assert "the host removed léo from the game" in message(
         marie.user, table.table_message_id).content
+
+
+async def test_a_refused_kick_leaves_the_host_role_where_it_was(
+        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
+    """The monkey: with the host silent for ten minutes, a player's `/president kick` of
+    someone not at the table was refused, yet had made them the host on the way (the
+    check before asking took the role over, and nothing gave it back)."""
+    (alice, marie, leo, george), table = await four_at_classic(fake, clock, president)
+    table.host_seen -= 11 * 60  # alice, the host, has been silent
+    zed = fake.add_user("zed")
+    await marie.user.slash("president kick", member=zed)
+    assert t("fr", "err.kick_unknown", name="zed") in marie.user.last_ephemeral().content
+    assert table.host_id == alice.user.id
+    assert "ev.new_host" not in [e.key for e in table.log]
+    await marie.user.slash("president kick", member=george.user)  # a kick that is made
+    assert table.host_id == marie.user.id and table.seat_of(george.user.id) is None

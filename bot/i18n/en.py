@@ -619,6 +619,7 @@ CATALOGUE: dict[str, str] = {
     "hand.exchange_why.none": "🎖️ {why}: you have nothing to exchange.",
     "hand.exchange_role": "You finished the last round as **{role}**",
     "hand.exchange_role_taken": "You take the seat of **{name}**, **{role}** in the last round",
+    "hand.exchange_role_shifted": "You finished the last round as **{was}**; with a seat fewer, you are **{role}** for this exchange",
     "hand.exchange_why.high.choice.given.one": "🎖️ {why}: **{name}** ({other}) gave you their best card, for one of your choice.",
     "hand.exchange_why.high.choice.given.many": "🎖️ {why}: **{name}** ({other}) gave you their best cards, for as many of your choice.",
     "hand.give": "🔁 Give **{cards}** to **{name}** {countdown}",

@@ -630,6 +630,7 @@ _WRITTEN: dict[str, str] = {
     "hand.exchange_why.none": "🎖️ {why} : tu n’as rien à échanger.",
     "hand.exchange_role": "À la manche précédente, tu as fini **{role}**",
     "hand.exchange_role_taken": "Tu prends la place de **{name}**, **{role}** à la manche précédente",
+    "hand.exchange_role_shifted": "À la manche précédente, tu as fini **{was}** ; avec une place de moins, tu es **{role}** pour cet échange",
     "hand.exchange_why.high.choice.given.one": "🎖️ {why} : **{name}** ({other}) t’a donné sa meilleure carte, contre une de ton choix.",
     "hand.exchange_why.high.choice.given.many": "🎖️ {why} : **{name}** ({other}) t’a donné ses meilleures cartes, contre autant de ton choix.",
     "hand.give": "🔁 Donne **{cards}** à **{name}** {countdown}",

@@ -305,6 +305,7 @@ class TableService:
             if game.phase is not Phase.ROUND_OVER:
                 raise TableError("err.wrong_phase")
             self._keep(table)
+            table.finished_roles = list(game.roles)  # before seats freed since re-rank them
             seats.seat_waiting_players(table, game)
             events = refusals.engine(game.next_round)
             table.log.clear()  # the last round's moves stay on its results message, not here
@@ -480,6 +481,7 @@ class TableService:
         game, even if the process dies before the game's row exists."""
         table.game_no += 1
         table.game_row_id = None
+        table.finished_roles = []
         table.kicked.clear()  # removed from the lobby or the last game: welcome again
         for waiting in table.queue:  # points brought back count in their own game only
             waiting.points = 0

@@ -253,6 +253,10 @@ class Table:
     # finishing a leaver's round): the seat may change hands at once (a fresh bot where bots
     # fill the table), and the results name who played the round. Empty: the seats' own.
     result_seats: list[Player] = field(default_factory=list)
+    # The roles the last round ended with, per seat, kept through the next round's
+    # exchange: a seat freed between rounds re-ranks the others for it (the engine pairs
+    # the seats left), and a hand must not say a Vice-trou « finished » Trou du cul.
+    finished_roles: list[str | None] = field(default_factory=list)
     # Results whose storing has not been seen to succeed: part of the snapshot, so that a
     # restart stores them again whatever the table has done since (bot/tables/outbox.py).
     unstored: list[PendingResult] = field(default_factory=list)
@@ -454,6 +458,7 @@ class Table:
                            for uid, picks in self.gift_picks.items()},
             "results": [e.to_dict() for e in self.results],
             "result_seats": [p.to_dict() for p in self.result_seats],
+            "finished_roles": self.finished_roles,
             "unstored": [p.to_dict() for p in self.unstored],
             "round_totals": self.round_totals,
             "seq": self.seq,
@@ -502,6 +507,7 @@ class Table:
                         for uid, picks in d.get("gift_picks", {}).items()},
             results=[_result(e) for e in d.get("results", [])],
             result_seats=[Player.from_dict(p) for p in d.get("result_seats", [])],
+            finished_roles=list(d.get("finished_roles", [])),
             unstored=[PendingResult.from_dict(p) for p in d.get("unstored", [])],
             round_totals=[[int(p) for p in r] for r in d.get("round_totals", [])],
             seq=d.get("seq", 0),

@@ -9,7 +9,7 @@ from dataclasses import replace
 from bot.client import PresidentBot
 from bot.i18n import plural, t
 from bot.packages.game.hand import game_result_lines, hand_screen
-from bot.packages.game.lines import entry_text
+from bot.packages.game.lines import entry_text, role_name
 from bot.packages.game.table_message import table_screen
 from bot.packages.settings.views import form_label
 from bot.tables.log import note
@@ -421,3 +421,31 @@ async def test_a_refused_kick_leaves_the_host_role_where_it_was(
     assert "ev.new_host" not in [e.key for e in table.log]
     await marie.user.slash("president kick", member=george.user)  # a kick that is made
     assert table.host_id == marie.user.id and table.seat_of(george.user.id) is None
+
+
+async def test_a_role_re_ranked_by_a_freed_seat_is_said_so(
+        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
+    """marie finished « 3. marie · Vice-Scum »; the last place left before the next round,
+    and her hand then read « À la manche précédente, tu as fini Trou du cul », a role she
+    never finished with: the engine pairs the seats left for the exchange."""
+    players, table = await four_at_classic(fake, clock, president)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, players, lambda: game.phase is Phase.ROUND_OVER)
+    ranking = list(game.ranking or ())
+    by_seat = {table.seat_of(p.user.id): p for p in players}
+    last, third = by_seat[ranking[-1]], by_seat[ranking[-2]]
+    await leave_game(last.user)
+    await tick(fake, clock, 1)
+    host = next(p for p in players if table.is_host(p.user.id))  # (the role passes on)
+    await host.user.click(message(host.user, table.table_message_id),
+                          cid(table, "next", game.version))
+    await tick(fake, clock, 1)
+    assert game.roles[ranking[-2]] == "L"
+    await third.user.slash("president hand")
+    locale = third.user.user.locale
+    line = next(line for line in third.user.last_ephemeral().content.splitlines()
+                if line.startswith("🎖️"))
+    assert line.startswith("🎖️ " + t(locale, "hand.exchange_role_shifted",
+                                      was=role_name(locale, table, "VL"),
+                                      role=role_name(locale, table, "L"))), line

@@ -30,9 +30,15 @@ def exchange_role_line(table: Table, game: Game, seat: int, locale: LocaleLike) 
     # Someone who took the seat between rounds did not finish the last round: they take
     # its place, and are told whose (`Player.took_from`).
     took_from = table.seats[seat].took_from
-    why = t(locale, "hand.exchange_role_taken", name=took_from,
-            role=role_name(locale, table, role)) if took_from is not None else \
-        t(locale, "hand.exchange_role", role=role_name(locale, table, role))
+    finished = table.finished_roles[seat] if seat < len(table.finished_roles) else role
+    if took_from is not None:
+        why = t(locale, "hand.exchange_role_taken", name=took_from,
+                role=role_name(locale, table, role))
+    elif finished is not None and finished != role:  # a seat freed since re-ranks the others
+        why = t(locale, "hand.exchange_role_shifted", was=role_name(locale, table, finished),
+                role=role_name(locale, table, role))
+    else:
+        why = t(locale, "hand.exchange_role", role=role_name(locale, table, role))
     mode = table.rules.exchange_return
     for low, high, count in exchange_pairs(game.ranking, table.rules.vp_at_three):
         if seat in (low, high):

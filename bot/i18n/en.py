@@ -345,6 +345,7 @@ CATALOGUE: dict[str, str] = {
     "lobby.joined": "You joined the table.",
     "lobby.numbered": "👥 Someone at this table already goes by **{name}**, or by a name that looks like it: here you are **{shown}**.",
     "lobby.left": "You left the table.",
+    "lobby.bot_gave_way": "🪑 **{name}** takes the seat of 🤖 {bot}: at a full table, a person comes before a bot.",
     "hand.moved": "🔁 Your hand has moved to a newer message, further down.",
     "lobby.left_queue": "You left the queue.",
     "lobby.left_list": "You are no longer on the list.",

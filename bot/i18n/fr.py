@@ -356,6 +356,7 @@ _WRITTEN: dict[str, str] = {
     "lobby.joined": "Tu as rejoint la table.",
     "lobby.numbered": "👥 Quelqu’un à cette table s’appelle déjà **{name}**, ou d’un nom qui lui ressemble : ici, tu es **{shown}**.",
     "lobby.left": "Tu as quitté la table.",
+    "lobby.bot_gave_way": "🪑 **{name}** prend la place de 🤖 {bot} : à une table complète, une personne passe avant un bot.",
     "hand.moved": "🔁 Ta main est passée dans un message plus récent, plus bas.",
     "lobby.left_queue": "Tu as quitté la file d’attente.",
     "lobby.left_list": "Tu n’es plus sur la liste.",

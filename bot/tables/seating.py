@@ -57,10 +57,11 @@ class Seating:
                 raise TableError("err.already_queued" if table.rules.bots_fill
                                  else "err.already_listed")
             bots = [seat for seat, p in enumerate(table.seats) if p.is_bot]
+            gave_way = None
             if not table.running and len(table.seats) >= table.capacity() and bots:
                 # A full lobby where bots sit: a person comes before a bot, the last seated
-                # giving way first (as `seats.keep_for_lobby` keeps them).
-                del table.seats[bots[-1]]
+                # giving way first (as `seats.keep_for_lobby` keeps them); the lobby says so.
+                gave_way = table.seats.pop(bots[-1])
             if table.running or len(table.seats) >= table.capacity():
                 # A full lobby nobody waits at: a seat, when one frees, is anyone's.
                 if not (table.rules.bots_fill or table.running or table.queue):
@@ -72,7 +73,11 @@ class Seating:
                 if table.running:
                     return "listed" if table.under_way else "next_game"
                 return "waiting"
-            table.seats.append(table.new_player(user_id, name, locale))
+            seated = table.new_player(user_id, name, locale)
+            table.seats.append(seated)
+            if gave_way is not None:
+                table.notice = LogEntry("lobby.bot_gave_way",
+                                        {"name": seated.name, "bot": gave_way.name})
             self._changed(table)
             return "seated"
 

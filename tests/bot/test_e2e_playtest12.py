@@ -284,6 +284,9 @@ async def test_a_person_takes_a_bots_seat_in_a_full_lobby(
     yves = fake.add_user("yves", locale="fr")
     await yves.click(message(yves, table.lobby_message_id), cid(table, "join"))
     assert [p.name for p in table.seats] == ["marie", "Bot 1", "Bot 2", "yves"]
+    assert french_plain("🪑 **yves** prend la place de 🤖 Bot 3 : à une table complète, une "
+                        "personne passe avant un bot.") in french_plain(
+        message(marie, table.lobby_message_id).content)
     zoe = fake.add_user("zoé", locale="fr")
     await zoe.slash("president join")
     assert [p.name for p in table.seats] == ["marie", "Bot 1", "yves", "zoé"]

@@ -184,6 +184,25 @@ def deal(bot: PresidentBot, table: Table, hands: Sequence[Sequence[Card | str]],
     return table.game
 
 
+async def after_an_equal(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                         locale: str, preset: str, hands: Sequence[Sequence[Card | str]],
+                         ) -> Player:
+    """A French or English host against two bots at ``preset``, dealt ``hands``, the second
+    seat opening: once the bots have played two equal values, it is the host's turn under
+    the rule that follows an equal (« ta gueule », « ou rien »), their hand open."""
+    host = Player(fake.add_user("marie", locale=locale))
+    table = await host_against_bots(bot, host.user, preset, 2)
+    await tick(fake, clock, 1)
+    game = deal(bot, table, hands, opener=1)
+    for _ in range(10):
+        if game.constraint is not None:
+            break
+        await tick(fake, clock, 1)
+    assert game.constraint is not None and game.constraint[0] == 0 and game.to_act == 0
+    await host.open_hand(bot)
+    return host
+
+
 async def dealt_against_two_bots(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
                                  host: Player, hands: Sequence[Sequence[Card | str]], *,
                                  opener: int | None = None,

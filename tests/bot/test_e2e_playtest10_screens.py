@@ -21,6 +21,7 @@ from fakediscord import FakeDiscord
 from .conftest import LinkedClock
 from .e2e import (
     Player,
+    after_an_equal,
     cid,
     connect_bot,
     create_table,
@@ -371,17 +372,8 @@ async def test_or_nothing_says_a_wild_in_hand_cannot_answer(
     not offered: « ou rien » forbids wilds (RULES §7), and nothing said so. Stop 38's
     play-test: to a player without a 4 it said to play one, with only Pass offered; it now
     says they can only pass."""
-    marie = Player(fake.add_user("marie", locale=locale))
-    table = await host_against_bots(president, marie.user, "wild7", 2)
-    await tick(fake, clock, 1)
-    game = deal(president, table, [[first, "7H", "AC"], ["4C", "KC", "KD"], ["4D", "QC", "QD"]],
-                opener=1)
-    for _ in range(10):
-        if game.constraint is not None:
-            break
-        await tick(fake, clock, 1)
-    assert game.constraint is not None and game.constraint[0] == 0 and game.to_act == 0
-    await marie.open_hand(president)
+    marie = await after_an_equal(fake, clock, president, locale, "wild7",
+                                 [[first, "7H", "AC"], ["4C", "KC", "KD"], ["4D", "QC", "QD"]])
     assert t(locale, key, rule=t(locale, "hand.equal_rule.same_or_pass"),
              cards=t(locale, "rank.french.4.one"), wild="7") in marie.hand.content.split("\n")
     fake.assert_no_errors()

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from bot.client import PresidentBot
 from bot.i18n import plural, t
 from bot.packages.game.hand import game_result_lines, hand_screen
@@ -22,9 +24,9 @@ from fakediscord import FakeDiscord
 from .conftest import LinkedClock
 from .e2e import (
     Player,
+    after_an_equal,
     cid,
     create_table,
-    deal,
     host_against_bots,
     humans_only,
     leave_game,
@@ -102,15 +104,18 @@ async def test_a_player_the_host_removed_cannot_come_straight_back(
     assert "the host removed george" in message(alice.user, table.table_message_id).content
 
 
+@pytest.mark.parametrize(("game_end", "phase"), [("rounds:3", Phase.ROUND_OVER),
+                                                 ("rounds:1", Phase.GAME_OVER)])
 async def test_a_kick_between_rounds_is_in_the_history(
-        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
-    """The host removed léo on the round-over screen: the seat went, and the others read
-    nothing of why (only mid-round removals were written down)."""
-    (alice, marie, leo, george), table = await four_at_classic(fake, clock, president)
+        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot, game_end: str,
+        phase: Phase) -> None:
+    """The host removed léo on the round-over (or game-over) screen: the seat went, and the
+    others read nothing of why (only mid-round removals were written down)."""
+    (alice, marie, leo, george), table = await four_at_classic(fake, clock, president,
+                                                               game_end=game_end)
     game = table.game
     assert game is not None
-    await play_until(fake, clock, [alice, marie, leo, george],
-                     lambda: game.phase is Phase.ROUND_OVER)
+    await play_until(fake, clock, [alice, marie, leo, george], lambda: game.phase is phase)
     await alice.user.slash("president kick", member=leo.user)
     await tick(fake, clock, 1)
     assert "• the host removed léo from the game" in message(
@@ -147,17 +152,8 @@ async def test_ta_gueule_is_named_as_the_table_plays_it(
         fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
     """After an equal 5 in classic, zoé's hand read « 🤐 Même valeur ou rien : joue un 5 ou
     passe. »: wild7's « ou rien », where classic plays « ta gueule »."""
-    marie = Player(fake.add_user("marie", locale="fr"))
-    table = await host_against_bots(president, marie.user, "classic", 2)
-    await tick(fake, clock, 1)
-    game = deal(president, table, [["5H", "9C", "AC"], ["5C", "KC", "KD"], ["5D", "QC", "QD"]],
-                opener=1)
-    for _ in range(10):
-        if game.constraint is not None:
-            break
-        await tick(fake, clock, 1)
-    assert game.constraint is not None and game.constraint[0] == 0 and game.to_act == 0
-    await marie.open_hand(president)
+    marie = await after_an_equal(fake, clock, president, "fr", "classic",
+                                 [["5H", "9C", "AC"], ["5C", "KC", "KD"], ["5D", "QC", "QD"]])
     assert "🤐 Ta gueule : joue un 5 ou passe." in french_plain(marie.hand.content)
 
 
@@ -394,20 +390,6 @@ async def test_proletario_results_give_the_total_of_the_round_just_played(
     line = next(line for line in message(alice.user, table.table_message_id).content
                 .splitlines() if "🤖 george" in line and "total" in line)
     assert f"total {plural('en-US', 'n.points', ended.totals[seat])}" in line, line
-
-
-async def test_a_removal_at_game_over_is_in_the_history(
-        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
-    (alice, marie, leo, george), table = await four_at_classic(fake, clock, president,
-                                                               game_end="rounds:1")
-    game = table.game
-    assert game is not None
-    await play_until(fake, clock, [alice, marie, leo, george],
-                     lambda: game.phase is Phase.GAME_OVER)
-    await alice.user.slash("president kick", member=leo.user)
-    await tick(fake, clock, 1)
-    assert "the host removed léo from the game" in message(
-        marie.user, table.table_message_id).content
 
 
 async def test_a_refused_kick_leaves_the_host_role_where_it_was(

@@ -166,6 +166,7 @@ class Seating:
                 table.left_seats.add(seat)
                 table.seats[seat].user_id = None
                 table.seats[seat].left_by = user_id
+                table.seats[seat].left_hosting = table.is_host(user_id)
                 self._after(table, refusals.engine(lambda: game.leave(seat)))
         self._gone(table, user_id)
 
@@ -239,6 +240,10 @@ class Seating:
         table.left_seats.discard(seat)
         game.set_bot(seat, False)
         table.remember(LogEntry("ev.back_seat", {"name": player.name}))
+        if player.left_hosting and table.host_handed:  # nobody has used the role since
+            table.host_id, table.host_handed = user_id, False
+            table.remember(LogEntry("ev.new_host", {"name": player.name}))
+        player.left_hosting = False
         return True
 
     def come_back(self, table: Table, user_id: int) -> None:

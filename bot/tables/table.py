@@ -125,6 +125,9 @@ class Player:
     # Whom they replaced at this seat between the last round and this one (RULES §10's
     # queue): the exchange is that seat's, and the hand says whose place they take.
     took_from: str | None = None
+    # Whether they hosted the table as they left: taking their seat back before whoever
+    # inherited the role has used it gives it back (`Seating._take_back`).
+    left_hosting: bool = False
 
     @property
     def is_bot(self) -> bool:
@@ -134,14 +137,15 @@ class Player:
         return {"user_id": self.user_id, "name": self.name, "locale": self.locale,
                 "joined": self.joined, "vacant": self.vacant, "by_host": self.by_host,
                 "level": self.level, "left_by": self.left_by, "points": self.points,
-                "took_from": self.took_from}
+                "took_from": self.took_from, "left_hosting": self.left_hosting}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Player:
         return cls(d["user_id"], d["name"], d.get("locale", "en"), d.get("joined", 0),
                    d.get("vacant", False), d.get("by_host", False),
                    _level(d.get("level", DEFAULT_LEVEL)), d.get("left_by"),
-                   int(d.get("points", 0)), d.get("took_from"))
+                   int(d.get("points", 0)), d.get("took_from"),
+                   bool(d.get("left_hosting", False)))
 
 
 @dataclass

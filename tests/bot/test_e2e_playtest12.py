@@ -434,3 +434,20 @@ async def test_a_role_re_ranked_by_a_freed_seat_is_said_so(
     assert line.startswith("🎖️ " + t(locale, "hand.exchange_role_shifted",
                                       was=role_name(locale, table, "VL"),
                                       role=role_name(locale, table, "L"))), line
+
+
+async def test_a_host_back_in_their_seat_gets_the_role_back_unless_it_was_used(
+        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
+    """alice, the host, stepped out and came back within the round: marie, who had been
+    handed the role and had not used it, kept it, and alice was a plain player."""
+    (alice, marie, leo, george), table = await four_at_classic(fake, clock, president)
+    await leave_game(alice.user)
+    assert table.is_host(marie.user.id) and table.host_handed
+    await alice.user.slash("president join")
+    assert table.is_host(alice.user.id) and not table.host_handed
+    assert [e.key for e in table.log][-2:] == ["ev.back_seat", "ev.new_host"]
+    await leave_game(alice.user)  # again; this time marie acts as host meanwhile
+    assert table.is_host(marie.user.id)
+    table.host_handed = False  # as any host action she makes does (`hosting.claim`)
+    await alice.user.slash("president join")
+    assert table.is_host(marie.user.id) and table.seat_of(alice.user.id) is not None

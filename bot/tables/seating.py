@@ -50,7 +50,7 @@ class Seating:
                 self._changed(table)
                 return "back"
             if user_id in table.kicked:
-                raise TableError("err.kicked" if table.running else "err.kicked_lobby")
+                raise TableError(kicked_key(table))
             if table.seat_of(user_id) is not None:
                 raise TableError("err.already_seated")
             if table.queued(user_id):  # for the next round, or game (no queue: the list)
@@ -97,7 +97,7 @@ class Seating:
             if user_id in table.away:
                 raise TableError("err.already_left", deadline=int(table.away[user_id]))
             if user_id in table.kicked and not table.queued(user_id):
-                raise TableError("err.kicked" if table.running else "err.kicked_lobby")  # removed
+                raise TableError(kicked_key(table))  # not « you already left »: removed
             left = table.left_seat(user_id)
             if left is not None and not table.queued(user_id):  # (the list: they may go)
                 # A bot finishes the round for them: the engine says why that seat may not
@@ -273,6 +273,12 @@ class Seating:
             self._close(table)
             return
         self._changed(table)
+
+
+def kicked_key(table: Table) -> str:
+    """What someone the host removed is told, refused a seat or reading their hand: when
+    they may come back (`Table.kicked`, emptied as the next game starts)."""
+    return "err.kicked" if table.running else "err.kicked_lobby"
 
 
 def queue_left(table: Table) -> str:

@@ -16,6 +16,7 @@ from bot.packages.game.hand_gifts import exchange_part, exchange_role_line
 from bot.packages.game.hand_plays import play_part
 from bot.packages.game.lines import entry_text, place, role_name, round_finished, spanish
 from bot.packages.screen import Screen
+from bot.tables.seating import kicked_key
 from bot.tables.table import Table
 from engine import Card, Game, Phase
 
@@ -37,8 +38,7 @@ def seatless_lines(table: Table, user_id: int, locale: LocaleLike) -> list[str]:
     `bots_fill` one asks for a seat in the next game. In the lobby one waits only at a
     full table, for a seat to free (`seats.seat_queue`)."""
     if user_id in table.kicked:  # the way back is closed until the next game starts
-        return [t(locale, "hand.not_seated"),
-                t(locale, "err.kicked" if table.running else "err.kicked_lobby")]
+        return [t(locale, "hand.not_seated"), t(locale, kicked_key(table))]
     if table.left_seat(user_id) is not None:  # a bot finishes their round: theirs to retake
         return [t(locale, "hand.not_seated"), t(locale, "hand.take_back")]
     waiting = [p.user_id for p in table.queue]

@@ -222,6 +222,7 @@ CATALOGUE: dict[str, str] = {
     "err.not_host": "Only the host (<@{host}>) can do that.",
     "err.game_running": "A game is running at this table; wait for it to end.",
     "err.no_game": "No game is running at this table.",
+    "err.hand_moved": "Your hand has moved to a newer message, further down: this click changed nothing.",
     "err.not_seated": "You are not seated at this table.",
     "err.min_players": "At least {min} players, bots included, are needed to start ({count} seated).",
     "err.unknown_control": "This control does not belong to this bot or is no longer valid.",

@@ -233,6 +233,7 @@ _WRITTEN: dict[str, str] = {
     "err.not_host": "C’est réservé à l’hôte (<@{host}>).",
     "err.game_running": "Une partie est en cours à cette table ; attends qu’elle se termine.",
     "err.no_game": "Aucune partie n’est en cours à cette table.",
+    "err.hand_moved": "Ta main est passée dans un message plus récent, plus bas : ce clic n’a rien changé.",
     "err.not_seated": "Tu n’as pas de place à cette table.",
     "err.min_players": "Il faut être au moins {min} à la table pour lancer, bots compris ({count} pour l’instant).",
     "err.unknown_control": "Cette commande n’appartient pas à ce bot ou n’est plus valable.",

@@ -372,6 +372,14 @@ def gone(interaction: discord.Interaction[Any], match: re.Match[str], kind: obje
     return closed
 
 
+def stripped(message: discord.Message | None) -> bool:
+    """Whether the bot took every control off the message: a hand that moved to a newer
+    message, or told its player they left. A click on one of the controls it showed just
+    before is late, whatever version it was drawn for: the edit had not reached the
+    player's client yet."""
+    return message is not None and not message.components
+
+
 def late(interaction: discord.Interaction[Any], match: re.Match[str], kind: object) -> bool:
     """Whether a click on a control absent from its message is one this bot drew there, for
     this table and this user, that a redraw has since replaced: its player's client still
@@ -381,7 +389,7 @@ def late(interaction: discord.Interaction[Any], match: re.Match[str], kind: obje
     Anything this bot could not have drawn there is forged: an action of no table or drawn
     on the other kind of message (public or private) or as the other component type, a
     table of another channel or guild, a version not older than the game's (a control of
-    the current screen absent from it), an arg of another form or naming another player."""
+    the current screen absent from it, unless it shows none: `stripped`), an arg of another form or naming another player."""
     drawn = drawn_there(interaction, match, kind)
     table = interaction.client.service.registry.by_id(int(match.group(1)))
     if drawn is None or table is None or table.closed or \
@@ -391,7 +399,7 @@ def late(interaction: discord.Interaction[Any], match: re.Match[str], kind: obje
     version = int(match.group(3))
     if drawn.versioned:
         current = table.game.version if table.game is not None else table.next_version
-        if version >= current:
+        if version >= current and not stripped(interaction.message):
             return False
     elif version != 0:
         return False

@@ -167,6 +167,9 @@ class Seating:
                 table.seats[seat].user_id = None
                 table.seats[seat].left_by = user_id
                 table.seats[seat].left_hosting = table.is_host(user_id)
+                told = table.farewells.get(user_id)
+                if told is not None and not kicked:
+                    table.stepped_out[user_id] = told.link
                 self._after(table, refusals.engine(lambda: game.leave(seat)))
         self._gone(table, user_id)
 
@@ -205,7 +208,7 @@ class Seating:
         the count Table.leave_outcome made when they left (LeaveOutcome.ROUND_LOBBY)."""
         for seat in sorted(table.left_seats):
             seats.free_seat(table, game, seat)
-        table.left_seats.clear()
+        table.clear_left_seats()
         if table.too_few_left():
             self._to_lobby(table, None)
 
@@ -218,7 +221,7 @@ class Seating:
             return
         for seat in sorted(table.left_seats):
             seats.free_seat(table, game, seat)
-        table.left_seats.clear()
+        table.clear_left_seats()
 
     def arm_grace(self, table: Table, user_id: int, deadline: float) -> None:
         if table.paused_since is not None:
@@ -239,6 +242,9 @@ class Seating:
         player.user_id, player.left_by = user_id, None
         table.left_seats.discard(seat)
         game.set_bot(seat, False)
+        told = table.stepped_out.pop(user_id, None)
+        if told is not None:  # the hand that said they left: a newer one says it moved
+            table.hands[user_id] = told
         table.remember(LogEntry("ev.back_seat", {"name": player.name}))
         if player.left_hosting and table.host_handed:  # nobody has used the role since
             table.host_id, table.host_handed = user_id, False

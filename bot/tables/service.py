@@ -461,7 +461,7 @@ class TableService:
         table.game = Game.new(rules, seats=len(table.seats), seed=self._rng.randrange(2**32),
                               bots=bots, first_version=table.next_version)
         self._new_game(table)
-        table.left_seats.clear()
+        table.clear_left_seats()
         table.notice = None
         self.outbox.record_start(table)
         self._after(table, table.game.first_events)  # who opens, and why
@@ -501,7 +501,7 @@ class TableService:
             table.next_version = game.version + 1
         table.game = None
         seats.seat_queue(table)
-        table.left_seats.clear()
+        table.clear_left_seats()
         table.away.clear()
         table.gift_picks.clear()
         table.clear_results()

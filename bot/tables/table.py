@@ -297,9 +297,19 @@ class Table:
     # Hands of players who just left, to redraw once without controls (not persisted: a
     # restart only skips that courtesy edit).
     farewells: dict[int, Farewell] = field(default_factory=dict, repr=False, compare=False)
+    # The hand each player who stepped out this round had open (told they left): taking
+    # their seat back makes it their hand again, so a newer one says it moved there
+    # (`Seating._take_back`). Runtime only, like `farewells`; freed with `left_seats`.
+    stepped_out: dict[int, HandLink] = field(default_factory=dict, repr=False, compare=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
 
     # --- seats -----------------------------------------------------------------------------
+
+    def clear_left_seats(self) -> None:
+        """The round's leavers are gone for good (or their seats with the game): none can
+        take a seat back now, nor needs the hand kept for it."""
+        self.left_seats.clear()
+        self.stepped_out.clear()
 
     def seat_of(self, user_id: int) -> int | None:
         for index, player in enumerate(self.seats):

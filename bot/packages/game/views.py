@@ -22,6 +22,7 @@ from bot.packages.controls import (
     action,
     number,
     refusal_text,
+    stripped,
 )
 from bot.packages.game.hand import hand_screen
 from bot.packages.game.hand_plays import parse_option
@@ -110,7 +111,12 @@ async def late_hand(click: Click) -> None:
     seat (they left, or were removed) is told so: « here is your current hand » would
     promise a hand they no longer have."""
     table = click.table
-    key = "err.not_seated" if table.player(click.user_id) is None else \
+    seated = table.player(click.user_id) is not None
+    if seated and stripped(click.interaction.message) and click.user_id in table.hands:
+        # A hand that has just moved to a newer message (or that said they left, before
+        # they took their seat back): the hand they play from is that one, left alone.
+        raise TableError("err.hand_moved")
+    key = "err.not_seated" if not seated else \
         "err.stale" if table.game is not None else "err.stale_button"
     await show_hand(click.interaction, table, notice=WARNING + t(click.locale, key))
 

@@ -1,0 +1,63 @@
+"""End-to-end: play-test 13 and the loose ends of play-test 12. Each test is a thing a player
+or host tripped over, as they met it."""
+
+from __future__ import annotations
+
+from bot.client import PresidentBot
+from bot.i18n import t
+from bot.tables.table import Table
+from fakediscord import FakeDiscord
+
+from .conftest import LinkedClock
+from .e2e import Player, humans_only, leave_game, message, play_until, tick
+
+
+async def four_at_classic(fake: FakeDiscord, clock: LinkedClock,
+                          bot: PresidentBot) -> tuple[list[Player], Table]:
+    users = [fake.add_user("alice", locale="en-US"), fake.add_user("marie", locale="fr"),
+             fake.add_user("léo", locale="fr"), fake.add_user("george", locale="en-GB")]
+    table, players = await humans_only(fake, clock, bot, users, "classic",
+                                       game_end="rounds:3")
+    return players, table
+
+
+async def test_a_click_on_a_hand_that_just_moved_says_where_it_went(
+        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
+    """marie pressed « Ma main » again and, before her client showed the older hand's
+    edit, picked a card in it: « This control does not belong to this bot », as if forged.
+    Nothing is played, and she is told her hand is in the newer message."""
+    players, table = await four_at_classic(fake, clock, president)
+    marie, game = players[1], table.game
+    assert game is not None
+    await play_until(fake, clock, players, lambda: game.to_act == 1)
+    await tick(fake, clock, 1)
+    before = marie.hand  # as her client still shows it
+    menu = next(m for m in before.selects if ":play:" in m.custom_id)
+    await marie.open_hand(president)
+    await tick(fake, clock, 1)
+    assert message(marie.user, before.id).content == t("fr", "hand.moved")
+    version = game.version
+    await marie.user.select_shown(before, [menu.options[0].value], select=menu.custom_id)
+    assert marie.user.last_ephemeral().content == "⚠️ " + t("fr", "err.hand_moved")
+    assert game.version == version
+    assert any(":play:" in m.custom_id for m in marie.hand.selects)  # the newer one plays
+    fake.assert_no_errors()
+
+
+async def test_a_leaver_taking_the_seat_back_is_not_left_reading_you_left(
+        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
+    """léo stepped out and came straight back with `/president rejoindre`: his new hand
+    came below, and the one above still said « Tu as quitté la table »."""
+    players, _ = await four_at_classic(fake, clock, president)
+    leo = players[2]
+    old = leo.hand_id
+    await leave_game(leo.user)
+    await tick(fake, clock, 1)
+    assert message(leo.user, old).content == t("fr", "lobby.left")
+    await leo.user.slash("president join")
+    leo.hand_id = leo.user.last_ephemeral().id
+    await tick(fake, clock, 1)
+    assert message(leo.user, old).content == t("fr", "hand.moved")
+    assert leo.hand.content.startswith("🂠 **Ta main**")
+    fake.assert_no_errors()
+

@@ -5,20 +5,11 @@ from __future__ import annotations
 
 from bot.client import PresidentBot
 from bot.i18n import t
-from bot.tables.table import Table
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
-from .e2e import Player, humans_only, leave_game, message, play_until, tick
-
-
-async def four_at_classic(fake: FakeDiscord, clock: LinkedClock,
-                          bot: PresidentBot) -> tuple[list[Player], Table]:
-    users = [fake.add_user("alice", locale="en-US"), fake.add_user("marie", locale="fr"),
-             fake.add_user("léo", locale="fr"), fake.add_user("george", locale="en-GB")]
-    table, players = await humans_only(fake, clock, bot, users, "classic",
-                                       game_end="rounds:3")
-    return players, table
+from .e2e import leave_game, message, play_until, tick
+from .test_e2e_playtest12 import four_at_classic
 
 
 async def test_a_click_on_a_hand_that_just_moved_says_where_it_went(

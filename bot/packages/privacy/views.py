@@ -124,15 +124,20 @@ async def forget(interaction: Interaction) -> None:
     if held.empty:
         await interaction.followup.send(t(locale, "forget.nothing"), ephemeral=True)
         return
-    asked = int(interaction.client.service.clock.now())
-    user = interaction.user.id
-    controls = view(
-        button(NO_TABLE, "forget_cancel", t(locale, "btn.forget_cancel"), arg=str(user)),
-        button(NO_TABLE, "forget", t(locale, "btn.forget"), arg=f"{user}.{asked}",
-               style=discord.ButtonStyle.danger))
     await interaction.followup.send(
         t(locale, "forget.confirm", summary=summary(locale, held),
-          erased=erased_name(locale)), view=controls, ephemeral=True)
+          erased=erased_name(locale)), view=_question(interaction, "forget"), ephemeral=True)
+
+
+def _question(interaction: Interaction, erase: str) -> discord.ui.View:
+    """Cancel, or erase with the `erase` action: both buttons name the asker, and erasing
+    the moment asked, so that nobody else's click and no stale click erases anything."""
+    locale, user = interaction.locale, interaction.user.id
+    asked = int(interaction.client.service.clock.now())
+    return view(
+        button(NO_TABLE, "forget_cancel", t(locale, "btn.forget_cancel"), arg=str(user)),
+        button(NO_TABLE, erase, t(locale, "btn.forget"), arg=f"{user}.{asked}",
+               style=discord.ButtonStyle.danger))
 
 
 def _digits(text: str) -> int:
@@ -227,15 +232,9 @@ async def forget_server(interaction: Interaction) -> None:
     if held.empty:
         await interaction.followup.send(t(locale, "forget_server.nothing"), ephemeral=True)
         return
-    asked = int(interaction.client.service.clock.now())
-    user = interaction.user.id
-    controls = view(
-        button(NO_TABLE, "forget_cancel", t(locale, "btn.forget_cancel"), arg=str(user)),
-        button(NO_TABLE, "forget_guild", t(locale, "btn.forget"), arg=f"{user}.{asked}",
-               style=discord.ButtonStyle.danger))
     await interaction.followup.send(
         t(locale, "forget_server.confirm", summary=guild_summary(locale, held)),
-        view=controls, ephemeral=True)
+        view=_question(interaction, "forget_guild"), ephemeral=True)
 
 
 @standalone("forget_guild")

@@ -15,6 +15,7 @@ rollouts, without for the easy bot. Its rules, in order:
   the leads that get low cards out. Measured against the reference bot (2,000 rounds per
   preset, seed 2), passing to keep control cards or groups for later cost 0.11 to 0.17 of
   a place (docs/bots.md);
+- going out penalised is said as such: it is chosen only when every end left is penalised;
 - lead sure winners (closing plays, or plays nothing unseen can answer) when at most one
   other group remains, so the lead comes back for the last one; else lead the weakest group.
 """
@@ -30,8 +31,8 @@ from ..rules import Rules
 __all__ = ["REASONS", "Unseen", "judge", "sure_winner"]
 
 # Why :func:`judge` chose its play, one code per rule above (the bot's « Conseil » says it).
-REASONS = ("go_out", "no_play", "avoid_bad_end", "lead_sure", "lead_low", "answer_cheap",
-           "control", "break")
+REASONS = ("go_out", "no_play", "avoid_bad_end", "bad_end_forced", "lead_sure", "lead_low",
+           "answer_cheap", "control", "break")
 
 
 class Unseen:
@@ -93,7 +94,9 @@ def sure_winner(option: PlayOption, rules: Rules, revolution: bool, unseen: Unse
                 else count
             if held + unseen.wilds >= need:
                 return False
-    return not (unseen.wilds >= count and _strength(TWO, revolution) > mine)
+    # Wilds alone take any announced value: the strongest of the current order (2s, or 3s
+    # in a revolution) when nothing else beats the play.
+    return not (unseen.wilds >= count and (mine < TWO or (mine == TWO and rules.equal_allowed)))
 
 
 def penalised(option: PlayOption, rules: Rules) -> bool:
@@ -170,17 +173,20 @@ def judge(
         else:
             plain.append(option)
     if top is None:
-        return _lead(usable, plain, whole, strength, set(held), bad, rules, revolution,
-                     unseen, max(opponents, default=0))
-    cheap = [o for o in plain if whole(o)]
-    if cheap:
-        return min(cheap, key=strength), "answer_cheap"
-    if controls:
+        choice, reason = _lead(usable, plain, whole, strength, set(held), bad, rules,
+                               revolution, unseen, max(opponents, default=0))
+    elif cheap := [o for o in plain if whole(o)]:
+        choice, reason = min(cheap, key=strength), "answer_cheap"
+    elif controls:
         # Spend as few control cards as will do: a wild only when needed, then the fewest
         # cards (presi's 2 of oros alone beats a pair of 2s), then a 2 before the top single.
-        return min(controls, key=lambda o: (o.wilds, o.count, o.special is not None,
-                                            strength(o))), "control"
-    return min(plain, key=strength), "break"
+        choice, reason = min(controls, key=lambda o: (o.wilds, o.count, o.special is not None,
+                                                      strength(o))), "control"
+    else:
+        choice, reason = min(plain, key=strength), "break"
+    if choice.count == size:  # penalised (go_out took the others), as any end left would be
+        return choice, "bad_end_forced"
+    return choice, reason
 
 
 def _lead(usable: list[PlayOption], plain: list[PlayOption],

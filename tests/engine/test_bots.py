@@ -12,6 +12,7 @@ from engine import PRESETS, Card, Game, Phase, Rules, arena
 from engine.arena import play_deals
 from engine.bots import LEVELS, HardBot, NormalBot, Player, decide, make_bot, make_player
 from engine.bots.rollout import Style, rollout
+from engine.bots.tactics import Unseen, closes, sure_winner
 from engine.cards import TWO
 from engine.view import player_view
 
@@ -203,3 +204,44 @@ def test_the_arena_tells_each_player_who_plays_the_other_seats_unless_anonymous(
         told.clear()
         play_deals(rules, ["normal", "greedy", "greedy", "greedy"], 1, seed=1, anonymous=True)
         assert told and all(others is None for others in told)
+
+
+@pytest.mark.parametrize("revolution", [False, True])
+def test_a_sure_winner_is_never_answered(revolution: bool) -> None:
+    """A lead the tactics call sure (« personne ne peut battre ce coup », the Conseil's
+    words) is one no other hand can answer, counted from every card still hidden. In a
+    wild7 revolution, 7s played as 3s beat a lone 5 that was called sure (play-test 13):
+    here the rounds are played as if a revolution quad had opened them."""
+    rules = Rules.preset("wild7").replace(revolution=revolution)
+    checked = 0
+    for seed in range(30):
+        game = Game.new(rules, seats=4, seed=seed)
+        game.revolution = revolution
+        rng = random.Random(seed)
+        while game.phase is Phase.PLAY and game.top is None and game.to_act is not None:
+            seat = game.to_act
+            others = [s for s in game.players if s != seat]
+            unseen = Unseen([c for s in others for c in game.hand(s)], rules)
+            biggest = max((len(game.hand(s)) for s in others), default=0)
+            for option in game.legal_plays(seat):
+                if sure_winner(option, rules, game.revolution, unseen, biggest) and \
+                        not closes(option, rules, game.revolution):
+                    checked += 1
+                    trial = game.clone()
+                    trial.play_option(seat, option)
+                    while trial.top is not None and trial.to_act not in (None, seat):
+                        answering = trial.to_act
+                        assert not trial.legal_plays(answering), (seed, option, answering)
+                        trial.pass_turn(answering)
+            if game.legal_plays(seat):
+                game.play_option(seat, rng.choice(game.legal_plays(seat)))
+            while game.phase is Phase.PLAY and game.top is not None and game.to_act is not None:
+                mover = game.to_act
+                plays = game.legal_plays(mover)
+                if plays and rng.random() < 0.7:
+                    game.play_option(mover, rng.choice(plays))
+                elif game.can_pass(mover):
+                    game.pass_turn(mover)
+                else:
+                    game.play_option(mover, rng.choice(plays))
+    assert checked > 20

@@ -5,11 +5,17 @@ from __future__ import annotations
 
 import random
 
-from engine import Game, Phase, Rules
+import pytest
+
+from engine import Card, Game, Phase, Rules
 from engine.bots import make_bot
 from engine.bots.normal import GIFT_REASONS, exchange_action, explain, explain_gift
 from engine.bots.tactics import REASONS
 from engine.view import player_view
+
+
+def cards(text: str) -> list[Card]:
+    return [Card.parse(word) for word in text.split()]
 
 
 def test_explain_names_a_known_reason_and_the_bot_s_own_play() -> None:
@@ -62,3 +68,15 @@ def test_explain_gift_names_a_known_reason_and_the_bot_s_own_gift() -> None:
                 game.apply(seat, gift)
     assert seen == set(GIFT_REASONS)
 
+
+
+@pytest.mark.parametrize(("preset", "hand"), [("classic", "2H 2S"), ("wild7", "7S 7H"),
+                                              ("wild7", "2S 7H")])
+def test_a_penalised_way_out_is_said_to_be_forced(preset: str, hand: str) -> None:
+    """Opening with nothing but cards one may not finish on, the only ways left end
+    penalised: the Conseil said « nobody can beat it, so you keep the lead for your last
+    cards » beside the menu's « ⚠️ penalised finish » (play-test 13)."""
+    hands = [cards(hand), cards("3C 4C 5C"), cards("3D 4D 5D"), cards("3H 4H 5H")]
+    game = Game.new(Rules.preset(preset), 4, hands=hands, opener=0)
+    action, reason = explain(player_view(game, 0))
+    assert reason == "bad_end_forced" and action.kind == "play"

@@ -31,7 +31,7 @@ from bot.packages.permissions import require
 from bot.packages.screen import Screen
 from bot.tables.service import TableError, TableService
 from bot.tables.table import Table
-from engine import Card
+from engine import Card, Phase
 
 if TYPE_CHECKING:
     from bot.packages.host import Host
@@ -110,11 +110,13 @@ async def late_hand(click: Click) -> None:
     the lobby, and the notice still says the click was not taken. Whoever no longer holds a
     seat (they left, or were removed) is told so: « here is your current hand » would
     promise a hand they no longer have."""
-    table = click.table
+    table, game = click.table, click.table.game
     seated = table.player(click.user_id) is not None
-    if seated and stripped(click.interaction.message) and click.user_id in table.hands:
-        # A hand that has just moved to a newer message (or that said they left, before
-        # they took their seat back): the hand they play from is that one, left alone.
+    if seated and click.user_id in table.hands and stripped(click.interaction.message) and \
+            game is not None and game.phase in (Phase.PLAY, Phase.EXCHANGE):
+        # A hand of a seat in play always shows controls: this one was stripped because it
+        # moved to a newer message (or said they left, before they took their seat back).
+        # The hand they play from is that one, left alone.
         raise TableError("err.hand_moved")
     key = "err.not_seated" if not seated else \
         "err.stale" if table.game is not None else "err.stale_button"

@@ -33,7 +33,8 @@ class BotTurns:
     def schedule(self, table: Table) -> None:
         key = (table.id, "bot")
         game = table.game
-        if game is None or autoplay.next_seat(game) is None or table.paused_since is not None:
+        if game is None or autoplay.next_seat(game, table.id) is None or \
+                table.paused_since is not None:
             self.scheduler.cancel(key)
             return
         if self.scheduler.deadline(key) is None:
@@ -43,7 +44,7 @@ class BotTurns:
     async def move(self, table: Table) -> None:
         async with table.lock:
             game = table.game
-            seat = autoplay.next_seat(game) if game is not None else None
+            seat = autoplay.next_seat(game, table.id) if game is not None else None
             if game is None or seat is None:
                 return
             bot = self.bot(table, game, seat)

@@ -559,6 +559,7 @@ CATALOGUE: dict[str, str] = {
     "ev.revolution_on": "{name} starts a revolution!",
     "ev.revolution_off": "{name} ends the revolution",
     "ev.out": "{name} is out ({place})",
+    "ev.out_closes": "{name} is out ({place}) and closes the trick",
     "ev.penalised": "{name} finished on {rank}: ranked {place}",
     "ev.round_over": "round {round} is over",
     "ev.exchange_done": "the exchange is complete",

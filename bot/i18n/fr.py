@@ -570,6 +570,7 @@ _WRITTEN: dict[str, str] = {
     "ev.revolution_on": "{name} déclenche une révolution !",
     "ev.revolution_off": "{name} met fin à la révolution",
     "ev.out": "{name} sort ({place})",
+    "ev.out_closes": "{name} sort ({place}) et ferme le pli",
     "ev.penalised": "{name} a fini sur {rank} : {place}",
     "ev.round_over": "la manche {round} est terminée",
     "ev.exchange_done": "l’échange est terminé",

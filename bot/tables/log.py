@@ -50,11 +50,21 @@ def note(table: Table, event: Event) -> None:
         if entry.key == "ev.penalised" and table.log and table.log[-1].key == "ev.out" \
                 and table.log[-1].params["name"] == entry.params["name"]:
             table.log.pop()  # « sort (1er) » then « classé 4e » would contradict itself
-        if entry.key == "ev.played" and table.log and table.log[-1].key == "ev.timeout_table":
+        last = table.log[-1] if table.log else None
+        if entry.key == "ev.played" and last is not None and last.key == "ev.timeout_table":
             # Fast mode's timer opened for them: « time is up • alice plays a 3 » read as
             # alice's own move.
             table.log.pop()
             entry = LogEntry("ev.played_timeout", entry.params)
+        elif entry.key == "ev.trick_closed.timeout" and last is not None and \
+                last.key == "ev.timeout_table":
+            table.log.pop()  # « time is up • time is up: bob wins the trick »
+        elif entry.key == "ev.trick_closed.finished" and last is not None and \
+                last.key == "ev.out" and last.params["name"] == entry.params["name"]:
+            # « is out (3rd) • goes out and closes the trick »: one line, a tenth of the
+            # history at a table of six.
+            table.log.pop()
+            entry = LogEntry("ev.out_closes", last.params)
         table.remember(entry)
     if isinstance(event, ExchangeGiven):
         cards = [str(c) for c in event.cards]

@@ -5,10 +5,15 @@ from __future__ import annotations
 
 from bot.client import PresidentBot
 from bot.i18n import t
+from bot.packages.game.lines import entry_text
+from bot.tables.log import note
+from engine import Card
+from engine.events import Out, Played, TimedOut, TrickClosed
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
 from .e2e import leave_game, message, play_until, tick
+from .test_display import table_for
 from .test_e2e_playtest12 import four_at_classic
 
 
@@ -52,3 +57,26 @@ async def test_a_leaver_taking_the_seat_back_is_not_left_reading_you_left(
     assert leo.hand.content.startswith("🂠 **Ta main**")
     fake.assert_no_errors()
 
+
+
+def test_a_trick_closed_by_fast_modes_timer_is_one_line() -> None:
+    """« • temps écoulé • temps écoulé : Bot 5 remporte le pli »: the timer said twice, in a
+    history of ten lines that a fast table fills quickly."""
+    table = table_for("classic", 3)
+    table.rules = table.rules.replace(fast=True)
+    for event in (Played(0, (Card.parse("9H"),), "9", 1), TimedOut("fast", None),
+                  TrickClosed(0, "timeout", None, "9")):
+        note(table, event)
+    assert [entry_text("fr", table, e) for e in table.log] == [
+        "p0 joue un 9", "temps écoulé\u00a0: p0 remporte le pli"]
+
+
+def test_going_out_and_closing_the_trick_is_one_line() -> None:
+    """Presi at six: « Amélie joue un 4 • Amélie sort (3e place) • Amélie sort et ferme le
+    pli » on every finish, three of the history's ten lines for one card."""
+    table = table_for("presi", 6)
+    for event in (Played(2, (Card.parse("4O"),), "4", 1), Out(2, 3, 3),
+                  TrickClosed(2, "finished", 3, "4")):
+        note(table, event)
+    assert [entry_text("fr", table, e) for e in table.log] == [
+        "p2 joue un 4", "p2 sort (3e place) et ferme le pli"]

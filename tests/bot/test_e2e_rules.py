@@ -77,7 +77,8 @@ async def test_fast_mode_common_timer_closes_the_trick(
     assert game.trick
     await tick(fake, clock, 1)
     assert not game.trick
-    assert any(e.key == "ev.timeout_table" for e in table.log)
+    assert table.log[-1].key == "ev.trick_closed.timeout"  # the timer said once
+    assert not any(e.key == "ev.timeout_table" for e in table.log)
 
 
 async def test_turn_timeout_driven_by_the_fake_clock(

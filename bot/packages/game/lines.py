@@ -42,7 +42,7 @@ def entry_text(locale: LocaleLike, table: Table, entry: LogEntry) -> str:
                 None if table.rules.wild_rank == "none" else table.rules.wild_rank)
         else:
             params["cards"] = shorts(locale, cards, spanish(table))
-    if "place" in params and entry.key in ("ev.out", "ev.penalised"):
+    if "place" in params and entry.key in ("ev.out", "ev.out_closes", "ev.penalised"):
         params["place"] = place(locale, int(params["place"]))
     if entry.key == "ev.penalised":
         params["rank"] = rank_words(locale, str(params.get("rank", "2")), 1, spanish(table))

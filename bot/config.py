@@ -30,6 +30,18 @@ class InvalidSetting(ValueError):
     """
 
 
+def settings(env: Mapping[str, str] | None = None,
+             dotenv: Path | None = Path(".env")) -> dict[str, str]:
+    """`.env` under the environment (`os.environ` unless `env`), as the bot reads them: the
+    `alembic` command line reads its DATABASE_URL so too, or it would migrate the default
+    SQLite file while the bot runs on the database `.env` names."""
+    values: dict[str, str] = {}
+    if dotenv is not None and dotenv.is_file():
+        values.update({k: v for k, v in dotenv_values(dotenv).items() if v is not None})
+    values.update(os.environ if env is None else env)
+    return values
+
+
 @dataclass(frozen=True)
 class Config:
     token: str
@@ -78,14 +90,10 @@ class Config:
         cls, env: Mapping[str, str] | None = None, dotenv: Path | None = Path(".env")
     ) -> Config:
         """Merge `.env` under the real environment (the environment wins, as in twelve-factor)."""
-        values: dict[str, str] = {}
-        if dotenv is not None and dotenv.is_file():
-            values.update({k: v for k, v in dotenv_values(dotenv).items() if v is not None})
-        values.update(os.environ if env is None else env)
+        values = settings(env, dotenv)
         token = values.get("DISCORD_TOKEN", "").strip()
         if not token:
             raise MissingToken()
-        guild = values.get("DEV_GUILD_ID", "").strip()
         shard_auto = values.get("SHARD_COUNT", "").strip().lower() == "auto"
         shard_count, shard_ids = _shards(values) if not shard_auto else (None, None)
         if shard_auto and values.get("SHARD_IDS", "").strip():
@@ -96,10 +104,10 @@ class Config:
         return cls(
             token=token,
             database_url=values.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL,
-            dev_guild_id=int(guild) if guild else None,
+            dev_guild_id=_guild_id(values, "DEV_GUILD_ID"),
             clear_guild_ids=_guild_ids(values, "CLEAR_GUILD_COMMANDS"),
-            log_level=(values.get("LOG_LEVEL", "").strip() or "INFO").upper(),
-            bot_pause=float(values.get("BOT_PAUSE_SECONDS", "").strip() or 1.5),
+            log_level=_log_level(values, "LOG_LEVEL"),
+            bot_pause=_seconds(values, "BOT_PAUSE_SECONDS", 1.5),
             database_pool_size=_count(values, "DATABASE_POOL_SIZE", 5, least=1),
             database_max_overflow=_count(values, "DATABASE_MAX_OVERFLOW", 5, least=0),
             shard_count=shard_count,
@@ -126,6 +134,41 @@ def _port(values: Mapping[str, str], name: str) -> int | None:
     if port > 65535:
         raise InvalidSetting(f"{name} must be a TCP port from 0 to 65535, not {port}")
     return port
+
+
+def _guild_id(values: Mapping[str, str], name: str) -> int | None:
+    raw = values.get(name, "").strip()
+    if not raw:
+        return None
+    if not (raw.isascii() and raw.isdigit()):
+        raise InvalidSetting(f"{name} must be one guild id (its digits), not {raw!r}")
+    return int(raw)
+
+
+#: What Python's logging takes by name (`logging.getLevelNamesMapping`, minus aliases).
+LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
+
+
+def _log_level(values: Mapping[str, str], name: str) -> str:
+    level = values.get(name, "").strip().upper() or "INFO"
+    if level not in LOG_LEVELS:
+        raise InvalidSetting(f"{name} must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
+    return level
+
+
+def _seconds(values: Mapping[str, str], name: str, default: float) -> float:
+    """A duration in seconds, with a decimal point (« 1,5 » is refused, not misread)."""
+    raw = values.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        seconds = float(raw) if raw.isascii() else None
+    except ValueError:
+        seconds = None
+    if seconds is None or not 0 <= seconds <= 3600:
+        raise InvalidSetting(f"{name} must be a number of seconds from 0 to 3600, with a "
+                             f"decimal point (1.5), not {raw!r}")
+    return seconds
 
 
 def _guild_ids(values: Mapping[str, str], name: str) -> tuple[int, ...]:

@@ -1,19 +1,20 @@
 """Alembic environment: async engines, batch mode on SQLite, one migrator at a time.
 
 Two entry points share this file: the `alembic` command line (opens its own async engine
-from DATABASE_URL or alembic.ini) and `bot.storage.db.upgrade_to_head`, which hands over a
-connection in `config.attributes["connection"]` because it already runs inside an event loop.
+from DATABASE_URL, in the environment or `.env` as the bot reads it, else alembic.ini) and
+`bot.storage.db.upgrade_to_head`, which hands over a connection in
+`config.attributes["connection"]` because it already runs inside an event loop.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
 from logging.config import fileConfig
 
 from alembic import context
 from sqlalchemy.engine import Connection
 
+from bot.config import settings
 from bot.storage.db import DEFAULT_URL, create_engine, normalize_url
 from bot.storage.models import Base
 
@@ -29,7 +30,7 @@ _MIGRATION_LOCK_ID = 0x50524553
 
 def _url() -> str:
     return normalize_url(
-        os.environ.get("DATABASE_URL", "").strip()
+        settings().get("DATABASE_URL", "").strip()
         or config.get_main_option("sqlalchemy.url")
         or DEFAULT_URL
     )

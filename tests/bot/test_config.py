@@ -66,6 +66,12 @@ def test_shard_count_auto_leaves_the_count_to_discord(raw: str) -> None:
     ({"METRICS_PORT": "70000"}, "METRICS_PORT must be a TCP port from 0 to 65535"),
     ({"DATABASE_POOL_SIZE": "0"}, "DATABASE_POOL_SIZE must be a whole number of at least 1"),
     ({"DATABASE_MAX_OVERFLOW": "-1"}, "DATABASE_MAX_OVERFLOW must be a whole number"),
+    # play-test 13: these three stopped the bot with a traceback
+    ({"DEV_GUILD_ID": "abc"}, "DEV_GUILD_ID must be one guild id (its digits), not 'abc'"),
+    ({"BOT_PAUSE_SECONDS": "1,5"}, "with a decimal point (1.5), not '1,5'"),
+    ({"BOT_PAUSE_SECONDS": "nan"}, "BOT_PAUSE_SECONDS must be a number of seconds"),
+    ({"LOG_LEVEL": "verbose"}, "LOG_LEVEL must be one of CRITICAL, ERROR, WARNING, INFO, "
+                               "DEBUG, not 'VERBOSE'"),
 ])
 def test_bad_settings_are_refused_with_the_variable_named(env: dict[str, str],
                                                            says: str) -> None:

@@ -91,6 +91,23 @@ def test_release_command_from_several_processes(empty_db_url: str) -> None:
     assert diff == []
 
 
+def test_the_command_line_reads_database_url_from_dotenv_as_the_bot_does(
+        tmp_path: Path) -> None:
+    """An admin with DATABASE_URL in `.env` (as .env.example says) ran `alembic upgrade
+    head`: it migrated the default SQLite file, not the database the bot runs on."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'from_dotenv.db'}"
+    (tmp_path / ".env").write_text(f"DATABASE_URL={url}\n")
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    env["PYTHONPATH"] = str(ROOT)
+    done = subprocess.run([sys.executable, "-m", "alembic", "-c", str(ROOT / "alembic.ini"),
+                           "upgrade", "head"], cwd=tmp_path, env=env, capture_output=True,
+                          timeout=60, check=False)
+    assert done.returncode == 0, done.stderr.decode()
+    assert (tmp_path / "from_dotenv.db").is_file() and not (tmp_path / "data").exists()
+    tables, diff, _ = asyncio.run(_inspect(url))
+    assert tables >= SCHEMA and diff == []
+
+
 async def _row_counts(url: str, tables: set[str] = SCHEMA) -> dict[str, int]:
     engine = create_engine(url)
     try:

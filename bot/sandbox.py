@@ -232,10 +232,13 @@ class Terminal:
         await self.user.modal_submit({field.custom_id: line})
 
 
-# The sandbox's player keeps one id across runs: a table stored in the database comes back
-# with its host and players, who can go on playing it. A snowflake from the first second of
-# Discord's epoch, which the fake never mints (its ids follow its clock).
+# The sandbox's player, server and channel keep their ids across runs: a table stored in the
+# database comes back in its channel with its host and players, who can go on playing it
+# (with fresh ids the restarted bot found the channel gone and closed the table). Snowflakes
+# from the first second of Discord's epoch, which the fake never mints (its ids follow its
+# clock).
 SANDBOX_USER_ID = (1000 << 22) | 1
+SANDBOX_HOME = ((1000 << 22) | 2, (1000 << 22) | 3)  # the guild, its channel
 
 
 def sandbox_user(fake: FakeDiscord, locale: str) -> TestUser:
@@ -250,7 +253,8 @@ async def main_async(locale: str, database: Path) -> None:
     database.parent.mkdir(parents=True, exist_ok=True)
     config = Config(token="sandbox", database_url=f"sqlite+aiosqlite:///{database}",
                     bot_pause=1.5, log_level="WARNING")
-    async with FakeDiscord.running(token=config.token, clock=WallClock()) as fake:
+    async with FakeDiscord.running(token=config.token, clock=WallClock(),
+                                   home=SANDBOX_HOME) as fake:
         bot = PresidentBot(config, clock=SystemClock(), guild_ready_timeout=0)
         await fake.connect(bot)
         user = sandbox_user(fake, locale)

@@ -83,7 +83,10 @@ class FakeDiscord:
         rate_limits: RateLimitConfig | None = None,
         latency: LatencyConfig | None = None,
         gateway_limits: GatewayLimits | None = None,
+        home: tuple[int, int] | None = None,
     ) -> None:
+        """`home`: the ids of the default guild and its channel, for a fake whose ids must
+        outlive a run (the sandbox's tables come back after a restart); else minted."""
         self.clock = clock or FakeClock()
         self.quiet = quiet
         self.token = token
@@ -122,8 +125,9 @@ class FakeDiscord:
         self._clients: dict[discord.Client, asyncio.Task[None]] = {}
         self._watched: list[object] = []
         self.base_url = ""
-        self.guild = self.add_guild("Fake Guild")
-        self.channel = self.add_channel(self.guild, "general")
+        guild_id, channel_id = home if home is not None else (None, None)
+        self.guild = self.world.add_guild("Fake Guild", "en-US", guild_id=guild_id)
+        self.channel = self.world.add_channel(self.guild, "general", channel_id=channel_id)
 
     # -- lifecycle ---------------------------------------------------------------------
 

@@ -191,9 +191,12 @@ class World:
         self.users[user.id] = user
         return user
 
-    def add_guild(self, name: str, locale: str, *, bot: bool = True) -> Guild:
-        """A server, with the bot's user as a member unless ``bot`` is False."""
-        guild = Guild(id=self.snowflakes.next(), name=name, locale=locale,
+    def add_guild(self, name: str, locale: str, *, bot: bool = True,
+                  guild_id: int | None = None) -> Guild:
+        """A server, with the bot's user as a member unless ``bot`` is False; ``guild_id``
+        gives it a known id."""
+        guild = Guild(id=self.snowflakes.next() if guild_id is None else guild_id, name=name,
+                      locale=locale,
                       owner_id=self.snowflakes.next(), bot_role_id=self.snowflakes.next())
         if bot:
             guild.members[self.bot.id] = self.clock.now()
@@ -201,9 +204,10 @@ class World:
         return guild
 
     def add_channel(self, guild: Guild, name: str, parent_id: int | None = None,
-                    owner_id: int | None = None) -> Channel:
+                    owner_id: int | None = None, channel_id: int | None = None) -> Channel:
         channel = Channel(
-            id=self.snowflakes.next(), guild_id=guild.id, name=name,
+            id=self.snowflakes.next() if channel_id is None else channel_id,
+            guild_id=guild.id, name=name,
             position=len(guild.channel_ids), parent_id=parent_id, owner_id=owner_id,
         )
         guild.channel_ids.append(channel.id)

@@ -1,10 +1,15 @@
 """The terminal sandbox drives the real bot on the fake Discord by typed lines."""
 
+import asyncio
+from datetime import timedelta
+from pathlib import Path
+
 import pytest
 
 from bot.client import PresidentBot
 from bot.i18n.typography import french
 from bot.sandbox import (
+    SANDBOX_HOME,
     SANDBOX_USER_ID,
     Terminal,
     as_client,
@@ -13,9 +18,10 @@ from bot.sandbox import (
     sandbox_user,
 )
 from fakediscord import FakeDiscord, TestUser, UserActionError
+from fakediscord.clock import DEFAULT_START, FakeClock
 
 from .conftest import LinkedClock
-from .e2e import play_until, table_of, tick
+from .e2e import connect_bot, play_until, table_of, tick
 
 
 def french_terminal_answering_1(fake: FakeDiscord,
@@ -164,3 +170,31 @@ async def test_settings_buttons_keep_their_numbers_when_a_value_menu_appears(
     done = next(i for i, cid in enumerate(after) if ":done:" in (cid or ""))
     assert done == next(i for i, cid in enumerate(before) if ":done:" in (cid or ""))
     assert table.rules.on_equal == "skip_unless_holding"
+
+
+async def test_a_table_comes_back_when_the_sandbox_is_run_again(tmp_path: Path) -> None:
+    """Play-test 13: an admin quit the sandbox mid-game and ran it again on the same
+    database: « Il n’y a pas de table dans ce salon », the game stopped early. The fake
+    minted a new server and channel each run, so the restored table's channel was gone."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'sandbox.db'}"
+    for run in (1, 2):  # an hour apart: the fake mints its ids from its clock
+        start = DEFAULT_START + timedelta(hours=run)
+        async with FakeDiscord.running(home=SANDBOX_HOME, clock=FakeClock(start)) as fake:
+            clock = LinkedClock(fake.clock)
+            bot = await connect_bot(fake, clock, url)
+            user = sandbox_user(fake, "fr")
+            terminal = Terminal(fake, user)
+            if run == 1:
+                await terminal.handle("/president ouvrir")
+                await terminal.handle("/president ajouter-bot")
+                await terminal.handle("/president ajouter-bot")
+                await terminal.handle("/president lancer")
+                table = table_of(bot, user)
+                assert table.game is not None
+                game_no = table.game_no
+            await tick(fake, clock, 1)
+            await terminal.handle("/president main")
+            assert "🂠 **Ta main**" in user.last_ephemeral().content
+            assert table_of(bot, user).game_no == game_no
+            await asyncio.gather(*bot.service.outbox.pending(), return_exceptions=True)
+            await fake.disconnect(bot)

@@ -198,6 +198,10 @@ class Seating:
             # A presi host the table waits for stays its host (any seated player may take the
             # role over meanwhile, `may_host`): handing it on now named them their own heir.
             table.pass_host()
+            heir = table.player(table.host_id)
+            if table.game is None and heir is not None and heir.user_id != user_id:
+                # In the lobby only the 👑 beside a name said it: the new host may not look.
+                table.notice = LogEntry("lobby.new_host", {"name": heir.name})
         if not table.humans() and not table.away and not table.queue:
             self._close(table)
             return

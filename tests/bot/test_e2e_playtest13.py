@@ -7,12 +7,20 @@ from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.game.lines import entry_text
 from bot.tables.log import note
-from engine import Card
+from engine import Card, Phase
 from engine.events import Out, Played, TimedOut, TrickClosed
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
-from .e2e import leave_game, message, play_until, tick
+from .e2e import (
+    cid,
+    create_table,
+    leave_game,
+    marie_timed_out_until,
+    message,
+    play_until,
+    tick,
+)
 from .test_display import table_for
 from .test_e2e_playtest12 import four_at_classic
 
@@ -80,3 +88,28 @@ def test_going_out_and_closing_the_trick_is_one_line() -> None:
         note(table, event)
     assert [entry_text("fr", table, e) for e in table.log] == [
         "p2 joue un 4", "p2 sort (3e place) et ferme le pli"]
+
+
+async def test_stopping_between_two_rounds_does_not_warn_of_a_round_in_progress(
+        fake: FakeDiscord, clock: LinkedClock, instant: PresidentBot) -> None:
+    """On the round-over screen `/president terminer` asked « Une manche en cours ne
+    comptera pas »: there was none, and the host wondered which round would be lost."""
+    marie, table, game = await marie_timed_out_until(fake, clock, instant, "rounds:5",
+                                                     Phase.ROUND_OVER)
+    await marie.slash("president end")
+    assert marie.last_ephemeral().text == t("fr", "end.confirm.between")
+    await marie.click(marie.last_ephemeral(), "Arrêter la partie")
+    assert game.stopped_early and game.round_no == 1
+
+
+async def test_a_host_leaving_the_lobby_names_the_new_host(
+        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
+    """The host left the lobby: bob became host with only a 👑 beside his name, and
+    waited for someone to press Start."""
+    alice, bob = fake.add_user("alice", locale="fr"), fake.add_user("bob", locale="fr")
+    table = await create_table(president, alice)
+    await bob.click(message(bob, table.lobby_message_id), cid(table, "join"))
+    await alice.slash("president leave")
+    await tick(fake, clock, 1)
+    assert table.host_id == bob.id
+    assert "👑 **bob** devient l’hôte de la table" in message(bob, table.lobby_message_id).content

@@ -8,14 +8,17 @@ from bot.i18n import LocaleLike, t
 from bot.packages.controls import button, view
 from bot.packages.screen import Screen
 from bot.tables.table import LeaveOutcome, Table
+from engine import Phase
 
 
 def stop_prompt(table: Table, locale: LocaleLike) -> Screen:
-    """What `/president end` asks the host mid-game before stopping it: its button names the
-    game (the table's game number), so a click after that game ended stops no other."""
+    """What `/president end` asks the host mid-game before stopping it (between two rounds
+    no round is lost: it says so); its button names the game (the table's game number), so
+    a click after that game ended stops no other."""
     stop = button(table.id, "stop", t(locale, "btn.stop_game"), arg=str(table.game_no),
                   style=discord.ButtonStyle.danger)
-    return Screen(t(locale, "end.confirm"), view(stop))
+    between = table.game is not None and table.game.phase is Phase.ROUND_OVER
+    return Screen(t(locale, "end.confirm.between" if between else "end.confirm"), view(stop))
 
 
 def quit_prompt(table: Table, user_id: int, locale: LocaleLike) -> Screen:

@@ -752,6 +752,7 @@ _WRITTEN: dict[str, str] = {
     "howto.changed": "Réglages changés par rapport au préréglage :",
     "howto.unchanged": "Les réglages sont ceux du préréglage.",
     # --- statistiques -----------------------------------------------------------------------
+    "rating.how": "La cote part de 1000 et reste prudente : elle monte à mesure que tes manches la précisent. Elle vient de l’ordre d’arrivée entre humains à chaque manche.",
     "stats.title": "📊 {name}",
     "stats.line": "{games} · {wins} · {rounds} · cote {rating}",
     "stats.line_best": "{games} · {wins} · {rounds} · meilleure cote {rating} ({preset})",

@@ -143,9 +143,15 @@ async def test_the_leaderboard_shows_the_preset_the_channel_plays(
     assert board.embeds[0].title == t("fr", "leaderboard.title",
                                       preset=t("fr", "preset.presi"))
     assert f"<@{marie.user.id}>" in board.text
+    # Play-test 13: a player 5th of 8 three times rated above one 1st, 1st and 8th, which
+    # read as wrong; the rating says what it is (cautious, among humans).
+    assert board.embeds[0].footer == t("fr", "rating.how")
+    await marie.user.slash("president stats")
+    assert marie.user.last_ephemeral().embeds[0].footer == t("fr", "rating.how")
     await marie.user.slash("president leaderboard", preset="classic")  # asked: as asked
     assert marie.user.last_ephemeral().embeds[0].title == \
         t("fr", "leaderboard.title", preset=t("fr", "preset.classic"))
+    assert marie.user.last_ephemeral().embeds[0].footer is None  # nobody rated: no footnote
     fake.assert_no_errors()
 
 

@@ -43,8 +43,10 @@ async def _acknowledge(interaction: Interaction) -> None:
 
 async def _answer(interaction: Interaction, title: str, lines: list[str],
                   image: discord.File | None = None,
-                  controls: discord.ui.View | None = None) -> None:
+                  controls: discord.ui.View | None = None, footer: str | None = None) -> None:
     embed = discord.Embed(title=title, description=cut("\n".join(lines), EMBED_DESCRIPTION))
+    if footer is not None:
+        embed.set_footer(text=footer)
     if image is None:
         if controls is None:
             await interaction.followup.send(embed=embed, ephemeral=True)
@@ -115,7 +117,8 @@ async def stats(interaction: Interaction, member: discord.abc.User) -> None:
     image = None if shown is None else await _image(interaction, shown, chart.RATING_FILENAME)
     alt = shown.alt if shown is not None and image is None else None
     await _answer(interaction, t(locale, "stats.title", name=name),
-                  record_lines(locale, record, alt), image)
+                  record_lines(locale, record, alt), image,
+                  footer=t(locale, "rating.how") if record.ratings else None)
 
 
 async def _image(interaction: Interaction, shown: chart.PointsChart,
@@ -137,7 +140,8 @@ async def leaderboard(interaction: Interaction, preset: str | None) -> None:
     chosen = preset or "classic"
     board = await storage.leaderboard(interaction.guild_id, chosen, caller_id=interaction.user.id)
     await _answer(interaction, t(locale, "leaderboard.title",
-                                 preset=preset_name(locale, chosen)), board_lines(locale, board))
+                                 preset=preset_name(locale, chosen)), board_lines(locale, board),
+                  footer=t(locale, "rating.how") if board.rows else None)
 
 
 def board_lines(locale: str, board: Leaderboard) -> list[str]:

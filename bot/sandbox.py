@@ -23,6 +23,7 @@ import logging
 import re
 import string
 import time
+from dataclasses import fields
 from datetime import datetime
 from pathlib import Path
 
@@ -40,6 +41,7 @@ from fakediscord import (
     TestUser,
     UserActionError,
     WallClock,
+    Words,
     render_message,
     render_modal,
 )
@@ -101,12 +103,21 @@ def as_terminal(text: str, locale: LocaleLike, images: dict[str, str]) -> str:
     return FILE.sub(image, CONTROL_FACE.sub("", FACE.sub(face, text)).replace(" \n", "\n"))
 
 
-def parse_options(words: list[str]) -> dict[str, object]:
+def client_words(locale: LocaleLike) -> Words:
+    """What the client says around the bot's messages, in the player's language: templates
+    whose placeholders the rendering fills."""
+    kept = {"user": "{user}", "author": "{author}", "name": "{name}", "low": "{low}",
+            "high": "{high}"}
+    return Words(**{field.name: t(locale, f"sandbox.word.{field.name}", **kept)
+                    for field in fields(Words)})
+
+
+def parse_options(words: list[str], locale: LocaleLike) -> dict[str, object]:
     options: dict[str, object] = {}
     for word in words:
         name, sep, value = word.partition(":")
         if not sep:
-            raise UserActionError(f"option {word!r}: write name:value")
+            raise UserActionError(t(locale, "sandbox.name_value", word=word))
         options[name] = value
     return options
 
@@ -116,6 +127,7 @@ class Terminal:
         self.fake = fake
         self.user = user
         self.screen: list[Message] = []
+        self.words = client_words(user.user.locale)
 
     async def ask(self, prompt: str) -> str:
         return await asyncio.get_running_loop().run_in_executor(None, input, prompt)
@@ -129,16 +141,16 @@ class Terminal:
             stored = self.fake.world.messages.get(message.id)
             images = {a["filename"]: a["description"] for a in
                       (stored.attachments if stored is not None else []) if "description" in a}
-            shown = as_client(render_message(message), time.time(), names,
+            shown = as_client(render_message(message, self.words), time.time(), names,
                               self.user.user.locale)
             print(as_terminal(shown, self.user.user.locale, images))
         modal = self.user.modal
         if modal is not None:
             print("--- form " + "-" * 63)
-            print(render_modal(modal))
+            print(render_modal(modal, self.words))
 
     async def run(self) -> None:
-        print(__doc__)
+        print(t(self.user.user.locale, "sandbox.help"))
         self.show()
         while True:
             line = (await self.ask(f"{self.user.name}> ")).strip()
@@ -162,7 +174,7 @@ class Terminal:
             command, *words = self.canonical(line[1:].split())
             if words and ":" not in words[0]:
                 command, words = f"{command} {words[0]}", words[1:]
-            await self.user.slash(command, options=parse_options(words))
+            await self.user.slash(command, options=parse_options(words, self.user.user.locale))
             return
         parts = line.split()
         target = self.screen[-1] if self.screen else None

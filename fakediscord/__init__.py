@@ -98,7 +98,7 @@ from .clock import FakeClock, WallClock
 from .errors import DiscordError, SettleTimeout, UserActionError
 from .latency import LatencyConfig, Spread
 from .ratelimits import RateLimitConfig, Window
-from .render import render_message, render_modal
+from .render import Words, render_message, render_modal
 from .server import FakeDiscord
 from .snapshots import Button, Embed, EmbedField, Message, Modal, Select, SelectOption, TextInput
 from .state import Channel, Guild, InteractionRecord
@@ -129,4 +129,5 @@ __all__ = [
     "Window",
     "render_message",
     "render_modal",
+    "Words",
 ]

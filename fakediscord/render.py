@@ -7,47 +7,69 @@ Buttons and selects are numbered ``[1]``, ``[2]``... in the order of
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from .limits import ACTION_ROW, BUTTON, CONTAINER, SECTION, SELECTS, SEPARATOR, TEXT_DISPLAY
 from .snapshots import Button, Embed, Message, Modal, Select, TextInput
 
 
-def render_message(message: Message) -> str:
+@dataclass(frozen=True)
+class Words:
+    """What a rendering adds around what the bot sent, as a client says it: English here,
+    the player's language in the sandbox (whose every other word is the bot's)."""
+
+    to: str = "(to {user})"
+    only_you: str = "[only you can see this]"
+    dismissed: str = "[dismissed]"
+    edited: str = "(edited)"
+    thinking: str = "{author} is thinking..."
+    file: str = "[file: {name}]"
+    disabled: str = "(disabled)"
+    pick: str = "pick {low}-{high}"
+    required: str = "required"
+    optional: str = "optional"
+    size: str = "{low}-{high} chars"
+
+
+ENGLISH = Words()
+
+
+def render_message(message: Message, words: Words = ENGLISH) -> str:
     """The message roughly as Discord's client draws it, one block per line."""
     header = message.author
     if message.interaction_user:
-        header += f" (to {message.interaction_user})"
+        header += " " + words.to.format(user=message.interaction_user)
     if message.ephemeral:
-        header += " [only you can see this]"
+        header += " " + words.only_you
     if message.dismissed:
-        header += " [dismissed]"
+        header += " " + words.dismissed
     if message.edited:
-        header += " (edited)"
+        header += " " + words.edited
     lines = [header]
     if message.loading:
-        lines.append(f"{message.author} is thinking...")
+        lines.append(words.thinking.format(author=message.author))
     if message.content:
         lines.extend(message.content.splitlines())
     for embed in message.embeds:
         lines.extend("| " + line for line in _embed(embed))
-    lines.extend(f"[file: {name}]" for name in message.attachments)
+    lines.extend(words.file.format(name=name) for name in message.attachments)
     counter = iter(range(1, len(message.controls) + 1))
-    lines.extend(_components(message.components, counter))
+    lines.extend(_components(message.components, counter, words))
     return "\n".join(lines)
 
 
-def render_modal(modal: Modal) -> str:
+def render_modal(modal: Modal, words: Words = ENGLISH) -> str:
     """A modal as a form: its title, then each field with its constraints."""
     lines = [f"== {modal.title} =="]
     for field in modal.inputs:
         if isinstance(field, TextInput):
-            need = "required" if field.required else "optional"
-            size = f", {field.min_length or 0}-{field.max_length or 4000} chars"
+            need = words.required if field.required else words.optional
+            size = words.size.format(low=field.min_length or 0, high=field.max_length or 4000)
             shown = f" = {field.value!r}" if field.value else ""
-            lines.append(f"{field.label} [{field.custom_id}] ({need}{size}){shown}")
+            lines.append(f"{field.label} [{field.custom_id}] ({need}, {size}){shown}")
         else:
-            lines.extend(_select(field, None))
+            lines.extend(_select(field, None, words))
     return "\n".join(lines)
 
 
@@ -65,7 +87,7 @@ def _embed(embed: Embed) -> Iterator[str]:
 
 
 def _components(
-    components: tuple[dict[str, Any], ...] | list[Any], counter: Iterator[int]
+    components: tuple[dict[str, Any], ...] | list[Any], counter: Iterator[int], words: Words
 ) -> Iterator[str]:
     for component in components:
         kind = component.get("type")
@@ -73,19 +95,21 @@ def _components(
             row = component.get("components") or []
             buttons = [c for c in row if c.get("type") == BUTTON]
             if buttons:
-                yield "  ".join(_button(Button.parse(b), next(counter)) for b in buttons)
+                yield "  ".join(_button(Button.parse(b), next(counter), words)
+                                for b in buttons)
             for select in (c for c in row if c.get("type") in SELECTS):
-                yield from _select(Select.parse(select), next(counter))
+                yield from _select(Select.parse(select), next(counter), words)
         elif kind == TEXT_DISPLAY:
             yield from str(component.get("content", "")).splitlines()
         elif kind == SECTION:
-            yield from _components(component.get("components") or [], counter)
+            yield from _components(component.get("components") or [], counter, words)
             accessory: Mapping[str, Any] = component.get("accessory") or {}
             if accessory.get("type") == BUTTON:
-                yield "  " + _button(Button.parse(accessory), next(counter))
+                yield "  " + _button(Button.parse(accessory), next(counter), words)
         elif kind == CONTAINER:
             yield from (
-                "| " + line for line in _components(component.get("components") or [], counter)
+                "| " + line
+                for line in _components(component.get("components") or [], counter, words)
             )
         elif kind == SEPARATOR:
             yield "-" * 20
@@ -93,18 +117,18 @@ def _components(
             yield f"<component type {kind}>"
 
 
-def _button(button: Button, number: int) -> str:
+def _button(button: Button, number: int, words: Words) -> str:
     face = " ".join(p for p in (button.emoji, button.label) if p)
-    suffix = " (disabled)" if button.disabled else ""
+    suffix = " " + words.disabled if button.disabled else ""
     if button.url:
         suffix += f" -> {button.url}"
     return f"[{number}] ({face}){suffix}"
 
 
-def _select(select: Select, number: int | None) -> Iterator[str]:
+def _select(select: Select, number: int | None, words: Words) -> Iterator[str]:
     prefix = "" if number is None else f"[{number}] "
-    count = f"pick {select.min_values}-{select.max_values}"
-    suffix = " (disabled)" if select.disabled else ""
+    count = words.pick.format(low=select.min_values, high=select.max_values)
+    suffix = " " + words.disabled if select.disabled else ""
     yield f"{prefix}<{select.placeholder or select.custom_id}> ({count}){suffix}"
     for option in select.options:
         face = " ".join(p for p in (option.emoji, option.label) if p)

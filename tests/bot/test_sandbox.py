@@ -1,7 +1,7 @@
 """The terminal sandbox drives the real bot on the fake Discord by typed lines."""
 
 import asyncio
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -17,7 +17,7 @@ from bot.sandbox import (
     parse_options,
     sandbox_user,
 )
-from fakediscord import FakeDiscord, TestUser, UserActionError
+from fakediscord import FakeDiscord, Message, TestUser, UserActionError, render_message
 from fakediscord.clock import DEFAULT_START, FakeClock
 
 from .conftest import LinkedClock
@@ -70,7 +70,25 @@ async def test_typed_lines_create_a_table_and_play(
     assert game.version > version
     with pytest.raises(UserActionError):
         await terminal.handle("99")
-    assert parse_options(["preset:presi"]) == {"preset": "presi"}
+    assert parse_options(["preset:presi"], "fr") == {"preset": "presi"}
+    with pytest.raises(UserActionError, match="écris nom:valeur"):
+        parse_options(["presi"], "fr")
+
+
+def test_the_client_s_own_words_are_in_the_player_s_language(fake: FakeDiscord) -> None:
+    """Play-test 13: the French sandbox framed French messages with « (to you) », « [only
+    you can see this] » and « (pick 1-1) »."""
+    user = fake.add_user("léa", locale="fr")
+    hand = Message(id=1, channel_id=2, author="Président", author_id=3, content="Ta main",
+                   embeds=(), components=({"type": 1, "components": [{
+                       "type": 3, "custom_id": "m", "placeholder": "Jouer", "min_values": 1,
+                       "max_values": 1, "options": [{"label": "un 3", "value": "3"}]}]},),
+                   attachments=(), flags=64, ephemeral=True, loading=False, edited=True,
+                   created_at=datetime(2025, 1, 1, tzinfo=UTC), interaction_user="léa")
+    shown = render_message(hand, Terminal(fake, user).words)
+    assert shown.splitlines()[:3] == [
+        "Président (pour léa) [visible par toi seulement] (modifié)", "Ta main",
+        "[1] <Jouer> (choisir de 1 à 1)"]
 
 
 def test_countdowns_are_drawn_relative_to_now_in_the_readers_language() -> None:

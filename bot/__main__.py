@@ -23,6 +23,10 @@ def main() -> None:
         sys.exit(2)
     logging.basicConfig(level=config.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if config.log_level != "DEBUG":
+        # Every start migrates: at INFO alembic lists its plugins and its DDL mode, seven
+        # lines an operator reads as something to look at. Its warnings and errors still show.
+        logging.getLogger("alembic").setLevel(logging.WARNING)
     from bot.client import create_bot
 
     with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):

@@ -221,17 +221,20 @@ class Terminal:
             for command in self.fake.commands.listing(guild_id) + self.fake.commands.listing(None):
                 if words and words[0] in (command.get("name_localizations") or {}).values():
                     node = command
+        locale = self.user.user.locale
         if node is None:
-            return words
+            raise UserActionError(t(locale, "sandbox.no_command", word=words[0] if words else ""))
         out = [node["name"]]
         for word in words[1:]:
             name, sep, value = word.partition(":")
-            found = next((o for o in node.get("options") or []
+            offered = node.get("options") or []
+            found = next((o for o in offered
                           if name in (o["name"], *(o.get("name_localizations") or {}).values())),
                          None)
-            if found is None:
-                out.append(word)
-                continue
+            if found is None:  # a client offers only these: it could not send another
+                shown = ", ".join((o.get("name_localizations") or {}).get(locale, o["name"])
+                                  for o in offered)
+                raise UserActionError(t(locale, "sandbox.no_such", word=name, offered=shown))
             out.append(f"{found['name']}{sep}{value}")
             if not sep:
                 node = found

@@ -683,6 +683,8 @@ CATALOGUE: dict[str, str] = {
     "sandbox.options": "options ({low}-{high}, e.g. 1,2): ",
     "sandbox.what": "type a slash command, a control number, or a letter and one",
     "sandbox.help": "Président in a terminal, on a fake Discord: what Discord would show you, the channel's messages and your own.\n\n    /president create preset:classic   a slash command, options as name:value\n    2                                  click control [2] of the newest message\n    B 3                                control [3] of message B\n    (a select asks which options, by number: 1,3)\n    <Enter>                            look again (bots and timers keep running)\n    q                                  quit",
+    "sandbox.no_command": "there is no /{word} command here: the bot's is /president",
+    "sandbox.no_such": "“{word}” is not offered here; your client offers: {offered}",
     "sandbox.no_controls": "that message has no controls",
     "sandbox.word.to": "(to {user})",
     "sandbox.word.only_you": "[only you can see this]",

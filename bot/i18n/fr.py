@@ -694,6 +694,8 @@ _WRITTEN: dict[str, str] = {
     "sandbox.options": "options ({low} à {high}, par ex. 1,2) : ",
     "sandbox.what": "tape une commande slash, un numéro de commande ou une lettre et un numéro",
     "sandbox.help": "Président dans un terminal, sur un faux Discord : ce que Discord te montrerait, les messages du salon et les tiens.\n\n    /president ouvrir préréglage:classic   une commande, ses options en nom:valeur\n    2                                      clique le contrôle [2] du dernier message\n    B 3                                    le contrôle [3] du message B\n    (un menu demande quelles options, par numéro : 1,3)\n    <Entrée>                               regarder de nouveau (bots et minuteurs continuent)\n    q                                      quitter",
+    "sandbox.no_command": "pas de commande /{word} ici : celle du bot est /president",
+    "sandbox.no_such": "« {word} » n’est pas proposé ici ; ton client propose : {offered}",
     "sandbox.no_controls": "ce message n’a pas de commandes",
     "sandbox.word.to": "(pour {user})",
     "sandbox.word.only_you": "[visible par toi seulement]",

@@ -75,6 +75,20 @@ async def test_typed_lines_create_a_table_and_play(
         parse_options(["presi"], "fr")
 
 
+async def test_a_name_the_client_would_not_offer_is_refused_in_the_player_s_language(
+        fake: FakeDiscord, president: PresidentBot) -> None:
+    """Play-test 13: `/president ouvrir règles:presi` answered « /president create has no
+    option ['règles']; it has ['preset'] »: the fake's English, and names the French client
+    never shows."""
+    terminal = Terminal(fake, fake.add_user("léa", locale="fr"))
+    for typed, says in [("/president ouvrir règles:presi", "ton client propose : préréglage"),
+                        ("/president aide", "« aide » n’est pas proposé ici"),
+                        ("/aide", "pas de commande /aide ici : celle du bot est /president")]:
+        with pytest.raises(UserActionError) as refused:
+            await terminal.handle(typed)
+        assert french(says) in str(refused.value)
+
+
 def test_the_client_s_own_words_are_in_the_player_s_language(fake: FakeDiscord) -> None:
     """Play-test 13: the French sandbox framed French messages with « (to you) », « [only
     you can see this] » and « (pick 1-1) »."""

@@ -69,6 +69,31 @@ class Rounds(Tricks):
                 winners = (next(s for s in ranking if s in winners),)
             self._end_game(winners, False, events)
 
+    def standings(self) -> list[tuple[int, int]]:
+        """The game's places, best first, as (seat, place): by points, tied totals sharing
+        a place, except where the rules break a tie at the target by the last round's
+        places (``target_tie`` "ranking": presi's President, on as many points as the
+        Vice-president, is first, as :attr:`winners` says).
+
+        >>> from engine import Game, Rules
+        >>> Game.new(Rules.preset("classic"), seats=3, seed=1).standings()
+        [(0, 1), (1, 1), (2, 1)]
+        """
+        end = self.rules.game_end
+        ranked = self.ranking if (self.rules.target_tie == "ranking" and end.kind == "target"
+                                  and self.phase is Phase.GAME_OVER and not self.stopped_early
+                                  and self.ranking is not None) else ()
+
+        def key(seat: int) -> tuple[int, int]:
+            return (-self.points[seat], ranked.index(seat) if seat in ranked else len(ranked))
+
+        order = sorted(self.players, key=key)
+        places: list[tuple[int, int]] = []
+        for index, seat in enumerate(order):
+            tied = index > 0 and key(order[index - 1]) == key(seat)
+            places.append((seat, places[-1][1] if tied else index + 1))
+        return places
+
     def _leaders(self) -> tuple[int, ...]:
         seats = [s for s in range(self.seats) if self.active[s]]
         best = max(self.points[s] for s in seats)

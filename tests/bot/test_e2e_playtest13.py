@@ -7,7 +7,7 @@ from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.game.lines import entry_text
 from bot.tables.log import note
-from engine import Card, Phase
+from engine import Card, Game, Phase
 from engine.events import Out, Played, TimedOut, TrickClosed
 from fakediscord import FakeDiscord
 
@@ -15,6 +15,7 @@ from .conftest import LinkedClock
 from .e2e import (
     cid,
     create_table,
+    humans_only,
     leave_game,
     marie_timed_out_until,
     message,
@@ -22,7 +23,7 @@ from .e2e import (
     tick,
 )
 from .test_display import table_for
-from .test_e2e_playtest12 import four_at_classic
+from .test_e2e_playtest12 import four_at_classic, french_plain
 
 
 async def test_a_click_on_a_hand_that_just_moved_says_where_it_went(
@@ -113,3 +114,26 @@ async def test_a_host_leaving_the_lobby_names_the_new_host(
     await tick(fake, clock, 1)
     assert table.host_id == bob.id
     assert "👑 **bob** devient l’hôte de la table" in message(bob, table.lobby_message_id).content
+
+
+async def test_presi_s_president_alone_tops_the_standings_at_a_tie_on_the_target(
+        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
+    """marie (President) and paul (Vice-president) both reached 11: « victoire : marie »,
+    yet the final standings had them both 1st, and paul's hand said « 1re place ex
+    æquo ». Seed 001: « c'est le Président qui gagne »."""
+    users = [fake.add_user(name, locale="fr") for name in ("marie", "paul", "jeanne")]
+    table, players = await humans_only(fake, clock, president, users, "presi")
+    hands = [[Card.parse(c) for c in hand.split()]
+             for hand in ("3O AE", "4O KE", "5O 6E 7E 8E")]
+    table.game = game = Game.new(table.rules, seats=3, seed=1, hands=hands, opener=0,
+                                 points=[9, 10, 0])
+    president.service._after(table, [])
+    for seat, played in [(0, "3O"), (1, "4O"), (2, "5O"), (0, "AE"), (1, "KE")]:
+        option = next(o for o in game.legal_plays(seat)
+                      if [str(c) for c in o.cards] == [played])
+        president.service._after(table, game.play_option(seat, option))
+    await tick(fake, clock, 1)
+    assert game.phase is Phase.GAME_OVER and game.winners == (0,)
+    board = french_plain(message(users[0], table.table_message_id).content)
+    assert "1. **marie** · 11 pts\n2. **paul** · 11 pts\n3. **jeanne** · 0 pt" in board
+    assert "Classement final : 2e place avec 11 pts" in french_plain(players[1].hand.content)

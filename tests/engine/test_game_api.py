@@ -272,3 +272,28 @@ def test_gift_choice_offers_a_low_role_its_equal_best_cards_until_it_picks() -> 
     assert game.gift_choice(1) == game.exchange_due(1)  # a pending gift: the same answer
     game.give(0, [Card.parse("2D"), Card.parse("2S")])
     assert game.gift_choice(0) is None
+
+
+def _play(game: Game, seat: int, cards_text: str) -> None:
+    wanted = sorted(cards_text.split())
+    game.play_option(seat, next(o for o in game.legal_plays(seat)
+                                if sorted(str(c) for c in o.cards) == wanted))
+
+
+def test_standings_break_a_tie_at_the_target_as_the_winner_is_chosen() -> None:
+    """Presi: the President and the Vice-president both reach 11 in the last round, and the
+    President alone wins (seed 001); the standings had them share the 1st place, and the
+    VP's hand said « 1re place ex æquo » beside « victoire : marie » (play-test 13)."""
+    game = Game.new(Rules.preset("presi"), 3, hands=[cards("3O AE"), cards("4O KE"),
+                                                     cards("5O 6E 7E 8E")],
+                    opener=0, points=[9, 10, 0])
+    for seat, played in [(0, "3O"), (1, "4O"), (2, "5O"), (0, "AE"), (1, "KE")]:
+        _play(game, seat, played)
+    assert game.phase is Phase.GAME_OVER and game.points == [11, 11, 0]
+    assert game.winners == (0,) and game.standings() == [(0, 1), (1, 2), (2, 3)]
+    joint = Game.new(Rules.preset("presi").replace(target_tie="joint"), 3,
+                     hands=[cards("3O AE"), cards("4O KE"), cards("5O 6E 7E 8E")],
+                     opener=0, points=[9, 10, 0])
+    for seat, played in [(0, "3O"), (1, "4O"), (2, "5O"), (0, "AE"), (1, "KE")]:
+        _play(joint, seat, played)
+    assert joint.winners == (0, 1) and joint.standings() == [(0, 1), (1, 1), (2, 3)]

@@ -123,8 +123,9 @@ def game_result_lines(game: Game, seat: int, locale: LocaleLike) -> list[str]:
     if seat in game.winners:
         return [t(locale, "hand.game_won" if len(game.winners) == 1 else "hand.game_won_shared",
                   total=total)]
-    rank = 1 + sum(1 for s in game.players if game.points[s] > game.points[seat])
-    tied = any(s != seat and game.points[s] == game.points[seat] for s in game.players)
+    places = dict(game.standings())
+    rank = places[seat]
+    tied = any(s != seat and p == rank for s, p in places.items())
     return [t(locale, "hand.game_place_tied" if tied else "hand.game_place",
               place=place(locale, rank), total=total)]
 

@@ -247,11 +247,9 @@ def results_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
 
 
 def standings(loc: LocaleLike, table: Table, game: Game) -> list[str]:
-    """The game's totals, best first; tied players share a place."""
+    """The game's totals, best first, placed as the rules place them (`Game.standings`)."""
     lines = [t(loc, "table.standings")]
-    by_points = sorted(game.players, key=lambda s: -game.points[s])
-    for index, seat in enumerate(by_points):
-        rank = 1 + sum(1 for s in by_points[:index] if game.points[s] > game.points[seat])
+    for seat, rank in game.standings():
         lines.append(t(loc, "table.standing_line", place=rank, name=result_name(table, seat),
                        total=plural(loc, "n.points", game.points[seat])))
     return lines

@@ -349,6 +349,7 @@ CATALOGUE: dict[str, str] = {
     "lobby.numbered": "👥 Someone at this table already goes by **{name}**, or by a name that looks like it: here you are **{shown}**.",
     "lobby.left": "You left the table.",
     "lobby.new_host": "👑 **{name}** is now the table's host: starting the game and its settings are theirs.",
+    "lobby.new_host_gone": "{gone} is no longer a member of this server and leaves the table.\n👑 **{name}** is now the table's host: starting the game and its settings are theirs.",
     "lobby.bot_gave_way": "🪑 **{name}** takes the seat of 🤖 {bot}: at a full table, a person comes before a bot.",
     "hand.moved": "🔁 Your hand has moved to a newer message, further down.",
     "lobby.left_queue": "You left the queue.",

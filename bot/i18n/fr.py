@@ -360,6 +360,7 @@ _WRITTEN: dict[str, str] = {
     "lobby.numbered": "👥 Quelqu’un à cette table s’appelle déjà **{name}**, ou d’un nom qui lui ressemble : ici, tu es **{shown}**.",
     "lobby.left": "Tu as quitté la table.",
     "lobby.new_host": "👑 **{name}** devient l’hôte de la table : le lancement et les réglages passent entre ses mains.",
+    "lobby.new_host_gone": "{gone} n’est plus membre du serveur et quitte la table.\n👑 **{name}** devient l’hôte de la table : le lancement et les réglages passent entre ses mains.",
     "lobby.bot_gave_way": "🪑 **{name}** prend la place de 🤖 {bot} : à une table complète, une personne passe avant un bot.",
     "hand.moved": "🔁 Ta main est passée dans un message plus récent, plus bas.",
     "lobby.left_queue": "Tu as quitté la file d’attente.",

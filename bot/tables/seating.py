@@ -201,7 +201,12 @@ class Seating:
             heir = table.player(table.host_id)
             if table.game is None and heir is not None and heir.user_id != user_id:
                 # In the lobby only the 👑 beside a name said it: the new host may not look.
-                table.notice = LogEntry("lobby.new_host", {"name": heir.name})
+                # A host banned from the server is said so first (`member_gone`).
+                why = table.notice
+                table.notice = LogEntry("lobby.new_host_gone", {
+                    "name": heir.name, "gone": why.params["name"]}) \
+                    if why is not None and why.key == "table.member_gone" else \
+                    LogEntry("lobby.new_host", {"name": heir.name})
         if not table.humans() and not table.away and not table.queue:
             self._close(table)
             return

@@ -70,6 +70,7 @@ async def test_a_player_banned_in_the_lobby_frees_their_seat_and_the_host_role(
     assert table.player(marie.id) is None and table.host_id == bob.id
     lobby = message(bob, table.lobby_message_id)
     assert t("fr", "table.member_gone", name="marie") in lobby.content
+    assert "👑 **bob** devient l’hôte de la table" in lobby.content  # (play-test 13)
     assert f"<@{marie.id}>" not in lobby.content
     for _ in range(2):
         await bob.click(lobby, cid(table, "addbot"))

@@ -104,3 +104,25 @@ async def test_admins_choose_the_servers_language_and_a_host_their_tables(
     assert "Table de Président" in message(john, table.lobby_message_id).content
     await fake.disconnect(bot)
     fake.assert_no_errors()
+
+
+async def test_a_table_opened_while_an_admin_switches_the_language_takes_the_new_one(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """Play-test 13: `/president ouvrir` and an admin's `/president langue fr` at the same
+    instant; the admin was told every table now speaks French, and the new table stayed
+    English: it had read the language before the switch and set it after."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path, "p.db"))
+    forger = Forger(fake)
+    john, admin = fake.add_user("john"), fake.add_user("admin")
+    await john.slash("president create", preset="classic", settle=False)
+    data = forger.command(admin, "president language", language="fr")
+    await forger.send(admin, APPLICATION_COMMAND, data, permissions=MANAGE_GUILD, settle=False)
+    await fake.settle()
+    await tick(fake, clock, 2)
+    assert admin.last_ephemeral().content == "Tables on this server now speak French."
+    table = table_of(bot, john)
+    assert table.locale == "fr"
+    assert "Table de Président" in message(john, table.lobby_message_id).content
+    await fake.disconnect(bot)
+    fake.assert_no_errors()

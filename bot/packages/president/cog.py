@@ -3,6 +3,7 @@ the feature that owns the action; refusals become one ephemeral line in the user
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -62,7 +63,14 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
                 group_description=ls("cmd.president.desc")):
     def __init__(self, bot: Host) -> None:
         self.bot = bot
+        # Per server: opening a table (which reads the server's language) and changing the
+        # language (which redraws the open tables) take turns. Interleaved, a table opened
+        # as an admin switched to French kept the English it had read before.
+        self._language_turns: dict[int, asyncio.Lock] = {}
         super().__init__()
+
+    def _language_turn(self, guild_id: int) -> asyncio.Lock:
+        return self._language_turns.setdefault(guild_id, asyncio.Lock())
 
     # ------------------------------------------------------------------ helpers
 
@@ -340,25 +348,28 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
                     preset: str) -> Table:
         """Open the table, in the server's language; a database that stays locked or down
         refuses it (`err.storage_busy`) rather than leaving the deferral unanswered."""
-        chosen: str | None = None
-        storage = self.bot.storage
-        if storage is not None:
+        async with self._language_turn(guild_id):
+            chosen: str | None = None
+            storage = self.bot.storage
+            if storage is not None:
+                try:
+                    chosen = (await storage.get_guild_settings(guild_id)).language
+                except SQLAlchemyError:
+                    log.warning("server %s: could not read its language", guild_id,
+                                exc_info=True)
             try:
-                chosen = (await storage.get_guild_settings(guild_id)).language
+                table = await self.bot.service.create(
+                    channel_id, guild_id, interaction.user.id, display_name(interaction),
+                    str(interaction.locale), preset, post=False)
             except SQLAlchemyError:
-                log.warning("server %s: could not read its language", guild_id, exc_info=True)
-        try:
-            table = await self.bot.service.create(
-                channel_id, guild_id, interaction.user.id, display_name(interaction),
-                str(interaction.locale), preset, post=False)
-        except SQLAlchemyError:
-            log.warning("channel %s: could not open a table", channel_id, exc_info=True)
-            raise TableError("err.storage_busy") from None
-        table.parent_id = getattr(interaction.channel, "parent_id", None)
-        # The creator's hand keeps their own locale; the public messages speak the server's.
-        table.locale = public_locale(chosen, interaction.guild_locale, community(interaction),
-                                     interaction.locale)
-        return table
+                log.warning("channel %s: could not open a table", channel_id, exc_info=True)
+                raise TableError("err.storage_busy") from None
+            table.parent_id = getattr(interaction.channel, "parent_id", None)
+            # The creator's hand keeps their own locale; the public messages speak the
+            # server's.
+            table.locale = public_locale(chosen, interaction.guild_locale,
+                                         community(interaction), interaction.locale)
+            return table
 
     async def _withdraw(self, interaction: Interaction, text: str) -> None:
         """Answer a refusal after a public deferral: its « thinking… » message goes, and the
@@ -466,14 +477,15 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         if storage is None:
             raise TableError("err.language_unavailable")
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await storage.set_guild_language(interaction.guild_id, chosen)
-        for table in self.bot.service.registry.in_guild(interaction.guild_id):
-            host = next((p for p in table.seats if p.user_id == table.host_id), None)
-            table.locale = public_locale(chosen, interaction.guild_locale,
-                                         community(interaction),
-                                         host.locale if host is not None else table.locale)
-            self.bot.service.touch(table)
-            self.bot.service.refresh(table)
+        async with self._language_turn(interaction.guild_id):
+            await storage.set_guild_language(interaction.guild_id, chosen)
+            for table in self.bot.service.registry.in_guild(interaction.guild_id):
+                host = next((p for p in table.seats if p.user_id == table.host_id), None)
+                table.locale = public_locale(chosen, interaction.guild_locale,
+                                             community(interaction),
+                                             host.locale if host is not None else table.locale)
+                self.bot.service.touch(table)
+                self.bot.service.refresh(table)
         locale = interaction.locale
         text = t(locale, "language.auto") if chosen is None else \
             t(locale, "language.set", language=t(locale, f"language.name.{chosen}"))

@@ -20,6 +20,9 @@ from bot.names import NAME_LENGTH, isolated
 # Unicode's explicit directional formatting characters (UAX #9, section 2): marks,
 # embeddings, overrides and isolates, plus the Arabic letter mark.
 BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# The marks the table puts beside a seat, 🤖 a bot and 👑 the host (with their emoji
+# variation selector): a member whose name carried one passed for a bot, or for the host.
+SEAT_MARKS = re.compile("[\U0001F916\U0001F451]\ufe0f?")
 LINK_BREAK = ":\u200b//"
 # « 1. » opening a line starts a numbered list in Discord's markdown, which
 # `escape_markdown` leaves as it is (it escapes « - », « # » and « > » there): a name
@@ -45,10 +48,11 @@ def shown_text(text: str) -> str:
 
 
 def player_name(raw: str) -> str:
-    """A display name as every table message shows it: on one line, at most Discord's own
-    length, then made safe (escaping happens last, so it is never cut in half). Cut
-    between grapheme clusters (`bot.graphemes`)."""
-    plain = cut(" ".join(BIDI_CONTROLS.sub("", raw).split()), NAME_LENGTH)
+    """A display name as every table message shows it: on one line, without the marks the
+    table gives bots and the host (`SEAT_MARKS`), at most Discord's own length, then made
+    safe (escaping happens last, so it is never cut in half). Cut between grapheme
+    clusters (`bot.graphemes`)."""
+    plain = cut(" ".join(SEAT_MARKS.sub("", BIDI_CONTROLS.sub("", raw)).split()), NAME_LENGTH)
     shown = shown_text(plain)
     return isolated(shown) if shown else "?"
 

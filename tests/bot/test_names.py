@@ -121,3 +121,11 @@ def test_a_bot_takes_the_next_number_beside_a_member_named_like_it() -> None:
     seat_bot(table)
     seat_bot(table)
     assert [p.name for p in table.seats] == ["bot 1", "Вot 2", "Bot 3", "Bot 4"]
+
+
+def test_a_name_cannot_carry_the_marks_of_a_bot_or_of_the_host() -> None:
+    """Play-test 13: members named « 🤖 Bot 1 » and « marie 👑 hôte » showed on the table
+    as a second bot and a second host."""
+    assert player_name("🤖 Bot 1") == "Bot 1"
+    assert player_name("marie 👑\ufe0f hôte") == "marie hôte"
+    assert player_name("🤖👑") == "?"

@@ -360,12 +360,14 @@ class Rest:
         Archived Threads, https://discord.com/developers/docs/topics/threads#locked-threads):
         without MANAGE_THREADS no message is created or updated in a locked one (160005);
         an archived one refuses edits (50083), and a post unarchives it, with a
-        THREAD_UPDATE."""
+        THREAD_UPDATE, "unless the thread has been locked by a moderator": then the post is
+        refused as any operation on an archived thread ("only active threads can be
+        manipulated"), MANAGE_THREADS or not; only unarchiving it reopens it."""
         if channel.locked and not bot_permissions(self._world, channel) & MANAGE_THREADS:
             raise errors.thread_locked()
         if not channel.archived:
             return
-        if not posting:
+        if not posting or channel.locked:
             raise errors.archived_thread()
         channel.archived = False
         self._gateway.dispatch("THREAD_UPDATE", channel_payload(channel), intent=INTENT_GUILDS)

@@ -370,7 +370,8 @@ class Publisher:
         except discord.HTTPException as err:
             if err.code == UNKNOWN_CHANNEL:
                 self._channel_gone(table)
-            elif err.code == THREAD_LOCKED:
+            elif err.code in (THREAD_LOCKED, ARCHIVED_THREAD):
+                # Locked, or archived and locked (a moderator closed it): no post reopens it.
                 self._refused(table, err)
             else:
                 log.exception("could not post in channel %s", table.channel_id)

@@ -3,6 +3,9 @@ or host tripped over, as they met it."""
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
+
 from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.game.lines import entry_text
@@ -14,12 +17,15 @@ from fakediscord import FakeDiscord
 from .conftest import LinkedClock
 from .e2e import (
     cid,
+    connect_bot,
     create_table,
+    database_url,
     humans_only,
     leave_game,
     marie_timed_out_until,
     message,
     play_until,
+    table_in_a_thread,
     tick,
 )
 from .test_display import table_for
@@ -137,3 +143,27 @@ async def test_presi_s_president_alone_tops_the_standings_at_a_tie_on_the_target
     board = french_plain(message(users[0], table.table_message_id).content)
     assert "1. **marie** · 11 pts\n2. **paul** · 11 pts\n3. **jeanne** · 0 pt" in board
     assert "Classement final : 2e place avec 11 pts" in french_plain(players[1].hand.content)
+
+
+async def test_a_thread_closed_while_the_bot_was_down_is_not_reopened_by_it(
+        fake: FakeDiscord, clock: LinkedClock, tmp_path: Path) -> None:
+    """The thread was archived and locked during a redeploy: the restarted bot's edit is
+    refused (it was not there to hear it), and its fresh post too; it then waits, as for
+    a lock it heard, rather than post again at every move."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url)
+    marie = fake.add_user("marie", locale="fr")
+    thread, table = await table_in_a_thread(fake, clock, bot, marie)
+    await asyncio.gather(*bot.service.outbox.pending(), return_exceptions=True)
+    await fake.disconnect(bot)
+    thread.archived = thread.locked = True  # unheard: the bot is down
+    again = await connect_bot(fake, clock, url)
+    for _ in range(30):
+        await tick(fake, clock, 1)
+    refused = [call.code for call in fake.errors]
+    assert refused in ([50083], [50083, 50083]), refused  # the edit, the post: no more
+    for _ in refused:
+        fake.expect_error(50083)
+    assert thread.archived and thread.locked
+    await fake.disconnect(again)
+    fake.assert_no_errors()

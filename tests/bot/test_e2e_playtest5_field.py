@@ -216,6 +216,31 @@ async def test_an_archived_thread_is_woken_by_a_fresh_table_message(
     fake.assert_no_errors()
 
 
+async def test_a_thread_a_moderator_archived_and_locked_stays_closed(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """Play-test 13: a moderator archived and locked the table's thread; the bot, which may
+    manage threads, posted a fresh table message there, reopening what the moderator had
+    closed (Discord's own posts do not: « unless the thread has been locked by a
+    moderator »). It now waits, sending nothing, until the thread is reopened."""
+    marie = fake.add_user("marie", locale="fr")
+    thread, table = await table_in_a_thread(fake, clock, president, marie)
+    first = table.table_message_id
+    fake.archive_thread(thread, locked=True)
+    await fake.settle()
+    for _ in range(40):
+        await tick(fake, clock, 1)
+    fake.assert_no_errors()  # not one call tried there
+    assert thread.archived and thread.locked and table.table_message_id == first
+
+    thread.archived = False  # a moderator reopens it
+    fake.lock_thread(thread, locked=False)
+    await fake.settle()
+    await tick(fake, clock, 2)
+    assert not thread.archived and "Manche 1" in message(marie, table.table_message_id).content
+    fake.assert_no_errors()
+
+
 async def test_a_locked_thread_stops_the_posting_until_someone_acts_once_unlocked(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:

@@ -209,9 +209,15 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         table = self.bot.service.registry.in_channel(payload.thread_id)
         if table is None:
             return
-        locked = bool(payload.data.get("thread_metadata", {}).get("locked"))
-        allowed = may_post(self.bot, payload.guild_id, payload.thread_id, payload.parent_id,
-                           thread_locked=locked)
+        metadata = payload.data.get("thread_metadata", {})
+        locked = bool(metadata.get("locked"))
+        # Archived and locked: a moderator closed it. A post no longer reopens it (« Sending
+        # a message will automatically unarchive the thread, unless the thread has been
+        # locked by a moderator », Threads, Active & Archived Threads): it waits, as where
+        # the bot may not post, until someone reopens it.
+        allowed = False if locked and metadata.get("archived") else may_post(
+            self.bot, payload.guild_id, payload.thread_id, payload.parent_id,
+            thread_locked=locked)
         if allowed is not None:
             await self.bot.publisher.channel_changed(table, allowed)
 

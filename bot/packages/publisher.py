@@ -86,7 +86,7 @@ class Publisher:
         self._told_by: dict[int, HandLink] = {}
         self._owed_resume: set[int] = set()
         # Per table: the results message that carries its game's chart.
-        self._charted: dict[int, int] = {}
+        self._charted: dict[int, tuple[int, str]] = {}  # the message and the language drawn
         # Tables whose host was told the chart cannot be attached (once per incident).
         self._told_attach: set[int] = set()
         self.rendering = 0  # charts being drawn in worker threads (the bot reports them as busy)
@@ -518,16 +518,18 @@ class Publisher:
         return discord.File(io.BytesIO(png), filename=filename, description=shown.alt)
 
     async def _chart(self, table: Table) -> None:
-        """At the end of a game its results message gets the points chart, once, where the
-        bot may attach it (else the results show it as text: `chart_text`)."""
+        """At the end of a game its results message gets the points chart, once per language
+        (the server's may change after: its words follow the message's), where the bot may
+        attach it (else the results show it as text: `chart_text`)."""
         game, message_id = table.game, table.table_message_id
         if game is None or game.phase is not Phase.GAME_OVER or message_id is None \
-                or self._charted.get(table.id) == message_id or table.attach_files is False:
+                or self._charted.get(table.id) == (message_id, table.locale) \
+                or table.attach_files is False:
             return
         shown = chart.points_chart(table, table.locale)
         if shown is None:
             return
-        self._charted[table.id] = message_id
+        self._charted[table.id] = (message_id, table.locale)
         image = await self.draw(shown, chart.FILENAME)
         try:
             async with self.bot.budget.call():

@@ -75,3 +75,24 @@ async def test_a_game_the_host_ends_between_rounds_gets_its_chart(
     assert game.phase is Phase.GAME_OVER
     assert len(drawn) == 1
     assert message(alice, table.table_message_id).attachments == (chart.FILENAME,)
+
+
+async def test_the_chart_follows_the_results_into_the_table_s_new_language(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Play-test 13: after the host switched the table to French at game over, the results
+    were redrawn in French and their chart stayed « Points per round »."""
+    drawn = record_charts(monkeypatch)
+    john = fake.add_user("john")
+    table = await host_against_three_bots(president, john, "rounds:1")
+    game = table.game
+    assert game is not None
+    await let_timers_play(fake, clock, game, Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+    assert [c.title for c in drawn] == ["Points per round"]
+    await john.slash("president language", language="fr")
+    await tick(fake, clock, 1)
+    assert [c.title for c in drawn] == ["Points per round", "Points par manche"]
+    assert "Fin de la partie" in message(john, table.table_message_id).content
+    fake.assert_no_errors()

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from bot.client import PresidentBot
 from bot.i18n import t
+from bot.packages.game.hand_gifts import exchange_role_line
 from bot.packages.game.lines import entry_text
 from bot.tables.log import note
 from engine import Card, Game, Phase
@@ -167,3 +168,15 @@ async def test_a_thread_closed_while_the_bot_was_down_is_not_reopened_by_it(
     assert thread.archived and thread.locked
     await fake.disconnect(again)
     fake.assert_no_errors()
+
+
+def test_a_blind_exchange_owes_the_high_role_its_cards_until_everyone_has_chosen() -> None:
+    """Proletario: the President read « marie (Proletario) t’a donné ses meilleures cartes »
+    while choosing, their hand without them: in a blind exchange the cards change hands
+    once everyone has chosen (seed 003: « sans voir ce que tu reçois »)."""
+    table = table_for("proletario", 4, previous_ranking=[0, 1, 2, 3])
+    game = table.game
+    assert game is not None and game.phase is Phase.EXCHANGE
+    president = game.ranking[0] if game.ranking is not None else 0
+    line = french_plain(exchange_role_line(table, game, president, "fr"))
+    assert "te doit ses meilleures cartes" in line and "t’a donné" not in line

@@ -45,8 +45,10 @@ def exchange_role_line(table: Table, game: Game, seat: int, locale: LocaleLike) 
             other = high if seat == low else low
             side = "low" if seat == low else "high"
             due = game.exchange_due(seat)
-            if side == "high" and mode == "choice" and (due is None or due.ready):
+            if side == "high" and mode == "choice" and not table.rules.exchange_blind \
+                    and (due is None or due.ready):
                 mode = "choice.given"  # their cards are in the hand: no longer owed
+                # (blind, they come only once everyone has chosen: still owed until then)
             return plural(locale, f"hand.exchange_why.{side}.{mode}", count, why=why,
                           name=table.name(other), other=role_name(locale, table, roles[other]))
     return t(locale, "hand.exchange_why.none", why=why)

@@ -89,6 +89,9 @@ def how_to_play(locale: LocaleLike, rules: Rules) -> list[str]:
     order = " ".join(rank_short(locale, rank, spanish) for rank in deck.ranks)
     answer = "howto.answer.equal" if rules.equal_allowed else "howto.answer.higher"
     lines = [t(locale, "howto.goal"), t(locale, "howto.order", order=order), t(locale, answer)]
+    if rules.fast or rules.applies("pass_is_final"):  # (one lap: the closing line says it)
+        lines.append(t(locale, "howto.pass.final" if rules.fast or rules.pass_is_final
+                       else "howto.pass.again"))
     if deck.has_jokers:
         lines.append(t(locale, "howto.jokers"))
     if rules.wild_rank != "none":
@@ -108,17 +111,29 @@ def how_to_play(locale: LocaleLike, rules: Rules) -> list[str]:
     if rules.finishing_closes_trick:
         closes.append(t(locale, "howto.close.finished"))
     lines.append(t(locale, "howto.closes", closes=join_names(locale, closes, "list.or")))
+    lines.append(opens_line(locale, rules))
+    wild = f".wild{rules.wild_rank}" if rules.wild_rank != "none" else ""
     variants = [t(locale, f"howto.variant.{name}") for name, on in (
         ("fast", rules.fast), ("revolution", rules.revolution),
-        ("two_beats_larger", rules.two_beats_larger),
+        ("two_beats_larger" + (".jokers" if deck.has_jokers else ""), rules.two_beats_larger),
         ("no_equal", not rules.equal_allowed),
-        (f"on_equal.{rules.on_equal}", rules.equal_allowed and not rules.fast
-         and rules.on_equal != "none"),
+        (f"on_equal.{rules.on_equal}" + (wild if rules.on_equal == "same_or_pass" else ""),
+         rules.equal_allowed and not rules.fast and rules.on_equal != "none"),
         (f"penalty.{rules.finish_penalty}", rules.finish_penalty != "none")) if on]
     if variants:
         lines.append(t(locale, "howto.variants"))
         lines.extend(f"• {variant}" for variant in variants)
     return lines
+
+
+def opens_line(locale: LocaleLike, rules: Rules) -> str:
+    """Who opens the first round, and the later ones (every seed says it; the page did
+    not): fast mode has no first opener at all."""
+    if rules.fast:
+        return t(locale, "howto.opens.free")
+    role = "L" if rules.round_opener == "last_place" else "P"
+    return t(locale, "howto.opens", first=t(locale, f"howto.opens.{rules.first_opener}"),
+             role=role_name(locale, rules, role))
 
 
 def exchange_lines(locale: LocaleLike, rules: Rules, seats: int | None = None) -> list[str]:

@@ -10,8 +10,9 @@ from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.game.hand_gifts import exchange_role_line
 from bot.packages.game.lines import entry_text
+from bot.packages.rules_text import rules_page
 from bot.tables.log import note
-from engine import Card, Game, Phase
+from engine import Card, Game, Phase, Rules
 from engine.events import Out, Played, TimedOut, TrickClosed
 from fakediscord import FakeDiscord
 
@@ -180,3 +181,24 @@ def test_a_blind_exchange_owes_the_high_role_its_cards_until_everyone_has_chosen
     president = game.ranking[0] if game.ranking is not None else 0
     line = french_plain(exchange_role_line(table, game, president, "fr"))
     assert "te doit ses meilleures cartes" in line and "t’a donné" not in line
+
+
+def test_the_rules_page_says_who_opens_what_a_pass_costs_and_what_or_nothing_forbids() -> None:
+    """A rules lawyer read the four pages against the seeds: none said who opens (the
+    queen of hearts, the 3 of oros, a draw; then the last round's Trou du cul, Culo or
+    President), nor that a pass is final for the trick; wild7's « ou rien » left out its
+    « sans 7 », proletario's jokers their order and what answers 2s."""
+    pages = {preset: "\n".join(french_plain(line) for line in rules_page("fr", Rules.preset(preset)))
+             for preset in ("classic", "presi", "proletario", "wild7")}
+    assert "Première manche : qui a la Dame de cœur ouvre ; ensuite, qui a fini **Trou du " \
+        "cul** à la manche précédente ouvre." in pages["classic"]
+    assert "qui a le 3 de deniers ouvre ; ensuite, qui a fini **Culo**" in pages["presi"]
+    assert "quelqu’un tiré au sort ouvre ; ensuite, qui a fini **Président**" in \
+        pages["proletario"]
+    assert "Qui passe ne rejoue plus avant le pli suivant." in pages["classic"]
+    assert "Qui passe" not in pages["proletario"]  # one lap: the closing line says it
+    assert "qui suit joue la même valeur (sans 7) ou passe" in pages["wild7"]
+    assert "le joker couleur est plus fort que le noir" in pages["proletario"]
+    assert "après des 2, seul un joker peut répondre" in pages["proletario"]
+    fast = "\n".join(rules_page("fr", Rules.preset("classic").replace(fast=True)))
+    assert "personne ne commence" in fast and "Dame de cœur ouvre" not in fast

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -145,14 +147,12 @@ def _guild_id(values: Mapping[str, str], name: str) -> int | None:
     return int(raw)
 
 
-#: What Python's logging takes by name (`logging.getLevelNamesMapping`, minus aliases).
-LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
-
-
 def _log_level(values: Mapping[str, str], name: str) -> str:
+    """A level Python's logging knows by name (WARN and FATAL included)."""
     level = values.get(name, "").strip().upper() or "INFO"
-    if level not in LOG_LEVELS:
-        raise InvalidSetting(f"{name} must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
+    if level not in logging.getLevelNamesMapping():
+        raise InvalidSetting(f"{name} must be one of CRITICAL, ERROR, WARNING, INFO, DEBUG, "
+                             f"not {level!r}")
     return level
 
 
@@ -161,10 +161,7 @@ def _seconds(values: Mapping[str, str], name: str, default: float) -> float:
     raw = values.get(name, "").strip()
     if not raw:
         return default
-    try:
-        seconds = float(raw) if raw.isascii() else None
-    except ValueError:
-        seconds = None
+    seconds = float(raw) if re.fullmatch(r"[0-9]+(\.[0-9]*)?|\.[0-9]+", raw) else None
     if seconds is None or not 0 <= seconds <= 3600:
         raise InvalidSetting(f"{name} must be a number of seconds from 0 to 3600, with a "
                              f"decimal point (1.5), not {raw!r}")

@@ -73,7 +73,7 @@ class Rounds(Tricks):
         """The game's places, best first, as (seat, place): by points, tied totals sharing
         a place, except where the rules break a tie at the target by the last round's
         places (``target_tie`` "ranking": presi's President, on as many points as the
-        Vice-president, is first, as :attr:`winners` says).
+        Vice-president, is first, as :attr:`winners` says). Below the target, ties stand.
 
         >>> from engine import Game, Rules
         >>> Game.new(Rules.preset("classic"), seats=3, seed=1).standings()
@@ -85,7 +85,9 @@ class Rounds(Tricks):
                                   and self.ranking is not None) else ()
 
         def key(seat: int) -> tuple[int, int]:
-            return (-self.points[seat], ranked.index(seat) if seat in ranked else len(ranked))
+            reached = end.n is not None and self.points[seat] >= end.n
+            return (-self.points[seat],
+                    ranked.index(seat) if reached and seat in ranked else len(ranked))
 
         order = sorted(self.players, key=key)
         places: list[tuple[int, int]] = []

@@ -63,10 +63,12 @@ def locked(interaction: discord.Interaction[Any]) -> bool:
     threads" (Threads, Locked Threads,
     https://discord.com/developers/docs/topics/threads#locked-threads). The interaction's
     channel carries the thread's `thread_metadata.locked`; its `app_permissions` say nothing
-    of it."""
+    of it. Archived and locked, no post reopens it even with Manage Threads (« Sending a
+    message will automatically unarchive the thread, unless the thread has been locked by a
+    moderator », Threads, Active & Archived Threads)."""
     channel = interaction.channel
-    return isinstance(channel, discord.Thread) and channel.locked and \
-        not interaction.app_permissions.manage_threads
+    return isinstance(channel, discord.Thread) and channel.locked and (
+        channel.archived or not interaction.app_permissions.manage_threads)
 
 
 def may_post(bot: discord.Client, guild_id: int | None, channel_id: int,

@@ -214,8 +214,10 @@ class Publisher:
         self._told_by[table.id] = HandLink(int(interaction.application_id), interaction.token,
                                            self.bot.service.clock.now(), "",
                                            str(interaction.locale))
-        why = TableError("err.thread_locked") if name is None else TableError(
-            "err.cannot_post", permission=permission_name(interaction.locale, name))
+        closed = isinstance(interaction.channel, discord.Thread) and interaction.channel.archived
+        why = TableError("err.thread_closed" if closed else "err.thread_locked") \
+            if name is None else TableError(
+                "err.cannot_post", permission=permission_name(interaction.locale, name))
         # Worded as the refusals are (« ⚠️ » first, as the missing permission refuses
         # /president create): whatever the click answered, the table shows nothing of it.
         await answer_privately(interaction, refusal_text(interaction.locale, why))

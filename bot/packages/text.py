@@ -22,7 +22,7 @@ from bot.names import NAME_LENGTH, isolated
 BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 # The marks the table puts beside a seat, 🤖 a bot and 👑 the host (with their emoji
 # variation selector): a member whose name carried one passed for a bot, or for the host.
-SEAT_MARKS = re.compile("[\U0001F916\U0001F451]\ufe0f?")
+SEAT_MARKS = re.compile("[\U0001F916\U0001F451][\ufe0e\ufe0f]?")
 LINK_BREAK = ":\u200b//"
 # « 1. » opening a line starts a numbered list in Discord's markdown, which
 # `escape_markdown` leaves as it is (it escapes « - », « # » and « > » there): a name

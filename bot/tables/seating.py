@@ -201,12 +201,14 @@ class Seating:
             heir = table.player(table.host_id)
             if table.game is None and heir is not None and heir.user_id != user_id:
                 # In the lobby only the 👑 beside a name said it: the new host may not look.
-                # A host banned from the server is said so first (`member_gone`).
+                # A host banned from the server is said so first (`member_gone`); any other
+                # notice (why a game was cancelled…) stays, the 👑 saying who hosts.
                 why = table.notice
-                table.notice = LogEntry("lobby.new_host_gone", {
-                    "name": heir.name, "gone": why.params["name"]}) \
-                    if why is not None and why.key == "table.member_gone" else \
-                    LogEntry("lobby.new_host", {"name": heir.name})
+                if why is None:
+                    table.notice = LogEntry("lobby.new_host", {"name": heir.name})
+                elif why.key == "table.member_gone":
+                    table.notice = LogEntry("lobby.new_host_gone", {
+                        "name": heir.name, "gone": why.params["name"]})
         if not table.humans() and not table.away and not table.queue:
             self._close(table)
             return

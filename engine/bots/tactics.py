@@ -144,10 +144,16 @@ def judge(
             bad.add(card)
 
     if bad:
+        # Never leave only penalised cards, nor go out penalised while the hand holds a card
+        # it could end on (wild7: 7♠ 5♥ as two 5s sends last; 7♠ alone, then 5♥, does not).
+        clean = len(bad) < size
         usable = []
         for option in options:
             rest = size - option.count
-            if not (rest > 0 and sum(1 for c in bad if c not in option.cards) == rest):
+            if rest == 0:
+                if not (clean and penalised(option, rules)):
+                    usable.append(option)
+            elif sum(1 for c in bad if c not in option.cards) != rest:
                 usable.append(option)
         if not usable:
             if can_pass:
@@ -184,7 +190,7 @@ def judge(
                                                       strength(o))), "control"
     else:
         choice, reason = min(plain, key=strength), "break"
-    if choice.count == size:  # penalised (go_out took the others), as any end left would be
+    if choice.count == size:  # penalised (go_out took the others), every card being so
         return choice, "bad_end_forced"
     return choice, reason
 

@@ -70,6 +70,7 @@ def test_shard_count_auto_leaves_the_count_to_discord(raw: str) -> None:
     ({"DEV_GUILD_ID": "abc"}, "DEV_GUILD_ID must be one guild id (its digits), not 'abc'"),
     ({"BOT_PAUSE_SECONDS": "1,5"}, "with a decimal point (1.5), not '1,5'"),
     ({"BOT_PAUSE_SECONDS": "nan"}, "BOT_PAUSE_SECONDS must be a number of seconds"),
+    ({"BOT_PAUSE_SECONDS": "1_5"}, "BOT_PAUSE_SECONDS must be a number of seconds"),
     ({"LOG_LEVEL": "verbose"}, "LOG_LEVEL must be one of CRITICAL, ERROR, WARNING, INFO, "
                                "DEBUG, not 'VERBOSE'"),
 ])
@@ -91,3 +92,11 @@ def test_pool_sizes_come_from_dotenv_too(tmp_path: Path) -> None:
     dotenv.write_text("DATABASE_POOL_SIZE=8\nDATABASE_MAX_OVERFLOW=0\n")
     config = Config.from_env({"DISCORD_TOKEN": "abc"}, dotenv=dotenv)
     assert (config.database_pool_size, config.database_max_overflow) == (8, 0)
+
+
+def test_log_levels_are_the_ones_python_knows_by_name() -> None:
+    for level in ("warn", "WARNING", "fatal", "debug"):
+        assert Config.from_env({"DISCORD_TOKEN": "abc", "LOG_LEVEL": level},
+                               dotenv=None).log_level == level.upper()
+    assert Config.from_env({"DISCORD_TOKEN": "abc", "BOT_PAUSE_SECONDS": ".5"},
+                           dotenv=None).bot_pause == 0.5

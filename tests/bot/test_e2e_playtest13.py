@@ -12,6 +12,7 @@ from bot.packages.game.hand_gifts import exchange_role_line
 from bot.packages.game.lines import entry_text
 from bot.packages.rules_text import rules_page
 from bot.tables.log import note
+from bot.tables.table import LogEntry
 from engine import Card, Game, Phase, Rules
 from engine.events import Out, Played, TimedOut, TrickClosed
 from fakediscord import FakeDiscord
@@ -202,3 +203,18 @@ def test_the_rules_page_says_who_opens_what_a_pass_costs_and_what_or_nothing_for
     assert "après des 2, seul un joker peut répondre" in pages["proletario"]
     fast = "\n".join(rules_page("fr", Rules.preset("classic").replace(fast=True)))
     assert "personne ne commence" in fast and "Dame de cœur ouvre" not in fast
+
+
+async def test_a_new_host_in_the_lobby_leaves_why_the_game_stopped_in_place(
+        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
+    """Play-test 13's third look: after a cancelled game the lobby said why; then its host
+    left and the new-host line replaced it. The 👑 says who hosts; the reason stays."""
+    alice, bob = fake.add_user("alice", locale="fr"), fake.add_user("bob", locale="fr")
+    table = await create_table(president, alice)
+    await bob.click(message(bob, table.lobby_message_id), cid(table, "join"))
+    table.notice = LogEntry("table.cancelled_gone", {"name": "dan"})
+    await alice.slash("president leave")
+    await tick(fake, clock, 1)
+    lobby = message(bob, table.lobby_message_id).content
+    assert t("fr", "table.cancelled_gone", name="dan") in lobby
+    assert "devient l’hôte" not in lobby and table.is_host(bob.id)

@@ -4,6 +4,7 @@ the bot removed from its server, moderators, permissions and restarts at bad mom
 from pathlib import Path
 
 from bot.client import PresidentBot
+from bot.i18n import t
 from bot.tables.table import Table
 from engine import Game, Phase
 from fakediscord import FakeDiscord
@@ -232,6 +233,12 @@ async def test_a_thread_a_moderator_archived_and_locked_stays_closed(
         await tick(fake, clock, 1)
     fake.assert_no_errors()  # not one call tried there
     assert thread.archived and thread.locked and table.table_message_id == first
+    for _ in range(3):  # players go on from their hands: still nothing tried there
+        await marie.click(message(marie, table.table_message_id), cid(table, "hand"))
+        await tick(fake, clock, 5)
+    fake.assert_no_errors()
+    told = [m for m in marie.visible() if t("fr", "err.thread_closed") in m.content]
+    assert len(told) == 1  # the host, once
 
     thread.archived = False  # a moderator reopens it
     fake.lock_thread(thread, locked=False)

@@ -129,3 +129,4 @@ def test_a_name_cannot_carry_the_marks_of_a_bot_or_of_the_host() -> None:
     assert player_name("🤖 Bot 1") == "Bot 1"
     assert player_name("marie 👑\ufe0f hôte") == "marie hôte"
     assert player_name("🤖👑") == "?"
+    assert player_name("🤖\ufe0e Robo") == "Robo"  # the text-style variation too

@@ -80,3 +80,18 @@ def test_a_penalised_way_out_is_said_to_be_forced(preset: str, hand: str) -> Non
     game = Game.new(Rules.preset(preset), 4, hands=hands, opener=0)
     action, reason = explain(player_view(game, 0))
     assert reason == "bad_end_forced" and action.kind == "play"
+
+
+def test_a_penalised_way_out_is_avoided_while_a_clean_end_remains() -> None:
+    """wild7: on a pair of 4s, 7♠ 5♥ may go out as two 5s, penalised (a 7 in the last
+    play); passing keeps 7♠ alone (as a 2, which closes) then 5♥, an unpenalised end. The
+    Conseil had called the pair forced (play-test 13), and the bot played it."""
+    game = Game.new(Rules.preset("wild7"), 2, hands=[cards("4C 4S 9H"), cards("7S 5H")],
+                    opener=0)
+    game.play_option(0, next(o for o in game.legal_plays(0) if o.count == 2))
+    action, reason = explain(player_view(game, 1))
+    assert (action.kind, reason) == ("pass", "avoid_bad_end")
+    opening = Game.new(Rules.preset("wild7"), 2, hands=[cards("4C 9H"), cards("7S 5H")],
+                       opener=1)
+    action, _ = explain(player_view(opening, 1))
+    assert action.kind == "play" and action.cards == (Card.parse("7S"),)

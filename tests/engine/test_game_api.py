@@ -297,3 +297,10 @@ def test_standings_break_a_tie_at_the_target_as_the_winner_is_chosen() -> None:
     for seat, played in [(0, "3O"), (1, "4O"), (2, "5O"), (0, "AE"), (1, "KE")]:
         _play(joint, seat, played)
     assert joint.winners == (0, 1) and joint.standings() == [(0, 1), (1, 1), (2, 3)]
+    below = Game.new(Rules.preset("presi"), 3, hands=[cards("3O AE"), cards("4O KE"),
+                                                      cards("5O 6E 7E 8E")],
+                     opener=0, points=[9, 0, 1])
+    for seat, played in [(0, "3O"), (1, "4O"), (2, "5O"), (0, "AE"), (1, "KE")]:
+        _play(below, seat, played)
+    assert below.points == [11, 1, 1]  # a tie below the target stands
+    assert below.standings() == [(0, 1), (1, 2), (2, 2)]

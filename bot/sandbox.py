@@ -26,6 +26,7 @@ import time
 from dataclasses import fields
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from bot.client import PresidentBot
 from bot.config import Config
@@ -45,6 +46,7 @@ from fakediscord import (
     render_message,
     render_modal,
 )
+from fakediscord.commands import SUB_COMMAND, SUB_COMMAND_GROUP
 
 SHOWN = 6  # messages on screen, newest last
 LETTERS = string.ascii_uppercase
@@ -101,6 +103,12 @@ def as_terminal(text: str, locale: LocaleLike, images: dict[str, str]) -> str:
         return t(locale, "sandbox.image", alt=alt) if alt else match.group(0)
 
     return FILE.sub(image, CONTROL_FACE.sub("", FACE.sub(face, text)).replace(" \n", "\n"))
+
+
+def shown_names(items: list[dict[str, Any]], locale: LocaleLike) -> str:
+    """Options' (or choices') names as the player's client shows them."""
+    return ", ".join((item.get("name_localizations") or {}).get(str(locale), item["name"])
+                     for item in items)
 
 
 def client_words(locale: LocaleLike) -> Words:
@@ -225,6 +233,7 @@ class Terminal:
         if node is None:
             raise UserActionError(t(locale, "sandbox.no_command", word=words[0] if words else ""))
         out = [node["name"]]
+        given: set[str] = set()
         for word in words[1:]:
             name, sep, value = word.partition(":")
             offered = node.get("options") or []
@@ -232,13 +241,44 @@ class Terminal:
                           if name in (o["name"], *(o.get("name_localizations") or {}).values())),
                          None)
             if found is None:  # a client offers only these: it could not send another
-                shown = ", ".join((o.get("name_localizations") or {}).get(locale, o["name"])
-                                  for o in offered)
-                raise UserActionError(t(locale, "sandbox.no_such", word=name, offered=shown))
-            out.append(f"{found['name']}{sep}{value}")
-            if not sep:
+                raise UserActionError(t(locale, "sandbox.no_such", word=name,
+                                        offered=shown_names(offered, locale)))
+            nested = found["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)
+            if nested == bool(sep):  # an option without a value, or a subcommand with one
+                raise UserActionError(t(locale, "sandbox.name_value", word=word))
+            if nested:
                 node = found
+            else:
+                value = self.choice(found, value)
+                given.add(found["name"])
+            out.append(f"{found['name']}{sep}{value}")
+        # What a client would not send either: a command without its subcommand, or
+        # without an option it requires.
+        offered = node.get("options") or []
+        if any(o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP) for o in offered):
+            raise UserActionError(t(locale, "sandbox.needs_sub",
+                                    offered=shown_names(offered, locale)))
+        needed = [o for o in offered if o.get("required") and o["name"] not in given]
+        if needed:
+            raise UserActionError(t(locale, "sandbox.needs_option",
+                                    name=shown_names(needed, locale)))
         return out
+
+    def choice(self, option: dict[str, Any], typed: str) -> str:
+        """A choice as typed, by its name in the player's language (or its value), as the
+        option's value; a client offers only the option's choices."""
+        choices = option.get("choices") or []
+        if not choices:
+            return typed
+        for choice in choices:
+            names = (choice["name"], str(choice["value"]),
+                     *(choice.get("name_localizations") or {}).values())
+            if typed in names:
+                return str(choice["value"])
+        locale = self.user.user.locale
+        raise UserActionError(t(locale, "sandbox.no_choice", word=typed,
+                                name=shown_names([option], locale),
+                                offered=shown_names(choices, locale)))
 
     async def fill_modal(self, line: str) -> None:
         modal = self.user.modal

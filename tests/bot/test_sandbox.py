@@ -83,7 +83,14 @@ async def test_a_name_the_client_would_not_offer_is_refused_in_the_player_s_lang
     terminal = Terminal(fake, fake.add_user("léa", locale="fr"))
     for typed, says in [("/president ouvrir règles:presi", "ton client propose : préréglage"),
                         ("/president aide", "« aide » n’est pas proposé ici"),
-                        ("/aide", "pas de commande /aide ici : celle du bot est /president")]:
+                        ("/aide", "pas de commande /aide ici : celle du bot est /president"),
+                        ("/president exclure", "il manque l’option membre"),
+                        ("/president", "choisis une sous-commande : ouvrir, rejoindre"),
+                        ("/president ouvrir préréglage:rapide",
+                         "« rapide » n’est pas un choix de préréglage ; ton client propose : "
+                         "Président classique"),
+                        ("/president ouvrir préréglage classic",
+                         "option « préréglage » : écris nom:valeur")]:
         with pytest.raises(UserActionError) as refused:
             await terminal.handle(typed)
         assert french(says) in str(refused.value)

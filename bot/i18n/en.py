@@ -677,6 +677,7 @@ CATALOGUE: dict[str, str] = {
     "hand.closed": "This table is closed.",
     "hand.kicked": "The host removed you from this table.",
     "vanished.named": "ℹ️ Your table in #{channel} ended: the channel was deleted, with its messages.",
+    "vanished.named.thread": "ℹ️ Your table in the thread #{channel} ended: the thread was deleted, with its messages.",
     "vanished.unnamed": "ℹ️ One of your tables on this server ended: its channel was deleted, with its messages.",
     "sandbox.no_control": "that message has controls 1 to {count}",
     "sandbox.image": "[image: {alt}]",

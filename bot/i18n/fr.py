@@ -688,6 +688,7 @@ _WRITTEN: dict[str, str] = {
     "hand.closed": "Cette table est fermée.",
     "hand.kicked": "L’hôte t’a fait quitter cette table.",
     "vanished.named": "ℹ️ Ta table dans #{channel} s’est terminée : le salon a été supprimé, avec ses messages.",
+    "vanished.named.thread": "ℹ️ Ta table dans le fil #{channel} s’est terminée : le fil a été supprimé, avec ses messages.",
     "vanished.unnamed": "ℹ️ Une de tes tables sur ce serveur s’est terminée : son salon a été supprimé, avec ses messages.",
     "sandbox.no_control": "ce message a les commandes 1 à {count}",
     "sandbox.image": "[image : {alt}]",

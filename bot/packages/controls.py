@@ -159,7 +159,8 @@ async def tell_vanished(interaction: discord.Interaction[Any]) -> None:
     if owed:  # a channel's table and its threads' are one line: the threads went with it
         await answer_privately(interaction, "\n".join(dict.fromkeys(
             t(interaction.locale, "vanished.unnamed") if table.channel is None else
-            t(interaction.locale, "vanished.named", channel=shown_text(table.channel))
+            t(interaction.locale, "vanished.named.thread" if table.in_thread else
+              "vanished.named", channel=shown_text(table.channel))
             for table in owed)))
 
 

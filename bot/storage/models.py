@@ -23,6 +23,7 @@ from sqlalchemy import (
     MetaData,
     String,
     UniqueConstraint,
+    false,
     text,
 )
 from sqlalchemy.engine import Dialect
@@ -256,4 +257,5 @@ class VanishedTable(Base):
     guild_id: Mapped[int] = mapped_column(BigInteger)
     user_id: Mapped[int] = mapped_column(BigInteger)
     channel: Mapped[str | None] = mapped_column(String(NAME_LENGTH))
+    in_thread: Mapped[bool] = mapped_column(Boolean, server_default=false())
     at: Mapped[datetime] = mapped_column(index=True)

@@ -172,13 +172,14 @@ class Leaderboard:
 
 @dataclass(frozen=True, slots=True)
 class VanishedRecord:
-    """A player owed the word that their table in `channel` (None: its name unknown) on
-    `guild_id` ended when the channel was deleted, `at`."""
+    """A player owed the word that their table in `channel` (None: its name unknown; a
+    thread if `in_thread`) on `guild_id` ended when the channel was deleted, `at`."""
 
     guild_id: int
     user_id: int
     channel: str | None
     at: datetime
+    in_thread: bool = False
 
 
 @dataclass(frozen=True, slots=True)

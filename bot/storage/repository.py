@@ -354,12 +354,13 @@ class Storage(History, Forgetting):
     # Tables whose channel was deleted, owed to their players (bot.tables.vanished)
 
     async def owe_vanished(self, guild_id: int, user_ids: Sequence[int], channel: str | None,
-                           at: datetime) -> None:
+                           at: datetime, *, in_thread: bool = False) -> None:
         if user_ids:
             async with self._write() as connection:
                 await connection.execute(insert(VanishedTable), [
                     {"guild_id": guild_id, "user_id": user_id,
-                     "channel": None if channel is None else _name(channel), "at": at}
+                     "channel": None if channel is None else _name(channel),
+                     "in_thread": in_thread, "at": at}
                     for user_id in user_ids])
 
     async def vanished_since(self, since: datetime, *, shard_ids: Collection[int] | None = None,
@@ -368,13 +369,14 @@ class Storage(History, Forgetting):
         async with self._write() as connection:
             await connection.execute(delete(VanishedTable).where(VanishedTable.at < since))
         statement = select(VanishedTable.guild_id, VanishedTable.user_id,
-                           VanishedTable.channel, VanishedTable.at)
+                           VanishedTable.channel, VanishedTable.at, VanishedTable.in_thread)
         if shard_ids is not None or shard_count is not None:
             statement = statement.where(
                 _in_shards(VanishedTable.guild_id, shard_ids, shard_count))
         async with self._read() as connection:
             rows = (await connection.execute(statement.order_by(VanishedTable.id))).all()
-        return [VanishedRecord(row.guild_id, row.user_id, row.channel, row.at) for row in rows]
+        return [VanishedRecord(row.guild_id, row.user_id, row.channel, row.at, row.in_thread)
+                for row in rows]
 
     async def paid_vanished(self, guild_id: int, user_id: int) -> None:
         """The user was told: nothing more is owed them on that server."""

@@ -53,9 +53,9 @@ class TableStore(Protocol):
         ...
 
     async def owe_vanished(self, guild_id: int, user_ids: Sequence[int], channel: str | None,
-                           at: float) -> None:
-        """Keep that these players are owed the word that their table's channel went
-        (`bot.tables.vanished`)."""
+                           at: float, *, in_thread: bool = False) -> None:
+        """Keep that these players are owed the word that their table's channel (a thread
+        if `in_thread`) went (`bot.tables.vanished`)."""
         ...
 
     async def paid_vanished(self, guild_id: int, user_id: int) -> None: ...

@@ -116,9 +116,9 @@ class StorageStore:
             game_id, winners=event.winners, stopped_early=event.stopped_early, seats=refs))
 
     async def owe_vanished(self, guild_id: int, user_ids: Sequence[int], channel: str | None,
-                           at: float) -> None:
+                           at: float, *, in_thread: bool = False) -> None:
         await self.storage.owe_vanished(guild_id, user_ids, channel,
-                                        datetime.fromtimestamp(at, UTC))
+                                        datetime.fromtimestamp(at, UTC), in_thread=in_thread)
 
     async def paid_vanished(self, guild_id: int, user_id: int) -> None:
         await self.storage.paid_vanished(guild_id, user_id)

@@ -525,8 +525,11 @@ class TableService:
             if channel_id in (table.channel_id, table.parent_id):
                 if table.guild_id is not None and not table.closed:
                     players = [*table.humans(), *table.queue]
+                    # The deleted one is the table's thread, or the channel it was in.
+                    thread = channel_id == table.channel_id and table.parent_id is not None
                     await self.vanished.record(table.guild_id, [
-                        p.user_id for p in players if p.user_id is not None], name)
+                        p.user_id for p in players if p.user_id is not None], name,
+                        in_thread=thread)
                 await self._vanish(table, hands=False)
 
     async def messages_deleted(self, channel_id: int, message_ids: Collection[int]) -> None:

@@ -29,7 +29,7 @@ class VanishedStore(Protocol):
     """Where what is owed outlives the process (see `bot.tables.persistence`)."""
 
     async def owe_vanished(self, guild_id: int, user_ids: Sequence[int], channel: str | None,
-                           at: float) -> None: ...
+                           at: float, *, in_thread: bool = False) -> None: ...
 
     async def paid_vanished(self, guild_id: int, user_id: int) -> None: ...
 
@@ -37,10 +37,11 @@ class VanishedStore(Protocol):
 @dataclass(frozen=True)
 class Vanished:
     """One table that ended with its channel: where it was (None: the bot never knew the
-    name, a thread it did not hold) and when."""
+    name, a thread it did not hold), whether that was a thread, and when."""
 
     channel: str | None
     at: float
+    in_thread: bool = False
 
 
 class VanishedTables:
@@ -56,16 +57,19 @@ class VanishedTables:
         """What the database still owes, at start (oldest first)."""
         for record in records:
             self._add(record.guild_id, record.user_id,
-                      Vanished(record.channel, record.at.timestamp()))
+                      Vanished(record.channel, record.at.timestamp(), record.in_thread))
 
-    async def record(self, guild_id: int, user_ids: Sequence[int], channel: str | None) -> None:
-        """Owe the players of a table in `guild_id` the word that its channel went."""
+    async def record(self, guild_id: int, user_ids: Sequence[int], channel: str | None,
+                     *, in_thread: bool = False) -> None:
+        """Owe the players of a table in `guild_id` the word that its channel (a thread if
+        `in_thread`) went."""
         now = self.clock.now()
         for user_id in user_ids:
-            self._add(guild_id, user_id, Vanished(channel, now))
+            self._add(guild_id, user_id, Vanished(channel, now, in_thread))
         if self.store is not None and user_ids:
             try:
-                await self.store.owe_vanished(guild_id, user_ids, channel, now)
+                await self.store.owe_vanished(guild_id, user_ids, channel, now,
+                                              in_thread=in_thread)
             except Exception:  # a courtesy: the table's end goes on without it
                 log.warning("could not store what table players on %s are owed", guild_id,
                             exc_info=True)

@@ -28,6 +28,7 @@ from .e2e import (
     marie_timed_out_until,
     message,
     play_until,
+    restart,
     table_in_a_thread,
     tick,
 )
@@ -218,3 +219,22 @@ async def test_a_new_host_in_the_lobby_leaves_why_the_game_stopped_in_place(
     lobby = message(bob, table.lobby_message_id).content
     assert t("fr", "table.cancelled_gone", name="dan") in lobby
     assert "devient l’hôte" not in lobby and table.is_host(bob.id)
+
+
+async def test_a_deleted_thread_is_called_a_thread_even_after_a_restart(
+        fake: FakeDiscord, clock: LinkedClock, tmp_path: Path) -> None:
+    """A moderator deleted the thread bob played in: « Ta table dans #partie s’est
+    terminée : le salon a été supprimé » called it a channel (play-test 13). What is owed
+    now keeps that it was a thread, in the database too."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url)
+    marie = fake.add_user("marie", locale="fr")
+    thread, _ = await table_in_a_thread(fake, clock, bot, marie)
+    fake.delete_channel(thread)
+    await fake.settle()
+    again = await restart(fake, clock, bot, url)
+    await marie.slash("president rules", channel=fake.channel)
+    assert marie.last_ephemeral(fake.channel).content == t("fr", "vanished.named.thread",
+                                                           channel="partie")
+    await fake.disconnect(again)
+    fake.assert_no_errors()

@@ -222,6 +222,7 @@ CATALOGUE: dict[str, str] = {
     "err.table_full_join": "The table is full ({max} seats): try again when a seat frees up, or ask the host to open more in **Settings**.",
     "err.table_full_join_most": "The table is full ({max} seats, the most it can have): try again when a seat frees up.",
     "err.not_host": "Only the host (<@{host}>) can do that.",
+    "err.not_host_later": "Only the host (<@{host}>) can do that. If the host has not acted <t:{at}:R>, you can take the role over by doing it yourself.",
     "err.game_running": "A game is running at this table; wait for it to end.",
     "err.no_game": "No game is running at this table.",
     "err.hand_moved": "Your hand has moved to a newer message, further down: this click changed nothing.",

@@ -233,6 +233,7 @@ _WRITTEN: dict[str, str] = {
     "err.table_full_join": "La table est complète ({max} places) : réessaie quand une place se libère, ou demande à l’hôte d’en ouvrir plus dans les **Réglages**.",
     "err.table_full_join_most": "La table est complète ({max} places, le maximum) : réessaie quand une place se libère.",
     "err.not_host": "C’est réservé à l’hôte (<@{host}>).",
+    "err.not_host_later": "C’est réservé à l’hôte (<@{host}>). Si l’hôte ne s’est pas manifesté <t:{at}:R>, tu pourras reprendre le rôle en le faisant toi-même.",
     "err.game_running": "Une partie est en cours à cette table ; attends qu’elle se termine.",
     "err.no_game": "Aucune partie n’est en cours à cette table.",
     "err.hand_moved": "Ta main est passée dans un message plus récent, plus bas : ce clic n’a rien changé.",

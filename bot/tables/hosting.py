@@ -25,10 +25,20 @@ def may_host(table: Table, user_id: int, now: float) -> bool:
         or now - table.host_seen > HOST_IDLE_SECONDS)
 
 
+def refusal(table: Table, user_id: int) -> TableError:
+    """Why a host action is refused (`may_host` said no): a seated player may take the role
+    over once the host has been silent long enough, and is told when, rather than left to
+    wait on a host a moderator timed out, or who went quiet."""
+    if table.seat_of(user_id) is not None:
+        return TableError("err.not_host_later", host=table.host_id,
+                          at=int(table.host_seen + HOST_IDLE_SECONDS) + 1)
+    return TableError("err.not_host", host=table.host_id)
+
+
 def claim(table: Table, user_id: int, now: float) -> None:
     """Let a host action through (`may_host`), the user taking the role over if need be."""
     if not may_host(table, user_id, now):
-        raise TableError("err.not_host", host=table.host_id)
+        raise refusal(table, user_id)
     table.host_handed = False  # whoever acts as host knows it
     if table.is_host(user_id):
         table.host_seen = now

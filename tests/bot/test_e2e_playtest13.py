@@ -11,6 +11,7 @@ from bot.i18n import t
 from bot.packages.game.hand_gifts import exchange_role_line
 from bot.packages.game.lines import entry_text
 from bot.packages.rules_text import rules_page
+from bot.tables.hosting import HOST_IDLE_SECONDS
 from bot.tables.log import note
 from bot.tables.table import LogEntry
 from engine import Card, Game, Phase, Rules
@@ -238,3 +239,20 @@ async def test_a_deleted_thread_is_called_a_thread_even_after_a_restart(
                                                            channel="partie")
     await fake.disconnect(again)
     fake.assert_no_errors()
+
+
+async def test_a_seated_player_refused_a_host_action_is_told_when_the_role_may_be_theirs(
+        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
+    """A moderator timed the host out at the round's end: bob's « Manche suivante » read
+    only « C’est réservé à l’hôte », though the role would be his after ten silent minutes
+    (play-test 13)."""
+    alice, bob = fake.add_user("alice", locale="fr"), fake.add_user("bob", locale="fr")
+    table = await create_table(president, alice)
+    await bob.click(message(bob, table.lobby_message_id), cid(table, "join"))
+    await bob.click(message(bob, table.lobby_message_id), cid(table, "addbot"))
+    at = int(table.host_seen + HOST_IDLE_SECONDS) + 1  # (« silent for longer than »)
+    assert bob.last_ephemeral().content == "⚠️ " + t("fr", "err.not_host_later",
+                                                   host=alice.id, at=at)
+    await tick(fake, clock, HOST_IDLE_SECONDS + 1)
+    await bob.click(message(bob, table.lobby_message_id), cid(table, "addbot"))
+    assert table.is_host(bob.id) and len(table.seats) == 3

@@ -150,8 +150,8 @@ async def test_every_refusal_opens_with_a_warning_in_the_clickers_language(
     await tick(fake, clock, 1)
     board = message(alice, table.table_message_id)
     await alice.click(board, cid(table, "hand"))
-    await alice.slash("president replay")
-    assert alice.last_ephemeral().content == only_host
+    await alice.slash("president replay")  # seated now: told when the role may be hers
+    assert alice.last_ephemeral().content.startswith(only_host + " If the host has not acted")
     assert table.game is not None and table.game.phase is not Phase.GAME_OVER
     fake.assert_no_errors()
 

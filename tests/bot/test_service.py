@@ -82,8 +82,8 @@ async def test_lobby_checks_explain_themselves() -> None:
         await svc.join(table, BOB, "b", "en")
     assert err.value.key == "err.already_seated"
     with pytest.raises(TableError) as err:
-        await svc.start(table, BOB)
-    assert err.value.key == "err.not_host"
+        await svc.start(table, BOB)  # seated: told when a silent host's role is theirs
+    assert err.value.key == "err.not_host_later"
     with pytest.raises(TableError) as err:
         await svc.start(table, ALICE)
     assert (err.value.key, err.value.params) == ("err.min_players", {"min": 3, "count": 2})
@@ -422,7 +422,7 @@ async def test_removing_a_bot_needs_the_host_a_bot_and_the_lobby() -> None:
     await svc.add_bot(table, ALICE)
     with pytest.raises(TableError) as err:
         await svc.remove_bot(table, BOB)
-    assert err.value.key == "err.not_host"
+    assert err.value.key == "err.not_host_later"
     await svc.start(table, ALICE)
     with pytest.raises(TableError) as err:
         await svc.remove_bot(table, ALICE)

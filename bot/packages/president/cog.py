@@ -449,7 +449,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         table = self._table(interaction)
         if table.under_way:
             if not self.bot.service.may_host(table, interaction.user.id):
-                raise TableError("err.not_host", host=table.host_id)
+                raise self.bot.service.host_refusal(table, interaction.user.id)
             prompt = stop_prompt(table, interaction.locale)
             await interaction.response.send_message(ephemeral=True, **prompt.kwargs())
             return

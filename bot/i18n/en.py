@@ -633,6 +633,7 @@ CATALOGUE: dict[str, str] = {
     "hand.exchange_why.high.choice.given.many": "🎖️ {why}: **{name}** ({other}) gave you their best cards, for as many of your choice.",
     "hand.give": "🔁 Give **{cards}** to **{name}** {countdown}",
     "hand.give_blind": "Blind exchange: you choose before seeing what you receive.",
+    "hand.give_choice": "Your choice: your weakest cards are checked (the usual gift back); pick others if you like, or confirm.",
     "hand.give_weakest": "You must give your weakest cards: they are already picked for you.",
     "hand.give_pick": "You must give your best cards: they are already picked for you.",
     "hand.give_weakest_free": "You must give your weakest cards: they are already picked for you, and you may swap them for others as weak.",

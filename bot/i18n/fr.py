@@ -644,6 +644,7 @@ _WRITTEN: dict[str, str] = {
     "hand.exchange_why.high.choice.given.many": "🎖️ {why} : **{name}** ({other}) t’a donné ses meilleures cartes, contre autant de ton choix.",
     "hand.give": "🔁 Donne **{cards}** à **{name}** {countdown}",
     "hand.give_blind": "Échange à l’aveugle : tu choisis avant de voir ce que tu reçois.",
+    "hand.give_choice": "Au choix : tes cartes les plus faibles sont cochées (c’est l’usage) ; choisis-en d’autres si tu veux, ou confirme.",
     "hand.give_weakest": "Tu dois donner tes cartes les plus faibles ; elles sont cochées.",
     "hand.give_pick": "Tu dois donner tes meilleures cartes ; elles sont cochées.",
     "hand.give_weakest_free": "Tu dois donner tes cartes les plus faibles ; elles sont cochées, et tu peux en échanger contre d’autres aussi faibles.",

@@ -6,8 +6,11 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import discord
+
 from bot.client import PresidentBot
 from bot.i18n import t
+from bot.packages.game.hand import hand_screen
 from bot.packages.game.hand_gifts import exchange_role_line
 from bot.packages.game.lines import entry_text
 from bot.packages.rules_text import rules_page
@@ -33,7 +36,7 @@ from .e2e import (
     table_in_a_thread,
     tick,
 )
-from .test_display import table_for
+from .test_display import table_for, unwrap
 from .test_e2e_playtest12 import four_at_classic, french_plain
 
 
@@ -256,3 +259,22 @@ async def test_a_seated_player_refused_a_host_action_is_told_when_the_role_may_b
     await tick(fake, clock, HOST_IDLE_SECONDS + 1)
     await bob.click(message(bob, table.lobby_message_id), cid(table, "addbot"))
     assert table.is_host(bob.id) and len(table.seats) == 3
+
+
+def test_the_president_s_free_gift_back_starts_from_the_weakest_cards() -> None:
+    """A newcomer, President, picked her two best cards in the unchecked menu: given at
+    once, with nothing said of what is usual. Her weakest are now checked, said so, and
+    « Confirm » gives them."""
+    table = table_for("classic", 4, previous_ranking=[0, 1, 2, 3])
+    game = table.game
+    assert game is not None
+    due = game.exchange_due(0)
+    assert due is not None and due.mode == "choice" and due.ready
+    screen = hand_screen(table, 100, "en")
+    assert t("en", "hand.give_choice") in screen.content and screen.view is not None
+    controls = [unwrap(item) for item in screen.view.children]
+    menu = next(c for c in controls if isinstance(c, discord.ui.Select))
+    checked = [o.value for o in menu.options if o.default]
+    assert checked == [str(c) for c in due.allowed[:due.count]]
+    confirm = next(c for c in controls if ":give_ok:" in str(c.custom_id))
+    assert str(confirm.custom_id).endswith(".".join(checked))

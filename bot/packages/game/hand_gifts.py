@@ -81,12 +81,9 @@ def exchange_part(table: Table, game: Game, seat: int, locale: LocaleLike,
         free = "_free" if len(allowed) > due.count else ""
         key = "hand.give_weakest" if due.mode == "weakest" else "hand.give_pick"
         lines.append(t(locale, key + free))
-    if due.mode == "best":
-        preset = allowed[-due.count:]
-    elif due.mode == "weakest":
-        preset = allowed[:due.count]
-    else:
-        preset = []
+    else:  # their choice: what most players give back, the weakest, is checked to start
+        lines.append(t(locale, "hand.give_choice"))
+    preset = allowed[-due.count:] if due.mode == "best" else allowed[:due.count]
     parts = [allowed[i:i + OPTIONS_PER_SELECT] for i in range(0, len(allowed),
                                                                OPTIONS_PER_SELECT)][:3]
     single = len(parts) == 1

@@ -278,3 +278,14 @@ def test_the_president_s_free_gift_back_starts_from_the_weakest_cards() -> None:
     assert checked == [str(c) for c in due.allowed[:due.count]]
     confirm = next(c for c in controls if ":give_ok:" in str(c.custom_id))
     assert str(confirm.custom_id).endswith(".".join(checked))
+
+
+def test_cards_the_rules_took_at_the_deal_are_not_still_owed() -> None:
+    """Classic takes the Trou du cul's best cards at the deal: her hand read « You gave
+    2♣ 2♥ to Chloé » under « you owe your best cards to Chloé » (play-test 13)."""
+    table = table_for("classic", 4, previous_ranking=[0, 1, 2, 3])
+    game = table.game
+    assert game is not None and game.exchange_due(3) is None
+    assert exchange_role_line(table, game, 3, "en").startswith(
+        "🎖️ You finished the last round as **Scum**: your best cards went to **p0** "
+        "(President), who gives you back as many of their choice.")

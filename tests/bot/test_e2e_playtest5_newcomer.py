@@ -89,7 +89,7 @@ async def test_the_english_president_and_a_neutral_read_their_part_of_the_exchan
     table, _ = await dealt_against_two_bots(fake, clock, president, alice, hands,
                                             previous_ranking=[0, 1, 2])
     assert "🎖️ You finished the last round as **President**: **Bot 2** (Scum) gave you " \
-        "their best cards, for as many of your choice." in \
+        "their best cards; you give back as many of your choice." in \
         alice.hand.content.splitlines()
     # Neutral: the others' exchange still waits on the President (a seat the engine takes
     # for a human here, so that nobody gives back for it).
@@ -154,7 +154,7 @@ async def test_the_lobby_points_a_newcomer_to_the_rules_command(
 
 @pytest.mark.parametrize(("locale", "line"), [
     ("en", "🎖️ You finished the last round as **Vice-President**: **p2** (Vice-Scum) gave "
-           "you their best card, for one of your choice."),
+           "you their best card; you give back one of your choice."),
     ("fr", "🎖️ À la manche précédente, tu as fini **Vice-président** : **p2** (Vice-trou) "
            "t’a donné sa meilleure carte, contre une de ton choix.")])
 def test_a_one_card_exchange_is_worded_in_the_singular(locale: str, line: str) -> None:
@@ -186,7 +186,7 @@ def test_cards_received_are_no_longer_owed_and_a_newcomer_takes_a_place() -> Non
     table.seats[1].took_from = "Bot 1"
     assert exchange_role_line(table, game, 1, "en") == (
         "🎖️ You take the seat of **Bot 1**, **President** in the last round: **p3** (Scum) "
-        "gave you their best cards, for as many of your choice.")
+        "gave you their best cards; you give back as many of your choice.")
 
 
 def test_who_takes_a_seat_between_rounds_is_told_whose() -> None:

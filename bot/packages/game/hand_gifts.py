@@ -49,6 +49,8 @@ def exchange_role_line(table: Table, game: Game, seat: int, locale: LocaleLike) 
                     and (due is None or due.ready):
                 mode = "choice.given"  # their cards are in the hand: no longer owed
                 # (blind, they come only once everyone has chosen: still owed until then)
+            elif side == "low" and due is None and game.gift_on_hold(seat) is None:
+                mode += ".given"  # taken at the deal, or given: gone from the hand
             return plural(locale, f"hand.exchange_why.{side}.{mode}", count, why=why,
                           name=table.name(other), other=role_name(locale, table, roles[other]))
     return t(locale, "hand.exchange_why.none", why=why)

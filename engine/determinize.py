@@ -109,6 +109,8 @@ def _repair(dealt: list[list[Card]], hands: list[list[Card]],
 
     seats = [s for s, cards in enumerate(dealt) if cards]
     wrong = {key for key in forbidden if broken(key)}
+    if len(seats) < 2:  # nothing sampled to swap (every hidden card known): the deal stands
+        return
     for _ in range(_REPAIRS):
         if not wrong:
             return

@@ -7,6 +7,7 @@ keeps one pending move per table on the shared scheduler and applies it as a per
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Callable
 
@@ -14,9 +15,26 @@ from bot.tables import autoplay
 from bot.tables.table import Table
 from bot.tables.thinking import Thinker
 from bot.tables.timers import Scheduler
-from engine import Event, Game
-from engine.bots import Bot
-from engine.view import player_view
+from engine import Action, Event, Game
+from engine.bots import Bot, make_bot
+from engine.view import PlayerView, player_view
+
+log = logging.getLogger(__name__)
+
+# Who plays a move a bot failed to decide (a bug in its search must not stall the table):
+# the normal level's tactics, which read only the seat's view.
+FALLBACK = make_bot("normal")
+
+
+def _decided(bot: Bot, view: PlayerView) -> Action:
+    """The bot's move, or the tactics' if its decision raised."""
+    try:
+        return bot.choose(view)
+    except Exception:
+        if bot is FALLBACK:
+            raise
+        log.exception("a %s bot's decision failed; the tactics play", bot.level)
+        return FALLBACK.choose(view)
 
 
 class BotTurns:
@@ -50,7 +68,7 @@ class BotTurns:
             bot = self.bot(table, game, seat)
             view = player_view(game, seat)
             if bot.level != "hard":  # well under a millisecond: decided in place
-                self._after(table, game.apply(seat, bot.choose(view)))
+                self._after(table, game.apply(seat, _decided(bot, view)))
                 return
             version = game.version
         # The search runs for its budget outside the lock and the loop: the table's timers,
@@ -60,7 +78,12 @@ class BotTurns:
         assert task is not None
         self.tasks.add(task)
         try:
-            action = await self.thinker.think(bot, view)
+            try:
+                action = await self.thinker.think(bot, view)
+            except Exception:
+                log.exception("table %s: seat %s's search failed; the tactics play", table.id,
+                              seat)
+                action = _decided(FALLBACK, view)
             async with table.lock:
                 if table.closed or table.game is not game or game.version != version:
                     return  # the game moved on meanwhile; what moved it re-armed the bots

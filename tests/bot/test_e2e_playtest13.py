@@ -7,6 +7,7 @@ import asyncio
 from pathlib import Path
 
 import discord
+import pytest
 
 from bot.client import PresidentBot
 from bot.i18n import t
@@ -27,6 +28,8 @@ from .e2e import (
     connect_bot,
     create_table,
     database_url,
+    deal,
+    host_against_bots,
     humans_only,
     leave_game,
     marie_timed_out_until,
@@ -289,3 +292,26 @@ def test_cards_the_rules_took_at_the_deal_are_not_still_owed() -> None:
     assert exchange_role_line(table, game, 3, "en").startswith(
         "🎖️ You finished the last round as **Scum**: your best cards went to **p0** "
         "(President), who gives you back as many of their choice.")
+
+
+async def test_a_bot_whose_decision_fails_still_moves_the_table(
+        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot,
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Play-test 13 met the hard bot's search raising in one endgame (fixed): the move
+    was never applied and nothing moved the bot again. A failed decision is logged, and
+    the tactics play that move."""
+    class Broken:
+        level = "normal"
+
+        def choose(self, view: object) -> object:
+            raise RuntimeError("a bug in a bot")
+
+    monkeypatch.setattr(president.service.bots, "bot", lambda *args: Broken())
+    marie = fake.add_user("marie", locale="fr")
+    table = await host_against_bots(president, marie, "classic", 2)
+    game = deal(president, table, [["5H", "9C"], ["3S", "KD"], ["4S", "QD"]], opener=1)
+    await tick(fake, clock, 5)
+    assert [str(c) for c in game.hand(1)] == ["KD"]  # the tactics' lead: its weakest card
+    assert "a normal bot's decision failed; the tactics play" in caplog.text
+    assert "a bug in a bot" in caplog.text
+    caplog.clear()  # the error this test provokes, and asserts (conftest's no_logged_errors)

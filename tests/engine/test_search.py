@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from engine import KNOBS, PRESETS, Card, Game, Phase, PlayOption, RandomPlayer, Rules, RulesError
+from engine.bots import make_bot
 from engine.determinize import determinize, sample_hands
 from engine.view import player_view
 
@@ -180,3 +181,26 @@ def test_the_first_opener_holds_its_card_in_every_sample(preset: str, card: str)
 
     given = Game.new(Rules.preset(preset), 4, hands=dealt, opener=(opener + 2) % 4)
     assert player_view(given, watcher).known == ()
+
+
+def cards(text: str) -> list[Card]:
+    return [Card.parse(word) for word in text.split()]
+
+
+def test_hard_decides_when_every_hidden_card_is_known() -> None:
+    """Play-test 13: the last opponent held only the queen of hearts, known to all since it
+    opened the round; an earlier pass's belief contradicted it, and the repair of the
+    sampled deal chose among no sampled seat: IndexError, and a table's bot never moved."""
+    rules = Rules.preset("classic")
+    h0, h2 = cards("3D 4C 9H 9D KC"), cards("3C 5C 6C QH")
+    h1 = [c for c in rules.deck_kind.cards() if c not in h0 + h2]
+    game = Game.new(rules, 3, seed=1, hands=[h0, h1, h2])
+    for seat, played in [(2, "3C"), (0, "4C"), (1, None), (2, None), (0, "3D"), (1, None),
+                         (2, "5C"), (0, None), (2, "6C"), (0, "KC"), (1, None), (2, None),
+                         (0, "9H 9D")]:
+        if played is None:
+            game.pass_turn(seat)
+        else:
+            game.play(seat, cards(played))
+    action = make_bot("hard", seed=0, samples=20).choose(player_view(game, 1))
+    assert action.kind in ("play", "pass")

@@ -199,6 +199,7 @@ CATALOGUE: dict[str, str] = {
     "reason.no_play": "nothing you hold can be played on this trick.",
     "reason.avoid_bad_end": "any play would leave you only cards you may not finish on.",
     "reason.bad_end_forced": "every way to finish left to you is penalised: you may as well go out now.",
+    "reason.dodge_bad_end": "a cheaper play would leave you only cards you may not finish on.",
     "reason.lead_sure": "nobody can beat it, so you keep the lead for your last cards.",
     "reason.lead_low": "lead your weakest cards and keep the strong ones for later.",
     "reason.answer_cheap": "the weakest answer that keeps your pairs and triples whole.",

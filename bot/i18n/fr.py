@@ -210,6 +210,7 @@ _WRITTEN: dict[str, str] = {
     "reason.no_play": "rien dans ta main ne peut aller sur ce pli.",
     "reason.avoid_bad_end": "tout coup te laisserait seulement des cartes sur lesquelles on ne peut pas finir.",
     "reason.bad_end_forced": "toutes les façons de finir qui te restent sont pénalisées : autant sortir maintenant.",
+    "reason.dodge_bad_end": "un coup moins cher ne te laisserait que des cartes sur lesquelles on ne peut pas finir.",
     "reason.lead_sure": "personne ne peut battre ce coup : tu gardes la main pour tes dernières cartes.",
     "reason.lead_low": "ouvre avec tes cartes les plus faibles et garde les fortes pour la suite.",
     "reason.answer_cheap": "la plus petite réponse qui garde tes paires et brelans entiers.",

@@ -40,7 +40,9 @@ class EasyBot:
             if give is not None:
                 return give
         plausible = [o for o in view.legal if not _precious(o)]
-        if plausible and self.rng.random() < WHIM:
+        # Going out is never let slip on a whim: even a beginner plays their last cards.
+        out = any(o.count == len(view.hand) for o in view.legal)
+        if plausible and not out and self.rng.random() < WHIM:
             # A whim: any ordinary play, or a pass; never a 2, a wild or a joker on a whim.
             picks: list[PlayOption | None] = list(plausible)
             if view.can_pass:

@@ -16,6 +16,7 @@ rollouts, without for the easy bot. Its rules, in order:
   preset, seed 2), passing to keep control cards or groups for later cost 0.11 to 0.17 of
   a place (docs/bots.md);
 - going out penalised is said as such: it is chosen only when every end left is penalised;
+- no quad that would start (or end) a revolution against the rest of the hand;
 - lead sure winners (closing plays, or plays nothing unseen can answer) when at most one
   other group remains, so the lead comes back for the last one; else lead the weakest group.
 """
@@ -31,8 +32,8 @@ from ..rules import Rules
 __all__ = ["REASONS", "Unseen", "judge", "sure_winner"]
 
 # Why :func:`judge` chose its play, one code per rule above (the bot's « Conseil » says it).
-REASONS = ("go_out", "no_play", "avoid_bad_end", "bad_end_forced", "lead_sure", "lead_low",
-           "answer_cheap", "control", "break")
+REASONS = ("go_out", "no_play", "avoid_bad_end", "bad_end_forced", "dodge_bad_end", "lead_sure",
+           "lead_low", "answer_cheap", "control", "break")
 
 
 class Unseen:
@@ -86,6 +87,8 @@ def sure_winner(option: PlayOption, rules: Rules, revolution: bool, unseen: Unse
         return True
     if unseen.jokers or (unseen.top_single and biggest_hand >= 1):
         return False
+    if rules.revolution and count == 4:
+        revolution = not revolution  # the quad reverses the order its answers are judged in
     mine = _strength(option.level, revolution)
     for level, held in unseen.naturals.items():
         other = _strength(level, revolution)
@@ -97,6 +100,17 @@ def sure_winner(option: PlayOption, rules: Rules, revolution: bool, unseen: Unse
     # Wilds alone take any announced value: the strongest of the current order (2s, or 3s
     # in a revolution) when nothing else beats the play.
     return not (unseen.wilds >= count and (mine < TWO or (mine == TWO and rules.equal_allowed)))
+
+
+def _reversal_hurts(hand: Sequence[Card], quad: PlayOption, revolution: bool) -> bool:
+    """Whether the cards left after this quad are weaker, all told, in the order it would
+    bring than in the order now."""
+    now = after = 0
+    for card in hand:
+        if card.suit != "" and card not in quad.cards:
+            now += _strength(card.value, revolution)
+            after += _strength(card.value, not revolution)
+    return after < now
 
 
 def penalised(option: PlayOption, rules: Rules) -> bool:
@@ -161,6 +175,13 @@ def judge(
             usable = list(options)
     else:
         usable = list(options)
+    dodged = len(usable) < len(options)  # plays set aside for the penalised end they leave
+    if rules.revolution:
+        # A quad reverses the order: never against a hand the reversal would weaken (four 3s
+        # led from a hand of aces and 2s made them its weakest cards), unless it goes out.
+        kept = [o for o in usable if o.count != 4 or o.count == size
+                or not _reversal_hurts(hand, o, revolution)]
+        usable = kept or usable
 
     def strength(option: PlayOption) -> tuple[int, int, int]:
         return (_strength(option.level, revolution), option.wilds, 1 if option.special else 0)
@@ -192,6 +213,12 @@ def judge(
         choice, reason = min(plain, key=strength), "break"
     if choice.count == size:  # penalised (go_out took the others), every card being so
         return choice, "bad_end_forced"
+    if dodged and reason in ("control", "break", "lead_low"):
+        # « No cheaper answer », « your weakest cards »: not so where a cheaper play was
+        # set aside for the penalised end it would leave (A♠ 2♠ on a 7: the 2, not the ace).
+        mine = strength(choice)
+        if any(strength(o) < mine for o in options if o not in usable):
+            return choice, "dodge_bad_end"
     return choice, reason
 
 

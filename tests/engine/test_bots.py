@@ -245,3 +245,15 @@ def test_a_sure_winner_is_never_answered(revolution: bool) -> None:
                 else:
                     game.play_option(mover, rng.choice(plays))
     assert checked > 20
+
+
+def test_easy_never_lets_its_way_out_slip_on_a_whim() -> None:
+    """Play-test 13: holding only a 5 over a lone 3, the easy bot passed 322 times in
+    1,000 (a whim among the plays and the pass); one passed three tricks running holding
+    the pair that would take it out."""
+    hands = [[Card.parse("5H")], [Card.parse(c) for c in ("4S", "9D", "KD")],
+             [Card.parse(c) for c in ("QH", "3C", "8C")]]
+    for seed in range(200):
+        game = Game.new(Rules.preset("classic"), 3, seed=1, hands=hands)
+        game.play(2, [Card.parse("3C")])
+        assert make_bot("easy", seed=seed).choose(player_view(game, 0)).kind == "play"

@@ -95,3 +95,27 @@ def test_a_penalised_way_out_is_avoided_while_a_clean_end_remains() -> None:
                        opener=1)
     action, _ = explain(player_view(opening, 1))
     assert action.kind == "play" and action.cards == (Card.parse("7S"),)
+
+
+def test_no_revolution_against_a_strong_hand() -> None:
+    """Classic (revolution on): four 3s led from a hand of aces, kings and 2s reverse the
+    order and make those the weakest cards; over 300 deals the quad placed 3.27 where a
+    pair of 3s placed 1.29 (play-test 13). A weak hand may still turn the order over."""
+    strong = cards("3S 3H 3D 3C 8S JH QS KS KH AS AD 2S 2H")
+    weak = cards("4S 4H 4D 4C 5S 6H 7D 8C")
+    for hand, quad_led in ((strong, False), (weak, True)):
+        others = [c for c in Rules.preset("classic").deck_kind.cards() if c not in hand]
+        game = Game.new(Rules.preset("classic"), 4, opener=0,
+                        hands=[hand, others[:13], others[13:26], others[26:39]])
+        action, _ = explain(player_view(game, 0))
+        assert (action.option is not None and action.option.count == 4) is quad_led, hand
+
+
+def test_a_play_chosen_to_dodge_a_penalised_end_says_so() -> None:
+    """Classic, A♠ 2♠ on a lone 7: the bot rightly plays the 2 (the ace would leave a lone
+    2 to finish on), but the Conseil said « no cheaper answer » (play-test 13)."""
+    game = Game.new(Rules.preset("classic"), 3, opener=0,
+                    hands=[cards("7H 9C"), cards("AS 2S"), cards("3C 4C 5C")])
+    game.play(0, cards("7H"))
+    action, reason = explain(player_view(game, 1))
+    assert action.cards == (Card.parse("2S"),) and reason == "dodge_bad_end"

@@ -36,7 +36,7 @@ from bot.tables.timers import Scheduler
 from bot.tables.vanished import VanishedTables
 from engine import Card, Event, Game, Phase, Rules
 from engine.bots import LEVELS, Bot
-from engine.events import GameOver, RoundOver
+from engine.events import GameOver, RoundOver, TimedOut
 
 # Re-exported: the Discord layer and the tests take the refusal, the settings check and the
 # idle limits from the service, the API they call.
@@ -666,6 +666,11 @@ class TableService:
         self.actions += 1
         for event in events:
             note(table, event)
+            if isinstance(event, TimedOut) and event.seat is not None:
+                holder = table.seats[event.seat].user_id
+                link = table.hands.get(holder) if holder is not None else None
+                if link is not None:
+                    link.lapsed = True
             if isinstance(event, RoundOver):
                 table.results = [event]
                 table.result_seats = [replace(p) for p in table.seats]  # before they go

@@ -163,6 +163,10 @@ class HandLink:
     # (`game.views.show_hand` saves the link first): an edit of « @original » before then
     # finds no message (404) and would forget the link. Not saved: a restored link was sent.
     answered: bool = field(default=True, compare=False)
+    # Its player let a turn run out since: the hand may be dismissed, though its link is
+    # valid; the table message asks for « My hand » again until a newer link replaces it.
+    # Not saved: a restart asks nothing of a player it has not seen time out.
+    lapsed: bool = field(default=False, compare=False)
 
     @property
     def expires(self) -> float:

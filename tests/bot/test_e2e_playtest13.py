@@ -24,6 +24,7 @@ from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
 from .e2e import (
+    Player,
     cid,
     connect_bot,
     create_table,
@@ -32,6 +33,7 @@ from .e2e import (
     host_against_bots,
     humans_only,
     leave_game,
+    marie_against_three_bots,
     marie_timed_out_until,
     message,
     play_until,
@@ -315,3 +317,23 @@ async def test_a_bot_whose_decision_fails_still_moves_the_table(
     assert "a normal bot's decision failed; the tactics play" in caplog.text
     assert "a bug in a bot" in caplog.text
     caplog.clear()  # the error this test provokes, and asserts (conftest's no_logged_errors)
+
+
+async def test_a_player_whose_turn_ran_out_is_asked_to_open_their_hand_again(
+        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
+    """A newcomer dismissed her hand: her turns ran out one after another, the timer
+    playing for her, and the table never asked her back, her hand's link being valid
+    (play-test 13). A turn run out asks for « Ma main » until she opens it again."""
+    marie, table, game = await marie_against_three_bots(fake, president, "rounds:3")
+    await tick(fake, clock, 1)
+    player = Player(marie)
+    await player.open_hand(president)
+    seat = table.seat_of(marie.id)
+    assert seat is not None
+    await play_until(fake, clock, [], lambda: game.timeouts[seat] > 0)
+    await tick(fake, clock, 1)
+    ask = t("fr", "table.press_hand.one", names="marie")
+    assert ask in message(marie, table.table_message_id).content
+    await player.open_hand(president)
+    await tick(fake, clock, 1)
+    assert ask not in message(marie, table.table_message_id).content

@@ -169,8 +169,11 @@ def host_choice(table: Table, game: Game) -> list[str]:
 
 
 def _hand_live(table: Table, user_id: int, now: float) -> bool:
+    """Whether the player surely sees a live hand: a valid link, and no turn let run out
+    since it was shown (a hand dismissed looks live to the bot; play-test 13's newcomer
+    was never asked back while the timer played turn after turn)."""
     link = table.hands.get(user_id)
-    return link is not None and link.valid(now)
+    return link is not None and link.valid(now) and not link.lapsed
 
 
 def player_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:

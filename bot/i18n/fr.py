@@ -554,6 +554,8 @@ _WRITTEN: dict[str, str] = {
     "ev.played": "{name} joue {cards}",
     "ev.passed": "{name} passe",
     "ev.skipped": "tour sauté pour {name}",
+    "ev.skipped.skip_unless_holding": "{name} n’a pas cette valeur : tour sauté (« ta gueule »)",
+    "ev.skipped.skip_next": "égalité : tour sauté pour {name}",
     "ev.same_or_pass": "{name} doit jouer la même valeur ou passer",
     "ev.trick_closed": "{name} remporte le pli",
     "ev.trick_closed.all_passed": "plus personne ne répond : {name} remporte le pli",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from bot.i18n import has
 from bot.tables.table import LogEntry, Table
 from engine import Event
 from engine.events import (
@@ -46,7 +47,8 @@ def opens(seat: int, why: str | None, name: Callable[[int], str],
 
 def note(table: Table, event: Event) -> None:
     """Write an event into the table's history, and an exchange into both players' notes."""
-    for entry in entries_for(event, table.name, free_opening=table.rules.fast):
+    for entry in entries_for(event, table.name, free_opening=table.rules.fast,
+                             on_equal=table.rules.on_equal):
         if entry.key == "ev.penalised" and table.log and table.log[-1].key == "ev.out" \
                 and table.log[-1].params["name"] == entry.params["name"]:
             table.log.pop()  # « sort (1er) » then « classé 4e » would contradict itself
@@ -75,10 +77,11 @@ def note(table: Table, event: Event) -> None:
 
 
 def entries_for(event: Event, name: Callable[[int], str], *,
-                free_opening: bool = False) -> list[LogEntry]:
+                free_opening: bool = False, on_equal: str = "none") -> list[LogEntry]:
     """The history lines for an event (none for events the table shows otherwise);
-    `free_opening`: anyone may open a round (fast mode)."""
-    entry = entry_for(event, name, free_opening=free_opening)
+    `free_opening`: anyone may open a round (fast mode); `on_equal`: the rule that skips a
+    turn after an equal answer, which the skip names."""
+    entry = entry_for(event, name, free_opening=free_opening, on_equal=on_equal)
     lines = [entry] if entry is not None else []
     if isinstance(event, ExchangeDone) and event.opener is not None:
         lines.append(opens(event.opener, event.why, name, free_opening))
@@ -86,7 +89,7 @@ def entries_for(event: Event, name: Callable[[int], str], *,
 
 
 def entry_for(event: Event, name: Callable[[int], str], *,
-              free_opening: bool = False) -> LogEntry | None:
+              free_opening: bool = False, on_equal: str = "none") -> LogEntry | None:
     """The main history line for an event, or None for events the table shows otherwise."""
     if isinstance(event, Played):
         return LogEntry("ev.played", {
@@ -96,8 +99,9 @@ def entry_for(event: Event, name: Callable[[int], str], *,
         })
     if isinstance(event, Passed):
         return LogEntry("ev.passed", {"name": name(event.seat)})
-    if isinstance(event, Skipped):
-        return LogEntry("ev.skipped", {"name": name(event.seat)})
+    if isinstance(event, Skipped):  # why: « ta gueule » (none of that value), presi's rule
+        why = f"ev.skipped.{on_equal}"
+        return LogEntry(why if has(why) else "ev.skipped", {"name": name(event.seat)})
     if isinstance(event, SameOrPass):
         return LogEntry("ev.same_or_pass", {"name": name(event.seat)})
     if isinstance(event, TrickClosed):  # why it closed: « un 2 ferme le pli », …

@@ -11,6 +11,7 @@ import pytest
 
 from bot.client import PresidentBot
 from bot.i18n import t
+from bot.i18n.typography import french
 from bot.packages.game.hand import hand_screen
 from bot.packages.game.hand_gifts import exchange_role_line
 from bot.packages.game.lines import entry_text
@@ -19,7 +20,7 @@ from bot.tables.hosting import HOST_IDLE_SECONDS
 from bot.tables.log import note
 from bot.tables.table import LogEntry
 from engine import Card, Game, Phase, Rules
-from engine.events import Out, Played, TimedOut, TrickClosed
+from engine.events import Out, Played, Skipped, TimedOut, TrickClosed
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
@@ -337,3 +338,14 @@ async def test_a_player_whose_turn_ran_out_is_asked_to_open_their_hand_again(
     await player.open_hand(president)
     await tick(fake, clock, 1)
     assert ask not in message(marie, table.table_message_id).content
+
+
+def test_a_skipped_turn_says_why() -> None:
+    """A newcomer read « tour sauté pour alice » and wondered why: « ta gueule » skips who
+    holds none of the value just matched; presi skips the next player after any equal."""
+    classic, presi = table_for("classic", 3), table_for("presi", 3)
+    for table in (classic, presi):
+        note(table, Skipped(1))
+    assert entry_text("fr", classic, classic.log[-1]) == french(
+        "p1 n’a pas cette valeur : tour sauté (« ta gueule »)")
+    assert entry_text("en", presi, presi.log[-1]) == "an equal answer: p1 is skipped"

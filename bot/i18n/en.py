@@ -746,7 +746,7 @@ CATALOGUE: dict[str, str] = {
     "howto.close.finished": "when a player plays their last cards",
     "howto.variants": "Variants:",
     "howto.variant.fast": "⚡ fast mode: no turns, the first play received wins",
-    "howto.variant.revolution": "🔄 revolution: a quad reverses the order",
+    "howto.variant.revolution": "🔄 revolution: four of a value played at once reverse the order (the 3 becomes the strongest, the 2 the weakest) until the next such quad",
     "howto.variant.two_beats_larger": "a group of 2s beats a play one card larger",
     "howto.variant.no_equal": "no equal answers: play higher",
     "howto.variant.on_equal.skip_unless_holding": "“skip unless holding” («ta gueule»): after an equal answer, a next player who holds that value must play it again or pass; one who does not is skipped",

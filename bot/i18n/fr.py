@@ -757,7 +757,7 @@ _WRITTEN: dict[str, str] = {
     "howto.close.finished": "quand quelqu’un pose ses dernières cartes",
     "howto.variants": "Variantes :",
     "howto.variant.fast": "⚡ mode rapide : pas de tours, le premier coup reçu l’emporte",
-    "howto.variant.revolution": "🔄 révolution : un carré inverse l’ordre",
+    "howto.variant.revolution": "🔄 révolution : un carré posé d’un coup inverse l’ordre des valeurs (le 3 devient la plus forte, le 2 la plus faible) jusqu’au carré suivant",
     "howto.variant.two_beats_larger": "un groupe de 2 bat un coup d’une carte de plus",
     "howto.variant.no_equal": "pas d’égalité : il faut jouer plus fort",
     "howto.variant.on_equal.skip_unless_holding": "« ta gueule » : après une égalité, qui suit et a cette valeur doit la rejouer ou passer ; qui ne l’a pas voit son tour sauté",

@@ -517,7 +517,7 @@ async def test_rules_explain_the_game_and_list_only_knobs_that_apply(
     assert french("Des plus faibles aux plus fortes : 3 4 5 6 7 8 9 10 V D R A 2") in page
     assert (french("Le pli se ferme quand tout le reste de la table a passé, sur la meilleure carte "
             "(le 2 ; le 3 en révolution) ou sur quatre cartes de même valeur d’affilée")) in page
-    assert french("révolution : un carré inverse l’ordre") in page
+    assert french("révolution : un carré posé d’un coup inverse l’ordre des valeurs") in page
     assert "Les réglages sont ceux du préréglage." in page
     for absent in ("joker", "Secondes pour revenir", "Minuteur du mode rapide"):
         assert absent not in page, absent

@@ -115,7 +115,8 @@ def how_to_play(locale: LocaleLike, rules: Rules) -> list[str]:
     wild = f".wild{rules.wild_rank}" if rules.wild_rank != "none" else ""
     variants = [t(locale, f"howto.variant.{name}") for name, on in (
         ("fast", rules.fast), ("revolution", rules.revolution),
-        ("two_beats_larger" + (".jokers" if deck.has_jokers else ""), rules.two_beats_larger),
+        ("two_beats_larger" + (".jokers" if deck.has_jokers else ".none"),
+         rules.two_beats_larger),
         ("no_equal", not rules.equal_allowed),
         (f"on_equal.{rules.on_equal}" + (wild if rules.on_equal == "same_or_pass" else ""),
          rules.equal_allowed and not rules.fast and rules.on_equal != "none"),

@@ -135,7 +135,7 @@ class Seating:
             seats.free_seat(table, game, seat)
             if table.list_left():
                 self._list_to_lobby(table)
-            elif table.too_few_left():
+            elif table.too_few_to_replay():
                 self._to_lobby(table, LogEntry("table.finished"))
         else:
             outcome = table.leave_outcome(user_id)

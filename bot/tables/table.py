@@ -418,6 +418,14 @@ class Table:
             1 for seat, active in enumerate(game.active) if active and seat not in leaving
         ) < self.rules.min_players
 
+    def too_few_to_replay(self) -> bool:
+        """At game over: whether « Rejouer », which seats those waiting, would still have
+        fewer than min_players (a leaver there sent a table whose list made up the count
+        back to its lobby, play-test 13)."""
+        game = self.game
+        return game is not None and \
+            sum(game.active) + len(self.queue) < self.rules.min_players
+
     def leave_outcome(self, user_id: int) -> LeaveOutcome:
         """What `user_id` leaving the game under way does (LeaveOutcome): between rounds the
         seat goes at once, mid-round presi waits for them, else a bot finishes the round; a

@@ -16,10 +16,11 @@ from bot.packages.game.hand import hand_screen
 from bot.packages.game.hand_gifts import exchange_role_line
 from bot.packages.game.lines import entry_text
 from bot.packages.rules_text import rules_page
+from bot.packages.settings.views import typed_value
 from bot.tables.hosting import HOST_IDLE_SECONDS
 from bot.tables.log import note
 from bot.tables.table import LogEntry
-from engine import Card, Game, Phase, Rules
+from engine import Card, Game, GameEnd, Phase, Rules
 from engine.events import Out, Played, Skipped, TimedOut, TrickClosed
 from fakediscord import FakeDiscord
 
@@ -349,3 +350,60 @@ def test_a_skipped_turn_says_why() -> None:
     assert entry_text("fr", classic, classic.log[-1]) == french(
         "p1 n’a pas cette valeur : tour sauté (« ta gueule »)")
     assert entry_text("en", presi, presi.log[-1]) == "an equal answer: p1 is skipped"
+
+
+async def test_a_co_host_takes_the_settings_over_from_a_silent_host(
+        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
+    """Play-test 13's co-host: ten silent minutes after alice, « Add bot » made bob host,
+    but `/president réglages` only said « C’est réservé à l’hôte »."""
+    alice, bob = fake.add_user("alice"), fake.add_user("bob", locale="fr")
+    table = await create_table(president, alice)
+    await bob.click(message(bob, table.lobby_message_id), cid(table, "join"))
+    await bob.slash("president settings")
+    assert t("fr", "err.not_host_later", host=alice.id, at=0).split("<t:")[0] in \
+        french_plain(bob.last_ephemeral().content).replace("\u202f", " ")
+    await tick(fake, clock, HOST_IDLE_SECONDS + 1)
+    await bob.slash("president settings")
+    assert table.is_host(bob.id) and bob.last_ephemeral().embeds
+
+
+def test_a_card_typed_from_the_emoji_picker_is_read() -> None:
+    """« 2♥️ » from Discord's picker (♥ then U+FE0F) was refused where « 2♥ » was read;
+    at a Spanish table the other way round (the table writes « ⚔️ »)."""
+    classic, presi = Rules.preset("classic"), Rules.preset("presi")
+    assert typed_value("top_single", "2♥\ufe0f", rules=classic) == Card.parse("2H")
+    assert typed_value("top_single", "2♥", rules=classic) == Card.parse("2H")
+    assert typed_value("top_single", "2⚔", rules=presi) == Card.parse("2E")
+    assert typed_value("top_single", "2⚔\ufe0f", rules=presi) == Card.parse("2E")
+
+
+async def test_a_leaver_at_game_over_keeps_replay_when_the_list_makes_up_the_count(
+        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
+    """Presi at three (two people and a bot), Papa on the list for the next game; Théo left
+    on the game-over screen and the table went back to its lobby (« La partie est
+    terminée… ») though Papa made up the three that « Rejouer » needs."""
+    users = [fake.add_user(name, locale="fr") for name in ("maman", "théo", "papa")]
+    maman, theo, papa = users
+    table = await create_table(president, maman, "presi")
+    await president.service.set_rules(table, maman.id,
+                                      table.rules.replace(game_end=GameEnd.parse("rounds:1")))
+    await theo.click(message(theo, table.lobby_message_id), cid(table, "join"))
+    await maman.click(message(maman, table.lobby_message_id), cid(table, "addbot"))
+    await maman.click(message(maman, table.lobby_message_id), cid(table, "start"))
+    await tick(fake, clock, 1)
+    await papa.slash("president join")
+    assert table.queued(papa.id)
+    game = table.game
+    assert game is not None
+    players = [Player(maman), Player(theo)]
+    for player in players:
+        await player.open_hand(president)
+    await play_until(fake, clock, players, lambda: game.phase is Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+    await theo.slash("president leave")
+    assert table.seat_of(theo.id) is None
+    assert table.game is game and not table.too_few_to_replay()
+    await tick(fake, clock, 1)
+    await maman.click(message(maman, table.table_message_id), "Rejouer")
+    assert table.game is not None and table.game is not game
+    assert table.seat_of(papa.id) is not None

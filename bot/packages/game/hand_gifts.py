@@ -84,7 +84,9 @@ def exchange_part(table: Table, game: Game, seat: int, locale: LocaleLike,
         key = "hand.give_weakest" if due.mode == "weakest" else "hand.give_pick"
         lines.append(t(locale, key + free))
     else:  # their choice: what most players give back, the weakest, is checked to start
-        lines.append(t(locale, "hand.give_choice"))
+        # (in one menu; across several, what is checked is what the player picked there)
+        lines.append(t(locale, "hand.give_choice" if len(allowed) <= OPTIONS_PER_SELECT
+                       else "hand.give_choice_split"))
     preset = allowed[-due.count:] if due.mode == "best" else allowed[:due.count]
     parts = [allowed[i:i + OPTIONS_PER_SELECT] for i in range(0, len(allowed),
                                                                OPTIONS_PER_SELECT)][:3]

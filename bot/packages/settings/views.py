@@ -40,6 +40,7 @@ from bot.packages.rules_text import (
 )
 from bot.packages.screen import EMBED_DESCRIPTION, Screen
 from bot.packages.text import clipped, shown_text
+from bot.tables import hosting
 from bot.tables.service import TableError, settings_open
 from bot.tables.table import Table
 from engine import KNOBS, PRESETS, Card, Deck, GameEnd, Rules, RulesError
@@ -70,6 +71,13 @@ SUIT_WORDS: dict[bool, dict[str, tuple[str, ...]]] = {
 }
 
 
+def without_variation(text: str) -> str:
+    """Text without emoji variation selectors: Discord's emoji picker and phone keyboards
+    type « ♥️ » (U+2665 U+FE0F) where the table writes « ♥ », and the table's own « ⚔️ »
+    carries one that a typed « ⚔ » lacks."""
+    return text.replace("\ufe0f", "").replace("\ufe0e", "")
+
+
 @functools.cache
 def shown_cards(deck: Deck) -> dict[str, str]:
     """Every card of `deck` as a host may type it, read as the engine's code (« QH »,
@@ -78,7 +86,7 @@ def shown_cards(deck: Deck) -> dict[str, str]:
     found: dict[str, str] = {}
     for card in deck.cards():
         for locale in CATALOGUES:
-            found[short(locale, card, deck.spanish).lower()] = card.text
+            found[without_variation(short(locale, card, deck.spanish).lower())] = card.text
             if card.is_joker:
                 continue
             for rank in {card.rank.lower(), rank_short(locale, card.rank, deck.spanish).lower()}:
@@ -131,9 +139,11 @@ def settings_screen(table: Table, locale: str, *, focus: str = "", notice: str =
 
 
 async def open_settings(interaction: Interaction, table: Table) -> None:
-    """Host only, before the start: the panel as an ephemeral message."""
-    if not table.is_host(interaction.user.id):
-        raise TableError("err.not_host", host=table.host_id)
+    """Host only, before the start: the panel as an ephemeral message. A seated player may
+    take the role over from a silent host here too, as with every host action
+    (`hosting.claim`; play-test 13's co-host could through « Add bot », not here)."""
+    async with hosting.host_action(table):
+        hosting.claim(table, interaction.user.id, interaction.client.service.clock.now())
     settings_open(table)
     screen = settings_screen(table, str(interaction.locale))
     await interaction.response.send_message(ephemeral=True, **screen.kwargs())
@@ -231,6 +241,7 @@ def _card_code(words: str, deck: Deck) -> str:
     """The engine's code of a card typed as `deck` shows it. A card of another deck reads
     as its own code, for the engine to say it is not in this one (« 2🪙 » at a French
     table), unless that code means a card of this deck: « 2♣ » is never copas' "2C"."""
+    words = without_variation(words)
     for cards in (shown_cards(deck), *(shown_cards(other) for other in Deck if other != deck)):
         code = cards.get(words, cards.get(words.replace(" ", "")))
         if code is not None and (cards is shown_cards(deck)

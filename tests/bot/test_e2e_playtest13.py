@@ -407,3 +407,20 @@ async def test_a_leaver_at_game_over_keeps_replay_when_the_list_makes_up_the_cou
     await maman.click(message(maman, table.table_message_id), "Rejouer")
     assert table.game is not None and table.game is not game
     assert table.seat_of(papa.id) is not None
+
+
+async def test_settings_refused_mid_game_leave_the_host_role_where_it_was(
+        fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
+    """The monkey (seeds 112, 113) after the takeover above: `/president réglages` mid-game
+    by a seated player, the host silent, was refused (« fixed once the game has started »)
+    yet made them host."""
+    alice, bob = fake.add_user("alice"), fake.add_user("bob", locale="fr")
+    table = await create_table(president, alice)
+    await bob.click(message(bob, table.lobby_message_id), cid(table, "join"))
+    await alice.click(message(alice, table.lobby_message_id), cid(table, "addbot"))
+    await alice.click(message(alice, table.lobby_message_id), cid(table, "start"))
+    await tick(fake, clock, HOST_IDLE_SECONDS + 1)
+    log = list(table.log)
+    await bob.slash("president settings")
+    assert bob.last_ephemeral().content.startswith("⚠️")
+    assert table.is_host(alice.id) and table.log == log

@@ -142,9 +142,9 @@ async def open_settings(interaction: Interaction, table: Table) -> None:
     """Host only, before the start: the panel as an ephemeral message. A seated player may
     take the role over from a silent host here too, as with every host action
     (`hosting.claim`; play-test 13's co-host could through « Add bot », not here)."""
-    async with hosting.host_action(table):
+    async with hosting.host_action(table):  # a refusal below gives the role back
         hosting.claim(table, interaction.user.id, interaction.client.service.clock.now())
-    settings_open(table)
+        settings_open(table)
     screen = settings_screen(table, str(interaction.locale))
     await interaction.response.send_message(ephemeral=True, **screen.kwargs())
 

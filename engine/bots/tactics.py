@@ -175,7 +175,8 @@ def judge(
             usable = list(options)
     else:
         usable = list(options)
-    dodged = len(usable) < len(options)  # plays set aside for the penalised end they leave
+    # Plays set aside for the penalised end they would leave (the Conseil says so, below).
+    spared = usable if len(usable) < len(options) else None
     if rules.revolution:
         # A quad reverses the order: never against a hand the reversal would weaken (four 3s
         # led from a hand of aces and 2s made them its weakest cards), unless it goes out.
@@ -213,11 +214,11 @@ def judge(
         choice, reason = min(plain, key=strength), "break"
     if choice.count == size:  # penalised (go_out took the others), every card being so
         return choice, "bad_end_forced"
-    if dodged and reason in ("control", "break", "lead_low"):
+    if spared is not None and reason in ("control", "break", "lead_low"):
         # « No cheaper answer », « your weakest cards »: not so where a cheaper play was
         # set aside for the penalised end it would leave (A♠ 2♠ on a 7: the 2, not the ace).
         mine = strength(choice)
-        if any(strength(o) < mine for o in options if o not in usable):
+        if any(strength(o) < mine for o in options if o not in spared):
             return choice, "dodge_bad_end"
     return choice, reason
 

@@ -390,7 +390,8 @@ def late(interaction: discord.Interaction[Any], match: re.Match[str], kind: obje
     Anything this bot could not have drawn there is forged: an action of no table or drawn
     on the other kind of message (public or private) or as the other component type, a
     table of another channel or guild, a version not older than the game's (a control of
-    the current screen absent from it, unless it shows none: `stripped`), an arg of another form or naming another player."""
+    the current screen absent from it, unless it shows none: `stripped`), an arg of another
+    form or naming another player."""
     drawn = drawn_there(interaction, match, kind)
     table = interaction.client.service.registry.by_id(int(match.group(1)))
     if drawn is None or table is None or table.closed or \

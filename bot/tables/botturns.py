@@ -83,7 +83,7 @@ class BotTurns:
             except Exception:
                 log.exception("table %s: seat %s's search failed; the tactics play", table.id,
                               seat)
-                action = _decided(FALLBACK, view)
+                action = FALLBACK.choose(view)
             async with table.lock:
                 if table.closed or table.game is not game or game.version != version:
                     return  # the game moved on meanwhile; what moved it re-armed the bots

@@ -19,12 +19,21 @@ by the autopilot where the rules call it; `/president resume` once the timeout i
 
 from __future__ import annotations
 
+import logging
+from collections.abc import AsyncIterator, Iterable
 from datetime import UTC, datetime
 from typing import Any
 
 import discord
 
+from bot.tables.budget import BudgetClosed, CallBudget
 from bot.tables.refusals import TableError
+
+log = logging.getLogger(__name__)
+
+# « Unknown member » (JSON Error Codes,
+# https://discord.com/developers/docs/topics/opcodes-and-status-codes#json-json-error-codes).
+UNKNOWN_MEMBER = 10007
 
 
 def timed_out(interaction: discord.Interaction[Any], now: float) -> TableError | None:
@@ -39,3 +48,29 @@ def timed_out(interaction: discord.Interaction[Any], now: float) -> TableError |
                                                  guild.owner_id == member.id):
         return None
     return TableError("err.timed_out", until=int(member.timed_out_until.timestamp()))
+
+
+async def gone(guild: discord.Guild, user_ids: Iterable[int],
+               budget: CallBudget) -> AsyncIterator[int]:
+    """Those of ``user_ids`` who are no longer members of ``guild``, asked of Discord one by
+    one (Get Guild Member, https://discord.com/developers/docs/resources/guild#get-guild-member,
+    which needs no permission nor privileged intent).
+
+    The bot hears bans and kicks live only where the server lets it (docs/deploy.md,
+    « Moderation »), and never while it is down or the server in an outage: their events
+    are not replayed. A seated player banned, kicked or gone meanwhile would keep their
+    seat, each of their turns waiting for its timer. One call per seated person, on the
+    bot's budget of global calls, once per start or outage: a few for most servers.
+    Any other failure says nothing of the member, who keeps their seat."""
+    for user_id in user_ids:
+        try:
+            async with budget.call():
+                await guild.fetch_member(user_id)
+        except BudgetClosed:
+            return
+        except discord.NotFound as error:
+            if error.code == UNKNOWN_MEMBER:
+                yield user_id
+        except discord.HTTPException as error:
+            log.warning("could not tell whether %s is still a member of server %s: %s",
+                        user_id, guild.id, error)

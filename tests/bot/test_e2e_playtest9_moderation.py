@@ -4,6 +4,7 @@ permissions away, delete channels and sweep messages, while games are under way.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -340,4 +341,53 @@ async def test_what_players_are_owed_of_a_deleted_channel_survives_a_restart(
     again = await restart(fake, clock, again, url)  # told: not owed any more
     assert len(again.service.vanished) == 0
     await fake.disconnect(again)
+    fake.assert_no_errors()
+
+
+async def test_a_player_banned_while_the_bot_was_down_leaves_at_the_restart(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """Discord replays no ban to a bot that was down: the restarted bot asks whether each
+    seated player is still a member, and bob, banned meanwhile, leaves as a leaver does
+    (where the bot may not even view the audit log); marie, still a member, plays on."""
+    fake.set_bot_guild_permissions(fake.guild, view_audit_log=False, ban_members=False)
+    fake.guild.locale = "fr"
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = Player(fake.add_user("marie", locale="fr"))
+    bob = Player(fake.add_user("bob"))
+    table, _ = await two_humans_against_a_bot(fake, clock, bot, marie, bob)
+    await asyncio.gather(*bot.service.outbox.pending(), return_exceptions=True)
+    await fake.disconnect(bot)
+    fake.ban(fake.guild, bob.user)
+    again = await connect_bot(fake, clock, url, bot_pause=1.0)
+    await fake.settle()
+    await tick(fake, clock, 1)
+
+    restored = again.service.registry.in_channel(table.channel_id)
+    assert restored is not None and restored.game is not None
+    assert restored.seat_of(bob.user.id) is None and restored.seat_of(marie.user.id) is not None
+    board = message(marie.user, restored.table_message_id).content
+    assert t("fr", "ev.member_gone", name="bob") in board
+    fake.expect_error(10007)  # Unknown Member: how Discord says he is gone
+    await fake.disconnect(again)
+    fake.assert_no_errors()
+
+
+async def test_a_player_banned_during_an_outage_leaves_when_the_server_is_back(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """Nothing of a server in an outage reaches the bot, its bans included: when the
+    server is back, bob, banned meanwhile, leaves the lobby, and marie stays."""
+    audit_log_only(fake)
+    marie, bob, table = await marie_and_bob_in_the_lobby(fake, president)
+    fake.start_outage(fake.guild)
+    await fake.settle()
+    fake.ban(fake.guild, bob)
+    await fake.settle()
+    assert table.player(bob.id) is not None  # not heard
+    fake.end_outage(fake.guild)
+    await tick(fake, clock, 1)  # the budget's window: the card faces filled it at start
+    assert table.player(bob.id) is None and table.player(marie.id) is not None
+    fake.expect_error(10007)
     fake.assert_no_errors()

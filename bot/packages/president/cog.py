@@ -20,7 +20,7 @@ from bot.packages.game.prompts import kick_prompt, stop_prompt
 from bot.packages.game.views import show_hand
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.lobby.views import display_name, join, leave
-from bot.packages.moderation import timed_out
+from bot.packages.moderation import gone, timed_out
 from bot.packages.permissions import absent, may_post, not_in_server, require
 from bot.packages.president.rules import rules_embed
 from bot.packages.privacy import views as privacy_views
@@ -67,6 +67,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         # language (which redraws the open tables) take turns. Interleaved, a table opened
         # as an admin switched to French kept the English it had read before.
         self._language_turns: dict[int, asyncio.Lock] = {}
+        self._checking_members: set[int] = set()  # servers whose check is under way
         super().__init__()
 
     def _language_turn(self, guild_id: int) -> asyncio.Lock:
@@ -289,6 +290,23 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         await self.bot.service.server_back(guild_id)
         if self.bot.publisher.seen(guild_id):
             await self._recheck(guild_id, held=True)
+        await self._check_members(guild_id)
+
+    async def _check_members(self, guild_id: int) -> None:
+        """After a start or an outage, the server's seated players who left it unheard
+        (`moderation.gone`) leave its tables as a banned one does."""
+        guild = self.bot.get_guild(guild_id)
+        if guild is None or guild_id in self._checking_members:
+            return
+        self._checking_members.add(guild_id)
+        try:
+            seated = sorted({p.user_id for table in self.bot.service.registry.in_guild(guild_id)
+                             if not table.closed for p in table.humans()
+                             if p.user_id is not None})
+            async for user_id in gone(guild, seated, self.bot.budget):
+                await self.bot.service.member_gone(guild_id, user_id)
+        finally:
+            self._checking_members.discard(guild_id)
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:

@@ -131,14 +131,22 @@ class Automation(Rounds):
         if self.phase is Phase.GAME_OVER:
             raise IllegalAction("game_over", "The game is already over.")
 
+    def stop_winners(self) -> tuple[int, ...]:
+        """Who would win if the host ended the game now (`stop`): the leaders on points
+        when the game has no set end (RULES §8, « current totals are final »), once the
+        totals hold something; nobody otherwise. Stopped before any round counted, with no
+        points set up, every seat level at 0 would be a winner."""
+        if self.rules.game_end.kind == "unlimited" and (self.rounds_scored or any(self.points)):
+            return self._leaders()
+        return ()
+
     def stop(self) -> list[Event]:
-        """The host ends the game: final totals count only when the game has no set end."""
+        """The host ends the game: it is over early unless the totals decide it
+        (`stop_winners`)."""
         self.verify_stop()
         events = self._begin()
-        if self.rules.game_end.kind == "unlimited":
-            self._end_game(self._leaders(), False, events)
-        else:
-            self._end_game((), True, events)
+        winners = self.stop_winners()
+        self._end_game(winners, not winners, events)
         self._restart = True
         return self._finish(events)
 

@@ -47,6 +47,7 @@ class Rounds(Tricks):
             gained[seat] = self.rules.points[role]
             self.points[seat] += gained[seat]
         self.phase = Phase.ROUND_OVER
+        self.rounds_scored += 1
         self.trick = []
         self.passed = set()
         self.constraint = None

@@ -33,6 +33,7 @@ def game_to_dict(game: GameState) -> dict[str, Any]:
         "autoplay": game.autoplay,
         "phase": game.phase.value,
         "round_no": game.round_no,
+        "rounds_scored": game.rounds_scored,
         "hands": [cards(h) for h in game.hands],
         "active": list(game.active),
         "order": list(game.order),
@@ -93,6 +94,9 @@ def game_from_dict(data: dict[str, Any], cls: type[G]) -> G:
     game.rng.setstate(_rng_from(data["rng"]))
     game.phase = Phase(data["phase"])
     game.round_no = data["round_no"]
+    # Snapshots from before the count: the rounds before this one ended with a result.
+    game.rounds_scored = data.get("rounds_scored", game.round_no - (
+        game.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER)))
     game.hands = [cards(h) for h in data["hands"]]
     game.active = list(data["active"])
     game.order = list(data["order"])

@@ -83,6 +83,9 @@ class GameState(ABC):
         self._wild = rules.wild_level
         self.phase = Phase.PLAY
         self.round_no = 0
+        # Rounds of this game that ended with a result: a round stopped midway has none, and
+        # a game over cannot tell from its phase whether its last round did.
+        self.rounds_scored = 0
         self.hands: list[list[Card]] = [[] for _ in range(seats)]
         self.active = [True] * seats
         self._cycles: dict[int, tuple[int, ...]] = {}

@@ -43,6 +43,17 @@ def t(locale: LocaleLike, key: str, **params: object) -> str:
     return CATALOGUES[lang(locale)][key].format(**params)
 
 
+def button_names(locale: LocaleLike) -> dict[str, str]:
+    """The public buttons' names in a table's language (`locale`), for the private lines that
+    tell a reader which to press: an English reader at a French table sees « Rejouer » on
+    the button, so that is the name to read (play-test 14)."""
+    return {param: t(locale, f"btn.{key}") for param, key in _BUTTONS}
+
+
+_BUTTONS = (("replay", "replay"), ("end", "end_game"), ("settings", "settings"),
+            ("start", "start"), ("join", "join"))
+
+
 def plural(locale: LocaleLike, key: str, n: int, **params: object) -> str:
     """`key.one` or `key.many` for a count: French treats 0 and 1 as singular (« 0 point »),
     English only 1 ("0 points")."""

@@ -134,9 +134,10 @@ class History(Access):
     ) -> PlayerStats:
         """A member's totals on a server (one preset, or all when `preset` is None).
 
-        Games count only when they ended with a result and the member finished at least one
-        round in them: a game abandoned before its first round, lost to a crash or cancelled
-        (presi's leaver who never came back) has none. Its finished rounds still count.
+        Games count only when they ended and the member finished at least one round in them:
+        a game abandoned before its first round has none. One cut short after a round
+        (stopped by its host, sent back to the lobby for want of players, presi's leaver who
+        never came back) is stored as ended early (`TableService._back_to_lobby`).
         """
         games_filter = [Game.guild_id == guild_id]
         if preset is not None:
@@ -237,10 +238,13 @@ class History(Access):
         """Top `limit` rated members of a server for a preset, best first.
 
         Ordered by the conservative ordinal (mu - 3 sigma), so a single lucky round does not
-        top the board; ties go to whoever played more rounds, then to the older account id.
-        `caller` is set when the caller is rated but outside the top.
+        top the board; ties go to whoever played more rounds, and players still level share
+        their place (« 1. zoe · 1. wanda », as the final standings of a game show a tie:
+        numbered apart by account id, one read as ahead for no reason), listed by account
+        id. `caller` is set when the caller is rated but outside the top.
         """
         ordinal = Rating.mu - 3 * Rating.sigma
+        order = (ordinal.desc(), Rating.rounds.desc())
         ranked = (
             select(
                 Rating.user_id,
@@ -248,21 +252,20 @@ class History(Access):
                 Rating.sigma,
                 Rating.rounds,
                 User.display_name,
-                func.row_number()
-                .over(order_by=(ordinal.desc(), Rating.rounds.desc(), Rating.user_id.asc()))
-                .label("rank"),
+                func.row_number().over(order_by=(*order, Rating.user_id.asc())).label("row"),
+                func.rank().over(order_by=order).label("rank"),
                 func.count().over().label("total"),
             )
             .join(User, User.id == Rating.user_id)
             .where(Rating.guild_id == guild_id, Rating.preset == preset)
             .subquery()
         )
-        wanted = ranked.c.rank <= limit
+        wanted = ranked.c.row <= limit
         if caller_id is not None:
             wanted = or_(wanted, ranked.c.user_id == caller_id)
         async with self._read() as connection:
             rows = (
-                await connection.execute(select(ranked).where(wanted).order_by(ranked.c.rank))
+                await connection.execute(select(ranked).where(wanted).order_by(ranked.c.row))
             ).all()
         entries = [
             LeaderboardRow(
@@ -276,8 +279,9 @@ class History(Access):
             )
             for row in rows
         ]
-        top = tuple(entry for entry in entries if entry.rank <= limit)
-        caller = next((entry for entry in entries if entry.rank > limit), None)
+        top = tuple(entry for entry, row in zip(entries, rows, strict=True) if row.row <= limit)
+        caller = next((entry for entry, row in zip(entries, rows, strict=True)
+                       if row.row > limit), None)
         return Leaderboard(
             guild_id=guild_id,
             preset=preset,

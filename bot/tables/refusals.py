@@ -46,6 +46,15 @@ def lobby_only(table: Table) -> None:
         raise TableError("err.game_running")
 
 
+def not_started(table: Table) -> None:
+    """A start once the game runs: most often the host's own second click on « Lancer »,
+    told « wait for the game to end » on a streamer's screen (play-test 14). The game is
+    theirs already: say so, and where their hand is (the button named as the table shows
+    it, `settings_open`)."""
+    if table.running:
+        raise TableError("err.already_started", hand=t(table.locale, "btn.my_hand"))
+
+
 def game_of(table: Table) -> Game:
     if table.game is None:
         raise TableError("err.no_game")

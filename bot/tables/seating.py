@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from bot.i18n import button_names
 from bot.tables import refusals, seats
 from bot.tables.clock import Clock
 from bot.tables.deadlines import Deadlines
@@ -65,7 +66,8 @@ class Seating:
             if table.running or len(table.seats) >= table.capacity():
                 # A full lobby nobody waits at: a seat, when one frees, is anyone's.
                 if not (table.rules.bots_fill or table.running or table.queue):
-                    raise TableError(_no_seat(table), max=table.capacity())
+                    raise TableError(_no_seat(table), max=table.capacity(),
+                                     **button_names(table.locale))
                 table.queue.append(table.new_player(user_id, name, locale))
                 self._changed(table)
                 if table.rules.bots_fill:
@@ -147,6 +149,7 @@ class Seating:
                 table.away[user_id] = deadline
                 if not kicked:  # one removed is not waited for: the caller cancels at once
                     self.arm_grace(table, user_id, deadline)
+                    self._stepped_out(table, user_id)
                     table.remember(LogEntry("ev.away", {"name": table.seats[seat].name,
                                                         "deadline": int(deadline)}))
             elif outcome.at_once:
@@ -167,11 +170,24 @@ class Seating:
                 table.seats[seat].user_id = None
                 table.seats[seat].left_by = user_id
                 table.seats[seat].left_hosting = table.is_host(user_id)
-                told = table.farewells.get(user_id)
-                if told is not None and not kicked:
-                    table.stepped_out[user_id] = told.link
+                if not kicked:
+                    self._stepped_out(table, user_id)
                 self._after(table, refusals.engine(lambda: game.leave(seat)))
         self._gone(table, user_id)
+
+    @staticmethod
+    def _stepped_out(table: Table, user_id: int) -> None:
+        """Keep the hand that tells them they left, for their coming back (`_take_back`,
+        `come_back`) to make it theirs again, so that a newer one says it moved there."""
+        told = table.farewells.get(user_id)
+        if told is not None:
+            table.stepped_out[user_id] = told.link
+
+    @staticmethod
+    def _back_in(table: Table, user_id: int) -> None:
+        told = table.stepped_out.pop(user_id, None)
+        if told is not None:  # the hand that said they left: a newer one says it moved
+            table.hands[user_id] = told
 
     @staticmethod
     def _farewell(table: Table, user_id: int, key: str | None) -> None:
@@ -253,9 +269,7 @@ class Seating:
         player.user_id, player.left_by = user_id, None
         table.left_seats.discard(seat)
         game.set_bot(seat, False)
-        told = table.stepped_out.pop(user_id, None)
-        if told is not None:  # the hand that said they left: a newer one says it moved
-            table.hands[user_id] = told
+        Seating._back_in(table, user_id)
         table.remember(LogEntry("ev.back_seat", {"name": player.name}))
         if player.left_hosting and table.host_handed:  # nobody has used the role since
             table.host_id, table.host_handed = user_id, False
@@ -264,8 +278,10 @@ class Seating:
         return True
 
     def come_back(self, table: Table, user_id: int) -> None:
+        """A presi player back before their grace ran out (RULES §10: their seat waited)."""
         table.away.pop(user_id, None)
         self.scheduler.cancel((table.id, "away", user_id))
+        self._back_in(table, user_id)
         seat = table.seat_of(user_id)
         if seat is not None:
             table.remember(LogEntry("ev.back", {"name": table.seats[seat].name}))

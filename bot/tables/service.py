@@ -207,7 +207,7 @@ class TableService:
         maximum). Rules without it offer no such start: a late click changes nothing."""
         async with hosting.host_action(table):
             self._host_only(table, by)
-            refusals.lobby_only(table)
+            refusals.not_started(table)
             rules = table.rules
             if rules.vs_bots is None:
                 raise TableError("err.no_vs_bots")
@@ -218,7 +218,7 @@ class TableService:
     async def start(self, table: Table, by: int) -> None:
         async with hosting.host_action(table):
             self._host_only(table, by)
-            refusals.lobby_only(table)
+            refusals.not_started(table)
             self._start(table)
 
     async def set_rules(self, table: Table, by: int, rules: Rules) -> None:
@@ -341,11 +341,11 @@ class TableService:
             self._host_only(table, by)
             game = refusals.game_of(table)
             refusals.check_version(game, version)
-            if game.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER):
-                raise TableError("err.game_running")
+            if game.phase is not Phase.GAME_OVER:
+                # Typed between two rounds, it once stopped the game unasked, where
+                # `/president end` asks first: that is the way, and it is said.
+                raise TableError("err.replay_unfinished")
             self._keep(table)
-            if game.phase is Phase.ROUND_OVER:
-                self._after(table, refusals.engine(game.stop))
             left_out: list[Player] = []
             if table.rules.bots_fill or not table.queue:
                 seats.seat_waiting_players(table, game)  # between games as between rounds
@@ -357,9 +357,15 @@ class TableService:
                     bots=[i for i, p in enumerate(table.seats) if p.is_bot],
                     first_version=game.version + 1)
             self._new_game(table)
-            for player in left_out:  # said first in the new game's history
+            # Said first in the new game's history, once: a line per person left out filled
+            # the history of a streamer's table at every replay (play-test 14), beside the
+            # waiting line that names them all.
+            if len(left_out) == 1:
                 table.remember(LogEntry("ev.no_seat_next", {
-                    "name": player.name, "max": table.rules.max_players}))
+                    "name": left_out[0].name, "max": table.rules.max_players}))
+            elif left_out:
+                table.remember(LogEntry("ev.no_seat_next_many", {
+                    "count": len(left_out), "max": table.rules.max_players}))
             self.outbox.record_start(table)
             self._after(table, table.game.first_events)  # who opens, and why
 
@@ -498,9 +504,16 @@ class TableService:
 
     def _back_to_lobby(self, table: Table, why: LogEntry | None = None) -> None:
         """End the game without a result; the fresh lobby message tells everyone why. Who
-        stays seated is `seats.keep_for_lobby`'s."""
+        stays seated is `seats.keep_for_lobby`'s.
+
+        A game cut short so (too few left, presi's seat given up) after a round counted is
+        stored as ended early with no winner, as a host's stop stores it: left open, its
+        rounds counted in the players' stats but the game did not, and the channel's
+        history said no game had been played (play-test 14)."""
         self._keep(table)
         game = table.game
+        if game is not None and game.phase is not Phase.GAME_OVER and game.rounds_scored:
+            self.outbox.record(table, GameOver((), True))
         if game is not None:
             seats.keep_for_lobby(table, game)
             table.next_version = game.version + 1

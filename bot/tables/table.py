@@ -302,8 +302,9 @@ class Table:
     # restart only skips that courtesy edit).
     farewells: dict[int, Farewell] = field(default_factory=dict, repr=False, compare=False)
     # The hand each player who stepped out this round had open (told they left): taking
-    # their seat back makes it their hand again, so a newer one says it moved there
-    # (`Seating._take_back`). Runtime only, like `farewells`; freed with `left_seats`.
+    # their seat back, or presi's waiting seat, makes it their hand again, so a newer one
+    # says it moved there (`Seating._back_in`). Runtime only, like `farewells`; freed with
+    # `left_seats`.
     stepped_out: dict[int, HandLink] = field(default_factory=dict, repr=False, compare=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
 

@@ -20,6 +20,10 @@ from fakediscord import Button, Channel, FakeDiscord, Message, Select, TestUser
 from . import databases
 from .conftest import LinkedClock
 
+# The history's lines for a turn that ran out: alone (the autopilot took over, say), or one
+# with the pass or play made for the player (`bot.tables.log.note`).
+TIMED_OUT = frozenset({"ev.timeout", "ev.passed_late", "ev.played_late"})
+
 
 def table_of(bot: PresidentBot, user: TestUser) -> Table:
     table = bot.service.registry.in_channel(user.channel.id)

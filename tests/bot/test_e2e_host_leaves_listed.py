@@ -6,7 +6,7 @@ host, or the role goes to a seated human when one is left."""
 import pytest
 
 from bot.client import PresidentBot
-from bot.i18n import t
+from bot.i18n import button_names, t
 from engine import Phase
 from fakediscord import FakeDiscord
 
@@ -36,7 +36,7 @@ async def test_the_host_leaving_only_bots_and_the_list_seats_the_list_in_the_lob
     await tick(fake, clock, 1)
     for friend in (sam, ada):
         await friend.slash("president join")
-        assert friend.last_ephemeral().content == t(locale, "lobby.listed_next_game")
+        assert friend.last_ephemeral().content == t(locale, "lobby.listed_next_game", **button_names(locale))
     await marie.slash("president leave")
     assert t(locale, "leave.confirm.list_lobby") in marie.last_ephemeral().content
     await marie.click(marie.last_ephemeral(), t(locale, "btn.quit_game"))
@@ -107,11 +107,11 @@ async def test_the_lists_open_hands_say_they_are_seated_once_the_lobby_seats_the
         await friend.user.slash("president join")
         await friend.open_hand(president)
     sam, ada = friends
-    assert t(locale, "hand.queue_next_game") in ada.hand.content
+    assert t(locale, "hand.queue_next_game", **button_names(locale)) in ada.hand.content
     await leave_game(marie.user)
     await tick(fake, clock, 1)
     assert table.game is None and table.is_host(sam.user.id)
-    assert sam.hand.content == t(locale, "hand.lobby_host") and not sam.hand.buttons
+    assert sam.hand.content == t(locale, "hand.lobby_host", **button_names(locale)) and not sam.hand.buttons
     assert ada.hand.content == t(locale, "hand.lobby") and not ada.hand.buttons
     assert marie.hand.content == t(locale, "lobby.left")
     fake.assert_no_errors()

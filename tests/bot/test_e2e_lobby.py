@@ -1,5 +1,5 @@
 from bot.client import PresidentBot
-from bot.i18n import t
+from bot.i18n import button_names, t
 from bot.i18n.typography import french
 from bot.packages.controls import WARNING
 from engine import Phase
@@ -179,7 +179,9 @@ async def test_joining_a_table_without_a_queue_says_when_a_seat_opens(
     marie, table, game = await marie_against_three_bots(fake, instant, "rounds:1")
     john = fake.add_user("john")
     await john.slash("president join")
-    assert john.last_ephemeral().content == t("en", "lobby.listed_next_game")
+    # The buttons named as marie's French table shows them (play-test 14).
+    assert john.last_ephemeral().content == t("en", "lobby.listed_next_game",
+                                              **button_names(table.locale))
     assert table.seat_of(john.id) is None and table.queued(john.id)
     await let_timers_play(fake, clock, game, Phase.GAME_OVER)
     await tick(fake, clock, 1)
@@ -229,7 +231,7 @@ async def test_joining_a_full_lobby_says_how_a_seat_opens(
         await friend.slash("president join")
     await bob.slash("president join")
     assert bob.last_ephemeral().content == "⚠️ The table is full (3 seats): try again when " \
-        "a seat frees up, or ask the host to open more in **Settings**."
+        "a seat frees up, or ask the host to open more in **Réglages**."  # as the lobby says
     await president.service.set_rules(table, marie.id, table.rules.replace(max_players=8))
     for n in range(5):
         friend = fake.add_user(f"friend{n}")

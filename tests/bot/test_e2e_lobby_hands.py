@@ -7,7 +7,7 @@ whose 15-minute token expired, which are never edited."""
 import pytest
 
 from bot.client import PresidentBot
-from bot.i18n import t
+from bot.i18n import button_names, t
 from engine import Phase
 from fakediscord import FakeDiscord
 
@@ -52,18 +52,18 @@ async def test_terminer_a_kick_and_the_host_leaving_redraw_the_lobbys_hands(
                            cid(table, "end", version))
     await tick(fake, clock, 1)
     assert table.game is None and table.seat_of(sam.user.id) is not None
-    assert marie.hand.content == t(locale, "hand.lobby_host")
+    assert marie.hand.content == t(locale, "hand.lobby_host", **button_names(locale))
     for guest in (leo, sam):
         assert guest.hand.content == t(locale, "hand.lobby") and not guest.hand.buttons
     await marie.user.slash("president leave")  # the lobby asks nothing first
     await tick(fake, clock, 1)
     assert table.is_host(leo.user.id)
     assert marie.hand.content == t(locale, "lobby.left")
-    assert leo.hand.content == t(locale, "hand.lobby_host")
+    assert leo.hand.content == t(locale, "hand.lobby_host", **button_names(locale))
     await leo.user.slash("president kick", member=sam.user)
     await tick(fake, clock, 1)
     assert sam.hand.content == t(locale, "hand.kicked") and not sam.hand.buttons
-    assert leo.hand.content == t(locale, "hand.lobby_host")
+    assert leo.hand.content == t(locale, "hand.lobby_host", **button_names(locale))
     fake.assert_no_errors()
 
 
@@ -98,7 +98,7 @@ async def test_leaving_the_list_says_goodbye_on_the_hand(
     table, _ = await two_humans_against_a_bot(fake, clock, president, marie, leo)
     await sam.user.slash("president join")
     await sam.open_hand(president)
-    assert t("en", "hand.queue_next_game") in sam.hand.content
+    assert t("en", "hand.queue_next_game", **button_names("en")) in sam.hand.content
     await sam.user.slash("president leave")
     await tick(fake, clock, 1)
     assert not table.queue and sam.hand.content == t("en", "lobby.left_list")
@@ -122,7 +122,7 @@ async def test_a_stale_hand_clicked_in_the_lobby_says_where_its_player_is_and_fo
     await tick(fake, clock, 1)
     assert table.game is None and t(locale, "hand.game_over") in marie.hand.content
     await marie.user.click(marie.hand, cid(table, "refresh"))
-    assert marie.hand.content == t(locale, "hand.lobby_host") and not marie.hand.buttons
+    assert marie.hand.content == t(locale, "hand.lobby_host", **button_names(locale)) and not marie.hand.buttons
     assert marie.user.last_ephemeral().id == marie.hand_id  # redrawn in place
     await marie.user.slash("president leave")
     await tick(fake, clock, 1)
@@ -148,7 +148,7 @@ async def test_my_hand_in_the_lobby_says_where_one_is_and_turns_into_the_cards_a
     assert bob_hand.hand.content == t(locale, "hand.lobby")
     await otto.slash("president hand")
     assert otto.last_ephemeral().content.split("\n") == [
-        t(locale, "hand.not_seated"), t(locale, "hand.join_lobby")]
+        t(locale, "hand.not_seated"), t(locale, "hand.join_lobby", **button_names(locale))]
     await marie.slash("president addbot")
     await marie.click(message(marie, table.lobby_message_id), cid(table, "start"))
     await tick(fake, clock, 1)

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from bot.client import PresidentBot
-from bot.i18n import plural, t
+from bot.i18n import button_names, plural, t
 from bot.i18n.typography import french
 from bot.packages.controls import WARNING
 from bot.packages.game.lines import entry_text
@@ -226,7 +226,7 @@ async def test_wild7_timed_out_opener_keeps_the_wild_seven(
     await tick(fake, clock, table.rules.turn_seconds)
     assert [str(c) for c in game.hand(0)] == ["KS", "7H"]
     board = message(marie, table.table_message_id).content
-    assert "marie joue un 5" in board
+    assert french("marie a dépassé son temps : joue d’office un 5") in board
     fake.assert_no_errors()
 
 
@@ -377,16 +377,16 @@ async def test_a_hand_clicked_after_the_table_went_back_to_its_lobby_loses_its_c
     control = next(b.custom_id for b in drawn.buttons if b.custom_id)
     await play_until(fake, clock, [marie], lambda: table.game is None)
     hand = marie.hand
-    assert hand.content == t("fr", "hand.lobby_host") and not hand.buttons
+    assert hand.content == t("fr", "hand.lobby_host", **button_names("fr")) and not hand.buttons
     await marie.user.click_shown(drawn, control)
     assert marie.hand.content == "\n".join(
-        ["⚠️ " + t("fr", "err.stale_button"), t("fr", "hand.lobby_host")])
+        ["⚠️ " + t("fr", "err.stale_button"), t("fr", "hand.lobby_host", **button_names("fr"))])
     assert not marie.hand.buttons and not marie.hand.selects
     assert marie.user.last_ephemeral().id == hand.id  # no second message beside it
     fake.assert_no_errors()
 
 
-async def test_stats_leave_out_a_cancelled_game_and_an_empty_board_says_why(
+async def test_stats_count_a_cancelled_game_stopped_and_an_empty_board_says_why(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
 ) -> None:
     bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
@@ -402,9 +402,11 @@ async def test_stats_leave_out_a_cancelled_game_and_an_empty_board_says_why(
     await tick(fake, clock, table.rules.leave_grace_seconds + 1)
     await bot.service.drain()
 
+    # The game counted a round before it was cancelled: a game stopped early, as the host's
+    # stop would have made it (play-test 14; it was left out of the games until then).
     await marie.user.slash("president stats")
     text = marie.user.last_ephemeral().text
-    assert "0 partie · 0 victoire · 1 manche" in text
+    assert "1 partie · 0 victoire · 1 manche" in text
     assert "pas encore de cote" in text and "cote 0" not in text
     # Her one round's role, under presi's own names (a Culo is not a Trou du cul).
     assert "**Presi (jeu espagnol)** · 1 manche · pas encore de cote" in text
@@ -413,7 +415,7 @@ async def test_stats_leave_out_a_cancelled_game_and_an_empty_board_says_why(
     await marie.user.slash("president leaderboard", preset="presi")
     assert "Personne n’est encore classé en Presi" in marie.user.last_ephemeral().text
     await marie.user.slash("president history")
-    assert "Aucune partie n’a encore été jouée ici." in marie.user.last_ephemeral().text
+    assert "1 manche · arrêtée avant la fin, sans victoire" in marie.user.last_ephemeral().text
     await fake.disconnect(bot)
     fake.assert_no_errors()
 
@@ -795,7 +797,7 @@ async def test_a_play_picked_in_a_hand_whose_game_is_gone_says_it_was_not_played
     await play_until(fake, clock, [marie], lambda: table.game is None)
     await marie.user.select_shown(drawn, [menu.options[0].value], select=menu.custom_id)
     assert marie.hand.content == "\n".join(
-        ["⚠️ " + t("fr", "err.stale_button"), t("fr", "hand.lobby_host")])
+        ["⚠️ " + t("fr", "err.stale_button"), t("fr", "hand.lobby_host", **button_names("fr"))])
     assert table.game is None and not marie.hand.selects
     assert marie.user.last_ephemeral().id == drawn.id
     fake.assert_no_errors()

@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from bot.client import PresidentBot
-from bot.i18n import plural, t
+from bot.i18n import button_names, plural, t
 from bot.packages.game.hand import game_result_lines, hand_screen
 from bot.packages.game.lines import entry_text, role_name
 from bot.packages.game.table_message import table_screen
@@ -216,7 +216,7 @@ def test_fast_modes_timer_opening_is_not_told_as_the_players_own_move() -> None:
     note(table, TimedOut("turn", 1))  # a turn's timer names whose it was already
     note(table, Played(1, (Card.parse("4H"),), "4", 1))
     assert [entry_text("en", table, e) for e in table.log][1:] == [
-        "p1 ran out of time", "p1 plays a 4"]
+        "p1 ran out of time: a 4 played automatically"]
 
 
 async def test_a_bot_that_wins_is_marked_as_a_bot_in_the_game_over_line(
@@ -247,10 +247,12 @@ def test_a_host_at_game_over_is_told_the_choice_is_theirs() -> None:
     table.queue.append(alice)
     table.host_id = 300
     lines = hand_screen(table, 300, "en").content.splitlines()
-    assert lines[0] == t("en", "hand.host_over")
-    assert t("en", "hand.queue_next_game") in lines
+    assert lines[0] == t("en", "hand.host_over", **button_names("en"))
+    assert t("en", "hand.queue_next_game", **button_names("en")) in lines
     table.host_id, table.host_handed = 101, True
-    assert hand_screen(table, 101, "fr").content.splitlines()[0] == t("fr", "hand.new_host_over")
+    # Read in French at an English table: the buttons as the table message shows them.
+    assert hand_screen(table, 101, "fr").content.splitlines()[0] == t(
+        "fr", "hand.new_host_over", **button_names(table.locale))
 
 
 def test_a_seat_that_changed_hands_as_the_round_ended_says_whose_it_was() -> None:

@@ -89,7 +89,7 @@ async def test_wild7_at_two_seats_pages_a_26_card_hand_and_plays_from_the_second
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
     """Two seats of wild7 deal 26 cards each: singles and pairs fill a page of four menus
-    (25 options at most each, numbered), « Autres coups » turns to the triples and fours,
+    (25 options at most each, each named by the values it spans), « Autres coups » turns to the triples and fours,
     and a four with two wild 7s picked there is played."""
     marie = Player(fake.add_user("marie", locale="fr"))
     table = await host_against_bots(president, marie.user, "wild7", 1)
@@ -99,8 +99,8 @@ async def test_wild7_at_two_seats_pages_a_26_card_hand_and_plays_from_the_second
     await marie.open_hand(president)
     first = marie.hand
     assert [(s.placeholder, len(s.options)) for s in first.selects] == [
-        ("Jouer une carte… (1/2)", 25), ("Jouer une carte… (2/2)", 12),
-        ("Jouer une paire… (1/2)", 25), ("Jouer une paire… (2/2)", 12)]
+        ("Jouer une carte… (3 à V)", 25), ("Jouer une carte… (D à 2)", 12),
+        ("Jouer une paire… (3 à V)", 25), ("Jouer une paire… (D à 2)", 12)]
     turn = next(b for b in first.buttons if b.custom_id and ":page:" in b.custom_id)
     assert turn.label == "Autres coups (2/2)"
     await marie.user.click(first, turn.custom_id or "")

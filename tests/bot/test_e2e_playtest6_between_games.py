@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.client import PresidentBot
-from bot.i18n import t
+from bot.i18n import button_names, t
 from bot.tables.table import Table
 from engine import Game, Phase
 from fakediscord import FakeDiscord, TestUser
@@ -71,14 +71,14 @@ async def test_a_friend_arriving_at_game_over_is_seated_by_replay(
     marie = fake.add_user("marie", locale=locale)
     sam = fake.add_user("sam", locale=locale)
     table, game = await finished_game(fake, clock, instant, marie, 2)
-    assert await ask_to_join(fake, clock, table, sam) == t(locale, "lobby.queued_next_game")
+    assert await ask_to_join(fake, clock, table, sam) == t(locale, "lobby.queued_next_game", **button_names(locale))
     assert table.queued(sam.id) and table.seat_of(sam.id) is None
     shown = message(marie, table.table_message_id).content
     assert t(locale, "table.waiting_next", names="sam") in shown
     assert t(locale, "table.host_over_waiting", host="marie",
              max=table.rules.max_players) in shown
     await sam.slash("president hand")  # his hand says where he stands
-    assert t(locale, "hand.queue_next_game") in sam.last_ephemeral().content
+    assert t(locale, "hand.queue_next_game", **button_names(locale)) in sam.last_ephemeral().content
 
     await marie.click(message(marie, table.table_message_id),
                       cid(table, "replay", game.version))
@@ -309,10 +309,10 @@ async def test_a_friend_arriving_mid_game_gets_on_the_list_for_the_next_one(
     table = await host_against_bots(instant, marie.user, "classic", 2, game_end="rounds:2")
     await tick(fake, clock, 1)
     await sam.slash("president join")
-    assert sam.last_ephemeral().content == t(locale, "lobby.listed_next_game")
+    assert sam.last_ephemeral().content == t(locale, "lobby.listed_next_game", **button_names(locale))
     assert table.queued(sam.id) and table.seat_of(sam.id) is None
     await sam.slash("president hand")
-    assert t(locale, "hand.queue_next_game") in sam.last_ephemeral().content
+    assert t(locale, "hand.queue_next_game", **button_names(locale)) in sam.last_ephemeral().content
     await sam.slash("president join")
     assert sam.last_ephemeral().content == "⚠️ " + t(locale, "err.already_listed")
     await marie.open_hand(instant)
@@ -370,7 +370,7 @@ async def test_a_friend_watching_a_game_asks_for_a_seat_from_the_table_message(
     await tick(fake, clock, 1)
     board = message(sam, table.table_message_id)
     await sam.click(board, cid(table, "join"))
-    assert sam.last_ephemeral().content == t(locale, "lobby.listed_next_game")
+    assert sam.last_ephemeral().content == t(locale, "lobby.listed_next_game", **button_names(locale))
     assert table.queued(sam.id) and table.seat_of(sam.id) is None
     await sam.click(board, cid(table, "join"))
     assert sam.last_ephemeral().content == "⚠️ " + t(locale, "err.already_listed")

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bot.client import PresidentBot
-from bot.i18n import t
+from bot.i18n import button_names, t
 from bot.tables.table import Table
 from engine import Game, Phase
 from fakediscord import FakeDiscord
@@ -266,7 +266,7 @@ async def test_a_friend_arriving_after_the_game_is_not_told_to_wait_for_its_end(
     await play_until(fake, clock, [marie], over(game))
     await tick(fake, clock, 1)
     await sam.slash("president join")
-    assert sam.last_ephemeral().content == t(locale, "lobby.queued_next_game")
+    assert sam.last_ephemeral().content == t(locale, "lobby.queued_next_game", **button_names(locale))
     assert table.seat_of(sam.id) is None
     board = message(marie.user, table.table_message_id)
     await marie.user.click(board, t(locale, "btn.end_game"))  # the button he is told of

@@ -249,10 +249,10 @@ async def playing(m: Matrix, lobby_shown: Message) -> tuple[int, int, int]:
     assert game is not None and game.phase is Phase.PLAY
 
     await m.slash("at a game in play", hana, "err.table_exists", "create")
-    await m.slash("during a game", hana, "err.game_running", "start")
+    await m.slash("during a game", hana, "err.already_started", "start")
     await m.slash("during a game", hana, "err.settings_locked", "settings")
     await m.slash("during a game", hana, "err.game_running", "addbot")
-    await m.slash("during a game", hana, "err.game_running", "replay")
+    await m.slash("during a game", hana, "err.replay_unfinished", "replay")
     await m.slash("when seated", gus, "err.already_seated", "join")
     await m.slash("when not seated", otto, "err.not_seated", "leave")
     await m.slash("when not seated", otto, "err.not_seated", "resume")
@@ -329,7 +329,9 @@ async def exchange(m: Matrix) -> tuple[Message, Message]:
     for custom in (*controls(gus, board, "next"), *controls(gus, board, "end")):
         await m.click("by a guest", gus, "err.not_host", board, custom)
     await m.slash("after a round", hana, "err.settings_locked", "settings")
-    await m.slash("after a round", hana, "err.game_running", "start")
+    await m.slash("after a round", hana, "err.already_started", "start")
+    # Between two rounds it stopped the game unasked (play-test 14): `end` asks first.
+    await m.slash("after a round", hana, "err.replay_unfinished", "replay")
     await hana.click(round_over, cid(table, "next", game.version))
     await tick(m.fake, m.clock, 1)
     assert game.phase is Phase.EXCHANGE, game.phase

@@ -1,7 +1,7 @@
 """End-to-end: races, timers, leaving, refusals, settings, languages and API call counts."""
 
 from bot.client import PresidentBot
-from bot.i18n import t
+from bot.i18n import button_names, t
 from bot.i18n.typography import french
 from bot.tables.table import Table
 from engine import Phase
@@ -146,7 +146,7 @@ async def test_unauthorised_foreign_and_stale_clicks_are_refused(
     await alice.click(lobby, cid(table, "start"))
     assert "At least 3 players, bots included, are needed to start (2 seated)" in alice.last_ephemeral().content
     await alice.slash("president hand")  # in the lobby: where she is (stop 38)
-    assert t("en", "hand.lobby_host") == alice.last_ephemeral().content
+    assert t("en", "hand.lobby_host", **button_names("en")) == alice.last_ephemeral().content
 
     stored = fake.world.messages[lobby.id]
     for forged in ("pz:999:join:0:", "pz:1:nuke:0:", "someone-else:button"):

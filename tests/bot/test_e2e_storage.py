@@ -24,6 +24,7 @@ from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
 from .e2e import (
+    TIMED_OUT,
     Player,
     cid,
     connect_bot,
@@ -94,7 +95,7 @@ async def test_results_stats_and_restart(fake: FakeDiscord, clock: LinkedClock,
                      and restored.game.to_act == 0)
     assert restored.timer_deadline is not None
     await tick(fake, clock, restored.timer_deadline - clock.now())
-    assert any(e.key == "ev.timeout" for e in restored.log)
+    assert any(e.key in TIMED_OUT for e in restored.log)
     await fake.disconnect(again)
     fake.assert_no_errors()
 
@@ -117,7 +118,7 @@ async def test_a_timer_that_expired_while_the_bot_was_down_fires_at_once(
     await fake.settle()
     restored = table_of(again, alice.user)
     assert restored.game is not None and restored.game.version > version
-    assert any(e.key == "ev.timeout" for e in restored.log)
+    assert any(e.key in TIMED_OUT for e in restored.log)
     await fake.disconnect(again)
     fake.assert_no_errors()
 

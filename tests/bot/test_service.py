@@ -9,6 +9,8 @@ from engine import Game, GreedyPlayer, Phase, Rules
 from engine.bots import HardBot
 from engine.bots.rollout import Style
 
+from .e2e import TIMED_OUT
+
 ALICE, BOB, CAROL, DAVE, ERIN = 1, 2, 3, 4, 5
 
 
@@ -173,7 +175,7 @@ async def test_turn_timer_expires_on_the_clock_and_bots_wait_their_pause() -> No
     clock.advance(0.2)
     await settle()
     assert game.version > before
-    assert any(e.key == "ev.timeout" for e in table.log)
+    assert any(e.key in TIMED_OUT for e in table.log)
 
 
 async def test_leaving_mid_round_hands_the_seat_to_a_bot_then_frees_it() -> None:

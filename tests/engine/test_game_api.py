@@ -151,6 +151,16 @@ def test_stop_and_replay() -> None:
     unlimited.stop()
     assert unlimited.winners == (1, 2) and not unlimited.stopped_early
 
+    # Stopped before any round counted, nobody has scored: no winner (play-test 14), not
+    # every seat level at 0.
+    unplayed = Game.new(classic(game_end="unlimited"), 4, seed=1)
+    unplayed.stop()
+    assert unplayed.winners == () and unplayed.stopped_early
+    after_one = Game.new(classic(game_end="unlimited"), 4, seed=1)
+    _finish_round(after_one)
+    after_one.stop()
+    assert after_one.winners and not after_one.stopped_early
+
 
 def test_versions_say_which_round_and_game_a_control_was_drawn_in() -> None:
     """A round remembers the version it began at, and a replayed game goes on counting

@@ -169,3 +169,18 @@ async def test_concurrent_rounds_sharing_a_player_lose_no_update(storage: Storag
     assert rating.rounds == len(games)
     assert rating.mu == pytest.approx(expected.mu)
     assert rating.sigma == pytest.approx(expected.sigma)
+
+
+async def test_players_level_on_the_leaderboard_share_their_place(storage: Storage) -> None:
+    """zoe and wanda each won one two-player round against a newcomer: rated alike, they
+    read « 1. zoe · 2. wanda » by account id (play-test 14); they share 1st now, as the
+    final standings of a game show a tie, and the next place is 3rd."""
+    for winner, loser, channel in ((1, 2, 10), (3, 4, 11)):
+        game = await _game(storage, channel=channel)
+        await storage.record_round(game, 1, ranking=[0, 1], roles=["P", "L"], points=[3, 0],
+                                   seats=[human(winner), human(loser)])
+    board = await storage.leaderboard(GUILD, "classic")
+    assert [(row.rank, row.user_id) for row in board.rows] == [(1, 1), (1, 3), (3, 2), (3, 4)]
+    outside = await storage.leaderboard(GUILD, "classic", limit=2, caller_id=4)
+    assert [row.user_id for row in outside.rows] == [1, 3]
+    assert outside.caller is not None and (outside.caller.rank, outside.caller.user_id) == (3, 4)

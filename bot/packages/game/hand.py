@@ -8,7 +8,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import LocaleLike, plural, t
+from bot.i18n import LocaleLike, button_names, plural, t
 from bot.i18n.cards import shorts
 from bot.packages.cards.emojis import FaceLine, faces
 from bot.packages.controls import button, view
@@ -28,7 +28,8 @@ def lobby_lines(table: Table, user_id: int, locale: LocaleLike) -> list[str]:
     would say what is no longer so; the game's start then redraws it with the cards."""
     if table.seat_of(user_id) is None:
         return seatless_lines(table, user_id, locale)
-    return [t(locale, "hand.lobby_host" if table.is_host(user_id) else "hand.lobby")]
+    return [t(locale, "hand.lobby_host" if table.is_host(user_id) else "hand.lobby",
+              **button_names(table.locale))]
 
 
 def seatless_lines(table: Table, user_id: int, locale: LocaleLike) -> list[str]:
@@ -52,10 +53,10 @@ def seatless_lines(table: Table, user_id: int, locale: LocaleLike) -> list[str]:
         how = ("hand.queue_lobby" if not table.running
                else "hand.queue_seats" if table.rules.bots_fill and not over
                else "hand.queue_next_game")
-        return [where, t(locale, how)]
+        return [where, t(locale, how, **button_names(table.locale))]
     how = ("hand.join_lobby" if not table.running
            else "hand.join_queue" if table.rules.bots_fill else "hand.join_later")
-    return [t(locale, "hand.not_seated"), t(locale, how)]
+    return [t(locale, "hand.not_seated"), t(locale, how, **button_names(table.locale))]
 
 
 def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str = "",
@@ -67,9 +68,10 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
         return Screen("\n".join([*lines, *lobby_lines(table, user_id, locale)]), view())
     over = game.phase is Phase.GAME_OVER
     if table.host_handed and table.is_host(user_id):  # until they act as host
-        lines.append(t(locale, "hand.new_host_over" if over else "hand.new_host"))
+        lines.append(t(locale, "hand.new_host_over" if over else "hand.new_host",
+                       **button_names(table.locale)))
     elif over and seat is None and table.is_host(user_id):  # in the queue: the choice is theirs
-        lines.append(t(locale, "hand.host_over"))
+        lines.append(t(locale, "hand.host_over", **button_names(table.locale)))
     if seat is None:
         lines.extend(seatless_lines(table, user_id, locale))
         return Screen("\n".join(lines), view())

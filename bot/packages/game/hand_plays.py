@@ -15,7 +15,7 @@ import discord
 
 from bot.graphemes import cut
 from bot.i18n import LocaleLike, t
-from bot.i18n.cards import play_words, rank_words
+from bot.i18n.cards import play_words, rank_short, rank_words, short
 from bot.packages.cards.emojis import FaceLine, faces
 from bot.packages.controls import OPTIONS_PER_SELECT, button, select
 from bot.packages.game.lines import cards_shown, countdown, spanish, trick_faces, trick_line
@@ -110,13 +110,23 @@ def play_selects(table: Table, game: Game, seat: int, locale: LocaleLike,
         for part, start in enumerate(range(0, len(group), OPTIONS_PER_SELECT)):
             chunk = group[start:start + OPTIONS_PER_SELECT]
             title = t(locale, f"hand.group.{key}")
-            if parts > 1:  # menus of one title would look alike: number them as the gifts
-                title = t(locale, "hand.group_part", title=title, part=part + 1, parts=parts)
+            if parts > 1:  # menus of one title would look alike: say which plays each holds
+                first, last = (_span_word(locale, table, o) for o in (chunk[0], chunk[-1]))
+                title = t(locale, "hand.group_span" if first != last else "hand.group_one",
+                          title=title, first=first, last=last)
             selects.append(select(
                 table.id, "play", title,
                 [_option(locale, table, o, hand) for o in chunk],
                 version=game.version, arg=f"{key}{part}"))
     return selects
+
+
+def _span_word(locale: LocaleLike, table: Table, option: PlayOption) -> str:
+    """How a split menu names its weakest or strongest play: the value played (« 5 », « R »),
+    a special by its card."""
+    if option.special:
+        return short(locale, option.cards[0], spanish(table))
+    return rank_short(locale, option.value, spanish(table))
 
 
 def play_part(table: Table, game: Game, seat: int, locale: LocaleLike,

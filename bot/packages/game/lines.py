@@ -35,7 +35,7 @@ def entry_text(locale: LocaleLike, table: Table, entry: LogEntry) -> str:
     params = dict(entry.params)
     if "cards" in params:
         cards = [Card.parse(c) for c in params["cards"]]
-        if entry.key in ("ev.played", "ev.played_timeout"):
+        if entry.key in ("ev.played", "ev.played_timeout", "ev.played_late"):
             params["cards"] = play_words(
                 locale, cards, params["value"], params["count"], spanish(table),
                 params.get("special"), params.get("announce"),

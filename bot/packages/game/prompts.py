@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.i18n import LocaleLike, t
+from bot.i18n import LocaleLike, join_names, t
 from bot.packages.controls import button, view
 from bot.packages.screen import Screen
 from bot.tables.table import LeaveOutcome, Table
@@ -17,8 +17,14 @@ def stop_prompt(table: Table, locale: LocaleLike) -> Screen:
     a click after that game ended stops no other."""
     stop = button(table.id, "stop", t(locale, "btn.stop_game"), arg=str(table.game_no),
                   style=discord.ButtonStyle.danger)
-    between = table.game is not None and table.game.phase is Phase.ROUND_OVER
-    return Screen(t(locale, "end.confirm.between" if between else "end.confirm"), view(stop))
+    game = table.game
+    key = "end.confirm.between" if game is not None and game.phase is Phase.ROUND_OVER \
+        else "end.confirm"
+    leaders = game.stop_winners() if game is not None else ()
+    if leaders:  # a game with no set end: its totals decide it (RULES §8)
+        return Screen(t(locale, f"{key}.leaders",
+                        names=join_names(locale, [table.name(s) for s in leaders])), view(stop))
+    return Screen(t(locale, key), view(stop))
 
 
 def quit_prompt(table: Table, user_id: int, locale: LocaleLike) -> Screen:

@@ -48,6 +48,10 @@ def table_screen(table: Table, now: float) -> Screen:
     wanted: list[FaceLine] = []
     if game.revolution and game.phase is Phase.PLAY:  # a round's end restores the order
         lines.append(t(loc, "table.revolution"))
+    # Whose turn it is, and its countdown, hold only while this is the table's message: a
+    # game cut short mid-round (presi's seat given up) left « À fred de jouer, il y a 3
+    # minutes » in the message it retired (play-test 14).
+    live: list[str] = []
     if game.phase is Phase.EXCHANGE:
         lines.append(t(loc, "table.exchange", countdown=countdown(table)))
         pending = []
@@ -62,12 +66,16 @@ def table_screen(table: Table, now: float) -> Screen:
         wanted.extend(trick_faces(game, len(lines)))
         lines.append(trick_line(loc, table, game))
         if table.rules.fast:
-            lines.append(t(loc, "table.fast", countdown=countdown(table)))
+            live.append(t(loc, "table.fast", countdown=countdown(table)))
         elif game.to_act is not None:
-            lines.append(t(loc, "table.turn", name=table.name(game.to_act),
-                           countdown=countdown(table)))
+            live.append(t(loc, "table.turn", name=table.name(game.to_act),
+                          countdown=countdown(table)))
+        lines.extend(live)
     lines.append("")
-    players = player_lines(loc, table, game)
+    # At the game's end the last round's results and the final standings name every
+    # seat, with role and points: the seats' own lines would name each a third time.
+    over = game.phase is Phase.GAME_OVER and round_finished(table, game)
+    players = [] if over else player_lines(loc, table, game)
     if table.queue and game.phase is not Phase.GAME_OVER:  # (at its end: `host_choice`)
         # Who waits sits between rounds where bots fill the table, else at the next game.
         key = "table.waiting_round" if table.rules.bots_fill else "table.waiting_next"
@@ -105,8 +113,9 @@ def table_screen(table: Table, now: float) -> Screen:
                               *instructions])) > CONTENT_LIMIT - RETIRED_NOTE_ROOM
     while history and overruns():
         del history[0]
-    if results and overruns():
+    if results and players and overruns():
         players = []
+    if not players:
         del lines[-1]  # the blank line above them
     if overruns():  # then the chart's text too: the standings sum it up
         charted = []
@@ -117,8 +126,8 @@ def table_screen(table: Table, now: float) -> Screen:
     lines.extend(charted)
     # Face lines go above the instructions, so the retired text keeps them too.
     shown = faces.with_lines(lines + instructions, wanted, spanish(table), loc)
-    return Screen("\n".join(shown), table_view(table, game),
-                  retired="\n".join(shown[:len(shown) - len(instructions)]))
+    kept = [line for line in shown[:len(shown) - len(instructions)] if line not in live]
+    return Screen("\n".join(shown), table_view(table, game), retired="\n".join(kept))
 
 
 def retired_text(table: Table, now: float) -> str | None:

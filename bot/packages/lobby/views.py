@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import button_names, t
 from bot.packages.controls import Click, Drawn, action
 from bot.packages.game.prompts import quit_prompt
 from bot.packages.game.views import show_hand
@@ -62,8 +62,9 @@ async def join(interaction: Interaction, table: Table, from_lobby: bool) -> None
     outcome = await interaction.client.service.join(
         table, interaction.user.id, typed, str(interaction.locale))
     if outcome in WAITING:
-        await interaction.response.send_message(t(interaction.locale, WAITING[outcome]),
-                                                ephemeral=True)
+        await interaction.response.send_message(
+            t(interaction.locale, WAITING[outcome], **button_names(table.locale)),
+            ephemeral=True)
     elif outcome == "back" and table.game is not None:
         await show_hand(interaction, table, update=False)
     elif from_lobby:

@@ -8,11 +8,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import TypeVar
 
-from sqlalchemy.exc import DBAPIError, DisconnectionError, InterfaceError, OperationalError
-from sqlalchemy.exc import TimeoutError as PoolTimeout
-
+from bot.storage.failures import transient
 from bot.storage.records import SeatRef
-from bot.storage.repository import ChannelBusy, Storage, StorageError
+from bot.storage.repository import ChannelBusy, Storage
 from bot.storage.writer import SnapshotWriter
 from bot.tables.refusals import TableError
 from bot.tables.table import GameStart, Player, Table
@@ -22,31 +20,6 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 Sleep = Callable[[float], Awaitable[object]]
-
-
-
-# PostgreSQL errors worth retrying, by SQLSTATE (PostgreSQL, Appendix A « Error Codes »):
-# the classes 08 connection exception, 40 transaction rollback (serialization failure,
-# deadlock), 53 insufficient resources (too many connections), 57 operator intervention
-# (shutdown, « the database system is starting up », statement timeout), 58 system error,
-# and 55P03 lock not available (lock_timeout). asyncpg reports them through SQLAlchemy as a
-# plain DBAPIError, not the OperationalError that SQLite's « database is locked » is.
-RETRYABLE_CLASSES = frozenset({"08", "40", "53", "57", "58"})
-RETRYABLE_STATES = frozenset({"55P03"})
-
-
-def transient(err: BaseException) -> bool:
-    """Whether retrying can succeed: the connection or the server failed (lost connection,
-    restart, deadlock, lock timeout, exhausted pool). Anything else (a row that is gone, a
-    value the column cannot hold, a bug) fails the same way every time, and retrying it for
-    ever would stall every later result of the table behind it."""
-    if isinstance(err, StorageError):
-        return False
-    if isinstance(err, DBAPIError):
-        state = str(getattr(err.orig, "sqlstate", None) or "")
-        return err.connection_invalidated or isinstance(err, OperationalError | InterfaceError) \
-            or state[:2] in RETRYABLE_CLASSES or state in RETRYABLE_STATES
-    return isinstance(err, PoolTimeout | DisconnectionError | ConnectionError | TimeoutError)
 
 
 class StorageStore:

@@ -5,6 +5,8 @@ failures and a crash between storing a state and storing its result."""
 from __future__ import annotations
 
 import asyncio
+import errno
+import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -431,6 +433,35 @@ async def test_a_transient_error_on_the_first_table_update_of_a_start_loses_noth
     stored = await stored_game(url, table.game_row_id)
     assert stored.round_nos == [1] and stored.ended == 1
     assert stored.points == dict(enumerate(table.game.points))
+
+
+async def test_a_round_is_retried_through_a_refused_connection_and_a_dns_blip(
+    db: tuple[str, Storage], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A PostgreSQL restart behind a name that stops resolving for a moment (docker compose
+    restarting `db`, a failover switching DNS): asyncpg raises ConnectionRefusedError, then
+    socket.gaierror and no-route OSError, unwrapped. All are retried: the play-test found the
+    round dropped for good at the DNS failure (« a result could not be saved »)."""
+    url, storage = db
+    process = start(storage)
+    record_round = storage.record_round
+    outage = [ConnectionRefusedError(errno.ECONNREFUSED, "Connect call failed"),
+              socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution"),
+              OSError(errno.EHOSTUNREACH, "No route to host")]
+
+    async def during_outage(*args: Any, **kwargs: Any) -> Any:
+        if outage:
+            raise outage.pop(0)
+        return await record_round(*args, **kwargs)
+
+    monkeypatch.setattr(storage, "record_round", during_outage)
+    table = await started(process, game_end="rounds:1")
+    await play_round(process.service, process.clock, table)
+    await process.settle()
+    assert not outage and table.game_row_id is not None
+    stored = await stored_game(url, table.game_row_id)
+    assert stored.round_nos == [1] and stored.ended == 1
+    assert not table.store_failed and not table.unstored
 
 
 async def test_a_record_that_can_never_be_stored_does_not_block_the_tables_queue(

@@ -280,6 +280,7 @@ CATALOGUE: dict[str, str] = {
     "err.stale_button": "This button was shown for an earlier moment of the game; use the table's newest message.",
     "err.bad_command": "This command or one of its options is not valid; nothing was changed.",
     "err.storage_busy": "The bot's database is busy: nothing was opened. Try again in a moment.",
+    "err.storage_down": "The bot's database cannot be reached right now: nothing was changed. Try again in a moment.",
     "err.missing_permission": "I am missing the “{permission}” permission in this channel, so I cannot run a table here: nothing was opened or started. Ask a moderator to grant it.",
     "err.not_in_server": "Only my commands were added to this server, not me: I cannot post a table here, and nothing was opened or started. A server admin can invite me with this link: <{link}>",
     "err.cannot_post": "I can no longer post the table in this channel: I am missing the “{permission}” permission. The table picks up again as soon as it is granted.",

@@ -291,6 +291,7 @@ _WRITTEN: dict[str, str] = {
     "err.stale_button": "Ce bouton date d’un moment antérieur de la partie ; utilise le message le plus récent de la table.",
     "err.bad_command": "Cette commande ou l’une de ses options n’est pas valable ; rien n’a changé.",
     "err.storage_busy": "La base de données du bot est occupée : aucune table n’a été ouverte. Réessaie dans un instant.",
+    "err.storage_down": "La base de données du bot est injoignable pour le moment : rien n’a changé. Réessaie dans un instant.",
     "err.missing_permission": "Il me manque la permission « {permission} » dans ce salon : je ne peux pas y tenir de table, rien n’a été ouvert ni lancé. Demande à la modération du serveur de me la donner.",
     "err.not_in_server": "Seules mes commandes ont été ajoutées à ce serveur, pas moi : je ne peux pas y poser de table, rien n’a été ouvert ni lancé. Un admin du serveur peut m’inviter avec ce lien : <{link}>",
     "err.cannot_post": "Je n’arrive plus à publier la table dans ce salon : il me manque la permission « {permission} ». La table reprendra dès que la permission sera rendue.",

@@ -19,6 +19,7 @@ from bot.graphemes import cut
 from bot.i18n import has, plural, t
 from bot.packages.moderation import timed_out
 from bot.packages.text import shown_text
+from bot.storage.failures import describe, transient
 from bot.tables.service import TableError
 from bot.tables.table import Table
 
@@ -139,6 +140,18 @@ async def refuse(interaction: discord.Interaction[Any], key: str, **params: obje
                                                      TableError(key, **params)))
 
 
+def out_of_reach(err: BaseException, where: str) -> bool:
+    """Whether `err` is the database being away rather than a bug
+    (`bot.storage.failures.transient`). If so it is logged here as one WARNING line without
+    a traceback, and the caller answers `err.storage_down`: during a failover every command
+    fails the same way, and a traceback each would bury the log in identical ones. A bug is
+    left to the caller, which logs it as an error with its traceback."""
+    if not transient(err):
+        return False
+    log.warning("%s: the database is out of reach (%s)", where, describe(err))
+    return True
+
+
 async def answer_privately(interaction: discord.Interaction[Any], text: str) -> None:
     """One ephemeral line: the interaction's response, or a follow-up once it is answered.
     Always a new message (type 4), which Discord accepts for every interaction type."""
@@ -232,9 +245,12 @@ async def route_standalone(interaction: discord.Interaction[Any], raw: str,
         await STANDALONE[match.group(2)](interaction, match.group(4), values)
     except TableError as err:
         await answer_privately(interaction, refusal_text(interaction.locale, err))
-    except Exception:
-        log.exception("%s failed", match.group(2))
-        await refuse(interaction, "err.internal")
+    except Exception as err:
+        if out_of_reach(err, match.group(2)):
+            await refuse(interaction, "err.storage_down")
+        else:
+            log.exception("%s failed", match.group(2))
+            await refuse(interaction, "err.internal")
     return True
 
 
@@ -277,9 +293,12 @@ async def route(interaction: discord.Interaction[Any], raw: str, values: list[st
         await handler(click)
     except TableError as err:
         await answer_privately(interaction, refusal_text(interaction.locale, err))
-    except Exception:
-        log.exception("%s on table %s failed", click.action, table.id)
-        await refuse(interaction, "err.internal")
+    except Exception as err:
+        if out_of_reach(err, f"{click.action} on table {table.id}"):
+            await refuse(interaction, "err.storage_down")
+        else:
+            log.exception("%s on table %s failed", click.action, table.id)
+            await refuse(interaction, "err.internal")
         return
     # Someone acted: a table whose channel refused the bot may post again, or tells its host.
     await interaction.client.publisher.acted(interaction, table)

@@ -85,3 +85,12 @@ def transient(err: BaseException) -> bool:
     if isinstance(err, StatementError):
         return err.orig is not None and network_failure(err.orig)
     return isinstance(err, PoolTimeout | DisconnectionError) or network_failure(err)
+
+
+def describe(err: BaseException) -> str:
+    """One line for the operator's log: what the driver said, without SQLAlchemy's
+    statement, parameters and documentation link (the line a transient failure gets instead
+    of a traceback, which would say nothing more about a database that is away)."""
+    cause = err.orig if isinstance(err, StatementError) and err.orig is not None else err
+    text = " ".join(str(cause).split())
+    return f"{type(cause).__name__}: {text}" if text else type(cause).__name__

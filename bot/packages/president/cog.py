@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 from discord.ext import commands
-from sqlalchemy.exc import SQLAlchemyError
 
 from bot.i18n import join_names, public_locale, t
 from bot.i18n.translator import ls
@@ -28,6 +27,7 @@ from bot.packages.publisher import NO_PINGS
 from bot.packages.settings.views import open_settings
 from bot.packages.stats import display as stats_display
 from bot.packages.text import player_name
+from bot.storage.failures import describe, transient
 from bot.tables.service import TableError
 from bot.tables.table import Table
 from engine import PRESETS
@@ -126,9 +126,13 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
                                     error: app_commands.AppCommandError) -> None:
         if isinstance(error, app_commands.CheckFailure) and interaction.response.is_done():
             return  # already answered by interaction_check
+        """A refusal (`TableError`) gets its line here. Anything else is left to the tree's
+        `CheckedTree.on_error`, which discord.py calls next: raising it again here would
+        make discord.py call this handler twice and leave the error in its task
+        (« Task exception was never retrieved », a second traceback in the log)."""
         original = getattr(error, "original", error)
         if not isinstance(original, TableError):
-            raise error
+            return
         text = refusal_text(interaction.locale,
                             TableError(here(interaction, original.key), **original.params))
         if interaction.response.is_done():
@@ -361,6 +365,14 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
             await self._withdraw(interaction, refusal_text(
                 interaction.locale, TableError(here(interaction, err.key), **err.params)))
             return
+        except Exception:
+            # A bug: logged with its traceback, and answered privately all the same (the
+            # tree's answer would be a follow-up replacing the public deferral, for all to
+            # see).
+            log.exception("/president create failed")
+            await self._withdraw(interaction, refusal_text(interaction.locale,
+                                                           TableError("err.internal")))
+            return
         screen = lobby_screen(table)
         message = await interaction.followup.send(allowed_mentions=NO_PINGS, wait=True,
                                                   **screen.kwargs())
@@ -378,15 +390,22 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
             if storage is not None:
                 try:
                     chosen = (await storage.get_guild_settings(guild_id)).language
-                except SQLAlchemyError:
-                    log.warning("server %s: could not read its language", guild_id,
-                                exc_info=True)
+                except Exception as err:
+                    if not transient(err):
+                        raise
+                    log.warning("server %s: could not read its language (%s)", guild_id,
+                                describe(err))
             try:
                 table = await self.bot.service.create(
                     channel_id, guild_id, interaction.user.id, display_name(interaction),
                     str(interaction.locale), preset, post=False)
-            except SQLAlchemyError:
-                log.warning("channel %s: could not open a table", channel_id, exc_info=True)
+            except Exception as err:
+                # A refused connection or an unresolvable host arrives as a bare OSError,
+                # not a SQLAlchemyError: the shared classifier knows every such shape.
+                if not transient(err):
+                    raise
+                log.warning("channel %s: could not open a table (%s)", channel_id,
+                            describe(err))
                 raise TableError("err.storage_busy") from None
             table.parent_id = getattr(interaction.channel, "parent_id", None)
             # The creator's hand keeps their own locale; the public messages speak the

@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 from discord.enums import AppCommandOptionType
 
-from bot.packages.controls import answer_privately, refusal_text
+from bot.packages.controls import answer_privately, out_of_reach, refusal_text
 from bot.tables.service import TableError
 
 log = logging.getLogger(__name__)
@@ -42,7 +42,9 @@ class CheckedTree(app_commands.CommandTree[Any]):
 
     async def on_error(self, interaction: discord.Interaction[Any],
                        error: app_commands.AppCommandError) -> None:
-        """Refusals (`TableError`) are answered by the cog; anything else still answers."""
+        """Refusals (`TableError`) are answered by the cog; anything else still answers:
+        the database being away with « try again in a moment » (one warning line, no
+        traceback: see `out_of_reach`), a bug with an internal error and its traceback."""
         original = getattr(error, "original", error)
         if isinstance(original, TableError):
             if not interaction.response.is_done():
@@ -54,9 +56,12 @@ class CheckedTree(app_commands.CommandTree[Any]):
                       | app_commands.TransformerError):
             key = "err.bad_command"
         else:
-            log.error("/%s failed", getattr(interaction.command, "qualified_name", "?"),
-                      exc_info=original)
-            key = "err.internal"
+            name = getattr(interaction.command, "qualified_name", "?")
+            if out_of_reach(original, f"/{name}"):
+                key = "err.storage_down"
+            else:
+                log.error("/%s failed", name, exc_info=original)
+                key = "err.internal"
         await answer_privately(interaction, refusal_text(interaction.locale, TableError(key)))
 
 

@@ -163,9 +163,13 @@ class PresidentBot(Host):
             """Stored dates (games, rounds, ratings) on the bot's clock, as its timers."""
             return datetime.fromtimestamp(clock.now(), UTC)
 
-        self.storage = await Storage.open(url, pool_size=self.config.database_pool_size,
-                                          max_overflow=self.config.database_max_overflow,
-                                          now=now)
+        config = self.config
+        self.storage = await Storage.open(url, pool_size=config.database_pool_size,
+                                          max_overflow=config.database_max_overflow,
+                                          now=now,
+                                          connect_timeout=config.database_connect_timeout,
+                                          command_timeout=config.database_command_timeout,
+                                          pool_timeout=config.database_pool_timeout)
 
         def sleep(seconds: float) -> Awaitable[None]:
             return clock.sleep_until(clock.now() + seconds)

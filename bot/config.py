@@ -59,6 +59,11 @@ class Config:
     # Connections this process keeps open (and may add under bursts) to the database.
     database_pool_size: int = 5
     database_max_overflow: int = 5
+    # Seconds a connection attempt, a statement (0: no limit) and a wait for a pooled
+    # connection may take before failing as transient (`bot.storage.db.CONNECT_TIMEOUT`).
+    database_connect_timeout: float = 10.0
+    database_command_timeout: float = 30.0
+    database_pool_timeout: float = 10.0
     # discord.py sharding: both None for one process running every shard; otherwise this
     # process runs `shard_ids` out of `shard_count` and owns only those shards' guilds.
     shard_count: int | None = None
@@ -112,6 +117,9 @@ class Config:
             bot_pause=_seconds(values, "BOT_PAUSE_SECONDS", 1.5),
             database_pool_size=_count(values, "DATABASE_POOL_SIZE", 5, least=1),
             database_max_overflow=_count(values, "DATABASE_MAX_OVERFLOW", 5, least=0),
+            database_connect_timeout=_timeout(values, "DATABASE_CONNECT_TIMEOUT", 10.0),
+            database_command_timeout=_seconds(values, "DATABASE_COMMAND_TIMEOUT", 30.0),
+            database_pool_timeout=_timeout(values, "DATABASE_POOL_TIMEOUT", 10.0),
             shard_count=shard_count,
             shard_ids=shard_ids,
             shard_auto=shard_auto,
@@ -165,6 +173,14 @@ def _seconds(values: Mapping[str, str], name: str, default: float) -> float:
     if seconds is None or not 0 <= seconds <= 3600:
         raise InvalidSetting(f"{name} must be a number of seconds from 0 to 3600, with a "
                              f"decimal point (1.5), not {raw!r}")
+    return seconds
+
+
+def _timeout(values: Mapping[str, str], name: str, default: float) -> float:
+    """A wait that must end: 0 would fail every connection at once, not wait for ever."""
+    seconds = _seconds(values, name, default)
+    if seconds <= 0:
+        raise InvalidSetting(f"{name} must be more than 0 seconds, not {values[name]!r}")
     return seconds
 
 

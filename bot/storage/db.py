@@ -78,12 +78,34 @@ def _env_int(name: str, default: int) -> int:
     return int(raw) if raw else default
 
 
+def _env_seconds(name: str, default: float) -> float:
+    raw = os.environ.get(name, "").strip()
+    return float(raw) if raw else default
+
+
+# How long a PostgreSQL connection attempt, a statement and a wait for a pooled connection
+# may take (`DATABASE_CONNECT_TIMEOUT`, `DATABASE_COMMAND_TIMEOUT`, `DATABASE_POOL_TIMEOUT`,
+# in seconds). Without them a database that goes silent (a failover's old primary, a network
+# partition: no refusal, no reset) holds every query on its socket until the kernel gives
+# up, about 15 minutes with Linux's defaults, and the results and snapshots queued behind it
+# wait as long. With them each attempt fails within seconds as a `TimeoutError`, which the
+# retry loops call transient (`bot.storage.failures`) and retry, and which a slash command
+# answers with « try again in a moment ». The bot's statements take milliseconds, so 30 s is
+# far above any of them; migrations, which may rewrite a large table, run without one.
+CONNECT_TIMEOUT = 10.0
+COMMAND_TIMEOUT = 30.0
+POOL_TIMEOUT = 10.0
+
+
 def create_engine(
     url: str | URL,
     *,
     pool_size: int | None = None,
     max_overflow: int | None = None,
     enforce_foreign_keys: bool = True,
+    connect_timeout: float | None = None,
+    command_timeout: float | None = None,
+    pool_timeout: float | None = None,
 ) -> AsyncEngine:
     """An async engine with the project's JSON codec and per-backend connection settings.
 
@@ -92,6 +114,11 @@ def create_engine(
     processes × (pool_size + max_overflow). Migrations pass `enforce_foreign_keys=False`
     because SQLite batch migrations recreate tables, and dropping the old copy with foreign
     keys enforced would cascade deletes into child tables.
+
+    Timeouts (seconds) default to `DATABASE_CONNECT_TIMEOUT`, `DATABASE_COMMAND_TIMEOUT`
+    and `DATABASE_POOL_TIMEOUT` (10 / 30 / 10, see `CONNECT_TIMEOUT`); a command timeout of
+    0 sets none (migrations). The pool's applies to both backends; the connect and command
+    ones are asyncpg's, PostgreSQL only: SQLite waits on its own lock (`busy_timeout`).
     """
     normalized = make_url(normalize_url(url))
     options: dict[str, Any] = {
@@ -101,6 +128,10 @@ def create_engine(
         "max_overflow": (
             _env_int("DATABASE_MAX_OVERFLOW", 5) if max_overflow is None else max_overflow
         ),
+        "pool_timeout": (
+            _env_seconds("DATABASE_POOL_TIMEOUT", POOL_TIMEOUT)
+            if pool_timeout is None else pool_timeout
+        ),
     }
     if normalized.get_backend_name() == "sqlite":
         ensure_sqlite_dir(normalized)
@@ -109,7 +140,17 @@ def create_engine(
         return engine
     # A pre-ping costs one round trip per checkout but turns a PostgreSQL restart or a
     # failover into a reconnect instead of an error surfacing in a slash command.
-    return create_async_engine(normalized, pool_pre_ping=True, **options)
+    connect = _env_seconds("DATABASE_CONNECT_TIMEOUT", CONNECT_TIMEOUT) \
+        if connect_timeout is None else connect_timeout
+    command = _env_seconds("DATABASE_COMMAND_TIMEOUT", COMMAND_TIMEOUT) \
+        if command_timeout is None else command_timeout
+    # asyncpg's `timeout` bounds a connection attempt (its default is 60 s), its
+    # `command_timeout` every statement, the pre-ping's included (its default is none).
+    connect_args: dict[str, Any] = {"timeout": connect}
+    if command > 0:
+        connect_args["command_timeout"] = command
+    return create_async_engine(normalized, pool_pre_ping=True, connect_args=connect_args,
+                               **options)
 
 
 def _install_sqlite_hooks(engine: AsyncEngine, enforce_foreign_keys: bool) -> None:
@@ -180,7 +221,8 @@ async def _run_alembic(url: str | URL, action: Callable[[Config], None]) -> None
     """Run an alembic command on a connection we own (alembic's env.py would otherwise call
     `asyncio.run`, which cannot nest inside the bot's running event loop)."""
     lock = _alembic_locks.setdefault(asyncio.get_running_loop(), asyncio.Lock())
-    engine = create_engine(url, pool_size=1, max_overflow=0, enforce_foreign_keys=False)
+    engine = create_engine(url, pool_size=1, max_overflow=0, enforce_foreign_keys=False,
+                           command_timeout=0)
     try:
         async with lock, engine.begin() as connection:
 

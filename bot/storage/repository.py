@@ -133,12 +133,17 @@ class Storage(History, Forgetting):
         pool_size: int | None = None,
         max_overflow: int | None = None,
         now: Callable[[], datetime] = wall_clock,
+        connect_timeout: float | None = None,
+        command_timeout: float | None = None,
+        pool_timeout: float | None = None,
     ) -> Self:
         """Connect (to `DATABASE_URL` when `url` is None) and fail now if the database is
         unreachable, rather than on the first button press. Does not migrate: call
-        `db.upgrade_to_head` first."""
+        `db.upgrade_to_head` first. Sizes and timeouts: `db.create_engine`."""
         engine = create_engine(
-            url or database_url(), pool_size=pool_size, max_overflow=max_overflow
+            url or database_url(), pool_size=pool_size, max_overflow=max_overflow,
+            connect_timeout=connect_timeout, command_timeout=command_timeout,
+            pool_timeout=pool_timeout,
         )
         storage = cls(engine, now=now)
         try:

@@ -66,6 +66,9 @@ def test_shard_count_auto_leaves_the_count_to_discord(raw: str) -> None:
     ({"METRICS_PORT": "70000"}, "METRICS_PORT must be a TCP port from 0 to 65535"),
     ({"DATABASE_POOL_SIZE": "0"}, "DATABASE_POOL_SIZE must be a whole number of at least 1"),
     ({"DATABASE_MAX_OVERFLOW": "-1"}, "DATABASE_MAX_OVERFLOW must be a whole number"),
+    ({"DATABASE_POOL_TIMEOUT": "0"}, "DATABASE_POOL_TIMEOUT must be more than 0 seconds"),
+    ({"DATABASE_CONNECT_TIMEOUT": "ten"}, "DATABASE_CONNECT_TIMEOUT must be a number of sec"),
+    ({"DATABASE_COMMAND_TIMEOUT": "-1"}, "DATABASE_COMMAND_TIMEOUT must be a number of sec"),
     # play-test 13: these three stopped the bot with a traceback
     ({"DEV_GUILD_ID": "abc"}, "DEV_GUILD_ID must be one guild id (its digits), not 'abc'"),
     ({"BOT_PAUSE_SECONDS": "1,5"}, "with a decimal point (1.5), not '1,5'"),
@@ -92,6 +95,15 @@ def test_pool_sizes_come_from_dotenv_too(tmp_path: Path) -> None:
     dotenv.write_text("DATABASE_POOL_SIZE=8\nDATABASE_MAX_OVERFLOW=0\n")
     config = Config.from_env({"DISCORD_TOKEN": "abc"}, dotenv=dotenv)
     assert (config.database_pool_size, config.database_max_overflow) == (8, 0)
+
+
+def test_database_timeouts_have_defaults_and_a_command_timeout_may_be_lifted() -> None:
+    config = Config.from_env({"DISCORD_TOKEN": "abc"}, dotenv=None)
+    assert (config.database_connect_timeout, config.database_command_timeout,
+            config.database_pool_timeout) == (10.0, 30.0, 10.0)
+    config = Config.from_env({"DISCORD_TOKEN": "abc", "DATABASE_COMMAND_TIMEOUT": "0",
+                              "DATABASE_CONNECT_TIMEOUT": "2.5"}, dotenv=None)
+    assert (config.database_connect_timeout, config.database_command_timeout) == (2.5, 0.0)
 
 
 def test_log_levels_are_the_ones_python_knows_by_name() -> None:

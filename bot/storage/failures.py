@@ -11,8 +11,11 @@ player it was a bug.
 from __future__ import annotations
 
 import errno
+import logging
 import socket
 import ssl
+import time
+from collections.abc import Callable
 
 from sqlalchemy.exc import (
     DBAPIError,
@@ -94,3 +97,75 @@ def describe(err: BaseException) -> str:
     cause = err.orig if isinstance(err, StatementError) and err.orig is not None else err
     text = " ".join(str(cause).split())
     return f"{type(cause).__name__}: {text}" if text else type(cause).__name__
+
+
+def _tables(ids: set[int], most: int = 20) -> str:
+    shown = sorted(ids)
+    more = f" and {len(shown) - most} more" if len(shown) > most else ""
+    return ("table " if len(shown) == 1 else "tables ") + ", ".join(map(str, shown[:most])) + more
+
+
+class OutageLog:
+    """What the operator's log says while storage work is retried through transient
+    failures (`transient`): one WARNING when the database stops answering, a reminder every
+    `remind_every` seconds (on `now`'s clock) while it stays so, with how many writes of
+    which tables wait, and one WARNING when a write succeeds again, naming every table that
+    waited. Each failed attempt is a DEBUG line. Before, each table logged each retry: a
+    5-minute outage with 50 tables wrote ~3,300 warnings (play-test 41c), which buried
+    anything else. Permanent failures are not this log's: their callers log them as errors,
+    per table, with their traceback.
+
+    One is shared by the snapshot writer and the table's result queue (`StorageStore`
+    takes its writer's), so an outage is told once for both."""
+
+    def __init__(self, logger: logging.Logger, now: Callable[[], float] = time.monotonic,
+                 remind_every: float = 60.0) -> None:
+        self._log = logger
+        self._now = now
+        self._remind_every = remind_every
+        self._down_since: float | None = None
+        self._reminded = 0.0
+        self._waiting: dict[tuple[int, str], int] = {}  # (table, what) -> failed attempts
+        self._tables: set[int] = set()  # every table that waited during this outage
+        self._attempts = 0
+
+    @property
+    def down(self) -> bool:
+        """Whether the last storage attempt failed transiently and none succeeded since."""
+        return self._down_since is not None
+
+    def failed(self, table_id: int, what: str, err: BaseException, retry_in: float) -> None:
+        """A transient failure of `what` for the table; it is retried in `retry_in` s."""
+        key = (table_id, what)
+        self._waiting[key] = self._waiting.get(key, 0) + 1
+        self._tables.add(table_id)
+        self._attempts += 1
+        now = self._now()
+        if self._down_since is None:
+            self._down_since = self._reminded = now
+            self._log.warning("database unavailable (%s): table %s's %s and every write "
+                              "after it are retried until it answers", describe(err),
+                              table_id, what)
+        elif now - self._reminded >= self._remind_every:
+            self._reminded = now
+            self._log.warning("database still unavailable after %.0fs (%s): %d writes "
+                              "waiting, of %s", now - self._down_since, describe(err),
+                              len(self._waiting), _tables({t for t, _ in self._waiting}))
+        self._log.debug("table %s: storing %s failed (attempt %d, %s), retrying in %.1fs",
+                        table_id, what, self._waiting[key], describe(err), retry_in)
+
+    def stored(self, table_id: int, what: str) -> bool:
+        """`what` was stored for the table; False if it had not waited here."""
+        failures = self._waiting.pop((table_id, what), None)
+        if failures is None:
+            return False
+        if self._down_since is not None:
+            self._log.warning("database answering again after %.0fs: %d failed attempts; "
+                              "the writes of %s are being stored",
+                              self._now() - self._down_since, self._attempts,
+                              _tables(self._tables))
+            self._down_since = None
+            self._attempts = 0
+            self._tables = set()
+        self._log.debug("table %s: %s stored after %d failures", table_id, what, failures)
+        return True

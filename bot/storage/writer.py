@@ -37,6 +37,7 @@ from typing import Any, Protocol, cast
 from sqlalchemy.exc import IntegrityError
 
 from bot.storage import jsoncodec
+from bot.storage.failures import OutageLog, transient
 
 log = logging.getLogger(__name__)
 
@@ -199,6 +200,8 @@ class SnapshotWriter:
         self._closed = False
         self.stats = WriterStats()
         self._now = now
+        # Shared with the table's result queue (`StorageStore`): one outage, told once.
+        self.outage = OutageLog(log, now)
         self._on_written = on_written
         self._since: dict[int, float] = {}  # first unstored change per table, for the lag
 
@@ -288,7 +291,7 @@ class SnapshotWriter:
                         exc_info=True,
                     )
                     continue
-                except Exception:
+                except Exception as err:
                     failures += 1
                     self.stats.failures += 1
                     # A newer state submitted meanwhile supersedes the failed one.
@@ -300,17 +303,20 @@ class SnapshotWriter:
                         self._pending[table_id] = _merge(operation, newer)
                     if since is not None:
                         self._since[table_id] = min(since, self._since.get(table_id, since))
-                    log.warning(
-                        "table %s: snapshot write failed (attempt %d), retrying in %.1fs",
-                        table_id,
-                        failures,
-                        delay,
-                        exc_info=failures == 1,
-                    )
+                    if transient(err):  # the database away: told once for all tables
+                        self.outage.failed(table_id, "snapshot", err, delay)
+                    else:
+                        log.warning(
+                            "table %s: snapshot write failed (attempt %d), retrying in %.1fs",
+                            table_id,
+                            failures,
+                            delay,
+                            exc_info=failures == 1,
+                        )
                     await self._sleep(delay)
                     delay = min(delay * 2, self._max_delay)
                     continue
-                if failures:
+                if failures and not self.outage.stored(table_id, "snapshot"):
                     log.info("table %s: snapshot written after %d failures", table_id, failures)
                 delay = self._first_delay
                 failures = 0

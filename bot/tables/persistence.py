@@ -100,7 +100,8 @@ class StorageStore:
         """Repeat `call` through transient database failures (see `transient`), with a
         capped exponential backoff. Safe because results are idempotent in the database; play
         does not wait, since the service runs this in the table's background queue. Other
-        failures are raised at once: the queue logs them and goes on."""
+        failures are raised at once: the queue logs them and goes on. The log tells an
+        outage once for every table (`OutageLog`, shared with the snapshot writer)."""
         delay = self._first_delay
         failures = 0
         while True:
@@ -110,13 +111,12 @@ class StorageStore:
                 if not transient(err):
                     raise
                 failures += 1
-                log.warning("table %s: storing %s failed (attempt %d), retrying in %.1fs",
-                            table.id, what, failures, delay, exc_info=failures == 1)
+                self.writer.outage.failed(table.id, what, err, delay)
                 await self._sleep(delay)
                 delay = min(delay * 2, self._max_delay)
                 continue
             if failures:
-                log.info("table %s: %s stored after %d failures", table.id, what, failures)
+                self.writer.outage.stored(table.id, what)
             return result
 
 

@@ -242,7 +242,10 @@ async def test_a_result_refused_by_a_flaky_database_is_retried_once_stored(
     assert stored.points == dict(enumerate(table.game.points))
     assert stored.rated_rounds == {ALICE: 1, BOB: 1}
     assert delays == [0.5, 1.0, 0.5]  # backoff per result: round, round, then game end
-    assert "storing round 1 failed (attempt 2)" in caplog.text
+    # One line as the database fails, one as it answers again: not one per attempt.
+    assert f"database unavailable (ConnectionResetError: gone): table {table.id}'s round 1 " \
+        "and every write after it" in caplog.text
+    assert caplog.text.count("database answering again") == 2  # round 1, then game end
 
 
 async def test_a_crash_between_the_state_and_its_result_records_it_at_restart(

@@ -124,12 +124,12 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
 
     async def cog_app_command_error(self, interaction: discord.Interaction[Any],
                                     error: app_commands.AppCommandError) -> None:
-        if isinstance(error, app_commands.CheckFailure) and interaction.response.is_done():
-            return  # already answered by interaction_check
         """A refusal (`TableError`) gets its line here. Anything else is left to the tree's
         `CheckedTree.on_error`, which discord.py calls next: raising it again here would
         make discord.py call this handler twice and leave the error in its task
         (« Task exception was never retrieved », a second traceback in the log)."""
+        if isinstance(error, app_commands.CheckFailure) and interaction.response.is_done():
+            return  # already answered by interaction_check
         original = getattr(error, "original", error)
         if not isinstance(original, TableError):
             return

@@ -113,10 +113,10 @@ def how_to_play(locale: LocaleLike, rules: Rules) -> list[str]:
     lines.append(t(locale, "howto.closes", closes=join_names(locale, closes, "list.or")))
     lines.append(opens_line(locale, rules))
     wild = f".wild{rules.wild_rank}" if rules.wild_rank != "none" else ""
-    variants = [t(locale, f"howto.variant.{name}") for name, on in (
+    top_single = "" if rules.top_single is None else short(locale, rules.top_single, spanish)
+    variants = [t(locale, f"howto.variant.{name}", card=top_single) for name, on in (
         ("fast", rules.fast), ("revolution", rules.revolution),
-        ("two_beats_larger" + (".jokers" if deck.has_jokers else ".none"),
-         rules.two_beats_larger),
+        (two_beats_larger_key(rules), rules.two_beats_larger),
         ("no_equal", not rules.equal_allowed),
         (f"on_equal.{rules.on_equal}" + (wild if rules.on_equal == "same_or_pass" else ""),
          rules.equal_allowed and not rules.fast and rules.on_equal != "none"),
@@ -125,6 +125,16 @@ def how_to_play(locale: LocaleLike, rules: Rules) -> list[str]:
         lines.append(t(locale, "howto.variants"))
         lines.extend(f"• {variant}" for variant in variants)
     return lines
+
+
+def two_beats_larger_key(rules: Rules) -> str:
+    """What may answer 2s when they beat a larger play: the engine lets a special card
+    answer them (`legal_options`), a joker or the card that wins any trick alone (presi's
+    2 of oros: « gagne n'importe quel pli »), and nothing else."""
+    jokers = rules.deck_kind.has_jokers
+    if rules.top_single is not None:
+        return "two_beats_larger." + ("jokers_top_single" if jokers else "top_single")
+    return "two_beats_larger." + ("jokers" if jokers else "none")
 
 
 def opens_line(locale: LocaleLike, rules: Rules) -> str:

@@ -5,13 +5,23 @@ from __future__ import annotations
 from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.game.lines import entry_text
+from bot.packages.rules_text import rules_page
 from bot.tables.log import note
+from engine import Card, Game, Rules
 from engine.events import Skipped
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
 from .e2e import after_an_equal
 from .test_display import table_for
+
+
+def C(text: str) -> list[Card]:
+    return [Card.parse(c) for c in text.split()]
+
+
+def page(locale: str, rules: Rules) -> str:
+    return "\n".join(rules_page(locale, rules))
 
 
 def test_ta_gueule_is_english_where_it_recurs_and_named_once_where_it_is_explained() -> None:
@@ -32,3 +42,28 @@ async def test_ta_gueule_on_an_english_hand_is_named_in_english(
     alice = await after_an_equal(fake, clock, president, "en-US", "classic",
                                  [["5H", "9C", "AC"], ["5C", "KC", "KD"], ["5D", "QC", "QD"]])
     assert "🤐 Skip unless holding: play a 5 or pass." in alice.hand.content
+
+
+def test_the_page_names_what_answers_2s_that_beat_a_larger_play() -> None:
+    """presi with « 2s beat a play one card larger » said nothing answers 2s, while the 2 of
+    oros played alone does (`legal_options`; the seed: « gagne n'importe quel pli »)."""
+    presi = Rules.preset("presi", two_beats_larger=True)
+    assert "after 2s, only the 2🪙 played alone may answer" in page("en", presi)
+    assert "après des 2, seul le 2🪙 joué seul peut répondre" in page("fr", presi)
+    assert "nothing answers 2s" not in page("en", presi)
+    both = Rules.preset("proletario", top_single="2S")
+    assert "only a joker or the 2♠ played alone may answer" in page("en", both)
+    assert "seuls un joker ou le 2♠ joué seul peuvent répondre" in page("fr", both)
+    assert "after 2s, only a joker may answer" in page("en", Rules.preset("proletario"))
+    assert "nothing answers 2s" in page("en", Rules.preset("classic", two_beats_larger=True))
+
+
+def test_presi_s_2_of_oros_alone_answers_2s_that_beat_a_larger_play() -> None:
+    """What the page says, the engine does: after two 2s only the 2 of oros is offered."""
+    rules = Rules.preset("presi", two_beats_larger=True, finishing_closes_trick=False)
+    game = Game.new(rules, seats=3, seed=1, opener=1,
+                    hands=[C("2O 3O 4O 5O"), C("2C 2E 9C"), C("6O 8O 9O")])
+    game.play(1, C("2C 2E"))
+    game.pass_turn(2)
+    assert [str(o) for o in game.legal_plays(0)] == ["2O"]
+

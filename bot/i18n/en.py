@@ -762,6 +762,7 @@ CATALOGUE: dict[str, str] = {
     "howto.variant.two_beats_larger.none": "a group of 2s beats a play one card larger, and nothing answers 2s",
     "howto.variant.no_equal": "no equal answers: play higher",
     "howto.variant.on_equal.skip_unless_holding": "“skip unless holding” (“ta gueule” in French): after an equal answer, a next player who holds that value must play it again or pass; one who does not is skipped",
+    "howto.variant.on_equal.skip_unless_holding.wild7": "“skip unless holding” (“ta gueule” in French): after an equal answer, a next player who holds that value must play it again (without a 7) or pass; one who holds it only with 7s, or not at all, is skipped",
     "howto.variant.on_equal.skip_next": "an equal answer skips the next player",
     "howto.variant.on_equal.same_or_pass": "“or nothing!”: after an equal answer, the next player plays that value or passes",
     "howto.variant.penalty.two": "going out on a 2 sends you last",

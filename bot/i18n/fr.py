@@ -773,6 +773,7 @@ _WRITTEN: dict[str, str] = {
     "howto.variant.two_beats_larger.none": "un groupe de 2 bat un coup d’une carte de plus, et rien ne répond aux 2",
     "howto.variant.no_equal": "pas d’égalité : il faut jouer plus fort",
     "howto.variant.on_equal.skip_unless_holding": "« ta gueule » : après une égalité, qui suit et a cette valeur doit la rejouer ou passer ; qui ne l’a pas voit son tour sauté",
+    "howto.variant.on_equal.skip_unless_holding.wild7": "« ta gueule » : après une égalité, qui suit et a cette valeur doit la rejouer (sans 7) ou passer ; qui ne l’a pas, ou seulement avec des 7, voit son tour sauté",
     "howto.variant.on_equal.skip_next": "une égalité fait sauter le tour suivant",
     "howto.variant.on_equal.same_or_pass": "« ou rien ! » : après une égalité, qui suit joue la même valeur ou passe",
     "howto.variant.penalty.two": "finir par un 2 envoie à la dernière place",

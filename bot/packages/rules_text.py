@@ -112,13 +112,16 @@ def how_to_play(locale: LocaleLike, rules: Rules) -> list[str]:
         closes.append(t(locale, "howto.close.finished"))
     lines.append(t(locale, "howto.closes", closes=join_names(locale, closes, "list.or")))
     lines.append(opens_line(locale, rules))
+    # A wild never stands in for the value an equal answer calls for, nor counts as holding
+    # it (`legal_options`' constraint, `_holds`): the rules that follow an equal say so.
     wild = f".wild{rules.wild_rank}" if rules.wild_rank != "none" else ""
     top_single = "" if rules.top_single is None else short(locale, rules.top_single, spanish)
     variants = [t(locale, f"howto.variant.{name}", card=top_single) for name, on in (
         ("fast", rules.fast), ("revolution", rules.revolution),
         (two_beats_larger_key(rules), rules.two_beats_larger),
         ("no_equal", not rules.equal_allowed),
-        (f"on_equal.{rules.on_equal}" + (wild if rules.on_equal == "same_or_pass" else ""),
+        (f"on_equal.{rules.on_equal}"
+         + (wild if rules.on_equal in ("same_or_pass", "skip_unless_holding") else ""),
          rules.equal_allowed and not rules.fast and rules.on_equal != "none"),
         (f"penalty.{rules.finish_penalty}", rules.finish_penalty != "none")) if on]
     if variants:

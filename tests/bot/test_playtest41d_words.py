@@ -67,3 +67,13 @@ def test_presi_s_2_of_oros_alone_answers_2s_that_beat_a_larger_play() -> None:
     game.pass_turn(2)
     assert [str(o) for o in game.legal_plays(0)] == ["2O"]
 
+
+def test_ta_gueule_with_wild_7s_says_a_7_does_not_stand_in() -> None:
+    """Under « ta gueule » with 7s wild, a 7 neither counts as holding the value nor plays
+    it (as under « ou rien », whose line says « sans 7 »): the page says so too."""
+    classic = Rules.preset("classic", wild_rank="7")
+    wild7 = Rules.preset("wild7", on_equal="skip_unless_holding")
+    for rules in (classic, wild7):
+        assert "must play it again (without a 7) or pass" in page("en", rules)
+        assert "doit la rejouer (sans 7) ou passer" in page("fr", rules)
+    assert "(without a 7)" not in page("en", Rules.preset("classic"))

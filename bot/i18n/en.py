@@ -743,7 +743,7 @@ CATALOGUE: dict[str, str] = {
     "howto.opens.free": "▶️ Anyone may open a trick: nobody goes first, not even at the start of a round.",
     "howto.variant.two_beats_larger.jokers": "a group of 2s beats a play one card larger; after 2s, only a joker may answer",
     "howto.variant.on_equal.same_or_pass.wild7": "“or nothing!”: after an equal answer, the next player plays that value (without a 7) or passes",
-    "howto.jokers": "🃏 A joker is played alone, on any play; the coloured joker outranks the black one.",
+    "howto.jokers": "🃏 A joker is played alone, on any play; the red joker outranks the black one.",
     "howto.wild": "{rank}s are wild: played with other cards they take those cards' value (a {rank} and two Kings are three Kings); played with no other value, they stand for the value you announce. In the exchange a {rank} is just a {rank}.",
     "howto.closes": "✋ A trick closes {closes}.",
     "howto.close.all_passed": "when everyone else has passed",

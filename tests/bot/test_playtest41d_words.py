@@ -77,3 +77,20 @@ def test_ta_gueule_with_wild_7s_says_a_7_does_not_stand_in() -> None:
         assert "must play it again (without a 7) or pass" in page("en", rules)
         assert "doit la rejouer (sans 7) ou passer" in page("fr", rules)
     assert "(without a 7)" not in page("en", Rules.preset("classic"))
+
+
+def test_the_jokers_are_named_alike_on_the_rules_page_the_hand_and_the_history() -> None:
+    """The hand read « red🃏 », the history « the red joker », the rules page « the coloured
+    joker » (the face is drawn red): each language names them one way on every screen."""
+    from bot.i18n.cards import card_words, short
+
+    proletario = Rules.preset("proletario")
+    for locale, colour in (("en", "red"), ("fr", "couleur")):
+        red, black = Card.parse("RJ"), Card.parse("BJ")
+        assert short(locale, red, False) == f"{colour}🃏"
+        assert colour in card_words(locale, red, False)
+        assert "noir" in card_words(locale, black, False) or "black" in card_words(
+            locale, black, False)
+    assert "the red joker outranks the black one" in page("en", proletario)
+    assert "le joker couleur est plus fort que le noir" in page("fr", proletario)
+    assert "coloured" not in page("en", proletario)

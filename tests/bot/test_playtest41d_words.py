@@ -94,3 +94,13 @@ def test_the_jokers_are_named_alike_on_the_rules_page_the_hand_and_the_history()
     assert "the red joker outranks the black one" in page("en", proletario)
     assert "le joker couleur est plus fort que le noir" in page("fr", proletario)
     assert "coloured" not in page("en", proletario)
+
+
+def test_the_two_role_name_choices_that_read_alike_in_english_say_how_they_differ() -> None:
+    """« President … Scum (classic) » and « (Wild 7s) » read the same: their English roles
+    are the same words; only French parts « Vice-trou » from « Vice-trou du cul »."""
+    classic, wild7 = (t("en", f"knob.role_names.{v}") for v in ("classic", "wild7"))
+    assert classic != wild7
+    assert classic.endswith(f"(French: {t('fr', 'role.classic.VL')})")
+    assert wild7.endswith(f"(French: {t('fr', 'role.wild7.VL')})")
+    assert t("en", "role.classic.VL") in classic and t("en", "role.wild7.VL") in wild7

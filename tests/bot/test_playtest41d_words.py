@@ -13,7 +13,7 @@ from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
 from .e2e import after_an_equal
-from .test_display import table_for
+from .test_display import selects, table_for
 
 
 def C(text: str) -> list[Card]:
@@ -104,3 +104,40 @@ def test_the_two_role_name_choices_that_read_alike_in_english_say_how_they_diffe
     assert classic.endswith(f"(French: {t('fr', 'role.classic.VL')})")
     assert wild7.endswith(f"(French: {t('fr', 'role.wild7.VL')})")
     assert t("en", "role.classic.VL") in classic and t("en", "role.wild7.VL") in wild7
+
+
+HELPED = ("equal_allowed", "reseat_by_rank", "deal_extras", "vp_at_three", "low_gives")
+
+
+def test_the_settings_menu_says_what_the_unclear_knobs_do_in_100_characters() -> None:
+    """The panel showed each knob's name and value only: « Seats follow the ranking »,
+    « Extra cards go »… said nothing of what they do. Each now says it under its value, and
+    each choice of the value menu under its words, whole within Discord's 100 characters."""
+    from bot.i18n import has
+    from bot.packages.rules_text import knob_value
+    from bot.packages.settings.views import choice_help, settings_screen
+    from engine import KNOBS, PRESETS
+
+    for locale in ("en", "fr"):
+        for preset in PRESETS:
+            rules = Rules.preset(preset)
+            for name in HELPED:
+                spec = KNOBS[name]
+                values = spec.choices if spec.kind == "choice" else (True, False)
+                for value in values:
+                    help_ = (t(locale, f"knob.{name}.help") if has(f"knob.{name}.help")
+                             else choice_help(locale, name, str(value)))
+                    assert help_, (name, value)
+                    line = t(locale, "settings.knob_help", help=help_,
+                             value=knob_value(locale, name, value, rules))
+                    assert len(line) <= 100, (locale, line)
+        for choice in KNOBS["deal_extras"].choices:
+            assert len(choice_help(locale, "deal_extras", choice) or "x" * 101) <= 100
+    table = table_for("presi", 3)
+    screen = settings_screen(table, "en", focus="deal_extras")
+    options = {o.value: o.description for menu in selects(screen.view) for o in menu.options}
+    assert options["reseat_by_rank"] == (
+        "off · from round 2, turns go in the order of the last round's ranking")
+    assert options["low_gives"] == "their best cards, picked by hand · chosen among cards of equal value"
+    assert options["rotate"] == "each deal starts one seat further on"
+

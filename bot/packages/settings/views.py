@@ -121,7 +121,7 @@ def settings_screen(table: Table, locale: str, *, focus: str = "", notice: str =
     for group, names in knobs_by_group(rules):
         options = [discord.SelectOption(
             label=cut(knob_label(locale, name), 100), value=name,
-            description=cut(knob_value(locale, name, getattr(rules, name), rules), 100),
+            description=knob_description(locale, name, rules),
             default=name == focus) for name in names]
         items.append(select(table.id, "knob", t(locale, "settings.pick_knob",
                                                 group=group_name(locale, group)),
@@ -131,11 +131,35 @@ def settings_screen(table: Table, locale: str, *, focus: str = "", notice: str =
         items.append(select(
             table.id, "value", t(locale, "settings.pick_value", knob=knob_label(locale, focus)),
             [discord.SelectOption(label=cut(knob_value(locale, focus, c, rules), 100), value=c,
+                                  description=choice_help(locale, focus, c),
                                   default=c == current) for c in KNOBS[focus].choices],
             arg=focus))
     screen = Screen("\n".join(lines), view(*items))
     screen.embed = discord.Embed(description=cut(embed_text, EMBED_DESCRIPTION))
     return screen
+
+
+def knob_description(locale: LocaleLike, name: str, rules: Rules) -> str:
+    """A knob's line under its name in the menu: its value, then what it does where the
+    name alone does not say it (« Seats follow the ranking »: which seats? play-test 41d),
+    else what the value does (« picked by hand »: among cards of equal value). Discord shows
+    at most 100 characters there; each fits whole (`tests/bot/test_playtest41d_words.py`)."""
+    current = getattr(rules, name)
+    value = knob_value(locale, name, current, rules)
+    key = f"knob.{name}.help"
+    if has(key):
+        return cut(t(locale, "settings.knob_help", value=value, help=t(locale, key)), 100)
+    help_ = choice_help(locale, name, current) if KNOBS[name].kind == "choice" else None
+    if help_ is None:
+        return cut(value, 100)
+    return cut(t(locale, "settings.knob_help", value=value, help=help_), 100)
+
+
+def choice_help(locale: LocaleLike, name: str, choice: str) -> str | None:
+    """What a choice does, under it in the value menu, where its words alone do not say it
+    (to whom « the last places first » go, and from when)."""
+    key = f"knob.{name}.{choice}.help"
+    return cut(t(locale, key), 100) if has(key) else None
 
 
 async def open_settings(interaction: Interaction, table: Table) -> None:

@@ -150,6 +150,18 @@ def opens_line(locale: LocaleLike, rules: Rules) -> str:
              role=role_name(locale, rules, role))
 
 
+def deal_lines(locale: LocaleLike, rules: Rules, seats: int | None = None) -> list[str]:
+    """Who gets the cards left over when the deck does not share out evenly at the table's
+    sizes (`deal_extras`), and, from the second round, whether turns follow the last
+    ranking (`reseat_by_rank`): RULES §3–4, which the page never said (play-test 41d)."""
+    lines = []
+    if any(rules.deck_kind.size % n for n in table_sizes(rules, seats)):
+        lines.append(t(locale, f"howto.deal.{rules.deal_extras}"))
+    if rules.reseat_by_rank:
+        lines.append(t(locale, "howto.reseat", first=role_name(locale, rules, "P")))
+    return lines
+
+
 def exchange_lines(locale: LocaleLike, rules: Rules, seats: int | None = None) -> list[str]:
     """Who gives what to whom between rounds, as the engine pairs the roles
     (`exchange_pairs`) at the table's sizes: a pair that only some sizes have says from
@@ -206,6 +218,7 @@ def rules_page(locale: LocaleLike, rules: Rules, seats: int | None = None) -> li
     game's `seats` when one is under way) and the clock, then the settings that differ from
     the preset."""
     lines = how_to_play(locale, rules)
+    lines.extend(deal_lines(locale, rules, seats))
     lines.extend(exchange_lines(locale, rules, seats))
     lines.append(t(locale, "howto.points",
                    points=knob_value(locale, "points", rules.points, rules, seats=seats)))

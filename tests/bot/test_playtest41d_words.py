@@ -141,3 +141,19 @@ def test_the_settings_menu_says_what_the_unclear_knobs_do_in_100_characters() ->
     assert options["low_gives"] == "their best cards, picked by hand · chosen among cards of equal value"
     assert options["rotate"] == "each deal starts one seat further on"
 
+
+def test_the_rules_page_says_where_the_extra_cards_go_and_who_plays_after_whom() -> None:
+    """RULES §3–4: proletario's two top roles get 14 cards and from the second round turns
+    follow the ranking; the page said neither (nor any preset's extra cards)."""
+    proletario = page("en", Rules.preset("proletario"))
+    assert ("the extra ones go to the last round's top roles (in the first round, to players "
+            "drawn at random)") in proletario
+    assert ("seats follow the last round's ranking: turns go from **President** down to the "
+            "last place") in proletario
+    assert "les cartes en plus tournent : chaque donne commence une place plus loin" in \
+        page("fr", Rules.preset("presi")).replace("\u202f", " ").replace("\u00a0", " ")
+    classic = page("en", Rules.preset("classic"))
+    assert "in seat order in the first round, then to the last round's last places" in classic
+    assert "seats follow" not in classic
+    at_four = "\n".join(rules_page("en", Rules.preset("classic"), seats=4))
+    assert "extra ones" not in at_four  # 52 cards share out evenly at four

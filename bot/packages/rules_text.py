@@ -153,7 +153,7 @@ def opens_line(locale: LocaleLike, rules: Rules) -> str:
 def deal_lines(locale: LocaleLike, rules: Rules, seats: int | None = None) -> list[str]:
     """Who gets the cards left over when the deck does not share out evenly at the table's
     sizes (`deal_extras`), and, from the second round, whether turns follow the last
-    ranking (`reseat_by_rank`): RULES §3–4, which the page never said (play-test 41d)."""
+    ranking (`reseat_by_rank`): RULES §3–4, which the page never said (play-test 14)."""
     lines = []
     if any(rules.deck_kind.size % n for n in table_sizes(rules, seats)):
         lines.append(t(locale, f"howto.deal.{rules.deal_extras}"))

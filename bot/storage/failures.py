@@ -111,7 +111,7 @@ class OutageLog:
     `remind_every` seconds (on `now`'s clock) while it stays so, with how many writes of
     which tables wait, and one WARNING when a write succeeds again, naming every table that
     waited. Each failed attempt is a DEBUG line. Before, each table logged each retry: a
-    5-minute outage with 50 tables wrote ~3,300 warnings (play-test 41c), which buried
+    5-minute outage with 50 tables wrote ~3,300 warnings (play-test 14), which buried
     anything else. Permanent failures are not this log's: their callers log them as errors,
     per table, with their traceback.
 

@@ -1,4 +1,4 @@
-"""End-to-end: slash commands while the database is out of reach (play-test 41c). A
+"""End-to-end: slash commands while the database is out of reach (play-test 14). A
 refused connection, a host name that does not resolve or no route to the host reach the
 bot as bare OSErrors: each player is told privately, in their language, that the database
 cannot be reached and to try again, and the operator's log gets one warning line per

@@ -141,9 +141,9 @@ def settings_screen(table: Table, locale: str, *, focus: str = "", notice: str =
 
 def knob_description(locale: LocaleLike, name: str, rules: Rules) -> str:
     """A knob's line under its name in the menu: its value, then what it does where the
-    name alone does not say it (« Seats follow the ranking »: which seats? play-test 41d),
+    name alone does not say it (« Seats follow the ranking »: which seats? play-test 14),
     else what the value does (« picked by hand »: among cards of equal value). Discord shows
-    at most 100 characters there; each fits whole (`tests/bot/test_playtest41d_words.py`)."""
+    at most 100 characters there; each fits whole (`tests/bot/test_e2e_playtest14_words.py`)."""
     current = getattr(rules, name)
     value = knob_value(locale, name, current, rules)
     key = f"knob.{name}.help"

@@ -1,4 +1,4 @@
-"""Play-test 41d: an English group tried unusual knob combinations and read the words of
+"""Play-test 14: an English group tried unusual knob combinations and read the words of
 the rules page, the settings, the hand and the history against what the engine does."""
 from __future__ import annotations
 

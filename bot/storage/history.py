@@ -9,6 +9,8 @@ import asyncio
 
 from sqlalchemy import case, distinct, func, or_, select
 
+from bot import people
+from bot.people import Holder
 from bot.storage import ratings
 from bot.storage.access import Access
 from bot.storage.forget import erased
@@ -89,9 +91,11 @@ class History(Access):
         ]
 
     async def game_points(self, game_id: int, channel_id: int) -> GamePoints | None:
-        """Each seat's points after every round of a finished game of this channel, summed
-        from the stored rounds (the chart of a past game); None for a game of another channel
-        (the id comes from a control, so it is checked) or one without a round."""
+        """Each person's points after every round they played of a finished game of this
+        channel, summed from the stored rounds as the game counted them (`people.summed`:
+        the chart of a past game, one line per person however the seats changed hands);
+        None for a game of another channel (the id comes from a control, so it is checked)
+        or one without a round."""
         game = (
             select(Game.id, Game.preset)
             .join(GameTable, GameTable.id == Game.table_id)
@@ -102,30 +106,36 @@ class History(Access):
             found = (await connection.execute(game)).first()
             if found is None:
                 return None
-            seats = (await connection.execute(
-                select(GameSeat.seat, GameSeat.name, GameSeat.user_id, GameSeat.is_bot)
-                .where(GameSeat.game_id == game_id).order_by(GameSeat.seat)
-            )).all()
             results = (await connection.execute(
-                select(Round.round_no, RoundResult.seat, RoundResult.points)
+                select(Round.round_no, RoundResult.seat, RoundResult.user_id,
+                       RoundResult.is_bot, RoundResult.name, RoundResult.role,
+                       RoundResult.points)
                 .join(RoundResult, RoundResult.round_id == Round.id)
                 .where(Round.game_id == game_id)
                 .order_by(Round.round_no, RoundResult.seat)
             )).all()
-        if not seats or not results:
+        if not results:
             return None
-        gained: dict[int, dict[int, int]] = {}
+        seats = max(row.seat for row in results) + 1
+        by_round: dict[int, tuple[list[Holder | None], list[int]]] = {}
         for row in results:
-            gained.setdefault(row.round_no, {})[row.seat] = row.points
-        totals: list[list[int]] = [[] for _ in seats]
-        for round_no in sorted(gained):
-            for index, seat in enumerate(seats):
-                before = totals[index][-1] if totals[index] else 0
-                totals[index].append(before + gained[round_no].get(seat.seat, 0))
-        return GamePoints(preset=found.preset, names=tuple(s.name for s in seats),
-                          totals=tuple(tuple(points) for points in totals),
-                          erased=frozenset(index for index, s in enumerate(seats)
-                                           if erased(s.user_id, s.is_bot, s.name)))
+            held, gained = by_round.setdefault(row.round_no, ([None] * seats, [0] * seats))
+            # A seat freed for good is stored with no role: nobody played it that round.
+            if row.role is not None:
+                held[row.seat] = Holder(row.user_id, row.is_bot, row.name)
+            gained[row.seat] = row.points
+        rounds = [by_round[number][0] for number in sorted(by_round)]
+        lines = people.summed(rounds, [by_round[number][1] for number in sorted(by_round)])
+        return GamePoints(
+            preset=found.preset,
+            names=tuple(person.holder.name for person, _ in lines),
+            totals=tuple(values for _, values in lines),
+            erased=frozenset(index for index, (person, _) in enumerate(lines)
+                             if erased(person.holder.user_id, person.holder.is_bot,
+                                       person.holder.name)),
+            stand_ins=frozenset(index for index, (person, _) in enumerate(lines)
+                                if person.holder.stand_in),
+            seated=people.seated([person for person, _ in lines], len(rounds)))
 
     # Stats and rankings
 

@@ -99,13 +99,18 @@ class GameSummary:
 
 @dataclass(frozen=True, slots=True)
 class GamePoints:
-    """A finished game's story: ``totals[s][r]`` is seat ``s``'s points after round ``r + 1``;
-    ``erased`` the seats of players erased since (`forget.erased`), whose name is gone."""
+    """A finished game's story, one line per person who played (`bot.people`):
+    ``totals[i][r]`` is line ``i``'s points after round ``r + 1``, None for a round they did
+    not play; ``erased`` the lines of players erased since (`forget.erased`), whose name is
+    gone; ``stand_ins`` those of a bot finishing a leaver's round under the leaver's name.
+    ``seated``: no seat changed hands, each line is a seat's (in seat order)."""
 
     preset: str
     names: tuple[str, ...]
-    totals: tuple[tuple[int, ...], ...]
+    totals: tuple[tuple[int | None, ...], ...]
     erased: frozenset[int] = frozenset()
+    stand_ins: frozenset[int] = frozenset()
+    seated: bool = True
 
 
 @dataclass(frozen=True, slots=True)

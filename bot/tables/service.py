@@ -499,7 +499,7 @@ class TableService:
         table.log.clear()
         table.exchange_notes.clear()
         table.clear_results()
-        table.round_totals.clear()
+        table.clear_totals()
         table.post_table = True
 
     def _back_to_lobby(self, table: Table, why: LogEntry | None = None) -> None:
@@ -687,9 +687,7 @@ class TableService:
             if isinstance(event, RoundOver):
                 table.results = [event]
                 table.result_seats = [replace(p) for p in table.seats]  # before they go
-                # Round 1 starts a new game's series; a round replayed after a restart
-                # replaces its own.
-                table.round_totals[event.round_no - 1:] = [list(event.totals)]
+                table.note_totals(event)  # (and who scored them)
                 self.outbox.record(table, event)
                 if table.game is not None and table.game.phase is Phase.ROUND_OVER:
                     self.seating.round_ended(table, table.game)

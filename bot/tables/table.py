@@ -13,6 +13,7 @@ from enum import Enum
 from typing import Any
 
 from bot.names import unique
+from bot.people import Holder
 from engine import Game, Phase, Rules, event_from_dict
 from engine.bots import LEVELS
 from engine.events import GameOver, RoundOver
@@ -270,6 +271,11 @@ class Table:
     unstored: list[PendingResult] = field(default_factory=list)
     # Every seat's points after each round of the current game: the end-of-game chart.
     round_totals: list[list[int]] = field(default_factory=list)
+    # Who held each seat as each of those rounds ended (None: a seat freed for good), so
+    # that the chart draws a line per person, not per seat under its holder of today
+    # (`bot.people`). Shorter than `round_totals` in a game restored from a snapshot from
+    # before: that game's chart is drawn per seat, as it was.
+    round_holders: list[list[Holder | None]] = field(default_factory=list)
     seq: int = 0  # bumped on every change: snapshot order
     # The host's table settings beside the rules: the level of the bots they add, and
     # whether hands offer « Conseil » (what the normal bot would play).
@@ -342,6 +348,21 @@ class Table:
         ended without one)."""
         self.results.clear()
         self.result_seats.clear()
+
+    def note_totals(self, event: RoundOver) -> None:
+        """A round ended: every seat's points for the chart, and who scored them (a seat
+        nobody played this round has no role). Round 1 starts a new game's series; a round
+        replayed after a restart replaces its own."""
+        held = [Holder(p.user_id if p.user_id is not None else p.left_by, p.user_id is None,
+                       p.name) if event.roles[seat] else None
+                for seat, p in enumerate(self.seats)]
+        self.round_totals[event.round_no - 1:] = [list(event.totals)]
+        self.round_holders[event.round_no - 1:] = [held]
+
+    def clear_totals(self) -> None:
+        """A new game: its chart starts empty."""
+        self.round_totals.clear()
+        self.round_holders.clear()
 
     def is_host(self, user_id: int) -> bool:
         return user_id == self.host_id
@@ -488,6 +509,8 @@ class Table:
             "finished_roles": self.finished_roles,
             "unstored": [p.to_dict() for p in self.unstored],
             "round_totals": self.round_totals,
+            "round_holders": [[h.to_list() if h is not None else None for h in held]
+                              for held in self.round_holders],
             "seq": self.seq,
             "bot_level": self.bot_level,
             "hints": self.hints,
@@ -537,6 +560,8 @@ class Table:
             finished_roles=list(d.get("finished_roles", [])),
             unstored=[PendingResult.from_dict(p) for p in d.get("unstored", [])],
             round_totals=[[int(p) for p in r] for r in d.get("round_totals", [])],
+            round_holders=[[Holder.from_list(h) if h is not None else None for h in held]
+                           for held in d.get("round_holders", [])],
             seq=d.get("seq", 0),
             bot_level=_level(d.get("bot_level", DEFAULT_LEVEL)),
             hints=bool(d.get("hints", False)),

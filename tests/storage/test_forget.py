@@ -95,7 +95,10 @@ async def test_a_round_a_bot_finished_for_a_leaver_loses_their_name_with_them(
     await storage.forget_user(ALICE)
     assert await storage.held_about(ALICE) == NOTHING
     points = await storage.game_points(game, 10)
-    assert points is not None and points.names[0] == "" and points.erased == {0}
+    # Her round and her stand-in's are two lines, as before her erasure (« Alice » and
+    # « Alice (bot) »): both erased now.
+    assert points is not None and points.names[0] == points.names[4] == ""
+    assert points.erased == {0, 4} and not points.seated
     history = await storage.game_history(channel_id=10)
     assert [(w.user_id, w.is_bot, w.name) for w in history[0].winners] == [(None, True, "")]
     assert [(r.user_id, r.mu) for r in (await storage.leaderboard(GUILD, "classic")).rows] \

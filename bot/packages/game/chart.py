@@ -35,10 +35,11 @@ from matplotlib.text import Annotation
 from matplotlib.ticker import MaxNLocator
 
 from bot.graphemes import cut
-from bot.i18n import LocaleLike, plural, t
+from bot.i18n import LocaleLike, join_names, plural, t
 from bot.lookalike import likeness
 from bot.packages.rules_text import preset_name
 from bot.packages.text import clipped, unescaped
+from bot.people import Person, people, seated
 from bot.tables.table import Table
 
 FILENAME = "points.png"
@@ -91,13 +92,14 @@ _WEIGHTS = ("normal", "bold")  # regular for the legend, bold for the lines' end
 @dataclass(frozen=True)
 class PointsChart:
     """What the chart shows; ``series[i][r]`` is line ``i``'s value after round ``r + 1``
-    (a player's points in a game; a preset's rating in a member's statistics)."""
+    (a player's points in a game; a preset's rating in a member's statistics), None for a
+    round they did not play (they took a seat later, or gave theirs up for a while)."""
 
     title: str
     x_label: str
     y_label: str
     names: tuple[str, ...]
-    series: tuple[tuple[int, ...], ...]
+    series: tuple[tuple[int | None, ...], ...]
     alt: str  # the image's description: Discord's alt text (every value), the sandbox's line
     # The names drawn as their seat instead (``label`` for ``name``, as messages show it).
     stand_ins: tuple[tuple[str, str], ...] = ()
@@ -105,21 +107,48 @@ class PointsChart:
 
 
 def points_chart(table: Table, locale: LocaleLike) -> PointsChart | None:
-    """The chart of the table's current game, or None before its first round ends."""
+    """The chart of the table's current game, or None before its first round ends: a
+    line per person who played, with the points the game gave them after each of their
+    rounds (`bot.people`). A game restored from a snapshot from before the table knew who
+    held each seat in each round is drawn per seat under its holder's name, as it was."""
     rounds = table.round_totals
     if not rounds:
         return None
-    seats = range(len(rounds[-1]))
-    return chart_of(locale, tuple(table.name(s) for s in seats),
-                    tuple(tuple(totals[s] for totals in rounds) for s in seats))
+    if len(table.round_holders) != len(rounds):
+        seats = range(len(rounds[-1]))
+        return chart_of(locale, tuple(table.name(s) for s in seats),
+                        tuple(tuple(totals[s] for totals in rounds) for s in seats))
+    found = people(table.round_holders)
+    return chart_of(locale, tuple(line_name(locale, person) for person in found),
+                    tuple(_points(person, rounds) for person in found),
+                    seated=seated(found, len(rounds)))
 
 
-def chart_of(locale: LocaleLike, names: tuple[str, ...], series: tuple[tuple[int, ...], ...]
-             ) -> PointsChart:
-    """The chart of ``series`` (one per name, in seat order, as messages show them),
-    worded in ``locale``."""
+def _points(person: Person, rounds: list[list[int]]) -> tuple[int | None, ...]:
+    """The game's totals at the person's seat after each round they played (`Game.points`,
+    which a seat changing hands sets to what its new holder brings: `Game.take_seat`)."""
+    values: list[int | None] = [None] * len(rounds)
+    for index, seat in person.cells:
+        values[index] = rounds[index][seat]
+    return tuple(values)
+
+
+def line_name(locale: LocaleLike, person: Person) -> str:
+    """A line's name: its person's; the bot finishing a leaver's round plays under the
+    leaver's name, which the chart tells apart from the leaver's own line (« alice (bot) »,
+    where the results read « 🤖 alice »)."""
+    holder = person.holder
+    return t(locale, "chart.stand_in_bot", name=holder.name) if holder.stand_in \
+        else holder.name
+
+
+def chart_of(locale: LocaleLike, names: tuple[str, ...],
+             series: tuple[tuple[int | None, ...], ...], *, seated: bool = True) -> PointsChart:
+    """The chart of ``series`` (one per name, in seat order as messages show them, or in
+    the order people first played when seats changed hands: then not ``seated``), worded
+    in ``locale``."""
     typed = tuple(unescaped(name) for name in names)
-    drawn, standing = _labelled(locale, typed)
+    drawn, standing = _labelled(locale, typed, "chart.stand_in" if seated else "chart.line")
     # In the alt text, whole, with the seat's label where the picture has it instead.
     said = tuple(t(locale, "chart.alt_stand_in", name=name, label=drawn[index])
                  if index in standing else name for index, name in enumerate(typed))
@@ -167,30 +196,52 @@ def rating_chart(locale: LocaleLike, name: str, history: dict[str, list[int]]
 
 
 def described(locale: LocaleLike, summary: str, names: tuple[str, ...],
-              series: tuple[tuple[int, ...], ...]) -> str:
+              series: tuple[tuple[int | None, ...], ...]) -> str:
     """The alt text: ``summary``, then every line's values in the legend's order, so that
     someone who hears the chart read out, or cannot tell its colours apart, gets all of it,
-    not only its size. When that would pass Discord's limit the earliest values go, as many
-    as needed and the same number from each line, « … » standing for them.
+    not only its size; a line that missed rounds (None) says which rounds its values are
+    (« carol (manches 2 à 3) : 0, 2 »). When that would pass Discord's limit the earliest
+    values go, as many as needed and the same number from each line, « … » standing for
+    them (the rounds then named are those of the values kept).
 
     The text only grows with the number of values kept (one more value adds at least
     « , 0 », more than the « … » it may replace), so that number is found by bisection: a
     member's ten thousand rated rounds cost a few dozen drafts, not ten thousand of ever
     longer ones (seconds of the event loop's time)."""
 
+    played = [[(index + 1, value) for index, value in enumerate(values) if value is not None]
+              for values in series]
+
     def text(keep: int) -> str:
         lines = []
-        for name, values in zip(names, series, strict=True):
-            shown = ", ".join(str(v) for v in values[-keep:])
-            lines.append(t(locale, "chart.alt_line", name=name,
-                           values=f"… {shown}" if len(values) > keep else shown))
+        for name, values, points in zip(names, series, played, strict=True):
+            shown = ", ".join(str(v) for _, v in points[-keep:])
+            values_text = f"… {shown}" if len(points) > keep else shown
+            if len(points) == len(values):
+                lines.append(t(locale, "chart.alt_line", name=name, values=values_text))
+            else:
+                lines.append(t(locale, "chart.alt_line_rounds", name=name, values=values_text,
+                               rounds=_rounds(locale, [r for r, _ in points[-keep:]])))
         return t(locale, "chart.alt_values", summary=summary, lines=". ".join(lines))
 
-    longest = max((len(values) for values in series), default=0)
+    longest = max((len(points) for points in played), default=0)
     # The count of values that fit: the first `keep` (from 1) whose text is too long, less 1.
     fits = bisect.bisect_left(range(1, longest + 1), True,
                               key=lambda keep: len(text(keep)) > MAX_ALT)
     return text(fits) if fits else cut(summary, MAX_ALT)
+
+
+def _rounds(locale: LocaleLike, rounds: list[int]) -> str:
+    """Which rounds, as stretches: « manches 2 à 4 et 6 », “rounds 2 to 4 and 6”."""
+    spans: list[list[int]] = []
+    for number in rounds:
+        if spans and spans[-1][-1] == number - 1:
+            spans[-1].append(number)
+        else:
+            spans.append([number])
+    said = [str(span[0]) if len(span) == 1
+            else t(locale, "chart.span", first=span[0], last=span[-1]) for span in spans]
+    return plural(locale, "chart.rounds", len(rounds), spans=join_names(locale, said))
 
 
 def families() -> tuple[str, ...]:
@@ -249,16 +300,18 @@ def _readable(name: str) -> bool:
         _font_of(c) is not None for c in name if unicodedata.category(c)[0] in "LN")
 
 
-def _labelled(locale: LocaleLike, names: tuple[str, ...]
+def _labelled(locale: LocaleLike, names: tuple[str, ...], label: str = "chart.stand_in"
               ) -> tuple[tuple[str, ...], frozenset[int]]:
     """The names as the picture shows them, and which of them are labels: drawable, or
-    their seat's label (« Joueur 3 ») where the fonts would lose a letter or a digit of
+    their seat's label (« Siège 3 ») where the fonts would lose a letter or a digit of
     them, or draw two of them alike (« Zoé 🎉 » and « Zoé 🔥 » both « Zoé », look-alikes
     by `bot.lookalike`). Labels are never numbered after a name, which could be the
-    table's own « Zoé (2) »: a name drawn like a label is labelled too."""
+    table's own « Zoé (2) »: a name drawn like a label is labelled too. Where lines are
+    people, not seats (a seat changed hands, two lines may share it), the ``label`` is
+    the line's number (« Courbe 3 »)."""
     standing = {index for index, name in enumerate(names) if not _readable(name)}
     while True:
-        shown = [t(locale, "chart.stand_in", n=index + 1) if index in standing
+        shown = [t(locale, label, n=index + 1) if index in standing
                  else drawable(name) for index, name in enumerate(names)]
         keys = [likeness(name) for name in shown]
         clashing = {index for index, key in enumerate(keys)
@@ -285,13 +338,18 @@ def draw(chart: PointsChart) -> Figure:
     labels = []
     for index, (name, points) in enumerate(zip(chart.names, chart.series, strict=True)):
         rounds = range(1, len(points) + 1)
+        # A round the person did not play is no point: the line breaks there (matplotlib
+        # draws no segment to a NaN), and each round played keeps its marker, a lone one
+        # included (a stand-in's one round).
+        drawn = [math.nan if v is None else v for v in points]
+        end = max(r for r, v in zip(rounds, points, strict=True) if v is not None)
         colour = _COLOURS[index % len(_COLOURS)]
         label = name.replace("$", r"\$")  # matplotlib reads $...$ as mathematics
-        axes.plot(rounds, points, marker=_MARKERS[index % len(_MARKERS)],
+        axes.plot(rounds, drawn, marker=_MARKERS[index % len(_MARKERS)],
                   linestyle=_DASHES[index % len(_DASHES)], linewidth=2.5, markersize=8,
                   color=_contrasted(colour, _LINE_CONTRAST), label=label)
         labels.append(axes.annotate(
-            clipped(label, _END_NAME), (rounds[-1], points[-1]), xytext=(_LABEL_SHIFT, 0),
+            clipped(label, _END_NAME), (end, drawn[end - 1]), xytext=(_LABEL_SHIFT, 0),
             textcoords="offset points", va="center", fontsize=12, fontfamily=list(chart.fonts),
             color=_contrasted(colour, _TEXT_CONTRAST), fontweight="bold"))
     axes.set_title(chart.title, fontsize=16, color=_INK, fontweight="bold",

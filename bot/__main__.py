@@ -29,8 +29,14 @@ def main() -> None:
         logging.getLogger("alembic").setLevel(logging.WARNING)
     from bot.client import create_bot
 
+    bot = create_bot(config)
     with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
-        asyncio.run(serve(create_bot(config), config.token))
+        asyncio.run(serve(bot, config.token))
+    if bot.shards_lost:
+        # Another process runs one of its shards (see `PresidentBot.check_shard_locks`): a
+        # failure status, so that a supervisor restarting only failed processes restarts
+        # this one, which then waits for the lock as a process of an overlapping deploy does.
+        sys.exit(1)
 
 
 async def serve(bot: PresidentBot, token: str) -> None:

@@ -53,6 +53,10 @@ MAX_RATELIMIT_WAIT = 30.0
 # spaces all its IDENTIFYs by this much: right for any max_concurrency.
 IDENTIFY_INTERVAL = 5.0
 
+# Seconds of the bot's clock between two checks that this process still holds its shards'
+# locks (`ShardLocks.keep`): how long a lost lock can go unnoticed, for one `SELECT 1`.
+LOCK_CHECK_INTERVAL = 30.0
+
 # Importing the feature views registers their click handlers.
 FEATURES = (game_views, game_hint, lobby_views, settings_views)
 
@@ -115,6 +119,9 @@ class PresidentBot(Host):
         self.storage: Storage | None = None
         self.writer: SnapshotWriter | None = None
         self.shard_locks: ShardLocks | None = None
+        # Set when another process took one of this process's shards: it stopped, and
+        # `python -m bot` exits with status 1 so that its supervisor starts it again.
+        self.shards_lost = False
         self.faces_sync: asyncio.Task[None] | None = None
         self.last_identify: float | None = None  # on the bot's clock
         self.identify_lock = asyncio.Lock()
@@ -181,6 +188,7 @@ class PresidentBot(Host):
         # Held until exit (see close): another process running these shards would restore
         # and post the same tables. Unsharded, the bot runs shard 0 of 1.
         self.shard_locks = await ShardLocks.acquire(url, shards[0] if shards else (0,))
+        self.watch_shard_locks()
         shard_ids, shard_count = shards if shards else (None, None)
         started = time.perf_counter()
         restored = await restore_tables(self.service, self.storage,
@@ -192,6 +200,24 @@ class PresidentBot(Host):
         since = datetime.fromtimestamp(clock.now() - VANISHED_KEEP_SECONDS, UTC)
         self.service.vanished.load(await self.storage.vanished_since(
             since, shard_ids=shard_ids, shard_count=shard_count))
+
+    def watch_shard_locks(self) -> None:
+        """Check the shard locks `LOCK_CHECK_INTERVAL` from now, on the bot's clock (tests
+        move through it); nothing to watch on SQLite. The scheduler's close ends the watch."""
+        if self.shard_locks is not None:
+            self.service.scheduler.after(("shard locks",), LOCK_CHECK_INTERVAL,
+                                         self.check_shard_locks)
+
+    async def check_shard_locks(self) -> None:
+        """Go on while this process holds its shards' locks (taken back if their session
+        ended); stop, as a SIGTERM would, once another process holds one: two processes
+        playing a table would both post it and answer its clicks."""
+        assert self.shard_locks is not None
+        if await self.shard_locks.keep():
+            self.watch_shard_locks()
+            return
+        self.shards_lost = True
+        await self.close()
 
     def snapshot_written(self, lag: float) -> None:
         """A snapshot was stored `lag` seconds after the oldest change it carries (what a
@@ -218,11 +244,12 @@ class PresidentBot(Host):
     @property
     def busy(self) -> bool:
         """Whether work is running outside the event loop (a query in the database's thread
-        or socket, a bot's decision in a worker process or thread, a chart in a thread).
-        Everything else the bot does is a task of the loop; the fake Discord's `settle` waits
-        on both."""
+        or socket, the shard locks' check included, a bot's decision in a worker process or
+        thread, a chart in a thread). Everything else the bot does is a task of the loop; the
+        fake Discord's `settle` waits on both."""
         return ((self.storage is not None and self.storage.busy) or self.service.thinker.running > 0
-                or self.publisher.rendering > 0)
+                or self.publisher.rendering > 0
+                or (self.shard_locks is not None and self.shard_locks.busy))
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         await controls.refuse_forged(interaction)

@@ -2,6 +2,11 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from bot.__main__ import main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,3 +32,27 @@ def test_a_bad_shard_setting_prints_one_line_and_exits_2(tmp_path: Path) -> None
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [
         "SHARD_IDS must list shard numbers from 0 to 1 (SHARD_COUNT=2), got [0, 2]"]
+
+
+def test_a_bot_that_stopped_because_another_process_took_its_shards_exits_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failure status, so that a supervisor restarting only failed processes restarts it
+    (`PresidentBot.check_shard_locks`); a bot stopped otherwise still exits 0."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    monkeypatch.setenv("LOG_LEVEL", "DEBUG")  # (INFO would quieten alembic's logger for good)
+    for name in ("SHARD_COUNT", "SHARD_IDS"):
+        monkeypatch.delenv(name, raising=False)
+    stopped = SimpleNamespace(shards_lost=True)
+    monkeypatch.setattr("bot.client.create_bot", lambda config: stopped)
+
+    async def serve(bot: object, token: str) -> None:
+        assert bot is stopped and token == "x"
+
+    monkeypatch.setattr("bot.__main__.serve", serve)
+    with pytest.raises(SystemExit) as exited:
+        main()
+    assert exited.value.code == 1
+    stopped.shards_lost = False
+    main()

@@ -11,7 +11,7 @@ lock is held until explicitly released or the session ends", PostgreSQL, 13.3.5 
 Locks, https://www.postgresql.org/docs/current/explicit-locking.html#ADVISORY-LOCKS): a
 killed backend (`pg_terminate_backend`), `idle_session_timeout` or a server restart frees it
 while the process plays on, and a second process for the shard would take it at once
-(play-test 41c). So the holder checks its session now and then (`ShardLocks.keep`, every
+(play-test 14). So the holder checks its session now and then (`ShardLocks.keep`, every
 30 s of the bot's clock, `bot.client`) and, when it has ended, takes the locks back on a new
 connection or, if another process got one first, stops.
 

@@ -1,4 +1,4 @@
-"""Play-test 41b: the points charts draw one line per person, not per seat.
+"""Play-test 14: the points charts draw one line per person, not per seat.
 
 A league organiser saw carol, who took Bot 1's seat from proletario's queue after round 1,
 drawn at « 2, 2 » on the end-of-game chart (Bot 1's round under her name) and « 2, 4 » on

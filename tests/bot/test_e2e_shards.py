@@ -91,7 +91,7 @@ async def test_a_lost_shard_lock_is_taken_back_or_the_bot_stops(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, caplog: pytest.LogCaptureFixture,
     database_backend: str,
 ) -> None:
-    """Play-test 41c: the session holding the bot's shard lock ended and nothing noticed; a
+    """Play-test 14: the session holding the bot's shard lock ended and nothing noticed; a
     second process for the shard took it at once and both played the same tables. Now the
     bot checks every `LOCK_CHECK_INTERVAL` of its clock: it takes the lock back while it is
     free, and stops (as on SIGTERM, its last snapshots stored) once another process holds

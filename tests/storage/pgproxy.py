@@ -1,6 +1,6 @@
 """A TCP proxy in the test process, in front of the test PostgreSQL server, that a test can
 cut (close every connection, refuse new ones), blackhole (accept, forward nothing) and
-restore: database outages simulated without touching the real server (play-test 41c)."""
+restore: database outages simulated without touching the real server (play-test 14)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What the operator's log holds for a database outage (play-test 41c: a 5-minute PostgreSQL
+"""What the operator's log holds for a database outage (play-test 14: a 5-minute PostgreSQL
 outage with 50 busy tables wrote ~3,300 warnings, one per table per retry). Now: one line
 when it starts, a reminder a minute while it lasts, one when it ends, naming the tables
 that waited; a bug is still logged per table, with its traceback. On virtual clocks."""

@@ -122,7 +122,7 @@ async def test_a_lost_session_is_told_and_its_locks_taken_back(
 async def test_a_lock_another_process_took_meanwhile_says_stop(
     postgres_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Play-test 41c: the session ended, a second process for shard 1 took it at once."""
+    """Play-test 14: the session ended, a second process for shard 1 took it at once."""
     first = await ShardLocks.acquire(postgres_url, [0, 1])
     assert first is not None
     await end_session(postgres_url, await backend_of(first))

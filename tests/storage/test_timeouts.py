@@ -1,6 +1,6 @@
 """A PostgreSQL server that goes silent (a failover's old primary, a network partition: no
 refusal, no reset) must not hold the bot's queries for the kernel's ~15 minutes (play-test
-41c): connection attempts, statements and waits for a pooled connection are bounded, and
+14): connection attempts, statements and waits for a pooled connection are bounded, and
 what they raise is transient, so the retry loops go on and the commands say « try again »."""
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ async def test_a_silent_server_fails_a_statement_in_time_and_recovers(
         postgres_url: str) -> None:
     """The one test here that waits on a real socket: a black-holed server, with a
     command timeout of a fraction of a second. Before, the statement hung until the kernel
-    reset the connection (play-test 41c: ~15 minutes)."""
+    reset the connection (play-test 14: ~15 minutes)."""
     proxy = PgProxy()
     await proxy.start()
     storage = await Storage.open(proxy.url(postgres_url), pool_size=1, max_overflow=0,

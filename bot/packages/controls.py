@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 
 from bot.graphemes import cut
@@ -146,7 +147,9 @@ def out_of_reach(err: BaseException, where: str) -> bool:
     a traceback, and the caller answers `err.storage_down`: during a failover every command
     fails the same way, and a traceback each would bury the log in identical ones. A bug is
     left to the caller, which logs it as an error with its traceback."""
-    if not transient(err):
+    # Discord's own API fails through aiohttp, whose errors are OSErrors and TimeoutErrors
+    # too (`ClientOSError`, `ServerTimeoutError`): those are no database outage.
+    if isinstance(err, aiohttp.ClientError | discord.DiscordException) or not transient(err):
         return False
     log.warning("%s: the database is out of reach (%s)", where, describe(err))
     return True

@@ -145,9 +145,9 @@ class History(Access):
         """A member's totals on a server (one preset, or all when `preset` is None).
 
         Games count only when they ended and the member finished at least one round in them:
-        a game abandoned before its first round has none. One cut short after a round
-        (stopped by its host, sent back to the lobby for want of players, presi's leaver who
-        never came back) is stored as ended early (`TableService._back_to_lobby`).
+        a game abandoned before its first round has none, nor one cancelled (presi's leaver
+        who never came back: « no result », RULES §10). One stopped after a round, by its
+        host or for want of players, is stored as ended (`TableService._back_to_lobby`).
         """
         games_filter = [Game.guild_id == guild_id]
         if preset is not None:

@@ -97,12 +97,13 @@ def wall_clock() -> datetime:
     return datetime.now(UTC)
 
 
-def _seat_rows(game_id: int, seats: Sequence[SeatRef]) -> list[dict[str, object]]:
-    """game_seats rows for a game's current occupants (nobody has won yet)."""
+def _seat_rows(game_id: int, seats: Sequence[SeatRef | None]) -> list[dict[str, object]]:
+    """game_seats rows for a game's current occupants (nobody has won yet); a seat with no
+    holder (None) has none."""
     return [
         {"game_id": game_id, "seat": seat, "user_id": ref.user_id, "is_bot": ref.is_bot,
          "name": _name(ref.name), "is_winner": False}
-        for seat, ref in enumerate(seats)
+        for seat, ref in enumerate(seats) if ref is not None
     ]
 
 
@@ -592,11 +593,15 @@ class Storage(History, Forgetting):
         return RoundOutcome(inserted=True, rated=bool(rated_places), changes=changes)
 
     async def _update_game_seats(
-        self, connection: AsyncConnection, game_id: int, seats: Sequence[SeatRef]
+        self, connection: AsyncConnection, game_id: int, seats: Sequence[SeatRef | None]
     ) -> None:
         """Keep the latest occupant of each seat: winners are named after who held the seat
-        when the game ended (a bot may have replaced a player between rounds)."""
-        statement = self._insert(GameSeat).values(_seat_rows(game_id, seats))
+        when the game ended (a bot may have replaced a player between rounds). A seat with
+        no holder now (None) keeps its row."""
+        rows = _seat_rows(game_id, seats)
+        if not rows:
+            return
+        statement = self._insert(GameSeat).values(rows)
         await connection.execute(
             statement.on_conflict_do_update(
                 index_elements=[GameSeat.game_id, GameSeat.seat],
@@ -610,12 +615,13 @@ class Storage(History, Forgetting):
 
     async def finish_game(
         self, game_id: int, *, winners: Collection[int], stopped_early: bool,
-        seats: Sequence[SeatRef] = (),
+        seats: Sequence[SeatRef | None] = (),
     ) -> bool:
         """Mark a game over with its winning seats (joint winners allowed, none when stopped
         without a winner). Returns False if it was already finished: the first ending wins.
         ``seats``: who holds each seat now, whom the winners are named after (a game stopped
-        mid-round may have changed hands since its last stored round)."""
+        mid-round may have changed hands since its last stored round); None for a seat
+        nobody holds now (freed for good), whose row stays as stored."""
         async with self._write() as connection:
             result = await connection.execute(
                 update(Game)
@@ -630,7 +636,7 @@ class Storage(History, Forgetting):
                     raise UnknownGame(game_id)
                 return False
             if seats:
-                await self._seat_users(connection, seats)
+                await self._seat_users(connection, [s for s in seats if s is not None])
                 await self._update_game_seats(connection, game_id, seats)
             if winners:
                 await connection.execute(

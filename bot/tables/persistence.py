@@ -83,7 +83,10 @@ class StorageStore:
 
     async def game_over(self, table: Table, game_id: int, seats: Sequence[Player],
                         event: GameOver) -> None:
-        refs = seat_refs(seats)
+        # A seat freed for good (a leaver's, between rounds) has no holder now: its stored
+        # row keeps who last played it, whom /president forget must still find.
+        refs = [None if player.vacant else ref
+                for player, ref in zip(seats, seat_refs(seats), strict=True)]
         await self.writer.flush(table.id)
         await self._retried(table, "game end", lambda: self.storage.finish_game(
             game_id, winners=event.winners, stopped_early=event.stopped_early, seats=refs))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.i18n import t
+from bot.i18n import button_names, t
 from bot.tables.table import Table
 from engine import Event, Game, IllegalAction, Phase
 
@@ -51,6 +51,9 @@ def not_started(table: Table) -> None:
     told « wait for the game to end » on a streamer's screen (play-test 14). The game is
     theirs already: say so, and where their hand is (the button named as the table shows
     it, `settings_open`)."""
+    if table.game is not None and table.game.phase is Phase.GAME_OVER:
+        # Its results shown, « Rejouer » or « Terminer » come next, not the hand.
+        raise TableError("err.start_after_game", **button_names(table.locale))
     if table.running:
         raise TableError("err.already_started", hand=t(table.locale, "btn.my_hand"))
 

@@ -25,7 +25,7 @@ class Seating:
                  after: Callable[[Table, list[Event]], None],
                  changed: Callable[[Table], None],
                  close: Callable[[Table], None],
-                 to_lobby: Callable[[Table, LogEntry | None], None]) -> None:
+                 to_lobby: Callable[[Table, LogEntry | None, bool], None]) -> None:
         self.clock = clock
         self.scheduler = scheduler
         self.deadlines = deadlines
@@ -138,11 +138,13 @@ class Seating:
             if table.list_left():
                 self._list_to_lobby(table)
             elif table.too_few_to_replay():
-                self._to_lobby(table, LogEntry("table.finished"))
+                self._to_lobby(table, LogEntry("table.finished"), True)
         else:
             outcome = table.leave_outcome(user_id)
             if outcome is LeaveOutcome.LIST_LOBBY:
-                table.seats[seat].user_id = None  # the lobby keeps no seat for them
+                # The lobby keeps no seat for them; the game's stored end, their seat
+                # (`persistence.seat_refs`), for /president forget to find.
+                table.seats[seat].user_id, table.seats[seat].left_by = None, user_id
                 self._list_to_lobby(table)
             elif outcome is LeaveOutcome.WAIT:
                 deadline = self.clock.now() + table.rules.leave_grace_seconds
@@ -159,7 +161,7 @@ class Seating:
                 table.remember(LogEntry(line, {"name": table.seats[seat].name}))
                 seats.free_seat(table, game, seat)
                 if outcome is LeaveOutcome.FREE_LOBBY:
-                    self._to_lobby(table, None)
+                    self._to_lobby(table, None, True)
             else:  # freed with the round's other leavers once it ends (round_ended)
                 # Who made them go, and whether the bot keeps the seat (bots_fill) or only
                 # finishes the round: the history says it, as the leave prompt did.
@@ -203,7 +205,7 @@ class Seating:
         in the lobby, its first as host, whom the lobby's notice names (`Table.list_left`)."""
         heir = table.heir()
         assert heir is not None  # the list is not empty
-        self._to_lobby(table, LogEntry("table.list_seated", {"name": heir.name}))
+        self._to_lobby(table, LogEntry("table.list_seated", {"name": heir.name}), True)
         table.pass_host()
 
     def _gone(self, table: Table, user_id: int) -> None:
@@ -237,7 +239,7 @@ class Seating:
             seats.free_seat(table, game, seat)
         table.clear_left_seats()
         if table.too_few_left():
-            self._to_lobby(table, None)
+            self._to_lobby(table, None, True)
 
     @staticmethod
     def game_ended(table: Table, game: Game | None) -> None:
@@ -299,7 +301,8 @@ class Seating:
         name = table.seats[seat].name if seat is not None else "?"
         # Still away: the lobby keeps the others by their seats in the game, and
         # deleting this one first would shift every seat after it.
-        self._to_lobby(table, LogEntry(why, {"name": name}))
+        # « cancelled (no result) » (RULES §10): the game stores no end, and counts as none.
+        self._to_lobby(table, LogEntry(why, {"name": name}), False)
         if table.host_id == user_id:  # as any leaver's (remove), among those left
             table.pass_host()
         if not table.humans():

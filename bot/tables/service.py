@@ -20,6 +20,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import replace
 from typing import Protocol
 
+from bot.i18n import button_names
 from bot.tables import hosting, refusals, seats, thinking
 from bot.tables.botturns import BotTurns
 from bot.tables.clock import Clock
@@ -330,7 +331,7 @@ class TableService:
                 self._close(table)
                 return
             if game.phase is Phase.GAME_OVER:
-                self._back_to_lobby(table, LogEntry("table.finished"))
+                self._back_to_lobby(table, LogEntry("table.finished"), True)
                 self._changed(table)
                 return
             events = refusals.engine(game.stop)
@@ -344,7 +345,7 @@ class TableService:
             if game.phase is not Phase.GAME_OVER:
                 # Typed between two rounds, it once stopped the game unasked, where
                 # `/president end` asks first: that is the way, and it is said.
-                raise TableError("err.replay_unfinished")
+                raise TableError("err.replay_unfinished", **button_names(table.locale))
             self._keep(table)
             left_out: list[Player] = []
             if table.rules.bots_fill or not table.queue:
@@ -502,18 +503,22 @@ class TableService:
         table.clear_totals()
         table.post_table = True
 
-    def _back_to_lobby(self, table: Table, why: LogEntry | None = None) -> None:
-        """End the game without a result; the fresh lobby message tells everyone why. Who
-        stays seated is `seats.keep_for_lobby`'s.
+    def _back_to_lobby(self, table: Table, why: LogEntry | None, stops: bool) -> None:
+        """End the game; the fresh lobby message tells everyone why. Who stays seated is
+        `seats.keep_for_lobby`'s.
 
-        A game cut short so (too few left, presi's seat given up) after a round counted is
-        stored as ended early with no winner, as a host's stop stores it: left open, its
+        `stops`: the game stops, as a host's stop stops it, and its end is stored once a
+        round counted (RULES §10, « the game stops and the table returns to the lobby » when
+        too few are left; the engine's `stop` says who, if anyone, wins). Left open, its
         rounds counted in the players' stats but the game did not, and the channel's
-        history said no game had been played (play-test 14)."""
+        history said no game had been played (play-test 14). Without it, presi's game
+        cancelled for an absent seat, « cancelled (no result) », stores no end."""
         self._keep(table)
         game = table.game
-        if game is not None and game.phase is not Phase.GAME_OVER and game.rounds_scored:
-            self.outbox.record(table, GameOver((), True))
+        if stops and game is not None and game.phase is not Phase.GAME_OVER \
+                and game.rounds_scored:
+            ended = refusals.engine(game.stop)
+            self.outbox.record(table, next(e for e in ended if isinstance(e, GameOver)))
         if game is not None:
             seats.keep_for_lobby(table, game)
             table.next_version = game.version + 1

@@ -386,7 +386,7 @@ async def test_a_hand_clicked_after_the_table_went_back_to_its_lobby_loses_its_c
     fake.assert_no_errors()
 
 
-async def test_stats_count_a_cancelled_game_stopped_and_an_empty_board_says_why(
+async def test_stats_leave_out_a_cancelled_game_and_an_empty_board_says_why(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
 ) -> None:
     bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
@@ -402,11 +402,10 @@ async def test_stats_count_a_cancelled_game_stopped_and_an_empty_board_says_why(
     await tick(fake, clock, table.rules.leave_grace_seconds + 1)
     await bot.service.drain()
 
-    # The game counted a round before it was cancelled: a game stopped early, as the host's
-    # stop would have made it (play-test 14; it was left out of the games until then).
+    # « cancelled (no result) » (RULES §10): its round counts, the game does not.
     await marie.user.slash("president stats")
     text = marie.user.last_ephemeral().text
-    assert "1 partie · 0 victoire · 1 manche" in text
+    assert "0 partie · 0 victoire · 1 manche" in text
     assert "pas encore de cote" in text and "cote 0" not in text
     # Her one round's role, under presi's own names (a Culo is not a Trou du cul).
     assert "**Presi (jeu espagnol)** · 1 manche · pas encore de cote" in text
@@ -415,7 +414,7 @@ async def test_stats_count_a_cancelled_game_stopped_and_an_empty_board_says_why(
     await marie.user.slash("president leaderboard", preset="presi")
     assert "Personne n’est encore classé en Presi" in marie.user.last_ephemeral().text
     await marie.user.slash("president history")
-    assert "1 manche · arrêtée avant la fin, sans victoire" in marie.user.last_ephemeral().text
+    assert "Aucune partie n’a encore été jouée ici." in marie.user.last_ephemeral().text
     await fake.disconnect(bot)
     fake.assert_no_errors()
 

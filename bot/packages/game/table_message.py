@@ -48,12 +48,13 @@ def table_screen(table: Table, now: float) -> Screen:
     wanted: list[FaceLine] = []
     if game.revolution and game.phase is Phase.PLAY:  # a round's end restores the order
         lines.append(t(loc, "table.revolution"))
-    # Whose turn it is, and its countdown, hold only while this is the table's message: a
-    # game cut short mid-round (presi's seat given up) left « À fred de jouer, il y a 3
-    # minutes » in the message it retired (play-test 14).
+    # Whose turn it is, or the exchange's, and its countdown, hold only while this is the
+    # table's message: a game cut short mid-round (presi's seat given up) left « À fred de
+    # jouer, il y a 3 minutes » in the message it retired (play-test 14).
     live: list[str] = []
     if game.phase is Phase.EXCHANGE:
-        lines.append(t(loc, "table.exchange", countdown=countdown(table)))
+        live.append(t(loc, "table.exchange", countdown=countdown(table)))
+        lines.extend(live)
         pending = []
         for seat in range(game.seats):
             due = game.exchange_due(seat)

@@ -297,17 +297,18 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         await self._check_members(guild_id)
 
     async def _check_members(self, guild_id: int) -> None:
-        """After a start or an outage, the server's seated players who left it unheard
-        (`moderation.gone`) leave its tables as a banned one does."""
+        """After a start or an outage, the server's seated and waiting players who left it
+        unheard (`moderation.gone`) leave its tables as a banned one does (one on the list
+        would be seated at « Rejouer », then time out turn after turn)."""
         guild = self.bot.get_guild(guild_id)
         if guild is None or guild_id in self._checking_members:
             return
         self._checking_members.add(guild_id)
         try:
-            seated = sorted({p.user_id for table in self.bot.service.registry.in_guild(guild_id)
-                             if not table.closed for p in table.humans()
-                             if p.user_id is not None})
-            async for user_id in gone(guild, seated, self.bot.budget):
+            present = sorted({p.user_id for table in self.bot.service.registry.in_guild(guild_id)
+                              if not table.closed for p in [*table.seats, *table.queue]
+                              if p.user_id is not None})
+            async for user_id in gone(guild, present, self.bot.budget):
                 await self.bot.service.member_gone(guild_id, user_id)
         finally:
             self._checking_members.discard(guild_id)

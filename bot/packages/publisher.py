@@ -174,15 +174,14 @@ class Publisher:
         if table.table_message_id is not None:
             await self._edit(table, table.table_message_id, Screen(text))
             table.table_message_id = None
-        links = {**table.hands, **{user_id: farewell.link
-                                   for user_id, farewell in table.farewells.items()}}
+        links = [*table.hands.items(), *((f.user_id, f.link) for f in table.farewells)]
         table.farewells.clear()
         # A table closed for idleness has only hands older than their 15-minute tokens:
         # editing them would be refused with 401s, which count toward Cloudflare's ban
         # (discord-api-docs, topics/rate-limits.md, "Invalid Request Limit"); a click on
         # such a hand is told the table is gone.
         now = self.bot.service.clock.now()
-        for user_id, link in links.items():
+        for user_id, link in links:
             if not link.valid(now):
                 continue
             await self._edit_hand(user_id, link, Screen(t(link.locale or table.locale,
@@ -553,12 +552,15 @@ class Publisher:
         tokens, outside the global limit and the budget, each token its own bucket, so
         editing them one after another would only add up Discord's latencies."""
         now = self.bot.service.clock.now()
-        farewells = dict(table.farewells)
-        table.farewells.clear()
+        # A farewell to a hand whose message is not sent yet (« Ma main » pressed while its
+        # save goes on) waits: edited before, Discord answers 10008 Unknown Message and the
+        # hand keeps its controls. Its answer asks for a refresh (`show_hand`).
+        farewells = [f for f in table.farewells if f.link.valid(now)]
+        table.farewells = [f for f in farewells if not f.link.answered]
         edits: list[Awaitable[object]] = [
-            self._edit_hand(gone, farewell.link, Screen(t(
+            self._edit_hand(farewell.user_id, farewell.link, Screen(t(
                 farewell.link.locale or table.locale, farewell.key)))
-            for gone, farewell in farewells.items() if farewell.link.valid(now)]
+            for farewell in farewells if farewell.link.answered]
         # The queue too: proletario's last place goes there between rounds, and their hand
         # must stop showing the cards of the round before.
         for player in [*table.humans(), *table.queue]:

@@ -181,7 +181,7 @@ class Seating:
     def _stepped_out(table: Table, user_id: int) -> None:
         """Keep the hand that tells them they left, for their coming back (`_take_back`,
         `come_back`) to make it theirs again, so that a newer one says it moved there."""
-        told = table.farewells.get(user_id)
+        told = table.farewell_of(user_id)
         if told is not None:
             table.stepped_out[user_id] = told.link
 
@@ -198,7 +198,7 @@ class Seating:
         them a seat, or a place in the queue, they no longer have."""
         link = table.hands.pop(user_id, None)
         if link is not None and key is not None:
-            table.farewells[user_id] = Farewell(link, key)
+            table.farewells.append(Farewell(user_id, link, key))
 
     def _list_to_lobby(self, table: Table) -> None:
         """Only bots were left to play: the game stops and the list for the next game sits

@@ -382,7 +382,7 @@ class TableService:
         if new_message and not fresh and previous is not None:
             # The hand they opened before stays on their screen, further up: it says where
             # the hand went rather than keep a state no refresh will reach any more.
-            table.farewells[user_id] = Farewell(previous, "hand.moved")
+            table.farewells.append(Farewell(user_id, previous, "hand.moved"))
         if fresh:
             self.refresh(table)  # the table message stops asking this player for My hand
         # The player's language follows their Discord client's, seated or queued: it is

@@ -189,10 +189,11 @@ class HandLink:
 
 @dataclass(frozen=True)
 class Farewell:
-    """A hand no longer refreshed, to redraw once without controls, and what it then says:
-    that they left (« lobby.left »), that the host removed them (« hand.kicked »), or that
-    the hand moved to a newer message (« hand.moved »)."""
+    """A hand of `user_id` no longer refreshed, to redraw once without controls, and what
+    it then says: that they left (« lobby.left »), that the host removed them
+    (« hand.kicked »), or that the hand moved to another message (« hand.moved »)."""
 
+    user_id: int
     link: HandLink
     key: str
 
@@ -306,7 +307,9 @@ class Table:
     human_seen: float = field(default=0.0, compare=False)
     # Hands of players who just left, to redraw once without controls (not persisted: a
     # restart only skips that courtesy edit).
-    farewells: dict[int, Farewell] = field(default_factory=dict, repr=False, compare=False)
+    # Several per player: « Ma main » pressed three times within a refresh left the first
+    # hand live-looking and frozen when the second press replaced its farewell (play-test 14).
+    farewells: list[Farewell] = field(default_factory=list, repr=False, compare=False)
     # The hand each player who stepped out this round had open (told they left): taking
     # their seat back, or presi's waiting seat, makes it their hand again, so a newer one
     # says it moved there (`Seating._back_in`). Runtime only, like `farewells`; freed with
@@ -315,6 +318,10 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
 
     # --- seats -----------------------------------------------------------------------------
+
+    def farewell_of(self, user_id: int) -> Farewell | None:
+        """The user's latest hand still to be redrawn without controls."""
+        return next((f for f in reversed(self.farewells) if f.user_id == user_id), None)
 
     def clear_left_seats(self) -> None:
         """The round's leavers are gone for good (or their seats with the game): none can

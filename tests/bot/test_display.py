@@ -346,10 +346,15 @@ def test_too_late_names_who_played_and_no_one_when_nobody_did() -> None:
     from bot.packages.game.views import refusal
 
     table = table_for("classic", 3)
-    assert refusal("fr", table, TableError("engine.stale", by=1)) == \
+    reader = table.seats[0].user_id
+    assert reader is not None
+    assert refusal("fr", table, TableError("engine.stale", by=1), reader) == \
         "⚠️ " + t("fr", "err.too_late", name="p1")
-    refused = refusal("fr", table, TableError("engine.stale", by=None))
+    refused = refusal("fr", table, TableError("engine.stale", by=None), reader)
     assert refused == "⚠️ " + t("fr", "err.too_late_trick") and "?" not in refused
+    # The reader's own earlier play (play-test 14: a phone sent it twice).
+    assert refusal("fr", table, TableError("engine.stale", by=0), reader) == \
+        "⚠️ " + t("fr", "err.already_played")
 
 
 @pytest.mark.parametrize("locale", ["fr", "en"])

@@ -13,10 +13,11 @@ from sqlalchemy import select
 
 from bot.client import PresidentBot
 from bot.i18n import button_names, join_names, t
+from bot.i18n.typography import french
 from bot.storage.models import GameSeat
 from bot.tables.table import Table
-from engine import Phase
-from fakediscord import FakeDiscord
+from engine import Game, Phase
+from fakediscord import FakeDiscord, LatencyConfig, Message, TestUser
 
 from .conftest import LinkedClock
 from .e2e import (
@@ -36,6 +37,7 @@ from .e2e import (
     tick,
     two_humans_against_a_bot,
 )
+from .test_e2e_slow_store import slow_commits
 
 
 async def test_an_open_ended_game_stopped_before_any_round_counted_has_no_winner(
@@ -357,3 +359,106 @@ async def test_a_click_failing_on_discords_api_is_not_told_as_the_database(
     assert marie.last_ephemeral().text == "⚠️ " + t("fr", "err.internal")
     assert any(r.levelno == logging.ERROR and r.exc_info for r in caplog.records)
     caplog.clear()  # the bug is the test's
+
+
+# --- players on phones in a train ------------------------------------------------------
+
+
+def _hands_of(user: TestUser) -> list[Message]:
+    return [m for m in user.visible() if m.ephemeral]
+
+
+def _live(hand_message: Message) -> bool:
+    """A hand that offers a move: a menu, or a button besides « Actualiser »."""
+    return bool(hand_message.selects) or any(
+        b.custom_id and ":refresh:" not in b.custom_id for b in hand_message.buttons)
+
+
+async def _bobs_turn(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot
+                     ) -> tuple[Player, Player, Table, Game]:
+    alice, bob = Player(fake.add_user("alice", locale="fr")), Player(fake.add_user("bob"))
+    table, game = await two_humans_against_a_bot(fake, clock, bot, alice, bob)
+    await tick(fake, clock, 2)
+    assert game.to_act == table.seat_of(bob.user.id)  # the seeded deal: bob opens
+    return alice, bob, table, game
+
+
+@pytest.mark.parametrize("gap", [0.0, 0.3])
+async def test_my_hand_tapped_three_times_leaves_one_hand_to_play_from(
+        fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, gap: float) -> None:
+    """Three taps on « My hand » within a refresh: only the last older hand said it moved
+    (one farewell per player, the second tap's replacing the first's); the first kept its
+    menu and « Your turn », no longer refreshed."""
+    _, bob, table, _ = await _bobs_turn(fake, clock, president)
+    fake.enable_latency(LatencyConfig(mean=0.08, jitter=0.04, seed=3))
+    board = message(bob.user, table.table_message_id)
+    for _ in range(3):
+        await bob.user.click(board, cid(table, "hand"), settle=gap > 0)
+        if gap:
+            await tick(fake, clock, gap)
+    await fake.settle()
+    await tick(fake, clock, 1)
+    hands = _hands_of(bob.user)  # the one he had open, and three more
+    assert len(hands) == 4 and [_live(m) for m in hands].count(True) == 1
+    assert [m.text for m in hands].count(t("en-US", "hand.moved")) == 3
+    fake.assert_no_errors()
+
+
+async def test_a_hand_not_yet_sent_is_told_it_moved_once_it_is(
+        fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second tap made the first hand, its save still under way, a farewell; a move
+    meanwhile edited it before Discord had it: 404 10008, and it kept its controls."""
+    alice, bob = Player(fake.add_user("alice", locale="fr")), Player(fake.add_user("bob"))
+    table, game = await two_humans_against_a_bot(fake, clock, president, alice, bob)
+    seat = table.seat_of(alice.user.id)
+    assert seat is not None
+    for _ in range(30):
+        if game.phase is Phase.PLAY and game.to_act == seat:
+            break
+        await tick(fake, clock, 1)
+    await tick(fake, clock, 2)
+    release, _ = slow_commits(president, monkeypatch)
+    board = message(bob.user, table.table_message_id)
+    for _ in range(2):
+        await bob.user.click(board, cid(table, "hand"), settle=False)
+        await fake.settle(require_answers=False)
+    play = game.legal_plays(seat)[0]
+    await president.service.play(table, alice.user.id, play.cards, None, game.version)
+    await fake.settle(require_answers=False)
+    await tick(fake, clock, 0.6)
+    release.set()
+    await fake.settle()
+    await tick(fake, clock, 1)
+    moved = t("en-US", "hand.moved")
+    assert [m.text == moved for m in _hands_of(bob.user)] == [True, True, False]
+    fake.assert_no_errors()
+
+
+async def test_a_play_sent_twice_in_fast_mode_is_not_told_as_someone_elses(
+        fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock) -> None:
+    """The phone sent bob's play twice: the second read « Trop tard : bob a joué avant
+    toi. Tes cartes restent dans ta main. », though the cards were his, and played."""
+    alice = Player(fake.add_user("alice", locale="fr"))
+    bob = Player(fake.add_user("bob", locale="fr"))
+    table, game = await two_humans_against_a_bot(fake, clock, instant, alice, bob,
+                                                 fast=True, game_end="unlimited")
+    seat = table.seat_of(bob.user.id)
+    assert seat is not None
+    for _ in range(60):
+        if game.phase is Phase.PLAY and game.legal_plays(seat):
+            break
+        if not await alice.act():
+            await tick(fake, clock, 1)
+    await bob.user.click(bob.hand, cid(table, "refresh"))
+    shown = bob.hand
+    menu = next(m for m in shown.selects if ":play:" in m.custom_id)
+    value = menu.options[0].value
+    before = len(game.hand(seat))
+    await bob.user.select_shown(shown, [value], select=menu.custom_id, settle=False)
+    retry = await bob.user.select_shown(shown, [value], select=menu.custom_id, settle=False)
+    await fake.settle()
+    assert len(game.hand(seat)) == before - 1  # played once
+    said = str((retry.response or {}).get("content"))
+    assert french(t("fr", "err.already_played")) in said
+    fake.assert_no_errors()

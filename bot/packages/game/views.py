@@ -42,11 +42,16 @@ GIFT_PARTS = 3
 MAX_PAGES = 100
 
 
-def refusal(locale: str, table: Table, err: TableError) -> str:
+def refusal(locale: str, table: Table, err: TableError, user_id: int) -> str:
     if err.key == "engine.stale":
         # Someone's play beat the player's, or else the trick closed with nobody playing
-        # (fast mode's timer): « ? a joué avant toi » named no one.
+        # (fast mode's timer): « ? a joué avant toi » named no one. Their own earlier play
+        # (the same one sent twice by a phone's flaky connection, say) is theirs: « bob a
+        # joué avant toi » to bob, and « tes cartes restent dans ta main » of cards played,
+        # were both false (play-test 14).
         by = err.params.get("by")
+        if isinstance(by, int) and by == table.seat_of(user_id):
+            return WARNING + t(locale, "err.already_played")
         if isinstance(by, int):
             return WARNING + t(locale, "err.too_late", name=table.name(by))
         return WARNING + t(locale, "err.too_late_trick")
@@ -211,7 +216,7 @@ async def _hand_action(click: Click, work: Callable[[], Awaitable[object]]) -> N
     try:
         await work()
     except TableError as err:
-        notice = refusal(click.locale, click.table, err)
+        notice = refusal(click.locale, click.table, err, click.user_id)
     else:
         await _stored(click)
     await show_hand(click.interaction, click.table, notice=notice)
@@ -260,7 +265,7 @@ async def pick_gift(click: Click) -> None:
         await service.pick_gift(click.table, click.user_id, number(click.arg, GIFT_PARTS),
                                 cards_of(click.values), click.version)
     except TableError as err:
-        notice = refusal(click.locale, click.table, err)
+        notice = refusal(click.locale, click.table, err, click.user_id)
     await show_hand(click.interaction, click.table, notice=notice)
 
 

@@ -361,6 +361,7 @@ CATALOGUE: dict[str, str] = {
     "lobby.new_host": "👑 **{name}** is now the table's host: starting the game and its settings are theirs.",
     "lobby.new_host_gone": "{gone} is no longer a member of this server and leaves the table.\n👑 **{name}** is now the table's host: starting the game and its settings are theirs.",
     "lobby.bot_gave_way": "🪑 **{name}** takes the seat of 🤖 {bot}: at a full table, a person comes before a bot.",
+    "hand.lapsing": "⏸️ This hand no longer follows the game: **{refresh}**, below, or **{hand}** on the table message brings it up to date.",
     "hand.moved": "🔁 Your hand has moved to another message, the last one you opened.",
     "lobby.left_queue": "You left the queue.",
     "lobby.left_list": "You are no longer on the list.",

@@ -372,6 +372,7 @@ _WRITTEN: dict[str, str] = {
     "lobby.new_host": "👑 **{name}** devient l’hôte de la table : le lancement et les réglages passent entre ses mains.",
     "lobby.new_host_gone": "{gone} n’est plus membre du serveur et quitte la table.\n👑 **{name}** devient l’hôte de la table : le lancement et les réglages passent entre ses mains.",
     "lobby.bot_gave_way": "🪑 **{name}** prend la place de 🤖 {bot} : à une table complète, une personne passe avant un bot.",
+    "hand.lapsing": "⏸️ Cette main ne suit plus la partie : **{refresh}**, ci-dessous, ou **{hand}** sur le message de la table la remet à jour.",
     "hand.moved": "🔁 Ta main est passée dans un autre message, le dernier que tu as ouvert.",
     "lobby.left_queue": "Tu as quitté la file d’attente.",
     "lobby.left_list": "Tu n’es plus sur la liste.",

@@ -59,6 +59,8 @@ ARCHIVED_THREAD = 50083
 # Locked Threads, https://discord.com/developers/docs/topics/threads#locked-threads).
 THREAD_LOCKED = 160005
 FRESH_TABLE_AGE = 55 * 60.0
+# How long before a hand's token runs out its last edit says it stops following the game.
+LAPSE_AHEAD = 20.0
 # The message an interaction token answered with: for a hand, the hand itself.
 ORIGINAL: Any = "@original"
 
@@ -351,7 +353,32 @@ class Publisher:
                         str(interaction.locale), answered=not new_message)
         self.bot.service.remember_hand(table, interaction.user.id, link,
                                        new_message=new_message)
+        self._lapse_at_expiry(table, interaction.user.id, link)
         return link
+
+    def _lapse_at_expiry(self, table: Table, user_id: int, link: HandLink) -> None:
+        """A hand nobody touched for the life of its token stops being refreshed, and
+        said nothing of it: a player back after 20 minutes read « c'est à alice de jouer »
+        while it was their turn (play-test 14). Its last edit, as the token runs out,
+        says so and how to get it back (its « Actualiser » answers with a fresh token).
+        One call per idle hand every 14 minutes; any later interaction replaces the link,
+        and this with it."""
+        async def lapse() -> None:
+            now = self.bot.service.clock.now()
+            player = table.player(user_id)
+            if table.closed or player is None or table.hands.get(user_id) is not link \
+                    or not link.valid(now) or not link.answered:
+                return
+            locale = link.locale or player.locale
+            notice = t(locale, "hand.lapsing", refresh=t(locale, "btn.refresh"),
+                       hand=t(table.locale, "btn.my_hand"))
+            link.frozen = True
+            self.bot.service.refresh(table)  # the table message asks for « Ma main »
+            await self._edit_hand(user_id, link, hand_screen(table, user_id, locale,
+                                                             notice=notice, now=now))
+
+        self.bot.service.scheduler.at((table.id, "lapse", user_id),
+                                      link.expires - LAPSE_AHEAD, lapse)
 
     # ------------------------------------------------------------------ messages
 
@@ -566,7 +593,8 @@ class Publisher:
         for player in [*table.humans(), *table.queue]:
             user_id = player.user_id
             link = table.hands.get(user_id) if user_id is not None else None
-            if user_id is None or link is None or not link.valid(now) or not link.answered:
+            if user_id is None or link is None or not link.valid(now) or not link.answered \
+                    or link.frozen:
                 continue  # (an unanswered hand is drawn afresh when sent: show_hand)
             try:
                 screen = hand_screen(table, user_id, player.locale, now=now)

@@ -168,6 +168,9 @@ class HandLink:
     # valid; the table message asks for « My hand » again until a newer link replaces it.
     # Not saved: a restart asks nothing of a player it has not seen time out.
     lapsed: bool = field(default=False, compare=False)
+    # Its last edit, as its token ran out, said it no longer follows the game
+    # (`Publisher._lapse_at_expiry`): no refresh may draw over that. Not saved either.
+    frozen: bool = field(default=False, compare=False)
 
     @property
     def expires(self) -> float:

@@ -462,3 +462,29 @@ async def test_a_play_sent_twice_in_fast_mode_is_not_told_as_someone_elses(
     said = str((retry.response or {}).get("content"))
     assert french(t("fr", "err.already_played")) in said
     fake.assert_no_errors()
+
+
+async def test_a_hand_left_alone_for_the_life_of_its_token_says_it_stopped_following(
+        fake: FakeDiscord, president: PresidentBot, clock: LinkedClock) -> None:
+    """bob's phone slept 20 minutes (10-minute turns, the timers playing for him): the
+    bot stopped editing his hand at 14.5 minutes without a word in it, and he came back to
+    « Ce n'est pas ton tour » while it was. Its last edit says it no longer follows, and
+    the table message asks him for « Ma main »."""
+    alice = Player(fake.add_user("alice", locale="fr"))
+    bob = Player(fake.add_user("bob", locale="fr"))
+    table, game = await two_humans_against_a_bot(fake, clock, president, alice, bob,
+                                                 turn_seconds=600)
+    notice = t("fr", "hand.lapsing", refresh="Actualiser", hand="Ma main")
+    await tick(fake, clock, 13 * 60)
+    assert notice not in bob.hand.text
+    for _ in range(4 * 6):
+        await tick(fake, clock, 10)
+    assert bob.hand.text.startswith(french(notice))
+    shown = bob.hand.text
+    for _ in range(6 * 6):  # bots and timers play on: the hand is left as it said
+        await tick(fake, clock, 10)
+    assert bob.hand.text == shown
+    assert "bob" in message(bob.user, table.table_message_id).text.split("🔔")[-1]
+    await bob.user.click(bob.hand, cid(table, "refresh"))  # a fresh token: live again
+    assert not bob.hand.text.startswith("⏸️") and game.phase is not Phase.GAME_OVER
+    fake.assert_no_errors()

@@ -183,7 +183,7 @@ def _hand_live(table: Table, user_id: int, now: float) -> bool:
     since it was shown (a hand dismissed looks live to the bot; play-test 13's newcomer
     was never asked back while the timer played turn after turn)."""
     link = table.hands.get(user_id)
-    return link is not None and link.valid(now) and not link.lapsed
+    return link is not None and link.valid(now) and not link.lapsed and not link.frozen
 
 
 def player_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:

@@ -348,9 +348,11 @@ class Publisher:
         """This interaction's original response is now the user's hand: refresh through it.
         `new_message`: a message of its own, not the hand the interaction was clicked on,
         which no refresh may edit before it is sent (`HandLink.answered`)."""
+        clicked = interaction.message.id if interaction.message is not None else None
         link = HandLink(int(interaction.application_id), interaction.token,
                         self.bot.service.clock.now(), screen.fingerprint,
-                        str(interaction.locale), answered=not new_message)
+                        str(interaction.locale), answered=not new_message,
+                        message_id=None if new_message else clicked)
         self.bot.service.remember_hand(table, interaction.user.id, link,
                                        new_message=new_message)
         self._lapse_at_expiry(table, interaction.user.id, link)

@@ -379,10 +379,17 @@ class TableService:
         table.hands[user_id] = link
         self.deadlines.human_seen(table)
         fresh = previous is None or not previous.valid(self.clock.now())
-        if new_message and not fresh and previous is not None:
-            # The hand they opened before stays on their screen, further up: it says where
-            # the hand went rather than keep a state no refresh will reach any more.
+        elsewhere = new_message or (
+            previous is not None and None not in (previous.message_id, link.message_id)
+            and previous.message_id != link.message_id)
+        if elsewhere and not fresh and previous is not None:
+            # The hand they opened before stays on their screen: it says where the hand
+            # went rather than keep a state no refresh will reach any more. So too when
+            # they click an older hand, whose message the hand follows from then on (a
+            # player back from a train tunnel pressed « Actualiser » on one: the newer
+            # froze with its controls, play-test 14).
             table.farewells.append(Farewell(user_id, previous, "hand.moved"))
+            self.refresh(table)
         if fresh:
             self.refresh(table)  # the table message stops asking this player for My hand
         # The player's language follows their Discord client's, seated or queued: it is

@@ -171,6 +171,10 @@ class HandLink:
     # Its last edit, as its token ran out, said it no longer follows the game
     # (`Publisher._lapse_at_expiry`): no refresh may draw over that. Not saved either.
     frozen: bool = field(default=False, compare=False)
+    # The message it shows, once known: the one clicked, or the one its answer created
+    # (Discord says it, `with_response`). Two links of one player on different messages
+    # mean the older message no longer follows the game (`TableService.remember_hand`).
+    message_id: int | None = field(default=None, compare=False)
 
     @property
     def expires(self) -> float:
@@ -182,12 +186,14 @@ class HandLink:
 
     def to_dict(self) -> dict[str, Any]:
         return {"application_id": self.application_id, "token": self.token,
-                "created": self.created, "locale": self.locale}
+                "created": self.created, "locale": self.locale, "message_id": self.message_id}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> HandLink:
+        message_id = d.get("message_id")
         return cls(int(d["application_id"]), d["token"], float(d["created"]),
-                   locale=d.get("locale", ""))
+                   locale=d.get("locale", ""),
+                   message_id=int(message_id) if message_id is not None else None)
 
 
 @dataclass(frozen=True)

@@ -305,7 +305,7 @@ async def test_a_hand_opened_again_leaves_the_older_message_saying_where_it_went
     # Not « plus bas »: Discord shows ephemeral answers as they arrive, and a slow
     # connection may deliver the newer hand first (play-test 14).
     assert french_plain(old.content) == "🔁 Ta main est passée dans un autre message, " \
-        "le dernier que tu as ouvert."
+        "celui que tu as ouvert en dernier."
     assert not old.buttons and not old.selects
     newer = marie.user.last_ephemeral()
     assert newer.id != first and newer.content.startswith("🂠")

@@ -488,3 +488,25 @@ async def test_a_hand_left_alone_for_the_life_of_its_token_says_it_stopped_follo
     await bob.user.click(bob.hand, cid(table, "refresh"))  # a fresh token: live again
     assert not bob.hand.text.startswith("⏸️") and game.phase is not Phase.GAME_OVER
     fake.assert_no_errors()
+
+
+async def test_an_older_hand_tapped_after_a_newer_one_tells_the_newer_it_moved(
+        fake: FakeDiscord, president: PresidentBot, clock: LinkedClock) -> None:
+    """Back after 20 minutes bob pressed « Ma main » (a new hand at the bottom), then
+    « Actualiser » on his old hand further up: the bot followed the old one, and the newer
+    one, where he looked, kept its controls and stopped moving without a word."""
+    alice = Player(fake.add_user("alice", locale="fr"))
+    bob = Player(fake.add_user("bob", locale="fr"))
+    table, game = await two_humans_against_a_bot(fake, clock, president, alice, bob,
+                                                 turn_seconds=600)
+    old = bob.hand_id
+    await tick(fake, clock, 20 * 60)
+    await bob.open_hand(president)
+    new = bob.hand_id
+    await tick(fake, clock, 1)
+    await bob.user.click(old, cid(table, "refresh"))
+    await tick(fake, clock, 1)
+    newer = message(bob.user, new)
+    assert newer.text == french(t("fr", "hand.moved")) and not _live(newer)
+    assert _live(message(bob.user, old)) or game.to_act != table.seat_of(bob.user.id)
+    fake.assert_no_errors()

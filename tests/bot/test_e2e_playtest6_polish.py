@@ -6,6 +6,7 @@ import pytest
 from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.controls import WARNING
+from bot.packages.publisher import LAPSE_AHEAD
 from bot.tables.table import Table
 from engine import Card, Game, Phase
 from fakediscord import FakeDiscord, Message
@@ -111,7 +112,8 @@ async def test_a_hand_edit_held_by_a_rate_limit_past_its_token_is_dropped(
     await tick(fake, clock, 1)
     await marie.open_hand(president)
     link = table.hands[marie.user.id]
-    await tick(fake, clock, link.expires - clock.now() - 3)  # the hand is still live
+    # The hand is still live, before its last edit says it stops (play-test 14).
+    await tick(fake, clock, link.expires - LAPSE_AHEAD - clock.now() - 3)
     assert table.hands.get(marie.user.id) is link
     before = marie.hand.content
     sent = len(fake.calls)

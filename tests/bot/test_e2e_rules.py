@@ -122,9 +122,11 @@ async def test_leaving_mid_round_hands_the_seat_to_a_bot(
     await tick(fake, clock, 1)
     board = message(alice.user, table.table_message_id)
     assert "bob left; a bot finishes the round" in board.content
-    await play_until(fake, clock, [alice, carol], lambda: game.phase is Phase.ROUND_OVER)
+    # The round's end leaves two players: the game stops (its end stored) and the table
+    # goes back to the lobby.
+    await play_until(fake, clock, [alice, carol], lambda: table.game is None)
     await tick(fake, clock, 1)
-    assert table.game is None  # two players left: back to the lobby
+    assert game.phase is Phase.GAME_OVER and game.stopped_early
     lobby = message(alice.user, table.lobby_message_id)
     assert "Too few players are left: back to the lobby." in lobby.content
     assert "Join" in [b.label for b in lobby.buttons]

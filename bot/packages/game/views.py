@@ -99,7 +99,9 @@ async def show_hand(
         await interaction.followup.send(ephemeral=True, **screen.kwargs())
     else:
         try:
-            await interaction.response.send_message(ephemeral=True, **screen.kwargs())
+            sent = await interaction.response.send_message(ephemeral=True, **screen.kwargs())
+            if link is not None:
+                link.message_id = sent.message_id
         finally:
             if link is not None and not link.answered:
                 # Refreshes skipped it while the save went on: whatever changed meanwhile

@@ -500,6 +500,7 @@ async def test_an_older_hand_tapped_after_a_newer_one_tells_the_newer_it_moved(
     table, game = await two_humans_against_a_bot(fake, clock, president, alice, bob,
                                                  turn_seconds=600)
     old = bob.hand_id
+    assert old is not None
     await tick(fake, clock, 20 * 60)
     await bob.open_hand(president)
     new = bob.hand_id

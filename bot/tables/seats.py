@@ -60,6 +60,21 @@ def free_seat(table: Table, game: Game, seat: int) -> None:
         table.seats[seat].vacant = True
 
 
+def overflow_to_queue(table: Table, room: int) -> None:
+    """The lobby's seats cut to `room`: the host's bots go first (the last added first),
+    then the latest-seated people, who wait at the head of the queue, having sat before
+    anyone in it. The host keeps their seat."""
+    while len(table.seats) > room:
+        bots = [p for p in table.seats if p.is_bot]
+        if bots:
+            table.seats.remove(max(bots, key=lambda p: p.joined))
+            continue
+        moved = max((p for p in table.seats if not table.is_host(p.user_id or 0)),
+                    key=lambda p: p.joined)
+        table.seats.remove(moved)
+        table.queue.insert(0, moved)
+
+
 def seat_queue(table: Table) -> None:
     """In the lobby nobody waits while a seat is free, and nobody sits beyond the
     table's capacity: those who came to a full table (`bots_fill`) sit in their order of

@@ -227,8 +227,13 @@ class TableService:
             self._host_only(table, by)
             settings_open(table)
             if len(table.seats) > rules.max_players:
-                raise TableError("err.too_many_seated", count=len(table.seats),
-                                 max=rules.max_players)
+                if not rules.bots_fill:
+                    raise TableError("err.too_many_seated", count=len(table.seats),
+                                     max=rules.max_players)
+                # Rules with a queue (proletario's rotation, RULES §10) are made for more
+                # players than seats: six friends switching to them were refused and told
+                # to remove two of them (play-test 14). Those beyond the seats wait.
+                seats.overflow_to_queue(table, rules.max_players)
             table.rules = rules
             seats.seat_queue(table)  # more seats: who waits sits
             self._changed(table)

@@ -47,7 +47,7 @@ async def test_history_opens_a_past_games_chart_from_the_stored_rounds(
     menu = listed.select()
     assert len(menu.options) == 1
     label = menu.options[0].label
-    assert re.match(r"\d\d/\d\d/\d{4} · ", label), label  # as the line's date reads in French
+    assert re.match(r"1\. \d\d/\d\d/\d{4} · ", label), label  # numbered, the date as in French
     await bob.user.select(listed, [menu.options[0].value])
     shown = bob.user.last_ephemeral()
     assert shown.id != listed.id and shown.ephemeral
@@ -85,7 +85,7 @@ async def test_stored_dates_are_the_bots_clock_not_the_machines(
     await bob.user.slash("president history")
     label = bob.user.last_ephemeral().select().options[0].label
     day = game.ended_at
-    assert label.startswith(f"{day.day:02}/{day.month:02}/{day.year} · "), label
+    assert label.startswith(f"1. {day.day:02}/{day.month:02}/{day.year} · "), label
     await fake.disconnect(bot)
     fake.assert_no_errors()
 
@@ -182,7 +182,7 @@ async def test_a_history_page_of_long_named_joint_winners_fits_without_losing_a_
     page = embed.description or ""
     assert len(page) <= 4096
     lines = page.split("\n")
-    assert len(lines) == 10 and all(line.startswith("<t:") for line in lines)
+    assert len(lines) == 10 and all(line.startswith(f"{n}. <t:") for n, line in enumerate(lines, 1))
     for line in lines:
         at, winners = 0, []
         for name in names:  # each winner, in order, whole or shortened around « … »

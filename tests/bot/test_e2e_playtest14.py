@@ -12,11 +12,13 @@ import pytest
 from sqlalchemy import select
 
 from bot.client import PresidentBot
-from bot.i18n import button_names, join_names, t
+from bot.i18n import button_names, join_names, plural, t
 from bot.i18n.typography import french
+from bot.packages.game import chart
+from bot.packages.game.lines import result_name
 from bot.storage.models import GameSeat
 from bot.tables.table import Table
-from engine import Game, Phase
+from engine import Game, Phase, Rules
 from fakediscord import FakeDiscord, LatencyConfig, Message, TestUser
 
 from .conftest import LinkedClock
@@ -27,6 +29,7 @@ from .e2e import (
     connect_bot,
     create_table,
     database_url,
+    host_against_three_bots,
     humans_only,
     leave_game,
     let_timers_play,
@@ -511,3 +514,66 @@ async def test_an_older_hand_tapped_after_a_newer_one_tells_the_newer_it_moved(
     assert newer.text == french(t("fr", "hand.moved")) and not _live(newer)
     assert _live(message(bob.user, old)) or game.to_act != table.seat_of(bob.user.id)
     fake.assert_no_errors()
+
+
+# --- a marathon evening ------------------------------------------------------------------
+
+
+def test_a_ninth_line_of_the_points_chart_is_not_drawn_as_the_first() -> None:
+    """Eight seats where one friend left draw nine lines (people, not seats): the ninth
+    had the first's colour, marker and dashes, in the plot and the legend."""
+    names = ("amélie", "bruno", "carol", "dédé", "emma", "Bot 1", "Bot 2", "Bot 3",
+             "dédé (bot)")
+    series = tuple((i, i + 1, i + 2) for i in range(len(names)))
+    lines = chart.draw(chart.PointsChart("Points", "Manche", "Points", names, series,
+                                         "alt")).axes[0].get_lines()
+    styles = [(line.get_color(), line.get_marker(), line.get_linestyle()) for line in lines]
+    assert len(set(styles)) == len(names)
+
+
+async def test_a_nights_games_read_apart_in_the_history_and_a_closed_one_keeps_its_winner(
+        fake: FakeDiscord, clock: LinkedClock, tmp_path: Path) -> None:
+    """Four one-round games in a row: `/president history` gave four lines and four menu
+    options reading alike (« 06/01/2025 · Président classique · 1 manche »). Then the
+    table closed for idleness, and the last game's message lost its « 🏆 » line."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    marie = fake.add_user("marie", locale="fr")
+    table = await host_against_three_bots(bot, marie, "rounds:1")
+    for replays in range(4):
+        game = table.game
+        assert game is not None
+        await let_timers_play(fake, clock, game, Phase.GAME_OVER)
+        await tick(fake, clock, 2)
+        if replays < 3:
+            await marie.click(message(marie, table.table_message_id),
+                              cid(table, "replay", game.version))
+            await tick(fake, clock, 1)
+    await bot.service.drain()
+    await marie.slash("president history")
+    page = marie.last_ephemeral()
+    labels = [option.label for option in page.select().options]
+    assert [label.split(".")[0] for label in labels] == ["1", "2", "3", "4"]
+    assert [line.split(".")[0] for line in page.text.splitlines()[1:]] == ["1", "2", "3", "4"]
+    last = table.game
+    assert last is not None
+    won = plural("fr", "table.game_over", len(last.winners), names=join_names(
+        "fr", [result_name(table, seat) for seat in last.winners]))
+    board = table.table_message_id
+    clock.advance(31 * 60)
+    await tick(fake, clock, 1)
+    assert table.closed and won in message(marie, board).content
+    await fake.disconnect(bot)
+
+
+async def test_six_friends_switching_to_proletario_sit_four_and_queue_two(
+        fake: FakeDiscord, president: PresidentBot, clock: LinkedClock) -> None:
+    """proletario's queue is made for more players than its four seats (RULES §10): six
+    friends switching to it were refused, « retire d'abord des personnes ou des bots »."""
+    users = [fake.add_user(name, locale="fr") for name in ("amélie", "bruno", "chloé",
+                                                           "dédé", "élodie", "farid")]
+    table = await create_table(president, users[0], "classic")
+    for user in users[1:]:
+        await user.click(message(user, table.lobby_message_id), cid(table, "join"))
+    await president.service.set_rules(table, users[0].id, Rules.preset("proletario"))
+    assert [p.name for p in table.seats] == ["amélie", "bruno", "chloé", "dédé"]
+    assert [p.name for p in table.queue] == ["élodie", "farid"]

@@ -278,6 +278,13 @@ def closed_lines(table: Table) -> list[str]:
     if game is not None:
         lines.append(t(loc, "table.title", round=game.round_no,
                        preset=preset_name(loc, table.rules.preset_id)))
+        if game.phase is Phase.GAME_OVER:
+            # A finished game closed later (idle after it, say) keeps who won: its
+            # message lost the « 🏆 » line and kept only the standings (play-test 14).
+            names = [result_name(table, s) for s in game.winners]
+            lines.append(plural(loc, "table.game_over", len(names),
+                                names=join_names(loc, names)) if names
+                         else t(loc, "table.game_over_none"))
         if game.ranking is not None or game.phase is Phase.GAME_OVER:
             lines.extend(standings(loc, table, game))
         lines.append("")

@@ -196,20 +196,24 @@ async def _history_page(storage: Storage, interaction: Interaction,
     games, older = found[:HISTORY_PAGE], len(found) > HISTORY_PAGE and page + 1 < HISTORY_PAGES
     rows: list[HistoryRow] = []
     options = []
-    for game in games:
+    # Numbered, newest first, the menu's options as the lines: a night's games of one
+    # preset and length read alike (« 06/01/2025 · Président classique · 1 manche »)
+    # and the menu could not tell them apart (play-test 14). The line shows the time too.
+    for index, game in enumerate(games, start=page * HISTORY_PAGE + 1):
         # Stored as messages show them, escaped; an erased player's seat has no name left.
         names = [erased_name(locale) if erased(w.user_id, w.is_bot, w.name)
                  else f"🤖 {w.name}" if w.is_bot else w.name for w in game.winners]
         ended = game.ended_at or game.started_at
         preset = preset_name(locale, game.preset) if game.preset in PRESETS else game.preset
         rounds = plural(locale, "n.rounds", game.rounds)
-        rows.append(HistoryRow(discord.utils.format_dt(ended, "d"), preset, rounds, names))
+        rows.append(HistoryRow(index, discord.utils.format_dt(ended, "f"), preset, rounds,
+                               names))
         if game.rounds:  # a game stopped before its first round ended has no chart
             # A label is plain text, no Discord timestamp: the date written as the line's
             # timestamp shows it to a French reader (02/12/2026), else as ISO 8601.
             day = ended.date()
             options.append(discord.SelectOption(
-                label=cut(t(locale, "history.option", date=t(
+                label=cut(t(locale, "history.option", number=index, date=t(
                     locale, "date.numeric", year=day.year, month=f"{day.month:02}",
                     day=f"{day.day:02}"),
                         preset=preset, rounds=rounds), 100),
@@ -236,6 +240,7 @@ async def _history_page(storage: Storage, interaction: Interaction,
 class HistoryRow(NamedTuple):
     """One past game's line on a history page, its parts as shown."""
 
+    number: int
     date: str
     preset: str
     rounds: str
@@ -249,7 +254,8 @@ def _page_text(locale: str, rows: list[HistoryRow]) -> str:
     length is shortened with « … » instead, at the longest length that lets the page fit,
     so each game and each of its winners still shows."""
     def text(longest: int | None) -> str:
-        return "\n".join(t(locale, "history.line", date=row.date, preset=row.preset,
+        return "\n".join(t(locale, "history.line", number=row.number, date=row.date,
+                           preset=row.preset,
                            rounds=row.rounds, winners=_won(locale, [
                                name if longest is None else shortened(name, longest)
                                for name in row.winners])) for row in rows)

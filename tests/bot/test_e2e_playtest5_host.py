@@ -187,9 +187,9 @@ async def test_settings_after_a_finished_game_say_how_to_change_the_rules(
 
 
 @pytest.mark.parametrize(("locale", "refusal"), [
-    ("fr", french("⚠️ 5 places sont occupées, et ces règles en permettent 4 au plus : "
+    ("fr", french("⚠️ 7 places sont occupées, et ces règles en permettent 6 au plus : "
                   "retire d’abord des personnes ou des bots ; rien n’a changé.")),
-    ("en", "⚠️ 5 players are seated, and these rules allow 4 at most: remove players or bots "
+    ("en", "⚠️ 7 players are seated, and these rules allow 6 at most: remove players or bots "
      "first; nothing changed."),
 ])
 async def test_too_many_seated_for_new_rules_says_what_to_do(
@@ -197,18 +197,25 @@ async def test_too_many_seated_for_new_rules_says_what_to_do(
 ) -> None:
     """From the play-test: a host of five who picked proletario (4 seats) read « 5 joueurs
     sont assis : plus que 4. », which in French reads as « only 4 left », and nothing said
-    what to do."""
+    what to do. Rules with a queue take the extra players in it since play-test 14 (the
+    host's bots go first): the refusal is for rules without one, classic's six seats from
+    a wild7 lobby of seven."""
     host = fake.add_user("hôte", locale=locale)
-    table = await create_table(president, host)
+    table = await create_table(president, host, "wild7")
     lobby = message(host, table.lobby_message_id)
-    for _ in range(4):
+    for _ in range(6):
         await host.click(lobby, cid(table, "addbot"))
     await host.slash("president settings")
     panel = host.last_ephemeral()
     presets = next(s for s in panel.selects if ":preset:" in s.custom_id)
-    await host.select(panel, ["proletario"], select=presets.custom_id)
+    await host.select(panel, ["classic"], select=presets.custom_id)
     assert host.last_ephemeral().content.splitlines()[0] == refusal
-    assert table.rules.preset_id == "classic"
+    assert table.rules.preset_id == "wild7"
+    panel = host.last_ephemeral()
+    presets = next(s for s in panel.selects if ":preset:" in s.custom_id)
+    await host.select(panel, ["proletario"], select=presets.custom_id)
+    assert table.rules.preset_id == "proletario"
+    assert len(table.seats) == 4 and table.seats[0].user_id == host.id and not table.queue
     fake.assert_no_errors()
 
 

@@ -195,6 +195,8 @@ class PresidentBot(Host):
                                         shard_ids=shard_ids, shard_count=shard_count)
         self.publisher.unseen({table.guild_id for table in self.service.registry.tables()
                                if table.guild_id is not None})
+        for table in self.service.registry.tables():
+            self.publisher.restored(table)
         self.metrics.restore.set(time.perf_counter() - started)
         log.info("restored %d table(s)", restored)
         since = datetime.fromtimestamp(clock.now() - VANISHED_KEEP_SECONDS, UTC)

@@ -358,6 +358,12 @@ class Publisher:
         self._lapse_at_expiry(table, interaction.user.id, link)
         return link
 
+    def restored(self, table: Table) -> None:
+        """A table restored from storage: its hands' links are as they were saved, and
+        each gets its last edit as its token runs out (`_lapse_at_expiry`)."""
+        for user_id, link in table.hands.items():
+            self._lapse_at_expiry(table, user_id, link)
+
     def _lapse_at_expiry(self, table: Table, user_id: int, link: HandLink) -> None:
         """A hand nobody touched for the life of its token stops being refreshed, and
         said nothing of it: a player back after 20 minutes read « c'est à alice de jouer »

@@ -83,8 +83,13 @@ class Deadlines:
 
 
 def _of_table(key: object, table_id: int, keep_refresh: bool) -> bool:
+    """Whether `key` is one of the table's deadlines to cancel. Its hands' last edits
+    (`Publisher._lapse_at_expiry`) go with its refreshes: the hands outlive a game sent
+    back to the lobby, and a server's outage."""
     if not isinstance(key, tuple) or not key:
         return False
+    if len(key) > 1 and key[1] == "lapse":
+        return not keep_refresh and bool(key[0] == table_id)
     if key[0] == "refresh":
         target = key[1]
         if isinstance(target, tuple):

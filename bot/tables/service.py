@@ -395,7 +395,7 @@ class TableService:
             # froze with its controls, play-test 14).
             table.farewells.append(Farewell(user_id, previous, "hand.moved"))
             self.refresh(table)
-        if fresh:
+        if fresh or (previous is not None and (previous.lapsed or previous.frozen)):
             self.refresh(table)  # the table message stops asking this player for My hand
         # The player's language follows their Discord client's, seated or queued: it is
         # what their hand is redrawn in, and a queued player takes it to their seat.
@@ -406,7 +406,7 @@ class TableService:
         if user_id in table.away:
             self.seating.come_back(table, user_id)
             self._changed(table)
-        elif (fresh or relocated or new_message) \
+        elif (fresh or relocated or elsewhere) \
                 and not (self.store is not None and self.store.stopped):
             # Saved at once when a restart would otherwise lose the hand, its language, or
             # the message the player now looks at (a restart would refresh the hand they

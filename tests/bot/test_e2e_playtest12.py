@@ -304,8 +304,8 @@ async def test_a_hand_opened_again_leaves_the_older_message_saying_where_it_went
     old = message(marie.user, first)
     # Not « plus bas »: Discord shows ephemeral answers as they arrive, and a slow
     # connection may deliver the newer hand first (play-test 14).
-    assert french_plain(old.content) == "🔁 Ta main est passée dans un autre message, " \
-        "celui que tu as ouvert en dernier."
+    assert french_plain(old.content) == "🔁 Ta main suit maintenant un autre message, " \
+        "celui que tu as ouvert ou utilisé en dernier."
     assert not old.buttons and not old.selects
     newer = marie.user.last_ephemeral()
     assert newer.id != first and newer.content.startswith("🂠")

@@ -70,9 +70,9 @@ _TEXT_CONTRAST = 4.5
 _LINE_CONTRAST = 3.0
 # Each line has its own marker and dash pattern as well: where lines cross, and in the
 # legend, a reader who cannot tell two colours apart (or sees the chart in grey) still can.
-# Nine markers against eight colours: lines are people, and a table of eight where one
-# left draws nine, whose ninth was drawn as the first (play-test 14). Colour and marker
-# repeat together only after 72 lines.
+# Lines are people, and a table of eight where one left draws nine, whose ninth was drawn
+# as the first (play-test 14): past the eight colours the dashes shift by one, and nine
+# markers against eight colours keep each line's marker apart from its colour's twin.
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "h")
 _DASHES = ("-", "--", "-.", ":")
 #: Discord's longest alt text: the attachment's « description (alt text) for the file (max
@@ -349,7 +349,8 @@ def draw(chart: PointsChart) -> Figure:
         colour = _COLOURS[index % len(_COLOURS)]
         label = name.replace("$", r"\$")  # matplotlib reads $...$ as mathematics
         axes.plot(rounds, drawn, marker=_MARKERS[index % len(_MARKERS)],
-                  linestyle=_DASHES[index % len(_DASHES)], linewidth=2.5, markersize=8,
+                  linestyle=_DASHES[(index + index // len(_COLOURS)) % len(_DASHES)],
+                  linewidth=2.5, markersize=8,
                   color=_contrasted(colour, _LINE_CONTRAST), label=label)
         labels.append(axes.annotate(
             clipped(label, _END_NAME), (end, drawn[end - 1]), xytext=(_LABEL_SHIFT, 0),

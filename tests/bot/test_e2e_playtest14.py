@@ -16,6 +16,7 @@ from bot.i18n import button_names, join_names, plural, t
 from bot.i18n.typography import french
 from bot.packages.game import chart
 from bot.packages.game.lines import result_name
+from bot.storage import Storage
 from bot.storage.models import GameSeat
 from bot.tables.table import Table
 from engine import Game, Phase, Rules
@@ -70,25 +71,35 @@ async def test_stopping_an_open_ended_game_between_rounds_names_who_wins(
     assert game.winners == leaders and not game.stopped_early
 
 
+async def chloe_leaves_after_round_one(fake: FakeDiscord, clock: LinkedClock, tmp_path: Path,
+                                      game_end: str
+                                      ) -> tuple[PresidentBot, Storage, list[TestUser], Game]:
+    """Three French players at classic, storing to a database: after the first round
+    chloé leaves, too few are left, and the table is back in its lobby, its storage work
+    done. The bot, its storage, the three users and the game that stopped."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    users = [fake.add_user(name, locale="fr") for name in ("amelie", "bruno", "chloé")]
+    table, players = await humans_only(fake, clock, bot, users, "classic", game_end=game_end)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, players, lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    await leave_game(users[2])
+    await tick(fake, clock, 1)
+    assert table.game is None
+    await bot.service.drain()
+    assert bot.storage is not None
+    return bot, bot.storage, users, game
+
+
 async def test_a_game_sent_back_to_the_lobby_after_a_round_is_a_game_in_the_stats(
         fake: FakeDiscord, clock: LinkedClock, tmp_path: Path) -> None:
     """Three at classic; after the first round chloé leaves and too few are left: the
     table went back to its lobby and the round counted, but the game never did (« 0 partie
     · 1 manche »), and the channel's history said no game had been played. It is stored
     now as a game stopped early, with no winner."""
-    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
-    users = [fake.add_user(name, locale="fr") for name in ("amelie", "bruno", "chloé")]
-    table, players = await humans_only(fake, clock, bot, users, "classic",
-                                       game_end="rounds:3")
-    game = table.game
-    assert game is not None
-    await play_until(fake, clock, players, lambda: game.phase is Phase.ROUND_OVER)
-    await leave_game(users[2])
-    await tick(fake, clock, 1)
-    assert table.game is None
-    await bot.service.drain()
-    storage = bot.storage
-    assert storage is not None
+    bot, storage, users, _ = await chloe_leaves_after_round_one(fake, clock, tmp_path,
+                                                               "rounds:3")
     stats = await storage.player_stats(fake.guild.id, users[0].id)
     assert (stats.games, stats.wins, stats.rounds) == (1, 0, 1)
     await users[0].slash("president history")
@@ -266,20 +277,10 @@ async def test_an_open_ended_game_stopped_for_want_of_players_goes_to_its_leader
     """No set end; after round 1 chloé leaves and too few are left: the game stops as the
     host's stop would have stopped it, and the leader on points among those still at the
     table wins (RULES §8 and §10), where nobody did."""
-    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
-    users = [fake.add_user(name, locale="fr") for name in ("amelie", "bruno", "chloé")]
-    table, players = await humans_only(fake, clock, bot, users, "classic",
-                                       game_end="unlimited")
-    game = table.game
-    assert game is not None
-    await play_until(fake, clock, players, lambda: game.phase is Phase.ROUND_OVER)
-    await leave_game(users[2])
-    await tick(fake, clock, 1)
-    assert table.game is None
-    await bot.service.drain()
-    assert bot.storage is not None
+    bot, storage, users, game = await chloe_leaves_after_round_one(fake, clock, tmp_path,
+                                                                  "unlimited")
     wins = {seat for seat, user in enumerate(users)
-            if (await bot.storage.player_stats(fake.guild.id, user.id)).wins}
+            if (await storage.player_stats(fake.guild.id, user.id)).wins}
     # Among those still playing (a leaver's seat is out of the game, `Game.remove_seat`).
     assert game.winners and wins == set(game.winners) and 2 not in wins
     await fake.disconnect(bot)
@@ -289,20 +290,8 @@ async def test_the_leaver_of_a_game_stopped_for_want_of_players_keeps_her_stored
         fake: FakeDiscord, clock: LinkedClock, tmp_path: Path) -> None:
     """Storing the game's end rewrote chloé's freed seat as a nameless bot: her name stayed
     in it after `/president forget`, and the game no longer said who had played it."""
-    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
-    users = [fake.add_user(name, locale="fr") for name in ("amelie", "bruno", "chloé")]
-    table, players = await humans_only(fake, clock, bot, users, "classic",
-                                       game_end="rounds:3")
-    game = table.game
-    assert game is not None
-    await play_until(fake, clock, players, lambda: game.phase is Phase.ROUND_OVER)
-    await tick(fake, clock, 1)
-    await leave_game(users[2])
-    await tick(fake, clock, 1)
-    assert table.game is None
-    await bot.service.drain()
-    storage = bot.storage
-    assert storage is not None
+    bot, storage, users, _ = await chloe_leaves_after_round_one(fake, clock, tmp_path,
+                                                               "rounds:3")
     async with storage._engine.connect() as connection:
         seat = (await connection.execute(select(GameSeat.user_id, GameSeat.is_bot).where(
             GameSeat.name == "chloé"))).one()

@@ -127,6 +127,19 @@ async def host_against_bots(bot: PresidentBot, host: TestUser, preset: str, bots
     return table
 
 
+async def to_the_next_exchange(fake: FakeDiscord, clock: LinkedClock, table: Table,
+                               players: Sequence[Player], host: TestUser) -> Game:
+    """``players`` play the round out, and ``host`` deals the next one from the table
+    message: its exchange is under way (or its play, where the rules have none)."""
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, list(players), lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    await host.click(message(host, table.table_message_id), cid(table, "next", game.version))
+    await tick(fake, clock, 1)
+    return game
+
+
 async def table_in_a_thread(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
                             host: TestUser, parent: Channel | None = None, *,
                             manage_threads: bool = True) -> tuple[Channel, Table]:

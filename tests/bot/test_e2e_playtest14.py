@@ -30,6 +30,7 @@ from .e2e import (
     connect_bot,
     create_table,
     database_url,
+    host_against_bots,
     host_against_three_bots,
     humans_only,
     leave_game,
@@ -39,6 +40,7 @@ from .e2e import (
     message,
     play_until,
     tick,
+    to_the_next_exchange,
     two_humans_against_a_bot,
 )
 from .test_e2e_slow_store import slow_commits
@@ -259,12 +261,8 @@ async def test_replay_typed_between_rounds_names_the_button_as_the_table_shows_i
     """An English host at a French table: the refusal read **Replay** where the button
     says « Rejouer »."""
     alice = fake.add_user("alice")
-    table = await create_table(instant, alice)
+    table = await host_against_bots(instant, alice, "classic", 3)
     table.locale = "fr"
-    lobby = message(alice, table.lobby_message_id)
-    for _ in range(3):
-        await alice.click(lobby, cid(table, "addbot"))
-    await alice.click(lobby, cid(table, "start"))
     game = table.game
     assert game is not None
     await let_timers_play(fake, clock, game, Phase.ROUND_OVER)
@@ -311,13 +309,7 @@ async def test_a_presi_game_cancelled_in_its_exchange_keeps_no_countdown_nor_a_g
     users = [fake.add_user(name, locale="fr") for name in ("amelie", "bob", "chloé")]
     table, players = await humans_only(fake, clock, bot, users, "presi",
                                        exchange_seconds=300, leave_grace_seconds=30)
-    game = table.game
-    assert game is not None
-    await play_until(fake, clock, players, lambda: game.phase is Phase.ROUND_OVER)
-    await tick(fake, clock, 1)
-    await users[0].click(message(users[0], table.table_message_id),
-                         cid(table, "next", game.version))
-    await tick(fake, clock, 1)
+    game = await to_the_next_exchange(fake, clock, table, players, users[0])
     assert game.phase is Phase.EXCHANGE
     old = table.table_message_id
     await leave_game(users[1])

@@ -31,6 +31,7 @@ from .e2e import (
     play_until,
     record_charts,
     tick,
+    to_the_next_exchange,
 )
 
 ARABIC = "مرحبا بالعالم"
@@ -257,13 +258,7 @@ async def test_a_28_card_president_reaches_every_card_to_give_back(
     most), and a card picked in the second menu with one of the first is given."""
     users = [fake.add_user(name, locale="en-US") for name in (CROWD[0], CROWD[2])]
     table, players = await humans_only(fake, clock, instant, users, "wild7")
-    game = table.game
-    assert game is not None
-    await play_until(fake, clock, players, lambda: game.phase is Phase.ROUND_OVER)
-    await tick(fake, clock, 1)
-    await users[0].click(message(users[0], table.table_message_id),
-                         cid(table, "next", game.version))
-    await tick(fake, clock, 1)
+    game = await to_the_next_exchange(fake, clock, table, players, users[0])
     president = next(s for s in range(2) if game.exchange_due(s) is not None)
     hand = players[president].hand
     menus = [s for s in hand.selects if ":give:" in s.custom_id]

@@ -253,6 +253,7 @@ CATALOGUE: dict[str, str] = {
     "err.timed_out": "A moderator timed you out on this server until <t:{until}:t> (<t:{until}:R>): you can play again then. Until then your seat waits as an absent player's does.",
     "settings.bad.int": "{knob}: type a whole number from {min} to {max}.",
     "settings.bad.optional_int": "{knob}: type a whole number from {min} to {max}, or {none}.",
+    "settings.bad.vs_bots": "{knob}: type a whole number from {min} to {max}, or {none}: these rules have {seats} seats, yours included.",
     "settings.bad.game_end": "{knob}: type a number of rounds (“5” or “5 rounds”), a score to reach (“11 points”), each from {min} to {max}, or “unlimited”.",
     "settings.bad.points": "{knob}: type a number from {min} to {max} for the roles to change, for example “P3 VP2 N1 VL0 L0” ({roles}; a role's name works too); the others keep their points.",
     "settings.bad.card.french": "{knob}: type a 2 as the table shows it (“2♠”), in words (“2 of spades”, “2 of hearts”) or by its code (“2S”), or “none”. Only a 2 can win any trick.",

@@ -264,6 +264,7 @@ _WRITTEN: dict[str, str] = {
     "err.timed_out": "La modération t’a imposé une exclusion temporaire de ce serveur jusqu’à <t:{until}:t> (<t:{until}:R>) : tu pourras rejouer ensuite. D’ici là, ta place t’attend comme pendant une absence.",
     "settings.bad.int": "{knob} : écris un nombre entier de {min} à {max}.",
     "settings.bad.optional_int": "{knob} : écris un nombre entier de {min} à {max}, ou {none}.",
+    "settings.bad.vs_bots": "{knob} : écris un nombre entier de {min} à {max}, ou {none} : ces règles ont {seats} places, la tienne comprise.",
     "settings.bad.game_end": "{knob} : écris un nombre de manches (« 5 » ou « 5 manches ») ou un score à atteindre (« 11 points »), de {min} à {max}, ou « illimité ».",
     "settings.bad.points": "{knob} : écris un nombre de {min} à {max} pour les rôles à changer, par exemple « P3 VP2 N1 VL0 L0 » ({roles} ; le nom d’un rôle convient aussi) ; les autres gardent leurs points.",
     "settings.bad.card.french": "{knob} : écris un 2 comme la table l’affiche (« 2♠ »), en mots (« 2 de pique », « 2 de cœur ») ou par son code (« 2S »), ou « aucune ». Seul un 2 peut gagner tout pli.",

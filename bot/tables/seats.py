@@ -35,6 +35,22 @@ def vs_bots_size(rules: Rules) -> int:
     return min(rules.max_players, max(1 + rules.vs_bots, rules.min_players))
 
 
+def most_vs_bots(rules: Rules) -> int:
+    """The most bots « Lancer contre des bots » can seat: every seat but the player's. A
+    host typing more is refused (the settings' form); a table made smaller takes a count
+    set before down with it (`fitting_vs_bots`)."""
+    return rules.max_players - 1
+
+
+def fitting_vs_bots(rules: Rules) -> Rules:
+    """`rules` with no more bots for « Lancer contre des bots » than its seats hold: a host
+    lowering `max_players` under the count means a smaller table, bots included, and the
+    settings then show the count the button seats rather than one it never will."""
+    if rules.vs_bots is None or rules.vs_bots <= most_vs_bots(rules):
+        return rules
+    return rules.replace(vs_bots=most_vs_bots(rules))
+
+
 def seat_bot(table: Table, *, by_host: bool = False, level: str = DEFAULT_LEVEL) -> None:
     """Seat a bot; only the host's choose their level, fill-in bots play normal."""
     bot = new_bot(table)

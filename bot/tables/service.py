@@ -234,7 +234,7 @@ class TableService:
                 # players than seats: six friends switching to them were refused and told
                 # to remove two of them (play-test 14). Those beyond the seats wait.
                 seats.overflow_to_queue(table, rules.max_players)
-            table.rules = rules
+            table.rules = seats.fitting_vs_bots(rules)
             seats.seat_queue(table)  # more seats: who waits sits
             self._changed(table)
             self.outbox.status(table, "lobby")

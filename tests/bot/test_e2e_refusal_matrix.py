@@ -109,7 +109,7 @@ TYPED = [
     ("top_single", "2🪙", "rules.conflict.top_single_deck"),
     ("turn_seconds", "1", "settings.bad.int"),
     ("turn_seconds", "-5", "settings.bad.int"),
-    ("vs_bots", "99", "settings.bad.optional_int"),
+    ("vs_bots", "99", "settings.bad.vs_bots"),
     ("autopilot_after_timeouts", "٣", "settings.bad.optional_int"),
     ("exchange_seconds", "", "settings.bad.int"),
 ]

@@ -58,6 +58,7 @@ async def test_against_bots_never_passes_the_maximum() -> None:
     svc, _ = service()
     table = await lobby(svc, "wild7", ALICE)
     await svc.set_rules(table, ALICE, table.rules.replace(vs_bots=7, max_players=4))
+    assert table.rules.vs_bots == 3  # the rules say what the button seats
     await svc.play_against_bots(table, ALICE)
     assert len(table.seats) == 4
 

@@ -41,6 +41,7 @@ from bot.packages.rules_text import (
 from bot.packages.screen import EMBED_DESCRIPTION, Screen
 from bot.packages.text import clipped, shown_text
 from bot.tables import hosting
+from bot.tables.seats import most_vs_bots
 from bot.tables.service import TableError, settings_open
 from bot.tables.table import Table
 from engine import KNOBS, PRESETS, Card, Deck, GameEnd, Rules, RulesError
@@ -196,11 +197,21 @@ def role_codes(locale: LocaleLike, rules: Rules) -> str:
 
 
 def bad_input(locale: LocaleLike, knob: str, rules: Rules) -> str:
-    """What to type for this knob, after an answer it could not read."""
+    """What to type for this knob, after an answer it could not read or this table cannot
+    take (its own sentence where it has one: the bots' count says the seats)."""
     spec = KNOBS[knob]
-    key = deck_key(f"settings.bad.{spec.kind}", spec.kind, rules)
+    key = f"settings.bad.{knob}" if has(f"settings.bad.{knob}") else \
+        deck_key(f"settings.bad.{spec.kind}", spec.kind, rules)
     return t(locale, key, knob=knob_label(locale, knob), none=nothing_word(locale, knob),
-             min=spec.min, max=spec.max, roles=role_codes(locale, rules))
+             min=spec.min, max=most(knob, rules), seats=rules.max_players,
+             roles=role_codes(locale, rules))
+
+
+def most(knob: str, rules: Rules) -> int | None:
+    """The largest number a host may type for this knob at this table: the knob's own, save
+    the bots' count, which the table's seats bound (« 9 » at a table of 6 was saved, and
+    the button then seated 5)."""
+    return most_vs_bots(rules) if knob == "vs_bots" else KNOBS[knob].max
 
 
 def deck_key(key: str, kind: str, rules: Rules) -> str:
@@ -258,7 +269,11 @@ def typed_value(knob: str, text: str, current: Any = None, rules: Rules | None =
         return spec.parse(_game_end(words))
     if knob.endswith("_seconds"):  # « 30 s », « 30 secondes », "30 seconds"
         words = re.sub(r"^(\d+)\s*(?:s|sec|secs|secondes?|seconds?)$", r"\1", words)
-    return spec.parse(words)
+    value = spec.parse(words)
+    highest = None if rules is None else most(knob, rules)
+    if isinstance(value, int) and highest is not None and value > highest:
+        raise ValueError(f"{value} is above {highest} at this table")
+    return value
 
 
 def _card_code(words: str, deck: Deck) -> str:
@@ -495,7 +510,7 @@ def knob_form(table: Table, knob: str, locale: str) -> discord.ui.Modal:
     field: discord.ui.TextInput[discord.ui.Modal] = discord.ui.TextInput(
         default=cut(typed_text(locale, knob, getattr(table.rules, knob)), 100), max_length=100)
     hint = t(locale, deck_key(f"settings.hint.{spec.kind}", spec.kind, table.rules),
-             min=spec.min, max=spec.max, none=nothing_word(locale, knob)) \
+             min=spec.min, max=most(knob, table.rules), none=nothing_word(locale, knob)) \
         if spec.kind != "points" else role_codes(locale, table.rules)
     form.add_item(discord.ui.Label(text=cut(t(locale, "settings.modal.field"), 45),
                                    description=cut(hint, 100), component=field))

@@ -1,0 +1,78 @@
+"""End-to-end: small fixes of stop 42, gaps a host or a player met that play-test 14's
+fixes left open. Each test drives the real bot against the fake Discord."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.client import PresidentBot
+from bot.i18n import t
+from bot.packages.settings.views import knob_form
+from engine import Rules
+from fakediscord import FakeDiscord, TestUser
+
+from .conftest import LinkedClock
+from .e2e import cid, create_table, message, tick
+
+
+async def type_knob(host: TestUser, knob: str, text: str) -> str:
+    """``host`` picks ``knob`` on their open settings panel and types ``text`` in its form;
+    returns the panel's notice, as the redrawn panel shows it."""
+    panel = host.last_ephemeral()
+    menu = next(s for s in panel.selects if any(o.value == knob for o in s.options))
+    await host.select(panel, [knob], select=menu.custom_id)
+    form = host.modal
+    assert form is not None
+    await host.modal_submit({form.inputs[0].custom_id: text})
+    return host.last_ephemeral().content
+
+
+async def test_a_bots_count_beyond_the_tables_seats_is_refused_in_the_hosts_language(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+) -> None:
+    """« Lancer contre des bots » seats one player and the typed count of bots: 9 (or 6)
+    at a table of 6 seats was saved as typed, and the button then seated 5. The count is
+    refused with the range this table takes, and nothing changes."""
+    for locale, name in (("fr", "marie"), ("en-US", "mary")):
+        host = fake.add_user(name, locale=locale)
+        host.channel = fake.add_channel(fake.guild, f"salon-{name}")
+        table = await create_table(president, host, "classic")
+        assert table.rules.max_players == 6 and table.rules.vs_bots is None
+        await host.slash("president settings")
+        before = table.rules
+        lang = "fr" if locale == "fr" else "en"
+        refused = "⚠️ " + t(lang, "settings.bad.vs_bots", knob=t(lang, "knob.vs_bots"),
+                            min=1, max=5, seats=6,
+                            none=t(lang, "quoted", text=t(lang, "knob.vs_bots.none")))
+        for typed in ("9", "6"):
+            notice = await type_knob(host, "vs_bots", typed)
+            assert refused in notice, notice
+            assert table.rules == before
+        assert ("de 1 à 5" if lang == "fr" else "from 1 to 5") in refused
+        # The form's hint says the same range before anything is typed.
+        (hint,) = [item.description for item in knob_form(table, "vs_bots", lang).children
+                   if isinstance(item, discord.ui.Label)]
+        assert hint == t(lang, "settings.hint.optional_int", min=1, max=5,
+                         none=t(lang, "quoted", text=t(lang, "knob.vs_bots.none")))
+        await type_knob(host, "vs_bots", "5")
+        assert table.rules.vs_bots == 5
+        await tick(fake, clock, 1)
+        await host.click(message(host, table.lobby_message_id), cid(table, "vsbots"))
+        assert len(table.seats) == 6 and table.game is not None
+    fake.assert_no_errors()
+
+
+async def test_a_smaller_table_takes_its_bots_count_down_with_it(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+) -> None:
+    """A host who set 5 bots, then lowers the seats to 4, means a smaller table: the
+    settings show the 3 bots the button seats, not 5 it never will."""
+    host = fake.add_user("marie", locale="fr")
+    table = await create_table(president, host, "classic")
+    await president.service.set_rules(table, host.id, table.rules.replace(vs_bots=5))
+    await president.service.set_rules(table, host.id, table.rules.replace(max_players=4))
+    assert table.rules == Rules.preset("classic", vs_bots=3, max_players=4)
+    await tick(fake, clock, 1)
+    await host.click(message(host, table.lobby_message_id), cid(table, "vsbots"))
+    assert len(table.seats) == 4 and table.game is not None
+    fake.assert_no_errors()

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import asyncio
 
-from sqlalchemy import case, distinct, func, or_, select
+from sqlalchemy import ColumnElement, and_, case, distinct, func, or_, select
+from sqlalchemy.orm import aliased
+from sqlalchemy.orm.util import AliasedClass
 
 from bot import people
 from bot.people import Holder
@@ -36,10 +38,29 @@ class History(Access):
         offset: int = 0,
     ) -> list[GameSummary]:
         """Finished games of a channel (every table it had) or of one table, newest first,
-        skipping the newest ``offset`` (the pages of /president history)."""
+        skipping the newest ``offset`` (the pages of /president history). Each is numbered
+        by its place among them, oldest first: a game keeps its number as newer ones end
+        (numbered newest first, « 1. » was another game after each game)."""
         if (channel_id is None) == (table_id is None):
             raise ValueError("give exactly one of channel_id and table_id")
+
+        def finished(game: type[Game] | AliasedClass[Game]) -> ColumnElement[bool]:
+            """Those listed of ``game``'s rows (the `Game` model or an alias of it): the
+            table's own alias, so that a count of them inside the list is not correlated
+            with the list's table."""
+            if table_id is not None:
+                return and_(game.ended_at.is_not(None), game.table_id == table_id)
+            tables = aliased(GameTable)
+            return and_(game.ended_at.is_not(None), game.table_id.in_(
+                select(tables.id).where(tables.channel_id == channel_id)))
+
         rounds = select(func.count(Round.id)).where(Round.game_id == Game.id).scalar_subquery()
+        # Listed in (ended_at, id) order: the count of those up to a game is its number.
+        before = aliased(Game)
+        number = select(func.count(before.id)).where(finished(before), or_(
+            before.ended_at < Game.ended_at,
+            and_(before.ended_at == Game.ended_at, before.id <= Game.id),
+        )).scalar_subquery()
         statement = select(
             Game.id,
             Game.table_id,
@@ -48,13 +69,8 @@ class History(Access):
             Game.ended_at,
             Game.stopped_early,
             rounds.label("rounds"),
-        ).where(Game.ended_at.is_not(None))
-        if table_id is not None:
-            statement = statement.where(Game.table_id == table_id)
-        else:
-            statement = statement.join(GameTable, GameTable.id == Game.table_id).where(
-                GameTable.channel_id == channel_id
-            )
+            number.label("number"),
+        ).where(finished(Game))
         statement = statement.order_by(Game.ended_at.desc(), Game.id.desc()) \
             .limit(limit).offset(offset)
         async with self._read() as connection:
@@ -79,6 +95,7 @@ class History(Access):
         return [
             GameSummary(
                 game_id=game.id,
+                number=game.number,
                 table_id=game.table_id,
                 preset=game.preset,
                 started_at=game.started_at,

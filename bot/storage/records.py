@@ -87,7 +87,11 @@ class Winner:
 
 @dataclass(frozen=True, slots=True)
 class GameSummary:
+    """A finished game as /president history lists it; ``number`` is its place among the
+    channel's (or the table's) finished games, oldest first, which it keeps."""
+
     game_id: int
+    number: int
     table_id: int
     preset: str
     started_at: datetime

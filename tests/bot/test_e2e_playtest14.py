@@ -533,8 +533,9 @@ async def test_a_nights_games_read_apart_in_the_history_and_a_closed_one_keeps_i
     await marie.slash("president history")
     page = marie.last_ephemeral()
     labels = [option.label for option in page.select().options]
-    assert [label.split(".")[0] for label in labels] == ["1", "2", "3", "4"]
-    assert [line.split(".")[0] for line in page.text.splitlines()[1:]] == ["1", "2", "3", "4"]
+    # Newest first, each by its number in the channel (stop 42: the oldest is 1).
+    assert [label.split(".")[0] for label in labels] == ["4", "3", "2", "1"]
+    assert [line.split(".")[0] for line in page.text.splitlines()[1:]] == ["4", "3", "2", "1"]
     last = table.game
     assert last is not None
     won = plural("fr", "table.game_over", len(last.winners), names=join_names(

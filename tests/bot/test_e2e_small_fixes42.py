@@ -3,16 +3,20 @@ fixes left open. Each test drives the real bot against the fake Discord."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import discord
+import pytest
 
 from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.settings.views import knob_form
+from bot.storage.records import SeatRef
 from engine import Rules
 from fakediscord import FakeDiscord, TestUser
 
 from .conftest import LinkedClock
-from .e2e import cid, create_table, message, tick
+from .e2e import cid, connect_bot, create_table, database_url, message, tick
 
 
 async def type_knob(host: TestUser, knob: str, text: str) -> str:
@@ -75,4 +79,56 @@ async def test_a_smaller_table_takes_its_bots_count_down_with_it(
     await tick(fake, clock, 1)
     await host.click(message(host, table.lobby_message_id), cid(table, "vsbots"))
     assert len(table.seats) == 4 and table.game is not None
+    fake.assert_no_errors()
+
+
+@pytest.mark.both_databases  # the number is counted in SQL: on PostgreSQL too
+async def test_a_past_game_keeps_its_number_in_the_history_as_newer_games_end(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path,
+) -> None:
+    """`/president history` numbered games newest first: the game that was « 1. » tonight
+    was « 2. » after the next one ended, so « the chart of game 1 » named another game
+    from one day to the next. Each keeps its number in the channel, the oldest 1. The
+    menu's labels gave the date in UTC, which a label cannot show in the reader's time
+    zone (no Discord timestamp there): a game late at night read a day off its line. The
+    label has the line's number instead, and the line the date and time."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path))
+    storage = bot.storage
+    assert storage is not None
+    seats = [SeatRef(1, False, "Ana"), SeatRef(None, True, "Bot")]
+    table_id = await storage.create_table(fake.guild.id, fake.channel.id, 1,
+                                          {"preset": "classic", "set": {}})
+
+    async def finished_game(number: int) -> int:
+        game_id = await storage.start_game(table_id, game_no=number, preset="classic",
+                                           rules={"preset": "classic"}, seats=seats)
+        await storage.record_round(game_id, 1, ranking=[0, 1], roles=["P", "L"],
+                                   points=[3, 0], seats=seats)
+        await storage.finish_game(game_id, winners=[0], stopped_early=False)
+        return game_id
+
+    async def listed(user: TestUser) -> tuple[list[str], dict[str, str]]:
+        """The page's lines and its menu's labels by game id."""
+        await user.slash("president history")
+        page = user.last_ephemeral()
+        description = page.embeds[0].description or ""
+        return description.splitlines(), {o.value: o.label for o in page.select().options}
+
+    first = await finished_game(1)
+    (game,) = await storage.game_history(channel_id=fake.channel.id)
+    assert game.ended_at is not None
+    for locale, label in (("fr", "1. Président classique · 1 manche"),
+                          ("en-US", "1. Classic Président · 1 round")):
+        reader = fake.add_user(f"reader-{locale}", locale=locale)
+        lines, labels = await listed(reader)
+        assert lines[0].startswith(f"1. <t:{int(game.ended_at.timestamp())}:f> · ")
+        assert labels == {str(first): label}
+
+    clock.advance(3600)
+    second = await finished_game(2)
+    ana = fake.add_user("ana", locale="fr")
+    lines, labels = await listed(ana)
+    assert [line.split(" ", 1)[0] for line in lines] == ["2.", "1."]  # newest first
+    assert labels[str(first)].startswith("1. ") and labels[str(second)].startswith("2. ")
+    await fake.disconnect(bot)
     fake.assert_no_errors()

@@ -133,6 +133,7 @@ async def test_finish_game_once_and_history(storage: Storage) -> None:
 
     history = await storage.game_history(channel_id=10)
     assert [game.game_id for game in history] == [third, second, first]
+    assert [game.number for game in history] == [3, 2, 1]  # the oldest is 1, and stays so
     assert [winner.name for winner in history[0].winners] == ["Bot"]
     assert history[0].winners[0].is_bot
     assert history[1].stopped_early and history[1].winners == ()
@@ -145,10 +146,10 @@ async def test_finish_game_once_and_history(storage: Storage) -> None:
 
     assert [game.game_id for game in await storage.game_history(channel_id=10, limit=1)] == [third]
     older = await storage.game_history(channel_id=10, limit=2, offset=1)
-    assert [game.game_id for game in older] == [second, first]
+    assert [(game.game_id, game.number) for game in older] == [(second, 2), (first, 1)]
     assert await storage.game_history(channel_id=10, offset=3) == []
     by_table = await storage.game_history(table_id=table_id)
-    assert [game.game_id for game in by_table] == [second, first]
+    assert [(game.game_id, game.number) for game in by_table] == [(second, 2), (first, 1)]
     assert await storage.game_history(channel_id=11) == []
     with pytest.raises(ValueError):
         await storage.game_history()

@@ -196,27 +196,25 @@ async def _history_page(storage: Storage, interaction: Interaction,
     games, older = found[:HISTORY_PAGE], len(found) > HISTORY_PAGE and page + 1 < HISTORY_PAGES
     rows: list[HistoryRow] = []
     options = []
-    # Numbered, newest first, the menu's options as the lines: a night's games of one
-    # preset and length read alike (« 06/01/2025 · Président classique · 1 manche »)
-    # and the menu could not tell them apart (play-test 14). The line shows the time too.
-    for index, game in enumerate(games, start=page * HISTORY_PAGE + 1):
+    # Each game by its number in the channel, which it keeps as newer games end (numbered
+    # from the newest, « 1. » was another game after each one): a night's games of one
+    # preset and length read alike, and the menu tells them apart by it (play-test 14).
+    for game in games:
         # Stored as messages show them, escaped; an erased player's seat has no name left.
         names = [erased_name(locale) if erased(w.user_id, w.is_bot, w.name)
                  else f"🤖 {w.name}" if w.is_bot else w.name for w in game.winners]
         ended = game.ended_at or game.started_at
         preset = preset_name(locale, game.preset) if game.preset in PRESETS else game.preset
         rounds = plural(locale, "n.rounds", game.rounds)
-        rows.append(HistoryRow(index, discord.utils.format_dt(ended, "f"), preset, rounds,
-                               names))
+        rows.append(HistoryRow(game.number, discord.utils.format_dt(ended, "f"), preset,
+                               rounds, names))
         if game.rounds:  # a game stopped before its first round ended has no chart
-            # A label is plain text, no Discord timestamp: the date written as the line's
-            # timestamp shows it to a French reader (02/12/2026), else as ISO 8601.
-            day = ended.date()
+            # A label is plain text: no Discord timestamp, so no date in the reader's time
+            # zone. A date of the bot's (UTC) disagreed with the line's for a game late at
+            # night; the number is the line's, which shows the date and time.
             options.append(discord.SelectOption(
-                label=cut(t(locale, "history.option", number=index, date=t(
-                    locale, "date.numeric", year=day.year, month=f"{day.month:02}",
-                    day=f"{day.day:02}"),
-                        preset=preset, rounds=rounds), 100),
+                label=cut(t(locale, "history.option", number=game.number, preset=preset,
+                            rounds=rounds), 100),
                 value=str(game.game_id),
                 description=clipped(_won(locale, [unescaped(name) for name in names]),
                                     100)))  # Discord's longest option description

@@ -5,7 +5,8 @@ leaver's goes to a bot, the last place gives theirs up and sits again later brin
 points). Points belong to whoever scored them (play-test 11), so a chart drawn per seat
 under today's holder gave a newcomer the bot's rounds. Both charts — the end of a game's
 (`Table.round_holders`) and a past game's (`History.game_points`, from the stored rounds) —
-group the rounds here the same way, so that they draw the same lines.
+group the rounds here the same way, and value each line with the totals the table showed
+(`drawn`), so that they draw the same lines.
 """
 
 from __future__ import annotations
@@ -91,10 +92,23 @@ def seated(found: Sequence[Person], rounds: int) -> bool:
                for seat, person in enumerate(found))
 
 
+def drawn(person: Person, totals: Sequence[Sequence[int | None]]) -> tuple[int | None, ...]:
+    """The game's totals at the person's seat after each round they played (``totals``:
+    round by round, seat by seat, as the table showed them: `Game.points`, which a seat
+    changing hands sets to what its new holder brings, `Game.take_seat`); None for the
+    rounds they did not play. Both charts value a line so, the live one from the table's
+    `round_totals`, a past game's from its stored rounds."""
+    values: list[int | None] = [None] * len(totals)
+    for index, seat in person.cells:
+        values[index] = totals[index][seat]
+    return tuple(values)
+
+
 def summed(rounds: Sequence[Round], gained: Sequence[Sequence[int]]
            ) -> list[tuple[Person, tuple[int | None, ...]]]:
     """Each person's points after every round they played, from what each seat gained in
-    each round (the stored rounds keep no totals), as the game counted them
+    each round, for the rounds stored before they kept their totals (migration 0005), as
+    the game counted them
     (`Game.take_seat`): a bot, or a human taking a seat afresh, starts at 0; a human who
     gave up their seat to the queue (the last place, for someone waiting: the seat's next
     holder is a human) brings their points back when they sit again, one who left (their

@@ -109,10 +109,11 @@ class History(Access):
 
     async def game_points(self, game_id: int, channel_id: int) -> GamePoints | None:
         """Each person's points after every round they played of a finished game of this
-        channel, summed from the stored rounds as the game counted them (`people.summed`:
-        the chart of a past game, one line per person however the seats changed hands);
-        None for a game of another channel (the id comes from a control, so it is checked)
-        or one without a round."""
+        channel, as the table showed them (the chart of a past game, one line per person
+        however the seats changed hands: `bot.people`); None for a game of another channel
+        (the id comes from a control, so it is checked) or one without a round. A game
+        with rounds stored before they kept their totals (migration 0005) is summed from
+        their points (`people.summed`)."""
         game = (
             select(Game.id, Game.preset)
             .join(GameTable, GameTable.id == Game.table_id)
@@ -126,7 +127,7 @@ class History(Access):
             results = (await connection.execute(
                 select(Round.round_no, RoundResult.seat, RoundResult.user_id,
                        RoundResult.is_bot, RoundResult.name, RoundResult.role,
-                       RoundResult.points)
+                       RoundResult.points, RoundResult.total)
                 .join(RoundResult, RoundResult.round_id == Round.id)
                 .where(Round.game_id == game_id)
                 .order_by(Round.round_no, RoundResult.seat)
@@ -134,15 +135,22 @@ class History(Access):
         if not results:
             return None
         seats = max(row.seat for row in results) + 1
-        by_round: dict[int, tuple[list[Holder | None], list[int]]] = {}
+        by_round: dict[int, tuple[list[Holder | None], list[int], list[int | None]]] = {}
         for row in results:
-            held, gained = by_round.setdefault(row.round_no, ([None] * seats, [0] * seats))
+            held, gained, totals = by_round.setdefault(
+                row.round_no, ([None] * seats, [0] * seats, [None] * seats))
             # A seat freed for good is stored with no role: nobody played it that round.
             if row.role is not None:
                 held[row.seat] = Holder(row.user_id, row.is_bot, row.name)
             gained[row.seat] = row.points
-        rounds = [by_round[number][0] for number in sorted(by_round)]
-        lines = people.summed(rounds, [by_round[number][1] for number in sorted(by_round)])
+            totals[row.seat] = row.total
+        stored = [by_round[number] for number in sorted(by_round)]
+        rounds = [held for held, _, _ in stored]
+        if all(row.total is not None for row in results):
+            lines = [(person, people.drawn(person, [totals for _, _, totals in stored]))
+                     for person in people.people(rounds)]
+        else:
+            lines = people.summed(rounds, [gained for _, gained, _ in stored])
         return GamePoints(
             preset=found.preset,
             names=tuple(person.holder.name for person, _ in lines),

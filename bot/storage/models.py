@@ -226,6 +226,10 @@ class RoundResult(Base):
     place: Mapped[int] = mapped_column(Integer)
     role: Mapped[str | None] = mapped_column(String(16))
     points: Mapped[int] = mapped_column(Integer)
+    # The game's total at the seat after the round, as the table showed it (`Game.points`:
+    # what its holder brought, plus the round's points); NULL in rounds stored before
+    # migration 0005, whose games' charts are summed from `points` (`people.summed`).
+    total: Mapped[int | None] = mapped_column(Integer)
 
 
 class Rating(Base):

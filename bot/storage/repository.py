@@ -520,11 +520,14 @@ class Storage(History, Forgetting):
         roles: Sequence[str | None],
         points: Sequence[int],
         seats: Sequence[SeatRef],
+        totals: Sequence[int] | None = None,
     ) -> RoundOutcome:
         """Store a finished round once and update ratings in the same transaction.
 
         `ranking` lists seats in finishing order (first = President); `roles` and `points`
-        (points earned this round) are indexed by seat, as is `seats`. A second call for the
+        (points earned this round) are indexed by seat, as is `seats`, and `totals` (the
+        game's total at each seat after the round, which a past game's chart draws; None
+        stores none, as in the rounds stored before migration 0005). A second call for the
         same (game, round_no) changes nothing and returns `inserted=False`, and ratings are
         never applied twice.
 
@@ -538,8 +541,10 @@ class Storage(History, Forgetting):
         count = len(seats)
         if round_no < 1:
             raise ValueError("round_no starts at 1")
-        if not (len(roles) == len(points) == len(ranking) == count):
-            raise ValueError("ranking, roles, points and seats must have one entry per seat")
+        if not (len(roles) == len(points) == len(ranking) == count) or \
+                (totals is not None and len(totals) != count):
+            raise ValueError("ranking, roles, points, totals and seats must have one entry "
+                             "per seat")
         if sorted(ranking) != list(range(count)):
             raise ValueError(f"ranking must order every seat 0..{count - 1} exactly once")
         places = {seat: place for place, seat in enumerate(ranking, start=1)}
@@ -582,6 +587,7 @@ class Storage(History, Forgetting):
                             "place": places[seat],
                             "role": roles[seat],
                             "points": points[seat],
+                            "total": None if totals is None else totals[seat],
                         }
                         for seat, ref in enumerate(seats)
                     ]

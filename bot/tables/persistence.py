@@ -79,7 +79,8 @@ class StorageStore:
         await self.writer.flush(table.id)
         await self._retried(table, f"round {event.round_no}", lambda: self.storage.record_round(
             game_id, event.round_no, ranking=ranking,
-            roles=[r or None for r in event.roles], points=list(event.gained), seats=refs))
+            roles=[r or None for r in event.roles], points=list(event.gained), seats=refs,
+            totals=list(event.totals)))
 
     async def game_over(self, table: Table, game_id: int, seats: Sequence[Player],
                         event: GameOver) -> None:

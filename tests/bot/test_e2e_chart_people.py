@@ -254,3 +254,49 @@ def test_a_snapshot_from_before_draws_its_game_per_seat_as_it_did() -> None:
     restored.note_totals(RoundOver(3, (0, 1, 2), ("P", "N", "L"), (2, 1, 0), (5, 2, 2)))
     again = chart.points_chart(restored, "fr")
     assert again is not None and again.names == ("alice", "bob", "dan")
+
+
+async def test_a_leaver_back_after_someone_took_their_seat_starts_again_from_nothing(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Stop 42. A player who leaves between rounds gives their seat to a bot, which the one
+    waiting takes; coming back, they wait, then sit again at 0 (they left: their points
+    went with them). `/president history` summed the stored rounds as if they had given up
+    their seat to the queue (the seat's next holder was a human then too) and drew them
+    from their old points, where the table had shown a fresh start."""
+    drawn = record_charts(monkeypatch)
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    users = [fake.add_user(name, locale="en") for name in ("ann", "ben", "cid", "dan")]
+    table, players = await humans_only(fake, clock, bot, users, "proletario")
+    eve = Player(fake.add_user("eve"))
+    await eve.user.slash("president join")  # a full table: eve waits in the queue
+    everyone = [*players, eve]
+    lines: Lines = {}
+    await play_until(fake, clock, everyone, partial(round_over, table, 1))
+    noted(table, lines)
+    # One who scored leaves as the round's results show: the host stays to deal.
+    leaver = next(p for p in players[1:] if lines[p.user.user.name][1] > 0)
+    await leave_game(leaver.user)
+    await tick(fake, clock, 1)
+    for round_no in (2, 3):
+        await next_round(fake, clock, table, players[0])
+        if round_no == 2:  # eve took the bot's seat: the leaver comes back to the queue
+            assert table.seat_of(eve.user.id) is not None
+            await leaver.user.slash("president join")
+            assert table.seat_of(leaver.user.id) is None
+        for player in everyone:
+            if table.seat_of(player.user.id) is not None:
+                await player.open_hand(bot)
+        await play_until(fake, clock, everyone, partial(round_over, table, round_no))
+        noted(table, lines)
+    name = leaver.user.user.name
+    assert set(lines[name]) == {1, 3}, lines  # round 2's last place gave them a seat
+    await end_game(fake, clock, table, players[0])
+    await bot.service.drain()
+
+    live = drawn[-1]
+    assert drawn_lines(live) == lines
+    past, _ = await past_chart(users[1], drawn)
+    assert drawn_lines(past) == lines
+    assert past.series == live.series
+    await fake.disconnect(bot)

@@ -39,7 +39,7 @@ from bot.i18n import LocaleLike, join_names, plural, t
 from bot.lookalike import likeness
 from bot.packages.rules_text import preset_name
 from bot.packages.text import clipped, unescaped
-from bot.people import Person, people, seated
+from bot.people import Person, drawn, people, seated
 from bot.tables.table import Table
 
 FILENAME = "points.png"
@@ -123,17 +123,8 @@ def points_chart(table: Table, locale: LocaleLike) -> PointsChart | None:
                         tuple(tuple(totals[s] for totals in rounds) for s in seats))
     found = people(table.round_holders)
     return chart_of(locale, tuple(line_name(locale, person) for person in found),
-                    tuple(_points(person, rounds) for person in found),
+                    tuple(drawn(person, rounds) for person in found),
                     seated=seated(found, len(rounds)))
-
-
-def _points(person: Person, rounds: list[list[int]]) -> tuple[int | None, ...]:
-    """The game's totals at the person's seat after each round they played (`Game.points`,
-    which a seat changing hands sets to what its new holder brings: `Game.take_seat`)."""
-    values: list[int | None] = [None] * len(rounds)
-    for index, seat in person.cells:
-        values[index] = rounds[index][seat]
-    return tuple(values)
 
 
 def line_name(locale: LocaleLike, person: Person) -> str:

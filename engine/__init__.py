@@ -10,7 +10,7 @@ from .actions import Action
 from .cards import Card, Deck
 from .errors import IllegalAction
 from .events import Event, event_from_dict
-from .game import ExchangeDue, Game, Phase, Timer, TrickPlay
+from .game import ExchangeDue, Game, Phase, Timer, TrickPlay, Who
 from .observation import Observation
 from .players import GreedyPlayer, RandomPlayer
 from .plays import PlayOption
@@ -21,5 +21,5 @@ __all__ = [
     "Action", "Card", "Deck", "Event", "ExchangeDue", "Game", "GameEnd", "GreedyPlayer",
     "IllegalAction", "KNOBS", "KnobGroup", "KnobSpec", "Observation", "PRESETS", "Phase",
     "PlayOption", "RandomPlayer", "Rules", "RulesError", "Timer", "TrickPlay", "event_from_dict",
-    "roles_for",
+    "Who", "roles_for",
 ]

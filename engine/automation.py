@@ -14,7 +14,7 @@ from .events import AutopilotChanged, Event, Left, TimedOut
 from .players import GreedyPlayer
 from .plays import PlayOption
 from .rounds import Rounds
-from .state import Phase, Timer
+from .state import Phase, Timer, Who
 
 __all__ = ["Automation"]
 
@@ -131,11 +131,12 @@ class Automation(Rounds):
         if self.phase is Phase.GAME_OVER:
             raise IllegalAction("game_over", "The game is already over.")
 
-    def stop_winners(self) -> tuple[int, ...]:
+    def stop_winners(self) -> tuple[Who, ...]:
         """Who would win if the host ended the game now (`stop`): the leaders on points
-        when the game has no set end (RULES §8, « current totals are final »), once the
-        totals hold something; nobody otherwise. Stopped before any round counted, with no
-        points set up, every seat level at 0 would be a winner."""
+        when the game has no set end (RULES §8, « current totals are final »), those
+        waiting off the table included, once the totals hold something; nobody otherwise.
+        Stopped before any round counted, with no points set up, every seat level at 0
+        would be a winner."""
         if self.rules.game_end.kind == "unlimited" and (self.rounds_scored or any(self.points)):
             return self._leaders()
         return ()

@@ -157,8 +157,11 @@ class RoundOver(Event):
 
 @dataclass(frozen=True, slots=True)
 class GameOver(Event):
+    """``winners``: seats, and the keys of players waiting off the table whose points won
+    (:attr:`engine.state.Who`)."""
+
     kind: ClassVar[str] = "game_over"
-    winners: tuple[int, ...]
+    winners: tuple[int | str, ...]
     stopped_early: bool
 
 

@@ -32,9 +32,9 @@ from .exchange import ExchangeDue
 from .observation import Observation, observe
 from .rules import Rules
 from .snapshot import game_from_dict, game_to_dict
-from .state import Phase, Tell, Timer, TrickPlay
+from .state import Phase, Tell, Timer, TrickPlay, Who
 
-__all__ = ["ExchangeDue", "Game", "Phase", "Tell", "Timer", "TrickPlay"]
+__all__ = ["ExchangeDue", "Game", "Phase", "Tell", "Timer", "TrickPlay", "Who"]
 
 
 class Game(Automation):
@@ -119,6 +119,7 @@ class Game(Automation):
         state["hands"] = [list(h) for h in self.hands]
         state["active"] = list(self.active)
         state["points"] = list(self.points)
+        state["off_table"] = dict(self.off_table)
         state["out"] = list(self.out)
         state["penalised"] = list(self.penalised)
         state["trick"] = list(self.trick)

@@ -23,7 +23,7 @@ from .events import (
 )
 from .exchange import ExchangeDue, Gift, allowed_cards, check_gift, default_gift
 from .roles import exchange_pairs, roles_for
-from .state import Phase
+from .state import Phase, Who
 from .tricks import Tricks
 
 __all__ = ["Rounds"]
@@ -70,8 +70,9 @@ class Rounds(Tricks):
                 winners = (next(s for s in ranking if s in winners),)
             self._end_game(winners, False, events)
 
-    def standings(self) -> list[tuple[int, int]]:
-        """The game's places, best first, as (seat, place): by points, tied totals sharing
+    def standings(self) -> list[tuple[Who, int]]:
+        """The game's places, best first, as (who, place): the seats in play and the players
+        waiting off the table with their points (`step_off`), by points, tied totals sharing
         a place, except where the rules break a tie at the target by the last round's
         places (``target_tie`` "ranking": presi's President, on as many points as the
         Vice-president, is first, as :attr:`winners` says). Below the target, ties stand.
@@ -85,24 +86,28 @@ class Rounds(Tricks):
                                   and self.phase is Phase.GAME_OVER and not self.stopped_early
                                   and self.ranking is not None) else ()
 
-        def key(seat: int) -> tuple[int, int]:
-            reached = end.n is not None and self.points[seat] >= end.n
-            return (-self.points[seat],
-                    ranked.index(seat) if reached and seat in ranked else len(ranked))
+        def key(who: Who) -> tuple[int, int]:
+            reached = end.n is not None and self.total(who) >= end.n
+            return (-self.total(who),
+                    ranked.index(who) if reached and who in ranked else len(ranked))
 
-        order = sorted(self.players, key=key)
-        places: list[tuple[int, int]] = []
-        for index, seat in enumerate(order):
-            tied = index > 0 and key(order[index - 1]) == key(seat)
-            places.append((seat, places[-1][1] if tied else index + 1))
+        everyone: list[Who] = [*self.players, *self.off_table]
+        order = sorted(everyone, key=key)
+        places: list[tuple[Who, int]] = []
+        for index, who in enumerate(order):
+            tied = index > 0 and key(order[index - 1]) == key(who)
+            places.append((who, places[-1][1] if tied else index + 1))
         return places
 
-    def _leaders(self) -> tuple[int, ...]:
-        seats = [s for s in range(self.seats) if self.active[s]]
-        best = max(self.points[s] for s in seats)
-        return tuple(s for s in seats if self.points[s] == best)
+    def _leaders(self) -> tuple[Who, ...]:
+        """Everyone on the highest total: the seats in play and, RULES §8's « current totals
+        are final » counting every player's, those waiting off the table with theirs."""
+        everyone: list[Who] = [s for s in range(self.seats) if self.active[s]]
+        everyone.extend(self.off_table)
+        best = max(self.total(who) for who in everyone)
+        return tuple(who for who in everyone if self.total(who) == best)
 
-    def _end_game(self, winners: tuple[int, ...], stopped: bool, events: list[Event]) -> None:
+    def _end_game(self, winners: tuple[Who, ...], stopped: bool, events: list[Event]) -> None:
         self.phase = Phase.GAME_OVER
         self.winners = winners
         self.stopped_early = stopped
@@ -127,22 +132,45 @@ class Rounds(Tricks):
     def remove_seat(self, seat: int) -> None:
         """Free a seat between rounds, or once the game is over: it is no longer dealt (the
         table shrinks), and a replay (`Game.replay`) deals without it."""
-        if self.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER):
-            raise IllegalAction("round_not_over", "Seats change only between rounds.")
+        self._between_rounds()
         self.active[seat] = False
         self.bots.discard(seat)
         self.autopilot.discard(seat)
         self.version += 1
 
-    def take_seat(self, seat: int, points: int = 0) -> None:
-        """Someone else sits at the seat between rounds (RULES §10: a waiting player takes a
-        bot's seat, or the last place's, and with it its rank), bringing their own points: 0
-        for a newcomer. Points belong to who scored them, not to the chair, so a newcomer
-        never starts with, or wins on, what a bot or the player before them scored."""
+    def _between_rounds(self) -> None:
         if self.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER):
             raise IllegalAction("round_not_over", "Seats change only between rounds.")
-        self.points[seat] = points
+
+    def step_off(self, seat: int, key: str) -> None:
+        """The seat's player gives it up between rounds to wait off the table (RULES §10:
+        with no bot seated, proletario's last place joins the end of the queue). Their
+        points wait with them under ``key``, the caller's name for that player: they still
+        count in the standings and for the win (RULES §8 compares every player's totals),
+        and come back when they sit again (`take_seat`). The seat holds none meanwhile."""
+        self._between_rounds()
+        if key in self.off_table:
+            raise ValueError(f"{key!r} already waits off the table")
+        self.off_table[key] = self.points[seat]
+        self.points[seat] = 0
         self.version += 1
+
+    def take_seat(self, seat: int, key: str | None = None) -> None:
+        """Someone else sits at the seat between rounds (RULES §10: a waiting player takes a
+        bot's seat, or the last place's, and with it its rank), bringing their own points:
+        those they left the table with under ``key`` (`step_off`), 0 for a newcomer. Points
+        belong to who scored them, not to the chair, so a newcomer never starts with, or
+        wins on, what a bot or the player before them scored."""
+        self._between_rounds()
+        self.points[seat] = self.off_table.pop(key, 0) if key is not None else 0
+        self.version += 1
+
+    def leave_off_table(self, key: str) -> None:
+        """A player waiting off the table leaves the game while it goes on: their points no
+        longer count, as a seated leaver's stop counting once a bot takes the seat at 0.
+        Once the game is over its standings stand, theirs included: nothing changes."""
+        if self.phase is not Phase.GAME_OVER and self.off_table.pop(key, None) is not None:
+            self.version += 1
 
     def _play_order(self) -> list[int]:
         seated = [s for s in range(self.seats) if self.active[s]]

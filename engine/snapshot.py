@@ -38,6 +38,7 @@ def game_to_dict(game: GameState) -> dict[str, Any]:
         "active": list(game.active),
         "order": list(game.order),
         "points": list(game.points),
+        "off_table": dict(game.off_table),
         "ranking": None if game.ranking is None else list(game.ranking),
         "out": list(game.out),
         "penalised": list(game.penalised),
@@ -101,6 +102,8 @@ def game_from_dict(data: dict[str, Any], cls: type[G]) -> G:
     game.active = list(data["active"])
     game.order = list(data["order"])
     game.points = list(data["points"])
+    game.off_table = {str(key): int(points)
+                      for key, points in data.get("off_table", {}).items()}
     game.ranking = None if data["ranking"] is None else tuple(data["ranking"])
     game.out = list(data["out"])
     game.penalised = list(data["penalised"])

@@ -23,7 +23,11 @@ from .plays import PlayOption
 from .roles import roles_for
 from .rules import Rules
 
-__all__ = ["GameState", "Phase", "Tell", "Timer", "TrickPlay"]
+__all__ = ["GameState", "Phase", "Tell", "Timer", "TrickPlay", "Who"]
+
+#: Who takes part in a game's standings: a seat, or the key under which a player who gave up
+#: their seat to wait off the table keeps their points (:attr:`GameState.off_table`).
+Who = int | str
 
 
 class Phase(Enum):
@@ -127,7 +131,12 @@ class GameState(ABC):
         self.timeouts = [0] * seats
         self.autopilot: set[int] = set()
         self.bots: set[int] = set()
-        self.winners: tuple[int, ...] = ()
+        # The points of players who gave up their seat between rounds to wait off the table
+        # (RULES §10: proletario's last place joins the queue), by the key the caller gave
+        # (`step_off`): they still count in the standings and for the win, and come back
+        # with their player (`take_seat`).
+        self.off_table: dict[str, int] = {}
+        self.winners: tuple[Who, ...] = ()
         self.stopped_early = False
         self._restart = False
         # What :meth:`new` and :meth:`replay` did (the first deal, who opens and why), for
@@ -159,6 +168,10 @@ class GameState(ABC):
     def players(self) -> list[int]:
         """Seats taking part in the current round, in play order."""
         return self.order
+
+    def total(self, who: Who) -> int:
+        """The game's points of a seat, or of a player waiting off the table."""
+        return self.points[who] if isinstance(who, int) else self.off_table[who]
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The seat's cards, weakest first in the current order."""

@@ -537,6 +537,7 @@ CATALOGUE: dict[str, str] = {
     "table.moved_on": "⬇️ The table continues in a newer message below.",
     "table.standings": "**Final standings**",
     "table.standing_line": "{place}. **{name}** · {total}",
+    "table.standing_waiting": "{place}. **{name}** · {total} · waiting in the queue",
     "table.back_to_lobby": "⚠️ Too few players are left: back to the lobby.",
     "table.list_seated": "🪑 Only bots were left in the game: it stops, and those waiting for the next one take their seats. 👑 **{name}** is now the host and starts the game (**Start**).",
     "table.cancelled": "⚠️ The game is cancelled: {name} did not come back.",

@@ -178,7 +178,9 @@ class Game(Base):
 
 
 class GameSeat(Base):
-    """Who sat where in a game (last occupant seen) and whether that seat won."""
+    """Who sat where in a game (last occupant seen) and whether that seat won. Rows from
+    `games.seats` on are winners who held no seat as the game ended: they waited in the
+    queue (RULES §10, proletario) with the points they left their seat with, which won."""
 
     __tablename__ = "game_seats"
 

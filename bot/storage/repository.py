@@ -621,13 +621,17 @@ class Storage(History, Forgetting):
 
     async def finish_game(
         self, game_id: int, *, winners: Collection[int], stopped_early: bool,
-        seats: Sequence[SeatRef | None] = (),
+        seats: Sequence[SeatRef | None] = (), waiting_winners: Sequence[SeatRef] = (),
     ) -> bool:
         """Mark a game over with its winning seats (joint winners allowed, none when stopped
         without a winner). Returns False if it was already finished: the first ending wins.
         ``seats``: who holds each seat now, whom the winners are named after (a game stopped
         mid-round may have changed hands since its last stored round); None for a seat
-        nobody holds now (freed for good), whose row stays as stored."""
+        nobody holds now (freed for good), whose row stays as stored.
+        ``waiting_winners``: winners who held no seat as the game ended, waiting in the
+        queue with the points they left their seat with (RULES §10, proletario): their rows
+        follow the game's seats (`GameSeat`), so the history and the stats count their win
+        as any other."""
         async with self._write() as connection:
             result = await connection.execute(
                 update(Game)
@@ -650,6 +654,13 @@ class Storage(History, Forgetting):
                     .where(GameSeat.game_id == game_id, GameSeat.seat.in_(list(winners)))
                     .values(is_winner=True)
                 )
+            if waiting_winners:
+                count = (await connection.execute(
+                    select(Game.seats).where(Game.id == game_id))).scalar_one()
+                await self._seat_users(connection, waiting_winners)
+                await connection.execute(insert(GameSeat).values([
+                    {**row, "seat": count + index, "is_winner": True}
+                    for index, row in enumerate(_seat_rows(game_id, waiting_winners))]))
         return True
 
 

@@ -48,8 +48,9 @@ class TableStore(Protocol):
         ...
 
     async def game_over(self, table: Table, game_id: int, seats: Sequence[Player],
-                        event: GameOver) -> None:
-        """Store a game's end; `seats` are who held each seat then, its winners' names."""
+                        event: GameOver, waiting: Sequence[Player]) -> None:
+        """Store a game's end; `seats` are who held each seat then, `waiting` who waited in
+        the queue: its winners' names."""
         ...
 
     async def owe_vanished(self, guild_id: int, user_ids: Sequence[int], channel: str | None,
@@ -121,7 +122,8 @@ class Outbox:
                 if isinstance(result, RoundOver):
                     await store.round_over(table, game_id, list(start.seats), result)
                 else:
-                    await store.game_over(table, game_id, list(start.seats), result)
+                    await store.game_over(table, game_id, list(start.seats), result,
+                                          list(start.waiting))
             except Exception:
                 self._stored(table, pending)  # can never be stored: said once
                 raise

@@ -83,14 +83,19 @@ class StorageStore:
             totals=list(event.totals)))
 
     async def game_over(self, table: Table, game_id: int, seats: Sequence[Player],
-                        event: GameOver) -> None:
+                        event: GameOver, waiting: Sequence[Player]) -> None:
         # A seat freed for good (a leaver's, between rounds) has no holder now: its stored
         # row keeps who last played it, whom /president forget must still find.
         refs = [None if player.vacant else ref
                 for player, ref in zip(seats, seat_refs(seats), strict=True)]
+        won = [who for who in event.winners if isinstance(who, int)]
+        # Winners waiting in the queue (`Game.step_off`), by the key the table gave them.
+        waiting_won = seat_refs([player for player in waiting if player.user_id is not None
+                                 and player.key in event.winners])
         await self.writer.flush(table.id)
         await self._retried(table, "game end", lambda: self.storage.finish_game(
-            game_id, winners=event.winners, stopped_early=event.stopped_early, seats=refs))
+            game_id, winners=won, stopped_early=event.stopped_early, seats=refs,
+            waiting_winners=waiting_won))
 
     async def owe_vanished(self, guild_id: int, user_ids: Sequence[int], channel: str | None,
                            at: float, *, in_thread: bool = False) -> None:

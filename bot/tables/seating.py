@@ -114,8 +114,11 @@ class Seating:
         Table.leave_outcome says, which is what the prompt asking them first said. Their
         open hand says `farewell`; with None it is left alone (they can no longer see it).
         `kicked`: the host removed them, which the table's history says."""
-        if table.queued(user_id):
-            table.queue = [p for p in table.queue if p.user_id != user_id]
+        waiting = next((p for p in table.queue if p.user_id == user_id), None)
+        if waiting is not None:
+            table.queue = [p for p in table.queue if p is not waiting]
+            if table.game is not None:  # the points they left their seat with stop counting
+                table.game.leave_off_table(waiting.key)
             self._farewell(table, user_id,
                            queue_left(table) if farewell == "lobby.left" else farewell)
             self._gone(table, user_id)

@@ -105,7 +105,7 @@ def seat_waiting_players(table: Table, game: Game) -> None:
     the last place gives up its seat and joins the end of the queue. Only where bots fill
     the table: elsewhere the list is for the next game (`seat_next_game`). Each takes the
     seat's rank but keeps their own points: the bot's leave with it, and the last place's
-    wait with them in the queue (`Player.points`)."""
+    wait with them in the queue, where the engine keeps counting them (`Game.step_off`)."""
     for player in table.seats:  # who took a seat last time holds it as their own now
         player.took_from = None
     if not table.rules.bots_fill:
@@ -120,7 +120,7 @@ def seat_waiting_players(table: Table, game: Game) -> None:
     ):
         last = ranking[-1]
         leaving = table.seats[last]
-        leaving.points = game.points[last]
+        game.step_off(last, leaving.key)
         table.queue.append(leaving)
         _sit(table, game, last)
 
@@ -130,8 +130,7 @@ def _sit(table: Table, game: Game, seat: int) -> None:
     player = table.queue.pop(0)
     player.took_from = table.seats[seat].name
     table.seats[seat] = player
-    game.take_seat(seat, player.points)
-    player.points = 0
+    game.take_seat(seat, player.key)
 
 
 def keep_for_lobby(table: Table, game: Game) -> None:

@@ -507,8 +507,6 @@ class TableService:
         table.game_row_id = None
         table.finished_roles = []
         table.kicked.clear()  # removed from the lobby or the last game: welcome again
-        for waiting in table.queue:  # points brought back count in their own game only
-            waiting.points = 0
         table.log.clear()
         table.exchange_notes.clear()
         table.clear_results()
@@ -710,6 +708,7 @@ class TableService:
                     self.seating.round_ended(table, table.game)
             elif isinstance(event, GameOver):
                 table.results.append(event)
+                table.result_waiting = [replace(p) for p in table.queue]  # before they go
                 self.outbox.record(table, event)
                 self.seating.game_ended(table, table.game)
         if table.game is None or table.game.phase is not Phase.EXCHANGE:

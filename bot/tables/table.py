@@ -72,20 +72,26 @@ class GameStart:
     preset: str
     rules: dict[str, Any]
     seats: tuple[Player, ...]
+    # Who waited in the queue then: a game's end names its winners among them too, by the
+    # points they left their seat with (`Game.step_off`).
+    waiting: tuple[Player, ...] = ()
 
     @classmethod
     def of(cls, table: Table) -> GameStart:
         return cls(table.game_no, table.rules.preset_id, table.rules.to_dict(),
-                   tuple(replace(p) for p in table.seats))
+                   tuple(replace(p) for p in table.seats),
+                   tuple(replace(p) for p in table.queue))
 
     def to_dict(self) -> dict[str, Any]:
         return {"game_no": self.game_no, "preset": self.preset, "rules": self.rules,
-                "seats": [p.to_dict() for p in self.seats]}
+                "seats": [p.to_dict() for p in self.seats],
+                "waiting": [p.to_dict() for p in self.waiting]}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> GameStart:
         return cls(int(d["game_no"]), str(d["preset"]), dict(d["rules"]),
-                   tuple(Player.from_dict(p) for p in d["seats"]))
+                   tuple(Player.from_dict(p) for p in d["seats"]),
+                   tuple(Player.from_dict(p) for p in d.get("waiting", [])))
 
 
 @dataclass(frozen=True, eq=False)
@@ -105,6 +111,12 @@ class PendingResult:
         return cls(GameStart.from_dict(d["start"]), d.get("game_row_id"), _result(d["result"]))
 
 
+def waiting_key(user_id: int) -> str:
+    """Whom the engine keeps the points of a player waiting in the queue for, having left
+    their seat (`Game.step_off`): their user id, stable wherever they sit or wait."""
+    return str(user_id)
+
+
 @dataclass
 class Player:
     user_id: int | None  # None for a bot
@@ -119,10 +131,6 @@ class Player:
     # Who left this seat this round, a bot finishing it for them (Table.left_seats): their
     # leaving again is refused by the engine's reason, not as if they had never sat here.
     left_by: int | None = None
-    # The points this game of a player who gave up their seat for the queue (RULES §10's
-    # rotation: the Proletario waits while there is no bot to give way): they bring them
-    # back when they sit again (`Game.take_seat`). 0 for everyone else.
-    points: int = 0
     # Whom they replaced at this seat between the last round and this one (RULES §10's
     # queue): the exchange is that seat's, and the hand says whose place they take.
     took_from: str | None = None
@@ -134,10 +142,18 @@ class Player:
     def is_bot(self) -> bool:
         return self.user_id is None and not self.vacant
 
+    @property
+    def key(self) -> str:
+        """Whom the engine keeps this player's points for while they wait off the table
+        (`waiting_key`). Only people wait; a bot has no key."""
+        if self.user_id is None:
+            raise ValueError(f"{self.name!r} is no person waiting")
+        return waiting_key(self.user_id)
+
     def to_dict(self) -> dict[str, Any]:
         return {"user_id": self.user_id, "name": self.name, "locale": self.locale,
                 "joined": self.joined, "vacant": self.vacant, "by_host": self.by_host,
-                "level": self.level, "left_by": self.left_by, "points": self.points,
+                "level": self.level, "left_by": self.left_by,
                 "took_from": self.took_from, "left_hosting": self.left_hosting}
 
     @classmethod
@@ -145,8 +161,7 @@ class Player:
         return cls(d["user_id"], d["name"], d.get("locale", "en"), d.get("joined", 0),
                    d.get("vacant", False), d.get("by_host", False),
                    _level(d.get("level", DEFAULT_LEVEL)), d.get("left_by"),
-                   int(d.get("points", 0)), d.get("took_from"),
-                   bool(d.get("left_hosting", False)))
+                   d.get("took_from"), bool(d.get("left_hosting", False)))
 
 
 @dataclass
@@ -272,6 +287,10 @@ class Table:
     # finishing a leaver's round): the seat may change hands at once (a fresh bot where bots
     # fill the table), and the results name who played the round. Empty: the seats' own.
     result_seats: list[Player] = field(default_factory=list)
+    # Who waited in the queue as the game ended, as its results name them (RULES §10's
+    # queue: their points count, and may win, `Game.step_off`): one may leave the queue
+    # while the results still show them. Empty until the game's end.
+    result_waiting: list[Player] = field(default_factory=list)
     # The roles the last round ended with, per seat, kept through the next round's
     # exchange: a seat freed between rounds re-ranks the others for it (the engine pairs
     # the seats left), and a hand must not say a Vice-trou « finished » Trou du cul.
@@ -356,6 +375,12 @@ class Table:
         """The user seated here or waiting in the queue."""
         return next((p for p in [*self.seats, *self.queue] if p.user_id == user_id), None)
 
+    def waiting_player(self, key: str) -> Player | None:
+        """The player the engine keeps points for off the table under `key` (Player.key):
+        as the game's results name them, or in the queue while the game goes on."""
+        return next((p for p in [*self.result_waiting, *self.queue]
+                     if p.user_id is not None and p.key == key), None)
+
     def humans(self) -> list[Player]:
         return [p for p in self.seats if p.user_id is not None]
 
@@ -364,6 +389,7 @@ class Table:
         ended without one)."""
         self.results.clear()
         self.result_seats.clear()
+        self.result_waiting.clear()
 
     def note_totals(self, event: RoundOver) -> None:
         """A round ended: every seat's points for the chart, and who scored them (a seat
@@ -522,6 +548,7 @@ class Table:
                            for uid, picks in self.gift_picks.items()},
             "results": [e.to_dict() for e in self.results],
             "result_seats": [p.to_dict() for p in self.result_seats],
+            "result_waiting": [p.to_dict() for p in self.result_waiting],
             "finished_roles": self.finished_roles,
             "unstored": [p.to_dict() for p in self.unstored],
             "round_totals": self.round_totals,
@@ -573,6 +600,7 @@ class Table:
                         for uid, picks in d.get("gift_picks", {}).items()},
             results=[_result(e) for e in d.get("results", [])],
             result_seats=[Player.from_dict(p) for p in d.get("result_seats", [])],
+            result_waiting=[Player.from_dict(p) for p in d.get("result_waiting", [])],
             finished_roles=list(d.get("finished_roles", [])),
             unstored=[PendingResult.from_dict(p) for p in d.get("unstored", [])],
             round_totals=[[int(p) for p in r] for r in d.get("round_totals", [])],
@@ -586,6 +614,11 @@ class Table:
             post_table=bool(d.get("post_table", False)),
             retired=d.get("retired"),
         )
+        game = table.game
+        if game is not None:  # a snapshot from before the engine kept the queue's points
+            for waiting in d.get("queue", []):
+                if waiting.get("points") and waiting["user_id"] is not None:
+                    game.off_table.setdefault(str(waiting["user_id"]), int(waiting["points"]))
         if "unstored" not in d and table.game is not None and table.game.phase in (
             Phase.ROUND_OVER, Phase.GAME_OVER
         ):  # a snapshot from before the outbox: the results it shows may not be stored

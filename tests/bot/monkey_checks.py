@@ -17,8 +17,8 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from bot.packages.game.lines import role_name, seat_name
 from bot.storage.models import Game as GameRow
 from bot.storage.models import GameSeat, Rating, Round, RoundResult
-from bot.tables.table import Player, Table
-from engine import Game, Phase
+from bot.tables.table import Player, Table, waiting_key
+from engine import Game, Phase, Who
 from engine.roles import exchange_pairs
 
 from .stored import game_results, holder_of, points_problems
@@ -120,7 +120,7 @@ class Finished:
     table_id: int
     game_no: int
     points: tuple[int, ...]
-    winners: frozenset[int]
+    winners: frozenset[Who]
     rounds: int
     stopped: bool
 
@@ -154,13 +154,16 @@ async def stored_problems(url: str, finished: Iterable[Finished]) -> list[str]:
                 results = await game_results(db, row_id)
                 problems += [f"game {game.table_id}/{game.game_no}: {problem}" for problem
                              in points_problems(results, dict(enumerate(game.points)))]
-                winners = set((await db.execute(
-                    select(GameSeat.seat).where(GameSeat.game_id == row_id,
-                                                GameSeat.is_winner)
-                )).scalars())
+                # Rows past the game's seats: winners waiting in the queue, by user id.
+                winners = {row.seat if row.seat < row.seats else waiting_key(row.user_id)
+                           for row in (await db.execute(
+                               select(GameSeat.seat, GameSeat.user_id, GameRow.seats)
+                               .join(GameRow, GameRow.id == GameSeat.game_id)
+                               .where(GameSeat.game_id == row_id, GameSeat.is_winner)))}
                 if winners != game.winners:
                     problems.append(f"game {game.table_id}/{game.game_no}: stored winners "
-                                    f"{sorted(winners)}, announced {sorted(game.winners)}")
+                                    f"{sorted(map(str, winners))}, announced "
+                                    f"{sorted(map(str, game.winners))}")
             twice = (await db.execute(
                 select(GameRow.table_id, GameRow.game_no, func.count())
                 .group_by(GameRow.table_id, GameRow.game_no).having(func.count() > 1)

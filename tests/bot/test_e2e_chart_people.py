@@ -101,7 +101,8 @@ def standings(table: Table) -> dict[str, int]:
     table message gives them."""
     game = table.game
     assert game is not None
-    return {table.result_seats[seat].name: game.points[seat] for seat, _ in game.standings()}
+    return {table.result_seats[seat].name: game.points[seat] for seat, _ in game.standings()
+            if isinstance(seat, int)}
 
 
 async def test_a_newcomer_from_the_queue_is_drawn_from_the_round_they_played(

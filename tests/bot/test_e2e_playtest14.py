@@ -15,7 +15,7 @@ from bot.client import PresidentBot
 from bot.i18n import button_names, join_names, plural, t
 from bot.i18n.typography import french
 from bot.packages.game import chart
-from bot.packages.game.lines import result_name
+from bot.packages.game.lines import who_name
 from bot.storage import Storage
 from bot.storage.models import GameSeat
 from bot.tables.table import Table
@@ -67,7 +67,7 @@ async def test_stopping_an_open_ended_game_between_rounds_names_who_wins(
     leaders = game.stop_winners()
     assert leaders
     await marie.slash("president end")
-    names = join_names("fr", [table.name(seat) for seat in leaders])
+    names = join_names("fr", [who_name(table, who) for who in leaders])
     assert marie.last_ephemeral().text == t("fr", "end.confirm.between.leaders", names=names)
     await marie.click(marie.last_ephemeral(), "Arrêter la partie")
     assert game.winners == leaders and not game.stopped_early
@@ -539,7 +539,7 @@ async def test_a_nights_games_read_apart_in_the_history_and_a_closed_one_keeps_i
     last = table.game
     assert last is not None
     won = plural("fr", "table.game_over", len(last.winners), names=join_names(
-        "fr", [result_name(table, seat) for seat in last.winners]))
+        "fr", [who_name(table, who) for who in last.winners]))
     board = table.table_message_id
     clock.advance(31 * 60)
     await tick(fake, clock, 1)

@@ -56,19 +56,33 @@ def test_the_last_place_waits_with_their_points_and_brings_them_back() -> None:
         leaving = table.seats[last]
         scored = game.points[last]
         seats.seat_waiting_players(table, game)
-        assert table.queue == [leaving] and leaving.points == scored
+        assert table.queue == [leaving] and game.off_table == {leaving.key: scored}
         assert game.points[last] == 0  # eve, then whoever sat there next, brought nothing
-        assert table.seats[last].points == 0
         game.next_round()
         _played_round(game)
     assert points_before != game.points
     back = table.queue[0]
-    carried = back.points
+    carried = game.total(back.key)
+    again = Table.from_dict(table.to_dict())
+    assert again.game is not None and again.game.off_table == game.off_table
     assert game.ranking is not None
     last = game.ranking[-1]
     seats.seat_waiting_players(table, game)
-    assert table.seats[last] is back and game.points[last] == carried and back.points == 0
-    assert Table.from_dict(table.to_dict()).queue[0].points == table.queue[0].points
+    assert table.seats[last] is back and game.points[last] == carried
+    assert back.key not in game.off_table
+
+
+def test_a_snapshot_from_before_keeps_the_points_of_who_waits() -> None:
+    """Snapshots taken while the queue's players kept their points themselves (`points`
+    in the queue): restored, the engine keeps them for those players."""
+    table, game = _proletario(humans=4)
+    table.queue.append(table.new_player(200, "eve"))
+    seats.seat_waiting_players(table, game)
+    data = table.to_dict()
+    del data["game"]["off_table"]
+    data["queue"][0]["points"] = 4
+    again = Table.from_dict(data)
+    assert again.game is not None and again.game.off_table == {table.queue[0].key: 4}
 
 
 def test_a_bot_taking_a_leavers_seat_between_rounds_starts_at_nothing() -> None:

@@ -210,10 +210,11 @@ def test_someone_taking_a_seat_between_rounds_brings_their_own_points() -> None:
     top = game.ranking[0]
     assert game.points[top] == 3
     version = game.version
+    game.step_off(top, "ann")
     game.take_seat(top)
     assert game.points[top] == 0 and game.ranking[0] == top and game.version > version
-    game.take_seat(top, 5)
-    assert Game.from_dict(game.to_dict()).points[top] == 5
+    game.take_seat(top, "ann")  # ann sits again, with her 3 points
+    assert Game.from_dict(game.to_dict()).points[top] == 3 and game.off_table == {}
     game.next_round()
     assert game.roles[top] == "P"
 

@@ -189,6 +189,28 @@ async def test_a_game_stopped_after_its_seats_changed_hands_names_who_holds_them
     assert [(w.name, w.is_bot, w.user_id) for w in game.winners] == [("Dave", False, DAVE)]
 
 
+async def test_a_winner_waiting_in_the_queue_is_stored_after_the_seats(
+    storage: Storage,
+) -> None:
+    """Proletario: Dave gave up his seat for the queue with the best total, and won (RULES
+    §8, §10). He held no seat as the game ended: his win is stored after the game's seats,
+    and the history and his stats count it as any other."""
+    seats = [human(ALICE), human(BOB), human(CAROL), human(DAVE)]
+    _, game_id = await new_game(storage, seats)
+    await play_round(storage, game_id, 1, seats, [3, 0, 1, 2])
+    now = [human(ALICE), human(BOB), human(CAROL), BOT]
+    await play_round(storage, game_id, 2, now, [0, 1, 2, 3])
+    assert await storage.finish_game(game_id, winners=[0], stopped_early=False, seats=now,
+                                     waiting_winners=[human(DAVE)])
+    assert not await storage.finish_game(game_id, winners=[], stopped_early=False,
+                                         waiting_winners=[human(DAVE)])
+    (game,) = await storage.game_history(channel_id=10)
+    assert [(w.seat, w.name, w.user_id) for w in game.winners] == [
+        (0, "Alice", ALICE), (4, "Dave", DAVE)]
+    dave = await storage.player_stats(GUILD, DAVE)
+    assert (dave.games, dave.wins, dave.rounds) == (1, 1, 1)
+
+
 async def test_names_of_accents_emoji_and_a_nul_are_stored_alike_on_both_backends(
     storage: Storage,
 ) -> None:

@@ -17,8 +17,8 @@ from bot.packages.game.hand_plays import play_part
 from bot.packages.game.lines import entry_text, place, role_name, round_finished, spanish
 from bot.packages.screen import Screen
 from bot.tables.seating import kicked_key
-from bot.tables.table import Table
-from engine import Card, Game, Phase
+from bot.tables.table import Table, waiting_key
+from engine import Card, Game, Phase, Who
 
 
 def lobby_lines(table: Table, user_id: int, locale: LocaleLike) -> list[str]:
@@ -74,6 +74,9 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
         lines.append(t(locale, "hand.host_over", **button_names(table.locale)))
     if seat is None:
         lines.extend(seatless_lines(table, user_id, locale))
+        if over and waiting_key(user_id) in game.off_table:
+            # Left their seat for the queue: the points they took with them counted.
+            lines.extend(game_result_lines(game, waiting_key(user_id), locale))
         return Screen("\n".join(lines), view())
     hand = game.hand(seat)
     # Face lines by priority: the hand, then the exchange notes, then the trick.
@@ -115,19 +118,20 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
                   view(*items))
 
 
-def game_result_lines(game: Game, seat: int, locale: LocaleLike) -> list[str]:
+def game_result_lines(game: Game, who: Who, locale: LocaleLike) -> list[str]:
     """The player's place in the whole game, under the last round's: the round's 1st place
     may finish the game 3rd, and a hand that said only « 1st » left them to find out on
-    the table message. Nothing when no one won (the host stopped it before its end)."""
+    the table message. Nothing when no one won (the host stopped it before its end).
+    `who`: their seat, or their key if they waited in the queue with points (`Who`)."""
     if not game.winners:
         return []
-    total = plural(locale, "n.points", game.points[seat])
-    if seat in game.winners:
+    total = plural(locale, "n.points", game.total(who))
+    if who in game.winners:
         return [t(locale, "hand.game_won" if len(game.winners) == 1 else "hand.game_won_shared",
                   total=total)]
     places = dict(game.standings())
-    rank = places[seat]
-    tied = any(s != seat and p == rank for s, p in places.items())
+    rank = places[who]
+    tied = any(w != who and p == rank for w, p in places.items())
     return [t(locale, "hand.game_place_tied" if tied else "hand.game_place",
               place=place(locale, rank), total=total)]
 

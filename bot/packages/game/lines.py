@@ -10,7 +10,7 @@ from bot.i18n.cards import play_words, rank_short, rank_words, shorts, top_singl
 from bot.packages.cards.emojis import FaceLine
 from bot.packages.rules_text import role_name as rules_role_name
 from bot.tables.table import LogEntry, Player, Table
-from engine import Card, Game
+from engine import Card, Game, Who
 from engine.events import RoundOver
 
 
@@ -66,6 +66,16 @@ def result_name(table: Table, seat: int) -> str:
     (`Table.result_seats`), though a fresh bot may hold it since."""
     held = table.result_seats
     return _shown(held[seat] if seat < len(held) else table.seats[seat])
+
+
+def who_name(table: Table, who: Who) -> str:
+    """Whom the game's standings and winners name (`engine.Who`): a seat as its round's
+    results name it, or a player waiting in the queue with the points they left their seat
+    with (`Game.step_off`)."""
+    if isinstance(who, int):
+        return result_name(table, who)
+    waiting = table.waiting_player(who)
+    return waiting.name if waiting is not None else "?"
 
 
 def _shown(player: Player) -> str:

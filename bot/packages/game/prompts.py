@@ -6,6 +6,7 @@ import discord
 
 from bot.i18n import LocaleLike, join_names, t
 from bot.packages.controls import button, view
+from bot.packages.game.lines import who_name
 from bot.packages.screen import Screen
 from bot.tables.table import LeaveOutcome, Table
 from engine import Phase
@@ -23,7 +24,8 @@ def stop_prompt(table: Table, locale: LocaleLike) -> Screen:
     leaders = game.stop_winners() if game is not None else ()
     if leaders:  # a game with no set end: its totals decide it (RULES §8)
         return Screen(t(locale, f"{key}.leaders",
-                        names=join_names(locale, [table.name(s) for s in leaders])), view(stop))
+                        names=join_names(locale, [who_name(table, who) for who in leaders])),
+                      view(stop))
     return Screen(t(locale, key), view(stop))
 
 

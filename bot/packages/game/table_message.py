@@ -23,6 +23,7 @@ from bot.packages.game.lines import (
     spanish,
     trick_faces,
     trick_line,
+    who_name,
 )
 from bot.packages.lobby.display import queue_line
 from bot.packages.rules_text import preset_name
@@ -229,7 +230,7 @@ def results_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
     if not round_finished(table, game):
         lines = [t(loc, "table.stopped", round=game.round_no)]
         if game.winners:  # (a bot marked as on every other line: « 🤖 Bot 1 »)
-            names = [result_name(table, s) for s in game.winners]
+            names = [who_name(table, who) for who in game.winners]
             lines.append(plural(loc, "table.game_over", len(names),
                                 names=join_names(loc, names)))
         if game.round_no > 1:  # stopped in its first round, nobody has scored: no standings
@@ -251,7 +252,7 @@ def results_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
         return lines
     lines.append("")
     if game.winners:
-        names = [result_name(table, s) for s in game.winners]
+        names = [who_name(table, who) for who in game.winners]
         lines.append(plural(loc, "table.game_over", len(names), names=join_names(loc, names)))
     else:
         lines.append(t(loc, "table.game_over_none"))
@@ -260,11 +261,14 @@ def results_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
 
 
 def standings(loc: LocaleLike, table: Table, game: Game) -> list[str]:
-    """The game's totals, best first, placed as the rules place them (`Game.standings`)."""
+    """The game's totals, best first, placed as the rules place them (`Game.standings`):
+    those waiting in the queue with the points they left their seat with are said to be
+    there, as the round's results, which name the seats, do not name them."""
     lines = [t(loc, "table.standings")]
-    for seat, rank in game.standings():
-        lines.append(t(loc, "table.standing_line", place=rank, name=result_name(table, seat),
-                       total=plural(loc, "n.points", game.points[seat])))
+    for who, rank in game.standings():
+        key = "table.standing_line" if isinstance(who, int) else "table.standing_waiting"
+        lines.append(t(loc, key, place=rank, name=who_name(table, who),
+                       total=plural(loc, "n.points", game.total(who))))
     return lines
 
 
@@ -281,7 +285,7 @@ def closed_lines(table: Table) -> list[str]:
         if game.phase is Phase.GAME_OVER:
             # A finished game closed later (idle after it, say) keeps who won: its
             # message lost the « 🏆 » line and kept only the standings (play-test 14).
-            names = [result_name(table, s) for s in game.winners]
+            names = [who_name(table, who) for who in game.winners]
             lines.append(plural(loc, "table.game_over", len(names),
                                 names=join_names(loc, names)) if names
                          else t(loc, "table.game_over_none"))

@@ -5,7 +5,7 @@ from bot.packages.game.table_message import results_lines
 from bot.tables import seats
 from bot.tables.table import Table
 from engine import Game, GreedyPlayer, Phase, Rules
-from tests.bot.test_service import ALICE, BOB, CAROL, DAVE, lobby, play_round, service
+from tests.bot.test_service import ALICE, BOB, CAROL, DAVE, ERIN, lobby, play_round, service
 
 
 def _played_round(game: Game) -> None:
@@ -114,3 +114,22 @@ async def test_a_rounds_results_name_the_stand_in_who_played_it() -> None:
     assert [p.name for p in again.result_seats] == [p.name for p in table.result_seats]
     await svc.next_round(table, ALICE)
     assert table.result_seats == []
+
+
+async def test_a_player_leaving_the_queue_mid_game_takes_their_points_out_of_it() -> None:
+    """The last place waits in the queue with their points (`Game.step_off`); leaving the
+    queue while the game goes on, they stop counting, as a seated leaver's points do."""
+    svc, clock = service()
+    table = await lobby(svc, "proletario", ALICE, BOB, CAROL, DAVE)
+    await svc.start(table, ALICE)
+    await svc.join(table, ERIN, "u5", "en")
+    await play_round(svc, clock, table)
+    game = table.game
+    assert game is not None and game.ranking is not None
+    last = table.seats[game.ranking[-1]]
+    assert last.user_id is not None
+    await svc.next_round(table, ALICE)
+    assert table.queue == [last] and last.key in game.off_table
+    await svc.leave(table, last.user_id)
+    assert not table.queue and game.off_table == {}
+    assert all(who != last.key for who, _ in game.standings())

@@ -112,8 +112,8 @@ class PendingResult:
 
 
 def waiting_key(user_id: int) -> str:
-    """Whom the engine keeps the points of a player waiting in the queue for, having left
-    their seat (`Game.step_off`): their user id, stable wherever they sit or wait."""
+    """The key under which the engine keeps the points of a player who left their seat for
+    the queue (`Game.step_off`): their user id, stable wherever they sit or wait."""
     return str(user_id)
 
 
@@ -144,8 +144,8 @@ class Player:
 
     @property
     def key(self) -> str:
-        """Whom the engine keeps this player's points for while they wait off the table
-        (`waiting_key`). Only people wait; a bot has no key."""
+        """The key of this player's points while they wait off the table (`waiting_key`).
+        Only people wait; a bot has no key."""
         if self.user_id is None:
             raise ValueError(f"{self.name!r} is no person waiting")
         return waiting_key(self.user_id)
@@ -618,7 +618,8 @@ class Table:
         if game is not None:  # a snapshot from before the engine kept the queue's points
             for waiting in d.get("queue", []):
                 if waiting.get("points") and waiting["user_id"] is not None:
-                    game.off_table.setdefault(str(waiting["user_id"]), int(waiting["points"]))
+                    game.off_table.setdefault(waiting_key(int(waiting["user_id"])),
+                                              int(waiting["points"]))
         if "unstored" not in d and table.game is not None and table.game.phase in (
             Phase.ROUND_OVER, Phase.GAME_OVER
         ):  # a snapshot from before the outbox: the results it shows may not be stored

@@ -57,7 +57,9 @@ Permissions and old messages::
     fake.set_bot_permissions(fake.channel, attach_files=False)    # files posted or edited in → 50013
     fake.writer.old_edit_limit = 3     # edits of a message over an hour old, then 30046
 
-Servers: ``fake.add_guild("Le Cercle", locale="fr")`` with ``fake.add_channel(guild, "cartes")``;
+Servers: ``fake.add_guild("Le Cercle", locale="fr")`` with ``fake.add_channel(guild, "cartes")``
+(``kind=GUILD_VOICE``, ``GUILD_ANNOUNCEMENT``, ``GUILD_FORUM``… for other places; threads with
+``fake.add_thread(parent, name, owner, private=…, auto_archive=…)``);
 ``add_guild(..., bot=False)`` is a server that added only the app's commands (its
 interactions reach the bot, no channel route is allowed) until ``fake.invite_bot(guild)``;
 ``fake.remove_bot(guild)`` kicks the bot, ``fake.delete_channel(channel)`` deletes a channel;
@@ -101,7 +103,16 @@ from .ratelimits import RateLimitConfig, Window
 from .render import Words, render_message, render_modal
 from .server import FakeDiscord
 from .snapshots import Button, Embed, EmbedField, Message, Modal, Select, SelectOption, TextInput
-from .state import Channel, Guild, InteractionRecord
+from .state import (
+    GUILD_ANNOUNCEMENT,
+    GUILD_FORUM,
+    GUILD_STAGE_VOICE,
+    GUILD_TEXT,
+    GUILD_VOICE,
+    Channel,
+    Guild,
+    InteractionRecord,
+)
 
 __all__ = [
     "Button",
@@ -112,6 +123,11 @@ __all__ = [
     "EmbedField",
     "FakeClock",
     "FakeDiscord",
+    "GUILD_ANNOUNCEMENT",
+    "GUILD_FORUM",
+    "GUILD_STAGE_VOICE",
+    "GUILD_TEXT",
+    "GUILD_VOICE",
     "Guild",
     "InteractionRecord",
     "LatencyConfig",

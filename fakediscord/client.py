@@ -22,8 +22,10 @@ from .limits import (
 from .snapshots import Message, Modal, Select, TextInput, snapshot
 from .state import (
     APPLICATION_COMMAND,
+    GUILD_FORUM,
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,
+    PRIVATE_THREAD,
     Channel,
     Guild,
     InteractionRecord,
@@ -92,11 +94,19 @@ class TestUser:
             # application commands", Permissions; Permissions For Timed Out Members,
             # https://discord.com/developers/docs/topics/permissions): no command to run.
             raise UserActionError(f"{self.name} is timed out in {guild.name} until {until}")
+        self._may_enter(where)
+        fake.writer.archive_idle()
         if where.archived:
             # "Users cannot edit messages, add reactions, use application commands, or join
             # archived threads" (Threads, Active & Archived Threads,
             # https://discord.com/developers/docs/topics/threads#active-archived-threads).
             raise UserActionError(f"#{where.name} is an archived thread: no command there")
+        if where.type == GUILD_FORUM:
+            # "Messages cannot be sent directly in forum channels" (Threads, Forums,
+            # https://discord.com/developers/docs/topics/threads#forums): a forum shows its
+            # posts, with no message box to type a command in; each post is a thread that has
+            # one.
+            raise UserActionError(f"#{where.name} is a forum: commands are typed in its posts")
         name, *words = command.split()
         synced = fake.commands.find(guild.id, name)
         if synced is None:
@@ -222,7 +232,22 @@ class TestUser:
         GUILD_MESSAGES intent gets MESSAGE_CREATE (`MessageWriter.said`)."""
         where = channel or self.channel
         self._guild_of(where)
+        self._may_enter(where)
         world = self._fake.world
+        if where.type == GUILD_FORUM:
+            raise UserActionError(f"#{where.name} is a forum: one posts in its posts")
+        last = world.said_at.get((self.id, where.id))
+        wait = where.rate_limit_per_user
+        if wait and last is not None and (world.clock.now() - last).total_seconds() < wait:
+            # "amount of seconds a user has to wait before sending another message" (Channel
+            # Object, rate_limit_per_user): the client counts it down and sends nothing.
+            raise UserActionError(f"{self.name} is in #{where.name}'s slowmode")
+        if where.archived:
+            if where.locked:
+                raise UserActionError(f"#{where.name} is locked: no message there")
+            # "Sending a message will automatically unarchive the thread" (Threads).
+            self._fake.unarchive_thread(where)
+        world.said_at[(self.id, where.id)] = world.clock.now()
         return snapshot(world, self._fake.writer.said(where, self.id, content))
 
     def edit_said(self, message: Message | int, content: str) -> Message:
@@ -263,6 +288,14 @@ class TestUser:
             raise UserActionError(f"{self.name} is not a member of {guild.name}")
         return guild
 
+    def _may_enter(self, channel: Channel) -> None:
+        """A private thread shows only to its members ("You must be invited to the thread
+        to be able to view or participate in it", Threads, Permissions,
+        https://discord.com/developers/docs/topics/threads#permissions); the fake's members
+        are no moderators."""
+        if channel.type == PRIVATE_THREAD and self.id not in channel.members:
+            raise UserActionError(f"{self.name} is not in the private thread #{channel.name}")
+
     def _seen(self, message: Message | int) -> StoredMessage:
         world = self._fake.world
         message_id = message if isinstance(message, int) else message.id
@@ -278,6 +311,7 @@ class TestUser:
                 f"{self.name} cannot see message {message_id} (someone else's ephemeral)"
             )
         self._guild_of(world.channels[stored.channel_id])
+        self._may_enter(world.channels[stored.channel_id])
         return stored
 
     async def _component(

@@ -70,6 +70,7 @@ class InteractionHub:
         if not self._gateway.connected:
             raise UserActionError(f"{description}: no bot is connected to the fake gateway")
         world = self._world
+        self._writer.archive_idle()
         record = world.add_interaction(kind, user.id, channel, data, description,
                                        None if message is None else message.id)
         self._gateway.dispatch("INTERACTION_CREATE", interaction_payload(world, record),

@@ -11,8 +11,8 @@ from datetime import timedelta
 from typing import Any
 
 from . import errors, limits
-from .gateway import INTENT_GUILD_MESSAGES, Gateway
-from .payloads import channel_payload, gateway_message_payload
+from .gateway import INTENT_GUILD_MESSAGES, INTENT_GUILDS, Gateway
+from .payloads import bot_reaches, channel_payload, gateway_message_payload
 from .state import COMPONENTS_V2, EPHEMERAL, LOADING, Channel, StoredMessage, World
 
 SUPPRESS_EMBEDS = 1 << 2
@@ -158,6 +158,28 @@ class MessageWriter:
                 intent=INTENT_GUILD_MESSAGES,
             )
         return message
+
+    def archive_idle(self) -> None:
+        """Archive the threads whose inactivity ran out (`World.archive_idle`), each with the
+        THREAD_UPDATE a moderator's archiving sends; the fake checks at every call and every
+        user action rather than on a timer, which the bot cannot tell apart."""
+        for thread in self._world.archive_idle():
+            self.thread_changed(thread)
+
+    def unarchive(self, thread: Channel) -> None:
+        """The thread is active again, and unarchiving is activity (`World.archive_idle`)."""
+        thread.archived = False
+        thread.active_since = self._world.clock.now()
+        self.thread_changed(thread)
+
+    def thread_changed(self, thread: Channel) -> None:
+        """THREAD_UPDATE, to a bot that may view the thread: "Clients will not be informed
+        of a thread through the gateway if they do not have permission to view that
+        thread" (Threads, Permissions,
+        https://discord.com/developers/docs/topics/threads#permissions)."""
+        if bot_reaches(self._world, thread):
+            self._gateway.dispatch("THREAD_UPDATE", channel_payload(thread, self._world.bot.id),
+                                   intent=INTENT_GUILDS)
 
     def said(self, channel: Channel, author_id: int, content: str) -> StoredMessage:
         """A member's own message (channel chatter): stored, and MESSAGE_CREATE to every

@@ -11,12 +11,25 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .snowflake import DISCORD_EPOCH_MS
-from .state import Channel, Guild, InteractionRecord, StoredMessage, User, World
+from .state import (
+    GUILD_FORUM,
+    GUILD_VOICE,
+    PRIVATE_THREAD,
+    VOICE_TYPES,
+    Channel,
+    Guild,
+    InteractionRecord,
+    StoredMessage,
+    User,
+    World,
+)
 
 # View channel, send messages, embed links, attach files, read history, add reactions,
-# external emojis, use application commands: what @everyone has on a fresh server.
+# external emojis, connect, speak, use application commands: what @everyone has on a fresh
+# server.
 EVERYONE_PERMISSIONS = (
-    (1 << 6) | (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 18) | (1 << 31)
+    (1 << 6) | (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 18)
+    | (1 << 20) | (1 << 21) | (1 << 31)
 )
 ALL_PERMISSIONS = (1 << 53) - 1
 ADMINISTRATOR = 1 << 3
@@ -35,6 +48,7 @@ READ_MESSAGE_HISTORY = 1 << 16
 MENTION_EVERYONE = 1 << 17
 USE_EXTERNAL_EMOJIS = 1 << 18
 MANAGE_THREADS = 1 << 34
+CONNECT = 1 << 20
 # Server-wide permissions behind the moderation events (Gateway Events, Guild Ban Add and
 # Guild Audit Log Entry Create, https://discord.com/developers/docs/events/gateway-events).
 BAN_MEMBERS = 1 << 2
@@ -57,6 +71,7 @@ CHANNEL_PERMISSIONS = {
     "read_message_history": READ_MESSAGE_HISTORY,
     "use_external_emojis": USE_EXTERNAL_EMOJIS,
     "manage_threads": MANAGE_THREADS,
+    "connect": CONNECT,
 }
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 
@@ -164,6 +179,31 @@ def bot_permissions(world: World, channel: Channel) -> int:
     return bot_guild_permissions(world.guilds[channel.guild_id])
 
 
+def bot_reaches(world: World, channel: Channel) -> bool:
+    """Whether the bot may reach the channel at all (else every channel route answers 403
+    50001 Missing Access). View Channel first ("Denying a user or a role VIEW_CHANNEL on a
+    channel implicitly denies other permissions on the channel", Implicit Permissions,
+    https://discord.com/developers/docs/topics/permissions#implicit-permissions). In a
+    voice or stage channel's text chat, Connect too: the message routes there "must _also_
+    have the `CONNECT` permission" (Get Channel Messages, Get Channel Message,
+    https://discord.com/developers/docs/resources/message#get-channel-messages), and
+    "denying the `CONNECT` permission also implicitly denies other permissions" (Implicit
+    Permissions); Discord answers the missing Connect as the missing View Channel, Missing
+    Access (« Connect seems to behave like VIEW_CHANNEL on voice channels »,
+    discord/discord-api-docs issue #1522, documented by pull request #4291). In a private
+    thread, membership: "You must be invited to the thread to be able to view or
+    participate in it, or be a moderator (`MANAGE_THREADS` permission)" (Threads,
+    Permissions, https://discord.com/developers/docs/topics/threads#permissions), whatever
+    the permissions it inherits from its channel."""
+    granted = bot_permissions(world, channel)
+    if not granted & VIEW_CHANNEL:
+        return False
+    if channel.type in VOICE_TYPES and not granted & CONNECT:
+        return False
+    return channel.type != PRIVATE_THREAD or world.bot.id in channel.members \
+        or bool(granted & MANAGE_THREADS)
+
+
 # What an app whose bot user is not in the guild may do there: "For apps without a bot user
 # (or without the `bot` scope), the value of `app_permissions` will be the same as the
 # permissions for `@everyone`, but limited to the permissions that can be used in interaction
@@ -211,21 +251,23 @@ def role_payload(guild: Guild, *, bot: bool = False, role_id: int | None = None,
 
 
 def channel_payload(channel: Channel, bot_id: int | None = None) -> dict[str, Any]:
-    """A text channel or a thread. With ``bot_id`` a text channel's `Channel.bot_permissions`
+    """A channel or a thread. With ``bot_id`` a channel's `Channel.bot_permissions`
     come as the member overwrite on the bot that gives exactly them ("explicit permission
     overwrites for members and roles", Channel Object, and Overwrite Object, "either 0 (role)
     or 1 (member)", https://discord.com/developers/docs/resources/channel#overwrite-object):
     what discord.py computes the bot's permissions from (GUILD_CREATE, CHANNEL_UPDATE).
     Threads have no overwrites: they "generally inherit permissions from the parent channel"
-    (Threads, Permissions, https://discord.com/developers/docs/topics/threads#permissions)."""
-    if channel.parent_id is not None:
-        return thread_payload(channel)
+    (Threads, Permissions, https://discord.com/developers/docs/topics/threads#permissions).
+    A voice or stage channel has its bitrate and user limit, a forum its tags and its
+    posts' defaults (Channel Object, the fields each type has)."""
+    if channel.thread:
+        return thread_payload(channel, bot_id)
     overwrites = [] if bot_id is None or channel.bot_permissions is None else [{
         "id": str(bot_id), "type": 1, "allow": str(channel.bot_permissions),
         "deny": str(ALL_PERMISSIONS & ~channel.bot_permissions)}]
-    return {
+    payload: dict[str, Any] = {
         "id": str(channel.id),
-        "type": 0,
+        "type": channel.type,
         "guild_id": str(channel.guild_id),
         "name": channel.name,
         "position": channel.position,
@@ -233,35 +275,54 @@ def channel_payload(channel: Channel, bot_id: int | None = None) -> dict[str, An
         "parent_id": None,
         "topic": None,
         "nsfw": False,
-        "rate_limit_per_user": 0,
+        "rate_limit_per_user": channel.rate_limit_per_user,
         "last_message_id": None,
         "flags": 0,
     }
+    if channel.type in VOICE_TYPES:
+        payload.update(bitrate=64000, user_limit=0, rtc_region=None)
+        if channel.type == GUILD_VOICE:
+            payload["video_quality_mode"] = 1
+    elif channel.type == GUILD_FORUM:
+        payload.update(available_tags=[], default_reaction_emoji=None,
+                       default_thread_rate_limit_per_user=0, default_sort_order=None,
+                       default_forum_layout=0, default_auto_archive_duration=1440)
+    return payload
 
 
-def thread_payload(channel: Channel) -> dict[str, Any]:
-    """A public thread (type 11), archived and locked or not, as the channel object describes one
-    (https://discord.com/developers/docs/resources/channel#channel-object and « Thread
-    Metadata Structure » there)."""
+def thread_payload(channel: Channel, bot_id: int | None = None) -> dict[str, Any]:
+    """A thread (announcement, public or private), archived and locked or not, as the
+    channel object describes one (https://discord.com/developers/docs/resources/channel#channel-object
+    and « Thread Metadata Structure » there); with ``bot_id``, the bot's own thread member
+    where it is one ("a thread member object as a property on any returned threads the
+    current [user] is a member of", Threads, Syncing for the current user,
+    https://discord.com/developers/docs/topics/threads#syncing-for-the-current-user)."""
     assert channel.parent_id is not None and channel.owner_id is not None
     created = iso(datetime.fromtimestamp(
         ((channel.id >> 22) + DISCORD_EPOCH_MS) / 1000, tz=UTC))
-    return {
+    metadata: dict[str, Any] = {
+        "archived": channel.archived, "auto_archive_duration": channel.auto_archive_duration,
+        "archive_timestamp": created, "locked": channel.locked, "create_timestamp": created}
+    if channel.type == PRIVATE_THREAD:
+        metadata["invitable"] = True
+    payload: dict[str, Any] = {
         "id": str(channel.id),
-        "type": 11,
+        "type": channel.type,
         "guild_id": str(channel.guild_id),
         "parent_id": str(channel.parent_id),
         "owner_id": str(channel.owner_id),
         "name": channel.name,
         "last_message_id": None,
-        "rate_limit_per_user": 0,
+        "rate_limit_per_user": channel.rate_limit_per_user,
         "message_count": 0,
-        "member_count": 0,
+        "member_count": len(channel.members),
         "flags": 0,
-        "thread_metadata": {"archived": channel.archived, "auto_archive_duration": 1440,
-                            "archive_timestamp": created, "locked": channel.locked,
-                            "create_timestamp": created},
+        "thread_metadata": metadata,
     }
+    if bot_id is not None and bot_id in channel.members:
+        payload["member"] = {"id": str(channel.id), "user_id": str(bot_id),
+                             "join_timestamp": created, "flags": 0}
+    return payload
 
 
 def guild_payload(world: World, guild: Guild) -> dict[str, Any]:
@@ -306,9 +367,12 @@ def guild_payload(world: World, guild: Guild) -> dict[str, Any]:
         "emojis": [],
         "stickers": [],
         "channels": [channel_payload(world.channels[c], world.bot.id) for c in guild.channel_ids
-                     if world.channels[c].parent_id is None],
-        "threads": [thread_payload(world.channels[c]) for c in guild.channel_ids
-                    if world.channels[c].parent_id is not None],
+                     if not world.channels[c].thread],
+        # "all active threads in the guild that the current user is able to view" (Threads,
+        # Gateway Events, https://discord.com/developers/docs/topics/threads#gateway-events).
+        "threads": [thread_payload(thread, world.bot.id) for thread in
+                    (world.channels[c] for c in guild.channel_ids)
+                    if thread.thread and not thread.archived and bot_reaches(world, thread)],
         "members": [member_payload(world, guild, uid) for uid in guild.members],
         "presences": [],
         "voice_states": [],

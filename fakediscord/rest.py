@@ -20,7 +20,7 @@ from .calls import CallLog, CallRecord
 from .commands import CommandRegistry
 from .emojis import ApplicationEmojis
 from .errors import DiscordError
-from .gateway import INTENT_GUILDS, Gateway
+from .gateway import Gateway
 from .interactions import InteractionHub
 from .latency import Latency
 from .messages import MessageWriter, Upload
@@ -31,8 +31,8 @@ from .payloads import (
     READ_MESSAGE_HISTORY,
     SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
-    VIEW_CHANNEL,
     bot_permissions,
+    bot_reaches,
     bot_user_payload,
     channel_payload,
     member_payload,
@@ -119,7 +119,7 @@ def _sending(channel: Channel) -> int:
     permission has no effect in threads; users must have SEND_MESSAGES_IN_THREADS to talk in
     a thread" (Threads, Permissions,
     https://discord.com/developers/docs/topics/threads#permissions)."""
-    return SEND_MESSAGES if channel.parent_id is None else SEND_MESSAGES_IN_THREADS
+    return SEND_MESSAGES_IN_THREADS if channel.thread else SEND_MESSAGES
 
 
 def _flag(request: web.Request, name: str) -> bool:
@@ -231,6 +231,8 @@ class Rest:
             status=0,
             user=None if interaction is None else self._world.users[interaction.user_id].name,
         )
+        # Threads whose inactivity ran out archived themselves meanwhile (`World.archive_idle`).
+        self._writer.archive_idle()
         limit = self._log.take_rate_limit(call.method, call.route)
         if limit is not None:
             self._log.add(replace(call, status=429, injected=True))
@@ -347,10 +349,12 @@ class Rest:
         """Refuse a channel route as Discord does. Without VIEW_CHANNEL the channel is out of
         reach, 403 50001 Missing Access ("Denying a user or a role VIEW_CHANNEL on a channel
         implicitly denies other permissions on the channel", Implicit Permissions,
-        https://discord.com/developers/docs/topics/permissions#implicit-permissions); without
-        another permission the route needs, 403 50013 Missing Permissions."""
+        https://discord.com/developers/docs/topics/permissions#implicit-permissions), and so
+        is a voice channel without CONNECT and a private thread the bot is not in
+        (`payloads.bot_reaches`); without another permission the route needs, 403 50013
+        Missing Permissions."""
         granted = bot_permissions(self._world, channel)
-        if not granted & VIEW_CHANNEL:
+        if not bot_reaches(self._world, channel):
             raise errors.missing_access()
         if any(not granted & flag for flag in needed):
             raise errors.missing_permissions()
@@ -369,8 +373,7 @@ class Rest:
             return
         if not posting or channel.locked:
             raise errors.archived_thread()
-        channel.archived = False
-        self._gateway.dispatch("THREAD_UPDATE", channel_payload(channel), intent=INTENT_GUILDS)
+        self._writer.unarchive(channel)
 
     async def _get_channel(self, request: web.Request) -> web.Response:
         return json_response(

@@ -38,6 +38,7 @@ from .payloads import (
     VIEW_AUDIT_LOG,
     bot_guild_permissions,
     bot_permissions,
+    bot_reaches,
     bot_role_permissions,
     channel_payload,
     everyone_permissions,
@@ -51,7 +52,20 @@ from .rest import API, GATEWAY_PATH, Rest
 from .settle import IDLE_POLLS, Activity, loop_is_idle, wait_until_idle
 from .snapshots import Message, snapshot
 from .snowflake import Snowflakes
-from .state import Channel, Guild, InteractionRecord, StoredMessage, World
+from .state import (
+    ANNOUNCEMENT_THREAD,
+    GUILD_ANNOUNCEMENT,
+    GUILD_FORUM,
+    GUILD_TEXT,
+    PRIVATE_THREAD,
+    PUBLIC_THREAD,
+    THREAD_TYPES,
+    Channel,
+    Guild,
+    InteractionRecord,
+    StoredMessage,
+    World,
+)
 
 
 class FakeDiscord:
@@ -348,22 +362,111 @@ class FakeDiscord:
             )
         return guild
 
-    def add_channel(self, guild: Guild, name: str) -> Channel:
-        """A new text channel; a connected bot gets CHANNEL_CREATE."""
-        channel = self.world.add_channel(guild, name)
-        self.gateway.dispatch("CHANNEL_CREATE", channel_payload(channel), intent=INTENT_GUILDS)
+    def add_channel(self, guild: Guild, name: str, *, kind: int = GUILD_TEXT) -> Channel:
+        """A new channel of type ``kind`` (text unless said: `GUILD_VOICE`,
+        `GUILD_ANNOUNCEMENT`, `GUILD_STAGE_VOICE`, `GUILD_FORUM`); a connected bot gets
+        CHANNEL_CREATE."""
+        assert kind not in THREAD_TYPES, "threads are added with add_thread"
+        channel = self.world.add_channel(guild, name, kind=kind)
+        self.gateway.dispatch("CHANNEL_CREATE", channel_payload(channel, self.world.bot.id),
+                              intent=INTENT_GUILDS)
         return channel
 
-    def add_thread(self, parent: Channel, name: str, owner: TestUser) -> Channel:
-        """A public thread of ``parent`` started by ``owner``; a connected bot gets
+    def add_thread(self, parent: Channel, name: str, owner: TestUser, *,
+                   private: bool = False, auto_archive: int = 1440) -> Channel:
+        """A thread of ``parent`` started by ``owner``, archived after ``auto_archive``
+        minutes without activity (60, 1440, 4320 or 10080). Its type follows its channel's:
+        "`GUILD_TEXT` channels create `PUBLIC_THREAD` and `GUILD_ANNOUNCEMENT` channels
+        create `ANNOUNCEMENT_THREAD`", and private threads "can only be created in
+        `GUILD_TEXT` channels" (Threads, Public & Private Threads,
+        https://discord.com/developers/docs/topics/threads#public-private-threads); a forum's
+        posts are public threads (« a temporary sub-channel within a GUILD_TEXT or
+        GUILD_FORUM channel », Channel Types). A connected bot that may view it gets
         THREAD_CREATE (« Thread Create »: "Sent when a thread is created, relevant to the
         current user, or when the current user is added to a thread",
-        https://discord.com/developers/docs/events/gateway-events#thread-create)."""
+        https://discord.com/developers/docs/events/gateway-events#thread-create): of a
+        private thread, only a moderator (`add_bot_to_thread`)."""
+        assert auto_archive in (60, 1440, 4320, 10080), "not a duration Discord offers"
+        if private:
+            assert parent.type == GUILD_TEXT, "private threads are only made in text channels"
+            kind = PRIVATE_THREAD
+        elif parent.type == GUILD_ANNOUNCEMENT:
+            kind = ANNOUNCEMENT_THREAD
+        else:
+            assert parent.type in (GUILD_TEXT, GUILD_FORUM), "no thread in this channel"
+            kind = PUBLIC_THREAD
         guild = self.world.guilds[parent.guild_id]
-        thread = self.world.add_channel(guild, name, parent_id=parent.id, owner_id=owner.id)
-        payload = {**channel_payload(thread), "newly_created": True}
-        self.gateway.dispatch("THREAD_CREATE", payload, intent=INTENT_GUILDS)
+        thread = self.world.add_channel(guild, name, parent_id=parent.id, owner_id=owner.id,
+                                        kind=kind)
+        thread.auto_archive_duration = auto_archive
+        if bot_reaches(self.world, thread):
+            payload = {**channel_payload(thread, self.world.bot.id), "newly_created": True}
+            self.gateway.dispatch("THREAD_CREATE", payload, intent=INTENT_GUILDS)
         return thread
+
+    def add_to_thread(self, thread: Channel, user: TestUser) -> None:
+        """A member of a private thread adds ``user`` to it (by mentioning them, say)."""
+        assert thread.type == PRIVATE_THREAD, "anyone who sees its channel is in a public one"
+        thread.members.add(user.id)
+
+    def add_bot_to_thread(self, thread: Channel) -> None:
+        """Someone adds the bot to a private thread (by mentioning it). "Whenever a user is
+        added to a private thread, the Gateway also sends a Thread Create event", then "A
+        Thread Members Update Gateway Event is always sent when the current user is added
+        to or removed from a thread" (Threads, Gaining Access to Private Threads and
+        Syncing for the current user,
+        https://discord.com/developers/docs/topics/threads#thread-access)."""
+        assert thread.type == PRIVATE_THREAD, "the bot sees a public thread already"
+        bot_id = self.world.bot.id
+        thread.members.add(bot_id)
+        self.gateway.dispatch("THREAD_CREATE", channel_payload(thread, bot_id),
+                              intent=INTENT_GUILDS)
+        self._members_update(thread, added=True)
+
+    def remove_bot_from_thread(self, thread: Channel) -> None:
+        """Someone removes the bot from a private thread: THREAD_MEMBERS_UPDATE, "always
+        sent when the current user is added to or removed from a thread" (as above). Unless
+        it may manage threads, it no longer sees the thread: nothing more of it reaches the
+        bot, and every channel route there answers 403 Missing Access."""
+        assert thread.type == PRIVATE_THREAD
+        thread.members.discard(self.world.bot.id)
+        self._members_update(thread, added=False)
+
+    def _members_update(self, thread: Channel, *, added: bool) -> None:
+        bot_id = str(self.world.bot.id)
+        change: dict[str, Any] = {"added_members": [{
+            "id": str(thread.id), "user_id": bot_id, "flags": 0,
+            "join_timestamp": self.clock.now().isoformat()}]} if added else {
+            "removed_member_ids": [bot_id]}
+        self.gateway.dispatch("THREAD_MEMBERS_UPDATE", {
+            "id": str(thread.id), "guild_id": str(thread.guild_id),
+            "member_count": len(thread.members), **change})
+
+    def set_slowmode(self, channel: Channel, seconds: int) -> None:
+        """A moderator sets the channel's or thread's slowmode (``rate_limit_per_user``):
+        "amount of seconds a user has to wait before sending another message (0-21600);
+        bots, as well as users with the permission `BYPASS_SLOWMODE`, are unaffected"
+        (Channel Object, https://discord.com/developers/docs/resources/channel#channel-object).
+        Members then post once per slowmode (`TestUser.say`); the bot's routes ignore it."""
+        assert 0 <= seconds <= 21600
+        channel.rate_limit_per_user = seconds
+        if channel.thread:
+            self.writer.thread_changed(channel)
+        else:
+            self.gateway.dispatch("CHANNEL_UPDATE", channel_payload(channel, self.world.bot.id),
+                                  intent=INTENT_GUILDS)
+
+    def archive_idle_threads(self) -> None:
+        """Archive now the threads whose inactivity has run out (`World.archive_idle`); the
+        fake also does it at every call and user action."""
+        self.writer.archive_idle()
+
+    def unarchive_thread(self, thread: Channel) -> None:
+        """A member unarchives the thread (a moderator, if it is locked: "Threads that have
+        `locked` set to true can only be unarchived by a user with the `MANAGE_THREADS`
+        permission", Threads, Active & Archived Threads); the bot gets THREAD_UPDATE."""
+        assert thread.thread and thread.archived
+        self.writer.unarchive(thread)
 
     def archive_thread(self, thread: Channel, *, locked: bool = False) -> None:
         """A moderator archives a thread, and with ``locked`` locks it too; the bot gets
@@ -372,9 +475,9 @@ class FakeDiscord:
         thread, unless the thread has been locked by a moderator" (Threads, Active & Archived
         Threads, https://discord.com/developers/docs/topics/threads#active-archived-threads);
         the REST routes enforce it (:meth:`Rest._in_archived`)."""
-        assert thread.parent_id is not None, "only threads are archived"
+        assert thread.thread, "only threads are archived"
         thread.archived, thread.locked = True, locked
-        self.gateway.dispatch("THREAD_UPDATE", channel_payload(thread), intent=INTENT_GUILDS)
+        self.writer.thread_changed(thread)
 
     def lock_thread(self, thread: Channel, *, locked: bool = True) -> None:
         """A moderator locks a thread (or with ``locked=False`` unlocks it), leaving it
@@ -382,9 +485,9 @@ class FakeDiscord:
         `MANAGE_THREADS` permission [...] won't be able to create or update messages in
         locked threads" (Threads, Locked Threads,
         https://discord.com/developers/docs/topics/threads#locked-threads)."""
-        assert thread.parent_id is not None, "only threads are locked"
+        assert thread.thread, "only threads are locked"
         thread.locked = locked
-        self.gateway.dispatch("THREAD_UPDATE", channel_payload(thread), intent=INTENT_GUILDS)
+        self.writer.thread_changed(thread)
 
     def delete_channel(self, channel: Channel) -> None:
         """A moderator deletes a channel or a thread, and with a channel its threads. The bot
@@ -392,16 +495,19 @@ class FakeDiscord:
         and `type` fields" (Channel Delete, Thread Delete,
         https://discord.com/developers/docs/events/gateway-events#thread-delete); nothing
         for the threads of a deleted channel (discord.py reports those itself, from its
-        cache). Every later call on them is 404 Unknown Channel, on their messages through
-        an interaction token 404 Unknown Message."""
+        cache), nor of a thread it may not view (`MessageWriter.thread_changed`). Every later
+        call on them is 404 Unknown Channel, on their messages through an interaction token
+        404 Unknown Message."""
         payload = channel_payload(channel)
+        seen = bot_reaches(self.world, channel)
         self.world.remove_channel(channel)
-        if channel.parent_id is None:
+        if not channel.thread:
             self.gateway.dispatch("CHANNEL_DELETE", payload, intent=INTENT_GUILDS)
         else:
             fields = ("id", "guild_id", "parent_id", "type")
-            self.gateway.dispatch("THREAD_DELETE", {k: payload[k] for k in fields},
-                                  intent=INTENT_GUILDS)
+            if seen:
+                self.gateway.dispatch("THREAD_DELETE", {k: payload[k] for k in fields},
+                                      intent=INTENT_GUILDS)
 
     def delete_message(self, message: Message | int) -> None:
         """A moderator deletes a channel message (the bot's lobby or table message, say): the
@@ -465,7 +571,7 @@ class FakeDiscord:
             flag = CHANNEL_PERMISSIONS[name]
             bits = bits | flag if on else bits & ~flag
         channel.bot_permissions = bits
-        if channel.parent_id is None:
+        if not channel.thread:
             # The overwrite changed: CHANNEL_UPDATE ("Sent when a channel is updated. The
             # inner payload is a channel object", Channel Update,
             # https://discord.com/developers/docs/events/gateway-events#channel-update), under

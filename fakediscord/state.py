@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from . import errors
@@ -22,6 +22,20 @@ COMPONENTS_V2 = 1 << 15
 APPLICATION_COMMAND = 2
 MESSAGE_COMPONENT = 3
 MODAL_SUBMIT = 5
+
+# Channel types (Channel Object, Channel Types,
+# https://discord.com/developers/docs/resources/channel#channel-object-channel-types).
+GUILD_TEXT = 0
+GUILD_VOICE = 2
+GUILD_ANNOUNCEMENT = 5
+ANNOUNCEMENT_THREAD = 10
+PUBLIC_THREAD = 11
+PRIVATE_THREAD = 12
+GUILD_STAGE_VOICE = 13
+GUILD_FORUM = 15
+THREAD_TYPES = frozenset({ANNOUNCEMENT_THREAD, PUBLIC_THREAD, PRIVATE_THREAD})
+# Channels with a voice side, whose text chat also needs CONNECT (`payloads.bot_permissions`).
+VOICE_TYPES = frozenset({GUILD_VOICE, GUILD_STAGE_VOICE})
 
 
 @dataclass
@@ -40,10 +54,14 @@ class User:
 
 @dataclass
 class Channel:
-    """A guild text channel, or with ``parent_id`` a public thread of one (type 11, active
-    unless ``archived``, and ``locked`` by a moderator or not); ``bot_permissions`` replaces
-    what the bot's roles give it there (None: the parent's for a thread, else the guild's),
-    as a channel overwrite would."""
+    """A guild channel of ``type`` (text, voice, announcement, stage, forum), or with
+    ``parent_id`` a thread of one (active unless ``archived``, and ``locked`` by a moderator
+    or not); ``bot_permissions`` replaces what the bot's roles give it there (None: the
+    parent's for a thread, else the guild's), as a channel overwrite would.
+
+    A thread archives itself after ``auto_archive_duration`` minutes without activity,
+    counted from ``active_since`` (`World.archive_idle`); a private thread is seen only by
+    its ``members`` and by moderators. ``rate_limit_per_user`` is its slowmode, in seconds."""
 
     id: int
     guild_id: int
@@ -54,6 +72,15 @@ class Channel:
     owner_id: int | None = None  # a thread's: who started it
     archived: bool = False
     locked: bool = False
+    type: int = GUILD_TEXT
+    rate_limit_per_user: int = 0
+    auto_archive_duration: int = 1440
+    active_since: datetime | None = None
+    members: set[int] = field(default_factory=set)
+
+    @property
+    def thread(self) -> bool:
+        return self.type in THREAD_TYPES
 
 
 @dataclass
@@ -183,6 +210,8 @@ class World:
         # buttons and select options may show.
         self.emoji_ids: set[int] = set()
         self._by_token: dict[str, InteractionRecord] = {}
+        # When each member last posted in each channel, for its slowmode.
+        self.said_at: dict[tuple[int, int], datetime] = {}
 
     def add_user(self, name: str, locale: str, user_id: int | None = None) -> User:
         """A new account; ``user_id`` gives it a known id (one that outlives a run)."""
@@ -204,15 +233,39 @@ class World:
         return guild
 
     def add_channel(self, guild: Guild, name: str, parent_id: int | None = None,
-                    owner_id: int | None = None, channel_id: int | None = None) -> Channel:
+                    owner_id: int | None = None, channel_id: int | None = None,
+                    kind: int = GUILD_TEXT) -> Channel:
+        """A channel of type ``kind``; a thread (``parent_id`` given) is active from now,
+        with its owner as its first member."""
         channel = Channel(
             id=self.snowflakes.next() if channel_id is None else channel_id,
             guild_id=guild.id, name=name,
             position=len(guild.channel_ids), parent_id=parent_id, owner_id=owner_id,
+            type=kind,
         )
+        if channel.thread:
+            channel.active_since = self.clock.now()
+            channel.members = {owner_id} if owner_id is not None else set()
         guild.channel_ids.append(channel.id)
         self.channels[channel.id] = channel
         return channel
+
+    def archive_idle(self) -> list[Channel]:
+        """Archive the threads left without activity for their ``auto_archive_duration``
+        (« Threads automatically archive after a period of inactivity [...] "Activity" is
+        defined as sending a message, unarchiving a thread, or changing the auto-archive
+        time », Threads, Active & Archived Threads,
+        https://discord.com/developers/docs/topics/threads#active-archived-threads): the
+        ones archived now. An edit is no activity."""
+        now = self.clock.now()
+        archived = []
+        for channel in self.channels.values():
+            since = channel.active_since
+            if channel.thread and not channel.archived and since is not None \
+                    and now - since >= timedelta(minutes=channel.auto_archive_duration):
+                channel.archived = True
+                archived.append(channel)
+        return archived
 
     def remove_channel(self, channel: Channel) -> None:
         """Delete a channel with its messages, and a text channel's threads with theirs."""
@@ -252,6 +305,11 @@ class World:
         return self.can_see(user_id, message) and not message.dismissed
 
     def add_message(self, message: StoredMessage) -> None:
+        """Store a new message; one everybody sees in a thread is activity there
+        (`archive_idle`)."""
+        channel = self.channels.get(message.channel_id)
+        if channel is not None and channel.thread and not message.ephemeral:
+            channel.active_since = message.created_at
         self.messages[message.id] = message
         self._by_channel.setdefault(message.channel_id, {})[message.id] = message
 

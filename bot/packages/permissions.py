@@ -26,7 +26,15 @@ so a refusal can be told before any call is wasted: Discord counts every 403 tow
 (https://discord.com/developers/docs/topics/rate-limits#invalid-request-limit-aka-cloudflare-bans).
 In a thread Send Messages counts for nothing: "The `SEND_MESSAGES` permission has no effect in
 threads; users must have `SEND_MESSAGES_IN_THREADS` to talk in a thread" (Threads, Permissions,
-https://discord.com/developers/docs/topics/threads#permissions).
+https://discord.com/developers/docs/topics/threads#permissions). A voice or stage channel's
+text chat takes Connect besides: its message routes "must _also_ have the `CONNECT`
+permission" (Get Channel Messages,
+https://discord.com/developers/docs/resources/message#get-channel-messages), and "denying the
+`CONNECT` permission also implicitly denies other permissions" (Implicit Permissions); Discord
+answers a post there without it 403 Missing Access, as without View Channel
+(discord/discord-api-docs issue #1522). A private thread takes membership: "You must be
+invited to the thread to be able to view or participate in it, or be a moderator
+(`MANAGE_THREADS` permission)" (Threads, Permissions), which no permission bit tells.
 """
 
 from __future__ import annotations
@@ -41,6 +49,7 @@ from bot.tables.service import TableError
 # In the order a moderator should fix them: without View Channel nothing else counts.
 REQUIRED = ("view_channel", "send_messages")
 IN_THREADS = ("view_channel", "send_messages_in_threads")
+IN_VOICE = ("view_channel", "connect", "send_messages")
 # Optional: only the end-of-game chart needs it (`may_attach`).
 ATTACH = "attach_files"
 #: What the invitation asks for: the needed permissions, in channels and threads, and the
@@ -49,11 +58,32 @@ INVITE = discord.Permissions(view_channel=True, send_messages=True,
                              send_messages_in_threads=True, attach_files=True)
 THREADS = frozenset({discord.ChannelType.public_thread, discord.ChannelType.private_thread,
                      discord.ChannelType.news_thread})
+VOICE = frozenset({discord.ChannelType.voice, discord.ChannelType.stage_voice})
 
 
-def in_thread(interaction: discord.Interaction[Any]) -> bool:
-    """Whether the interaction comes from a thread (its channel's type says so)."""
-    return getattr(interaction.channel, "type", None) in THREADS
+def needed_in(channel: object) -> tuple[str, ...]:
+    """The permissions a table needs in a channel of that type (a thread, a voice or stage
+    channel's text chat, any other)."""
+    kind = getattr(channel, "type", None)
+    if kind in THREADS:
+        return IN_THREADS
+    return IN_VOICE if kind in VOICE else REQUIRED
+
+
+def outside(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the interaction comes from a private thread the bot is not in, and may not
+    moderate: it may answer there (the interaction's own messages) but post nothing. The
+    gateway syncs a private thread only to its members and moderators, and tells the bot
+    when it is added (Threads, Gaining Access to Private Threads,
+    https://discord.com/developers/docs/topics/threads#gaining-access-to-private-threads):
+    discord.py then holds the thread with the bot's membership (`Thread.me`), which the
+    `/president` cog clears when the bot is removed (`on_thread_remove`)."""
+    channel = interaction.channel
+    if getattr(channel, "type", None) is not discord.ChannelType.private_thread \
+            or interaction.app_permissions.manage_threads or interaction.guild is None:
+        return False
+    cached = interaction.guild.get_thread(interaction.channel_id or 0)
+    return cached is None or cached.me is None
 
 
 def locked(interaction: discord.Interaction[Any]) -> bool:
@@ -90,25 +120,29 @@ def may_post(bot: discord.Client, guild_id: int | None, channel_id: int,
         return None
     thread = parent_id is not None
     permissions = channel.permissions_for(guild.me)
-    if missing(permissions, thread) is not None:
+    if missing(permissions, IN_THREADS if thread else needed_in(channel)) is not None:
         return False
-    if thread and thread_locked is None:
-        cached = guild.get_thread(channel_id)
+    if not thread:
+        return True
+    cached = guild.get_thread(channel_id)
+    if cached is not None and cached.is_private() and cached.me is None \
+            and not permissions.manage_threads:
+        return False  # no longer in it (`outside`)
+    if thread_locked is None:
         if cached is None:
             return None
         thread_locked = cached.locked
     return not thread_locked or permissions.manage_threads
 
 
-def missing(permissions: discord.Permissions, thread: bool = False) -> str | None:
-    """The first permission the bot needs and lacks (in a thread if ``thread``), or None."""
-    needed = IN_THREADS if thread else REQUIRED
+def missing(permissions: discord.Permissions, needed: tuple[str, ...] = REQUIRED) -> str | None:
+    """The first of the ``needed`` permissions (`needed_in`) the bot lacks, or None."""
     return next((name for name in needed if not getattr(permissions, name)), None)
 
 
-def may_attach(permissions: discord.Permissions, thread: bool = False) -> bool:
-    """Whether the bot may upload a file to the channel (in a thread if ``thread``)."""
-    return bool(getattr(permissions, ATTACH)) and missing(permissions, thread) is None
+def may_attach(permissions: discord.Permissions, needed: tuple[str, ...] = REQUIRED) -> bool:
+    """Whether the bot may upload a file to the channel, which takes the ``needed``."""
+    return bool(getattr(permissions, ATTACH)) and missing(permissions, needed) is None
 
 
 def permission_name(locale: object, name: str) -> str:
@@ -140,19 +174,37 @@ def not_in_server(interaction: discord.Interaction[Any]) -> TableError:
     return TableError("err.not_in_server", link=link)
 
 
+def hindrance(interaction: discord.Interaction[Any]) -> TableError | None:
+    """Why the bot could not post the table where the interaction comes from, said to its
+    host (`Publisher.acted`), or None where it may."""
+    name = missing(interaction.app_permissions, needed_in(interaction.channel))
+    if name is not None:
+        return TableError("err.cannot_post", permission=permission_name(interaction.locale, name))
+    if outside(interaction):
+        return TableError("err.private_thread_left", bot=interaction.client.user.mention
+                          if interaction.client.user is not None else "")
+    if locked(interaction):
+        closed = isinstance(interaction.channel, discord.Thread) and interaction.channel.archived
+        return TableError("err.thread_closed" if closed else "err.thread_locked")
+    return None
+
+
 def require(interaction: discord.Interaction[Any]) -> None:
-    """Refuse, in the user's language and naming the permission (or the thread's lock),
-    an action that would open or start a table the bot cannot post in. An archived thread
-    needs no refusal: Discord offers no command there ("Users cannot [...] use application
-    commands [...] in archived threads") and the bot's first post unarchives it (Threads,
-    Active & Archived Threads,
+    """Refuse, in the user's language and naming the permission (or the thread's lock, or
+    the private thread the bot is not in), an action that would open or start a table the
+    bot cannot post in. An archived thread needs no refusal: Discord offers no command there
+    ("Users cannot [...] use application commands [...] in archived threads") and the bot's
+    first post unarchives it (Threads, Active & Archived Threads,
     https://discord.com/developers/docs/topics/threads#active-archived-threads); a locked
     one it does not (`locked`)."""
     if absent(interaction):
         raise not_in_server(interaction)
-    name = missing(interaction.app_permissions, in_thread(interaction))
+    name = missing(interaction.app_permissions, needed_in(interaction.channel))
     if name is not None:
         raise TableError("err.missing_permission",
                          permission=permission_name(interaction.locale, name))
+    if outside(interaction):
+        raise TableError("err.private_thread", bot=interaction.client.user.mention
+                         if interaction.client.user is not None else "")
     if locked(interaction):
         raise TableError("err.thread_locked_here")

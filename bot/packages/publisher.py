@@ -18,17 +18,17 @@ import discord
 
 from bot.graphemes import cut
 from bot.i18n import t
-from bot.packages.controls import answer_privately, refusal_text
+from bot.packages.controls import answer_privately, here, refusal_text
 from bot.packages.game import chart
 from bot.packages.game.hand import hand_screen
 from bot.packages.game.table_message import closed_lines, retired_text, table_screen
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.permissions import (
     ATTACH,
-    in_thread,
-    locked,
+    hindrance,
     may_attach,
     missing,
+    needed_in,
     permission_name,
 )
 from bot.packages.screen import Screen
@@ -97,6 +97,10 @@ class Publisher:
         # closed to the bot meanwhile would refuse the tables' first edits, so nothing is
         # sent there before (`unseen`, `seen`).
         self._unseen: set[int] = set()
+        # Per table: a message of its whose edit an archived thread refused. The fresh one
+        # posted instead wakes the thread, which lets the old one be edited again: it then
+        # loses its buttons and says where the table went (`_woke`).
+        self._asleep: dict[int, int] = {}
 
     # ------------------------------------------------------------------ service hooks
 
@@ -168,6 +172,7 @@ class Publisher:
         self._owed_resume.discard(table_id)
         self._charted.pop(table_id, None)
         self._told_attach.discard(table_id)
+        self._asleep.pop(table_id, None)
 
     async def _closed(self, table: Table) -> None:
         text = "\n".join(closed_lines(table))
@@ -203,10 +208,11 @@ class Publisher:
         told = self._blocked.get(table.id)
         if told is None:
             return
-        name = missing(interaction.app_permissions, in_thread(interaction))
-        # A locked thread refuses as a missing permission does, though none is missing:
-        # retrying there at every click cost a refused call each, and the host never heard.
-        if name is None and not locked(interaction):
+        # A locked thread, or a private one the bot was removed from, refuses as a missing
+        # permission does, though none is missing: retrying there at every click cost a
+        # refused call each, and the host never heard.
+        why = hindrance(interaction)
+        if why is None:
             self._resume(table)
             return
         if told or not table.is_host(interaction.user.id) or opened_form(interaction):
@@ -215,13 +221,10 @@ class Publisher:
         self._told_by[table.id] = HandLink(int(interaction.application_id), interaction.token,
                                            self.bot.service.clock.now(), "",
                                            str(interaction.locale))
-        closed = isinstance(interaction.channel, discord.Thread) and interaction.channel.archived
-        why = TableError("err.thread_closed" if closed else "err.thread_locked") \
-            if name is None else TableError(
-                "err.cannot_post", permission=permission_name(interaction.locale, name))
         # Worded as the refusals are (« ⚠️ » first, as the missing permission refuses
         # /president create): whatever the click answered, the table shows nothing of it.
-        await answer_privately(interaction, refusal_text(interaction.locale, why))
+        await answer_privately(interaction, refusal_text(
+            interaction.locale, TableError(here(interaction, why.key), **why.params)))
 
     async def channel_changed(self, table: Table, may_post: bool) -> None:
         """The gateway told a change of the table's channel or thread (an overwrite, a lock;
@@ -272,8 +275,8 @@ class Publisher:
         When it may again, the results' text gives way to the chart; while it may not, the
         host is told once, privately, which permission it takes (unless the bot cannot post
         at all: `err.cannot_post` says so)."""
-        thread = in_thread(interaction)
-        allowed = may_attach(interaction.app_permissions, thread)
+        needed = needed_in(interaction.channel)
+        allowed = may_attach(interaction.app_permissions, needed)
         was, table.attach_files = table.attach_files, allowed
         if allowed:
             self._told_attach.discard(table.id)
@@ -282,7 +285,7 @@ class Publisher:
                 self.bot.service.refresh(table)
             return
         if table.id in self._told_attach or table.id in self._blocked \
-                or missing(interaction.app_permissions, thread) is not None \
+                or missing(interaction.app_permissions, needed) is not None \
                 or not table.is_host(interaction.user.id) or opened_form(interaction):
             return
         self._told_attach.add(table.id)
@@ -447,12 +450,26 @@ class Publisher:
                 return False
             if err.code == ARCHIVED_THREAD:
                 log.info("thread %s is archived: posting afresh wakes it", table.channel_id)
+                self._asleep[table.id] = message_id
                 return False
             if err.code == THREAD_LOCKED:
                 self._refused(table, err)
                 return True
             log.exception("could not edit message %s", message_id)
         return True
+
+    async def _woke(self, table: Table, stale: int | None, posted: int | None,
+                    screen: Screen | None) -> None:
+        """A fresh message (``posted``) took the place of ``stale`` because the thread was
+        archived: the post unarchived it ("Sending a message will automatically unarchive
+        the thread", Threads, Active & Archived Threads,
+        https://discord.com/developers/docs/topics/threads#active-archived-threads), so
+        the old message is edited to ``screen`` (None: only its buttons go). Left as it
+        was, it showed a turn long past, with live buttons, above the live table."""
+        if stale is None or posted is None or self._asleep.get(table.id) != stale:
+            return
+        del self._asleep[table.id]
+        await self._edit(table, stale, screen)
 
     def _aged(self, message_id: int) -> bool:
         """Whether the message is nearly an hour old (its id says when it was posted)."""
@@ -482,7 +499,10 @@ class Publisher:
             table.post_lobby = False
         elif self._shown.get(key) != screen.fingerprint:
             if not await self._edit(table, table.lobby_message_id, screen):
+                stale = table.lobby_message_id
                 table.lobby_message_id = await self._send(table, screen)
+                await self._woke(table, stale, table.lobby_message_id,
+                                 Screen(t(table.locale, "table.moved_on")))
         else:
             return
         self._shown[key] = screen.fingerprint
@@ -534,8 +554,12 @@ class Publisher:
                 table.table_message_id = await self._send(table, screen)
                 posted = True
             elif not await self._edit(table, table.table_message_id, screen):
+                stale = table.table_message_id
                 table.table_message_id = await self._send(table, screen)
                 posted = True
+                note = t(table.locale, "table.moved_on")
+                await self._woke(table, stale, table.table_message_id, Screen(
+                    f"{screen.retired}\n\n{note}") if screen.retired else None)
         # Even when a click's own response already drew this screen (the host's « Terminer »
         # between rounds ends the game there), the finished game's chart is still owed.
         self.shown(table, "table", screen)

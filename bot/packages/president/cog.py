@@ -227,6 +227,21 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
             await self.bot.publisher.channel_changed(table, allowed)
 
     @commands.Cog.listener()
+    async def on_thread_remove(self, thread: discord.Thread) -> None:
+        """The bot was removed from a thread. discord.py reports it and keeps the thread,
+        with the bot's membership (`Thread.me`), in its cache: cleared here, as a private
+        thread is the bot's only while it is a member or a moderator
+        (`permissions.outside`); a table there stops before a call is refused."""
+        thread.me = None
+        await self._recheck(thread.guild.id, thread.id)
+
+    @commands.Cog.listener()
+    async def on_thread_join(self, thread: discord.Thread) -> None:
+        """The bot was added to a thread (a private one's members mentioned it): a table
+        there that had stopped picks up again."""
+        await self._recheck(thread.guild.id, thread.id)
+
+    @commands.Cog.listener()
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
         """Raw: the bot keeps no message cache (`PresidentBot`), and a table's message may
         predate this process."""

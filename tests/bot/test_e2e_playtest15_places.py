@@ -1,0 +1,401 @@
+"""End-to-end: play-test 15, game nights where communities gather: a voice channel's text
+chat, an announcement channel and its threads, a forum post, a private thread, threads a
+moderator archives or that archive themselves, slowmode; a French group and an English
+one. What the fake models of each place: tests/fakediscord/test_places.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.client import PresidentBot
+from bot.i18n import t
+from bot.packages.controls import refusal_text
+from bot.tables.refusals import TableError
+from bot.tables.table import Table
+from engine import Phase
+from fakediscord import (
+    GUILD_ANNOUNCEMENT,
+    GUILD_FORUM,
+    GUILD_VOICE,
+    Channel,
+    FakeDiscord,
+    TestUser,
+)
+
+from .conftest import LinkedClock
+from .e2e import (
+    Player,
+    cid,
+    connect_bot,
+    database_url,
+    host_against_bots,
+    message,
+    play_every_round,
+    table_in_a_thread,
+    tick,
+    two_humans_against_a_bot,
+)
+
+
+def refused(locale: str, key: str, **params: object) -> str:
+    """A refusal as the player reads it."""
+    return refusal_text(locale, TableError(key, **params))
+
+
+async def place(fake: FakeDiscord, name: str, kind: int, *users: TestUser) -> Channel:
+    """A new channel of type ``kind`` where ``users`` are."""
+    channel = fake.add_channel(fake.guild, name, kind=kind)
+    await fake.settle()
+    for user in users:
+        user.channel = channel
+    return channel
+
+
+async def a_whole_game(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                       host: TestUser, guest: TestUser) -> Table:
+    """``host`` and ``guest`` play a one-round classic game with a bot, to its end."""
+    hosting, joining = Player(host), Player(guest)
+    table, game = await two_humans_against_a_bot(fake, clock, bot, hosting, joining,
+                                                 game_end="rounds:1")
+    await play_every_round(fake, clock, table, [hosting, joining])
+    await tick(fake, clock, 2)
+    assert game.phase is Phase.GAME_OVER
+    return table
+
+
+async def test_a_game_night_in_a_voice_channels_text_chat(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """marie (French) and bob (English) play in #vocal's text chat, a voice channel (type
+    2): the lobby, the table message's edits, the hands, the end with its chart, and the
+    channel's history there, as in a text channel."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    marie, bob = fake.add_user("marie", locale="fr"), fake.add_user("bob")
+    await place(fake, "vocal", GUILD_VOICE, marie, bob)
+    table = await a_whole_game(fake, clock, bot, marie, bob)
+    results = message(bob, table.table_message_id)
+    assert "Fin de la partie" in results.content and results.attachments == ("points.png",)
+
+    await marie.slash("president history")
+    listed = marie.last_ephemeral()
+    assert t("fr", "history.title") in listed.text and "1 manche" in listed.text
+    await bob.slash("president history")
+    assert t("en", "history.title") in bob.last_ephemeral().text
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_a_voice_channel_the_bot_may_not_connect_to_refuses_the_table(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the play-test: in a voice channel whose text chat the bot may not join
+    (Connect denied, a private voice room), `/president create` opened a table; the
+    lobby came (an interaction's answer), but the game's table never did: every post and
+    edit was refused (403 Missing Access, one more at each click, each logged) and nobody
+    was told. Connect is now checked there, as View Channel is, in both languages."""
+    marie, bob = fake.add_user("marie", locale="fr"), fake.add_user("bob")
+    vocal = await place(fake, "vocal", GUILD_VOICE, marie, bob)
+    fake.set_bot_permissions(vocal, connect=False)
+    await fake.settle()
+    for user, locale in ((marie, "fr"), (bob, "en")):
+        await user.slash("president create")
+        assert user.last_ephemeral().content == refused(
+            locale, "err.missing_permission", permission=t(locale, "perm.connect"))
+    assert president.service.registry.in_channel(vocal.id) is None
+    fake.assert_no_errors()
+
+
+async def test_connect_taken_mid_game_stops_the_table_until_it_is_given_back(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """A moderator takes Connect from the bot in #vocal mid-game: the bot hears it
+    (CHANNEL_UPDATE) and stops posting before any call is refused; marie, the host, is
+    told why at her next click, once; given back, the table picks up and she is told."""
+    marie = fake.add_user("marie", locale="fr")
+    vocal = await place(fake, "vocal", GUILD_VOICE, marie)
+    table = await host_against_bots(president, marie, "classic", 2)
+    await tick(fake, clock, 1)
+    fake.set_bot_permissions(vocal, connect=False)
+    await fake.settle()
+    for _ in range(20):
+        await tick(fake, clock, 1)
+    for _ in range(2):
+        await marie.click(message(marie, table.table_message_id), cid(table, "hand"))
+    told = [m for m in marie.visible() if m.content == refused(
+        "fr", "err.cannot_post", permission=t("fr", "perm.connect"))]
+    assert len(told) == 1
+
+    fake.set_bot_permissions(vocal, connect=True)
+    await fake.settle()
+    await tick(fake, clock, 1)
+    assert t("fr", "table.resumed") in [m.content for m in marie.visible()]
+    assert "Manche 1" in message(marie, table.table_message_id).content
+    fake.assert_no_errors()
+
+
+async def test_the_voice_channel_deleted_mid_game_ends_the_table_and_says_so(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    marie = fake.add_user("marie", locale="fr")
+    vocal = await place(fake, "vocal", GUILD_VOICE, marie)
+    table = await host_against_bots(president, marie, "classic", 2)
+    await tick(fake, clock, 1)
+    fake.delete_channel(vocal)
+    await fake.settle()
+    assert table.closed
+    await marie.slash("president rules", channel=fake.channel)
+    assert marie.last_ephemeral(fake.channel).content == t("fr", "vanished.named",
+                                                           channel="vocal")
+    fake.assert_no_errors()
+
+
+async def test_an_announcement_channel_closed_to_posts_then_opened_to_the_bot(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """#news, an announcement channel (type 5), takes posts from nobody but its editors:
+    alice's `/president create` is refused in words naming Send Messages; once the
+    moderators let the bot post there, a whole game runs in it."""
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    news = await place(fake, "news", GUILD_ANNOUNCEMENT, alice, bob)
+    fake.set_bot_permissions(news, send_messages=False)
+    await fake.settle()
+    await alice.slash("president create")
+    assert alice.last_ephemeral().content == refused(
+        "en", "err.missing_permission", permission="Send Messages")
+
+    fake.set_bot_permissions(news, send_messages=True)
+    await fake.settle()
+    table = await a_whole_game(fake, clock, president, alice, bob)
+    assert "Game over" in message(bob, table.table_message_id).content
+    fake.assert_no_errors()
+
+
+async def test_an_announcement_threads_table(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """A thread of an announcement channel (type 10) takes Send Messages in Threads, like
+    any thread: without it the table is refused in a thread's words; with it, it plays."""
+    marie = fake.add_user("marie", locale="fr")
+    annonces = await place(fake, "annonces", GUILD_ANNOUNCEMENT)
+    thread = fake.add_thread(annonces, "la suite", marie)
+    await fake.settle()
+    marie.channel = thread
+    fake.set_bot_permissions(annonces, send_messages_in_threads=False)
+    await fake.settle()
+    await marie.slash("president create")
+    assert marie.last_ephemeral().content == refused(
+        "fr", "err.missing_permission.thread",
+        permission=t("fr", "perm.send_messages_in_threads"))
+    fake.set_bot_permissions(annonces, send_messages_in_threads=True)
+    await fake.settle()
+    table = await host_against_bots(president, marie, "classic", 2)
+    await tick(fake, clock, 1)
+    assert "Manche 1" in message(marie, table.table_message_id).content
+    fake.assert_no_errors()
+
+
+async def test_a_forum_posts_game_and_its_history(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """#tables is a forum (type 15): no command is typed in the forum itself, only in its
+    posts (threads), where alice and bob play a whole game; its history is this thread's."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    forum = await place(fake, "tables", GUILD_FORUM)
+    post = fake.add_thread(forum, "Friday night", alice)
+    await fake.settle()
+    alice.channel = bob.channel = post
+    table = await a_whole_game(fake, clock, bot, alice, bob)
+    assert table.parent_id == forum.id
+    await alice.slash("president history")
+    assert t("en", "history.title.thread") in alice.last_ephemeral().text
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_a_forum_deleted_with_its_post_mid_game(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """A forum deleted takes its posts with it (discord.py reports the threads it holds as
+    deleted too): the post's table ends and marie is told."""
+    marie = fake.add_user("marie", locale="fr")
+    forum = await place(fake, "tables", GUILD_FORUM)
+    post = fake.add_thread(forum, "vendredi", marie)
+    await fake.settle()
+    marie.channel = post
+    table = await host_against_bots(president, marie, "classic", 2)
+    await tick(fake, clock, 1)
+    fake.delete_channel(forum)
+    await fake.settle()
+    assert table.closed
+    await marie.slash("president rules", channel=fake.channel)
+    assert marie.last_ephemeral(fake.channel).content.startswith("ℹ️ Ta table dans")
+    fake.assert_no_errors()
+
+
+async def private_thread(fake: FakeDiscord, bot: PresidentBot,
+                         *users: TestUser) -> Channel:
+    """A private thread of the fake's channel started by the first of ``users``, who are
+    its members, where the bot may not moderate threads (no Manage Threads)."""
+    fake.set_bot_permissions(fake.channel, manage_threads=False)
+    thread = fake.add_thread(fake.channel, "entre nous", users[0], private=True)
+    for user in users:
+        fake.add_to_thread(thread, user)
+        user.channel = thread
+    await fake.settle()
+    return thread
+
+
+async def test_a_private_thread_the_bot_is_not_in_refuses_the_table_until_it_is_added(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the play-test: a private thread (type 12) shows only to its members and its
+    moderators; the bot, neither, answered `/president create` with a lobby (an
+    interaction's answer needs no access) and then could post nothing: the game never
+    showed, every click cost a refused call, and nobody heard why. It now says it is not
+    in the thread and how to add it, in each player's language; mentioned in the thread
+    (added to it), it runs the table."""
+    marie, bob = fake.add_user("marie", locale="fr"), fake.add_user("bob")
+    thread = await private_thread(fake, president, marie, bob)
+    mention = f"<@{fake.world.bot.id}>"
+    for user, locale in ((marie, "fr"), (bob, "en")):
+        await user.slash("president create")
+        assert user.last_ephemeral().content == refused(locale, "err.private_thread",
+                                                        bot=mention)
+    assert president.service.registry.in_channel(thread.id) is None
+
+    fake.add_bot_to_thread(thread)
+    await fake.settle()
+    table = await a_whole_game(fake, clock, president, marie, bob)
+    assert "Fin de la partie" in message(marie, table.table_message_id).content
+    fake.assert_no_errors()
+
+
+async def test_the_bot_removed_from_a_private_thread_mid_game(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """bob, who started the private thread, removes the bot from it mid-game: the table
+    stops before any call is refused; bob, the host, is told once why and how to add it
+    back; added back, the table picks up and he is told."""
+    bob = fake.add_user("bob")
+    thread = await private_thread(fake, president, bob)
+    fake.add_bot_to_thread(thread)
+    await fake.settle()
+    table = await host_against_bots(president, bob, "classic", 2)
+    await tick(fake, clock, 1)
+
+    fake.remove_bot_from_thread(thread)
+    await fake.settle()
+    for _ in range(20):
+        await tick(fake, clock, 1)
+    for _ in range(2):
+        await bob.click(message(bob, table.table_message_id), cid(table, "hand"))
+    told = [m for m in bob.visible() if m.content == refused(
+        "en", "err.private_thread_left", bot=f"<@{fake.world.bot.id}>")]
+    assert len(told) == 1
+
+    fake.add_bot_to_thread(thread)
+    await fake.settle()
+    await tick(fake, clock, 1)
+    assert t("en", "table.resumed") in [m.content for m in bob.visible()]
+    assert "Round 1" in message(bob, table.table_message_id).content
+    fake.assert_no_errors()
+
+
+async def test_a_thread_archived_mid_game_retires_the_table_message_the_fresh_one_replaced(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """From the play-test: when the thread was archived (a moderator, or a server near its
+    thread limit), the next edit was refused and a fresh table message posted, which
+    unarchives the thread; the old one stayed above it as it was, « ▶️ À Bot 2 de jouer »
+    and live buttons, two tables on screen. The post woke the thread, so the old message
+    is edited now: its last state, no buttons, and where the table went."""
+    marie = fake.add_user("marie", locale="fr")
+    thread, table = await table_in_a_thread(fake, clock, president, marie)
+    first = table.table_message_id
+    fake.archive_thread(thread)
+    await fake.settle()
+    for _ in range(40):
+        await tick(fake, clock, 1)
+    fake.expect_error(50083)  # the one refused edit
+    assert not thread.archived and table.table_message_id != first
+    old = message(marie, first)
+    assert not old.buttons and not old.selects
+    assert old.content.startswith("🃏 **Manche 1**")
+    assert old.content.endswith(t("fr", "table.moved_on"))
+    assert message(marie, table.table_message_id).buttons
+    fake.assert_no_errors()
+
+
+async def test_a_thread_archived_while_its_lobby_waits_retires_the_old_lobby(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """The lobby alike: archived while it waits, then changed (a seated player banned),
+    it is posted afresh, which wakes the thread, and the old one points below."""
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    thread = fake.add_thread(fake.channel, "game", alice)
+    await fake.settle()
+    alice.channel = bob.channel = thread
+    await alice.slash("president create")
+    table = president.service.registry.in_channel(thread.id)
+    assert table is not None
+    first = table.lobby_message_id
+    await bob.click(message(bob, first), cid(table, "join"))
+    fake.archive_thread(thread)
+    await fake.settle()
+    fake.ban(fake.guild, bob)
+    await fake.settle()
+    await tick(fake, clock, 1)
+    fake.expect_error(50083)
+    assert not thread.archived and table.lobby_message_id != first
+    old = message(alice, first)
+    assert old.content == t("en", "table.moved_on") and not old.buttons
+    assert "**bob**" not in message(alice, table.lobby_message_id).content
+    fake.assert_no_errors()
+
+
+async def test_a_long_game_keeps_a_one_hour_thread_awake(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """A thread archives itself after an hour without a message posted (edits are no
+    activity); a table message is replaced before it is an hour old, and each round posts
+    one: marie, taking her time (8 minutes a move), plays two hours in a thread set to
+    archive after an hour, a first round of nearly two, and it never archives."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    thread = fake.add_thread(fake.channel, "partie", marie.user, auto_archive=60)
+    await fake.settle()
+    marie.user.channel = thread
+    table = await host_against_bots(president, marie.user, "classic", 2, turn_seconds=600)
+    await tick(fake, clock, 1)
+    await marie.open_hand(president)
+    game = table.game
+    assert game is not None
+    started = clock.now()
+    while clock.now() - started < 2 * 3600:
+        if game.phase is Phase.ROUND_OVER:
+            await marie.user.click(message(marie.user, table.table_message_id),
+                                   cid(table, "next", game.version))
+        elif game.to_act == 0:
+            await tick(fake, clock, 8 * 60)
+            await marie.act()
+        await tick(fake, clock, 2)
+        assert not thread.archived
+    # Round 1 outlived the hour: its message was replaced as it neared it, which wakes.
+    firsts = [m for m in fake.messages(thread) if m.content.startswith("🃏 **Manche 1**")]
+    assert len(firsts) >= 2 and game.round_no >= 2
+    fake.assert_no_errors()
+
+
+async def test_slowmode_holds_the_players_chatter_not_the_table(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """#cards has a six-hour slowmode: alice may post one message in it, yet the bot's
+    posts, edits and interaction answers are not held (« bots [...] are unaffected »,
+    Channel Object, rate_limit_per_user), and a whole game plays."""
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    fake.set_slowmode(fake.channel, 21600)
+    await fake.settle()
+    alice.say("gl hf")
+    table = await a_whole_game(fake, clock, president, alice, bob)
+    assert "Game over" in message(alice, table.table_message_id).content
+    fake.assert_no_errors()

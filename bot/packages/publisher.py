@@ -97,10 +97,11 @@ class Publisher:
         # closed to the bot meanwhile would refuse the tables' first edits, so nothing is
         # sent there before (`unseen`, `seen`).
         self._unseen: set[int] = set()
-        # Per table: a message of its whose edit an archived thread refused. The fresh one
-        # posted instead wakes the thread, which lets the old one be edited again: it then
-        # loses its buttons and says where the table went (`_woke`).
-        self._asleep: dict[int, int] = {}
+        # Per table: its messages whose edit an archived thread refused, with what each
+        # should show. The next post there wakes the thread, and they are edited then
+        # (`_wake`): a message a fresh one replaced loses its buttons and points below
+        # (`_replaced`).
+        self._asleep: dict[int, dict[int, Screen | None]] = {}
 
     # ------------------------------------------------------------------ service hooks
 
@@ -415,6 +416,7 @@ class Publisher:
             else:
                 log.exception("could not post in channel %s", table.channel_id)
             return None
+        await self._wake(table)
         return message.id
 
     def _channel_gone(self, table: Table) -> None:
@@ -450,26 +452,35 @@ class Publisher:
                 return False
             if err.code == ARCHIVED_THREAD:
                 log.info("thread %s is archived: posting afresh wakes it", table.channel_id)
-                self._asleep[table.id] = message_id
+                self._asleep.setdefault(table.id, {})[message_id] = screen
                 return False
             if err.code == THREAD_LOCKED:
                 self._refused(table, err)
                 return True
             log.exception("could not edit message %s", message_id)
+        else:
+            asleep = self._asleep.get(table.id)
+            if asleep:  # the thread is awake (a moderator reopened it): edits go again
+                asleep.pop(message_id, None)
+                await self._wake(table)
         return True
 
-    async def _woke(self, table: Table, stale: int | None, posted: int | None,
-                    screen: Screen | None) -> None:
-        """A fresh message (``posted``) took the place of ``stale`` because the thread was
-        archived: the post unarchived it ("Sending a message will automatically unarchive
-        the thread", Threads, Active & Archived Threads,
-        https://discord.com/developers/docs/topics/threads#active-archived-threads), so
-        the old message is edited to ``screen`` (None: only its buttons go). Left as it
-        was, it showed a turn long past, with live buttons, above the live table."""
-        if stale is None or posted is None or self._asleep.get(table.id) != stale:
-            return
-        del self._asleep[table.id]
-        await self._edit(table, stale, screen)
+    async def _wake(self, table: Table) -> None:
+        """A post or an edit went through where edits had been refused as the thread was
+        archived: it is active again (a post unarchives it, "Sending a message will
+        automatically unarchive the thread", Threads, Active & Archived Threads,
+        https://discord.com/developers/docs/topics/threads#active-archived-threads; or a
+        moderator reopened it), so the edits owed go now. Left undone, a message a fresh one
+        replaced kept a turn long past and live buttons above the live table."""
+        for message_id, screen in self._asleep.pop(table.id, {}).items():
+            await self._edit(table, message_id, screen)
+
+    def _replaced(self, table: Table, message_id: int | None, screen: Screen | None) -> None:
+        """A fresh message is about to take the place of ``message_id``, whose redraw the
+        archived thread refused: once awake, it shows ``screen`` rather than that redraw."""
+        asleep = self._asleep.get(table.id, {})
+        if message_id in asleep:
+            asleep[message_id] = screen
 
     def _aged(self, message_id: int) -> bool:
         """Whether the message is nearly an hour old (its id says when it was posted)."""
@@ -499,10 +510,9 @@ class Publisher:
             table.post_lobby = False
         elif self._shown.get(key) != screen.fingerprint:
             if not await self._edit(table, table.lobby_message_id, screen):
-                stale = table.lobby_message_id
+                self._replaced(table, table.lobby_message_id,
+                               Screen(t(table.locale, "table.moved_on")))
                 table.lobby_message_id = await self._send(table, screen)
-                await self._woke(table, stale, table.lobby_message_id,
-                                 Screen(t(table.locale, "table.moved_on")))
         else:
             return
         self._shown[key] = screen.fingerprint
@@ -523,13 +533,19 @@ class Publisher:
         restart the message to retire and its text. The text is the state's the table had
         when the new message became owed (`TableService._keep`), not what the bot last drew:
         an edit on its way when the process died may have shown more."""
-        retired = table.retired
         if table.table_message_id is not None:
-            screen = Screen(f"{retired}\n\n{t(table.locale, note)}") if retired else None
-            await self._edit(table, table.table_message_id, screen)
+            await self._edit(table, table.table_message_id,
+                             self._retired(table, table.retired, note))
             table.table_message_id = None
             table.retired = None
             self._shown.pop((table.id, "table"), None)
+
+    @staticmethod
+    def _retired(table: Table, text: str | None, note: str = "table.moved_on") -> Screen | None:
+        """What a table message shows once the game is over for it: its ``text`` (as kept,
+        `Table.retired`) ending with `note`, without buttons; None where no text was kept
+        (only its buttons go)."""
+        return Screen(f"{text}\n\n{t(table.locale, note)}") if text else None
 
     async def _table(self, table: Table) -> None:
         if table.game is None:
@@ -554,12 +570,10 @@ class Publisher:
                 table.table_message_id = await self._send(table, screen)
                 posted = True
             elif not await self._edit(table, table.table_message_id, screen):
-                stale = table.table_message_id
+                self._replaced(table, table.table_message_id,
+                               self._retired(table, screen.retired))
                 table.table_message_id = await self._send(table, screen)
                 posted = True
-                note = t(table.locale, "table.moved_on")
-                await self._woke(table, stale, table.table_message_id, Screen(
-                    f"{screen.retired}\n\n{note}") if screen.retired else None)
         # Even when a click's own response already drew this screen (the host's « Terminer »
         # between rounds ends the game there), the finished game's chart is still owed.
         self.shown(table, "table", screen)

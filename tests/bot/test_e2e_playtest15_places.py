@@ -31,6 +31,7 @@ from .e2e import (
     host_against_bots,
     message,
     play_every_round,
+    play_until,
     table_in_a_thread,
     tick,
     two_humans_against_a_bot,
@@ -324,6 +325,40 @@ async def test_a_thread_archived_mid_game_retires_the_table_message_the_fresh_on
     assert old.content.startswith("🃏 **Manche 1**")
     assert old.content.endswith(t("fr", "table.moved_on"))
     assert message(marie, table.table_message_id).buttons
+    fake.assert_no_errors()
+
+
+async def test_a_thread_that_archives_itself_over_a_long_break_between_rounds(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """The first round over, marie's group takes a long break in voice, her hand refreshed
+    now and then (the table stays open): nothing is posted for an hour (edits are no
+    activity), so the thread, set to archive after an hour, archives itself. « Manche
+    suivante » then posts the next round's table, which wakes the thread; the last
+    round's message, whose retiring the archived thread had refused, is retired then."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    thread = fake.add_thread(fake.channel, "partie", marie.user, auto_archive=60)
+    await fake.settle()
+    marie.user.channel = thread
+    table = await host_against_bots(president, marie.user, "classic", 2)
+    await tick(fake, clock, 1)
+    await marie.open_hand(president)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, [marie], lambda: game.phase is Phase.ROUND_OVER)
+    first = table.table_message_id
+    while not thread.archived:
+        await tick(fake, clock, 9 * 60)
+        await marie.user.click(marie.hand, t("fr", "btn.refresh"))
+        fake.archive_idle_threads()
+    await fake.settle()
+    await marie.user.click(message(marie.user, first), cid(table, "next", game.version))
+    await tick(fake, clock, 1)
+    fake.expect_error(50083)  # the last round's message retired while the thread slept
+    assert not thread.archived and game.round_no == 2 and table.table_message_id != first
+    old = message(marie.user, first)
+    assert not old.buttons and old.content.endswith(t("fr", "table.moved_on"))
+    assert "Manche 2" in message(marie.user, table.table_message_id).content
     fake.assert_no_errors()
 
 

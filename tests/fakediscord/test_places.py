@@ -12,6 +12,7 @@ import pytest
 from fakediscord import (
     GUILD_ANNOUNCEMENT,
     GUILD_FORUM,
+    GUILD_STAGE_VOICE,
     GUILD_VOICE,
     FakeDiscord,
     TestUser,
@@ -29,6 +30,7 @@ async def test_each_place_reaches_discordpy_as_its_own_kind_of_channel(
     fake: FakeDiscord, bot: TinyBot, alice: TestUser
 ) -> None:
     voice = fake.add_channel(fake.guild, "salon-vocal", kind=GUILD_VOICE)
+    stage = fake.add_channel(fake.guild, "scène", kind=GUILD_STAGE_VOICE)
     news = fake.add_channel(fake.guild, "annonces", kind=GUILD_ANNOUNCEMENT)
     forum = fake.add_channel(fake.guild, "forum", kind=GUILD_FORUM)
     await fake.settle()
@@ -36,6 +38,7 @@ async def test_each_place_reaches_discordpy_as_its_own_kind_of_channel(
     news_thread = fake.add_thread(news, "suite", alice)
     await fake.settle()
     assert isinstance(bot.get_channel(voice.id), discord.VoiceChannel)
+    assert isinstance(bot.get_channel(stage.id), discord.StageChannel)
     announcement = bot.get_channel(news.id)
     assert isinstance(announcement, discord.TextChannel) and announcement.is_news()
     assert isinstance(bot.get_channel(forum.id), discord.ForumChannel)
@@ -44,7 +47,7 @@ async def test_each_place_reaches_discordpy_as_its_own_kind_of_channel(
     assert isinstance(cached.parent, discord.ForumChannel)
     assert getattr(bot.get_channel(news_thread.id), "type", None) \
         is discord.ChannelType.news_thread
-    for place in (voice, news, post_, news_thread):
+    for place in (voice, stage, news, post_, news_thread):
         await post(bot, place.id, "ok")
     fake.assert_no_errors()
 

@@ -77,13 +77,17 @@ def outside(interaction: discord.Interaction[Any]) -> bool:
     when it is added (Threads, Gaining Access to Private Threads,
     https://discord.com/developers/docs/topics/threads#gaining-access-to-private-threads):
     discord.py then holds the thread with the bot's membership (`Thread.me`), which the
-    `/president` cog clears when the bot is removed (`on_thread_remove`)."""
+    `/president` cog clears when the bot is removed (`on_thread_remove`). An archived
+    thread (a click there: no command is offered in one) is none it holds: it may be the
+    bot's, and is not refused."""
     channel = interaction.channel
     if getattr(channel, "type", None) is not discord.ChannelType.private_thread \
             or interaction.app_permissions.manage_threads or interaction.guild is None:
         return False
     cached = interaction.guild.get_thread(interaction.channel_id or 0)
-    return cached is None or cached.me is None
+    if cached is None:  # discord.py keeps no archived thread, whose membership it cannot tell
+        return not getattr(channel, "archived", False)
+    return cached.me is None
 
 
 def locked(interaction: discord.Interaction[Any]) -> bool:

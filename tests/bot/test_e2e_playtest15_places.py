@@ -303,6 +303,31 @@ async def test_the_bot_removed_from_a_private_thread_mid_game(
     fake.assert_no_errors()
 
 
+async def test_a_click_in_an_archived_private_thread_the_bot_is_in_is_not_refused(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """discord.py keeps no archived thread, so it cannot tell whether the bot is in an
+    archived private thread: « Lancer » clicked there (no command is offered in an archived
+    thread, a click still comes) starts the game, whose table wakes the thread, rather
+    than being refused as if the bot had been removed."""
+    marie = fake.add_user("marie", locale="fr")
+    thread = await private_thread(fake, president, marie)
+    fake.add_bot_to_thread(thread)
+    await fake.settle()
+    await marie.slash("president create")
+    table = president.service.registry.in_channel(thread.id)
+    assert table is not None
+    for _ in range(2):
+        await marie.click(message(marie, table.lobby_message_id), cid(table, "addbot"))
+    fake.archive_thread(thread)
+    await fake.settle()
+    await marie.click(message(marie, table.lobby_message_id), cid(table, "start"))
+    await tick(fake, clock, 1)
+    assert table.game is not None and not thread.archived
+    assert "Manche 1" in message(marie, table.table_message_id).content
+    fake.assert_no_errors()
+
+
 async def test_a_thread_archived_mid_game_retires_the_table_message_the_fresh_one_replaced(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:

@@ -615,7 +615,10 @@ class Table:
             retired=d.get("retired"),
         )
         game = table.game
-        if game is not None:  # a snapshot from before the engine kept the queue's points
+        # A snapshot from before the engine kept the queue's points. A game already over
+        # was won on the seats' alone: its winners stand, and standings placing a waiting
+        # player above them would contradict them.
+        if game is not None and game.phase is not Phase.GAME_OVER:
             for waiting in d.get("queue", []):
                 if waiting.get("points") and waiting["user_id"] is not None:
                     game.off_table.setdefault(waiting_key(int(waiting["user_id"])),

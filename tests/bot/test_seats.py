@@ -85,6 +85,24 @@ def test_a_snapshot_from_before_keeps_the_points_of_who_waits() -> None:
     assert again.game is not None and again.game.off_table == {table.queue[0].key: 4}
 
 
+def test_a_game_over_in_a_snapshot_from_before_keeps_its_winners_standings() -> None:
+    """A game over in a snapshot from before: it was won among the seats alone, and the
+    queue's points restored into it placed a waiting player above its winners, and told
+    them in their hand they had come first."""
+    table, game = _proletario(humans=4)
+    table.queue.append(table.new_player(200, "eve"))
+    seats.seat_waiting_players(table, game)
+    game.off_table.clear()  # as the engine then had it
+    game.stop()
+    assert game.phase is Phase.GAME_OVER and game.winners
+    data = table.to_dict()
+    del data["game"]["off_table"]
+    data["queue"][0]["points"] = 99
+    again = Table.from_dict(data)
+    assert again.game is not None and again.game.off_table == {}
+    assert [who for who, _ in again.game.standings()] == [who for who, _ in game.standings()]
+
+
 def test_a_bot_taking_a_leavers_seat_between_rounds_starts_at_nothing() -> None:
     table, game = _proletario(humans=4)
     assert game.ranking is not None

@@ -5,6 +5,7 @@ from bot.packages.game.table_message import results_lines
 from bot.tables import seats
 from bot.tables.table import Table
 from engine import Game, GreedyPlayer, Phase, Rules
+from engine.events import GameOver
 from tests.bot.test_service import ALICE, BOB, CAROL, DAVE, ERIN, lobby, play_round, service
 
 
@@ -151,3 +152,24 @@ async def test_a_player_leaving_the_queue_mid_game_takes_their_points_out_of_it(
     await svc.leave(table, last.user_id)
     assert not table.queue and game.off_table == {}
     assert all(who != last.key for who, _ in game.standings())
+
+
+async def test_a_game_end_still_to_store_names_its_waiting_winner_after_a_restart() -> None:
+    """A game's end waits in the table's outbox (the database down) as the process stops:
+    restored from the snapshot, it still names who waited in the queue, or the winner
+    waiting there (`Game.step_off`) would be stored as no one's win once it is back."""
+    svc, clock = service()
+    table = await lobby(svc, "proletario", ALICE, BOB, CAROL, DAVE)
+    await svc.start(table, ALICE)
+    await svc.join(table, ERIN, "u5", "en")
+    await play_round(svc, clock, table)
+    await svc.next_round(table, ALICE)
+    game = table.game
+    assert game is not None
+    (waiting,) = table.queue
+    game.off_table[waiting.key] = 99  # the best total
+    await svc.end(table, ALICE)
+    assert game.winners == (waiting.key,)
+    again = Table.from_dict(table.to_dict())
+    ends = [p for p in again.unstored if isinstance(p.result, GameOver)]
+    assert [[p.user_id for p in end.start.waiting] for end in ends] == [[waiting.user_id]]

@@ -698,6 +698,7 @@ CATALOGUE: dict[str, str] = {
     "hand.queued.ahead.one": "⏳ You are in the queue: {n} person is ahead of you.",
     "hand.queued.ahead.many": "⏳ You are in the queue: {n} people are ahead of you.",
     "hand.queue_seats": "Between rounds, the queue takes the bots' seats; with no bot, the round's last place gives up theirs.",
+    "hand.queue_points": "🧮 You keep your {total} while you wait: they still count in the game's standings, and come back with you when you sit again.",
     "hand.queue_next_game": "When the host presses **{replay}**, the list joins the new game while there is room; with **{end}**, it joins the lobby.",
     "hand.queue_lobby": "The lobby is full: you take a seat when your turn comes, as one frees up or the host opens more.",
     "hand.lobby": "🪑 You have a seat in the lobby: your cards come when the host starts the game.",

@@ -709,6 +709,7 @@ _WRITTEN: dict[str, str] = {
     "hand.queued.ahead.one": "⏳ Tu es dans la file d’attente : {n} personne passe avant toi.",
     "hand.queued.ahead.many": "⏳ Tu es dans la file d’attente : {n} personnes passent avant toi.",
     "hand.queue_seats": "Entre deux manches, la file prend les places des bots ; sans bot, la dernière place de la manche cède la sienne.",
+    "hand.queue_points": "🧮 Tu gardes tes {total} pendant l’attente : ils comptent toujours au classement de la partie et reviennent avec toi quand tu reprends place.",
     "hand.queue_next_game": "Quand l’hôte appuie sur **{replay}**, la liste entre dans la nouvelle partie tant qu’il reste de la place ; avec **{end}**, elle entre au salon d’attente.",
     "hand.queue_lobby": "Le salon d’attente est complet : tu prends une place à ton tour quand il s’en libère une ou que l’hôte en ouvre d’autres.",
     "hand.lobby": "🪑 Tu as une place au salon d’attente : tes cartes arrivent quand l’hôte lance la partie.",

@@ -90,6 +90,10 @@ async def test_the_proletario_waiting_with_the_best_total_wins_the_stopped_game(
     host = french[0]
     game = table.game
     assert game is not None
+    # Waiting, dan is told his points wait with him: nothing else showed them.
+    await dan.slash("president hand")
+    assert t("en", "hand.queue_points", total=plural("en", "n.points", 12)) \
+        in dan.last_ephemeral().text
     await host.slash("president end")
     assert host.last_ephemeral().text == t("fr", "end.confirm.leaders", names="dan")
     await host.click(host.last_ephemeral(), "Arrêter la partie")

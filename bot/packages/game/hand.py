@@ -74,9 +74,15 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
         lines.append(t(locale, "hand.host_over", **button_names(table.locale)))
     if seat is None:
         lines.extend(seatless_lines(table, user_id, locale))
-        if over and waiting_key(user_id) in game.off_table:
+        key = waiting_key(user_id)
+        if over and key in game.off_table:
             # Left their seat for the queue: the points they took with them counted.
-            lines.extend(game_result_lines(game, waiting_key(user_id), locale))
+            lines.extend(game_result_lines(game, key, locale))
+        elif game.off_table.get(key):
+            # They count still, which nothing else shows them while they wait (the table's
+            # totals are the seats'); none kept, there is nothing to say.
+            lines.append(t(locale, "hand.queue_points",
+                           total=plural(locale, "n.points", game.total(key))))
         return Screen("\n".join(lines), view())
     hand = game.hand(seat)
     # Face lines by priority: the hand, then the exchange notes, then the trick.

@@ -160,9 +160,13 @@ class Rounds(Tricks):
         bot's seat, or the last place's, and with it its rank), bringing their own points:
         those they left the table with under ``key`` (`step_off`), 0 for a newcomer. Points
         belong to who scored them, not to the chair, so a newcomer never starts with, or
-        wins on, what a bot or the player before them scored."""
+        wins on, what a bot or the player before them scored. Nor do they sit down on the
+        autopilot the player before them had earned by their timeouts (RULES §10: it plays
+        for that player until *they* press « Reprendre »), nor with those timeouts counted."""
         self._between_rounds()
         self.points[seat] = self.off_table.pop(key, 0) if key is not None else 0
+        self.autopilot.discard(seat)
+        self.timeouts[seat] = 0
         self.version += 1
 
     def leave_off_table(self, key: str) -> None:

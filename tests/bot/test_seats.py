@@ -73,6 +73,18 @@ def test_the_last_place_waits_with_their_points_and_brings_them_back() -> None:
     assert back.key not in game.off_table
 
 
+def test_the_last_place_on_autopilot_takes_it_off_the_table_with_them() -> None:
+    """An absent Proletario, on autopilot after their timeouts (RULES §10), gives up the
+    seat: eve sits down to play it herself, not to watch the autopilot play it."""
+    table, game = _proletario(humans=4)
+    assert game.ranking is not None
+    last = game.ranking[-1]
+    game.autopilot.add(last)
+    table.queue.append(eve := table.new_player(200, "eve"))
+    seats.seat_waiting_players(table, game)
+    assert table.seats[last] is eve and not game.automated(last)
+
+
 def test_a_snapshot_from_before_keeps_the_points_of_who_waits() -> None:
     """Snapshots taken while the queue's players kept their points themselves (`points`
     in the queue): restored, the engine keeps them for those players."""

@@ -97,6 +97,18 @@ def test_points_come_back_with_their_player_and_a_leaver_stops_counting() -> Non
         game.step_off(0, "ann")
 
 
+def test_who_takes_a_seat_does_not_take_its_autopilot() -> None:
+    """The Proletario on autopilot (two timeouts) gives up their seat to the queue: eve,
+    sitting there, played her first round by the autopilot until she pressed « Reprendre »,
+    one timeout from it again."""
+    game = _one_card_round()
+    game.autopilot.add(3)
+    game.timeouts[3] = 2
+    game.step_off(3, "zoe")
+    game.take_seat(3, "eve")
+    assert not game.automated(3) and game.timeouts[3] == 0
+
+
 def test_the_standings_of_a_game_over_stand_when_a_waiting_player_leaves() -> None:
     game = _one_card_round()
     game.step_off(3, "zoe")

@@ -111,11 +111,16 @@ def seat_waiting_players(table: Table, game: Game) -> None:
     if not table.rules.bots_fill:
         return
     ranking = list(game.ranking or range(game.seats))
+    taken: set[int] = set()
     for seat in reversed(ranking):
         if table.queue and table.seats[seat].is_bot and game.active[seat]:
             _sit(table, game, seat)
             game.set_bot(seat, False)
-    if table.queue and ranking and not any(
+            taken.add(seat)
+    # A bot that finished last has given way already: the one who just took its seat, first
+    # in the queue, was sent to its end with no round played (and listed in the game's
+    # standings at 0, as if they had waited off the table with their points).
+    if table.queue and ranking and ranking[-1] not in taken and not any(
         table.seats[s].is_bot for s in ranking if game.active[s]
     ):
         last = ranking[-1]

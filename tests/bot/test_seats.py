@@ -46,6 +46,21 @@ def test_a_newcomer_takes_a_bots_seat_and_rank_but_not_its_points() -> None:
     assert not table.queue
 
 
+def test_who_takes_the_last_places_bot_seat_keeps_it() -> None:
+    """Three wait, two bots seated, one of them last: the first in the queue took the last
+    bot's seat, then, no bot being left, gave it up as the last place to the third and went
+    to the end of the queue, with no round played and 0 points « waiting » in the game."""
+    table, game = _proletario(humans=2)
+    assert game.ranking is not None
+    last = game.ranking[-1]
+    assert table.seats[last].is_bot  # (seed 5: a bot finished last)
+    waiting = [table.new_player(200 + n, f"q{n}") for n in range(3)]
+    table.queue.extend(waiting)
+    seats.seat_waiting_players(table, game)
+    assert table.seats[last] is waiting[0] and table.queue == [waiting[2]]
+    assert game.off_table == {}
+
+
 def test_the_last_place_waits_with_their_points_and_brings_them_back() -> None:
     table, game = _proletario(humans=4)
     eve = table.new_player(200, "eve")

@@ -54,13 +54,15 @@ class CallRecord:
 
 @dataclass
 class RateLimit:
-    """A pending 429 for a route, answered ``times`` more times before the route recovers."""
+    """A pending 429 for a route, answered ``times`` more times before the route recovers;
+    with ``user``, only to calls made with that user's interaction tokens."""
 
     method: str | None
     route: str
     times: int
     retry_after: float
     is_global: bool
+    user: str | None = None
 
 
 class CallLog:
@@ -102,9 +104,10 @@ class CallLog:
     def add_rate_limit(self, limit: RateLimit) -> None:
         self._rate_limits.append(limit)
 
-    def take_rate_limit(self, method: str, route: str) -> RateLimit | None:
+    def take_rate_limit(self, method: str, route: str, user: str | None) -> RateLimit | None:
         for limit in self._rate_limits:
-            if limit.route == route and limit.method in (None, method) and limit.times > 0:
+            if limit.route == route and limit.method in (None, method) and limit.times > 0 \
+                    and limit.user in (None, user):
                 limit.times -= 1
                 return limit
         return None

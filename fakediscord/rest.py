@@ -233,7 +233,7 @@ class Rest:
         )
         # Threads whose inactivity ran out archived themselves meanwhile (`World.archive_idle`).
         self._writer.archive_idle()
-        limit = self._log.take_rate_limit(call.method, call.route)
+        limit = self._log.take_rate_limit(call.method, call.route, call.user)
         if limit is not None:
             self._log.add(replace(call, status=429, injected=True))
             return _too_many_requests(limit.retry_after, limit.is_global)

@@ -790,10 +790,16 @@ class FakeDiscord:
         times: int = 1,
         retry_after: float = 0.0,
         is_global: bool = False,
+        user: TestUser | None = None,
     ) -> None:
         """Answer the next ``times`` calls to ``route`` (a template such as
-        ``/channels/{channel_id}/messages``) with a 429, to test the bot's retries."""
-        self.log.add_rate_limit(RateLimit(method, route, times, retry_after, is_global))
+        ``/channels/{channel_id}/messages``) with a 429, to test the bot's retries. With
+        ``user``, only the calls made with that user's interaction tokens: Discord counts
+        webhook routes per "webhook_id + webhook_token" (Rate Limits,
+        https://discord.com/developers/docs/topics/rate-limits), so one player's hand can
+        be limited while the others' are not."""
+        name = None if user is None else user.name
+        self.log.add_rate_limit(RateLimit(method, route, times, retry_after, is_global, name))
 
     def enable_rate_limits(self, config: RateLimitConfig | None = None) -> None:
         """Enforce Discord's per-route buckets and global limit (``RateLimitConfig()``:

@@ -65,6 +65,14 @@ LAPSE_AHEAD = 20.0
 ORIGINAL: Any = "@original"
 
 
+LANE = "hand"
+
+
+def lane(table_id: int, user_id: int) -> tuple[str, int, int]:
+    """The refresh coalescer's key for one player's hand at a table (`Publisher._hand`)."""
+    return (LANE, table_id, user_id)
+
+
 def opened_form(interaction: discord.Interaction[Host]) -> bool:
     """Whether the interaction was answered with a form (MODAL). Discord accepts a followup
     then, but it lands in the channel under the open form, where the host, busy typing, does
@@ -174,6 +182,8 @@ class Publisher:
         self._charted.pop(table_id, None)
         self._told_attach.discard(table_id)
         self._asleep.pop(table_id, None)
+        self.bot.service.coalescer.forget_where(
+            lambda key: isinstance(key, tuple) and key[:2] == (LANE, table_id))
 
     async def _closed(self, table: Table) -> None:
         text = "\n".join(closed_lines(table))
@@ -189,11 +199,11 @@ class Publisher:
         # (discord-api-docs, topics/rate-limits.md, "Invalid Request Limit"); a click on
         # such a hand is told the table is gone.
         now = self.bot.service.clock.now()
-        for user_id, link in links:
-            if not link.valid(now):
-                continue
-            await self._edit_hand(user_id, link, Screen(t(link.locale or table.locale,
-                                                          "hand.closed")))
+        # Side by side, as refreshes are (`_hands`): one token held on a 429 holds no other.
+        await asyncio.gather(*(
+            self._edit_hand(user_id, link, Screen(t(link.locale or table.locale,
+                                                    "hand.closed")))
+            for user_id, link in links if link.valid(now)))
 
     async def acted(self, interaction: discord.Interaction[Host], table: Table) -> None:
         """Someone acted at a table whose channel refused the bot: if the interaction says
@@ -621,19 +631,21 @@ class Publisher:
             log.warning("could not attach the chart to message %s: %s", message_id, err)
 
     async def _hands(self, table: Table) -> None:
-        """Every hand that changed is edited at once: hand edits go through interaction
-        tokens, outside the global limit and the budget, each token its own bucket, so
-        editing them one after another would only add up Discord's latencies."""
+        """Every hand that changed goes to its player's own lane (`_hand`), coalesced as
+        the table's messages are. Hand edits go through interaction tokens, outside the
+        global limit and the budget, each token its own bucket ("webhook_id +
+        webhook_token", Rate Limits, https://discord.com/developers/docs/topics/rate-limits):
+        a 429 on one says nothing of the others. Yet discord.py sleeps a webhook's 429 out
+        inside the awaited edit, and while the table's hands were edited together, one
+        limited hand held every other hand of the table until it was over. Now a lane still
+        sending gets what is drawn here once it is done, and the others go on."""
         now = self.bot.service.clock.now()
+        table.farewells = [f for f in table.farewells if f.link.valid(now)]
         # A farewell to a hand whose message is not sent yet (« Ma main » pressed while its
         # save goes on) waits: edited before, Discord answers 10008 Unknown Message and the
         # hand keeps its controls. Its answer asks for a refresh (`show_hand`).
-        farewells = [f for f in table.farewells if f.link.valid(now)]
-        table.farewells = [f for f in farewells if not f.link.answered]
-        edits: list[Awaitable[object]] = [
-            self._edit_hand(farewell.user_id, farewell.link, Screen(t(
-                farewell.link.locale or table.locale, farewell.key)))
-            for farewell in farewells if farewell.link.answered]
+        drawn: dict[int, tuple[HandLink, Screen] | None] = {
+            f.user_id: None for f in table.farewells if f.link.answered}
         # The queue too: proletario's last place goes there between rounds, and their hand
         # must stop showing the cards of the round before.
         for player in [*table.humans(), *table.queue]:
@@ -647,15 +659,58 @@ class Publisher:
             except Exception:  # one unrenderable hand must not starve the others
                 log.exception("could not render the hand of %s", user_id)
                 continue
-            if screen.fingerprint == link.fingerprint:
-                continue
-            edits.append(self._redraw_hand(table, user_id, link, screen))
+            # A lane still sending may land something else than what its link last showed.
+            if screen.fingerprint != link.fingerprint \
+                    or not self.bot.service.coalescer.idle(lane(table.id, user_id)):
+                drawn[user_id] = (link, screen)
+        for user_id, hand in drawn.items():
+            self._to_lane(table, user_id, hand)
+
+    def _to_lane(self, table: Table, user_id: int, hand: tuple[HandLink, Screen] | None) -> None:
+        async def flush() -> None:
+            await self._hand(table, user_id, hand)
+
+        self.bot.service.coalescer.request(lane(table.id, user_id), flush)
+
+    async def _hand(self, table: Table, user_id: int,
+                    hand: tuple[HandLink, Screen] | None) -> None:
+        """One player's lane: their farewells, and their hand as `_hands` last drew it
+        through the link it was drawn for. One run at a time per player, so no edit of
+        theirs overtakes an older one; a run that waits out a 429 holds only them."""
+        if table.closed:
+            return
+        now = self.bot.service.clock.now()
+        farewells = [f for f in table.farewells
+                     if f.user_id == user_id and f.link.answered and f.link.valid(now)]
+        table.farewells = [f for f in table.farewells if not any(f is g for g in farewells)]
+        edits: list[Awaitable[object]] = [
+            self._edit_hand(user_id, farewell.link, Screen(t(
+                farewell.link.locale or table.locale, farewell.key)))
+            for farewell in farewells]
+        if hand is not None:
+            link, screen = hand
+            # A newer link was answered with a newer state: the next refresh draws it.
+            if table.hands.get(user_id) is link and link.valid(now) and not link.frozen \
+                    and screen.fingerprint != link.fingerprint:
+                edits.append(self._redraw_hand(table, user_id, link, screen))
         await asyncio.gather(*edits)
 
     async def _redraw_hand(self, table: Table, user_id: int, link: HandLink,
                            screen: Screen) -> None:
         """Edit one hand; a hand Discord no longer lets the bot edit is forgotten (unless
-        the player opened a newer one meanwhile)."""
-        if not await self._edit_hand(user_id, link, screen) and \
-                table.hands.get(user_id) is link:
-            del table.hands[user_id]
+        the player opened a newer one meanwhile). A newer one opened on the same message
+        meanwhile (a click on this hand; a message not yet known may be the same) was
+        answered with its state, which this older edit may have landed over: it is
+        drawn again."""
+        edited = await self._edit_hand(user_id, link, screen)
+        current = table.hands.get(user_id)
+        if current is link:
+            if not edited:
+                del table.hands[user_id]
+            return
+        landed = link.fingerprint == screen.fingerprint
+        if current is not None and landed and (
+                None in (current.message_id, link.message_id)
+                or current.message_id == link.message_id):
+            current.fingerprint = ""
+            self.bot.service.refresh(table)

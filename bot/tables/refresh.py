@@ -87,6 +87,11 @@ class Coalescer:
         self._states.pop(key, None)
         self._flushes.pop(key, None)
 
+    def forget_where(self, predicate: Callable[[Hashable], bool]) -> None:
+        """Forget every key `predicate` accepts (a closed table's hands, each its own key)."""
+        for key in [k for k in self._states if predicate(k)]:
+            self.forget(key)
+
     async def drain(self, patience: float = STOP_PATIENCE) -> None:
         """Run every pending flush now and wait for those already running (used at shutdown
         so the last state reaches Discord before the HTTP session closes).
@@ -95,7 +100,9 @@ class Coalescer:
         latency a flush can take longer than shutdown's first pass; returning while one is
         still in flight closed the session under it (issue 8, « Session is closed »). The wait
         is bounded by `patience`, wall-clock seconds in all: a flush held by a rate limit
-        must not hold the shutdown."""
+        must not hold the shutdown. The flushes that were only waiting run side by side: a
+        hand whose token discord.py holds on a 429 must not keep the others' last edits
+        from Discord."""
         for _ in range(DRAIN_PASSES):
             running = [state.done for state in self._states.values()
                        if state.running and state.done is not None]
@@ -109,7 +116,7 @@ class Coalescer:
             scheduled = [key for key, state in self._states.items() if state.scheduled]
             for key in scheduled:
                 self.scheduler.cancel(("refresh", key))
-                await self._run(key)
+            await asyncio.gather(*(self._run(key) for key in scheduled))
             if not scheduled and not any(state.running for state in self._states.values()):
                 break
         await asyncio.sleep(0)

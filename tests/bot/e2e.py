@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import types
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import discord.webhook.async_
 import pytest
 
 from bot.client import PresidentBot
@@ -15,7 +17,7 @@ from bot.i18n import t
 from bot.packages.game import chart
 from bot.tables.table import Table
 from engine import Card, Game, Phase
-from fakediscord import Button, Channel, FakeDiscord, Message, Select, TestUser
+from fakediscord import Button, Channel, FakeClock, FakeDiscord, Message, Select, TestUser
 
 from . import databases
 from .conftest import LinkedClock
@@ -56,6 +58,45 @@ async def leave_game(user: TestUser) -> None:
 async def tick(fake: FakeDiscord, clock: LinkedClock, seconds: float = 1.0) -> None:
     clock.advance(seconds)
     await fake.settle()
+
+
+class AsyncioOnTheFakeClock(types.ModuleType):
+    """asyncio as discord.py's webhook module sees it (`webhook_waits_on_the_fake_clock`):
+    the same but for `sleep`, which waits on the fake's clock until `end`."""
+
+    def __init__(self, clock: FakeClock) -> None:
+        super().__init__("asyncio")
+        self._clock = clock
+        self._ended = asyncio.Event()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(asyncio, name)
+
+    async def sleep(self, delay: float) -> None:
+        waits = {asyncio.ensure_future(self._clock.sleep(delay)),
+                 asyncio.ensure_future(self._ended.wait())}
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for wait in waits:
+                wait.cancel()
+
+    def end(self) -> None:
+        """Every wait ends now, and any later one at once: the fake clock no longer moves
+        once the test is over, and the bot's stop must not wait for it."""
+        self._ended.set()
+
+
+def webhook_waits_on_the_fake_clock(monkeypatch: pytest.MonkeyPatch,
+                                    fake: FakeDiscord) -> AsyncioOnTheFakeClock:
+    """discord.py sleeps out a 429 on an interaction token, and an exhausted webhook bucket,
+    inside its webhook adapter (`AsyncWebhookAdapter.request`), with `asyncio.sleep`: on the
+    wall clock. Here those waits follow the fake's clock, so a test holds a hand's token
+    for as long as it likes and ends the wait with `tick`, never sleeping. `end` the waits
+    before the bot stops."""
+    shim = AsyncioOnTheFakeClock(fake.clock)
+    monkeypatch.setattr(discord.webhook.async_, "asyncio", shim)
+    return shim
 
 
 def database_url(tmp_path: Path, name: str = "president.db") -> str:

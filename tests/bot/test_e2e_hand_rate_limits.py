@@ -1,0 +1,90 @@
+"""A 429 on one player's hand token holds no other hand. Discord counts interaction-token
+routes per "webhook_id + webhook_token" (Rate Limits,
+https://discord.com/developers/docs/topics/rate-limits), so one hand limited says nothing
+of the others; discord.py sleeps the 429 out inside the awaited edit, and a table whose
+hands were edited together waited for the slowest before any hand showed the next move.
+
+discord.py's wait follows the fake's clock here (`webhook_waits_on_the_fake_clock`)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.client import PresidentBot
+from bot.packages.game.hand import hand_screen
+from bot.tables.table import Table
+from engine import Game
+from fakediscord import FakeDiscord
+
+from .conftest import LinkedClock
+from .e2e import Player, tick, two_humans_against_a_bot, webhook_waits_on_the_fake_clock
+
+HAND_EDIT = "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
+RETRY_AFTER = 30.0
+
+
+def latest(table: Table, player: Player, clock: LinkedClock) -> str:
+    """The hand as the table's state draws it now, in its player's language."""
+    seated = table.player(player.user.id)
+    assert seated is not None
+    return hand_screen(table, player.user.id, seated.locale, now=clock.now()).content
+
+
+async def until_the_turn_of(fake: FakeDiscord, clock: LinkedClock, table: Table, game: Game,
+                            players: list[Player], whose: Player) -> None:
+    """Play on (the humans through their hands, the bots in their time) until it is `whose`'s
+    turn."""
+    for _ in range(60):
+        if game.to_act == table.seat_of(whose.user.id):
+            return
+        if not any([await p.act() for p in players if p is not whose]):
+            await tick(fake, clock, 1)
+    raise AssertionError(f"never {whose.user.name}'s turn")
+
+
+@pytest.fixture
+async def waits(monkeypatch: pytest.MonkeyPatch, fake: FakeDiscord,
+                president: PresidentBot) -> AsyncIterator[None]:
+    """discord.py's waits on the fake clock, ended before the bot stops."""
+    shim = webhook_waits_on_the_fake_clock(monkeypatch, fake)
+    yield
+    shim.end()
+
+
+@pytest.mark.usefixtures("waits")
+async def test_a_hand_held_by_a_429_holds_no_other_hand(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """marie's hand token is limited for 30 s when bob plays: bob's hand shows the two bots'
+    answers as they come all the same, and marie's, once the 429 is over, shows the latest
+    state, not the one its held edit carried."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    bob = Player(fake.add_user("bob"))
+    table, game = await two_humans_against_a_bot(fake, clock, president, marie, bob, bots=2)
+    await until_the_turn_of(fake, clock, table, game, [marie, bob], bob)
+    await tick(fake, clock, 1)  # a quiet second: bob's move is shown at once
+    before = marie.hand.content
+    mark = fake.mark()
+    fake.inject_429(HAND_EDIT, method="PATCH", retry_after=RETRY_AFTER, user=marie.user)
+    assert await bob.act()
+    for _ in range(4):  # the bots answer a second apart, and it is marie's turn
+        await tick(fake, clock, 1)
+        assert bob.hand.content == latest(table, bob, clock)
+        held = [c for c in fake.calls_since(mark, HAND_EDIT) if c.user == "marie"]
+        assert [c.status for c in held] == [429]
+        if game.to_act == table.seat_of(marie.user.id):
+            break
+    assert game.to_act == table.seat_of(marie.user.id)
+    assert marie.hand.content == before  # still held: discord.py waits out the 429
+    assert fake.clock.monotonic() - held[0].time < RETRY_AFTER
+
+    await tick(fake, clock, RETRY_AFTER)
+    await tick(fake, clock, 1)
+    assert marie.hand.content == latest(table, marie, clock)
+    # discord.py's retry of the held edit, then the latest state, once
+    assert [c.status for c in fake.calls_since(mark, HAND_EDIT) if c.user == "marie"] \
+        == [429, 200, 200]
+    assert bob.hand.content == latest(table, bob, clock)
+    fake.assert_no_errors()

@@ -13,13 +13,14 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.client import PresidentBot
+from bot.i18n import t
 from bot.packages.game.hand import hand_screen
 from bot.tables.table import Table
 from engine import Game
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
-from .e2e import Player, tick, two_humans_against_a_bot, webhook_waits_on_the_fake_clock
+from .e2e import Player, cid, tick, two_humans_against_a_bot, webhook_waits_on_the_fake_clock
 
 HAND_EDIT = "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
 RETRY_AFTER = 30.0
@@ -87,4 +88,68 @@ async def test_a_hand_held_by_a_429_holds_no_other_hand(
     assert [c.status for c in fake.calls_since(mark, HAND_EDIT) if c.user == "marie"] \
         == [429, 200, 200]
     assert bob.hand.content == latest(table, bob, clock)
+    fake.assert_no_errors()
+
+
+@pytest.mark.usefixtures("waits")
+async def test_a_held_edit_landing_after_a_click_on_the_hand_is_drawn_over(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """While marie's hand token is held, she presses « Actualiser » on that hand: its answer
+    shows the latest state through the click's token, then discord.py's retry of the held
+    edit lands on the same message with the older one. The hand is drawn again through
+    the newer token, and shows the latest state."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    bob = Player(fake.add_user("bob"))
+    table, game = await two_humans_against_a_bot(fake, clock, president, marie, bob, bots=2)
+    await until_the_turn_of(fake, clock, table, game, [marie, bob], bob)
+    await tick(fake, clock, 1)
+    # Shorter than marie's turn: no move of her timer redraws her hand meanwhile.
+    fake.inject_429(HAND_EDIT, method="PATCH", retry_after=10.0, user=marie.user)
+    assert await bob.act()
+    for _ in range(4):
+        if game.to_act == table.seat_of(marie.user.id):
+            break
+        await tick(fake, clock, 1)
+    assert game.to_act == table.seat_of(marie.user.id)
+    await marie.user.click(marie.hand, cid(table, "refresh"))
+    clicked = table.hands[marie.user.id]
+    assert marie.hand.content == latest(table, marie, clock)
+
+    await tick(fake, clock, 10.0)  # the held edit lands, older than the click's answer
+    await tick(fake, clock, 1)
+    assert game.to_act == table.seat_of(marie.user.id)  # nothing moved meanwhile
+    assert table.hands[marie.user.id] is clicked
+    assert marie.hand.content == latest(table, marie, clock)
+    fake.assert_no_errors()
+
+
+@pytest.mark.usefixtures("waits")
+async def test_a_table_closed_while_a_hand_is_held_tells_the_others_at_once(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """marie closes her table while her own hand's token is held: bob's hand says the
+    table is closed at once, and hers says so too once the 429 is over, after the edit
+    it held, never before it."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    bob = Player(fake.add_user("bob", locale="en-US"))
+    table, game = await two_humans_against_a_bot(fake, clock, president, marie, bob, bots=2)
+    await until_the_turn_of(fake, clock, table, game, [marie, bob], bob)
+    await tick(fake, clock, 1)
+    mark = fake.mark()
+    fake.inject_429(HAND_EDIT, method="PATCH", retry_after=RETRY_AFTER, user=marie.user)
+    assert await bob.act()
+    await tick(fake, clock, 1)
+    assert [c.status for c in fake.calls_since(mark, HAND_EDIT) if c.user == "marie"] == [429]
+    await marie.user.slash("president end")
+    await marie.user.click(marie.user.last_ephemeral(), t("fr", "btn.stop_game"))
+    await marie.user.slash("president end")  # the stopped game: back to the lobby
+    await marie.user.slash("president end")  # the lobby: the table closes
+    await tick(fake, clock, 1)
+    assert table.closed
+    assert bob.hand.content == t("en-US", "hand.closed")
+    assert marie.hand.content != t("fr", "hand.closed")
+
+    await tick(fake, clock, RETRY_AFTER)
+    assert marie.hand.content == t("fr", "hand.closed")
     fake.assert_no_errors()

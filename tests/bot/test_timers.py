@@ -226,6 +226,48 @@ async def test_coalescer_drain_waits_for_a_flush_already_running() -> None:
     assert table.shown == [1, 2]
 
 
+async def test_coalescer_drain_runs_waiting_flushes_side_by_side() -> None:
+    """At shutdown, one hand whose edit discord.py holds on a 429 must not keep the other
+    hands' last edits waiting behind it."""
+    clock = ManualClock()
+    coalescer = Coalescer(Scheduler(clock), interval=1.0)
+    held = SlowTableMessage(1)
+    shown: list[str] = []
+
+    async def flush() -> None:
+        shown.append("other")
+
+    for key, flushing in (("held", held.flush), ("other", flush)):
+        coalescer.request(key, flushing)
+        await settle()
+    held.gate.set()
+    await settle()
+    held.gate.clear()
+    coalescer.request("held", held.flush)  # within the interval: both wait for the drain
+    coalescer.request("other", flush)
+    drain = asyncio.ensure_future(coalescer.drain())
+    await settle()
+    assert shown == ["other", "other"] and held.shown == [1]
+    held.gate.set()
+    await drain
+    assert held.shown == [1, 1]
+
+
+async def test_coalescer_forget_where_drops_every_key_it_accepts() -> None:
+    clock = ManualClock()
+    coalescer = Coalescer(Scheduler(clock), interval=1.0)
+
+    async def flush() -> None:
+        return None
+
+    for key in (("hand", 1, 10), ("hand", 1, 11), ("hand", 2, 10), 1):
+        coalescer.request(key, flush)
+    coalescer.forget_where(lambda key: isinstance(key, tuple) and key[:2] == ("hand", 1))
+    assert sorted(map(str, coalescer.scheduler.pending())) \
+        == ["('refresh', ('hand', 2, 10))", "('refresh', 1)"]
+    await coalescer.drain()
+
+
 async def test_closing_the_scheduler_waits_for_running_callbacks_and_refuses_new_ones() -> None:
     """A stop must not return while a refresh or a bot's move is still calling Discord."""
     clock = ManualClock()

@@ -267,11 +267,17 @@ class Publisher:
         # only an application's webhook may send an ephemeral message.
         webhook = discord.Webhook.from_state(
             {"id": link.application_id, "type": 3, "token": link.token}, self.bot._connection)
-        try:
-            await webhook.send(t(link.locale, "table.resumed"), ephemeral=True)
-        except discord.HTTPException as err:
-            log.info("table %s: could not tell its host it picks up again (%s)", table.id,
-                     err.status)
+
+        async def tell() -> None:
+            try:
+                await webhook.send(t(link.locale, "table.resumed"), ephemeral=True)
+            except discord.HTTPException as err:
+                log.info("table %s: could not tell its host it picks up again (%s)",
+                         table.id, err.status)
+
+        # A task of its own: discord.py sleeps a 429 on that token out inside the send,
+        # and the server's tables checked after this one (`cog._recheck`) must not wait.
+        self.bot.service.scheduler.after((table.id, "resumed"), 0, tell)
 
     def _resume(self, table: Table) -> None:
         """Post the table again: every message redrawn, a gone one posted afresh."""

@@ -3,6 +3,8 @@ routes per "webhook_id + webhook_token" (Rate Limits,
 https://discord.com/developers/docs/topics/rate-limits), so one hand limited says nothing
 of the others; discord.py sleeps the 429 out inside the awaited edit, and a table whose
 hands were edited together waited for the slowest before any hand showed the next move.
+So too a host's token held on the note that their table picks up again: the server's other
+tables, checked after it, waited for it.
 
 discord.py's wait follows the fake's clock here (`webhook_waits_on_the_fake_clock`)."""
 
@@ -20,9 +22,19 @@ from engine import Game
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
-from .e2e import Player, cid, tick, two_humans_against_a_bot, webhook_waits_on_the_fake_clock
+from .e2e import (
+    Player,
+    cid,
+    host_against_three_bots,
+    message,
+    tick,
+    two_humans_against_a_bot,
+    webhook_waits_on_the_fake_clock,
+)
+from .test_e2e_channel_events import only_through, send_messages, told
 
 HAND_EDIT = "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
+FOLLOWUP = "/webhooks/{webhook_id}/{webhook_token}"
 RETRY_AFTER = 30.0
 
 
@@ -152,4 +164,40 @@ async def test_a_table_closed_while_a_hand_is_held_tells_the_others_at_once(
 
     await tick(fake, clock, RETRY_AFTER)
     assert marie.hand.content == t("fr", "hand.closed")
+    fake.assert_no_errors()
+
+
+@pytest.mark.usefixtures("waits")
+async def test_a_host_told_through_a_held_token_holds_no_other_table(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """The bot's role loses Send Messages and gets it back: the server's two tables stop,
+    then pick up again, and each host, told it stopped, is told it picks up again through
+    the interaction that told them. marie's token is held on that note for 30 s: léa's
+    table, checked after hers, picks up at once all the same, and léa is told."""
+    only_through(fake, "role")
+    marie = fake.add_user("marie", locale="fr")
+    lea = fake.add_user("léa", locale="en-US")
+    lea.channel = fake.add_channel(fake.guild, "table-2")
+    tables = [await host_against_three_bots(president, host, "rounds:3") for host in (marie, lea)]
+    assert president.service.registry.in_guild(fake.guild.id) == tables  # marie's first
+    await tick(fake, clock, 1)
+    send_messages(fake, "role", False)
+    await fake.settle()
+    await tick(fake, clock, 1)
+    boards = [message(host, table.table_message_id) for host, table in zip((marie, lea), tables,
+                                                                            strict=True)]
+    for host, table, board in zip((marie, lea), tables, boards, strict=True):
+        await host.click(board, cid(table, "hand"))
+    fake.inject_429(FOLLOWUP, method="POST", retry_after=RETRY_AFTER, user=marie)
+
+    send_messages(fake, "role", True)
+    await fake.settle()
+    await tick(fake, clock, 1)  # the refresh the coalescer spaces by up to a second
+    assert told(lea, t("en-US", "table.resumed")) == 1
+    assert message(lea, tables[1].table_message_id).content != boards[1].content
+    assert told(marie, t("fr", "table.resumed")) == 0  # held
+
+    await tick(fake, clock, RETRY_AFTER)
+    assert told(marie, t("fr", "table.resumed")) == 1
     fake.assert_no_errors()

@@ -673,6 +673,8 @@ class Publisher:
             self._to_lane(table, user_id, hand)
 
     def _to_lane(self, table: Table, user_id: int, hand: tuple[HandLink, Screen] | None) -> None:
+        """The player's lane runs with `hand`, which replaces a drawing still waiting there:
+        only the latest state of a hand matters."""
         async def flush() -> None:
             await self._hand(table, user_id, hand)
 

@@ -613,6 +613,7 @@ CATALOGUE: dict[str, str] = {
     "ev.member_gone": "{name} is no longer a member of this server and leaves the table",
     "ev.away": "{name} left: their seat waits until <t:{deadline}:T> (<t:{deadline}:R>), else the game is cancelled",
     "ev.back": "{name} is back",
+    "ev.restarted": "🔄 The bot restarted: the clocks pick up where they stopped",
     "ev.paused": "⏸️ Discord had lost this server: the clocks waited for it ({minutes} min)",
     "ev.new_host": "{name} is now the table's host",
     "ev.no_seat_next": "No seat for {name} in this game: these rules allow {max} players at most. They stay on the list for the next one.",

@@ -624,6 +624,7 @@ _WRITTEN: dict[str, str] = {
     "ev.member_gone": "{name} n’est plus membre du serveur et quitte la table",
     "ev.away": "{name} quitte la table : sa place l’attend jusqu’à <t:{deadline}:T> (<t:{deadline}:R>), sinon la partie est annulée",
     "ev.back": "{name} est de retour",
+    "ev.restarted": "🔄 Le bot a redémarré : les chronos reprennent où ils en étaient",
     "ev.paused": "⏸️ Discord avait perdu ce serveur : les chronos ont attendu son retour ({minutes} min)",
     "ev.new_host": "{name} devient l’hôte de la table",
     "ev.no_seat_next": "{name} n’a pas de place dans cette partie : ces règles permettent {max} places au plus. Sa demande reste pour la suivante.",

@@ -36,6 +36,6 @@ async def restore_tables(
         assert snapshot is not None
         # The stored row's seq is what the database compares later saves against.
         table.seq = max(table.seq, snapshot.seq)
-        service.adopt(table)
+        service.adopt(table, snapshot.saved_at.timestamp())
         restored += 1
     return restored

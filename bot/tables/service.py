@@ -416,9 +416,12 @@ class TableService:
             # reaches that message through the previous link, and clicks stay cheap.
             self.touch(table)
 
-    def adopt(self, table: Table) -> None:
+    def adopt(self, table: Table, stored_at: float | None = None) -> None:
         """Take over a table restored from storage: timers re-armed from their stored
-        deadlines (an expired one fires at once), bots resumed, its messages brought up to
+        deadlines, moved on by the time the bot was away since the state was stored
+        (`stored_at`, on its clock): nobody could act meanwhile, so a redeploy times
+        nobody out, hands no seat to the autopilot and cancels no presi game for a leaver's
+        grace (play-test 15); bots resumed, its messages brought up to
         date where they are. Posting them afresh told the channel everything twice (a
         finished game's results and chart), above an old message whose buttons were gone
         but whose text still said whose turn it was or what the host could press; the
@@ -436,6 +439,11 @@ class TableService:
             self.outbox.store_result(table, pending)
         if table.running:
             self._warm_workers(table)
+        if stored_at is not None and table.paused_since is None:  # (paused: `server_back`)
+            waited = max(0.0, self.clock.now() - stored_at)
+            self._clocks_waited(table, waited)
+            if table.under_way and waited >= 1 and table.log[-1:] != [LogEntry("ev.restarted")]:
+                table.remember(LogEntry("ev.restarted"))
         self._arm(table)
         table.host_seen = self.clock.now()
         self.deadlines.human_seen(table)
@@ -624,9 +632,7 @@ class TableService:
                 now = self.clock.now()
                 waited = now - since
                 table.paused_since = None
-                if table.timer_deadline is not None:
-                    table.timer_deadline += waited
-                table.away = {user: deadline + waited for user, deadline in table.away.items()}
+                self._clocks_waited(table, waited)
                 # Nobody could act meanwhile: the host's turn and the idle close count on.
                 table.host_seen = min(table.host_seen + waited, now)
                 table.human_seen = min(table.human_seen + waited, now)
@@ -636,6 +642,14 @@ class TableService:
                     table.remember(LogEntry("ev.paused",
                                             {"minutes": max(1, round(waited / 60))}))
                 self._changed(table)
+
+    @staticmethod
+    def _clocks_waited(table: Table, waited: float) -> None:
+        """The players' clocks stood still for `waited` seconds (an outage, a restart):
+        the turn's timer and the leavers' grace end that much later."""
+        if table.timer_deadline is not None:
+            table.timer_deadline += waited
+        table.away = {user: deadline + waited for user, deadline in table.away.items()}
 
     def _arm(self, table: Table) -> None:
         """Schedule the table's clocks from its stored deadlines (leavers' grace, its

@@ -115,6 +115,10 @@ async def connect_bot(fake: FakeDiscord, clock: LinkedClock, url: str,
     return bot
 
 
+# The seconds `restart` lets the new process run (its first redraws) before it returns.
+RESTART_UP = 1.0
+
+
 async def restart(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
                   url: str, down: float = 0.0) -> PresidentBot:
     """The bot stops as a redeploy stops it (its storage work drained), stays down ``down``
@@ -132,8 +136,14 @@ async def restart(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
     await fake.settle()
     while again.faces_sync is not None and not again.faces_sync.done():
         await tick(fake, clock, 0.1)
-    await tick(fake, clock, 1)  # the redraws coalesced meanwhile
+    await tick(fake, clock, RESTART_UP)  # the redraws coalesced meanwhile
     return again
+
+
+def after_restart(deadline: float, stopped: float, clock: LinkedClock) -> float:
+    """Where a deadline stored by a bot `restart` stopped at `stopped` stands once it
+    returns: later by the time the bot was away, when nobody could act (play-test 15)."""
+    return deadline + clock.now() - RESTART_UP - stopped
 
 
 def record_charts(monkeypatch: pytest.MonkeyPatch) -> list[chart.PointsChart]:

@@ -24,7 +24,7 @@ from bot.packages.game.table_message import table_screen
 from bot.packages.publisher import Publisher
 from bot.packages.screen import Screen
 from bot.tables import thinking
-from bot.tables.table import TOKEN_LIFETIME, Table
+from bot.tables.table import LOG_SIZE, TOKEN_LIFETIME, Table
 from engine import Card, Game, Phase
 from engine.actions import Action
 from engine.bots.hard import HardBot
@@ -34,6 +34,7 @@ from fakediscord import FakeDiscord, Message
 from .conftest import LinkedClock
 from .e2e import (
     Player,
+    after_restart,
     cid,
     connect_bot,
     create_table,
@@ -126,14 +127,18 @@ async def test_a_game_under_way_comes_back_whole_after_two_restarts_in_a_row(
     assert deadline is not None
     shown = len(posts(fake))
 
+    stopped = clock.now()
     again = await restart(fake, clock, bot, url)
+    deadline = after_restart(deadline, stopped, clock)
+    stopped = clock.now()
     third = await restart(fake, clock, again, url)
     restored = table_of(third, marie.user)
     live = restored.game
     assert live is not None and live.to_dict() == before
     assert [p.user_id for p in restored.queue] == [sam.id] and restored.host_id == marie.user.id
-    assert keys(restored) == log
-    assert restored.timer_deadline == deadline
+    assert keys(restored) == [*log, "ev.restarted"][-LOG_SIZE:]  # said once for both
+    deadline = after_restart(deadline, stopped, clock)
+    assert restored.timer_deadline == pytest.approx(deadline)
     assert len(posts(fake)) == shown  # the table message is brought up to date in place
     assert [m.id for m in with_buttons(fake)] == [restored.table_message_id]
     board = message(sam, restored.table_message_id)
@@ -142,7 +147,7 @@ async def test_a_game_under_way_comes_back_whole_after_two_restarts_in_a_row(
     await sam.slash("president hand")
     assert t("fr", "hand.queue_next_game", **button_names("fr")) in sam.last_ephemeral().content
 
-    # marie's timer resumes with what was left of it: not a second early.
+    # marie's timer resumes with what was left of it as the bot stopped: not a second early.
     await tick(fake, clock, deadline - clock.now() - 1)
     assert live.version == before["version"]
     await tick(fake, clock, 1)
@@ -202,7 +207,7 @@ async def test_a_host_handed_on_mid_game_outlives_a_restart(
     again = await restart(fake, clock, bot, url)
     restored = table_of(again, leo.user)
     assert restored.is_host(leo.user.id) and restored.host_handed
-    assert keys(restored) == log
+    assert keys(restored) == [*log, "ev.restarted"][-LOG_SIZE:]
     assert leo.hand.content.startswith(t("fr", "hand.new_host"))
     board = message(leo.user, restored.table_message_id).content
     assert "**léo** · " in board and t("fr", "table.host_mark") in board
@@ -304,10 +309,10 @@ async def test_a_round_dealt_just_before_a_restart_gets_its_own_message(
 async def test_hands_opened_before_a_long_restart_are_edited_only_while_their_token_lasts(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
 ) -> None:
-    """The bot is down for 14 minutes. Its timers ran out meanwhile and play at once; the
-    hands opened before are redrawn while their interaction tokens last, never after (the
-    fake refuses an expired token with a 401, which Cloudflare counts), and then the table
-    message asks each player to press « Ma main »."""
+    """The bot is down for 14 minutes. Its timers wait for it (nobody could play), and run
+    on after; the hands opened before are redrawn while their interaction tokens last,
+    never after (the fake refuses an expired token with a 401, which Cloudflare counts),
+    and then the table message asks each player to press « Ma main »."""
     url, bot, marie, leo, table = await marie_and_leo_stored(fake, clock, tmp_path)
     opened = table.hands[marie.user.id].created
     game = table.game
@@ -317,7 +322,7 @@ async def test_hands_opened_before_a_long_restart_are_edited_only_while_their_to
     again = await restart(fake, clock, bot, url, down=14 * 60)
     restored = table_of(again, marie.user)
     live = restored.game
-    assert live is not None and live.version > version  # the timer that ran out played
+    assert live is not None and live.version == version  # no turn ran out while it was down
     assert restored.hands[marie.user.id].created == opened
     assert "press_hand" not in message(marie.user, restored.table_message_id).content
     await tick(fake, clock, opened + TOKEN_LIFETIME - clock.now() + 1)
@@ -353,11 +358,16 @@ async def test_cards_picked_in_a_split_exchange_outlive_a_restart(
     assert game is not None
     deadline, shown = table.timer_deadline, marie.hand
 
+    assert deadline is not None
+    stopped = clock.now()
     again = await restart(fake, clock, bot, url)
     restored = table_of(again, marie.user)
     assert restored.gift_picks == {marie.user.id: {0: picked}}
-    assert restored.timer_deadline == deadline
-    assert words(marie.hand) == words(shown)  # the first bot had not uploaded the faces yet
+    moved = after_restart(deadline, stopped, clock)
+    assert restored.timer_deadline == pytest.approx(moved)
+    # (the first bot had not uploaded the faces yet; the countdown is the moved one)
+    assert words(marie.hand) == [line.replace(f"<t:{int(deadline)}:R>", f"<t:{int(moved)}:R>")
+                                 for line in words(shown)]
     cards = shorts("fr", [Card.parse(c) for c in picked], False)
     assert t("fr", "hand.give_complete", cards=cards, left="0 carte") in shown.content
     confirm = next(b.custom_id for b in marie.hand.buttons
@@ -392,7 +402,7 @@ async def test_a_low_role_s_gift_held_by_a_blind_exchange_outlives_a_restart(
 ) -> None:
     """presi: marie finished last and gives léo her best cards; the exchange is blind, so
     her choice waits for léo's. The bot restarts: her hand still says what she gives, the
-    exchange's timer ends when it would have, and léo's gift swaps the cards she chose."""
+    exchange's timer keeps what it had left, and léo's gift swaps the cards she chose."""
     url, bot, marie, leo, table = await presi_of_marie_and_leo(fake, clock, tmp_path)
     table.game = Game.new(table.rules, seats=3, seed=7, bots=[2], previous_ranking=[1, 2, 0])
     bot.service._after(table, [])
@@ -407,11 +417,13 @@ async def test_a_low_role_s_gift_held_by_a_blind_exchange_outlives_a_restart(
     deadline, shown = table.timer_deadline, marie.hand.content
     assert deadline is not None
 
+    stopped = clock.now()
     again = await restart(fake, clock, bot, url)
     restored = table_of(again, marie.user)
     live = restored.game
     assert live is not None and live.gift_on_hold(0) == held
-    assert restored.timer_deadline == deadline and marie.hand.content == shown
+    assert restored.timer_deadline == pytest.approx(after_restart(deadline, stopped, clock))
+    assert marie.hand.content == shown
     assert t("fr", "hand.give_held", cards=shorts("fr", held[1], True), name="léo") in shown
     assert await leo.act()
     await tick(fake, clock, 1)
@@ -434,18 +446,22 @@ async def presi_with_leo_away(fake: FakeDiscord, clock: LinkedClock, tmp_path: P
     return url, bot, marie, leo, table
 
 
-async def test_a_leaver_s_grace_runs_out_when_it_would_have_across_a_restart(
+async def test_a_leaver_s_grace_waits_for_the_bot_across_a_restart(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
 ) -> None:
     """presi waits for léo, who went home; the bot restarts meanwhile. The table still asks
-    him back, and his seat's wait ends when it would have: not a second early."""
+    him back, and his seat's wait, which he could not end while the bot was away, ends
+    that much later (play-test 15): not a second early."""
     url, bot, marie, leo, table = await presi_with_leo_away(fake, clock, tmp_path)
     grace = table.away[leo.user.id]
     log = keys(table)
 
+    stopped = clock.now()
     again = await restart(fake, clock, bot, url)
     restored = table_of(again, marie.user)
-    assert restored.away == {leo.user.id: grace} and keys(restored) == log
+    grace = after_restart(grace, stopped, clock)
+    assert restored.away == {leo.user.id: pytest.approx(grace)}
+    assert keys(restored) == [*log, "ev.restarted"][-LOG_SIZE:]
     board = message(marie.user, restored.table_message_id).content
     assert t("fr", "table.press_hand_back.one", names="léo") in board
     await tick(fake, clock, grace - clock.now() - 1)
@@ -560,7 +576,7 @@ async def test_a_crash_while_a_hard_bot_thinks_replays_its_move_once(
     assert live is not None and seat is not None
     assert live.version > before["version"]  # the move, decided again by the new bot
     name = restored.seats[seat].name
-    moves = [e.params.get("name") for e in restored.log[len(log):]]
+    moves = [e.params.get("name") for e in restored.log[len(log):] if e.key != "ev.restarted"]
     assert moves[0] == name and moves.count(name) == 1  # marie plays before it again
     assert keys(restored)[:len(log)] == log
     assert game.version == before["version"]  # the dead process's search changed nothing
@@ -901,8 +917,10 @@ async def test_a_table_message_replaced_at_a_restart_keeps_the_last_move_players
     # Its cards as text alone: the restarted bot draws before it knows the card faces
     # again (`PresidentBot.sync_faces`), and a retired message is not drawn again.
     retired = message(marie.user, first)
-    assert words(retired) == [line for line in f"{kept}\n\n{t('fr', 'table.moved_on')}"
-                              .splitlines() if "<:" not in line]
+    # (and the history's line saying the bot restarted, since that is how it reads now)
+    restarted = "• " + t("fr", "ev.restarted")
+    assert words(retired) == [line for line in f"{kept}\n{restarted}\n\n"
+                              f"{t('fr', 'table.moved_on')}".splitlines() if "<:" not in line]
     assert not retired.buttons
     assert [m.id for m in with_buttons(fake)] == [restored.table_message_id]
     await again.service.drain()

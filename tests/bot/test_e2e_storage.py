@@ -75,15 +75,18 @@ async def test_results_stats_and_restart(fake: FakeDiscord, clock: LinkedClock,
     live = table.game
     assert live is not None
     deadline = table.timer_deadline
+    assert deadline is not None
     hand_id = alice.hand_id
     await fake.disconnect(bot)
+    left = deadline - clock.now()
 
     clock.advance(5)
     again = await start_bot(fake, clock, url)
     restored = table_of(again, alice.user)
     assert restored is not table and restored.game is not None
     assert restored.game.version == live.version
-    assert restored.timer_deadline == deadline
+    # Nobody could play while the bot was down: alice has the time she had left.
+    assert restored.timer_deadline == pytest.approx(clock.now() + left)
     await tick(fake, clock, 0)
     board = message(alice.user, restored.table_message_id)
     assert restored.table_message_id == table.table_message_id  # brought up to date there
@@ -100,9 +103,13 @@ async def test_results_stats_and_restart(fake: FakeDiscord, clock: LinkedClock,
     fake.assert_no_errors()
 
 
-async def test_a_timer_that_expired_while_the_bot_was_down_fires_at_once(
+async def test_a_turn_does_not_run_out_while_the_bot_is_down(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
 ) -> None:
+    """alice's 30 seconds would have run out during the bot's minute away (a redeploy);
+    nobody could play meanwhile, so her turn waits: she has the time she had left, the
+    history says why the clocks stood still, and the timer plays for her only then
+    (play-test 15: a redeploy timed every player on turn out, and cancelled presi games)."""
     url = database_url(tmp_path)
     bot = await start_bot(fake, clock, url)
     alice = Player(fake.add_user("alice"))
@@ -112,13 +119,21 @@ async def test_a_timer_that_expired_while_the_bot_was_down_fires_at_once(
     await play_until(fake, clock, [], lambda: game.to_act == 0)
     version = game.version
     await fake.disconnect(bot)
+    assert table.timer_deadline is not None
+    left = table.timer_deadline - clock.now()
 
-    clock.advance(60)  # alice's 30 seconds ran out while the bot was down
+    clock.advance(60)
     again = await start_bot(fake, clock, url)
     await fake.settle()
     restored = table_of(again, alice.user)
-    assert restored.game is not None and restored.game.version > version
-    assert any(e.key in TIMED_OUT for e in restored.log)
+    live = restored.game
+    assert live is not None and live.version == version and live.to_act == 0
+    assert restored.timer_deadline == pytest.approx(clock.now() + left)
+    assert restored.log[-1].key == "ev.restarted"
+    await tick(fake, clock, left - 1)
+    assert live.version == version
+    await tick(fake, clock, 1)
+    assert live.version > version and any(e.key in TIMED_OUT for e in restored.log)
     await fake.disconnect(again)
     fake.assert_no_errors()
 
@@ -177,6 +192,7 @@ async def restart_mid_game(fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
     assert cards_held(game) == deck
     deadline, board_id = table.timer_deadline, table.table_message_id
     await fake.disconnect(bot)
+    left = None if deadline is None else deadline - clock.now()
 
     again = await start_bot(fake, clock, url)
     await fake.settle()
@@ -186,7 +202,8 @@ async def restart_mid_game(fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
     assert live.to_dict() == before  # hands, pile, trick, gifts, scores, version, seed
     assert cards_held(live) == deck
     assert live.points == before["points"]
-    assert restored.timer_deadline == deadline
+    assert restored.timer_deadline == (None if left is None else
+                                       pytest.approx(clock.now() + left))
     assert restored.table_message_id == board_id  # brought up to date where it is
     await alice.open_hand(again)  # a control of the board; the others keep their hands
     await finish(restored, live, lambda g: False)

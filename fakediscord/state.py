@@ -386,5 +386,12 @@ class World:
         self._by_token[interaction.token] = interaction
         return interaction
 
+    def carry_interaction(self, interaction: InteractionRecord) -> None:
+        """An interaction answered before this fake existed (another run's, whose token
+        a stored table still holds): its webhook answers edits as Discord's does, within
+        the token's life."""
+        self.interactions[interaction.id] = interaction
+        self._by_token[interaction.token] = interaction
+
     def interaction_by_token(self, token: str) -> InteractionRecord | None:
         return self._by_token.get(token)

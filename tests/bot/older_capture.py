@@ -1,0 +1,367 @@
+"""What an older version of the bot leaves for the next one (tests/bot/older/<commit>.json,
+read by tests/bot/test_e2e_playtest15_upgrades.py): run in a worktree of that commit, with
+that commit's own code and test helpers, it opens eleven tables in the states a redeploy
+may catch on a SQLite file, stops the bot as a redeploy stops it, and writes each table's
+snapshot with the Discord messages and hand interactions it names, and every row of the
+database. Not a test of this tree (pytest does not collect it here); to capture a commit:
+
+    git worktree add /tmp/old <commit>
+    cp tests/bot/older_capture.py /tmp/old/tests/bot/test_zz_capture.py
+    cd /tmp/old && CAPTURE_OUT=$OLDPWD/tests/bot/older \\
+        $OLDPWD/.venv/bin/python -m pytest -p no:cacheprovider tests/bot/test_zz_capture.py
+
+The scenarios use only helpers every commit since play-test 10 has; the fake clock makes
+two captures of a commit the same but for their interaction tokens.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import sqlite3
+import subprocess
+import traceback
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from bot.client import PresidentBot
+from bot.tables.table import Table
+from engine import Phase
+from fakediscord import FakeDiscord, TestUser
+from fakediscord.state import Channel
+from tests.bot.conftest import LinkedClock
+from tests.bot.e2e import (
+    Player,
+    cid,
+    connect_bot,
+    create_table,
+    host_against_bots,
+    leave_game,
+    message,
+    play_until,
+    tick,
+)
+
+
+def user_in(fake: FakeDiscord, name: str, locale: str, channel: Channel) -> TestUser:
+    """A member of the fake's server who acts in `channel` (one table per channel)."""
+    user = fake.add_user(name, locale=locale)
+    user.channel = channel
+    return user
+
+
+async def next_round(fake: FakeDiscord, clock: LinkedClock, table: Table, host: TestUser) -> None:
+    """The host deals the next round from the table message."""
+    game = table.game
+    assert game is not None
+    await host.click(message(host, table.table_message_id), cid(table, "next", game.version))
+    await tick(fake, clock, 1)
+
+
+async def classic_mid_trick(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                            channel: Channel) -> list[TestUser]:
+    """marie and léo against two bots, a trick under way on a human's turn, hands open."""
+    marie = user_in(fake, "marie", "fr", channel)
+    leo = user_in(fake, "léo", "fr", channel)
+    table = await create_table(bot, marie, "classic")
+    await bot.service.set_rules(table, marie.id, table.rules.replace(game_end="rounds:3"))
+    lobby = message(marie, table.lobby_message_id)
+    await leo.click(lobby, cid(table, "join"))
+    for _ in range(2):
+        await marie.click(lobby, cid(table, "addbot"))
+    await marie.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    players = [Player(marie), Player(leo)]
+    for p in players:
+        await p.open_hand(bot)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, players, lambda: len(game.trick) >= 2
+                     and game.to_act in (table.seat_of(marie.id), table.seat_of(leo.id)))
+    return [marie, leo]
+
+
+async def presi_exchange(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                         channel: Channel) -> list[TestUser]:
+    """Three humans at presi, their first round over and the second's exchange under way."""
+    users = [user_in(fake, n, "fr", channel) for n in ("inès", "hugo", "jade")]
+    table = await create_table(bot, users[0], "presi")
+    await bot.service.set_rules(table, users[0].id, table.rules.replace(game_end="rounds:3"))
+    for u in users[1:]:
+        await u.click(message(u, table.lobby_message_id), cid(table, "join"))
+    await users[0].click(message(users[0], table.lobby_message_id), cid(table, "start"))
+    await tick(fake, clock, 1)
+    players = [Player(u) for u in users]
+    for p in players:
+        await p.open_hand(bot)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, players, lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    await next_round(fake, clock, table, users[0])
+    assert game.phase is Phase.EXCHANGE, game.phase
+    return users
+
+
+async def proletario_queue(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                           channel: Channel) -> list[TestUser]:
+    """nina against three bots at proletario, théo waiting in the queue for a seat."""
+    nina = user_in(fake, "nina", "fr", channel)
+    theo = user_in(fake, "théo", "fr", channel)
+    table = await host_against_bots(bot, nina, "proletario", 3, game_end="rounds:3")
+    await tick(fake, clock, 1)
+    await theo.click(message(theo, table.table_message_id), cid(table, "join"))
+    await tick(fake, clock, 1)
+    assert table.queue, "théo should wait in the queue"
+    p = Player(nina)
+    await p.open_hand(bot)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, [p], lambda: len(game.trick) >= 1 and game.to_act == 0)
+    return [nina, theo]
+
+
+async def wild7_announce(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                         channel: Channel) -> list[TestUser]:
+    """alice and bob against two bots at wild7, a 7 on the trick announced as another value."""
+    alice = user_in(fake, "alice", "en-US", channel)
+    bob = user_in(fake, "bob", "en-US", channel)
+    table = await create_table(bot, alice, "wild7")
+    lobby = message(alice, table.lobby_message_id)
+    await bob.click(lobby, cid(table, "join"))
+    for _ in range(2):
+        await alice.click(lobby, cid(table, "addbot"))
+    await alice.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    game = table.game
+    assert game is not None
+    humans = {table.seat_of(alice.id): alice, table.seat_of(bob.id): bob}
+    for _ in range(400):
+        seat = game.to_act
+        if seat is not None and seat in humans and game.phase is Phase.PLAY:
+            user = humans[seat]
+            plays = game.legal_plays(seat)
+            wild = [o for o in plays if o.announce is not None
+                    and any(c.rank != o.announce for c in o.cards)]
+            if wild:
+                await bot.service.play(table, user.id, wild[0].cards, wild[0].announce,
+                                       game.version)
+                break
+            elif plays and not game.trick:
+                await bot.service.play(table, user.id, plays[0].cards, plays[0].announce,
+                                       game.version)
+            else:
+                await bot.service.pass_turn(table, user.id, game.version)
+            await tick(fake, clock, 0.1)
+        elif game.phase is Phase.ROUND_OVER:
+            await next_round(fake, clock, table, alice)
+        else:
+            await tick(fake, clock, 1)
+    else:
+        raise AssertionError("no announcement")
+    await Player(alice).open_hand(bot)
+    return [alice, bob]
+
+
+async def classic_fast(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                       channel: Channel) -> list[TestUser]:
+    """zoé against three bots in fast mode, a trick under way on the common timer."""
+    zoe = user_in(fake, "zoé", "fr", channel)
+    table = await host_against_bots(bot, zoe, "classic", 3, fast=True)
+    await tick(fake, clock, 1)
+    p = Player(zoe)
+    await p.open_hand(bot)
+    game = table.game
+    assert game is not None
+    for _ in range(60):
+        if len(game.trick) >= 2:
+            break
+        await tick(fake, clock, 0.5)
+    assert game.trick
+    return [zoe]
+
+
+async def left_player(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                      channel: Channel) -> list[TestUser]:
+    """Three humans and a bot; paul leaves mid-round: a bot plays his seat to the round's end."""
+    users = [user_in(fake, n, "fr", channel) for n in ("chloé", "paul", "lina")]
+    table = await create_table(bot, users[0], "classic")
+    for u in users[1:]:
+        await u.click(message(u, table.lobby_message_id), cid(table, "join"))
+    await users[0].click(message(users[0], table.lobby_message_id), cid(table, "addbot"))
+    await users[0].click(message(users[0], table.lobby_message_id), cid(table, "start"))
+    await tick(fake, clock, 1)
+    players = [Player(u) for u in users]
+    for p in players:
+        await p.open_hand(bot)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, players, lambda: game.version >= 4)
+    await leave_game(users[1])  # paul: a bot finishes his round; his farewell is pending
+    return users
+
+
+async def presi_away(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                     channel: Channel) -> list[TestUser]:
+    """Three humans at presi; sam leaves mid-round and his seat waits for him (his grace)."""
+    users = [user_in(fake, n, "fr", channel) for n in ("max", "eva", "sam")]
+    table = await create_table(bot, users[0], "presi")
+    for u in users[1:]:
+        await u.click(message(u, table.lobby_message_id), cid(table, "join"))
+    await users[0].click(message(users[0], table.lobby_message_id), cid(table, "start"))
+    await tick(fake, clock, 1)
+    players = [Player(u) for u in users]
+    for p in players:
+        await p.open_hand(bot)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, players, lambda: game.version >= 3)
+    await leave_game(users[2])  # sam: presi waits for him
+    assert table.away
+    return users
+
+
+async def autopilot(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                    channel: Channel) -> list[TestUser]:
+    """kim against three bots, her turns run out until the autopilot plays her seat."""
+    kim = user_in(fake, "kim", "en-US", channel)
+    table = await host_against_bots(bot, kim, "classic", 3, game_end="rounds:3",
+                                    autopilot_after_timeouts=2)
+    await tick(fake, clock, 1)
+    p = Player(kim)
+    await p.open_hand(bot)
+    game = table.game
+    assert game is not None
+    for _ in range(200):
+        if 0 in game.autopilot and game.phase is Phase.PLAY:
+            break
+        await tick(fake, clock, 5)
+    assert 0 in game.autopilot
+    return [kim]
+
+
+async def round_over(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                     channel: Channel) -> list[TestUser]:
+    """ana against three bots, the first round's results shown: the host deals the next."""
+    ana = user_in(fake, "ana", "en-US", channel)
+    table = await host_against_bots(bot, ana, "classic", 3, game_end="rounds:3")
+    await tick(fake, clock, 1)
+    p = Player(ana)
+    await p.open_hand(bot)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, [p], lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    return [ana]
+
+
+async def game_over(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                    channel: Channel) -> list[TestUser]:
+    """tom against three bots, a game of two rounds over: the host may replay."""
+    tom = user_in(fake, "tom", "en-US", channel)
+    table = await host_against_bots(bot, tom, "classic", 3, game_end="rounds:2")
+    await tick(fake, clock, 1)
+    p = Player(tom)
+    await p.open_hand(bot)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, [p], lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    await next_round(fake, clock, table, tom)
+    await play_until(fake, clock, [p], lambda: game.phase is Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+    return [tom]
+
+
+async def lobby(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                channel: Channel) -> list[TestUser]:
+    """A lobby: lou hosts, noé and a bot seated, not started."""
+    lou = user_in(fake, "lou", "fr", channel)
+    noe = user_in(fake, "noé", "fr", channel)
+    table = await create_table(bot, lou, "classic")
+    await noe.click(message(noe, table.lobby_message_id), cid(table, "join"))
+    await lou.click(message(lou, table.lobby_message_id), cid(table, "addbot"))
+    return [lou, noe]
+
+
+SCENARIOS: dict[str, Callable[..., Awaitable[list[TestUser]]]] = {
+    # Those that let the clock run long first: every table's timers run meanwhile.
+    f.__name__: f for f in (game_over, round_over, autopilot, lobby, proletario_queue,
+                            classic_mid_trick, left_player, presi_exchange, classic_fast,
+                            presi_away, wild7_announce)
+}
+
+
+def jsonable(obj: Any, drop: tuple[str, ...]) -> Any:
+    """The record as JSON, without what the next version redraws anyway (its text)."""
+    data = {k: v for k, v in dataclasses.asdict(obj).items() if k not in drop}
+    return json.loads(json.dumps(data, default=str))
+
+
+async def test_capture(fake: FakeDiscord, clock: LinkedClock, tmp_path: Path) -> None:
+    """Every scenario in a channel of its own, the bot stopped, what it stored dumped."""
+    out = Path(os.environ["CAPTURE_OUT"])
+    db = tmp_path / "president.db"
+    url = f"sqlite+aiosqlite:///{db}"
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    made: dict[str, tuple[Channel, list[TestUser]]] = {}
+    failures: dict[str, str] = {}
+    for name, scenario in SCENARIOS.items():
+        channel = fake.add_channel(fake.guild, name.replace("_", "-"))
+        try:
+            users = await scenario(fake, clock, bot, channel)
+        except Exception:
+            failures[name] = traceback.format_exc()
+            continue
+        made[name] = (channel, users)
+    await tick(fake, clock, 1)
+    tables = {name: bot.service.registry.in_channel(ch.id) for name, (ch, _) in made.items()}
+    await fake.disconnect(bot)
+    commit, date = subprocess.run(["git", "show", "-s", "--format=%h %cI", "HEAD"],
+                                  capture_output=True, text=True, check=True).stdout.split()
+    connection = sqlite3.connect(db)
+    revision = connection.execute("SELECT version_num FROM alembic_version").fetchone()[0]
+    result: dict[str, Any] = {
+        "commit": commit, "date": date, "revision": revision,
+        "now": clock.now(), "elapsed": fake.clock.monotonic(),
+        "application_id": fake.world.application_id,
+        "guild": {"id": fake.guild.id, "locale": fake.guild.locale,
+                  "channel_id": fake.channel.id},
+        "failures": failures, "tables": {},
+    }
+    names = [r[0] for r in connection.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN "
+        "('alembic_version', 'table_snapshots', 'sqlite_sequence')")]
+    result["rows"] = {}
+    for name in names:
+        cursor = connection.execute(f"SELECT * FROM {name}")
+        columns = [c[0] for c in cursor.description]
+        result["rows"][name] = [dict(zip(columns, r, strict=True)) for r in cursor]
+    for name, table in tables.items():
+        if table is None:
+            failures[name] = "no table"
+            continue
+        channel, users = made[name]
+        row = connection.execute("SELECT seq, state, saved_at FROM table_snapshots "
+                                 "WHERE table_id = ?",
+                                 (table.id,)).fetchone()
+        status = connection.execute("SELECT status FROM tables WHERE id = ?",
+                                    (table.id,)).fetchone()[0]
+        state = json.loads(row[1])
+        wanted = {state.get("lobby_message_id"), state.get("table_message_id")}
+        tokens = {h["token"] for h in state.get("hands", {}).values()}
+        interactions = [i for i in fake.world.interactions.values() if i.token in tokens]
+        wanted |= {i.original_message_id for i in interactions}
+        result["tables"][name] = {
+            "status": status, "seq": row[0], "saved_at": row[2], "state": state,
+            "channel": {"id": channel.id, "name": channel.name},
+            "users": [{"id": u.id, "name": u.name, "locale": u.user.locale} for u in users],
+            "messages": [jsonable(m, ("content", "embeds", "attachments"))
+                         for m in fake.world.messages.values() if m.id in wanted],
+            "interactions": [jsonable(i, ("response", "modal")) for i in interactions],
+        }
+    connection.close()
+    assert not failures, json.dumps(failures, indent=1)
+    (out / f"{commit}.json").write_text(json.dumps(result, ensure_ascii=False, default=str))

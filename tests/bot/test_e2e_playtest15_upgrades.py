@@ -1,0 +1,344 @@
+"""End-to-end: play-test 15, an operator's upgrade night. Tables were under way on an older
+version of the bot when it stopped for a redeploy; the current version starts on the same
+database.
+
+tests/bot/older/<commit>.json were written by those older commits themselves, each file
+named for its commit (the last of play-tests 10, 11, 12 and 13): a bot of that version
+opened eleven tables in the states a redeploy may catch (a trick under way, presi's
+exchange, a queue behind bots, a wild 7 announced, fast mode, a leaver's seat played by a
+bot, presi waiting for a leaver, the autopilot, a round's and a game's results, a lobby),
+was stopped as a redeploy stops it, and the file keeps each table's snapshot with the
+Discord messages and hand interactions it names, and every row of the database at that
+version's revision (games, rounds, ratings). The test puts the database back as that
+version left it (its schema, its rows), the fake Discord as its players left it, starts
+the current bot a minute later, and checks what the players would: every table is as they
+left it, nobody timed out while the bot was away, the same messages carry on, the stored
+results are read, and every table plays on, its rounds stored as before.
+
+How the files were made (once, by hand; a later play-test adds its own): in a worktree of
+the commit, a test opened the tables with that commit's own helpers on a SQLite file,
+stopped the bot with `fake.disconnect`, and dumped the snapshots, the messages and
+interactions they name, and every row (docs/deploy.md, « Play-test 15: upgrades »).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import JSON, Boolean, DateTime, MetaData, text
+from sqlalchemy.engine import Connection
+
+from bot.client import PresidentBot
+from bot.storage import downgrade_to, upgrade_to_head
+from bot.storage.db import create_engine
+from bot.tables.table import LOG_SIZE, LogEntry, Table
+from engine import Phase
+from fakediscord import FakeDiscord, TestUser
+from fakediscord.state import InteractionRecord, StoredMessage
+
+from .conftest import LinkedClock
+from .e2e import Player, cid, connect_bot, database_url, message, play_until, tick
+from .stored import stored_game
+
+DOWN = 60.0  # the redeploy's minute
+
+
+def captured(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text())
+    return data
+
+
+# Oldest first, by their commits' dates.
+CAPTURES = sorted((Path(__file__).parent / "older").glob("*.json"),
+                  key=lambda path: captured(path)["date"])
+
+
+def _stored(value: str) -> datetime:
+    """A date as SQLite held it (naive UTC, or with its offset)."""
+    when = datetime.fromisoformat(value)
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+
+
+def _insert(connection: Connection, capture: dict[str, Any]) -> None:
+    """Every row as the older version left it, in its revision's schema (this database
+    is at it); PostgreSQL's id sequences then follow the ids, as they would have."""
+    metadata = MetaData()
+    metadata.reflect(connection)
+    rows = {**capture["rows"], "table_snapshots": [
+        {"table_id": entry["state"]["id"], "seq": entry["seq"], "state": entry["state"],
+         "saved_at": entry["saved_at"]} for entry in capture["tables"].values()]}
+    for table in metadata.sorted_tables:
+        values = []
+        for row in rows.get(table.name, []):
+            value = {}
+            for column in table.columns:
+                item = row.get(column.name)
+                if isinstance(column.type, DateTime) and isinstance(item, str):
+                    item = _stored(item)
+                elif isinstance(column.type, JSON) and isinstance(item, str):
+                    item = json.loads(item)  # SQLite's text
+                elif isinstance(column.type, Boolean) and item is not None:
+                    item = bool(item)
+                value[column.name] = item
+            values.append(value)
+        if not values:
+            continue
+        connection.execute(table.insert(), values)
+        if connection.dialect.name == "postgresql" and "id" in table.columns \
+                and table.columns["id"].autoincrement is True:
+            connection.execute(text(
+                f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), "
+                f"(SELECT max(id) FROM {table.name}))"))
+
+
+async def seed(url: str, capture: dict[str, Any]) -> None:
+    """The database as the older version left it: its revision's schema, its rows."""
+    await upgrade_to_head(url)
+    await downgrade_to(url, capture["revision"])
+    engine = create_engine(url, enforce_foreign_keys=False)
+    try:
+        async with engine.begin() as connection:
+            await connection.run_sync(lambda sync: _insert(sync, capture))
+    finally:
+        await engine.dispose()
+
+
+def carry_over(fake: FakeDiscord, capture: dict[str, Any]) -> dict[str, list[TestUser]]:
+    """The channels, members, messages and hand interactions the stored tables name, as
+    Discord kept them while the bot was away; each table's players, by table."""
+    assert fake.world.application_id == capture["application_id"]  # the same application
+    players: dict[str, list[TestUser]] = {}
+    for name, entry in capture["tables"].items():
+        channel = fake.world.add_channel(fake.guild, entry["channel"]["name"],
+                                         channel_id=entry["channel"]["id"])
+        players[name] = []
+        for person in entry["users"]:
+            account = fake.world.add_user(person["name"], person["locale"],
+                                          user_id=person["id"])
+            fake.guild.members[account.id] = fake.clock.now()
+            players[name].append(TestUser(fake, account, channel))
+        for kept in entry["messages"]:
+            fake.world.add_message(StoredMessage(**{**kept, **{
+                key: _stored(kept[key]) for key in ("created_at", "edited_at", "dismissed_at")
+                if kept[key] is not None}}))
+        for interaction in entry["interactions"]:
+            fake.world.carry_interaction(InteractionRecord(**interaction))
+    return players
+
+
+@dataclass
+class Upgraded:
+    """The current bot, started on what an older one left."""
+
+    fake: FakeDiscord
+    clock: LinkedClock
+    bot: PresidentBot
+    url: str
+    capture: dict[str, Any]
+    players: dict[str, list[TestUser]]
+    back: float  # when it restored the tables, on its clock
+
+    def table(self, name: str) -> Table:
+        table = self.bot.service.registry.in_channel(self.entry(name)["channel"]["id"])
+        assert table is not None, f"{name} was not restored"
+        return table
+
+    def entry(self, name: str) -> dict[str, Any]:
+        entry: dict[str, Any] = self.capture["tables"][name]
+        return entry
+
+    def user(self, name: str, person: str) -> TestUser:
+        return next(u for u in self.players[name] if u.name == person)
+
+    def hand_of(self, name: str, user: TestUser) -> int | None:
+        """The message of the user's hand the stored table follows."""
+        entry = self.entry(name)
+        link = entry["state"]["hands"].get(str(user.id))
+        return None if link is None else next(
+            i["original_message_id"] for i in entry["interactions"]
+            if i["token"] == link["token"])
+
+
+@asynccontextmanager
+async def upgraded(capture: dict[str, Any], tmp_path: Path) -> AsyncIterator[Upgraded]:
+    """The current bot starts `DOWN` seconds after the older one stopped, on its database."""
+    url = database_url(tmp_path)
+    await seed(url, capture)
+    guild = capture["guild"]
+    async with FakeDiscord.running(home=(guild["id"], guild["channel_id"])) as fake:
+        players = carry_over(fake, capture)
+        clock = LinkedClock(fake.clock)
+        clock.advance(capture["elapsed"] + DOWN)
+        bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+        back = clock.now()
+        await fake.settle()
+        up = Upgraded(fake, clock, bot, url, capture, players, back)
+        yield up
+        await up.bot.service.drain()  # (the test may have restarted it)
+        await fake.disconnect(up.bot)
+        fake.assert_no_errors()
+
+
+def public(fake: FakeDiscord, channel_id: int) -> list[StoredMessage]:
+    return [m for m in fake.world.in_channel(channel_id) if m.ephemeral_to is None]
+
+
+def check_as_left(up: Upgraded, name: str) -> None:
+    """The table `name` as the bot comes back: its game as its players left it, its clocks
+    moved on by the minute nobody could play, and its history saying why."""
+    entry, table = up.entry(name), up.table(name)
+    stored = entry["state"]
+    waited = up.back - _stored(entry["saved_at"]).timestamp()
+    assert waited == pytest.approx(DOWN)
+    game = table.game
+    if stored["game"] is None:
+        assert game is None
+    else:
+        assert game is not None
+        now = game.to_dict()
+        assert {key: now[key] for key in stored["game"]} == stored["game"]
+    if stored["timer_deadline"] is None:
+        assert table.timer_deadline is None
+    else:
+        assert table.timer_deadline == pytest.approx(stored["timer_deadline"] + waited)
+    assert table.away == {int(user): pytest.approx(deadline + waited)
+                          for user, deadline in stored["away"].items()}
+    restarted = [LogEntry("ev.restarted").to_dict()] if table.under_way else []
+    assert [e.to_dict() for e in table.log] == [*stored["log"], *restarted][-LOG_SIZE:]
+
+
+def check_redrawn(up: Upgraded, name: str) -> None:
+    """What its players see once the first redraws are out: the same table message (or
+    lobby) carrying on, the only one with controls, and their hands redrawn in place."""
+    entry, table = up.entry(name), up.table(name)
+    stored = entry["state"]
+    game = table.game
+    shown = stored["table_message_id"] if game is not None else stored["lobby_message_id"]
+    live = [m.id for m in public(up.fake, table.channel_id) if m.components]
+    assert live == [shown] and table.channel_id == entry["channel"]["id"]
+    assert message(up.players[name][0], shown).content  # (kept without its text: redrawn)
+    for user in up.players[name]:
+        hand_id = up.hand_of(name, user)
+        if hand_id is not None and table.plays(user.id):
+            assert message(user, hand_id).content, f"{user.name}'s hand was not redrawn"
+
+
+def waits_for_host(table: Table) -> bool:
+    """Whether the table waits for its host to deal, replay or start."""
+    return table.game is None or table.game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER)
+
+
+async def host_moves_on(up: Upgraded, name: str) -> None:
+    """The host presses what their table waits for: the next round, Replay, Start."""
+    table = up.table(name)
+    host = next(u for u in up.players[name] if u.id == table.host_id)
+    game = table.game
+    if game is None:
+        await host.click(message(host, table.lobby_message_id), cid(table, "start"))
+    elif game.phase is Phase.ROUND_OVER:
+        await host.click(message(host, table.table_message_id), cid(table, "next", game.version))
+    else:
+        await host.click(message(host, table.table_message_id),
+                         cid(table, "replay", game.version))
+    await tick(up.fake, up.clock, 1)
+
+
+async def play_on(up: Upgraded) -> None:
+    """Every table plays its round in play out (the next one where it waited for its host),
+    its players on the hands they had open (a fresh one where they had none), and its
+    results are stored as a result of that version would have been."""
+    names = list(up.capture["tables"])
+    for name in names:  # sam went home from presi, and his seat waits: he comes back
+        table = up.table(name)
+        for user in up.players[name]:
+            if user.id in table.away:
+                await user.click(message(user, table.table_message_id), cid(table, "hand"))
+                assert user.id not in table.away
+    rounds: dict[str, tuple[int, int]] = {}  # the game and round each table plays out
+    for name in sorted(names, key=lambda name: waits_for_host(up.table(name))):
+        table = up.table(name)
+        if waits_for_host(table):
+            await host_moves_on(up, name)
+        assert table.game is not None and not waits_for_host(table), name
+        rounds[name] = (table.game_no, table.game.round_no)
+    players: list[Player] = []
+    for name in names:
+        table = up.table(name)
+        for user in up.players[name]:
+            if not table.plays(user.id):
+                continue
+            player = Player(user)
+            player.hand_id = up.hand_of(name, user)
+            if player.hand_id is None:
+                await player.open_hand(up.bot)
+            players.append(player)
+
+    def done(name: str) -> bool:
+        table, (game_no, round_no) = up.table(name), rounds[name]
+        return table.game is not None and table.game_no == game_no and \
+            table.game.rounds_scored >= round_no
+
+    await play_until(up.fake, up.clock, players, lambda: all(done(name) for name in names))
+    await tick(up.fake, up.clock, 1)
+    await up.bot.service.drain()
+    for name in names:
+        table, game = up.table(name), up.table(name).game
+        assert game is not None and table.game_row_id is not None
+        stored = await stored_game(up.url, table.game_row_id)
+        assert stored.round_nos == list(range(1, game.rounds_scored + 1)), name
+        assert stored.points == dict(enumerate(game.points)), name
+        assert stored.table_games == table.game_no, name  # a replay numbered past the older
+
+
+async def stored_results_read(up: Upgraded) -> None:
+    """The history, stats and leaderboard read what the older version stored."""
+    tom = up.user("game_over", "tom")
+    await tom.slash("president history")
+    assert "2 rounds" in tom.last_ephemeral().text
+    await tom.slash("president stats")
+    assert "1 game ·" in tom.last_ephemeral().text
+    ines = up.user("presi_exchange", "inès")
+    await ines.slash("president leaderboard", preset="presi")
+    assert f"<@{ines.id}>" in ines.last_ephemeral().text
+
+
+async def comes_back_and_plays_on(up: Upgraded) -> None:
+    """Every table is as its players left it, the first redraws show it where it was, the
+    stored results are read, and every table plays on."""
+    assert sorted(table.id for table in up.bot.service.registry.tables()) == \
+        sorted(e["state"]["id"] for e in up.capture["tables"].values())
+    for name in up.capture["tables"]:
+        check_as_left(up, name)
+    await tick(up.fake, up.clock, 1)  # the first redraws, coalesced
+    for name in up.capture["tables"]:
+        check_redrawn(up, name)
+    await stored_results_read(up)
+    await play_on(up)
+
+
+# The oldest runs on both backends below; the others on the run's.
+@pytest.mark.parametrize("path", CAPTURES[1:], ids=[path.stem for path in CAPTURES[1:]])
+async def test_every_table_an_older_version_left_comes_back_and_plays_on(
+    path: Path, tmp_path: Path
+) -> None:
+    """An older version stopped for a redeploy with eleven tables; the current one starts a
+    minute later."""
+    async with upgraded(captured(path), tmp_path) as up:
+        await comes_back_and_plays_on(up)
+
+
+@pytest.mark.both_databases
+async def test_the_oldest_version_s_tables_and_database_on_both_backends(
+    tmp_path: Path
+) -> None:
+    """The oldest version's database (revision 0003, its rows) on SQLite and PostgreSQL:
+    the bot migrates it as it starts, and its tables come back and play on."""
+    async with upgraded(captured(CAPTURES[0]), tmp_path) as up:
+        await comes_back_and_plays_on(up)

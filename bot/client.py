@@ -192,11 +192,10 @@ class PresidentBot(Host):
         shard_ids, shard_count = shards if shards else (None, None)
         started = time.perf_counter()
         restored = await restore_tables(self.service, self.storage,
-                                        shard_ids=shard_ids, shard_count=shard_count)
+                                        shard_ids=shard_ids, shard_count=shard_count,
+                                        prepare=self.publisher.restored)
         self.publisher.unseen({table.guild_id for table in self.service.registry.tables()
                                if table.guild_id is not None})
-        for table in self.service.registry.tables():
-            self.publisher.restored(table)
         self.metrics.restore.set(time.perf_counter() - started)
         log.info("restored %d table(s)", restored)
         since = datetime.fromtimestamp(clock.now() - VANISHED_KEEP_SECONDS, UTC)

@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.graphemes import cut
-from bot.i18n import t
+from bot.i18n import CATALOGUES, t
 from bot.packages.controls import answer_privately, here, refusal_text
 from bot.packages.game import chart
 from bot.packages.game.hand import hand_screen
+from bot.packages.game.lines import entry_text
 from bot.packages.game.table_message import closed_lines, retired_text, table_screen
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.permissions import (
@@ -34,7 +35,7 @@ from bot.packages.permissions import (
 from bot.packages.screen import Screen
 from bot.tables.budget import BudgetClosed
 from bot.tables.refusals import TableError
-from bot.tables.table import HandLink, Table
+from bot.tables.table import HandLink, LogEntry, Table
 from engine import Phase
 
 if TYPE_CHECKING:
@@ -380,9 +381,14 @@ class Publisher:
 
     def restored(self, table: Table) -> None:
         """A table restored from storage: its hands' links are as they were saved, and
-        each gets its last edit as its token runs out (`_lapse_at_expiry`)."""
+        each gets its last edit as its token runs out (`_lapse_at_expiry`). Its stored
+        lines this version cannot word are dropped (`_unworded`)."""
         for user_id, link in table.hands.items():
             self._lapse_at_expiry(table, user_id, link)
+        dropped = _unworded(table)
+        if dropped:
+            log.warning("table %s: %d stored line(s) this version cannot word dropped (%s)",
+                        table.id, len(dropped), ", ".join(sorted(set(dropped))))
 
     def _lapse_at_expiry(self, table: Table, user_id: int, link: HandLink) -> None:
         """A hand nobody touched for the life of its token stops being refreshed, and
@@ -722,3 +728,29 @@ class Publisher:
                 or current.message_id == link.message_id):
             current.fingerprint = ""
             self.bot.service.refresh(table)
+
+
+def _wordable(table: Table, entry: LogEntry) -> bool:
+    """Whether this version words the stored line in both languages: a key it does not know
+    (a newer version's, after a rollback) or whose placeholders changed since it was stored
+    failed every redraw of its table, which then never showed again (play-test 15)."""
+    try:
+        for locale in CATALOGUES:
+            entry_text(locale, table, entry)
+    except (KeyError, IndexError, TypeError, ValueError):
+        return False
+    return True
+
+
+def _unworded(table: Table) -> list[str]:
+    """Drop the table's stored lines (history, notice, exchange notes) it cannot word; the
+    keys dropped."""
+    dropped = [e.key for e in table.log if not _wordable(table, e)]
+    table.log = [e for e in table.log if _wordable(table, e)]
+    if table.notice is not None and not _wordable(table, table.notice):
+        dropped.append(table.notice.key)
+        table.notice = None
+    for seat, notes in table.exchange_notes.items():
+        dropped += [e.key for e in notes if not _wordable(table, e)]
+        table.exchange_notes[seat] = [e for e in notes if _wordable(table, e)]
+    return dropped

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 from bot.storage.repository import Storage
 from bot.tables.service import TableService
@@ -15,8 +15,10 @@ log = logging.getLogger(__name__)
 async def restore_tables(
     service: TableService, storage: Storage, *,
     shard_ids: Collection[int] | None = None, shard_count: int | None = None,
+    prepare: Callable[[Table], None] | None = None,
 ) -> int:
-    """Adopt each stored table; a table with no usable snapshot is closed (nothing to show).
+    """Adopt each stored table, once `prepare` has seen it (the publisher's part: before
+    the table's first redraw); a table with no usable snapshot is closed (nothing to show).
 
     A sharded process (`shard_ids` of `shard_count`) adopts only the tables of the guilds
     its shards own: Discord sends those guilds' clicks to it alone, and another process
@@ -36,6 +38,8 @@ async def restore_tables(
         assert snapshot is not None
         # The stored row's seq is what the database compares later saves against.
         table.seq = max(table.seq, snapshot.seq)
+        if prepare is not None:
+            prepare(table)
         service.adopt(table, snapshot.saved_at.timestamp())
         restored += 1
     return restored

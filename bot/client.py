@@ -193,7 +193,8 @@ class PresidentBot(Host):
         started = time.perf_counter()
         restored = await restore_tables(self.service, self.storage,
                                         shard_ids=shard_ids, shard_count=shard_count,
-                                        prepare=self.publisher.restored)
+                                        prepare=self.publisher.restored,
+                                        on_unreadable=self.publisher.unreadable)
         self.publisher.unseen({table.guild_id for table in self.service.registry.tables()
                                if table.guild_id is not None})
         self.metrics.restore.set(time.perf_counter() - started)

@@ -35,6 +35,7 @@ from bot.packages.permissions import (
 from bot.packages.screen import Screen
 from bot.tables.budget import BudgetClosed
 from bot.tables.refusals import TableError
+from bot.tables.restore import Unreadable
 from bot.tables.table import HandLink, LogEntry, Table
 from engine import Phase
 
@@ -111,6 +112,9 @@ class Publisher:
         # (`_wake`): a message a fresh one replaced loses its buttons and points below
         # (`_replaced`).
         self._asleep: dict[int, dict[int, Screen | None]] = {}
+        # Per server: the tables found unreadable at start, whose channels are told once the
+        # gateway has described the server (`unreadable`, `tell_unreadable`).
+        self._unreadable: dict[int, list[Unreadable]] = {}
 
     # ------------------------------------------------------------------ service hooks
 
@@ -124,6 +128,42 @@ class Publisher:
         held = guild_id in self._unseen
         self._unseen.discard(guild_id)
         return held
+
+    def unreadable(self, lost: Unreadable) -> None:
+        """A table closed at start because its stored state could not be read: its channel
+        is told once its server has been described (`tell_unreadable`)."""
+        self._unreadable.setdefault(lost.guild_id, []).append(lost)
+
+    @property
+    def unreadable_guilds(self) -> set[int]:
+        """The servers whose channels are still owed the word of an unreadable table."""
+        return set(self._unreadable)
+
+    async def tell_unreadable(self, guild_id: int) -> None:
+        """Tell each channel of the server whose table could not be restored: its messages
+        still named lose their controls and say so (a click on them found the table gone,
+        with nothing on screen to say why), or a post says it where none is left."""
+        for lost in self._unreadable.pop(guild_id, []):
+            channel = self.bot.get_partial_messageable(lost.channel_id, guild_id=guild_id)
+            text = t(lost.locale, "table.unreadable")
+            try:
+                told = False
+                for message_id in lost.message_ids:
+                    async with self.bot.budget.call():
+                        try:
+                            await channel.get_partial_message(message_id).edit(
+                                content=text, view=None, allowed_mentions=NO_PINGS)
+                            told = True
+                        except discord.NotFound:
+                            continue
+                if not told:
+                    async with self.bot.budget.call():
+                        await channel.send(text, allowed_mentions=NO_PINGS)
+            except discord.HTTPException as err:
+                log.warning("table %s: channel %s could not be told its table was not "
+                            "restored (%s)", lost.table_id, lost.channel_id, err)
+            except BudgetClosed:
+                return
 
     async def flush(self, table: Table) -> None:
         if table.closed or table.id in self._blocked or table.guild_id in self._unseen:

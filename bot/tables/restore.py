@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
+from typing import Any
 
+from bot.i18n import lang
+from bot.storage.failures import transient
+from bot.storage.records import TableRecord
 from bot.storage.repository import Storage
 from bot.tables.service import TableService
 from bot.tables.table import Table
@@ -12,13 +17,34 @@ from bot.tables.table import Table
 log = logging.getLogger(__name__)
 
 
+@dataclass(frozen=True)
+class Unreadable:
+    """A stored table this version cannot read: its state corrupt, or written by a newer
+    version the operator rolled back from. It is closed, and its channel is told so once,
+    in the table's language where its state still says it (else its server's choice), on
+    the messages it still names (`Publisher.unreadable`)."""
+
+    table_id: int
+    guild_id: int
+    channel_id: int
+    locale: str
+    message_ids: tuple[int, ...]
+
+
 async def restore_tables(
     service: TableService, storage: Storage, *,
     shard_ids: Collection[int] | None = None, shard_count: int | None = None,
     prepare: Callable[[Table], None] | None = None,
+    on_unreadable: Callable[[Unreadable], None] | None = None,
 ) -> int:
     """Adopt each stored table, once `prepare` has seen it (the publisher's part: before
-    the table's first redraw); a table with no usable snapshot is closed (nothing to show).
+    the table's first redraw); a table with no snapshot is closed (nothing to show).
+
+    A snapshot that cannot be read closes its table alone, said once in the log and, through
+    `on_unreadable`, to its channel: failing the start instead made the process stop at
+    every start (a crash loop) with every other table waiting behind it. A database that is
+    away is not a snapshot's fault: that failure stops the start, and the next one finds
+    every table again.
 
     A sharded process (`shard_ids` of `shard_count`) adopts only the tables of the guilds
     its shards own: Discord sends those guilds' clicks to it alone, and another process
@@ -26,12 +52,21 @@ async def restore_tables(
     """
     restored = 0
     for record in await storage.active_tables(shard_ids=shard_ids, shard_count=shard_count):
-        snapshot = await storage.load_snapshot(record.table_id)
+        state: Any = None
         try:
-            table = Table.from_dict(snapshot.state) if snapshot is not None else None
-        except Exception:
-            log.exception("snapshot of table %s is unreadable", record.table_id)
-            table = None
+            snapshot = await storage.load_snapshot(record.table_id)
+            state = snapshot.state if snapshot is not None else None
+            table = Table.from_dict(state) if snapshot is not None else None
+        except Exception as err:
+            if transient(err):
+                raise
+            log.error("table %s in channel %s: its stored state cannot be read by this "
+                      "version of the bot (%s: %s); the table is closed and its channel told",
+                      record.table_id, record.channel_id, type(err).__name__, err)
+            await storage.update_table(record.table_id, status="closed")
+            if on_unreadable is not None:
+                on_unreadable(await _unreadable(storage, record, state))
+            continue
         if table is None or service.registry.in_channel(table.channel_id) is not None:
             await storage.update_table(record.table_id, status="closed")
             continue
@@ -43,3 +78,16 @@ async def restore_tables(
         service.adopt(table, snapshot.saved_at.timestamp())
         restored += 1
     return restored
+
+
+async def _unreadable(storage: Storage, record: TableRecord, state: Any) -> Unreadable:
+    """What an unreadable state still tells: its language and its messages, each read
+    alone (a newer version's state may differ anywhere else)."""
+    known: Mapping[str, Any] = state if isinstance(state, Mapping) else {}
+    locale = known.get("locale")
+    if not isinstance(locale, str):
+        locale = (await storage.get_guild_settings(record.guild_id)).language or "en"
+    messages = tuple(known[key] for key in ("table_message_id", "lobby_message_id")
+                     if isinstance(known.get(key), int))
+    return Unreadable(record.table_id, record.guild_id, record.channel_id, lang(locale),
+                      messages)

@@ -36,6 +36,7 @@ from sqlalchemy import JSON, Boolean, DateTime, MetaData, text
 from sqlalchemy.engine import Connection
 
 from bot.client import PresidentBot
+from bot.i18n import t
 from bot.storage import downgrade_to, upgrade_to_head
 from bot.storage.db import create_engine
 from bot.tables.table import LOG_SIZE, LogEntry, Table
@@ -43,6 +44,7 @@ from engine import Phase
 from fakediscord import FakeDiscord, TestUser
 from fakediscord.state import InteractionRecord, StoredMessage
 
+from . import databases
 from .conftest import LinkedClock
 from .e2e import Player, cid, connect_bot, database_url, message, play_until, tick
 from .stored import stored_game
@@ -363,6 +365,60 @@ async def test_the_oldest_version_s_tables_and_database_on_both_backends(
 def newer(state: dict[str, Any], **changed: Any) -> str:
     """The state as a newer version might store it: some of its values changed."""
     return json.dumps({**state, **changed})
+
+
+async def test_a_state_this_version_cannot_read_closes_its_table_alone(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The operator rolls back from a newer version, whose states this one cannot read (a
+    rule it does not know, a phase it does not know), and a third state is corrupt on
+    disk: it is unreadable text on SQLite, a string on PostgreSQL, whose JSON type takes
+    no broken text. Each of those tables is closed alone, said once in the log, and its
+    channel is told in the table's language on the messages it still names, which lose
+    their buttons (a corrupt one names none: a post says it, in the server's language or
+    English). The other eight come back as ever, the channel is free for a new table, and
+    the next start says nothing more. Before, the corrupt one stopped every start (a crash
+    loop, no table back), and the others were closed without a word."""
+    capture = captured(CAPTURES[-1])
+    tables = capture["tables"]
+    corrupt = '{"id": 6, "lo'
+    if databases.current is not None and databases.current.backend == "postgresql":
+        corrupt = json.dumps(corrupt)
+    states = {
+        "presi_exchange": newer(tables["presi_exchange"]["state"],
+                                game={**tables["presi_exchange"]["state"]["game"],
+                                      "phase": "auction"}),
+        "wild7_announce": newer(tables["wild7_announce"]["state"], rules={
+            "preset": "wild7", "set": {"jokers_wild": True}}),
+        "classic_mid_trick": corrupt,
+    }
+    async with upgraded(capture, tmp_path, states) as up:
+        errors = [r for r in caplog.records if r.levelname == "ERROR"]
+        assert sorted(r.name for r in errors) == ["bot.tables.restore"] * 3
+        caplog.clear()
+        lost = {name: tables[name]["state"]["id"] for name in states}
+        assert {t.id for t in up.bot.service.registry.tables()} == \
+            {e["state"]["id"] for e in tables.values()} - set(lost.values())
+        assert up.bot.storage is not None
+        for table_id in lost.values():
+            record = await up.bot.storage.get_table(table_id)
+            assert record is not None and record.status == "closed"
+        for name, locale in (("presi_exchange", "fr"), ("wild7_announce", "en")):
+            state, reader = tables[name]["state"], up.players[name][0]
+            for message_id in (state["table_message_id"], state["lobby_message_id"]):
+                told = message(reader, message_id)
+                assert told.content == t(locale, "table.unreadable") and not told.buttons
+        channel = tables["classic_mid_trick"]["channel"]["id"]
+        assert public(up.fake, channel)[-1].content == t("en", "table.unreadable")
+        marie = up.user("classic_mid_trick", "marie")
+        await marie.slash("president create", preset="classic")
+        assert up.bot.service.registry.in_channel(channel) is not None
+        posts = len(up.fake.world.messages)
+        await up.fake.disconnect(up.bot)
+        up.bot = await connect_bot(up.fake, up.clock, up.url, bot_pause=1.0)
+        await up.fake.settle()
+        assert not [r for r in caplog.records if r.levelname == "ERROR"]
+        assert len(up.fake.world.messages) == posts
 
 
 async def test_a_stored_line_this_version_cannot_word_is_left_out(

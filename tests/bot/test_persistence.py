@@ -116,6 +116,25 @@ async def test_a_sharded_process_restores_only_the_tables_of_its_guilds(
     await everything.settle()
 
 
+async def test_a_database_away_at_start_closes_no_table(
+    db: tuple[str, Storage], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A snapshot the database cannot hand over for a moment is not an unreadable one
+    (play-test 15): the start fails, to be tried again, and every table stays open."""
+    _, storage = db
+    first = start(storage)
+    await started(first, 7, 100)
+    await first.settle()
+
+    async def away(table_id: int) -> None:
+        raise OperationalError("SELECT", {}, ConnectionRefusedError(errno.ECONNREFUSED, "no"))
+
+    monkeypatch.setattr(storage, "load_snapshot", away)
+    with pytest.raises(OperationalError):
+        await restore_tables(start(storage).service, storage)
+    assert len(await storage.active_tables()) == 1
+
+
 def test_a_thread_tables_parent_channel_outlives_a_restart() -> None:
     """A restored table in a thread still ends with its parent channel; a snapshot from
     before knows no parent (the table then ends at its first refused post, as before)."""

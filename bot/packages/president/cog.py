@@ -307,6 +307,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
 
     async def _described(self, guild_id: int) -> None:
         await self.bot.service.server_back(guild_id)
+        await self.bot.publisher.tell_unreadable(guild_id)
         if self.bot.publisher.seen(guild_id):
             await self._recheck(guild_id, held=True)
         await self._check_members(guild_id)
@@ -348,7 +349,8 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         """A server the cache holds, available, is released here too: discord.py drops the
         `on_guild_available` of a GUILD_CREATE parsed just as it stops waiting for them
         (`ConnectionState._delay_ready`), though the cache has it."""
-        for guild_id in {table.guild_id for table in self.bot.service.registry.tables()}:
+        guild_ids = {table.guild_id for table in self.bot.service.registry.tables()}
+        for guild_id in guild_ids | self.bot.publisher.unreadable_guilds:
             if guild_id is None or not which(guild_id):
                 continue
             guild = self.bot.get_guild(guild_id)

@@ -28,10 +28,15 @@ def main() -> None:
         # lines an operator reads as something to look at. Its warnings and errors still show.
         logging.getLogger("alembic").setLevel(logging.WARNING)
     from bot.client import create_bot
+    from bot.storage.db import NewerDatabase
 
     bot = create_bot(config)
-    with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
-        asyncio.run(serve(bot, config.token))
+    try:
+        with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
+            asyncio.run(serve(bot, config.token))
+    except NewerDatabase as err:  # a rollback of the code alone: one line, as a bad setting
+        print(err, file=sys.stderr)
+        sys.exit(2)
     if bot.shards_lost:
         # Another process runs one of its shards (see `PresidentBot.check_shard_locks`): a
         # failure status, so that a supervisor restarting only failed processes restarts

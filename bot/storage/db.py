@@ -18,6 +18,8 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import event
 from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -236,9 +238,31 @@ async def _run_alembic(url: str | URL, action: Callable[[Config], None]) -> None
         await engine.dispose()
 
 
+class NewerDatabase(Exception):
+    """The database was migrated by a newer version of the bot: its revision is none of
+    this version's migrations, so this version cannot know its schema."""
+
+
 async def upgrade_to_head(url: str | URL | None = None) -> None:
-    """`alembic upgrade head` from inside the bot; safe to run from several processes at once."""
-    await _run_alembic(url or database_url(), lambda config: command.upgrade(config, "head"))
+    """`alembic upgrade head` from inside the bot; safe to run from several processes at once.
+    Raises `NewerDatabase` for a database a newer version migrated (a rollback of the code
+    alone): alembic's own « Can't locate revision » came as a traceback at every start."""
+
+    def upgrade(config: Config) -> None:
+        script = ScriptDirectory.from_config(config)
+        known = {revision.revision for revision in script.walk_revisions()}
+        current = MigrationContext.configure(config.attributes["connection"]).get_current_heads()
+        unknown = sorted(set(current) - known)
+        if unknown:
+            head = script.get_current_head()
+            raise NewerDatabase(
+                f"the database is at revision {', '.join(unknown)}, which this version of the "
+                f"bot does not know (its newest is {head}): a newer version migrated it. "
+                f"Downgrade it with the newer version's code first, `alembic downgrade "
+                f"{head}`, then start this one (docs/deploy.md, « Upgrading »)")
+        command.upgrade(config, "head")
+
+    await _run_alembic(url or database_url(), upgrade)
 
 
 async def downgrade_to(url: str | URL, revision: str) -> None:

@@ -7,6 +7,7 @@ from types import SimpleNamespace
 import pytest
 
 from bot.__main__ import main
+from bot.storage.db import NewerDatabase
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -56,3 +57,25 @@ def test_a_bot_that_stopped_because_another_process_took_its_shards_exits_1(
     assert exited.value.code == 1
     stopped.shards_lost = False
     main()
+
+
+def test_a_database_a_newer_version_migrated_prints_one_line_and_exits_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The code rolled back without the schema: a supervisor's log shows the one sentence
+    that says what to run (`bot.storage.db.NewerDatabase`), not a traceback."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    monkeypatch.setenv("LOG_LEVEL", "DEBUG")  # (INFO would quieten alembic's logger for good)
+    for name in ("SHARD_COUNT", "SHARD_IDS"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr("bot.client.create_bot", lambda config: SimpleNamespace())
+
+    async def serve(bot: object, token: str) -> None:
+        raise NewerDatabase("the database is at revision 0099")
+
+    monkeypatch.setattr("bot.__main__.serve", serve)
+    with pytest.raises(SystemExit) as exited:
+        main()
+    assert exited.value.code == 2
+    assert capsys.readouterr().err == "the database is at revision 0099\n"

@@ -16,7 +16,7 @@ from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
 from bot.storage import Storage, Winner, downgrade_to, upgrade_to_head
-from bot.storage.db import create_engine
+from bot.storage.db import NewerDatabase, create_engine
 from bot.storage.models import Base
 
 from .test_scores import ALICE, BOB, CAROL, DAVE, human, new_game, play_round
@@ -159,3 +159,33 @@ async def test_stored_results_survive_a_downgrade_and_the_upgrade_after_it(
         ]
     finally:
         await storage.close()
+
+
+async def test_a_database_a_newer_version_migrated_is_refused_in_one_sentence(
+    empty_db_url: str,
+) -> None:
+    """The code rolled back without the schema (play-test 15): alembic's « Can't locate
+    revision » traceback came at every start. The bot says what happened and what to run,
+    and changes nothing."""
+    await upgrade_to_head(empty_db_url)
+    _, _, head = await _inspect(empty_db_url)
+    engine = create_engine(empty_db_url)
+    try:
+        async with engine.begin() as connection:
+            await connection.execute(text("UPDATE alembic_version SET version_num = '0099'"))
+    finally:
+        await engine.dispose()
+    try:
+        await upgrade_to_head(empty_db_url)
+    except NewerDatabase as err:
+        said = str(err)
+    else:
+        raise AssertionError("a newer database was migrated")
+    assert "revision 0099" in said and f"alembic downgrade {head}`" in said
+    engine = create_engine(empty_db_url)
+    try:
+        async with engine.connect() as connection:
+            assert (await connection.execute(text("SELECT version_num FROM alembic_version"))
+                    ).scalar_one() == "0099"
+    finally:
+        await engine.dispose()

@@ -15,10 +15,9 @@ the current bot a minute later, and checks what the players would: every table i
 left it, nobody timed out while the bot was away, the same messages carry on, the stored
 results are read, and every table plays on, its rounds stored as before.
 
-How the files were made (once, by hand; a later play-test adds its own): in a worktree of
-the commit, a test opened the tables with that commit's own helpers on a SQLite file,
-stopped the bot with `fake.disconnect`, and dumped the snapshots, the messages and
-interactions they name, and every row (docs/deploy.md, « Play-test 15: upgrades »).
+How the files were made, and how a later play-test adds its own: tests/bot/older_capture.py,
+run in a worktree of the commit with that commit's own code and helpers
+(docs/deploy.md, « Play-test 15: upgrades »).
 """
 
 from __future__ import annotations

@@ -571,7 +571,12 @@ class Publisher:
             # posts it below the results, rather than edit the old one far above them.
             table.post_lobby = False
         elif self._shown.get(key) != screen.fingerprint:
-            if not await self._edit(table, table.lobby_message_id, screen):
+            # During a game the lobby has no buttons and none is posted (above): refused by
+            # an archived thread, its edit waits for the table's post to wake the thread,
+            # and it stays above the table. A fresh one came below the table (a restart's
+            # first redraw in an archived thread).
+            if not await self._edit(table, table.lobby_message_id, screen) \
+                    and not table.running:
                 self._replaced(table, table.lobby_message_id,
                                Screen(t(table.locale, "table.moved_on")))
                 table.lobby_message_id = await self._send(table, screen)

@@ -32,7 +32,9 @@ from .e2e import (
     message,
     play_every_round,
     play_until,
+    restart,
     table_in_a_thread,
+    table_of,
     tick,
     two_humans_against_a_bot,
 )
@@ -384,6 +386,35 @@ async def test_a_thread_that_archives_itself_over_a_long_break_between_rounds(
     old = message(marie.user, first)
     assert not old.buttons and old.content.endswith(t("fr", "table.moved_on"))
     assert "Manche 2" in message(marie.user, table.table_message_id).content
+    fake.assert_no_errors()
+
+
+async def test_a_restart_in_a_thread_archived_mid_game_keeps_the_lobby_above_the_table(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """marie's thread is archived mid-game and the bot redeployed: its first redraw, the
+    lobby's (« La partie a commencé »), was refused, and a fresh lobby posted below the
+    table, which it woke; the table message, edited then, stayed above it. The lobby has
+    no buttons during a game and none is posted then: its edit waits for the table's fresh
+    message, which wakes the thread, and the old table message is retired."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = fake.add_user("marie", locale="fr")
+    thread, table = await table_in_a_thread(fake, clock, bot, marie)
+    first, lobby = table.table_message_id, table.lobby_message_id
+    fake.archive_thread(thread)
+    await fake.settle()
+    bot = await restart(fake, clock, bot, url)
+    for _ in range(2):  # the lobby's edit and the table's
+        fake.expect_error(50083)
+    table = table_of(bot, marie)
+    assert not thread.archived and table.lobby_message_id == lobby
+    assert [m.id for m in fake.messages(thread) if not m.ephemeral] == \
+        [lobby, first, table.table_message_id]
+    assert message(marie, lobby).content.endswith(t("fr", "lobby.started"))
+    old = message(marie, first)
+    assert not old.buttons and old.content.endswith(t("fr", "table.moved_on"))
+    assert message(marie, table.table_message_id).buttons
     fake.assert_no_errors()
 
 

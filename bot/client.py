@@ -31,6 +31,7 @@ from bot.storage.db import ensure_sqlite_dir, upgrade_to_head
 from bot.storage.repository import Storage
 from bot.storage.shardlock import ShardLocks
 from bot.storage.writer import SnapshotWriter
+from bot.tables.asleep import KEEP_SECONDS as ASLEEP_KEEP_SECONDS
 from bot.tables.budget import CallBudget
 from bot.tables.clock import Clock, SystemClock
 from bot.tables.persistence import StorageStore
@@ -201,6 +202,9 @@ class PresidentBot(Host):
         log.info("restored %d table(s)", restored)
         since = datetime.fromtimestamp(clock.now() - VANISHED_KEEP_SECONDS, UTC)
         self.service.vanished.load(await self.storage.vanished_since(
+            since, shard_ids=shard_ids, shard_count=shard_count))
+        since = datetime.fromtimestamp(clock.now() - ASLEEP_KEEP_SECONDS, UTC)
+        self.service.asleep.load(await self.storage.asleep_since(
             since, shard_ids=shard_ids, shard_count=shard_count))
 
     def watch_shard_locks(self) -> None:

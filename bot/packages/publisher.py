@@ -33,6 +33,7 @@ from bot.packages.permissions import (
     permission_name,
 )
 from bot.packages.screen import Screen
+from bot.tables.asleep import OwedEdit
 from bot.tables.budget import BudgetClosed
 from bot.tables.refusals import TableError
 from bot.tables.restore import Unreadable
@@ -107,11 +108,6 @@ class Publisher:
         # closed to the bot meanwhile would refuse the tables' first edits, so nothing is
         # sent there before (`unseen`, `seen`).
         self._unseen: set[int] = set()
-        # Per table: its messages whose edit an archived thread refused, with what each
-        # should show. The next post there wakes the thread, and they are edited then
-        # (`_wake`): a message a fresh one replaced loses its buttons and points below
-        # (`_replaced`).
-        self._asleep: dict[int, dict[int, Screen | None]] = {}
         # Per server: the tables found unreadable at start, whose channels are told once the
         # gateway has described the server (`unreadable`, `tell_unreadable`).
         self._unreadable: dict[int, list[Unreadable]] = {}
@@ -222,17 +218,23 @@ class Publisher:
         self._owed_resume.discard(table_id)
         self._charted.pop(table_id, None)
         self._told_attach.discard(table_id)
-        self._asleep.pop(table_id, None)
         self.bot.service.coalescer.forget_where(
             lambda key: isinstance(key, tuple) and key[:2] == (LANE, table_id))
 
     async def _closed(self, table: Table) -> None:
         text = "\n".join(closed_lines(table))
-        if table.lobby_message_id is not None:
-            await self._edit(table, table.lobby_message_id, Screen(text))
-        if table.table_message_id is not None:
-            await self._edit(table, table.table_message_id, Screen(text))
-            table.table_message_id = None
+        for message_id in (table.lobby_message_id, table.table_message_id):
+            if message_id is None:
+                continue
+            if table.id in self._blocked and table.parent_id is not None:
+                # A thread the bot may not post in now (a moderator closed it: archived and
+                # locked), where nothing is sent: its messages are owed their closing for
+                # when it is reopened (`awake`). They kept their buttons, which only said
+                # the table was gone.
+                await self._owe(table, message_id, text)
+            else:
+                await self._edit(table, message_id, Screen(text), text)
+        table.table_message_id = None
         links = [*table.hands.items(), *((f.user_id, f.link) for f in table.farewells)]
         table.farewells.clear()
         # A table closed for idleness has only hands older than their 15-minute tokens:
@@ -478,7 +480,8 @@ class Publisher:
             else:
                 log.exception("could not post in channel %s", table.channel_id)
             return None
-        await self._wake(table)
+        if self.bot.service.asleep.owes(table.channel_id):  # the post woke the thread
+            await self._wake(table.guild_id, table.channel_id)
         return message.id
 
     def _channel_gone(self, table: Table) -> None:
@@ -494,9 +497,13 @@ class Publisher:
 
         service.scheduler.after((table.id, "channel gone"), 0, vanish)
 
-    async def _edit(self, table: Table, message_id: int, screen: Screen | None) -> bool:
+    async def _edit(self, table: Table, message_id: int, screen: Screen | None,
+                    asleep: str | None) -> bool:
         """Edit a message (`screen` None: only remove its controls); False if it is gone,
-        too old to edit any more or in an archived thread (a fresh one is then posted)."""
+        too old to edit any more or in an archived thread (a fresh one is then posted). An
+        archived thread's refusal owes the message `asleep` (None: only its controls go),
+        what it is to show once the thread wakes: for a message a fresh one replaces, not
+        `screen` but its last state, without buttons (`_wake`)."""
         if table.id in self._blocked:
             return True
         kwargs = screen.kwargs() if screen is not None else {"view": None}
@@ -514,35 +521,88 @@ class Publisher:
                 return False
             if err.code == ARCHIVED_THREAD:
                 log.info("thread %s is archived: posting afresh wakes it", table.channel_id)
-                self._asleep.setdefault(table.id, {})[message_id] = screen
+                await self._owe(table, message_id, asleep)
                 return False
             if err.code == THREAD_LOCKED:
                 self._refused(table, err)
                 return True
             log.exception("could not edit message %s", message_id)
         else:
-            asleep = self._asleep.get(table.id)
-            if asleep:  # the thread is awake (a moderator reopened it): edits go again
-                asleep.pop(message_id, None)
-                await self._wake(table)
+            # The thread is awake (a moderator reopened it): the edits it owes go too, but
+            # this message's, which the edit just made replaces.
+            if self.bot.service.asleep.owes(table.channel_id):
+                await self._wake(table.guild_id, table.channel_id, edited=message_id)
         return True
 
-    async def _wake(self, table: Table) -> None:
-        """A post or an edit went through where edits had been refused as the thread was
-        archived: it is active again (a post unarchives it, "Sending a message will
-        automatically unarchive the thread", Threads, Active & Archived Threads,
-        https://discord.com/developers/docs/topics/threads#active-archived-threads; or a
-        moderator reopened it), so the edits owed go now. Left undone, a message a fresh one
-        replaced kept a turn long past and live buttons above the live table."""
-        for message_id, screen in self._asleep.pop(table.id, {}).items():
-            await self._edit(table, message_id, screen)
+    async def _owe(self, table: Table, message_id: int, text: str | None) -> None:
+        """The message is owed `text` (None: only its controls go) once the table's thread
+        wakes, in storage too (`bot.tables.asleep`): the thread, archived, refused its
+        edit, or the bot may not post there now."""
+        await self.bot.service.asleep.owe(
+            table.guild_id or 0, table.channel_id, message_id,
+            OwedEdit(text, table.people() if text is not None else frozenset()))
 
-    def _replaced(self, table: Table, message_id: int | None, screen: Screen | None) -> None:
-        """A fresh message is about to take the place of ``message_id``, whose redraw the
-        archived thread refused: once awake, it shows ``screen`` rather than that redraw."""
-        asleep = self._asleep.get(table.id, {})
-        if message_id in asleep:
-            asleep[message_id] = screen
+    async def awake(self, guild_id: int, channel_id: int) -> None:
+        """The gateway says the thread is active again and lets the bot post there (its
+        THREAD_UPDATE as it is unarchived, "Unarchiving a Thread", Threads,
+        https://discord.com/developers/docs/topics/threads#unarchiving-a-thread; or its
+        server's GUILD_CREATE listing it among the active threads at start): the edits it
+        owes go now. A closed table's would wait for nothing else, its messages keeping
+        their buttons; a table that goes on there would only send them with its next
+        change."""
+        if not self.bot.service.asleep.owes(channel_id):
+            return
+        try:
+            await self._wake(guild_id, channel_id)
+        except BudgetClosed:
+            log.debug("thread %s: owed edits left to the restart, the bot is stopping",
+                      channel_id)
+
+    async def _wake(self, guild_id: int | None, channel_id: int,
+                    edited: int | None = None) -> None:
+        """A post or an edit went through where edits had been refused as the thread was
+        archived, or the gateway said it was unarchived (`awake`): it is active again (a
+        post unarchives it, "Sending a message will automatically unarchive the thread",
+        Threads, Active & Archived Threads,
+        https://discord.com/developers/docs/topics/threads#active-archived-threads; a
+        member's too, or a moderator reopened it), so the edits owed go now (but
+        `edited`'s, whose newer edit stands). Left undone, a message a fresh one replaced
+        kept a turn long past and live buttons above the live table, and a closed table's
+        kept buttons that only said the table was gone. Each is forgotten in storage once
+        sent: a stop meanwhile leaves the rest to the restart."""
+        asleep = self.bot.service.asleep
+        settled: list[int] = []
+        try:
+            for message_id, edit in asleep.take(channel_id).items():
+                if message_id == edited or await self._owed_edit(guild_id, channel_id,
+                                                                 message_id, edit):
+                    settled.append(message_id)
+        finally:
+            await asleep.paid(settled)
+
+    async def _owed_edit(self, guild_id: int | None, channel_id: int, message_id: int,
+                         edit: OwedEdit) -> bool:
+        """Send one owed edit, whatever became of its table: whether it is settled (sent,
+        or never to be: the message deleted, say), not owed again (the thread archived
+        again already, or a long rate limit)."""
+        kwargs = Screen(edit.text).kwargs() if edit.text is not None else {"view": None}
+        try:
+            async with self.bot.budget.call():
+                await self.bot.get_partial_messageable(channel_id, guild_id=guild_id) \
+                    .get_partial_message(message_id).edit(allowed_mentions=NO_PINGS, **kwargs)
+        except discord.RateLimited as err:
+            log.warning("thread %s: owed edit rate limited for %.1f s", channel_id,
+                        err.retry_after)
+        except discord.HTTPException as err:
+            if err.code != ARCHIVED_THREAD:
+                log.info("message %s could not get its owed edit (%s %s)", message_id,
+                         err.status, err.code)
+                return True
+        else:
+            return True
+        # Archived again already, or held back: owed again, for the thread's next waking.
+        await self.bot.service.asleep.owe(guild_id or 0, channel_id, message_id, edit)
+        return False
 
     def _aged(self, message_id: int) -> bool:
         """Whether the message is nearly an hour old (its id says when it was posted)."""
@@ -572,13 +632,12 @@ class Publisher:
             table.post_lobby = False
         elif self._shown.get(key) != screen.fingerprint:
             # During a game the lobby has no buttons and none is posted (above): refused by
-            # an archived thread, its edit waits for the table's post to wake the thread,
+            # an archived thread, it is owed its text (the table's post wakes the thread),
             # and it stays above the table. A fresh one came below the table (a restart's
             # first redraw in an archived thread).
-            if not await self._edit(table, table.lobby_message_id, screen) \
+            asleep = screen.content if table.running else t(table.locale, "table.moved_on")
+            if not await self._edit(table, table.lobby_message_id, screen, asleep) \
                     and not table.running:
-                self._replaced(table, table.lobby_message_id,
-                               Screen(t(table.locale, "table.moved_on")))
                 table.lobby_message_id = await self._send(table, screen)
         else:
             return
@@ -588,8 +647,8 @@ class Publisher:
     async def _retire_lobby(self, table: Table) -> None:
         """The lobby message, if any, points below where the table goes on."""
         if table.lobby_message_id is not None:
-            await self._edit(table, table.lobby_message_id,
-                             Screen(t(table.locale, "table.moved_on")))
+            moved_on = t(table.locale, "table.moved_on")
+            await self._edit(table, table.lobby_message_id, Screen(moved_on), moved_on)
             table.lobby_message_id = None
 
     async def _retire_table_message(self, table: Table, note: str = "table.moved_on") -> None:
@@ -601,18 +660,19 @@ class Publisher:
         when the new message became owed (`TableService._keep`), not what the bot last drew:
         an edit on its way when the process died may have shown more."""
         if table.table_message_id is not None:
+            text = self._retired(table, table.retired, note)
             await self._edit(table, table.table_message_id,
-                             self._retired(table, table.retired, note))
+                             Screen(text) if text is not None else None, text)
             table.table_message_id = None
             table.retired = None
             self._shown.pop((table.id, "table"), None)
 
     @staticmethod
-    def _retired(table: Table, text: str | None, note: str = "table.moved_on") -> Screen | None:
+    def _retired(table: Table, text: str | None, note: str = "table.moved_on") -> str | None:
         """What a table message shows once the game is over for it: its ``text`` (as kept,
         `Table.retired`) ending with `note`, without buttons; None where no text was kept
         (only its buttons go)."""
-        return Screen(f"{text}\n\n{t(table.locale, note)}") if text else None
+        return f"{text}\n\n{t(table.locale, note)}" if text else None
 
     async def _table(self, table: Table) -> None:
         if table.game is None:
@@ -636,9 +696,8 @@ class Publisher:
                 await self._retire_table_message(table)
                 table.table_message_id = await self._send(table, screen)
                 posted = True
-            elif not await self._edit(table, table.table_message_id, screen):
-                self._replaced(table, table.table_message_id,
-                               self._retired(table, screen.retired))
+            elif not await self._edit(table, table.table_message_id, screen,
+                                      self._retired(table, screen.retired)):
                 table.table_message_id = await self._send(table, screen)
                 posted = True
         # Even when a click's own response already drew this screen (the host's « Terminer »

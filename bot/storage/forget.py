@@ -30,6 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage.access import Access
 from bot.storage.models import (
+    AsleepEdit,
     Game,
     GameSeat,
     GameTable,
@@ -81,9 +82,11 @@ class Forgetting(Access):
         Their ratings, their name, their notices go; their seats in games and rounds keep
         their results but lose their user id and name (`erased`), the bot's seat that
         finished a round for them too; the closed tables they hosted keep no trace of who
-        did. An open table is left alone: the caller refuses while one holds them
-        (`open_tables_holding`)."""
+        did; an edit owed to a message in an archived thread whose text may name them
+        keeps none (the message will only lose its buttons). An open table is left alone:
+        the caller refuses while one holds them (`open_tables_holding`)."""
         async with self._write() as connection:
+            await _unname_asleep(connection, user_id)
             held = await _held(connection, user_id)
             if held.empty:
                 return held
@@ -107,7 +110,8 @@ class Forgetting(Access):
     async def forget_guild(self, guild_id: int) -> GuildData:
         """Erase the server, in one transaction, and say what was erased: its ratings, its
         games (their seats, rounds and results go with them, `ON DELETE CASCADE`), its
-        tables and their snapshots, its notices and settings, then the names of the users
+        tables and their snapshots, its notices, the edits its archived threads owe its
+        tables' messages (`asleep_edits`) and its settings, then the names of the users
         nothing stored names any more. Raises `GuildBusy`, erasing nothing, while one of
         its tables is open."""
         async with self._write() as connection:
@@ -119,6 +123,7 @@ class Forgetting(Access):
             for statement in (delete(Rating).where(Rating.guild_id == guild_id),
                               delete(Game).where(Game.guild_id == guild_id),
                               delete(VanishedTable).where(VanishedTable.guild_id == guild_id),
+                              delete(AsleepEdit).where(AsleepEdit.guild_id == guild_id),
                               delete(GameTable).where(GameTable.guild_id == guild_id),
                               delete(Guild).where(Guild.id == guild_id)):
                 await connection.execute(statement)
@@ -128,6 +133,20 @@ class Forgetting(Access):
                                .where(RoundResult.user_id.is_not(None))),
                 User.id.not_in(select(Rating.user_id))))
         return held
+
+
+async def _unname_asleep(connection: AsyncConnection, user_id: int) -> None:
+    """The texts owed to messages in archived threads (`asleep_edits`) that may name the
+    user go: those messages will only lose their buttons. The ids' digits find the rows
+    (as `open_tables_holding` does), their lists tell them exactly."""
+    rows = await connection.execute(
+        select(AsleepEdit.message_id, AsleepEdit.people)
+        .where(AsleepEdit.text.is_not(None),
+               cast(AsleepEdit.people, Text).contains(str(user_id), autoescape=True)))
+    naming = [row.message_id for row in rows if user_id in row.people]
+    if naming:
+        await connection.execute(update(AsleepEdit).where(AsleepEdit.message_id.in_(naming))
+                                 .values(text=None))
 
 
 def erased(user_id: int | None, is_bot: bool, name: str) -> bool:

@@ -22,6 +22,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    Text,
     UniqueConstraint,
     false,
     text,
@@ -264,4 +265,20 @@ class VanishedTable(Base):
     user_id: Mapped[int] = mapped_column(BigInteger)
     channel: Mapped[str | None] = mapped_column(String(NAME_LENGTH))
     in_thread: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    at: Mapped[datetime] = mapped_column(index=True)
+
+
+class AsleepEdit(Base):
+    """A table message's edit that its archived thread refused (`bot.tables.asleep`): what
+    the message is to show once the thread wakes (`text`, without controls; NULL: it only
+    loses them), and the ids of the people whose names that text may hold. Kept until
+    sent, a week at most."""
+
+    __tablename__ = "asleep_edits"
+
+    message_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    guild_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    text: Mapped[str | None] = mapped_column(Text)
+    people: Mapped[list[int]] = mapped_column(JSON)
     at: Mapped[datetime] = mapped_column(index=True)

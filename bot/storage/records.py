@@ -192,6 +192,20 @@ class VanishedRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class AsleepEditRecord:
+    """What a table's message in the archived thread `channel_id` is to show once the
+    thread wakes (`text`; None: it only loses its controls), the people that text may
+    name, and since when it is owed (`bot.tables.asleep`)."""
+
+    guild_id: int
+    channel_id: int
+    message_id: int
+    text: str | None
+    people: tuple[int, ...]
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class HeldData:
     """What storage holds about one Discord user, on every server (`Storage.held_about`),
     or what `Storage.forget_user` erased: each count is of rows naming them."""

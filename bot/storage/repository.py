@@ -37,6 +37,7 @@ from bot.storage.history import History
 from bot.storage.models import (
     NAME_LENGTH,
     TABLE_STATUSES,
+    AsleepEdit,
     Game,
     GameSeat,
     GameTable,
@@ -50,6 +51,7 @@ from bot.storage.models import (
     VanishedTable,
 )
 from bot.storage.records import (
+    AsleepEditRecord,
     GuildSettings,
     RoundOutcome,
     SeatRef,
@@ -389,6 +391,40 @@ class Storage(History, Forgetting):
         async with self._write() as connection:
             await connection.execute(delete(VanishedTable).where(
                 VanishedTable.guild_id == guild_id, VanishedTable.user_id == user_id))
+
+    # Edits an archived thread refused, owed once it wakes (bot.tables.asleep)
+
+    async def owe_edit(self, guild_id: int, channel_id: int, message_id: int,
+                       text: str | None, people: Collection[int], at: datetime) -> None:
+        """Owe the message this edit, in place of any it was owed before."""
+        values = {"text": text, "people": sorted(people), "at": at}
+        statement = self._insert(AsleepEdit).values(
+            message_id=message_id, guild_id=guild_id, channel_id=channel_id, **values)
+        async with self._write() as connection:
+            await connection.execute(statement.on_conflict_do_update(
+                index_elements=[AsleepEdit.message_id], set_=values))
+
+    async def asleep_since(self, since: datetime, *, shard_ids: Collection[int] | None = None,
+                           shard_count: int | None = None) -> list[AsleepEditRecord]:
+        """The edits still owed, oldest first; older rows than `since` are deleted."""
+        async with self._write() as connection:
+            await connection.execute(delete(AsleepEdit).where(AsleepEdit.at < since))
+        statement = select(AsleepEdit.guild_id, AsleepEdit.channel_id, AsleepEdit.message_id,
+                           AsleepEdit.text, AsleepEdit.people, AsleepEdit.at)
+        if shard_ids is not None or shard_count is not None:
+            statement = statement.where(_in_shards(AsleepEdit.guild_id, shard_ids, shard_count))
+        async with self._read() as connection:
+            rows = (await connection.execute(
+                statement.order_by(AsleepEdit.at, AsleepEdit.message_id))).all()
+        return [AsleepEditRecord(row.guild_id, row.channel_id, row.message_id, row.text,
+                                 tuple(row.people), row.at) for row in rows]
+
+    async def paid_edits(self, message_ids: Collection[int]) -> None:
+        """These messages got their edit (or can no longer get it): nothing more is owed."""
+        if message_ids:
+            async with self._write() as connection:
+                await connection.execute(delete(AsleepEdit).where(
+                    AsleepEdit.message_id.in_(list(message_ids))))
 
     # Live snapshots
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from typing import Protocol
 
+from bot.tables.asleep import OwedEdit
 from bot.tables.table import GameStart, PendingResult, Player, Table
 from engine.events import GameOver, RoundOver
 
@@ -60,6 +61,14 @@ class TableStore(Protocol):
         ...
 
     async def paid_vanished(self, guild_id: int, user_id: int) -> None: ...
+
+    async def owe_edit(self, guild_id: int, channel_id: int, message_id: int,
+                       edit: OwedEdit, at: float) -> None:
+        """Keep that this message in the archived thread ``channel_id`` is owed ``edit``
+        (`bot.tables.asleep`)."""
+        ...
+
+    async def paid_edits(self, message_ids: Collection[int]) -> None: ...
 
 
 class Outbox:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from datetime import UTC, datetime
 from typing import TypeVar
 
@@ -12,6 +12,7 @@ from bot.storage.failures import transient
 from bot.storage.records import SeatRef
 from bot.storage.repository import ChannelBusy, Storage
 from bot.storage.writer import SnapshotWriter
+from bot.tables.asleep import OwedEdit
 from bot.tables.refusals import TableError
 from bot.tables.table import GameStart, Player, Table
 from engine.events import GameOver, RoundOver
@@ -104,6 +105,14 @@ class StorageStore:
 
     async def paid_vanished(self, guild_id: int, user_id: int) -> None:
         await self.storage.paid_vanished(guild_id, user_id)
+
+    async def owe_edit(self, guild_id: int, channel_id: int, message_id: int,
+                       edit: OwedEdit, at: float) -> None:
+        await self.storage.owe_edit(guild_id, channel_id, message_id, edit.text, edit.people,
+                                    datetime.fromtimestamp(at, UTC))
+
+    async def paid_edits(self, message_ids: Collection[int]) -> None:
+        await self.storage.paid_edits(message_ids)
 
     async def _retried(self, table: Table, what: str, call: Callable[[], Awaitable[T]]) -> T:
         """Repeat `call` through transient database failures (see `transient`), with a

@@ -22,6 +22,7 @@ from typing import Protocol
 
 from bot.i18n import button_names
 from bot.tables import hosting, refusals, seats, thinking
+from bot.tables.asleep import AsleepThreads
 from bot.tables.botturns import BotTurns
 from bot.tables.clock import Clock
 from bot.tables.deadlines import IDLE_CLOSE_SECONDS, Deadlines
@@ -92,6 +93,7 @@ class TableService:
                                to_lobby=self._back_to_lobby)
         self.actions = 0  # engine transitions applied since start, for metrics
         self.vanished = VanishedTables(clock)
+        self.asleep = AsleepThreads(clock)
 
     @property
     def store(self) -> TableStore | None:
@@ -102,6 +104,7 @@ class TableService:
     def store(self, store: TableStore | None) -> None:
         self.outbox.store = store
         self.vanished.store = store
+        self.asleep.store = store
 
     # ------------------------------------------------------------------ lobby
 

@@ -384,6 +384,16 @@ class Table:
     def humans(self) -> list[Player]:
         return [p for p in self.seats if p.user_id is not None]
 
+    def people(self) -> frozenset[int]:
+        """Whom the table's messages may name, by id: its host, who sits or left a seat
+        this round, who waits, and who stood in its last results. An edit an archived
+        thread owes a message keeps them, so that their erasure takes its text
+        (`bot.tables.asleep`)."""
+        players = [*self.seats, *self.queue, *self.result_seats, *self.result_waiting]
+        return frozenset({self.host_id}
+                         | {p.user_id for p in players if p.user_id is not None}
+                         | {p.left_by for p in players if p.left_by is not None})
+
     def clear_results(self) -> None:
         """The last round's results are no longer shown (a round dealt, a game started or
         ended without one)."""

@@ -120,10 +120,12 @@ RESTART_UP = 1.0
 
 
 async def restart(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
-                  url: str, down: float = 0.0) -> PresidentBot:
+                  url: str, down: float = 0.0,
+                  meanwhile: Callable[[], object] | None = None) -> PresidentBot:
     """The bot stops as a redeploy stops it (its storage work drained), stays down ``down``
-    seconds and a new process starts on the same database; the fake clock moves on by
-    Discord's IDENTIFY window besides.
+    seconds, while ``meanwhile`` happens (what the bot is not told, down), and a new
+    process starts on the same database; the fake clock moves on by Discord's IDENTIFY
+    window besides.
 
     Only the storage is waited for here: the stop (`PresidentBot.close`) drains the rest once
     the call budget is closed. A closed table's last edits may wait in the budget for its
@@ -132,6 +134,8 @@ async def restart(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
     await asyncio.gather(*bot.service.outbox.pending(), return_exceptions=True)
     await fake.disconnect(bot)
     clock.advance(down)
+    if meanwhile is not None:
+        meanwhile()
     again = await connect_bot(fake, clock, url, bot_pause=1.0)
     await fake.settle()
     while again.faces_sync is not None and not again.faces_sync.done():

@@ -10,6 +10,7 @@ from pathlib import Path
 from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.controls import refusal_text
+from bot.tables.deadlines import IDLE_CLOSE_SECONDS
 from bot.tables.refusals import TableError
 from bot.tables.table import Table
 from engine import Phase
@@ -415,6 +416,117 @@ async def test_a_restart_in_a_thread_archived_mid_game_keeps_the_lobby_above_the
     old = message(marie, first)
     assert not old.buttons and old.content.endswith(t("fr", "table.moved_on"))
     assert message(marie, table.table_message_id).buttons
+    fake.assert_no_errors()
+
+
+async def test_a_thread_closed_mid_game_across_two_redeploys_retires_the_old_table_message(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """A moderator closes marie's thread mid-game (archived and locked; the bot may manage
+    threads): the bot stops posting there. Redeployed, its first redraw is refused by the
+    archived thread, the fresh table message too (a locked thread does not wake), and the
+    old one is owed its last state. Redeployed again before anyone reopens the thread, it
+    had kept that in memory only: once the moderator reopened it, the old message stayed
+    above the fresh one with a turn long past and live buttons. What is owed is now
+    stored (`bot.tables.asleep`), and sent as the thread is reopened."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = fake.add_user("marie", locale="fr")
+    thread, table = await table_in_a_thread(fake, clock, bot, marie)
+    first, lobby = table.table_message_id, table.lobby_message_id
+    fake.archive_thread(thread, locked=True)
+    await fake.settle()
+    bot = await restart(fake, clock, bot, url)
+    for code in (50083, 50083, 50083):  # the lobby's and the table's edits, the fresh post
+        fake.expect_error(code)
+    bot = await restart(fake, clock, bot, url)
+    for code in (50083, 50083):  # the lobby's edit, the fresh post
+        fake.expect_error(code)
+    fake.unarchive_thread(thread)
+    await fake.settle()
+    await tick(fake, clock, 1)
+    table = table_of(bot, marie)
+    assert table.table_message_id not in (None, first)
+    old = message(marie, first)
+    assert not old.buttons and old.content.startswith("🃏 **Manche 1**")
+    assert old.content.endswith(t("fr", "table.moved_on"))
+    assert message(marie, lobby).content.endswith(t("fr", "lobby.started"))
+    assert [m.id for m in fake.messages(thread) if not m.ephemeral] == \
+        [lobby, first, table.table_message_id]
+    assert message(marie, table.table_message_id).buttons
+    fake.assert_no_errors()
+
+
+async def test_a_table_closed_in_an_archived_thread_closes_its_messages_once_it_wakes(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """marie's game over, a moderator archives her thread, tidying up after the evening.
+    Nobody replays, and half an hour later the table closes: the archived thread refused
+    the closing of its messages, and the results kept « Rejouer » and « Terminer », which
+    only said the table was gone. Their closing is now owed, stored through the night's
+    redeploy, and sent when marie's message the next day wakes the thread (its
+    THREAD_UPDATE): the results and the lobby say the table closed, without buttons."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = Player(fake.add_user("marie", locale="fr"))
+    thread = fake.add_thread(fake.channel, "partie", marie.user)
+    await fake.settle()
+    marie.user.channel = thread
+    table = await host_against_bots(bot, marie.user, "classic", 2, game_end="rounds:1")
+    await tick(fake, clock, 1)
+    await marie.open_hand(bot)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, [marie], lambda: game.phase is Phase.GAME_OVER)
+    await tick(fake, clock, 2)
+    results, lobby = table.table_message_id, table.lobby_message_id
+    fake.archive_thread(thread)
+    await fake.settle()
+    await tick(fake, clock, IDLE_CLOSE_SECONDS)
+    assert table.closed
+    for _ in range(2):  # the lobby's closing and the results'
+        fake.expect_error(50083)
+    assert message(marie.user, results).buttons
+    bot = await restart(fake, clock, bot, url, down=10 * 3600)
+    marie.user.say("revanche ce soir ?")
+    await fake.settle()
+    await tick(fake, clock, 1)
+    for message_id in (lobby, results):
+        shown = message(marie.user, message_id)
+        assert not shown.buttons and t("fr", "table.idle_closed") in shown.content
+        assert shown.content.endswith(t("fr", "lobby.closed"))
+    assert not bot.service.asleep.owes(thread.id)
+    fake.assert_no_errors()
+
+
+async def test_a_table_closed_in_a_thread_a_moderator_closed_shows_it_once_reopened(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """A moderator closes marie's thread mid-game (archived and locked): the bot stops
+    posting there, and with nobody back the table closes for idleness half an hour later.
+    Nothing is sent to the closed thread (no refused call), so its messages kept a live
+    turn and buttons for good. Their closing is now owed: the bot is redeployed, the
+    moderator reopens the thread meanwhile, and at start, its server's GUILD_CREATE
+    listing the thread among the active ones, the old messages say the table closed."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = fake.add_user("marie", locale="fr")
+    thread, table = await table_in_a_thread(fake, clock, bot, marie)
+    first, lobby = table.table_message_id, table.lobby_message_id
+    fake.archive_thread(thread, locked=True)
+    await fake.settle()
+    await tick(fake, clock, IDLE_CLOSE_SECONDS)
+    assert table.closed and message(marie, first).buttons
+
+    def reopened() -> None:
+        fake.unarchive_thread(thread)
+        fake.lock_thread(thread, locked=False)
+
+    bot = await restart(fake, clock, bot, url, meanwhile=reopened)
+    for message_id in (lobby, first):
+        shown = message(marie, message_id)
+        assert not shown.buttons and shown.content.endswith(t("fr", "lobby.closed"))
+    assert "Manche 1" in message(marie, first).content
     fake.assert_no_errors()
 
 

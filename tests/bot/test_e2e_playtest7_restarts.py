@@ -623,9 +623,10 @@ def dies_while_editing(monkeypatch: pytest.MonkeyPatch,
     hung: list[asyncio.Task[Any] | None] = []
     edit = Publisher._edit
 
-    async def dying(self: Publisher, shown: Table, edited: int, screen: Screen | None) -> bool:
+    async def dying(self: Publisher, shown: Table, edited: int, screen: Screen | None,
+                    asleep: str | None) -> bool:
         if edited != message_id or hung:
-            return await edit(self, shown, edited, screen)
+            return await edit(self, shown, edited, screen, asleep)
         hung.append(asyncio.current_task())
         self.bot.service.touch(shown)  # a change stored while the edit is on its way
         await asyncio.Event().wait()  # the process dies here
@@ -831,9 +832,10 @@ def answer_lost(monkeypatch: pytest.MonkeyPatch, table: Table,
     hung: list[asyncio.Task[Any] | None] = []
     edit = Publisher._edit
 
-    async def lost(self: Publisher, shown: Table, edited: int, screen: Screen | None) -> bool:
+    async def lost(self: Publisher, shown: Table, edited: int, screen: Screen | None,
+                   asleep: str | None) -> bool:
         game = shown.game
-        done = await edit(self, shown, edited, screen)
+        done = await edit(self, shown, edited, screen, asleep)
         if hung or edited != shown.table_message_id or game is None or game.phase is not phase:
             return done
         hung.append(asyncio.current_task())

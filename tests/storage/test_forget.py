@@ -28,6 +28,10 @@ async def _two_servers(storage: Storage) -> tuple[int, int]:
     _, second = await new_game(storage, pair, channel=20, guild=OTHER_GUILD)
     await play_round(storage, second, 1, pair, [1, 0, 2, 3])
     await storage.owe_vanished(GUILD, [ALICE, BOB], "cartes", datetime.now(UTC))
+    # Her table's closing, which an archived thread refused, and a lobby's without her.
+    await storage.owe_edit(GUILD, 30, 301, "alice, bob: fermée", [ALICE, BOB],
+                           datetime.now(UTC))
+    await storage.owe_edit(GUILD, 30, 302, "bob: fermée", [BOB], datetime.now(UTC))
     return first, second
 
 
@@ -65,6 +69,10 @@ async def test_forgetting_erases_the_player_everywhere_and_nobody_else(
     # Bob's owed notice stays; the closed table she hosted names nobody.
     assert [v.user_id for v in await storage.vanished_since(datetime(2000, 1, 1, tzinfo=UTC))] \
         == [BOB]
+    # The message whose owed text named her will only lose its buttons.
+    assert [(e.message_id, e.text) for e in
+            await storage.asleep_since(datetime(2000, 1, 1, tzinfo=UTC))] == \
+        [(301, None), (302, "bob: fermée")]
     table = await storage.get_table(history[0].table_id)
     assert table is not None and table.host_id == NOBODY
 
@@ -156,6 +164,7 @@ async def test_forgetting_a_server_erases_its_games_and_no_other_server(
     assert (await storage.get_guild_settings(GUILD)).language is None
     assert (await storage.held_about(CAROL)).empty
     assert (await storage.held_about(ALICE)).named
+    assert await storage.asleep_since(datetime(2000, 1, 1, tzinfo=UTC)) == []
     assert await storage.forget_guild(GUILD) == GuildData(False, 0, 0, 0, 0)
 
 

@@ -126,8 +126,8 @@ async def test_stored_results_survive_a_downgrade_and_the_upgrade_after_it(
     """A rollback to 0001 and the redeploy after it keep every row of the tables 0001 has:
     on SQLite the batch migration copies `games` into a new table, which with foreign keys
     enforced would cascade into its seats and rounds; on PostgreSQL the column is dropped in
-    place. The notices owed to a deleted channel's players (0003) go with their table: a
-    courtesy, not a result."""
+    place. The notices owed to a deleted channel's players (0003) and the edits owed to an
+    archived thread's messages (0006) go with their tables: courtesies, not results."""
     await upgrade_to_head(empty_db_url)
     storage = await Storage.open(empty_db_url)
     seats = [human(ALICE), human(BOB), human(CAROL), human(DAVE)]
@@ -137,18 +137,21 @@ async def test_stored_results_survive_a_downgrade_and_the_upgrade_after_it(
         assert await storage.finish_game(game_id, winners=[3], stopped_early=False)
         assert await storage.save_snapshot(table_id, 1, {"table": table_id})
         await storage.owe_vanished(MAX_SNOWFLAKE, [DAVE], "cartes", datetime.now(UTC))
+        await storage.owe_edit(MAX_SNOWFLAKE, MAX_SNOWFLAKE, MAX_SNOWFLAKE, "fin", [DAVE],
+                               datetime.now(UTC))
         stats = await storage.player_stats(MAX_SNOWFLAKE, DAVE)
     finally:
         await storage.close()
     assert all((await _row_counts(empty_db_url)).values())
 
-    kept = SCHEMA - {"vanished_tables"}
+    courtesies = {"vanished_tables", "asleep_edits"}
+    kept = SCHEMA - courtesies
     counts = await _row_counts(empty_db_url, kept)
     await downgrade_to(empty_db_url, "0001")
     assert await _row_counts(empty_db_url, kept) == counts
     await upgrade_to_head(empty_db_url)
     assert await _row_counts(empty_db_url, kept) == counts
-    assert await _row_counts(empty_db_url, {"vanished_tables"}) == {"vanished_tables": 0}
+    assert await _row_counts(empty_db_url, courtesies) == dict.fromkeys(courtesies, 0)
     _, diff, _ = await _inspect(empty_db_url)
     assert diff == []
     storage = await Storage.open(empty_db_url)

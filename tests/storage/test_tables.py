@@ -188,3 +188,25 @@ async def test_vanished_tables_are_owed_until_paid_a_week_at_most_per_shard(
     await storage.owe_vanished(guilds[1], [9], "x" * 150, now)
     assert (await storage.vanished_since(since, shard_ids=[1], shard_count=2))[-1].channel \
         == "x" * 100
+
+
+async def test_edits_an_archived_thread_owes_are_kept_until_paid_a_week_at_most_per_shard(
+    storage: Storage,
+) -> None:
+    """What a table's messages in an archived thread are owed once it wakes
+    (`bot.tables.asleep`): one edit per message, the latest refused replacing the one
+    before, read back by shard, oldest first, deleted once sent or a week old."""
+    guilds = [((5000 + n) << 22) + 1 for n in range(2)]  # guild n is on shard n of 2
+    now = datetime(2026, 12, 6, 20, 0, tzinfo=UTC)
+    await storage.owe_edit(guilds[0], 30, 301, "old", [7], now - timedelta(days=8))
+    await storage.owe_edit(guilds[0], 30, 302, "live", [7, 8], now - timedelta(minutes=1))
+    await storage.owe_edit(guilds[0], 30, 302, "closed", [8, 7], now)
+    await storage.owe_edit(guilds[1], 40, 401, None, [], now)
+    since = now - timedelta(days=7)
+
+    owed = await storage.asleep_since(since, shard_ids=[0], shard_count=2)
+    assert [(r.guild_id, r.channel_id, r.message_id, r.text, r.people, r.at) for r in owed] \
+        == [(guilds[0], 30, 302, "closed", (7, 8), now)]
+    await storage.paid_edits([302])
+    assert [(r.channel_id, r.message_id, r.text) for r in await storage.asleep_since(since)] \
+        == [(40, 401, None)]

@@ -210,21 +210,25 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
         """Raw: a thread locked (or unlocked) while archived is one the cache does not hold.
         Its lock comes with it ("whether the thread is locked", Thread Metadata Structure,
-        https://discord.com/developers/docs/resources/channel#thread-metadata-object)."""
+        https://discord.com/developers/docs/resources/channel#thread-metadata-object).
+        Unarchived where the bot may post, the edits it owes go (`Publisher.awake`), a
+        closed table's too."""
         table = self.bot.service.registry.in_channel(payload.thread_id)
-        if table is None:
+        if table is None and not self.bot.service.asleep.owes(payload.thread_id):
             return
         metadata = payload.data.get("thread_metadata", {})
-        locked = bool(metadata.get("locked"))
+        locked, archived = bool(metadata.get("locked")), bool(metadata.get("archived"))
         # Archived and locked: a moderator closed it. A post no longer reopens it (« Sending
         # a message will automatically unarchive the thread, unless the thread has been
         # locked by a moderator », Threads, Active & Archived Threads): it waits, as where
         # the bot may not post, until someone reopens it.
-        allowed = False if locked and metadata.get("archived") else may_post(
+        allowed = False if locked and archived else may_post(
             self.bot, payload.guild_id, payload.thread_id, payload.parent_id,
             thread_locked=locked)
-        if allowed is not None:
+        if table is not None and allowed is not None:
             await self.bot.publisher.channel_changed(table, allowed)
+        if not archived and allowed is not False:
+            await self.bot.publisher.awake(payload.guild_id, payload.thread_id)
 
     @commands.Cog.listener()
     async def on_thread_remove(self, thread: discord.Thread) -> None:
@@ -310,7 +314,24 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         await self.bot.publisher.tell_unreadable(guild_id)
         if self.bot.publisher.seen(guild_id):
             await self._recheck(guild_id, held=True)
+        await self._awake_threads(guild_id)
         await self._check_members(guild_id)
+
+    async def _awake_threads(self, guild_id: int) -> None:
+        """The server's threads that owe edits (`bot.tables.asleep`) and were unarchived
+        while the bot was away, their THREAD_UPDATE missed: its GUILD_CREATE lists them
+        among its active threads ("All active threads in the guild that current user has
+        permission to view", Guild Create,
+        https://discord.com/developers/docs/events/gateway-events#guild-create), so
+        discord.py's cache holds them, and the edits go where the bot may post."""
+        guild = self.bot.get_guild(guild_id)
+        if guild is None:
+            return
+        for channel_id in self.bot.service.asleep.channels(guild_id):
+            thread = guild.get_thread(channel_id)
+            if thread is not None and not thread.archived and may_post(
+                    self.bot, guild_id, thread.id, thread.parent_id) is not False:
+                await self.bot.publisher.awake(guild_id, channel_id)
 
     async def _check_members(self, guild_id: int) -> None:
         """After a start or an outage, the server's seated and waiting players who left it
@@ -348,15 +369,18 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     async def _ready(self, which: Callable[[int], bool]) -> None:
         """A server the cache holds, available, is released here too: discord.py drops the
         `on_guild_available` of a GUILD_CREATE parsed just as it stops waiting for them
-        (`ConnectionState._delay_ready`), though the cache has it."""
-        guild_ids = {table.guild_id for table in self.bot.service.registry.tables()}
-        for guild_id in guild_ids | self.bot.publisher.unreadable_guilds:
+        (`ConnectionState._delay_ready`), though the cache has it. So is a server whose
+        threads owe edits (`bot.tables.asleep`), though none of its tables is open."""
+        tables = {table.guild_id for table in self.bot.service.registry.tables()}
+        for guild_id in tables | self.bot.publisher.unreadable_guilds \
+                | self.bot.service.asleep.guilds():
             if guild_id is None or not which(guild_id):
                 continue
             guild = self.bot.get_guild(guild_id)
             if guild is None:
-                self.bot.publisher.seen(guild_id)
-                await self.bot.service.removed_from_guild(guild_id)
+                if guild_id in tables:
+                    self.bot.publisher.seen(guild_id)
+                    await self.bot.service.removed_from_guild(guild_id)
             elif not guild.unavailable:
                 await self._described(guild_id)
 

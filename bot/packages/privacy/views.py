@@ -175,6 +175,7 @@ async def confirmed(interaction: discord.Interaction[Any], arg: str, values: lis
     await _in_saved_tables(interaction, storage)
     erased = await storage.forget_user(interaction.user.id)
     interaction.client.service.vanished.forget(interaction.user.id)
+    interaction.client.service.asleep.forget(interaction.user.id)
     locale = interaction.locale
     text = t(locale, "forget.nothing") if erased.empty else \
         t(locale, "forget.done", summary=summary(locale, erased), erased=erased_name(locale))
@@ -257,6 +258,7 @@ async def guild_confirmed(interaction: discord.Interaction[Any], arg: str,
     except GuildBusy:  # opened by another process since (a shard elsewhere): nothing erased
         raise TableError("err.forget_server_busy") from None
     interaction.client.service.vanished.forget_guild(guild_id)
+    interaction.client.service.asleep.forget_guild(guild_id)
     locale = interaction.locale
     text = t(locale, "forget_server.nothing") if erased.empty else \
         t(locale, "forget_server.done", summary=guild_summary(locale, erased))

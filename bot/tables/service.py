@@ -33,7 +33,7 @@ from bot.tables.refresh import Coalescer
 from bot.tables.refusals import TableError, settings_open
 from bot.tables.registry import Registry
 from bot.tables.seating import Seating
-from bot.tables.table import Farewell, HandLink, LogEntry, Player, Table
+from bot.tables.table import RESTARTED, Farewell, HandLink, LogEntry, Player, Table
 from bot.tables.timers import Scheduler
 from bot.tables.vanished import VanishedTables
 from engine import Card, Event, Game, Phase, Rules
@@ -445,8 +445,8 @@ class TableService:
         if stored_at is not None and table.paused_since is None:  # (paused: `server_back`)
             waited = max(0.0, self.clock.now() - stored_at)
             self._clocks_waited(table, waited)
-            if table.under_way and waited >= 1 and table.log[-1:] != [LogEntry("ev.restarted")]:
-                table.remember(LogEntry("ev.restarted"))
+            if table.under_way and waited >= 1:
+                table.remember(LogEntry(RESTARTED))
         self._arm(table)
         table.host_seen = self.clock.now()
         self.deadlines.human_seen(table)

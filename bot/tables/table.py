@@ -22,6 +22,11 @@ from engine.events import GameOver, RoundOver
 # earlier so an edit never races the expiry.
 TOKEN_LIFETIME = 15 * 60 - 30
 LOG_SIZE = 10  # enough to follow bots moving every second or two
+# The history line a restored table gets (`TableService.adopt`): shown for the run that
+# restored it, never stored. The versions before it cannot word it: stored, it failed their
+# every redraw of every table under way (a KeyError) once an operator rolled back to one
+# (docs/deploy.md, « Rolling back »). Each restore says it again, once.
+RESTARTED = "ev.restarted"
 # Bots replacing a leaver, filling a table, and the autopilot play at this level (issue 12).
 DEFAULT_LEVEL = "normal"
 
@@ -539,7 +544,7 @@ class Table:
             "lobby_message_id": self.lobby_message_id,
             "table_message_id": self.table_message_id,
             "hands": {str(uid): link.to_dict() for uid, link in self.hands.items()},
-            "log": [e.to_dict() for e in self.log],
+            "log": [e.to_dict() for e in self.log if e.key != RESTARTED],
             "left_seats": sorted(self.left_seats),
             "kicked": sorted(self.kicked),
             "timer_serial": self.timer_serial,

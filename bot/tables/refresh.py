@@ -60,7 +60,9 @@ class Coalescer:
         self.scheduler.at(("refresh", key), when, lambda: self._run(key))
 
     async def _run(self, key: Hashable) -> None:
-        state = self._states[key]
+        state = self._states.get(key)
+        if state is None:  # forgotten since `drain` listed it (its table closed meanwhile)
+            return
         state.scheduled = False
         state.running = True
         state.done = done = asyncio.Event()

@@ -50,7 +50,9 @@ async def restore_tables(
     its shards own: Discord sends those guilds' clicks to it alone, and another process
     restoring the same table would play it twice.
     """
-    restored = 0
+    loaded: list[Table] = []
+    channels: set[int] = set()
+    newest = 0.0
     for record in await storage.active_tables(shard_ids=shard_ids, shard_count=shard_count):
         state: Any = None
         try:
@@ -67,17 +69,26 @@ async def restore_tables(
             if on_unreadable is not None:
                 on_unreadable(await _unreadable(storage, record, state))
             continue
-        if table is None or service.registry.in_channel(table.channel_id) is not None:
+        if table is None or table.channel_id in channels \
+                or service.registry.in_channel(table.channel_id) is not None:
             await storage.update_table(record.table_id, status="closed")
             continue
         assert snapshot is not None
+        channels.add(table.channel_id)
         # The stored row's seq is what the database compares later saves against.
         table.seq = max(table.seq, snapshot.seq)
+        loaded.append(table)
+        newest = max(newest, snapshot.saved_at.timestamp())
+    # The clocks move on from when the process stopped, which it still ran at when it
+    # stored its newest state: a stop stores every table, a crash does not, and a table
+    # whose state is older (a player thinking, a leaver awaited) had its clocks run until
+    # then too. Moved on from its own state's time, it got that time back at every crash:
+    # up to a whole turn, or a leaver's whole grace.
+    for table in loaded:
         if prepare is not None:
             prepare(table)
-        service.adopt(table, snapshot.saved_at.timestamp())
-        restored += 1
-    return restored
+        service.adopt(table, newest)
+    return len(loaded)
 
 
 async def _unreadable(storage: Storage, record: TableRecord, state: Any) -> Unreadable:

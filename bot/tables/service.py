@@ -421,11 +421,11 @@ class TableService:
 
     def adopt(self, table: Table, stored_at: float | None = None) -> None:
         """Take over a table restored from storage: timers re-armed from their stored
-        deadlines, moved on by the time the bot was away since the state was stored
-        (`stored_at`, on its clock): nobody could act meanwhile, so a redeploy times
-        nobody out, hands no seat to the autopilot and cancels no presi game for a leaver's
-        grace (play-test 15); bots resumed, its messages brought up to
-        date where they are. Posting them afresh told the channel everything twice (a
+        deadlines, moved on by the time the bot was away since `stored_at`, on its clock
+        (when the process stopped, as far as storage tells: `restore_tables`): nobody could
+        act meanwhile, so a redeploy times nobody out, hands no seat to the autopilot and
+        cancels no presi game for a leaver's grace (play-test 15); bots resumed, its
+        messages brought up to date where they are. Posting them afresh told the channel everything twice (a
         finished game's results and chart), above an old message whose buttons were gone
         but whose text still said whose turn it was or what the host could press; the
         publisher still posts anew a message that is gone or nearly an hour old, and one the

@@ -9,6 +9,7 @@ import errno
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -57,8 +58,8 @@ async def no_wait(seconds: float) -> None:
     await asyncio.sleep(0)
 
 
-def start(storage: Storage, sleep: Sleep = no_wait) -> Process:
-    clock = ManualClock()
+def start(storage: Storage, sleep: Sleep = no_wait, clock: ManualClock | None = None) -> Process:
+    clock = clock or ManualClock()
     service = TableService(clock, bot_pause=0, seed=1)
     writer = SnapshotWriter(storage)
     service.store = StorageStore(storage, writer, sleep=sleep)
@@ -133,6 +134,33 @@ async def test_a_database_away_at_start_closes_no_table(
     with pytest.raises(OperationalError):
         await restore_tables(start(storage).service, storage)
     assert len(await storage.active_tables()) == 1
+
+
+async def test_after_a_crash_the_clocks_move_on_by_the_downtime_alone(tmp_path: Path) -> None:
+    """The process dies 20 s into alice's turn at one table, its last change stored then,
+    while another table changed since; the bot is back a minute later. Her turn keeps the
+    10 s it had left as the process died: it stored a change 20 s after hers, so it ran
+    her clock that long. Before, her clock moved on from her own table's last change, and
+    each crash gave her turn its 20 s back (a whole turn, a leaver's whole grace)."""
+    url = database_url(tmp_path)
+    await upgrade_to_head(url)
+    clock = ManualClock()
+    storage = await Storage.open(url, now=lambda: datetime.fromtimestamp(clock.now(), UTC))
+    first = start(storage, clock=clock)
+    waiting = await started(first, 1, 100)
+    await first.settle()
+    deadline = waiting.timer_deadline
+    assert deadline is not None and deadline - clock.now() == 30
+    clock.advance(20)
+    await started(first, 1, 101)
+    await first.settle()  # and the process dies: no stop stores the tables again
+
+    again = start(storage, clock=ManualClock(clock.now() + 60))
+    assert await restore_tables(again.service, storage) == 2
+    restored = again.service.registry.in_channel(100)
+    assert restored is not None and restored.timer_deadline == deadline + 60
+    await again.settle()
+    await storage.close()
 
 
 def test_a_thread_tables_parent_channel_outlives_a_restart() -> None:

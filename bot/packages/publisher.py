@@ -136,30 +136,46 @@ class Publisher:
         return set(self._unreadable)
 
     async def tell_unreadable(self, guild_id: int) -> None:
-        """Tell each channel of the server whose table could not be restored: its messages
-        still named lose their controls and say so (a click on them found the table gone,
-        with nothing on screen to say why), or a post says it where none is left."""
+        """Tell each channel of the server whose table could not be restored (`_tell`)."""
         for lost in self._unreadable.pop(guild_id, []):
-            channel = self.bot.get_partial_messageable(lost.channel_id, guild_id=guild_id)
-            text = t(lost.locale, "table.unreadable")
             try:
-                told = False
-                for message_id in lost.message_ids:
-                    async with self.bot.budget.call():
-                        try:
-                            await channel.get_partial_message(message_id).edit(
-                                content=text, view=None, allowed_mentions=NO_PINGS)
-                            told = True
-                        except discord.NotFound:
-                            continue
-                if not told:
-                    async with self.bot.budget.call():
-                        await channel.send(text, allowed_mentions=NO_PINGS)
+                await self._tell(guild_id, lost)
             except discord.HTTPException as err:
                 log.warning("table %s: channel %s could not be told its table was not "
                             "restored (%s)", lost.table_id, lost.channel_id, err)
             except BudgetClosed:
                 return
+
+    async def _tell(self, guild_id: int, lost: Unreadable) -> None:
+        """The table's messages still named lose their controls and say it could not be
+        restored (a click on them found the table gone, with nothing on screen to say why),
+        or a post says it where none is left. A thread archived meanwhile refuses the edits:
+        a post says it there, which wakes it, and the messages are edited then (left, they
+        kept their buttons, and nobody was told)."""
+        channel = self.bot.get_partial_messageable(lost.channel_id, guild_id=guild_id)
+        text = t(lost.locale, "table.unreadable")
+        asleep: list[int] = []
+
+        async def edit(message_id: int) -> bool:
+            """Whether the message says it now; False where it is gone, or asleep."""
+            async with self.bot.budget.call():
+                try:
+                    await channel.get_partial_message(message_id).edit(
+                        content=text, view=None, allowed_mentions=NO_PINGS)
+                except discord.NotFound:
+                    return False
+                except discord.HTTPException as err:
+                    if err.code != ARCHIVED_THREAD:
+                        raise
+                    asleep.append(message_id)
+                    return False
+            return True
+
+        if not any([await edit(message_id) for message_id in lost.message_ids]):
+            async with self.bot.budget.call():
+                await channel.send(text, allowed_mentions=NO_PINGS)
+        for message_id in list(asleep):  # the post woke the thread
+            await edit(message_id)
 
     async def flush(self, table: Table) -> None:
         if table.closed or table.id in self._blocked or table.guild_id in self._unseen:

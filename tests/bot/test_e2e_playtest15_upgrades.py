@@ -36,7 +36,7 @@ from sqlalchemy.engine import Connection
 
 from bot.client import PresidentBot
 from bot.i18n import t
-from bot.storage import downgrade_to, upgrade_to_head
+from bot.storage import Storage, downgrade_to, upgrade_to_head
 from bot.storage.db import create_engine
 from bot.tables.table import LOG_SIZE, LogEntry, Table
 from engine import Phase
@@ -45,7 +45,16 @@ from fakediscord.state import InteractionRecord, StoredMessage
 
 from . import databases
 from .conftest import LinkedClock
-from .e2e import Player, cid, connect_bot, database_url, message, play_until, tick
+from .e2e import (
+    Player,
+    cid,
+    connect_bot,
+    database_url,
+    message,
+    play_until,
+    table_in_a_thread,
+    tick,
+)
 from .stored import stored_game
 
 DOWN = 60.0  # the redeploy's minute
@@ -440,3 +449,40 @@ async def test_a_stored_line_this_version_cannot_word_is_left_out(
                                                     LogEntry("ev.restarted").to_dict()]
         await tick(up.fake, up.clock, 1)
         check_redrawn(up, "classic_fast")
+
+
+async def test_an_unreadable_table_in_a_thread_archived_meanwhile_is_told_there(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """marie's table in a thread is stored in a state the next version cannot read (a
+    rollback), and the thread archives while the bot is down. An archived thread refuses
+    edits (50083), and the bot's word went only to edits there: its table message kept its
+    buttons and nobody was told. A post wakes the thread and says it; the table message
+    then says it too, without its buttons."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = fake.add_user("marie", locale="fr")
+    thread, table = await table_in_a_thread(fake, clock, bot, marie)
+    first = table.table_message_id
+    assert first is not None
+    await bot.service.drain()
+    await fake.disconnect(bot)
+    storage = await Storage.open(url)
+    newer = {"locale": "fr", "table_message_id": first, "game": "a newer version's"}
+    assert await storage.save_snapshot(table.id, table.seq + 1, newer)
+    await storage.close()
+    fake.archive_thread(thread)
+    await fake.settle()
+
+    again = await connect_bot(fake, clock, url, bot_pause=1.0)
+    await fake.settle()
+    await tick(fake, clock, 1)
+    assert [r.name for r in caplog.records if r.levelname == "ERROR"] == ["bot.tables.restore"]
+    caplog.clear()
+    fake.expect_error(50083)
+    assert not thread.archived
+    assert fake.messages(thread)[-1].content == t("fr", "table.unreadable")
+    old = message(marie, first)
+    assert old.content == t("fr", "table.unreadable") and not old.buttons
+    await fake.disconnect(again)
+    fake.assert_no_errors()

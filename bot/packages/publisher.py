@@ -650,10 +650,11 @@ class Publisher:
             # During a game the lobby has no buttons and none is posted (above): refused by
             # an archived thread, it is owed its text (the table's post wakes the thread),
             # and it stays above the table. A fresh one came below the table (a restart's
-            # first redraw in an archived thread).
+            # first redraw in an archived thread). Refused for any other reason (a channel
+            # gone), the post finds out what becomes of the table, as before.
             asleep = screen.content if table.running else t(table.locale, "table.moved_on")
-            if not await self._edit(table, table.lobby_message_id, screen, asleep) \
-                    and not table.running:
+            if not await self._edit(table, table.lobby_message_id, screen, asleep) and not (
+                    table.running and self.bot.service.asleep.owes(table.channel_id)):
                 table.lobby_message_id = await self._send(table, screen)
         else:
             return

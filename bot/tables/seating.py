@@ -11,7 +11,7 @@ from bot.tables import refusals, seats
 from bot.tables.clock import Clock
 from bot.tables.deadlines import Deadlines
 from bot.tables.refusals import TableError
-from bot.tables.table import Farewell, LeaveOutcome, LogEntry, Table
+from bot.tables.table import AWAY, Farewell, LeaveOutcome, LogEntry, Table
 from bot.tables.timers import Scheduler
 from engine import Event, Game, Phase
 
@@ -155,8 +155,8 @@ class Seating:
                 if not kicked:  # one removed is not waited for: the caller cancels at once
                     self.arm_grace(table, user_id, deadline)
                     self._stepped_out(table, user_id)
-                    table.remember(LogEntry("ev.away", {"name": table.seats[seat].name,
-                                                        "deadline": int(deadline)}))
+                    table.remember(LogEntry(AWAY, {"name": table.seats[seat].name,
+                                                   "deadline": int(deadline)}))
             elif outcome.at_once:
                 # Between rounds too the history says who went, and who made them go.
                 line = ("ev.kicked" if kicked else "ev.left") + \

@@ -652,7 +652,7 @@ class TableService:
         the turn's timer and the leavers' grace end that much later."""
         if table.timer_deadline is not None:
             table.timer_deadline += waited
-        table.away = {user: deadline + waited for user, deadline in table.away.items()}
+        table.graces_waited(waited)
 
     def _arm(self, table: Table) -> None:
         """Schedule the table's clocks from its stored deadlines (leavers' grace, its

@@ -27,6 +27,9 @@ LOG_SIZE = 10  # enough to follow bots moving every second or two
 # every redraw of every table under way (a KeyError) once an operator rolled back to one
 # (docs/deploy.md, « Rolling back »). Each restore says it again, once.
 RESTARTED = "ev.restarted"
+# The history line saying a presi leaver's seat waits for them, and until when
+# (`Seating.remove`); `Table.graces_waited` moves its time with their grace's.
+AWAY = "ev.away"
 # Bots replacing a leaver, filling a table, and the autopilot play at this level (issue 12).
 DEFAULT_LEVEL = "normal"
 
@@ -526,6 +529,21 @@ class Table:
     def remember(self, entry: LogEntry) -> None:
         self.log.append(entry)
         del self.log[:-LOG_SIZE]
+
+    def graces_waited(self, waited: float) -> None:
+        """The presi leavers' clocks stood still for `waited` seconds (a restart, an
+        outage): each seat waits that much longer, and the history's line that says until
+        when (`AWAY`) says the time the table keeps: it showed the old one, the game then
+        cancelled after the time it gave (play-test 15). The line keeps its key and
+        placeholders, so that a version rolled back to words it still."""
+        for user_id, before in list(self.away.items()):
+            self.away[user_id] = before + waited
+            player = self.player(user_id)
+            for i, entry in enumerate(self.log):
+                if entry.key == AWAY and entry.params.get("deadline") == int(before) \
+                        and (player is None or entry.params.get("name") == player.name):
+                    self.log[i] = LogEntry(AWAY, {**entry.params,
+                                                  "deadline": int(before + waited)})
 
     # --- persistence -------------------------------------------------------------------------
 

@@ -478,6 +478,60 @@ async def test_a_leaver_s_grace_waits_for_the_bot_across_a_restart(
     fake.assert_no_errors()
 
 
+def away_line(table: Table, name: str) -> str:
+    """The history's line saying ``name`` left and until when their seat waits."""
+    return "• " + t("fr", "ev.away", name=name, deadline=int(table.away[
+        next(p.user_id for p in table.seats if p.name == name and p.user_id is not None)]))
+
+
+async def test_the_line_saying_a_leaver_is_awaited_shows_the_grace_a_restart_moved_on(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """The history said until when presi waits for léo; the bot restarts, a minute down,
+    and his seat waits that much longer: the line says the new time, as the table keeps it
+    (it kept the old one, a minute before the game was really cancelled), and stores it."""
+    url, bot, marie, leo, table = await presi_with_leo_away(fake, clock, tmp_path)
+    await tick(fake, clock, 1)
+    before = away_line(table, "léo")
+    assert before in message(marie.user, table.table_message_id).content
+
+    again = await restart(fake, clock, bot, url, down=60)
+    restored = table_of(again, marie.user)
+    board = message(marie.user, restored.table_message_id).content
+    assert away_line(restored, "léo") in board and before not in board
+    await again.service.drain()
+    assert again.storage is not None
+    stored = await again.storage.load_snapshot(restored.id)
+    assert stored is not None
+    state = stored.state
+    assert [e["params"]["deadline"] for e in state["log"] if e["key"] == "ev.away"] == \
+        [int(state["away"][str(leo.user.id)])]
+    await fake.disconnect(again)
+    fake.assert_no_errors()
+
+
+async def test_the_line_saying_a_leaver_is_awaited_shows_the_grace_an_outage_moved_on(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """Discord loses the server for ten minutes while presi waits for léo: his seat waits
+    ten minutes longer, and the history's line says so."""
+    url, bot, marie, leo, table = await presi_with_leo_away(fake, clock, tmp_path)
+    await tick(fake, clock, 1)
+    before = away_line(table, "léo")
+    assert before in message(marie.user, table.table_message_id).content
+    fake.start_outage(fake.guild)
+    await fake.settle()
+    await tick(fake, clock, 600)
+    fake.end_outage(fake.guild)
+    await fake.settle()
+    await tick(fake, clock, 1)
+    board = message(marie.user, table.table_message_id).content
+    assert away_line(table, "léo") in board and before not in board
+    await bot.service.drain()
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
 async def test_a_leaver_back_after_a_restart_is_welcomed_once(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
 ) -> None:

@@ -370,6 +370,32 @@ async def test_an_outage_stops_the_clocks_and_its_end_runs_them_on(
     fake.assert_no_errors()
 
 
+async def test_a_hand_drawn_while_the_clocks_wait_for_a_server_shows_no_countdown(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock
+) -> None:
+    """marie's turn, her hand open, when Discord loses the server for twenty minutes: her
+    hand's token runs out meanwhile and its last edit says it no longer follows the game.
+    Her clock waits for the server, so that edit gives no time it runs out at: it gave the
+    one before the outage, long past once marie is back with her 20 s again."""
+    marie, table, game = await marie_against_three_bots(fake, instant, "rounds:3")
+    await fake.settle()
+    assert game.to_act == table.seat_of(marie.id) and table.timer_deadline is not None
+    before = f"<t:{int(table.timer_deadline)}:R>"
+    await marie.slash("president hand")
+    hand = marie.last_ephemeral()
+    assert before in hand.content
+    fake.start_outage(fake.guild)
+    await fake.settle()
+    for _ in range(20 * 6):
+        await tick(fake, clock, 10)
+    lapsed = message(marie, hand.id).content
+    assert t("fr", "hand.lapsing", refresh="Actualiser", hand="Ma main") in lapsed
+    assert t("fr", "hand.your_turn", countdown="") in lapsed and "<t:" not in lapsed
+    fake.end_outage(fake.guild)
+    await fake.settle()
+    fake.assert_no_errors()
+
+
 async def test_the_clocks_still_wait_for_a_server_out_across_a_restart(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
 ) -> None:

@@ -15,7 +15,14 @@ from engine.events import RoundOver
 
 
 def countdown(table: Table) -> str:
-    return f"<t:{int(table.timer_deadline)}:R>" if table.timer_deadline is not None else ""
+    """When the turn's (or exchange's) clock runs out; nothing while the clocks wait for a
+    server Discord lost (`Table.paused_since`): its end moves the deadline on, and a hand
+    drawn meanwhile, its token's last edit (`Publisher._lapse_at_expiry`) or one a restart
+    redrew, kept the old time for good, minutes past once its player was back with
+    their seconds again."""
+    if table.timer_deadline is None or table.paused_since is not None:
+        return ""
+    return f"<t:{int(table.timer_deadline)}:R>"
 
 
 def place(locale: LocaleLike, n: int) -> str:

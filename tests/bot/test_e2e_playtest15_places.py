@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.controls import refusal_text
@@ -356,6 +358,47 @@ async def test_a_thread_archived_mid_game_retires_the_table_message_the_fresh_on
     fake.assert_no_errors()
 
 
+async def test_an_edit_that_goes_through_in_a_thread_sends_what_it_still_owes(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """marie's thread is archived mid-game: the table message's edit is refused and a
+    fresh one wakes the thread, but the old message's owed edit then meets a long 429
+    (Discord's limit on the channel's edits): it stays owed, its turn long past and its
+    buttons live, with nothing left to wake the thread. The table's next edit, which goes
+    through, shows it awake: the old message gets its edit then."""
+    marie = fake.add_user("marie", locale="fr")
+    thread, table = await table_in_a_thread(fake, clock, president, marie)
+    first = table.table_message_id
+    woken = fake.writer.unarchive
+
+    def unarchive(channel: Channel) -> None:  # the fresh post wakes it: the limit comes
+        woken(channel)
+        fake.inject_429("/channels/{channel_id}/messages/{message_id}", method="PATCH",
+                        retry_after=40.0)
+
+    monkeypatch.setattr(fake.writer, "unarchive", unarchive)
+    fake.archive_thread(thread)
+    await fake.settle()
+    for _ in range(40):
+        await tick(fake, clock, 1)
+        if table.table_message_id != first:
+            break
+    fake.expect_error(50083)
+    assert not thread.archived and table.table_message_id != first
+    assert [c.status for c in fake.calls if c.injected] == [429]
+    assert message(marie, first).buttons and president.service.asleep.owes(thread.id)
+    fresh = message(marie, table.table_message_id).content
+    for _ in range(40):
+        await tick(fake, clock, 1)
+        if message(marie, table.table_message_id).content != fresh:
+            break
+    old = message(marie, first)
+    assert not old.buttons and old.content.endswith(t("fr", "table.moved_on"))
+    assert not president.service.asleep.owes(thread.id)
+    fake.assert_no_errors()
+
+
 async def test_a_thread_that_archives_itself_over_a_long_break_between_rounds(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
@@ -527,6 +570,66 @@ async def test_a_table_closed_in_a_thread_a_moderator_closed_shows_it_once_reope
         shown = message(marie, message_id)
         assert not shown.buttons and shown.content.endswith(t("fr", "lobby.closed"))
     assert "Manche 1" in message(marie, first).content
+    fake.assert_no_errors()
+
+
+async def closed_in_a_closed_thread(fake: FakeDiscord, clock: LinkedClock,
+                                    bot: PresidentBot, marie: TestUser,
+                                    ) -> tuple[Channel, list[int]]:
+    """A moderator closes marie's thread mid-game (archived and locked; the bot may not
+    manage threads), and with nobody back the table closes for idleness: its messages,
+    which the bot may not touch there, are owed their closing. Those messages."""
+    thread, table = await table_in_a_thread(fake, clock, bot, marie, manage_threads=False)
+    lobby, table_message = table.lobby_message_id, table.table_message_id
+    assert lobby is not None and table_message is not None
+    fake.archive_thread(thread, locked=True)
+    await fake.settle()
+    await tick(fake, clock, IDLE_CLOSE_SECONDS)
+    assert table.closed and bot.service.asleep.owes(thread.id)
+    assert message(marie, table_message).buttons  # (the lobby has none during a game)
+    return thread, [lobby, table_message]
+
+
+def closed_on_screen(marie: TestUser, shown: list[int]) -> bool:
+    """Whether the messages say the table closed, without buttons."""
+    return all(not message(marie, m).buttons
+               and message(marie, m).content.endswith(t("fr", "lobby.closed")) for m in shown)
+
+
+async def test_a_thread_a_moderator_reopens_closes_the_messages_of_a_table_closed_meanwhile(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """The moderator reopens the thread (unarchives and unlocks it) while the bot runs:
+    its THREAD_UPDATE sends the closing the messages were owed."""
+    marie = fake.add_user("marie", locale="fr")
+    thread, shown = await closed_in_a_closed_thread(fake, clock, president, marie)
+    fake.unarchive_thread(thread)
+    await fake.settle()
+    assert not closed_on_screen(marie, shown)  # still locked: no edit there yet
+    fake.lock_thread(thread, locked=False)
+    await fake.settle()
+    assert closed_on_screen(marie, shown)
+    assert not president.service.asleep.owes(thread.id)
+    fake.assert_no_errors()
+
+
+async def test_a_thread_reopened_where_the_bot_may_not_post_is_owed_until_it_may(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """The moderator reopens the thread while the bot may not send messages in the
+    channel's threads: nothing can be edited then; once given that permission back
+    (CHANNEL_UPDATE), the messages get their closing."""
+    marie = fake.add_user("marie", locale="fr")
+    thread, shown = await closed_in_a_closed_thread(fake, clock, president, marie)
+    fake.set_bot_permissions(fake.channel, send_messages_in_threads=False)
+    fake.unarchive_thread(thread)
+    fake.lock_thread(thread, locked=False)
+    await fake.settle()
+    assert not closed_on_screen(marie, shown)
+    fake.set_bot_permissions(fake.channel, send_messages_in_threads=True)
+    await fake.settle()
+    assert closed_on_screen(marie, shown)
+    assert not president.service.asleep.owes(thread.id)
     fake.assert_no_errors()
 
 

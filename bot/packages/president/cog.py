@@ -172,7 +172,8 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         """The server's tables (those in `channel_id` and its threads, if given) learn from
         the gateway's cache whether the bot may still post there
         (`Publisher.channel_changed`); `held` ones, whose posts waited for it, are redrawn
-        where it may."""
+        where it may. Its active threads that owe edits and where it now may post get them
+        (`_awake_threads`)."""
         for table in self.bot.service.registry.in_guild(guild_id):
             if channel_id is None or channel_id in (table.channel_id, table.parent_id):
                 allowed = may_post(self.bot, table.guild_id, table.channel_id, table.parent_id)
@@ -180,6 +181,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
                     await self.bot.publisher.channel_changed(table, allowed)
                 if held and allowed is not False:
                     self.bot.service.refresh(table)
+        await self._awake_threads(guild_id, channel_id)
 
     @commands.Cog.listener()
     async def on_guild_channel_update(self, before: discord.abc.GuildChannel,
@@ -314,23 +316,29 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         await self.bot.publisher.tell_unreadable(guild_id)
         if self.bot.publisher.seen(guild_id):
             await self._recheck(guild_id, held=True)
-        await self._awake_threads(guild_id)
+        else:
+            await self._awake_threads(guild_id)
         await self._check_members(guild_id)
 
-    async def _awake_threads(self, guild_id: int) -> None:
-        """The server's threads that owe edits (`bot.tables.asleep`) and were unarchived
-        while the bot was away, their THREAD_UPDATE missed: its GUILD_CREATE lists them
-        among its active threads ("All active threads in the guild that current user has
-        permission to view", Guild Create,
+    async def _awake_threads(self, guild_id: int, changed: int | None = None) -> None:
+        """The server's threads (those of the `changed` channel, or that thread, if given)
+        that owe edits (`bot.tables.asleep`) and are active where the bot may post get
+        them. Unarchived while the bot was away, their THREAD_UPDATE missed: its
+        GUILD_CREATE lists them among its active threads ("All active threads in the guild
+        that current user has permission to view", Guild Create,
         https://discord.com/developers/docs/events/gateway-events#guild-create), so
-        discord.py's cache holds them, and the edits go where the bot may post."""
+        discord.py's cache holds them. Unarchived where the bot could not post (Send
+        Messages in Threads taken away, say), their THREAD_UPDATE sent nothing: the change
+        that lets it post again does (`_recheck`), else a closed table's messages kept
+        their buttons until a restart."""
         guild = self.bot.get_guild(guild_id)
         if guild is None:
             return
         for channel_id in self.bot.service.asleep.channels(guild_id):
             thread = guild.get_thread(channel_id)
-            if thread is not None and not thread.archived and may_post(
-                    self.bot, guild_id, thread.id, thread.parent_id) is not False:
+            if thread is not None and changed in (None, thread.id, thread.parent_id) \
+                    and not thread.archived and may_post(
+                        self.bot, guild_id, thread.id, thread.parent_id) is not False:
                 await self.bot.publisher.awake(guild_id, channel_id)
 
     async def _check_members(self, guild_id: int) -> None:

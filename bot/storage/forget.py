@@ -137,8 +137,9 @@ class Forgetting(Access):
 
 async def _unname_asleep(connection: AsyncConnection, user_id: int) -> None:
     """The texts owed to messages in archived threads (`asleep_edits`) that may name the
-    user go: those messages will only lose their buttons. The ids' digits find the rows
-    (as `open_tables_holding` does), their lists tell them exactly."""
+    user go, and with them the ids of whom they named, the user's among them: those
+    messages will only lose their buttons. The ids' digits find the rows (as
+    `open_tables_holding` does), their lists tell them exactly."""
     rows = await connection.execute(
         select(AsleepEdit.message_id, AsleepEdit.people)
         .where(AsleepEdit.text.is_not(None),
@@ -146,7 +147,7 @@ async def _unname_asleep(connection: AsyncConnection, user_id: int) -> None:
     naming = [row.message_id for row in rows if user_id in row.people]
     if naming:
         await connection.execute(update(AsleepEdit).where(AsleepEdit.message_id.in_(naming))
-                                 .values(text=None))
+                                 .values(text=None, people=[]))
 
 
 def erased(user_id: int | None, is_bot: bool, name: str) -> bool:

@@ -69,10 +69,10 @@ async def test_forgetting_erases_the_player_everywhere_and_nobody_else(
     # Bob's owed notice stays; the closed table she hosted names nobody.
     assert [v.user_id for v in await storage.vanished_since(datetime(2000, 1, 1, tzinfo=UTC))] \
         == [BOB]
-    # The message whose owed text named her will only lose its buttons.
-    assert [(e.message_id, e.text) for e in
+    # The message whose owed text named her will only lose its buttons, her id gone too.
+    assert [(e.message_id, e.text, e.people) for e in
             await storage.asleep_since(datetime(2000, 1, 1, tzinfo=UTC))] == \
-        [(301, None), (302, "bob: fermée")]
+        [(301, None, ()), (302, "bob: fermée", (BOB,))]
     table = await storage.get_table(history[0].table_id)
     assert table is not None and table.host_id == NOBODY
 

@@ -5,6 +5,7 @@ one. What the fake models of each place: tests/fakediscord/test_places.py."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -630,6 +631,34 @@ async def test_a_thread_reopened_where_the_bot_may_not_post_is_owed_until_it_may
     await fake.settle()
     assert closed_on_screen(marie, shown)
     assert not president.service.asleep.owes(thread.id)
+    fake.assert_no_errors()
+
+
+async def test_a_player_erased_meanwhile_leaves_the_closed_table_s_messages_their_text(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """marie's table closed in the thread a moderator closed, its closing owed to its
+    messages; she then asks /president forget. The closing's text may name her (it names
+    its host's table): the running bot drops it as storage does, and once the thread is
+    reopened the messages only lose their buttons, nothing stored left of them."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = fake.add_user("marie", locale="fr")
+    thread, shown = await closed_in_a_closed_thread(fake, clock, bot, marie)
+    before = {m: message(marie, m).content for m in shown}
+    marie.channel = fake.channel
+    await marie.slash("president forget")
+    await marie.click(marie.last_ephemeral(), t("fr", "btn.forget"))
+    marie.channel = thread
+    fake.unarchive_thread(thread)
+    fake.lock_thread(thread, locked=False)
+    await fake.settle()
+    assert all(not message(marie, m).buttons and message(marie, m).content == before[m]
+               for m in shown)
+    assert not bot.service.asleep.owes(thread.id) and bot.storage is not None
+    assert (await bot.storage.held_about(marie.id)).empty
+    assert await bot.storage.asleep_since(datetime(2000, 1, 1, tzinfo=UTC)) == []
+    await fake.disconnect(bot)
     fake.assert_no_errors()
 
 

@@ -558,7 +558,7 @@ class Publisher:
             table.guild_id or 0, table.channel_id, message_id,
             OwedEdit(text, table.people() if text is not None else frozenset()))
 
-    async def awake(self, guild_id: int, channel_id: int) -> None:
+    async def awake(self, guild_id: int | None, channel_id: int) -> None:
         """The gateway says the thread is active again and lets the bot post there (its
         THREAD_UPDATE as it is unarchived, "Unarchiving a Thread", Threads,
         https://discord.com/developers/docs/topics/threads#unarchiving-a-thread; or its
@@ -609,6 +609,7 @@ class Publisher:
         except discord.RateLimited as err:
             log.warning("thread %s: owed edit rate limited for %.1f s", channel_id,
                         err.retry_after)
+            self._awake_after(guild_id, channel_id, err.retry_after)
         except discord.HTTPException as err:
             if err.code != ARCHIVED_THREAD:
                 log.info("message %s could not get its owed edit (%s %s)", message_id,
@@ -619,6 +620,16 @@ class Publisher:
         # Archived again already, or held back: owed again, for the thread's next waking.
         await self.bot.service.asleep.owe(guild_id or 0, channel_id, message_id, edit)
         return False
+
+    def _awake_after(self, guild_id: int | None, channel_id: int, delay: float) -> None:
+        """Send what the thread owes once a long 429 is over: a closed table's messages
+        have no edit of the table's to carry them, nor, the thread being open, another
+        THREAD_UPDATE, and kept their buttons until a restart. Archived again by then, it
+        refuses them once, and they wait for its waking."""
+        async def again() -> None:
+            await self.awake(guild_id, channel_id)
+
+        self.bot.service.scheduler.after(("owed edits", channel_id), delay, again)
 
     def _aged(self, message_id: int) -> bool:
         """Whether the message is nearly an hour old (its id says when it was posted)."""

@@ -634,6 +634,28 @@ async def test_a_thread_reopened_where_the_bot_may_not_post_is_owed_until_it_may
     fake.assert_no_errors()
 
 
+async def test_a_closing_a_long_429_held_back_goes_once_the_limit_is_over(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """The moderator reopens the thread of marie's table, closed meanwhile, but the edits
+    it owes its messages meet a long 429 (Discord's limit on the channel's edits): they
+    stay owed, and with the table gone no edit of its would ever send them, nor another
+    THREAD_UPDATE, the thread being open. They go once the limit is over."""
+    marie = fake.add_user("marie", locale="fr")
+    thread, shown = await closed_in_a_closed_thread(fake, clock, president, marie)
+    fake.inject_429("/channels/{channel_id}/messages/{message_id}", method="PATCH",
+                    retry_after=40.0)
+    fake.unarchive_thread(thread)
+    fake.lock_thread(thread, locked=False)
+    await fake.settle()
+    assert [c.status for c in fake.calls if c.injected] == [429]
+    assert not closed_on_screen(marie, shown) and president.service.asleep.owes(thread.id)
+    await tick(fake, clock, 40)
+    assert closed_on_screen(marie, shown)
+    assert not president.service.asleep.owes(thread.id)
+    fake.assert_no_errors()
+
+
 async def test_a_player_erased_meanwhile_leaves_the_closed_table_s_messages_their_text(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
 ) -> None:

@@ -46,7 +46,11 @@ class Access:
             self._in_flight -= 1
 
     async def close(self) -> None:
-        await self._engine.dispose()
+        """Close the pool. Counted as a query: closing PostgreSQL's sessions is socket work
+        the loop cannot see, and a test waiting for the bot to be idle (the shard locks'
+        stop, `PresidentBot.busy`) must not take that wait for the end of the stop."""
+        async with self._counted():
+            await self._engine.dispose()
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[AsyncConnection]:

@@ -70,6 +70,29 @@ async def a_whole_game(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
     return table
 
 
+async def told_once(fake: FakeDiscord, clock: LinkedClock, host: TestUser, table: Table,
+                    text: str) -> None:
+    """The table has stopped posting: its host, clicking twice meanwhile, is told `text`
+    once, not at every click."""
+    await fake.settle()
+    for _ in range(20):
+        await tick(fake, clock, 1)
+    for _ in range(2):
+        await host.click(message(host, table.table_message_id), cid(table, "hand"))
+    assert len([m for m in host.visible() if m.content == text]) == 1
+
+
+async def picks_up_again(fake: FakeDiscord, clock: LinkedClock, host: TestUser, table: Table,
+                         locale: str, round_title: str) -> None:
+    """What the bot lacked is given back: the table picks up where it was, its host is told
+    so, and no call was refused meanwhile."""
+    await fake.settle()
+    await tick(fake, clock, 1)
+    assert t(locale, "table.resumed") in [m.content for m in host.visible()]
+    assert round_title in message(host, table.table_message_id).content
+    fake.assert_no_errors()
+
+
 async def test_a_game_night_in_a_voice_channels_text_chat(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
 ) -> None:
@@ -123,21 +146,11 @@ async def test_connect_taken_mid_game_stops_the_table_until_it_is_given_back(
     table = await host_against_bots(president, marie, "classic", 2)
     await tick(fake, clock, 1)
     fake.set_bot_permissions(vocal, connect=False)
-    await fake.settle()
-    for _ in range(20):
-        await tick(fake, clock, 1)
-    for _ in range(2):
-        await marie.click(message(marie, table.table_message_id), cid(table, "hand"))
-    told = [m for m in marie.visible() if m.content == refused(
-        "fr", "err.cannot_post", permission=t("fr", "perm.connect"))]
-    assert len(told) == 1
+    await told_once(fake, clock, marie, table, refused(
+        "fr", "err.cannot_post", permission=t("fr", "perm.connect")))
 
     fake.set_bot_permissions(vocal, connect=True)
-    await fake.settle()
-    await tick(fake, clock, 1)
-    assert t("fr", "table.resumed") in [m.content for m in marie.visible()]
-    assert "Manche 1" in message(marie, table.table_message_id).content
-    fake.assert_no_errors()
+    await picks_up_again(fake, clock, marie, table, "fr", "Manche 1")
 
 
 async def test_the_voice_channel_deleted_mid_game_ends_the_table_and_says_so(
@@ -292,21 +305,11 @@ async def test_the_bot_removed_from_a_private_thread_mid_game(
     await tick(fake, clock, 1)
 
     fake.remove_bot_from_thread(thread)
-    await fake.settle()
-    for _ in range(20):
-        await tick(fake, clock, 1)
-    for _ in range(2):
-        await bob.click(message(bob, table.table_message_id), cid(table, "hand"))
-    told = [m for m in bob.visible() if m.content == refused(
-        "en", "err.private_thread_left", bot=f"<@{fake.world.bot.id}>")]
-    assert len(told) == 1
+    await told_once(fake, clock, bob, table, refused(
+        "en", "err.private_thread_left", bot=f"<@{fake.world.bot.id}>"))
 
     fake.add_bot_to_thread(thread)
-    await fake.settle()
-    await tick(fake, clock, 1)
-    assert t("en", "table.resumed") in [m.content for m in bob.visible()]
-    assert "Round 1" in message(bob, table.table_message_id).content
-    fake.assert_no_errors()
+    await picks_up_again(fake, clock, bob, table, "en", "Round 1")
 
 
 async def test_a_click_in_an_archived_private_thread_the_bot_is_in_is_not_refused(

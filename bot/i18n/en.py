@@ -204,6 +204,7 @@ CATALOGUE: dict[str, str] = {
     "reason.dodge_bad_end": "a cheaper play would leave you only cards you may not finish on.",
     "reason.lead_sure": "nobody can beat it, so you keep the lead for your last cards.",
     "reason.lead_low": "lead your weakest cards and keep the strong ones for later.",
+    "reason.lead_next": "each player answers once: your lone weakest card waits for a trick the others cannot answer cheaply.",
     "reason.answer_cheap": "the weakest answer that keeps your pairs and triples whole.",
     "reason.control": "no cheaper answer: a strong card rather than a pass, which would give the lead away.",
     "reason.break": "no answer keeps your groups whole: break one rather than pass and lose the trick.",

@@ -215,6 +215,7 @@ _WRITTEN: dict[str, str] = {
     "reason.dodge_bad_end": "un coup moins cher ne te laisserait que des cartes sur lesquelles on ne peut pas finir.",
     "reason.lead_sure": "personne ne peut battre ce coup : tu gardes la main pour tes dernières cartes.",
     "reason.lead_low": "ouvre avec tes cartes les plus faibles et garde les fortes pour la suite.",
+    "reason.lead_next": "chacun ne répond qu'une fois : ta carte seule la plus faible attend un pli où les autres ne pourront pas répondre à bas prix.",
     "reason.answer_cheap": "la plus petite réponse qui garde tes paires et brelans entiers.",
     "reason.control": "pas de réponse moins chère : une carte forte plutôt que de passer, ce qui donnerait la main.",
     "reason.break": "aucune réponse ne garde tes groupes entiers : en casser un plutôt que de passer et perdre le pli.",

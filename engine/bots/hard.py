@@ -4,8 +4,9 @@ For each sample, the other hands are dealt at random consistently with the view 
 far as a deal allows, with what the others' plays and passes suggest (see
 :mod:`engine.determinize` and :mod:`engine.tells`); every candidate move is played in that
 same sample and the game is rolled out with the shared tactics until the bot's place is
-settled. The move with the best mean place wins (ties go to the normal level's choice,
-listed first). Samples run until the time budget is spent, read from a clock the caller
+settled. The move with the best mean place wins (ties go to the default move, listed
+first: the normal level's tactics with hard's own one-lap lead, ``lone_waits`` in
+:mod:`engine.bots.tactics`, which its own seat also plays in the rollouts). Samples run until the time budget is spent, read from a clock the caller
 supplies (the engine owns no clock), or exactly ``samples`` times, which makes decisions
 deterministic for tests.
 
@@ -27,7 +28,7 @@ from ..game import Phase
 from ..plays import PlayOption
 from ..tells import beliefs, breakers, spenders
 from ..view import PlayerView
-from .normal import exchange_action, play_of
+from .normal import exchange_action, explain
 from .rollout import Style, rollout
 
 __all__ = ["HardBot"]
@@ -72,7 +73,7 @@ class HardBot:
         give = exchange_action(view)
         if give is not None:
             return give
-        heuristic = play_of(view)
+        heuristic = explain(view, lone_waits=True)[0]
         if view.rules.fast or view.phase is not Phase.PLAY or view.to_act != view.seat:
             return heuristic  # search assumes turn order; fast mode plays by the tactics
         candidates = _candidates(view, heuristic)
@@ -83,13 +84,14 @@ class HardBot:
         deadline = self.clock() + self.budget if self.clock is not None else 0.0
         believed = beliefs(view, self.answerers)
         tacticians = breakers(view) | spenders(view)
+        me = frozenset((view.seat,))  # its own later leads in the rollouts are its own
         while self._more(done, deadline):
             sample = determinize(view, random.Random(self.rng.random()), believed)
             holders, naive = self._styles(view, tacticians)
             for i, option in enumerate(candidates):
                 game = sample.clone(rng=sample.rng)
                 game.step(view.seat, _same(game.legal_plays(view.seat), option))
-                places[i].append(rollout(game, view.seat, holders, naive))
+                places[i].append(rollout(game, view.seat, holders, naive, me))
             done += 1
         option = candidates[_best(places)]
         return Action.pass_() if option is None else Action.play(option)

@@ -31,12 +31,13 @@ def play_of(view: PlayerView) -> Action:
     return explain(view)[0]
 
 
-def explain(view: PlayerView) -> tuple[Action, str]:
+def explain(view: PlayerView, *, lone_waits: bool = False) -> tuple[Action, str]:
     """The normal level's play (or pass) and why, one of :data:`tactics.REASONS`: what the
-    bot's « Conseil » button tells a player."""
+    bot's « Conseil » button tells a player. ``lone_waits``: the hard level's one-lap lead
+    (:func:`tactics.judge`)."""
     option, reason = judge(view.hand, view.legal, view.can_pass,
                            view.trick[-1] if view.trick else None, view.rules,
-                           view.revolution, opponents(view), unseen(view))
+                           view.revolution, opponents(view), unseen(view), lone_waits)
     return (Action.pass_() if option is None else Action.play(option)), reason
 
 

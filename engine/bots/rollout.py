@@ -50,8 +50,9 @@ def place(game: Game, seat: int) -> int | None:
 
 
 def rollout(game: Game, seat: int, holders: frozenset[int] = frozenset(),
-            naive: frozenset[int] = frozenset()) -> int:
-    """Play ``game`` on with the tactics until ``seat``'s place is settled; that place."""
+            naive: frozenset[int] = frozenset(), waiting: frozenset[int] = frozenset()) -> int:
+    """Play ``game`` on with the tactics until ``seat``'s place is settled; that place.
+    ``waiting``: the seats that play the hard level's one-lap lead (``lone_waits``)."""
     rules = game.rules
     hands = game.hands
     while True:
@@ -71,7 +72,7 @@ def rollout(game: Game, seat: int, holders: frozenset[int] = frozenset(),
             Unseen([card for s in game.order if s != actor for card in hands[s]], rules)
         option, reason = judge(hands[actor], game.legal_plays(actor), can_pass,
                                trick[-1] if trick else None, rules, game.revolution, others,
-                               unseen)
+                               unseen, actor in waiting)
         if (actor in holders and can_pass and reason in HOLD_BACK
                 and len(hands[actor]) > HOLD_BACK_ABOVE):
             option = None

@@ -19,6 +19,12 @@ rollouts, without for the easy bot. Its rules, in order:
 - no quad that would start (or end) a revolution against the rest of the hand;
 - lead sure winners (closing plays, or plays nothing unseen can answer) when at most one
   other group remains, so the lead comes back for the last one; else lead the weakest group.
+
+The hard level alone adds one lead (``lone_waits``): in one-lap tricks, where each other
+seat answers once, a lone weakest card is answered by the others' own lowest singles at no
+cost to them; with three whole groups or more, the next group up is led and the lone card
+waits (proletario, docs/bots.md « A lone card waits »). Normal keeps the plain lead: given
+to every level the rule made normal gain more on hard than hard on normal.
 """
 
 from __future__ import annotations
@@ -33,7 +39,9 @@ __all__ = ["REASONS", "Unseen", "judge", "sure_winner"]
 
 # Why :func:`judge` chose its play, one code per rule above (the bot's « Conseil » says it).
 REASONS = ("go_out", "no_play", "avoid_bad_end", "bad_end_forced", "dodge_bad_end", "lead_sure",
-           "lead_low", "answer_cheap", "control", "break")
+           "lead_low", "lead_next", "answer_cheap", "control", "break")
+# Whole groups a hand must hold for its lone weakest card to wait (``lone_waits``).
+LONE_WAITS_GROUPS = 3
 
 
 class Unseen:
@@ -131,9 +139,11 @@ def judge(
     revolution: bool,
     opponents: Sequence[int],
     unseen: Unseen | None = None,
+    lone_waits: bool = False,
 ) -> tuple[PlayOption | None, str]:
     """The play to make (None: pass) and the rule that chose it, one of :data:`REASONS`.
-    ``opponents``: hand sizes of the others still in; ``unseen``: card counting, if any.
+    ``opponents``: hand sizes of the others still in; ``unseen``: card counting, if any;
+    ``lone_waits``: the hard level's lead in one-lap tricks (see the module docstring).
 
     Rollouts call this thousands of times per decision, so each option and card is looked
     at once (no per-card or per-option helper calls on the common paths)."""
@@ -202,7 +212,8 @@ def judge(
             plain.append(option)
     if top is None:
         choice, reason = _lead(usable, plain, whole, strength, set(held), bad, rules,
-                               revolution, unseen, max(opponents, default=0))
+                               revolution, unseen, max(opponents, default=0),
+                               lone_waits and rules.trick_end == "one_lap")
     elif cheap := [o for o in plain if whole(o)]:
         choice, reason = min(cheap, key=strength), "answer_cheap"
     elif controls:
@@ -227,8 +238,9 @@ def _lead(usable: list[PlayOption], plain: list[PlayOption],
           whole: Callable[[PlayOption], bool],
           strength: Callable[[PlayOption], tuple[int, int, int]], groups: set[int],
           bad: set[Card], rules: Rules, revolution: bool, unseen: Unseen | None,
-          biggest: int) -> tuple[PlayOption, str]:
-    """Opening a trick: sure winners first when one group is left, else the weakest group."""
+          biggest: int, lone_waits: bool) -> tuple[PlayOption, str]:
+    """Opening a trick: sure winners first when one group is left, else the weakest group
+    (or, with ``lone_waits``, the next one up when the weakest is a lone card)."""
     sure = [o for o in usable if sure_winner(o, rules, revolution, unseen, biggest)]
     leftover = [level for level in groups
                 if not any(o.level == level and o.special is None for o in sure)]
@@ -238,5 +250,9 @@ def _lead(usable: list[PlayOption], plain: list[PlayOption],
                                         -o.wilds, -strength(o)[0])), "lead_sure"
     groups_first = [o for o in plain if whole(o)]
     if groups_first:
-        return min(groups_first, key=strength), "lead_low"
+        ranked = sorted(groups_first, key=strength)
+        if lone_waits and ranked[0].count == 1 and \
+                len({o.level for o in ranked}) >= LONE_WAITS_GROUPS:
+            return next(o for o in ranked if o.level != ranked[0].level), "lead_next"
+        return ranked[0], "lead_low"
     return min(plain or usable, key=strength), "lead_low"

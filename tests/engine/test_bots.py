@@ -11,6 +11,7 @@ import pytest
 from engine import PRESETS, Card, Game, Phase, Rules, arena
 from engine.arena import play_deals
 from engine.bots import LEVELS, HardBot, NormalBot, Player, decide, make_bot, make_player
+from engine.bots.normal import explain
 from engine.bots.rollout import Style, rollout
 from engine.bots.tactics import Unseen, closes, sure_winner
 from engine.cards import TWO
@@ -257,3 +258,43 @@ def test_easy_never_lets_its_way_out_slip_on_a_whim() -> None:
         game = Game.new(Rules.preset("classic"), 3, seed=1, hands=hands)
         game.play(2, [Card.parse("3C")])
         assert make_bot("easy", seed=seed).choose(player_view(game, 0)).kind == "play"
+
+
+def _lead_of(preset: str, hand: str, *, lone_waits: bool, **knobs: Any) -> tuple[str, str]:
+    """What the tactics lead from ``hand`` (seat 0 opening), and why."""
+    rules = Rules.preset(preset, **knobs)
+    hands = [[Card.parse(word) for word in text.split()]
+             for text in (hand, "3C 4C 5C 6C", "3D 4D 5D 6D", "3H 4H 5H 6H")]
+    game = Game.new(rules, 4, hands=hands, opener=0)
+    action, reason = explain(player_view(game, 0), lone_waits=lone_waits)
+    assert action.option is not None
+    return " ".join(str(c) for c in action.option.cards), reason
+
+
+def test_hard_s_lone_weakest_card_waits_in_one_lap_tricks() -> None:
+    """Proletario's tricks last one lap: the hard level leads the next group up while its
+    weakest whole group is a lone card and three groups or more remain; the normal level,
+    other trick ends and smaller hands keep the weakest lead (docs/bots.md)."""
+    assert _lead_of("proletario", "4S 8S 8H JS JH JC", lone_waits=True) == ("8S 8H", "lead_next")
+    assert _lead_of("proletario", "4S 8S 8H JS JH JC", lone_waits=False) == ("4S", "lead_low")
+    assert _lead_of("proletario", "4S 8S 8H JS JH JC", lone_waits=True,
+                    trick_end="all_passed") == ("4S", "lead_low")
+    assert _lead_of("proletario", "4S 8S 8H", lone_waits=True) == ("4S", "lead_low")  # two groups
+    assert _lead_of("proletario", "4S 4H 8S JS JH", lone_waits=True) == ("4S 4H", "lead_low")
+    assert _lead_of("classic", "4S 8S 8H JS JH JC", lone_waits=True,
+                    trick_end="one_lap") == ("8S 8H", "lead_next")
+
+
+def test_hard_plays_its_one_lap_lead_and_models_it_in_its_own_rollouts() -> None:
+    """Its default move is the rule's, and its rollouts play the rule for its own seat
+    only: a seat listed in ``waiting`` plays differently from the same seat unlisted."""
+    rules = Rules.preset("proletario")
+    differs = 0
+    for seed in range(30):
+        game = Game.new(rules, 4, seed=seed)
+        seat = game.to_act
+        assert seat is not None
+        plain = rollout(game.clone(), seat)
+        waiting = rollout(game.clone(), seat, waiting=frozenset((seat,)))
+        differs += plain != waiting
+    assert differs > 0

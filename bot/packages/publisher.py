@@ -589,7 +589,7 @@ class Publisher:
         asleep = self.bot.service.asleep
         settled: list[int] = []
         try:
-            for message_id, edit in asleep.take(channel_id).items():
+            for message_id, edit in (await asleep.take(channel_id)).items():
                 if message_id == edited or await self._owed_edit(guild_id, channel_id,
                                                                  message_id, edit):
                     settled.append(message_id)

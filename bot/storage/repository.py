@@ -419,6 +419,16 @@ class Storage(History, Forgetting):
         return [AsleepEditRecord(row.guild_id, row.channel_id, row.message_id, row.text,
                                  tuple(row.people), row.at) for row in rows]
 
+    async def named_edits(self, message_ids: Collection[int]) -> set[int]:
+        """Which of these messages are still owed a text: not those whose row an erasure
+        unnamed (`forget_user`) or deleted (`forget_guild`), nor those already paid."""
+        if not message_ids:
+            return set()
+        async with self._read() as connection:
+            rows = await connection.execute(select(AsleepEdit.message_id).where(
+                AsleepEdit.message_id.in_(list(message_ids)), AsleepEdit.text.is_not(None)))
+            return {row.message_id for row in rows}
+
     async def paid_edits(self, message_ids: Collection[int]) -> None:
         """These messages got their edit (or can no longer get it): nothing more is owed."""
         if message_ids:

@@ -55,6 +55,8 @@ class AsleepStore(Protocol):
 
     async def paid_edits(self, message_ids: Collection[int]) -> None: ...
 
+    async def named_edits(self, message_ids: Collection[int]) -> set[int]: ...
+
 
 class AsleepThreads:
     """The threads that owe edits, with what each of their messages is owed."""
@@ -97,11 +99,33 @@ class AsleepThreads:
         await self._stored(lambda store: store.owe_edit(guild_id, channel_id, message_id,
                                                         edit, now), "keep an owed edit")
 
-    def take(self, channel_id: int) -> dict[int, OwedEdit]:
+    async def take(self, channel_id: int) -> dict[int, OwedEdit]:
         """The thread is awake: what it owes, forgotten here; `paid` forgets each in
-        storage once it is sent, so that a stop meanwhile leaves it to the restart."""
+        storage once it is sent, so that a stop meanwhile leaves it to the restart.
+
+        A text is sent only if storage still holds it: /president forget run by another
+        process of a sharded deployment cleared the rows that name the user, not this
+        process's copy, and a server's erasure deleted its rows. Where storage cannot say,
+        the message only loses its buttons: a text that may name someone erased is not
+        worth the risk."""
         sleeping = self._owed.pop(channel_id, None)
-        return sleeping.edits if sleeping is not None else {}
+        if sleeping is None:
+            return {}
+        edits = sleeping.edits
+        texts = [message_id for message_id, edit in edits.items() if edit.text is not None]
+        store = self.store
+        if texts and store is not None:
+            async with self._storing:
+                try:
+                    kept = await store.named_edits(texts)
+                except Exception:
+                    log.warning("could not check the owed edits of thread %s", channel_id,
+                                exc_info=True)
+                    kept = set()
+            for message_id in texts:
+                if message_id not in kept:
+                    edits[message_id] = OwedEdit(None)
+        return edits
 
     async def paid(self, message_ids: Collection[int]) -> None:
         """These messages got their edit, or can no longer get it (deleted, say)."""
@@ -112,7 +136,7 @@ class AsleepThreads:
     def forget(self, user_id: int) -> None:
         """The user asked to be erased (/president forget): no owed text may name them any
         more (those messages will only lose their buttons); storage does the same in the
-        erasure."""
+        erasure, which the other processes read as their threads wake (`take`)."""
         for sleeping in self._owed.values():
             for message_id, edit in sleeping.edits.items():
                 if user_id in edit.people:

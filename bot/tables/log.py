@@ -57,13 +57,13 @@ def note(table: Table, event: Event) -> None:
             # Fast mode's timer opened for them: « time is up • alice plays a 3 » read as
             # alice's own move.
             table.log.pop()
-            entry = LogEntry("ev.played_timeout", entry.params)
+            entry = LogEntry("ev.played_timeout", entry.params, entry.people)
         elif entry.key in ("ev.passed", "ev.played") and last is not None and \
                 last.key == "ev.timeout" and last.params["name"] == entry.params["name"]:
             # « fred ran out of time • fred passes »: two of the ten lines per turn of a
             # friend away from the keyboard (play-test 14), one now.
             table.log.pop()
-            entry = LogEntry(entry.key + "_late", entry.params)
+            entry = LogEntry(entry.key + "_late", entry.params, entry.people)
         elif entry.key == "ev.trick_closed.timeout" and last is not None and \
                 last.key == "ev.timeout_table":
             table.log.pop()  # « time is up • time is up: bob wins the trick »

@@ -70,6 +70,8 @@ class TableStore(Protocol):
 
     async def paid_edits(self, message_ids: Collection[int]) -> None: ...
 
+    async def named_edits(self, message_ids: Collection[int]) -> set[int]: ...
+
 
 class Outbox:
     """The queues of storage work, one per table. `touch` is called when stored work

@@ -114,6 +114,9 @@ class StorageStore:
     async def paid_edits(self, message_ids: Collection[int]) -> None:
         await self.storage.paid_edits(message_ids)
 
+    async def named_edits(self, message_ids: Collection[int]) -> set[int]:
+        return await self.storage.named_edits(message_ids)
+
     async def _retried(self, table: Table, what: str, call: Callable[[], Awaitable[T]]) -> T:
         """Repeat `call` through transient database failures (see `transient`), with a
         capped exponential backoff. Safe because results are idempotent in the database; play

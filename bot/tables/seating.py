@@ -229,7 +229,7 @@ class Seating:
                     table.notice = LogEntry("lobby.new_host", {"name": heir.name})
                 elif why.key == "table.member_gone":
                     table.notice = LogEntry("lobby.new_host_gone", {
-                        "name": heir.name, "gone": why.params["name"]})
+                        "name": heir.name, "gone": why.params["name"]}, why.people)
         if not table.humans() and not table.away and not table.queue:
             self._close(table)
             return
@@ -305,7 +305,7 @@ class Seating:
         # Still away: the lobby keeps the others by their seats in the game, and
         # deleting this one first would shift every seat after it.
         # « cancelled (no result) » (RULES §10): the game stores no end, and counts as none.
-        self._to_lobby(table, LogEntry(why, {"name": name}), False)
+        self._to_lobby(table, LogEntry(why, {"name": name}, (user_id,)), False)
         if table.host_id == user_id:  # as any leaver's (remove), among those left
             table.pass_host()
         if not table.humans():

@@ -605,9 +605,11 @@ class TableService:
                 if table.closed or player is None:
                     continue
                 if table.running:
-                    table.remember(LogEntry("ev.member_gone", {"name": player.name}))
+                    table.remember(LogEntry("ev.member_gone", {"name": player.name},
+                                            (user_id,)))
                 else:
-                    table.notice = LogEntry("table.member_gone", {"name": player.name})
+                    table.notice = LogEntry("table.member_gone", {"name": player.name},
+                                            (user_id,))
                 await self.seating.remove(table, user_id, farewell=None)
                 if user_id in table.away:
                     self.seating.cancel_for_absence(table, user_id, "table.cancelled_gone")

@@ -233,17 +233,25 @@ class Farewell:
 @dataclass
 class LogEntry:
     """One line of the table's recent events, kept as a catalogue key so each reader's
-    language can render it; `cards` is rendered as words ("deux Rois") at display time."""
+    language can render it; `cards` is rendered as words ("deux Rois") at display time.
+    `people`: whom it names (by id) that the table may no longer hold, such as a leaver
+    whose absence cancelled the game: the line keeps them among `Table.people`, so that
+    an owed edit showing it goes with their erasure, and storage sees them named while it
+    is shown (`Storage.open_tables_holding`)."""
 
     key: str
     params: dict[str, Any] = field(default_factory=dict)
+    people: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "params": self.params}
+        d: dict[str, Any] = {"key": self.key, "params": self.params}
+        if self.people:
+            d["people"] = list(self.people)
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> LogEntry:
-        return cls(d["key"], dict(d.get("params", {})))
+        return cls(d["key"], dict(d.get("params", {})), tuple(d.get("people", ())))
 
 
 @dataclass
@@ -394,13 +402,15 @@ class Table:
 
     def people(self) -> frozenset[int]:
         """Whom the table's messages may name, by id: its host, who sits or left a seat
-        this round, who waits, and who stood in its last results. An edit an archived
-        thread owes a message keeps them, so that their erasure takes its text
-        (`bot.tables.asleep`)."""
+        this round, who waits, who stood in its last results, and whom its lines name. An
+        edit an archived thread owes a message keeps them, so that their erasure takes its
+        text (`bot.tables.asleep`)."""
         players = [*self.seats, *self.queue, *self.result_seats, *self.result_waiting]
+        lines = [*self.log, *([self.notice] if self.notice is not None else [])]
         return frozenset({self.host_id}
                          | {p.user_id for p in players if p.user_id is not None}
-                         | {p.left_by for p in players if p.left_by is not None})
+                         | {p.left_by for p in players if p.left_by is not None}
+                         | {person for line in lines for person in line.people})
 
     def clear_results(self) -> None:
         """The last round's results are no longer shown (a round dealt, a game started or
@@ -543,7 +553,8 @@ class Table:
                 if entry.key == AWAY and entry.params.get("deadline") == int(before) \
                         and (player is None or entry.params.get("name") == player.name):
                     self.log[i] = LogEntry(AWAY, {**entry.params,
-                                                  "deadline": int(before + waited)})
+                                                  "deadline": int(before + waited)},
+                                           entry.people)
 
     # --- persistence -------------------------------------------------------------------------
 

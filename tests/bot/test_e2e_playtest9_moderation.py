@@ -12,7 +12,7 @@ import pytest
 from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.game import chart
-from bot.tables.table import Table
+from bot.tables.table import LogEntry, Table
 from engine import Phase
 from fakediscord import FakeDiscord, TestUser
 from fakediscord.errors import UserActionError
@@ -117,6 +117,10 @@ async def test_a_presi_player_banned_is_not_waited_for(
 
     assert table.game is None and not table.away
     assert table.notice is not None and table.notice.key == "table.cancelled_gone"
+    # The notice names him, no longer at the table: an edit an archived thread owes the
+    # lobby keeps his id, so that his erasure takes its text, and so does the snapshot.
+    assert bob.user.id in table.people() and table.player(bob.user.id) is None
+    assert LogEntry.from_dict(table.notice.to_dict()) == table.notice
     fake.assert_no_errors()
 
 

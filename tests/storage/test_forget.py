@@ -73,6 +73,8 @@ async def test_forgetting_erases_the_player_everywhere_and_nobody_else(
     assert [(e.message_id, e.text, e.people) for e in
             await storage.asleep_since(datetime(2000, 1, 1, tzinfo=UTC))] == \
         [(301, None, ()), (302, "bob: fermée", (BOB,))]
+    # Another process's copy asks before sending (`AsleepThreads.take`): 301's text is gone.
+    assert await storage.named_edits([301, 302, 303]) == {302}
     table = await storage.get_table(history[0].table_id)
     assert table is not None and table.host_id == NOBODY
 

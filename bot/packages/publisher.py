@@ -151,7 +151,8 @@ class Publisher:
         restored (a click on them found the table gone, with nothing on screen to say why),
         or a post says it where none is left. A thread archived meanwhile refuses the edits:
         a post says it there, which wakes it, and the messages are edited then (left, they
-        kept their buttons, and nobody was told)."""
+        kept their buttons, and nobody was told). A thread a moderator locked refuses the
+        post too: the edits are owed until someone reopens it (`awake`)."""
         channel = self.bot.get_partial_messageable(lost.channel_id, guild_id=guild_id)
         text = t(lost.locale, "table.unreadable")
         asleep: list[int] = []
@@ -165,17 +166,28 @@ class Publisher:
                 except discord.NotFound:
                     return False
                 except discord.HTTPException as err:
-                    if err.code != ARCHIVED_THREAD:
+                    if err.code not in (ARCHIVED_THREAD, THREAD_LOCKED):
                         raise
                     asleep.append(message_id)
                     return False
             return True
 
         if not any([await edit(message_id) for message_id in lost.message_ids]):
-            async with self.bot.budget.call():
-                await channel.send(text, allowed_mentions=NO_PINGS)
-        for message_id in list(asleep):  # the post woke the thread
-            await edit(message_id)
+            try:
+                async with self.bot.budget.call():
+                    await channel.send(text, allowed_mentions=NO_PINGS)
+            except discord.HTTPException as err:
+                if not asleep:
+                    raise
+                log.info("table %s: thread %s refuses the word (%s): owed until it reopens",
+                         lost.table_id, lost.channel_id, err.code)
+            else:
+                woken, asleep[:] = list(asleep), []
+                for message_id in woken:  # the post woke the thread
+                    await edit(message_id)
+        for message_id in asleep:
+            await self.bot.service.asleep.owe(guild_id, lost.channel_id, message_id,
+                                              OwedEdit(text))
 
     async def flush(self, table: Table) -> None:
         if table.closed or table.id in self._blocked or table.guild_id in self._unseen:

@@ -492,3 +492,45 @@ async def test_an_unreadable_table_in_a_thread_archived_meanwhile_is_told_there(
     assert old.content == t("fr", "table.unreadable") and not old.buttons
     await fake.disconnect(again)
     fake.assert_no_errors()
+
+
+async def test_an_unreadable_table_in_a_thread_locked_meanwhile_is_told_once_reopened(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """As above, but a moderator closed the thread (archived and locked) while the bot was
+    down: it refuses the edits and the post that would wake it. The table message kept
+    its buttons for good; its word is owed now, and sent once the thread reopens."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = fake.add_user("marie", locale="fr")
+    thread, table = await table_in_a_thread(fake, clock, bot, marie)
+    first = table.table_message_id
+    assert first is not None
+    await bot.service.drain()
+    await fake.disconnect(bot)
+    storage = await Storage.open(url)
+    newer = {"locale": "fr", "table_message_id": first, "game": "a newer version's"}
+    assert await storage.save_snapshot(table.id, table.seq + 1, newer)
+    await storage.close()
+    fake.archive_thread(thread, locked=True)
+    await fake.settle()
+
+    again = await connect_bot(fake, clock, url, bot_pause=1.0)
+    await fake.settle()
+    await tick(fake, clock, 1)
+    assert [r.name for r in caplog.records if r.levelname == "ERROR"] == ["bot.tables.restore"]
+    caplog.clear()
+    refused = [fake.expect_error(50083) for _ in range(2)]  # the edit, then the post
+    assert [r.method for r in refused] == ["PATCH", "POST"]
+    assert thread.archived and message(marie, first).buttons
+    assert again.service.asleep.owes(thread.id)
+
+    fake.unarchive_thread(thread)
+    fake.lock_thread(thread, locked=False)
+    await fake.settle()
+    await tick(fake, clock, 1)
+    old = message(marie, first)
+    assert old.content == t("fr", "table.unreadable") and not old.buttons
+    assert not again.service.asleep.owes(thread.id)
+    await fake.disconnect(again)
+    fake.assert_no_errors()

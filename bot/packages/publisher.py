@@ -432,7 +432,7 @@ class Publisher:
 
     def keep(self, table: Table) -> None:
         """`Display.keep`."""
-        table.retired = retired_text(table, self.bot.service.clock.now())
+        table.keep_retired(retired_text(table, self.bot.service.clock.now()))
 
     def shown_hand(self, table: Table, interaction: discord.Interaction[Host],
                    screen: Screen, *, new_message: bool) -> HandLink:
@@ -704,7 +704,7 @@ class Publisher:
             await self._edit(table, table.table_message_id,
                              Screen(text) if text is not None else None, text)
             table.table_message_id = None
-            table.retired = None
+            table.keep_retired(None)
             self._shown.pop((table.id, "table"), None)
 
     @staticmethod
@@ -732,7 +732,7 @@ class Publisher:
                 # Retired as the state reads now, which the fresh message goes on from: what
                 # it last showed may be newer than anything stored (a restart's first
                 # redraw), and a player who saw it must not see it taken back.
-                table.retired = screen.retired
+                table.keep_retired(screen.retired)
                 await self._retire_table_message(table)
                 table.table_message_id = await self._send(table, screen)
                 posted = True

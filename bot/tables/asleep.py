@@ -108,24 +108,28 @@ class AsleepThreads:
         process's copy, and a server's erasure deleted its rows. Where storage cannot say,
         the message only loses its buttons: a text that may name someone erased is not
         worth the risk."""
-        sleeping = self._owed.pop(channel_id, None)
+        sleeping = self._owed.get(channel_id)
         if sleeping is None:
             return {}
-        edits = sleeping.edits
-        texts = [message_id for message_id, edit in edits.items() if edit.text is not None]
+        checked = {message_id: edit for message_id, edit in sleeping.edits.items()
+                   if edit.text is not None}
         store = self.store
-        if texts and store is not None:
+        kept: set[int] = set(checked)
+        if checked and store is not None:
             async with self._storing:
                 try:
-                    kept = await store.named_edits(texts)
+                    kept = await store.named_edits(checked)
                 except Exception:
                     log.warning("could not check the owed edits of thread %s", channel_id,
                                 exc_info=True)
                     kept = set()
-            for message_id in texts:
-                if message_id not in kept:
-                    edits[message_id] = OwedEdit(None)
-        return edits
+        # Taken only now: an erasure in this process meanwhile (`forget`) unnamed the copy
+        # here, which a read before its commit could not see; an edit owed meanwhile is
+        # this process's newest word, not the one checked.
+        sleeping = self._owed.pop(channel_id, sleeping)
+        return {message_id: OwedEdit(None) if checked.get(message_id) is edit
+                and message_id not in kept else edit
+                for message_id, edit in sleeping.edits.items()}
 
     async def paid(self, message_ids: Collection[int]) -> None:
         """These messages got their edit, or can no longer get it (deleted, say)."""

@@ -71,7 +71,7 @@ class RenderingDisplay:
 
     def keep(self, table: Table) -> None:
         started = time.process_time()
-        table.retired = retired_text(table, self.service.clock.now())
+        table.keep_retired(retired_text(table, self.service.clock.now()))
         self.timings.add(TABLE, started)
 
 

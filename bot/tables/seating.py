@@ -136,7 +136,7 @@ class Seating:
             # only too few left for another game sends the table to its lobby, saying the
             # game ended (it did, with its results), not « too few players ».
             table.remember(LogEntry("ev.kicked_free" if kicked else "ev.left_free",
-                                    {"name": table.seats[seat].name}))
+                                    {"name": table.seats[seat].name}, (user_id,)))
             seats.free_seat(table, game, seat)
             if table.list_left():
                 self._list_to_lobby(table)
@@ -156,12 +156,12 @@ class Seating:
                     self.arm_grace(table, user_id, deadline)
                     self._stepped_out(table, user_id)
                     table.remember(LogEntry(AWAY, {"name": table.seats[seat].name,
-                                                   "deadline": int(deadline)}))
+                                                   "deadline": int(deadline)}, (user_id,)))
             elif outcome.at_once:
                 # Between rounds too the history says who went, and who made them go.
                 line = ("ev.kicked" if kicked else "ev.left") + \
                     ("_bot" if outcome is LeaveOutcome.BOT else "_free")
-                table.remember(LogEntry(line, {"name": table.seats[seat].name}))
+                table.remember(LogEntry(line, {"name": table.seats[seat].name}, (user_id,)))
                 seats.free_seat(table, game, seat)
                 if outcome is LeaveOutcome.FREE_LOBBY:
                     self._to_lobby(table, None, True)
@@ -170,7 +170,7 @@ class Seating:
                 # finishes the round: the history says it, as the leave prompt did.
                 line = ("ev.kicked" if kicked else "ev.left") + \
                     ("_bot" if outcome is LeaveOutcome.ROUND_BOT else "")
-                table.remember(LogEntry(line, {"name": table.seats[seat].name}))
+                table.remember(LogEntry(line, {"name": table.seats[seat].name}, (user_id,)))
                 table.left_seats.add(seat)
                 table.seats[seat].user_id = None
                 table.seats[seat].left_by = user_id

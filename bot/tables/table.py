@@ -340,6 +340,10 @@ class Table:
     # that a message the restarted bot retires (a new round or the lobby owed when it
     # stopped) reads as retired too, and as the bot would have left it.
     retired: str | None = None
+    # Whom `retired` may name, by id, taken with it: the next round clears the log and the
+    # results that named them, and an edit an archived thread owes the old message must
+    # still go with their erasure (`people`, `keep_retired`).
+    retired_people: tuple[int, ...] = ()
     closed: bool = False
     # Whether the bot may attach files in the table's channel, as the latest interaction
     # there said (`Publisher.acted`); None before one (a restored table). Without, the
@@ -402,15 +406,22 @@ class Table:
 
     def people(self) -> frozenset[int]:
         """Whom the table's messages may name, by id: its host, who sits or left a seat
-        this round, who waits, who stood in its last results, and whom its lines name. An
+        this round, who waits, who stood in its last results, whom its lines name, and whom
+        the old table message's kept text names (`retired_people`). An
         edit an archived thread owes a message keeps them, so that their erasure takes its
         text (`bot.tables.asleep`)."""
         players = [*self.seats, *self.queue, *self.result_seats, *self.result_waiting]
         lines = [*self.log, *([self.notice] if self.notice is not None else [])]
-        return frozenset({self.host_id}
+        return frozenset({self.host_id, *self.retired_people}
                          | {p.user_id for p in players if p.user_id is not None}
                          | {p.left_by for p in players if p.left_by is not None}
                          | {person for line in lines for person in line.people})
+
+    def keep_retired(self, text: str | None) -> None:
+        """The table message's text to keep once a newer one takes over (None: none
+        kept), with whom it may name."""
+        self.retired = text
+        self.retired_people = tuple(sorted(self.people())) if text is not None else ()
 
     def clear_results(self) -> None:
         """The last round's results are no longer shown (a round dealt, a game started or
@@ -605,6 +616,7 @@ class Table:
             "post_lobby": self.post_lobby,
             "post_table": self.post_table,
             "retired": self.retired,
+            **({"retired_people": list(self.retired_people)} if self.retired_people else {}),
         }
 
     @classmethod
@@ -657,6 +669,7 @@ class Table:
             post_lobby=bool(d.get("post_lobby", False)),
             post_table=bool(d.get("post_table", False)),
             retired=d.get("retired"),
+            retired_people=tuple(d.get("retired_people", ())),
         )
         game = table.game
         # A snapshot from before the engine kept the queue's points. A game already over

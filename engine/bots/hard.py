@@ -6,9 +6,9 @@ far as a deal allows, with what the others' plays and passes suggest (see
 same sample and the game is rolled out with the shared tactics until the bot's place is
 settled. The move with the best mean place wins (ties go to the default move, listed
 first: the normal level's tactics with hard's own one-lap lead, ``lone_waits`` in
-:mod:`engine.bots.tactics`, which its own seat also plays in the rollouts). Samples run until the time budget is spent, read from a clock the caller
-supplies (the engine owns no clock), or exactly ``samples`` times, which makes decisions
-deterministic for tests.
+:mod:`engine.bots.tactics`, which its own seat also plays in the rollouts). Samples run
+until the time budget is spent, read from a clock the caller supplies (the engine owns no
+clock), or exactly ``samples`` times, which makes decisions deterministic for tests.
 
 With a few dozen samples the best of several noisy means is often a candidate that merely had
 lucky deals, so another move replaces the heuristic's only when its lead over it, sample by

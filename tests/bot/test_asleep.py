@@ -3,6 +3,7 @@ message, a week at most, nothing left naming an erased player (`bot.tables.aslee
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Collection
 
 from bot.tables.asleep import KEEP_SECONDS, AsleepThreads, OwedEdit
@@ -46,6 +47,7 @@ class _Rows:
     def __init__(self) -> None:
         self.texts: dict[int, str | None] = {}
         self.fails = False
+        self.reading: asyncio.Event | None = None  # set: the read waits for it
 
     async def owe_edit(self, guild_id: int, channel_id: int, message_id: int,
                        edit: OwedEdit, at: float) -> None:
@@ -58,7 +60,10 @@ class _Rows:
     async def named_edits(self, message_ids: Collection[int]) -> set[int]:
         if self.fails:
             raise ConnectionError("the database is away")
-        return {m for m in message_ids if self.texts.get(m) is not None}
+        named = {m for m in message_ids if self.texts.get(m) is not None}
+        if self.reading is not None:
+            await self.reading.wait()
+        return named
 
 
 async def test_a_text_erased_by_another_process_is_not_sent() -> None:
@@ -80,3 +85,22 @@ async def test_a_text_erased_by_another_process_is_not_sent() -> None:
     await owed.owe(1, 40, 401, OwedEdit("dave", frozenset({10})))
     rows.fails = True
     assert await owed.take(40) == {401: OwedEdit(None)}
+
+
+async def test_an_erasure_while_the_thread_wakes_takes_the_text_all_the_same() -> None:
+    """The read saw the row before the erasure's commit; the erasure in this process then
+    unnamed the copy here, which is what goes. An edit owed meanwhile is the newest word."""
+    rows = _Rows()
+    rows.reading = asyncio.Event()
+    owed = AsleepThreads(ManualClock())
+    owed.store = rows
+    await owed.owe(1, 30, 301, OwedEdit("alice", frozenset({7})))
+    await owed.owe(1, 30, 302, OwedEdit("bob, old", frozenset({8})))
+    taking = asyncio.create_task(owed.take(30))
+    await asyncio.sleep(0)  # the read is under way
+    owed.forget(7)
+    owed._owed[30].edits[302] = OwedEdit("bob, new", frozenset({8}))  # owed as it reads
+    rows.texts.pop(302)  # ... its row written after the read
+    rows.reading.set()
+    assert await taking == {301: OwedEdit(None), 302: OwedEdit("bob, new", frozenset({8}))}
+    assert not owed.owes(30)

@@ -258,6 +258,7 @@ GENDERED_ABOUT_PLAYERS = (
     # « les personnes qui attendent ».
     r"\b[Jj]oueurs?\b",
     r"\b[Cc](eux|elui) qui\b",
+    r"\b[Cc]hacun\b",  # « chacun ne répond qu’une fois » : « on ne répond qu’une fois »
 )
 
 

@@ -521,3 +521,22 @@ async def test_a_hard_bot_is_told_the_other_bots_levels_and_not_the_people() -> 
     bot = svc.bot(table, table.game, hard)
     assert isinstance(bot, HardBot)
     assert bot.known == {normal: Style.TACTICS}
+
+
+async def test_the_old_table_message_keeps_whom_its_text_names_past_the_next_round() -> None:
+    """dave leaves mid-round: the history and his seat name him. The next round clears
+    both, but the old table message keeps its text, to be edited in once an archived
+    thread wakes: that text still names him, so his erasure must still take it."""
+    svc, clock = service()
+    table = await lobby(svc, "classic", ALICE, BOB, CAROL, DAVE)
+    await svc.start(table, ALICE)
+    await svc.leave(table, DAVE)
+    assert [e.people for e in table.log if e.key == "ev.left"] == [(DAVE,)]
+    await play_round(svc, clock, table)
+    table.keep_retired("the round's results, dave's seat among them")
+    await svc.next_round(table, ALICE)
+    assert not any(e.people for e in table.log) and DAVE in table.people()
+    restored = Table.from_dict(table.to_dict())
+    assert restored.retired_people == table.retired_people and DAVE in restored.people()
+    table.keep_retired(None)
+    assert DAVE not in table.people()

@@ -298,3 +298,26 @@ def test_hard_plays_its_one_lap_lead_and_models_it_in_its_own_rollouts() -> None
         waiting = rollout(game.clone(), seat, waiting=frozenset((seat,)))
         differs += plain != waiting
     assert differs > 0
+
+
+def test_hard_s_default_move_and_its_own_rollouts_play_the_one_lap_lead(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With every rollout placing it alike, hard keeps its default move: the one-lap lead
+    (8S 8H, the lone 4S waiting); its rollouts are told that its own seat, and no other,
+    plays it."""
+    told: set[frozenset[int]] = set()
+
+    def rollout(game: Game, seat: int, holders: frozenset[int], naive: frozenset[int],
+                waiting: frozenset[int]) -> int:
+        told.add(waiting)
+        return 2
+
+    monkeypatch.setattr("engine.bots.hard.rollout", rollout)
+    hands = [[Card.parse(word) for word in text.split()]
+             for text in ("4S 8S 8H JS JH JC", "3C 4C 5C 6C", "3D 4D 5D 6D", "3H 4H 5H 6H")]
+    game = Game.new(Rules.preset("proletario"), 4, hands=hands, opener=0)
+    action = HardBot(1, samples=3).choose(player_view(game, 0))
+    assert action.option is not None
+    assert " ".join(str(c) for c in action.option.cards) == "8S 8H"
+    assert told == {frozenset({0})}

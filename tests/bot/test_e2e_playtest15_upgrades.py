@@ -41,7 +41,7 @@ from bot.storage.db import create_engine
 from bot.tables.table import LOG_SIZE, LogEntry, Table
 from engine import Phase
 from fakediscord import FakeDiscord, TestUser
-from fakediscord.state import InteractionRecord, StoredMessage
+from fakediscord.state import Channel, InteractionRecord, StoredMessage
 
 from . import databases
 from .conftest import LinkedClock
@@ -457,14 +457,14 @@ async def test_a_stored_line_this_version_cannot_word_is_left_out(
         check_redrawn(up, "classic_fast")
 
 
-async def test_an_unreadable_table_in_a_thread_archived_meanwhile_is_told_there(
-    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
+async def unreadable_in_a_closed_thread(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, caplog: pytest.LogCaptureFixture,
+    *, locked: bool,
+) -> tuple[PresidentBot, TestUser, Channel, int]:
     """marie's table in a thread is stored in a state the next version cannot read (a
-    rollback), and the thread archives while the bot is down. An archived thread refuses
-    edits (50083), and the bot's word went only to edits there: its table message kept its
-    buttons and nobody was told. A post wakes the thread and says it; the table message
-    then says it too, without its buttons."""
+    rollback), and while the bot is down the thread archives (or a moderator closes it:
+    archived and locked). The restarted bot, its one error claimed; marie, the thread, and
+    the table message."""
     url = database_url(tmp_path)
     bot = await connect_bot(fake, clock, url, bot_pause=1.0)
     marie = fake.add_user("marie", locale="fr")
@@ -477,7 +477,7 @@ async def test_an_unreadable_table_in_a_thread_archived_meanwhile_is_told_there(
     newer = {"locale": "fr", "table_message_id": first, "game": "a newer version's"}
     assert await storage.save_snapshot(table.id, table.seq + 1, newer)
     await storage.close()
-    fake.archive_thread(thread)
+    fake.archive_thread(thread, locked=locked)
     await fake.settle()
 
     again = await connect_bot(fake, clock, url, bot_pause=1.0)
@@ -485,6 +485,17 @@ async def test_an_unreadable_table_in_a_thread_archived_meanwhile_is_told_there(
     await tick(fake, clock, 1)
     assert [r.name for r in caplog.records if r.levelname == "ERROR"] == ["bot.tables.restore"]
     caplog.clear()
+    return again, marie, thread, first
+
+
+async def test_an_unreadable_table_in_a_thread_archived_meanwhile_is_told_there(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An archived thread refuses edits (50083), and the bot's word went only to edits
+    there: its table message kept its buttons and nobody was told. A post wakes the thread
+    and says it; the table message then says it too, without its buttons."""
+    again, marie, thread, first = await unreadable_in_a_closed_thread(
+        fake, clock, tmp_path, caplog, locked=False)
     fake.expect_error(50083)
     assert not thread.archived
     assert fake.messages(thread)[-1].content == t("fr", "table.unreadable")
@@ -497,29 +508,11 @@ async def test_an_unreadable_table_in_a_thread_archived_meanwhile_is_told_there(
 async def test_an_unreadable_table_in_a_thread_locked_meanwhile_is_told_once_reopened(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """As above, but a moderator closed the thread (archived and locked) while the bot was
-    down: it refuses the edits and the post that would wake it. The table message kept
-    its buttons for good; its word is owed now, and sent once the thread reopens."""
-    url = database_url(tmp_path)
-    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
-    marie = fake.add_user("marie", locale="fr")
-    thread, table = await table_in_a_thread(fake, clock, bot, marie)
-    first = table.table_message_id
-    assert first is not None
-    await bot.service.drain()
-    await fake.disconnect(bot)
-    storage = await Storage.open(url)
-    newer = {"locale": "fr", "table_message_id": first, "game": "a newer version's"}
-    assert await storage.save_snapshot(table.id, table.seq + 1, newer)
-    await storage.close()
-    fake.archive_thread(thread, locked=True)
-    await fake.settle()
-
-    again = await connect_bot(fake, clock, url, bot_pause=1.0)
-    await fake.settle()
-    await tick(fake, clock, 1)
-    assert [r.name for r in caplog.records if r.levelname == "ERROR"] == ["bot.tables.restore"]
-    caplog.clear()
+    """A thread a moderator closed (archived and locked) refuses the edits and the post
+    that would wake it. The table message kept its buttons for good; its word is owed now,
+    and sent once the thread reopens."""
+    again, marie, thread, first = await unreadable_in_a_closed_thread(
+        fake, clock, tmp_path, caplog, locked=True)
     refused = [fake.expect_error(50083) for _ in range(2)]  # the edit, then the post
     assert [r.method for r in refused] == ["PATCH", "POST"]
     assert thread.archived and message(marie, first).buttons

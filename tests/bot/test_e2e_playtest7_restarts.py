@@ -657,6 +657,10 @@ async def test_a_redeploy_while_a_hard_bot_thinks_stores_its_move_first(
     game = table.game
     assert game is not None
     version, seat = game.version, game.to_act
+    # The stop's patience with a running timer is wall-clock seconds (`Scheduler.close`):
+    # the search, released below, must not be outwaited on a machine slow enough to spend
+    # the default two seconds on it. Here the stop waits for the move, however slow.
+    bot.shutdown_wait = 3600.0
     stopping = asyncio.ensure_future(restart(fake, clock, bot, url))
     for _ in range(100):
         await asyncio.sleep(0)

@@ -25,7 +25,7 @@ from bot.packages.host import Host
 from bot.packages.lobby import views as lobby_views
 from bot.packages.president.cog import President
 from bot.packages.president.tree import CheckedTree
-from bot.packages.publisher import Publisher
+from bot.packages.publisher.messages import Publisher
 from bot.packages.settings import views as settings_views
 from bot.storage.db import ensure_sqlite_dir, upgrade_to_head
 from bot.storage.repository import Storage
@@ -195,8 +195,8 @@ class PresidentBot(Host):
         restored = await restore_tables(self.service, self.storage,
                                         shard_ids=shard_ids, shard_count=shard_count,
                                         prepare=self.publisher.restored,
-                                        on_unreadable=self.publisher.unreadable)
-        self.publisher.unseen({table.guild_id for table in self.service.registry.tables()
+                                        on_unreadable=self.publisher.servers.unreadable)
+        self.publisher.servers.unseen({table.guild_id for table in self.service.registry.tables()
                                if table.guild_id is not None})
         self.metrics.restore.set(time.perf_counter() - started)
         log.info("restored %d table(s)", restored)
@@ -254,7 +254,7 @@ class PresidentBot(Host):
         thread, a chart in a thread). Everything else the bot does is a task of the loop; the
         fake Discord's `settle` waits on both."""
         return ((self.storage is not None and self.storage.busy) or self.service.thinker.running > 0
-                or self.publisher.rendering > 0
+                or self.publisher.charts.rendering > 0
                 or (self.shard_locks is not None and self.shard_locks.busy))
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:

@@ -60,7 +60,7 @@ from bot.client import PresidentBot
 from bot.config import Config
 from bot.loadchatter import Chatter
 from bot.packages.game.table_message import table_screen
-from bot.packages.publisher import Publisher
+from bot.packages.publisher.messages import Publisher
 from bot.tables.clock import Clock, FollowingClock, SystemClock
 from bot.tables.table import DEFAULT_LEVEL, Table
 from engine import Game

@@ -164,6 +164,14 @@ async def answer_privately(interaction: discord.Interaction[Any], text: str) -> 
         await interaction.response.send_message(text, ephemeral=True)
 
 
+def opened_form(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the interaction was answered with a form (MODAL). Discord accepts a followup
+    then, but it lands in the channel under the open form, where the host, busy typing, does
+    not see it: a permission notice waits for the form's submission, whose answer shows it
+    (or for the host's next action if they close the form)."""
+    return interaction.response.type is discord.InteractionResponseType.modal
+
+
 async def tell_vanished(interaction: discord.Interaction[Any]) -> None:
     """After answering any command or control on a server, tell its user, once, of their
     tables there whose channel was deleted (`bot.tables.vanished`): nowhere else is left

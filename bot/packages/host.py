@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from discord.ext import commands
 
 if TYPE_CHECKING:
-    from bot.packages.publisher import Publisher
+    from bot.packages.publisher.messages import Publisher
     from bot.storage.repository import Storage
     from bot.tables.budget import CallBudget
     from bot.tables.service import TableService

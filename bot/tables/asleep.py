@@ -6,7 +6,7 @@ Threads, https://discord.com/developers/docs/topics/threads#active-archived-thre
 goes on in a fresh message, whose post wakes the thread, and the message it left is owed
 the edit that retires it; a table that closed there, or whose thread a moderator closed,
 posts nothing more, and its messages are owed the edits that close them. Each is sent once
-the thread is active again (`Publisher._wake`). Kept per thread in memory and, with storage,
+the thread is active again (`OwedEdits.wake`). Kept per thread in memory and, with storage,
 in the database (`asleep_edits`): a restart while the thread slept left those messages with
 a turn long past and live buttons. A week at most, as a deleted channel's word
 (`bot.tables.vanished`): a thread nobody wakes in a week is one nobody reads, and a thread

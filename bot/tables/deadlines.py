@@ -84,7 +84,7 @@ class Deadlines:
 
 def _of_table(key: object, table_id: int, keep_refresh: bool) -> bool:
     """Whether `key` is one of the table's deadlines to cancel. Its hands' last edits
-    (`Publisher._lapse_at_expiry`) go with its refreshes: the hands outlive a game sent
+    (`Hands._lapse_at_expiry`) go with its refreshes: the hands outlive a game sent
     back to the lobby, and a server's outage."""
     if not isinstance(key, tuple) or not key:
         return False

@@ -22,7 +22,7 @@ class Unreadable:
     """A stored table this version cannot read: its state corrupt, or written by a newer
     version the operator rolled back from. It is closed, and its channel is told so once,
     in the table's language where its state still says it (else its server's choice), on
-    the messages it still names (`Publisher.unreadable`)."""
+    the messages it still names (`UndescribedServers.unreadable`)."""
 
     table_id: int
     guild_id: int

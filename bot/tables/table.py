@@ -192,7 +192,7 @@ class HandLink:
     # Not saved: a restart asks nothing of a player it has not seen time out.
     lapsed: bool = field(default=False, compare=False)
     # Its last edit, as its token ran out, said it no longer follows the game
-    # (`Publisher._lapse_at_expiry`): no refresh may draw over that. Not saved either.
+    # (`Hands._lapse_at_expiry`): no refresh may draw over that. Not saved either.
     frozen: bool = field(default=False, compare=False)
     # The message it shows, once known: the one clicked, or the one its answer created
     # (Discord says it, `with_response`). Two links of one player on different messages

@@ -8,7 +8,7 @@ from bot.client import PresidentBot
 from bot.config import Config, InvalidSetting
 from bot.i18n import t
 from bot.i18n.typography import french
-from bot.packages import publisher
+from bot.packages.publisher import messages
 from bot.tables.table import Table
 from fakediscord import FakeDiscord, TestUser, UserActionError
 
@@ -148,7 +148,7 @@ async def test_30046_posts_a_fresh_table_message(
     fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock,
     monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(publisher, "FRESH_TABLE_AGE", 24 * 3600.0)  # never replaced early
+    monkeypatch.setattr(messages, "FRESH_TABLE_AGE", 24 * 3600.0)  # never replaced early
     fake.writer.old_edit_limit = 0
     marie = fake.add_user("marie", locale="fr")
     table = await slow_round(instant, marie)

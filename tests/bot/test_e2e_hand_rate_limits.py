@@ -17,7 +17,7 @@ import pytest
 from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.game.hand import hand_screen
-from bot.packages.publisher import lane
+from bot.packages.publisher.hands import lane
 from bot.tables.table import Table
 from engine import Game
 from fakediscord import FakeDiscord
@@ -165,7 +165,7 @@ async def test_a_table_closed_while_a_hand_is_held_tells_the_others_at_once(
 
     await tick(fake, clock, RETRY_AFTER)
     assert marie.hand.content == t("fr", "hand.closed")
-    # Its hands' lanes go with it (`Publisher._forget`): kept, they grew with every table.
+    # Its hands' lanes go with it (`Hands.forget`): kept, they grew with every table.
     assert not [key for key in president.service.coalescer._states
                 if key in (lane(table.id, marie.user.id), lane(table.id, bob.user.id))]
     fake.assert_no_errors()

@@ -448,7 +448,7 @@ async def test_a_stored_line_this_version_cannot_word_is_left_out(
     log = [*fast["log"][:-2], {"key": "ev.from_a_newer_version", "params": {}},
            {**fast["log"][-1], "params": {}}]
     async with upgraded(capture, tmp_path, {"classic_fast": newer(fast, log=log)}) as up:
-        warned = [r.getMessage() for r in caplog.records if r.name == "bot.packages.publisher"]
+        warned = [r.getMessage() for r in caplog.records if r.name == "bot.packages.publisher.messages"]
         assert len(warned) == 1 and "ev.from_a_newer_version" in warned[0]
         table = up.table("classic_fast")
         assert [e.to_dict() for e in table.log] == [*fast["log"][:-2],

@@ -185,7 +185,7 @@ async def test_a_table_restored_in_a_server_that_removed_the_bot_meanwhile_ends(
         await tick(fake, clock, 1)
     await again.service.drain()
     # Restored before the gateway said which servers the bot is in, it sends nothing to
-    # the channel before READY (`Publisher.unseen`), which ends the table: no refused call.
+    # the channel before READY (`UndescribedServers.unseen`), which ends the table: no refused call.
     assert fake.invalid_requests() == 0
     assert again.service.registry.tables() == []
     assert marie.hand.content == "Cette table est fermée."

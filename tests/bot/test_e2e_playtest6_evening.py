@@ -105,17 +105,23 @@ def over(game: Game) -> Callable[[], bool]:
     return lambda: game.phase is Phase.GAME_OVER
 
 
+def bookkeepers(bot: PresidentBot) -> list[Any]:
+    """The publisher, each of its parts, and the outbox."""
+    publisher = bot.publisher
+    return [publisher, publisher.blocked, publisher.hands, publisher.charts,
+            publisher.owed_edits, publisher.servers, bot.service.outbox]
+
+
 def held(bot: PresidentBot) -> int:
     """How many entries the publisher's and the outbox's bookkeeping hold in all."""
-    owners: list[Any] = [bot.publisher, bot.service.outbox]
-    return sum(len(value) for owner in owners for value in vars(owner).values()
+    return sum(len(value) for owner in bookkeepers(bot) for value in vars(owner).values()
                if isinstance(value, dict | set))
 
 
 def mentions(bot: PresidentBot, table: Table) -> list[str]:
     """The publisher's and the outbox's bookkeeping entries that are about ``table``."""
     found = []
-    for owner in (bot.publisher, bot.service.outbox):
+    for owner in bookkeepers(bot):
         for name, value in vars(owner).items():
             if isinstance(value, dict | set):
                 found += [f"{name}[{key!r}]" for key in value

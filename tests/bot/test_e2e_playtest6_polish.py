@@ -6,7 +6,7 @@ import pytest
 from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.controls import WARNING
-from bot.packages.publisher import LAPSE_AHEAD
+from bot.packages.publisher.hands import LAPSE_AHEAD
 from bot.tables.table import Table
 from engine import Card, Game, Phase
 from fakediscord import FakeDiscord, Message

@@ -18,10 +18,10 @@ import pytest
 from bot.client import PresidentBot
 from bot.i18n import button_names, t
 from bot.i18n.cards import shorts
-from bot.packages import publisher
 from bot.packages.game.lines import countdown
 from bot.packages.game.table_message import table_screen
-from bot.packages.publisher import Publisher
+from bot.packages.publisher import messages
+from bot.packages.publisher.messages import Publisher
 from bot.packages.screen import Screen
 from bot.tables import thinking
 from bot.tables.table import LOG_SIZE, TOKEN_LIFETIME, Table
@@ -972,7 +972,7 @@ async def test_a_table_message_replaced_at_a_restart_keeps_the_last_move_players
     assert kept and turn in seen and seen.replace(f"{turn}\n", "").startswith(kept)
     version = game.version
     await dies_between_changes(bot)
-    monkeypatch.setattr(publisher, "FRESH_TABLE_AGE", 0.0)  # every message is too old now
+    monkeypatch.setattr(messages, "FRESH_TABLE_AGE", 0.0)  # every message is too old now
 
     again = await restart(fake, clock, bot, url)
     restored = table_of(again, marie.user)

@@ -55,7 +55,7 @@ async def test_shard_count_auto_runs_and_restores_discord_s_recommended_count(
     assert bot.faces_sync is not None
     while not bot.faces_sync.done():  # the card faces' uploads hold the call budget
         await tick(fake, clock, 1)
-    bot.publisher.unseen({fake.guild.id})  # as just restored
+    bot.publisher.servers.unseen({fake.guild.id})  # as just restored
     edits = f"/channels/{alice.channel.id}/messages/{table.lobby_message_id}"
     before = fake.mark()
     await bot.service.add_bot(table, alice.id)

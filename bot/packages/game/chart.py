@@ -1,7 +1,7 @@
 """The story of a game as a chart: each player's points after every round, as a PNG.
 
 Drawn with matplotlib on its Agg canvas through ``Figure`` (no pyplot: no global state, so
-a worker thread can draw while the loop goes on; see ``Publisher._chart``). The chart has
+a worker thread can draw while the loop goes on; see ``Charts.attach``). The chart has
 its own opaque light background with dark text, which reads the same on Discord's dark and
 light themes, large type and markers for a phone, each line named at its end as well as in
 the legend and drawn with a marker and dash of its own, in colours dark enough to read

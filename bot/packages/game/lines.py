@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.i18n import LocaleLike, t
+from bot.i18n import CATALOGUES, LocaleLike, t
 from bot.i18n.cards import play_words, rank_short, rank_words, shorts, top_single_words
 from bot.packages.cards.emojis import FaceLine
 from bot.packages.rules_text import role_name as rules_role_name
@@ -17,7 +17,7 @@ from engine.events import RoundOver
 def countdown(table: Table) -> str:
     """When the turn's (or exchange's) clock runs out; nothing while the clocks wait for a
     server Discord lost (`Table.paused_since`): its end moves the deadline on, and a hand
-    drawn meanwhile, its token's last edit (`Publisher._lapse_at_expiry`) or one a restart
+    drawn meanwhile, its token's last edit (`Hands._lapse_at_expiry`) or one a restart
     redrew, kept the old time for good, minutes past once its player was back with
     their seconds again."""
     if table.timer_deadline is None or table.paused_since is not None:
@@ -116,3 +116,29 @@ def round_finished(table: Table, game: Game) -> bool:
     """Whether the current round ended with a result; a game the host stopped in the middle
     of a round has none (its roles and points are still the previous round's)."""
     return any(isinstance(r, RoundOver) and r.round_no == game.round_no for r in table.results)
+
+
+def _wordable(table: Table, entry: LogEntry) -> bool:
+    """Whether this version words the stored line in both languages: a key it does not know
+    (a newer version's, after a rollback) or whose placeholders changed since it was stored
+    failed every redraw of its table, which then never showed again (play-test 15)."""
+    try:
+        for locale in CATALOGUES:
+            entry_text(locale, table, entry)
+    except (KeyError, IndexError, TypeError, ValueError):
+        return False
+    return True
+
+
+def drop_unworded(table: Table) -> list[str]:
+    """Drop the table's stored lines (history, notice, exchange notes) it cannot word; the
+    keys dropped."""
+    dropped = [e.key for e in table.log if not _wordable(table, e)]
+    table.log = [e for e in table.log if _wordable(table, e)]
+    if table.notice is not None and not _wordable(table, table.notice):
+        dropped.append(table.notice.key)
+        table.notice = None
+    for seat, notes in table.exchange_notes.items():
+        dropped += [e.key for e in notes if not _wordable(table, e)]
+        table.exchange_notes[seat] = [e for e in notes if _wordable(table, e)]
+    return dropped

@@ -82,7 +82,7 @@ async def show_hand(
     link = None
     if table.player(interaction.user.id) is not None and (
             update or not interaction.response.is_done()):
-        link = interaction.client.publisher.shown_hand(table, interaction, screen,
+        link = interaction.client.publisher.hands.shown(table, interaction, screen,
                                                        new_message=not update)
         if not update:
             # A hand in a message of its own is saved before it is shown, within the

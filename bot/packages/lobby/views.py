@@ -12,7 +12,7 @@ from bot.packages.game.prompts import quit_prompt
 from bot.packages.game.views import show_hand
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.permissions import require
-from bot.packages.publisher import NO_PINGS
+from bot.packages.publisher.calls import NO_PINGS
 from bot.packages.settings.views import open_settings
 from bot.packages.text import player_name
 from bot.tables.seating import queue_left

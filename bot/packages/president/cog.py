@@ -23,7 +23,7 @@ from bot.packages.moderation import gone, timed_out
 from bot.packages.permissions import absent, may_post, not_in_server, require
 from bot.packages.president.rules import rules_embed
 from bot.packages.privacy import views as privacy_views
-from bot.packages.publisher import NO_PINGS
+from bot.packages.publisher.calls import NO_PINGS
 from bot.packages.settings.views import open_settings
 from bot.packages.stats import display as stats_display
 from bot.packages.text import player_name
@@ -171,14 +171,14 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
                        held: bool = False) -> None:
         """The server's tables (those in `channel_id` and its threads, if given) learn from
         the gateway's cache whether the bot may still post there
-        (`Publisher.channel_changed`); `held` ones, whose posts waited for it, are redrawn
+        (`BlockedTables.channel_changed`); `held` ones, whose posts waited for it, are redrawn
         where it may. Its active threads that owe edits and where it now may post get them
         (`_awake_threads`)."""
         for table in self.bot.service.registry.in_guild(guild_id):
             if channel_id is None or channel_id in (table.channel_id, table.parent_id):
                 allowed = may_post(self.bot, table.guild_id, table.channel_id, table.parent_id)
                 if allowed is not None:
-                    await self.bot.publisher.channel_changed(table, allowed)
+                    await self.bot.publisher.blocked.channel_changed(table, allowed)
                 if held and allowed is not False:
                     self.bot.service.refresh(table)
         await self._awake_threads(guild_id, channel_id)
@@ -213,7 +213,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         """Raw: a thread locked (or unlocked) while archived is one the cache does not hold.
         Its lock comes with it ("whether the thread is locked", Thread Metadata Structure,
         https://discord.com/developers/docs/resources/channel#thread-metadata-object).
-        Unarchived where the bot may post, the edits it owes go (`Publisher.awake`), a
+        Unarchived where the bot may post, the edits it owes go (`OwedEdits.awake`), a
         closed table's too."""
         table = self.bot.service.registry.in_channel(payload.thread_id)
         if table is None and not self.bot.service.asleep.owes(payload.thread_id):
@@ -228,9 +228,9 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
             self.bot, payload.guild_id, payload.thread_id, payload.parent_id,
             thread_locked=locked)
         if table is not None and allowed is not None:
-            await self.bot.publisher.channel_changed(table, allowed)
+            await self.bot.publisher.blocked.channel_changed(table, allowed)
         if not archived and allowed is not False:
-            await self.bot.publisher.awake(payload.guild_id, payload.thread_id)
+            await self.bot.publisher.owed_edits.awake(payload.guild_id, payload.thread_id)
 
     @commands.Cog.listener()
     async def on_thread_remove(self, thread: discord.Thread) -> None:
@@ -287,7 +287,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     @commands.Cog.listener()
     async def on_guild_available(self, guild: discord.Guild) -> None:
         """The gateway has described a server (its GUILD_CREATE, at start or after an
-        outage): its tables whose posts waited for that (`Publisher.unseen`) learn from the
+        outage): its tables whose posts waited for that (`UndescribedServers.unseen`) learn from the
         cache whether they may post, and are redrawn where they may."""
         await self._described(guild.id)
 
@@ -305,7 +305,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         the server's tables post nothing until then, and a channel locked or a permission
         taken during the outage costs no refused call; nobody can play there either, so
         the tables' clocks wait (`TableService.server_lost`)."""
-        self.bot.publisher.unseen({guild.id})
+        self.bot.publisher.servers.unseen({guild.id})
         await self.bot.service.server_lost(guild.id)
         held = len(self.bot.service.registry.in_guild(guild.id))
         log.info("server %s unavailable (outage): %d table(s) wait until it is back",
@@ -313,8 +313,8 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
 
     async def _described(self, guild_id: int) -> None:
         await self.bot.service.server_back(guild_id)
-        await self.bot.publisher.tell_unreadable(guild_id)
-        if self.bot.publisher.seen(guild_id):
+        await self.bot.publisher.servers.tell_unreadable(guild_id)
+        if self.bot.publisher.servers.seen(guild_id):
             await self._recheck(guild_id, held=True)
         else:
             await self._awake_threads(guild_id)
@@ -339,7 +339,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
             if thread is not None and changed in (None, thread.id, thread.parent_id) \
                     and not thread.archived and may_post(
                         self.bot, guild_id, thread.id, thread.parent_id) is not False:
-                await self.bot.publisher.awake(guild_id, channel_id)
+                await self.bot.publisher.owed_edits.awake(guild_id, channel_id)
 
     async def _check_members(self, guild_id: int) -> None:
         """After a start or an outage, the server's seated and waiting players who left it
@@ -380,14 +380,14 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         (`ConnectionState._delay_ready`), though the cache has it. So is a server whose
         threads owe edits (`bot.tables.asleep`), though none of its tables is open."""
         tables = {table.guild_id for table in self.bot.service.registry.tables()}
-        for guild_id in tables | self.bot.publisher.unreadable_guilds \
+        for guild_id in tables | self.bot.publisher.servers.unreadable_guilds \
                 | self.bot.service.asleep.guilds():
             if guild_id is None or not which(guild_id):
                 continue
             guild = self.bot.get_guild(guild_id)
             if guild is None:
                 if guild_id in tables:
-                    self.bot.publisher.seen(guild_id)
+                    self.bot.publisher.servers.seen(guild_id)
                     await self.bot.service.removed_from_guild(guild_id)
             elif not guild.unavailable:
                 await self._described(guild_id)

@@ -129,7 +129,7 @@ async def _image(interaction: Interaction, shown: chart.PointsChart,
     `app_permissions`: heeding it risks no refusal, and draws nothing for nothing."""
     if not interaction.app_permissions.attach_files:
         return None
-    return await interaction.client.publisher.draw(shown, filename)
+    return await interaction.client.publisher.charts.draw(shown, filename)
 
 
 async def leaderboard(interaction: Interaction, preset: str | None) -> None:

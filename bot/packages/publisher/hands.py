@@ -1,0 +1,237 @@
+"""Every player's ephemeral hand, redrawn through their latest interaction's token.
+
+The table's hands flush (`Hands.flush`) draws every hand that changed and hands it to its
+player's own lane of the refresh coalescer (`lane`), which sends one edit of theirs at a
+time. The acting player's own hand is answered by their interaction and recorded here
+(`Hands.shown`), so the flush does not edit it a second time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.graphemes import cut
+from bot.i18n import t
+from bot.packages.game.hand import hand_screen
+from bot.packages.screen import Screen
+from bot.tables.table import HandLink, Table
+
+if TYPE_CHECKING:
+    from bot.packages.host import Host
+
+log = logging.getLogger(__name__)
+
+# How long before a hand's token runs out its last edit says it stops following the game.
+LAPSE_AHEAD = 20.0
+# The message an interaction token answered with: for a hand, the hand itself.
+ORIGINAL: Any = "@original"
+
+
+LANE = "hand"
+
+
+def lane(table_id: int, user_id: int) -> tuple[str, int, int]:
+    """The refresh coalescer's key for one player's hand at a table (`Hands._hand`)."""
+    return (LANE, table_id, user_id)
+
+
+class Hands:
+    """The hands' edits. What each hand shows is kept on its link (`HandLink.fingerprint`,
+    in the table's snapshot) and its pending edit in its lane: nothing is kept here that a
+    restart would lose."""
+
+    def __init__(self, bot: Host) -> None:
+        self.bot = bot
+
+    async def flush(self, table: Table) -> None:
+        """Every hand that changed goes to its player's own lane (`_hand`), coalesced as
+        the table's messages are. Hand edits go through interaction tokens, outside the
+        global limit and the budget, each token its own bucket ("webhook_id +
+        webhook_token", Rate Limits, https://discord.com/developers/docs/topics/rate-limits):
+        a 429 on one says nothing of the others. Yet discord.py sleeps a webhook's 429 out
+        inside the awaited edit, and while the table's hands were edited together, one
+        limited hand held every other hand of the table until it was over. Now a lane still
+        sending gets what is drawn here once it is done, and the others go on."""
+        now = self.bot.service.clock.now()
+        table.farewells = [f for f in table.farewells if f.link.valid(now)]
+        # A farewell to a hand whose message is not sent yet (« Ma main » pressed while its
+        # save goes on) waits: edited before, Discord answers 10008 Unknown Message and the
+        # hand keeps its controls. Its answer asks for a refresh (`show_hand`).
+        drawn: dict[int, tuple[HandLink, Screen] | None] = {
+            f.user_id: None for f in table.farewells if f.link.answered}
+        # The queue too: proletario's last place goes there between rounds, and their hand
+        # must stop showing the cards of the round before.
+        for player in [*table.humans(), *table.queue]:
+            user_id = player.user_id
+            link = table.hands.get(user_id) if user_id is not None else None
+            if user_id is None or link is None or not link.valid(now) or not link.answered \
+                    or link.frozen:
+                continue  # (an unanswered hand is drawn afresh when sent: show_hand)
+            try:
+                screen = hand_screen(table, user_id, player.locale, now=now)
+            except Exception:  # one unrenderable hand must not starve the others
+                log.exception("could not render the hand of %s", user_id)
+                continue
+            # A lane still sending may land something else than what its link last showed.
+            if screen.fingerprint != link.fingerprint \
+                    or not self.bot.service.coalescer.idle(lane(table.id, user_id)):
+                drawn[user_id] = (link, screen)
+        for user_id, hand in drawn.items():
+            self._to_lane(table, user_id, hand)
+
+    def _to_lane(self, table: Table, user_id: int, hand: tuple[HandLink, Screen] | None) -> None:
+        """The player's lane runs with `hand`, which replaces a drawing still waiting there:
+        only the latest state of a hand matters."""
+        async def flush() -> None:
+            await self._hand(table, user_id, hand)
+
+        self.bot.service.coalescer.request(lane(table.id, user_id), flush)
+
+    async def _hand(self, table: Table, user_id: int,
+                    hand: tuple[HandLink, Screen] | None) -> None:
+        """One player's lane: their farewells, and their hand as `flush` last drew it
+        through the link it was drawn for. One run at a time per player, so no edit of
+        theirs overtakes an older one; a run that waits out a 429 holds only them."""
+        if table.closed:
+            return
+        now = self.bot.service.clock.now()
+        farewells = [f for f in table.farewells
+                     if f.user_id == user_id and f.link.answered and f.link.valid(now)]
+        table.farewells = [f for f in table.farewells if not any(f is g for g in farewells)]
+        edits: list[Awaitable[object]] = [
+            self._edit(user_id, farewell.link, Screen(t(
+                farewell.link.locale or table.locale, farewell.key)))
+            for farewell in farewells]
+        if hand is not None:
+            link, screen = hand
+            # A newer link was answered with a newer state: the next refresh draws it.
+            if table.hands.get(user_id) is link and link.valid(now) and not link.frozen \
+                    and screen.fingerprint != link.fingerprint:
+                edits.append(self._redraw_hand(table, user_id, link, screen))
+        await asyncio.gather(*edits)
+
+    async def _redraw_hand(self, table: Table, user_id: int, link: HandLink,
+                           screen: Screen) -> None:
+        """Edit one hand; a hand Discord no longer lets the bot edit is forgotten (unless
+        the player opened a newer one meanwhile). A newer one opened on the same message
+        meanwhile (a click on this hand; a message not yet known may be the same) was
+        answered with its state, which this older edit may have landed over: it is
+        drawn again."""
+        edited = await self._edit(user_id, link, screen)
+        current = table.hands.get(user_id)
+        if current is link:
+            if not edited:
+                del table.hands[user_id]
+            return
+        landed = link.fingerprint == screen.fingerprint
+        if current is not None and landed and (
+                None in (current.message_id, link.message_id)
+                or current.message_id == link.message_id):
+            current.fingerprint = ""
+            self.bot.service.refresh(table)
+
+    async def _edit(self, user_id: int, link: HandLink, screen: Screen) -> bool:
+        """Redraw a hand through its player's latest interaction; False if Discord refused,
+        or if the link expired before the edit could be sent.
+
+        The link was valid when the edit was decided, but discord.py may hold the edit on
+        the token's rate limit (it sleeps out a 429's retry_after, or an exhausted bucket,
+        then sends): sent after the token's 15 minutes, the edit would be refused with 401
+        « Invalid Webhook Token », which counts toward Cloudflare's ban (discord-api-docs,
+        topics/rate-limits.md, "Invalid Request Limit"). An edit still waiting when the link
+        expires is dropped instead, and the hand handled as expired: the table asks its
+        player to press « Ma main »."""
+        webhook = discord.Webhook.partial(link.application_id, link.token, client=self.bot)
+        edit = asyncio.ensure_future(webhook.edit_message(
+            ORIGINAL, content=cut(screen.content, 2000), view=screen.view))
+        expiry = asyncio.ensure_future(self.bot.service.clock.sleep_until(link.expires))
+        try:
+            await asyncio.wait({edit, expiry}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            expiry.cancel()
+            late = not edit.done()
+            if late:
+                edit.cancel()
+        if late:
+            await asyncio.wait({edit})  # until it has stopped: no request left on its way
+            log.info("hand of %s: its token expired while the edit waited", user_id)
+            return False
+        try:
+            edit.result()
+        except discord.RateLimited as err:  # a long 429: the next refresh tries again
+            log.warning("hand of %s rate limited for %.1f s", user_id, err.retry_after)
+            return True
+        except discord.HTTPException as err:
+            log.info("hand of %s no longer editable (%s)", user_id, err.status)
+            return False
+        link.fingerprint = screen.fingerprint
+        return True
+
+    def shown(self, table: Table, interaction: discord.Interaction[Host],
+              screen: Screen, *, new_message: bool) -> HandLink:
+        """This interaction's original response is now the user's hand: refresh through it.
+        `new_message`: a message of its own, not the hand the interaction was clicked on,
+        which no refresh may edit before it is sent (`HandLink.answered`)."""
+        clicked = interaction.message.id if interaction.message is not None else None
+        link = HandLink(int(interaction.application_id), interaction.token,
+                        self.bot.service.clock.now(), screen.fingerprint,
+                        str(interaction.locale), answered=not new_message,
+                        message_id=None if new_message else clicked)
+        self.bot.service.remember_hand(table, interaction.user.id, link,
+                                       new_message=new_message)
+        self._lapse_at_expiry(table, interaction.user.id, link)
+        return link
+
+    def restored(self, table: Table) -> None:
+        """A table restored from storage: its hands' links are as they were saved, and
+        each gets its last edit as its token runs out (`_lapse_at_expiry`)."""
+        for user_id, link in table.hands.items():
+            self._lapse_at_expiry(table, user_id, link)
+
+    def _lapse_at_expiry(self, table: Table, user_id: int, link: HandLink) -> None:
+        """A hand nobody touched for the life of its token stops being refreshed, and
+        said nothing of it: a player back after 20 minutes read « c'est à alice de jouer »
+        while it was their turn (play-test 14). Its last edit, as the token runs out,
+        says so and how to get it back (its « Actualiser » answers with a fresh token).
+        One call per idle hand every 14 minutes; any later interaction replaces the link,
+        and this with it."""
+        async def lapse() -> None:
+            now = self.bot.service.clock.now()
+            player = table.player(user_id)
+            if table.closed or player is None or table.hands.get(user_id) is not link \
+                    or not link.valid(now) or not link.answered:
+                return
+            locale = link.locale or player.locale
+            notice = t(locale, "hand.lapsing", refresh=t(locale, "btn.refresh"),
+                       hand=t(table.locale, "btn.my_hand"))
+            link.frozen = True
+            self.bot.service.refresh(table)  # the table message asks for « Ma main »
+            await self._edit(user_id, link, hand_screen(table, user_id, locale,
+                                                        notice=notice, now=now))
+
+        self.bot.service.scheduler.at((table.id, "lapse", user_id),
+                                      link.expires - LAPSE_AHEAD, lapse)
+
+    async def closed(self, table: Table) -> None:
+        """The table is gone: so say the hands still open on it, and their farewells owed."""
+        links = [*table.hands.items(), *((f.user_id, f.link) for f in table.farewells)]
+        table.farewells.clear()
+        # A table closed for idleness has only hands older than their 15-minute tokens:
+        # editing them would be refused with 401s, which count toward Cloudflare's ban
+        # (discord-api-docs, topics/rate-limits.md, "Invalid Request Limit"); a click on
+        # such a hand is told the table is gone.
+        now = self.bot.service.clock.now()
+        # Side by side, as refreshes are (`flush`): one token held on a 429 holds no other.
+        await asyncio.gather(*(
+            self._edit(user_id, link, Screen(t(link.locale or table.locale, "hand.closed")))
+            for user_id, link in links if link.valid(now)))
+
+    def forget(self, table_id: int) -> None:
+        """A closed table's lanes go with it (`Publisher.closed`)."""
+        self.bot.service.coalescer.forget_where(
+            lambda key: isinstance(key, tuple) and key[:2] == (LANE, table_id))

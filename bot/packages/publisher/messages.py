@@ -1,0 +1,326 @@
+"""The table's own messages on Discord: its lobby, its table message, and their closing.
+
+The table service calls `flush` through its coalescer, so bursts of actions cost one edit.
+Each target remembers the fingerprint of what it last showed, so an edit that would change
+nothing is never sent. `Publisher` also assembles the parts of the package it draws with
+(`bot.packages.publisher`): each holds its own state, and none imports it back.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.i18n import t
+from bot.packages.game.lines import drop_unworded
+from bot.packages.game.table_message import closed_lines, retired_text, table_screen
+from bot.packages.lobby.display import lobby_screen
+from bot.packages.publisher.blocked import BlockedTables
+from bot.packages.publisher.calls import ARCHIVED_THREAD, NO_PINGS, THREAD_LOCKED
+from bot.packages.publisher.charts import Charts
+from bot.packages.publisher.hands import Hands
+from bot.packages.publisher.owed_edits import OwedEdits
+from bot.packages.publisher.servers import UndescribedServers
+from bot.packages.screen import Screen
+from bot.tables.budget import BudgetClosed
+from bot.tables.table import Table
+
+if TYPE_CHECKING:
+    from bot.packages.host import Host
+
+log = logging.getLogger(__name__)
+
+# "Maximum number of edits to messages older than 1 hour reached. Try again later" (JSON error
+# codes, https://discord.com/developers/docs/topics/opcodes-and-status-codes#json-json-error-codes);
+# Discord does not publish how many, so a table message is replaced before it is an hour old.
+OLD_MESSAGE_EDITS = 30046
+# "Unknown channel" (same table): the table's channel was deleted.
+UNKNOWN_CHANNEL = 10003
+FRESH_TABLE_AGE = 55 * 60.0
+
+
+class Publisher:
+    def __init__(self, bot: Host) -> None:
+        self.bot = bot
+        self._shown: dict[tuple[int, str], str] = {}
+        self.blocked = BlockedTables(bot, self._redraw)
+        self.hands = Hands(bot)
+        self.charts = Charts(bot)
+        self.owed_edits = OwedEdits(bot)
+        self.servers = UndescribedServers(bot)
+
+    async def flush(self, table: Table) -> None:
+        if table.closed or self.blocked.blocks(table.id) or self.servers.holds(table.guild_id):
+            return
+        try:
+            # Render only once the budget has room: what is then sent is the latest state,
+            # and nothing once the table has closed meanwhile (its channel deleted, say).
+            await self.bot.budget.wait_free()
+            if table.closed:
+                return
+            await self._lobby(table)
+            await self._table(table)
+        except discord.RateLimited as err:
+            self._postpone(table, err)
+        except BudgetClosed:
+            # The bot is stopping with no place left under Discord's limit: the restart
+            # posts this table afresh (see bot/tables/budget.py).
+            log.debug("table %s: refresh dropped, the bot is stopping", table.id)
+
+    def _postpone(self, table: Table, err: discord.RateLimited) -> None:
+        """discord.py gave up on a 429 longer than the client's `max_ratelimit_timeout`
+        rather than hold this table's refresh (and every change after it) for that long.
+        What was not sent is not marked shown, so the refresh asked for here, once the limit
+        is over, sends the latest state."""
+        log.warning("table %s: rate limited for %.1f s, refresh postponed", table.id,
+                    err.retry_after)
+        service = self.bot.service
+
+        async def again() -> None:
+            service.refresh(table)
+
+        service.scheduler.after(("rate limited", table.id), err.retry_after, again)
+
+    async def flush_hands(self, table: Table) -> None:
+        """In the lobby too: a hand left open when the game ended says where its player now
+        is (`hand.lobby_lines`), not the game's last state, and leavers' hands say goodbye."""
+        if not table.closed:
+            await self.hands.flush(table)
+
+    async def closed(self, table: Table) -> None:
+        """The table is gone: its messages say so, with the final standings where a game
+        had any, and lose their controls, and so do the hands still open on it."""
+        try:
+            await self._closed(table)
+        except BudgetClosed:
+            log.debug("table %s: closing not shown, the bot is stopping", table.id)
+        finally:
+            self._forget(table.id)
+
+    def _forget(self, table_id: int) -> None:
+        """A closed table's bookkeeping goes with it: kept, it would grow with every table
+        the process ever ran, over weeks of evenings."""
+        self._shown = {key: shown for key, shown in self._shown.items() if key[0] != table_id}
+        self.blocked.forget(table_id)
+        self.charts.forget(table_id)
+        self.hands.forget(table_id)
+
+    async def _closed(self, table: Table) -> None:
+        text = "\n".join(closed_lines(table))
+        for message_id in (table.lobby_message_id, table.table_message_id):
+            if message_id is None:
+                continue
+            if self.blocked.blocks(table.id) and table.parent_id is not None:
+                # A thread the bot may not post in now (a moderator closed it: archived and
+                # locked), where nothing is sent: its messages are owed their closing for
+                # when it is reopened (`OwedEdits.awake`). They kept their buttons, which
+                # only said the table was gone.
+                await self.owed_edits.owe(table, message_id, text)
+            else:
+                await self._edit(table, message_id, Screen(text), text)
+        table.table_message_id = None
+        await self.hands.closed(table)
+
+    async def acted(self, interaction: discord.Interaction[Host], table: Table) -> None:
+        """Someone acted at the table: their interaction tells what the bot may do in its
+        channel now, the only word of it that costs no call (`Charts.learn`,
+        `BlockedTables.acted`)."""
+        await self.charts.learn(interaction, table, blocked=self.blocked.blocks(table.id))
+        await self.blocked.acted(interaction, table)
+
+    def _redraw(self, table: Table) -> None:
+        """Every message of the table is drawn afresh, whatever it last showed."""
+        self._shown = {key: shown for key, shown in self._shown.items() if key[0] != table.id}
+        self.bot.service.refresh(table)
+
+    # ------------------------------------------------------------------ bookkeeping
+
+    def shown(self, table: Table, kind: str, screen: Screen) -> None:
+        """An interaction response already shows this screen on the table's `kind` message."""
+        self._shown[(table.id, kind)] = screen.fingerprint
+
+    def keep(self, table: Table) -> None:
+        """`Display.keep`."""
+        table.keep_retired(retired_text(table, self.bot.service.clock.now()))
+
+    def restored(self, table: Table) -> None:
+        """A table restored from storage: its hands' links are as they were saved, and
+        each gets its last edit as its token runs out (`Hands.restored`). Its stored
+        lines this version cannot word are dropped (`drop_unworded`)."""
+        self.hands.restored(table)
+        dropped = drop_unworded(table)
+        if dropped:
+            log.warning("table %s: %d stored line(s) this version cannot word dropped (%s)",
+                        table.id, len(dropped), ", ".join(sorted(set(dropped))))
+
+    # ------------------------------------------------------------------ messages
+
+    def _channel(self, table: Table) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+
+    async def _send(self, table: Table, screen: Screen) -> int | None:
+        if self.blocked.blocks(table.id):
+            return None
+        try:
+            async with self.bot.budget.call():
+                message = await self._channel(table).send(allowed_mentions=NO_PINGS,
+                                                          **screen.kwargs())
+        except discord.Forbidden as err:
+            self.blocked.refused(table, err)
+            return None
+        except discord.HTTPException as err:
+            if err.code == UNKNOWN_CHANNEL:
+                self.blocked.gone(table)
+            elif err.code in (THREAD_LOCKED, ARCHIVED_THREAD):
+                # Locked, or archived and locked (a moderator closed it): no post reopens it.
+                self.blocked.refused(table, err)
+            else:
+                log.exception("could not post in channel %s", table.channel_id)
+            return None
+        if self.bot.service.asleep.owes(table.channel_id):  # the post woke the thread
+            await self.owed_edits.wake(table.guild_id, table.channel_id)
+        return message.id
+
+    async def _edit(self, table: Table, message_id: int, screen: Screen | None,
+                    asleep: str | None) -> bool:
+        """Edit a message (`screen` None: only remove its controls); False if it is gone,
+        too old to edit any more or in an archived thread (a fresh one is then posted). An
+        archived thread's refusal owes the message `asleep` (None: only its controls go),
+        what it is to show once the thread wakes: for a message a fresh one replaces, not
+        `screen` but its last state, without buttons (`OwedEdits.wake`)."""
+        if self.blocked.blocks(table.id):
+            return True
+        kwargs = screen.kwargs() if screen is not None else {"view": None}
+        try:
+            async with self.bot.budget.call():
+                await self._channel(table).get_partial_message(message_id).edit(
+                    allowed_mentions=NO_PINGS, **kwargs)
+        except discord.NotFound:
+            return False
+        except discord.Forbidden as err:
+            self.blocked.refused(table, err)
+        except discord.HTTPException as err:
+            if err.code == OLD_MESSAGE_EDITS:
+                log.info("message %s is too old to edit: posting a fresh one", message_id)
+                return False
+            if err.code == ARCHIVED_THREAD:
+                log.info("thread %s is archived: posting afresh wakes it", table.channel_id)
+                await self.owed_edits.owe(table, message_id, asleep)
+                return False
+            if err.code == THREAD_LOCKED:
+                self.blocked.refused(table, err)
+                return True
+            log.exception("could not edit message %s", message_id)
+        else:
+            # The thread is awake (a moderator reopened it): the edits it owes go too, but
+            # this message's, which the edit just made replaces.
+            if self.bot.service.asleep.owes(table.channel_id):
+                await self.owed_edits.wake(table.guild_id, table.channel_id,
+                                           edited=message_id)
+        return True
+
+    def _aged(self, message_id: int) -> bool:
+        """Whether the message is nearly an hour old (its id says when it was posted)."""
+        posted = discord.utils.snowflake_time(message_id).timestamp()
+        return self.bot.service.clock.now() - posted >= FRESH_TABLE_AGE
+
+    async def _lobby(self, table: Table) -> None:
+        screen = lobby_screen(table)
+        key = (table.id, "lobby")
+        if table.lobby_message_id is not None and self._shown.get(key) != screen.fingerprint \
+                and self._aged(table.lobby_message_id):
+            # Discord limits the edits of a message over an hour old (`OLD_MESSAGE_EDITS`):
+            # like the table message, a lobby kept open that long gives way to a fresh one.
+            # During a game none is posted: the table message lists for the next game, and
+            # the lobby comes back afresh with the next game's lobby.
+            await self._retire_lobby(table)
+            self.bot.service.touch(table)
+        if table.post_lobby or table.lobby_message_id is None:
+            if table.running:
+                table.post_lobby = False
+                return
+            await self._retire_table_message(table)
+            await self._retire_lobby(table)  # the last game's, far up the channel
+            table.lobby_message_id = await self._send(table, screen)
+            # Owed until posted, as a new round's table message (`_table`): a restart then
+            # posts it below the results, rather than edit the old one far above them.
+            table.post_lobby = False
+        elif self._shown.get(key) != screen.fingerprint:
+            # During a game the lobby has no buttons and none is posted (above): refused by
+            # an archived thread, it is owed its text (the table's post wakes the thread),
+            # and it stays above the table. A fresh one came below the table (a restart's
+            # first redraw in an archived thread). Refused for any other reason (a channel
+            # gone), the post finds out what becomes of the table, as before.
+            asleep = screen.content if table.running else t(table.locale, "table.moved_on")
+            if not await self._edit(table, table.lobby_message_id, screen, asleep) and not (
+                    table.running and self.bot.service.asleep.owes(table.channel_id)):
+                table.lobby_message_id = await self._send(table, screen)
+        else:
+            return
+        self._shown[key] = screen.fingerprint
+        self.bot.service.touch(table)
+
+    async def _retire_lobby(self, table: Table) -> None:
+        """The lobby message, if any, points below where the table goes on."""
+        if table.lobby_message_id is not None:
+            moved_on = t(table.locale, "table.moved_on")
+            await self._edit(table, table.lobby_message_id, Screen(moved_on), moved_on)
+            table.lobby_message_id = None
+
+    async def _retire_table_message(self, table: Table, note: str = "table.moved_on") -> None:
+        """The game is over for this message: drop its buttons and, as they are gone, its
+        instructions, ending with `note` instead (where the table went on). Its text comes
+        from the table's snapshot after a restart; one from before it was kept there loses
+        only its buttons. Both are forgotten only once edited: a crash meanwhile leaves the
+        restart the message to retire and its text. The text is the state's the table had
+        when the new message became owed (`TableService._keep`), not what the bot last drew:
+        an edit on its way when the process died may have shown more."""
+        if table.table_message_id is not None:
+            text = self._retired(table, table.retired, note)
+            await self._edit(table, table.table_message_id,
+                             Screen(text) if text is not None else None, text)
+            table.table_message_id = None
+            table.keep_retired(None)
+            self._shown.pop((table.id, "table"), None)
+
+    @staticmethod
+    def _retired(table: Table, text: str | None, note: str = "table.moved_on") -> str | None:
+        """What a table message shows once the game is over for it: its ``text`` (as kept,
+        `Table.retired`) ending with `note`, without buttons; None where no text was kept
+        (only its buttons go)."""
+        return f"{text}\n\n{t(table.locale, note)}" if text else None
+
+    async def _table(self, table: Table) -> None:
+        if table.game is None:
+            return
+        screen = table_screen(table, self.bot.service.clock.now())
+        key = (table.id, "table")
+        posted = False
+        if table.post_table or table.table_message_id is None:
+            await self._retire_table_message(table)
+            table.table_message_id = await self._send(table, screen)
+            # Owed until posted: a snapshot taken meanwhile (a bot's move) still owes it, so a
+            # restart then posts it rather than write the new round over the last's results.
+            table.post_table = False
+            posted = True
+        elif self._shown.get(key) != screen.fingerprint:
+            if self._aged(table.table_message_id):
+                # Retired as the state reads now, which the fresh message goes on from: what
+                # it last showed may be newer than anything stored (a restart's first
+                # redraw), and a player who saw it must not see it taken back.
+                table.keep_retired(screen.retired)
+                await self._retire_table_message(table)
+                table.table_message_id = await self._send(table, screen)
+                posted = True
+            elif not await self._edit(table, table.table_message_id, screen,
+                                      self._retired(table, screen.retired)):
+                table.table_message_id = await self._send(table, screen)
+                posted = True
+        # Even when a click's own response already drew this screen (the host's « Terminer »
+        # between rounds ends the game there), the finished game's chart is still owed.
+        self.shown(table, "table", screen)
+        if posted:  # stored as done: a restart edits it rather than post it again
+            self.bot.service.touch(table)
+        await self.charts.attach(table)

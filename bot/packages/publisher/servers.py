@@ -1,0 +1,116 @@
+"""What waits for the gateway to describe a server (its GUILD_CREATE): the posts of its
+tables, and the word owed to the channels of its tables that could not be restored.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.i18n import t
+from bot.packages.publisher.calls import ARCHIVED_THREAD, NO_PINGS, THREAD_LOCKED
+from bot.tables.asleep import OwedEdit
+from bot.tables.budget import BudgetClosed
+from bot.tables.restore import Unreadable
+
+if TYPE_CHECKING:
+    from bot.packages.host import Host
+
+log = logging.getLogger(__name__)
+
+
+class UndescribedServers:
+    """The servers the gateway has yet to describe, and what waits for it."""
+
+    def __init__(self, bot: Host) -> None:
+        self.bot = bot
+        # The servers of the tables restored at start, until the gateway has described them
+        # (their GUILD_CREATE), and servers in an outage until it ends: a channel locked or
+        # closed to the bot meanwhile would refuse the tables' first edits, so nothing is
+        # sent there before (`unseen`, `seen`).
+        self._unseen: set[int] = set()
+        # Per server: the tables found unreadable at start, whose channels are told once the
+        # gateway has described the server (`unreadable`, `tell_unreadable`).
+        self._unreadable: dict[int, list[Unreadable]] = {}
+
+    def unseen(self, guild_ids: set[int]) -> None:
+        """Hold the channel posts of these servers' tables until `seen`."""
+        self._unseen |= guild_ids
+
+    def seen(self, guild_id: int) -> bool:
+        """The gateway has described this server: its tables may post again, once told
+        whether their channel lets them. Whether it was held."""
+        held = guild_id in self._unseen
+        self._unseen.discard(guild_id)
+        return held
+
+    def holds(self, guild_id: int | None) -> bool:
+        """Whether the server's tables post nothing yet (`unseen`)."""
+        return guild_id in self._unseen
+
+    def unreadable(self, lost: Unreadable) -> None:
+        """A table closed at start because its stored state could not be read: its channel
+        is told once its server has been described (`tell_unreadable`)."""
+        self._unreadable.setdefault(lost.guild_id, []).append(lost)
+
+    @property
+    def unreadable_guilds(self) -> set[int]:
+        """The servers whose channels are still owed the word of an unreadable table."""
+        return set(self._unreadable)
+
+    async def tell_unreadable(self, guild_id: int) -> None:
+        """Tell each channel of the server whose table could not be restored (`_tell`)."""
+        for lost in self._unreadable.pop(guild_id, []):
+            try:
+                await self._tell(guild_id, lost)
+            except discord.HTTPException as err:
+                log.warning("table %s: channel %s could not be told its table was not "
+                            "restored (%s)", lost.table_id, lost.channel_id, err)
+            except BudgetClosed:
+                return
+
+    async def _tell(self, guild_id: int, lost: Unreadable) -> None:
+        """The table's messages still named lose their controls and say it could not be
+        restored (a click on them found the table gone, with nothing on screen to say why),
+        or a post says it where none is left. A thread archived meanwhile refuses the edits:
+        a post says it there, which wakes it, and the messages are edited then (left, they
+        kept their buttons, and nobody was told). A thread a moderator locked refuses the
+        post too: the edits are owed until someone reopens it (`OwedEdits.awake`)."""
+        channel = self.bot.get_partial_messageable(lost.channel_id, guild_id=guild_id)
+        text = t(lost.locale, "table.unreadable")
+        asleep: list[int] = []
+
+        async def edit(message_id: int) -> bool:
+            """Whether the message says it now; False where it is gone, or asleep."""
+            async with self.bot.budget.call():
+                try:
+                    await channel.get_partial_message(message_id).edit(
+                        content=text, view=None, allowed_mentions=NO_PINGS)
+                except discord.NotFound:
+                    return False
+                except discord.HTTPException as err:
+                    if err.code not in (ARCHIVED_THREAD, THREAD_LOCKED):
+                        raise
+                    asleep.append(message_id)
+                    return False
+            return True
+
+        if not any([await edit(message_id) for message_id in lost.message_ids]):
+            try:
+                async with self.bot.budget.call():
+                    await channel.send(text, allowed_mentions=NO_PINGS)
+            except discord.HTTPException as err:
+                if not asleep:
+                    raise
+                log.info("table %s: thread %s refuses the word (%s): owed until it reopens",
+                         lost.table_id, lost.channel_id, err.code)
+            else:
+                woken, asleep[:] = list(asleep), []
+                for message_id in woken:  # the post woke the thread
+                    await edit(message_id)
+        for message_id in asleep:
+            await self.bot.service.asleep.owe(guild_id, lost.channel_id, message_id,
+                                              OwedEdit(text))
+

@@ -109,7 +109,9 @@ async def test_the_last_place_sent_to_the_queue_sees_so_on_their_hand(
     assert table.queued(last.user.id) and table.seat_of(eve.id) is not None
     language = "en" if last.user is users[3] else "fr"
     shown = last.hand
-    queued = "\n".join([t(language, "hand.queued.first"), t(language, "hand.queue_seats")])
+    role = "Proletario"
+    queued = "\n".join([t(language, "hand.stepped_off", role=role),
+                        t(language, "hand.queued.first"), t(language, "hand.queue_seats")])
     assert shown.text == queued and not shown.buttons and not shown.selects
     await last.user.click(message(last.user, table.table_message_id), cid(table, "hand"))
     assert last.user.last_ephemeral().text == queued
@@ -139,8 +141,8 @@ async def test_a_spectators_hand_says_how_to_get_a_seat(
     await frank.click(board, cid(table, "hand"))
     assert frank.last_ephemeral().text.split("\n") == [
         "⏳ You are in the queue: 1 person is ahead of you.",
-        "Between rounds, the queue takes the bots' seats; with no bot, the round's last "
-        "place gives up theirs."]
+        "Between rounds, the queue takes the bots' seats first; once no bot is left, the "
+        "round's last place gives up theirs."]
     await eve.click(board, cid(table, "hand"))
     assert eve.last_ephemeral().text.startswith("⏳ Tu es en tête de la file d’attente.\n")
     fake.assert_no_errors()

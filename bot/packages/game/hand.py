@@ -73,8 +73,13 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
     elif over and seat is None and table.is_host(user_id):  # in the queue: the choice is theirs
         lines.append(t(locale, "hand.host_over", **button_names(table.locale)))
     if seat is None:
-        lines.extend(seatless_lines(table, user_id, locale))
         key = waiting_key(user_id)
+        if not over and key in game.off_table and table.queued(user_id):
+            # They gave their seat up as the round's last place (`seats.seat_waiting_players`)
+            # while bots may still sit: say so, or the queue's rule reads as if it had
+            # passed them by (play-test 16).
+            lines.append(t(locale, "hand.stepped_off", role=role_name(locale, table, "L")))
+        lines.extend(seatless_lines(table, user_id, locale))
         if over and key in game.off_table:
             # Left their seat for the queue: the points they took with them counted.
             lines.extend(game_result_lines(game, key, locale))

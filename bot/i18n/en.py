@@ -551,7 +551,7 @@ CATALOGUE: dict[str, str] = {
     "table.cancelled_gone": "⚠️ The game is cancelled: {name} is no longer a member of this server.",
     "table.member_gone": "{name} is no longer a member of this server and leaves the table.",
     "table.store_failed": "⚠️ A result of this table could not be saved (statistics may miss it); the game goes on.",
-    "table.finished": "🏁 The game is over. Add players or bots, then press **Start** to play again.",
+    "table.finished": "🏁 The game is over. Add players or bots; the host presses **Start** to play again.",
     "table.unreadable": "⚠️ This table could not resume after the bot restarted (the version now running cannot read its saved state), so it is closed. Finished rounds stay in `/president history`; `/president create` opens a new table.",
     "table.idle_closed": "⏹️ Nobody has played at this table for 30 minutes.",
     "btn.my_hand": "My hand",

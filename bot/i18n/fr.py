@@ -562,7 +562,7 @@ _WRITTEN: dict[str, str] = {
     "table.cancelled_gone": "⚠️ La partie est annulée : {name} n’est plus membre du serveur.",
     "table.member_gone": "{name} n’est plus membre du serveur et quitte la table.",
     "table.store_failed": "⚠️ Un résultat de cette table n’a pas pu être enregistré (les statistiques peuvent en manquer) ; la partie continue.",
-    "table.finished": "🏁 La partie est terminée. Invitez du monde ou ajoutez des bots, puis appuyez sur **Lancer** pour rejouer.",
+    "table.finished": "🏁 La partie est terminée. Invitez du monde ou ajoutez des bots : l’hôte appuie sur **Lancer** pour rejouer.",
     "table.unreadable": "⚠️ Cette table n’a pas pu reprendre après le redémarrage du bot (la version installée ne sait pas lire son état enregistré) : elle est fermée. Les manches terminées restent dans `/president historique` ; `/president ouvrir` ouvre une nouvelle table.",
     "table.idle_closed": "⏹️ Personne n’a joué à cette table depuis 30 minutes.",
     "btn.my_hand": "Ma main",

@@ -216,6 +216,10 @@ def player_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
             # The seat changed hands as the round ended (a bot for a leaver, someone from
             # the queue): the results above name who played it.
             extras += t(loc, "table.took_seat", name=result_name(table, seat))
+        elif playing and table.seats[seat].took_from is not None:
+            # Someone from the queue sat at this round's deal: the role beside them is the
+            # seat's, which they did not earn (`seats.seat_waiting_players`; play-test 16).
+            extras += t(loc, "table.took_seat", name=table.seats[seat].took_from)
         marker = "▶️ " if game.to_act == seat and game.phase is Phase.PLAY else ""
         if sizes[seat] == 0:  # « 0 carte » beside « a fini » is noise on a phone's line
             lines.append(t(loc, "table.player_done", marker=marker,

@@ -243,7 +243,16 @@ def _lead(usable: list[PlayOption], plain: list[PlayOption],
     (or, with ``lone_waits``, the next one up when the weakest is a lone card)."""
     sure = [o for o in usable if sure_winner(o, rules, revolution, unseen, biggest)]
     leftover = [level for level in groups
-                if not any(o.level == level and o.special is None for o in sure)]
+                if not any(o.level == level and o.special is None and not o.wilds
+                           for o in sure)]
+    # The wilds are one stock: they make a sure winner of one more group at most, not of
+    # every group they could join (wild7: four 3s of two 7s from thirteen cards was not
+    # « your last cards »; play-test 16).
+    widened = next((level for level in leftover
+                    if any(o.level == level and o.special is None and o.wilds
+                           for o in sure)), None)
+    if widened is not None:
+        leftover.remove(widened)
     if sure and (len(leftover) <= 1 or (bad and len(leftover) <= 2)):
         # Penalised cards go first (they must not be last), then the ones using most cards.
         return max(sure, key=lambda o: (penalised(o, rules), o.count, whole(o),

@@ -321,3 +321,20 @@ def test_hard_s_default_move_and_its_own_rollouts_play_the_one_lap_lead(
     assert action.option is not None
     assert " ".join(str(c) for c in action.option.cards) == "8S 8H"
     assert told == {frozenset({0})}
+
+
+def test_the_wilds_make_one_more_group_sure_not_every_group_they_could_join() -> None:
+    """From play-test 16: leading from 3♥ 3♠ 4♥ 4♠ 5♥ 5♠ 6♥ K♥ K♠ 2♥ 7♣ 7♥ 7♠ in wild7,
+    the normal bot led four 3s with two 7s « for your last cards »: every pair it could make
+    a quad of with the same two wilds counted as a sure winner, as if all could be played.
+    Thirteen cards in six groups are not the end of a round: it leads its weakest group."""
+    mine = [Card.parse(c) for c in ("3H", "3S", "4H", "4S", "5H", "5S", "6H", "KH", "KS",
+                                    "2H", "7C", "7H", "7S")]
+    rest = [c for c in Game.new(Rules.preset("wild7"), 4, seed=1).deck.cards()
+            if c not in mine]
+    random.Random(1).shuffle(rest)
+    hands = [mine, rest[:13], rest[13:26], rest[26:]]
+    game = Game.new(Rules.preset("wild7"), 4, hands=hands, opener=0)
+    action, reason = explain(player_view(game, 0))
+    assert reason == "lead_low" and action.option is not None
+    assert action.option.wilds == 0 and action.option.value == "3" and action.option.count == 2

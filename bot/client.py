@@ -283,7 +283,7 @@ class PresidentBot(Host):
         self.budget.close()
         await self.service.coalescer.drain(self.shutdown_wait)
         # Results are retried while the database is down; a stop must not wait for ever.
-        # An unrecorded result is recorded again by the next start (see TableService.adopt).
+        # An unrecorded result is recorded again by the next start (see Outages.adopt).
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(self.service.drain(), timeout=10)
         await self.service.scheduler.close(self.shutdown_wait)
@@ -292,7 +292,7 @@ class PresidentBot(Host):
         self.service.thinker.workers.close()  # no timer is left to ask a bot for a move
         if self.writer is not None:
             # Every table's latest state, its hands' links included: a hand opened again
-            # with no move since is saved only with the next move (TableService.remember_hand),
+            # with no move since is saved only with the next move (HandLinks.remember),
             # and the restart would follow the one its player no longer looks at.
             if not self.writer.closed:  # (a second close finds it closed)
                 for table in self.service.registry.tables():

@@ -172,7 +172,7 @@ class History(Access):
         Games count only when they ended and the member finished at least one round in them:
         a game abandoned before its first round has none, nor one cancelled (presi's leaver
         who never came back: « no result », RULES §10). One stopped after a round, by its
-        host or for want of players, is stored as ended (`TableService._back_to_lobby`).
+        host or for want of players, is stored as ended (`Games.back_to_lobby`).
         """
         games_filter = [Game.guild_id == guild_id]
         if preset is not None:

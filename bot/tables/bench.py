@@ -109,7 +109,7 @@ async def run(preset: str, rounds: int, pause: float) -> None:
     table = await service.create(100, 1, HUMAN, "human", "en", preset)
     while len(table.seats) < table.rules.min_players:
         await service.add_bot(table, HUMAN)
-    await service.start(table, HUMAN)
+    await service.games.start(table, HUMAN)
     game = table.game
     assert game is not None
     move = service.bots.move  # measured around the service's own bot step
@@ -131,7 +131,7 @@ async def run(preset: str, rounds: int, pause: float) -> None:
             played += 1
             if game.phase is Phase.GAME_OVER or played == rounds:
                 break
-            await service.next_round(table, HUMAN)
+            await service.games.next_round(table, HUMAN)
     moves = timings.calls[MOVE]
     waited = clock.now() - started_at
     print(f"{preset}, {len(table.seats)} seats, {played} round(s): {moves} bot moves, "

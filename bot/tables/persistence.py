@@ -76,7 +76,7 @@ class StorageStore:
         refs = seat_refs(seats)
         ranking = list(event.ranking) + [s for s in range(len(refs)) if s not in event.ranking]
         # The state that ends the round is stored first: a result must never precede the
-        # state that produced it (a crash in between is repaired by TableService.adopt).
+        # state that produced it (a crash in between is repaired by Outages.adopt).
         await self.writer.flush(table.id)
         await self._retried(table, f"round {event.round_no}", lambda: self.storage.record_round(
             game_id, event.round_no, ranking=ranking,

@@ -87,7 +87,7 @@ async def restore_tables(
     for table in loaded:
         if prepare is not None:
             prepare(table)
-        service.adopt(table, newest)
+        service.outages.adopt(table, newest)
     return len(loaded)
 
 

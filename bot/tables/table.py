@@ -22,7 +22,7 @@ from engine.events import GameOver, RoundOver
 # earlier so an edit never races the expiry.
 TOKEN_LIFETIME = 15 * 60 - 30
 LOG_SIZE = 10  # enough to follow bots moving every second or two
-# The history line a restored table gets (`TableService.adopt`): shown for the run that
+# The history line a restored table gets (`Outages.adopt`): shown for the run that
 # restored it, never stored. The versions before it cannot word it: stored, it failed their
 # every redraw of every table under way (a KeyError) once an operator rolled back to one
 # (docs/deploy.md, « Rolling back »). Each restore says it again, once.
@@ -196,7 +196,7 @@ class HandLink:
     frozen: bool = field(default=False, compare=False)
     # The message it shows, once known: the one clicked, or the one its answer created
     # (Discord says it, `with_response`). Two links of one player on different messages
-    # mean the older message no longer follows the game (`TableService.remember_hand`).
+    # mean the older message no longer follows the game (`HandLinks.remember`).
     message_id: int | None = field(default=None, compare=False)
 
     @property
@@ -263,7 +263,7 @@ class Table:
     locale: str
     rules: Rules
     # A table in a thread: the thread's channel, whose deletion takes the thread with it
-    # (`TableService.channel_deleted`); None in a channel, and in snapshots from before.
+    # (`UnreachableTables.channel_deleted`); None in a channel, and in snapshots from before.
     parent_id: int | None = None
     seats: list[Player] = field(default_factory=list)
     queue: list[Player] = field(default_factory=list)
@@ -279,7 +279,7 @@ class Table:
     timer_serial: int | None = None
     timer_deadline: float | None = None
     # Since when the table's clocks wait: Discord has lost its server (an outage), so none
-    # of its players can act (`TableService.server_lost`). None while they run.
+    # of its players can act (`Outages.server_lost`). None while they run.
     paused_since: float | None = None
     game_row_id: int | None = None  # storage id of the game being played, once recorded
     game_no: int = 0  # games started at this table: names the game in storage (GameStart)

@@ -146,14 +146,14 @@ async def wild7_announce(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBo
             wild = [o for o in plays if o.announce is not None
                     and any(c.rank != o.announce for c in o.cards)]
             if wild:
-                await bot.service.play(table, user.id, wild[0].cards, wild[0].announce,
+                await bot.service.moves.play(table, user.id, wild[0].cards, wild[0].announce,
                                        game.version)
                 break
             elif plays and not game.trick:
-                await bot.service.play(table, user.id, plays[0].cards, plays[0].announce,
+                await bot.service.moves.play(table, user.id, plays[0].cards, plays[0].announce,
                                        game.version)
             else:
-                await bot.service.pass_turn(table, user.id, game.version)
+                await bot.service.moves.pass_turn(table, user.id, game.version)
             await tick(fake, clock, 0.1)
         elif game.phase is Phase.ROUND_OVER:
             await next_round(fake, clock, table, alice)

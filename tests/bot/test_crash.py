@@ -200,7 +200,7 @@ class Human:
     fast-mode plays. Like a player, they press the hand's Refresh when the table asks
     them for their hand, or says it is their turn while their hand has not shown it for a
     while: a kill between a hand's opening and its save loses the bot's link to it
-    (bot.tables.service.remember_hand), and the hand they look at is then not redrawn."""
+    (bot.tables.handlinks.HandLinks.remember), and the hand they look at is then not redrawn."""
 
     def __init__(self, run: Run, user: TestUser) -> None:
         self.run = run

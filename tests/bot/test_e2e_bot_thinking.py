@@ -219,7 +219,7 @@ async def a_bot_thinking(fake: FakeDiscord, president: PresidentBot, clock: Link
     assert mine is not None
     while game.to_act == mine:  # let a bot have the turn
         option = game.legal_plays(mine)[0]
-        await service.play(table, alice.id, option.cards, option.announce, game.version)
+        await service.moves.play(table, alice.id, option.cards, option.announce, game.version)
     await fake.settle()
     bot_seat = game.to_act
     assert bot_seat is not None and table.seats[bot_seat].level == "hard"

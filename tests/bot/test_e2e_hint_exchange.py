@@ -58,7 +58,7 @@ async def exchange_at_seat_0(fake: FakeDiscord, president: PresidentBot, clock: 
     await president.service.set_options(table, host.id, hints=hints)  # before the start
     for _ in range(3):
         await president.service.add_bot(table, host.id)
-    await president.service.start(table, host.id)
+    await president.service.games.start(table, host.id)
     await tick(fake, clock, 0.5)
     game = deal(president, table, hands(first), previous_ranking=ranking)
     assert game.phase is Phase.EXCHANGE

@@ -36,7 +36,7 @@ async def test_hints_are_off_by_default_and_the_host_turns_them_on(
     assert "bouton **Conseil**" in panel.content and table.hints
     await marie.click(panel, cid(table, "hints"))
     assert not table.hints
-    await president.service.start(table, marie.id)
+    await president.service.games.start(table, marie.id)
     await tick(fake, clock, 0.5)
     await marie.slash("president hand")
     assert hint_buttons(marie) == []  # off: no button, whoever's turn it is
@@ -51,7 +51,7 @@ async def test_the_player_to_act_alone_sees_the_normal_bot_s_advice_in_their_lan
     await president.service.set_options(table, marie.id, hints=True)
     for _ in range(2):
         await president.service.add_bot(table, marie.id)
-    await president.service.start(table, marie.id)
+    await president.service.games.start(table, marie.id)
     game = table.game
     assert game is not None
     people = {table.seat_of(marie.id): marie, table.seat_of(bob.id): bob}

@@ -478,7 +478,7 @@ async def test_wording_fast_open_french_spanish_cards_and_autopilot(
     await president.service.set_rules(table, marie.user.id, table.rules.replace(fast=True))
     await president.service.add_bot(table, marie.user.id)
     await president.service.add_bot(table, marie.user.id)
-    await president.service.start(table, marie.user.id)
+    await president.service.games.start(table, marie.user.id)
     await tick(fake, clock, 1)
     await marie.open_hand(president)
     assert french("Le pli est vide : ouvre-le") in marie.hand.content

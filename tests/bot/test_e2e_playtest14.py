@@ -338,7 +338,7 @@ async def test_a_click_failing_on_discords_api_is_not_told_as_the_database(
     async def broken(*args: object, **kwargs: object) -> None:
         raise aiohttp.ServerTimeoutError("Timeout on reading data from socket")
 
-    monkeypatch.setattr(instant.service, "start", broken)
+    monkeypatch.setattr(instant.service.games, "start", broken)
     await marie.click(lobby, cid(table, "start"))
     assert marie.last_ephemeral().text == "⚠️ " + t("fr", "err.internal")
     assert any(r.levelno == logging.ERROR and r.exc_info for r in caplog.records)
@@ -408,7 +408,7 @@ async def test_a_hand_not_yet_sent_is_told_it_moved_once_it_is(
         await bob.user.click(board, cid(table, "hand"), settle=False)
         await fake.settle(require_answers=False)
     play = game.legal_plays(seat)[0]
-    await president.service.play(table, alice.user.id, play.cards, None, game.version)
+    await president.service.moves.play(table, alice.user.id, play.cards, None, game.version)
     await fake.settle(require_answers=False)
     await tick(fake, clock, 0.6)
     release.set()

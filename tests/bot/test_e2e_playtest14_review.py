@@ -62,18 +62,18 @@ async def test_same_hand_clicked_again_and_again_is_never_told_it_moved(
 async def test_lapse_timer_survives_the_table_going_back_to_the_lobby(
         fake: FakeDiscord, president: PresidentBot, clock: LinkedClock) -> None:
     """End → lobby → Start: the hands are the same links, refreshed into the new game,
-    and `_back_to_lobby`'s `deadlines.forget` cancelled their lapse timers."""
+    and `Games.back_to_lobby`'s `deadlines.forget` cancelled their lapse timers."""
     alice = Player(fake.add_user("alice", locale="fr"))
     bob = Player(fake.add_user("bob", locale="fr"))
     table, game = await two_humans_against_a_bot(fake, clock, president, alice, bob,
                                                  turn_seconds=600)
     assert len(_lapse_keys(president)) == 2
-    await president.service.end(table, alice.user.id)
-    await president.service.end(table, alice.user.id)  # game over -> lobby
+    await president.service.games.end(table, alice.user.id)
+    await president.service.games.end(table, alice.user.id)  # game over -> lobby
     await tick(fake, clock, 1)
     assert table.game is None
     keys = _lapse_keys(president)
-    await president.service.start(table, alice.user.id)
+    await president.service.games.start(table, alice.user.id)
     await tick(fake, clock, 2)
     assert table.hands.get(bob.user.id) is not None
     lapsed = await _until_lapse(fake, clock, bob)

@@ -73,7 +73,7 @@ async def test_the_french_hint_for_a_sure_lead_agrees_with_any_play(
     await president.service.set_options(table, marie.user.id, hints=True)
     for _ in range(2):
         await president.service.add_bot(table, marie.user.id)
-    await president.service.start(table, marie.user.id)
+    await president.service.games.start(table, marie.user.id)
     await tick(fake, clock, 1)
     deal(president, table, [["2S", "5H"], ["3H", "4H", "8C"], ["6D", "6H", "9C"]], opener=0)
     await tick(fake, clock, 1)

@@ -293,7 +293,7 @@ async def test_a_round_dealt_just_before_a_restart_gets_its_own_message(
     results_id = table.table_message_id
     results = message(marie.user, results_id).content
     bot.service.display = None  # the new round's message is never posted
-    await bot.service.next_round(table, marie.user.id, game.version)
+    await bot.service.games.next_round(table, marie.user.id, game.version)
     assert table.post_table
 
     again = await restart(fake, clock, bot, url)
@@ -868,9 +868,9 @@ async def test_results_retired_by_the_restarted_bot_lose_the_hosts_instructions_
     # What the click owes is never shown.
     monkeypatch.setattr(bot.service, "refresh", lambda changed: None)
     if ends:
-        await bot.service.end(table, marie.user.id, game.version)
+        await bot.service.games.end(table, marie.user.id, game.version)
     else:
-        await bot.service.next_round(table, marie.user.id, game.version)
+        await bot.service.games.next_round(table, marie.user.id, game.version)
     kept = table.retired
     assert kept and shown.startswith(kept) and shown != kept  # the instructions below
 

@@ -133,7 +133,7 @@ async def test_a_move_made_while_a_new_hand_waits_for_the_database_reaches_it(
     assert waited and record.response_type is None
     play = game.legal_plays(seat)[0]
     before = game.version
-    await president.service.play(table, alice.user.id, play.cards, None, game.version)
+    await president.service.moves.play(table, alice.user.id, play.cards, None, game.version)
     assert game.version != before
     await fake.settle(require_answers=False)  # the hands' refresh runs, bob's still waits
     assert record.response_type is None

@@ -75,7 +75,7 @@ async def started(process: Process, guild_id: int = 1, channel_id: int = 100,
     await svc.add_bot(table, ALICE)
     if knobs:
         await svc.set_rules(table, ALICE, table.rules.replace(**knobs))
-    await svc.start(table, ALICE)
+    await svc.games.start(table, ALICE)
     return table
 
 
@@ -203,7 +203,7 @@ async def test_an_opened_hand_and_its_language_outlive_a_restart_before_any_move
     table = await started(first)
     await first.settle()
     link = HandLink(7, "bob's token", first.clock.now(), "shown", "fr")
-    first.service.remember_hand(table, BOB, link)
+    first.service.hands.remember(table, BOB, link)
     await first.settle()
 
     second = start(storage)
@@ -224,14 +224,14 @@ async def test_a_hand_opened_again_outlives_a_kill_before_any_move(
     first = start(storage)
     table = await started(first)
     await first.settle()
-    first.service.remember_hand(table, BOB, HandLink(7, "first", first.clock.now()))
+    first.service.hands.remember(table, BOB, HandLink(7, "first", first.clock.now()))
     await first.settle()
-    first.service.remember_hand(table, BOB, HandLink(7, "clicked on it", first.clock.now()))
+    first.service.hands.remember(table, BOB, HandLink(7, "clicked on it", first.clock.now()))
     await first.settle()
     stored = await storage.load_snapshot(table.id)
     assert stored is not None and stored.state["hands"][str(BOB)]["token"] == "first"
 
-    first.service.remember_hand(table, BOB, HandLink(7, "opened again", first.clock.now()),
+    first.service.hands.remember(table, BOB, HandLink(7, "opened again", first.clock.now()),
                                 new_message=True)
     await first.settle()  # no close: the process is killed
 
@@ -339,7 +339,7 @@ async def test_a_round_that_sends_the_table_back_to_the_lobby_is_still_recorded(
     table = await svc.create(100, 1, ALICE, "alice", "en", "classic")
     for user, name in ((BOB, "bob"), (CAROL, "carol")):
         await svc.join(table, user, name, "en")
-    await svc.start(table, ALICE)
+    await svc.games.start(table, ALICE)
     await process.settle()
     game_id = table.game_row_id
     assert game_id is not None
@@ -409,7 +409,7 @@ async def finish_restored(storage: Storage, table: Table) -> Table:
     assert restored is not None and restored.game is not None
     while restored.game.phase is not Phase.GAME_OVER:
         if restored.game.phase is Phase.ROUND_OVER:
-            await process.service.next_round(restored, ALICE)
+            await process.service.games.next_round(restored, ALICE)
         await play_round(process.service, process.clock, restored)
     await process.settle()
     return restored
@@ -448,7 +448,7 @@ async def test_a_crash_after_replay_before_the_game_row_keeps_both_games_apart(
     assert table.game is not None and table.game.phase is Phase.GAME_OVER
     first_points = list(table.game.points)
     hanging = dies_at_game_start(first)
-    await first.service.replay(table, ALICE)
+    await first.service.games.replay(table, ALICE)
     await asyncio.wait_for(hanging.reached.wait(), 5)
     await crash(first)
     snapshot = await storage.load_snapshot(table.id)
@@ -476,7 +476,7 @@ async def test_a_transient_error_on_the_first_table_update_of_a_start_loses_noth
     await process.service.set_rules(table, ALICE, table.rules.replace(game_end="rounds:1"))
     await process.settle()
     monkeypatch.setattr(storage, "update_table", failing(1, storage.update_table))
-    await process.service.start(table, ALICE)
+    await process.service.games.start(table, ALICE)
     await play_round(process.service, process.clock, table)
     await process.settle()
     assert table.game_row_id is not None and table.game is not None
@@ -534,7 +534,7 @@ async def test_a_record_that_can_never_be_stored_does_not_block_the_tables_queue
     await process.settle()
     assert f"storage work for table {table.id} failed" in caplog.text
     assert [e.key for e in table.log].count("table.store_failed") == 1
-    await process.service.next_round(table, ALICE)
+    await process.service.games.next_round(table, ALICE)
     await play_round(process.service, process.clock, table)
     await process.settle()
     assert table.game_row_id is not None
@@ -563,7 +563,7 @@ async def test_a_crash_after_replay_before_the_last_games_results_are_stored_kee
     await play_round(first.service, first.clock, table)
     assert table.game is not None and table.game.phase is Phase.GAME_OVER
     first_points = list(table.game.points)
-    await first.service.replay(table, ALICE)
+    await first.service.games.replay(table, ALICE)
     await asyncio.wait_for(stuck.wait(), 5)
     await crash(first)
     monkeypatch.undo()

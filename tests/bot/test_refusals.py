@@ -23,7 +23,7 @@ async def split_exchange() -> tuple[TableService, Table, int]:
     table = await service.create(1, 2, HOST, "host", "en", "classic", post=False)
     await service.join(table, GUEST, "guest", "en")
     await service.set_rules(table, HOST, table.rules.replace(min_players=2, max_players=2))
-    await service.start(table, HOST)
+    await service.games.start(table, HOST)
     game = table.game
     assert game is not None
     while game.phase is Phase.PLAY:
@@ -33,11 +33,11 @@ async def split_exchange() -> tuple[TableService, Table, int]:
         assert user is not None
         action = GreedyPlayer().choose(game, seat)
         if action.option is None:
-            await service.pass_turn(table, user, game.version)
+            await service.moves.pass_turn(table, user, game.version)
         else:
-            await service.play(table, user, action.option.cards, action.option.announce,
+            await service.moves.play(table, user, action.option.cards, action.option.announce,
                                game.version)
-    await service.next_round(table, HOST)
+    await service.games.next_round(table, HOST)
     assert game.phase is Phase.EXCHANGE
     giver = next(s for s in range(2) if (due := game.exchange_due(s)) is not None
                  and due.ready and len(due.allowed) > 25)
@@ -56,20 +56,20 @@ async def test_split_exchange_picks_are_checked_stored_and_cleared() -> None:
     other = next(c for s in range(2) for c in game.hand(s) if c not in allowed)
 
     with pytest.raises(TableError) as refused:  # a card this giver may not give
-        await service.pick_gift(table, user, 0, [other], game.version)
+        await service.moves.pick_gift(table, user, 0, [other], game.version)
     assert refused.value.key == "err.bad_choice"
     assert table.gift_picks == {}
 
-    first = await service.pick_gift(table, user, 0, allowed[:1], game.version)
-    both = await service.pick_gift(table, user, 1, allowed[25:25 + due.count - 1],
+    first = await service.moves.pick_gift(table, user, 0, allowed[:1], game.version)
+    both = await service.moves.pick_gift(table, user, 1, allowed[25:25 + due.count - 1],
                                   game.version)
     assert first == allowed[:1] and both == allowed[:1] + allowed[25:25 + due.count - 1]
     with pytest.raises(TableError):  # a refused pick leaves the earlier ones alone
-        await service.pick_gift(table, user, 1, [other], game.version)
+        await service.moves.pick_gift(table, user, 1, [other], game.version)
     assert Table.from_dict(table.to_dict()).gift_picks == table.gift_picks == {
         user: {0: [str(allowed[0])], 1: [str(c) for c in allowed[25:25 + due.count - 1]]}}
 
-    await service.give(table, user, both, game.version)
+    await service.moves.give(table, user, both, game.version)
     assert table.gift_picks == {}
     assert game.phase is not Phase.EXCHANGE
 
@@ -83,7 +83,7 @@ async def test_a_refused_host_action_does_not_take_the_host_role_over() -> None:
     await service.join(table, GUEST, "guest", "en")
     clock.advance(11 * 60)  # the host has been silent for more than 10 minutes
     with pytest.raises(TableError) as refused:
-        await service.start(table, GUEST)  # two players: too few
+        await service.games.start(table, GUEST)  # two players: too few
     assert refused.value.key == "err.min_players"
     assert table.host_id == HOST and all(e.key != "ev.new_host" for e in table.log)
     await service.add_bot(table, GUEST)
@@ -103,14 +103,14 @@ async def test_a_gift_menu_drawn_before_this_round_is_stale() -> None:
     assert due is not None and game.round_version > 0
     cards = list(due.allowed[:due.count])
     hand = game.hand(seat)
-    for refused in (service.pick_gift(table, user, 0, cards[:1], game.round_version - 1),
-                    service.give(table, user, cards, game.round_version - 1),
-                    service.give(table, user, cards, game.version + 1)):
+    for refused in (service.moves.pick_gift(table, user, 0, cards[:1], game.round_version - 1),
+                    service.moves.give(table, user, cards, game.round_version - 1),
+                    service.moves.give(table, user, cards, game.version + 1)):
         with pytest.raises(TableError) as err:
             await refused
         assert err.value.key == "err.stale"
     assert game.hand(seat) == hand and table.gift_picks == {}
-    await service.give(table, user, cards, game.round_version)
+    await service.moves.give(table, user, cards, game.round_version)
     assert len(game.hand(seat)) == len(hand) - len(cards)
 
 
@@ -124,7 +124,7 @@ async def test_closed_tables_are_remembered_in_their_channel_the_latest_ones_onl
               for channel in (1, 3, 4)]
     assert not service.registry.was_closed(tables[0].id, 1, 2)  # open
     for table in tables:
-        await service.end(table, HOST)
+        await service.games.end(table, HOST)
         assert table.closed and service.registry.by_id(table.id) is None
     assert not service.registry.was_closed(tables[0].id, 1, 2)  # the oldest, forgotten
     assert service.registry.was_closed(tables[1].id, 3, 2)

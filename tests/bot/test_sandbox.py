@@ -140,7 +140,7 @@ async def test_french_names_and_controls_redrawn_since_the_screen_was_printed(
     await play_until(fake, clock, [], lambda: game.to_act == 0)
     terminal.show()
     option = game.legal_plays(0)[0]
-    await president.service.play(table, user.id, option.cards, option.announce, game.version)
+    await president.service.moves.play(table, user.id, option.cards, option.announce, game.version)
     await play_until(fake, clock, [], lambda: game.to_act == 0)  # the bot answered
     await tick(fake, clock, 1)  # and the hand was redrawn
     version = game.version
@@ -162,7 +162,7 @@ async def test_fast_mode_pick_on_an_older_menu_is_too_late(
     await president.service.set_rules(table, user.id, table.rules.replace(fast=True))
     await president.service.add_bot(table, user.id)
     await president.service.add_bot(table, user.id)
-    await president.service.start(table, user.id)
+    await president.service.games.start(table, user.id)
     await tick(fake, clock, 1)
     terminal.show()
     await terminal.handle("B 1")  # Ma main

@@ -146,7 +146,7 @@ async def test_a_rounds_results_name_the_stand_in_who_played_it() -> None:
     the results name who held each seat as the round ended, and survive a restart."""
     svc, clock = service()
     table = await lobby(svc, "proletario", ALICE, BOB, CAROL, DAVE)
-    await svc.start(table, ALICE)
+    await svc.games.start(table, ALICE)
     seat = table.seat_of(DAVE)
     assert seat is not None
     await svc.leave(table, DAVE)
@@ -158,7 +158,7 @@ async def test_a_rounds_results_name_the_stand_in_who_played_it() -> None:
     assert "🤖 u4" in text and table.seats[seat].name not in text
     again = Table.from_dict(table.to_dict())
     assert [p.name for p in again.result_seats] == [p.name for p in table.result_seats]
-    await svc.next_round(table, ALICE)
+    await svc.games.next_round(table, ALICE)
     assert table.result_seats == []
 
 
@@ -167,14 +167,14 @@ async def test_a_player_leaving_the_queue_mid_game_takes_their_points_out_of_it(
     queue while the game goes on, they stop counting, as a seated leaver's points do."""
     svc, clock = service()
     table = await lobby(svc, "proletario", ALICE, BOB, CAROL, DAVE)
-    await svc.start(table, ALICE)
+    await svc.games.start(table, ALICE)
     await svc.join(table, ERIN, "u5", "en")
     await play_round(svc, clock, table)
     game = table.game
     assert game is not None and game.ranking is not None
     last = table.seats[game.ranking[-1]]
     assert last.user_id is not None
-    await svc.next_round(table, ALICE)
+    await svc.games.next_round(table, ALICE)
     assert table.queue == [last] and last.key in game.off_table
     await svc.leave(table, last.user_id)
     assert not table.queue and game.off_table == {}
@@ -187,15 +187,15 @@ async def test_a_game_end_still_to_store_names_its_waiting_winner_after_a_restar
     waiting there (`Game.step_off`) would be stored as no one's win once it is back."""
     svc, clock = service()
     table = await lobby(svc, "proletario", ALICE, BOB, CAROL, DAVE)
-    await svc.start(table, ALICE)
+    await svc.games.start(table, ALICE)
     await svc.join(table, ERIN, "u5", "en")
     await play_round(svc, clock, table)
-    await svc.next_round(table, ALICE)
+    await svc.games.next_round(table, ALICE)
     game = table.game
     assert game is not None
     (waiting,) = table.queue
     game.off_table[waiting.key] = 99  # the best total
-    await svc.end(table, ALICE)
+    await svc.games.end(table, ALICE)
     assert game.winners == (waiting.key,)
     again = Table.from_dict(table.to_dict())
     ends = [p for p in again.unstored if isinstance(p.result, GameOver)]

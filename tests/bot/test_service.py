@@ -46,7 +46,7 @@ async def act_for_humans(svc: TableService, table: Table) -> bool:
             continue
         due = game.exchange_due(seat)
         if due is not None and due.ready:
-            await svc.give(table, player.user_id, GreedyPlayer().choose(game, seat).cards,
+            await svc.moves.give(table, player.user_id, GreedyPlayer().choose(game, seat).cards,
                            game.version)
             return True
         if game.phase is Phase.PLAY and (game.legal_plays(seat) or game.can_pass(seat)):
@@ -54,10 +54,10 @@ async def act_for_humans(svc: TableService, table: Table) -> bool:
                 continue
             action = GreedyPlayer().choose(game, seat)
             if action.kind == "pass":
-                await svc.pass_turn(table, player.user_id, game.version)
+                await svc.moves.pass_turn(table, player.user_id, game.version)
             else:
                 assert action.option is not None
-                await svc.play(table, player.user_id, action.option.cards,
+                await svc.moves.play(table, player.user_id, action.option.cards,
                                action.option.announce, game.version)
             return True
     return False
@@ -84,13 +84,13 @@ async def test_lobby_checks_explain_themselves() -> None:
         await svc.join(table, BOB, "b", "en")
     assert err.value.key == "err.already_seated"
     with pytest.raises(TableError) as err:
-        await svc.start(table, BOB)  # seated: told when a silent host's role is theirs
+        await svc.games.start(table, BOB)  # seated: told when a silent host's role is theirs
     assert err.value.key == "err.not_host_later"
     with pytest.raises(TableError) as err:
-        await svc.start(table, ALICE)
+        await svc.games.start(table, ALICE)
     assert (err.value.key, err.value.params) == ("err.min_players", {"min": 3, "count": 2})
     await svc.add_bot(table, ALICE)
-    await svc.start(table, ALICE)
+    await svc.games.start(table, ALICE)
     assert await svc.join(table, CAROL, "c", "en") == "listed"  # for the next game
     with pytest.raises(TableError) as err:
         await svc.set_rules(table, ALICE, Rules.preset("classic", revolution=False))
@@ -112,7 +112,7 @@ async def test_presi_lobby_grows_one_seat_per_arrival_up_to_six() -> None:
 async def test_presi_play_against_bots_seats_two_bots_and_starts() -> None:
     svc, _ = service()
     table = await lobby(svc, "presi", ALICE)
-    await svc.play_against_bots(table, ALICE)
+    await svc.games.play_against_bots(table, ALICE)
     assert [p.is_bot for p in table.seats] == [False, True, True]
     assert table.game is not None
 
@@ -130,19 +130,19 @@ async def test_host_leaving_passes_the_role_to_the_longest_seated_human() -> Non
 async def test_illegal_and_stale_actions_change_nothing() -> None:
     svc, _ = service()
     table = await lobby(svc, "classic", ALICE, BOB, CAROL)
-    await svc.start(table, ALICE)
+    await svc.games.start(table, ALICE)
     game = table.game
     assert game is not None and game.to_act is not None
     waiting = next(p.user_id for s, p in enumerate(table.seats) if s != game.to_act)
     assert waiting is not None
     version = game.version
     with pytest.raises(TableError) as err:
-        await svc.pass_turn(table, waiting, version)
+        await svc.moves.pass_turn(table, waiting, version)
     assert err.value.key == "engine.not_your_turn"
     actor = table.seats[game.to_act].user_id
     assert actor is not None
     with pytest.raises(TableError) as err:
-        await svc.pass_turn(table, actor, version - 1)
+        await svc.moves.pass_turn(table, actor, version - 1)
     assert err.value.key == "err.stale"
     assert game.version == version
 
@@ -152,7 +152,7 @@ async def test_turn_timer_expires_on_the_clock_and_bots_wait_their_pause() -> No
     table = await lobby(svc, "classic", ALICE)
     await svc.add_bot(table, ALICE)
     await svc.add_bot(table, ALICE)
-    await svc.start(table, ALICE)
+    await svc.games.start(table, ALICE)
     game = table.game
     assert game is not None
     await settle()
@@ -181,7 +181,7 @@ async def test_turn_timer_expires_on_the_clock_and_bots_wait_their_pause() -> No
 async def test_leaving_mid_round_hands_the_seat_to_a_bot_then_frees_it() -> None:
     svc, clock = service()
     table = await lobby(svc, "classic", ALICE, BOB, CAROL, DAVE)
-    await svc.start(table, ALICE)
+    await svc.games.start(table, ALICE)
     await svc.leave(table, DAVE)
     game = table.game
     assert game is not None and game.automated(3)
@@ -189,7 +189,7 @@ async def test_leaving_mid_round_hands_the_seat_to_a_bot_then_frees_it() -> None
     await play_round(svc, clock, table)
     assert game.phase is Phase.ROUND_OVER
     assert not game.active[3] and table.seats[3].vacant
-    await svc.next_round(table, ALICE)
+    await svc.games.next_round(table, ALICE)
     assert phase(game) is Phase.EXCHANGE
     assert game.hand(3) == ()
 
@@ -199,14 +199,14 @@ async def test_the_history_says_who_made_a_player_go_and_whether_the_bot_stays()
     keeps the seat, every leave read « a bot finishes the round »."""
     svc, _ = service()
     table = await lobby(svc, "classic", ALICE, BOB, CAROL, DAVE)
-    await svc.start(table, ALICE)
+    await svc.games.start(table, ALICE)
     await svc.kick(table, ALICE, DAVE, "dave")
     await svc.leave(table, CAROL)
     assert [(e.key, e.params["name"]) for e in table.log if e.key.startswith(("ev.k", "ev.l"))] \
         == [("ev.kicked", table.seats[3].name), ("ev.left", table.seats[2].name)]
     svc, _ = service()
     table = await lobby(svc, "proletario", ALICE, BOB, CAROL, DAVE)
-    await svc.start(table, ALICE)
+    await svc.games.start(table, ALICE)
     await svc.kick(table, ALICE, DAVE, "dave")
     await svc.leave(table, CAROL)
     assert [e.key for e in table.log if e.key.startswith(("ev.k", "ev.l"))] \
@@ -216,7 +216,7 @@ async def test_the_history_says_who_made_a_player_go_and_whether_the_bot_stays()
 async def test_too_few_players_after_a_leave_sends_the_table_back_to_the_lobby() -> None:
     svc, clock = service()
     table = await lobby(svc, "classic", ALICE, BOB, CAROL)
-    await svc.start(table, ALICE)
+    await svc.games.start(table, ALICE)
     await svc.leave(table, CAROL)
     await play_round(svc, clock, table)
     assert table.game is None
@@ -236,7 +236,7 @@ async def test_leaving_between_rounds_does_what_the_prompt_said(
     bot's where bots fill tables, or the table back to its lobby when too few are left."""
     svc, clock = service()
     table = await lobby(svc, preset, *users)
-    await svc.start(table, ALICE)
+    await svc.games.start(table, ALICE)
     await play_round(svc, clock, table)
     game = table.game
     assert game is not None and game.phase is Phase.ROUND_OVER
@@ -258,7 +258,7 @@ async def test_the_next_game_at_a_table_counts_versions_on_from_the_last() -> No
     would take a menu left from the last game for one of its own."""
     svc, clock = service()
     table = await lobby(svc, "classic", ALICE, BOB, CAROL)
-    await svc.start(table, ALICE)
+    await svc.games.start(table, ALICE)
     first = table.game
     assert first is not None
     await svc.leave(table, CAROL)
@@ -266,7 +266,7 @@ async def test_the_next_game_at_a_table_counts_versions_on_from_the_last() -> No
     assert table.game is None and table.next_version == first.version + 1
     assert Table.from_dict(table.to_dict()).next_version == table.next_version
     await svc.join(table, CAROL, "c", "en")
-    await svc.start(table, ALICE)
+    await svc.games.start(table, ALICE)
     assert table.game is not None and table.game.round_version == first.version + 1
 
 
@@ -275,17 +275,17 @@ async def test_a_new_game_starts_with_no_points_of_the_last_one() -> None:
     their totals outlived it, through « Replay » and through « End » and a new start."""
     svc, clock = service()
     table = await lobby(svc, "classic", ALICE, BOB, CAROL)
-    await svc.start(table, ALICE)
+    await svc.games.start(table, ALICE)
     await play_round(svc, clock, table)
     assert len(table.round_totals) == 1
-    await svc.end(table, ALICE)  # stopped after its first round: game over
-    await svc.replay(table, ALICE)
+    await svc.games.end(table, ALICE)  # stopped after its first round: game over
+    await svc.games.replay(table, ALICE)
     assert table.round_totals == []
     await play_round(svc, clock, table)
-    await svc.end(table, ALICE)
-    await svc.end(table, ALICE)  # from the game over, back to the lobby
+    await svc.games.end(table, ALICE)
+    await svc.games.end(table, ALICE)  # from the game over, back to the lobby
     assert table.game is None
-    await svc.start(table, ALICE)
+    await svc.games.start(table, ALICE)
     assert table.round_totals == []
 
 
@@ -295,11 +295,11 @@ async def test_a_full_classic_game_with_exchanges_ends_with_winners() -> None:
     await svc.add_bot(table, ALICE)
     await svc.add_bot(table, ALICE)
     await svc.set_rules(table, ALICE, table.rules.replace(game_end="rounds:2"))
-    await svc.start(table, ALICE)
+    await svc.games.start(table, ALICE)
     game = table.game
     assert game is not None
     await play_round(svc, clock, table)
-    await svc.next_round(table, ALICE)
+    await svc.games.next_round(table, ALICE)
     assert game.phase is Phase.EXCHANGE
     await play_round(svc, clock, table)
     assert phase(game) is Phase.GAME_OVER and game.winners
@@ -309,14 +309,14 @@ async def test_a_full_classic_game_with_exchanges_ends_with_winners() -> None:
 async def test_proletario_fills_with_bots_and_queued_players_take_a_bot_seat() -> None:
     svc, clock = service()
     table = await lobby(svc, "proletario", ALICE, BOB)
-    await svc.start(table, ALICE)
+    await svc.games.start(table, ALICE)
     assert len(table.seats) == 4 and sum(p.is_bot for p in table.seats) == 2
     assert await svc.join(table, CAROL, "c", "en") == "queued"
     await play_round(svc, clock, table)
     game = table.game
     assert game is not None and game.ranking is not None
     bot_seats = [s for s in game.ranking if table.seats[s].is_bot]
-    await svc.next_round(table, ALICE)
+    await svc.games.next_round(table, ALICE)
     assert table.seats[bot_seats[-1]].user_id == CAROL
     assert not game.automated(bot_seats[-1])
     assert table.queue == []
@@ -325,7 +325,7 @@ async def test_proletario_fills_with_bots_and_queued_players_take_a_bot_seat() -
 async def test_proletario_autopilot_after_two_timeouts_and_resume() -> None:
     svc, clock = service()
     table = await lobby(svc, "proletario", ALICE)
-    await svc.start(table, ALICE)
+    await svc.games.start(table, ALICE)
     game = table.game
     assert game is not None
     for _ in range(200):
@@ -334,17 +334,17 @@ async def test_proletario_autopilot_after_two_timeouts_and_resume() -> None:
             break
         clock.advance(0.5 if game.to_act != 0 else 15)
     assert game.automated(0)
-    await svc.resume(table, ALICE)
+    await svc.moves.resume(table, ALICE)
     assert not game.automated(0)
     with pytest.raises(TableError) as err:
-        await svc.resume(table, ALICE)
+        await svc.moves.resume(table, ALICE)
     assert err.value.key == "err.not_automated"
 
 
 async def test_presi_leaver_who_does_not_come_back_cancels_the_game() -> None:
     svc, clock = service(pause=100.0)
     table = await lobby(svc, "presi", ALICE, BOB, CAROL)
-    await svc.start(table, ALICE)
+    await svc.games.start(table, ALICE)
     await svc.leave(table, BOB)
     assert BOB in table.away
     clock.advance(59)
@@ -363,14 +363,14 @@ async def test_a_leaver_whose_round_a_bot_finishes_is_refused_again_after_a_rest
     restored table still knows it, which the engine's refusal of their second leave needs."""
     svc, _ = service(pause=100.0)
     table = await lobby(svc, "classic", ALICE, BOB, CAROL, DAVE)
-    await svc.start(table, ALICE)
+    await svc.games.start(table, ALICE)
     await svc.leave(table, BOB)
     seat = table.left_seat(BOB)
     assert seat is not None and table.seat_of(BOB) is None
     restored = Table.from_dict(table.to_dict())
     assert restored.left_seat(BOB) == seat and restored.left_seat(CAROL) is None
     after_restart, _ = service(pause=100.0)
-    after_restart.adopt(restored)
+    after_restart.outages.adopt(restored)
     with pytest.raises(TableError) as err:
         await after_restart.leave(restored, BOB)
     assert err.value.key == "engine.already_left"
@@ -380,16 +380,16 @@ async def test_fast_mode_refuses_a_play_composed_on_an_older_trick() -> None:
     svc, _ = service(pause=100.0)
     table = await lobby(svc, "classic", ALICE, BOB, CAROL)
     await svc.set_rules(table, ALICE, table.rules.replace(fast=True))
-    await svc.start(table, ALICE)
+    await svc.games.start(table, ALICE)
     game = table.game
     assert game is not None
     seen = game.version
     first = game.legal_plays(0)[0]
-    await svc.play(table, ALICE, first.cards, first.announce, seen)
+    await svc.moves.play(table, ALICE, first.cards, first.announce, seen)
     late = game.legal_plays(1)
     assert late
     with pytest.raises(TableError) as err:
-        await svc.play(table, BOB, late[-1].cards, late[-1].announce, seen)
+        await svc.moves.play(table, BOB, late[-1].cards, late[-1].announce, seen)
     assert err.value.key == "engine.stale"
     assert err.value.params["by"] == 0
     assert set(late[-1].cards) <= set(game.hand(1))
@@ -398,7 +398,7 @@ async def test_fast_mode_refuses_a_play_composed_on_an_older_trick() -> None:
 async def test_snapshot_round_trip_keeps_playing_identically() -> None:
     svc, _ = service()
     table = await lobby(svc, "wild7", ALICE, BOB)
-    await svc.start(table, ALICE)
+    await svc.games.start(table, ALICE)
     copy = Table.from_dict(table.to_dict())
     assert copy.to_dict() == table.to_dict()
     assert copy.game is not None and table.game is not None
@@ -425,7 +425,7 @@ async def test_removing_a_bot_needs_the_host_a_bot_and_the_lobby() -> None:
     with pytest.raises(TableError) as err:
         await svc.remove_bot(table, BOB)
     assert err.value.key == "err.not_host_later"
-    await svc.start(table, ALICE)
+    await svc.games.start(table, ALICE)
     with pytest.raises(TableError) as err:
         await svc.remove_bot(table, ALICE)
     assert err.value.key == "err.game_running"
@@ -436,7 +436,7 @@ async def test_back_in_the_lobby_the_host_keeps_the_bots_they_seated() -> None:
     svc, clock = service()
     table = await lobby(svc, "classic", ALICE, BOB)
     await svc.add_bot(table, ALICE)
-    await svc.start(table, ALICE)
+    await svc.games.start(table, ALICE)
     await svc.leave(table, BOB)  # BOB's seat is played for him, then freed: too few players
     await play_round(svc, clock, table)
     assert table.game is None
@@ -451,7 +451,7 @@ async def test_a_bot_that_took_a_leavers_seat_this_round_is_no_answerer_for_hard
     svc, clock = service()
     table = await lobby(svc, "proletario", ALICE, BOB, CAROL)
     await svc.add_bot(table, ALICE, "hard")
-    await svc.start(table, ALICE)
+    await svc.games.start(table, ALICE)
     game = table.game
     assert game is not None
     hard = next(s for s, p in enumerate(table.seats) if p.is_bot and p.level == "hard")
@@ -461,7 +461,7 @@ async def test_a_bot_that_took_a_leavers_seat_this_round_is_no_answerer_for_hard
     assert isinstance(bot, HardBot)
     assert bot.known[carol] is Style.TACTICS and carol not in bot.answerers
     await play_round(svc, clock, table)
-    await svc.next_round(table, ALICE)
+    await svc.games.next_round(table, ALICE)
     bot = svc.bot(table, game, hard)
     assert isinstance(bot, HardBot) and carol in bot.answerers  # a new bot, from the start
 
@@ -470,14 +470,14 @@ async def test_bots_that_filled_the_table_or_replaced_a_leaver_are_not_kept() ->
     svc, clock = service()
     table = await lobby(svc, "proletario", ALICE, BOB, CAROL)
     await svc.add_bot(table, ALICE)
-    await svc.start(table, ALICE)
+    await svc.games.start(table, ALICE)
     await svc.leave(table, CAROL)
     await play_round(svc, clock, table)
     game = table.game
     assert game is not None and sum(p.is_bot for p in table.seats) == 2
-    await svc.end(table, ALICE)
+    await svc.games.end(table, ALICE)
     assert game.phase is Phase.GAME_OVER
-    await svc.end(table, ALICE)
+    await svc.games.end(table, ALICE)
     assert table.game is None
     assert sorted((p.user_id or 0, p.name) for p in table.seats) == [
         (0, "Bot 1"), (ALICE, "u1"), (BOB, "u2")]
@@ -488,10 +488,10 @@ async def test_waiting_players_come_before_the_hosts_bots_when_seats_run_short()
     table = await lobby(svc, "proletario", ALICE)
     for _ in range(3):
         await svc.add_bot(table, ALICE)
-    await svc.start(table, ALICE)
+    await svc.games.start(table, ALICE)
     assert await svc.join(table, BOB, "u2", "en") == "queued"
-    await svc.end(table, ALICE)
-    await svc.end(table, ALICE)
+    await svc.games.end(table, ALICE)
+    await svc.games.end(table, ALICE)
     assert [p.name for p in table.seats] == ["u1", "Bot 1", "Bot 2", "u2"]
     assert Table.from_dict(table.to_dict()).seats[1].by_host
 
@@ -500,10 +500,10 @@ async def test_each_round_starts_with_a_fresh_log() -> None:
     svc, clock = service()
     table = await lobby(svc, "classic", ALICE, BOB)
     await svc.add_bot(table, ALICE)
-    await svc.start(table, ALICE)
+    await svc.games.start(table, ALICE)
     await play_round(svc, clock, table)
     assert any(e.key == "ev.played" for e in table.log)
-    await svc.next_round(table, ALICE)
+    await svc.games.next_round(table, ALICE)
     assert not any(e.key == "ev.played" for e in table.log)
 
 
@@ -514,7 +514,7 @@ async def test_a_hard_bot_is_told_the_other_bots_levels_and_not_the_people() -> 
     table = await lobby(svc, "classic", ALICE, BOB)
     await svc.add_bot(table, ALICE, "hard")
     await svc.add_bot(table, ALICE, "normal")
-    await svc.start(table, ALICE)
+    await svc.games.start(table, ALICE)
     assert table.game is not None
     hard = next(s for s, p in enumerate(table.seats) if p.is_bot and p.level == "hard")
     normal = next(s for s, p in enumerate(table.seats) if p.is_bot and p.level == "normal")
@@ -529,12 +529,12 @@ async def test_the_old_table_message_keeps_whom_its_text_names_past_the_next_rou
     thread wakes: that text still names him, so his erasure must still take it."""
     svc, clock = service()
     table = await lobby(svc, "classic", ALICE, BOB, CAROL, DAVE)
-    await svc.start(table, ALICE)
+    await svc.games.start(table, ALICE)
     await svc.leave(table, DAVE)
     assert [e.people for e in table.log if e.key == "ev.left"] == [(DAVE,)]
     await play_round(svc, clock, table)
     table.keep_retired("the round's results, dave's seat among them")
-    await svc.next_round(table, ALICE)
+    await svc.games.next_round(table, ALICE)
     assert not any(e.people for e in table.log) and DAVE in table.people()
     restored = Table.from_dict(table.to_dict())
     assert restored.retired_people == table.retired_people and DAVE in restored.people()

@@ -49,7 +49,7 @@ async def test_vs_bots_seats_that_many_bots_under_any_preset() -> None:
     assert not offers_vs_bots(table)
     await svc.set_rules(table, ALICE, table.rules.replace(vs_bots=3))
     assert offers_vs_bots(table)
-    await svc.play_against_bots(table, ALICE)
+    await svc.games.play_against_bots(table, ALICE)
     assert [p.is_bot for p in table.seats] == [False, True, True, True]
     assert table.game is not None
 
@@ -59,7 +59,7 @@ async def test_against_bots_never_passes_the_maximum() -> None:
     table = await lobby(svc, "wild7", ALICE)
     await svc.set_rules(table, ALICE, table.rules.replace(vs_bots=7, max_players=4))
     assert table.rules.vs_bots == 3  # the rules say what the button seats
-    await svc.play_against_bots(table, ALICE)
+    await svc.games.play_against_bots(table, ALICE)
     assert len(table.seats) == 4
 
 
@@ -70,7 +70,7 @@ async def test_presi_without_vs_bots_offers_no_such_start_and_refuses_a_late_cli
     await svc.set_rules(table, ALICE, table.rules.replace(vs_bots=None))
     assert not offers_vs_bots(table)
     with pytest.raises(TableError) as err:
-        await svc.play_against_bots(table, ALICE)
+        await svc.games.play_against_bots(table, ALICE)
     assert err.value.key == "err.no_vs_bots"
     assert len(table.seats) == 2 and table.game is None
 

@@ -231,7 +231,7 @@ async def play(click: Click) -> None:
 
     async def work() -> None:
         cards, announce = play_of(click)
-        await service.play(click.table, click.user_id, cards, announce, click.version)
+        await service.moves.play(click.table, click.user_id, cards, announce, click.version)
 
     await _hand_action(click, work)
 
@@ -239,32 +239,32 @@ async def play(click: Click) -> None:
 @action("pass", drawn=HAND)
 async def pass_turn(click: Click) -> None:
     service = click.bot.service
-    await _hand_action(click, lambda: service.pass_turn(click.table, click.user_id,
+    await _hand_action(click, lambda: service.moves.pass_turn(click.table, click.user_id,
                                                         click.version))
 
 
 @action("resume", drawn=HAND)
 async def resume(click: Click) -> None:
     service = click.bot.service
-    await _hand_action(click, lambda: service.resume(click.table, click.user_id))
+    await _hand_action(click, lambda: service.moves.resume(click.table, click.user_id))
 
 
 @action("give", drawn=Drawn(select=True, private=True, versioned=True, arg="[0-9]",
                               late=late_hand))
 async def pick_gift(click: Click) -> None:
     """One select: give at once. Several selects: remember this part (with the table, see
-    `TableService.pick_gift`) until confirmed."""
+    `Moves.pick_gift`) until confirmed."""
     game = click.table.game
     seat = click.table.seat_of(click.user_id)
     due = game.gift_choice(seat) if game is not None and seat is not None else None
     service = click.bot.service
     if due is not None and len(due.allowed) <= OPTIONS_PER_SELECT:
-        await _hand_action(click, lambda: service.give(click.table, click.user_id,
+        await _hand_action(click, lambda: service.moves.give(click.table, click.user_id,
                                                        cards_of(click.values), click.version))
         return
     notice = ""  # the hand shows the cards picked so far and how many are still due
     try:
-        await service.pick_gift(click.table, click.user_id, number(click.arg, GIFT_PARTS),
+        await service.moves.pick_gift(click.table, click.user_id, number(click.arg, GIFT_PARTS),
                                 cards_of(click.values), click.version)
     except TableError as err:
         notice = refusal(click.locale, click.table, err, click.user_id)
@@ -284,7 +284,7 @@ async def confirm_gift(click: Click) -> None:
         else:
             picks = table.gift_picks.get(click.user_id, {})
             codes = [code for part in sorted(picks) for code in picks[part]]
-        await service.give(table, click.user_id, cards_of(codes), click.version)
+        await service.moves.give(table, click.user_id, cards_of(codes), click.version)
 
     await _hand_action(click, work)
 
@@ -315,14 +315,14 @@ async def _host_action(click: Click, work: Callable[[], Awaitable[object]],
 @action("next", drawn=HOST)
 async def next_round(click: Click) -> None:
     service = click.bot.service
-    await _host_action(click, lambda: service.next_round(click.table, click.user_id,
+    await _host_action(click, lambda: service.games.next_round(click.table, click.user_id,
                                                          click.version), False)
 
 
 @action("end", drawn=HOST)
 async def end_game(click: Click) -> None:
     service = click.bot.service
-    await _host_action(click, lambda: service.end(click.table, click.user_id, click.version),
+    await _host_action(click, lambda: service.games.end(click.table, click.user_id, click.version),
                        True)
 
 
@@ -333,7 +333,7 @@ async def stop_game(click: Click) -> None:
     table = click.table
     if not table.under_way or click.arg != str(table.game_no):
         raise TableError("err.stale_button")
-    await click.bot.service.end(table, click.user_id)
+    await click.bot.service.games.end(table, click.user_id)
     await _prompt_answered(click, "end.stopped")
 
 
@@ -388,6 +388,6 @@ async def replay(click: Click) -> None:
 
     async def work() -> None:
         require(click.interaction)  # a new game where it could not be shown: refused
-        await service.replay(click.table, click.user_id, click.version)
+        await service.games.replay(click.table, click.user_id, click.version)
 
     await _host_action(click, work, False)

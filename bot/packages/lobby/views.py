@@ -138,14 +138,14 @@ async def removebot_button(click: Click) -> None:
 @action("start", drawn=PUBLIC)
 async def start_button(click: Click) -> None:
     require(click.interaction)
-    await click.bot.service.start(click.table, click.user_id)
+    await click.bot.service.games.start(click.table, click.user_id)
     await redraw_lobby(click.interaction, click.table)
 
 
 @action("vsbots", drawn=PUBLIC)
 async def vs_bots_button(click: Click) -> None:
     require(click.interaction)
-    await click.bot.service.play_against_bots(click.table, click.user_id)
+    await click.bot.service.games.play_against_bots(click.table, click.user_id)
     await redraw_lobby(click.interaction, click.table)
 
 

@@ -158,13 +158,13 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         """A table's channel was deleted (discord.py also reports its threads as deleted)."""
-        await self.bot.service.channel_deleted(channel.id, channel.name)
+        await self.bot.service.unreachable.channel_deleted(channel.id, channel.name)
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         """Raw: a thread the cache does not hold (an archived one) may hold a table."""
         thread = payload.thread
-        await self.bot.service.channel_deleted(payload.thread_id,
+        await self.bot.service.unreachable.channel_deleted(payload.thread_id,
                                                thread.name if thread is not None else None)
 
     async def _recheck(self, guild_id: int, channel_id: int | None = None, *,
@@ -282,7 +282,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """The bot was kicked or banned from a server (not an outage: discord.py reports
         that as `on_guild_unavailable`)."""
-        await self.bot.service.removed_from_guild(guild.id)
+        await self.bot.service.unreachable.removed_from_guild(guild.id)
 
     @commands.Cog.listener()
     async def on_guild_available(self, guild: discord.Guild) -> None:
@@ -304,15 +304,15 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         changes there meanwhile reaches the bot only in the GUILD_CREATE that ends it, so
         the server's tables post nothing until then, and a channel locked or a permission
         taken during the outage costs no refused call; nobody can play there either, so
-        the tables' clocks wait (`TableService.server_lost`)."""
+        the tables' clocks wait (`Outages.server_lost`)."""
         self.bot.publisher.servers.unseen({guild.id})
-        await self.bot.service.server_lost(guild.id)
+        await self.bot.service.outages.server_lost(guild.id)
         held = len(self.bot.service.registry.in_guild(guild.id))
         log.info("server %s unavailable (outage): %d table(s) wait until it is back",
                  guild.id, held)
 
     async def _described(self, guild_id: int) -> None:
-        await self.bot.service.server_back(guild_id)
+        await self.bot.service.outages.server_back(guild_id)
         await self.bot.publisher.servers.tell_unreadable(guild_id)
         if self.bot.publisher.servers.seen(guild_id):
             await self._recheck(guild_id, held=True)
@@ -388,7 +388,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
             if guild is None:
                 if guild_id in tables:
                     self.bot.publisher.servers.seen(guild_id)
-                    await self.bot.service.removed_from_guild(guild_id)
+                    await self.bot.service.unreachable.removed_from_guild(guild_id)
             elif not guild.unavailable:
                 await self._described(guild_id)
 
@@ -507,7 +507,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     async def start(self, interaction: Interaction) -> None:
         table = self._table(interaction)
         require(interaction)
-        await self.bot.service.start(table, interaction.user.id)
+        await self.bot.service.games.start(table, interaction.user.id)
         await self._dealt(interaction, table)
 
     @app_commands.command(name=ls("cmd.settings"), description=ls("cmd.settings.desc"))
@@ -540,14 +540,14 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
             prompt = stop_prompt(table, interaction.locale)
             await interaction.response.send_message(ephemeral=True, **prompt.kwargs())
             return
-        await self.bot.service.end(table, interaction.user.id)
+        await self.bot.service.games.end(table, interaction.user.id)
         await self._ok(interaction, "lobby.ended" if table.closed else "end.lobby")
 
     @app_commands.command(name=ls("cmd.replay"), description=ls("cmd.replay.desc"))
     async def replay(self, interaction: Interaction) -> None:
         table = self._table(interaction)
         require(interaction)
-        await self.bot.service.replay(table, interaction.user.id)
+        await self.bot.service.games.replay(table, interaction.user.id)
         await self._dealt(interaction, table)
 
     @app_commands.command(name=ls("cmd.language"), description=ls("cmd.language.desc"))
@@ -614,7 +614,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     @app_commands.command(name=ls("cmd.resume"), description=ls("cmd.resume.desc"))
     async def resume(self, interaction: Interaction) -> None:
         table = self._table(interaction)
-        await self.bot.service.resume(table, interaction.user.id)
+        await self.bot.service.moves.resume(table, interaction.user.id)
         await show_hand(interaction, table, update=False)
 
     # ------------------------------------------------------------------ statistics

@@ -148,6 +148,6 @@ class BlockedTables:
         service = self.bot.service
 
         async def vanish() -> None:
-            await service.channel_deleted(table.channel_id)
+            await service.unreachable.channel_deleted(table.channel_id)
 
         service.scheduler.after((table.id, "channel gone"), 0, vanish)

@@ -182,7 +182,7 @@ class Hands:
                         self.bot.service.clock.now(), screen.fingerprint,
                         str(interaction.locale), answered=not new_message,
                         message_id=None if new_message else clicked)
-        self.bot.service.remember_hand(table, interaction.user.id, link,
+        self.bot.service.hands.remember(table, interaction.user.id, link,
                                        new_message=new_message)
         self._lapse_at_expiry(table, interaction.user.id, link)
         return link

@@ -1,0 +1,118 @@
+"""When nobody could act at a table: Discord lost its server for a while, or the bot itself was
+away (a restart, `adopt`). Its clocks wait rather than time players out or hand their seats
+to the autopilot, and run on from where they stopped once people can act again."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.tables.botturns import BotTurns
+from bot.tables.clock import Clock
+from bot.tables.deadlines import Deadlines
+from bot.tables.outbox import Outbox
+from bot.tables.registry import Registry
+from bot.tables.seating import Seating
+from bot.tables.table import RESTARTED, LogEntry, Table
+
+
+class Outages:
+    """`changed` stores and shows the table, `touch` stores it, `warm` starts the worker
+    processes its hard bots need: the service's."""
+
+    def __init__(self, clock: Clock, registry: Registry, outbox: Outbox, deadlines: Deadlines,
+                 seating: Seating, bots: BotTurns, *,
+                 changed: Callable[[Table], None],
+                 touch: Callable[[Table], None],
+                 warm: Callable[[Table], None]) -> None:
+        self.clock = clock
+        self.registry = registry
+        self.outbox = outbox
+        self.deadlines = deadlines
+        self.seating = seating
+        self.bots = bots
+        self._changed = changed
+        self._touch = touch
+        self._warm = warm
+
+    async def server_lost(self, guild_id: int) -> None:
+        """Discord has lost the server (an outage): none of its players can act, so their
+        clocks wait rather than time them out and hand their seats to the
+        autopilot. Bots do not play on either: the game waits as a whole."""
+        for table in self.registry.in_guild(guild_id):
+            async with table.lock:
+                if not table.closed and table.paused_since is None:
+                    table.paused_since = self.clock.now()
+                    self.deadlines.forget(table, keep_refresh=True)
+                    self._touch(table)
+
+    async def server_back(self, guild_id: int) -> None:
+        """The server is back: every clock its tables' players had left runs on from where
+        it stopped (a timer started meanwhile starts its count now), and the tables say how
+        long they waited."""
+        for table in self.registry.in_guild(guild_id):
+            async with table.lock:
+                since = table.paused_since
+                if table.closed or since is None:
+                    continue
+                now = self.clock.now()
+                waited = now - since
+                table.paused_since = None
+                self._clocks_waited(table, waited)
+                # Nobody could act meanwhile: the host's turn and the idle close count on.
+                table.host_seen = min(table.host_seen + waited, now)
+                table.human_seen = min(table.human_seen + waited, now)
+                self.deadlines.arm_idle(table)
+                self._arm(table)
+                if table.running:
+                    table.remember(LogEntry("ev.paused",
+                                            {"minutes": max(1, round(waited / 60))}))
+                self._changed(table)
+
+    def adopt(self, table: Table, stored_at: float | None = None) -> None:
+        """Take over a table restored from storage: timers re-armed from their stored
+        deadlines, moved on by the time the bot was away since `stored_at`, on its clock
+        (when the process stopped, as far as storage tells: `restore_tables`): nobody could
+        act meanwhile, so a redeploy times nobody out, hands no seat to the autopilot and
+        cancels no presi game for a leaver's grace (play-test 15); bots resumed, its
+        messages brought up to date where they are. Posting them afresh told the channel everything twice (a
+        finished game's results and chart), above an old message whose buttons were gone
+        but whose text still said whose turn it was or what the host could press; the
+        publisher still posts anew a message that is gone or nearly an hour old, and one the
+        table owed (`post_table`, `post_lobby`, kept in the snapshot).
+
+        A table showing a finished round or game records it again: the process may have
+        stopped after storing the state that ended it but before storing the result (never
+        the other way round). Both records are idempotent, so this is a no-op when stored."""
+        self.registry.add(table)
+        game = table.game
+        if game is not None and table.game_row_id is None:
+            self.outbox.record_start(table)  # the process stopped before the start was stored
+        for pending in table.unstored:  # results whose storing the process did not see end
+            self.outbox.store_result(table, pending)
+        if table.running:
+            self._warm(table)
+        if stored_at is not None and table.paused_since is None:  # (paused: `server_back`)
+            waited = max(0.0, self.clock.now() - stored_at)
+            self._clocks_waited(table, waited)
+            if table.under_way and waited >= 1:
+                table.remember(LogEntry(RESTARTED))
+        self._arm(table)
+        table.host_seen = self.clock.now()
+        self.deadlines.human_seen(table)
+        self._changed(table)
+
+    @staticmethod
+    def _clocks_waited(table: Table, waited: float) -> None:
+        """The players' clocks stood still for `waited` seconds (an outage, a restart):
+        the turn's timer and the leavers' grace end that much later."""
+        if table.timer_deadline is not None:
+            table.timer_deadline += waited
+        table.graces_waited(waited)
+
+    def _arm(self, table: Table) -> None:
+        """Schedule the table's clocks from its stored deadlines (leavers' grace, its
+        timer) and its bots' next move, as after a restart or an outage."""
+        for user_id, deadline in table.away.items():
+            self.seating.arm_grace(table, user_id, deadline)
+        self.deadlines.arm_turn(table)
+        self.bots.schedule(table)

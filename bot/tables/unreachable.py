@@ -1,0 +1,65 @@
+"""Tables the bot can no longer reach: their channel or thread was deleted, or the bot was
+removed from their server. They end at once, their game stopped as the host's End stops it,
+with nothing posted or edited in the channel."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.tables import refusals
+from bot.tables.registry import Registry
+from bot.tables.table import Table
+from bot.tables.vanished import VanishedTables
+from engine import Event, Phase
+
+
+class UnreachableTables:
+    """`after` applies the engine's events and `close` closes the table: the service's."""
+
+    def __init__(self, registry: Registry, vanished: VanishedTables, *,
+                 after: Callable[[Table, list[Event]], None],
+                 close: Callable[[Table], None]) -> None:
+        self.registry = registry
+        self.vanished = vanished
+        self._after = after
+        self._close = close
+
+    async def channel_deleted(self, channel_id: int, name: str | None = None) -> None:
+        """The table's channel or thread (`name`, when known) was deleted, and every message
+        in it, its players' hands included: the table ends (`_vanish`) with nothing left to
+        edit, and its players are owed the word (`vanished`). A channel takes its threads'
+        tables with it: discord.py reports only the threads it holds, and it drops archived
+        ones."""
+        for table in self.registry.tables():
+            if channel_id in (table.channel_id, table.parent_id):
+                if table.guild_id is not None and not table.closed:
+                    players = [*table.humans(), *table.queue]
+                    # The deleted one is the table's thread, or the channel it was in.
+                    thread = channel_id == table.channel_id and table.parent_id is not None
+                    await self.vanished.record(table.guild_id, [
+                        p.user_id for p in players if p.user_id is not None], name,
+                        in_thread=thread)
+                await self._vanish(table, hands=False)
+
+    async def removed_from_guild(self, guild_id: int) -> None:
+        """The bot was removed from a server: its tables there end (`_vanish`). The hands,
+        edited through their players' interactions rather than the channel, say so."""
+        for table in self.registry.in_guild(guild_id):
+            await self._vanish(table, hands=True)
+
+    async def _vanish(self, table: Table, *, hands: bool) -> None:
+        """End a table the bot can no longer reach. A game under way stops as the host's End
+        stops it, so its rounds keep their results and the game its end, rather than bots
+        and timers playing on unseen until IDLE_CLOSE_SECONDS; nothing is posted or edited
+        in the channel, and the hands are told only with `hands`."""
+        async with table.lock:
+            if table.closed:
+                return
+            game = table.game
+            if game is not None and game.phase is not Phase.GAME_OVER:
+                self._after(table, refusals.engine(game.stop))
+            table.lobby_message_id = table.table_message_id = None
+            if not hands:
+                table.hands.clear()
+                table.farewells.clear()
+            self._close(table)

@@ -74,11 +74,12 @@ class Outages:
         (when the process stopped, as far as storage tells: `restore_tables`): nobody could
         act meanwhile, so a redeploy times nobody out, hands no seat to the autopilot and
         cancels no presi game for a leaver's grace (play-test 15); bots resumed, its
-        messages brought up to date where they are. Posting them afresh told the channel everything twice (a
-        finished game's results and chart), above an old message whose buttons were gone
-        but whose text still said whose turn it was or what the host could press; the
-        publisher still posts anew a message that is gone or nearly an hour old, and one the
-        table owed (`post_table`, `post_lobby`, kept in the snapshot).
+        messages brought up to date where they are. Posting them afresh told the channel
+        everything twice (a finished game's results and chart), above an old message whose
+        buttons were gone but whose text still said whose turn it was or what the host
+        could press; the publisher still posts anew a message that is gone or nearly an
+        hour old, and one the table owed (`post_table`, `post_lobby`, kept in the
+        snapshot).
 
         A table showing a finished round or game records it again: the process may have
         stopped after storing the state that ended it but before storing the result (never

@@ -40,6 +40,10 @@ Time and Discord's refusals::
 template, fake time, caller, the user whose token was used, status);
 ``fake.inject_429(route)`` makes discord.py retry; ``fake.invalid_requests()`` counts the
 401/403/429 answers of the last 10 minutes (Cloudflare bans an IP at 10,000).
+``fake.inject_error(route, 503)`` (or ``errors.request_entity_too_large()``, any
+``DiscordError``) and ``fake.inject_disconnect(route)`` fail the next calls to a route
+(``uploads=True``: only those that upload files, as ``inject_429`` can too); a 500, 502, 504
+or 524 makes discord.py retry with real sleeps unless the test moves them to the fake clock.
 ``fake.enable_rate_limits(RateLimitConfig(...))`` enforces per-route buckets (a channel's
 message routes per channel, webhook routes per id + token) and the global limit (50/s,
 interaction endpoints excluded) on the fake clock, with Discord's X-RateLimit-* headers

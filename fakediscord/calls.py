@@ -1,4 +1,5 @@
-"""The log of every REST call the bot made, its refusals, and injected rate limits."""
+"""The log of every REST call the bot made, its refusals, and injected rate limits and
+failures."""
 
 from __future__ import annotations
 
@@ -63,6 +64,29 @@ class RateLimit:
     retry_after: float
     is_global: bool
     user: str | None = None
+    uploads: bool = False  # only to calls that upload files (a multipart body)
+
+    def matches(self, method: str, route: str, user: str | None, uploads: bool) -> bool:
+        return self.route == route and self.method in (None, method) and self.times > 0 \
+            and self.user in (None, user) and (uploads or not self.uploads)
+
+
+@dataclass
+class Failure:
+    """A pending failure for a route, answered ``times`` more times before it recovers:
+    an HTTP error with Discord's JSON error body, or (``status`` None) a connection dropped
+    without an answer; with ``uploads``, only to calls that upload files."""
+
+    method: str | None
+    route: str
+    times: int
+    status: int | None
+    body: dict[str, Any] | None
+    uploads: bool = False
+
+    def matches(self, method: str, route: str, uploads: bool) -> bool:
+        return self.route == route and self.method in (None, method) and self.times > 0 \
+            and (uploads or not self.uploads)
 
 
 class CallLog:
@@ -72,6 +96,7 @@ class CallLog:
         self.records: list[CallRecord] = []
         self._expected: set[int] = set()
         self._rate_limits: list[RateLimit] = []
+        self._failures: list[Failure] = []
 
     def add(self, record: CallRecord) -> None:
         self.records.append(record)
@@ -104,10 +129,20 @@ class CallLog:
     def add_rate_limit(self, limit: RateLimit) -> None:
         self._rate_limits.append(limit)
 
-    def take_rate_limit(self, method: str, route: str, user: str | None) -> RateLimit | None:
+    def take_rate_limit(self, method: str, route: str, user: str | None,
+                        uploads: bool = False) -> RateLimit | None:
         for limit in self._rate_limits:
-            if limit.route == route and limit.method in (None, method) and limit.times > 0 \
-                    and limit.user in (None, user):
+            if limit.matches(method, route, user, uploads):
                 limit.times -= 1
                 return limit
+        return None
+
+    def add_failure(self, failure: Failure) -> None:
+        self._failures.append(failure)
+
+    def take_failure(self, method: str, route: str, uploads: bool) -> Failure | None:
+        for failure in self._failures:
+            if failure.matches(method, route, uploads):
+                failure.times -= 1
+                return failure
         return None

@@ -19,6 +19,7 @@ INVALID_FORM_BODY = 50035
 ARCHIVED_THREAD = 50083
 THREAD_LOCKED = 160005
 ALREADY_ACKNOWLEDGED = 40060
+REQUEST_TOO_LARGE = 40005
 
 
 class DiscordError(Exception):
@@ -117,6 +118,16 @@ def invalid_webhook_token() -> DiscordError:
 
 def empty_message() -> DiscordError:
     return DiscordError(400, EMPTY_MESSAGE, "Cannot send an empty message")
+
+
+def request_entity_too_large() -> DiscordError:
+    """An upload over the size limit (10 MiB by default: Uploading Files,
+    https://discord.com/developers/docs/reference#uploading-files): JSON error code 40005
+    "Request entity too large. Try sending something smaller in size"
+    (https://discord.com/developers/docs/topics/opcodes-and-status-codes#json-json-error-codes),
+    with HTTP's 413. Injected only (`FakeDiscord.inject_error`): uploads keep their sizes,
+    but the fake enforces no limit."""
+    return DiscordError(413, REQUEST_TOO_LARGE, "Request entity too large")
 
 
 def invalid_form_body(errors: dict[str, Any]) -> DiscordError:

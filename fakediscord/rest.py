@@ -16,7 +16,7 @@ from typing import Any
 from aiohttp import BodyPartReader, hdrs, web
 
 from . import errors
-from .calls import CallLog, CallRecord
+from .calls import CallLog, CallRecord, Failure
 from .commands import CommandRegistry
 from .emojis import ApplicationEmojis
 from .errors import DiscordError
@@ -233,10 +233,14 @@ class Rest:
         )
         # Threads whose inactivity ran out archived themselves meanwhile (`World.archive_idle`).
         self._writer.archive_idle()
-        limit = self._log.take_rate_limit(call.method, call.route, call.user)
+        uploads = request.content_type == "multipart/form-data"  # files (Uploading Files)
+        limit = self._log.take_rate_limit(call.method, call.route, call.user, uploads)
         if limit is not None:
             self._log.add(replace(call, status=429, injected=True))
             return _too_many_requests(limit.retry_after, limit.is_global)
+        failure = self._log.take_failure(call.method, call.route, uploads)
+        if failure is not None:
+            return self._fail(request, call, failure)
         channel_id = request.match_info.get("channel_id")
         webhook_id = request.match_info.get("webhook_id")
         top_level = channel_id if webhook_id is None else f"{webhook_id}/{token}"
@@ -247,6 +251,21 @@ class Rest:
         response = await self._handle(request, handler, call, token, authorized)
         response.headers.update(verdict.headers)
         return response
+
+    def _fail(self, request: web.Request, call: CallRecord, failure: Failure) -> web.Response:
+        """An injected failure (`FakeDiscord.inject_error`, `inject_disconnect`): the error
+        Discord would answer, or the connection dropped unanswered, which aiohttp's client
+        raises as `ServerDisconnectedError` (a PATCH or POST is not idempotent: it does not
+        send it again)."""
+        if failure.status is None:
+            self._log.add(replace(call, injected=True, note="connection dropped"))
+            if request.transport is not None:
+                request.transport.abort()
+            return no_content()
+        body = failure.body or {}
+        self._log.add(replace(call, status=failure.status, code=body.get("code"), error=body,
+                              injected=True))
+        return json_response(body, failure.status)
 
     async def _handle(
         self,

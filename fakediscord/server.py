@@ -7,6 +7,7 @@ import contextlib
 import socket
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from datetime import timedelta
+from http import HTTPStatus
 from typing import Any
 
 import discord
@@ -15,11 +16,11 @@ import discord.http
 import yarl
 from aiohttp import web
 
-from .calls import INVALID_REQUEST_WINDOW, CallLog, CallRecord, RateLimit
+from .calls import INVALID_REQUEST_WINDOW, CallLog, CallRecord, Failure, RateLimit
 from .client import TestUser
 from .clock import FakeClock
 from .commands import CommandRegistry
-from .errors import UserActionError
+from .errors import DiscordError, UserActionError
 from .gateway import (
     INTENT_GUILD_MEMBERS,
     INTENT_GUILD_MODERATION,
@@ -791,15 +792,51 @@ class FakeDiscord:
         retry_after: float = 0.0,
         is_global: bool = False,
         user: TestUser | None = None,
+        uploads: bool = False,
     ) -> None:
         """Answer the next ``times`` calls to ``route`` (a template such as
         ``/channels/{channel_id}/messages``) with a 429, to test the bot's retries. With
         ``user``, only the calls made with that user's interaction tokens: Discord counts
         webhook routes per "webhook_id + webhook_token" (Rate Limits,
         https://discord.com/developers/docs/topics/rate-limits), so one player's hand can
-        be limited while the others' are not."""
+        be limited while the others' are not. With ``uploads``, only the calls that upload
+        files (a multipart body: Uploading Files,
+        https://discord.com/developers/docs/reference#uploading-files)."""
         name = None if user is None else user.name
-        self.log.add_rate_limit(RateLimit(method, route, times, retry_after, is_global, name))
+        self.log.add_rate_limit(RateLimit(method, route, times, retry_after, is_global, name,
+                                          uploads))
+
+    def inject_error(
+        self,
+        route: str,
+        error: DiscordError | int,
+        *,
+        method: str | None = None,
+        times: int = 1,
+        uploads: bool = False,
+    ) -> None:
+        """Answer the next ``times`` calls to ``route`` with ``error``: one of Discord's
+        (`fakediscord.errors`, e.g. ``request_entity_too_large()``), or a bare HTTP status,
+        answered as Discord answers one ("502: Bad Gateway", code 0). With ``uploads``, only
+        calls that upload files. Discord's HTTP Response Codes
+        (https://discord.com/developers/docs/topics/opcodes-and-status-codes#http-http-response-codes)
+        say of a 502 "Wait a bit and retry", of other 5xx "these are rare". discord.py
+        itself retries a 500, 502, 504 or 524 five times, sleeping 1, 3, 5, 7 and 9 s with
+        `asyncio.sleep` on the wall clock: a test injecting those puts discord.http's
+        sleeps on the fake clock (tests/bot/e2e.py, `http_waits_on_the_fake_clock`) and
+        injects five per call; a 503 is raised at once (`DiscordServerError`). Injected
+        answers are not errors the test must expect."""
+        if isinstance(error, int):
+            error = DiscordError(error, 0, f"{error}: {HTTPStatus(error).phrase}")
+        self.log.add_failure(Failure(method, route, times, error.status, error.body(), uploads))
+
+    def inject_disconnect(
+        self, route: str, *, method: str | None = None, times: int = 1, uploads: bool = False
+    ) -> None:
+        """Drop the connection of the next ``times`` calls to ``route`` without answering
+        (a network failure: discord.py raises aiohttp's `ServerDisconnectedError`); with
+        ``uploads``, only calls that upload files."""
+        self.log.add_failure(Failure(method, route, times, None, None, uploads))
 
     def enable_rate_limits(self, config: RateLimitConfig | None = None) -> None:
         """Enforce Discord's per-route buckets and global limit (``RateLimitConfig()``:

@@ -349,6 +349,11 @@ class Table:
     # there said (`Publisher.acted`); None before one (a restored table). Without, the
     # results give the end-of-game chart as text. Runtime only, as the channel may change.
     attach_files: bool | None = field(default=None, compare=False)
+    # The results message whose chart could not be uploaded though the bot may attach files
+    # (`Charts.attach` gave up on it: a failure that would not go away, or its retries spent):
+    # that message gives the chart as text. Another message (the next game's) tries its own
+    # upload. Runtime only, as `Charts` says why.
+    chart_unsent: int | None = field(default=None, compare=False)
     # When the host, and anyone, last acted (hosting.claim, Deadlines): runtime
     # only, not persisted; a restored table starts counting again from its restart.
     host_seen: float = field(default=0.0, compare=False)

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import discord.http
 import discord.webhook.async_
 import pytest
 
@@ -96,6 +97,18 @@ def webhook_waits_on_the_fake_clock(monkeypatch: pytest.MonkeyPatch,
     before the bot stops."""
     shim = AsyncioOnTheFakeClock(fake.clock)
     monkeypatch.setattr(discord.webhook.async_, "asyncio", shim)
+    return shim
+
+
+def http_waits_on_the_fake_clock(monkeypatch: pytest.MonkeyPatch,
+                                 fake: FakeDiscord) -> AsyncioOnTheFakeClock:
+    """discord.py retries a 500, 502, 504 or 524 five times in its REST client
+    (`HTTPClient.request`), sleeping 1, 3, 5, 7 and 9 s with `asyncio.sleep`, as it sleeps
+    out a channel route's 429: on the wall clock. Here on the fake's, as
+    `webhook_waits_on_the_fake_clock` does for the webhook adapter: a test injects a 502
+    and moves the clock, never sleeping. `end` the waits before the bot stops."""
+    shim = AsyncioOnTheFakeClock(fake.clock)
+    monkeypatch.setattr(discord.http, "asyncio", shim)
     return shim
 
 

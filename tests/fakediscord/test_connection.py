@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 
+import aiohttp
 import discord
 import pytest
 
-from fakediscord import FakeDiscord, TestUser
+from fakediscord import FakeDiscord, TestUser, errors
 
 from .tinybot import ShardedTinyBot, TinyBot
 
@@ -119,3 +121,33 @@ async def test_wrong_token_is_refused(fake: FakeDiscord) -> None:
         await client.login("not-the-token")
     await client.close()
     fake.expect_error(0)
+
+
+async def test_injected_failures_answer_only_uploads_when_asked(
+    fake: FakeDiscord, bot: TinyBot
+) -> None:
+    """`inject_error` answers Discord's error (or a bare status as Discord words one) and
+    `inject_disconnect` drops the call; with ``uploads``, an edit without files goes by."""
+    route = "/channels/{channel_id}/messages/{message_id}"
+    sent = await bot.get_partial_messageable(fake.channel.id, guild_id=fake.guild.id).send("hi")
+
+    def chart() -> discord.File:
+        return discord.File(io.BytesIO(b"\x89PNG"), filename="chart.png")
+
+    fake.inject_error(route, errors.request_entity_too_large(), method="PATCH", uploads=True)
+    fake.inject_disconnect(route, method="PATCH", uploads=True)
+    fake.inject_error(route, 503, method="PATCH", uploads=True)
+    await sent.edit(content="no file")
+    with pytest.raises(discord.HTTPException) as too_large:
+        await sent.edit(attachments=[chart()])
+    assert (too_large.value.status, too_large.value.code) == (413, 40005)
+    with pytest.raises(aiohttp.ServerDisconnectedError):
+        await sent.edit(attachments=[chart()])
+    with pytest.raises(discord.DiscordServerError) as unavailable:
+        await sent.edit(attachments=[chart()])
+    assert (unavailable.value.status, unavailable.value.text) == (503, "503: Service Unavailable")
+    edited = await sent.edit(attachments=[chart()])
+    assert [a.filename for a in edited.attachments] == ["chart.png"]
+    assert [(c.status, c.injected) for c in fake.calls_since(0, route)] == [
+        (200, False), (413, True), (0, True), (503, True), (200, False)]
+    assert fake.errors == [] and fake.invalid_requests() == 0

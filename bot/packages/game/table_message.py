@@ -141,14 +141,16 @@ def retired_text(table: Table, now: float) -> str | None:
 
 
 def chart_text(loc: LocaleLike, table: Table) -> list[str]:
-    """The end-of-game chart as text, where the bot may not attach it: its alt text has every
-    value, so the results still read completely. While the chart can be attached (or may
-    be: a restored table has not heard yet, `Table.attach_files`), only who the picture
-    shows as their seat (« Joueur 3 », for a name its fonts cannot draw), if anyone."""
+    """The end-of-game chart as text, where the bot may not attach it, or its upload to this
+    message failed for good (`Table.chart_unsent`): its alt text has every value, so the
+    results still read completely. While the chart can be attached (or may be: a restored
+    table has not heard yet, `Table.attach_files`), only who the picture shows as their seat
+    (« Joueur 3 », for a name its fonts cannot draw), if anyone."""
     shown = chart.points_chart(table, loc)
     if shown is None:
         return []
-    if table.attach_files is False:
+    unsent = table.chart_unsent is not None and table.chart_unsent == table.table_message_id
+    if table.attach_files is False or unsent:
         return ["", t(loc, "table.chart_text", chart=shown_text(shown.alt))]
     if not shown.stand_ins:
         return []

@@ -3,6 +3,34 @@
 Drawn in a worker thread (`Charts.draw`), once per results message and language; where the
 channel refuses attachments the results show the chart as text
 (`table_message.chart_text`), and the host hears once which permission it takes.
+
+An upload that fails otherwise is not the host's to fix, and is never told them
+(`err.cannot_attach` is only for a missing Attach Files). What Discord answers decides what
+follows (HTTP Response Codes,
+https://discord.com/developers/docs/topics/opcodes-and-status-codes#http-http-response-codes):
+
+- a 429 past the client's `max_ratelimit_timeout` (`discord.RateLimited`): "Your
+  application should rely on the `Retry-After` header or `retry_after` field to determine
+  when to retry the request" (Exceeding A Rate Limit,
+  https://discord.com/developers/docs/topics/rate-limits#exceeding-a-rate-limit): tried
+  again then, as a postponed refresh is (`Publisher._postpone`), however often;
+- a server error ("502 (GATEWAY UNAVAILABLE) [...] Wait a bit and retry", "5xx (SERVER
+  ERROR) [...] these are rare"; discord.py has already retried a 500, 502, 504 and 524 five
+  times over 25 s), a 429 that is no rate limit of Discord's (Cloudflare's, without
+  `Via`: discord.py's sign of a ban, « Invalid Request Limit aka Cloudflare bans »,
+  https://discord.com/developers/docs/topics/rate-limits#invalid-request-limit-aka-cloudflare-bans),
+  or the network (aiohttp's `ClientError`: a dropped connection, a reset discord.py did not
+  retry; `TimeoutError`): tried again after `RETRY_DELAYS`, on the bot's scheduler;
+- any other refusal (a 4xx: "Request entity too large" 40005, "File uploaded exceeds the
+  maximum size" 50045, an invalid form body; JSON error codes,
+  https://discord.com/developers/docs/topics/opcodes-and-status-codes#json-json-error-codes)
+  would be answered the same to the same file: not tried again;
+- 404 (the message is gone): nothing to attach to; the table's next edit finds out and posts
+  a fresh message, whose chart is then uploaded.
+
+When the retries are spent, or a refusal will not go away, the results message gives the
+chart as text (`Table.chart_unsent`). That is this message's alone: the bot may still attach
+files, and the next game's results try their own upload.
 """
 
 from __future__ import annotations
@@ -12,6 +40,7 @@ import io
 import logging
 from typing import TYPE_CHECKING
 
+import aiohttp
 import discord
 
 from bot.packages.controls import answer_privately, opened_form, refusal_text
@@ -26,14 +55,34 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# Seconds before each new try of an upload that failed for a passing reason (a server
+# error, the network): the results go without their chart meanwhile, and with its text
+# once every try failed, about two and a half minutes after the first (each 5xx try also
+# spends discord.py's own 25 s of retries).
+RETRY_DELAYS = (5.0, 30.0, 120.0)
+
+
+def _retry_key(table_id: int) -> tuple[str, int]:
+    return ("chart upload", table_id)
+
 
 class Charts:
-    """Which results message carries its game's chart, and who was told it cannot."""
+    """Which results message carries its game's chart, and who was told it cannot.
+
+    In memory only, as `Table.chart_unsent` is: a restart starts with neither, and its
+    first redraw of each restored table edits its results message (without the chart's
+    text) and uploads its chart again (`attach`, nothing marked charted). Remembering a
+    failed upload across the restart would only keep the text on screen during that new
+    upload; if the upload fails again, the text is back once it is given up, and the next
+    game's results try theirs anyway. A schema change for those seconds is not worth it."""
 
     def __init__(self, bot: Host) -> None:
         self.bot = bot
-        # Per table: the results message that carries its game's chart.
+        # Per table: the results message that carries its game's chart, or gave it up.
         self._charted: dict[int, tuple[int, str]] = {}  # the message and the language drawn
+        # Per table: the message and language whose upload failed, and how often, while a
+        # new try waits on the scheduler (`_retry_key`).
+        self._failed: dict[int, tuple[tuple[int, str], int]] = {}
         # Tables whose host was told the chart cannot be attached (once per incident).
         self._told_attach: set[int] = set()
         self.rendering = 0  # charts being drawn in worker threads (the bot reports them as busy)
@@ -41,7 +90,9 @@ class Charts:
     def forget(self, table_id: int) -> None:
         """A closed table's marks go with it (`Publisher.closed`)."""
         self._charted.pop(table_id, None)
+        self._failed.pop(table_id, None)
         self._told_attach.discard(table_id)
+        self.bot.service.scheduler.cancel(_retry_key(table_id))
 
     async def draw(self, shown: chart.PointsChart, filename: str) -> discord.File:
         """The chart as an attachment with its alt text, drawn in a worker thread (tens of
@@ -56,32 +107,100 @@ class Charts:
     async def attach(self, table: Table) -> None:
         """At the end of a game its results message gets the points chart, once per language
         (the server's may change after: its words follow the message's), where the bot may
-        attach it (else the results show it as text: `table_message.chart_text`)."""
+        attach it (else the results show it as text: `table_message.chart_text`). Marked
+        charted only once uploaded, or given up (see the module's docstring); while a new try
+        waits for its time, a refresh uploads nothing."""
         game, message_id = table.game, table.table_message_id
         if game is None or game.phase is not Phase.GAME_OVER or message_id is None \
-                or self._charted.get(table.id) == (message_id, table.locale) \
                 or table.attach_files is False:
+            return
+        key = (message_id, table.locale)
+        if self._charted.get(table.id) == key:
+            return
+        scheduler = self.bot.service.scheduler
+        failed = self._failed.get(table.id)
+        if failed is not None and failed[0] != key:  # a newer message, or language
+            failed = None
+            del self._failed[table.id]
+            scheduler.cancel(_retry_key(table.id))
+        if failed is not None and scheduler.deadline(_retry_key(table.id)) is not None:
             return
         shown = chart.points_chart(table, table.locale)
         if shown is None:
             return
-        self._charted[table.id] = (message_id, table.locale)
         image = await self.draw(shown, chart.FILENAME)
         try:
             channel = self.bot.get_partial_messageable(table.channel_id,
                                                        guild_id=table.guild_id)
             async with self.bot.budget.call():
                 await channel.get_partial_message(message_id).edit(attachments=[image])
+        except discord.RateLimited as err:
+            log.warning("table %s: chart upload rate limited for %.1f s", table.id,
+                        err.retry_after)
+            self._try_again(table, key, err.retry_after, failed[1] if failed else 0)
         except discord.Forbidden as err:
             # Taken away since the last interaction at the table (or a restored table has
             # heard none yet): the results show the chart as text from now on, and the
             # host hears why at their next action.
             log.warning("table %s: channel %s refused the chart (%s)", table.id,
                         table.channel_id, err.code)
+            self._failed.pop(table.id, None)
             table.attach_files = False
             self.bot.service.refresh(table)
+        except discord.NotFound:
+            log.info("table %s: results message %s is gone, no chart to attach", table.id,
+                     message_id)
+            self._failed.pop(table.id, None)
+            self._charted[table.id] = key
         except discord.HTTPException as err:
-            log.warning("could not attach the chart to message %s: %s", message_id, err)
+            if err.status == 429 or err.status >= 500:
+                self._failure(table, key, failed, f"{err.status} {err.code}")
+            else:
+                log.warning("table %s: Discord refused the chart (%s %s), shown as text",
+                            table.id, err.status, err.code)
+                self._give_up(table, key)
+        except (aiohttp.ClientError, TimeoutError) as err:
+            self._failure(table, key, failed, repr(err))
+        else:
+            self._failed.pop(table.id, None)
+            self._charted[table.id] = key
+            if table.chart_unsent == message_id:  # given up in another language: no text
+                table.chart_unsent = None
+                self.bot.service.refresh(table)
+
+    def _failure(self, table: Table, key: tuple[int, str],
+                 failed: tuple[tuple[int, str], int] | None, why: str) -> None:
+        """An upload failed for a passing reason: tried again after the next of
+        `RETRY_DELAYS`, or given up once they are spent."""
+        tries = failed[1] + 1 if failed is not None else 1
+        if tries > len(RETRY_DELAYS):
+            log.warning("table %s: chart upload failed %d times (%s), shown as text",
+                        table.id, tries, why)
+            self._give_up(table, key)
+            return
+        delay = RETRY_DELAYS[tries - 1]
+        log.warning("table %s: chart upload failed (%s), trying again in %.0f s", table.id,
+                    why, delay)
+        self._try_again(table, key, delay, tries)
+
+    def _try_again(self, table: Table, key: tuple[int, str], delay: float,
+                   tries: int) -> None:
+        """A new try of the upload in `delay` seconds: a refresh of the table, which draws
+        its latest state and attaches the chart if it is still owed."""
+        self._failed[table.id] = (key, tries)
+        service = self.bot.service
+
+        async def again() -> None:
+            service.refresh(table)
+
+        service.scheduler.after(_retry_key(table.id), delay, again)
+
+    def _give_up(self, table: Table, key: tuple[int, str]) -> None:
+        """This results message gives its chart as text: nobody is told to grant anything."""
+        self._failed.pop(table.id, None)
+        self._charted[table.id] = key
+        table.chart_unsent = key[0]
+        self.bot.service.refresh(table)
 
     async def learn(self, interaction: discord.Interaction[Host], table: Table, *,
                     blocked: bool) -> None:

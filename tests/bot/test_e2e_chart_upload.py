@@ -1,0 +1,192 @@
+"""A finished game's chart whose upload fails for another reason than Attach Files: the results
+still show it, as a picture once a retry gets it through, else as text; nobody is told to grant
+a permission, and the next game's results get their picture when uploads work again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.client import PresidentBot
+from bot.i18n import t
+from bot.packages.game import chart
+from bot.packages.publisher.charts import RETRY_DELAYS
+from bot.tables.table import Table
+from engine import Phase
+from fakediscord import FakeDiscord, Message, TestUser, errors
+
+from .conftest import LinkedClock
+from .e2e import (
+    cid,
+    connect_bot,
+    database_url,
+    host_against_three_bots,
+    http_waits_on_the_fake_clock,
+    let_timers_play,
+    message,
+    record_charts,
+    restart,
+    table_of,
+    tick,
+)
+from .test_e2e_attach_files import chart_line, notices
+
+# A message's edits, its chart's upload among them (`Charts.attach`).
+EDIT = "/channels/{channel_id}/messages/{message_id}"
+
+
+async def game_over(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                    host: TestUser) -> Table:
+    """``host`` plays one round against three bots, to the results."""
+    table = await host_against_three_bots(bot, host, "rounds:1")
+    assert table.game is not None
+    await let_timers_play(fake, clock, table.game, Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+    return table
+
+
+def results(user: TestUser, table: Table) -> Message:
+    return message(user, table.table_message_id)
+
+
+def injected(fake: FakeDiscord) -> list[int]:
+    """The statuses of the failures the fake was told to answer (0: the call dropped)."""
+    return [c.status for c in fake.calls if c.injected]
+
+
+@pytest.mark.parametrize("failure", ["503", "502 five times", "dropped connection"])
+async def test_a_chart_whose_upload_failed_is_attached_by_a_retry(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch, failure: str,
+) -> None:
+    """A server error (discord.py's own five tries of a 502 spent first, on the fake clock)
+    or a connection dropped: the results wait for their chart, which the retry attaches."""
+    drawn = record_charts(monkeypatch)
+    waits = http_waits_on_the_fake_clock(monkeypatch, fake)
+    if failure == "503":
+        fake.inject_error(EDIT, 503, method="PATCH", uploads=True)
+    elif failure == "502 five times":
+        fake.inject_error(EDIT, 502, method="PATCH", uploads=True, times=5)
+    else:
+        fake.inject_disconnect(EDIT, method="PATCH", uploads=True)
+    marie = fake.add_user("marie", locale="fr")
+    table = await game_over(fake, clock, president, marie)
+    failed_at = [c.time for c in fake.calls if c.injected][-1]
+    line = chart_line(table)
+    shown = results(marie, table)
+    assert shown.attachments == () and line not in shown.content
+
+    for _ in range(60):
+        if results(marie, table).attachments:
+            break
+        await tick(fake, clock, 1)
+    shown = results(marie, table)
+    assert shown.attachments == (chart.FILENAME,) and line not in shown.content
+    assert fake.clock.monotonic() - failed_at >= RETRY_DELAYS[0]
+    assert len(drawn) == 2  # the one retry
+    assert injected(fake) == {"503": [503], "502 five times": [502] * 5,
+                              "dropped connection": [0]}[failure]
+    assert notices(marie, "fr") == 0 and table.attach_files is not False
+    assert fake.invalid_requests() == 0
+    waits.end()
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize(("failure", "locale"), [("too large", "fr"), ("too large", "en"),
+                                                 ("server errors", "fr")])
+async def test_a_chart_that_cannot_be_uploaded_is_given_as_text_and_the_next_game_s_attached(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch, failure: str, locale: str,
+) -> None:
+    """A 413 « Request entity too large » (40005) would be answered to the same file again:
+    the text at once. A 503 at every try: the text once the retries are spent. Either way
+    the host is told nothing about permissions, and the next game's results, in the same
+    channel, get their picture once uploads work."""
+    drawn = record_charts(monkeypatch)
+    if failure == "too large":
+        fake.inject_error(EDIT, errors.request_entity_too_large(), method="PATCH",
+                          uploads=True)
+    else:
+        fake.inject_error(EDIT, 503, method="PATCH", uploads=True,
+                          times=len(RETRY_DELAYS) + 1)
+    marie = fake.add_user("marie", locale=locale)
+    table = await game_over(fake, clock, president, marie)
+    line = chart_line(table)
+    if failure == "server errors":
+        for delay in RETRY_DELAYS:
+            assert line not in results(marie, table).content  # not yet: a retry waits
+            await tick(fake, clock, delay)
+        await tick(fake, clock, 1)
+    shown = results(marie, table)
+    assert shown.attachments == () and line in shown.content
+    assert t(locale, "table.standings") in shown.content
+    assert len(drawn) == (1 if failure == "too large" else len(RETRY_DELAYS) + 1)
+    await tick(fake, clock, sum(RETRY_DELAYS))  # nothing more is tried for this message
+    assert len(drawn) == (1 if failure == "too large" else len(RETRY_DELAYS) + 1)
+    assert notices(marie, locale) == 0 and table.attach_files is not False
+
+    first = table.table_message_id
+    game = table.game
+    assert game is not None
+    await marie.click(results(marie, table), cid(table, "replay", game.version))
+    await tick(fake, clock, 1)
+    assert table.game is not None
+    await let_timers_play(fake, clock, table.game, Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+    assert table.table_message_id != first
+    shown = results(marie, table)
+    assert shown.attachments == (chart.FILENAME,) and chart_line(table) not in shown.content
+    assert line in message(marie, first).content  # the first game's results keep theirs
+    assert notices(marie, locale) == 0
+    assert fake.invalid_requests() == 0
+    fake.assert_no_errors()
+
+
+async def test_a_rate_limited_upload_goes_once_the_limit_is_over(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A 429 longer than discord.py waits (`MAX_RATELIMIT_WAIT`): the upload goes again once
+    its `retry_after` is over, and not before, whatever happens at the table meanwhile (each
+    429 counts toward Cloudflare's ban)."""
+    drawn = record_charts(monkeypatch)
+    fake.inject_429(EDIT, method="PATCH", uploads=True, retry_after=60.0)
+    marie = fake.add_user("marie", locale="fr")
+    table = await game_over(fake, clock, president, marie)
+    line = chart_line(table)
+    shown = results(marie, table)
+    assert shown.attachments == () and line not in shown.content
+    await marie.click(shown, cid(table, "join"))
+    await tick(fake, clock, 30)
+    assert results(marie, table).attachments == () and len(drawn) == 1
+    await tick(fake, clock, 30)
+    shown = results(marie, table)
+    assert shown.attachments == (chart.FILENAME,) and line not in shown.content
+    assert len(drawn) == 2 and fake.invalid_requests() == 1
+    assert notices(marie, "fr") == 0
+    fake.assert_no_errors()
+
+
+async def test_a_restart_uploads_a_chart_given_as_text_again(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What `Charts` keeps of a failed upload is in memory: the restart redraws the results
+    and uploads their chart again, which now goes through, the text gone."""
+    record_charts(monkeypatch)
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    fake.inject_error(EDIT, errors.request_entity_too_large(), method="PATCH", uploads=True)
+    marie = fake.add_user("marie", locale="fr")
+    table = await game_over(fake, clock, bot, marie)
+    line = chart_line(table)
+    assert line in results(marie, table).content
+    bot = await restart(fake, clock, bot, url)
+    try:
+        table = table_of(bot, marie)
+        shown = results(marie, table)
+        assert shown.attachments == (chart.FILENAME,) and line not in shown.content
+        assert notices(marie, "fr") == 0
+    finally:
+        await fake.disconnect(bot)
+    fake.assert_no_errors()

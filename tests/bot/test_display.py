@@ -193,8 +193,8 @@ def test_same_or_nothing_says_what_may_be_played() -> None:
     assert game.to_act == first
     words = rank_words("fr", lead.value, 1, False)
     assert any(card.rank == "7" for card in game.hand(first))  # a 7 may not stand in: said
-    assert french(f"🤐 Même valeur ou rien : joue {words} ou passe ; un 7 ne peut pas la "
-                  "remplacer.") in hand_screen(table, 100 + first, "fr").content
+    assert french(f"🤐 Même valeur ou rien : joue {words} ou passe ; un 7 ne peut pas servir "
+                  "de joker ici.") in hand_screen(table, 100 + first, "fr").content
 
 
 def test_french_lobby_lists_changed_rules_with_french_punctuation() -> None:

@@ -9,7 +9,7 @@ from typing import Any
 import discord
 
 from bot.i18n import LocaleLike, button_names, plural, t
-from bot.i18n.cards import shorts
+from bot.i18n.cards import rank_words, shorts
 from bot.packages.cards.emojis import FaceLine, faces
 from bot.packages.controls import button, view
 from bot.packages.game.hand_gifts import exchange_part, exchange_role_line
@@ -98,6 +98,8 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
                        cards=shorts(locale, hand, spanish(table))))
     else:
         lines.append(t(locale, "hand.empty"))
+        if game.phase is Phase.PLAY:
+            lines.extend(out_lines(table, game, seat, locale))
     items: list[discord.ui.Item[Any]] = []
     if game.phase is Phase.EXCHANGE:
         why = exchange_role_line(table, game, seat, locale)
@@ -127,6 +129,25 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
     items.append(button(table.id, "refresh", t(locale, "btn.refresh"), row=4))
     return Screen("\n".join(faces.with_lines(lines, wanted, spanish(table), locale)),
                   view(*items))
+
+
+def out_lines(table: Table, game: Game, seat: int, locale: LocaleLike) -> list[str]:
+    """The place a seat that went out holds while the round goes on, and why, if its last
+    cards sent it down (`finish_penalty`): the hand said only « Tu n’as plus de cartes »,
+    and a player sent last for finishing on a 2 learned it from the table alone
+    (play-test 17). Places are final once out: the finishers rank in order above the
+    penalised ones, who stack from the bottom."""
+    finished = game.finish_place(seat)
+    if finished is None:
+        return []
+    where = place(locale, finished)
+    if seat not in game.penalised:
+        return [t(locale, "hand.out", place=where)]
+    last = next((tell.play for tell in reversed(game.tells)
+                 if tell.seat == seat and tell.play is not None), None)
+    rank = "2" if last is None or last.value == "2" else "7"  # as `Penalised` says it
+    key = "hand.out_penalised" if rank == "2" else "hand.out_penalised_wild"
+    return [t(locale, key, place=where, rank=rank_words(locale, rank, 1, spanish(table)))]
 
 
 def game_result_lines(game: Game, who: Who, locale: LocaleLike) -> list[str]:

@@ -15,7 +15,7 @@ import discord
 
 from bot.graphemes import cut
 from bot.i18n import LocaleLike, t
-from bot.i18n.cards import play_words, rank_short, rank_words, short
+from bot.i18n.cards import play_words, rank_short, rank_words, short, top_single_words
 from bot.packages.cards.emojis import FaceLine, faces
 from bot.packages.controls import OPTIONS_PER_SELECT, button, select
 from bot.packages.game.lines import cards_shown, countdown, spanish, trick_faces, trick_line
@@ -129,6 +129,19 @@ def _span_word(locale: LocaleLike, table: Table, option: PlayOption) -> str:
     return rank_short(locale, option.value, spanish(table))
 
 
+def revolution_line(table: Table, locale: LocaleLike) -> str:
+    """Why the hand is sorted the other way round. The jokers and the card that wins alone
+    (`top_single`) keep their power in a revolution: « le 3 devient la carte la plus forte »
+    was wrong at a table with either, once its host turned revolutions on (play-test 17)."""
+    rules = table.rules
+    if rules.deck_kind.has_jokers:
+        return t(locale, "hand.revolution_jokers")
+    if rules.top_single is not None:
+        return t(locale, "hand.revolution_top_single",
+                 card=top_single_words(locale, rules.top_single, spanish(table)))
+    return t(locale, "hand.revolution")
+
+
 def play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
                items: list[discord.ui.Item[Any]], page: int, lines: list[str],
                wanted: list[FaceLine], hand: Sequence[Card]) -> None:
@@ -149,6 +162,10 @@ def play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
         elif hand:
             lines.append(t(locale, "hand.fast" if game.trick else "hand.fast_open",
                            countdown=countdown(table)))
+            if game.trick and game.last_player == seat:
+                # Why their hand alone has no Pass: the last to play may not (RULES §9),
+                # which nothing said (play-test 17).
+                lines.append(t(locale, "hand.fast_top"))
     elif game.to_act == seat:
         lines.append(t(locale, "hand.your_turn", countdown=countdown(table)))
         top = game.top
@@ -171,7 +188,7 @@ def play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
         elif not constrained:
             lines.append(t(locale, "hand.only_pass"))
     if game.revolution:  # the hand is sorted the new way round: say why (play-test)
-        lines.append(t(locale, "hand.revolution"))
+        lines.append(revolution_line(table, locale))
     wanted.extend(trick_faces(game, len(lines)))
     if game.trick:  # on turn or not, what lies on the table
         lines.append(trick_line(locale, table, game))

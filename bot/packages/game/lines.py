@@ -40,6 +40,7 @@ def spanish(table: Table) -> bool:
 def entry_text(locale: LocaleLike, table: Table, entry: LogEntry) -> str:
     """A history line in the reader's language; cards become words here."""
     params = dict(entry.params)
+    key = entry.key
     if "cards" in params:
         cards = [Card.parse(c) for c in params["cards"]]
         if entry.key in ("ev.played", "ev.played_timeout", "ev.played_late"):
@@ -52,7 +53,12 @@ def entry_text(locale: LocaleLike, table: Table, entry: LogEntry) -> str:
     if "place" in params and entry.key in ("ev.out", "ev.out_closes", "ev.penalised"):
         params["place"] = place(locale, int(params["place"]))
     if entry.key == "ev.penalised":
-        params["rank"] = rank_words(locale, str(params.get("rank", "2")), 1, spanish(table))
+        rank = str(params.get("rank", "2"))
+        params["rank"] = rank_words(locale, rank, 1, spanish(table))
+        if rank != "2":
+            # A 7 among the last cards (wild7's « finir avec un 7 »), whatever their value:
+            # « a fini sur un 7 » read wrong under « joue deux 9, dont un 7 » (play-test 17).
+            key = "ev.penalised_wild"
     if entry.key in ("ev.trick_closed.best", "ev.trick_closed.two", "ev.trick_closed.four"):
         four = entry.key.endswith(".four")
         params["value"] = rank_words(locale, str(params["value"]), 4 if four else 1,
@@ -61,7 +67,7 @@ def entry_text(locale: LocaleLike, table: Table, entry: LogEntry) -> str:
         params["card"] = top_single_words(locale, table.rules.top_single, spanish(table))
     if "role" in params:
         params["role"] = role_name(locale, table, str(params["role"]))
-    return t(locale, entry.key, **params)
+    return t(locale, key, **params)
 
 
 def seat_name(table: Table, seat: int) -> str:

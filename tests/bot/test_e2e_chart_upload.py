@@ -190,3 +190,39 @@ async def test_a_restart_uploads_a_chart_given_as_text_again(
     finally:
         await fake.disconnect(bot)
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("end", ["bot removed", "channel deleted"])
+async def test_an_upload_that_ends_after_its_table_closed_leaves_nothing_behind(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch, end: str,
+) -> None:
+    """The table closes while discord.py still retries its chart's upload (a 502, its sleeps
+    on the fake clock): the bot removed from the server, or the channel deleted, close it
+    with no channel edit, so its bookkeeping goes (`Publisher.closed`) before the upload
+    fails (the 502s spent, or 404 Unknown Channel). What that failure would have marked, a
+    try waiting on the scheduler or the message as charted, outlived the table, for good:
+    one entry per such table, over weeks."""
+    record_charts(monkeypatch)
+    waits = http_waits_on_the_fake_clock(monkeypatch, fake)
+    fake.inject_error(EDIT, 502, method="PATCH", uploads=True,
+                      times=5 if end == "bot removed" else 2)
+    marie = fake.add_user("marie", locale="fr")
+    table = await game_over(fake, clock, president, marie)
+    assert injected(fake) and not table.closed  # the upload is still on its way
+    if end == "bot removed":
+        fake.remove_bot(fake.guild)
+    else:
+        fake.delete_channel(fake.channel)
+    await fake.settle()
+    assert table.closed
+    for _ in range(30):
+        await tick(fake, clock, 1)
+    assert len(injected(fake)) == (5 if end == "bot removed" else 2)
+    charts = president.publisher.charts
+    assert table.id not in charts._failed and table.id not in charts._charted
+    assert ("chart upload", table.id) not in president.service.scheduler.pending()
+    if end == "channel deleted":
+        fake.expect_error(10003)  # the upload's last try: Unknown Channel
+    waits.end()
+    fake.assert_no_errors()

@@ -129,16 +129,38 @@ class Charts:
         if shown is None:
             return
         image = await self.draw(shown, chart.FILENAME)
+        # A table may close while its upload is on its way (discord.py retries a 502 for 25 s;
+        # a table whose bot was removed, or whose channel was deleted, closes with no call):
+        # its marks went with it (`forget`), and none may come back, kept for good.
         try:
             channel = self.bot.get_partial_messageable(table.channel_id,
                                                        guild_id=table.guild_id)
             async with self.bot.budget.call():
                 await channel.get_partial_message(message_id).edit(attachments=[image])
-        except discord.RateLimited as err:
+        except (discord.HTTPException, discord.RateLimited, aiohttp.ClientError,
+                TimeoutError) as err:
+            if table.closed:
+                log.info("table %s: closed while its chart was uploaded (%r)", table.id, err)
+            else:
+                self._upload_failed(table, key, failed, err)
+            return
+        if not table.closed:
+            self._failed.pop(table.id, None)
+            self._charted[table.id] = key
+            if table.chart_unsent == message_id:  # given up in another language: no text
+                table.chart_unsent = None
+                self.bot.service.refresh(table)
+
+    def _upload_failed(self, table: Table, key: tuple[int, str],
+                       failed: tuple[tuple[int, str], int] | None,
+                       err: discord.HTTPException | discord.RateLimited
+                       | aiohttp.ClientError | TimeoutError) -> None:
+        """What follows an upload that failed: see the module's docstring."""
+        if isinstance(err, discord.RateLimited):
             log.warning("table %s: chart upload rate limited for %.1f s", table.id,
                         err.retry_after)
             self._try_again(table, key, err.retry_after, failed[1] if failed else 0)
-        except discord.Forbidden as err:
+        elif isinstance(err, discord.Forbidden):
             # Taken away since the last interaction at the table (or a restored table has
             # heard none yet): the results show the chart as text from now on, and the
             # host hears why at their next action.
@@ -147,26 +169,20 @@ class Charts:
             self._failed.pop(table.id, None)
             table.attach_files = False
             self.bot.service.refresh(table)
-        except discord.NotFound:
+        elif isinstance(err, discord.NotFound):
             log.info("table %s: results message %s is gone, no chart to attach", table.id,
-                     message_id)
+                     key[0])
             self._failed.pop(table.id, None)
             self._charted[table.id] = key
-        except discord.HTTPException as err:
+        elif isinstance(err, discord.HTTPException):
             if err.status == 429 or err.status >= 500:
                 self._failure(table, key, failed, f"{err.status} {err.code}")
             else:
                 log.warning("table %s: Discord refused the chart (%s %s), shown as text",
                             table.id, err.status, err.code)
                 self._give_up(table, key)
-        except (aiohttp.ClientError, TimeoutError) as err:
+        else:  # the network: aiohttp's `ClientError`, a `TimeoutError`
             self._failure(table, key, failed, repr(err))
-        else:
-            self._failed.pop(table.id, None)
-            self._charted[table.id] = key
-            if table.chart_unsent == message_id:  # given up in another language: no text
-                table.chart_unsent = None
-                self.bot.service.refresh(table)
 
     def _failure(self, table: Table, key: tuple[int, str],
                  failed: tuple[tuple[int, str], int] | None, why: str) -> None:

@@ -2,6 +2,8 @@ import asyncio
 
 import pytest
 
+from bot.i18n import t
+from bot.packages.game.table_message import player_lines
 from bot.tables.clock import ManualClock
 from bot.tables.service import TableError, TableService
 from bot.tables.table import LeaveOutcome, Table
@@ -320,6 +322,33 @@ async def test_proletario_fills_with_bots_and_queued_players_take_a_bot_seat() -
     assert table.seats[bot_seats[-1]].user_id == CAROL
     assert not game.automated(bot_seats[-1])
     assert table.queue == []
+
+
+async def test_who_took_a_seat_in_the_last_game_took_nobody_s_in_the_next() -> None:
+    """Play-test 16's « · in place of Bot 1 » says, through a round, whose seat someone from
+    proletario's queue took at its deal. carol took a bot's seat for the last round of a
+    game; back in the lobby and started again, the new game's first round still said she
+    sat in place of that bot, a seat of the last game (`Player.took_from`, kept)."""
+    svc, clock = service()
+    table = await lobby(svc, "proletario", ALICE, BOB)
+    await svc.set_rules(table, ALICE, table.rules.replace(game_end="rounds:2"))
+    await svc.games.start(table, ALICE)
+    assert await svc.join(table, CAROL, "c", "en") == "queued"
+    await play_round(svc, clock, table)
+    await svc.games.next_round(table, ALICE)
+    game = table.game
+    assert game is not None
+    took = next(p.took_from for p in table.seats if p.user_id == CAROL)
+    assert took is not None
+    assert t("en", "table.took_seat", name=took) in "\n".join(player_lines("en", table, game))
+    await play_round(svc, clock, table)
+    assert phase(game) is Phase.GAME_OVER
+    await svc.games.end(table, ALICE)  # from the game over, back to the lobby
+    await svc.games.start(table, ALICE)
+    game = table.game
+    assert game is not None and phase(game) is Phase.PLAY
+    assert table.seat_of(CAROL) is not None
+    assert "in place of" not in "\n".join(player_lines("en", table, game))
 
 
 async def test_proletario_autopilot_after_two_timeouts_and_resume() -> None:

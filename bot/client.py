@@ -197,7 +197,7 @@ class PresidentBot(Host):
                                         prepare=self.publisher.restored,
                                         on_unreadable=self.publisher.servers.unreadable)
         self.publisher.servers.unseen({table.guild_id for table in self.service.registry.tables()
-                               if table.guild_id is not None})
+                                       if table.guild_id is not None})
         self.metrics.restore.set(time.perf_counter() - started)
         log.info("restored %d table(s)", restored)
         since = datetime.fromtimestamp(clock.now() - VANISHED_KEEP_SECONDS, UTC)

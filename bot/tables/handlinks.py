@@ -29,7 +29,7 @@ class HandLinks:
         self._touch = touch
 
     def remember(self, table: Table, user_id: int, link: HandLink, *,
-                      new_message: bool = False) -> None:
+                 new_message: bool = False) -> None:
         """The user's latest interaction now shows their hand: refresh through it from now on.
         `new_message`: it shows the hand in a message of its own (My hand pressed again),
         not in the one the previous link edits."""

@@ -147,11 +147,11 @@ async def wild7_announce(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBo
                     and any(c.rank != o.announce for c in o.cards)]
             if wild:
                 await bot.service.moves.play(table, user.id, wild[0].cards, wild[0].announce,
-                                       game.version)
+                                             game.version)
                 break
             elif plays and not game.trick:
                 await bot.service.moves.play(table, user.id, plays[0].cards, plays[0].announce,
-                                       game.version)
+                                             game.version)
             else:
                 await bot.service.moves.pass_turn(table, user.id, game.version)
             await tick(fake, clock, 0.1)

@@ -232,7 +232,7 @@ async def test_a_hand_opened_again_outlives_a_kill_before_any_move(
     assert stored is not None and stored.state["hands"][str(BOB)]["token"] == "first"
 
     first.service.hands.remember(table, BOB, HandLink(7, "opened again", first.clock.now()),
-                                new_message=True)
+                                 new_message=True)
     await first.settle()  # no close: the process is killed
 
     second = start(storage)

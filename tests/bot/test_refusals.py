@@ -36,7 +36,7 @@ async def split_exchange() -> tuple[TableService, Table, int]:
             await service.moves.pass_turn(table, user, game.version)
         else:
             await service.moves.play(table, user, action.option.cards, action.option.announce,
-                               game.version)
+                                     game.version)
     await service.games.next_round(table, HOST)
     assert game.phase is Phase.EXCHANGE
     giver = next(s for s in range(2) if (due := game.exchange_due(s)) is not None
@@ -62,7 +62,7 @@ async def test_split_exchange_picks_are_checked_stored_and_cleared() -> None:
 
     first = await service.moves.pick_gift(table, user, 0, allowed[:1], game.version)
     both = await service.moves.pick_gift(table, user, 1, allowed[25:25 + due.count - 1],
-                                  game.version)
+                                         game.version)
     assert first == allowed[:1] and both == allowed[:1] + allowed[25:25 + due.count - 1]
     with pytest.raises(TableError):  # a refused pick leaves the earlier ones alone
         await service.moves.pick_gift(table, user, 1, [other], game.version)

@@ -49,7 +49,7 @@ async def act_for_humans(svc: TableService, table: Table) -> bool:
         due = game.exchange_due(seat)
         if due is not None and due.ready:
             await svc.moves.give(table, player.user_id, GreedyPlayer().choose(game, seat).cards,
-                           game.version)
+                                 game.version)
             return True
         if game.phase is Phase.PLAY and (game.legal_plays(seat) or game.can_pass(seat)):
             if game.rules.fast and not game.legal_plays(seat) and not game.can_pass(seat):
@@ -60,7 +60,7 @@ async def act_for_humans(svc: TableService, table: Table) -> bool:
             else:
                 assert action.option is not None
                 await svc.moves.play(table, player.user_id, action.option.cards,
-                               action.option.announce, game.version)
+                                     action.option.announce, game.version)
             return True
     return False
 

@@ -83,7 +83,7 @@ async def show_hand(
     if table.player(interaction.user.id) is not None and (
             update or not interaction.response.is_done()):
         link = interaction.client.publisher.hands.shown(table, interaction, screen,
-                                                       new_message=not update)
+                                                        new_message=not update)
         if not update:
             # A hand in a message of its own is saved before it is shown, within the
             # budget: a crash after the answer then restores the link to this message,
@@ -240,7 +240,7 @@ async def play(click: Click) -> None:
 async def pass_turn(click: Click) -> None:
     service = click.bot.service
     await _hand_action(click, lambda: service.moves.pass_turn(click.table, click.user_id,
-                                                        click.version))
+                                                              click.version))
 
 
 @action("resume", drawn=HAND)
@@ -260,12 +260,12 @@ async def pick_gift(click: Click) -> None:
     service = click.bot.service
     if due is not None and len(due.allowed) <= OPTIONS_PER_SELECT:
         await _hand_action(click, lambda: service.moves.give(click.table, click.user_id,
-                                                       cards_of(click.values), click.version))
+                                                             cards_of(click.values), click.version))
         return
     notice = ""  # the hand shows the cards picked so far and how many are still due
     try:
         await service.moves.pick_gift(click.table, click.user_id, number(click.arg, GIFT_PARTS),
-                                cards_of(click.values), click.version)
+                                      cards_of(click.values), click.version)
     except TableError as err:
         notice = refusal(click.locale, click.table, err, click.user_id)
     await show_hand(click.interaction, click.table, notice=notice)
@@ -316,7 +316,7 @@ async def _host_action(click: Click, work: Callable[[], Awaitable[object]],
 async def next_round(click: Click) -> None:
     service = click.bot.service
     await _host_action(click, lambda: service.games.next_round(click.table, click.user_id,
-                                                         click.version), False)
+                                                               click.version), False)
 
 
 @action("end", drawn=HOST)

@@ -164,8 +164,8 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         """Raw: a thread the cache does not hold (an archived one) may hold a table."""
         thread = payload.thread
-        await self.bot.service.unreachable.channel_deleted(payload.thread_id,
-                                               thread.name if thread is not None else None)
+        await self.bot.service.unreachable.channel_deleted(
+            payload.thread_id, thread.name if thread is not None else None)
 
     async def _recheck(self, guild_id: int, channel_id: int | None = None, *,
                        held: bool = False) -> None:

@@ -183,7 +183,7 @@ class Hands:
                         str(interaction.locale), answered=not new_message,
                         message_id=None if new_message else clicked)
         self.bot.service.hands.remember(table, interaction.user.id, link,
-                                       new_message=new_message)
+                                        new_message=new_message)
         self._lapse_at_expiry(table, interaction.user.id, link)
         return link
 

@@ -72,6 +72,29 @@ def test_the_service_parts_do_not_import_the_service() -> None:
         "moves", "handlinks", "outages", "unreachable")}
 
 
+def test_the_publisher_parts_do_not_import_the_publisher() -> None:
+    """`Publisher` (bot/packages/publisher/messages.py) assembles its parts (blocked tables,
+    hands, charts, owed edits, undescribed servers) and hands them what they need of it (a
+    redraw): none may import it, not even through another. `Host`, the bot as every package
+    sees it, names the publisher for the type checker: the way back it gives is not followed."""
+    folder = ROOT / "bot" / "packages" / "publisher"
+    parts = sorted(p for p in folder.glob("*.py") if p.stem not in ("__init__", "messages"))
+    assert {p.stem for p in parts} >= {"blocked", "hands", "charts", "owed_edits", "servers",
+                                        "calls"}
+    for part in parts:
+        reached: set[str] = set()
+        todo = sorted(imports(part))
+        while todo:
+            name = todo.pop()
+            path = ROOT.joinpath(*name.split(".")).with_suffix(".py")
+            if name in reached or not name.startswith("bot.") or not path.is_file() \
+                    or name == "bot.packages.host":
+                continue
+            reached.add(name)
+            todo.extend(imports(path))
+        assert "bot.packages.publisher.messages" not in reached, part.name
+
+
 def test_the_checker_sees_relative_and_type_only_imports(tmp_path: Path) -> None:
     probe = tmp_path / "bot" / "packages" / "game" / "probe.py"
     probe.parent.mkdir(parents=True)

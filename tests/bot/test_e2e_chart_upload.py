@@ -226,3 +226,32 @@ async def test_an_upload_that_ends_after_its_table_closed_leaves_nothing_behind(
         fake.expect_error(10003)  # the upload's last try: Unknown Channel
     waits.end()
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("next_game", ["replay", "end"])
+async def test_results_left_while_their_upload_waits_for_a_retry_keep_the_chart_as_text(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch, next_game: str,
+) -> None:
+    """The upload failed (a 503) and waits 5 s for its retry, and the host moves on at once:
+    a new game (« Rejouer »), or the lobby (« Terminer »). The retry only ever uploads to the
+    results on screen: the message left behind got neither the picture nor its text, the
+    chart lost after all. It is retired with the text, and nothing more is tried for it."""
+    drawn = record_charts(monkeypatch)
+    fake.inject_error(EDIT, 503, method="PATCH", uploads=True)
+    marie = fake.add_user("marie", locale="fr")
+    table = await game_over(fake, clock, president, marie)
+    first = table.table_message_id
+    line = chart_line(table)
+    assert results(marie, table).attachments == () and line not in results(marie, table).content
+    game = table.game
+    assert game is not None and len(drawn) == 1
+    await marie.click(results(marie, table), cid(table, next_game, game.version))
+    await tick(fake, clock, 1)
+    assert table.table_message_id != first or table.game is None
+    await tick(fake, clock, sum(RETRY_DELAYS))
+    left = message(marie, first)
+    assert left.attachments == () and line in left.content
+    assert len(drawn) == 1 and injected(fake) == [503]
+    assert notices(marie, "fr") == 0
+    fake.assert_no_errors()

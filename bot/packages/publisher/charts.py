@@ -28,8 +28,9 @@ https://discord.com/developers/docs/topics/opcodes-and-status-codes#http-http-re
 - 404 (the message is gone): nothing to attach to; the table's next edit finds out and posts
   a fresh message, whose chart is then uploaded.
 
-When the retries are spent, or a refusal will not go away, the results message gives the
-chart as text (`Table.chart_unsent`). That is this message's alone: the bot may still attach
+When the retries are spent, or a refusal will not go away, or the table moves on (a new
+game, the lobby) while a retry waits, the results message gives the chart as text
+(`Table.chart_unsent`; `Charts.moved_on`). That is this message's alone: the bot may still attach
 files, and the next game's results try their own upload.
 """
 
@@ -217,6 +218,21 @@ class Charts:
         self._charted[table.id] = key
         table.chart_unsent = key[0]
         self.bot.service.refresh(table)
+
+    def moved_on(self, table: Table) -> None:
+        """The table is about to leave its results message for a new one (a new game, the
+        lobby: `Publisher.keep`), whose text it then keeps. An upload to it still waiting for
+        a retry will not be tried (a retry uploads only to the results on screen): the chart
+        is given as text there instead, in what the message keeps."""
+        failed = self._failed.get(table.id)
+        if failed is None or failed[0][0] != table.table_message_id:
+            return
+        log.warning("table %s: the game moved on before its chart's upload went through, "
+                    "shown as text", table.id)
+        del self._failed[table.id]
+        self.bot.service.scheduler.cancel(_retry_key(table.id))
+        self._charted[table.id] = failed[0]
+        table.chart_unsent = failed[0][0]
 
     async def learn(self, interaction: discord.Interaction[Host], table: Table, *,
                     blocked: bool) -> None:

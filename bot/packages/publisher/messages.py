@@ -142,7 +142,9 @@ class Publisher:
         self._shown[(table.id, kind)] = screen.fingerprint
 
     def keep(self, table: Table) -> None:
-        """`Display.keep`."""
+        """`Display.keep`. Results whose chart's upload waits for a retry keep the chart as
+        text: no retry reaches a message the table has moved on from (`Charts.moved_on`)."""
+        self.charts.moved_on(table)
         table.keep_retired(retired_text(table, self.bot.service.clock.now()))
 
     def restored(self, table: Table) -> None:

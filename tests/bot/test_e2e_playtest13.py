@@ -212,7 +212,7 @@ def test_the_rules_page_says_who_opens_what_a_pass_costs_and_what_or_nothing_for
     assert "Qui passe ne rejoue plus avant le pli suivant." in pages["classic"]
     assert "Qui passe" not in pages["proletario"]  # one lap: the closing line says it
     assert "qui suit joue la même valeur (sans 7) ou passe" in pages["wild7"]
-    assert "le joker couleur est plus fort que le noir" in pages["proletario"]
+    assert "le joker couleur est plus fort que le noir et blanc" in pages["proletario"]
     assert "après des 2, seul un joker peut répondre" in pages["proletario"]
     fast = "\n".join(rules_page("fr", Rules.preset("classic").replace(fast=True)))
     assert "personne ne commence" in fast and "Dame de cœur ouvre" not in fast

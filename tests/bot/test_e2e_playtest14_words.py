@@ -92,7 +92,7 @@ def test_the_jokers_are_named_alike_on_the_rules_page_the_hand_and_the_history()
         assert "noir" in card_words(locale, black, False) or "black" in card_words(
             locale, black, False)
     assert "the red joker outranks the black one" in page("en", proletario)
-    assert "le joker couleur est plus fort que le noir" in page("fr", proletario)
+    assert "le joker couleur est plus fort que le noir et blanc" in page("fr", proletario)
     assert "coloured" not in page("en", proletario)
 
 

@@ -659,8 +659,9 @@ async def test_a_redeploy_while_a_hard_bot_thinks_stores_its_move_first(
     version, seat = game.version, game.to_act
     # The stop's patience with a running timer is wall-clock seconds (`Scheduler.close`):
     # the search, released below, must not be outwaited on a machine slow enough to spend
-    # the default two seconds on it. Here the stop waits for the move, however slow.
-    bot.shutdown_wait = 3600.0
+    # the default two seconds on it. Here the stop waits a minute for a search of 80 ms;
+    # a stop that never ended would still fail the test, not hang it.
+    bot.shutdown_wait = 60.0
     stopping = asyncio.ensure_future(restart(fake, clock, bot, url))
     for _ in range(100):
         await asyncio.sleep(0)

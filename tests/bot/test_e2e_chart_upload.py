@@ -255,3 +255,40 @@ async def test_results_left_while_their_upload_waits_for_a_retry_keep_the_chart_
     assert len(drawn) == 1 and injected(fake) == [503]
     assert notices(marie, "fr") == 0
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("next_game", ["replay", "end"])
+async def test_results_left_while_their_first_upload_is_on_its_way_keep_the_chart_as_text(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch, next_game: str,
+) -> None:
+    """As above, but the host moves on while the first upload is still on its way: a 502,
+    which discord.py tries five times over 25 s (on the fake clock) before the bot hears of
+    it, a window longer than the bot's own first wait and the one a host clicking « Rejouer »
+    on the results is likeliest to hit. Nothing waited on the scheduler then, so the message
+    was retired without the chart's text, and the failure that came after scheduled a retry
+    for results no longer on screen: the chart lost. It is kept as text, nothing is tried
+    again for it, and nothing is left marked for it."""
+    drawn = record_charts(monkeypatch)
+    waits = http_waits_on_the_fake_clock(monkeypatch, fake)
+    fake.inject_error(EDIT, 502, method="PATCH", uploads=True, times=5)
+    marie = fake.add_user("marie", locale="fr")
+    table = await game_over(fake, clock, president, marie)
+    first = table.table_message_id
+    line = chart_line(table)
+    charts = president.publisher.charts
+    assert injected(fake) and table.id not in charts._failed  # on its way, none waiting
+    game = table.game
+    assert game is not None and len(drawn) == 1
+    await marie.click(results(marie, table), cid(table, next_game, game.version))
+    for _ in range(30 + int(sum(RETRY_DELAYS))):
+        await tick(fake, clock, 1)
+    assert table.table_message_id != first or table.game is None
+    left = message(marie, first)
+    assert left.attachments == () and line in left.content
+    assert len(drawn) == 1 and injected(fake) == [502] * 5
+    assert table.id not in charts._failed
+    assert ("chart upload", table.id) not in president.service.scheduler.pending()
+    assert notices(marie, "fr") == 0
+    waits.end()
+    fake.assert_no_errors()

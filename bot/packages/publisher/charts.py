@@ -29,9 +29,9 @@ https://discord.com/developers/docs/topics/opcodes-and-status-codes#http-http-re
   a fresh message, whose chart is then uploaded.
 
 When the retries are spent, or a refusal will not go away, or the table moves on (a new
-game, the lobby) while a retry waits, the results message gives the chart as text
-(`Table.chart_unsent`; `Charts.moved_on`). That is this message's alone: the bot may still attach
-files, and the next game's results try their own upload.
+game, the lobby) while a retry waits or an upload is on its way, the results message gives
+the chart as text (`Table.chart_unsent`; `Charts.moved_on`). That is this message's alone:
+the bot may still attach files, and the next game's results try their own upload.
 """
 
 from __future__ import annotations
@@ -84,6 +84,8 @@ class Charts:
         # Per table: the message and language whose upload failed, and how often, while a
         # new try waits on the scheduler (`_retry_key`).
         self._failed: dict[int, tuple[tuple[int, str], int]] = {}
+        # Per table: the message and language whose upload is on its way (`moved_on`).
+        self._uploading: dict[int, tuple[int, str]] = {}
         # Tables whose host was told the chart cannot be attached (once per incident).
         self._told_attach: set[int] = set()
         self.rendering = 0  # charts being drawn in worker threads (the bot reports them as busy)
@@ -133,6 +135,7 @@ class Charts:
         # A table may close while its upload is on its way (discord.py retries a 502 for 25 s;
         # a table whose bot was removed, or whose channel was deleted, closes with no call):
         # its marks went with it (`forget`), and none may come back, kept for good.
+        self._uploading[table.id] = key
         try:
             channel = self.bot.get_partial_messageable(table.channel_id,
                                                        guild_id=table.guild_id)
@@ -142,9 +145,15 @@ class Charts:
                 TimeoutError) as err:
             if table.closed:
                 log.info("table %s: closed while its chart was uploaded (%r)", table.id, err)
+            elif self._charted.get(table.id) == key and not isinstance(err, discord.Forbidden):
+                # Moved on from meanwhile, the chart given as text there (`moved_on`): no
+                # retry reaches a message no longer on screen.
+                log.info("table %s: moved on while its chart was uploaded (%r)", table.id, err)
             else:
                 self._upload_failed(table, key, failed, err)
             return
+        finally:
+            self._uploading.pop(table.id, None)
         if not table.closed:
             self._failed.pop(table.id, None)
             self._charted[table.id] = key
@@ -222,17 +231,25 @@ class Charts:
     def moved_on(self, table: Table) -> None:
         """The table is about to leave its results message for a new one (a new game, the
         lobby: `Publisher.keep`), whose text it then keeps. An upload to it still waiting for
-        a retry will not be tried (a retry uploads only to the results on screen): the chart
-        is given as text there instead, in what the message keeps."""
+        a retry will not be tried (a retry uploads only to the results on screen), and one
+        still on its way (discord.py tries a 502 for 25 s) would not be tried again if it
+        failed: the chart is given as text there instead, in what the message keeps. An
+        upload on its way that goes through leaves the message both the picture and its
+        text, rather than the risk of neither."""
         failed = self._failed.get(table.id)
-        if failed is None or failed[0][0] != table.table_message_id:
+        uploading = self._uploading.get(table.id)
+        if failed is not None and failed[0][0] == table.table_message_id:
+            key = failed[0]
+            del self._failed[table.id]
+            self.bot.service.scheduler.cancel(_retry_key(table.id))
+        elif uploading is not None and uploading[0] == table.table_message_id:
+            key = uploading
+        else:
             return
         log.warning("table %s: the game moved on before its chart's upload went through, "
                     "shown as text", table.id)
-        del self._failed[table.id]
-        self.bot.service.scheduler.cancel(_retry_key(table.id))
-        self._charted[table.id] = failed[0]
-        table.chart_unsent = failed[0][0]
+        self._charted[table.id] = key
+        table.chart_unsent = key[0]
 
     async def learn(self, interaction: discord.Interaction[Host], table: Table, *,
                     blocked: bool) -> None:

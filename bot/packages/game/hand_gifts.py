@@ -57,8 +57,8 @@ def exchange_role_line(table: Table, game: Game, seat: int, locale: LocaleLike) 
 
 
 def exchange_part(table: Table, game: Game, seat: int, locale: LocaleLike,
-                   items: list[discord.ui.Item[Any]], lines: list[str],
-                   wanted: list[FaceLine]) -> None:
+                  items: list[discord.ui.Item[Any]], lines: list[str],
+                  wanted: list[FaceLine]) -> None:
     """Adds the exchange's lines to ``lines`` (the cards picked across split menus to
     ``wanted``) and its controls to ``items``. The exchange notes above say what this seat
     already received: a high role chooses what to give back knowing it."""

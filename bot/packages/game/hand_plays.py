@@ -143,8 +143,8 @@ def revolution_line(table: Table, locale: LocaleLike) -> str:
 
 
 def play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
-               items: list[discord.ui.Item[Any]], page: int, lines: list[str],
-               wanted: list[FaceLine], hand: Sequence[Card]) -> None:
+              items: list[discord.ui.Item[Any]], page: int, lines: list[str],
+              wanted: list[FaceLine], hand: Sequence[Card]) -> None:
     """Adds the play phase's lines to ``lines`` (the trick's faces to ``wanted``) and its
     controls to ``items``. `hand` is the seat's `game.hand(seat)`, sorted once for the
     whole render."""

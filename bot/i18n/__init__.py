@@ -51,7 +51,7 @@ def button_names(locale: LocaleLike) -> dict[str, str]:
 
 
 _BUTTONS = (("replay", "replay"), ("end", "end_game"), ("settings", "settings"),
-            ("start", "start"), ("join", "join"))
+            ("start", "start"), ("join", "join"), ("next", "next_round"))
 
 
 def plural(locale: LocaleLike, key: str, n: int, **params: object) -> str:

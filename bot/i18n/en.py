@@ -715,6 +715,7 @@ CATALOGUE: dict[str, str] = {
     "hand.lobby": "🪑 You have a seat in the lobby: your cards come when the host starts the game.",
     "hand.lobby_host": "👑 You have a seat in the lobby, and you are its host: tune the rules with **{settings}**, then press **{start}**.",
     "hand.new_host": "👑 You are now the table's host: at the end of the round, you choose what comes next.",
+    "hand.new_host_between": "👑 You are now the host of the table: the round is over, so the choice is yours, **{next}** or **{end}**, on the table's message.",
     "hand.new_host_over": "👑 You are now the host of the table: the game is over, so the choice is yours, **{replay}** or **{end}**, on the table's message.",
     "hand.host_over": "👑 You are the host: the game is over, so the choice is yours, **{replay}** or **{end}**, on the table's message.",
     "hand.round_over": "The round is over.",

@@ -726,6 +726,7 @@ _WRITTEN: dict[str, str] = {
     "hand.lobby": "🪑 Tu as une place au salon d’attente : tes cartes arrivent quand l’hôte lance la partie.",
     "hand.lobby_host": "👑 Tu as une place au salon d’attente, et tu en es l’hôte : règle la partie avec **{settings}** puis appuie sur **{start}**.",
     "hand.new_host": "👑 Tu es maintenant l’hôte de la table : à la fin de la manche, c’est toi qui choisis la suite.",
+    "hand.new_host_between": "👑 Tu es maintenant l’hôte de la table : la manche est finie, à toi de choisir **{next}** ou **{end}** sur le message de la table.",
     "hand.new_host_over": "👑 Tu es maintenant l’hôte de la table : la partie est finie, à toi de choisir **{replay}** ou **{end}** sur le message de la table.",
     "hand.host_over": "👑 Tu es l’hôte : la partie est finie, à toi de choisir **{replay}** ou **{end}** sur le message de la table.",
     "hand.round_over": "La manche est terminée.",

@@ -223,9 +223,10 @@ class Seating:
             if table.game is None and heir is not None and heir.user_id != user_id:
                 # In the lobby only the 👑 beside a name said it: the new host may not look.
                 # A host banned from the server is said so first (`member_gone`); any other
-                # notice (why a game was cancelled…) stays, the 👑 saying who hosts.
+                # notice (why a game was cancelled…) stays, the 👑 saying who hosts, but for
+                # the game's end, whose « l’hôte appuie sur Lancer » named nobody (play-test 18).
                 why = table.notice
-                if why is None:
+                if why is None or why.key == "table.finished":  # an invitation, not a why
                     table.notice = LogEntry("lobby.new_host", {"name": heir.name})
                 elif why.key == "table.member_gone":
                     table.notice = LogEntry("lobby.new_host_gone", {

@@ -68,8 +68,11 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
         return Screen("\n".join([*lines, *lobby_lines(table, user_id, locale)]), view())
     over = game.phase is Phase.GAME_OVER
     if table.host_handed and table.is_host(user_id):  # until they act as host
-        lines.append(t(locale, "hand.new_host_over" if over else "hand.new_host",
-                       **button_names(table.locale)))
+        # Handed the role once the round is over, the choice is theirs now, not « à la fin
+        # de la manche » (play-test 18).
+        key = ("hand.new_host_over" if over else "hand.new_host_between"
+               if game.phase is Phase.ROUND_OVER else "hand.new_host")
+        lines.append(t(locale, key, **button_names(table.locale)))
     elif over and seat is None and table.is_host(user_id):  # in the queue: the choice is theirs
         lines.append(t(locale, "hand.host_over", **button_names(table.locale)))
     if seat is None:

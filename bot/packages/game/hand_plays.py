@@ -35,9 +35,19 @@ def parse_option(value: str) -> tuple[list[Card], str | None]:
     return [Card.parse(c) for c in cards.split(".") if c], announce or None
 
 
+def shown_order(option: PlayOption, hand: Sequence[Card]) -> list[Card]:
+    """The option's cards as its label shows them: in the hand's order, the cards of the
+    value played before the wilds that join them. The engine keeps the deal's order, so a
+    hand reading « 9♦ 9♥ » offered « 9♥ 9♦ » and three Kings « R♦ R♣ R♥ » (play-test 18)."""
+    def where(card: Card) -> int:
+        return hand.index(card) if card in hand else len(hand)
+    return sorted(option.cards, key=lambda card: (card.rank != option.value, where(card)))
+
+
 def _option(locale: LocaleLike, table: Table, option: PlayOption,
             hand: Sequence[Card]) -> discord.SelectOption:
-    label = cards_shown(locale, table, option.cards, option.announce)
+    shown = shown_order(option, hand)
+    label = cards_shown(locale, table, shown, option.announce)
     words = play_words(locale, option.cards, option.value, option.count, spanish(table),
                        option.special, option.announce,
                        None if table.rules.wild_rank == "none" else table.rules.wild_rank)
@@ -46,7 +56,7 @@ def _option(locale: LocaleLike, table: Table, option: PlayOption,
         words = f"{words} · ⚠️ {t(locale, warning)}"
     return discord.SelectOption(label=cut(label, 100), value=option_value(option),
                                 description=cut(words, 100),
-                                emoji=faces.option_emoji(option.cards, option.value,
+                                emoji=faces.option_emoji(shown, option.value,
                                                          spanish(table), locale))
 
 

@@ -29,7 +29,7 @@ from bot.packages.lobby.display import queue_line
 from bot.packages.rules_text import preset_name
 from bot.packages.screen import Screen
 from bot.packages.text import shown_text
-from bot.tables.table import Table
+from bot.tables.table import LogEntry, Table
 from engine import Game, Phase
 from engine.events import RoundOver
 
@@ -298,10 +298,27 @@ def closed_lines(table: Table) -> list[str]:
         if game.ranking is not None or game.phase is Phase.GAME_OVER:
             lines.extend(standings(loc, table, game))
         lines.append("")
-    if table.notice is not None:
-        lines.append(entry_text(loc, table, table.notice))
+    notice = closing_notice(table.notice)
+    if notice is not None:
+        lines.append(entry_text(loc, table, notice))
     lines.append(t(loc, "lobby.closed"))
     return lines
+
+
+# The lobby's notices that tell what to do next there (press Start, the new host's say),
+# which a closed table contradicts: « l’hôte appuie sur Lancer pour rejouer » above « Cette
+# table est fermée » (play-test 18).
+LOBBY_ONLY = frozenset({"table.finished", "lobby.new_host", "lobby.bot_gave_way"})
+
+
+def closing_notice(notice: LogEntry | None) -> LogEntry | None:
+    """What of the lobby's notice a closed table's messages keep: why it went back to its
+    lobby (a game cancelled, a member gone), not what to do there now."""
+    if notice is None or notice.key in LOBBY_ONLY:
+        return None
+    if notice.key == "lobby.new_host_gone":  # who left stays; who hosts next no longer matters
+        return LogEntry("table.member_gone", {"name": notice.params["gone"]}, notice.people)
+    return notice
 
 
 def table_view(table: Table, game: Game) -> discord.ui.View:

@@ -168,3 +168,24 @@ async def test_a_play_menu_shows_its_cards_in_the_hands_order(
     assert emoji is not None and "_9D_" in emoji  # the face of the label's first card
     assert host.hand.content.split("\n")[0].endswith(f"4♠ 9♦ 9♥ {kings}")
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", ["fr", "en-US"])
+async def test_a_play_on_the_table_shows_its_cards_in_the_hands_order(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """The play-test's menus now follow the hand's order; the trick kept the deal's: the
+    pair the hand read « 9♦ 9♥ » lay on the table as « 9♥ 9♦ »."""
+    host = Player(fake.add_user("marie", locale=locale))
+    table, _ = await dealt_against_two_bots(
+        fake, clock, president, host,
+        [["9H", "KD", "9D", "KC", "KH", "4S"], ["5C", "6C", "8C", "JC", "QC", "AC"],
+         ["5D", "6D", "8D", "JD", "QD", "AD"]], opener=0)
+    menu = next(m for m in host.hand.selects if ":play:" in m.custom_id
+                and any(o.value == "9H.9D" for o in m.options))
+    await host.user.select(host.hand, ["9H.9D"], select=menu.custom_id)
+    played = t(locale, "table.trick_play", name="marie", cards="9♦ 9♥")
+    assert played in host.hand.content  # her hand, redrawn as the play is accepted
+    await tick(fake, clock, 1.5)  # the table message's refresh; the bots pass meanwhile
+    assert played in message(host.user, table.table_message_id).content
+    fake.assert_no_errors()

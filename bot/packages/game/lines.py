@@ -95,16 +95,26 @@ def _shown(player: Player) -> str:
     return f"🤖 {player.name}" if player.is_bot else player.name
 
 
+def played_order(cards: Sequence[Card], wild: int | None) -> list[Card]:
+    """A play's cards as a hand lists them: by suit, the wilds that joined them last. The
+    engine keeps the deal's order, so a pair shown « 9♥ 9♦ » on the table was « 9♦ 9♥ » in
+    the hand that played it (play-test 18)."""
+    return sorted(cards, key=lambda card: (card.value == wild, card.suit))
+
+
 def trick_faces(game: Game, index: int) -> list[FaceLine]:
     """The trick's faces, one group per play, wanted under line ``index`` (its text line)."""
-    return [(index, [p.cards for p in game.trick])] if game.trick else []
+    wild = game.rules.wild_level
+    return [(index, [played_order(p.cards, wild) for p in game.trick])] if game.trick else []
 
 
 def trick_line(loc: LocaleLike, table: Table, game: Game) -> str:
     if not game.trick:
         return t(loc, "table.trick_empty")
+    wild = game.rules.wild_level
     plays = [t(loc, "table.trick_play", name=table.name(p.seat),
-               cards=cards_shown(loc, table, p.cards, p.announce)) for p in game.trick]
+               cards=cards_shown(loc, table, played_order(p.cards, wild), p.announce))
+             for p in game.trick]
     return t(loc, "table.trick", plays=" · ".join(plays))
 
 

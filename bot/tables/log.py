@@ -82,6 +82,26 @@ def note(table: Table, event: Event) -> None:
             LogEntry("hand.received", {"cards": cards, "name": table.name(event.giver)}))
 
 
+def note_skips(table: Table, events: list[Event]) -> None:
+    """Keep, for each seat an equal answer skipped, why, worded for them in their hand
+    (`Table.skipped`): the same reason as the history's line, with who answered equal (the
+    play just before). A closed trick or a new deal ends them; their own turn too
+    (`Table.forget_skips`, once the events are applied)."""
+    answered: int | None = None
+    for event in events:
+        if isinstance(event, Played):
+            answered = event.seat
+        elif isinstance(event, Skipped):
+            key = f"hand.skipped.{table.rules.on_equal}"
+            if answered is not None and has(key):
+                table.skipped[event.seat] = LogEntry(key, {"name": table.name(answered)})
+            else:
+                table.skipped[event.seat] = LogEntry("hand.skipped")
+        elif isinstance(event, TrickClosed | RoundOver | Dealt):
+            table.skipped.clear()
+    table.forget_skips()
+
+
 def entries_for(event: Event, name: Callable[[int], str], *,
                 free_opening: bool = False, on_equal: str = "none") -> list[LogEntry]:
     """The history lines for an event (none for events the table shows otherwise);

@@ -32,7 +32,7 @@ from bot.tables.deadlines import IDLE_CLOSE_SECONDS, Deadlines
 from bot.tables.games import Games
 from bot.tables.handlinks import HandLinks
 from bot.tables.hosting import HOST_IDLE_SECONDS
-from bot.tables.log import note
+from bot.tables.log import note, note_skips
 from bot.tables.moves import Moves
 from bot.tables.outages import Outages
 from bot.tables.outbox import Outbox, TableStore
@@ -345,6 +345,7 @@ class TableService:
                 table.result_waiting = [replace(p) for p in table.queue]  # before they go
                 self.outbox.record(table, event)
                 self.seating.game_ended(table, table.game)
+        note_skips(table, events)
         if table.game is None or table.game.phase is not Phase.EXCHANGE:
             table.gift_picks.clear()
         self.deadlines.arm_turn(table)

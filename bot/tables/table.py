@@ -292,6 +292,11 @@ class Table:
     # What each seat gave and received in this round's exchange, shown once it is complete.
     exchange_notes: dict[int, list[LogEntry]] = field(default_factory=dict)
     notice: LogEntry | None = None  # why the table came back to the lobby, shown there
+    # Seats whose turn an equal answer skipped (presi's « skip_next », « ta gueule »), with
+    # why, worded for them in their hand (`hand.skipped.*`) until their turn comes round or
+    # the trick closes (`forget_skips`). The engine only says it as it happens (`Skipped`),
+    # so the table keeps it, in its snapshot: a restart still tells them.
+    skipped: dict[int, LogEntry] = field(default_factory=dict)
     # Cards picked so far in a split exchange (a hand too big for one select): user → select
     # part → card codes, until confirmed. Kept here so it is persisted with the table and
     # cleared when the exchange ends.
@@ -552,6 +557,15 @@ class Table:
             return LeaveOutcome.FREE_LOBBY if short else LeaveOutcome.FREE
         return LeaveOutcome.ROUND_LOBBY if short else LeaveOutcome.ROUND
 
+    def forget_skips(self) -> None:
+        """A skipped seat's line lasts while it waits for its next turn in the same trick:
+        gone once that turn comes, and with the play phase (a round's or game's end)."""
+        game = self.game
+        if game is None or game.phase is not Phase.PLAY:
+            self.skipped.clear()
+        elif game.to_act in self.skipped:
+            del self.skipped[game.to_act]
+
     def remember(self, entry: LogEntry) -> None:
         self.log.append(entry)
         del self.log[:-LOG_SIZE]
@@ -604,6 +618,8 @@ class Table:
             "exchange_notes": {str(seat): [e.to_dict() for e in notes]
                                for seat, notes in self.exchange_notes.items()},
             "notice": self.notice.to_dict() if self.notice is not None else None,
+            **({"skipped": {str(seat): e.to_dict() for seat, e in self.skipped.items()}}
+               if self.skipped else {}),
             "gift_picks": {str(uid): {str(part): codes for part, codes in picks.items()}
                            for uid, picks in self.gift_picks.items()},
             "results": [e.to_dict() for e in self.results],
@@ -657,6 +673,8 @@ class Table:
             exchange_notes={int(seat): [LogEntry.from_dict(e) for e in notes]
                             for seat, notes in d.get("exchange_notes", {}).items()},
             notice=LogEntry.from_dict(d["notice"]) if d.get("notice") else None,
+            skipped={int(seat): LogEntry.from_dict(e)
+                     for seat, e in d.get("skipped", {}).items()},
             gift_picks={int(uid): {int(part): list(codes) for part, codes in picks.items()}
                         for uid, picks in d.get("gift_picks", {}).items()},
             results=[_result(e) for e in d.get("results", [])],

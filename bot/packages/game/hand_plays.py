@@ -190,6 +190,9 @@ def play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
         if not game.trick and options:  # why there is no Pass: the opener must play
             lines.append(t(locale, "hand.lead"))
     elif game.to_act is not None and hand:
+        skipped = table.skipped.get(seat)
+        if skipped is not None:  # the history says why, which soon scrolls away
+            lines.append(t(locale, skipped.key, **skipped.params))
         lines.append(t(locale, "hand.waiting", name=table.name(game.to_act)))
     if game.to_act == seat and not options:  # say why there is nothing to pick
         constrained = game.constraint is not None and game.constraint[0] == seat

@@ -1,0 +1,89 @@
+"""End-to-end: small fixes after play-tests 17 and 18 (docs/bot.md, « Small fixes (stop
+44) »), in French and in English: a skipped player's hand says why their turn was
+skipped."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.client import PresidentBot
+from bot.i18n import t
+from bot.i18n.typography import french
+from bot.tables.table import Table
+from fakediscord import FakeDiscord
+
+from .conftest import LinkedClock
+from .e2e import Player, deal, host_against_bots, tick
+
+LOCALES = ["fr", "en-US"]
+
+
+async def skipped_by_an_equal(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                              locale: str, preset: str, hands: list[list[str]],
+                              ) -> tuple[Player, Table]:
+    """marie (in ``locale``) against two bots at ``preset``, dealt ``hands``, the first bot
+    opening: the second answers its card with an equal one, which skips her turn."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    table = await host_against_bots(bot, marie.user, preset, 2)
+    await tick(fake, clock, 1)
+    game = deal(bot, table, hands, opener=1)
+    await marie.open_hand(bot)
+    for _ in range(10):
+        if 0 in table.skipped:
+            break
+        await tick(fake, clock, 1)
+    assert game.to_act == 1 and game.trick and 0 in table.skipped
+    await tick(fake, clock, 1)  # (the hand's coalesced redraw)
+    return marie, table
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_player_skipped_by_an_equal_at_presi_is_told_so_in_their_hand(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """From the play-tests: at presi, « Bot 2 » answered Bot 1's 4 with a 4; marie's turn was
+    skipped, which only the history said (« égalité : tour sauté pour marie ») as her hand
+    read « Ce n’est pas ton tour : c’est à Bot 1 de jouer ». Her hand says it, above whose
+    turn it is, until her turn comes round (or the trick closes)."""
+    marie, table = await skipped_by_an_equal(
+        fake, clock, president, locale, "presi",
+        [["3O", "KC", "AB"], ["4O", "5O", "6O"], ["4C", "NC", "NE"]])
+    told = t(locale, "hand.skipped.skip_next", name="Bot 2")
+    lines = marie.hand.content.split("\n")
+    assert told in lines  # above whose turn it is now
+    assert lines[lines.index(told) + 1] in (t(locale, "hand.waiting", name=bot)
+                                            for bot in ("Bot 1", "Bot 2"))
+    if locale == "fr":
+        assert french("⏭️ Ton tour a été sauté : **Bot 2** a répondu par une égalité, qui "
+                      "fait sauter le tour suivant.") in lines
+    else:
+        assert "⏭️ Your turn was skipped: **Bot 2** gave an equal answer, which skips the " \
+               "next player." in lines
+    game = table.game
+    assert game is not None
+    for _ in range(10):  # Bot 1, then Bot 2, then marie again (or the trick closed)
+        if game.to_act == 0 or not game.trick:
+            break
+        await tick(fake, clock, 1)
+    await tick(fake, clock, 1)
+    assert not table.skipped
+    assert told not in marie.hand.content
+    fake.assert_no_errors()
+
+
+async def test_a_player_skipped_by_ta_gueule_is_told_so_and_the_snapshot_keeps_it(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """Classic's « ta gueule »: marie holds no 4 after two 4s. Her hand names the rule as
+    the history does. The line is the table's (`Table.skipped`), in its snapshot, so a
+    restarted bot still says it; a snapshot without one stores none."""
+    marie, table = await skipped_by_an_equal(
+        fake, clock, president, "fr", "classic",
+        [["3H", "KC", "AS"], ["4H", "5H", "6H"], ["4C", "JC", "JD"]])
+    line = french("⏭️ Ton tour a été sauté : **Bot 2** a répondu par une égalité et tu n’as "
+                  "pas cette valeur (« ta gueule »).")
+    assert line in marie.hand.content.split("\n")
+    restored = Table.from_dict(table.to_dict())
+    assert restored.skipped == table.skipped
+    assert "skipped" not in Table.from_dict({**table.to_dict(), "skipped": {}}).to_dict()
+    fake.assert_no_errors()

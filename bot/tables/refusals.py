@@ -42,8 +42,17 @@ def settings_open(table: Table) -> None:
 
 
 def lobby_only(table: Table) -> None:
-    if table.running:
-        raise TableError("err.game_running")
+    """Bots are seated and removed in the lobby. « Wait for the game to end » cannot be
+    followed where a game has no end but the host's (`game_end: unlimited`, proletario):
+    the refusal says how it ends (« Terminer » between rounds, named as the table message
+    shows it), and where bots fill the seats, that they already hold every seat without a
+    person and give theirs up to the queue between rounds (RULES §10)."""
+    if not table.running:
+        return
+    if table.under_way and table.rules.game_end.kind == "unlimited":
+        key = "err.game_running_unlimited" + ("_bots" if table.rules.bots_fill else "")
+        raise TableError(key, end=t(table.locale, "btn.end_game"))
+    raise TableError("err.game_running")
 
 
 def not_started(table: Table) -> None:

@@ -1,6 +1,6 @@
 """End-to-end: small fixes after play-tests 17 and 18 (docs/bot.md, « Small fixes (stop
-44) »), in French and in English: a skipped player's hand says why their turn was
-skipped."""
+44) »), in French and in English: a skipped player's hand says why their turn was skipped;
+`/president addbot` during a game with no end but the host's says what can be done."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from bot.client import PresidentBot
 from bot.i18n import t
 from bot.i18n.typography import french
 from bot.tables.table import Table
+from engine import GameEnd
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
@@ -86,4 +87,59 @@ async def test_a_player_skipped_by_ta_gueule_is_told_so_and_the_snapshot_keeps_i
     restored = Table.from_dict(table.to_dict())
     assert restored.skipped == table.skipped
     assert "skipped" not in Table.from_dict({**table.to_dict(), "skipped": {}}).to_dict()
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_adding_a_bot_during_proletario_says_how_its_seats_fill(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """From the play-tests: during a proletario game, `/president addbot` answered « Une
+    partie est en cours à cette table ; attends qu’elle se termine. », advice a game that
+    ends only when the host stops it does not let anyone follow. It says how the game ends
+    (« Terminer », between rounds), and that bots already hold every seat without a person
+    and give theirs up to the queue (RULES §10)."""
+    marie = fake.add_user("marie", locale=locale)
+    table = await host_against_bots(president, marie, "proletario", 0)
+    await tick(fake, clock, 1)
+    assert table.game is not None and table.rules.game_end.kind == "unlimited"
+    await marie.slash("president addbot")
+    said = marie.last_ephemeral().content
+    assert said == "⚠️ " + t(locale, "err.game_running_unlimited_bots",
+                     end=t(table.locale, "btn.end_game"))
+    assert t(locale, "err.game_running") not in said
+    if locale == "fr":
+        assert said == "⚠️ " + french(
+            "Cette partie n’a pas de fin fixée : elle dure jusqu’à ce que l’hôte l’arrête "
+            "avec **Terminer**, entre deux manches. D’ici là, les bots tiennent déjà chaque "
+            "place sans humain, et à la fin de chaque manche ils cèdent la leur au prochain "
+            "de la file.")
+    else:
+        assert said == "⚠️ " + (
+            "This game has no set end: it lasts until the host stops it with **End game**, "
+            "between rounds. Until then, bots already hold every seat without a person, and "
+            "at the end of each round they give theirs up to the next in the queue.")
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_adding_a_bot_during_an_unlimited_classic_game_says_when_bots_are_added(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """The same at any table whose game ends only by the host's choice (`game_end:
+    unlimited`): without bots filling its seats, they are added in the lobby once the host
+    has stopped the game. (A game with an end keeps « attends qu’elle se termine »:
+    tests/bot/test_e2e_refusal_matrix.py.)"""
+    marie = fake.add_user("marie", locale=locale)
+    table = await host_against_bots(president, marie, "classic", 2,
+                                    game_end=GameEnd("unlimited"))
+    await tick(fake, clock, 1)
+    await marie.slash("president addbot")
+    said = marie.last_ephemeral().content
+    assert said == "⚠️ " + t(locale, "err.game_running_unlimited", end=t(table.locale, "btn.end_game"))
+    if locale == "fr":
+        assert said == "⚠️ " + french(
+            "Cette partie n’a pas de fin fixée : elle dure jusqu’à ce que l’hôte l’arrête "
+            "avec **Terminer**, entre deux manches. Les bots s’ajoutent et se retirent "
+            "ensuite, au salon d’attente.")
     fake.assert_no_errors()

@@ -1,6 +1,7 @@
 """End-to-end: small fixes after play-tests 17 and 18 (docs/bot.md, « Small fixes (stop
 44) »), in French and in English: a skipped player's hand says why their turn was skipped;
-`/president addbot` during a game with no end but the host's says what can be done."""
+`/president addbot` during a game with no end but the host's says what can be done; a table
+closed right after « Terminer » keeps the finished game's results."""
 
 from __future__ import annotations
 
@@ -10,11 +11,11 @@ from bot.client import PresidentBot
 from bot.i18n import t
 from bot.i18n.typography import french
 from bot.tables.table import Table
-from engine import GameEnd
+from engine import GameEnd, Phase
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
-from .e2e import Player, deal, host_against_bots, tick
+from .e2e import Player, cid, create_table, deal, host_against_bots, message, play_until, tick
 
 LOCALES = ["fr", "en-US"]
 
@@ -142,4 +143,43 @@ async def test_adding_a_bot_during_an_unlimited_classic_game_says_when_bots_are_
             "Cette partie n’a pas de fin fixée : elle dure jusqu’à ce que l’hôte l’arrête "
             "avec **Terminer**, entre deux manches. Les bots s’ajoutent et se retirent "
             "ensuite, au salon d’attente.")
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_closing_the_table_right_after_the_games_end_keeps_its_results(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """From the play-test: the host pressed **Terminer** at the end of the game and closed
+    the table with `/president terminer` within the second. The closing wrote its text over
+    the finished game's results, whose message the lobby's redraw had not yet retired: the
+    standings were gone from the channel. The closing retires that message as the redraw
+    would, its text kept, ending on « Cette table est fermée. »."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    table = await create_table(president, marie.user)
+    await president.service.set_rules(table, marie.user.id,
+                                      table.rules.replace(game_end=GameEnd("rounds", 1)))
+    lobby = message(marie.user, table.lobby_message_id)
+    for _ in range(2):
+        await marie.user.click(lobby, cid(table, "addbot"))
+    await marie.user.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    await marie.open_hand(president)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, [marie], lambda: game.phase is Phase.GAME_OVER)
+    # The game's last move was drawn less than a second ago: the lobby's redraw that
+    # « Terminer » asks for waits for the rest of that second, and the closing comes first.
+    results_id = table.table_message_id
+    standings = t(table.locale, "table.standings")
+    await marie.user.click(message(marie.user, results_id), cid(table, "end", game.version))
+    await marie.user.slash("president end")  # within the second: no redraw in between
+    assert marie.user.last_ephemeral().content == t(locale, "lobby.ended")
+    await tick(fake, clock, 1)
+    kept = message(marie.user, results_id)
+    assert not kept.buttons
+    lines = kept.content.split("\n")
+    assert standings in lines
+    assert lines[-1] == t(table.locale, "lobby.closed")
+    assert any(line.startswith("🏆") for line in lines)  # who won, above the standings
     fake.assert_no_errors()

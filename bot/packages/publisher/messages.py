@@ -112,14 +112,23 @@ class Publisher:
         for message_id in (table.lobby_message_id, table.table_message_id):
             if message_id is None:
                 continue
+            shown: str | None = text
+            if message_id == table.table_message_id and table.game is None:
+                # A finished game's results the lobby's redraw had not yet retired: the host
+                # closed the table within a second of « Terminer ». The closing wrote over
+                # them (the table, in its lobby, has no standings left to show), and they
+                # were gone from the channel (play-test). Retired as that redraw would have
+                # retired them, their text kept (`Table.retired`), they end on the closing.
+                shown = self._retired(table, table.retired, "lobby.closed")
             if self.blocked.blocks(table.id) and table.parent_id is not None:
                 # A thread the bot may not post in now (a moderator closed it: archived and
                 # locked), where nothing is sent: its messages are owed their closing for
                 # when it is reopened (`OwedEdits.awake`). They kept their buttons, which
                 # only said the table was gone.
-                await self.owed_edits.owe(table, message_id, text)
+                await self.owed_edits.owe(table, message_id, shown)
             else:
-                await self._edit(table, message_id, Screen(text), text)
+                await self._edit(table, message_id,
+                                 Screen(shown) if shown is not None else None, shown)
         table.table_message_id = None
         await self.hands.closed(table)
 

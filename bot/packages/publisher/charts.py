@@ -31,7 +31,9 @@ https://discord.com/developers/docs/topics/opcodes-and-status-codes#http-http-re
 When the retries are spent, or a refusal will not go away, or the table moves on (a new
 game, the lobby) while a retry waits or an upload is on its way, the results message gives
 the chart as text (`Table.chart_unsent`; `Charts.moved_on`). That is this message's alone:
-the bot may still attach files, and the next game's results try their own upload.
+the bot may still attach files, and the next game's results try their own upload. An upload
+on its way that goes through after the table moved on has its picture taken off again
+(`Charts._take_off`): the message keeps the chart once, as the text it was retired with.
 """
 
 from __future__ import annotations
@@ -86,6 +88,10 @@ class Charts:
         self._failed: dict[int, tuple[tuple[int, str], int]] = {}
         # Per table: the message and language whose upload is on its way (`moved_on`).
         self._uploading: dict[int, tuple[int, str]] = {}
+        # Per table: the message and language of that upload, once the table moved on from
+        # it and retired it with the chart's text (`moved_on`): an upload that goes through
+        # has its picture taken off (`_take_off`).
+        self._left: dict[int, tuple[int, str]] = {}
         # Tables whose host was told the chart cannot be attached (once per incident).
         self._told_attach: set[int] = set()
         self.rendering = 0  # charts being drawn in worker threads (the bot reports them as busy)
@@ -154,12 +160,40 @@ class Charts:
             return
         finally:
             self._uploading.pop(table.id, None)
+            left = self._left.pop(table.id, None) == key
+        if left:
+            await self._take_off(table, message_id)
+            return
         if not table.closed:
             self._failed.pop(table.id, None)
             self._charted[table.id] = key
             if table.chart_unsent == message_id:  # given up in another language: no text
                 table.chart_unsent = None
                 self.bot.service.refresh(table)
+
+    async def _take_off(self, table: Table, message_id: int) -> None:
+        """The upload went through to results the table had moved on from, retired with the
+        chart as text meanwhile (`moved_on`): the picture is taken off, the message keeping
+        the chart once. The text, rather than the picture, because the retired text is all
+        the table kept of that message, written once (`Table.retired`, forgotten once
+        edited): giving the picture alone would take that text again without its chart,
+        where taking the picture off needs only the message (Edit Message: "To remove or
+        replace files you will have to supply the `attachments` field which specifies the
+        files to retain on the message after edit",
+        https://discord.com/developers/docs/resources/message#edit-message). Should this
+        edit fail, the message shows the chart twice, which no later edit reaches."""
+        try:
+            channel = self.bot.get_partial_messageable(table.channel_id,
+                                                       guild_id=table.guild_id)
+            async with self.bot.budget.call():
+                await channel.get_partial_message(message_id).edit(attachments=[])
+        except (discord.HTTPException, discord.RateLimited, aiohttp.ClientError,
+                TimeoutError) as err:
+            log.warning("table %s: the chart uploaded to results moved on from stays beside "
+                        "its text (%r)", table.id, err)
+        else:
+            log.info("table %s: the chart uploaded to results moved on from taken off, its "
+                     "text kept", table.id)
 
     def _upload_failed(self, table: Table, key: tuple[int, str],
                        failed: tuple[tuple[int, str], int] | None,
@@ -234,8 +268,8 @@ class Charts:
         a retry will not be tried (a retry uploads only to the results on screen), and one
         still on its way (discord.py tries a 502 for 25 s) would not be tried again if it
         failed: the chart is given as text there instead, in what the message keeps. An
-        upload on its way that goes through leaves the message both the picture and its
-        text, rather than the risk of neither."""
+        upload on its way that goes through after all has its picture taken off
+        (`_take_off`): the chart once, as text, rather than the risk of neither."""
         failed = self._failed.get(table.id)
         uploading = self._uploading.get(table.id)
         if failed is not None and failed[0][0] == table.table_message_id:
@@ -244,6 +278,7 @@ class Charts:
             self.bot.service.scheduler.cancel(_retry_key(table.id))
         elif uploading is not None and uploading[0] == table.table_message_id:
             key = uploading
+            self._left[table.id] = key
         else:
             return
         log.warning("table %s: the game moved on before its chart's upload went through, "

@@ -1,17 +1,34 @@
 """End-to-end: small fixes (docs/bot.md, « Small fixes (stop 45) »), in French and in
 English where the wording changes: results left while their chart's first upload is on its
-way show the chart once, as text."""
+way show the chart once, as text; a seat out on autopilot reads its place and what the
+autopilot does next round."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
 from bot.client import PresidentBot
+from bot.i18n import t
+from bot.i18n.typography import french
+from bot.packages.game.lines import place
 from bot.packages.publisher.charts import RETRY_DELAYS
+from bot.tables.table import Table
+from engine import Game, GameEnd, Phase
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
-from .e2e import cid, http_waits_on_the_fake_clock, message, record_charts, tick
+from .e2e import (
+    Player,
+    cid,
+    deal,
+    host_against_bots,
+    http_waits_on_the_fake_clock,
+    message,
+    record_charts,
+    tick,
+)
 from .test_e2e_attach_files import chart_line, notices
 from .test_e2e_chart_upload import EDIT, game_over, injected, results
 
@@ -51,4 +68,73 @@ async def test_results_left_while_their_first_upload_goes_through_show_the_chart
     assert ("chart upload", table.id) not in president.service.scheduler.pending()
     assert notices(marie, "fr") == 0
     waits.end()
+    fake.assert_no_errors()
+
+
+
+async def out_on_autopilot(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                           locale: str, **rules: Any) -> tuple[Player, Table, Game]:
+    """marie (in ``locale``) opens a proletario table (with ``rules`` changed), the bots
+    filling its seats, dealt three cards that win: her turn timer runs out twice, which puts
+    the autopilot on her seat (RULES §10), and it plays her last card while the bots still
+    hold theirs."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    table = await host_against_bots(bot, marie.user, "proletario", 0, **rules)
+    await tick(fake, clock, 1)
+    game = deal(bot, table, [["3H", "KH", "AS"], ["4C", "5C", "6C", "7C", "8C"],
+                             ["4D", "5D", "6D", "7D", "8D"], ["4S", "5S", "6S", "7S", "8S"]],
+                opener=0)
+    await marie.open_hand(bot)
+    for _ in range(200):
+        if not game.hands[0]:
+            break
+        await tick(fake, clock, 1)
+    await tick(fake, clock, 1)
+    assert game.phase is Phase.PLAY and 0 in game.autopilot and not game.hands[0]
+    return marie, table, game
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_seat_out_on_autopilot_reads_its_place_and_the_autopilot_of_the_next_round(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """At proletario, the autopilot played marie's last card: her hand read her place, « elle
+    continue sans toi », then « Le pilote automatique joue pour toi » with « Reprendre », as
+    if it still played her cards in this round. It says what the autopilot still does: play
+    for her next round (the game goes on), which « Reprendre » stops; pressed, the line and
+    the button go, her place stays."""
+    marie, table, game = await out_on_autopilot(fake, clock, president, locale)
+    lines = marie.hand.content.split("\n")
+    assert t(locale, "hand.out", place=place(locale, 1)) in lines
+    assert t(locale, "hand.autopilot") not in lines
+    told = t(locale, "hand.autopilot_next")
+    assert lines[lines.index(t(locale, "hand.out", place=place(locale, 1))) + 1] == told
+    if locale == "fr":
+        assert french("🤖 Le pilote automatique jouera pour toi à la prochaine manche. Appuie "
+                      "sur **Reprendre** pour la jouer toi-même.") == told
+    else:
+        assert told == ("🤖 The autopilot will play for you next round. Press **Resume** to "
+                        "play it yourself.")
+    resume = cid(table, "resume", game.version)
+    assert resume in [b.custom_id for b in marie.hand.buttons]
+    await marie.user.click(marie.hand, resume)
+    await tick(fake, clock, 1)
+    assert 0 not in game.autopilot
+    assert told not in marie.hand.content
+    assert t(locale, "hand.out", place=place(locale, 1)) in marie.hand.content.split("\n")
+    assert not any(b.custom_id and ":resume:" in b.custom_id for b in marie.hand.buttons)
+    fake.assert_no_errors()
+
+
+async def test_a_seat_out_on_autopilot_in_the_game_s_last_round_reads_only_its_place(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """In the last of a set number of rounds there is no next round for the autopilot to
+    play: the out seat reads its place, without « Reprendre »."""
+    marie, _, _ = await out_on_autopilot(fake, clock, president, "fr",
+                                         game_end=GameEnd("rounds", 1))
+    lines = marie.hand.content.split("\n")
+    assert t("fr", "hand.out", place=place("fr", 1)) in lines
+    assert t("fr", "hand.autopilot") not in lines and t("fr", "hand.autopilot_next") not in lines
+    assert not any(b.custom_id and ":resume:" in b.custom_id for b in marie.hand.buttons)
     fake.assert_no_errors()

@@ -17,7 +17,7 @@ from bot.graphemes import cut
 from bot.i18n import LocaleLike, t
 from bot.i18n.cards import play_words, rank_short, rank_words, short, top_single_words
 from bot.packages.cards.emojis import FaceLine, faces
-from bot.packages.controls import OPTIONS_PER_SELECT, button, select
+from bot.packages.controls import OPTIONS_PER_SELECT, Control, button, select
 from bot.packages.game.lines import cards_shown, countdown, spanish, trick_faces, trick_line
 from bot.tables.table import Table
 from engine import Card, Game, IllegalAction, PlayOption
@@ -152,18 +152,38 @@ def revolution_line(table: Table, locale: LocaleLike) -> str:
     return t(locale, "hand.revolution")
 
 
+def resume_button(table: Table, game: Game, locale: LocaleLike) -> Control:
+    """« Reprendre »: the player takes their seat back from the autopilot."""
+    return button(table.id, "resume", t(locale, "btn.resume"), version=game.version,
+                  style=discord.ButtonStyle.success, row=4)
+
+
+def autopilot_next(table: Table, game: Game, seat: int) -> bool:
+    """Whether the autopilot plays for a seat that went out in the next round: it plays
+    for the player until they press « Reprendre » (RULES §10), rounds after rounds, so the
+    out seat has its turns ahead of it there, unless the game's set number of rounds ends
+    with this one. (A target may be reached at this round's end, or the host stop a game
+    without an end between rounds: neither is known yet.) A player who left is no
+    autopilot's: a bot finishes their round (`Automation.leave`)."""
+    end = table.rules.game_end
+    last = end.kind == "rounds" and end.n is not None and game.round_no >= end.n
+    return seat in game.autopilot and not game.hands[seat] and not last
+
+
 def play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
               items: list[discord.ui.Item[Any]], page: int, lines: list[str],
               wanted: list[FaceLine], hand: Sequence[Card]) -> None:
     """Adds the play phase's lines to ``lines`` (the trick's faces to ``wanted``) and its
     controls to ``items``. `hand` is the seat's `game.hand(seat)`, sorted once for the
     whole render."""
-    if game.automated(seat):
+    if game.automated(seat) and hand:
         if seat not in table.left_seats:
-            items.append(button(table.id, "resume", t(locale, "btn.resume"),
-                                version=game.version, style=discord.ButtonStyle.success, row=4))
+            items.append(resume_button(table, game, locale))
         lines.append(t(locale, "hand.autopilot"))
         return
+    if autopilot_next(table, game, seat):  # out: its place said above (`hand.out_lines`)
+        items.append(resume_button(table, game, locale))
+        lines.append(t(locale, "hand.autopilot_next"))
     options = game.legal_plays(seat)
     can_pass = game.can_pass(seat)
     if table.rules.fast:

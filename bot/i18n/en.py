@@ -542,6 +542,7 @@ CATALOGUE: dict[str, str] = {
     "table.waiting_round": "Waiting for the next round: {names}",
     "table.host_mark": " · 👑 host",
     "table.took_seat": " · in place of {name}",
+    "table.took_seat_bot": " · in place of {name} ({level} level)",
     "table.moved_on": "⬇️ The table continues in a newer message below.",
     "table.standings": "**Final standings**",
     "table.standing_line": "{place}. **{name}** · {total}",

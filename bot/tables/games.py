@@ -169,7 +169,7 @@ class Games:
     def _start(self, table: Table) -> None:
         rules = table.rules
         for player in table.seats:  # a seat taken in the last game is their own in this one
-            player.took_from = None
+            player.took_seat_of(None)
         if rules.bots_fill:
             while len(table.seats) < rules.max_players:
                 seats.seat_bot(table)

@@ -107,7 +107,7 @@ def seat_waiting_players(table: Table, game: Game) -> None:
     seat's rank but keeps their own points: the bot's leave with it, and the last place's
     wait with them in the queue, where the engine keeps counting them (`Game.step_off`)."""
     for player in table.seats:  # who took a seat last time holds it as their own now
-        player.took_from = None
+        player.took_seat_of(None)
     if not table.rules.bots_fill:
         return
     ranking = list(game.ranking or range(game.seats))
@@ -133,7 +133,7 @@ def seat_waiting_players(table: Table, game: Game) -> None:
 def _sit(table: Table, game: Game, seat: int) -> None:
     """The queue's first takes the seat, with the points they brought."""
     player = table.queue.pop(0)
-    player.took_from = table.seats[seat].name
+    player.took_seat_of(table.seats[seat])
     table.seats[seat] = player
     game.take_seat(seat, player.key)
 

@@ -145,10 +145,19 @@ class Player:
     # Whether they hosted the table as they left: taking their seat back before whoever
     # inherited the role has used it gives it back (`Seating._take_back`).
     left_hosting: bool = False
+    # The level of the bot they replaced (`took_from`), which the table message names as it
+    # names bots; None for a person's seat (the last place's), and where a snapshot from
+    # before it was kept names the seat's bot by its name alone.
+    took_from_level: str | None = None
 
     @property
     def is_bot(self) -> bool:
         return self.user_id is None and not self.vacant
+
+    def took_seat_of(self, other: Player | None) -> None:
+        """They sit where ``other`` sat this round (None: the seat is their own now)."""
+        self.took_from = other.name if other is not None else None
+        self.took_from_level = other.level if other is not None and other.is_bot else None
 
     @property
     def key(self) -> str:
@@ -162,14 +171,17 @@ class Player:
         return {"user_id": self.user_id, "name": self.name, "locale": self.locale,
                 "joined": self.joined, "vacant": self.vacant, "by_host": self.by_host,
                 "level": self.level, "left_by": self.left_by,
-                "took_from": self.took_from, "left_hosting": self.left_hosting}
+                "took_from": self.took_from, "left_hosting": self.left_hosting,
+                **({"took_from_level": self.took_from_level}
+                   if self.took_from_level is not None else {})}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Player:
         return cls(d["user_id"], d["name"], d.get("locale", "en"), d.get("joined", 0),
                    d.get("vacant", False), d.get("by_host", False),
                    _level(d.get("level", DEFAULT_LEVEL)), d.get("left_by"),
-                   d.get("took_from"), bool(d.get("left_hosting", False)))
+                   d.get("took_from"), bool(d.get("left_hosting", False)),
+                   _level(d["took_from_level"]) if d.get("took_from_level") else None)
 
 
 @dataclass

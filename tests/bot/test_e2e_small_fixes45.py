@@ -13,6 +13,7 @@ from bot.client import PresidentBot
 from bot.i18n import t
 from bot.i18n.typography import french
 from bot.packages.game.lines import place
+from bot.packages.game.table_message import player_lines
 from bot.packages.publisher.charts import RETRY_DELAYS
 from bot.tables.table import Table
 from engine import Game, GameEnd, Phase
@@ -22,9 +23,11 @@ from .conftest import LinkedClock
 from .e2e import (
     Player,
     cid,
+    create_table,
     deal,
     host_against_bots,
     http_waits_on_the_fake_clock,
+    let_timers_play,
     message,
     record_charts,
     tick,
@@ -137,4 +140,52 @@ async def test_a_seat_out_on_autopilot_in_the_game_s_last_round_reads_only_its_p
     assert t("fr", "hand.out", place=place("fr", 1)) in lines
     assert t("fr", "hand.autopilot") not in lines and t("fr", "hand.autopilot_next") not in lines
     assert not any(b.custom_id and ":resume:" in b.custom_id for b in marie.hand.buttons)
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_newcomer_s_seat_names_the_bot_it_was_as_the_table_names_bots(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """At proletario, sam waited in the queue and took a bot's seat at round 2's deal: his
+    line read « · à la place de Bot 3 », the bot's name bare where every line of the table
+    message marks a bot and says its level (« **🤖 Bot 3** · … · niveau difficile »). It
+    names the bot so: « · à la place de 🤖 Bot 3 (niveau difficile) ». The level is kept
+    with the name in the snapshot (`Player.took_from_level`); a snapshot from before names
+    the bot by its name alone, as it did."""
+    marie = fake.add_user("marie", locale=locale)
+    sam = fake.add_user("sam", locale=locale)
+    table = await create_table(president, marie, "proletario")
+    await president.service.set_options(table, marie.id, bot_level="hard")
+    for _ in range(3):
+        await marie.click(message(marie, table.lobby_message_id), cid(table, "addbot"))
+    await marie.click(message(marie, table.lobby_message_id), cid(table, "start"))
+    await tick(fake, clock, 1)
+    await sam.click(message(sam, table.table_message_id), cid(table, "join"))
+    assert [p.user_id for p in table.queue] == [sam.id]
+    game = table.game
+    assert game is not None
+    await let_timers_play(fake, clock, game, Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    await marie.click(message(marie, table.table_message_id), cid(table, "next", game.version))
+    await tick(fake, clock, 1)
+    seat = table.seat_of(sam.id)
+    assert seat is not None and game.phase in (Phase.EXCHANGE, Phase.PLAY)
+    replaced = table.seats[seat].took_from
+    assert replaced is not None and replaced.startswith("Bot ")
+    line = next(line for line in message(marie, table.table_message_id).content.split("\n")
+                if "**sam**" in line)
+    if locale == "fr":
+        assert line.endswith(french(f" · à la place de 🤖 {replaced} (niveau difficile)"))
+    else:
+        assert line.endswith(f" · in place of 🤖 {replaced} (hard level)")
+
+    restored = Table.from_dict(table.to_dict())
+    assert restored.seats[seat].took_from_level == "hard"
+    older = table.to_dict()
+    del older["seats"][seat]["took_from_level"]
+    restored = Table.from_dict(older)
+    assert restored.game is not None
+    lines = player_lines(locale, restored, restored.game)
+    assert any(line.endswith(t(locale, "table.took_seat", name=replaced)) for line in lines)
     fake.assert_no_errors()

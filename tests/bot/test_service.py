@@ -340,7 +340,8 @@ async def test_who_took_a_seat_in_the_last_game_took_nobody_s_in_the_next() -> N
     assert game is not None
     took = next(p.took_from for p in table.seats if p.user_id == CAROL)
     assert took is not None
-    assert t("en", "table.took_seat", name=took) in "\n".join(player_lines("en", table, game))
+    shown = t("en", "table.took_seat_bot", name=f"🤖 {took}", level=t("en", "level.normal"))
+    assert shown in "\n".join(player_lines("en", table, game))
     await play_round(svc, clock, table)
     assert phase(game) is Phase.GAME_OVER
     await svc.games.end(table, ALICE)  # from the game over, back to the lobby

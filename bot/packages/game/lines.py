@@ -77,8 +77,13 @@ def seat_name(table: Table, seat: int) -> str:
 def result_name(table: Table, seat: int) -> str:
     """The seat as its round's results name it: who held it as the round ended
     (`Table.result_seats`), though a fresh bot may hold it since."""
+    return _shown(result_player(table, seat))
+
+
+def result_player(table: Table, seat: int) -> Player:
+    """Who held the seat as its round ended (`result_name`)."""
     held = table.result_seats
-    return _shown(held[seat] if seat < len(held) else table.seats[seat])
+    return held[seat] if seat < len(held) else table.seats[seat]
 
 
 def who_name(table: Table, who: Who) -> str:
@@ -92,7 +97,12 @@ def who_name(table: Table, who: Who) -> str:
 
 
 def _shown(player: Player) -> str:
-    return f"🤖 {player.name}" if player.is_bot else player.name
+    return bot_shown(player.name) if player.is_bot else player.name
+
+
+def bot_shown(name: str) -> str:
+    """A bot as the table message names it, marked: « 🤖 Bot 1 »."""
+    return f"🤖 {name}"
 
 
 def played_order(cards: Sequence[Card], wild: int | None) -> list[Card]:

@@ -13,10 +13,12 @@ from bot.packages.cards.emojis import CONTENT_LIMIT, FaceLine, faces
 from bot.packages.controls import button, view
 from bot.packages.game import chart
 from bot.packages.game.lines import (
+    bot_shown,
     countdown,
     entry_text,
     place,
     result_name,
+    result_player,
     role_name,
     round_finished,
     seat_name,
@@ -217,11 +219,12 @@ def player_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
                 and result_name(table, seat) != seat_name(table, seat):
             # The seat changed hands as the round ended (a bot for a leaver, someone from
             # the queue): the results above name who played it.
-            extras += t(loc, "table.took_seat", name=result_name(table, seat))
-        elif playing and table.seats[seat].took_from is not None:
+            held = result_player(table, seat)
+            extras += took_seat(loc, held.name, held.level if held.is_bot else None)
+        elif playing and (took_from := table.seats[seat].took_from) is not None:
             # Someone from the queue sat at this round's deal: the role beside them is the
             # seat's, which they did not earn (`seats.seat_waiting_players`; play-test 16).
-            extras += t(loc, "table.took_seat", name=table.seats[seat].took_from)
+            extras += took_seat(loc, took_from, table.seats[seat].took_from_level)
         marker = "▶️ " if game.to_act == seat and game.phase is Phase.PLAY else ""
         if sizes[seat] == 0:  # « 0 carte » beside « a fini » is noise on a phone's line
             lines.append(t(loc, "table.player_done", marker=marker,
@@ -230,6 +233,15 @@ def player_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
         lines.append(t(loc, "table.player", marker=marker, name=seat_name(table, seat),
                        cards=plural(loc, "n.cards", sizes[seat]), extras=extras))
     return lines
+
+
+def took_seat(loc: LocaleLike, name: str, level: str | None) -> str:
+    """« · à la place de marie », whom a seat's player replaced; a bot named as on its own
+    line, marked and its level said (« · à la place de 🤖 Bot 1 (niveau normal) »). `level`:
+    the bot's, None for a person (or a bot a snapshot from before levels were kept names)."""
+    if level is None:
+        return t(loc, "table.took_seat", name=name)
+    return t(loc, "table.took_seat_bot", name=bot_shown(name), level=t(loc, f"level.{level}"))
 
 
 def results_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:

@@ -88,7 +88,12 @@ def how_to_play(locale: LocaleLike, rules: Rules) -> list[str]:
     spanish = deck.spanish
     order = " ".join(rank_short(locale, rank, spanish) for rank in deck.ranks)
     answer = "howto.answer.equal" if rules.equal_allowed else "howto.answer.higher"
-    lines = [t(locale, "howto.goal"), t(locale, "howto.order", order=order), t(locale, answer)]
+    exceptions = count_exceptions(locale, rules)
+    if exceptions:
+        answer = t(locale, f"{answer}.except", exceptions=exceptions)
+    else:
+        answer = t(locale, answer)
+    lines = [t(locale, "howto.goal"), t(locale, "howto.order", order=order), answer]
     if rules.fast or rules.applies("pass_is_final"):  # (one lap: the closing line says it)
         lines.append(t(locale, "howto.pass.final" if rules.fast or rules.pass_is_final
                        else "howto.pass.again"))
@@ -128,6 +133,25 @@ def how_to_play(locale: LocaleLike, rules: Rules) -> list[str]:
         lines.append(t(locale, "howto.variants"))
         lines.extend(f"• {variant}" for variant in variants)
     return lines
+
+
+def count_exceptions(locale: LocaleLike, rules: Rules) -> str:
+    """The plays that need not match the opening's count (RULES §1: « exceptions:
+    `top_single`, jokers, `two_beats_larger` »), from the knobs that turn them on, as
+    alternatives: « le 2🪙 joué seul », « un groupe de 2 sur un coup d’une carte de plus ou un
+    joker »; empty where every answer has the opening's count. The answer line said « autant
+    de cartes » alone at presi and proletario, whose seeds make these the exceptions (« La
+    seule exception est le deux de deniers joué seul », « Le 2 bat une taille de plus »,
+    « Un joker seul se joue sur n’importe quelle combinaison »)."""
+    names = []
+    if rules.top_single is not None:
+        names.append(t(locale, "howto.except.top_single",
+                       card=short(locale, rules.top_single, rules.deck_kind.spanish)))
+    if rules.two_beats_larger:
+        names.append(t(locale, "howto.except.two_beats_larger"))
+    if rules.deck_kind.has_jokers:
+        names.append(t(locale, "howto.except.jokers"))
+    return join_names(locale, names, "list.or")
 
 
 def two_beats_larger_key(rules: Rules) -> str:

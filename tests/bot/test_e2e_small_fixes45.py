@@ -1,7 +1,8 @@
 """End-to-end: small fixes (docs/bot.md, « Small fixes (stop 45) »), in French and in
 English where the wording changes: results left while their chart's first upload is on its
 way show the chart once, as text; a seat out on autopilot reads its place and what the
-autopilot does next round."""
+autopilot does next round; whose seat a newcomer took names a bot as the table names bots;
+the answer rule names the plays that need not match the opening's count."""
 
 from __future__ import annotations
 
@@ -188,4 +189,74 @@ async def test_a_newcomer_s_seat_names_the_bot_it_was_as_the_table_names_bots(
     assert restored.game is not None
     lines = player_lines(locale, restored, restored.game)
     assert any(line.endswith(t(locale, "table.took_seat", name=replaced)) for line in lines)
+    fake.assert_no_errors()
+
+
+HANDS = {
+    "presi": [["3O", "KC", "AB"], ["4O", "5O", "6O"], ["4C", "NC", "NE"]],
+    "proletario": [["3H", "KH", "AS"], ["4C", "5C", "6C"], ["4D", "5D", "6D"],
+                   ["4S", "5S", "6S"]],
+}
+EXCEPTIONS = {
+    ("presi", "fr"): "le 2🪙 joué seul",
+    ("presi", "en-US"): "the 2🪙 played alone",
+    ("proletario", "fr"): "un groupe de 2 sur un coup d’une carte de plus ou un joker",
+    ("proletario", "en-US"): "2s on a play one card larger or a joker",
+}
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("preset", ["presi", "proletario"])
+async def test_the_answer_rule_names_the_plays_that_need_not_match_the_count(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str,
+    preset: str,
+) -> None:
+    """The rules (`/president rules`) and the opener's hand said one answers « avec autant
+    de cartes », with no word of the plays the seeds except: presi's 2 of oros alone (« La
+    seule exception est le deux de deniers joué seul »), proletario's 2s on a play one card
+    larger and its jokers, alone on any play. Both name them."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    table = await host_against_bots(president, marie.user, preset,
+                                    0 if preset == "proletario" else 2)
+    await tick(fake, clock, 1)
+    await marie.user.slash("president rules")
+    page = marie.user.last_ephemeral().text.split("\n")
+    exceptions = EXCEPTIONS[(preset, locale)]
+    if locale == "fr":
+        answer = (french(f"On répond avec autant de cartes que l’ouverture (sauf avec "
+                         f"{exceptions}), de même valeur ou plus fortes, ou on passe.")
+                  if preset == "presi" else
+                  french(f"On répond avec autant de cartes que l’ouverture (sauf avec "
+                         f"{exceptions}), plus fortes, ou on passe."))
+        lead = french(f"Le pli est vide : c’est toi qui l’ouvres. Joue des cartes d’une même "
+                      f"valeur (les autres devront répondre avec autant de cartes, sauf avec "
+                      f"{exceptions}) ; tu ne peux pas passer.")
+    else:
+        answer = (f"Answer with as many cards as the opening (except with {exceptions}), "
+                  + ("of the same value or higher, " if preset == "presi" else "higher, ")
+                  + "or pass.")
+        lead = (f"The trick is empty: you open it. Play any cards of one value (the others "
+                f"must answer with as many, except with {exceptions}); you cannot pass.")
+    assert answer in page
+    deal(president, table, HANDS[preset], opener=0)
+    await marie.open_hand(president)
+    assert lead in marie.hand.content.split("\n")
+    fake.assert_no_errors()
+
+
+async def test_the_answer_rule_follows_the_knobs_not_the_preset(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """Rules are data: a classic table dealt the 54 cards has jokers, and says so; without
+    them, as the preset is, one answers with as many cards, full stop."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    table = await create_table(president, marie.user, "classic")
+    await marie.user.slash("president rules")
+    page = marie.user.last_ephemeral().text.split("\n")
+    assert t("fr", "howto.answer.equal") in page
+    await president.service.set_rules(table, marie.user.id, table.rules.replace(deck="french54"))
+    await marie.user.slash("president rules")
+    page = marie.user.last_ephemeral().text.split("\n")
+    assert french("On répond avec autant de cartes que l’ouverture (sauf avec un joker), de "
+                  "même valeur ou plus fortes, ou on passe.") in page
     fake.assert_no_errors()

@@ -19,6 +19,7 @@ from bot.i18n.cards import play_words, rank_short, rank_words, short, top_single
 from bot.packages.cards.emojis import FaceLine, faces
 from bot.packages.controls import OPTIONS_PER_SELECT, Control, button, select
 from bot.packages.game.lines import cards_shown, countdown, spanish, trick_faces, trick_line
+from bot.packages.rules_text import count_exceptions
 from bot.tables.table import Table
 from engine import Card, Game, IllegalAction, PlayOption
 
@@ -208,7 +209,9 @@ def play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
                            cards=rank_words(locale, top.value, top.count, spanish(table)),
                            wild=wild))
         if not game.trick and options:  # why there is no Pass: the opener must play
-            lines.append(t(locale, "hand.lead"))
+            exceptions = count_exceptions(locale, table.rules)
+            lines.append(t(locale, "hand.lead_except", exceptions=exceptions) if exceptions
+                         else t(locale, "hand.lead"))
     elif game.to_act is not None and hand:
         skipped = table.skipped.get(seat)
         if skipped is not None:  # the history says why, which soon scrolls away

@@ -13,7 +13,7 @@ from bot.i18n.cards import rank_words, shorts
 from bot.packages.cards.emojis import FaceLine, faces
 from bot.packages.controls import button, view
 from bot.packages.game.hand_gifts import exchange_part, exchange_role_line
-from bot.packages.game.hand_plays import play_part
+from bot.packages.game.hand_plays import autopilot_part, play_part
 from bot.packages.game.lines import entry_text, place, role_name, round_finished, spanish
 from bot.packages.screen import Screen
 from bot.tables.seating import kicked_key
@@ -110,6 +110,8 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
             lines.append(why)
         note_lines(table, seat, locale, lines, wanted)
         exchange_part(table, game, seat, locale, items, lines, wanted)
+        if seat in game.autopilot:
+            autopilot_part(table, game, seat, locale, items, lines)
     elif game.phase is Phase.PLAY:
         if not game.played[seat]:  # what changed hands, until the seat's first play
             note_lines(table, seat, locale, lines, wanted)
@@ -129,6 +131,8 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
                            gained=table.rules.points.get(role, 0) if role else 0))
         if over and seat in game.players:
             lines.extend(game_result_lines(game, seat, locale))
+        elif not over and seat in game.autopilot:  # it plays their next round too
+            autopilot_part(table, game, seat, locale, items, lines)
     items.append(button(table.id, "refresh", t(locale, "btn.refresh"), row=4))
     return Screen("\n".join(faces.with_lines(lines, wanted, spanish(table), locale)),
                   view(*items))

@@ -171,6 +171,18 @@ def autopilot_next(table: Table, game: Game, seat: int) -> bool:
     return seat in game.autopilot and not game.hands[seat] and not last
 
 
+def autopilot_part(table: Table, game: Game, seat: int, locale: LocaleLike,
+                   items: list[discord.ui.Item[Any]], lines: list[str]) -> None:
+    """The autopilot plays for this seat: say so, with « Reprendre » unless the seat was
+    left (a bot finishes its round). It keeps playing from one round to the next, the
+    exchange included, and may be stopped at any time: between rounds too the hand must say
+    it, where it said only the round's result while the table read « 🤖 pilote auto »
+    beside its player (play-test 20)."""
+    if seat not in table.left_seats:
+        items.append(resume_button(table, game, locale))
+    lines.append(t(locale, "hand.autopilot"))
+
+
 def play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
               items: list[discord.ui.Item[Any]], page: int, lines: list[str],
               wanted: list[FaceLine], hand: Sequence[Card]) -> None:
@@ -178,9 +190,7 @@ def play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
     controls to ``items``. `hand` is the seat's `game.hand(seat)`, sorted once for the
     whole render."""
     if game.automated(seat) and hand:
-        if seat not in table.left_seats:
-            items.append(resume_button(table, game, locale))
-        lines.append(t(locale, "hand.autopilot"))
+        autopilot_part(table, game, seat, locale, items, lines)
         return
     if autopilot_next(table, game, seat):  # out: its place said above (`hand.out_lines`)
         items.append(resume_button(table, game, locale))

@@ -255,6 +255,24 @@ class TableService:
         """Who plays this automated seat now (see `autoplay.player_of`)."""
         return self.bots.bot(table, game, seat)
 
+    def heard(self, guild_id: int | None, user_id: int, locale: str) -> None:
+        """Someone used a command or a control on this server, in their Discord client's
+        language (the interaction's `locale`): their hands at the server's tables speak it
+        from now on. Only a click on a hand told it before (`HandLinks.remember`): a
+        player who switched Discord to English and typed `/president leave`, or played at
+        their other table, read English answers while their open hand was redrawn in French,
+        and said « Tu as quitté la table » in French (play-test 20). The hand's link takes it
+        too: what its last edits say (it moved, they left, the table closed, its token runs
+        out) is drawn in the link's language."""
+        for table in self.registry.of_player(guild_id, user_id):
+            player = table.player(user_id)
+            link = table.hands.get(user_id)
+            if link is not None:
+                link.locale = locale
+            if player is not None and player.locale != locale:
+                player.locale = locale
+                self._changed(table)
+
     def _host_only(self, table: Table, user_id: int) -> None:
         """Host actions, by the host or one who takes the role over (`hosting.claim`)."""
         hosting.claim(table, user_id, self.clock.now())

@@ -24,6 +24,7 @@ from .e2e import (
     alice_and_bob_stored,
     cid,
     database_url,
+    host_against_bots,
     leave_game,
     message,
     play_until,
@@ -136,6 +137,52 @@ async def test_a_hand_older_than_its_token_is_answered_and_followed_again(
     await tick(fake, clock, 1)
     assert "marie" not in asked_for_my_hand(marie.user, table.table_message_id)
     assert not marie.hand.text.startswith("⏸️")
+    fake.assert_no_errors()
+
+
+async def test_a_language_switch_reaches_every_hand_of_the_player(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """marie plays two tables in two channels with Discord in French, then switches it to
+    English and types a command at her second table. Only a click on a hand used to carry
+    the new language to the bot: both hands went on being redrawn in French, as did their
+    last words (the hand moved, she left, the table closed) after answers in English;
+    every hand of hers now follows the language of her latest command or click on the
+    server."""
+    marie = fake.add_user("marie", locale="fr")
+    first = await host_against_bots(president, marie, "classic", 2)
+    here = marie.channel
+    there = fake.add_channel(fake.guild, "second")
+    await fake.settle()
+    marie.channel = there
+    second = await host_against_bots(president, marie, "wild7", 2)
+    await tick(fake, clock, 1)
+    await marie.click(message(marie, second.table_message_id), cid(second, "hand"))
+    second_hand = marie.last_ephemeral().id
+    marie.channel = here
+    await marie.click(message(marie, first.table_message_id), cid(first, "hand"))
+    first_hand = marie.last_ephemeral().id
+    assert hand_line(marie, first_hand).startswith("🂠 **Ta main**")
+
+    marie.user.locale = "en-US"  # she switches Discord to English
+    marie.channel = there
+    await marie.slash("president rules")
+    assert marie.last_ephemeral().text.startswith("📜 Rules of this table")
+    await tick(fake, clock, 2)
+    assert hand_line(marie, second_hand).startswith("🂠 **Your hand**")
+    marie.channel = here
+    assert hand_line(marie, first_hand).startswith("🂠 **Your hand**")
+    assert t("en", "btn.refresh") in [b.label for b in message(marie, first_hand).buttons]
+
+    # A hand opened again now says in English that the one before moved, and leaving by
+    # command (the last person there: the table closes) says in English that it closed.
+    await marie.click(message(marie, first.table_message_id), cid(first, "hand"))
+    await tick(fake, clock, 1)
+    assert message(marie, first_hand).text == t("en", "hand.moved")
+    newest = marie.last_ephemeral().id
+    await leave_game(marie)
+    await tick(fake, clock, 1)
+    assert message(marie, newest).text == t("en", "hand.closed")
     fake.assert_no_errors()
 
 

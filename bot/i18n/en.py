@@ -543,6 +543,7 @@ CATALOGUE: dict[str, str] = {
     "table.host_mark": " · 👑 host",
     "table.took_seat": " · in place of {name}",
     "table.took_seat_bot": " · in place of {name} ({level} level)",
+    "table.seat_left": " · left the table",
     "table.moved_on": "⬇️ The table continues in a newer message below.",
     "table.standings": "**Final standings**",
     "table.standing_line": "{place}. **{name}** · {total}",

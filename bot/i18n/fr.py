@@ -554,6 +554,7 @@ _WRITTEN: dict[str, str] = {
     "table.host_mark": " · 👑 hôte",
     "table.took_seat": " · à la place de {name}",
     "table.took_seat_bot": " · à la place de {name} (niveau {level})",
+    "table.seat_left": " · a quitté la table",
     "table.moved_on": "⬇️ La table continue dans un message plus récent, plus bas.",
     "table.standings": "**Classement final**",
     "table.standing_line": "{place}. **{name}** · {total}",

@@ -267,6 +267,35 @@ async def test_leaving_and_coming_back_where_a_bot_takes_the_seat(
     fake.assert_no_errors()
 
 
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_seat_freed_at_the_rounds_end_says_its_player_left(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """At classic a bot finishes the round of a leaver, and the seat goes as it ends. The
+    table message then listed « **bob** · Vice-trou · 0 pt » among the seats, as if he still
+    sat, under results naming « 🤖 bob »; bob, back and told he was on the list for the
+    next game, read himself seated. The row now says he left the table."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    bob = Player(fake.add_user("bob", locale=locale))
+    table, game = await two_humans_against_a_bot(fake, clock, president, marie, bob,
+                                                 bots=2, game_end="rounds:3")
+    await leave_game(bob.user)
+    await play_until(fake, clock, [marie], lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    await bob.user.slash("president join")
+    assert table.queued(bob.user.id) and table.seat_of(bob.user.id) is None
+    rows = [line for line in message(bob.user, table.table_message_id).content.split("\n")
+            if line.startswith("**bob**")]
+    assert len(rows) == 1 and rows[0].endswith(t(locale, "table.seat_left"))
+    await marie.user.click(message(marie.user, table.table_message_id),
+                           cid(table, "next", game.version))
+    await tick(fake, clock, 1)
+    board = message(bob.user, table.table_message_id).content
+    assert t(locale, "table.seat_left") not in board
+    assert not [line for line in board.split("\n") if line.startswith("**bob**")]
+    fake.assert_no_errors()
+
+
 async def test_an_old_hand_clicked_after_a_restart_gets_the_current_one(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
 ) -> None:

@@ -215,8 +215,12 @@ def player_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
         if table.seats[seat].is_bot:
             extras += t(loc, "table.bot_level",
                         level=t(loc, f"level.{table.seats[seat].level}"))
-        if not playing and not table.seats[seat].vacant \
-                and result_name(table, seat) != seat_name(table, seat):
+        if not playing and table.seats[seat].vacant:
+            # Its player left this round and the seat is freed (no bot keeps it here): the
+            # plain name beside its role read as if they still sat, under results that
+            # name « 🤖 bob » (play-test 20).
+            extras += t(loc, "table.seat_left")
+        elif not playing and result_name(table, seat) != seat_name(table, seat):
             # The seat changed hands as the round ended (a bot for a leaver, someone from
             # the queue): the results above name who played it.
             held = result_player(table, seat)

@@ -8,6 +8,7 @@ nothing is never sent. `Publisher` also assembles the parts of the package it dr
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING
 
@@ -50,10 +51,21 @@ class Publisher:
         self.charts = Charts(bot)
         self.owed_edits = OwedEdits(bot)
         self.servers = UndescribedServers(bot)
+        # Per table, while its messages' redraw runs: set as it ends (`closed` waits on it).
+        self._flushing: dict[int, asyncio.Event] = {}
 
     async def flush(self, table: Table) -> None:
         if table.closed or self.blocked.blocks(table.id) or self.servers.holds(table.guild_id):
             return
+        # One at a time per table (the coalescer's key), none once it has closed (above).
+        self._flushing[table.id] = done = asyncio.Event()
+        try:
+            await self._flush(table)
+        finally:
+            del self._flushing[table.id]
+            done.set()
+
+    async def _flush(self, table: Table) -> None:
         try:
             # Render only once the budget has room: what is then sent is the latest state,
             # and nothing once the table has closed meanwhile (its channel deleted, say).
@@ -91,7 +103,15 @@ class Publisher:
 
     async def closed(self, table: Table) -> None:
         """The table is gone: its messages say so, with the final standings where a game
-        had any, and lose their controls, and so do the hands still open on it."""
+        had any, and lose their controls, and so do the hands still open on it.
+
+        After the redraw on its way when the table closed, if any: ending later (a 502
+        retried, a 429 slept out), it marked what it had shown, or a channel that refused
+        it, once the table's bookkeeping was gone (`_forget`), and those marks were kept
+        for good. Its edits land before the closing's too, never over them."""
+        running = self._flushing.get(table.id)
+        if running is not None:
+            await running.wait()
         try:
             await self._closed(table)
         except BudgetClosed:

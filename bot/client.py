@@ -35,7 +35,8 @@ from bot.tables.asleep import KEEP_SECONDS as ASLEEP_KEEP_SECONDS
 from bot.tables.budget import CallBudget
 from bot.tables.clock import Clock, SystemClock
 from bot.tables.persistence import StorageStore
-from bot.tables.restore import restore_tables
+from bot.tables.restore import KEEP_SECONDS as UNREADABLE_KEEP_SECONDS
+from bot.tables.restore import Unreadable, restore_tables
 from bot.tables.service import TableService
 from bot.tables.timers import STOP_PATIENCE
 from bot.tables.vanished import KEEP_SECONDS as VANISHED_KEEP_SECONDS
@@ -194,10 +195,15 @@ class PresidentBot(Host):
         started = time.perf_counter()
         restored = await restore_tables(self.service, self.storage,
                                         shard_ids=shard_ids, shard_count=shard_count,
-                                        prepare=self.publisher.restored,
-                                        on_unreadable=self.publisher.servers.unreadable)
+                                        prepare=self.publisher.restored)
+        # Before anything else is awaited: the restored tables' first redraws are on their way.
         self.publisher.servers.unseen({table.guild_id for table in self.service.registry.tables()
                                        if table.guild_id is not None})
+        # Found unreadable now, or at a start that stopped before telling their channels.
+        since = datetime.fromtimestamp(clock.now() - UNREADABLE_KEEP_SECONDS, UTC)
+        owed = await self.storage.unreadable_since(since, shard_ids=shard_ids,
+                                                   shard_count=shard_count)
+        self.publisher.servers.unreadable(map(Unreadable.owed, owed))
         self.metrics.restore.set(time.perf_counter() - started)
         log.info("restored %d table(s)", restored)
         since = datetime.fromtimestamp(clock.now() - VANISHED_KEEP_SECONDS, UTC)

@@ -39,6 +39,7 @@ from bot.storage.models import (
     Round,
     RoundResult,
     TableSnapshot,
+    UnreadableTable,
     User,
     VanishedTable,
 )
@@ -111,7 +112,8 @@ class Forgetting(Access):
         """Erase the server, in one transaction, and say what was erased: its ratings, its
         games (their seats, rounds and results go with them, `ON DELETE CASCADE`), its
         tables and their snapshots, its notices, the edits its archived threads owe its
-        tables' messages (`asleep_edits`) and its settings, then the names of the users
+        tables' messages (`asleep_edits`), the word owed to the channels of its tables
+        found unreadable at start (`unreadable_tables`) and its settings, then the names of the users
         nothing stored names any more. Raises `GuildBusy`, erasing nothing, while one of
         its tables is open."""
         async with self._write() as connection:
@@ -124,6 +126,8 @@ class Forgetting(Access):
                               delete(Game).where(Game.guild_id == guild_id),
                               delete(VanishedTable).where(VanishedTable.guild_id == guild_id),
                               delete(AsleepEdit).where(AsleepEdit.guild_id == guild_id),
+                              delete(UnreadableTable)
+                              .where(UnreadableTable.guild_id == guild_id),
                               delete(GameTable).where(GameTable.guild_id == guild_id),
                               delete(Guild).where(Guild.id == guild_id)):
                 await connection.execute(statement)

@@ -282,3 +282,19 @@ class AsleepEdit(Base):
     text: Mapped[str | None] = mapped_column(Text)
     people: Mapped[list[int]] = mapped_column(JSON)
     at: Mapped[datetime] = mapped_column(index=True)
+
+
+class UnreadableTable(Base):
+    """A table closed at start because its stored state could not be read, whose channel
+    is owed the word (`bot.tables.restore`): told once the gateway describes its server,
+    on the messages the state still named (`message_ids`), in `locale`. Kept until told,
+    a week at most: a stop before then no longer loses it."""
+
+    __tablename__ = "unreadable_tables"
+
+    table_id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    guild_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    locale: Mapped[str] = mapped_column(String(16))
+    message_ids: Mapped[list[int]] = mapped_column(JSON)
+    at: Mapped[datetime] = mapped_column(index=True)

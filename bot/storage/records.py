@@ -206,6 +206,20 @@ class AsleepEditRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class UnreadableRecord:
+    """A table closed at start because its stored state could not be read, whose channel
+    `channel_id` is owed the word, in `locale`, on the messages `message_ids` (none: a
+    post says it), since `at` (`bot.tables.restore`)."""
+
+    table_id: int
+    guild_id: int
+    channel_id: int
+    locale: str
+    message_ids: tuple[int, ...]
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class HeldData:
     """What storage holds about one Discord user, on every server (`Storage.held_about`),
     or what `Storage.forget_user` erased: each count is of rows naming them."""

@@ -46,6 +46,7 @@ from bot.storage.models import (
     RoundResult,
     SerializedJSON,
     TableSnapshot,
+    UnreadableTable,
     User,
     UTCDateTime,
     VanishedTable,
@@ -58,6 +59,7 @@ from bot.storage.records import (
     Snapshot,
     TableRecord,
     TableStatus,
+    UnreadableRecord,
     VanishedRecord,
 )
 
@@ -435,6 +437,49 @@ class Storage(History, Forgetting):
             async with self._write() as connection:
                 await connection.execute(delete(AsleepEdit).where(
                     AsleepEdit.message_id.in_(list(message_ids))))
+
+    # Tables closed at start, unreadable, owed to their channels (bot.tables.restore)
+
+    async def close_unreadable(self, table_id: int, guild_id: int, channel_id: int,
+                               locale: str, message_ids: Sequence[int]) -> None:
+        """Close a table whose stored state cannot be read, its snapshot deleted, and owe
+        its channel the word, in one transaction: a stop in between neither leaves the
+        table to be found again nor the word lost. Owed anew (not twice) if it was."""
+        values = {"guild_id": guild_id, "channel_id": channel_id, "locale": locale,
+                  "message_ids": list(message_ids), "at": self._now()}
+        async with self._write() as connection:
+            await connection.execute(self._insert(UnreadableTable).values(
+                table_id=table_id, **values).on_conflict_do_update(
+                index_elements=[UnreadableTable.table_id], set_=values))
+            await connection.execute(update(GameTable).where(GameTable.id == table_id)
+                                     .values(status="closed", updated_at=self._now()))
+            await connection.execute(
+                delete(TableSnapshot).where(TableSnapshot.table_id == table_id))
+
+    async def unreadable_since(self, since: datetime, *,
+                               shard_ids: Collection[int] | None = None,
+                               shard_count: int | None = None) -> list[UnreadableRecord]:
+        """The words still owed, oldest first; older rows than `since` are deleted."""
+        async with self._write() as connection:
+            await connection.execute(delete(UnreadableTable).where(UnreadableTable.at < since))
+        statement = select(UnreadableTable.table_id, UnreadableTable.guild_id,
+                           UnreadableTable.channel_id, UnreadableTable.locale,
+                           UnreadableTable.message_ids, UnreadableTable.at)
+        if shard_ids is not None or shard_count is not None:
+            statement = statement.where(
+                _in_shards(UnreadableTable.guild_id, shard_ids, shard_count))
+        async with self._read() as connection:
+            rows = (await connection.execute(
+                statement.order_by(UnreadableTable.at, UnreadableTable.table_id))).all()
+        return [UnreadableRecord(row.table_id, row.guild_id, row.channel_id, row.locale,
+                                 tuple(row.message_ids), row.at) for row in rows]
+
+    async def told_unreadable(self, table_ids: Collection[int]) -> None:
+        """These tables' channels were told (or can no longer be): nothing more is owed."""
+        if table_ids:
+            async with self._write() as connection:
+                await connection.execute(delete(UnreadableTable).where(
+                    UnreadableTable.table_id.in_(list(table_ids))))
 
     # Live snapshots
 

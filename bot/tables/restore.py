@@ -9,12 +9,17 @@ from typing import Any
 
 from bot.i18n import lang
 from bot.storage.failures import transient
-from bot.storage.records import TableRecord
+from bot.storage.records import TableRecord, UnreadableRecord
 from bot.storage.repository import Storage
 from bot.tables.service import TableService
 from bot.tables.table import Table
 
 log = logging.getLogger(__name__)
+
+
+# How long the word owed to an unreadable table's channel is kept, as a deleted channel's
+# (`bot.tables.vanished`): a server not described in a week is one the bot no longer sees.
+KEEP_SECONDS = 7 * 24 * 3600.0
 
 
 @dataclass(frozen=True)
@@ -30,20 +35,27 @@ class Unreadable:
     locale: str
     message_ids: tuple[int, ...]
 
+    @classmethod
+    def owed(cls, record: UnreadableRecord) -> Unreadable:
+        """The word stored as owed (`Storage.close_unreadable`)."""
+        return cls(record.table_id, record.guild_id, record.channel_id, record.locale,
+                   record.message_ids)
+
 
 async def restore_tables(
     service: TableService, storage: Storage, *,
     shard_ids: Collection[int] | None = None, shard_count: int | None = None,
     prepare: Callable[[Table], None] | None = None,
-    on_unreadable: Callable[[Unreadable], None] | None = None,
 ) -> int:
     """Adopt each stored table, once `prepare` has seen it (the publisher's part: before
     the table's first redraw); a table with no snapshot is closed (nothing to show).
 
-    A snapshot that cannot be read closes its table alone, said once in the log and, through
-    `on_unreadable`, to its channel: failing the start instead made the process stop at
-    every start (a crash loop) with every other table waiting behind it. A database that is
-    away is not a snapshot's fault: that failure stops the start, and the next one finds
+    A snapshot that cannot be read closes its table alone, said once in the log and owed to
+    its channel in the same transaction (`Storage.close_unreadable`; the caller reads what
+    its shards are owed with `Storage.unreadable_since`, the words owed since a start that
+    stopped before telling them with it): failing the start instead made the process stop
+    at every start (a crash loop) with every other table waiting behind it. A database that
+    is away is not a snapshot's fault: that failure stops the start, and the next one finds
     every table again.
 
     A sharded process (`shard_ids` of `shard_count`) adopts only the tables of the guilds
@@ -65,9 +77,9 @@ async def restore_tables(
             log.error("table %s in channel %s: its stored state cannot be read by this "
                       "version of the bot (%s: %s); the table is closed and its channel told",
                       record.table_id, record.channel_id, type(err).__name__, err)
-            await storage.update_table(record.table_id, status="closed")
-            if on_unreadable is not None:
-                on_unreadable(await _unreadable(storage, record, state))
+            lost = await _unreadable(storage, record, state)
+            await storage.close_unreadable(lost.table_id, lost.guild_id, lost.channel_id,
+                                           lost.locale, lost.message_ids)
             continue
         if table is None or table.channel_id in channels \
                 or service.registry.in_channel(table.channel_id) is not None:

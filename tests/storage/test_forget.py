@@ -150,10 +150,13 @@ async def test_the_others_rating_history_still_counts_rounds_against_an_erased_p
 async def test_forgetting_a_server_erases_its_games_and_no_other_server(
     storage: Storage,
 ) -> None:
-    """Alice's first server goes with its games, ratings, notices and settings; her game on
-    the other server, and the names it needs, stay. Carol, who played only there, goes."""
+    """Alice's first server goes with its games, ratings, notices (the word owed to its
+    unreadable tables' channels too) and settings; her game on the other server, and the
+    names it needs, stay. Carol, who played only there, goes."""
     await _two_servers(storage)
     await storage.set_guild_language(GUILD, "fr")
+    await storage.close_unreadable(998, GUILD, 10, "fr", [101])
+    await storage.close_unreadable(999, OTHER_GUILD, 20, "en", [])
     other_before = await storage.player_stats(OTHER_GUILD, BOB)
     held = await storage.held_by_guild(GUILD)
     assert held == GuildData(settings=True, tables=1, games=1, ratings=3, notices=2)
@@ -167,6 +170,8 @@ async def test_forgetting_a_server_erases_its_games_and_no_other_server(
     assert (await storage.held_about(CAROL)).empty
     assert (await storage.held_about(ALICE)).named
     assert await storage.asleep_since(datetime(2000, 1, 1, tzinfo=UTC)) == []
+    assert [r.guild_id for r in await storage.unreadable_since(
+        datetime(2000, 1, 1, tzinfo=UTC))] == [OTHER_GUILD]
     assert await storage.forget_guild(GUILD) == GuildData(False, 0, 0, 0, 0)
 
 

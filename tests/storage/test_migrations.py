@@ -126,8 +126,9 @@ async def test_stored_results_survive_a_downgrade_and_the_upgrade_after_it(
     """A rollback to 0001 and the redeploy after it keep every row of the tables 0001 has:
     on SQLite the batch migration copies `games` into a new table, which with foreign keys
     enforced would cascade into its seats and rounds; on PostgreSQL the column is dropped in
-    place. The notices owed to a deleted channel's players (0003) and the edits owed to an
-    archived thread's messages (0006) go with their tables: courtesies, not results."""
+    place. The notices owed to a deleted channel's players (0003), the edits owed to an
+    archived thread's messages (0006) and the word owed to an unreadable table's channel
+    (0007) go with their tables: courtesies, not results."""
     await upgrade_to_head(empty_db_url)
     storage = await Storage.open(empty_db_url)
     seats = [human(ALICE), human(BOB), human(CAROL), human(DAVE)]
@@ -139,12 +140,16 @@ async def test_stored_results_survive_a_downgrade_and_the_upgrade_after_it(
         await storage.owe_vanished(MAX_SNOWFLAKE, [DAVE], "cartes", datetime.now(UTC))
         await storage.owe_edit(MAX_SNOWFLAKE, MAX_SNOWFLAKE, MAX_SNOWFLAKE, "fin", [DAVE],
                                datetime.now(UTC))
+        unreadable = await storage.create_table(MAX_SNOWFLAKE, MAX_SNOWFLAKE, DAVE,
+                                                {"preset": "classic", "set": {}})
+        await storage.close_unreadable(unreadable, MAX_SNOWFLAKE, MAX_SNOWFLAKE, "fr",
+                                       [MAX_SNOWFLAKE])
         stats = await storage.player_stats(MAX_SNOWFLAKE, DAVE)
     finally:
         await storage.close()
     assert all((await _row_counts(empty_db_url)).values())
 
-    courtesies = {"vanished_tables", "asleep_edits"}
+    courtesies = {"vanished_tables", "asleep_edits", "unreadable_tables"}
     kept = SCHEMA - courtesies
     counts = await _row_counts(empty_db_url, kept)
     await downgrade_to(empty_db_url, "0001")

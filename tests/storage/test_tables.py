@@ -210,3 +210,31 @@ async def test_edits_an_archived_thread_owes_are_kept_until_paid_a_week_at_most_
     await storage.paid_edits([302])
     assert [(r.channel_id, r.message_id, r.text) for r in await storage.asleep_since(since)] \
         == [(40, 401, None)]
+
+
+async def test_an_unreadable_table_is_closed_and_its_word_owed_until_told_a_week_at_most(
+    storage: Storage,
+) -> None:
+    """A table whose stored state cannot be read is closed, its snapshot gone, and its
+    channel owed the word in the same transaction (`bot.tables.restore`): read back by
+    shard, oldest first, owed once however often it is closed so, deleted once told or a
+    week old."""
+    guilds = [((5000 + n) << 22) + 1 for n in range(2)]  # guild n is on shard n of 2
+    tables = [await storage.create_table(guild, 10 + n, 500, CLASSIC)
+              for n, guild in enumerate(guilds)]
+    assert await storage.save_snapshot(tables[0], 3, {"from": "a newer version"})
+    await storage.close_unreadable(tables[0], guilds[0], 10, "fr", [101, 102])
+    await storage.close_unreadable(tables[0], guilds[0], 10, "fr", [101, 102])
+    await storage.close_unreadable(tables[1], guilds[1], 11, "en", [])
+    assert await storage.active_tables() == []
+    assert await storage.load_snapshot(tables[0]) is None
+    since = datetime.now(UTC) - timedelta(days=7)
+
+    owed = await storage.unreadable_since(since, shard_ids=[0], shard_count=2)
+    assert [(r.table_id, r.guild_id, r.channel_id, r.locale, r.message_ids) for r in owed] \
+        == [(tables[0], guilds[0], 10, "fr", (101, 102))]
+    assert owed[0].at >= since
+    await storage.told_unreadable([tables[0]])
+    assert [r.table_id for r in await storage.unreadable_since(since)] == [tables[1]]
+    assert await storage.unreadable_since(datetime.now(UTC) + timedelta(seconds=1)) == []
+    assert await storage.unreadable_since(since) == []

@@ -5,6 +5,7 @@ tables, and the word owed to the channels of its tables that could not be restor
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import discord
@@ -50,10 +51,12 @@ class UndescribedServers:
         """Whether the server's tables post nothing yet (`unseen`)."""
         return guild_id in self._unseen
 
-    def unreadable(self, lost: Unreadable) -> None:
-        """A table closed at start because its stored state could not be read: its channel
-        is told once its server has been described (`tell_unreadable`)."""
-        self._unreadable.setdefault(lost.guild_id, []).append(lost)
+    def unreadable(self, owed: Iterable[Unreadable]) -> None:
+        """The tables closed at start because their stored state could not be read, at this
+        start or at one that stopped before telling them (`Storage.unreadable_since`): each
+        channel is told once its server has been described (`tell_unreadable`)."""
+        for lost in owed:
+            self._unreadable.setdefault(lost.guild_id, []).append(lost)
 
     @property
     def unreadable_guilds(self) -> set[int]:
@@ -61,15 +64,34 @@ class UndescribedServers:
         return set(self._unreadable)
 
     async def tell_unreadable(self, guild_id: int) -> None:
-        """Tell each channel of the server whose table could not be restored (`_tell`)."""
-        for lost in self._unreadable.pop(guild_id, []):
-            try:
-                await self._tell(guild_id, lost)
-            except discord.HTTPException as err:
-                log.warning("table %s: channel %s could not be told its table was not "
-                            "restored (%s)", lost.table_id, lost.channel_id, err)
-            except BudgetClosed:
-                return
+        """Tell each channel of the server whose table could not be restored (`_tell`),
+        then no longer owe them, in one write after the last (`_told`): a write after each
+        let the server's other calls take the call budget's places before the next. One
+        the stop leaves untold stays owed in storage: the next start tells it."""
+        told: list[Unreadable] = []
+        try:
+            for lost in self._unreadable.pop(guild_id, []):
+                try:
+                    await self._tell(guild_id, lost)
+                except discord.HTTPException as err:
+                    log.warning("table %s: channel %s could not be told its table was not "
+                                "restored (%s)", lost.table_id, lost.channel_id, err)
+                except BudgetClosed:
+                    return
+                told.append(lost)
+        finally:
+            await self._told(told)
+
+    async def _told(self, told: list[Unreadable]) -> None:
+        """These channels were told, or refused it for good: nothing more is owed them."""
+        storage = self.bot.storage
+        if storage is None or not told:
+            return
+        try:
+            await storage.told_unreadable([lost.table_id for lost in told])
+        except Exception:  # told now all the same; a restart may tell them again
+            log.warning("could not forget that the channels of tables %s were owed their "
+                        "word", [lost.table_id for lost in told], exc_info=True)
 
     async def _tell(self, guild_id: int, lost: Unreadable) -> None:
         """The table's messages still named lose their controls and say it could not be

@@ -138,19 +138,20 @@ def how_to_play(locale: LocaleLike, rules: Rules) -> list[str]:
 def count_exceptions(locale: LocaleLike, rules: Rules) -> str:
     """The plays that need not match the opening's count (RULES §1: « exceptions:
     `top_single`, jokers, `two_beats_larger` »), from the knobs that turn them on, as
-    alternatives: « le 2🪙 joué seul », « un groupe de 2 sur un coup d’une carte de plus ou un
-    joker »; empty where every answer has the opening's count. The answer line said « autant
-    de cartes » alone at presi and proletario, whose seeds make these the exceptions (« La
-    seule exception est le deux de deniers joué seul », « Le 2 bat une taille de plus »,
-    « Un joker seul se joue sur n’importe quelle combinaison »)."""
+    alternatives: « le 2🪙 joué seul », « un joker ou un groupe de 2 sur un coup d’une carte
+    de plus »; empty where every answer has the opening's count. The answer line said
+    « autant de cartes » alone at presi and proletario, whose seeds make these the exceptions
+    (« La seule exception est le deux de deniers joué seul », « Le 2 bat une taille de
+    plus », « Un joker seul se joue sur n’importe quelle combinaison »). The 2s come last:
+    followed by « ou un joker », they read as 2s on a joker too, which the engine refuses."""
     names = []
     if rules.top_single is not None:
         names.append(t(locale, "howto.except.top_single",
                        card=short(locale, rules.top_single, rules.deck_kind.spanish)))
-    if rules.two_beats_larger:
-        names.append(t(locale, "howto.except.two_beats_larger"))
     if rules.deck_kind.has_jokers:
         names.append(t(locale, "howto.except.jokers"))
+    if rules.two_beats_larger:
+        names.append(t(locale, "howto.except.two_beats_larger"))
     return join_names(locale, names, "list.or")
 
 

@@ -79,3 +79,7 @@ def test_the_exceptions_named_are_the_engine_s(rules: Rules, locale: str) -> Non
     for kind, said in words.items():
         assert (said is not None and said in named) == (kind in allowed), (kind, named)
     assert (named == "") == (not allowed)
+    # « un groupe de 2 sur un coup d’une carte de plus ou un joker » read as 2s on a joker
+    # too, which nothing but a higher joker answers: that phrase ends the list.
+    if "two_beats_larger" in allowed:
+        assert named.endswith(words["two_beats_larger"] or ""), named

@@ -200,8 +200,8 @@ HANDS = {
 EXCEPTIONS = {
     ("presi", "fr"): "le 2🪙 joué seul",
     ("presi", "en-US"): "the 2🪙 played alone",
-    ("proletario", "fr"): "un groupe de 2 sur un coup d’une carte de plus ou un joker",
-    ("proletario", "en-US"): "2s on a play one card larger or a joker",
+    ("proletario", "fr"): "un joker ou un groupe de 2 sur un coup d’une carte de plus",
+    ("proletario", "en-US"): "a joker or 2s on a play one card larger",
 }
 
 

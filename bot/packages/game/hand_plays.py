@@ -16,9 +16,16 @@ import discord
 from bot.graphemes import cut
 from bot.i18n import LocaleLike, t
 from bot.i18n.cards import play_words, rank_short, rank_words, short, top_single_words
-from bot.packages.cards.emojis import FaceLine, faces
+from bot.packages.cards.emojis import CONTENT_LIMIT, FaceLine, faces
 from bot.packages.controls import OPTIONS_PER_SELECT, Control, button, select
-from bot.packages.game.lines import cards_shown, countdown, spanish, trick_faces, trick_line
+from bot.packages.game.lines import (
+    cards_shown,
+    countdown,
+    spanish,
+    trick_faces,
+    trick_fit,
+    trick_line,
+)
 from bot.packages.rules_text import count_exceptions
 from bot.tables.table import Table
 from engine import Card, Game, IllegalAction, PlayOption
@@ -235,9 +242,11 @@ def play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
             lines.append(t(locale, "hand.only_pass"))
     if game.revolution:  # the hand is sorted the new way round: say why (play-test)
         lines.append(revolution_line(table, locale))
-    wanted.extend(trick_faces(game, len(lines)))
-    if game.trick:  # on turn or not, what lies on the table
-        lines.append(trick_line(locale, table, game))
+    if game.trick:  # on turn or not, what lies on the table, its latest plays within reach
+        room = CONTENT_LIMIT - len("\n".join(lines)) - 1
+        skip = trick_fit(locale, table, game, room)
+        wanted.extend(trick_faces(game, len(lines), skip))
+        lines.append(trick_line(locale, table, game, skip))
     if not options and not can_pass:
         return
     selects = play_selects(table, game, seat, locale, options, hand)

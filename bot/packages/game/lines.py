@@ -112,20 +112,52 @@ def played_order(cards: Sequence[Card], wild: int | None) -> list[Card]:
     return sorted(cards, key=lambda card: (card.value == wild, card.suit))
 
 
-def trick_faces(game: Game, index: int) -> list[FaceLine]:
-    """The trick's faces, one group per play, wanted under line ``index`` (its text line)."""
+def trick_faces(game: Game, index: int, skip: int = 0) -> list[FaceLine]:
+    """The trick's faces, one group per play, wanted under line ``index`` (its text line),
+    the ``skip`` oldest plays left out as its line leaves them (`trick_fit`)."""
     wild = game.rules.wild_level
-    return [(index, [played_order(p.cards, wild) for p in game.trick])] if game.trick else []
+    shown = game.trick[skip:]
+    return [(index, [played_order(p.cards, wild) for p in shown])] if shown else []
 
 
-def trick_line(loc: LocaleLike, table: Table, game: Game) -> str:
+#: What stands for the oldest plays of a trick too long for its message (`trick_fit`).
+EARLIER = "…"
+
+
+def trick_line(loc: LocaleLike, table: Table, game: Game, skip: int = 0) -> str:
+    """The trick, its plays oldest first; the ``skip`` oldest give way to « … »."""
     if not game.trick:
         return t(loc, "table.trick_empty")
+    plays = _trick_plays(loc, table, game)
+    return _joined(loc, plays, skip)
+
+
+def trick_fit(loc: LocaleLike, table: Table, game: Game, room: int) -> int:
+    """How many of the trick's oldest plays its line leaves out to hold within ``room``
+    characters: none when it fits, never the latest (the play to beat). At eight seats of
+    long names a trick of twenty plays or more (presi's equal answers, « ta gueule »'s
+    runs) took the table message past Discord's 2,000 characters, which cut its end (the
+    list for the next game, « appuyez sur Ma main »), and the hand's, whose last line is
+    the trick: the newest plays were the ones cut (play-test 19)."""
+    if not game.trick:
+        return 0
+    plays = _trick_plays(loc, table, game)
+    skip = 0
+    while skip < len(plays) - 1 and len(_joined(loc, plays, skip)) > room:
+        skip += 1
+    return skip
+
+
+def _trick_plays(loc: LocaleLike, table: Table, game: Game) -> list[str]:
     wild = game.rules.wild_level
-    plays = [t(loc, "table.trick_play", name=table.name(p.seat),
-               cards=cards_shown(loc, table, played_order(p.cards, wild), p.announce))
-             for p in game.trick]
-    return t(loc, "table.trick", plays=" · ".join(plays))
+    return [t(loc, "table.trick_play", name=table.name(p.seat),
+              cards=cards_shown(loc, table, played_order(p.cards, wild), p.announce))
+            for p in game.trick]
+
+
+def _joined(loc: LocaleLike, plays: Sequence[str], skip: int) -> str:
+    shown = [EARLIER, *plays[skip:]] if skip else list(plays)
+    return t(loc, "table.trick", plays=" · ".join(shown))
 
 
 def cards_shown(loc: LocaleLike, table: Table, cards: Sequence[Card],

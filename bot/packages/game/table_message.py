@@ -24,6 +24,7 @@ from bot.packages.game.lines import (
     seat_name,
     spanish,
     trick_faces,
+    trick_fit,
     trick_line,
     who_name,
 )
@@ -49,6 +50,7 @@ def table_screen(table: Table, now: float) -> Screen:
     lines = [t(loc, "table.title", round=game.round_no,
                preset=preset_name(loc, table.rules.preset_id))]
     wanted: list[FaceLine] = []
+    trick_at: int | None = None  # the trick's line, while tricks are played
     if game.revolution and game.phase is Phase.PLAY:  # a round's end restores the order
         lines.append(t(loc, "table.revolution"))
     # Whose turn it is, or the exchange's, and its countdown, hold only while this is the
@@ -67,7 +69,7 @@ def table_screen(table: Table, now: float) -> Screen:
                                  cards=plural(loc, "n.cards", due.count)))
         lines.extend(pending)
     elif game.phase is Phase.PLAY:
-        wanted.extend(trick_faces(game, len(lines)))
+        trick_at = len(lines)
         lines.append(trick_line(loc, table, game))
         if table.rules.fast:
             live.append(t(loc, "table.fast", countdown=countdown(table)))
@@ -111,12 +113,23 @@ def table_screen(table: Table, now: float) -> Screen:
     # room for the note a retired table message ends with. Names of markdown characters,
     # twice as long once escaped, overrun it still: then the players' lines go too, since
     # the results name every player with their role and points.
-    def overruns() -> bool:
+    # A trick of twenty plays or more at such a table overruns it still: its oldest plays
+    # give way next (`trick_fit`), the one to beat always shown.
+    def excess() -> int:
         recent = ["", t(loc, "table.recent"), *history] if history else []
         return len("\n".join([*lines, *players, *recent, *results, *charted,
-                              *instructions])) > CONTENT_LIMIT - RETIRED_NOTE_ROOM
+                              *instructions])) - (CONTENT_LIMIT - RETIRED_NOTE_ROOM)
+
+    def overruns() -> bool:
+        return excess() > 0
     while history and overruns():
         del history[0]
+    skip = 0
+    if trick_at is not None and overruns():
+        skip = trick_fit(loc, table, game, len(lines[trick_at]) - excess())
+        lines[trick_at] = trick_line(loc, table, game, skip)
+    if trick_at is not None:
+        wanted.extend(trick_faces(game, trick_at, skip))
     if results and players and overruns():
         players = []
     if not players:

@@ -1,0 +1,220 @@
+"""End-to-end: play-test 19, « the biggest tables »: every preset at the most seats it
+allows, every seat taken by people of long names (32 characters, emoji, mixed scripts,
+names that collide), spectators and a list for the next game, the longest hands (a
+two-seat wild7 deals 26 cards each) and the longest tricks, in French and in English,
+checked against Discord's limits and against the engine's legal plays."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import pytest
+
+from bot.client import PresidentBot
+from bot.i18n import t
+from bot.packages.game.hand_plays import option_value, suit_choices
+from bot.packages.game.lines import EARLIER, cards_shown, played_order
+from bot.packages.screen import Screen
+from bot.tables.table import Table
+from engine import Card, Game, Phase
+from fakediscord import FakeDiscord, Message, TestUser
+
+from .conftest import LinkedClock
+from .e2e import Player, cid, create_table, humans_only, message, tick
+
+LOCALES = ["fr", "en-US"]
+# Eight seats as a crowded evening fills them: Discord's longest names (32 characters), emoji,
+# Greek, Cyrillic, right to left, and two members of one name.
+LONG = ["Jean-Baptiste de la Fontaine 000", "🎉🎉 Zoé la Reine des Cartes 🎉🎉",
+        "Αλέξανδρος Παπαδόπουλος-Νικολάου", "Marie-Christine Dupont-Lefebvre",
+        "Marie-Christine Dupont-Lefebvre", "Wolfgang Amadeus Mozart-Salzburg",
+        "Владимир Владимирович Краснов-Ив", "مرحبا بالعالم يا أصدقاء البطاقات"]
+# Names of markdown characters, twice as long once escaped for the message.
+MARKDOWN = [f"{i}" + "*_~|`" * 6 + "#" for i in range(8)]
+# Six friends on the list for the next game.
+WAITING = [f"Spectatrice n°{i} du dimanche soir"[:32] for i in range(6)]
+
+
+@pytest.fixture(autouse=True)
+def shown(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """Every text the bot asks to show, before `Screen.kwargs` would cut it at Discord's
+    2,000 characters (Create Message, « content: up to 2000 characters »,
+    https://discord.com/developers/docs/resources/message#create-message): none of this
+    play-test's may need cutting, as a cut drops the message's end mid-word."""
+    texts: list[str] = []
+    kwargs = Screen.kwargs
+
+    def recorded(screen: Screen) -> dict[str, Any]:
+        texts.append(screen.content)
+        return kwargs(screen)
+
+    monkeypatch.setattr(Screen, "kwargs", recorded)
+    yield texts
+    assert max(map(len, texts), default=0) <= 2000
+
+
+def ladder_deal(seats: int) -> tuple[list[list[str]], list[tuple[int, str]]]:
+    """A presi deal (Spanish 48) at ``seats`` seats whose first trick runs as long as it
+    can: every card but the 2 of oros (which would close it) from the 3s up, each played
+    by the seat whose turn it is (an equal answer skips the next seat, presi's
+    `skip_next`), until a seat would play its sixth card (it would go out, which closes
+    the trick at presi). The hands, and the plays in order as (seat, card)."""
+    order = ["3", "4", "5", "6", "7", "8", "9", "J", "N", "K", "A", "2"]
+    deck = [f"{rank}{suit}" for rank in order for suit in "OCEB" if f"{rank}{suit}" != "2O"]
+    hands: list[list[str]] = [[] for _ in range(seats)]
+    plays: list[tuple[int, str]] = []
+    seat, previous = 0, ""
+    for card in deck:
+        if len(hands[seat]) == 48 // seats - 1:
+            break
+        hands[seat].append(card)
+        plays.append((seat, card))
+        seat = (seat + (2 if card[:-1] == previous else 1)) % seats
+        previous = card[:-1]
+    for card in [c for c in deck if (c not in {p for _, p in plays})] + ["2O"]:
+        min(hands, key=len).append(card)
+    return hands, plays
+
+
+async def a_long_trick(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                       locale: str, names: Sequence[str]) -> tuple[Table, list[TestUser]]:
+    """Eight people named ``names`` at a presi table opened to eight seats, six more on the
+    list for the next game, nobody's hand open; the deal `ladder_deal` makes, its first
+    trick played to its last play."""
+    users = [fake.add_user(name, locale=locale) for name in names]
+    table = await create_table(bot, users[0], "presi")
+    await bot.service.set_rules(table, users[0].id, table.rules.replace(max_players=8))
+    for user in users[1:]:
+        await user.click(message(user, table.lobby_message_id), cid(table, "join"))
+    await users[0].click(message(users[0], table.lobby_message_id), cid(table, "start"))
+    await tick(fake, clock, 1)
+    for name in WAITING:
+        friend = fake.add_user(name, locale=locale)
+        await friend.click(message(friend, table.table_message_id), cid(table, "join"))
+    hands, plays = ladder_deal(8)
+    game = Game.new(table.rules, seats=8, seed=1, bots=[], opener=0,
+                    hands=[[Card.parse(c) for c in hand] for hand in hands])
+    table.game = game
+    bot.service._after(table, [])
+    for seat, card in plays:
+        bot.service._after(table, game.play(seat, [Card.parse(card)], None))
+    assert len(game.trick) == len(plays) >= 30 and game.to_act is not None
+    await tick(fake, clock, 1.5)
+    return table, users
+
+
+def last_play(table: Table, locale: str) -> str:
+    """The trick's latest play as the trick's line words it: the one to beat."""
+    game = table.game
+    assert game is not None and game.trick
+    play = game.trick[-1]
+    cards = cards_shown(locale, table, played_order(play.cards, game.rules.wild_level),
+                       play.announce)
+    return t(locale, "table.trick_play", name=table.name(play.seat), cards=cards)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_long_trick_leaves_the_table_message_whole(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """From the play-test: at eight seats of 32-character names, a presi trick of 37
+    plays (equal answers skip, nothing closes it) took the table message past 2,000
+    characters once its history had gone: Discord's cut dropped the list for the next
+    game mid-name and the line asking everyone to press « Ma main ». The trick's oldest
+    plays now give way to « … », the play to beat always shown."""
+    table, users = await a_long_trick(fake, clock, instant, locale, LONG)
+    board = message(users[0], table.table_message_id).content
+    lines = board.split("\n")
+    trick = lines[1]
+    assert trick.startswith(t(locale, "table.trick", plays=f"{EARLIER} · "))
+    assert trick.endswith(last_play(table, locale))
+    assert any(line.startswith(t(locale, "table.waiting_next", names="")) for line in lines)
+    assert lines[-1].startswith("🔔 ") and all(name in lines[-1] for name in
+                                               [p.name for p in table.seats])
+    assert t(locale, "table.recent") not in board  # the history went first
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_hand_shows_the_latest_plays_of_a_long_trick(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """The hand ends on the trick's line: names of markdown characters (each doubled by
+    its escapes) made that line of 37 plays longer than the hand's 2,000 characters, and
+    the cut took the newest plays, the one the player must beat among them. The hand keeps
+    them and leaves out the oldest."""
+    table, users = await a_long_trick(fake, clock, instant, locale, MARKDOWN)
+    game = table.game
+    assert game is not None and game.to_act is not None
+    player = Player(users[game.to_act])
+    await player.open_hand(instant)
+    hand = player.hand
+    trick = next(line for line in hand.content.split("\n")
+                 if line.startswith(t(locale, "table.trick", plays="")))
+    assert trick.startswith(t(locale, "table.trick", plays=f"{EARLIER} · "))
+    assert trick.endswith(last_play(table, locale))
+    assert any(":play:" in menu.custom_id for menu in hand.selects)
+    fake.assert_no_errors()
+
+
+def offered_plays(hand: Message) -> set[str]:
+    return {o.value for menu in hand.selects if ":play:" in menu.custom_id
+            for o in menu.options}
+
+
+async def every_page(player: Player) -> set[str]:
+    """The plays a hand's menus offer over all its pages, « Autres coups » pressed until it
+    comes back to the first; no page holds more than Discord's five rows (the fake refuses
+    a sixth)."""
+    offered = offered_plays(player.hand)
+    for _ in range(10):
+        more = next((b.custom_id for b in player.hand.buttons
+                     if b.custom_id and ":page:" in b.custom_id), None)
+        if more is None:
+            return offered
+        await player.user.click(player.hand, more)
+        offered |= offered_plays(player.hand)
+        if more.endswith(":0"):
+            return offered
+    raise AssertionError("the pages never came back to the first")
+
+
+def legal_values(game: Game, seat: int) -> set[str]:
+    hand = game.hand(seat)
+    return {option_value(choice) for option in game.legal_plays(seat)
+            for choice in suit_choices(game, seat, option, hand)}
+
+
+@pytest.mark.parametrize(("preset", "locale", "seats", "rules"), [
+    ("wild7", "fr", 2, {"max_players": 2}),
+    ("proletario", "en-US", 2, {"min_players": 2, "max_players": 2}),
+    ("classic", "en-US", 6, {}),
+])
+async def test_the_biggest_hands_reach_every_legal_play(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, preset: str, locale: str,
+    seats: int, rules: dict[str, Any],
+) -> None:
+    """From the play-test: a two-seat wild7 deals 26 cards each (with 7s, a single and a
+    pair of each value they join: 80 plays and more, over two pages of four menus), a
+    two-seat proletario 27 with the jokers, classic six seats. At each turn of the first
+    round the menus, over all their pages, offer exactly the engine's legal plays, one per
+    choice of cards: none was missing."""
+    users = [fake.add_user(name, locale=locale) for name in LONG[:seats]]
+    table, players = await humans_only(fake, clock, instant, users, preset, **rules)
+    game = table.game
+    assert game is not None and max(len(game.hand(s)) for s in range(seats)) >= 8
+    paged = checked = 0
+    while game.phase is Phase.PLAY and checked < 40:
+        seat = game.to_act
+        assert seat is not None
+        player = next(p for p in players if table.seat_of(p.user.id) == seat)
+        await player.open_hand(instant)
+        paged += any(b.custom_id and ":page:" in b.custom_id for b in player.hand.buttons)
+        assert await every_page(player) == legal_values(game, seat)
+        checked += 1
+        await player.open_hand(instant)
+        await player.act()
+        await tick(fake, clock, 1)
+    assert checked >= 5 and (paged > 0 or seats > 2)
+    fake.assert_no_errors()

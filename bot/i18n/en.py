@@ -58,6 +58,8 @@ CATALOGUE: dict[str, str] = {
     "preset.presi": "Presi (Spanish deck)",
     "preset.proletario": "Proletario (4 seats, jokers)",
     "preset.wild7": "Wild 7s",
+    "preset_plain.presi": "Presi",
+    "preset_plain.proletario": "Proletario",
     # --- roles ------------------------------------------------------------------------------
     "role.classic.P": "President",
     "role.classic.VP": "Vice-President",

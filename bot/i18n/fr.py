@@ -69,6 +69,8 @@ _WRITTEN: dict[str, str] = {
     "preset.presi": "Presi (jeu espagnol)",
     "preset.proletario": "Proletario (4 places, jokers)",
     "preset.wild7": "Les 7 remplacent",
+    "preset_plain.presi": "Presi",
+    "preset_plain.proletario": "Proletario",
     # --- rôles ------------------------------------------------------------------------------
     "role.classic.P": "Président",
     "role.classic.VP": "Vice-président",

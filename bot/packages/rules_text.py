@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from bot.i18n import LocaleLike, has, join_names, plural, t
@@ -79,6 +80,27 @@ def knobs_by_group(rules: Rules) -> list[tuple[KnobGroup, list[str]]]:
 
 def preset_name(locale: LocaleLike, preset: str) -> str:
     return t(locale, f"preset.{preset}")
+
+
+#: Whether a table's rules still are what its preset's name says: « Presi (jeu espagnol) »,
+#: « Proletario (4 places, jokers) ».
+NAMED_AS: dict[str, Callable[[Rules], bool]] = {
+    "presi": lambda rules: rules.deck_kind.spanish,
+    "proletario": lambda rules: rules.min_players == rules.max_players == 4
+    and rules.deck_kind.has_jokers,
+}
+
+
+def table_preset_name(locale: LocaleLike, rules: Rules) -> str:
+    """The preset's name as a table's titles give it (lobby, table message, settings,
+    rules): its own words, unless the host changed what they say, when its plain name
+    leaves the rules line to say what changed. A proletario table opened to eight seats
+    read « Proletario (4 places, jokers) » above eight players, and one of two above
+    « Places maximum : 2 » (play-test 19)."""
+    still = NAMED_AS.get(rules.preset_id)
+    if still is not None and not still(rules):
+        return t(locale, f"preset_plain.{rules.preset_id}")
+    return preset_name(locale, rules.preset_id)
 
 
 def how_to_play(locale: LocaleLike, rules: Rules) -> list[str]:

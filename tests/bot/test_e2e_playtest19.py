@@ -15,9 +15,10 @@ from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.game.hand_plays import option_value, suit_choices
 from bot.packages.game.lines import EARLIER, cards_shown, played_order
+from bot.packages.rules_text import table_preset_name
 from bot.packages.screen import Screen
 from bot.tables.table import Table
-from engine import Card, Game, Phase
+from engine import Card, Game, Phase, Rules
 from fakediscord import FakeDiscord, Message, TestUser
 
 from .conftest import LinkedClock
@@ -218,3 +219,48 @@ async def test_the_biggest_hands_reach_every_legal_play(
         await tick(fake, clock, 1)
     assert checked >= 5 and (paged > 0 or seats > 2)
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_proletario_table_of_eight_is_not_titled_four_seats(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """From the play-test: a host opened proletario to eight seats. The lobby, the table
+    message, the settings panel and `/president règles` read « Proletario (4 places,
+    jokers) » above eight players and « Places maximum : 8 ». A preset's name that speaks
+    of what the host changed (its seats, its deck) gives way to its plain name there; the
+    rules line says what changed. A table as the preset has it keeps the full name."""
+    users = [fake.add_user(name, locale=locale) for name in LONG]
+    plain = t(locale, "preset_plain.proletario")
+    full = t(locale, "preset.proletario")
+    table = await create_table(instant, users[0], "proletario")
+    lobby = message(users[0], table.lobby_message_id)
+    assert lobby.content.split("\n")[0] == t(locale, "lobby.title", preset=full)
+    await instant.service.set_rules(table, users[0].id, table.rules.replace(max_players=8))
+    await users[0].click(message(users[0], table.lobby_message_id), cid(table, "settings"))
+    assert t(locale, "settings.title", preset=plain) in users[0].last_ephemeral().content
+    for user in users[1:]:
+        await user.click(message(user, table.lobby_message_id), cid(table, "join"))
+    lobby = message(users[0], table.lobby_message_id)
+    assert lobby.content.split("\n")[0] == t(locale, "lobby.title", preset=plain)
+    await users[0].click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    board = message(users[0], table.table_message_id).content
+    assert board.split("\n")[0] == t(locale, "table.title", round=1, preset=plain)
+    await users[1].slash("president rules")
+    assert users[1].last_ephemeral().embeds[0].title == t(locale, "rules.title", preset=plain)
+    fake.assert_no_errors()
+
+
+def test_a_presets_name_gives_way_only_to_what_it_speaks_of() -> None:
+    """Presi named for its Spanish deck loses « (jeu espagnol) » on a French one, not on
+    the 40-card Spanish deck nor for a knob its name does not speak of; classic and wild7
+    name nothing a host changes."""
+    presi = Rules.preset("presi")
+    assert table_preset_name("fr", presi) == t("fr", "preset.presi")
+    assert table_preset_name("fr", presi.replace(max_players=8)) == t("fr", "preset.presi")
+    assert table_preset_name("fr", presi.replace(deck="spanish40")) == t("fr", "preset.presi")
+    french = presi.replace(deck="french52", top_single="none", first_opener="queen_of_hearts")
+    assert table_preset_name("fr", french) == "Presi"
+    assert table_preset_name("en-US", Rules.preset("proletario", min_players=3)) == "Proletario"
+    assert table_preset_name("en-US", Rules.preset("wild7", max_players=2)) == "Wild 7s"

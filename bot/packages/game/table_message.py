@@ -29,7 +29,7 @@ from bot.packages.game.lines import (
     who_name,
 )
 from bot.packages.lobby.display import queue_line
-from bot.packages.rules_text import preset_name
+from bot.packages.rules_text import table_preset_name
 from bot.packages.screen import Screen
 from bot.packages.text import shown_text
 from bot.tables.table import LogEntry, Table
@@ -48,7 +48,7 @@ def table_screen(table: Table, now: float) -> Screen:
     assert game is not None
     loc = table.locale
     lines = [t(loc, "table.title", round=game.round_no,
-               preset=preset_name(loc, table.rules.preset_id))]
+               preset=table_preset_name(loc, table.rules))]
     wanted: list[FaceLine] = []
     trick_at: int | None = None  # the trick's line, while tricks are played
     if game.revolution and game.phase is Phase.PLAY:  # a round's end restores the order
@@ -316,7 +316,7 @@ def closed_lines(table: Table) -> list[str]:
     game = table.game
     if game is not None:
         lines.append(t(loc, "table.title", round=game.round_no,
-                       preset=preset_name(loc, table.rules.preset_id)))
+                       preset=table_preset_name(loc, table.rules)))
         if game.phase is Phase.GAME_OVER:
             # A finished game closed later (idle after it, say) keeps who won: its
             # message lost the « 🏆 » line and kept only the standings (play-test 14).

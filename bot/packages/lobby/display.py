@@ -10,7 +10,7 @@ from bot.graphemes import cut
 from bot.i18n import join_names, plural, t
 from bot.packages.cards.emojis import CONTENT_LIMIT
 from bot.packages.controls import button, select, view
-from bot.packages.rules_text import preset_name, summary
+from bot.packages.rules_text import summary, table_preset_name
 from bot.packages.screen import Screen
 from bot.tables.seats import vs_bots_size
 from bot.tables.table import Table
@@ -24,7 +24,7 @@ def lobby_screen(table: Table) -> Screen:
     loc = table.locale
     if table.closed:
         return Screen(t(loc, "lobby.closed"), view())
-    title = t(loc, "lobby.title", preset=preset_name(loc, table.rules.preset_id))
+    title = t(loc, "lobby.title", preset=table_preset_name(loc, table.rules))
     if table.running:
         body, names, tail = [t(loc, "lobby.started")], [], []
     else:

@@ -7,7 +7,7 @@ import discord
 
 from bot.graphemes import cut
 from bot.i18n import t
-from bot.packages.rules_text import preset_name, rules_page
+from bot.packages.rules_text import preset_name, rules_page, table_preset_name
 from bot.packages.screen import EMBED_DESCRIPTION
 from bot.tables.table import Table
 from engine import Rules
@@ -22,7 +22,7 @@ def rules_embed(locale: str, table: Table | None, preset: str | None,
     them for the table's, and with no table for rules already agreed on."""
     if table is not None and preset is None:
         seats = table.game.seats if table.game is not None else None  # else the lobby's range
-        title = t(locale, "rules.title", preset=preset_name(locale, table.rules.preset_id))
+        title = t(locale, "rules.title", preset=table_preset_name(locale, table.rules))
         return embed(title, rules_page(locale, table.rules, seats))
     chosen = preset or DEFAULT_PRESET
     name = preset_name(locale, chosen)

@@ -37,6 +37,7 @@ from bot.packages.rules_text import (
     knobs_by_group,
     preset_name,
     role_name,
+    table_preset_name,
 )
 from bot.packages.screen import EMBED_DESCRIPTION, Screen
 from bot.packages.text import clipped, shown_text
@@ -100,7 +101,7 @@ def shown_cards(deck: Deck) -> dict[str, str]:
 def settings_screen(table: Table, locale: str, *, focus: str = "", notice: str = "") -> Screen:
     rules = table.rules
     lines = [notice] if notice else []
-    lines.append(t(locale, "settings.title", preset=preset_name(locale, rules.preset_id)))
+    lines.append(t(locale, "settings.title", preset=table_preset_name(locale, rules)))
     embed_text = "\n".join(full(locale, rules))
     # The buttons come first, on the top row: a value menu appearing below never moves them
     # (a sandbox player picks controls by number). Table settings beside the rules share

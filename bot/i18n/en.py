@@ -667,7 +667,6 @@ CATALOGUE: dict[str, str] = {
     "hand.group.2": "Play a pair…",
     "hand.group.3": "Play three…",
     "hand.group.4": "Play four…",
-    "hand.group.special": "Play a special card…",
     "hand.group_span": "{title} ({first} to {last})",
     "hand.group_one": "{title} ({first})",
     "hand.exchange_why.low.choice.one": "🎖️ {why}: you owe your best card to **{name}** ({other}), who gives you back one of their choice.",

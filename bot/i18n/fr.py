@@ -678,7 +678,6 @@ _WRITTEN: dict[str, str] = {
     "hand.group.2": "Jouer une paire…",
     "hand.group.3": "Jouer un brelan…",
     "hand.group.4": "Jouer un carré…",
-    "hand.group.special": "Jouer une carte spéciale…",
     "hand.group_span": "{title} ({first} à {last})",
     "hand.group_one": "{title} ({first})",
     "hand.exchange_why.low.choice.one": "🎖️ {why} : tu dois ta meilleure carte à **{name}** ({other}), qui t’en rend une de son choix.",

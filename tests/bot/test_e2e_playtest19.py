@@ -22,7 +22,7 @@ from engine import Card, Game, Phase, Rules
 from fakediscord import FakeDiscord, Message, TestUser
 
 from .conftest import LinkedClock
-from .e2e import Player, cid, create_table, humans_only, message, tick
+from .e2e import Player, cid, create_table, deal, host_against_bots, humans_only, message, tick
 
 LOCALES = ["fr", "en-US"]
 # Eight seats as a crowded evening fills them: Discord's longest names (32 characters), emoji,
@@ -264,3 +264,34 @@ def test_a_presets_name_gives_way_only_to_what_it_speaks_of() -> None:
     assert table_preset_name("fr", french) == "Presi"
     assert table_preset_name("en-US", Rules.preset("proletario", min_players=3)) == "Proletario"
     assert table_preset_name("en-US", Rules.preset("wild7", max_players=2)) == "Wild 7s"
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_joker_is_on_the_first_page_beside_a_four_of_a_kind(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """From the play-test: at proletario a hand holding four 9s and a joker had five menus
+    (singles, pairs, threes, fours, and « Jouer une carte spéciale… »), four to a page: the
+    joker, the strongest card, waited behind « Autres coups (2/2) ». A joker (as presi's 2
+    of oros) is played alone: it joins the singles' menu, the strongest there."""
+    host = Player(fake.add_user("marie", locale=locale))
+    table = await host_against_bots(instant, host.user, "proletario", 3)
+    await tick(fake, clock, 1)
+    deal(instant, table, [
+        ["9C", "9D", "9H", "9S", "BJ", "3C", "4C", "5C", "6C", "8C", "10C", "JC", "QC", "KC"],
+        ["3D", "4D", "5D", "6D", "7D", "8D", "10D", "JD", "QD", "KD", "AD", "2D", "RJ"],
+        ["3H", "4H", "5H", "6H", "7H", "8H", "10H", "JH", "QH", "KH", "AH", "2H", "7C"],
+        ["3S", "4S", "5S", "6S", "7S", "8S", "10S", "JS", "QS", "KS", "AS", "2S", "AC", "2C"],
+    ], opener=0)
+    await tick(fake, clock, 1)
+    await host.open_hand(instant)
+    hand = host.hand
+    menus = [menu for menu in hand.selects if ":play:" in menu.custom_id]
+    assert [menu.placeholder for menu in menus] == [
+        t(locale, f"hand.group.{count}") for count in (1, 2, 3, 4)]
+    assert menus[0].options[-1].value == "BJ"
+    assert not any(b.custom_id and ":page:" in b.custom_id for b in hand.buttons)
+    await host.user.select(hand, ["BJ"], select=menus[0].custom_id)
+    game = table.game
+    assert game is not None and Card.parse("BJ") not in game.hand(0)  # (it closed the trick)
+    fake.assert_no_errors()

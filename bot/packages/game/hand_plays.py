@@ -111,17 +111,20 @@ def suit_choices(game: Game, seat: int, option: PlayOption,
 def play_selects(table: Table, game: Game, seat: int, locale: LocaleLike,
                  options: Sequence[PlayOption],
                  hand: Sequence[Card] | None = None) -> list[discord.ui.Item[Any]]:
-    """Every legal play, one per choice of cards, grouped by count (specials apart), 25 per
-    select. `hand`: the seat's `game.hand(seat)` if the caller has it (see `suit_choices`)."""
+    """Every legal play, one per choice of cards, grouped by count, 25 per select. The
+    special cards (a joker, presi's 2 of oros) are played alone and join the singles: in a
+    menu of their own, a fifth group behind singles, pairs, threes and fours, they went to
+    a second page, where a proletario player holding a four of a kind did not see their
+    joker (play-test 19). `hand`: the seat's `game.hand(seat)` if the caller has it (see
+    `suit_choices`)."""
     if hand is None:
         hand = game.hand(seat)
-    groups: dict[str, list[PlayOption]] = {}
+    groups: dict[int, list[PlayOption]] = {}
     for listed in options:
         for option in suit_choices(game, seat, listed, hand):
-            groups.setdefault("special" if option.special else str(option.count),
-                              []).append(option)
+            groups.setdefault(option.count, []).append(option)
     selects: list[discord.ui.Item[Any]] = []
-    for key in sorted(groups, key=lambda k: (k == "special", k)):
+    for key in sorted(groups):
         group = sorted(groups[key], key=lambda o: (game.strength(o.level), o.wilds,
                                                    o.announce or ""))
         parts = -(-len(group) // OPTIONS_PER_SELECT)

@@ -15,9 +15,11 @@ from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.game.hand_plays import option_value, suit_choices
 from bot.packages.game.lines import EARLIER, cards_shown, played_order
+from bot.packages.game.table_message import table_screen
+from bot.packages.publisher.messages import Publisher
 from bot.packages.rules_text import table_preset_name
 from bot.packages.screen import Screen
-from bot.tables.table import Table
+from bot.tables.table import LogEntry, Table
 from engine import Card, Game, Phase, Rules
 from fakediscord import FakeDiscord, Message, TestUser
 
@@ -294,4 +296,42 @@ async def test_a_joker_is_on_the_first_page_beside_a_four_of_a_kind(
     await host.user.select(hand, ["BJ"], select=menus[0].custom_id)
     game = table.game
     assert game is not None and Card.parse("BJ") not in game.hand(0)  # (it closed the trick)
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_retired_table_message_keeps_its_last_line_whole(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """From the play-test: at eight seats of long names, the history trimmed to the
+    table message's room and a trick's faces added under it up to Discord's 2,000, a
+    table message replaced by a newer one (55 minutes old, say) kept all of it and ended
+    on « ⬇️ La table continue dans un message plus récent, plus bas. »: 2,006 characters,
+    the cut taking « bas. ». Its text keeps the trick's cards as text then, and its note
+    whole, whatever the history's length."""
+    users = [fake.add_user(name, locale=locale) for name in ["Al", *LONG[1:]]]
+    table, players = await humans_only(fake, clock, instant, users, "wild7")
+    ranks = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"]
+    deck = [Card.parse(f"{rank}{suit}") for rank in ranks for suit in "CDHS"]
+    hands = [deck[seat::8] for seat in range(8)]
+    game = Game.new(table.rules, seats=8, seed=1, bots=[], opener=6, hands=hands)
+    table.game = game
+    instant.service._after(table, game.play(6, [game.hand(6)[0]], None))
+    instant.service._after(table, game.play(7, [game.hand(7)[-1]], None))
+    assert game.to_act == 0
+    await tick(fake, clock, 5)  # the card faces' sync, which runs at start
+    for player in players:
+        await player.open_hand(instant)  # no « appuyez sur Ma main » under the history
+    note = t(locale, "table.moved_on")
+    faced = 0
+    for lines in range(20, 40):
+        for width in range(20, 32):
+            table.log = [LogEntry("ev.passed", {"name": LONG[1 + i % 7][:width]})
+                         for i in range(lines)]
+            screen = table_screen(table, clock.now())
+            retired = Publisher._retired(table, screen.retired)
+            assert retired is not None and len(retired) <= 2000
+            assert retired.endswith(f"\n\n{note}")
+            faced += "<:" in screen.content
+    assert faced  # the faces were there to crowd it
     fake.assert_no_errors()

@@ -144,6 +144,11 @@ def table_screen(table: Table, now: float) -> Screen:
     # Face lines go above the instructions, so the retired text keeps them too.
     shown = faces.with_lines(lines + instructions, wanted, spanish(table), loc)
     kept = [line for line in shown[:len(shown) - len(instructions)] if line not in live]
+    if len("\n".join(kept)) > CONTENT_LIMIT - RETIRED_NOTE_ROOM:
+        # The faces, added up to Discord's 2,000, left no room for the retired message's
+        # last line (« ⬇️ La table continue… »), which the cut took mid-word: it keeps the
+        # cards' text lines alone (play-test 19).
+        kept = [line for line in lines if line not in live]
     return Screen("\n".join(shown), table_view(table, game), retired="\n".join(kept))
 
 

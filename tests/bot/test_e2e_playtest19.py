@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.client import PresidentBot
-from bot.i18n import t
+from bot.i18n import plural, t
 from bot.packages.game.hand_plays import option_value, suit_choices
 from bot.packages.game.lines import EARLIER, cards_shown, played_order
 from bot.packages.game.table_message import table_screen
@@ -24,7 +24,17 @@ from engine import Card, Game, Phase, Rules
 from fakediscord import FakeDiscord, Message, TestUser
 
 from .conftest import LinkedClock
-from .e2e import Player, cid, create_table, deal, host_against_bots, humans_only, message, tick
+from .e2e import (
+    Player,
+    cid,
+    create_table,
+    deal,
+    host_against_bots,
+    humans_only,
+    message,
+    play_until,
+    tick,
+)
 
 LOCALES = ["fr", "en-US"]
 # Eight seats as a crowded evening fills them: Discord's longest names (32 characters), emoji,
@@ -334,4 +344,32 @@ async def test_a_retired_table_message_keeps_its_last_line_whole(
             assert retired.endswith(f"\n\n{note}")
             faced += "<:" in screen.content
     assert faced  # the faces were there to crowd it
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_eight_markdown_names_leave_the_hosts_choice_whole(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """From the play-test: eight players named in markdown characters (each doubled by its
+    escapes) and four friends listed for the next game: the finished game's message, its
+    history, player lines and chart text gone, was still 2,119 characters, and Discord's
+    cut took the host's choice (« **Rejouer** … ou **Terminer** »). The list gives way to
+    its count, then the last round's lines: the final standings name everyone."""
+    users = [fake.add_user(name, locale=locale) for name in MARKDOWN]
+    table, players = await humans_only(fake, clock, instant, users, "wild7",
+                                       game_end="rounds:1")
+    for name in WAITING[:4]:
+        friend = fake.add_user(name, locale=locale)
+        await friend.click(message(friend, table.table_message_id), cid(table, "join"))
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, players, lambda: game.phase is Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+    board = message(users[0], table.table_message_id).content
+    lines = board.split("\n")
+    assert lines[-1] == t(locale, "table.host_over_waiting", host=table.seats[0].name, max=8)
+    standings = lines[lines.index(t(locale, "table.standings")) + 1:]
+    assert all(any(f"**{p.name}**" in line for line in standings) for p in table.seats)
+    assert t(locale, "table.waiting_next", names=plural(locale, "lobby.queue_count", 4)) in lines
     fake.assert_no_errors()

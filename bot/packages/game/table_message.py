@@ -136,6 +136,14 @@ def table_screen(table: Table, now: float) -> Screen:
         del lines[-1]  # the blank line above them
     if overruns():  # then the chart's text too: the standings sum it up
         charted = []
+    # Eight names of markdown characters, each doubled by its escapes, overrun a finished
+    # game's results still, and Discord's cut took what the host may do next (play-test
+    # 19): the list for the next game gives way to its count, then the last round's lines,
+    # as the final standings name everyone with their points.
+    if overruns() and game.phase is Phase.GAME_OVER and table.queue:
+        instructions = host_choice(table, game, waiting_room=0)
+    if overruns() and game.phase is Phase.GAME_OVER and round_finished(table, game):
+        results = ["", *results_lines(loc, table, game, round_lines=False)]
     lines.extend(players)
     if history:
         lines.extend(["", t(loc, "table.recent"), *history])
@@ -185,11 +193,11 @@ def host_name(table: Table) -> str:
                 "?")
 
 
-def host_choice(table: Table, game: Game) -> list[str]:
+def host_choice(table: Table, game: Game, waiting_room: int = WAITING_ROOM) -> list[str]:
     """What the host chooses between, naming them: the role may have passed to someone
     since the game began. A finished game also names who asked to join the next one
-    (`Seating.join`), and a table without a queue says « Rejouer » seats them while the
-    rules leave room."""
+    (`Seating.join`, within ``waiting_room`` characters), and a table without a queue says
+    « Rejouer » seats them while the rules leave room."""
     loc = table.locale
     if game.phase is not Phase.GAME_OVER:
         return [t(loc, "table.host_next", host=host_name(table))]
@@ -197,7 +205,7 @@ def host_choice(table: Table, game: Game) -> list[str]:
         return [t(loc, "table.host_over", host=host_name(table))]
     names = [p.name for p in table.queue]
     key = "table.host_over" if table.rules.bots_fill else "table.host_over_waiting"
-    return [queue_line(loc, names, WAITING_ROOM, "table.waiting_next"),
+    return [queue_line(loc, names, waiting_room, "table.waiting_next"),
             t(loc, key, host=host_name(table), max=table.rules.max_players)]
 
 
@@ -266,7 +274,11 @@ def took_seat(loc: LocaleLike, name: str, level: str | None) -> str:
     return t(loc, "table.took_seat_bot", name=bot_shown(name), level=t(loc, f"level.{level}"))
 
 
-def results_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
+def results_lines(loc: LocaleLike, table: Table, game: Game,
+                  round_lines: bool = True) -> list[str]:
+    """The round's results, and at the game's end who won and the final standings;
+    without `round_lines`, a finished game's round results are left out (`table_screen`,
+    where they would not fit)."""
     if not round_finished(table, game):
         lines = [t(loc, "table.stopped", round=game.round_no)]
         if game.winners:  # (a bot marked as on every other line: « 🤖 Bot 1 »)
@@ -276,6 +288,23 @@ def results_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
         if game.round_no > 1:  # stopped in its first round, nobody has scored: no standings
             lines.extend(standings(loc, table, game))
         return lines
+    over = game.phase is Phase.GAME_OVER
+    lines = round_result_lines(loc, table, game) if round_lines or not over else []
+    if not over:
+        return lines
+    if lines:
+        lines.append("")
+    if game.winners:
+        names = [who_name(table, who) for who in game.winners]
+        lines.append(plural(loc, "table.game_over", len(names), names=join_names(loc, names)))
+    else:
+        lines.append(t(loc, "table.game_over_none"))
+    lines.extend(standings(loc, table, game))
+    return lines
+
+
+def round_result_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
+    """A finished round's results: each seat's place, role and points."""
     lines = [t(loc, "table.round_over", round=game.round_no)]
     roles = game.roles
     # The totals as the round ended: a seat that changed hands since starts afresh
@@ -288,15 +317,6 @@ def results_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
         lines.append(t(loc, "table.result_line", place=index + 1, name=result_name(table, seat),
                        role=role_name(loc, table, role), gained=gained,
                        total=plural(loc, "n.points", totals[seat])))
-    if game.phase is not Phase.GAME_OVER:
-        return lines
-    lines.append("")
-    if game.winners:
-        names = [who_name(table, who) for who in game.winners]
-        lines.append(plural(loc, "table.game_over", len(names), names=join_names(loc, names)))
-    else:
-        lines.append(t(loc, "table.game_over_none"))
-    lines.extend(standings(loc, table, game))
     return lines
 
 

@@ -373,3 +373,33 @@ async def test_eight_markdown_names_leave_the_hosts_choice_whole(
     assert all(any(f"**{p.name}**" in line for line in standings) for p in table.seats)
     assert t(locale, "table.waiting_next", names=plural(locale, "lobby.queue_count", 4)) in lines
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_an_exchange_of_eight_markdown_names_still_asks_them_to_press_my_hand(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """From the play-test: presi opened to eight players named in markdown characters, six
+    friends listed for the next game, nobody's hand live as the exchange began: four
+    exchange lines, eight player lines, the list and the eight names asked to press « Ma
+    main » made 2,255 characters, with no history nor trick to shorten, and the cut took
+    that last line mid-name. The list, then those asked, give way to their count."""
+    users = [fake.add_user(name, locale=locale) for name in MARKDOWN]
+    table = await create_table(instant, users[0], "presi")
+    await instant.service.set_rules(table, users[0].id, table.rules.replace(max_players=8))
+    for user in users[1:]:
+        await user.click(message(user, table.lobby_message_id), cid(table, "join"))
+    await users[0].click(message(users[0], table.lobby_message_id), cid(table, "start"))
+    await tick(fake, clock, 1)
+    for name in WAITING:
+        friend = fake.add_user(name, locale=locale)
+        await friend.click(message(friend, table.table_message_id), cid(table, "join"))
+    table.game = Game.new(table.rules, seats=8, seed=1, previous_ranking=range(8))
+    instant.service._after(table, [])
+    await tick(fake, clock, 1.5)
+    assert table.game.phase is Phase.EXCHANGE
+    lines = message(users[0], table.table_message_id).content.split("\n")
+    assert t(locale, "table.waiting_next", names=plural(locale, "lobby.queue_count", 6)) in lines
+    assert lines[-1] == plural(locale, "table.press_hand", 8,
+                               names=plural(locale, "lobby.queue_count", 8))
+    fake.assert_no_errors()

@@ -82,15 +82,16 @@ def table_screen(table: Table, now: float) -> Screen:
     # seat, with role and points: the seats' own lines would name each a third time.
     over = game.phase is Phase.GAME_OVER and round_finished(table, game)
     players = [] if over else player_lines(loc, table, game)
+    # Who waits sits between rounds where bots fill the table, else at the next game.
+    queue_key = "table.waiting_round" if table.rules.bots_fill else "table.waiting_next"
     if table.queue and game.phase is not Phase.GAME_OVER:  # (at its end: `host_choice`)
-        # Who waits sits between rounds where bots fill the table, else at the next game.
-        key = "table.waiting_round" if table.rules.bots_fill else "table.waiting_next"
-        players.append(queue_line(loc, [p.name for p in table.queue], WAITING_ROOM, key))
+        players.append(queue_line(loc, [p.name for p in table.queue], WAITING_ROOM, queue_key))
     history = [f"• {entry_text(loc, table, e)}" for e in table.log]
     results: list[str] = []
     charted = chart_text(loc, table) if game.phase is Phase.GAME_OVER else []
     # What to do next: true only while this is the table's current message.
     instructions: list[str] = []
+    pressed: list[tuple[str, list[str]]] = []  # who is asked to press « Ma main », and why
     if game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
         results.append("")
         results.extend(results_lines(loc, table, game))
@@ -103,11 +104,10 @@ def table_screen(table: Table, now: float) -> Screen:
         # them back, not asked as if they were still playing.
         playing = [p.name for p in stale if p.user_id not in table.away]
         away = [p.name for p in stale if p.user_id in table.away]
-        asked = [plural(loc, key, len(names), names=join_names(loc, names))
-                 for key, names in (("table.press_hand", playing),
-                                    ("table.press_hand_back", away)) if names]
-        if asked:
-            instructions.extend(["", *asked])
+        pressed = [(key, names) for key, names in (("table.press_hand", playing),
+                                                   ("table.press_hand_back", away)) if names]
+        if pressed:
+            instructions.extend(["", *press_lines(loc, pressed)])
     # Eight seats with long names overrun Discord's 2,000 characters (the content would be
     # cut, standings and all): the oldest history lines go first, as many as needed, leaving
     # room for the note a retired table message ends with. Names of markdown characters,
@@ -130,6 +130,14 @@ def table_screen(table: Table, now: float) -> Screen:
         lines[trick_at] = trick_line(loc, table, game, skip)
     if trick_at is not None:
         wanted.extend(trick_faces(game, trick_at, skip))
+    # Eight names of markdown characters, with a list for the next game, overran an
+    # exchange (no history, no trick to shorten) when nobody's hand was live, and the cut
+    # took the line asking them to press « Ma main » (play-test 19): who waits for the
+    # next game, then who is asked to press, give way to their count.
+    if overruns() and table.queue and game.phase in (Phase.PLAY, Phase.EXCHANGE):
+        players[-1] = queue_line(loc, [p.name for p in table.queue], 0, queue_key)
+    if overruns() and game.phase in (Phase.PLAY, Phase.EXCHANGE) and instructions:
+        instructions = ["", *press_lines(loc, pressed, counted=True)]
     if results and players and overruns():
         players = []
     if not players:
@@ -158,6 +166,16 @@ def table_screen(table: Table, now: float) -> Screen:
         # cards' text lines alone (play-test 19).
         kept = [line for line in lines if line not in live]
     return Screen("\n".join(shown), table_view(table, game), retired="\n".join(kept))
+
+
+def press_lines(loc: LocaleLike, pressed: list[tuple[str, list[str]]],
+                counted: bool = False) -> list[str]:
+    """The lines asking players whose hand is not live to press « Ma main », one per key
+    (`table.press_hand`, `table.press_hand_back`), naming them, or, ``counted``, their
+    number (« 🔔 8 personnes : appuyez… »)."""
+    return [plural(loc, key, len(names), names=plural(loc, "lobby.queue_count", len(names))
+                   if counted else join_names(loc, names))
+            for key, names in pressed]
 
 
 def retired_text(table: Table, now: float) -> str | None:

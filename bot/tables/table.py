@@ -439,6 +439,14 @@ class Table:
                          | {p.left_by for p in players if p.left_by is not None}
                          | {person for line in lines for person in line.people})
 
+    @property
+    def moving_on(self) -> bool:
+        """Whether the table message shows a state the table has left (a round's or a
+        game's results, a game stopped): the next redraw posts what follows it (a new round
+        or game, the lobby) and retires it with the text kept for it (`retired`). Without a
+        game it has nothing else left to show."""
+        return self.post_table or self.post_lobby or self.game is None
+
     def keep_retired(self, text: str | None) -> None:
         """The table message's text to keep once a newer one takes over (None: none
         kept), with whom it may name."""

@@ -2,7 +2,8 @@
 English where the wording changes: results left while their chart's first upload is on its
 way show the chart once, as text; a seat out on autopilot reads its place and what the
 autopilot does next round; whose seat a newcomer took names a bot as the table names bots;
-the answer rule names the plays that need not match the opening's count."""
+the answer rule names the plays that need not match the opening's count; results left by
+any way out and closed within the second keep their text, and their chart once."""
 
 from __future__ import annotations
 
@@ -13,12 +14,13 @@ import pytest
 from bot.client import PresidentBot
 from bot.i18n import t
 from bot.i18n.typography import french
+from bot.packages.game import chart
 from bot.packages.game.lines import place
 from bot.packages.game.table_message import player_lines
 from bot.packages.publisher.charts import RETRY_DELAYS
 from bot.tables.table import Table
 from engine import Game, GameEnd, Phase
-from fakediscord import FakeDiscord
+from fakediscord import FakeDiscord, Message, TestUser
 
 from .conftest import LinkedClock
 from .e2e import (
@@ -28,10 +30,13 @@ from .e2e import (
     deal,
     host_against_bots,
     http_waits_on_the_fake_clock,
+    leave_game,
     let_timers_play,
     message,
+    play_until,
     record_charts,
     tick,
+    two_humans_against_a_bot,
 )
 from .test_e2e_attach_files import chart_line, notices
 from .test_e2e_chart_upload import EDIT, game_over, injected, results
@@ -259,4 +264,204 @@ async def test_the_answer_rule_follows_the_knobs_not_the_preset(
     page = marie.user.last_ephemeral().text.split("\n")
     assert french("On répond avec autant de cartes que l’ouverture (sauf avec un joker), de "
                   "même valeur ou plus fortes, ou on passe.") in page
+    fake.assert_no_errors()
+
+
+# --------------------------------------------------------------------------- closed in the window
+
+async def results_just_drawn(fake: FakeDiscord, clock: LinkedClock, table: Table,
+                             players: list[Player], phase: Phase) -> Message:
+    """The humans play until ``phase`` (a round's or the game's end): its results, drawn
+    this instant. The redraw a button on them asks for now waits for the rest of the
+    second (the coalescer's interval), and a closing within it comes first."""
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, players, lambda: game.phase is phase)
+    offered = cid(table, "replay" if phase is Phase.GAME_OVER else "next", game.version)
+    for _ in range(20):
+        shown = message(players[0].user, table.table_message_id)
+        if offered in [b.custom_id for b in shown.buttons]:
+            return shown
+        await tick(fake, clock, 0.1)  # the last move's redraw, a fraction of a second away
+    raise AssertionError("the results were never drawn")
+
+
+async def marie_s_results(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                          locale: str, phase: Phase = Phase.GAME_OVER,
+                          ) -> tuple[Player, Table, Game, Message]:
+    """marie (in ``locale``) plays a classic game against two bots (of two rounds when
+    ``phase`` is a round's end, else of one) to ``phase``'s results, just drawn."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    rounds = 2 if phase is Phase.ROUND_OVER else 1
+    table = await host_against_bots(bot, marie.user, "classic", 2,
+                                    game_end=GameEnd("rounds", rounds))
+    await tick(fake, clock, 1)
+    await marie.open_hand(bot)
+    game = table.game
+    assert game is not None
+    shown = await results_just_drawn(fake, clock, table, [marie], phase)
+    return marie, table, game, shown
+
+
+def kept_and_closed(user: TestUser, table: Table, results_id: int, kept: str | None) -> None:
+    """The results message reads as the redraw would have retired it, its text ``kept``
+    (`Table.retired`: standings, history and all), ending on the closing, without buttons."""
+    assert kept is not None
+    shown = message(user, results_id)
+    assert not shown.buttons
+    assert shown.content == f"{kept}\n\n{t(table.locale, 'lobby.closed')}"
+
+
+# Ways out of results into a new round or game, whose message the next redraw posts:
+# « Rejouer », `/president replay`, « Manche suivante » after a round's results, and
+# « Terminer » followed by `/president start` (a game started before the lobby came back).
+NEW_MESSAGE_WAYS = ["replay", "/president replay", "next", "end, /president start"]
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("way", NEW_MESSAGE_WAYS)
+async def test_results_left_for_a_new_round_or_game_keep_their_text_when_the_table_closes(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str, way: str,
+) -> None:
+    """The reviewer's race, after stop 44's: marie left the results for a new game
+    (« Rejouer », `/president replay`, « Terminer » then `/president start`) or a new round
+    (« Manche suivante »), and left the table, the last human at it, within the second.
+    The new message was not yet posted, nor the results retired: the closing wrote
+    « Cette table est fermée. » over them, under the new round's title, and the standings
+    were gone from the channel. The closing retires them as the redraw would have, their
+    text kept, ending on « Cette table est fermée. »."""
+    phase = Phase.ROUND_OVER if way == "next" else Phase.GAME_OVER
+    marie, table, game, shown = await marie_s_results(fake, clock, president, locale, phase)
+    results_id = shown.id
+    if way in ("replay", "next"):
+        await marie.user.click(shown, cid(table, way, game.version))
+    elif way == "/president replay":
+        await marie.user.slash("president replay")
+    else:
+        await marie.user.click(shown, cid(table, "end", game.version))
+        await marie.user.slash("president start")
+    kept = table.retired
+    assert table.game is not None and table.post_table  # not yet posted, nor retired
+    assert table.table_message_id == results_id
+    heading = t(table.locale, "table.standings") if phase is Phase.GAME_OVER else \
+        t(table.locale, "table.round_over", round=1)
+    assert kept is not None and heading in kept.split("\n")
+    await leave_game(marie.user)  # the last human: the table closes
+    assert table.closed
+    await tick(fake, clock, 1)
+    kept_and_closed(marie.user, table, results_id, kept)
+    if phase is Phase.GAME_OVER:  # who won, above the standings
+        assert any(line.startswith("🏆") for line in kept.split("\n"))
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_results_left_for_a_replay_keep_their_text_when_a_ban_closes_the_table(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str,
+) -> None:
+    """The same race closed by a moderator: marie pressed « Rejouer » and was banned from
+    the server within the second, the last human at the table (`member_gone`)."""
+    fake.set_bot_guild_permissions(fake.guild, view_audit_log=True, ban_members=False)
+    marie, table, game, shown = await marie_s_results(fake, clock, president, locale)
+    await marie.user.click(shown, cid(table, "replay", game.version))
+    kept = table.retired
+    assert table.post_table and table.table_message_id == shown.id
+    fake.ban(fake.guild, marie.user)
+    await fake.settle()
+    assert table.closed
+    await tick(fake, clock, 1)
+    kept_and_closed(fake.add_user("bob", locale=locale), table, shown.id, kept)
+    fake.assert_no_errors()
+
+
+# Ways out of a finished game's results to the lobby, which a closing within the second
+# meets before the lobby is posted: « Terminer », a leaver or a kick that leaves too few for
+# « Rejouer »; the closing: the host leaving the lobby, or `/president end` there.
+LOBBY_WAYS = ["end, host leaves", "guest leaves, /president end", "kick, /president end"]
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("way", LOBBY_WAYS)
+async def test_results_left_for_the_lobby_keep_their_text_when_the_table_closes(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str, way: str,
+) -> None:
+    """As stop 44's « Terminer » then `/president end`, by the other ways to the lobby:
+    marie and bob finished a game against a bot, and within the second the table went to
+    its lobby and closed."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    bob = Player(fake.add_user("bob", locale=locale))
+    table, game = await two_humans_against_a_bot(fake, clock, president, marie, bob,
+                                                 game_end=GameEnd("rounds", 1))
+    shown = await results_just_drawn(fake, clock, table, [marie, bob], Phase.GAME_OVER)
+    if way == "end, host leaves":
+        await marie.user.click(shown, cid(table, "end", game.version))
+        await bob.user.slash("president leave")
+        assert table.post_lobby and not table.closed
+        kept = table.retired
+        await marie.user.slash("president leave")
+    else:
+        if way.startswith("guest leaves"):
+            await bob.user.slash("president leave")
+        else:
+            await marie.user.slash("president kick", member=bob.user)
+        assert table.game is None and table.post_lobby  # too few for « Rejouer »
+        kept = table.retired
+        await marie.user.slash("president end")
+        assert marie.user.last_ephemeral().content == t(locale, "lobby.ended")
+    assert table.closed
+    await tick(fake, clock, 1)
+    kept_and_closed(marie.user, table, shown.id, kept)
+    fake.assert_no_errors()
+
+
+# What became of the results' chart when the table left them and closed within the second:
+# uploaded already (the picture), on its way (a 502 discord.py tries again, going through on
+# its fifth try, after the closing asked for its edit), on its way and failing for good
+# after the closing (five 502s), or waiting for the bot's own retry (a 503).
+UPLOADS = {"through": (502, 0), "on its way": (502, 4), "failing": (502, 5),
+           "waiting": (503, 1)}
+
+
+@pytest.mark.parametrize(("way", "upload", "locale"), [
+    *[("replay", upload, locale) for upload in UPLOADS for locale in LOCALES],
+    *[("end", "on its way", locale) for locale in LOCALES],
+])
+async def test_results_left_and_closed_within_the_second_show_their_chart_once(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch, way: str, upload: str, locale: str,
+) -> None:
+    """The table closes right after « Rejouer » (marie, the last human, leaves) or
+    « Terminer » (`/president end` in the lobby), whatever its results' chart was doing.
+    The closing waits for an upload on its way (`Publisher.closed`): the results keep
+    their chart once, as the picture where it was uploaded before the table left them,
+    else as the text they were retired with (`Charts.moved_on`), the picture that went
+    through after taken off (`Charts._take_off`)."""
+    drawn = record_charts(monkeypatch)
+    waits = http_waits_on_the_fake_clock(monkeypatch, fake)
+    status, times = UPLOADS[upload]
+    if times:
+        fake.inject_error(EDIT, status, method="PATCH", uploads=True, times=times)
+    marie, table, game, shown = await marie_s_results(fake, clock, president, locale)
+    line = chart_line(table)
+    charts = president.publisher.charts
+    assert len(drawn) == 1 and line not in shown.content
+    assert shown.attachments == ((chart.FILENAME,) if upload == "through" else ())
+    assert (table.id in charts._failed) is (upload == "waiting")
+    await marie.user.click(shown, cid(table, way, game.version))
+    kept = table.retired
+    assert kept is not None and table.table_message_id == shown.id
+    assert kept.split("\n").count(line) == (0 if upload == "through" else 1)
+    if way == "replay":
+        await leave_game(marie.user)
+    else:
+        await marie.user.slash("president end")
+    assert table.closed
+    for _ in range(30):
+        await tick(fake, clock, 1)
+    kept_and_closed(marie.user, table, shown.id, kept)
+    assert message(marie.user, shown.id).attachments == (
+        (chart.FILENAME,) if upload == "through" else ())
+    assert len(drawn) == 1 and len(injected(fake)) == times
+    assert ("chart upload", table.id) not in president.service.scheduler.pending()
+    waits.end()
     fake.assert_no_errors()

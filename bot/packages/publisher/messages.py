@@ -133,12 +133,16 @@ class Publisher:
             if message_id is None:
                 continue
             shown: str | None = text
-            if message_id == table.table_message_id and table.game is None:
-                # A finished game's results the lobby's redraw had not yet retired: the host
-                # closed the table within a second of « Terminer ». The closing wrote over
-                # them (the table, in its lobby, has no standings left to show), and they
-                # were gone from the channel (play-test). Retired as that redraw would have
-                # retired them, their text kept (`Table.retired`), they end on the closing.
+            if message_id == table.table_message_id and table.moving_on:
+                # Results the table had left, which the redraw posting what follows them
+                # had not yet retired: the table closed within the second that redraw
+                # waits for (« Terminer », « Rejouer », « Manche suivante », a leaver or a
+                # kick sending it to its lobby, then the last human gone, `/president end`
+                # or a ban). The closing wrote over them, under the new round's title or
+                # none, and the standings were gone from the channel (play-test, review).
+                # Retired as that redraw would have retired them, their text kept
+                # (`Table.retired`, their chart's text too where its upload was on its way:
+                # `Charts.moved_on`), they end on the closing.
                 shown = self._retired(table, table.retired, "lobby.closed")
             if self.blocked.blocks(table.id) and table.parent_id is not None:
                 # A thread the bot may not post in now (a moderator closed it: archived and

@@ -86,3 +86,45 @@ async def test_an_unreadable_table_s_word_survives_a_stop_before_its_server_was_
     await fake.disconnect(third)
     assert not [r for r in caplog.records if r.levelname == "ERROR"]
     fake.assert_no_errors()
+
+
+async def test_a_long_429_on_an_unreadable_table_s_word_holds_neither_the_server_nor_it(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """marie's table cannot be read after a rollback, paul's, in another channel of the
+    server, can. The word on marie's lobby meets a 429 of 40 s, past discord.py's
+    `max_ratelimit_timeout`, which it raises at once (`discord.RateLimited`). It went up
+    through the server's description, before its tables were let post: paul's table
+    posted nothing until the server's next outage or the next start, and marie's word
+    waited for that start too. paul's table goes on now, and marie's lobby is told once
+    the 40 s are out."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = fake.add_user("marie", locale="fr")
+    paul = fake.add_user("paul", locale="fr")
+    paul.channel = fake.add_channel(fake.guild, "autre-table")
+    table = await create_table(bot, marie)
+    await create_table(bot, paul)
+    lobby = table.lobby_message_id
+    assert lobby is not None
+    await bot.service.drain()
+    await fake.disconnect(bot)
+    storage = await Storage.open(url)
+    newer = {"locale": "fr", "lobby_message_id": lobby, "game": "a newer version's"}
+    assert await storage.save_snapshot(table.id, table.seq + 1, newer)
+    await storage.close()
+
+    fake.inject_429("/channels/{channel_id}/messages/{message_id}", method="PATCH",
+                    retry_after=40.0)
+    again = await start(fake, clock, url)
+    assert [c.status for c in fake.calls if c.injected] == [429]
+    caplog.clear()  # the rollback's table, logged once
+    assert not again.publisher.servers.holds(fake.guild.id)
+    assert message(marie, lobby).buttons
+    await tick(fake, clock, 40)
+    told = message(marie, lobby)
+    assert told.content == t("fr", "table.unreadable") and not told.buttons
+    assert again.storage is not None and await again.storage.unreadable_since(LONG_AGO) == []
+    await fake.disconnect(again)
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
+    fake.assert_no_errors()

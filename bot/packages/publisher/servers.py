@@ -67,12 +67,16 @@ class UndescribedServers:
         """Tell each channel of the server whose table could not be restored (`_tell`),
         then no longer owe them, in one write after the last (`_told`): a write after each
         let the server's other calls take the call budget's places before the next. One
-        the stop leaves untold stays owed in storage: the next start tells it."""
+        the stop leaves untold stays owed in storage: the next start tells it; one a long
+        429 holds back, once it is over (`_later`)."""
         told: list[Unreadable] = []
         try:
             for lost in self._unreadable.pop(guild_id, []):
                 try:
                     await self._tell(guild_id, lost)
+                except discord.RateLimited as err:
+                    self._later(lost, err.retry_after)
+                    continue
                 except discord.HTTPException as err:
                     log.warning("table %s: channel %s could not be told its table was not "
                                 "restored (%s)", lost.table_id, lost.channel_id, err)
@@ -81,6 +85,21 @@ class UndescribedServers:
                 told.append(lost)
         finally:
             await self._told(told)
+
+    def _later(self, lost: Unreadable, delay: float) -> None:
+        """A 429 longer than the client's `max_ratelimit_timeout`, which discord.py raises
+        rather than sleep out: the word is told once it is over (or by the GUILD_CREATE
+        that ends an outage begun meanwhile). Raised up through the server's description,
+        it held the server's tables, which posted nothing until its next outage or start."""
+        log.warning("table %s: channel %s rate limited for %.1f s, its word waits",
+                    lost.table_id, lost.channel_id, delay)
+        self._unreadable.setdefault(lost.guild_id, []).append(lost)
+
+        async def again() -> None:
+            if not self.holds(lost.guild_id):
+                await self.tell_unreadable(lost.guild_id)
+
+        self.bot.service.scheduler.after(("unreadable", lost.guild_id), delay, again)
 
     async def _told(self, told: list[Unreadable]) -> None:
         """These channels were told, or refused it for good: nothing more is owed them."""

@@ -205,7 +205,10 @@ async def test_an_autopilot_seat_says_so_between_rounds_and_resumes_from_the_han
     await tick(fake, clock, 1)
     assert seat in game.autopilot
     resume = t(locale, "btn.resume")
-    assert t(locale, "hand.autopilot") in bob.hand.text.split("\n")
+    # The round is over: the autopilot plays his next one, as his hand said once he was
+    # out (`hand_plays.autopilot_next`), not « joue pour toi » in a round with nothing left.
+    lines = bob.hand.text.split("\n")
+    assert t(locale, "hand.autopilot_next") in lines and t(locale, "hand.autopilot") not in lines
     assert resume in [b.label for b in bob.hand.buttons]
 
     await marie.user.click(message(marie.user, table.table_message_id),
@@ -217,6 +220,7 @@ async def test_an_autopilot_seat_says_so_between_rounds_and_resumes_from_the_han
     answered_privately(pressed)
     assert seat not in game.autopilot
     assert t(locale, "hand.autopilot") not in bob.hand.text
+    assert t(locale, "hand.autopilot_next") not in bob.hand.text
     assert resume not in [b.label for b in bob.hand.buttons]
     await tick(fake, clock, 1)
     assert t(table.locale, "table.auto") not in message(

@@ -132,7 +132,7 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
         if over and seat in game.players:
             lines.extend(game_result_lines(game, seat, locale))
         elif not over and seat in game.autopilot:  # it plays their next round too
-            autopilot_part(table, game, seat, locale, items, lines)
+            autopilot_part(table, game, seat, locale, items, lines, "hand.autopilot_next")
     items.append(button(table.id, "refresh", t(locale, "btn.refresh"), row=4))
     return Screen("\n".join(faces.with_lines(lines, wanted, spanish(table), locale)),
                   view(*items))

@@ -182,15 +182,17 @@ def autopilot_next(table: Table, game: Game, seat: int) -> bool:
 
 
 def autopilot_part(table: Table, game: Game, seat: int, locale: LocaleLike,
-                   items: list[discord.ui.Item[Any]], lines: list[str]) -> None:
+                   items: list[discord.ui.Item[Any]], lines: list[str],
+                   key: str = "hand.autopilot") -> None:
     """The autopilot plays for this seat: say so, with « Reprendre » unless the seat was
     left (a bot finishes its round). It keeps playing from one round to the next, the
     exchange included, and may be stopped at any time: between rounds too the hand must say
     it, where it said only the round's result while the table read « 🤖 pilote auto »
-    beside its player (play-test 20)."""
+    beside its player (play-test 20). `key`: the line, « hand.autopilot_next » where the
+    round has nothing left for it to play (a round over, as a seat out: `autopilot_next`)."""
     if seat not in table.left_seats:
         items.append(resume_button(table, game, locale))
-    lines.append(t(locale, "hand.autopilot"))
+    lines.append(t(locale, key))
 
 
 def play_part(table: Table, game: Game, seat: int, locale: LocaleLike,

@@ -8,10 +8,12 @@ import logging
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+import aiohttp
 import discord
 
 from bot.i18n import t
 from bot.packages.publisher.calls import ARCHIVED_THREAD, NO_PINGS, THREAD_LOCKED
+from bot.packages.publisher.charts import RETRY_DELAYS
 from bot.tables.asleep import OwedEdit
 from bot.tables.budget import BudgetClosed
 from bot.tables.restore import Unreadable
@@ -20,6 +22,12 @@ if TYPE_CHECKING:
     from bot.packages.host import Host
 
 log = logging.getLogger(__name__)
+
+
+def _passing(err: discord.HTTPException | aiohttp.ClientError | TimeoutError) -> bool:
+    """Whether the call may go through if tried again (`UndescribedServers._tell_each`)."""
+    return not isinstance(err, discord.HTTPException) or err.status == 429 \
+        or err.status >= 500
 
 
 class UndescribedServers:
@@ -35,6 +43,9 @@ class UndescribedServers:
         # Per server: the tables found unreadable at start, whose channels are told once the
         # gateway has described the server (`unreadable`, `tell_unreadable`).
         self._unreadable: dict[int, list[Unreadable]] = {}
+        # Per table found unreadable: the tries its word has failed for a passing reason
+        # (`_try_again`).
+        self._tries: dict[int, int] = {}
 
     def unseen(self, guild_ids: set[int]) -> None:
         """Hold the channel posts of these servers' tables until `seen`."""
@@ -64,42 +75,92 @@ class UndescribedServers:
         return set(self._unreadable)
 
     async def tell_unreadable(self, guild_id: int) -> None:
-        """Tell each channel of the server whose table could not be restored (`_tell`),
-        then no longer owe them, in one write after the last (`_told`): a write after each
-        let the server's other calls take the call budget's places before the next. One
-        the stop leaves untold stays owed in storage: the next start tells it; one a long
-        429 holds back, once it is over (`_later`)."""
+        """Tell each channel of the server whose table could not be restored (`_tell_each`).
+        Called as the gateway describes the server, before its tables are let post
+        (`seen`): it raises nothing a call to Discord may raise, which held them."""
+        await self._tell_each(self._unreadable.pop(guild_id, []))
+
+    async def _tell_each(self, owed: list[Unreadable]) -> None:
+        """Tell these channels (`_tell`), then no longer owe them, in one write after the
+        last (`_told`): a write after each let the server's other calls take the call
+        budget's places before the next. One the stop leaves untold stays owed in storage:
+        the next start tells it; one a long 429 holds back, once it is over (`_later`);
+        one that met a server error or the network, a few times more (`_try_again`).
+
+        What Discord answers decides (HTTP Response Codes,
+        https://discord.com/developers/docs/topics/opcodes-and-status-codes#http-http-response-codes):
+        a 5xx ("502 (GATEWAY UNAVAILABLE) [...] Wait a bit and retry", "5xx (SERVER ERROR)
+        [...] these are rare"), past discord.py's own retries, a 429 that is no rate
+        limit of Discord's (Cloudflare's), a dropped connection (aiohttp's `ClientError`)
+        or a `TimeoutError` pass: the word stays owed. A 403 (the channel closed to the
+        bot) or a 404 (Unknown Channel) is a refusal for good: nothing more is owed."""
         told: list[Unreadable] = []
         try:
-            for lost in self._unreadable.pop(guild_id, []):
+            for lost in owed:
                 try:
-                    await self._tell(guild_id, lost)
-                except discord.RateLimited as err:
-                    self._later(lost, err.retry_after)
-                    continue
-                except discord.HTTPException as err:
-                    log.warning("table %s: channel %s could not be told its table was not "
-                                "restored (%s)", lost.table_id, lost.channel_id, err)
+                    await self._tell(lost.guild_id, lost)
                 except BudgetClosed:
                     return
+                except discord.RateLimited as err:
+                    log.warning("table %s: channel %s rate limited for %.1f s, its word "
+                                "waits", lost.table_id, lost.channel_id, err.retry_after)
+                    self._later(lost, err.retry_after)
+                    continue
+                except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as err:
+                    if _passing(err):
+                        self._try_again(lost, err)
+                        continue
+                    log.warning("table %s: channel %s could not be told its table was not "
+                                "restored (%s)", lost.table_id, lost.channel_id, err)
+                except Exception:  # a bug: the server's tables post all the same
+                    log.exception("table %s: channel %s could not be told its table was "
+                                  "not restored: left to the next start", lost.table_id,
+                                  lost.channel_id)
+                    self._tries.pop(lost.table_id, None)
+                    continue
+                self._tries.pop(lost.table_id, None)
                 told.append(lost)
         finally:
             await self._told(told)
 
+    def _try_again(self, lost: Unreadable,
+                   err: discord.HTTPException | aiohttp.ClientError | TimeoutError) -> None:
+        """The word met a server error or the network: told again after the next of
+        `RETRY_DELAYS`, as a chart upload is. Counted as told, a 5xx deleted the stored
+        word, and the lobby kept its dead buttons for good; raised, a dropped connection
+        held the server's tables as a long 429 did (`_later`). Once the tries are spent it
+        is left to the next start, still owed in storage."""
+        tries = self._tries.get(lost.table_id, 0) + 1
+        if tries > len(RETRY_DELAYS):
+            self._tries.pop(lost.table_id, None)
+            log.warning("table %s: channel %s could not be told its table was not restored "
+                        "in %d tries (%r): left to the next start", lost.table_id,
+                        lost.channel_id, tries, err)
+            return
+        self._tries[lost.table_id] = tries
+        delay = RETRY_DELAYS[tries - 1]
+        log.warning("table %s: channel %s could not be told its table was not restored "
+                    "(%r), trying again in %.0f s", lost.table_id, lost.channel_id, err, delay)
+        self._later(lost, delay)
+
     def _later(self, lost: Unreadable, delay: float) -> None:
-        """A 429 longer than the client's `max_ratelimit_timeout`, which discord.py raises
-        rather than sleep out: the word is told once it is over (or by the GUILD_CREATE
-        that ends an outage begun meanwhile). Raised up through the server's description,
-        it held the server's tables, which posted nothing until its next outage or start."""
-        log.warning("table %s: channel %s rate limited for %.1f s, its word waits",
-                    lost.table_id, lost.channel_id, delay)
+        """Tell the word again in `delay` seconds (or at the GUILD_CREATE that ends an
+        outage begun meanwhile), owed in storage meanwhile: a 429 longer than the client's
+        `max_ratelimit_timeout`, which discord.py raises rather than sleep out, or a
+        passing failure (`_try_again`). Raised up through the server's description, it
+        held the server's tables, which posted nothing until its next outage or start."""
         self._unreadable.setdefault(lost.guild_id, []).append(lost)
 
         async def again() -> None:
-            if not self.holds(lost.guild_id):
-                await self.tell_unreadable(lost.guild_id)
+            owed = self._unreadable.get(lost.guild_id, [])
+            if self.holds(lost.guild_id) or lost not in owed:
+                return  # for the GUILD_CREATE that ends the outage, or told by it already
+            owed.remove(lost)
+            if not owed:
+                del self._unreadable[lost.guild_id]
+            await self._tell_each([lost])
 
-        self.bot.service.scheduler.after(("unreadable", lost.guild_id), delay, again)
+        self.bot.service.scheduler.after(("unreadable", lost.table_id), delay, again)
 
     async def _told(self, told: list[Unreadable]) -> None:
         """These channels were told, or refused it for good: nothing more is owed them."""

@@ -24,6 +24,7 @@ from collections.abc import AsyncIterator, Iterable
 from datetime import UTC, datetime
 from typing import Any
 
+import aiohttp
 import discord
 
 from bot.tables.budget import BudgetClosed, CallBudget
@@ -71,6 +72,10 @@ async def gone(guild: discord.Guild, user_ids: Iterable[int],
         except discord.NotFound as error:
             if error.code == UNKNOWN_MEMBER:
                 yield user_id
-        except discord.HTTPException as error:
-            log.warning("could not tell whether %s is still a member of server %s: %s",
+        except (discord.HTTPException, discord.RateLimited, aiohttp.ClientError,
+                TimeoutError) as error:
+            # A dropped connection, a timeout or a long 429 too: raised, it went up through
+            # the server's description (`cog._described`), and at a start through the loop
+            # that describes the others (`cog._ready`), which stayed held, posting nothing.
+            log.warning("could not tell whether %s is still a member of server %s: %r",
                         user_id, guild.id, error)

@@ -13,6 +13,7 @@ import pytest
 from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.controls import refusal_text
+from bot.packages.publisher.charts import RETRY_DELAYS
 from bot.tables.deadlines import IDLE_CLOSE_SECONDS
 from bot.tables.refusals import TableError
 from bot.tables.table import Table
@@ -656,6 +657,77 @@ async def test_a_closing_a_long_429_held_back_goes_once_the_limit_is_over(
     await tick(fake, clock, 40)
     assert closed_on_screen(marie, shown)
     assert not president.service.asleep.owes(thread.id)
+    fake.assert_no_errors()
+
+
+def fail_an_edit(fake: FakeDiscord, failure: str) -> None:
+    """The next edit of a message meets a server error ("5xx (SERVER ERROR)", HTTP
+    Response Codes,
+    https://discord.com/developers/docs/topics/opcodes-and-status-codes#http-http-response-codes:
+    a 503, which discord.py raises at once as it does a 502 past its five retries) or a
+    dropped connection (aiohttp's `ServerDisconnectedError`, which it does not retry)."""
+    route = "/channels/{channel_id}/messages/{message_id}"
+    if failure == "503":
+        fake.inject_error(route, 503, method="PATCH")
+    else:
+        fake.inject_disconnect(route, method="PATCH")
+
+
+@pytest.mark.parametrize("failure", ["503", "dropped connection"])
+async def test_a_closing_a_passing_failure_held_back_goes_a_few_seconds_later(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, failure: str
+) -> None:
+    """The thread of marie's closed table reopens, but an edit it owes meets a 503 or a
+    dropped connection. The 503 counted as sent: that message kept its buttons for good.
+    The dropped connection went up through the THREAD_UPDATE, the thread's other edits
+    taken and left unsent until a restart. Both stay owed now, and go 5 s later
+    (`RETRY_DELAYS`, as a chart upload's)."""
+    marie = fake.add_user("marie", locale="fr")
+    thread, shown = await closed_in_a_closed_thread(fake, clock, president, marie)
+    fail_an_edit(fake, failure)
+    fake.unarchive_thread(thread)
+    fake.lock_thread(thread, locked=False)
+    await fake.settle()
+    assert [c.status for c in fake.calls if c.injected] == [503 if failure == "503" else 0]
+    assert not closed_on_screen(marie, shown) and president.service.asleep.owes(thread.id)
+    await tick(fake, clock, RETRY_DELAYS[0])
+    assert closed_on_screen(marie, shown)
+    assert not president.service.asleep.owes(thread.id)
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("failure", ["503", "dropped connection"])
+async def test_a_closing_owed_at_a_start_survives_a_passing_failure_as_the_server_is_described(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, failure: str
+) -> None:
+    """The thread of marie's closed table reopens while the bot is down: the start's
+    GUILD_CREATE lists it among the server's active threads, and its owed edits go as the
+    server is described (`_awake_threads`). One meets a 503 or a dropped connection: the
+    503 deleted it from storage as sent, the message keeping its buttons for good; the
+    dropped connection went up through the server's description, the rest of it undone
+    (its members' check) and the edit left to the next start. It stays owed now, in
+    storage too, and goes 5 s later."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = fake.add_user("marie", locale="fr")
+    thread, shown = await closed_in_a_closed_thread(fake, clock, bot, marie)
+    await bot.service.drain()
+    await fake.disconnect(bot)
+    fake.unarchive_thread(thread)
+    fake.lock_thread(thread, locked=False)
+    await fake.settle()
+    fail_an_edit(fake, failure)
+    again = await connect_bot(fake, clock, url, bot_pause=1.0)
+    await fake.settle()
+    await tick(fake, clock, 1)
+    assert [c.status for c in fake.calls if c.injected] == [503 if failure == "503" else 0]
+    assert not closed_on_screen(marie, shown) and again.service.asleep.owes(thread.id)
+    assert again.storage is not None
+    assert await again.storage.asleep_since(datetime(2000, 1, 1, tzinfo=UTC)) != []
+    await tick(fake, clock, RETRY_DELAYS[0])
+    assert closed_on_screen(marie, shown) and not again.service.asleep.owes(thread.id)
+    assert await again.storage.asleep_since(datetime(2000, 1, 1, tzinfo=UTC)) == []
+    await fake.disconnect(again)
     fake.assert_no_errors()
 
 

@@ -378,6 +378,48 @@ async def test_a_player_banned_while_the_bot_was_down_leaves_at_the_restart(
     fake.assert_no_errors()
 
 
+async def test_a_dropped_connection_asking_after_a_member_holds_no_server_at_the_restart(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """As above, but the connection asking whether marie is still a member drops (aiohttp's
+    `ServerDisconnectedError`, no `HTTPException`). It went up through the server's
+    description, bob kept his seat, and at a start through the loop that describes the
+    bot's servers (`cog._ready`): paul's server, described after it, stayed held, his
+    table posting nothing until its next outage or the next start. marie keeps her seat
+    (nothing is said of her), bob leaves, and paul's table goes on."""
+    fake.set_bot_guild_permissions(fake.guild, view_audit_log=False, ban_members=False)
+    fake.guild.locale = "fr"
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = Player(fake.add_user("marie", locale="fr"))
+    bob = Player(fake.add_user("bob"))
+    table, _ = await two_humans_against_a_bot(fake, clock, bot, marie, bob)
+    other = fake.add_guild("autre serveur")
+    paul = fake.add_user("paul", locale="fr", guilds=[other])
+    paul.channel = fake.add_channel(other, "tables")
+    await fake.settle()
+    await create_table(bot, paul)
+    await asyncio.gather(*bot.service.outbox.pending(), return_exceptions=True)
+    await fake.disconnect(bot)
+    fake.ban(fake.guild, bob.user)
+    # Twice: aiohttp tries an idempotent request again on a connection dropped once.
+    fake.inject_disconnect("/guilds/{guild_id}/members/{user_id}", method="GET", times=2)
+    again = await connect_bot(fake, clock, url, bot_pause=1.0)
+    await fake.settle()
+    await tick(fake, clock, 1)
+
+    assert [c.path for c in fake.calls if c.injected] == [
+        f"/guilds/{fake.guild.id}/members/{marie.user.id}"] * 2
+    assert not again.publisher.servers.holds(fake.guild.id)
+    assert not again.publisher.servers.holds(other.id)
+    restored = again.service.registry.in_channel(table.channel_id)
+    assert restored is not None and restored.game is not None
+    assert restored.seat_of(bob.user.id) is None and restored.seat_of(marie.user.id) is not None
+    fake.expect_error(10007)  # Unknown Member: how Discord says he is gone
+    await fake.disconnect(again)
+    fake.assert_no_errors()
+
+
 async def test_a_player_banned_during_an_outage_leaves_when_the_server_is_back(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:

@@ -1,4 +1,5 @@
-"""What the publisher's channel calls share: no pings, and the refusals of a closed thread.
+"""What the publisher's channel calls share: no pings, the refusals of a closed thread, and
+which failures pass.
 
 The codes are Discord's JSON error codes
 (https://discord.com/developers/docs/topics/opcodes-and-status-codes#json-json-error-codes).
@@ -6,6 +7,9 @@ The codes are Discord's JSON error codes
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
+import aiohttp
 import discord
 
 NO_PINGS = discord.AllowedMentions.none()
@@ -18,3 +22,18 @@ ARCHIVED_THREAD = 50083
 # [...] won't be able to create or update messages in locked threads" (Threads, Locked
 # Threads, https://discord.com/developers/docs/topics/threads#locked-threads).
 THREAD_LOCKED = 160005
+
+# A failed call that may go through if tried again (HTTP Response Codes,
+# https://discord.com/developers/docs/topics/opcodes-and-status-codes#http-http-response-codes):
+# a server error ("502 (GATEWAY UNAVAILABLE) [...] Wait a bit and retry", "5xx (SERVER
+# ERROR) [...] these are rare") past discord.py's own retries, a 429 that is no rate limit of
+# Discord's (Cloudflare's), or the network: a dropped connection (aiohttp's `ClientError`), a
+# `TimeoutError`. A long 429 of Discord's is `discord.RateLimited`, waited out as it says.
+Passing: TypeAlias = discord.HTTPException | aiohttp.ClientError | TimeoutError
+
+
+def passing(err: Passing) -> bool:
+    """Whether `err` passes (`Passing`), not a refusal that would answer the same again (a
+    403 Missing Access, a 404 Unknown Channel or Message)."""
+    return not isinstance(err, discord.HTTPException) or err.status == 429 \
+        or err.status >= 500

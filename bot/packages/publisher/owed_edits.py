@@ -10,9 +10,11 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+import aiohttp
 import discord
 
-from bot.packages.publisher.calls import ARCHIVED_THREAD, NO_PINGS
+from bot.packages.publisher.calls import ARCHIVED_THREAD, NO_PINGS, Passing, passing
+from bot.packages.publisher.charts import RETRY_DELAYS
 from bot.packages.screen import Screen
 from bot.tables.asleep import OwedEdit
 from bot.tables.budget import BudgetClosed
@@ -29,6 +31,8 @@ class OwedEdits:
 
     def __init__(self, bot: Host) -> None:
         self.bot = bot
+        # Per thread: the wakings its owed edits failed in passing (`_try_again`).
+        self._tries: dict[int, int] = {}
 
     async def owe(self, table: Table, message_id: int, text: str | None) -> None:
         """The message is owed `text` (None: only its controls go) once the table's thread
@@ -68,20 +72,32 @@ class OwedEdits:
         sent: a stop meanwhile leaves the rest to the restart."""
         asleep = self.bot.service.asleep
         settled: list[int] = []
+        failed: Passing | None = None
         try:
             for message_id, edit in (await asleep.take(channel_id)).items():
-                if message_id == edited or await self._owed_edit(guild_id, channel_id,
-                                                                 message_id, edit):
+                if message_id == edited:
                     settled.append(message_id)
+                    continue
+                outcome = await self._owed_edit(guild_id, channel_id, message_id, edit)
+                if outcome is True:
+                    settled.append(message_id)
+                elif outcome is not False:
+                    failed = outcome
         finally:
             await asleep.paid(settled)
+        if failed is not None:
+            self._try_again(guild_id, channel_id, failed)
+        elif settled:
+            self._tries.pop(channel_id, None)
 
     async def _owed_edit(self, guild_id: int | None, channel_id: int, message_id: int,
-                         edit: OwedEdit) -> bool:
+                         edit: OwedEdit) -> bool | Passing:
         """Send one owed edit, whatever became of its table: whether it is settled (sent,
         or never to be: the message deleted, say), not owed again (the thread archived
-        again already, or a long rate limit)."""
+        again already, or a long rate limit), or what failed in passing, owed again too
+        (`_try_again`)."""
         kwargs = Screen(edit.text).kwargs() if edit.text is not None else {"view": None}
+        outcome: bool | Passing = False
         try:
             async with self.bot.budget.call():
                 await self.bot.get_partial_messageable(channel_id, guild_id=guild_id) \
@@ -90,8 +106,10 @@ class OwedEdits:
             log.warning("thread %s: owed edit rate limited for %.1f s", channel_id,
                         err.retry_after)
             self._awake_after(guild_id, channel_id, err.retry_after)
-        except discord.HTTPException as err:
-            if err.code != ARCHIVED_THREAD:
+        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as err:
+            if passing(err):
+                outcome = err
+            elif isinstance(err, discord.HTTPException) and err.code != ARCHIVED_THREAD:
                 log.info("message %s could not get its owed edit (%s %s)", message_id,
                          err.status, err.code)
                 return True
@@ -99,13 +117,33 @@ class OwedEdits:
             return True
         # Archived again already, or held back: owed again, for the thread's next waking.
         await self.bot.service.asleep.owe(guild_id or 0, channel_id, message_id, edit)
-        return False
+        return outcome
+
+    def _try_again(self, guild_id: int | None, channel_id: int, err: Passing) -> None:
+        """The thread's owed edits met a server error or the network: sent again after the
+        next of `RETRY_DELAYS`, as a chart upload is, then left to the thread's next
+        waking or the next start, owed in storage. Counted as sent, a 5xx forgot them, and
+        a closed table's messages kept their buttons for good; raised, a dropped
+        connection left the thread's other edits unsent until a restart, and the server's
+        description (`_described`) undone past it."""
+        tries = self._tries.get(channel_id, 0) + 1
+        if tries > len(RETRY_DELAYS):
+            self._tries.pop(channel_id, None)
+            log.warning("thread %s: owed edits failed %d times (%r), left to its next "
+                        "waking", channel_id, tries, err)
+            return
+        self._tries[channel_id] = tries
+        delay = RETRY_DELAYS[tries - 1]
+        log.warning("thread %s: owed edits failed (%r), trying again in %.0f s", channel_id,
+                    err, delay)
+        self._awake_after(guild_id, channel_id, delay)
 
     def _awake_after(self, guild_id: int | None, channel_id: int, delay: float) -> None:
-        """Send what the thread owes once a long 429 is over: a closed table's messages
-        have no edit of the table's to carry them, nor, the thread being open, another
-        THREAD_UPDATE, and kept their buttons until a restart. Archived again by then, it
-        refuses them once, and they wait for its waking."""
+        """Send what the thread owes once a long 429 is over, or a passing failure's delay
+        (`_try_again`): a closed table's messages have no edit of the table's to carry
+        them, nor, the thread being open, another THREAD_UPDATE, and kept their buttons
+        until a restart. Archived again by then, it refuses them once, and they wait for
+        its waking."""
         async def again() -> None:
             await self.awake(guild_id, channel_id)
 

@@ -12,7 +12,13 @@ import aiohttp
 import discord
 
 from bot.i18n import t
-from bot.packages.publisher.calls import ARCHIVED_THREAD, NO_PINGS, THREAD_LOCKED
+from bot.packages.publisher.calls import (
+    ARCHIVED_THREAD,
+    NO_PINGS,
+    THREAD_LOCKED,
+    Passing,
+    passing,
+)
 from bot.packages.publisher.charts import RETRY_DELAYS
 from bot.tables.asleep import OwedEdit
 from bot.tables.budget import BudgetClosed
@@ -22,12 +28,6 @@ if TYPE_CHECKING:
     from bot.packages.host import Host
 
 log = logging.getLogger(__name__)
-
-
-def _passing(err: discord.HTTPException | aiohttp.ClientError | TimeoutError) -> bool:
-    """Whether the call may go through if tried again (`UndescribedServers._tell_each`)."""
-    return not isinstance(err, discord.HTTPException) or err.status == 429 \
-        or err.status >= 500
 
 
 class UndescribedServers:
@@ -87,13 +87,9 @@ class UndescribedServers:
         the next start tells it; one a long 429 holds back, once it is over (`_later`);
         one that met a server error or the network, a few times more (`_try_again`).
 
-        What Discord answers decides (HTTP Response Codes,
-        https://discord.com/developers/docs/topics/opcodes-and-status-codes#http-http-response-codes):
-        a 5xx ("502 (GATEWAY UNAVAILABLE) [...] Wait a bit and retry", "5xx (SERVER ERROR)
-        [...] these are rare"), past discord.py's own retries, a 429 that is no rate
-        limit of Discord's (Cloudflare's), a dropped connection (aiohttp's `ClientError`)
-        or a `TimeoutError` pass: the word stays owed. A 403 (the channel closed to the
-        bot) or a 404 (Unknown Channel) is a refusal for good: nothing more is owed."""
+        A failure that passes (`calls.passing`: a 5xx past discord.py's own retries, the
+        network) keeps the word owed; a refusal for good (a 403, the channel closed to the
+        bot; a 404, Unknown Channel) ends it: nothing more is owed."""
         told: list[Unreadable] = []
         try:
             for lost in owed:
@@ -107,7 +103,7 @@ class UndescribedServers:
                     self._later(lost, err.retry_after)
                     continue
                 except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as err:
-                    if _passing(err):
+                    if passing(err):
                         self._try_again(lost, err)
                         continue
                     log.warning("table %s: channel %s could not be told its table was not "
@@ -123,8 +119,7 @@ class UndescribedServers:
         finally:
             await self._told(told)
 
-    def _try_again(self, lost: Unreadable,
-                   err: discord.HTTPException | aiohttp.ClientError | TimeoutError) -> None:
+    def _try_again(self, lost: Unreadable, err: Passing) -> None:
         """The word met a server error or the network: told again after the next of
         `RETRY_DELAYS`, as a chart upload is. Counted as told, a 5xx deleted the stored
         word, and the lobby kept its dead buttons for good; raised, a dropped connection

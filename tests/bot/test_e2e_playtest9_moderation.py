@@ -420,6 +420,58 @@ async def test_a_dropped_connection_asking_after_a_member_holds_no_server_at_the
     fake.assert_no_errors()
 
 
+@pytest.mark.parametrize("failing", ["tell_unreadable", "check_members"])
+async def test_a_step_of_a_server_s_description_that_fails_unforeseen_holds_no_server(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture, failing: str,
+) -> None:
+    """A step of marie's server's description at the restart fails for a reason none of
+    them foresaw (a bug, a storage error: here a RuntimeError). The error went up through
+    the description: a failed word for unreadable tables kept her server held, and at a
+    start any failure went up through the loop over the bot's servers (`cog._ready`), so
+    paul's server, described after it, stayed held too, their tables posting nothing
+    until the next outage or start. The failure is logged, and both servers go on."""
+    from bot.packages.president.cog import President
+    from bot.packages.publisher.servers import UndescribedServers
+
+    fake.guild.locale = "fr"
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = Player(fake.add_user("marie", locale="fr"))
+    bob = Player(fake.add_user("bob"))
+    table, _ = await two_humans_against_a_bot(fake, clock, bot, marie, bob)
+    other = fake.add_guild("autre serveur")
+    paul = fake.add_user("paul", locale="fr", guilds=[other])
+    paul.channel = fake.add_channel(other, "tables")
+    await fake.settle()
+    await create_table(bot, paul)
+    await asyncio.gather(*bot.service.outbox.pending(), return_exceptions=True)
+    await fake.disconnect(bot)
+
+    async def broken(self: object, guild_id: int) -> None:
+        if guild_id == fake.guild.id:
+            raise RuntimeError("unforeseen")
+
+    if failing == "tell_unreadable":
+        monkeypatch.setattr(UndescribedServers, "tell_unreadable", broken)
+    else:
+        monkeypatch.setattr(President, "_check_members", broken)
+    again = await connect_bot(fake, clock, url, bot_pause=1.0)
+    await fake.settle()
+    await tick(fake, clock, 1)
+
+    failures = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert failures == [f"describing server {fake.guild.id}: {failing} failed; "
+                        "the rest goes on"]
+    caplog.clear()  # the failure this test provokes (conftest's no_logged_errors)
+    assert not again.publisher.servers.holds(fake.guild.id)
+    assert not again.publisher.servers.holds(other.id)
+    restored = again.service.registry.in_channel(table.channel_id)
+    assert restored is not None and restored.game is not None
+    await fake.disconnect(again)
+    fake.assert_no_errors()
+
+
 async def test_a_player_banned_during_an_outage_leaves_when_the_server_is_back(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -313,13 +313,28 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
                  guild.id, held)
 
     async def _described(self, guild_id: int) -> None:
-        await self.bot.service.outages.server_back(guild_id)
-        await self.bot.publisher.servers.tell_unreadable(guild_id)
+        """Each step of a server's description stands alone: one that fails for a reason
+        no step foresaw (a bug, a storage error) is logged and the others run, so the
+        server is released all the same (`servers.seen`) and, at a start, so are the
+        servers described after it (`_ready`), where the error went up through the loop
+        and their tables posted nothing until the next outage or start."""
+        await self._step(guild_id, "server_back", self.bot.service.outages.server_back)
+        await self._step(guild_id, "tell_unreadable", self.bot.publisher.servers.tell_unreadable)
         if self.bot.publisher.servers.seen(guild_id):
-            await self._recheck(guild_id, held=True)
+            await self._step(guild_id, "recheck", self._recheck_held)
         else:
-            await self._awake_threads(guild_id)
-        await self._check_members(guild_id)
+            await self._step(guild_id, "awake_threads", self._awake_threads)
+        await self._step(guild_id, "check_members", self._check_members)
+
+    async def _step(self, guild_id: int, name: str,
+                    step: Callable[[int], Awaitable[None]]) -> None:
+        try:
+            await step(guild_id)
+        except Exception:
+            log.exception("describing server %s: %s failed; the rest goes on", guild_id, name)
+
+    async def _recheck_held(self, guild_id: int) -> None:
+        await self._recheck(guild_id, held=True)
 
     async def _awake_threads(self, guild_id: int, changed: int | None = None) -> None:
         """The server's threads (those of the `changed` channel, or that thread, if given)

@@ -550,6 +550,8 @@ CATALOGUE: dict[str, str] = {
     "table.standings": "**Final standings**",
     "table.standing_line": "{place}. **{name}** · {total}",
     "table.standing_waiting": "{place}. **{name}** · {total} · waiting in the queue",
+    "table.standings_more.one": "… and {n} more",
+    "table.standings_more.many": "… and {n} more",
     "table.back_to_lobby": "⚠️ Too few players are left: back to the lobby.",
     "table.list_seated": "🪑 Only bots were left in the game: it stops, and those waiting for the next one take their seats. 👑 **{name}** is now the host and starts the game (**Start**).",
     "table.cancelled": "⚠️ The game is cancelled: {name} did not come back.",

@@ -561,6 +561,8 @@ _WRITTEN: dict[str, str] = {
     "table.standings": "**Classement final**",
     "table.standing_line": "{place}. **{name}** · {total}",
     "table.standing_waiting": "{place}. **{name}** · {total} · en file d’attente",
+    "table.standings_more.one": "… et {n} autre",
+    "table.standings_more.many": "… et {n} autres",
     "table.back_to_lobby": "⚠️ Il ne reste pas assez de monde à la table : retour au salon d’attente.",
     "table.list_seated": "🪑 Il ne restait que des bots dans la partie : elle s’arrête, et les personnes qui attendaient la suivante prennent place. 👑 L’hôte est maintenant **{name}**, qui lance la partie (**Lancer**).",
     "table.cancelled": "⚠️ La partie est annulée : {name} n’est pas de retour.",

@@ -152,6 +152,14 @@ def table_screen(table: Table, now: float) -> Screen:
         instructions = host_choice(table, game, waiting_room=0)
     if overruns() and game.phase is Phase.GAME_OVER and round_finished(table, game):
         results = ["", *results_lines(loc, table, game, round_lines=False)]
+    # Those waiting for a seat with the points they gave theirs up with stand in the final
+    # standings too: with a dozen of them, the standings alone overran, and the cut took the
+    # host's choice (review of play-test 19). Their last places give way to their count.
+    titled = t(loc, "table.standings")
+    if overruns() and game.phase is Phase.GAME_OVER and titled in results:
+        start = results.index(titled)
+        room = len("\n".join(results[start:])) - excess()
+        results = [*results[:start], *standings(loc, table, game, room)]
     lines.extend(players)
     if history:
         lines.extend(["", t(loc, "table.recent"), *history])
@@ -338,15 +346,23 @@ def round_result_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
     return lines
 
 
-def standings(loc: LocaleLike, table: Table, game: Game) -> list[str]:
+def standings(loc: LocaleLike, table: Table, game: Game, room: int | None = None) -> list[str]:
     """The game's totals, best first, placed as the rules place them (`Game.standings`):
     those waiting in the queue with the points they left their seat with are said to be
-    there, as the round's results, which name the seats, do not name them."""
-    lines = [t(loc, "table.standings")]
-    for who, rank in game.standings():
+    there, as the round's results, which name the seats, do not name them. Within ``room``
+    characters, the last places give way to how many they are (« … et 5 autres »), the
+    first always named: eight seats and a dozen waiting, of names in markdown characters,
+    took the results past Discord's 2,000 characters (review of play-test 19)."""
+    ranked = game.standings()
+    full = [t(loc, "table.standings")]
+    for who, rank in ranked:
         key = "table.standing_line" if isinstance(who, int) else "table.standing_waiting"
-        lines.append(t(loc, key, place=rank, name=who_name(table, who),
-                       total=plural(loc, "n.points", game.total(who))))
+        full.append(t(loc, key, place=rank, name=who_name(table, who),
+                      total=plural(loc, "n.points", game.total(who))))
+    lines, named = full, len(ranked)
+    while room is not None and named > 1 and len("\n".join(lines)) > room:
+        named -= 1
+        lines = [*full[:1 + named], plural(loc, "table.standings_more", len(ranked) - named)]
     return lines
 
 
@@ -357,6 +373,7 @@ def closed_lines(table: Table) -> list[str]:
     loc = table.locale
     lines: list[str] = []
     game = table.game
+    at = ranked = 0  # where the standings start, and how many they rank
     if game is not None:
         lines.append(t(loc, "table.title", round=game.round_no,
                        preset=table_preset_name(loc, table.rules)))
@@ -368,12 +385,20 @@ def closed_lines(table: Table) -> list[str]:
                                 names=join_names(loc, names)) if names
                          else t(loc, "table.game_over_none"))
         if game.ranking is not None or game.phase is Phase.GAME_OVER:
+            at, ranked = len(lines), len(game.standings())
             lines.extend(standings(loc, table, game))
         lines.append("")
     notice = closing_notice(table.notice)
     if notice is not None:
         lines.append(entry_text(loc, table, notice))
     lines.append(t(loc, "lobby.closed"))
+    excess = len("\n".join(lines)) - CONTENT_LIMIT
+    if game is not None and ranked and excess > 0:
+        # The standings of a dozen waiting beside eight seats took the closing past
+        # Discord's 2,000 characters, whose cut took « Cette table est fermée. »: their
+        # last places give way to their count, as on the results (`table_screen`).
+        room = len("\n".join(lines[at:at + 1 + ranked])) - excess
+        lines[at:at + 1 + ranked] = standings(loc, table, game, room)
     return lines
 
 

@@ -1,0 +1,81 @@
+"""End-to-end: the review of play-test 19's fixes, « the biggest tables »: what they left
+past Discord's 2,000 characters or unsaid, each checked in French and in English."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from bot.client import PresidentBot
+from bot.i18n import plural, t
+from bot.packages.screen import Screen
+from bot.tables.deadlines import IDLE_CLOSE_SECONDS
+from engine import Phase
+from fakediscord import FakeDiscord
+
+from .conftest import LinkedClock
+from .e2e import cid, humans_only, message, play_until, tick
+
+LOCALES = ["fr", "en-US"]
+# Names of markdown characters, twice as long once escaped for the message.
+MARKDOWN = [f"{i:02}" + "*_~|`" * 6 for i in range(20)]
+
+
+@pytest.fixture(autouse=True)
+def shown(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """Every text the bot asks to show, before `Screen.kwargs` would cut it at Discord's
+    2,000 characters (Create Message, « content: up to 2000 characters »,
+    https://discord.com/developers/docs/resources/message#create-message): none may need
+    cutting, as a cut drops the message's end mid-word."""
+    texts: list[str] = []
+    kwargs = Screen.kwargs
+
+    def recorded(screen: Screen) -> dict[str, Any]:
+        texts.append(screen.content)
+        return kwargs(screen)
+
+    monkeypatch.setattr(Screen, "kwargs", recorded)
+    yield texts
+    assert max(map(len, texts), default=0) <= 2000
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_final_standings_of_those_waiting_leave_the_hosts_choice_whole(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """Proletario opened to eight seats of names in markdown characters, twelve more
+    waiting for a seat, each with the points they gave their seat up with (the last place
+    steps off for the queue, `Game.step_off`): the final standings name all twenty, and
+    the results message went past 2,000 characters even once everything else had given
+    way; Discord's cut took the host's choice, and on closing « Cette table est fermée ».
+    The standings' last places give way to how many they are."""
+    users = [fake.add_user(name, locale=locale) for name in MARKDOWN[:8]]
+    table, players = await humans_only(fake, clock, instant, users, "proletario",
+                                       min_players=2, max_players=8, game_end="rounds:1")
+    game = table.game
+    assert game is not None
+    for name in MARKDOWN[8:]:
+        friend = fake.add_user(name, locale=locale)
+        await friend.click(message(friend, table.table_message_id), cid(table, "join"))
+    for points, waiting in enumerate(table.queue):  # as if each had played and stepped off
+        game.off_table[waiting.key] = points
+    await play_until(fake, clock, players, lambda: game.phase is Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+    board_id = table.table_message_id
+    lines = message(users[0], board_id).content.split("\n")
+    host = table.seats[0].name
+    assert lines[-1] == t(locale, "table.host_over", host=host)
+    assert lines[-2] == t(locale, "table.waiting_next",
+                          names=plural(locale, "lobby.queue_count", 12))
+    standings = lines[lines.index(t(locale, "table.standings")) + 1:-2]
+    more = [line for line in standings if not line.startswith(tuple("0123456789"))]
+    assert len(more) == 1 and more[0].endswith(tuple(
+        plural(locale, "table.standings_more", n) for n in range(1, 20)))
+    await tick(fake, clock, IDLE_CLOSE_SECONDS)
+    assert table.closed
+    closed = message(users[0], board_id).content.split("\n")
+    assert closed[-1] == t(locale, "lobby.closed")
+    assert t(locale, "table.standings") in closed
+    fake.assert_no_errors()

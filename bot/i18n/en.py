@@ -60,6 +60,7 @@ CATALOGUE: dict[str, str] = {
     "preset.wild7": "Wild 7s",
     "preset_plain.presi": "Presi",
     "preset_plain.proletario": "Proletario",
+    "preset_plain.wild7": "Président",
     # --- roles ------------------------------------------------------------------------------
     "role.classic.P": "President",
     "role.classic.VP": "Vice-President",

@@ -71,6 +71,7 @@ _WRITTEN: dict[str, str] = {
     "preset.wild7": "Les 7 remplacent",
     "preset_plain.presi": "Presi",
     "preset_plain.proletario": "Proletario",
+    "preset_plain.wild7": "Président",
     # --- rôles ------------------------------------------------------------------------------
     "role.classic.P": "Président",
     "role.classic.VP": "Vice-président",

@@ -83,11 +83,12 @@ def preset_name(locale: LocaleLike, preset: str) -> str:
 
 
 #: Whether a table's rules still are what its preset's name says: « Presi (jeu espagnol) »,
-#: « Proletario (4 places, jokers) ».
+#: « Proletario (4 places, jokers) », « Les 7 remplacent » (the host may turn them off).
 NAMED_AS: dict[str, Callable[[Rules], bool]] = {
     "presi": lambda rules: rules.deck_kind.spanish,
     "proletario": lambda rules: rules.min_players == rules.max_players == 4
     and rules.deck_kind.has_jokers,
+    "wild7": lambda rules: rules.wild_rank == "7",
 }
 
 

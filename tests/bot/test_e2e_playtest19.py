@@ -266,8 +266,8 @@ async def test_a_proletario_table_of_eight_is_not_titled_four_seats(
 
 def test_a_presets_name_gives_way_only_to_what_it_speaks_of() -> None:
     """Presi named for its Spanish deck loses « (jeu espagnol) » on a French one, not on
-    the 40-card Spanish deck nor for a knob its name does not speak of; classic and wild7
-    name nothing a host changes."""
+    the 40-card Spanish deck nor for a knob its name does not speak of; classic names
+    nothing a host changes, and wild7 not its seats."""
     presi = Rules.preset("presi")
     assert table_preset_name("fr", presi) == t("fr", "preset.presi")
     assert table_preset_name("fr", presi.replace(max_players=8)) == t("fr", "preset.presi")

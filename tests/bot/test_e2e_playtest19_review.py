@@ -10,13 +10,14 @@ import pytest
 
 from bot.client import PresidentBot
 from bot.i18n import plural, t
+from bot.packages.rules_text import table_preset_name
 from bot.packages.screen import Screen
 from bot.tables.deadlines import IDLE_CLOSE_SECONDS
-from engine import Phase
+from engine import Phase, Rules
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
-from .e2e import cid, humans_only, message, play_until, tick
+from .e2e import cid, create_table, humans_only, message, play_until, tick
 
 LOCALES = ["fr", "en-US"]
 # Names of markdown characters, twice as long once escaped for the message.
@@ -78,4 +79,30 @@ async def test_the_final_standings_of_those_waiting_leave_the_hosts_choice_whole
     closed = message(users[0], board_id).content.split("\n")
     assert closed[-1] == t(locale, "lobby.closed")
     assert t(locale, "table.standings") in closed
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_wild7_table_without_wild_sevens_is_not_titled_for_them(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """Play-test 19 gave a preset's name that speaks of what the host changed its plain
+    name, for presi's deck and proletario's seats and jokers, but not for wild7's own
+    claim: a host turning the wild 7s off read « Les 7 remplacent » above the rules line
+    saying they do not. Classic names no knob; any seat count keeps « Les 7 remplacent »."""
+    wild7 = Rules.preset("wild7")
+    assert table_preset_name(locale, wild7) == t(locale, "preset.wild7")
+    assert table_preset_name(locale, wild7.replace(max_players=2)) == t(locale, "preset.wild7")
+    spanish = wild7.replace(deck="spanish48", first_opener="three_of_oros")
+    assert table_preset_name(locale, spanish) == t(locale, "preset.wild7")
+    plain = t(locale, "preset_plain.wild7")
+    assert plain != t(locale, "preset.wild7")
+    classic = Rules.preset("classic")
+    assert table_preset_name(locale, classic.replace(wild_rank="7")) == t(locale, "preset.classic")
+    host = fake.add_user("marie", locale=locale)
+    table = await create_table(instant, host, "wild7")
+    await instant.service.set_rules(table, host.id, table.rules.replace(wild_rank="none"))
+    await tick(fake, clock, 1)
+    lobby = message(host, table.lobby_message_id)
+    assert lobby.content.split("\n")[0] == t(locale, "lobby.title", preset=plain)
     fake.assert_no_errors()

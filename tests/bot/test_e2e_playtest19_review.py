@@ -13,11 +13,24 @@ from bot.i18n import plural, t
 from bot.packages.rules_text import table_preset_name
 from bot.packages.screen import Screen
 from bot.tables.deadlines import IDLE_CLOSE_SECONDS
-from engine import Phase, Rules
+from engine import Card, Phase, Rules
 from fakediscord import FakeDiscord
+from fakediscord.forge import Forger
+from fakediscord.limits import STRING_SELECT
+from fakediscord.state import MESSAGE_COMPONENT
 
 from .conftest import LinkedClock
-from .e2e import cid, create_table, humans_only, message, play_until, tick
+from .e2e import (
+    Player,
+    cid,
+    create_table,
+    deal,
+    host_against_bots,
+    humans_only,
+    message,
+    play_until,
+    tick,
+)
 
 LOCALES = ["fr", "en-US"]
 # Names of markdown characters, twice as long once escaped for the message.
@@ -105,4 +118,37 @@ async def test_a_wild7_table_without_wild_sevens_is_not_titled_for_them(
     await tick(fake, clock, 1)
     lobby = message(host, table.lobby_message_id)
     assert lobby.content.split("\n")[0] == t(locale, "lobby.title", preset=plain)
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_menu_of_specials_drawn_before_the_upgrade_is_answered_as_late(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """Play-test 19 moved a joker (and presi's 2 of oros) into the singles' menu, and kept
+    « special0 » among the play menus' ids (`views.play`): a hand drawn before, its joker
+    in « Jouer une carte spéciale… », may still show on a player's screen after the
+    upgrade while the bot has redrawn that message. A pick there is answered as late (the
+    hand as it is now, nothing played), not refused as a control of no bot."""
+    host = Player(fake.add_user("marie", locale=locale))
+    table = await host_against_bots(president, host.user, "proletario", 3)
+    await tick(fake, clock, 1)
+    deal(president, table, [
+        ["9C", "9D", "9H", "9S", "BJ", "3C", "4C", "5C", "6C", "8C", "10C", "JC", "QC", "KC"],
+        ["3D", "4D", "5D", "6D", "7D", "8D", "10D", "JD", "QD", "KD", "AD", "2D", "RJ"],
+        ["3H", "4H", "5H", "6H", "7H", "8H", "10H", "JH", "QH", "KH", "AH", "2H", "7C"],
+        ["3S", "4S", "5S", "6S", "7S", "8S", "10S", "JS", "QS", "KS", "AS", "2S", "AC", "2C"],
+    ], opener=0)
+    await fake.settle()
+    await host.open_hand(president)
+    game = table.game
+    assert game is not None
+    drawn_for = game.version
+    await host.user.select(host.hand, ["3C"], select=host.hand.selects[0].custom_id)
+    assert game.to_act == 1 and not host.hand.selects  # a bot's turn: no menu to pick from
+    drawn_before = {"custom_id": cid(table, "play", drawn_for, "special0"),
+                    "component_type": STRING_SELECT, "values": ["BJ"]}
+    await Forger(fake).send(host.user, MESSAGE_COMPONENT, drawn_before, message=host.hand)
+    assert host.user.last_ephemeral().content.startswith("⚠️ " + t(locale, "err.stale"))
+    assert Card.parse("BJ") in game.hand(0) and game.to_act == 1
     fake.assert_no_errors()

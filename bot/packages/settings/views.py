@@ -190,6 +190,35 @@ def refused_rules(locale: LocaleLike, err: RulesError, changed: str = "") -> str
     return t(locale, "err.setting_invalid", knob=label, detail=shown_text(str(err)))
 
 
+# What a refusal of a new deck tells the host to set first, by conflict: the knob and the
+# value that leave the way open. The engine names one clash at a time.
+WAYS_OUT: dict[str, tuple[str, object]] = {
+    "top_single_deck": ("top_single", None),
+    "queen_not_spanish": ("first_opener", "random"),
+    "oros_not_french": ("first_opener", "random"),
+}
+
+
+def every_clash(rules: Rules, err: RulesError, changed: str, value: object) -> list[RulesError]:
+    """`err`, and every other clash `changed` set to `value` meets: a presi table taking a
+    French deck clashes with its 2 of oros and with its 3 of oros opening the first round,
+    and the engine names only the first, so the host who set the card to « aucune » as told
+    was then refused again for the opener. Each way out of :data:`WAYS_OUT` is tried in
+    turn, so the refusal names every knob to set first."""
+    found = [err]
+    overrides: dict[str, object] = {changed: value}
+    while (way_out := WAYS_OUT.get(found[-1].conflict or "")) is not None \
+            and changed in found[-1].involved and way_out[0] not in overrides:
+        overrides[way_out[0]] = way_out[1]
+        try:
+            rules.replace(**overrides)
+        except RulesError as clash:
+            found.append(clash)
+        else:
+            break
+    return found
+
+
 def role_codes(locale: LocaleLike, rules: Rules) -> str:
     """"P = Président, VP = Vice-président, …" with the table's role names."""
     return ", ".join(t(locale, "settings.role_code", code=code,
@@ -350,16 +379,18 @@ def _game_end(words: str) -> str:
 
 
 async def apply(interaction: Interaction, table: Table, make: Callable[[], Rules],
-                knob: str = "", *, whole: bool = False) -> None:
+                knob: str = "", *, whole: bool = False, value: object = None) -> None:
     """Build new rules with `make()`; show the panel again, with the refusal if any, else
     what was saved: the knob and its value, or (`whole`, a preset picked or reset) the
-    preset the rules now are."""
+    preset the rules now are. A refused `value` picked for `knob` is told with every clash
+    it meets (`every_clash`)."""
     locale = str(interaction.locale)
     notice = ""
     try:
         rules = make()
     except RulesError as err:
-        notice = WARNING + refused_rules(locale, err, knob)
+        clashes = every_clash(table.rules, err, knob, value) if value is not None else [err]
+        notice = "\n".join(WARNING + refused_rules(locale, clash, knob) for clash in clashes)
     except ValueError:  # a typed answer that cannot be read
         notice = WARNING + bad_input(locale, knob, table.rules)
     else:
@@ -488,7 +519,8 @@ async def pick_value(click: Click) -> None:
     _offered(click, name)
     rules = click.table.rules
     value = click.values[0]
-    await apply(click.interaction, click.table, lambda: rules.replace(**{name: value}), name)
+    await apply(click.interaction, click.table, lambda: rules.replace(**{name: value}), name,
+                value=value)
 
 
 def form_label(locale: LocaleLike, knob: str) -> str:

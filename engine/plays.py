@@ -199,6 +199,10 @@ def legal_options(
     if top.special == "joker":
         return [o for o in base if o.special == "joker" and o.level > top.level]
     top_level, top_count = top.level, top.count
+    # The 2s beat a larger play, and only a joker answers them, while they are the best
+    # value: in revolution a 2 is the weakest (RULES §7), answered by any higher play, and a
+    # host's revolution at proletario let 2s opened as the weakest cards win the trick.
+    two_beats_larger = two_beats_larger and not revolution
     if two_beats_larger and top_level == TWO and top.special is None:
         return [o for o in base if o.special is not None]  # after 2s, only jokers answer
     shorter_twos = two_beats_larger and top_count > 1

@@ -810,6 +810,7 @@ CATALOGUE: dict[str, str] = {
     "howto.variant.revolution": "🔄 revolution: four of a value played at once reverse the order (the 3 becomes the strongest, the 2 the weakest) until the next such quad",
     "howto.variant.two_beats_larger.top_single": "a group of 2s beats a play one card larger; after 2s, only the {card} played alone may answer",
     "howto.variant.two_beats_larger.jokers_top_single": "a group of 2s beats a play one card larger; after 2s, only a joker or the {card} played alone may answer",
+    "howto.variant.two_beats_larger.outside_revolution": "{rule}, except in a revolution, where 2s are the weakest",
     "howto.variant.two_beats_larger.none": "a group of 2s beats a play one card larger, and nothing answers 2s",
     "howto.variant.no_equal": "no equal answers: play higher",
     "howto.variant.on_equal.skip_unless_holding": "“skip unless holding” (“ta gueule” in French): after an equal answer, a next player who holds that value must play it again or pass; one who does not is skipped",

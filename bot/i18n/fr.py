@@ -821,6 +821,7 @@ _WRITTEN: dict[str, str] = {
     "howto.variant.revolution": "🔄 révolution : un carré posé d’un coup inverse l’ordre des valeurs (le 3 devient la plus forte, le 2 la plus faible) jusqu’au carré suivant",
     "howto.variant.two_beats_larger.top_single": "un groupe de 2 bat un coup d’une carte de plus ; après des 2, seul le {card} joué seul peut répondre",
     "howto.variant.two_beats_larger.jokers_top_single": "un groupe de 2 bat un coup d’une carte de plus ; après des 2, seuls un joker ou le {card} joué seul peuvent répondre",
+    "howto.variant.two_beats_larger.outside_revolution": "{rule}, sauf en révolution, où les 2 sont les plus faibles",
     "howto.variant.two_beats_larger.none": "un groupe de 2 bat un coup d’une carte de plus, et rien ne répond aux 2",
     "howto.variant.no_equal": "pas d’égalité : il faut jouer plus fort",
     "howto.variant.on_equal.skip_unless_holding": "« ta gueule » : après une égalité, qui suit et a cette valeur doit la rejouer ou passer ; qui ne l’a pas voit son tour sauté",

@@ -144,9 +144,13 @@ def how_to_play(locale: LocaleLike, rules: Rules) -> list[str]:
     # it (`legal_options`' constraint, `_holds`): the rules that follow an equal say so.
     wild = f".wild{rules.wild_rank}" if rules.wild_rank != "none" else ""
     top_single = "" if rules.top_single is None else short(locale, rules.top_single, spanish)
-    variants = [t(locale, f"howto.variant.{name}", card=top_single) for name, on in (
+    variants = [t(locale, f"howto.variant.{name}", card=top_single,
+                  rule=t(locale, f"howto.variant.{two_beats_larger_key(rules)}",
+                         card=top_single)) for name, on in (
         ("fast", rules.fast), ("revolution", rules.revolution),
-        (two_beats_larger_key(rules), rules.two_beats_larger),
+        # In revolution the 2s are the weakest and beat nothing larger (`legal_options`).
+        ("two_beats_larger.outside_revolution" if rules.revolution
+         else two_beats_larger_key(rules), rules.two_beats_larger),
         ("no_equal", not rules.equal_allowed),
         (f"on_equal.{rules.on_equal}"
          + (wild if rules.on_equal in ("same_or_pass", "skip_unless_holding") else ""),

@@ -11,11 +11,15 @@ from bot.client import PresidentBot
 from bot.i18n import t
 from bot.i18n.typography import french
 from bot.packages.rules_text import knob_label
-from engine import Rules
+from engine import Card, Rules
+from engine.cards import TWO
+from engine.plays import PlayOption, legal_options
+from engine.state import TrickPlay
 from fakediscord import FakeDiscord, Message, TestUser
 
 from .conftest import LinkedClock
 from .e2e import create_table, message, tick
+from .test_e2e_playtest17 import dealt, pass_turn, play
 
 LOCALES = ["fr", "en-US"]
 
@@ -67,3 +71,51 @@ async def test_a_new_deck_refused_names_every_knob_to_set_first(
     await tick(fake, clock, 1)
     assert knob_label(locale, "deck") in message(marie, table.lobby_message_id).content
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_in_a_revolution_the_2s_no_longer_beat_a_larger_play_nor_stop_answers(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """From the play-test: a host turned revolutions on at proletario, whose 2s beat a
+    play one card larger and are answered by a joker alone. After four 5s reversed the
+    order, the rules page said « le 2 la plus faible », yet a 2 opened with alone won the
+    trick: every other hand offered only **Passer**. In a revolution the 2s are the weakest
+    value (RULES §7): any higher play answers them; the rules page says so under the
+    variant."""
+    table, game, players = await dealt(
+        fake, clock, president, locale, "proletario",
+        ["5H 5S 5D 5C 2C 2D 9S", "KD 3S 3H 8C", "QH 4C 4D 8D", "JH 6C 6D 8H"],
+        revolution=True)
+    marie, paul, jeanne, lucas = players
+    await play(fake, clock, marie, "5H 5S 5D 5C")
+    assert game.revolution
+    for player in (paul, jeanne, lucas):
+        await pass_turn(fake, clock, player)
+    await play(fake, clock, marie, "2C")
+    await play(fake, clock, paul, "KD")  # a king answers a 2 in a revolution
+    assert game.trick[-1].seat == 1
+    await marie.user.slash("president rules")
+    shown = marie.user.last_ephemeral().embeds[0].description or ""
+    rule = t(locale, "howto.variant.two_beats_larger.jokers")
+    assert t(locale, "howto.variant.two_beats_larger.outside_revolution", rule=rule) in shown
+    if locale == "fr":
+        assert french("après des 2, seul un joker peut répondre, sauf en révolution, où les 2 "
+                      "sont les plus faibles") in shown
+    fake.assert_no_errors()
+
+
+def test_the_2s_beat_a_larger_play_while_they_are_the_best_value() -> None:
+    """The engine's rule, without a revolution as with one (`legal_options`): 2s on a pair
+    of kings, and what answers a 2."""
+    rules = Rules.preset("proletario", revolution=True)
+    twos = [PlayOption("2", TWO, 1, ()), PlayOption("2", TWO, 2, ())]
+    king = Card.parse("KS")
+    kings = TrickPlay(0, (king, king), king.value, 2, "K", None, None)
+    normal = legal_options(twos, kings, False, rules.equal_allowed, True, None)
+    assert [o.count for o in normal] == [1, 2]  # one 2 on a pair, two 2s on a pair
+    assert legal_options(twos, kings, True, rules.equal_allowed, True, None) == []
+    two = TrickPlay(0, (Card.parse("2C"),), TWO, 1, "2", None, None)
+    answers = [PlayOption("K", king.value, 1, ())]
+    assert legal_options(answers, two, False, rules.equal_allowed, True, None) == []
+    assert legal_options(answers, two, True, rules.equal_allowed, True, None) == answers

@@ -97,9 +97,10 @@ class Reference:
         if special is not None:  # a joker or the top single card beats any play
             return True
         r = self.rules
-        if r.two_beats_larger and top.level == TWO:
+        twos_best = r.two_beats_larger and not self.revolution  # in revolution 2s are weakest
+        if twos_best and top.level == TWO:
             return False  # after 2s only a joker
-        if count != top.count and not (r.two_beats_larger and level == TWO
+        if count != top.count and not (twos_best and level == TWO
                                        and count == top.count - 1):
             return False
         if level == top.level:

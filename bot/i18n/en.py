@@ -407,6 +407,7 @@ CATALOGUE: dict[str, str] = {
     "settings.role_code": "{code} = {role}",
     "settings.reset": "Reset to preset",
     "settings.done": "Done",
+    "settings.not_applied": "“{knob}” changes nothing under the table's rules as they are now: this panel was from before a change, here it is up to date. Nothing was changed.",
     "settings.saved": "Saved — {knob}: {value}.",
     "settings.preset_saved": "Saved — the rules are now those of the {preset} preset.",
     "settings.closed": "Settings closed.",

@@ -418,6 +418,7 @@ _WRITTEN: dict[str, str] = {
     "settings.role_code": "{code} = {role}",
     "settings.reset": "Revenir au préréglage",
     "settings.done": "Terminé",
+    "settings.not_applied": "« {knob} » ne change rien avec les règles de la table telles qu’elles sont maintenant : ce panneau précédait un changement, le voici à jour. Rien n’a changé.",
     "settings.saved": "Enregistré — {knob} : {value}.",
     "settings.preset_saved": "Enregistré — les règles sont celles du préréglage {preset}.",
     "settings.closed": "Réglages fermés.",

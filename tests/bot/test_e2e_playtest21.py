@@ -18,7 +18,7 @@ from engine.state import TrickPlay
 from fakediscord import FakeDiscord, Message, TestUser
 
 from .conftest import LinkedClock
-from .e2e import create_table, message, tick
+from .e2e import cid, create_table, message, tick
 from .test_e2e_playtest17 import dealt, pass_turn, play
 
 LOCALES = ["fr", "en-US"]
@@ -119,3 +119,80 @@ def test_the_2s_beat_a_larger_play_while_they_are_the_best_value() -> None:
     answers = [PlayOption("K", king.value, 1, ())]
     assert legal_options(answers, two, False, rules.equal_allowed, True, None) == []
     assert legal_options(answers, two, True, rules.equal_allowed, True, None) == answers
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_wild7_table_without_wild_7s_is_not_titled_wild_7s(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """From the play-test: at wild7 the host set « Cartes qui remplacent » to « aucune ».
+    The lobby, the settings panel and `/president règles` still read « Les 7 remplacent »
+    above « Cartes qui remplacent : aucune », as play-test 19's proletario of eight read
+    « 4 places ». The name gives way to its plain one there; picking the preset again
+    brings back its rules and its name."""
+    marie = fake.add_user("marie", locale=locale)
+    table = await create_table(president, marie, "wild7")
+    full, plain = t(locale, "preset.wild7"), t(locale, "preset_plain.wild7")
+    await marie.slash("president settings")
+    panel = await pick(marie, "wild_rank", "none")
+    assert table.rules == Rules.preset("wild7", wild_rank="none")
+    assert t(locale, "settings.title", preset=plain) in panel.content
+    await tick(fake, clock, 1)
+    lobby = message(marie, table.lobby_message_id).content
+    assert lobby.split("\n")[0] == t(locale, "lobby.title", preset=plain)
+    assert knob_label(locale, "wild_rank") in lobby
+    await marie.slash("president rules")
+    assert marie.last_ephemeral().embeds[0].title == t(locale, "rules.title", preset=plain)
+    if locale == "fr":
+        assert plain == "Président"
+    # The preset picked again: its own rules, and its name.
+    await marie.slash("president settings")
+    panel = marie.last_ephemeral()
+    presets = next(s for s in panel.selects if ":preset:" in s.custom_id)
+    await marie.select(panel, ["wild7"], select=presets.custom_id)
+    assert table.rules == Rules.preset("wild7")
+    assert t(locale, "settings.title", preset=full) in marie.last_ephemeral().content
+    await tick(fake, clock, 1)
+    lobby = message(marie, table.lobby_message_id).content
+    assert lobby.split("\n")[0] == t(locale, "lobby.title", preset=full)
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_panel_from_before_a_change_is_drawn_again_with_why(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """From the play-test: at presi the host had two settings panels open. In the second
+    one they had a bot take over whoever leaves; in the first, still offering « Secondes
+    pour revenir », they picked it: « Ce choix n’est pas proposé par cette commande ; rien
+    n’a changé. », words for a forged click, and the panel stayed as it was. The panel is
+    drawn again as the rules are, saying the setting changes nothing now. Once the game
+    has started, the same panel is refused as every setting then is."""
+    marie = fake.add_user("marie", locale=locale)
+    table = await create_table(president, marie, "presi")
+    await marie.slash("president settings")
+    old = marie.last_ephemeral()
+    await marie.slash("president settings")
+    await pick(marie, "on_leave", "bot")
+    rules = table.rules
+    menu = next(s for s in old.selects
+                if any(o.value == "leave_grace_seconds" for o in s.options))
+    await marie.select(old, ["leave_grace_seconds"], select=menu.custom_id)
+    assert table.rules == rules
+    panel = message(marie, old.id)
+    label = knob_label(locale, "leave_grace_seconds")
+    assert panel.content.split("\n")[0] == "⚠️ " + t(locale, "settings.not_applied",
+                                                     knob=label)
+    assert all(o.value != "leave_grace_seconds" for s in panel.selects for o in s.options)
+    if locale == "fr":
+        assert french("« Secondes pour revenir » ne change rien") in panel.content
+    lobby = message(marie, table.lobby_message_id)
+    for action in ("addbot", "addbot", "start"):
+        await marie.click(message(marie, lobby.id), cid(table, action))
+    await tick(fake, clock, 1)
+    assert table.game is not None
+    tricks = next(s for s in panel.selects if any(o.value == "revolution" for o in s.options))
+    await marie.select(panel, ["revolution"], select=tricks.custom_id)
+    assert marie.last_ephemeral().content == "⚠️ " + t(locale, "err.settings_locked")
+    assert table.rules == rules
+    fake.assert_no_errors()

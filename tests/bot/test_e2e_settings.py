@@ -294,7 +294,9 @@ async def test_knobs_the_panel_does_not_offer_are_refused_when_forged(
 ) -> None:
     """A play-test forged picks of knobs that change nothing under the rules as they are,
     which the panel does not list: presi's jokers (a Spanish deck has none), `on_equal` in
-    fast mode, the fast-mode seconds while it is off. They were applied; now refused."""
+    fast mode, the fast-mode seconds while it is off. They were applied; now they change
+    nothing, and the panel is drawn again as the rules are, saying so (play-test 21: such a
+    pick comes from a panel drawn before a change)."""
     marie = fake.add_user("marie", locale="fr")
     table = await create_table(president, marie, "presi")
     await marie.slash("president settings")
@@ -308,7 +310,7 @@ async def test_knobs_the_panel_does_not_offer_are_refused_when_forged(
         await fake.settle()
         return marie.last_ephemeral().content
 
-    refused = "⚠️ Ce choix n’est pas proposé par cette commande"
+    refused = french("⚠️ « Après une égalité » ne change rien avec les règles de la table")
     presi = table.rules
     await marie.select(shown.id, ["on_equal"], select=knobs.custom_id)  # its values' menu
     values = next(s for s in marie.last_ephemeral().selects if ":value:" in s.custom_id)
@@ -318,7 +320,8 @@ async def test_knobs_the_panel_does_not_offer_are_refused_when_forged(
     assert table.rules == fast
     table.rules = presi
     assert (await forge({"custom_id": knobs.custom_id, "component_type": 3,
-                         "values": ["jokers_close"]})).startswith(refused)
+                         "values": ["jokers_close"]})).startswith(
+        french("⚠️ « Les jokers ferment le pli » ne change rien"))
     assert table.rules == presi
     fake.hub.start(MODAL_SUBMIT, marie.user, marie.channel,
                    {"custom_id": f"pz:{table.id}:form:0:fast_seconds",

@@ -426,12 +426,20 @@ def _check(click: Click) -> None:
     settings_open(click.table)
 
 
-def _offered(click: Click, name: str) -> None:
+async def _not_offered(click: Click, name: str) -> bool:
     """The panel offers only the knobs that change something under the rules as they are
-    (`Rules.applies`, as `knobs_by_group` lists them): a forged pick of another (presi's
-    jokers, `on_equal` in fast mode) is refused and changes nothing."""
-    if name not in KNOBS or not click.table.rules.applies(name):
+    (`Rules.applies`, as `knobs_by_group` lists them). A pick of another (presi's jokers,
+    `on_equal` in fast mode) changes nothing: it came from a panel drawn before a change
+    (another panel of the host's turned « Quand quelqu’un part » to a bot, and this one
+    still offered « Secondes pour revenir »), so the panel is drawn again as the rules are,
+    saying why. True when it was; a name that is no knob is refused."""
+    if name not in KNOBS:
         raise TableError("err.bad_choice")
+    if click.table.rules.applies(name):
+        return False
+    await show_panel(click.interaction, click.table, WARNING + t(
+        click.locale, "settings.not_applied", knob=knob_label(click.locale, name)))
+    return True
 
 
 # The settings panel's buttons, on the host's private message.
@@ -491,7 +499,8 @@ async def pick_knob(click: Click) -> None:
     panel still changes the knob it showed."""
     _check(click)
     name = click.values[0] if len(click.values) == 1 else ""
-    _offered(click, name)
+    if await _not_offered(click, name):
+        return
     spec = KNOBS[name]
     rules = click.table.rules
     if spec.kind == "bool":
@@ -516,7 +525,8 @@ async def pick_value(click: Click) -> None:
         raise TableError("err.unknown_control")
     if len(click.values) != 1 or click.values[0] not in KNOBS[name].choices:
         raise TableError("err.bad_choice")
-    _offered(click, name)
+    if await _not_offered(click, name):
+        return
     rules = click.table.rules
     value = click.values[0]
     await apply(click.interaction, click.table, lambda: rules.replace(**{name: value}), name,

@@ -809,6 +809,8 @@ CATALOGUE: dict[str, str] = {
     "howto.variants": "Variants:",
     "howto.variant.fast": "⚡ fast mode: no turns, the first play received wins",
     "howto.variant.revolution": "🔄 revolution: four of a value played at once reverse the order (the 3 becomes the strongest, the 2 the weakest) until the next such quad",
+    "howto.variant.revolution.jokers": "🔄 revolution: four of a value played at once reverse the order (the 3 becomes the strongest, the 2 the weakest) until the next such quad; the jokers still beat everything",
+    "howto.variant.revolution.top_single": "🔄 revolution: four of a value played at once reverse the order (the 3 becomes the strongest, the 2 the weakest) until the next such quad; the {card} played alone still wins the trick",
     "howto.variant.two_beats_larger.top_single": "a group of 2s beats a play one card larger; after 2s, only the {card} played alone may answer",
     "howto.variant.two_beats_larger.jokers_top_single": "a group of 2s beats a play one card larger; after 2s, only a joker or the {card} played alone may answer",
     "howto.variant.two_beats_larger.outside_revolution": "{rule}, except in a revolution, where 2s are the weakest",

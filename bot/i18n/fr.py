@@ -820,6 +820,8 @@ _WRITTEN: dict[str, str] = {
     "howto.variants": "Variantes :",
     "howto.variant.fast": "⚡ mode rapide : pas de tours, le premier coup reçu l’emporte",
     "howto.variant.revolution": "🔄 révolution : un carré posé d’un coup inverse l’ordre des valeurs (le 3 devient la plus forte, le 2 la plus faible) jusqu’au carré suivant",
+    "howto.variant.revolution.jokers": "🔄 révolution : un carré posé d’un coup inverse l’ordre des valeurs (le 3 devient la plus forte, le 2 la plus faible) jusqu’au carré suivant ; les jokers restent au-dessus de tout",
+    "howto.variant.revolution.top_single": "🔄 révolution : un carré posé d’un coup inverse l’ordre des valeurs (le 3 devient la plus forte, le 2 la plus faible) jusqu’au carré suivant ; le {card} joué seul gagne toujours le pli",
     "howto.variant.two_beats_larger.top_single": "un groupe de 2 bat un coup d’une carte de plus ; après des 2, seul le {card} joué seul peut répondre",
     "howto.variant.two_beats_larger.jokers_top_single": "un groupe de 2 bat un coup d’une carte de plus ; après des 2, seuls un joker ou le {card} joué seul peuvent répondre",
     "howto.variant.two_beats_larger.outside_revolution": "{rule}, sauf en révolution, où les 2 sont les plus faibles",

@@ -147,7 +147,7 @@ def how_to_play(locale: LocaleLike, rules: Rules) -> list[str]:
     variants = [t(locale, f"howto.variant.{name}", card=top_single,
                   rule=t(locale, f"howto.variant.{two_beats_larger_key(rules)}",
                          card=top_single)) for name, on in (
-        ("fast", rules.fast), ("revolution", rules.revolution),
+        ("fast", rules.fast), (revolution_key(rules), rules.revolution),
         # In revolution the 2s are the weakest and beat nothing larger (`legal_options`).
         ("two_beats_larger.outside_revolution" if rules.revolution
          else two_beats_larger_key(rules), rules.two_beats_larger),
@@ -180,6 +180,16 @@ def count_exceptions(locale: LocaleLike, rules: Rules) -> str:
     if rules.two_beats_larger:
         names.append(t(locale, "howto.except.two_beats_larger"))
     return join_names(locale, names, "list.or")
+
+
+def revolution_key(rules: Rules) -> str:
+    """The revolution as the page words it: the jokers, and the card that wins alone, keep
+    their power (`legal_options` lets a special play answer anything), as the hands say
+    (`hand_plays.revolution_line`, play-test 17); the page said only « le 3 devient la plus
+    forte » at a proletario or presi table whose host turned revolutions on."""
+    if rules.deck_kind.has_jokers:
+        return "revolution.jokers"
+    return "revolution" if rules.top_single is None else "revolution.top_single"
 
 
 def two_beats_larger_key(rules: Rules) -> str:

@@ -9,8 +9,9 @@ import pytest
 
 from bot.client import PresidentBot
 from bot.i18n import t
+from bot.i18n.cards import short
 from bot.i18n.typography import french
-from bot.packages.rules_text import knob_label
+from bot.packages.rules_text import knob_label, rules_page
 from engine import Card, Rules
 from engine.cards import TWO
 from engine.plays import PlayOption, legal_options
@@ -196,3 +197,20 @@ async def test_a_panel_from_before_a_change_is_drawn_again_with_why(
     assert marie.last_ephemeral().content == "⚠️ " + t(locale, "err.settings_locked")
     assert table.rules == rules
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_rules_page_says_jokers_and_the_2_of_oros_outlast_a_revolution(locale: str) -> None:
+    """From the play-test: a host turned revolutions on at proletario, then at presi, and
+    read `/president règles`: « le 3 devient la plus forte, le 2 la plus faible », though
+    a joker still beats everything and the 2 of oros alone still wins any trick, as the
+    hands have said since play-test 17. The page says it too."""
+    pages = {preset: rules_page(locale, Rules.preset(preset, revolution=True))
+             for preset in ("classic", "presi", "proletario")}
+    assert "• " + t(locale, "howto.variant.revolution") in pages["classic"]
+    assert "• " + t(locale, "howto.variant.revolution.jokers") in pages["proletario"]
+    card = short(locale, Card.parse("2O"), True)
+    assert "• " + t(locale, "howto.variant.revolution.top_single", card=card) in pages["presi"]
+    if locale == "fr":
+        assert french("jusqu’au carré suivant ; le 2🪙 joué seul gagne toujours le pli") in \
+            "\n".join(pages["presi"])

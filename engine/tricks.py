@@ -126,7 +126,8 @@ class Tricks(GameState):
             return IllegalAction("illegal_play", "This play is not allowed.")
         if top.special == "joker":
             return IllegalAction("only_joker", "Only a stronger joker may answer a joker.")
-        if self.rules.two_beats_larger and top.special is None and top.level == TWO:
+        if self.rules.two_beats_larger and not self.revolution and top.special is None \
+                and top.level == TWO:  # in a revolution the 2s are the weakest (RULES §7)
             return IllegalAction("only_joker", "After a group of 2s only a joker may answer.")
         if count != top.count:
             return IllegalAction("wrong_count", f"Play exactly {top.count} card(s).",

@@ -162,7 +162,7 @@ def how_to_play(locale: LocaleLike, rules: Rules) -> list[str]:
     return lines
 
 
-def count_exceptions(locale: LocaleLike, rules: Rules) -> str:
+def count_exceptions(locale: LocaleLike, rules: Rules, revolution: bool = False) -> str:
     """The plays that need not match the opening's count (RULES §1: « exceptions:
     `top_single`, jokers, `two_beats_larger` »), from the knobs that turn them on, as
     alternatives: « le 2🪙 joué seul », « un joker ou un groupe de 2 sur un coup d’une carte
@@ -170,14 +170,15 @@ def count_exceptions(locale: LocaleLike, rules: Rules) -> str:
     « autant de cartes » alone at presi and proletario, whose seeds make these the exceptions
     (« La seule exception est le deux de deniers joué seul », « Le 2 bat une taille de
     plus », « Un joker seul se joue sur n’importe quelle combinaison »). The 2s come last:
-    followed by « ou un joker », they read as 2s on a joker too, which the engine refuses."""
+    followed by « ou un joker », they read as 2s on a joker too, which the engine refuses.
+    During a `revolution` the 2s are the weakest value and beat no larger play (RULES §7)."""
     names = []
     if rules.top_single is not None:
         names.append(t(locale, "howto.except.top_single",
                        card=short(locale, rules.top_single, rules.deck_kind.spanish)))
     if rules.deck_kind.has_jokers:
         names.append(t(locale, "howto.except.jokers"))
-    if rules.two_beats_larger:
+    if rules.two_beats_larger and not revolution:
         names.append(t(locale, "howto.except.two_beats_larger"))
     return join_names(locale, names, "list.or")
 

@@ -101,8 +101,8 @@ def sure_winner(option: PlayOption, rules: Rules, revolution: bool, unseen: Unse
     for level, held in unseen.naturals.items():
         other = _strength(level, revolution)
         if other > mine or (other == mine and rules.equal_allowed):
-            need = count - 1 if (rules.two_beats_larger and level == TWO and count > 1) \
-                else count
+            need = count - 1 if (rules.two_beats_larger and not revolution and level == TWO
+                                 and count > 1) else count
             if held + unseen.wilds >= need:
                 return False
     # Wilds alone take any announced value: the strongest of the current order (2s, or 3s

@@ -12,8 +12,10 @@ import pytest
 from bot.i18n import t
 from bot.i18n.cards import short
 from bot.packages.rules_text import count_exceptions
-from engine import PRESETS, Card, Game, Rules, RulesError
+from engine import PRESETS, Card, Game, PlayOption, Rules, RulesError
 from engine.cards import TWO
+from engine.plays import legal_options
+from engine.state import TrickPlay
 
 DECKS = ("french52", "french54", "spanish48", "spanish40")
 
@@ -83,3 +85,19 @@ def test_the_exceptions_named_are_the_engine_s(rules: Rules, locale: str) -> Non
     # too, which nothing but a higher joker answers: that phrase ends the list.
     if "two_beats_larger" in allowed:
         assert named.endswith(words["two_beats_larger"] or ""), named
+
+
+@pytest.mark.parametrize("locale", ["fr", "en"])
+def test_in_a_revolution_the_2s_are_no_exception(locale: str) -> None:
+    """A host's revolution at proletario: the 2s are then the weakest value, so they beat no
+    larger play (`legal_options`) and the opener's hand does not name them; the jokers
+    keep their power, and their exception."""
+    rules = Rules.preset("proletario", revolution=True)
+    threes = TrickPlay(0, (Card.parse("3S"), Card.parse("3H")), 3, 2, "3", None, None)
+    held = [PlayOption("2", TWO, 1, ()), PlayOption("RJ", 100, 1, (Card.parse("RJ"),), special="joker")]
+    assert [o.value for o in legal_options(held, threes, False, rules.equal_allowed,
+                                           True, None)] == ["2", "RJ"]
+    assert [o.value for o in legal_options(held, threes, True, rules.equal_allowed,
+                                           True, None)] == ["RJ"]
+    assert count_exceptions(locale, rules, revolution=True) == t(locale, "howto.except.jokers")
+    assert t(locale, "howto.except.two_beats_larger") in count_exceptions(locale, rules)

@@ -2,7 +2,18 @@ import json
 
 import pytest
 
-from engine import KNOBS, PRESETS, Card, Game, GameEnd, GreedyPlayer, Phase, Rules, RulesError
+from engine import (
+    KNOBS,
+    PRESETS,
+    Card,
+    Game,
+    GameEnd,
+    GreedyPlayer,
+    IllegalAction,
+    Phase,
+    Rules,
+    RulesError,
+)
 from engine.cards import Deck
 from engine.plays import opening_options
 
@@ -153,3 +164,23 @@ def test_any_2_of_the_deck_can_be_the_top_single_card(card: str) -> None:
             assert seat is not None
             game.apply(seat, player.choose(game, seat))
         assert game.ranking is not None
+
+
+def test_in_a_revolution_the_2s_beat_no_larger_play_and_say_nothing_of_jokers() -> None:
+    """A host's revolution at proletario: the 2s are the weakest value (RULES §7), so a
+    single 2 opened then is answered by any higher single, and a pair on it is refused for
+    its count, not with « after a group of 2s only a joker may answer »."""
+    rules = Rules.preset("proletario", revolution=True)
+    c = Card.parse
+    game = Game.new(rules, seats=4, seed=1, opener=0, hands=[
+        [c("5S"), c("5H"), c("5D"), c("5C"), c("2S"), c("9S")],
+        [c("KS"), c("KH"), c("8S")], [c("6S"), c("7S")], [c("6H"), c("7H")]])
+    game.play(0, [c("5S"), c("5H"), c("5D"), c("5C")])
+    for seat in (1, 2, 3):
+        game.pass_turn(seat)
+    assert game.revolution and game.to_act == 0 and not game.trick
+    game.play(0, [c("2S")])
+    assert {o.value for o in game.legal_plays(1)} == {"K", "8"}
+    with pytest.raises(IllegalAction) as refused:
+        game.play(1, [c("KS"), c("KH")])
+    assert refused.value.code == "wrong_count"

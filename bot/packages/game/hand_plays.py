@@ -231,7 +231,7 @@ def play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
                            cards=rank_words(locale, top.value, top.count, spanish(table)),
                            wild=wild))
         if not game.trick and options:  # why there is no Pass: the opener must play
-            exceptions = count_exceptions(locale, table.rules)
+            exceptions = count_exceptions(locale, table.rules, game.revolution)
             lines.append(t(locale, "hand.lead_except", exceptions=exceptions) if exceptions
                          else t(locale, "hand.lead"))
     elif game.to_act is not None and hand:

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from engine import PRESETS, Game, Phase, Rules
+from engine import PRESETS, Card, Game, Phase, Rules
 from engine.actions import Action
 from engine.bots import decide, make_player
 from engine.determinize import sample_hands
@@ -181,3 +181,56 @@ def test_spending_a_joker_wild_or_top_single_is_seen_in_players_who_do_it_only(
     spendable = rules.deck_kind.has_jokers or rules.wild_level is not None or \
         rules.top_single is not None
     assert bool(seen) == spendable
+
+
+def _revolution_deal(rules: Rules, rng: random.Random) -> list[list[Card]]:
+    """A deal of four hands where three values are held whole, each by one seat, so that
+    quads are played and revolutions happen in most rounds (random deals rarely hold one)."""
+    cards = list(rules.deck_kind.cards())
+    rng.shuffle(cards)
+    quads = rng.sample(sorted({c.value for c in cards if not c.is_joker}), 3)
+    hands: list[list[Card]] = [[] for _ in range(4)]
+    for value in quads:
+        hands[rng.randrange(4)].extend(c for c in cards if c.value == value)
+    for card in cards:
+        if card.value not in quads:
+            min(hands, key=len).append(card)
+    return hands
+
+
+@pytest.mark.parametrize("level", ["greedy", "normal"])
+def test_beliefs_hold_through_revolutions_where_2s_beat_a_larger_play(level: str) -> None:
+    """A host's revolutions at proletario, whose 2s beat a play one card larger and stop
+    every answer but a joker's while they are the best value: in a revolution they are the
+    weakest (play-test 21), so a seat facing a pair may pass holding a 2, and a 2 on top is
+    answered by any value. Every belief read from the passes and plays of such rounds, by
+    the reference bot (all of them) and by the normal level (its passes read as no legal
+    play), is true of the real hands."""
+    rules = Rules.preset("proletario", game_end="unlimited", revolution=True)
+    player = make_player(level)
+    answerers = level == "normal"
+    checked = read_in_revolution = 0
+    for seed in range(40):
+        game = Game.new(rules, 4, seed=seed, opener=0,
+                        hands=_revolution_deal(rules, random.Random(seed)))
+        while game.phase is Phase.PLAY:
+            seat = game.to_act
+            assert seat is not None
+            view = player_view(game, seat)
+            plain = beliefs(view)
+            seen = beliefs(view, frozenset(range(4)) - {seat}) if answerers else plain
+            # The normal level does not lead its weakest nor keep its groups whole: only
+            # what its passes add is read of it.
+            none = set(seen.none) - set(plain.none) if answerers else set(seen.none)
+            for holder, value in none:
+                assert not any(c.value == value for c in game.hands[holder]), (seed, holder)
+            for holder, value, n in () if answerers else seen.not_exact:
+                assert sum(1 for c in game.hands[holder] if c.value == value) != n, seed
+            for holder, value, n in seen.fewer:
+                assert sum(1 for c in game.hands[holder] if c.value == value) < n, seed
+            said = len(none) + len(seen.fewer) + (0 if answerers else len(seen.not_exact))
+            checked += said
+            read_in_revolution += bool(said) and any(
+                t.revolution and t.play is None and t.top is not None for t in view.tells)
+            game.apply(seat, decide(player, game, seat))
+    assert checked > 500 and read_in_revolution > 50

@@ -3,15 +3,16 @@ the same menu and at the same place among the others, whatever the preset or fas
 host finds it again; within Discord's limits."""
 
 import re
+from itertools import product
 from typing import Any
 
 import discord
 
 from bot.i18n.typography import french
 from bot.packages.rules_text import full, rules_page, summary
-from bot.packages.settings.views import settings_screen
+from bot.packages.settings.views import WAYS_OUT, every_clash, settings_screen
 from bot.tables.table import Player, Table
-from engine import KNOBS, PRESETS, KnobGroup, Rules
+from engine import KNOBS, PRESETS, KnobGroup, Rules, RulesError
 
 
 def rules_for(preset: str, fast: bool) -> Rules:
@@ -110,3 +111,48 @@ def test_changed_rules_are_listed_in_the_panels_order() -> None:
     page = page[page.index(french("Réglages changés par rapport au préréglage :")):]
     for text in (lobby, page):
         assert sorted(changed, key=text.index) == changed
+
+
+def _tables_reached(preset: str) -> list[Rules]:
+    """A preset with each deck, opener of the first round and top single card (the preset's
+    or none) the engine accepts together, fast mode on and off: the tables a host's panel
+    can reach before picking one more value."""
+    base = Rules.preset(preset)
+    reached = []
+    for deck, opener, card, fast in product(KNOBS["deck"].choices, KNOBS["first_opener"].choices,
+                                            (base.top_single, None), (False, True)):
+        try:
+            reached.append(base.replace(deck=deck, first_opener=opener, top_single=card,
+                                        fast=fast, trick_end="all_passed" if fast
+                                        else base.trick_end))
+        except RulesError:
+            continue
+    return reached
+
+
+def test_a_refused_value_names_each_knob_to_set_first_once_and_all_of_them() -> None:
+    """Every value a value menu offers at every table the panel reaches: a refused one is
+    told with every clash it meets (`every_clash`), each about the knob picked and naming
+    another knob once, and setting the knobs named as told lets the value through; a clash
+    with no way out of `WAYS_OUT` but the knob picked (one-lap tricks in fast mode, an
+    opener not in the deck) is told alone."""
+    refused = 0
+    for preset in PRESETS:
+        for rules in _tables_reached(preset):
+            for name, spec in KNOBS.items():
+                for value in spec.choices if spec.kind == "choice" else ():
+                    try:
+                        rules.replace(**{name: value})
+                        continue
+                    except RulesError as err:
+                        clashes = every_clash(rules, err, name, value)
+                    refused += 1
+                    assert all(name in clash.involved for clash in clashes)
+                    named = [next(k for k in clash.involved if k != name) for clash in clashes]
+                    assert len(set(named)) == len(named), (preset, name, value, named)
+                    ways = [WAYS_OUT.get(clash.conflict or "") for clash in clashes]
+                    if any(way is None or way[0] == name for way in ways):
+                        assert len(clashes) == 1, (preset, name, value, named)
+                        continue
+                    rules.replace(**{name: value, **dict(w for w in ways if w is not None)})
+    assert refused > 100

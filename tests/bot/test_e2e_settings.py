@@ -296,7 +296,7 @@ async def test_knobs_the_panel_does_not_offer_are_refused_when_forged(
     which the panel does not list: presi's jokers (a Spanish deck has none), `on_equal` in
     fast mode, the fast-mode seconds while it is off. They were applied; now they change
     nothing, and the panel is drawn again as the rules are, saying so (play-test 21: such a
-    pick comes from a panel drawn before a change)."""
+    pick comes from a panel drawn before a change); a name that is no knob is refused."""
     marie = fake.add_user("marie", locale="fr")
     table = await create_table(president, marie, "presi")
     await marie.slash("president settings")
@@ -322,6 +322,13 @@ async def test_knobs_the_panel_does_not_offer_are_refused_when_forged(
     assert (await forge({"custom_id": knobs.custom_id, "component_type": 3,
                          "values": ["jokers_close"]})).startswith(
         french("⚠️ « Les jokers ferment le pli » ne change rien"))
+    assert table.rules == presi
+    drawn = fake.world.messages[shown.id].content
+    for name in ("not_a_knob", ""):  # a name that is no knob is no panel of before: refused
+        assert (await forge({"custom_id": knobs.custom_id, "component_type": 3,
+                             "values": [name]})).startswith(
+            french("⚠️ Ce choix n’est pas proposé par cette commande"))
+        assert fake.world.messages[shown.id].content == drawn
     assert table.rules == presi
     fake.hub.start(MODAL_SUBMIT, marie.user, marie.channel,
                    {"custom_id": f"pz:{table.id}:form:0:fast_seconds",

@@ -446,6 +446,7 @@ CATALOGUE: dict[str, str] = {
     "knob.closing_rank": "Closing cards",
     "knob.closing_rank.none": "none",
     "knob.closing_rank.best": "the best value (2s; 3s in a revolution)",
+    "knob.closing_rank.best.no_revolution": "the best value (2s)",
     "knob.closing_rank.two": "2s",
     "knob.four_closes": "Four of one value in a row close the trick",
     "knob.revolution": "Revolution",

@@ -457,6 +457,7 @@ _WRITTEN: dict[str, str] = {
     "knob.closing_rank": "Cartes qui ferment",
     "knob.closing_rank.none": "aucune",
     "knob.closing_rank.best": "la meilleure valeur (le 2 ; le 3 en révolution)",
+    "knob.closing_rank.best.no_revolution": "la meilleure valeur (le 2)",
     "knob.closing_rank.two": "les 2",
     "knob.four_closes": "Fermeture à quatre",
     "knob.revolution": "Révolution",

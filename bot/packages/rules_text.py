@@ -40,6 +40,8 @@ def knob_value(locale: LocaleLike, name: str, value: Any, rules: Rules, *,
         return t(locale, "yes" if value else "no")
     if spec.kind == "choice":
         key = f"knob.{name}.{value}"
+        if name == "closing_rank" and value == "best" and not rules.revolution:
+            key += ".no_revolution"  # the best value is always the 2: no word of the 3
         return t(locale, key) if has(key) else str(value)
     if spec.kind == "game_end":
         end: GameEnd = value

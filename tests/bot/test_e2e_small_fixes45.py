@@ -465,3 +465,34 @@ async def test_results_left_and_closed_within_the_second_show_their_chart_once(
     assert ("chart upload", table.id) not in president.service.scheduler.pending()
     waits.end()
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize(("locale", "label", "best"), [
+    ("fr", "Cartes qui ferment", "la meilleure valeur (le 2)"),
+    ("en-US", "Closing cards", "the best value (2s)"),
+])
+async def test_the_closing_cards_value_names_no_revolution_where_there_is_none(
+    fake: FakeDiscord, president: PresidentBot, locale: str, label: str, best: str,
+) -> None:
+    """Classic's closing cards read « la meilleure valeur (le 2 ; le 3 en révolution) »
+    even with revolutions turned off: the panel names the 3 only where a revolution can
+    happen, as the rules page does (`rules_text.knob_value`)."""
+    marie = fake.add_user("marie", locale=locale)
+    table = await create_table(president, marie, "classic")
+    await marie.slash("president settings")
+    def line(value: str) -> str:
+        return t(locale, "settings.line", mark="▫️", knob=label, value=value)
+
+    with_revolution = t(locale, "knob.closing_rank.best")
+    assert line(with_revolution) in marie.last_ephemeral().text.split("\n")
+    panel = marie.last_ephemeral()
+    menu = next(s for s in panel.selects if any(o.value == "revolution" for o in s.options))
+    await marie.select(panel, ["revolution"], select=menu.custom_id)
+    assert not table.rules.revolution
+    panel = marie.last_ephemeral()
+    assert line(best) in panel.text.split("\n")
+    assert with_revolution not in panel.text
+    menu = next(s for s in panel.selects if any(o.value == "closing_rank" for o in s.options))
+    option = next(o for o in menu.options if o.value == "closing_rank")
+    assert option.description is not None and option.description.startswith(best)
+    fake.assert_no_errors()

@@ -723,6 +723,7 @@ CATALOGUE: dict[str, str] = {
     "hand.queued.ahead.one": "⏳ You are in the queue: {n} person is ahead of you.",
     "hand.queued.ahead.many": "⏳ You are in the queue: {n} people are ahead of you.",
     "hand.queue_seats": "Between rounds, the queue takes the bots' seats first; once no bot is left, the round's last place gives up theirs.",
+    "hand.steps_off": "🪑 You finished last (**{role}**): at the next deal you give your seat up to the queue, and sit again when your turn comes.",
     "hand.stepped_off": "🪑 You finished last (**{role}**) and gave your seat up to the queue: you sit again when your turn comes.",
     "hand.queue_points": "🧮 You keep your {total} while you wait: they still count in the game's standings, and come back with you when you sit again.",
     "hand.queue_next_game": "When the host presses **{replay}**, the list joins the new game while there is room; with **{end}**, it joins the lobby.",

@@ -734,6 +734,7 @@ _WRITTEN: dict[str, str] = {
     "hand.queued.ahead.one": "⏳ Tu es dans la file d’attente : {n} personne passe avant toi.",
     "hand.queued.ahead.many": "⏳ Tu es dans la file d’attente : {n} personnes passent avant toi.",
     "hand.queue_seats": "Entre deux manches, la file prend d’abord les places des bots ; quand il n’en reste plus, la dernière place de la manche cède la sienne.",
+    "hand.steps_off": "🪑 Tu as fini à la dernière place (**{role}**) : à la prochaine donne, tu cèdes ta place à la file d’attente, et tu te rassieds quand ton tour vient.",
     "hand.stepped_off": "🪑 Tu as fini à la dernière place (**{role}**) et cédé ta place à la file d’attente : tu te rassieds quand ton tour vient.",
     "hand.queue_points": "🧮 Tu gardes tes {total} pendant l’attente : ils comptent toujours au classement de la partie et reviennent avec toi quand tu reprends place.",
     "hand.queue_next_game": "Quand l’hôte appuie sur **{replay}**, la liste entre dans la nouvelle partie tant qu’il reste de la place ; avec **{end}**, elle entre au salon d’attente.",

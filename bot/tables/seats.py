@@ -110,24 +110,32 @@ def seat_waiting_players(table: Table, game: Game) -> None:
         player.took_seat_of(None)
     if not table.rules.bots_fill:
         return
+    last = gives_seat_up(table, game)  # before the bots' seats go to the queue
     ranking = list(game.ranking or range(game.seats))
-    taken: set[int] = set()
     for seat in reversed(ranking):
         if table.queue and table.seats[seat].is_bot and game.active[seat]:
             _sit(table, game, seat)
             game.set_bot(seat, False)
-            taken.add(seat)
-    # A bot that finished last has given way already: the one who just took its seat, first
-    # in the queue, was sent to its end with no round played (and listed in the game's
-    # standings at 0, as if they had waited off the table with their points).
-    if table.queue and ranking and ranking[-1] not in taken and not any(
-        table.seats[s].is_bot for s in ranking if game.active[s]
-    ):
-        last = ranking[-1]
+    if last is not None:
         leaving = table.seats[last]
         game.step_off(last, leaving.key)
         table.queue.append(leaving)
         _sit(table, game, last)
+
+
+def gives_seat_up(table: Table, game: Game) -> int | None:
+    """The seat whose player gives it up to the queue at the next deal
+    (`seat_waiting_players`), as the table stands between rounds: the round's last place,
+    where more wait than bots sit, since the queue takes the bots' seats first. A bot that
+    finished last has given way by then: the one who took its seat, first in the queue, is
+    not sent to its end with no round played."""
+    if not table.rules.bots_fill or not table.queue:
+        return None
+    ranking = list(game.ranking or range(game.seats))
+    bots = {s for s in ranking if table.seats[s].is_bot and game.active[s]}
+    if not ranking or ranking[-1] in bots or len(table.queue) <= len(bots):
+        return None
+    return ranking[-1]
 
 
 def _sit(table: Table, game: Game, seat: int) -> None:

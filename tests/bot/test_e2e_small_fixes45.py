@@ -19,7 +19,7 @@ from bot.packages.game.lines import place
 from bot.packages.game.table_message import player_lines
 from bot.packages.publisher.charts import RETRY_DELAYS
 from bot.tables.table import Table
-from engine import Game, GameEnd, Phase
+from engine import Card, Game, GameEnd, Phase
 from fakediscord import FakeDiscord, Message, TestUser
 
 from .conftest import LinkedClock
@@ -495,4 +495,53 @@ async def test_the_closing_cards_value_names_no_revolution_where_there_is_none(
     menu = next(s for s in panel.selects if any(o.value == "closing_rank" for o in s.options))
     option = next(o for o in menu.options if o.value == "closing_rank")
     assert option.description is not None and option.description.startswith(best)
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_an_autopilot_seat_that_finished_last_reads_it_gives_its_seat_up(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """proletario, four people and no bot, eve waiting: marie, on autopilot after two
+    timeouts, finished last. Between rounds her hand read « Le pilote automatique jouera
+    pour toi à la prochaine manche » with « Reprendre », where at the deal she gives her
+    seat to eve (RULES §10). It says so, with nothing to resume; at the deal she waits."""
+    users = [fake.add_user(n, locale=locale if n == "marie" else "fr")
+             for n in ("marie", "bob", "carol", "dave")]
+    marie = users[0]
+    eve = fake.add_user("eve", locale="fr")
+    table = await create_table(president, marie, "proletario")
+    for user in users[1:]:
+        await user.click(message(user, table.lobby_message_id), cid(table, "join"))
+    await marie.click(message(marie, table.lobby_message_id), cid(table, "start"))
+    await tick(fake, clock, 1)
+    await eve.slash("president join")
+    assert table.queued(eve.id)
+    cards = [[Card.parse(c) for c in hand] for hand in (
+        ["3H", "4H", "5H", "6H", "7H", "8H"], ["AH", "KH"], ["AS", "KS"], ["AD", "KD"])]
+    game = table.game = Game.new(table.rules, seats=4, seed=1, bots=[], hands=cards, opener=0)
+    president.service._after(table, [])
+    players = [Player(u) for u in users]
+    for player in players:
+        await player.open_hand(president)
+    await play_until(fake, clock, players[1:], lambda: game.phase is Phase.ROUND_OVER)
+    assert game.ranking is not None and game.ranking[-1] == 0 and 0 in game.autopilot
+    await tick(fake, clock, 1)
+    lines = players[0].hand.content.split("\n")
+    said = t(locale, "hand.steps_off", role="Proletario")
+    assert said in lines
+    if locale == "fr":
+        assert said == french("🪑 Tu as fini à la dernière place (**Proletario**) : à la "
+                              "prochaine donne, tu cèdes ta place à la file d’attente, et tu "
+                              "te rassieds quand ton tour vient.")
+    else:
+        assert said == ("🪑 You finished last (**Proletario**): at the next deal you give "
+                        "your seat up to the queue, and sit again when your turn comes.")
+    assert t(locale, "hand.autopilot_next") not in lines
+    assert not any(b.custom_id and ":resume:" in b.custom_id for b in players[0].hand.buttons)
+    await marie.click(message(marie, table.table_message_id), cid(table, "next", game.version))
+    await tick(fake, clock, 1)
+    assert table.queued(marie.id) and table.seat_of(eve.id) == 0
+    assert players[0].hand.content.split("\n")[0] == t(locale, "hand.stepped_off",
+                                                       role="Proletario")
     fake.assert_no_errors()

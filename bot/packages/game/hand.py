@@ -17,6 +17,7 @@ from bot.packages.game.hand_plays import autopilot_part, play_part
 from bot.packages.game.lines import entry_text, place, role_name, round_finished, spanish
 from bot.packages.screen import Screen
 from bot.tables.seating import kicked_key
+from bot.tables.seats import gives_seat_up
 from bot.tables.table import Table, waiting_key
 from engine import Card, Game, Phase, Who
 
@@ -131,6 +132,10 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
                            gained=table.rules.points.get(role, 0) if role else 0))
         if over and seat in game.players:
             lines.extend(game_result_lines(game, seat, locale))
+        elif not over and gives_seat_up(table, game) == seat:
+            # Last, they go to the queue at the deal (RULES §10): no next round for the
+            # autopilot to play, nor for « Reprendre » to take back.
+            lines.append(t(locale, "hand.steps_off", role=role_name(locale, table, "L")))
         elif not over and seat in game.autopilot:  # it plays their next round too
             autopilot_part(table, game, seat, locale, items, lines, "hand.autopilot_next")
     items.append(button(table.id, "refresh", t(locale, "btn.refresh"), row=4))

@@ -27,6 +27,7 @@ from typing import Any
 import aiohttp
 import discord
 
+from bot.packages.publisher.calls import passing
 from bot.tables.budget import BudgetClosed, CallBudget
 from bot.tables.refusals import TableError
 
@@ -51,8 +52,8 @@ def timed_out(interaction: discord.Interaction[Any], now: float) -> TableError |
     return TableError("err.timed_out", until=int(member.timed_out_until.timestamp()))
 
 
-async def gone(guild: discord.Guild, user_ids: Iterable[int],
-               budget: CallBudget) -> AsyncIterator[int]:
+async def gone(guild: discord.Guild, user_ids: Iterable[int], budget: CallBudget,
+               unsure: list[int]) -> AsyncIterator[int]:
     """Those of ``user_ids`` who are no longer members of ``guild``, asked of Discord one by
     one (Get Guild Member, https://discord.com/developers/docs/resources/guild#get-guild-member,
     which needs no permission nor privileged intent).
@@ -62,7 +63,9 @@ async def gone(guild: discord.Guild, user_ids: Iterable[int],
     are not replayed. A seated player banned, kicked or gone meanwhile would keep their
     seat, each of their turns waiting for its timer. One call per seated person, on the
     bot's budget of global calls, once per start or outage: a few for most servers.
-    Any other failure says nothing of the member, who keeps their seat."""
+    Any other failure says nothing of the member, who keeps their seat; one that passes
+    (`calls.passing`: a 5xx, a dropped connection, a timeout; a long 429) adds them to
+    ``unsure``, for the caller to ask again."""
     for user_id in user_ids:
         try:
             async with budget.call():
@@ -72,10 +75,15 @@ async def gone(guild: discord.Guild, user_ids: Iterable[int],
         except discord.NotFound as error:
             if error.code == UNKNOWN_MEMBER:
                 yield user_id
-        except (discord.HTTPException, discord.RateLimited, aiohttp.ClientError,
-                TimeoutError) as error:
+        except discord.RateLimited as error:
+            unsure.append(user_id)
+            log.warning("could not tell whether %s is still a member of server %s: rate "
+                        "limited for %.1f s", user_id, guild.id, error.retry_after)
+        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
             # A dropped connection, a timeout or a long 429 too: raised, it went up through
             # the server's description (`cog._described`), and at a start through the loop
             # that describes the others (`cog._ready`), which stayed held, posting nothing.
+            if passing(error):
+                unsure.append(user_id)
             log.warning("could not tell whether %s is still a member of server %s: %r",
                         user_id, guild.id, error)

@@ -3,10 +3,14 @@ English where the wording changes: results left while their chart's first upload
 way show the chart once, as text; a seat out on autopilot reads its place and what the
 autopilot does next round; whose seat a newcomer took names a bot as the table names bots;
 the answer rule names the plays that need not match the opening's count; results left by
-any way out and closed within the second keep their text, and their chart once."""
+any way out and closed within the second keep their text, and their chart once; the
+closing cards name no revolution where there is none; an autopilot seat that finished last
+reads it gives its seat up; a member check that failed is asked again."""
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,7 +30,9 @@ from .conftest import LinkedClock
 from .e2e import (
     Player,
     cid,
+    connect_bot,
     create_table,
+    database_url,
     deal,
     host_against_bots,
     http_waits_on_the_fake_clock,
@@ -544,4 +550,75 @@ async def test_an_autopilot_seat_that_finished_last_reads_it_gives_its_seat_up(
     assert table.queued(marie.id) and table.seat_of(eve.id) == 0
     assert players[0].hand.content.split("\n")[0] == t(locale, "hand.stepped_off",
                                                        role="Proletario")
+    fake.assert_no_errors()
+
+
+MEMBER = "/guilds/{guild_id}/members/{user_id}"
+
+
+async def bob_banned_while_down(fake: FakeDiscord, clock: LinkedClock, tmp_path: Path,
+                                failure: str, calls: int) -> tuple[PresidentBot, Table,
+                                                                   Player, Player]:
+    """marie and bob at a table against a bot; bob is banned while the bot is down, and
+    the next ``calls`` asking Discord whether someone is a member fail (``failure``: a 503,
+    or a dropped connection, which aiohttp tries once more itself, two calls a question).
+    The bot restarted, its server described: the restored table."""
+    fake.set_bot_guild_permissions(fake.guild, view_audit_log=False, ban_members=False)
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = Player(fake.add_user("marie", locale="fr"))
+    bob = Player(fake.add_user("bob"))
+    await two_humans_against_a_bot(fake, clock, bot, marie, bob)
+    await asyncio.gather(*bot.service.outbox.pending(), return_exceptions=True)
+    await fake.disconnect(bot)
+    fake.ban(fake.guild, bob.user)
+    if failure == "503":
+        fake.inject_error(MEMBER, 503, method="GET", times=calls)
+    else:
+        fake.inject_disconnect(MEMBER, method="GET", times=calls)
+    again = await connect_bot(fake, clock, url, bot_pause=1.0)
+    await fake.settle()
+    await tick(fake, clock, 1)
+    restored = next(iter(again.service.registry.in_guild(fake.guild.id)))
+    return again, restored, marie, bob
+
+
+@pytest.mark.parametrize(("failure", "per_question"), [("503", 1), ("disconnect", 2)])
+async def test_a_member_check_that_failed_is_asked_again(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, failure: str, per_question: int,
+) -> None:
+    """At the restart, asking whether marie and bob are still members fails (a 503, a
+    dropped connection): both keep their seats, as a failure says nothing of them. Nothing
+    asked again, bob, banned while the bot was down, kept his seat, his turns timing out,
+    until the next outage or start. The failed checks are asked again after 5 s, then 30 s
+    (the first retry failing too): bob leaves, marie stays."""
+    bot, table, marie, bob = await bob_banned_while_down(
+        fake, clock, tmp_path, failure, calls=4 * per_question)
+    assert table.seat_of(bob.user.id) is not None and table.seat_of(marie.user.id) is not None
+    for _ in range(5):
+        await tick(fake, clock, 1)
+    assert table.seat_of(bob.user.id) is not None  # the first retry failed too
+    assert len([c for c in fake.calls if c.injected]) == 4 * per_question
+    for _ in range(30):
+        await tick(fake, clock, 1)
+    assert table.seat_of(bob.user.id) is None and table.seat_of(marie.user.id) is not None
+    assert ("member check", fake.guild.id) not in bot.service.scheduler.pending()
+    fake.expect_error(10007)  # Unknown Member: how Discord says he is gone
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_a_member_check_failing_each_try_is_left_to_the_next_start(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path,
+) -> None:
+    """Asked at the restart and again after 5, 30 and 120 s, Discord answers a 503 each
+    time: the checks stop there, left to the next outage or start, and bob keeps his
+    seat meanwhile."""
+    bot, table, marie, bob = await bob_banned_while_down(fake, clock, tmp_path, "503", 8)
+    for _ in range(5 + 30 + 120 + 10):
+        await tick(fake, clock, 1)
+    assert len([c for c in fake.calls if c.injected]) == 8  # two members, four tries
+    assert table.seat_of(bob.user.id) is not None and table.seat_of(marie.user.id) is not None
+    assert ("member check", fake.guild.id) not in bot.service.scheduler.pending()
+    await fake.disconnect(bot)
     fake.assert_no_errors()

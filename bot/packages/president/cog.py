@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -24,6 +24,7 @@ from bot.packages.permissions import absent, may_post, not_in_server, require
 from bot.packages.president.rules import rules_embed
 from bot.packages.privacy import views as privacy_views
 from bot.packages.publisher.calls import NO_PINGS
+from bot.packages.publisher.charts import RETRY_DELAYS
 from bot.packages.settings.views import open_settings
 from bot.packages.stats import display as stats_display
 from bot.packages.text import player_name
@@ -357,22 +358,53 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
                         self.bot, guild_id, thread.id, thread.parent_id) is not False:
                 await self.bot.publisher.owed_edits.awake(guild_id, channel_id)
 
-    async def _check_members(self, guild_id: int) -> None:
+    async def _check_members(self, guild_id: int, only: Collection[int] | None = None,
+                             tries: int = 0) -> None:
         """After a start or an outage, the server's seated and waiting players who left it
         unheard (`moderation.gone`) leave its tables as a banned one does (one on the list
-        would be seated at « Rejouer », then time out turn after turn)."""
+        would be seated at « Rejouer », then time out turn after turn). `only`: those whose
+        check failed the `tries`-th time (`_ask_again`), if still at a table."""
         guild = self.bot.get_guild(guild_id)
         if guild is None or guild_id in self._checking_members:
             return
+        if only is None:  # everyone is asked: a retry of those who failed before is moot
+            self.bot.service.scheduler.cancel(("member check", guild_id))
         self._checking_members.add(guild_id)
+        unsure: list[int] = []
         try:
             present = sorted({p.user_id for table in self.bot.service.registry.in_guild(guild_id)
                               if not table.closed for p in [*table.seats, *table.queue]
-                              if p.user_id is not None})
-            async for user_id in gone(guild, present, self.bot.budget):
+                              if p.user_id is not None and (only is None or p.user_id in only)})
+            async for user_id in gone(guild, present, self.bot.budget, unsure):
                 await self.bot.service.member_gone(guild_id, user_id)
         finally:
             self._checking_members.discard(guild_id)
+        if unsure:
+            self._ask_again(guild_id, unsure, tries)
+
+    def _ask_again(self, guild_id: int, user_ids: list[int], tries: int) -> None:
+        """Ask again after the next of `RETRY_DELAYS` (on the bot's clock, as a chart upload
+        is tried again) whether those whose check failed for a passing reason (a 5xx, a
+        dropped connection, a timeout: HTTP Response Codes,
+        https://discord.com/developers/docs/topics/opcodes-and-status-codes#http-http-response-codes)
+        are still members. Kept seated and never asked again, one banned while the bot was
+        down kept their seat, their turns timing out, until the next outage or start, which
+        the tries once spent are left to. A server in an outage by then is asked in full
+        when it ends (`_described`)."""
+        if tries >= len(RETRY_DELAYS):
+            log.warning("server %s: could not tell whether %s are still members in %d tries: "
+                        "left to the next outage or start", guild_id, user_ids, tries + 1)
+            return
+
+        async def again() -> None:
+            guild = self.bot.get_guild(guild_id)
+            if guild is None or guild.unavailable or \
+                    self.bot.publisher.servers.holds(guild_id):
+                return
+            await self._step(guild_id, "check_members", lambda gid: self._check_members(
+                gid, set(user_ids), tries + 1))
+
+        self.bot.service.scheduler.after(("member check", guild_id), RETRY_DELAYS[tries], again)
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:

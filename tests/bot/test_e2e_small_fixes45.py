@@ -21,6 +21,8 @@ from bot.i18n.typography import french
 from bot.packages.game import chart
 from bot.packages.game.lines import place
 from bot.packages.game.table_message import player_lines
+from bot.packages.moderation import gone as moderation_gone
+from bot.packages.president import cog as president_cog
 from bot.packages.publisher.charts import RETRY_DELAYS
 from bot.tables.table import Table
 from engine import Card, Game, GameEnd, Phase
@@ -621,4 +623,52 @@ async def test_a_member_check_failing_each_try_is_left_to_the_next_start(
     assert table.seat_of(bob.user.id) is not None and table.seat_of(marie.user.id) is not None
     assert ("member check", fake.guild.id) not in bot.service.scheduler.pending()
     await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_a_full_member_check_asked_during_a_retry_runs_after_it(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At the restart, asking whether marie is still a member fails: she is asked again
+    after 5 s. While that retry waits on Discord, bob is banned unheard and the server is
+    described again (the end of an outage): the full check it asks for is not dropped
+    because the retry of marie alone was under way, but runs once it ends, and bob leaves."""
+    fake.set_bot_guild_permissions(fake.guild, view_audit_log=False, ban_members=False)
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = Player(fake.add_user("marie", locale="fr"))
+    bob = Player(fake.add_user("bob"))
+    await two_humans_against_a_bot(fake, clock, bot, marie, bob)
+    await asyncio.gather(*bot.service.outbox.pending(), return_exceptions=True)
+    await fake.disconnect(bot)
+    assert marie.user.id < bob.user.id  # marie is asked first: the one failure is hers
+    fake.inject_error(MEMBER, 503, method="GET", times=1)
+    again = await connect_bot(fake, clock, url, bot_pause=1.0)
+    await fake.settle()
+    await tick(fake, clock, 1)
+    table = next(iter(again.service.registry.in_guild(fake.guild.id)))
+    assert again.service.scheduler.deadline(("member check", fake.guild.id)) is not None
+    released = asyncio.Event()
+    asked: list[list[int]] = []
+
+    async def held(guild: Any, user_ids: Any, budget: Any, unsure: list[int]) -> Any:
+        asked.append(list(user_ids))
+        await released.wait()
+        async for user_id in moderation_gone(guild, user_ids, budget, unsure):
+            yield user_id
+
+    monkeypatch.setattr(president_cog, "gone", held)
+    for _ in range(5):
+        await tick(fake, clock, 1)
+    assert asked == [[marie.user.id]]  # the retry, waiting on Discord
+    fake.ban(fake.guild, bob.user)
+    cog = again.get_cog("President")
+    assert isinstance(cog, president_cog.President)
+    await cog._check_members(fake.guild.id)  # the server described again meanwhile
+    released.set()
+    await tick(fake, clock, 1)
+    assert asked == [[marie.user.id], [marie.user.id, bob.user.id]]
+    assert table.seat_of(bob.user.id) is None and table.seat_of(marie.user.id) is not None
+    fake.expect_error(10007)  # Unknown Member: how Discord says he is gone
+    await fake.disconnect(again)
     fake.assert_no_errors()

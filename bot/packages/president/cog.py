@@ -69,6 +69,9 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         # as an admin switched to French kept the English it had read before.
         self._language_turns: dict[int, asyncio.Lock] = {}
         self._checking_members: set[int] = set()  # servers whose check is under way
+        # Servers asked in full while a retry of a few (`_ask_again`) was under way: asked
+        # in full once it ends, else those banned during an outage ending then kept their seat.
+        self._full_check_owed: set[int] = set()
         super().__init__()
 
     def _language_turn(self, guild_id: int) -> asyncio.Lock:
@@ -365,7 +368,11 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         would be seated at « Rejouer », then time out turn after turn). `only`: those whose
         check failed the `tries`-th time (`_ask_again`), if still at a table."""
         guild = self.bot.get_guild(guild_id)
-        if guild is None or guild_id in self._checking_members:
+        if guild is None:
+            return
+        if guild_id in self._checking_members:
+            if only is None:  # one under way may ask only a few: everyone is asked after it
+                self._full_check_owed.add(guild_id)
             return
         if only is None:  # everyone is asked: a retry of those who failed before is moot
             self.bot.service.scheduler.cancel(("member check", guild_id))
@@ -379,6 +386,11 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
                 await self.bot.service.member_gone(guild_id, user_id)
         finally:
             self._checking_members.discard(guild_id)
+        if guild_id in self._full_check_owed:
+            self._full_check_owed.discard(guild_id)
+            if only is not None:  # (a full check just ran otherwise)
+                await self._check_members(guild_id)
+                return
         if unsure:
             self._ask_again(guild_id, unsure, tries)
 

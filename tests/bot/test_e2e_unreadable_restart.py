@@ -100,21 +100,7 @@ async def test_a_long_429_on_an_unreadable_table_s_word_holds_neither_the_server
     waited for that start too. paul's table goes on now, and marie's lobby is told once
     the 40 s are out."""
     url = database_url(tmp_path)
-    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
-    marie = fake.add_user("marie", locale="fr")
-    paul = fake.add_user("paul", locale="fr")
-    paul.channel = fake.add_channel(fake.guild, "autre-table")
-    table = await create_table(bot, marie)
-    await create_table(bot, paul)
-    lobby = table.lobby_message_id
-    assert lobby is not None
-    await bot.service.drain()
-    await fake.disconnect(bot)
-    storage = await Storage.open(url)
-    newer = {"locale": "fr", "lobby_message_id": lobby, "game": "a newer version's"}
-    assert await storage.save_snapshot(table.id, table.seq + 1, newer)
-    await storage.close()
-
+    marie, lobby = await rolled_back(fake, clock, url)
     fake.inject_429("/channels/{channel_id}/messages/{message_id}", method="PATCH",
                     retry_after=40.0)
     again = await start(fake, clock, url)

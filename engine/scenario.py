@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from .cards import Card, Deck
 from .errors import IllegalAction
@@ -92,8 +92,13 @@ def _hands(raw: Any, deck: Deck, where: str) -> list[list[Card]]:
     return hands
 
 
+def _is_int(raw: Any) -> TypeGuard[int]:
+    """A JSON integer; ``true`` is no 1 (Python counts bools as ints)."""
+    return isinstance(raw, int) and not isinstance(raw, bool)
+
+
 def _seat(raw: Any, seats: int, where: str) -> int:
-    if not isinstance(raw, int) or isinstance(raw, bool) or not 0 <= raw < seats:
+    if not _is_int(raw) or not 0 <= raw < seats:
         raise ScenarioFailure(f"{where}: {raw!r} is not a seat (0–{seats - 1})")
     return raw
 
@@ -123,9 +128,15 @@ def load_game(data: Any) -> Game:
         raise ScenarioFailure(f"rules: {err}") from None
     hands = _hands(data["hands"], rules.deck_kind, "hands")
     seats = len(hands)
+    if not rules.min_players <= seats <= rules.max_players:
+        # The table could not seat them: the scenario would test a game no host can start.
+        raise ScenarioFailure(
+            f"hands: {seats} seats, but {rules.preset_id} seats {rules.min_players} to "
+            f"{rules.max_players} players (set min_players/max_players)")
     ranking = data.get("previous_ranking")
     if ranking is not None and (
-        not isinstance(ranking, list) or sorted(ranking) != list(range(seats))
+        not isinstance(ranking, list) or not all(_is_int(s) for s in ranking)
+        or sorted(ranking) != list(range(seats))
     ):
         raise ScenarioFailure("previous_ranking: must list every seat once")
     opener = data.get("opener")
@@ -134,7 +145,7 @@ def load_game(data: Any) -> Game:
     points = data.get("points")
     if points is not None and (
         not isinstance(points, list) or len(points) != seats
-        or not all(isinstance(p, int) for p in points)
+        or not all(_is_int(p) for p in points)
     ):
         raise ScenarioFailure("points: expected one integer per seat")
     return Game.new(rules, seats, seed=0, hands=hands, previous_ranking=ranking, opener=opener,
@@ -196,7 +207,9 @@ def _check(game: Game, expect: Any) -> None:
             wanted = sorted(wanted)
         if key in ("winners", "autopilot") and wanted is None:
             wanted = []  # nobody (no winner before the game's end, no seat automated)
-        if have != wanted:
+        # Compared as JSON: Python holds False == 0 and True == 1, so `"to_act": false`
+        # would pass for seat 0 and `"revolution": 1` for true.
+        if json.dumps(have, sort_keys=True) != json.dumps(wanted, sort_keys=True):
             raise ScenarioFailure(f"{key}: expected {json.dumps(wanted)}, got {json.dumps(have)}")
 
 
@@ -204,9 +217,24 @@ def _act(game: Game, step: dict[str, Any], seen_version: int | None) -> None:
     actions = [k for k in _ACTIONS if k in step]
     if len(actions) > 1:
         raise ScenarioFailure(f"malformed: one action per step, got {actions}")
-    if not actions:
+    action = actions[0] if actions else None
+    # Keys that only mean something with some actions: elsewhere they would be dropped
+    # unread, and the step would check something other than its author meant.
+    if "as" in step and action != "play":
+        raise ScenarioFailure("malformed: 'as' belongs to a play")
+    if "seen" in step and action not in ("play", "pass"):
+        raise ScenarioFailure("malformed: 'seen' belongs to a play or a pass")
+    if "seat" in step and action in (None, "timeout", "next_round"):
+        raise ScenarioFailure(f"malformed: 'seat' means nothing on {action or 'a step without action'}")
+    if "reject" in step and not isinstance(step["reject"], bool):
+        raise ScenarioFailure(f"malformed: 'reject' must be true or false, got {step['reject']!r}")
+    if step.get("reject") and action is None:
+        raise ScenarioFailure("malformed: 'reject' without an action to refuse")
+    if action is None:
+        if "expect" not in step and not (step and set(step) <= _NOTES | {
+                k for k, v in step.items() if isinstance(v, str)}):
+            raise ScenarioFailure("malformed: a step needs an action or 'expect'")
         return
-    action = actions[0]
     if action in _FLAGS and step[action] is not True:
         raise ScenarioFailure(f"malformed: {action!r} must be true, got {step[action]!r}")
     deck = game.deck
@@ -236,6 +264,9 @@ def _act(game: Game, step: dict[str, Any], seen_version: int | None) -> None:
             spec = {}  # no given hands: the engine deals, from the scenario's fixed seed
         if not isinstance(spec, dict):
             raise ScenarioFailure("malformed: next_round must be an object")
+        unknown = _unknown(spec, {"hands", *_NOTES})
+        if unknown:  # `"hand"` would silently let the engine deal
+            raise ScenarioFailure(f"malformed: next_round takes only 'hands', got {unknown}")
         hands = None
         if spec.get("hands") is not None:
             hands = _hands(spec["hands"], deck, "next_round.hands")
@@ -261,7 +292,7 @@ def run_scenario(data: Any) -> None:
             seen = step.get("seen")
             seen_version = None
             if seen is not None:
-                if not isinstance(seen, int) or seen not in versions:
+                if not _is_int(seen) or seen not in versions:
                     raise ScenarioFailure(f"malformed: seen {seen!r} is not an earlier step")
                 seen_version = versions[seen]
             if step.get("reject"):

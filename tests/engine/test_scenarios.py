@@ -127,6 +127,13 @@ def test_cli_refused_action_fails(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert out[-1] == "0 passed, 1 failed"
 
 
+# GOOD played to its end: seat 2 goes out, then seat 0.
+_ROUND_OVER = [
+    {"seat": 0, "play": ["3H"]}, {"seat": 1, "play": ["KD"]}, {"seat": 2, "play": ["AC"]},
+    {"seat": 0, "pass": True}, {"seat": 1, "pass": True}, {"seat": 2, "play": ["5H"]},
+    {"seat": 0, "play": ["9S"], "expect": {"phase": "round_over", "out": [2, 0]}},
+]
+
 MALFORMED = {
     "not_json": "{ this is not json",
     "unknown_knob": _variant(rules={"preset": "classic", "set": {"no_such_knob": True}}),
@@ -141,6 +148,23 @@ MALFORMED = {
     # A known key in another case is a typo, not prose: « As » would lose the play's value.
     "known_key_other_case": _variant(steps=[{"seat": 0, "play": ["3H"], "As": "3"}]),
     "unknown_key_not_prose": _variant(extra={"seats": 3}),
+    # Python holds False == 0: `"to_act": false` must not pass for seat 0, nor `1` for true.
+    "bool_for_seat": _variant(steps=[{"expect": {"to_act": False}}]),
+    "number_for_bool": _variant(steps=[{"expect": {"revolution": 0}}]),
+    "bool_points": _variant(points=[True, 0, 0], steps=[{"expect": {"points": [1, 0, 0]}}]),
+    "bool_ranking": _variant(previous_ranking=[True, False, 2], steps=[]),
+    # Keys an action does not read would be dropped: the step would check something else.
+    "as_on_a_pass": _variant(steps=[{"seat": 0, "play": ["3H"]},
+                                    {"seat": 1, "pass": True, "as": "K"}]),
+    "seat_on_a_timeout": _variant(steps=[{"seat": 1, "timeout": True}]),
+    "seat_without_action": _variant(steps=[{"seat": 1, "expect": {"to_act": 0}}]),
+    "step_doing_nothing": _variant(steps=[{}]),
+    "reject_not_bool": _variant(steps=[{"seat": 0, "pass": True, "reject": "yes"}]),
+    "reject_without_action": _variant(steps=[{"reject": True, "expect": {"to_act": 0}}]),
+    "next_round_unknown_key": _variant(steps=[*_ROUND_OVER, {"next_round": {
+        "hand": [["3H"], ["4H"], ["5H"]]}}]),
+    # The table could not seat them (classic seats 3 to 6).
+    "seats_outside_min_max": _variant(hands=[["3H", "9S"], ["4H", "KD"]], opener=0, steps=[]),
 }
 
 
@@ -181,11 +205,6 @@ _WILD7 = {
     "hands": [["7H", "4H"], ["JS", "AS"], ["6D", "10D"]],
     "opener": 0,
 }
-_ROUND_OVER = [
-    {"seat": 0, "play": ["3H"]}, {"seat": 1, "play": ["KD"]}, {"seat": 2, "play": ["AC"]},
-    {"seat": 0, "pass": True}, {"seat": 1, "pass": True}, {"seat": 2, "play": ["5H"]},
-    {"seat": 0, "play": ["9S"], "expect": {"phase": "round_over", "out": [2, 0]}},
-]
 
 FORMS: dict[str, dict[str, object]] = {
     # Prose for readers, at the top and on a step.

@@ -182,6 +182,11 @@ class Automation(Rounds):
                 for seat in seats:
                     if not self.automated(seat) or not self.hands[seat]:
                         continue
+                    if self.rules.fast and not self.legal_plays(seat) \
+                            and not self.can_pass(seat):
+                        # Fast mode has no turn to wait for: a seat that passed, or whose
+                        # play is on top with nothing to beat it, waits for the next trick.
+                        continue
                     action = bot.choose(self, seat)
                     if action.kind == "pass" and not self.can_pass(seat):
                         continue

@@ -316,7 +316,9 @@ def run_scenario(data: Any) -> None:
         except ScenarioFailure as err:
             raise ScenarioFailure(f"step {index}: {err}") from None
         except (KeyError, TypeError, ValueError) as err:
-            raise ScenarioFailure(f"step {index}: malformed: {err!r}") from None
+            # The file's shape is checked above: what raises here is most likely the engine
+            # (a fast-mode bot with nothing to play raised ValueError), not a malformed file.
+            raise ScenarioFailure(f"step {index}: error: {err!r}") from None
 
 
 def run_file(path: Path) -> Outcome:

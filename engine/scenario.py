@@ -120,6 +120,9 @@ def load_game(data: Any) -> Game:
     for key in ("rules", "hands", "steps"):
         if key not in data:
             raise ScenarioFailure(f"malformed: missing {key!r}")
+    for key in ("name", "source"):  # what the FAIL line names, the seed it comes from
+        if key in data and not isinstance(data[key], str):
+            raise ScenarioFailure(f"malformed: {key!r} must be text")
     if not isinstance(data["rules"], dict):
         raise ScenarioFailure("malformed: 'rules' must be an object")
     try:

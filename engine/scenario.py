@@ -227,10 +227,6 @@ def _act(game: Game, step: dict[str, Any], seen_version: int | None) -> None:
         raise ScenarioFailure("malformed: 'as' belongs to a play")
     if "seen" in step and action not in ("play", "pass"):
         raise ScenarioFailure("malformed: 'seen' belongs to a play or a pass")
-    if "seen" in step and not game.rules.fast:
-        # Turn by turn, a player acts on the state in front of them: the tables send no
-        # `seen` there, and the engine would judge any older one stale.
-        raise ScenarioFailure("malformed: 'seen' is for fast mode")
     if "seat" in step and action in (None, "timeout", "next_round"):
         raise ScenarioFailure(f"malformed: 'seat' means nothing on {action or 'a step without action'}")
     if "reject" in step and not isinstance(step["reject"], bool):

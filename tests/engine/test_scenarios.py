@@ -163,7 +163,6 @@ MALFORMED = {
     "reject_without_action": _variant(steps=[{"reject": True, "expect": {"to_act": 0}}]),
     "next_round_unknown_key": _variant(steps=[*_ROUND_OVER, {"next_round": {
         "hand": [["3H"], ["4H"], ["5H"]]}}]),
-    "seen_turn_based": _variant(steps=[{"seat": 0, "play": ["3H"], "seen": -1}]),
     "source_not_text": _variant(source=["000_ef49553c40686b5c.txt"]),
     # The table could not seat them (classic seats 3 to 6).
     "seats_outside_min_max": _variant(hands=[["3H", "9S"], ["4H", "KD"]], opener=0, steps=[]),

@@ -156,8 +156,8 @@ MALFORMED = {
     # Keys an action does not read would be dropped: the step would check something else.
     "as_on_a_pass": _variant(steps=[{"seat": 0, "play": ["3H"]},
                                     {"seat": 1, "pass": True, "as": "K"}]),
-    "seat_on_a_timeout": _variant(steps=[{"seat": 1, "timeout": True}]),
-    "seat_without_action": _variant(steps=[{"seat": 1, "expect": {"to_act": 0}}]),
+    "seat_on_next_round": _variant(steps=[*_ROUND_OVER, {"seat": 0, "next_round": {
+        "hands": [["3H"], ["4H"], ["5H"]]}}]),
     "step_doing_nothing": _variant(steps=[{}]),
     "reject_not_bool": _variant(steps=[{"seat": 0, "pass": True, "reject": "yes"}]),
     "reject_without_action": _variant(steps=[{"reject": True, "expect": {"to_act": 0}}]),
@@ -244,6 +244,10 @@ FORMS: dict[str, dict[str, object]] = {
         "on_equal": "none", "game_end": "rounds: 1", "points": "p3 vp2 n1 vl0 l0"}},
         "steps": [*_ROUND_OVER[:-1], {"seat": 0, "play": ["9S"], "expect": {
             "phase": "game_over", "points": [1, 0, 3], "winners": [2]}}]},
+    # Whose timer runs out, or whose view a check is about, named as a note.
+    "seat_on_timeout_and_check": {**GOOD, "steps": [
+        {"seat": 0, "timeout": True, "expect": {"to_act": 1}},
+        {"seat": 1, "expect": {"to_act": 1}}]},
     # Nobody yet: winners and autopilot as null, like the empty list.
     "nobody_as_null": {**GOOD, "steps": [{"expect": {"winners": None, "autopilot": None}}]},
 }

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from . import limits
+from . import command_limits
 from .errors import UserActionError
 from .payloads import (
     bot_permissions,
@@ -37,7 +37,7 @@ class CommandRegistry:
 
     def sync(self, guild_id: int | None, commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Replace a scope's commands (bulk overwrite) and return them as Discord does."""
-        limits.check_commands(commands)
+        command_limits.check_commands(commands)
         stored = []
         for command in commands:
             kind = command.get("type", CHAT_INPUT)

@@ -19,6 +19,7 @@ INVALID_FORM_BODY = 50035
 ARCHIVED_THREAD = 50083
 THREAD_LOCKED = 160005
 ALREADY_ACKNOWLEDGED = 40060
+MAX_APPLICATION_COMMANDS = 30032
 REQUEST_TOO_LARGE = 40005
 
 
@@ -128,6 +129,14 @@ def request_entity_too_large() -> DiscordError:
     with HTTP's 413. Injected only (`FakeDiscord.inject_error`): uploads keep their sizes,
     but the fake enforces no limit."""
     return DiscordError(413, REQUEST_TOO_LARGE, "Request entity too large")
+
+
+def max_application_commands() -> DiscordError:
+    """30032, "Maximum number of application commands reached" (JSON error codes,
+    https://discord.com/developers/docs/topics/opcodes-and-status-codes#json-json-error-codes);
+    a 400 like the other 30xxx limits."""
+    return DiscordError(400, MAX_APPLICATION_COMMANDS,
+                        "Maximum number of application commands reached")
 
 
 def invalid_form_body(errors: dict[str, Any]) -> DiscordError:

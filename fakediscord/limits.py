@@ -6,7 +6,6 @@ failing test says exactly which row, option or embed the bot got wrong.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
@@ -50,12 +49,6 @@ MAX_TEXT_INPUT_LABEL = 45
 MAX_TEXT_INPUT_VALUE = 4000
 MAX_LABEL_DESCRIPTION = 100
 MAX_TEXT_INPUT_PLACEHOLDER = 100
-MAX_COMMAND_NAME = 32
-MAX_COMMAND_DESCRIPTION = 100
-MAX_COMMAND_OPTIONS = 25
-MAX_COMMAND_CHOICES = 25
-MAX_CHOICE_TEXT = 100
-MAX_COMMAND_TEXT = 8000
 #: "description (alt text) for the file (max 1024 characters)", Attachment Structure,
 #: https://discord.com/developers/docs/resources/message#attachment-object
 MAX_ATTACHMENT_DESCRIPTION = 1024
@@ -427,91 +420,3 @@ def _check_text_input(form: FormErrors, path: Path, field: Mapping[str, Any]) ->
     if low > high:
         form.add((*path, "min_length"), "TEXT_INPUT_MIN_GREATER_THAN_MAX",
                  "min_length must be less than or equal to max_length")
-
-
-def check_commands(commands: Sequence[Mapping[str, Any]]) -> None:
-    """A bulk command sync: what Discord would refuse in names, descriptions, options and
-    choices, their localizations included (Application Commands: « Application Command
-    Naming », the option and choice structures, « Localization »: "Localized option names
-    are subject to the same constraints as the default option names", and
-    « Registering a Command »: "a maximum of 8000 characters for combined name,
-    description, and value properties for each command, its options (including subcommands
-    and groups), and choices", counting the longest localization of each field), at
-    https://discord.com/developers/docs/interactions/application-commands."""
-    form = FormErrors()
-    names: set[tuple[str, int]] = set()
-    for index, command in enumerate(commands):
-        _check_command_node(form, (index,), command, command.get("type", 1) == 1)
-        if _text_size(command) > MAX_COMMAND_TEXT:
-            form.add((index,), "APPLICATION_COMMAND_TOO_LARGE", "Command exceeds maximum size")
-        key = (command.get("name") or "", command.get("type", 1))
-        if key in names:
-            form.add(
-                (index, "name"),
-                "APPLICATION_COMMANDS_DUPLICATE_NAME",
-                f"Application command names must be unique: {key[0]}",
-            )
-        names.add(key)
-    form.raise_if_any()
-
-
-def valid_command_name(name: str) -> bool:
-    r"""« Application Command Naming »: `^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$`,
-    in lowercase where the letter has a lowercase variant (chat input commands)."""
-    def allowed(ch: str) -> bool:
-        script = unicodedata.name(ch, "")
-        return ch in "-_'" or unicodedata.category(ch)[0] in "LN" \
-            or script.startswith(("DEVANAGARI", "THAI"))
-    return 1 <= len(name) <= MAX_COMMAND_NAME and name == name.lower() \
-        and all(allowed(ch) for ch in name)
-
-
-def _localized(node: Mapping[str, Any], key: str) -> list[tuple[Path, str]]:
-    """A field and each of its localizations, with the path of each."""
-    found: list[tuple[Path, str]] = [((key,), str(node.get(key) or ""))]
-    for locale, text in (node.get(f"{key}_localizations") or {}).items():
-        found.append(((f"{key}_localizations", locale), str(text or "")))
-    return found
-
-
-def _text_size(node: Mapping[str, Any]) -> int:
-    """Name, description and value, the longest localization of each, through the options
-    and choices."""
-    size = sum(max(len(text) for _, text in _localized(node, key))
-               for key in ("name", "description"))
-    if isinstance(node.get("value"), str):
-        size += len(node["value"])
-    for child in list(node.get("options") or []) + list(node.get("choices") or []):
-        size += _text_size(child)
-    return size
-
-
-def _check_command_node(
-    form: FormErrors, path: Path, node: Mapping[str, Any], described: bool
-) -> None:
-    for where, name in _localized(node, "name"):
-        if not valid_command_name(name):
-            form.add((*path, *where), "APPLICATION_COMMAND_INVALID_NAME",
-                     "Command name is invalid")
-    if described:
-        for where, text in _localized(node, "description"):
-            form.length((*path, *where), text, 1, MAX_COMMAND_DESCRIPTION)
-    options = node.get("options") or []
-    form.length((*path, "options"), options, 0, MAX_COMMAND_OPTIONS)
-    optional = False
-    for index, option in enumerate(options):
-        here = (*path, "options", index)
-        # « Required options must be listed before optional options » (option structure)
-        if option.get("required") and optional:
-            form.add((*here, "required"), "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
-                     "Required options must be placed before non-required options")
-        optional = optional or not option.get("required")
-        choices = option.get("choices") or []
-        form.length((*here, "choices"), choices, 0, MAX_COMMAND_CHOICES)
-        for number, choice in enumerate(choices):
-            for where, text in _localized(choice, "name"):
-                form.length((*here, "choices", number, *where), text, 1, MAX_CHOICE_TEXT)
-            if isinstance(choice.get("value"), str):
-                form.length((*here, "choices", number, "value"), choice["value"], 1,
-                            MAX_CHOICE_TEXT)
-        _check_command_node(form, here, option, True)

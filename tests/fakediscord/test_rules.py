@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from fakediscord import DiscordError, FakeDiscord, SettleTimeout, TestUser
-from fakediscord.limits import check_commands, check_message, check_modal
+from fakediscord.command_limits import check_commands
+from fakediscord.limits import check_message, check_modal
 
 from .tinybot import TinyBot
 

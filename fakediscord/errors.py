@@ -126,8 +126,8 @@ def request_entity_too_large() -> DiscordError:
     https://discord.com/developers/docs/reference#uploading-files): JSON error code 40005
     "Request entity too large. Try sending something smaller in size"
     (https://discord.com/developers/docs/topics/opcodes-and-status-codes#json-json-error-codes),
-    with HTTP's 413. Injected only (`FakeDiscord.inject_error`): uploads keep their sizes,
-    but the fake enforces no limit."""
+    with HTTP's 413; what `messages.MessageWriter` answers a file past the limit, and what
+    a test may inject (`FakeDiscord.inject_error`)."""
     return DiscordError(413, REQUEST_TOO_LARGE, "Request entity too large")
 
 

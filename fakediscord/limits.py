@@ -23,7 +23,10 @@ from .state import COMPONENTS_V2
 # button components or a single select component », a button's label « max 80
 # characters », a custom_id « 1-100 characters », a string select's options « max 25 »
 # and its placeholder « max 150 characters », an option's label, value and description
-# « max 100 characters » each, « Messages allow up to 40 total components ».
+# « max 100 characters » each, « Messages allow up to 40 total components ». Lengths are
+# counted in code points, as Python's len does: "Our API uses Python 3, so the API
+# calculates length based on the number of codepoints in the string" (a Discord engineer,
+# discord/discord-api-docs issue 1315).
 MAX_CONTENT = 2000
 MAX_EMBEDS = 10
 MAX_EMBED_TITLE = 256
@@ -52,6 +55,15 @@ MAX_TEXT_INPUT_PLACEHOLDER = 100
 #: "description (alt text) for the file (max 1024 characters)", Attachment Structure,
 #: https://discord.com/developers/docs/resources/message#attachment-object
 MAX_ATTACHMENT_DESCRIPTION = 1024
+#: A button's "url?: URL for link-style buttons; max 512 characters" (Component Reference,
+#: Button Structure, developers/components/reference.mdx).
+MAX_BUTTON_URL = 512
+#: Create Message's nonce: "up to 25 characters"; allowed mentions' roles and users: "max
+#: 100" each, parse one of "roles", "users", "everyone" (developers/resources/message.mdx,
+#: https://discord.com/developers/docs/resources/message#allowed-mentions-object).
+MAX_NONCE = 25
+MAX_MENTION_IDS = 100
+MENTION_TYPES = ("roles", "users", "everyone")
 
 ACTION_ROW, BUTTON, STRING_SELECT, TEXT_INPUT = 1, 2, 3, 4
 SELECTS = frozenset({3, 5, 6, 7, 8})
@@ -114,10 +126,15 @@ def walk(
                 yield from walk(child.get("components") or [], (*here, key, "components"))
 
 
-def check_message(message: Mapping[str, Any], emoji_ids: AbstractSet[int] = frozenset()) -> None:
+def check_message(message: Mapping[str, Any], emoji_ids: AbstractSet[int] = frozenset(),
+                  request: Mapping[str, Any] | None = None) -> None:
     """Validate the message as it would be stored (after merging an edit); ``emoji_ids``:
-    the custom emojis its components may show (the application's)."""
+    the custom emojis its components may show (the application's); ``request``: the body
+    that writes it, whose own fields (allowed mentions, nonce) are judged in the same
+    answer, as Discord lists every broken field of a request at once."""
     form = FormErrors()
+    if request is not None:
+        _check_request(form, request)
     content = message.get("content") or ""
     embeds = message.get("embeds") or []
     components = message.get("components") or []
@@ -140,6 +157,39 @@ def check_message(message: Mapping[str, Any], emoji_ids: AbstractSet[int] = froz
         raise errors.empty_message()
 
 
+def check_request(request: Mapping[str, Any]) -> None:
+    """The request fields of a write that stores no message yet (a deferred response)."""
+    form = FormErrors()
+    _check_request(form, request)
+    form.raise_if_any()
+
+
+def _check_request(form: FormErrors, request: Mapping[str, Any]) -> None:
+    """Allowed mentions and nonce (Create Message, JSON/Form Params, and Allowed Mentions
+    Object, developers/resources/message.mdx): "the `parse` field is **mutually exclusive**
+    with the other fields", which Discord answers as ``MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE``
+    ('parse:["users"] and users: [ids...] are mutually exclusive.'), "Passing a falsy value
+    such as `null` or an empty array into the `users` field does not trigger a validation
+    error"; roles and users "max 100" each; a nonce "up to 25 characters"."""
+    mentions = request.get("allowed_mentions")
+    if isinstance(mentions, Mapping):
+        parse = list(mentions.get("parse") or [])
+        for index, kind in enumerate(parse):
+            if kind not in MENTION_TYPES:
+                form.add(("allowed_mentions", "parse", index), "BASE_TYPE_CHOICES",
+                         f"Value must be one of {MENTION_TYPES}.")
+        for kind in ("roles", "users"):
+            ids = list(mentions.get(kind) or [])
+            if ids and kind in parse:
+                form.add(("allowed_mentions",), "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+                         f'parse:["{kind}"] and {kind}: [ids...] are mutually exclusive.')
+            form.length(("allowed_mentions", kind), ids, 0, MAX_MENTION_IDS)
+    nonce = request.get("nonce")
+    if isinstance(nonce, str) and len(nonce) > MAX_NONCE:
+        form.add(("nonce",), "NONCE_TYPE_TOO_LONG",
+                 f"Must be {MAX_NONCE} or fewer characters long.")
+
+
 def _check_emojis(form: FormErrors, components: Sequence[Mapping[str, Any]],
                   emoji_ids: AbstractSet[int]) -> None:
     """A custom emoji (one with an id) on a button or a select option must exist: Discord
@@ -158,33 +208,76 @@ def _check_emojis(form: FormErrors, components: Sequence[Mapping[str, Any]],
 
 
 def _check_embeds(form: FormErrors, embeds: Sequence[Mapping[str, Any]]) -> None:
+    """Embed Limits (developers/resources/message.mdx,
+    https://discord.com/developers/docs/resources/message#embed-object-embed-limits):
+    "Leading and trailing whitespace characters are not included (they are trimmed
+    automatically)", so a field's name or value of spaces alone is missing, and the
+    lengths, the 6000 in total among them, count the trimmed text. A footer's ``text`` and
+    an author's ``name`` are not optional once the footer or author is sent (Embed Footer
+    and Embed Author Structure), and the URLs the docs restrict are "only http(s)" (an
+    author's url), or "http(s) and attachments" (the pictures: Embed Image Structure, the
+    ``icon_url`` fields)."""
     form.length(("embeds",), list(embeds), 0, MAX_EMBEDS)
     total = 0
     for index, embed in enumerate(embeds):
         path: Path = ("embeds", index)
-        title, description = embed.get("title") or "", embed.get("description") or ""
-        footer = (embed.get("footer") or {}).get("text") or ""
-        author = (embed.get("author") or {}).get("name") or ""
-        form.length((*path, "title"), title, 0, MAX_EMBED_TITLE)
-        form.length((*path, "description"), description, 0, MAX_EMBED_DESCRIPTION)
-        form.length((*path, "footer", "text"), footer, 0, MAX_FOOTER)
-        form.length((*path, "author", "name"), author, 0, MAX_AUTHOR_NAME)
+        texts = [((*path, "title"), _trim(embed.get("title")), MAX_EMBED_TITLE),
+                 ((*path, "description"), _trim(embed.get("description")),
+                  MAX_EMBED_DESCRIPTION)]
+        for key, text_key, limit in (("footer", "text", MAX_FOOTER),
+                                     ("author", "name", MAX_AUTHOR_NAME)):
+            part = embed.get(key)
+            if isinstance(part, Mapping):
+                text = _trim(part.get(text_key))
+                if form.required((*path, key), {text_key: text}, text_key):
+                    texts.append(((*path, key, text_key), text, limit))
         fields = embed.get("fields") or []
         form.length((*path, "fields"), fields, 0, MAX_EMBED_FIELDS)
-        total += len(title) + len(description) + len(footer) + len(author)
         for number, item in enumerate(fields):
             field_path = (*path, "fields", number)
-            if form.required(field_path, item, "name"):
-                form.length((*field_path, "name"), item["name"], 1, MAX_FIELD_NAME)
-            if form.required(field_path, item, "value"):
-                form.length((*field_path, "value"), item["value"], 1, MAX_FIELD_VALUE)
-            total += len(item.get("name") or "") + len(item.get("value") or "")
+            for key, limit in (("name", MAX_FIELD_NAME), ("value", MAX_FIELD_VALUE)):
+                text = _trim(item.get(key))
+                if form.required(field_path, {key: text}, key):
+                    texts.append(((*field_path, key), text, limit))
+        for where, text, limit in texts:
+            form.length(where, text, 0, limit)
+            total += len(text)
+        _check_embed_urls(form, path, embed)
     if total > MAX_EMBED_TOTAL:
         form.add(
             ("embeds",),
             "MAX_EMBED_SIZE_EXCEEDED",
             f"Embed size exceeds maximum size of {MAX_EMBED_TOTAL}",
         )
+
+
+def _trim(value: object) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+_WEB = ("http", "https")
+_WEB_OR_FILE = ("http", "https", "attachment")
+_EMBED_URLS: tuple[tuple[Path, tuple[str, ...]], ...] = (
+    (("author", "url"), _WEB), (("author", "icon_url"), _WEB_OR_FILE),
+    (("footer", "icon_url"), _WEB_OR_FILE), (("image", "url"), _WEB_OR_FILE),
+    (("thumbnail", "url"), _WEB_OR_FILE),
+)
+
+
+def _check_embed_urls(form: FormErrors, path: Path, embed: Mapping[str, Any]) -> None:
+    for picture in ("image", "thumbnail"):
+        if isinstance(embed.get(picture), Mapping):
+            form.required((*path, picture), embed[picture], "url")
+    for keys, schemes in _EMBED_URLS:
+        node: object = embed
+        for key in keys:
+            node = node.get(str(key)) if isinstance(node, Mapping) else None
+        if node is None:
+            continue
+        scheme = str(node).partition("://")[0] if "://" in str(node) else ""
+        if scheme.lower() not in schemes:
+            form.add((*path, *keys), "URL_TYPE_INVALID_SCHEME",
+                     f'Scheme "{scheme}" is not supported. Scheme must be one of {schemes}.')
 
 
 def _check_row(form: FormErrors, path: Path, row: Mapping[str, Any]) -> None:
@@ -222,6 +315,13 @@ def _check_custom_id(form: FormErrors, path: Path, component: Mapping[str, Any])
 
 
 def _check_button(form: FormErrors, path: Path, button: Mapping[str, Any]) -> None:
+    """Button Structure and styles (developers/components/reference.mdx,
+    https://discord.com/developers/docs/components/reference#button): "Non-link and
+    non-premium buttons **must** have a `custom_id`, and cannot have a `url` or a
+    `sku_id`", "Link buttons **must** have a `url`, and cannot have a `custom_id`" (Discord
+    answers ``BUTTON_COMPONENT_CUSTOM_ID_URL_MUTUALLY_EXCLUSIVE``), "Premium buttons
+    **must** contain a `sku_id`, and cannot have a `custom_id`, `label`, `url`, or
+    `emoji`"; the url is "max 512 characters"."""
     style = button.get("style")
     if style not in range(1, 7):
         form.add(
@@ -231,17 +331,30 @@ def _check_button(form: FormErrors, path: Path, button: Mapping[str, Any]) -> No
         )
     form.length((*path, "label"), button.get("label") or "", 0, MAX_BUTTON_LABEL)
     if style == LINK_STYLE:
-        form.required(path, button, "url")
+        if form.required(path, button, "url"):
+            form.length((*path, "url"), button["url"], 1, MAX_BUTTON_URL)
+        forbidden: tuple[str, ...] = ("custom_id", "sku_id")
     elif style == PREMIUM_STYLE:
         form.required(path, button, "sku_id")
+        forbidden = ("custom_id", "label", "url", "emoji")
     else:
         _check_custom_id(form, path, button)
-        if not (button.get("label") or button.get("emoji")):
-            form.add(
-                path,
-                "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED",
-                "A button needs a label or an emoji",
-            )
+        forbidden = ("url", "sku_id")
+    for key in forbidden:
+        if button.get(key) is None:
+            continue
+        if key in ("custom_id", "url") and style != PREMIUM_STYLE:
+            form.add((*path, key), "BUTTON_COMPONENT_CUSTOM_ID_URL_MUTUALLY_EXCLUSIVE",
+                     "A custom id and url cannot both be specified")
+        else:
+            form.add((*path, key), "BUTTON_COMPONENT_INVALID_FIELD",
+                     f"A button of style {style} cannot have a {key}")
+    if style != PREMIUM_STYLE and not (button.get("label") or button.get("emoji")):
+        form.add(
+            path,
+            "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED",
+            "A button needs a label or an emoji",
+        )
 
 
 def _check_select(form: FormErrors, path: Path, select: Mapping[str, Any]) -> None:
@@ -266,10 +379,22 @@ def _check_select(form: FormErrors, path: Path, select: Mapping[str, Any]) -> No
             "SELECT_COMPONENT_MIN_GREATER_THAN_MAX",
             "min_values must be less than or equal to max_values",
         )
+    # Auto-populated selects: "number of default values must be in the range defined by
+    # `min_values` and `max_values`" (User Select Structure, developers/components/
+    # reference.mdx); a string select's options marked ``default`` are its default values,
+    # held to its max_values the same way.
     if select.get("type") != STRING_SELECT:
+        chosen = len(select.get("default_values") or [])
+        if chosen and not low <= chosen <= high:
+            form.add((*path, "default_values"), "SELECT_COMPONENT_TOO_MANY_DEFAULT_VALUES",
+                     "The specified number of default values is outside min_values and "
+                     "max_values")
         return
     options = select.get("options") or []
     form.length((*path, "options"), options, 1, MAX_SELECT_OPTIONS)
+    if sum(1 for option in options if option.get("default")) > high:
+        form.add((*path, "options"), "SELECT_COMPONENT_TOO_MANY_DEFAULT_VALUES",
+                 "The specified number of default values exceeds the specified maximum values")
     if options and high > len(options):
         form.add(
             (*path, "max_values"),
@@ -371,20 +496,32 @@ def _check_v2_component(
         form.required(path, component, "content")
 
 
+MODAL_TOP_LEVEL = frozenset({ACTION_ROW, TEXT_DISPLAY, LABEL})
+#: Label Child Components: text input, the five selects, file upload, radio group,
+#: checkbox group and checkbox.
+LABEL_CHILDREN = frozenset({TEXT_INPUT, *SELECTS, 19, 21, 22, 23})
+
+
 def check_modal(modal: Mapping[str, Any]) -> None:
     """A modal (response type 9): title, custom_id and up to five text inputs or selects,
     each alone in a row or in a Label. From the Component Reference
     (https://discord.com/developers/docs/components/reference): a Label's "label: The label
-    text; max 45 characters" and "description?: max 100 characters"; a text input's
-    placeholder "max 100 characters", min_length "min 0, max 4000", max_length "min 1, max
-    4000"; "Using `disabled` in a modal will result in an error"; buttons are "only used in
-    messages"."""
+    text; max 45 characters" and "description?: max 100 characters", its "component: The
+    component within the label", one of the Label Child Components; a text input's
+    ``style`` one of Short (1) or Paragraph (2), its placeholder "max 100 characters",
+    min_length "min 0, max 4000", max_length "min 1, max 4000"; "Using `disabled` in a
+    modal will result in an error"; buttons are "only used in messages"; a string select's
+    "`min_values` must be either omitted or at least `1` if `required` is omitted or
+    `true`". The modal's components are Labels, Text Displays or (deprecated) Action Rows
+    holding one text input, which then carries its own label."""
     form = FormErrors()
     if form.required((), modal, "title"):
         form.length(("title",), modal["title"], 1, MAX_MODAL_TITLE)
     _check_custom_id(form, (), modal)
     components = modal.get("components") or []
     form.length(("components",), components, 1, MAX_MODAL_COMPONENTS)
+    for index, top in enumerate(components):
+        _check_modal_layout(form, ("components", index), top)
     for path, component in walk(components):
         kind = component.get("type")
         if kind == LABEL and form.required(path, component, "label"):
@@ -395,6 +532,10 @@ def check_modal(modal: Mapping[str, Any]) -> None:
             _check_text_input(form, path, component)
         elif kind in SELECTS:
             _check_select(form, path, component)
+            if component.get("required", True) is not False \
+                    and component.get("min_values", 1) == 0:
+                form.add((*path, "min_values"), "SELECT_COMPONENT_MIN_VALUES_REQUIRED",
+                         "min_values must be at least 1 for a required select")
         elif kind == BUTTON:
             form.add(path, "COMPONENT_TYPE_INVALID", "Buttons are only used in messages")
         if component.get("disabled"):
@@ -404,8 +545,32 @@ def check_modal(modal: Mapping[str, Any]) -> None:
     form.raise_if_any()
 
 
+def _check_modal_layout(form: FormErrors, path: Path, top: Mapping[str, Any]) -> None:
+    kind = top.get("type")
+    if kind not in MODAL_TOP_LEVEL:
+        form.add((*path, "type"), "UNION_TYPE_CHOICES",
+                 f'Value of field "type" must be one of {tuple(sorted(MODAL_TOP_LEVEL))}.')
+    elif kind == LABEL:
+        child = top.get("component")
+        if not isinstance(child, Mapping):
+            form.add((*path, "component"), "BASE_TYPE_REQUIRED", "This field is required")
+        elif child.get("type") not in LABEL_CHILDREN:
+            form.add((*path, "component", "type"), "UNION_TYPE_CHOICES",
+                     f'Value of field "type" must be one of {tuple(sorted(LABEL_CHILDREN))}.')
+    elif kind == TEXT_DISPLAY:
+        form.required(path, top, "content")
+    else:
+        children = top.get("components") or []
+        form.length((*path, "components"), children, 1, 1)
+        for index, child in enumerate(children):
+            if child.get("type") == TEXT_INPUT:
+                form.required((*path, "components", index), child, "label")
+
+
 def _check_text_input(form: FormErrors, path: Path, field: Mapping[str, Any]) -> None:
     _check_custom_id(form, path, field)
+    if field.get("style") not in (1, 2):
+        form.add((*path, "style"), "BASE_TYPE_CHOICES", "Value must be one of (1, 2).")
     form.length((*path, "label"), field.get("label") or "", 0, MAX_TEXT_INPUT_LABEL)
     form.length((*path, "value"), field.get("value") or "", 0, MAX_TEXT_INPUT_VALUE)
     form.length((*path, "placeholder"), field.get("placeholder") or "", 0,

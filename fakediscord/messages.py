@@ -12,7 +12,12 @@ from typing import Any
 
 from . import errors, limits
 from .gateway import INTENT_GUILD_MESSAGES, INTENT_GUILDS, Gateway
-from .payloads import bot_reaches, channel_payload, gateway_message_payload
+from .payloads import (
+    ATTACHMENT_SIZE_LIMIT,
+    bot_reaches,
+    channel_payload,
+    gateway_message_payload,
+)
 from .state import COMPONENTS_V2, EPHEMERAL, LOADING, Channel, StoredMessage, World
 
 SUPPRESS_EMBEDS = 1 << 2
@@ -20,6 +25,7 @@ SUPPRESS_NOTIFICATIONS = 1 << 12
 SETTABLE_FLAGS = SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | COMPONENTS_V2
 DEFAULT, CHAT_INPUT_COMMAND = 0, 20
 OLD_MESSAGE_AGE = timedelta(hours=1)
+MAX_REQUEST_SIZE = 25 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -85,6 +91,7 @@ class MessageWriter:
         loading: bool = False,
     ) -> StoredMessage:
         """Store a new message; ``loading`` is a deferred response ("Bot is thinking...")."""
+        _check_uploads(uploads)
         world = self._world
         flags = int(payload.get("flags") or 0) & SETTABLE_FLAGS
         if origin.ephemeral_to is not None:
@@ -105,8 +112,10 @@ class MessageWriter:
             webhook_id=world.application_id if origin.webhook else None,
             interaction_id=origin.interaction_id,
         )
-        if not loading:
-            limits.check_message(_fields(message), world.emoji_ids)
+        if loading:
+            limits.check_request(payload)
+        else:
+            limits.check_message(_fields(message), world.emoji_ids, request=payload)
         world.add_message(message)
         self._allowed[message.id] = payload.get("allowed_mentions")
         if not message.ephemeral:
@@ -121,6 +130,7 @@ class MessageWriter:
         self, message: StoredMessage, payload: dict[str, Any], uploads: list[Upload]
     ) -> StoredMessage:
         """Apply a partial edit: absent keys are kept, ``null`` clears, as Discord does."""
+        _check_uploads(uploads)
         self._count_old_edit(message)
         fields = _fields(message)
         for key in ("content", "embeds", "components"):
@@ -136,7 +146,7 @@ class MessageWriter:
         fields["attachments"] = fields["attachments"] + [
             self._attachment(channel, u, payload) for u in uploads
         ]
-        limits.check_message(fields, self._world.emoji_ids)
+        limits.check_message(fields, self._world.emoji_ids, request=payload)
         was_loading = message.loading
         message.content = str(fields["content"])
         message.embeds = [_embed(e) for e in fields["embeds"]]
@@ -300,6 +310,17 @@ class MessageWriter:
             if entry.get("filename") == upload.filename and entry.get("description"):
                 stored["description"] = str(entry["description"])
         return stored
+
+
+def _check_uploads(uploads: list[Upload]) -> None:
+    """"The default limit is `10 MiB`" for each file (Uploading Files,
+    https://discord.com/developers/docs/reference#uploading-files; the fake's servers have
+    no boost) and "The maximum request size when sending a message is **25 MiB**" (Create
+    Message, Limitations, https://discord.com/developers/docs/resources/message#create-message):
+    past either, 413 40005."""
+    if any(u.size > ATTACHMENT_SIZE_LIMIT for u in uploads) \
+            or sum(u.size for u in uploads) > MAX_REQUEST_SIZE:
+        raise errors.request_entity_too_large()
 
 
 def _fields(message: StoredMessage) -> dict[str, Any]:

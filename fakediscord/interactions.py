@@ -102,6 +102,8 @@ class InteractionHub:
         record.response = data
         channel = self._world.channels[record.channel_id]
         message: StoredMessage | None = None
+        if kind == DEFERRED_CHANNEL_MESSAGE:
+            _check_deferred_flags(data)
         if kind in (CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE):
             message = self._writer.create(
                 channel,
@@ -201,6 +203,20 @@ class InteractionHub:
         if message is None:
             raise _invalid_type(kind, record)
         return message
+
+
+def _check_deferred_flags(data: dict[str, Any]) -> None:
+    """"If you create a callback with the type `DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE` the
+    only valid message flag you may use is `EPHEMERAL`. If you'd like to create a component
+    based message with `IS_COMPONENTS_V2` you must do that with the edit original response
+    endpoint, not this one" (Interaction Callback Data Structure,
+    developers/interactions/receiving-and-responding.mdx)."""
+    flags = int(data.get("flags") or 0)
+    if flags & ~EPHEMERAL:
+        form = limits.FormErrors()
+        form.add(("data", "flags"), "INTERACTION_RESPONSE_FLAGS_INVALID",
+                 "Only the EPHEMERAL flag may be set on a deferred response")
+        raise errors.invalid_form_body(form.tree)
 
 
 def _invalid_type(kind: object, record: InteractionRecord) -> errors.DiscordError:

@@ -8,9 +8,11 @@ from typing import Any
 
 import pytest
 
-from fakediscord import DiscordError, FakeDiscord
+from fakediscord import DiscordError, FakeDiscord, TestUser
 from fakediscord.limits import check_message, check_modal
 from fakediscord.messages import Upload
+
+from .tinybot import TinyBot
 
 MiB = 1024 * 1024
 
@@ -174,3 +176,18 @@ def test_an_upload_is_at_most_10_mib_and_a_request_25(fake: FakeDiscord) -> None
     with pytest.raises(DiscordError):
         fake.writer.edit(message, {}, [upload(11 * MiB, "more.png")])
     assert len(message.attachments) == 1
+
+
+async def test_a_deferred_answer_takes_no_flag_but_ephemeral(
+    fake: FakeDiscord, bot: TinyBot, alice: TestUser
+) -> None:
+    """A deferral showing « thinking » may be private and nothing else: a components-v2
+    message, say, is written by the later edit. The refused deferral leaves the interaction
+    open, and the bot's own answer still goes through."""
+    inter = await alice.slash("slow", settle=False)
+    v2 = {"type": 5, "data": {"flags": (1 << 15) | 64}}
+    assert "flags" in _refused(fake.hub.callback, inter.id, inter.token, v2, [])
+    assert not inter.acknowledged
+    bot.gate.set()
+    await fake.settle()
+    assert inter.response_type == 4

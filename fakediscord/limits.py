@@ -420,6 +420,22 @@ def _check_select(form: FormErrors, path: Path, select: Mapping[str, Any]) -> No
 
 
 def _check_custom_ids(form: FormErrors, components: Sequence[Mapping[str, Any]]) -> None:
+    """custom_ids and component ids unique in a message or modal. Anatomy of a Component
+    (developers/components/reference.mdx): "id?: 32 bit integer used as an optional
+    identifier for component", "The `id` must be unique within the message", and "Sending
+    components with an `id` of `0` is allowed but will be treated as empty"."""
+    ids: set[int] = set()
+    for path, component in walk(components):
+        number = component.get("id")
+        if not number:
+            continue
+        if not isinstance(number, int) or not 0 < number < 2 ** 31:
+            form.add((*path, "id"), "NUMBER_TYPE_MAX",
+                     "int value should be between 0 and 2147483647.")
+        elif number in ids:
+            form.add((*path, "id"), "COMPONENT_ID_DUPLICATED",
+                     "Component id cannot be duplicated")
+        ids.add(number)
     seen: set[str] = set()
     for path, component in walk(components):
         custom_id = component.get("custom_id")

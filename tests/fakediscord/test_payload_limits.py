@@ -191,3 +191,12 @@ async def test_a_deferred_answer_takes_no_flag_but_ephemeral(
     bot.gate.set()
     await fake.settle()
     assert inter.response_type == 4
+
+
+def test_component_ids_are_unique_32_bit_integers() -> None:
+    button = {"type": 2, "style": 1, "label": "Go", "custom_id": "go", "id": 7}
+    other = {**button, "custom_id": "stop"}
+    assert "COMPONENT_ID_DUPLICATED" in _refused(check_message, _row(button, other))
+    assert "id" in _refused(check_message, _row({**button, "id": 2 ** 31}))
+    check_message(_row(button, {**other, "id": 8}))
+    check_message(_row({**button, "id": 0}, {**other, "id": 0}))     # 0 reads as none

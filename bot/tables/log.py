@@ -77,9 +77,16 @@ def note(table: Table, event: Event) -> None:
     if isinstance(event, ExchangeGiven):
         cards = [str(c) for c in event.cards]
         table.exchange_notes.setdefault(event.giver, []).append(
-            LogEntry("hand.gave", {"cards": cards, "name": table.name(event.receiver)}))
+            LogEntry("hand.gave", {"cards": cards, **_partner(table, event.receiver)}))
         table.exchange_notes.setdefault(event.receiver, []).append(
-            LogEntry("hand.received", {"cards": cards, "name": table.name(event.giver)}))
+            LogEntry("hand.received", {"cards": cards, **_partner(table, event.giver)}))
+
+
+def _partner(table: Table, seat: int) -> dict[str, str]:
+    """Whom an exchange note names: a bot's level kept beside its name, for the hand to
+    name it as the table message names bots (the seat may hold someone else by then)."""
+    player = table.seats[seat]
+    return {"name": player.name, **({"level": player.level} if player.is_bot else {})}
 
 
 def note_skips(table: Table, events: list[Event]) -> None:

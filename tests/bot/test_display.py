@@ -142,7 +142,7 @@ def test_french_hand_words_and_cards() -> None:
                                                           "name": "p3"})]
     hand = hand_screen(table, 100, "fr").content
     assert "p3 t’a donné D♠ 2♥." in hand  # known before choosing what to give back
-    assert "Donne **2 cartes** à **p3**" in hand
+    assert "Donne **2 cartes** à **🤖 p3**" in hand  # a bot, marked as the table marks it
     assert "carte(s)" not in hand
     board = table_screen(table, 0.0).content
     assert french("🔔 p0 : appuie sur **Ma main** pour voir tes cartes et jouer.") in board

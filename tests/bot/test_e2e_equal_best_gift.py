@@ -75,7 +75,7 @@ async def test_the_proletario_picks_which_of_its_equal_best_cards_go_and_it_outl
     assert game.gift_on_hold(0) == (1, tuple(cards("2D 2H")), False)
     after = marie.hand
     assert t(locale, "hand.give_held", cards=shorts(locale, cards("2D 2H"), False),
-             name=table.name(1)) in after.content
+             name=f"🤖 {table.name(1)}") in after.content
     assert not [s for s in after.selects if ":give:" in s.custom_id]  # chosen once, as others
 
     await bot.service.drain()

@@ -76,7 +76,7 @@ async def test_the_exchange_says_why_a_player_gives_their_best_cards(
     await dealt_against_two_bots(fake, clock, president, marie, hands,
                                  previous_ranking=[1, 2, 0], low_gives="pick")
     assert french("🎖️ À la manche précédente, tu as fini **Trou du cul** : tu dois tes meilleures "
-        "cartes à **Bot 1** (Président), qui t’en rend autant de son choix.") in \
+        "cartes à **🤖 Bot 1** (Président, niveau normal), qui t’en rend autant de son choix.") in \
         marie.hand.content.splitlines()
     fake.assert_no_errors()
 
@@ -88,8 +88,8 @@ async def test_the_english_president_and_a_neutral_read_their_part_of_the_exchan
     hands = [["3S", "5H", "9C", "2S"], ["4H", "6H", "KC", "AS"], ["7D", "8S", "QC", "JH"]]
     table, _ = await dealt_against_two_bots(fake, clock, president, alice, hands,
                                             previous_ranking=[0, 1, 2])
-    assert "🎖️ You finished the last round as **President**: **Bot 2** (Scum) gave you " \
-        "their best cards; you give back as many of your choice." in \
+    assert "🎖️ You finished the last round as **President**: **🤖 Bot 2** (Scum, normal " \
+        "level) gave you their best cards; you give back as many of your choice." in \
         alice.hand.content.splitlines()
     # Neutral: the others' exchange still waits on the President (a seat the engine takes
     # for a human here, so that nobody gives back for it).
@@ -201,7 +201,7 @@ def test_who_takes_a_seat_between_rounds_is_told_whose() -> None:
     seats.seat_waiting_players(table, game)
     assert table.seats[1].name == "sam" and table.seats[1].took_from == "Bot 1"
     game.next_round()
-    assert "You take the seat of **Bot 1**" in exchange_role_line(table, game, 1, "en")
+    assert "You take the seat of **🤖 Bot 1** (normal level)" in exchange_role_line(table, game, 1, "en")
     play_out(table, game)
     seats.seat_waiting_players(table, game)  # the next round he plays his own seat
     assert table.seats[1].took_from is None

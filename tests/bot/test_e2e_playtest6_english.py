@@ -196,7 +196,7 @@ async def test_a_joker_written_among_cards_reads_as_one_card(
     await alice.open_hand(president)
     lines = alice.hand.content.splitlines()
     assert lines[0].endswith(" 2♠ black🃏")
-    assert "The rules give black🃏 2♠ to **Bot 1** for you: the cards change hands once " \
+    assert "The rules give black🃏 2♠ to **🤖 Bot 1** for you: the cards change hands once " \
         "everyone has chosen." in lines
     assert shorts("fr", [Card.parse("RJ"), Card.parse("BJ"), Card.parse("2S")], False) == \
         "couleur🃏 noir🃏 2♠"

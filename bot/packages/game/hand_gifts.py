@@ -13,7 +13,14 @@ from bot.i18n import LocaleLike, plural, t
 from bot.i18n.cards import card_words, short, shorts
 from bot.packages.cards.emojis import FaceLine, faces
 from bot.packages.controls import OPTIONS_PER_SELECT, button, select
-from bot.packages.game.lines import countdown, role_name, spanish
+from bot.packages.game.lines import (
+    bot_shown,
+    countdown,
+    level_words,
+    role_name,
+    seat_name,
+    spanish,
+)
 from bot.tables.table import Table
 from engine import Card, Game
 from engine.roles import exchange_pairs
@@ -30,8 +37,12 @@ def exchange_role_line(table: Table, game: Game, seat: int, locale: LocaleLike) 
     # Someone who took the seat between rounds did not finish the last round: they take
     # its place, and are told whose (`Player.took_from`).
     took_from = table.seats[seat].took_from
+    took_level = table.seats[seat].took_from_level
     finished = table.finished_roles[seat] if seat < len(table.finished_roles) else role
-    if took_from is not None:
+    if took_from is not None and took_level is not None:  # a bot's seat, named as the table
+        why = t(locale, "hand.exchange_role_taken_bot", name=bot_shown(took_from),
+                level=level_words(locale, took_level), role=role_name(locale, table, role))
+    elif took_from is not None:
         why = t(locale, "hand.exchange_role_taken", name=took_from,
                 role=role_name(locale, table, role))
     elif finished is not None and finished != role:  # a seat freed since re-ranks the others
@@ -51,8 +62,13 @@ def exchange_role_line(table: Table, game: Game, seat: int, locale: LocaleLike) 
                 # (blind, they come only once everyone has chosen: still owed until then)
             elif side == "low" and due is None and game.gift_on_hold(seat) is None:
                 mode += ".given"  # taken at the deal, or given: gone from the hand
+            partner = table.seats[other]
+            said = role_name(locale, table, roles[other])
+            if partner.is_bot:  # its level beside its role, as the table says it
+                said = t(locale, "hand.partner_bot", role=said,
+                         level=level_words(locale, partner.level))
             return plural(locale, f"hand.exchange_why.{side}.{mode}", count, why=why,
-                          name=table.name(other), other=role_name(locale, table, roles[other]))
+                          name=seat_name(table, other), other=said)
     return t(locale, "hand.exchange_why.none", why=why)
 
 
@@ -69,13 +85,13 @@ def exchange_part(table: Table, game: Game, seat: int, locale: LocaleLike,
             receiver, cards, automatic = held
             lines.append(t(locale, "hand.give_held_auto" if automatic else "hand.give_held",
                            cards=shorts(locale, cards, spanish(table)),
-                           name=table.name(receiver)))
+                           name=seat_name(table, receiver)))
             if automatic:
                 _equal_best_part(table, game, seat, locale, cards, items, lines)
         lines.append(t(locale, "hand.give_waiting"))
         return
     lines.append(t(locale, "hand.give", cards=plural(locale, "n.cards", due.count),
-                   name=table.name(due.receiver), countdown=countdown(table)))
+                   name=seat_name(table, due.receiver), countdown=countdown(table)))
     if table.rules.exchange_blind:
         lines.append(t(locale, "hand.give_blind"))
     allowed = list(due.allowed)

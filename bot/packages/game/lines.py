@@ -67,6 +67,11 @@ def entry_text(locale: LocaleLike, table: Table, entry: LogEntry) -> str:
         params["card"] = top_single_words(locale, table.rules.top_single, spanish(table))
     if "role" in params:
         params["role"] = role_name(locale, table, str(params["role"]))
+    if entry.key in ("hand.gave", "hand.received") and "level" in params:
+        # The exchange's partner was a bot: named as the table names bots (a note from
+        # before the level was kept names it bare, as it did).
+        params["name"] = t(locale, "hand.bot_named", name=bot_shown(str(params["name"])),
+                           level=level_words(locale, str(params.pop("level"))))
     return t(locale, key, **params)
 
 
@@ -103,6 +108,11 @@ def _shown(player: Player) -> str:
 def bot_shown(name: str) -> str:
     """A bot as the table message names it, marked: « 🤖 Bot 1 »."""
     return f"🤖 {name}"
+
+
+def level_words(loc: LocaleLike, level: str) -> str:
+    """A bot's level as the table message says it beside the bot: « difficile »."""
+    return t(loc, f"level.{level}")
 
 
 def played_order(cards: Sequence[Card], wild: int | None) -> list[Card]:

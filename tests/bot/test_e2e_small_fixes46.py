@@ -1,0 +1,87 @@
+"""End-to-end: small fixes (docs/bot.md, « Small fixes (stop 46) »), in French and in
+English where the wording changes: the hand's exchange lines name bots as the table message
+names them."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.client import PresidentBot
+from bot.i18n import t
+from bot.i18n.typography import french
+from bot.packages.game.lines import entry_text, role_name
+from bot.tables.table import Table
+from engine import Phase
+from fakediscord import FakeDiscord
+
+from .conftest import LinkedClock
+from .e2e import Player, cid, create_table, let_timers_play, message, play_until, tick
+
+LOCALES = ["fr", "en-US"]
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_hand_s_exchange_lines_name_bots_as_the_table_names_them(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """At proletario against hard bots, sam took a bot's seat from the queue at round 2's
+    deal. The table read « **sam** · … · à la place de 🤖 Bot 2 (niveau difficile) », yet
+    his hand's exchange line read « Tu prends la place de **Bot 2**, **Secrétaire** … : tu
+    dois ta meilleure carte à **Bot 1** (VP) », the bots bare, as in marie's and in the
+    notes of what was given. Each names the bot marked, its level said once beside it."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    sam = Player(fake.add_user("sam", locale=locale))
+    table = await create_table(president, marie.user, "proletario")
+    await president.service.set_options(table, marie.user.id, bot_level="hard")
+    for _ in range(3):
+        await marie.user.click(message(marie.user, table.lobby_message_id),
+                               cid(table, "addbot"))
+    await marie.user.click(message(marie.user, table.lobby_message_id), cid(table, "start"))
+    await tick(fake, clock, 1)
+    await sam.user.click(message(sam.user, table.table_message_id), cid(table, "join"))
+    game = table.game
+    assert game is not None
+    await let_timers_play(fake, clock, game, Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    await marie.user.click(message(marie.user, table.table_message_id),
+                           cid(table, "next", game.version))
+    await tick(fake, clock, 1)
+    assert game.phase is Phase.EXCHANGE
+    await marie.open_hand(president)
+    await sam.open_hand(president)
+    seat = table.seat_of(sam.user.id)
+    assert seat is not None
+    replaced = table.seats[seat].took_from
+    assert replaced is not None and replaced.startswith("Bot ")
+    hard = t(locale, "level.hard")
+    lines = sam.hand.content.split("\n")
+    why = next(line for line in lines if line.startswith("🎖️"))
+    assert why.startswith("🎖️ " + t(locale, "hand.exchange_role_taken_bot", name=f"🤖 {replaced}",
+                                     level=hard, role=role_name(locale, table, "VL")))
+    if locale == "fr":
+        assert french(f"🎖️ Tu prends la place de **🤖 {replaced}** (niveau difficile), "
+                      "**Secrétaire** à la manche précédente : tu dois ta meilleure carte à "
+                      "**🤖 Bot 1** (VP, niveau difficile)") in why
+    else:
+        assert (f"🎖️ You take the seat of **🤖 {replaced}** (hard level), **Secretary** in the "
+                "last round: you owe your best card to **🤖 Bot 1** (VP, hard level)") in why
+    partner = "Bot 1"
+    assert f"**🤖 {partner}**" in next(line for line in lines if line.startswith(
+        t(locale, "hand.give_held_auto", cards="", name="")[:8]))
+    assert not any(f"**{partner}**" in line or f"**{replaced}**" in line for line in lines)
+    marie_lines = marie.hand.content.split("\n")
+    assert not any("**Bot " in line for line in marie_lines)
+    # Once the cards have changed hands, the notes name the bot so too.
+    await play_until(fake, clock, [], lambda: game.phase is Phase.PLAY)
+    notes = [entry_text(locale, table, note) for note in table.exchange_notes[seat]]
+    assert t(locale, "hand.bot_named", name=f"🤖 {partner}", level=hard) in notes[0]
+    if locale == "fr":
+        assert notes[0].endswith(french(f"à 🤖 {partner} (niveau difficile)."))
+    # A snapshot from before the level was kept names the bot bare, as it did.
+    older = table.to_dict()
+    for note in older["exchange_notes"][str(seat)]:
+        del note["params"]["level"]
+    restored = Table.from_dict(older)
+    bare = [entry_text(locale, restored, note) for note in restored.exchange_notes[seat]]
+    assert bare and all(partner in note and "🤖" not in note for note in bare)
+    fake.assert_no_errors()

@@ -287,8 +287,7 @@ async def route(interaction: discord.Interaction[Any], raw: str, values: list[st
     if interaction.client.stopping:
         await refuse(interaction, "err.restarting")
         return
-    interaction.client.service.heard(interaction.guild_id, interaction.user.id,
-                                     str(interaction.locale))
+    interaction.client.service.heard(interaction.user.id, str(interaction.locale))
     table = interaction.client.service.registry.by_id(int(match.group(1)))
     if table is None or table.closed:
         await refuse(interaction, "err.table_gone")

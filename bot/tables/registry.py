@@ -54,6 +54,12 @@ class Registry:
     def in_guild(self, guild_id: int) -> list[Table]:
         return [t for t in self._by_id.values() if t.guild_id == guild_id]
 
+    def of_user(self, user_id: int) -> list[Table]:
+        """Every table, on any server, where the user is seated, waits for a seat or has a
+        hand open (`Table.hands`, kept a while after they leave)."""
+        return [t for t in self._by_id.values()
+                if user_id in t.hands or t.player(user_id) is not None]
+
     def of_player(self, guild_id: int | None, user_id: int) -> list[Table]:
         """The server's tables where the user is seated or waits for a seat, by channel."""
         return sorted((t for t in self._by_id.values()

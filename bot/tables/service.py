@@ -112,8 +112,8 @@ class TableService:
                                self.bots, changed=self._changed, touch=self.touch,
                                warm=self.games.warm_workers)
         self.actions = 0  # engine transitions applied since start, for metrics
-        # The locale each user was last heard in on each server (`heard`).
-        self._heard: dict[tuple[int | None, int], str] = {}
+        # The locale each user was last heard in (`heard`).
+        self._heard: dict[int, str] = {}
         self.vanished = VanishedTables(clock)
         self.asleep = AsleepThreads(clock)
         self.unreachable = UnreachableTables(self.registry, self.vanished, after=self._after,
@@ -261,29 +261,33 @@ class TableService:
         """Who plays this automated seat now (see `autoplay.player_of`)."""
         return self.bots.bot(table, game, seat)
 
-    def heard(self, guild_id: int | None, user_id: int, locale: str) -> None:
-        """Someone used a command or a control on this server, in their Discord client's
-        language (the interaction's `locale`): their hands at the server's tables speak it
-        from now on. Only a click on a hand told it before (`HandLinks.remember`): a
-        player who switched Discord to English and typed `/president leave`, or played at
-        their other table, read English answers while their open hand was redrawn in French,
-        and said « Tu as quitté la table » in French (play-test 20). The hand's link takes it
-        too: what its last edits say (it moved, they left, the table closed, its token runs
-        out) is drawn in the link's language.
+    def heard(self, user_id: int, locale: str) -> None:
+        """Someone used a command or a control, in their Discord client's language (the
+        interaction's `locale`): their hands at every table speak it from now on. Only a
+        click on a hand told it before (`HandLinks.remember`): a player who switched Discord
+        to English and typed `/president leave`, or played at their other table, read
+        English answers while their open hand was redrawn in French, and said « Tu as
+        quitté la table » in French (play-test 20). The hand's link takes it too: what its
+        last edits say (it moved, they left, the table closed, its token runs out) is drawn
+        in the link's language.
+
+        On every server: the locale is the user's own, « Selected language of the invoking
+        user », where the server's is `guild_locale` (discord-api-docs, Interactions,
+        Interaction Object), so it is the same wherever they play; a hand open at a table
+        of another server went on in the old language until that table's next move.
 
         Nearly every interaction brings the locale the one before did, and finding the
-        player's tables looks through every open table of the server: 0.3 ms a click at 300
-        tables on the load benchmark's one server, 5 % of the process. A locale heard
-        again is skipped. Every locale a player's seat or hand takes comes from one of
-        their interactions, heard first (seating, hand links), and tables are restored
-        before any is heard; so none of theirs can have another meanwhile."""
-        key = (guild_id, user_id)
-        if self._heard.get(key) == locale:
+        player's tables looks through every open table: 0.3 ms a click at 300 tables on
+        the load benchmark, 5 % of the process. A locale heard again is skipped. Every
+        locale a player's seat or hand takes comes from one of their interactions, heard
+        first (seating, hand links), and tables are restored before any is heard; so none
+        of theirs can have another meanwhile."""
+        if self._heard.get(user_id) == locale:
             return
         if len(self._heard) >= HEARD_KEPT:
             self._heard.clear()
-        self._heard[key] = locale
-        for table in self.registry.of_player(guild_id, user_id):
+        self._heard[user_id] = locale
+        for table in self.registry.of_user(user_id):
             player = table.player(user_id)
             link = table.hands.get(user_id)
             if link is not None:

@@ -1,6 +1,6 @@
-"""End-to-end: small fixes (docs/bot.md, « Small fixes (stop 46) »), in French and in
-English where the wording changes: the hand's exchange lines name bots as the table message
-names them."""
+"""End-to-end: small fixes (docs/bot.md, « Small fixes (stop 46) »), in French and in English
+where the wording changes: the hand's exchange lines name bots as the table message names
+them; a language switch reaches a hand open on another server."""
 
 from __future__ import annotations
 
@@ -15,7 +15,16 @@ from engine import Phase
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
-from .e2e import Player, cid, create_table, let_timers_play, message, play_until, tick
+from .e2e import (
+    Player,
+    cid,
+    create_table,
+    let_timers_play,
+    message,
+    play_until,
+    tick,
+)
+from .test_e2e_playtest8_servers import tables_in_two_servers
 
 LOCALES = ["fr", "en-US"]
 
@@ -84,4 +93,35 @@ async def test_the_hand_s_exchange_lines_name_bots_as_the_table_names_them(
     restored = Table.from_dict(older)
     bare = [entry_text(locale, restored, note) for note in restored.exchange_notes[seat]]
     assert bare and all(partner in note and "🤖" not in note for note in bare)
+    fake.assert_no_errors()
+
+
+async def test_a_language_switch_reaches_a_hand_open_on_another_server(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """marie plays at the Cercle and at the Club with Discord in French, switches it to
+    English and types a command at the Club: her Club hand spoke English at once, her
+    Cercle hand only at that table's next move. Discord's locale is the user's, not the
+    server's: every hand of hers follows it."""
+    evening, at_cercle, at_club = await tables_in_two_servers(fake, clock, president)
+    marie = evening.marie
+    marie.channel = evening.cartes
+    await marie.click(message(marie, at_cercle.table_message_id), cid(at_cercle, "hand"))
+    cercle_hand = marie.last_ephemeral().id
+    assert message(marie, cercle_hand).content.startswith("🂠 **Ta main**")
+    marie.channel = evening.cards
+    await marie.click(message(marie, at_club.table_message_id), cid(at_club, "hand"))
+    club_hand = marie.last_ephemeral().id
+    game = at_cercle.game
+    assert game is not None
+    await tick(fake, clock, 1)
+    version = game.version
+
+    marie.user.locale = "en-US"  # she switches Discord to English
+    await marie.slash("president rules")
+    await tick(fake, clock, 2)
+    assert message(marie, club_hand).content.startswith("🂠 **Your hand**")
+    marie.channel = evening.cartes
+    assert message(marie, cercle_hand).content.startswith("🂠 **Your hand**")
+    assert game.version == version  # redrawn for her language, not for a move
     fake.assert_no_errors()

@@ -576,30 +576,32 @@ async def test_the_old_table_message_keeps_whom_its_text_names_past_the_next_rou
 async def test_a_locale_heard_again_looks_through_no_table(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Every command and click says its locale (`TableService.heard`), nearly always the
-    one before. Finding the player's tables looks through every open table of the server:
-    at 300 tables on the load benchmark's one server that was 0.3 ms a click, 5 % of the
-    process. The same locale again skips it; a new one still reaches every hand."""
+    one before. Finding the player's tables looks through every open table: at 300 tables
+    on the load benchmark that was 0.3 ms a click, 5 % of the process. The same locale
+    again skips it; a new one still reaches every hand, on every server (the locale is the
+    user's, not the server's)."""
     svc, _ = service()
     here = await lobby(svc, "classic", ALICE, BOB)
     there = await svc.create(101, 1, ALICE, "u1", "en", "classic")
-    svc.heard(1, ALICE, "fr")
-    assert [t.player(ALICE).locale for t in (here, there)] == ["fr", "fr"]  # type: ignore[union-attr]
+    elsewhere = await svc.create(102, 2, ALICE, "u1", "en", "classic")  # another server
+    tables = (here, there, elsewhere)
+    svc.heard(ALICE, "fr")
+    assert [t.player(ALICE).locale for t in tables] == ["fr"] * 3  # type: ignore[union-attr]
     looked: list[int] = []
-    of_player = svc.registry.of_player
+    of_user = svc.registry.of_user
 
-    def counted(guild_id: int | None, user_id: int) -> list[Table]:
+    def counted(user_id: int) -> list[Table]:
         looked.append(user_id)
-        return of_player(guild_id, user_id)
+        return of_user(user_id)
 
-    monkeypatch.setattr(svc.registry, "of_player", counted)
-    svc.heard(1, ALICE, "fr")
+    monkeypatch.setattr(svc.registry, "of_user", counted)
+    svc.heard(ALICE, "fr")
     assert not looked
-    svc.heard(1, ALICE, "en-US")
+    svc.heard(ALICE, "en-US")
     assert looked == [ALICE]
-    assert [t.player(ALICE).locale for t in (here, there)] == ["en-US", "en-US"]  # type: ignore[union-attr]
-    svc.heard(2, ALICE, "fr")  # another server: its tables, none here
-    assert here.player(ALICE).locale == "en-US"  # type: ignore[union-attr]
+    assert [t.player(ALICE).locale for t in tables] == ["en-US"] * 3  # type: ignore[union-attr]
     monkeypatch.setattr(service_module, "HEARD_KEPT", 2)  # full: all forgotten
-    svc.heard(1, BOB, "en")
-    svc.heard(1, ALICE, "en-US")
-    assert looked == [ALICE, ALICE, BOB, ALICE]
+    svc.heard(BOB, "en")
+    svc.heard(CAROL, "en")
+    svc.heard(ALICE, "en-US")
+    assert looked == [ALICE, BOB, CAROL, ALICE]

@@ -124,7 +124,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
             await interaction.response.send_message(
                 refusal_text(interaction.locale, refusal), ephemeral=True)
             return False
-        self.bot.service.heard(interaction.guild_id, interaction.user.id, str(interaction.locale))
+        self.bot.service.heard(interaction.user.id, str(interaction.locale))
         return True
 
     async def cog_app_command_error(self, interaction: discord.Interaction[Any],

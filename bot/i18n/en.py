@@ -534,6 +534,7 @@ CATALOGUE: dict[str, str] = {
     "table.press_hand.many": "🔔 {names}: press **My hand** to see your cards and play.",
     "table.press_hand_back.one": "🔔 {names}: your seat is waiting for you; press **My hand** to come back to the table.",
     "table.press_hand_back.many": "🔔 {names}: your seats are waiting for you; press **My hand** to come back to the table.",
+    "table.reopen_hand": "🂠 Closed your hand by mistake? **My hand** opens it again.",
     "table.round_over": "🏁 **Round {round} is over**",
     "table.result_line": "{place}. **{name}** · {role} · +{gained} this round, total {total}",
     "table.game_over.one": "🏆 **Game over** · winner: {names}",

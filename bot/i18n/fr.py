@@ -545,6 +545,7 @@ _WRITTEN: dict[str, str] = {
     "table.press_hand.many": "🔔 {names} : appuyez sur **Ma main** pour voir vos cartes et jouer.",
     "table.press_hand_back.one": "🔔 {names} : ta place t’attend ; appuie sur **Ma main** pour revenir à la table.",
     "table.press_hand_back.many": "🔔 {names} : vos places vous attendent ; appuyez sur **Ma main** pour revenir à la table.",
+    "table.reopen_hand": "🂠 Main fermée par erreur ? **Ma main** la rouvre.",
     "table.round_over": "🏁 **Fin de la manche {round}**",
     "table.result_line": "{place}. **{name}** · {role} · +{gained} à cette manche, total {total}",
     "table.game_over.one": "🏆 **Fin de la partie** · victoire : {names}",

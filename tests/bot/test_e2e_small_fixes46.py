@@ -1,6 +1,7 @@
 """End-to-end: small fixes (docs/bot.md, « Small fixes (stop 46) »), in French and in English
 where the wording changes: the hand's exchange lines name bots as the table message names
-them; a language switch reaches a hand open on another server."""
+them; a language switch reaches a hand open on another server; the table says how to reopen
+a hand closed by mistake."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from .e2e import (
     message,
     play_until,
     tick,
+    two_humans_against_a_bot,
 )
 from .test_e2e_playtest8_servers import tables_in_two_servers
 
@@ -124,4 +126,44 @@ async def test_a_language_switch_reaches_a_hand_open_on_another_server(
     marie.channel = evening.cartes
     assert message(marie, cercle_hand).content.startswith("🂠 **Your hand**")
     assert game.version == version  # redrawn for her language, not for a move
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_table_says_how_to_reopen_a_hand_closed_by_mistake(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """marie dismissed her hand (« Ignorer le message »). Discord tells the bot nothing, so
+    her hand looked open: the table message asked nobody to press « Ma main » and said
+    nowhere what it does, until her turn ran out. It says it reopens a hand closed by
+    mistake; pressed, it does, as the game is now. Once someone is asked to press it, their
+    line says so instead."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    bob = Player(fake.add_user("bob", locale=locale))
+    table, game = await two_humans_against_a_bot(fake, clock, president, marie, bob)
+    dismissed = marie.hand
+    marie.user.dismiss(dismissed)
+    await tick(fake, clock, 1)
+    board = message(marie.user, table.table_message_id)
+    told = t(locale, "table.reopen_hand")
+    assert board.content.split("\n")[-1] == told
+    if locale == "fr":
+        assert told == french("🂠 Main fermée par erreur ? **Ma main** la rouvre.")
+    assert t(locale, "btn.my_hand") in [b.label for b in board.buttons]
+    await marie.open_hand(president)
+    assert marie.hand.id != dismissed.id and not marie.hand.dismissed
+    (kept,) = [m for m in fake.messages() if m.id == dismissed.id]  # redrawn, unseen
+    assert marie.hand.content.split("\n")[0] == kept.content.split("\n")[0]  # her cards
+    # Her turn let run out: she is asked by name, and the general line gives way.
+    seat = table.seat_of(marie.user.id)
+    marie.user.dismiss(marie.hand)
+    await play_until(fake, clock, [bob], lambda: game.to_act == seat)
+    for _ in range(200):
+        if game.to_act != seat:
+            break
+        await tick(fake, clock, 1)
+    await tick(fake, clock, 1)
+    lines = message(marie.user, table.table_message_id).content.split("\n")
+    assert told not in lines
+    assert any(line.startswith("🔔") and "marie" in line for line in lines)
     fake.assert_no_errors()

@@ -108,6 +108,12 @@ def table_screen(table: Table, now: float) -> Screen:
                                                    ("table.press_hand_back", away)) if names]
         if pressed:
             instructions.extend(["", *press_lines(loc, pressed)])
+        elif any(table.seat_of(p.user_id) is not None for p in table.humans()
+                 if p.user_id is not None):
+            # Every hand looks live, but Discord tells the bot nothing when a player
+            # dismisses theirs (issue 8 §6): nothing here said how to get it back until
+            # their turn ran out (play-test 13).
+            instructions.extend(["", t(loc, "table.reopen_hand")])
     # Eight seats with long names overrun Discord's 2,000 characters (the content would be
     # cut, standings and all): the oldest history lines go first, as many as needed, leaving
     # room for the note a retired table message ends with. Names of markdown characters,
@@ -137,7 +143,8 @@ def table_screen(table: Table, now: float) -> Screen:
     if overruns() and table.queue and game.phase in (Phase.PLAY, Phase.EXCHANGE):
         players[-1] = queue_line(loc, [p.name for p in table.queue], 0, queue_key)
     if overruns() and game.phase in (Phase.PLAY, Phase.EXCHANGE) and instructions:
-        instructions = ["", *press_lines(loc, pressed, counted=True)]
+        # (how to reopen a hand closed by mistake gives way first: the button stays)
+        instructions = ["", *press_lines(loc, pressed, counted=True)] if pressed else []
     if results and players and overruns():
         players = []
     if not players:

@@ -1,7 +1,7 @@
 """End-to-end: small fixes (docs/bot.md, « Small fixes (stop 46) »), in French and in English
 where the wording changes: the hand's exchange lines name bots as the table message names
 them; a language switch reaches a hand open on another server; the table says how to reopen
-a hand closed by mistake."""
+a hand closed by mistake; a pick in a hand older than its token is told it was not taken."""
 
 from __future__ import annotations
 
@@ -166,4 +166,50 @@ async def test_the_table_says_how_to_reopen_a_hand_closed_by_mistake(
     lines = message(marie.user, table.table_message_id).content.split("\n")
     assert told not in lines
     assert any(line.startswith("🔔") and "marie" in line for line in lines)
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_pick_in_a_hand_older_than_its_token_is_told_it_was_not_taken(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """A slow game (ten-minute turns): marie's hand outlived its 15-minute token (Discord:
+    « Interaction tokens are valid for 15 minutes », Receiving and Responding), its last
+    edit saying it no longer follows the game. The game moved on; she picked a card in it.
+    The answer, through the click's fresh token, drew her hand as it is now under « ⚠️ La
+    partie a avancé… », but the table's refresh that stops asking her for « Ma main »
+    redrew the hand at once, wiping that line: her card was still there and nothing said
+    why. The line stays until the hand changes; the hand follows the game again."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    bob = Player(fake.add_user("bob", locale=locale))
+    table, game = await two_humans_against_a_bot(fake, clock, president, marie, bob,
+                                                 turn_seconds=600)
+    seat = table.seat_of(marie.user.id)
+    assert seat is not None
+    for _ in range(96):  # sixteen minutes: bob's turn runs out, then marie's comes
+        await tick(fake, clock, 10)
+    frozen = marie.hand
+    assert frozen.content.startswith(t(locale, "hand.lapsing", refresh=t(locale, "btn.refresh"),
+                                       hand=t(table.locale, "btn.my_hand")))
+    version = game.version
+    while game.version == version:  # her turn runs out too: the game moves on
+        await tick(fake, clock, 10)
+    await tick(fake, clock, 1)
+    assert message(marie.user, frozen.id).content == frozen.content  # as it was
+    cards = len(game.hand(seat))
+    menu = next(s for s in frozen.selects if ":play:" in s.custom_id)
+    picked = await marie.user.select(frozen, [menu.options[0].value], select=menu.custom_id)
+    assert picked.response_type == 7 and len(game.hand(seat)) == cards
+    told = "⚠️ " + t(locale, "err.stale")
+    for _ in range(3):
+        assert marie.hand.content.split("\n")[0] == told
+        await tick(fake, clock, 1)
+    assert table.hands[marie.user.id].valid(president.service.clock.now())
+    assert "marie" not in "".join(line for line in message(
+        marie.user, table.table_message_id).content.split("\n") if line.startswith("🔔"))
+    # The next move redraws it, as the game is then.
+    version = game.version
+    await play_until(fake, clock, [bob], lambda: game.version != version)
+    await tick(fake, clock, 1)
+    assert not marie.hand.content.startswith(told)
     fake.assert_no_errors()

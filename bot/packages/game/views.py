@@ -76,13 +76,20 @@ async def show_hand(
     update = update and private
     now = interaction.client.service.clock.now()
     screen = hand_screen(table, interaction.user.id, locale, notice=notice, page=page, now=now)
+    # What later refreshes compare with: the hand without its notice, which stays until
+    # the hand changes. A click on a hand whose token had run out refreshes the table (it
+    # stops asking for « Ma main »), and that refresh redrew the hand at once, wiping
+    # « ⚠️ La partie a avancé… » before the player could read that their pick was not
+    # taken.
+    plain = hand_screen(table, interaction.user.id, locale, page=page, now=now) \
+        if notice else screen
     # Recorded before answering: a refresh running meanwhile must neither redraw this
     # hand through the previous token nor think it still shows the old state. Only when
     # the hand is this interaction's original response, which later refreshes edit.
     link = None
     if table.player(interaction.user.id) is not None and (
             update or not interaction.response.is_done()):
-        link = interaction.client.publisher.hands.shown(table, interaction, screen,
+        link = interaction.client.publisher.hands.shown(table, interaction, plain,
                                                         new_message=not update)
         if not update:
             # A hand in a message of its own is saved before it is shown, within the

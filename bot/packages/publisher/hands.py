@@ -175,8 +175,10 @@ class Hands:
     def shown(self, table: Table, interaction: discord.Interaction[Host],
               screen: Screen, *, new_message: bool) -> HandLink:
         """This interaction's original response is now the user's hand: refresh through it.
-        `new_message`: a message of its own, not the hand the interaction was clicked on,
-        which no refresh may edit before it is sent (`HandLink.answered`)."""
+        `screen`: the hand as a refresh would draw it, without the answer's notice (kept
+        until the hand changes). `new_message`: a message of its own, not the hand the
+        interaction was clicked on, which no refresh may edit before it is sent
+        (`HandLink.answered`)."""
         clicked = interaction.message.id if interaction.message is not None else None
         link = HandLink(int(interaction.application_id), interaction.token,
                         self.bot.service.clock.now(), screen.fingerprint,

@@ -106,14 +106,17 @@ def table_preset_name(locale: LocaleLike, rules: Rules) -> str:
     return preset_name(locale, rules.preset_id)
 
 
-def how_to_play(locale: LocaleLike, rules: Rules) -> list[str]:
+def how_to_play(locale: LocaleLike, rules: Rules, revolution: bool = False) -> list[str]:
     """A few lines on playing this table, built from its knobs: the goal, the order of the
-    cards, what closes a trick, and the variants that are on."""
+    cards, what closes a trick, and the variants that are on. In a `revolution` under way,
+    the plays that need not match the opening's count are those of the reversed order, as
+    the opener's hand says them (`count_exceptions`): the page went on naming the 2s on a
+    larger play after four 5s had made the 2s the weakest."""
     deck = rules.deck_kind
     spanish = deck.spanish
     order = " ".join(rank_short(locale, rank, spanish) for rank in deck.ranks)
     answer = "howto.answer.equal" if rules.equal_allowed else "howto.answer.higher"
-    exceptions = count_exceptions(locale, rules)
+    exceptions = count_exceptions(locale, rules, revolution)
     if exceptions:
         answer = t(locale, f"{answer}.except", exceptions=exceptions)
     else:
@@ -189,10 +192,12 @@ def revolution_key(rules: Rules) -> str:
     """The revolution as the page words it: the jokers, and the card that wins alone, keep
     their power (`legal_options` lets a special play answer anything), as the hands say
     (`hand_plays.revolution_line`, play-test 17); the page said only « le 3 devient la plus
-    forte » at a proletario or presi table whose host turned revolutions on."""
-    if rules.deck_kind.has_jokers:
-        return "revolution.jokers"
-    return "revolution" if rules.top_single is None else "revolution.top_single"
+    forte » at a proletario or presi table whose host turned revolutions on. With both, both:
+    a proletario whose host set a card that wins alone read of the jokers only."""
+    jokers = rules.deck_kind.has_jokers
+    if rules.top_single is not None:
+        return "revolution." + ("jokers_top_single" if jokers else "top_single")
+    return "revolution.jokers" if jokers else "revolution"
 
 
 def two_beats_larger_key(rules: Rules) -> str:
@@ -278,11 +283,12 @@ def timer_lines(locale: LocaleLike, rules: Rules) -> list[str]:
     return lines
 
 
-def rules_page(locale: LocaleLike, rules: Rules, seats: int | None = None) -> list[str]:
+def rules_page(locale: LocaleLike, rules: Rules, seats: int | None = None,
+               revolution: bool = False) -> list[str]:
     """`/president rules`: how to play, the exchange, the points, the game's end (at the
-    game's `seats` when one is under way) and the clock, then the settings that differ from
-    the preset."""
-    lines = how_to_play(locale, rules)
+    game's `seats` when one is under way, and in its `revolution`) and the clock, then the
+    settings that differ from the preset."""
+    lines = how_to_play(locale, rules, revolution)
     lines.extend(deal_lines(locale, rules, seats))
     lines.extend(exchange_lines(locale, rules, seats))
     lines.append(t(locale, "howto.points",

@@ -1,18 +1,21 @@
 """End-to-end: small fixes (docs/bot.md, « Small fixes (stop 46) »), in French and in English
 where the wording changes: the hand's exchange lines name bots as the table message names
 them; a language switch reaches a hand open on another server; the table says how to reopen
-a hand closed by mistake; a pick in a hand older than its token is told it was not taken."""
+a hand closed by mistake; a pick in a hand older than its token is told it was not taken; a
+revolution names the jokers and the card that wins alone, and the rules page follows the
+flip."""
 
 from __future__ import annotations
 
 import pytest
 
 from bot.client import PresidentBot
-from bot.i18n import t
+from bot.i18n import join_names, t
+from bot.i18n.cards import top_single_words
 from bot.i18n.typography import french
 from bot.packages.game.lines import entry_text, role_name
 from bot.tables.table import Table
-from engine import Phase
+from engine import Card, Phase
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
@@ -27,6 +30,7 @@ from .e2e import (
     two_humans_against_a_bot,
 )
 from .test_e2e_playtest8_servers import tables_in_two_servers
+from .test_e2e_playtest17 import dealt, pass_turn, play
 
 LOCALES = ["fr", "en-US"]
 
@@ -212,4 +216,56 @@ async def test_a_pick_in_a_hand_older_than_its_token_is_told_it_was_not_taken(
     await play_until(fake, clock, [bob], lambda: game.version != version)
     await tick(fake, clock, 1)
     assert not marie.hand.content.startswith(told)
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_revolution_names_jokers_and_the_lone_card_and_the_page_follows_the_flip(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """At proletario the host turned revolutions on and set the 2♠ to win any trick alone.
+    After four 5s, the hands and the rules page said « les jokers restent au-dessus de tout »
+    and nothing of the 2♠, which the engine still lets answer anything. Both are named.
+    And the page's answer line still excepted « un groupe de 2 sur un coup d’une carte de
+    plus », which the flip had ended (the 2s are the weakest): during the revolution it
+    names the plays the opener's hand names, and the 2s again once it is over."""
+    table, game, players = await dealt(
+        fake, clock, president, locale, "proletario",
+        ["5H 5S 5D 5C 2C 2D 9S", "KD 3S 3H 8C", "QH 4C 4D 8D", "JH 6C 6D 2S"],
+        revolution=True, top_single="2S")
+    marie, paul, jeanne, lucas = players
+
+    async def answer_line() -> str:
+        await marie.user.slash("president rules")
+        page = marie.user.last_ephemeral().embeds[0].description or ""
+        start = t(locale, "howto.answer.higher.except", exceptions="").split("(")[0]
+        return next(line for line in page.split("\n") if line.startswith(start))
+
+    def excepted(*names: str) -> str:
+        words = [t(locale, f"howto.except.{name}", card="2♠") for name in names]
+        return t(locale, "howto.answer.higher.except",
+                 exceptions=join_names(locale, words, "list.or"))
+
+    assert await answer_line() == excepted("top_single", "jokers", "two_beats_larger")
+    await play(fake, clock, marie, "5H 5S 5D 5C")
+    assert game.revolution
+    card = top_single_words(locale, Card.parse("2S"), False)
+    said = t(locale, "hand.revolution_jokers_top_single", card=card)
+    for player in players:
+        assert said in player.hand.content.split("\n")
+    if locale == "fr":
+        assert said.endswith(french("les jokers restent au-dessus de tout, et le 2♠ joué "
+                                    "seul au-dessus du reste."))
+    assert await answer_line() == excepted("top_single", "jokers")
+    await marie.user.slash("president rules")
+    page = marie.user.last_ephemeral().embeds[0].description or ""
+    assert "• " + t(locale, "howto.variant.revolution.jokers_top_single", card="2♠") \
+        in page.split("\n")
+    for player in (paul, jeanne, lucas):
+        await pass_turn(fake, clock, player)
+    lead = t(locale, "hand.lead_except", exceptions=join_names(
+        locale, [t(locale, f"howto.except.{name}", card="2♠") for name in ("top_single",
+                                                                           "jokers")],
+        "list.or"))
+    assert lead in marie.hand.content.split("\n")  # as the page now says
     fake.assert_no_errors()

@@ -153,14 +153,15 @@ def _span_word(locale: LocaleLike, table: Table, option: PlayOption) -> str:
 def revolution_line(table: Table, locale: LocaleLike) -> str:
     """Why the hand is sorted the other way round. The jokers and the card that wins alone
     (`top_single`) keep their power in a revolution: « le 3 devient la carte la plus forte »
-    was wrong at a table with either, once its host turned revolutions on (play-test 17)."""
+    was wrong at a table with either, once its host turned revolutions on (play-test 17);
+    with both, it named the jokers only (`rules_text.revolution_key`)."""
     rules = table.rules
-    if rules.deck_kind.has_jokers:
-        return t(locale, "hand.revolution_jokers")
-    if rules.top_single is not None:
-        return t(locale, "hand.revolution_top_single",
-                 card=top_single_words(locale, rules.top_single, spanish(table)))
-    return t(locale, "hand.revolution")
+    if rules.top_single is None:
+        return t(locale, "hand.revolution_jokers" if rules.deck_kind.has_jokers
+                 else "hand.revolution")
+    key = "hand.revolution_jokers_top_single" if rules.deck_kind.has_jokers \
+        else "hand.revolution_top_single"
+    return t(locale, key, card=top_single_words(locale, rules.top_single, spanish(table)))
 
 
 def resume_button(table: Table, game: Game, locale: LocaleLike) -> Control:

@@ -10,7 +10,7 @@ from bot.i18n import t
 from bot.packages.rules_text import preset_name, rules_page, table_preset_name
 from bot.packages.screen import EMBED_DESCRIPTION
 from bot.tables.table import Table
-from engine import Rules
+from engine import Phase, Rules
 
 DEFAULT_PRESET = "classic"  # the preset /president create opens by default
 
@@ -21,9 +21,12 @@ def rules_embed(locale: str, table: Table | None, preset: str | None,
     for. A preset's rules open with whose they are: at a table a reader would otherwise take
     them for the table's, and with no table for rules already agreed on."""
     if table is not None and preset is None:
-        seats = table.game.seats if table.game is not None else None  # else the lobby's range
+        game = table.game
+        seats = game.seats if game is not None else None  # else the lobby's range
+        # (a revolution ends with its round: between rounds the next deal's order holds)
+        revolution = game is not None and game.phase is Phase.PLAY and game.revolution
         title = t(locale, "rules.title", preset=table_preset_name(locale, table.rules))
-        return embed(title, rules_page(locale, table.rules, seats))
+        return embed(title, rules_page(locale, table.rules, seats, revolution))
     chosen = preset or DEFAULT_PRESET
     name = preset_name(locale, chosen)
     rules = Rules.preset(chosen)

@@ -1,9 +1,9 @@
-"""End-to-end: small fixes (docs/bot.md, « Small fixes (stop 46) »), in French and in English
-where the wording changes: the hand's exchange lines name bots as the table message names
-them; a language switch reaches a hand open on another server; the table says how to reopen
-a hand closed by mistake; a pick in a hand older than its token is told it was not taken; a
-revolution names the jokers and the card that wins alone, and the rules page follows the
-flip."""
+"""End-to-end: small fixes (docs/bot.md, « Small fixes (stop 46) »), in French and in
+English where the wording changes: the hand's exchange lines name bots as the table message
+names them; a language switch reaches a hand open on another server; the table says how to
+reopen a hand closed by mistake; a pick in a hand older than its token is told it was not
+taken; a revolution names the jokers and the card that wins alone, and the rules page
+follows the flip; a snapshot without the penalty's card does not say it was a 2."""
 
 from __future__ import annotations
 
@@ -11,9 +11,11 @@ import pytest
 
 from bot.client import PresidentBot
 from bot.i18n import join_names, t
-from bot.i18n.cards import top_single_words
+from bot.i18n.cards import rank_words, top_single_words
 from bot.i18n.typography import french
-from bot.packages.game.lines import entry_text, role_name
+from bot.packages.game.hand import hand_screen
+from bot.packages.game.lines import entry_text, place, role_name
+from bot.packages.game.table_message import table_screen
 from bot.tables.table import Table
 from engine import Card, Phase
 from fakediscord import FakeDiscord
@@ -268,4 +270,40 @@ async def test_a_revolution_names_jokers_and_the_lone_card_and_the_page_follows_
                                                                            "jokers")],
         "list.or"))
     assert lead in marie.hand.content.split("\n")  # as the page now says
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_snapshot_without_the_penalty_s_card_does_not_say_it_was_a_2(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """At wild7 marie went out on 9♥ 7♥ and was sent down « avec un 7 ». A table saved
+    before the card was kept (the history's line without its rank, the game without its
+    plays) read, restored, « marie a fini sur un 2 » and « Tu as fini sur un 2 », the card
+    a line without one defaulted to. Where only 2s send a player down that is right; where
+    7s do too, the lines name both, as the rule does."""
+    table, game, (marie, _, _) = await dealt(
+        fake, clock, president, locale, "wild7", ["9H 7H", "9S 6C 10C", "KH KS 4C 8D"])
+    await play(fake, clock, marie, "9H 7H")
+    assert game.penalised == [0]
+    older = table.to_dict()
+    for entry in older["log"]:
+        entry["params"].pop("rank", None)
+    assert older["game"].pop("tells") and older["game"].pop("played")
+    restored = Table.from_dict(older)
+    two, seven = rank_words(locale, "2", 1, False), rank_words(locale, "7", 1, False)
+    third = place(locale, 3)
+    board = table_screen(restored, 0.0).content.split("\n")
+    said = t(locale, "ev.penalised_either", name="marie", two=two, seven=seven, place=third)
+    assert f"• {said}" in board
+    hand = hand_screen(restored, marie.user.id, locale).content.split("\n")
+    assert t(locale, "hand.out_penalised_either", two=two, seven=seven, place=third) in hand
+    if locale == "fr":
+        assert french("• marie a fini sur un 2 ou avec un 7 : 3e place") in board
+    assert not [line for line in board + hand if t(locale, "ev.penalised", name="marie",
+                                                   rank=two, place=third) in line]
+    # Only 2s send a player down at classic: there, a 2 it was.
+    restored.rules = restored.rules.replace(finish_penalty="two")
+    hand = hand_screen(restored, marie.user.id, locale).content.split("\n")
+    assert t(locale, "hand.out_penalised", rank=two, place=third) in hand
     fake.assert_no_errors()

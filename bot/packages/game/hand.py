@@ -14,7 +14,15 @@ from bot.packages.cards.emojis import FaceLine, faces
 from bot.packages.controls import button, view
 from bot.packages.game.hand_gifts import exchange_part, exchange_role_line
 from bot.packages.game.hand_plays import autopilot_part, play_part
-from bot.packages.game.lines import entry_text, place, role_name, round_finished, spanish
+from bot.packages.game.lines import (
+    entry_text,
+    penalty_rank,
+    penalty_ranks,
+    place,
+    role_name,
+    round_finished,
+    spanish,
+)
 from bot.packages.screen import Screen
 from bot.tables.seating import kicked_key
 from bot.tables.seats import gives_seat_up
@@ -157,7 +165,11 @@ def out_lines(table: Table, game: Game, seat: int, locale: LocaleLike) -> list[s
         return [t(locale, "hand.out", place=where)]
     last = next((tell.play for tell in reversed(game.tells)
                  if tell.seat == seat and tell.play is not None), None)
-    rank = "2" if last is None or last.value == "2" else "7"  # as `Penalised` says it
+    # As `Penalised` says it; a game restored without its plays cannot say which
+    rank = penalty_rank(table, None if last is None else "2" if last.value == "2" else "7")
+    if rank is None:
+        return [t(locale, "hand.out_penalised_either", place=where,
+                  **penalty_ranks(locale, table))]
     key = "hand.out_penalised" if rank == "2" else "hand.out_penalised_wild"
     return [t(locale, key, place=where, rank=rank_words(locale, rank, 1, spanish(table)))]
 

@@ -53,9 +53,13 @@ def entry_text(locale: LocaleLike, table: Table, entry: LogEntry) -> str:
     if "place" in params and entry.key in ("ev.out", "ev.out_closes", "ev.penalised"):
         params["place"] = place(locale, int(params["place"]))
     if entry.key == "ev.penalised":
-        rank = str(params.get("rank", "2"))
-        params["rank"] = rank_words(locale, rank, 1, spanish(table))
-        if rank != "2":
+        rank = penalty_rank(table, params.get("rank"))
+        if rank is None:
+            key = "ev.penalised_either"
+            params.update(penalty_ranks(locale, table))
+        else:
+            params["rank"] = rank_words(locale, rank, 1, spanish(table))
+        if rank not in (None, "2"):
             # A 7 among the last cards (wild7's « finir avec un 7 »), whatever their value:
             # « a fini sur un 7 » read wrong under « joue deux 9, dont un 7 » (play-test 17).
             key = "ev.penalised_wild"
@@ -73,6 +77,24 @@ def entry_text(locale: LocaleLike, table: Table, entry: LogEntry) -> str:
         params["name"] = t(locale, "hand.bot_named", name=bot_shown(str(params["name"])),
                            level=level_words(locale, str(params.pop("level"))))
     return t(locale, key, **params)
+
+
+def penalty_rank(table: Table, known: object) -> str | None:
+    """The card a penalised finish was for (`Penalised.rank`: « 2 », or « 7 » under
+    wild7's « finir sa main sur un 2 ou avec un 7 »), ``known`` where it was kept; else 2
+    where only 2s send a player down, and None where either may have (a history line, or a
+    game without its plays, from a snapshot from before they were kept: they read « sur un
+    2 » at wild7 whatever the card)."""
+    if known is not None:
+        return str(known)
+    return "2" if table.rules.finish_penalty == "two" else None
+
+
+def penalty_ranks(locale: LocaleLike, table: Table) -> dict[str, str]:
+    """Both cards a finish may be penalised for, in words, for a line that cannot say which
+    (`penalty_rank`)."""
+    return {"two": rank_words(locale, "2", 1, spanish(table)),
+            "seven": rank_words(locale, "7", 1, spanish(table))}
 
 
 def seat_name(table: Table, seat: int) -> str:

@@ -8,7 +8,8 @@ from collections.abc import Callable
 from bot.tables.clock import Clock
 from bot.tables.table import LogEntry, Table
 from bot.tables.timers import Scheduler
-from engine import Event
+from engine import Event, Phase
+from engine.events import TimedOut
 
 # A table where no person has acted this long closes itself.
 IDLE_CLOSE_SECONDS = 30 * 60
@@ -54,7 +55,12 @@ class Deadlines:
             game = table.game
             if game is None or game.timer is None or game.timer.serial != serial:
                 return
-            self._after(table, game.timeout())
+            before, playing = game.version, game.phase is Phase.PLAY
+            events = game.timeout()
+            for event in events:
+                if playing and isinstance(event, TimedOut) and event.seat is not None:
+                    table.moved(before, event.seat, timer=True)
+            self._after(table, events)
 
     def human_seen(self, table: Table) -> None:
         """A person acted here: the table stays open for IDLE_CLOSE_SECONDS more."""

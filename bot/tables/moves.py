@@ -34,18 +34,22 @@ class Moves:
     ) -> list[Event]:
         async with table.lock:
             game, seat = self._seated_game(table, user_id)
-            refusals.check_seen(table, game, seen)
+            refusals.check_seen(table, game, seen, seat)
+            before = game.version
             events = refusals.engine(
                 lambda: game.play(seat, cards, announce, seen if table.rules.fast else None))
+            table.moved(before, seat, timer=False)
             self._after(table, events)
             return events
 
     async def pass_turn(self, table: Table, user_id: int, seen: int) -> list[Event]:
         async with table.lock:
             game, seat = self._seated_game(table, user_id)
-            refusals.check_seen(table, game, seen)
+            refusals.check_seen(table, game, seen, seat)
+            before = game.version
             events = refusals.pass_(
                 lambda: game.pass_turn(seat, seen if table.rules.fast else None))
+            table.moved(before, seat, timer=False)
             self._after(table, events)
             return events
 

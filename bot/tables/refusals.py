@@ -79,12 +79,27 @@ def check_version(game: Game, version: int | None) -> None:
         raise TableError("err.stale_button")
 
 
-def check_seen(table: Table, game: Game, seen: int) -> None:
+def check_seen(table: Table, game: Game, seen: int, seat: int) -> None:
     """A hand control carries the version it was drawn for. Turn by turn it must be the
     current one; in fast mode an older one may still play or pass (the engine refuses it
-    if the trick moved on since), but one that does not exist yet was forged."""
+    if the trick moved on since), but one that does not exist yet was forged.
+
+    A late one says what beat it when that was the seat's own move (`Table.moved_from`):
+    « the table has moved on » left a player who moved from two devices, or whose timer
+    played as they chose, unsure whether their move counted (play-test 23)."""
     if seen > game.version or (not table.rules.fast and seen != game.version):
-        raise TableError("err.stale")
+        raise TableError(late_move(table, game, seen, seat))
+
+
+def late_move(table: Table, game: Game, seen: int, seat: int) -> str:
+    """Why a play or pass drawn for version `seen` comes too late for `seat`: its own move
+    from that version (a second device's click), its timer's, or someone else's."""
+    mover = table.moved_from.get(seen) if seen < game.version else None
+    if mover == (seat, False):
+        return "err.already_played"
+    if mover == (seat, True):
+        return "err.timer_played"
+    return "err.stale"
 
 
 def check_round(game: Game, seen: int) -> None:

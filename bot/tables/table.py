@@ -22,6 +22,8 @@ from engine.events import GameOver, RoundOver
 # earlier so an edit never races the expiry.
 TOKEN_LIFETIME = 15 * 60 - 30
 LOG_SIZE = 10  # enough to follow bots moving every second or two
+# Versions `Table.moved_from` keeps: a round of eight seats and a few moves more.
+MOVES_REMEMBERED = 16
 # The history line a restored table gets (`Outages.adopt`): shown for the run that
 # restored it, never stored. The versions before it cannot word it: stored, it failed their
 # every redraw of every table under way (a KeyError) once an operator rolled back to one
@@ -386,6 +388,12 @@ class Table:
     # `left_seats`.
     stepped_out: dict[int, HandLink] = field(default_factory=dict, repr=False, compare=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
+    # The seat that moved from each of the game's last versions, and whether its turn timer
+    # moved for it: a play or pass drawn for that version, arriving after (a second device,
+    # a click as the timer ran out), is told what beat it (`refusals.check_seen`). Memory
+    # only: after a restart such a click is told the table moved on.
+    moved_from: dict[int, tuple[int, bool]] = field(default_factory=dict, repr=False,
+                                                    compare=False)
 
     # --- seats -----------------------------------------------------------------------------
 
@@ -605,6 +613,13 @@ class Table:
                     self.log[i] = LogEntry(AWAY, {**entry.params,
                                                   "deadline": int(before + waited)},
                                            entry.people)
+
+    def moved(self, version: int, seat: int, *, timer: bool) -> None:
+        """Remember that `seat` moved from `version` (see `moved_from`); a few are enough,
+        as a click that late comes within seconds."""
+        self.moved_from[version] = (seat, timer)
+        while len(self.moved_from) > MOVES_REMEMBERED:
+            del self.moved_from[next(iter(self.moved_from))]
 
     # --- persistence -------------------------------------------------------------------------
 

@@ -601,8 +601,8 @@ async def test_a_late_click_on_ones_own_screen_is_told_it_is_late_not_forged(
     assert "Passer" not in [b.label for b in message(marie, drawn.id).buttons]
     version, hand = game.version, list(game.hand(seat))
     await marie.click_shown(drawn, "Passer")
-    redrawn = message(marie, drawn.id)  # her hand as it is now, saying the table moved on
-    assert redrawn.text.startswith("⚠️ " + t("fr", "err.stale"))
+    redrawn = message(marie, drawn.id)  # her hand as it is now, saying the timer moved
+    assert redrawn.text.startswith("⚠️ " + t("fr", "err.timer_played"))  # play-test 23
     assert game.version == version and list(game.hand(seat)) == hand
     assert marie.last_ephemeral().text != "⚠️ " + t("fr", "err.unknown_control")
 

@@ -152,7 +152,9 @@ async def test_a_menu_of_specials_drawn_before_the_upgrade_is_answered_as_late(
     drawn_before = {"custom_id": cid(table, "play", drawn_for, "special0"),
                     "component_type": STRING_SELECT, "values": ["BJ"]}
     await Forger(fake).send(host.user, MESSAGE_COMPONENT, drawn_before, message=host.hand)
-    assert host.user.last_ephemeral().content.startswith("⚠️ " + t(locale, "err.stale"))
+    # Late, and beaten by her own play of 3♣ from that same version (play-test 23).
+    assert host.user.last_ephemeral().content.startswith("⚠️ " + t(locale,
+                                                                  "err.already_played"))
     assert Card.parse("BJ") in game.hand(0) and game.to_act == 1
     fake.assert_no_errors()
 

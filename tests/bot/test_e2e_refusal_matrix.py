@@ -294,7 +294,9 @@ async def playing(m: Matrix, lobby_shown: Message) -> tuple[int, int, int]:
     before = actor.hand
     assert await actor.act()
     menu = next(s for s in before.selects if ":play:" in s.custom_id)
-    await m.probe.refused("play on a hand the turn has left", actor.user, "err.stale",
+    # Its player's own move left it (a second device's click): said so (play-test 23).
+    await m.probe.refused("play on a hand one's own move has left", actor.user,
+                          "err.already_played",
                           lambda: actor.user.select_shown(before, [menu.options[0].value],
                                                           select=menu.custom_id,
                                                           settle=False))

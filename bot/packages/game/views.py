@@ -29,6 +29,7 @@ from bot.packages.game.hand_plays import parse_option
 from bot.packages.game.table_message import table_screen
 from bot.packages.permissions import require
 from bot.packages.screen import Screen
+from bot.tables.refusals import late_move
 from bot.tables.service import TableError, TableService
 from bot.tables.table import Table
 from engine import Card, Phase
@@ -123,7 +124,9 @@ async def late_hand(click: Click) -> None:
     left (ended, or lost to a crash just after Start) the hand says where its player is in
     the lobby, and the notice still says the click was not taken. Whoever no longer holds a
     seat (they left, or were removed) is told so: « here is your current hand » would
-    promise a hand they no longer have."""
+    promise a hand they no longer have. A play or pass beaten by the player's own move (a
+    second device) or their timer's says so, as when its menu was still shown
+    (`refusals.late_move`)."""
     table, game = click.table, click.table.game
     seated = table.player(click.user_id) is not None
     if seated and click.user_id in table.hands and stripped(click.interaction.message) and \
@@ -132,8 +135,15 @@ async def late_hand(click: Click) -> None:
         # moved to a newer message (or said they left, before they took their seat back).
         # The hand they play from is that one, left alone.
         raise TableError("err.hand_moved")
-    key = "err.not_seated" if not seated else \
-        "err.stale" if table.game is not None else "err.stale_button"
+    seat = table.seat_of(click.user_id)
+    if not seated:
+        key = "err.not_seated"
+    elif game is None:
+        key = "err.stale_button"
+    elif click.action in ("play", "pass") and seat is not None:
+        key = late_move(table, game, click.version, seat)  # theirs, their timer's, another's
+    else:
+        key = "err.stale"
     await show_hand(click.interaction, table, notice=WARNING + t(click.locale, key))
 
 

@@ -1,0 +1,220 @@
+"""End-to-end: play-test 23, « the adversary and the race »: friends whose clicks collide
+(two devices of one player, a click at the instant the turn timer plays for them, the host
+pressing « Lancer » twice while someone joins and someone leaves, a setting changed as the
+game starts, the table closed as someone sits, « Rejouer » pressed by two people) and a
+player who forges what the refusal matrix does not (`test_e2e_refusal_matrix.py`). The
+interactions are delivered before the bot answers any (`settle=False`, then one settle),
+with Discord's latency on, so the bot's awaits interleave them. Every race must apply one
+thing, tell the other privately and clearly in its user's language, and leave the stored
+snapshot equal to the live table."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.client import PresidentBot
+from bot.i18n import t
+from bot.i18n.typography import french
+from bot.tables.table import Table
+from engine import Phase
+from fakediscord import FakeDiscord, LatencyConfig
+from fakediscord.state import InteractionRecord
+
+from .conftest import LinkedClock
+from .e2e import Player, cid, connect_bot, database_url, tick, two_humans_against_a_bot
+
+LOCALES = ["fr", "en-US"]
+EPHEMERAL = 64
+
+
+def sentence(locale: str, key: str, **params: object) -> str:
+    """The catalogue's sentence as the player reads it (French typography in French)."""
+    text = t(locale, key, **params)
+    return french(text) if locale == "fr" else text
+
+
+def answer(record: InteractionRecord) -> str:
+    """What the interaction's first response said, privately: a new ephemeral message or
+    the user's own ephemeral redrawn (type 7 on an ephemeral hand)."""
+    assert record.acknowledged and not record.abandoned
+    assert record.response_type in (4, 7), record.response_type
+    data = record.response or {}
+    if record.response_type == 4:
+        assert data.get("flags", 0) & EPHEMERAL
+    return str(data.get("content", ""))
+
+
+async def stored_is_live(bot: PresidentBot, table: Table) -> None:
+    """The table's snapshot in the database is the table as it is now (its hands'
+    links and the message ids aside: bookkeeping of answering)."""
+    storage = bot.storage
+    assert storage is not None
+    await bot.service.committed(table)
+    snapshot = await storage.load_snapshot(table.id)
+    assert snapshot is not None
+    live = json.loads(json.dumps(table.to_dict(), default=str))
+    stored = json.loads(json.dumps(dict(snapshot.state), default=str))
+    for key in ("hands", "seq", "lobby_message_id", "table_message_id"):
+        live.pop(key, None)
+        stored.pop(key, None)
+    assert stored == live
+
+
+async def to_a_human_turn(fake: FakeDiscord, clock: LinkedClock, table: Table,
+                          players: list[Player]) -> Player:
+    """Time passes for the bot until one of the humans is to play; their hand, redrawn."""
+    game = table.game
+    assert game is not None
+    for _ in range(30):
+        mover = next((p for p in players if table.seat_of(p.user.id) == game.to_act), None)
+        if mover is not None and game.phase is Phase.PLAY:
+            await mover.user.click(mover.hand, cid(table, "refresh"))
+            return mover
+        await tick(fake, clock, 1)
+    raise AssertionError("no human turn came")
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_two_devices_moving_at_once_apply_one_move_and_say_the_other_was_theirs(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, locale: str
+) -> None:
+    """bob's hand is open on his phone and his computer; he picks a card on one and, the
+    phone being slow, a card (or « Passer ») on the other. One move is his; the other was
+    told « The table has moved on since this was shown », as if someone else had moved: he
+    could not tell whether his move counted. It now says his earlier move went through and
+    this one does not count, as fast mode already did (play-test 14)."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    fake.enable_latency(LatencyConfig())
+    host = Player(fake.add_user("marie", locale=locale))
+    guest = Player(fake.add_user("bob", locale=locale))
+    table, game = await two_humans_against_a_bot(fake, clock, bot, host, guest)
+    mover = await to_a_human_turn(fake, clock, table, [host, guest])
+    seat = table.seat_of(mover.user.id)
+    assert seat is not None
+    shown = mover.hand
+    menu = next(s for s in shown.selects if ":play:" in s.custom_id)
+    passing = next((b.custom_id for b in shown.buttons
+                    if b.custom_id is not None and ":pass:" in b.custom_id), None)
+    held, version = len(game.hand(seat)), game.version
+    first = await mover.user.select_shown(shown, [menu.options[0].value],
+                                          select=menu.custom_id, settle=False)
+    second = await (mover.user.click_shown(shown, passing, settle=False) if passing else
+                    mover.user.select_shown(shown, [menu.options[-1].value],
+                                            select=menu.custom_id, settle=False))
+    await fake.settle()
+    assert game.version == version + 1  # one move, the first
+    assert len(game.hand(seat)) == held - len(menu.options[0].value.split("|")[0].split("."))
+    assert not answer(first).startswith("⚠️")
+    assert answer(second).startswith("⚠️ " + sentence(locale, "err.already_played"))
+    await stored_is_live(bot, table)
+    fake.assert_no_errors()
+    await fake.disconnect(bot)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_play_arriving_as_the_timer_plays_for_them_says_the_timer_played(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, locale: str
+) -> None:
+    """Twenty seconds a turn: bob picks his card as his time runs out, and the timer plays
+    for him first. He was told the table had moved on, not that his time was up and his
+    turn played for him; now he is, and nothing of his choice is played."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    fake.enable_latency(LatencyConfig())
+    host = Player(fake.add_user("marie", locale=locale))
+    guest = Player(fake.add_user("bob", locale=locale))
+    table, game = await two_humans_against_a_bot(fake, clock, bot, host, guest,
+                                                 turn_seconds=20)
+    mover = await to_a_human_turn(fake, clock, table, [host, guest])
+    deadline = bot.service.scheduler.deadline((table.id, "timer"))
+    assert deadline is not None
+    clock.advance(deadline - clock.now() - 0.001)
+    await fake.settle()
+    version = game.version
+    shown = mover.hand
+    menu = next(s for s in shown.selects if ":play:" in s.custom_id)
+    late = await mover.user.select_shown(shown, [menu.options[-1].value],
+                                         select=menu.custom_id, settle=False)
+    clock.advance(0.002)  # the timer fires while the click is on its way
+    await fake.settle()
+    assert game.version == version + 1  # the timer's move only
+    assert table.log[-1].key == "ev.played_late"
+    assert answer(late).startswith("⚠️ " + sentence(locale, "err.timer_played"))
+    await stored_is_live(bot, table)
+    fake.assert_no_errors()
+    await fake.disconnect(bot)
+
+
+async def clicks(fake: FakeDiscord, *sent: InteractionRecord) -> list[str]:
+    """Let the bot answer interactions sent without settling; what each said."""
+    await fake.settle()
+    return [answer(record) for record in sent]
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_lobby_races_leave_one_consistent_table(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, locale: str
+) -> None:
+    """The host presses « Lancer » on two devices while otto joins and gus leaves; then,
+    at another table, a setting is changed as the game starts, in both orders; then the
+    host closes a lobby as someone sits. One start, one table; the rest told privately in
+    their language, the snapshot the table as it is."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    fake.enable_latency(LatencyConfig())
+    hana = fake.add_user("hana", locale=locale)
+    gus = fake.add_user("gus", locale=locale)
+    otto = fake.add_user("otto", locale=locale)
+
+    async def opened(name: str) -> tuple[Table, int]:
+        channel = fake.add_channel(fake.guild, name)
+        await fake.settle()
+        for user in (hana, gus, otto):
+            user.channel = channel
+        await hana.slash("president create", preset="classic")
+        table = bot.service.registry.in_channel(channel.id)
+        assert table is not None and table.lobby_message_id is not None
+        return table, table.lobby_message_id
+
+    table, lobby = await opened("lancer")
+    await gus.click(lobby, cid(table, "join"))
+    await hana.click(lobby, cid(table, "addbot"))
+    said = await clicks(fake, await hana.click(lobby, cid(table, "start"), settle=False),
+                        await hana.click(lobby, cid(table, "start"), settle=False),
+                        await otto.click(lobby, cid(table, "join"), settle=False),
+                        await gus.click(lobby, cid(table, "leave"), settle=False))
+    assert table.game is not None and table.game_no == 1
+    assert said[1].startswith("⚠️ " + sentence(locale, "err.already_started",
+                                                      hand=t(locale, "btn.my_hand")))
+    assert [p.name for p in table.queue] == ["otto"]  # waits for the next game
+    assert table.seat_of(gus.id) is not None  # asked first: the game had started
+    await stored_is_live(bot, table)
+
+    for start_first in (False, True):
+        table, lobby = await opened(f"reglages-{start_first}")
+        await gus.click(lobby, cid(table, "join"))
+        await hana.click(lobby, cid(table, "addbot"))
+        await hana.click(lobby, cid(table, "settings"))
+        panel = hana.last_ephemeral()
+        menu = next(s for s in panel.selects if any(o.value == "revolution" for o in s.options))
+        start = hana.click(lobby, cid(table, "start"), settle=False)
+        pick = hana.select(panel, ["revolution"], select=menu.custom_id, settle=False)
+        sent = [await start, await pick] if start_first else [await pick, await start]
+        said = await clicks(fake, *sent)
+        assert table.game is not None
+        if start_first:
+            assert table.rules.revolution is True  # as it was: the game had started
+            assert "⚠️ " + sentence(locale, "err.settings_locked") in said[1]
+        else:
+            assert table.rules.revolution is False and table.game.rules.revolution is False
+        await stored_is_live(bot, table)
+
+    table, lobby = await opened("fermee")
+    said = await clicks(fake, await hana.slash("president end", settle=False),
+                        await gus.click(lobby, cid(table, "join"), settle=False))
+    assert table.closed and table.seat_of(gus.id) is None
+    assert said[1].startswith("⚠️ " + sentence(locale, "err.table_gone"))
+    await tick(fake, clock, 1)
+    fake.assert_no_errors()
+    await fake.disconnect(bot)

@@ -182,8 +182,11 @@ class TableService:
         async with hosting.host_action(table):
             self._host_only(table, by)
             self.verify_kick(table, by, user_id, name)
-            await self.seating.remove(table, user_id, farewell="hand.kicked", kicked=True)
+            # Noted first: the removal stores the table's snapshot, which must say it
+            # (noted after, a crash before the next change let them sit again at once).
+            # `verify_kick` made sure they are seated or waiting, so `remove` takes them.
             table.kicked.add(user_id)
+            await self.seating.remove(table, user_id, farewell="hand.kicked", kicked=True)
             if user_id in table.away:  # presi waits for leavers, not for those removed
                 self.seating.cancel_for_absence(table, user_id, "table.cancelled_kicked")
 

@@ -24,7 +24,14 @@ from fakediscord import FakeDiscord, LatencyConfig
 from fakediscord.state import InteractionRecord
 
 from .conftest import LinkedClock
-from .e2e import Player, cid, connect_bot, database_url, tick, two_humans_against_a_bot
+from .e2e import (
+    Player,
+    cid,
+    connect_bot,
+    database_url,
+    tick,
+    two_humans_against_a_bot,
+)
 
 LOCALES = ["fr", "en-US"]
 EPHEMERAL = 64
@@ -217,4 +224,22 @@ async def test_lobby_races_leave_one_consistent_table(
     assert said[1].startswith("⚠️ " + sentence(locale, "err.table_gone"))
     await tick(fake, clock, 1)
     fake.assert_no_errors()
+    await fake.disconnect(bot)
+
+
+async def test_a_removal_is_in_the_snapshot_it_stores(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """The host removes bob mid-game: the snapshot the removal stored was taken before the
+    table noted him as removed (`Table.kicked`), and held the table as it was live in
+    every field but that one until the next change. A crash meanwhile (a container
+    killed) restored a table where bob could sit again at once. Now the removal's
+    snapshot is the table as it is, so he stays refused until the next game."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    host = Player(fake.add_user("marie", locale="fr"))
+    guest = Player(fake.add_user("bob"))
+    table, _ = await two_humans_against_a_bot(fake, clock, bot, host, guest, bots=2)
+    await host.user.slash("president kick", member=guest.user)
+    assert table.seat_of(guest.user.id) is None and guest.user.id in table.kicked
+    await stored_is_live(bot, table)
     await fake.disconnect(bot)

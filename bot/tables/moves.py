@@ -58,7 +58,11 @@ class Moves:
         async with table.lock:
             game, seat = self._seated_game(table, user_id)
             refusals.check_round(game, seen)
-            events = refusals.engine(lambda: game.give(seat, cards))
+            try:
+                events = refusals.engine(lambda: game.give(seat, cards))
+            except TableError:
+                refusals.check_given(game, seat)
+                raise
             table.gift_picks.pop(user_id, None)
             self._after(table, events)
             return events
@@ -73,6 +77,7 @@ class Moves:
             refusals.check_round(game, seen)
             due = game.gift_choice(seat)
             if game.phase is not Phase.EXCHANGE or due is None or not due.ready:
+                refusals.check_given(game, seat)
                 raise TableError("err.wrong_phase")
             if any(card not in due.allowed for card in cards):
                 raise TableError("err.bad_choice")

@@ -110,6 +110,21 @@ def check_round(game: Game, seen: int) -> None:
         raise TableError("err.stale")
 
 
+def check_given(game: Game, seat: int) -> None:
+    """A gift refused to a seat whose cards already went this round (its own gift from
+    another device, or the timer's) says so: the engine's refusal (no exchange now,
+    nothing to give) left the giver unsure their cards went (play-test 23)."""
+    if given(game, seat):
+        raise TableError("err.already_given")
+
+
+def given(game: Game, seat: int) -> bool:
+    """Whether the seat's cards went to their receiver in this round's exchange, and the
+    round is still on: once it is over, that the table moved on says more."""
+    return game.phase in (Phase.EXCHANGE, Phase.PLAY) and \
+        any(swap[0] == seat for swap in game.swaps)
+
+
 def engine(action: Callable[[], list[Event]]) -> list[Event]:
     """Run an engine action; the engine's refusal becomes the table's."""
     try:

@@ -30,6 +30,7 @@ from .e2e import (
     connect_bot,
     database_url,
     tick,
+    to_the_next_exchange,
     two_humans_against_a_bot,
 )
 
@@ -242,4 +243,48 @@ async def test_a_removal_is_in_the_snapshot_it_stores(
     await host.user.slash("president kick", member=guest.user)
     assert table.seat_of(guest.user.id) is None and guest.user.id in table.kicked
     await stored_is_live(bot, table)
+    await fake.disconnect(bot)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_gift_sent_from_two_devices_goes_once_and_the_other_says_so(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, locale: str
+) -> None:
+    """In the exchange the giver presses « Confirmer » on one device and picks cards in
+    the menu on the other. The first gift goes; the second was told « Ce n’est pas
+    possible à ce moment de la partie » (the exchange was over) or « Tu n’as rien à donner
+    dans cet échange », which she had: now that her cards were already given and this
+    choice does not count."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    host = Player(fake.add_user("marie", locale=locale))
+    guest = Player(fake.add_user("bob", locale=locale))
+    table, game = await two_humans_against_a_bot(fake, clock, bot, host, guest, bots=2)
+    await to_the_next_exchange(fake, clock, table, [host, guest], host.user)
+    assert game.phase is Phase.EXCHANGE
+    fake.enable_latency(LatencyConfig())
+    givers = []
+    for player in (host, guest):
+        await player.user.click(player.hand, cid(table, "refresh"))
+        shown = player.hand
+        menus = [s for s in shown.selects if ":give:" in s.custom_id]
+        confirms = [b.custom_id for b in shown.buttons
+                    if b.custom_id is not None and ":give_ok:" in b.custom_id]
+        if menus and confirms:
+            givers.append((player, shown, menus[0], confirms[0]))
+    assert givers, "no human gives pre-checked cards in this exchange"
+    player, shown, menu, confirm = givers[0]
+    seat = table.seat_of(player.user.id)
+    assert seat is not None
+    held = sorted(map(str, game.hand(seat)))
+    other = [o.value for o in menu.options if not o.default][:menu.min_values]
+    said = await clicks(fake, await player.user.click_shown(shown, confirm, settle=False),
+                        await player.user.select_shown(shown, other, select=menu.custom_id,
+                                                       settle=False))
+    assert not said[0].startswith("⚠️")
+    assert said[1].startswith("⚠️ " + sentence(locale, "err.already_given")), said[1]
+    given = [cards for giver, _, cards, _ in game.swaps if giver == seat]
+    assert len(given) == 1 and not set(map(str, given[0])) & set(other)
+    assert all(str(card) in held for card in given[0])
+    await stored_is_live(bot, table)
+    fake.assert_no_errors()
     await fake.disconnect(bot)

@@ -29,7 +29,7 @@ from bot.packages.game.hand_plays import parse_option
 from bot.packages.game.table_message import table_screen
 from bot.packages.permissions import require
 from bot.packages.screen import Screen
-from bot.tables.refusals import late_move
+from bot.tables.refusals import given, late_move
 from bot.tables.service import TableError, TableService
 from bot.tables.table import Table
 from engine import Card, Phase
@@ -126,7 +126,7 @@ async def late_hand(click: Click) -> None:
     seat (they left, or were removed) is told so: « here is your current hand » would
     promise a hand they no longer have. A play or pass beaten by the player's own move (a
     second device) or their timer's says so, as when its menu was still shown
-    (`refusals.late_move`)."""
+    (`refusals.late_move`), and so does a gift of cards already given."""
     table, game = click.table, click.table.game
     seated = table.player(click.user_id) is not None
     if seated and click.user_id in table.hands and stripped(click.interaction.message) and \
@@ -142,6 +142,9 @@ async def late_hand(click: Click) -> None:
         key = "err.stale_button"
     elif click.action in ("play", "pass") and seat is not None:
         key = late_move(table, game, click.version, seat)  # theirs, their timer's, another's
+    elif click.action in ("give", "give_ok") and seat is not None and \
+            click.version >= game.round_version and given(game, seat):
+        key = "err.already_given"
     else:
         key = "err.stale"
     await show_hand(click.interaction, table, notice=WARNING + t(click.locale, key))

@@ -63,9 +63,9 @@ class Games:
     async def next_round(self, table: Table, by: int, version: int | None = None) -> None:
         """Deal the next round; `version` is the state the clicked button was drawn for."""
         async with hosting.host_action(table):
+            refusals.late_host_button(table, version)
             self._host_only(table, by)
             game = refusals.game_of(table)
-            refusals.check_version(game, version)
             if game.phase is not Phase.ROUND_OVER:
                 raise TableError("err.wrong_phase")
             self._keep(table)
@@ -84,12 +84,9 @@ class Games:
         A button carries the `version` it was drawn for: an End clicked on a finished round
         at the instant Next dealt the following one must not stop that new round."""
         async with hosting.host_action(table):
+            refusals.late_host_button(table, version)
             self._host_only(table, by)
             game = table.game
-            if version is not None and game is None:
-                raise TableError("err.stale_button")
-            if game is not None:
-                refusals.check_version(game, version)
             if game is None:
                 self._close(table)
                 return
@@ -102,9 +99,9 @@ class Games:
 
     async def replay(self, table: Table, by: int, version: int | None = None) -> None:
         async with hosting.host_action(table):
+            refusals.late_host_button(table, version)
             self._host_only(table, by)
             game = refusals.game_of(table)
-            refusals.check_version(game, version)
             if game.phase is not Phase.GAME_OVER:
                 # Typed between two rounds, it once stopped the game unasked, where
                 # `/president end` asks first: that is the way, and it is said.

@@ -73,9 +73,13 @@ def game_of(table: Table) -> Game:
     return table.game
 
 
-def check_version(game: Game, version: int | None) -> None:
-    """A host button drawn for another state of the game than the current one."""
-    if version is not None and version != game.version:
+def late_host_button(table: Table, version: int | None) -> None:
+    """A host button drawn for an earlier state of the game is late whoever clicks it, and
+    is said so before whether they may host: of two players pressing « Rejouer » for a
+    quiet host, the second was told only the first (host now) may, though the game they
+    asked for was dealt (play-test 23). Checked before the role is taken over, too. With
+    no game left (the table went back to its lobby) every such button is late."""
+    if version is not None and (table.game is None or version != table.game.version):
         raise TableError("err.stale_button")
 
 

@@ -18,6 +18,7 @@ import pytest
 from bot.client import PresidentBot
 from bot.i18n import t
 from bot.i18n.typography import french
+from bot.tables.hosting import HOST_IDLE_SECONDS
 from bot.tables.table import Table
 from engine import Phase
 from fakediscord import FakeDiscord, LatencyConfig
@@ -28,7 +29,10 @@ from .e2e import (
     Player,
     cid,
     connect_bot,
+    create_table,
     database_url,
+    message,
+    play_until,
     tick,
     to_the_next_exchange,
     two_humans_against_a_bot,
@@ -285,6 +289,47 @@ async def test_a_gift_sent_from_two_devices_goes_once_and_the_other_says_so(
     given = [cards for giver, _, cards, _ in game.swaps if giver == seat]
     assert len(given) == 1 and not set(map(str, given[0])) & set(other)
     assert all(str(card) in held for card in given[0])
+    await stored_is_live(bot, table)
+    fake.assert_no_errors()
+    await fake.disconnect(bot)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_rejouer_pressed_by_two_players_replays_once_and_says_the_button_is_past(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, locale: str
+) -> None:
+    """The host has gone quiet past the time any seated player may take the role over;
+    bob and zoé both press « Rejouer » at the end of the game. bob's click replays and
+    makes him host; zoé was told only the host (bob) may do that, and that she could take
+    the role over if he stays quiet: her wish was granted, and the button she pressed is
+    the finished game's. She is now told that button belongs to an earlier moment."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    host = Player(fake.add_user("marie", locale=locale))
+    bob = Player(fake.add_user("bob", locale=locale))
+    zoe = Player(fake.add_user("zoé", locale=locale))
+    table = await create_table(bot, host.user)
+    await bot.service.set_rules(table, host.user.id,
+                                table.rules.replace(game_end="rounds:1", turn_seconds=600))
+    lobby = message(host.user, table.lobby_message_id)
+    for player in (bob, zoe):
+        await player.user.click(lobby, cid(table, "join"))
+    await host.user.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    for player in (host, bob, zoe):
+        await player.open_hand(bot)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, [host, bob, zoe], lambda: game.phase is Phase.GAME_OVER)
+    await tick(fake, clock, HOST_IDLE_SECONDS + 5)  # the host went quiet
+    fake.enable_latency(LatencyConfig())
+    board = table.table_message_id
+    assert board is not None
+    replay = cid(table, "replay", game.version)
+    first = await bob.user.click(board, replay, settle=False)
+    (said,) = await clicks(fake, await zoe.user.click(board, replay, settle=False))
+    assert first.response_type == 6  # the new game's message answers it
+    assert table.game_no == 2 and table.host_id == bob.user.id
+    assert said == "⚠️ " + sentence(locale, "err.stale_button")
     await stored_is_live(bot, table)
     fake.assert_no_errors()
     await fake.disconnect(bot)

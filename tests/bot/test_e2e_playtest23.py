@@ -18,6 +18,7 @@ import pytest
 from bot.client import PresidentBot
 from bot.i18n import t
 from bot.i18n.typography import french
+from bot.packages.lobby.display import lobby_screen
 from bot.tables.hosting import HOST_IDLE_SECONDS
 from bot.tables.table import Table
 from engine import Phase
@@ -331,5 +332,32 @@ async def test_rejouer_pressed_by_two_players_replays_once_and_says_the_button_i
     assert table.game_no == 2 and table.host_id == bob.user.id
     assert said == "⚠️ " + sentence(locale, "err.stale_button")
     await stored_is_live(bot, table)
+    fake.assert_no_errors()
+    await fake.disconnect(bot)
+
+
+async def test_a_lobby_answered_by_clicks_at_once_ends_showing_the_table_as_it_is(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """Four friends press « Rejoindre » at once, then « Quitter » at once. Each click is
+    answered by redrawing the lobby message (type 7) as the table was when it was handled;
+    on Discord's way those answers can land in another order than they were made, and the
+    bot recorded the last answer it heard back as what the lobby shows. The lobby then
+    listed as seated friends who had left (or missed some who had sat) until the next
+    change. Answers that overlap now leave the lobby to the next refresh, which draws it
+    as the table is."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    host = fake.add_user("marie", locale="fr")
+    table = await create_table(bot, host)
+    lobby = table.lobby_message_id
+    assert lobby is not None
+    friends = [fake.add_user(f"ami{i}", locale="fr") for i in range(4)]
+    fake.enable_latency(LatencyConfig())
+    for action in ("join", "leave") * 3:
+        for friend in friends:
+            await friend.click(lobby, cid(table, action), settle=False)
+        await fake.settle()
+        await tick(fake, clock, 2)  # the refresh
+        assert message(host, lobby).content == lobby_screen(table).content, action
     fake.assert_no_errors()
     await fake.disconnect(bot)

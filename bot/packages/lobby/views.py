@@ -45,8 +45,10 @@ async def redraw_lobby(interaction: Interaction, table: Table) -> None:
                                                 ephemeral=True)
         return
     screen = lobby_screen(table)
-    await interaction.response.edit_message(**screen.kwargs())
-    interaction.client.publisher.shown(table, "lobby", screen)
+    publisher = interaction.client.publisher
+    with publisher.drawing(table, "lobby"):
+        await interaction.response.edit_message(**screen.kwargs())
+        publisher.shown(table, "lobby", screen)
 
 
 # What each way of waiting for a seat (`Seating.join`) tells the one now waiting.

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 import discord
@@ -53,6 +55,10 @@ class Publisher:
         self.servers = UndescribedServers(bot)
         # Per table, while its messages' redraw runs: set as it ends (`closed` waits on it).
         self._flushing: dict[int, asyncio.Event] = {}
+        # Per table message (table id, kind): its redraws on their way, and whether two of
+        # them overlapped (`drawing`).
+        self._drawing: dict[tuple[int, str], int] = {}
+        self._overlapped: set[tuple[int, str]] = set()
 
     async def flush(self, table: Table) -> None:
         if table.closed or self.blocked.blocks(table.id) or self.servers.holds(table.guild_id):
@@ -171,8 +177,32 @@ class Publisher:
     # ------------------------------------------------------------------ bookkeeping
 
     def shown(self, table: Table, kind: str, screen: Screen) -> None:
-        """An interaction response already shows this screen on the table's `kind` message."""
+        """An interaction response already shows this screen on the table's `kind` message
+        (said within `drawing`)."""
         self._shown[(table.id, kind)] = screen.fingerprint
+
+    @contextmanager
+    def drawing(self, table: Table, kind: str) -> Iterator[None]:
+        """Around a redraw of the table's `kind` message: an interaction's answer, or the
+        refresh's edit. Two on their way at once may land on Discord in another order than
+        their answers come back, so the one heard last is not surely the one shown: four
+        friends leaving at once left a lobby listing one of them seated until its next
+        change (play-test 23). Once the last of overlapping redraws is back, what the
+        message shows is taken as unknown, and the refresh draws the table as it is."""
+        key = (table.id, kind)
+        if self._drawing.get(key):
+            self._overlapped.add(key)
+        self._drawing[key] = self._drawing.get(key, 0) + 1
+        try:
+            yield
+        finally:
+            self._drawing[key] -= 1
+            if not self._drawing[key]:
+                del self._drawing[key]
+                if key in self._overlapped:
+                    self._overlapped.discard(key)
+                    self._shown.pop(key, None)
+                    self.bot.service.refresh(table)
 
     def keep(self, table: Table) -> None:
         """`Display.keep`. Results whose chart's upload waits for a retry keep the chart as
@@ -282,6 +312,7 @@ class Publisher:
             # Owed until posted, as a new round's table message (`_table`): a restart then
             # posts it below the results, rather than edit the old one far above them.
             table.post_lobby = False
+            self._shown[key] = screen.fingerprint
         elif self._shown.get(key) != screen.fingerprint:
             # During a game the lobby has no buttons and none is posted (above): refused by
             # an archived thread, it is owed its text (the table's post wakes the thread),
@@ -289,12 +320,13 @@ class Publisher:
             # first redraw in an archived thread). Refused for any other reason (a channel
             # gone), the post finds out what becomes of the table, as before.
             asleep = screen.content if table.running else t(table.locale, "table.moved_on")
-            if not await self._edit(table, table.lobby_message_id, screen, asleep) and not (
-                    table.running and self.bot.service.asleep.owes(table.channel_id)):
-                table.lobby_message_id = await self._send(table, screen)
+            with self.drawing(table, "lobby"):
+                if not await self._edit(table, table.lobby_message_id, screen, asleep) and \
+                        not (table.running and self.bot.service.asleep.owes(table.channel_id)):
+                    table.lobby_message_id = await self._send(table, screen)
+                self._shown[key] = screen.fingerprint
         else:
             return
-        self._shown[key] = screen.fingerprint
         self.bot.service.touch(table)
 
     async def _retire_lobby(self, table: Table) -> None:
@@ -332,7 +364,7 @@ class Publisher:
             return
         screen = table_screen(table, self.bot.service.clock.now())
         key = (table.id, "table")
-        posted = False
+        posted = edited = False
         if table.post_table or table.table_message_id is None:
             await self._retire_table_message(table)
             table.table_message_id = await self._send(table, screen)
@@ -349,13 +381,18 @@ class Publisher:
                 await self._retire_table_message(table)
                 table.table_message_id = await self._send(table, screen)
                 posted = True
-            elif not await self._edit(table, table.table_message_id, screen,
-                                      self._retired(table, screen.retired)):
-                table.table_message_id = await self._send(table, screen)
-                posted = True
+            else:
+                with self.drawing(table, "table"):
+                    if not await self._edit(table, table.table_message_id, screen,
+                                            self._retired(table, screen.retired)):
+                        table.table_message_id = await self._send(table, screen)
+                        posted = True
+                    self.shown(table, "table", screen)
+                edited = True
+        if not edited:
+            self.shown(table, "table", screen)
         # Even when a click's own response already drew this screen (the host's « Terminer »
         # between rounds ends the game there), the finished game's chart is still owed.
-        self.shown(table, "table", screen)
         if posted:  # stored as done: a restart edits it rather than post it again
             self.bot.service.touch(table)
         await self.charts.attach(table)

@@ -164,8 +164,6 @@ MALFORMED = {
     "next_round_unknown_key": _variant(steps=[*_ROUND_OVER, {"next_round": {
         "hand": [["3H"], ["4H"], ["5H"]]}}]),
     "source_not_text": _variant(source=["000_ef49553c40686b5c.txt"]),
-    # The table could not seat them (classic seats 3 to 6).
-    "seats_outside_min_max": _variant(hands=[["3H", "9S"], ["4H", "KD"]], opener=0, steps=[]),
 }
 
 
@@ -250,6 +248,11 @@ FORMS: dict[str, dict[str, object]] = {
         {"seat": 1, "expect": {"to_act": 1}}]},
     # Nobody yet: winners and autopilot as null, like the empty list.
     "nobody_as_null": {**GOOD, "steps": [{"expect": {"winners": None, "autopilot": None}}]},
+    # Seats outside the preset's min_players–max_players: FORMAT.md takes the seats from
+    # the hands (2 to 8) and names no such bound; the engine plays them as dealt.
+    "seats_outside_min_max": {**GOOD, "hands": [["3H", "9S"], ["4H", "KD"]], "opener": 0,
+                              "steps": [{"seat": 0, "play": ["3H"], "expect": {"to_act": 1}},
+                                        {"seat": 1, "play": ["KD"], "expect": {"to_act": 0}}]},
 }
 
 

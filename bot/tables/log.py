@@ -32,14 +32,14 @@ from engine.events import (
 OPENER_ROLE = {"last_place": "L", "first_place": "P"}
 
 
-def opens(seat: int, why: str | None, name: Callable[[int], str],
+def opens(seat: int, why: str | None, who: Callable[[int], dict[str, object]],
           free: bool = False) -> LogEntry:
     """Who opens the round and why: « Dame de cœur : Alice ouvre », « Trou du cul : … ».
     `free` (fast mode, RULES §9): nobody opens first, the queen of hearts' holder included;
     the engine's opener only acts if the timer runs out."""
     if free:
         return LogEntry("ev.opens_free")
-    params: dict[str, object] = {"name": name(seat)}
+    params = who(seat)
     if why in OPENER_ROLE:
         params["role"] = OPENER_ROLE[why]
     return LogEntry(f"ev.opens.{why or 'given'}", params)
@@ -47,7 +47,7 @@ def opens(seat: int, why: str | None, name: Callable[[int], str],
 
 def note(table: Table, event: Event) -> None:
     """Write an event into the table's history, and an exchange into both players' notes."""
-    for entry in entries_for(event, table.name, free_opening=table.rules.fast,
+    for entry in entries_for(event, named(table), free_opening=table.rules.fast,
                              on_equal=table.rules.on_equal):
         if entry.key == "ev.penalised" and table.log and table.log[-1].key == "ev.out" \
                 and table.log[-1].params["name"] == entry.params["name"]:
@@ -82,6 +82,17 @@ def note(table: Table, event: Event) -> None:
             LogEntry("hand.received", {"cards": cards, **_partner(table, event.giver)}))
 
 
+def named(table: Table) -> Callable[[int], dict[str, object]]:
+    """How a history line names a seat's player: their name, and whether a bot held the
+    seat, for the line to mark it as the table message marks bots (« 🤖 Bot 1 »). Kept
+    beside the name, not in it: a line from an older snapshot has no mark and reads as it
+    did, and the lines compare names alone (`note`)."""
+    def who(seat: int) -> dict[str, object]:
+        player = table.seats[seat]
+        return {"name": player.name, **({"bot": True} if player.is_bot else {})}
+    return who
+
+
 def _partner(table: Table, seat: int) -> dict[str, str]:
     """Whom an exchange note names: a bot's level kept beside its name, for the hand to
     name it as the table message names bots (the seat may hold someone else by then)."""
@@ -101,7 +112,7 @@ def note_skips(table: Table, events: list[Event]) -> None:
         elif isinstance(event, Skipped):
             key = f"hand.skipped.{table.rules.on_equal}"
             if answered is not None and has(key):
-                table.skipped[event.seat] = LogEntry(key, {"name": table.name(answered)})
+                table.skipped[event.seat] = LogEntry(key, named(table)(answered))
             else:
                 table.skipped[event.seat] = LogEntry("hand.skipped")
         elif isinstance(event, TrickClosed | RoundOver | Dealt):
@@ -109,56 +120,56 @@ def note_skips(table: Table, events: list[Event]) -> None:
     table.forget_skips()
 
 
-def entries_for(event: Event, name: Callable[[int], str], *,
+def entries_for(event: Event, who: Callable[[int], dict[str, object]], *,
                 free_opening: bool = False, on_equal: str = "none") -> list[LogEntry]:
     """The history lines for an event (none for events the table shows otherwise);
     `free_opening`: anyone may open a round (fast mode); `on_equal`: the rule that skips a
     turn after an equal answer, which the skip names."""
-    entry = entry_for(event, name, free_opening=free_opening, on_equal=on_equal)
+    entry = entry_for(event, who, free_opening=free_opening, on_equal=on_equal)
     lines = [entry] if entry is not None else []
     if isinstance(event, ExchangeDone) and event.opener is not None:
-        lines.append(opens(event.opener, event.why, name, free_opening))
+        lines.append(opens(event.opener, event.why, who, free_opening))
     return lines
 
 
-def entry_for(event: Event, name: Callable[[int], str], *,
+def entry_for(event: Event, who: Callable[[int], dict[str, object]], *,
               free_opening: bool = False, on_equal: str = "none") -> LogEntry | None:
     """The main history line for an event, or None for events the table shows otherwise."""
     if isinstance(event, Played):
         return LogEntry("ev.played", {
-            "name": name(event.seat), "cards": [str(c) for c in event.cards],
+            **who(event.seat), "cards": [str(c) for c in event.cards],
             "value": event.value, "count": event.count, "announce": event.announce,
             "special": event.special,
         })
     if isinstance(event, Passed):
-        return LogEntry("ev.passed", {"name": name(event.seat)})
+        return LogEntry("ev.passed", who(event.seat))
     if isinstance(event, Skipped):  # why: « ta gueule » (none of that value), presi's rule
         why = f"ev.skipped.{on_equal}"
-        return LogEntry(why if has(why) else "ev.skipped", {"name": name(event.seat)})
+        return LogEntry(why if has(why) else "ev.skipped", who(event.seat))
     if isinstance(event, SameOrPass):
-        return LogEntry("ev.same_or_pass", {"name": name(event.seat)})
+        return LogEntry("ev.same_or_pass", who(event.seat))
     if isinstance(event, TrickClosed):  # why it closed: « un 2 ferme le pli », …
-        return LogEntry(f"ev.trick_closed.{event.reason}", {"name": name(event.winner),
+        return LogEntry(f"ev.trick_closed.{event.reason}", {**who(event.winner),
                                                              "value": event.value})
     if isinstance(event, RevolutionChanged):
         key = "ev.revolution_on" if event.active else "ev.revolution_off"
-        return LogEntry(key, {"name": name(event.seat)})
+        return LogEntry(key, who(event.seat))
     if isinstance(event, Out):
-        return LogEntry("ev.out", {"name": name(event.seat), "place": event.place})
+        return LogEntry("ev.out", {**who(event.seat), "place": event.place})
     if isinstance(event, Penalised):
-        return LogEntry("ev.penalised", {"name": name(event.seat), "place": event.place,
+        return LogEntry("ev.penalised", {**who(event.seat), "place": event.place,
                                          "rank": event.rank})
     if isinstance(event, RoundOver):
         return LogEntry("ev.round_over", {"round": event.round_no})
     if isinstance(event, ExchangeDone):
         return LogEntry("ev.exchange_done")
     if isinstance(event, Dealt) and event.opener is not None:
-        return opens(event.opener, event.why, name, free_opening)
+        return opens(event.opener, event.why, who, free_opening)
     if isinstance(event, TimedOut):
         if event.seat is None:
             return LogEntry("ev.timeout_table")
-        return LogEntry("ev.timeout", {"name": name(event.seat)})
+        return LogEntry("ev.timeout", who(event.seat))
     if isinstance(event, AutopilotChanged):
         key = "ev.autopilot_on" if event.active else "ev.autopilot_off"
-        return LogEntry(key, {"name": name(event.seat)})
+        return LogEntry(key, who(event.seat))
     return None  # a Left is worded by the table (Seating.remove): who made them go

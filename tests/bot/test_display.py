@@ -6,7 +6,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.i18n import join_names, t
+from bot.i18n import join_names, plural, t
 from bot.i18n.cards import rank_words, shorts
 from bot.i18n.typography import french
 from bot.packages.controls import CUSTOM_ID, error_text
@@ -14,8 +14,10 @@ from bot.packages.game import hand_plays, lines, prompts
 from bot.packages.game.hand import hand_screen
 from bot.packages.game.hand_plays import option_value, parse_option
 from bot.packages.game.table_message import table_screen
+from bot.packages.game.views import refusal
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.rules_text import end_line, knob_value
+from bot.tables.log import note
 from bot.tables.service import TableError
 from bot.tables.table import LogEntry, Player, Table
 from engine import Card, Game, GreedyPlayer, Phase, Rules
@@ -146,7 +148,7 @@ def test_french_hand_words_and_cards() -> None:
     assert "carte(s)" not in hand
     board = table_screen(table, 0.0).content
     assert french("🔔 p0 : appuie sur **Ma main** pour voir tes cartes et jouer.") in board
-    assert "p0 doit donner 2 cartes à p3" in board
+    assert "p0 doit donner 2 cartes à 🤖 p3" in board  # marked as on its own line
     entry = LogEntry("ev.penalised", {"name": "p2", "place": 4})
     assert lines.entry_text("fr", table, entry) == \
         french("p2 a fini sur un 2 : 4e place")
@@ -369,3 +371,72 @@ def test_the_end_of_a_game_to_a_target_says_how_a_tie_is_decided(locale: str) ->
     assert end_line(locale, presi) == t(locale, "howto.end.target.ranking", points=points)
     assert end_line(locale, classic) != end_line(locale, presi)
     assert end_line(locale, classic.replace(target_tie="ranking")) == end_line(locale, presi)
+
+
+def _against_two_bots(preset: str, locale: str, **kwargs: Any) -> Table:
+    """p0 (a person) at a three-seat table with two hard bots, in ``locale``."""
+    table = table_for(preset, 3, **kwargs)
+    table.locale = locale
+    table.seats[1] = Player(None, "Bot 1", level="hard")
+    table.seats[2] = Player(None, "Bot 2", level="hard")
+    return table
+
+
+@pytest.mark.parametrize("locale", ["fr", "en-US"])
+def test_the_table_and_the_hand_mark_a_bot_wherever_they_name_it(locale: str) -> None:
+    """The table message's seat list reads « 🤖 Bot 1 · … · niveau difficile », and the
+    hand's exchange lines « **🤖 Bot 1** (VP, niveau difficile) », but the turn line, the
+    trick, the history, and the hand's « c'est à **Bot 1** de jouer » named the bot bare, as
+    if a person called Bot 1 sat there. Each marks it as the results do, « 🤖 Bot 1 » (the
+    seat list says its level); a history line from an older snapshot names it bare."""
+    table = _against_two_bots("classic", locale)
+    game = table.game
+    assert game is not None
+    for _ in range(10):
+        if game.to_act in (1, 2) and any(p.seat in (1, 2) for p in game.trick):
+            break
+        seat = game.to_act
+        assert seat is not None
+        for event in game.play(seat, game.legal_plays(seat)[0].cards):
+            note(table, event)
+    else:
+        raise AssertionError("no bot's play on the table with a bot to play")
+    turn = game.to_act
+    assert turn is not None
+    bot = f"🤖 Bot {turn}"
+    content = table_screen(table, 0.0).content
+    assert t(locale, "table.turn", name=bot, countdown="").rstrip() in content
+    played = next(p for p in game.trick if p.seat in (1, 2))
+    trick = next(line for line in content.split("\n") if line.startswith(
+        t(locale, "table.trick", plays="")[:4]))
+    assert f"🤖 Bot {played.seat} " in trick
+    history = [line for line in content.split("\n") if line.startswith("• ")]
+    mine = [line for line in history if f"Bot {played.seat}" in line]
+    assert mine and all(f"🤖 Bot {played.seat}" in line for line in mine)
+    assert not any(f"**Bot {n}**" in content or f"• Bot {n}" in content for n in (1, 2))
+    hand = hand_screen(table, 100, locale).content
+    assert t(locale, "hand.waiting", name=bot) in hand
+    # A line saved before bots were marked in it reads as it did.
+    older = Table.from_dict(table.to_dict())
+    for entry in older.log:
+        entry.params.pop("bot", None)
+    bare = table_screen(older, 0.0).content
+    assert not any(line.startswith("• 🤖") for line in bare.split("\n"))
+    # Beaten by a bot's play: « Trop tard : 🤖 Bot 1 a joué avant toi. »
+    assert refusal(locale, table, TableError("engine.stale", by=1), 100) == \
+        "⚠️ " + t(locale, "err.too_late", name="🤖 Bot 1")
+
+
+@pytest.mark.parametrize("locale", ["fr", "en-US"])
+def test_the_table_s_exchange_line_marks_a_bot(locale: str) -> None:
+    """« p0 doit donner 2 cartes à Bot 2 » beside a seat list naming « 🤖 Bot 2 »: the
+    exchange line marks the bot too."""
+    table = _against_two_bots("classic", locale, previous_ranking=[0, 1, 2])
+    game = table.game
+    assert game is not None and game.phase is Phase.EXCHANGE
+    due = game.exchange_due(0)
+    assert due is not None and due.receiver == 2
+    content = table_screen(table, 0.0).content
+    assert t(locale, "table.exchange_pair", giver="p0", receiver="🤖 Bot 2",
+             cards=plural(locale, "n.cards", due.count)) in content
+

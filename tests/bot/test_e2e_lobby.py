@@ -2,6 +2,7 @@ from bot.client import PresidentBot
 from bot.i18n import button_names, t
 from bot.i18n.typography import french
 from bot.packages.controls import WARNING
+from bot.packages.game.lines import seat_name
 from engine import Phase
 from fakediscord import FakeDiscord
 
@@ -259,6 +260,6 @@ async def test_addbot_and_start_by_command_answer_with_what_they_did(
     assert game is not None
     hand = marie.last_ephemeral()
     assert hand.selects or any(b.custom_id and ":pass:" in b.custom_id for b in hand.buttons) \
-        or t("fr", "hand.waiting", name=table.name(game.to_act or 0)) in hand.content
+        or t("fr", "hand.waiting", name=seat_name(table, game.to_act or 0)) in hand.content
     assert table.hands.get(marie.id) is not None  # followed like any hand she opens
     fake.assert_no_errors()

@@ -253,8 +253,8 @@ async def test_a_rounds_results_say_in_words_what_was_won_and_the_total(
     fake.assert_no_errors()
 
 
-@pytest.mark.parametrize(("locale", "out"), [("fr", "Bot 1 sort (1re place)"),
-                                             ("en-US", "Bot 1 is out (1st)")])
+@pytest.mark.parametrize(("locale", "out"), [("fr", "🤖 Bot 1 sort (1re place)"),
+                                             ("en-US", "🤖 Bot 1 is out (1st)")])
 async def test_going_out_after_a_penalised_player_names_the_place_the_results_give(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str, out: str,
 ) -> None:

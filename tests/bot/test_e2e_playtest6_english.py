@@ -318,7 +318,7 @@ async def test_a_player_out_after_a_penalised_one_is_told_the_place_they_hold(
     await tick(fake, clock, 1)
     lines = message(alice.user, table.table_message_id).content.splitlines()
     assert "• alice finished on a 2: ranked 3rd" in lines
-    assert "• Bot 1 is out (1st)" in lines
+    assert "• 🤖 Bot 1 is out (1st)" in lines
     fake.assert_no_errors()
 
 

@@ -50,16 +50,16 @@ async def test_a_player_skipped_by_an_equal_at_presi_is_told_so_in_their_hand(
     marie, table = await skipped_by_an_equal(
         fake, clock, president, locale, "presi",
         [["3O", "KC", "AB"], ["4O", "5O", "6O"], ["4C", "NC", "NE"]])
-    told = t(locale, "hand.skipped.skip_next", name="Bot 2")
+    told = t(locale, "hand.skipped.skip_next", name="🤖 Bot 2")
     lines = marie.hand.content.split("\n")
     assert told in lines  # above whose turn it is now
     assert lines[lines.index(told) + 1] in (t(locale, "hand.waiting", name=bot)
-                                            for bot in ("Bot 1", "Bot 2"))
+                                            for bot in ("🤖 Bot 1", "🤖 Bot 2"))
     if locale == "fr":
-        assert french("⏭️ Ton tour a été sauté : **Bot 2** a répondu par une égalité, qui "
+        assert french("⏭️ Ton tour a été sauté : **🤖 Bot 2** a répondu par une égalité, qui "
                       "fait sauter le tour suivant.") in lines
     else:
-        assert "⏭️ Your turn was skipped: **Bot 2** gave an equal answer, which skips the " \
+        assert "⏭️ Your turn was skipped: **🤖 Bot 2** gave an equal answer, which skips the " \
                "next player." in lines
     game = table.game
     assert game is not None
@@ -82,7 +82,7 @@ async def test_a_player_skipped_by_ta_gueule_is_told_so_and_the_snapshot_keeps_i
     marie, table = await skipped_by_an_equal(
         fake, clock, president, "fr", "classic",
         [["3H", "KC", "AS"], ["4H", "5H", "6H"], ["4C", "JC", "JD"]])
-    line = french("⏭️ Ton tour a été sauté : **Bot 2** a répondu par une égalité et tu n’as "
+    line = french("⏭️ Ton tour a été sauté : **🤖 Bot 2** a répondu par une égalité et tu n’as "
                   "pas cette valeur (« ta gueule »).")
     assert line in marie.hand.content.split("\n")
     restored = Table.from_dict(table.to_dict())

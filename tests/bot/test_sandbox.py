@@ -177,7 +177,7 @@ async def test_fast_mode_pick_on_an_older_menu_is_too_late(
     assert "ev.played" in [e.key for e in table.log]
     await terminal.handle("1")  # picked on the menu drawn before the bot's play
     assert list(game.hand(0)) == hand
-    assert french("Trop tard : Bot") in user.last_ephemeral().content
+    assert french("Trop tard : 🤖 Bot") in user.last_ephemeral().content
     fake.assert_no_errors()
 
 

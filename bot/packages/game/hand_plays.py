@@ -21,6 +21,8 @@ from bot.packages.controls import OPTIONS_PER_SELECT, Control, button, select
 from bot.packages.game.lines import (
     cards_shown,
     countdown,
+    entry_text,
+    seat_name,
     spanish,
     trick_faces,
     trick_fit,
@@ -238,8 +240,8 @@ def play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
     elif game.to_act is not None and hand:
         skipped = table.skipped.get(seat)
         if skipped is not None:  # the history says why, which soon scrolls away
-            lines.append(t(locale, skipped.key, **skipped.params))
-        lines.append(t(locale, "hand.waiting", name=table.name(game.to_act)))
+            lines.append(entry_text(locale, table, skipped))
+        lines.append(t(locale, "hand.waiting", name=seat_name(table, game.to_act)))
     if game.to_act == seat and not options:  # say why there is nothing to pick
         constrained = game.constraint is not None and game.constraint[0] == seat
         if not can_pass:

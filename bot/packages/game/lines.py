@@ -41,6 +41,8 @@ def entry_text(locale: LocaleLike, table: Table, entry: LogEntry) -> str:
     """A history line in the reader's language; cards become words here."""
     params = dict(entry.params)
     key = entry.key
+    if params.pop("bot", False):  # a bot marked as the table message marks it (`log.named`)
+        params["name"] = bot_shown(str(params["name"]))
     if "cards" in params:
         cards = [Card.parse(c) for c in params["cards"]]
         if entry.key in ("ev.played", "ev.played_timeout", "ev.played_late"):
@@ -182,7 +184,7 @@ def trick_fit(loc: LocaleLike, table: Table, game: Game, room: int) -> int:
 
 def _trick_plays(loc: LocaleLike, table: Table, game: Game) -> list[str]:
     wild = game.rules.wild_level
-    return [t(loc, "table.trick_play", name=table.name(p.seat),
+    return [t(loc, "table.trick_play", name=seat_name(table, p.seat),
               cards=cards_shown(loc, table, played_order(p.cards, wild), p.announce))
             for p in game.trick]
 

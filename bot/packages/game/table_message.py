@@ -64,8 +64,8 @@ def table_screen(table: Table, now: float) -> Screen:
         for seat in range(game.seats):
             due = game.exchange_due(seat)
             if due is not None:
-                pending.append(t(loc, "table.exchange_pair", giver=table.name(due.giver),
-                                 receiver=table.name(due.receiver),
+                pending.append(t(loc, "table.exchange_pair", giver=seat_name(table, due.giver),
+                                 receiver=seat_name(table, due.receiver),
                                  cards=plural(loc, "n.cards", due.count)))
         lines.extend(pending)
     elif game.phase is Phase.PLAY:
@@ -74,7 +74,7 @@ def table_screen(table: Table, now: float) -> Screen:
         if table.rules.fast:
             live.append(t(loc, "table.fast", countdown=countdown(table)))
         elif game.to_act is not None:
-            live.append(t(loc, "table.turn", name=table.name(game.to_act),
+            live.append(t(loc, "table.turn", name=seat_name(table, game.to_act),
                           countdown=countdown(table)))
         lines.extend(live)
     lines.append("")

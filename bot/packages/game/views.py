@@ -26,6 +26,7 @@ from bot.packages.controls import (
 )
 from bot.packages.game.hand import hand_screen
 from bot.packages.game.hand_plays import parse_option
+from bot.packages.game.lines import seat_name
 from bot.packages.game.table_message import table_screen
 from bot.packages.permissions import require
 from bot.packages.screen import Screen
@@ -54,7 +55,7 @@ def refusal(locale: str, table: Table, err: TableError, user_id: int) -> str:
         if isinstance(by, int) and by == table.seat_of(user_id):
             return WARNING + t(locale, "err.already_played")
         if isinstance(by, int):
-            return WARNING + t(locale, "err.too_late", name=table.name(by))
+            return WARNING + t(locale, "err.too_late", name=seat_name(table, by))
         return WARNING + t(locale, "err.too_late_trick")
     return refusal_text(locale, err)
 

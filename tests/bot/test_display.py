@@ -19,7 +19,7 @@ from bot.packages.lobby.display import lobby_screen
 from bot.packages.rules_text import end_line, knob_value
 from bot.tables.log import note
 from bot.tables.service import TableError
-from bot.tables.table import LogEntry, Player, Table
+from bot.tables.table import HandLink, LogEntry, Player, Table
 from engine import Card, Game, GreedyPlayer, Phase, Rules
 from engine.events import GameOver, RoundOver
 
@@ -440,3 +440,33 @@ def test_the_table_s_exchange_line_marks_a_bot(locale: str) -> None:
     assert t(locale, "table.exchange_pair", giver="p0", receiver="🤖 Bot 2",
              cards=plural(locale, "n.cards", due.count)) in content
 
+
+def test_the_reopen_tip_gives_way_before_the_history() -> None:
+    """« 🂠 Main fermée par erreur ? **Ma main** la rouvre. » is a tip (the button stays),
+    said to be the first line to give way at Discord's 2,000 characters; yet the history's
+    lines went first, up to all of them, to keep it. At a table whose message overruns by
+    less than the tip's length, the tip goes and the history stays whole."""
+    tip = t("fr", "table.reopen_hand")
+    for pad in range(1, 400):
+        table = table_for("classic", 6)
+        table.locale = "fr"
+        for seat in range(1, 6):
+            table.seats[seat] = Player(None, f"Bot {seat} " + "x" * pad, level="hard")
+        table.hands[100] = HandLink(7, "token", 0.0)
+        game = table.game
+        assert game is not None
+        for _ in range(12):
+            turn = game.to_act
+            assert turn is not None
+            for event in game.play(turn, game.legal_plays(turn)[0].cards) \
+                    if game.legal_plays(turn) and not game.can_pass(turn) \
+                    else game.pass_turn(turn):
+                note(table, event)
+        history = ["• " + lines.entry_text("fr", table, e) for e in table.log]
+        content = table_screen(table, 0.0).content.split("\n")
+        if tip in content:
+            continue  # it fits: more padding
+        # The first padding that overruns: the tip went, the history stays whole.
+        assert all(line in content for line in history), pad
+        return
+    raise AssertionError("the table never overran")

@@ -92,6 +92,7 @@ def table_screen(table: Table, now: float) -> Screen:
     # What to do next: true only while this is the table's current message.
     instructions: list[str] = []
     pressed: list[tuple[str, list[str]]] = []  # who is asked to press « Ma main », and why
+    tip = False  # the instructions are only how to reopen a hand closed by mistake
     if game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
         results.append("")
         results.extend(results_lines(loc, table, game))
@@ -114,6 +115,7 @@ def table_screen(table: Table, now: float) -> Screen:
             # dismisses theirs (issue 8 §6): nothing here said how to get it back until
             # their turn ran out (play-test 13).
             instructions.extend(["", t(loc, "table.reopen_hand")])
+            tip = True
     # Eight seats with long names overrun Discord's 2,000 characters (the content would be
     # cut, standings and all): the oldest history lines go first, as many as needed, leaving
     # room for the note a retired table message ends with. Names of markdown characters,
@@ -128,6 +130,10 @@ def table_screen(table: Table, now: float) -> Screen:
 
     def overruns() -> bool:
         return excess() > 0
+    if tip and overruns():
+        # The tip gives way first: the button stays, and the history says what happened
+        # (the history went first, every line of it if need be, to keep the tip).
+        instructions = []
     while history and overruns():
         del history[0]
     skip = 0
@@ -143,8 +149,7 @@ def table_screen(table: Table, now: float) -> Screen:
     if overruns() and table.queue and game.phase in (Phase.PLAY, Phase.EXCHANGE):
         players[-1] = queue_line(loc, [p.name for p in table.queue], 0, queue_key)
     if overruns() and game.phase in (Phase.PLAY, Phase.EXCHANGE) and instructions:
-        # (how to reopen a hand closed by mistake gives way first: the button stays)
-        instructions = ["", *press_lines(loc, pressed, counted=True)] if pressed else []
+        instructions = ["", *press_lines(loc, pressed, counted=True)]
     if results and players and overruns():
         players = []
     if not players:

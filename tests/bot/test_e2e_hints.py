@@ -104,3 +104,41 @@ async def test_no_hint_where_pass_is_the_only_move(
     assert hint_buttons(marie.user) == [] and t("fr", "btn.pass") in [b.label for b in
                                                                        shown.buttons]
     fake.assert_no_errors()
+
+
+async def test_a_hint_stays_until_the_hand_changes(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """The hint is drawn above the hand; a refresh of the table that leaves the hand as it
+    was (the other player opening theirs) redrew it at once without the hint, before it
+    could be read. It stays until the hand changes (`show_hand` remembers the hand
+    without its notice)."""
+    marie, bob, table = await marie_hosts_with_bob_around(fake, president)
+    await bob.slash("president join")
+    await president.service.set_options(table, marie.id, hints=True)
+    for _ in range(2):
+        await president.service.add_bot(table, marie.id)
+    await president.service.games.start(table, marie.id)
+    game = table.game
+    assert game is not None
+    people = {table.seat_of(marie.id): marie, table.seat_of(bob.id): bob}
+    for _ in range(20):  # bots play until a person must
+        if game.to_act in people:
+            break
+        await tick(fake, clock, 1.0)
+    seat = game.to_act
+    assert seat is not None
+    asker = people[seat]
+    other = bob if asker is marie else marie
+    loc = "fr" if asker is marie else "en-US"
+    await asker.slash("president hand")
+    hand = asker.last_ephemeral()
+    await asker.click(hand, cid(table, "hint", game.version))
+    told = advice(table, seat, loc)
+    assert message(asker, hand.id).content.splitlines()[0] == told
+    edits = message(asker, hand.id).content
+    await other.slash("president hand")  # the table stops asking them for « Ma main »
+    await tick(fake, clock, 1.0)
+    assert message(asker, hand.id).content == edits
+    assert game.to_act == seat
+    fake.assert_no_errors()

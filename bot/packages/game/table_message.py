@@ -109,8 +109,7 @@ def table_screen(table: Table, now: float) -> Screen:
                                                    ("table.press_hand_back", away)) if names]
         if pressed:
             instructions.extend(["", *press_lines(loc, pressed)])
-        elif any(table.seat_of(p.user_id) is not None for p in table.humans()
-                 if p.user_id is not None):
+        elif table.humans():  # (someone seated who could have closed theirs)
             # Every hand looks live, but Discord tells the bot nothing when a player
             # dismisses theirs (issue 8 §6): nothing here said how to get it back until
             # their turn ran out (play-test 13).

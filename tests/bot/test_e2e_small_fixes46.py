@@ -182,8 +182,8 @@ async def test_a_pick_in_a_hand_older_than_its_token_is_told_it_was_not_taken(
     """A slow game (ten-minute turns): marie's hand outlived its 15-minute token (Discord:
     « Interaction tokens are valid for 15 minutes », Receiving and Responding), its last
     edit saying it no longer follows the game. The game moved on; she picked a card in it.
-    The answer, through the click's fresh token, drew her hand as it is now under « ⚠️ La
-    partie a avancé… », but the table's refresh that stops asking her for « Ma main »
+    The answer, through the click's fresh token, drew her hand as it is now under « ⚠️ Trop
+    tard : ton temps était écoulé… », but the table's refresh that stops asking her for « Ma main »
     redrew the hand at once, wiping that line: her card was still there and nothing said
     why. The line stays until the hand changes; the hand follows the game again."""
     marie = Player(fake.add_user("marie", locale=locale))
@@ -206,7 +206,7 @@ async def test_a_pick_in_a_hand_older_than_its_token_is_told_it_was_not_taken(
     menu = next(s for s in frozen.selects if ":play:" in s.custom_id)
     picked = await marie.user.select(frozen, [menu.options[0].value], select=menu.custom_id)
     assert picked.response_type == 7 and len(game.hand(seat)) == cards
-    told = "⚠️ " + t(locale, "err.stale")
+    told = "⚠️ " + t(locale, "err.timer_played")  # her own timer beat the pick
     for _ in range(3):
         assert marie.hand.content.split("\n")[0] == told
         await tick(fake, clock, 1)

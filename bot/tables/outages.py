@@ -57,10 +57,7 @@ class Outages:
                 now = self.clock.now()
                 waited = now - since
                 table.paused_since = None
-                self._clocks_waited(table, waited)
-                # Nobody could act meanwhile: the host's turn and the idle close count on.
-                table.host_seen = min(table.host_seen + waited, now)
-                table.human_seen = min(table.human_seen + waited, now)
+                self._clocks_waited(table, waited, now)
                 self.deadlines.arm_idle(table)
                 self._arm(table)
                 if table.running:
@@ -92,23 +89,29 @@ class Outages:
             self.outbox.store_result(table, pending)
         if table.running:
             self._warm(table)
+        now = self.clock.now()
+        if not table.human_seen:  # a snapshot from before it was kept
+            table.host_seen = table.human_seen = now
         if stored_at is not None and table.paused_since is None:  # (paused: `server_back`)
-            waited = max(0.0, self.clock.now() - stored_at)
-            self._clocks_waited(table, waited)
+            waited = max(0.0, now - stored_at)
+            self._clocks_waited(table, waited, now)
             if table.under_way and waited >= 1:
                 table.remember(LogEntry(RESTARTED))
         self._arm(table)
-        table.host_seen = self.clock.now()
-        self.deadlines.human_seen(table)
+        self.deadlines.arm_idle(table)
         self._changed(table)
 
     @staticmethod
-    def _clocks_waited(table: Table, waited: float) -> None:
+    def _clocks_waited(table: Table, waited: float, now: float) -> None:
         """The players' clocks stood still for `waited` seconds (an outage, a restart):
-        the turn's timer and the leavers' grace end that much later."""
+        the turn's timer and the leavers' grace end that much later, and nobody could act
+        meanwhile, so the host's silence and the idle close count on from where they
+        were (a restart counted them from full: play-test 22)."""
         if table.timer_deadline is not None:
             table.timer_deadline += waited
         table.graces_waited(waited)
+        table.host_seen = min(table.host_seen + waited, now)
+        table.human_seen = min(table.human_seen + waited, now)
 
     def _arm(self, table: Table) -> None:
         """Schedule the table's clocks from its stored deadlines (leavers' grace, its

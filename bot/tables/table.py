@@ -373,8 +373,10 @@ class Table:
     # that message gives the chart as text. Another message (the next game's) tries its own
     # upload. Runtime only, as `Charts` says why.
     chart_unsent: int | None = field(default=None, compare=False)
-    # When the host, and anyone, last acted (hosting.claim, Deadlines): runtime
-    # only, not persisted; a restored table starts counting again from its restart.
+    # When the host, and anyone, last acted (hosting.claim, Deadlines). Kept in the
+    # snapshot: a restart counted both again from its start, so a silent host kept the role
+    # and an abandoned table stayed open 30 minutes more at every redeploy (play-test 22).
+    # 0 from a snapshot from before: the restart is then the last time anyone was seen.
     host_seen: float = field(default=0.0, compare=False)
     human_seen: float = field(default=0.0, compare=False)
     # Hands of players who just left, to redraw once without controls (not persisted: a
@@ -644,6 +646,8 @@ class Table:
             "timer_serial": self.timer_serial,
             "timer_deadline": self.timer_deadline,
             "paused_since": self.paused_since,
+            "host_seen": self.host_seen,
+            "human_seen": self.human_seen,
             "game_row_id": self.game_row_id,
             "game_no": self.game_no,
             "next_version": self.next_version,
@@ -697,6 +701,8 @@ class Table:
             timer_serial=d.get("timer_serial"),
             timer_deadline=d.get("timer_deadline"),
             paused_since=d.get("paused_since"),
+            host_seen=float(d.get("host_seen") or 0.0),
+            human_seen=float(d.get("human_seen") or 0.0),
             game_row_id=d.get("game_row_id"),
             # Snapshots from before game numbers: a game in play is then the table's first
             # numbered one (its row, if stored, has no number and is found by game_row_id).

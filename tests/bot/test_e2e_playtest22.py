@@ -1,0 +1,86 @@
+"""End-to-end: play-test 22, « the clock »: every timer a table has, seen by its players and
+its host, in French and in English: the turn, the exchange and fast mode's timers, a lobby
+or a finished round left idle, a table on autopilot, a restart while the clocks run, and two
+tables at once. Time is the fake's: nothing sleeps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.i18n import t
+from bot.tables.deadlines import IDLE_CLOSE_SECONDS
+from bot.tables.hosting import HOST_IDLE_SECONDS
+from fakediscord import FakeDiscord
+
+from .conftest import LinkedClock
+from .e2e import (
+    after_restart,
+    cid,
+    connect_bot,
+    create_table,
+    database_url,
+    message,
+    restart,
+    tick,
+)
+
+LOCALES = ["fr", "en-US"]
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_lobby_left_idle_closes_on_time_across_a_restart(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, locale: str
+) -> None:
+    """marie opens a table and bob joins; nobody acts after that. Twenty minutes on, the
+    bot restarts (down a minute). The idle close counted its 30 minutes again from the
+    restart: a table redeployed every twenty minutes never closed. The minutes before the
+    restart now count, those the bot was down do not: it closes 30 minutes after the last
+    action, the downtime added, and its lobby says why."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = fake.add_user("marie", locale=locale)
+    bob = fake.add_user("bob", locale=locale)
+    table = await create_table(bot, marie)
+    await bob.click(message(bob, table.lobby_message_id), cid(table, "join"))
+    idle_since = clock.now()
+    await tick(fake, clock, 20 * 60)
+    stopped = clock.now()
+    bot = await restart(fake, clock, bot, url, down=60)
+    restored = bot.service.registry.by_id(table.id)
+    assert restored is not None
+    closes = after_restart(idle_since + IDLE_CLOSE_SECONDS, stopped, clock)
+    while clock.now() < closes - 1:
+        await tick(fake, clock, 1)
+    assert not restored.closed
+    await tick(fake, clock, 2)
+    assert restored.closed
+    lobby = message(marie, restored.lobby_message_id)
+    assert t(restored.locale, "table.idle_closed") in lobby.content and not lobby.buttons
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_a_silent_host_is_silent_across_a_restart(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """marie, the host, has said nothing for eight minutes when the bot restarts. A restart
+    gave her ten fresh minutes; now her silence goes on counting (the downtime aside), and
+    bob takes the role over with a host action two and a half minutes later."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = fake.add_user("marie", locale="fr")
+    bob = fake.add_user("bob", locale="fr")
+    table = await create_table(bot, marie)
+    await bob.click(message(bob, table.lobby_message_id), cid(table, "join"))
+    await tick(fake, clock, 8 * 60)
+    bot = await restart(fake, clock, bot, url, down=60)
+    restored = bot.service.registry.by_id(table.id)
+    assert restored is not None
+    await tick(fake, clock, HOST_IDLE_SECONDS - 8 * 60 + 30)
+    await bob.slash("president addbot")
+    assert restored.host_id == bob.id and len(restored.seats) == 3
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+

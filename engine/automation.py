@@ -44,7 +44,9 @@ class Automation(Rounds):
         self.verify_timeout()
         events = self._begin()
         if self.phase is Phase.EXCHANGE:
-            events.append(TimedOut("exchange", None))
+            late = tuple(sorted({g.giver for g in self.gifts
+                                 if g.cards is None and not self.automated(g.giver)}))
+            events.append(TimedOut("exchange", None, late))
             for gift in sorted(self.gifts, key=lambda g: g.mode != "best"):
                 if gift.cards is None:
                     self._record_gift(gift, self._default_gift(gift), True, events)

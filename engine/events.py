@@ -196,11 +196,14 @@ class ExchangeDone(Event):
 
 @dataclass(frozen=True, slots=True)
 class TimedOut(Event):
-    """The running timer expired (``timer``: turn, exchange, fast); ``seat`` when one was due."""
+    """The running timer expired (``timer``: turn, exchange, fast); ``seat`` when one was due;
+    ``late``, in an exchange, the givers the server chose for (RULES §10), whom the players
+    are told ran out of time rather than only that time was up."""
 
     kind: ClassVar[str] = "timeout"
     timer: str
     seat: int | None
+    late: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

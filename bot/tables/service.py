@@ -370,8 +370,9 @@ class TableService:
 
     def _after(self, table: Table, events: list[Event]) -> None:
         self.actions += 1
+        late = {seat for event in events if isinstance(event, TimedOut) for seat in event.late}
         for event in events:
-            note(table, event)
+            note(table, event, late=late)
             if isinstance(event, TimedOut) and event.seat is not None:
                 holder = table.seats[event.seat].user_id
                 link = table.hands.get(holder) if holder is not None else None

@@ -9,18 +9,24 @@ from pathlib import Path
 
 import pytest
 
+from bot.client import PresidentBot
 from bot.i18n import t
+from bot.packages.game.lines import entry_text
 from bot.tables.deadlines import IDLE_CLOSE_SECONDS
 from bot.tables.hosting import HOST_IDLE_SECONDS
+from bot.tables.table import LogEntry
+from engine import Phase
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
 from .e2e import (
+    Player,
     after_restart,
     cid,
     connect_bot,
     create_table,
     database_url,
+    dealt_against_two_bots,
     message,
     restart,
     tick,
@@ -82,5 +88,34 @@ async def test_a_silent_host_is_silent_across_a_restart(
     await bob.slash("president addbot")
     assert restored.host_id == bob.id and len(restored.seats) == 3
     await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_giver_who_never_chooses_is_told_the_timer_gave_for_them(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """marie, President of the round before, owes Bot 2 two cards of her choice and picks
+    none. Once the exchange's timer ran out the history read only « temps écoulé » and her
+    hand « Tu as donné 3♣ 4♣ à Bot 2. », as if she had chosen them. The history now says
+    whose time ran out (not which cards: the exchange is private), and her hand that the
+    cards went for her."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    table, game = await dealt_against_two_bots(
+        fake, clock, president, marie,
+        [["3C", "4C", "5C", "6C", "7C", "8C"], ["3D", "4D", "5D", "6D", "7D", "8D"],
+         ["3H", "4H", "5H", "6H", "7H", "8H"]], previous_ranking=[0, 1, 2])
+    timer = game.timer
+    assert timer is not None and timer.kind == "exchange"
+    for _ in range(table.rules.exchange_seconds + 1):
+        await tick(fake, clock, 1)
+    assert game.phase is Phase.PLAY
+    history = [entry_text(table.locale, table, e) for e in table.log]
+    assert entry_text(table.locale, table, LogEntry("ev.timeout_gift", {"name": "marie"})) \
+        in history
+    assert t(table.locale, "ev.timeout_table") not in history
+    gave = t(locale, "hand.gave_late", cards="3♣ 4♣", name="Bot 2")
+    assert gave in marie.hand.content.split("\n")
     fake.assert_no_errors()
 

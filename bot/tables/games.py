@@ -142,10 +142,8 @@ class Games:
         cancelled for an absent seat, « cancelled (no result) », stores no end."""
         self._keep(table)
         game = table.game
-        if stops and game is not None and game.phase is not Phase.GAME_OVER \
-                and game.rounds_scored:
-            ended = refusals.engine(game.stop)
-            self.outbox.record(table, next(e for e in ended if isinstance(e, GameOver)))
+        if stops:
+            self.store_stop(table)
         if game is not None:
             seats.keep_for_lobby(table, game)
             table.next_version = game.version + 1
@@ -162,6 +160,15 @@ class Games:
         table.post_lobby = True
         table.notice = why or LogEntry("table.back_to_lobby")
         self.outbox.status(table, "lobby")
+
+    def store_stop(self, table: Table) -> None:
+        """Stop the table's game for good, as a host's stop would, and store its end once a
+        round counted (the engine's `stop` says who, if anyone, wins); a game over or with
+        no round counted stores nothing more."""
+        game = table.game
+        if game is not None and game.phase is not Phase.GAME_OVER and game.rounds_scored:
+            ended = refusals.engine(game.stop)
+            self.outbox.record(table, next(e for e in ended if isinstance(e, GameOver)))
 
     def _start(self, table: Table) -> None:
         rules = table.rules

@@ -97,7 +97,8 @@ class TableService:
         self.outbox = Outbox(self.touch, self._storage_failed)
         self._tasks: set[asyncio.Task[None]] = set()
         self.thinker = thinking.Thinker()
-        self.deadlines = Deadlines(clock, self.scheduler, after=self._after, close=self._close)
+        self.deadlines = Deadlines(clock, self.scheduler, after=self._after,
+                                   close=self._close_stopped)
         self.bots = BotTurns(self.scheduler, self.thinker, bot_pause, self._after)
         self.games = Games(self.outbox, self.deadlines, self.thinker, seed, after=self._after,
                            changed=self._changed, close=self._close, keep=self._keep,
@@ -357,6 +358,15 @@ class TableService:
             task = asyncio.get_running_loop().create_task(self._show_closed(table))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
+
+    def _close_stopped(self, table: Table) -> None:
+        """Close a table nobody came back to (`Deadlines`: idle for 30 minutes), its game
+        ended as a host's stop ends it. Closed as it stood, its message gave the « final
+        standings » while storage kept the game unfinished: the channel's history said no
+        game had been played and the stats counted its rounds but not the game
+        (play-test 22), as a game stopped for want of players once did (play-test 14)."""
+        self.games.store_stop(table)
+        self._close(table)
 
     async def _show_closed(self, table: Table) -> None:
         """Outside the lock: a slow Discord never holds up the table's next action."""

@@ -28,8 +28,10 @@ from .e2e import (
     database_url,
     dealt_against_two_bots,
     message,
+    play_until,
     restart,
     tick,
+    two_humans_against_a_bot,
 )
 
 LOCALES = ["fr", "en-US"]
@@ -119,3 +121,33 @@ async def test_a_giver_who_never_chooses_is_told_the_timer_gave_for_them(
     assert gave in marie.hand.content.split("\n")
     fake.assert_no_errors()
 
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_game_closed_for_idleness_after_a_round_is_in_the_history(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, locale: str
+) -> None:
+    """marie and bob play a round of three, then nobody presses « Manche suivante ». Thirty
+    minutes on the table closed, its message giving the « Classement final », yet the
+    game was stored as never ended: `/president historique` said no game had been played
+    here and their stats counted the round but no game. It now ends as a host's stop ends
+    it (stopped before its end, without a winner), as a game stopped for want of players
+    does (play-test 14)."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    marie = Player(fake.add_user("marie", locale=locale))
+    bob = Player(fake.add_user("bob", locale=locale))
+    table, game = await two_humans_against_a_bot(fake, clock, bot, marie, bob,
+                                                 game_end="rounds:3")
+    await play_until(fake, clock, [marie, bob], lambda: game.phase is Phase.ROUND_OVER)
+    for _ in range(IDLE_CLOSE_SECONDS // 10 + 1):
+        await tick(fake, clock, 10)
+    assert table.closed
+    await bot.service.drain()
+    closed = [m for m in fake.messages() if not m.ephemeral][-1]
+    assert t(locale, "table.idle_closed") in closed.content and not closed.buttons
+    await marie.user.slash("president history")
+    history = marie.user.last_ephemeral().text
+    assert t(locale, "history.empty") not in history
+    assert t(locale, "history.no_winner") in history
+    await fake.disconnect(bot)
+    fake.assert_no_errors()

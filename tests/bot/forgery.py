@@ -52,15 +52,21 @@ def cid(table_id: int, action: str, version: int = 0, arg: str = "") -> str:
     return f"pz:{table_id}:{action}:{version}:{arg}"
 
 
+# A table's stored fields a refusal may change: the bookkeeping of answering (the hand a
+# click redrew and the interaction it went through, message ids, the snapshot counter) and
+# when the host and anyone were last seen (a refused click still shows they are there).
+BOOKKEEPING = ("hands", "seq", "lobby_message_id", "table_message_id", "host_seen",
+               "human_seen")
+
+
 def state_of(bot: PresidentBot, guild_ids: list[int]) -> str:
     """Everything a refusal must leave as it was: each table's seats, queue, rules, game,
-    host, language and picks. Not the bookkeeping of answering (the hand a click redrew
-    and the interaction it went through, message ids, the snapshot counter)."""
+    host, language and picks; not its `BOOKKEEPING`."""
     tables = {}
     everywhere = [t for g in guild_ids for t in bot.service.registry.in_guild(g)]
     for table in sorted(everywhere, key=lambda t: t.id):
         data = table.to_dict()
-        for key in ("hands", "seq", "lobby_message_id", "table_message_id"):
+        for key in BOOKKEEPING:
             data.pop(key)
         tables[table.id] = data
     return json.dumps(tables, sort_keys=True, default=str)

@@ -33,7 +33,7 @@ from fakediscord.state import (
     InteractionRecord,
 )
 
-from .forgery import private_answer, state_of
+from .forgery import BOOKKEEPING, private_answer, state_of
 
 #: Discord's deadline for the first response (see the module's docstring).
 ANSWER_WITHIN = 3.0
@@ -83,7 +83,7 @@ class Probe:
             await self.bot.service.committed(table)
             snapshot = await storage.load_snapshot(table.id)
             state = dict(snapshot.state) if snapshot is not None else {}
-            for key in ("hands", "seq", "lobby_message_id", "table_message_id"):
+            for key in BOOKKEEPING:
                 state.pop(key, None)
             found[table.id] = state
         return json.dumps(found, sort_keys=True, default=str)

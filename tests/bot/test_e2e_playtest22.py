@@ -151,3 +151,36 @@ async def test_a_game_closed_for_idleness_after_a_round_is_in_the_history(
     assert t(locale, "history.no_winner") in history
     await fake.disconnect(bot)
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_turn_that_ran_out_is_said_in_the_players_own_hand(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """bob, reading Discord in his language at marie's French table, lets his turn run out
+    twice where the autopilot takes the third. His hand went on « Not your turn: marie is
+    playing » with a card fewer and his own 3 on the table, the timeout told only in the
+    table's history, in French; nor did anything say the autopilot was one timeout away.
+    His hand now says his turns ran out and were played for him, and when the autopilot
+    comes next; his own move clears it."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    bob = Player(fake.add_user("bob", locale=locale))
+    table, game = await two_humans_against_a_bot(fake, clock, president, marie, bob,
+                                                 autopilot_after_timeouts=3)
+    seat = table.seat_of(bob.user.id)
+    assert seat is not None
+    for ran_out in (1, 2):
+        await play_until(fake, clock, [marie], lambda: game.to_act == seat)
+        for _ in range(table.rules.turn_seconds + 1):
+            await tick(fake, clock, 1)
+        assert game.timeouts[seat] == ran_out and seat not in game.autopilot
+    lines = bob.hand.content.split("\n")
+    assert t(locale, "hand.timed_out.many", count=2) in lines
+    assert t(locale, "hand.autopilot_soon.one") in lines
+    await play_until(fake, clock, [marie], lambda: game.to_act == seat)
+    await tick(fake, clock, 1)
+    assert t(locale, "hand.timed_out.many", count=2) in bob.hand.content.split("\n")
+    assert await bob.act()
+    await tick(fake, clock, 1)
+    assert "⏱️" not in bob.hand.content and game.timeouts[seat] == 0
+    fake.assert_no_errors()

@@ -198,6 +198,24 @@ def autopilot_part(table: Table, game: Game, seat: int, locale: LocaleLike,
     lines.append(t(locale, key))
 
 
+def timed_out_lines(table: Table, game: Game, seat: int, locale: LocaleLike) -> list[str]:
+    """The seat's last turns ran out and were played for it (`Game.timeouts`, reset by its
+    own move), and when the autopilot comes if more do. Told only in the table's history,
+    in the table's language, it left a player back at their hand with a card fewer, their
+    own card on the table and no word why (play-test 22)."""
+    count = game.timeouts[seat]
+    if count == 0 or table.rules.fast:
+        return []
+    lines = [t(locale, "hand.timed_out.one" if count == 1 else "hand.timed_out.many",
+               count=count)]
+    limit = table.rules.autopilot_after_timeouts
+    if limit is not None and seat not in game.autopilot:
+        left = limit - count
+        lines.append(t(locale, "hand.autopilot_soon.one") if left == 1
+                     else t(locale, "hand.autopilot_soon.many", count=left))
+    return lines
+
+
 def play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
               items: list[discord.ui.Item[Any]], page: int, lines: list[str],
               wanted: list[FaceLine], hand: Sequence[Card]) -> None:
@@ -212,6 +230,8 @@ def play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
         lines.append(t(locale, "hand.autopilot_next"))
     options = game.legal_plays(seat)
     can_pass = game.can_pass(seat)
+    if hand:
+        lines.extend(timed_out_lines(table, game, seat, locale))
     if table.rules.fast:
         if seat in game.passed:
             lines.append(t(locale, "hand.passed"))

@@ -33,7 +33,7 @@ from fakediscord.state import (
     InteractionRecord,
 )
 
-from .forgery import BOOKKEEPING, private_answer, state_of
+from .forgery import private_answer, state_of
 
 #: Discord's deadline for the first response (see the module's docstring).
 ANSWER_WITHIN = 3.0
@@ -74,7 +74,9 @@ class Probe:
         return json.dumps(shown, sort_keys=True, default=str)
 
     async def stored(self) -> str:
-        """The snapshots in the database, without the bookkeeping `state_of` leaves out."""
+        """The snapshots in the database, without the bookkeeping of answering. When the host
+        and anyone were last seen, which `state_of` leaves out, stay as stored here too: a
+        refused click moves them in memory (someone is there) but stores nothing."""
         storage = self.bot.storage
         assert storage is not None
         found = {}
@@ -83,7 +85,7 @@ class Probe:
             await self.bot.service.committed(table)
             snapshot = await storage.load_snapshot(table.id)
             state = dict(snapshot.state) if snapshot is not None else {}
-            for key in BOOKKEEPING:
+            for key in ("hands", "seq", "lobby_message_id", "table_message_id"):
                 state.pop(key, None)
             found[table.id] = state
         return json.dumps(found, sort_keys=True, default=str)

@@ -184,3 +184,40 @@ async def test_a_turn_that_ran_out_is_said_in_the_players_own_hand(
     await tick(fake, clock, 1)
     assert "⏱️" not in bob.hand.content and game.timeouts[seat] == 0
     fake.assert_no_errors()
+
+
+async def test_a_table_stored_before_last_seen_was_kept_counts_from_the_restart(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """A snapshot stored before the host's and the table's last-seen times were kept: the
+    restart is then the last time anyone was seen, so the table stays open 30 minutes from
+    it (not closed at once, as a time of 0 would have it) and its host keeps the role."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = fake.add_user("marie", locale="fr")
+    bob = fake.add_user("bob", locale="fr")
+    table = await create_table(bot, marie)
+    await bob.click(message(bob, table.lobby_message_id), cid(table, "join"))
+    await tick(fake, clock, 20 * 60)
+    await bot.service.committed(table)
+    storage = bot.storage
+    assert storage is not None
+    stored = await storage.load_snapshot(table.id)
+    assert stored is not None and "human_seen" in stored.state
+    older = {k: v for k, v in stored.state.items() if k not in ("host_seen", "human_seen")}
+    assert await storage.save_snapshot(table.id, stored.seq + 100, older)
+    bot = await restart(fake, clock, bot, url, down=60)
+    restored = bot.service.registry.by_id(table.id)
+    assert restored is not None and restored.human_seen == restored.host_seen > 0
+    assert clock.now() - restored.human_seen < 60
+    closes = restored.human_seen + IDLE_CLOSE_SECONDS
+    await tick(fake, clock, HOST_IDLE_SECONDS - 60)
+    await bob.slash("president addbot")  # refused: marie's silence began at the restart
+    assert restored.host_id == marie.id and len(restored.seats) == 2
+    while clock.now() < closes - 1:
+        await tick(fake, clock, 1)
+    assert not restored.closed
+    await tick(fake, clock, 2)
+    assert restored.closed
+    await fake.disconnect(bot)
+    fake.assert_no_errors()

@@ -568,6 +568,7 @@ CATALOGUE: dict[str, str] = {
     "table.finished": "🏁 The game is over. Add players or bots; the host presses **Start** to play again.",
     "table.unreadable": "⚠️ This table could not resume after the bot restarted (the version now running cannot read its saved state), so it is closed. Finished rounds stay in `/president history`; `/president create` opens a new table.",
     "table.idle_closed": "⏹️ Nobody has played at this table for 30 minutes.",
+    "table.idle_closed_lobby": "⏹️ Nothing has happened at this table for 30 minutes.",
     "btn.my_hand": "My hand",
     "btn.next_round": "Next round",
     "btn.end_game": "End game",

@@ -579,6 +579,7 @@ _WRITTEN: dict[str, str] = {
     "table.finished": "🏁 La partie est terminée. Invitez du monde ou ajoutez des bots : l’hôte appuie sur **Lancer** pour rejouer.",
     "table.unreadable": "⚠️ Cette table n’a pas pu reprendre après le redémarrage du bot (la version installée ne sait pas lire son état enregistré) : elle est fermée. Les manches terminées restent dans `/president historique` ; `/president ouvrir` ouvre une nouvelle table.",
     "table.idle_closed": "⏹️ Personne n’a joué à cette table depuis 30 minutes.",
+    "table.idle_closed_lobby": "⏹️ Il ne s’est rien passé à cette table depuis 30 minutes.",
     "btn.my_hand": "Ma main",
     "btn.next_round": "Manche suivante",
     "btn.end_game": "Terminer",

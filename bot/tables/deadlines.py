@@ -79,7 +79,10 @@ class Deadlines:
         async with table.lock:
             if table.closed or self.clock.now() < table.human_seen + IDLE_CLOSE_SECONDS:
                 return
-            table.notice = LogEntry("table.idle_closed")
+            # A lobby has no game to play: « nobody has played » read oddly where none ever
+            # started (play-test 22).
+            table.notice = LogEntry("table.idle_closed" if table.game is not None
+                                    else "table.idle_closed_lobby")
             self._close(table)
 
     def forget(self, table: Table, *, keep_refresh: bool) -> None:

@@ -65,7 +65,9 @@ async def test_a_lobby_left_idle_closes_on_time_across_a_restart(
     await tick(fake, clock, 2)
     assert restored.closed
     lobby = message(marie, restored.lobby_message_id)
-    assert t(restored.locale, "table.idle_closed") in lobby.content and not lobby.buttons
+    # No game was ever played here: « Personne n’a joué à cette table » said otherwise.
+    assert t(restored.locale, "table.idle_closed_lobby") in lobby.content and not lobby.buttons
+    assert t(restored.locale, "table.idle_closed") not in lobby.content
     await fake.disconnect(bot)
     fake.assert_no_errors()
 

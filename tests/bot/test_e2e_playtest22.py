@@ -135,7 +135,8 @@ async def test_a_game_closed_for_idleness_after_a_round_is_in_the_history(
     here and their stats counted the round but no game. It now ends as a host's stop ends
     it (stopped before its end, without a winner), as a game stopped for want of players
     does (play-test 14)."""
-    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
     marie = Player(fake.add_user("marie", locale=locale))
     bob = Player(fake.add_user("bob", locale=locale))
     table, game = await two_humans_against_a_bot(fake, clock, bot, marie, bob,
@@ -151,6 +152,13 @@ async def test_a_game_closed_for_idleness_after_a_round_is_in_the_history(
     history = marie.user.last_ephemeral().text
     assert t(locale, "history.empty") not in history
     assert t(locale, "history.no_winner") in history
+    # Counted once, a restart after the close included: a game, no win, the round.
+    bot = await restart(fake, clock, bot, url, down=60)
+    assert bot.service.registry.by_id(table.id) is None
+    assert bot.storage is not None
+    for player in (marie, bob):
+        stats = await bot.storage.player_stats(fake.guild.id, player.user.id)
+        assert (stats.games, stats.wins, stats.rounds) == (1, 0, 1)
     await fake.disconnect(bot)
     fake.assert_no_errors()
 

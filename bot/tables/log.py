@@ -45,14 +45,11 @@ def opens(seat: int, why: str | None, who: Callable[[int], dict[str, object]],
     return LogEntry(f"ev.opens.{why or 'given'}", params)
 
 
-def note(table: Table, event: Event) -> None:
-    """Write an event into the table's history, and an exchange into both players' notes."""
-    for entry in entries_for(event, named(table), free_opening=table.rules.fast,
 def note(table: Table, event: Event, *, late: Collection[int] = ()) -> None:
     """Write an event into the table's history, and an exchange into both players' notes;
     `late`: the givers the exchange's timer gave for (`TimedOut.late`), whose note says so
     (« Tu as donné 3♣ 4♣ » read as their own choice)."""
-    for entry in entries_for(event, table.name, free_opening=table.rules.fast,
+    for entry in entries_for(event, named(table), free_opening=table.rules.fast,
                              on_equal=table.rules.on_equal):
         if entry.key == "ev.penalised" and table.log and table.log[-1].key == "ev.out" \
                 and table.log[-1].params["name"] == entry.params["name"]:
@@ -83,8 +80,7 @@ def note(table: Table, event: Event, *, late: Collection[int] = ()) -> None:
         cards = [str(c) for c in event.cards]
         gave = "hand.gave_late" if event.giver in late else "hand.gave"
         table.exchange_notes.setdefault(event.giver, []).append(
-            LogEntry("hand.gave", {"cards": cards, **_partner(table, event.receiver)}))
-            LogEntry(gave, {"cards": cards, "name": table.name(event.receiver)}))
+            LogEntry(gave, {"cards": cards, **_partner(table, event.receiver)}))
         table.exchange_notes.setdefault(event.receiver, []).append(
             LogEntry("hand.received", {"cards": cards, **_partner(table, event.giver)}))
 
@@ -132,11 +128,10 @@ def entries_for(event: Event, who: Callable[[int], dict[str, object]], *,
     """The history lines for an event (none for events the table shows otherwise);
     `free_opening`: anyone may open a round (fast mode); `on_equal`: the rule that skips a
     turn after an equal answer, which the skip names."""
-    entry = entry_for(event, who, free_opening=free_opening, on_equal=on_equal)
     if isinstance(event, TimedOut) and event.late:
         # Whose time ran out, not only that it did; never which cards (a gift is private).
-        return [LogEntry("ev.timeout_gift", {"name": name(seat)}) for seat in event.late]
-    entry = entry_for(event, name, free_opening=free_opening, on_equal=on_equal)
+        return [LogEntry("ev.timeout_gift", who(seat)) for seat in event.late]
+    entry = entry_for(event, who, free_opening=free_opening, on_equal=on_equal)
     lines = [entry] if entry is not None else []
     if isinstance(event, ExchangeDone) and event.opener is not None:
         lines.append(opens(event.opener, event.why, who, free_opening))

@@ -11,7 +11,7 @@ import pytest
 
 from bot.client import PresidentBot
 from bot.i18n import t
-from bot.packages.game.lines import entry_text
+from bot.packages.game.lines import bot_shown, entry_text, level_words
 from bot.tables.deadlines import IDLE_CLOSE_SECONDS
 from bot.tables.hosting import HOST_IDLE_SECONDS
 from bot.tables.table import LogEntry
@@ -119,8 +119,9 @@ async def test_a_giver_who_never_chooses_is_told_the_timer_gave_for_them(
     assert entry_text(table.locale, table, LogEntry("ev.timeout_gift", {"name": "marie"})) \
         in history
     assert t(table.locale, "ev.timeout_table") not in history
-    gave = t(locale, "hand.gave_late", cards="3♣ 4♣", name="Bot 2")
-    assert gave in marie.hand.content.split("\n")
+    gave = t(locale, "hand.gave_late", cards="3♣ 4♣", name=t(
+        locale, "hand.bot_named", name=bot_shown("Bot 2"), level=level_words(locale, "normal")))
+    assert gave in marie.hand.content.split("\n"), marie.hand.content
     fake.assert_no_errors()
 
 

@@ -73,7 +73,7 @@ def entry_text(locale: LocaleLike, table: Table, entry: LogEntry) -> str:
         params["card"] = top_single_words(locale, table.rules.top_single, spanish(table))
     if "role" in params:
         params["role"] = role_name(locale, table, str(params["role"]))
-    if entry.key in ("hand.gave", "hand.received") and "level" in params:
+    if entry.key in ("hand.gave", "hand.gave_late", "hand.received") and "level" in params:
         # The exchange's partner was a bot: named as the table names bots (a note from
         # before the level was kept names it bare, as it did).
         params["name"] = t(locale, "hand.bot_named", name=bot_shown(str(params["name"])),

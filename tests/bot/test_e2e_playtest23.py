@@ -38,6 +38,7 @@ from .e2e import (
     to_the_next_exchange,
     two_humans_against_a_bot,
 )
+from .forgery import BOOKKEEPING
 
 LOCALES = ["fr", "en-US"]
 EPHEMERAL = 64
@@ -61,8 +62,9 @@ def answer(record: InteractionRecord) -> str:
 
 
 async def stored_is_live(bot: PresidentBot, table: Table) -> None:
-    """The table's snapshot in the database is the table as it is now (its hands'
-    links and the message ids aside: bookkeeping of answering)."""
+    """The table's snapshot in the database is the table as it is now (its `BOOKKEEPING`
+    aside: the hands' links, message ids, and when anyone was last seen, which a refused
+    click moves in memory without storing)."""
     storage = bot.storage
     assert storage is not None
     await bot.service.committed(table)
@@ -70,7 +72,7 @@ async def stored_is_live(bot: PresidentBot, table: Table) -> None:
     assert snapshot is not None
     live = json.loads(json.dumps(table.to_dict(), default=str))
     stored = json.loads(json.dumps(dict(snapshot.state), default=str))
-    for key in ("hands", "seq", "lobby_message_id", "table_message_id"):
+    for key in BOOKKEEPING:
         live.pop(key, None)
         stored.pop(key, None)
     assert stored == live

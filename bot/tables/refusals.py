@@ -97,7 +97,10 @@ def check_seen(table: Table, game: Game, seen: int, seat: int) -> None:
 
 def late_move(table: Table, game: Game, seen: int, seat: int) -> str:
     """Why a play or pass drawn for version `seen` comes too late for `seat`: its own move
-    from that version (a second device's click), its timer's, or someone else's."""
+    from that version (a second device's click), its timer's, someone else's, or the host
+    stopping the game (`Games.end`), which « the table has moved on » hid (play-test 23)."""
+    if game.phase is Phase.GAME_OVER and game.stopped_early:
+        return "err.game_stopped"
     mover = table.moved_from.get(seen) if seen < game.version else None
     if mover == (seat, False):
         return "err.already_played"

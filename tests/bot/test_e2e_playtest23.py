@@ -363,3 +363,34 @@ async def test_a_lobby_answered_by_clicks_at_once_ends_showing_the_table_as_it_i
         assert message(host, lobby).content == lobby_screen(table).content, action
     fake.assert_no_errors()
     await fake.disconnect(bot)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_play_arriving_as_the_host_stops_the_game_says_the_host_stopped_it(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, locale: str
+) -> None:
+    """bob picks his card as marie stops the game (`/president terminer`, confirmed). He
+    was told « The table has moved on since this was shown; here is your current hand »,
+    as if someone had played; now he is told the host stopped the game, and nothing of his
+    choice is played."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    host = Player(fake.add_user("marie", locale=locale))
+    guest = Player(fake.add_user("bob", locale=locale))
+    table, game = await two_humans_against_a_bot(fake, clock, bot, host, guest)
+    mover = await to_a_human_turn(fake, clock, table, [host, guest])
+    seat = table.seat_of(mover.user.id)
+    assert seat is not None
+    shown = mover.hand
+    menu = next(s for s in shown.selects if ":play:" in s.custom_id)
+    held = len(game.hand(seat))
+    await bot.service.games.end(table, host.user.id)
+    assert game.phase is Phase.GAME_OVER and game.stopped_early
+    late = await mover.user.select_shown(shown, [menu.options[0].value],
+                                         select=menu.custom_id)
+    assert answer(late).startswith("⚠️ " + sentence(locale, "err.game_stopped")), \
+        answer(late)
+    assert len(game.hand(seat)) == held
+    await stored_is_live(bot, table)
+    fake.assert_no_errors()
+    await fake.disconnect(bot)
+

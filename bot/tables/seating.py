@@ -79,7 +79,8 @@ class Seating:
             table.seats.append(seated)
             if gave_way is not None:
                 table.notice = LogEntry("lobby.bot_gave_way",
-                                        {"name": seated.name, "bot": gave_way.name})
+                                        {"name": seated.name, "bot": gave_way.name},
+                                        (user_id,))
             self._changed(table)
             return "seated"
 
@@ -113,7 +114,12 @@ class Seating:
         """Take a player off the table. From a game under way their seat goes as
         Table.leave_outcome says, which is what the prompt asking them first said. Their
         open hand says `farewell`; with None it is left alone (they can no longer see it).
-        `kicked`: the host removed them, which the table's history says."""
+        `kicked`: the host removed them, which the table's history says. A lobby saying
+        they took a bot's seat stops saying it: it spoke of someone no longer there
+        (play-test 23)."""
+        if table.notice is not None and table.notice.key == "lobby.bot_gave_way" and \
+                user_id in table.notice.people:
+            table.notice = None
         waiting = next((p for p in table.queue if p.user_id == user_id), None)
         if waiting is not None:
             table.queue = [p for p in table.queue if p is not waiting]

@@ -394,3 +394,30 @@ async def test_a_play_arriving_as_the_host_stops_the_game_says_the_host_stopped_
     fake.assert_no_errors()
     await fake.disconnect(bot)
 
+
+async def test_a_lobby_no_longer_says_a_leaver_took_a_bots_seat(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """A full lobby where bots sit: u2 joins and a bot gives way (« u2 prend la place de
+    Bot 3 »), then u2 leaves. The lobby kept saying u2 took the bot's seat, about someone
+    no longer there; the notice now goes with them."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    host = fake.add_user("marie", locale="fr")
+    table = await create_table(bot, host)
+    lobby = table.lobby_message_id
+    assert lobby is not None
+    while len(table.seats) < table.capacity():
+        await host.click(lobby, cid(table, "addbot"))
+    u2 = fake.add_user("u2", locale="fr")
+    await u2.click(lobby, cid(table, "join"))
+    await tick(fake, clock, 2)
+    assert table.notice is not None and table.notice.key == "lobby.bot_gave_way"
+    assert "prend la place" in message(host, lobby).content
+    await u2.click(lobby, cid(table, "leave"))
+    await tick(fake, clock, 2)
+    assert table.notice is None
+    assert "prend la place" not in message(host, lobby).content
+    assert message(host, lobby).content == lobby_screen(table).content
+    await stored_is_live(bot, table)
+    fake.assert_no_errors()
+    await fake.disconnect(bot)

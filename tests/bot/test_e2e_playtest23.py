@@ -22,7 +22,7 @@ from bot.packages.lobby.display import lobby_screen
 from bot.tables.hosting import HOST_IDLE_SECONDS
 from bot.tables.table import Table
 from engine import Phase
-from fakediscord import FakeDiscord, LatencyConfig
+from fakediscord import FakeDiscord, LatencyConfig, Spread
 from fakediscord.state import InteractionRecord
 
 from .conftest import LinkedClock
@@ -419,5 +419,40 @@ async def test_a_lobby_no_longer_says_a_leaver_took_a_bots_seat(
     assert "prend la place" not in message(host, lobby).content
     assert message(host, lobby).content == lobby_screen(table).content
     await stored_is_live(bot, table)
+    fake.assert_no_errors()
+    await fake.disconnect(bot)
+
+
+async def test_a_lobby_answer_on_its_way_as_the_table_closes_lands_before_the_closing(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """A friend presses « Quitter » as the host, the last one left, does too. The friend's
+    click is answered by redrawing the lobby (type 7) as the table then was, with its
+    buttons; the host's leaving closes the table, and the closing's edit went out at once,
+    without waiting for that answer: slower on its way, the answer landed over « Cette
+    table est fermée », and the closed table's lobby kept its buttons for good. The
+    closing now waits for the redraws on their way (`Publisher.drawing`), so it lands
+    last."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    host = fake.add_user("marie", locale="fr")
+    table = await create_table(bot, host)
+    lobby = table.lobby_message_id
+    assert lobby is not None
+    friend = fake.add_user("ami", locale="fr")
+    await friend.click(lobby, cid(table, "join"))
+    for _ in range(10):  # the bot's start-up calls (its emojis) made, a window at a time
+        await tick(fake, clock, 2)
+    # An answer slow on its way, the channel's edits quick.
+    fake.enable_latency(LatencyConfig(mean=0.01, jitter=0.0,
+                                      routes={"/interactions/": Spread(2.9)}))
+    left = await friend.click(lobby, cid(table, "leave"), settle=False)
+    await host.click(lobby, cid(table, "leave"), settle=False)
+    await fake.settle()
+    await tick(fake, clock, 2)
+    assert table.closed
+    assert left.response_type == 7  # the lobby, redrawn as the table was
+    shown = message(host, lobby)
+    assert shown.content == t("fr", "lobby.closed"), shown.content
+    assert not shown.components
     fake.assert_no_errors()
     await fake.disconnect(bot)

@@ -12,6 +12,7 @@ import asyncio
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import discord
@@ -44,6 +45,15 @@ UNKNOWN_CHANNEL = 10003
 FRESH_TABLE_AGE = 55 * 60.0
 
 
+@dataclass
+class _Drawing:
+    """The redraws of one table message on their way (`Publisher.drawing`)."""
+
+    running: int = 0
+    overlapped: bool = False  # two were on their way at once
+    back: asyncio.Event = field(default_factory=asyncio.Event)  # set once none is
+
+
 class Publisher:
     def __init__(self, bot: Host) -> None:
         self.bot = bot
@@ -55,10 +65,9 @@ class Publisher:
         self.servers = UndescribedServers(bot)
         # Per table, while its messages' redraw runs: set as it ends (`closed` waits on it).
         self._flushing: dict[int, asyncio.Event] = {}
-        # Per table message (table id, kind): its redraws on their way, and whether two of
-        # them overlapped (`drawing`).
-        self._drawing: dict[tuple[int, str], int] = {}
-        self._overlapped: set[tuple[int, str]] = set()
+        # Per table message (table id, kind): its redraws on their way, whether two of
+        # them overlapped, and when the last is back (`drawing`, `closed` waits for it).
+        self._drawing: dict[tuple[int, str], _Drawing] = {}
 
     async def flush(self, table: Table) -> None:
         if table.closed or self.blocked.blocks(table.id) or self.servers.holds(table.guild_id):
@@ -118,6 +127,7 @@ class Publisher:
         running = self._flushing.get(table.id)
         if running is not None:
             await running.wait()
+        await self._drawn(table)
         try:
             await self._closed(table)
         except BudgetClosed:
@@ -190,19 +200,31 @@ class Publisher:
         change (play-test 23). Once the last of overlapping redraws is back, what the
         message shows is taken as unknown, and the refresh draws the table as it is."""
         key = (table.id, kind)
-        if self._drawing.get(key):
-            self._overlapped.add(key)
-        self._drawing[key] = self._drawing.get(key, 0) + 1
+        drawing = self._drawing.get(key)
+        if drawing is None:
+            drawing = self._drawing[key] = _Drawing()
+        else:
+            drawing.overlapped = True
+        drawing.running += 1
         try:
             yield
         finally:
-            self._drawing[key] -= 1
-            if not self._drawing[key]:
+            drawing.running -= 1
+            if not drawing.running:
                 del self._drawing[key]
-                if key in self._overlapped:
-                    self._overlapped.discard(key)
+                drawing.back.set()
+                if drawing.overlapped:
                     self._shown.pop(key, None)
                     self.bot.service.refresh(table)
+
+    async def _drawn(self, table: Table) -> None:
+        """Until no redraw of the table's messages is on its way: the closing's edits go
+        after them. An interaction's answer redrawing the lobby (a friend's « Quitter » as
+        the last one left leaves too) otherwise could land over the closing, its buttons
+        kept on the closed table for good (play-test 23). Each is one call, which
+        discord.py gives up on past its rate-limit patience."""
+        while waiting := [d for key, d in self._drawing.items() if key[0] == table.id]:
+            await waiting[0].back.wait()
 
     def keep(self, table: Table) -> None:
         """`Display.keep`. Results whose chart's upload waits for a retry keep the chart as

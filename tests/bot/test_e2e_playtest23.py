@@ -456,3 +456,35 @@ async def test_a_lobby_answer_on_its_way_as_the_table_closes_lands_before_the_cl
     assert not shown.components
     fake.assert_no_errors()
     await fake.disconnect(bot)
+
+
+async def test_a_lobby_click_costs_its_answer_and_no_channel_edit(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """One friend at a time presses « Rejoindre »: the click's answer redraws the lobby
+    (type 7). The refresh the change asks for ran while that answer was on its way and
+    edited the lobby as well, and the two having overlapped (`Publisher.drawing`), a third
+    drawing followed: two channel edits per click besides its answer, against the
+    channel's limit of edits. The refresh now leaves the lobby to the answer on its way,
+    and draws only what the answer did not show."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    host = fake.add_user("marie", locale="fr")
+    table = await create_table(bot, host)
+    lobby = table.lobby_message_id
+    assert lobby is not None
+    for _ in range(10):  # the bot's start-up calls (its emojis) made, a window at a time
+        await tick(fake, clock, 2)
+    fake.enable_latency(LatencyConfig())
+    for i in range(3):
+        friend = fake.add_user(f"ami{i}", locale="fr")
+        mark = len(fake.calls)
+        record = await friend.click(lobby, cid(table, "join"))
+        for _ in range(3):
+            await tick(fake, clock, 2)
+        assert record.response_type == 7
+        edits = [c for c in fake.calls[mark:] if c.method == "PATCH"
+                 and c.path.endswith(f"/messages/{lobby}")]
+        assert edits == [], edits
+        assert message(host, lobby).content == lobby_screen(table).content
+    fake.assert_no_errors()
+    await fake.disconnect(bot)

@@ -51,6 +51,7 @@ class _Drawing:
 
     running: int = 0
     overlapped: bool = False  # two were on their way at once
+    skipped: bool = False  # the refresh left the message to them (`Publisher._answering`)
     back: asyncio.Event = field(default_factory=asyncio.Event)  # set once none is
 
 
@@ -215,7 +216,20 @@ class Publisher:
                 drawing.back.set()
                 if drawing.overlapped:
                     self._shown.pop(key, None)
+                if drawing.overlapped or drawing.skipped:
                     self.bot.service.refresh(table)
+
+    def _answering(self, table: Table, kind: str) -> bool:
+        """Whether a redraw of the table's `kind` message is on its way (a click's answer):
+        the refresh then leaves the message to it, and runs again once it is back, to draw
+        whatever it did not show. Editing it at once as well cost a lobby click two channel
+        edits besides its answer, the second because the two had overlapped (`drawing`),
+        against the channel's limit of edits."""
+        drawing = self._drawing.get((table.id, kind))
+        if drawing is None:
+            return False
+        drawing.skipped = True
+        return True
 
     async def _drawn(self, table: Table) -> None:
         """Until no redraw of the table's messages is on its way: the closing's edits go
@@ -335,7 +349,7 @@ class Publisher:
             # posts it below the results, rather than edit the old one far above them.
             table.post_lobby = False
             self._shown[key] = screen.fingerprint
-        elif self._shown.get(key) != screen.fingerprint:
+        elif self._shown.get(key) != screen.fingerprint and not self._answering(table, "lobby"):
             # During a game the lobby has no buttons and none is posted (above): refused by
             # an archived thread, it is owed its text (the table's post wakes the thread),
             # and it stays above the table. A fresh one came below the table (a restart's
@@ -395,6 +409,8 @@ class Publisher:
             table.post_table = False
             posted = True
         elif self._shown.get(key) != screen.fingerprint:
+            if self._answering(table, "table"):
+                return  # drawn once the answer is back, with the finished game's chart
             if self._aged(table.table_message_id):
                 # Retired as the state reads now, which the fresh message goes on from: what
                 # it last showed may be newer than anything stored (a restart's first

@@ -7,6 +7,8 @@ from bot.client import PresidentBot
 from bot.i18n import t
 from bot.i18n.typography import french
 from bot.packages.game.hint import advice
+from bot.tables.table import Table
+from engine import Game
 from engine.bots.normal import explain
 from engine.view import player_view
 from fakediscord import FakeDiscord, TestUser
@@ -43,9 +45,11 @@ async def test_hints_are_off_by_default_and_the_host_turns_them_on(
     fake.assert_no_errors()
 
 
-async def test_the_player_to_act_alone_sees_the_normal_bot_s_advice_in_their_language(
+async def hints_on_until_a_person_acts(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
-) -> None:
+) -> tuple[Table, Game, int, TestUser, TestUser, str]:
+    """marie (French) and bob (English) with two bots, hints on, played until one of them
+    must act: the table, its game, that seat, who acts, the other, and the actor's locale."""
     marie, bob, table = await marie_hosts_with_bob_around(fake, president)
     await bob.slash("president join")
     await president.service.set_options(table, marie.id, hints=True)
@@ -64,6 +68,14 @@ async def test_the_player_to_act_alone_sees_the_normal_bot_s_advice_in_their_lan
     asker = people[seat]
     other = bob if asker is marie else marie
     loc = "fr" if asker is marie else "en-US"
+    return table, game, seat, asker, other, loc
+
+
+async def test_the_player_to_act_alone_sees_the_normal_bot_s_advice_in_their_language(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    table, game, seat, asker, other, loc = await hints_on_until_a_person_acts(
+        fake, president, clock)
     await asker.slash("president hand")
     await other.slash("president hand")
     assert hint_buttons(other) == []  # not their turn
@@ -113,24 +125,8 @@ async def test_a_hint_stays_until_the_hand_changes(
     was (the other player opening theirs) redrew it at once without the hint, before it
     could be read. It stays until the hand changes (`show_hand` remembers the hand
     without its notice)."""
-    marie, bob, table = await marie_hosts_with_bob_around(fake, president)
-    await bob.slash("president join")
-    await president.service.set_options(table, marie.id, hints=True)
-    for _ in range(2):
-        await president.service.add_bot(table, marie.id)
-    await president.service.games.start(table, marie.id)
-    game = table.game
-    assert game is not None
-    people = {table.seat_of(marie.id): marie, table.seat_of(bob.id): bob}
-    for _ in range(20):  # bots play until a person must
-        if game.to_act in people:
-            break
-        await tick(fake, clock, 1.0)
-    seat = game.to_act
-    assert seat is not None
-    asker = people[seat]
-    other = bob if asker is marie else marie
-    loc = "fr" if asker is marie else "en-US"
+    table, game, seat, asker, other, loc = await hints_on_until_a_person_acts(
+        fake, president, clock)
     await asker.slash("president hand")
     hand = asker.last_ephemeral()
     await asker.click(hand, cid(table, "hint", game.version))

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from . import command_limits
+from . import command_limits, errors
+from .clock import FakeClock
 from .errors import UserActionError
 from .payloads import (
     bot_permissions,
@@ -26,18 +27,34 @@ STRING, INTEGER, BOOLEAN, USER, CHANNEL, NUMBER = 3, 4, 5, 6, 7, 10
 CHAT_INPUT = 1
 
 
+#: « Registering a Command »: "There is a global rate limit of 200 application command
+#: creates per day, per guild"; Bulk Overwrite Global Application Commands: "Commands that
+#: do not already exist will count toward daily application command create limits"
+#: (developers/interactions/application-commands.mdx). Past it, JSON error code 30034
+#: "Maximum number of daily application command creates has been reached (200)" (JSON
+#: error codes, developers/topics/opcodes-and-status-codes.mdx). The docs say neither
+#: whether the day is a calendar day or the last 24 hours, nor how global commands are
+#: counted: the fake counts the last 24 hours on its clock, per guild and for the global
+#: scope apart, and a bulk overwrite that would pass the limit changes nothing.
+MAX_DAILY_CREATES = 200
+DAY = 24 * 60 * 60.0
+
+
 class CommandRegistry:
     """Global and per-guild commands, with ids kept stable across re-syncs like Discord's."""
 
-    def __init__(self, snowflakes: Snowflakes, application_id: int) -> None:
+    def __init__(self, snowflakes: Snowflakes, application_id: int, clock: FakeClock) -> None:
         self._snowflakes = snowflakes
         self._application_id = application_id
+        self._clock = clock
         self._synced: dict[int | None, list[dict[str, Any]]] = {}
         self._ids: dict[tuple[int | None, str, int], int] = {}
+        self._creates: dict[int | None, list[float]] = {}
 
     def sync(self, guild_id: int | None, commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Replace a scope's commands (bulk overwrite) and return them as Discord does."""
         command_limits.check_commands(commands)
+        self._count_creates(guild_id, commands)
         stored = []
         for command in commands:
             kind = command.get("type", CHAT_INPUT)
@@ -62,6 +79,18 @@ class CommandRegistry:
             stored.append(entry)
         self._synced[guild_id] = stored
         return stored
+
+    def _count_creates(self, guild_id: int | None, commands: list[dict[str, Any]]) -> None:
+        """Count the commands the scope does not hold yet (by name and type), or refuse
+        the whole overwrite with 30034 if they would pass the day's 200."""
+        held = {(c["name"], c["type"]) for c in self._synced.get(guild_id, [])}
+        new = sum(1 for c in commands if (c["name"], c.get("type", CHAT_INPUT)) not in held)
+        now = self._clock.monotonic()
+        recent = [t for t in self._creates.get(guild_id, []) if now - t < DAY]
+        if len(recent) + new > MAX_DAILY_CREATES:
+            self._creates[guild_id] = recent
+            raise errors.max_daily_command_creates()
+        self._creates[guild_id] = recent + [now] * new
 
     def listing(self, guild_id: int | None) -> list[dict[str, Any]]:
         return self._synced.get(guild_id, [])

@@ -20,6 +20,7 @@ ARCHIVED_THREAD = 50083
 THREAD_LOCKED = 160005
 ALREADY_ACKNOWLEDGED = 40060
 MAX_APPLICATION_COMMANDS = 30032
+MAX_DAILY_COMMAND_CREATES = 30034
 REQUEST_TOO_LARGE = 40005
 
 
@@ -137,6 +138,14 @@ def max_application_commands() -> DiscordError:
     a 400 like the other 30xxx limits."""
     return DiscordError(400, MAX_APPLICATION_COMMANDS,
                         "Maximum number of application commands reached")
+
+
+def max_daily_command_creates() -> DiscordError:
+    """30034, "Maximum number of daily application command creates has been reached (200)"
+    (same table); a 400 like the other 30xxx limits."""
+    return DiscordError(400, MAX_DAILY_COMMAND_CREATES,
+                        "Maximum number of daily application command creates has been "
+                        "reached (200)")
 
 
 def invalid_form_body(errors: dict[str, Any]) -> DiscordError:

@@ -115,7 +115,8 @@ class FakeDiscord:
         self._idle_since = 0.0
         self.gateway = Gateway(self.world, self.activity, self.clock, token, gateway_limits)
         self.writer = MessageWriter(self.world, self.gateway, old_edit_limit)
-        self.commands = CommandRegistry(self.world.snowflakes, self.world.application_id)
+        self.commands = CommandRegistry(self.world.snowflakes, self.world.application_id,
+                                        self.world.clock)
         self.hub = InteractionHub(
             self.world,
             self.writer,

@@ -1,7 +1,7 @@
 """Command trees Discord refuses at a bulk overwrite, as the fake does since stop 46:
 option names unique among siblings (localized ones too), known locales, autocomplete
 without choices, string lengths, subcommand nesting, choice types, and the number of
-commands a scope holds."""
+commands a scope holds; since stop 47, the commands it may create a day."""
 
 from __future__ import annotations
 
@@ -10,7 +10,10 @@ from typing import Any
 import pytest
 
 from fakediscord import DiscordError
+from fakediscord.clock import FakeClock
 from fakediscord.command_limits import check_commands
+from fakediscord.commands import CommandRegistry
+from fakediscord.snowflake import Snowflakes
 
 
 def _refused(commands: list[dict[str, Any]]) -> str:
@@ -80,3 +83,25 @@ def test_a_scope_holds_at_most_100_slash_and_15_user_or_message_commands() -> No
         with pytest.raises(DiscordError) as caught:
             check_commands(over)
         assert (caught.value.status, caught.value.code) == (400, 30032)
+
+
+def test_a_scope_creates_at_most_200_commands_a_day() -> None:
+    """Only commands a scope does not hold yet count (a re-sync of the same tree is free),
+    a refused overwrite changes nothing, and creates older than 24 hours stop counting
+    (stop 47)."""
+    clock = FakeClock()
+    registry = CommandRegistry(Snowflakes(clock), 1, clock)
+    guild = 7
+    for batch in range(2):
+        tree = [_command(name=f"c{batch}-{i}") for i in range(100)]
+        registry.sync(guild, tree)
+        registry.sync(guild, tree)
+    kept = registry.listing(guild)
+    with pytest.raises(DiscordError) as caught:
+        registry.sync(guild, [_command(name="late")])
+    assert (caught.value.status, caught.value.code) == (400, 30034)
+    assert registry.listing(guild) == kept
+    registry.sync(None, [_command(name="late")])          # the global scope counts apart
+    registry.sync(8, [_command(name="late")])             # and so does another guild
+    clock.advance(24 * 60 * 60)
+    registry.sync(guild, [_command(name="late")])

@@ -19,6 +19,7 @@ INVALID_FORM_BODY = 50035
 ARCHIVED_THREAD = 50083
 THREAD_LOCKED = 160005
 ALREADY_ACKNOWLEDGED = 40060
+MAX_ATTACHMENTS = 30015
 MAX_APPLICATION_COMMANDS = 30032
 MAX_DAILY_COMMAND_CREATES = 30034
 REQUEST_TOO_LARGE = 40005
@@ -130,6 +131,14 @@ def request_entity_too_large() -> DiscordError:
     with HTTP's 413; what `messages.MessageWriter` answers a file past the limit, and what
     a test may inject (`FakeDiscord.inject_error`)."""
     return DiscordError(413, REQUEST_TOO_LARGE, "Request entity too large")
+
+
+def max_attachments() -> DiscordError:
+    """30015, "Maximum number of attachments in a message reached (10)" (JSON error codes,
+    https://discord.com/developers/docs/topics/opcodes-and-status-codes#json-json-error-codes);
+    a 400 like the other 30xxx limits."""
+    return DiscordError(400, MAX_ATTACHMENTS,
+                        "Maximum number of attachments in a message reached (10)")
 
 
 def max_application_commands() -> DiscordError:

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
+from datetime import datetime
 from typing import Any
+
+import regex
 
 from . import errors
 from .state import COMPONENTS_V2
@@ -55,6 +58,10 @@ MAX_TEXT_INPUT_PLACEHOLDER = 100
 #: "description (alt text) for the file (max 1024 characters)", Attachment Structure,
 #: https://discord.com/developers/docs/resources/message#attachment-object
 MAX_ATTACHMENT_DESCRIPTION = 1024
+#: JSON error code 30015, "Maximum number of attachments in a message reached (10)" (JSON
+#: error codes, developers/topics/opcodes-and-status-codes.mdx): the one place the docs
+#: give the count; the files of a message as stored, those an edit keeps and adds.
+MAX_ATTACHMENTS = 10
 #: A button's "url?: URL for link-style buttons; max 512 characters" (Component Reference,
 #: Button Structure, developers/components/reference.mdx).
 MAX_BUTTON_URL = 512
@@ -131,7 +138,14 @@ def check_message(message: Mapping[str, Any], emoji_ids: AbstractSet[int] = froz
     """Validate the message as it would be stored (after merging an edit); ``emoji_ids``:
     the custom emojis its components may show (the application's); ``request``: the body
     that writes it, whose own fields (allowed mentions, nonce) are judged in the same
-    answer, as Discord lists every broken field of a request at once."""
+    answer, as Discord lists every broken field of a request at once.
+
+    "At least one of `content`, `embeds`, `sticker_ids`, `components`, `files[n]`, `poll`
+    [...] is required" (Create Message, developers/resources/message.mdx), and content of
+    whitespace alone counts as none: Discord answers 50006 « Cannot send an empty
+    message » to ``content: "\\n"`` (NITKC-DEV/Kisarazu-Multi-Manager issue 32), as it
+    trims an embed's texts. The docs say nothing of it; which characters Discord trims is
+    not written either, so the fake trims what Python's ``str.strip`` does."""
     form = FormErrors()
     if request is not None:
         _check_request(form, request)
@@ -153,7 +167,10 @@ def check_message(message: Mapping[str, Any], emoji_ids: AbstractSet[int] = froz
         form.length(("attachments", index, "description"), attachment.get("description") or "",
                     0, MAX_ATTACHMENT_DESCRIPTION)
     form.raise_if_any()
-    if not (content or embeds or components or message.get("attachments") or message.get("poll")):
+    if len(message.get("attachments") or []) > MAX_ATTACHMENTS:
+        raise errors.max_attachments()
+    if not (content.strip() or embeds or components or message.get("attachments")
+            or message.get("poll")):
         raise errors.empty_message()
 
 
@@ -192,19 +209,49 @@ def _check_request(form: FormErrors, request: Mapping[str, Any]) -> None:
 
 def _check_emojis(form: FormErrors, components: Sequence[Mapping[str, Any]],
                   emoji_ids: AbstractSet[int]) -> None:
-    """A custom emoji (one with an id) on a button or a select option must exist: Discord
-    answers 400 50035 ``BUTTON_COMPONENT_INVALID_EMOJI`` "Invalid emoji" otherwise, on
-    options too (discord/discord-api-docs issue 8071). The reference pages do not list it;
-    an emoji deleted while a message still uses it is the case that matters."""
+    """The emoji on a button or a select option: a partial emoji, "`name`, `id`, and
+    `animated`" (Component Reference, Button and String Select Option Structure,
+    developers/components/reference.mdx), so either a custom emoji, by id, or a unicode
+    one, by name (the docs' own example options are ``{"name": "🐜"}``). The reference
+    pages name no refusal; Discord answers 400 50035 ``BUTTON_COMPONENT_INVALID_EMOJI``
+    "Invalid emoji", on select options too (discord/discord-api-docs issue 8071): at
+    ``emoji.id`` for a custom emoji that does not exist (an emoji deleted while a message
+    still uses it is the case that matters), at ``emoji.name`` for a name that is no
+    unicode emoji (« black_nib », Crownicles/Crownicles issue 3110) or for an emoji with
+    neither (``{}``, bwmarrin/discordgo issue 1479)."""
     for path, component in walk(components):
         shown = [(path, component.get("emoji"))]
         shown += [((*path, "options", i), o.get("emoji"))
                   for i, o in enumerate(component.get("options") or [])]
         for where, emoji in shown:
-            if isinstance(emoji, Mapping) and emoji.get("id") is not None \
-                    and int(emoji["id"]) not in emoji_ids:
-                form.add((*where, "emoji", "id"), "BUTTON_COMPONENT_INVALID_EMOJI",
+            if not isinstance(emoji, Mapping):
+                continue
+            if emoji.get("id") is not None:
+                if int(emoji["id"]) not in emoji_ids:
+                    form.add((*where, "emoji", "id"), "BUTTON_COMPONENT_INVALID_EMOJI",
+                             "Invalid emoji")
+            elif not is_unicode_emoji(emoji.get("name")):
+                form.add((*where, "emoji", "name"), "BUTTON_COMPONENT_INVALID_EMOJI",
                          "Invalid emoji")
+
+
+# An emoji sequence of Unicode's UTS #51 (ED-14 to ED-17): a keycap, a flag (two regional
+# indicators), or emoji (presentation selector or skin tone allowed, a tag sequence after
+# the first) joined by ZWJ; a bare digit, « # » or « * » has the Emoji property yet is
+# text. Discord checks names against its own emoji list, which the docs do not publish:
+# the fake takes any such sequence, so what it refuses Discord refuses (text, a card
+# symbol like « 🂠 » that Unicode does not count as emoji), and a sequence Discord lacks
+# may pass here.
+_EMOJI_PART = r"(?![0-9#*])\p{Emoji}[\uFE0F\p{Emoji_Modifier}]?"
+UNICODE_EMOJI = regex.compile(
+    rf"[0-9#*]\uFE0F?\u20E3|\p{{Regional_Indicator}}{{2}}"
+    rf"|{_EMOJI_PART}(?:[\U000E0020-\U000E007E]+\U000E007F)?(?:\u200D{_EMOJI_PART})*"
+)
+
+
+def is_unicode_emoji(name: object) -> bool:
+    """Whether ``name`` is one unicode emoji, as a component's emoji ``name`` must be."""
+    return isinstance(name, str) and UNICODE_EMOJI.fullmatch(name) is not None
 
 
 def _check_embeds(form: FormErrors, embeds: Sequence[Mapping[str, Any]]) -> None:
@@ -243,6 +290,7 @@ def _check_embeds(form: FormErrors, embeds: Sequence[Mapping[str, Any]]) -> None
             form.length(where, text, 0, limit)
             total += len(text)
         _check_embed_urls(form, path, embed)
+        _check_embed_color_and_time(form, path, embed)
     if total > MAX_EMBED_TOTAL:
         form.add(
             ("embeds",),
@@ -278,6 +326,42 @@ def _check_embed_urls(form: FormErrors, path: Path, embed: Mapping[str, Any]) ->
         if scheme.lower() not in schemes:
             form.add((*path, *keys), "URL_TYPE_INVALID_SCHEME",
                      f'Scheme "{scheme}" is not supported. Scheme must be one of {schemes}.')
+
+
+#: The largest colour: Embed Structure gives "color?: integer, color code of the embed",
+#: an RGB value (discord-api-docs pull 247: "a hex value (base 16) of a color represented
+#: in base 10"), so 0xFFFFFF at most; the bound is that reading, the docs give none.
+MAX_EMBED_COLOR = 0xFFFFFF
+
+
+def _check_embed_color_and_time(form: FormErrors, path: Path, embed: Mapping[str, Any]
+                                ) -> None:
+    """An embed's ``color`` is an integer and its ``timestamp`` an "ISO8601 timestamp"
+    (Embed Structure, developers/resources/message.mdx). Discord's refusal of a timestamp
+    reads « Could not parse 1500218461229. Should be ISO8601. » (discordjs/discord.js pull
+    1688; Discord4J/Discord4J issue 196); the docs give no inner code for either refusal,
+    so the fake names them in Discord's style (``NUMBER_TYPE_*``, ``DATE_TIME_TYPE_PARSE``)."""
+    color = embed.get("color")
+    if color is not None:
+        if not isinstance(color, int) or isinstance(color, bool):
+            form.add((*path, "color"), "NUMBER_TYPE_COERCE", f'Value "{color}" is not int.')
+        elif not 0 <= color <= MAX_EMBED_COLOR:
+            form.add((*path, "color"), "NUMBER_TYPE_MAX",
+                     f"int value should be between 0 and {MAX_EMBED_COLOR}.")
+    stamp = embed.get("timestamp")
+    if stamp is not None and not _is_iso8601(stamp):
+        form.add((*path, "timestamp"), "DATE_TIME_TYPE_PARSE",
+                 f"Could not parse {stamp}. Should be ISO8601.")
+
+
+def _is_iso8601(value: object) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        datetime.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
 
 
 def _check_row(form: FormErrors, path: Path, row: Mapping[str, Any]) -> None:
@@ -601,3 +685,11 @@ def _check_text_input(form: FormErrors, path: Path, field: Mapping[str, Any]) ->
     if low > high:
         form.add((*path, "min_length"), "TEXT_INPUT_MIN_GREATER_THAN_MAX",
                  "min_length must be less than or equal to max_length")
+    # A pre-filled value the field's own max_length cannot hold: the docs bound ``value`` by
+    # 4,000 only ("Pre-filled value for this component; max 4000 characters", Text Input
+    # Structure) and do not say whether Discord holds it to max_length or cuts it. The
+    # fake refuses it, with the length refusal it gives any field: a form whose value the
+    # player could not type back as is, is a bug in the bot either way.
+    value = field.get("value") or ""
+    if isinstance(high, int) and 1 <= high < len(value) <= MAX_TEXT_INPUT_VALUE:
+        form.length((*path, "value"), value, 0, high)

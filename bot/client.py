@@ -43,6 +43,10 @@ from bot.tables.vanished import KEEP_SECONDS as VANISHED_KEEP_SECONDS
 
 log = logging.getLogger(__name__)
 
+#: JSON error code 30034, "Maximum number of daily application command creates has been
+#: reached (200)" (opcodes-and-status-codes, JSON Error Codes).
+DAILY_COMMAND_CREATES = 30034
+
 # discord.py sleeps through a 429 (or a bucket's reset) up to this long and raises
 # RateLimited past it (30 s is the least it accepts): a refresh waiting minutes would hold
 # its table's every later change; the publisher postpones it instead.
@@ -271,16 +275,29 @@ class PresidentBot(Host):
         if self.config.dev_guild_id is not None:
             guild = discord.Object(self.config.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
+            await self._sync_tree(guild)
         else:
-            await self.tree.sync()
+            await self._sync_tree(None)
             # Discord lists a guild's commands beside the global ones ("Your app can have a
             # global and guild CHAT_INPUT command with the same name",
             # https://discord.com/developers/docs/interactions/application-commands#registering-a-command):
             # a development guild synced earlier would show every command twice. The tree
             # holds no command for these guilds, so syncing them overwrites theirs with none.
             for guild_id in self.config.clear_guild_ids:
-                await self.tree.sync(guild=discord.Object(guild_id))
+                await self._sync_tree(discord.Object(guild_id))
+
+    async def _sync_tree(self, guild: discord.abc.Snowflake | None) -> None:
+        """One scope's bulk overwrite. Past « 200 application command creates per day, per
+        guild » (Registering a Command, application-commands) Discord answers 30034 and,
+        the overwrite refused, keeps the commands it had: a start that stopped there kept
+        the bot down for the rest of the day, where the commands of its last start serve."""
+        try:
+            await self.tree.sync(guild=guild)
+        except discord.HTTPException as exc:
+            if exc.code != DAILY_COMMAND_CREATES:
+                raise
+            log.warning("command sync refused (%s), the commands Discord holds stay: %s",
+                        exc.code, exc.text)
 
     async def close(self) -> None:
         if self.faces_sync is not None:

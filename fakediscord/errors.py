@@ -129,7 +129,9 @@ def request_entity_too_large() -> DiscordError:
     "Request entity too large. Try sending something smaller in size"
     (https://discord.com/developers/docs/topics/opcodes-and-status-codes#json-json-error-codes),
     with HTTP's 413; what `messages.MessageWriter` answers a file past the limit, and what
-    a test may inject (`FakeDiscord.inject_error`)."""
+    a test may inject (`FakeDiscord.inject_error`). The list's 50045 "File uploaded exceeds
+    the maximum size" reads closer, yet a bot's file over 10 MiB is answered « 413 Payload
+    Too Large (error code: 40005) » (discord/discord-api-docs issue 8572)."""
     return DiscordError(413, REQUEST_TOO_LARGE, "Request entity too large")
 
 

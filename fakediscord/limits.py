@@ -218,7 +218,8 @@ def _check_emojis(form: FormErrors, components: Sequence[Mapping[str, Any]],
     ``emoji.id`` for a custom emoji that does not exist (an emoji deleted while a message
     still uses it is the case that matters), at ``emoji.name`` for a name that is no
     unicode emoji (« black_nib », Crownicles/Crownicles issue 3110) or for an emoji with
-    neither (``{}``, bwmarrin/discordgo issue 1479)."""
+    neither (``{}``, bwmarrin/discordgo issue 1479). The JSON error codes' 50151 "The
+    specified emoji is invalid" is not the answer components get, in all three reports."""
     for path, component in walk(components):
         shown = [(path, component.get("emoji"))]
         shown += [((*path, "options", i), o.get("emoji"))

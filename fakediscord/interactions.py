@@ -117,7 +117,7 @@ class InteractionHub:
             if kind == UPDATE_MESSAGE:
                 self._writer.edit(message, data, uploads)
         elif kind == MODAL and record.type != MODAL_SUBMIT:
-            limits.check_modal(data)
+            limits.check_modal(data, self._world.emoji_ids)
             record.modal = data
             self.open_modals[record.user_id] = record
         else:

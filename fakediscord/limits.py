@@ -603,7 +603,7 @@ MODAL_TOP_LEVEL = frozenset({ACTION_ROW, TEXT_DISPLAY, LABEL})
 LABEL_CHILDREN = frozenset({TEXT_INPUT, *SELECTS, 19, 21, 22, 23})
 
 
-def check_modal(modal: Mapping[str, Any]) -> None:
+def check_modal(modal: Mapping[str, Any], emoji_ids: AbstractSet[int] = frozenset()) -> None:
     """A modal (response type 9): title, custom_id and up to five text inputs or selects,
     each alone in a row or in a Label. From the Component Reference
     (https://discord.com/developers/docs/components/reference): a Label's "label: The label
@@ -614,7 +614,8 @@ def check_modal(modal: Mapping[str, Any]) -> None:
     modal will result in an error"; buttons are "only used in messages"; a string select's
     "`min_values` must be either omitted or at least `1` if `required` is omitted or
     `true`". The modal's components are Labels, Text Displays or (deprecated) Action Rows
-    holding one text input, which then carries its own label."""
+    holding one text input, which then carries its own label. A select's options show
+    emojis under the rules of a message's (``emoji_ids``: the application's)."""
     form = FormErrors()
     if form.required((), modal, "title"):
         form.length(("title",), modal["title"], 1, MAX_MODAL_TITLE)
@@ -643,6 +644,7 @@ def check_modal(modal: Mapping[str, Any]) -> None:
             form.add((*path, "disabled"), "COMPONENT_DISABLED_IN_MODAL",
                      "Components in a modal cannot be disabled")
     _check_custom_ids(form, components)
+    _check_emojis(form, components, emoji_ids)
     form.raise_if_any()
 
 

@@ -110,3 +110,17 @@ def test_a_message_holds_at_most_ten_files(fake: FakeDiscord) -> None:
     with pytest.raises(DiscordError) as caught:
         fake.writer.edit(message, {}, files(1, 10))
     assert caught.value.code == 30015 and len(message.attachments) == 10
+
+
+def test_a_modal_selects_options_show_emojis_as_a_message_does() -> None:
+    def modal(emoji: dict[str, Any]) -> dict[str, Any]:
+        return {"custom_id": "m", "title": "Deck", "components": [
+            {"type": 18, "label": "Deck", "component": {
+                "type": 3, "custom_id": "s", "options": [
+                    {"label": "A", "value": "a", "emoji": emoji}]}}]}
+
+    check_modal(modal({"name": "🃏"}))
+    check_modal(modal({"id": "5", "name": "x"}), frozenset({5}))
+    assert "BUTTON_COMPONENT_INVALID_EMOJI" in _refused(check_modal, modal({"name": "ace"}))
+    assert "BUTTON_COMPONENT_INVALID_EMOJI" in _refused(check_modal, modal({"id": "6"}),
+                                                        frozenset({5}))

@@ -713,7 +713,7 @@ class Table:
             away={int(uid): float(v) for uid, v in d.get("away", {}).items()},
             exchange_notes={int(seat): [LogEntry.from_dict(e) for e in notes]
                             for seat, notes in d.get("exchange_notes", {}).items()},
-            notice=LogEntry.from_dict(d["notice"]) if d.get("notice") else None,
+            notice=_notice(d),
             skipped={int(seat): LogEntry.from_dict(e)
                      for seat, e in d.get("skipped", {}).items()},
             gift_picks={int(uid): {int(part): list(codes) for part, codes in picks.items()}
@@ -750,6 +750,21 @@ class Table:
             table.unstored = [PendingResult(GameStart.of(table), table.game_row_id, result)
                               for result in table.results]
         return table
+
+
+def _notice(d: dict[str, Any]) -> LogEntry | None:
+    """The lobby's notice. One saying a person took a bot's seat, stored before it named
+    them by id (stop 46), is given the id of the one seated person of that name: their
+    leaving then ends it, where it stayed until the lobby's next change (stop 47). With
+    no such person it already speaks of someone gone, and is dropped."""
+    if not d.get("notice"):
+        return None
+    notice = LogEntry.from_dict(d["notice"])
+    if notice.key != "lobby.bot_gave_way" or notice.people:
+        return notice
+    named = [p["user_id"] for p in d["seats"]
+             if p.get("user_id") is not None and p.get("name") == notice.params.get("name")]
+    return replace(notice, people=(named[0],)) if len(named) == 1 else None
 
 
 def _result(data: dict[str, Any]) -> RoundOver | GameOver:

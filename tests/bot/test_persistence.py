@@ -21,7 +21,7 @@ from bot.tables.clock import ManualClock
 from bot.tables.persistence import StorageStore
 from bot.tables.restore import restore_tables
 from bot.tables.service import TableService
-from bot.tables.table import HandLink, Table
+from bot.tables.table import HandLink, LogEntry, Player, Table
 from engine import Phase, Rules
 
 from .e2e import database_url
@@ -172,6 +172,26 @@ def test_a_thread_tables_parent_channel_outlives_a_restart() -> None:
     older = table.to_dict()
     del older["parent_id"]
     assert Table.from_dict(older).parent_id is None
+
+
+def test_a_bots_seat_notice_from_before_it_named_its_taker_goes_with_them() -> None:
+    """« u2 prend la place de Bot 3 », saved before the notice kept u2's id, stayed on the
+    restored lobby after u2 left, until its next change. Restored, it names the one seated
+    person of that name, whose leaving ends it; with nobody of that name seated, it is
+    dropped."""
+    table = Table(id=1, channel_id=2, guild_id=3, host_id=ALICE, locale="fr",
+                  rules=Rules.preset("classic"),
+                  seats=[Player(ALICE, "alice"), Player(None, "Bot 1"), Player(BOB, "u2")],
+                  notice=LogEntry("lobby.bot_gave_way", {"name": "u2", "bot": "Bot 3"}))
+    older = table.to_dict()
+    assert "people" not in older["notice"]
+    restored = Table.from_dict(older)
+    assert restored.notice is not None and restored.notice.people == (BOB,)
+    older["seats"] = [s for s in older["seats"] if s["user_id"] != BOB]
+    assert Table.from_dict(older).notice is None
+    older["notice"]["key"] = "lobby.bot_added"
+    assert Table.from_dict(older).notice == LogEntry("lobby.bot_added",
+                                                     {"name": "u2", "bot": "Bot 3"})
 
 
 async def test_the_snapshot_counter_carries_over_a_restart(db: tuple[str, Storage]) -> None:

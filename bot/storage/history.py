@@ -160,7 +160,9 @@ class History(Access):
                                        person.holder.name)),
             stand_ins=frozenset(index for index, (person, _) in enumerate(lines)
                                 if person.holder.stand_in),
-            seated=people.seated([person for person, _ in lines], len(rounds)))
+            seated=people.seated([person for person, _ in lines], len(rounds)),
+            bots=frozenset(index for index, (person, _) in enumerate(lines)
+                           if person.holder.is_bot and not person.holder.stand_in))
 
     # Stats and rankings
 

@@ -121,7 +121,7 @@ async def test_the_results_say_who_stands_as_their_seat(
     assert game is not None
     await let_timers_play(fake, clock, game, Phase.GAME_OVER)
     await tick(fake, clock, 1)
-    assert [c.names for c in drawn] == [("Siège 1", "Bot 1", "Bot 2")]
+    assert [c.names for c in drawn] == [("Siège 1", "Bot 1 (normal)", "Bot 2 (normal)")]
     results = message(host, table.table_message_id)
     assert results.attachments == (chart.FILENAME,)
     pair = t("fr", "chart.stand_in_pair", label="Siège 1", name=CHINESE)

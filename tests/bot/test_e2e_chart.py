@@ -37,10 +37,12 @@ async def test_game_over_attaches_the_points_of_every_round(
     assert len(drawn) == 1
     shown = drawn[0]
     assert shown.series == tuple(zip(*totals, strict=True))
-    assert shown.names == tuple(table.name(s) for s in range(4))
+    # A bot's line is marked with its level, as the table names it (stop 47).
+    assert shown.names == ("alice", "Bot 1 (normal)", "Bot 2 (normal)", "Bot 3 (normal)")
     # The alt text has every value as well as the chart's size (read out, or for a player
     # who cannot tell its colours apart).
-    values = ". ".join(french(f"{table.name(s)} : {', '.join(str(row[s]) for row in totals)}")
+    said = ("alice", *(f"🤖 {table.name(s)} (niveau normal)" for s in range(1, 4)))
+    values = ". ".join(french(f"{said[s]} : {', '.join(str(row[s]) for row in totals)}")
                        for s in range(4))
     assert (shown.title, shown.alt) == ("Points par manche",
                                        f"Points par manche, 4 participants, 3 manches. {values}.")

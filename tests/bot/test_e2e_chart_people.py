@@ -8,6 +8,7 @@ round finishing a leaver's. Each test checks both charts against what the table 
 after every round (who held each seat, the game's totals) and against the standings.
 """
 
+import re
 from functools import partial
 from pathlib import Path
 
@@ -61,8 +62,14 @@ def round_over(table: Table, round_no: int) -> bool:
     return game is not None and game.phase is Phase.ROUND_OVER and game.round_no == round_no
 
 
+# How the chart marks a bot's line (« Bot 2 (normal) », « Bot 1 (bot) » once gone or in
+# the history, which keeps no level): these tests' bots are the only names « Bot n ».
+BOT_MARK = re.compile(r"^(Bot \d+) \((?:facile|normal|difficile|easy|hard|bot)\)$")
+
+
 def drawn_lines(shown: chart.PointsChart) -> Lines:
-    return {name: {r + 1: v for r, v in enumerate(values) if v is not None}
+    """The chart's lines by the names the table gave them, a bot's without its mark."""
+    return {BOT_MARK.sub(r"\1", name): {r + 1: v for r, v in enumerate(values) if v is not None}
             for name, values in zip(shown.names, shown.series, strict=True)}
 
 
@@ -138,7 +145,10 @@ async def test_a_newcomer_from_the_queue_is_drawn_from_the_round_they_played(
     assert final["carol"] == lines["carol"][2]
     board = message(alice.user, table.table_message_id).content
     assert f"**carol** · {final['carol']}\u00a0pt" in board
-    assert live.names == ("alice", "bob", *bots, "carol")  # in the order they first played
+    # In the order they first played; the bot that gave carol its seat is gone, with its
+    # level: it reads « (bot) ».
+    assert live.names == ("alice", "bob", *(f"{name} (bot)" if name == taken
+                                            else f"{name} (normal)" for name in bots), "carol")
     assert f"carol (manche 2)\u00a0: {lines['carol'][2]}" in live.alt
     assert f"{taken} (manche 1)\u00a0: {lines[taken][1]}." in live.alt
     assert "alice\u00a0: " in live.alt  # a line through every round reads as before
@@ -189,7 +199,9 @@ async def test_a_leavers_stand_in_and_the_bot_after_them_are_lines_of_their_own(
     assert f"alice (bot) (manche 2)\u00a0: {lines['alice (bot)'][2]}" in live.alt
     assert standings(table)[fresh] == lines[fresh][3]
     past, text = await past_chart(bob.user, drawn)
-    assert drawn_lines(past) == lines and past.alt == live.alt
+    # The history keeps no bot's level: its alt text is the live one's without them.
+    assert drawn_lines(past) == lines
+    assert past.alt == live.alt.replace(" (niveau normal)", "")
     assert bot.storage is not None
     stats = await bot.storage.player_stats(fake.guild.id, alice.user.id)
     assert stats.points == lines["alice"][1]  # her own round only, as her line

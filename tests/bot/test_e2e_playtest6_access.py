@@ -71,13 +71,15 @@ def test_chart_names_and_lines_stand_out_from_the_background() -> None:
     assert min(chart.contrast(colour) for colour in labels) >= 4.5
 
 
-@pytest.mark.parametrize(("locale", "summary", "line"), [
-    ("fr", "Points par manche, 4 participants, 2 manches", french("{name} : {values}")),
-    ("en-US", "Points per round, 4 players, 2 rounds", "{name}: {values}"),
+@pytest.mark.parametrize(("locale", "summary", "line", "bot"), [
+    ("fr", "Points par manche, 4 participants, 2 manches", french("{name} : {values}"),
+     "🤖 {name} (niveau normal)"),
+    ("en-US", "Points per round, 4 players, 2 rounds", "{name}: {values}",
+     "🤖 {name} (normal level)"),
 ])
 async def test_the_results_chart_alt_text_reads_every_players_points(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
-    monkeypatch: pytest.MonkeyPatch, locale: str, summary: str, line: str,
+    monkeypatch: pytest.MonkeyPatch, locale: str, summary: str, line: str, bot: str,
 ) -> None:
     """From the play-test: a screen reader read the end-of-game chart as « points par
     manche, 4 joueurs, 2 manches » and nothing of what it shows; the results text has the
@@ -99,7 +101,9 @@ async def test_the_results_chart_alt_text_reads_every_players_points(
     assert results.attachments == (chart.FILENAME,)
     alt = fake.world.messages[results.id].attachments[0]["description"]
     first, second = totals
-    values = ". ".join(line.format(name=table.name(s), values=f"{first[s]}, {second[s]}")
+    said = [bot.format(name=table.name(s)) if table.seats[s].is_bot else table.name(s)
+            for s in range(4)]
+    values = ". ".join(line.format(name=said[s], values=f"{first[s]}, {second[s]}")
                        for s in range(4))
     assert alt == f"{summary}. {values}."
     fake.assert_no_errors()

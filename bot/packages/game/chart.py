@@ -21,6 +21,7 @@ import io
 import math
 import time
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -49,8 +50,8 @@ _LABEL_SHIFT = 6
 _LABEL_GAP = 14
 # The longest name written at a line's end, in characters: the legend has it whole, and
 # a long one there would run out of the picture (eight of 32 characters leave no room for
-# the plot).
-_END_NAME = 16
+# the plot). A bot with its level, « Bot 7 (difficile) », fits whole.
+_END_NAME = 17
 # The picture's height in inches, the lines the legend holds in the plot's corner, and the
 # height each row of a legend under the plot adds.
 _HEIGHT = 4.5
@@ -113,18 +114,33 @@ def points_chart(table: Table, locale: LocaleLike) -> PointsChart | None:
     """The chart of the table's current game, or None before its first round ends: a
     line per person who played, with the points the game gave them after each of their
     rounds (`bot.people`). A game restored from a snapshot from before the table knew who
-    held each seat in each round is drawn per seat under its holder's name, as it was."""
+    held each seat in each round is drawn per seat under its holder's name, as it was.
+    A bot is marked, with its level, as the table names it (`chart_of`'s ``bots``)."""
     rounds = table.round_totals
     if not rounds:
         return None
     if len(table.round_holders) != len(rounds):
         seats = range(len(rounds[-1]))
         return chart_of(locale, tuple(table.name(s) for s in seats),
-                        tuple(tuple(totals[s] for totals in rounds) for s in seats))
+                        tuple(tuple(totals[s] for totals in rounds) for s in seats),
+                        bots={s: table.seats[s].level for s in seats
+                              if table.seats[s].is_bot})
     found = people(table.round_holders)
     return chart_of(locale, tuple(line_name(locale, person) for person in found),
                     tuple(drawn(person, rounds) for person in found),
-                    seated=seated(found, len(rounds)))
+                    seated=seated(found, len(rounds)),
+                    bots={index: _level(table, person) for index, person in enumerate(found)
+                          if person.holder.is_bot and not person.holder.stand_in})
+
+
+def _level(table: Table, person: Person) -> str | None:
+    """The level of a bot's line: its seat's bot's, if that bot still sits there (a bot
+    that gave its seat to the queue is gone, and with it its level: None)."""
+    _, seat = person.cells[-1]
+    player = table.seats[seat] if seat < len(table.seats) else None
+    if player is None or not player.is_bot or player.name != person.holder.name:
+        return None
+    return player.level
 
 
 def line_name(locale: LocaleLike, person: Person) -> str:
@@ -137,15 +153,24 @@ def line_name(locale: LocaleLike, person: Person) -> str:
 
 
 def chart_of(locale: LocaleLike, names: tuple[str, ...],
-             series: tuple[tuple[int | None, ...], ...], *, seated: bool = True) -> PointsChart:
+             series: tuple[tuple[int | None, ...], ...], *, seated: bool = True,
+             bots: Mapping[int, str | None] | None = None) -> PointsChart:
     """The chart of ``series`` (one per name, in seat order as messages show them, or in
     the order people first played when seats changed hands: then not ``seated``), worded
-    in ``locale``."""
+    in ``locale``. ``bots``: the lines of bots, and each one's level where it is known.
+    Messages name a bot « 🤖 Bot 2 » beside its level; the alt text does too, and the
+    picture, which has no font for 🤖, « Bot 2 (normal) » (« Bot 2 (bot) » without its
+    level), so that no bot reads as a person called Bot 2 (stop 47)."""
+    bots = bots or {}
     typed = tuple(unescaped(name) for name in names)
-    drawn, standing = _labelled(locale, typed, "chart.stand_in" if seated else "chart.line")
+    pictured = tuple(_bot_label(locale, "chart.bot", name, bots[index]) if index in bots
+                     else name for index, name in enumerate(typed))
+    drawn, standing = _labelled(locale, pictured, "chart.stand_in" if seated else "chart.line")
     # In the alt text, whole, with the seat's label where the picture has it instead.
+    spoken = tuple(_bot_label(locale, "chart.alt_bot", name, bots[index]) if index in bots
+                   else name for index, name in enumerate(typed))
     said = tuple(t(locale, "chart.alt_stand_in", name=name, label=drawn[index])
-                 if index in standing else name for index, name in enumerate(typed))
+                 if index in standing else name for index, name in enumerate(spoken))
     title = t(locale, "chart.title")
     return PointsChart(
         title=title,
@@ -161,6 +186,14 @@ def chart_of(locale: LocaleLike, names: tuple[str, ...],
         stand_ins=tuple((drawn[index], names[index]) for index in sorted(standing)),
         fonts=needed((title, *drawn)),
     )
+
+
+def _bot_label(locale: LocaleLike, key: str, name: str, level: str | None) -> str:
+    """A bot's line named with its level (``key``), or with ``key``'s ``_unknown`` wording
+    where its level is not known (a past game's: storage keeps no level)."""
+    if level is None:
+        return t(locale, f"{key}_unknown", name=name)
+    return t(locale, key, name=name, level=t(locale, f"level.{level}"))
 
 
 def rating_chart(locale: LocaleLike, name: str, history: dict[str, list[int]]

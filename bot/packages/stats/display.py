@@ -297,7 +297,8 @@ async def past_chart(interaction: discord.Interaction[Any], arg: str, values: li
     names = tuple(erased_name(locale) if line in story.erased
                   else t(locale, "chart.stand_in_bot", name=name) if line in story.stand_ins
                   else name for line, name in enumerate(story.names))
-    shown = chart.chart_of(locale, names, story.totals, seated=story.seated)
+    shown = chart.chart_of(locale, names, story.totals, seated=story.seated,
+                           bots=dict.fromkeys(story.bots))
     image = await _image(interaction, shown, chart.FILENAME)
     preset = preset_name(locale, story.preset) if story.preset in PRESETS else story.preset
     # The alt text has every value: shown as the embed's line too, with the names escaped.

@@ -114,14 +114,19 @@ def how_to_play(locale: LocaleLike, rules: Rules, revolution: bool = False) -> l
     larger play after four 5s had made the 2s the weakest."""
     deck = rules.deck_kind
     spanish = deck.spanish
-    order = " ".join(rank_short(locale, rank, spanish) for rank in deck.ranks)
+    # The order in force: during a revolution, the reversed one (its line says why), where
+    # the page listed the normal order under « Révolution en cours » (stop 47).
+    ranks = reversed(deck.ranks) if revolution else deck.ranks
+    order = " ".join(rank_short(locale, rank, spanish) for rank in ranks)
     answer = "howto.answer.equal" if rules.equal_allowed else "howto.answer.higher"
     exceptions = count_exceptions(locale, rules, revolution)
     if exceptions:
         answer = t(locale, f"{answer}.except", exceptions=exceptions)
     else:
         answer = t(locale, answer)
-    lines = [t(locale, "howto.goal"), t(locale, "howto.order", order=order), answer]
+    lines = [t(locale, "howto.goal"),
+             t(locale, "howto.order.revolution" if revolution else "howto.order", order=order),
+             answer]
     if rules.fast or rules.applies("pass_is_final"):  # (one lap: the closing line says it)
         lines.append(t(locale, "howto.pass.final" if rules.fast or rules.pass_is_final
                        else "howto.pass.again"))

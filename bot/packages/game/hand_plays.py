@@ -216,6 +216,17 @@ def timed_out_lines(table: Table, game: Game, seat: int, locale: LocaleLike) -> 
     return lines
 
 
+def quad_flips_exception(table: Table, options: Sequence[PlayOption]) -> bool:
+    """Whether the opener's exceptions change with their lead: the list names, or leaves
+    out, the 2s on a play one card larger as the order stands before the lead, and a quad
+    the opener may lead reverses it (RULES §7), so that against that quad the 2s beat
+    nothing larger, or do again (`legal_options`). Where a quad closes the trick at once
+    nobody answers it, and nothing needs saying (stop 47)."""
+    rules = table.rules
+    return rules.revolution and rules.two_beats_larger and not rules.four_closes and any(
+        option.count == 4 and option.special is None for option in options)
+
+
 def play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
               items: list[discord.ui.Item[Any]], page: int, lines: list[str],
               wanted: list[FaceLine], hand: Sequence[Card]) -> None:
@@ -257,6 +268,9 @@ def play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
             exceptions = count_exceptions(locale, table.rules, game.revolution)
             lines.append(t(locale, "hand.lead_except", exceptions=exceptions) if exceptions
                          else t(locale, "hand.lead"))
+            if quad_flips_exception(table, options):
+                lines.append(t(locale, "hand.lead_quad_revolution_off" if game.revolution
+                               else "hand.lead_quad_revolution_on"))
     elif game.to_act is not None and hand:
         skipped = table.skipped.get(seat)
         if skipped is not None:  # the history says why, which soon scrolls away

@@ -25,15 +25,17 @@ import string
 import time
 from dataclasses import fields
 from datetime import datetime
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from bot.client import PresidentBot
 from bot.config import Config
 from bot.i18n import LocaleLike, t
-from bot.i18n.cards import short
-from bot.packages.cards.faces import card_of_face
+from bot.i18n.cards import face_alt, short
+from bot.packages.cards.faces import card_of_face, face_cards
 from bot.tables.clock import SystemClock
+from engine import Card
 from fakediscord import (
     Button,
     FakeDiscord,
@@ -55,9 +57,11 @@ LETTERS = string.ascii_uppercase
 COUNTDOWN = re.compile(r"<t:(\d+):R>")
 TIMESTAMP = re.compile(r"<t:(\d+)(?::([tTdDfF]))?>")
 MENTION = re.compile(r"<@!?(\d+)>")
-# A card face: `<:fr_KC_3fa2c1:123>` in text, `:fr_KC_3fa2c1:` on a control (whose label
-# already names the card).
-FACE = re.compile(r"<:(fr|es)_([0-9A-Z]{2,3})_[0-9a-f]{6}:\d+>")
+# A card face: `<:roi_de_trefle:123>` in text (named for its reader, `face_alt`; a message
+# from before, `<:fr_KC_3fa2c1:123>`), `:fr_KC_3fa2c1:` on a control (whose label already
+# names the card).
+FACE = re.compile(r"<:(\w+):\d+>")
+OWN_FACE = re.compile(r"^((?:fr|es)_[0-9A-Z]{2,3})_[0-9a-f]{6}$")
 CONTROL_FACE = re.compile(r":(?:fr|es)_[0-9A-Z]{2,3}_[0-9a-f]{6}: ")
 FILE = re.compile(r"^\[file: (.+)\]$", re.MULTILINE)
 # strftime patterns for Discord's timestamp styles (short/long time, date, date and time).
@@ -92,11 +96,22 @@ def as_client(text: str, now: float, names: dict[int, str], locale: LocaleLike) 
     return MENTION.sub(mention, TIMESTAMP.sub(stamp, countdowns(text, now, locale)))
 
 
+@cache
+def _spoken_faces() -> dict[str, tuple[Card, bool]]:
+    """Each face's name as a reader's text writes it (`face_alt`), in either language, and
+    its card: no two cards share one."""
+    return {face_alt(language, card, spanish): (card, spanish)
+            for language in ("fr", "en") for card, spanish, _ in face_cards()}
+
+
 def as_terminal(text: str, locale: LocaleLike, images: dict[str, str]) -> str:
     """What a terminal can show of a picture: card faces as the cards' text (« R♣ »), an
     image as a line naming it (its alt text, `images`: file name → description)."""
     def face(match: re.Match[str]) -> str:
-        return short(locale, *card_of_face(f"{match.group(1)}_{match.group(2)}")) + " "
+        name = match.group(1)
+        own = OWN_FACE.match(name)
+        card = card_of_face(own.group(1)) if own else _spoken_faces().get(name)
+        return match.group(0) if card is None else short(locale, *card) + " "
 
     def image(match: re.Match[str]) -> str:
         alt = images.get(match.group(1))

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+import re
+import unicodedata
 from collections.abc import Sequence
 
 from bot.i18n import LocaleLike, lang, t
@@ -37,6 +39,33 @@ def _short(language: str, card: Card, spanish: bool) -> str:
         return t(language, f"card.short.{card.rank}")
     suits = SPANISH_SUITS if spanish else FRENCH_SUITS
     return rank_short(language, card.rank, spanish) + suits[card.suit]
+
+
+def face_alt(locale: LocaleLike, card: Card, spanish: bool) -> str:
+    """A card face's name as the reader's client reads it out: « dame_de_coeur »,
+    "queen_of_hearts". Discord draws a custom emoji written `<:name:id>` in a message
+    from its id alone (« Custom Emoji <:NAME:ID> », discord-api-docs, Reference, Message
+    Formatting) and gives the name written there as the picture's text: what a screen
+    reader says, and what a server that blocks external emojis shows (`:dame_de_coeur:`).
+    The emoji's own name (« fr_DH_534d3f ») read as a string of letters and digits, card
+    after card (play-test 25). An emoji name in that markup is letters, digits and
+    underscores: accents and « œ » are spelt out in ASCII."""
+    return _face_alt(lang(locale), card, spanish)
+
+
+@functools.cache
+def _face_alt(language: str, card: Card, spanish: bool) -> str:
+    if card.is_joker:
+        words = t(language, f"face.{card.rank}")
+    else:
+        deck = "spanish" if spanish else "french"
+        rank = t(language, f"face.rank.{deck}.{card.rank}") if card.rank.isalpha() \
+            else card.rank
+        words = t(language, "face.card", rank=rank,
+                  suit=t(language, f"face.suit.{deck}.{card.suit}"))
+    plain = unicodedata.normalize("NFKD", words.replace("œ", "oe"))
+    return re.sub(r"\W+", "_", "".join(c for c in plain if not unicodedata.combining(c)),
+                  flags=re.ASCII).strip("_")
 
 
 def shorts(locale: LocaleLike, cards: Sequence[Card], spanish: bool) -> str:

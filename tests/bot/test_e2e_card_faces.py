@@ -20,7 +20,8 @@ from .e2e import cid, message, table_of, tick
 
 EMOJIS = "/applications/{application_id}/emojis"
 ONE_EMOJI = EMOJIS + "/{emoji_id}"
-FACE = re.compile(r"<:(?:fr|es)_[0-9A-Z]{2,3}_[0-9a-f]{6}:\d+>")
+# A face in a message's text, named for its reader (`face_alt`: « <:dame_de_coeur:id> »).
+FACE = re.compile(r"<:[a-z0-9_]+:\d+>")
 ALL_FACES = 52 + 2 + 48 + 12 + 4  # and the French readers' courts (V D R)
 
 

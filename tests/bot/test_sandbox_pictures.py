@@ -6,7 +6,8 @@ from bot.sandbox import as_terminal
 
 def test_faces_read_as_cards_and_images_as_their_description() -> None:
     shown = "\n".join([
-        "<:fr_KC_3fa2c1:11><:fr_10H_3fa2c1:12><:es_NO_3fa2c1:13><:fr_RJ_3fa2c1:14>",
+        "<:king_of_clubs:11><:10_of_hearts:12><:caballo_of_oros:13><:red_joker:14>",
+        "<:fr_KC_3fa2c1:11><:dame_de_coeur:15><:unknown:16>",
         "  1. :fr_KC_3fa2c1: K♣",
         "[file: points.png]",
         "[file: notes.txt]",
@@ -14,6 +15,7 @@ def test_faces_read_as_cards_and_images_as_their_description() -> None:
     images = {"points.png": "Points per round, 4 players, 5 rounds"}
     assert as_terminal(shown, "en", images).splitlines() == [
         "K♣ 10♥ Caballo🪙 red🃏",
+        "K♣ Q♥ <:unknown:16>",
         "  1. K♣",
         "[image: Points per round, 4 players, 5 rounds]",
         "[file: notes.txt]",

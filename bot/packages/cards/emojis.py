@@ -11,9 +11,11 @@ fails, cards are text, exactly as without faces. It is all or nothing, so a hand
 mixes faces and text.
 
 Faces are an addition, never a replacement: the hand, the trick and the exchange notes keep
-their text line (a server that blocks external emojis shows ``:fr_10H_3fa2c1:`` instead of a
-face, and screen readers read names), and a face line is left out when it would take the
-message over Discord's 2,000 characters (each face costs about 36).
+their text line, and the faces in a message's text are named for the reader
+(``<:dix_de_coeur:id>``: a server that blocks external emojis shows ``:dix_de_coeur:``
+instead of a face, and screen readers read that name; `CardFaces.written`), and a face
+line is left out when it would take the message over Discord's 2,000 characters (each
+face costs about 36).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from pathlib import Path
 import discord
 
 from bot.i18n import LocaleLike, lang
+from bot.i18n.cards import face_alt
 from bot.packages.cards.faces import ASSETS, face_key
 from bot.tables.budget import CallBudget
 from engine import Card
@@ -114,10 +117,18 @@ class CardFaces:
              locale: LocaleLike) -> str | None:
         """Groups of cards (a hand, or each play of a trick) as one line of faces, a space
         between groups; None when a face is not available."""
-        shown = [[self.emoji(c, spanish, locale) for c in group] for group in groups]
+        shown = [[self.written(c, spanish, locale) for c in group] for group in groups]
         if not shown or any(not group or None in group for group in shown):
             return None
-        return " ".join("".join(str(e) for e in group) for group in shown)
+        return " ".join("".join(e or "" for e in group) for group in shown)
+
+    def written(self, card: Card, spanish: bool, locale: LocaleLike) -> str | None:
+        """The card's face in a message's text, named for the reader (`face_alt`:
+        « dame_de_coeur » read out, not « fr_DH_534d3f »). Only the text's markup is
+        renamed: a control's emoji keeps the emoji's own name, as it is sent to Discord as
+        an emoji object, not text."""
+        emoji = self.emoji(card, spanish, locale)
+        return None if emoji is None else f"<:{face_alt(locale, card, spanish)}:{emoji.id}>"
 
     def with_lines(self, lines: Sequence[str], wanted: Sequence[FaceLine],
                    spanish: bool, locale: LocaleLike) -> list[str]:

@@ -43,11 +43,12 @@ def _short(language: str, card: Card, spanish: bool) -> str:
 
 def face_alt(locale: LocaleLike, card: Card, spanish: bool) -> str:
     """A card face's name as the reader's client reads it out: « dame_de_coeur »,
-    "queen_of_hearts". Discord draws a custom emoji written `<:name:id>` in a message
-    from its id alone (« Custom Emoji <:NAME:ID> », discord-api-docs, Reference, Message
-    Formatting) and gives the name written there as the picture's text: what a screen
-    reader says, and what a server that blocks external emojis shows (`:dame_de_coeur:`).
-    The emoji's own name (« fr_DH_534d3f ») read as a string of letters and digits, card
+    "queen_of_hearts". A custom emoji in a message's text is written `<:NAME:ID>`
+    (discord-api-docs, Reference, Message Formatting) and drawn from its id; the name
+    written there is its text, what a screen reader says and what a server that blocks
+    external emojis shows (`:dame_de_coeur:`), which the docs do not state (their pull
+    request 4983 would have): a client showing the emoji's own name instead reads what it
+    did before. That name (« fr_DH_534d3f ») read as a string of letters and digits, card
     after card (play-test 25). An emoji name in that markup is letters, digits and
     underscores: accents and « œ » are spelt out in ASCII."""
     return _face_alt(lang(locale), card, spanish)

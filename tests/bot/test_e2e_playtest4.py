@@ -59,7 +59,7 @@ async def test_a_name_with_markdown_is_drawn_as_typed_on_the_points_chart(
     await tick(fake, clock, 1)
     assert "**Zoë\\_\\*x\\* \\<3 \\`y\\`** · " in \
         message(zoe, table.table_message_id).content  # escaped in the message
-    assert [c.names for c in drawn] == [("Zoë_*x* <3 `y`", "Bot 1", "Bot 2")]
+    assert [c.names for c in drawn] == [("Zoë_*x* <3 `y`", "Bot 1 (normal)", "Bot 2 (normal)")]
     fake.assert_no_errors()
 
 

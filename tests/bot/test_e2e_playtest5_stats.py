@@ -141,7 +141,7 @@ async def test_emoji_the_chart_font_lacks_are_left_out_of_the_pictures(
     await let_timers_play(fake, clock, game, Phase.GAME_OVER)
     await tick(fake, clock, 1)
     assert "**Léa 🎉 ♥** · " in message(lea, table.table_message_id).content
-    assert [c.names for c in drawn] == [("Léa ♥", "Bot 1", "Bot 2")]
+    assert [c.names for c in drawn] == [("Léa ♥", "Bot 1 (normal)", "Bot 2 (normal)")]
     rating = chart.rating_chart("en", "🎉 Zoë 🎉", {"classic": [1000, 1040]})
     assert rating is not None and rating.title == "Zoë's rating"
     assert rating.alt.startswith("Rating of 🎉 Zoë 🎉 over 2 rounds counted")  # shows emoji

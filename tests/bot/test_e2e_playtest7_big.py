@@ -141,7 +141,7 @@ def test_eight_long_names_leave_the_chart_readable() -> None:
     """From the play-test: at 8 players with long names the chart's legend, in the plot's
     corner, covered half the lines, and the names at the lines' ends ran out of the
     picture. The legend goes under the plot, in two columns, and a name at a line's end is
-    cut (« Jean-Baptiste d… »): the legend has it whole. Each line keeps a colour and a
+    cut (« Jean-Baptiste de… »): the legend has it whole. Each line keeps a colour and a
     marker of its own."""
     names = tuple(f"Jean-Baptiste de la Fontaine {i:03d}" for i in range(8))
     series = tuple(tuple(range(s % 3, 5 * (s % 3 + 1), s % 3 + 1))[:5] for s in range(8))
@@ -150,7 +150,7 @@ def test_eight_long_names_leave_the_chart_readable() -> None:
     axes = figure.axes[0]
     whole = figure.bbox
     ends = [text for text in axes.texts if isinstance(text, Annotation)]
-    assert [end.get_text() for end in ends] == ["Jean-Baptiste d…"] * 8
+    assert [end.get_text() for end in ends] == ["Jean-Baptiste de…"] * 8
     for end in ends:
         box = end.get_window_extent()
         assert whole.x0 <= box.x0 and box.x1 <= whole.x1 and whole.y0 <= box.y0

@@ -118,7 +118,7 @@ async def test_a_player_sees_what_is_kept_and_erases_it_while_the_others_keep_th
     drawn.clear()
     await bob.user.select(listed, [listed.select().options[0].value])
     (rebuilt,) = drawn
-    assert sorted(rebuilt.names) == sorted(["Personne effacée", "bob", "Bot 1"])
+    assert sorted(rebuilt.names) == sorted(["Personne effacée", "bob", "Bot 1 (bot)"])
     assert french("Personne effacée : 1.") in bob.user.last_ephemeral().text  # its alt text
 
     await alice.user.slash("president forget")

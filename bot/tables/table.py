@@ -392,8 +392,9 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
     # The seat that moved from each of the game's last versions, and whether its turn timer
     # moved for it: a play or pass drawn for that version, arriving after (a second device,
-    # a click as the timer ran out), is told what beat it (`refusals.check_seen`). Memory
-    # only: after a restart such a click is told the table moved on.
+    # a click as the timer ran out), is told what beat it (`refusals.check_seen`). Kept in
+    # the snapshot: held in memory only, a click arriving after a restart was told the
+    # vague « the table has moved on » instead (stop 47). A snapshot from before has none.
     moved_from: dict[int, tuple[int, bool]] = field(default_factory=dict, repr=False,
                                                     compare=False)
 
@@ -677,6 +678,9 @@ class Table:
             "post_table": self.post_table,
             "retired": self.retired,
             **({"retired_people": list(self.retired_people)} if self.retired_people else {}),
+            # Oldest first, the order `moved` forgets them in.
+            "moved_from": [[version, seat, timer]
+                           for version, (seat, timer) in self.moved_from.items()],
         }
 
     @classmethod
@@ -734,6 +738,8 @@ class Table:
             post_table=bool(d.get("post_table", False)),
             retired=d.get("retired"),
             retired_people=tuple(d.get("retired_people", ())),
+            moved_from={int(version): (int(seat), bool(timer)) for version, seat, timer
+                        in sorted(d.get("moved_from", []))[-MOVES_REMEMBERED:]},
         )
         game = table.game
         # A snapshot from before the engine kept the queue's points. A game already over

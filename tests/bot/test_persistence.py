@@ -21,7 +21,7 @@ from bot.tables.clock import ManualClock
 from bot.tables.persistence import StorageStore
 from bot.tables.restore import restore_tables
 from bot.tables.service import TableService
-from bot.tables.table import HandLink, LogEntry, Player, Table
+from bot.tables.table import MOVES_REMEMBERED, HandLink, LogEntry, Player, Table
 from engine import Phase, Rules
 
 from .e2e import database_url
@@ -192,6 +192,23 @@ def test_a_bots_seat_notice_from_before_it_named_its_taker_goes_with_them() -> N
     older["notice"]["key"] = "lobby.bot_added"
     assert Table.from_dict(older).notice == LogEntry("lobby.bot_added",
                                                      {"name": "u2", "bot": "Bot 3"})
+
+
+def test_which_seat_beat_a_late_click_outlives_a_restart_boundedly() -> None:
+    """The moves the table remembers a late click by (`Table.moved_from`) are kept in its
+    snapshot, oldest first, as many as it keeps in memory; a snapshot from before has
+    none, and a late click is then told the table moved on, as before."""
+    table = Table(id=1, channel_id=2, guild_id=3, host_id=ALICE, locale="fr",
+                  rules=Rules.preset("classic"))
+    for version in range(MOVES_REMEMBERED + 3):
+        table.moved(version, version % 3, timer=version == 7)
+    restored = Table.from_dict(table.to_dict())
+    assert restored.moved_from == table.moved_from
+    assert list(restored.moved_from) == list(range(3, MOVES_REMEMBERED + 3))
+    assert restored.moved_from[7] == (1, True)
+    older = table.to_dict()
+    del older["moved_from"]
+    assert Table.from_dict(older).moved_from == {}
 
 
 async def test_the_snapshot_counter_carries_over_a_restart(db: tuple[str, Storage]) -> None:

@@ -1,0 +1,69 @@
+"""End-to-end: what a race or a restart forgot (stop 47, after play-test 23). A late click
+told what beat it across a restart, a gift the exchange timer made, the idle close's clock
+moved by a refused click, the retiring of an old lobby or table message while a click's
+answer redraws it, and a hand's redraw on its way as its table closes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.client import PresidentBot
+from bot.tables.table import Table
+from engine import Phase
+from fakediscord import FakeDiscord
+
+from .conftest import LinkedClock
+from .e2e import Player, connect_bot, database_url, restart, two_humans_against_a_bot
+from .test_e2e_playtest23 import answer, sentence, to_a_human_turn
+
+LOCALES = ["fr", "en-US"]
+
+
+def live(bot: PresidentBot, table: Table) -> Table:
+    """The table as the bot now runs it (a restart restores another object)."""
+    found = bot.service.registry.in_channel(table.channel_id)
+    assert found is not None
+    return found
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("timer", [False, True])
+async def test_a_late_play_after_a_restart_still_says_what_beat_it(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, locale: str, timer: bool
+) -> None:
+    """bob's phone shows his turn; his computer plays it (or his timer does), the bot is
+    redeployed, then the phone's slow click arrives. Which move beat a click was kept in
+    memory only, so after the restart he read « The table has moved on since this was
+    shown », not that his move (or his timer's) came first."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    host = Player(fake.add_user("marie", locale=locale))
+    guest = Player(fake.add_user("bob", locale=locale))
+    table, game = await two_humans_against_a_bot(fake, clock, bot, host, guest,
+                                                 turn_seconds=20)
+    mover = await to_a_human_turn(fake, clock, table, [host, guest])
+    shown = mover.hand
+    menu = next(s for s in shown.selects if ":play:" in s.custom_id)
+    version = game.version
+    if timer:
+        deadline = bot.service.scheduler.deadline((table.id, "timer"))
+        assert deadline is not None
+        clock.advance(deadline - clock.now() + 0.001)
+        await fake.settle()
+    else:
+        await mover.user.select_shown(shown, [menu.options[0].value], select=menu.custom_id)
+    assert game.version > version
+    bot = await restart(fake, clock, bot, url)
+    table = live(bot, table)
+    restored = table.game
+    assert restored is not None and restored.phase is Phase.PLAY
+    moved = restored.version
+    late = await mover.user.select_shown(shown, [menu.options[-1].value],
+                                         select=menu.custom_id)
+    key = "err.timer_played" if timer else "err.already_played"
+    assert answer(late).startswith("⚠️ " + sentence(locale, key)), answer(late)
+    assert restored.version == moved
+    fake.assert_no_errors()
+    await fake.disconnect(bot)

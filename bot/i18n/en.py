@@ -266,6 +266,7 @@ CATALOGUE: dict[str, str] = {
     "err.already_played": "Your previous play went through before this one, which does not count: the table shows what was played.",
     "err.already_given": "Your cards were already given in this exchange; this choice came after and does not count: your hand shows what you hold now.",
     "err.timer_played": "Too late: your time ran out and your turn was played for you just before this choice, which does not count: the table shows what was played.",
+    "err.timer_given": "Too late: your time ran out and your cards were given for you just before this choice, which does not count: your hand shows what you hold now.",
     "err.game_stopped": "Too late: the host stopped the game just before this choice, which does not count.",
     "err.too_late_trick": "Too late: the trick changed before your play arrived. Your cards stay in your hand.",
     "err.not_automated": "Nobody is playing for you: your seat is yours.",

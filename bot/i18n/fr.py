@@ -277,6 +277,7 @@ _WRITTEN: dict[str, str] = {
     "err.already_played": "Ton coup précédent est passé avant celui-ci, qui ne compte pas : la table montre ce qui a été joué.",
     "err.already_given": "Tes cartes sont déjà données dans cet échange ; ce choix est arrivé après et ne compte pas : ta main montre ce que tu as maintenant.",
     "err.timer_played": "Trop tard : ton temps était écoulé et ton tour a été joué pour toi juste avant ce choix, qui ne compte pas : la table montre ce qui a été joué.",
+    "err.timer_given": "Trop tard : ton temps était écoulé et tes cartes ont été données d’office juste avant ce choix, qui ne compte pas : ta main montre ce que tu as maintenant.",
     "err.game_stopped": "Trop tard : l’hôte a arrêté la partie juste avant ce choix, qui ne compte pas.",
     "err.too_late_trick": "Trop tard : le pli a changé avant que ta pose n’arrive. Tes cartes restent dans ta main.",
     "err.not_automated": "Personne ne joue à ta place : ta place est à toi.",

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 
 from bot.i18n import has
-from bot.tables.table import LogEntry, Table
+from bot.tables.table import GAVE_LATE, LogEntry, Table
 from engine import Event
 from engine.events import (
     AutopilotChanged,
@@ -78,7 +78,7 @@ def note(table: Table, event: Event, *, late: Collection[int] = ()) -> None:
         table.remember(entry)
     if isinstance(event, ExchangeGiven):
         cards = [str(c) for c in event.cards]
-        gave = "hand.gave_late" if event.giver in late else "hand.gave"
+        gave = GAVE_LATE if event.giver in late else "hand.gave"
         table.exchange_notes.setdefault(event.giver, []).append(
             LogEntry(gave, {"cards": cards, **_partner(table, event.receiver)}))
         table.exchange_notes.setdefault(event.receiver, []).append(

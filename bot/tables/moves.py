@@ -61,7 +61,7 @@ class Moves:
             try:
                 events = refusals.engine(lambda: game.give(seat, cards))
             except TableError:
-                refusals.check_given(game, seat)
+                refusals.check_given(table, game, seat)
                 raise
             table.gift_picks.pop(user_id, None)
             self._after(table, events)
@@ -77,7 +77,7 @@ class Moves:
             refusals.check_round(game, seen)
             due = game.gift_choice(seat)
             if game.phase is not Phase.EXCHANGE or due is None or not due.ready:
-                refusals.check_given(game, seat)
+                refusals.check_given(table, game, seat)
                 raise TableError("err.wrong_phase")
             if any(card not in due.allowed for card in cards):
                 raise TableError("err.bad_choice")

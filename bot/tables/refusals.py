@@ -117,12 +117,23 @@ def check_round(game: Game, seen: int) -> None:
         raise TableError("err.stale")
 
 
-def check_given(game: Game, seat: int) -> None:
+def check_given(table: Table, game: Game, seat: int) -> None:
     """A gift refused to a seat whose cards already went this round (its own gift from
     another device, or the timer's) says so: the engine's refusal (no exchange now,
     nothing to give) left the giver unsure their cards went (play-test 23)."""
-    if given(game, seat):
-        raise TableError("err.already_given")
+    key = given_key(table, game, seat)
+    if key is not None:
+        raise TableError(key)
+
+
+def given_key(table: Table, game: Game, seat: int) -> str | None:
+    """Why a gift comes too late for a seat whose cards already went this round: the
+    exchange's timer gave them (`Table.gave_late`), which « already given » read as if the
+    giver had, like a turn the timer played (stop 47); or their own gift. None while they
+    have not gone."""
+    if not given(game, seat):
+        return None
+    return "err.timer_given" if table.gave_late(seat) else "err.already_given"
 
 
 def given(game: Game, seat: int) -> bool:

@@ -32,6 +32,9 @@ RESTARTED = "ev.restarted"
 # The history line saying a presi leaver's seat waits for them, and until when
 # (`Seating.remove`); `Table.graces_waited` moves its time with their grace's.
 AWAY = "ev.away"
+# The giver's exchange note when the exchange's timer chose their cards (`log.note`): what
+# says, this round, that a gift refused as already given was the timer's (`gave_late`).
+GAVE_LATE = "hand.gave_late"
 # Bots replacing a leaver, filling a table, and the autopilot play at this level (issue 12).
 DEFAULT_LEVEL = "normal"
 
@@ -457,6 +460,11 @@ class Table:
         or game, the lobby) and retires it with the text kept for it (`retired`). Without a
         game it has nothing else left to show."""
         return self.post_table or self.post_lobby or self.game is None
+
+    def gave_late(self, seat: int) -> bool:
+        """Whether the exchange's timer gave this seat's cards this round: its note says so
+        (`GAVE_LATE`), kept in the snapshot and cleared with the round's other notes."""
+        return any(entry.key == GAVE_LATE for entry in self.exchange_notes.get(seat, []))
 
     def keep_retired(self, text: str | None) -> None:
         """The table message's text to keep once a newer one takes over (None: none

@@ -12,10 +12,18 @@ import pytest
 from bot.client import PresidentBot
 from bot.tables.table import Table
 from engine import Phase
-from fakediscord import FakeDiscord
+from fakediscord import FakeDiscord, LatencyConfig
 
 from .conftest import LinkedClock
-from .e2e import Player, connect_bot, database_url, restart, two_humans_against_a_bot
+from .e2e import (
+    Player,
+    cid,
+    connect_bot,
+    database_url,
+    restart,
+    to_the_next_exchange,
+    two_humans_against_a_bot,
+)
 from .test_e2e_playtest23 import answer, sentence, to_a_human_turn
 
 LOCALES = ["fr", "en-US"]
@@ -65,5 +73,52 @@ async def test_a_late_play_after_a_restart_still_says_what_beat_it(
     key = "err.timer_played" if timer else "err.already_played"
     assert answer(late).startswith("⚠️ " + sentence(locale, key)), answer(late)
     assert restored.version == moved
+    fake.assert_no_errors()
+    await fake.disconnect(bot)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_gift_the_exchange_timer_made_says_the_timer_gave_it(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, locale: str
+) -> None:
+    """The giver confirms her cards as the exchange's time runs out, and the timer gives
+    for her first. She read « Your cards were already given in this exchange », as if she
+    had given them (on another device?); she is now told her time ran out and they were
+    given for her, and a restart in between says so too."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    host = Player(fake.add_user("marie", locale=locale))
+    guest = Player(fake.add_user("bob", locale=locale))
+    table, game = await two_humans_against_a_bot(fake, clock, bot, host, guest, bots=2,
+                                                 exchange_seconds=20)
+    await to_the_next_exchange(fake, clock, table, [host, guest], host.user)
+    assert game.phase is Phase.EXCHANGE
+    givers = []
+    for player in (host, guest):
+        await player.user.click(player.hand, cid(table, "refresh"))
+        shown = player.hand
+        confirms = [b.custom_id for b in shown.buttons
+                    if b.custom_id is not None and ":give_ok:" in b.custom_id]
+        if confirms:
+            givers.append((player, shown, confirms[0]))
+    assert givers, "no human gives pre-checked cards in this exchange"
+    player, shown, confirm = givers[0]
+    deadline = bot.service.scheduler.deadline((table.id, "timer"))
+    assert deadline is not None
+    clock.advance(deadline - clock.now() - 0.001)
+    await fake.settle()
+    fake.enable_latency(LatencyConfig())
+    late = await player.user.click_shown(shown, confirm, settle=False)
+    clock.advance(0.002)  # the timer gives while the click is on its way
+    await fake.settle()
+    seat = table.seat_of(player.user.id)
+    assert seat is not None and any(swap[0] == seat for swap in game.swaps)
+    assert table.gave_late(seat)
+    said = sentence(locale, "err.timer_given")
+    assert answer(late).startswith("⚠️ " + said), answer(late)
+    fake.disable_latency()
+    bot = await restart(fake, clock, bot, url)
+    again = await player.user.click_shown(shown, confirm)
+    assert answer(again).startswith("⚠️ " + said), answer(again)
     fake.assert_no_errors()
     await fake.disconnect(bot)

@@ -30,7 +30,7 @@ from bot.packages.game.lines import seat_name
 from bot.packages.game.table_message import table_screen
 from bot.packages.permissions import require
 from bot.packages.screen import Screen
-from bot.tables.refusals import given, late_move
+from bot.tables.refusals import given_key, late_move
 from bot.tables.service import TableError, TableService
 from bot.tables.table import Table
 from engine import Card, Phase
@@ -127,7 +127,8 @@ async def late_hand(click: Click) -> None:
     seat (they left, or were removed) is told so: « here is your current hand » would
     promise a hand they no longer have. A play or pass beaten by the player's own move (a
     second device) or their timer's says so, as when its menu was still shown
-    (`refusals.late_move`), and so does a gift of cards already given."""
+    (`refusals.late_move`), and so does a gift of cards already given, by them or
+    their timer (`refusals.given_key`)."""
     table, game = click.table, click.table.game
     seated = table.player(click.user_id) is not None
     if seated and click.user_id in table.hands and stripped(click.interaction.message) and \
@@ -144,8 +145,8 @@ async def late_hand(click: Click) -> None:
     elif click.action in ("play", "pass") and seat is not None:
         key = late_move(table, game, click.version, seat)  # theirs, their timer's, another's
     elif click.action in ("give", "give_ok") and seat is not None and \
-            click.version >= game.round_version and given(game, seat):
-        key = "err.already_given"
+            click.version >= game.round_version:
+        key = given_key(table, game, seat) or "err.stale"
     else:
         key = "err.stale"
     await show_hand(click.interaction, table, notice=WARNING + t(click.locale, key))

@@ -13,6 +13,9 @@ from engine.events import TimedOut
 
 # A table where no person has acted this long closes itself.
 IDLE_CLOSE_SECONDS = 30 * 60
+# How long a last-seen time a refused click moved may wait to be stored (`_seen_kept`):
+# after a crash, the idle close and a host's silence count at most this much too long.
+SEEN_KEPT_WITHIN = 60.0
 
 
 class Deadlines:
@@ -21,11 +24,13 @@ class Deadlines:
 
     def __init__(self, clock: Clock, scheduler: Scheduler, *,
                  after: Callable[[Table, list[Event]], None],
-                 close: Callable[[Table], None]) -> None:
+                 close: Callable[[Table], None],
+                 touch: Callable[[Table], None]) -> None:
         self.clock = clock
         self.scheduler = scheduler
         self._after = after
         self._close = close
+        self._touch = touch
 
     def arm_turn(self, table: Table) -> None:
         """Follow the game's timer. The deadline is kept on the table (stored with it), so
@@ -63,9 +68,25 @@ class Deadlines:
             self._after(table, events)
 
     def human_seen(self, table: Table) -> None:
-        """A person acted here: the table stays open for IDLE_CLOSE_SECONDS more."""
+        """A person acted here: the table stays open for IDLE_CLOSE_SECONDS more. Stored
+        with the action's change, or within SEEN_KEPT_WITHIN if it is refused
+        (`_seen_kept`)."""
         table.human_seen = self.clock.now()
         self.arm_idle(table)
+        key = (table.id, "seen")
+        if self.scheduler.deadline(key) is None:
+            self.scheduler.after(key, SEEN_KEPT_WITHIN, lambda: self._seen_kept(table))
+
+    async def _seen_kept(self, table: Table) -> None:
+        """Store the last-seen times a refused click moved (someone is there) and no change
+        stored since. Kept in memory only, a crash restored the older ones, and the idle
+        close (or a guest's taking a silent host's role over) could come early by as much
+        as the refused clicks had put it off (stop 47). Not stored with each refused click:
+        a flood of them, forged or a player pressing a dead button, would cost a write each;
+        here one a minute at most, for a clock of 30 minutes (10 for a host)."""
+        async with table.lock:
+            if not table.closed and table.seen_stored != (table.human_seen, table.host_seen):
+                self._touch(table)
 
     def arm_idle(self, table: Table) -> None:
         if table.paused_since is not None:

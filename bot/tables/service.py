@@ -98,7 +98,7 @@ class TableService:
         self._tasks: set[asyncio.Task[None]] = set()
         self.thinker = thinking.Thinker()
         self.deadlines = Deadlines(clock, self.scheduler, after=self._after,
-                                   close=self._close_stopped)
+                                   close=self._close_stopped, touch=self.touch)
         self.bots = BotTurns(self.scheduler, self.thinker, bot_pause, self._after)
         self.games = Games(self.outbox, self.deadlines, self.thinker, seed, after=self._after,
                            changed=self._changed, close=self._close, keep=self._keep,
@@ -423,6 +423,7 @@ class TableService:
         table.seq += 1
         if self.store is not None and not table.closed:
             self.store.snapshot(table)
+            table.seen_stored = (table.human_seen, table.host_seen)
 
     def refresh(self, table: Table) -> None:
         """Ask for the table's messages and hands to be redrawn, coalesced separately: the

@@ -382,6 +382,10 @@ class Table:
     # 0 from a snapshot from before: the restart is then the last time anyone was seen.
     host_seen: float = field(default=0.0, compare=False)
     human_seen: float = field(default=0.0, compare=False)
+    # The two as the latest snapshot handed to storage had them: a refused click moves them
+    # without a change to store, and `Deadlines._seen_kept` stores them soon after. Runtime
+    # only.
+    seen_stored: tuple[float, float] = field(default=(0.0, 0.0), repr=False, compare=False)
     # Hands of players who just left, to redraw once without controls (not persisted: a
     # restart only skips that courtesy edit).
     # Several per player: « Ma main » pressed three times within a refresh left the first

@@ -33,7 +33,7 @@ from fakediscord.state import (
     InteractionRecord,
 )
 
-from .forgery import private_answer, state_of
+from .forgery import BOOKKEEPING, private_answer, state_of
 
 #: Discord's deadline for the first response (see the module's docstring).
 ANSWER_WITHIN = 3.0
@@ -74,9 +74,10 @@ class Probe:
         return json.dumps(shown, sort_keys=True, default=str)
 
     async def stored(self) -> str:
-        """The snapshots in the database, without the bookkeeping of answering. When the host
-        and anyone were last seen, which `state_of` leaves out, stay as stored here too: a
-        refused click moves them in memory (someone is there) but stores nothing."""
+        """The snapshots in the database, without the bookkeeping of answering (`state_of`
+        leaves out the same): when the host and anyone were last seen included, which a
+        refused click moves (someone is there) and stores within a minute, so that a crash
+        does not close the table early (`Deadlines._seen_kept`, stop 47)."""
         storage = self.bot.storage
         assert storage is not None
         found = {}
@@ -85,7 +86,7 @@ class Probe:
             await self.bot.service.committed(table)
             snapshot = await storage.load_snapshot(table.id)
             state = dict(snapshot.state) if snapshot is not None else {}
-            for key in ("hands", "seq", "lobby_message_id", "table_message_id"):
+            for key in BOOKKEEPING:
                 state.pop(key, None)
             found[table.id] = state
         return json.dumps(found, sort_keys=True, default=str)

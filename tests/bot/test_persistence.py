@@ -18,7 +18,9 @@ from sqlalchemy.exc import OperationalError
 
 from bot.storage import SnapshotWriter, Storage, shard_of, upgrade_to_head
 from bot.tables.clock import ManualClock
+from bot.tables.deadlines import SEEN_KEPT_WITHIN
 from bot.tables.persistence import StorageStore
+from bot.tables.refusals import TableError
 from bot.tables.restore import restore_tables
 from bot.tables.service import TableService
 from bot.tables.table import MOVES_REMEMBERED, HandLink, LogEntry, Player, Table
@@ -26,7 +28,7 @@ from engine import Phase, Rules
 
 from .e2e import database_url
 from .stored import stored_game
-from .test_service import ALICE, BOB, CAROL, play_round
+from .test_service import ALICE, BOB, CAROL, play_round, settle
 
 Sleep = Callable[[float], Awaitable[object]]
 
@@ -159,6 +161,44 @@ async def test_after_a_crash_the_clocks_move_on_by_the_downtime_alone(tmp_path: 
     assert await restore_tables(again.service, storage) == 2
     restored = again.service.registry.in_channel(100)
     assert restored is not None and restored.timer_deadline == deadline + 60
+    await again.settle()
+    await storage.close()
+
+
+async def test_a_refused_click_keeps_the_table_open_across_a_crash(tmp_path: Path) -> None:
+    """bob, seated, presses « Rejoindre » again, twenty minutes into a quiet lobby: the
+    refusal moved when anyone was last seen in memory only. The process then stored the
+    other table's change and died: restored, the lobby counted bob's twenty minutes as
+    idle and closed ten minutes after the restart, not thirty. Now the refused clicks'
+    time is stored within a minute, one write for them all."""
+    url = database_url(tmp_path)
+    await upgrade_to_head(url)
+    clock = ManualClock()
+    storage = await Storage.open(url, now=lambda: datetime.fromtimestamp(clock.now(), UTC))
+    first = start(storage, clock=clock)
+    svc = first.service
+    table = await svc.create(100, 1, ALICE, "alice", "en", "classic")
+    await svc.join(table, BOB, "bob", "en")
+    await first.settle()
+    clock.advance(20 * 60)
+    await settle()
+    submitted = first.writer.stats.submitted
+    for _ in range(10):
+        with pytest.raises(TableError):
+            await svc.join(table, BOB, "bob", "en")
+        clock.advance(1)
+    refused = clock.now() - 1
+    clock.advance(SEEN_KEPT_WITHIN)
+    await settle()
+    await first.settle()
+    assert first.writer.stats.submitted == submitted + 1
+    await started(first, 1, 101)  # another table's change, stored
+    await first.settle()  # and the process dies: no stop stores the tables again
+
+    again = start(storage, clock=ManualClock(clock.now() + 60))
+    assert await restore_tables(again.service, storage) == 2
+    restored = again.service.registry.in_channel(100)
+    assert restored is not None and restored.human_seen == refused + 60
     await again.settle()
     await storage.close()
 

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from bot.client import PresidentBot
+from bot.i18n import t
 from bot.tables.table import Table
 from engine import Phase
-from fakediscord import FakeDiscord, LatencyConfig
+from fakediscord import FakeDiscord, LatencyConfig, Spread
 
 from .conftest import LinkedClock
 from .e2e import (
@@ -20,7 +21,10 @@ from .e2e import (
     cid,
     connect_bot,
     database_url,
+    message,
+    play_until,
     restart,
+    tick,
     to_the_next_exchange,
     two_humans_against_a_bot,
 )
@@ -120,5 +124,41 @@ async def test_a_gift_the_exchange_timer_made_says_the_timer_gave_it(
     bot = await restart(fake, clock, bot, url)
     again = await player.user.click_shown(shown, confirm)
     assert answer(again).startswith("⚠️ " + said), answer(again)
+    fake.assert_no_errors()
+    await fake.disconnect(bot)
+
+
+async def test_an_answer_on_its_way_to_a_table_message_lands_before_its_retiring(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """At a round's end marie presses « Terminer » on the table message and, at once, types
+    `/president replay`. « Terminer » is answered by redrawing the message (type 7): the
+    game's results, with « Rejouer » and « Terminer ». The new game retires that message
+    (its buttons gone, « ⬇️ La table continue… ») and posts its own; the retiring edit was
+    no redraw the publisher waited for, and the slower answer landed over it, the old
+    results keeping their buttons for good below no table. The retiring now waits for the
+    answer on its way, so it lands last."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    host = Player(fake.add_user("marie", locale="fr"))
+    guest = Player(fake.add_user("bob", locale="fr"))
+    table, game = await two_humans_against_a_bot(fake, clock, bot, host, guest)
+    await play_until(fake, clock, [host, guest], lambda: game.phase is Phase.ROUND_OVER)
+    for _ in range(3):
+        await tick(fake, clock, 2)
+    results = table.table_message_id
+    assert results is not None
+    # An answer slow on its way, the channel's edits quick.
+    fake.enable_latency(LatencyConfig(mean=0.01, jitter=0.0,
+                                      routes={"/interactions/": Spread(2.9)}))
+    ended = await host.user.click(results, cid(table, "end", game.version), settle=False)
+    await host.user.slash("president replay", settle=False)
+    await fake.settle()
+    for _ in range(3):
+        await tick(fake, clock, 2)
+    assert ended.response_type == 7  # the results, redrawn with their buttons
+    assert table.game_no == 2 and table.table_message_id != results
+    old = message(host.user, results)
+    assert not old.components, old.content
+    assert old.content.endswith(t("fr", "table.moved_on")), old.content
     fake.assert_no_errors()
     await fake.disconnect(bot)

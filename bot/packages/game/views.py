@@ -330,9 +330,7 @@ async def _host_action(click: Click, work: Callable[[], Awaitable[object]],
     if keep_message and table.game is not None and not table.post_table and \
             message is not None and message.id == table.table_message_id:
         screen = table_screen(table, click.bot.service.clock.now())
-        with click.bot.publisher.drawing(table, "table"):
-            await click.interaction.response.edit_message(**screen.kwargs())
-            click.bot.publisher.shown(table, "table", screen)
+        await click.bot.publisher.answer(click.interaction, table, "table", screen)
     else:
         await click.interaction.response.defer()
 

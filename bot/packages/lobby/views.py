@@ -44,11 +44,7 @@ async def redraw_lobby(interaction: Interaction, table: Table) -> None:
         await interaction.response.send_message(t(interaction.locale, "done.ok"),
                                                 ephemeral=True)
         return
-    screen = lobby_screen(table)
-    publisher = interaction.client.publisher
-    with publisher.drawing(table, "lobby"):
-        await interaction.response.edit_message(**screen.kwargs())
-        publisher.shown(table, "lobby", screen)
+    await interaction.client.publisher.answer(interaction, table, "lobby", lobby_screen(table))
 
 
 # What each way of waiting for a seat (`Seating.join`) tells the one now waiting.

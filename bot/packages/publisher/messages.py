@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -69,6 +69,8 @@ class Publisher:
         # Per table message (table id, kind): its redraws on their way, whether two of
         # them overlapped, and when the last is back (`drawing`, `closed` waits for it).
         self._drawing: dict[tuple[int, str], _Drawing] = {}
+        # The messages whose retiring edit is waiting or on its way (`_retiring_message`).
+        self._retiring: set[int] = set()
 
     async def flush(self, table: Table) -> None:
         if table.closed or self.blocked.blocks(table.id) or self.servers.holds(table.guild_id):
@@ -218,6 +220,38 @@ class Publisher:
                     self._shown.pop(key, None)
                 if drawing.overlapped or drawing.skipped:
                     self.bot.service.refresh(table)
+
+    async def answer(self, interaction: discord.Interaction[Host], table: Table, kind: str,
+                     screen: Screen) -> None:
+        """Answer a click on the table's `kind` message by redrawing it (one call, type 7),
+        within `drawing`. A message being retired (`_retiring_message`) is left to its
+        retiring: the click is only acknowledged (type 6), its change shown by the message
+        that follows."""
+        message = interaction.message
+        if message is not None and message.id in self._retiring:
+            await interaction.response.defer()
+            return
+        with self.drawing(table, kind):
+            await interaction.response.edit_message(**screen.kwargs())
+            self.shown(table, kind, screen)
+
+    @asynccontextmanager
+    async def _retiring_message(self, table: Table, kind: str,
+                                message_id: int) -> AsyncIterator[None]:
+        """Around the edit that retires the table's `kind` message (its buttons gone, below
+        it « the table goes on »): it waits for the redraws of that message on their way,
+        and no click's answer redraws it from then on (`answer`). Untracked, a click's
+        answer landing after it, « Terminer » at a round's end as `/president replay` dealt
+        the next game, gave the old results their buttons back for good: no refresh reaches
+        a message the table has left (stop 47). Each redraw waited for is one call, bounded
+        by discord.py's rate-limit patience, as for the closing (`_drawn`)."""
+        self._retiring.add(message_id)
+        try:
+            while (drawing := self._drawing.get((table.id, kind))) is not None:
+                await drawing.back.wait()
+            yield
+        finally:
+            self._retiring.discard(message_id)
 
     def _answering(self, table: Table, kind: str) -> bool:
         """Whether a redraw of the table's `kind` message is on its way (a click's answer):
@@ -369,7 +403,8 @@ class Publisher:
         """The lobby message, if any, points below where the table goes on."""
         if table.lobby_message_id is not None:
             moved_on = t(table.locale, "table.moved_on")
-            await self._edit(table, table.lobby_message_id, Screen(moved_on), moved_on)
+            async with self._retiring_message(table, "lobby", table.lobby_message_id):
+                await self._edit(table, table.lobby_message_id, Screen(moved_on), moved_on)
             table.lobby_message_id = None
 
     async def _retire_table_message(self, table: Table, note: str = "table.moved_on") -> None:
@@ -382,8 +417,9 @@ class Publisher:
         an edit on its way when the process died may have shown more."""
         if table.table_message_id is not None:
             text = self._retired(table, table.retired, note)
-            await self._edit(table, table.table_message_id,
-                             Screen(text) if text is not None else None, text)
+            async with self._retiring_message(table, "table", table.table_message_id):
+                await self._edit(table, table.table_message_id,
+                                 Screen(text) if text is not None else None, text)
             table.table_message_id = None
             table.keep_retired(None)
             self._shown.pop((table.id, "table"), None)

@@ -84,6 +84,12 @@ class Coalescer:
         state = self._states.get(key)
         return state is None or not (state.scheduled or state.running or state.dirty)
 
+    async def ran(self, key: Hashable) -> None:
+        """Until the flush of `key` running now, if any, has ended (one waiting is not)."""
+        state = self._states.get(key)
+        if state is not None and state.running and state.done is not None:
+            await state.done.wait()
+
     def forget(self, key: Hashable) -> None:
         self.scheduler.cancel(("refresh", key))
         self._states.pop(key, None)

@@ -5,6 +5,7 @@ answer redraws it, and a hand's redraw on its way as its table closes."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -27,7 +28,9 @@ from .e2e import (
     tick,
     to_the_next_exchange,
     two_humans_against_a_bot,
+    webhook_waits_on_the_fake_clock,
 )
+from .test_e2e_hand_rate_limits import HAND_EDIT, until_the_turn_of
 from .test_e2e_playtest23 import answer, sentence, to_a_human_turn
 
 LOCALES = ["fr", "en-US"]
@@ -162,3 +165,43 @@ async def test_an_answer_on_its_way_to_a_table_message_lands_before_its_retiring
     assert old.content.endswith(t("fr", "table.moved_on")), old.content
     fake.assert_no_errors()
     await fake.disconnect(bot)
+
+
+@pytest.fixture
+async def waits(monkeypatch: pytest.MonkeyPatch, fake: FakeDiscord,
+                president: PresidentBot) -> AsyncIterator[None]:
+    """discord.py's waits on the fake clock, ended before the bot stops."""
+    shim = webhook_waits_on_the_fake_clock(monkeypatch, fake)
+    yield
+    shim.end()
+
+
+@pytest.mark.usefixtures("waits")
+async def test_a_hand_redraw_on_its_way_as_the_table_closes_lands_before_the_closing(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """marie's hand token is held on a 429 as bob plays, and she presses « Actualiser »,
+    which answers through a new token. She then closes the table (the game stopped, back
+    to the lobby, closed). The closing told her hand through the new token at once, and
+    the held edit, through the old one, landed after it: her hand showed the game and
+    its controls again, at a closed table. The closing now waits for her hand's redraw
+    on its way."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    bob = Player(fake.add_user("bob"))
+    table, game = await two_humans_against_a_bot(fake, clock, president, marie, bob, bots=2)
+    await until_the_turn_of(fake, clock, table, game, [marie, bob], bob)
+    await tick(fake, clock, 1)
+    fake.inject_429(HAND_EDIT, method="PATCH", retry_after=10.0, user=marie.user)
+    assert await bob.act()
+    await tick(fake, clock, 1)
+    await marie.user.click(marie.hand, cid(table, "refresh"))
+    for _ in range(3):  # stopped, back to the lobby, closed
+        await president.service.games.end(table, marie.user.id)
+    await fake.settle()
+    assert table.closed
+    await tick(fake, clock, 10.0)  # the held edit's retry
+    await tick(fake, clock, 1)
+    shown = marie.hand
+    assert shown.content == t("fr", "hand.closed"), shown.content
+    assert not shown.components
+    fake.assert_no_errors()

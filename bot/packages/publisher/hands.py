@@ -220,7 +220,13 @@ class Hands:
                                       link.expires - LAPSE_AHEAD, lapse)
 
     async def closed(self, table: Table) -> None:
-        """The table is gone: so say the hands still open on it, and their farewells owed."""
+        """The table is gone: so say the hands still open on it, and their farewells owed.
+
+        Each after its player's redraw on its way (`_hand`), if any: sent through an older
+        token than the closing's (the player clicked their hand meanwhile) and held by a
+        429, it landed after « Cette table est fermée », and the hand showed the game and
+        its controls at a closed table for good (stop 47). The same token's edits follow
+        one another already: discord.py sends one request of a token at a time."""
         links = [*table.hands.items(), *((f.user_id, f.link) for f in table.farewells)]
         table.farewells.clear()
         # A table closed for idleness has only hands older than their 15-minute tokens:
@@ -228,10 +234,15 @@ class Hands:
         # (discord-api-docs, topics/rate-limits.md, "Invalid Request Limit"); a click on
         # such a hand is told the table is gone.
         now = self.bot.service.clock.now()
+
+        async def close(user_id: int, link: HandLink) -> None:
+            await self.bot.service.coalescer.ran(lane(table.id, user_id))
+            await self._edit(user_id, link,
+                             Screen(t(link.locale or table.locale, "hand.closed")))
+
         # Side by side, as refreshes are (`flush`): one token held on a 429 holds no other.
-        await asyncio.gather(*(
-            self._edit(user_id, link, Screen(t(link.locale or table.locale, "hand.closed")))
-            for user_id, link in links if link.valid(now)))
+        await asyncio.gather(*(close(user_id, link) for user_id, link in links
+                               if link.valid(now)))
 
     def forget(self, table_id: int) -> None:
         """A closed table's lanes go with it (`Publisher.closed`)."""

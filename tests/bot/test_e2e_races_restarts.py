@@ -12,6 +12,7 @@ import pytest
 
 from bot.client import PresidentBot
 from bot.i18n import t
+from bot.packages.lobby.display import lobby_screen
 from bot.tables.table import Table
 from engine import Phase
 from fakediscord import FakeDiscord, LatencyConfig, Spread
@@ -21,7 +22,9 @@ from .e2e import (
     Player,
     cid,
     connect_bot,
+    create_table,
     database_url,
+    http_waits_on_the_fake_clock,
     message,
     play_until,
     restart,
@@ -205,3 +208,60 @@ async def test_a_hand_redraw_on_its_way_as_the_table_closes_lands_before_the_clo
     assert shown.content == t("fr", "hand.closed"), shown.content
     assert not shown.components
     fake.assert_no_errors()
+
+
+async def test_a_click_on_a_lobby_being_retired_leaves_it_retired(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lobby open for nearly an hour gives way to a fresh one at its next change
+    (Discord limits the edits of older messages): ami2's `/president join` retires it,
+    and that edit meets a 429 Discord's channel limit makes discord.py sleep out. ami3
+    presses « Rejoindre » on it meanwhile: the answer redrew the old lobby with its
+    buttons and, slower on its way than the retiring, landed over it, leaving two lobbies
+    with buttons. A click answered while its message is being retired is now only
+    acknowledged; the fresh lobby lists them both."""
+    shim = http_waits_on_the_fake_clock(monkeypatch, fake)
+    try:
+        await a_click_on_a_lobby_being_retired(fake, clock, tmp_path)
+    finally:
+        shim.end()
+
+
+async def a_click_on_a_lobby_being_retired(fake: FakeDiscord, clock: LinkedClock,
+                                           tmp_path: Path) -> None:
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    host = fake.add_user("marie", locale="fr")
+    table = await create_table(bot, host)
+    old = table.lobby_message_id
+    assert old is not None
+    for _ in range(10):  # the bot's start-up calls (its emojis) made, a window at a time
+        await tick(fake, clock, 2)
+    for i in range(2):  # someone acts within every half hour: the table stays open
+        clock.advance(25 * 60)
+        await fake.add_user(f"ami{i}", locale="fr").click(old, cid(table, "join"))
+    clock.advance(6 * 60)  # 56 minutes old
+    await tick(fake, clock, 1)
+    fake.inject_429("/channels/{channel_id}/messages/{message_id}", method="PATCH",
+                    retry_after=2.0)
+    ami2 = fake.add_user("ami2", locale="fr")
+    await ami2.slash("president join")  # answered privately: the refresh redraws the lobby
+    assert table.seat_of(ami2.id) is not None
+    await tick(fake, clock, 1)  # the refresh, a second after the lobby's last
+    assert [c.status for c in fake.calls if c.injected] == [429]
+    assert table.lobby_message_id == old  # its retiring held by the 429
+    fake.enable_latency(LatencyConfig(mean=0.0, jitter=0.0,
+                                      routes={"/interactions/": Spread(2.9)}))
+    late = await fake.add_user("ami3", locale="fr").click(old, cid(table, "join"),
+                                                          settle=False)
+    await fake.settle()
+    for _ in range(3):
+        await tick(fake, clock, 2)
+    assert len(table.seats) == 5 and table.lobby_message_id not in (None, old)
+    retired = message(host, old)
+    assert retired.content == t("fr", "table.moved_on") and not retired.components, \
+        retired.content
+    assert late.response_type == 6  # acknowledged: the fresh lobby shows them
+    fresh = message(host, table.lobby_message_id)
+    assert fresh.content == lobby_screen(table).content and fresh.components
+    fake.assert_no_errors()
+    await fake.disconnect(bot)

@@ -75,7 +75,8 @@ class RateLimit:
 class Failure:
     """A pending failure for a route, answered ``times`` more times before it recovers:
     an HTTP error with Discord's JSON error body, or (``status`` None) a connection dropped
-    without an answer; with ``uploads``, only to calls that upload files."""
+    without an answer, after the call was carried out where ``handled``; with ``uploads``,
+    only to calls that upload files."""
 
     method: str | None
     route: str
@@ -83,6 +84,7 @@ class Failure:
     status: int | None
     body: dict[str, Any] | None
     uploads: bool = False
+    handled: bool = False
 
     def matches(self, method: str, route: str, uploads: bool) -> bool:
         return self.route == route and self.method in (None, method) and self.times > 0 \

@@ -239,7 +239,7 @@ class Rest:
             self._log.add(replace(call, status=429, injected=True))
             return _too_many_requests(limit.retry_after, limit.is_global)
         failure = self._log.take_failure(call.method, call.route, uploads)
-        if failure is not None:
+        if failure is not None and not failure.handled:
             return self._fail(request, call, failure)
         channel_id = request.match_info.get("channel_id")
         webhook_id = request.match_info.get("webhook_id")
@@ -249,6 +249,8 @@ class Rest:
             self._log.add(replace(call, status=429, note="rate limited"))
             return _too_many_requests(verdict.retry_after, verdict.is_global, verdict.headers)
         response = await self._handle(request, handler, call, token, authorized)
+        if failure is not None:  # carried out, its answer lost on the way back
+            return self._fail(request, call, failure)
         response.headers.update(verdict.headers)
         return response
 
@@ -256,7 +258,8 @@ class Rest:
         """An injected failure (`FakeDiscord.inject_error`, `inject_disconnect`): the error
         Discord would answer, or the connection dropped unanswered, which aiohttp's client
         raises as `ServerDisconnectedError` (a PATCH or POST is not idempotent: it does not
-        send it again)."""
+        send it again), the call carried out first where `Failure.handled` (logged twice
+        then: as carried out, and as dropped)."""
         if failure.status is None:
             self._log.add(replace(call, injected=True, note="connection dropped"))
             if request.transport is not None:

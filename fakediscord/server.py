@@ -832,12 +832,15 @@ class FakeDiscord:
         self.log.add_failure(Failure(method, route, times, error.status, error.body(), uploads))
 
     def inject_disconnect(
-        self, route: str, *, method: str | None = None, times: int = 1, uploads: bool = False
+        self, route: str, *, method: str | None = None, times: int = 1, uploads: bool = False,
+        handled: bool = False,
     ) -> None:
         """Drop the connection of the next ``times`` calls to ``route`` without answering
         (a network failure: discord.py raises aiohttp's `ServerDisconnectedError`); with
-        ``uploads``, only calls that upload files."""
-        self.log.add_failure(Failure(method, route, times, None, None, uploads))
+        ``uploads``, only calls that upload files. With ``handled``, each call is carried out
+        first, its answer lost on the way back (the network, not Discord): the sender cannot
+        tell it from a call that never arrived."""
+        self.log.add_failure(Failure(method, route, times, None, None, uploads, handled))
 
     def enable_rate_limits(self, config: RateLimitConfig | None = None) -> None:
         """Enforce Discord's per-route buckets and global limit (``RateLimitConfig()``:

@@ -376,6 +376,11 @@ class Table:
     # that message gives the chart as text. Another message (the next game's) tries its own
     # upload. Runtime only, as `Charts` says why.
     chart_unsent: int | None = field(default=None, compare=False)
+    # Results the table moved on from while their chart's upload was on its way, retired
+    # with the chart as text: the picture, should that upload have gone through, is to be
+    # taken off them (`Charts.take_off_owed`). Persisted with the retired text it goes with,
+    # so that neither a restart before the upload ends nor a failed edit shows it twice.
+    charts_off: list[int] = field(default_factory=list)
     # When the host, and anyone, last acted (hosting.claim, Deadlines). Kept in the
     # snapshot: a restart counted both again from its start, so a silent host kept the role
     # and an abandoned table stayed open 30 minutes more at every redeploy (play-test 22).
@@ -693,6 +698,7 @@ class Table:
             # Oldest first, the order `moved` forgets them in.
             "moved_from": [[version, seat, timer]
                            for version, (seat, timer) in self.moved_from.items()],
+            **({"charts_off": list(self.charts_off)} if self.charts_off else {}),
         }
 
     @classmethod
@@ -752,6 +758,7 @@ class Table:
             retired_people=tuple(d.get("retired_people", ())),
             moved_from={int(version): (int(seat), bool(timer)) for version, seat, timer
                         in sorted(d.get("moved_from", []))[-MOVES_REMEMBERED:]},
+            charts_off=[int(m) for m in d.get("charts_off", ())],
         )
         game = table.game
         # A snapshot from before the engine kept the queue's points. A game already over

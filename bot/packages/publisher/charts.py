@@ -34,6 +34,10 @@ the chart as text (`Table.chart_unsent`; `Charts.moved_on`). That is this messag
 the bot may still attach files, and the next game's results try their own upload. An upload
 on its way that goes through after the table moved on has its picture taken off again
 (`Charts._take_off`): the message keeps the chart once, as the text it was retired with.
+Which messages owe that is the table's (`Table.charts_off`, in its snapshot): a restart
+before the upload ends takes the picture off too, not knowing whether it landed, and a
+take-off that failed for a passing reason is tried again as an upload is, then at the
+next start.
 """
 
 from __future__ import annotations
@@ -69,6 +73,10 @@ def _retry_key(table_id: int) -> tuple[str, int]:
     return ("chart upload", table_id)
 
 
+def _off_key(table_id: int, message_id: int) -> tuple[str, int, int]:
+    return ("chart off", table_id, message_id)
+
+
 class Charts:
     """Which results message carries its game's chart, and who was told it cannot.
 
@@ -88,10 +96,9 @@ class Charts:
         self._failed: dict[int, tuple[tuple[int, str], int]] = {}
         # Per table: the message and language whose upload is on its way (`moved_on`).
         self._uploading: dict[int, tuple[int, str]] = {}
-        # Per table: the message and language of that upload, once the table moved on from
-        # it and retired it with the chart's text (`moved_on`): an upload that goes through
-        # has its picture taken off (`_take_off`).
-        self._left: dict[int, tuple[int, str]] = {}
+        # The take-offs this process tried (`take_off_owed`), by table and message, and how
+        # often: on their way, waiting for a retry, or left to the next start.
+        self._off_tries: dict[tuple[int, int], int] = {}
         # Tables whose host was told the chart cannot be attached (once per incident).
         self._told_attach: set[int] = set()
         self.rendering = 0  # charts being drawn in worker threads (the bot reports them as busy)
@@ -149,6 +156,12 @@ class Charts:
                 await channel.get_partial_message(message_id).edit(attachments=[image])
         except (discord.HTTPException, discord.RateLimited, aiohttp.ClientError,
                 TimeoutError) as err:
+            self._uploading.pop(table.id, None)
+            if message_id in table.charts_off:
+                if isinstance(err, discord.HTTPException | discord.RateLimited):
+                    self._taken_off(table, message_id)  # refused: no picture landed
+                else:  # no answer: it may have landed
+                    await self._take_off(table, message_id)
             if table.closed:
                 log.info("table %s: closed while its chart was uploaded (%r)", table.id, err)
             elif self._charted.get(table.id) == key and not isinstance(err, discord.Forbidden):
@@ -160,8 +173,7 @@ class Charts:
             return
         finally:
             self._uploading.pop(table.id, None)
-            left = self._left.pop(table.id, None) == key
-        if left:
+        if message_id in table.charts_off:
             await self._take_off(table, message_id)
             return
         if not table.closed:
@@ -171,17 +183,31 @@ class Charts:
                 table.chart_unsent = None
                 self.bot.service.refresh(table)
 
+    async def take_off_owed(self, table: Table) -> None:
+        """The pictures owed a take-off that this process has not tried (a restart's first
+        redraw: `Table.charts_off`, stored before it stopped), nor has on its way."""
+        uploading = self._uploading.get(table.id)
+        for message_id in list(table.charts_off):
+            if (table.id, message_id) not in self._off_tries \
+                    and (uploading is None or uploading[0] != message_id):
+                await self._take_off(table, message_id)
+
     async def _take_off(self, table: Table, message_id: int) -> None:
         """The upload went through to results the table had moved on from, retired with the
-        chart as text meanwhile (`moved_on`): the picture is taken off, the message keeping
-        the chart once. The text, rather than the picture, because the retired text is all
-        the table kept of that message, written once (`Table.retired`, forgotten once
-        edited): giving the picture alone would take that text again without its chart,
-        where taking the picture off needs only the message (Edit Message: "To remove or
-        replace files you will have to supply the `attachments` field which specifies the
-        files to retain on the message after edit",
-        https://discord.com/developers/docs/resources/message#edit-message). Should this
-        edit fail, the message shows the chart twice, which no later edit reaches."""
+        chart as text meanwhile (`moved_on`), or may have (a restart before it ended, a
+        dropped connection): the picture is taken off, the message keeping the chart once.
+        The text, rather than the picture, because the retired text is all the table kept
+        of that message, written once (`Table.retired`, forgotten once edited): giving the
+        picture alone would take that text again without its chart, where taking the
+        picture off needs only the message (Edit Message: "To remove or replace files you
+        will have to supply the `attachments` field which specifies the files to retain on
+        the message after edit",
+        https://discord.com/developers/docs/resources/message#edit-message); a message
+        without one is left as it was. A passing failure (a 5xx, a 429, the network) is
+        tried again after `RETRY_DELAYS`, then left to the next start, still owed; any
+        other refusal (the message gone, the channel refused) ends it."""
+        key = (table.id, message_id)
+        tries = self._off_tries[key] = self._off_tries.get(key, 0) + 1
         try:
             channel = self.bot.get_partial_messageable(table.channel_id,
                                                        guild_id=table.guild_id)
@@ -189,11 +215,41 @@ class Charts:
                 await channel.get_partial_message(message_id).edit(attachments=[])
         except (discord.HTTPException, discord.RateLimited, aiohttp.ClientError,
                 TimeoutError) as err:
-            log.warning("table %s: the chart uploaded to results moved on from stays beside "
-                        "its text (%r)", table.id, err)
+            passing = isinstance(err, discord.RateLimited | aiohttp.ClientError
+                                 | TimeoutError) \
+                or (isinstance(err, discord.HTTPException)
+                    and (err.status == 429 or err.status >= 500))
+            if not passing:
+                log.info("table %s: no chart to take off message %s (%r)", table.id,
+                         message_id, err)
+                self._taken_off(table, message_id)
+            elif tries > len(RETRY_DELAYS):
+                if table.closed:  # no start restores it: nothing is left to try
+                    del self._off_tries[key]
+                log.warning("table %s: the chart uploaded to results moved on from stays "
+                            "beside its text until the next start (%r)", table.id, err)
+            else:
+                log.warning("table %s: taking the chart off results moved on from failed "
+                            "(%r), trying again in %.0f s", table.id, err,
+                            RETRY_DELAYS[tries - 1])
+                self._take_off_later(table, message_id, RETRY_DELAYS[tries - 1])
         else:
             log.info("table %s: the chart uploaded to results moved on from taken off, its "
                      "text kept", table.id)
+            self._taken_off(table, message_id)
+
+    def _take_off_later(self, table: Table, message_id: int, delay: float) -> None:
+        async def again() -> None:
+            await self._take_off(table, message_id)
+
+        self.bot.service.scheduler.after(_off_key(table.id, message_id), delay, again)
+
+    def _taken_off(self, table: Table, message_id: int) -> None:
+        """No picture is left to take off that message: no longer owed, in storage too."""
+        self._off_tries.pop((table.id, message_id), None)
+        if message_id in table.charts_off:
+            table.charts_off.remove(message_id)
+            self.bot.service.touch(table)
 
     def _upload_failed(self, table: Table, key: tuple[int, str],
                        failed: tuple[tuple[int, str], int] | None,
@@ -278,7 +334,7 @@ class Charts:
             self.bot.service.scheduler.cancel(_retry_key(table.id))
         elif uploading is not None and uploading[0] == table.table_message_id:
             key = uploading
-            self._left[table.id] = key
+            table.charts_off.append(key[0])  # stored with the change that moves on
         else:
             return
         log.warning("table %s: the game moved on before its chart's upload went through, "

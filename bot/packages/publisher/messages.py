@@ -92,6 +92,7 @@ class Publisher:
                 return
             await self._lobby(table)
             await self._table(table)
+            await self.charts.take_off_owed(table)
         except discord.RateLimited as err:
             self._postpone(table, err)
         except BudgetClosed:

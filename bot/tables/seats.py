@@ -129,13 +129,28 @@ def gives_seat_up(table: Table, game: Game) -> int | None:
     where more wait than bots sit, since the queue takes the bots' seats first. A bot that
     finished last has given way by then: the one who took its seat, first in the queue, is
     not sent to its end with no round played."""
-    if not table.rules.bots_fill or not table.queue:
-        return None
     ranking = list(game.ranking or range(game.seats))
-    bots = {s for s in ranking if table.seats[s].is_bot and game.active[s]}
-    if not ranking or ranking[-1] in bots or len(table.queue) <= len(bots):
+    return _last_gives_up(table, game, ranking[-1] if ranking else None)
+
+
+def known_to_give_seat_up(table: Table, game: Game) -> int | None:
+    """Mid-round, the seat a finish penalty sent to the last place (places are final once
+    out: the first penalised ranks last), should it give its seat up at the next deal as
+    the table stands now (`gives_seat_up`): its autopilot has no next round to play."""
+    if game.phase is not Phase.PLAY or not game.penalised:
         return None
-    return ranking[-1]
+    return _last_gives_up(table, game, game.penalised[0])
+
+
+def _last_gives_up(table: Table, game: Game, last: int | None) -> int | None:
+    """`last`, the round's last place, if it goes to the queue at the deal: where bots fill
+    the table and more wait than bots sit."""
+    if last is None or not table.rules.bots_fill or not table.queue:
+        return None
+    bots = {s for s in range(game.seats) if table.seats[s].is_bot and game.active[s]}
+    if last in bots or len(table.queue) <= len(bots):
+        return None
+    return last
 
 
 def _sit(table: Table, game: Game, seat: int) -> None:

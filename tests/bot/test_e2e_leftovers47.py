@@ -1,24 +1,33 @@
 """End-to-end: stop 45's leftovers a player or host could meet (docs/bot.md, « Leftovers
 (stop 47) »): results moved on from during their chart's upload show the chart once, as
 text, whether the upload's answer was lost, the picture's take-off failed, or the bot
-restarted before taking it off."""
+restarted before taking it off; a seat out on autopilot reads that it plays next round only
+as far as the rules know there is one, and not at all once a finish penalty sent it last
+and to the queue."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
 
 from bot.client import PresidentBot
+from bot.i18n import t
+from bot.i18n.typography import french
 from bot.packages.game import chart
 from bot.packages.publisher.charts import RETRY_DELAYS
+from engine import GameEnd, Phase
 from fakediscord import FakeDiscord, TestUser
 
 from .conftest import LinkedClock
 from .e2e import (
+    Player,
     cid,
     connect_bot,
     database_url,
+    deal,
+    host_against_bots,
     http_waits_on_the_fake_clock,
     message,
     record_charts,
@@ -28,6 +37,9 @@ from .e2e import (
 )
 from .test_e2e_attach_files import chart_line
 from .test_e2e_chart_upload import EDIT, game_over, injected, results
+from .test_e2e_small_fixes45 import out_on_autopilot
+
+LOCALES = ["fr", "en-US"]
 
 
 async def left_during_the_upload(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
@@ -126,3 +138,109 @@ async def test_a_restart_takes_off_the_picture_owed(
     finally:
         await fake.disconnect(bot)
     fake.assert_no_errors()
+
+
+def resumes(hand_buttons: list[str | None]) -> bool:
+    return any(custom_id and ":resume:" in custom_id for custom_id in hand_buttons)
+
+
+@pytest.mark.parametrize(("game_end", "open_round"), [
+    (GameEnd("unlimited"), True), (GameEnd("target", 3), True), (GameEnd("target", 4), False),
+])
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_seat_out_on_autopilot_reads_the_next_round_as_the_rules_know_it(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str,
+    game_end: GameEnd, open_round: bool,
+) -> None:
+    """marie went out first on autopilot (3 points as Président). Her hand read « Le pilote
+    automatique jouera pour toi à la prochaine manche », which an unlimited game's host ends
+    between rounds, and a target of 3 ends at this round's end: « si la partie continue »
+    there. A target of 4, out of anyone's reach this round, has its next round."""
+    marie, _, game = await out_on_autopilot(fake, clock, president, locale, game_end=game_end)
+    lines = marie.hand.content.split("\n")
+    said = t(locale, "hand.autopilot_next_if" if open_round else "hand.autopilot_next")
+    assert said in lines and resumes([b.custom_id for b in marie.hand.buttons])
+    if open_round:
+        assert t(locale, "hand.autopilot_next") not in lines
+        if locale == "fr":
+            assert said == french("🤖 Si la partie continue, le pilote automatique jouera "
+                                  "pour toi à la prochaine manche. Appuie sur **Reprendre** "
+                                  "pour la jouer toi-même.")
+        else:
+            assert said == ("🤖 If the game goes on, the autopilot will play for you next "
+                            "round. Press **Resume** to play it yourself.")
+    if game_end.kind == "unlimited":  # between rounds, the host still to deal or end
+        for _ in range(100):
+            if game.phase is Phase.ROUND_OVER:
+                break
+            await tick(fake, clock, 1)
+        await tick(fake, clock, 1)
+        assert game.phase is Phase.ROUND_OVER
+        assert said in marie.hand.content.split("\n")
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_seat_on_autopilot_sent_last_by_a_finish_penalty_reads_it_gives_its_seat_up(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str,
+) -> None:
+    """proletario, marie against three bots, four more waiting: her autopilot ends her
+    hand on a 2, which sends her last (`finish_penalty` « two »), and the queue, longer than the
+    bots seated, takes her seat at the deal (RULES §10). Until the round ended her hand
+    read that the autopilot plays her next round, with « Reprendre »; it reads that she
+    gives her seat up, as between rounds, with nothing to resume."""
+    waiting = [fake.add_user(name, locale="fr") for name in ("eve", "paul", "lea", "max")]
+
+    async def queued() -> None:
+        for user in waiting:
+            await user.slash("president join")
+
+    marie = await penalised_on_autopilot(fake, clock, president, locale, queued)
+    table = table_of(president, marie.user)
+    game = table.game
+    assert game is not None and game.phase is Phase.PLAY and game.penalised == [0]
+    lines = marie.hand.content.split("\n")
+    assert t(locale, "hand.steps_off", role="Proletario") in lines
+    assert t(locale, "hand.autopilot_next_if") not in lines
+    assert not resumes([b.custom_id for b in marie.hand.buttons])
+    fake.assert_no_errors()
+
+
+async def test_a_seat_sent_last_without_enough_waiting_keeps_its_autopilot_line(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+) -> None:
+    """The same with nobody waiting: she keeps her seat, and the autopilot plays her next
+    round if the (unlimited) game goes on."""
+    async def nobody() -> None:
+        return None
+
+    marie = await penalised_on_autopilot(fake, clock, president, "fr", nobody)
+    lines = marie.hand.content.split("\n")
+    assert t("fr", "hand.autopilot_next_if") in lines
+    assert t("fr", "hand.steps_off", role="Proletario") not in lines
+    assert resumes([b.custom_id for b in marie.hand.buttons])
+    fake.assert_no_errors()
+
+
+async def penalised_on_autopilot(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                                 locale: str, meanwhile: Callable[[], Awaitable[None]],
+                                 ) -> Player:
+    """marie (in ``locale``) opens a proletario table against three bots, a hand ended on
+    a 2 sent last (`finish_penalty`, wild7's at proletario's table), ``meanwhile``
+    happens, and she is dealt 3♥ K♥ 2♠: her timer runs out twice, the autopilot takes her
+    seat and plays her last card, a 2, which sends her last while the bots hold theirs."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    table = await host_against_bots(bot, marie.user, "proletario", 0, finish_penalty="two")
+    await tick(fake, clock, 1)
+    await meanwhile()
+    game = deal(bot, table, [["3H", "KH", "2S"], ["4C", "5C", "6C", "7C", "8C"],
+                             ["4D", "5D", "6D", "7D", "8D"], ["4S", "5S", "6S", "7S", "8S"]],
+                opener=0)
+    await marie.open_hand(bot)
+    for _ in range(200):
+        if not game.hands[0]:
+            break
+        await tick(fake, clock, 1)
+    await tick(fake, clock, 1)
+    assert game.phase is Phase.PLAY and 0 in game.autopilot and game.penalised == [0]
+    return marie

@@ -119,8 +119,10 @@ async def test_a_seat_out_on_autopilot_reads_its_place_and_the_autopilot_of_the_
     continue sans toi », then « Le pilote automatique joue pour toi » with « Reprendre », as
     if it still played her cards in this round. It says what the autopilot still does: play
     for her next round (the game goes on), which « Reprendre » stops; pressed, the line and
-    the button go, her place stays."""
-    marie, table, game = await out_on_autopilot(fake, clock, president, locale)
+    the button go, her place stays. Five rounds, so that the next one is sure (an
+    unlimited game's reads « si la partie continue »: `test_e2e_leftovers47.py`)."""
+    marie, table, game = await out_on_autopilot(fake, clock, president, locale,
+                                                game_end=GameEnd("rounds", 5))
     lines = marie.hand.content.split("\n")
     assert t(locale, "hand.out", place=place(locale, 1)) in lines
     assert t(locale, "hand.autopilot") not in lines

@@ -13,7 +13,7 @@ from bot.i18n.cards import rank_words, shorts
 from bot.packages.cards.emojis import FaceLine, faces
 from bot.packages.controls import button, view
 from bot.packages.game.hand_gifts import exchange_part, exchange_role_line
-from bot.packages.game.hand_plays import autopilot_part, play_part
+from bot.packages.game.hand_plays import autopilot_next_key, autopilot_part, play_part
 from bot.packages.game.lines import (
     entry_text,
     penalty_rank,
@@ -145,7 +145,8 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
             # autopilot to play, nor for « Reprendre » to take back.
             lines.append(t(locale, "hand.steps_off", role=role_name(locale, table, "L")))
         elif not over and seat in game.autopilot:  # it plays their next round too
-            autopilot_part(table, game, seat, locale, items, lines, "hand.autopilot_next")
+            autopilot_part(table, game, seat, locale, items, lines,
+                           autopilot_next_key(table, game))
     items.append(button(table.id, "refresh", t(locale, "btn.refresh"), row=4))
     return Screen("\n".join(faces.with_lines(lines, wanted, spanish(table), locale)),
                   view(*items))

@@ -22,6 +22,7 @@ from bot.packages.game.lines import (
     cards_shown,
     countdown,
     entry_text,
+    role_name,
     seat_name,
     spanish,
     trick_faces,
@@ -29,8 +30,9 @@ from bot.packages.game.lines import (
     trick_line,
 )
 from bot.packages.rules_text import count_exceptions
+from bot.tables.seats import known_to_give_seat_up
 from bot.tables.table import Table
-from engine import Card, Game, IllegalAction, PlayOption
+from engine import Card, Game, IllegalAction, Phase, PlayOption
 
 SELECTS_PER_PAGE = 4  # the fifth row holds the buttons
 
@@ -184,6 +186,20 @@ def autopilot_next(table: Table, game: Game, seat: int) -> bool:
     return seat in game.autopilot and not game.hands[seat] and not last
 
 
+def autopilot_next_key(table: Table, game: Game) -> str:
+    """The line saying the autopilot plays the next round: « si la partie continue » where
+    the rules leave that round open. An unlimited game ends only when its host ends it,
+    between rounds; at a points target, while someone may reach it this round (their
+    points and the most a role gives). A set number of rounds has its next one, unless the
+    host stops it early, the exception."""
+    end = table.rules.game_end
+    reachable = end.kind == "target" and end.n is not None and game.phase is Phase.PLAY \
+        and max(game.points) + max(table.rules.points.values(), default=0) >= end.n
+    if end.kind == "unlimited" or reachable:
+        return "hand.autopilot_next_if"
+    return "hand.autopilot_next"
+
+
 def autopilot_part(table: Table, game: Game, seat: int, locale: LocaleLike,
                    items: list[discord.ui.Item[Any]], lines: list[str],
                    key: str = "hand.autopilot") -> None:
@@ -237,8 +253,13 @@ def play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
         autopilot_part(table, game, seat, locale, items, lines)
         return
     if autopilot_next(table, game, seat):  # out: its place said above (`hand.out_lines`)
-        items.append(resume_button(table, game, locale))
-        lines.append(t(locale, "hand.autopilot_next"))
+        if known_to_give_seat_up(table, game) == seat:
+            # Sent last by a finish penalty, it goes to the queue at the deal (RULES §10):
+            # no next round for the autopilot, as between rounds (`hand.steps_off`).
+            lines.append(t(locale, "hand.steps_off", role=role_name(locale, table, "L")))
+        else:
+            items.append(resume_button(table, game, locale))
+            lines.append(t(locale, autopilot_next_key(table, game)))
     options = game.legal_plays(seat)
     can_pass = game.can_pass(seat)
     if hand:

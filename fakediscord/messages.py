@@ -25,6 +25,13 @@ SUPPRESS_NOTIFICATIONS = 1 << 12
 SETTABLE_FLAGS = SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | COMPONENTS_V2
 DEFAULT, CHAT_INPUT_COMMAND = 0, 20
 OLD_MESSAGE_AGE = timedelta(hours=1)
+# Create Message's `enforce_nonce`: "If true and nonce is present, it will be checked for
+# uniqueness in the past few minutes. If another message was created by the same author
+# with the same nonce, that message will be returned and no new message will be created"
+# (JSON/Form Params, https://discord.com/developers/docs/resources/message#create-message).
+# "A few minutes" is not published: the fake takes two, the short side, so that a bot
+# relying on it for longer is found out.
+NONCE_WINDOW = timedelta(minutes=2)
 MAX_REQUEST_SIZE = 25 * 1024 * 1024
 
 
@@ -64,6 +71,21 @@ class MessageWriter:
         self._old_edits: dict[int, int] = {}
         # Per message, the allowed_mentions of its latest create or edit (None: absent).
         self._allowed: dict[int, dict[str, Any] | None] = {}
+        # Per author and nonce enforced (`NONCE_WINDOW`): the message it created.
+        self._nonces: dict[tuple[int, str], int] = {}
+
+    def nonced(self, payload: dict[str, Any]) -> StoredMessage | None:
+        """The bot's message a Create Message enforcing this payload's nonce returns
+        instead of creating one: created with the same nonce within `NONCE_WINDOW`, and
+        still there (a deleted one is not returned: our reading, the docs are silent)."""
+        nonce = payload.get("nonce")
+        if not payload.get("enforce_nonce") or nonce is None:
+            return None
+        world = self._world
+        message = world.messages.get(self._nonces.get((world.bot.id, str(nonce)), 0))
+        if message is None or world.clock.now() - message.created_at > NONCE_WINDOW:
+            return None
+        return message
 
     def may_ping(self, message_id: int) -> bool:
         """Whether mentions in the message's content became pings at its latest write of
@@ -118,6 +140,8 @@ class MessageWriter:
             limits.check_message(_fields(message), world.emoji_ids, request=payload)
         world.add_message(message)
         self._allowed[message.id] = payload.get("allowed_mentions")
+        if payload.get("enforce_nonce") and payload.get("nonce") is not None:
+            self._nonces[(message.author_id, str(payload["nonce"]))] = message.id
         if not message.ephemeral:
             self._gateway.dispatch(
                 "MESSAGE_CREATE",

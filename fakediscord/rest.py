@@ -437,7 +437,7 @@ class Rest:
             needed.append(ATTACH_FILES)
         self._require(channel, *needed)
         self._in_archived(channel, posting=True)
-        message = self._writer.create(channel, payload, uploads)
+        message = self._writer.nonced(payload) or self._writer.create(channel, payload, uploads)
         return json_response(message_payload(self._world, message))
 
     def _channel_message(self, request: web.Request, *needed: int) -> StoredMessage:

@@ -3,7 +3,8 @@
 text, whether the upload's answer was lost, the picture's take-off failed, or the bot
 restarted before taking it off; a seat out on autopilot reads that it plays next round only
 as far as the rules know there is one, and not at all once a finish penalty sent it last
-and to the queue."""
+and to the queue; a table's word posted then killed before it was stored as told is
+posted once."""
 
 from __future__ import annotations
 
@@ -17,8 +18,9 @@ from bot.i18n import t
 from bot.i18n.typography import french
 from bot.packages.game import chart
 from bot.packages.publisher.charts import RETRY_DELAYS
+from bot.storage import Storage
 from engine import GameEnd, Phase
-from fakediscord import FakeDiscord, TestUser
+from fakediscord import FakeDiscord, TestUser, errors
 
 from .conftest import LinkedClock
 from .e2e import (
@@ -38,6 +40,7 @@ from .e2e import (
 from .test_e2e_attach_files import chart_line
 from .test_e2e_chart_upload import EDIT, game_over, injected, results
 from .test_e2e_small_fixes45 import out_on_autopilot
+from .test_e2e_unreadable_restart import rolled_back, start
 
 LOCALES = ["fr", "en-US"]
 
@@ -244,3 +247,37 @@ async def penalised_on_autopilot(fake: FakeDiscord, clock: LinkedClock, bot: Pre
     await tick(fake, clock, 1)
     assert game.phase is Phase.PLAY and 0 in game.autopilot and game.penalised == [0]
     return marie
+
+
+async def test_an_unreadable_table_s_word_posted_then_killed_is_posted_once(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """marie's table is stored in a state the next version cannot read (a rollback), its
+    lobby deleted meanwhile: its word is a post. The process dies between the post and
+    storing it as told (here: that write fails, as a kill leaves it unwritten). The next
+    start said it again, a second post; it posts with the same nonce, which Discord
+    enforces (Create Message, `enforce_nonce`), and gets the first post back. The start
+    after says nothing."""
+    url = database_url(tmp_path)
+    marie, lobby = await rolled_back(fake, clock, url, beside_paul=False)
+    fake.delete_message(lobby)
+    said = t("fr", "table.unreadable")
+
+    async def killed(self: Storage, table_ids: object) -> None:
+        raise ConnectionError("killed before the write")
+
+    with monkeypatch.context() as kill:
+        kill.setattr(Storage, "told_unreadable", killed)
+        bot = await start(fake, clock, url)
+        assert [m.content for m in fake.messages(marie.channel)] == [said]
+        await fake.disconnect(bot)
+    assert [r.name for r in caplog.records if r.levelname == "ERROR"] == ["bot.tables.restore"]
+    caplog.clear()  # the rollback found, as it is at each start that closes the table
+    for _ in range(2):
+        bot = await start(fake, clock, url)
+        assert [m.content for m in fake.messages(marie.channel)] == [said]
+        await fake.disconnect(bot)
+    for _ in range(2):  # the lobby, gone, at each of the first two starts
+        fake.expect_error(errors.UNKNOWN_MESSAGE)
+    fake.assert_no_errors()

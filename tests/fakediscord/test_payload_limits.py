@@ -200,3 +200,23 @@ def test_component_ids_are_unique_32_bit_integers() -> None:
     assert "id" in _refused(check_message, _row({**button, "id": 2 ** 31}))
     check_message(_row(button, {**other, "id": 8}))
     check_message(_row({**button, "id": 0}, {**other, "id": 0}))     # 0 reads as none
+
+
+def test_an_enforced_nonce_returns_the_message_it_created_for_two_minutes(
+    fake: FakeDiscord,
+) -> None:
+    """Create Message's `enforce_nonce` (fakediscord.messages.NONCE_WINDOW): the same nonce
+    within the window gets the first message back; unenforced, or later, or once that
+    message is deleted, a new one is created."""
+    sent = {"content": "x", "nonce": "n1", "enforce_nonce": True}
+    first = fake.writer.create(fake.channel, sent, [])
+    assert fake.writer.nonced(sent) is first
+    assert fake.writer.nonced({**sent, "enforce_nonce": False}) is None
+    assert fake.writer.nonced({**sent, "nonce": "n2"}) is None
+    fake.clock.advance(120)
+    assert fake.writer.nonced(sent) is first
+    fake.clock.advance(1)
+    assert fake.writer.nonced(sent) is None
+    again = fake.writer.create(fake.channel, sent, [])
+    fake.delete_message(again)
+    assert fake.writer.nonced(sent) is None

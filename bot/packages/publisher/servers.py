@@ -30,6 +30,18 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+def _nonce(lost: Unreadable) -> str:
+    """The post's nonce, the same at every try and start: the word is stored as told only
+    after it is said (`UndescribedServers._told`), and a process killed in between says it
+    again at its next start. The edits change nothing the second time; the post would be
+    a second one, but for Create Message's `enforce_nonce` (which discord.py sets with any
+    nonce): "If another message was created by the same author with the same nonce, that
+    message will be returned and no new message will be created", checked "in the past
+    few minutes" (https://discord.com/developers/docs/resources/message#create-message).
+    Up to 25 characters (same page): a table id of up to 14 digits."""
+    return f"unreadable:{lost.table_id}"
+
+
 class UndescribedServers:
     """The servers the gateway has yet to describe, and what waits for it."""
 
@@ -197,7 +209,7 @@ class UndescribedServers:
         if not any([await edit(message_id) for message_id in lost.message_ids]):
             try:
                 async with self.bot.budget.call():
-                    await channel.send(text, allowed_mentions=NO_PINGS)
+                    await channel.send(text, allowed_mentions=NO_PINGS, nonce=_nonce(lost))
             except discord.HTTPException as err:
                 if not asleep:
                     raise

@@ -218,5 +218,5 @@ def test_an_enforced_nonce_returns_the_message_it_created_for_two_minutes(
     fake.clock.advance(1)
     assert fake.writer.nonced(sent) is None
     again = fake.writer.create(fake.channel, sent, [])
-    fake.delete_message(again)
+    fake.delete_message(again.id)
     assert fake.writer.nonced(sent) is None

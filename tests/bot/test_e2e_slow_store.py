@@ -19,6 +19,7 @@ from .conftest import LinkedClock
 from .e2e import Player, cid, host_against_bots, message, tick, two_humans_against_a_bot
 
 CHANNEL_MESSAGE = 4  # CHANNEL_MESSAGE_WITH_SOURCE (interactions/receiving-and-responding)
+DEFERRED_CHANNEL_MESSAGE = 5  # DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE (same page)
 DEFERRED_UPDATE = 6  # DEFERRED_UPDATE_MESSAGE (same page)
 
 
@@ -80,14 +81,16 @@ async def _play(fake: FakeDiscord, player: Player) -> InteractionRecord:
     return record
 
 
-async def test_my_hand_is_shown_once_its_link_is_saved_or_the_budget_has_passed(
+async def test_my_hand_is_shown_once_its_link_is_saved_deferred_past_the_budget(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A hand in a message of its own is answered once the link to it is committed: a
     crash after the answer then restores that link, and the restart redraws the hand its
-    player looks at. A slow database delays it STORE_BUDGET at most (no deferral: showing a
-    hand confirms nothing), and the save goes on after."""
+    player looks at. Past STORE_BUDGET on a slow database it was shown all the same, the
+    save going on after: a kill then lost the link, and the restart never redrew the hand
+    its player looked at (stop 47). The answer is deferred there (« thinking », privately),
+    and the hand replaces it once saved."""
     alice = Player(fake.add_user("alice"))
     table: Table = await host_against_bots(president, alice.user, "classic", 2)
     for _ in range(30):
@@ -102,10 +105,16 @@ async def test_my_hand_is_shown_once_its_link_is_saved_or_the_budget_has_passed(
     assert table.hands[alice.user.id].token == record.token  # followed from now on
 
     await tick(fake, clock, STORE_BUDGET)
-    assert record.response_type == CHANNEL_MESSAGE  # the hand, shown all the same
+    assert record.response_type == DEFERRED_CHANNEL_MESSAGE  # acknowledged, nothing shown
+    thinking = alice.user.last_ephemeral()
+    assert thinking.loading and not thinking.buttons
     release.set()
     await fake.settle()
     assert not fake.hub.unanswered()
+    hand = alice.user.last_ephemeral()
+    assert hand.id == thinking.id and not hand.loading and hand.buttons  # the hand, saved
+    assert table.hands[alice.user.id].message_id == hand.id
+    assert table.hands[alice.user.id].answered
     fake.assert_no_errors()
 
 

@@ -89,28 +89,40 @@ async def show_hand(
     # hand through the previous token nor think it still shows the old state. Only when
     # the hand is this interaction's original response, which later refreshes edit.
     link = None
+    deferred = False
     if table.player(interaction.user.id) is not None and (
             update or not interaction.response.is_done()):
         link = interaction.client.publisher.hands.shown(table, interaction, plain,
                                                         new_message=not update)
         if not update:
-            # A hand in a message of its own is saved before it is shown, within the
-            # budget: a crash after the answer then restores the link to this message,
-            # and a restart redraws the hand its player looks at (docs/deploy.md). Past
-            # the budget the hand is shown all the same, and the save goes on.
+            # A hand in a message of its own is shown once it is saved: a crash after the
+            # answer then restores the link to this message, and a restart redraws the
+            # hand its player looks at (docs/deploy.md). Past the budget the answer is
+            # deferred (« thinking », privately), as a move's is, and the hand replaces it
+            # once saved: shown at once, a kill before the save lost its link, the hand
+            # the player looked at never redrawn by the restart.
             pending = await _commit_within_budget(interaction.client.service, table)
-            pending.add_done_callback(_retrieved)
+            if not pending.done():
+                await interaction.response.defer(ephemeral=True, thinking=True)
+                deferred = True
+                await pending
     if update and interaction.response.is_done():  # deferred while the move was stored
         await interaction.edit_original_response(**screen.kwargs())
     elif update:
         await interaction.response.edit_message(**screen.kwargs())
-    elif interaction.response.is_done():
+    elif interaction.response.is_done() and not deferred:
         await interaction.followup.send(ephemeral=True, **screen.kwargs())
     else:
         try:
-            sent = await interaction.response.send_message(ephemeral=True, **screen.kwargs())
+            if deferred:
+                shown = await interaction.edit_original_response(**screen.kwargs())
+                message_id: int | None = shown.id
+            else:
+                sent = await interaction.response.send_message(ephemeral=True,
+                                                               **screen.kwargs())
+                message_id = sent.message_id
             if link is not None:
-                link.message_id = sent.message_id
+                link.message_id = message_id
         finally:
             if link is not None and not link.answered:
                 # Refreshes skipped it while the save went on: whatever changed meanwhile
@@ -216,13 +228,6 @@ async def _commit_within_budget(service: TableService, table: Table) -> asyncio.
     finally:
         late.cancel()
     return stored
-
-
-def _retrieved(commit: asyncio.Future[None]) -> None:
-    """A commit nobody waits for any longer: its failure is the writer's to report (it
-    logs and retries), not an unretrieved task's."""
-    if not commit.cancelled():
-        commit.exception()
 
 
 async def _stored(click: Click) -> None:

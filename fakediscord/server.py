@@ -67,6 +67,7 @@ from .state import (
     StoredMessage,
     World,
 )
+from .timeouts import Timeout, Timeouts
 
 
 class FakeDiscord:
@@ -137,6 +138,7 @@ class FakeDiscord:
             self.latency,
         )
         self.emojis = self._rest.emojis  # the application's emojis, kept across restarts
+        self.timeouts = Timeouts(self.log, self.clock, bot_name)
         self._runner: web.AppRunner | None = None
         self._clients: dict[discord.Client, asyncio.Task[None]] = {}
         self._watched: list[object] = []
@@ -233,6 +235,7 @@ class FakeDiscord:
         gateway = self.gateway
         self.until_identify(_first_shard(client), advance)
         self.watch(client)
+        self.timeouts.watch(client)
         await client.login(self.token)
         task = asyncio.create_task(client.connect(reconnect=False))
         self._clients[client] = task
@@ -841,6 +844,12 @@ class FakeDiscord:
         first, its answer lost on the way back (the network, not Discord): the sender cannot
         tell it from a call that never arrived."""
         self.log.add_failure(Failure(method, route, times, None, None, uploads, handled))
+
+    def inject_timeout(self, route: str, *, method: str | None = None, times: int = 1) -> None:
+        """Time out the next ``times`` calls to ``route`` in the connected client itself, as
+        aiohttp's `ClientTimeout` would, at once and before they are sent: the client
+        raises `TimeoutError` (:mod:`fakediscord.timeouts`), and no sleep is needed."""
+        self.timeouts.add(Timeout(method, route, times))
 
     def enable_rate_limits(self, config: RateLimitConfig | None = None) -> None:
         """Enforce Discord's per-route buckets and global limit (``RateLimitConfig()``:

@@ -664,16 +664,19 @@ def fail_an_edit(fake: FakeDiscord, failure: str) -> None:
     """The next edit of a message meets a server error ("5xx (SERVER ERROR)", HTTP
     Response Codes,
     https://discord.com/developers/docs/topics/opcodes-and-status-codes#http-http-response-codes:
-    a 503, which discord.py raises at once as it does a 502 past its five retries) or a
-    dropped connection (aiohttp's `ServerDisconnectedError`, which it does not retry)."""
+    a 503, which discord.py raises at once as it does a 502 past its five retries), a
+    dropped connection (aiohttp's `ServerDisconnectedError`, which it does not retry) or a
+    timeout (aiohttp's `TimeoutError`, raised in the client: `FakeDiscord.inject_timeout`)."""
     route = "/channels/{channel_id}/messages/{message_id}"
     if failure == "503":
         fake.inject_error(route, 503, method="PATCH")
+    elif failure == "timeout":
+        fake.inject_timeout(route, method="PATCH")
     else:
         fake.inject_disconnect(route, method="PATCH")
 
 
-@pytest.mark.parametrize("failure", ["503", "dropped connection"])
+@pytest.mark.parametrize("failure", ["503", "dropped connection", "timeout"])
 async def test_a_closing_a_passing_failure_held_back_goes_a_few_seconds_later(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, failure: str
 ) -> None:
@@ -696,7 +699,7 @@ async def test_a_closing_a_passing_failure_held_back_goes_a_few_seconds_later(
     fake.assert_no_errors()
 
 
-@pytest.mark.parametrize("failure", ["503", "dropped connection"])
+@pytest.mark.parametrize("failure", ["503", "dropped connection", "timeout"])
 async def test_a_closing_owed_at_a_start_survives_a_passing_failure_as_the_server_is_described(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, failure: str
 ) -> None:

@@ -565,7 +565,8 @@ async def bob_banned_while_down(fake: FakeDiscord, clock: LinkedClock, tmp_path:
                                                                    Player, Player]:
     """marie and bob at a table against a bot; bob is banned while the bot is down, and
     the next ``calls`` asking Discord whether someone is a member fail (``failure``: a 503,
-    or a dropped connection, which aiohttp tries once more itself, two calls a question).
+    a dropped connection, which aiohttp tries once more itself, two calls a question, or a
+    timeout, raised in the client: `FakeDiscord.inject_timeout`).
     The bot restarted, its server described: the restored table."""
     fake.set_bot_guild_permissions(fake.guild, view_audit_log=False, ban_members=False)
     url = database_url(tmp_path)
@@ -578,6 +579,8 @@ async def bob_banned_while_down(fake: FakeDiscord, clock: LinkedClock, tmp_path:
     fake.ban(fake.guild, bob.user)
     if failure == "503":
         fake.inject_error(MEMBER, 503, method="GET", times=calls)
+    elif failure == "timeout":
+        fake.inject_timeout(MEMBER, method="GET", times=calls)
     else:
         fake.inject_disconnect(MEMBER, method="GET", times=calls)
     again = await connect_bot(fake, clock, url, bot_pause=1.0)
@@ -587,7 +590,8 @@ async def bob_banned_while_down(fake: FakeDiscord, clock: LinkedClock, tmp_path:
     return again, restored, marie, bob
 
 
-@pytest.mark.parametrize(("failure", "per_question"), [("503", 1), ("disconnect", 2)])
+@pytest.mark.parametrize(("failure", "per_question"),
+                         [("503", 1), ("disconnect", 2), ("timeout", 1)])
 async def test_a_member_check_that_failed_is_asked_again(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, failure: str, per_question: int,
 ) -> None:

@@ -142,24 +142,28 @@ async def rolled_back(fake: FakeDiscord, clock: LinkedClock, url: str, *,
 
 def fail_the_word(fake: FakeDiscord, failure: str, times: int = 1) -> None:
     """The next `times` edits of a message meet `failure`: a 503, which discord.py
-    raises at once (`DiscordServerError`, past its retries as a 502's five are), or a
-    dropped connection (aiohttp's `ServerDisconnectedError`, which it does not retry)."""
+    raises at once (`DiscordServerError`, past its retries as a 502's five are), a
+    dropped connection (aiohttp's `ServerDisconnectedError`, which it does not retry), or
+    a timeout (aiohttp's `TimeoutError`, raised in the client: `FakeDiscord.inject_timeout`)."""
     route = "/channels/{channel_id}/messages/{message_id}"
     if failure == "503":
         fake.inject_error(route, 503, method="PATCH", times=times)
+    elif failure == "timeout":
+        fake.inject_timeout(route, method="PATCH", times=times)
     else:
         fake.inject_disconnect(route, method="PATCH", times=times)
 
 
-@pytest.mark.parametrize("failure", ["503", "dropped connection"])
+@pytest.mark.parametrize("failure", ["503", "dropped connection", "timeout"])
 async def test_a_passing_failure_of_an_unreadable_table_s_word_keeps_it_owed_and_tries_again(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, caplog: pytest.LogCaptureFixture,
     failure: str
 ) -> None:
     """The word on marie's lobby meets a server error ("5xx (SERVER ERROR)", HTTP
     Response Codes, https://discord.com/developers/docs/topics/opcodes-and-status-codes#http-http-response-codes)
-    or a dropped connection. The 503 counted as told: the stored word was deleted and the
-    lobby kept its dead buttons for good. The dropped connection, no `HTTPException`,
+    a dropped connection or a timeout. The 503 counted as told: the stored word was deleted
+    and the lobby kept its dead buttons for good. The dropped connection (or the timeout),
+    no `HTTPException`,
     went up through the server's description as a long 429 did: paul's table posted
     nothing until the next start. Now the server goes on, the word stays owed, and it is
     told 5 s later (`RETRY_DELAYS`)."""

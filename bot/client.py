@@ -193,7 +193,9 @@ class PresidentBot(Host):
         shards = await self.owned_shards()
         # Held until exit (see close): another process running these shards would restore
         # and post the same tables. Unsharded, the bot runs shard 0 of 1.
-        self.shard_locks = await ShardLocks.acquire(url, shards[0] if shards else (0,))
+        self.shard_locks = await ShardLocks.acquire(
+            url, shards[0] if shards else (0,),
+            idle_timeout=self.config.shard_lock_idle_timeout)
         self.watch_shard_locks()
         shard_ids, shard_count = shards if shards else (None, None)
         started = time.perf_counter()

@@ -12,6 +12,10 @@ from pathlib import Path
 from dotenv import dotenv_values
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///data/president.db"
+# SHARD_LOCK_IDLE_TIMEOUT's default and least (`_lock_idle`): four of the locks' checks,
+# 30 s apart, missed; two, each taking up to its 10 s timeout.
+LOCK_IDLE_TIMEOUT = 120.0
+LOCK_IDLE_LEAST = 80.0
 
 
 class MissingToken(RuntimeError):
@@ -73,6 +77,11 @@ class Config:
     shard_auto: bool = False
     # Serve Prometheus metrics on this port (0: any free one); None serves none.
     metrics_port: int | None = None
+    # Seconds PostgreSQL lets the shard locks' session go unchecked before ending it,
+    # freeing a dead process's shards (`ShardLocks.acquire`); None: only TCP keepalive
+    # ends it. `from_env` sets it (SHARD_LOCK_IDLE_TIMEOUT, 120 s: four checks missed),
+    # tests leave it off: the checks run on their clock, the timeout on the server's.
+    shard_lock_idle_timeout: float | None = None
 
     def __post_init__(self) -> None:
         if self.shard_auto and (self.shard_count is not None or self.shard_ids is not None):
@@ -124,7 +133,19 @@ class Config:
             shard_ids=shard_ids,
             shard_auto=shard_auto,
             metrics_port=_port(values, "METRICS_PORT"),
+            shard_lock_idle_timeout=_lock_idle(values, "SHARD_LOCK_IDLE_TIMEOUT"),
         )
+
+
+def _lock_idle(values: Mapping[str, str], name: str) -> float:
+    """Past two checks of the locks (`bot.client.LOCK_CHECK_INTERVAL`, each up to
+    `shardlock.CHECK_TIMEOUT`): shorter, a loaded process would lose its locks to the
+    server between checks that answer."""
+    seconds = _seconds(values, name, LOCK_IDLE_TIMEOUT)
+    if seconds < LOCK_IDLE_LEAST:
+        raise InvalidSetting(f"{name} must be at least {LOCK_IDLE_LEAST:.0f} seconds, "
+                             f"not {values[name]!r}")
+    return seconds
 
 
 def _count(values: Mapping[str, str], name: str, default: int, *, least: int) -> int:

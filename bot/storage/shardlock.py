@@ -15,6 +15,18 @@ while the process plays on, and a second process for the shard would take it at 
 30 s of the bot's clock, `bot.client`) and, when it has ended, takes the locks back on a new
 connection or, if another process got one first, stops.
 
+The other way round, a holder that dies without closing its connection (its host gone, a
+network cut) left the server a session that looked alive until TCP keepalive ended it,
+about two hours with Linux's defaults, and the process started in its place waited for the
+lock all that time. The lock's session is therefore given an `idle_session_timeout`
+(`idle_timeout`, PostgreSQL 14 and later: "Terminate any session that has been idle (that
+is, waiting for a client query), but not within an open transaction, for longer than the
+specified amount of time", 20.11 Client Connection Defaults,
+https://www.postgresql.org/docs/current/runtime-config-client.html#GUC-IDLE-SESSION-TIMEOUT):
+the holder's checks keep it busy well within it, and the server ends a session nobody
+checks any more, freeing its locks. A session waiting for a lock runs a query, and is not
+idle.
+
 SQLite is for one process only, so nothing is locked there.
 """
 
@@ -42,6 +54,9 @@ LOCK_NAMESPACE = 0x50524553  # "PRES"
 _TRY = text("SELECT pg_try_advisory_lock(:namespace, :shard)")
 _WAIT = text("SELECT pg_advisory_lock(:namespace, :shard)")
 _PING = text("SELECT 1")
+# Only where the setting exists (PostgreSQL 14): older servers keep waiting for TCP.
+_IDLE = text("SELECT set_config('idle_session_timeout', :ms, false) "
+             "WHERE current_setting('server_version_num')::int >= 140000")
 
 # Wall-clock seconds a check (or a retake) may take: past that the server is gone silent, and
 # a session we cannot reach is one we cannot vouch for.
@@ -56,13 +71,22 @@ def _locks(ids: Collection[int]) -> tuple[str, str]:
     return f"the locks of shards {numbers}", "them"
 
 
+async def _idle_ends(connection: AsyncConnection, idle_timeout: float | None) -> None:
+    """The server ends this session once idle for `idle_timeout` seconds (None: never)."""
+    if idle_timeout is not None:
+        await connection.execute(_IDLE, {"ms": str(max(1, round(idle_timeout * 1000)))})
+        await connection.commit()
+
+
 class ShardLocks:
     """The locks of this process's shards; `release` (or the process's exit, which closes
     the connection) lets a waiting process take over."""
 
     def __init__(self, engine: AsyncEngine, connection: AsyncConnection,
-                 shard_ids: tuple[int, ...], *, timeout: float = CHECK_TIMEOUT) -> None:
+                 shard_ids: tuple[int, ...], *, timeout: float = CHECK_TIMEOUT,
+                 idle_timeout: float | None = None) -> None:
         self._engine = engine
+        self._idle_timeout = idle_timeout
         # None from a lost session until the locks are taken back (or released).
         self._connection: AsyncConnection | None = connection
         self.shard_ids = shard_ids
@@ -76,12 +100,14 @@ class ShardLocks:
     @classmethod
     async def acquire(
         cls, url: str, shard_ids: Collection[int],
-        *, on_wait: Callable[[int], None] | None = None,
+        *, on_wait: Callable[[int], None] | None = None, idle_timeout: float | None = None,
     ) -> ShardLocks | None:
         """Lock every shard of `shard_ids`, waiting for as long as another process holds
         one; None on SQLite. Shards are taken in ascending order so that two processes with
         overlapping shard lists cannot each hold a shard the other waits for. `on_wait` is
-        called with a shard's number before waiting for it."""
+        called with a shard's number before waiting for it. `idle_timeout`: the seconds the
+        server lets the lock's session go unchecked before ending it (see the module's
+        docstring), well above the interval of `keep`; None: no limit."""
         normalized = normalize_url(url)
         if make_url(normalized).get_backend_name() != "postgresql":
             return None
@@ -91,6 +117,7 @@ class ShardLocks:
         connection: AsyncConnection | None = None
         try:
             connection = await engine.connect()
+            await _idle_ends(connection, idle_timeout)
             ordered = tuple(sorted(set(shard_ids)))
             for shard in ordered:
                 keys = {"namespace": LOCK_NAMESPACE, "shard": shard}
@@ -111,7 +138,7 @@ class ShardLocks:
                 await connection.close()
             await engine.dispose()
             raise
-        return cls(engine, connection, ordered)
+        return cls(engine, connection, ordered, idle_timeout=idle_timeout)
 
     @property
     def busy(self) -> bool:
@@ -151,6 +178,7 @@ class ShardLocks:
         try:
             async with asyncio.timeout(self.timeout):
                 connection = await self._engine.connect()
+                await _idle_ends(connection, self._idle_timeout)
                 refused = []
                 for shard in self.shard_ids:
                     keys = {"namespace": LOCK_NAMESPACE, "shard": shard}

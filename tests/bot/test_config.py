@@ -76,6 +76,8 @@ def test_shard_count_auto_leaves_the_count_to_discord(raw: str) -> None:
     ({"BOT_PAUSE_SECONDS": "1_5"}, "BOT_PAUSE_SECONDS must be a number of seconds"),
     ({"LOG_LEVEL": "verbose"}, "LOG_LEVEL must be one of CRITICAL, ERROR, WARNING, INFO, "
                                "DEBUG, not 'VERBOSE'"),
+    ({"SHARD_LOCK_IDLE_TIMEOUT": "60"}, "SHARD_LOCK_IDLE_TIMEOUT must be at least 80 seconds"),
+    ({"SHARD_LOCK_IDLE_TIMEOUT": "2m"}, "SHARD_LOCK_IDLE_TIMEOUT must be a number of seconds"),
 ])
 def test_bad_settings_are_refused_with_the_variable_named(env: dict[str, str],
                                                            says: str) -> None:
@@ -112,3 +114,15 @@ def test_log_levels_are_the_ones_python_knows_by_name() -> None:
                                dotenv=None).log_level == level.upper()
     assert Config.from_env({"DISCORD_TOKEN": "abc", "BOT_PAUSE_SECONDS": ".5"},
                            dotenv=None).bot_pause == 0.5
+
+
+def test_a_shard_lock_s_session_is_ended_by_the_server_after_two_minutes_unchecked() -> None:
+    """A dead process's shards are freed by PostgreSQL after SHARD_LOCK_IDLE_TIMEOUT
+    (`ShardLocks.acquire`); a bot built in a test, whose checks run on its own clock,
+    sets none."""
+    config = Config.from_env({"DISCORD_TOKEN": "abc"}, dotenv=None)
+    assert config.shard_lock_idle_timeout == 120.0
+    config = Config.from_env({"DISCORD_TOKEN": "abc", "SHARD_LOCK_IDLE_TIMEOUT": "300"},
+                             dotenv=None)
+    assert config.shard_lock_idle_timeout == 300.0
+    assert Config(token="abc").shard_lock_idle_timeout is None

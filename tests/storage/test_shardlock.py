@@ -1,6 +1,7 @@
 """The per-shard advisory lock: a second process for a shard waits, says so, and takes
-over when the first exits; a holder whose session ended takes its locks back, or learns it
-must stop when another process took one; SQLite (one process only) locks nothing."""
+over when the first exits, or dies without closing its session; a holder whose session
+ended takes its locks back, or learns it must stop when another process took one; SQLite
+(one process only) locks nothing."""
 
 from __future__ import annotations
 
@@ -19,7 +20,9 @@ from .postgres import asyncpg_dsn
 
 
 async def test_sqlite_locks_nothing(tmp_path: Path) -> None:
-    assert await ShardLocks.acquire(f"sqlite+aiosqlite:///{tmp_path / 'p.db'}", [0, 1]) is None
+    url = f"sqlite+aiosqlite:///{tmp_path / 'p.db'}"
+    assert await ShardLocks.acquire(url, [0, 1]) is None
+    assert await ShardLocks.acquire(url, [0, 1], idle_timeout=120.0) is None
 
 
 async def test_a_second_process_for_a_shard_waits_then_takes_over(
@@ -167,3 +170,37 @@ async def test_while_postgresql_is_unreachable_it_plays_on_and_retakes_when_back
     finally:
         await locks.release()
         await proxy.cut()
+
+
+async def test_a_holder_that_died_with_its_session_open_frees_its_shard(
+    postgres_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The holder's host dies, or the network to it is cut, its connection left open: the
+    server kept the session, and the lock, until TCP keepalive ended it (about two hours),
+    the process started in its place waiting all that time (stop 47). With an idle
+    timeout the server ends the session nobody checks any more, and the waiter takes over
+    (one second here, PostgreSQL's own timer: a real wait, bounded)."""
+    proxy = PgProxy()
+    await proxy.start()
+    dead = await ShardLocks.acquire(proxy.url(postgres_url), [3], idle_timeout=1.0)
+    assert dead is not None
+    waiting = asyncio.Event()
+    try:
+        proxy.blackhole()  # its packets go nowhere, the server hears nothing more
+        with caplog.at_level(logging.WARNING, logger="bot.storage.shardlock"):
+            second = await asyncio.wait_for(ShardLocks.acquire(
+                postgres_url, [3], on_wait=lambda _: waiting.set(), idle_timeout=1.0), 30)
+        assert second is not None and waiting.is_set()
+        assert "shard 3: the other process has exited, taking over" in caplog.text
+        # The waiter's own session, checked, stays: a third process waits in turn.
+        assert await second.keep()
+        third = asyncio.create_task(ShardLocks.acquire(postgres_url, [3]))
+        await asyncio.sleep(0)
+        assert not third.done()
+        await second.release()
+        taken = await asyncio.wait_for(third, 30)
+        assert taken is not None
+        await taken.release()
+    finally:
+        await proxy.cut()
+        await dead.release()

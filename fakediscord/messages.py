@@ -14,6 +14,7 @@ from . import errors, limits
 from .gateway import INTENT_GUILD_MESSAGES, INTENT_GUILDS, Gateway
 from .payloads import (
     ATTACHMENT_SIZE_LIMIT,
+    USER_MENTION,
     bot_reaches,
     channel_payload,
     gateway_message_payload,
@@ -73,6 +74,8 @@ class MessageWriter:
         self._allowed: dict[int, dict[str, Any] | None] = {}
         # Per author and nonce enforced (`NONCE_WINDOW`): the message it created.
         self._nonces: dict[tuple[int, str], int] = {}
+        # Per message, the users its creation notified (`pinged`).
+        self._pinged: dict[int, frozenset[int]] = {}
 
     def nonced(self, payload: dict[str, Any]) -> StoredMessage | None:
         """The bot's message a Create Message enforcing this payload's nonce returns
@@ -86,6 +89,15 @@ class MessageWriter:
         if message is None or world.clock.now() - message.created_at > NONCE_WINDOW:
             return None
         return message
+
+    def pinged(self, message_id: int) -> frozenset[int]:
+        """The users the message notified as it was created: those mentioned in its content
+        that its ``allowed_mentions`` let through, all of them without one (Allowed Mentions
+        Object, https://discord.com/developers/docs/resources/message#allowed-mentions-object).
+        Never by an edit: Discord's docs say an edit rebuilds the message's ``mentions``
+        array (Edit Message), nowhere that it notifies, and its clients notify a mention as
+        a message arrives; the fake notifies none."""
+        return self._pinged.get(message_id, frozenset())
 
     def may_ping(self, message_id: int) -> bool:
         """Whether mentions in the message's content became pings at its latest write of
@@ -142,6 +154,7 @@ class MessageWriter:
         self._allowed[message.id] = payload.get("allowed_mentions")
         if payload.get("enforce_nonce") and payload.get("nonce") is not None:
             self._nonces[(message.author_id, str(payload["nonce"]))] = message.id
+        self._pinged[message.id] = _notified(message.content, payload.get("allowed_mentions"))
         if not message.ephemeral:
             self._gateway.dispatch(
                 "MESSAGE_CREATE",
@@ -359,3 +372,11 @@ def _fields(message: StoredMessage) -> dict[str, Any]:
 
 def _embed(embed: dict[str, Any]) -> dict[str, Any]:
     return {"type": "rich", **embed}
+
+
+def _notified(content: str, allowed: dict[str, Any] | None) -> frozenset[int]:
+    """The users a new message with this content notifies (`MessageWriter.pinged`)."""
+    mentioned = frozenset(int(m) for m in USER_MENTION.findall(content))
+    if allowed is None or "users" in (allowed.get("parse") or []):
+        return mentioned
+    return mentioned & frozenset(int(u) for u in allowed.get("users") or [])

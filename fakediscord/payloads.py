@@ -75,7 +75,7 @@ CHANNEL_PERMISSIONS = {
 }
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 
-_USER_MENTION = re.compile(r"<@!?(\d+)>")
+USER_MENTION = re.compile(r"<@!?(\d+)>")
 
 
 def iso(moment: datetime | None) -> str | None:
@@ -384,7 +384,7 @@ def guild_payload(world: World, guild: Guild) -> dict[str, Any]:
 
 def message_payload(world: World, message: StoredMessage) -> dict[str, Any]:
     """A message as REST returns it (gateway events add ``guild_id`` and ``member``)."""
-    mentioned = [int(m) for m in _USER_MENTION.findall(message.content)]
+    mentioned = [int(m) for m in USER_MENTION.findall(message.content)]
     payload: dict[str, Any] = {
         "id": str(message.id),
         "channel_id": str(message.channel_id),

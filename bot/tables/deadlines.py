@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.tables.clock import Clock
+from bot.tables.reminders import Reminders
 from bot.tables.table import LogEntry, Table
 from bot.tables.timers import Scheduler
 from engine import Event, Phase
@@ -25,16 +26,23 @@ class Deadlines:
     def __init__(self, clock: Clock, scheduler: Scheduler, *,
                  after: Callable[[Table, list[Event]], None],
                  close: Callable[[Table], None],
-                 touch: Callable[[Table], None]) -> None:
+                 touch: Callable[[Table], None],
+                 changed: Callable[[Table], None]) -> None:
         self.clock = clock
         self.scheduler = scheduler
         self._after = after
         self._close = close
         self._touch = touch
+        self.reminders = Reminders(clock, scheduler, changed=changed)
 
     def arm_turn(self, table: Table) -> None:
         """Follow the game's timer. The deadline is kept on the table (stored with it), so
-        a restart re-arms it where it was; only a new timer serial starts a new count."""
+        a restart re-arms it where it was; only a new timer serial starts a new count. Its
+        players' ping follows it (`Reminders`)."""
+        self._arm_turn(table)
+        self.reminders.arm(table)
+
+    def _arm_turn(self, table: Table) -> None:
         game = table.game
         timer = game.timer if game is not None else None
         key = (table.id, "timer")

@@ -154,7 +154,7 @@ class Games:
         table.gift_picks.clear()
         table.clear_results()
         table.game_row_id = None
-        table.timer_serial = table.timer_deadline = None
+        self.deadlines.arm_turn(table)  # no game, no timer: its ping goes too
         self.deadlines.forget(table, keep_refresh=True)
         self.deadlines.arm_idle(table)
         table.post_lobby = True

@@ -98,7 +98,8 @@ class TableService:
         self._tasks: set[asyncio.Task[None]] = set()
         self.thinker = thinking.Thinker()
         self.deadlines = Deadlines(clock, self.scheduler, after=self._after,
-                                   close=self._close_stopped, touch=self.touch)
+                                   close=self._close_stopped, touch=self.touch,
+                                   changed=self._changed)
         self.bots = BotTurns(self.scheduler, self.thinker, bot_pause, self._after)
         self.games = Games(self.outbox, self.deadlines, self.thinker, seed, after=self._after,
                            changed=self._changed, close=self._close, keep=self._keep,

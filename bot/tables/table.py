@@ -248,6 +248,31 @@ class Farewell:
 
 
 @dataclass
+class Reminder:
+    """A ping in the channel for those a timer waits on (`bot.tables.reminders`): an edit
+    notifies nobody, so it is a message of its own, deleted once its timer is over."""
+
+    serial: int  # the game timer it is about
+    user_ids: tuple[int, ...]
+    kind: str  # turn | exchange
+    # Once its post was tried: a refused one is not tried again for this timer.
+    sent: bool = False
+    message_id: int | None = None
+    # The timer's deadline the message shows: a restart moves the timer on, and the message
+    # is edited to follow it.
+    deadline: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"serial": self.serial, "user_ids": list(self.user_ids), "kind": self.kind,
+                "sent": self.sent, "message_id": self.message_id, "deadline": self.deadline}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Reminder:
+        return cls(int(d["serial"]), tuple(int(u) for u in d["user_ids"]), str(d["kind"]),
+                   bool(d.get("sent")), d.get("message_id"), d.get("deadline"))
+
+
+@dataclass
 class LogEntry:
     """One line of the table's recent events, kept as a catalogue key so each reader's
     language can render it; `cards` is rendered as words ("deux Rois") at display time.
@@ -348,6 +373,13 @@ class Table:
     # whether hands offer « Conseil » (what the normal bot would play).
     bot_level: str = DEFAULT_LEVEL
     hints: bool = False
+    # Whether a player a timer waits on is pinged once half its time is gone (on by
+    # default; the host may turn it off, as it posts in the channel: `Reminders`).
+    reminders: bool = True
+    # That ping, once due, until its timer is over; and the posted ones to delete then.
+    # Both in the snapshot: a restart neither pings twice nor leaves one behind.
+    reminder: Reminder | None = None
+    reminders_gone: list[int] = field(default_factory=list)
     # The host role was handed on (`pass_host`) and the new host has not yet acted as host:
     # their hand says so, as the history line naming them soon scrolls away.
     host_handed: bool = False
@@ -690,6 +722,9 @@ class Table:
             "seq": self.seq,
             "bot_level": self.bot_level,
             "hints": self.hints,
+            "reminders": self.reminders,
+            "reminder": self.reminder.to_dict() if self.reminder is not None else None,
+            "reminders_gone": list(self.reminders_gone),
             "host_handed": self.host_handed,
             "post_lobby": self.post_lobby,
             "post_table": self.post_table,
@@ -751,6 +786,9 @@ class Table:
             seq=d.get("seq", 0),
             bot_level=_level(d.get("bot_level", DEFAULT_LEVEL)),
             hints=bool(d.get("hints", False)),
+            reminders=bool(d.get("reminders", True)),
+            reminder=Reminder.from_dict(d["reminder"]) if d.get("reminder") else None,
+            reminders_gone=[int(m) for m in d.get("reminders_gone", [])],
             host_handed=bool(d.get("host_handed", False)),
             post_lobby=bool(d.get("post_lobby", False)),
             post_table=bool(d.get("post_table", False)),

@@ -26,6 +26,7 @@ from bot.packages.publisher.calls import ARCHIVED_THREAD, NO_PINGS, THREAD_LOCKE
 from bot.packages.publisher.charts import Charts
 from bot.packages.publisher.hands import Hands
 from bot.packages.publisher.owed_edits import OwedEdits
+from bot.packages.publisher.reminders import Reminders
 from bot.packages.publisher.servers import UndescribedServers
 from bot.packages.screen import Screen
 from bot.tables.budget import BudgetClosed
@@ -64,6 +65,7 @@ class Publisher:
         self.charts = Charts(bot)
         self.owed_edits = OwedEdits(bot)
         self.servers = UndescribedServers(bot)
+        self.reminders = Reminders(bot, self._send)
         # Per table, while its messages' redraw runs: set as it ends (`closed` waits on it).
         self._flushing: dict[int, asyncio.Event] = {}
         # Per table message (table id, kind): its redraws on their way, whether two of
@@ -93,6 +95,7 @@ class Publisher:
             await self._lobby(table)
             await self._table(table)
             await self.charts.take_off_owed(table)
+            await self.reminders.flush(table)
         except discord.RateLimited as err:
             self._postpone(table, err)
         except BudgetClosed:
@@ -174,6 +177,7 @@ class Publisher:
                 await self._edit(table, message_id,
                                  Screen(shown) if shown is not None else None, shown)
         table.table_message_id = None
+        await self.reminders.closed(table)
         await self.hands.closed(table)
 
     async def acted(self, interaction: discord.Interaction[Host], table: Table) -> None:
@@ -296,12 +300,13 @@ class Publisher:
     def _channel(self, table: Table) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
 
-    async def _send(self, table: Table, screen: Screen) -> int | None:
+    async def _send(self, table: Table, screen: Screen,
+                    mentions: discord.AllowedMentions = NO_PINGS) -> int | None:
         if self.blocked.blocks(table.id):
             return None
         try:
             async with self.bot.budget.call():
-                message = await self._channel(table).send(allowed_mentions=NO_PINGS,
+                message = await self._channel(table).send(allowed_mentions=mentions,
                                                           **screen.kwargs())
         except discord.Forbidden as err:
             self.blocked.refused(table, err)

@@ -1,0 +1,97 @@
+"""The ping of the players a timer waits on (`bot.tables.reminders`), posted and deleted
+with the table's redraw: through its coalescer and the call budget, after the table
+message, so it lands below it, where the notification takes them.
+
+It mentions only them: the bot's every other message pings nobody (`NO_PINGS`), and
+Discord notifies only the users named both in the content and in `allowed_mentions.users`
+(Allowed Mentions Object,
+https://discord.com/developers/docs/resources/message#allowed-mentions-object)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.i18n import t
+from bot.packages.publisher.calls import NO_PINGS
+from bot.packages.screen import Screen
+from bot.tables.table import Reminder, Table
+
+if TYPE_CHECKING:
+    from bot.packages.host import Host
+
+log = logging.getLogger(__name__)
+
+Send = Callable[[Table, Screen, discord.AllowedMentions], Awaitable[int | None]]
+
+
+def reminder_text(table: Table, reminder: Reminder) -> str:
+    """In the table's language, as its other messages: the channel's, not one player's."""
+    who = " ".join(f"<@{user_id}>" for user_id in reminder.user_ids)
+    at = f"<t:{int(table.timer_deadline or 0)}:R>"
+    return t(table.locale, f"remind.{reminder.kind}", who=who, at=at)
+
+
+class Reminders:
+    def __init__(self, bot: Host, send: Send) -> None:
+        self.bot = bot
+        self._send = send
+
+    async def flush(self, table: Table) -> None:
+        """Delete the pings whose timer is over, post the one due, or move the one shown to
+        the timer's new deadline (a restart's downtime), without pinging again."""
+        for message_id in list(table.reminders_gone):
+            await self._delete(table, message_id)
+            table.reminders_gone.remove(message_id)
+            self.bot.service.touch(table)
+        reminder = table.reminder
+        if reminder is None or table.timer_deadline is None:
+            return
+        if not reminder.sent:
+            reminder.sent = True
+            reminder.deadline = table.timer_deadline
+            mentions = discord.AllowedMentions(
+                everyone=False, roles=False, replied_user=False,
+                users=[discord.Object(user_id) for user_id in reminder.user_ids])
+            posted = await self._send(table, Screen(reminder_text(table, reminder)), mentions)
+            if posted is not None:
+                reminder.message_id = posted
+                if table.reminder is not reminder:  # its timer ended while it was on its way
+                    table.reminders_gone.append(posted)
+            self.bot.service.touch(table)
+        elif reminder.message_id is not None and reminder.deadline != table.timer_deadline:
+            reminder.deadline = table.timer_deadline
+            await self._edit(table, reminder.message_id, reminder_text(table, reminder))
+            self.bot.service.touch(table)
+
+    async def closed(self, table: Table) -> None:
+        """The table closed: its ping goes with it."""
+        if table.reminder is not None and table.reminder.message_id is not None:
+            table.reminders_gone.append(table.reminder.message_id)
+        table.reminder = None
+        for message_id in table.reminders_gone:
+            await self._delete(table, message_id)
+        table.reminders_gone.clear()
+
+    def _message(self, table: Table, message_id: int) -> discord.PartialMessage:
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        return channel.get_partial_message(message_id)
+
+    async def _delete(self, table: Table, message_id: int) -> None:
+        """Gone already (a moderator's tidying) or refused: nothing more to do about it."""
+        try:
+            async with self.bot.budget.call():
+                await self._message(table, message_id).delete()
+        except discord.HTTPException as err:
+            log.info("table %s: reminder %s not deleted (%s)", table.id, message_id, err)
+
+    async def _edit(self, table: Table, message_id: int, text: str) -> None:
+        try:
+            async with self.bot.budget.call():
+                await self._message(table, message_id).edit(content=text,
+                                                            allowed_mentions=NO_PINGS)
+        except discord.HTTPException as err:
+            log.info("table %s: reminder %s not edited (%s)", table.id, message_id, err)

@@ -1,0 +1,168 @@
+"""End-to-end: play-test 24, « the slow player »: a player who looked away while their
+timer ran, in French and in English. Time is the fake's: nothing sleeps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.client import PresidentBot
+from bot.i18n import t
+from bot.tables.reminders import REMIND_AFTER
+from bot.tables.table import Table
+from engine import Phase
+from fakediscord import FakeDiscord, Message
+
+from .conftest import LinkedClock
+from .e2e import (
+    Player,
+    connect_bot,
+    database_url,
+    dealt_against_two_bots,
+    restart,
+    tick,
+)
+
+LOCALES = ["fr", "en-US"]
+# marie opens, and may play any of her cards; the bots hold higher ones, none of a value
+# the other holds (an equal would skip her turn).
+HANDS = [["3C", "4C", "5C", "6C", "7C", "8C"], ["9D", "JD", "KD", "9S", "JS", "KS"],
+         ["10H", "QH", "AH", "10S", "QS", "AS"]]
+
+
+def reminders(fake: FakeDiscord) -> list[Message]:
+    """The channel's pings (`bot.tables.reminders`), as everyone sees the channel."""
+    return [m for m in fake.messages() if not m.ephemeral and m.content.startswith("⏰")]
+
+
+def reminder_text(table: Table, kind: str, *user_ids: int) -> str:
+    assert table.timer_deadline is not None
+    return t(table.locale, f"remind.{kind}", who=" ".join(f"<@{u}>" for u in user_ids),
+             at=f"<t:{int(table.timer_deadline)}:R>")
+
+
+async def until_half_time(fake: FakeDiscord, clock: LinkedClock, table: Table) -> None:
+    """Up to a second before the ping is due, then past it."""
+    assert table.timer_deadline is not None and table.game is not None
+    timer = table.game.timer
+    assert timer is not None
+    due = table.timer_deadline - timer.seconds * REMIND_AFTER
+    await tick(fake, clock, due - clock.now() - 1)
+    assert reminders(fake) == []
+    await tick(fake, clock, 2)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_player_who_looked_away_is_pinged_once_half_their_time_is_gone(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """marie's turn: the table showed a live countdown, but an edit notifies nobody, and
+    her turn was played for her without a word to her phone. Half her time gone, a message
+    pings her, and her alone; she plays, and it is deleted: the channel keeps none."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    table, game = await dealt_against_two_bots(fake, clock, president, marie, HANDS, opener=0)
+    assert game.to_act == 0
+    await until_half_time(fake, clock, table)
+    [ping] = reminders(fake)
+    assert ping.content == reminder_text(table, "turn", marie.user.id)
+    assert fake.writer.pinged(ping.id) == {marie.user.id}
+    assert await marie.act()
+    await tick(fake, clock, 1)
+    assert reminders(fake) == []
+    fake.assert_no_errors()
+
+
+async def test_a_player_gone_is_pinged_once_not_every_turn(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """marie has gone. Her ping comes, her turn runs out, and the ping is deleted with it;
+    her next turns ping her no more (one notification, not one a turn until the table
+    closes), until she plays again."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    table, game = await dealt_against_two_bots(fake, clock, president, marie, HANDS, opener=0)
+    await until_half_time(fake, clock, table)
+    assert len(reminders(fake)) == 1
+    serial = game.timer_serial
+    while game.timer_serial == serial:
+        await tick(fake, clock, 1)
+    await tick(fake, clock, 1)
+    assert reminders(fake) == [] and game.timeouts[0] == 1
+    for _ in range(600):  # her next turn, and all of it
+        if game.to_act == 0 and game.timer is not None:
+            break
+        await tick(fake, clock, 1)
+    assert game.to_act == 0 and game.phase is Phase.PLAY
+    serial = game.timer_serial
+    while game.timer_serial == serial:
+        assert reminders(fake) == []
+        await tick(fake, clock, 1)
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_giver_who_has_not_chosen_is_pinged(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """marie, President of the last round, owes Bot 2 two cards of her choice: half the
+    exchange's time gone, she is pinged; she gives, and the ping goes."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    table, game = await dealt_against_two_bots(fake, clock, president, marie, HANDS,
+                                               previous_ranking=[0, 1, 2])
+    assert game.phase is Phase.EXCHANGE
+    await until_half_time(fake, clock, table)
+    [ping] = reminders(fake)
+    assert ping.content == reminder_text(table, "exchange", marie.user.id)
+    assert fake.writer.pinged(ping.id) == {marie.user.id}
+    while game.phase is Phase.EXCHANGE:
+        assert await marie.act()
+    await tick(fake, clock, 1)
+    assert reminders(fake) == []
+    fake.assert_no_errors()
+
+
+async def test_a_restart_neither_repeats_nor_forgets_a_ping(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """The bot restarts (down a minute) once marie was pinged: no second ping, the one
+    posted says her turn's new deadline (moved on by the downtime) and goes when it runs
+    out. Restarted before it was due, the ping comes once, on time."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = Player(fake.add_user("marie", locale="fr"))
+    table, game = await dealt_against_two_bots(fake, clock, bot, marie, HANDS, opener=0)
+    await until_half_time(fake, clock, table)
+    [ping] = reminders(fake)
+    bot = await restart(fake, clock, bot, url, down=60)
+    restored = bot.service.registry.by_id(table.id)
+    assert restored is not None and restored.game is not None
+    [again] = reminders(fake)
+    assert again.id == ping.id and again.content == reminder_text(restored, "turn", marie.user.id)
+    assert again.content != ping.content
+    serial = restored.game.timer_serial
+    while restored.game.timer_serial == serial:
+        await tick(fake, clock, 1)
+    await tick(fake, clock, 1)
+    assert reminders(fake) == []
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_a_restart_before_the_ping_sends_it_once_on_time(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = Player(fake.add_user("marie", locale="en-US"))
+    table, _ = await dealt_against_two_bots(fake, clock, bot, marie, HANDS, opener=0)
+    await tick(fake, clock, 5)
+    bot = await restart(fake, clock, bot, url, down=60)
+    restored = bot.service.registry.by_id(table.id)
+    assert restored is not None
+    await until_half_time(fake, clock, restored)
+    [ping] = reminders(fake)
+    assert fake.writer.pinged(ping.id) == {marie.user.id}
+    await tick(fake, clock, 5)
+    assert len(reminders(fake)) == 1
+    await fake.disconnect(bot)
+    fake.assert_no_errors()

@@ -205,8 +205,9 @@ class TableService:
             self._changed(table)
 
     async def set_options(self, table: Table, by: int, *, bot_level: str | None = None,
-                          hints: bool | None = None) -> None:
-        """The host's table settings beside the rules (see `Table.bot_level`, `hints`).
+                          hints: bool | None = None, reminders: bool | None = None) -> None:
+        """The host's table settings beside the rules (see `Table.bot_level`, `hints`,
+        `reminders`).
         A new default level applies to the bots added from now on: a bot already seated,
         perhaps chosen at another level on purpose, keeps its own (the lobby shows it)."""
         async with hosting.host_action(table):
@@ -218,6 +219,8 @@ class TableService:
                 table.bot_level = bot_level
             if hints is not None:
                 table.hints = hints
+            if reminders is not None:
+                table.reminders = reminders
             self._changed(table)
 
     async def remove_bot(self, table: Table, by: int) -> None:

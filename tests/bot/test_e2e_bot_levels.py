@@ -127,14 +127,15 @@ def test_levels_are_kept_in_snapshots_and_old_snapshots_get_the_default() -> Non
     table.seats = [Player(4, "alice"), Player(None, "Bot 1", level="hard")]
     table.bot_level = "easy"
     table.hints = True
+    table.reminders = False
     again = Table.from_dict(table.to_dict())
     assert [p.level for p in again.seats] == ["normal", "hard"]
-    assert (again.bot_level, again.hints) == ("easy", True)
+    assert (again.bot_level, again.hints, again.reminders) == ("easy", True, False)
     old = table.to_dict()
-    for key in ("bot_level", "hints"):
+    for key in ("bot_level", "hints", "reminders"):
         del old[key]
     for seat in old["seats"]:
         del seat["level"]
     before = Table.from_dict(old)
     assert [p.level for p in before.seats] == ["normal", "normal"]
-    assert (before.bot_level, before.hints) == ("normal", False)
+    assert (before.bot_level, before.hints, before.reminders) == ("normal", False, True)

@@ -17,9 +17,13 @@ from fakediscord import FakeDiscord, Message
 from .conftest import LinkedClock
 from .e2e import (
     Player,
+    cid,
     connect_bot,
+    create_table,
     database_url,
+    deal,
     dealt_against_two_bots,
+    message,
     restart,
     tick,
 )
@@ -165,4 +169,38 @@ async def test_a_restart_before_the_ping_sends_it_once_on_time(
     await tick(fake, clock, 5)
     assert len(reminders(fake)) == 1
     await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_host_may_turn_the_pings_off(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """The pings post in the channel, which a host may keep for talk: the settings panel
+    turns them off (and on again), saying what that changes; off, a slow turn pings nobody."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    table = await create_table(president, marie.user)
+    lobby = message(marie.user, table.lobby_message_id)
+    await marie.user.click(lobby, cid(table, "settings"))
+    panel = marie.user.last_ephemeral()
+    state = {value: t(locale, "settings.reminders", state=t(locale, value))
+             for value in ("yes", "no")}
+    assert state["yes"] in [b.label for b in panel.buttons]
+    await marie.user.click(panel, cid(table, "reminders"))
+    panel = marie.user.last_ephemeral()
+    assert state["no"] in [b.label for b in panel.buttons] and not table.reminders
+    assert t(locale, "settings.reminders_off") in panel.content
+    await marie.user.click(panel, cid(table, "reminders"))
+    assert table.reminders and t(locale, "settings.reminders_on") in \
+        marie.user.last_ephemeral().content
+    await marie.user.click(marie.user.last_ephemeral(), cid(table, "reminders"))
+    for _ in range(2):
+        await marie.user.click(lobby, cid(table, "addbot"))
+    await marie.user.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    deal(president, table, HANDS, opener=0)
+    await tick(fake, clock, 1)
+    assert table.timer_deadline is not None
+    await tick(fake, clock, table.timer_deadline - clock.now() + 1)
+    assert reminders(fake) == [] and table.game is not None and table.game.timeouts[0] == 1
     fake.assert_no_errors()

@@ -447,7 +447,7 @@ async def host_left(m: Matrix, panel: int) -> None:
     hand = m.host.hand
     await leave_game(hana)
     assert table.host_id == gus.id and table.seat_of(hana.id) is None
-    for action in ("reset", "bot_level", "hints"):
+    for action in ("reset", "bot_level", "hints", "reminders"):
         await m.click("by a former host", hana, "err.not_host", panel, cid(table, action))
     selects = {s.custom_id.split(":")[2]: s.custom_id for s in message(hana, panel).selects}
     await m.click("by a former host", hana, "err.not_host", panel, selects["preset"],

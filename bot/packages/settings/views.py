@@ -112,6 +112,8 @@ def settings_screen(table: Table, locale: str, *, focus: str = "", notice: str =
                                         level=t(locale, f"level.{table.bot_level}")), row=0),
         button(table.id, "hints", t(locale, "settings.hints",
                                     state=t(locale, "yes" if table.hints else "no")), row=0),
+        button(table.id, "reminders", t(locale, "settings.reminders", state=t(
+            locale, "yes" if table.reminders else "no")), row=0),
         button(table.id, "done", t(locale, "settings.done"),
                style=discord.ButtonStyle.success, row=0),
         select(table.id, "preset", t(locale, "settings.pick_preset"),
@@ -490,6 +492,17 @@ async def toggle_hints(click: Click) -> None:
     await click.bot.service.set_options(table, click.user_id, hints=not table.hints)
     await show_panel(click.interaction, table, "✅ " + t(
         click.locale, "settings.hints_on" if table.hints else "settings.hints_off"))
+
+
+@action("reminders", drawn=PANEL)
+async def toggle_reminders(click: Click) -> None:
+    """Turn the pings of a player a timer waits on off or on (on by default): they post in
+    the channel, which a host may want kept for talk (`bot.tables.reminders`)."""
+    _check(click)
+    table = click.table
+    await click.bot.service.set_options(table, click.user_id, reminders=not table.reminders)
+    await show_panel(click.interaction, table, "✅ " + t(
+        click.locale, "settings.reminders_on" if table.reminders else "settings.reminders_off"))
 
 
 @action("knob", drawn=Drawn(select=True, private=True, arg="[a-z0-9_]{1,30}"))

@@ -593,6 +593,7 @@ CATALOGUE: dict[str, str] = {
     "table.unreadable": "⚠️ This table could not resume after the bot restarted (the version now running cannot read its saved state), so it is closed. Finished rounds stay in `/president history`; `/president create` opens a new table.",
     "table.idle_closed": "⏹️ Nobody has played at this table for 30 minutes.",
     "table.idle_closed_lobby": "⏹️ Nothing has happened at this table for 30 minutes.",
+    "table.idle_warning": "⏳ If nobody acts, this table closes {at}.",
     "remind.turn": "⏰ {who}: it's your turn (**My hand**, on the table). Without an answer, your turn is played for you {at}.",
     "remind.exchange": "⏰ {who}: the exchange is waiting for the cards to give (**My hand**, on the table). Without a choice, they are chosen for you {at}.",
     "btn.my_hand": "My hand",

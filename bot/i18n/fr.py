@@ -604,6 +604,7 @@ _WRITTEN: dict[str, str] = {
     "table.unreadable": "⚠️ Cette table n’a pas pu reprendre après le redémarrage du bot (la version installée ne sait pas lire son état enregistré) : elle est fermée. Les manches terminées restent dans `/president historique` ; `/president ouvrir` ouvre une nouvelle table.",
     "table.idle_closed": "⏹️ Personne n’a joué à cette table depuis 30 minutes.",
     "table.idle_closed_lobby": "⏹️ Il ne s’est rien passé à cette table depuis 30 minutes.",
+    "table.idle_warning": "⏳ Si personne n’agit, cette table se fermera {at}.",
     "remind.turn": "⏰ {who} : c’est à toi de jouer (**Ma main**, sur la table). Sans réponse, ton tour sera joué d’office {at}.",
     "remind.exchange": "⏰ {who} : l’échange attend les cartes à donner (**Ma main**, sur la table). Sans choix, elles seront choisies d’office {at}.",
     "btn.my_hand": "Ma main",

@@ -17,6 +17,8 @@ IDLE_CLOSE_SECONDS = 30 * 60
 # How long a last-seen time a refused click moved may wait to be stored (`_seen_kept`):
 # after a crash, the idle close and a host's silence count at most this much too long.
 SEEN_KEPT_WITHIN = 60.0
+# This long before, its messages say when (`Table.idle_warned`).
+IDLE_WARN_SECONDS = 5 * 60
 
 
 class Deadlines:
@@ -33,6 +35,7 @@ class Deadlines:
         self._after = after
         self._close = close
         self._touch = touch
+        self._changed = changed
         self.reminders = Reminders(clock, scheduler, changed=changed)
 
     def arm_turn(self, table: Table) -> None:
@@ -80,6 +83,7 @@ class Deadlines:
         with the action's change, or within SEEN_KEPT_WITHIN if it is refused
         (`_seen_kept`)."""
         table.human_seen = self.clock.now()
+        table.idle_warned = False
         self.arm_idle(table)
         key = (table.id, "seen")
         if self.scheduler.deadline(key) is None:
@@ -99,8 +103,22 @@ class Deadlines:
     def arm_idle(self, table: Table) -> None:
         if table.paused_since is not None:
             return
-        self.scheduler.at((table.id, "idle"), table.human_seen + IDLE_CLOSE_SECONDS,
-                          lambda: self._idle_over(table))
+        closes = table.human_seen + IDLE_CLOSE_SECONDS
+        self.scheduler.at((table.id, "idle"), closes, lambda: self._idle_over(table))
+        self.scheduler.at((table.id, "idle warning"), closes - IDLE_WARN_SECONDS,
+                          lambda: self._idle_near(table))
+
+    async def _idle_near(self, table: Table) -> None:
+        """The idle close is IDLE_WARN_SECONDS away: its lobby or table message says when.
+        It came unannounced: players who had stepped away found the table gone (play-test
+        24). Re-armed from `human_seen` after a restart, so it is said again at once where
+        it was due."""
+        async with table.lock:
+            if table.closed or self.clock.now() < \
+                    table.human_seen + IDLE_CLOSE_SECONDS - IDLE_WARN_SECONDS:
+                return
+            table.idle_warned = True
+            self._changed(table)
 
     async def _idle_over(self, table: Table) -> None:
         """Nobody has acted for IDLE_CLOSE_SECONDS: the timers and bots would otherwise keep

@@ -423,6 +423,9 @@ class Table:
     # without a change to store, and `Deadlines._seen_kept` stores them soon after. Runtime
     # only.
     seen_stored: tuple[float, float] = field(default=(0.0, 0.0), repr=False, compare=False)
+    # Nobody has acted for long enough that the idle close is near: its messages say when
+    # (`Deadlines._idle_near`). Runtime only: a restart says it again from `human_seen`.
+    idle_warned: bool = field(default=False, compare=False)
     # Hands of players who just left, to redraw once without controls (not persisted: a
     # restart only skips that courtesy edit).
     # Several per player: « Ma main » pressed three times within a refresh left the first

@@ -9,6 +9,7 @@ import pytest
 
 from bot.client import PresidentBot
 from bot.i18n import t
+from bot.tables.deadlines import IDLE_CLOSE_SECONDS, IDLE_WARN_SECONDS
 from bot.tables.reminders import REMIND_AFTER
 from bot.tables.table import Table
 from engine import Phase
@@ -24,6 +25,7 @@ from .e2e import (
     deal,
     dealt_against_two_bots,
     message,
+    play_until,
     restart,
     tick,
 )
@@ -203,4 +205,56 @@ async def test_a_host_may_turn_the_pings_off(
     assert table.timer_deadline is not None
     await tick(fake, clock, table.timer_deadline - clock.now() + 1)
     assert reminders(fake) == [] and table.game is not None and table.game.timeouts[0] == 1
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_an_idle_lobby_says_when_it_will_close(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, locale: str
+) -> None:
+    """marie opens a table and nobody acts: thirty minutes on it closed, with no word before.
+    Five minutes before, the lobby now says when; bob joining puts it off, and the lobby
+    stops saying it. A restart past the warning says it again at once."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = fake.add_user("marie", locale=locale)
+    bob = fake.add_user("bob", locale=locale)
+    table = await create_table(bot, marie)
+    warning = t(table.locale, "table.idle_warning",
+                at=f"<t:{int(clock.now() + IDLE_CLOSE_SECONDS)}:R>")
+    await tick(fake, clock, IDLE_CLOSE_SECONDS - IDLE_WARN_SECONDS - 2)
+    assert warning not in message(marie, table.lobby_message_id).content
+    await tick(fake, clock, 3)
+    assert warning in message(marie, table.lobby_message_id).content
+    await bob.click(message(bob, table.lobby_message_id), cid(table, "join"))
+    await tick(fake, clock, 1)
+    # No warning of any time: a line ending « … se fermera <t:…:R>. »
+    assert t(table.locale, "table.idle_warning", at="\0").split("\0")[0] not in \
+        message(marie, table.lobby_message_id).content
+    await tick(fake, clock, IDLE_CLOSE_SECONDS - IDLE_WARN_SECONDS)
+    bot = await restart(fake, clock, bot, url, down=10)
+    restored = bot.service.registry.by_id(table.id)
+    assert restored is not None and not restored.closed
+    warning = t(table.locale, "table.idle_warning",
+                at=f"<t:{int(restored.human_seen + IDLE_CLOSE_SECONDS)}:R>")
+    assert warning in message(marie, restored.lobby_message_id).content
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_a_round_left_waiting_says_when_the_table_closes(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """marie's round against two bots is over and nobody presses « Manche suivante »: the
+    table message says, five minutes before, when the table closes."""
+    marie = Player(fake.add_user("marie", locale="en-US"))
+    table, game = await dealt_against_two_bots(fake, clock, president, marie, HANDS, opener=0)
+    await play_until(fake, clock, [marie], lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    warning = t(table.locale, "table.idle_warning",
+                at=f"<t:{int(table.human_seen + IDLE_CLOSE_SECONDS)}:R>")
+    assert warning not in message(marie.user, table.table_message_id).content
+    await tick(fake, clock, table.human_seen + IDLE_CLOSE_SECONDS - IDLE_WARN_SECONDS
+               - clock.now() + 1)
+    assert warning in message(marie.user, table.table_message_id).content
     fake.assert_no_errors()

@@ -28,7 +28,7 @@ from bot.packages.game.lines import (
     trick_line,
     who_name,
 )
-from bot.packages.lobby.display import queue_line
+from bot.packages.lobby.display import idle_warning, queue_line
 from bot.packages.rules_text import table_preset_name
 from bot.packages.screen import Screen
 from bot.packages.text import shown_text
@@ -77,6 +77,10 @@ def table_screen(table: Table, now: float) -> Screen:
             live.append(t(loc, "table.turn", name=seat_name(table, game.to_act),
                           countdown=countdown(table)))
         lines.extend(live)
+    # Said while it holds, like the turn: a table of autopilots, a round's end left waiting.
+    warning = idle_warning(table)
+    live.extend(warning)
+    lines.extend(warning)
     lines.append("")
     # At the game's end the last round's results and the final standings name every
     # seat, with role and points: the seats' own lines would name each a third time.

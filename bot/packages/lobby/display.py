@@ -12,6 +12,7 @@ from bot.packages.cards.emojis import CONTENT_LIMIT
 from bot.packages.controls import button, select, view
 from bot.packages.rules_text import summary, table_preset_name
 from bot.packages.screen import Screen
+from bot.tables.deadlines import IDLE_CLOSE_SECONDS
 from bot.tables.seats import vs_bots_size
 from bot.tables.table import Table
 from engine.bots import LEVELS
@@ -31,7 +32,7 @@ def lobby_screen(table: Table) -> Screen:
         body, names = seat_lines(table), [p.name for p in table.queue]
         # the rules hint is the only way to the full rules for a newcomer (Réglages is the
         # host's)
-        tail = ["", start_hint(table), t(loc, "lobby.rules_hint")]
+        tail = ["", *idle_warning(table), start_hint(table), t(loc, "lobby.rules_hint")]
     shortest_queue = [queue_line(loc, names, 0, "lobby.queue")] if names else []
     others = "\n".join([title, t(loc, "lobby.rules", summary=""), *body, *shortest_queue,
                         *tail])
@@ -43,6 +44,15 @@ def lobby_screen(table: Table) -> Screen:
         lines.append(queue_line(loc, names, room, "lobby.queue"))
     return Screen("\n".join([*lines, *tail]),
                   view() if table.running else lobby_view(table))
+
+
+def idle_warning(table: Table) -> list[str]:
+    """When the table closes if nobody acts, once that is near (`Table.idle_warned`): the
+    close came unannounced (play-test 24)."""
+    if not table.idle_warned:
+        return []
+    closes = int(table.human_seen + IDLE_CLOSE_SECONDS)
+    return [t(table.locale, "table.idle_warning", at=f"<t:{closes}:R>")]
 
 
 def start_hint(table: Table) -> str:

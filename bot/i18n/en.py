@@ -569,6 +569,8 @@ CATALOGUE: dict[str, str] = {
     "table.stopped": "⏹️ **Game stopped during round {round}**: this round does not count.",
     "table.host_next": "The host, {host}, chooses: **Next round** or **End game**.",
     "table.host_over": "The host, {host}, chooses: **Replay**, or **End game** to go back to the lobby.",
+    "table.host_quiet_at": "If the host has not acted {at}, anyone seated can choose instead.",
+    "table.host_quiet": "The host is not answering: anyone seated can choose instead.",
     "table.host_over_waiting": "The host, {host}, chooses: **Replay** seats those waiting while there is room ({max} players at most), or **End game** to go back to the lobby with those waiting.",
     "table.waiting_next": "Waiting for the next game: {names}",
     "table.waiting_round": "Waiting for the next round: {names}",

@@ -580,6 +580,8 @@ _WRITTEN: dict[str, str] = {
     "table.stopped": "⏹️ **Partie arrêtée pendant la manche {round}** : cette manche ne compte pas.",
     "table.host_next": "L’hôte, {host}, choisit : **Manche suivante** ou **Terminer**.",
     "table.host_over": "L’hôte, {host}, choisit : **Rejouer** ou **Terminer** pour revenir au salon d’attente.",
+    "table.host_quiet_at": "Si l’hôte ne s’est pas manifesté {at}, toute personne assise à la table pourra choisir à sa place.",
+    "table.host_quiet": "L’hôte ne répond pas : toute personne assise à la table peut choisir à sa place.",
     "table.host_over_waiting": "L’hôte, {host}, choisit : **Rejouer** fait entrer qui attend, tant qu’il reste de la place ({max} places au plus), ou **Terminer** pour revenir au salon d’attente avec qui attend.",
     "table.waiting_next": "En attente de la prochaine partie : {names}",
     "table.waiting_round": "En attente de la prochaine manche : {names}",

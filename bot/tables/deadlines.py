@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.tables.clock import Clock
+from bot.tables.hosting import HOST_IDLE_SECONDS
 from bot.tables.reminders import Reminders
 from bot.tables.table import LogEntry, Table
 from bot.tables.timers import Scheduler
@@ -44,6 +45,7 @@ class Deadlines:
         players' ping follows it (`Reminders`)."""
         self._arm_turn(table)
         self.reminders.arm(table)
+        self._arm_host_quiet(table)
 
     def _arm_turn(self, table: Table) -> None:
         game = table.game
@@ -77,6 +79,29 @@ class Deadlines:
                 if playing and isinstance(event, TimedOut) and event.seat is not None:
                     table.moved(before, event.seat, timer=True)
             self._after(table, events)
+
+    def _arm_host_quiet(self, table: Table) -> None:
+        """A round's or game's end waits for the host, and says from when anyone seated may
+        choose in their place (`table_message.takeover_lines`): redrawn as that comes."""
+        game = table.game
+        key = (table.id, "host quiet")
+        if game is None or game.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER) \
+                or table.paused_since is not None:
+            self.scheduler.cancel(key)
+            return
+        self.scheduler.at(key, table.host_seen + HOST_IDLE_SECONDS + 1,
+                          lambda: self._host_quiet(table))
+
+    async def _host_quiet(self, table: Table) -> None:
+        async with table.lock:
+            game = table.game
+            if table.closed or game is None or table.paused_since is not None \
+                    or game.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER):
+                return
+            if self.clock.now() < table.host_seen + HOST_IDLE_SECONDS + 1:
+                self._arm_host_quiet(table)  # the host acted since (a kick, say)
+                return
+            self._changed(table)
 
     def human_seen(self, table: Table) -> None:
         """A person acted here: the table stays open for IDLE_CLOSE_SECONDS more. Stored

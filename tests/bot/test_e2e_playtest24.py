@@ -10,6 +10,7 @@ import pytest
 from bot.client import PresidentBot
 from bot.i18n import t
 from bot.tables.deadlines import IDLE_CLOSE_SECONDS, IDLE_WARN_SECONDS
+from bot.tables.hosting import HOST_IDLE_SECONDS
 from bot.tables.reminders import REMIND_AFTER
 from bot.tables.table import Table
 from engine import Phase
@@ -24,6 +25,7 @@ from .e2e import (
     database_url,
     deal,
     dealt_against_two_bots,
+    marie_and_bob_against_a_bot,
     message,
     play_until,
     restart,
@@ -257,4 +259,45 @@ async def test_a_round_left_waiting_says_when_the_table_closes(
     await tick(fake, clock, table.human_seen + IDLE_CLOSE_SECONDS - IDLE_WARN_SECONDS
                - clock.now() + 1)
     assert warning in message(marie.user, table.table_message_id).content
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("preset", ["classic", "presi"])
+async def test_a_round_end_says_from_when_anyone_may_choose_for_a_silent_host(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, preset: str
+) -> None:
+    """marie hosts bob and a bot; the round is over and she says nothing. bob learnt that he
+    could choose in her place only by pressing « Manche suivante » and being refused
+    (`err.not_host_later`, play-test 22). The table message now says from when, and once
+    that has come, that anyone seated may; bob then deals the next round."""
+    marie, bob, table, game = await marie_and_bob_against_a_bot(fake, clock, president, preset)
+    await play_until(fake, clock, [marie, bob], lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    at = int(table.host_seen + HOST_IDLE_SECONDS) + 1
+    board = message(bob.user, table.table_message_id).content
+    assert t(table.locale, "table.host_quiet_at", at=f"<t:{at}:R>") in board
+    assert t(table.locale, "table.host_quiet") not in board
+    await tick(fake, clock, at - clock.now() + 1)
+    board = message(bob.user, table.table_message_id).content
+    assert t(table.locale, "table.host_quiet") in board
+    await bob.user.click(message(bob.user, table.table_message_id),
+                         cid(table, "next", game.version))
+    await tick(fake, clock, 1)
+    assert table.host_id == bob.user.id and table.game is not None
+    assert table.game.phase is not Phase.ROUND_OVER
+    fake.assert_no_errors()
+
+
+async def test_a_host_alone_with_bots_is_told_nothing_of_a_takeover(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """Nobody else sits at marie's table: nobody could take the role over, and nothing says
+    anyone could."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    table, game = await dealt_against_two_bots(fake, clock, president, marie, HANDS, opener=0)
+    await play_until(fake, clock, [marie], lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, HOST_IDLE_SECONDS + 2)
+    board = message(marie.user, table.table_message_id).content
+    quiet = t(table.locale, "table.host_quiet_at", at="\0").split("\0")[0]
+    assert quiet not in board and t(table.locale, "table.host_quiet") not in board
     fake.assert_no_errors()

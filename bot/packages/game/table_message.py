@@ -32,6 +32,8 @@ from bot.packages.lobby.display import idle_warning, queue_line
 from bot.packages.rules_text import table_preset_name
 from bot.packages.screen import Screen
 from bot.packages.text import shown_text
+from bot.tables import hosting
+from bot.tables.hosting import HOST_IDLE_SECONDS
 from bot.tables.table import LogEntry, Table
 from engine import Game, Phase
 from engine.events import RoundOver
@@ -100,7 +102,7 @@ def table_screen(table: Table, now: float) -> Screen:
     if game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
         results.append("")
         results.extend(results_lines(loc, table, game))
-        instructions.extend(host_choice(table, game))
+        instructions.extend(host_choice(table, game, now))
     elif game.phase in (Phase.PLAY, Phase.EXCHANGE):
         stale = [p for p in table.humans()
                  if p.user_id is not None and not _hand_live(table, p.user_id, now)
@@ -164,7 +166,7 @@ def table_screen(table: Table, now: float) -> Screen:
     # 19): the list for the next game gives way to its count, then the last round's lines,
     # as the final standings name everyone with their points.
     if overruns() and game.phase is Phase.GAME_OVER and table.queue:
-        instructions = host_choice(table, game, waiting_room=0)
+        instructions = host_choice(table, game, now, waiting_room=0)
     if overruns() and game.phase is Phase.GAME_OVER and round_finished(table, game):
         results = ["", *results_lines(loc, table, game, round_lines=False)]
     # Those waiting for a seat with the points they gave theirs up with stand in the final
@@ -234,20 +236,37 @@ def host_name(table: Table) -> str:
                 "?")
 
 
-def host_choice(table: Table, game: Game, waiting_room: int = WAITING_ROOM) -> list[str]:
+def host_choice(table: Table, game: Game, now: float,
+                waiting_room: int = WAITING_ROOM) -> list[str]:
     """What the host chooses between, naming them: the role may have passed to someone
     since the game began. A finished game also names who asked to join the next one
     (`Seating.join`, within ``waiting_room`` characters), and a table without a queue says
-    « Rejouer » seats them while the rules leave room."""
+    « Rejouer » seats them while the rules leave room. Then from when anyone seated may
+    choose in the host's place (`takeover_lines`)."""
     loc = table.locale
     if game.phase is not Phase.GAME_OVER:
-        return [t(loc, "table.host_next", host=host_name(table))]
+        return [t(loc, "table.host_next", host=host_name(table)), *takeover_lines(table, now)]
     if not table.queue:
-        return [t(loc, "table.host_over", host=host_name(table))]
+        return [t(loc, "table.host_over", host=host_name(table)), *takeover_lines(table, now)]
     names = [p.name for p in table.queue]
     key = "table.host_over" if table.rules.bots_fill else "table.host_over_waiting"
     return [queue_line(loc, names, waiting_room, "table.waiting_next"),
-            t(loc, key, host=host_name(table), max=table.rules.max_players)]
+            t(loc, key, host=host_name(table), max=table.rules.max_players),
+            *takeover_lines(table, now)]
+
+
+def takeover_lines(table: Table, now: float) -> list[str]:
+    """A host silent HOST_IDLE_SECONDS may be replaced by anyone seated who uses a host
+    action (`hosting.may_host`), which nobody learnt before trying one and being refused
+    (`err.not_host_later`, play-test 24): said where another person sits to do it."""
+    others = [p.user_id for p in table.humans()
+              if p.user_id is not None and p.user_id != table.host_id]
+    if not others:
+        return []
+    if hosting.may_host(table, others[0], now):
+        return [t(table.locale, "table.host_quiet")]
+    at = int(table.host_seen + HOST_IDLE_SECONDS) + 1
+    return [t(table.locale, "table.host_quiet_at", at=f"<t:{at}:R>")]
 
 
 def _hand_live(table: Table, user_id: int, now: float) -> bool:

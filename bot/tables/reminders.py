@@ -20,7 +20,7 @@ from collections.abc import Callable
 from bot.tables.clock import Clock
 from bot.tables.table import Reminder, Table
 from bot.tables.timers import Scheduler
-from engine import Game, Phase
+from engine import Game
 from engine.state import Timer
 
 # The share of a timer gone when its ping goes: 15 s of a 30 s turn, 7.5 of proletario's 15.
@@ -77,11 +77,13 @@ class Reminders:
 
 def waited_on(table: Table, game: Game, timer: Timer) -> tuple[int, ...]:
     """The people the timer waits on who have not let a turn run out since they last
-    moved: the seat to act, or the givers who have not chosen."""
+    moved: the seat to act, or the givers who have not chosen and may (not a high role
+    waiting for its own gift in an exchange that is not blind)."""
     if timer.kind == "turn" and timer.seat is not None:
         seats = [timer.seat]
-    elif timer.kind == "exchange" and game.phase is Phase.EXCHANGE:
-        seats = sorted({g.giver for g in game.gifts if g.cards is None})
+    elif timer.kind == "exchange":
+        seats = [seat for seat in range(game.seats)
+                 if (due := game.exchange_due(seat)) is not None and due.ready]
     else:
         return ()
     users = []

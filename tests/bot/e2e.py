@@ -45,6 +45,14 @@ def message(user: TestUser, message_id: int | None) -> Message:
     return found[0]
 
 
+def before_takeover(locale: str, lines: list[str]) -> list[str]:
+    """A round's or game's end's lines up to the host's choice: where others sit, it ends on
+    from when they may choose for a silent host (`table_message.takeover_lines`)."""
+    quiet = (t(locale, "table.host_quiet_at", at="\0").split("\0")[0],
+             t(locale, "table.host_quiet"))
+    return lines[:-1] if lines and lines[-1].startswith(quiet) else lines
+
+
 def hand(user: TestUser) -> Message:
     """The user's newest ephemeral that shows a hand (their hand message)."""
     return user.last_ephemeral()

@@ -26,6 +26,7 @@ from fakediscord import FakeDiscord, Message, TestUser
 from .conftest import LinkedClock
 from .e2e import (
     Player,
+    before_takeover,
     cid,
     create_table,
     deal,
@@ -367,7 +368,7 @@ async def test_eight_markdown_names_leave_the_hosts_choice_whole(
     await play_until(fake, clock, players, lambda: game.phase is Phase.GAME_OVER)
     await tick(fake, clock, 1)
     board = message(users[0], table.table_message_id).content
-    lines = board.split("\n")
+    lines = before_takeover(locale, board.split("\n"))
     assert lines[-1] == t(locale, "table.host_over_waiting", host=table.seats[0].name, max=8)
     standings = lines[lines.index(t(locale, "table.standings")) + 1:]
     assert all(any(f"**{p.name}**" in line for line in standings) for p in table.seats)

@@ -25,6 +25,7 @@ from fakediscord.state import MESSAGE_COMPONENT
 from .conftest import LinkedClock
 from .e2e import (
     Player,
+    before_takeover,
     cid,
     create_table,
     deal,
@@ -81,7 +82,7 @@ async def test_the_final_standings_of_those_waiting_leave_the_hosts_choice_whole
     await play_until(fake, clock, players, lambda: game.phase is Phase.GAME_OVER)
     await tick(fake, clock, 1)
     board_id = table.table_message_id
-    lines = message(users[0], board_id).content.split("\n")
+    lines = before_takeover(locale, message(users[0], board_id).content.split("\n"))
     host = table.seats[0].name
     assert lines[-1] == t(locale, "table.host_over", host=host)
     assert lines[-2] == t(locale, "table.waiting_next",
@@ -197,6 +198,8 @@ def essentials_missing(table: Table, game: Game, board: str, locale: str,
     if absent and game.phase in (Phase.PLAY, Phase.EXCHANGE) and \
             not lines[-1].startswith("🔔 "):
         missing.append("press « Ma main »")
+    if game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
+        lines = before_takeover(locale, lines)
     if game.phase is Phase.ROUND_OVER and \
             lines[-1] != t(locale, "table.host_next", host=host_name(table)):
         missing.append("host's choice between rounds")

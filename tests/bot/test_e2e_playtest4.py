@@ -11,6 +11,7 @@ from fakediscord import FakeDiscord
 from .conftest import LinkedClock
 from .e2e import (
     Player,
+    before_takeover,
     create_table,
     deal,
     eight_seat_game_over,
@@ -34,7 +35,7 @@ async def test_eight_long_names_keep_the_final_standings_whole(
     assert all(len(name) == 32 for name in LONG_NAMES)
     game, board = await eight_seat_game_over(fake, clock, instant, LONG_NAMES)
     assert len(board) <= 2000
-    standings = board.split("**Classement final**\n")[1].split("\n")
+    standings = before_takeover("fr", board.split("**Classement final**\n")[1].split("\n"))
     assert len(standings) == 9, board  # every seat, then the host's choice
     for name in LONG_NAMES:
         points = plural("fr", "n.points", game.points[LONG_NAMES.index(name)])

@@ -1,5 +1,7 @@
-"""The table's own deadlines on the shared scheduler: its turn timer, its close when no person
-acts any more, and forgetting them all when the game or the table ends."""
+"""The table's own deadlines on the shared scheduler: its turn timer and its players' ping
+(`Reminders`), its close when no person acts any more and the warning before it, the moment
+a silent host's choice passes to anyone seated, and forgetting them all when the game or
+the table ends."""
 
 from __future__ import annotations
 

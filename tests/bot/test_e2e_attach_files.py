@@ -24,6 +24,7 @@ from fakediscord import FakeDiscord, TestUser
 from .conftest import LinkedClock
 from .e2e import (
     alice_and_bob_stored,
+    before_takeover,
     cid,
     create_table,
     eight_seat_game_over,
@@ -158,7 +159,7 @@ async def test_at_eight_seats_the_charts_text_goes_before_the_standings(
     fake.set_bot_permissions(fake.channel, attach_files=False)
     game, board = await eight_seat_game_over(fake, clock, instant, names)
     assert len(board) <= 2000 - 80  # the retired note's room
-    standings = board.split("**Classement final**\n")[1].split("\n")
+    standings = before_takeover("fr", board.split("**Classement final**\n")[1].split("\n"))
     assert len([line for line in standings if re.search(r"\spts?$", line)]) == 8, board
     assert standings[-1].startswith("L’hôte, ") and french(" choisit : ") in standings[-1]
     assert ("\n📈 Points par manche, 8 participants, 1 manche. " in board) is fits

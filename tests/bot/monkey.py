@@ -33,6 +33,7 @@ from engine import KNOBS, PRESETS, Phase
 from engine.bots import LEVELS
 from fakediscord import FakeDiscord, SettleTimeout, TestUser
 from fakediscord.errors import UserActionError
+from fakediscord.payloads import USER_MENTION
 from fakediscord.snapshots import Message, Select, TextInput
 from fakediscord.state import Channel, InteractionRecord
 
@@ -492,11 +493,19 @@ class Monkey:
         for table in self.live.service.registry.tables():
             for problem in table_problems(table) + self.roles_shown(table):
                 self.fail(f"table {table.id} after {said}: {problem}")
+        # A timer's ping notifies those its content names, by id, and nobody else
+        # (`bot.tables.reminders`); every other message pings nobody.
         pinging = [m.id for m in self.fake.world.messages.values()
                    if m.author_id == self.fake.world.bot.id and MENTION.search(m.content)
-                   and self.fake.writer.may_ping(m.id)]
+                   and self.fake.writer.may_ping(m.id) and not self.reminder(m.id, m.content)]
         if pinging:
             self.fail(f"messages {pinging} may ping, after {said}")
+
+    def reminder(self, message_id: int, content: str) -> bool:
+        """Whether the message is a timer's ping notifying exactly the users it names."""
+        named = {int(m) for m in USER_MENTION.findall(content)}
+        return content.startswith("⏰ <@") and self.fake.writer.pinged(message_id) == named \
+            and "@everyone" not in content and "@here" not in content
 
     def roles_shown(self, table: Table) -> list[str]:
         """The roles on the table message, once its latest redraw has gone out (none goes

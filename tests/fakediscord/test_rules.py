@@ -298,3 +298,24 @@ def test_an_edit_reparses_mentions_only_when_it_changes_the_content(fake: FakeDi
     assert fake.writer.may_ping(message.id)
     fake.writer.edit(message, {"content": "<@1>", "allowed_mentions": none}, [])
     assert not fake.writer.may_ping(message.id)
+
+
+def test_a_new_message_notifies_the_users_its_allowed_mentions_let_through(
+    fake: FakeDiscord,
+) -> None:
+    """Only users both mentioned in the content and let through by allowed_mentions are
+    notified (all those mentioned without it), as the message is created, never by an edit."""
+    only_2 = {"parse": [], "users": ["2"]}
+    message = fake.writer.create(fake.channel, {"content": "<@1> <@2>",
+                                                "allowed_mentions": only_2}, [])
+    assert fake.writer.pinged(message.id) == {2}
+    fake.writer.edit(message, {"content": "<@1> <@2> <@3>"}, [])
+    assert fake.writer.pinged(message.id) == {2}
+    plain = fake.writer.create(fake.channel, {"content": "<@!1> and <@3>"}, [])
+    assert fake.writer.pinged(plain.id) == {1, 3}
+    users = fake.writer.create(fake.channel, {"content": "<@1>",
+                                              "allowed_mentions": {"parse": ["users"]}}, [])
+    assert fake.writer.pinged(users.id) == {1}
+    nobody = fake.writer.create(fake.channel, {"content": "<@1>",
+                                               "allowed_mentions": {"parse": []}}, [])
+    assert fake.writer.pinged(nobody.id) == frozenset()

@@ -99,10 +99,13 @@ def table_screen(table: Table, now: float) -> Screen:
     instructions: list[str] = []
     pressed: list[tuple[str, list[str]]] = []  # who is asked to press « Ma main », and why
     tip = False  # the instructions are only how to reopen a hand closed by mistake
+    quiet: list[str] = []  # from when anyone may choose for a silent host (`takeover_lines`)
     if game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
         results.append("")
         results.extend(results_lines(loc, table, game))
-        instructions.extend(host_choice(table, game, now))
+        instructions.extend(host_choice(table, game))
+        quiet = takeover_lines(table, now)
+        instructions.extend(quiet)
     elif game.phase in (Phase.PLAY, Phase.EXCHANGE):
         stale = [p for p in table.humans()
                  if p.user_id is not None and not _hand_live(table, p.user_id, now)
@@ -135,6 +138,10 @@ def table_screen(table: Table, now: float) -> Screen:
 
     def overruns() -> bool:
         return excess() > 0
+    if quiet and overruns():
+        # At a round's end, the takeover's line does, before any result: a host action refused
+        # says it too (`err.not_host_later`).
+        instructions = instructions[:-len(quiet)]
     if tip and overruns():
         # The tip gives way first: the button stays, and the history says what happened
         # (the history went first, every line of it if need be, to keep the tip).
@@ -166,7 +173,7 @@ def table_screen(table: Table, now: float) -> Screen:
     # 19): the list for the next game gives way to its count, then the last round's lines,
     # as the final standings name everyone with their points.
     if overruns() and game.phase is Phase.GAME_OVER and table.queue:
-        instructions = host_choice(table, game, now, waiting_room=0)
+        instructions = host_choice(table, game, waiting_room=0)
     if overruns() and game.phase is Phase.GAME_OVER and round_finished(table, game):
         results = ["", *results_lines(loc, table, game, round_lines=False)]
     # Those waiting for a seat with the points they gave theirs up with stand in the final
@@ -236,29 +243,27 @@ def host_name(table: Table) -> str:
                 "?")
 
 
-def host_choice(table: Table, game: Game, now: float,
-                waiting_room: int = WAITING_ROOM) -> list[str]:
+def host_choice(table: Table, game: Game, waiting_room: int = WAITING_ROOM) -> list[str]:
     """What the host chooses between, naming them: the role may have passed to someone
     since the game began. A finished game also names who asked to join the next one
     (`Seating.join`, within ``waiting_room`` characters), and a table without a queue says
-    « Rejouer » seats them while the rules leave room. Then from when anyone seated may
-    choose in the host's place (`takeover_lines`)."""
+    « Rejouer » seats them while the rules leave room."""
     loc = table.locale
     if game.phase is not Phase.GAME_OVER:
-        return [t(loc, "table.host_next", host=host_name(table)), *takeover_lines(table, now)]
+        return [t(loc, "table.host_next", host=host_name(table))]
     if not table.queue:
-        return [t(loc, "table.host_over", host=host_name(table)), *takeover_lines(table, now)]
+        return [t(loc, "table.host_over", host=host_name(table))]
     names = [p.name for p in table.queue]
     key = "table.host_over" if table.rules.bots_fill else "table.host_over_waiting"
     return [queue_line(loc, names, waiting_room, "table.waiting_next"),
-            t(loc, key, host=host_name(table), max=table.rules.max_players),
-            *takeover_lines(table, now)]
+            t(loc, key, host=host_name(table), max=table.rules.max_players)]
 
 
 def takeover_lines(table: Table, now: float) -> list[str]:
     """A host silent HOST_IDLE_SECONDS may be replaced by anyone seated who uses a host
     action (`hosting.may_host`), which nobody learnt before trying one and being refused
-    (`err.not_host_later`, play-test 24): said where another person sits to do it."""
+    (`err.not_host_later`, play-test 24): said under the host's choice, where another
+    person sits to do it."""
     others = [p.user_id for p in table.humans()
               if p.user_id is not None and p.user_id != table.host_id]
     if not others:

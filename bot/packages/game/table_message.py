@@ -139,8 +139,8 @@ def table_screen(table: Table, now: float) -> Screen:
     def overruns() -> bool:
         return excess() > 0
     if quiet and overruns():
-        # At a round's end, the takeover's line does, before any result: a host action refused
-        # says it too (`err.not_host_later`).
+        # At a round's or game's end the takeover's line gives way first, before any
+        # result: a host action refused says it too (`err.not_host_later`).
         instructions = instructions[:-len(quiet)]
     if tip and overruns():
         # The tip gives way first: the button stays, and the history says what happened

@@ -301,3 +301,41 @@ async def test_a_host_alone_with_bots_is_told_nothing_of_a_takeover(
     quiet = t(table.locale, "table.host_quiet_at", at="\0").split("\0")[0]
     assert quiet not in board and t(table.locale, "table.host_quiet") not in board
     fake.assert_no_errors()
+
+
+async def test_a_ping_posted_then_killed_before_it_was_stored_is_posted_once(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """The process is killed once the ping is posted, before the table storing it as sent:
+    the snapshot the restart reads owes it again (here: that snapshot written back, as a
+    kill leaves it). It posted a second ping, the first staying in the channel for good;
+    the ping carries one nonce per table, game and timer, which Discord enforces (Create
+    Message, `enforce_nonce`), so the restart gets the first back and deletes it with its
+    timer."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = Player(fake.add_user("marie", locale="fr"))
+    table, _ = await dealt_against_two_bots(fake, clock, bot, marie, HANDS, opener=0)
+    await until_half_time(fake, clock, table)
+    [ping] = reminders(fake)
+    await bot.service.committed(table)
+    storage = bot.storage
+    assert storage is not None
+    stored = await storage.load_snapshot(table.id)
+    assert stored is not None and stored.state["reminder"]["message_id"] == ping.id
+    killed = {**stored.state, "reminder": {**stored.state["reminder"], "sent": False,
+                                           "message_id": None, "deadline": None}}
+    assert await storage.save_snapshot(table.id, stored.seq + 100, killed)
+    bot = await restart(fake, clock, bot, url, down=30)
+    restored = bot.service.registry.by_id(table.id)
+    assert restored is not None and restored.game is not None
+    [again] = reminders(fake)
+    assert again.id == ping.id
+    assert restored.reminder is not None and restored.reminder.message_id == ping.id
+    serial = restored.game.timer_serial
+    while restored.game.timer_serial == serial:
+        await tick(fake, clock, 1)
+    await tick(fake, clock, 1)
+    assert reminders(fake) == []
+    await fake.disconnect(bot)
+    fake.assert_no_errors()

@@ -301,13 +301,16 @@ class Publisher:
         return self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
 
     async def _send(self, table: Table, screen: Screen,
-                    mentions: discord.AllowedMentions = NO_PINGS) -> int | None:
+                    mentions: discord.AllowedMentions = NO_PINGS,
+                    nonce: str | None = None) -> int | None:
         if self.blocked.blocks(table.id):
             return None
+        kwargs = screen.kwargs()
+        if nonce is not None:  # discord.py enforces it (`reminders.reminder_nonce`)
+            kwargs["nonce"] = nonce
         try:
             async with self.bot.budget.call():
-                message = await self._channel(table).send(allowed_mentions=mentions,
-                                                          **screen.kwargs())
+                message = await self._channel(table).send(allowed_mentions=mentions, **kwargs)
         except discord.Forbidden as err:
             self.blocked.refused(table, err)
             return None

@@ -9,6 +9,7 @@ https://discord.com/developers/docs/resources/message#allowed-mentions-object)."
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-Send = Callable[[Table, Screen, discord.AllowedMentions], Awaitable[int | None]]
+Send = Callable[[Table, Screen, discord.AllowedMentions, str | None], Awaitable[int | None]]
 
 
 def reminder_text(table: Table, reminder: Reminder) -> str:
@@ -33,6 +34,20 @@ def reminder_text(table: Table, reminder: Reminder) -> str:
     who = " ".join(f"<@{user_id}>" for user_id in reminder.user_ids)
     at = f"<t:{int(table.timer_deadline or 0)}:R>"
     return t(table.locale, f"remind.{reminder.kind}", who=who, at=at)
+
+
+def reminder_nonce(table: Table, reminder: Reminder) -> str:
+    """The ping's nonce, the same at every try and start. `sent` and the message's id are
+    stored after the post is answered, so a process killed in between posts it again at its
+    next start, and the first ping stayed for good (nothing knew to delete it). With
+    Create Message's `enforce_nonce` (which discord.py sets with any nonce), "If another
+    message was created by the same author with the same nonce, that message will be
+    returned and no new message will be created", checked "in the past few minutes"
+    (https://discord.com/developers/docs/resources/message#create-message): the restart
+    gets the first ping back, and deletes it with its timer. One per table, game and timer;
+    hashed to fit the nonce's 25 characters (same page) whatever the ids."""
+    key = f"{table.id}:{table.game_no}:{reminder.serial}".encode()
+    return "p" + hashlib.blake2b(key, digest_size=12).hexdigest()
 
 
 class Reminders:
@@ -56,7 +71,8 @@ class Reminders:
             mentions = discord.AllowedMentions(
                 everyone=False, roles=False, replied_user=False,
                 users=[discord.Object(user_id) for user_id in reminder.user_ids])
-            posted = await self._send(table, Screen(reminder_text(table, reminder)), mentions)
+            posted = await self._send(table, Screen(reminder_text(table, reminder)), mentions,
+                                      reminder_nonce(table, reminder))
             if posted is not None:
                 reminder.message_id = posted
                 if table.reminder is not reminder:  # its timer ended while it was on its way

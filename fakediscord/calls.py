@@ -75,8 +75,8 @@ class RateLimit:
 class Failure:
     """A pending failure for a route, answered ``times`` more times before it recovers:
     an HTTP error with Discord's JSON error body, or (``status`` None) a connection dropped
-    without an answer, after the call was carried out where ``handled``; with ``uploads``,
-    only to calls that upload files."""
+    without an answer; either after the call was carried out where ``handled``; with
+    ``uploads``, only to calls that upload files."""
 
     method: str | None
     route: str

@@ -818,6 +818,7 @@ class FakeDiscord:
         method: str | None = None,
         times: int = 1,
         uploads: bool = False,
+        handled: bool = False,
     ) -> None:
         """Answer the next ``times`` calls to ``route`` with ``error``: one of Discord's
         (`fakediscord.errors`, e.g. ``request_entity_too_large()``), or a bare HTTP status,
@@ -829,10 +830,17 @@ class FakeDiscord:
         `asyncio.sleep` on the wall clock: a test injecting those puts discord.http's
         sleeps on the fake clock (tests/bot/e2e.py, `http_waits_on_the_fake_clock`) and
         injects five per call; a 503 is raised at once (`DiscordServerError`). Injected
-        answers are not errors the test must expect."""
+        answers are not errors the test must expect.
+
+        With ``handled``, each call is carried out first and the error answered after it.
+        Those docs do not say a 5xx leaves the call undone, and a 504 is a gateway that gave
+        up waiting for the server behind it ("did not receive a timely response from an
+        upstream server", RFC 9110, 15.6.5 504 Gateway Timeout), which may still do the
+        work: the sender cannot tell."""
         if isinstance(error, int):
             error = DiscordError(error, 0, f"{error}: {HTTPStatus(error).phrase}")
-        self.log.add_failure(Failure(method, route, times, error.status, error.body(), uploads))
+        self.log.add_failure(Failure(method, route, times, error.status, error.body(), uploads,
+                                     handled))
 
     def inject_disconnect(
         self, route: str, *, method: str | None = None, times: int = 1, uploads: bool = False,

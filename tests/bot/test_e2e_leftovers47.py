@@ -281,3 +281,34 @@ async def test_an_unreadable_table_s_word_posted_then_killed_is_posted_once(
     for _ in range(2):  # the lobby, gone, at each of the first two starts
         fake.expect_error(errors.UNKNOWN_MESSAGE)
     fake.assert_no_errors()
+
+
+async def test_results_left_while_an_upload_met_a_gateway_timeout_show_the_chart_once(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The upload's last try was carried out but answered 504 (a gateway giving up on the
+    server behind it): a server error was taken as Discord's refusal, nothing to take off,
+    and the picture stayed beside the text the results were retired with, for good. A 5xx
+    says nothing of whether the edit was done: the picture is taken off, as after a lost
+    answer."""
+    record_charts(monkeypatch)
+    waits = http_waits_on_the_fake_clock(monkeypatch, fake)
+    marie = fake.add_user("marie", locale="fr")
+    fake.inject_error(EDIT, 502, method="PATCH", uploads=True, times=4)
+    fake.inject_error(EDIT, 504, method="PATCH", uploads=True, handled=True)
+    table = await game_over(fake, clock, president, marie)
+    first, game = table.table_message_id, table.game
+    assert first is not None and game is not None
+    await marie.click(results(marie, table), cid(table, "end", game.version))
+    await tick(fake, clock, 5)
+    assert table.game is None and table.charts_off == [first]
+    line = chart_line(table)
+    for _ in range(30):
+        await tick(fake, clock, 1)
+    assert injected(fake) == [502] * 4 + [504]
+    left = message(marie, first)
+    assert left.content.count(line) == 1 and left.attachments == ()
+    assert table.charts_off == []
+    waits.end()
+    fake.assert_no_errors()

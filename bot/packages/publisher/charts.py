@@ -77,6 +77,15 @@ def _off_key(table_id: int, message_id: int) -> tuple[str, int, int]:
     return ("chart off", table_id, message_id)
 
 
+def _refused(err: Exception) -> bool:
+    """Whether a failed edit surely changed nothing: Discord refused it (a 4xx, a 429) or
+    discord.py never sent it (`RateLimited`). A 5xx does not say so: a 504 is a gateway
+    that gave up waiting for the server behind it, which may have done the edit (RFC 9110,
+    15.6.5), and neither does a dropped connection or a timeout."""
+    return isinstance(err, discord.RateLimited) or (
+        isinstance(err, discord.HTTPException) and err.status < 500)
+
+
 class Charts:
     """Which results message carries its game's chart, and who was told it cannot.
 
@@ -158,9 +167,9 @@ class Charts:
                 TimeoutError) as err:
             self._uploading.pop(table.id, None)
             if message_id in table.charts_off:
-                if isinstance(err, discord.HTTPException | discord.RateLimited):
-                    self._taken_off(table, message_id)  # refused: no picture landed
-                else:  # no answer: it may have landed
+                if _refused(err):
+                    self._taken_off(table, message_id)  # no picture landed
+                else:  # no answer, or a 5xx: it may have landed
                     await self._take_off(table, message_id)
             if table.closed:
                 log.info("table %s: closed while its chart was uploaded (%r)", table.id, err)

@@ -194,8 +194,10 @@ async def test_a_holder_that_died_with_its_session_open_frees_its_shard(
         assert "shard 3: the other process has exited, taking over" in caplog.text
         # The waiter's own session, checked, stays: a third process waits in turn.
         assert await second.keep()
-        third = asyncio.create_task(ShardLocks.acquire(postgres_url, [3]))
-        await asyncio.sleep(0)
+        third_waits = asyncio.Event()
+        third = asyncio.create_task(ShardLocks.acquire(
+            postgres_url, [3], on_wait=lambda _: third_waits.set()))
+        await asyncio.wait_for(third_waits.wait(), 30)
         assert not third.done()
         await second.release()
         taken = await asyncio.wait_for(third, 30)

@@ -259,7 +259,7 @@ class Rest:
         Discord would answer, or the connection dropped unanswered, which aiohttp's client
         raises as `ServerDisconnectedError` (a PATCH or POST is not idempotent: it does not
         send it again), the call carried out first where `Failure.handled` (logged twice
-        then: as carried out, and as dropped)."""
+        then: as carried out, and as failed)."""
         if failure.status is None:
             self._log.add(replace(call, injected=True, note="connection dropped"))
             if request.transport is not None:

@@ -107,7 +107,8 @@ class GamePoints:
     ``totals[i][r]`` is line ``i``'s points after round ``r + 1``, None for a round they did
     not play; ``erased`` the lines of players erased since (`forget.erased`), whose name is
     gone; ``stand_ins`` those of a bot finishing a leaver's round under the leaver's name;
-    ``bots`` those of the table's own bots (the chart marks them). ``seated``: no seat changed hands, each line is a seat's (in seat order)."""
+    ``bots`` those of the table's own bots (the chart marks them). ``seated``: no seat
+    changed hands, each line is a seat's (in seat order)."""
 
     preset: str
     names: tuple[str, ...]

@@ -29,6 +29,7 @@ from .rest import API
 if TYPE_CHECKING:
     import discord
 
+
 @dataclass
 class Timeout:
     """The next ``times`` calls to ``route`` (a template) time out; ``method`` None: any."""

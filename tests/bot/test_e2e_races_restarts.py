@@ -236,10 +236,12 @@ async def a_click_on_a_lobby_being_retired(fake: FakeDiscord, clock: LinkedClock
     assert old is not None
     for _ in range(10):  # the bot's start-up calls (its emojis) made, a window at a time
         await tick(fake, clock, 2)
-    for i in range(2):  # someone acts within every half hour: the table stays open
-        clock.advance(25 * 60)
+    # Someone acts every 20 minutes: the table stays open, and nobody is warned of its
+    # idle close (25 idle minutes: `IDLE_WARN_SECONDS`), which would redraw the lobby.
+    for i in range(2):
+        clock.advance(20 * 60)
         await fake.add_user(f"ami{i}", locale="fr").click(old, cid(table, "join"))
-    clock.advance(6 * 60)  # 56 minutes old
+    clock.advance(16 * 60)  # 56 minutes old
     await tick(fake, clock, 1)
     fake.inject_429("/channels/{channel_id}/messages/{message_id}", method="PATCH",
                     retry_after=2.0)

@@ -13,7 +13,7 @@ from bot.tables.deadlines import IDLE_CLOSE_SECONDS, IDLE_WARN_SECONDS
 from bot.tables.hosting import HOST_IDLE_SECONDS
 from bot.tables.reminders import REMIND_AFTER
 from bot.tables.table import Table
-from engine import Phase
+from engine import Game, Phase
 from fakediscord import FakeDiscord, Message
 
 from .conftest import LinkedClock
@@ -61,6 +61,14 @@ async def until_half_time(fake: FakeDiscord, clock: LinkedClock, table: Table) -
     await tick(fake, clock, 2)
 
 
+async def until_the_timer_ends(fake: FakeDiscord, clock: LinkedClock, game: Game) -> None:
+    """Until the running timer is over (played out or run out), then the redraw after it."""
+    serial = game.timer_serial
+    while game.timer_serial == serial:
+        await tick(fake, clock, 1)
+    await tick(fake, clock, 1)
+
+
 @pytest.mark.parametrize("locale", LOCALES)
 async def test_a_player_who_looked_away_is_pinged_once_half_their_time_is_gone(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
@@ -91,10 +99,7 @@ async def test_a_player_gone_is_pinged_once_not_every_turn(
     table, game = await dealt_against_two_bots(fake, clock, president, marie, HANDS, opener=0)
     await until_half_time(fake, clock, table)
     assert len(reminders(fake)) == 1
-    serial = game.timer_serial
-    while game.timer_serial == serial:
-        await tick(fake, clock, 1)
-    await tick(fake, clock, 1)
+    await until_the_timer_ends(fake, clock, game)
     assert reminders(fake) == [] and game.timeouts[0] == 1
     for _ in range(600):  # her next turn, and all of it
         if game.to_act == 0 and game.timer is not None:
@@ -147,10 +152,7 @@ async def test_a_restart_neither_repeats_nor_forgets_a_ping(
     [again] = reminders(fake)
     assert again.id == ping.id and again.content == reminder_text(restored, "turn", marie.user.id)
     assert again.content != ping.content
-    serial = restored.game.timer_serial
-    while restored.game.timer_serial == serial:
-        await tick(fake, clock, 1)
-    await tick(fake, clock, 1)
+    await until_the_timer_ends(fake, clock, restored.game)
     assert reminders(fake) == []
     await fake.disconnect(bot)
     fake.assert_no_errors()
@@ -332,10 +334,7 @@ async def test_a_ping_posted_then_killed_before_it_was_stored_is_posted_once(
     [again] = reminders(fake)
     assert again.id == ping.id
     assert restored.reminder is not None and restored.reminder.message_id == ping.id
-    serial = restored.game.timer_serial
-    while restored.game.timer_serial == serial:
-        await tick(fake, clock, 1)
-    await tick(fake, clock, 1)
+    await until_the_timer_ends(fake, clock, restored.game)
     assert reminders(fake) == []
     await fake.disconnect(bot)
     fake.assert_no_errors()

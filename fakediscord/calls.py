@@ -12,7 +12,6 @@ from typing import Any
 # https://discord.com/developers/docs/topics/rate-limits#invalid-request-limit-aka-cloudflare-bans).
 INVALID_STATUSES = (401, 403, 429)
 INVALID_REQUEST_WINDOW = 10 * 60.0
-INVALID_REQUEST_LIMIT = 10_000
 
 
 @dataclass(frozen=True)

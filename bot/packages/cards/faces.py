@@ -55,7 +55,8 @@ _SPANISH_INDEX = {"J": "S", "N": "C", "K": "R", "A": "A"}
 _FRENCH_READER = {False: {"J": "V", "Q": "D", "K": "R"}, True: {"J": "V"}}
 
 Point = tuple[float, float]
-Shape = Callable[[ImageDraw.ImageDraw, float, float, float], None]
+# A suit's drawing: on `d`, centred on (cx, cy), of radius r, in a colour.
+Shape = Callable[[ImageDraw.ImageDraw, float, float, float, tuple[int, int, int]], None]
 
 
 def face_index(card: Card, spanish: bool, french: bool = False) -> str:
@@ -214,7 +215,7 @@ def _hollow_star(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float,
     d.polygon(_star_points(cx, cy, r), outline=fill, width=int(r * 0.2))
 
 
-_SUITS: dict[tuple[bool, str], tuple[Callable[..., None], tuple[int, int, int]]] = {
+_SUITS: dict[tuple[bool, str], tuple[Shape, tuple[int, int, int]]] = {
     (False, "S"): (_spade, _BLACK),
     (False, "H"): (_heart, _RED),
     (False, "D"): (_diamond, _RED),

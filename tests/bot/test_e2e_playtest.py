@@ -260,7 +260,7 @@ async def test_the_table_says_who_opens_and_why_each_trick_closed(
         if game.phase is Phase.ROUND_OVER:
             break
         await tick(fake, clock, 30)
-        closes |= {e.key for e in table.log if e.key.startswith("ev.trick_closed.")}
+        closes |= {e.key for e in table.log if e.key.startswith("ev.trick_closed")}
         board = message(marie, table.table_message_id).content
         assert "remporte le pli" not in board or "ne répond" in board or "temps" in board
     assert closes and "ev.trick_closed" not in closes

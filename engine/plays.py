@@ -148,12 +148,13 @@ def opening_options(
             groups[value].append(card)
         else:
             groups[value] = [card]
-    ts_held = top_single is not None and top_single in hand
-    if ts_held:
+    held_single = top_single if top_single is not None and top_single in hand else None
+    ts_held = held_single is not None
+    if held_single is not None:
         # Alone, the top single card is its own play; it joins other 2s only in groups.
         twos = groups[TWO]
-        twos.remove(top_single)  # type: ignore[arg-type]
-        twos.append(top_single)  # type: ignore[arg-type]
+        twos.remove(held_single)
+        twos.append(held_single)
     rank_of = deck.rank_table
     options: list[PlayOption] = []
     append = options.append
@@ -173,9 +174,8 @@ def opening_options(
                     append(PlayOption(rank, level, count, cards, used))
             if nwild >= count:
                 append(PlayOption(rank, level, count, tuple(wilds[:count]), count, rank))
-    if ts_held:
-        append(PlayOption(rank_of[TWO], TWO, 1, (top_single,), 0, None,  # type: ignore[arg-type]
-                          "top_single"))
+    if held_single is not None:
+        append(PlayOption(rank_of[TWO], TWO, 1, (held_single,), 0, None, "top_single"))
     for joker in sorted(jokers, key=lambda c: c.value):
         append(PlayOption(joker.rank, joker.value, 1, (joker,), 0, None, "joker"))
     return options

@@ -114,7 +114,7 @@ def suit_choices(game: Game, seat: int, option: PlayOption,
 
 def play_selects(table: Table, game: Game, seat: int, locale: LocaleLike,
                  options: Sequence[PlayOption],
-                 hand: Sequence[Card] | None = None) -> list[discord.ui.Item[Any]]:
+                 hand: Sequence[Card] | None = None) -> list[Control]:
     """Every legal play, one per choice of cards, grouped by count, 25 per select. The
     special cards (a joker, presi's 2 of oros) are played alone and join the singles: in a
     menu of their own, a fifth group behind singles, pairs, threes and fours, they went to
@@ -127,7 +127,7 @@ def play_selects(table: Table, game: Game, seat: int, locale: LocaleLike,
     for listed in options:
         for option in suit_choices(game, seat, listed, hand):
             groups.setdefault(option.count, []).append(option)
-    selects: list[discord.ui.Item[Any]] = []
+    selects: list[Control] = []
     for key in sorted(groups):
         group = sorted(groups[key], key=lambda o: (game.strength(o.level), o.wilds,
                                                    o.announce or ""))
@@ -316,7 +316,7 @@ def play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
     pages = max(1, -(-len(selects) // SELECTS_PER_PAGE))
     page = min(max(page, 0), pages - 1)
     for row, item in enumerate(selects[page * SELECTS_PER_PAGE:(page + 1) * SELECTS_PER_PAGE]):
-        item.item.row = row  # type: ignore[attr-defined]
+        item.item.row = row
         items.append(item)
     if can_pass:
         items.append(button(table.id, "pass", t(locale, "btn.pass"), version=game.version,

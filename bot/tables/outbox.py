@@ -12,13 +12,17 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Collection, Sequence
-from typing import Protocol
+from typing import Literal, Protocol
 
 from bot.tables.asleep import OwedEdit
 from bot.tables.table import GameStart, PendingResult, Player, Table
 from engine.events import GameOver, RoundOver
 
 log = logging.getLogger(__name__)
+
+# The statuses the service stores (`Outbox.status`): a table in its lobby, or closed. The
+# schema's other two (bot/storage/records.TableStatus, playing and finished) nothing writes.
+StoredStatus = Literal["lobby", "closed"]
 
 
 class TableStore(Protocol):
@@ -33,7 +37,7 @@ class TableStore(Protocol):
         """Whether snapshots are refused now: the process is shutting down."""
         ...
 
-    async def table_changed(self, table: Table, status: str) -> None: ...
+    async def table_changed(self, table: Table, status: StoredStatus) -> None: ...
 
     async def game_started(self, table: Table, start: GameStart) -> int:
         """Store that a game started and return its id; idempotent per `start.game_no`."""
@@ -108,7 +112,7 @@ class Outbox:
             lambda done: self._queues.pop(table.id) if self._queues.get(table.id) is done
             else None)
 
-    def status(self, table: Table, status: str) -> None:
+    def status(self, table: Table, status: StoredStatus) -> None:
         """Store the table's status (lobby, closed), with its host and rules as they are."""
         self.queue(table, lambda store: store.table_changed(table, status))
 

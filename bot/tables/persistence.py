@@ -13,6 +13,7 @@ from bot.storage.records import SeatRef
 from bot.storage.repository import ChannelBusy, Storage
 from bot.storage.writer import SnapshotWriter
 from bot.tables.asleep import OwedEdit
+from bot.tables.outbox import StoredStatus
 from bot.tables.refusals import TableError
 from bot.tables.table import GameStart, Player, Table
 from engine.events import GameOver, RoundOver
@@ -49,12 +50,12 @@ class StorageStore:
     def stopped(self) -> bool:
         return self.writer.closed
 
-    async def table_changed(self, table: Table, status: str) -> None:
+    async def table_changed(self, table: Table, status: StoredStatus) -> None:
         if status == "closed":
             self.writer.discard(table.id)
         host, rules = table.host_id, table.rules.to_dict()
         await self._retried(table, f"table status {status}", lambda: self.storage.update_table(
-            table.id, host_id=host, rules=rules, status=status))  # type: ignore[arg-type]
+            table.id, host_id=host, rules=rules, status=status))
 
     async def game_started(self, table: Table, start: GameStart) -> int:
         # The snapshot that numbers the game is stored first: a row stored before it would,

@@ -239,11 +239,20 @@ def _act(game: Game, step: dict[str, Any], seen_version: int | None) -> None:
         return
     if action in _FLAGS and step[action] is not True:
         raise ScenarioFailure(f"malformed: {action!r} must be true, got {step[action]!r}")
-    deck = game.deck
-    if action in ("play", "pass", "give", "resume", "leave"):
-        seat = _seat(step.get("seat"), game.seats, "seat")
+    if action == "timeout":
+        game.timeout()
+    elif action == "next_round":
+        _next_round(game, step["next_round"])
+    else:  # the seat's actions
+        _seat_act(game, action, _seat(step.get("seat"), game.seats, "seat"), step,
+                  seen_version)
+
+
+def _seat_act(game: Game, action: str, seat: int, step: dict[str, Any],
+              seen_version: int | None) -> None:
+    """A play, pass, give, resume or leave of `seat`."""
     if action == "play":
-        cards = _held_cards(step["play"], deck, "play")
+        cards = _held_cards(step["play"], game.deck, "play")
         announce = step.get("as")
         if isinstance(announce, int) and not isinstance(announce, bool):
             announce = str(announce)  # "as": 10, a value written as a JSON number
@@ -253,28 +262,27 @@ def _act(game: Game, step: dict[str, Any], seen_version: int | None) -> None:
     elif action == "pass":
         game.pass_turn(seat, seen_version)
     elif action == "give":
-        game.give(seat, _held_cards(step["give"], deck, "give"))
-    elif action == "timeout":
-        game.timeout()
+        game.give(seat, _held_cards(step["give"], game.deck, "give"))
     elif action == "resume":
         game.resume(seat)
-    elif action == "leave":
+    else:
         game.leave(seat)
-    elif action == "next_round":
-        spec = step["next_round"]
-        if spec is True or spec is None:
-            spec = {}  # no given hands: the engine deals, from the scenario's fixed seed
-        if not isinstance(spec, dict):
-            raise ScenarioFailure("malformed: next_round must be an object")
-        unknown = _unknown(spec, {"hands", *_NOTES})
-        if unknown:  # `"hand"` would silently let the engine deal
-            raise ScenarioFailure(f"malformed: next_round takes only 'hands', got {unknown}")
-        hands = None
-        if spec.get("hands") is not None:
-            hands = _hands(spec["hands"], deck, "next_round.hands")
-            if len(hands) != game.seats:
-                raise ScenarioFailure("next_round.hands: one hand per seat")
-        game.next_round(hands)
+
+
+def _next_round(game: Game, spec: Any) -> None:
+    if spec is True or spec is None:
+        spec = {}  # no given hands: the engine deals, from the scenario's fixed seed
+    if not isinstance(spec, dict):
+        raise ScenarioFailure("malformed: next_round must be an object")
+    unknown = _unknown(spec, {"hands", *_NOTES})
+    if unknown:  # `"hand"` would silently let the engine deal
+        raise ScenarioFailure(f"malformed: next_round takes only 'hands', got {unknown}")
+    hands = None
+    if spec.get("hands") is not None:
+        hands = _hands(spec["hands"], game.deck, "next_round.hands")
+        if len(hands) != game.seats:
+            raise ScenarioFailure("next_round.hands: one hand per seat")
+    game.next_round(hands)
 
 
 def run_scenario(data: Any) -> None:

@@ -32,9 +32,11 @@ class SeatRef:
 
 @dataclass(frozen=True, slots=True)
 class GuildSettings:
+    """A server's choices. (Its row's default_preset column, from the first schema, is
+    written by nothing: no command sets a server's default rules.)"""
+
     guild_id: int
     language: str | None
-    default_preset: str | None
 
 
 @dataclass(frozen=True, slots=True)

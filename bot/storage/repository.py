@@ -166,21 +166,17 @@ class Storage(History, Forgetting):
         async with self._read() as connection:
             row = (
                 await connection.execute(
-                    select(Guild.language, Guild.default_preset).where(Guild.id == guild_id)
+                    select(Guild.language).where(Guild.id == guild_id)
                 )
             ).one_or_none()
         if row is None:
-            return GuildSettings(guild_id, None, None)
-        return GuildSettings(guild_id, row.language, row.default_preset)
+            return GuildSettings(guild_id, None)
+        return GuildSettings(guild_id, row.language)
 
     async def set_guild_language(self, guild_id: int, language: str | None) -> None:
         """Set the server's language; None returns to following each user's locale."""
         async with self._write() as connection:
             await self._upsert_guild(connection, guild_id, {"language": language})
-
-    async def set_guild_default_preset(self, guild_id: int, preset: str | None) -> None:
-        async with self._write() as connection:
-            await self._upsert_guild(connection, guild_id, {"default_preset": preset})
 
     async def _upsert_guild(
         self, connection: AsyncConnection, guild_id: int, values: dict[str, Any]

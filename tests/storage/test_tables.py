@@ -15,17 +15,11 @@ CLASSIC = {"preset": "classic", "set": {}}
 
 
 async def test_guild_settings_default_then_set(storage: Storage) -> None:
-    settings = await storage.get_guild_settings(GUILD)
-    assert (settings.language, settings.default_preset) == (None, None)
-
+    assert (await storage.get_guild_settings(GUILD)).language is None
     await storage.set_guild_language(GUILD, "fr")
-    await storage.set_guild_default_preset(GUILD, "presi")
-    settings = await storage.get_guild_settings(GUILD)
-    assert (settings.language, settings.default_preset) == ("fr", "presi")
-
+    assert (await storage.get_guild_settings(GUILD)).language == "fr"
     await storage.set_guild_language(GUILD, None)
-    settings = await storage.get_guild_settings(GUILD)
-    assert (settings.language, settings.default_preset) == (None, "presi")
+    assert (await storage.get_guild_settings(GUILD)).language is None
 
 
 async def test_table_lifecycle(storage: Storage) -> None:

@@ -113,11 +113,17 @@ class Charts:
         self.rendering = 0  # charts being drawn in worker threads (the bot reports them as busy)
 
     def forget(self, table_id: int) -> None:
-        """A closed table's marks go with it (`Publisher.closed`)."""
+        """A closed table's marks go with it (`Publisher.closed`), its given-up take-offs too
+        (their tries spent, left to a start that never restores a closed table). A take-off
+        on its way or waiting for its retry goes on: the picture still sits beside the
+        retired text, and its count is dropped as it ends (`_take_off`)."""
         self._charted.pop(table_id, None)
         self._failed.pop(table_id, None)
         self._told_attach.discard(table_id)
         self.bot.service.scheduler.cancel(_retry_key(table_id))
+        for key in [key for key, tries in self._off_tries.items()
+                    if key[0] == table_id and tries > len(RETRY_DELAYS)]:
+            del self._off_tries[key]
 
     async def draw(self, shown: chart.PointsChart, filename: str) -> discord.File:
         """The chart as an attachment with its alt text, drawn in a worker thread (tens of
@@ -234,7 +240,7 @@ class Charts:
                 self._taken_off(table, message_id)
             elif tries > len(RETRY_DELAYS):
                 if table.closed:  # no start restores it: nothing is left to try
-                    del self._off_tries[key]
+                    self._off_tries.pop(key, None)  # gone already if it closed meanwhile
                 log.warning("table %s: the chart uploaded to results moved on from stays "
                             "beside its text until the next start (%r)", table.id, err)
             else:

@@ -32,7 +32,7 @@ from bot.packages.permissions import require
 from bot.packages.screen import Screen
 from bot.tables.refusals import given_key, late_move
 from bot.tables.service import TableError, TableService
-from bot.tables.table import Table
+from bot.tables.table import HandLink, Table
 from engine import Card, Phase
 
 if TYPE_CHECKING:
@@ -89,7 +89,7 @@ async def show_hand(
     # hand through the previous token nor think it still shows the old state. Only when
     # the hand is this interaction's original response, which later refreshes edit.
     link = None
-    deferred = False
+    pending: asyncio.Future[None] | None = None
     if table.player(interaction.user.id) is not None and (
             update or not interaction.response.is_done()):
         link = interaction.client.publisher.hands.shown(table, interaction, plain,
@@ -99,36 +99,46 @@ async def show_hand(
             # answer then restores the link to this message, and a restart redraws the
             # hand its player looks at (docs/deploy.md). Past the budget the answer is
             # deferred (« thinking », privately), as a move's is, and the hand replaces it
-            # once saved: shown at once, a kill before the save lost its link, the hand
-            # the player looked at never redrawn by the restart.
+            # once saved (`_send_hand`): shown at once, a kill before the save lost its
+            # link, the hand the player looked at never redrawn by the restart.
             pending = await _commit_within_budget(interaction.client.service, table)
-            if not pending.done():
-                await interaction.response.defer(ephemeral=True, thinking=True)
-                deferred = True
-                await pending
     if update and interaction.response.is_done():  # deferred while the move was stored
         await interaction.edit_original_response(**screen.kwargs())
     elif update:
         await interaction.response.edit_message(**screen.kwargs())
-    elif interaction.response.is_done() and not deferred:
+    elif interaction.response.is_done():
         await interaction.followup.send(ephemeral=True, **screen.kwargs())
     else:
-        try:
-            if deferred:
-                shown = await interaction.edit_original_response(**screen.kwargs())
-                message_id: int | None = shown.id
-            else:
-                sent = await interaction.response.send_message(ephemeral=True,
-                                                               **screen.kwargs())
-                message_id = sent.message_id
-            if link is not None:
-                link.message_id = message_id
-        finally:
-            if link is not None and not link.answered:
-                # Refreshes skipped it while the save went on: whatever changed meanwhile
-                # (another player's move) is drawn now, through the message just sent.
-                link.answered = True
-                interaction.client.service.refresh(table)
+        await _send_hand(interaction, table, screen, link, pending)
+
+
+async def _send_hand(interaction: discord.Interaction[Host], table: Table, screen: Screen,
+                     link: HandLink | None, pending: asyncio.Future[None] | None) -> None:
+    """The hand in a message of its own, deferred until `pending` (its link's save) is done
+    if it was not within the budget. Refreshes skip the link until it is answered
+    (`HandLink.answered`): whatever the answer meets, the deferral included (an interaction
+    expired on its way, a 5xx after Discord carried it out), the link is then answered and
+    the table refreshed. Left unanswered, the link kept the table from asking for « Ma
+    main » for its token's 15 minutes and no refresh reached its message, a « thinking »
+    one that did land included; refreshed, the hand lands there, or the edit finds nothing
+    to edit and the link is forgotten (`Hands._redraw_hand`)."""
+    try:
+        if pending is not None and not pending.done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await pending
+            shown = await interaction.edit_original_response(**screen.kwargs())
+            message_id: int | None = shown.id
+        else:
+            sent = await interaction.response.send_message(ephemeral=True, **screen.kwargs())
+            message_id = sent.message_id
+        if link is not None:
+            link.message_id = message_id
+    finally:
+        if link is not None and not link.answered:
+            # Refreshes skipped it while the save went on: whatever changed meanwhile
+            # (another player's move) is drawn now, through the message just sent.
+            link.answered = True
+            interaction.client.service.refresh(table)
 
 
 async def late_hand(click: Click) -> None:

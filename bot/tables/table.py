@@ -255,12 +255,16 @@ class Reminder:
     serial: int  # the game timer it is about
     user_ids: tuple[int, ...]
     kind: str  # turn | exchange
-    # Once its post was tried: a refused one is not tried again for this timer.
+    # Once its post was tried: a refused one is not tried again for this timer (one that
+    # failed for a passing reason is, once: `tries`).
     sent: bool = False
     message_id: int | None = None
     # The timer's deadline the message shows: a restart moves the timer on, and the message
     # is edited to follow it.
     deadline: float | None = None
+    # Runtime: the posts tried by this process; one failing for a passing reason is tried
+    # once more (`publisher.reminders`).
+    tries: int = field(default=0, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {"serial": self.serial, "user_ids": list(self.user_ids), "kind": self.kind,

@@ -2,32 +2,41 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from bot.client import PresidentBot
 from bot.packages.game import chart
 from bot.packages.game.views import STORE_BUDGET
 from bot.packages.publisher.charts import RETRY_DELAYS
+from bot.packages.publisher.reminders import RETRY_DELAY as PING_RETRY_DELAY
 from bot.tables.table import Table
-from fakediscord import FakeDiscord, errors
+from engine import Game, Phase
+from fakediscord import FakeDiscord, Message, errors
 
 from .conftest import LinkedClock
 from .e2e import (
     Player,
     cid,
+    dealt_against_two_bots,
     host_against_bots,
     http_waits_on_the_fake_clock,
     message,
     record_charts,
     table_of,
     tick,
+    two_humans_against_a_bot,
 )
 from .test_e2e_chart_upload import EDIT, injected
 from .test_e2e_leftovers47 import left_during_the_upload
+from .test_e2e_playtest24 import HANDS, until_half_time, until_the_timer_ends
 from .test_e2e_slow_store import DEFERRED_CHANNEL_MESSAGE, slow_commits
 
 # An interaction's response (Create Interaction Response).
 CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"
+# A post in a channel (Create Message).
+POST = "/channels/{channel_id}/messages"
 
 
 async def test_a_take_off_given_up_is_forgotten_with_its_closed_table(
@@ -96,4 +105,55 @@ async def test_my_hand_whose_deferral_failed_is_still_drawn(
     hand = alice.user.last_ephemeral()
     assert not hand.loading and hand.buttons  # the hand, drawn over « thinking »
     fake.expect_error(errors.ALREADY_ACKNOWLEDGED)  # the refusal's answer
+    fake.assert_no_errors()
+
+
+def pings(fake: FakeDiscord) -> list[Message]:
+    return [m for m in fake.messages() if not m.ephemeral and m.content.startswith("⏰")]
+
+
+@pytest.mark.parametrize(("failures", "posted"), [(1, True), (2, False)])
+async def test_a_ping_met_by_a_passing_failure_is_tried_once_more(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    caplog: pytest.LogCaptureFixture, failures: int, posted: bool,
+) -> None:
+    """marie's ping meets a 503: it was not tried again for that timer, and she learnt
+    nothing of her turn. It is, once, `RETRY_DELAY` later, while her timer still runs; a
+    second failure ends it (her timer is more than half gone)."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    table, game = await dealt_against_two_bots(fake, clock, president, marie, HANDS, opener=0)
+    fake.inject_error(POST, 503, method="POST", times=failures)
+    await until_half_time(fake, clock, table)
+    assert pings(fake) == []
+    await tick(fake, clock, PING_RETRY_DELAY)
+    assert game.to_act == 0 and len(pings(fake)) == int(posted)
+    await until_the_timer_ends(fake, clock, game)
+    assert len([c for c in fake.calls if c.method == "POST" and c.route == POST
+                and c.injected]) == failures  # tried twice at most
+    assert pings(fake) == []
+    assert [r.levelname for r in caplog.records if r.name.startswith("bot")
+            and r.levelno >= logging.ERROR] == []
+    fake.assert_no_errors()
+
+
+async def test_a_high_role_waiting_for_its_gift_is_not_pinged(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+) -> None:
+    """A table whose low role picks its own gift (`low_gives` « pick »), the exchange not
+    blind: bob, last, owes marie his best cards and has not chosen; marie, President, may
+    choose hers only once his are in her hand (`ExchangeDue.ready`). Half the time gone,
+    bob alone is pinged: « à toi de choisir » would be a choice she cannot make."""
+    marie, bob = Player(fake.add_user("marie", locale="fr")), Player(fake.add_user("bob"))
+    table, _ = await two_humans_against_a_bot(fake, clock, president, marie, bob,
+                                              low_gives="pick", exchange_blind=False)
+    table.game = Game.new(table.rules, seats=3, seed=7, bots=[2], previous_ranking=[0, 2, 1])
+    president.service._after(table, [])
+    await tick(fake, clock, 1)
+    game = table.game
+    assert game.phase is Phase.EXCHANGE
+    due = game.exchange_due(0)
+    assert due is not None and not due.ready  # marie waits for bob's gift
+    await until_half_time(fake, clock, table)
+    [ping] = pings(fake)
+    assert fake.writer.pinged(ping.id) == {bob.user.id}
     fake.assert_no_errors()

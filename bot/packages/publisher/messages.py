@@ -26,7 +26,7 @@ from bot.packages.publisher.calls import ARCHIVED_THREAD, NO_PINGS, THREAD_LOCKE
 from bot.packages.publisher.charts import Charts
 from bot.packages.publisher.hands import Hands
 from bot.packages.publisher.owed_edits import OwedEdits
-from bot.packages.publisher.reminders import Reminders
+from bot.packages.publisher.reminders import Reminders, passing_failure
 from bot.packages.publisher.servers import UndescribedServers
 from bot.packages.screen import Screen
 from bot.tables.budget import BudgetClosed
@@ -302,7 +302,11 @@ class Publisher:
 
     async def _send(self, table: Table, screen: Screen,
                     mentions: discord.AllowedMentions = NO_PINGS,
-                    nonce: str | None = None) -> int | None:
+                    nonce: str | None = None, *, passing: bool = False) -> int | None:
+        """Post in the table's channel: the message's id, or None if Discord refused it.
+        With `passing`, a server error or a 429 (`passing_failure`) is raised rather than
+        logged, for the caller to try again, as the network's errors and discord.py's
+        `RateLimited` always are."""
         if self.blocked.blocks(table.id):
             return None
         kwargs = screen.kwargs()
@@ -320,6 +324,8 @@ class Publisher:
             elif err.code in (THREAD_LOCKED, ARCHIVED_THREAD):
                 # Locked, or archived and locked (a moderator closed it): no post reopens it.
                 self.blocked.refused(table, err)
+            elif passing and passing_failure(err):
+                raise
             else:
                 log.exception("could not post in channel %s", table.channel_id)
             return None

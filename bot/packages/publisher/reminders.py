@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Protocol
 
+import aiohttp
 import discord
 
 from bot.i18n import t
@@ -26,7 +27,29 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-Send = Callable[[Table, Screen, discord.AllowedMentions, str | None], Awaitable[int | None]]
+# Seconds before the one new try of a ping whose post failed for a passing reason: well
+# inside the half of the timer left (7.5 s of proletario's 15 s turn).
+RETRY_DELAY = 2.0
+
+
+class Send(Protocol):
+    """`Publisher._send`: the message's id, or None if Discord refused it; with
+    `passing`, a passing failure is raised (`passing_failure`)."""
+
+    def __call__(self, table: Table, screen: Screen, mentions: discord.AllowedMentions,
+                 nonce: str | None, *, passing: bool = False) -> Awaitable[int | None]: ...
+
+
+def passing_failure(err: Exception) -> bool:
+    """Whether a failed post may go through if tried again: a server error ("5xx (SERVER
+    ERROR) [...] these are rare", "502 (GATEWAY UNAVAILABLE) [...] Wait a bit and retry"),
+    a 429 (rate limited, or Cloudflare's), the network, a timeout, or discord.py's
+    `RateLimited` (HTTP Response Codes,
+    https://discord.com/developers/docs/topics/opcodes-and-status-codes#http-http-response-codes).
+    Any other refusal (a 4xx: the form, the channel) would be answered the same."""
+    if isinstance(err, discord.HTTPException):
+        return err.status == 429 or err.status >= 500
+    return isinstance(err, discord.RateLimited | aiohttp.ClientError | TimeoutError)
 
 
 def reminder_text(table: Table, reminder: Reminder) -> str:
@@ -68,11 +91,18 @@ class Reminders:
         if not reminder.sent:
             reminder.sent = True
             reminder.deadline = table.timer_deadline
+            reminder.tries += 1
             mentions = discord.AllowedMentions(
                 everyone=False, roles=False, replied_user=False,
                 users=[discord.Object(user_id) for user_id in reminder.user_ids])
-            posted = await self._send(table, Screen(reminder_text(table, reminder)), mentions,
-                                      reminder_nonce(table, reminder))
+            try:
+                posted = await self._send(table, Screen(reminder_text(table, reminder)),
+                                          mentions, reminder_nonce(table, reminder),
+                                          passing=True)
+            except (discord.HTTPException, discord.RateLimited, aiohttp.ClientError,
+                    TimeoutError) as err:  # only passing ones: `_send` handles the others
+                self._failed(table, reminder, err)
+                return
             if posted is not None:
                 reminder.message_id = posted
                 if table.reminder is not reminder:  # its timer ended while it was on its way
@@ -82,6 +112,27 @@ class Reminders:
             reminder.deadline = table.timer_deadline
             await self._edit(table, reminder.message_id, reminder_text(table, reminder))
             self.bot.service.touch(table)
+
+    def _failed(self, table: Table, reminder: Reminder, err: Exception) -> None:
+        """A ping whose post failed for a passing reason is tried once more, after
+        `RETRY_DELAY` (or the rate limit's wait), by a redraw of the table, if its timer
+        still runs then (`bot.tables.reminders` drops it otherwise). Once: its timer is half
+        gone, and a player told after it ran out is no help. Tried again, its nonce (the
+        same) makes a post that landed despite the error come back rather than twice."""
+        if reminder.tries > 1:
+            log.warning("table %s: ping not posted, tried %d times (%r)", table.id,
+                        reminder.tries, err)
+            return
+        reminder.sent = False
+        delay = err.retry_after if isinstance(err, discord.RateLimited) else RETRY_DELAY
+        log.warning("table %s: ping not posted (%r), trying again in %.0f s", table.id, err,
+                    delay)
+        service = self.bot.service
+
+        async def again() -> None:
+            service.refresh(table)
+
+        service.scheduler.after(("ping retry", table.id), delay, again)
 
     async def closed(self, table: Table) -> None:
         """The table closed: its ping goes with it."""

@@ -339,6 +339,11 @@ def _submitted(component: Mapping[str, Any], answers: Mapping[str, str]) -> dict
         value = answers.get(component["custom_id"], component.get("value") or "")
         if component.get("required", True) and not value:
             raise UserActionError(f"field {component['custom_id']!r} is required")
+        # Discord's client holds what the player types to min_length and max_length ("Minimum
+        # input length for a text input", Text Input Structure, components/reference.mdx),
+        # an optional field left empty aside: « The non-required text input should only
+        # enforce the minimum character limit when the input box has content »
+        # (discord/discord-api-docs issue 4468, a bug report Discord closed).
         low, high = component.get("min_length") or 0, component.get("max_length") or 4000
         if value and not low <= len(value) <= high:
             raise UserActionError(

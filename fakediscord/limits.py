@@ -696,3 +696,14 @@ def _check_text_input(form: FormErrors, path: Path, field: Mapping[str, Any]) ->
     value = field.get("value") or ""
     if isinstance(high, int) and 1 <= high < len(value) <= MAX_TEXT_INPUT_VALUE:
         form.length((*path, "value"), value, 0, high)
+    # A pre-filled value shorter than the field's min_length ("Minimum input length for a
+    # text input", Text Input Structure), the empty one included, is refused at ``value``:
+    # « value[BASE_TYPE_MIN_LENGTH]: Must be 1 or more in length. » (discordjs/discord.js
+    # pull request 10805), and « an empty value may be set when not constrained by
+    # `min_length` » (pull request 11182, after issue 11181 found Discord taking "").
+    # Without a ``value`` the field starts empty, which only its submit holds to min_length
+    # (the player's client: `fakediscord.client`).
+    given = field.get("value")
+    if isinstance(given, str) and isinstance(low, int) and 0 < low <= MAX_TEXT_INPUT_VALUE \
+            and len(given) < low:
+        form.add((*path, "value"), "BASE_TYPE_MIN_LENGTH", f"Must be {low} or more in length.")

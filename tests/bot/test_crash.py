@@ -27,6 +27,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from bot.packages.game.table_message import TURN_MARKER
 from bot.storage import Storage
 from bot.storage.db import upgrade_to_head
 from bot.storage.models import Game as GameRow
@@ -221,7 +222,8 @@ class Human:
         table_message = board(self.run.fake, ":hand:")
         lines = [] if table_message is None else table_message.content.splitlines()
         asked = any(line.startswith("🔔") and self.user.name in line for line in lines)
-        turn = any(line.startswith(f"▶️ **{self.user.name}** to play") for line in lines) \
+        turn = any(line.startswith(f"{TURN_MARKER} **{self.user.name}** to play")
+                   for line in lines) \
             and not any(f":{kind}:" in c for c in controls for kind in ("play", "pass"))
         now = asyncio.get_running_loop().time()
         if not (asked or turn):

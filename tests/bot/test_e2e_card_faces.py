@@ -22,6 +22,7 @@ EMOJIS = "/applications/{application_id}/emojis"
 ONE_EMOJI = EMOJIS + "/{emoji_id}"
 # A face in a message's text, named for its reader (`face_alt`: « <:dame_de_coeur:id> »).
 FACE = re.compile(r"<:[a-z0-9_]+:\d+>")
+FACE_NAME = re.compile(r":[a-z0-9_]+:")
 ALL_FACES = 52 + 2 + 48 + 12 + 4  # and the French readers' courts (V D R)
 
 
@@ -84,7 +85,9 @@ async def test_faces_are_created_once_then_found_by_name_after_a_restart(
     assert "Ta main" in hand.content  # the text line stays, for servers without the faces
     assert len(hand.content) <= 2000
     options = [o for s in hand.selects for o in s.options]
-    assert options and all(o.emoji and o.emoji.startswith(":fr_") for o in options)
+    # Named for the reader (`CardFaces.emoji`), not by the emoji's own name (« fr_3C_… »).
+    assert options and all(o.emoji and FACE_NAME.fullmatch(o.emoji)
+                           and not o.emoji.startswith(":fr_") for o in options)
     await fake.disconnect(again)
 
 

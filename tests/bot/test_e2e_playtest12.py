@@ -72,7 +72,7 @@ async def test_a_leaver_who_comes_back_this_round_takes_their_seat_back(
     assert "léo is back and takes their seat again" in message(
         marie.user, table.table_message_id).content
     leo.hand_id = leo.user.last_ephemeral().id  # his hand again, not a list's « léo (2) »
-    assert leo.hand.content.startswith("🂠 **Ta main** (13)")
+    assert any(line.startswith("🂠 **Ta main** (13)") for line in leo.hand.content.splitlines())
     # he plays on, his own cards: the round ends with four people in it
     await play_until(fake, clock, [alice, marie, leo, george],
                      lambda: game.phase is Phase.ROUND_OVER)
@@ -308,7 +308,7 @@ async def test_a_hand_opened_again_leaves_the_older_message_saying_where_it_went
         "celui que tu as ouvert ou utilisé en dernier."
     assert not old.buttons and not old.selects
     newer = marie.user.last_ephemeral()
-    assert newer.id != first and newer.content.startswith("🂠")
+    assert newer.id != first and "🂠 **Ta main**" in newer.content
     fake.assert_no_errors()
 
 

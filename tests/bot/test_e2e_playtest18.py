@@ -165,8 +165,10 @@ async def test_a_play_menu_shows_its_cards_in_the_hands_order(
     assert labels["KD.KC.KH"] == kings
     emoji = next(o.emoji for menu in host.hand.selects for o in menu.options
                  if o.value == "9H.9D")
-    assert emoji is not None and "_9D_" in emoji  # the face of the label's first card
-    assert host.hand.content.split("\n")[0].endswith(f"4♠ 9♦ 9♥ {kings}")
+    # The face of the label's first card, named for the reader (`CardFaces.emoji`).
+    assert emoji == {"fr": ":9_de_carreau:", "en-US": ":9_of_diamonds:"}[locale]
+    hand = next(line for line in host.hand.content.split("\n") if line.startswith("🂠"))
+    assert hand.endswith(f"4♠ 9♦ 9♥ {kings}")
     fake.assert_no_errors()
 
 

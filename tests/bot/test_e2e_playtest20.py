@@ -48,8 +48,9 @@ def answered_privately(record: InteractionRecord) -> None:
 
 
 def hand_line(user: TestUser, message_id: int | None) -> str:
-    """The first line of a hand: its cards, as their player reads them."""
-    return message(user, message_id).content.split("\n")[0]
+    """The line of a hand's cards, as their player reads them (below whose turn it is)."""
+    return next(line for line in message(user, message_id).content.split("\n")
+                if line.startswith("🂠"))
 
 
 def asked_for_my_hand(user: TestUser, message_id: int | None) -> str:

@@ -6,6 +6,7 @@ from bot.client import PresidentBot
 from bot.i18n import t
 from bot.i18n.typography import french
 from bot.packages.game.hand_gifts import exchange_role_line
+from bot.packages.game.table_message import TURN_MARKER
 from bot.tables import seats
 from bot.tables.table import Player as Seated
 from bot.tables.table import Table
@@ -36,11 +37,10 @@ async def test_the_opener_is_told_the_trick_is_theirs_to_open_and_why_there_is_n
         fake, clock, president, marie,
         [["3S", "5H", "5D", "9C"], ["4H", "6H", "KC"], ["7D", "8S", "QC"]], opener=0)
     lines = marie.hand.content.splitlines()
-    assert lines[2:4] == [
-        lines[2], french("Le pli est vide : c’est toi qui l’ouvres. Joue des cartes d’une même "
-                         "valeur (les autres devront répondre avec autant de cartes) ; tu ne "
-                         "peux pas passer.")]
-    assert lines[2].startswith("▶️ **À toi de jouer**")
+    assert lines[3] == french("Le pli est vide : c’est toi qui l’ouvres. Joue des cartes "
+                              "d’une même valeur (les autres devront répondre avec autant de "
+                              "cartes) ; tu ne peux pas passer.")
+    assert lines[0].startswith(f"{TURN_MARKER} **À toi de jouer**")  # above the hand
     assert "Passer" not in [b.label for b in marie.hand.buttons]
     fake.assert_no_errors()
 

@@ -13,7 +13,7 @@ from PIL import Image
 
 from bot.client import PresidentBot
 from bot.i18n import plural
-from bot.i18n.cards import rank_short
+from bot.i18n.cards import face_alt, rank_short
 from bot.i18n.typography import french
 from bot.packages.cards.emojis import faces as card_faces
 from bot.packages.cards.faces import ASSETS, draw_face
@@ -207,8 +207,14 @@ async def test_the_face_under_a_court_prints_the_letter_its_text_line_writes(
     at = next(i for i, line in enumerate(lines) if line.endswith(text))
     assert face_keys(lines[at + 1]) == shown
     singles = next(m for m in host.hand.selects if ":play:" in m.custom_id)
-    faces = {o.label: (o.emoji or "").strip(":").rsplit("_", 1)[0] for o in singles.options}
-    assert faces == dict(zip(text.split(), shown, strict=True))
+    # Each option's face: named for the reader (`CardFaces.emoji`), drawn from the face
+    # the text line's letter goes with.
+    keys = dict(zip(text.split(), shown, strict=True))
+    for option in singles.options:
+        card = Card.parse(option.value)
+        assert option.emoji == f":{face_alt(locale, card, False)}:"
+        emoji = card_faces.emoji(card, False, locale)
+        assert emoji is not None and emoji.id == card_faces.emojis[keys[option.label]].id
     queen = text.split()[1]
     await host.user.select(host.hand, [next(o.value for o in singles.options
                                             if o.label == queen)], select=singles.custom_id)

@@ -116,7 +116,7 @@ async def test_a_language_switch_reaches_a_hand_open_on_another_server(
     marie.channel = evening.cartes
     await marie.click(message(marie, at_cercle.table_message_id), cid(at_cercle, "hand"))
     cercle_hand = marie.last_ephemeral().id
-    assert message(marie, cercle_hand).content.startswith("🂠 **Ta main**")
+    assert "🂠 **Ta main**" in message(marie, cercle_hand).content
     marie.channel = evening.cards
     await marie.click(message(marie, at_club.table_message_id), cid(at_club, "hand"))
     club_hand = marie.last_ephemeral().id
@@ -128,9 +128,9 @@ async def test_a_language_switch_reaches_a_hand_open_on_another_server(
     marie.user.locale = "en-US"  # she switches Discord to English
     await marie.slash("president rules")
     await tick(fake, clock, 2)
-    assert message(marie, club_hand).content.startswith("🂠 **Your hand**")
+    assert "🂠 **Your hand**" in message(marie, club_hand).content
     marie.channel = evening.cartes
-    assert message(marie, cercle_hand).content.startswith("🂠 **Your hand**")
+    assert "🂠 **Your hand**" in message(marie, cercle_hand).content
     assert game.version == version  # redrawn for her language, not for a move
     fake.assert_no_errors()
 

@@ -13,7 +13,8 @@ mixes faces and text.
 Faces are an addition, never a replacement: the hand, the trick and the exchange notes keep
 their text line, and the faces in a message's text are named for the reader
 (``<:dix_de_coeur:id>``: a server that blocks external emojis shows ``:dix_de_coeur:``
-instead of a face, and screen readers read that name; `CardFaces.written`), and a face
+instead of a face, and screen readers read that name; `CardFaces.written`), as are the
+faces of select options (`CardFaces.emoji`), and a face
 line is left out when it would take the message over Discord's 2,000 characters (each
 face costs about 36).
 """
@@ -102,8 +103,19 @@ class CardFaces:
 
     def emoji(self, card: Card, spanish: bool, locale: LocaleLike
               ) -> discord.PartialEmoji | None:
-        """The card's face as a reader in ``locale`` writes its rank (« D♥ » in French)."""
-        return self.emojis.get(face_key(card, spanish, french=lang(locale) == "fr"))
+        """The card's face as a reader in ``locale`` writes its rank (« D♥ » in French),
+        named for that reader (`face_alt`: « dame_de_coeur », not « fr_DH_534d3f »). The name
+        is what a message's text writes (`written`) and what a select option's emoji object
+        carries: a partial emoji of "`id`, `name`, and `animated`" (Component Reference,
+        Select Option Structure, developers/components/reference.mdx), drawn from its id,
+        whose name Discord does not check against the emoji's own for a custom emoji ("the
+        `name` field doesn't seem to be validated at all by the API for custom emojis",
+        discordjs/discord.js pull request 11375). The option was read by the emoji's own
+        name (play-test 25); a client that still reads that one reads what it did before."""
+        emoji = self.emojis.get(face_key(card, spanish, french=lang(locale) == "fr"))
+        if emoji is None:
+            return None
+        return discord.PartialEmoji(name=face_alt(locale, card, spanish), id=emoji.id)
 
     def option_emoji(self, cards: Sequence[Card], value: str, spanish: bool,
                      locale: LocaleLike) -> discord.PartialEmoji | None:
@@ -123,12 +135,10 @@ class CardFaces:
         return " ".join("".join(e or "" for e in group) for group in shown)
 
     def written(self, card: Card, spanish: bool, locale: LocaleLike) -> str | None:
-        """The card's face in a message's text, named for the reader (`face_alt`:
-        « dame_de_coeur » read out, not « fr_DH_534d3f »). Only the text's markup is
-        renamed: a control's emoji keeps the emoji's own name, as it is sent to Discord as
-        an emoji object, not text."""
+        """The card's face in a message's text, named for the reader (`emoji`:
+        « dame_de_coeur » read out, not « fr_DH_534d3f »)."""
         emoji = self.emoji(card, spanish, locale)
-        return None if emoji is None else f"<:{face_alt(locale, card, spanish)}:{emoji.id}>"
+        return None if emoji is None else f"<:{emoji.name}:{emoji.id}>"
 
     def with_lines(self, lines: Sequence[str], wanted: Sequence[FaceLine],
                    spanish: bool, locale: LocaleLike) -> list[str]:

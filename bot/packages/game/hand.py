@@ -13,7 +13,12 @@ from bot.i18n.cards import rank_words, shorts
 from bot.packages.cards.emojis import FaceLine, faces
 from bot.packages.controls import button, view
 from bot.packages.game.hand_gifts import exchange_part, exchange_role_line
-from bot.packages.game.hand_plays import autopilot_next_key, autopilot_part, play_part
+from bot.packages.game.hand_plays import (
+    autopilot_next_key,
+    autopilot_part,
+    play_part,
+    turn_lines,
+)
 from bot.packages.game.lines import (
     entry_text,
     penalty_rank,
@@ -102,6 +107,8 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
                            total=plural(locale, "n.points", game.total(key))))
         return Screen("\n".join(lines), view())
     hand = game.hand(seat)
+    if game.phase is Phase.PLAY:
+        lines.extend(turn_lines(table, game, seat, locale, hand))
     # Face lines by priority: the hand, then the exchange notes, then the trick.
     wanted: list[FaceLine] = []
     if hand:

@@ -243,6 +243,33 @@ def quad_flips_exception(table: Table, options: Sequence[PlayOption]) -> bool:
         option.count == 4 and option.special is None for option in options)
 
 
+def turn_lines(table: Table, game: Game, seat: int, locale: LocaleLike,
+               hand: Sequence[Card]) -> list[str]:
+    """Whose turn it is, as the hand says it during play: above the cards, so that a screen
+    reader says it before the hand and its faces, not after them (play-test 25); what
+    explains or follows from it (the rules of an answer, the trick) stays below, except why
+    the seat's turn was skipped, said just above whose turn it is. None for a seat the
+    autopilot plays (`autopilot_part` says so)."""
+    if game.automated(seat) and hand:
+        return []
+    if table.rules.fast:
+        if seat in game.passed:
+            return [t(locale, "hand.passed")]
+        if hand:
+            return [t(locale, "hand.fast" if game.trick else "hand.fast_open",
+                      countdown=countdown(table))]
+        return []
+    if game.to_act == seat:
+        return [t(locale, "hand.your_turn", countdown=countdown(table))]
+    if game.to_act is not None and hand:
+        skipped = table.skipped.get(seat)
+        # Why their turn went by, above whose it is: the history says it, but soon scrolls
+        # it away.
+        said = [] if skipped is None else [entry_text(locale, table, skipped)]
+        return [*said, t(locale, "hand.waiting", name=seat_name(table, game.to_act))]
+    return []
+
+
 def play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
               items: list[discord.ui.Item[Any]], page: int, lines: list[str],
               wanted: list[FaceLine], hand: Sequence[Card]) -> None:
@@ -265,17 +292,11 @@ def play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
     if hand:
         lines.extend(timed_out_lines(table, game, seat, locale))
     if table.rules.fast:
-        if seat in game.passed:
-            lines.append(t(locale, "hand.passed"))
-        elif hand:
-            lines.append(t(locale, "hand.fast" if game.trick else "hand.fast_open",
-                           countdown=countdown(table)))
-            if game.trick and game.last_player == seat:
-                # Why their hand alone has no Pass: the last to play may not (RULES §9),
-                # which nothing said (play-test 17).
-                lines.append(t(locale, "hand.fast_top"))
+        if hand and seat not in game.passed and game.trick and game.last_player == seat:
+            # Why their hand alone has no Pass: the last to play may not (RULES §9),
+            # which nothing said (play-test 17).
+            lines.append(t(locale, "hand.fast_top"))
     elif game.to_act == seat:
-        lines.append(t(locale, "hand.your_turn", countdown=countdown(table)))
         top = game.top
         if game.constraint is not None and game.constraint[0] == seat and top is not None:
             # A wild in hand is not offered (RULES §7: « or nothing » forbids wilds): say so.
@@ -292,11 +313,6 @@ def play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
             if quad_flips_exception(table, options):
                 lines.append(t(locale, "hand.lead_quad_revolution_off" if game.revolution
                                else "hand.lead_quad_revolution_on"))
-    elif game.to_act is not None and hand:
-        skipped = table.skipped.get(seat)
-        if skipped is not None:  # the history says why, which soon scrolls away
-            lines.append(entry_text(locale, table, skipped))
-        lines.append(t(locale, "hand.waiting", name=seat_name(table, game.to_act)))
     if game.to_act == seat and not options:  # say why there is nothing to pick
         constrained = game.constraint is not None and game.constraint[0] == seat
         if not can_pass:

@@ -43,6 +43,11 @@ from engine.events import RoundOver
 RETIRED_NOTE_ROOM = 80
 #: Room for the names of those waiting for the next game, under the results (`queue_line`).
 WAITING_ROOM = 300
+#: The mark of the seat whose turn it is, as the turn lines start (`table.turn`,
+#: `hand.your_turn`). A screen reader says an emoji's name: ▶️ read « bouton lecture »,
+#: "play button", a control beside « de jouer » (play-test 25); ➡️ reads « flèche droite »,
+#: "right arrow", and looks as it did on a phone, a coloured square.
+TURN_MARKER = "➡️"
 
 
 def table_screen(table: Table, now: float) -> Screen:
@@ -320,7 +325,7 @@ def player_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
             # Someone from the queue sat at this round's deal: the role beside them is the
             # seat's, which they did not earn (`seats.seat_waiting_players`; play-test 16).
             extras += took_seat(loc, took_from, table.seats[seat].took_from_level)
-        marker = "▶️ " if game.to_act == seat and game.phase is Phase.PLAY else ""
+        marker = f"{TURN_MARKER} " if game.to_act == seat and game.phase is Phase.PLAY else ""
         if sizes[seat] == 0:  # « 0 carte » beside « a fini » is noise on a phone's line
             lines.append(t(loc, "table.player_done", marker=marker,
                            name=seat_name(table, seat), extras=extras))

@@ -122,6 +122,7 @@ class Reminders:
         if reminder.tries > 1:
             log.warning("table %s: ping not posted, tried %d times (%r)", table.id,
                         reminder.tries, err)
+            self.bot.service.touch(table)  # tried, as a refused one is: not after a restart
             return
         reminder.sent = False
         delay = err.retry_after if isinstance(err, discord.RateLimited) else RETRY_DELAY

@@ -187,6 +187,7 @@ CATALOGUE: dict[str, str] = {
     "leave.confirm.round_bot": "Leave the game? A bot takes your seat. Changed your mind? `/president join` before this round ends gives it back to you.",
     "leave.confirm.round": "Leave the game? A bot finishes this round for you, then the game goes on without you. Changed your mind? `/president join` before the round ends gives you your seat back.",
     "leave.confirm.round_lobby": "Leave the game? A bot finishes this round for you; then too few players are left: the game stops and the table goes back to its lobby. Changed your mind? `/president join` before the round ends gives you your seat back.",
+    "leave.rated": "For your rating, this round counts as finished behind every human who stays at the table.",
     "leave.confirm.free": "Leave the game? It goes on without you from the next round.",
     "leave.confirm.free_lobby": "Leave the game? Too few players will be left: the game stops and the table goes back to its lobby.",
     "leave.confirm.list_lobby": "Leave the game? Only bots would be left in it: it stops, and those waiting for the next game take their seats in the lobby.",

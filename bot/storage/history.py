@@ -175,22 +175,28 @@ class History(Access):
         a game abandoned before its first round has none, nor one cancelled (presi's leaver
         who never came back: « no result », RULES §10). One stopped after a round, by its
         host or for want of players, is stored as ended (`Games.back_to_lobby`).
+
+        A round the member left, a bot finishing it in their seat, counts as a round they
+        played, as it does in their rating (`ratings.rated_places`: behind those who
+        stayed); its role and points are the bot's, not theirs.
         """
         games_filter = [Game.guild_id == guild_id]
         if preset is not None:
             games_filter.append(Game.preset == preset)
+        own = RoundResult.is_bot.is_(False)  # else the bot that finished the round for them
         totals = (
             select(
                 func.count(RoundResult.round_id).label("rounds"),
                 func.count(distinct(case((Game.ended_at.is_not(None), Round.game_id)))).label(
                     "games"
                 ),
-                func.coalesce(func.sum(RoundResult.points), 0).label("points"),
+                func.coalesce(func.sum(case((own, RoundResult.points), else_=0)), 0)
+                .label("points"),
             )
             .select_from(RoundResult)
             .join(Round, Round.id == RoundResult.round_id)
             .join(Game, Game.id == Round.game_id)
-            .where(RoundResult.user_id == user_id, RoundResult.is_bot.is_(False), *games_filter)
+            .where(RoundResult.user_id == user_id, *games_filter)
         )
         wins = (
             select(func.count())
@@ -208,13 +214,16 @@ class History(Access):
         )
         if preset is not None:
             rating_rows = rating_rows.where(Rating.preset == preset)
+        # None in a round they left. Labelled apart from the column: PostgreSQL reads a
+        # GROUP BY name as an input column before an output one.
+        role = case((own, RoundResult.role)).label("held")
         role_rows = (
-            select(Game.preset, RoundResult.role, func.count().label("rounds"))
+            select(Game.preset, role, func.count().label("rounds"))
             .select_from(RoundResult)
             .join(Round, Round.id == RoundResult.round_id)
             .join(Game, Game.id == Round.game_id)
-            .where(RoundResult.user_id == user_id, RoundResult.is_bot.is_(False), *games_filter)
-            .group_by(Game.preset, RoundResult.role)
+            .where(RoundResult.user_id == user_id, *games_filter)
+            .group_by(Game.preset, role)
         )
         async with self._read() as connection:
             row = (await connection.execute(totals)).one()
@@ -243,7 +252,7 @@ class History(Access):
                 )
                 for rating in presets
             ),
-            roles=_roles_by_preset([(r.preset, r.role, int(r.rounds)) for r in role_counts]),
+            roles=_roles_by_preset([(r.preset, r.held, int(r.rounds)) for r in role_counts]),
         )
 
     async def rating_history(self, guild_id: int, user_id: int) -> dict[str, list[int]]:
@@ -253,8 +262,8 @@ class History(Access):
         presets = select(Rating.preset).where(Rating.guild_id == guild_id,
                                               Rating.user_id == user_id)
         query = (
-            select(Round.id, Game.preset, RoundResult.user_id, RoundResult.is_bot,
-                   RoundResult.place)
+            select(Round.id, Game.preset, RoundResult.seat, RoundResult.user_id,
+                   RoundResult.is_bot, RoundResult.name, RoundResult.place)
             .join(Game, Game.id == Round.game_id)
             .join(RoundResult, RoundResult.round_id == Round.id)
             .where(Game.guild_id == guild_id, Round.rated.is_(True), Game.preset.in_(presets))
@@ -262,10 +271,13 @@ class History(Access):
         )
         async with self._read() as connection:
             rows = (await connection.execute(query)).all()
-        rounds: dict[int, tuple[str, list[tuple[int | None, bool, int]]]] = {}
+        rounds: dict[int, tuple[str, list[ratings.Seat]]] = {}
         for row in rows:
-            rounds.setdefault(row.id, (row.preset, []))[1].append(
-                (row.user_id, row.is_bot, row.place))
+            # An erased player's seat is keyed to its round alone, below zero as no
+            # Discord id is; a bot's seat that played for them (they left) stays theirs.
+            who = row.user_id if row.user_id is not None else \
+                -1 - row.seat if erased(row.user_id, row.is_bot, row.name) else None
+            rounds.setdefault(row.id, (row.preset, []))[1].append((who, row.is_bot, row.place))
         async with self._counted():
             return await asyncio.to_thread(ratings.replay, list(rounds.values()), user_id)
 

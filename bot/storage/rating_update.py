@@ -17,13 +17,11 @@ from bot.storage.records import RatingChange, SeatRef
 
 
 def rated_places(seats: Sequence[SeatRef], places: Mapping[int, int]) -> dict[int, int]:
-    """Places of the humans whose rating this round moves (the bot policy of `ratings`)."""
-    by_user: dict[int, list[int]] = {}
-    for seat, ref in enumerate(seats):
-        if ref.user_id is not None and not ref.is_bot:
-            by_user.setdefault(ref.user_id, []).append(places[seat])
-    eligible = {user: found[0] for user, found in by_user.items() if len(found) == 1}
-    return eligible if len(eligible) >= 2 else {}
+    """Places of the people whose rating this round moves (`ratings.rated_places`): a human's
+    seat is theirs; a bot's that carries a user id finished the round for them, who left it
+    (`persistence.seat_refs`)."""
+    return ratings.rated_places((ref.user_id, ref.is_bot, places[seat])
+                                for seat, ref in enumerate(seats))
 
 
 async def rate(

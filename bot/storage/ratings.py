@@ -13,6 +13,12 @@ result; dropping those rounds entirely would freeze ratings for every `proletari
 (bots fill its seats) and for every game in which someone left and a bot took the seat.
 A round with fewer than two eligible humans moves nothing. A user occupying two seats of
 the same round (possible in tests and sandboxes) is not rated for that round.
+
+A human who leaves during a round (a bot finishing it in their seat, or the host removing
+them) is rated as finishing it behind every human who stayed, level with any other who left
+it: the bot's place is not theirs, and leaving a round one is losing must not keep a rating
+safe (play-test 26: it did, and with one other human at the table it also took the round
+from the one who stayed). A round that every human left moves nothing.
 """
 
 from __future__ import annotations
@@ -66,31 +72,50 @@ def rate(places: Mapping[int, int], skills: Mapping[int, Skill]) -> dict[int, Sk
     return {user: Skill(team[0].mu, team[0].sigma) for user, team in zip(users, rated, strict=True)}
 
 
-#: One stored round for `replay`: its preset, and each seat's (user id, is a bot, place).
-StoredRound = tuple[str, Sequence[tuple[int | None, bool, int]]]
+#: A seat of a round as rating reads it: who played it (a user id; for an erased player,
+#: a key of that round alone, below zero; None for a bot's own seat), whether they left
+#: during the round, a bot finishing it for them, and the seat's finishing place.
+Seat = tuple[int | None, bool, int]
+
+
+def rated_places(seats: Iterable[Seat]) -> dict[int, int]:
+    """The places a round rates, by person: each person in one seat only, who left behind
+    every person who stayed (level among themselves). None unless at least two people
+    count and one of them stayed. The live update (`rating_update`) and `replay` both read
+    rounds through it, so a chart replays what the ratings did."""
+    listed = list(seats)
+    by_user: dict[int, list[tuple[bool, int]]] = {}
+    for user, left, place in listed:
+        if user is not None:
+            by_user.setdefault(user, []).append((left, place))
+    single = {user: found[0] for user, found in by_user.items() if len(found) == 1}
+    if len(single) < 2 or all(left for left, _ in single.values()):
+        return {}
+    behind = max(place for _, _, place in listed) + 1
+    return {user: behind if left else place for user, (left, place) in single.items()}
+
+
+#: One stored round for `replay`: its preset, and its seats.
+StoredRound = tuple[str, Sequence[Seat]]
 
 
 def replay(rounds: Iterable[StoredRound], user_id: int) -> dict[str, list[int]]:
     """A member's displayed rating after each of their rated rounds, per preset.
 
     The ratings table keeps only the latest skill, so the history is recomputed from the
-    stored rounds in the order they were recorded, every human of each round included (a
-    rating moves with the others' at the table), with the same bot policy as the live update
-    (humans in one seat each, at least two).
+    stored rounds in the order they were recorded, every person of each round included (a
+    rating moves with the others' at the table), by the live update's `rated_places`.
 
-    A human seat without a user id is a player erased since (`forget`): they still took
-    part, so the round still moves the others, each such seat replayed as a newcomer of
-    that round alone (nothing ties their rounds together any more). The replayed values of
-    their opponents may then part slightly from the ratings stored, which stay as they were
-    (docs/privacy.md)."""
+    A seat of a player erased since (`forget`) is keyed to that round alone (nothing ties
+    their rounds together any more): they still took part, so the round still moves the
+    others, each such seat replayed as a newcomer. The replayed values of their opponents
+    may then part slightly from the ratings stored, which stay as they were
+    (docs/privacy.md); so may those of rounds a player left, stored before play-test 26
+    rated who left a round (docs/deploy.md)."""
     skills: dict[tuple[str, int], Skill] = {}
     history: dict[str, list[int]] = {}
     for preset, seats in rounds:
-        by_user: dict[int, list[int]] = {}
-        for seat, (user, is_bot, place) in enumerate(seats):
-            if not is_bot:  # an erased seat gets a key no Discord id has: below zero
-                by_user.setdefault(-1 - seat if user is None else user, []).append(place)
-        places = {user: found[0] for user, found in by_user.items() if len(found) == 1}
+        places = rated_places(seats)
         after = rate(places, {user: skills.get((preset, user), NEWCOMER) for user in places})
         for user, skill in after.items():
             if user >= 0:

@@ -17,8 +17,9 @@ TableStatus = Literal["lobby", "playing", "finished", "closed"]
 class SeatRef:
     """Who occupies a seat: a human (`user_id`, `is_bot=False`) or a bot (`is_bot=True`).
 
-    A seat flagged `is_bot` never counts for a user's stats or rating, even if `user_id`
-    says which human owns it (e.g. a bot finishing the round for a player who left).
+    A seat flagged `is_bot` with a `user_id` is a bot finishing the round for that human, who
+    left during it: the round counts for them as one they left (behind every human who
+    stayed, `ratings.rated_places`), its role and points for nobody.
     """
 
     user_id: int | None

@@ -130,7 +130,7 @@ async def stored_problems(url: str, finished: Iterable[Finished]) -> list[str]:
     points its table announced those its seats' holders scored (`points_problems`), its
     winners marked; and each player's ratings count the
     rated rounds stored for them, no more, no fewer (a bot's seat that finished a round for
-    a player who left is stored under their id, unrated for them)."""
+    a player who left is stored under their id, and rates them as having left it)."""
     engine = create_async_engine(url)
     problems = []
     try:
@@ -172,7 +172,7 @@ async def stored_problems(url: str, finished: Iterable[Finished]) -> list[str]:
             rated = {user: int(n) for user, n in (await db.execute(
                 select(RoundResult.user_id, func.count())
                 .join(Round, Round.id == RoundResult.round_id)
-                .where(Round.rated, RoundResult.user_id.is_not(None), ~RoundResult.is_bot)
+                .where(Round.rated, RoundResult.user_id.is_not(None))
                 .group_by(RoundResult.user_id)
             )).all() if user is not None}
             counted = {int(user): int(n) for user, n in (await db.execute(

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from bot.storage import SeatRef, Storage
-from bot.storage.ratings import NEWCOMER, Skill, display_rating, rate
+from bot.storage.ratings import NEWCOMER, Skill, display_rating, rate, rated_places
 
 GUILD = 7 << 22
 CLASSIC = {"preset": "classic", "set": {}}
@@ -78,17 +78,35 @@ async def test_bots_are_left_out(storage: Storage) -> None:
     assert (stats.rounds, stats.times("P"), stats.ratings) == (1, 1, ())
 
 
-async def test_autopiloted_seat_is_not_rated(storage: Storage) -> None:
+async def test_a_player_who_left_the_round_is_rated_behind_those_who_stayed(
+    storage: Storage,
+) -> None:
+    """U2 left the round, a bot finishing it first in their seat: they are rated as
+    finishing it behind U1 and U3, who stayed (play-test 26: they kept their rating, as if
+    they had not played). The round counts among their rounds; the bot's role and points
+    are not theirs."""
     game_id = await _game(storage)
     outcome = await storage.record_round(
         game_id,
         1,
-        ranking=[2, 0, 1],
-        roles=["N", "L", "P"],
-        points=[1, 0, 3],
-        seats=[human(1), SeatRef(2, True, "Bot for U2"), human(3)],
+        ranking=[1, 2, 0],
+        roles=["L", "P", "N"],
+        points=[0, 3, 1],
+        seats=[human(1), SeatRef(2, True, "U2"), human(3)],
     )
-    assert {change.user_id for change in outcome.changes} == {1, 3}
+    assert outcome.rated
+    assert {change.user_id: change.after for change in outcome.changes} == {
+        user: skill.display for user, skill in rate(
+            {3: 1, 1: 2, 2: 3}, dict.fromkeys((1, 2, 3), NEWCOMER)).items()}
+    left = await storage.player_stats(GUILD, 2)
+    assert (left.rounds, left.points, left.times("P"), left.ratings[0].rounds) == (1, 0, 0, 1)
+    assert [(played.rounds, played.roles) for played in left.roles] == [(1, {})]
+    assert await storage.rating_history(GUILD, 2) == {"classic": [left.ratings[0].rating]}
+
+
+def test_a_round_every_human_left_rates_nobody() -> None:
+    assert rated_places([(1, True, 1), (2, True, 2), (None, False, 3)]) == {}
+    assert rated_places([(1, True, 1), (2, False, 3), (3, True, 2)]) == {1: 4, 2: 3, 3: 4}
 
 
 async def test_user_in_two_seats_is_not_rated(storage: Storage) -> None:

@@ -169,9 +169,10 @@ async def test_winners_named_after_last_occupant(storage: Storage) -> None:
     await storage.finish_game(game_id, winners=[1], stopped_early=False)
     (game,) = await storage.game_history(channel_id=10)
     assert [(w.name, w.is_bot, w.user_id) for w in game.winners] == [("Bot (Bobby)", True, BOB)]
-    # The bot's win and round are not Bob's.
+    # The bot's win and its President are not Bob's; the round, which he left to the bot,
+    # counts as one he played (and left: `ratings.rated_places`).
     bob = await storage.player_stats(GUILD, BOB)
-    assert (bob.name, bob.rounds, bob.wins, bob.times("P")) == ("Bobby", 0, 0, 0)
+    assert (bob.name, bob.rounds, bob.wins, bob.times("P")) == ("Bobby", 1, 0, 0)
 
 
 async def test_a_game_stopped_after_its_seats_changed_hands_names_who_holds_them_now(

@@ -37,8 +37,18 @@ def quit_prompt(table: Table, user_id: int, locale: LocaleLike) -> Screen:
     game ended leaves nothing, and nobody else may use it."""
     leave = button(table.id, "quit", t(locale, "btn.quit_game"),
                    arg=f"{table.game_no}.{user_id}", style=discord.ButtonStyle.danger)
-    return Screen(t(locale, table.leave_outcome(user_id).prompt,
-                    seconds=table.rules.leave_grace_seconds), view(leave))
+    outcome = table.leave_outcome(user_id)
+    text = t(locale, outcome.prompt, seconds=table.rules.leave_grace_seconds)
+    if outcome in _FINISHED_BY_A_BOT and any(
+            p.user_id is not None and p.user_id != user_id for p in table.seats):
+        # Another human stays to finish the round: it rates them ahead of the leaver
+        # (`bot.storage.ratings.rated_places`), which the leaver should know first.
+        text += " " + t(locale, "leave.rated")
+    return Screen(text, view(leave))
+
+
+#: Leaves mid-round whose round a bot finishes in the seat (where presi waits instead).
+_FINISHED_BY_A_BOT = {LeaveOutcome.ROUND_BOT, LeaveOutcome.ROUND, LeaveOutcome.ROUND_LOBBY}
 
 
 # Removals that end the game under way for everyone: the host is asked first.

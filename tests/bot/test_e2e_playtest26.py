@@ -9,7 +9,10 @@ import pytest
 
 from bot.i18n import t
 from engine import Phase
-from fakediscord import FakeDiscord
+from fakediscord import FakeDiscord, Message, TestUser
+from fakediscord.forge import MANAGE_GUILD, Forger
+from fakediscord.limits import BUTTON
+from fakediscord.state import APPLICATION_COMMAND, MESSAGE_COMPONENT
 
 from .conftest import LinkedClock
 from .e2e import (
@@ -19,10 +22,14 @@ from .e2e import (
     connect_bot,
     database_url,
     host_against_bots,
+    humans_only,
     leave_game,
     message,
+    play_every_round,
     play_until,
     record_charts,
+    restart,
+    table_of,
     tick,
 )
 
@@ -94,3 +101,120 @@ async def test_a_player_alone_with_bots_is_not_told_of_a_rating_when_leaving(
     assert marie.last_ephemeral().text == t("fr", "leave.confirm.round")
     await fake.disconnect(bot)
     fake.assert_no_errors()
+
+
+def counts(stats: str) -> tuple[int, int, int]:
+    """(games, wins, rounds) of a /president stats answer, in English."""
+    found = re.search(r"(\d+) games? · (\d+) wins? · (\d+) rounds?", stats)
+    assert found is not None, stats
+    return int(found[1]), int(found[2]), int(found[3])
+
+
+async def test_a_season_at_every_preset_on_two_servers_adds_up(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Three regulars, evening after evening: a game at each preset on « Home », two on
+    « Away » (ann is a member of both), the bot restarting between two games and in the
+    middle of one, bea renaming herself. Their stats count every game, win and round the
+    tables announced, once, on each server apart; the leaderboard lists the ratings the
+    stats show, best first; each channel's history numbers its games; ann's erasure leaves
+    the others' totals whole; « Away »'s erasure leaves « Home » whole."""
+    record_charts(monkeypatch)
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    away = fake.add_guild("Away")
+    cards = fake.add_channel(away, "cards")
+    users = [fake.add_user(name, guilds=[fake.guild, away]) for name in ("ann", "bea", "cy")]
+    expected: dict[tuple[int, int], list[int]] = {}  # (server, user): games, wins, rounds
+    evenings = [(fake.guild.id, fake.channel, preset)
+                for preset in ("classic", "presi", "proletario", "wild7")]
+    evenings[2:2] = [(away.id, cards, "classic"), (away.id, cards, "wild7")]
+    for evening, (server, channel, preset) in enumerate(evenings):
+        for user in users:
+            user.channel = channel
+        if evening == 2:
+            users[1].user.name = "bea ✨"
+        table, players = await humans_only(fake, clock, bot, users, preset,
+                                           game_end="rounds:1")
+        if evening == 3:  # a redeploy in the middle of the first round
+            for player in players:
+                await player.act()
+            bot = await restart(fake, clock, bot, url)
+            table = table_of(bot, users[0])
+            for player in players:
+                await player.open_hand(bot)
+        game = table.game
+        assert game is not None
+        await play_every_round(fake, clock, table, players)
+        for seat, held in enumerate(table.seats):
+            if held.user_id is None:  # proletario's fourth seat, a bot
+                continue
+            total = expected.setdefault((server, held.user_id), [0, 0, 0])
+            total[0] += 1
+            total[1] += seat in game.winners
+            total[2] += 1
+        await users[0].slash("president end")
+        await users[0].slash("president end")
+        if evening == 1:
+            bot = await restart(fake, clock, bot, url)
+        clock.advance(2 * 24 * 3600)
+    await bot.service.drain()
+
+    for server, channel, games in ((fake.guild.id, fake.channel, 4), (away.id, cards, 2)):
+        for user in users:
+            user.channel = channel
+            await user.slash("president stats")
+            assert counts(user.last_ephemeral().text) == tuple(expected[server, user.id])
+        await users[0].slash("president history")
+        lines = users[0].last_ephemeral().text.split("\n")[1:]
+        assert [line.split(".")[0] for line in lines] == [str(n) for n in range(games, 0, -1)]
+    users[0].channel = fake.channel
+    assert await board_agrees_with_stats(users, "classic")
+
+    before = [counts((await stats_of(user)).text) for user in users[1:]]
+    await users[0].slash("president forget")
+    await users[0].click(users[0].last_ephemeral(), "Erase everything")
+    assert [counts((await stats_of(user)).text) for user in users[1:]] == before
+    await users[1].slash("president leaderboard")
+    assert f"<@{users[0].id}>" not in users[1].last_ephemeral().text
+    await board_agrees_with_stats(users[1:], "classic")
+    users[1].channel = fake.channel
+    await users[1].slash("president history")
+    page = users[1].last_ephemeral().text
+    assert re.search(r"\bann\b", page) is None
+    assert page.count("Erased player") == expected[fake.guild.id, users[0].id][1]
+
+    forger = Forger(fake)
+    users[1].channel = cards
+    await forger.send(users[1], APPLICATION_COMMAND,
+                      forger.command(users[1], "president forget-server"),
+                      permissions=MANAGE_GUILD)
+    await forger.send(users[1], MESSAGE_COMPONENT,
+                      {"custom_id": users[1].last_ephemeral().button("Erase everything")
+                       .custom_id, "component_type": BUTTON},
+                      message=users[1].last_ephemeral(), permissions=MANAGE_GUILD)
+    assert "has not played on this server yet" in (await stats_of(users[1])).text
+    users[1].channel = fake.channel
+    assert counts((await stats_of(users[1])).text) == tuple(expected[fake.guild.id, users[1].id])
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def stats_of(user: TestUser) -> Message:
+    await user.slash("president stats")
+    return user.last_ephemeral()
+
+
+async def board_agrees_with_stats(users: list[TestUser], preset: str) -> bool:
+    """The leaderboard at ``preset`` lists the rated ``users`` best first, each at the
+    rating their stats show for it."""
+    await users[0].slash("president leaderboard", preset=preset)
+    rows = re.findall(r"(\d+)\. <@(\d+)> · rating (\d+)", users[0].last_ephemeral().text)
+    shown = {int(user): int(rating) for _, user, rating in rows}
+    for user in users:
+        line = next(line for line in (await stats_of(user)).text.split("\n")
+                    if line.startswith("**Classic Président**"))
+        assert shown[user.id] == rating_of(line), (shown, line)
+    ratings = [int(rating) for _, _, rating in rows]
+    assert ratings == sorted(ratings, reverse=True) and len(rows) == len(users)
+    return True

@@ -80,7 +80,7 @@ Seat = tuple[int | None, bool, int]
 
 def rated_places(seats: Iterable[Seat]) -> dict[int, int]:
     """The places a round rates, by person: each person in one seat only, who left behind
-    every person who stayed (level among themselves). None unless at least two people
+    every person who stayed (level among themselves). Nobody unless at least two people
     count and one of them stayed. The live update (`rating_update`) and `replay` both read
     rounds through it, so a chart replays what the ratings did."""
     listed = list(seats)

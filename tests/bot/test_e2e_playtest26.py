@@ -55,7 +55,8 @@ async def test_leaving_a_round_one_is_losing_does_not_keep_a_rating_safe(
     his stats as if he had not sat down, and alice, the only human left, got nothing for
     it either: « rating 1062 (1 round counted) · 2 rounds ». He is now rated as finishing
     the round behind her, the round counted for both, and his rating chart ends where his
-    stats stand. The question before he leaves says so."""
+    stats stand, a restart while the bot played his round out notwithstanding. The question
+    before he leaves says so."""
     drawn = record_charts(monkeypatch)
     bot, alice, bob, table, game = await alice_and_bob_stored(fake, clock, tmp_path,
                                                               "rounds:3")
@@ -73,8 +74,13 @@ async def test_leaving_a_round_one_is_losing_does_not_keep_a_rating_safe(
         " gives you your seat back. For your rating, this round counts as finished behind "
         "every human who stays at the table.")
     await leave_game(bob.user)
+    # A redeploy while the bot plays his round out: the restored seat is still his to leave.
+    bot = await restart(fake, clock, bot, database_url(tmp_path))
+    restored = table_of(bot, alice.user).game
+    assert restored is not None
+    await alice.open_hand(bot)
     await play_until(fake, clock, [alice],
-                     lambda: game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER))
+                     lambda: restored.phase in (Phase.ROUND_OVER, Phase.GAME_OVER))
     await bot.service.drain()
 
     alice_line, bob_line = await rating_line(alice), await rating_line(bob)

@@ -286,14 +286,21 @@ class History(Access):
     ) -> Leaderboard:
         """Top `limit` rated members of a server for a preset, best first.
 
-        Ordered by the conservative ordinal (mu - 3 sigma), so a single lucky round does not
-        top the board; ties go to whoever played more rounds, and players still level share
-        their place (« 1. zoe · 1. wanda », as the final standings of a game show a tie:
-        numbered apart by account id, one read as ahead for no reason), listed by account
-        id. `caller` is set when the caller is rated but outside the top.
+        Ordered by the rating shown, the conservative ordinal (mu - 3 sigma) on the display
+        scale, so a single lucky round does not top the board; ties go to whoever played
+        more rounds, and players still level on what the board shows share their place
+        (« 1. zoe · 1. wanda », as the final standings of a game show a tie: numbered apart
+        by account id, one read as ahead for no reason; or by a fraction of a point the
+        rounded rating hides, « 3. bea · 927 · 1 round », « 4. cy · 927 · 1 round »: play-test
+        26), listed by their unrounded ratings, then by account id. `caller` is set when the
+        caller is rated but outside the top.
         """
         ordinal = Rating.mu - 3 * Rating.sigma
-        order = (ordinal.desc(), Rating.rounds.desc())
+        # `ratings.display_rating` in SQL. SQL's round() may take a half away from zero
+        # where Python's takes it to even: they part only on a rating exactly halfway
+        # between two figures, which OpenSkill's arithmetic does not land on.
+        shown = func.round(ratings.DISPLAY_BASE + ratings.DISPLAY_SCALE * ordinal)
+        order = (shown.desc(), Rating.rounds.desc())
         ranked = (
             select(
                 Rating.user_id,
@@ -301,7 +308,8 @@ class History(Access):
                 Rating.sigma,
                 Rating.rounds,
                 User.display_name,
-                func.row_number().over(order_by=(*order, Rating.user_id.asc())).label("row"),
+                func.row_number().over(order_by=(*order, ordinal.desc(),
+                                                 Rating.user_id.asc())).label("row"),
                 func.rank().over(order_by=order).label("rank"),
                 func.count().over().label("total"),
             )

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import t
+from bot.storage import SeatRef
 from engine import Phase
 from fakediscord import FakeDiscord, Message, TestUser
 from fakediscord.forge import MANAGE_GUILD, Forger
@@ -227,3 +228,36 @@ async def board_agrees_with_stats(users: list[TestUser], preset: str) -> bool:
     ratings = [int(rating) for _, _, rating in rows]
     assert ratings == sorted(ratings, reverse=True) and len(rows) == len(users)
     return True
+
+
+async def test_players_the_leaderboard_shows_level_share_their_place(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path,
+) -> None:
+    """bea lost her one round to eve, a newcomer; cy lost his to dan, who had played twice.
+    The board read « 3. bea · rating 927 · 1 round counted », « 4. cy · rating 927 · 1
+    round counted »: their unrounded ratings differ by a fraction of a point the board
+    does not show, and it numbered them apart for it. They share their place now."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path))
+    storage = bot.storage
+    assert storage is not None
+    ann, bea, cy, dan, eve = (fake.add_user(name) for name in ("ann", "bea", "cy", "dan", "eve"))
+    table_id = await storage.create_table(fake.guild.id, fake.channel.id, ann.id,
+                                          {"preset": "classic", "set": {}})
+    game_id = await storage.start_game(table_id, game_no=1, preset="classic",
+                                       rules={"preset": "classic"}, seats=[])
+    for number, (winner, loser) in enumerate(((dan, ann), (eve, bea), (eve, dan), (dan, cy)),
+                                             start=1):
+        await storage.record_round(
+            game_id, number, ranking=[0, 1], roles=["P", "L"], points=[3, 0],
+            seats=[SeatRef(winner.id, False, winner.user.name),
+                   SeatRef(loser.id, False, loser.user.name)])
+
+    await ann.slash("president leaderboard", preset="classic")
+    rows = re.findall(r"(\d+)\. <@(\d+)> · rating (\d+) · (.*)", ann.last_ephemeral().text)
+    shown = {int(user): (int(rank), rating, rounds) for rank, user, rating, rounds in rows}
+    assert shown[bea.id][1:] == shown[cy.id][1:] == ("927", "1 round counted")
+    assert shown[bea.id][0] == shown[cy.id][0]
+    ranks = [int(rank) for rank, _, _, _ in rows]
+    assert ranks == sorted(ranks)
+    await fake.disconnect(bot)
+    fake.assert_no_errors()

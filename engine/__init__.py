@@ -10,7 +10,7 @@ from .actions import Action
 from .cards import Card, Deck
 from .errors import IllegalAction
 from .events import Event, event_from_dict
-from .game import ExchangeDue, Game, Phase, Timer, TrickPlay, Who
+from .game import Chooser, ExchangeDue, Game, Phase, Timer, TrickPlay, Who
 from .observation import Observation
 from .players import GreedyPlayer, RandomPlayer
 from .plays import PlayOption
@@ -18,7 +18,7 @@ from .roles import roles_for
 from .rules import KNOBS, PRESETS, GameEnd, KnobGroup, KnobSpec, Rules, RulesError
 
 __all__ = [
-    "Action", "Card", "Deck", "Event", "ExchangeDue", "Game", "GameEnd", "GreedyPlayer",
+    "Action", "Card", "Chooser", "Deck", "Event", "ExchangeDue", "Game", "GameEnd", "GreedyPlayer",
     "IllegalAction", "KNOBS", "KnobGroup", "KnobSpec", "Observation", "PRESETS", "Phase",
     "PlayOption", "RandomPlayer", "Rules", "RulesError", "Timer", "TrickPlay", "event_from_dict",
     "Who", "roles_for",

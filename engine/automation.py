@@ -4,23 +4,49 @@ the engine plays itself (bots, autopilots, players who left).
 The top layer, since a timeout or an automated seat may act in any phase; it also closes
 every action (:meth:`Automation._finish`), which the lower layers call through the seam
 declared in :class:`engine.state.GameState`.
+
+What the automated seats play is the caller's to say (a :class:`Chooser`, e.g.
+:class:`engine.players.GreedyPlayer`): the game imports no player.
 """
 
 from __future__ import annotations
 
+import random
+from typing import Protocol
+
+from .actions import Action
 from .cards import Card
 from .errors import IllegalAction
 from .events import AutopilotChanged, Event, Left, TimedOut
-from .players import GreedyPlayer
 from .plays import PlayOption
 from .rounds import Rounds
+from .rules import Rules
 from .state import Phase, Timer, Who
 
-__all__ = ["Automation"]
+__all__ = ["Automation", "Chooser"]
+
+
+class Chooser(Protocol):
+    """Decides for a seat the engine plays itself (``autoplay``): a gift in the exchange, a
+    play or a pass in a trick, among the actions the game lists. It reads the game through
+    :class:`Rounds`, so a player need not import the layers above."""
+
+    def choose(self, game: Rounds, seat: int) -> Action: ...
 
 
 class Automation(Rounds):
-    """Timers, absence, bots and the autopilot, on top of rounds and tricks."""
+    """Timers, absence, bots and the autopilot, on top of rounds and tricks.
+
+    ``autoplay``: what plays bot and autopilot seats at once, as soon as each must act (the
+    scenario runner passes :class:`engine.players.GreedyPlayer`); None leaves them to the
+    caller, which paces its bots (the bot). The state holds no player, so it is declared here
+    rather than in :class:`engine.state.GameState`.
+    """
+
+    def __init__(self, rules: Rules, seats: int, rng: random.Random,
+                 autoplay: Chooser | None = None) -> None:
+        super().__init__(rules, seats, rng)
+        self.autoplay = autoplay
 
     # ------------------------------------------------------------------ timers
     @property
@@ -164,9 +190,8 @@ class Automation(Rounds):
         self.version += 1
 
     # ------------------------------------------------------------------ automation
-    def _automate(self, events: list[Event]) -> None:
-        """With ``autoplay``, let bot and autopilot seats act until a human must."""
-        bot = GreedyPlayer()
+    def _automate(self, bot: Chooser, events: list[Event]) -> None:
+        """Let ``bot`` (``autoplay``) act for bot and autopilot seats until a human must."""
         progress = True
         while progress:
             progress = False
@@ -202,8 +227,8 @@ class Automation(Rounds):
                     break
 
     def _finish(self, events: list[Event]) -> list[Event]:
-        if self.autoplay:
-            self._automate(events)
+        if self.autoplay is not None:
+            self._automate(self.autoplay, events)
         if self._restart:
             self.timer_serial += 1
             self._restart = False

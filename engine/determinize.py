@@ -194,7 +194,7 @@ def determinize(view: PlayerView, rng: random.Random,
     """
     if view.phase is not Phase.PLAY:
         raise ValueError("determinize needs a position in the play phase")
-    game = Game(view.rules, view.seats, rng, False)
+    game = Game(view.rules, view.seats, rng)
     game.phase = view.phase
     game.round_no = view.round_no
     game.hands = sample_hands(view, rng, believed)

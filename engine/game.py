@@ -25,7 +25,7 @@ from dataclasses import replace
 from typing import Any
 
 from .actions import Action
-from .automation import Automation
+from .automation import Automation, Chooser
 from .cards import Card
 from .events import Event
 from .exchange import ExchangeDue
@@ -34,7 +34,7 @@ from .rules import Rules
 from .snapshot import game_from_dict, game_to_dict
 from .state import Phase, Tell, Timer, TrickPlay, Who
 
-__all__ = ["ExchangeDue", "Game", "Phase", "Tell", "Timer", "TrickPlay", "Who"]
+__all__ = ["Chooser", "ExchangeDue", "Game", "Phase", "Tell", "Timer", "TrickPlay", "Who"]
 
 
 class Game(Automation):
@@ -53,15 +53,16 @@ class Game(Automation):
         previous_ranking: Sequence[int] | None = None,
         opener: int | None = None,
         points: Sequence[int] | None = None,
-        autoplay: bool = False,
+        autoplay: Chooser | None = None,
         first_version: int = 0,
     ) -> Game:
         """A game with its first round dealt.
 
         ``hands``/``previous_ranking``/``opener``/``points`` set up a position (scenarios,
         tests); ``previous_ranking`` makes it a later round with roles and an exchange.
-        ``autoplay`` makes the engine play bot and autopilot seats itself, at once (the
-        scenario runner); the bot leaves it off to pace its bots. ``first_version``: where
+        ``autoplay`` makes the engine play bot and autopilot seats itself, at once, with
+        the chooser given (the scenario runner gives :class:`engine.players.GreedyPlayer`);
+        the bot gives none, to pace its bots. ``first_version``: where
         :attr:`version` starts, past an earlier game's at the same table, so that a control
         drawn in that game is never taken for one of this game's.
         """
@@ -151,5 +152,8 @@ class Game(Automation):
         return game_to_dict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Game:
-        return game_from_dict(data, cls)
+    def from_dict(cls, data: dict[str, Any], autoplay: Chooser | None = None) -> Game:
+        """The game :meth:`to_dict` stored. A snapshot keeps whether the game played its
+        own seats, not with what: ``autoplay`` must then be given again (see
+        :func:`engine.snapshot.game_from_dict`)."""
+        return game_from_dict(data, cls, autoplay)

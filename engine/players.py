@@ -1,7 +1,9 @@
 """Baseline players: seeded, obeying every knob because they only choose listed actions.
 
 They read a game through :class:`engine.rounds.Rounds` (a :class:`engine.game.Game` without
-its timers and automation), so the automation layer can play its seats with them.
+its timers and automation), so each is an :class:`engine.automation.Chooser`: a caller may hand
+one to ``Game.new(..., autoplay=...)`` for the engine to play its automated seats with (the
+scenario runner hands GreedyPlayer). The game itself imports no player.
 """
 
 from __future__ import annotations

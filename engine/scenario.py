@@ -18,6 +18,7 @@ from typing import Any, TypeGuard
 from .cards import Card, Deck
 from .errors import IllegalAction
 from .game import Game, Phase
+from .players import GreedyPlayer
 from .rules import Rules, RulesError
 
 __all__ = ["ScenarioFailure", "load_game", "main", "run_file", "run_scenario"]
@@ -149,7 +150,7 @@ def load_game(data: Any) -> Game:
     ):
         raise ScenarioFailure("points: expected one integer per seat")
     return Game.new(rules, seats, seed=0, hands=hands, previous_ranking=ranking, opener=opener,
-                    points=points, autoplay=True)
+                    points=points, autoplay=GreedyPlayer())
 
 
 def _observable(game: Game) -> dict[str, Any]:

@@ -11,18 +11,18 @@ import random
 from collections.abc import Iterable
 from typing import Any, TypeVar
 
+from .automation import Automation, Chooser
 from .cards import Card
 from .exchange import Gift
 from .rules import Rules
-from .state import GameState, Phase, Tell, TrickPlay
-from .tricks import Tricks
+from .state import Phase, Tell, TrickPlay
 
 __all__ = ["game_from_dict", "game_to_dict"]
 
-G = TypeVar("G", bound=Tricks)
+G = TypeVar("G", bound=Automation)
 
 
-def game_to_dict(game: GameState) -> dict[str, Any]:
+def game_to_dict(game: Automation) -> dict[str, Any]:
     def cards(cs: Iterable[Card]) -> list[str]:
         return [str(c) for c in cs]
 
@@ -30,7 +30,8 @@ def game_to_dict(game: GameState) -> dict[str, Any]:
         "rules": game.rules.to_dict(),
         "seats": game.seats,
         "rng": _rng_state(game.rng),
-        "autoplay": game.autoplay,
+        # Whether the game plays its own seats; what plays them is the caller's to give back.
+        "autoplay": game.autoplay is not None,
         "phase": game.phase.value,
         "round_no": game.round_no,
         "rounds_scored": game.rounds_scored,
@@ -84,14 +85,23 @@ def game_to_dict(game: GameState) -> dict[str, Any]:
     }
 
 
-def game_from_dict(data: dict[str, Any], cls: type[G]) -> G:
+def game_from_dict(data: dict[str, Any], cls: type[G], autoplay: Chooser | None = None) -> G:
     """The stored state as a ``cls``: the caller names the class, since the module that
-    assembles it (engine.game) imports this one."""
+    assembles it (engine.game) imports this one.
+
+    ``autoplay``: what plays the automated seats, given exactly when the stored game played
+    them itself (its ``autoplay`` was true): restored otherwise, the game would not go on as
+    it would have, so a chooser missing or one too many raises ValueError.
+    """
 
     def cards(cs: Iterable[str]) -> list[Card]:
         return [Card.parse(c) for c in cs]
 
-    game = cls(Rules.from_dict(data["rules"]), data["seats"], random.Random(), data["autoplay"])
+    if data["autoplay"] != (autoplay is not None):
+        raise ValueError("this game played its automated seats itself: give it autoplay"
+                         if data["autoplay"] else
+                         "this game left its automated seats to its caller: give no autoplay")
+    game = cls(Rules.from_dict(data["rules"]), data["seats"], random.Random(), autoplay)
     game.rng.setstate(_rng_from(data["rng"]))
     game.phase = Phase(data["phase"])
     game.round_no = data["round_no"]

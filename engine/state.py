@@ -76,14 +76,13 @@ class Timer:
 class GameState(ABC):
     """The attributes of one game and the queries every concern reads them through."""
 
-    def __init__(self, rules: Rules, seats: int, rng: random.Random, autoplay: bool) -> None:
+    def __init__(self, rules: Rules, seats: int, rng: random.Random) -> None:
         if not 2 <= seats <= 8:
             raise ValueError("a table has 2 to 8 seats")
         self.rules = rules
         self.deck: Deck = rules.deck_kind
         self.seats = seats
         self.rng = rng
-        self.autoplay = autoplay
         self._wild = rules.wild_level
         self.phase = Phase.PLAY
         self.round_no = 0

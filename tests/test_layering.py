@@ -36,13 +36,46 @@ def offenders(folder: str, banned: tuple[str, ...], root: Path = ROOT) -> list[s
     return out
 
 
+def reached(start: Path, within: str, skip: tuple[str, ...] = (), root: Path = ROOT) -> set[str]:
+    """The modules of package `within` that `start` imports, directly or through another of
+    them; the ones named in `skip` are not followed. A package's `__init__` is not followed
+    either: `engine/__init__.py` re-exports the players for the engine's callers."""
+    found: set[str] = set()
+    todo = sorted(imports(start, root))
+    while todo:
+        name = todo.pop()
+        path = root.joinpath(*name.split(".")).with_suffix(".py")
+        if name in found or not name.startswith(within + ".") or not path.is_file() \
+                or name in skip:
+            continue
+        found.add(name)
+        todo.extend(imports(path, root))
+    return found
+
+
 def test_the_engine_is_pure() -> None:
     assert offenders("engine", ("asyncio", "discord", "sqlalchemy", "bot", "fakediscord")) == []
 
 
 def test_the_game_does_not_import_its_players() -> None:
+    """The seats the engine plays itself are played by what the caller hands `Game.new`
+    (`autoplay`): the game reaches no player, not even through the layers it is built of."""
     game = imports(ROOT / "engine" / "game.py")
     assert sorted(n for n in game if n.startswith(("engine.players", "engine.bots"))) == []
+    through = reached(ROOT / "engine" / "game.py", "engine")
+    assert sorted(n for n in through if n.startswith(("engine.players", "engine.bots"))) == []
+    assert through >= {"engine.state", "engine.tricks", "engine.rounds", "engine.automation",
+                       "engine.snapshot"}
+
+
+def test_the_transitive_check_follows_a_chain(tmp_path: Path) -> None:
+    for name, text in (("game", "from .automation import Automation\n"),
+                       ("automation", "from .players import GreedyPlayer\n"),
+                       ("players", "")):
+        (tmp_path / "engine").mkdir(exist_ok=True)
+        (tmp_path / "engine" / f"{name}.py").write_text(text)
+    assert reached(tmp_path / "engine" / "game.py", "engine", root=tmp_path) >= {
+        "engine.automation", "engine.players"}
 
 
 def test_feature_packages_do_not_import_the_client() -> None:
@@ -57,17 +90,9 @@ def test_the_table_runtime_does_not_import_discord() -> None:
 def test_the_service_parts_do_not_import_the_service() -> None:
     """The table service assembles its parts (seating, deadlines, bot turns, refusals, …) and
     hands them the callables they need of it: none may import it, not even through another."""
-    reached: set[str] = set()
-    todo = sorted(imports(ROOT / "bot" / "tables" / "service.py"))
-    while todo:
-        name = todo.pop()
-        path = ROOT.joinpath(*name.split(".")).with_suffix(".py")
-        if name in reached or not name.startswith("bot.tables.") or not path.is_file():
-            continue
-        reached.add(name)
-        todo.extend(imports(path))
-    assert "bot.tables.service" not in reached
-    assert reached >= {f"bot.tables.{part}" for part in (
+    parts = reached(ROOT / "bot" / "tables" / "service.py", "bot.tables")
+    assert "bot.tables.service" not in parts
+    assert parts >= {f"bot.tables.{part}" for part in (
         "seating", "seats", "deadlines", "botturns", "hosting", "refusals", "outbox", "games",
         "moves", "handlinks", "outages", "unreachable")}
 
@@ -82,17 +107,8 @@ def test_the_publisher_parts_do_not_import_the_publisher() -> None:
     assert {p.stem for p in parts} >= {"blocked", "hands", "charts", "owed_edits", "servers",
                                         "calls"}
     for part in parts:
-        reached: set[str] = set()
-        todo = sorted(imports(part))
-        while todo:
-            name = todo.pop()
-            path = ROOT.joinpath(*name.split(".")).with_suffix(".py")
-            if name in reached or not name.startswith("bot.") or not path.is_file() \
-                    or name == "bot.packages.host":
-                continue
-            reached.add(name)
-            todo.extend(imports(path))
-        assert "bot.packages.publisher.messages" not in reached, part.name
+        assert "bot.packages.publisher.messages" not in reached(
+            part, "bot", skip=("bot.packages.host",)), part.name
 
 
 def test_the_checker_sees_relative_and_type_only_imports(tmp_path: Path) -> None:

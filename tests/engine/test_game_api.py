@@ -6,7 +6,8 @@ from collections.abc import Callable
 
 import pytest
 
-from engine import Card, Game, GreedyPlayer, IllegalAction, Phase, Rules
+from engine import Action, Card, Game, GreedyPlayer, IllegalAction, Phase, Rules
+from engine.rounds import Rounds
 
 
 def cards(text: str) -> list[Card]:
@@ -177,6 +178,48 @@ def test_versions_say_which_round_and_game_a_control_was_drawn_in() -> None:
     assert again.version >= again.round_version > game.version
     later = Game.new(classic(), 4, seed=2, first_version=again.version + 1)
     assert later.version >= later.round_version == again.version + 1
+
+
+class Recording:
+    """A chooser that plays as GreedyPlayer and notes which seats it was asked for."""
+
+    def __init__(self) -> None:
+        self.seats: list[int] = []
+
+    def choose(self, game: Rounds, seat: int) -> Action:
+        self.seats.append(seat)
+        return GreedyPlayer().choose(game, seat)
+
+
+def test_autoplay_plays_with_the_callers_chooser_which_a_restorer_gives_again() -> None:
+    """The engine plays its automated seats with what the caller gives it, and a snapshot
+    keeps only that it did: restoring it needs a chooser again, and refuses one it did not
+    have, rather than go on otherwise than the stored game would have."""
+    chooser = Recording()
+    game = Game.new(classic(), 4, seed=1, bots={1, 2, 3}, autoplay=chooser)
+    while game.phase is Phase.PLAY:
+        assert game.to_act == 0
+        game.apply(0, GreedyPlayer().choose(game, 0))
+    assert chooser.seats and set(chooser.seats) == {1, 2, 3}
+    assert game.replay().autoplay is chooser
+
+    game.next_round()
+    data = game.to_dict()
+    assert data["autoplay"] is True
+    with pytest.raises(ValueError, match="give it autoplay"):
+        Game.from_dict(data)
+    restored = Game.from_dict(data, autoplay=Recording())
+    for copy in (game, restored):
+        for seat in range(4):
+            due = copy.exchange_due(seat)
+            if due is not None and not copy.automated(seat):
+                copy.apply(seat, GreedyPlayer().choose(copy, seat))
+    assert restored.to_dict() == game.to_dict()
+
+    paced = Game.new(classic(), 4, seed=1, bots={1, 2, 3})
+    assert paced.to_dict()["autoplay"] is False and paced.to_act is not None
+    with pytest.raises(ValueError, match="give no autoplay"):
+        Game.from_dict(paced.to_dict(), autoplay=chooser)
 
 
 def _finish_round(game: Game) -> None:

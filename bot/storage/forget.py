@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Text, cast, delete, func, or_, select, union, update
+from sqlalchemy import Text, cast, delete, func, select, union, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage.access import Access
@@ -188,9 +188,10 @@ async def _guild_held(connection: AsyncConnection, guild_id: int) -> GuildData:
         statement = select(func.count()).select_from(model).where(column == guild_id)
         return int((await connection.execute(statement)).scalar_one())
 
-    # A server's row exists once it opened a table; only a choice of its admins says anything.
+    # A server's row exists once it opened a table; only a choice of its admins (its
+    # language) says anything.
     chosen = select(func.count()).select_from(Guild).where(
-        Guild.id == guild_id, or_(Guild.language.is_not(None), Guild.default_preset.is_not(None)))
+        Guild.id == guild_id, Guild.language.is_not(None))
     return GuildData(settings=int((await connection.execute(chosen)).scalar_one()) > 0,
                      tables=await count(GameTable, GameTable.guild_id),
                      games=await count(Game, Game.guild_id),

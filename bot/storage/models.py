@@ -98,7 +98,6 @@ class Guild(Base):
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     language: Mapped[str | None] = mapped_column(String(16))
-    default_preset: Mapped[str | None] = mapped_column(String(32))
     created_at: Mapped[datetime]
     updated_at: Mapped[datetime]
 

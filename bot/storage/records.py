@@ -33,8 +33,7 @@ class SeatRef:
 
 @dataclass(frozen=True, slots=True)
 class GuildSettings:
-    """A server's choices. (Its row's default_preset column, from the first schema, is
-    written by nothing: no command sets a server's default rules.)"""
+    """A server's choices."""
 
     guild_id: int
     language: str | None

@@ -197,3 +197,54 @@ async def test_a_database_a_newer_version_migrated_is_refused_in_one_sentence(
                     ).scalar_one() == "0099"
     finally:
         await engine.dispose()
+
+
+async def _guild_columns(url: str) -> tuple[set[str], list[tuple[Any, ...]]]:
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as connection:
+            columns = await connection.run_sync(
+                lambda sync: {c["name"] for c in inspect(sync).get_columns("guilds")})
+            rows = (await connection.execute(text("SELECT * FROM guilds ORDER BY id"))).all()
+            return columns, [tuple(row) for row in rows]
+    finally:
+        await engine.dispose()
+
+
+async def test_the_unused_default_preset_goes_and_comes_back_empty(empty_db_url: str) -> None:
+    """0008 drops `guilds.default_preset`, which nothing ever wrote: a server's language and
+    its tables stay (on SQLite the batch copies `guilds`, which the tables point to); the
+    downgrade brings the column back, empty."""
+    await upgrade_to_head(empty_db_url)
+    storage = await Storage.open(empty_db_url)
+    try:
+        await storage.set_guild_language(MAX_SNOWFLAKE, "fr")
+        table_id = await storage.create_table(MAX_SNOWFLAKE, 2, 3, {"preset": "classic",
+                                                                    "set": {}})
+    finally:
+        await storage.close()
+    columns, rows = await _guild_columns(empty_db_url)
+    assert "default_preset" not in columns and "language" in columns
+
+    await downgrade_to(empty_db_url, "0007")
+    before, _ = await _guild_columns(empty_db_url)
+    assert before == columns | {"default_preset"}
+    engine = create_engine(empty_db_url)
+    try:
+        async with engine.connect() as connection:
+            assert (await connection.execute(text(
+                "SELECT id, language, default_preset FROM guilds"))).all() == [
+                (MAX_SNOWFLAKE, "fr", None)]
+    finally:
+        await engine.dispose()
+
+    await upgrade_to_head(empty_db_url)
+    assert await _guild_columns(empty_db_url) == (columns, rows)
+    _, diff, _ = await _inspect(empty_db_url)
+    assert diff == []
+    storage = await Storage.open(empty_db_url)
+    try:
+        assert (await storage.get_guild_settings(MAX_SNOWFLAKE)).language == "fr"
+        assert (await storage.get_table(table_id)) is not None
+    finally:
+        await storage.close()

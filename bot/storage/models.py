@@ -40,7 +40,7 @@ NAMING_CONVENTION = {
     "pk": "pk_%(table_name)s",
 }
 
-TABLE_STATUSES = ("lobby", "playing", "finished", "closed")
+TABLE_STATUSES = ("lobby", "playing", "closed")
 NAME_LENGTH = 100
 
 
@@ -117,7 +117,7 @@ class GameTable(Base):
 
     __tablename__ = "tables"
     __table_args__ = (
-        CheckConstraint("status IN ('lobby', 'playing', 'finished', 'closed')", name="status"),
+        CheckConstraint("status IN ('lobby', 'playing', 'closed')", name="status"),
         # One open table per channel, enforced by the database so that two processes (or a
         # double click) cannot open two tables in the same channel.
         Index(

@@ -10,7 +10,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-TableStatus = Literal["lobby", "playing", "finished", "closed"]
+#: A table's stored status: « lobby » when it opens, « playing » from each game's start until
+#: it goes back to its lobby (a game over stays « playing » while its results and Replay
+#: show), « closed » at the end. Readers only tell closed tables from open ones.
+TableStatus = Literal["lobby", "playing", "closed"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,8 +20,9 @@ from engine.events import GameOver, RoundOver
 
 log = logging.getLogger(__name__)
 
-# The statuses the service stores (`Outbox.status`): a table in its lobby, or closed. The
-# schema's other two (bot/storage/records.TableStatus, playing and finished) nothing writes.
+# The statuses the service stores through `Outbox.status`: a table back in its lobby, or
+# closed. The third of bot/storage/records.TableStatus, playing, goes with each game's start
+# (`TableStore.game_started`).
 StoredStatus = Literal["lobby", "closed"]
 
 

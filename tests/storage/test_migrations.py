@@ -10,12 +10,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 
-from bot.storage import Storage, Winner, downgrade_to, upgrade_to_head
+from bot.storage import ChannelBusy, Storage, Winner, downgrade_to, upgrade_to_head
 from bot.storage.db import NewerDatabase, create_engine
 from bot.storage.models import Base
 
@@ -246,5 +248,54 @@ async def test_the_unused_default_preset_goes_and_comes_back_empty(empty_db_url:
     try:
         assert (await storage.get_guild_settings(MAX_SNOWFLAKE)).language == "fr"
         assert (await storage.get_table(table_id)) is not None
+    finally:
+        await storage.close()
+
+
+async def _set_status(url: str, table_id: int, status: str) -> bool:
+    """Whether the schema lets a table's status be `status` (the row is left as it was)."""
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as connection:
+            transaction = await connection.begin()
+            try:
+                await connection.execute(text("UPDATE tables SET status = :status WHERE id = :id"),
+                                         {"status": status, "id": table_id})
+            except IntegrityError:
+                return False
+            finally:
+                await transaction.rollback()
+            return True
+    finally:
+        await engine.dispose()
+
+
+async def test_finished_goes_from_the_statuses_a_table_may_have(empty_db_url: str) -> None:
+    """0009 narrows the statuses' check to those the bot writes (lobby, playing, closed):
+    « finished » was never written. The downgrade allows it again; the open-table index
+    and a table's rows survive the batch copy on SQLite."""
+    await upgrade_to_head(empty_db_url)
+    storage = await Storage.open(empty_db_url)
+    try:
+        table_id = await storage.create_table(1, 2, 3, {"preset": "classic", "set": {}},
+                                              status="playing")
+    finally:
+        await storage.close()
+    assert await _set_status(empty_db_url, table_id, "closed")
+    assert not await _set_status(empty_db_url, table_id, "finished")
+
+    await downgrade_to(empty_db_url, "0008")
+    assert await _set_status(empty_db_url, table_id, "finished")
+
+    await upgrade_to_head(empty_db_url)
+    assert not await _set_status(empty_db_url, table_id, "finished")
+    _, diff, _ = await _inspect(empty_db_url)
+    assert diff == []
+    storage = await Storage.open(empty_db_url)
+    try:
+        stored = await storage.get_table_by_channel(2)
+        assert stored is not None and (stored.table_id, stored.status) == (table_id, "playing")
+        with pytest.raises(ChannelBusy):
+            await storage.create_table(1, 2, 4, {"preset": "classic", "set": {}})
     finally:
         await storage.close()

@@ -75,6 +75,19 @@ async def test_unknown_table(storage: Storage) -> None:
     assert await storage.get_table(999) is None
 
 
+async def test_finished_is_no_stored_status(storage: Storage) -> None:
+    """« finished », allowed by the first schema, was written by nothing: a table plays
+    (« playing ») from a game's start until it goes back to its lobby."""
+    table_id = await storage.create_table(GUILD, 10, 500, CLASSIC, status="playing")
+    with pytest.raises(ValueError, match="lobby, playing, closed"):
+        await storage.update_table(table_id, status="finished")  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        await storage.create_table(GUILD, 11, 500, CLASSIC,
+                                   status="finished")  # type: ignore[arg-type]
+    stored = await storage.get_table(table_id)
+    assert stored is not None and stored.status == "playing"
+
+
 async def test_active_tables_by_guild_and_shard(storage: Storage) -> None:
     guilds = [((4000 + n) << 22) + 12345 for n in range(4)]  # guild n is on shard n of 4
     assert [shard_of(guild, 4) for guild in guilds] == [0, 1, 2, 3]
@@ -135,7 +148,7 @@ async def test_snapshot_round_trips_runtime_state(storage: Storage) -> None:
 async def test_closing_a_table_deletes_its_snapshot(storage: Storage) -> None:
     table_id = await storage.create_table(GUILD, 10, 500, CLASSIC)
     await storage.save_snapshot(table_id, 1, {"v": 1})
-    await storage.update_table(table_id, status="finished")
+    await storage.update_table(table_id, status="playing")
     assert await storage.load_snapshot(table_id) is not None
     await storage.update_table(table_id, status="closed")
     assert await storage.load_snapshot(table_id) is None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import uuid
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,8 +31,16 @@ AUTHENTICATION_FAILED, INVALID_SHARD, SHARDING_REQUIRED = 4004, 4010, 4011
 # A snowflake's top 42 bits are its timestamp; Discord shards guilds on them.
 SHARD_SHIFT = 22
 
-DISPATCH, HEARTBEAT, IDENTIFY, RESUME, REQUEST_MEMBERS = 0, 1, 2, 6, 8
+DISPATCH, HEARTBEAT, IDENTIFY, RESUME, RECONNECT, REQUEST_MEMBERS = 0, 1, 2, 6, 7, 8
 INVALID_SESSION, HELLO, HEARTBEAT_ACK = 9, 10, 11
+# "When you close the connection to the gateway with close code 1000 or 1001, your session
+# will be invalidated" (developers/events/gateway.mdx, "Initiating a Disconnect"): what
+# discord.py's ``Client.close`` sends. Any other close leaves it resumable.
+SESSION_ENDING_CLOSES = frozenset({1000, 1001})
+# The dispatches a session keeps for a RESUME. Discord documents no number ("It's possible
+# your app won't reconnect in time to Resume", "Resuming"); a RESUME whose ``seq`` is older
+# than what is kept gets an Invalid Session, as one that came too late does.
+RESUME_BACKLOG = 2000
 
 
 @dataclass(frozen=True)
@@ -62,16 +70,35 @@ class GatewayLimits:
     reset_after: float = 24 * 60 * 60.0
 
 
+@dataclass(frozen=True)
+class Sent:
+    """One dispatch of a session, kept for a RESUME (see `Session.backlog`)."""
+
+    seq: int
+    event: str
+    frame: str  # serialised when dispatched, as a live connection would have been sent it
+    interaction: int | None = None  # an INTERACTION_CREATE's interaction id
+
+
 @dataclass
 class Session:
-    """A gateway session; it survives its websocket so the client can RESUME it."""
+    """A gateway session; it survives its websocket so the client can RESUME it.
+
+    While it has no websocket (dropped, its client not back yet) Discord goes on queueing
+    its events: "Discord has a process for reconnecting and resuming, which allows your app
+    to replay any lost events starting from the last sequence number it received"
+    (developers/events/gateway.mdx, "Resuming"). ``backlog`` holds its last dispatches, sent
+    or not, so a RESUME replays those after the client's ``seq``."""
 
     id: str
     intents: int
     # IDENTIFY's ``shard``: (shard_id, num_shards); (0, 1) when the client sent none.
     shard: tuple[int, int] = (0, 1)
     seq: int = 0
-    sent: Counter[str] = field(default_factory=Counter)  # dispatches queued, per event name
+    sent: Counter[str] = field(default_factory=Counter)  # dispatches sent, per event name
+    backlog: deque[Sent] = field(default_factory=lambda: deque(maxlen=RESUME_BACKLOG))
+    connection: Connection | None = None  # its live websocket, if any
+    delivered: int = 0  # the last seq handed to a live websocket
 
     def owns(self, guild_id: int | None) -> bool:
         """Whether this session receives the events of ``guild_id``: Discord's sharding
@@ -91,6 +118,7 @@ class Connection:
     outbox: asyncio.Queue[str | Close] = field(default_factory=asyncio.Queue)
     session: Session | None = None
     sending: bool = False
+    cut: bool = False  # closed by the fake: the client's reply code ends no session
 
 
 @dataclass(frozen=True)
@@ -106,8 +134,15 @@ class Gateway:
     """Speaks just enough of the gateway protocol for discord.py, in plain JSON text frames.
 
     discord.py asks for zlib-stream compression but also accepts text frames, so nothing
-    is compressed. Events dispatched while a session has no websocket are dropped. Tokens
-    are not checked here: REST login already refused a wrong one.
+    is compressed. Events dispatched while a session has no websocket wait in its backlog
+    for a RESUME (`Session`); a session its client closed with 1000 or 1001, or that
+    :meth:`up` ends, gets none. Tokens are not checked here: REST login already refused a
+    wrong one.
+
+    :meth:`down` and :meth:`up` model a gap in the bot's connection (flaky network, a
+    gateway incident): every websocket is cut, and what the reconnecting client sends is
+    answered only once the connection is back, by a RESUME that replays the gap's events or
+    by an Invalid Session that makes it IDENTIFY again.
     """
 
     def __init__(
@@ -137,6 +172,14 @@ class Gateway:
         self.token_reset = False
         self.identifies: list[tuple[int, int]] = []  # the shards of accepted IDENTIFYs
         self.refused: list[tuple[tuple[int, int], int | str]] = []  # (shard, close code|why)
+        self.resumes: list[int] = []  # how many events each accepted RESUME replayed
+        # Between down() and up(): the IDENTIFYs and RESUMEs waiting for the connection.
+        self._held: list[tuple[Connection, dict[str, Any]]] | None = None
+        # Interactions waiting in a detached session's backlog, and those lost with a
+        # session that could not be resumed (their users saw « This interaction failed »).
+        self.undelivered: set[int] = set()
+        self.lost_interactions: list[int] = []
+        self._live_before_down = 0
 
     @property
     def recommended_shards(self) -> int:
@@ -184,6 +227,13 @@ class Gateway:
         """Whether some bot has identified and can receive events."""
         return any(c.session is not None and not c.ws.closed for c in self._connections)
 
+    @property
+    def reachable(self) -> bool:
+        """Whether Discord has a session to send an interaction to: a connected one, or one
+        whose websocket dropped and that its client may still RESUME (it gets the
+        interaction then, too late to answer within the three seconds, or never)."""
+        return self.connected or any(s.connection is None for s in self._sessions.values())
+
     def sent(self, event: str) -> int:
         """How many ``event`` dispatches were queued for clients, every session's."""
         return sum(session.sent[event] for session in self._sessions.values())
@@ -224,15 +274,18 @@ class Gateway:
             # During an outage nothing of the guild reaches the bot: the GUILD_CREATE that
             # ends it describes the guild as it then is (`FakeDiscord.end_outage`).
             return
-        for connection in self._connections:
-            session = connection.session
-            if connection.ws.closed or session is None or not session.owns(guild_id):
+        # Live sessions first: an interaction goes to a detached one only if no other is
+        # connected (its client is reconnecting, or gone for good).
+        sessions = sorted(self._sessions.values(), key=lambda s: s.connection is None)
+        for session in sessions:
+            connection = session.connection
+            if connection is not None and connection.ws.closed or not session.owns(guild_id):
                 continue
             if intent is None or session.intents & intent:
                 shown = data
                 if without_content is not None and not session.intents & INTENT_MESSAGE_CONTENT:
                     shown = without_content
-                self._dispatch_to(connection, event, shown)
+                self._queue(session, event, shown)
                 if once:
                     return
 
@@ -243,7 +296,67 @@ class Gateway:
     async def drop(self) -> None:
         """Close every websocket with a code that tells the client to resume."""
         for connection in list(self._connections):
+            connection.cut = True
             await connection.ws.close(code=RECONNECT_PLEASE, message=b"fakediscord dropped you")
+
+    def reconnect(self) -> None:
+        """Send every connection a Reconnect (opcode 7): "your app should attempt to
+        reconnect and resume immediately" (gateway-events.mdx, "Reconnect")."""
+        for connection in list(self._connections):
+            if connection.session is not None:
+                self._send(connection, {"op": RECONNECT, "d": None})
+
+    async def down(self) -> None:
+        """The bot's connection is gone: every websocket is cut (as :meth:`drop`), and the
+        IDENTIFY or RESUME of a client that connects again waits for :meth:`up`. Events go
+        on into the sessions' backlogs meanwhile."""
+        if self._held is None:
+            self._held = []
+            self._live_before_down = self.live()
+        await self.drop()
+
+    def attached(self) -> set[str]:
+        """The ids of the sessions that have a live websocket."""
+        return {sid for sid, s in self._sessions.items() if s.connection is not None}
+
+    def end_detached(self, session_ids: set[str]) -> None:
+        """End those of ``session_ids`` that lost their websocket: their client stopped.
+        Discord would keep them "a few minutes" whatever code discord.py closed with (its
+        ``Client.close`` asks for 1000, but its reader closes first with 4000), sending
+        their events nowhere; ending them at once makes a click meant for a stopped bot
+        fail loudly (`InteractionHub.start`) instead of waiting in a dead session."""
+        for session_id in session_ids:
+            session = self._sessions.get(session_id)
+            if session is not None and session.connection is None:
+                self._end(session)
+
+    def live(self) -> int:
+        """How many connections have a session and are open."""
+        return sum(1 for c in self._connections if c.session is not None and not c.ws.closed)
+
+    def back(self) -> bool:
+        """After :meth:`down`: whether every client that was connected waits for the
+        connection (its IDENTIFY or RESUME held); after :meth:`up`, whether they all are
+        connected again (resumed, or identified anew)."""
+        if self._held is not None:
+            return len(self._held) >= self._live_before_down
+        return self.live() >= self._live_before_down
+
+    def up(self, *, resumable: bool = True) -> None:
+        """The connection is back. With ``resumable``, each waiting RESUME replays the
+        events its client missed, in order, then RESUMED. Without, the sessions that lost
+        their websocket have timed out ("the session will remain active and timeout after a
+        few minutes", "Initiating a Disconnect"): each RESUME gets an Invalid Session with
+        ``d: false`` and its client must IDENTIFY again ("Resuming"); the interactions
+        queued for those sessions are lost (their users were told « This interaction
+        failed »)."""
+        held, self._held = self._held or [], None
+        if not resumable:
+            for session in [s for s in self._sessions.values() if s.connection is None]:
+                self._end(session)
+        for connection, frame in held:
+            if not connection.ws.closed:
+                self._receive(connection, frame)
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0)
@@ -259,6 +372,11 @@ class Gateway:
         finally:
             self._connections.remove(connection)
             writer.cancel()
+            session = connection.session
+            if session is not None and session.connection is connection:
+                session.connection = None
+                if not connection.cut and ws.close_code in SESSION_ENDING_CLOSES:
+                    self._end(session)
             self._activity.touch()
         return ws
 
@@ -272,6 +390,7 @@ class Gateway:
             connection.sending = True
             try:
                 if isinstance(frame, Close):
+                    connection.cut = True
                     await connection.ws.close(code=frame.code, message=frame.reason)
                     return
                 await connection.ws.send_str(frame)
@@ -283,7 +402,9 @@ class Gateway:
 
     def _receive(self, connection: Connection, frame: dict[str, Any]) -> None:
         op, data = frame.get("op"), frame.get("d") or {}
-        if op == HEARTBEAT:
+        if op in (IDENTIFY, RESUME) and self._held is not None:
+            self._held.append((connection, frame))
+        elif op == HEARTBEAT:
             self._send(connection, {"op": HEARTBEAT_ACK})
         elif op == IDENTIFY:
             self._identify(connection, data)
@@ -332,6 +453,7 @@ class Gateway:
         self.identifies.append(shard)
         self._sessions[session.id] = session
         connection.session = session
+        session.connection = connection
         self._dispatch_to(
             connection,
             "READY",
@@ -384,19 +506,65 @@ class Gateway:
     def _dispatch_to(self, connection: Connection, event: str, data: dict[str, Any]) -> None:
         session = connection.session
         assert session is not None
+        self._queue(session, event, data)
+
+    def _queue(self, session: Session, event: str, data: dict[str, Any]) -> None:
+        """Number the event, keep it for a RESUME, and send it if the session is connected."""
         session.seq += 1
-        session.sent[event] += 1
-        self._send(connection, {"op": DISPATCH, "t": event, "s": session.seq, "d": data})
+        interaction = int(data["id"]) if event == "INTERACTION_CREATE" else None
+        # Serialised now: the stored objects a payload points into may change before it is sent.
+        sent = Sent(session.seq, event,
+                    json.dumps({"op": DISPATCH, "t": event, "s": session.seq, "d": data}),
+                    interaction)
+        session.backlog.append(sent)
+        if session.connection is not None:
+            self._deliver(session, session.connection, sent)
+        elif interaction is not None:
+            self.undelivered.add(interaction)
+
+    def _deliver(self, session: Session, connection: Connection, sent: Sent) -> None:
+        session.sent[sent.event] += 1
+        session.delivered = sent.seq
+        if sent.interaction is not None:
+            self.undelivered.discard(sent.interaction)
+        connection.outbox.put_nowait(sent.frame)
+
+    def _end(self, session: Session) -> None:
+        """The session is over: no RESUME of it, and the interactions it never delivered
+        are lost."""
+        self._sessions.pop(session.id, None)
+        for sent in session.backlog:
+            if sent.interaction is not None and sent.seq > session.delivered:
+                self.undelivered.discard(sent.interaction)
+                self.lost_interactions.append(sent.interaction)
+                self._world.interactions[sent.interaction].abandoned = True
 
     def _resume(self, connection: Connection, data: dict[str, Any]) -> None:
+        """"If successful, the Gateway will send the missed events in order, finishing with
+        a Resumed event" (developers/events/gateway.mdx, "Resuming"): those after the
+        client's ``seq``. A session that is over, or whose backlog no longer reaches back
+        to that ``seq``, gets an Invalid Session with ``d: false``: the client must
+        IDENTIFY again."""
         if data.get("token") != self._token or self.token_reset:
             self._refuse(connection, (0, 0), AUTHENTICATION_FAILED)
             return
         session = self._sessions.get(data.get("session_id") or "")
+        seq = data.get("seq")
+        last = seq if isinstance(seq, int) and not isinstance(seq, bool) else 0
+        if session is not None and session.backlog and session.backlog[0].seq > last + 1:
+            self._end(session)
+            session = None
         if session is None:
             self._send(connection, {"op": INVALID_SESSION, "d": False})
             return
+        if session.connection is not None:  # resumed elsewhere while that one still lived
+            session.connection.session = None
         connection.session = session
+        session.connection = connection
+        missed = [sent for sent in session.backlog if sent.seq > last]
+        for sent in missed:
+            self._deliver(session, connection, sent)
+        self.resumes.append(len(missed))
         self._dispatch_to(connection, "RESUMED", {"_trace": ["fakediscord"]})
 
     def _send_members(self, connection: Connection, data: dict[str, Any]) -> None:

@@ -67,7 +67,7 @@ class InteractionHub:
         message: StoredMessage | None = None,
     ) -> InteractionRecord:
         """Record an interaction and send INTERACTION_CREATE to the connected bot."""
-        if not self._gateway.connected:
+        if not self._gateway.reachable:
             raise UserActionError(f"{description}: no bot is connected to the fake gateway")
         world = self._world
         self._writer.archive_idle()
@@ -78,11 +78,14 @@ class InteractionHub:
         return record
 
     def unanswered(self) -> list[InteractionRecord]:
-        """Interactions the bot has not tried to answer and no settle has given up on."""
+        """Interactions the bot has not tried to answer and no settle has given up on;
+        not those still waiting for a bot whose gateway connection is down
+        (`Gateway.undelivered`): it cannot answer what it has not received."""
         waiting = self._world.waiting
         for done in [key for key, i in waiting.items() if i.attempted or i.abandoned]:
             del waiting[done]
-        return list(waiting.values())
+        held = self._gateway.undelivered
+        return [i for i in waiting.values() if i.id not in held]
 
     def callback(
         self, interaction_id: int, token: str, body: dict[str, Any], uploads: list[Upload]

@@ -20,7 +20,7 @@ from .calls import INVALID_REQUEST_WINDOW, CallLog, CallRecord, Failure, RateLim
 from .client import TestUser
 from .clock import FakeClock
 from .commands import CommandRegistry
-from .errors import DiscordError, UserActionError
+from .errors import DiscordError, SettleTimeout, UserActionError
 from .gateway import (
     INTENT_GUILD_MEMBERS,
     INTENT_GUILD_MODERATION,
@@ -300,6 +300,7 @@ class FakeDiscord:
     async def disconnect(self, client: discord.Client) -> None:
         """Close a client connected with :meth:`connect`, like stopping the bot process."""
         task = self._clients.pop(client)
+        sessions = self.gateway.attached()
         # A bot may finish its work as it closes (its pending refreshes): with latency on,
         # those calls travel on the fake clock, which settle() moves on meanwhile.
         closing = asyncio.ensure_future(client.close())
@@ -315,15 +316,42 @@ class FakeDiscord:
         # from now on (an interaction for the next bot) can reach the stopped one.
         while self.gateway.closing():
             await asyncio.sleep(0.001)
+        self.gateway.end_detached(sessions)
         await self.settle(require_answers=False)
 
     async def drop_gateway(self) -> None:
-        """Cut every gateway websocket as a network blip would; discord.py then RESUMEs.
-
-        Events dispatched before the client is back are lost, as with a real outage.
-        """
+        """Cut every gateway websocket as a network blip would; discord.py then RESUMEs,
+        and gets the events dispatched meanwhile (`Gateway._resume`)."""
         await self.gateway.drop()
         await self.settle(require_answers=False)
+
+    async def gateway_down(self, timeout: float = 10.0) -> None:
+        """The bot's gateway connection is gone until :meth:`gateway_up` (`Gateway.down`):
+        REST still answers, and what happens meanwhile (clicks, deleted messages, members
+        leaving) waits in the sessions. Returns once every client that was connected has
+        reconnected and waits to IDENTIFY or RESUME; ``timeout`` (real seconds) only bounds
+        a failing test."""
+        await self.gateway.down()
+        await self._until(self.gateway.back, "the clients to come back", timeout)
+        await self.settle(require_answers=False)
+
+    async def gateway_up(self, *, resumable: bool = True, timeout: float = 10.0) -> None:
+        """The connection is back (`Gateway.up`): each client RESUMEs and is sent what it
+        missed, or (not ``resumable``) is told its session is invalid and IDENTIFYs again.
+        Returns once they are all connected and the bot has settled."""
+        self.gateway.up(resumable=resumable)
+        await self._until(self.gateway.back, "the clients to reconnect", timeout)
+        await self.settle(require_answers=False)
+
+    async def _until(self, condition: Callable[[], bool], what: str, timeout: float) -> None:
+        """Poll ``condition`` each turn of the loop (a millisecond apart), for at most
+        ``timeout`` real seconds: the wall clock only bounds a failing test."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not condition():
+            if loop.time() > deadline:
+                raise SettleTimeout(f"timed out waiting for {what}")
+            await asyncio.sleep(0.001)
 
     # -- the world ---------------------------------------------------------------------
 

@@ -27,6 +27,7 @@ from bot.packages.president.cog import President
 from bot.packages.president.tree import CheckedTree
 from bot.packages.publisher.messages import Publisher
 from bot.packages.settings import views as settings_views
+from bot.replays import Replays
 from bot.storage.db import ensure_sqlite_dir, upgrade_to_head
 from bot.storage.repository import Storage
 from bot.storage.shardlock import ShardLocks
@@ -114,6 +115,7 @@ class PresidentBot(Host):
         leave_chatter_unread(self)
         self.config = config
         self.service = TableService(clock, bot_pause=config.bot_pause)
+        self.replays = Replays(self.service.clock)
         self.metrics = metrics
         # Channel posts and edits, bound by Discord's global limit (interactions are not).
         self.budget = CallBudget(self.service.clock)
@@ -268,6 +270,12 @@ class PresidentBot(Host):
         return ((self.storage is not None and self.storage.busy) or self.service.thinker.running > 0
                 or self.publisher.charts.rendering > 0
                 or (self.shard_locks is not None and self.shard_locks.busy))
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        """Every event is shown to `replays` first, in the order the gateway sent them:
+        what it tells of an interaction must be known before any of its handlers runs."""
+        self.replays.heard(event_name, *args)
+        super().dispatch(event_name, *args, **kwargs)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         await controls.refuse_forged(interaction)

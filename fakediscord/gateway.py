@@ -178,6 +178,7 @@ class Gateway:
         # Interactions waiting in a detached session's backlog, and those lost with a
         # session that could not be resumed (their users saw « This interaction failed »).
         self.undelivered: set[int] = set()
+        self.replayed: set[int] = set()  # interactions a RESUME delivered
         self.lost_interactions: list[int] = []
         self._live_before_down = 0
 
@@ -564,6 +565,8 @@ class Gateway:
         missed = [sent for sent in session.backlog if sent.seq > last]
         for sent in missed:
             self._deliver(session, connection, sent)
+            if sent.interaction is not None:
+                self.replayed.add(sent.interaction)
         self.resumes.append(len(missed))
         self._dispatch_to(connection, "RESUMED", {"_trace": ["fakediscord"]})
 

@@ -80,12 +80,16 @@ class InteractionHub:
     def unanswered(self) -> list[InteractionRecord]:
         """Interactions the bot has not tried to answer and no settle has given up on;
         not those still waiting for a bot whose gateway connection is down
-        (`Gateway.undelivered`): it cannot answer what it has not received."""
+        (`Gateway.undelivered`), nor those a RESUME delivered past the deadline of their
+        first answer: the bot cannot answer what it has not received, nor what it received
+        too late (their users were shown « This interaction failed »)."""
         waiting = self._world.waiting
         for done in [key for key, i in waiting.items() if i.attempted or i.abandoned]:
             del waiting[done]
-        held = self._gateway.undelivered
-        return [i for i in waiting.values() if i.id not in held]
+        held, replayed = self._gateway.undelivered, self._gateway.replayed
+        now = self._world.clock.monotonic()
+        return [i for i in waiting.values() if i.id not in held and not (
+            i.id in replayed and now - i.created_at > self.ack_deadline)]
 
     def callback(
         self, interaction_id: int, token: str, body: dict[str, Any], uploads: list[Upload]

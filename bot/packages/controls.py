@@ -238,6 +238,8 @@ class Control(discord.ui.DynamicItem[discord.ui.Item[Any]], template=CLAIMED):
         return cls(item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.client.replays.late(interaction):
+            return  # its player was told it failed (`bot.replays`)
         data: dict[str, Any] = dict(interaction.data or {})
         raw, values = str(data.get("custom_id", "")), strings(data.get("values"))
         if not await route_standalone(interaction, raw, values):
@@ -334,7 +336,8 @@ async def submit_form(interaction: discord.Interaction[Any]) -> None:
     """Forms are routed by custom_id, not by discord.py's in-memory modals: one submitted
     after a restart still works, and one nobody knows is told it expired instead of
     failing silently."""
-    if interaction.type is not discord.InteractionType.modal_submit:
+    if interaction.type is not discord.InteractionType.modal_submit or \
+            interaction.client.replays.late(interaction):
         return
     data: dict[str, Any] = dict(interaction.data or {})
     components = data.get("components")
@@ -450,7 +453,8 @@ async def refuse_forged(interaction: discord.Interaction[Any]) -> None:
     """discord.py silently drops clicks on components absent from their message; answer them
     so a forged click is told why nothing happened instead of timing out, and a late one
     (`late`) that the screen has moved on."""
-    if interaction.type is not discord.InteractionType.component:
+    if interaction.type is not discord.InteractionType.component or \
+            interaction.client.replays.late(interaction):
         return
     data: dict[str, Any] = dict(interaction.data or {})
     cid = str(data.get("custom_id", ""))

@@ -20,6 +20,7 @@ from discord.ext import commands
 
 if TYPE_CHECKING:
     from bot.packages.publisher.messages import Publisher
+    from bot.replays import Replays
     from bot.storage.repository import Storage
     from bot.tables.budget import CallBudget
     from bot.tables.service import TableService
@@ -29,12 +30,14 @@ __all__ = ["Host"]
 
 class Host(commands.Bot, metaclass=abc.ABCMeta):
     """The bot as the packages see it: its tables, its publisher, its budget of channel
-    calls, its storage (None without a database), and whether it is shutting down."""
+    calls, its storage (None without a database), the interactions replayed too late to
+    answer, and whether it is shutting down."""
 
     service: TableService
     publisher: Publisher
     budget: CallBudget
     storage: Storage | None
+    replays: Replays
 
     @property
     @abc.abstractmethod

@@ -31,6 +31,10 @@ MAX_SNOWFLAKE = 2**63  # discord.py stores ids in signed 64-bit fields
 
 class CheckedTree(app_commands.CommandTree[Any]):
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """A command replayed too late to be answered runs nothing (`bot.replays`); one
+        whose payload is not a valid call is refused."""
+        if interaction.client.replays.late(interaction):
+            return False
         if interaction.type is not discord.InteractionType.application_command:
             return True
         data: Any = interaction.data

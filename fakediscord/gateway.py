@@ -181,6 +181,7 @@ class Gateway:
         self.replayed: set[int] = set()  # interactions a RESUME delivered
         self.lost_interactions: list[int] = []
         self._live_before_down = 0
+        self._ended_sent: Counter[str] = Counter()  # what ended sessions were sent
 
     @property
     def recommended_shards(self) -> int:
@@ -236,8 +237,9 @@ class Gateway:
         return self.connected or any(s.connection is None for s in self._sessions.values())
 
     def sent(self, event: str) -> int:
-        """How many ``event`` dispatches were queued for clients, every session's."""
-        return sum(session.sent[event] for session in self._sessions.values())
+        """How many ``event`` dispatches were sent to clients, every session's, ended ones
+        included."""
+        return self._ended_sent[event] + sum(s.sent[event] for s in self._sessions.values())
 
     def busy(self) -> bool:
         return any(c.sending or not c.outbox.empty() for c in self._connections)
@@ -533,7 +535,9 @@ class Gateway:
     def _end(self, session: Session) -> None:
         """The session is over: no RESUME of it, and the interactions it never delivered
         are lost."""
-        self._sessions.pop(session.id, None)
+        if self._sessions.pop(session.id, None) is None:
+            return
+        self._ended_sent.update(session.sent)
         for sent in session.backlog:
             if sent.interaction is not None and sent.seq > session.delivered:
                 self.undelivered.discard(sent.interaction)

@@ -45,10 +45,11 @@ class Outages:
                     self.deadlines.forget(table, keep_refresh=True)
                     self._touch(table)
 
-    async def server_back(self, guild_id: int) -> None:
+    async def server_back(self, guild_id: int, *, told_from: float = 0.0) -> None:
         """The server is back: every clock its tables' players had left runs on from where
         it stopped (a timer started meanwhile starts its count now), and the tables say how
-        long they waited."""
+        long they waited, if it was `told_from` seconds or more (a gateway reconnection of
+        a second is not worth « the game waited 1 minute »)."""
         for table in self.registry.in_guild(guild_id):
             async with table.lock:
                 since = table.paused_since
@@ -60,7 +61,7 @@ class Outages:
                 self._clocks_waited(table, waited, now)
                 self.deadlines.arm_idle(table)
                 self._arm(table)
-                if table.running:
+                if table.running and waited >= told_from:
                     table.remember(LogEntry("ev.paused",
                                             {"minutes": max(1, round(waited / 60))}))
                 self._changed(table)

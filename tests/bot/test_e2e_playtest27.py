@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import pytest
 
-from bot.client import PresidentBot
+from bot.client import IDENTIFY_INTERVAL, PresidentBot
 from bot.config import Config
 from bot.replays import ANSWER_WITHIN
 from engine import Game
 from fakediscord import FakeDiscord, InteractionRecord
 
 from .conftest import LinkedClock
-from .e2e import Player, dealt_against_two_bots
+from .e2e import Player, dealt_against_two_bots, host_against_three_bots, message, tick
+from .test_e2e_playtest9_moderation import audit_log_only, marie_and_bob_in_the_lobby
 
 LOCALES = ["fr", "en-US"]
 # marie opens, and may play any of her cards; the bots hold higher ones.
@@ -125,3 +126,130 @@ async def test_a_table_asked_for_while_the_bot_was_cut_off_is_not_opened_later(
     assert president.service.registry.in_channel(fake.channel.id) is None
     await alice.slash("president create", preset="classic")
     assert president.service.registry.in_channel(fake.channel.id) is not None
+
+
+async def play_a_minute(fake: FakeDiscord, clock: LinkedClock) -> None:
+    """Timers and bots keep playing for a minute."""
+    for _ in range(60):
+        await tick(fake, clock, 1)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_send_messages_taken_during_a_gap_that_needed_a_new_session_costs_no_refused_call(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """A moderator takes Send Messages from the bot while its connection is down, and the
+    gap outlasts the session: the bot IDENTIFYs again, and the overwrite's CHANNEL_UPDATE
+    is lost with the old session. The new GUILD_CREATE says it, but only a server held
+    (at a start, after an outage) was rechecked: the table went on posting, and its calls
+    were refused (403, toward Cloudflare's ban). Now it stops before any call is refused."""
+    marie = fake.add_user("marie", locale=locale)
+    table = await host_against_three_bots(instant, marie, "rounds:3")
+    await tick(fake, clock, IDENTIFY_INTERVAL)  # so that the bot may IDENTIFY at once
+    await fake.gateway_down()
+    fake.set_bot_permissions(fake.channel, send_messages=False)
+
+    await fake.gateway_up(resumable=False)
+    await play_a_minute(fake, clock)
+
+    assert fake.invalid_requests() == 0 and fake.errors == []
+    assert table.game is not None and table.game.version > 0
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_send_messages_given_back_during_a_gap_that_needed_a_new_session_redraws_at_once(
+    fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """The other way: the table had stopped (Send Messages taken, heard), and the
+    permission comes back while the connection is down, its session lost. The table
+    stayed stopped until someone clicked; now the new session's GUILD_CREATE redraws it."""
+    marie = fake.add_user("marie", locale=locale)
+    table = await host_against_three_bots(instant, marie, "rounds:3")
+    await tick(fake, clock, 1)
+    board = message(marie, table.table_message_id)
+    fake.set_bot_permissions(fake.channel, send_messages=False)
+    await play_a_minute(fake, clock)
+    assert message(marie, table.table_message_id).content == board.content
+    await fake.gateway_down()
+    fake.set_bot_permissions(fake.channel, send_messages=True)
+
+    await fake.gateway_up(resumable=False)
+    await tick(fake, clock, 1)  # the refresh the coalescer spaces by up to a second
+
+    assert message(marie, table.table_message_id).content != board.content
+    assert fake.invalid_requests() == 0 and fake.errors == []
+
+
+async def cut_off_for(fake: FakeDiscord, clock: LinkedClock, seconds: int) -> None:
+    """The bot's connection is down ``seconds`` (the bot's timers running meanwhile)."""
+    await fake.gateway_down()
+    for _ in range(seconds):
+        clock.advance(1)
+        await fake.settle(require_answers=False)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_turn_timer_waits_while_the_bot_is_cut_off(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """marie's turn, 30 seconds on the clock, and the bot's connection is down two
+    minutes: no click of hers could reach it. Her turn was played by the timer, then the
+    next (the bots played on), her seat all but handed to the autopilot, where a server's
+    outage stops the clocks. Now the clocks wait, as in an outage: back, her turn is still
+    hers with the time she had, and the table's history says it waited."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    table, game = await dealt_against_two_bots(fake, clock, president, marie, HANDS, opener=0)
+    deadline = table.timer_deadline
+    assert deadline is not None and deadline - clock.now() > 10
+
+    await cut_off_for(fake, clock, 120)
+    await fake.gateway_up()
+    await tick(fake, clock, 1)
+
+    assert cards_left(game) == 6 and table.timer_deadline is not None
+    assert table.timer_deadline - clock.now() == pytest.approx(deadline - clock.now() + 120, abs=2)
+    assert [e.key for e in table.log][-1] == "ev.paused"
+    await pick_first_card(marie)
+    await fake.settle()
+    assert cards_left(game) == 5
+
+
+async def test_a_blip_leaves_no_line_in_the_history(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """A gap of a few seconds (Discord's Reconnect, a dropped packet) moves the timer on
+    by as much, and says nothing."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    table, game = await dealt_against_two_bots(fake, clock, president, marie, HANDS, opener=0)
+    deadline = table.timer_deadline
+    assert deadline is not None
+    logged = len(table.log)
+
+    await cut_off_for(fake, clock, 5)
+    await fake.gateway_up()
+
+    assert table.timer_deadline == pytest.approx(deadline + 5, abs=1)
+    assert len(table.log) == logged and cards_left(game) == 6
+
+
+@pytest.mark.parametrize("resumable", [True, False])
+async def test_a_player_kicked_while_the_bot_was_cut_off_leaves_once_it_is_back(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, resumable: bool
+) -> None:
+    """bob is kicked from the server during the gap, where the bot may view the audit log.
+    A RESUME replays the audit log's entry; a new session has lost it, but the bot asks
+    then whether each seated player is still a member (Get Guild Member, as at a start).
+    Either way bob leaves, and the table is not left waiting for him. (Found fine.)"""
+    audit_log_only(fake)
+    marie, bob, table = await marie_and_bob_in_the_lobby(fake, president)
+    await tick(fake, clock, IDENTIFY_INTERVAL)  # so that the bot may IDENTIFY at once
+    await fake.gateway_down()
+    fake.kick(fake.guild, bob)
+
+    await fake.gateway_up(resumable=resumable)
+    await tick(fake, clock, 1)  # the check waits its turn on the call budget
+
+    assert table.player(bob.id) is None and table.host_id == marie.id
+    if not resumable:
+        fake.expect_error(10007)  # bob, asked after: Unknown Member
+    fake.assert_no_errors()

@@ -41,6 +41,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# A gateway gap shorter than this leaves no line in the tables' history (`on_resumed`).
+GAP_TOLD_FROM = 60.0
+
 PRESET_CHOICES = [app_commands.Choice(name=ls(f"preset.{p}"), value=p) for p in PRESETS]
 LEVEL_CHOICES = [app_commands.Choice(name=ls(f"level.{level}"), value=level)
                  for level in LEVELS]
@@ -316,18 +319,80 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         log.info("server %s unavailable (outage): %d table(s) wait until it is back",
                  guild.id, held)
 
+    @commands.Cog.listener()
+    async def on_disconnect(self) -> None:
+        """The gateway connection dropped (a flaky network, a gateway incident, Discord's
+        Reconnect): until it is back no click reaches the bot, and one made meanwhile
+        arrives too late to be answered (`bot.replays`). The players can no more act than
+        in an outage, so the tables' clocks wait the same way (`Outages.server_lost`): no
+        turn times out, no autopilot takes a seat, no host is replaced for a gap in the
+        bot's connection. A sharded client's shards say which (`on_shard_disconnect`)."""
+        if not isinstance(self.bot, discord.AutoShardedClient):
+            await self._connection_lost(lambda guild_id: True)
+
+    @commands.Cog.listener()
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        await self._connection_lost(self._on_shard(shard_id))
+
+    @commands.Cog.listener()
+    async def on_resumed(self) -> None:
+        """The connection is back and the events of the gap were replayed (RESUMED,
+        Resuming, https://discord.com/developers/docs/events/gateway#resuming): the clocks
+        run on. A connection that needed a new session instead describes each server
+        anew, which does it (`_described`)."""
+        if not isinstance(self.bot, discord.AutoShardedClient):
+            await self._connection_back(lambda guild_id: True)
+
+    @commands.Cog.listener()
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        await self._connection_back(self._on_shard(shard_id))
+
+    def _on_shard(self, shard_id: int) -> Callable[[int], bool]:
+        """Whether a server is the shard's: "shard_id = (guild_id >> 22) % num_shards"
+        (Sharding, https://discord.com/developers/docs/events/gateway#sharding)."""
+        count = self.bot.shard_count or 1
+        return lambda guild_id: (guild_id >> 22) % count == shard_id
+
+    def _guilds_with_tables(self, which: Callable[[int], bool]) -> list[int]:
+        return sorted({table.guild_id for table in self.bot.service.registry.tables()
+                       if table.guild_id is not None and which(table.guild_id)})
+
+    async def _connection_lost(self, which: Callable[[int], bool]) -> None:
+        if self.bot.is_closed():  # stopping: the next start counts the time away (`adopt`)
+            return
+        for guild_id in self._guilds_with_tables(which):
+            await self._step(guild_id, "connection_lost", self.bot.service.outages.server_lost)
+
+    async def _connection_back(self, which: Callable[[int], bool]) -> None:
+        """A server still in an outage, or whose tables wait to be described, stays as it
+        is: its GUILD_CREATE ends that (`_described`)."""
+        for guild_id in self._guilds_with_tables(which):
+            guild = self.bot.get_guild(guild_id)
+            if guild is None or guild.unavailable or self.bot.publisher.servers.holds(guild_id):
+                continue
+            await self._step(guild_id, "connection_back", lambda gid: (
+                self.bot.service.outages.server_back(gid, told_from=GAP_TOLD_FROM)))
+
     async def _described(self, guild_id: int) -> None:
         """Each step of a server's description stands alone: one that fails for a reason
         no step foresaw (a bug, a storage error) is logged and the others run, so the
         server is released all the same (`servers.seen`) and, at a start, so are the
         servers described after it (`_ready`), where the error went up through the loop
-        and their tables posted nothing until the next outage or start."""
+        and their tables posted nothing until the next outage or start.
+
+        A server whose tables were not held is rechecked all the same: described anew while
+        the bot runs, its session was invalid after a gap in the gateway connection and the
+        bot IDENTIFYed again ("If the `d` field is set to `false` ... send an Identify",
+        Resuming, https://discord.com/developers/docs/events/gateway#resuming), and the
+        events of the gap (an overwrite changed, Send Messages taken or given back) are lost
+        with that session: its GUILD_CREATE is the only word of them. Unchanged tables are
+        left as they are (`BlockedTables.channel_changed`)."""
         await self._step(guild_id, "server_back", self.bot.service.outages.server_back)
         await self._step(guild_id, "tell_unreadable", self.bot.publisher.servers.tell_unreadable)
         if self.bot.publisher.servers.seen(guild_id):
             await self._step(guild_id, "recheck", self._recheck_held)
         else:
-            await self._step(guild_id, "awake_threads", self._awake_threads)
+            await self._step(guild_id, "recheck", self._recheck)
         await self._step(guild_id, "check_members", self._check_members)
 
     async def _step(self, guild_id: int, name: str,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.client import IDENTIFY_INTERVAL, PresidentBot
+from bot.client import IDENTIFY_INTERVAL, PresidentBot, create_bot
 from bot.config import Config
 from bot.replays import ANSWER_WITHIN
 from engine import Game
@@ -253,3 +253,23 @@ async def test_a_player_kicked_while_the_bot_was_cut_off_leaves_once_it_is_back(
     if not resumable:
         fake.expect_error(10007)  # bob, asked after: Unknown Member
     fake.assert_no_errors()
+
+
+async def test_a_sharded_bot_s_clocks_wait_while_its_shards_are_cut_off(
+    fake: FakeDiscord, clock: LinkedClock
+) -> None:
+    """The same with two shards in one process: each shard's gap stops the clocks of its
+    own servers (`on_shard_disconnect`, `on_shard_resumed`)."""
+    config = Config(token=fake.token, shard_count=2, shard_ids=(0, 1), bot_pause=1.0)
+    bot = create_bot(config, clock=clock, with_storage=False, guild_ready_timeout=0)
+    await fake.connect(bot, advance=clock.advance)
+    marie = Player(fake.add_user("marie", locale="fr"))
+    table, game = await dealt_against_two_bots(fake, clock, bot, marie, HANDS, opener=0)
+    deadline = table.timer_deadline
+    assert deadline is not None
+
+    await cut_off_for(fake, clock, 120)
+    await fake.gateway_up()
+
+    assert cards_left(game) == 6 and table.timer_deadline == pytest.approx(deadline + 120, abs=2)
+    await fake.disconnect(bot)

@@ -309,6 +309,21 @@ class Gateway:
             if connection.session is not None:
                 self._send(connection, {"op": RECONNECT, "d": None})
 
+    def invalid_session(self, *, resumable: bool) -> None:
+        """Send every connection an Invalid Session (opcode 9): ``d`` "indicates whether
+        the session may be resumable" (gateway-events.mdx, "Invalid Session"). Not
+        resumable, the session is over and its client must IDENTIFY again; resumable,
+        the client RESUMEs ("Resuming": "This is an unlikely scenario, but it is
+        possible")."""
+        for connection in list(self._connections):
+            session = connection.session
+            if session is None:
+                continue
+            if not resumable:
+                self._end(session)
+                connection.session = session.connection = None
+            self._send(connection, {"op": INVALID_SESSION, "d": resumable})
+
     async def down(self) -> None:
         """The bot's connection is gone: every websocket is cut (as :meth:`drop`), and the
         IDENTIFY or RESUME of a client that connects again waits for :meth:`up`. Events go

@@ -6,6 +6,8 @@ it never delivered; a Reconnect (opcode 7) is a RESUME at once. On the fake cloc
 
 from __future__ import annotations
 
+import asyncio
+
 import discord
 
 from fakediscord import FakeDiscord, TestUser
@@ -103,3 +105,36 @@ async def test_a_stopped_client_leaves_no_session_to_send_a_click_to(
     await fake.disconnect(bot)
 
     assert not fake.gateway.reachable
+
+
+async def test_an_invalid_session_that_may_be_resumed_is_resumed(
+    fake: FakeDiscord, bot: TinyBot
+) -> None:
+    identified, resumes = len(fake.gateway.identifies), len(fake.gateway.resumes)
+    resumed = asyncio.create_task(bot.wait_for("resumed", timeout=5))
+
+    fake.gateway.invalid_session(resumable=True)
+    await resumed
+
+    assert len(fake.gateway.resumes) == resumes + 1
+    assert len(fake.gateway.identifies) == identified
+
+
+async def test_an_invalid_session_that_may_not_be_resumed_is_identified_anew(
+    fake: FakeDiscord, alice: TestUser
+) -> None:
+    """The session is over: the client IDENTIFYs again (on its clock, 5 s after its last
+    IDENTIFY) and is described its guilds anew."""
+    bot = ShardedTinyBot(fake.clock)
+    await fake.connect(bot)
+    fake.clock.advance(5)
+    identified, resumes = len(fake.gateway.identifies), len(fake.gateway.resumes)
+    ready = asyncio.create_task(bot.wait_for("shard_ready", timeout=5))
+
+    fake.gateway.invalid_session(resumable=False)
+    await ready
+
+    assert len(fake.gateway.identifies) == identified + 1
+    assert len(fake.gateway.resumes) == resumes
+    await alice.slash("president hand")
+    assert alice.last_ephemeral().content.startswith("Your hand")

@@ -35,7 +35,8 @@ DISPATCH, HEARTBEAT, IDENTIFY, RESUME, RECONNECT, REQUEST_MEMBERS = 0, 1, 2, 6, 
 INVALID_SESSION, HELLO, HEARTBEAT_ACK = 9, 10, 11
 # "When you close the connection to the gateway with close code 1000 or 1001, your session
 # will be invalidated" (developers/events/gateway.mdx, "Initiating a Disconnect"): what
-# discord.py's ``Client.close`` sends. Any other close leaves it resumable.
+# discord.py's ``Client.close`` asks for (see `Gateway.end_detached`). Any other close
+# leaves it resumable.
 SESSION_ENDING_CLOSES = frozenset({1000, 1001})
 # The dispatches a session keeps for a RESUME. Discord documents no number ("It's possible
 # your app won't reconnect in time to Resume", "Resuming"); a RESUME whose ``seq`` is older
@@ -234,7 +235,7 @@ class Gateway:
         """Whether Discord has a session to send an interaction to: a connected one, or one
         whose websocket dropped and that its client may still RESUME (it gets the
         interaction then, too late to answer within the three seconds, or never)."""
-        return self.connected or any(s.connection is None for s in self._sessions.values())
+        return self.connected or any(_open(s) is None for s in self._sessions.values())
 
     def sent(self, event: str) -> int:
         """How many ``event`` dispatches were sent to clients, every session's, ended ones
@@ -279,10 +280,9 @@ class Gateway:
             return
         # Live sessions first: an interaction goes to a detached one only if no other is
         # connected (its client is reconnecting, or gone for good).
-        sessions = sorted(self._sessions.values(), key=lambda s: s.connection is None)
+        sessions = sorted(self._sessions.values(), key=lambda s: _open(s) is None)
         for session in sessions:
-            connection = session.connection
-            if connection is not None and connection.ws.closed or not session.owns(guild_id):
+            if not session.owns(guild_id):
                 continue
             if intent is None or session.intents & intent:
                 shown = data
@@ -535,8 +535,9 @@ class Gateway:
                     json.dumps({"op": DISPATCH, "t": event, "s": session.seq, "d": data}),
                     interaction)
         session.backlog.append(sent)
-        if session.connection is not None:
-            self._deliver(session, session.connection, sent)
+        connection = _open(session)
+        if connection is not None:
+            self._deliver(session, connection, sent)
         elif interaction is not None:
             self.undelivered.add(interaction)
 
@@ -616,6 +617,12 @@ class Gateway:
                 "nonce": data.get("nonce"),
             },
         )
+
+
+def _open(session: Session) -> Connection | None:
+    """The session's websocket if it is open; a closing one's frames would be lost."""
+    connection = session.connection
+    return None if connection is None or connection.ws.closed else connection
 
 
 def _guild_of(event: str, data: dict[str, Any]) -> int | None:

@@ -22,7 +22,6 @@ interaction that arrived live (its age then is the offset plus the network's lat
 from __future__ import annotations
 
 import logging
-from collections import deque
 
 import discord
 
@@ -46,7 +45,7 @@ class Replays:
         # (an AutoShardedClient dispatches both « disconnect » and « shard_disconnect »).
         self._gaps: set[int | None] = set()
         self._offset = 0.0  # the bot's clock minus Discord's, as the last live click showed
-        self._late: deque[int] = deque(maxlen=KEPT)
+        self._late: dict[int, None] = {}  # the ids judged late, oldest first
 
     def heard(self, event: str, *args: object) -> None:
         """Called with every event the client dispatches, in the order its gateway frames
@@ -68,7 +67,9 @@ class Replays:
             return
         late = age - self._offset
         if late > ANSWER_WITHIN:
-            self._late.append(interaction.id)
+            self._late[interaction.id] = None
+            if len(self._late) > KEPT:
+                del self._late[next(iter(self._late))]
             log.info("interaction %s of user %s replayed %.1f s after it was made (the gateway "
                      "connection was down): its user was told it failed, not acted on",
                      interaction.id, interaction.user.id, late)

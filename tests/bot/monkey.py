@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.client import PresidentBot
+from bot.client import IDENTIFY_INTERVAL, PresidentBot
 from bot.packages.controls import WARNING
 from bot.tables.table import Table
 from engine import KNOBS, PRESETS, Phase
@@ -131,6 +131,9 @@ class Monkey:
             return
         if roll < 0.015:
             await self.outage()
+            return
+        if roll < 0.02:
+            await self.gap()
             return
         if roll < 0.06:
             await self.burst()
@@ -313,6 +316,21 @@ class Monkey:
         self.fake.end_outage(guild)
         await self.settled("an outage's end")
         self.check_world("an outage")
+
+    async def gap(self) -> None:
+        """The bot's gateway connection drops for a while (play-test 27): the clock jumps,
+        and the connection comes back by a RESUME or, half the time, by a new session (the
+        jump then at least the 5 s the bot waits between IDENTIFYs); every table must hold
+        as after any step."""
+        self.done["gap"] += 1
+        await self.fake.gateway_down()
+        resumable = self.rng.random() < 0.5
+        jump = self.rng.choice(JUMPS)
+        self.clock.advance(jump if resumable else max(jump, IDENTIFY_INTERVAL))
+        await self.settled("a jump in a gap")
+        await self.fake.gateway_up(resumable=resumable)
+        await self.settled("a gap's end")
+        self.check_world("a gap")
 
     # ------------------------------------------------------------------ what users do
 

@@ -66,7 +66,8 @@ class InteractionHub:
         description: str,
         message: StoredMessage | None = None,
     ) -> InteractionRecord:
-        """Record an interaction and send INTERACTION_CREATE to the connected bot."""
+        """Record an interaction and send INTERACTION_CREATE to the connected bot, or queue
+        it for one whose gateway connection is down (`Gateway.reachable`)."""
         if not self._gateway.reachable:
             raise UserActionError(f"{description}: no bot is connected to the fake gateway")
         world = self._world

@@ -136,6 +136,25 @@ async def test_a_ping_met_by_a_passing_failure_is_tried_once_more(
     fake.assert_no_errors()
 
 
+async def test_a_ping_carried_out_before_its_503_is_not_posted_twice(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+) -> None:
+    """The 503 came after Discord posted marie's ping (a gateway that gave up waiting):
+    the new try, with the same nonce, gets that ping back rather than a second one, and
+    it is deleted with its timer."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    table, game = await dealt_against_two_bots(fake, clock, president, marie, HANDS, opener=0)
+    fake.inject_error(POST, 503, method="POST", times=1, handled=True)
+    await until_half_time(fake, clock, table)
+    [landed] = pings(fake)
+    await tick(fake, clock, PING_RETRY_DELAY)
+    assert game.to_act == 0 and [ping.id for ping in pings(fake)] == [landed.id]
+    assert fake.writer.pinged(landed.id) == {marie.user.id}
+    await until_the_timer_ends(fake, clock, game)
+    assert pings(fake) == []
+    fake.assert_no_errors()
+
+
 async def test_a_high_role_waiting_for_its_gift_is_not_pinged(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
 ) -> None:

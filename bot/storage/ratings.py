@@ -18,7 +18,9 @@ A human who leaves during a round (a bot finishing it in their seat, or the host
 them) is rated as finishing it behind every human who stayed, level with any other who left
 it: the bot's place is not theirs, and leaving a round one is losing must not keep a rating
 safe (play-test 26: it did, and with one other human at the table it also took the round
-from the one who stayed). A round that every human left moves nothing.
+from the one who stayed). A round that every human left moves nothing. One who leaves it
+already out of cards left the bot nothing to play: their seat is stored as theirs, a
+human's, and rated at the place they won (`bot.tables.persistence.seat_refs`).
 """
 
 from __future__ import annotations

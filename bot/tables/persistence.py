@@ -145,6 +145,9 @@ class StorageStore:
 def seat_refs(players: Sequence[Player]) -> list[SeatRef]:
     """Who holds each seat; a leaver's bot counts as a bot. The seat of a player who left
     during the round, played by a bot to its end under their name, is held for them: it
-    carries their id, so that their erasure (/president forget) finds that name too."""
-    return [SeatRef(p.user_id if p.user_id is not None else p.left_by, p.user_id is None,
-                    p.name) for p in players]
+    carries their id, so that their erasure (/president forget) finds that name too. One
+    who left it already out of cards (`Player.left_out`) left the bot nothing to play: the
+    round is theirs as played, their place, role and points, not one they left (rated
+    behind those who stayed, `ratings.rated_places`, though some finished after them)."""
+    return [SeatRef(p.user_id if p.user_id is not None else p.left_by,
+                    p.user_id is None and not p.left_out, p.name) for p in players]

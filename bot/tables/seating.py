@@ -180,6 +180,7 @@ class Seating:
                 table.left_seats.add(seat)
                 table.seats[seat].user_id = None
                 table.seats[seat].left_by = user_id
+                table.seats[seat].left_out = seat in game.out
                 table.seats[seat].left_hosting = table.is_host(user_id)
                 if not kicked:
                     self._stepped_out(table, user_id)
@@ -278,7 +279,7 @@ class Seating:
         if seat is None or game is None or user_id in table.kicked:
             return False
         player = table.seats[seat]
-        player.user_id, player.left_by = user_id, None
+        player.user_id, player.left_by, player.left_out = user_id, None, False
         table.left_seats.discard(seat)
         game.set_bot(seat, False)
         Seating._back_in(table, user_id)

@@ -154,6 +154,10 @@ class Player:
     # names bots; None for a person's seat (the last place's), and where a snapshot from
     # before it was kept names the seat's bot by its name alone.
     took_from_level: str | None = None
+    # Whether the one who left this seat this round (`left_by`) was out of cards then: their
+    # place was won, nothing of the round left to the bot, so the round is stored as theirs
+    # as played (`persistence.seat_refs`), not as one they left.
+    left_out: bool = False
 
     @property
     def is_bot(self) -> bool:
@@ -178,7 +182,8 @@ class Player:
                 "level": self.level, "left_by": self.left_by,
                 "took_from": self.took_from, "left_hosting": self.left_hosting,
                 **({"took_from_level": self.took_from_level}
-                   if self.took_from_level is not None else {})}
+                   if self.took_from_level is not None else {}),
+                **({"left_out": True} if self.left_out else {})}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Player:
@@ -186,7 +191,8 @@ class Player:
                    d.get("vacant", False), d.get("by_host", False),
                    _level(d.get("level", DEFAULT_LEVEL)), d.get("left_by"),
                    d.get("took_from"), bool(d.get("left_hosting", False)),
-                   _level(d["took_from_level"]) if d.get("took_from_level") else None)
+                   _level(d["took_from_level"]) if d.get("took_from_level") else None,
+                   bool(d.get("left_out", False)))
 
 
 @dataclass
@@ -530,8 +536,10 @@ class Table:
     def note_totals(self, event: RoundOver) -> None:
         """A round ended: every seat's points for the chart, and who scored them (a seat
         nobody played this round has no role). Round 1 starts a new game's series; a round
-        replayed after a restart replaces its own."""
-        held = [Holder(p.user_id if p.user_id is not None else p.left_by, p.user_id is None,
+        replayed after a restart replaces its own. A seat left already out of cards is
+        its leaver's as played, as its stored round is (`persistence.seat_refs`)."""
+        held = [Holder(p.user_id if p.user_id is not None else p.left_by,
+                       p.user_id is None and not p.left_out,
                        p.name) if event.roles[seat] else None
                 for seat, p in enumerate(self.seats)]
         self.round_totals[event.round_no - 1:] = [list(event.totals)]

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import t
+from bot.packages.game.chart import points_chart
 from bot.storage import SeatRef
 from engine import Phase
 from fakediscord import FakeDiscord, Message, TestUser
@@ -94,6 +95,69 @@ async def test_leaving_a_round_one_is_losing_does_not_keep_a_rating_safe(
     footer = bob.user.last_ephemeral().embeds[0].footer  # what a rating is
     assert footer is not None and footer.endswith(
         "; leaving a round counts as finishing it behind those who stay.")
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_a_player_who_leaves_once_out_of_cards_keeps_the_place_they_won(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path,
+) -> None:
+    """The first of alice and bob out of cards leaves while the other and the bot play the
+    round out: nothing was left to a bot, their place was won. They were rated behind the
+    one still playing, who finished after them, as if they had fled the round, and told
+    so as they left. The round is theirs as played, a restart while it ends
+    notwithstanding: rated at their place, their role in their stats, their points on
+    their line of the game's chart."""
+    bot, alice, bob, table, game = await alice_and_bob_stored(fake, clock, tmp_path,
+                                                              "rounds:3")
+    seated = {alice: table.seat_of(alice.user.id), bob: table.seat_of(bob.user.id)}
+    seat = {player: at for player, at in seated.items() if at is not None}
+    assert len(seat) == 2
+
+    def one_out() -> bool:
+        return game.phase is Phase.PLAY and any(seat[p] in game.out for p in (alice, bob))
+
+    while True:  # the round where a human goes out first, the bot still playing
+        await play_until(fake, clock, [alice, bob],
+                         lambda: one_out() or game.phase is not Phase.PLAY)
+        if one_out():
+            break
+        assert game.phase is Phase.ROUND_OVER
+        await tick(fake, clock, 1)
+        await alice.user.click(message(alice.user, table.table_message_id),
+                               cid(table, "next", game.version))
+        await tick(fake, clock, 1)
+    out, other = (alice, bob) if seat[alice] in game.out else (bob, alice)
+    await bot.service.drain()
+    out_before, other_before = rating_of(await rating_line(out)), \
+        rating_of(await rating_line(other))
+    storage = bot.storage
+    assert storage is not None
+    held_before = await storage.player_stats(fake.guild.id, out.user.id)
+
+    await out.user.slash("president leave")
+    assert not out.user.last_ephemeral().text.endswith(t("en", "leave.rated"))
+    await leave_game(out.user)
+    # A redeploy while the round is played out: the seat is still theirs as played.
+    bot = await restart(fake, clock, bot, database_url(tmp_path))
+    storage = bot.storage
+    assert storage is not None
+    restored = table_of(bot, other.user).game
+    assert restored is not None
+    await other.open_hand(bot)
+    await play_until(fake, clock, [other], lambda: restored.phase is not Phase.PLAY)
+    await bot.service.drain()
+    # The game's chart draws their points on their own line, as a past game's does.
+    shown = points_chart(table_of(bot, other.user), "en")
+    assert shown is not None and shown.names == ("alice", "bob", "Bot 1 (normal)"), shown
+
+    out_line, other_line = await rating_line(out), await rating_line(other)
+    assert rating_of(out_line) > out_before and rating_of(other_line) < other_before, \
+        (out_line, other_line)
+    role = restored.roles[seat[out]]  # the one they won this round
+    assert role is not None
+    stats = await storage.player_stats(fake.guild.id, out.user.id)
+    assert stats.times(role) == held_before.times(role) + 1
     await fake.disconnect(bot)
     fake.assert_no_errors()
 

@@ -39,10 +39,13 @@ def quit_prompt(table: Table, user_id: int, locale: LocaleLike) -> Screen:
                    arg=f"{table.game_no}.{user_id}", style=discord.ButtonStyle.danger)
     outcome = table.leave_outcome(user_id)
     text = t(locale, outcome.prompt, seconds=table.rules.leave_grace_seconds)
-    if outcome in _FINISHED_BY_A_BOT and any(
+    seat, game = table.seat_of(user_id), table.game
+    out = game is not None and seat is not None and seat in game.out
+    if outcome in _FINISHED_BY_A_BOT and not out and any(
             p.user_id is not None and p.user_id != user_id for p in table.seats):
         # Another human stays to finish the round: it rates them ahead of the leaver
-        # (`bot.storage.ratings.rated_places`), which the leaver should know first.
+        # (`bot.storage.ratings.rated_places`), which the leaver should know first. One
+        # already out of cards keeps the place they won (`persistence.seat_refs`).
         text += " " + t(locale, "leave.rated")
     return Screen(text, view(leave))
 

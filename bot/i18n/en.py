@@ -187,6 +187,8 @@ CATALOGUE: dict[str, str] = {
     "leave.confirm.round_bot": "Leave the game? A bot takes your seat. Changed your mind? `/president join` before this round ends gives it back to you.",
     "leave.confirm.round": "Leave the game? A bot finishes this round for you, then the game goes on without you. Changed your mind? `/president join` before the round ends gives you your seat back.",
     "leave.confirm.round_lobby": "Leave the game? A bot finishes this round for you; then too few players are left: the game stops and the table goes back to its lobby. Changed your mind? `/president join` before the round ends gives you your seat back.",
+    "leave.confirm.round_out": "Leave the game? You have finished this round: your place in it stays yours, then the game goes on without you. Changed your mind? `/president join` before the round ends gives you your seat back.",
+    "leave.confirm.round_lobby_out": "Leave the game? You have finished this round: your place in it stays yours; then too few players are left: the game stops and the table goes back to its lobby. Changed your mind? `/president join` before the round ends gives you your seat back.",
     "leave.rated": "For your rating, this round counts as finished behind every human who stays at the table.",
     "leave.confirm.free": "Leave the game? It goes on without you from the next round.",
     "leave.confirm.free_lobby": "Leave the game? Too few players will be left: the game stops and the table goes back to its lobby.",

@@ -38,9 +38,11 @@ def quit_prompt(table: Table, user_id: int, locale: LocaleLike) -> Screen:
     leave = button(table.id, "quit", t(locale, "btn.quit_game"),
                    arg=f"{table.game_no}.{user_id}", style=discord.ButtonStyle.danger)
     outcome = table.leave_outcome(user_id)
-    text = t(locale, outcome.prompt, seconds=table.rules.leave_grace_seconds)
     seat, game = table.seat_of(user_id), table.game
     out = game is not None and seat is not None and seat in game.out
+    # Out of cards, they leave the bot nothing to finish: their place is won.
+    key = _OUT_PROMPTS.get(outcome, outcome.prompt) if out else outcome.prompt
+    text = t(locale, key, seconds=table.rules.leave_grace_seconds)
     if outcome in _FINISHED_BY_A_BOT and not out and any(
             p.user_id is not None and p.user_id != user_id for p in table.seats):
         # Another human stays to finish the round: it rates them ahead of the leaver
@@ -52,6 +54,10 @@ def quit_prompt(table: Table, user_id: int, locale: LocaleLike) -> Screen:
 
 #: Leaves mid-round whose round a bot finishes in the seat (where presi waits instead).
 _FINISHED_BY_A_BOT = {LeaveOutcome.ROUND_BOT, LeaveOutcome.ROUND, LeaveOutcome.ROUND_LOBBY}
+#: Those whose prompt says a bot finishes the round, for a player already out of cards (a
+#: bot taking the seat, `round_bot`, says nothing of the round).
+_OUT_PROMPTS = {LeaveOutcome.ROUND: "leave.confirm.round_out",
+                LeaveOutcome.ROUND_LOBBY: "leave.confirm.round_lobby_out"}
 
 
 # Removals that end the game under way for everyone: the host is asked first.

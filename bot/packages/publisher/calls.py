@@ -23,17 +23,24 @@ ARCHIVED_THREAD = 50083
 # Threads, https://discord.com/developers/docs/topics/threads#locked-threads).
 THREAD_LOCKED = 160005
 
-# A failed call that may go through if tried again (HTTP Response Codes,
-# https://discord.com/developers/docs/topics/opcodes-and-status-codes#http-http-response-codes):
-# a server error ("502 (GATEWAY UNAVAILABLE) [...] Wait a bit and retry", "5xx (SERVER
-# ERROR) [...] these are rare") past discord.py's own retries, a 429 that is no rate limit of
-# Discord's (Cloudflare's), or the network: a dropped connection (aiohttp's `ClientError`), a
-# `TimeoutError`. A long 429 of Discord's is `discord.RateLimited`, waited out as it says.
+# A failed call that may go through if tried again (`passing`, which tells a 5xx or a 429 from
+# a refusal): an HTTP error past discord.py's own retries, or the network: a dropped
+# connection (aiohttp's `ClientError`), a `TimeoutError`. A long 429 of Discord's is
+# `discord.RateLimited`, which its callers catch first and wait out as it says.
 Passing: TypeAlias = discord.HTTPException | aiohttp.ClientError | TimeoutError
 
 
-def passing(err: Passing) -> bool:
-    """Whether `err` passes (`Passing`), not a refusal that would answer the same again (a
-    403 Missing Access, a 404 Unknown Channel or Message)."""
-    return not isinstance(err, discord.HTTPException) or err.status == 429 \
-        or err.status >= 500
+def passing(err: BaseException) -> bool:
+    """Whether a failed call may go through if tried again (HTTP Response Codes,
+    https://discord.com/developers/docs/topics/opcodes-and-status-codes#http-http-response-codes):
+    a server error ("502 (GATEWAY UNAVAILABLE) [...] Wait a bit and retry", "5xx (SERVER
+    ERROR) [...] these are rare") past discord.py's own retries, a 429 (a rate limit, or
+    Cloudflare's without `Via`), discord.py's `RateLimited` (waited out as it says), the
+    network or a timeout. Any other refusal, a 4xx (a 403 Missing Access, a 404 Unknown
+    Channel or Message, an invalid form body), would be answered the same again.
+
+    The one rule of the chart uploads and take-offs, the pings, the owed edits, the
+    unreadable tables' word and the member checks."""
+    if isinstance(err, discord.HTTPException):
+        return err.status == 429 or err.status >= 500
+    return isinstance(err, discord.RateLimited | aiohttp.ClientError | TimeoutError)

@@ -53,6 +53,7 @@ import discord
 from bot.packages.controls import answer_privately, opened_form, refusal_text
 from bot.packages.game import chart
 from bot.packages.permissions import ATTACH, may_attach, missing, needed_in, permission_name
+from bot.packages.publisher.calls import passing
 from bot.tables.refusals import TableError
 from bot.tables.table import Table
 from engine import Phase
@@ -218,8 +219,8 @@ class Charts:
         will have to supply the `attachments` field which specifies the files to retain on
         the message after edit",
         https://discord.com/developers/docs/resources/message#edit-message); a message
-        without one is left as it was. A passing failure (a 5xx, a 429, the network) is
-        tried again after `RETRY_DELAYS`, then left to the next start, still owed; any
+        without one is left as it was. A passing failure (`calls.passing`: a 5xx, a 429,
+        the network) is tried again after `RETRY_DELAYS`, then left to the next start, still owed; any
         other refusal (the message gone, the channel refused) ends it."""
         key = (table.id, message_id)
         tries = self._off_tries[key] = self._off_tries.get(key, 0) + 1
@@ -230,11 +231,7 @@ class Charts:
                 await channel.get_partial_message(message_id).edit(attachments=[])
         except (discord.HTTPException, discord.RateLimited, aiohttp.ClientError,
                 TimeoutError) as err:
-            passing = isinstance(err, discord.RateLimited | aiohttp.ClientError
-                                 | TimeoutError) \
-                or (isinstance(err, discord.HTTPException)
-                    and (err.status == 429 or err.status >= 500))
-            if not passing:
+            if not passing(err):
                 log.info("table %s: no chart to take off message %s (%r)", table.id,
                          message_id, err)
                 self._taken_off(table, message_id)
@@ -290,7 +287,7 @@ class Charts:
             self._failed.pop(table.id, None)
             self._charted[table.id] = key
         elif isinstance(err, discord.HTTPException):
-            if err.status == 429 or err.status >= 500:
+            if passing(err):
                 self._failure(table, key, failed, f"{err.status} {err.code}")
             else:
                 log.warning("table %s: Discord refused the chart (%s %s), shown as text",

@@ -21,12 +21,13 @@ from bot.i18n import t
 from bot.packages.game.lines import drop_unworded
 from bot.packages.game.table_message import closed_lines, retired_text, table_screen
 from bot.packages.lobby.display import lobby_screen
+from bot.packages.publisher import calls
 from bot.packages.publisher.blocked import BlockedTables
 from bot.packages.publisher.calls import ARCHIVED_THREAD, NO_PINGS, THREAD_LOCKED
 from bot.packages.publisher.charts import Charts
 from bot.packages.publisher.hands import Hands
 from bot.packages.publisher.owed_edits import OwedEdits
-from bot.packages.publisher.reminders import Reminders, passing_failure
+from bot.packages.publisher.reminders import Reminders
 from bot.packages.publisher.servers import UndescribedServers
 from bot.packages.screen import Screen
 from bot.tables.budget import BudgetClosed
@@ -304,7 +305,7 @@ class Publisher:
                     mentions: discord.AllowedMentions = NO_PINGS,
                     nonce: str | None = None, *, passing: bool = False) -> int | None:
         """Post in the table's channel: the message's id, or None if Discord refused it.
-        With `passing`, a server error or a 429 (`passing_failure`) is raised rather than
+        With `passing`, a server error or a 429 (`calls.passing`) is raised rather than
         logged, for the caller to try again, as the network's errors and discord.py's
         `RateLimited` always are."""
         if self.blocked.blocks(table.id):
@@ -324,7 +325,7 @@ class Publisher:
             elif err.code in (THREAD_LOCKED, ARCHIVED_THREAD):
                 # Locked, or archived and locked (a moderator closed it): no post reopens it.
                 self.blocked.refused(table, err)
-            elif passing and passing_failure(err):
+            elif passing and calls.passing(err):
                 raise
             else:
                 log.exception("could not post in channel %s", table.channel_id)

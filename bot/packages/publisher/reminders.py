@@ -34,22 +34,10 @@ RETRY_DELAY = 2.0
 
 class Send(Protocol):
     """`Publisher._send`: the message's id, or None if Discord refused it; with
-    `passing`, a passing failure is raised (`passing_failure`)."""
+    `passing`, a passing failure is raised (`calls.passing`)."""
 
     def __call__(self, table: Table, screen: Screen, mentions: discord.AllowedMentions,
                  nonce: str | None, *, passing: bool = False) -> Awaitable[int | None]: ...
-
-
-def passing_failure(err: Exception) -> bool:
-    """Whether a failed post may go through if tried again: a server error ("5xx (SERVER
-    ERROR) [...] these are rare", "502 (GATEWAY UNAVAILABLE) [...] Wait a bit and retry"),
-    a 429 (rate limited, or Cloudflare's), the network, a timeout, or discord.py's
-    `RateLimited` (HTTP Response Codes,
-    https://discord.com/developers/docs/topics/opcodes-and-status-codes#http-http-response-codes).
-    Any other refusal (a 4xx: the form, the channel) would be answered the same."""
-    if isinstance(err, discord.HTTPException):
-        return err.status == 429 or err.status >= 500
-    return isinstance(err, discord.RateLimited | aiohttp.ClientError | TimeoutError)
 
 
 def reminder_text(table: Table, reminder: Reminder) -> str:

@@ -17,6 +17,7 @@ from fakediscord import FakeDiscord, InteractionRecord
 from .conftest import LinkedClock
 from .e2e import Player, dealt_against_two_bots, host_against_three_bots, message, tick
 from .test_e2e_playtest9_moderation import audit_log_only, marie_and_bob_in_the_lobby
+from .test_e2e_playtest24 import reminder_text, reminders, until_half_time
 
 LOCALES = ["fr", "en-US"]
 # marie opens, and may play any of her cards; the bots hold higher ones.
@@ -273,3 +274,32 @@ async def test_a_sharded_bot_s_clocks_wait_while_its_shards_are_cut_off(
 
     assert cards_left(game) == 6 and table.timer_deadline == pytest.approx(deadline + 120, abs=2)
     await fake.disconnect(bot)
+
+
+@pytest.mark.parametrize(("gap", "edits"), [(0.4, 0), (1.4, 1)])
+async def test_a_blip_edits_the_ping_only_if_its_shown_second_moves(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, gap: float, edits: int
+) -> None:
+    """A gap moves marie's timer on by its length, and her ping says the new end, as a
+    Discord timestamp: whole seconds. A gap of 0.4 s that left the second shown as it was
+    edited the ping all the same, to the same text: one call per table pinged at each
+    blip. A gap that moves the second still edits it."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    table, _ = await dealt_against_two_bots(fake, clock, president, marie, HANDS, opener=0)
+    await until_half_time(fake, clock, table)
+    [ping] = reminders(fake)
+    deadline = table.timer_deadline
+    assert deadline is not None and deadline % 1 + 0.4 < 1  # 0.4 s keeps its second
+    mark = fake.mark()
+
+    await fake.gateway_down()
+    clock.advance(gap)
+    await fake.settle(require_answers=False)
+    await fake.gateway_up()
+    await tick(fake, clock, 1)
+
+    assert table.timer_deadline == pytest.approx(deadline + gap)
+    assert len([c for c in fake.calls_since(mark)
+                if c.method == "PATCH" and c.path.endswith(f"/{ping.id}")]) == edits
+    assert [m.content for m in reminders(fake)] == [reminder_text(table, "turn", marie.user.id)]
+    fake.assert_no_errors()

@@ -68,7 +68,8 @@ class Reminders:
 
     async def flush(self, table: Table) -> None:
         """Delete the pings whose timer is over, post the one due, or move the one shown to
-        the timer's new deadline (a restart's downtime), without pinging again."""
+        the timer's new deadline (a restart's downtime, a gap in the connection), without
+        pinging again."""
         for message_id in list(table.reminders_gone):
             await self._delete(table, message_id)
             table.reminders_gone.remove(message_id)
@@ -97,8 +98,12 @@ class Reminders:
                     table.reminders_gone.append(posted)
             self.bot.service.touch(table)
         elif reminder.message_id is not None and reminder.deadline != table.timer_deadline:
-            reminder.deadline = table.timer_deadline
-            await self._edit(table, reminder.message_id, reminder_text(table, reminder))
+            shown, reminder.deadline = reminder.deadline, table.timer_deadline
+            # The text shows whole seconds (`reminder_text`): a gap in the gateway
+            # connection of under a second that leaves that second as it was changes
+            # nothing on screen, and is worth no edit.
+            if shown is None or int(shown) != int(table.timer_deadline):
+                await self._edit(table, reminder.message_id, reminder_text(table, reminder))
             self.bot.service.touch(table)
 
     def _failed(self, table: Table, reminder: Reminder, err: Exception) -> None:

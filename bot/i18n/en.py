@@ -905,7 +905,7 @@ CATALOGUE: dict[str, str] = {
     "howto.changed": "Settings changed from the preset:",
     "howto.unchanged": "The settings are the preset's.",
     # --- stats ------------------------------------------------------------------------------
-    "rating.how": "A rating starts at 1000 and is cautious: it rises as rounds make it surer. It comes from the finishing order among the humans of each round; leaving a round counts as finishing it behind those who stay.",
+    "rating.how": "A rating starts at 1000 and is cautious: it rises as rounds make it surer. It comes from the finishing order among the humans of each round; leaving a round counts as finishing it behind those who stay, but a round the host or a moderator removes someone from does not count for them.",
     "stats.title": "📊 {name}",
     "stats.line": "{games} · {wins} · {rounds} · rating {rating}",
     "stats.line_best": "{games} · {wins} · {rounds} · best rating {rating}, in {preset}",

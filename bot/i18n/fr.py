@@ -916,7 +916,7 @@ _WRITTEN: dict[str, str] = {
     "howto.changed": "Réglages changés par rapport au préréglage :",
     "howto.unchanged": "Les réglages sont ceux du préréglage.",
     # --- statistiques -----------------------------------------------------------------------
-    "rating.how": "La cote part de 1000 et reste prudente : elle monte à mesure que les manches la précisent. Elle vient de l’ordre d’arrivée entre humains à chaque manche ; quitter une manche compte comme la finir derrière les personnes qui restent.",
+    "rating.how": "La cote part de 1000 et reste prudente : elle monte à mesure que les manches la précisent. Elle vient de l’ordre d’arrivée entre humains à chaque manche ; quitter une manche compte comme la finir derrière les personnes qui restent, mais une manche dont l’hôte ou la modération retire quelqu’un ne compte pas pour la personne retirée.",
     "stats.title": "📊 {name}",
     "stats.line": "{games} · {wins} · {rounds} · cote {rating}",
     "stats.line_best": "{games} · {wins} · {rounds} · meilleure cote {rating}, en {preset}",

@@ -178,12 +178,17 @@ class History(Access):
 
         A round the member left, a bot finishing it in their seat, counts as a round they
         played, as it does in their rating (`ratings.rated_places`: behind those who
-        stayed); its role and points are the bot's, not theirs.
+        stayed); its role and points are the bot's, not theirs. A round someone else
+        removed them from (the host, a moderator) does not count for them at all, as it
+        does not in their rating (`ratings.seat`), nor a game they played only such rounds of.
         """
         games_filter = [Game.guild_id == guild_id]
         if preset is not None:
             games_filter.append(Game.preset == preset)
         own = RoundResult.is_bot.is_(False)  # else the bot that finished the round for them
+        # Not a round the bot finished for them after someone else removed them.
+        theirs = or_(own, RoundResult.departure.is_(None),
+                     RoundResult.departure != ratings.REMOVED)
         totals = (
             select(
                 func.count(RoundResult.round_id).label("rounds"),
@@ -196,7 +201,7 @@ class History(Access):
             .select_from(RoundResult)
             .join(Round, Round.id == RoundResult.round_id)
             .join(Game, Game.id == Round.game_id)
-            .where(RoundResult.user_id == user_id, *games_filter)
+            .where(RoundResult.user_id == user_id, theirs, *games_filter)
         )
         wins = (
             select(func.count())
@@ -222,7 +227,7 @@ class History(Access):
             .select_from(RoundResult)
             .join(Round, Round.id == RoundResult.round_id)
             .join(Game, Game.id == Round.game_id)
-            .where(RoundResult.user_id == user_id, *games_filter)
+            .where(RoundResult.user_id == user_id, theirs, *games_filter)
             .group_by(Game.preset, role)
         )
         async with self._read() as connection:
@@ -263,7 +268,8 @@ class History(Access):
                                               Rating.user_id == user_id)
         query = (
             select(Round.id, Game.preset, RoundResult.seat, RoundResult.user_id,
-                   RoundResult.is_bot, RoundResult.name, RoundResult.place)
+                   RoundResult.is_bot, RoundResult.name, RoundResult.place,
+                   RoundResult.departure)
             .join(Game, Game.id == Round.game_id)
             .join(RoundResult, RoundResult.round_id == Round.id)
             .where(Game.guild_id == guild_id, Round.rated.is_(True), Game.preset.in_(presets))
@@ -274,10 +280,12 @@ class History(Access):
         rounds: dict[int, tuple[str, list[ratings.Seat]]] = {}
         for row in rows:
             # An erased player's seat is keyed to its round alone, below zero as no
-            # Discord id is; a bot's seat that played for them (they left) stays theirs.
+            # Discord id is; a bot's seat that played for them (they left) stays theirs,
+            # unless they were removed (`ratings.seat`), as the live update read it.
             who = row.user_id if row.user_id is not None else \
                 -1 - row.seat if erased(row.user_id, row.is_bot, row.name) else None
-            rounds.setdefault(row.id, (row.preset, []))[1].append((who, row.is_bot, row.place))
+            rounds.setdefault(row.id, (row.preset, []))[1].append(
+                ratings.seat(who, row.is_bot, row.place, row.departure))
         async with self._counted():
             return await asyncio.to_thread(ratings.replay, list(rounds.values()), user_id)
 

@@ -232,6 +232,9 @@ class RoundResult(Base):
     # what its holder brought, plus the round's points); NULL in rounds stored before
     # migration 0005, whose games' charts are summed from `points` (`people.summed`).
     total: Mapped[int | None] = mapped_column(Integer)
+    # Why the seat's holder went during the round (`records.Departure`): NULL where they
+    # stayed, and in rounds stored before migration 0010, whose left seats read as left.
+    departure: Mapped[str | None] = mapped_column(String(8))
 
 
 class Rating(Base):

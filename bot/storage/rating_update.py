@@ -19,8 +19,8 @@ from bot.storage.records import RatingChange, SeatRef
 def rated_places(seats: Sequence[SeatRef], places: Mapping[int, int]) -> dict[int, int]:
     """Places of the people whose rating this round moves (`ratings.rated_places`): a human's
     seat is theirs; a bot's that carries a user id finished the round for them, who left it
-    (`persistence.seat_refs`)."""
-    return ratings.rated_places((ref.user_id, ref.is_bot, places[seat])
+    (`persistence.seat_refs`), or were removed from it (`ratings.seat`)."""
+    return ratings.rated_places(ratings.seat(ref.user_id, ref.is_bot, places[seat], ref.departure)
                                 for seat, ref in enumerate(seats))
 
 

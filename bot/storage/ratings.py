@@ -21,6 +21,14 @@ safe (play-test 26: it did, and with one other human at the table it also took t
 from the one who stayed). A round that every human left moves nothing. One who leaves it
 already out of cards left the bot nothing to play: their seat is stored as theirs, a
 human's, and rated at the place they won (`bot.tables.persistence.seat_refs`).
+
+A human someone else made go during a round (the host removing them, a moderator kicking or
+banning them from the server: `round_results.departure` « removed ») is not rated for it:
+the round is not theirs, and the humans who stayed are rated among themselves, as beside a
+bot (`seat`). Leaving was not their choice, so ranking them last would let a host, or a
+rival hosting, push anyone's rating down by removing them while losing; and neither would
+their place as the round stood be theirs, a bot having finished it. Rounds stored before
+the reason was (migration 0010) read every left seat as left by its holder.
 """
 
 from __future__ import annotations
@@ -78,6 +86,18 @@ def rate(places: Mapping[int, int], skills: Mapping[int, Skill]) -> dict[int, Sk
 #: a key of that round alone, below zero; None for a bot's own seat), whether they left
 #: during the round, a bot finishing it for them, and the seat's finishing place.
 Seat = tuple[int | None, bool, int]
+
+#: `round_results.departure` of a seat whose holder someone else made go (`records.Departure`).
+REMOVED = "removed"
+
+
+def seat(user: int | None, is_bot: bool, place: int, departure: str | None) -> Seat:
+    """A stored seat as rating reads it: a bot finishing the round of a player someone else
+    removed counts for nobody, as a bot's own seat (module docstring). A removed player
+    already out of cards holds a human's seat, their place won: it counts as theirs."""
+    if is_bot and departure == REMOVED:
+        return (None, True, place)
+    return (user, is_bot, place)
 
 
 def rated_places(seats: Iterable[Seat]) -> dict[int, int]:

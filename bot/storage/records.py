@@ -15,6 +15,12 @@ from typing import Any, Literal
 #: show), « closed » at the end. Readers only tell closed tables from open ones.
 TableStatus = Literal["lobby", "playing", "closed"]
 
+#: Why the holder of a seat went during a round (`round_results.departure`, migration
+#: 0010): « left » by themselves, or « removed » by someone else (the host, or a moderator
+#: who kicked or banned them from the server). None: they stayed, or the round was stored
+#: before 0010, whose left seats all read as « left ».
+Departure = Literal["left", "removed"]
+
 
 @dataclass(frozen=True, slots=True)
 class SeatRef:
@@ -22,12 +28,14 @@ class SeatRef:
 
     A seat flagged `is_bot` with a `user_id` is a bot finishing the round for that human, who
     left during it: the round counts for them as one they left (behind every human who
-    stayed, `ratings.rated_places`), its role and points for nobody.
+    stayed, `ratings.rated_places`), its role and points for nobody; unless someone else
+    removed them (`departure` « removed »), then the round is not theirs (`ratings.seat`).
     """
 
     user_id: int | None
     is_bot: bool
     name: str
+    departure: Departure | None = None
 
     def __post_init__(self) -> None:
         if not self.is_bot and self.user_id is None:

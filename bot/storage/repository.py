@@ -675,6 +675,7 @@ class Storage(History, Forgetting):
                             "role": roles[seat],
                             "points": points[seat],
                             "total": None if totals is None else totals[seat],
+                            "departure": ref.departure,
                         }
                         for seat, ref in enumerate(seats)
                     ]

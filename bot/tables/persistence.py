@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import TypeVar
 
 from bot.storage.failures import transient
-from bot.storage.records import SeatRef
+from bot.storage.records import Departure, SeatRef
 from bot.storage.repository import ChannelBusy, Storage
 from bot.storage.writer import SnapshotWriter
 from bot.tables.asleep import OwedEdit
@@ -148,6 +148,15 @@ def seat_refs(players: Sequence[Player]) -> list[SeatRef]:
     carries their id, so that their erasure (/president forget) finds that name too. One
     who left it already out of cards (`Player.left_out`) left the bot nothing to play: the
     round is theirs as played, their place, role and points, not one they left (rated
-    behind those who stayed, `ratings.rated_places`, though some finished after them)."""
+    behind those who stayed, `ratings.rated_places`, though some finished after them).
+    Each left seat says why it was left (`SeatRef.departure`): by its holder, or by the
+    host or a moderator removing them (`Player.left_removed`)."""
     return [SeatRef(p.user_id if p.user_id is not None else p.left_by,
-                    p.user_id is None and not p.left_out, p.name) for p in players]
+                    p.user_id is None and not p.left_out, p.name, _departure(p))
+            for p in players]
+
+
+def _departure(player: Player) -> Departure | None:
+    if player.user_id is not None or player.left_by is None:
+        return None
+    return "removed" if player.left_removed else "left"

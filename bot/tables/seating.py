@@ -110,11 +110,15 @@ class Seating:
             return True
 
     async def remove(self, table: Table, user_id: int, *,
-                     farewell: str | None = "lobby.left", kicked: bool = False) -> None:
+                     farewell: str | None = "lobby.left", kicked: bool = False,
+                     removed: bool = False) -> None:
         """Take a player off the table. From a game under way their seat goes as
         Table.leave_outcome says, which is what the prompt asking them first said. Their
         open hand says `farewell`; with None it is left alone (they can no longer see it).
-        `kicked`: the host removed them, which the table's history says. A lobby saying
+        `kicked`: the host removed them, which the table's history says; `removed`:
+        someone else made them go (the host, or a moderator: `TableService.member_gone`),
+        so a round they leave is stored as one they were removed from, rated for the others
+        only (`Player.left_removed`, `ratings.seat`). A lobby saying
         they took a bot's seat stops saying it: it spoke of someone no longer there
         (play-test 23)."""
         if table.notice is not None and table.notice.key == "lobby.bot_gave_way" and \
@@ -181,6 +185,7 @@ class Seating:
                 table.seats[seat].user_id = None
                 table.seats[seat].left_by = user_id
                 table.seats[seat].left_out = seat in game.out
+                table.seats[seat].left_removed = kicked or removed
                 table.seats[seat].left_hosting = table.is_host(user_id)
                 if not kicked:
                     self._stepped_out(table, user_id)
@@ -280,6 +285,7 @@ class Seating:
             return False
         player = table.seats[seat]
         player.user_id, player.left_by, player.left_out = user_id, None, False
+        player.left_removed = False
         table.left_seats.discard(seat)
         game.set_bot(seat, False)
         Seating._back_in(table, user_id)

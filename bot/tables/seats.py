@@ -74,6 +74,7 @@ def free_seat(table: Table, game: Game, seat: int) -> None:
         table.seats[seat].user_id = None
         table.seats[seat].left_by = None  # its rounds from now on are nobody's
         table.seats[seat].left_out = False
+        table.seats[seat].left_removed = False
         table.seats[seat].vacant = True
 
 

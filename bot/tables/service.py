@@ -345,7 +345,7 @@ class TableService:
                 else:
                     table.notice = LogEntry("table.member_gone", {"name": player.name},
                                             (user_id,))
-                await self.seating.remove(table, user_id, farewell=None)
+                await self.seating.remove(table, user_id, farewell=None, removed=True)
                 if user_id in table.away:
                     self.seating.cancel_for_absence(table, user_id, "table.cancelled_gone")
 

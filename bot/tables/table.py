@@ -158,6 +158,10 @@ class Player:
     # place was won, nothing of the round left to the bot, so the round is stored as theirs
     # as played (`persistence.seat_refs`), not as one they left.
     left_out: bool = False
+    # Whether someone else made the one who left this seat this round (`left_by`) go: the
+    # host removed them, or a moderator kicked or banned them from the server. The round is
+    # then not rated for them (`ratings.seat`), as it is for one who left it themselves.
+    left_removed: bool = False
 
     @property
     def is_bot(self) -> bool:
@@ -183,7 +187,8 @@ class Player:
                 "took_from": self.took_from, "left_hosting": self.left_hosting,
                 **({"took_from_level": self.took_from_level}
                    if self.took_from_level is not None else {}),
-                **({"left_out": True} if self.left_out else {})}
+                **({"left_out": True} if self.left_out else {}),
+                **({"left_removed": True} if self.left_removed else {})}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Player:
@@ -192,7 +197,7 @@ class Player:
                    _level(d.get("level", DEFAULT_LEVEL)), d.get("left_by"),
                    d.get("took_from"), bool(d.get("left_hosting", False)),
                    _level(d["took_from_level"]) if d.get("took_from_level") else None,
-                   bool(d.get("left_out", False)))
+                   bool(d.get("left_out", False)), bool(d.get("left_removed", False)))
 
 
 @dataclass

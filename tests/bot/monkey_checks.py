@@ -11,10 +11,11 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot.packages.game.lines import role_name, seat_name
+from bot.storage import ratings
 from bot.storage.models import Game as GameRow
 from bot.storage.models import GameSeat, Rating, Round, RoundResult
 from bot.tables.table import Player, Table, waiting_key
@@ -130,7 +131,8 @@ async def stored_problems(url: str, finished: Iterable[Finished]) -> list[str]:
     points its table announced those its seats' holders scored (`points_problems`), its
     winners marked; and each player's ratings count the
     rated rounds stored for them, no more, no fewer (a bot's seat that finished a round for
-    a player who left is stored under their id, and rates them as having left it)."""
+    a player who left is stored under their id, and rates them as having left it; one the
+    host or a moderator removed is not rated for it, `ratings.seat`)."""
     engine = create_async_engine(url)
     problems = []
     try:
@@ -172,7 +174,9 @@ async def stored_problems(url: str, finished: Iterable[Finished]) -> list[str]:
             rated = {user: int(n) for user, n in (await db.execute(
                 select(RoundResult.user_id, func.count())
                 .join(Round, Round.id == RoundResult.round_id)
-                .where(Round.rated, RoundResult.user_id.is_not(None))
+                .where(Round.rated, RoundResult.user_id.is_not(None),
+                       or_(RoundResult.is_bot.is_(False), RoundResult.departure.is_(None),
+                           RoundResult.departure != ratings.REMOVED))
                 .group_by(RoundResult.user_id)
             )).all() if user is not None}
             counted = {int(user): int(n) for user, n in (await db.execute(

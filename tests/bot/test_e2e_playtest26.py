@@ -94,7 +94,8 @@ async def test_leaving_a_round_one_is_losing_does_not_keep_a_rating_safe(
     assert [chart.series for chart in drawn] == [((bob_before, rating_of(bob_line)),)]
     footer = bob.user.last_ephemeral().embeds[0].footer  # what a rating is
     assert footer is not None and footer.endswith(
-        "; leaving a round counts as finishing it behind those who stay.")
+        "; leaving a round counts as finishing it behind those who stay, but a round the "
+        "host or a moderator removes someone from does not count for them.")
     await fake.disconnect(bot)
     fake.assert_no_errors()
 

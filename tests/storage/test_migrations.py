@@ -17,7 +17,7 @@ from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from bot.storage import ChannelBusy, Storage, Winner, downgrade_to, upgrade_to_head
+from bot.storage import ChannelBusy, SeatRef, Storage, Winner, downgrade_to, upgrade_to_head
 from bot.storage.db import NewerDatabase, create_engine
 from bot.storage.models import Base
 
@@ -297,5 +297,59 @@ async def test_finished_goes_from_the_statuses_a_table_may_have(empty_db_url: st
         assert stored is not None and (stored.table_id, stored.status) == (table_id, "playing")
         with pytest.raises(ChannelBusy):
             await storage.create_table(1, 2, 4, {"preset": "classic", "set": {}})
+    finally:
+        await storage.close()
+
+
+async def _departures(url: str) -> list[tuple[Any, ...]]:
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as connection:
+            return [tuple(row) for row in (await connection.execute(text(
+                "SELECT seat, user_id, is_bot, departure FROM round_results ORDER BY seat")
+            )).all()]
+    finally:
+        await engine.dispose()
+
+
+async def test_why_a_seat_was_left_goes_and_comes_back_empty(empty_db_url: str) -> None:
+    """0010 adds `round_results.departure`: a seat someone else removed (BOB's) is not
+    rated for its holder. The downgrade drops it, the rows staying; upgraded again, the
+    round reads as one stored before 0010 (BOB's seat as left: behind those who stayed),
+    while the ratings stored stay as they were."""
+    await upgrade_to_head(empty_db_url)
+    storage = await Storage.open(empty_db_url)
+    seats = [human(ALICE), SeatRef(BOB, True, "Bob", "removed"), human(CAROL), human(DAVE)]
+    try:
+        _, game_id = await new_game(storage, seats, guild=MAX_SNOWFLAKE)
+        assert await play_round(storage, game_id, 1, seats, [1, 0, 2, 3])
+        assert (await storage.player_stats(MAX_SNOWFLAKE, BOB)).rounds == 0
+        rated = (await storage.player_stats(MAX_SNOWFLAKE, ALICE)).ratings
+    finally:
+        await storage.close()
+    assert await _departures(empty_db_url) == [
+        (0, ALICE, False, None), (1, BOB, True, "removed"), (2, CAROL, False, None),
+        (3, DAVE, False, None)]
+
+    await downgrade_to(empty_db_url, "0009")
+    engine = create_engine(empty_db_url)
+    try:
+        async with engine.connect() as connection:
+            columns = await connection.run_sync(
+                lambda sync: {c["name"] for c in inspect(sync).get_columns("round_results")})
+            assert "departure" not in columns
+            assert (await connection.execute(text("SELECT COUNT(*) FROM round_results"))
+                    ).scalar_one() == 4
+    finally:
+        await engine.dispose()
+
+    await upgrade_to_head(empty_db_url)
+    _, diff, _ = await _inspect(empty_db_url)
+    assert diff == []
+    assert [row[3] for row in await _departures(empty_db_url)] == [None] * 4
+    storage = await Storage.open(empty_db_url)
+    try:
+        assert (await storage.player_stats(MAX_SNOWFLAKE, BOB)).rounds == 1
+        assert (await storage.player_stats(MAX_SNOWFLAKE, ALICE)).ratings == rated
     finally:
         await storage.close()

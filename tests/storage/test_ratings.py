@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from bot.storage import SeatRef, Storage
-from bot.storage.ratings import NEWCOMER, Skill, display_rating, rate, rated_places
+from bot.storage.ratings import NEWCOMER, Skill, display_rating, rate, rated_places, seat
 
 GUILD = 7 << 22
 CLASSIC = {"preset": "classic", "set": {}}
@@ -102,6 +102,51 @@ async def test_a_player_who_left_the_round_is_rated_behind_those_who_stayed(
     assert (left.rounds, left.points, left.times("P"), left.ratings[0].rounds) == (1, 0, 0, 1)
     assert [(played.rounds, played.roles) for played in left.roles] == [(1, {})]
     assert await storage.rating_history(GUILD, 2) == {"classic": [left.ratings[0].rating]}
+
+
+async def test_a_player_someone_removed_is_not_rated_for_the_round(storage: Storage) -> None:
+    """U2 was removed by the host (or a moderator) mid-round, last as it stood, a bot
+    finishing it first in their seat: the round is not theirs (stop 49: it rated them as
+    leavers, behind U1 and U3). U1 and U3 are rated among themselves; U2's stats, rating
+    and chart say nothing of it; the leaderboard has no row for them. A second round with
+    U2 playing it through rates them as usual."""
+    game_id = await _game(storage)
+    outcome = await storage.record_round(
+        game_id,
+        1,
+        ranking=[1, 2, 0],
+        roles=["L", "P", "N"],
+        points=[0, 3, 1],
+        seats=[human(1), SeatRef(2, True, "U2", "removed"), human(3)],
+    )
+    assert outcome.rated
+    assert {change.user_id: change.after for change in outcome.changes} == {
+        user: skill.display for user, skill in rate(
+            {3: 1, 1: 2}, dict.fromkeys((1, 3), NEWCOMER)).items()}
+    removed = await storage.player_stats(GUILD, 2)
+    assert (removed.rounds, removed.games, removed.points, removed.ratings) == (0, 0, 0, ())
+    assert removed.roles == ()
+    assert await storage.rating_history(GUILD, 2) == {}
+    assert await storage.rating_history(GUILD, 1) == {"classic": [outcome.changes[0].after]}
+    board = await storage.leaderboard(GUILD, "classic", limit=100)
+    assert {row.user_id for row in board.rows} == {1, 3}
+
+    second = await storage.record_round(
+        game_id, 2, ranking=[1, 0, 2], roles=["N", "P", "L"], points=[1, 3, 0],
+        seats=[human(1), human(2), human(3)])
+    assert {change.user_id for change in second.changes} == {1, 2, 3}
+    played = await storage.player_stats(GUILD, 2)
+    assert (played.rounds, played.times("P"), played.ratings[0].rounds) == (1, 1, 1)
+    assert await storage.rating_history(GUILD, 2) == {"classic": [played.ratings[0].rating]}
+    assert (await storage.rating_history(GUILD, 1))["classic"] == [
+        outcome.changes[0].after, (await storage.player_stats(GUILD, 1)).ratings[0].rating]
+
+
+def test_a_removed_seat_reads_as_nobody_s_a_left_one_as_its_leaver_s() -> None:
+    assert seat(2, True, 1, "removed") == (None, True, 1)
+    assert seat(2, True, 1, "left") == seat(2, True, 1, None) == (2, True, 1)
+    # Removed once out of cards: the place they won is theirs, a human's seat.
+    assert seat(2, False, 1, "removed") == (2, False, 1)
 
 
 def test_a_round_every_human_left_rates_nobody() -> None:

@@ -22,6 +22,7 @@ from .limits import (
 from .snapshots import Message, Modal, Select, TextInput, snapshot
 from .state import (
     APPLICATION_COMMAND,
+    DM,
     GUILD_FORUM,
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,
@@ -88,8 +89,9 @@ class TestUser:
         fake = self._fake
         where = channel or self.channel
         guild = self._guild_of(where)
-        until = guild.timeouts.get(self.id)
-        if until is not None and until > fake.clock.now() and self.id != guild.owner_id:
+        until = None if guild is None else guild.timeouts.get(self.id)
+        if guild is not None and until is not None and until > fake.clock.now() \
+                and self.id != guild.owner_id:
             # Timed out, they lost USE_APPLICATION_COMMANDS ("Allows members to use
             # application commands", Permissions; Permissions For Timed Out Members,
             # https://discord.com/developers/docs/topics/permissions): no command to run.
@@ -108,10 +110,13 @@ class TestUser:
             # one.
             raise UserActionError(f"#{where.name} is a forum: commands are typed in its posts")
         name, *words = command.split()
-        synced = fake.commands.find(guild.id, name)
+        scope = None if guild is None else guild.id
+        synced = fake.commands.find(scope, name)
         if synced is None:
-            known = fake.commands.names(guild.id)
-            raise UserActionError(f"/{name} is not synced for {guild.name}; synced: {known}")
+            known = fake.commands.names(scope)
+            place = "a DM with the bot" if guild is None else guild.name
+            raise UserActionError(f"/{name} is not synced for {place}, or not offered there "
+                                  f"(its contexts); offered: {known}")
         merged = {**values, **(options or {})}
         data = build_command_data(fake.world, guild, synced, words, merged)
         record = fake.hub.start(APPLICATION_COMMAND, self.user, where, data, f"/{command}")
@@ -282,7 +287,19 @@ class TestUser:
             )
         return mine[-1]
 
-    def _guild_of(self, channel: Channel) -> Guild:
+    @property
+    def dm(self) -> Channel:
+        """Their DM channel with the bot (`World.dm_channel`), opened from the bot's profile
+        as a user opens one: ``slash("forget", channel=user.dm)``."""
+        return self._fake.world.dm_channel(self.id)
+
+    def _guild_of(self, channel: Channel) -> Guild | None:
+        """The channel's guild, of which they must be a member; None for their own DM with
+        the bot (another's they cannot reach)."""
+        if channel.type == DM:
+            if self.id not in channel.members:
+                raise UserActionError(f"{self.name} is not in the DM {channel.name}")
+            return None
         guild = self._fake.world.guilds[channel.guild_id]
         if self.id not in guild.members:
             raise UserActionError(f"{self.name} is not a member of {guild.name}")

@@ -23,6 +23,10 @@ from .snowflake import Snowflakes
 from .state import Guild, World
 
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
+#: Interaction Context Types: "GUILD 0 Interaction can be used within servers", "BOT_DM 1
+#: Interaction can be used within DMs with the app's bot user" (receiving-and-responding,
+#: https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-interaction-context-types).
+GUILD, BOT_DM = 0, 1
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, NUMBER = 3, 4, 5, 6, 7, 10
 CHAT_INPUT = 1
 
@@ -95,8 +99,10 @@ class CommandRegistry:
     def listing(self, guild_id: int | None) -> list[dict[str, Any]]:
         return self._synced.get(guild_id, [])
 
-    def find(self, guild_id: int, name: str) -> dict[str, Any] | None:
-        """What a user in ``guild_id`` gets for ``/name``.
+    def find(self, guild_id: int | None, name: str) -> dict[str, Any] | None:
+        """What a user in ``guild_id`` (None: in their DM with the bot) gets for ``/name``:
+        a command whose contexts do not include where they are is not offered there
+        (`offered`), and guild commands never in a DM.
 
         Guild commands do not hide global ones: an app "can have a global and guild
         CHAT_INPUT command with the same name" (Registering a Command,
@@ -106,9 +112,10 @@ class CommandRegistry:
         """
         found = [
             command
-            for scope in (guild_id, None)
+            for scope in dict.fromkeys((guild_id, None))
             for command in self._synced.get(scope, [])
             if command["name"] == name and command["type"] == CHAT_INPUT
+            and offered(command, BOT_DM if guild_id is None else GUILD)
         ]
         if len(found) > 1:
             raise UserActionError(
@@ -116,13 +123,39 @@ class CommandRegistry:
             )
         return found[0] if found else None
 
-    def names(self, guild_id: int) -> list[str]:
-        return sorted(c["name"] for scope in (guild_id, None) for c in self._synced.get(scope, []))
+    def names(self, guild_id: int | None) -> list[str]:
+        """The names the command picker lists in ``guild_id`` (None: a DM with the bot)."""
+        where = BOT_DM if guild_id is None else GUILD
+        return sorted(c["name"] for scope in dict.fromkeys((guild_id, None))
+                      for c in self._synced.get(scope, []) if offered(c, where))
+
+
+def offered(command: Mapping[str, Any], context: int) -> bool:
+    """Whether Discord offers and accepts ``command`` in ``context`` (GUILD or BOT_DM).
+
+    « The interaction contexts for a command determines where in the Discord client it can
+    be used » (Interaction Contexts); `contexts` is « Interaction context(s) where the
+    command can be used, only for globally-scoped commands » and « Guild commands don't
+    support the `BOT_DM` interaction context » (application-commands, Application Command
+    Structure and Using Default Permissions,
+    https://discord.com/developers/docs/interactions/application-commands#interaction-contexts;
+    discord/discord-api-docs at c98d64bc, developers/interactions/application-commands.mdx).
+    Without `contexts`, the deprecated `dm_permission` « Indicates whether the command is
+    available in DMs with the app [...] By default, commands are visible ». discord.py's
+    `guild_only`, `dm_only` and `allowed_contexts` are « verified by Discord server side »
+    (their docstrings): nothing in the bot refuses a command sent from elsewhere, so a test
+    that tries is refused here as Discord refuses it."""
+    if "guild_id" in command:
+        return context == GUILD
+    contexts = command.get("contexts")
+    if contexts is None:
+        return context == GUILD or bool(command.get("dm_permission", True))
+    return context in contexts
 
 
 def build_command_data(
     world: World,
-    guild: Guild,
+    guild: Guild | None,
     command: Mapping[str, Any],
     words: list[str],
     values: Mapping[str, object],
@@ -179,7 +212,7 @@ def _children(node: Mapping[str, Any]) -> list[str]:
 
 def _convert(
     world: World,
-    guild: Guild,
+    guild: Guild | None,
     option: Mapping[str, Any],
     value: object,
     resolved: dict[str, dict[str, Any]],
@@ -229,7 +262,7 @@ def _choice(option: Mapping[str, Any], value: object) -> object:
 
 def _resolve(
     world: World,
-    guild: Guild,
+    guild: Guild | None,
     kind: int,
     snowflake: int,
     resolved: dict[str, dict[str, Any]],
@@ -240,15 +273,16 @@ def _resolve(
         if user is None:
             raise UserActionError(f"{shown}: no user {snowflake}")
         resolved.setdefault("users", {})[str(snowflake)] = user_payload(user)
-        if snowflake in guild.members:
+        if guild is not None and snowflake in guild.members:  # a DM resolves no member
             member = member_payload(world, guild, snowflake)
             del member["user"]
             member["permissions"] = str(permissions_of(guild, snowflake))
             resolved.setdefault("members", {})[str(snowflake)] = member
         return
     channel = world.channels.get(snowflake)
-    if channel is None or channel.guild_id != guild.id:
-        raise UserActionError(f"{shown}: no channel {snowflake} in {guild.name}")
+    if guild is None or channel is None or channel.guild_id != guild.id:
+        where = "a DM" if guild is None else guild.name
+        raise UserActionError(f"{shown}: no channel {snowflake} in {where}")
     payload = channel_payload(channel)
     payload["permissions"] = str(bot_permissions(world, channel))
     resolved.setdefault("channels", {})[str(snowflake)] = payload

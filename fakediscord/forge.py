@@ -24,7 +24,7 @@ from .commands import SUB_COMMAND, SUB_COMMAND_GROUP, build_command_data
 from .errors import UserActionError
 from .payloads import interaction_payload
 from .snapshots import Message
-from .state import Channel, InteractionRecord
+from .state import DM, Channel, InteractionRecord
 
 if TYPE_CHECKING:
     from .client import TestUser
@@ -68,13 +68,15 @@ class Forger:
 
         ``permissions`` replaces the member's permission bits (say, :data:`MANAGE_GUILD`
         for a server admin); ``edit`` may change the finished payload in any other way.
-        The user must belong to the channel's guild and see the message: Discord delivers
-        nothing else.
+        The user must belong to the channel's guild (or be the DM's user, ``user.dm``) and
+        see the message: Discord delivers nothing else. A command sent from a DM need not be
+        one Discord offers there: a forged payload is what a modified client sends.
         """
         fake = self._fake
         world = fake.world
         where = channel or user.channel
-        if user.id not in world.guilds[where.guild_id].members:
+        if user.id not in (where.members if where.type == DM
+                           else world.guilds[where.guild_id].members):
             raise UserActionError(f"{user.name} is not a member of the channel's guild")
         stored = None
         if message is not None:

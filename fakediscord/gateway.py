@@ -21,6 +21,7 @@ INTENT_GUILDS = 1 << 0
 INTENT_GUILD_MEMBERS = 1 << 1
 INTENT_GUILD_MODERATION = 1 << 2
 INTENT_GUILD_MESSAGES = 1 << 9
+INTENT_DIRECT_MESSAGES = 1 << 12  # « DIRECT_MESSAGES (1 << 12) - MESSAGE_CREATE […] »
 # Not an event of its own: without it, a user's message arrives with its content emptied
 # (see `Gateway.dispatch`'s ``without_content``).
 INTENT_MESSAGE_CONTENT = 1 << 15

@@ -11,7 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 from . import errors, limits
-from .gateway import INTENT_GUILD_MESSAGES, INTENT_GUILDS, Gateway
+from .gateway import INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES, INTENT_GUILDS, Gateway
 from .payloads import (
     ATTACHMENT_SIZE_LIMIT,
     USER_MENTION,
@@ -19,7 +19,7 @@ from .payloads import (
     channel_payload,
     gateway_message_payload,
 )
-from .state import COMPONENTS_V2, EPHEMERAL, LOADING, Channel, StoredMessage, World
+from .state import COMPONENTS_V2, DM, EPHEMERAL, LOADING, Channel, StoredMessage, World
 
 SUPPRESS_EMBEDS = 1 << 2
 SUPPRESS_NOTIFICATIONS = 1 << 12
@@ -156,10 +156,12 @@ class MessageWriter:
             self._nonces[(message.author_id, str(payload["nonce"]))] = message.id
         self._pinged[message.id] = _notified(message.content, payload.get("allowed_mentions"))
         if not message.ephemeral:
+            # A DM's under DIRECT_MESSAGES (Gateway Intents, « DIRECT_MESSAGES (1 << 12)
+            # - MESSAGE_CREATE », https://discord.com/developers/docs/events/gateway#list-of-intents).
             self._gateway.dispatch(
                 "MESSAGE_CREATE",
                 gateway_message_payload(world, message),
-                intent=INTENT_GUILD_MESSAGES,
+                intent=INTENT_DIRECT_MESSAGES if channel.type == DM else INTENT_GUILD_MESSAGES,
             )
         return message
 

@@ -12,8 +12,10 @@ from typing import Any
 
 from .snowflake import DISCORD_EPOCH_MS
 from .state import (
+    DM,
     GUILD_FORUM,
     GUILD_VOICE,
+    NO_GUILD,
     PRIVATE_THREAD,
     VOICE_TYPES,
     Channel,
@@ -262,6 +264,10 @@ def channel_payload(channel: Channel, bot_id: int | None = None) -> dict[str, An
     posts' defaults (Channel Object, the fields each type has)."""
     if channel.thread:
         return thread_payload(channel, bot_id)
+    if channel.type == DM:  # Example DM Channel: its recipients, no guild, name nor position
+        return {"id": str(channel.id), "type": DM, "last_message_id": None, "flags": 0,
+                "recipients": [user_payload(channel.recipient)]
+                if channel.recipient is not None else []}
     overwrites = [] if bot_id is None or channel.bot_permissions is None else [{
         "id": str(bot_id), "type": 1, "allow": str(channel.bot_permissions),
         "deny": str(ALL_PERMISSIONS & ~channel.bot_permissions)}]
@@ -413,6 +419,8 @@ def message_payload(world: World, message: StoredMessage) -> dict[str, Any]:
             "id": str(interaction.id),
             "type": interaction.type,
             "user": user_payload(world.users[interaction.user_id]),
+            # « "0" if the interaction is triggered from a DM with the app's bot user »
+            # (NO_GUILD), else the guild's id (Authorizing Integration Owners Object).
             "authorizing_integration_owners": {"0": str(interaction.guild_id)},
         }
     return payload
@@ -421,7 +429,11 @@ def message_payload(world: World, message: StoredMessage) -> dict[str, Any]:
 def gateway_message_payload(world: World, message: StoredMessage) -> dict[str, Any]:
     """MESSAGE_CREATE's body: ``member`` holds "Member properties for this message's author"
     (Message Create, https://discord.com/developers/docs/events/gateway-events#message-create),
-    so none for an app answering in a server its bot user is not in."""
+    so none for an app answering in a server its bot user is not in; a DM's has neither
+    (« guild_id? […] ID of the guild the message was sent in », a DM being in none, and
+    « member? […] partial guild member »: Message Create Extra Fields)."""
+    if message.guild_id == NO_GUILD:
+        return message_payload(world, message)
     guild = world.guilds[message.guild_id]
     payload = {**message_payload(world, message), "guild_id": str(guild.id)}
     if message.author_id in guild.members:
@@ -431,8 +443,46 @@ def gateway_message_payload(world: World, message: StoredMessage) -> dict[str, A
     return payload
 
 
+def dm_interaction_payload(world: World, interaction: InteractionRecord) -> dict[str, Any]:
+    """An interaction from a user's DM with the bot, as Discord sends it (Interaction Object,
+    https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object;
+    discord/discord-api-docs at c98d64bc, receiving-and-responding.mdx): no ``guild_id``,
+    ``guild`` nor ``guild_locale`` (« if invoked in a guild »); « `member` is sent when the
+    interaction is invoked in a guild, and `user` is sent when invoked in a DM »; the
+    partial channel of type DM (1) with its recipient; ``context`` BOT_DM (1);
+    ``authorizing_integration_owners`` « "0" if the interaction is triggered from a DM with
+    the app's bot user » for the guild install; and ``app_permissions`` « includes
+    `ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE` permissions for (G)DMs with other users,
+    and additionally includes `USE_EXTERNAL_EMOJIS` for DMs with the app's bot user »."""
+    user = world.users[interaction.user_id]
+    channel = world.channels[interaction.channel_id]
+    payload: dict[str, Any] = {
+        "id": str(interaction.id),
+        "application_id": str(world.application_id),
+        "type": interaction.type,
+        "data": interaction.data,
+        "channel_id": str(channel.id),
+        "channel": channel_payload(channel),
+        "user": user_payload(user),
+        "token": interaction.token,
+        "version": 1,
+        "locale": user.locale,
+        "app_permissions": str(RESPONSE_PERMISSIONS),
+        "entitlements": [],
+        "authorizing_integration_owners": {"0": "0"},
+        "context": 1,
+        "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+    }
+    if interaction.message_id is not None:
+        payload["message"] = message_payload(world, world.messages[interaction.message_id])
+    return payload
+
+
 def interaction_payload(world: World, interaction: InteractionRecord) -> dict[str, Any]:
-    """The INTERACTION_CREATE body; ``message`` is what DynamicItem dispatch rebuilds from."""
+    """The INTERACTION_CREATE body; ``message`` is what DynamicItem dispatch rebuilds from.
+    From a DM with the bot, `dm_interaction_payload`."""
+    if world.channels[interaction.channel_id].type == DM:
+        return dm_interaction_payload(world, interaction)
     guild = world.guilds[interaction.guild_id]
     user = world.users[interaction.user_id]
     member = member_payload(world, guild, user.id)

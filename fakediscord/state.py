@@ -26,6 +26,7 @@ MODAL_SUBMIT = 5
 # Channel types (Channel Object, Channel Types,
 # https://discord.com/developers/docs/resources/channel#channel-object-channel-types).
 GUILD_TEXT = 0
+DM = 1  # "a direct message between users": here, between a user and the bot
 GUILD_VOICE = 2
 GUILD_ANNOUNCEMENT = 5
 ANNOUNCEMENT_THREAD = 10
@@ -36,6 +37,9 @@ GUILD_FORUM = 15
 THREAD_TYPES = frozenset({ANNOUNCEMENT_THREAD, PUBLIC_THREAD, PRIVATE_THREAD})
 # Channels with a voice side, whose text chat also needs CONNECT (`payloads.bot_permissions`).
 VOICE_TYPES = frozenset({GUILD_VOICE, GUILD_STAGE_VOICE})
+# The `guild_id` a DM channel (and its messages and interactions) holds: it is in no guild,
+# and every payload built from it leaves the guild out (`payloads.interaction_payload`).
+NO_GUILD = 0
 
 
 @dataclass
@@ -54,7 +58,8 @@ class User:
 
 @dataclass
 class Channel:
-    """A guild channel of ``type`` (text, voice, announcement, stage, forum), or with
+    """A guild channel of ``type`` (text, voice, announcement, stage, forum), a DM with the
+    bot (`World.dm_channel`: in `NO_GUILD`, ``members`` its two ends), or with
     ``parent_id`` a thread of one (active unless ``archived``, and ``locked`` by a moderator
     or not); ``bot_permissions`` replaces what the bot's roles give it there (None: the
     parent's for a thread, else the guild's), as a channel overwrite would.
@@ -77,6 +82,7 @@ class Channel:
     auto_archive_duration: int = 1440
     active_since: datetime | None = None
     members: set[int] = field(default_factory=set)
+    recipient: User | None = None  # a DM's user, beside the bot
 
     @property
     def thread(self) -> bool:
@@ -219,6 +225,21 @@ class World:
                     locale=locale)
         self.users[user.id] = user
         return user
+
+    def dm_channel(self, user_id: int) -> Channel:
+        """The DM channel between ``user_id`` and the bot, made the first time it is asked
+        for: "a direct message between users" (Channel Types, DM 1), its ``recipients`` the
+        other user (Channel Object, Example DM Channel,
+        https://discord.com/developers/docs/resources/channel#channel-object), in no guild
+        (`NO_GUILD`). Only the user and the bot see it (`members`)."""
+        for channel in self.channels.values():
+            if channel.type == DM and channel.members == {user_id, self.bot.id}:
+                return channel
+        channel = Channel(id=self.snowflakes.next(), guild_id=NO_GUILD,
+                          name="@" + self.users[user_id].name, position=0, type=DM,
+                          members={user_id, self.bot.id}, recipient=self.users[user_id])
+        self.channels[channel.id] = channel
+        return channel
 
     def add_guild(self, name: str, locale: str, *, bot: bool = True,
                   guild_id: int | None = None) -> Guild:

@@ -5,12 +5,18 @@ from pathlib import Path
 
 import pytest
 
+from bot.client import PresidentBot
+from bot.i18n import t
+from bot.packages.privacy.views import summary
 from engine import Phase
-from fakediscord import FakeDiscord
+from fakediscord import FakeDiscord, UserActionError
+from fakediscord.forge import Forger
+from fakediscord.state import APPLICATION_COMMAND
 
 from .conftest import LinkedClock
 from .e2e import (
     Player,
+    alice_and_bob_stored,
     cid,
     connect_bot,
     create_table,
@@ -99,4 +105,77 @@ async def test_a_player_removed_mid_round_is_not_rated_for_it(
             "but a round the host or a moderator removes someone from does not count for "
             "them.")
     await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_a_player_banned_from_the_server_erases_themselves_from_a_dm(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path,
+) -> None:
+    """bob (French) played a game on the bot's one server, then was banned from it: no
+    server command is his any more, and `/president forget` was the only way to erase
+    what the bot keeps about him. In his DM with the bot, `/forget` (« oublier ») is
+    refused while the finished table still names him, saying so without calling its
+    server « another »; once it closed, it asks first in his language, with the server
+    version's buttons, then erases it all, the server's others keeping their results."""
+    bot, alice, bob, table, game = await alice_and_bob_stored(fake, clock, tmp_path, "rounds:1",
+                                                              bob_locale="fr")
+    await play_until(fake, clock, [alice, bob], lambda: game.phase is Phase.GAME_OVER)
+    await bot.service.drain()
+    assert bot.storage is not None
+    held = await bot.storage.held_about(bob.user.id)
+    assert (held.games, held.rounds, held.ratings) == (1, 1, 1)
+    alice_before = await bot.storage.player_stats(fake.guild.id, alice.user.id)
+    audit_log_only(fake)
+    fake.ban(fake.guild, bob.user)
+    await fake.settle()
+    with pytest.raises(UserActionError, match="not a member"):
+        await bob.user.slash("president forget")
+    # The finished game still shows his seat and that he went: no server is « here ».
+    await bob.user.slash("forget", channel=bob.user.dm)
+    assert bob.user.last_ephemeral(bob.user.dm).content == "⚠️ " + t("fr", "err.forget_held_dm")
+    await alice.user.slash("president end")  # back to the lobby
+    await alice.user.slash("president end")  # the table closes
+
+    await bob.user.slash("forget", channel=bob.user.dm)
+    question = bob.user.last_ephemeral(bob.user.dm)
+    assert question.content == t("fr", "forget.confirm", summary=summary("fr", held),
+                                 erased="Personne effacée")
+    assert [b.label for b in question.buttons] == ["Annuler", "Tout effacer"]
+    assert await bot.storage.held_about(bob.user.id) == held  # asked, not erased
+    await bob.user.click(question, "Tout effacer")
+    (answered,) = [m for m in bob.user.visible(bob.user.dm) if m.id == question.id]
+    assert answered.content == t("fr", "forget.done", summary=summary("fr", held),
+                                 erased="Personne effacée") and not answered.buttons
+    assert (await bot.storage.held_about(bob.user.id)).empty
+    assert await bot.storage.player_stats(fake.guild.id, alice.user.id) == alice_before
+
+    await bob.user.slash("forget", channel=bob.user.dm)
+    assert bob.user.last_ephemeral(bob.user.dm).content == t("fr", "forget.nothing")
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_a_dm_offers_forget_alone_and_a_server_does_not_offer_it(
+    fake: FakeDiscord, president: PresidentBot,
+) -> None:
+    """The command picker of a DM with the bot lists `/forget` only (contexts [BOT_DM]);
+    a server's lists `/president` only (contexts [GUILD]). A `/president` command that
+    reaches the bot from a DM all the same (a modified client) is told where the commands
+    work and what a DM offers, in its sender's language, and changes nothing. A refusal of
+    `/forget` (a bot without storage) is answered in the DM as on a server."""
+    marie = fake.add_user("marie", locale="fr")
+    assert fake.commands.names(None) == ["forget"]
+    assert fake.commands.names(fake.guild.id) == ["president"]
+    with pytest.raises(UserActionError, match="not synced for a DM with the bot"):
+        await marie.slash("president stats", channel=marie.dm)
+    with pytest.raises(UserActionError, match="not synced for"):
+        await marie.slash("forget")
+
+    forger = Forger(fake)
+    await forger.send(marie, APPLICATION_COMMAND, forger.command(marie, "president stats"),
+                      channel=marie.dm)
+    assert marie.last_ephemeral(marie.dm).content == "⚠️ " + t("fr", "err.server_only")
+
+    await marie.slash("forget", channel=marie.dm)  # a refusal is answered there too
+    assert marie.last_ephemeral(marie.dm).content == "⚠️ " + t("fr", "err.no_storage")
     fake.assert_no_errors()

@@ -95,13 +95,14 @@ def _seated(interaction: Interaction) -> None:
 def _refuse_at(interaction: Interaction, tables: Sequence[tuple[int | None, int]],
                key: str = "err.forget_seated") -> None:
     """Refuse with `key` if any of these (server, channel) tables holds the user, naming
-    this server's channels (`key` + « _elsewhere » where none is here)."""
+    this server's channels (`key` + « _elsewhere » where none is here; + « _dm » from a DM
+    with the bot, `privacy.direct`, where no server is « here »)."""
     here = sorted(channel for guild, channel in tables if guild == interaction.guild_id)
     if here:
         raise TableError(key, channels=join_names(
             interaction.locale, [f"<#{channel}>" for channel in here]))
     if tables:
-        raise TableError(key + "_elsewhere")
+        raise TableError(key + ("_dm" if interaction.guild_id is None else "_elsewhere"))
 
 
 async def _in_saved_tables(interaction: Interaction, storage: Storage) -> None:

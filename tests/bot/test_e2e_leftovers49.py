@@ -24,6 +24,8 @@ from .e2e import (
     message,
     play_until,
     record_charts,
+    restart,
+    table_of,
     tick,
 )
 from .test_e2e_playtest9_moderation import audit_log_only
@@ -40,7 +42,7 @@ async def test_a_player_removed_mid_round_is_not_rated_for_it(
     round. He was rated as having fled it, behind alice and carol, the round counted among
     his rounds (« 2 rounds counted · 2 rounds »). It is not his now: his rating and rounds
     stay as after round 1, his chart has one point, and alice and carol are rated for it
-    between themselves."""
+    between themselves; a restart while the bot plays his round out changes nothing."""
     drawn = record_charts(monkeypatch)
     bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
     alice, bob, carol = (Player(fake.add_user(name)) for name in ("alice", "bob", "carol"))
@@ -75,8 +77,14 @@ async def test_a_player_removed_mid_round_is_not_rated_for_it(
         await fake.settle()
     await tick(fake, clock, 1)
     assert table.seat_of(bob.user.id) is None
+    # A redeploy while the bot plays his round out: the snapshot says he was removed.
+    bot = await restart(fake, clock, bot, database_url(tmp_path))
+    restored = table_of(bot, alice.user).game
+    assert restored is not None
+    for stayed in (alice, carol):
+        await stayed.open_hand(bot)
     await play_until(fake, clock, [alice, carol],
-                     lambda: game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER))
+                     lambda: restored.phase in (Phase.ROUND_OVER, Phase.GAME_OVER))
     await bot.service.drain()
 
     for stayed in (alice, carol):

@@ -73,3 +73,21 @@ async def test_a_command_not_offered_in_dms_cannot_be_run_there(
     bot.gate.set()
     await fake.settle()
     assert alice.last_message(alice.dm).content == "finally"
+
+
+async def test_a_dm_reaches_the_session_of_shard_0_only(
+    fake: FakeDiscord, alice: TestUser
+) -> None:
+    """« Gateway events that do not contain a `guild_id` will only be sent to the first shard
+    (`shard_id: 0`). This includes Direct Message (DM) […] events » (Gateway, Sharding;
+    discord/discord-api-docs at c98d64bc, developers/events/gateway.mdx): a sharded bot's
+    process that does not run shard 0 never hears of a DM's command or click."""
+    bots = [TinyBot(shard_id=shard, shard_count=2) for shard in (0, 1)]
+    for bot in bots:
+        await fake.connect(bot)
+    await alice.slash("president create", channel=alice.dm, preset="classic")
+    (posted,) = [m for m in alice.visible(alice.dm) if not m.ephemeral]
+    await alice.click(posted, "Join")
+    assert [user for _, user in bots[0].joins] == [alice.id]
+    assert bots[1].joins == []
+    assert fake.errors == []

@@ -70,7 +70,9 @@ class Forger:
         for a server admin); ``edit`` may change the finished payload in any other way.
         The user must belong to the channel's guild (or be the DM's user, ``user.dm``) and
         see the message: Discord delivers nothing else. A command sent from a DM need not be
-        one Discord offers there: a forged payload is what a modified client sends.
+        one offered there: Discord checks a command's contexts « server side » (discord.py's
+        `dm_only`), so such a payload should never arrive, and sending one tests the bot's
+        answer all the same, as the bot answers a timed-out member's command.
         """
         fake = self._fake
         world = fake.world

@@ -121,9 +121,10 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         """During a shutdown no change can be stored any more: say so instead of failing.
         A member in timeout, whom Discord offers no command, is refused one that arrives all
         the same (an older client, a forged payload): Discord's own rule (`moderation`).
-        Discord offers the group in servers only (`contexts` [GUILD]); one that arrives from
-        a DM all the same is told where the commands work, and of `/forget`, the one a DM
-        offers (`privacy.direct`)."""
+        Discord offers and accepts the group in servers only (`contexts` [GUILD], checked on
+        its side); one that arrives from a DM all the same is told where the commands work,
+        and of `/forget`, the one a DM offers (`privacy.direct`), rather than failing on a
+        guild it does not have."""
         refusal = TableError("err.restarting") if self.bot.stopping else \
             TableError("err.server_only") if interaction.guild_id is None else \
             timed_out(interaction, self.bot.service.clock.now())

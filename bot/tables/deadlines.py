@@ -22,6 +22,10 @@ IDLE_CLOSE_SECONDS = 30 * 60
 SEEN_KEPT_WITHIN = 60.0
 # This long before, its messages say when (`Table.idle_warned`).
 IDLE_WARN_SECONDS = 5 * 60
+# A host's break (`Table.pause`) lasts at most this long: then the table closes as an idle
+# one does, its messages saying so from the break's start. Twice the idle close: a meal,
+# a child put back to bed; a break nobody ends is a table everyone left.
+PAUSE_LIMIT_SECONDS = 60 * 60
 
 
 class Deadlines:
@@ -128,8 +132,15 @@ class Deadlines:
                 self._touch(table)
 
     def arm_idle(self, table: Table) -> None:
+        """The idle close and its warning, counted from `human_seen`; while the clocks wait
+        they do not run, and a host's break has its own end instead (`_pause_over`)."""
         if table.paused_since is not None:
+            pause = table.pause
+            if pause is not None:
+                self.scheduler.at((table.id, "pause over"), pause.since + PAUSE_LIMIT_SECONDS,
+                                  lambda: self._pause_over(table))
             return
+        self.scheduler.cancel((table.id, "pause over"))
         closes = table.human_seen + IDLE_CLOSE_SECONDS
         self.scheduler.at((table.id, "idle"), closes, lambda: self._idle_over(table))
         self.scheduler.at((table.id, "idle warning"), closes - IDLE_WARN_SECONDS,
@@ -157,6 +168,18 @@ class Deadlines:
             # started (play-test 22).
             table.notice = LogEntry("table.idle_closed" if table.game is not None
                                     else "table.idle_closed_lobby")
+            self._close(table)
+
+    async def _pause_over(self, table: Table) -> None:
+        """The host's break has lasted PAUSE_LIMIT_SECONDS, nobody said to play on: the
+        table closes, its game stopped as an idle table's is, and its message says why."""
+        async with table.lock:
+            pause = table.pause
+            if table.closed or pause is None or \
+                    self.clock.now() < pause.since + PAUSE_LIMIT_SECONDS:
+                return
+            table.notice = LogEntry("table.pause_closed",
+                                    {"minutes": PAUSE_LIMIT_SECONDS // 60})
             self._close(table)
 
     def forget(self, table: Table, *, keep_refresh: bool) -> None:

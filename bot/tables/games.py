@@ -8,7 +8,7 @@ import random
 from collections.abc import Callable
 
 from bot.i18n import button_names
-from bot.tables import hosting, refusals, seats
+from bot.tables import breaks, hosting, refusals, seats
 from bot.tables.deadlines import Deadlines
 from bot.tables.outbox import Outbox
 from bot.tables.refusals import TableError
@@ -68,6 +68,7 @@ class Games:
             game = refusals.game_of(table)
             if game.phase is not Phase.ROUND_OVER:
                 raise TableError("err.wrong_phase")
+            refusals.not_paused(table)
             self._keep(table)
             table.finished_roles = list(game.roles)  # before seats freed since re-rank them
             seats.seat_waiting_players(table, game)
@@ -154,6 +155,7 @@ class Games:
         table.gift_picks.clear()
         table.clear_results()
         table.game_row_id = None
+        breaks.dropped(table, self.deadlines.clock.now())
         self.deadlines.arm_turn(table)  # no game, no timer: its ping goes too
         self.deadlines.forget(table, keep_refresh=True)
         self.deadlines.arm_idle(table)

@@ -34,6 +34,7 @@ class Moves:
     ) -> list[Event]:
         async with table.lock:
             game, seat = self._seated_game(table, user_id)
+            refusals.not_paused(table)
             refusals.check_seen(table, game, seen, seat)
             before = game.version
             events = refusals.engine(
@@ -45,6 +46,7 @@ class Moves:
     async def pass_turn(self, table: Table, user_id: int, seen: int) -> list[Event]:
         async with table.lock:
             game, seat = self._seated_game(table, user_id)
+            refusals.not_paused(table)
             refusals.check_seen(table, game, seen, seat)
             before = game.version
             events = refusals.pass_(
@@ -57,6 +59,7 @@ class Moves:
                    seen: int) -> list[Event]:
         async with table.lock:
             game, seat = self._seated_game(table, user_id)
+            refusals.not_paused(table)
             refusals.check_round(game, seen)
             try:
                 events = refusals.engine(lambda: game.give(seat, cards))
@@ -74,6 +77,7 @@ class Moves:
         allows this giver are kept, so a forged pick cannot spoil the later ones."""
         async with table.lock:
             game, seat = self._seated_game(table, user_id)
+            refusals.not_paused(table)
             refusals.check_round(game, seen)
             due = game.gift_choice(seat)
             if game.phase is not Phase.EXCHANGE or due is None or not due.ready:

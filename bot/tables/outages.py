@@ -52,15 +52,10 @@ class Outages:
         a second is not worth « the game waited 1 minute »)."""
         for table in self.registry.in_guild(guild_id):
             async with table.lock:
-                since = table.paused_since
-                if table.closed or since is None:
+                # A host's break goes on until they say to play on (`Breaks.play_on`).
+                if table.closed or table.paused_since is None or table.pause is not None:
                     continue
-                now = self.clock.now()
-                waited = now - since
-                table.paused_since = None
-                self._clocks_waited(table, waited, now)
-                self.deadlines.arm_idle(table)
-                self._arm(table)
+                waited = self.release(table)
                 if table.running and waited >= told_from:
                     table.remember(LogEntry("ev.paused",
                                             {"minutes": max(1, round(waited / 60))}))
@@ -95,24 +90,26 @@ class Outages:
             table.host_seen = table.human_seen = now
         if stored_at is not None and table.paused_since is None:  # (paused: `server_back`)
             waited = max(0.0, now - stored_at)
-            self._clocks_waited(table, waited, now)
+            clocks_waited(table, waited, now)
             if table.under_way and waited >= 1:
                 table.remember(LogEntry(RESTARTED))
         self._arm(table)
         self.deadlines.arm_idle(table)
         self._changed(table)
 
-    @staticmethod
-    def _clocks_waited(table: Table, waited: float, now: float) -> None:
-        """The players' clocks stood still for `waited` seconds (an outage, a restart):
-        the turn's timer and the leavers' grace end that much later, and nobody could act
-        meanwhile, so the host's silence and the idle close count on from where they
-        were (a restart counted them from full: play-test 22)."""
-        if table.timer_deadline is not None:
-            table.timer_deadline += waited
-        table.graces_waited(waited)
-        table.host_seen = min(table.host_seen + waited, now)
-        table.human_seen = min(table.human_seen + waited, now)
+    def release(self, table: Table) -> float:
+        """The table's clocks, waiting since `Table.paused_since` (an outage, a host's
+        break), run on from where they stopped: every deadline re-armed that much later,
+        a timer started meanwhile starting its count now. Returns how long they waited."""
+        since = table.paused_since
+        assert since is not None
+        now = self.clock.now()
+        waited = max(0.0, now - since)
+        table.paused_since = None
+        clocks_waited(table, waited, now)
+        self.deadlines.arm_idle(table)
+        self._arm(table)
+        return waited
 
     def _arm(self, table: Table) -> None:
         """Schedule the table's clocks from its stored deadlines (leavers' grace, its
@@ -121,3 +118,15 @@ class Outages:
             self.seating.arm_grace(table, user_id, deadline)
         self.deadlines.arm_turn(table)
         self.bots.schedule(table)
+
+
+def clocks_waited(table: Table, waited: float, now: float) -> None:
+    """The players' clocks stood still for `waited` seconds (an outage, a restart, a
+    host's break): the turn's timer and the leavers' grace end that much later, and
+    nobody could act meanwhile, so the host's silence and the idle close count on from
+    where they were (a restart counted them from full: play-test 22)."""
+    if table.timer_deadline is not None:
+        table.timer_deadline += waited
+    table.graces_waited(waited)
+    table.host_seen = min(table.host_seen + waited, now)
+    table.human_seen = min(table.human_seen + waited, now)

@@ -67,6 +67,14 @@ def not_started(table: Table) -> None:
         raise TableError("err.already_started", hand=t(table.locale, "btn.my_hand"))
 
 
+def not_paused(table: Table) -> None:
+    """Nothing is played during the host's break (`bot.tables.breaks`): a move, a gift, a
+    new round are refused, naming who called it and the button that ends it."""
+    if table.pause is not None:
+        raise TableError("err.paused", name=table.pause.name,
+                         button=t(table.locale, "btn.play_on"))
+
+
 def game_of(table: Table) -> Game:
     if table.game is None:
         raise TableError("err.no_game")

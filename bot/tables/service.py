@@ -10,7 +10,8 @@ The service owns its collaborators and hands them what they need of it (`_after`
 `_changed`, `touch`, `refresh`, `_close`, …): `Seating` (coming and going), `Games` (a game's
 start, rounds, end and replay), `Moves` (a seated player's moves), `HandLinks` (where each
 hand is shown), `Deadlines` (turn timers, idle close), `BotTurns` (automated seats),
-`Outages` (clocks that wait while nobody can act, a restored table's adoption),
+`Outages` (clocks that wait while nobody can act, a restored table's adoption), `Breaks`
+(the host's pause),
 `UnreachableTables` (a deleted channel, a server that removed the bot), `Outbox` (storage).
 The checks live in `refusals` and `hosting`, plain seat changes in `seats`.
 """
@@ -27,6 +28,7 @@ from typing import Protocol
 from bot.tables import hosting, refusals, seats, thinking
 from bot.tables.asleep import AsleepThreads
 from bot.tables.botturns import BotTurns
+from bot.tables.breaks import Breaks
 from bot.tables.clock import Clock
 from bot.tables.deadlines import IDLE_CLOSE_SECONDS, Deadlines
 from bot.tables.games import Games
@@ -113,6 +115,8 @@ class TableService:
         self.outages = Outages(clock, self.registry, self.outbox, self.deadlines, self.seating,
                                self.bots, changed=self._changed, touch=self.touch,
                                warm=self.games.warm_workers)
+        self.breaks = Breaks(clock, self.deadlines, self.outages, host_only=self._host_only,
+                             changed=self._changed)
         self.actions = 0  # engine transitions applied since start, for metrics
         # The locale each user was last heard in (`heard`).
         self._heard: dict[int, str] = {}
@@ -405,6 +409,9 @@ class TableService:
                 self.outbox.record(table, event)
                 self.seating.game_ended(table, table.game)
         note_skips(table, events)
+        if table.pause is not None and (table.game is None
+                                        or table.game.phase is Phase.GAME_OVER):
+            self.breaks.lift(table)  # the host stopped the game: no clock left to hold
         if table.game is None or table.game.phase is not Phase.EXCHANGE:
             table.gift_picks.clear()
         self.deadlines.arm_turn(table)

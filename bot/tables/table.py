@@ -287,6 +287,25 @@ class Reminder:
                    bool(d.get("sent")), d.get("message_id"), d.get("deadline"))
 
 
+@dataclass(frozen=True)
+class Pause:
+    """A break the host called (`bot.tables.breaks`): who called it, as the table names
+    them (the role may pass on meanwhile), since when on the service's clock, and the
+    reason they gave, if any. The clocks it holds are `Table.paused_since`'s."""
+
+    by: int
+    name: str
+    since: float
+    reason: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"by": self.by, "name": self.name, "since": self.since, "reason": self.reason}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Pause:
+        return cls(int(d["by"]), str(d["name"]), float(d["since"]), str(d.get("reason", "")))
+
+
 @dataclass
 class LogEntry:
     """One line of the table's recent events, kept as a catalogue key so each reader's
@@ -336,8 +355,12 @@ class Table:
     timer_serial: int | None = None
     timer_deadline: float | None = None
     # Since when the table's clocks wait: Discord has lost its server (an outage), so none
-    # of its players can act (`Outages.server_lost`). None while they run.
+    # of its players can act (`Outages.server_lost`), or the host called a break (`pause`).
+    # None while they run.
     paused_since: float | None = None
+    # The host's break, while it lasts (`bot.tables.breaks`): the clocks wait until the
+    # host (or whoever hosts by then) says to play on, whatever outage ends meanwhile.
+    pause: Pause | None = None
     game_row_id: int | None = None  # storage id of the game being played, once recorded
     game_no: int = 0  # games started at this table: names the game in storage (GameStart)
     # Where the next game's versions start: past every version a control of an earlier game
@@ -716,6 +739,7 @@ class Table:
             "timer_serial": self.timer_serial,
             "timer_deadline": self.timer_deadline,
             "paused_since": self.paused_since,
+            **({"pause": self.pause.to_dict()} if self.pause is not None else {}),
             "host_seen": self.host_seen,
             "human_seen": self.human_seen,
             "game_row_id": self.game_row_id,
@@ -778,6 +802,7 @@ class Table:
             timer_serial=d.get("timer_serial"),
             timer_deadline=d.get("timer_deadline"),
             paused_since=d.get("paused_since"),
+            pause=Pause.from_dict(d["pause"]) if d.get("pause") else None,
             host_seen=float(d.get("host_seen") or 0.0),
             human_seen=float(d.get("human_seen") or 0.0),
             game_row_id=d.get("game_row_id"),

@@ -33,6 +33,7 @@ from bot.packages.rules_text import table_preset_name
 from bot.packages.screen import Screen
 from bot.packages.text import shown_text
 from bot.tables import hosting
+from bot.tables.deadlines import PAUSE_LIMIT_SECONDS
 from bot.tables.hosting import HOST_IDLE_SECONDS
 from bot.tables.table import LogEntry, Table
 from engine import Game, Phase
@@ -63,7 +64,8 @@ def table_screen(table: Table, now: float) -> Screen:
     # Whose turn it is, or the exchange's, and its countdown, hold only while this is the
     # table's message: a game cut short mid-round (presi's seat given up) left « À fred de
     # jouer, il y a 3 minutes » in the message it retired (play-test 14).
-    live: list[str] = []
+    live: list[str] = pause_lines(table)
+    lines.extend(live)
     if game.phase is Phase.EXCHANGE:
         live.append(t(loc, "table.exchange", countdown=countdown(table)))
         lines.extend(live)
@@ -203,6 +205,21 @@ def table_screen(table: Table, now: float) -> Screen:
         # cards' text lines alone (play-test 19).
         kept = [line for line in lines if line not in live]
     return Screen("\n".join(shown), table_view(table, game), retired="\n".join(kept))
+
+
+def pause_lines(table: Table) -> list[str]:
+    """The host's break (`Table.pause`): since when, who called it and why, and how it
+    ends, by the host's button or the table's close once it has lasted too long
+    (`Deadlines._pause_over`). Live lines: a retired message does not keep them."""
+    pause = table.pause
+    if pause is None:
+        return []
+    loc = table.locale
+    key = "table.paused_reason" if pause.reason else "table.paused"
+    closes = int(pause.since + PAUSE_LIMIT_SECONDS)
+    return [t(loc, key, name=pause.name, since=f"<t:{int(pause.since)}:t>",
+              reason=pause.reason),
+            t(loc, "table.paused_until", button=t(loc, "btn.play_on"), at=f"<t:{closes}:R>")]
 
 
 def press_lines(loc: LocaleLike, pressed: list[tuple[str, list[str]]],
@@ -479,6 +496,13 @@ def table_view(table: Table, game: Game) -> discord.ui.View:
     if game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
         items.append(button(table.id, "end", t(loc, "btn.end_game"), version=game.version,
                             style=discord.ButtonStyle.danger))
+    # The host's break, during a game under way (`bot.tables.breaks`); a finished game
+    # has no clock to hold, the lobby no game.
+    if table.pause is not None:
+        items.append(button(table.id, "play_on", t(loc, "btn.play_on"),
+                            style=discord.ButtonStyle.success))
+    elif game.phase is not Phase.GAME_OVER:
+        items.append(button(table.id, "pause", t(loc, "btn.pause")))
     # A friend watching asks for a seat from here as with `/president join`: the queue
     # between rounds (`bots_fill`), else the list for the next game (Seating.join).
     items.append(button(table.id, "join", t(loc, "btn.join")))

@@ -429,3 +429,17 @@ async def replay(click: Click) -> None:
         await service.games.replay(click.table, click.user_id, click.version)
 
     await _host_action(click, work, False)
+
+
+# The host's break (`bot.tables.breaks`): its button on the table message, drawn unversioned
+# as « Ma main » is, since a break changes no game version and holds whatever the game shows.
+@action("pause", drawn=Drawn())
+async def pause_game(click: Click) -> None:
+    service = click.bot.service
+    await _host_action(click, lambda: service.breaks.pause(click.table, click.user_id), True)
+
+
+@action("play_on", drawn=Drawn())
+async def play_on(click: Click) -> None:
+    service = click.bot.service
+    await _host_action(click, lambda: service.breaks.play_on(click.table, click.user_id), True)

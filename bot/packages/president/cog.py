@@ -27,8 +27,9 @@ from bot.packages.publisher.calls import NO_PINGS
 from bot.packages.publisher.charts import RETRY_DELAYS
 from bot.packages.settings.views import open_settings
 from bot.packages.stats import display as stats_display
-from bot.packages.text import player_name
+from bot.packages.text import clipped, player_name, shown_text
 from bot.storage.failures import describe, transient
+from bot.tables.breaks import REASON_LENGTH
 from bot.tables.service import TableError
 from bot.tables.table import Table
 from engine import PRESETS
@@ -740,6 +741,24 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     @app_commands.command(name=ls("cmd.hand"), description=ls("cmd.hand.desc"))
     async def hand(self, interaction: Interaction) -> None:
         await show_hand(interaction, self._table(interaction), update=False)
+
+    @app_commands.command(name=ls("cmd.pause"), description=ls("cmd.pause.desc"))
+    @app_commands.rename(reason=ls("cmd.pause.reason"))
+    @app_commands.describe(reason=ls("cmd.pause.reason.desc"))
+    async def pause(self, interaction: Interaction,
+                    reason: app_commands.Range[str, 1, REASON_LENGTH] | None = None) -> None:
+        """The host's break (`bot.tables.breaks`), with a reason shown at the table: on one
+        line, cut to REASON_LENGTH as a modified client may send more, made safe to show."""
+        table = self._table(interaction)
+        said = shown_text(clipped(" ".join((reason or "").split()), REASON_LENGTH))
+        await self.bot.service.breaks.pause(table, interaction.user.id, said)
+        await self._ok(interaction, "done.paused", button=t(table.locale, "btn.play_on"))
+
+    @app_commands.command(name=ls("cmd.play_on"), description=ls("cmd.play_on.desc"))
+    async def play_on(self, interaction: Interaction) -> None:
+        table = self._table(interaction)
+        await self.bot.service.breaks.play_on(table, interaction.user.id)
+        await self._ok(interaction, "done.played_on")
 
     @app_commands.command(name=ls("cmd.resume"), description=ls("cmd.resume.desc"))
     async def resume(self, interaction: Interaction) -> None:

@@ -1034,5 +1034,5 @@ CATALOGUE: dict[str, str] = {
     "table.paused_until": "The clocks wait. The host continues with **{button}**; if nobody does, this table closes {at}.",
     "table.pause_closed": "⏹️ The pause lasted over {minutes} minutes with nobody continuing: the table closed.",
     "hand.paused": "⏸️ Game paused (by {name}): nothing is played until it continues, and your clock waits for you.",
-    "howto.pause": "⏸️ A break? The host presses **Pause** (table message) or types `/president pause`: every clock waits, for up to {minutes} min.",
+    "settings.pause": "⏸️ A break during the game? **Pause** on the table message, or `/president pause`: every clock waits, for up to {minutes} min.",
 }

@@ -1045,7 +1045,7 @@ _WRITTEN: dict[str, str] = {
     "table.paused_until": "Les chronos attendent. L’hôte reprend avec **{button}** ; sans reprise, la table se fermera {at}.",
     "table.pause_closed": "⏹️ La pause a duré plus de {minutes} minutes sans reprise : la table s’est fermée.",
     "hand.paused": "⏸️ Partie en pause (par {name}) : rien ne se joue avant la reprise, et ton chrono t’attend.",
-    "howto.pause": "⏸️ Une pause ? L’hôte appuie sur **Pause** (message de la table) ou tape `/president pause` : tous les chronos attendent, jusqu’à {minutes} min.",
+    "settings.pause": "⏸️ En partie, une pause ? **Pause** sur le message de la table, ou `/president pause` : tous les chronos attendent, jusqu’à {minutes} min.",
 }
 
 CATALOGUE: dict[str, str] = {key: french(text) for key, text in _WRITTEN.items()}

@@ -7,7 +7,6 @@ from typing import Any
 
 from bot.i18n import LocaleLike, has, join_names, plural, t
 from bot.i18n.cards import rank_short, short
-from bot.tables.deadlines import PAUSE_LIMIT_SECONDS
 from engine import KNOBS, Card, GameEnd, KnobGroup, Rules
 from engine.roles import exchange_pairs, roles_for
 from engine.rules import ROLE_CODES
@@ -282,14 +281,10 @@ def timer_lines(locale: LocaleLike, rules: Rules) -> list[str]:
     had said nothing of either (the seed does: « Passé ce délai, ta plus petite
     combinaison possible est jouée pour toi »)."""
     if rules.fast:
-        lines = [t(locale, "howto.timer.fast", seconds=rules.fast_seconds)]
-    else:
-        lines = [t(locale, f"howto.timer.{rules.timeout_action}", seconds=rules.turn_seconds)]
-    if not rules.fast and rules.autopilot_after_timeouts is not None:
+        return [t(locale, "howto.timer.fast", seconds=rules.fast_seconds)]
+    lines = [t(locale, f"howto.timer.{rules.timeout_action}", seconds=rules.turn_seconds)]
+    if rules.autopilot_after_timeouts is not None:
         lines.append(plural(locale, "howto.autopilot", rules.autopilot_after_timeouts))
-    # How the clocks stop for a break (`bot.tables.breaks`), which a host looking here for
-    # the timers' rules wants to know before the pizza arrives (play-test 29).
-    lines.append(t(locale, "howto.pause", minutes=PAUSE_LIMIT_SECONDS // 60))
     return lines
 
 

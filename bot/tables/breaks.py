@@ -63,6 +63,7 @@ class Breaks:
         and the history says who ended it and how long it lasted."""
         async with hosting.host_action(table):
             self._host_only(table, by)
+            refusals.game_of(table)
             pause = table.pause
             if pause is None:
                 raise TableError("err.not_paused")

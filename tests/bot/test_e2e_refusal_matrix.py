@@ -119,7 +119,7 @@ async def no_table(m: Matrix) -> None:
     """Nothing is open in the channel yet."""
     otto, gus = m.outsider, m.guest.user
     for command in ("join", "leave", "addbot", "start", "settings", "end", "replay", "hand",
-                    "resume"):
+                    "resume", "pause", "continue"):
         await m.slash("with no table", otto, "err.no_table", command)
     await m.slash("with no table", otto, "err.no_table", "kick", member=gus)
     await m.slash("by a member", otto, "err.language_forbidden", "language", language="en")
@@ -174,6 +174,8 @@ async def lobby(m: Matrix) -> tuple[Message, int]:
     await m.slash("of oneself", hana, "err.kick_self", "kick", member=hana)
     await m.slash("with too few seated", hana, "err.min_players", "start")
     await m.slash("in the lobby", hana, "err.no_game", "replay")
+    await m.slash("in the lobby", hana, "err.no_game", "pause")
+    await m.slash("in the lobby", hana, "err.no_game", "continue")
     await m.slash("in the lobby", gus, "err.no_game", "resume")
     await m.slash("when not seated", otto, "err.no_game", "resume")
     await m.slash("by a guest", gus, "err.language_forbidden", "language", language="en")
@@ -258,10 +260,13 @@ async def playing(m: Matrix, lobby_shown: Message) -> tuple[int, int, int]:
     await m.slash("when not seated", otto, "err.not_seated", "resume")
     await m.slash("when playing oneself", gus, "err.not_automated", "resume")
     await m.slash("while seated", gus, "err.forget_seated", "forget")
-    for command in ("end", "replay", "addbot", "start"):
+    for command in ("end", "replay", "addbot", "start", "pause", "continue"):
         await m.slash("by a guest", gus, "err.not_host", command)
     await m.slash("by a guest", gus, "err.not_host", "kick", member=hana)
     await m.slash("by a guest", gus, "err.language_forbidden", "language", language="fr")
+    await m.slash("when not paused", hana, "err.not_paused", "continue")
+    await m.click("by a guest", gus, "err.not_host", table.table_message_id or 0,
+                  cid(table, "pause"))
     await m.slash("asks first", gus, None, "leave")
     quit_prompt = gus.last_ephemeral().id
     await m.slash("asks first", hana, None, "end")
@@ -291,6 +296,7 @@ async def playing(m: Matrix, lobby_shown: Message) -> tuple[int, int, int]:
                       waiting.hand.id, cid(table, action, game.version))
     await play_until(m.fake, m.clock, [], lambda: game.to_act in humans(m))
     actor = next(p for p in (m.host, m.guest) if table.seat_of(p.user.id) == game.to_act)
+    await paused(m, actor)
     before = actor.hand
     assert await actor.act()
     menu = next(s for s in before.selects if ":play:" in s.custom_id)
@@ -308,6 +314,33 @@ async def playing(m: Matrix, lobby_shown: Message) -> tuple[int, int, int]:
         await m.click(f"of an earlier version, arg {arg!r}", actor.user, expect,
                       actor.hand.id, cid(table, action, game.version - 1, arg))
     return quit_prompt, stop_prompt, kick_prompt
+
+
+async def paused(m: Matrix, actor: Player) -> None:
+    """hana pauses the game (play-test 29) as it is ``actor``'s turn: their move, a second
+    pause, the pause button the message no longer shows, and a guest's continue are
+    refused; then she continues."""
+    hana, gus = m.host.user, m.guest.user
+    table = table_of(m.bot, hana)
+    board = table.table_message_id or 0
+    await hana.click(message(hana, board), cid(table, "pause"))
+    await tick(m.fake, m.clock, 1)  # the hands say so
+    shown = actor.hand
+    menu = next((s for s in shown.selects if ":play:" in s.custom_id), None)
+    if menu is not None:
+        await m.probe.refused("play during a pause", actor.user, "err.paused",
+                              lambda: actor.user.select_shown(shown, [menu.options[0].value],
+                                                              select=menu.custom_id,
+                                                              settle=False))
+    else:
+        (passing,) = controls(actor.user, shown.id, "pass")
+        await m.click("during a pause", actor.user, "err.paused", shown.id, passing)
+    await m.slash("during a pause", hana, "err.already_paused", "pause")
+    await m.click("on a table already paused", hana, "err.stale_button", board,
+                  cid(table, "pause"))
+    await m.click("by a guest", gus, "err.not_host", board, cid(table, "play_on"))
+    await hana.click(message(hana, board), cid(table, "play_on"))
+    await tick(m.fake, m.clock, 1)
 
 
 def humans(m: Matrix) -> set[int | None]:
@@ -391,6 +424,7 @@ async def game_over(m: Matrix, panel: int, stop_prompt: int, gift: Message) -> M
     assert board is not None
     over = message(hana, board)
     await m.slash("after the game", hana, "err.settings_after_game", "settings")
+    await m.slash("after the game", hana, "err.pause_game_over", "pause")
     await m.click("on the panel left from the lobby", hana, "err.settings_after_game", panel,
                   cid(table, "reset"))
     await m.click("on the panel left from the lobby", hana, "err.settings_after_game", panel,

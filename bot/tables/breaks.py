@@ -54,6 +54,11 @@ class Breaks:
             if table.paused_since is None:  # (an outage may hold them already)
                 table.paused_since = now
                 self.deadlines.forget(table, keep_refresh=True)
+            # A ping posted says « your turn, ends in 10 s » through the break: it goes
+            # (the next redraw deletes it), and the timer, running on, pings afresh
+            # (`Reminders.arm`), at once if its half was past: after the pizza, the one
+            # to act is called back to the table.
+            self.deadlines.reminders.drop(table)
             self.deadlines.arm_idle(table)  # the break's own end (`_pause_over`)
             table.remember(LogEntry("ev.pause", {"name": name}))
             self._changed(table)

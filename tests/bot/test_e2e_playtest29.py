@@ -34,6 +34,7 @@ from .e2e import (
     tick,
     two_humans_against_a_bot,
 )
+from .test_e2e_playtest24 import reminder_text, reminders, until_half_time
 
 LOCALES = ["fr", "en-US"]
 
@@ -315,3 +316,74 @@ async def test_stopping_the_game_during_a_break_ends_the_break(
     assert t(loc, "btn.pause") not in labels and t(loc, "btn.play_on") not in labels
     await marie.user.slash("president pause")
     assert marie.user.last_ephemeral().content == WARNING + t(locale, "err.pause_game_over")
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_ping_goes_with_the_break_and_comes_back_after_it(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """The ping (« ⏰ @bob, ends in 15 s ») was posted at the turn's half: through a break
+    it would say a time long past. It is deleted as the break starts, and once marie
+    continues, the one to act is pinged again, with the deadline that then holds."""
+    host, _, table, game = await a_humans_turn(fake, clock, president, locale)
+    assert game.to_act is not None
+    to_act = table.seats[game.to_act].user_id
+    assert to_act is not None
+    await until_half_time(fake, clock, table)
+    assert [m.content for m in reminders(fake)] == [reminder_text(table, "turn", to_act)]
+    marie = host.user
+
+    await pause(fake, clock, marie, table)
+    assert reminders(fake) == []
+    await tick(fake, clock, 10 * 60)
+    assert reminders(fake) == []
+    await play_on(fake, marie, table)
+    await tick(fake, clock, 1)
+
+    assert [m.content for m in reminders(fake)] == [reminder_text(table, "turn", to_act)]
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_fast_mode_and_its_bots_wait_for_the_break(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """Fast mode has no turns: one shared timer, and bots racing for each trick. Paused,
+    neither moves for ten minutes; continued, the shared timer has what it had left."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    bob = Player(fake.add_user("bob", locale=locale))
+    table, game = await two_humans_against_a_bot(fake, clock, president, marie, bob,
+                                                 fast=True)
+    assert table.timer_deadline is not None
+    left = table.timer_deadline - clock.now()
+    version = game.version
+    await pause(fake, clock, marie.user, table)
+    assert game.version == version  # (the tick after the press moved nothing either)
+    await tick(fake, clock, 10 * 60)
+    assert game.version == version
+
+    await play_on(fake, marie.user, table)
+
+    assert table.timer_deadline - clock.now() == pytest.approx(left)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_connection_lost_and_back_during_the_break_does_not_end_it(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """The bot's gateway drops for two minutes during the break (play-test 27): its end,
+    which runs on the clocks of an outage, leaves the host's break alone."""
+    marie, _, table, game = await a_humans_turn(fake, clock, president, locale)
+    left = table.timer_deadline - clock.now() if table.timer_deadline else 0.0
+    await pause(fake, clock, marie.user, table)
+    version = game.version
+
+    await fake.gateway_down()
+    clock.advance(120)
+    await fake.gateway_up()
+    await tick(fake, clock, 5 * 60)
+
+    assert table.pause is not None and table.paused_since is not None
+    assert game.version == version
+    await play_on(fake, marie.user, table)
+    assert table.timer_deadline is not None
+    assert table.timer_deadline - clock.now() == pytest.approx(left)

@@ -387,3 +387,25 @@ async def test_a_connection_lost_and_back_during_the_break_does_not_end_it(
     await play_on(fake, marie.user, table)
     assert table.timer_deadline is not None
     assert table.timer_deadline - clock.now() == pytest.approx(left)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_host_who_wandered_off_with_the_pizza_strands_nobody(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """marie pauses and goes quiet. Nine minutes in, bob's « Continuer » is refused, saying
+    from when he may; past ten, it is his: he hosts now, and the game runs on."""
+    marie, bob, table, game = await a_humans_turn(fake, clock, president, locale)
+    await pause(fake, clock, marie.user, table)
+    board = table.table_message_id
+    await tick(fake, clock, 9 * 60)
+    await bob.user.click(message(bob.user, board), cid(table, "play_on"))
+    assert bob.user.last_ephemeral().content.startswith(
+        WARNING + t(locale, "err.not_host_later", host=marie.user.id, at="\0").split("\0")[0])
+    assert table.pause is not None
+    await tick(fake, clock, 61)
+
+    await bob.user.click(message(bob.user, board), cid(table, "play_on"))
+
+    assert table.pause is None and table.is_host(bob.user.id)
+    assert keys(table)[-2:] == ["ev.new_host", "ev.pause_over"]

@@ -1,7 +1,7 @@
 """The refusal matrix: every kind of interaction the bot offers, in every situation where it
 must be refused, in French and in English, through the fake Discord.
 
-Interactions: the nineteen `/president` subcommands (`bot/packages/president/cog.py`, plus
+Interactions: the twenty-one `/president` subcommands (`bot/packages/president/cog.py`, plus
 an unknown one), every action of a custom_id (`pz:{table}:{action}:{version}:{arg}`,
 registered with `@action` and `@standalone`) and the settings' form. Situations: no table
 in the channel; not seated; seated but not the host; seated but not one's turn; a control

@@ -80,8 +80,9 @@ class Breaks:
             self._changed(table)
 
     def lift(self, table: Table) -> float:
-        """The break ends (the host's word, or the game's end): the clocks run on, unless
-        an outage holds them still. Returns how long they waited."""
+        """The break ends (the host's word, or the game's end): every clock runs on from
+        where it stopped, an outage's that began during it too (none can end during a
+        break: `Outages.server_back`). Returns how long they waited."""
         table.pause = None
         if table.paused_since is None:
             return 0.0

@@ -60,7 +60,7 @@ class Breaks:
             # to act is called back to the table.
             self.deadlines.reminders.drop(table)
             self.deadlines.arm_idle(table)  # the break's own end (`_pause_over`)
-            table.remember(LogEntry("ev.pause", {"name": name}))
+            table.remember(LogEntry("ev.pause", {"name": name}, (by,)))
             self._changed(table)
 
     async def play_on(self, table: Table, by: int) -> None:
@@ -76,7 +76,7 @@ class Breaks:
             waited = self.lift(table)
             table.remember(LogEntry("ev.pause_over", {
                 "name": player.name if player is not None else pause.name,
-                "minutes": max(1, round(waited / 60))}))
+                "minutes": max(1, round(waited / 60))}, (by,)))
             self._changed(table)
 
     def lift(self, table: Table) -> float:

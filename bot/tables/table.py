@@ -524,13 +524,15 @@ class Table:
 
     def people(self) -> frozenset[int]:
         """Whom the table's messages may name, by id: its host, who sits or left a seat
-        this round, who waits, who stood in its last results, whom its lines name, and whom
-        the old table message's kept text names (`retired_people`). An
+        this round, who waits, who stood in its last results, whom its lines name, who
+        called the break it shows (`pause`), and whom the old table message's kept text
+        names (`retired_people`). An
         edit an archived thread owes a message keeps them, so that their erasure takes its
         text (`bot.tables.asleep`)."""
         players = [*self.seats, *self.queue, *self.result_seats, *self.result_waiting]
         lines = [*self.log, *([self.notice] if self.notice is not None else [])]
-        return frozenset({self.host_id, *self.retired_people}
+        paused = [self.pause.by] if self.pause is not None else []
+        return frozenset({self.host_id, *self.retired_people, *paused}
                          | {p.user_id for p in players if p.user_id is not None}
                          | {p.left_by for p in players if p.left_by is not None}
                          | {person for line in lines for person in line.people})

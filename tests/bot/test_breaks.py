@@ -1,0 +1,63 @@
+"""The host's break at the service (`bot.tables.breaks`), where the e2e play-test
+(`test_e2e_playtest29.py`) cannot time a race: a bot's move already due as the break comes."""
+
+import asyncio
+
+from bot.tables.clock import ManualClock
+from bot.tables.service import TableService
+from bot.tables.table import Table
+
+ALICE = 1
+
+
+async def settle() -> None:
+    for _ in range(20):
+        await asyncio.sleep(0)
+
+
+async def alice_against_two_bots(svc: TableService, clock: ManualClock) -> Table:
+    """alice hosts two bots at a classic table, started; time passes until a bot's move is
+    the next thing due (its pause of 2 s running)."""
+    table = await svc.create(100, 1, ALICE, "alice", "en")
+    await svc.add_bot(table, ALICE)
+    await svc.add_bot(table, ALICE)
+    await svc.games.start(table, ALICE)
+    game = table.game
+    assert game is not None
+    await settle()
+    for _ in range(60):
+        if game.to_act not in (None, 0):
+            return table
+        clock.advance(30)  # alice's turn runs out
+        await settle()
+    raise AssertionError("no bot's turn came")
+
+
+async def test_a_bot_move_due_as_the_break_comes_waits_for_its_end() -> None:
+    """The bot's move fires while the host's pause waits for the table's lock, just ahead
+    of it: the move, running already, is not cancelled with the table's deadlines, and
+    played once the pause was in. It now sees the break and leaves the move to the
+    break's end, which schedules it again."""
+    clock = ManualClock()
+    svc = TableService(clock, bot_pause=2.0, seed=1)
+    table = await alice_against_two_bots(svc, clock)
+    game = table.game
+    assert game is not None
+    version = game.version
+    async with table.lock:
+        pausing = asyncio.ensure_future(svc.breaks.pause(table, ALICE))
+        await settle()  # the pause waits for the lock, first in line
+        clock.advance(2.0)  # the bot's move is due: it waits for the lock, second
+        await settle()
+    await pausing
+    await settle()
+
+    assert table.pause is not None and game.version == version
+    clock.advance(10 * 60)
+    await settle()
+    assert game.version == version
+    await svc.breaks.play_on(table, ALICE)
+    clock.advance(2.0)
+    await settle()
+    assert game.version > version
+    await svc.drain()

@@ -191,6 +191,8 @@ async def test_a_reason_is_shown_and_a_forgotten_break_closes_the_table_after_an
     await tick(fake, clock, 3)
 
     assert table.closed
+    assert [key for key in president.service.scheduler.pending()
+            if isinstance(key, tuple) and key[0] == table.id] == []  # no clock left behind
     closed = message(marie.user, shown_id).content
     assert t(loc, "table.pause_closed", minutes=PAUSE_LIMIT_SECONDS // 60) in closed
     assert t(loc, "lobby.closed") in closed

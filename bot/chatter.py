@@ -1,5 +1,5 @@
-"""Channel chatter, left unread: the MESSAGE_CREATE and MESSAGE_UPDATE events that the
-GUILD_MESSAGES intent brings along with the deletes the bot asks it for.
+"""Channel chatter, left unread but counted: the MESSAGE_CREATE and MESSAGE_UPDATE events
+that the GUILD_MESSAGES intent brings along with the deletes the bot asks it for.
 
 Discord sends them for every message posted or edited in every channel the bot can see
 (« GUILD_MESSAGES (1 << 9) - MESSAGE_CREATE, MESSAGE_UPDATE, MESSAGE_DELETE,
@@ -13,13 +13,16 @@ and reads no message. Measured with ``python -m bot.loadbench --chatter`` (docs/
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import discord
 
 
-def leave_chatter_unread(client: discord.Client) -> None:
-    """Drop MESSAGE_CREATE unparsed, and MESSAGE_UPDATE unless the bot wrote the message.
+def leave_chatter_unread(client: discord.Client, heard: Callable[[int], None]) -> None:
+    """Drop MESSAGE_CREATE unparsed, telling `heard` its channel's id unless the bot wrote
+    it, and drop MESSAGE_UPDATE unless the bot wrote the message (an edit takes no more
+    room below a table than the message did).
 
     The bot's own edits stay parsed: discord.py refreshes from them the view it stored for
     that message (`ConnectionState.parse_message_update`). Nothing else in discord.py needs
@@ -30,7 +33,10 @@ def leave_chatter_unread(client: discord.Client) -> None:
     update = parsers["MESSAGE_UPDATE"]
 
     def created(data: Any) -> None:
-        """A message was posted: nothing the bot acts on."""
+        """A message was posted: only its channel and author are read (`Buried.heard`)."""
+        author = data.get("author")
+        if author is None or author.get("id") != str(state.self_id):
+            heard(int(data["channel_id"]))
 
     def edited(data: Any) -> None:
         author = data.get("author")

@@ -112,8 +112,6 @@ class PresidentBot(Host):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, tree_cls=CheckedTree,
                          allowed_mentions=discord.AllowedMentions.none(), **options)
-        # The intent's other events, every message of every channel, cost CPU for nothing.
-        leave_chatter_unread(self)
         self.config = config
         self.service = TableService(clock, bot_pause=config.bot_pause)
         self.replays = Replays(self.service.clock)
@@ -123,6 +121,9 @@ class PresidentBot(Host):
         metrics.watch(self.service, self.budget)
         self.publisher = Publisher(self)
         self.service.display = self.publisher
+        # The intent's other events, every message of every channel, are left unread but
+        # for what buries a table's message (`bot.packages.publisher.buried`).
+        leave_chatter_unread(self, self.publisher.buried.heard)
         self.with_storage = with_storage
         self.shutdown_wait = shutdown_wait
         self.storage: Storage | None = None

@@ -182,9 +182,15 @@ HOST = Drawn(versioned=True)
 CARDS = r"([0-9]{1,2}|[A-Z])[A-Z](\.([0-9]{1,2}|[A-Z])[A-Z]){0,15}|"
 
 
-@action("hand", drawn=Drawn())
 async def open_hand(click: Click) -> None:
     await show_hand(click.interaction, click.table, update=False)
+
+
+# « Ma main » on a table message the table has since left (a new round posted, or the
+# table brought back below the channel's chatter as the player clicked, play-test 28)
+# opens the hand all the same: it is the player's whatever message showed the button, and
+# it opens as the game is now.
+action("hand", drawn=Drawn(late=open_hand))(open_hand)
 
 
 @action("refresh", drawn=Drawn(private=True, late=late_hand))

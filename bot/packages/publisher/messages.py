@@ -23,6 +23,7 @@ from bot.packages.game.table_message import closed_lines, retired_text, table_sc
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.publisher import calls
 from bot.packages.publisher.blocked import BlockedTables
+from bot.packages.publisher.buried import Buried
 from bot.packages.publisher.calls import ARCHIVED_THREAD, NO_PINGS, THREAD_LOCKED
 from bot.packages.publisher.charts import Charts
 from bot.packages.publisher.hands import Hands
@@ -67,6 +68,7 @@ class Publisher:
         self.owed_edits = OwedEdits(bot)
         self.servers = UndescribedServers(bot)
         self.reminders = Reminders(bot, self._send)
+        self.buried = Buried(bot)
         # Per table, while its messages' redraw runs: set as it ends (`closed` waits on it).
         self._flushing: dict[int, asyncio.Event] = {}
         # Per table message (table id, kind): its redraws on their way, whether two of
@@ -150,6 +152,7 @@ class Publisher:
         self.blocked.forget(table_id)
         self.charts.forget(table_id)
         self.hands.forget(table_id)
+        self.buried.forget(table_id)
 
     async def _closed(self, table: Table) -> None:
         text = "\n".join(closed_lines(table))
@@ -447,6 +450,31 @@ class Publisher:
         (only its buttons go)."""
         return f"{text}\n\n{t(table.locale, note)}" if text else None
 
+    async def _bring_down(self, table: Table, screen: Screen) -> bool:
+        """The table message, buried under the channel's chatter (`Buried`), is posted anew
+        at the bottom, and the old one becomes a short pointer to it, without buttons.
+        Posted first, so that the table always has a live message, and the pointer can link
+        to it. Edited rather than deleted: a delete costs a call as the edit does, a click
+        on its way to the old message would fail where it is now answered (as any click on a
+        message being retired, `answer`), and what players answered in the chat keeps what
+        they answered to. Whether the post went through or not, the table waits `EVERY`
+        before trying again; a refused post keeps the old message as it was."""
+        old = table.table_message_id
+        assert old is not None
+        self.buried.returned(table)
+        async with self._retiring_message(table, "table", old):
+            new = await self._send(table, screen)
+            if new is None:
+                return False
+            table.table_message_id = new
+            self.shown(table, "table", screen)
+            # Stored before the old one is edited: a restart edits the new one.
+            self.bot.service.touch(table)
+            link = f"https://discord.com/channels/{table.guild_id or '@me'}/{table.channel_id}/{new}"
+            pointer = t(table.locale, "table.brought_down", link=link)
+            await self._edit(table, old, Screen(pointer), pointer)
+        return True
+
     async def _table(self, table: Table) -> None:
         if table.game is None:
             return
@@ -459,6 +487,11 @@ class Publisher:
             # Owed until posted: a snapshot taken meanwhile (a bot's move) still owes it, so a
             # restart then posts it rather than write the new round over the last's results.
             table.post_table = False
+            posted = True
+        elif self.buried.due(table) and not self._answering(table, "table") \
+                and await self._bring_down(table, screen):
+            # Buried under the channel's chatter (`Buried`): posted anew at the bottom, with
+            # what changed, or as it was at the quiet moment's redraw.
             posted = True
         elif self._shown.get(key) != screen.fingerprint:
             if self._answering(table, "table"):

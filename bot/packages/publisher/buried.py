@@ -1,0 +1,115 @@
+"""A running table's message buried under the channel's chatter, brought back to the bottom.
+
+Friends talk while they play (« à toi ! », memes): within a few messages the table message,
+with the trick, whose turn it is and the « Ma main » button, scrolls out of a phone's view,
+and a round is replaced only each round. `bot.chatter` tells `heard` of every message posted
+in a channel from the frame alone (its channel and author, nothing parsed); once enough of
+them sit below a game's table message, the next redraw posts it anew at the bottom and the
+old one becomes a short pointer to it (`Publisher._bring_down`).
+
+Which messages count: every one but the bot's own. Members', other bots' and webhooks' posts
+take the same room on a screen; the bot's own in a table's channel are that table's (its
+lobby above, its turn pings, which the next redraw would otherwise count against itself).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bot.tables.table import Table
+
+if TYPE_CHECKING:
+    from bot.packages.host import Host
+
+#: Messages by others below the table message past which a phone no longer shows its
+#: buttons. A phone's chat shows about 600 points of messages (less with the keyboard open,
+#: about 300, as one types « à toi ! »); a short message with its author's name and avatar
+#: takes about 50 and a game's table message 250–400: past 8 the table's buttons are gone
+#: with the keyboard open and its trick nearly so without it. On a computer it is still in
+#: view: the price is one post and one edit.
+BURIED_AFTER = 8
+#: Seconds without a new message before a buried table comes back on its own: posted in the
+#: middle of a burst it would be buried again at once. Any redraw sooner (a move, a timer)
+#: brings it back with its change.
+QUIET = 3.0
+#: Seconds between two returns of one table: in a channel chatting a message every two
+#: seconds a table would otherwise jump every 16 s. Each return is one post and one edit in
+#: the channel, against Discord's per-channel limits (`Publisher._bring_down`).
+EVERY = 30.0
+
+
+@dataclass
+class _Pile:
+    """The messages posted below one table message."""
+
+    message_id: int
+    count: int = 0
+    last: float = 0.0  # on the bot's clock
+
+
+class Buried:
+    """Counts, per running table, the messages posted below its table message, and asks for
+    a redraw once they bury it (`due` then tells the redraw to bring it back)."""
+
+    def __init__(self, bot: Host) -> None:
+        self.bot = bot
+        self._piles: dict[int, _Pile] = {}  # per table id
+        self._returned: dict[int, float] = {}  # per table id, its last return's time
+
+    def heard(self, channel_id: int) -> None:
+        """Someone other than the bot posted in the channel. Called for every message of
+        every channel the bot sees, from the gateway's parser: one dictionary look-up for a
+        channel without a table."""
+        table = self.bot.service.registry.in_channel(channel_id)
+        if table is None or not table.under_way or table.table_message_id is None:
+            return
+        pile = self._piles.get(table.id)
+        if pile is None or pile.message_id != table.table_message_id:
+            # The table message changed (a new round, a repost): what was above the old one
+            # is not below the new one.
+            pile = self._piles[table.id] = _Pile(table.table_message_id)
+        pile.count += 1
+        pile.last = now = self.bot.service.clock.now()
+        if pile.count == BURIED_AFTER:
+            self._wait(table, now + QUIET)
+
+    def due(self, table: Table) -> bool:
+        """Whether the table message is buried and may come back now."""
+        pile = self._piles.get(table.id)
+        if pile is None or pile.count < BURIED_AFTER or not table.under_way \
+                or table.moving_on or pile.message_id != table.table_message_id:
+            return False
+        return self.bot.service.clock.now() >= self._next_return(table.id)
+
+    def returned(self, table: Table) -> None:
+        """The table message was posted anew at the bottom: counted from zero below it."""
+        self._piles.pop(table.id, None)
+        self._returned[table.id] = self.bot.service.clock.now()
+        self.bot.service.scheduler.cancel(("buried", table.id))
+
+    def forget(self, table_id: int) -> None:
+        """A closed table's count goes with it."""
+        self._piles.pop(table_id, None)
+        self._returned.pop(table_id, None)
+        self.bot.service.scheduler.cancel(("buried", table_id))
+
+    def _next_return(self, table_id: int) -> float:
+        returned = self._returned.get(table_id)
+        return float("-inf") if returned is None else returned + EVERY
+
+    def _wait(self, table: Table, when: float) -> None:
+        """Look again at `when`, or at the table's next allowed return if later."""
+        when = max(when, self._next_return(table.id))
+
+        async def look() -> None:
+            pile = self._piles.get(table.id)
+            if table.closed or pile is None or pile.message_id != table.table_message_id:
+                return  # redrawn meanwhile (brought back, a new round, a repost)
+            later = max(pile.last + QUIET, self._next_return(table.id))
+            if self.bot.service.clock.now() < later:
+                self._wait(table, later)  # still talking, or back too recently
+            else:
+                self.bot.service.refresh(table)
+
+        self.bot.service.scheduler.at(("buried", table.id), when, look)

@@ -1,0 +1,208 @@
+"""End-to-end, play-test 28: a chatty channel. Friends talk while they play; within a few
+messages the table message (the trick, whose turn it is, « Ma main ») scrolls out of a
+phone's view. Once `BURIED_AFTER` messages by others sit below it, the table comes back to
+the bottom after a quiet moment or at its next redraw, at most once every `EVERY` seconds,
+and the old message becomes a pointer to it without buttons (docs/bot.md, « Play-test 28 »)."""
+
+from pathlib import Path
+
+from bot.client import PresidentBot
+from bot.i18n import t
+from bot.packages.publisher.buried import BURIED_AFTER, EVERY, QUIET
+from bot.tables.table import Table
+from fakediscord import FakeDiscord, Message, TestUser
+
+from .conftest import LinkedClock
+from .e2e import (
+    Player,
+    cid,
+    connect_bot,
+    database_url,
+    host_against_bots,
+    message,
+    play_until,
+    restart,
+    tick,
+)
+
+
+async def at_her_turn(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                      host: TestUser) -> Table:
+    """``host`` plays classic against two bots, at her turn, the table message drawn."""
+    table = await host_against_bots(bot, host, "classic", 2)
+    await tick(fake, clock, 1)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, [Player(host)], lambda: game.to_act == 0)
+    await tick(fake, clock, 1)
+    await tick(fake, clock, 1)
+    return table
+
+
+async def chat(fake: FakeDiscord, friend: TestUser, lines: int) -> None:
+    """``friend`` posts ``lines`` messages, received by the bot before the clock moves."""
+    for n in range(lines):
+        friend.say(f"mdr {n}")
+    await fake.settle()
+
+
+def channel_calls(fake: FakeDiscord, mark: int) -> list[str]:
+    return [c.method for c in fake.calls_since(mark) if c.route.startswith("/channels/")]
+
+
+def link(table: Table) -> str:
+    return (f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/"
+            f"{table.table_message_id}")
+
+
+async def test_a_table_buried_under_chatter_comes_back_to_the_bottom_after_a_quiet_moment(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    marie = fake.add_user("marie", locale="fr")
+    bob = fake.add_user("bob", locale="fr")
+    table = await at_her_turn(fake, clock, president, marie)
+    old = table.table_message_id
+    assert old is not None
+    mark = fake.mark()
+    await chat(fake, bob, BURIED_AFTER - 1)
+    await tick(fake, clock, QUIET + 1)
+    assert table.table_message_id == old  # still in view
+    assert channel_calls(fake, mark) == []
+    await chat(fake, bob, 1)
+    await tick(fake, clock, QUIET - 1)
+    assert table.table_message_id == old  # the friends are still talking
+    await tick(fake, clock, 1)
+    new = table.table_message_id
+    assert new not in (None, old)
+    assert channel_calls(fake, mark) == ["POST", "PATCH"]  # posted, then the old one edited
+    assert marie.last_message().id == new
+    board = message(marie, new)
+    assert board.button(t("fr", "btn.my_hand")).custom_id == cid(table, "hand")
+    pointer = message(marie, old)
+    assert pointer.content == t("fr", "table.brought_down", link=link(table))
+    assert pointer.content.startswith("⬇️ La table est revenue en bas du salon\u00a0: ")
+    assert not pointer.components
+    await marie.click(board, cid(table, "hand"))  # its buttons work
+    assert marie.last_ephemeral().ephemeral
+    fake.assert_no_errors()
+
+
+async def test_a_click_on_the_buried_message_as_it_was_shown_is_still_answered(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    alice = fake.add_user("alice")
+    bob = fake.add_user("bob")
+    table = await at_her_turn(fake, clock, president, alice)
+    shown: Message = message(alice, table.table_message_id)
+    await chat(fake, bob, BURIED_AFTER)
+    await tick(fake, clock, QUIET + 1)
+    assert table.table_message_id != shown.id
+    # Her phone still showed the old message's buttons as it was brought down.
+    await alice.click_shown(shown, t("en", "btn.my_hand"))
+    assert t("en", "hand.title", count=0, cards="").split("(")[0] in \
+        alice.last_ephemeral().content
+    fake.assert_no_errors()
+
+
+async def test_a_move_brings_a_buried_table_back_at_once_with_its_change(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    marie = fake.add_user("marie", locale="fr")
+    bob = fake.add_user("bob", locale="fr")
+    table = await at_her_turn(fake, clock, president, marie)
+    old = table.table_message_id
+    await chat(fake, bob, BURIED_AFTER)
+    mark = fake.mark()
+    game = table.game
+    assert game is not None
+    version = game.version
+    await play_until(fake, clock, [Player(marie)], lambda: game.version > version)
+    assert table.table_message_id != old
+    assert channel_calls(fake, mark)[:2] == ["POST", "PATCH"]  # with the move, at once
+    assert message(marie, old).content == t("fr", "table.brought_down", link=link(table))
+    fake.assert_no_errors()
+
+
+async def test_the_bots_own_posts_and_members_edits_do_not_bury_the_table(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    alice = fake.add_user("alice")
+    bob = fake.add_user("bob")
+    table = await at_her_turn(fake, clock, president, alice)
+    old = table.table_message_id
+    said = bob.say("gg")
+    for n in range(BURIED_AFTER):
+        bob.edit_said(said, f"gg {n}")
+    await fake.settle()
+    await tick(fake, clock, QUIET + 1)
+    assert table.table_message_id == old
+    fake.assert_no_errors()
+
+
+async def test_a_table_comes_back_at_most_once_every_interval(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    alice = fake.add_user("alice")
+    bob = fake.add_user("bob")
+    table = await at_her_turn(fake, clock, president, alice)
+    await chat(fake, bob, BURIED_AFTER)
+    await tick(fake, clock, QUIET + 1)
+    first = table.table_message_id
+    back_at = clock.now()
+    await chat(fake, bob, BURIED_AFTER)
+    await tick(fake, clock, QUIET + 1)
+    assert table.table_message_id == first  # back too recently
+    clock.advance(EVERY - (clock.now() - back_at) - 1)
+    await fake.settle()
+    assert table.table_message_id == first
+    await tick(fake, clock, 1)
+    second = table.table_message_id
+    assert second not in (None, first)
+    assert message(alice, first).content == t("en", "table.brought_down", link=link(table))
+    assert message(alice, first).content.startswith("⬇️ The table came back to the bottom")
+    fake.assert_no_errors()
+
+
+async def test_a_deleted_table_message_still_comes_back_and_a_deleted_pointer_does_not(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    marie = fake.add_user("marie", locale="fr")
+    bob = fake.add_user("bob", locale="fr")
+    table = await at_her_turn(fake, clock, president, marie)
+    old = table.table_message_id
+    assert old is not None
+    await chat(fake, bob, BURIED_AFTER)
+    await tick(fake, clock, QUIET + 1)
+    new = table.table_message_id
+    assert new not in (None, old)
+    mark = fake.mark()
+    fake.delete_message(old)  # a moderator tidies the pointer away
+    await fake.settle()
+    assert table.table_message_id == new and channel_calls(fake, mark) == []
+    fake.delete_message(new)
+    await tick(fake, clock, 1)  # the refresh's interval since it was brought back
+    assert table.table_message_id not in (None, old, new)
+    fake.assert_no_errors()
+
+
+async def test_a_restart_edits_the_table_message_brought_back(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = fake.add_user("marie", locale="fr")
+    bob = fake.add_user("bob", locale="fr")
+    table = await at_her_turn(fake, clock, bot, marie)
+    old = table.table_message_id
+    await chat(fake, bob, BURIED_AFTER)
+    await tick(fake, clock, QUIET + 1)
+    new = table.table_message_id
+    assert new not in (None, old)
+    pointer = message(marie, old).content
+    again = await restart(fake, clock, bot, url)
+    restored = again.service.registry.by_id(table.id)
+    assert restored is not None and restored.table_message_id == new
+    assert message(marie, old).content == pointer
+    assert marie.last_message().id == new
+    await again.close()
+    fake.assert_no_errors()

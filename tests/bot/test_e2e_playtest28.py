@@ -17,11 +17,13 @@ from .e2e import (
     Player,
     cid,
     connect_bot,
+    create_table,
     database_url,
     host_against_bots,
     message,
     play_until,
     restart,
+    table_in_a_thread,
     tick,
 )
 
@@ -205,4 +207,51 @@ async def test_a_restart_edits_the_table_message_brought_back(
     assert message(marie, old).content == pointer
     assert marie.last_message().id == new
     await again.close()
+    fake.assert_no_errors()
+
+
+async def test_a_lobby_buried_under_chatter_comes_back_and_its_old_join_button_still_seats(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    marie = fake.add_user("marie", locale="fr")
+    bob = fake.add_user("bob")
+    table = await create_table(president, marie)
+    await tick(fake, clock, 1)
+    old = table.lobby_message_id
+    assert old is not None
+    shown = message(bob, old)
+    await chat(fake, marie, BURIED_AFTER)  # « qui vient ? »
+    await tick(fake, clock, QUIET + 1)
+    new = table.lobby_message_id
+    assert new not in (None, old)
+    assert bob.last_message().id == new
+    link = f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{new}"
+    assert message(bob, old).content == t("fr", "table.brought_down", link=link)
+    assert not message(bob, old).components
+    # bob's client still showed the old lobby's buttons as it moved.
+    await bob.click_shown(shown, t("fr", "btn.join"))
+    assert table.seat_of(bob.id) is not None
+    fake.assert_no_errors()
+
+
+async def test_a_table_buried_in_a_thread_archived_meanwhile_comes_back_and_wakes_it(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """The friends' chatter wakes the thread; a moderator archives it before the quiet
+    moment is over: the post brings the table back and wakes it, and the old message
+    becomes the pointer with no refused call."""
+    marie = fake.add_user("marie", locale="fr")
+    thread, table = await table_in_a_thread(fake, clock, president, marie)
+    bob = fake.add_user("bob", locale="fr")
+    bob.channel = thread
+    old = table.table_message_id
+    fake.archive_thread(thread)
+    await fake.settle()
+    await chat(fake, bob, BURIED_AFTER)  # the first one wakes it
+    assert not thread.archived
+    fake.archive_thread(thread)
+    await fake.settle()
+    await tick(fake, clock, QUIET + 1)
+    assert not thread.archived and table.table_message_id not in (None, old)
+    assert message(marie, old).content == t("fr", "table.brought_down", link=link(table))
     fake.assert_no_errors()

@@ -86,9 +86,14 @@ async def tell_numbered(interaction: Interaction, table: Table, typed: str) -> N
                                         allowed_mentions=NO_PINGS)
 
 
-@action("join", drawn=PUBLIC)
 async def join_button(click: Click) -> None:
     await join(click.interaction, click.table, from_lobby=True)
+
+
+# « Rejoindre » on a lobby or table message the table has since left (brought back below
+# the channel's chatter as the friend clicked, play-test 28) seats them all the same, as
+# `/president join` would: nothing in it depends on what the message showed.
+action("join", drawn=Drawn(late=join_button))(join_button)
 
 
 async def leave(interaction: Interaction, table: Table, from_lobby: bool) -> None:

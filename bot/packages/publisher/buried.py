@@ -1,11 +1,14 @@
-"""A running table's message buried under the channel's chatter, brought back to the bottom.
+"""A table's live message buried under the channel's chatter, brought back to the bottom.
 
 Friends talk while they play (« à toi ! », memes): within a few messages the table message,
 with the trick, whose turn it is and the « Ma main » button, scrolls out of a phone's view,
-and a round is replaced only each round. `bot.chatter` tells `heard` of every message posted
-in a channel from the frame alone (its channel and author, nothing parsed); once enough of
-them sit below a game's table message, the next redraw posts it anew at the bottom and the
-old one becomes a short pointer to it (`Publisher._bring_down`).
+and it is replaced only each round; a lobby's « Rejoindre » too, as friends call others
+over. `bot.chatter` tells `heard` of every message posted in a channel from the frame alone
+(its channel and author, nothing parsed); once enough of them sit below the message that
+has the table's buttons (the table message of a game under way, the lobby between games),
+the next redraw posts it anew at the bottom and the old one becomes a short pointer to it
+(`Publisher._bring_down`). A game's results stay where they are: their chart is attached
+to that message, and the lobby that follows them comes below on its own.
 
 Which messages count: every one but the bot's own. Members', other bots' and webhooks' posts
 take the same room on a screen; the bot's own in a table's channel are that table's (its
@@ -43,6 +46,7 @@ EVERY = 30.0
 class _Pile:
     """The messages posted below one table message."""
 
+    kind: str  # "table" or "lobby"
     message_id: int
     count: int = 0
     last: float = 0.0  # on the bot's clock
@@ -62,28 +66,44 @@ class Buried:
         every channel the bot sees, from the gateway's parser: one dictionary look-up for a
         channel without a table."""
         table = self.bot.service.registry.in_channel(channel_id)
-        if table is None or not table.under_way or table.table_message_id is None:
+        if table is None:
+            return
+        live = self._live(table)
+        if live is None:
             return
         pile = self._piles.get(table.id)
-        if pile is None or pile.message_id != table.table_message_id:
-            # The table message changed (a new round, a repost): what was above the old one
-            # is not below the new one.
-            pile = self._piles[table.id] = _Pile(table.table_message_id)
+        if pile is None or (pile.kind, pile.message_id) != live:
+            # The live message changed (a new round, the lobby, a repost): what was above
+            # the old one is not below the new one.
+            pile = self._piles[table.id] = _Pile(*live)
         pile.count += 1
         pile.last = now = self.bot.service.clock.now()
         if pile.count == BURIED_AFTER:
             self._wait(table, now + QUIET)
 
-    def due(self, table: Table) -> bool:
-        """Whether the table message is buried and may come back now."""
+    def due(self, table: Table, kind: str) -> bool:
+        """Whether the table's `kind` message is buried and may come back now."""
         pile = self._piles.get(table.id)
-        if pile is None or pile.count < BURIED_AFTER or not table.under_way \
-                or table.moving_on or pile.message_id != table.table_message_id:
+        if pile is None or pile.count < BURIED_AFTER or (kind, pile.message_id) != \
+                self._live(table):
             return False
         return self.bot.service.clock.now() >= self._next_return(table.id)
 
+    @staticmethod
+    def _live(table: Table) -> tuple[str, int] | None:
+        """The message with the table's buttons, which chatter buries, if any: the table
+        message of a game under way, or the lobby between games; none while either is
+        about to be posted anew (`Table.moving_on`, `post_lobby`) or a game's results
+        show."""
+        if table.under_way and not table.moving_on and table.table_message_id is not None:
+            return "table", table.table_message_id
+        if not table.running and not table.post_lobby and table.lobby_message_id is not None:
+            return "lobby", table.lobby_message_id
+        return None
+
     def returned(self, table: Table) -> None:
-        """The table message was posted anew at the bottom: counted from zero below it."""
+        """Its live message is being posted anew at the bottom: counted from zero below
+        it, and not again before `EVERY`."""
         self._piles.pop(table.id, None)
         self._returned[table.id] = self.bot.service.clock.now()
         self.bot.service.scheduler.cancel(("buried", table.id))
@@ -104,7 +124,8 @@ class Buried:
 
         async def look() -> None:
             pile = self._piles.get(table.id)
-            if table.closed or pile is None or pile.message_id != table.table_message_id:
+            if table.closed or pile is None or (pile.kind, pile.message_id) != \
+                    self._live(table):
                 return  # redrawn meanwhile (brought back, a new round, a repost)
             later = max(pile.last + QUIET, self._next_return(table.id))
             if self.bot.service.clock.now() < later:

@@ -402,6 +402,9 @@ class Publisher:
             # posts it below the results, rather than edit the old one far above them.
             table.post_lobby = False
             self._shown[key] = screen.fingerprint
+        elif self.buried.due(table, "lobby") and not self._answering(table, "lobby") \
+                and await self._bring_down(table, "lobby", screen):
+            pass  # buried under the channel's chatter (`Buried`): posted anew, stored
         elif self._shown.get(key) != screen.fingerprint and not self._answering(table, "lobby"):
             # During a game the lobby has no buttons and none is posted (above): refused by
             # an archived thread, it is owed its text (the table's post wakes the thread),
@@ -450,24 +453,28 @@ class Publisher:
         (only its buttons go)."""
         return f"{text}\n\n{t(table.locale, note)}" if text else None
 
-    async def _bring_down(self, table: Table, screen: Screen) -> bool:
-        """The table message, buried under the channel's chatter (`Buried`), is posted anew
-        at the bottom, and the old one becomes a short pointer to it, without buttons.
+    async def _bring_down(self, table: Table, kind: str, screen: Screen) -> bool:
+        """The table's `kind` message (its table message or lobby), buried under the
+        channel's chatter (`Buried`), is posted anew at the bottom, and the old one becomes
+        a short pointer to it, without buttons.
         Posted first, so that the table always has a live message, and the pointer can link
         to it. Edited rather than deleted: a delete costs a call as the edit does, a click
         on its way to the old message would fail where it is now answered (as any click on a
         message being retired, `answer`), and what players answered in the chat keeps what
         they answered to. Whether the post went through or not, the table waits `EVERY`
         before trying again; a refused post keeps the old message as it was."""
-        old = table.table_message_id
+        old = table.table_message_id if kind == "table" else table.lobby_message_id
         assert old is not None
         self.buried.returned(table)
-        async with self._retiring_message(table, "table", old):
+        async with self._retiring_message(table, kind, old):
             new = await self._send(table, screen)
             if new is None:
                 return False
-            table.table_message_id = new
-            self.shown(table, "table", screen)
+            if kind == "table":
+                table.table_message_id = new
+            else:
+                table.lobby_message_id = new
+            self.shown(table, kind, screen)
             # Stored before the old one is edited: a restart edits the new one.
             self.bot.service.touch(table)
             link = f"https://discord.com/channels/{table.guild_id or '@me'}/{table.channel_id}/{new}"
@@ -488,8 +495,8 @@ class Publisher:
             # restart then posts it rather than write the new round over the last's results.
             table.post_table = False
             posted = True
-        elif self.buried.due(table) and not self._answering(table, "table") \
-                and await self._bring_down(table, screen):
+        elif self.buried.due(table, "table") and not self._answering(table, "table") \
+                and await self._bring_down(table, "table", screen):
             # Buried under the channel's chatter (`Buried`): posted anew at the bottom, with
             # what changed, or as it was at the quiet moment's redraw.
             posted = True

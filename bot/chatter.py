@@ -13,16 +13,20 @@ and reads no message. Measured with ``python -m bot.loadbench --chatter`` (docs/
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from typing import Any
 
 import discord
 
 
-def leave_chatter_unread(client: discord.Client, heard: Callable[[int], None]) -> None:
-    """Drop MESSAGE_CREATE unparsed, telling `heard` its channel's id unless the bot wrote
-    it, and drop MESSAGE_UPDATE unless the bot wrote the message (an edit takes no more
-    room below a table than the message did).
+def leave_chatter_unread(client: discord.Client, watched: Container[int],
+                         heard: Callable[[int], None]) -> None:
+    """Drop MESSAGE_CREATE unparsed, telling `heard` its channel's id when the channel is
+    `watched` (one has a table) and the bot did not write it, and drop MESSAGE_UPDATE
+    unless the bot wrote the message (an edit takes no more room below a table than the
+    message did). The channel is looked at first: nearly all chatter is in channels without
+    a table, and costs there one conversion and one look-up (docs/deploy.md, « Channel
+    chatter »).
 
     The bot's own edits stay parsed: discord.py refreshes from them the view it stored for
     that message (`ConnectionState.parse_message_update`). Nothing else in discord.py needs
@@ -34,9 +38,11 @@ def leave_chatter_unread(client: discord.Client, heard: Callable[[int], None]) -
 
     def created(data: Any) -> None:
         """A message was posted: only its channel and author are read (`Buried.heard`)."""
-        author = data.get("author")
-        if author is None or author.get("id") != str(state.self_id):
-            heard(int(data["channel_id"]))
+        channel_id = int(data["channel_id"])
+        if channel_id in watched:
+            author = data.get("author")
+            if author is None or author.get("id") != str(state.self_id):
+                heard(channel_id)
 
     def edited(data: Any) -> None:
         author = data.get("author")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Mapping
 
 from bot.tables.table import Table
 
@@ -40,6 +41,12 @@ class Registry:
         one of its controls is late, not forged (`controls.gone`). After a restart, or past
         the `CLOSED_KEPT` latest, such a click is told the control is unknown instead."""
         return self._closed.get(table_id) == (channel_id, guild_id)
+
+    @property
+    def channels(self) -> Mapping[int, Table]:
+        """The open tables by channel, read-only: what `bot.chatter` checks a message's
+        channel against, for every message of every channel the bot sees."""
+        return self._by_channel
 
     def in_channel(self, channel_id: int | None) -> Table | None:
         return None if channel_id is None else self._by_channel.get(channel_id)

@@ -2,7 +2,7 @@
 
     python -m bot.loadbench --tables 100 --seconds 60 [--seed 1] [--latency-ms 80 --jitter-ms 40]
         [--database URL | --no-storage] [--bot-level easy|normal|hard|mixed [--think-threads]]
-        [--chatter 500 [--no-message-intent]]
+        [--chatter 500 [--no-message-intent]] [--table-chatter 5]
 
 One process runs the fake Discord (with Discord's rate limits switched on) and the real
 bot (discord.py, the table service, the publisher, the call budget, and storage: by default
@@ -36,7 +36,10 @@ With ``--chatter R``, members post and edit R messages a second in channels of f
 guilds (`bot.loadchatter`): what the GUILD_MESSAGES intent brings from busy servers.
 messages_received: the MESSAGE_CREATE and MESSAGE_UPDATE the bot was sent, chatter and its
 own posts and edits; ``--no-message-intent`` runs the bot without that intent (the chatter
-then costs the fake alone).
+then costs the fake alone). With ``--table-chatter R``, the tables' own humans post and edit
+R messages a second in the tables' channels, which buries table messages and lobbies
+(`bot.packages.publisher.buried`); the line then ends with ``table_chatter_per_s=…
+returns=…``, the times a buried message was posted anew at the bottom in the window.
 
 The command runs on the wall clock, as it measures; `run` also runs on the fake clock,
 advanced by hand, which makes the small run in the test suite deterministic and fast.
@@ -76,6 +79,7 @@ from fakediscord import (
     WallClock,
 )
 from fakediscord.calls import CallRecord
+from fakediscord.state import Channel
 
 PRESETS = ("classic", "presi", "proletario", "wild7")
 SEATS = 4
@@ -226,6 +230,8 @@ class Result:
     lags: list[float] | None = None  # snapshot write lags; None: storage was off
     chatter: int = 0  # members' messages posted or edited in the window
     received: int = 0  # MESSAGE_CREATE and MESSAGE_UPDATE the bot received in it
+    table_chatter: int | None = None  # the tables' humans' messages; None: not asked for
+    returns: int = 0  # buried table messages and lobbies posted anew at the bottom
     window: tuple[float, float] = (0.0, 0.0)  # the measured window, on the fake's clock
     bot_levels: list[list[str]] = field(default_factory=list)  # per table, opening order
 
@@ -253,6 +259,9 @@ class Result:
             f"cpu_ms_per_s={self.cpu * 1000 / self.seconds:.0f} "
             f"chatter_per_s={self.chatter / self.seconds:.0f} "
             f"messages_received_per_s={self.received / self.seconds:.0f}"
+            + ("" if self.table_chatter is None else
+               f" table_chatter_per_s={self.table_chatter / self.seconds:.1f}"
+               f" returns={self.returns}")
         )
 
 
@@ -312,7 +321,8 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
               step: float = STEP, latency: LatencyConfig | None = None,
               database: str | None = None, bot_level: str = DEFAULT_LEVEL,
               think_samples: int | None = None, think_threads: bool = False,
-              chatter: float = 0.0, message_intent: bool = True) -> Result:
+              chatter: float = 0.0, message_intent: bool = True,
+              table_chatter: float = 0.0) -> Result:
     """Open `tables` tables, play `seconds` seconds, measure. `wall` False: on the fake
     clock, each step advanced by hand and settled (deterministic, for tests). `latency`:
     every REST call takes that long (fakediscord/latency.py) once the tables are open (a
@@ -323,7 +333,8 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
     80 ms of real time (tests, so that no result depends on the machine's speed).
     `think_threads`: hard decisions in worker threads instead of processes. `chatter`:
     members' messages posted or edited a second in other guilds' channels (`Chatter`).
-    `message_intent` False: the bot does not ask for GUILD_MESSAGES."""
+    `message_intent` False: the bot does not ask for GUILD_MESSAGES. `table_chatter`:
+    messages posted or edited a second by the tables' humans in the tables' channels."""
     if bot_level not in BOT_LEVELS:
         raise ValueError(f"unknown bot level {bot_level!r}: one of {', '.join(BOT_LEVELS)}")
     rng = random.Random(seed)
@@ -370,17 +381,25 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
             await tick(step)
         humans = [Human(user, table, idle, fake_clock.monotonic() + rng.uniform(0, 3))
                   for user, idle, table in seated]
+        at_tables: dict[int, tuple[Channel, list[TestUser]]] = {}
+        for user, _, table in seated:
+            at_tables.setdefault(table.id, (user.channel, []))[1].append(user)
+        table_talk = Chatter(fake, table_chatter, random.Random(f"table-chatter-{seed}"),
+                             list(at_tables.values())) if table_chatter else None
         rss_grown = _rss_kb() - rss
         mark = fake.mark()
         first_interaction = len(fake.interactions)
         started = fake_clock.monotonic()
         cpu = time.process_time()
         received = _messages_received(fake)
+        returns = bot.publisher.buried.returns
         all_tables = [table for _, _, table in seated]
         while fake_clock.monotonic() - started < seconds:
             now = fake_clock.monotonic()
             if talk is not None:
                 talk.emit(now)
+            if table_talk is not None:
+                table_talk.emit(now)
             for human in humans:
                 if human.due <= now:
                     human.due = now + rng.uniform(3, 8)
@@ -398,6 +417,7 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
         cpu = time.process_time() - cpu
         elapsed = fake_clock.monotonic() - started
         received = _messages_received(fake) - received
+        returns = bot.publisher.buried.returns - returns
         # Calls and actions are those of the window; the next 3 s only let the table
         # messages catch up with the window's actions (stale).
         calls = fake.calls_since(mark)
@@ -416,6 +436,8 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
             bot_levels=[[p.level for p in t.seats if p.is_bot] for t in opened],
             window=(started, started + elapsed),
             chatter=talk.events if talk is not None else 0, received=received,
+            table_chatter=table_talk.events if table_talk is not None else None,
+            returns=returns,
         )
         # Let the calls on their way arrive before the bot closes its session.
         fake.disable_latency()
@@ -451,6 +473,9 @@ def main() -> None:
     parser.add_argument("--chatter", type=float, default=0.0,
                         help="members' messages posted or edited a second, in channels of "
                              "four other guilds (0: none)")
+    parser.add_argument("--table-chatter", type=float, default=0.0,
+                        help="messages posted or edited a second by the tables' humans in "
+                             "the tables' channels, burying their messages (0: none)")
     parser.add_argument("--no-message-intent", action="store_true",
                         help="the bot does not ask for GUILD_MESSAGES: the chatter costs "
                              "the fake alone")
@@ -465,7 +490,8 @@ def main() -> None:
         result = asyncio.run(run(args.tables, args.seconds, seed=args.seed, latency=latency,
                                  database=database, bot_level=args.bot_level,
                                  think_threads=args.think_threads, chatter=args.chatter,
-                                 message_intent=not args.no_message_intent))
+                                 message_intent=not args.no_message_intent,
+                                 table_chatter=args.table_chatter))
     print(result.line())
     if result.errors or result.unanswered:
         print(f"errors={result.errors} unanswered={result.unanswered}")

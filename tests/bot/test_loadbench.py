@@ -107,3 +107,18 @@ async def test_chatter_reaches_the_bot_only_with_the_guild_messages_intent() -> 
         assert result.actions > 0 and 190 <= result.chatter <= 200
     assert heard.received >= heard.chatter and deaf.received == 0
     assert "chatter_per_s=" in heard.line()
+
+
+async def test_table_chatter_buries_table_messages_that_come_back_within_the_limits() -> None:
+    """--table-chatter: the tables' humans talk in their channels; buried table messages
+    and lobbies come back (`Buried`), each costing a post and an edit, with no 429, no
+    refused call and every click answered."""
+    quiet = await run(6, 40, seed=3, wall=False)
+    chatty = await run(6, 40, seed=3, wall=False, table_chatter=6)
+    for result in (quiet, chatty):
+        assert (result.errors, result.unanswered, result.r429, result.invalid) == (0, 0, 0, 0)
+        assert result.actions > 0
+    assert quiet.returns == 0 and "returns=" not in quiet.line()
+    assert chatty.table_chatter is not None and 230 <= chatty.table_chatter <= 240
+    assert 0 < chatty.returns <= 6 * (40 // 30 + 1)  # at most one a table every 30 s
+    assert f"returns={chatty.returns}" in chatty.line()

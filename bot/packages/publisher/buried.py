@@ -60,6 +60,7 @@ class Buried:
         self.bot = bot
         self._piles: dict[int, _Pile] = {}  # per table id
         self._returned: dict[int, float] = {}  # per table id, its last return's time
+        self.returns = 0  # returns tried (`returned`), which the load benchmark counts
 
     def heard(self, channel_id: int) -> None:
         """Someone other than the bot posted in the channel. Called for every message of
@@ -105,6 +106,7 @@ class Buried:
         """Its live message is being posted anew at the bottom: counted from zero below
         it, and not again before `EVERY`."""
         self._piles.pop(table.id, None)
+        self.returns += 1
         self._returned[table.id] = self.bot.service.clock.now()
         self.bot.service.scheduler.cancel(("buried", table.id))
 

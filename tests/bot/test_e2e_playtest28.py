@@ -125,7 +125,7 @@ async def test_a_move_brings_a_buried_table_back_at_once_with_its_change(
     fake.assert_no_errors()
 
 
-async def test_the_bots_own_posts_and_members_edits_do_not_bury_the_table(
+async def test_members_edits_do_not_bury_the_table(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
     alice = fake.add_user("alice")
@@ -254,4 +254,22 @@ async def test_a_table_buried_in_a_thread_archived_meanwhile_comes_back_and_wake
     await tick(fake, clock, QUIET + 1)
     assert not thread.archived and table.table_message_id not in (None, old)
     assert message(marie, old).content == t("fr", "table.brought_down", link=link(table))
+    fake.assert_no_errors()
+
+
+async def test_the_bots_own_posts_do_not_count(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """Once back, the table's own new message (the bot's post) is not counted below it:
+    one member's message short of `BURIED_AFTER` leaves it where it is."""
+    marie = fake.add_user("marie", locale="fr")
+    bob = fake.add_user("bob", locale="fr")
+    await at_her_turn(fake, clock, president, marie)
+    await chat(fake, bob, BURIED_AFTER)
+    await tick(fake, clock, QUIET + 1)
+    assert president.publisher.buried.returns == 1
+    await chat(fake, bob, BURIED_AFTER - 1)
+    for _ in range(int(EVERY + QUIET) + 1):
+        await tick(fake, clock, 1)
+    assert president.publisher.buried.returns == 1  # not brought back again
     fake.assert_no_errors()

@@ -457,12 +457,15 @@ class Publisher:
         """The table's `kind` message (its table message or lobby), buried under the
         channel's chatter (`Buried`), is posted anew at the bottom, and the old one becomes
         a short pointer to it, without buttons.
+
         Posted first, so that the table always has a live message, and the pointer can link
-        to it. Edited rather than deleted: a delete costs a call as the edit does, a click
-        on its way to the old message would fail where it is now answered (as any click on a
-        message being retired, `answer`), and what players answered in the chat keeps what
-        they answered to. Whether the post went through or not, the table waits `EVERY`
-        before trying again; a refused post keeps the old message as it was."""
+        to it. Edited rather than deleted: a delete costs a call as the edit does (Discord
+        publishes neither limit: « rate limits should not be hard coded », Rate Limits,
+        https://discord.com/developers/docs/topics/rate-limits), a click on its way to the
+        old message would fail where it is now answered (as any click on a message being
+        retired, `answer`), and what players answered in the chat keeps what they answered
+        to. Whether the post went through or not, the table waits `EVERY` before trying
+        again; a refused post keeps the old message as it was."""
         old = table.table_message_id if kind == "table" else table.lobby_message_id
         assert old is not None
         self.buried.returned(table)
@@ -477,7 +480,8 @@ class Publisher:
             self.shown(table, kind, screen)
             # Stored before the old one is edited: a restart edits the new one.
             self.bot.service.touch(table)
-            link = f"https://discord.com/channels/{table.guild_id or '@me'}/{table.channel_id}/{new}"
+            # Discord's message link, as its clients copy it (discord.py's `jump_url`).
+            link = self._channel(table).get_partial_message(new).jump_url
             pointer = t(table.locale, "table.brought_down", link=link)
             await self._edit(table, old, Screen(pointer), pointer)
         return True

@@ -581,7 +581,7 @@ CATALOGUE: dict[str, str] = {
     "table.took_seat": " · in place of {name}",
     "table.took_seat_bot": " · in place of {name} ({level} level)",
     "table.seat_left": " · left the table",
-    "table.brought_down": "⬇️ The table came back to the bottom of the channel: {link}",
+    "table.brought_down": "⬇️ The table moved back down to the bottom: {link}",
     "table.moved_on": "⬇️ The table continues in a newer message below.",
     "table.standings": "**Final standings**",
     "table.standing_line": "{place}. **{name}** · {total}",

@@ -592,7 +592,7 @@ _WRITTEN: dict[str, str] = {
     "table.took_seat": " · à la place de {name}",
     "table.took_seat_bot": " · à la place de {name} (niveau {level})",
     "table.seat_left": " · a quitté la table",
-    "table.brought_down": "⬇️ La table est revenue en bas du salon : {link}",
+    "table.brought_down": "⬇️ La table est redescendue tout en bas : {link}",
     "table.moved_on": "⬇️ La table continue dans un message plus récent, plus bas.",
     "table.standings": "**Classement final**",
     "table.standing_line": "{place}. **{name}** · {total}",

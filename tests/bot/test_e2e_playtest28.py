@@ -82,7 +82,7 @@ async def test_a_table_buried_under_chatter_comes_back_to_the_bottom_after_a_qui
     assert board.button(t("fr", "btn.my_hand")).custom_id == cid(table, "hand")
     pointer = message(marie, old)
     assert pointer.content == t("fr", "table.brought_down", link=link(table))
-    assert pointer.content.startswith("⬇️ La table est revenue en bas du salon\u00a0: ")
+    assert pointer.content.startswith("⬇️ La table est redescendue tout en bas\u00a0: ")
     assert not pointer.components
     await marie.click(board, cid(table, "hand"))  # its buttons work
     assert marie.last_ephemeral().ephemeral
@@ -161,7 +161,7 @@ async def test_a_table_comes_back_at_most_once_every_interval(
     second = table.table_message_id
     assert second not in (None, first)
     assert message(alice, first).content == t("en", "table.brought_down", link=link(table))
-    assert message(alice, first).content.startswith("⬇️ The table came back to the bottom")
+    assert message(alice, first).content.startswith("⬇️ The table moved back down to the bottom: ")
     fake.assert_no_errors()
 
 

@@ -12,7 +12,8 @@ to that message, and the lobby that follows them comes below on its own.
 
 Which messages count: every one but the bot's own. Members', other bots' and webhooks' posts
 take the same room on a screen; the bot's own in a table's channel are that table's (its
-lobby above, its turn pings, which the next redraw would otherwise count against itself).
+lobby above a game, its turn pings, and the return's own post, which would otherwise count
+against the message it brought back). Edits take no more room, and are not told.
 """
 
 from __future__ import annotations
@@ -53,8 +54,8 @@ class _Pile:
 
 
 class Buried:
-    """Counts, per running table, the messages posted below its table message, and asks for
-    a redraw once they bury it (`due` then tells the redraw to bring it back)."""
+    """Counts, per table, the messages posted below its live message (`_live`), and asks
+    for a redraw once they bury it (`due` then tells the redraw to bring it back)."""
 
     def __init__(self, bot: Host) -> None:
         self.bot = bot

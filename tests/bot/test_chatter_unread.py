@@ -1,7 +1,8 @@
 """Channel chatter reaches the bot (it asks for GUILD_MESSAGES, for the deletes) but is left
 unread (`bot.chatter`): discord.py built a `discord.Message` of every member's message and
 ran `process_commands` on it in a task, for a bot with no prefix command. Its own edits are
-still parsed, as discord.py refreshes its stored views from them."""
+still parsed, as discord.py refreshes its stored views from them. Of a new message only the
+channel and author are read, to count what buries a table (tests/bot/test_e2e_playtest28.py)."""
 
 import asyncio
 

@@ -10,6 +10,7 @@ from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.publisher.buried import BURIED_AFTER, EVERY, QUIET
 from bot.tables.table import Table
+from engine import Phase
 from fakediscord import FakeDiscord, Message, TestUser
 
 from .conftest import LinkedClock
@@ -20,6 +21,7 @@ from .e2e import (
     create_table,
     database_url,
     host_against_bots,
+    marie_and_bob_against_a_bot,
     message,
     play_until,
     restart,
@@ -272,4 +274,42 @@ async def test_the_bots_own_posts_do_not_count(
     for _ in range(int(EVERY + QUIET) + 1):
         await tick(fake, clock, 1)
     assert president.publisher.buried.returns == 1  # not brought back again
+    fake.assert_no_errors()
+
+
+async def test_a_round_talked_through_keeps_one_live_table_message_at_the_bottom(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """marie (French) and bob (English) play a round against a bot, zoé commenting each move:
+    the table comes back below the chat once it is buried, not again within `EVERY`, then
+    its round's results with « Manche suivante » do, and that button works there; the
+    channel never holds two messages with the table's buttons."""
+    marie, bob, table, game = await marie_and_bob_against_a_bot(fake, clock, president)
+    zoe = fake.add_user("zoé", locale="fr")
+
+    def live() -> list[int]:
+        return [m.id for m in marie.user.visible() if not m.ephemeral and m.buttons]
+
+    for _ in range(3000):
+        if game.phase is not Phase.PLAY:
+            break
+        if await marie.act() or await bob.act():
+            await chat(fake, zoe, 2)  # « bien joué », « à toi ! »
+            assert live() == [table.table_message_id]
+        else:
+            await tick(fake, clock, 1)
+    assert game.phase is Phase.ROUND_OVER
+    buried = president.publisher.buried
+    assert buried.returns == 1  # buried again since, but back too recently
+    for _ in range(int(EVERY)):
+        await tick(fake, clock, 1)
+    assert buried.returns == 2
+    results = marie.user.last_message()
+    assert results.id == table.table_message_id and live() == [results.id]
+    pointers = [m for m in marie.user.visible()
+                if m.content.startswith("⬇️ La table est redescendue tout en bas")]
+    assert len(pointers) == 2 and all(not m.buttons for m in pointers)
+    await marie.user.click(results, t("fr", "btn.next_round"))
+    await tick(fake, clock, 1)
+    assert game.round_no == 2 and live() == [table.table_message_id]
     fake.assert_no_errors()

@@ -230,8 +230,10 @@ class MessageWriter:
             self._gateway.dispatch("THREAD_UPDATE", channel_payload(thread, self._world.bot.id),
                                    intent=INTENT_GUILDS)
 
-    def said(self, channel: Channel, author_id: int, content: str) -> StoredMessage:
-        """A member's own message (channel chatter): stored, and MESSAGE_CREATE to every
+    def said(self, channel: Channel, author_id: int, content: str, *,
+             webhook_id: int | None = None) -> StoredMessage:
+        """A member's own message (channel chatter), or with ``webhook_id`` a channel
+        webhook's post: stored, and MESSAGE_CREATE to every
         session with GUILD_MESSAGES (Gateway Intents, « GUILD_MESSAGES (1 << 9) -
         MESSAGE_CREATE, MESSAGE_UPDATE […] », https://discord.com/developers/docs/events/gateway#list-of-intents),
         its content emptied for a session without MESSAGE_CONTENT (`_chatter`)."""
@@ -243,6 +245,7 @@ class MessageWriter:
             author_id=author_id,
             created_at=world.clock.now(),
             content=content,
+            webhook_id=webhook_id,
         )
         limits.check_message(_fields(message), world.emoji_ids)
         world.add_message(message)

@@ -412,7 +412,8 @@ def message_payload(world: World, message: StoredMessage) -> dict[str, Any]:
     }
     if message.webhook_id is not None:
         payload["webhook_id"] = str(message.webhook_id)
-        payload["application_id"] = str(world.application_id)
+        if message.webhook_id == world.application_id:  # the app's own (interactions)
+            payload["application_id"] = str(world.application_id)
     interaction = world.interactions.get(message.interaction_id or 0)
     if interaction is not None:
         payload["interaction_metadata"] = {

@@ -116,6 +116,7 @@ class FakeDiscord:
         self._idle_since = 0.0
         self.gateway = Gateway(self.world, self.activity, self.clock, token, gateway_limits)
         self.writer = MessageWriter(self.world, self.gateway, old_edit_limit)
+        self._webhooks: dict[tuple[int, str], int] = {}  # channel and name: its id (`webhook_says`)
         self.commands = CommandRegistry(self.world.snowflakes, self.world.application_id,
                                         self.world.clock)
         self.hub = InteractionHub(
@@ -356,10 +357,15 @@ class FakeDiscord:
     # -- the world ---------------------------------------------------------------------
 
     def add_user(
-        self, name: str, *, locale: str = "en-US", guilds: list[Guild] | None = None
+        self, name: str, *, locale: str = "en-US", guilds: list[Guild] | None = None,
+        bot: bool = False,
     ) -> TestUser:
-        """A new member (of the default guild unless ``guilds`` says otherwise)."""
-        user = TestUser(self, self.world.add_user(name, locale), self.channel)
+        """A new member (of the default guild unless ``guilds`` says otherwise); with
+        ``bot``, another app's bot user (its `say` is that bot posting, as it would through
+        REST: the same MESSAGE_CREATE, its author's ``bot`` true)."""
+        account = self.world.add_user(name, locale)
+        account.bot = bot
+        user = TestUser(self, account, self.channel)
         joined = guilds if guilds is not None else [self.guild]
         for guild in joined:
             self.add_member(guild, user)
@@ -367,6 +373,24 @@ class FakeDiscord:
         if first is not None:
             user.channel = self.world.channels[first]
         return user
+
+    def webhook_says(self, channel: Channel, name: str, content: str) -> Message:
+        """A channel webhook named ``name`` (an integration's feed, or a proxy such as
+        PluralKit reposting a member's words) posts in ``channel``: MESSAGE_CREATE with its
+        ``webhook_id``, its author « the webhook's id, username, and avatar » rather than a
+        user (Message Object, author, https://discord.com/developers/docs/resources/message#message-object),
+        no ``application_id`` (the webhook is no app's), and no ``member`` (« Missing for
+        ephemeral messages and messages from webhooks », Message Create Extra Fields,
+        https://discord.com/developers/docs/events/gateway-events#message-create). One
+        webhook per channel and name, made at its first post."""
+        key = (channel.id, name)
+        webhook_id = self._webhooks.get(key)
+        if webhook_id is None:
+            account = self.world.add_user(name, "en-US")
+            account.bot = True
+            webhook_id = self._webhooks[key] = account.id
+        said = self.writer.said(channel, webhook_id, content, webhook_id=webhook_id)
+        return snapshot(self.world, said)
 
     def add_member(self, guild: Guild, user: TestUser) -> None:
         """Make ``user`` join ``guild``; a bot with the members intent hears about it."""

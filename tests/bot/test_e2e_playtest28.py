@@ -313,3 +313,21 @@ async def test_a_round_talked_through_keeps_one_live_table_message_at_the_bottom
     await tick(fake, clock, 1)
     assert game.round_no == 2 and live() == [table.table_message_id]
     fake.assert_no_errors()
+
+
+async def test_other_bots_and_webhooks_posts_bury_the_table_too(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """A music bot and a proxy webhook take the same room on a screen as members do."""
+    alice = fake.add_user("alice")
+    table = await at_her_turn(fake, clock, president, alice)
+    old = table.table_message_id
+    music = fake.add_user("DJ", bot=True)
+    for n in range(BURIED_AFTER // 2):
+        music.say(f"Now playing: track {n}")
+        fake.webhook_says(alice.channel, "Proxy", f"lol {n}")
+    await fake.settle()
+    await tick(fake, clock, QUIET + 1)
+    assert table.table_message_id not in (None, old)
+    assert message(alice, old).content == t("en", "table.brought_down", link=link(table))
+    fake.assert_no_errors()

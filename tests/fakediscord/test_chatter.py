@@ -11,6 +11,7 @@ import discord
 import pytest
 
 from fakediscord import FakeDiscord, TestUser, UserActionError
+from fakediscord.payloads import gateway_message_payload
 
 from .tinybot import TinyBot
 
@@ -93,3 +94,39 @@ async def test_only_the_author_may_edit_a_member_message(
     with pytest.raises(UserActionError):
         bob.edit_said(said, "yours")
     assert fake.world.messages[said.id].content == "mine"
+
+
+async def test_a_webhooks_post_reaches_the_bot_as_discord_sends_it(
+    fake: FakeDiscord, bot: TinyBot, alice: TestUser
+) -> None:
+    """A channel webhook's post: its id as both ``webhook_id`` and the author's, the
+    author a bot, no ``member`` and no ``application_id``; the same webhook posts again
+    under the same id."""
+    created = asyncio.ensure_future(bot.wait_for("message"))
+    await asyncio.sleep(0)
+    said = fake.webhook_says(alice.channel, "RSS", "patch notes are out")
+    await fake.settle()
+    message = created.result()
+    assert message.webhook_id is not None and message.author.id == message.webhook_id
+    assert message.author.bot and message.author.name == "RSS"
+    assert not isinstance(message.author, discord.Member)  # no member: a webhook's
+    assert message.content == "" and said.content == "patch notes are out"
+    again = fake.webhook_says(alice.channel, "RSS", "and a hotfix")
+    assert again.author_id == message.webhook_id
+    payload = gateway_message_payload(fake.world, fake.world.messages[said.id])
+    assert payload["webhook_id"] == str(message.webhook_id)
+    assert "member" not in payload and "application_id" not in payload
+
+
+async def test_another_bots_post_says_its_author_is_a_bot(
+    fake: FakeDiscord, bot: TinyBot, alice: TestUser
+) -> None:
+    music = fake.add_user("DJ", bot=True)
+    created = asyncio.ensure_future(bot.wait_for("message"))
+    await asyncio.sleep(0)
+    music.say("Now playing: Président, the theme")
+    await fake.settle()
+    message = created.result()
+    assert message.author.id == music.id and message.author.bot
+    assert message.webhook_id is None
+    assert not alice.user.bot

@@ -17,9 +17,10 @@ from engine.events import TimedOut
 
 # A table where no person has acted this long closes itself.
 IDLE_CLOSE_SECONDS = 30 * 60
-# How long a last-seen time a refused click moved may wait to be stored (`_seen_kept`):
-# after a crash, the idle close and a host's silence count at most this much too long.
-SEEN_KEPT_WITHIN = 60.0
+# A click that stores no change (refused, or a hand's redraw) moves the last-seen times
+# only by this much or more since they were stored, and stores them at once (`_seen_kept`):
+# a write a minute at most under a flood of them, and nothing a crash can lose.
+SEEN_STEP = 60.0
 # This long before, its messages say when (`Table.idle_warned`).
 IDLE_WARN_SECONDS = 5 * 60
 # A host's break (`Table.pause`) lasts at most this long: then the table closes as an idle
@@ -111,25 +112,35 @@ class Deadlines:
 
     def human_seen(self, table: Table) -> None:
         """A person acted here: the table stays open for IDLE_CLOSE_SECONDS more. Stored
-        with the action's change, or within SEEN_KEPT_WITHIN if it is refused
-        (`_seen_kept`)."""
+        with the action's change; if there is none (a refused click), by `_seen_kept`
+        right after the click."""
         table.human_seen = self.clock.now()
         table.idle_warned = False
         self.arm_idle(table)
         key = (table.id, "seen")
         if self.scheduler.deadline(key) is None:
-            self.scheduler.after(key, SEEN_KEPT_WITHIN, lambda: self._seen_kept(table))
+            self.scheduler.after(key, 0, lambda: self._seen_kept(table))
 
     async def _seen_kept(self, table: Table) -> None:
-        """Store the last-seen times a refused click moved (someone is there) and no change
-        stored since. Kept in memory only, a crash restored the older ones, and the idle
-        close (or a guest's taking a silent host's role over) could come early by as much
-        as the refused clicks had put it off (stop 47). Not stored with each refused click:
-        a flood of them, forged or a player pressing a dead button, would cost a write each;
-        here one a minute at most, for a clock of 30 minutes (10 for a host)."""
+        """Once the click is handled (the lock taken after it), keep its last-seen times
+        only as storage does. Moved by SEEN_STEP or more since stored, they are stored now;
+        by less, they go back to the stored ones. Kept in memory alone, a crash restored
+        the older ones, and the idle close (or a guest's taking a silent host's role over)
+        came early by as much as the refused clicks had put it off (stop 47); stored a
+        minute later, by up to a minute (stop 47's `SEEN_KEPT_WITHIN`), where a restart
+        keeps the turn's timer exactly. Not stored with each refused click: a flood of
+        them, forged or a player pressing a dead button, would cost a write each; here one
+        a minute at most, for a clock of 30 minutes (10 for a host), which such a click
+        puts off by up to a minute less than an accepted one."""
         async with table.lock:
-            if not table.closed and table.seen_stored != (table.human_seen, table.host_seen):
+            if table.closed or table.seen_stored == (table.human_seen, table.host_seen):
+                return
+            human, host = table.seen_stored
+            if table.human_seen - human >= SEEN_STEP or table.host_seen - host >= SEEN_STEP:
                 self._touch(table)
+                return
+            table.human_seen, table.host_seen = human, host
+            self.arm_idle(table)
 
     def arm_idle(self, table: Table) -> None:
         """The idle close and its warning, counted from `human_seen`; while the clocks wait

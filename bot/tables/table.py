@@ -458,8 +458,8 @@ class Table:
     host_seen: float = field(default=0.0, compare=False)
     human_seen: float = field(default=0.0, compare=False)
     # The two as the latest snapshot handed to storage had them: a refused click moves them
-    # without a change to store, and `Deadlines._seen_kept` stores them soon after. Runtime
-    # only.
+    # without a change to store, and `Deadlines._seen_kept` then stores them or takes them
+    # back. Runtime only.
     seen_stored: tuple[float, float] = field(default=(0.0, 0.0), repr=False, compare=False)
     # Nobody has acted for long enough that the idle close is near: its messages say when
     # (`Deadlines._idle_near`). Runtime only: a restart says it again from `human_seen`.

@@ -56,7 +56,7 @@ def cid(table_id: int, action: str, version: int = 0, arg: str = "") -> str:
 # A table's stored fields a refusal may change: the bookkeeping of answering (the hand a
 # click redrew and the interaction it went through, message ids, the snapshot counter) and
 # when the host and anyone were last seen (a refused click still shows they are there, and
-# stores it within a minute: `Deadlines._seen_kept`).
+# stores it at once if it moves them a minute or more: `Deadlines._seen_kept`).
 BOOKKEEPING = ("hands", "seq", "lobby_message_id", "table_message_id", "host_seen",
                "human_seen")
 

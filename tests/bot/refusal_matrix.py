@@ -76,8 +76,8 @@ class Probe:
     async def stored(self) -> str:
         """The snapshots in the database, without the bookkeeping of answering (`state_of`
         leaves out the same): when the host and anyone were last seen included, which a
-        refused click moves (someone is there) and stores within a minute, so that a crash
-        does not close the table early (`Deadlines._seen_kept`, stop 47)."""
+        refused click moves (someone is there) and stores at once, a minute at a time, so
+        that a crash does not close the table early (`Deadlines._seen_kept`, stops 47, 49)."""
         storage = self.bot.storage
         assert storage is not None
         found = {}

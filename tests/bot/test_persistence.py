@@ -18,7 +18,6 @@ from sqlalchemy.exc import OperationalError
 
 from bot.storage import SnapshotWriter, Storage, shard_of, upgrade_to_head
 from bot.tables.clock import ManualClock
-from bot.tables.deadlines import SEEN_KEPT_WITHIN
 from bot.tables.persistence import StorageStore
 from bot.tables.refusals import TableError
 from bot.tables.restore import restore_tables
@@ -169,8 +168,11 @@ async def test_a_refused_click_keeps_the_table_open_across_a_crash(tmp_path: Pat
     """bob, seated, presses « Rejoindre » again, twenty minutes into a quiet lobby: the
     refusal moved when anyone was last seen in memory only. The process then stored the
     other table's change and died: restored, the lobby counted bob's twenty minutes as
-    idle and closed ten minutes after the restart, not thirty. Now the refused clicks'
-    time is stored within a minute, one write for them all."""
+    idle and closed ten minutes after the restart, not thirty. Stop 47 stored the refused
+    clicks' time within a minute, so a crash in that minute still closed the table up to
+    a minute early. Now a click that moves it by a minute or more is stored at once (one
+    write), and those within a minute of the stored time move nothing, in memory either:
+    the process dying at once, the restart keeps the idle close exactly where it was."""
     url = database_url(tmp_path)
     await upgrade_to_head(url)
     clock = ManualClock()
@@ -183,23 +185,53 @@ async def test_a_refused_click_keeps_the_table_open_across_a_crash(tmp_path: Pat
     clock.advance(20 * 60)
     await settle()
     submitted = first.writer.stats.submitted
+    seen = clock.now()
     for _ in range(10):
         with pytest.raises(TableError):
             await svc.join(table, BOB, "bob", "en")
+        await settle()
         clock.advance(1)
-    refused = clock.now() - 1
-    clock.advance(SEEN_KEPT_WITHIN)
-    await settle()
     await first.settle()
     assert first.writer.stats.submitted == submitted + 1
+    assert (table.human_seen, table.host_seen) == (seen, seen - 20 * 60)
     await started(first, 1, 101)  # another table's change, stored
     await first.settle()  # and the process dies: no stop stores the tables again
 
     again = start(storage, clock=ManualClock(clock.now() + 60))
     assert await restore_tables(again.service, storage) == 2
     restored = again.service.registry.in_channel(100)
-    assert restored is not None and restored.human_seen == refused + 60
+    assert restored is not None and restored.human_seen == seen + 60
     await again.settle()
+    await storage.close()
+
+
+async def test_refused_clicks_move_the_last_seen_times_a_minute_at_a_time(
+        tmp_path: Path) -> None:
+    """A flood of refused clicks (a player pressing a dead button, each a second apart for
+    three minutes) costs a write a minute, not one a click, and what the table keeps in
+    memory is what storage holds after each click: a crash at any moment loses nothing."""
+    url = database_url(tmp_path)
+    await upgrade_to_head(url)
+    clock = ManualClock()
+    storage = await Storage.open(url)
+    first = start(storage, clock=clock)
+    svc = first.service
+    table = await svc.create(100, 1, ALICE, "alice", "en", "classic")
+    await svc.join(table, BOB, "bob", "en")
+    await first.settle()
+    joined = clock.now()
+    submitted = first.writer.stats.submitted
+    for _ in range(180):
+        clock.advance(1)
+        with pytest.raises(TableError):
+            await svc.join(table, BOB, "bob", "en")
+        await settle()
+        await first.settle()
+        snapshot = await storage.load_snapshot(table.id)
+        assert snapshot is not None
+        assert snapshot.state["human_seen"] == table.human_seen
+    assert first.writer.stats.submitted == submitted + 3
+    assert table.human_seen == joined + 180
     await storage.close()
 
 

@@ -26,7 +26,11 @@ from .roles import exchange_pairs, roles_for
 from .state import Phase, Who
 from .tricks import Tricks
 
-__all__ = ["Rounds"]
+__all__ = ["DECIDING_CARDS", "Rounds"]
+
+# The card whose holder opens a first round, by `first_opener` (RULES.md); `random` has none.
+# Not dealt, the first seat in play order opens ("seat_order").
+DECIDING_CARDS = {"queen_of_hearts": Card.parse("QH"), "three_of_oros": Card.parse("3O")}
 
 
 class Rounds(Tricks):
@@ -277,8 +281,7 @@ class Rounds(Tricks):
         if self.ranking:
             last = r.round_opener == "last_place"
             return (self.ranking[-1] if last else self.ranking[0]), r.round_opener
-        deciding = {"queen_of_hearts": Card.parse("QH"), "three_of_oros": Card.parse("3O")}
-        card = deciding.get(r.first_opener)
+        card = DECIDING_CARDS.get(r.first_opener)
         if card is not None:
             for seat in self.order:
                 if card in self.hands[seat]:

@@ -19,9 +19,10 @@ from .cards import Card, Deck
 from .errors import IllegalAction
 from .game import Game, Phase
 from .players import GreedyPlayer
+from .rounds import DECIDING_CARDS
 from .rules import Rules, RulesError
 
-__all__ = ["ScenarioFailure", "load_game", "main", "run_file", "run_scenario"]
+__all__ = ["Malformed", "ScenarioFailure", "load_game", "main", "run_file", "run_scenario"]
 
 _ACTIONS = ("play", "pass", "give", "timeout", "resume", "leave", "next_round")
 # Prose a scenario's author may add anywhere, for its readers: never read, never an error.
@@ -38,6 +39,12 @@ class ScenarioFailure(Exception):
     """Why a scenario failed; the message is the part after ``FAIL name:``."""
 
 
+class Malformed(ScenarioFailure):
+    """The file breaks FORMAT.md (a field missing or of the wrong shape), rather than the
+    engine differing from it: its FAIL line names the file to mend, which the scenario's
+    ``name`` alone does not."""
+
+
 @dataclass(frozen=True)
 class Outcome:
     name: str
@@ -50,13 +57,13 @@ class Outcome:
 
 def _parse_cards(raw: Any, where: str) -> list[Card]:
     if not isinstance(raw, list) or not all(isinstance(c, str) for c in raw):
-        raise ScenarioFailure(f"{where}: expected a list of cards")
+        raise Malformed(f"{where}: expected a list of cards")
     out = []
     for text in raw:
         try:
             out.append(Card.parse(text))
         except ValueError:
-            raise ScenarioFailure(f"{where}: {text!r} is not a card") from None
+            raise Malformed(f"{where}: {text!r} is not a card") from None
     return out
 
 
@@ -65,7 +72,7 @@ def _cards(raw: Any, deck: Deck, where: str) -> list[Card]:
     out = _parse_cards(raw, where)
     for card in out:
         if not deck.contains(card):
-            raise ScenarioFailure(f"{where}: {card} is not in the {deck.value} deck")
+            raise Malformed(f"{where}: {card} is not in the {deck.value} deck")
     return out
 
 
@@ -82,13 +89,13 @@ def _held_cards(raw: Any, deck: Deck, where: str) -> list[Card]:
 
 def _hands(raw: Any, deck: Deck, where: str) -> list[list[Card]]:
     if not isinstance(raw, list) or not 2 <= len(raw) <= 8:
-        raise ScenarioFailure(f"{where}: expected 2 to 8 hands")
+        raise Malformed(f"{where}: expected 2 to 8 hands")
     hands = [_cards(h, deck, f"{where}[{i}]") for i, h in enumerate(raw)]
     seen: set[Card] = set()
     for hand in hands:
         for card in hand:
             if card in seen:
-                raise ScenarioFailure(f"{where}: {card} is dealt twice")
+                raise Malformed(f"{where}: {card} is dealt twice")
             seen.add(card)
     return hands
 
@@ -100,7 +107,7 @@ def _is_int(raw: Any) -> TypeGuard[int]:
 
 def _seat(raw: Any, seats: int, where: str) -> int:
     if not _is_int(raw) or not 0 <= raw < seats:
-        raise ScenarioFailure(f"{where}: {raw!r} is not a seat (0–{seats - 1})")
+        raise Malformed(f"{where}: {raw!r} is not a seat (0–{seats - 1})")
     return raw
 
 
@@ -114,22 +121,26 @@ def _unknown(data: dict[str, Any], known: set[str]) -> list[str]:
 def load_game(data: Any) -> Game:
     """The game a scenario starts from (rules, hands, previous ranking, opener, points)."""
     if not isinstance(data, dict):
-        raise ScenarioFailure("malformed: the file is not a JSON object")
+        raise Malformed("malformed: the file is not a JSON object")
     unknown = _unknown(data, _TOP_KEYS)
     if unknown:
-        raise ScenarioFailure(f"malformed: unknown keys {sorted(unknown)}")
+        raise Malformed(f"malformed: unknown keys {sorted(unknown)}")
+    # What a scenario is (FORMAT.md: « a rule set, the dealt hands, a list of steps »);
+    # `name` and `source` are read where given (the FAIL line falls back to the file's name).
     for key in ("rules", "hands", "steps"):
         if key not in data:
-            raise ScenarioFailure(f"malformed: missing {key!r}")
+            raise Malformed(f"malformed: missing {key!r}, which every scenario needs")
     for key in ("name", "source"):  # what the FAIL line names, the seed it comes from
         if key in data and not isinstance(data[key], str):
-            raise ScenarioFailure(f"malformed: {key!r} must be text")
+            raise Malformed(f"malformed: {key!r} must be text")
     if not isinstance(data["rules"], dict):
-        raise ScenarioFailure("malformed: 'rules' must be an object")
+        raise Malformed("malformed: 'rules' must be an object")
+    if "preset" not in data["rules"]:  # « rules.preset is a preset id of RULES.md »
+        raise Malformed("malformed: missing 'rules.preset'")
     try:
         rules = Rules.from_dict(data["rules"])
     except RulesError as err:
-        raise ScenarioFailure(f"rules: {err}") from None
+        raise Malformed(f"rules: {err}") from None
     hands = _hands(data["hands"], rules.deck_kind, "hands")
     # The seats are the hands' (FORMAT.md): a count outside the preset's min_players–
     # max_players is played as dealt, as the engine can, not failed as malformed.
@@ -139,18 +150,35 @@ def load_game(data: Any) -> Game:
         not isinstance(ranking, list) or not all(_is_int(s) for s in ranking)
         or sorted(ranking) != list(range(seats))
     ):
-        raise ScenarioFailure("previous_ranking: must list every seat once")
+        raise Malformed("previous_ranking: must list every seat once")
     opener = data.get("opener")
     if opener is not None:
         opener = _seat(opener, seats, "opener")
+    elif ranking is None:
+        _opener_decided(rules, hands)
     points = data.get("points")
     if points is not None and (
         not isinstance(points, list) or len(points) != seats
         or not all(_is_int(p) for p in points)
     ):
-        raise ScenarioFailure("points: expected one integer per seat")
+        raise Malformed("points: expected one integer per seat")
     return Game.new(rules, seats, seed=0, hands=hands, previous_ranking=ranking, opener=opener,
                     points=points, autoplay=GreedyPlayer())
+
+
+def _opener_decided(rules: Rules, hands: list[list[Card]]) -> None:
+    """A first round's opener is `opener`, « needed for `random`, or when the deciding card
+    is not dealt » (FORMAT.md): without it the engine would pick a seat at random (seed 0)
+    or the first seat, which no rule said, and the steps would check something else. In
+    fast mode nobody opens: anyone still in the round may (RULES.md §9)."""
+    if rules.fast:
+        return
+    if rules.first_opener == "random":
+        raise Malformed("malformed: missing 'opener', needed where first_opener is random")
+    card = DECIDING_CARDS[rules.first_opener]
+    if not any(card in hand for hand in hands):
+        raise Malformed(f"malformed: missing 'opener', needed where the deciding card "
+                        f"{card} is not dealt")
 
 
 def _observable(game: Game) -> dict[str, Any]:
@@ -161,7 +189,7 @@ def _observable(game: Game) -> dict[str, Any]:
 
 def _check(game: Game, expect: Any) -> None:
     if not isinstance(expect, dict):
-        raise ScenarioFailure("malformed: 'expect' must be an object")
+        raise Malformed("malformed: 'expect' must be an object")
     deck = game.deck
     actual: dict[str, Callable[[], Any]] = {
         "phase": lambda: game.phase.value,
@@ -186,13 +214,13 @@ def _check(game: Game, expect: Any) -> None:
         if key == "hands":
             if isinstance(wanted, list):  # every seat's hand, by seat, like the file's hands
                 if len(wanted) != game.seats:
-                    raise ScenarioFailure("malformed: expect.hands must list one hand per seat")
+                    raise Malformed("malformed: expect.hands must list one hand per seat")
                 wanted = {str(seat): cards for seat, cards in enumerate(wanted)}
             if not isinstance(wanted, dict):
-                raise ScenarioFailure("malformed: expect.hands must map seats to cards")
+                raise Malformed("malformed: expect.hands must map seats to cards")
             for seat_text, cards in wanted.items():
                 if not str(seat_text).isdigit():
-                    raise ScenarioFailure(f"malformed: expect.hands: {seat_text!r} is not a seat")
+                    raise Malformed(f"malformed: expect.hands: {seat_text!r} is not a seat")
                 seat = _seat(int(seat_text), game.seats, "expect.hands")
                 want = sorted(str(c) for c in _cards(cards, deck, f"expect.hands.{seat}"))
                 have = sorted(str(c) for c in game.hands[seat])
@@ -200,7 +228,7 @@ def _check(game: Game, expect: Any) -> None:
                     raise ScenarioFailure(f"hands[{seat}]: expected {want}, got {have}")
             continue
         if key not in actual:
-            raise ScenarioFailure(f"malformed: unknown expect key {key!r}")
+            raise Malformed(f"malformed: unknown expect key {key!r}")
         have = actual[key]()
         if key == "top_value" and isinstance(wanted, (str, int)) and not isinstance(wanted, bool):
             wanted = str(wanted).upper()  # a value is its rank: "10", or 10 as a JSON number
@@ -217,34 +245,36 @@ def _check(game: Game, expect: Any) -> None:
 def _act(game: Game, step: dict[str, Any], seen_version: int | None) -> None:
     actions = [k for k in _ACTIONS if k in step]
     if len(actions) > 1:
-        raise ScenarioFailure(f"malformed: one action per step, got {actions}")
+        raise Malformed(f"malformed: one action per step, got {actions}")
     action = actions[0] if actions else None
     # Keys that only mean something with some actions: elsewhere they would be dropped
     # unread, and the step would check something other than its author meant.
     if "as" in step and action != "play":
-        raise ScenarioFailure("malformed: 'as' belongs to a play")
+        raise Malformed("malformed: 'as' belongs to a play")
     if "seen" in step and action not in ("play", "pass"):
-        raise ScenarioFailure("malformed: 'seen' belongs to a play or a pass")
+        raise Malformed("malformed: 'seen' belongs to a play or a pass")
     # `seat` on a timeout or a check is read as a note (« seat 1's timer runs out »): authors
     # write it so, and FORMAT.md does not forbid it; on `next_round` it can only be a slip.
     if "seat" in step and action == "next_round":
-        raise ScenarioFailure("malformed: 'seat' means nothing on next_round")
+        raise Malformed("malformed: 'seat' means nothing on next_round")
     if "reject" in step and not isinstance(step["reject"], bool):
-        raise ScenarioFailure(f"malformed: 'reject' must be true or false, got {step['reject']!r}")
+        raise Malformed(f"malformed: 'reject' must be true or false, got {step['reject']!r}")
     if step.get("reject") and action is None:
-        raise ScenarioFailure("malformed: 'reject' without an action to refuse")
+        raise Malformed("malformed: 'reject' without an action to refuse")
     if action is None:
         if "expect" not in step and not (step and set(step) <= _NOTES | {
                 k for k, v in step.items() if isinstance(v, str)}):
-            raise ScenarioFailure("malformed: a step needs an action or 'expect'")
+            raise Malformed("malformed: a step needs an action or 'expect'")
         return
     if action in _FLAGS and step[action] is not True:
-        raise ScenarioFailure(f"malformed: {action!r} must be true, got {step[action]!r}")
+        raise Malformed(f"malformed: {action!r} must be true, got {step[action]!r}")
     if action == "timeout":
         game.timeout()
     elif action == "next_round":
         _next_round(game, step["next_round"])
     else:  # the seat's actions
+        if "seat" not in step:
+            raise Malformed(f"malformed: missing 'seat', which {action!r} needs")
         _seat_act(game, action, _seat(step.get("seat"), game.seats, "seat"), step,
                   seen_version)
 
@@ -258,7 +288,7 @@ def _seat_act(game: Game, action: str, seat: int, step: dict[str, Any],
         if isinstance(announce, int) and not isinstance(announce, bool):
             announce = str(announce)  # "as": 10, a value written as a JSON number
         if announce is not None and not isinstance(announce, str):
-            raise ScenarioFailure("malformed: 'as' must be a value such as \"K\"")
+            raise Malformed("malformed: 'as' must be a value such as \"K\"")
         game.play(seat, cards, announce, seen_version)
     elif action == "pass":
         game.pass_turn(seat, seen_version)
@@ -274,15 +304,15 @@ def _next_round(game: Game, spec: Any) -> None:
     if spec is True or spec is None:
         spec = {}  # no given hands: the engine deals, from the scenario's fixed seed
     if not isinstance(spec, dict):
-        raise ScenarioFailure("malformed: next_round must be an object")
+        raise Malformed("malformed: next_round must be an object")
     unknown = _unknown(spec, {"hands", *_NOTES})
     if unknown:  # `"hand"` would silently let the engine deal
-        raise ScenarioFailure(f"malformed: next_round takes only 'hands', got {unknown}")
+        raise Malformed(f"malformed: next_round takes only 'hands', got {unknown}")
     hands = None
     if spec.get("hands") is not None:
         hands = _hands(spec["hands"], game.deck, "next_round.hands")
         if len(hands) != game.seats:
-            raise ScenarioFailure("next_round.hands: one hand per seat")
+            raise Malformed("next_round.hands: one hand per seat")
     game.next_round(hands)
 
 
@@ -291,20 +321,20 @@ def run_scenario(data: Any) -> None:
     game = load_game(data)
     steps = data["steps"]
     if not isinstance(steps, list):
-        raise ScenarioFailure("malformed: 'steps' must be a list")
+        raise Malformed("malformed: 'steps' must be a list")
     versions = {-1: game.version}
     for index, step in enumerate(steps):
         try:
             if not isinstance(step, dict):
-                raise ScenarioFailure("malformed: a step must be an object")
+                raise Malformed("malformed: a step must be an object")
             unknown = _unknown(step, _STEP_KEYS)
             if unknown:
-                raise ScenarioFailure(f"malformed: unknown keys {sorted(unknown)}")
+                raise Malformed(f"malformed: unknown keys {sorted(unknown)}")
             seen = step.get("seen")
             seen_version = None
             if seen is not None:
                 if not _is_int(seen) or seen not in versions:
-                    raise ScenarioFailure(f"malformed: seen {seen!r} is not an earlier step")
+                    raise Malformed(f"malformed: seen {seen!r} is not an earlier step")
                 seen_version = versions[seen]
             if step.get("reject"):
                 before = _observable(game)
@@ -325,7 +355,7 @@ def run_scenario(data: Any) -> None:
                 _check(game, step["expect"])
             versions[index] = game.version
         except ScenarioFailure as err:
-            raise ScenarioFailure(f"step {index}: {err}") from None
+            raise type(err)(f"step {index}: {err}") from None
         except (KeyError, TypeError, ValueError) as err:
             # The file's shape is checked above: what raises here is most likely the engine
             # (a fast-mode bot with nothing to play raised ValueError), not a malformed file.
@@ -339,10 +369,12 @@ def run_file(path: Path) -> Outcome:
         if isinstance(data, dict) and isinstance(data.get("name"), str):
             name = data["name"]
         run_scenario(data)
+    except Malformed as err:
+        return Outcome(name, f"{err} (in {path})")
     except ScenarioFailure as err:
         return Outcome(name, str(err))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        return Outcome(name, f"cannot read: {err}")
+        return Outcome(name, f"cannot read {path}: {err}")
     except Exception as err:  # an engine bug must still be a FAIL line, not a traceback
         return Outcome(name, f"error: {type(err).__name__}: {err}")
     return Outcome(name, None)

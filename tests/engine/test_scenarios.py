@@ -167,6 +167,37 @@ MALFORMED = {
 }
 
 
+def _without(key: str, **changes: object) -> dict[str, object]:
+    data = _variant(**changes) if changes else json.loads(json.dumps(GOOD))
+    del data[key]
+    return data
+
+
+# FORMAT.md: a scenario is « a rule set, the dealt hands, a list of steps »; `opener` is
+# « needed for `random`, or when the deciding card is not dealt » in a first round.
+MISSING = {
+    "rules": _without("rules"),
+    "hands": _without("hands"),
+    "steps": _without("steps"),
+    "rules.preset": _variant(rules={"set": {"on_equal": "none"}}),
+    "seat": _variant(steps=[{"play": ["3H"]}]),
+    "opener": _without("opener"),  # no QH dealt
+    "opener ": _without("opener", rules={"preset": "proletario"}),  # random
+}
+
+
+@pytest.mark.parametrize("field", sorted(MISSING))
+def test_a_missing_field_is_named_with_its_file(
+    field: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _write(tmp_path, f"missing_{field.strip()}", MISSING[field])
+    status = main([str(path)])
+    line = capsys.readouterr().out.splitlines()[0]
+    assert status != 0
+    assert line.startswith("FAIL ") and f"missing '{field.strip()}'" in line, line
+    assert str(path) in line, line
+
+
 @pytest.mark.parametrize("case", sorted(MALFORMED))
 def test_cli_malformed_is_a_fail_line(
     case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -250,6 +281,14 @@ FORMS: dict[str, dict[str, object]] = {
     "nobody_as_null": {**GOOD, "steps": [{"expect": {"winners": None, "autopilot": None}}]},
     # Seats outside the preset's min_players–max_players: FORMAT.md takes the seats from
     # the hands (2 to 8) and names no such bound; the engine plays them as dealt.
+    # A first round's opener follows from the rules where the deciding card is dealt, from
+    # the previous ranking in a second round, and nobody opens in fast mode.
+    "opener_from_the_queen": {**_without("opener"), "hands": [["3H", "QH"], ["4H"], ["5H"]],
+                              "steps": [{"expect": {"to_act": 0}}]},
+    "opener_from_the_ranking": {**_without("opener", rules={"preset": "proletario"}),
+                                "previous_ranking": [0, 1, 2], "steps": []},
+    "opener_in_fast_mode": {**_without("opener", rules={"preset": "classic", "set": {
+        "fast": True}}), "steps": [{"expect": {"to_act": None}}]},
     "seats_outside_min_max": {**GOOD, "hands": [["3H", "9S"], ["4H", "KD"]], "opener": 0,
                               "steps": [{"seat": 0, "play": ["3H"], "expect": {"to_act": 1}},
                                         {"seat": 1, "play": ["KD"], "expect": {"to_act": 0}}]},

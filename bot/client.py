@@ -209,6 +209,7 @@ class PresidentBot(Host):
         self.watch_shard_locks()
         shard_ids, shard_count = shards if shards else (None, None)
         started = time.perf_counter()
+        began = datetime.fromtimestamp(clock.now(), UTC)  # on storage's clock (`now`)
         restored = await restore_tables(self.service, self.storage,
                                         shard_ids=shard_ids, shard_count=shard_count,
                                         prepare=self.publisher.restored)
@@ -219,7 +220,7 @@ class PresidentBot(Host):
         since = datetime.fromtimestamp(clock.now() - UNREADABLE_KEEP_SECONDS, UTC)
         owed = await self.storage.unreadable_since(since, shard_ids=shard_ids,
                                                    shard_count=shard_count)
-        self.publisher.servers.unreadable(map(Unreadable.owed, owed))
+        self.publisher.servers.unreadable(Unreadable.owed(record, began) for record in owed)
         self.metrics.restore.set(time.perf_counter() - started)
         log.info("restored %d table(s)", restored)
         since = datetime.fromtimestamp(clock.now() - VANISHED_KEEP_SECONDS, UTC)

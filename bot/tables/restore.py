@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from bot.i18n import lang
@@ -34,12 +35,16 @@ class Unreadable:
     channel_id: int
     locale: str
     message_ids: tuple[int, ...]
+    # When an earlier start owed it: that start may have said it and been killed before
+    # storing it as told (`UndescribedServers._said_before`). None: owed by this start.
+    earlier: datetime | None = None
 
     @classmethod
-    def owed(cls, record: UnreadableRecord) -> Unreadable:
-        """The word stored as owed (`Storage.close_unreadable`)."""
+    def owed(cls, record: UnreadableRecord, began: datetime) -> Unreadable:
+        """The word stored as owed (`Storage.close_unreadable`), as seen by a start that
+        began restoring at `began`."""
         return cls(record.table_id, record.guild_id, record.channel_id, record.locale,
-                   record.message_ids)
+                   record.message_ids, record.at if record.at < began else None)
 
 
 async def restore_tables(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 import aiohttp
@@ -28,6 +29,12 @@ if TYPE_CHECKING:
     from bot.packages.host import Host
 
 log = logging.getLogger(__name__)
+
+# The channel's messages an owed word is looked for among (`_said_before`): one request's
+# worth (Get Channel Messages' `limit`, "Max number of messages to return (1-100)"), since
+# the word was owed less a margin for the bot's clock against Discord's.
+SAID_LOOKED = 100
+SAID_MARGIN = timedelta(minutes=1)
 
 
 def _nonce(lost: Unreadable) -> str:
@@ -180,6 +187,29 @@ class UndescribedServers:
             log.warning("could not forget that the channels of tables %s were owed their "
                         "word", [lost.table_id for lost in told], exc_info=True)
 
+    async def _said_before(self, channel: discord.PartialMessageable, lost: Unreadable,
+                           text: str) -> bool:
+        """Whether an earlier start posted the word: it stores it as told only after, and
+        one killed in between left it owed. The post's nonce gets that post back only "in
+        the past few minutes" (`_nonce`); a start later than that looks for the bot's own
+        post in the channel's messages since the word was owed, one request (Get Channel
+        Messages, `after`, up to 100 of them). It needs Read Message History, which the
+        bot's invite does not ask for: without it, "no messages will be returned" (same
+        page) and the word is posted again, as before. The others' messages come without
+        their content (the bot has no MESSAGE_CONTENT intent: "Apps without the intent will
+        receive empty values [...] with a few exceptions: Content in messages that an app
+        sends", Message Content Intent,
+        https://discord.com/developers/docs/events/gateway#message-content-intent)."""
+        me = self.bot.user
+        if lost.earlier is None or me is None:
+            return False
+        async with self.bot.budget.call():
+            async for message in channel.history(limit=SAID_LOOKED, oldest_first=True,
+                                                 after=lost.earlier - SAID_MARGIN):
+                if message.author.id == me.id and message.content == text:
+                    return True
+        return False
+
     async def _tell(self, guild_id: int, lost: Unreadable) -> None:
         """The table's messages still named lose their controls and say it could not be
         restored (a click on them found the table gone, with nothing on screen to say why),
@@ -208,8 +238,10 @@ class UndescribedServers:
 
         if not any([await edit(message_id) for message_id in lost.message_ids]):
             try:
-                async with self.bot.budget.call():
-                    await channel.send(text, allowed_mentions=NO_PINGS, nonce=_nonce(lost))
+                if not await self._said_before(channel, lost, text):
+                    async with self.bot.budget.call():
+                        await channel.send(text, allowed_mentions=NO_PINGS,
+                                           nonce=_nonce(lost))
             except discord.HTTPException as err:
                 if not asleep:
                     raise

@@ -1,0 +1,82 @@
+"""End-to-end: what earlier stops left and stop 49 fixed (docs/bot.md, « Leftovers
+(stop 49) »): the word owed to an unreadable table's channel, posted then killed, is posted
+once even when the next start comes after Discord has forgotten the post's nonce."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.i18n import t
+from bot.storage import Storage
+from fakediscord import FakeDiscord, errors
+from fakediscord.messages import NONCE_WINDOW
+from fakediscord.state import Channel
+
+from .conftest import LinkedClock
+from .e2e import database_url, tick
+from .test_e2e_unreadable_restart import rolled_back, start
+
+
+async def posted_then_killed(fake: FakeDiscord, clock: LinkedClock, url: str,
+                             monkeypatch: pytest.MonkeyPatch,
+                             caplog: pytest.LogCaptureFixture) -> tuple[Channel, str]:
+    """marie's table stored in a state the next version cannot read, its lobby deleted:
+    its word is a post, said by a start killed before storing it as told (that write
+    failing as a kill leaves it unwritten). Her channel, and the word."""
+    marie, lobby = await rolled_back(fake, clock, url, beside_paul=False)
+    fake.delete_message(lobby)
+    said = t("fr", "table.unreadable")
+
+    async def killed(self: Storage, table_ids: object) -> None:
+        raise ConnectionError("killed before the write")
+
+    with monkeypatch.context() as kill:
+        kill.setattr(Storage, "told_unreadable", killed)
+        bot = await start(fake, clock, url)
+        assert [m.content for m in fake.messages(marie.channel)] == [said]
+        await fake.disconnect(bot)
+    assert [r.name for r in caplog.records if r.levelname == "ERROR"] == ["bot.tables.restore"]
+    caplog.clear()  # the rollback found, as it is at each start that closes the table
+    fake.expect_error(errors.UNKNOWN_MESSAGE)  # the lobby, gone
+    return marie.channel, said
+
+
+async def test_an_unreadable_table_s_word_is_posted_once_by_a_start_past_the_nonce(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The next start comes ten minutes later, when Discord no longer enforces the post's
+    nonce (« in the past few minutes »; the fake's two). It posted the word a second time;
+    it now finds the bot's own post in the channel's history, after the word was owed, and
+    posts nothing. The start after says nothing either."""
+    url = database_url(tmp_path)
+    channel, said = await posted_then_killed(fake, clock, url, monkeypatch, caplog)
+    await tick(fake, clock, 5 * NONCE_WINDOW.total_seconds())
+    for _ in range(2):
+        bot = await start(fake, clock, url)
+        assert [m.content for m in fake.messages(channel)] == [said]
+        await fake.disconnect(bot)
+    fake.expect_error(errors.UNKNOWN_MESSAGE)
+    fake.assert_no_errors()
+
+
+async def test_without_read_message_history_the_late_start_posts_the_word_again(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Where the bot may not read the channel's history, Discord answers it with no message
+    (« If the current user is missing the READ_MESSAGE_HISTORY permission in the channel,
+    then no messages will be returned », Get Channel Messages): the late start cannot tell
+    the word was said and says it again, as before. The bot's invite asks for no Read
+    Message History (docs/deploy.md), so this is what is left."""
+    url = database_url(tmp_path)
+    channel, said = await posted_then_killed(fake, clock, url, monkeypatch, caplog)
+    fake.set_bot_permissions(channel, read_message_history=False)
+    await tick(fake, clock, 5 * NONCE_WINDOW.total_seconds())
+    bot = await start(fake, clock, url)
+    assert [m.content for m in fake.messages(channel)] == [said, said]
+    await fake.disconnect(bot)
+    fake.expect_error(errors.UNKNOWN_MESSAGE)
+    fake.assert_no_errors()

@@ -14,19 +14,19 @@ engine.rules.RulesError: on_equal: 'sometimes' is not one of none, skip_unless_h
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Protocol, TypeAlias, cast
 
 from .cards import SEVEN, TWO, Card, Deck
+from .jsonvalue import Json
 from .roles import roles_for
 
 __all__ = [
-    "APPLIES", "CONFLICTS", "GameEnd", "KNOBS", "KnobGroup", "KnobSpec", "PRESETS", "ROLE_CODES",
-    "Rules", "RulesError",
+    "APPLIES", "CONFLICTS", "GameEnd", "KNOBS", "KnobGroup", "KnobSpec", "KnobValue", "PRESETS",
+    "ROLE_CODES", "Rules", "RulesError",
 ]
 
 ROLE_CODES = ("P", "VP", "N", "VL", "L")
@@ -94,6 +94,11 @@ class GameEnd:
         return self.kind if self.n is None else f"{self.kind}:{self.n}"
 
 
+
+
+#: A knob's value as `KnobSpec.parse` makes it, by kind: bool; choice, str; int; optional_int,
+#: int or None; points, role code → points; game_end, a GameEnd; card, a Card or None.
+KnobValue: TypeAlias = "bool | str | int | Mapping[str, int] | GameEnd | Card | None"
 def _parse_bool(raw: object) -> bool:
     if isinstance(raw, bool):
         return raw
@@ -148,7 +153,7 @@ class KnobSpec:
     min: int | None = None
     max: int | None = None
 
-    def parse(self, raw: object) -> Any:
+    def parse(self, raw: object) -> KnobValue:
         """Turn a user's or a JSON file's value into the knob's Python value, or raise ValueError."""
         if self.kind == "bool":
             return _parse_bool(raw)
@@ -191,21 +196,22 @@ class KnobSpec:
             return card
         raise AssertionError(self.kind)
 
-    def format(self, value: Any) -> str:
+    def format(self, value: KnobValue) -> str:
         """The value as a host would type it (inverse of :meth:`parse`)."""
         if value is None:
             return "none"
         if self.kind == "bool":
             return "true" if value else "false"
-        if self.kind == "points":
+        if isinstance(value, Mapping):  # a "points" knob's
             return " ".join(f"{role}{value[role]}" for role in ROLE_CODES)
         return str(value)
 
-    def to_json(self, value: Any) -> Any:
-        if self.kind in ("points",):
+    def to_json(self, value: KnobValue) -> Json:
+        """The value as a rule set's `to_dict` stores it: what :meth:`parse` reads back."""
+        if isinstance(value, Mapping):  # a "points" knob's
             return dict(value)
-        if self.kind in ("game_end", "card"):
-            return None if value is None else str(value)
+        if isinstance(value, (GameEnd, Card)):  # a "game_end" or "card" knob's
+            return str(value)
         return value
 
 
@@ -333,8 +339,8 @@ PRESETS: dict[str, dict[str, object]] = {
 }
 
 
-def _parse_all(values: Mapping[str, object]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def _parse_all(values: Mapping[str, object]) -> dict[str, KnobValue]:
+    out: dict[str, KnobValue] = {}
     for name, raw in values.items():
         spec = KNOBS.get(name)
         if spec is None:
@@ -427,13 +433,11 @@ class Rules:
         """The preset's rules with ``overrides`` (knob name → value, typed or as text)."""
         if preset_id not in PRESETS:
             raise RulesError("preset", f"{preset_id!r} is not one of {', '.join(PRESETS)}")
-        values = _parse_all({**PRESETS[preset_id], **overrides})
-        return cls(preset_id=preset_id, **values)
+        return _made(preset_id, _parse_all({**PRESETS[preset_id], **overrides}))
 
     def replace(self, **overrides: object) -> Rules:
         """A copy with some knobs changed; values are parsed and the result validated."""
-        values = _parse_all(overrides)
-        return dataclasses.replace(self, **values)
+        return _made(self.preset_id, {**self.knob_values(), **_parse_all(overrides)})
 
     # -- views --------------------------------------------------------------------------------
     @property
@@ -463,7 +467,7 @@ class Rules:
         return card.value == TWO or (self.finish_penalty == "two_or_wild"
                                      and card.value == SEVEN)
 
-    def knob_values(self) -> dict[str, Any]:
+    def knob_values(self) -> dict[str, KnobValue]:
         return {name: getattr(self, name) for name in KNOBS}
 
     def applies(self, knob: str) -> bool:
@@ -472,7 +476,7 @@ class Rules:
         condition = APPLIES.get(knob)
         return condition is None or condition(self)
 
-    def differences(self) -> dict[str, Any]:
+    def differences(self) -> dict[str, KnobValue]:
         """Knobs whose value differs from the preset, in knob order."""
         base = _preset_base(self.preset_id)
         return {
@@ -480,7 +484,7 @@ class Rules:
             if getattr(base, name) != value
         }
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Json]:
         """JSON-safe: the preset id and only the knobs that differ from it."""
         return {
             "preset": self.preset_id,
@@ -488,7 +492,7 @@ class Rules:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
+    def from_dict(cls, data: Mapping[str, object]) -> Rules:
         """Inverse of :meth:`to_dict`; also reads the scenario format's ``rules`` object."""
         unknown = set(data) - {"preset", "set"}
         if unknown:
@@ -498,11 +502,26 @@ class Rules:
             raise RulesError("set", "must be an object of knob: value")
         return cls.preset(str(data.get("preset", "")).strip().lower(), **dict(overrides))
 
-    def describe(self, formatter: Callable[[KnobSpec, Any], str] | None = None) -> str:
+    def describe(self, formatter: Callable[[KnobSpec, KnobValue], str] | None = None) -> str:
         """One line: the preset and what differs, e.g. ``classic (revolution=false)``."""
         fmt = formatter or (lambda spec, value: spec.format(value))
         diffs = ", ".join(f"{k}={fmt(KNOBS[k], v)}" for k, v in self.differences().items())
         return f"{self.preset_id} ({diffs})" if diffs else self.preset_id
+
+
+class _Made(Protocol):
+    """`Rules`' constructor as `_made` calls it: a preset's id and knob values by name."""
+
+    def __call__(self, *, preset_id: str, **knobs: KnobValue) -> Rules: ...
+
+
+def _made(preset_id: str, values: Mapping[str, KnobValue]) -> Rules:
+    """The rules with these knob values, validated (`Rules.__post_init__`). The one place
+    values named at run time become fields: mypy cannot tie a name in KNOBS to its field's
+    type, so the constructor is cast to one taking any knob value by name (`_Made`). Each
+    value has its kind's type (`KnobSpec.parse`), the dataclass refuses a knob missing or
+    unknown, and tests/engine/test_rules.py holds each field's type to its knob's kind."""
+    return cast(_Made, Rules)(preset_id=preset_id, **values)
 
 
 @functools.cache

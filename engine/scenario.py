@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import TypeGuard
 
 from .cards import Card, Deck
 from .errors import IllegalAction
@@ -55,11 +55,12 @@ class Outcome:
         return f"PASS {self.name}" if self.failure is None else f"FAIL {self.name}: {self.failure}"
 
 
-def _parse_cards(raw: Any, where: str) -> list[Card]:
-    if not isinstance(raw, list) or not all(isinstance(c, str) for c in raw):
+def _parse_cards(raw: object, where: str) -> list[Card]:
+    texts = _strs(raw)
+    if texts is None:
         raise Malformed(f"{where}: expected a list of cards")
     out = []
-    for text in raw:
+    for text in texts:
         try:
             out.append(Card.parse(text))
         except ValueError:
@@ -67,7 +68,7 @@ def _parse_cards(raw: Any, where: str) -> list[Card]:
     return out
 
 
-def _cards(raw: Any, deck: Deck, where: str) -> list[Card]:
+def _cards(raw: object, deck: Deck, where: str) -> list[Card]:
     """Cards the file deals or expects: each must belong to the table's deck."""
     out = _parse_cards(raw, where)
     for card in out:
@@ -76,7 +77,7 @@ def _cards(raw: Any, deck: Deck, where: str) -> list[Card]:
     return out
 
 
-def _held_cards(raw: Any, deck: Deck, where: str) -> list[Card]:
+def _held_cards(raw: object, deck: Deck, where: str) -> list[Card]:
     """The cards an action names. One outside the table's deck cannot be in anyone's hand:
     the engine refuses the action (a scenario may expect that), it is not a malformed file."""
     out = _parse_cards(raw, where)
@@ -87,8 +88,8 @@ def _held_cards(raw: Any, deck: Deck, where: str) -> list[Card]:
     return out
 
 
-def _hands(raw: Any, deck: Deck, where: str) -> list[list[Card]]:
-    if not isinstance(raw, list) or not 2 <= len(raw) <= 8:
+def _hands(raw: object, deck: Deck, where: str) -> list[list[Card]]:
+    if not _is_list(raw) or not 2 <= len(raw) <= 8:
         raise Malformed(f"{where}: expected 2 to 8 hands")
     hands = [_cards(h, deck, f"{where}[{i}]") for i, h in enumerate(raw)]
     seen: set[Card] = set()
@@ -100,27 +101,52 @@ def _hands(raw: Any, deck: Deck, where: str) -> list[list[Card]]:
     return hands
 
 
-def _is_int(raw: Any) -> TypeGuard[int]:
+def _is_object(raw: object) -> TypeGuard[dict[str, object]]:
+    """A JSON object, whose keys are text: `json.loads` makes no other."""
+    return isinstance(raw, dict)
+
+
+def _is_list(raw: object) -> TypeGuard[list[object]]:
+    return isinstance(raw, list)
+
+
+def _is_int(raw: object) -> TypeGuard[int]:
     """A JSON integer; ``true`` is no 1 (Python counts bools as ints)."""
     return isinstance(raw, int) and not isinstance(raw, bool)
 
 
-def _seat(raw: Any, seats: int, where: str) -> int:
+def _strs(raw: object) -> list[str] | None:
+    """The list, if it is one of text only (cards)."""
+    if not _is_list(raw):
+        return None
+    texts = [text for text in raw if isinstance(text, str)]
+    return texts if len(texts) == len(raw) else None
+
+
+def _ints(raw: object) -> list[int] | None:
+    """The list, if it is one of JSON integers only (seats, points)."""
+    if not _is_list(raw):
+        return None
+    ints = [n for n in raw if _is_int(n)]
+    return ints if len(ints) == len(raw) else None
+
+
+def _seat(raw: object, seats: int, where: str) -> int:
     if not _is_int(raw) or not 0 <= raw < seats:
         raise Malformed(f"{where}: {raw!r} is not a seat (0–{seats - 1})")
     return raw
 
 
-def _unknown(data: dict[str, Any], known: set[str]) -> list[str]:
+def _unknown(data: Mapping[str, object], known: set[str]) -> list[str]:
     """Keys the format does not know and that are not prose (a known key mistyped in
     another case, ``"As": "K"``, is no prose: read as one, the play would lose its value)."""
     return sorted(k for k, v in data.items() if k not in known
                   and (not isinstance(v, str) or k.lower() in known))
 
 
-def load_game(data: Any) -> Game:
+def load_game(data: object) -> Game:
     """The game a scenario starts from (rules, hands, previous ranking, opener, points)."""
-    if not isinstance(data, dict):
+    if not _is_object(data):
         raise Malformed("malformed: the file is not a JSON object")
     unknown = _unknown(data, _TOP_KEYS)
     if unknown:
@@ -133,7 +159,7 @@ def load_game(data: Any) -> Game:
     for key in ("name", "source"):  # what the FAIL line names, the seed it comes from
         if key in data and not isinstance(data[key], str):
             raise Malformed(f"malformed: {key!r} must be text")
-    if not isinstance(data["rules"], dict):
+    if not _is_object(data["rules"]):
         raise Malformed("malformed: 'rules' must be an object")
     if "preset" not in data["rules"]:  # « rules.preset is a preset id of RULES.md »
         raise Malformed("malformed: missing 'rules.preset'")
@@ -145,23 +171,21 @@ def load_game(data: Any) -> Game:
     # The seats are the hands' (FORMAT.md): a count outside the preset's min_players–
     # max_players is played as dealt, as the engine can, not failed as malformed.
     seats = len(hands)
-    ranking = data.get("previous_ranking")
-    if ranking is not None and (
-        not isinstance(ranking, list) or not all(_is_int(s) for s in ranking)
-        or sorted(ranking) != list(range(seats))
-    ):
-        raise Malformed("previous_ranking: must list every seat once")
+    ranking = None
+    if data.get("previous_ranking") is not None:
+        ranking = _ints(data["previous_ranking"])
+        if ranking is None or sorted(ranking) != list(range(seats)):
+            raise Malformed("previous_ranking: must list every seat once")
     opener = data.get("opener")
     if opener is not None:
         opener = _seat(opener, seats, "opener")
     elif ranking is None:
         _opener_decided(rules, hands)
-    points = data.get("points")
-    if points is not None and (
-        not isinstance(points, list) or len(points) != seats
-        or not all(_is_int(p) for p in points)
-    ):
-        raise Malformed("points: expected one integer per seat")
+    points = None
+    if data.get("points") is not None:
+        points = _ints(data["points"])
+        if points is None or len(points) != seats:
+            raise Malformed("points: expected one integer per seat")
     return Game.new(rules, seats, seed=0, hands=hands, previous_ranking=ranking, opener=opener,
                     points=points, autoplay=GreedyPlayer())
 
@@ -181,17 +205,17 @@ def _opener_decided(rules: Rules, hands: list[list[Card]]) -> None:
                         f"{card} is not dealt")
 
 
-def _observable(game: Game) -> dict[str, Any]:
+def _observable(game: Game) -> dict[str, object]:
     state = game.to_dict()
     state.pop("version")
     return state
 
 
-def _check(game: Game, expect: Any) -> None:
-    if not isinstance(expect, dict):
+def _check(game: Game, expect: object) -> None:
+    if not _is_object(expect):
         raise Malformed("malformed: 'expect' must be an object")
     deck = game.deck
-    actual: dict[str, Callable[[], Any]] = {
+    actual: dict[str, Callable[[], object]] = {
         "phase": lambda: game.phase.value,
         "to_act": lambda: game.to_act,
         "top_value": lambda: None if game.top is None else game.top.value,
@@ -212,28 +236,29 @@ def _check(game: Game, expect: Any) -> None:
     }
     for key, wanted in expect.items():
         if key == "hands":
-            if isinstance(wanted, list):  # every seat's hand, by seat, like the file's hands
+            if _is_list(wanted):  # every seat's hand, by seat, like the file's hands
                 if len(wanted) != game.seats:
                     raise Malformed("malformed: expect.hands must list one hand per seat")
                 wanted = {str(seat): cards for seat, cards in enumerate(wanted)}
-            if not isinstance(wanted, dict):
+            if not _is_object(wanted):
                 raise Malformed("malformed: expect.hands must map seats to cards")
             for seat_text, cards in wanted.items():
                 if not str(seat_text).isdigit():
                     raise Malformed(f"malformed: expect.hands: {seat_text!r} is not a seat")
                 seat = _seat(int(seat_text), game.seats, "expect.hands")
                 want = sorted(str(c) for c in _cards(cards, deck, f"expect.hands.{seat}"))
-                have = sorted(str(c) for c in game.hands[seat])
-                if want != have:
-                    raise ScenarioFailure(f"hands[{seat}]: expected {want}, got {have}")
+                held = sorted(str(c) for c in game.hands[seat])
+                if want != held:
+                    raise ScenarioFailure(f"hands[{seat}]: expected {want}, got {held}")
             continue
         if key not in actual:
             raise Malformed(f"malformed: unknown expect key {key!r}")
         have = actual[key]()
         if key == "top_value" and isinstance(wanted, (str, int)) and not isinstance(wanted, bool):
             wanted = str(wanted).upper()  # a value is its rank: "10", or 10 as a JSON number
-        if key in ("winners", "autopilot") and isinstance(wanted, list):
-            wanted = sorted(wanted)
+        seats = _ints(wanted) if key in ("winners", "autopilot") else None
+        if seats is not None:
+            wanted = sorted(seats)
         if key in ("winners", "autopilot") and wanted is None:
             wanted = []  # nobody (no winner before the game's end, no seat automated)
         # Compared as JSON: Python holds False == 0 and True == 1, so `"to_act": false`
@@ -242,7 +267,7 @@ def _check(game: Game, expect: Any) -> None:
             raise ScenarioFailure(f"{key}: expected {json.dumps(wanted)}, got {json.dumps(have)}")
 
 
-def _act(game: Game, step: dict[str, Any], seen_version: int | None) -> None:
+def _act(game: Game, step: Mapping[str, object], seen_version: int | None) -> None:
     actions = [k for k in _ACTIONS if k in step]
     if len(actions) > 1:
         raise Malformed(f"malformed: one action per step, got {actions}")
@@ -279,7 +304,7 @@ def _act(game: Game, step: dict[str, Any], seen_version: int | None) -> None:
                   seen_version)
 
 
-def _seat_act(game: Game, action: str, seat: int, step: dict[str, Any],
+def _seat_act(game: Game, action: str, seat: int, step: Mapping[str, object],
               seen_version: int | None) -> None:
     """A play, pass, give, resume or leave of `seat`."""
     if action == "play":
@@ -300,10 +325,10 @@ def _seat_act(game: Game, action: str, seat: int, step: dict[str, Any],
         game.leave(seat)
 
 
-def _next_round(game: Game, spec: Any) -> None:
+def _next_round(game: Game, spec: object) -> None:
     if spec is True or spec is None:
         spec = {}  # no given hands: the engine deals, from the scenario's fixed seed
-    if not isinstance(spec, dict):
+    if not _is_object(spec):
         raise Malformed("malformed: next_round must be an object")
     unknown = _unknown(spec, {"hands", *_NOTES})
     if unknown:  # `"hand"` would silently let the engine deal
@@ -316,16 +341,16 @@ def _next_round(game: Game, spec: Any) -> None:
     game.next_round(hands)
 
 
-def run_scenario(data: Any) -> None:
+def run_scenario(data: object) -> None:
     """Play a parsed scenario; raises ScenarioFailure on the first difference."""
-    game = load_game(data)
-    steps = data["steps"]
-    if not isinstance(steps, list):
+    game = load_game(data)  # an object with steps, or raised
+    steps = data.get("steps") if _is_object(data) else None
+    if not _is_list(steps):
         raise Malformed("malformed: 'steps' must be a list")
     versions = {-1: game.version}
     for index, step in enumerate(steps):
         try:
-            if not isinstance(step, dict):
+            if not _is_object(step):
                 raise Malformed("malformed: a step must be an object")
             unknown = _unknown(step, _STEP_KEYS)
             if unknown:
@@ -366,8 +391,9 @@ def run_file(path: Path) -> Outcome:
     name = path.stem
     try:
         data = json.loads(path.read_text(encoding="utf-8-sig"))  # a BOM is no error
-        if isinstance(data, dict) and isinstance(data.get("name"), str):
-            name = data["name"]
+        named = data.get("name") if _is_object(data) else None
+        if isinstance(named, str):
+            name = named
         run_scenario(data)
     except Malformed as err:
         return Outcome(name, f"{err} (in {path})")

@@ -1,3 +1,4 @@
+import dataclasses
 import json
 
 import pytest
@@ -184,3 +185,19 @@ def test_in_a_revolution_the_2s_beat_no_larger_play_and_say_nothing_of_jokers() 
     with pytest.raises(IllegalAction) as refused:
         game.play(1, [c("KS"), c("KH")])
     assert refused.value.code == "wrong_count"
+
+
+
+# What `KnobSpec.parse` gives each kind (`engine.rules.KnobValue`), as `Rules` annotates it.
+_KIND_TYPES = {"bool": "bool", "choice": "str", "int": "int", "optional_int": "int | None",
+               "points": "Mapping[str, int]", "game_end": "GameEnd", "card": "Card | None"}
+
+
+def test_each_rules_field_has_its_knob_kind_s_type() -> None:
+    """`rules._made` builds `Rules` from knob values named at run time, a call mypy does not
+    check: each field's annotation must be the type its knob's kind parses to, and every
+    field but the preset's id a knob."""
+    fields = {f.name: f.type for f in dataclasses.fields(Rules)}
+    assert set(fields) == {"preset_id", *KNOBS}
+    for name, spec in KNOBS.items():
+        assert fields[name] == _KIND_TYPES[spec.kind], name

@@ -499,9 +499,11 @@ def main() -> None:
     parser.add_argument("--names", help="four names, comma-separated (« 𝐌𝐚𝐱,王小明,Zoé 🎉,"
                         "Dédé » needs the fallback fonts and a seat's label)")
     args = parser.parse_args()
+    if args.repeat < 1:  # the medians below need a run
+        parser.error("--repeat must be at least 1")
     chart = _sample(tuple(args.names.split(",")) if args.names else _SAMPLE)
     first = time.perf_counter()
-    render(chart)  # the first chart reads the fonts and their character maps: apart
+    png = render(chart)  # the first chart reads the fonts and their character maps: apart
     first = time.perf_counter() - first
     walls, cpus = [], []
     for _ in range(args.repeat):

@@ -44,8 +44,9 @@ def _nonce(lost: Unreadable) -> str:
     a second one, but for Create Message's `enforce_nonce` (which discord.py sets with any
     nonce): "If another message was created by the same author with the same nonce, that
     message will be returned and no new message will be created", checked "in the past
-    few minutes" (https://discord.com/developers/docs/resources/message#create-message).
-    Up to 25 characters (same page): a table id of up to 14 digits."""
+    few minutes" (https://discord.com/developers/docs/resources/message#create-message);
+    a start later than that looks for the post instead (`_said_before`). Up to 25
+    characters (same page): a table id of up to 14 digits."""
     return f"unreadable:{lost.table_id}"
 
 

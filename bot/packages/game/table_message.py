@@ -64,11 +64,14 @@ def table_screen(table: Table, now: float) -> Screen:
     # Whose turn it is, or the exchange's, and its countdown, hold only while this is the
     # table's message: a game cut short mid-round (presi's seat given up) left « À fred de
     # jouer, il y a 3 minutes » in the message it retired (play-test 14).
+    # A break's lines come first (`pause_lines`); each phase's own are added to both lists
+    # (extending `lines` with all of `live` wrote a break's lines twice: play-test 29).
     live: list[str] = pause_lines(table)
     lines.extend(live)
     if game.phase is Phase.EXCHANGE:
-        live.append(t(loc, "table.exchange", countdown=countdown(table)))
-        lines.extend(live)
+        exchange = t(loc, "table.exchange", countdown=countdown(table))
+        live.append(exchange)
+        lines.append(exchange)
         pending = []
         for seat in range(game.seats):
             due = game.exchange_due(seat)
@@ -80,12 +83,14 @@ def table_screen(table: Table, now: float) -> Screen:
     elif game.phase is Phase.PLAY:
         trick_at = len(lines)
         lines.append(trick_line(loc, table, game))
+        turn: list[str] = []
         if table.rules.fast:
-            live.append(t(loc, "table.fast", countdown=countdown(table)))
+            turn.append(t(loc, "table.fast", countdown=countdown(table)))
         elif game.to_act is not None:
-            live.append(t(loc, "table.turn", name=seat_name(table, game.to_act),
+            turn.append(t(loc, "table.turn", name=seat_name(table, game.to_act),
                           countdown=countdown(table)))
-        lines.extend(live)
+        live.extend(turn)
+        lines.extend(turn)
     # Said while it holds, like the turn: a table of autopilots, a round's end left waiting.
     warning = idle_warning(table)
     live.extend(warning)

@@ -127,6 +127,6 @@ def clocks_waited(table: Table, waited: float, now: float) -> None:
     where they were (a restart counted them from full: play-test 22)."""
     if table.timer_deadline is not None:
         table.timer_deadline += waited
-    table.graces_waited(waited)
+    table.graces_waited(waited, now)
     table.host_seen = min(table.host_seen + waited, now)
     table.human_seen = min(table.human_seen + waited, now)

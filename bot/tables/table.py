@@ -695,20 +695,24 @@ class Table:
         self.log.append(entry)
         del self.log[:-LOG_SIZE]
 
-    def graces_waited(self, waited: float) -> None:
-        """The presi leavers' clocks stood still for `waited` seconds (a restart, an
-        outage): each seat waits that much longer, and the history's line that says until
-        when (`AWAY`) says the time the table keeps: it showed the old one, the game then
-        cancelled after the time it gave (play-test 15). The line keeps its key and
-        placeholders, so that a version rolled back to words it still."""
+    def graces_waited(self, waited: float, now: float) -> None:
+        """The presi leavers' clocks stood still for `waited` seconds until `now` (a
+        restart, an outage, a host's break): each seat waits that much longer, and the
+        history's line that says until when (`AWAY`) says the time the table keeps: it
+        showed the old one, the game then cancelled after the time it gave (play-test 15).
+        The line keeps its key and placeholders, so that a version rolled back to words it
+        still. A seat left while they stood still (during a break, where players still
+        act) waits its whole grace from `now`, not that plus the whole wait: no one's grace
+        has more left than it (a turn's timer started meanwhile counts from now too)."""
+        latest = now + self.rules.leave_grace_seconds
         for user_id, before in list(self.away.items()):
-            self.away[user_id] = before + waited
+            self.away[user_id] = min(before + waited, max(before, latest))
             player = self.player(user_id)
             for i, entry in enumerate(self.log):
                 if entry.key == AWAY and entry.params.get("deadline") == int(before) \
                         and (player is None or entry.params.get("name") == player.name):
                     self.log[i] = LogEntry(AWAY, {**entry.params,
-                                                  "deadline": int(before + waited)},
+                                                  "deadline": int(self.away[user_id])},
                                            entry.people)
 
     def moved(self, version: int, seat: int, *, timer: bool) -> None:

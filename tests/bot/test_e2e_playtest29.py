@@ -257,6 +257,33 @@ async def test_a_host_who_leaves_during_the_break_hands_it_on_with_the_role(
 
 
 @pytest.mark.parametrize("locale", LOCALES)
+async def test_a_seat_left_during_the_break_waits_its_grace_from_the_break_s_end(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """Where the table waits for one who leaves (presi's rule), bob leaves twenty minutes
+    into the break, and marie continues a minute later: his seat waits its minute from
+    then, as a turn's timer started during the break counts from its end, and the game is
+    cancelled after it. Before (stop 49's review), the whole break was added to the grace
+    he left with: the table waited 22 minutes for him, not one."""
+    marie, bob, table, game = await a_humans_turn(fake, clock, president, locale,
+                                                  on_leave="wait_then_cancel",
+                                                  leave_grace_seconds=60)
+    await pause(fake, clock, marie.user, table)
+    await tick(fake, clock, 20 * 60)
+    await leave_game(bob.user)
+    await fake.settle()
+    assert bob.user.id in table.away
+    await tick(fake, clock, 60)
+
+    await play_on(fake, marie.user, table)
+    assert table.away[bob.user.id] - clock.now() == 60
+    said = [entry for entry in table.log if entry.key == "ev.away"][-1]
+    assert said.params["deadline"] == int(clock.now() + 60)  # the history says so too
+    await tick(fake, clock, 61)
+    assert table.game is None  # cancelled for his absence, a minute after the break
+
+
+@pytest.mark.parametrize("locale", LOCALES)
 async def test_the_exchange_and_a_new_round_wait_for_the_break_too(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
 ) -> None:

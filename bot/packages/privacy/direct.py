@@ -5,7 +5,7 @@ so can no longer type a server command (docs/privacy.md).
 Why a command of its own rather than the `/president` group offered in DMs too: a command's
 interaction contexts belong to the top-level command (discord.py: « this decorator does
 nothing in subcommands and is ignored », `app_commands.dm_only`), so offering the group in
-DMs would list its nineteen server commands in the DM's command picker, all but three
+DMs would list its twenty-one server commands in the DM's command picker, all but three
 (`privacy`, `forget`, `rules`) meaning nothing there. `/forget` is offered in the DM with
 the bot alone (`contexts` [BOT_DM], « Interaction can be used within DMs with the app's bot
 user »: Interaction Context Types,

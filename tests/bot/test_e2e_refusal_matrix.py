@@ -2,7 +2,7 @@
 must be refused, in French and in English, through the fake Discord.
 
 Interactions: the twenty-one `/president` subcommands (`bot/packages/president/cog.py`, plus
-an unknown one), every action of a custom_id (`pz:{table}:{action}:{version}:{arg}`,
+an unknown one), the DM's `/forget` (`bot/packages/privacy/direct.py`), every action of a custom_id (`pz:{table}:{action}:{version}:{arg}`,
 registered with `@action` and `@standalone`) and the settings' form. Situations: no table
 in the channel; not seated; seated but not the host; seated but not one's turn; a control
 left on screen from an earlier round, game or table; values a select or a form never
@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
+
+from discord import app_commands
 
 from bot.client import PresidentBot
 from bot.packages.controls import FORMS, HANDLERS, STANDALONE
@@ -77,6 +79,11 @@ class Matrix:
                                  lambda: user.slash(f"president {command}", settle=False,
                                                     options=options))
 
+    async def dm(self, name: str, user: TestUser, expect: str | None, command: str) -> None:
+        """A top-level command of the DM with the bot (`privacy.direct`), typed there."""
+        await self.probe.refused(f"dm/{command} {name}", user, expect,
+                                 lambda: user.slash(command, channel=user.dm, settle=False))
+
     async def forged(self, name: str, user: TestUser, expect: str, command: str,
                      option: str | None, value: object, **options: object) -> None:
         await self.probe.refused(f"/{command} {name}", user, expect,
@@ -132,7 +139,8 @@ async def no_table(m: Matrix) -> None:
                    "", preset="classic")
     await m.forged("of an unresolved member", otto, "err.bad_command", "stats", "member",
                    None, member=gus)
-    await m.forged("unknown", otto, "err.bad_command", "hand", None, "explode")
+    for command in ("hand", "history", "privacy"):  # (an option none of them has)
+        await m.forged("unknown", otto, "err.bad_command", command, None, "explode")
     await otto.slash("president history")
     page = otto.last_ephemeral().id
     await m.click("of a page out of range", otto, "err.unknown_control", page,
@@ -260,6 +268,7 @@ async def playing(m: Matrix, lobby_shown: Message) -> tuple[int, int, int]:
     await m.slash("when not seated", otto, "err.not_seated", "resume")
     await m.slash("when playing oneself", gus, "err.not_automated", "resume")
     await m.slash("while seated", gus, "err.forget_seated", "forget")
+    await m.dm("while seated", gus, "err.forget_seated_dm", "forget")
     for command in ("end", "replay", "addbot", "start", "pause", "continue"):
         await m.slash("by a guest", gus, "err.not_host", command)
     await m.slash("by a guest", gus, "err.not_host", "kick", member=hana)
@@ -590,6 +599,12 @@ async def test_every_refusal_is_private_precise_in_the_users_language_and_change
             print("  " + failure[:400])
         failures += m.probe.failures
         cells += m.probe.cells
+    # Every command the app offers, the group's in servers and the DM's own (stop 49's
+    # `/forget` had no cell: its refusals were never judged here); read before the
+    # disconnect, which takes the cogs' commands off the tree.
+    commands = {f"/{sub.name}" if isinstance(top, app_commands.Group) else f"dm/{sub.name}"
+                for top in bot.tree.get_commands()
+                for sub in (top.commands if isinstance(top, app_commands.Group) else [top])}
     await fake.disconnect(bot)
     interactions = {cell.split(" ", 1)[0] for cell in cells}
     situations = {cell.split(" ", 1)[1] for cell in cells}
@@ -597,6 +612,7 @@ async def test_every_refusal_is_private_precise_in_the_users_language_and_change
           f"{len(situations)} situations, in two languages")
     actions = set(HANDLERS) | set(FORMS) | set(STANDALONE)
     assert actions <= interactions, sorted(actions - interactions)
+    assert commands <= interactions, sorted(commands - interactions)
     half = len(cells) // 2
     assert cells[:half] == cells[half:]  # every cell in both languages
     assert failures == []

@@ -1,0 +1,48 @@
+"""End-to-end: what stop 49's features do together, as its review found them (docs/bot.md,
+« Review of stop 49 »): a host's break (play-test 29) on a table that channel chatter
+buries (play-test 28)."""
+
+from bot.client import PresidentBot
+from bot.i18n import t
+from bot.packages.publisher.buried import BURIED_AFTER, QUIET
+from fakediscord import FakeDiscord
+
+from .conftest import LinkedClock
+from .e2e import cid, message, tick
+from .test_e2e_playtest28 import at_her_turn, chat
+
+
+async def test_a_paused_table_buried_under_the_chat_comes_back_paused_and_continues(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """The pizza arrives and everyone talks: marie's paused table, buried, comes back to
+    the bottom saying the break once, with « Continuer » and no « Pause »; the clocks
+    still wait (the timer's deadline unset, no bot plays), and « Continuer » on the new
+    message runs them on."""
+    marie = fake.add_user("marie", locale="fr")
+    bob = fake.add_user("bob", locale="fr")
+    table = await at_her_turn(fake, clock, president, marie)
+    game = table.game
+    assert game is not None
+    await marie.click(message(marie, table.table_message_id), cid(table, "pause"))
+    await fake.settle()
+    old, version = table.table_message_id, game.version
+    await chat(fake, bob, BURIED_AFTER)
+    await tick(fake, clock, QUIET + 1)
+
+    new = table.table_message_id
+    assert new not in (None, old) and table.pause is not None
+    board = message(marie, new)
+    assert board.content.count(t("fr", "table.paused_until", button=t("fr", "btn.play_on"),
+                                 at=f"<t:{int(table.pause.since) + 3600}:R>")) == 1
+    labels = [b.label for b in board.buttons]
+    assert t("fr", "btn.play_on") in labels and t("fr", "btn.pause") not in labels
+    assert not message(marie, old).components
+    await tick(fake, clock, 120)
+    assert game.version == version and table.paused_since is not None
+
+    await marie.click(board, cid(table, "play_on"))
+    await fake.settle()
+    assert table.pause is None and table.paused_since is None
+    assert table.timer_deadline is not None
+    fake.assert_no_errors()

@@ -3,7 +3,8 @@ version of the bot when it stopped for a redeploy; the current version starts on
 database.
 
 tests/bot/older/<commit>.json were written by those older commits themselves, each file
-named for its commit (the last of play-tests 10, 11, 12 and 13): a bot of that version
+named for its commit (the last of play-tests 10, 11, 12 and 13, and 0a343d6, the code stop
+49 upgraded from, before round_results.departure and a host's pause): a bot of that version
 opened eleven tables in the states a redeploy may catch (a trick under way, presi's
 exchange, a queue behind bots, a wild 7 announced, fast mode, a leaver's seat played by a
 bot, presi waiting for a leaver, the autopilot, a round's and a game's results, a lobby),

@@ -345,7 +345,9 @@ async def paused(m: Matrix, actor: Player) -> None:
         (passing,) = controls(actor.user, shown.id, "pass")
         await m.click("during a pause", actor.user, "err.paused", shown.id, passing)
     await m.slash("during a pause", hana, "err.already_paused", "pause")
-    await m.click("on a table already paused", hana, "err.stale_button", board,
+    # The « Pause » its phone still showed: a late click does what it says (« Review of
+    # stop 49 »), so a second pause is refused as one.
+    await m.click("on a table already paused", hana, "err.already_paused", board,
                   cid(table, "pause"))
     await m.click("by a guest", gus, "err.not_host", board, cid(table, "play_on"))
     await hana.click(message(hana, board), cid(table, "play_on"))

@@ -4,7 +4,7 @@ buries (play-test 28)."""
 
 from bot.client import PresidentBot
 from bot.i18n import t
-from bot.packages.publisher.buried import BURIED_AFTER, QUIET
+from bot.packages.publisher.buried import BURIED_AFTER, EVERY, QUIET
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
@@ -45,4 +45,36 @@ async def test_a_paused_table_buried_under_the_chat_comes_back_paused_and_contin
     await fake.settle()
     assert table.pause is None and table.paused_since is None
     assert table.timer_deadline is not None
+    fake.assert_no_errors()
+
+
+async def test_the_hosts_pause_and_continue_as_shown_on_a_message_just_brought_down_work(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """The chat brings the table down as marie presses « Pause » on the message her phone
+    still shows, and again as she presses « Continuer »: each does what it says, as « Ma
+    main » and « Rejoindre » do there (play-test 28), rather than « this button was shown
+    for an earlier moment ». Neither depends on what the message showed: a break holds
+    whatever the game is at, and only a break is continued."""
+    marie = fake.add_user("marie", locale="fr")
+    bob = fake.add_user("bob", locale="fr")
+    table = await at_her_turn(fake, clock, president, marie)
+    shown = message(marie, table.table_message_id)
+    await chat(fake, bob, BURIED_AFTER)
+    await tick(fake, clock, QUIET + 1)
+    assert table.table_message_id != shown.id
+    record = await marie.click_shown(shown, t("fr", "btn.pause"))
+    assert record.acknowledged and not record.followup_ids  # (before: « Ce bouton date… »)
+    assert table.pause is not None
+    await tick(fake, clock, 1)
+    assert t("fr", "btn.play_on") in [b.label for b in
+                                      message(marie, table.table_message_id).buttons]
+
+    shown = message(marie, table.table_message_id)
+    await tick(fake, clock, EVERY)
+    await chat(fake, bob, BURIED_AFTER)
+    await tick(fake, clock, QUIET + 1)
+    assert table.table_message_id != shown.id
+    await marie.click_shown(shown, t("fr", "btn.play_on"))
+    assert table.pause is None and table.paused_since is None
     fake.assert_no_errors()

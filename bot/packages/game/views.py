@@ -439,13 +439,20 @@ async def replay(click: Click) -> None:
 
 # The host's break (`bot.tables.breaks`): its button on the table message, drawn unversioned
 # as « Ma main » is, since a break changes no game version and holds whatever the game shows.
-@action("pause", drawn=Drawn())
 async def pause_game(click: Click) -> None:
     service = click.bot.service
     await _host_action(click, lambda: service.breaks.pause(click.table, click.user_id), True)
 
 
-@action("play_on", drawn=Drawn())
 async def play_on(click: Click) -> None:
     service = click.bot.service
     await _host_action(click, lambda: service.breaks.play_on(click.table, click.user_id), True)
+
+
+# Pressed on a table message the table has since left (brought back below the chat as the
+# host pressed, play-test 28: likeliest during a break, when everyone talks), or after the
+# other of the two replaced it, each does what it says, as `/president pause` and `continue`
+# would: neither depends on what the message showed, and a second pause or a continue with
+# no break is refused as such (`err.already_paused`, `err.not_paused`). « Review of stop 49 ».
+action("pause", drawn=Drawn(late=pause_game))(pause_game)
+action("play_on", drawn=Drawn(late=play_on))(play_on)

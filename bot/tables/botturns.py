@@ -63,7 +63,7 @@ class BotTurns:
         async with table.lock:
             game = table.game
             seat = autoplay.next_seat(game, table.id) if game is not None else None
-            if game is None or seat is None or table.paused_since is not None:
+            if game is None or seat is None or table.held():
                 return  # (a break or an outage came as the move was due: `schedule` again)
             bot = self.bot(table, game, seat)
             view = player_view(game, seat)
@@ -87,7 +87,7 @@ class BotTurns:
             async with table.lock:
                 if table.closed or table.game is not game or game.version != version:
                     return  # the game moved on meanwhile; what moved it re-armed the bots
-                if table.paused_since is not None:
+                if table.held():
                     return  # a break came while it thought: its end schedules it again
                 self._after(table, game.apply(seat, action))
         finally:

@@ -485,6 +485,12 @@ class Table:
 
     # --- seats -----------------------------------------------------------------------------
 
+    def held(self) -> bool:
+        """Whether a break or an outage holds the clocks (`paused_since`). A method, so that a
+        check after an await reads the table as it is then, not as a check before it left
+        it for the type checker."""
+        return self.paused_since is not None
+
     def farewell_of(self, user_id: int) -> Farewell | None:
         """The user's latest hand still to be redrawn without controls."""
         return next((f for f in reversed(self.farewells) if f.user_id == user_id), None)

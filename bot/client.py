@@ -123,7 +123,8 @@ class PresidentBot(Host):
         self.service.display = self.publisher
         # The intent's other events, every message of every channel, are left unread but
         # for what buries a table's message (`bot.packages.publisher.buried`).
-        leave_chatter_unread(self, self.service.registry.channels, self.heard_chatter)
+        leave_chatter_unread(self, self.service.registry.channels, self.heard_chatter,
+                             self.publisher.buried.posted_own)
         self.with_storage = with_storage
         self.shutdown_wait = shutdown_wait
         self.storage: Storage | None = None

@@ -264,12 +264,15 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     @commands.Cog.listener()
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
         """Raw: the bot keeps no message cache (`PresidentBot`), and a table's message may
-        predate this process."""
+        predate this process. Chatter deleted below the table's message no longer buries it
+        (`Buried.deleted`)."""
+        self.bot.publisher.buried.deleted(payload.channel_id, (payload.message_id,))
         await self.bot.service.messages_deleted(payload.channel_id, {payload.message_id})
 
     @commands.Cog.listener()
     async def on_raw_bulk_message_delete(self,
                                          payload: discord.RawBulkMessageDeleteEvent) -> None:
+        self.bot.publisher.buried.deleted(payload.channel_id, payload.message_ids)
         await self.bot.service.messages_deleted(payload.channel_id, payload.message_ids)
 
     @commands.Cog.listener()

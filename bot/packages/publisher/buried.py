@@ -14,11 +14,19 @@ Which messages count: every one but the bot's own. Members', other bots' and web
 take the same room on a screen; the bot's own in a table's channel are that table's (its
 lobby above a game, its turn pings, and the return's own post, which would otherwise count
 against the message it brought back). Edits take no more room, and are not told.
+
+Deletions below the table message are taken off without storing anyone's message: ids are
+snowflakes whose highest bits are the milliseconds since Discord's epoch (« Snowflakes »,
+https://discord.com/developers/docs/reference#snowflakes), so a deleted id greater than the
+table message's, in its channel, was posted after it, below it. Only the bot's own posts
+below it (the turn pings, which never counted) are remembered, to be told apart when the
+bot deletes them: at most the one or two pings a timer leaves there (`_Pile.own`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Collection
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from bot.tables.table import Table
@@ -51,6 +59,9 @@ class _Pile:
     message_id: int
     count: int = 0
     last: float = 0.0  # on the bot's clock
+    # The bot's own messages posted below it (turn pings): not counted, so their deletion
+    # is not taken off. Each leaves with its deletion, most within the timer that posted it.
+    own: set[int] = field(default_factory=set)
 
 
 class Buried:
@@ -73,15 +84,48 @@ class Buried:
         live = self._live(table)
         if live is None:
             return
-        pile = self._piles.get(table.id)
-        if pile is None or (pile.kind, pile.message_id) != live:
-            # The live message changed (a new round, the lobby, a repost): what was above
-            # the old one is not below the new one.
-            pile = self._piles[table.id] = _Pile(*live)
+        pile = self._pile(table.id, live)
         pile.count += 1
         pile.last = now = self.bot.service.clock.now()
         if pile.count == BURIED_AFTER:
             self._wait(table, now + QUIET)
+
+    def posted_own(self, channel_id: int, message_id: int) -> None:
+        """The bot posted in a channel with a table (`bot.chatter`): one below its live
+        message is remembered until deleted, so that its deletion is not taken off."""
+        table = self.bot.service.registry.in_channel(channel_id)
+        live = None if table is None else self._live(table)
+        if table is not None and live is not None and message_id > live[1]:
+            self._pile(table.id, live).own.add(message_id)
+
+    def deleted(self, channel_id: int, message_ids: Collection[int]) -> None:
+        """Messages of the channel were deleted (MESSAGE_DELETE, MESSAGE_DELETE_BULK): those
+        posted below the live message by others (a greater id, module docstring) no longer
+        bury it. One posted below an earlier message only (before a return) has a smaller
+        id than the live one's and is not taken off; the count never goes below zero (a
+        message whose MESSAGE_CREATE came before its table message's id was known was
+        counted against the earlier message)."""
+        table = self.bot.service.registry.in_channel(channel_id)
+        if table is None:
+            return
+        pile = self._piles.get(table.id)
+        if pile is None or (pile.kind, pile.message_id) != self._live(table):
+            return
+        below = 0
+        for message_id in message_ids:
+            if message_id in pile.own:
+                pile.own.discard(message_id)
+            elif message_id > pile.message_id:
+                below += 1
+        pile.count = max(0, pile.count - below)
+
+    def _pile(self, table_id: int, live: tuple[str, int]) -> _Pile:
+        pile = self._piles.get(table_id)
+        if pile is None or (pile.kind, pile.message_id) != live:
+            # The live message changed (a new round, the lobby, a repost): what was above
+            # the old one is not below the new one.
+            pile = self._piles[table_id] = _Pile(*live)
+        return pile
 
     def due(self, table: Table, kind: str) -> bool:
         """Whether the table's `kind` message is buried and may come back now."""
@@ -128,8 +172,9 @@ class Buried:
         async def look() -> None:
             pile = self._piles.get(table.id)
             if table.closed or pile is None or (pile.kind, pile.message_id) != \
-                    self._live(table):
-                return  # redrawn meanwhile (brought back, a new round, a repost)
+                    self._live(table) or pile.count < BURIED_AFTER:
+                return  # redrawn meanwhile (brought back, a new round, a repost), or the
+                # chatter below it deleted (`deleted`)
             later = max(pile.last + QUIET, self._next_return(table.id))
             if self.bot.service.clock.now() < later:
                 self._wait(table, later)  # still talking, or back too recently

@@ -451,6 +451,12 @@ class Table:
     # taken off them (`Charts.take_off_owed`). Persisted with the retired text it goes with,
     # so that neither a restart before the upload ends nor a failed edit shows it twice.
     charts_off: list[int] = field(default_factory=list)
+    # Messages brought down below the chat (`Publisher._bring_down`) whose edit into a
+    # pointer has not landed yet, as (old message, new message): stored in the same
+    # snapshot as the new message's id, so that a crash before that edit leaves the restart
+    # the edit to make, not the old message's text and buttons. Empty once edited; the next
+    # snapshot drops it, and one taken meanwhile is only read after a crash.
+    pointers_owed: list[tuple[int, int]] = field(default_factory=list)
     # When the host, and anyone, last acted (hosting.claim, Deadlines). Kept in the
     # snapshot: a restart counted both again from its start, so a silent host kept the role
     # and an abandoned table stayed open 30 minutes more at every redeploy (play-test 22).
@@ -790,6 +796,8 @@ class Table:
             "moved_from": [[version, seat, timer]
                            for version, (seat, timer) in self.moved_from.items()],
             **({"charts_off": list(self.charts_off)} if self.charts_off else {}),
+            **({"pointers_owed": [list(p) for p in self.pointers_owed]}
+               if self.pointers_owed else {}),
         }
 
     @classmethod
@@ -854,6 +862,7 @@ class Table:
             moved_from={int(version): (int(seat), bool(timer)) for version, seat, timer
                         in sorted(d.get("moved_from", []))[-MOVES_REMEMBERED:]},
             charts_off=[int(m) for m in d.get("charts_off", ())],
+            pointers_owed=[(int(old), int(new)) for old, new in d.get("pointers_owed", ())],
         )
         game = table.game
         # A snapshot from before the engine kept the queue's points. A game already over

@@ -3,12 +3,29 @@ buries it (`Buried.deleted`), told apart by its id alone: a snowflake greater th
 table message's was posted below it. The bot's own pings there never counted, and their
 deletion takes nothing off (docs/bot.md, « Play-test 28, afterwards »)."""
 
+from pathlib import Path
+from typing import Any
+
+import pytest
+
 from bot.client import PresidentBot
+from bot.i18n import t
 from bot.packages.publisher.buried import BURIED_AFTER, EVERY, QUIET
+from bot.packages.screen import Screen
+from bot.storage import Storage
+from bot.tables.table import Table
 from fakediscord import FakeDiscord, Message, TestUser
 
 from .conftest import LinkedClock
-from .e2e import Player, dealt_against_two_bots, tick
+from .e2e import (
+    RESTART_UP,
+    Player,
+    connect_bot,
+    database_url,
+    dealt_against_two_bots,
+    message,
+    tick,
+)
 from .test_e2e_playtest24 import HANDS, reminders, until_half_time
 from .test_e2e_playtest28 import at_her_turn, channel_calls
 
@@ -59,8 +76,8 @@ async def test_messages_deleted_one_by_one_are_taken_off(
     table = await at_her_turn(fake, clock, president, alice)
     old = table.table_message_id
     posted = await said(fake, bob, BURIED_AFTER)
-    for message in posted[:2]:
-        fake.delete_message(message)
+    for line in posted[:2]:
+        fake.delete_message(line)
     await fake.settle()
     await tick(fake, clock, QUIET + 1)
     assert table.table_message_id == old
@@ -114,4 +131,60 @@ async def test_the_bots_own_ping_deleted_takes_nothing_off(
     await said(fake, bob, 1)
     await tick(fake, clock, QUIET + 1)
     assert table.table_message_id != old
+    fake.assert_no_errors()
+
+
+async def test_a_crash_before_the_pointers_edit_leaves_the_restart_to_make_it(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process dies once the bring-down's snapshot (the new message's id) is handed to
+    storage and before the old message's edit went out. Rebuilt as a crash leaves things:
+    the old message as it was on Discord (the edit is never sent), the database as that
+    snapshot left it (the state `touch` handed over, written back after the stop, which
+    stores a later one: the redraw's own `touch` once the edit is back). The restart
+    edits the old message into the pointer (before `Table.pointers_owed`, it kept its text
+    and its buttons, « Ma main » among them)."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = fake.add_user("marie", locale="fr")
+    bob = fake.add_user("bob", locale="fr")
+    table = await at_her_turn(fake, clock, bot, marie)
+    old = table.table_message_id
+    assert old is not None
+    edit = bot.publisher._edit
+    died: list[tuple[int, dict[str, Any]]] = []
+
+    async def dies_before_the_pointer(table: Table, message_id: int, screen: Screen | None,
+                                      asleep: str | None) -> bool:
+        if message_id == old and not died:
+            died.append((table.seq, table.to_dict()))  # what `touch` just handed over
+            return True  # never sent: the process is gone
+        return await edit(table, message_id, screen, asleep)
+
+    monkeypatch.setattr(bot.publisher, "_edit", dies_before_the_pointer)
+    await said(fake, bob, BURIED_AFTER)
+    await tick(fake, clock, QUIET + 1)
+    new = table.table_message_id
+    [(seq, state)] = died
+    assert new not in (None, old) and state["table_message_id"] == new
+    assert message(marie, old).components  # its buttons, as the crash left them
+    await bot.service.drain()
+    await fake.disconnect(bot)
+    storage = await Storage.open(url)
+    stored = await storage.load_snapshot(table.id)
+    assert stored is not None and stored.seq > seq  # the redraw's later one
+    assert await storage.save_snapshot(table.id, stored.seq + 1, state)
+    await storage.close()
+    again = await connect_bot(fake, clock, url, bot_pause=1.0)
+    await fake.settle()
+    await tick(fake, clock, RESTART_UP)
+    restored = again.service.registry.by_id(table.id)
+    assert restored is not None and restored.table_message_id == new
+    pointer = message(marie, old)
+    assert pointer.content == t("fr", "table.brought_down", link=(
+        f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{new}"))
+    assert not pointer.components
+    assert restored.pointers_owed == []
+    assert marie.last_message().id == new
+    await again.close()
     fake.assert_no_errors()

@@ -97,6 +97,7 @@ class Publisher:
                 return
             await self._lobby(table)
             await self._table(table)
+            await self._point_owed(table)
             await self.charts.take_off_owed(table)
             await self.reminders.flush(table)
         except discord.RateLimited as err:
@@ -478,13 +479,31 @@ class Publisher:
             else:
                 table.lobby_message_id = new
             self.shown(table, kind, screen)
-            # Stored before the old one is edited: a restart edits the new one.
+            # Stored before the old one is edited, with the edit owed: a restart edits the
+            # new one, and makes the old one's edit if it had not landed (`_point_owed`).
+            table.pointers_owed.append((old, new))
             self.bot.service.touch(table)
-            # Discord's message link, as its clients copy it (discord.py's `jump_url`).
-            link = self._channel(table).get_partial_message(new).jump_url
-            pointer = t(table.locale, "table.brought_down", link=link)
-            await self._edit(table, old, Screen(pointer), pointer)
+            await self._point(table, old, new)
         return True
+
+    async def _point(self, table: Table, old: int, new: int) -> None:
+        """The message brought down becomes a pointer to the `new` one, no longer owed (the
+        table's next snapshot says so: no write of its own, see `Table.pointers_owed`)."""
+        # Discord's message link, as its clients copy it (discord.py's `jump_url`).
+        link = self._channel(table).get_partial_message(new).jump_url
+        pointer = t(table.locale, "table.brought_down", link=link)
+        await self._edit(table, old, Screen(pointer), pointer)
+        table.pointers_owed.remove((old, new))
+
+    async def _point_owed(self, table: Table) -> None:
+        """Pointers a bring-down stored as owed but did not edit: the process stopped in
+        between (a crash; a stop drains its redraws). One flush at a time per table, so none
+        is on its way now. Stored as done, as a restart's other owed messages are: edited
+        twice at worst, to the same text."""
+        if table.pointers_owed:
+            for old, new in list(table.pointers_owed):
+                await self._point(table, old, new)
+            self.bot.service.touch(table)
 
     async def _table(self, table: Table) -> None:
         if table.game is None:

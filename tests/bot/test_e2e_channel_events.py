@@ -20,6 +20,7 @@ from bot.tables.table import TOKEN_LIFETIME, Table
 from engine import Phase
 from fakediscord import FakeDiscord, Message, TestUser
 from fakediscord.state import Channel
+from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import (
@@ -360,7 +361,7 @@ async def test_an_outage_stops_the_clocks_and_its_end_runs_them_on(
 
     fake.end_outage(fake.guild)
     await fake.settle()
-    assert table.paused_since is None
+    assert fresh(table).paused_since is None
     assert table.timer_deadline - now() == pytest.approx(left)
     assert table.log[-1].key == "ev.paused" and table.log[-1].params == {"minutes": 10}
     await tick(fake, clock, left - 1)
@@ -426,7 +427,7 @@ async def test_the_clocks_still_wait_for_a_server_out_across_a_restart(
 
     fake.end_outage(fake.guild)
     await fake.settle()
-    assert restored.paused_since is None
+    assert fresh(restored).paused_since is None
     assert restored.timer_deadline is not None
     assert restored.timer_deadline - again.service.clock.now() == pytest.approx(left)
     await fake.disconnect(again)

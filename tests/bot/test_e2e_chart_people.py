@@ -20,6 +20,7 @@ from bot.tables.table import Table
 from engine import Game, Phase, Rules
 from engine.events import RoundOver
 from fakediscord import FakeDiscord, TestUser
+from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import (
@@ -91,7 +92,8 @@ async def end_game(fake: FakeDiscord, clock: LinkedClock, table: Table, host: Pl
         await host.user.click(host.user.last_ephemeral(),
                               cid(table, "stop", 0, str(table.game_no)))
     await tick(fake, clock, 2)
-    assert table.game is not None and table.game.phase is Phase.GAME_OVER
+    game = fresh(table).game
+    assert game is not None and game.phase is Phase.GAME_OVER
 
 
 async def past_chart(user: TestUser, drawn: list[chart.PointsChart]

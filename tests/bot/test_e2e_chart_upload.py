@@ -15,6 +15,7 @@ from bot.packages.publisher.charts import RETRY_DELAYS
 from bot.tables.table import Table
 from engine import Phase
 from fakediscord import FakeDiscord, Message, TestUser, errors
+from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import (
@@ -215,7 +216,7 @@ async def test_an_upload_that_ends_after_its_table_closed_leaves_nothing_behind(
     else:
         fake.delete_channel(fake.channel)
     await fake.settle()
-    assert table.closed
+    assert fresh(table).closed
     for _ in range(30):
         await tick(fake, clock, 1)
     assert len(injected(fake)) == (5 if end == "bot removed" else 2)

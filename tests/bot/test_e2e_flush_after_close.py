@@ -7,6 +7,7 @@ import pytest
 
 from bot.client import PresidentBot
 from fakediscord import FakeDiscord
+from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import create_table, http_waits_on_the_fake_clock, tick
@@ -49,7 +50,7 @@ async def test_a_redraw_that_ends_after_its_table_closed_keeps_nothing_of_it(
     assert [c.status for c in fake.calls if c.injected] == [502] and not table.closed
     fake.delete_channel(fake.channel)
     await fake.settle()
-    assert table.closed
+    assert fresh(table).closed
     for _ in range(3):
         await tick(fake, clock, 1)
     fake.expect_error(UNKNOWN_CHANNEL)  # the edit's retry

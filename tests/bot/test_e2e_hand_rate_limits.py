@@ -20,7 +20,7 @@ from bot.packages.game.hand import hand_screen
 from bot.packages.publisher.hands import lane
 from bot.tables.table import Table
 from engine import Game
-from fakediscord import FakeDiscord
+from fakediscord import CallRecord, FakeDiscord
 
 from .conftest import LinkedClock
 from .e2e import (
@@ -83,6 +83,7 @@ async def test_a_hand_held_by_a_429_holds_no_other_hand(
     mark = fake.mark()
     fake.inject_429(HAND_EDIT, method="PATCH", retry_after=RETRY_AFTER, user=marie.user)
     assert await bob.act()
+    held: list[CallRecord] = []
     for _ in range(4):  # the bots answer a second apart, and it is marie's turn
         await tick(fake, clock, 1)
         assert bob.hand.content == latest(table, bob, clock)

@@ -12,6 +12,7 @@ from engine import Game
 from engine.bots.normal import explain
 from engine.view import player_view
 from fakediscord import FakeDiscord, TestUser
+from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import Player, cid, dealt_against_two_bots, marie_hosts_with_bob_around, message, tick
@@ -37,7 +38,7 @@ async def test_hints_are_off_by_default_and_the_host_turns_them_on(
     assert french("💡 Bouton Conseil : oui") in [b.label for b in panel.buttons]
     assert "bouton **Conseil**" in panel.content and table.hints
     await marie.click(panel, cid(table, "hints"))
-    assert not table.hints
+    assert not fresh(table).hints
     await president.service.games.start(table, marie.id)
     await tick(fake, clock, 0.5)
     await marie.slash("president hand")

@@ -9,6 +9,7 @@ from bot.client import PresidentBot
 from bot.i18n import button_names, t
 from engine import Phase
 from fakediscord import FakeDiscord
+from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import (
@@ -49,7 +50,8 @@ async def test_the_host_leaving_only_bots_and_the_list_seats_the_list_in_the_lob
     lobby = message(sam, table.lobby_message_id).content
     assert t(locale, "table.list_seated", name="sam") in lobby
     await sam.click(message(sam, table.lobby_message_id), cid(table, "start"))
-    assert table.game is not None and table.game.phase is Phase.PLAY
+    game = fresh(table).game
+    assert game is not None and game.phase is Phase.PLAY
     fake.assert_no_errors()
 
 

@@ -14,6 +14,7 @@ from bot.packages.publisher.reminders import RETRY_DELAY as PING_RETRY_DELAY
 from bot.tables.table import Table
 from engine import Game, Phase
 from fakediscord import FakeDiscord, Message, errors
+from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import (
@@ -101,7 +102,7 @@ async def test_my_hand_whose_deferral_failed_is_still_drawn(
     assert [r.getMessage() for r in caplog.records if r.levelname == "ERROR"
             and r.name.startswith("bot")] == [f"hand on table {table.id} failed"]
     caplog.clear()
-    assert table.hands.get(alice.user.id) is link and link.answered
+    assert table.hands.get(alice.user.id) is link and fresh(link).answered
     hand = alice.user.last_ephemeral()
     assert not hand.loading and hand.buttons  # the hand, drawn over « thinking »
     fake.expect_error(errors.ALREADY_ACKNOWLEDGED)  # the refusal's answer

@@ -5,6 +5,7 @@ from bot.i18n import t
 from bot.i18n.typography import french
 from engine import Phase
 from fakediscord import FakeDiscord
+from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import (
@@ -213,11 +214,11 @@ async def test_a_player_removed_from_presi_mid_round_cancels_the_game_at_once(
     await marie.slash("president kick", member=bob)
     prompt = marie.last_ephemeral()
     assert prompt.content == t("fr", "kick.confirm.cancel", name="bob")
-    assert table.game is not None and table.seat_of(bob.id) is not None
+    assert fresh(table).game is not None and table.seat_of(bob.id) is not None
     board = table.table_message_id
     await marie.click(prompt, cid(table, "kick", 0, f"{table.game_no}.{marie.id}.{bob.id}"))
     assert message(marie, prompt.id).content == t("fr", "lobby.kicked", name="bob")
-    assert table.game is None and not table.away
+    assert fresh(table).game is None and not table.away
     await tick(fake, clock, 1)
     assert "attend" not in message(carol, board or 0).content  # « sa place l’attend… »
     assert [p.user_id for p in table.seats] == [marie.id, carol.id, dave.id]

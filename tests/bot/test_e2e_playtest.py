@@ -20,6 +20,7 @@ from fakediscord import FakeDiscord, Message, Select
 from fakediscord.forge import Forger
 from fakediscord.limits import BUTTON
 from fakediscord.state import MESSAGE_COMPONENT
+from tests.fresh import fresh
 
 from .conftest import BOT_PAUSE, LinkedClock
 from .e2e import (
@@ -60,7 +61,7 @@ async def test_ending_mid_round_says_the_game_stopped_with_totals_so_far(
     # A second click that left before the first's answer came back stops nothing more (a
     # second End would have sent the table back to its lobby).
     await marie.click_shown(prompt, "Arrêter la partie")
-    assert table.game is game and game.stopped_early  # still that game, stopped once
+    assert table.game is game and fresh(game).stopped_early  # still that game, stopped once
     await tick(fake, clock, 1)
     board = message(marie, table.table_message_id).content
     assert "Partie arrêtée pendant la manche 2" in board

@@ -23,6 +23,7 @@ from bot.tables.table import LogEntry
 from engine import Card, Game, GameEnd, Phase, Rules
 from engine.events import Out, Played, Skipped, TimedOut, TrickClosed
 from fakediscord import FakeDiscord
+from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import (
@@ -406,7 +407,7 @@ async def test_a_leaver_at_game_over_keeps_replay_when_the_list_makes_up_the_cou
     assert table.game is game and not table.too_few_to_replay()
     await tick(fake, clock, 1)
     await maman.click(message(maman, table.table_message_id), "Rejouer")
-    assert table.game is not None and table.game is not game
+    assert fresh(table).game is not None and table.game is not game
     assert table.seat_of(papa.id) is not None
 
 

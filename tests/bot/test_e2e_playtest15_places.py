@@ -26,6 +26,7 @@ from fakediscord import (
     FakeDiscord,
     TestUser,
 )
+from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import (
@@ -431,7 +432,7 @@ async def test_a_thread_that_archives_itself_over_a_long_break_between_rounds(
     await marie.user.click(message(marie.user, first), cid(table, "next", game.version))
     await tick(fake, clock, 1)
     fake.expect_error(50083)  # the last round's message retired while the thread slept
-    assert not thread.archived and game.round_no == 2 and table.table_message_id != first
+    assert not fresh(thread).archived and game.round_no == 2 and table.table_message_id != first
     old = message(marie.user, first)
     assert not old.buttons and old.content.endswith(t("fr", "table.moved_on"))
     assert "Manche 2" in message(marie.user, table.table_message_id).content

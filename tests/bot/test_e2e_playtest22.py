@@ -17,6 +17,7 @@ from bot.tables.hosting import HOST_IDLE_SECONDS
 from bot.tables.table import LogEntry
 from engine import Phase
 from fakediscord import FakeDiscord
+from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import (
@@ -63,7 +64,7 @@ async def test_a_lobby_left_idle_closes_on_time_across_a_restart(
         await tick(fake, clock, 1)
     assert not restored.closed
     await tick(fake, clock, 2)
-    assert restored.closed
+    assert fresh(restored).closed
     lobby = message(marie, restored.lobby_message_id)
     # No game was ever played here: « Personne n’a joué à cette table » said otherwise.
     assert t(restored.locale, "table.idle_closed_lobby") in lobby.content and not lobby.buttons
@@ -229,6 +230,6 @@ async def test_a_table_stored_before_last_seen_was_kept_counts_from_the_restart(
         await tick(fake, clock, 1)
     assert not restored.closed
     await tick(fake, clock, 2)
-    assert restored.closed
+    assert fresh(restored).closed
     await fake.disconnect(bot)
     fake.assert_no_errors()

@@ -24,6 +24,7 @@ from bot.tables.table import Table
 from engine import Phase
 from fakediscord import FakeDiscord, LatencyConfig, Spread
 from fakediscord.state import InteractionRecord
+from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import (
@@ -415,7 +416,7 @@ async def test_a_lobby_no_longer_says_a_leaver_took_a_bots_seat(
     assert "prend la place" in message(host, lobby).content
     await u2.click(lobby, cid(table, "leave"))
     await tick(fake, clock, 2)
-    assert table.notice is None
+    assert fresh(table).notice is None
     assert "prend la place" not in message(host, lobby).content
     assert message(host, lobby).content == lobby_screen(table).content
     await stored_is_live(bot, table)

@@ -15,6 +15,7 @@ from bot.tables.reminders import REMIND_AFTER
 from bot.tables.table import Table
 from engine import Game, Phase
 from fakediscord import FakeDiscord, Message
+from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import (
@@ -127,7 +128,7 @@ async def test_a_giver_who_has_not_chosen_is_pinged(
     [ping] = reminders(fake)
     assert ping.content == reminder_text(table, "exchange", marie.user.id)
     assert fake.writer.pinged(ping.id) == {marie.user.id}
-    while game.phase is Phase.EXCHANGE:
+    while fresh(game).phase is Phase.EXCHANGE:
         assert await marie.act()
     await tick(fake, clock, 1)
     assert reminders(fake) == []
@@ -197,7 +198,7 @@ async def test_a_host_may_turn_the_pings_off(
     assert state["no"] in [b.label for b in panel.buttons] and not table.reminders
     assert t(locale, "settings.reminders_off") in panel.content
     await marie.user.click(panel, cid(table, "reminders"))
-    assert table.reminders and t(locale, "settings.reminders_on") in \
+    assert fresh(table).reminders and t(locale, "settings.reminders_on") in \
         marie.user.last_ephemeral().content
     await marie.user.click(marie.user.last_ephemeral(), cid(table, "reminders"))
     for _ in range(2):

@@ -12,6 +12,7 @@ from bot.packages.publisher.buried import BURIED_AFTER, EVERY, QUIET
 from bot.tables.table import Table
 from engine import Phase
 from fakediscord import FakeDiscord, Message, TestUser
+from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import (
@@ -254,7 +255,7 @@ async def test_a_table_buried_in_a_thread_archived_meanwhile_comes_back_and_wake
     fake.archive_thread(thread)
     await fake.settle()
     await tick(fake, clock, QUIET + 1)
-    assert not thread.archived and table.table_message_id not in (None, old)
+    assert not fresh(thread).archived and table.table_message_id not in (None, old)
     assert message(marie, old).content == t("fr", "table.brought_down", link=link(table))
     fake.assert_no_errors()
 

@@ -19,6 +19,7 @@ from bot.tables.deadlines import IDLE_CLOSE_SECONDS, PAUSE_LIMIT_SECONDS
 from bot.tables.table import Table
 from engine import Game, Phase
 from fakediscord import FakeDiscord, TestUser
+from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import (
@@ -119,7 +120,7 @@ async def test_the_pizza_break_holds_every_clock_and_gives_back_the_time_left(
 
     await play_on(fake, marie.user, table)
 
-    assert table.pause is None and table.paused_since is None
+    assert fresh(table).pause is None and fresh(table).paused_since is None
     assert table.timer_deadline is not None
     assert table.timer_deadline - clock.now() == pytest.approx(left)
     assert keys(table)[-1] == "ev.pause_over"
@@ -191,7 +192,7 @@ async def test_a_reason_is_shown_and_a_forgotten_break_closes_the_table_after_an
     assert not table.closed
     await tick(fake, clock, 3)
 
-    assert table.closed
+    assert fresh(table).closed
     assert [key for key in president.service.scheduler.pending()
             if isinstance(key, tuple) and key[0] == table.id] == []  # no clock left behind
     closed = message(marie.user, shown_id).content
@@ -231,7 +232,7 @@ async def test_the_break_outlives_a_restart_and_continues_with_the_time_left(
 
     assert restored.timer_deadline is not None
     assert restored.timer_deadline - clock.now() == pytest.approx(left)
-    assert restored.pause is None
+    assert fresh(restored).pause is None
     await fake.disconnect(again)
 
 
@@ -251,7 +252,7 @@ async def test_a_host_who_leaves_during_the_break_hands_it_on_with_the_role(
     assert table.is_host(bob.user.id) and table.pause is not None
     assert game.version == version
     await play_on(fake, bob.user, table)
-    assert table.pause is None and keys(table)[-1] == "ev.pause_over"
+    assert fresh(table).pause is None and keys(table)[-1] == "ev.pause_over"
     await tick(fake, clock, 40)
     assert game.version > version  # the game runs on: the bot plays marie's round
 
@@ -438,5 +439,5 @@ async def test_a_host_who_wandered_off_with_the_pizza_strands_nobody(
 
     await bob.user.click(message(bob.user, board), cid(table, "play_on"))
 
-    assert table.pause is None and table.is_host(bob.user.id)
+    assert fresh(table).pause is None and table.is_host(bob.user.id)
     assert keys(table)[-2:] == ["ev.new_host", "ev.pause_over"]

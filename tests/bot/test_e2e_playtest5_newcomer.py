@@ -12,6 +12,7 @@ from bot.tables.table import Player as Seated
 from bot.tables.table import Table
 from engine import Card, Game, Phase, Rules
 from fakediscord import FakeDiscord
+from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import (
@@ -204,5 +205,5 @@ def test_who_takes_a_seat_between_rounds_is_told_whose() -> None:
     assert "You take the seat of **🤖 Bot 1** (normal level)" in exchange_role_line(table, game, 1, "en")
     play_out(table, game)
     seats.seat_waiting_players(table, game)  # the next round he plays his own seat
-    assert table.seats[1].took_from is None
+    assert fresh(table.seats[1]).took_from is None
     assert Seated.from_dict(Seated(5, "x", took_from="y").to_dict()).took_from == "y"

@@ -11,6 +11,7 @@ from bot.i18n import button_names, t
 from bot.tables.table import Table
 from engine import Game, Phase
 from fakediscord import FakeDiscord, TestUser
+from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import (
@@ -269,7 +270,7 @@ async def test_a_player_leaving_a_finished_game_leaves_the_others_their_replay(
              max=table.rules.max_players) in shown
     await marie.user.click(message(marie.user, table.table_message_id),
                            cid(table, "replay", game.version))
-    replayed = table.game
+    replayed = fresh(table).game
     assert replayed is not None and replayed is not game and replayed.seats == 4
     assert [p.name for p in table.seats][-1] == "sam" and table.queue == []
     fake.assert_no_errors()

@@ -12,6 +12,7 @@ from bot.i18n import button_names, t
 from bot.tables.table import Table
 from engine import Game, Phase
 from fakediscord import FakeDiscord
+from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import (
@@ -94,7 +95,7 @@ async def test_a_player_leaving_a_finished_game_does_not_say_too_few_are_left(
     assert t(locale, "table.host_over", host="marie") in shown
     await users[0].click(message(users[0], table.table_message_id),
                          cid(table, "replay", game.version))
-    replayed = table.game
+    replayed = fresh(table).game
     assert replayed is not None and replayed is not game
     assert sum(replayed.active) == 3 >= table.rules.min_players
     assert table.seat_of(users[2].id) is None
@@ -212,7 +213,7 @@ async def test_a_table_of_bots_closes_once_its_last_waiting_player_leaves_too(
     board = table.table_message_id
     await leo.slash("president leave")
     assert leo.last_ephemeral().content == t(locale, "lobby.left_queue")  # never seated
-    assert table.closed
+    assert fresh(table).closed
     await tick(fake, clock, 1)
     assert message(leo, board).content.endswith(t(locale, "lobby.closed"))
     fake.assert_no_errors()

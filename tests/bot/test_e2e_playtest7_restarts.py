@@ -30,6 +30,7 @@ from engine.actions import Action
 from engine.bots.hard import HardBot
 from engine.view import PlayerView
 from fakediscord import FakeDiscord, Message
+from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import (
@@ -471,7 +472,7 @@ async def test_a_leaver_s_grace_waits_for_the_bot_across_a_restart(
     await tick(fake, clock, grace - clock.now() - 1)
     assert restored.game is not None and restored.away
     await tick(fake, clock, 1)
-    assert restored.game is None and restored.notice is not None
+    assert fresh(restored).game is None and restored.notice is not None
     assert restored.notice.key == "table.cancelled"
     await again.service.drain()
     await fake.disconnect(again)

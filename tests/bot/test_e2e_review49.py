@@ -6,6 +6,7 @@ from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.publisher.buried import BURIED_AFTER, EVERY, QUIET
 from fakediscord import FakeDiscord
+from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import cid, message, tick
@@ -43,7 +44,7 @@ async def test_a_paused_table_buried_under_the_chat_comes_back_paused_and_contin
 
     await marie.click(board, cid(table, "play_on"))
     await fake.settle()
-    assert table.pause is None and table.paused_since is None
+    assert fresh(table).pause is None and fresh(table).paused_since is None
     assert table.timer_deadline is not None
     fake.assert_no_errors()
 
@@ -76,5 +77,5 @@ async def test_the_hosts_pause_and_continue_as_shown_on_a_message_just_brought_d
     await tick(fake, clock, QUIET + 1)
     assert table.table_message_id != shown.id
     await marie.click_shown(shown, t("fr", "btn.play_on"))
-    assert table.pause is None and table.paused_since is None
+    assert fresh(table).pause is None and fresh(table).paused_since is None
     fake.assert_no_errors()

@@ -7,6 +7,7 @@ from bot.tables.table import Table
 from engine import Phase
 from fakediscord import FakeDiscord, TestUser
 from fakediscord.state import MESSAGE_COMPONENT
+from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import Player, cid, leave_game, message, play_until, table_of, tick
@@ -394,7 +395,7 @@ async def test_presi_leaver_may_come_back_else_the_game_is_cancelled(
     assert bob.user.id not in table.away and table.game is not None
     await leave_game(bob.user)
     await tick(fake, clock, 60)
-    assert table.game is None
+    assert fresh(table).game is None
     await tick(fake, clock, 1)
     lobby = message(alice.user, table.lobby_message_id)
     assert "The game is cancelled: bob did not come back." in lobby.content

@@ -16,6 +16,7 @@ from engine.rules import CONFLICTS
 from fakediscord import FakeDiscord, TestUser
 from fakediscord.snapshots import TextInput
 from fakediscord.state import MESSAGE_COMPONENT, MODAL_SUBMIT
+from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import cid, connect_bot, create_table, database_url, message, table_of, tick
@@ -282,7 +283,7 @@ async def test_the_single_card_that_wins_any_trick_must_be_a_2(
         french("⚠️ Carte seule qui gagne tout pli : écris un 2 comme la table l’affiche"))
     await open_form(marie, "top_single")
     await marie.modal_submit({"Nouvelle valeur": "2♠"})
-    assert table.rules.top_single == Card.parse("2S")
+    assert fresh(table).rules.top_single == Card.parse("2S")
     assert french("✅ Enregistré — Carte seule qui gagne tout pli :") in \
         marie.last_ephemeral().content
     fake.assert_no_errors()

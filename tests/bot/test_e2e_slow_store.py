@@ -14,6 +14,7 @@ from bot.packages.game.views import STORE_BUDGET
 from bot.tables.table import Table
 from engine import Phase
 from fakediscord import FakeDiscord, InteractionRecord
+from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import Player, cid, host_against_bots, message, tick, two_humans_against_a_bot
@@ -46,7 +47,7 @@ async def test_a_slow_commit_defers_the_click_then_redraws_the_hand(
     assert waited == [table] and record.response_type is None  # waiting for the database
 
     await tick(fake, clock, STORE_BUDGET)
-    assert record.response_type == DEFERRED_UPDATE  # acknowledged in time, nothing shown
+    assert fresh(record).response_type == DEFERRED_UPDATE  # acknowledged in time, nothing shown
     assert alice.hand.text == before
 
     release.set()
@@ -105,7 +106,7 @@ async def test_my_hand_is_shown_once_its_link_is_saved_deferred_past_the_budget(
     assert table.hands[alice.user.id].token == record.token  # followed from now on
 
     await tick(fake, clock, STORE_BUDGET)
-    assert record.response_type == DEFERRED_CHANNEL_MESSAGE  # acknowledged, nothing shown
+    assert fresh(record).response_type == DEFERRED_CHANNEL_MESSAGE  # acknowledged, nothing shown
     thinking = alice.user.last_ephemeral()
     assert thinking.loading and not thinking.buttons
     release.set()

@@ -14,6 +14,7 @@ from bot.packages.settings.views import knob_form
 from bot.storage.records import SeatRef
 from engine import Rules
 from fakediscord import FakeDiscord, TestUser
+from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import cid, connect_bot, create_table, database_url, message, tick
@@ -59,7 +60,7 @@ async def test_a_bots_count_beyond_the_tables_seats_is_refused_in_the_hosts_lang
         assert hint == t(lang, "settings.hint.optional_int", min=1, max=5,
                          none=t(lang, "quoted", text=t(lang, "knob.vs_bots.none")))
         await type_knob(host, "vs_bots", "5")
-        assert table.rules.vs_bots == 5
+        assert fresh(table).rules.vs_bots == 5
         await tick(fake, clock, 1)
         await host.click(message(host, table.lobby_message_id), cid(table, "vsbots"))
         assert len(table.seats) == 6 and table.game is not None

@@ -12,6 +12,7 @@ from bot.packages.game import chart
 from bot.packages.rules_text import how_to_play
 from engine import Rules
 from fakediscord import FakeDiscord
+from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .test_e2e_playtest17 import dealt, pass_turn, play
@@ -67,7 +68,7 @@ async def test_the_openers_hand_says_a_quad_lead_changes_the_2s_exception(
     shown = marie.hand.content.split("\n")
     assert ends in shown and starts not in shown
     await play(fake, clock, marie, "9H 9S 9D 9C")
-    assert not game.revolution
+    assert not fresh(game).revolution
     for player in (paul, jeanne, lucas):
         assert starts not in player.hand.content and ends not in player.hand.content
     fake.assert_no_errors()

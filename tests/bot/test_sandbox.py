@@ -217,6 +217,7 @@ async def test_a_table_comes_back_when_the_sandbox_is_run_again(tmp_path: Path) 
     database: « Il n’y a pas de table dans ce salon », the game stopped early. The fake
     minted a new server and channel each run, so the restored table's channel was gone."""
     url = f"sqlite+aiosqlite:///{tmp_path / 'sandbox.db'}"
+    game_no = None  # the game run 1 starts, which run 2 must find again
     for run in (1, 2):  # an hour apart: the fake mints its ids from its clock
         start = DEFAULT_START + timedelta(hours=run)
         async with FakeDiscord.running(home=SANDBOX_HOME, clock=FakeClock(start)) as fake:

@@ -11,6 +11,7 @@ from bot.tables.table import LeaveOutcome, Table
 from engine import Game, GreedyPlayer, Phase, Rules
 from engine.bots import HardBot
 from engine.bots.rollout import Style
+from tests.fresh import fresh
 
 from .e2e import TIMED_OUT
 
@@ -270,7 +271,8 @@ async def test_the_next_game_at_a_table_counts_versions_on_from_the_last() -> No
     assert Table.from_dict(table.to_dict()).next_version == table.next_version
     await svc.join(table, CAROL, "c", "en")
     await svc.games.start(table, ALICE)
-    assert table.game is not None and table.game.round_version == first.version + 1
+    game = fresh(table).game
+    assert game is not None and game.round_version == first.version + 1
 
 
 async def test_a_new_game_starts_with_no_points_of_the_last_one() -> None:
@@ -385,7 +387,7 @@ async def test_presi_leaver_who_does_not_come_back_cancels_the_game() -> None:
     await svc.leave(table, BOB)
     clock.advance(60)
     await settle()
-    assert table.game is None
+    assert fresh(table).game is None
     assert [p.user_id for p in table.seats] == [ALICE, CAROL]
 
 

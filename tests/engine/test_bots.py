@@ -16,6 +16,7 @@ from engine.bots.rollout import Style, rollout
 from engine.bots.tactics import Unseen, closes, sure_winner
 from engine.cards import TWO
 from engine.view import player_view
+from tests.fresh import fresh
 
 
 def _reshuffled(game_hands: list[list[Card]], keep: set[int], seed: int) -> list[list[Card]]:
@@ -236,7 +237,8 @@ def test_a_sure_winner_is_never_answered(revolution: bool) -> None:
                         trial.pass_turn(answering)
             if game.legal_plays(seat):
                 game.play_option(seat, rng.choice(game.legal_plays(seat)))
-            while game.phase is Phase.PLAY and game.top is not None and game.to_act is not None:
+            while fresh(game).phase is Phase.PLAY and fresh(game).top is not None \
+                    and game.to_act is not None:
                 mover = game.to_act
                 plays = game.legal_plays(mover)
                 if plays and rng.random() < 0.7:

@@ -12,6 +12,7 @@ import discord
 import pytest
 
 from fakediscord import FakeDiscord, TestUser, UserActionError
+from tests.fresh import fresh
 
 from .tinybot import TinyBot
 
@@ -99,7 +100,7 @@ async def test_locking_and_archiving_come_as_thread_update(
     assert isinstance(cached, discord.Thread) and cached.locked and not cached.archived
     fake.lock_thread(thread, locked=False)
     await fake.settle()
-    assert not cached.locked
+    assert not fresh(cached).locked
     fake.archive_thread(thread)
     await fake.settle()
     assert bot.get_channel(thread.id) is None  # discord.py keeps no archived thread

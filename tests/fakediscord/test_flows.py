@@ -7,6 +7,7 @@ import pytest
 from discord import app_commands
 
 from fakediscord import FakeDiscord, TestUser, TextInput, UserActionError, render_message
+from tests.fresh import fresh
 
 from .tinybot import TinyBot
 
@@ -130,7 +131,7 @@ async def test_modal_round_trip(fake: FakeDiscord, bot: TinyBot, alice: TestUser
 
     await alice.modal_submit({"Table name": "Chez Alice"})
 
-    assert alice.modal is None
+    assert fresh(alice).modal is None
     assert alice.last_message().content == "Renamed to Chez Alice"
 
 

@@ -11,6 +11,7 @@ import asyncio
 import discord
 
 from fakediscord import FakeDiscord, TestUser
+from tests.fresh import fresh
 
 from .tinybot import ShardedTinyBot, TinyBot
 
@@ -53,7 +54,7 @@ async def test_a_resume_replays_what_the_gap_dispatched_in_order(
 
     assert seen == [*said, "RESUMED"]
     assert fake.gateway.resumes[-1] == 4  # three messages and the interaction
-    assert asked.attempted and isinstance(bot.failures[-1].__cause__, discord.NotFound)
+    assert fresh(asked).attempted and isinstance(bot.failures[-1].__cause__, discord.NotFound)
     fake.expect_error(10062)
 
 

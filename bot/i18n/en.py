@@ -1029,6 +1029,7 @@ CATALOGUE: dict[str, str] = {
     "err.not_paused": "The game is not paused.",
     "err.pause_game_over": "The game is over: there is no clock left to stop.",
     "ev.pause": "⏸️ {name} paused the game",
+    "ev.away_paused": "{name} left: their seat waits {seconds} s from when the game continues (**{button}**), else the game is cancelled",
     "ev.pause_over": "▶️ {name} continued the game after a {minutes} min pause",
     "table.paused": "⏸️ **Paused** since {since} (by {name})",
     "table.paused_reason": "⏸️ **Paused** since {since} (by {name}): “{reason}”",

@@ -50,8 +50,10 @@ class Breaks:
             player = table.player(by)
             name = player.name if player is not None else "?"
             now = self.clock.now()
-            table.pause = Pause(by, name, now, reason)
-            if table.paused_since is None:  # (an outage may hold them already)
+            # An outage may hold the clocks already: the break's limit waits for its end.
+            held = table.paused_since is not None
+            table.pause = Pause(by, name, now, reason, outage_since=now if held else None)
+            if not held:
                 table.paused_since = now
                 self.deadlines.forget(table, keep_refresh=True)
             # A ping posted says « your turn, ends in 10 s » through the break: it goes
@@ -82,10 +84,16 @@ class Breaks:
     def lift(self, table: Table) -> float:
         """The break ends (the host's word, or the game's end): every clock runs on from
         where it stopped, an outage's that began during it too (none can end during a
-        break: `Outages.server_back`). Returns how long they waited."""
-        table.pause = None
-        if table.paused_since is None:
+        break: `Outages.server_back`). Returns how long they waited. Ended while Discord
+        has still not given the server back, the clocks wait on as for any outage, until
+        its end runs them on (`server_back`), not while nobody can act."""
+        pause, table.pause = table.pause, None
+        since = table.paused_since
+        if since is None:
             return 0.0
+        if pause is not None and pause.outage_since is not None:
+            self.deadlines.arm_idle(table)  # (no break's end left to wait for)
+            return max(0.0, self.clock.now() - since)
         return self.outages.release(table)
 
 

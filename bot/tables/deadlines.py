@@ -10,7 +10,7 @@ from collections.abc import Callable
 from bot.tables.clock import Clock
 from bot.tables.hosting import HOST_IDLE_SECONDS
 from bot.tables.reminders import Reminders
-from bot.tables.table import LogEntry, Table
+from bot.tables.table import LogEntry, Pause, Table
 from bot.tables.timers import Scheduler
 from engine import Event, Phase
 from engine.events import TimedOut
@@ -27,6 +27,14 @@ IDLE_WARN_SECONDS = 5 * 60
 # one does, its messages saying so from the break's start. Twice the idle close: a meal,
 # a child put back to bed; a break nobody ends is a table everyone left.
 PAUSE_LIMIT_SECONDS = 60 * 60
+
+
+def pause_ends(pause: Pause, now: float) -> float:
+    """When the break's limit closes the table: PAUSE_LIMIT_SECONDS from its start, not
+    counting the time nobody could continue it (`Pause.held`), an outage under way
+    counted until `now` (its end puts the limit off further, `Outages.server_back`)."""
+    outage = now - pause.outage_since if pause.outage_since is not None else 0.0
+    return pause.since + PAUSE_LIMIT_SECONDS + pause.held + max(0.0, outage)
 
 
 class Deadlines:
@@ -144,11 +152,14 @@ class Deadlines:
 
     def arm_idle(self, table: Table) -> None:
         """The idle close and its warning, counted from `human_seen`; while the clocks wait
-        they do not run, and a host's break has its own end instead (`_pause_over`)."""
+        they do not run, and a host's break has its own end instead (`_pause_over`), which
+        waits too while an outage lasts: nobody could continue the break."""
         if table.paused_since is not None:
             pause = table.pause
-            if pause is not None:
-                self.scheduler.at((table.id, "pause over"), pause.since + PAUSE_LIMIT_SECONDS,
+            if pause is None or pause.outage_since is not None:
+                self.scheduler.cancel((table.id, "pause over"))
+            else:
+                self.scheduler.at((table.id, "pause over"), pause_ends(pause, self.clock.now()),
                                   lambda: self._pause_over(table))
             return
         self.scheduler.cancel((table.id, "pause over"))
@@ -182,12 +193,13 @@ class Deadlines:
             self._close(table)
 
     async def _pause_over(self, table: Table) -> None:
-        """The host's break has lasted PAUSE_LIMIT_SECONDS, nobody said to play on: the
+        """The host's break has lasted PAUSE_LIMIT_SECONDS (`pause_ends`: the time
+        nobody could continue it not counted), nobody said to play on: the
         table closes, its game stopped as an idle table's is, and its message says why."""
         async with table.lock:
             pause = table.pause
-            if table.closed or pause is None or \
-                    self.clock.now() < pause.since + PAUSE_LIMIT_SECONDS:
+            if table.closed or pause is None or pause.outage_since is not None or \
+                    self.clock.now() < pause_ends(pause, self.clock.now()):
                 return
             table.notice = LogEntry("table.pause_closed",
                                     {"minutes": PAUSE_LIMIT_SECONDS // 60})

@@ -37,12 +37,20 @@ class Outages:
     async def server_lost(self, guild_id: int) -> None:
         """Discord has lost the server (an outage): none of its players can act, so their
         clocks wait rather than time them out and hand their seats to the
-        autopilot. Bots do not play on either: the game waits as a whole."""
+        autopilot. Bots do not play on either: the game waits as a whole. A host's break
+        holds the clocks already; its limit waits (`Pause.outage_began`): nobody could
+        continue it."""
         for table in self.registry.in_guild(guild_id):
             async with table.lock:
-                if not table.closed and table.paused_since is None:
+                if table.closed:
+                    continue
+                if table.paused_since is None:
                     table.paused_since = self.clock.now()
                     self.deadlines.forget(table, keep_refresh=True)
+                    self._touch(table)
+                elif table.pause is not None and table.pause.outage_since is None:
+                    table.pause = table.pause.outage_began(self.clock.now())
+                    self.deadlines.arm_idle(table)
                     self._touch(table)
 
     async def server_back(self, guild_id: int, *, told_from: float = 0.0) -> None:
@@ -52,8 +60,16 @@ class Outages:
         a second is not worth « the game waited 1 minute »)."""
         for table in self.registry.in_guild(guild_id):
             async with table.lock:
-                # A host's break goes on until they say to play on (`Breaks.play_on`).
-                if table.closed or table.paused_since is None or table.pause is not None:
+                if table.closed or table.paused_since is None:
+                    continue
+                pause = table.pause
+                if pause is not None:
+                    # A host's break goes on until they say to play on (`Breaks.play_on`),
+                    # its limit put off by the outage, and shown so.
+                    if pause.outage_since is not None:
+                        table.pause = pause.outage_ended(self.clock.now())
+                        self.deadlines.arm_idle(table)
+                        self._changed(table)
                     continue
                 waited = self.release(table)
                 if table.running and waited >= told_from:
@@ -88,11 +104,15 @@ class Outages:
         now = self.clock.now()
         if not table.human_seen:  # a snapshot from before it was kept
             table.host_seen = table.human_seen = now
+        waited = max(0.0, now - stored_at) if stored_at is not None else 0.0
         if stored_at is not None and table.paused_since is None:  # (paused: `server_back`)
-            waited = max(0.0, now - stored_at)
             clocks_waited(table, waited, now)
             if table.under_way and waited >= 1:
                 table.remember(LogEntry(RESTARTED))
+        elif table.pause is not None and table.pause.outage_since is None:
+            # Nobody could continue the break while the bot was away: its limit waits, as
+            # for an outage (one under way as it stopped goes on, until `server_back`).
+            table.pause = table.pause.away(waited)
         self._arm(table)
         self.deadlines.arm_idle(table)
         self._changed(table)

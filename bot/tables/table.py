@@ -291,19 +291,49 @@ class Reminder:
 class Pause:
     """A break the host called (`bot.tables.breaks`): who called it, as the table names
     them (the role may pass on meanwhile), since when on the service's clock, and the
-    reason they gave, if any. The clocks it holds are `Table.paused_since`'s."""
+    reason they gave, if any. The clocks it holds are `Table.paused_since`'s.
+
+    Its limit (`deadlines.pause_ends`) waits while nobody could continue it, as the turn
+    clocks wait for an outage: `held`, the seconds Discord had lost the server or the
+    gateway was gone during it, or the bot was away (a restart, `Outages.adopt`), and
+    `outage_since`, the start of such an outage while it lasts (stored: a restart
+    meanwhile goes on counting it until the server is back, `Outages.server_back`). Before
+    (stop 49), an hour's break reaching its hour during an outage closed the table,
+    though nobody could have pressed « Continuer »."""
 
     by: int
     name: str
     since: float
     reason: str = ""
+    held: float = 0.0
+    outage_since: float | None = None
+
+    def outage_began(self, now: float) -> Pause:
+        return self if self.outage_since is not None else replace(self, outage_since=now)
+
+    def outage_ended(self, now: float) -> Pause:
+        if self.outage_since is None:
+            return self
+        return replace(self, held=self.held + max(0.0, now - self.outage_since),
+                       outage_since=None)
+
+    def away(self, seconds: float) -> Pause:
+        """The bot was away `seconds` (a restart): nobody could continue meanwhile."""
+        return replace(self, held=self.held + seconds)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"by": self.by, "name": self.name, "since": self.since, "reason": self.reason}
+        # The limit's fields only when set: a break without an outage stores what stop 49
+        # did, and a version rolled back to reads the rest and ignores them.
+        return {"by": self.by, "name": self.name, "since": self.since, "reason": self.reason,
+                **({"held": self.held} if self.held else {}),
+                **({"outage_since": self.outage_since}
+                   if self.outage_since is not None else {})}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Pause:
-        return cls(int(d["by"]), str(d["name"]), float(d["since"]), str(d.get("reason", "")))
+        outage = d.get("outage_since")
+        return cls(int(d["by"]), str(d["name"]), float(d["since"]), str(d.get("reason", "")),
+                   float(d.get("held", 0.0)), float(outage) if outage is not None else None)
 
 
 @dataclass
@@ -719,13 +749,32 @@ class Table:
         latest = now + self.rules.leave_grace_seconds
         for user_id, before in list(self.away.items()):
             self.away[user_id] = min(before + waited, max(before, latest))
-            player = self.player(user_id)
             for i, entry in enumerate(self.log):
-                if entry.key == AWAY and entry.params.get("deadline") == int(before) \
-                        and (player is None or entry.params.get("name") == player.name):
+                if self._says_away(entry, user_id, before):
                     self.log[i] = LogEntry(AWAY, {**entry.params,
                                                   "deadline": int(self.away[user_id])},
                                            entry.people)
+
+    def grace_after_break(self, entry: LogEntry) -> float | None:
+        """During a host's break, the seconds an `AWAY` line's seat will still wait once
+        the clocks run on, or None (no break, or not a line of a seat still waited for).
+        The line's time may pass during the break, though the seat waits on: it showed it
+        until « Continuer » moved it on (stop 49's review). This is what `graces_waited`
+        will leave, whenever the break ends: the time left as it began, and the whole
+        grace for one who left during it (the deadline's move is capped there)."""
+        since = self.paused_since
+        if self.pause is None or since is None or entry.key != AWAY:
+            return None
+        for user_id, deadline in self.away.items():
+            if self._says_away(entry, user_id, deadline):
+                return max(0.0, min(deadline - since, self.rules.leave_grace_seconds))
+        return None
+
+    def _says_away(self, entry: LogEntry, user_id: int, deadline: float) -> bool:
+        """Whether `entry` is the `AWAY` line telling until when `user_id`'s seat waits."""
+        player = self.player(user_id)
+        return entry.key == AWAY and entry.params.get("deadline") == int(deadline) \
+            and (player is None or entry.params.get("name") == player.name)
 
     def moved(self, version: int, seat: int, *, timer: bool) -> None:
         """Remember that `seat` moved from `version` (see `moved_from`); a few are enough,

@@ -43,6 +43,13 @@ def entry_text(locale: LocaleLike, table: Table, entry: LogEntry) -> str:
     key = entry.key
     if params.pop("bot", False):  # a bot marked as the table message marks it (`log.named`)
         params["name"] = bot_shown(str(params["name"]))
+    waits = table.grace_after_break(entry)
+    if waits is not None:
+        # During a break a leaver's seat waits from « Continuer » on: its deadline, a
+        # time that may pass meanwhile, is not yet known (stop 49's review).
+        key = "ev.away_paused"
+        params = {"name": params["name"], "seconds": round(waits),
+                  "button": t(table.locale, "btn.play_on")}
     if "cards" in params:
         cards = [Card.parse(c) for c in params["cards"]]
         if entry.key in ("ev.played", "ev.played_timeout", "ev.played_late"):

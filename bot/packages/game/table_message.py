@@ -33,7 +33,7 @@ from bot.packages.rules_text import table_preset_name
 from bot.packages.screen import Screen
 from bot.packages.text import shown_text
 from bot.tables import hosting
-from bot.tables.deadlines import PAUSE_LIMIT_SECONDS
+from bot.tables.deadlines import pause_ends
 from bot.tables.hosting import HOST_IDLE_SECONDS
 from bot.tables.table import LogEntry, Table
 from engine import Game, Phase
@@ -66,7 +66,7 @@ def table_screen(table: Table, now: float) -> Screen:
     # jouer, il y a 3 minutes » in the message it retired (play-test 14).
     # A break's lines come first (`pause_lines`); each phase's own are added to both lists
     # (extending `lines` with all of `live` wrote a break's lines twice: play-test 29).
-    live: list[str] = pause_lines(table)
+    live: list[str] = pause_lines(table, now)
     lines.extend(live)
     if game.phase is Phase.EXCHANGE:
         exchange = t(loc, "table.exchange", countdown=countdown(table))
@@ -212,16 +212,18 @@ def table_screen(table: Table, now: float) -> Screen:
     return Screen("\n".join(shown), table_view(table, game), retired="\n".join(kept))
 
 
-def pause_lines(table: Table) -> list[str]:
+def pause_lines(table: Table, now: float) -> list[str]:
     """The host's break (`Table.pause`): since when, who called it and why, and how it
     ends, by the host's button or the table's close once it has lasted too long
-    (`Deadlines._pause_over`). Live lines: a retired message does not keep them."""
+    (`Deadlines._pause_over`), the time nobody could continue it not counted
+    (`pause_ends`: an outage's end redraws it). Live lines: a retired message does not
+    keep them."""
     pause = table.pause
     if pause is None:
         return []
     loc = table.locale
     key = "table.paused_reason" if pause.reason else "table.paused"
-    closes = int(pause.since + PAUSE_LIMIT_SECONDS)
+    closes = int(pause_ends(pause, now))
     return [t(loc, key, name=pause.name, since=f"<t:{int(pause.since)}:t>",
               reason=pause.reason),
             t(loc, "table.paused_until", button=t(loc, "btn.play_on"), at=f"<t:{closes}:R>")]

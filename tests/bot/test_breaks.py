@@ -1,9 +1,13 @@
 """The host's break at the service (`bot.tables.breaks`), where the e2e play-test
-(`test_e2e_playtest29.py`) cannot time a race: a bot's move already due as the break comes."""
+(`test_e2e_playtest29.py`) cannot time a race: a bot's move already due as the break comes,
+a host's click racing an outage (no click reaches the fake's bot during one)."""
 
 import asyncio
 
+import pytest
+
 from bot.tables.clock import ManualClock
+from bot.tables.deadlines import PAUSE_LIMIT_SECONDS
 from bot.tables.service import TableService
 from bot.tables.table import Table
 
@@ -57,6 +61,57 @@ async def test_a_bot_move_due_as_the_break_comes_waits_for_its_end() -> None:
     await settle()
     assert game.version == version
     await svc.breaks.play_on(table, ALICE)
+    clock.advance(2.0)
+    await settle()
+    assert game.version > version
+    await svc.drain()
+
+
+async def test_a_break_begun_during_an_outage_waits_for_its_end() -> None:
+    """A host's pause that reaches the bot while Discord has lost the server (a click
+    racing the outage): the break's hour does not run until the server is back, then
+    counts on from there (« Play-test 29, afterwards »)."""
+    clock = ManualClock()
+    svc = TableService(clock, bot_pause=2.0, seed=1)
+    table = await alice_against_two_bots(svc, clock)
+    await svc.outages.server_lost(1)
+    clock.advance(60)
+    await svc.breaks.pause(table, ALICE)
+    assert table.pause is not None
+    since = table.pause.since
+    assert svc.scheduler.deadline((table.id, "pause over")) is None
+    clock.advance(PAUSE_LIMIT_SECONDS + 60)
+    await settle()
+    assert not table.closed
+
+    await svc.outages.server_back(1)
+
+    assert table.pause is not None and table.paused_since is not None
+    ends = since + PAUSE_LIMIT_SECONDS * 2 + 60
+    assert svc.scheduler.deadline((table.id, "pause over")) == pytest.approx(ends)
+    await svc.drain()
+
+
+async def test_a_break_continued_during_an_outage_leaves_the_clocks_to_its_end() -> None:
+    """The host's « Continuer » reaches the bot while Discord has lost the server: the
+    break ends, but nobody can act there yet, so the clocks wait on, bots included, until
+    the server is back, and run on from there."""
+    clock = ManualClock()
+    svc = TableService(clock, bot_pause=2.0, seed=1)
+    table = await alice_against_two_bots(svc, clock)
+    game = table.game
+    assert game is not None
+    version = game.version
+    await svc.breaks.pause(table, ALICE)
+    await svc.outages.server_lost(1)
+    await svc.breaks.play_on(table, ALICE)
+
+    assert table.pause is None and table.paused_since is not None
+    clock.advance(10 * 60)
+    await settle()
+    assert game.version == version and not table.closed
+    await svc.outages.server_back(1)
+    assert table.paused_since is None
     clock.advance(2.0)
     await settle()
     assert game.version > version

@@ -104,15 +104,16 @@ class Outages:
         now = self.clock.now()
         if not table.human_seen:  # a snapshot from before it was kept
             table.host_seen = table.human_seen = now
-        waited = max(0.0, now - stored_at) if stored_at is not None else 0.0
-        if stored_at is not None and table.paused_since is None:  # (paused: `server_back`)
-            clocks_waited(table, waited, now)
-            if table.under_way and waited >= 1:
-                table.remember(LogEntry(RESTARTED))
-        elif table.pause is not None and table.pause.outage_since is None:
-            # Nobody could continue the break while the bot was away: its limit waits, as
-            # for an outage (one under way as it stopped goes on, until `server_back`).
-            table.pause = table.pause.away(waited)
+        if stored_at is not None:
+            waited = max(0.0, now - stored_at)
+            if table.paused_since is None:  # (paused: `server_back`, or « Continuer »)
+                clocks_waited(table, waited, now)
+                if table.under_way and waited >= 1:
+                    table.remember(LogEntry(RESTARTED))
+            elif table.pause is not None and table.pause.outage_since is None:
+                # Nobody could continue the break while the bot was away: its limit waits,
+                # as for an outage (one under way as it stopped goes on, to `server_back`).
+                table.pause = table.pause.away(waited)
         self._arm(table)
         self.deadlines.arm_idle(table)
         self._changed(table)

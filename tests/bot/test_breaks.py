@@ -9,7 +9,7 @@ import pytest
 from bot.tables.clock import ManualClock
 from bot.tables.deadlines import PAUSE_LIMIT_SECONDS
 from bot.tables.service import TableService
-from bot.tables.table import Table
+from bot.tables.table import Pause, Table
 
 ALICE = 1
 
@@ -116,3 +116,14 @@ async def test_a_break_continued_during_an_outage_leaves_the_clocks_to_its_end()
     await settle()
     assert game.version > version
     await svc.drain()
+
+
+def test_a_break_s_held_time_and_outage_outlive_a_restart_and_older_snapshots() -> None:
+    """`Pause.held` and `outage_since` are stored, and read back; a break without them
+    stores what stop 49 did, and stop 49's snapshot reads as none held."""
+    held = Pause(ALICE, "alice", 1000.0, "pizza", held=300.0, outage_since=2000.0)
+    assert Pause.from_dict(held.to_dict()) == held
+    plain = Pause(ALICE, "alice", 1000.0)
+    assert plain.to_dict() == {"by": ALICE, "name": "alice", "since": 1000.0, "reason": ""}
+    assert Pause.from_dict(plain.to_dict()) == plain
+    assert held.outage_ended(2600.0) == Pause(ALICE, "alice", 1000.0, "pizza", held=900.0)

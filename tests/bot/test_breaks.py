@@ -10,6 +10,7 @@ from bot.tables.clock import ManualClock
 from bot.tables.deadlines import PAUSE_LIMIT_SECONDS
 from bot.tables.service import TableService
 from bot.tables.table import Pause, Table
+from tests.fresh import fresh
 
 ALICE = 1
 
@@ -86,7 +87,7 @@ async def test_a_break_begun_during_an_outage_waits_for_its_end() -> None:
 
     await svc.outages.server_back(1)
 
-    assert table.pause is not None and table.paused_since is not None
+    assert fresh(table).pause is not None and table.paused_since is not None
     ends = since + PAUSE_LIMIT_SECONDS * 2 + 60
     assert svc.scheduler.deadline((table.id, "pause over")) == pytest.approx(ends)
     await svc.drain()
@@ -111,7 +112,7 @@ async def test_a_break_continued_during_an_outage_leaves_the_clocks_to_its_end()
     await settle()
     assert game.version == version and not table.closed
     await svc.outages.server_back(1)
-    assert table.paused_since is None
+    assert fresh(table).paused_since is None
     clock.advance(2.0)
     await settle()
     assert game.version > version

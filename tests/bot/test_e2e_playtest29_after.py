@@ -21,6 +21,7 @@ from bot.i18n import t
 from bot.tables.deadlines import PAUSE_LIMIT_SECONDS
 from bot.tables.table import Table
 from fakediscord import FakeDiscord, TestUser
+from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import (
@@ -59,7 +60,7 @@ async def closes_at(fake: FakeDiscord, clock: LinkedClock, table: Table, ends: f
     await tick(fake, clock, ends - clock.now() - 2)
     assert not table.closed
     await tick(fake, clock, 4)
-    assert table.closed
+    assert fresh(table).closed
     assert table.notice is not None and table.notice.key == "table.pause_closed"
 
 
@@ -89,7 +90,7 @@ async def test_an_outage_during_the_break_holds_its_hour(
     await fake.settle()
     await tick(fake, clock, 1)  # the redraw, coalesced
 
-    assert table.pause is not None and table.paused_since is not None  # still a break
+    assert fresh(table).pause is not None and table.paused_since is not None  # still a break
     ends = since + PAUSE_LIMIT_SECONDS + back - lost
     assert shows_limit(marie.user, table, ends)
     await closes_at(fake, clock, table, ends)

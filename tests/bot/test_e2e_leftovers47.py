@@ -18,7 +18,6 @@ from bot.i18n import t
 from bot.i18n.typography import french
 from bot.packages.game import chart
 from bot.packages.publisher.charts import RETRY_DELAYS
-from bot.storage import Storage
 from engine import GameEnd, Phase
 from fakediscord import FakeDiscord, TestUser, errors
 
@@ -40,7 +39,7 @@ from .e2e import (
 from .test_e2e_attach_files import chart_line
 from .test_e2e_chart_upload import EDIT, game_over, injected, results
 from .test_e2e_small_fixes45 import out_on_autopilot
-from .test_e2e_unreadable_restart import rolled_back, start
+from .test_e2e_unreadable_restart import posted_then_killed, start
 
 LOCALES = ["fr", "en-US"]
 
@@ -260,26 +259,12 @@ async def test_an_unreadable_table_s_word_posted_then_killed_is_posted_once(
     enforces (Create Message, `enforce_nonce`), and gets the first post back. The start
     after says nothing."""
     url = database_url(tmp_path)
-    marie, lobby = await rolled_back(fake, clock, url, beside_paul=False)
-    fake.delete_message(lobby)
-    said = t("fr", "table.unreadable")
-
-    async def killed(self: Storage, table_ids: object) -> None:
-        raise ConnectionError("killed before the write")
-
-    with monkeypatch.context() as kill:
-        kill.setattr(Storage, "told_unreadable", killed)
-        bot = await start(fake, clock, url)
-        assert [m.content for m in fake.messages(marie.channel)] == [said]
-        await fake.disconnect(bot)
-    assert [r.name for r in caplog.records if r.levelname == "ERROR"] == ["bot.tables.restore"]
-    caplog.clear()  # the rollback found, as it is at each start that closes the table
+    channel, said = await posted_then_killed(fake, clock, url, monkeypatch, caplog)
     for _ in range(2):
         bot = await start(fake, clock, url)
-        assert [m.content for m in fake.messages(marie.channel)] == [said]
+        assert [m.content for m in fake.messages(channel)] == [said]
         await fake.disconnect(bot)
-    for _ in range(2):  # the lobby, gone, at each of the first two starts
-        fake.expect_error(errors.UNKNOWN_MESSAGE)
+    fake.expect_error(errors.UNKNOWN_MESSAGE)  # the lobby, gone, at the second start too
     fake.assert_no_errors()
 
 

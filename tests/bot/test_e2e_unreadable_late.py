@@ -8,39 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import t
-from bot.storage import Storage
 from fakediscord import FakeDiscord, errors
 from fakediscord.messages import NONCE_WINDOW
-from fakediscord.state import Channel
 
 from .conftest import LinkedClock
 from .e2e import database_url, tick
-from .test_e2e_unreadable_restart import rolled_back, start
-
-
-async def posted_then_killed(fake: FakeDiscord, clock: LinkedClock, url: str,
-                             monkeypatch: pytest.MonkeyPatch,
-                             caplog: pytest.LogCaptureFixture) -> tuple[Channel, str]:
-    """marie's table stored in a state the next version cannot read, its lobby deleted:
-    its word is a post, said by a start killed before storing it as told (that write
-    failing as a kill leaves it unwritten). Her channel, and the word."""
-    marie, lobby = await rolled_back(fake, clock, url, beside_paul=False)
-    fake.delete_message(lobby)
-    said = t("fr", "table.unreadable")
-
-    async def killed(self: Storage, table_ids: object) -> None:
-        raise ConnectionError("killed before the write")
-
-    with monkeypatch.context() as kill:
-        kill.setattr(Storage, "told_unreadable", killed)
-        bot = await start(fake, clock, url)
-        assert [m.content for m in fake.messages(marie.channel)] == [said]
-        await fake.disconnect(bot)
-    assert [r.name for r in caplog.records if r.levelname == "ERROR"] == ["bot.tables.restore"]
-    caplog.clear()  # the rollback found, as it is at each start that closes the table
-    fake.expect_error(errors.UNKNOWN_MESSAGE)  # the lobby, gone
-    return marie.channel, said
+from .test_e2e_unreadable_restart import posted_then_killed, start
 
 
 async def test_an_unreadable_table_s_word_is_posted_once_by_a_start_past_the_nonce(

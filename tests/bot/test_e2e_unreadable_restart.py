@@ -13,6 +13,7 @@ from bot.i18n import t
 from bot.packages.publisher.charts import RETRY_DELAYS
 from bot.storage import Storage
 from fakediscord import FakeDiscord, TestUser, errors
+from fakediscord.state import Channel
 
 from .conftest import LinkedClock
 from .e2e import connect_bot, create_table, database_url, message, tick
@@ -138,6 +139,30 @@ async def rolled_back(fake: FakeDiscord, clock: LinkedClock, url: str, *,
     assert await storage.save_snapshot(table.id, table.seq + 1, newer)
     await storage.close()
     return marie, lobby
+
+
+async def posted_then_killed(fake: FakeDiscord, clock: LinkedClock, url: str,
+                             monkeypatch: pytest.MonkeyPatch,
+                             caplog: pytest.LogCaptureFixture) -> tuple[Channel, str]:
+    """marie's table stored in a state the next version cannot read, its lobby deleted:
+    its word is a post, said by a start killed before storing it as told (that write
+    failing as a kill leaves it unwritten). Her channel, and the word."""
+    marie, lobby = await rolled_back(fake, clock, url, beside_paul=False)
+    fake.delete_message(lobby)
+    said = t("fr", "table.unreadable")
+
+    async def killed(self: Storage, table_ids: object) -> None:
+        raise ConnectionError("killed before the write")
+
+    with monkeypatch.context() as kill:
+        kill.setattr(Storage, "told_unreadable", killed)
+        bot = await start(fake, clock, url)
+        assert [m.content for m in fake.messages(marie.channel)] == [said]
+        await fake.disconnect(bot)
+    assert [r.name for r in caplog.records if r.levelname == "ERROR"] == ["bot.tables.restore"]
+    caplog.clear()  # the rollback found, as it is at each start that closes the table
+    fake.expect_error(errors.UNKNOWN_MESSAGE)  # the lobby, gone
+    return marie.channel, said
 
 
 def fail_the_word(fake: FakeDiscord, failure: str, times: int = 1) -> None:

@@ -99,10 +99,14 @@ class Breaks:
 
 def dropped(table: Table, now: float) -> None:
     """The game under a break went back to the lobby (`Games.back_to_lobby`), which arms
-    its own clocks: the break ends with it, the idle close counting on from where it was."""
-    if table.pause is None:
+    its own clocks: the break ends with it, the idle close counting on from where it was.
+    During an outage nobody can act in the lobby either: its clocks wait on as an
+    outage's, until the server is back (`Outages.server_back`); they ran at once (stop 50),
+    and the idle close could come mid-outage."""
+    pause = table.pause
+    if pause is None:
         return
     table.pause = None
-    if table.paused_since is not None:
+    if pause.outage_since is None and table.paused_since is not None:
         clocks_waited(table, max(0.0, now - table.paused_since), now)
         table.paused_since = None

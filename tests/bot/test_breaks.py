@@ -7,12 +7,13 @@ import asyncio
 import pytest
 
 from bot.tables.clock import ManualClock
-from bot.tables.deadlines import PAUSE_LIMIT_SECONDS
+from bot.tables.deadlines import IDLE_CLOSE_SECONDS, PAUSE_LIMIT_SECONDS
 from bot.tables.service import TableService
 from bot.tables.table import Pause, Table
 from tests.fresh import fresh
 
 ALICE = 1
+BOB = 2
 
 
 async def settle() -> None:
@@ -128,3 +129,35 @@ def test_a_break_s_held_time_and_outage_outlive_a_restart_and_older_snapshots() 
     assert plain.to_dict() == {"by": ALICE, "name": "alice", "since": 1000.0, "reason": ""}
     assert Pause.from_dict(plain.to_dict()) == plain
     assert held.outage_ended(2600.0) == Pause(ALICE, "alice", 1000.0, "pizza", held=900.0)
+
+
+async def test_a_game_sent_back_to_the_lobby_during_an_outage_leaves_its_clocks_waiting() -> None:
+    """Under a break, Discord loses the server; a click racing the outage (no click
+    reaches the fake's bot during one) sends the game back to the lobby: presi's host
+    removes bob, whose seat the rules would wait for, so the game is cancelled. Nobody can
+    act in the lobby either until the server is back: its idle close waits, as every other
+    clock does (it ran at once, and closed the table mid-outage), then counts its 30
+    minutes on from there."""
+    clock = ManualClock()
+    svc = TableService(clock, bot_pause=2.0, seed=1)
+    table = await svc.create(100, 1, ALICE, "alice", "en", "presi")
+    await svc.join(table, BOB, "bob", "en")
+    await svc.add_bot(table, ALICE)
+    await svc.games.start(table, ALICE)
+    await settle()
+    await svc.breaks.pause(table, ALICE)
+    await svc.outages.server_lost(1)
+    clock.advance(5 * 60)
+
+    await svc.kick(table, ALICE, BOB, "bob")
+
+    assert table.game is None and table.pause is None and table.paused_since is not None
+    assert svc.scheduler.deadline((table.id, "idle")) is None
+    clock.advance(IDLE_CLOSE_SECONDS + 60)
+    await settle()
+    assert not fresh(table).closed
+    await svc.outages.server_back(1)
+    assert fresh(table).paused_since is None
+    assert svc.scheduler.deadline((table.id, "idle")) == pytest.approx(
+        clock.now() + IDLE_CLOSE_SECONDS)
+    await svc.drain()

@@ -1030,6 +1030,7 @@ CATALOGUE: dict[str, str] = {
     "err.pause_game_over": "The game is over: there is no clock left to stop.",
     "ev.pause": "⏸️ {name} paused the game",
     "ev.away_paused": "{name} left: their seat waits {seconds} s from when the game continues (**{button}**), else the game is cancelled",
+    "ev.away_paused_kept": "{name} left: the game being paused, their seat was to wait {seconds} s once it continued, else the game would be cancelled",
     "ev.pause_over": "▶️ {name} continued the game after a {minutes} min pause",
     "table.paused": "⏸️ **Paused** since {since} (by {name})",
     "table.paused_reason": "⏸️ **Paused** since {since} (by {name}): “{reason}”",

@@ -1041,6 +1041,7 @@ _WRITTEN: dict[str, str] = {
     "err.pause_game_over": "La partie est finie : il n’y a plus de chrono à arrêter.",
     "ev.pause": "⏸️ {name} a mis la partie en pause",
     "ev.away_paused": "{name} quitte la table : sa place l’attend {seconds} s à partir de la reprise (**{button}**), sinon la partie est annulée",
+    "ev.away_paused_kept": "{name} quitte la table : la partie étant en pause, sa place devait l’attendre {seconds} s après la reprise, sinon la partie serait annulée",
     "ev.pause_over": "▶️ {name} a relancé la partie après {minutes} min de pause",
     "table.paused": "⏸️ **En pause** depuis {since} (par {name})",
     "table.paused_reason": "⏸️ **En pause** depuis {since} (par {name}) : « {reason} »",

@@ -37,8 +37,11 @@ def spanish(table: Table) -> bool:
     return table.rules.deck_kind.spanish
 
 
-def entry_text(locale: LocaleLike, table: Table, entry: LogEntry) -> str:
-    """A history line in the reader's language; cards become words here."""
+def entry_text(locale: LocaleLike, table: Table, entry: LogEntry, *,
+               kept: bool = False) -> str:
+    """A history line in the reader's language; cards become words here. `kept`: as a
+    table message keeps it once a fresh one replaces it (`Screen.retired`), read long
+    after, when what the break promised may be past."""
     params = dict(entry.params)
     key = entry.key
     if params.pop("bot", False):  # a bot marked as the table message marks it (`log.named`)
@@ -46,8 +49,10 @@ def entry_text(locale: LocaleLike, table: Table, entry: LogEntry) -> str:
     waits = table.grace_after_break(entry)
     if waits is not None:
         # During a break a leaver's seat waits from « Continuer » on: its deadline, a
-        # time that may pass meanwhile, is not yet known (stop 49's review).
-        key = "ev.away_paused"
+        # time that may pass meanwhile, is not yet known (stop 49's review). A message
+        # replaced meanwhile keeps what held then, without the button it no longer has
+        # nor a promise the break's end (or the game's) outdates (stop 50).
+        key = "ev.away_paused_kept" if kept else "ev.away_paused"
         params = {"name": params["name"], "seconds": round(waits),
                   "button": t(table.locale, "btn.play_on")}
     if "cards" in params:

@@ -105,6 +105,9 @@ def table_screen(table: Table, now: float) -> Screen:
     if table.queue and game.phase is not Phase.GAME_OVER:  # (at its end: `host_choice`)
         players.append(queue_line(loc, [p.name for p in table.queue], WAITING_ROOM, queue_key))
     history = [f"• {entry_text(loc, table, e)}" for e in table.log]
+    # The lines a break words for now, and as a replaced message keeps them (`retired`).
+    frozen = {f"• {entry_text(loc, table, e)}": f"• {entry_text(loc, table, e, kept=True)}"
+              for e in table.log if table.grace_after_break(e) is not None}
     results: list[str] = []
     charted = chart_text(loc, table) if game.phase is Phase.GAME_OVER else []
     # What to do next: true only while this is the table's current message.
@@ -203,12 +206,13 @@ def table_screen(table: Table, now: float) -> Screen:
     lines.extend(charted)
     # Face lines go above the instructions, so the retired text keeps them too.
     shown = faces.with_lines(lines + instructions, wanted, spanish(table), loc)
-    kept = [line for line in shown[:len(shown) - len(instructions)] if line not in live]
+    kept = [frozen.get(line, line) for line in shown[:len(shown) - len(instructions)]
+            if line not in live]
     if len("\n".join(kept)) > CONTENT_LIMIT - RETIRED_NOTE_ROOM:
         # The faces, added up to Discord's 2,000, left no room for the retired message's
         # last line (« ⬇️ La table continue… »), which the cut took mid-word: it keeps the
         # cards' text lines alone (play-test 19).
-        kept = [line for line in lines if line not in live]
+        kept = [frozen.get(line, line) for line in lines if line not in live]
     return Screen("\n".join(shown), table_view(table, game), retired="\n".join(kept))
 
 

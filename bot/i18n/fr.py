@@ -1026,7 +1026,7 @@ _WRITTEN: dict[str, str] = {
     "err.forget_server_open": "Ce serveur a une table ouverte dans {channels} : termine-la d’abord (`/president terminer`), puis redemande.",
     # --- la pause de l’hôte (play-test 29) -------------------------------------------------
     "cmd.pause": "pause",
-    "cmd.pause.desc": "Mettre la partie en pause : tous les chronos attendent (hôte)",
+    "cmd.pause.desc": "Mettre la partie en pause : l’hôte jusqu’à 1 h, toute autre personne à la table quelques minutes",
     "cmd.pause.reason": "raison",
     "cmd.pause.reason.desc": "Pourquoi, en quelques mots (affiché à la table)",
     "cmd.play_on": "continuer",
@@ -1045,10 +1045,17 @@ _WRITTEN: dict[str, str] = {
     "ev.pause_over": "▶️ {name} a relancé la partie après {minutes} min de pause",
     "table.paused": "⏸️ **En pause** depuis {since} (par {name})",
     "table.paused_reason": "⏸️ **En pause** depuis {since} (par {name}) : « {reason} »",
+    "done.paused_own": "⏸️ Ta pause commence : tous les chronos attendent {minutes} min, puis la partie reprend d’elle-même. De retour plus tôt ? **{button}** sur le message de la table, ou `/president continuer`.",
+    "err.paused_own": "La partie est en pause (courte pause de {name}) : rien ne se joue avant la reprise, d’elle-même dans quelques minutes, ou plus tôt avec **{button}** ({name} ou l’hôte).",
+    "err.pause_not_seated": "Une pause se prend depuis une place à la table ; l’hôte (<@{host}>) peut en faire une pour tout le monde.",
+    "err.pause_cooldown": "Tu as déjà fait une pause il y a peu : la prochaine est possible {at}. L’hôte peut en faire une pour la table.",
+    "ev.pause_own": "⏸️ {name} fait une courte pause ({minutes} min au plus)",
+    "ev.pause_own_over": "▶️ La pause de {name} est finie ({minutes} min) : la partie reprend",
+    "table.paused_own_until": "Les chronos attendent. La partie reprend d’elle-même {at}, ou plus tôt avec **{button}** ({name} ou l’hôte).",
     "table.paused_until": "Les chronos attendent. L’hôte reprend avec **{button}** ; sans reprise, la table se fermera {at}.",
     "table.pause_closed": "⏹️ La pause a duré plus de {minutes} minutes sans reprise : la table s’est fermée.",
     "hand.paused": "⏸️ Partie en pause (par {name}) : rien ne se joue avant la reprise, et ton chrono t’attend.",
-    "settings.pause": "⏸️ En partie, une pause ? **Pause** sur le message de la table, ou `/president pause` : tous les chronos attendent, jusqu’à {minutes} min.",
+    "settings.pause": "⏸️ En partie, une pause ? **Pause** sur le message de la table, ou `/president pause` : tous les chronos attendent, jusqu’à {minutes} min (l’hôte), ou {own} min pour toute autre personne à la table, une fois toutes les {cooldown} min.",
 }
 
 CATALOGUE: dict[str, str] = {key: french(text) for key, text in _WRITTEN.items()}

@@ -5,7 +5,13 @@ plays meanwhile, bots included, and each player gets back the time they had.
 Who: the host, as for every choice that stops or changes everyone's game (the rules,
 removing someone, ending it). A host gone quiet is replaced as for any host action
 (`hosting.claim`): ten minutes into a break, anyone seated may end it, so a host who
-wandered off with the pizza strands nobody. A player who needs a break asks the host."""
+wandered off with the pizza strands nobody.
+
+A seated player whose doorbell rings takes a short break of their own (stop 50,
+`Pause.own`): one click, no host to wait for (who may be the one away), at most
+`OWN_PAUSE_SECONDS`, after which the game goes on by itself (`lapsed`), not closes; they or
+the host may end it sooner. One break at a time, and one each per `OWN_COOLDOWN_SECONDS`:
+nobody holds the others' game for long, even by turns."""
 
 from __future__ import annotations
 
@@ -13,7 +19,7 @@ from collections.abc import Callable
 
 from bot.tables import hosting, refusals
 from bot.tables.clock import Clock
-from bot.tables.deadlines import Deadlines
+from bot.tables.deadlines import OWN_PAUSE_SECONDS, Deadlines
 from bot.tables.outages import Outages, clocks_waited
 from bot.tables.refusals import TableError
 from bot.tables.table import LogEntry, Pause, Table
@@ -22,6 +28,9 @@ from engine import Phase
 # The longest reason a break is given (`/president pause`'s option, cut there as typed):
 # a few words on the table message, not a paragraph (Discord allows 6,000).
 REASON_LENGTH = 100
+# A player calls their own break at most once per this long, counted from its start: five
+# minutes of every thirty at most, whoever asks, however many take turns at it.
+OWN_COOLDOWN_SECONDS = 30 * 60
 
 
 class Breaks:
@@ -37,11 +46,17 @@ class Breaks:
         self._host_only = host_only
         self._changed = changed
 
-    async def pause(self, table: Table, by: int, reason: str = "") -> None:
+    async def pause(self, table: Table, by: int, reason: str = "") -> bool:
         """Hold every clock of the game under way (a finished game has none to hold, the
-        lobby no game). `reason` is shown as given: the caller makes it safe to show."""
+        lobby no game). `reason` is shown as given: the caller makes it safe to show. The
+        host's break, or anyone else seated's own short one (`own_break`): returns whether
+        it was theirs."""
         async with hosting.host_action(table):
-            self._host_only(table, by)
+            own = not table.is_host(by)
+            if own:
+                self._own_break(table, by)
+            else:
+                self._host_only(table, by)
             game = refusals.game_of(table)
             if game.phase is Phase.GAME_OVER:
                 raise TableError("err.pause_game_over")
@@ -50,9 +65,18 @@ class Breaks:
             player = table.player(by)
             name = player.name if player is not None else "?"
             now = self.clock.now()
+            if own:
+                again = table.own_breaks.get(by)
+                if again is not None and now < again:
+                    raise TableError("err.pause_cooldown", at=f"<t:{int(again) + 1}:R>")
+                table.own_breaks = {user: at for user, at in table.own_breaks.items()
+                                    if at > now}
+                table.own_breaks[by] = now + OWN_COOLDOWN_SECONDS
+                self.deadlines.human_seen(table)
             # An outage may hold the clocks already: the break's limit waits for its end.
             held = table.paused_since is not None
-            table.pause = Pause(by, name, now, reason, outage_since=now if held else None)
+            table.pause = Pause(by, name, now, reason, outage_since=now if held else None,
+                                own=own)
             if not held:
                 table.paused_since = now
                 self.deadlines.forget(table, keep_refresh=True)
@@ -62,16 +86,34 @@ class Breaks:
             # to act is called back to the table.
             self.deadlines.reminders.drop(table)
             self.deadlines.arm_idle(table)  # the break's own end (`_pause_over`)
-            table.remember(LogEntry("ev.pause", {"name": name}, (by,)))
+            if own:
+                table.remember(LogEntry("ev.pause_own", {
+                    "name": name, "minutes": OWN_PAUSE_SECONDS // 60}, (by,)))
+            else:
+                table.remember(LogEntry("ev.pause", {"name": name}, (by,)))
             self._changed(table)
+            return own
+
+    @staticmethod
+    def _own_break(table: Table, by: int) -> None:
+        """Whether `by` may call a break of their own: seated, and not gone (a presi
+        leaver the table waits for is no longer at it). A spectator or someone in the
+        queue is told who may."""
+        seat = table.seat_of(by)
+        if seat is None or by in table.away:
+            raise TableError("err.pause_not_seated", host=table.host_id)
 
     async def play_on(self, table: Table, by: int) -> None:
         """End the break: every clock runs on from where it stopped (`Outages.release`),
-        and the history says who ended it and how long it lasted."""
+        and the history says who ended it and how long it lasted. A player's own break
+        is theirs to end too, without being the host."""
         async with hosting.host_action(table):
-            self._host_only(table, by)
-            refusals.game_of(table)
             pause = table.pause
+            if pause is None or not pause.own or pause.by != by or table.is_host(by):
+                self._host_only(table, by)
+            else:
+                self.deadlines.human_seen(table)
+            refusals.game_of(table)
             if pause is None:
                 raise TableError("err.not_paused")
             player = table.player(by)
@@ -80,6 +122,17 @@ class Breaks:
                 "name": player.name if player is not None else pause.name,
                 "minutes": max(1, round(waited / 60))}, (by,)))
             self._changed(table)
+
+    def lapsed(self, table: Table) -> None:
+        """A player's own break is up (`Deadlines._pause_over`, under the table's lock):
+        the game goes on by itself, and the history says so."""
+        pause = table.pause
+        if pause is None:
+            return
+        waited = self.lift(table)
+        table.remember(LogEntry("ev.pause_own_over", {
+            "name": pause.name, "minutes": max(1, round(waited / 60))}, (pause.by,)))
+        self._changed(table)
 
     def lift(self, table: Table) -> float:
         """The break ends (the host's word, or the game's end): every clock runs on from

@@ -27,29 +27,37 @@ IDLE_WARN_SECONDS = 5 * 60
 # one does, its messages saying so from the break's start. Twice the idle close: a meal,
 # a child put back to bed; a break nobody ends is a table everyone left.
 PAUSE_LIMIT_SECONDS = 60 * 60
+# A seated player's own break (`Pause.own`, stop 50): the doorbell, a glass of water. Then
+# the game goes on by itself: a player's break never holds the others' game for long.
+OWN_PAUSE_SECONDS = 5 * 60
 
 
 def pause_ends(pause: Pause, now: float) -> float:
-    """When the break's limit closes the table: PAUSE_LIMIT_SECONDS from its start, not
-    counting the time nobody could continue it (`Pause.held`), an outage under way
-    counted until `now` (its end puts the limit off further, `Outages.server_back`)."""
+    """When the break's limit comes: PAUSE_LIMIT_SECONDS from its start (a player's own,
+    OWN_PAUSE_SECONDS), not counting the time nobody could continue it (`Pause.held`), an
+    outage under way counted until `now` (its end puts the limit off further,
+    `Outages.server_back`)."""
     outage = now - pause.outage_since if pause.outage_since is not None else 0.0
-    return pause.since + PAUSE_LIMIT_SECONDS + pause.held + max(0.0, outage)
+    limit = OWN_PAUSE_SECONDS if pause.own else PAUSE_LIMIT_SECONDS
+    return pause.since + limit + pause.held + max(0.0, outage)
 
 
 class Deadlines:
-    """`after` applies the events of a turn that timed out, `close` closes an idle table;
-    both are the service's, called under the table's lock."""
+    """`after` applies the events of a turn that timed out, `close` closes an idle table,
+    `own_over` ends a player's own break as its time is up (`Breaks.lapsed`); all the
+    service's, called under the table's lock."""
 
     def __init__(self, clock: Clock, scheduler: Scheduler, *,
                  after: Callable[[Table, list[Event]], None],
                  close: Callable[[Table], None],
+                 own_over: Callable[[Table], None],
                  touch: Callable[[Table], None],
                  changed: Callable[[Table], None]) -> None:
         self.clock = clock
         self.scheduler = scheduler
         self._after = after
         self._close = close
+        self._own_over = own_over
         self._touch = touch
         self._changed = changed
         self.reminders = Reminders(clock, scheduler, changed=changed)
@@ -195,11 +203,15 @@ class Deadlines:
     async def _pause_over(self, table: Table) -> None:
         """The host's break has lasted PAUSE_LIMIT_SECONDS (`pause_ends`: the time
         nobody could continue it not counted), nobody said to play on: the
-        table closes, its game stopped as an idle table's is, and its message says why."""
+        table closes, its game stopped as an idle table's is, and its message says why.
+        A player's own break, once its few minutes are up, ends instead: the game goes on."""
         async with table.lock:
             pause = table.pause
             if table.closed or pause is None or pause.outage_since is not None or \
                     self.clock.now() < pause_ends(pause, self.clock.now()):
+                return
+            if pause.own:
+                self._own_over(table)
                 return
             table.notice = LogEntry("table.pause_closed",
                                     {"minutes": PAUSE_LIMIT_SECONDS // 60})

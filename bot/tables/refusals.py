@@ -71,8 +71,9 @@ def not_paused(table: Table) -> None:
     """Nothing is played during the host's break (`bot.tables.breaks`): a move, a gift, a
     new round are refused, naming who called it and the button that ends it."""
     if table.pause is not None:
-        raise TableError("err.paused", name=table.pause.name,
-                         button=t(table.locale, "btn.play_on"))
+        # A player's own break ends by itself, or sooner by them or the host (stop 50).
+        raise TableError("err.paused_own" if table.pause.own else "err.paused",
+                         name=table.pause.name, button=t(table.locale, "btn.play_on"))
 
 
 def game_of(table: Table) -> Game:

@@ -100,7 +100,8 @@ class TableService:
         self._tasks: set[asyncio.Task[None]] = set()
         self.thinker = thinking.Thinker()
         self.deadlines = Deadlines(clock, self.scheduler, after=self._after,
-                                   close=self._close_stopped, touch=self.touch,
+                                   close=self._close_stopped,
+                                   own_over=self._own_break_over, touch=self.touch,
                                    changed=self._changed)
         self.bots = BotTurns(self.scheduler, self.thinker, bot_pause, self._after)
         self.games = Games(self.outbox, self.deadlines, self.thinker, seed, after=self._after,
@@ -307,6 +308,10 @@ class TableService:
             if player is not None and player.locale != locale:
                 player.locale = locale
                 self._changed(table)
+
+    def _own_break_over(self, table: Table) -> None:
+        """A player's own break is up (`Deadlines._pause_over`): see `Breaks.lapsed`."""
+        self.breaks.lapsed(table)
 
     def _host_only(self, table: Table, user_id: int) -> None:
         """Host actions, by the host or one who takes the role over (`hosting.claim`)."""

@@ -299,7 +299,11 @@ class Pause:
     `outage_since`, the start of such an outage while it lasts (stored: a restart
     meanwhile goes on counting it until the server is back, `Outages.server_back`). Before
     (stop 49), an hour's break reaching its hour during an outage closed the table,
-    though nobody could have pressed « Continuer »."""
+    though nobody could have pressed « Continuer ».
+
+    `own`: a seated player's own short break (stop 50), not the host's: it lasts
+    `breaks.OWN_PAUSE_SECONDS` and then the game goes on by itself rather than closing,
+    and they or the host may end it sooner."""
 
     by: int
     name: str
@@ -307,6 +311,7 @@ class Pause:
     reason: str = ""
     held: float = 0.0
     outage_since: float | None = None
+    own: bool = False
 
     def outage_began(self, now: float) -> Pause:
         return self if self.outage_since is not None else replace(self, outage_since=now)
@@ -327,13 +332,15 @@ class Pause:
         return {"by": self.by, "name": self.name, "since": self.since, "reason": self.reason,
                 **({"held": self.held} if self.held else {}),
                 **({"outage_since": self.outage_since}
-                   if self.outage_since is not None else {})}
+                   if self.outage_since is not None else {}),
+                **({"own": True} if self.own else {})}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Pause:
         outage = d.get("outage_since")
         return cls(int(d["by"]), str(d["name"]), float(d["since"]), str(d.get("reason", "")),
-                   float(d.get("held", 0.0)), float(outage) if outage is not None else None)
+                   float(d.get("held", 0.0)), float(outage) if outage is not None else None,
+                   bool(d.get("own", False)))
 
 
 @dataclass
@@ -391,6 +398,10 @@ class Table:
     # The host's break, while it lasts (`bot.tables.breaks`): the clocks wait until the
     # host (or whoever hosts by then) says to play on, whatever outage ends meanwhile.
     pause: Pause | None = None
+    # When each seated player may call their own short break again (`Pause.own`, user id
+    # -> the service's clock): one every `breaks.OWN_COOLDOWN_SECONDS`, so nobody holds
+    # the others' game by calling one after another (stop 50).
+    own_breaks: dict[int, float] = field(default_factory=dict)
     game_row_id: int | None = None  # storage id of the game being played, once recorded
     game_no: int = 0  # games started at this table: names the game in storage (GameStart)
     # Where the next game's versions start: past every version a control of an earlier game
@@ -807,6 +818,8 @@ class Table:
             "timer_deadline": self.timer_deadline,
             "paused_since": self.paused_since,
             **({"pause": self.pause.to_dict()} if self.pause is not None else {}),
+            **({"own_breaks": {str(u): at for u, at in self.own_breaks.items()}}
+               if self.own_breaks else {}),
             "host_seen": self.host_seen,
             "human_seen": self.human_seen,
             "game_row_id": self.game_row_id,
@@ -872,6 +885,7 @@ class Table:
             timer_deadline=d.get("timer_deadline"),
             paused_since=d.get("paused_since"),
             pause=Pause.from_dict(d["pause"]) if d.get("pause") else None,
+            own_breaks={int(u): float(at) for u, at in d.get("own_breaks", {}).items()},
             host_seen=float(d.get("host_seen") or 0.0),
             human_seen=float(d.get("human_seen") or 0.0),
             game_row_id=d.get("game_row_id"),

@@ -183,6 +183,8 @@ async def lobby(m: Matrix) -> tuple[Message, int]:
     await m.slash("with too few seated", hana, "err.min_players", "start")
     await m.slash("in the lobby", hana, "err.no_game", "replay")
     await m.slash("in the lobby", hana, "err.no_game", "pause")
+    await m.slash("in the lobby", gus, "err.no_game", "pause")  # (a break of his own)
+    await m.slash("when not seated", otto, "err.pause_not_seated", "pause")
     await m.slash("in the lobby", hana, "err.no_game", "continue")
     await m.slash("in the lobby", gus, "err.no_game", "resume")
     await m.slash("when not seated", otto, "err.no_game", "resume")
@@ -269,13 +271,16 @@ async def playing(m: Matrix, lobby_shown: Message) -> tuple[int, int, int]:
     await m.slash("when playing oneself", gus, "err.not_automated", "resume")
     await m.slash("while seated", gus, "err.forget_seated", "forget")
     await m.dm("while seated", gus, "err.forget_seated_dm", "forget")
-    for command in ("end", "replay", "addbot", "start", "pause", "continue"):
+    for command in ("end", "replay", "addbot", "start", "continue"):
         await m.slash("by a guest", gus, "err.not_host", command)
     await m.slash("by a guest", gus, "err.not_host", "kick", member=hana)
     await m.slash("by a guest", gus, "err.language_forbidden", "language", language="fr")
     await m.slash("when not paused", hana, "err.not_paused", "continue")
-    await m.click("by a guest", gus, "err.not_host", table.table_message_id or 0,
+    # A seated guest's « Pause » is a break of his own (stop 50, `paused`); a spectator's
+    # is refused.
+    await m.click("when not seated", otto, "err.pause_not_seated", table.table_message_id or 0,
                   cid(table, "pause"))
+    await m.slash("when not seated", otto, "err.pause_not_seated", "pause")
     await m.slash("asks first", gus, None, "leave")
     quit_prompt = gus.last_ephemeral().id
     await m.slash("asks first", hana, None, "end")
@@ -329,21 +334,12 @@ async def paused(m: Matrix, actor: Player) -> None:
     """hana pauses the game (play-test 29) as it is ``actor``'s turn: their move, a second
     pause, the pause button the message no longer shows, and a guest's continue are
     refused; then she continues."""
-    hana, gus = m.host.user, m.guest.user
+    hana, gus, otto = m.host.user, m.guest.user, m.outsider
     table = table_of(m.bot, hana)
     board = table.table_message_id or 0
     await hana.click(message(hana, board), cid(table, "pause"))
     await tick(m.fake, m.clock, 1)  # the hands say so
-    shown = actor.hand
-    menu = next((s for s in shown.selects if ":play:" in s.custom_id), None)
-    if menu is not None:
-        await m.probe.refused("play during a pause", actor.user, "err.paused",
-                              lambda: actor.user.select_shown(shown, [menu.options[0].value],
-                                                              select=menu.custom_id,
-                                                              settle=False))
-    else:
-        (passing,) = controls(actor.user, shown.id, "pass")
-        await m.click("during a pause", actor.user, "err.paused", shown.id, passing)
+    await move_during_a_pause(m, actor, "err.paused")
     await m.slash("during a pause", hana, "err.already_paused", "pause")
     # The « Pause » its phone still showed: a late click does what it says (« Review of
     # stop 49 »), so a second pause is refused as one.
@@ -352,6 +348,35 @@ async def paused(m: Matrix, actor: Player) -> None:
     await m.click("by a guest", gus, "err.not_host", board, cid(table, "play_on"))
     await hana.click(message(hana, board), cid(table, "play_on"))
     await tick(m.fake, m.clock, 1)
+    # gus's own short break (« Play-test 29, leftovers », stop 50): a move during it is
+    # refused saying how it ends, a spectator may not end it, and once gus is back a
+    # second one within half an hour is refused, saying when.
+    await gus.click(message(gus, board), cid(table, "pause"))
+    await tick(m.fake, m.clock, 1)
+    await move_during_a_pause(m, actor, "err.paused_own")
+    await m.click("during a player's break", hana, "err.already_paused", board,
+                  cid(table, "pause"))
+    await m.click("by someone not seated", otto, "err.not_host", board, cid(table, "play_on"))
+    await gus.click(message(gus, board), cid(table, "play_on"))
+    await tick(m.fake, m.clock, 1)
+    await m.click("soon after one's own break", gus, "err.pause_cooldown", board,
+                  cid(table, "pause"))
+    await m.slash("soon after one's own break", gus, "err.pause_cooldown", "pause")
+
+
+async def move_during_a_pause(m: Matrix, actor: Player, expect: str) -> None:
+    """``actor``'s move during a break, refused as `expect`: a play where their hand
+    offers one, else a pass."""
+    shown = actor.hand
+    menu = next((s for s in shown.selects if ":play:" in s.custom_id), None)
+    if menu is not None:
+        await m.probe.refused("play during a pause", actor.user, expect,
+                              lambda: actor.user.select_shown(shown, [menu.options[0].value],
+                                                              select=menu.custom_id,
+                                                              settle=False))
+    else:
+        (passing,) = controls(actor.user, shown.id, "pass")
+        await m.click("during a pause", actor.user, expect, shown.id, passing)
 
 
 def humans(m: Matrix) -> set[int | None]:

@@ -228,9 +228,12 @@ def pause_lines(table: Table, now: float) -> list[str]:
     loc = table.locale
     key = "table.paused_reason" if pause.reason else "table.paused"
     closes = int(pause_ends(pause, now))
+    # A player's own break ends by itself (stop 50): the game goes on then, not closes.
+    until = "table.paused_own_until" if pause.own else "table.paused_until"
     return [t(loc, key, name=pause.name, since=f"<t:{int(pause.since)}:t>",
               reason=pause.reason),
-            t(loc, "table.paused_until", button=t(loc, "btn.play_on"), at=f"<t:{closes}:R>")]
+            t(loc, until, button=t(loc, "btn.play_on"), at=f"<t:{closes}:R>",
+              name=pause.name)]
 
 
 def press_lines(loc: LocaleLike, pressed: list[tuple[str, list[str]]],

@@ -30,6 +30,7 @@ from bot.packages.stats import display as stats_display
 from bot.packages.text import clipped, player_name, shown_text
 from bot.storage.failures import describe, transient
 from bot.tables.breaks import REASON_LENGTH
+from bot.tables.deadlines import OWN_PAUSE_SECONDS
 from bot.tables.service import TableError
 from bot.tables.table import Table
 from engine import PRESETS
@@ -750,12 +751,14 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     @app_commands.describe(reason=ls("cmd.pause.reason.desc"))
     async def pause(self, interaction: Interaction,
                     reason: app_commands.Range[str, 1, REASON_LENGTH] | None = None) -> None:
-        """The host's break (`bot.tables.breaks`), with a reason shown at the table: on one
+        """The host's break, or a seated player's own short one (`bot.tables.breaks`),
+        with a reason shown at the table: on one
         line, cut to REASON_LENGTH as a modified client may send more, made safe to show."""
         table = self._table(interaction)
         said = shown_text(clipped(" ".join((reason or "").split()), REASON_LENGTH))
-        await self.bot.service.breaks.pause(table, interaction.user.id, said)
-        await self._ok(interaction, "done.paused", button=t(table.locale, "btn.play_on"))
+        own = await self.bot.service.breaks.pause(table, interaction.user.id, said)
+        await self._ok(interaction, "done.paused_own" if own else "done.paused",
+                       button=t(table.locale, "btn.play_on"), minutes=OWN_PAUSE_SECONDS // 60)
 
     @app_commands.command(name=ls("cmd.play_on"), description=ls("cmd.play_on.desc"))
     async def play_on(self, interaction: Interaction) -> None:

@@ -42,7 +42,8 @@ from bot.packages.rules_text import (
 from bot.packages.screen import EMBED_DESCRIPTION, Screen
 from bot.packages.text import clipped, shown_text
 from bot.tables import hosting
-from bot.tables.deadlines import PAUSE_LIMIT_SECONDS
+from bot.tables.breaks import OWN_COOLDOWN_SECONDS
+from bot.tables.deadlines import OWN_PAUSE_SECONDS, PAUSE_LIMIT_SECONDS
 from bot.tables.seats import most_vs_bots
 from bot.tables.service import TableError, settings_open
 from bot.tables.table import Table
@@ -106,7 +107,8 @@ def settings_screen(table: Table, locale: str, *, focus: str = "", notice: str =
     # Beside the timers' settings, how they stop for a break (`bot.tables.breaks`), which
     # the host wants to know before the pizza arrives (play-test 29). Not on the rules
     # page: French proletario's fills Discord's 2,000 characters but for 27.
-    lines.append(t(locale, "settings.pause", minutes=PAUSE_LIMIT_SECONDS // 60))
+    lines.append(t(locale, "settings.pause", minutes=PAUSE_LIMIT_SECONDS // 60,
+                   own=OWN_PAUSE_SECONDS // 60, cooldown=OWN_COOLDOWN_SECONDS // 60))
     embed_text = "\n".join(full(locale, rules))
     # The buttons come first, on the top row: a value menu appearing below never moves them
     # (a sandbox player picks controls by number). Table settings beside the rules share

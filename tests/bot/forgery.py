@@ -212,7 +212,10 @@ class Fuzzer:
             custom = cid(table_id, action, version, rng.choice(BAD_ARGS))
         elif choice == 1:  # host actions by someone else
             user = rng.choice([self.seated, self.outsider])
-            custom = cid(table_id, rng.choice(HOST_ACTIONS), version,
+            # A seated player's « Pause » is a break of their own (stop 50), not refused;
+            # an outsider's is.
+            actions = [a for a in HOST_ACTIONS if a != "pause" or user is self.outsider]
+            custom = cid(table_id, rng.choice(actions), version,
                          rng.choice(["", "0", "1", "deck"]))
         elif choice == 2:  # another table, one that does not exist, an unknown action
             custom = rng.choice([

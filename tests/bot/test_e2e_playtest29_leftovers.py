@@ -94,8 +94,8 @@ async def test_a_player_s_break_cannot_hold_the_others_game(
     """One break at a time: marie's « Pause » during bob's is refused. bob ends his own
     break as soon as he is back; he may not take another before half an hour from the
     first (refused, saying when, in his language, by the button and the command), and
-    then he may. The host may end a player's break too; a spectator may neither pause nor
-    continue."""
+    then he may. The host may end a player's break too, her role unchanged; a spectator
+    may not (nor pause: `test_only_seated_people_pause_and_never_in_the_lobby`)."""
     marie, bob, table, game = await a_humans_turn(fake, clock, president, locale)
     loc = table.locale
     first = clock.now()

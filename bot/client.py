@@ -25,7 +25,7 @@ from bot.packages.host import Host
 from bot.packages.lobby import views as lobby_views
 from bot.packages.president.cog import President
 from bot.packages.president.tree import CheckedTree
-from bot.packages.privacy.direct import DirectForget
+from bot.packages.privacy.direct import DirectPrivacy
 from bot.packages.publisher.messages import Publisher
 from bot.packages.settings import views as settings_views
 from bot.replays import Replays
@@ -160,7 +160,7 @@ class PresidentBot(Host):
         await self.tree.set_translator(CatalogueTranslator())
         self.add_dynamic_items(controls.Control)
         await self.add_cog(President(self))
-        await self.add_cog(DirectForget(self))
+        await self.add_cog(DirectPrivacy(self))
         if self.with_storage:
             await self.open_storage()
         await self.sync_commands()

@@ -28,6 +28,7 @@ from typing import Any
 from sqlalchemy import Text, cast, delete, func, select, union, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from bot.storage import ratings
 from bot.storage.access import Access
 from bot.storage.models import (
     AsleepEdit,
@@ -43,10 +44,13 @@ from bot.storage.models import (
     User,
     VanishedTable,
 )
-from bot.storage.records import GuildData, HeldData
+from bot.storage.records import GuildData, HeldData, KeptDetail, RatingKept, ServerKept
 
 #: What an erased player's closed tables say opened them: no Discord id is 0.
 NOBODY = 0
+#: The names of a user's stored seats `kept_about` lists: a player renamed every evening
+#: would otherwise fill the answer; the count of their rounds says the rest is there.
+SEAT_NAMES_SHOWN = 10
 
 
 class GuildBusy(Exception):
@@ -60,6 +64,39 @@ class Forgetting(Access):
         """What is stored about the user, on every server."""
         async with self._read() as connection:
             return await _held(connection, user_id)
+
+    async def kept_about(self, user_id: int) -> KeptDetail:
+        """What `held_about` counts, as the player reads it: the name kept, the names of
+        their stored seats, and per server their games, rounds and ratings (read in one
+        transaction, so the figures agree with each other)."""
+        async with self._read() as connection:
+            name = (await connection.execute(
+                select(User.display_name).where(User.id == user_id))).scalar_one_or_none()
+            names = union(select(GameSeat.name).where(GameSeat.user_id == user_id),
+                          select(RoundResult.name).where(RoundResult.user_id == user_id)
+                          ).subquery()
+            seat_names = tuple((await connection.execute(
+                select(names.c.name).where(names.c.name != "").order_by(names.c.name)
+                .limit(SEAT_NAMES_SHOWN))).scalars())
+            played = _games_of(user_id)
+            games: dict[int, int] = {guild: count for guild, count in await connection.execute(
+                select(Game.guild_id, func.count()).join(played, played.c.game_id == Game.id)
+                .group_by(Game.guild_id))}
+            rounds: dict[int, int] = {guild: count for guild, count in await connection.execute(
+                select(Game.guild_id, func.count()).select_from(RoundResult)
+                .join(Round, Round.id == RoundResult.round_id)
+                .join(Game, Game.id == Round.game_id)
+                .where(RoundResult.user_id == user_id).group_by(Game.guild_id))}
+            rated: dict[int, list[RatingKept]] = {}
+            for row in await connection.execute(
+                    select(Rating.guild_id, Rating.preset, Rating.mu, Rating.sigma, Rating.rounds)
+                    .where(Rating.user_id == user_id).order_by(Rating.guild_id, Rating.preset)):
+                rated.setdefault(row.guild_id, []).append(RatingKept(
+                    row.preset, ratings.display_rating(row.mu, row.sigma), row.rounds))
+        return KeptDetail(name=name, seat_names=seat_names, servers=tuple(
+            ServerKept(guild_id, games.get(guild_id, 0), rounds.get(guild_id, 0),
+                       tuple(rated.get(guild_id, ())))
+            for guild_id in sorted(games.keys() | rounds.keys() | rated.keys())))
 
     async def open_tables_holding(self, user_id: int) -> list[tuple[int, int]]:
         """The (server, channel) of every open table whose saved state names the user, on
@@ -160,18 +197,23 @@ def erased(user_id: int | None, is_bot: bool, name: str) -> bool:
     return user_id is None and (not is_bot or not name)
 
 
+def _games_of(user_id: int) -> Any:
+    """The ids of the games the user played, as a subquery of one column, `game_id`. A seat
+    left mid-game ends the game held by the bot that took it (its game seat is its latest
+    occupant's): the rounds they played there still carry their id."""
+    return union(
+        select(GameSeat.game_id).where(GameSeat.user_id == user_id),
+        select(Round.game_id).join(RoundResult, RoundResult.round_id == Round.id)
+        .where(RoundResult.user_id == user_id)).subquery()
+
+
 async def _held(connection: AsyncConnection, user_id: int) -> HeldData:
     async def count(statement: Any) -> int:
         return int((await connection.execute(statement)).scalar_one())
 
     return HeldData(
         named=await count(select(func.count()).select_from(User).where(User.id == user_id)) > 0,
-        # A seat left mid-game ends the game held by the bot that took it (its game seat is
-        # its latest occupant's): the rounds they played there still carry their id.
-        games=await count(select(func.count()).select_from(union(
-            select(GameSeat.game_id).where(GameSeat.user_id == user_id),
-            select(Round.game_id).join(RoundResult, RoundResult.round_id == Round.id)
-            .where(RoundResult.user_id == user_id)).subquery())),
+        games=await count(select(func.count()).select_from(_games_of(user_id))),
         rounds=await count(select(func.count()).select_from(RoundResult)
                            .where(RoundResult.user_id == user_id)),
         ratings=await count(select(func.count()).select_from(Rating)

@@ -253,6 +253,36 @@ class HeldData:
 
 
 @dataclass(frozen=True, slots=True)
+class RatingKept:
+    """One of a user's ratings as `/president stats` shows it: on one server, at one preset."""
+
+    preset: str
+    rating: int  # `ratings.display_rating`
+    rounds: int  # the rounds it counts
+
+
+@dataclass(frozen=True, slots=True)
+class ServerKept:
+    """What one server's results hold about a user (`Storage.kept_about`)."""
+
+    guild_id: int
+    games: int
+    rounds: int
+    ratings: tuple[RatingKept, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class KeptDetail:
+    """What `HeldData` counts, in the words a player reads it in (`Storage.kept_about`):
+    the name of their users row, the names their stored seats carry, and per server their
+    games, rounds and ratings."""
+
+    name: str | None
+    seat_names: tuple[str, ...]  # distinct, at most `forget.SEAT_NAMES_SHOWN`
+    servers: tuple[ServerKept, ...]  # by server id
+
+
+@dataclass(frozen=True, slots=True)
 class GuildData:
     """What storage holds about one server (`Storage.held_by_guild`), or what
     `Storage.forget_guild` erased."""

@@ -172,7 +172,7 @@ async def test_a_dm_offers_forget_alone_and_a_server_does_not_offer_it(
     work and what a DM offers, in its sender's language, and changes nothing. A refusal of
     `/forget` (a bot without storage) is answered in the DM as on a server."""
     marie = fake.add_user("marie", locale="fr")
-    assert fake.commands.names(None) == ["forget"]
+    assert fake.commands.names(None) == ["forget", "privacy"]
     assert fake.commands.names(fake.guild.id) == ["president"]
     with pytest.raises(UserActionError, match="not synced for a DM with the bot"):
         await marie.slash("president stats", channel=marie.dm)

@@ -2,7 +2,7 @@
 must be refused, in French and in English, through the fake Discord.
 
 Interactions: the twenty-one `/president` subcommands (`bot/packages/president/cog.py`, plus
-an unknown one), the DM's `/forget` (`bot/packages/privacy/direct.py`), every action of a custom_id (`pz:{table}:{action}:{version}:{arg}`,
+an unknown one), the DM's `/forget` and `/privacy` (`bot/packages/privacy/direct.py`), every action of a custom_id (`pz:{table}:{action}:{version}:{arg}`,
 registered with `@action` and `@standalone`) and the settings' form. Situations: no table
 in the channel; not seated; seated but not the host; seated but not one's turn; a control
 left on screen from an earlier round, game or table; values a select or a form never
@@ -27,6 +27,7 @@ from bot.client import PresidentBot
 from bot.packages.controls import FORMS, HANDLERS, STANDALONE
 from engine import Phase
 from fakediscord import FakeDiscord, Message, TestUser
+from fakediscord.commands import build_command_data
 from fakediscord.forge import MANAGE_GUILD, Forger, leaf_options
 from fakediscord.state import APPLICATION_COMMAND, InteractionRecord
 
@@ -83,6 +84,17 @@ class Matrix:
         """A top-level command of the DM with the bot (`privacy.direct`), typed there."""
         await self.probe.refused(f"dm/{command} {name}", user, expect,
                                  lambda: user.slash(command, channel=user.dm, settle=False))
+
+    async def dm_forged(self, name: str, user: TestUser, expect: str, command: str) -> None:
+        """A top-level command of the DM with the bot as a modified client sends it there,
+        with an option it does not have."""
+        synced = self.fake.commands.find(None, command)
+        assert synced is not None
+        data = build_command_data(self.fake.world, None, synced, [], {})
+        data["options"] = [{"name": "explode", "type": 3, "value": "now"}]
+        await self.probe.refused(f"dm/{command} {name}", user, expect,
+                                 lambda: Forger(self.fake).send(user, APPLICATION_COMMAND, data,
+                                                                channel=user.dm, settle=False))
 
     async def forged(self, name: str, user: TestUser, expect: str, command: str,
                      option: str | None, value: object, **options: object) -> None:
@@ -141,6 +153,8 @@ async def no_table(m: Matrix) -> None:
                    None, member=gus)
     for command in ("hand", "history", "privacy"):  # (an option none of them has)
         await m.forged("unknown", otto, "err.bad_command", command, None, "explode")
+    for command in ("privacy", "forget"):  # the DM's own (`privacy.direct`), likewise
+        await m.dm_forged("unknown", otto, "err.bad_command", command)
     await otto.slash("president history")
     page = otto.last_ephemeral().id
     await m.click("of a page out of range", otto, "err.unknown_control", page,

@@ -1,20 +1,23 @@
-"""`/forget` in a direct message with the bot: the erasure of `/president forget`, for a
-player who left every server the bot is on, or was banned from the one they played on, and
-so can no longer type a server command (docs/privacy.md).
+"""`/forget` and `/privacy` in a direct message with the bot: the erasure of `/president
+forget`, and what `/president privacy` shows, for a player who left every server the bot is
+on, or was banned from the one they played on, and so can no longer type a server command
+(docs/privacy.md). Seeing what is kept comes before erasing it: the DM offered the erasure
+alone (stop 49), whose question counts what goes but does not show it.
 
 Why a command of its own rather than the `/president` group offered in DMs too: a command's
 interaction contexts belong to the top-level command (discord.py: « this decorator does
 nothing in subcommands and is ignored », `app_commands.dm_only`), so offering the group in
 DMs would list its twenty-one server commands in the DM's command picker, all but three
-(`privacy`, `forget`, `rules`) meaning nothing there. `/forget` is offered in the DM with
-the bot alone (`contexts` [BOT_DM], « Interaction can be used within DMs with the app's bot
+(`privacy`, `forget`, `rules`) meaning nothing there. `/forget` and `/privacy` are offered
+in the DM with the bot alone (`contexts` [BOT_DM], « Interaction can be used within DMs with the app's bot
 user »: Interaction Context Types,
 https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-interaction-context-types,
 and « Interaction Contexts »,
 https://discord.com/developers/docs/interactions/application-commands#interaction-contexts;
 discord/discord-api-docs at c98d64bc), so a server's picker shows no second « forget »
-beside `/president forget`, and a DM's shows this one only. The question, its buttons
-and the erasure are `/president forget`'s (`privacy.views`), in the asker's Discord locale.
+or « privacy » beside `/president`'s, and a DM's shows these two only. The question, its
+buttons, the erasure and the account of what is kept are `/president forget`'s and
+`/president privacy`'s (`privacy.views`), in the asker's Discord locale.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ if TYPE_CHECKING:
     Interaction = discord.Interaction[Host]
 
 
-class DirectForget(commands.Cog):
+class DirectPrivacy(commands.Cog):
     def __init__(self, bot: Host) -> None:
         self.bot = bot
 
@@ -63,3 +66,8 @@ class DirectForget(commands.Cog):
     @app_commands.dm_only()
     async def forget(self, interaction: Interaction) -> None:
         await privacy_views.forget(interaction)
+
+    @app_commands.command(name=ls("cmd.privacy"), description=ls("cmd.privacy.desc"))
+    @app_commands.dm_only()
+    async def privacy(self, interaction: Interaction) -> None:
+        await privacy_views.privacy(interaction)

@@ -10,19 +10,21 @@ https://support-dev.discord.com/hc/en-us/articles/8562894815383-Discord-Develope
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.i18n import join_names, plural, t
 from bot.packages.controls import NO_TABLE, button, standalone, view
+from bot.packages.rules_text import preset_name
+from bot.packages.text import clipped, player_name, shown_text
 from bot.storage.forget import GuildBusy
 from bot.tables.service import TableError
 
 if TYPE_CHECKING:
     from bot.packages.host import Host
-    from bot.storage.records import GuildData, HeldData
+    from bot.storage.records import GuildData, HeldData, KeptDetail
     from bot.storage.repository import Storage
     from bot.tables.table import Table
 
@@ -33,6 +35,11 @@ if TYPE_CHECKING:
 ANSWER_WITHIN = 15 * 60
 #: Discord ids and Unix times fit in 20 digits (a custom_id field's bound, `controls`).
 _DIGITS = 20
+#: The servers `/president privacy` details, and the length a server's name is cut to:
+#: six servers of four ratings each, names at their longest, fit an embed's 4,096
+#: characters beside the rest (`tests/bot/test_e2e_privacy_dm.py`; ten did not, in French).
+SERVERS_SHOWN = 6
+SERVER_NAME_LENGTH = 40
 
 
 def erased_name(locale: object) -> str:
@@ -60,15 +67,50 @@ def summary(locale: object, held: HeldData) -> str:
     return join_names(locale, parts)
 
 
+def detail(locale: object, kept: KeptDetail, servers: Mapping[int, str]) -> list[str]:
+    """What `summary` counts, as its owner reads it: the name kept, their seats' names, and
+    per server their games and rounds and each rating (`/president stats`' figure); at
+    most `SERVERS_SHOWN` servers, so that the answer fits an embed. A server is named as
+    it is now where the bot is still on it (`servers`, its name by id: a DM has no server
+    to call « here »), else by its id: no server's name is stored."""
+    lines = []
+    if kept.name is not None:
+        lines.append(t(locale, "privacy.name_kept", name=player_name(kept.name)))
+    if kept.seat_names:
+        lines.append(t(locale, "privacy.seat_names", names=join_names(
+            locale, [player_name(name) for name in kept.seat_names])))
+    for server in kept.servers[:SERVERS_SHOWN]:
+        counts = [plural(locale, key, count) for key, count in (
+            ("n.games", server.games), ("n.rounds", server.rounds)) if count]
+        name = servers.get(server.guild_id)
+        shown = t(locale, "privacy.server_gone", id=server.guild_id) if name is None else \
+            f"**{shown_text(clipped(name, SERVER_NAME_LENGTH))}**"
+        lines.append(t(locale, "privacy.server", server=shown,
+                       counts=join_names(locale, counts)))
+        lines += [t(locale, "privacy.rating", preset=preset_name(locale, rating.preset),
+                    rating=rating.rating, rounds=plural(locale, "n.rated", rating.rounds))
+                  for rating in server.ratings]
+    if len(kept.servers) > SERVERS_SHOWN:
+        lines.append(t(locale, "privacy.more_servers", count=len(kept.servers) - SERVERS_SHOWN))
+    return lines
+
+
 async def privacy(interaction: Interaction) -> None:
     """The list of what is kept about anyone (bot/storage/models.py, table by table), what
-    is kept about the asker now, and how to erase it."""
+    is kept about the asker now, in detail, and how to erase it: `/president privacy` on a
+    server, `/privacy` in a DM with the bot (`privacy.direct`)."""
     storage = _storage(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
     locale = interaction.locale
     held = await storage.held_about(interaction.user.id)
-    now = t(locale, "privacy.now_none") if held.empty else \
-        t(locale, "privacy.now", summary=summary(locale, held))
+    if held.empty:
+        now = t(locale, "privacy.now_none")
+    else:
+        kept = await storage.kept_about(interaction.user.id)
+        servers = {server.guild_id: guild.name for server in kept.servers
+                   if (guild := interaction.client.get_guild(server.guild_id)) is not None}
+        now = "\n".join([t(locale, "privacy.now", summary=summary(locale, held)),
+                         *detail(locale, kept, servers)])
     text = "\n\n".join([t(locale, "privacy.kept"), now,
                         t(locale, "privacy.erase", erased=erased_name(locale))])
     embed = discord.Embed(title=t(locale, "privacy.title"), description=text)

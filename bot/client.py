@@ -28,6 +28,7 @@ from bot.packages.president.tree import CheckedTree
 from bot.packages.privacy.direct import DirectPrivacy
 from bot.packages.publisher.messages import Publisher
 from bot.packages.settings import views as settings_views
+from bot.packages.stats.members import Members
 from bot.replays import Replays
 from bot.storage.db import ensure_sqlite_dir, upgrade_to_head
 from bot.storage.repository import Storage
@@ -115,6 +116,7 @@ class PresidentBot(Host):
         self.config = config
         self.service = TableService(clock, bot_pause=config.bot_pause)
         self.replays = Replays(self.service.clock)
+        self.members = Members(self.service.clock)
         self.metrics = metrics
         # Channel posts and edits, bound by Discord's global limit (interactions are not).
         self.budget = CallBudget(self.service.clock)

@@ -718,13 +718,26 @@ class FakeDiscord:
         :meth:`ban`)."""
         self._member_removed(guild, user, by, action=20)
 
-    def _member_removed(self, guild: Guild, user: TestUser, by: TestUser | None,
-                        action: int) -> None:
+    def leave(self, guild: Guild, user: TestUser) -> None:
+        """``user`` leaves ``guild`` of their own accord: no ban, no audit log entry (a
+        member leaving is none of the Audit Log Events,
+        https://discord.com/developers/docs/resources/audit-log#audit-log-entry-object-audit-log-events),
+        only GUILD_MEMBER_REMOVE, « Sent when a user is removed from a guild
+        (leave/kick/ban) », under the privileged GUILD_MEMBERS intent (Guild Member Remove,
+        https://discord.com/developers/docs/events/gateway-events#guild-member-remove). Get
+        Guild Member then answers 404 Unknown Member (:meth:`Rest._get_member`)."""
+        self._member_gone(guild, user)
+
+    def _member_gone(self, guild: Guild, user: TestUser) -> None:
         del guild.members[user.id]
         guild.timeouts.pop(user.id, None)
         self.gateway.dispatch("GUILD_MEMBER_REMOVE", {"guild_id": str(guild.id),
                                                       "user": user_payload(user.user)},
                               intent=INTENT_GUILD_MEMBERS)
+
+    def _member_removed(self, guild: Guild, user: TestUser, by: TestUser | None,
+                        action: int) -> None:
+        self._member_gone(guild, user)
         if bot_guild_permissions(guild) & VIEW_AUDIT_LOG:
             entry = {"id": str(self.world.snowflakes.next()), "guild_id": str(guild.id),
                      "action_type": action, "target_id": str(user.id),

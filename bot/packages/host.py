@@ -20,6 +20,7 @@ from discord.ext import commands
 
 if TYPE_CHECKING:
     from bot.packages.publisher.messages import Publisher
+    from bot.packages.stats.members import Members
     from bot.replays import Replays
     from bot.storage.repository import Storage
     from bot.tables.budget import CallBudget
@@ -31,13 +32,15 @@ __all__ = ["Host"]
 class Host(commands.Bot, metaclass=abc.ABCMeta):
     """The bot as the packages see it: its tables, its publisher, its budget of channel
     calls, its storage (None without a database), the interactions replayed too late to
-    answer, and whether it is shutting down."""
+    answer, who is known to be a member of which server (for the leaderboard), and
+    whether it is shutting down."""
 
     service: TableService
     publisher: Publisher
     budget: CallBudget
     storage: Storage | None
     replays: Replays
+    members: Members
 
     @property
     @abc.abstractmethod

@@ -6,6 +6,7 @@ transaction returning plain records (`records.py`).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Collection
 
 from sqlalchemy import ColumnElement, and_, case, distinct, func, or_, select
 from sqlalchemy.orm import aliased
@@ -290,7 +291,8 @@ class History(Access):
             return await asyncio.to_thread(ratings.replay, list(rounds.values()), user_id)
 
     async def leaderboard(
-        self, guild_id: int, preset: str, *, limit: int = 10, caller_id: int | None = None
+        self, guild_id: int, preset: str, *, limit: int = 10, caller_id: int | None = None,
+        absent: Collection[int] = (),
     ) -> Leaderboard:
         """Top `limit` rated members of a server for a preset, best first.
 
@@ -301,7 +303,8 @@ class History(Access):
         by account id, one read as ahead for no reason; or by a fraction of a point the
         rounded rating hides, « 3. bea · 927 · 1 round », « 4. cy · 927 · 1 round »: play-test
         26), listed by their unrounded ratings, then by account id. `caller` is set when the
-        caller is rated but outside the top.
+        caller is rated but outside the top. The users in `absent` (no longer members of
+        the server, `stats.members`) are left out, the others ranked among themselves.
         """
         ordinal = Rating.mu - 3 * Rating.sigma
         # `ratings.display_rating` in SQL. SQL's round() may take a half away from zero
@@ -322,7 +325,8 @@ class History(Access):
                 func.count().over().label("total"),
             )
             .join(User, User.id == Rating.user_id)
-            .where(Rating.guild_id == guild_id, Rating.preset == preset)
+            .where(Rating.guild_id == guild_id, Rating.preset == preset,
+                   *([Rating.user_id.not_in(absent)] if absent else []))
             .subquery()
         )
         wanted = ranked.c.row <= limit

@@ -151,3 +151,27 @@ async def test_injected_failures_answer_only_uploads_when_asked(
     assert [(c.status, c.injected) for c in fake.calls_since(0, route)] == [
         (200, False), (413, True), (0, True), (503, True), (200, False)]
     assert fake.errors == [] and fake.invalid_requests() == 0
+
+
+async def test_a_member_who_leaves_is_gone_with_no_ban_nor_audit_log_entry(
+    fake: FakeDiscord, alice: TestUser, bob: TestUser
+) -> None:
+    """`FakeDiscord.leave`: a bot with the members intent sees bob leave (GUILD_MEMBER_REMOVE);
+    Get Guild Member answers 404 Unknown Member for him, and no ban nor audit log entry is
+    sent, even to a bot that may view the audit log."""
+    bot = TinyBot()
+    await fake.connect(bot)
+    fake.set_bot_guild_permissions(fake.guild, view_audit_log=True)
+    guild = bot.get_guild(fake.guild.id)
+    assert guild is not None and guild.get_member(bob.id) is not None
+    sent = {event: fake.gateway.sent(event) for event in (
+        "GUILD_MEMBER_REMOVE", "GUILD_BAN_ADD", "GUILD_AUDIT_LOG_ENTRY_CREATE")}
+    fake.leave(fake.guild, bob)
+    await fake.settle()
+    assert guild.get_member(bob.id) is None
+    assert {event: fake.gateway.sent(event) - before for event, before in sent.items()} == {
+        "GUILD_MEMBER_REMOVE": 1, "GUILD_BAN_ADD": 0, "GUILD_AUDIT_LOG_ENTRY_CREATE": 0}
+    with pytest.raises(discord.NotFound):
+        await guild.fetch_member(bob.id)
+    assert (await guild.fetch_member(alice.id)).id == alice.id
+    fake.expect_error(errors.UNKNOWN_MEMBER)

@@ -284,6 +284,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         (Guild Ban Add, https://discord.com/developers/docs/events/gateway-events#guild-ban-add):
         elsewhere the table learns nothing, and the banned player's turns run out as an
         absent player's do (docs/deploy.md, « Moderation »)."""
+        self.bot.members.left(guild.id, user.id)
         await self.bot.service.member_gone(guild.id, user.id)
 
     @commands.Cog.listener()
@@ -294,6 +295,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         target = entry.target
         if entry.action in (discord.AuditLogAction.kick, discord.AuditLogAction.ban) \
                 and isinstance(target, discord.Member | discord.User | discord.Object):
+            self.bot.members.left(entry.guild.id, target.id)
             await self.bot.service.member_gone(entry.guild.id, target.id)
 
     @commands.Cog.listener()

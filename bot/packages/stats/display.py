@@ -15,6 +15,7 @@ from bot.packages.game import chart
 from bot.packages.privacy.views import erased_name
 from bot.packages.rules_text import preset_name
 from bot.packages.screen import EMBED_DESCRIPTION
+from bot.packages.stats.members import ASKED_MOST
 from bot.packages.text import clipped, player_name, shown_text, unescaped
 from bot.storage.forget import erased
 from bot.tables.service import TableError
@@ -138,10 +139,35 @@ async def leaderboard(interaction: Interaction, preset: str | None) -> None:
     locale = str(interaction.locale)
     assert interaction.guild_id is not None
     chosen = preset or "classic"
-    board = await storage.leaderboard(interaction.guild_id, chosen, caller_id=interaction.user.id)
+    board = await members_board(interaction, storage, chosen)
     await _answer(interaction, t(locale, "leaderboard.title",
                                  preset=preset_name(locale, chosen)), board_lines(locale, board),
                   footer=t(locale, "rating.how") if board.rows else None)
+
+
+async def members_board(interaction: Interaction, storage: Storage, preset: str) -> Leaderboard:
+    """The server's leaderboard among its members now (`stats.members`): the rows shown
+    whose membership the bot does not know are asked of Discord, one call each; each one
+    found gone is left out and the board read again, letting the next rated member up, at
+    most `members.ASKED_MOST` asked in all. The caller is a member (they typed it here)."""
+    guild_id = interaction.guild_id
+    assert guild_id is not None
+    members = interaction.client.members
+    members.present(guild_id, interaction.user.id)
+    guild = interaction.client.get_guild(guild_id)
+    asked = 0
+    while True:
+        board = await storage.leaderboard(guild_id, preset, caller_id=interaction.user.id,
+                                          absent=members.gone_from(guild_id))
+        unknown = [row.user_id for row in board.rows
+                   if members.known(guild_id, row.user_id) is None]
+        if guild is None or not unknown or asked >= ASKED_MOST:
+            return board
+        unknown = unknown[:ASKED_MOST - asked]
+        asked += len(unknown)
+        await members.ask(guild, unknown, interaction.client.budget)
+        if all(members.known(guild_id, user) is not False for user in unknown):
+            return board  # every row asked is a member (or could not be told): as read
 
 
 def board_lines(locale: str, board: Leaderboard) -> list[str]:

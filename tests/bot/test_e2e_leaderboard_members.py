@@ -1,0 +1,100 @@
+"""End-to-end: the leaderboard shows the server's members only (stop 50, docs/bot.md
+« Privacy and leftovers (stop 50) »). The bot has no privileged intent, so it is told of
+no member leaving: it asks Discord about the rows it shows (Get Guild Member), remembers
+the answers for an hour, and leaves out those gone (`bot.packages.stats.members`)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from bot.packages.stats.display import board_lines
+from bot.packages.stats.members import FRESH
+from bot.storage import SeatRef, Storage
+from fakediscord import FakeDiscord, TestUser, errors
+
+from .conftest import LinkedClock
+from .e2e import connect_bot, database_url, tick
+from .test_e2e_playtest9_moderation import audit_log_only
+
+MEMBER = "/guilds/{guild_id}/members/{user_id}"
+CLASSIC = {"preset": "classic", "set": {}}
+ROLES = ("P", "VP", "VL", "L")
+POINTS = (3, 2, 0, 0)
+
+
+async def rated(storage: Storage, guild_id: int, players: list[TestUser]) -> None:
+    """Rounds of four neighbours in the list, the first of each finishing first: the
+    earlier a player in the list, the better their rating, roughly."""
+    table_id = await storage.create_table(guild_id, 10, players[0].id, CLASSIC)
+    for first in range(len(players) - 3):
+        four = players[first:first + 4]
+        seats = [SeatRef(p.id, False, p.name) for p in four]
+        game_id = await storage.start_game(table_id, game_no=first + 1, preset="classic",
+                                           rules=CLASSIC, seats=seats)
+        await storage.record_round(game_id, 1, ranking=[0, 1, 2, 3], roles=list(ROLES),
+                                   points=list(POINTS), seats=seats)
+    await storage.update_table(table_id, status="closed")
+
+
+def mentioned(lines: list[str]) -> list[int]:
+    """The members a board's lines name, in order."""
+    return [int(found[1]) for line in lines if (found := re.search(r"<@(\d+)>", line))]
+
+
+async def shown_board(fake: FakeDiscord, clock: LinkedClock, user: TestUser) -> tuple[
+        list[str], int]:
+    """The lines of `/president leaderboard` as ``user`` sees it, and the Get Guild Member
+    calls it cost."""
+    mark = fake.mark()
+    await user.slash("president leaderboard")
+    await tick(fake, clock, 1)  # the calls' travel on the fake's clock
+    (embed,) = user.last_ephemeral().embeds
+    assert embed.description is not None
+    return embed.description.split("\n"), len(fake.calls_since(mark, MEMBER))
+
+
+async def test_the_leaderboard_leaves_out_members_gone_and_asks_once_an_hour(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path,
+) -> None:
+    """Thirteen rated members; p0 and p3, among the best, leave the server of their own
+    accord (which the bot is not told: GUILD_MEMBER_REMOVE is the privileged intent's).
+    The board showed them, by mention, as before they left. It now shows the eleven left
+    ranked among themselves: it asked about the ten rows it read (p12, who asked, is known
+    to be a member), found two gone and asked about the two who came up: 12 calls. Asked
+    again by p5 within the hour: none. p4 banned meanwhile, the ban heard: off at once,
+    without a call. An hour on: the ten rows asked again, once."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path))
+    assert bot.storage is not None
+    players = [fake.add_user(f"p{i}") for i in range(13)]
+    await rated(bot.storage, fake.guild.id, players)
+    p0, p3, p4, p5, p12 = (players[i] for i in (0, 3, 4, 5, 12))
+    fake.leave(fake.guild, p0)
+    fake.leave(fake.guild, p3)
+    await fake.settle()
+
+    lines, calls = await shown_board(fake, clock, p12)
+    expected = await bot.storage.leaderboard(fake.guild.id, "classic", caller_id=p12.id,
+                                             absent={p0.id, p3.id})
+    assert lines == board_lines("en", expected)
+    assert not any(f"<@{gone.id}>" in line for line in lines for gone in (p0, p3))
+    assert lines[0].startswith("1. ") and len(lines) == 11  # the top ten, and p12
+    assert calls == 12 == bot.members.asked
+
+    top, calls = await shown_board(fake, clock, p5)
+    assert (top, calls) == (lines[:10], 0)
+
+    audit_log_only(fake)
+    fake.ban(fake.guild, p4)
+    await fake.settle()
+    lines, calls = await shown_board(fake, clock, p5)
+    assert not any(f"<@{p4.id}>" in line for line in lines)
+    assert mentioned(lines) == [user for user in mentioned(top) if user != p4.id] + [p12.id]
+    assert lines[2].startswith("3. ") and calls == 0  # p12 came up: the caller, known
+    await tick(fake, clock, FRESH + 1)
+    again, calls = await shown_board(fake, clock, p5)
+    assert again == lines and calls == 12  # ten rows, p5 known; the three gone, asked again
+    await fake.disconnect(bot)
+    for _ in range(2 + 3):  # p0 and p3 at the first board; them and p4 an hour on
+        fake.expect_error(errors.UNKNOWN_MEMBER)
+    fake.assert_no_errors()

@@ -6,8 +6,9 @@ current user must have the SEND_MESSAGES permission", Create Message,
 https://discord.com/developers/docs/resources/message#create-message) and every channel route
 without VIEW_CHANNEL (implicit permissions,
 https://discord.com/developers/docs/topics/permissions#implicit-permissions). Those public
-messages carry no embeds or replies, so Embed Links and Read Message History are not needed,
-nor is Use External Emojis for card faces: "The USE_EXTERNAL_EMOJIS permission is not required
+messages carry no embeds or replies, so Embed Links is not needed, nor is Read Message
+History to run a table (the invite asks for it all the same: `INVITE`), nor Use External
+Emojis for card faces: "The USE_EXTERNAL_EMOJIS permission is not required
 to use app emojis" (Application-Owned Emoji,
 https://discord.com/developers/docs/resources/emoji#emoji-object-applicationowned-emoji).
 One file goes there: the points chart the results message gets at the end of a game, which
@@ -52,10 +53,20 @@ IN_THREADS = ("view_channel", "send_messages_in_threads")
 IN_VOICE = ("view_channel", "connect", "send_messages")
 # Optional: only the end-of-game chart needs it (`may_attach`).
 ATTACH = "attach_files"
-#: What the invitation asks for: the needed permissions, in channels and threads, and the
-#: optional one.
+#: What the invitation asks for: the needed permissions, in channels and threads, the
+#: optional one, and Read Message History (stop 50). A start that finds the word owed to a
+#: table it could not restore, said by an earlier start killed before it stored it as told,
+#: looks for its own post before posting it again, past the few minutes Create Message's
+#: nonce covers (`publisher.servers._said_before`); without the permission "no messages
+#: will be returned" (Get Channel Messages,
+#: https://discord.com/developers/docs/resources/message#get-channel-messages) and the word
+#: was posted twice. A fresh server's @everyone has it, so the bot had it nearly everywhere;
+#: asked for, it holds where a server trimmed @everyone. It reads no one's words: without
+#: the MESSAGE_CONTENT intent others' messages come with empty content (Message Content
+#: Intent, https://discord.com/developers/docs/events/gateway#message-content-intent).
 INVITE = discord.Permissions(view_channel=True, send_messages=True,
-                             send_messages_in_threads=True, attach_files=True)
+                             send_messages_in_threads=True, attach_files=True,
+                             read_message_history=True)
 THREADS = frozenset({discord.ChannelType.public_thread, discord.ChannelType.private_thread,
                      discord.ChannelType.news_thread})
 VOICE = frozenset({discord.ChannelType.voice, discord.ChannelType.stage_voice})

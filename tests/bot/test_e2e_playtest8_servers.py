@@ -299,7 +299,7 @@ async def test_a_server_with_only_the_commands_is_told_to_invite_the_bot(
     await fake.settle()
     link = ("https://discord.com/oauth2/authorize?client_id="
             f"{fake.world.application_id}&scope=bot+applications.commands"
-            f"&permissions=274877942784&guild_id={salon.id}&disable_guild_select=true")
+            f"&permissions=274878008320&guild_id={salon.id}&disable_guild_select=true")
     refusal = "⚠️ " + t("fr", "err.not_in_server", link=link)
 
     mark = fake.mark()

@@ -96,7 +96,7 @@ def test_the_detail_fits_an_embed_at_its_longest() -> None:
                           for i in range(30)))
     for locale in ("fr", "en"):
         lines = detail(locale, kept, {10**17 + i: "é" * 100 for i in range(0, 30, 2)})
-        assert lines[-1] == t(locale, "privacy.more_servers", count=30 - SERVERS_SHOWN)
+        assert lines[-1] == t(locale, "privacy.more_servers.many", n=30 - SERVERS_SHOWN)
         whole = "\n\n".join([t(locale, "privacy.kept"), t(locale, "privacy.now", summary="x"),
                              *lines, t(locale, "privacy.erase", erased="x")])
         assert len(whole) <= MAX_EMBED_DESCRIPTION, len(whole)

@@ -91,7 +91,7 @@ def detail(locale: object, kept: KeptDetail, servers: Mapping[int, str]) -> list
                     rating=rating.rating, rounds=plural(locale, "n.rated", rating.rounds))
                   for rating in server.ratings]
     if len(kept.servers) > SERVERS_SHOWN:
-        lines.append(t(locale, "privacy.more_servers", count=len(kept.servers) - SERVERS_SHOWN))
+        lines.append(plural(locale, "privacy.more_servers", len(kept.servers) - SERVERS_SHOWN))
     return lines
 
 

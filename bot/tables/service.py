@@ -179,7 +179,7 @@ class TableService:
         table's lock): asked first, so a question is put to the host alone. It changes
         nothing, not even who hosts (`kick` takes the role over, where one may)."""
         if not self.may_host(table, by):
-            raise hosting.refusal(table, by)
+            raise hosting.refusal(table, by, self.clock.now())
         if user_id == by:
             raise TableError("err.kick_self")
         if table.seat_of(user_id) is None and not table.queued(user_id):
@@ -265,10 +265,9 @@ class TableService:
         """See `hosting.may_host`."""
         return hosting.may_host(table, user_id, self.clock.now())
 
-    @staticmethod
-    def host_refusal(table: Table, user_id: int) -> TableError:
+    def host_refusal(self, table: Table, user_id: int) -> TableError:
         """See `hosting.refusal`."""
-        return hosting.refusal(table, user_id)
+        return hosting.refusal(table, user_id, self.clock.now())
 
     def bot(self, table: Table, game: Game, seat: int) -> Bot:
         """Who plays this automated seat now (see `autoplay.player_of`)."""

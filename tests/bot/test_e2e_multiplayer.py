@@ -1,7 +1,7 @@
 """End-to-end: several people at one table (play-test 3): who is host, who waits, who leaves."""
 
 from bot.client import PresidentBot
-from bot.i18n import t
+from bot.i18n import button_names, t
 from bot.i18n.typography import french
 from engine import Phase
 from fakediscord import FakeDiscord
@@ -136,7 +136,7 @@ async def test_a_spectators_hand_says_how_to_get_a_seat(
     board = message(eve, table.table_message_id)
     await eve.click(board, cid(table, "hand"))
     assert eve.last_ephemeral().text.split("\n") == [
-        t("fr", "hand.not_seated"), t("fr", "hand.join_queue")]
+        t("fr", "hand.not_seated"), t("fr", "hand.join_queue", **button_names("fr"))]
     await eve.slash("president join")
     await frank.slash("president join")
     await frank.click(board, cid(table, "hand"))
@@ -161,7 +161,8 @@ async def test_a_spectator_at_a_table_without_a_queue_is_told_to_ask_for_the_nex
     await john.click(message(john, table.table_message_id), cid(table, "hand"))
     assert john.last_ephemeral().text.split("\n") == [
         "👀 You are watching this table: you have no seat at it.",
-        "To play, use `/president join`: you will be on the list for the next game."]
+        "To play, press **Rejoindre** under the table, or use `/president join`: you will be "
+        "on the list for the next game."]
     # Stop 38's play-test: once listed, the hand said « first in the queue ».
     await john.slash("president join")
     await john.click(message(john, table.table_message_id), cid(table, "hand"))

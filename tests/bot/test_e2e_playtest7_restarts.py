@@ -301,10 +301,10 @@ async def test_a_round_dealt_just_before_a_restart_gets_its_own_message(
     restored = table_of(again, marie.user)
     assert restored.table_message_id not in (None, results_id)
     assert message(marie.user, results_id).content.startswith(results.split("\n")[0])
-    assert t("fr", "table.title", round=1, preset="Président classique") in \
+    assert t("fr", "table.title_of", round=1, rounds=2, preset="Président classique") in \
         message(marie.user, results_id).content
     assert [m.id for m in with_buttons(fake)] == [restored.table_message_id]
-    assert t("fr", "table.title", round=2, preset="Président classique") in \
+    assert t("fr", "table.title_last", round=2, rounds=2, preset="Président classique") in \
         message(marie.user, restored.table_message_id).content
     await again.service.drain()
     await fake.disconnect(again)
@@ -720,9 +720,9 @@ async def test_a_crash_while_the_last_round_s_message_is_retired_keeps_its_resul
     again = await restart(fake, clock, bot, url)
     restored = table_of(again, marie.user)
     assert restored.table_message_id not in (None, results_id)
-    assert t("fr", "table.title", round=1, preset="Président classique") in \
+    assert t("fr", "table.title_of", round=1, rounds=2, preset="Président classique") in \
         message(marie.user, results_id).content
-    assert t("fr", "table.title", round=2, preset="Président classique") in \
+    assert t("fr", "table.title_last", round=2, rounds=2, preset="Président classique") in \
         message(marie.user, restored.table_message_id).content
     assert [m.id for m in with_buttons(fake)] == [restored.table_message_id]
     await again.service.drain()
@@ -936,7 +936,7 @@ async def test_results_whose_edit_was_on_its_way_are_retired_as_players_saw_them
     restored = table_of(again, marie.user)
     assert message(marie.user, results_id).content == \
         f"{kept}\n\n{t('fr', 'table.moved_on')}"
-    assert t("fr", "table.title", round=2, preset="Président classique") in \
+    assert t("fr", "table.title_last", round=2, rounds=2, preset="Président classique") in \
         message(marie.user, restored.table_message_id).content
     assert [m.id for m in with_buttons(fake)] == [restored.table_message_id]
     await again.service.drain()

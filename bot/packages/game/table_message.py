@@ -51,12 +51,28 @@ WAITING_ROOM = 300
 TURN_MARKER = "➡️"
 
 
+def title(loc: LocaleLike, table: Table, game: Game) -> str:
+    """The message's first line: the round, the preset, and how far the game goes. Someone
+    who comes to watch (or to play the next game) reads only this message, the lobby's
+    rules scrolled away above it; « Manche 3 » alone did not say whether the game ended
+    there or went on for an hour (play-test 30): a set number of rounds reads « sur 5 »,
+    « la dernière » at its last, a target its points."""
+    preset = table_preset_name(loc, table.rules)
+    end = table.rules.game_end
+    if end.kind == "rounds" and end.n is not None:
+        key = "table.title_last" if game.round_no >= end.n else "table.title_of"
+        return t(loc, key, round=game.round_no, rounds=end.n, preset=preset)
+    if end.kind == "target" and end.n is not None:
+        return t(loc, "table.title_target", round=game.round_no, preset=preset,
+                 target=plural(loc, "game_end.target", end.n))
+    return t(loc, "table.title", round=game.round_no, preset=preset)
+
+
 def table_screen(table: Table, now: float) -> Screen:
     game = table.game
     assert game is not None
     loc = table.locale
-    lines = [t(loc, "table.title", round=game.round_no,
-               preset=table_preset_name(loc, table.rules))]
+    lines = [title(loc, table, game)]
     wanted: list[FaceLine] = []
     trick_at: int | None = None  # the trick's line, while tricks are played
     if game.revolution and game.phase is Phase.PLAY:  # a round's end restores the order
@@ -450,8 +466,7 @@ def closed_lines(table: Table) -> list[str]:
     game = table.game
     at = ranked = 0  # where the standings start, and how many they rank
     if game is not None:
-        lines.append(t(loc, "table.title", round=game.round_no,
-                       preset=table_preset_name(loc, table.rules)))
+        lines.append(title(loc, table, game))
         if game.phase is Phase.GAME_OVER:
             # A finished game closed later (idle after it, say) keeps who won: its
             # message lost the « 🏆 » line and kept only the standings (play-test 14).

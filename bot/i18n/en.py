@@ -254,7 +254,7 @@ CATALOGUE: dict[str, str] = {
     "err.table_full_join_most": "The table is full ({max} seats, the most it can have): try again when a seat frees up.",
     "err.not_host": "Only the host (<@{host}>) can do that.",
     "err.not_host_later": "Only the host (<@{host}>) can do that. If the host has not acted <t:{at}:R>, you can take the role over by doing it yourself.",
-    "err.not_host_unseated": "The host (<@{host}>) is not answering, but only someone with a seat at this table can choose in their place, and you have none.",
+    "err.not_host_unseated": "The host (<@{host}>) is not answering, but only someone with a seat at this table can act in their place, and you have none.",
     "err.game_running": "A game is running at this table; wait for it to end.",
     "err.game_running_unlimited": "This game has no set end: it lasts until the host stops it with **{end}**, between rounds. Bots are added and removed then, in the lobby.",
     "err.game_running_unlimited_bots": "This game has no set end: it lasts until the host stops it with **{end}**, between rounds. Until then, bots already hold every seat without a person, and at the end of each round they give theirs up to the next in the queue.",

@@ -265,7 +265,7 @@ _WRITTEN: dict[str, str] = {
     "err.table_full_join_most": "La table est complète ({max} places, le maximum) : réessaie quand une place se libère.",
     "err.not_host": "C’est réservé à l’hôte (<@{host}>).",
     "err.not_host_later": "C’est réservé à l’hôte (<@{host}>). Si l’hôte ne s’est pas manifesté <t:{at}:R>, tu pourras reprendre le rôle en le faisant toi-même.",
-    "err.not_host_unseated": "L’hôte (<@{host}>) ne répond pas, mais seule une personne ayant une place à la table peut choisir à sa place, et tu n’en as pas.",
+    "err.not_host_unseated": "L’hôte (<@{host}>) ne répond pas, mais seule une personne ayant une place à la table peut agir à sa place, et tu n’en as pas.",
     "err.game_running": "Une partie est en cours à cette table ; attends qu’elle se termine.",
     "err.game_running_unlimited": "Cette partie n’a pas de fin fixée : elle dure jusqu’à ce que l’hôte l’arrête avec **{end}**, entre deux manches. Les bots s’ajoutent et se retirent ensuite, au salon d’attente.",
     "err.game_running_unlimited_bots": "Cette partie n’a pas de fin fixée : elle dure jusqu’à ce que l’hôte l’arrête avec **{end}**, entre deux manches. D’ici là, les bots tiennent déjà chaque place sans humain, et à la fin de chaque manche ils cèdent la leur au prochain de la file.",

@@ -411,6 +411,7 @@ CATALOGUE: dict[str, str] = {
     "lobby.queued_lobby": "The lobby is full: you are in the queue, and take a seat when your turn comes, as one frees up or the host opens more.",
     "lobby.queued_next_game": "The game is over: you are on the list for the next one. If the host presses **{replay}**, you get a seat while there is room; with **{end}**, you take a seat in the lobby.",
     "lobby.listed_next_game": "A game is under way: you are on the list for the next one. When it ends, **{replay}** gives you a seat while there is room; with **{end}**, you take a seat in the lobby.",
+    "lobby.listed_last_round": "This is the game's last round: you are on the list for the next game. When it ends, **{replay}** gives you a seat while there is room; with **{end}**, you take a seat in the lobby.",
     "lobby.listed_full": "The table is full: you are on the list, and take a seat when your turn comes, as one frees up or the host opens more.",
     "lobby.kicked": "You removed {name} from the table.",
     "lobby.ended": "The table is closed.",

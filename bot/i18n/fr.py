@@ -422,6 +422,7 @@ _WRITTEN: dict[str, str] = {
     "lobby.queued_lobby": "Le salon d’attente est complet : tu es dans la file, et tu prends une place à ton tour quand il s’en libère une ou que l’hôte en ouvre d’autres.",
     "lobby.queued_next_game": "La partie est finie : tu es sur la liste pour la prochaine. Si l’hôte appuie sur **{replay}**, tu as une place tant qu’il en reste ; avec **{end}**, tu entres au salon d’attente.",
     "lobby.listed_next_game": "Une partie est en cours : tu es sur la liste pour la prochaine. À sa fin, **{replay}** te donne une place tant qu’il en reste ; avec **{end}**, tu entres au salon d’attente.",
+    "lobby.listed_last_round": "C’est la dernière manche de la partie : tu es sur la liste pour la prochaine. À sa fin, **{replay}** te donne une place tant qu’il en reste ; avec **{end}**, tu entres au salon d’attente.",
     "lobby.listed_full": "La table est complète : tu es sur la liste, et tu prends une place à ton tour quand il s’en libère une ou que l’hôte en ouvre d’autres.",
     "lobby.kicked": "Tu as retiré {name} de la table.",
     "lobby.ended": "La table est fermée.",

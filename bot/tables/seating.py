@@ -37,7 +37,8 @@ class Seating:
     async def join(self, table: Table, user_id: int, name: str, locale: str) -> str:
         """Seat a user; returns "seated", "queued" (`bots_fill`: seated between rounds),
         "queued_lobby" (`bots_fill`, a full lobby: seated as seats free, `seats.seat_queue`),
-        "back" (a presi player returning), or, at a table without a queue, where the list
+        "back" (a presi player returning), "last_round" (`bots_fill` in the game's last
+        round: the queue is seated by the next game), or, at a table without a queue, where the list
         is for the next game: "next_game" (its game is over: « Rejouer » or « Terminer »
         seats them), "listed" (a game under way: the same, at its end) or "waiting" (a full
         lobby others already wait at: seated in their turn, `seats.seat_queue`)."""
@@ -56,7 +57,7 @@ class Seating:
                 raise TableError("err.already_seated")
             if table.queued(user_id):  # for the next round, or game (no queue: the list)
                 raise TableError("err.already_queued" if table.rules.bots_fill
-                                 else "err.already_listed")
+                                 and not table.last_round else "err.already_listed")
             bots = [seat for seat, p in enumerate(table.seats) if p.is_bot]
             gave_way = None
             if not table.running and len(table.seats) >= table.capacity() and bots:
@@ -70,6 +71,8 @@ class Seating:
                                      **button_names(table.locale))
                 table.queue.append(table.new_player(user_id, name, locale))
                 self._changed(table)
+                if table.rules.bots_fill and table.last_round:
+                    return "last_round"
                 if table.rules.bots_fill:
                     return "queued" if table.running else "queued_lobby"
                 if table.running:

@@ -690,6 +690,16 @@ class Table:
         return self.game is not None
 
     @property
+    def last_round(self) -> bool:
+        """Whether the round under way is the game's last by its set number of rounds: no
+        deal follows it, so who asks for a seat now waits for the next game, even where a
+        queue takes seats between rounds (`bots_fill`). A latecomer to proletario's last
+        round was told « you take a seat between rounds » and sat at none (play-test 30)."""
+        game, end = self.game, self.rules.game_end
+        return (game is not None and game.phase is not Phase.GAME_OVER
+                and end.kind == "rounds" and end.n is not None and game.round_no >= end.n)
+
+    @property
     def under_way(self) -> bool:
         """A game started and not over: stopping or leaving it costs players that game, so
         `/president end` and `/president leave` ask first."""

@@ -164,3 +164,76 @@ async def test_an_onlookers_hand_button_names_the_join_button_under_the_table(
                                               **button_names(locale))
     assert table.queued(dave.id)
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize(("locale", "theirs"), PAIRS)
+async def test_a_latecomer_to_proletarios_last_round_is_listed_for_the_next_game(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str, theirs: str
+) -> None:
+    """From the play-test: dave came to proletario's last round (the second of two) and
+    pressed « Rejoindre »: « The table is full: you are in the queue and take a seat between
+    rounds », the table « En attente de la prochaine manche : dave », his hand « Between
+    rounds, the queue takes the bots' seats first ». No round followed: the game ended,
+    and only « Rejouer » seated him. He is told so from the start, in his language, and the
+    table and his hand say the next game; « Rejouer » seats him, as it did."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    bob = Player(fake.add_user("bob", locale=locale))
+    dave = fake.add_user("dave", locale=theirs)
+    table, game = await two_humans_against_a_bot(fake, clock, president, marie, bob,
+                                                 "proletario", bots=2, game_end="rounds:2")
+    await play_until(fake, clock, [marie, bob], lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    await marie.user.click(message(marie.user, table.table_message_id),
+                           cid(table, "next", game.version))
+    await play_until(fake, clock, [marie, bob], lambda: fresh(game).phase is Phase.PLAY)
+    await tick(fake, clock, 1)
+    assert fresh(game).round_no == 2 and table.last_round
+
+    board = message(dave, table.table_message_id)
+    await dave.click(board, cid(table, "join"))
+    assert dave.last_ephemeral().content == t(theirs, "lobby.listed_last_round",
+                                              **button_names(locale))
+    await tick(fake, clock, 1)
+    shown = message(dave, table.table_message_id).content
+    assert t(locale, "table.waiting_next", names="dave") in shown
+    assert t(locale, "table.waiting_round", names="dave") not in shown
+    await dave.click(board, cid(table, "hand"))
+    assert dave.last_ephemeral().content.split("\n") == [
+        t(theirs, "hand.listed.first"), t(theirs, "hand.queue_next_game", **button_names(locale))]
+    await dave.click(board, cid(table, "join"))
+    assert dave.last_ephemeral().content == WARNING + t(theirs, "err.already_listed")
+
+    await play_until(fake, clock, [marie, bob], lambda: fresh(game).phase is Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+    assert not fresh(table).last_round
+    await marie.user.click(message(marie.user, table.table_message_id),
+                           cid(table, "replay", game.version))
+    await tick(fake, clock, 1)
+    assert table.seat_of(dave.id) is not None
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize(("locale", "theirs"), PAIRS)
+async def test_a_latecomer_to_proletarios_first_round_of_two_still_queues_for_the_next(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str, theirs: str
+) -> None:
+    """The round before the last keeps the queue: dave is seated at the next deal."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    bob = Player(fake.add_user("bob", locale=locale))
+    dave = fake.add_user("dave", locale=theirs)
+    table, game = await two_humans_against_a_bot(fake, clock, president, marie, bob,
+                                                 "proletario", bots=2, game_end="rounds:2")
+    await tick(fake, clock, 1)
+    assert not table.last_round
+    await dave.click(message(dave, table.table_message_id), cid(table, "join"))
+    assert dave.last_ephemeral().content == t(theirs, "lobby.queued")
+    await tick(fake, clock, 1)
+    assert t(locale, "table.waiting_round", names="dave") in \
+        message(dave, table.table_message_id).content
+    await play_until(fake, clock, [marie, bob], lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    await marie.user.click(message(marie.user, table.table_message_id),
+                           cid(table, "next", game.version))
+    await tick(fake, clock, 1)
+    assert fresh(game).round_no == 2 and table.seat_of(dave.id) is not None
+    fake.assert_no_errors()

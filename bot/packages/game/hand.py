@@ -60,16 +60,19 @@ def seatless_lines(table: Table, user_id: int, locale: LocaleLike) -> list[str]:
     if user_id in waiting:
         ahead = waiting.index(user_id)
         # A table without a queue keeps a list for its next game: named as the table does.
-        kind = "hand.listed" if table.running and not table.rules.bots_fill else "hand.queued"
+        # The queue waits for the next game at the game's last round too (`last_round`).
+        queue = table.rules.bots_fill and not table.last_round
+        kind = "hand.listed" if table.running and not queue else "hand.queued"
         where = (t(locale, f"{kind}.first") if ahead == 0
                  else plural(locale, f"{kind}.ahead", ahead))
         over = table.game is not None and table.game.phase is Phase.GAME_OVER
         how = ("hand.queue_lobby" if not table.running
-               else "hand.queue_seats" if table.rules.bots_fill and not over
+               else "hand.queue_seats" if queue and not over
                else "hand.queue_next_game")
         return [where, t(locale, how, **button_names(table.locale))]
     how = ("hand.join_lobby" if not table.running
-           else "hand.join_queue" if table.rules.bots_fill else "hand.join_later")
+           else "hand.join_queue" if table.rules.bots_fill and not table.last_round
+           else "hand.join_later")
     return [t(locale, "hand.not_seated"), t(locale, how, **button_names(table.locale))]
 
 

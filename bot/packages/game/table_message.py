@@ -117,7 +117,9 @@ def table_screen(table: Table, now: float) -> Screen:
     over = game.phase is Phase.GAME_OVER and round_finished(table, game)
     players = [] if over else player_lines(loc, table, game)
     # Who waits sits between rounds where bots fill the table, else at the next game.
-    queue_key = "table.waiting_round" if table.rules.bots_fill else "table.waiting_next"
+    # Not at the game's last round: no deal follows it (`Table.last_round`).
+    queue_key = ("table.waiting_round" if table.rules.bots_fill and not table.last_round
+                 else "table.waiting_next")
     if table.queue and game.phase is not Phase.GAME_OVER:  # (at its end: `host_choice`)
         players.append(queue_line(loc, [p.name for p in table.queue], WAITING_ROOM, queue_key))
     history = [f"• {entry_text(loc, table, e)}" for e in table.log]

@@ -50,7 +50,8 @@ async def redraw_lobby(interaction: Interaction, table: Table) -> None:
 # What each way of waiting for a seat (`Seating.join`) tells the one now waiting.
 WAITING = {"queued": "lobby.queued", "queued_lobby": "lobby.queued_lobby",
            "next_game": "lobby.queued_next_game",
-           "listed": "lobby.listed_next_game", "waiting": "lobby.listed_full"}
+           "listed": "lobby.listed_next_game", "waiting": "lobby.listed_full",
+           "last_round": "lobby.listed_last_round"}
 
 
 async def join(interaction: Interaction, table: Table, from_lobby: bool) -> None:

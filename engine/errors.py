@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypeAlias
 
-__all__ = ["IllegalAction"]
+__all__ = ["ErrorParam", "IllegalAction"]
+
+# What fills a refusal's sentence: a value, phase or card's notation, a count, a seat (None
+# when none is meant).
+ErrorParam: TypeAlias = str | int | None
 
 
 class IllegalAction(ValueError):
@@ -14,7 +18,7 @@ class IllegalAction(ValueError):
     ``str(error)`` is an English sentence for logs and the scenario runner.
     """
 
-    def __init__(self, code: str, message: str, **params: Any) -> None:
+    def __init__(self, code: str, message: str, **params: ErrorParam) -> None:
         super().__init__(message)
         self.code = code
         self.params = params

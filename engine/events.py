@@ -8,10 +8,12 @@ scenario runner and tests read it. Events that reveal cards only some seats may 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar, TypeAlias, cast
 
 from .cards import Card
+from .jsonvalue import Json
 
 __all__ = [
     "AutopilotChanged",
@@ -35,8 +37,11 @@ __all__ = [
     "event_from_dict",
 ]
 
+# What an event's fields hold: numbers, seats, words, flags, cards, and tuples of them.
+FieldValue: TypeAlias = "int | str | bool | None | Card | tuple[FieldValue, ...]"
 
-def _plain(value: Any) -> Any:
+
+def _plain(value: FieldValue) -> Json:
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
     if isinstance(value, Card):
@@ -48,9 +53,10 @@ def _plain(value: Any) -> Any:
 class Event:
     kind: ClassVar[str] = ""
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe: tuples become lists and cards their notation."""
-        out: dict[str, Any] = {"kind": self.kind}
+    def to_dict(self) -> dict[str, Json]:
+        """JSON-safe: tuples become lists and cards their notation; ``kind`` names the
+        class, every other key a field."""
+        out: dict[str, Json] = {"kind": self.kind}
         for f in dataclasses.fields(self):
             out[f.name] = _plain(getattr(self, f.name))
         return out
@@ -224,18 +230,20 @@ _KINDS: dict[str, type[Event]] = {
 }
 
 
-def event_from_dict(data: dict[str, Any]) -> Event:
-    """Inverse of :meth:`Event.to_dict`."""
-    cls = _KINDS[data["kind"]]
-    kwargs: dict[str, Any] = {}
+def event_from_dict(data: Mapping[str, Json]) -> Event:
+    """Inverse of :meth:`Event.to_dict`. The stored shape is trusted, as the engine wrote it
+    (the casts say what the kind and the two fields that are not lists of plain values hold;
+    they check nothing)."""
+    cls = _KINDS[cast(str, data["kind"])]
+    kwargs: dict[str, object] = {}
     for f in dataclasses.fields(cls):
         if f.name not in data and f.default is not dataclasses.MISSING:
             continue  # stored before the field existed: its default holds
-        value = data[f.name]
+        value: object = data[f.name]
         if f.name == "cards":
-            value = tuple(Card.parse(c) for c in value)
+            value = tuple(Card.parse(c) for c in cast("list[str]", value))
         elif f.name == "pairs":
-            value = tuple(tuple(p) for p in value)
+            value = tuple(tuple(p) for p in cast("list[list[int]]", value))
         elif isinstance(value, list):
             value = tuple(value)
         kwargs[f.name] = value

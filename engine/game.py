@@ -22,7 +22,6 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Any
 
 from .actions import Action
 from .automation import Automation, Chooser
@@ -31,7 +30,7 @@ from .events import Event
 from .exchange import ExchangeDue
 from .observation import Observation, observe
 from .rules import Rules
-from .snapshot import game_from_dict, game_to_dict
+from .snapshot import GameSnapshot, game_from_dict, game_to_dict
 from .state import Phase, Tell, Timer, TrickPlay, Who
 
 __all__ = ["Chooser", "ExchangeDue", "Game", "Phase", "Tell", "Timer", "TrickPlay", "Who"]
@@ -147,12 +146,12 @@ class Game(Automation):
         return game
 
     # ------------------------------------------------------------------ serialisation
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> GameSnapshot:
         """The whole state, JSON-safe; :meth:`from_dict` continues identically."""
         return game_to_dict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], autoplay: Chooser | None = None) -> Game:
+    def from_dict(cls, data: GameSnapshot, autoplay: Chooser | None = None) -> Game:
         """The game :meth:`to_dict` stored. A snapshot keeps whether the game played its
         own seats, not with what: ``autoplay`` must then be given again (see
         :func:`engine.snapshot.game_from_dict`)."""

@@ -206,7 +206,7 @@ def _opener_decided(rules: Rules, hands: list[list[Card]]) -> None:
 
 
 def _observable(game: Game) -> dict[str, object]:
-    state = game.to_dict()
+    state: dict[str, object] = dict(game.to_dict())
     state.pop("version")
     return state
 

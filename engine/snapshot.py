@@ -9,20 +9,118 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from typing import Any, TypeVar
+from typing import NotRequired, TypeAlias, TypedDict, TypeVar, cast
 
 from .automation import Automation, Chooser
 from .cards import Card
 from .exchange import Gift
+from .jsonvalue import Json
 from .rules import Rules
 from .state import Phase, Tell, TrickPlay
 
-__all__ = ["game_from_dict", "game_to_dict"]
+__all__ = ["GameSnapshot", "game_from_dict", "game_to_dict"]
 
 G = TypeVar("G", bound=Automation)
 
+# Cards are stored in their notation (``Card.parse`` reads it back). The compact rows below
+# are JSON lists of mixed values: each row's type says what it may hold, and its ``…Fields``
+# tuple what it holds where, which the reader trusts (a cast, checking nothing, as before).
 
-def game_to_dict(game: Automation) -> dict[str, Any]:
+# The random generator's state: version, the internal state's 625 numbers, the gauss
+# function's cached value.
+RngRow: TypeAlias = list[int | list[int] | float | None]
+RngFields: TypeAlias = tuple[int, list[int], float | None]
+
+# A play in a tell: seat, cards, level, count, value, special, announce (see TrickPlay).
+PlayRow: TypeAlias = list[int | list[str] | str | None]
+PlayFields: TypeAlias = tuple[int, list[str], int, int, str, str | None, str | None]
+
+# A tell: seat, cards it had played before, revolution, the constraint on it (level, count,
+# or None), the top it faced (None: it opened), the play it made (None: it passed).
+TellRow: TypeAlias = list[int | bool | list[int] | PlayRow | None]
+TellFields: TypeAlias = tuple[int, int, bool, list[int] | None, PlayRow | None, PlayRow | None]
+
+# The seat that opens for holding the deciding card, and that card.
+DecidingRow: TypeAlias = list[int | str]
+DecidingFields: TypeAlias = tuple[int, str]
+
+# An exchange's transfer: giver, receiver, cards, mode.
+SwapRow: TypeAlias = list[int | list[str] | str]
+SwapFields: TypeAlias = tuple[int, int, list[str], str]
+
+
+class PlaySnapshot(TypedDict):
+    """A play lying in the current trick (:class:`engine.state.TrickPlay`)."""
+
+    seat: int
+    cards: list[str]
+    level: int
+    count: int
+    value: str
+    special: str | None
+    announce: str | None
+
+
+class GiftSnapshot(TypedDict):
+    """One giver's part of the exchange (:class:`engine.exchange.Gift`)."""
+
+    giver: int
+    receiver: int
+    count: int
+    mode: str
+    cards: list[str] | None
+    automatic: bool
+    transferred: bool
+
+
+class GameSnapshot(TypedDict):
+    """The whole state, as :func:`game_to_dict` writes it (every key) and
+    :func:`game_from_dict` reads it: the keys marked ``NotRequired`` are missing from
+    snapshots stored before they were kept, and read with their default."""
+
+    rules: dict[str, Json]  # Rules.to_dict
+    seats: int
+    rng: RngRow
+    autoplay: bool  # whether the game plays its own seats (its chooser is not stored)
+    phase: str  # a Phase's value
+    round_no: int
+    rounds_scored: NotRequired[int]
+    hands: list[list[str]]
+    active: list[bool]
+    order: list[int]
+    points: list[int]
+    off_table: NotRequired[dict[str, int]]
+    ranking: list[int] | None
+    out: list[int]
+    penalised: list[int]
+    revolution: bool
+    trick: list[PlaySnapshot]
+    pile: list[str]
+    passed: list[int]
+    last_player: int | None
+    to_act: int | None
+    opener: int | None
+    forced_opener: NotRequired[int | None]
+    constraint: list[int] | None  # seat, level, count
+    lap: list[int]
+    gifts: list[GiftSnapshot]
+    swaps: NotRequired[list[SwapRow]]
+    lacks: NotRequired[list[list[int]]]  # seat, level, count
+    deciding: NotRequired[DecidingRow | None]
+    played: NotRequired[list[list[str]]]
+    tells: NotRequired[list[TellRow]]
+    version: int
+    round_version: NotRequired[int]
+    trick_version: int
+    timer_serial: int
+    timeouts: list[int]
+    autopilot: list[int]
+    bots: list[int]
+    winners: list[int | str]  # seats, and keys of players off the table (Who)
+    stopped_early: bool
+
+
+def game_to_dict(game: Automation) -> GameSnapshot:
     def cards(cs: Iterable[Card]) -> list[str]:
         return [str(c) for c in cs]
 
@@ -85,7 +183,7 @@ def game_to_dict(game: Automation) -> dict[str, Any]:
     }
 
 
-def game_from_dict(data: dict[str, Any], cls: type[G], autoplay: Chooser | None = None) -> G:
+def game_from_dict(data: GameSnapshot, cls: type[G], autoplay: Chooser | None = None) -> G:
     """The stored state as a ``cls``: the caller names the class, since the module that
     assembles it (engine.game) imports this one.
 
@@ -135,16 +233,19 @@ def game_from_dict(data: dict[str, Any], cls: type[G], autoplay: Chooser | None 
               g["automatic"], g["transferred"])
         for g in data["gifts"]
     ]
-    game.swaps = [(g, r, tuple(cards(cs)), mode) for g, r, cs, mode in data.get("swaps", [])]
+    game.swaps = [(g, r, tuple(cards(cs)), mode)
+                  for g, r, cs, mode in cast("list[SwapFields]", data.get("swaps", []))]
     game.lacks = [(s, level, count) for s, level, count in data.get("lacks", [])]
-    deciding = data.get("deciding")  # absent from snapshots taken before it was kept
+    # Absent from snapshots taken before it was kept.
+    deciding = cast("DecidingFields | None", data.get("deciding"))
     game.deciding = None if deciding is None else (deciding[0], Card.parse(deciding[1]))
     # Snapshots from before tells were recorded restore without them: beliefs start afresh.
     game.played = [cards(p) for p in data.get("played", [[]] * game.seats)]
     game.tells = [
         Tell(seat, before, _row_play(top), _row_play(play), revolution,
              None if held is None else (held[0], held[1]))
-        for seat, before, revolution, held, top, play in data.get("tells", [])
+        for seat, before, revolution, held, top, play in cast("list[TellFields]",
+                                                              data.get("tells", []))
     ]
     game.version = data["version"]
     game.round_version = data.get("round_version", 0)
@@ -158,36 +259,37 @@ def game_from_dict(data: dict[str, Any], cls: type[G], autoplay: Chooser | None 
     return game
 
 
-def _rng_state(rng: random.Random) -> list[Any]:
+def _rng_state(rng: random.Random) -> RngRow:
     version, internal, gauss = rng.getstate()
     return [version, list(internal), gauss]
 
 
-def _rng_from(data: list[Any]) -> tuple[Any, ...]:
-    return (data[0], tuple(data[1]), data[2])
+def _rng_from(data: RngRow) -> tuple[int, tuple[int, ...], float | None]:
+    fields = cast(RngFields, data)
+    return (fields[0], tuple(fields[1]), fields[2])
 
 
-def _play_dict(play: TrickPlay) -> dict[str, Any]:
+def _play_dict(play: TrickPlay) -> PlaySnapshot:
     return {"seat": play.seat, "cards": [str(c) for c in play.cards], "level": play.level,
             "count": play.count, "value": play.value, "special": play.special,
             "announce": play.announce}
 
 
-def _trick_play(data: dict[str, Any]) -> TrickPlay:
+def _trick_play(data: PlaySnapshot) -> TrickPlay:
     return TrickPlay(data["seat"], tuple(Card.parse(c) for c in data["cards"]), data["level"],
                      data["count"], data["value"], data["special"], data["announce"])
 
 
-def _play_row(play: TrickPlay | None) -> list[Any] | None:
+def _play_row(play: TrickPlay | None) -> PlayRow | None:
     if play is None:
         return None
     return [play.seat, [str(c) for c in play.cards], play.level, play.count, play.value,
             play.special, play.announce]
 
 
-def _row_play(row: list[Any] | None) -> TrickPlay | None:
+def _row_play(row: PlayRow | None) -> TrickPlay | None:
     if row is None:
         return None
-    seat, cs, level, count, value, special, announce = row
+    seat, cs, level, count, value, special, announce = cast(PlayFields, row)
     return TrickPlay(seat, tuple(Card.parse(c) for c in cs), level, count, value, special,
                      announce)

@@ -229,7 +229,7 @@ def check_as_left(up: Upgraded, name: str) -> None:
         assert game is None
     else:
         assert game is not None
-        now = game.to_dict()
+        now: dict[str, object] = dict(game.to_dict())
         assert {key: now[key] for key in stored["game"]} == stored["game"]
     if stored["timer_deadline"] is None:
         assert table.timer_deadline is None

@@ -658,6 +658,7 @@ async def test_a_redeploy_while_a_hard_bot_thinks_stores_its_move_first(
     game = table.game
     assert game is not None
     version, seat = game.version, game.to_act
+    assert seat is not None  # the bot's turn, whose search is held
     # The stop's patience with a running timer is wall-clock seconds (`Scheduler.close`):
     # the search, released below, must not be outwaited on a machine slow enough to spend
     # the default two seconds on it. Here the stop waits a minute for a search of 80 ms;

@@ -6,7 +6,6 @@ import logging
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from bot.i18n import lang
 from bot.storage.failures import transient
@@ -71,11 +70,12 @@ async def restore_tables(
     channels: set[int] = set()
     newest = 0.0
     for record in await storage.active_tables(shard_ids=shard_ids, shard_count=shard_count):
-        state: Any = None
+        # The stored state, for a failure to read what it still can: unchecked, so `object`.
+        state: object = None
         try:
             snapshot = await storage.load_snapshot(record.table_id)
             state = snapshot.state if snapshot is not None else None
-            table = Table.from_dict(state) if snapshot is not None else None
+            table = Table.from_dict(snapshot.state) if snapshot is not None else None
         except Exception as err:
             if transient(err):
                 raise
@@ -108,14 +108,14 @@ async def restore_tables(
     return len(loaded)
 
 
-async def _unreadable(storage: Storage, record: TableRecord, state: Any) -> Unreadable:
+async def _unreadable(storage: Storage, record: TableRecord, state: object) -> Unreadable:
     """What an unreadable state still tells: its language and its messages, each read
     alone (a newer version's state may differ anywhere else)."""
-    known: Mapping[str, Any] = state if isinstance(state, Mapping) else {}
+    known: Mapping[str, object] = state if isinstance(state, Mapping) else {}
     locale = known.get("locale")
     if not isinstance(locale, str):
         locale = (await storage.get_guild_settings(record.guild_id)).language or "en"
-    messages = tuple(known[key] for key in ("table_message_id", "lobby_message_id")
-                     if isinstance(known.get(key), int))
+    messages = tuple(message for key in ("table_message_id", "lobby_message_id")
+                     if isinstance(message := known.get(key), int))
     return Unreadable(record.table_id, record.guild_id, record.channel_id, lang(locale),
                       messages)

@@ -8,11 +8,16 @@ Every decision goes through the checked public API: the seat's legal options are
 (``legal_plays`` and ``can_pass``), a seeded :class:`RandomPlayer` picks one uniformly, and
 ``play_option`` / ``pass_turn`` verify it before applying it. Rounds follow each other in one unlimited game, so from the second round on each
 round includes its deal and its exchange.
+
+``--snapshot`` measures what the bot pays to store a game after every action
+(``Game.to_dict``) and to read it back from its JSON at a restart (``Game.from_dict``), on
+the same positions as ``--search``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import time
 
@@ -112,15 +117,42 @@ def search_speed(repeat: int) -> None:
               f"{1 / best[2]:>12,.0f}")
 
 
+def snapshot_speed(repeat: int) -> None:
+    """Microseconds per snapshot written and per snapshot read back, per preset."""
+    print(f"{'preset':<12}{'seats':>6}{'to_dict µs':>12}{'from_dict µs':>14}")
+    for preset, seats, overrides in CASES:
+        rules = Rules.preset(preset, **overrides)
+        if rules.fast:
+            continue  # the positions follow turns
+        games = positions(rules, seats, 200)
+        stored = [json.loads(json.dumps(game.to_dict())) for game in games]
+        best = [float("inf")] * 2
+        for _ in range(repeat):
+            start = time.process_time()
+            for game in games:
+                game.to_dict()
+            best[0] = min(best[0], (time.process_time() - start) / len(games))
+            start = time.process_time()
+            for data in stored:
+                Game.from_dict(data)
+            best[1] = min(best[1], (time.process_time() - start) / len(stored))
+        print(f"{preset:<12}{seats:>6}{best[0] * 1e6:>12,.1f}{best[1] * 1e6:>14,.1f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=1000, help="rounds per case")
     parser.add_argument("--repeat", type=int, default=5, help="runs per case; the best counts")
     parser.add_argument("--search", action="store_true",
                         help="clone, determinize and rollout speed instead")
+    parser.add_argument("--snapshot", action="store_true",
+                        help="snapshot write and read speed instead")
     args = parser.parse_args()
     if args.search:
         search_speed(args.repeat)
+        return
+    if args.snapshot:
+        snapshot_speed(args.repeat)
         return
     print(f"{'preset':<12}{'seats':>6}{'rounds/s':>12}{'decisions/s':>14}")
     for preset, seats, overrides in CASES:

@@ -3,7 +3,7 @@
 mypy holds the writer to `GameSnapshot`'s keys and to each row's list type, but the reader
 trusts each compact row's `…Fields` tuple (a cast): nothing but this test says that the
 tuple's positions are the writer's. Checked on the snapshot as the bot reads it back, from
-JSON, through rounds with an exchange, tells, a deciding card and skips.
+JSON, through rounds with an exchange, tells and a deciding card.
 """
 
 from __future__ import annotations

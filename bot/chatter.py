@@ -20,11 +20,11 @@ import discord
 
 
 def leave_chatter_unread(client: discord.Client, watched: Container[int],
-                         heard: Callable[[int], None],
+                         heard: Callable[[int, int], None],
                          own: Callable[[int, int], None]) -> None:
-    """Drop MESSAGE_CREATE unparsed, telling `heard` its channel's id when the channel is
-    `watched` (one has a table) and the bot did not write it, `own` its channel's and its
-    own id when the bot did (its deletion is then not chatter's), and drop MESSAGE_UPDATE
+    """Drop MESSAGE_CREATE unparsed, telling `heard` its channel's and its own id when the
+    channel is `watched` (one has a table) and the bot did not write it, `own` the same
+    when the bot did (its deletion is then not chatter's), and drop MESSAGE_UPDATE
     unless the bot wrote the message (an edit takes no more room below a table than the
     message did). The channel is looked at first: nearly all chatter is in channels without
     a table, and costs there one conversion and one look-up (docs/deploy.md, « Channel
@@ -39,13 +39,13 @@ def leave_chatter_unread(client: discord.Client, watched: Container[int],
     update = parsers["MESSAGE_UPDATE"]
 
     def created(data: Any) -> None:
-        """A message was posted: only its channel and author are read (`Buried.heard`),
-        and its id if the bot wrote it (`Buried.posted_own`)."""
+        """A message was posted: only its channel, author and id are read (`Buried.heard`,
+        `Buried.posted_own`)."""
         channel_id = int(data["channel_id"])
         if channel_id in watched:
             author = data.get("author")
             if author is None or author.get("id") != str(state.self_id):
-                heard(channel_id)
+                heard(channel_id, int(data["id"]))
             else:
                 own(channel_id, int(data["id"]))
 

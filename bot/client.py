@@ -139,10 +139,10 @@ class PresidentBot(Host):
         self.last_identify: float | None = None  # on the bot's clock
         self.identify_lock = asyncio.Lock()
 
-    def heard_chatter(self, channel_id: int) -> None:
+    def heard_chatter(self, channel_id: int, message_id: int) -> None:
         """Someone else posted in a channel (`bot.chatter`): told to the publisher in place
         now, which the load benchmark replaces with its own."""
-        self.publisher.buried.heard(channel_id)
+        self.publisher.buried.heard(channel_id, message_id)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Wait until this process's previous IDENTIFY is `IDENTIFY_INTERVAL` old, on the

@@ -150,6 +150,19 @@ def may_post(bot: discord.Client, guild_id: int | None, channel_id: int,
     return not thread_locked or permissions.manage_threads
 
 
+def may_read_history(bot: discord.Client, guild_id: int | None, channel_id: int,
+                     parent_id: int | None) -> bool | None:
+    """Whether the gateway's cache says the bot may read a table's channel's messages (Read
+    Message History; a thread's are its parent's, Threads, Permissions), None where it cannot
+    tell. The invite does not ask for it (`INVITE`): only a restart's recount of the chatter
+    below a table reads them (`Buried.recount`), and does without where it is denied."""
+    guild = bot.get_guild(guild_id) if guild_id is not None else None
+    channel = guild.get_channel(parent_id or channel_id) if guild is not None else None
+    if guild is None or channel is None or guild.me is None:
+        return None
+    return channel.permissions_for(guild.me).read_message_history
+
+
 def missing(permissions: discord.Permissions, needed: tuple[str, ...] = REQUIRED) -> str | None:
     """The first of the ``needed`` permissions (`needed_in`) the bot lacks, or None."""
     return next((name for name in needed if not getattr(permissions, name)), None)

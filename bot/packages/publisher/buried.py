@@ -21,18 +21,30 @@ https://discord.com/developers/docs/reference#snowflakes), so a deleted id great
 table message's, in its channel, was posted after it, below it. Only the bot's own posts
 below it (the turn pings, which never counted) are remembered, to be told apart when the
 bot deletes them: at most the one or two pings a timer leaves there (`_Pile.own`).
+
+A restart recounts (`recount`, at a restored table's first redraw): the count is in memory,
+and a busy channel would otherwise wait for `BURIED_AFTER` more messages. The same read
+finds the bring-down's post that a crash left unstored, and adopts it.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+import aiohttp
+import discord
+
+from bot.packages.controls import CUSTOM_ID
+from bot.packages.permissions import may_read_history
 from bot.tables.table import Table
 
 if TYPE_CHECKING:
     from bot.packages.host import Host
+
+log = logging.getLogger(__name__)
 
 #: Messages by others below the table message past which a phone no longer shows its
 #: buttons. A phone's chat shows about 600 points of messages (less with the keyboard open,
@@ -49,6 +61,11 @@ QUIET = 3.0
 #: seconds a table would otherwise jump every 16 s. Each return is one post and one edit in
 #: the channel, against Discord's per-channel limits (`Publisher._bring_down`).
 EVERY = 30.0
+#: The messages a restart reads below a restored table's live message (`Buried.recount`):
+#: one request's worth (Get Channel Messages' `limit`, "Max number of messages to return
+#: (1-100)", https://discord.com/developers/docs/resources/message#get-channel-messages),
+#: far more than `BURIED_AFTER` with the bot's own pings among them.
+RECOUNTED = 100
 
 
 @dataclass
@@ -62,6 +79,9 @@ class _Pile:
     # The bot's own messages posted below it (turn pings): not counted, so their deletion
     # is not taken off. Each leaves with its deletion, most within the timer that posted it.
     own: set[int] = field(default_factory=set)
+    # While a restored table's recount is on its way (`Buried.recount`): the ids heard
+    # meanwhile, some of which the channel's history it reads may hold too. None otherwise.
+    heard: set[int] | None = None
 
 
 class Buried:
@@ -73,11 +93,14 @@ class Buried:
         self._piles: dict[int, _Pile] = {}  # per table id
         self._returned: dict[int, float] = {}  # per table id, its last return's time
         self.returns = 0  # returns tried (`returned`), which the load benchmark counts
+        # Tables restored at start whose count is yet to be read from their channel
+        # (`restored`, `recount`).
+        self._unsure: set[int] = set()
 
-    def heard(self, channel_id: int) -> None:
-        """Someone other than the bot posted in the channel. Called for every message of
-        every channel the bot sees, from the gateway's parser: one dictionary look-up for a
-        channel without a table."""
+    def heard(self, channel_id: int, message_id: int) -> None:
+        """Someone other than the bot posted message `message_id` in the channel. Called
+        for every message of every channel with a table, from the gateway's parser; the id
+        is only kept while a restart's recount is on its way (`recount`)."""
         table = self.bot.service.registry.in_channel(channel_id)
         if table is None:
             return
@@ -85,6 +108,8 @@ class Buried:
         if live is None:
             return
         pile = self._pile(table.id, live)
+        if pile.heard is not None:
+            pile.heard.add(message_id)
         pile.count += 1
         pile.last = now = self.bot.service.clock.now()
         if pile.count == BURIED_AFTER:
@@ -124,8 +149,105 @@ class Buried:
         if pile is None or (pile.kind, pile.message_id) != live:
             # The live message changed (a new round, the lobby, a repost): what was above
             # the old one is not below the new one.
-            pile = self._piles[table_id] = _Pile(*live)
+            pile = self._piles[table_id] = _Pile(
+                *live, heard=set() if table_id in self._unsure else None)
         return pile
+
+    def restored(self, table: Table) -> None:
+        """A table restored at start: what buries its live message is read at its first
+        redraw (`recount`), once the gateway has described its server."""
+        self._unsure.add(table.id)
+
+    async def recount(self, table: Table) -> None:
+        """A restored table's first redraw, before it draws anything: the messages below
+        its live message are read from the channel, one request (Get Channel Messages,
+        `after` its id, https://discord.com/developers/docs/resources/message#get-channel-messages).
+        Counted in memory only, the chatter was forgotten by the restart, with what was
+        said while the bot was down: a table in a busy channel waited for `BURIED_AFTER`
+        more messages.
+
+        Among them, a post of the bot's own carrying this table's controls is a bring-down's
+        (`Publisher._bring_down`) whose snapshot never stored its id: the process died in
+        between, and both messages kept live buttons. The newest is adopted as the live
+        message and the ones above it are owed their pointer (`Table.pointers_owed`, edited
+        by this same redraw). Nothing else of the bot's below the live message has buttons:
+        its turn pings have none, its hands are ephemeral, and a new round's or lobby's post
+        leaves no live message to read below (`_live`).
+
+        The read needs Read Message History, which the bot's invite does not ask for (few
+        servers take it away from @everyone): where the gateway's cache says it is denied,
+        no call is made, and the count starts from zero as before the restart; where the
+        cache cannot tell, the read is made, and Discord answers it with no messages ("If
+        the current user is missing the READ_MESSAGE_HISTORY permission in the channel, then
+        no messages will be returned", same page). The messages by others come without
+        their content (no MESSAGE_CONTENT intent), which is not read: only their author.
+        Messages heard while the read is on its way are counted once (`_Pile.heard`)."""
+        if table.id not in self._unsure:
+            return
+        live = self._live(table)
+        try:
+            if live is None or may_read_history(self.bot, table.guild_id, table.channel_id,
+                                                table.parent_id) is False:
+                return
+            below = await self._below(table, live[1])
+        finally:
+            self._unsure.discard(table.id)
+            pile = self._piles.get(table.id)
+            heard = set() if pile is None or pile.heard is None else pile.heard
+            if pile is not None:
+                pile.heard = None
+        me = self.bot.user
+        if below is None or me is None or self._live(table) != live:
+            return  # refused, or redrawn meanwhile (a new round): its count starts anew
+        kind, live_id = live
+        strays = [m.id for m in below if m.author.id == me.id and self._controls(m, table)]
+        if strays:
+            adopted = strays[-1]
+            for old in [live_id, *strays[:-1]]:
+                table.pointers_owed.append((old, adopted))
+            if kind == "table":
+                table.table_message_id = adopted
+            else:
+                table.lobby_message_id = adopted
+            log.info("table %s: adopted its %s message %s, posted below %s and never stored",
+                     table.id, kind, adopted, live_id)
+            self.bot.service.touch(table)
+            live_id = adopted
+        pile = self._piles[table.id] = _Pile(kind, live_id)
+        for message in below:
+            if message.id <= live_id:
+                continue
+            if message.author.id == me.id:
+                pile.own.add(message.id)
+            else:
+                heard.add(message.id)
+        pile.count = sum(1 for message_id in heard if message_id > live_id)
+        pile.last = self.bot.service.clock.now()
+        if pile.count >= BURIED_AFTER:
+            self._wait(table, pile.last)  # this redraw brings it back (`due`), else later
+
+    async def _below(self, table: Table, message_id: int) -> list[discord.Message] | None:
+        """The messages below `message_id` in the table's channel, oldest first, up to
+        `RECOUNTED`; None where the read failed (logged: the count starts from zero)."""
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        try:
+            async with self.bot.budget.call():
+                return [message async for message in channel.history(
+                    limit=RECOUNTED, after=discord.Object(message_id), oldest_first=True)]
+        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as err:
+            log.info("table %s: could not read its channel's messages (%s): counted from "
+                     "zero", table.id, err)
+            return None
+
+    @staticmethod
+    def _controls(message: discord.Message, table: Table) -> bool:
+        """Whether the message carries one of the table's controls (`controls.custom_id`)."""
+        for row in message.components:
+            for item in getattr(row, "children", ()):
+                match = CUSTOM_ID.fullmatch(getattr(item, "custom_id", None) or "")
+                if match is not None and int(match[1]) == table.id:
+                    return True
+        return False
 
     def due(self, table: Table, kind: str) -> bool:
         """Whether the table's `kind` message is buried and may come back now."""
@@ -159,6 +281,7 @@ class Buried:
         """A closed table's count goes with it."""
         self._piles.pop(table_id, None)
         self._returned.pop(table_id, None)
+        self._unsure.discard(table_id)
         self.bot.service.scheduler.cancel(("buried", table_id))
 
     def _next_return(self, table_id: int) -> float:

@@ -95,6 +95,7 @@ class Publisher:
             await self.bot.budget.wait_free()
             if table.closed:
                 return
+            await self.buried.recount(table)  # once, a restored table's first redraw
             await self._lobby(table)
             await self._table(table)
             await self._point_owed(table)
@@ -293,8 +294,10 @@ class Publisher:
     def restored(self, table: Table) -> None:
         """A table restored from storage: its hands' links are as they were saved, and
         each gets its last edit as its token runs out (`Hands.restored`). Its stored
-        lines this version cannot word are dropped (`drop_unworded`)."""
+        lines this version cannot word are dropped (`drop_unworded`). What buries its live
+        message is read at its first redraw (`Buried.recount`)."""
         self.hands.restored(table)
+        self.buried.restored(table)
         dropped = drop_unworded(table)
         if dropped:
             log.warning("table %s: %d stored line(s) this version cannot word dropped (%s)",

@@ -1,0 +1,183 @@
+"""End-to-end, play-test 28's leftovers: a restart reads what buries a table from its
+channel (`Buried.recount`), the chatter said before it and while the bot was down, and
+adopts the message a bring-down posted but a crash kept from being stored (docs/bot.md,
+« Play-test 28, leftovers »)."""
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.i18n import t
+from bot.packages.publisher.buried import BURIED_AFTER, QUIET
+from bot.packages.screen import Screen
+from bot.storage import Storage
+from bot.tables.table import Table
+from fakediscord import FakeDiscord
+
+from .conftest import LinkedClock
+from .e2e import RESTART_UP, connect_bot, database_url, message, restart, tick
+from .test_e2e_playtest28 import at_her_turn, chat
+
+HISTORY = "/channels/{channel_id}/messages"
+
+
+def pointer_to(table: Table, new: int) -> str:
+    return t("fr", "table.brought_down", link=(
+        f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{new}"))
+
+
+async def test_a_restart_counts_the_chatter_said_before_it_and_while_down(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """bob says five things below marie's table, the bot restarts, and he says three more
+    while it is down: eight below the table, which comes back at the restart's first
+    redraw, one read of the channel's messages besides (before: counted from zero, it
+    waited for eight more)."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = fake.add_user("marie", locale="fr")
+    bob = fake.add_user("bob", locale="fr")
+    table = await at_her_turn(fake, clock, bot, marie)
+    old = table.table_message_id
+    await chat(fake, bob, BURIED_AFTER - 3)
+    mark = fake.mark()
+    again = await restart(fake, clock, bot, url,
+                          meanwhile=lambda: [bob.say(f"ptdr {n}") for n in range(3)])
+    restored = again.service.registry.by_id(table.id)
+    assert restored is not None and restored.table_message_id not in (None, old)
+    assert [c.method for c in fake.calls_since(mark, HISTORY)] == ["GET", "POST"]
+    assert message(marie, old).content == pointer_to(restored, restored.table_message_id)
+    assert not message(marie, old).components
+    assert marie.last_message().id == restored.table_message_id
+    await again.close()
+    fake.assert_no_errors()
+
+
+async def test_the_chatter_read_back_at_a_restart_counts_once(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """Seven below the table at the restart, read back: it stays; the eighth comes after,
+    and the table comes back after its quiet moment. Read back and heard are one set of
+    ids (`_Pile.heard`): adding the two counts, the seven counted twice, and the restart
+    brought the table back at once."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = fake.add_user("marie", locale="fr")
+    bob = fake.add_user("bob", locale="fr")
+    table = await at_her_turn(fake, clock, bot, marie)
+    old = table.table_message_id
+    await chat(fake, bob, BURIED_AFTER - 1)
+    again = await restart(fake, clock, bot, url)
+    restored = again.service.registry.by_id(table.id)
+    assert restored is not None and restored.table_message_id == old
+    assert again.publisher.buried.returns == 0
+    await chat(fake, bob, 1)
+    await tick(fake, clock, QUIET + 1)
+    assert restored.table_message_id != old
+    await again.close()
+    fake.assert_no_errors()
+
+
+async def test_without_read_message_history_a_restart_counts_from_zero_without_asking(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """The channel denies the bot Read Message History (its invite does not ask for it):
+    the restart makes no read Discord would answer with nothing, and counts from zero, as
+    before: eight more bring the table back."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = fake.add_user("marie", locale="fr")
+    bob = fake.add_user("bob", locale="fr")
+    table = await at_her_turn(fake, clock, bot, marie)
+    old = table.table_message_id
+    fake.set_bot_permissions(fake.channel, read_message_history=False)
+    await fake.settle()
+    await chat(fake, bob, BURIED_AFTER)
+    await tick(fake, clock, QUIET + 1)
+    new = table.table_message_id
+    assert new != old
+    await chat(fake, bob, BURIED_AFTER - 1)
+    mark = fake.mark()
+    again = await restart(fake, clock, bot, url)
+    assert fake.calls_since(mark, HISTORY) == []
+    restored = again.service.registry.by_id(table.id)
+    assert restored is not None and restored.table_message_id == new
+    await chat(fake, bob, BURIED_AFTER - 1)
+    await tick(fake, clock, QUIET + 1)
+    assert restored.table_message_id == new
+    await chat(fake, bob, 1)
+    await tick(fake, clock, QUIET + 1)
+    assert restored.table_message_id != new
+    await again.close()
+    fake.assert_no_errors()
+
+
+async def test_a_crash_between_the_bring_downs_post_and_its_snapshot_is_settled_at_restart(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process dies as the bring-down's post is answered: the new message is on
+    Discord, with the table's buttons, and nothing after it happened (no snapshot with its
+    id, no pointer). Rebuilt as a crash leaves things: the database holds the state the
+    table had as the post went out, written back after the stop, and the old message is as
+    it was. The restart finds the new message below the old one, adopts it and turns the
+    old one into the pointer: one message with buttons, at the bottom (before: the restart
+    went on with the old message, and both kept live buttons)."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = fake.add_user("marie", locale="fr")
+    bob = fake.add_user("bob", locale="fr")
+    table = await at_her_turn(fake, clock, bot, marie)
+    old = table.table_message_id
+    assert old is not None
+    send, edit = bot.publisher._send, bot.publisher._edit
+    died: list[tuple[int, dict[str, Any]]] = []
+
+    async def dies_once_posted(table: Table, screen: Screen, *args: Any,
+                               **kwargs: Any) -> int | None:
+        posted = await send(table, screen, *args, **kwargs)
+        if not died:
+            died.append((table.seq, table.to_dict()))  # the last state it could store
+        return posted
+
+    async def dead(table: Table, message_id: int, screen: Screen | None,
+                   asleep: str | None) -> bool:
+        if died:
+            return True  # never sent: the process is gone
+        return await edit(table, message_id, screen, asleep)
+
+    monkeypatch.setattr(bot.publisher, "_send", dies_once_posted)
+    monkeypatch.setattr(bot.publisher, "_edit", dead)
+    await chat(fake, bob, BURIED_AFTER)
+    await tick(fake, clock, QUIET + 1)
+    new = table.table_message_id
+    [(seq, state)] = died
+    assert new not in (None, old) and state["table_message_id"] == old
+    assert "pointers_owed" not in state
+    assert message(marie, old).components and message(marie, new).components
+    await bot.service.drain()
+    await fake.disconnect(bot)
+    storage = await Storage.open(url)
+    stored = await storage.load_snapshot(table.id)
+    assert stored is not None and stored.seq >= seq
+    assert await storage.save_snapshot(table.id, stored.seq + 1, state)
+    await storage.close()
+    again = await connect_bot(fake, clock, url, bot_pause=1.0)
+    await fake.settle()
+    await tick(fake, clock, RESTART_UP)
+    restored = again.service.registry.by_id(table.id)
+    assert restored is not None and restored.table_message_id == new
+    assert restored.pointers_owed == []
+    pointer = message(marie, old)
+    assert pointer.content == pointer_to(restored, new)
+    assert not pointer.components
+    assert message(marie, new).components
+    assert [m.id for m in fake.messages(fake.channel) if m.components and not m.ephemeral] \
+        == [new]
+    assert marie.last_message().id == new
+    await again.close()
+    storage = await Storage.open(url)  # adopted for good: a second start keeps it
+    stored = await storage.load_snapshot(table.id)
+    assert stored is not None and stored.state["table_message_id"] == new
+    await storage.close()
+    fake.assert_no_errors()

@@ -3,6 +3,10 @@ channel (`Buried.recount`), the chatter said before it and while the bot was dow
 adopts the message a bring-down posted but a crash kept from being stored (docs/bot.md,
 « Play-test 28, leftovers »)."""
 
+import asyncio
+import json
+import random
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -12,11 +16,13 @@ from bot.i18n import t
 from bot.packages.publisher.buried import BURIED_AFTER, QUIET
 from bot.packages.screen import Screen
 from bot.storage import Storage
+from bot.storage.db import upgrade_to_head
 from bot.tables.table import Table
-from fakediscord import FakeDiscord
+from fakediscord import FakeClock, FakeDiscord
 
 from .conftest import LinkedClock
 from .e2e import RESTART_UP, connect_bot, database_url, message, restart, tick
+from .test_crash import ANSWER_TIMEOUT, Run, board, custom_ids, host_click
 from .test_e2e_playtest28 import at_her_turn, chat
 
 HISTORY = "/channels/{channel_id}/messages"
@@ -181,3 +187,79 @@ async def test_a_crash_between_the_bring_downs_post_and_its_snapshot_is_settled_
     assert stored is not None and stored.state["table_message_id"] == new
     await storage.close()
     fake.assert_no_errors()
+
+
+def with_hand(fake: FakeDiscord) -> list[int]:
+    """The channel's public messages carrying a « Ma main » button: the live table's."""
+    return [m.id for m in fake.messages() if not m.ephemeral
+            and any(":hand:" in cid for cid in custom_ids(m))]
+
+
+async def test_a_sigkill_as_the_bring_downs_post_lands_is_settled_at_restart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The real process (tests/bot/crashbot.py), killed with SIGKILL at the instant Discord
+    creates the bring-down's post, before its answer leaves: the bot never learns the new
+    message's id, so no snapshot holds it, and the old message is as it was. The next
+    start adopts the new one and turns the old one into the pointer (before: both kept
+    their buttons, the restart redrawing the old one, until the next round)."""
+    url = database_url(tmp_path)
+    await upgrade_to_head(url)
+    storage = await Storage.open(url)
+    async with FakeDiscord.running(patch=False, clock=FakeClock(datetime.now(UTC))) as fake:
+        run = Run(fake, url, tmp_path / "bot.log", {}, random.Random(0), 1, storage)
+        try:
+            alice, bob = fake.add_user("alice"), fake.add_user("bob")
+            await run.start_bot()
+            record = await alice.slash("president create", preset="classic", settle=False)
+            await run.answered(record)
+            await run.until(lambda: board(fake, ":start:") is not None, "the lobby")
+            for _ in range(2):
+                assert await host_click(run, alice, ":addbot:", chance=0.0)
+            assert await host_click(run, alice, ":start:", chance=0.0)
+            await run.until(lambda: board(fake, ":hand:") is not None, "the table message")
+            old = with_hand(fake)[0]
+            run.table_id = int(custom_ids(message(alice, old))[0].split(":")[1])
+
+            async def stored_with_old() -> bool:
+                stored = await run.stored_table()
+                return stored is not None and stored.table_message_id == old
+
+            for _ in range(int(ANSWER_TIMEOUT / 0.05)):
+                if await stored_with_old():
+                    break
+                await asyncio.sleep(0.05)
+            assert await stored_with_old()
+            create = fake.writer.create
+            killed: list[int] = []
+
+            def dies_as_it_lands(channel: Any, payload: dict[str, Any], *args: Any,
+                                 **kwargs: Any) -> Any:
+                created = create(channel, payload, *args, **kwargs)
+                if not killed and ":hand:" in json.dumps(payload.get("components")):
+                    assert run.process is not None
+                    run.process.kill()  # before the fake answers the post
+                    killed.append(created.id)
+                return created
+
+            monkeypatch.setattr(fake.writer, "create", dies_as_it_lands)
+            for n in range(BURIED_AFTER):
+                bob.say(f"mdr {n}")
+            await run.until(lambda: killed, "the bring-down's post")
+            [new] = killed
+            assert run.process is not None
+            await run.process.wait()
+            await run.until(lambda: not fake.gateway.connected
+                            and not fake.gateway.closing(), "the socket to close")
+            table = await run.stored_table()
+            assert table is not None and table.table_message_id == old
+            assert with_hand(fake) == [old, new]  # as the kill left them
+            await run.start_bot()
+            await run.until(lambda: with_hand(fake) == [new], "one table message")
+            assert message(alice, old).content.startswith("⬇️ ")
+            assert not message(alice, old).components
+        finally:
+            if run.process is not None and run.process.returncode is None:
+                run.process.kill()
+                await run.process.wait()
+            await storage.close()

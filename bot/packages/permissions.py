@@ -7,8 +7,9 @@ https://discord.com/developers/docs/resources/message#create-message) and every 
 without VIEW_CHANNEL (implicit permissions,
 https://discord.com/developers/docs/topics/permissions#implicit-permissions). Those public
 messages carry no embeds or replies, so Embed Links is not needed, nor is Read Message
-History to run a table (the invite asks for it all the same: `INVITE`), nor Use External
-Emojis for card faces: "The USE_EXTERNAL_EMOJIS permission is not required
+History to run a table (the invite asks for it all the same: `INVITE`; a start reads the
+chatter below a restored table with it where it has it, and does without:
+`may_read_history`), nor Use External Emojis for card faces: "The USE_EXTERNAL_EMOJIS permission is not required
 to use app emojis" (Application-Owned Emoji,
 https://discord.com/developers/docs/resources/emoji#emoji-object-applicationowned-emoji).
 One file goes there: the points chart the results message gets at the end of a game, which

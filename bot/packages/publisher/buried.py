@@ -108,7 +108,10 @@ class Buried:
         if live is None:
             return
         pile = self._pile(table.id, live)
-        if pile.heard is not None:
+        if pile.heard is not None and len(pile.heard) < RECOUNTED:
+            # Posted after the restart, so below any message it could adopt: a table held
+            # from its first redraw (a locked thread) keeps `RECOUNTED` of them at most,
+            # which bury it in any case.
             pile.heard.add(message_id)
         pile.count += 1
         pile.last = now = self.bot.service.clock.now()

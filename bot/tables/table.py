@@ -689,6 +689,15 @@ class Table:
     def running(self) -> bool:
         return self.game is not None
 
+    def _own_breaks_held(self) -> dict[str, float]:
+        """The turns of breaks stored (`own_breaks`): those of the people the table still
+        holds (`people`). A leaver's stayed until the table closed unless someone else's
+        break swept it, their id in the stored state refusing their erasure
+        (`Storage.open_tables_holding`) long after the game had any use for it (stop 50's
+        review). One who comes back before a restart finds theirs in memory still."""
+        held = self.people()
+        return {str(user): at for user, at in self.own_breaks.items() if user in held}
+
     @property
     def last_round(self) -> bool:
         """Whether the round under way is the game's last by its set number of rounds: no
@@ -828,8 +837,7 @@ class Table:
             "timer_deadline": self.timer_deadline,
             "paused_since": self.paused_since,
             **({"pause": self.pause.to_dict()} if self.pause is not None else {}),
-            **({"own_breaks": {str(u): at for u, at in self.own_breaks.items()}}
-               if self.own_breaks else {}),
+            **({"own_breaks": own_breaks} if (own_breaks := self._own_breaks_held()) else {}),
             "host_seen": self.host_seen,
             "human_seen": self.human_seen,
             "game_row_id": self.game_row_id,

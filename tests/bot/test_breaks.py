@@ -161,3 +161,32 @@ async def test_a_game_sent_back_to_the_lobby_during_an_outage_leaves_its_clocks_
     assert svc.scheduler.deadline((table.id, "idle")) == pytest.approx(
         clock.now() + IDLE_CLOSE_SECONDS)
     await svc.drain()
+
+
+async def test_a_player_s_own_break_stops_naming_them_once_they_left_the_table() -> None:
+    """bob takes his own break, and later leaves the game. His half-hour's turn of breaks
+    (`Table.own_breaks`) was stored for as long as the table stayed open, unless someone
+    else's break pruned it: his id in the stored state refused his `/president forget`
+    (`Storage.open_tables_holding`) long after the game had any use for it. It is stored
+    for the people the table still holds only (`Table.people`)."""
+    clock = ManualClock()
+    svc = TableService(clock, bot_pause=2.0, seed=1)
+    table = await svc.create(100, 1, ALICE, "alice", "en")
+    await svc.join(table, BOB, "bob", "en")
+    await svc.add_bot(table, ALICE)
+    await svc.games.start(table, ALICE)
+    await settle()
+    assert await svc.breaks.pause(table, BOB)  # his own
+    await svc.breaks.play_on(table, BOB)
+    assert str(BOB) in table.to_dict()["own_breaks"]  # seated: his turn of breaks is kept
+
+    assert await svc.seating.leave(table, BOB)
+    await settle()
+    for _ in range(200):  # alice's turns run out, the bots play, rounds go by
+        if BOB not in table.people():
+            break
+        clock.advance(30)
+        await settle()
+    assert table.seat_of(BOB) is None and BOB not in table.people() and not table.closed
+    assert str(BOB) not in table.to_dict().get("own_breaks", {})
+    await svc.drain()

@@ -155,8 +155,9 @@ def may_read_history(bot: discord.Client, guild_id: int | None, channel_id: int,
                      parent_id: int | None) -> bool | None:
     """Whether the gateway's cache says the bot may read a table's channel's messages (Read
     Message History; a thread's are its parent's, Threads, Permissions), None where it cannot
-    tell. The invite does not ask for it (`INVITE`): only a restart's recount of the chatter
-    below a table reads them (`Buried.recount`), and does without where it is denied. A
+    tell. The invite asks for it (`INVITE`), a channel's overwrites may deny it: a restart's
+    recount of the chatter below a table (`Buried.recount`) asks here first, and does
+    without where it is denied. A
     channel missing from a server the gateway described was deleted while the bot was down
     (or is hidden from it): nothing is read there, the table's first post finds out."""
     guild = bot.get_guild(guild_id) if guild_id is not None else None

@@ -177,10 +177,10 @@ class Buried:
         its turn pings have none, its hands are ephemeral, and a new round's or lobby's post
         leaves no live message to read below (`_live`).
 
-        The read needs Read Message History, which the bot's invite does not ask for (few
-        servers take it away from @everyone): where the gateway's cache says it is denied,
-        no call is made, and the count starts from zero as before the restart; where the
-        cache cannot tell, the read is made, and Discord answers it with no messages ("If
+        The read needs Read Message History, which the bot's invite asks for (stop 50,
+        `permissions.INVITE`) and a channel's overwrites may still deny: where the gateway's
+        cache says it is denied, no call is made, and the count starts from zero as before
+        the restart; where the cache cannot tell, the read is made, and Discord answers it with no messages ("If
         the current user is missing the READ_MESSAGE_HISTORY permission in the channel, then
         no messages will be returned", same page). The messages by others come without
         their content (no MESSAGE_CONTENT intent), which is not read: only their author.

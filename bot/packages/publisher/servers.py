@@ -195,7 +195,8 @@ class UndescribedServers:
         the past few minutes" (`_nonce`); a start later than that looks for the bot's own
         post in the channel's messages since the word was owed, one request (Get Channel
         Messages, `after`, up to 100 of them). It needs Read Message History, which the
-        bot's invite does not ask for: without it, "no messages will be returned" (same
+        bot's invite asks for since stop 50 (`permissions.INVITE`), and a server may still
+        deny in a channel: without it, "no messages will be returned" (same
         page) and the word is posted again, as before. The others' messages come without
         their content (the bot has no MESSAGE_CONTENT intent: "Apps without the intent will
         receive empty values [...] with a few exceptions: Content in messages that an app

@@ -98,3 +98,30 @@ async def test_the_leaderboard_leaves_out_members_gone_and_asks_once_an_hour(
     for _ in range(2 + 3):  # p0 and p3 at the first board; them and p4 an hour on
         fake.expect_error(errors.UNKNOWN_MEMBER)
     fake.assert_no_errors()
+
+
+async def test_a_member_discord_could_not_tell_about_is_asked_once_per_board(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path,
+) -> None:
+    """Discord answers the first Get Guild Member with a 503 (the top row's: not known,
+    shown as a member), and p1 has left. The board, read again without p1, asked about the top row
+    a second time, and again after each member found gone, up to `ASKED_MOST`: in a 5xx
+    storm every board cost three times its rows. It is asked once per board: ten rows and the
+    one who came up, 11 calls (12 before)."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path))
+    assert bot.storage is not None
+    players = [fake.add_user(f"p{i}") for i in range(13)]
+    await rated(bot.storage, fake.guild.id, players)
+    p1, p12 = players[1], players[12]
+    top = (await bot.storage.leaderboard(fake.guild.id, "classic")).rows[0].user_id
+    assert top != p1.id
+    fake.leave(fake.guild, p1)
+    await fake.settle()
+    fake.inject_error(MEMBER, 503, method="GET")
+
+    lines, calls = await shown_board(fake, clock, p12)
+    assert f"<@{top}>" in lines[0] and not any(f"<@{p1.id}>" in line for line in lines)
+    assert calls == 11
+    await fake.disconnect(bot)
+    fake.expect_error(errors.UNKNOWN_MEMBER)
+    fake.assert_no_errors()

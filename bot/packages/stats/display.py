@@ -155,16 +155,18 @@ async def members_board(interaction: Interaction, storage: Storage, preset: str)
     members = interaction.client.members
     members.present(guild_id, interaction.user.id)
     guild = interaction.client.get_guild(guild_id)
-    asked = 0
+    # Asked for this board: one whose answer failed stays unknown, and is not asked again
+    # each time a row found gone makes the board read anew (stop 50's review).
+    asked: set[int] = set()
     while True:
         board = await storage.leaderboard(guild_id, preset, caller_id=interaction.user.id,
                                           absent=members.gone_from(guild_id))
         unknown = [row.user_id for row in board.rows
-                   if members.known(guild_id, row.user_id) is None]
-        if guild is None or not unknown or asked >= ASKED_MOST:
+                   if members.known(guild_id, row.user_id) is None and row.user_id not in asked]
+        if guild is None or not unknown or len(asked) >= ASKED_MOST:
             return board
-        unknown = unknown[:ASKED_MOST - asked]
-        asked += len(unknown)
+        unknown = unknown[:ASKED_MOST - len(asked)]
+        asked.update(unknown)
         await members.ask(guild, unknown, interaction.client.budget)
         if all(members.known(guild_id, user) is not False for user in unknown):
             return board  # every row asked is a member (or could not be told): as read

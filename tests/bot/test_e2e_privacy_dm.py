@@ -6,8 +6,8 @@ player's own words: the name, the seats' names, each server's games, rounds and 
 from pathlib import Path
 
 from bot.i18n import t
-from bot.packages.privacy.views import SERVERS_SHOWN, detail
-from bot.storage.records import KeptDetail, RatingKept, ServerKept
+from bot.packages.privacy.views import SERVERS_SHOWN, answer, detail
+from bot.storage.records import HeldData, KeptDetail, RatingKept, ServerKept
 from engine import Phase
 from fakediscord import FakeDiscord
 from fakediscord.limits import MAX_EMBED_DESCRIPTION
@@ -87,8 +87,8 @@ async def test_president_privacy_names_a_server_the_bot_left_by_its_id(
 
 
 def test_the_detail_fits_an_embed_at_its_longest() -> None:
-    """Thirty servers of four ratings each, every name at Discord's 100 characters: ten
-    servers are detailed, the rest counted, and the whole answer fits an embed's text."""
+    """Thirty servers of four ratings each, every name at Discord's 100 characters:
+    `SERVERS_SHOWN` servers are detailed, the rest counted, and the whole answer fits an embed's text."""
     kept = KeptDetail(name="n" * 32, seat_names=tuple(f"{i}" * 32 for i in range(10)),
                       servers=tuple(ServerKept(10**17 + i, 999, 9999, tuple(
                           RatingKept(preset, 1999, 9999)
@@ -100,3 +100,22 @@ def test_the_detail_fits_an_embed_at_its_longest() -> None:
         whole = "\n\n".join([t(locale, "privacy.kept"), t(locale, "privacy.now", summary="x"),
                              *lines, t(locale, "privacy.erase", erased="x")])
         assert len(whole) <= MAX_EMBED_DESCRIPTION, len(whole)
+
+
+def test_the_answer_fits_an_embed_with_names_made_of_markdown() -> None:
+    """As above, every name made of characters escaping doubles (« * », « _ », « < »: a
+    « john_doe » is common), and every count at its widest: the answer `/privacy` sends
+    was 4,282 characters in French with six servers detailed, past an embed's 4,096,
+    which Discord refuses whole (Embed Limits,
+    https://discord.com/developers/docs/resources/message#embed-object-embed-limits)."""
+    held = HeldData(named=True, games=99999, rounds=999999, ratings=120, hosted=9999,
+                    notices=999)
+    for mark in "*_<":
+        kept = KeptDetail(name=mark * 32, seat_names=tuple(mark * 31 + f"{i}" for i in range(10)),
+                          servers=tuple(ServerKept(10**19 + i, 99999, 999999, tuple(
+                              RatingKept(preset, 1999, 99999)
+                              for preset in ("classic", "presi", "proletario", "wild7")))
+                              for i in range(30)))
+        for locale in ("fr", "en"):
+            text = answer(locale, held, kept, {10**19 + i: mark * 100 for i in range(0, 30, 2)})
+            assert len(text) <= MAX_EMBED_DESCRIPTION, (mark, locale, len(text))

@@ -36,9 +36,10 @@ ANSWER_WITHIN = 15 * 60
 #: Discord ids and Unix times fit in 20 digits (a custom_id field's bound, `controls`).
 _DIGITS = 20
 #: The servers `/president privacy` details, and the length a server's name is cut to:
-#: six servers of four ratings each, names at their longest, fit an embed's 4,096
-#: characters beside the rest (`tests/bot/test_e2e_privacy_dm.py`; ten did not, in French).
-SERVERS_SHOWN = 6
+#: five servers of four ratings each, names at their longest and made of markdown that
+#: escaping doubles, fit an embed's 4,096 characters beside the rest
+#: (`tests/bot/test_e2e_privacy_dm.py`; six did not, in French: 4,282, stop 50's review).
+SERVERS_SHOWN = 5
 SERVER_NAME_LENGTH = 40
 
 
@@ -95,6 +96,17 @@ def detail(locale: object, kept: KeptDetail, servers: Mapping[int, str]) -> list
     return lines
 
 
+def answer(locale: object, held: HeldData, kept: KeptDetail | None,
+           servers: Mapping[int, str]) -> str:
+    """`privacy`'s text: what is kept about anyone, about the asker (`kept`, None where
+    nothing is), and how to erase it."""
+    now = t(locale, "privacy.now_none") if kept is None else "\n".join(
+        [t(locale, "privacy.now", summary=summary(locale, held)),
+         *detail(locale, kept, servers)])
+    return "\n\n".join([t(locale, "privacy.kept"), now,
+                         t(locale, "privacy.erase", erased=erased_name(locale))])
+
+
 async def privacy(interaction: Interaction) -> None:
     """The list of what is kept about anyone (bot/storage/models.py, table by table), what
     is kept about the asker now, in detail, and how to erase it: `/president privacy` on a
@@ -103,17 +115,12 @@ async def privacy(interaction: Interaction) -> None:
     await interaction.response.defer(ephemeral=True, thinking=True)
     locale = interaction.locale
     held = await storage.held_about(interaction.user.id)
-    if held.empty:
-        now = t(locale, "privacy.now_none")
-    else:
-        kept = await storage.kept_about(interaction.user.id)
-        servers = {server.guild_id: guild.name for server in kept.servers
-                   if (guild := interaction.client.get_guild(server.guild_id)) is not None}
-        now = "\n".join([t(locale, "privacy.now", summary=summary(locale, held)),
-                         *detail(locale, kept, servers)])
-    text = "\n\n".join([t(locale, "privacy.kept"), now,
-                        t(locale, "privacy.erase", erased=erased_name(locale))])
-    embed = discord.Embed(title=t(locale, "privacy.title"), description=text)
+    kept = None if held.empty else await storage.kept_about(interaction.user.id)
+    servers = {} if kept is None else {
+        server.guild_id: guild.name for server in kept.servers
+        if (guild := interaction.client.get_guild(server.guild_id)) is not None}
+    embed = discord.Embed(title=t(locale, "privacy.title"),
+                          description=answer(locale, held, kept, servers))
     await interaction.followup.send(embed=embed, ephemeral=True)
 
 

@@ -88,7 +88,7 @@ async def test_the_chatter_read_back_at_a_restart_counts_once(
 async def test_without_read_message_history_a_restart_counts_from_zero_without_asking(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
 ) -> None:
-    """The channel denies the bot Read Message History (its invite does not ask for it):
+    """The channel denies the bot Read Message History (an overwrite; the invite asks for it):
     the restart makes no read Discord would answer with nothing, and counts from zero, as
     before: eight more bring the table back."""
     url = database_url(tmp_path)

@@ -616,6 +616,7 @@ CATALOGUE: dict[str, str] = {
     "btn.replay": "Replay",
     "btn.pass": "Pass",
     "btn.resume": "Resume",
+    "btn.hand_here": "Show my hand here",
     "btn.refresh": "Refresh",
     "btn.more": "More plays ({page}/{pages})",
     "btn.confirm_give": "Give the selected cards",

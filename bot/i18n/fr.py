@@ -627,6 +627,7 @@ _WRITTEN: dict[str, str] = {
     "btn.replay": "Rejouer",
     "btn.pass": "Passer",
     "btn.resume": "Reprendre",
+    "btn.hand_here": "Afficher ma main ici",
     "btn.refresh": "Actualiser",
     "btn.more": "Autres coups ({page}/{pages})",
     "btn.confirm_give": "Donner les cartes choisies",

@@ -407,12 +407,23 @@ def gone(interaction: discord.Interaction[Any], match: re.Match[str], kind: obje
     return closed
 
 
+#: The one control a hand that moved to another message keeps: « Afficher ma main ici ».
+MOVED_HAND = "here"
+
+
 def stripped(message: discord.Message | None) -> bool:
-    """Whether the bot took every control off the message: a hand that moved to a newer
-    message, or told its player they left. A click on one of the controls it showed just
-    before is late, whatever version it was drawn for: the edit had not reached the
-    player's client yet."""
-    return message is not None and not message.components
+    """Whether the bot took every control off the message (but a moved hand's
+    `MOVED_HAND`): a hand that moved to a newer message, or told its player they left. A
+    click on one of the controls it showed just before is late, whatever version it was
+    drawn for: the edit had not reached the player's client yet."""
+    if message is None:
+        return False
+    for row in message.components:
+        for child in getattr(row, "children", [row]):
+            match = CUSTOM_ID.fullmatch(str(getattr(child, "custom_id", "") or ""))
+            if match is None or match.group(2) != MOVED_HAND:
+                return False
+    return True
 
 
 def late(interaction: discord.Interaction[Any], match: re.Match[str], kind: object) -> bool:

@@ -353,9 +353,11 @@ def _hands_of(user: TestUser) -> list[Message]:
 
 
 def _live(hand_message: Message) -> bool:
-    """A hand that offers a move: a menu, or a button besides « Actualiser »."""
+    """A hand that offers a move: a menu, or a button besides « Actualiser » and a moved
+    hand's « Afficher ma main ici » (play-test 32)."""
     return bool(hand_message.selects) or any(
-        b.custom_id and ":refresh:" not in b.custom_id for b in hand_message.buttons)
+        b.custom_id and ":refresh:" not in b.custom_id and ":here:" not in b.custom_id
+        for b in hand_message.buttons)
 
 
 async def _bobs_turn(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot

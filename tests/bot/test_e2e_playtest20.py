@@ -93,7 +93,8 @@ async def test_a_hand_dismissed_reopened_and_open_on_two_devices(
     await play_until(fake, clock, [bob], lambda: game.to_act == seat)
     await tick(fake, clock, 1)
     assert message(marie.user, laptop.id).text == t(locale, "hand.moved")
-    assert not message(marie.user, laptop.id).buttons
+    assert [b.label for b in message(marie.user, laptop.id).buttons] == \
+        [t(locale, "btn.hand_here")]  # its one control brings the hand back (play-test 32)
     assert await marie.act()  # on the phone
     version, cards = game.version, len(game.hand(seat))
 

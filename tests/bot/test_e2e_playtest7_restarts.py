@@ -162,7 +162,8 @@ async def test_a_game_under_way_comes_back_whole_after_two_restarts_in_a_row(
     assert await marie.act()  # her hand from before both restarts
     assert live.version > moved
     # léo's first hand says where his hand went (play-test 12); the newer one is followed.
-    assert old_hand.hand.content == t("fr", "hand.moved") and not old_hand.hand.buttons
+    assert old_hand.hand.content == t("fr", "hand.moved")
+    assert [b.label for b in old_hand.hand.buttons] == [t("fr", "btn.hand_here")]
     await tick(fake, clock, 1)
     assert live.to_act == 1 and leo.hand.selects  # his turn: his plays, live
     await third.service.drain()

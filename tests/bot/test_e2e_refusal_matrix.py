@@ -546,6 +546,7 @@ async def host_left(m: Matrix, panel: int) -> None:
     await m.slash("after leaving", hana, "err.not_seated", "resume")
     await m.slash("after leaving", hana, None, "hand")
     await m.click("after leaving", hana, None, hand.id, cid(table, "refresh"))
+    await m.click("after leaving", hana, None, hand.id, cid(table, "here"))
     for menu in hand.selects:
         if ":play:" in menu.custom_id:
             await m.probe.refused("play after leaving", hana, "err.not_seated",
@@ -574,6 +575,8 @@ async def closed(m: Matrix, lobby_shown: Message, panel: int) -> None:
                       cid(table, action))
     await m.click("on a closed table's hand", gus, "err.table_gone", hand.id,
                   cid(table, "refresh"))
+    await m.click("on a closed table's hand", gus, "err.table_gone", hand.id,
+                  cid(table, "here"))
     await m.form("of a closed table", hana, "err.table_gone",
                  cid(table, "form", 0, "min_players"), "4", panel)
 

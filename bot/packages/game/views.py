@@ -15,6 +15,7 @@ import discord
 
 from bot.i18n import t
 from bot.packages.controls import (
+    MOVED_HAND,
     OPTIONS_PER_SELECT,
     WARNING,
     Click,
@@ -196,6 +197,16 @@ action("hand", drawn=Drawn(late=open_hand))(open_hand)
 @action("refresh", drawn=Drawn(private=True, late=late_hand))
 async def refresh_hand(click: Click) -> None:
     await show_hand(click.interaction, click.table)
+
+
+async def hand_here(click: Click) -> None:
+    """« Afficher ma main ici » on a hand that moved to another message: the hand is drawn
+    in this one and followed from here, and the other says it moved (`HandLinks.remember`).
+    A second tap before the first's redraw arrived (the button gone) does the same."""
+    await show_hand(click.interaction, click.table)
+
+
+action(MOVED_HAND, drawn=Drawn(private=True, late=hand_here))(hand_here)
 
 
 @action("page", drawn=Drawn(private=True, versioned=True, arg="[0-9]{1,2}",

@@ -17,9 +17,10 @@ import discord
 
 from bot.graphemes import cut
 from bot.i18n import t
+from bot.packages.controls import MOVED_HAND, button, view
 from bot.packages.game.hand import hand_screen
 from bot.packages.screen import Screen
-from bot.tables.table import HandLink, Table
+from bot.tables.table import Farewell, HandLink, Table
 
 if TYPE_CHECKING:
     from bot.packages.host import Host
@@ -33,6 +34,20 @@ ORIGINAL: Any = "@original"
 
 
 LANE = "hand"
+
+
+def farewell_screen(table: Table, farewell: Farewell) -> Screen:
+    """A hand's last words. One that moved to another message (« Ma main » pressed on a
+    second device) offers to come back here: a player back at the computer read « Ta main
+    suit maintenant un autre message » about a phone left in a pocket, with no control,
+    and had to find the table message, scrolled away, to play from where they sat
+    (play-test 32). Its click is a new interaction, so it works whatever this token's age."""
+    locale = farewell.link.locale or table.locale
+    text = t(locale, farewell.key)
+    if farewell.key != "hand.moved":
+        return Screen(text)
+    return Screen(text, view(button(table.id, MOVED_HAND, t(locale, "btn.hand_here"),
+                                    style=discord.ButtonStyle.primary)))
 
 
 def lane(table_id: int, user_id: int) -> tuple[str, int, int]:
@@ -104,8 +119,7 @@ class Hands:
                      if f.user_id == user_id and f.link.answered and f.link.valid(now)]
         table.farewells = [f for f in table.farewells if not any(f is g for g in farewells)]
         edits: list[Awaitable[object]] = [
-            self._edit(user_id, farewell.link, Screen(t(
-                farewell.link.locale or table.locale, farewell.key)))
+            self._edit(user_id, farewell.link, farewell_screen(table, farewell))
             for farewell in farewells]
         if hand is not None:
             link, screen = hand

@@ -251,7 +251,8 @@ class HandLink:
 class Farewell:
     """A hand of `user_id` no longer refreshed, to redraw once without controls, and what
     it then says: that they left (« lobby.left »), that the host removed them
-    (« hand.kicked »), or that the hand moved to another message (« hand.moved »)."""
+    (« hand.kicked »), or that the hand moved to another message (« hand.moved »), which
+    keeps one button to bring it back (`publisher.hands.farewell_screen`)."""
 
     user_id: int
     link: HandLink

@@ -56,6 +56,7 @@ async def test_the_device_the_hand_left_brings_it_back_in_one_click(
     table, game = await two_humans_against_a_bot(fake, clock, president, marie, bob)
     computer = marie.hand_id
     assert computer is not None
+    await tick(fake, clock, 1)
     await marie.open_hand(president)  # the phone
     phone = marie.hand_id
     assert phone is not None and phone != computer
@@ -66,14 +67,27 @@ async def test_the_device_the_hand_left_brings_it_back_in_one_click(
     assert seat is not None
     cards = list(game.hand(seat))
 
+    mark = fake.mark()
     back = await marie.user.click(farewell, t(locale, "btn.hand_here"))
     answered_in_place(back)
     await tick(fake, clock, 1)
+    # Two calls: the answer, and the phone's farewell through its own token; the table
+    # message and bob's hand are left alone.
+    assert [(c.route.split("/")[-1], c.user) for c in fake.calls_since(mark)] == [
+        ("callback", "marie"), ("@original", "marie")]
     assert game.version == version and list(game.hand(seat)) == cards
     here = message(marie.user, computer)
     assert shows_the_hand(here) and t(locale, "btn.refresh") in [b.label for b in here.buttons]
     assert table.hands[marie.user.id].message_id == computer
     moved_away(marie.user, phone, locale)
+    # A second tap sent before the first's redraw reached the computer: the same hand, in
+    # place, nothing else edited.
+    mark = fake.mark()
+    answered_in_place(await marie.user.click_shown(farewell, t(locale, "btn.hand_here")))
+    await tick(fake, clock, 1)
+    assert [c.route.split("/")[-1] for c in fake.calls_since(mark)] == ["callback"]
+    assert shows_the_hand(message(marie.user, computer))
+    assert table.hands[marie.user.id].message_id == computer
     # bob, whose hand is in the other language, never sees hers nor her button.
     assert not [m for m in bob.user.visible() if m.id in (computer, phone)]
     fake.assert_no_errors()

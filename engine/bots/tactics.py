@@ -19,6 +19,10 @@ rollouts, without for the easy bot. Its rules, in order:
 - no quad that would start (or end) a revolution against the rest of the hand;
 - lead sure winners (closing plays, or plays nothing unseen can answer) when at most one
   other group remains, so the lead comes back for the last one; else lead the weakest group.
+  A hand holding penalised cards (2s, and 7s in wild7) once led its sure winners with two
+  other groups left: a sure winner spent so buys one lead, where kept it takes a trick
+  whenever one is needed. Waiting gains 0.02 of a place in classic and 0.01 in wild7
+  against greedy (docs/bots.md « Penalised cards wait (stop 50) »).
 
 The hard level alone adds one lead (``lone_waits``): in one-lap tricks, where each other
 seat answers once, a lone weakest card is answered by the others' own lowest singles at no
@@ -211,8 +215,8 @@ def judge(
         else:
             plain.append(option)
     if top is None:
-        choice, reason = _lead(usable, plain, whole, strength, set(held), bad, rules,
-                               revolution, unseen, max(opponents, default=0),
+        choice, reason = _lead(usable, plain, whole, strength, set(held), rules, revolution,
+                               unseen, max(opponents, default=0),
                                lone_waits and rules.trick_end == "one_lap")
     elif cheap := [o for o in plain if whole(o)]:
         choice, reason = min(cheap, key=strength), "answer_cheap"
@@ -237,7 +241,7 @@ def judge(
 def _lead(usable: list[PlayOption], plain: list[PlayOption],
           whole: Callable[[PlayOption], bool],
           strength: Callable[[PlayOption], tuple[int, int, int]], groups: set[int],
-          bad: set[Card], rules: Rules, revolution: bool, unseen: Unseen | None,
+          rules: Rules, revolution: bool, unseen: Unseen | None,
           biggest: int, lone_waits: bool) -> tuple[PlayOption, str]:
     """Opening a trick: sure winners first when one group is left, else the weakest group
     (or, with ``lone_waits``, the next one up when the weakest is a lone card)."""
@@ -253,7 +257,7 @@ def _lead(usable: list[PlayOption], plain: list[PlayOption],
                            for o in sure)), None)
     if widened is not None:
         leftover.remove(widened)
-    if sure and (len(leftover) <= 1 or (bad and len(leftover) <= 2)):
+    if sure and len(leftover) <= 1:
         # Penalised cards go first (they must not be last), then the ones using most cards.
         return max(sure, key=lambda o: (penalised(o, rules), o.count, whole(o),
                                         -o.wilds, -strength(o)[0])), "lead_sure"

@@ -329,6 +329,9 @@ class TableService:
             return
         async with table.lock:
             gone = False
+            for message_id in (table.lobby_message_id, table.table_message_id):
+                if message_id is not None and message_id in message_ids:
+                    table.let_go(message_id)
             if table.lobby_message_id in message_ids:
                 table.lobby_message_id, gone = None, True
             if table.table_message_id in message_ids:

@@ -499,6 +499,12 @@ class Table:
     # the edit to make, not the old message's text and buttons. Empty once edited; the next
     # snapshot drops it, and one taken meanwhile is only read after a crash.
     pointers_owed: list[tuple[int, int]] = field(default_factory=list)
+    # The newest of the table's lobby and table messages it has let go of (`let_go`:
+    # retired, or deleted by a moderator): a new round's table message, a lobby or a fresh
+    # message is posted below it, once the ids of those before it are dropped. A crash
+    # before the post's id is stored leaves a restart only this to find that post by
+    # (`Buried.recount`), rather than post a second one beside it. None before any.
+    retired_below: int | None = None
     # When the host, and anyone, last acted (hosting.claim, Deadlines). Kept in the
     # snapshot: a restart counted both again from its start, so a silent host kept the role
     # and an abandoned table stayed open 30 minutes more at every redeploy (play-test 22).
@@ -603,6 +609,13 @@ class Table:
         """Whether the exchange's timer gave this seat's cards this round: its note says so
         (`GAVE_LATE`), kept in the snapshot and cleared with the round's other notes."""
         return any(entry.key == GAVE_LATE for entry in self.exchange_notes.get(seat, []))
+
+    def let_go(self, message_id: int) -> None:
+        """The table lets go of its lobby or table message (retired, or deleted by a
+        moderator): the next one comes below it, found by a restart if a crash loses its id
+        (`retired_below`)."""
+        if self.retired_below is None or message_id > self.retired_below:
+            self.retired_below = message_id
 
     def keep_retired(self, text: str | None) -> None:
         """The table message's text to keep once a newer one takes over (None: none
@@ -879,6 +892,8 @@ class Table:
             **({"charts_off": list(self.charts_off)} if self.charts_off else {}),
             **({"pointers_owed": [list(p) for p in self.pointers_owed]}
                if self.pointers_owed else {}),
+            **({"retired_below": self.retired_below} if self.retired_below is not None
+               else {}),
         }
 
     @classmethod
@@ -945,6 +960,8 @@ class Table:
                         in sorted(d.get("moved_from", []))[-MOVES_REMEMBERED:]},
             charts_off=[int(m) for m in d.get("charts_off", ())],
             pointers_owed=[(int(old), int(new)) for old, new in d.get("pointers_owed", ())],
+            retired_below=(int(d["retired_below"]) if d.get("retired_below") is not None
+                           else None),
         )
         game = table.game
         # A snapshot from before the engine kept the queue's points. A game already over

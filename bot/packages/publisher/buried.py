@@ -96,6 +96,9 @@ class Buried:
         # Tables restored at start whose count is yet to be read from their channel
         # (`restored`, `recount`).
         self._unsure: set[int] = set()
+        # Restored tables about to post their lobby or table message, and the posts of
+        # that kind a crash kept from being stored, oldest first (`recount`, `stray`).
+        self._strays: dict[int, tuple[str, list[int]]] = {}
 
     def heard(self, channel_id: int, message_id: int) -> None:
         """Someone other than the bot posted message `message_id` in the channel. Called
@@ -188,11 +191,16 @@ class Buried:
         if table.id not in self._unsure:
             return
         live = self._live(table)
+        posting = None if live is not None else self._posting(table)
+        # Below the live message, read from the message itself (`after` the id before it):
+        # whether it still has its buttons tells what a stray below it replaced. Else below
+        # the newest message the table knows, where the post it is about to make would be.
+        floor = live[1] if live is not None else None if posting is None else posting[1]
         try:
-            if live is None or may_read_history(self.bot, table.guild_id, table.channel_id,
-                                                table.parent_id) is False:
+            if floor is None or may_read_history(self.bot, table.guild_id, table.channel_id,
+                                                 table.parent_id) is False:
                 return
-            below = await self._below(table, live[1])
+            below = await self._below(table, floor - 1 if live is not None else floor)
         finally:
             self._unsure.discard(table.id)
             pile = self._piles.get(table.id)
@@ -202,11 +210,21 @@ class Buried:
         me = self.bot.user
         if below is None or me is None or self._live(table) != live:
             return  # refused, or redrawn meanwhile (a new round): its count starts anew
+        strays = [m.id for m in below
+                  if m.id > floor and m.author.id == me.id and self._controls(m, table)]
+        if posting is not None:
+            if strays:  # taken over by the post it is about to make (`Publisher._post`)
+                self._strays[table.id] = (posting[0], strays)
+            return
+        assert live is not None
         kind, live_id = live
-        strays = [m.id for m in below if m.author.id == me.id and self._controls(m, table)]
         if strays:
             adopted = strays[-1]
-            for old in [live_id, *strays[:-1]]:
+            # The live message is owed its pointer where it still has its buttons: a
+            # bring-down's. One nearly an hour old was retired before its fresh message was
+            # posted (`Publisher._table`), and keeps its retired text; a deleted one is gone.
+            kept = [m for m in below if m.id == live_id and self._controls(m, table)]
+            for old in [m.id for m in kept] + strays[:-1]:
                 table.pointers_owed.append((old, adopted))
             if kind == "table":
                 table.table_message_id = adopted
@@ -228,6 +246,30 @@ class Buried:
         pile.last = self.bot.service.clock.now()
         if pile.count >= BURIED_AFTER:
             self._wait(table, pile.last)  # this redraw brings it back (`due`), else later
+
+    @staticmethod
+    def _posting(table: Table) -> tuple[str, int] | None:
+        """The message a table without a live message is about to post (as
+        `Publisher._lobby` and `_table` decide), with the newest message id it knows,
+        below which that post goes; None where it posts nothing or knows no message."""
+        if not table.running and (table.post_lobby or table.lobby_message_id is None):
+            kind = "lobby"
+        elif table.game is not None and (table.post_table or table.table_message_id is None):
+            kind = "table"
+        else:
+            return None
+        known = [m for m in (table.lobby_message_id, table.table_message_id,
+                             table.retired_below) if m is not None]
+        return (kind, max(known)) if known else None
+
+    def stray(self, table: Table, kind: str) -> tuple[list[int], int] | None:
+        """The `kind` message a crash kept from being stored, found by the restart's read
+        (`recount`), for the table's post to take over (`Publisher._post`): the ones above
+        the newest, and the newest. Once only."""
+        found = self._strays.pop(table.id, None)
+        if found is None or found[0] != kind:
+            return None
+        return found[1][:-1], found[1][-1]
 
     async def _below(self, table: Table, message_id: int) -> list[discord.Message] | None:
         """The messages below `message_id` in the table's channel, oldest first, up to
@@ -285,6 +327,7 @@ class Buried:
         self._piles.pop(table_id, None)
         self._returned.pop(table_id, None)
         self._unsure.discard(table_id)
+        self._strays.pop(table_id, None)
         self.bot.service.scheduler.cancel(("buried", table_id))
 
     def _next_return(self, table_id: int) -> float:

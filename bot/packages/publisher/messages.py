@@ -341,6 +341,22 @@ class Publisher:
             await self.owed_edits.wake(table.guild_id, table.channel_id)
         return message.id
 
+    async def _post(self, table: Table, kind: str, screen: Screen) -> int | None:
+        """Post the table's new `kind` message (a new round's table message, a lobby), or
+        take over the one a crash kept from being stored, which a restart found in the
+        channel (`Buried.stray`): edited into `screen`, it is the table's again, and no
+        second message with its buttons is posted beside it. One gone or no longer
+        editable meanwhile is posted anew; strays above it become pointers to it."""
+        found = self.buried.stray(table, kind)
+        if found is not None:
+            above, adopted = found
+            if await self._edit(table, adopted, screen, None):
+                log.info("table %s: took over its %s message %s, posted before a crash and "
+                         "never stored", table.id, kind, adopted)
+                table.pointers_owed.extend((old, adopted) for old in above)
+                return adopted
+        return await self._send(table, screen)
+
     async def _edit(self, table: Table, message_id: int, screen: Screen | None,
                     asleep: str | None) -> bool:
         """Edit a message (`screen` None: only remove its controls); False if it is gone,
@@ -401,7 +417,7 @@ class Publisher:
                 return
             await self._retire_table_message(table)
             await self._retire_lobby(table)  # the last game's, far up the channel
-            table.lobby_message_id = await self._send(table, screen)
+            table.lobby_message_id = await self._post(table, "lobby", screen)
             # Owed until posted, as a new round's table message (`_table`): a restart then
             # posts it below the results, rather than edit the old one far above them.
             table.post_lobby = False
@@ -431,6 +447,7 @@ class Publisher:
             moved_on = t(table.locale, "table.moved_on")
             async with self._retiring_message(table, "lobby", table.lobby_message_id):
                 await self._edit(table, table.lobby_message_id, Screen(moved_on), moved_on)
+            table.let_go(table.lobby_message_id)
             table.lobby_message_id = None
 
     async def _retire_table_message(self, table: Table, note: str = "table.moved_on") -> None:
@@ -446,6 +463,7 @@ class Publisher:
             async with self._retiring_message(table, "table", table.table_message_id):
                 await self._edit(table, table.table_message_id,
                                  Screen(text) if text is not None else None, text)
+            table.let_go(table.table_message_id)
             table.table_message_id = None
             table.keep_retired(None)
             self._shown.pop((table.id, "table"), None)
@@ -516,7 +534,7 @@ class Publisher:
         posted = edited = False
         if table.post_table or table.table_message_id is None:
             await self._retire_table_message(table)
-            table.table_message_id = await self._send(table, screen)
+            table.table_message_id = await self._post(table, "table", screen)
             # Owed until posted: a snapshot taken meanwhile (a bot's move) still owes it, so a
             # restart then posts it rather than write the new round over the last's results.
             table.post_table = False

@@ -1,0 +1,273 @@
+"""End-to-end, the posts a crash can lose besides the bring-down's (docs/bot.md,
+« Play-test 28, lost posts »): a new round's table message, a lobby, and the fresh message
+that replaces a deleted or nearly hour-old one. Each is posted, Discord creates it with the
+table's buttons, and the process dies before any snapshot holds its id. The restart finds
+it in the channel (`Buried.recount`) and makes it the table's again, rather than leave two
+messages with working buttons.
+
+Each crash is rebuilt in-process, as in test_e2e_playtest28_leftovers.py: the database holds
+the state the table had at one instant of the redraw, written back after the stop, and
+nothing the bot sends after the post's answer reaches Discord. Two instants: as the redraw
+began to retire the message the table leaves (its id still held), and as the post's answer
+came (that id dropped, the new one not yet known)."""
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.client import PresidentBot
+from bot.i18n import t
+from bot.packages.publisher import messages
+from bot.packages.screen import Screen
+from bot.storage import Storage
+from bot.tables.table import Table
+from engine import Phase
+from fakediscord import FakeDiscord
+
+from .conftest import LinkedClock
+from .e2e import (
+    RESTART_UP,
+    cid,
+    connect_bot,
+    create_table,
+    database_url,
+    message,
+    play_until,
+    tick,
+)
+from .test_e2e_playtest7_restarts import marie_and_leo_stored, with_buttons
+
+INSTANTS = ["as_the_redraw_began", "as_the_post_came_back"]
+
+
+def showing(needle: str) -> Callable[[Screen], bool]:
+    """Whether a screen carries a control whose custom id holds `needle`."""
+    def has(screen: Screen) -> bool:
+        return screen.view is not None and any(
+            needle in (getattr(item, "custom_id", None) or "") for item in screen.view.children)
+    return has
+
+
+class Crash:
+    """The process dies as Discord answers the first post of a screen `posting` picks: the
+    message exists, and nothing the bot sends afterwards does. `state` is what the database
+    is to hold: the table as the edit of message `leaving` went out (the redraw retiring
+    it), or, without it, as the post's answer came."""
+
+    def __init__(self, bot: PresidentBot, monkeypatch: pytest.MonkeyPatch,
+                 posting: Callable[[Screen], bool], leaving: int | None = None) -> None:
+        self.posted: int | None = None
+        self.state: dict[str, Any] | None = None
+        self.began: list[dict[str, Any]] = []
+        began = self.began
+        send, edit = bot.publisher._send, bot.publisher._edit
+
+        async def dies_once_posted(table: Table, screen: Screen, *args: Any,
+                                   **kwargs: Any) -> int | None:
+            if self.posted is not None:
+                return None  # never sent: the process is gone
+            posted = await send(table, screen, *args, **kwargs)
+            if posting(screen):
+                self.posted = posted
+                self.state = began[0] if began else table.to_dict()
+            return posted
+
+        async def dead(table: Table, message_id: int, screen: Screen | None,
+                       asleep: str | None) -> bool:
+            if self.posted is not None:
+                return True
+            if message_id == leaving and not began:
+                began.append(table.to_dict())
+            return await edit(table, message_id, screen, asleep)
+
+        monkeypatch.setattr(bot.publisher, "_send", dies_once_posted)
+        monkeypatch.setattr(bot.publisher, "_edit", dead)
+
+    async def restart(self, fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                      url: str, table: Table) -> PresidentBot:
+        """The dead process stops; the database gets the state the crash left; a new one
+        starts on it."""
+        assert self.posted is not None and self.state is not None
+        await bot.service.drain()
+        await fake.disconnect(bot)
+        storage = await Storage.open(url)
+        stored = await storage.load_snapshot(table.id)
+        assert stored is not None
+        assert await storage.save_snapshot(table.id, stored.seq + 1, self.state)
+        await storage.close()
+        again = await connect_bot(fake, clock, url, bot_pause=1.0)
+        await fake.settle()
+        await tick(fake, clock, RESTART_UP)
+        return again
+
+
+def restored(bot: PresidentBot, table: Table) -> Table:
+    found = bot.service.registry.by_id(table.id)
+    assert found is not None
+    return found
+
+
+@pytest.mark.parametrize("instant", INSTANTS)
+async def test_a_new_round_s_table_message_lost_to_a_crash_is_taken_over_at_restart(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    instant: str
+) -> None:
+    """marie deals round 2: its table message is posted below round 1's results, and the
+    process dies as it lands. The restart finds it and draws the round there: one message
+    with buttons (before: it posted round 2 again, both with working buttons)."""
+    url, bot, marie, leo, table = await marie_and_leo_stored(fake, clock, tmp_path, bots=2)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, [marie, leo], lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    results = table.table_message_id
+    assert results is not None
+    crash = Crash(bot, monkeypatch, showing(":hand:"),
+                  results if instant == "as_the_redraw_began" else None)
+    await marie.user.click(message(marie.user, results), cid(table, "next", game.version))
+    await tick(fake, clock, 1)
+    lost = crash.posted
+    assert lost is not None and crash.state is not None and crash.state["post_table"]
+    assert [m.id for m in with_buttons(fake)] == [lost]
+    again = await crash.restart(fake, clock, bot, url, table)
+    table = restored(again, table)
+    assert table.table_message_id == lost and not table.post_table
+    assert [m.id for m in with_buttons(fake)] == [lost]
+    assert t("fr", "table.moved_on") in message(marie.user, results).content
+    await again.close()
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("instant", INSTANTS)
+async def test_a_lobby_lost_to_a_crash_is_taken_over_at_restart(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    instant: str
+) -> None:
+    """marie ends a finished game: the lobby is posted below the results, and the process
+    dies as it lands. The restart finds it and makes it the table's lobby: one « Rejoindre »
+    in the channel (before: a second lobby was posted below it, both seating)."""
+    url, bot, marie, leo, table = await marie_and_leo_stored(fake, clock, tmp_path,
+                                                             game_end="rounds:1", bots=2)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, [marie, leo], lambda: game.phase is Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+    results = table.table_message_id
+    assert results is not None
+    crash = Crash(bot, monkeypatch, showing(":join:"),
+                  results if instant == "as_the_redraw_began" else None)
+    await marie.user.click(message(marie.user, results), cid(table, "end", game.version))
+    await tick(fake, clock, 1)
+    lost = crash.posted
+    assert lost is not None and crash.state is not None and crash.state["post_lobby"]
+    assert [m.id for m in with_buttons(fake)] == [lost]
+    again = await crash.restart(fake, clock, bot, url, table)
+    table = restored(again, table)
+    assert table.lobby_message_id == lost and not table.post_lobby
+    assert [m.id for m in with_buttons(fake)] == [lost]
+    assert t("fr", "table.finished") in message(marie.user, lost).content
+    await again.close()
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("instant", INSTANTS)
+async def test_the_fresh_message_replacing_an_hour_old_one_lost_to_a_crash_is_adopted(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    instant: str
+) -> None:
+    """The table message is nearly an hour old: marie's move retires it (its buttons gone,
+    its text kept) and posts a fresh one, and the process dies as that lands. The restart
+    adopts the fresh one, and the old one keeps its retired text (before: it became the
+    pointer of a bring-down, where the redraw began; a third message was posted, where the
+    post came back)."""
+    url, bot, marie, leo, table = await marie_and_leo_stored(fake, clock, tmp_path, bots=2)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, [marie, leo], lambda: game.to_act == 0)
+    await tick(fake, clock, 1)
+    old = table.table_message_id
+    assert old is not None
+    fresh_age = messages.FRESH_TABLE_AGE
+    monkeypatch.setattr(messages, "FRESH_TABLE_AGE", 0.0)  # the next redraw finds it aged
+    crash = Crash(bot, monkeypatch, showing(":hand:"),
+                  old if instant == "as_the_redraw_began" else None)
+    assert await marie.act()
+    await tick(fake, clock, 1)
+    lost = crash.posted
+    assert lost is not None and crash.state is not None
+    retired = message(marie.user, old).content
+    assert retired.endswith(t("fr", "table.moved_on"))
+    monkeypatch.setattr(messages, "FRESH_TABLE_AGE", fresh_age)
+    again = await crash.restart(fake, clock, bot, url, table)
+    table = restored(again, table)
+    assert table.table_message_id == lost and table.pointers_owed == []
+    assert [m.id for m in with_buttons(fake)] == [lost]
+    assert message(marie.user, old).content == retired
+    await again.close()
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("instant", ["before_the_deletion", "as_the_post_came_back"])
+async def test_the_fresh_message_replacing_a_deleted_one_lost_to_a_crash_is_adopted(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    instant: str
+) -> None:
+    """A moderator deletes the table message; the bot posts a fresh one at once, and the
+    process dies as that lands. The restart adopts the fresh one, and sends nothing to the
+    deleted message (before: where the database still held the deleted id, the pointer
+    owed it, an edit Discord refused; where it held none, the restart posted a third
+    message, two with buttons)."""
+    url, bot, marie, leo, table = await marie_and_leo_stored(fake, clock, tmp_path, bots=2)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, [marie, leo], lambda: game.to_act == 0)
+    await tick(fake, clock, 1)
+    deleted = table.table_message_id
+    assert deleted is not None
+    crash = Crash(bot, monkeypatch, showing(":hand:"))
+    if instant == "before_the_deletion":
+        crash.began.append(table.to_dict())
+    fake.delete_message(deleted)
+    await tick(fake, clock, 1)
+    lost = crash.posted
+    assert lost is not None and crash.state is not None
+    assert crash.state["table_message_id"] == (
+        deleted if instant == "before_the_deletion" else None)
+    mark = fake.mark()
+    again = await crash.restart(fake, clock, bot, url, table)
+    table = restored(again, table)
+    assert table.table_message_id == lost and table.pointers_owed == []
+    assert [m.id for m in with_buttons(fake)] == [lost]
+    assert [c for c in fake.calls_since(mark) if str(deleted) in c.path] == []
+    await again.close()
+    fake.assert_no_errors()
+
+
+async def test_a_new_table_s_lobby_reposted_after_its_deletion_and_lost_is_adopted(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A moderator deletes a new table's first lobby, its only message; the bot posts a
+    fresh one, and the process dies as that lands. The deleted id, let go of, says where
+    to look (`Table.retired_below`): the restart adopts the fresh lobby (before: knowing
+    no message, it read nothing and posted a second lobby)."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = fake.add_user("marie", locale="fr")
+    table = await create_table(bot, marie)
+    await tick(fake, clock, 1)
+    deleted = table.lobby_message_id
+    assert deleted is not None
+    crash = Crash(bot, monkeypatch, showing(":join:"))
+    fake.delete_message(deleted)
+    await tick(fake, clock, 1)
+    lost = crash.posted
+    assert lost is not None and crash.state is not None
+    assert crash.state["lobby_message_id"] is None
+    again = await crash.restart(fake, clock, bot, url, table)
+    table = restored(again, table)
+    assert table.lobby_message_id == lost
+    assert [m.id for m in with_buttons(fake)] == [lost]
+    await again.close()
+    fake.assert_no_errors()

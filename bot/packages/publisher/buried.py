@@ -24,7 +24,8 @@ bot deletes them: at most the one or two pings a timer leaves there (`_Pile.own`
 
 A restart recounts (`recount`, at a restored table's first redraw): the count is in memory,
 and a busy channel would otherwise wait for `BURIED_AFTER` more messages. The same read
-finds the bring-down's post that a crash left unstored, and adopts it.
+finds the posts whose ids a crash kept from being stored (a bring-down's, a new round's,
+a lobby, a fresh message), and adopts them.
 """
 
 from __future__ import annotations
@@ -172,13 +173,21 @@ class Buried:
         said while the bot was down: a table in a busy channel waited for `BURIED_AFTER`
         more messages.
 
-        Among them, a post of the bot's own carrying this table's controls is a bring-down's
-        (`Publisher._bring_down`) whose snapshot never stored its id: the process died in
-        between, and both messages kept live buttons. The newest is adopted as the live
-        message and the ones above it are owed their pointer (`Table.pointers_owed`, edited
-        by this same redraw). Nothing else of the bot's below the live message has buttons:
-        its turn pings have none, its hands are ephemeral, and a new round's or lobby's post
-        leaves no live message to read below (`_live`).
+        Among them, a post of the bot's own carrying this table's controls is one whose
+        snapshot never stored its id: the process died in between, and both messages kept
+        live buttons. Below the live message, a bring-down's (`Publisher._bring_down`), or
+        the fresh message replacing a deleted or nearly hour-old one (`Publisher._table`):
+        the newest is adopted as the live message, and the live one is owed its pointer
+        (`Table.pointers_owed`, edited by this same redraw) only where the read shows it
+        still has its buttons (a bring-down's): one nearly an hour old was retired before
+        its fresh message was posted, and keeps its retired text; a deleted one is gone.
+        The strays above the newest are owed pointers too. Nothing else of the bot's there
+        has buttons: its turn pings have none, its hands are ephemeral.
+
+        A table with no live message about to post one (a new round's table message, a
+        lobby, a fresh message for one deleted: `_posting`) reads below the newest message
+        it knows instead, `Table.retired_below` among them, where that post would be if a
+        crash lost its id; the post then takes it over (`stray`, `Publisher._post`).
 
         The read needs Read Message History, which the bot's invite asks for (stop 50,
         `permissions.INVITE`) and a channel's overwrites may still deny: where the gateway's

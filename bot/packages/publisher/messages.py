@@ -435,6 +435,9 @@ class Publisher:
             with self.drawing(table, "lobby"):
                 if not await self._edit(table, table.lobby_message_id, screen, asleep) and \
                         not (table.running and self.bot.service.asleep.owes(table.channel_id)):
+                    # Let go of (`Table.let_go`): a restart finding it with its buttons (an
+                    # archived thread's) must not take it for a post a crash lost.
+                    table.let_go(table.lobby_message_id)
                     table.lobby_message_id = await self._send(table, screen)
                 self._shown[key] = screen.fingerprint
         else:
@@ -559,6 +562,7 @@ class Publisher:
                 with self.drawing(table, "table"):
                     if not await self._edit(table, table.table_message_id, screen,
                                             self._retired(table, screen.retired)):
+                        table.let_go(table.table_message_id)  # as the lobby's, above
                         table.table_message_id = await self._send(table, screen)
                         posted = True
                     self.shown(table, "table", screen)

@@ -500,7 +500,8 @@ class Table:
     # snapshot drops it, and one taken meanwhile is only read after a crash.
     pointers_owed: list[tuple[int, int]] = field(default_factory=list)
     # The newest of the table's lobby and table messages it has let go of (`let_go`:
-    # retired, or deleted by a moderator): a new round's table message, a lobby or a fresh
+    # retired, deleted by a moderator, or replaced after a refused edit, which an archived
+    # thread leaves with its buttons): a new round's table message, a lobby or a fresh
     # message is posted below it, once the ids of those before it are dropped. A crash
     # before the post's id is stored leaves a restart only this to find that post by
     # (`Buried.recount`), rather than post a second one beside it. None before any.
@@ -611,9 +612,9 @@ class Table:
         return any(entry.key == GAVE_LATE for entry in self.exchange_notes.get(seat, []))
 
     def let_go(self, message_id: int) -> None:
-        """The table lets go of its lobby or table message (retired, or deleted by a
-        moderator): the next one comes below it, found by a restart if a crash loses its id
-        (`retired_below`)."""
+        """The table lets go of its lobby or table message (retired, deleted by a
+        moderator, replaced after a refused edit): the next one comes below it, found by a
+        restart if a crash loses its id (`retired_below`)."""
         if self.retired_below is None or message_id > self.retired_below:
             self.retired_below = message_id
 

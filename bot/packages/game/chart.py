@@ -76,6 +76,11 @@ _LINE_CONTRAST = 3.0
 # markers against eight colours keep each line's marker apart from its colour's twin.
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "h")
 _DASHES = ("-", "--", "-.", ":")
+# The most markers a line carries. A marker a round, 8 points wide, lets a long evening's
+# sixty rounds (or a member's hundreds of rated rounds) overlap into a band of shapes in
+# which neither the marker nor the dash that tell lines apart without colour can be read
+# (play-test 31): past this many rounds, a line marks every few rounds (`_marked`).
+_MARKS = 30
 #: Discord's longest alt text: the attachment's « description (alt text) for the file (max
 #: 1024 characters) » (discord-api-docs, developers/resources/message.mdx, Attachment
 #: Structure).
@@ -373,6 +378,7 @@ def draw(chart: PointsChart) -> Figure:
         colour = _COLOURS[index % len(_COLOURS)]
         label = name.replace("$", r"\$")  # matplotlib reads $...$ as mathematics
         axes.plot(rounds, drawn, marker=_MARKERS[index % len(_MARKERS)],
+                  markevery=_marked(points),
                   linestyle=_DASHES[(index + index // len(_COLOURS)) % len(_DASHES)],
                   linewidth=2.5, markersize=8,
                   color=_contrasted(colour, _LINE_CONTRAST), label=label)
@@ -407,6 +413,20 @@ def draw(chart: PointsChart) -> Figure:
     figure.tight_layout()
     _spread(axes, labels)
     return figure
+
+
+def _marked(points: tuple[int | None, ...]) -> list[int]:
+    """The positions of ``points`` whose marker is drawn: every round played while they are
+    at most `_MARKS`; past that, one in so many (counted back from the last, which its end
+    name stands beside), so that at most about `_MARKS` are, and every round played alone
+    between two missed (a stand-in's one round), which without its marker would not show."""
+    played = [i for i, v in enumerate(points) if v is not None]
+    step = -(-len(played) // _MARKS)
+    kept = set(played[::-1][::step])
+    alone = {i for i in played
+             if (i == 0 or points[i - 1] is None)
+             and (i == len(points) - 1 or points[i + 1] is None)}
+    return sorted(kept | alone)
 
 
 def contrast(colour: str, background: str = _BACKGROUND) -> float:

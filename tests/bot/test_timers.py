@@ -320,3 +320,25 @@ async def test_closing_the_scheduler_waits_for_running_callbacks_and_refuses_new
     clock.advance(60)
     await settle()
     assert ran == ["slow"] and scheduler.pending() == []
+
+
+async def test_a_timer_re_armed_all_evening_leaves_no_sleeper_behind() -> None:
+    """Play-test 31: every move re-arms a table's turn and idle timers; the manual clock
+    kept each cancelled sleeper until its deadline (an idle close an hour away), so a long
+    evening's heap, and the load bench's memory, grew by hundreds of entries a round."""
+    clock = ManualClock()
+    scheduler = Scheduler(clock)
+
+    async def fire() -> None:
+        pass
+
+    for move in range(1_000):
+        scheduler.after("idle", 3_600, fire)
+        scheduler.after("turn", 60, fire)
+        await settle()
+        if move % 10 == 0:
+            clock.advance(1)
+    assert len(clock._sleepers) <= 8
+    clock.advance(3_600)
+    await settle()
+    assert clock._sleepers == [] and clock._cancelled == 0

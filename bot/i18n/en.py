@@ -1050,6 +1050,8 @@ CATALOGUE: dict[str, str] = {
     "done.paused_own": "⏸️ Your break begins: every clock waits {minutes} min, then the game goes on by itself. Back sooner? **{button}** on the table message, or `/president continue`.",
     "err.paused_own": "The game is paused ({name}'s short break): nothing is played until it continues, by itself in a few minutes, or sooner with **{button}** ({name} or the host).",
     "err.pause_not_seated": "A break is taken from a seat at the table; the host (<@{host}>) can call one for everyone.",
+    "err.pause_not_yours": "This is {name}'s short break: {name} or the host (<@{host}>) can end it sooner, otherwise the game goes on by itself {at}.",
+    "err.pause_left": "You have left the table: your break is no longer yours to end. The game goes on by itself {at}, or sooner if the host (<@{host}>) ends it.",
     "err.pause_cooldown": "You took a break a short while ago: the next is possible {at}. The host can call one for the table.",
     "ev.pause_own": "⏸️ {name} takes a short break ({minutes} min at most)",
     "ev.pause_own_over": "▶️ {name}'s break is over ({minutes} min): the game goes on",

@@ -1061,6 +1061,8 @@ _WRITTEN: dict[str, str] = {
     "done.paused_own": "⏸️ Ta pause commence : tous les chronos attendent {minutes} min, puis la partie reprend d’elle-même. De retour plus tôt ? **{button}** sur le message de la table, ou `/president continuer`.",
     "err.paused_own": "La partie est en pause (courte pause de {name}) : rien ne se joue avant la reprise, d’elle-même dans quelques minutes, ou plus tôt avec **{button}** ({name} ou l’hôte).",
     "err.pause_not_seated": "Une pause se prend depuis une place à la table ; l’hôte (<@{host}>) peut en faire une pour tout le monde.",
+    "err.pause_not_yours": "C’est la courte pause de {name} : {name} ou l’hôte (<@{host}>) peut la finir plus tôt, sinon la partie reprend d’elle-même {at}.",
+    "err.pause_left": "Tu as quitté la table : ta pause n’est plus à toi de finir. La partie reprend d’elle-même {at}, ou plus tôt si l’hôte (<@{host}>) la finit.",
     "err.pause_cooldown": "Tu as déjà fait une pause il y a peu : la prochaine est possible {at}. L’hôte peut en faire une pour la table.",
     "ev.pause_own": "⏸️ {name} fait une courte pause ({minutes} min au plus)",
     "ev.pause_own_over": "▶️ La pause de {name} est finie ({minutes} min) : la partie reprend",

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from bot.tables import hosting, refusals
 from bot.tables.clock import Clock
-from bot.tables.deadlines import OWN_PAUSE_SECONDS, Deadlines
+from bot.tables.deadlines import OWN_PAUSE_SECONDS, Deadlines, pause_ends
 from bot.tables.outages import Outages, clocks_waited
 from bot.tables.refusals import TableError
 from bot.tables.table import LogEntry, Pause, Table
@@ -109,10 +109,10 @@ class Breaks:
         is theirs to end too, without being the host."""
         async with hosting.host_action(table):
             pause = table.pause
-            if pause is None or not pause.own or pause.by != by or table.is_host(by):
-                self._host_only(table, by)
+            if pause is not None and pause.own and not table.is_host(by):
+                self._own_play_on(table, pause, by)
             else:
-                self.deadlines.human_seen(table)
+                self._host_only(table, by)
             refusals.game_of(table)
             if pause is None:
                 raise TableError("err.not_paused")
@@ -122,6 +122,26 @@ class Breaks:
                 "name": player.name if player is not None else pause.name,
                 "minutes": max(1, round(waited / 60))}, (by,)))
             self._changed(table)
+
+    def _own_play_on(self, table: Table, pause: Pause, by: int) -> None:
+        """Whether `by`, not the host, may end a player's own break: its owner while still
+        at the table (one who left it is no longer a player whose doorbell rang: the break
+        runs out by itself, or the host ends it), or whoever the takeover rule lets act as
+        host. Anyone else seated is told whose break it is and when it ends, not when they
+        could act as host: ending someone's five minutes is not a host's errand worth
+        waiting ten minutes for."""
+        seated = table.seat_of(by) is not None and by not in table.away
+        if pause.by == by and seated:
+            self.deadlines.human_seen(table)
+            return
+        now = self.clock.now()
+        if hosting.may_host(table, by, now) or (pause.by != by and not seated):
+            self._host_only(table, by)  # the takeover, or a spectator's refusal as before
+            return
+        at = f"<t:{int(pause_ends(pause, now)) + 1}:R>"
+        if pause.by == by:
+            raise TableError("err.pause_left", host=table.host_id, at=at)
+        raise TableError("err.pause_not_yours", name=pause.name, host=table.host_id, at=at)
 
     def lapsed(self, table: Table) -> None:
         """A player's own break is up (`Deadlines._pause_over`, under the table's lock):

@@ -7,7 +7,8 @@ import asyncio
 import pytest
 
 from bot.tables.clock import ManualClock
-from bot.tables.deadlines import IDLE_CLOSE_SECONDS, PAUSE_LIMIT_SECONDS
+from bot.tables.deadlines import IDLE_CLOSE_SECONDS, OWN_PAUSE_SECONDS, PAUSE_LIMIT_SECONDS
+from bot.tables.refusals import TableError
 from bot.tables.service import TableService
 from bot.tables.table import Pause, Table
 from tests.fresh import fresh
@@ -189,4 +190,88 @@ async def test_a_player_s_own_break_stops_naming_them_once_they_left_the_table()
         await settle()
     assert table.seat_of(BOB) is None and BOB not in table.people() and not table.closed
     assert str(BOB) not in table.to_dict().get("own_breaks", {})
+    await svc.drain()
+
+
+CAROL = 3
+
+
+async def three_at_a_table(svc: TableService) -> Table:
+    """alice hosts bob and carol at a classic table, started."""
+    table = await svc.create(100, 1, ALICE, "alice", "en")
+    await svc.join(table, BOB, "bob", "en")
+    await svc.join(table, CAROL, "carol", "en")
+    await svc.games.start(table, ALICE)
+    await settle()
+    return table
+
+
+async def test_a_player_who_left_cannot_end_the_break_they_called() -> None:
+    """bob calls his own break, then leaves the game (a bot takes his seat). His « Continuer »
+    ended everyone's break all the same: the owner's check asked only who called it. One who
+    left is no longer a player at the table; the break runs out by itself, or the host ends
+    it, and he is told so (when, and who)."""
+    clock = ManualClock()
+    svc = TableService(clock, bot_pause=2.0, seed=1)
+    table = await three_at_a_table(svc)
+    assert await svc.breaks.pause(table, BOB)
+    assert await svc.seating.leave(table, BOB)
+    assert table.seat_of(BOB) is None
+    with pytest.raises(TableError) as refused:
+        await svc.breaks.play_on(table, BOB)
+    assert refused.value.key == "err.pause_left"
+    pause = fresh(table.pause)
+    assert pause is not None and pause.by == BOB
+    assert refused.value.params == {
+        "host": ALICE, "at": f"<t:{int(pause.since + OWN_PAUSE_SECONDS) + 1}:R>"}
+    await svc.breaks.play_on(table, ALICE)  # the host still may
+    assert fresh(table).pause is None
+    await svc.drain()
+
+
+async def test_a_third_player_s_continue_during_another_s_break_says_whose_it_is() -> None:
+    """carol presses « Continuer » during bob's own break, the host (alice) present: she was
+    told when she might act as host (`err.not_host_later`), ten minutes off, though the
+    break ends by itself in five. She is told whose break it is, who ends it, and when it
+    ends by itself; nothing changes."""
+    clock = ManualClock()
+    svc = TableService(clock, bot_pause=2.0, seed=1)
+    table = await three_at_a_table(svc)
+    assert await svc.breaks.pause(table, BOB)
+    clock.advance(60)
+    with pytest.raises(TableError) as refused:
+        await svc.breaks.play_on(table, CAROL)
+    pause = fresh(table.pause)
+    assert pause is not None and pause.by == BOB and table.host_id == ALICE
+    assert refused.value.key == "err.pause_not_yours"
+    assert refused.value.params == {
+        "name": "bob", "host": ALICE,
+        "at": f"<t:{int(pause.since + OWN_PAUSE_SECONDS) + 1}:R>"}
+    await svc.breaks.play_on(table, BOB)  # his to end
+    assert table.pause is None
+    await svc.drain()
+
+
+async def test_with_a_silent_host_a_seated_player_s_pause_is_their_own_break() -> None:
+    """The takeover rule lets a seated player act as host once the host has been silent ten
+    minutes; « Pause » is not one of the actions that takes the role (« Review of stop 50,
+    afterwards »): bob gets his own five minutes, bounded by his cooldown, not the host's
+    hour that closes the table at its end. Then « Continuer » by carol, a host action, may
+    take the role over as before and end it."""
+    clock = ManualClock()
+    svc = TableService(clock, bot_pause=2.0, seed=1)
+    table = await three_at_a_table(svc)
+    clock.advance(11 * 60)
+    await settle()
+    assert await svc.breaks.pause(table, BOB)
+    pause = fresh(table.pause)
+    assert pause is not None and pause.own and table.host_id == ALICE
+    with pytest.raises(TableError) as refused:
+        await svc.breaks.pause(table, BOB)
+    assert refused.value.key == "err.already_paused"
+    await svc.breaks.play_on(table, CAROL)  # alice silent: carol acts in her place
+    assert table.pause is None and table.host_id == CAROL
+    with pytest.raises(TableError) as again:
+        await svc.breaks.pause(table, BOB)
+    assert again.value.key == "err.pause_cooldown"
     await svc.drain()

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Collection
+from typing import Any
 
-from sqlalchemy import ColumnElement, and_, case, distinct, func, or_, select
+from sqlalchemy import ColumnElement, Row, and_, case, distinct, func, or_, select
 from sqlalchemy.orm import aliased
 from sqlalchemy.orm.util import AliasedClass
 
@@ -28,6 +29,10 @@ from bot.storage.records import (
     PresetRoles,
     Winner,
 )
+
+# How many absent members one query asks about (`leaderboard`): under the 999 bound
+# parameters of SQLite before 3.32, far under asyncpg's 32,767.
+ABSENT_CHUNK = 500
 
 
 class History(Access):
@@ -312,6 +317,7 @@ class History(Access):
         # between two figures, which OpenSkill's arithmetic does not land on.
         shown = func.round(ratings.DISPLAY_BASE + ratings.DISPLAY_SCALE * ordinal)
         order = (shown.desc(), Rating.rounds.desc())
+        rated = (Rating.guild_id == guild_id, Rating.preset == preset)
         ranked = (
             select(
                 Rating.user_id,
@@ -319,26 +325,43 @@ class History(Access):
                 Rating.sigma,
                 Rating.rounds,
                 User.display_name,
+                shown.label("shown"),
                 func.row_number().over(order_by=(*order, ordinal.desc(),
                                                  Rating.user_id.asc())).label("row"),
                 func.rank().over(order_by=order).label("rank"),
                 func.count().over().label("total"),
             )
             .join(User, User.id == Rating.user_id)
-            .where(Rating.guild_id == guild_id, Rating.preset == preset,
-                   *([Rating.user_id.not_in(absent)] if absent else []))
+            .where(*rated)
             .subquery()
         )
-        wanted = ranked.c.row <= limit
-        if caller_id is not None:
-            wanted = or_(wanted, ranked.c.user_id == caller_id)
         async with self._read() as connection:
-            rows = (
-                await connection.execute(select(ranked).where(wanted).order_by(ranked.c.row))
-            ).all()
-        entries = [
-            LeaderboardRow(
-                rank=int(row.rank),
+            # The absent are left out in Python, not by a `NOT IN` of them all: a raid's
+            # thousands of bans would pass the drivers' bound parameters (SQLite's
+            # SQLITE_MAX_VARIABLE_NUMBER, asyncpg's 32,767). Asked about in bounded chunks,
+            # only those rated here matter (« Review of stop 50, afterwards »).
+            wanted_absent = sorted(set(absent))
+            gone: dict[int, tuple[float, int]] = {}
+            for start in range(0, len(wanted_absent), ABSENT_CHUNK):
+                chunk = wanted_absent[start:start + ABSENT_CHUNK]
+                found = await connection.execute(
+                    select(Rating.user_id, shown, Rating.rounds)
+                    .where(*rated, Rating.user_id.in_(chunk)))
+                gone.update((row.user_id, (float(row[1]), row.rounds)) for row in found)
+            # The top `limit` present are among the first `limit` + len(gone) rows.
+            wanted = ranked.c.row <= limit + len(gone)
+            if caller_id is not None:
+                wanted = or_(wanted, ranked.c.user_id == caller_id)
+            rows = (await connection.execute(
+                select(ranked).where(wanted).order_by(ranked.c.row))).all()
+        present = [row for row in rows if row.user_id not in gone]
+
+        def entry(row: Row[Any]) -> LeaderboardRow:
+            # Ranked among those present: the absent ahead of it (a better rating shown,
+            # or as good and more rounds) no longer are.
+            key = (float(row.shown), row.rounds)
+            return LeaderboardRow(
+                rank=int(row.rank) - sum(1 for ahead in gone.values() if ahead > key),
                 user_id=row.user_id,
                 name=row.display_name,
                 rating=ratings.display_rating(row.mu, row.sigma),
@@ -346,17 +369,16 @@ class History(Access):
                 sigma=row.sigma,
                 rounds=row.rounds,
             )
-            for row in rows
-        ]
-        top = tuple(entry for entry, row in zip(entries, rows, strict=True) if row.row <= limit)
-        caller = next((entry for entry, row in zip(entries, rows, strict=True)
-                       if row.row > limit), None)
+
+        top = tuple(entry(row) for row in present[:limit])
+        caller = next((entry(row) for row in present[limit:]
+                       if row.user_id == caller_id), None)
         return Leaderboard(
             guild_id=guild_id,
             preset=preset,
             rows=top,
             caller=caller,
-            total=int(rows[0].total) if rows else 0,
+            total=int(rows[0].total) - len(gone) if rows else 0,
         )
 
 

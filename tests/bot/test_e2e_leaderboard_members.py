@@ -125,3 +125,34 @@ async def test_a_member_discord_could_not_tell_about_is_asked_once_per_board(
     await fake.disconnect(bot)
     fake.expect_error(errors.UNKNOWN_MEMBER)
     fake.assert_no_errors()
+
+
+async def test_thousands_of_members_gone_pass_no_driver_s_bound_parameters(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path,
+) -> None:
+    """A raid's bans heard: 260,000 users known gone, two of them rated here (p0 and p3).
+    They went into SQL as one `NOT IN` of 260,000 bound parameters, past asyncpg's 32,767
+    and SQLite's bound (32,766 by default, 250,000 as Debian builds it): the board failed. Those rated here are found in chunks and left out
+    in Python: the board is the one of the two gone, ranks, caller and total alike."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path))
+    assert bot.storage is not None
+    players = [fake.add_user(f"p{i}") for i in range(13)]
+    await rated(bot.storage, fake.guild.id, players)
+    p0, p3, p12 = (players[i] for i in (0, 3, 12))
+    raid = {10**15 + i for i in range(260_000)} | {p0.id, p3.id}
+    board = await bot.storage.leaderboard(fake.guild.id, "classic", caller_id=p12.id,
+                                          absent=raid)
+    expected = await bot.storage.leaderboard(fake.guild.id, "classic", caller_id=p12.id,
+                                             absent={p0.id, p3.id})
+    assert board == expected
+    # Ranked among the eleven left, as the whole board ranks its thirteen (ties shared).
+    whole = await bot.storage.leaderboard(fake.guild.id, "classic", limit=13)
+    left = [row for row in whole.rows if row.user_id not in (p0.id, p3.id)]
+    ranks = [1 + sum((o.rating, o.rounds) > (row.rating, row.rounds) for o in left)
+             for row in left]
+    assert [(row.user_id, row.rank) for row in board.rows] == [
+        (row.user_id, rank) for row, rank in zip(left[:10], ranks, strict=False)]
+    assert board.caller is not None and board.caller.user_id == p12.id
+    assert board.caller.rank == ranks[10] and board.total == 11
+    assert ranks != list(range(1, 12))  # ties in the data: shared ranks are checked
+    await fake.disconnect(bot)

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 from bot.i18n import t
@@ -263,3 +264,89 @@ async def test_a_sigkill_as_the_bring_downs_post_lands_is_settled_at_restart(
                 run.process.kill()
                 await run.process.wait()
             await storage.close()
+
+
+async def recounted(fake: FakeDiscord, clock: LinkedClock, mark: int) -> None:
+    """The restarted bot's clock moves on until its recount has read the channel, once;
+    by then the table, had it counted eight, would be back or due (`Buried.due`)."""
+    for _ in range(50):
+        if fake.calls_since(mark, HISTORY):
+            break
+        await tick(fake, clock, 0.1)
+    await fake.settle()
+    assert [c.method for c in fake.calls_since(mark, HISTORY)] == ["GET"]
+
+
+async def test_a_message_deleted_before_the_restart_s_read_does_not_count(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """Seven below the table at the restart. The new process hears bob's « ptdr » before
+    its first redraw's read, and a moderator deletes it before the read too: the read no
+    longer returns it, but the ids heard meanwhile (`_Pile.heard`) kept it, and the recount
+    made it eight: the table came back for a message nobody sees. Deleted, it is taken off
+    what was heard: seven, the table stays; the next one brings it back."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = fake.add_user("marie", locale="fr")
+    bob = fake.add_user("bob", locale="fr")
+    table = await at_her_turn(fake, clock, bot, marie)
+    old = table.table_message_id
+    await chat(fake, bob, BURIED_AFTER - 1)
+    await asyncio.gather(*bot.service.outbox.pending(), return_exceptions=True)
+    await fake.disconnect(bot)
+    mark = fake.mark()
+    again = await connect_bot(fake, clock, url, bot_pause=1.0)
+    assert fake.calls_since(mark, HISTORY) == []  # the recount's read is yet to come
+    said = bob.say("ptdr")
+    await fake.settle()
+    fake.delete_message(said)
+    await fake.settle()
+    await recounted(fake, clock, mark)
+    restored = again.service.registry.by_id(table.id)
+    assert restored is not None and restored.table_message_id == old
+    assert again.publisher.buried.returns == 0
+    assert not again.publisher.buried.due(restored, "table")  # seven below, not buried
+    await chat(fake, bob, 1)
+    await tick(fake, clock, QUIET + 1)
+    assert restored.table_message_id != old
+    await again.close()
+    fake.assert_no_errors()
+
+
+async def test_a_message_deleted_as_the_restart_s_read_returns_does_not_count(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As above, but the deletion reaches the bot after the read returned bob's « ptdr »,
+    before the recount counts what it read: it is taken off all the same
+    (`_Pile.unsaid`), where the read's copy put it back among the eight."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = fake.add_user("marie", locale="fr")
+    bob = fake.add_user("bob", locale="fr")
+    table = await at_her_turn(fake, clock, bot, marie)
+    old = table.table_message_id
+    await chat(fake, bob, BURIED_AFTER - 1)
+    await asyncio.gather(*bot.service.outbox.pending(), return_exceptions=True)
+    await fake.disconnect(bot)
+    mark = fake.mark()
+    again = await connect_bot(fake, clock, url, bot_pause=1.0)
+    assert fake.calls_since(mark, HISTORY) == []  # the recount's read is yet to come
+    said = bob.say("ptdr")
+    await fake.settle()
+    buried = again.publisher.buried
+    read = buried._below
+
+    async def read_then_deleted(table: Table, message_id: int) -> list[discord.Message] | None:
+        below = await read(table, message_id)
+        assert below is not None and said.id in [m.id for m in below]
+        fake.delete_message(said)
+        await fake.settle()
+        return below
+
+    monkeypatch.setattr(buried, "_below", read_then_deleted)
+    await recounted(fake, clock, mark)
+    restored = again.service.registry.by_id(table.id)
+    assert restored is not None and restored.table_message_id == old
+    assert buried.returns == 0 and not buried.due(restored, "table")
+    await again.close()
+    fake.assert_no_errors()

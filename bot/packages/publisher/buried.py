@@ -83,6 +83,8 @@ class _Pile:
     # While a restored table's recount is on its way (`Buried.recount`): the ids heard
     # meanwhile, some of which the channel's history it reads may hold too. None otherwise.
     heard: set[int] | None = None
+    # Meanwhile too: the ids deleted, which the read may have returned before they went.
+    unsaid: set[int] = field(default_factory=set)
 
 
 class Buried:
@@ -143,6 +145,11 @@ class Buried:
         pile = self._piles.get(table.id)
         if pile is None or (pile.kind, pile.message_id) != self._live(table):
             return
+        if pile.heard is not None:
+            # A recount on its way: what was heard and deleted since is not below, nor
+            # what its read returns and was deleted since (stop 50's review, afterwards).
+            pile.heard.difference_update(message_ids)
+            pile.unsaid.update(message_ids)
         below = 0
         for message_id in message_ids:
             if message_id in pile.own:
@@ -214,8 +221,9 @@ class Buried:
             self._unsure.discard(table.id)
             pile = self._piles.get(table.id)
             heard = set() if pile is None or pile.heard is None else pile.heard
+            unsaid = set() if pile is None else pile.unsaid
             if pile is not None:
-                pile.heard = None
+                pile.heard, pile.unsaid = None, set()
         me = self.bot.user
         if below is None or me is None or self._live(table) != live:
             return  # refused, or redrawn meanwhile (a new round): its count starts anew
@@ -245,7 +253,7 @@ class Buried:
             live_id = adopted
         pile = self._piles[table.id] = _Pile(kind, live_id)
         for message in below:
-            if message.id <= live_id:
+            if message.id <= live_id or message.id in unsaid:
                 continue
             if message.author.id == me.id:
                 pile.own.add(message.id)

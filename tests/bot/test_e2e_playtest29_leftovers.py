@@ -201,3 +201,27 @@ async def test_a_player_s_break_and_its_half_hour_outlive_a_restart(
     assert bob.user.last_ephemeral().content == WARNING + t(
         locale, "err.pause_cooldown", at=f"<t:{int(first + OWN_COOLDOWN_SECONDS) + 1}:R>")
     await fake.disconnect(again)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_player_who_left_no_longer_ends_the_break_they_called(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """bob calls his own break and leaves the game during it (a bot takes his seat): his
+    « Continuer » ended everyone's break (« Review of stop 50, afterwards »). He is told, in
+    his language and to himself only, that it is no longer his to end, when the game goes
+    on by itself, and that the host may end it sooner; the break goes on."""
+    marie, bob, table, game = await a_humans_turn(fake, clock, president, locale)
+    since = clock.now()
+    await pause(fake, clock, bob.user, table)
+    await leave_game(bob.user)
+    await fake.settle()
+    assert table.seat_of(bob.user.id) is None and fresh(table).pause is not None
+    await bob.user.click(message(bob.user, table.table_message_id), cid(table, "play_on"))
+    assert bob.user.last_ephemeral().content == WARNING + t(
+        locale, "err.pause_left", host=marie.user.id,
+        at=f"<t:{int(since + OWN_PAUSE_SECONDS) + 1}:R>")
+    held = fresh(table).pause
+    assert held is not None and held.by == bob.user.id
+    await play_on(fake, marie.user, table)
+    assert fresh(table).pause is None

@@ -138,7 +138,7 @@ class Breaks:
         if hosting.may_host(table, by, now) or (pause.by != by and not seated):
             self._host_only(table, by)  # the takeover, or a spectator's refusal as before
             return
-        at = f"<t:{int(pause_ends(pause, now)) + 1}:R>"
+        at = f"<t:{int(pause_ends(pause, now))}:R>"  # as the table shows it
         if pause.by == by:
             raise TableError("err.pause_left", host=table.host_id, at=at)
         raise TableError("err.pause_not_yours", name=pause.name, host=table.host_id, at=at)

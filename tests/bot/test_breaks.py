@@ -223,7 +223,7 @@ async def test_a_player_who_left_cannot_end_the_break_they_called() -> None:
     pause = fresh(table.pause)
     assert pause is not None and pause.by == BOB
     assert refused.value.params == {
-        "host": ALICE, "at": f"<t:{int(pause.since + OWN_PAUSE_SECONDS) + 1}:R>"}
+        "host": ALICE, "at": f"<t:{int(pause.since + OWN_PAUSE_SECONDS)}:R>"}
     await svc.breaks.play_on(table, ALICE)  # the host still may
     assert fresh(table).pause is None
     await svc.drain()
@@ -246,7 +246,7 @@ async def test_a_third_player_s_continue_during_another_s_break_says_whose_it_is
     assert refused.value.key == "err.pause_not_yours"
     assert refused.value.params == {
         "name": "bob", "host": ALICE,
-        "at": f"<t:{int(pause.since + OWN_PAUSE_SECONDS) + 1}:R>"}
+        "at": f"<t:{int(pause.since + OWN_PAUSE_SECONDS)}:R>"}
     await svc.breaks.play_on(table, BOB)  # his to end
     assert table.pause is None
     await svc.drain()

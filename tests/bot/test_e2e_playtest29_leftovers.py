@@ -220,7 +220,7 @@ async def test_a_player_who_left_no_longer_ends_the_break_they_called(
     await bob.user.click(message(bob.user, table.table_message_id), cid(table, "play_on"))
     assert bob.user.last_ephemeral().content == WARNING + t(
         locale, "err.pause_left", host=marie.user.id,
-        at=f"<t:{int(since + OWN_PAUSE_SECONDS) + 1}:R>")
+        at=f"<t:{int(since + OWN_PAUSE_SECONDS)}:R>")
     held = fresh(table).pause
     assert held is not None and held.by == bob.user.id
     await play_on(fake, marie.user, table)

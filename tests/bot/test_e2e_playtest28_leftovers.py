@@ -13,13 +13,14 @@ from typing import Any
 import discord
 import pytest
 
+from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.publisher.buried import BURIED_AFTER, QUIET
 from bot.packages.screen import Screen
 from bot.storage import Storage
 from bot.storage.db import upgrade_to_head
 from bot.tables.table import Table
-from fakediscord import FakeClock, FakeDiscord
+from fakediscord import FakeClock, FakeDiscord, TestUser
 
 from .conftest import LinkedClock
 from .e2e import RESTART_UP, connect_bot, database_url, message, restart, tick
@@ -277,14 +278,12 @@ async def recounted(fake: FakeDiscord, clock: LinkedClock, mark: int) -> None:
     assert [c.method for c in fake.calls_since(mark, HISTORY)] == ["GET"]
 
 
-async def test_a_message_deleted_before_the_restart_s_read_does_not_count(
+async def restarted_seven_below(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
-) -> None:
-    """Seven below the table at the restart. The new process hears bob's « ptdr » before
-    its first redraw's read, and a moderator deletes it before the read too: the read no
-    longer returns it, but the ids heard meanwhile (`_Pile.heard`) kept it, and the recount
-    made it eight: the table came back for a message nobody sees. Deleted, it is taken off
-    what was heard: seven, the table stays; the next one brings it back."""
+) -> tuple[Table, int | None, TestUser, int, PresidentBot]:
+    """marie's table with seven of bob's messages below it, the bot restarted on its
+    database and its recount's read yet to come: the table, its message, bob, the mark
+    taken before the restart and the restarted bot."""
     url = database_url(tmp_path)
     bot = await connect_bot(fake, clock, url, bot_pause=1.0)
     marie = fake.add_user("marie", locale="fr")
@@ -297,6 +296,18 @@ async def test_a_message_deleted_before_the_restart_s_read_does_not_count(
     mark = fake.mark()
     again = await connect_bot(fake, clock, url, bot_pause=1.0)
     assert fake.calls_since(mark, HISTORY) == []  # the recount's read is yet to come
+    return table, old, bob, mark, again
+
+
+async def test_a_message_deleted_before_the_restart_s_read_does_not_count(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """Seven below the table at the restart. The new process hears bob's « ptdr » before
+    its first redraw's read, and a moderator deletes it before the read too: the read no
+    longer returns it, but the ids heard meanwhile (`_Pile.heard`) kept it, and the recount
+    made it eight: the table came back for a message nobody sees. Deleted, it is taken off
+    what was heard: seven, the table stays; the next one brings it back."""
+    table, old, bob, mark, again = await restarted_seven_below(fake, clock, tmp_path)
     said = bob.say("ptdr")
     await fake.settle()
     fake.delete_message(said)
@@ -319,18 +330,7 @@ async def test_a_message_deleted_as_the_restart_s_read_returns_does_not_count(
     """As above, but the deletion reaches the bot after the read returned bob's « ptdr »,
     before the recount counts what it read: it is taken off all the same
     (`_Pile.unsaid`), where the read's copy put it back among the eight."""
-    url = database_url(tmp_path)
-    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
-    marie = fake.add_user("marie", locale="fr")
-    bob = fake.add_user("bob", locale="fr")
-    table = await at_her_turn(fake, clock, bot, marie)
-    old = table.table_message_id
-    await chat(fake, bob, BURIED_AFTER - 1)
-    await asyncio.gather(*bot.service.outbox.pending(), return_exceptions=True)
-    await fake.disconnect(bot)
-    mark = fake.mark()
-    again = await connect_bot(fake, clock, url, bot_pause=1.0)
-    assert fake.calls_since(mark, HISTORY) == []  # the recount's read is yet to come
+    table, old, bob, mark, again = await restarted_seven_below(fake, clock, tmp_path)
     said = bob.say("ptdr")
     await fake.settle()
     buried = again.publisher.buried

@@ -141,10 +141,12 @@ class TableService:
 
     async def create(
         self, channel_id: int, guild_id: int | None, user_id: int, name: str, locale: str,
-        preset: str = "classic", *, post: bool = True,
+        preset: str = "classic", *, post: bool = True, opened_by: int | None = None,
     ) -> Table:
         """Open a table; `post=False` when the caller shows the lobby itself (as the reply
-        to /create) and records its message id."""
+        to /create) and records its message id. `opened_by`: that command's interaction id,
+        which its reply comes after, stored as where a restart looks for a lobby whose id
+        a crash lost (`Table.let_go`, `Buried.recount`)."""
         if self.registry.in_channel(channel_id) is not None:
             raise TableError("err.table_exists")
         table = Table(
@@ -152,6 +154,8 @@ class TableService:
             rules=Rules.preset(preset),
         )
         table.seats.append(table.new_player(user_id, name, locale))
+        if opened_by is not None:
+            table.let_go(opened_by)
         table.id = await self.store.open_table(table) if self.store else next(self._ids)
         if self.registry.in_channel(channel_id) is not None:
             raise TableError("err.table_exists")

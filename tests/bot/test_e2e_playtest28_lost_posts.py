@@ -11,6 +11,7 @@ nothing the bot sends after the post's answer reaches Discord. Two instants: as 
 began to retire the message the table leaves (its id still held), and as the post's answer
 came (that id dropped, the new one not yet known)."""
 
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -90,17 +91,24 @@ class Crash:
         """The dead process stops; the database gets the state the crash left; a new one
         starts on it."""
         assert self.posted is not None and self.state is not None
-        await bot.service.drain()
-        await fake.disconnect(bot)
-        storage = await Storage.open(url)
-        stored = await storage.load_snapshot(table.id)
-        assert stored is not None
-        assert await storage.save_snapshot(table.id, stored.seq + 1, self.state)
-        await storage.close()
-        again = await connect_bot(fake, clock, url, bot_pause=1.0)
-        await fake.settle()
-        await tick(fake, clock, RESTART_UP)
-        return again
+        return await restart_with(fake, clock, bot, url, table, self.state)
+
+
+async def restart_with(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot, url: str,
+                       table: Table, state: dict[str, Any]) -> PresidentBot:
+    """`bot` stops; the database holds `state` as the table's last snapshot; a new process
+    starts on it."""
+    await bot.service.drain()
+    await fake.disconnect(bot)
+    storage = await Storage.open(url)
+    stored = await storage.load_snapshot(table.id)
+    assert stored is not None
+    assert await storage.save_snapshot(table.id, stored.seq + 1, state)
+    await storage.close()
+    again = await connect_bot(fake, clock, url, bot_pause=1.0)
+    await fake.settle()
+    await tick(fake, clock, RESTART_UP)
+    return again
 
 
 def restored(bot: PresidentBot, table: Table) -> Table:
@@ -269,5 +277,41 @@ async def test_a_new_table_s_lobby_reposted_after_its_deletion_and_lost_is_adopt
     table = restored(again, table)
     assert table.lobby_message_id == lost
     assert [m.id for m in with_buttons(fake)] == [lost]
+    await again.close()
+    fake.assert_no_errors()
+
+
+async def test_a_new_table_s_first_lobby_lost_to_a_crash_is_adopted(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """marie opens a table: the table is stored as it opens, then `/president create`'s
+    follow-up fills its deferral in with the lobby, and the process dies before a snapshot
+    holds that message's id. The restart finds it below the command's interaction (stored
+    as the table opened, `Table.retired_below`) and makes it the table's lobby (before:
+    knowing no message, it read nothing and posted a second lobby, both seating)."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = fake.add_user("marie", locale="fr")
+    opened: list[dict[str, Any]] = []
+    create = bot.service.create
+
+    async def stored_as_it_opens(*args: Any, **kwargs: Any) -> Table:
+        table = await create(*args, **kwargs)
+        opened.append(table.to_dict())  # as `Storage.open_table` wrote it
+        return table
+
+    monkeypatch.setattr(bot.service, "create", stored_as_it_opens)
+    table = await create_table(bot, marie)
+    lost = table.lobby_message_id
+    assert lost is not None and opened and opened[0]["lobby_message_id"] is None
+    assert message(marie, lost).interaction_user == "marie"  # the deferral's own
+    mark = fake.mark()
+    again = await restart_with(fake, clock, bot, url, table, opened[0])
+    table = restored(again, table)
+    assert table.lobby_message_id == lost
+    assert [m.id for m in with_buttons(fake)] == [lost]
+    calls = Counter(f"{c.method} {c.route}" for c in fake.calls_since(mark)
+                    if "/channels/" in c.route)
+    assert calls["POST /channels/{channel_id}/messages"] == 0
     await again.close()
     fake.assert_no_errors()

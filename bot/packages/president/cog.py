@@ -585,7 +585,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
             try:
                 table = await self.bot.service.create(
                     channel_id, guild_id, interaction.user.id, display_name(interaction),
-                    str(interaction.locale), preset, post=False)
+                    str(interaction.locale), preset, post=False, opened_by=interaction.id)
             except Exception as err:
                 # A refused connection or an unresolvable host arrives as a bare OSError,
                 # not a SQLAlchemyError: the shared classifier knows every such shape.

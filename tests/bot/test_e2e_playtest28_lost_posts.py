@@ -20,7 +20,8 @@ import pytest
 
 from bot.client import PresidentBot
 from bot.i18n import t
-from bot.packages.publisher import messages
+from bot.packages.publisher import buried, messages
+from bot.packages.publisher.buried import PAGES, RECOUNTED
 from bot.packages.screen import Screen
 from bot.storage import Storage
 from bot.tables.table import Table
@@ -39,6 +40,7 @@ from .e2e import (
     tick,
 )
 from .test_e2e_playtest7_restarts import marie_and_leo_stored, with_buttons
+from .test_e2e_playtest28 import chat
 
 INSTANTS = ["as_the_redraw_began", "as_the_post_came_back"]
 
@@ -313,5 +315,46 @@ async def test_a_new_table_s_first_lobby_lost_to_a_crash_is_adopted(
     calls = Counter(f"{c.method} {c.route}" for c in fake.calls_since(mark)
                     if "/channels/" in c.route)
     assert calls["POST /channels/{channel_id}/messages"] == 0
+    await again.close()
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("pages", [PAGES, 1])
+async def test_a_post_lost_below_more_than_a_page_of_chatter_is_taken_over(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    pages: int
+) -> None:
+    """Round 1's results show while léo says 150 things; marie deals round 2, and the
+    process dies as its table message lands, below the chatter. The restart reads the
+    channel below the results a page of `RECOUNTED` at a time, `after` the newest of the
+    page before, and finds it in the second page (before: one page, all chatter; round 2
+    was posted again, two messages with buttons). Past `PAGES` reads (here one) it stops:
+    the lost post stays beside a new one, as before."""
+    monkeypatch.setattr(buried, "PAGES", pages)
+    url, bot, marie, leo, table = await marie_and_leo_stored(fake, clock, tmp_path, bots=2)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, [marie, leo], lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    results = table.table_message_id
+    assert results is not None
+    await chat(fake, leo.user, RECOUNTED + 50)
+    crash = Crash(bot, monkeypatch, showing(":hand:"))
+    await marie.user.click(message(marie.user, results), cid(table, "next", game.version))
+    await tick(fake, clock, 1)
+    lost = crash.posted
+    assert lost is not None
+    mark = fake.mark()
+    again = await crash.restart(fake, clock, bot, url, table)
+    table = restored(again, table)
+    reads = [c for c in fake.calls_since(mark, "/channels/{channel_id}/messages")
+             if c.method == "GET"]
+    assert len(reads) == min(pages, 2)
+    if pages == 1:
+        assert table.table_message_id != lost
+        assert [m.id for m in with_buttons(fake)] == [lost, table.table_message_id]
+    else:
+        assert table.table_message_id == lost and not table.post_table
+        assert [m.id for m in with_buttons(fake)] == [lost]
     await again.close()
     fake.assert_no_errors()

@@ -115,6 +115,28 @@ async def test_fetches_and_history(fake: FakeDiscord, bot: TinyBot, alice: TestU
     fake.expect_error(10008)
 
 
+async def test_history_after_pages_from_the_oldest_newest_first(
+    fake: FakeDiscord, bot: TinyBot, alice: TestUser
+) -> None:
+    """Get Channel Messages "Returns an array of message objects from newest to oldest"
+    (https://discord.com/developers/docs/resources/message#get-channel-messages); with
+    `after`, the page is the `limit` messages right after that id, so the next page is
+    `after` the newest of it ("Snowflake IDs in Pagination",
+    https://discord.com/developers/docs/reference), as discord.py's `history` pages."""
+    said = [alice.say(f"mdr {n}").id for n in range(150)]
+    await fake.settle()
+    first = await bot.http.logs_from(fake.channel.id, 100, after=said[0] - 1)
+    assert [int(m["id"]) for m in first] == said[99::-1]
+    second = await bot.http.logs_from(fake.channel.id, 100, after=int(first[0]["id"]))
+    assert [int(m["id"]) for m in second] == said[:99:-1]
+    newest = await bot.http.logs_from(fake.channel.id, 100)
+    assert [int(m["id"]) for m in newest][:3] == said[:-4:-1]
+    channel = bot.get_partial_messageable(fake.channel.id)
+    paged = [m.id async for m in channel.history(
+        limit=None, after=discord.Object(said[0] - 1), oldest_first=True)]
+    assert paged == said
+
+
 async def test_wrong_token_is_refused(fake: FakeDiscord) -> None:
     client = discord.Client(intents=discord.Intents.default())
     with pytest.raises(discord.LoginFailure):

@@ -62,11 +62,21 @@ QUIET = 3.0
 #: seconds a table would otherwise jump every 16 s. Each return is one post and one edit in
 #: the channel, against Discord's per-channel limits (`Publisher._bring_down`).
 EVERY = 30.0
-#: The messages a restart reads below a restored table's live message (`Buried.recount`):
-#: one request's worth (Get Channel Messages' `limit`, "Max number of messages to return
-#: (1-100)", https://discord.com/developers/docs/resources/message#get-channel-messages),
-#: far more than `BURIED_AFTER` with the bot's own pings among them.
+#: The messages one read of a restart returns (`Buried.recount`): one request's worth (Get
+#: Channel Messages' `limit`, "Max number of messages to return (1-100)",
+#: https://discord.com/developers/docs/resources/message#get-channel-messages), far more than
+#: `BURIED_AFTER` with the bot's own pings among them.
 RECOUNTED = 100
+#: The reads a restart makes at most below one table, each `after` the newest of the one
+#: before ("Snowflake IDs in Pagination", https://discord.com/developers/docs/reference),
+#: the next made only when one came back full. The count needs `BURIED_AFTER`; the pages
+#: are for a lost post (`recount`), which lies among what the channel said between the
+#: newest message the table knows and the crash: a table message is replaced before it is
+#: an hour old (`messages.FRESH_TABLE_AGE`), and 500 messages within it is one every 7 s,
+#: a channel too busy to play in. A restart of 50 restored tables then makes 50 reads, and
+#: 250 at most (5.5 s of the bot's 45 calls a second, `budget.GLOBAL_LIMIT`) where every
+#: channel said 400 things meanwhile. Past it, the lost post stays beside the new one (logged).
+PAGES = 5
 
 
 @dataclass
@@ -290,16 +300,27 @@ class Buried:
 
     async def _below(self, table: Table, message_id: int) -> list[discord.Message] | None:
         """The messages below `message_id` in the table's channel, oldest first, up to
-        `RECOUNTED`; None where the read failed (logged: the count starts from zero)."""
+        `PAGES` reads of `RECOUNTED`, each holding its place in the call budget; None where
+        a read failed (logged: the count starts from zero)."""
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        below: list[discord.Message] = []
+        after = message_id
         try:
-            async with self.bot.budget.call():
-                return [message async for message in channel.history(
-                    limit=RECOUNTED, after=discord.Object(message_id), oldest_first=True)]
+            for _ in range(PAGES):
+                async with self.bot.budget.call():
+                    page = [message async for message in channel.history(
+                        limit=RECOUNTED, after=discord.Object(after), oldest_first=True)]
+                below += page
+                if len(page) < RECOUNTED:
+                    return below
+                after = page[-1].id
         except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as err:
             log.info("table %s: could not read its channel's messages (%s): counted from "
                      "zero", table.id, err)
             return None
+        log.info("table %s: read %d messages below %s, and more were said: a post lost "
+                 "below them stays", table.id, len(below), message_id)
+        return below
 
     @staticmethod
     def _controls(message: discord.Message, table: Table) -> bool:

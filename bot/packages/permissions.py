@@ -156,7 +156,7 @@ def may_read_history(bot: discord.Client, guild_id: int | None, channel_id: int,
     """Whether the gateway's cache says the bot may read a table's channel's messages (Read
     Message History; a thread's are its parent's, Threads, Permissions), None where it cannot
     tell. The invite asks for it (`INVITE`), a channel's overwrites may deny it: a restart's
-    recount of the chatter below a table (`Buried.recount`) asks here first, and does
+    recount of the chatter below a table (`Recount.read`) asks here first, and does
     without where it is denied. A
     channel missing from a server the gateway described was deleted while the bot was down
     (or is hidden from it): nothing is read there, the table's first post finds out."""

@@ -146,7 +146,7 @@ class TableService:
         """Open a table; `post=False` when the caller shows the lobby itself (as the reply
         to /create) and records its message id. `opened_by`: that command's interaction id,
         which its reply comes after, stored as where a restart looks for a lobby whose id
-        a crash lost (`Table.let_go`, `Buried.recount`)."""
+        a crash lost (`Table.let_go`, `Recount.read`)."""
         if self.registry.in_channel(channel_id) is not None:
             raise TableError("err.table_exists")
         table = Table(

@@ -504,7 +504,7 @@ class Table:
     # thread leaves with its buttons): a new round's table message, a lobby or a fresh
     # message is posted below it, once the ids of those before it are dropped. A crash
     # before the post's id is stored leaves a restart only this to find that post by
-    # (`Buried.recount`), rather than post a second one beside it. A table opened by
+    # (`Recount.read`), rather than post a second one beside it. A table opened by
     # `/president create` starts with that command's interaction id: its reply, the first
     # lobby, is created after it (stop 51). None before any.
     retired_below: int | None = None

@@ -1,5 +1,5 @@
 """End-to-end, play-test 28's leftovers: a restart reads what buries a table from its
-channel (`Buried.recount`), the chatter said before it and while the bot was down, and
+channel (`Recount.read`), the chatter said before it and while the bot was down, and
 adopts the message a bring-down posted but a crash kept from being stored (docs/bot.md,
 « Play-test 28, leftovers »)."""
 
@@ -333,8 +333,8 @@ async def test_a_message_deleted_as_the_restart_s_read_returns_does_not_count(
     table, old, bob, mark, again = await restarted_seven_below(fake, clock, tmp_path)
     said = bob.say("ptdr")
     await fake.settle()
-    buried = again.publisher.buried
-    read = buried._below
+    buried, recount = again.publisher.buried, again.publisher.recount
+    read = recount._below
 
     async def read_then_deleted(table: Table, message_id: int) -> list[discord.Message] | None:
         below = await read(table, message_id)
@@ -343,7 +343,7 @@ async def test_a_message_deleted_as_the_restart_s_read_returns_does_not_count(
         await fake.settle()
         return below
 
-    monkeypatch.setattr(buried, "_below", read_then_deleted)
+    monkeypatch.setattr(recount, "_below", read_then_deleted)
     await recounted(fake, clock, mark)
     restored = again.service.registry.by_id(table.id)
     assert restored is not None and restored.table_message_id == old

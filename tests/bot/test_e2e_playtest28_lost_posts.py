@@ -2,7 +2,7 @@
 « Play-test 28, lost posts »): a new round's table message, a lobby, and the fresh message
 that replaces a deleted or nearly hour-old one. Each is posted, Discord creates it with the
 table's buttons, and the process dies before any snapshot holds its id. The restart finds
-it in the channel (`Buried.recount`) and makes it the table's again, rather than leave two
+it in the channel (`Recount.read`) and makes it the table's again, rather than leave two
 messages with working buttons.
 
 Each crash is rebuilt in-process, as in test_e2e_playtest28_leftovers.py: the database holds
@@ -20,8 +20,8 @@ import pytest
 
 from bot.client import PresidentBot
 from bot.i18n import t
-from bot.packages.publisher import buried, messages
-from bot.packages.publisher.buried import PAGES, RECOUNTED
+from bot.packages.publisher import messages, recount
+from bot.packages.publisher.recount import PAGES, RECOUNTED
 from bot.packages.screen import Screen
 from bot.storage import Storage
 from bot.tables.table import Table
@@ -330,7 +330,7 @@ async def test_a_post_lost_below_more_than_a_page_of_chatter_is_taken_over(
     page before, and finds it in the second page (before: one page, all chatter; round 2
     was posted again, two messages with buttons). Past `PAGES` reads (here one) it stops:
     the lost post stays beside a new one, as before."""
-    monkeypatch.setattr(buried, "PAGES", pages)
+    monkeypatch.setattr(recount, "PAGES", pages)
     url, bot, marie, leo, table = await marie_and_leo_stored(fake, clock, tmp_path, bots=2)
     game = table.game
     assert game is not None

@@ -28,6 +28,7 @@ from bot.packages.publisher.calls import ARCHIVED_THREAD, NO_PINGS, THREAD_LOCKE
 from bot.packages.publisher.charts import Charts
 from bot.packages.publisher.hands import Hands
 from bot.packages.publisher.owed_edits import OwedEdits
+from bot.packages.publisher.recount import Recount
 from bot.packages.publisher.reminders import Reminders
 from bot.packages.publisher.servers import UndescribedServers
 from bot.packages.screen import Screen
@@ -69,6 +70,7 @@ class Publisher:
         self.servers = UndescribedServers(bot)
         self.reminders = Reminders(bot, self._send)
         self.buried = Buried(bot)
+        self.recount = Recount(bot, self.buried)
         # Per table, while its messages' redraw runs: set as it ends (`closed` waits on it).
         self._flushing: dict[int, asyncio.Event] = {}
         # Per table message (table id, kind): its redraws on their way, whether two of
@@ -95,7 +97,7 @@ class Publisher:
             await self.bot.budget.wait_free()
             if table.closed:
                 return
-            await self.buried.recount(table)  # once, a restored table's first redraw
+            await self.recount.read(table)  # once, a restored table's first redraw
             await self._lobby(table)
             await self._table(table)
             await self._point_owed(table)
@@ -155,6 +157,7 @@ class Publisher:
         self.charts.forget(table_id)
         self.hands.forget(table_id)
         self.buried.forget(table_id)
+        self.recount.forget(table_id)
 
     async def _closed(self, table: Table) -> None:
         text = "\n".join(closed_lines(table))
@@ -295,7 +298,7 @@ class Publisher:
         """A table restored from storage: its hands' links are as they were saved, and
         each gets its last edit as its token runs out (`Hands.restored`). Its stored
         lines this version cannot word are dropped (`drop_unworded`). What buries its live
-        message is read at its first redraw (`Buried.recount`)."""
+        message is read at its first redraw (`Recount.read`)."""
         self.hands.restored(table)
         self.buried.restored(table)
         dropped = drop_unworded(table)
@@ -344,10 +347,10 @@ class Publisher:
     async def _post(self, table: Table, kind: str, screen: Screen) -> int | None:
         """Post the table's new `kind` message (a new round's table message, a lobby), or
         take over the one a crash kept from being stored, which a restart found in the
-        channel (`Buried.stray`): edited into `screen`, it is the table's again, and no
+        channel (`Recount.stray`): edited into `screen`, it is the table's again, and no
         second message with its buttons is posted beside it. One gone or no longer
         editable meanwhile is posted anew; strays above it become pointers to it."""
-        found = self.buried.stray(table, kind)
+        found = self.recount.stray(table, kind)
         if found is not None:
             above, adopted = found
             if await self._edit(table, adopted, screen, None):

@@ -18,7 +18,16 @@ from fakediscord.snapshots import Message
 from fakediscord.state import InteractionRecord
 
 from .conftest import LinkedClock
-from .e2e import Player, cid, deal, host_against_bots, message, tick, two_humans_against_a_bot
+from .e2e import (
+    Player,
+    cid,
+    deal,
+    host_against_bots,
+    leave_game,
+    message,
+    tick,
+    two_humans_against_a_bot,
+)
 
 LOCALES = ["fr", "en-US"]
 EPHEMERAL = 64
@@ -249,4 +258,41 @@ async def test_two_tables_in_two_channels_keep_their_hands_apart(
     marie.channel = here
     assert first.hands[marie.id].message_id == first_hand
     assert message(marie, first_hand).selects  # her turn there, still live
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_farewell_shown_loses_its_button_when_the_table_closes(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """marie opens her hand on the computer, then on the phone, then brings it back to the
+    computer with « Afficher ma main ici »: the phone's says the hand moved, with that
+    button. Five minutes on she leaves, the last one there, and the table closes: within
+    its token's 15 minutes, the phone's farewell is told the table closed, its button
+    gone, as the computer's hand is (before: it kept the button, whose click was then told
+    the table no longer exists). One edit per message, each through its own token: the
+    computer's, a farewell before it showed the hand again, is edited once."""
+    marie = fake.add_user("marie", locale=locale)
+    table = await host_against_bots(president, marie, "classic", 2)
+    await tick(fake, clock, 1)
+    await marie.click(message(marie, table.table_message_id), cid(table, "hand"))
+    computer = marie.last_ephemeral().id
+    await tick(fake, clock, 1)
+    await marie.click(message(marie, table.table_message_id), cid(table, "hand"))
+    phone = marie.last_ephemeral().id
+    await tick(fake, clock, 1)
+    answered_in_place(await marie.click(moved_away(marie, computer, locale),
+                                        t(locale, "btn.hand_here")))
+    await tick(fake, clock, 1)
+    moved_away(marie, phone, locale)
+    await tick(fake, clock, 300)
+    mark = fake.mark()
+    await leave_game(marie)
+    await tick(fake, clock, 1)
+    assert table.closed
+    for hand in (computer, phone):
+        closed = message(marie, hand)
+        assert closed.text == t(locale, "hand.closed") and not closed.controls
+    edits = [c.path for c in fake.calls_since(mark) if c.route.endswith("@original")]
+    assert len(edits) == len(set(edits)) == 2
     fake.assert_no_errors()

@@ -62,6 +62,11 @@ class Hands:
 
     def __init__(self, bot: Host) -> None:
         self.bot = bot
+        # Per table, the farewells shown with « Afficher ma main ici » whose token may
+        # still be valid: edited when the table closes (`closed`), their button then of no
+        # use. In memory only: a restart forgets them, and their click is told the table
+        # is gone, as for those whose token ran out.
+        self._moved: dict[int, list[Farewell]] = {}
 
     async def flush(self, table: Table) -> None:
         """Every hand that changed goes to its player's own lane (`_hand`), coalesced as
@@ -118,9 +123,7 @@ class Hands:
         farewells = [f for f in table.farewells
                      if f.user_id == user_id and f.link.answered and f.link.valid(now)]
         table.farewells = [f for f in table.farewells if not any(f is g for g in farewells)]
-        edits: list[Awaitable[object]] = [
-            self._edit(user_id, farewell.link, farewell_screen(table, farewell))
-            for farewell in farewells]
+        edits: list[Awaitable[object]] = [self._farewell(table, f) for f in farewells]
         if hand is not None:
             link, screen = hand
             # A newer link was answered with a newer state: the next refresh draws it.
@@ -128,6 +131,15 @@ class Hands:
                     and screen.fingerprint != link.fingerprint:
                 edits.append(self._redraw_hand(table, user_id, link, screen))
         await asyncio.gather(*edits)
+
+    async def _farewell(self, table: Table, farewell: Farewell) -> None:
+        """Edit a farewell; one shown with its button is kept for the table's closing."""
+        shown = await self._edit(farewell.user_id, farewell.link,
+                                 farewell_screen(table, farewell))
+        if shown and farewell.key == "hand.moved" and not table.closed:
+            now = self.bot.service.clock.now()
+            self._moved[table.id] = [
+                f for f in self._moved.get(table.id, []) if f.link.valid(now)] + [farewell]
 
     async def _redraw_hand(self, table: Table, user_id: int, link: HandLink,
                            screen: Screen) -> None:
@@ -242,6 +254,15 @@ class Hands:
         its controls at a closed table for good (stop 47). The same token's edits follow
         one another already: discord.py sends one request of a token at a time."""
         links = [*table.hands.items(), *((f.user_id, f.link) for f in table.farewells)]
+        # And the farewells already shown with « Afficher ma main ici » (play-test 32):
+        # closed, their click could only be told the table is gone. An ephemeral message is
+        # edited only through its interaction's token, "valid for 15 minutes" (Followup
+        # Messages, https://discord.com/developers/docs/interactions/receiving-and-responding#followup-messages),
+        # so those older keep their button, and that answer (`err.table_gone`). One whose
+        # message shows the hand again (its button pressed) is edited once, as the hand.
+        held = {link.message_id for _, link in links}
+        links += [(f.user_id, f.link) for f in self._moved.pop(table.id, [])
+                  if f.link.message_id is None or f.link.message_id not in held]
         table.farewells.clear()
         # A table closed for idleness has only hands older than their 15-minute tokens:
         # editing them would be refused with 401s, which count toward Cloudflare's ban
@@ -259,6 +280,7 @@ class Hands:
                                if link.valid(now)))
 
     def forget(self, table_id: int) -> None:
-        """A closed table's lanes go with it (`Publisher.closed`)."""
+        """A closed table's lanes go with it (`Publisher.closed`), and its farewells."""
+        self._moved.pop(table_id, None)
         self.bot.service.coalescer.forget_where(
             lambda key: isinstance(key, tuple) and key[:2] == (LANE, table_id))

@@ -290,6 +290,14 @@ class PresidentBot(Host):
         super().dispatch(event_name, *args, **kwargs)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Whoever acts in a server is one of its members now: Discord sends an
+        interaction's `member` « when it is invoked in a guild » (Interaction Object,
+        https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object).
+        Noted for the leaderboard (`stats.members`), which then asks Discord nothing about
+        the players of the evening's games: eight of them at three tables cost it up to
+        seven Get Guild Member calls, one per row it had not heard of in the hour."""
+        if interaction.guild_id is not None and isinstance(interaction.user, discord.Member):
+            self.members.present(interaction.guild_id, interaction.user.id)
         await controls.refuse_forged(interaction)
         await controls.submit_form(interaction)
 

@@ -1,0 +1,149 @@
+"""End-to-end: play-test 34 (stop 51), a tournament night: eight friends on one server, a
+table in each of three channels (classic, presi, wild7), players moving between them and
+one seated at two at once, the leaderboard read between games to decide the final
+(docs/bot.md « Play-test 34: a tournament night (stop 51) »)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bot.client import PresidentBot
+from bot.i18n import t
+from bot.tables.table import Table
+from engine import Phase
+from fakediscord import Channel, FakeDiscord, Message, TestUser
+
+from .conftest import LinkedClock
+from .e2e import Player, cid, connect_bot, database_url, record_charts, tick
+
+MEMBER = "/guilds/{guild_id}/members/{user_id}"
+
+
+class SeatedAt(Player):
+    """A player whose hand is at the table of ``channel``, wherever else they sit."""
+
+    def __init__(self, user: TestUser, channel: Channel) -> None:
+        super().__init__(user)
+        self.channel = channel
+
+    @property
+    def hand(self) -> Message:
+        return shown(self.user, self.channel, self.hand_id)
+
+
+def shown(user: TestUser, channel: Channel, message_id: int | None) -> Message:
+    found = [m for m in user.visible(channel) if m.id == message_id]
+    assert found, f"{user.name} cannot see message {message_id} in #{channel.name}"
+    return found[0]
+
+
+@dataclass
+class Night:
+    """The tables of the night, each in its channel, with the humans seated there."""
+
+    bot: PresidentBot
+    tables: list[tuple[Table, Channel, list[SeatedAt]]]
+
+
+async def seat_and_start(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                         channel: Channel, preset: str, users: list[TestUser],
+                         bots: int) -> tuple[Table, Channel, list[SeatedAt]]:
+    """The first of ``users`` opens a one-round ``preset`` table in ``channel``, the others
+    join, ``bots`` bots fill seats, the game starts and every human opens their hand."""
+    host = users[0]
+    await host.slash("president create", channel=channel, preset=preset)
+    table = bot.service.registry.in_channel(channel.id)
+    assert table is not None
+    await bot.service.set_rules(table, host.id, table.rules.replace(game_end="rounds:1"))
+    for user in users[1:]:
+        await user.click(shown(user, channel, table.lobby_message_id), cid(table, "join"))
+    for _ in range(bots):
+        await host.click(shown(host, channel, table.lobby_message_id), cid(table, "addbot"))
+    await host.click(shown(host, channel, table.lobby_message_id), cid(table, "start"))
+    await tick(fake, clock, 1)
+    players = [SeatedAt(user, channel) for user in users]
+    for player in players:
+        await player.user.click(shown(player.user, channel, table.table_message_id),
+                                cid(table, "hand"))
+        player.hand_id = player.user.last_ephemeral(channel).id
+    return table, channel, players
+
+
+async def play_out(fake: FakeDiscord, clock: LinkedClock, night: Night) -> None:
+    """Every table's humans play through their own hands, one move at a time across the
+    tables, time passing for the bots when no human can move, until every game is over."""
+    for _ in range(3000):
+        live = [(table, players) for table, _, players in night.tables
+                if table.game is not None and table.game.phase is not Phase.GAME_OVER]
+        if not live:
+            await tick(fake, clock, 2)  # the last results drawn
+            return
+        moved = False
+        for _, players in live:
+            for player in players:
+                if moved := await player.act():
+                    break
+            if moved:
+                break
+        if not moved:
+            await tick(fake, clock, 1)
+    raise AssertionError("the night's games did not end")
+
+
+async def tournament(fake: FakeDiscord, clock: LinkedClock, tmp_path: Path,
+                     locale: str) -> tuple[Night, dict[str, TestUser]]:
+    """Eight friends (speaking ``locale``, but bob and farid in the other language): marie
+    hosts classic in the fake's channel with bob and a bot, dave presi in #presi with emma
+    and a bot, farid wild7 in #wild7 with gael, hana, marie (her second table) and a bot;
+    chloe watches. Every game is played out."""
+    other = "en-US" if locale == "fr" else "fr"
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    presi = fake.add_channel(fake.guild, "presi")
+    wild7 = fake.add_channel(fake.guild, "wild7")
+    await fake.settle()
+    users = {name: fake.add_user(name, locale=other if name in ("bob", "farid") else locale)
+             for name in ("marie", "bob", "chloe", "dave", "emma", "farid", "gael", "hana")}
+    night = Night(bot, [
+        await seat_and_start(fake, clock, bot, fake.channel, "classic",
+                             [users["marie"], users["bob"]], 1),
+        await seat_and_start(fake, clock, bot, presi, "presi",
+                             [users["dave"], users["emma"]], 1),
+        await seat_and_start(fake, clock, bot, wild7, "wild7",
+                             [users[n] for n in ("farid", "gael", "hana", "marie")], 1),
+    ])
+    await play_out(fake, clock, night)
+    return night, users
+
+
+@pytest.mark.parametrize("locale", ["fr", "en-US"])
+async def test_the_leaderboard_asks_discord_nothing_about_the_night_s_players(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    locale: str,
+) -> None:
+    """Between games chloe reads each table's leaderboard to see who goes to the final.
+    Each of its rows is someone who played a game here minutes ago, clicking all evening,
+    yet the bot asked Discord whether each was still a member of the server (Get Guild
+    Member, one call a row, `stats.members`): two calls at classic, three at wild7, seven
+    a night of eight players. Whoever acts on a server is noted as a member
+    (`PresidentBot.on_interaction`): the boards cost no call beyond their answer."""
+    record_charts(monkeypatch)
+    night, users = await tournament(fake, clock, tmp_path, locale)
+    chloe = users["chloe"]
+    expected = {"classic": {"marie", "bob"}, "presi": {"dave", "emma"},
+                "wild7": {"farid", "gael", "hana", "marie"}}
+    for table, channel, _ in night.tables:
+        preset = table.rules.preset_id
+        mark = fake.mark()
+        await chloe.slash("president leaderboard", channel=channel)
+        await tick(fake, clock, 1)
+        answer = chloe.last_ephemeral(channel)
+        title = t(locale, "leaderboard.title", preset=t(locale, f"preset.{preset}"))
+        assert answer.text.startswith(title), answer.text
+        named = {user.name for user in users.values() if f"<@{user.id}>" in answer.text}
+        assert named == expected[preset], answer.text
+        assert fake.calls_since(mark, MEMBER) == [], preset
+    await fake.disconnect(night.bot)
+    fake.assert_no_errors()

@@ -147,3 +147,33 @@ async def test_the_leaderboard_asks_discord_nothing_about_the_night_s_players(
         assert fake.calls_since(mark, MEMBER) == [], preset
     await fake.disconnect(night.bot)
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", ["fr", "en-US"])
+async def test_the_leaderboard_in_a_thread_under_a_table_is_that_table_s(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    locale: str,
+) -> None:
+    """The players talk in a thread « tournoi » under #presi between games and ask for
+    « the » leaderboard there: they read classic's, « nobody is rated yet », though the
+    game they had just played under it was presi's. A thread under a table's channel now
+    takes that table's preset, as the channel does; an option still chooses another."""
+    record_charts(monkeypatch)
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    presi = fake.add_channel(fake.guild, "presi")
+    await fake.settle()
+    dave, emma = fake.add_user("dave", locale=locale), fake.add_user("emma", locale=locale)
+    night = Night(bot, [await seat_and_start(fake, clock, bot, presi, "presi", [dave, emma], 1)])
+    await play_out(fake, clock, night)
+    thread = fake.add_thread(presi, "tournoi", emma)
+    await fake.settle()
+
+    await emma.slash("president leaderboard", channel=thread)
+    answer = emma.last_ephemeral(thread).text
+    assert answer.startswith(t(locale, "leaderboard.title", preset=t(locale, "preset.presi")))
+    assert f"<@{dave.id}>" in answer and f"<@{emma.id}>" in answer, answer
+    await emma.slash("president leaderboard", channel=thread, preset="classic")
+    assert emma.last_ephemeral(thread).text.startswith(
+        t(locale, "leaderboard.title", preset=t(locale, "preset.classic")))
+    await fake.disconnect(bot)
+    fake.assert_no_errors()

@@ -788,8 +788,12 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     @app_commands.choices(preset=PRESET_CHOICES)
     async def leaderboard(self, interaction: Interaction, preset: str | None = None) -> None:
         """Without a preset, the one the channel's table plays: someone who just finished
-        a presi game asks for « the » leaderboard and means presi's, not classic's."""
-        table = self.bot.service.registry.in_channel(interaction.channel_id)
+        a presi game asks for « the » leaderboard and means presi's, not classic's. In a
+        thread under a table's channel (where a tournament's players talk between games),
+        that table's: play-test 34 read classic's there, under a presi table."""
+        registry = self.bot.service.registry
+        table = registry.in_channel(interaction.channel_id) or \
+            registry.in_channel(getattr(interaction.channel, "parent_id", None))
         await stats_display.leaderboard(
             interaction, preset or (table.rules.preset_id if table is not None else None))
 

@@ -88,6 +88,9 @@ class Outbox:
         self._touch = touch
         self._failed = failed
         self._queues: dict[int, asyncio.Task[None]] = {}
+        # The table each queue works for: its results owed and its server, read by
+        # `owed_results` (a table closed meanwhile is no longer in the registry).
+        self._tables: dict[int, Table] = {}
 
     def queue(self, table: Table, work: Callable[[TableStore], Awaitable[object]]) -> None:
         """Run `work` after the table's earlier work; nothing without a store."""
@@ -107,11 +110,15 @@ class Outbox:
 
         task = asyncio.get_running_loop().create_task(run())
         self._queues[table.id] = task
-        # Done and still the table's last work: forgotten, or every table the process ever
-        # ran would keep an entry here.
-        task.add_done_callback(
-            lambda done: self._queues.pop(table.id) if self._queues.get(table.id) is done
-            else None)
+        self._tables[table.id] = table
+
+        def forget(done: asyncio.Task[None]) -> None:
+            """Done and still the table's last work: forgotten, or every table the
+            process ever ran would keep an entry here."""
+            if self._queues.get(table.id) is done:
+                del self._queues[table.id], self._tables[table.id]
+
+        task.add_done_callback(forget)
 
     def status(self, table: Table, status: StoredStatus) -> None:
         """Store the table's status (lobby, closed), with its host and rules as they are."""
@@ -167,3 +174,9 @@ class Outbox:
     def pending(self) -> list[asyncio.Task[None]]:
         """The last queued work of every table (each waits for the table's earlier work)."""
         return list(self._queues.values())
+
+    def owed_results(self, guild_id: int) -> list[asyncio.Task[None]]:
+        """The last queued work of the server's tables whose results are not stored yet
+        (`Table.unstored`): once it is done, what they announced is in the database."""
+        return [task for table_id, task in self._queues.items()
+                if (table := self._tables[table_id]).guild_id == guild_id and table.unstored]

@@ -5,6 +5,8 @@ one seated at two at once, the leaderboard read between games to decide the fina
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,8 +14,12 @@ import pytest
 
 from bot.client import PresidentBot
 from bot.i18n import t
+from bot.packages.stats.display import STORED_WAIT
+from bot.tables.persistence import StorageStore
+from bot.tables.table import Player as TablePlayer
 from bot.tables.table import Table
 from engine import Phase
+from engine.events import RoundOver
 from fakediscord import Channel, FakeDiscord, Message, TestUser
 
 from .conftest import LinkedClock
@@ -177,3 +183,51 @@ async def test_the_leaderboard_in_a_thread_under_a_table_is_that_table_s(
         t(locale, "leaderboard.title", preset=t(locale, "preset.classic")))
     await fake.disconnect(bot)
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", ["fr", "en-US"])
+async def test_figures_asked_right_after_a_game_wait_for_its_results_to_be_stored(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    locale: str,
+) -> None:
+    """The table announces a game's results before its round is in the database (the
+    tables' storage work runs beside the game, `bot.tables.outbox`). With the database slow
+    that evening, bob read his result on the table and asked `/president stats` at once:
+    « bob has not played on this server yet », and the leaderboard « nobody is ranked »,
+    the figures that were to decide the final. Statistics now wait for the server's
+    results not yet stored, `STORED_WAIT` seconds at most, then read what is."""
+    record_charts(monkeypatch)
+    gate = asyncio.Event()
+    stored = StorageStore.round_over
+
+    async def slow_round_over(self: StorageStore, table: Table, game_id: int,
+                              seats: Sequence[TablePlayer], event: RoundOver) -> None:
+        await gate.wait()
+        await stored(self, table, game_id, seats, event)
+
+    monkeypatch.setattr(StorageStore, "round_over", slow_round_over)
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    marie, bob = fake.add_user("marie", locale=locale), fake.add_user("bob", locale=locale)
+    night = Night(bot, [await seat_and_start(fake, clock, bot, fake.channel, "classic",
+                                             [marie, bob], 1)])
+    await play_out(fake, clock, night)
+
+    # The database slower than the bound: the board comes after it, as stored by then.
+    await bob.slash("president leaderboard")
+    assert bob.last_ephemeral().loading
+    await tick(fake, clock, STORED_WAIT)
+    assert t(locale, "leaderboard.empty", preset=t(locale, "preset.classic")) in \
+        bob.last_ephemeral().text
+    # Within it: the stats wait for the round, and count it.
+    await bob.slash("president stats")
+    assert bob.last_ephemeral().loading
+    gate.set()
+    await fake.settle()
+    answer = bob.last_ephemeral().text
+    assert t(locale, "stats.none", name="bob") not in answer
+    assert f"**{t(locale, 'preset.classic')}**" in answer, answer  # his round, rated
+    await bob.slash("president leaderboard")
+    assert f"<@{bob.id}>" in bob.last_ephemeral().text
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import discord
@@ -37,9 +38,28 @@ def _storage(interaction: Interaction) -> Storage:
     return storage
 
 
+#: How long, in seconds of the bot's clock, statistics wait for the server's results not
+#: yet stored before they read what is (`_acknowledge`).
+STORED_WAIT = 5.0
+
+
 async def _acknowledge(interaction: Interaction) -> None:
-    """Statistics read the database: acknowledge first so a slow query never times out."""
+    """Statistics read the database: acknowledge first so a slow query never times out.
+    Then wait, `STORED_WAIT` at most, for the results this server's tables announced and
+    have not stored yet: a results message is drawn before its round is in the database
+    (`bot.tables.outbox`), and a player who read it and asked at once, the database slow,
+    was told « bob has not played on this server yet » (play-test 34)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
+    assert interaction.guild_id is not None
+    owed = interaction.client.service.outbox.owed_results(interaction.guild_id)
+    if not owed:
+        return
+    clock = interaction.client.service.clock
+    stored = asyncio.ensure_future(asyncio.wait(owed))  # never cancels the storage work
+    bound = asyncio.ensure_future(clock.sleep_until(clock.now() + STORED_WAIT))
+    await asyncio.wait((stored, bound), return_when=asyncio.FIRST_COMPLETED)
+    stored.cancel()
+    bound.cancel()
 
 
 async def _answer(interaction: Interaction, title: str, lines: list[str],

@@ -968,6 +968,7 @@ CATALOGUE: dict[str, str] = {
     "history.winners.many": "winners: {names}",
     "history.no_winner": "stopped early, no winner",
     "history.empty": "No game has been played here yet.",
+    "history.empty.parent": "No game has been played in this thread yet: the games of the table in {channel} are listed there (`/president history` in that channel).",
     "history.option": "{number}. {preset} · {rounds}",
     "history.pick": "See a game's points…",
     "history.chart_title": "📈 Game points · {preset}",

@@ -979,6 +979,7 @@ _WRITTEN: dict[str, str] = {
     "history.winners.many": "victoire partagée : {names}",
     "history.no_winner": "arrêtée avant la fin, sans victoire",
     "history.empty": "Aucune partie n’a encore été jouée ici.",
+    "history.empty.parent": "Aucune partie n’a encore été jouée dans ce fil : celles de la table de {channel} se lisent là-bas (`/president historique` dans ce salon).",
     "history.option": "{number}. {preset} · {rounds}",
     "history.pick": "Voir les points d’une partie…",
     "history.chart_title": "📈 Points de la partie · {preset}",

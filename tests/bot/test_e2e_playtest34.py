@@ -163,7 +163,9 @@ async def test_the_leaderboard_in_a_thread_under_a_table_is_that_table_s(
     """The players talk in a thread « tournoi » under #presi between games and ask for
     « the » leaderboard there: they read classic's, « nobody is rated yet », though the
     game they had just played under it was presi's. A thread under a table's channel now
-    takes that table's preset, as the channel does; an option still chooses another."""
+    takes that table's preset, as the channel does; an option still chooses another. Its
+    `/president history`, « no game has been played here yet », read as if the evening's
+    games were lost: it now says they are the channel's, and where."""
     record_charts(monkeypatch)
     bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
     presi = fake.add_channel(fake.guild, "presi")
@@ -181,6 +183,11 @@ async def test_the_leaderboard_in_a_thread_under_a_table_is_that_table_s(
     await emma.slash("president leaderboard", channel=thread, preset="classic")
     assert emma.last_ephemeral(thread).text.startswith(
         t(locale, "leaderboard.title", preset=t(locale, "preset.classic")))
+    await emma.slash("president history", channel=thread)
+    assert emma.last_ephemeral(thread).text.endswith(
+        t(locale, "history.empty.parent", channel=f"<#{presi.id}>"))
+    await emma.slash("president history", channel=presi)  # the game, where it was played
+    assert t(locale, "preset.presi") in emma.last_ephemeral(presi).text
     await fake.disconnect(bot)
     fake.assert_no_errors()
 

@@ -238,3 +238,33 @@ async def test_figures_asked_right_after_a_game_wait_for_its_results_to_be_store
     await fake.disconnect(bot)
     fake.assert_no_errors()
 
+
+
+@pytest.mark.parametrize("locale", ["fr", "en-US"])
+async def test_the_leaderboard_where_a_table_closed_is_its_last_game_s(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    locale: str,
+) -> None:
+    """dave closes the presi table for the night (« Terminer », then again in the lobby)
+    and the players, still in #presi, ask who leads: classic's board, « nobody is ranked
+    yet ». With no table there, the channel's last game's preset is « the » board's."""
+    record_charts(monkeypatch)
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    presi = fake.add_channel(fake.guild, "presi")
+    await fake.settle()
+    dave, emma = fake.add_user("dave", locale=locale), fake.add_user("emma", locale=locale)
+    night = Night(bot, [await seat_and_start(fake, clock, bot, presi, "presi", [dave, emma], 1)])
+    await play_out(fake, clock, night)
+    await dave.slash("president end", channel=presi)  # back to the lobby
+    await dave.slash("president end", channel=presi)  # the table closes
+    assert bot.service.registry.in_channel(presi.id) is None
+
+    await emma.slash("president leaderboard", channel=presi)
+    answer = emma.last_ephemeral(presi).text
+    assert answer.startswith(t(locale, "leaderboard.title", preset=t(locale, "preset.presi")))
+    assert f"<@{dave.id}>" in answer and f"<@{emma.id}>" in answer, answer
+    await emma.slash("president leaderboard", channel=fake.channel)  # no game there: classic
+    assert emma.last_ephemeral().text.startswith(
+        t(locale, "leaderboard.title", preset=t(locale, "preset.classic")))
+    await fake.disconnect(bot)
+    fake.assert_no_errors()

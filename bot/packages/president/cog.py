@@ -790,7 +790,8 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         """Without a preset, the one the channel's table plays: someone who just finished
         a presi game asks for « the » leaderboard and means presi's, not classic's. In a
         thread under a table's channel (where a tournament's players talk between games),
-        that table's: play-test 34 read classic's there, under a presi table."""
+        that table's: play-test 34 read classic's there, under a presi table. Where no
+        table is open, the preset of the channel's last game (`stats.display`)."""
         registry = self.bot.service.registry
         table = registry.in_channel(interaction.channel_id) or \
             registry.in_channel(getattr(interaction.channel, "parent_id", None))

@@ -158,11 +158,21 @@ async def leaderboard(interaction: Interaction, preset: str | None) -> None:
     await _acknowledge(interaction)
     locale = str(interaction.locale)
     assert interaction.guild_id is not None
-    chosen = preset or "classic"
+    chosen = preset or await _last_played(storage, interaction) or "classic"
     board = await members_board(interaction, storage, chosen)
     await _answer(interaction, t(locale, "leaderboard.title",
                                  preset=preset_name(locale, chosen)), board_lines(locale, board),
                   footer=t(locale, "rating.how") if board.rows else None)
+
+
+async def _last_played(storage: Storage, interaction: Interaction) -> str | None:
+    """The preset of the last game that ended in this channel, where it has no table now:
+    a tournament's presi table closed for the night (its host ended it, or it sat idle),
+    and « the » leaderboard asked there was classic's (play-test 34)."""
+    if interaction.channel_id is None:
+        return None
+    last = await storage.game_history(channel_id=interaction.channel_id, limit=1)
+    return last[0].preset if last and last[0].preset in PRESETS else None
 
 
 async def members_board(interaction: Interaction, storage: Storage, preset: str) -> Leaderboard:

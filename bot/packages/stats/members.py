@@ -19,10 +19,11 @@ https://discord.com/developers/docs/resources/guild#get-guild-member, on the bot
 global calls, `moderation.gone`), a 404 Unknown Member (10007) meaning gone; the answer is
 kept for `FRESH` seconds, so a board looked at again within the hour costs nothing.
 
-Known without a call: the member who asks for the leaderboard is one (they typed it there),
+Known without a call: whoever acts in the server is a member (any command or click,
+`PresidentBot.on_interaction`: the evening's players, the one asking for the leaderboard),
 and a ban or kick the bot hears (`on_member_ban`, the audit log) makes one gone. A member
 who left and came back is shown again once the hour has passed, or at once when they ask
-for the leaderboard themselves.
+for the leaderboard or otherwise act in the server.
 """
 
 from __future__ import annotations

@@ -276,6 +276,7 @@ CATALOGUE: dict[str, str] = {
     "err.game_stopped": "Too late: the host stopped the game just before this choice, which does not count.",
     "err.too_late_trick": "Too late: the trick changed before your play arrived. Your cards stay in your hand.",
     "err.not_automated": "Nobody is playing for you: your seat is yours.",
+    "err.not_automated_elsewhere": "Nobody is playing for you here: the autopilot plays for you in {channels} (`/president resume` there).",
     "err.kick_self": "You cannot kick yourself; use `/president leave`.",
     "err.kick_unknown": "{name} is not at this table.",
     "err.no_bot": "No bot is seated at this table.",

@@ -287,6 +287,7 @@ _WRITTEN: dict[str, str] = {
     "err.game_stopped": "Trop tard : l’hôte a arrêté la partie juste avant ce choix, qui ne compte pas.",
     "err.too_late_trick": "Trop tard : le pli a changé avant que ta pose n’arrive. Tes cartes restent dans ta main.",
     "err.not_automated": "Personne ne joue à ta place : ta place est à toi.",
+    "err.not_automated_elsewhere": "Personne ne joue à ta place ici : le pilote automatique joue pour toi dans {channels} (`/president reprendre` là-bas).",
     "err.kick_self": "Tu ne peux pas t’exclure toi-même ; utilise `/president quitter`.",
     "err.kick_unknown": "{name} n’est pas à cette table.",
     "err.no_bot": "Il n’y a aucun bot à cette table.",

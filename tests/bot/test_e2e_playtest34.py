@@ -9,6 +9,7 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -56,14 +57,16 @@ class Night:
 
 async def seat_and_start(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
                          channel: Channel, preset: str, users: list[TestUser],
-                         bots: int) -> tuple[Table, Channel, list[SeatedAt]]:
-    """The first of ``users`` opens a one-round ``preset`` table in ``channel``, the others
-    join, ``bots`` bots fill seats, the game starts and every human opens their hand."""
+                         bots: int, **rules: Any) -> tuple[Table, Channel, list[SeatedAt]]:
+    """The first of ``users`` opens a one-round ``preset`` table (with ``rules`` changed)
+    in ``channel``, the others join, ``bots`` bots fill seats, the game starts and every
+    human opens their hand."""
     host = users[0]
     await host.slash("president create", channel=channel, preset=preset)
     table = bot.service.registry.in_channel(channel.id)
     assert table is not None
-    await bot.service.set_rules(table, host.id, table.rules.replace(game_end="rounds:1"))
+    await bot.service.set_rules(table, host.id,
+                                table.rules.replace(game_end="rounds:1", **rules))
     for user in users[1:]:
         await user.click(shown(user, channel, table.lobby_message_id), cid(table, "join"))
     for _ in range(bots):
@@ -266,5 +269,45 @@ async def test_the_leaderboard_where_a_table_closed_is_its_last_game_s(
     await emma.slash("president leaderboard", channel=fake.channel)  # no game there: classic
     assert emma.last_ephemeral().text.startswith(
         t(locale, "leaderboard.title", preset=t(locale, "preset.classic")))
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", ["fr", "en-US"])
+async def test_resume_at_one_table_names_the_other_where_the_autopilot_plays(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    locale: str,
+) -> None:
+    """marie plays classic in #general by hand and wild7 in #wild7, where her turns ran out
+    and the autopilot took her seat. Back in #general she types `/president resume`:
+    « Nobody is playing for you: your seat is yours », about the table she was playing,
+    while the autopilot went on at the other. The refusal now names where it plays; there,
+    the command takes the seat back. Nothing changes at either table meanwhile."""
+    record_charts(monkeypatch)
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    wild7 = fake.add_channel(fake.guild, "wild7")
+    await fake.settle()
+    marie, bob = fake.add_user("marie", locale=locale), fake.add_user("bob")
+    farid = fake.add_user("farid", locale="fr")
+    classic, _, _ = await seat_and_start(fake, clock, bot, fake.channel, "classic",
+                                         [marie, bob], 1)
+    wild, _, _ = await seat_and_start(fake, clock, bot, wild7, "wild7", [farid, marie], 1,
+                                      turn_seconds=5, autopilot_after_timeouts=1)
+    game, seat = wild.game, wild.seat_of(marie.id)
+    assert game is not None and seat is not None
+    for _ in range(60):
+        if game.automated(seat):
+            break
+        await tick(fake, clock, 1)
+    assert game.automated(seat) and classic.game is not None
+    assert not classic.game.automated(classic.seat_of(marie.id) or 0)
+
+    versions = (classic.game.version, game.version)
+    await marie.slash("president resume")
+    assert marie.last_ephemeral().text == "⚠️ " + t(
+        locale, "err.not_automated_elsewhere", channels=f"<#{wild7.id}>")
+    assert (classic.game.version, game.version) == versions and game.automated(seat)
+    await marie.slash("president resume", channel=wild7)
+    assert not game.automated(seat)
     await fake.disconnect(bot)
     fake.assert_no_errors()

@@ -65,6 +65,14 @@ def community(interaction: discord.Interaction[Any]) -> bool:
 # https://discord.com/developers/docs/interactions/application-commands#application-command-object
 # and « Interaction Context Types » in receiving-and-responding.
 @app_commands.guild_only()
+def automated(table: Table, user_id: int) -> bool:
+    """Whether the autopilot plays the user's seat at the table's game now (not a leaver's
+    bot, which only finishes a round)."""
+    seat = table.seat_of(user_id)
+    return table.game is not None and seat is not None and table.game.automated(seat) \
+        and seat not in table.left_seats
+
+
 class President(commands.GroupCog, group_name=ls("cmd.president"),
                 group_description=ls("cmd.president.desc")):
     def __init__(self, bot: Host) -> None:
@@ -771,8 +779,27 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     @app_commands.command(name=ls("cmd.resume"), description=ls("cmd.resume.desc"))
     async def resume(self, interaction: Interaction) -> None:
         table = self._table(interaction)
-        await self.bot.service.moves.resume(table, interaction.user.id)
+        try:
+            await self.bot.service.moves.resume(table, interaction.user.id)
+        except TableError as err:
+            if err.key != "err.not_automated":
+                raise
+            raise self._automated_elsewhere(interaction, table) or err from None
         await show_hand(interaction, table, update=False)
+
+    def _automated_elsewhere(self, interaction: Interaction,
+                             here_: Table) -> TableError | None:
+        """A player at two tables of the server, typing `/president resume` at the one
+        they play by hand, was told « nobody is playing for you » while the autopilot
+        played for them at the other (play-test 34): the refusal names where it does."""
+        elsewhere = [f"<#{table.channel_id}>"
+                     for table in self.bot.service.registry.of_player(interaction.guild_id,
+                                                                      interaction.user.id)
+                     if table is not here_ and automated(table, interaction.user.id)]
+        if not elsewhere:
+            return None
+        return TableError("err.not_automated_elsewhere",
+                          channels=join_names(interaction.locale, elsewhere))
 
     # ------------------------------------------------------------------ statistics
 

@@ -60,11 +60,6 @@ def community(interaction: discord.Interaction[Any]) -> bool:
     return guild is not None and "COMMUNITY" in guild.features
 
 
-# Tables live in server channels: Discord offers the commands nowhere else, so no DM gets a
-# misleading « no table in this channel ». The command's `contexts` is [GUILD] (0), see
-# https://discord.com/developers/docs/interactions/application-commands#application-command-object
-# and « Interaction Context Types » in receiving-and-responding.
-@app_commands.guild_only()
 def automated(table: Table, user_id: int) -> bool:
     """Whether the autopilot plays the user's seat at the table's game now (not a leaver's
     bot, which only finishes a round)."""
@@ -73,6 +68,11 @@ def automated(table: Table, user_id: int) -> bool:
         and seat not in table.left_seats
 
 
+# Tables live in server channels: Discord offers the commands nowhere else, so no DM gets a
+# misleading « no table in this channel ». The command's `contexts` is [GUILD] (0), see
+# https://discord.com/developers/docs/interactions/application-commands#application-command-object
+# and « Interaction Context Types » in receiving-and-responding.
+@app_commands.guild_only()
 class President(commands.GroupCog, group_name=ls("cmd.president"),
                 group_description=ls("cmd.president.desc")):
     def __init__(self, bot: Host) -> None:

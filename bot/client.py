@@ -290,8 +290,8 @@ class PresidentBot(Host):
         super().dispatch(event_name, *args, **kwargs)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Whoever acts in a server is one of its members now: Discord sends an
-        interaction's `member` « when it is invoked in a guild » (Interaction Object,
+        """Whoever acts in a server is one of its members now: « `member` is sent
+        when the interaction is invoked in a guild » (Interaction Object,
         https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object).
         Noted for the leaderboard (`stats.members`), which then asks Discord nothing about
         the players of the evening's games: eight of them at three tables cost it up to

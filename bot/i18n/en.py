@@ -1021,7 +1021,7 @@ CATALOGUE: dict[str, str] = {
     "cmd.forget_server.desc": "Erase what this bot keeps about this server (Manage Server)",
     "n.tables.one": "{n} table",
     "n.tables.many": "{n} tables",
-    "forget_server.settings": "its settings",
+    "forget_server.settings": "its settings (its language, its channels' house rules)",
     "forget_server.confirm": "Erase everything this bot keeps about this server ({summary})? Its history, its leaderboards and everyone's results here go; their results on other servers stay. This cannot be undone.",
     "forget_server.done": "Erased, for this server: {summary}.",
     "forget_server.nothing": "This bot keeps nothing about this server: there is nothing left to erase.",

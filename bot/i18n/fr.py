@@ -1032,7 +1032,7 @@ _WRITTEN: dict[str, str] = {
     "cmd.forget_server.desc": "Effacer ce que ce bot garde de ce serveur (Gérer le serveur)",
     "n.tables.one": "{n} table",
     "n.tables.many": "{n} tables",
-    "forget_server.settings": "ses réglages",
+    "forget_server.settings": "ses réglages (sa langue, les règles de la maison de ses salons)",
     "forget_server.confirm": "Effacer tout ce que ce bot garde de ce serveur ({summary}) ? Son historique, ses classements et les résultats de tout le monde ici disparaissent ; les résultats sur d’autres serveurs restent. Impossible de revenir en arrière.",
     "forget_server.done": "Effacé, pour ce serveur : {summary}.",
     "forget_server.nothing": "Ce bot ne garde rien de ce serveur : il n’y a plus rien à effacer.",

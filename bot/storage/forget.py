@@ -36,6 +36,7 @@ from bot.storage.models import (
     GameSeat,
     GameTable,
     Guild,
+    HouseRule,
     Rating,
     Round,
     RoundResult,
@@ -150,7 +151,8 @@ class Forgetting(Access):
         games (their seats, rounds and results go with them, `ON DELETE CASCADE`), its
         tables and their snapshots, its notices, the edits its archived threads owe its
         tables' messages (`asleep_edits`), the word owed to the channels of its tables
-        found unreadable at start (`unreadable_tables`) and its settings, then the names of the users
+        found unreadable at start (`unreadable_tables`) and its settings (its language,
+        its channels' house rules), then the names of the users
         nothing stored names any more. Raises `GuildBusy`, erasing nothing, while one of
         its tables is open."""
         async with self._write() as connection:
@@ -166,6 +168,7 @@ class Forgetting(Access):
                               delete(UnreadableTable)
                               .where(UnreadableTable.guild_id == guild_id),
                               delete(GameTable).where(GameTable.guild_id == guild_id),
+                              delete(HouseRule).where(HouseRule.guild_id == guild_id),
                               delete(Guild).where(Guild.id == guild_id)):
                 await connection.execute(statement)
             await connection.execute(delete(User).where(
@@ -231,10 +234,12 @@ async def _guild_held(connection: AsyncConnection, guild_id: int) -> GuildData:
         return int((await connection.execute(statement)).scalar_one())
 
     # A server's row exists once it opened a table; only a choice of its admins (its
-    # language) says anything.
+    # language) or its hosts (its channels' house rules) says anything.
     chosen = select(func.count()).select_from(Guild).where(
         Guild.id == guild_id, Guild.language.is_not(None))
-    return GuildData(settings=int((await connection.execute(chosen)).scalar_one()) > 0,
+    house = select(func.count()).select_from(HouseRule).where(HouseRule.guild_id == guild_id)
+    return GuildData(settings=int((await connection.execute(chosen)).scalar_one()) > 0
+                     or int((await connection.execute(house)).scalar_one()) > 0,
                      tables=await count(GameTable, GameTable.guild_id),
                      games=await count(Game, Game.guild_id),
                      ratings=await count(Rating, Rating.guild_id),

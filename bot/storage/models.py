@@ -102,6 +102,23 @@ class Guild(Base):
     updated_at: Mapped[datetime]
 
 
+class HouseRule(Base):
+    """The rules a channel last played, or its host last confirmed, one row per preset: a
+    table opened there starts from them (docs/bot.md, « Play-test 33: the house rules »). A
+    table in a thread keeps them under its channel. The server's choice, not a player's:
+    forget-server erases them."""
+
+    __tablename__ = "house_rules"
+
+    channel_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    preset: Mapped[str] = mapped_column(String(32), primary_key=True)
+    guild_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    # `Rules.to_dict`: the preset and the knobs that differ from it, as that version wrote
+    # them (read back leniently: `bot.tables.house`).
+    rules: Mapped[dict[str, Any]]
+    updated_at: Mapped[datetime]
+
+
 class User(Base):
     """Last display name seen, so stats and history can name players who left the server."""
 

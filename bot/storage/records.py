@@ -287,7 +287,7 @@ class GuildData:
     """What storage holds about one server (`Storage.held_by_guild`), or what
     `Storage.forget_guild` erased."""
 
-    settings: bool  # a language or default rules its admins chose
+    settings: bool  # a language its admins chose, or its channels' house rules
     tables: int
     games: int
     ratings: int

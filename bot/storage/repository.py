@@ -42,6 +42,7 @@ from bot.storage.models import (
     GameSeat,
     GameTable,
     Guild,
+    HouseRule,
     Round,
     RoundResult,
     SerializedJSON,
@@ -357,6 +358,39 @@ class Storage(History, Forgetting):
             rows = (await connection.execute(statement.order_by(GameTable.id))).all()
         return [_table_record(row) for row in rows]
 
+    # House rules (docs/bot.md, « Play-test 33: the house rules »)
+
+    async def remember_house_rules(self, guild_id: int, channel_id: int,
+                                   rules: Mapping[str, Any]) -> None:
+        """Keep `rules` (`Rules.to_dict`) as the channel's house rules for their preset: the
+        settings its host confirmed (a game's start keeps its own, `start_game`)."""
+        async with self._write() as connection:
+            await self._remember_house_rules(connection, guild_id, channel_id, rules)
+
+    async def _remember_house_rules(self, connection: AsyncConnection, guild_id: int,
+                                    channel_id: int, rules: Mapping[str, Any]) -> None:
+        now = self._now()
+        statement = self._insert(HouseRule).values(
+            channel_id=channel_id, preset=str(rules.get("preset", "")), guild_id=guild_id,
+            rules=dict(rules), updated_at=now)
+        await connection.execute(statement.on_conflict_do_update(
+            index_elements=[HouseRule.channel_id, HouseRule.preset],
+            set_={"rules": statement.excluded.rules, "updated_at": now}))
+
+    async def house_rules(self, channel_id: int,
+                          preset: str | None = None) -> dict[str, Any] | None:
+        """The channel's house rules for `preset`, or (None) those kept last, whatever
+        their preset; None when it has none. As stored: an older version's may hold knobs
+        this one no longer reads (`bot.tables.house.read`)."""
+        statement = select(HouseRule.rules).where(HouseRule.channel_id == channel_id)
+        if preset is not None:
+            statement = statement.where(HouseRule.preset == preset)
+        async with self._read() as connection:
+            rules = (await connection.execute(
+                statement.order_by(HouseRule.updated_at.desc(), HouseRule.preset).limit(1)
+            )).scalar_one_or_none()
+        return None if rules is None else dict(rules)
+
     # Tables whose channel was deleted, owed to their players (bot.tables.vanished)
 
     async def owe_vanished(self, guild_id: int, user_ids: Sequence[int], channel: str | None,
@@ -554,12 +588,16 @@ class Storage(History, Forgetting):
         preset: str,
         rules: Mapping[str, Any],
         seats: Sequence[SeatRef],
+        house: int | None = None,
     ) -> int:
         """Record that the table's game number `game_no` started, and return its id.
 
         Idempotent: the number comes from the table's snapshot, so a restart that cannot
         know whether the start was stored records it again and gets the same row. The
         table's snapshot can therefore be written before this call without risk.
+        `house`: the channel whose house rules these rules become (`remember_house_rules`),
+        in the same transaction, when the row is new (a start stored again after a restart
+        must not bring back an older game's rules).
         """
         if game_no < 1:
             raise ValueError("game_no starts at 1")
@@ -596,6 +634,8 @@ class Storage(History, Forgetting):
                 await connection.execute(
                     insert(GameSeat).values(_seat_rows(game_id, seats))
                 )
+            if house is not None:
+                await self._remember_house_rules(connection, guild_id, house, rules)
         return int(game_id)
 
     async def record_round(

@@ -130,7 +130,8 @@ async def test_stored_results_survive_a_downgrade_and_the_upgrade_after_it(
     enforced would cascade into its seats and rounds; on PostgreSQL the column is dropped in
     place. The notices owed to a deleted channel's players (0003), the edits owed to an
     archived thread's messages (0006) and the word owed to an unreadable table's channel
-    (0007) go with their tables: courtesies, not results."""
+    (0007) go with their tables: courtesies, not results; so do the channels' house rules
+    (0011), a convenience the older code cannot read."""
     await upgrade_to_head(empty_db_url)
     storage = await Storage.open(empty_db_url)
     seats = [human(ALICE), human(BOB), human(CAROL), human(DAVE)]
@@ -146,12 +147,14 @@ async def test_stored_results_survive_a_downgrade_and_the_upgrade_after_it(
                                                 {"preset": "classic", "set": {}})
         await storage.close_unreadable(unreadable, MAX_SNOWFLAKE, MAX_SNOWFLAKE, "fr",
                                        [MAX_SNOWFLAKE])
+        await storage.remember_house_rules(MAX_SNOWFLAKE, MAX_SNOWFLAKE,
+                                           {"preset": "classic", "set": {}})
         stats = await storage.player_stats(MAX_SNOWFLAKE, DAVE)
     finally:
         await storage.close()
     assert all((await _row_counts(empty_db_url)).values())
 
-    courtesies = {"vanished_tables", "asleep_edits", "unreadable_tables"}
+    courtesies = {"vanished_tables", "asleep_edits", "unreadable_tables", "house_rules"}
     kept = SCHEMA - courtesies
     counts = await _row_counts(empty_db_url, kept)
     await downgrade_to(empty_db_url, "0001")
@@ -351,5 +354,39 @@ async def test_why_a_seat_was_left_goes_and_comes_back_empty(empty_db_url: str) 
     try:
         assert (await storage.player_stats(MAX_SNOWFLAKE, BOB)).rounds == 1
         assert (await storage.player_stats(MAX_SNOWFLAKE, ALICE)).ratings == rated
+    finally:
+        await storage.close()
+
+
+async def test_the_house_rules_come_and_go_with_0011(empty_db_url: str) -> None:
+    """0011 adds `house_rules`, the rules a channel's next table starts from. The downgrade
+    drops it and nothing else (the older code opens tables at the preset's defaults);
+    upgraded again, the channel has none and the schema matches the models."""
+    await upgrade_to_head(empty_db_url)
+    storage = await Storage.open(empty_db_url)
+    presi = {"preset": "presi", "set": {"revolution": False}}
+    try:
+        table_id = await storage.create_table(MAX_SNOWFLAKE, MAX_SNOWFLAKE, ALICE, presi)
+        await storage.start_game(table_id, game_no=1, preset="presi", rules=presi,
+                                 seats=[human(ALICE), human(BOB)], house=MAX_SNOWFLAKE)
+        assert await storage.house_rules(MAX_SNOWFLAKE) == presi
+    finally:
+        await storage.close()
+    counts = await _row_counts(empty_db_url)
+    assert counts["house_rules"] == 1
+
+    await downgrade_to(empty_db_url, "0010")
+    tables, _, revision = await _inspect(empty_db_url)
+    assert "house_rules" not in tables and revision == "0010"
+    counts.pop("house_rules")
+    assert await _row_counts(empty_db_url, SCHEMA - {"house_rules"}) == counts
+
+    await upgrade_to_head(empty_db_url)
+    _, diff, _ = await _inspect(empty_db_url)
+    assert diff == []
+    storage = await Storage.open(empty_db_url)
+    try:
+        assert await storage.house_rules(MAX_SNOWFLAKE) is None
+        assert (await storage.get_table(table_id)) is not None
     finally:
         await storage.close()

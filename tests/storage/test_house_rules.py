@@ -1,0 +1,92 @@
+"""The channels' house rules (play-test 33): kept per channel and preset, by a game's start
+and by the settings a host confirmed; read back for the channel's next table; erased with
+its server."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import pytest_asyncio
+
+from bot.storage import Storage
+from bot.storage.forget import GuildBusy
+
+from .test_scores import ALICE, BOB, human
+
+GUILD, OTHER_GUILD = 1 << 40, 2 << 40
+CHANNEL, THREAD, OTHER_CHANNEL = 501, 502, 503
+PRESI = {"preset": "presi", "set": {"revolution": False, "turn_seconds": 90}}
+CLASSIC = {"preset": "classic", "set": {"exchange": False}}
+
+
+class Ticking:
+    """A storage clock a minute later at each date asked: which rules came last is told
+    by their dates, which a test must not leave to the machine's clock."""
+
+    def __init__(self) -> None:
+        self.at = datetime(2026, 12, 6, 20, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        self.at += timedelta(minutes=1)
+        return self.at
+
+
+@pytest_asyncio.fixture
+async def kept(db_url: str) -> AsyncIterator[Storage]:
+    opened = await Storage.open(db_url, now=Ticking())
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+async def test_the_last_rules_kept_are_the_channels_and_each_preset_keeps_its_own(
+        kept: Storage) -> None:
+    assert await kept.house_rules(CHANNEL) is None
+    await kept.remember_house_rules(GUILD, CHANNEL, PRESI)
+    await kept.remember_house_rules(GUILD, CHANNEL, CLASSIC)
+    assert await kept.house_rules(CHANNEL) == CLASSIC
+    assert await kept.house_rules(CHANNEL, "presi") == PRESI
+    assert await kept.house_rules(CHANNEL, "wild7") is None
+    assert await kept.house_rules(OTHER_CHANNEL) is None
+    changed = {"preset": "presi", "set": {"revolution": False}}
+    await kept.remember_house_rules(GUILD, CHANNEL, changed)  # one row per preset
+    assert await kept.house_rules(CHANNEL) == changed
+    assert await kept.house_rules(CHANNEL, "classic") == CLASSIC
+
+
+async def test_a_games_start_keeps_its_rules_for_the_channel_once(kept: Storage) -> None:
+    """`start_game(house=…)` keeps the game's rules in its transaction; stored again after
+    a restart (the same game number), it leaves the rules kept since alone."""
+    table_id = await kept.create_table(GUILD, THREAD, ALICE, PRESI)
+    seats = [human(ALICE), human(BOB)]
+    game_id = await kept.start_game(table_id, game_no=1, preset="presi", rules=PRESI,
+                                    seats=seats, house=CHANNEL)
+    assert await kept.house_rules(CHANNEL) == PRESI
+    assert await kept.house_rules(THREAD) is None
+    later = {"preset": "presi", "set": {}}
+    await kept.remember_house_rules(GUILD, CHANNEL, later)
+    assert await kept.start_game(table_id, game_no=1, preset="presi", rules=PRESI,
+                                 seats=seats, house=CHANNEL) == game_id
+    assert await kept.house_rules(CHANNEL) == later
+
+
+async def test_forget_server_erases_its_house_rules_alone(kept: Storage) -> None:
+    await kept.remember_house_rules(GUILD, CHANNEL, PRESI)
+    await kept.remember_house_rules(OTHER_GUILD, OTHER_CHANNEL, CLASSIC)
+    held = await kept.held_by_guild(GUILD)
+    assert held.settings and not held.empty
+    assert await kept.forget_guild(GUILD) == held
+    assert (await kept.held_by_guild(GUILD)).empty
+    assert await kept.house_rules(CHANNEL) is None
+    assert await kept.house_rules(OTHER_CHANNEL) == CLASSIC
+
+
+async def test_forget_server_refused_keeps_them(kept: Storage) -> None:
+    await kept.remember_house_rules(GUILD, CHANNEL, PRESI)
+    await kept.create_table(GUILD, CHANNEL, ALICE, PRESI)
+    with pytest.raises(GuildBusy):
+        await kept.forget_guild(GUILD)
+    assert await kept.house_rules(CHANNEL) == PRESI

@@ -188,6 +188,7 @@ class Games:
         self._new_game(table)
         table.clear_left_seats()
         table.notice = None
+        table.house = None  # the rules played are the channel's house rules now
         self.outbox.record_start(table)
         self._after(table, table.game.first_events)  # who opens, and why
 

@@ -44,6 +44,10 @@ class TableStore(Protocol):
         """Store that a game started and return its id; idempotent per `start.game_no`."""
         ...
 
+    async def house_rules_confirmed(self, table: Table) -> None:
+        """Keep the table's rules as its channel's house rules (`bot.tables.house`)."""
+        ...
+
     async def committed(self, table: Table) -> None:
         """Return once every snapshot of the table submitted so far is in the database."""
         ...
@@ -170,6 +174,11 @@ class Outbox:
                 self._touch(table)
 
         self.queue(table, work)
+
+    def house_rules(self, table: Table) -> None:
+        """Keep the rules the host confirmed as the channel's house rules (a game's start
+        keeps its own with the game's row, `record_start`)."""
+        self.queue(table, lambda store: store.house_rules_confirmed(table))
 
     def pending(self) -> list[asyncio.Task[None]]:
         """The last queued work of every table (each waits for the table's earlier work)."""

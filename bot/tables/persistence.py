@@ -12,6 +12,7 @@ from bot.storage.failures import transient
 from bot.storage.records import Departure, SeatRef
 from bot.storage.repository import ChannelBusy, Storage
 from bot.storage.writer import SnapshotWriter
+from bot.tables import house
 from bot.tables.asleep import OwedEdit
 from bot.tables.outbox import StoredStatus
 from bot.tables.refusals import TableError
@@ -67,7 +68,13 @@ class StorageStore:
         return await self._retried(table, f"start of game {start.game_no}",
                                    lambda: self.storage.start_game(
             table.id, game_no=start.game_no, preset=start.preset, rules=start.rules,
-            seats=seat_refs(start.seats)))
+            seats=seat_refs(start.seats), house=house.channel_of(table.channel_id,
+                                                                 table.parent_id)))
+
+    async def house_rules_confirmed(self, table: Table) -> None:
+        rules = table.rules.to_dict()
+        await self._retried(table, "house rules", lambda: self.storage.remember_house_rules(
+            table.guild_id or 0, house.channel_of(table.channel_id, table.parent_id), rules))
 
     async def committed(self, table: Table) -> None:
         await self.writer.flush(table.id)

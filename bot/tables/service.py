@@ -34,6 +34,7 @@ from bot.tables.deadlines import IDLE_CLOSE_SECONDS, Deadlines
 from bot.tables.games import Games
 from bot.tables.handlinks import HandLinks
 from bot.tables.hosting import HOST_IDLE_SECONDS
+from bot.tables.house import House
 from bot.tables.log import note, note_skips
 from bot.tables.moves import Moves
 from bot.tables.outages import Outages
@@ -141,17 +142,22 @@ class TableService:
 
     async def create(
         self, channel_id: int, guild_id: int | None, user_id: int, name: str, locale: str,
-        preset: str = "classic", *, post: bool = True, opened_by: int | None = None,
+        preset: str = "classic", *, post: bool = True, rules: Rules | None = None,
+        house: House | None = None, parent_id: int | None = None,
+        opened_by: int | None = None,
     ) -> Table:
         """Open a table; `post=False` when the caller shows the lobby itself (as the reply
-        to /create) and records its message id. `opened_by`: that command's interaction id,
-        which its reply comes after, stored as where a restart looks for a lobby whose id
-        a crash lost (`Table.let_go`, `Recount.read`)."""
+        to /create) and records its message id. `rules`: the channel's house rules read
+        back (`bot.tables.house.read`, with what the lobby says of them, `house`), else
+        `preset`'s defaults. `opened_by`: that command's interaction id, which its reply
+        comes after, stored as where a restart looks for a lobby whose id a crash lost
+        (`Table.let_go`, `Recount.read`)."""
         if self.registry.in_channel(channel_id) is not None:
             raise TableError("err.table_exists")
         table = Table(
             id=0, channel_id=channel_id, guild_id=guild_id, host_id=user_id, locale=locale,
-            rules=Rules.preset(preset),
+            rules=rules if rules is not None else Rules.preset(preset), house=house,
+            parent_id=parent_id,
         )
         table.seats.append(table.new_player(user_id, name, locale))
         if opened_by is not None:
@@ -250,18 +256,40 @@ class TableService:
         async with hosting.host_action(table):
             self._host_only(table, by)
             settings_open(table)
-            if len(table.seats) > rules.max_players:
-                if not rules.bots_fill:
-                    raise TableError("err.too_many_seated", count=len(table.seats),
-                                     max=rules.max_players)
-                # Rules with a queue (proletario's rotation, RULES §10) are made for more
-                # players than seats: six friends switching to them were refused and told
-                # to remove two of them (play-test 14). Those beyond the seats wait.
-                seats.overflow_to_queue(table, rules.max_players)
-            table.rules = seats.fitting_vs_bots(rules)
-            seats.seat_queue(table)  # more seats: who waits sits
-            self._changed(table)
-            self.outbox.status(table, "lobby")
+            self._set_rules(table, rules)
+
+    async def preset_defaults(self, table: Table, by: int) -> None:
+        """The lobby's « Règles du préréglage »: from the channel's house rules back to
+        the preset's defaults. A click drawn before the rules changed (reset already, or
+        tuned in the panel since) finds no house rules to leave and changes nothing."""
+        async with hosting.host_action(table):
+            self._host_only(table, by)
+            settings_open(table)
+            if table.house is None or not table.rules.differences():
+                raise TableError("err.house_gone")
+            self._set_rules(table, Rules.preset(table.rules.preset_id))
+
+    def confirm_rules(self, table: Table) -> None:
+        """The host closed the settings panel (« Terminé »): its rules become the
+        channel's house rules, as a game's start makes its own."""
+        self.outbox.house_rules(table)
+
+    def _set_rules(self, table: Table, rules: Rules) -> None:
+        """New rules in the lobby; they are the table's own from now on, no longer the
+        house's it opened on (`Table.house`)."""
+        if len(table.seats) > rules.max_players:
+            if not rules.bots_fill:
+                raise TableError("err.too_many_seated", count=len(table.seats),
+                                 max=rules.max_players)
+            # Rules with a queue (proletario's rotation, RULES §10) are made for more
+            # players than seats: six friends switching to them were refused and told
+            # to remove two of them (play-test 14). Those beyond the seats wait.
+            seats.overflow_to_queue(table, rules.max_players)
+        table.rules = seats.fitting_vs_bots(rules)
+        table.house = None
+        seats.seat_queue(table)  # more seats: who waits sits
+        self._changed(table)
+        self.outbox.status(table, "lobby")
 
     # ------------------------------------------------------------------ who acts
 

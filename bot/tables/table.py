@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.names import unique
 from bot.people import Holder
+from bot.tables.house import House
 from engine import Game, Phase, Rules, event_from_dict
 from engine.bots import LEVELS
 from engine.events import GameOver, RoundOver
@@ -468,6 +469,9 @@ class Table:
     # write the new round over the last one's results.
     post_lobby: bool = False
     post_table: bool = False
+    # The table opened on its channel's house rules (`bot.tables.house`): the lobby says so,
+    # and offers the preset's defaults, until the host changes the rules or a game starts.
+    house: House | None = None
     # The table message's text to keep once the newer message it owes takes over
     # (`Screen.retired`: its instructions go with its buttons), drawn from the state the
     # table had when that message became owed (`TableService._keep`). Persisted with it, so
@@ -887,6 +891,7 @@ class Table:
             "host_handed": self.host_handed,
             "post_lobby": self.post_lobby,
             "post_table": self.post_table,
+            **({"house": self.house.to_dict()} if self.house is not None else {}),
             "retired": self.retired,
             **({"retired_people": list(self.retired_people)} if self.retired_people else {}),
             # Oldest first, the order `moved` forgets them in.
@@ -957,6 +962,7 @@ class Table:
             host_handed=bool(d.get("host_handed", False)),
             post_lobby=bool(d.get("post_lobby", False)),
             post_table=bool(d.get("post_table", False)),
+            house=House.from_dict(d["house"]) if d.get("house") else None,
             retired=d.get("retired"),
             retired_people=tuple(d.get("retired_people", ())),
             moved_from={int(version): (int(seat), bool(timer)) for version, seat, timer

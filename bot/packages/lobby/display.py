@@ -13,6 +13,7 @@ from bot.packages.controls import button, select, view
 from bot.packages.rules_text import summary, table_preset_name
 from bot.packages.screen import Screen
 from bot.tables.deadlines import IDLE_CLOSE_SECONDS
+from bot.tables.house import DROPPED_NAMED
 from bot.tables.seats import vs_bots_size
 from bot.tables.table import Table
 from engine.bots import LEVELS
@@ -33,17 +34,45 @@ def lobby_screen(table: Table) -> Screen:
         # the rules hint is the only way to the full rules for a newcomer (Réglages is the
         # host's)
         tail = ["", *idle_warning(table), start_hint(table), t(loc, "lobby.rules_hint")]
+    house = [] if table.running else house_lines(table)
     shortest_queue = [queue_line(loc, names, 0, "lobby.queue")] if names else []
-    others = "\n".join([title, t(loc, "lobby.rules", summary=""), *body, *shortest_queue,
-                        *tail])
+    others = "\n".join([title, t(loc, "lobby.rules", summary=""), *house, *body,
+                        *shortest_queue, *tail])
     lines = [title, t(loc, "lobby.rules",
                       summary=summary(loc, table.rules, room=CONTENT_LIMIT - len(others))),
-             *body]
+             *house, *body]
     if names:  # the line and its newline in the room left
         room = CONTENT_LIMIT - len("\n".join([*lines, *tail])) - 1
         lines.append(queue_line(loc, names, room, "lobby.queue"))
     return Screen("\n".join([*lines, *tail]),
                   view() if table.running else lobby_view(table))
+
+
+def house_lines(table: Table) -> list[str]:
+    """Under the rules, where they come from when the table opened on its channel's house
+    rules (`bot.tables.house`), and the button back to the preset's; or why some or all of
+    them could not be read back. Gone once the host changes the rules or a game starts."""
+    house, loc = table.house, table.locale
+    if house is None:
+        return []
+    if house.unreadable:
+        return [t(loc, "lobby.house_unreadable")]
+    lines = [t(loc, "lobby.house", reset=t(loc, "settings.reset"))] if offers_preset(table) \
+        else []
+    if house.dropped:
+        named = [f"`{name}`" for name in house.dropped[:DROPPED_NAMED]]
+        rest = len(house.dropped) - len(named)
+        knobs = join_names(loc, named) if not rest else \
+            plural(loc, "lobby.queue_more", rest, names=", ".join(named))
+        lines.append(t(loc, "lobby.house_dropped", knobs=knobs))
+    return lines
+
+
+def offers_preset(table: Table) -> bool:
+    """Whether the lobby offers « Revenir au préréglage »: on house rules that are not the
+    preset's own (some knobs unread may leave them so)."""
+    return table.house is not None and not table.house.unreadable \
+        and bool(table.rules.differences())
 
 
 def idle_warning(table: Table) -> list[str]:
@@ -117,6 +146,8 @@ def lobby_view(table: Table) -> discord.ui.View:
         items.append(button(table.id, "vsbots", t(loc, "btn.vs_bots"), row=1))
     if any(p.is_bot for p in table.seats):
         items.append(button(table.id, "removebot", t(loc, "btn.removebot"), row=1))
+    if offers_preset(table):
+        items.append(button(table.id, "house_reset", t(loc, "settings.reset"), row=1))
     # « Ajouter un bot » seats one at the table's default level; this picks another.
     items.append(select(
         table.id, "addbot_level", t(loc, "lobby.addbot_level"),

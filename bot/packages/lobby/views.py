@@ -153,6 +153,13 @@ async def vs_bots_button(click: Click) -> None:
     await redraw_lobby(click.interaction, click.table)
 
 
+@action("house_reset", drawn=PUBLIC)
+async def preset_defaults_button(click: Click) -> None:
+    """« Revenir au préréglage », offered while the table is on its channel's house rules."""
+    await click.bot.service.preset_defaults(click.table, click.user_id)
+    await redraw_lobby(click.interaction, click.table)
+
+
 @action("settings", drawn=PUBLIC)
 async def settings_button(click: Click) -> None:
     await open_settings(click.interaction, click.table)

@@ -29,6 +29,7 @@ from bot.packages.settings.views import open_settings
 from bot.packages.stats import display as stats_display
 from bot.packages.text import clipped, player_name, shown_text
 from bot.storage.failures import describe, transient
+from bot.tables import house
 from bot.tables.breaks import REASON_LENGTH
 from bot.tables.deadlines import OWN_PAUSE_SECONDS
 from bot.tables.service import TableError
@@ -543,10 +544,14 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     @app_commands.rename(preset=ls("cmd.create.preset"))
     @app_commands.describe(preset=ls("cmd.create.preset.desc"))
     @app_commands.choices(preset=PRESET_CHOICES)
-    async def create(self, interaction: Interaction, preset: str = "classic") -> None:
+    async def create(self, interaction: Interaction, preset: str | None = None) -> None:
+        """The table starts from its channel's house rules (`bot.tables.house`): with no
+        preset given, the last kept there, whatever their preset; with one, that preset's
+        as the channel keeps them, else its defaults (« Règles du préréglage » in the
+        lobby goes back to them)."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise TableError("err.channel_only")
-        if preset not in PRESETS:
+        if preset is not None and preset not in PRESETS:
             raise TableError("err.bad_choice")
         if self.bot.service.registry.in_channel(interaction.channel_id) is not None:
             raise TableError("err.table_exists")
@@ -576,24 +581,31 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         self.bot.service.touch(table)
 
     async def _open(self, interaction: Interaction, guild_id: int, channel_id: int,
-                    preset: str) -> Table:
-        """Open the table, in the server's language; a database that stays locked or down
-        refuses it (`err.storage_busy`) rather than leaving the deferral unanswered."""
+                    preset: str | None) -> Table:
+        """Open the table, in the server's language, on its channel's house rules; a
+        database that stays locked or down refuses it (`err.storage_busy`) rather than
+        leaving the deferral unanswered."""
+        parent_id = getattr(interaction.channel, "parent_id", None)
         async with self._language_turn(guild_id):
             chosen: str | None = None
+            stored: dict[str, Any] | None = None
             storage = self.bot.storage
             if storage is not None:
                 try:
                     chosen = (await storage.get_guild_settings(guild_id)).language
+                    stored = await storage.house_rules(
+                        house.channel_of(channel_id, parent_id), preset)
                 except Exception as err:
                     if not transient(err):
                         raise
-                    log.warning("server %s: could not read its language (%s)", guild_id,
-                                describe(err))
+                    log.warning("server %s: could not read its language and house rules "
+                                "(%s)", guild_id, describe(err))
+            rules, noted = house.read(stored, preset)
             try:
                 table = await self.bot.service.create(
                     channel_id, guild_id, interaction.user.id, display_name(interaction),
-                    str(interaction.locale), preset, post=False, opened_by=interaction.id)
+                    str(interaction.locale), post=False, rules=rules, house=noted,
+                    parent_id=parent_id, opened_by=interaction.id)
             except Exception as err:
                 # A refused connection or an unresolvable host arrives as a bare OSError,
                 # not a SQLAlchemyError: the shared classifier knows every such shape.
@@ -602,7 +614,6 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
                 log.warning("channel %s: could not open a table (%s)", channel_id,
                             describe(err))
                 raise TableError("err.storage_busy") from None
-            table.parent_id = getattr(interaction.channel, "parent_id", None)
             # The creator's hand keeps their own locale; the public messages speak the
             # server's.
             table.locale = public_locale(chosen, interaction.guild_locale,

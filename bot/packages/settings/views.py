@@ -473,9 +473,15 @@ async def reset(click: Click) -> None:
 
 @action("done", drawn=PANEL)
 async def done(click: Click) -> None:
+    """Close the panel; closed by the host in the lobby, its rules are confirmed."""
     message = click.interaction.message
     if message is None or not message.flags.ephemeral:  # forged onto a public message
         raise TableError("err.unknown_control")
+    table = click.table
+    if table.is_host(click.user_id) and table.game is None:
+        # The settings the host confirmed are the channel's house rules, as a game's
+        # start makes its own (docs/bot.md, « Play-test 33 »).
+        click.bot.service.confirm_rules(table)
     await click.interaction.response.edit_message(
         content=t(click.locale, "settings.closed"), embed=None, view=None)
 

@@ -37,10 +37,11 @@ from fakediscord.state import (
 ACTIONS = ["hand", "refresh", "page", "play", "pass", "resume", "give", "give_ok", "next",
            "end", "stop", "quit", "replay", "join", "leave", "addbot", "removebot", "start",
            "vsbots", "settings", "preset", "reset", "done", "knob", "value", "form", "pause",
-           "play_on"]
+           "play_on", "house_reset"]
 HAND_ACTIONS = {"refresh", "page", "play", "pass", "resume", "give", "give_ok"}
 HOST_ACTIONS = ["start", "addbot", "removebot", "vsbots", "settings", "preset", "reset",
-                "knob", "value", "next", "end", "stop", "replay", "pause", "play_on"]
+                "knob", "value", "next", "end", "stop", "replay", "pause", "play_on",
+                "house_reset"]
 NOT_CARDS = ["ZZ", "", " ", "3H.ZZ", "3H|ZZ", "RJ.BJ", "10X", "1H", "💩", "3H.3H", "0", "..",
              "|", "3h|q|k", "٣H", "AS" * 60, "3H|K", "null"]
 BAD_ARGS = ["x", "-1", "٣", "５", "1_0", "+5", "99999999999", "", "ZZ.3H", "3H..4H", " 1",

@@ -18,6 +18,7 @@ from bot.tables.table import Table
 from engine import Rules
 from fakediscord import Channel, FakeDiscord, TestUser
 from fakediscord.state import InteractionRecord
+from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import cid, connect_bot, database_url, message, restart, tick
@@ -58,12 +59,11 @@ def refused(record: InteractionRecord, user: TestUser, text: str) -> None:
 
 
 async def an_evening(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
-                     host: TestUser, preset: str, channel: Channel | None = None,
-                     **rules: object) -> Table:
+                     host: TestUser, preset: str, **rules: object) -> Table:
     """``host`` opens a ``preset`` table, tunes ``rules``, plays a game against two bots,
     stops it and closes the table."""
-    await host.slash("president create", channel=channel, preset=preset)
-    table = table_in(bot, channel or host.channel)
+    await host.slash("president create", preset=preset)
+    table = table_in(bot, host.channel)
     if rules:
         await bot.service.set_rules(table, host.id, table.rules.replace(**rules))
     await tick(fake, clock, 1)
@@ -72,10 +72,10 @@ async def an_evening(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
         await host.click(shown, cid(table, "addbot"))
     await host.click(shown, cid(table, "start"))
     await tick(fake, clock, 1)
-    await host.slash("president end", channel=channel)
-    await host.click(host.last_ephemeral(channel), t(host.user.locale, "btn.stop_game"))
-    await host.slash("president end", channel=channel)  # the stopped game: to the lobby
-    await host.slash("president end", channel=channel)  # the lobby: the table closes
+    await host.slash("president end")
+    await host.click(host.last_ephemeral(), t(host.user.locale, "btn.stop_game"))
+    await host.slash("president end")  # the stopped game: to the lobby
+    await host.slash("president end")  # the lobby: the table closes
     await tick(fake, clock, 1)
     assert table.closed
     return table
@@ -111,6 +111,8 @@ async def test_the_next_table_starts_from_the_last_games_rules(
     mark = fake.mark()
     await marie.slash("president create", channel=fresh)
     assert [c.route for c in fake.calls_since(mark)] == with_house
+    print(f"\n/president create: {len(with_house)} Discord calls with house rules and "
+          f"without ({', '.join(with_house)})")
     assert table_in(bot, fresh).house is None
     assert house_line(locale) not in lobby(marie, table_in(bot, fresh), fresh)
 
@@ -175,7 +177,7 @@ async def test_confirmed_settings_each_preset_its_own_and_a_restart(
         await marie.click(shown, cid(table, "addbot"))
     await marie.click(shown, cid(table, "start"))
     await tick(fake, clock, 1)
-    assert table.house is None
+    assert fresh(table).house is None
     await marie.slash("president end")
     await marie.click(marie.last_ephemeral(), t("fr", "btn.stop_game"))
     await marie.slash("president end")

@@ -267,6 +267,11 @@ async def playing(m: Matrix, lobby_shown: Message) -> tuple[int, int, int]:
     for action in ("removebot", "vsbots"):  # shown with a bot seated, with vs_bots set
         (custom,) = controls(gus, lobby_id, action)
         await m.click("by a guest", gus, "err.not_host", lobby_id, custom)
+    # Offered only on a channel's house rules (play-test 33), which a table without
+    # storage never opens on: a click on it is a lobby button drawn before, and late.
+    assert controls(hana, lobby_id, "house_reset") == []
+    await m.click("when not offered", hana, "err.stale_button", lobby_id,
+                  cid(table, "house_reset"))
     await hana.click(before_start, cid(table, "start"))
     await tick(m.fake, m.clock, 1)
     await m.host.open_hand(m.bot)

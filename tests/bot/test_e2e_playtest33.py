@@ -223,3 +223,33 @@ async def test_rules_another_version_stored_never_stop_a_table_opening(
     assert not reset_offered(marie, table)
     await fake.disconnect(bot)
     fake.assert_no_errors()
+
+
+async def test_a_thread_plays_its_channels_house_rules(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """The regulars open a new thread of their channel each evening: its table starts from
+    the channel's house rules, and the game played there keeps its rules as the channel's,
+    not the thread's, which the next thread finds."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    marie = fake.add_user("marie", locale="en-US")
+    channel = marie.channel
+    await an_evening(fake, clock, bot, marie, "presi", **TUNED)
+    marie.channel = fake.add_thread(channel, "monday", marie)
+    await fake.settle()
+    await tick(fake, clock, 60)
+    played = await an_evening(fake, clock, bot, marie, "presi", turn_seconds=60)
+    assert played.house is None and played.parent_id == channel.id
+    # It opened on the channel's rules: the five rounds stayed, the clock was tuned.
+    assert played.rules == Rules.preset("presi", game_end="rounds:5", turn_seconds=60)
+    marie.channel = fake.add_thread(channel, "tuesday", marie)
+    await fake.settle()
+    await marie.slash("president create")
+    table = table_in(bot, marie.channel)
+    assert table.rules == Rules.preset("presi", game_end="rounds:5", turn_seconds=60)
+    assert house_line("en-US") in lobby(marie, table).split("\n")
+    storage = bot.storage
+    assert storage is not None
+    assert await storage.house_rules(marie.channel.id) is None
+    await fake.disconnect(bot)
+    fake.assert_no_errors()

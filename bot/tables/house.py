@@ -67,7 +67,7 @@ def read(stored: Mapping[str, Any] | None, preset: str | None) -> tuple[Rules, H
     kept = stored.get("preset")
     if not isinstance(kept, str) or kept not in PRESETS:
         return Rules.preset(asked), House(unreadable=True)
-    knobs = stored.get("set")
+    knobs = stored.get("set") or {}  # as `Rules.from_dict` reads it
     if not isinstance(knobs, Mapping):
         return Rules.preset(kept), House(unreadable=True)
     readable: dict[str, object] = {}

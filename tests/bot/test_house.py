@@ -1,0 +1,42 @@
+"""Reading a channel's house rules back (`bot.tables.house.read`): whatever some version of
+the bot stored, a table opens, and the lobby is told what could not be kept."""
+
+from __future__ import annotations
+
+from bot.tables.house import House, read
+from engine import Rules
+
+
+def test_no_house_rules_opens_the_preset_asked_for_or_classic() -> None:
+    assert read(None, None) == (Rules.preset("classic"), None)
+    assert read(None, "wild7") == (Rules.preset("wild7"), None)
+
+
+def test_house_rules_that_are_the_presets_own_say_nothing() -> None:
+    assert read({"preset": "presi", "set": {}}, None) == (Rules.preset("presi"), None)
+    assert read({"preset": "presi"}, "presi") == (Rules.preset("presi"), None)
+
+
+def test_house_rules_are_read_and_said() -> None:
+    stored = Rules.preset("proletario", turn_seconds=90).to_dict()
+    assert read(stored, None) == (Rules.preset("proletario", turn_seconds=90), House())
+
+
+def test_rules_that_no_longer_hold_together_leave_the_presets_defaults() -> None:
+    """Each knob readable alone, the two together refused (more seats at least than at
+    most): the whole set is put aside, said so, rather than half of it kept."""
+    stored = {"preset": "classic", "set": {"min_players": 6, "max_players": 4}}
+    assert read(stored, None) == (Rules.preset("classic"), House(unreadable=True))
+
+
+def test_a_shape_no_version_wrote_is_unreadable() -> None:
+    assert read({"preset": "classic", "set": ["fast"]}, None) == \
+        (Rules.preset("classic"), House(unreadable=True))
+    assert read({"preset": 3}, None) == (Rules.preset("classic"), House(unreadable=True))
+
+
+def test_a_knob_unread_is_named_as_a_plain_word() -> None:
+    stored = {"preset": "classic", "set": {"fast": True, "**<@1>**": 1, "turn_seconds": []}}
+    rules, house = read(stored, None)
+    assert rules == Rules.preset("classic", fast=True)
+    assert house == House(dropped=("1", "turn_seconds"))

@@ -7,7 +7,7 @@ CATALOGUE: dict[str, str] = {
     "cmd.create": "create",
     "cmd.create.desc": "Open a table in this channel",
     "cmd.create.preset": "preset",
-    "cmd.create.preset.desc": "The rules to start from",
+    "cmd.create.preset.desc": "The rules to start from (else those of this channel's last game)",
     "cmd.join": "join",
     "cmd.join.desc": "Sit at this channel's table",
     "cmd.leave": "leave",

@@ -18,7 +18,7 @@ _WRITTEN: dict[str, str] = {
     "cmd.create": "ouvrir",
     "cmd.create.desc": "Ouvrir une table dans ce salon",
     "cmd.create.preset": "préréglage",
-    "cmd.create.preset.desc": "Les règles de départ",
+    "cmd.create.preset.desc": "Les règles de départ (sinon celles de la dernière partie de ce salon)",
     "cmd.join": "rejoindre",
     "cmd.join.desc": "S’asseoir à la table de ce salon",
     "cmd.leave": "quitter",

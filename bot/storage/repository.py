@@ -389,7 +389,10 @@ class Storage(History, Forgetting):
             rules = (await connection.execute(
                 statement.order_by(HouseRule.updated_at.desc(), HouseRule.preset).limit(1)
             )).scalar_one_or_none()
-        return None if rules is None else dict(rules)
+        if rules is None:
+            return None
+        # Some other version's shape (not an object): no preset, which reads as unreadable.
+        return dict(rules) if isinstance(rules, dict) else {}
 
     # Tables whose channel was deleted, owed to their players (bot.tables.vanished)
 

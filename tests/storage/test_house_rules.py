@@ -9,9 +9,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import pytest_asyncio
+from sqlalchemy import update
 
 from bot.storage import Storage
 from bot.storage.forget import GuildBusy
+from bot.storage.models import HouseRule
 
 from .test_scores import ALICE, BOB, human
 
@@ -90,3 +92,12 @@ async def test_forget_server_refused_keeps_them(kept: Storage) -> None:
     with pytest.raises(GuildBusy):
         await kept.forget_guild(GUILD)
     assert await kept.house_rules(CHANNEL) == PRESI
+
+
+async def test_a_row_no_version_wrote_as_an_object_reads_as_no_preset(kept: Storage) -> None:
+    """A JSON value that is no object (some other version's shape) comes back without a
+    preset, which `bot.tables.house.read` sets aside, rather than failing the create."""
+    await kept.remember_house_rules(GUILD, CHANNEL, PRESI)
+    async with kept._write() as connection:
+        await connection.execute(update(HouseRule).values(rules=["presi"]))
+    assert await kept.house_rules(CHANNEL) == {}

@@ -547,7 +547,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
     async def create(self, interaction: Interaction, preset: str | None = None) -> None:
         """The table starts from its channel's house rules (`bot.tables.house`): with no
         preset given, the last kept there, whatever their preset; with one, that preset's
-        as the channel keeps them, else its defaults (« Règles du préréglage » in the
+        as the channel keeps them, else its defaults (« Revenir au préréglage » in the
         lobby goes back to them)."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise TableError("err.channel_only")

@@ -253,3 +253,34 @@ async def test_a_thread_plays_its_channels_house_rules(
     assert await storage.house_rules(marie.channel.id) is None
     await fake.disconnect(bot)
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_rules_before_the_table_are_the_house_rules(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, locale: str
+) -> None:
+    """bob, new to the regulars' channel, reads `/president rules` before anyone opens
+    the evening's table: the house rules the table will start from, said so (before, the
+    « starting rules » shown were classic's, which the table no longer opened on). A preset
+    asked for still shows the preset's own; a channel without house rules, classic's."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    marie = fake.add_user("marie", locale="fr")
+    bob = fake.add_user("bob", locale=locale)
+    await an_evening(fake, clock, bot, marie, "presi", **TUNED)
+    await bob.slash("president rules")
+    shown = bob.last_ephemeral()
+    assert [e.title for e in shown.embeds] == [
+        t(locale, "rules.title.house", preset=t(locale, "preset.presi"))]
+    page = shown.text.split("\n")
+    assert t(locale, "rules.house") in page
+    await bob.slash("president rules", preset="presi")
+    assert [e.title for e in bob.last_ephemeral().embeds] == [
+        t(locale, "rules.title.preset", preset=t(locale, "preset.presi"))]
+    fresh = fake.add_channel(fake.guild, "cartes")
+    await bob.slash("president rules", channel=fresh)
+    shown = bob.last_ephemeral(fresh)
+    assert [e.title for e in shown.embeds] == [
+        t(locale, "rules.title.preset", preset=t(locale, "preset.classic"))]
+    assert t(locale, "rules.no_table") in shown.text.split("\n")
+    await fake.disconnect(bot)
+    fake.assert_no_errors()

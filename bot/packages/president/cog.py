@@ -34,7 +34,7 @@ from bot.tables.breaks import REASON_LENGTH
 from bot.tables.deadlines import OWN_PAUSE_SECONDS
 from bot.tables.service import TableError
 from bot.tables.table import Table
-from engine import PRESETS
+from engine import PRESETS, Rules
 from engine.bots import LEVELS
 
 if TYPE_CHECKING:
@@ -47,6 +47,9 @@ log = logging.getLogger(__name__)
 # A gateway gap shorter than this leaves no line in the tables' history (`on_resumed`).
 GAP_TOLD_FROM = 60.0
 
+# How long `/president rules`, answered without a deferral, waits for the channel's house
+# rules before showing the preset's (Discord wants an answer within 3 s).
+HOUSE_READ_SECONDS = 1.0
 PRESET_CHOICES = [app_commands.Choice(name=ls(f"preset.{p}"), value=p) for p in PRESETS]
 LEVEL_CHOICES = [app_commands.Choice(name=ls(f"level.{level}"), value=level)
                  for level in LEVELS]
@@ -681,9 +684,34 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         if preset is not None and preset not in PRESETS:
             raise TableError("err.bad_choice")
         table = self.bot.service.registry.in_channel(interaction.channel_id)
+        house_rules = await self._house_rules(interaction) \
+            if table is None and preset is None else None
         await interaction.response.send_message(
             embed=rules_embed(str(interaction.locale), table, preset,
-                              no_table=here(interaction, "rules.no_table")), ephemeral=True)
+                              no_table=here(interaction, "rules.no_table"), house=house_rules,
+                              house_note=here(interaction, "rules.house")),
+            ephemeral=True)
+
+    async def _house_rules(self, interaction: Interaction) -> Rules | None:
+        """The rules a table opened in this channel would start from, where they are its
+        house rules and read back whole; None for the preset's defaults. The answer is not
+        deferred, so a database slower than `HOUSE_READ_SECONDS`, or failing, leaves the
+        preset's rules, as before house rules."""
+        storage = self.bot.storage
+        if storage is None or interaction.channel_id is None:
+            return None
+        channel = house.channel_of(interaction.channel_id,
+                                   getattr(interaction.channel, "parent_id", None))
+        try:
+            stored = await asyncio.wait_for(storage.house_rules(channel), HOUSE_READ_SECONDS)
+        except Exception as err:
+            if not (transient(err) or isinstance(err, TimeoutError)):
+                raise
+            log.warning("channel %s: could not read its house rules (%s)", channel,
+                        describe(err))
+            return None
+        rules, noted = house.read(stored, None)
+        return rules if noted is not None and not noted.unreadable else None
 
     @app_commands.command(name=ls("cmd.end"), description=ls("cmd.end.desc"))
     async def end(self, interaction: Interaction) -> None:

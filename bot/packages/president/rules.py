@@ -9,17 +9,23 @@ from bot.graphemes import cut
 from bot.i18n import t
 from bot.packages.rules_text import preset_name, rules_page, table_preset_name
 from bot.packages.screen import EMBED_DESCRIPTION
+from bot.tables.house import DEFAULT_PRESET
 from bot.tables.table import Table
 from engine import Phase, Rules
 
-DEFAULT_PRESET = "classic"  # the preset /president create opens by default
-
 
 def rules_embed(locale: str, table: Table | None, preset: str | None,
-                no_table: str = "rules.no_table") -> discord.Embed:
+                no_table: str = "rules.no_table", house: Rules | None = None,
+                house_note: str = "rules.house") -> discord.Embed:
     """The table's rules (at the game's size when one is under way) unless a preset is asked
     for. A preset's rules open with whose they are: at a table a reader would otherwise take
-    them for the table's, and with no table for rules already agreed on."""
+    them for the table's, and with no table for rules already agreed on. With no table and
+    no preset asked for, the channel's `house` rules where it keeps some: the next table
+    starts from them, not from classic's (play-test 33)."""
+    if table is None and preset is None and house is not None:
+        return embed(t(locale, "rules.title.house", preset=preset_name(locale, house.preset_id)),
+                     [t(locale, house_note), "",
+                      *rules_page(locale, house)])
     if table is not None and preset is None:
         game = table.game
         seats = game.seats if game is not None else None  # else the lobby's range

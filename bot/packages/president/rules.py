@@ -1,5 +1,6 @@
 """What `/president rules` shows: a table's rules, or a preset's when there is no table or
-one is asked for, so a newcomer can read them before anyone opens a table."""
+one is asked for (with no table, the channel's house rules where it keeps some), so a
+newcomer can read them before anyone opens a table."""
 
 from __future__ import annotations
 

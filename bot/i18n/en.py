@@ -376,6 +376,7 @@ CATALOGUE: dict[str, str] = {
     # --- lobby ------------------------------------------------------------------------------
     "lobby.title": "🃏 **Président table** · {preset}",
     "lobby.house": "🏠 House rules: those of the last game at this preset in this channel, or of the settings last confirmed here. **{reset}** brings back the preset's own rules.",
+    "lobby.house.thread": "🏠 House rules: those of the last game at this preset in this thread's channel or its threads, or of the settings last confirmed there. **{reset}** brings back the preset's own rules.",
     "lobby.house_dropped": "⚠️ Some house settings could not be read back (stored by another version of the bot): {knobs}. They keep the preset's value.",
     "lobby.house_unreadable": "⚠️ This channel's house rules could not be read back (stored by another version of the bot): the table starts from the preset's rules.",
     "err.house_gone": "This table no longer follows the house rules: nothing changed. Its rules change in the host's **Settings**.",

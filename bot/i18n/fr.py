@@ -387,6 +387,7 @@ _WRITTEN: dict[str, str] = {
     # --- salon d’attente --------------------------------------------------------------------
     "lobby.title": "🃏 **Table de Président** · {preset}",
     "lobby.house": "🏠 Règles de la maison : celles de la dernière partie de ce préréglage jouée dans ce salon, ou des derniers réglages validés ici. **{reset}** rend au préréglage ses règles d’origine.",
+    "lobby.house.thread": "🏠 Règles de la maison : celles de la dernière partie de ce préréglage jouée dans le salon de ce fil ou dans ses fils, ou des derniers réglages validés là. **{reset}** rend au préréglage ses règles d’origine.",
     "lobby.house_dropped": "⚠️ Des réglages de la maison n’ont pas pu être relus (enregistrés par une autre version du bot) : {knobs}. Ils gardent la valeur du préréglage.",
     "lobby.house_unreadable": "⚠️ Les règles de la maison de ce salon n’ont pas pu être relues (enregistrées par une autre version du bot) : la table part des règles du préréglage.",
     "err.house_gone": "Cette table ne suit déjà plus les règles de la maison : rien n’a changé. Ses règles se changent dans les **Réglages** de l’hôte.",

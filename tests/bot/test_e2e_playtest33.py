@@ -230,7 +230,7 @@ async def test_a_thread_plays_its_channels_house_rules(
 ) -> None:
     """The regulars open a new thread of their channel each evening: its table starts from
     the channel's house rules, and the game played there keeps its rules as the channel's,
-    not the thread's, which the next thread finds."""
+    not the thread's, which the next thread finds; its lobby says whose they are."""
     bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
     marie = fake.add_user("marie", locale="en-US")
     channel = marie.channel
@@ -247,7 +247,9 @@ async def test_a_thread_plays_its_channels_house_rules(
     await marie.slash("president create")
     table = table_in(bot, marie.channel)
     assert table.rules == Rules.preset("presi", game_end="rounds:5", turn_seconds=60)
-    assert house_line("en-US") in lobby(marie, table).split("\n")
+    text = lobby(marie, table).split("\n")
+    assert t("en-US", "lobby.house.thread", reset=t("en-US", "settings.reset")) in text
+    assert house_line("en-US") not in text
     storage = bot.storage
     assert storage is not None
     assert await storage.house_rules(marie.channel.id) is None

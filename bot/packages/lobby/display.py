@@ -57,8 +57,9 @@ def house_lines(table: Table) -> list[str]:
         return []
     if house.unreadable:
         return [t(loc, "lobby.house_unreadable")]
-    lines = [t(loc, "lobby.house", reset=t(loc, "settings.reset"))] if offers_preset(table) \
-        else []
+    # In a thread they are its channel's, kept by the channel's games and its threads'.
+    key = "lobby.house" if table.parent_id is None else "lobby.house.thread"
+    lines = [t(loc, key, reset=t(loc, "settings.reset"))] if offers_preset(table) else []
     if house.dropped:
         named = [f"`{name}`" for name in house.dropped[:DROPPED_NAMED]]
         rest = len(house.dropped) - len(named)

@@ -286,3 +286,26 @@ async def test_rules_before_the_table_are_the_house_rules(
     assert t(locale, "rules.no_table") in shown.text.split("\n")
     await fake.disconnect(bot)
     fake.assert_no_errors()
+
+
+async def test_the_leaderboard_before_the_table_is_the_house_presets(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """`/president leaderboard` without a preset, typed in the regulars' channel before the
+    evening's table is open: their preset's board (it was classic's), as it is at the
+    table; a channel without house rules still gets classic's."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    marie = fake.add_user("marie", locale="en-US")
+    await an_evening(fake, clock, bot, marie, "presi", **TUNED)
+    await marie.slash("president leaderboard")
+    await tick(fake, clock, 1)
+    shown = marie.last_ephemeral()
+    assert [e.title for e in shown.embeds] == [
+        t("en-US", "leaderboard.title", preset=t("en-US", "preset.presi"))]
+    fresh = fake.add_channel(fake.guild, "cartes")
+    await marie.slash("president leaderboard", channel=fresh)
+    await tick(fake, clock, 1)
+    assert [e.title for e in marie.last_ephemeral(fresh).embeds] == [
+        t("en-US", "leaderboard.title", preset=t("en-US", "preset.classic"))]
+    await fake.disconnect(bot)
+    fake.assert_no_errors()

@@ -857,7 +857,8 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         a presi game asks for « the » leaderboard and means presi's, not classic's. In a
         thread under a table's channel (where a tournament's players talk between games),
         that table's: play-test 34 read classic's there, under a presi table. Where no
-        table is open, the preset of the channel's last game (`stats.display`)."""
+        table is open, the channel's house rules' (play-test 33), else the preset of its
+        last game (`stats.display`)."""
         registry = self.bot.service.registry
         table = registry.in_channel(interaction.channel_id) or \
             registry.in_channel(getattr(interaction.channel, "parent_id", None))

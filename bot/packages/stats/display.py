@@ -19,6 +19,8 @@ from bot.packages.screen import EMBED_DESCRIPTION
 from bot.packages.stats.members import ASKED_MOST
 from bot.packages.text import clipped, player_name, shown_text, unescaped
 from bot.storage.forget import erased
+from bot.tables import house
+from bot.tables.house import DEFAULT_PRESET
 from bot.tables.service import TableError
 from engine import PRESETS, Rules
 from engine.rules import ROLE_CODES
@@ -158,7 +160,8 @@ async def leaderboard(interaction: Interaction, preset: str | None) -> None:
     await _acknowledge(interaction)
     locale = str(interaction.locale)
     assert interaction.guild_id is not None
-    chosen = preset or await _last_played(storage, interaction) or "classic"
+    chosen = (preset or await house_preset(interaction, storage)
+              or await _last_played(storage, interaction) or DEFAULT_PRESET)
     board = await members_board(interaction, storage, chosen)
     await _answer(interaction, t(locale, "leaderboard.title",
                                  preset=preset_name(locale, chosen)), board_lines(locale, board),
@@ -173,6 +176,17 @@ async def _last_played(storage: Storage, interaction: Interaction) -> str | None
         return None
     last = await storage.game_history(channel_id=interaction.channel_id, limit=1)
     return last[0].preset if last and last[0].preset in PRESETS else None
+
+
+async def house_preset(interaction: Interaction, storage: Storage) -> str | None:
+    """The preset of the channel's house rules kept last (play-test 33): with no table in
+    the channel, the regulars asking for « the » leaderboard mean the one they play."""
+    if interaction.channel_id is None:
+        return None
+    stored = await storage.house_rules(house.channel_of(
+        interaction.channel_id, getattr(interaction.channel, "parent_id", None)))
+    kept = None if stored is None else stored.get("preset")
+    return kept if isinstance(kept, str) and kept in PRESETS else None
 
 
 async def members_board(interaction: Interaction, storage: Storage, preset: str) -> Leaderboard:

@@ -123,9 +123,13 @@ async def test_the_next_table_starts_from_the_last_games_rules(
             "⚠️ " + t(other, "err.not_host", host=marie.id))
     assert table.rules == Rules.preset("presi", **TUNED) and lobby(bob, table) == before
 
+    mark = fake.mark()
     first = await marie.click(read, cid(table, "house_reset"), settle=False)
     second = await marie.click_shown(read, cid(table, "house_reset"), settle=False)
     await fake.settle()
+    await tick(fake, clock, 1)
+    # One call each: the lobby redrawn as the first's answer, the second's refusal.
+    assert [c.route.split("/")[-1] for c in fake.calls_since(mark)] == ["callback"] * 2
     assert first.acknowledged and first.response_type == 7
     refused(second, marie, "⚠️ " + t(locale, "err.house_gone"))
     assert table.rules == Rules.preset("presi") and table.house is None

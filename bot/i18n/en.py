@@ -1070,4 +1070,15 @@ CATALOGUE: dict[str, str] = {
     "table.pause_closed": "⏹️ The pause lasted over {minutes} minutes with nobody continuing: the table closed.",
     "hand.paused": "⏸️ Game paused (by {name}): nothing is played until it continues, and your clock waits for you.",
     "settings.pause": "⏸️ A break during the game? **Pause** on the table message, or `/president pause`: every clock waits, for up to {minutes} min (the host), or {own} min for anyone else seated, once every {cooldown} min each.",
+    # --- a break's reason, by the button too (stop 51) -----------------------------------
+    "btn.pause_reason": "Give a reason",
+    "pause.reason_offer": "A reason to show at the table (“pizza”, “doorbell”)? It's optional.",
+    "pause.form.title": "Reason for the break",
+    "pause.form.field": "Reason (optional)",
+    "pause.form.hint": "A few words, shown at the table; empty: none",
+    "pause.form.placeholder": "pizza",
+    "done.pause_reason": "✏️ Reason shown at the table: “{reason}”",
+    "done.pause_reason_none": "✏️ The break shows no reason.",
+    "err.pause_reason_late": "This break is no longer yours (over, or taken on by the host): its reason stays as it is.",
+    "ev.pause_lengthened": "⏸️ {name} extends {owner}'s break: the game waits for **Continue**",
 }

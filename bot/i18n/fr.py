@@ -1081,6 +1081,17 @@ _WRITTEN: dict[str, str] = {
     "table.pause_closed": "⏹️ La pause a duré plus de {minutes} minutes sans reprise : la table s’est fermée.",
     "hand.paused": "⏸️ Partie en pause (par {name}) : rien ne se joue avant la reprise, et ton chrono t’attend.",
     "settings.pause": "⏸️ En partie, une pause ? **Pause** sur le message de la table, ou `/president pause` : tous les chronos attendent, jusqu’à {minutes} min (l’hôte), ou {own} min pour toute autre personne à la table, une fois toutes les {cooldown} min.",
+    # --- la raison d’une pause, par le bouton aussi (stop 51) ---------------------------
+    "btn.pause_reason": "Donner une raison",
+    "pause.reason_offer": "Une raison à afficher à la table (« pizza », « on sonne ») ? C’est facultatif.",
+    "pause.form.title": "Raison de la pause",
+    "pause.form.field": "Raison (facultatif)",
+    "pause.form.hint": "Quelques mots, affichés à la table ; vide : aucune",
+    "pause.form.placeholder": "pizza",
+    "done.pause_reason": "✏️ Raison affichée à la table : « {reason} »",
+    "done.pause_reason_none": "✏️ La pause n’a pas de raison affichée.",
+    "err.pause_reason_late": "Cette pause n’est plus la tienne (finie, ou prise en main par l’hôte) : sa raison ne change pas.",
+    "ev.pause_lengthened": "⏸️ {name} prolonge la pause de {owner} : la partie attend **Continuer**",
 }
 
 CATALOGUE: dict[str, str] = {key: french(text) for key, text in _WRITTEN.items()}

@@ -16,6 +16,7 @@ nobody holds the others' game for long, even by turns."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from bot.tables import hosting, refusals
 from bot.tables.clock import Clock
@@ -60,11 +61,14 @@ class Breaks:
             game = refusals.game_of(table)
             if game.phase is Phase.GAME_OVER:
                 raise TableError("err.pause_game_over")
-            if table.pause is not None:
-                raise TableError("err.already_paused", name=table.pause.name)
             player = table.player(by)
             name = player.name if player is not None else "?"
             now = self.clock.now()
+            if table.pause is not None and table.pause.own and not own:
+                self._lengthen(table, table.pause, by, name, reason, now)
+                return False
+            if table.pause is not None:
+                raise TableError("err.already_paused", name=table.pause.name)
             if own:
                 again = table.own_breaks.get(by)
                 if again is not None and now < again:
@@ -93,6 +97,34 @@ class Breaks:
                 table.remember(LogEntry("ev.pause", {"name": name}, (by,)))
             self._changed(table)
             return own
+
+    def _lengthen(self, table: Table, pause: Pause, by: int, name: str, reason: str,
+                  now: float) -> None:
+        """The host's « Pause » during a player's own break makes it the host's (stop 51):
+        bob's doorbell was a parcel to sign for and a neighbour to chat with, and the host
+        lets everyone wait for him. The clocks already wait; the break's limit becomes the
+        host's hour, counted from now, and only the host (or whoever the takeover rule lets
+        act as host) ends it. Ending bob's five minutes and pausing anew did the same in two
+        clicks, with a moment when the clocks ran between them. The break keeps bob's
+        reason unless the host gives one; an outage under way goes on holding the limit."""
+        table.pause = Pause(by, name, now, reason or pause.reason,
+                            outage_since=now if pause.outage_since is not None else None)
+        self.deadlines.arm_idle(table)  # the host's hour, not bob's five minutes
+        table.remember(LogEntry("ev.pause_lengthened", {"name": name, "owner": pause.name},
+                                (by, pause.by)))
+        self._changed(table)
+
+    async def give_reason(self, table: Table, by: int, since: int, reason: str) -> None:
+        """The reason given after the click that started the break (the button's form,
+        stop 51): only by whoever called it, and only to that break (`since`, its start,
+        as the form carries it), not to one begun since or taken over by the host. `reason`
+        is shown as given (made safe by the caller); empty, the break has none."""
+        async with table.lock:
+            pause = table.pause
+            if pause is None or pause.by != by or int(pause.since) != since:
+                raise TableError("err.pause_reason_late")
+            table.pause = replace(pause, reason=reason)
+            self._changed(table)
 
     @staticmethod
     def _own_break(table: Table, by: int) -> None:

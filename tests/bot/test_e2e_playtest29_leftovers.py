@@ -91,7 +91,8 @@ async def test_a_seated_player_s_doorbell_holds_the_game_a_few_minutes(
 async def test_a_player_s_break_cannot_hold_the_others_game(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
 ) -> None:
-    """One break at a time: marie's « Pause » during bob's is refused. bob ends his own
+    """One break at a time: bob's second « Pause » during his own is refused (the host's
+    makes his break hers since stop 51: `test_e2e_breaks_leftovers51`). bob ends his own
     break as soon as he is back; he may not take another before half an hour from the
     first (refused, saying when, in his language, by the button and the command), and
     then he may. The host may end a player's break too, her role unchanged; a spectator
@@ -100,8 +101,8 @@ async def test_a_player_s_break_cannot_hold_the_others_game(
     loc = table.locale
     first = clock.now()
     await pause(fake, clock, bob.user, table)
-    await marie.user.slash("president pause")
-    assert marie.user.last_ephemeral().content == \
+    await bob.user.slash("president pause")
+    assert bob.user.last_ephemeral().content == \
         WARNING + t(locale, "err.already_paused", name="bob")
     zoe = fake.add_user("zoe", locale=locale)
     await zoe.click(message(zoe, table.table_message_id), cid(table, "play_on"))

@@ -30,6 +30,7 @@ from fakediscord import FakeDiscord, Message, TestUser
 from fakediscord.commands import build_command_data
 from fakediscord.forge import MANAGE_GUILD, Forger, leaf_options
 from fakediscord.state import APPLICATION_COMMAND, InteractionRecord
+from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import (
@@ -111,7 +112,8 @@ class Matrix:
 
     async def form(self, name: str, user: TestUser, expect: str, custom: str, text: str,
                    message_id: int | None = None) -> None:
-        await self.probe.refused(f"form {name}", user, expect,
+        action = custom.split(":")[2] if custom.count(":") >= 2 else custom
+        await self.probe.refused(f"{action} {name}", user, expect,
                                  lambda: submit(self.fake, user, custom, text, message_id))
 
 
@@ -372,12 +374,24 @@ async def paused(m: Matrix, actor: Player) -> None:
     # second one within half an hour is refused, saying when.
     await gus.click(message(gus, board), cid(table, "pause"))
     await tick(m.fake, m.clock, 1)
+    started = fresh(table).pause
+    assert started is not None
+    offer, since = gus.last_ephemeral().id, str(int(started.since))
     await move_during_a_pause(m, actor, "err.paused_own")
-    await m.click("during a player's break", hana, "err.already_paused", board,
+    # (the host's own « Pause » makes gus's break hers since stop 51: only gus's late
+    # « Pause », still shown on his phone, is a second break refused)
+    await m.click("during a player's break", gus, "err.already_paused", board,
                   cid(table, "pause"))
     await m.click("by someone not seated", otto, "err.not_host", board, cid(table, "play_on"))
+    # The break's reason (stop 51): by someone else than its caller, or once it is over.
+    await m.form("of another's break", hana, "err.pause_reason_late",
+                 cid(table, "pause_reason", 0, since), "pizza")
     await gus.click(message(gus, board), cid(table, "play_on"))
     await tick(m.fake, m.clock, 1)
+    await m.click("once the break is over", gus, "err.pause_reason_late", offer,
+                  cid(table, "pause_why", 0, since))
+    await m.form("once the break is over", gus, "err.pause_reason_late",
+                 cid(table, "pause_reason", 0, since), "pizza", offer)
     await m.click("soon after one's own break", gus, "err.pause_cooldown", board,
                   cid(table, "pause"))
     await m.slash("soon after one's own break", gus, "err.pause_cooldown", "pause")

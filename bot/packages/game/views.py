@@ -25,6 +25,7 @@ from bot.packages.controls import (
     refusal_text,
     stripped,
 )
+from bot.packages.game import break_reason
 from bot.packages.game.hand import hand_screen
 from bot.packages.game.hand_plays import parse_option
 from bot.packages.game.lines import seat_name
@@ -33,7 +34,7 @@ from bot.packages.permissions import require
 from bot.packages.screen import Screen
 from bot.tables.refusals import given_key, late_move
 from bot.tables.service import TableError, TableService
-from bot.tables.table import HandLink, Table
+from bot.tables.table import HandLink, Pause, Table
 from engine import Card, Phase
 
 if TYPE_CHECKING:
@@ -451,8 +452,20 @@ async def replay(click: Click) -> None:
 # The host's break (`bot.tables.breaks`): its button on the table message, drawn unversioned
 # as « Ma main » is, since a break changes no game version and holds whatever the game shows.
 async def pause_game(click: Click) -> None:
-    service = click.bot.service
-    await _host_action(click, lambda: service.breaks.pause(click.table, click.user_id), True)
+    """The break begins at the click, as ever; then its caller is offered, privately, to give
+    it a reason (`break_reason`), which only `/president pause` took before (stop 51)."""
+    service, table = click.bot.service, click.table
+    started: list[Pause] = []
+
+    async def work() -> None:
+        await service.breaks.pause(table, click.user_id)
+        if table.pause is not None:
+            started.append(table.pause)
+
+    await _host_action(click, work, True)
+    if started:
+        await click.interaction.followup.send(
+            ephemeral=True, **break_reason.offer(table, started[0], click.locale).kwargs())
 
 
 async def play_on(click: Click) -> None:

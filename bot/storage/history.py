@@ -298,6 +298,7 @@ class History(Access):
     async def leaderboard(
         self, guild_id: int, preset: str, *, limit: int = 10, caller_id: int | None = None,
         absent: Collection[int] = (),
+        ahead_most: int = 0,
     ) -> Leaderboard:
         """Top `limit` rated members of a server for a preset, best first.
 
@@ -310,6 +311,8 @@ class History(Access):
         26), listed by their unrounded ratings, then by account id. `caller` is set when the
         caller is rated but outside the top. The users in `absent` (no longer members of
         the server, `stats.members`) are left out, the others ranked among themselves.
+        With `ahead_most`, a caller outside the top comes with up to that many of those
+        ranked ahead of them and not shown (`Leaderboard.ahead`): one more query.
         """
         ordinal = Rating.mu - 3 * Rating.sigma
         # `ratings.display_rating` in SQL. SQL's round() may take a half away from zero
@@ -354,7 +357,18 @@ class History(Access):
                 wanted = or_(wanted, ranked.c.user_id == caller_id)
             rows = (await connection.execute(
                 select(ranked).where(wanted).order_by(ranked.c.row))).all()
-        present = [row for row in rows if row.user_id not in gone]
+            present = [row for row in rows if row.user_id not in gone]
+            shown_ids = {row.user_id for row in present[:limit]}
+            mine = next((row for row in present[limit:] if row.user_id == caller_id), None)
+            between: list[int] = []
+            if mine is not None and ahead_most > 0:
+                # Those strictly ahead (a lower rank: ties share the caller's number), the
+                # shown and the gone among the first of them.
+                found = await connection.execute(
+                    select(ranked.c.user_id).where(ranked.c.rank < mine.rank)
+                    .order_by(ranked.c.row).limit(limit + len(gone) + ahead_most + 1))
+                between = [user for (user,) in found
+                           if user not in shown_ids and user not in gone]
 
         def entry(row: Row[Any]) -> LeaderboardRow:
             # Ranked among those present: the absent ahead of it (a better rating shown,
@@ -379,6 +393,8 @@ class History(Access):
             rows=top,
             caller=caller,
             total=int(rows[0].total) - len(gone) if rows else 0,
+            ahead=tuple(between[:ahead_most]),
+            ahead_all=mine is None or (ahead_most > 0 and len(between) <= ahead_most),
         )
 
 

@@ -185,13 +185,18 @@ class LeaderboardRow:
 
 @dataclass(frozen=True, slots=True)
 class Leaderboard:
-    """The top rows, plus the caller's own row when it is not among them."""
+    """The top rows, plus the caller's own row when it is not among them. `ahead`: who is
+    ranked ahead of that caller but not shown (nor among the absent), at most as many as
+    asked for, `ahead_all` saying whether that is all of them: the caller's number counts
+    them, so it is right once each is known to be a member (stop 51)."""
 
     guild_id: int
     preset: str
     rows: tuple[LeaderboardRow, ...]
     caller: LeaderboardRow | None
     total: int
+    ahead: tuple[int, ...] = ()
+    ahead_all: bool = True
 
 
 @dataclass(frozen=True, slots=True)

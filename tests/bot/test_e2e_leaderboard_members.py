@@ -107,7 +107,8 @@ async def test_a_member_discord_could_not_tell_about_is_asked_once_per_board(
     shown as a member), and p1 has left. The board, read again without p1, asked about the top row
     a second time, and again after each member found gone, up to `ASKED_MOST`: in a 5xx
     storm every board cost three times its rows. It is asked once per board: ten rows and the
-    one who came up, 11 calls (12 before)."""
+    one who came up, 11 calls (12 before); since stop 51 the one ranked between the top
+    and p12 too (p12's number then counts members only), 12."""
     bot = await connect_bot(fake, clock, database_url(tmp_path))
     assert bot.storage is not None
     players = [fake.add_user(f"p{i}") for i in range(13)]
@@ -121,7 +122,7 @@ async def test_a_member_discord_could_not_tell_about_is_asked_once_per_board(
 
     lines, calls = await shown_board(fake, clock, p12)
     assert f"<@{top}>" in lines[0] and not any(f"<@{p1.id}>" in line for line in lines)
-    assert calls == 11
+    assert calls == 12
     await fake.disconnect(bot)
     fake.expect_error(errors.UNKNOWN_MEMBER)
     fake.assert_no_errors()
@@ -156,3 +157,62 @@ async def test_thousands_of_members_gone_pass_no_driver_s_bound_parameters(
     assert board.caller.rank == ranks[10] and board.total == 11
     assert ranks != list(range(1, 12))  # ties in the data: shared ranks are checked
     await fake.disconnect(bot)
+
+
+async def test_a_caller_below_the_top_is_numbered_among_members_only(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path,
+) -> None:
+    """Twenty-five rated members; p11 and p14, ranked between the top ten and p24, have
+    left. p24, who asks, was numbered counting them: only the rows shown were asked about,
+    so two places too low. Those ranked ahead of the caller and not shown are asked too,
+    when they fit in the board's asks (here the ten rows and the thirteen between):
+    p24's number is the one among members, said plainly, and costs nothing more within
+    the hour."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path))
+    assert bot.storage is not None
+    players = [fake.add_user(f"p{i}") for i in range(25)]
+    await rated(bot.storage, fake.guild.id, players)
+    p11, p14, p24 = players[11], players[14], players[24]
+    fake.leave(fake.guild, p11)
+    fake.leave(fake.guild, p14)
+    await fake.settle()
+
+    lines, calls = await shown_board(fake, clock, p24)
+    expected = await bot.storage.leaderboard(fake.guild.id, "classic", caller_id=p24.id,
+                                             absent={p11.id, p14.id})
+    assert expected.caller is not None and lines[-1] == board_lines("en", expected)[-1]
+    assert lines == board_lines("en", expected)
+    unchecked = await bot.storage.leaderboard(fake.guild.id, "classic", caller_id=p24.id,
+                                              ahead_most=30)
+    assert unchecked.caller is not None and unchecked.caller.rank > expected.caller.rank
+    assert {p11.id, p14.id} <= set(unchecked.ahead)
+    assert calls == 10 + len(unchecked.ahead) == 24  # the ten rows, the fourteen between
+
+    again, calls = await shown_board(fake, clock, p24)
+    assert (again, calls) == (lines, 0)
+    await fake.disconnect(bot)
+    for _ in range(2):
+        fake.expect_error(errors.UNKNOWN_MEMBER)
+    fake.assert_no_errors()
+
+
+async def test_a_caller_far_below_the_top_is_told_their_number_is_about_right(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path,
+) -> None:
+    """Forty rated members, p39 asking: twenty-nine are ranked ahead of them and not
+    shown, more than the board may ask about after its ten rows (`ASKED_MOST`, 30). None
+    of them is asked (some would not make the number right), and p39's line says its
+    number is approximate instead of stating one that counts members who may have left."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path))
+    assert bot.storage is not None
+    players = [fake.add_user(f"p{i}") for i in range(40)]
+    await rated(bot.storage, fake.guild.id, players)
+    p39 = players[39]
+
+    lines, calls = await shown_board(fake, clock, p39)
+    board = await bot.storage.leaderboard(fake.guild.id, "classic", caller_id=p39.id)
+    assert board.caller is not None and calls == 10
+    assert lines == board_lines("en", board, about=True)
+    assert lines[-1].startswith(f"≈ {board.caller.rank}. <@{p39.id}>")
+    await fake.disconnect(bot)
+    fake.assert_no_errors()

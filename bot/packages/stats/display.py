@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import discord
@@ -162,9 +163,10 @@ async def leaderboard(interaction: Interaction, preset: str | None) -> None:
     assert interaction.guild_id is not None
     chosen = (preset or await house_preset(interaction, storage)
               or await _last_played(storage, interaction) or DEFAULT_PRESET)
-    board = await members_board(interaction, storage, chosen)
+    board, about = await members_board(interaction, storage, chosen)
     await _answer(interaction, t(locale, "leaderboard.title",
-                                 preset=preset_name(locale, chosen)), board_lines(locale, board),
+                                 preset=preset_name(locale, chosen)),
+                  board_lines(locale, board, about=about),
                   footer=t(locale, "rating.how") if board.rows else None)
 
 
@@ -189,11 +191,18 @@ async def house_preset(interaction: Interaction, storage: Storage) -> str | None
     return kept if isinstance(kept, str) and kept in PRESETS else None
 
 
-async def members_board(interaction: Interaction, storage: Storage, preset: str) -> Leaderboard:
+async def members_board(interaction: Interaction, storage: Storage,
+                        preset: str) -> tuple[Leaderboard, bool]:
     """The server's leaderboard among its members now (`stats.members`): the rows shown
     whose membership the bot does not know are asked of Discord, one call each; each one
     found gone is left out and the board read again, letting the next rated member up, at
-    most `members.ASKED_MOST` asked in all. The caller is a member (they typed it here)."""
+    most `members.ASKED_MOST` asked in all. The caller is a member (they typed it here).
+
+    A caller below the top is numbered counting everyone ranked ahead of them: those not
+    shown are asked too when all of them fit in what is left of the asks (`Leaderboard.
+    ahead`), so the number is right; else none is (asking some would not make it right),
+    and the number is said to be about that (stop 51). Returns the board and whether the
+    caller's number is only about right."""
     guild_id = interaction.guild_id
     assert guild_id is not None
     members = interaction.client.members
@@ -202,28 +211,45 @@ async def members_board(interaction: Interaction, storage: Storage, preset: str)
     # Asked for this board: one whose answer failed stays unknown, and is not asked again
     # each time a row found gone makes the board read anew (stop 50's review).
     asked: set[int] = set()
+
+    def unknown_of(users: Iterable[int]) -> list[int]:
+        return [user for user in users
+                if members.known(guild_id, user) is None and user not in asked]
+
+    def about(board: Leaderboard) -> bool:
+        return board.caller is not None and not (
+            board.ahead_all and all(members.known(guild_id, user) for user in board.ahead))
+
     while True:
         board = await storage.leaderboard(guild_id, preset, caller_id=interaction.user.id,
-                                          absent=members.gone_from(guild_id))
-        unknown = [row.user_id for row in board.rows
-                   if members.known(guild_id, row.user_id) is None and row.user_id not in asked]
+                                          absent=members.gone_from(guild_id),
+                                          ahead_most=ASKED_MOST)
+        unknown = unknown_of(row.user_id for row in board.rows)
+        ahead = unknown_of(board.ahead)
+        if board.ahead_all and len(unknown) + len(ahead) <= ASKED_MOST - len(asked):
+            unknown += ahead
         if guild is None or not unknown or len(asked) >= ASKED_MOST:
-            return board
+            return board, about(board)
         unknown = unknown[:ASKED_MOST - len(asked)]
         asked.update(unknown)
         await members.ask(guild, unknown, interaction.client.budget)
         if all(members.known(guild_id, user) is not False for user in unknown):
-            return board  # every row asked is a member (or could not be told): as read
+            # Every one asked is a member (or could not be told): the board as read.
+            return board, about(board)
 
 
-def board_lines(locale: str, board: Leaderboard) -> list[str]:
+def board_lines(locale: str, board: Leaderboard, *, about: bool = False) -> list[str]:
     """The leaderboard's lines: at most its top rows and the caller's, each of numbers and a
-    mention (never a name), so it always fits an embed whole (`tests/bot/test_stats_fit.py`)."""
-    rows = list(board.rows) + ([board.caller] if board.caller else [])
-    return [t(locale, "leaderboard.line", rank=row.rank, user=row.user_id, rating=row.rating,
+    mention (never a name), so it always fits an embed whole (`tests/bot/test_stats_fit.py`).
+    `about`: the caller's number counts some ranked ahead whom the bot has not asked about,
+    and says so (`members_board`)."""
+    rows = [(row, "leaderboard.line") for row in board.rows]
+    if board.caller:
+        rows.append((board.caller, "leaderboard.line_about" if about else "leaderboard.line"))
+    return [t(locale, key, rank=row.rank, user=row.user_id, rating=row.rating,
               rounds=plural(locale, "n.rated", row.rounds))
-            for row in rows] or [t(locale, "leaderboard.empty",
-                                   preset=preset_name(locale, board.preset))]
+            for row, key in rows] or [t(locale, "leaderboard.empty",
+                                        preset=preset_name(locale, board.preset))]
 
 
 #: Games per page of /president history, and the deepest page its buttons may name: a

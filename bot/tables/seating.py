@@ -40,8 +40,10 @@ class Seating:
         "back" (a presi player returning), "last_round" (`bots_fill` in the game's last
         round: the queue is seated by the next game), or, at a table without a queue, where the list
         is for the next game: "next_game" (its game is over: « Rejouer » or « Terminer »
-        seats them), "listed" (a game under way: the same, at its end) or "waiting" (a full
-        lobby others already wait at: seated in their turn, `seats.seat_queue`)."""
+        seats them), "listed" (a game under way: the same, at its end), "no_end" (a game
+        with no end, `Table.no_end`: a bot's seat at the next deal), "no_end_listed" (the
+        same with no bot's seat left: the next game) or "waiting" (a full lobby others
+        already wait at: seated in their turn, `seats.seat_queue`)."""
         async with table.lock:
             self.deadlines.human_seen(table)
             if user_id in table.away:
@@ -56,8 +58,9 @@ class Seating:
             if table.seat_of(user_id) is not None:
                 raise TableError("err.already_seated")
             if table.queued(user_id):  # for the next round, or game (no queue: the list)
-                raise TableError("err.already_queued" if table.rules.bots_fill
-                                 and not table.last_round else "err.already_listed")
+                ahead = [p.user_id for p in table.queue].index(user_id)
+                raise TableError("err.already_queued" if ahead < table.round_sitters()
+                                 else "err.already_listed")
             bots = [seat for seat, p in enumerate(table.seats) if p.is_bot]
             gave_way = None
             if not table.running and len(table.seats) >= table.capacity() and bots:
@@ -75,6 +78,9 @@ class Seating:
                     return "last_round"
                 if table.rules.bots_fill:
                     return "queued" if table.running else "queued_lobby"
+                if table.no_end:  # a bot's seat at the next deal, if one is left
+                    return "no_end" if len(table.queue) <= table.round_sitters() \
+                        else "no_end_listed"
                 if table.running:
                     return "listed" if table.under_way else "next_game"
                 return "waiting"

@@ -110,6 +110,14 @@ def seat_waiting_players(table: Table, game: Game) -> None:
     wait with them in the queue, where the engine keeps counting them (`Game.step_off`)."""
     for player in table.seats:  # who took a seat last time holds it as their own now
         player.took_seat_of(None)
+    if table.no_end:  # the list takes the bots' seats, nobody gives theirs up (stop 51)
+        ranking = list(game.ranking or range(game.seats))
+        bots = set(table.bots_seated())
+        for seat in reversed(ranking):
+            if table.queue and seat in bots:
+                _sit(table, game, seat)
+                game.set_bot(seat, False)
+        return
     if not table.rules.bots_fill:
         return
     last = gives_seat_up(table, game)  # before the bots' seats go to the queue

@@ -730,6 +730,37 @@ class Table:
                 and end.kind == "rounds" and end.n is not None and game.round_no >= end.n)
 
     @property
+    def no_end(self) -> bool:
+        """A game under way with no end but the host's « Terminer » (`game_end` unlimited),
+        where bots do not fill the table: a latecomer on the list for the next game would
+        wait hours for it (play-test 31). There the list takes the bots' seats at the next
+        deal, as proletario's queue does (RULES §10), lowest rank first; a list longer than
+        the bots seated waits on for the next game (stop 51)."""
+        game = self.game
+        return (game is not None and game.phase is not Phase.GAME_OVER
+                and not self.rules.bots_fill and self.rules.game_end.kind == "unlimited")
+
+    def bots_seated(self) -> list[int]:
+        """The seats bots play in the game under way, still in it: what the list may take
+        at a game with no end (`no_end`)."""
+        game = self.game
+        if game is None:
+            return []
+        return [seat for seat, player in enumerate(self.seats)
+                if player.is_bot and seat < game.seats and game.active[seat]]
+
+    def round_sitters(self) -> int:
+        """How many of those waiting (the first ones) take a seat at the next deal, as the
+        table stands: the whole queue where bots fill the table (the bots' seats, then the
+        last place's), but not at the game's last round; at a game with no end, as many as
+        bots sit (`no_end`); else none, the list being for the next game."""
+        if self.rules.bots_fill:
+            return 0 if self.last_round else len(self.queue)
+        if self.no_end:
+            return min(len(self.queue), len(self.bots_seated()))
+        return 0
+
+    @property
     def under_way(self) -> bool:
         """A game started and not over: stopping or leaving it costs players that game, so
         `/president end` and `/president leave` ask first."""

@@ -1,10 +1,12 @@
-"""End-to-end: a break's reason by the button, and the host making a player's break theirs
-(« Breaks, leaderboard and latecomers, leftovers (stop 51) »).
+"""End-to-end: a break's reason by the button, the host making a player's break theirs, a
+latecomer at a game with no end (« Breaks, leaderboard and latecomers, leftovers (stop 51) »).
 
 - « Pause » gave no way to say why: only `/president pause` took a reason. The click still
   pauses at once; its private answer offers a form (a modal) with one optional field.
 - The host could only end bob's five minutes and pause anew; their « Pause » now makes
   the break theirs (the host's hour, ended by « Continuer »).
+- A latecomer at a game with no end waited for « Terminer »; they take a bot's seat at the
+  next round where one is left.
 
 Time is the fake's: nothing sleeps."""
 
@@ -13,18 +15,21 @@ from __future__ import annotations
 import pytest
 
 from bot.client import PresidentBot
-from bot.i18n import t
+from bot.i18n import button_names, t
 from bot.packages.controls import WARNING
 from bot.tables.deadlines import OWN_PAUSE_SECONDS, PAUSE_LIMIT_SECONDS
+from engine import Phase
 from fakediscord import FakeDiscord
 from fakediscord.snapshots import TextInput
 from tests.fresh import fresh
 
 from .conftest import LinkedClock
-from .e2e import message, tick
+from .e2e import Player, cid, message, play_until, tick, two_humans_against_a_bot
 from .test_e2e_playtest29 import a_humans_turn, board, keys, pause, play_on
 
 LOCALES = ["fr", "en-US"]
+#: (the table's language, the latecomers'): each reads the other's.
+PAIRS = [("fr", "en-US"), ("en-US", "fr")]
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -126,3 +131,50 @@ async def test_the_host_s_pause_makes_a_player_s_break_theirs(
     assert fresh(table).pause is None and keys(table)[-1] == "ev.pause_over"
     assert table.timer_deadline is not None
     assert table.timer_deadline - clock.now() == pytest.approx(left, abs=2)
+
+
+@pytest.mark.parametrize(("locale", "theirs"), PAIRS)
+async def test_a_latecomer_at_a_game_with_no_end_takes_a_bot_s_seat_at_the_next_round(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str, theirs: str
+) -> None:
+    """Play-test 31's long evening: marie and bob play classic with one bot and no end but
+    « Terminer ». carol asks for a seat in round 1: she was put on the list for the next
+    game, which would come in hours. She now reads that she takes a bot's seat at the next
+    round, the table says she waits for it; dave, asking next, is on the list for the next
+    game (one bot, one seat), and the table says so too. At « Manche suivante » carol sits
+    in the bot's seat, with 0 points, and is asked to open her hand; dave waits on."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    bob = Player(fake.add_user("bob", locale=locale))
+    carol = fake.add_user("carol", locale=theirs)
+    dave = fake.add_user("dave", locale=theirs)
+    table, game = await two_humans_against_a_bot(fake, clock, president, marie, bob,
+                                                 game_end="unlimited")
+    await tick(fake, clock, 1)
+    (bot_seat,) = [seat for seat, player in enumerate(table.seats) if player.is_bot]
+    names = button_names(locale)
+    board = message(carol, table.table_message_id)
+    await carol.click(board, cid(table, "hand"))
+    assert t(theirs, "hand.join_no_end", **names) in carol.last_ephemeral().content
+    await carol.click(board, cid(table, "join"))
+    assert carol.last_ephemeral().content == t(theirs, "lobby.queued_no_end", **names)
+    await dave.click(board, cid(table, "join"))
+    assert dave.last_ephemeral().content == t(theirs, "lobby.listed_no_end", **names)
+    await tick(fake, clock, 1)
+    shown = message(marie.user, table.table_message_id).content
+    assert t(locale, "table.waiting_round", names="carol") in shown
+    assert t(locale, "table.waiting_next", names="dave") in shown
+
+    await play_until(fake, clock, [marie, bob], lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    await marie.user.click(message(marie.user, table.table_message_id),
+                           cid(table, "next", game.version))
+    await tick(fake, clock, 1)
+    assert table.seat_of(carol.id) == bot_seat and not table.seats[bot_seat].is_bot
+    assert fresh(game).points[bot_seat] == 0 and bot_seat not in game.bots
+    assert [p.user_id for p in table.queue] == [dave.id]
+    shown = message(marie.user, table.table_message_id).content
+    assert "carol" in shown and t(locale, "table.waiting_next", names="dave") in shown
+    assert t(locale, "table.waiting_round", names="dave") not in shown
+    await carol.click(message(carol, table.table_message_id), cid(table, "hand"))
+    assert t(theirs, "hand.not_seated") not in carol.last_ephemeral().content  # her hand
+    fake.assert_no_errors()

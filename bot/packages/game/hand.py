@@ -60,18 +60,22 @@ def seatless_lines(table: Table, user_id: int, locale: LocaleLike) -> list[str]:
     if user_id in waiting:
         ahead = waiting.index(user_id)
         # A table without a queue keeps a list for its next game: named as the table does.
-        # The queue waits for the next game at the game's last round too (`last_round`).
-        queue = table.rules.bots_fill and not table.last_round
+        # The queue waits for the next game at the game's last round too (`last_round`);
+        # at a game with no end, the first on the list take the bots' seats (`no_end`).
+        queue = ahead < table.round_sitters()
         kind = "hand.listed" if table.running and not queue else "hand.queued"
         where = (t(locale, f"{kind}.first") if ahead == 0
                  else plural(locale, f"{kind}.ahead", ahead))
         over = table.game is not None and table.game.phase is Phase.GAME_OVER
         how = ("hand.queue_lobby" if not table.running
-               else "hand.queue_seats" if queue and not over
+               else "hand.queue_seats" if queue and not over and table.rules.bots_fill
+               else "hand.queue_bot_seat" if queue and not over
                else "hand.queue_next_game")
         return [where, t(locale, how, **button_names(table.locale))]
     how = ("hand.join_lobby" if not table.running
            else "hand.join_queue" if table.rules.bots_fill and not table.last_round
+           else "hand.join_no_end" if table.no_end
+           and len(table.queue) < len(table.bots_seated())
            else "hand.join_later")
     return [t(locale, "hand.not_seated"), t(locale, how, **button_names(table.locale))]
 

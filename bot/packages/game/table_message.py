@@ -116,12 +116,15 @@ def table_screen(table: Table, now: float) -> Screen:
     # seat, with role and points: the seats' own lines would name each a third time.
     over = game.phase is Phase.GAME_OVER and round_finished(table, game)
     players = [] if over else player_lines(loc, table, game)
-    # Who waits sits between rounds where bots fill the table, else at the next game.
-    # Not at the game's last round: no deal follows it (`Table.last_round`).
-    queue_key = ("table.waiting_round" if table.rules.bots_fill and not table.last_round
-                 else "table.waiting_next")
-    if table.queue and game.phase is not Phase.GAME_OVER:  # (at its end: `host_choice`)
-        players.append(queue_line(loc, [p.name for p in table.queue], WAITING_ROOM, queue_key))
+    # Who waits sits between rounds where bots fill the table, or in a bot's seat at a
+    # game with no end (`Table.round_sitters`), else at the next game. Not at the game's
+    # last round: no deal follows it (`Table.last_round`).
+    names = [p.name for p in table.queue]
+    sitters = table.round_sitters()
+    waiting = [(names[:sitters], "table.waiting_round"), (names[sitters:], "table.waiting_next")]
+    waiting = [(who, key) for who, key in waiting if who]
+    if game.phase is not Phase.GAME_OVER:  # (at its end: `host_choice`)
+        players.extend(queue_line(loc, who, WAITING_ROOM, key) for who, key in waiting)
     history = [f"• {entry_text(loc, table, e)}" for e in table.log]
     # The lines a break words for now, and as a replaced message keeps them (`retired`).
     frozen = {f"• {entry_text(loc, table, e)}": f"• {entry_text(loc, table, e, kept=True)}"
@@ -191,8 +194,8 @@ def table_screen(table: Table, now: float) -> Screen:
     # exchange (no history, no trick to shorten) when nobody's hand was live, and the cut
     # took the line asking them to press « Ma main » (play-test 19): who waits for the
     # next game, then who is asked to press, give way to their count.
-    if overruns() and table.queue and game.phase in (Phase.PLAY, Phase.EXCHANGE):
-        players[-1] = queue_line(loc, [p.name for p in table.queue], 0, queue_key)
+    if overruns() and waiting and game.phase in (Phase.PLAY, Phase.EXCHANGE):
+        players[-len(waiting):] = [queue_line(loc, who, 0, key) for who, key in waiting]
     if overruns() and game.phase in (Phase.PLAY, Phase.EXCHANGE) and instructions:
         instructions = ["", *press_lines(loc, pressed, counted=True)]
     if results and players and overruns():

@@ -65,7 +65,10 @@ async def test_the_hosts_pause_and_continue_as_shown_on_a_message_just_brought_d
     await tick(fake, clock, QUIET + 1)
     assert table.table_message_id != shown.id
     record = await marie.click_shown(shown, t("fr", "btn.pause"))
-    assert record.acknowledged and not record.followup_ids  # (before: « Ce bouton date… »)
+    # (before: « Ce bouton date… »); its one followup is the break's reason offered (stop 51)
+    assert record.acknowledged and len(record.followup_ids) == 1
+    assert marie.last_ephemeral().content.startswith(
+        t("fr", "done.paused", button=t("fr", "btn.play_on")))
     assert table.pause is not None
     await tick(fake, clock, 1)
     assert t("fr", "btn.play_on") in [b.label for b in

@@ -6,7 +6,7 @@ a form. Its private answer then offers « Donner une raison », which opens a fo
 interaction response type 9) with one optional field; its submission (a MODAL_SUBMIT
 interaction) puts the reason on the table message. A form opened by the « Pause » click
 itself was weighed and not chosen: Discord lets a modal be only the first answer to a click
-(« MODAL 9 Respond to an interaction with a popup modal », « Not available for
+(« MODAL 9 respond to an interaction with a popup modal », « Not available for
 `MODAL_SUBMIT` and `PING` interactions », Interaction Callback Type,
 discord-api-docs developers/interactions/receiving-and-responding.mdx), so the break could
 not begin until the form was sent, a second click at the worst moment, and closing the form

@@ -97,8 +97,8 @@ async def test_the_host_s_pause_makes_a_player_s_break_theirs(
 ) -> None:
     """bob's doorbell was a parcel and a neighbour: two minutes into his break marie, the
     host, types `/president pause` (before: « already paused »). The break becomes hers, bob's
-    reason kept: it does not end at bob's five minutes, only the host ends it (bob is told
-    so), its limit the host's hour from her click; « Continuer » gives the turn the time it
+    reason kept (the table told her how: `/president pause`): it does not end at bob's five
+    minutes, only the host ends it (bob is told so), its limit the host's hour from hers; « Continuer » gives the turn the time it
     had, and the history says who lengthened whose break."""
     marie, bob, table, game = await a_humans_turn(fake, clock, president, locale)
     loc = table.locale
@@ -106,6 +106,11 @@ async def test_the_host_s_pause_makes_a_player_s_break_theirs(
     await bob.user.slash("president pause", options={"reason": "colis"})
     await tick(fake, clock, 120)
 
+    own = fresh(table).pause
+    assert own is not None
+    told = t(loc, "table.paused_own_until", button=t(loc, "btn.play_on"), name="bob",
+             at=f"<t:{int(own.since + OWN_PAUSE_SECONDS)}:R>")
+    assert "`/president pause`" in told and told in board(marie.user, table)
     taken = clock.now()
     await marie.user.slash("president pause")  # (the table shows « Continuer » meanwhile)
     await tick(fake, clock, 1)

@@ -13,7 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeAlias, cast
+
+# A holder as a table's snapshot stores it (`Table.round_holders`): user id, whether a bot,
+# name. The row's type says what it may hold; the tuple, what it holds where (as the rows
+# of `engine.snapshot`).
+HolderRow: TypeAlias = list[int | bool | str | None]
+HolderFields: TypeAlias = tuple[int | None, bool, str]
 
 
 @dataclass(frozen=True)
@@ -35,12 +41,12 @@ class Holder:
         """A person known by their id (an erased one is not: their rows lost it)."""
         return not self.is_bot and self.user_id is not None
 
-    def to_list(self) -> list[Any]:
+    def to_list(self) -> HolderRow:
         return [self.user_id, self.is_bot, self.name]
 
     @classmethod
-    def from_list(cls, data: Sequence[Any]) -> Holder:
-        user_id, is_bot, name = data
+    def from_list(cls, data: HolderRow) -> Holder:
+        user_id, is_bot, name = cast(HolderFields, data)
         return cls(None if user_id is None else int(user_id), bool(is_bot), str(name))
 
 

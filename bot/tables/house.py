@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from engine import KNOBS, PRESETS, Rules, RulesError
 
@@ -23,6 +23,13 @@ DEFAULT_PRESET = "classic"
 DROPPED_NAMED = 3
 #: Characters of a stored knob's name a lobby shows: it was written by some other version.
 NAME_SHOWN = 32
+
+
+class HouseSnapshot(TypedDict):
+    """`House` as a table's snapshot keeps it (`TableSnapshot.house`)."""
+
+    dropped: list[str]
+    unreadable: bool
 
 
 @dataclass(frozen=True)
@@ -35,7 +42,7 @@ class House:
     # Nothing stored could be used: the table opened at the preset's defaults.
     unreadable: bool = False
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> HouseSnapshot:
         return {"dropped": list(self.dropped), "unreadable": self.unreadable}
 
     @classmethod

@@ -15,9 +15,20 @@ from typing import Any
 from bot.names import unique
 from bot.people import Holder
 from bot.tables.house import House
+from bot.tables.snapshot import (
+    GameStartSnapshot,
+    HandLinkSnapshot,
+    LogSnapshot,
+    PauseSnapshot,
+    PendingSnapshot,
+    PlayerSnapshot,
+    ReminderSnapshot,
+    TableSnapshot,
+)
 from engine import Game, Phase, Rules, event_from_dict
 from engine.bots import LEVELS
 from engine.events import GameOver, RoundOver
+from engine.jsonvalue import Json
 
 # Discord accepts follow-up edits through an interaction token for 15 minutes; stop a little
 # earlier so an edit never races the expiry.
@@ -84,7 +95,7 @@ class GameStart:
 
     game_no: int
     preset: str
-    rules: dict[str, Any]
+    rules: dict[str, Json]
     seats: tuple[Player, ...]
     # Who waited in the queue then: a game's end names its winners among them too, by the
     # points they left their seat with (`Game.step_off`).
@@ -96,13 +107,13 @@ class GameStart:
                    tuple(replace(p) for p in table.seats),
                    tuple(replace(p) for p in table.queue))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> GameStartSnapshot:
         return {"game_no": self.game_no, "preset": self.preset, "rules": self.rules,
                 "seats": [p.to_dict() for p in self.seats],
                 "waiting": [p.to_dict() for p in self.waiting]}
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> GameStart:
+    def from_dict(cls, d: GameStartSnapshot) -> GameStart:
         return cls(int(d["game_no"]), str(d["preset"]), dict(d["rules"]),
                    tuple(Player.from_dict(p) for p in d["seats"]),
                    tuple(Player.from_dict(p) for p in d.get("waiting", [])))
@@ -116,12 +127,12 @@ class PendingResult:
     game_row_id: int | None
     result: RoundOver | GameOver
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> PendingSnapshot:
         return {"start": self.start.to_dict(), "game_row_id": self.game_row_id,
                 "result": self.result.to_dict()}
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> PendingResult:
+    def from_dict(cls, d: PendingSnapshot) -> PendingResult:
         return cls(GameStart.from_dict(d["start"]), d.get("game_row_id"), _result(d["result"]))
 
 
@@ -181,18 +192,22 @@ class Player:
             raise ValueError(f"{self.name!r} is no person waiting")
         return waiting_key(self.user_id)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"user_id": self.user_id, "name": self.name, "locale": self.locale,
-                "joined": self.joined, "vacant": self.vacant, "by_host": self.by_host,
-                "level": self.level, "left_by": self.left_by,
-                "took_from": self.took_from, "left_hosting": self.left_hosting,
-                **({"took_from_level": self.took_from_level}
-                   if self.took_from_level is not None else {}),
-                **({"left_out": True} if self.left_out else {}),
-                **({"left_removed": True} if self.left_removed else {})}
+    def to_dict(self) -> PlayerSnapshot:
+        d: PlayerSnapshot = {
+            "user_id": self.user_id, "name": self.name, "locale": self.locale,
+            "joined": self.joined, "vacant": self.vacant, "by_host": self.by_host,
+            "level": self.level, "left_by": self.left_by,
+            "took_from": self.took_from, "left_hosting": self.left_hosting}
+        if self.took_from_level is not None:
+            d["took_from_level"] = self.took_from_level
+        if self.left_out:
+            d["left_out"] = True
+        if self.left_removed:
+            d["left_removed"] = True
+        return d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Player:
+    def from_dict(cls, d: PlayerSnapshot) -> Player:
         return cls(d["user_id"], d["name"], d.get("locale", "en"), d.get("joined", 0),
                    d.get("vacant", False), d.get("by_host", False),
                    _level(d.get("level", DEFAULT_LEVEL)), d.get("left_by"),
@@ -236,12 +251,12 @@ class HandLink:
     def valid(self, now: float) -> bool:
         return now < self.expires
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> HandLinkSnapshot:
         return {"application_id": self.application_id, "token": self.token,
                 "created": self.created, "locale": self.locale, "message_id": self.message_id}
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> HandLink:
+    def from_dict(cls, d: HandLinkSnapshot) -> HandLink:
         message_id = d.get("message_id")
         return cls(int(d["application_id"]), d["token"], float(d["created"]),
                    locale=d.get("locale", ""),
@@ -279,12 +294,12 @@ class Reminder:
     # once more (`publisher.reminders`).
     tries: int = field(default=0, compare=False)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ReminderSnapshot:
         return {"serial": self.serial, "user_ids": list(self.user_ids), "kind": self.kind,
                 "sent": self.sent, "message_id": self.message_id, "deadline": self.deadline}
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Reminder:
+    def from_dict(cls, d: ReminderSnapshot) -> Reminder:
         return cls(int(d["serial"]), tuple(int(u) for u in d["user_ids"]), str(d["kind"]),
                    bool(d.get("sent")), d.get("message_id"), d.get("deadline"))
 
@@ -328,17 +343,21 @@ class Pause:
         """The bot was away `seconds` (a restart): nobody could continue meanwhile."""
         return replace(self, held=self.held + seconds)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> PauseSnapshot:
         # The limit's fields only when set: a break without an outage stores what stop 49
         # did, and a version rolled back to reads the rest and ignores them.
-        return {"by": self.by, "name": self.name, "since": self.since, "reason": self.reason,
-                **({"held": self.held} if self.held else {}),
-                **({"outage_since": self.outage_since}
-                   if self.outage_since is not None else {}),
-                **({"own": True} if self.own else {})}
+        d: PauseSnapshot = {"by": self.by, "name": self.name, "since": self.since,
+                            "reason": self.reason}
+        if self.held:
+            d["held"] = self.held
+        if self.outage_since is not None:
+            d["outage_since"] = self.outage_since
+        if self.own:
+            d["own"] = True
+        return d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Pause:
+    def from_dict(cls, d: PauseSnapshot) -> Pause:
         outage = d.get("outage_since")
         return cls(int(d["by"]), str(d["name"]), float(d["since"]), str(d.get("reason", "")),
                    float(d.get("held", 0.0)), float(outage) if outage is not None else None,
@@ -358,14 +377,14 @@ class LogEntry:
     params: dict[str, Any] = field(default_factory=dict)
     people: tuple[int, ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"key": self.key, "params": self.params}
+    def to_dict(self) -> LogSnapshot:
+        d: LogSnapshot = {"key": self.key, "params": self.params}
         if self.people:
             d["people"] = list(self.people)
         return d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> LogEntry:
+    def from_dict(cls, d: LogSnapshot) -> LogEntry:
         return cls(d["key"], dict(d.get("params", {})), tuple(d.get("people", ())))
 
 
@@ -867,8 +886,10 @@ class Table:
 
     # --- persistence -------------------------------------------------------------------------
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
+    def to_dict(self) -> TableSnapshot:
+        # The keys written only when set come where they always came, so that the stored
+        # text is the same as before they were typed.
+        d: TableSnapshot = {
             "id": self.id,
             "channel_id": self.channel_id,
             "guild_id": self.guild_id,
@@ -888,8 +909,12 @@ class Table:
             "timer_serial": self.timer_serial,
             "timer_deadline": self.timer_deadline,
             "paused_since": self.paused_since,
-            **({"pause": self.pause.to_dict()} if self.pause is not None else {}),
-            **({"own_breaks": own_breaks} if (own_breaks := self._own_breaks_held()) else {}),
+        }
+        if self.pause is not None:
+            d["pause"] = self.pause.to_dict()
+        if own_breaks := self._own_breaks_held():
+            d["own_breaks"] = own_breaks
+        d |= {
             "host_seen": self.host_seen,
             "human_seen": self.human_seen,
             "game_row_id": self.game_row_id,
@@ -901,8 +926,10 @@ class Table:
             "exchange_notes": {str(seat): [e.to_dict() for e in notes]
                                for seat, notes in self.exchange_notes.items()},
             "notice": self.notice.to_dict() if self.notice is not None else None,
-            **({"skipped": {str(seat): e.to_dict() for seat, e in self.skipped.items()}}
-               if self.skipped else {}),
+        }
+        if self.skipped:
+            d["skipped"] = {str(seat): e.to_dict() for seat, e in self.skipped.items()}
+        d |= {
             "gift_picks": {str(uid): {str(part): codes for part, codes in picks.items()}
                            for uid, picks in self.gift_picks.items()},
             "results": [e.to_dict() for e in self.results],
@@ -922,21 +949,25 @@ class Table:
             "host_handed": self.host_handed,
             "post_lobby": self.post_lobby,
             "post_table": self.post_table,
-            **({"house": self.house.to_dict()} if self.house is not None else {}),
             "retired": self.retired,
-            **({"retired_people": list(self.retired_people)} if self.retired_people else {}),
-            # Oldest first, the order `moved` forgets them in.
-            "moved_from": [[version, seat, timer]
-                           for version, (seat, timer) in self.moved_from.items()],
-            **({"charts_off": list(self.charts_off)} if self.charts_off else {}),
-            **({"pointers_owed": [list(p) for p in self.pointers_owed]}
-               if self.pointers_owed else {}),
-            **({"retired_below": self.retired_below} if self.retired_below is not None
-               else {}),
         }
+        if self.house is not None:
+            d["house"] = self.house.to_dict()
+        if self.retired_people:
+            d["retired_people"] = list(self.retired_people)
+        # Oldest first, the order `moved` forgets them in.
+        d["moved_from"] = [[version, seat, timer]
+                           for version, (seat, timer) in self.moved_from.items()]
+        if self.charts_off:
+            d["charts_off"] = list(self.charts_off)
+        if self.pointers_owed:
+            d["pointers_owed"] = [list(p) for p in self.pointers_owed]
+        if self.retired_below is not None:
+            d["retired_below"] = self.retired_below
+        return d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Table:
+    def from_dict(cls, d: TableSnapshot) -> Table:
         table = cls(
             id=int(d["id"]),
             channel_id=int(d["channel_id"]),
@@ -947,7 +978,7 @@ class Table:
             rules=Rules.from_dict(d["rules"]),
             seats=[Player.from_dict(p) for p in d["seats"]],
             queue=[Player.from_dict(p) for p in d.get("queue", [])],
-            game=Game.from_dict(d["game"]) if d.get("game") is not None else None,
+            game=Game.from_dict(stored) if (stored := d.get("game")) is not None else None,
             lobby_message_id=d.get("lobby_message_id"),
             table_message_id=d.get("table_message_id"),
             hands={int(uid): HandLink.from_dict(v) for uid, v in d.get("hands", {}).items()},
@@ -988,12 +1019,12 @@ class Table:
             bot_level=_level(d.get("bot_level", DEFAULT_LEVEL)),
             hints=bool(d.get("hints", False)),
             reminders=bool(d.get("reminders", True)),
-            reminder=Reminder.from_dict(d["reminder"]) if d.get("reminder") else None,
+            reminder=Reminder.from_dict(ping) if (ping := d.get("reminder")) else None,
             reminders_gone=[int(m) for m in d.get("reminders_gone", [])],
             host_handed=bool(d.get("host_handed", False)),
             post_lobby=bool(d.get("post_lobby", False)),
             post_table=bool(d.get("post_table", False)),
-            house=House.from_dict(d["house"]) if d.get("house") else None,
+            house=House.from_dict(d["house"]) if "house" in d else None,
             retired=d.get("retired"),
             retired_people=tuple(d.get("retired_people", ())),
             moved_from={int(version): (int(seat), bool(timer)) for version, seat, timer
@@ -1020,22 +1051,23 @@ class Table:
         return table
 
 
-def _notice(d: dict[str, Any]) -> LogEntry | None:
+def _notice(d: TableSnapshot) -> LogEntry | None:
     """The lobby's notice. One saying a person took a bot's seat, stored before it named
     them by id (stop 46), is given the id of the one seated person of that name: their
     leaving then ends it, where it stayed until the lobby's next change (stop 47). With
     no such person it already speaks of someone gone, and is dropped."""
-    if not d.get("notice"):
+    stored = d.get("notice")
+    if not stored:
         return None
-    notice = LogEntry.from_dict(d["notice"])
+    notice = LogEntry.from_dict(stored)
     if notice.key != "lobby.bot_gave_way" or notice.people:
         return notice
-    named = [p["user_id"] for p in d["seats"]
-             if p.get("user_id") is not None and p.get("name") == notice.params.get("name")]
+    named = [user for p in d["seats"]
+             if (user := p["user_id"]) is not None and p["name"] == notice.params.get("name")]
     return replace(notice, people=(named[0],)) if len(named) == 1 else None
 
 
-def _result(data: dict[str, Any]) -> RoundOver | GameOver:
+def _result(data: dict[str, Json]) -> RoundOver | GameOver:
     event = event_from_dict(data)
     if not isinstance(event, RoundOver | GameOver):
         raise ValueError(f"not a result: {data.get('kind')!r}")

@@ -68,7 +68,7 @@ def state_of(bot: PresidentBot, guild_ids: list[int]) -> str:
     tables = {}
     everywhere = [t for g in guild_ids for t in bot.service.registry.in_guild(g)]
     for table in sorted(everywhere, key=lambda t: t.id):
-        data = table.to_dict()
+        data: dict[str, object] = dict(table.to_dict())
         for key in BOOKKEEPING:
             data.pop(key)
         tables[table.id] = data

@@ -132,8 +132,7 @@ def test_levels_are_kept_in_snapshots_and_old_snapshots_get_the_default() -> Non
     assert [p.level for p in again.seats] == ["normal", "hard"]
     assert (again.bot_level, again.hints, again.reminders) == ("easy", True, False)
     old = table.to_dict()
-    for key in ("bot_level", "hints", "reminders"):
-        del old[key]
+    del old["bot_level"], old["hints"], old["reminders"]
     for seat in old["seats"]:
         del seat["level"]
     before = Table.from_dict(old)

@@ -4,7 +4,6 @@ table message's was posted below it. The bot's own pings there never counted, an
 deletion takes nothing off (docs/bot.md, « Play-test 28, afterwards »)."""
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -13,6 +12,7 @@ from bot.i18n import t
 from bot.packages.publisher.buried import BURIED_AFTER, EVERY, QUIET
 from bot.packages.screen import Screen
 from bot.storage import Storage
+from bot.tables.snapshot import TableSnapshot
 from bot.tables.table import Table
 from fakediscord import FakeDiscord, Message, TestUser
 
@@ -152,7 +152,7 @@ async def test_a_crash_before_the_pointers_edit_leaves_the_restart_to_make_it(
     old = table.table_message_id
     assert old is not None
     edit = bot.publisher._edit
-    died: list[tuple[int, dict[str, Any]]] = []
+    died: list[tuple[int, TableSnapshot]] = []
 
     async def dies_before_the_pointer(table: Table, message_id: int, screen: Screen | None,
                                       asleep: str | None) -> bool:

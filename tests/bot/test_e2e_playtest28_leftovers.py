@@ -19,6 +19,7 @@ from bot.packages.publisher.buried import BURIED_AFTER, QUIET
 from bot.packages.screen import Screen
 from bot.storage import Storage
 from bot.storage.db import upgrade_to_head
+from bot.tables.snapshot import TableSnapshot
 from bot.tables.table import Table
 from fakediscord import FakeClock, FakeDiscord, TestUser
 
@@ -139,7 +140,7 @@ async def test_a_crash_between_the_bring_downs_post_and_its_snapshot_is_settled_
     old = table.table_message_id
     assert old is not None
     send, edit = bot.publisher._send, bot.publisher._edit
-    died: list[tuple[int, dict[str, Any]]] = []
+    died: list[tuple[int, TableSnapshot]] = []
 
     async def dies_once_posted(table: Table, screen: Screen, *args: Any,
                                **kwargs: Any) -> int | None:

@@ -24,6 +24,7 @@ from bot.packages.publisher import messages, recount
 from bot.packages.publisher.recount import PAGES, RECOUNTED
 from bot.packages.screen import Screen
 from bot.storage import Storage
+from bot.tables.snapshot import TableSnapshot
 from bot.tables.table import Table
 from engine import Phase
 from fakediscord import FakeDiscord
@@ -62,8 +63,8 @@ class Crash:
     def __init__(self, bot: PresidentBot, monkeypatch: pytest.MonkeyPatch,
                  posting: Callable[[Screen], bool], leaving: int | None = None) -> None:
         self.posted: int | None = None
-        self.state: dict[str, Any] | None = None
-        self.began: list[dict[str, Any]] = []
+        self.state: TableSnapshot | None = None
+        self.began: list[TableSnapshot] = []
         began = self.began
         send, edit = bot.publisher._send, bot.publisher._edit
 
@@ -97,7 +98,7 @@ class Crash:
 
 
 async def restart_with(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot, url: str,
-                       table: Table, state: dict[str, Any]) -> PresidentBot:
+                       table: Table, state: TableSnapshot) -> PresidentBot:
     """`bot` stops; the database holds `state` as the table's last snapshot; a new process
     starts on it."""
     await bot.service.drain()
@@ -294,7 +295,7 @@ async def test_a_new_table_s_first_lobby_lost_to_a_crash_is_adopted(
     url = database_url(tmp_path)
     bot = await connect_bot(fake, clock, url, bot_pause=1.0)
     marie = fake.add_user("marie", locale="fr")
-    opened: list[dict[str, Any]] = []
+    opened: list[TableSnapshot] = []
     create = bot.service.create
 
     async def stored_as_it_opens(*args: Any, **kwargs: Any) -> Table:

@@ -256,12 +256,13 @@ def test_a_bots_seat_notice_from_before_it_named_its_taker_goes_with_them() -> N
                   seats=[Player(ALICE, "alice"), Player(None, "Bot 1"), Player(BOB, "u2")],
                   notice=LogEntry("lobby.bot_gave_way", {"name": "u2", "bot": "Bot 3"}))
     older = table.to_dict()
-    assert "people" not in older["notice"]
+    notice = older["notice"]
+    assert notice is not None and "people" not in notice
     restored = Table.from_dict(older)
     assert restored.notice is not None and restored.notice.people == (BOB,)
     older["seats"] = [s for s in older["seats"] if s["user_id"] != BOB]
     assert Table.from_dict(older).notice is None
-    older["notice"]["key"] = "lobby.bot_added"
+    notice["key"] = "lobby.bot_added"
     assert Table.from_dict(older).notice == LogEntry("lobby.bot_added",
                                                      {"name": "u2", "bot": "Bot 3"})
 

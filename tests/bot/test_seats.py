@@ -107,7 +107,9 @@ def test_a_snapshot_from_before_keeps_the_points_of_who_waits() -> None:
     table.queue.append(table.new_player(200, "eve"))
     seats.seat_waiting_players(table, game)
     data = table.to_dict()
-    del data["game"]["off_table"]
+    stored = data["game"]
+    assert stored is not None
+    del stored["off_table"]
     data["queue"][0]["points"] = 4
     again = Table.from_dict(data)
     assert again.game is not None and again.game.off_table == {table.queue[0].key: 4}
@@ -124,7 +126,9 @@ def test_a_game_over_in_a_snapshot_from_before_keeps_its_winners_standings() -> 
     game.stop()
     assert game.phase is Phase.GAME_OVER and game.winners
     data = table.to_dict()
-    del data["game"]["off_table"]
+    stored = data["game"]
+    assert stored is not None
+    del stored["off_table"]
     data["queue"][0]["points"] = 99
     again = Table.from_dict(data)
     assert again.game is not None and again.game.off_table == {}

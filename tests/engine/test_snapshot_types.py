@@ -9,8 +9,7 @@ JSON, through rounds with an exchange, tells and a deciding card.
 from __future__ import annotations
 
 import json
-import types
-from typing import NotRequired, Union, get_args, get_origin, get_type_hints, is_typeddict
+from typing import get_type_hints
 
 from engine import Game, GreedyPlayer, Phase, Rules
 from engine.snapshot import (
@@ -21,36 +20,7 @@ from engine.snapshot import (
     SwapFields,
     TellFields,
 )
-
-
-def _conforms(value: object, hint: object) -> bool:
-    """Whether a JSON value is of the type `hint` names (tuples as JSON lists, positionally;
-    a bool is not an int)."""
-    origin, args = get_origin(hint), get_args(hint)
-    if hint is None or hint is type(None):
-        return value is None
-    if origin is Union or origin is types.UnionType:
-        return any(_conforms(value, arg) for arg in args)
-    if origin is list:
-        return isinstance(value, list) and all(_conforms(v, args[0]) for v in value)
-    if origin is tuple:
-        return isinstance(value, list) and len(value) == len(args) \
-            and all(_conforms(v, arg) for v, arg in zip(value, args, strict=True))
-    if origin is dict:
-        return isinstance(value, dict) and all(
-            _conforms(k, args[0]) and _conforms(v, args[1]) for k, v in value.items())
-    if isinstance(hint, type) and is_typeddict(hint):
-        hints = get_type_hints(hint)
-        required = {key for key, h in get_type_hints(hint, include_extras=True).items()
-                    if get_origin(h) is not NotRequired}
-        return isinstance(value, dict) and required <= set(value) <= set(hints) \
-            and all(_conforms(v, hints[k]) for k, v in value.items())
-    if hint is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    if hint is float:
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    assert hint in (str, bool), hint
-    return isinstance(value, hint)
+from tests.typeddicts import conforms
 
 
 def _snapshots(preset: str, seats: int, seed: int) -> list[dict[str, object]]:
@@ -85,22 +55,22 @@ def test_every_stored_value_is_of_its_keys_type_and_every_row_of_its_fields() ->
             hints = get_type_hints(GameSnapshot)
             assert set(snapshot) == set(hints)  # the writer writes every key
             for key, value in rest.items():
-                assert _conforms(value, hints[key]), (key, value)
-            assert _conforms(snapshot["rng"], RngFields)
+                assert conforms(value, hints[key]), (key, value)
+            assert conforms(snapshot["rng"], RngFields)
             tells, swaps, gifts = snapshot["tells"], snapshot["swaps"], snapshot["gifts"]
             assert isinstance(tells, list) and isinstance(swaps, list) \
                 and isinstance(gifts, list)
             for tell in tells:
-                assert _conforms(tell, TellFields) and isinstance(tell, list), tell
+                assert conforms(tell, TellFields) and isinstance(tell, list), tell
                 for play in tell[4:]:
-                    assert play is None or _conforms(play, PlayFields), play
+                    assert play is None or conforms(play, PlayFields), play
                     rows["tops"] += play is not None
                 rows["tells"] += 1
             for swap in swaps:
-                assert _conforms(swap, SwapFields), swap
+                assert conforms(swap, SwapFields), swap
                 rows["swaps"] += 1
             rows["gifts"] += len(gifts)
             if snapshot["deciding"] is not None:
-                assert _conforms(snapshot["deciding"], DecidingFields)
+                assert conforms(snapshot["deciding"], DecidingFields)
                 rows["deciding"] += 1
     assert all(rows.values()), rows  # every kind of row was seen

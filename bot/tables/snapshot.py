@@ -22,6 +22,11 @@ from bot.tables.house import HouseSnapshot
 from engine.jsonvalue import Json
 from engine.snapshot import GameSnapshot
 
+# A run of rounds through which the same people held the seats (`Table.round_holders`,
+# stored so from stop 51): how many rounds, then each seat's holder (None: nobody played it).
+HoldersRow: TypeAlias = list[int | list[HolderRow | None]]
+HoldersFields: TypeAlias = tuple[int, list[HolderRow | None]]
+
 # A version a seat moved from (`Table.moved_from`): version, seat, whether its timer moved.
 MovedRow: TypeAlias = list[int | bool]
 MovedFields: TypeAlias = tuple[int, int, bool]
@@ -150,6 +155,10 @@ class TableSnapshot(TypedDict):
     finished_roles: NotRequired[list[str | None]]
     unstored: NotRequired[list[PendingSnapshot]]
     round_totals: NotRequired[list[list[int]]]
+    # Who held the seats as each round ended: in runs of rounds from stop 51 (the seats
+    # change hands a few times a game, and a row a round grew a long evening's snapshot by
+    # some ninety bytes a round); one row a round before, still read.
+    holders: NotRequired[list[HoldersRow]]
     round_holders: NotRequired[list[list[HolderRow | None]]]
     seq: NotRequired[int]
     bot_level: NotRequired[str]

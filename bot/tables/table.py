@@ -10,7 +10,8 @@ import asyncio
 from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Any
+from itertools import groupby
+from typing import Any, cast
 
 from bot.names import unique
 from bot.people import Holder
@@ -18,6 +19,7 @@ from bot.tables.house import House
 from bot.tables.snapshot import (
     GameStartSnapshot,
     HandLinkSnapshot,
+    HoldersFields,
     LogSnapshot,
     PauseSnapshot,
     PendingSnapshot,
@@ -938,8 +940,10 @@ class Table:
             "finished_roles": self.finished_roles,
             "unstored": [p.to_dict() for p in self.unstored],
             "round_totals": self.round_totals,
-            "round_holders": [[h.to_list() if h is not None else None for h in held]
-                              for held in self.round_holders],
+            # One run per stretch of rounds through which the seats kept their holders.
+            "holders": [[len(list(rounds)), [h.to_list() if h is not None else None
+                                             for h in held]]
+                        for held, rounds in groupby(self.round_holders)],
             "seq": self.seq,
             "bot_level": self.bot_level,
             "hints": self.hints,
@@ -1013,8 +1017,7 @@ class Table:
             finished_roles=list(d.get("finished_roles", [])),
             unstored=[PendingResult.from_dict(p) for p in d.get("unstored", [])],
             round_totals=[[int(p) for p in r] for r in d.get("round_totals", [])],
-            round_holders=[[Holder.from_list(h) if h is not None else None for h in held]
-                           for held in d.get("round_holders", [])],
+            round_holders=_round_holders(d),
             seq=d.get("seq", 0),
             bot_level=_level(d.get("bot_level", DEFAULT_LEVEL)),
             hints=bool(d.get("hints", False)),
@@ -1065,6 +1068,14 @@ def _notice(d: TableSnapshot) -> LogEntry | None:
     named = [user for p in d["seats"]
              if (user := p["user_id"]) is not None and p["name"] == notice.params.get("name")]
     return replace(notice, people=(named[0],)) if len(named) == 1 else None
+
+
+def _round_holders(d: TableSnapshot) -> list[list[Holder | None]]:
+    """Who held the seats as each round ended: stored in runs of rounds (`holders`), or
+    before stop 51 one row a round (`round_holders`)."""
+    rows = [held for count, held in (cast(HoldersFields, run) for run in d["holders"])
+            for _ in range(count)] if "holders" in d else d.get("round_holders", [])
+    return [[Holder.from_list(h) if h is not None else None for h in held] for held in rows]
 
 
 def _result(data: dict[str, Json]) -> RoundOver | GameOver:

@@ -261,7 +261,7 @@ def test_a_snapshot_from_before_draws_its_game_per_seat_as_it_did() -> None:
     assert shown.series == ((2, 3), (1, 1), (0, None), (None, 2))
 
     before = table.to_dict()
-    del before["round_holders"]
+    del before["holders"]
     old = chart.points_chart(Table.from_dict(before), "fr")
     assert old == chart.chart_of("fr", ("alice", "bob", "dan"), ((2, 3), (1, 1), (0, 2)))
     # The next round of that game keeps it so: its holders cover only the rounds since.

@@ -15,11 +15,13 @@ from pathlib import Path
 import pytest
 
 from bot.client import PresidentBot
-from bot.people import HolderFields
+from bot.people import HolderFields, HolderRow
 from bot.storage import jsoncodec
-from bot.tables.snapshot import MovedFields, TableSnapshot
+from bot.tables.snapshot import HoldersFields, MovedFields, TableSnapshot
 from bot.tables.table import LogEntry, Pause, Reminder, Table
-from engine import PRESETS, Phase
+from bot.tables.table import Player as Seat
+from engine import PRESETS, Phase, Rules
+from engine.events import RoundOver
 from fakediscord import FakeDiscord
 from tests.typeddicts import conforms
 
@@ -34,7 +36,10 @@ def _checked(snapshot: object, rows: dict[str, int]) -> None:
     rows and records of each kind it holds in `rows`."""
     assert conforms(snapshot, TableSnapshot), snapshot
     assert isinstance(snapshot, dict)
-    for held in snapshot.get("round_holders", []):
+    runs = snapshot.get("holders", [])
+    for run in runs:
+        assert conforms(run, HoldersFields), run
+    for held in [run[1] for run in runs] + snapshot.get("round_holders", []):
         for holder in held:
             assert holder is None or conforms(holder, HolderFields), holder
             rows["holders"] += holder is not None
@@ -100,3 +105,35 @@ def test_the_snapshots_older_versions_left_are_of_their_types(capture: Path) -> 
     for table in json.loads(capture.read_text())["tables"].values():
         _checked(table["state"], rows)
     assert rows["game"] and rows["hands"] and rows["log"], rows
+
+
+def test_the_seats_holders_are_stored_once_a_run_and_read_in_either_form() -> None:
+    """Who held the seats is stored once per stretch of rounds they kept them (stop 51):
+    a row a round grew a long evening's snapshot by some ninety bytes a round (play-test
+    31). A snapshot from before, one row a round, restores the same holders."""
+    table = Table(1, 2, 3, 4, "fr", Rules.preset("proletario"),
+                  seats=[Seat(4, "alice"), Seat(5, "bob"), Seat(6, "carol")])
+    for n in range(1, 3):
+        table.note_totals(RoundOver(n, (0, 1, 2), ("P", "N", "L"), (2, 1, 0), (2, 1, 0)))
+    table.seats[2] = Seat(7, "dan")
+    for n in range(3, 6):
+        table.note_totals(RoundOver(n, (0, 1, 2), ("P", "N", "L"), (2, 1, 0), (2, 1, 0)))
+    table.note_totals(RoundOver(6, (0, 1), ("P", "L", ""), (2, 0, 0), (2, 0, 0)))
+    alice: HolderRow = [4, False, "alice"]
+    bob: HolderRow = [5, False, "bob"]
+    carol: HolderRow = [6, False, "carol"]
+    dan: HolderRow = [7, False, "dan"]
+    stored = jsoncodec.loads(jsoncodec.dumps(table.to_dict()))
+    assert stored["holders"] == [[2, [alice, bob, carol]], [3, [alice, bob, dan]],
+                                 [1, [alice, bob, None]]]
+    assert "round_holders" not in stored
+    assert Table.from_dict(stored).round_holders == table.round_holders
+    older = table.to_dict()  # as stop 50 wrote it
+    del older["holders"]
+    older["round_holders"] = [[alice, bob, carol], [alice, bob, carol], [alice, bob, dan],
+                              [alice, bob, dan], [alice, bob, dan], [alice, bob, None]]
+    assert Table.from_dict(older).round_holders == table.round_holders
+    # An evening of two hundred rounds at the same seats is one run.
+    for n in range(7, 201):
+        table.note_totals(RoundOver(n, (0, 1, 2), ("P", "N", "L"), (2, 1, 0), (2, 1, 0)))
+    assert len(table.to_dict()["holders"]) == 4

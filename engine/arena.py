@@ -189,6 +189,23 @@ def _play_round(game: Game, players: list[Player], scores: list[Score]) -> None:
         game.apply(seat, action)
 
 
+class _Options(argparse.Namespace):
+    """The command line as `main` reads it: argparse's attributes are untyped otherwise."""
+
+    preset: str
+    players: str
+    seats: int | None
+    deals: int
+    seed: int
+    set: list[str]
+    budget_ms: float
+    samples: int | None
+    rounds: str
+    game_rounds: int
+    anonymous: bool
+    jobs: int
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -215,7 +232,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=1,
                         help="worker processes sharing the deals (one per core at most: "
                              "hard's budget is wall clock)")
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv, namespace=_Options())
     names = [n.strip() for n in args.players.split(",") if n.strip()]
     for name in names:
         if name not in PLAYERS:

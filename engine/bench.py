@@ -139,6 +139,15 @@ def snapshot_speed(repeat: int) -> None:
         print(f"{preset:<12}{seats:>6}{best[0] * 1e6:>12,.1f}{best[1] * 1e6:>14,.1f}")
 
 
+class _Options(argparse.Namespace):
+    """The command line as `main` reads it: argparse's attributes are untyped otherwise."""
+
+    rounds: int
+    repeat: int
+    search: bool
+    snapshot: bool
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=1000, help="rounds per case")
@@ -147,7 +156,7 @@ def main() -> None:
                         help="clone, determinize and rollout speed instead")
     parser.add_argument("--snapshot", action="store_true",
                         help="snapshot write and read speed instead")
-    args = parser.parse_args()
+    args = parser.parse_args(namespace=_Options())
     if args.search:
         search_speed(args.repeat)
         return

@@ -116,33 +116,33 @@ class Game(Automation):
         game = Game.__new__(Game)
         state = game.__dict__
         state.update(self.__dict__)
-        state["hands"] = [list(h) for h in self.hands]
-        state["active"] = list(self.active)
-        state["points"] = list(self.points)
-        state["off_table"] = dict(self.off_table)
-        state["out"] = list(self.out)
-        state["penalised"] = list(self.penalised)
-        state["trick"] = list(self.trick)
-        state["pile"] = list(self.pile)
-        state["passed"] = set(self.passed)
-        state["lap"] = list(self.lap)
-        state["gifts"] = [replace(g) for g in self.gifts]
-        state["swaps"] = list(self.swaps)
-        state["lacks"] = list(self.lacks)
-        state["played"] = [list(p) for p in self.played]
-        state["tells"] = list(self.tells)
-        state["timeouts"] = list(self.timeouts)
-        state["autopilot"] = set(self.autopilot)
-        state["bots"] = set(self.bots)
-        state["_base"] = dict(self._base)  # option lists are replaced, never mutated
-        state["_legal_cache"] = {}
-        state["_legal_version"] = -1
-        state["_due_cache"] = {}
-        state["_due_version"] = -1
+        game.hands = [list(h) for h in self.hands]
+        game.active = list(self.active)
+        game.points = list(self.points)
+        game.off_table = dict(self.off_table)
+        game.out = list(self.out)
+        game.penalised = list(self.penalised)
+        game.trick = list(self.trick)
+        game.pile = list(self.pile)
+        game.passed = set(self.passed)
+        game.lap = list(self.lap)
+        game.gifts = [replace(g) for g in self.gifts]
+        game.swaps = list(self.swaps)
+        game.lacks = list(self.lacks)
+        game.played = [list(p) for p in self.played]
+        game.tells = list(self.tells)
+        game.timeouts = list(self.timeouts)
+        game.autopilot = set(self.autopilot)
+        game.bots = set(self.bots)
+        game._base = dict(self._base)  # option lists are replaced, never mutated
+        game._legal_cache = {}
+        game._legal_version = -1
+        game._due_cache = {}
+        game._due_version = -1
         if rng is None:
             rng = random.Random()
             rng.setstate(self.rng.getstate())
-        state["rng"] = rng
+        game.rng = rng
         return game
 
     # ------------------------------------------------------------------ serialisation

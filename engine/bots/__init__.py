@@ -30,7 +30,7 @@ __all__ = ["ANSWERERS", "LEVELS", "PLAYERS", "STYLES", "Bot", "EasyBot", "HardBo
            "Player", "decide", "make_bot", "make_player"]
 
 LEVELS = ("easy", "normal", "hard")
-PLAYERS = LEVELS + ("greedy", "random")
+PLAYERS = (*LEVELS, "greedy", "random")
 # How hard's search models a seat whose player is known to be one of these: every level
 # answers whatever it takes (the tactics, which easy and hard start from too); the
 # reference bot by its own code. A random player fits no style: it is modelled as an

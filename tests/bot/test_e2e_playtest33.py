@@ -313,3 +313,24 @@ async def test_the_leaderboard_before_the_table_is_the_house_presets(
         t("en-US", "leaderboard.title", preset=t("en-US", "preset.classic"))]
     await fake.disconnect(bot)
     fake.assert_no_errors()
+
+
+async def test_rules_before_the_table_name_the_preset_the_channel_played_unchanged(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """The regulars played presi as it comes, with nothing tuned: the next table opens at
+    presi (its house rules are presi's own), so `/president rules` before it shows presi's
+    rules as the starting ones, not classic's (review of stop 51: it showed classic's,
+    house rules equal to a preset's defaults being read as no house rules)."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    marie = fake.add_user("marie", locale="fr")
+    await an_evening(fake, clock, bot, marie, "presi")
+    await marie.slash("president rules")
+    shown = marie.last_ephemeral()
+    assert [e.title for e in shown.embeds] == [
+        t("fr", "rules.title.preset", preset=t("fr", "preset.presi"))]
+    assert t("fr", "rules.no_table") in shown.text.split("\n")
+    await marie.slash("president create")
+    assert table_in(bot, marie.channel).rules == Rules.preset("presi")
+    await fake.disconnect(bot)
+    fake.assert_no_errors()

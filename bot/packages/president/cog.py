@@ -693,10 +693,11 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
             ephemeral=True)
 
     async def _house_rules(self, interaction: Interaction) -> Rules | None:
-        """The rules a table opened in this channel would start from, where they are its
-        house rules and read back whole; None for the preset's defaults. The answer is not
-        deferred, so a database slower than `HOUSE_READ_SECONDS`, or failing, leaves the
-        preset's rules, as before house rules."""
+        """The rules a table opened in this channel would start from, where it keeps
+        house rules (read back as `create` reads them: a preset's own where they are
+        that preset's unchanged, or all that could be read); None where it keeps none. The
+        answer is not deferred, so a database slower than `HOUSE_READ_SECONDS`, or failing,
+        leaves the default preset's rules, as before house rules."""
         storage = self.bot.storage
         if storage is None or interaction.channel_id is None:
             return None
@@ -710,8 +711,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
             log.warning("channel %s: could not read its house rules (%s)", channel,
                         describe(err))
             return None
-        rules, noted = house.read(stored, None)
-        return rules if noted is not None and not noted.unreadable else None
+        return None if stored is None else house.read(stored, None)[0]
 
     @app_commands.command(name=ls("cmd.end"), description=ls("cmd.end.desc"))
     async def end(self, interaction: Interaction) -> None:

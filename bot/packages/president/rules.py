@@ -22,8 +22,9 @@ def rules_embed(locale: str, table: Table | None, preset: str | None,
     for. A preset's rules open with whose they are: at a table a reader would otherwise take
     them for the table's, and with no table for rules already agreed on. With no table and
     no preset asked for, the channel's `house` rules where it keeps some: the next table
-    starts from them, not from classic's (play-test 33)."""
-    if table is None and preset is None and house is not None:
+    starts from them, not from classic's (play-test 33); where they are a preset's own
+    unchanged (presi played as it comes), that preset's page, as the starting rules."""
+    if table is None and preset is None and house is not None and house.differences():
         return embed(t(locale, "rules.title.house", preset=preset_name(locale, house.preset_id)),
                      [t(locale, house_note), "",
                       *rules_page(locale, house)])
@@ -34,7 +35,8 @@ def rules_embed(locale: str, table: Table | None, preset: str | None,
         revolution = game is not None and game.phase is Phase.PLAY and game.revolution
         title = t(locale, "rules.title", preset=table_preset_name(locale, table.rules))
         return embed(title, rules_page(locale, table.rules, seats, revolution))
-    chosen = preset or DEFAULT_PRESET
+    chosen = preset or (house.preset_id if house is not None and table is None
+                        else DEFAULT_PRESET)
     name = preset_name(locale, chosen)
     rules = Rules.preset(chosen)
     if table is None:

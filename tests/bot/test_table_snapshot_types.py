@@ -17,6 +17,7 @@ import pytest
 from bot.client import PresidentBot
 from bot.people import HolderFields, HolderRow
 from bot.storage import jsoncodec
+from bot.tables.house import House
 from bot.tables.snapshot import HoldersFields, MovedFields, TableSnapshot
 from bot.tables.table import LogEntry, Pause, Reminder, Table
 from bot.tables.table import Player as Seat
@@ -85,9 +86,11 @@ async def test_a_played_game_s_snapshots_are_of_their_types(
     copy.reminder = Reminder(3, (marie.user.id,), "turn", True, 44, 12.5)
     copy.seats[0].left_out = copy.seats[0].left_removed = True
     copy.seats[0].took_from_level = "hard"
+    copy.house = House(("jokers_high",))  # play-test 33's, merged the same stop
     written = copy.to_dict()
     assert {"pause", "own_breaks", "skipped", "retired_people", "charts_off", "pointers_owed",
-            "retired_below"} <= set(written)
+            "retired_below", "house"} <= set(written)
+    assert Table.from_dict(written).house == copy.house
     seen.append(jsoncodec.loads(jsoncodec.dumps(written)))
     assert len(seen) > 1
     for snapshot in seen:

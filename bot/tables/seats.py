@@ -105,7 +105,8 @@ def seat_queue(table: Table) -> None:
 def seat_waiting_players(table: Table, game: Game) -> None:
     """RULES §10: waiting players take bots' seats, lowest rank first; with no bot seated
     the last place gives up its seat and joins the end of the queue. Only where bots fill
-    the table: elsewhere the list is for the next game (`seat_next_game`). Each takes the
+    the table, and at a game with no end (`Table.no_end`), where the list takes the bots'
+    seats alone: elsewhere the list is for the next game (`seat_next_game`). Each takes the
     seat's rank but keeps their own points: the bot's leave with it, and the last place's
     wait with them in the queue, where the engine keeps counting them (`Game.step_off`)."""
     for player in table.seats:  # who took a seat last time holds it as their own now

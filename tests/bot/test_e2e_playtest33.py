@@ -8,12 +8,14 @@ Rules stored by another version are read back as far as they can be, and said so
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 
 from bot.client import PresidentBot
 from bot.i18n import t
+from bot.packages.president import cog
 from bot.tables.table import Table
 from engine import Rules
 from fakediscord import Channel, FakeDiscord, TestUser
@@ -332,5 +334,37 @@ async def test_rules_before_the_table_name_the_preset_the_channel_played_unchang
     assert t("fr", "rules.no_table") in shown.text.split("\n")
     await marie.slash("president create")
     assert table_in(bot, marie.channel).rules == Rules.preset("presi")
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_rules_before_the_table_wait_for_the_house_rules_on_the_bots_clock(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`/president rules` is answered without a deferral, so it waits for the channel's
+    house rules `HOUSE_READ_SECONDS` at most, counted on the bot's clock (it was
+    `asyncio.wait_for`'s real second, which a loaded machine could spend on a read and turn
+    a test's answer to classic's): a read still pending once that clock has run on leaves
+    the default preset's rules, and the late read is dropped, nothing logged as an error."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    marie = fake.add_user("marie", locale="fr")
+    await an_evening(fake, clock, bot, marie, "presi", **TUNED)
+    storage = bot.storage
+    assert storage is not None
+    never = asyncio.Event()
+    reads: list[int] = []
+
+    async def stuck(channel_id: int) -> None:
+        reads.append(channel_id)
+        await never.wait()
+
+    monkeypatch.setattr(storage, "house_rules", stuck)
+    asked = asyncio.ensure_future(marie.slash("president rules"))
+    while not reads:
+        await asyncio.sleep(0)
+    clock.advance(cog.HOUSE_READ_SECONDS)
+    await asked
+    assert [e.title for e in marie.last_ephemeral().embeds] == [
+        t("fr", "rules.title.preset", preset=t("fr", "preset.classic"))]
     await fake.disconnect(bot)
     fake.assert_no_errors()

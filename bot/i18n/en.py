@@ -232,6 +232,7 @@ CATALOGUE: dict[str, str] = {
     "reason.lead_sure": "nobody can beat it, so you keep the lead for your last cards.",
     "reason.lead_low": "lead your weakest cards and keep the strong ones for later.",
     "reason.lead_next": "each trick is answered once around the table: your lone weakest card waits for a trick the others cannot answer cheaply.",
+    "reason.lead_lone": "late in the round, lone cards go first: your group, answered less often, will win you a lead back.",
     "reason.answer_cheap": "the weakest answer that keeps your pairs and triples whole.",
     "reason.control": "no cheaper answer: a strong card rather than a pass, which would give the lead away.",
     "reason.break": "no answer keeps your groups whole: break one rather than pass and lose the trick.",

@@ -23,6 +23,12 @@ rollouts, without for the easy bot. Its rules, in order:
   other groups left: a sure winner spent so buys one lead, where kept it takes a trick
   whenever one is needed. Waiting gains 0.02 of a place in classic and 0.01 in wild7
   against greedy (docs/bots.md « Penalised cards wait (stop 50) »).
+  Late in the round (the others hold fewer than 25 cards between them), in tricks that last
+  until all pass, a hand whose weakest whole group is a pair or more leads its weakest lone
+  card first and keeps the group, which the others answer less often, to win a lead back:
+  0.04–0.05 of a place in presi against greedy, noise in classic and wild7. In one-lap
+  tricks the last to answer takes the trick however rarely the others answer, and the rule
+  cost proletario 0.01–0.03 (docs/bots.md « Where normal loses in presi (stop 51) »).
 
 The hard level alone adds one lead (``lone_waits``): in one-lap tricks, where each other
 seat answers once, a lone weakest card is answered by the others' own lowest singles at no
@@ -43,9 +49,12 @@ __all__ = ["REASONS", "Unseen", "judge", "sure_winner"]
 
 # Why :func:`judge` chose its play, one code per rule above (the bot's « Conseil » says it).
 REASONS = ("go_out", "no_play", "avoid_bad_end", "bad_end_forced", "dodge_bad_end", "lead_sure",
-           "lead_low", "lead_next", "answer_cheap", "control", "break")
+           "lead_low", "lead_next", "lead_lone", "answer_cheap", "control", "break")
 # Whole groups a hand must hold for its lone weakest card to wait (``lone_waits``).
 LONE_WAITS_GROUPS = 3
+# Late in the round, when the others hold fewer cards than this between them (the lone
+# lead of the module docstring): the split stop 20 and stop 50 measured « early » by.
+LATE_CARDS = 25
 
 
 class Unseen:
@@ -217,7 +226,8 @@ def judge(
     if top is None:
         choice, reason = _lead(usable, plain, whole, strength, set(held), rules, revolution,
                                unseen, max(opponents, default=0),
-                               lone_waits and rules.trick_end == "one_lap")
+                               lone_waits and rules.trick_end == "one_lap",
+                               rules.trick_end == "all_passed" and sum(opponents) < LATE_CARDS)
     elif cheap := [o for o in plain if whole(o)]:
         choice, reason = min(cheap, key=strength), "answer_cheap"
     elif controls:
@@ -242,9 +252,10 @@ def _lead(usable: list[PlayOption], plain: list[PlayOption],
           whole: Callable[[PlayOption], bool],
           strength: Callable[[PlayOption], tuple[int, int, int]], groups: set[int],
           rules: Rules, revolution: bool, unseen: Unseen | None,
-          biggest: int, lone_waits: bool) -> tuple[PlayOption, str]:
+          biggest: int, lone_waits: bool, late: bool) -> tuple[PlayOption, str]:
     """Opening a trick: sure winners first when one group is left, else the weakest group
-    (or, with ``lone_waits``, the next one up when the weakest is a lone card)."""
+    (or, with ``lone_waits``, the next one up when the weakest is a lone card; ``late``,
+    the weakest lone card before a weaker pair or triple)."""
     sure = [o for o in usable if sure_winner(o, rules, revolution, unseen, biggest)]
     leftover = [level for level in groups
                 if not any(o.level == level and o.special is None and not o.wilds
@@ -267,5 +278,9 @@ def _lead(usable: list[PlayOption], plain: list[PlayOption],
         if lone_waits and ranked[0].count == 1 and \
                 len({o.level for o in ranked}) >= LONE_WAITS_GROUPS:
             return next(o for o in ranked if o.level != ranked[0].level), "lead_next"
+        if late and ranked[0].count > 1:
+            lone = next((o for o in ranked if o.count == 1), None)
+            if lone is not None:
+                return lone, "lead_lone"
         return ranked[0], "lead_low"
     return min(plain or usable, key=strength), "lead_low"

@@ -265,11 +265,13 @@ def test_easy_never_lets_its_way_out_slip_on_a_whim() -> None:
         assert make_bot("easy", seed=seed).choose(player_view(game, 0)).kind == "play"
 
 
-def _lead_of(preset: str, hand: str, *, lone_waits: bool, **knobs: Any) -> tuple[str, str]:
-    """What the tactics lead from ``hand`` (seat 0 opening), and why."""
+def _lead_of(preset: str, hand: str, *, lone_waits: bool,
+             others: tuple[str, ...] = ("3C 4C 5C 6C", "3D 4D 5D 6D", "3H 4H 5H 6H"),
+             **knobs: Any) -> tuple[str, str]:
+    """What the tactics lead from ``hand`` (seat 0 opening, ``others`` the other hands),
+    and why."""
     rules = Rules.preset(preset, **knobs)
-    hands = [[Card.parse(word) for word in text.split()]
-             for text in (hand, "3C 4C 5C 6C", "3D 4D 5D 6D", "3H 4H 5H 6H")]
+    hands = [[Card.parse(word) for word in text.split()] for text in (hand, *others)]
     game = Game.new(rules, 4, hands=hands, opener=0)
     action, reason = explain(player_view(game, 0), lone_waits=lone_waits)
     assert action.option is not None
@@ -288,6 +290,26 @@ def test_hard_s_lone_weakest_card_waits_in_one_lap_tricks() -> None:
     assert _lead_of("proletario", "4S 4H 8S JS JH", lone_waits=True) == ("4S 4H", "lead_low")
     assert _lead_of("classic", "4S 8S 8H JS JH JC", lone_waits=True,
                     trick_end="one_lap") == ("8S 8H", "lead_next")
+
+
+def test_late_in_the_round_a_lone_card_leads_before_a_weaker_group() -> None:
+    """With fewer than 25 cards in the other hands, a weakest pair waits behind the weakest
+    lone card in tricks that last until all pass (docs/bots.md « Where normal loses in
+    presi (stop 51) »); earlier, with no lone card or in one-lap tricks, the weakest group
+    leads."""
+    many = ("3C 4C 5C 6C 8C 10C JC QC AC", "3D 4D 5D 6D 8D 10D JD QD AD",
+            "3H 4H 5H 6H 8H 10H JH QH AH")  # 27 cards
+    cases: tuple[tuple[str, dict[str, Any]], ...] = (
+        ("classic", {}), ("proletario", {"trick_end": "all_passed"}))
+    for preset, knobs in cases:
+        assert _lead_of(preset, "7S 7D 9S KC KS", lone_waits=False, **knobs) == \
+            ("9S", "lead_lone")
+        assert _lead_of(preset, "7S 7D 9S KC KS", lone_waits=False, others=many,
+                        **knobs) == ("7S 7D", "lead_low")
+        assert _lead_of(preset, "7S 7D KC KS", lone_waits=False, **knobs) == ("7S 7D", "lead_low")
+    assert _lead_of("proletario", "7S 7D 9S KC KS", lone_waits=False) == ("7S 7D", "lead_low")
+    assert _lead_of("presi", "7E 7B JE KE KO", lone_waits=False,
+                    others=("3C 4C 5C 6C", "3B 4B 5B 6B", "3O 4O 5O 6O")) == ("JE", "lead_lone")
 
 
 def test_hard_plays_its_one_lap_lead_and_models_it_in_its_own_rollouts() -> None:

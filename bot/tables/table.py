@@ -638,10 +638,14 @@ class Table:
         (`GAVE_LATE`), kept in the snapshot and cleared with the round's other notes."""
         return any(entry.key == GAVE_LATE for entry in self.exchange_notes.get(seat, []))
 
-    def let_go(self, message_id: int) -> None:
+    def let_go(self, message_id: int | None) -> None:
         """The table lets go of its lobby or table message (retired, deleted by a
         moderator, replaced after a refused edit): the next one comes below it, found by a
-        restart if a crash loses its id (`retired_below`)."""
+        restart if a crash loses its id (`retired_below`). None: the message went already
+        (its table closed while its edit was on its way, `Publisher._lobby`'s caller read
+        the id after that await), and where to look stays where it was."""
+        if message_id is None:
+            return
         if self.retired_below is None or message_id > self.retired_below:
             self.retired_below = message_id
 

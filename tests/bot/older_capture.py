@@ -10,13 +10,17 @@ database. Not a test of this tree (pytest does not collect it here); to capture 
     cd /tmp/old && CAPTURE_OUT=$OLDPWD/tests/bot/older \\
         $OLDPWD/.venv/bin/python -m pytest -p no:cacheprovider tests/bot/test_zz_capture.py
 
-The scenarios use only helpers every commit since play-test 10 has; the fake clock makes
-two captures of a commit the same but for their interaction tokens.
+The scenarios use only helpers every commit since play-test 10 has; those that need what a
+later commit brought (a player's own break, house rules) are left out of a commit without
+it (`playable`). The fake clock makes two captures of a commit the same but for their
+interaction tokens. Run in this tree itself, the same steps give what this version leaves
+for a version rolled back to (docs/bot.md, « Play-test 35: the upgrade night »).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import json
 import os
 import sqlite3
@@ -27,6 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.client import PresidentBot
+from bot.i18n import t
+from bot.tables import table as tables
 from bot.tables.table import Table
 from engine import Phase
 from fakediscord import FakeDiscord, TestUser
@@ -286,11 +292,77 @@ async def lobby(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
     return [lou, noe]
 
 
+async def player_break(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                       channel: Channel) -> list[TestUser]:
+    """rose hosts rémi and two bots at classic; mid-trick, rémi takes his own short break
+    (« Pause » from the table message: a player's break, since play-test 29)."""
+    rose = user_in(fake, "rose", "fr", channel)
+    remi = user_in(fake, "rémi", "fr", channel)
+    table = await create_table(bot, rose, "classic")
+    await bot.service.set_rules(table, rose.id, table.rules.replace(game_end="rounds:3"))
+    lobby = message(rose, table.lobby_message_id)
+    await remi.click(lobby, cid(table, "join"))
+    for _ in range(2):
+        await rose.click(lobby, cid(table, "addbot"))
+    await rose.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    players = [Player(rose), Player(remi)]
+    for p in players:
+        await p.open_hand(bot)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, players, lambda: len(game.trick) >= 1)
+    await remi.click(message(remi, table.table_message_id), cid(table, "pause"))
+    await tick(fake, clock, 1)
+    assert table.pause is not None and table.pause.by == remi.id
+    return [rose, remi]
+
+
+async def house_lobby(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                      channel: Channel) -> list[TestUser]:
+    """gaby played a presi game to three rounds against two bots in the channel, and
+    closed the table; the next table's lobby opened on those house rules (its `house`,
+    kept until the host changes the rules or starts: stop 51), two bots seated."""
+    gaby = user_in(fake, "gaby", "en-US", channel)
+    await gaby.slash("president create", preset="presi")
+    first = bot.service.registry.in_channel(channel.id)
+    assert first is not None
+    await bot.service.set_rules(first, gaby.id, first.rules.replace(game_end="rounds:3"))
+    for _ in range(2):
+        await gaby.click(message(gaby, first.lobby_message_id), cid(first, "addbot"))
+    await gaby.click(message(gaby, first.lobby_message_id), cid(first, "start"))
+    await tick(fake, clock, 1)
+    await gaby.slash("president end")
+    await gaby.click(gaby.last_ephemeral(), t(gaby.user.locale, "btn.stop_game"))
+    await gaby.slash("president end")  # the stopped game: to the lobby
+    await gaby.slash("president end")  # the lobby: the table closes
+    await tick(fake, clock, 1)
+    await gaby.slash("president create")  # no preset: the channel's last game's
+    table = bot.service.registry.in_channel(channel.id)
+    assert table is not None and getattr(table, "house", None) is not None
+    for _ in range(2):
+        await gaby.click(message(gaby, table.lobby_message_id), cid(table, "addbot"))
+    return [gaby]
+
+
+def playable(name: str) -> bool:
+    """Whether the commit's code has what the scenario plays: a player's own break
+    (`Pause.own`, stop 50), house rules (`bot.tables.house`, stop 51). The others play on
+    every commit since play-test 10."""
+    if name == "player_break":
+        pause = getattr(tables, "Pause", None)  # (breaks: play-test 29, stop 49)
+        return pause is not None and "own" in {f.name for f in dataclasses.fields(pause)}
+    if name == "house_lobby":
+        return importlib.util.find_spec("bot.tables.house") is not None
+    return True
+
+
 SCENARIOS: dict[str, Callable[..., Awaitable[list[TestUser]]]] = {
     # Those that let the clock run long first: every table's timers run meanwhile.
     f.__name__: f for f in (game_over, round_over, autopilot, lobby, proletario_queue,
                             classic_mid_trick, left_player, presi_exchange, classic_fast,
-                            presi_away, wild7_announce)
+                            presi_away, wild7_announce, player_break, house_lobby)
+    if playable(f.__name__)
 }
 
 
@@ -350,7 +422,8 @@ async def test_capture(fake: FakeDiscord, clock: LinkedClock, tmp_path: Path) ->
         status = connection.execute("SELECT status FROM tables WHERE id = ?",
                                     (table.id,)).fetchone()[0]
         state = json.loads(row[1])
-        wanted = {state.get("lobby_message_id"), state.get("table_message_id")}
+        wanted = {state.get("lobby_message_id"), state.get("table_message_id"),
+                  (state.get("reminder") or {}).get("message_id")}  # a ping posted
         tokens = {h["token"] for h in state.get("hands", {}).values()}
         interactions = [i for i in fake.world.interactions.values() if i.token in tokens]
         wanted |= {i.original_message_id for i in interactions}

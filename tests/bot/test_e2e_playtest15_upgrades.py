@@ -3,11 +3,13 @@ version of the bot when it stopped for a redeploy; the current version starts on
 database.
 
 tests/bot/older/<commit>.json were written by those older commits themselves, each file
-named for its commit (the last of play-tests 10, 11, 12 and 13, and 0a343d6, the code stop
-49 upgraded from, before round_results.departure and a host's pause): a bot of that version
-opened eleven tables in the states a redeploy may catch (a trick under way, presi's
-exchange, a queue behind bots, a wild 7 announced, fast mode, a leaver's seat played by a
-bot, presi waiting for a leaver, the autopilot, a round's and a game's results, a lobby),
+named for its commit (the last of play-tests 10, 11, 12 and 13, 0a343d6, the code stop
+49 upgraded from, before round_results.departure and a host's pause, and 958f7ac, stop 50,
+the code stop 51 upgrades from, before the house rules' migration 0011 and `holders`): a
+bot of that version opened eleven tables in the states a redeploy may catch (a trick under
+way, presi's exchange, a queue behind bots, a wild 7 announced, fast mode, a leaver's seat
+played by a bot, presi waiting for a leaver, the autopilot, a round's and a game's results,
+a lobby; 958f7ac a twelfth, a player's own break under way),
 was stopped as a redeploy stops it, and the file keeps each table's snapshot with the
 Discord messages and hand interactions it names, and every row of the database at that
 version's revision (games, rounds, ratings). The test puts the database back as that
@@ -43,6 +45,7 @@ from bot.tables.table import LOG_SIZE, LogEntry, Table
 from engine import Phase
 from fakediscord import FakeDiscord, TestUser
 from fakediscord.state import Channel, InteractionRecord, StoredMessage
+from tests.fresh import fresh
 
 from . import databases
 from .conftest import LinkedClock
@@ -189,6 +192,24 @@ async def overwrite(url: str, table_id: int, state: str) -> None:
         await engine.dispose()
 
 
+# The newest migration, by its file's number (0011_house_rules.py: "0011").
+HEAD_REVISION = max(path.name.split("_")[0] for path in
+                    (Path(__file__).parents[2] / "migrations" / "versions").glob("0*.py"))
+
+
+async def revision(url: str) -> str:
+    """The database's alembic revision."""
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as connection:
+            found = (await connection.execute(
+                text("SELECT version_num FROM alembic_version"))).scalar_one()
+    finally:
+        await engine.dispose()
+    assert isinstance(found, str)
+    return found
+
+
 @asynccontextmanager
 async def upgraded(capture: dict[str, Any], tmp_path: Path,
                    states: Mapping[str, str] | None = None) -> AsyncIterator[Upgraded]:
@@ -231,13 +252,23 @@ def check_as_left(up: Upgraded, name: str) -> None:
         assert game is not None
         now: dict[str, object] = dict(game.to_dict())
         assert {key: now[key] for key in stored["game"]} == stored["game"]
+    # A break holds every clock (`paused_since`): they move on when it ends, and the
+    # minute is added to what the break held, its limit not counting it.
+    paused = stored.get("pause") is not None
+    if paused:
+        assert table.pause is not None
+        assert (table.pause.by, table.pause.since, table.pause.own) == \
+            (stored["pause"]["by"], stored["pause"]["since"], stored["pause"].get("own", False))
+        assert table.pause.held == pytest.approx(stored["pause"].get("held", 0.0) + waited)
+        assert table.paused_since == stored["paused_since"]
+    moved_by = 0.0 if paused else waited
     if stored["timer_deadline"] is None:
         assert table.timer_deadline is None
     else:
-        assert table.timer_deadline == pytest.approx(stored["timer_deadline"] + waited)
-    assert table.away == {int(user): pytest.approx(deadline + waited)
+        assert table.timer_deadline == pytest.approx(stored["timer_deadline"] + moved_by)
+    assert table.away == {int(user): pytest.approx(deadline + moved_by)
                           for user, deadline in stored["away"].items()}
-    restarted = [LogEntry("ev.restarted").to_dict()] if table.under_way else []
+    restarted = [LogEntry("ev.restarted").to_dict()] if table.under_way and not paused else []
     # The line saying until when a leaver's seat waits says the moved time.
     moved = {int(deadline): int(table.away[int(user)])
              for user, deadline in stored["away"].items()}
@@ -290,6 +321,10 @@ async def play_on(up: Upgraded) -> None:
     names = list(up.capture["tables"])
     for name in names:  # sam went home from presi, and his seat waits: he comes back
         table = up.table(name)
+        if table.pause is not None:  # rémi's break: he is back and presses « Continuer »
+            back = next(u for u in up.players[name] if u.id == table.pause.by)
+            await back.click(message(back, table.table_message_id), cid(table, "play_on"))
+            assert fresh(table).pause is None and table.paused_since is None
         for user in up.players[name]:
             if user.id in table.away:
                 await user.click(message(user, table.table_message_id), cid(table, "hand"))
@@ -390,24 +425,29 @@ async def comes_back_and_plays_on(up: Upgraded) -> None:
     await a_leaver_s_round_is_theirs(up)
 
 
-# The oldest runs on both backends below; the others on the run's.
-@pytest.mark.parametrize("path", CAPTURES[1:], ids=[path.stem for path in CAPTURES[1:]])
+# The oldest and the newest run on both backends below; the others on the run's.
+@pytest.mark.parametrize("path", CAPTURES[1:-1], ids=[path.stem for path in CAPTURES[1:-1]])
 async def test_every_table_an_older_version_left_comes_back_and_plays_on(
     path: Path, tmp_path: Path
 ) -> None:
-    """An older version stopped for a redeploy with eleven tables; the current one starts a
-    minute later."""
+    """An older version stopped for a redeploy with eleven tables (twelve from 958f7ac on:
+    a player's break); the current one starts a minute later."""
     async with upgraded(captured(path), tmp_path) as up:
         await comes_back_and_plays_on(up)
 
 
 @pytest.mark.both_databases
-async def test_the_oldest_version_s_tables_and_database_on_both_backends(
-    tmp_path: Path
+@pytest.mark.parametrize("path", [CAPTURES[0], CAPTURES[-1]],
+                         ids=[CAPTURES[0].stem, CAPTURES[-1].stem])
+async def test_the_oldest_and_newest_versions_tables_and_databases_on_both_backends(
+    path: Path, tmp_path: Path
 ) -> None:
-    """The oldest version's database (revision 0003, its rows) on SQLite and PostgreSQL:
-    the bot migrates it as it starts, and its tables come back and play on."""
-    async with upgraded(captured(CAPTURES[0]), tmp_path) as up:
+    """The oldest version's database (revision 0003, its rows) and the newest's (958f7ac,
+    stop 50, revision 0010) on SQLite and PostgreSQL: the bot migrates each as it starts
+    (to 0011, the house rules, with the tables open), and its tables come back and play
+    on."""
+    async with upgraded(captured(path), tmp_path) as up:
+        assert await revision(up.url) == HEAD_REVISION
         await comes_back_and_plays_on(up)
 
 
@@ -425,7 +465,7 @@ async def test_a_state_this_version_cannot_read_closes_its_table_alone(
     no broken text. Each of those tables is closed alone, said once in the log, and its
     channel is told in the table's language on the messages it still names, which lose
     their buttons (a corrupt one names none: a post says it, in the server's language or
-    English). The other eight come back as ever, the channel is free for a new table, and
+    English). The others come back as ever, the channel is free for a new table, and
     the next start says nothing more. Before, the corrupt one stopped every start (a crash
     loop, no table back), and the others were closed without a word."""
     capture = captured(CAPTURES[-1])

@@ -325,19 +325,25 @@ async def _history_page(storage: Storage, interaction: Interaction,
     if older:
         items.append(button(NO_TABLE, "history_page", t(locale, "btn.history_older"),
                             arg=str(page + 1), row=1))
-    text = _page_text(locale, rows) if rows else _nothing_here(interaction, locale, page)
+    text = (_page_text(locale, rows) if rows
+            else await _nothing_here(storage, interaction, locale, page))
     embed = discord.Embed(title=t(locale, here(interaction, "history.title")), description=text)
     if page > 0 or older:
         embed.set_footer(text=t(locale, "history.page", page=page + 1))
     return embed, view(*items) if items else None
 
 
-def _nothing_here(interaction: Interaction, locale: str, page: int) -> str:
+async def _nothing_here(storage: Storage, interaction: Interaction, locale: str,
+                        page: int) -> str:
     """An empty page. In a thread under a table's channel, where players talk between
     games, « no game here » read as if the table's games were lost (play-test 34): it
-    points to the channel, whose history they are."""
+    points to the channel, whose history they are. So too once that table has closed for
+    the night, if the channel has games (one read of one row, only for an empty first page
+    in a thread): a closed table's games are the channel's as an open one's are."""
     parent = getattr(interaction.channel, "parent_id", None)
-    if page == 0 and interaction.client.service.registry.in_channel(parent) is not None:
+    if page == 0 and isinstance(parent, int) and (
+            interaction.client.service.registry.in_channel(parent) is not None
+            or await storage.game_history(channel_id=parent, limit=1)):
         return t(locale, "history.empty.parent", channel=f"<#{parent}>")
     return t(locale, "history.empty" if page == 0 else "history.no_more")
 

@@ -1079,6 +1079,7 @@ CATALOGUE: dict[str, str] = {
     # --- a break's reason, by the button too (stop 51) -----------------------------------
     "btn.pause_reason": "Give a reason",
     "pause.reason_offer": "A reason to show at the table (“pizza”, “doorbell”)? It's optional.",
+    "pause.offer_over": "This break is over, or the host took it on: no reason to give it now.",
     "pause.form.title": "Reason for the break",
     "pause.form.field": "Reason (optional)",
     "pause.form.hint": "A few words, shown at the table; empty: none",

@@ -1090,6 +1090,7 @@ _WRITTEN: dict[str, str] = {
     # --- la raison d’une pause, par le bouton aussi (stop 51) ---------------------------
     "btn.pause_reason": "Donner une raison",
     "pause.reason_offer": "Une raison à afficher à la table (« pizza », « on sonne ») ? C’est facultatif.",
+    "pause.offer_over": "Cette pause est finie, ou l’hôte l’a prise en main : plus de raison à lui donner.",
     "pause.form.title": "Raison de la pause",
     "pause.form.field": "Raison (facultatif)",
     "pause.form.hint": "Quelques mots, affichés à la table ; vide : aucune",

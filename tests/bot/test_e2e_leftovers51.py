@@ -9,11 +9,16 @@ from pathlib import Path
 
 import pytest
 
+from bot.client import PresidentBot
 from bot.i18n import t
+from bot.packages.controls import WARNING
+from bot.tables.deadlines import OWN_PAUSE_SECONDS
 from fakediscord import FakeDiscord
+from tests.fresh import fresh
 
 from .conftest import LinkedClock
-from .e2e import connect_bot, database_url, record_charts
+from .e2e import connect_bot, database_url, message, record_charts, tick
+from .test_e2e_playtest29 import a_humans_turn, pause, play_on
 from .test_e2e_playtest34 import Night, play_out, seat_and_start
 
 LOCALES = ["fr", "en-US"]
@@ -51,3 +56,69 @@ async def test_history_in_a_thread_under_a_closed_table_points_to_the_channel(
     assert emma.last_ephemeral(elsewhere).text.endswith(t(locale, "history.empty"))
     await fake.disconnect(bot)
     fake.assert_no_errors()
+
+
+#: The edits of a follow-up message through its interaction's token.
+FOLLOWUP_EDIT = "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}"
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_reason_s_offer_is_taken_back_when_the_break_ends(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """bob presses « Pause » and is offered « Donner une raison »; he comes back and presses
+    « Continuer »: the offer kept its button, which only said it was too late. Within its
+    token's 15 minutes it now says the break is over, without the button: one edit."""
+    marie, bob, table, game = await a_humans_turn(fake, clock, president, locale)
+    await pause(fake, clock, bob.user, table)
+    offer = bob.user.last_ephemeral()
+    assert offer.buttons
+    mark = fake.mark()
+    await play_on(fake, bob.user, table)
+    await tick(fake, clock, 1)  # the hands (and the offer) follow, coalesced
+    assert fresh(table).pause is None
+    shown = message(bob.user, offer.id)
+    assert shown.content == t(locale, "pause.offer_over") and not shown.buttons
+    assert len(fake.calls_since(mark, FOLLOWUP_EDIT)) == 1
+    # A click on a device still showing the button is refused as before, changing nothing.
+    await bob.user.click_shown(offer, t(locale, "btn.pause_reason"))
+    assert bob.user.modal is None and fresh(table).pause is None
+    assert bob.user.last_ephemeral().content == WARNING + t(locale, "err.pause_reason_late")
+
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_reason_s_offer_is_taken_back_when_the_break_runs_out(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """bob's five minutes run out while he is away: the game goes on by itself, and the
+    offer he left open says the break is over, its button gone."""
+    marie, bob, table, game = await a_humans_turn(fake, clock, president, locale)
+    await pause(fake, clock, bob.user, table)
+    offer = bob.user.last_ephemeral()
+    await tick(fake, clock, OWN_PAUSE_SECONDS + 1)
+    assert fresh(table).pause is None
+    shown = message(bob.user, offer.id)
+    assert shown.content == t(locale, "pause.offer_over") and not shown.buttons
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_an_offer_older_than_its_token_is_left_alone(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """marie, the host, pauses for the pizza and is offered a reason; twenty minutes on
+    she presses « Continuer »: the offer's token has run out (15 minutes), so it is not
+    edited (a refused edit counts toward Discord's invalid-request limit) and its button
+    keeps its refusal."""
+    marie, bob, table, game = await a_humans_turn(fake, clock, president, locale)
+    await pause(fake, clock, marie.user, table)
+    offer = marie.user.last_ephemeral()
+    await tick(fake, clock, 20 * 60)
+    mark = fake.mark()
+    await play_on(fake, marie.user, table)
+    await tick(fake, clock, 1)
+    assert fresh(table).pause is None
+    assert fake.calls_since(mark, FOLLOWUP_EDIT) == []
+    assert message(marie.user, offer.id).buttons
+    await marie.user.click(offer, t(locale, "btn.pause_reason"))
+    assert marie.user.last_ephemeral().content == WARNING + t(locale, "err.pause_reason_late")

@@ -60,12 +60,17 @@ def _still_theirs(table: Table, user_id: int, since: int) -> None:
         raise TableError("err.pause_reason_late")
 
 
-@action("pause_why", drawn=Drawn(private=True, arg=SINCE.pattern))
 async def open_form(click: Click) -> None:
     """The offer's button: the form, while the break is still the clicker's."""
     since = _since(click)
     _still_theirs(click.table, click.user_id, since)
     await click.interaction.response.send_modal(reason_form(click.table, since, click.locale))
+
+
+# Pressed on a device still showing the offer after it was taken back (the break over,
+# `publisher.offers`) or answered (a reason given): as on the offer, the form while the
+# break is the clicker's, else why not, rather than « this button is from earlier ».
+action("pause_why", drawn=Drawn(private=True, arg=SINCE.pattern, late=open_form))(open_form)
 
 
 def reason_form(table: Table, since: int, locale: str) -> discord.ui.Modal:

@@ -31,6 +31,7 @@ from bot.packages.game.hand_plays import parse_option
 from bot.packages.game.lines import seat_name
 from bot.packages.game.table_message import table_screen
 from bot.packages.permissions import require
+from bot.packages.publisher.offers import Offer
 from bot.packages.screen import Screen
 from bot.tables.refusals import given_key, late_move
 from bot.tables.service import TableError, TableService
@@ -462,10 +463,16 @@ async def pause_game(click: Click) -> None:
         if table.pause is not None:
             started.append(table.pause)
 
+    created = service.clock.now()  # the click's token, which edits the offer, from here
     await _host_action(click, work, True)
     if started:
-        await click.interaction.followup.send(
-            ephemeral=True, **break_reason.offer(table, started[0], click.locale).kwargs())
+        pause = started[0]
+        sent = await click.interaction.followup.send(
+            ephemeral=True, wait=True, **break_reason.offer(table, pause, click.locale).kwargs())
+        # Taken back when the break ends (`Offers`); one over while it was on its way, at once.
+        offers = click.bot.publisher.offers
+        offers.keep(table, Offer(sent, pause.by, int(pause.since), click.locale, created))
+        await offers.flush(table)
 
 
 async def play_on(click: Click) -> None:

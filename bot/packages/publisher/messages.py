@@ -27,6 +27,7 @@ from bot.packages.publisher.buried import Buried
 from bot.packages.publisher.calls import ARCHIVED_THREAD, NO_PINGS, THREAD_LOCKED
 from bot.packages.publisher.charts import Charts
 from bot.packages.publisher.hands import Hands
+from bot.packages.publisher.offers import Offers
 from bot.packages.publisher.owed_edits import OwedEdits
 from bot.packages.publisher.recount import Recount
 from bot.packages.publisher.reminders import Reminders
@@ -65,6 +66,7 @@ class Publisher:
         self._shown: dict[tuple[int, str], str] = {}
         self.blocked = BlockedTables(bot, self._redraw)
         self.hands = Hands(bot)
+        self.offers = Offers(bot)
         self.charts = Charts(bot)
         self.owed_edits = OwedEdits(bot)
         self.servers = UndescribedServers(bot)
@@ -128,7 +130,7 @@ class Publisher:
         """In the lobby too: a hand left open when the game ended says where its player now
         is (`hand.lobby_lines`), not the game's last state, and leavers' hands say goodbye."""
         if not table.closed:
-            await self.hands.flush(table)
+            await asyncio.gather(self.hands.flush(table), self.offers.flush(table))
 
     async def closed(self, table: Table) -> None:
         """The table is gone: its messages say so, with the final standings where a game
@@ -156,6 +158,7 @@ class Publisher:
         self.blocked.forget(table_id)
         self.charts.forget(table_id)
         self.hands.forget(table_id)
+        self.offers.forget(table_id)
         self.buried.forget(table_id)
         self.recount.forget(table_id)
 
@@ -188,6 +191,7 @@ class Publisher:
         table.table_message_id = None
         await self.reminders.closed(table)
         await self.hands.closed(table)
+        await self.offers.flush(table)
 
     async def acted(self, interaction: discord.Interaction[Host], table: Table) -> None:
         """Someone acted at the table: their interaction tells what the bot may do in its

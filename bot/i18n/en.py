@@ -421,6 +421,7 @@ CATALOGUE: dict[str, str] = {
     "lobby.listed_last_round": "This is the game's last round: you are on the list for the next game. When it ends, **{replay}** gives you a seat while there is room; with **{end}**, you take a seat in the lobby.",
     "lobby.queued_no_end": "This game has no set end: you take a bot's seat at the start of the next round (when the host presses **{next}**).",
     "lobby.listed_no_end": "This game has no set end, and no bot's seat is free: you are on the list for the next game, which starts when the host presses **{end}** and starts again, or **{replay}** at the end.",
+    "lobby.moved_up_no_end": "You moved up the list: you take a bot's seat at the start of the next round (when the host presses **{next}**).",
     "lobby.listed_full": "The table is full: you are on the list, and take a seat when your turn comes, as one frees up or the host opens more.",
     "lobby.kicked": "You removed {name} from the table.",
     "lobby.ended": "The table is closed.",

@@ -432,6 +432,7 @@ _WRITTEN: dict[str, str] = {
     "lobby.listed_last_round": "C’est la dernière manche de la partie : tu es sur la liste pour la prochaine. À sa fin, **{replay}** te donne une place tant qu’il en reste ; avec **{end}**, tu entres au salon d’attente.",
     "lobby.queued_no_end": "Cette partie n’a pas de fin fixée : tu prends la place d’un bot au début de la prochaine manche (quand l’hôte appuie sur **{next}**).",
     "lobby.listed_no_end": "Cette partie n’a pas de fin fixée, et aucune place de bot n’est libre : tu es sur la liste pour la prochaine partie, qui commence quand l’hôte appuie sur **{end}** puis relance, ou sur **{replay}** à la fin.",
+    "lobby.moved_up_no_end": "Tu montes dans la liste : tu prends la place d’un bot au début de la prochaine manche (quand l’hôte appuie sur **{next}**).",
     "lobby.listed_full": "La table est complète : tu es sur la liste, et tu prends une place à ton tour quand il s’en libère une ou que l’hôte en ouvre d’autres.",
     "lobby.kicked": "Tu as retiré {name} de la table.",
     "lobby.ended": "La table est fermée.",

@@ -10,18 +10,21 @@ from pathlib import Path
 import pytest
 
 from bot.client import PresidentBot
-from bot.i18n import t
+from bot.i18n import button_names, t
 from bot.packages.controls import WARNING
 from bot.tables.deadlines import OWN_PAUSE_SECONDS
 from fakediscord import FakeDiscord
 from tests.fresh import fresh
 
 from .conftest import LinkedClock
-from .e2e import connect_bot, database_url, message, record_charts, tick
+from .e2e import Player, cid, connect_bot, database_url, message, record_charts, tick
+from .e2e import two_humans_against_a_bot as two_humans
 from .test_e2e_playtest29 import a_humans_turn, pause, play_on
 from .test_e2e_playtest34 import Night, play_out, seat_and_start
 
 LOCALES = ["fr", "en-US"]
+#: (the table's language, the latecomers'): each reads the other's.
+PAIRS = [("fr", "en-US"), ("en-US", "fr")]
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -122,3 +125,52 @@ async def test_an_offer_older_than_its_token_is_left_alone(
     assert message(marie.user, offer.id).buttons
     await marie.user.click(offer, t(locale, "btn.pause_reason"))
     assert marie.user.last_ephemeral().content == WARNING + t(locale, "err.pause_reason_late")
+
+
+ORIGINAL = "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
+
+
+@pytest.mark.parametrize(("locale", "theirs"), PAIRS)
+async def test_one_listed_who_moves_up_to_a_bot_s_seat_is_told_privately(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str, theirs: str
+) -> None:
+    """marie and bob play classic with one bot and no end. carol asks for a seat and takes
+    the bot's at the next round; dave, next, is on the list for the next game. carol leaves
+    the list: dave now takes the bot's seat, and was told nothing. His answer now says he
+    moved up (one edit through its token, nothing posted, nobody pinged). erin, listed
+    after him, moves up once her answer's token has run out: it is left alone (the table's
+    line names her)."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    bob = Player(fake.add_user("bob", locale=locale))
+    carol, dave, erin = (fake.add_user(name, locale=theirs) for name in ("carol", "dave", "erin"))
+    table, game = await two_humans(fake, clock, president, marie, bob,
+                                   game_end="unlimited")
+    await tick(fake, clock, 1)
+    names = button_names(locale)
+    board = message(carol, table.table_message_id)
+    await carol.click(board, cid(table, "join"))
+    await dave.click(board, cid(table, "join"))
+    answer = dave.last_ephemeral()
+    assert answer.content == t(theirs, "lobby.listed_no_end", **names)
+
+    mark = fake.mark()
+    await carol.slash("president leave")
+    await tick(fake, clock, 1)
+    assert [p.user_id for p in table.queue] == [dave.id]
+    assert message(dave, answer.id).content == t(theirs, "lobby.moved_up_no_end", **names)
+    edited = [c.user for c in fake.calls_since(mark, ORIGINAL)]
+    assert edited.count("dave") == 1 and "carol" not in edited  # (and the hands, redrawn)
+    assert t(locale, "table.waiting_round", names="dave") in \
+        message(marie.user, table.table_message_id).content
+
+    await erin.click(message(erin, table.table_message_id), cid(table, "join"))
+    late = erin.last_ephemeral()
+    assert late.content == t(theirs, "lobby.listed_no_end", **names)
+    await tick(fake, clock, 16 * 60)  # (the autopilot plays marie's and bob's turns)
+    mark = fake.mark()
+    await dave.slash("president leave")
+    await tick(fake, clock, 1)
+    assert [p.user_id for p in table.queue] == [erin.id]
+    assert message(erin, late.id).content == t(theirs, "lobby.listed_no_end", **names)
+    assert [c for c in fake.calls_since(mark, ORIGINAL) if c.user == "erin"] == []
+    fake.assert_no_errors()

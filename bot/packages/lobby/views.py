@@ -13,6 +13,7 @@ from bot.packages.game.views import show_hand
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.permissions import require
 from bot.packages.publisher.calls import NO_PINGS
+from bot.packages.publisher.listed import Listed
 from bot.packages.settings.views import open_settings
 from bot.packages.text import player_name
 from bot.tables.seating import queue_left
@@ -59,12 +60,16 @@ async def join(interaction: Interaction, table: Table, from_lobby: bool) -> None
     """The command and the « Rejoindre » buttons (the lobby's, and the table message's,
     which asks for a seat while a game is on)."""
     typed = display_name(interaction)
-    outcome = await interaction.client.service.join(
-        table, interaction.user.id, typed, str(interaction.locale))
+    service = interaction.client.service
+    created = service.clock.now()  # the token that may edit the answer, from here
+    outcome = await service.join(table, interaction.user.id, typed, str(interaction.locale))
     if outcome in WAITING:
         await interaction.response.send_message(
             t(interaction.locale, WAITING[outcome], **button_names(table.locale)),
             ephemeral=True)
+        if outcome == "no_end_listed":  # told if they move up to a bot's seat (`listed`)
+            interaction.client.publisher.listed.keep(table, Listed(
+                interaction, interaction.user.id, str(interaction.locale), created))
     elif outcome == "back" and table.game is not None:
         await show_hand(interaction, table, update=False)
     elif from_lobby:

@@ -27,6 +27,7 @@ from bot.packages.publisher.buried import Buried
 from bot.packages.publisher.calls import ARCHIVED_THREAD, NO_PINGS, THREAD_LOCKED
 from bot.packages.publisher.charts import Charts
 from bot.packages.publisher.hands import Hands
+from bot.packages.publisher.listed import ListedAnswers
 from bot.packages.publisher.offers import Offers
 from bot.packages.publisher.owed_edits import OwedEdits
 from bot.packages.publisher.recount import Recount
@@ -67,6 +68,7 @@ class Publisher:
         self.blocked = BlockedTables(bot, self._redraw)
         self.hands = Hands(bot)
         self.offers = Offers(bot)
+        self.listed = ListedAnswers(bot)
         self.charts = Charts(bot)
         self.owed_edits = OwedEdits(bot)
         self.servers = UndescribedServers(bot)
@@ -130,7 +132,8 @@ class Publisher:
         """In the lobby too: a hand left open when the game ended says where its player now
         is (`hand.lobby_lines`), not the game's last state, and leavers' hands say goodbye."""
         if not table.closed:
-            await asyncio.gather(self.hands.flush(table), self.offers.flush(table))
+            await asyncio.gather(self.hands.flush(table), self.offers.flush(table),
+                                 self.listed.flush(table))
 
     async def closed(self, table: Table) -> None:
         """The table is gone: its messages say so, with the final standings where a game
@@ -159,6 +162,7 @@ class Publisher:
         self.charts.forget(table_id)
         self.hands.forget(table_id)
         self.offers.forget(table_id)
+        self.listed.forget(table_id)
         self.buried.forget(table_id)
         self.recount.forget(table_id)
 

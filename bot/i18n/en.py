@@ -1088,5 +1088,7 @@ CATALOGUE: dict[str, str] = {
     "done.pause_reason": "✏️ Reason shown at the table: “{reason}”",
     "done.pause_reason_none": "✏️ The break shows no reason.",
     "err.pause_reason_late": "This break is no longer yours (over, or taken on by the host): its reason stays as it is.",
+    "btn.lengthen": "Extend the break",
+    "err.lengthen_late": "This break is already over, or already yours: nothing changed.",
     "ev.pause_lengthened": "⏸️ {name} extends {owner}'s break: the game waits for **Continue**",
 }

@@ -1099,6 +1099,8 @@ _WRITTEN: dict[str, str] = {
     "done.pause_reason": "✏️ Raison affichée à la table : « {reason} »",
     "done.pause_reason_none": "✏️ La pause n’a pas de raison affichée.",
     "err.pause_reason_late": "Cette pause n’est plus la tienne (finie, ou prise en main par l’hôte) : sa raison ne change pas.",
+    "btn.lengthen": "Prolonger la pause",
+    "err.lengthen_late": "Cette pause est déjà finie, ou déjà la tienne : rien n’a changé.",
     "ev.pause_lengthened": "⏸️ {name} prolonge la pause de {owner} : la partie attend **Continuer**",
 }
 

@@ -114,6 +114,22 @@ class Breaks:
                                 (by, pause.by)))
         self._changed(table)
 
+    async def lengthen(self, table: Table, by: int, since: int) -> None:
+        """The host's « Prolonger la pause », on their hand during a player's own break
+        (stop 51's leftovers): what their `/president pause` does then (`_lengthen`), and
+        only to the break the button was drawn for (`since`, its start): one over, or
+        already the host's, is refused, as starting a break of the host's from it would
+        surprise everyone."""
+        async with hosting.host_action(table):
+            self._host_only(table, by)
+            refusals.game_of(table)
+            pause = table.pause
+            if pause is None or not pause.own or int(pause.since) != since:
+                raise TableError("err.lengthen_late")
+            player = table.player(by)
+            self._lengthen(table, pause, by, player.name if player is not None else "?", "",
+                           self.clock.now())
+
     async def give_reason(self, table: Table, by: int, since: int, reason: str) -> None:
         """The reason given after the click that started the break (the button's form,
         stop 51): only by whoever called it, and only to that break (`since`, its start,

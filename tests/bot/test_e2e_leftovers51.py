@@ -174,3 +174,36 @@ async def test_one_listed_who_moves_up_to_a_bot_s_seat_is_told_privately(
     assert message(erin, late.id).content == t(theirs, "lobby.listed_no_end", **names)
     assert [c for c in fake.calls_since(mark, ORIGINAL) if c.user == "erin"] == []
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_host_extends_a_player_s_break_from_their_hand(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """bob's doorbell rings and he presses « Pause »; marie, the host, had only
+    `/president pause` to make the break hers. Her hand now shows « Prolonger la pause »
+    during bob's break (his does not): pressed, the break is hers (bob's five minutes no
+    longer end it, his « Continuer » is refused), and her hand is redrawn without it. The
+    same button on a second device, after, is refused and changes nothing."""
+    marie, bob, table, game = await a_humans_turn(fake, clock, president, locale)
+    await pause(fake, clock, bob.user, table)
+    label = t(locale, "btn.lengthen")
+    hand = marie.hand
+    assert label in [b.label for b in hand.buttons]
+    assert label not in [b.label for b in bob.hand.buttons]
+
+    await marie.user.click(hand, label)
+    await tick(fake, clock, 1)
+    pause_now = fresh(table).pause
+    assert pause_now is not None and not pause_now.own and pause_now.by == marie.user.id
+    assert label not in [b.label for b in marie.hand.buttons]
+    await tick(fake, clock, OWN_PAUSE_SECONDS)  # bob's five minutes are past
+    assert fresh(table).pause is not None
+    await play_on(fake, bob.user, table)
+    assert fresh(table).pause is not None  # the host's break now: bob's click ends nothing
+
+    await marie.user.click_shown(hand, label)  # her phone, still showing the button
+    still = fresh(table).pause
+    assert still is not None and still.by == marie.user.id
+    assert t(locale, "err.lengthen_late") in marie.hand.content
+    fake.assert_no_errors()

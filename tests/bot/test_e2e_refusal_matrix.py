@@ -383,6 +383,10 @@ async def paused(m: Matrix, actor: Player) -> None:
     await m.click("during a player's break", gus, "err.already_paused", board,
                   cid(table, "pause"))
     await m.click("by someone not seated", otto, "err.not_host", board, cid(table, "play_on"))
+    # The host's « Prolonger la pause » on their hand (stop 51's leftovers): by the break's
+    # owner (from his own hand) it is the host's errand.
+    await m.click("of one's own break", gus, "err.not_host", m.guest.hand.id,
+                  cid(table, "lengthen", 0, since))
     # The break's reason (stop 51): by someone else than its caller, or once it is over.
     await m.form("of another's break", hana, "err.pause_reason_late",
                  cid(table, "pause_reason", 0, since), "pizza")
@@ -390,6 +394,8 @@ async def paused(m: Matrix, actor: Player) -> None:
     await tick(m.fake, m.clock, 1)
     await m.click("once the break is over", gus, "err.pause_reason_late", offer,
                   cid(table, "pause_why", 0, since))
+    await m.click("once the break is over", hana, "err.lengthen_late", m.host.hand.id,
+                  cid(table, "lengthen", 0, since))
     await m.form("once the break is over", gus, "err.pause_reason_late",
                  cid(table, "pause_reason", 0, since), "pizza", offer)
     await m.click("soon after one's own break", gus, "err.pause_cooldown", board,

@@ -163,6 +163,14 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
         elif not over and seat in game.autopilot:  # it plays their next round too
             autopilot_part(table, game, seat, locale, items, lines,
                            autopilot_next_key(table, game))
+    pause = table.pause
+    if pause is not None and pause.own and table.is_host(user_id) and \
+            sum(item.row == 4 for item in items) < 4:  # (Pass, 💡, the page's: room left)
+        # A player's own break, lengthened by its host without typing `/president pause`
+        # (stop 51's leftovers): on the host's hand, the one private message they keep
+        # open, beside « Actualiser »; the table message's row is full between rounds.
+        items.append(button(table.id, "lengthen", t(locale, "btn.lengthen"),
+                            arg=str(int(pause.since)), row=4))
     items.append(button(table.id, "refresh", t(locale, "btn.refresh"), row=4))
     return Screen("\n".join(faces.with_lines(lines, wanted, spanish(table), locale)),
                   view(*items))

@@ -480,6 +480,24 @@ async def play_on(click: Click) -> None:
     await _host_action(click, lambda: service.breaks.play_on(click.table, click.user_id), True)
 
 
+async def lengthen_break(click: Click) -> None:
+    """« Prolonger la pause » on the host's hand during a player's own break: the break
+    becomes the host's, as their `/president pause` makes it (`Breaks.lengthen`); the hand
+    is redrawn, without the button, or with why nothing changed."""
+    if break_reason.SINCE.fullmatch(click.arg) is None:
+        raise TableError("err.unknown_control")
+    since = int(click.arg)
+    service = click.bot.service
+    await _hand_action(click, lambda: service.breaks.lengthen(click.table, click.user_id,
+                                                              since))
+
+
+# Pressed on a hand drawn before the break ended or was lengthened (a second device), it
+# does what it says to the break it names, or says why not (`err.lengthen_late`).
+action("lengthen", drawn=Drawn(private=True, arg=break_reason.SINCE.pattern,
+                               late=lengthen_break))(lengthen_break)
+
+
 # Pressed on a table message the table has since left (brought back below the chat as the
 # host pressed, play-test 28: likeliest during a break, when everyone talks), or after the
 # other of the two replaced it, each does what it says, as `/president pause` and `continue`

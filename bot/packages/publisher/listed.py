@@ -6,7 +6,7 @@ goes on the list for the next game (« lobby.listed_no_end », `Seating.join`). 
 ahead of them leaves the list, they move up to a bot's seat: the table's lines and their
 « Ma main » said so, and they were told nothing. Discord allows little here: an ephemeral
 message answers an interaction, and none is under way; a mention in a public message
-pings (and one in an edit does not: notifications follow a message's creation); a direct
+pings them in front of the channel, for a change nobody need act on yet; a direct
 message may be refused (« Cannot send messages to this user », 50007, the user's privacy
 settings). So the answer they read is edited, silently, through its interaction's token,
 « valid for **15 minutes** » (discord-api-docs, developers/interactions/

@@ -1083,7 +1083,7 @@ _WRITTEN: dict[str, str] = {
     "err.pause_cooldown": "Tu as déjà fait une pause il y a peu : la prochaine est possible {at}. L’hôte peut en faire une pour la table.",
     "ev.pause_own": "⏸️ {name} fait une courte pause ({minutes} min au plus)",
     "ev.pause_own_over": "▶️ La pause de {name} est finie ({minutes} min) : la partie reprend",
-    "table.paused_own_until": "Les chronos attendent. La partie reprend d’elle-même {at}, ou plus tôt avec **{button}** ({name} ou l’hôte) ; l’hôte peut la prolonger avec `/president pause`.",
+    "table.paused_own_until": "Les chronos attendent. La partie reprend d’elle-même {at}, ou plus tôt avec **{button}** ({name} ou l’hôte) ; l’hôte peut la prolonger avec **{lengthen}** dans sa main, ou `/president pause`.",
     "table.paused_until": "Les chronos attendent. L’hôte reprend avec **{button}** ; sans reprise, la table se fermera {at}.",
     "table.pause_closed": "⏹️ La pause a duré plus de {minutes} minutes sans reprise : la table s’est fermée.",
     "hand.paused": "⏸️ Partie en pause (par {name}) : rien ne se joue avant la reprise, et ton chrono t’attend.",

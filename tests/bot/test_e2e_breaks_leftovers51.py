@@ -109,8 +109,10 @@ async def test_the_host_s_pause_makes_a_player_s_break_theirs(
     own = fresh(table).pause
     assert own is not None
     told = t(loc, "table.paused_own_until", button=t(loc, "btn.play_on"), name="bob",
-             at=f"<t:{int(own.since + OWN_PAUSE_SECONDS)}:R>")
-    assert "`/president pause`" in told and told in board(marie.user, table)
+             at=f"<t:{int(own.since + OWN_PAUSE_SECONDS)}:R>",
+             lengthen=t(loc, "btn.lengthen"))
+    assert "`/president pause`" in told and t(loc, "btn.lengthen") in told
+    assert told in board(marie.user, table)
     taken = clock.now()
     await marie.user.slash("president pause")  # (the table shows « Continuer » meanwhile)
     await tick(fake, clock, 1)

@@ -64,7 +64,8 @@ async def test_a_seated_player_s_doorbell_holds_the_game_a_few_minutes(
     shown = board(marie.user, table)
     assert t(loc, "table.paused", name="bob", since=f"<t:{int(since)}:t>") in shown
     assert t(loc, "table.paused_own_until", button=t(loc, "btn.play_on"), name="bob",
-             at=f"<t:{int(since + OWN_PAUSE_SECONDS)}:R>") in shown
+             at=f"<t:{int(since + OWN_PAUSE_SECONDS)}:R>",
+             lengthen=t(loc, "btn.lengthen")) in shown
     assert t(loc, "ev.pause_own", name="bob", minutes=OWN_PAUSE_SECONDS // 60) in shown
     await tick(fake, clock, OWN_PAUSE_SECONDS - 60)
     assert game.version == version and fresh(table).pause is not None

@@ -254,7 +254,7 @@ def pause_lines(table: Table, now: float) -> list[str]:
     return [t(loc, key, name=pause.name, since=f"<t:{int(pause.since)}:t>",
               reason=pause.reason),
             t(loc, until, button=t(loc, "btn.play_on"), at=f"<t:{closes}:R>",
-              name=pause.name)]
+              name=pause.name, lengthen=t(loc, "btn.lengthen"))]
 
 
 def press_lines(loc: LocaleLike, pressed: list[tuple[str, list[str]]],

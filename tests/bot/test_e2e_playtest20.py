@@ -14,6 +14,7 @@ import pytest
 
 from bot.client import PresidentBot
 from bot.i18n import t
+from bot.tables.service import TableService
 from engine import Phase
 from fakediscord import FakeDiscord, TestUser
 from fakediscord.state import InteractionRecord
@@ -188,9 +189,22 @@ async def test_a_language_switch_reaches_every_hand_of_the_player(
     fake.assert_no_errors()
 
 
+@pytest.fixture
+def marie_wins_bob_second(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deals under which marie (playing through her hand) ends first and bob, on autopilot,
+    second against the normal bot, so the next exchange waits for marie's choice, with bob
+    in it with nothing to give. Who places where follows how the bot plays: stop 51's
+    lone-card lead turned the suite's usual deal (`seeded_deals`) into one marie loses,
+    the exchange then over before bob's hand could be read in it."""
+    defaults = TableService.__init__.__kwdefaults__
+    assert defaults is not None
+    monkeypatch.setitem(defaults, "seed", 15)
+
+
 @pytest.mark.parametrize("locale", LOCALES)
 async def test_an_autopilot_seat_says_so_between_rounds_and_resumes_from_the_hand(
-    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+    marie_wins_bob_second: None, fake: FakeDiscord, president: PresidentBot,
+    clock: LinkedClock, locale: str
 ) -> None:
     """bob went idle: the autopilot played his turns to the round's end. His hand said only
     his result, then in the next exchange only « nothing to exchange », with no word of
@@ -206,6 +220,7 @@ async def test_an_autopilot_seat_says_so_between_rounds_and_resumes_from_the_han
     await play_until(fake, clock, [marie], lambda: game.phase is Phase.ROUND_OVER)
     await tick(fake, clock, 1)
     assert seat in game.autopilot
+    assert game.roles == ["P", "N", "L"]  # the deal the test needs (`marie_wins_bob_second`)
     resume = t(locale, "btn.resume")
     # The round is over: the autopilot plays his next one, as his hand said once he was
     # out (`hand_plays.autopilot_next`), not « joue pour toi » in a round with nothing left.

@@ -168,11 +168,19 @@ async def test_closing_the_table_right_after_the_games_end_keeps_its_results(
     game = table.game
     assert game is not None
     await play_until(fake, clock, [marie], lambda: game.phase is Phase.GAME_OVER)
-    # The game's last move was drawn less than a second ago: the lobby's redraw that
-    # « Terminer » asks for waits for the rest of that second, and the closing comes first.
     results_id = table.table_message_id
+    end = cid(table, "end", game.version)
+    # Where a bot makes the game's last move, the results are drawn within the second
+    # after it (marie's own last move is drawn at once): wait for them, a quarter second
+    # at a time, so the click below comes within the second of their drawing either way.
+    for _ in range(8):
+        if end in [b.custom_id for b in message(marie.user, results_id).buttons]:
+            break
+        await tick(fake, clock, 0.25)
+    # The results were drawn less than a second ago: the lobby's redraw that « Terminer »
+    # asks for waits for the rest of that second, and the closing comes first.
     standings = t(table.locale, "table.standings")
-    await marie.user.click(message(marie.user, results_id), cid(table, "end", game.version))
+    await marie.user.click(message(marie.user, results_id), end)
     await marie.user.slash("president end")  # within the second: no redraw in between
     assert marie.user.last_ephemeral().content == t(locale, "lobby.ended")
     await tick(fake, clock, 1)

@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import button_names, t
-from bot.tables.table import TOKEN_LIFETIME, Table
+from bot.packages.publisher.tokened import TokenKept
+from bot.tables.table import Table
 
 if TYPE_CHECKING:
     from bot.packages.host import Host
@@ -48,28 +49,20 @@ class Listed:
 class ListedAnswers:
     def __init__(self, bot: Host) -> None:
         self.bot = bot
-        self._kept: dict[int, list[Listed]] = {}
+        self._kept: TokenKept[Listed] = TokenKept()
 
     def keep(self, table: Table, listed: Listed) -> None:
-        self._kept.setdefault(table.id, []).append(listed)
+        self._kept.keep(table.id, listed)
 
     async def flush(self, table: Table) -> None:
         """After every change of the table, with its hands: each kept answer whose reader
         is now among those who sit at the next deal is edited once and let go; one whose
         reader left the list, or whose token ran out, is let go unedited."""
-        kept = self._kept.get(table.id)
-        if not kept:
-            return
-        now = self.bot.service.clock.now()
         waiting = [p.user_id for p in table.queue]
         sitters = waiting[:table.round_sitters()] if table.no_end and not table.closed else []
-        up = [k for k in kept if k.user_id in sitters and now < k.created + TOKEN_LIFETIME]
-        left = [k for k in kept if k not in up and k.user_id in waiting
-                and now < k.created + TOKEN_LIFETIME and not table.closed]
-        if left:
-            self._kept[table.id] = left
-        else:
-            del self._kept[table.id]
+        up = self._kept.take(
+            table.id, self.bot.service.clock.now(), due=lambda k: k.user_id in sitters,
+            stays=lambda k: k.user_id in waiting and not table.closed)
         await asyncio.gather(*(self._tell(table, k) for k in up))
 
     async def _tell(self, table: Table, listed: Listed) -> None:
@@ -80,4 +73,4 @@ class ListedAnswers:
             log.info("listed answer of %s not edited: %s", listed.user_id, err)
 
     def forget(self, table_id: int) -> None:
-        self._kept.pop(table_id, None)
+        self._kept.forget(table_id)

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.i18n import t
-from bot.tables.table import TOKEN_LIFETIME, Pause, Table
+from bot.packages.publisher.tokened import TokenKept
+from bot.tables.table import Pause, Table
 
 if TYPE_CHECKING:
     from bot.packages.host import Host
@@ -47,28 +48,18 @@ class Offer:
 class Offers:
     def __init__(self, bot: Host) -> None:
         self.bot = bot
-        self._shown: dict[int, list[Offer]] = {}
+        self._shown: TokenKept[Offer] = TokenKept()
 
     def keep(self, table: Table, offer: Offer) -> None:
-        self._shown.setdefault(table.id, []).append(offer)
+        self._shown.keep(table.id, offer)
 
     async def flush(self, table: Table) -> None:
         """Take back the offers whose break is no longer the one they name (after every
         change of the table, with its hands: nothing to do, no call, on all but one)."""
-        offers = self._shown.get(table.id)
-        if not offers:
-            return
-        over = [o for o in offers if table.closed or not o.names(table.pause)]
-        if not over:
-            return
-        kept = [o for o in offers if o not in over]
-        if kept:
-            self._shown[table.id] = kept
-        else:
-            del self._shown[table.id]
-        now = self.bot.service.clock.now()
-        await asyncio.gather(*(self._withdraw(o) for o in over
-                               if now < o.created + TOKEN_LIFETIME))
+        over = self._shown.take(
+            table.id, self.bot.service.clock.now(),
+            due=lambda o: table.closed or not o.names(table.pause), stays=lambda o: True)
+        await asyncio.gather(*(self._withdraw(o) for o in over))
 
     async def _withdraw(self, offer: Offer) -> None:
         try:
@@ -77,4 +68,4 @@ class Offers:
             log.info("break offer %s not taken back: %s", offer.message.id, err)
 
     def forget(self, table_id: int) -> None:
-        self._shown.pop(table_id, None)
+        self._shown.forget(table_id)

@@ -17,10 +17,10 @@ from fakediscord import FakeDiscord
 from tests.fresh import fresh
 
 from .conftest import LinkedClock
-from .e2e import Player, cid, connect_bot, database_url, message, record_charts, tick
+from .e2e import Player, cid, message, tick
 from .e2e import two_humans_against_a_bot as two_humans
 from .test_e2e_playtest29 import a_humans_turn, pause, play_on
-from .test_e2e_playtest34 import Night, play_out, seat_and_start
+from .test_e2e_playtest34 import presi_night_closed
 
 LOCALES = ["fr", "en-US"]
 #: (the table's language, the latecomers'): each reads the other's.
@@ -37,17 +37,9 @@ async def test_history_in_a_thread_under_a_closed_table_points_to_the_channel(
     night's games were lost: the hint pointed to the channel only while its table was
     open. It now points there once the table has closed too; a thread under a channel
     that never had a game still says there is none."""
-    record_charts(monkeypatch)
-    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
-    presi = fake.add_channel(fake.guild, "presi")
+    bot, presi, dave, emma = await presi_night_closed(fake, clock, tmp_path, monkeypatch,
+                                                      locale)
     quiet = fake.add_channel(fake.guild, "quiet")
-    await fake.settle()
-    dave, emma = fake.add_user("dave", locale=locale), fake.add_user("emma", locale=locale)
-    night = Night(bot, [await seat_and_start(fake, clock, bot, presi, "presi", [dave, emma], 1)])
-    await play_out(fake, clock, night)
-    await dave.slash("president end", channel=presi)  # back to the lobby
-    await dave.slash("president end", channel=presi)  # the table closes
-    assert bot.service.registry.in_channel(presi.id) is None
     thread = fake.add_thread(presi, "tournoi", emma)
     elsewhere = fake.add_thread(quiet, "chat", emma)
     await fake.settle()

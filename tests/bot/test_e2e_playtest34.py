@@ -102,6 +102,26 @@ async def play_out(fake: FakeDiscord, clock: LinkedClock, night: Night) -> None:
     raise AssertionError("the night's games did not end")
 
 
+async def presi_night_closed(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    locale: str,
+) -> tuple[PresidentBot, Channel, TestUser, TestUser]:
+    """dave and emma (in ``locale``) play their presi game in #presi against a bot, then
+    dave closes the table for the night (« Terminer », then again in the lobby): the
+    channel keeps its stored games and has no table."""
+    record_charts(monkeypatch)
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    presi = fake.add_channel(fake.guild, "presi")
+    await fake.settle()
+    dave, emma = fake.add_user("dave", locale=locale), fake.add_user("emma", locale=locale)
+    night = Night(bot, [await seat_and_start(fake, clock, bot, presi, "presi", [dave, emma], 1)])
+    await play_out(fake, clock, night)
+    await dave.slash("president end", channel=presi)  # back to the lobby
+    await dave.slash("president end", channel=presi)  # the table closes
+    assert bot.service.registry.in_channel(presi.id) is None
+    return bot, presi, dave, emma
+
+
 async def tournament(fake: FakeDiscord, clock: LinkedClock, tmp_path: Path,
                      locale: str) -> tuple[Night, dict[str, TestUser]]:
     """Eight friends (speaking ``locale``, but bob and farid in the other language): marie
@@ -251,17 +271,8 @@ async def test_the_leaderboard_where_a_table_closed_is_its_last_game_s(
     """dave closes the presi table for the night (« Terminer », then again in the lobby)
     and the players, still in #presi, ask who leads: classic's board, « nobody is ranked
     yet ». With no table there, the channel's last game's preset is « the » board's."""
-    record_charts(monkeypatch)
-    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
-    presi = fake.add_channel(fake.guild, "presi")
-    await fake.settle()
-    dave, emma = fake.add_user("dave", locale=locale), fake.add_user("emma", locale=locale)
-    night = Night(bot, [await seat_and_start(fake, clock, bot, presi, "presi", [dave, emma], 1)])
-    await play_out(fake, clock, night)
-    await dave.slash("president end", channel=presi)  # back to the lobby
-    await dave.slash("president end", channel=presi)  # the table closes
-    assert bot.service.registry.in_channel(presi.id) is None
-
+    bot, presi, dave, emma = await presi_night_closed(fake, clock, tmp_path, monkeypatch,
+                                                      locale)
     await emma.slash("president leaderboard", channel=presi)
     answer = emma.last_ephemeral(presi).text
     assert answer.startswith(t(locale, "leaderboard.title", preset=t(locale, "preset.presi")))

@@ -6,6 +6,7 @@ Callers (cogs, the table runtime) get these instead of ORM objects so that nothi
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
@@ -64,11 +65,13 @@ class TableRecord:
 
 @dataclass(frozen=True, slots=True)
 class Snapshot:
-    """The last persisted runtime state of a table; `seq` is the runtime's action counter."""
+    """The last persisted runtime state of a table; `seq` is the runtime's action counter.
+    `state` is what was stored, read back as JSON (`jsoncodec`): storage knows nothing of
+    its keys; the table's restore reads it as its snapshot (`restore.stored_table`)."""
 
     table_id: int
     seq: int
-    state: dict[str, Any]
+    state: Mapping[str, object]
     saved_at: datetime
 
 

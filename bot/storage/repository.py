@@ -516,7 +516,7 @@ class Storage(History, Forgetting):
 
     # Live snapshots
 
-    async def save_snapshot(self, table_id: int, seq: int, state: Mapping[str, Any]) -> bool:
+    async def save_snapshot(self, table_id: int, seq: int, state: Mapping[str, object]) -> bool:
         """Store a table's runtime state unless a snapshot with `seq` or later is stored.
 
         Returns whether this state was written. The conditional upsert makes writes

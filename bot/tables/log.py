@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 
 from bot.i18n import has
+from bot.tables.snapshot import LineParams
 from bot.tables.table import GAVE_LATE, LogEntry, Table
 from engine import Event
 from engine.events import (
@@ -32,7 +33,7 @@ from engine.events import (
 OPENER_ROLE = {"last_place": "L", "first_place": "P"}
 
 
-def opens(seat: int, why: str | None, who: Callable[[int], dict[str, object]],
+def opens(seat: int, why: str | None, who: Callable[[int], LineParams],
           free: bool = False) -> LogEntry:
     """Who opens the round and why: « Dame de cœur : Alice ouvre », « Trou du cul : … ».
     `free` (fast mode, RULES §9): nobody opens first, the queen of hearts' holder included;
@@ -85,12 +86,12 @@ def note(table: Table, event: Event, *, late: Collection[int] = ()) -> None:
             LogEntry("hand.received", {"cards": cards, **_partner(table, event.giver)}))
 
 
-def named(table: Table) -> Callable[[int], dict[str, object]]:
+def named(table: Table) -> Callable[[int], LineParams]:
     """How a history line names a seat's player: their name, and whether a bot held the
     seat, for the line to mark it as the table message marks bots (« 🤖 Bot 1 »). Kept
     beside the name, not in it: a line from an older snapshot has no mark and reads as it
     did, and the lines compare names alone (`note`)."""
-    def who(seat: int) -> dict[str, object]:
+    def who(seat: int) -> LineParams:
         player = table.seats[seat]
         return {"name": player.name, **({"bot": True} if player.is_bot else {})}
     return who
@@ -123,7 +124,7 @@ def note_skips(table: Table, events: list[Event]) -> None:
     table.forget_skips()
 
 
-def entries_for(event: Event, who: Callable[[int], dict[str, object]], *,
+def entries_for(event: Event, who: Callable[[int], LineParams], *,
                 free_opening: bool = False, on_equal: str = "none") -> list[LogEntry]:
     """The history lines for an event (none for events the table shows otherwise);
     `free_opening`: anyone may open a round (fast mode); `on_equal`: the rule that skips a
@@ -138,7 +139,7 @@ def entries_for(event: Event, who: Callable[[int], dict[str, object]], *,
     return lines
 
 
-def entry_for(event: Event, who: Callable[[int], dict[str, object]], *,
+def entry_for(event: Event, who: Callable[[int], LineParams], *,
               free_opening: bool = False, on_equal: str = "none") -> LogEntry | None:
     """The main history line for an event, or None for events the table shows otherwise."""
     if isinstance(event, Played):

@@ -6,14 +6,13 @@ import logging
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import cast
 
 from bot.i18n import lang
 from bot.storage.failures import transient
 from bot.storage.records import TableRecord, UnreadableRecord
 from bot.storage.repository import Storage
 from bot.tables.service import TableService
-from bot.tables.snapshot import TableSnapshot
+from bot.tables.snapshot import stored_table
 from bot.tables.table import Table
 
 log = logging.getLogger(__name__)
@@ -79,7 +78,7 @@ async def restore_tables(
             state = snapshot.state if snapshot is not None else None
             # Read as what `Table.to_dict` wrote, checked by nothing but reading it: a
             # state that is not fails here, and closes its table alone (below).
-            table = Table.from_dict(cast(TableSnapshot, snapshot.state)) \
+            table = Table.from_dict(stored_table(snapshot.state)) \
                 if snapshot is not None else None
         except Exception as err:
             if transient(err):

@@ -15,7 +15,8 @@ positions against real snapshots.
 
 from __future__ import annotations
 
-from typing import NotRequired, TypeAlias, TypedDict
+from collections.abc import Mapping
+from typing import NotRequired, TypeAlias, TypedDict, cast
 
 from bot.people import HolderRow
 from bot.tables.house import HouseSnapshot
@@ -86,11 +87,17 @@ class PauseSnapshot(TypedDict):
     own: NotRequired[bool]
 
 
+# A history line's placeholder (`LogEntry.params`): a name, a count, a place, a deadline, a
+# flag (a bot's mark), a value or a rank that may be unknown (None), a play's cards as codes.
+LineParam: TypeAlias = str | int | bool | list[str] | None
+LineParams: TypeAlias = dict[str, LineParam]
+
+
 class LogSnapshot(TypedDict):
     """A history line, a lobby's notice, an exchange note (`LogEntry`)."""
 
     key: str
-    params: NotRequired[dict[str, Json]]
+    params: NotRequired[LineParams]
     people: NotRequired[list[int]]  # written only when it names someone
 
 
@@ -176,3 +183,12 @@ class TableSnapshot(TypedDict):
     charts_off: NotRequired[list[int]]  # written only when set
     pointers_owed: NotRequired[list[list[int]]]  # old message, new; written only when set
     retired_below: NotRequired[int]  # written only when set
+
+
+def stored_table(state: Mapping[str, object]) -> TableSnapshot:
+    """A stored state (`storage.records.Snapshot.state`, JSON read back) as what
+    `Table.to_dict` wrote: the one trust point, checking nothing, as the engine's readers
+    cast their rows. A state that is not one fails in `Table.from_dict`, and closes its
+    table alone (`restore.restore_tables`); `tests/bot/test_table_snapshot_types.py`
+    checks real ones."""
+    return cast(TableSnapshot, state)

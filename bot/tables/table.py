@@ -11,7 +11,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from itertools import groupby
-from typing import Any, cast
+from typing import TypeVar, cast
 
 from bot.names import unique
 from bot.people import Holder
@@ -20,6 +20,7 @@ from bot.tables.snapshot import (
     GameStartSnapshot,
     HandLinkSnapshot,
     HoldersFields,
+    LineParams,
     LogSnapshot,
     PauseSnapshot,
     PendingSnapshot,
@@ -376,7 +377,7 @@ class LogEntry:
     is shown (`Storage.open_tables_holding`)."""
 
     key: str
-    params: dict[str, Any] = field(default_factory=dict)
+    params: LineParams = field(default_factory=dict)
     people: tuple[int, ...] = ()
 
     def to_dict(self) -> LogSnapshot:
@@ -388,6 +389,32 @@ class LogEntry:
     @classmethod
     def from_dict(cls, d: LogSnapshot) -> LogEntry:
         return cls(d["key"], dict(d.get("params", {})), tuple(d.get("people", ())))
+
+
+P = TypeVar("P")
+
+
+def given(params: LineParams, key: str, kind: type[P]) -> P:
+    """A line's placeholder as its line stores it (a play's value a word, its count a
+    number); a `TypeError` where a stored line holds something else, which leaves the line
+    unworded (`lines.drop_unworded` drops it), as a missing one does (`KeyError`)."""
+    value = params[key]
+    if not isinstance(value, kind):
+        raise TypeError(f"{key} is {type(value).__name__}, not {kind.__name__}")
+    return value
+
+
+def maybe(params: LineParams, key: str, kind: type[P]) -> P | None:
+    """`given` for a placeholder a line may lack or hold None (a play's announce)."""
+    return None if params.get(key) is None else given(params, key, kind)
+
+
+def line_cards(params: LineParams) -> list[str]:
+    """A line's cards, as codes (a play's, an exchange note's)."""
+    codes = params["cards"]
+    if not isinstance(codes, list):
+        raise TypeError(f"cards is {type(codes).__name__}, not a list")
+    return codes
 
 
 @dataclass

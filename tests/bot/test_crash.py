@@ -23,7 +23,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from sqlalchemy import select
 
@@ -31,7 +31,7 @@ from bot.packages.game.table_message import TURN_MARKER
 from bot.storage import Storage
 from bot.storage.db import upgrade_to_head
 from bot.storage.models import Game as GameRow
-from bot.tables.snapshot import TableSnapshot
+from bot.tables.snapshot import stored_table
 from bot.tables.table import Table
 from engine import Game, Phase, Rules
 from engine.rules import RulesError
@@ -137,7 +137,7 @@ class Run:
         if self.table_id is None:
             return None
         snapshot = await self.storage.load_snapshot(self.table_id)
-        return None if snapshot is None else Table.from_dict(cast(TableSnapshot, snapshot.state))
+        return None if snapshot is None else Table.from_dict(stored_table(snapshot.state))
 
     async def check_stored(self) -> None:
         """What a restart will restore: the deck whole, and no confirmed move missing."""

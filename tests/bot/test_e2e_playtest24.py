@@ -12,6 +12,7 @@ from bot.i18n import t
 from bot.tables.deadlines import IDLE_CLOSE_SECONDS, IDLE_WARN_SECONDS
 from bot.tables.hosting import HOST_IDLE_SECONDS
 from bot.tables.reminders import REMIND_AFTER
+from bot.tables.snapshot import stored_table
 from bot.tables.table import Table
 from engine import Game, Phase
 from fakediscord import FakeDiscord, Message
@@ -325,9 +326,12 @@ async def test_a_ping_posted_then_killed_before_it_was_stored_is_posted_once(
     storage = bot.storage
     assert storage is not None
     stored = await storage.load_snapshot(table.id)
-    assert stored is not None and stored.state["reminder"]["message_id"] == ping.id
-    killed = {**stored.state, "reminder": {**stored.state["reminder"], "sent": False,
-                                           "message_id": None, "deadline": None}}
+    assert stored is not None
+    state = stored_table(stored.state)
+    reminder = state["reminder"]
+    assert reminder is not None and reminder["message_id"] == ping.id
+    killed = {**state, "reminder": {**reminder, "sent": False, "message_id": None,
+                                    "deadline": None}}
     assert await storage.save_snapshot(table.id, stored.seq + 100, killed)
     bot = await restart(fake, clock, bot, url, down=30)
     restored = bot.service.registry.by_id(table.id)

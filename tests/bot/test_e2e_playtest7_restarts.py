@@ -24,6 +24,7 @@ from bot.packages.publisher import messages
 from bot.packages.publisher.messages import Publisher
 from bot.packages.screen import Screen
 from bot.tables import thinking
+from bot.tables.snapshot import stored_table
 from bot.tables.table import LOG_SIZE, TOKEN_LIFETIME, Table
 from engine import Card, Game, Phase
 from engine.actions import Action
@@ -141,7 +142,7 @@ async def test_a_game_under_way_comes_back_whole_after_two_restarts_in_a_row(
     # Not stored: the versions before cannot word it, and a rollback froze every table.
     assert third.storage is not None
     stored = await third.storage.load_snapshot(restored.id)
-    assert stored is not None and [e["key"] for e in stored.state["log"]] == keys(restored)[:-1]
+    assert stored is not None and [e["key"] for e in stored_table(stored.state)["log"]] == keys(restored)[:-1]
     deadline = after_restart(deadline, stopped, clock)
     assert restored.timer_deadline == pytest.approx(deadline)
     assert len(posts(fake)) == shown  # the table message is brought up to date in place
@@ -505,7 +506,7 @@ async def test_the_line_saying_a_leaver_is_awaited_shows_the_grace_a_restart_mov
     assert again.storage is not None
     stored = await again.storage.load_snapshot(restored.id)
     assert stored is not None
-    state = stored.state
+    state = stored_table(stored.state)
     assert [e["params"]["deadline"] for e in state["log"] if e["key"] == "ev.away"] == \
         [int(state["away"][str(leo.user.id)])]
     await fake.disconnect(again)

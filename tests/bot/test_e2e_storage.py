@@ -17,6 +17,7 @@ from bot.config import Config
 from bot.i18n import t
 from bot.packages.controls import WARNING
 from bot.storage import Storage, shard_of
+from bot.tables.snapshot import stored_table
 from bot.tables.table import Table
 from engine import Game, Phase
 from engine.rules import ROLE_CODES
@@ -276,7 +277,7 @@ async def test_sigterm_stops_the_bot_only_after_its_snapshots_are_stored(
     snapshot = await storage.load_snapshot(table.id)
     await storage.close()
     assert snapshot is not None and snapshot.seq == table.seq
-    assert len(snapshot.state["seats"]) == len(table.seats)
+    assert len(stored_table(snapshot.state)["seats"]) == len(table.seats)
 
 
 async def test_a_sharded_bot_restores_only_the_tables_of_its_shards(

@@ -141,8 +141,9 @@ async def test_snapshot_round_trips_runtime_state(storage: Storage) -> None:
     snapshot = await storage.load_snapshot(table_id)
     assert snapshot is not None
     assert snapshot.state == state
-    assert snapshot.state["timer"]["deadline"].tzinfo is not None
-    assert snapshot.state["timer"]["deadline"] == deadline
+    timer = snapshot.state["timer"]
+    assert isinstance(timer, dict) and isinstance(timer["deadline"], datetime)
+    assert timer["deadline"].tzinfo is not None and timer["deadline"] == deadline
 
 
 async def test_closing_a_table_deletes_its_snapshot(storage: Storage) -> None:

@@ -31,7 +31,7 @@ from bot.packages.game.lines import (
 from bot.packages.screen import Screen
 from bot.tables.seating import kicked_key
 from bot.tables.seats import gives_seat_up
-from bot.tables.table import Table, waiting_key
+from bot.tables.table import Table, line_cards, waiting_key
 from engine import Card, Game, Phase, Who
 
 
@@ -223,5 +223,5 @@ def note_lines(table: Table, seat: int, locale: LocaleLike, lines: list[str],
     In play they last until the seat's first play: what it received counts when it picks
     its first cards; after that, their four lines only push the controls down a phone."""
     for note in table.exchange_notes.get(seat, []):
-        wanted.append((len(lines), [[Card.parse(c) for c in note.params["cards"]]]))
+        wanted.append((len(lines), [[Card.parse(c) for c in line_cards(note.params)]]))
         lines.append(entry_text(locale, table, note))

@@ -9,7 +9,7 @@ from bot.i18n import CATALOGUES, LocaleLike, t
 from bot.i18n.cards import play_words, rank_short, rank_words, shorts, top_single_words
 from bot.packages.cards.emojis import FaceLine
 from bot.packages.rules_text import role_name as rules_role_name
-from bot.tables.table import LogEntry, Player, Table
+from bot.tables.table import LogEntry, Player, Table, given, line_cards, maybe
 from engine import Card, Game, Who
 from engine.events import RoundOver
 
@@ -56,16 +56,16 @@ def entry_text(locale: LocaleLike, table: Table, entry: LogEntry, *,
         params = {"name": params["name"], "seconds": round(waits),
                   "button": t(table.locale, "btn.play_on")}
     if "cards" in params:
-        cards = [Card.parse(c) for c in params["cards"]]
+        played = [Card.parse(c) for c in line_cards(params)]
         if entry.key in ("ev.played", "ev.played_timeout", "ev.played_late"):
             params["cards"] = play_words(
-                locale, cards, params["value"], params["count"], spanish(table),
-                params.get("special"), params.get("announce"),
+                locale, played, given(params, "value", str), given(params, "count", int),
+                spanish(table), maybe(params, "special", str), maybe(params, "announce", str),
                 None if table.rules.wild_rank == "none" else table.rules.wild_rank)
         else:
-            params["cards"] = shorts(locale, cards, spanish(table))
+            params["cards"] = shorts(locale, played, spanish(table))
     if "place" in params and entry.key in ("ev.out", "ev.out_closes", "ev.penalised"):
-        params["place"] = place(locale, int(params["place"]))
+        params["place"] = place(locale, given(params, "place", int))
     if entry.key == "ev.penalised":
         rank = penalty_rank(table, params.get("rank"))
         if rank is None:

@@ -18,12 +18,18 @@ from .actions import Action
 from .cards import Card
 from .errors import IllegalAction
 from .events import AutopilotChanged, Event, Left, TimedOut
+from .exchange import Gift
 from .plays import PlayOption
 from .rounds import Rounds
 from .rules import Rules
 from .state import Phase, Timer, Who
 
 __all__ = ["Automation", "Chooser"]
+
+
+def _best_last(gift: Gift) -> bool:
+    """A timed-out exchange records the other gifts before the low roles' best cards."""
+    return gift.mode != "best"
 
 
 class Chooser(Protocol):
@@ -73,7 +79,7 @@ class Automation(Rounds):
             late = tuple(sorted({g.giver for g in self.gifts
                                  if g.cards is None and not self.automated(g.giver)}))
             events.append(TimedOut("exchange", None, late))
-            for gift in sorted(self.gifts, key=lambda g: g.mode != "best"):
+            for gift in sorted(self.gifts, key=_best_last):
                 if gift.cards is None:
                     self._record_gift(gift, self._default_gift(gift), True, events)
             self._maybe_finish_exchange(events)

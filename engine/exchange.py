@@ -47,13 +47,19 @@ def _key(card: Card, top_single: Card | None) -> int:
 
 def _ranked(hand: Sequence[Card], top_single: Card | None) -> list[Card]:
     """Weakest first; suits only break ties, so the engine's choices are deterministic."""
-    return sorted(hand, key=lambda c: (_key(c, top_single), c.suit))
+    def weakest(card: Card) -> tuple[int, str]:
+        return _key(card, top_single), card.suit
+
+    return sorted(hand, key=weakest)
 
 
 def default_gift(hand: Sequence[Card], gift: Gift, top_single: Card | None) -> tuple[Card, ...]:
     """The low role's best cards; anyone else's weakest (also what a timeout gives)."""
     if gift.mode == "best":
-        return tuple(sorted(hand, key=lambda c: (-_key(c, top_single), c.suit))[:gift.count])
+        def best(card: Card) -> tuple[int, str]:
+            return -_key(card, top_single), card.suit
+
+        return tuple(sorted(hand, key=best)[:gift.count])
     return tuple(_ranked(hand, top_single)[:gift.count])
 
 

@@ -176,7 +176,10 @@ def opening_options(
                 append(PlayOption(rank, level, count, tuple(wilds[:count]), count, rank))
     if held_single is not None:
         append(PlayOption(rank_of[TWO], TWO, 1, (held_single,), 0, None, "top_single"))
-    for joker in sorted(jokers, key=lambda c: c.value):
+    def joker_value(joker: Card) -> int:
+        return joker.value
+
+    for joker in sorted(jokers, key=joker_value):
         append(PlayOption(joker.rank, joker.value, 1, (joker,), 0, None, "joker"))
     return options
 

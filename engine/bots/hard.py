@@ -128,7 +128,10 @@ def _best(places: list[list[int]]) -> int:
     """The candidate with the best mean place, if it beats the heuristic's (index 0) by
     more than MARGIN standard errors of the per-sample differences; else the heuristic's.
     A single sample has no error to judge by: its best mean stands."""
-    best = min(range(len(places)), key=lambda i: (sum(places[i]), i))
+    def mean_first(i: int) -> tuple[int, int]:
+        return sum(places[i]), i
+
+    best = min(range(len(places)), key=mean_first)
     n = len(places[0])
     if best == 0 or n < 2:
         return best
@@ -145,9 +148,11 @@ def _candidates(view: PlayerView, heuristic: Action) -> list[PlayOption | None]:
     if view.can_pass and first is not None:
         out.append(None)
     seen = {None if first is None else first.key}
-    ranked = sorted(view.legal, key=lambda o: (o.announce is not None, o.wilds,
-                                               o.special is not None,
-                                               view.strength(o.level), -o.count))
+    def cheapest(o: PlayOption) -> tuple[bool, int, bool, int, int]:
+        return (o.announce is not None, o.wilds, o.special is not None,
+                view.strength(o.level), -o.count)
+
+    ranked = sorted(view.legal, key=cheapest)
     for option in ranked:
         if len(out) >= MAX_CANDIDATES:
             break

@@ -69,7 +69,10 @@ def explain_gift(view: PlayerView) -> tuple[Action, str] | None:
     groups: dict[int, int] = {}
     for card in view.hand:
         groups[card.value] = groups.get(card.value, 0) + 1
-    ranked = sorted(due.allowed, key=lambda c: (_keep_value(c, view, groups), c.suit))
+    def kept(card: Card) -> tuple[int, str]:
+        return _keep_value(card, view, groups), card.suit
+
+    ranked = sorted(due.allowed, key=kept)
     gift = ranked[:due.count]
     grouped = any(not c.is_joker and groups[c.value] >= 2 for c in gift)
     return Action.give(tuple(gift)), "give_group" if grouped else "give_lone"

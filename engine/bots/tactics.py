@@ -233,8 +233,10 @@ def judge(
     elif controls:
         # Spend as few control cards as will do: a wild only when needed, then the fewest
         # cards (presi's 2 of oros alone beats a pair of 2s), then a 2 before the top single.
-        choice, reason = min(controls, key=lambda o: (o.wilds, o.count, o.special is not None,
-                                                      strength(o))), "control"
+        def spent(o: PlayOption) -> tuple[int, int, bool, tuple[int, int, int]]:
+            return o.wilds, o.count, o.special is not None, strength(o)
+
+        choice, reason = min(controls, key=spent), "control"
     else:
         choice, reason = min(plain, key=strength), "break"
     if choice.count == size:  # penalised (go_out took the others), every card being so
@@ -270,8 +272,10 @@ def _lead(usable: list[PlayOption], plain: list[PlayOption],
         leftover.remove(widened)
     if sure and len(leftover) <= 1:
         # Penalised cards go first (they must not be last), then the ones using most cards.
-        return max(sure, key=lambda o: (penalised(o, rules), o.count, whole(o),
-                                        -o.wilds, -strength(o)[0])), "lead_sure"
+        def first(o: PlayOption) -> tuple[bool, int, bool, int, int]:
+            return penalised(o, rules), o.count, whole(o), -o.wilds, -strength(o)[0]
+
+        return max(sure, key=first), "lead_sure"
     groups_first = [o for o in plain if whole(o)]
     if groups_first:
         ranked = sorted(groups_first, key=strength)

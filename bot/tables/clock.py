@@ -7,7 +7,9 @@ import heapq
 import itertools
 import time
 from datetime import datetime
-from typing import Protocol
+from typing import Protocol, TypeVar
+
+T = TypeVar("T")
 
 
 class Clock(Protocol):
@@ -98,3 +100,19 @@ class FollowingClock(ManualClock):
     def advance(self, seconds: float) -> None:
         self.source.advance(seconds)
         self.wake()
+
+
+async def done_by(clock: Clock, when: float, task: asyncio.Future[T]) -> bool:
+    """Wait for `task` until `when` on `clock`; whether it was done by then. Bounded on
+    the bot's clock, not by `asyncio.wait_for`'s real time: what a test shows must not hang
+    on how fast a loaded machine answers. A task still running is cancelled (its caller may
+    wait until it has stopped)."""
+    bound = asyncio.ensure_future(clock.sleep_until(when))
+    try:
+        await asyncio.wait((task, bound), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        bound.cancel()
+        late = not task.done()
+        if late:
+            task.cancel()
+    return not late

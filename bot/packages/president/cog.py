@@ -31,6 +31,7 @@ from bot.packages.text import clipped, player_name, shown_text
 from bot.storage.failures import describe, transient
 from bot.tables import house
 from bot.tables.breaks import REASON_LENGTH
+from bot.tables.clock import done_by
 from bot.tables.deadlines import OWN_PAUSE_SECONDS
 from bot.tables.service import TableError
 from bot.tables.table import Table
@@ -703,19 +704,9 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
             return None
         channel = house.channel_of(interaction.channel_id,
                                    getattr(interaction.channel, "parent_id", None))
-        # Bounded on the bot's clock, not by `asyncio.wait_for`'s real time: what a test
-        # shows must not hang on how fast a loaded machine reads its database.
         clock = self.bot.service.clock
         read = asyncio.ensure_future(storage.house_rules(channel))
-        bound = asyncio.ensure_future(clock.sleep_until(clock.now() + HOUSE_READ_SECONDS))
-        try:
-            await asyncio.wait((read, bound), return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            bound.cancel()
-            late = not read.done()
-            if late:
-                read.cancel()
-        if late:
+        if not await done_by(clock, clock.now() + HOUSE_READ_SECONDS, read):
             log.warning("channel %s: its house rules took over %s s to read", channel,
                         HOUSE_READ_SECONDS)
             return None

@@ -20,6 +20,7 @@ from bot.i18n import t
 from bot.packages.controls import MOVED_HAND, button, view
 from bot.packages.game.hand import hand_screen
 from bot.packages.screen import Screen
+from bot.tables.clock import done_by
 from bot.tables.table import Farewell, HandLink, Table
 
 if TYPE_CHECKING:
@@ -175,15 +176,7 @@ class Hands:
         webhook = discord.Webhook.partial(link.application_id, link.token, client=self.bot)
         edit = asyncio.ensure_future(webhook.edit_message(
             ORIGINAL, content=cut(screen.content, 2000), view=screen.view))
-        expiry = asyncio.ensure_future(self.bot.service.clock.sleep_until(link.expires))
-        try:
-            await asyncio.wait({edit, expiry}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            expiry.cancel()
-            late = not edit.done()
-            if late:
-                edit.cancel()
-        if late:
+        if not await done_by(self.bot.service.clock, link.expires, edit):
             await asyncio.wait({edit})  # until it has stopped: no request left on its way
             log.info("hand of %s: its token expired while the edit waited", user_id)
             return False

@@ -32,25 +32,25 @@ class Moves:
         self, table: Table, user_id: int, cards: Sequence[Card], announce: str | None,
         seen: int,
     ) -> list[Event]:
-        async with table.lock:
-            game, seat = self._seated_game(table, user_id)
-            refusals.not_paused(table)
-            refusals.check_seen(table, game, seen, seat)
-            before = game.version
-            events = refusals.engine(
-                lambda: game.play(seat, cards, announce, seen if table.rules.fast else None))
-            table.moved(before, seat, timer=False)
-            self._after(table, events)
-            return events
+        def play(game: Game, seat: int, stale: int | None) -> list[Event]:
+            return refusals.engine(lambda: game.play(seat, cards, announce, stale))
+        return await self._turn(table, user_id, seen, play)
 
     async def pass_turn(self, table: Table, user_id: int, seen: int) -> list[Event]:
+        def pass_turn(game: Game, seat: int, stale: int | None) -> list[Event]:
+            return refusals.pass_(lambda: game.pass_turn(seat, stale))
+        return await self._turn(table, user_id, seen, pass_turn)
+
+    async def _turn(self, table: Table, user_id: int, seen: int,
+                    move: Callable[[Game, int, int | None], list[Event]]) -> list[Event]:
+        """A play or a pass on the turn the player saw: `move` is handed the game, the seat
+        and the version fast mode refuses an earlier state by (None elsewhere)."""
         async with table.lock:
             game, seat = self._seated_game(table, user_id)
             refusals.not_paused(table)
             refusals.check_seen(table, game, seen, seat)
             before = game.version
-            events = refusals.pass_(
-                lambda: game.pass_turn(seat, seen if table.rules.fast else None))
+            events = move(game, seat, seen if table.rules.fast else None)
             table.moved(before, seat, timer=False)
             self._after(table, events)
             return events

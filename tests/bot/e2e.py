@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import types
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +106,17 @@ def webhook_waits_on_the_fake_clock(monkeypatch: pytest.MonkeyPatch,
     shim = AsyncioOnTheFakeClock(fake.clock)
     monkeypatch.setattr(discord.webhook.async_, "asyncio", shim)
     return shim
+
+
+@pytest.fixture
+async def waits(monkeypatch: pytest.MonkeyPatch, fake: FakeDiscord,
+                president: PresidentBot) -> AsyncIterator[None]:
+    """discord.py's webhook waits on the fake clock (`webhook_waits_on_the_fake_clock`),
+    ended before the bot stops: a test module imports it and marks its tests
+    `usefixtures("waits")`."""
+    shim = webhook_waits_on_the_fake_clock(monkeypatch, fake)
+    yield
+    shim.end()
 
 
 def http_waits_on_the_fake_clock(monkeypatch: pytest.MonkeyPatch,

@@ -4,6 +4,7 @@ a permission, and the next game's results get their picture when uploads work ag
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import (
+    AsyncioOnTheFakeClock,
     cid,
     connect_bot,
     database_url,
@@ -270,9 +272,43 @@ async def test_results_left_while_their_first_upload_is_on_its_way_keep_the_char
     was retired without the chart's text, and the failure that came after scheduled a retry
     for results no longer on screen: the chart lost. It is kept as text, nothing is tried
     again for it, and nothing is left marked for it."""
+    moved = await moved_on_while_uploading(fake, clock, president, monkeypatch, next_game, 5)
+    marie, table = moved.marie, moved.table
+    left = message(marie, moved.first)
+    assert left.attachments == () and moved.line in left.content
+    assert len(moved.drawn) == 1 and injected(fake) == [502] * 5
+    assert table.id not in president.publisher.charts._failed
+    assert ("chart upload", table.id) not in president.service.scheduler.pending()
+    assert notices(marie, "fr") == 0
+    moved.waits.end()
+    fake.assert_no_errors()
+
+
+@dataclass(frozen=True)
+class MovedOn:
+    """`moved_on_while_uploading`'s scene: the host, the table, its results message, the
+    chart's line of text, the charts drawn, discord.py's waits on the fake clock (`end`
+    them before the bot stops)."""
+
+    marie: TestUser
+    table: Table
+    first: int | None
+    line: str
+    drawn: list[chart.PointsChart]
+    waits: AsyncioOnTheFakeClock
+
+
+async def moved_on_while_uploading(
+    fake: FakeDiscord, clock: LinkedClock, president: PresidentBot,
+    monkeypatch: pytest.MonkeyPatch, next_game: str, failures: int,
+) -> MovedOn:
+    """marie's game of one round against three bots ends, and the results' first upload
+    answers 502 ``failures`` times (discord.py tries five times in all, on the fake clock);
+    she moves on (``next_game``: « Rejouer », « Terminer ») while it is on its way, and the
+    clock runs past every retry the bot could schedule."""
     drawn = record_charts(monkeypatch)
     waits = http_waits_on_the_fake_clock(monkeypatch, fake)
-    fake.inject_error(EDIT, 502, method="PATCH", uploads=True, times=5)
+    fake.inject_error(EDIT, 502, method="PATCH", uploads=True, times=failures)
     marie = fake.add_user("marie", locale="fr")
     table = await game_over(fake, clock, president, marie)
     first = table.table_message_id
@@ -285,11 +321,4 @@ async def test_results_left_while_their_first_upload_is_on_its_way_keep_the_char
     for _ in range(30 + int(sum(RETRY_DELAYS))):
         await tick(fake, clock, 1)
     assert table.table_message_id != first or table.game is None
-    left = message(marie, first)
-    assert left.attachments == () and line in left.content
-    assert len(drawn) == 1 and injected(fake) == [502] * 5
-    assert table.id not in charts._failed
-    assert ("chart upload", table.id) not in president.service.scheduler.pending()
-    assert notices(marie, "fr") == 0
-    waits.end()
-    fake.assert_no_errors()
+    return MovedOn(marie, table, first, line, drawn, waits)

@@ -10,8 +10,6 @@ discord.py's wait follows the fake's clock here (`webhook_waits_on_the_fake_cloc
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
 from bot.client import PresidentBot
@@ -30,7 +28,7 @@ from .e2e import (
     message,
     tick,
     two_humans_against_a_bot,
-    webhook_waits_on_the_fake_clock,
+    waits,  # noqa: F401 (a fixture, used by name)
 )
 from .test_e2e_channel_events import only_through, send_messages, told
 
@@ -56,15 +54,6 @@ async def until_the_turn_of(fake: FakeDiscord, clock: LinkedClock, table: Table,
         if not any([await p.act() for p in players if p is not whose]):
             await tick(fake, clock, 1)
     raise AssertionError(f"never {whose.user.name}'s turn")
-
-
-@pytest.fixture
-async def waits(monkeypatch: pytest.MonkeyPatch, fake: FakeDiscord,
-                president: PresidentBot) -> AsyncIterator[None]:
-    """discord.py's waits on the fake clock, ended before the bot stops."""
-    shim = webhook_waits_on_the_fake_clock(monkeypatch, fake)
-    yield
-    shim.end()
 
 
 @pytest.mark.usefixtures("waits")

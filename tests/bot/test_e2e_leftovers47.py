@@ -27,8 +27,6 @@ from .e2e import (
     cid,
     connect_bot,
     database_url,
-    deal,
-    host_against_bots,
     http_waits_on_the_fake_clock,
     message,
     record_charts,
@@ -227,24 +225,12 @@ async def test_a_seat_sent_last_without_enough_waiting_keeps_its_autopilot_line(
 async def penalised_on_autopilot(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
                                  locale: str, meanwhile: Callable[[], Awaitable[None]],
                                  ) -> Player:
-    """marie (in ``locale``) opens a proletario table against three bots, a hand ended on
-    a 2 sent last (`finish_penalty`, wild7's at proletario's table), ``meanwhile``
-    happens, and she is dealt 3♥ K♥ 2♠: her timer runs out twice, the autopilot takes her
-    seat and plays her last card, a 2, which sends her last while the bots hold theirs."""
-    marie = Player(fake.add_user("marie", locale=locale))
-    table = await host_against_bots(bot, marie.user, "proletario", 0, finish_penalty="two")
-    await tick(fake, clock, 1)
-    await meanwhile()
-    game = deal(bot, table, [["3H", "KH", "2S"], ["4C", "5C", "6C", "7C", "8C"],
-                             ["4D", "5D", "6D", "7D", "8D"], ["4S", "5S", "6S", "7S", "8S"]],
-                opener=0)
-    await marie.open_hand(bot)
-    for _ in range(200):
-        if not game.hands[0]:
-            break
-        await tick(fake, clock, 1)
-    await tick(fake, clock, 1)
-    assert game.phase is Phase.PLAY and 0 in game.autopilot and game.penalised == [0]
+    """`out_on_autopilot` with a hand ended on a 2 sent last (`finish_penalty`, wild7's at
+    proletario's table) and her last card a 2: the autopilot's play sends her last while
+    the bots hold theirs."""
+    marie, _, game = await out_on_autopilot(fake, clock, bot, locale, "2S", meanwhile,
+                                            finish_penalty="two")
+    assert game.penalised == [0]
     return marie
 
 

@@ -5,7 +5,6 @@ answer redraws it, and a hand's redraw on its way as its table closes."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -31,7 +30,7 @@ from .e2e import (
     tick,
     to_the_next_exchange,
     two_humans_against_a_bot,
-    webhook_waits_on_the_fake_clock,
+    waits,  # noqa: F401 (a fixture, used by name)
 )
 from .test_e2e_hand_rate_limits import HAND_EDIT, until_the_turn_of
 from .test_e2e_playtest23 import answer, sentence, to_a_human_turn
@@ -168,15 +167,6 @@ async def test_an_answer_on_its_way_to_a_table_message_lands_before_its_retiring
     assert old.content.endswith(t("fr", "table.moved_on")), old.content
     fake.assert_no_errors()
     await fake.disconnect(bot)
-
-
-@pytest.fixture
-async def waits(monkeypatch: pytest.MonkeyPatch, fake: FakeDiscord,
-                president: PresidentBot) -> AsyncIterator[None]:
-    """discord.py's waits on the fake clock, ended before the bot stops."""
-    shim = webhook_waits_on_the_fake_clock(monkeypatch, fake)
-    yield
-    shim.end()
 
 
 @pytest.mark.usefixtures("waits")

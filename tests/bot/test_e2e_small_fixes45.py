@@ -10,6 +10,7 @@ reads it gives its seat up; a member check that failed is asked again."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,6 @@ from bot.packages.game.lines import place
 from bot.packages.game.table_message import player_lines
 from bot.packages.moderation import gone as moderation_gone
 from bot.packages.president import cog as president_cog
-from bot.packages.publisher.charts import RETRY_DELAYS
 from bot.tables.table import Table
 from engine import Card, Game, GameEnd, Phase
 from fakediscord import FakeDiscord, Message, TestUser
@@ -47,7 +47,7 @@ from .e2e import (
     two_humans_against_a_bot,
 )
 from .test_e2e_attach_files import chart_line, notices
-from .test_e2e_chart_upload import EDIT, game_over, injected, results
+from .test_e2e_chart_upload import EDIT, injected, moved_on_while_uploading
 
 LOCALES = ["fr", "en-US"]
 
@@ -62,43 +62,34 @@ async def test_results_left_while_their_first_upload_goes_through_show_the_chart
     fifth try going through. The results were retired with the chart as text
     (`Charts.moved_on`), and the upload landing after gave them the picture too: the chart
     twice. They keep the text alone, the picture taken off."""
-    drawn = record_charts(monkeypatch)
-    waits = http_waits_on_the_fake_clock(monkeypatch, fake)
-    fake.inject_error(EDIT, 502, method="PATCH", uploads=True, times=4)
-    marie = fake.add_user("marie", locale="fr")
-    table = await game_over(fake, clock, president, marie)
-    first = table.table_message_id
-    line = chart_line(table)
-    charts = president.publisher.charts
-    assert injected(fake) and table.id not in charts._failed  # on its way, none waiting
-    game = table.game
-    assert game is not None and len(drawn) == 1
-    await marie.click(results(marie, table), cid(table, next_game, game.version))
-    for _ in range(30 + int(sum(RETRY_DELAYS))):
-        await tick(fake, clock, 1)
-    assert table.table_message_id != first or table.game is None
+    moved = await moved_on_while_uploading(fake, clock, president, monkeypatch, next_game, 4)
+    marie, table = moved.marie, moved.table
     assert injected(fake) == [502] * 4  # the fifth try went through
-    left = message(marie, first)
-    assert line in left.content
+    left = message(marie, moved.first)
+    assert moved.line in left.content
     assert left.attachments == ()
-    assert len(drawn) == 1 and table.id not in charts._failed
+    assert len(moved.drawn) == 1 and table.id not in president.publisher.charts._failed
     assert ("chart upload", table.id) not in president.service.scheduler.pending()
     assert notices(marie, "fr") == 0
-    waits.end()
+    moved.waits.end()
     fake.assert_no_errors()
 
 
 
 async def out_on_autopilot(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
-                           locale: str, **rules: Any) -> tuple[Player, Table, Game]:
+                           locale: str, last: str = "AS",
+                           meanwhile: Callable[[], Awaitable[None]] | None = None,
+                           **rules: Any) -> tuple[Player, Table, Game]:
     """marie (in ``locale``) opens a proletario table (with ``rules`` changed), the bots
-    filling its seats, dealt three cards that win: her turn timer runs out twice, which puts
-    the autopilot on her seat (RULES §10), and it plays her last card while the bots still
-    hold theirs."""
+    filling its seats, ``meanwhile`` happens, and she is dealt 3♥ K♥ and ``last``, cards
+    that win: her turn timer runs out twice, which puts the autopilot on her seat (RULES
+    §10), and it plays her last card while the bots still hold theirs."""
     marie = Player(fake.add_user("marie", locale=locale))
     table = await host_against_bots(bot, marie.user, "proletario", 0, **rules)
     await tick(fake, clock, 1)
-    game = deal(bot, table, [["3H", "KH", "AS"], ["4C", "5C", "6C", "7C", "8C"],
+    if meanwhile is not None:
+        await meanwhile()
+    game = deal(bot, table, [["3H", "KH", last], ["4C", "5C", "6C", "7C", "8C"],
                              ["4D", "5D", "6D", "7D", "8D"], ["4S", "5S", "6S", "7S", "8S"]],
                 opener=0)
     await marie.open_hand(bot)

@@ -4,21 +4,10 @@ them (play-test: a newcomer taking a bot's seat showed, and could win on, the bo
 from bot.packages.game.table_message import results_lines
 from bot.tables import seats
 from bot.tables.table import Table
-from engine import Game, GreedyPlayer, Phase, Rules
+from engine import Game, Phase, Rules
 from engine.events import GameOver
 from tests.bot.test_service import ALICE, BOB, CAROL, DAVE, ERIN, lobby, play_round, service
-
-
-def _played_round(game: Game) -> None:
-    bot = GreedyPlayer()
-    while game.phase is Phase.EXCHANGE:
-        giver = next(s for s in range(game.seats)
-                     if (due := game.exchange_due(s)) is not None and due.ready)
-        game.apply(giver, bot.choose(game, giver))
-    while game.phase is Phase.PLAY:
-        seat = game.to_act
-        assert seat is not None
-        game.apply(seat, bot.choose(game, seat))
+from tests.engine.test_off_table import play_out
 
 
 def _proletario(humans: int) -> tuple[Table, Game]:
@@ -30,7 +19,7 @@ def _proletario(humans: int) -> tuple[Table, Game]:
         seats.seat_bot(table)
     game = Game.new(rules, 4, seed=5, bots=[s for s, p in enumerate(table.seats) if p.is_bot])
     table.game = game
-    _played_round(game)
+    play_out(game)
     return table, game
 
 
@@ -75,7 +64,7 @@ def test_the_last_place_waits_with_their_points_and_brings_them_back() -> None:
         assert table.queue == [leaving] and game.off_table == {leaving.key: scored}
         assert game.points[last] == 0  # eve, then whoever sat there next, brought nothing
         game.next_round()
-        _played_round(game)
+        play_out(game)
     assert points_before != game.points
     back = table.queue[0]
     carried = game.total(back.key)

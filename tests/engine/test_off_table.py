@@ -29,7 +29,8 @@ def _one_card_round(points: tuple[int, ...] = (0, 0, 0, 9), **overrides: object)
     return game
 
 
-def _play_out(game: Game) -> None:
+def play_out(game: Game) -> None:
+    """Play the round under way to its end, the greedy player at every seat."""
     bot = GreedyPlayer()
     while game.phase is Phase.EXCHANGE:
         giver = next(s for s in range(game.seats)
@@ -78,7 +79,7 @@ def test_the_last_of_a_set_number_of_rounds_counts_the_waiting_players() -> None
     game.step_off(3, "zoe")
     game.take_seat(3, "eve")
     game.next_round()
-    _play_out(game)
+    play_out(game)
     assert game.phase is Phase.GAME_OVER and game.winners == ("zoe",)
     assert game.standings()[0] == ("zoe", 1)
 

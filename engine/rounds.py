@@ -7,7 +7,7 @@ round's start (deal, exchange, open): it needs the deal and the opener, while
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from .cards import Card, Deck
 from .errors import IllegalAction
@@ -140,6 +140,33 @@ class Rounds(Tricks):
         self.active[seat] = False
         self.bots.discard(seat)
         self.autopilot.discard(seat)
+        self.version += 1
+
+    def freed_seats(self, leaving: Collection[int] = ()) -> list[int]:
+        """The seats freed during the game (`remove_seat`), with ``leaving`` (seats in
+        play now that the caller frees at the round's end), that a newcomer may sit at for
+        the next deal (`reopen_seat`): lowest first, no more than ``max_players`` leaves room
+        for beside the seats that stay."""
+        staying = sum(1 for s in range(self.seats) if self.active[s] and s not in leaving)
+        free = [s for s in range(self.seats) if not self.active[s] or s in leaving]
+        return free[:max(0, self.rules.max_players - staying)]
+
+    def reopen_seat(self, seat: int) -> None:
+        """A newcomer sits, between rounds, at a seat freed earlier (`remove_seat`): it is
+        dealt again from the next round, with 0 points, no autopilot and no timeouts
+        (`take_seat`'s newcomer). Its rank is the seat's: the place it finished the round
+        just played at if it was played then (a leaver's, finished by a bot, as a bot's seat
+        taken keeps its rank, RULES §10), else none, so no role and no part in the exchange
+        until a round of its own ends, as everyone's first round. Refused where the seat is
+        in play, or the rules' ``max_players`` leaves no room (`freed_seats`)."""
+        self._between_rounds()
+        if not 0 <= seat < self.seats or seat not in self.freed_seats():
+            raise IllegalAction("seat_not_free", "This seat is not free to sit at.")
+        self.active[seat] = True
+        self.bots.discard(seat)
+        self.autopilot.discard(seat)
+        self.points[seat] = 0
+        self.timeouts[seat] = 0
         self.version += 1
 
     def _between_rounds(self) -> None:

@@ -365,6 +365,7 @@ CATALOGUE: dict[str, str] = {
     "engine.not_seated": "Your seat is not in this round.",
     "engine.only_joker": "Only a joker may answer now.",
     "engine.passed": "You passed: wait for the next trick.",
+    "engine.seat_not_free": "This seat is not free.",
     "engine.round_not_over": "The round is not over yet.",
     "engine.too_few_players": "Too few players are left for another round.",
     "engine.too_many_cards": "A play has at most four cards.",

@@ -376,6 +376,7 @@ _WRITTEN: dict[str, str] = {
     "engine.not_seated": "Ta place ne joue pas cette manche.",
     "engine.only_joker": "Seul un joker peut répondre maintenant.",
     "engine.passed": "Tu as passé : attends le prochain pli.",
+    "engine.seat_not_free": "Cette place n’est pas libre.",
     "engine.round_not_over": "La manche n’est pas encore finie.",
     "engine.too_few_players": "Il ne reste pas assez de monde à la table pour une autre manche.",
     "engine.too_many_cards": "Un coup compte au plus quatre cartes.",

@@ -262,6 +262,50 @@ def test_someone_taking_a_seat_between_rounds_brings_their_own_points() -> None:
     assert game.roles[top] == "P"
 
 
+def _exchange(game: Game) -> None:
+    while game.phase is Phase.EXCHANGE:
+        for seat in range(game.seats):
+            due = game.exchange_due(seat)
+            if due is not None:
+                game.give(seat, list(game.hand(seat))[:due.count])
+
+
+def test_a_newcomer_reopens_a_freed_seat_between_rounds() -> None:
+    """A seat freed at a round's end (its leaver's, finished by a bot) is dealt again once
+    a newcomer sits there: 0 points, the rank the seat finished at. Freed a round earlier,
+    it has no rank: no role, no exchange, the others' roles those of the smaller table.
+    Mid-round, or a seat in play, is refused."""
+    game = Game.new(classic(), 4, seed=4)
+    with pytest.raises(IllegalAction):
+        game.reopen_seat(1)
+    assert game.freed_seats() == [] and game.freed_seats(leaving={1}) == [1]
+    _finish_round(game)
+    assert game.ranking is not None
+    last = game.ranking[-1]
+    game.remove_seat(last)
+    with pytest.raises(IllegalAction):
+        game.reopen_seat((last + 1) % 4)  # in play
+    assert game.freed_seats() == [last]
+    version = game.version
+    game.reopen_seat(last)
+    assert game.points[last] == 0 and game.version > version and game.freed_seats() == []
+    game.next_round()
+    assert last in game.players and sum(len(h) for h in game.hands) == 52
+    assert game.roles[last] == "L"  # the seat's rank: it gives its two best cards
+    game = Game.from_dict(game.to_dict())
+    _exchange(game)
+    _finish_round(game)
+    game.remove_seat(last)
+    game.next_round()  # a round without the seat: it loses its rank
+    _exchange(game)
+    _finish_round(game)
+    game.reopen_seat(last)
+    game.next_round()
+    assert game.roles[last] is None and last in game.players
+    assert sorted(r for r in game.roles if r) == ["L", "N", "P"]
+    assert sum(len(h) for h in game.hands) == 52
+
+
 def test_a_seat_freed_once_the_game_is_over_is_not_dealt_in_its_replay() -> None:
     """A player leaving a finished game frees their seat, and « Rejouer » deals the others
     without it; mid-round seats still do not change."""

@@ -41,8 +41,9 @@ class Seating:
         round: the queue is seated by the next game), or, at a table without a queue, where the list
         is for the next game: "next_game" (its game is over: « Rejouer » or « Terminer »
         seats them), "listed" (a game under way: the same, at its end), "no_end" (a game
-        with no end, `Table.no_end`: a bot's seat at the next deal), "no_end_listed" (the
-        same with no bot's seat left: the next game) or "waiting" (a full lobby others
+        with no end, `Table.no_end`: a bot's seat at the next deal), "no_end_freed" (the
+        same, a seat a leaver freed), "no_end_listed" (the same with no such seat left:
+        the next game) or "waiting" (a full lobby others
         already wait at: seated in their turn, `seats.seat_queue`)."""
         async with table.lock:
             self.deadlines.human_seen(table)
@@ -78,9 +79,11 @@ class Seating:
                     return "last_round"
                 if table.rules.bots_fill:
                     return "queued" if table.running else "queued_lobby"
-                if table.no_end:  # a bot's seat at the next deal, if one is left
-                    return "no_end" if len(table.queue) <= table.round_sitters() \
-                        else "no_end_listed"
+                if table.no_end:  # a bot's seat at the next deal, else a freed one, if left
+                    place = len(table.queue)
+                    return ("no_end" if place <= len(table.bots_seated())
+                            else "no_end_freed" if place <= table.round_sitters()
+                            else "no_end_listed")
                 if table.running:
                     return "listed" if table.under_way else "next_game"
                 return "waiting"

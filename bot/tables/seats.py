@@ -106,9 +106,10 @@ def seat_waiting_players(table: Table, game: Game) -> None:
     """RULES §10: waiting players take bots' seats, lowest rank first; with no bot seated
     the last place gives up its seat and joins the end of the queue. Only where bots fill
     the table, and at a game with no end (`Table.no_end`), where the list takes the bots'
-    seats alone: elsewhere the list is for the next game (`seat_next_game`). Each takes the
-    seat's rank but keeps their own points: the bot's leave with it, and the last place's
-    wait with them in the queue, where the engine keeps counting them (`Game.step_off`)."""
+    seats, then those leavers freed (`Game.reopen_seat`), nobody giving theirs up:
+    elsewhere the list is for the next game (`seat_next_game`). Each takes the seat's rank
+    but keeps their own points: the bot's leave with it, and the last place's wait with
+    them in the queue, where the engine keeps counting them (`Game.step_off`)."""
     for player in table.seats:  # who took a seat last time holds it as their own now
         player.took_seat_of(None)
     if table.no_end:  # the list takes the bots' seats, nobody gives theirs up (stop 51)
@@ -118,6 +119,9 @@ def seat_waiting_players(table: Table, game: Game) -> None:
             if table.queue and seat in bots:
                 _sit(table, game, seat)
                 game.set_bot(seat, False)
+        for seat in game.freed_seats():  # then the seats leavers freed (stop 52)
+            if table.queue:
+                _reopen(table, game, seat)
         return
     if not table.rules.bots_fill:
         return
@@ -170,6 +174,18 @@ def _sit(table: Table, game: Game, seat: int) -> None:
     player.took_seat_of(table.seats[seat])
     table.seats[seat] = player
     game.take_seat(seat, player.key)
+
+
+def _reopen(table: Table, game: Game, seat: int) -> None:
+    """The list's first sits at a seat a leaver freed, which the engine deals again
+    (`Game.reopen_seat`) with 0 points. Where the seat finished the round just played (its
+    leaver's, by a bot) it keeps that rank, and the table says whose place they take, as
+    for a bot's seat; freed earlier, it has none."""
+    player = table.queue.pop(0)
+    ranked = seat in (game.ranking or ())
+    player.took_seat_of(table.seats[seat] if ranked else None)
+    table.seats[seat] = player
+    game.reopen_seat(seat)
 
 
 def keep_for_lobby(table: Table, game: Game) -> None:

@@ -793,23 +793,39 @@ class Table:
                 and not self.rules.bots_fill and self.rules.game_end.kind == "unlimited")
 
     def bots_seated(self) -> list[int]:
-        """The seats bots play in the game under way, still in it: what the list may take
-        at a game with no end (`no_end`)."""
+        """The seats bots play in the game under way, still in it and staying (not a
+        leaver's seat a bot finishes this round, freed at its end): what the list takes
+        first at a game with no end (`no_end`)."""
         game = self.game
         if game is None:
             return []
         return [seat for seat, player in enumerate(self.seats)
-                if player.is_bot and seat < game.seats and game.active[seat]]
+                if player.is_bot and seat < game.seats and game.active[seat]
+                and seat not in self.left_seats]
+
+    def freed_seats(self) -> list[int]:
+        """The seats freed during the game under way (leavers', `seats.free_seat`), with
+        those this round's leavers free at its end, that a newcomer may sit at next deal
+        as the engine counts them (`Game.freed_seats`): what the list takes after the bots'
+        seats at a game with no end (stop 52)."""
+        game = self.game
+        return [] if game is None else game.freed_seats(self.left_seats)
+
+    def list_room(self) -> int:
+        """At a game with no end (`no_end`), how many on the list sit at the next deal:
+        the bots' seats, then the seats freed by leavers."""
+        return len(self.bots_seated()) + len(self.freed_seats()) if self.no_end else 0
 
     def round_sitters(self) -> int:
         """How many of those waiting (the first ones) take a seat at the next deal, as the
         table stands: the whole queue where bots fill the table (the bots' seats, then the
         last place's), but not at the game's last round; at a game with no end, as many as
-        bots sit (`no_end`); else none, the list being for the next game."""
+        bots sit and seats were freed (`list_room`); else none, the list being for the next
+        game."""
         if self.rules.bots_fill:
             return 0 if self.last_round else len(self.queue)
         if self.no_end:
-            return min(len(self.queue), len(self.bots_seated()))
+            return min(len(self.queue), self.list_room())
         return 0
 
     @property

@@ -74,8 +74,7 @@ def seatless_lines(table: Table, user_id: int, locale: LocaleLike) -> list[str]:
         return [where, t(locale, how, **button_names(table.locale))]
     how = ("hand.join_lobby" if not table.running
            else "hand.join_queue" if table.rules.bots_fill and not table.last_round
-           else "hand.join_no_end" if table.no_end
-           and len(table.queue) < len(table.bots_seated())
+           else "hand.join_no_end" if len(table.queue) < table.list_room()
            else "hand.join_later")
     return [t(locale, "hand.not_seated"), t(locale, how, **button_names(table.locale))]
 

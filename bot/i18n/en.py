@@ -977,7 +977,7 @@ CATALOGUE: dict[str, str] = {
     "stats.none": "{name} has not played on this server yet.",
     "leaderboard.title": "🏆 Leaderboard · {preset}",
     "leaderboard.line": "{rank}. <@{user}> · rating {rating} · {rounds}",
-    "leaderboard.line_about": "≈ {rank}. <@{user}> · rating {rating} · {rounds} · place approximate: some ranked above were not checked (they may have left the server)",
+    "leaderboard.line_about": "≈ {best}–{rank}. <@{user}> · rating {rating} · {rounds} · place between {best} and {rank}: some ranked above were not checked (they may have left the server)",
     "leaderboard.empty": "Nobody on this server is ranked in {preset} yet: ratings come from rounds played by at least two humans (bots do not count).",
     "history.title": "🕘 Last games in this channel",
     "history.title.thread": "🕘 Last games in this thread",

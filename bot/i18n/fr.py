@@ -988,7 +988,7 @@ _WRITTEN: dict[str, str] = {
     "stats.none": "{name} n’a pas encore joué sur ce serveur.",
     "leaderboard.title": "🏆 Classement · {preset}",
     "leaderboard.line": "{rank}. <@{user}> · cote {rating} · {rounds}",
-    "leaderboard.line_about": "≈ {rank}. <@{user}> · cote {rating} · {rounds} · place approximative : des personnes classées devant n’ont pas été vérifiées (ont-elles quitté le serveur ?)",
+    "leaderboard.line_about": "≈ {best}–{rank}. <@{user}> · cote {rating} · {rounds} · place entre {best} et {rank} : des personnes classées devant n’ont pas été vérifiées (ont-elles quitté le serveur ?)",
     "leaderboard.empty": "Personne n’est encore classé en {preset} sur ce serveur : une cote se calcule sur les manches jouées par au moins deux humains (les bots ne comptent pas).",
     "history.title": "🕘 Dernières parties de ce salon",
     "history.title.thread": "🕘 Dernières parties de ce fil",

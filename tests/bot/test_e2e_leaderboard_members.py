@@ -212,7 +212,7 @@ async def test_a_caller_far_below_the_top_is_told_their_number_is_about_right(
     lines, calls = await shown_board(fake, clock, p39)
     board = await bot.storage.leaderboard(fake.guild.id, "classic", caller_id=p39.id)
     assert board.caller is not None and calls == 10
-    assert lines == board_lines("en", board, about=True)
-    assert lines[-1].startswith(f"≈ {board.caller.rank}. <@{p39.id}>")
+    assert lines == board_lines("en", board, best=11)  # the ten rows shown, then p39
+    assert lines[-1].startswith(f"≈ 11–{board.caller.rank}. <@{p39.id}>")
     await fake.disconnect(bot)
     fake.assert_no_errors()

@@ -10,16 +10,21 @@ Time is the fake's: nothing sleeps."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.client import PresidentBot
-from bot.i18n import button_names, t
+from bot.i18n import button_names, plural, t
 from engine import Phase
 from fakediscord import FakeDiscord
 from tests.fresh import fresh
 
 from .conftest import LinkedClock
-from .e2e import cid, humans_only, leave_game, message, play_until, tick
+from .e2e import cid, connect_bot, database_url, humans_only, leave_game, message, play_until, tick
+from .test_e2e_leaderboard_members import rated, shown_board
+
+LOCALES = ["fr", "en-US"]
 
 #: (the table's language, the latecomers'): each reads the other's.
 PAIRS = [("fr", "en-US"), ("en-US", "fr")]
@@ -80,4 +85,36 @@ async def test_a_latecomer_at_a_game_with_no_end_takes_a_seat_a_leaver_freed(
     assert "dave" in shown and t(locale, "table.waiting_next", names="erin") in shown
     await dave.click(message(dave, table.table_message_id), cid(table, "hand"))
     assert t(theirs, "hand.not_seated") not in dave.last_ephemeral().content  # his hand
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_caller_far_below_the_top_is_told_the_range_of_their_number(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, locale: str
+) -> None:
+    """Forty rated members, p39 asking: the twenty-nine ranked between the top ten and
+    p39 are more than the board may ask about, so none is, and p39's « ≈ 40. » said their
+    number might be better without saying how much. It now gives the range, from what is
+    known: five of them (p20 to p24) known to be members, the best is 16th (the ten rows
+    shown, the five, then p39: each of the twenty-four others gone), the worst as counted
+    (none gone). fr and en."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path))
+    assert bot.storage is not None
+    players = [fake.add_user(f"p{i}", locale=locale) for i in range(40)]
+    await rated(bot.storage, fake.guild.id, players)
+    p39 = players[39]
+    board = await bot.storage.leaderboard(fake.guild.id, "classic", caller_id=p39.id)
+    assert board.caller is not None
+    rank = board.caller.rank
+    rating = board.caller.rating
+    rounds = plural(locale, "n.rated", board.caller.rounds)
+
+    for player in players[20:25]:  # known members (a board asked of them an hour ago)
+        bot.members.present(fake.guild.id, player.id)
+    lines, calls = await shown_board(fake, clock, p39)
+    assert calls == 10  # the rows shown; the twenty-four unknown between would not fit
+    assert lines[-1] == t(locale, "leaderboard.line_about", best=16, rank=rank, user=p39.id,
+                          rating=rating, rounds=rounds)
+    assert lines[-1].startswith(f"≈ 16–{rank}. <@{p39.id}>")
+    await fake.disconnect(bot)
     fake.assert_no_errors()

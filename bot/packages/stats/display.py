@@ -163,10 +163,10 @@ async def leaderboard(interaction: Interaction, preset: str | None) -> None:
     assert interaction.guild_id is not None
     chosen = (preset or await house_preset(interaction, storage)
               or await _last_played(storage, interaction) or DEFAULT_PRESET)
-    board, about = await members_board(interaction, storage, chosen)
+    board, best = await members_board(interaction, storage, chosen)
     await _answer(interaction, t(locale, "leaderboard.title",
                                  preset=preset_name(locale, chosen)),
-                  board_lines(locale, board, about=about),
+                  board_lines(locale, board, best=best),
                   footer=t(locale, "rating.how") if board.rows else None)
 
 
@@ -192,7 +192,7 @@ async def house_preset(interaction: Interaction, storage: Storage) -> str | None
 
 
 async def members_board(interaction: Interaction, storage: Storage,
-                        preset: str) -> tuple[Leaderboard, bool]:
+                        preset: str) -> tuple[Leaderboard, int | None]:
     """The server's leaderboard among its members now (`stats.members`): the rows shown
     whose membership the bot does not know are asked of Discord, one call each; each one
     found gone is left out and the board read again, letting the next rated member up, at
@@ -201,8 +201,8 @@ async def members_board(interaction: Interaction, storage: Storage,
     A caller below the top is numbered counting everyone ranked ahead of them: those not
     shown are asked too when all of them fit in what is left of the asks (`Leaderboard.
     ahead`), so the number is right; else none is (asking some would not make it right),
-    and the number is said to be about that (stop 51). Returns the board and whether the
-    caller's number is only about right."""
+    and the number is said to be about that (stop 51), with the best it may be (stop 52).
+    Returns the board and, where the caller's number is only about right, that best."""
     guild_id = interaction.guild_id
     assert guild_id is not None
     members = interaction.client.members
@@ -216,9 +216,18 @@ async def members_board(interaction: Interaction, storage: Storage,
         return [user for user in users
                 if members.known(guild_id, user) is None and user not in asked]
 
-    def about(board: Leaderboard) -> bool:
-        return board.caller is not None and not (
-            board.ahead_all and all(members.known(guild_id, user) for user in board.ahead))
+    def about(board: Leaderboard) -> int | None:
+        """Where the caller's number counts some ranked ahead not known to be members, the
+        best it may be: each of them gone (stop 52). Those strictly ahead are the rows
+        shown (as members) and the others, of whom those not known to be members count
+        once each; asked or not, so that the range holds where `ahead` is cut short."""
+        caller = board.caller
+        if caller is None or (board.ahead_all and all(members.known(guild_id, user)
+                                                      for user in board.ahead)):
+            return None
+        shown = sum(1 for row in board.rows if row.rank < caller.rank)
+        checked = sum(1 for user in board.ahead if members.known(guild_id, user))
+        return shown + checked + 1
 
     while True:
         board = await storage.leaderboard(guild_id, preset, caller_id=interaction.user.id,
@@ -238,15 +247,17 @@ async def members_board(interaction: Interaction, storage: Storage,
             return board, about(board)
 
 
-def board_lines(locale: str, board: Leaderboard, *, about: bool = False) -> list[str]:
+def board_lines(locale: str, board: Leaderboard, *, best: int | None = None) -> list[str]:
     """The leaderboard's lines: at most its top rows and the caller's, each of numbers and a
     mention (never a name), so it always fits an embed whole (`tests/bot/test_stats_fit.py`).
-    `about`: the caller's number counts some ranked ahead whom the bot has not asked about,
-    and says so (`members_board`)."""
+    `best`: the caller's number counts some ranked ahead whom the bot has not asked about,
+    and could be as good as `best` (`members_board`): the line gives the range and says
+    why."""
     rows = [(row, "leaderboard.line") for row in board.rows]
     if board.caller:
+        about = best is not None and best < board.caller.rank
         rows.append((board.caller, "leaderboard.line_about" if about else "leaderboard.line"))
-    return [t(locale, key, rank=row.rank, user=row.user_id, rating=row.rating,
+    return [t(locale, key, rank=row.rank, best=best, user=row.user_id, rating=row.rating,
               rounds=plural(locale, "n.rated", row.rounds))
             for row, key in rows] or [t(locale, "leaderboard.empty",
                                         preset=preset_name(locale, board.preset))]

@@ -1074,7 +1074,7 @@ CATALOGUE: dict[str, str] = {
     "err.pause_cooldown": "You took a break a short while ago: the next is possible {at}. The host can call one for the table.",
     "ev.pause_own": "⏸️ {name} takes a short break ({minutes} min at most)",
     "ev.pause_own_over": "▶️ {name}'s break is over ({minutes} min): the game goes on",
-    "table.paused_own_until": "The clocks wait. The game goes on by itself {at}, or sooner with **{button}** ({name} or the host); the host may extend it with **{lengthen}** in their hand, or `/president pause`.",
+    "table.paused_own_until": "The clocks wait. The game goes on by itself {at}, or sooner with **{button}** ({name} or the host); the host may extend it with **{lengthen}** (below, or in their hand) or `/president pause`.",
     "table.paused_until": "The clocks wait. The host continues with **{button}**; if nobody does, this table closes {at}.",
     "table.pause_closed": "⏹️ The pause lasted over {minutes} minutes with nobody continuing: the table closed.",
     "hand.paused": "⏸️ Game paused (by {name}): nothing is played until it continues, and your clock waits for you.",
@@ -1091,6 +1091,7 @@ CATALOGUE: dict[str, str] = {
     "done.pause_reason_none": "✏️ The break shows no reason.",
     "err.pause_reason_late": "This break is no longer yours (over, or taken on by the host): its reason stays as it is.",
     "btn.lengthen": "Extend the break",
+    "err.lengthen_host_only": "Only the host (<@{host}>) can extend {name}'s break. It ends by itself {at}, or sooner with **{button}**.",
     "err.lengthen_late": "This break is already over, or already yours: nothing changed.",
     "ev.pause_lengthened": "⏸️ {name} extends {owner}'s break: the game waits for **Continue**",
 }

@@ -1085,7 +1085,7 @@ _WRITTEN: dict[str, str] = {
     "err.pause_cooldown": "Tu as déjà fait une pause il y a peu : la prochaine est possible {at}. L’hôte peut en faire une pour la table.",
     "ev.pause_own": "⏸️ {name} fait une courte pause ({minutes} min au plus)",
     "ev.pause_own_over": "▶️ La pause de {name} est finie ({minutes} min) : la partie reprend",
-    "table.paused_own_until": "Les chronos attendent. La partie reprend d’elle-même {at}, ou plus tôt avec **{button}** ({name} ou l’hôte) ; l’hôte peut la prolonger avec **{lengthen}** dans sa main, ou `/president pause`.",
+    "table.paused_own_until": "Les chronos attendent. La partie reprend d’elle-même {at}, ou plus tôt avec **{button}** ({name} ou l’hôte) ; l’hôte peut la prolonger avec **{lengthen}** (ci-dessous, ou dans sa main) ou `/president pause`.",
     "table.paused_until": "Les chronos attendent. L’hôte reprend avec **{button}** ; sans reprise, la table se fermera {at}.",
     "table.pause_closed": "⏹️ La pause a duré plus de {minutes} minutes sans reprise : la table s’est fermée.",
     "hand.paused": "⏸️ Partie en pause (par {name}) : rien ne se joue avant la reprise, et ton chrono t’attend.",
@@ -1102,6 +1102,7 @@ _WRITTEN: dict[str, str] = {
     "done.pause_reason_none": "✏️ La pause n’a pas de raison affichée.",
     "err.pause_reason_late": "Cette pause n’est plus la tienne (finie, ou prise en main par l’hôte) : sa raison ne change pas.",
     "btn.lengthen": "Prolonger la pause",
+    "err.lengthen_host_only": "Prolonger la pause de {name} est réservé à l’hôte (<@{host}>). Elle finit d’elle-même {at}, ou plus tôt avec **{button}**.",
     "err.lengthen_late": "Cette pause est déjà finie, ou déjà la tienne : rien n’a changé.",
     "ev.pause_lengthened": "⏸️ {name} prolonge la pause de {owner} : la partie attend **Continuer**",
 }

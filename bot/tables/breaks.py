@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+from bot.i18n import t
 from bot.tables import hosting, refusals
 from bot.tables.clock import Clock
 from bot.tables.deadlines import OWN_PAUSE_SECONDS, Deadlines, pause_ends
@@ -121,9 +122,16 @@ class Breaks:
         already the host's, is refused, as starting a break of the host's from it would
         surprise everyone."""
         async with hosting.host_action(table):
+            pause = table.pause
+            if pause is not None and pause.own and \
+                    not hosting.may_host(table, by, self.clock.now()):
+                # On the table message everyone sees it (stop 52): whose errand it is, and
+                # how the break ends without it, rather than « réservé à l’hôte » alone.
+                raise TableError("err.lengthen_host_only", host=table.host_id, name=pause.name,
+                                 at=f"<t:{int(pause_ends(pause, self.clock.now()))}:R>",
+                                 button=t(table.locale, "btn.play_on"))
             self._host_only(table, by)
             refusals.game_of(table)
-            pause = table.pause
             if pause is None or not pause.own or int(pause.since) != since:
                 raise TableError("err.lengthen_late")
             player = table.player(by)

@@ -385,8 +385,13 @@ async def paused(m: Matrix, actor: Player) -> None:
     await m.click("by someone not seated", otto, "err.not_host", board, cid(table, "play_on"))
     # The host's « Prolonger la pause » on their hand (stop 51's leftovers): by the break's
     # owner (from his own hand) it is the host's errand.
-    await m.click("of one's own break", gus, "err.not_host", m.guest.hand.id,
+    await m.click("of one's own break", gus, "err.lengthen_host_only", m.guest.hand.id,
                   cid(table, "lengthen", 0, since))
+    # Its twin on the table message (stop 52): everyone sees it, only the host may press it.
+    await m.click("of one's own break", gus, "err.lengthen_host_only", board,
+                  cid(table, "extend", 0, since))
+    await m.click("by someone not seated", otto, "err.lengthen_host_only", board,
+                  cid(table, "extend", 0, since))
     # The break's reason (stop 51): by someone else than its caller, or once it is over.
     await m.form("of another's break", hana, "err.pause_reason_late",
                  cid(table, "pause_reason", 0, since), "pizza")
@@ -396,6 +401,8 @@ async def paused(m: Matrix, actor: Player) -> None:
                   cid(table, "pause_why", 0, since))
     await m.click("once the break is over", hana, "err.lengthen_late", m.host.hand.id,
                   cid(table, "lengthen", 0, since))
+    await m.click("once the break is over", hana, "err.lengthen_late", board,
+                  cid(table, "extend", 0, since))
     await m.form("once the break is over", gus, "err.pause_reason_late",
                  cid(table, "pause_reason", 0, since), "pizza", offer)
     await m.click("soon after one's own break", gus, "err.pause_cooldown", board,

@@ -5,6 +5,10 @@ leaderboard (stop 52) »).
   (removed from the game at the round's end) was never given again, so one asking for a
   seat waited for the host's « Terminer ». The list now takes such a seat at the next deal,
   where the engine deals it again (`Game.reopen_seat`).
+- « Prolonger la pause » was only on the host's open hand: it is on the table message too,
+  during a player's own break, the host's alone (anyone else is told so, privately).
+- The leaderboard's « ≈ » said a caller's number might be better, not by how much: it
+  gives the range.
 
 Time is the fake's: nothing sleeps."""
 
@@ -16,6 +20,7 @@ import pytest
 
 from bot.client import PresidentBot
 from bot.i18n import button_names, plural, t
+from bot.tables.deadlines import pause_ends
 from engine import Phase
 from fakediscord import FakeDiscord
 from tests.fresh import fresh
@@ -23,6 +28,7 @@ from tests.fresh import fresh
 from .conftest import LinkedClock
 from .e2e import cid, connect_bot, database_url, humans_only, leave_game, message, play_until, tick
 from .test_e2e_leaderboard_members import rated, shown_board
+from .test_e2e_playtest29 import a_humans_turn, pause
 
 LOCALES = ["fr", "en-US"]
 
@@ -85,6 +91,45 @@ async def test_a_latecomer_at_a_game_with_no_end_takes_a_seat_a_leaver_freed(
     assert "dave" in shown and t(locale, "table.waiting_next", names="erin") in shown
     await dave.click(message(dave, table.table_message_id), cid(table, "hand"))
     assert t(theirs, "hand.not_seated") not in dave.last_ephemeral().content  # his hand
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_host_extends_a_player_s_break_from_the_table_message(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """Between two rounds bob presses « Pause »; marie, the host, could make the break hers
+    only from her hand when open, or by `/president pause`. The table message now shows
+    « Prolonger la pause » during bob's break, on a second row (the first holds Discord's
+    five buttons): bob and a spectator pressing it are told, privately, that it is the
+    host's, and nothing changes; marie's click makes the break hers, and the button goes.
+    Her second click (the message her phone still shows) is refused as late."""
+    marie, bob, table, game = await a_humans_turn(fake, clock, president, locale)
+    otto = fake.add_user("otto", locale=locale)
+    await play_until(fake, clock, [marie, bob], lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    await pause(fake, clock, bob.user, table)
+    started = fresh(table).pause
+    assert started is not None and started.own
+    since = str(int(started.since))
+    board = message(marie.user, table.table_message_id)
+    label = t(locale, "btn.lengthen")
+    rows = [[c.get("label") for c in row["components"]] for row in board.components]
+    assert len(rows) == 2 and rows[1] == [label] and len(rows[0]) == 5
+    for who in (bob.user, otto):
+        await who.click(message(who, table.table_message_id), cid(table, "extend", 0, since))
+        ends = f"<t:{int(pause_ends(started, clock.now()))}:R>"
+        assert t(locale, "err.lengthen_host_only", host=marie.user.id, name="bob", at=ends,
+                 button=t(locale, "btn.play_on")) in who.last_ephemeral().content
+        assert fresh(table).pause == started  # nothing changed
+    await marie.user.click(board, cid(table, "extend", 0, since))
+    await tick(fake, clock, 1)
+    now = fresh(table).pause
+    assert now is not None and not now.own and now.by == marie.user.id
+    assert label not in [b.label for b in message(marie.user, table.table_message_id).buttons]
+    await marie.user.click_shown(board, label)  # her phone, still showing it
+    assert t(locale, "err.lengthen_late") in marie.user.last_ephemeral().content
+    assert fresh(table).pause == now
     fake.assert_no_errors()
 
 

@@ -540,4 +540,11 @@ def table_view(table: Table, game: Game) -> discord.ui.View:
     # A friend watching asks for a seat from here as with `/president join`: the queue
     # between rounds (`bots_fill`), else the list for the next game (Seating.join).
     items.append(button(table.id, "join", t(loc, "btn.join")))
+    if table.pause is not None and table.pause.own:
+        # The host makes a player's own break theirs from where every host control is
+        # (stop 52): a host whose hand is not open, or who does not play, had only
+        # `/president pause`. Anyone else is refused, privately (`Breaks.lengthen`).
+        # Last, in the row while it has room, else alone on a second (between rounds).
+        items.append(button(table.id, "extend", t(loc, "btn.lengthen"),
+                            arg=str(int(table.pause.since))))
     return view(*items)

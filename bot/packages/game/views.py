@@ -498,6 +498,25 @@ action("lengthen", drawn=Drawn(private=True, arg=break_reason.SINCE.pattern,
                                late=lengthen_break))(lengthen_break)
 
 
+async def extend_break(click: Click) -> None:
+    """« Prolonger la pause » on the table message during a player's own break (stop 52):
+    what the hand's button does (`Breaks.lengthen`), for a host whose hand is not open or
+    who does not play. The table message is redrawn; a refusal (anyone but the host, a
+    break over or already the host's) is private and changes nothing."""
+    if break_reason.SINCE.fullmatch(click.arg) is None:
+        raise TableError("err.unknown_control")
+    since = int(click.arg)
+    service = click.bot.service
+    await _host_action(click, lambda: service.breaks.lengthen(click.table, click.user_id,
+                                                              since), True)
+
+
+# On a table message drawn before the break ended or was lengthened, it does what it says
+# to the break it names, or says why not, as the hand's does.
+action("extend", drawn=Drawn(arg=break_reason.SINCE.pattern,
+                             late=extend_break))(extend_break)
+
+
 # Pressed on a table message the table has since left (brought back below the chat as the
 # host pressed, play-test 28: likeliest during a break, when everyone talks), or after the
 # other of the two replaced it, each does what it says, as `/president pause` and `continue`

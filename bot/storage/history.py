@@ -113,6 +113,17 @@ class History(Access):
             for game in games
         ]
 
+    async def game_seat_holders(self, game_id: int) -> dict[int, int]:
+        """The people who held a seat of a game under way as it started, by seat (its
+        `game_seats`, rewritten only at its end): the restore's way to name who left a
+        seat under a snapshot too old to say (`restore._name_leavers`)."""
+        async with self._read() as connection:
+            rows = await connection.execute(
+                select(GameSeat.seat, GameSeat.user_id)
+                .where(GameSeat.game_id == game_id, GameSeat.is_bot.is_(False),
+                       GameSeat.user_id.is_not(None)))
+            return {row.seat: int(row.user_id) for row in rows}
+
     async def game_points(self, game_id: int, channel_id: int) -> GamePoints | None:
         """Each person's points after every round they played of a finished game of this
         channel, as the table showed them (the chart of a past game, one line per person

@@ -95,6 +95,7 @@ async def restore_tables(
             await storage.update_table(record.table_id, status="closed")
             continue
         assert snapshot is not None
+        await _name_leavers(storage, table)
         channels.add(table.channel_id)
         # The stored row's seq is what the database compares later saves against.
         table.seq = max(table.seq, snapshot.seq)
@@ -110,6 +111,25 @@ async def restore_tables(
             prepare(table)
         service.outages.adopt(table, newest)
     return len(loaded)
+
+
+async def _name_leavers(storage: Storage, table: Table) -> None:
+    """A seat left during the round under way, in a snapshot from before `Player.left_by`
+    (1a42e41, 3 December), names nobody: the bot finishing it under its leaver's name would
+    store the round as a bot's, in nobody's stats or rating, and out of their erasure's
+    reach (« Leftovers, afterwards (stop 49) »). Where seats never changed hands during a
+    game (no `bots_fill`, and those versions never dealt a freed seat again), its leaver
+    is whoever held it as the game started, which the game's stored seats say by seat,
+    not by name: no guess. A proletario seat may have changed hands: left as it is."""
+    unnamed = [seat for seat in table.left_seats if seat < len(table.seats)
+               and table.seats[seat].user_id is None and table.seats[seat].left_by is None]
+    if not unnamed or table.game_row_id is None or table.rules.bots_fill:
+        return
+    holders = await storage.game_seat_holders(table.game_row_id)
+    for seat in unnamed:
+        holder = holders.get(seat)
+        if holder is not None and table.seat_of(holder) is None and not table.queued(holder):
+            table.seats[seat].left_by = holder
 
 
 async def _unreadable(storage: Storage, record: TableRecord, state: object) -> Unreadable:

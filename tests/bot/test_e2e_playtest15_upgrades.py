@@ -383,19 +383,19 @@ async def a_leaver_s_round_is_theirs(up: Upgraded) -> None:
     Where the older version's snapshot says who left the seat (its `left_by`, kept since
     1a42e41), the round is stored as his: his id on the bot's seat, rated behind chloé and
     lina, among his rounds (`persistence.seat_refs`, `ratings.rated_places`). 5378fe0's
-    says only that the seat was left (`left_seats`), under his name: the round is a bot's
-    seat, in nobody's rating or stats, and chloé and lina are rated among themselves
-    (docs/bot.md, « Leftovers, afterwards »)."""
+    says only that the seat was left (`left_seats`), under his name: the round was a bot's
+    seat, in nobody's rating or stats (« Leftovers, afterwards (stop 49) »). The restore
+    now names him from the game's stored seat (classic's seats never change hands during a
+    game: stop 52), so his round is his there too."""
     name = "left_player"
     table, seats = up.table(name), up.entry(name)["state"]["seats"]
     paul = up.user(name, "paul")
     (seat,) = [s for s, stored in enumerate(seats) if stored["name"] == "paul"]
-    named = seats[seat].get("left_by") == paul.id
-    assert named or up.capture["commit"] == "5378fe0"
+    assert seats[seat].get("left_by") == paul.id or up.capture["commit"] == "5378fe0"
     assert table.game_row_id is not None
     stored = await stored_game(up.url, table.game_row_id)
     (result,) = [r for r in stored.results if r.round_no == 1 and r.seat == seat]
-    assert (result.user_id, result.name) == (paul.id if named else None, "paul")
+    assert (result.user_id, result.name) == (paul.id, "paul")
     storage, guild = up.bot.storage, up.capture["guild"]["id"]
     assert storage is not None
     stats = await storage.player_stats(guild, paul.id)
@@ -403,11 +403,8 @@ async def a_leaver_s_round_is_theirs(up: Upgraded) -> None:
     # chloé's and lina's ratings after round 1, which rates them in every case.
     others = [(await storage.rating_history(guild, up.user(name, other).id))["classic"][0]
               for other in ("chloé", "lina")]
-    if named:
-        assert stats.rounds == 1 and stats.points == 0  # the bot's points are not his
-        assert len(his["classic"]) == 1 and his["classic"][0] < min(others)
-    else:
-        assert stats.rounds == 0 and his == {} and paul.id not in stored.rated_rounds
+    assert stats.rounds == 1 and stats.points == 0  # the bot's points are not his
+    assert len(his["classic"]) == 1 and his["classic"][0] < min(others)
 
 
 async def comes_back_and_plays_on(up: Upgraded) -> None:

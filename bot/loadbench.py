@@ -65,7 +65,8 @@ from bot.loadchatter import Chatter
 from bot.packages.game.table_message import table_screen
 from bot.packages.publisher.messages import Publisher
 from bot.tables.clock import Clock, FollowingClock, SystemClock
-from bot.tables.table import DEFAULT_LEVEL, Table
+from bot.tables.house import DEFAULT_LEVEL
+from bot.tables.table import Table
 from engine import Game
 from engine.bots import LEVELS
 from fakediscord import (

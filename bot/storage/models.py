@@ -105,7 +105,8 @@ class Guild(Base):
 class HouseRule(Base):
     """The rules a channel last played, or its host last confirmed, one row per preset: a
     table opened there starts from them (docs/bot.md, « Play-test 33: the house rules »). A
-    table in a thread keeps them under its channel. The server's choice, not a player's:
+    table in a thread keeps them under its channel and under the thread itself (stop 52),
+    whose next table reads its own first. The server's choice, not a player's:
     forget-server erases them."""
 
     __tablename__ = "house_rules"
@@ -116,6 +117,9 @@ class HouseRule(Base):
     # `Rules.to_dict`: the preset and the knobs that differ from it, as that version wrote
     # them (read back leniently: `bot.tables.house`).
     rules: Mapped[dict[str, Any]]
+    # The table's settings beside the rules (`TableSettings.to_dict`: the bots' level,
+    # « Conseil », reminders), kept with them since 0012; NULL in a row written before.
+    settings: Mapped[dict[str, Any] | None] = mapped_column(JSON(), nullable=True)
     updated_at: Mapped[datetime]
 
 

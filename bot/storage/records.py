@@ -24,6 +24,20 @@ Departure = Literal["left", "removed"]
 
 
 @dataclass(frozen=True, slots=True)
+class KeptHouse:
+    """What a channel (or a thread) keeps for its next table (`Storage.house`), as some
+    version stored it: read back leniently by `bot.tables.house.read`."""
+
+    # The rules for the preset asked for, or those kept last; None: none for that preset.
+    rules: dict[str, Any] | None
+    # The table settings kept last there (any preset); None: none, or a row from before
+    # 0012. Any JSON value some version wrote.
+    settings: object
+    # They are the thread's own (kept by its games), not its channel's.
+    own_thread: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class SeatRef:
     """Who occupies a seat: a human (`user_id`, `is_bot=False`) or a bot (`is_bot=True`).
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from bot.tables.table import DEFAULT_LEVEL, Table
+from bot.tables.house import DEFAULT_LEVEL
+from bot.tables.table import Table
 from engine import Game, Phase
 from engine.bots import Bot, make_bot
 

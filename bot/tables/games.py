@@ -189,6 +189,7 @@ class Games:
         table.clear_left_seats()
         table.notice = None
         table.house = None  # the rules played are the channel's house rules now
+        table.kept = table.house_form()
         self.outbox.record_start(table)
         self._after(table, table.game.first_events)  # who opens, and why
 

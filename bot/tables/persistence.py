@@ -65,16 +65,19 @@ class StorageStore:
         await self.writer.flush(table.id)
         await self._retried(table, "table status playing", lambda: self.storage.update_table(
             table.id, status="playing"))
+        channel, thread = house.places_of(table.channel_id, table.parent_id)
+        settings = table.settings().to_dict()
         return await self._retried(table, f"start of game {start.game_no}",
                                    lambda: self.storage.start_game(
             table.id, game_no=start.game_no, preset=start.preset, rules=start.rules,
-            seats=seat_refs(start.seats), house=house.channel_of(table.channel_id,
-                                                                 table.parent_id)))
+            seats=seat_refs(start.seats), house=channel, house_thread=thread,
+            settings=settings))
 
     async def house_rules_confirmed(self, table: Table) -> None:
-        rules = table.rules.to_dict()
+        rules, settings = table.rules.to_dict(), table.settings().to_dict()
+        channel, thread = house.places_of(table.channel_id, table.parent_id)
         await self._retried(table, "house rules", lambda: self.storage.remember_house_rules(
-            table.guild_id or 0, house.channel_of(table.channel_id, table.parent_id), rules))
+            table.guild_id or 0, channel, rules, settings, thread_id=thread))
 
     async def committed(self, table: Table) -> None:
         await self.writer.flush(table.id)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from bot.i18n import t
 from bot.names import alike
-from bot.tables.table import DEFAULT_LEVEL, Player, Table
+from bot.tables.house import DEFAULT_LEVEL
+from bot.tables.table import Player, Table
 from engine import Game, Phase, Rules
 
 

@@ -34,7 +34,7 @@ from bot.tables.deadlines import IDLE_CLOSE_SECONDS, Deadlines
 from bot.tables.games import Games
 from bot.tables.handlinks import HandLinks
 from bot.tables.hosting import HOST_IDLE_SECONDS
-from bot.tables.house import House
+from bot.tables.house import House, TableSettings, house_to_leave
 from bot.tables.log import note, note_skips
 from bot.tables.moves import Moves
 from bot.tables.outages import Outages
@@ -144,12 +144,12 @@ class TableService:
         self, channel_id: int, guild_id: int | None, user_id: int, name: str, locale: str,
         preset: str = "classic", *, post: bool = True, rules: Rules | None = None,
         house: House | None = None, parent_id: int | None = None,
-        opened_by: int | None = None,
+        opened_by: int | None = None, settings: TableSettings | None = None,
     ) -> Table:
         """Open a table; `post=False` when the caller shows the lobby itself (as the reply
         to /create) and records its message id. `rules`: the channel's house rules read
-        back (`bot.tables.house.read`, with what the lobby says of them, `house`), else
-        `preset`'s defaults. `opened_by`: that command's interaction id, which its reply
+        back (`bot.tables.house.read_house`, with what the lobby says of them, `house`, and
+        the table `settings` kept beside them), else `preset`'s defaults. `opened_by`: that command's interaction id, which its reply
         comes after, stored as where a restart looks for a lobby whose id a crash lost
         (`Table.let_go`, `Recount.read`)."""
         if self.registry.in_channel(channel_id) is not None:
@@ -159,6 +159,10 @@ class TableService:
             rules=rules if rules is not None else Rules.preset(preset), house=house,
             parent_id=parent_id,
         )
+        if settings is not None:
+            table.bot_level, table.hints, table.reminders = \
+                settings.bot_level, settings.hints, settings.reminders
+        table.kept = table.house_form()
         table.seats.append(table.new_player(user_id, name, locale))
         if opened_by is not None:
             table.let_go(opened_by)
@@ -236,6 +240,12 @@ class TableService:
                 table.hints = hints
             if reminders is not None:
                 table.reminders = reminders
+            if table.house is not None:  # a setting the host chose is no longer the house's
+                changed = {name for name, value in (("bot_level", bot_level), ("hints", hints),
+                                                    ("reminders", reminders))
+                           if value is not None}
+                table.house = replace(table.house, settings=tuple(
+                    name for name in table.house.settings if name not in changed))
             self._changed(table)
 
     async def remove_bot(self, table: Table, by: int) -> None:
@@ -259,20 +269,34 @@ class TableService:
             self._set_rules(table, rules)
 
     async def preset_defaults(self, table: Table, by: int) -> None:
-        """The lobby's « Règles du préréglage »: from the channel's house rules back to
-        the preset's defaults. A click drawn before the rules changed (reset already, or
-        tuned in the panel since) finds no house rules to leave and changes nothing."""
+        """The lobby's « Revenir au préréglage »: from the channel's house rules back to
+        the preset's defaults, and the table settings the house brought (and the host has
+        not changed since) back to theirs: the table a channel without house rules opens.
+        A click drawn before the rules changed (reset already, or tuned in the panel since)
+        finds no house rules to leave and changes nothing."""
         async with hosting.host_action(table):
             self._host_only(table, by)
             settings_open(table)
-            if table.house is None or not table.rules.differences():
+            house = table.house
+            if house is None or not house_to_leave(house, table.rules):
                 raise TableError("err.house_gone")
+            default = TableSettings()
+            for name in house.settings:
+                setattr(table, name, getattr(default, name))
             self._set_rules(table, Rules.preset(table.rules.preset_id))
 
-    def confirm_rules(self, table: Table) -> None:
-        """The host closed the settings panel (« Terminé »): its rules become the
-        channel's house rules, as a game's start makes its own."""
+    def confirm_rules(self, table: Table) -> bool:
+        """The host closed the settings panel (« Terminé »): its rules and table settings
+        become the channel's house rules, as a game's start makes its own; only where they
+        differ from those the table opened on or last kept (a host who only looked keeps
+        nothing, and does not make this preset the channel's last). True if kept."""
+        form = table.house_form()
+        if form == table.kept:
+            return False
+        table.kept = form
         self.outbox.house_rules(table)
+        self.touch(table)
+        return True
 
     def _set_rules(self, table: Table, rules: Rules) -> None:
         """New rules in the lobby; they are the table's own from now on, no longer the

@@ -119,6 +119,14 @@ class PendingSnapshot(TypedDict):
     result: dict[str, Json]  # a RoundOver's or GameOver's Event.to_dict
 
 
+class KeptSnapshot(TypedDict):
+    """`Table.kept`: the rules and table settings a table opened on or last kept as its
+    channel's house rules (stop 52)."""
+
+    rules: dict[str, Json]  # Rules.to_dict
+    settings: dict[str, Json]  # TableSettings.to_dict
+
+
 class TableSnapshot(TypedDict):
     """The whole table (`Table`), as `Table.to_dict` writes it (every key but those written
     only when set, as noted) and `Table.from_dict` reads it."""
@@ -177,6 +185,7 @@ class TableSnapshot(TypedDict):
     post_lobby: NotRequired[bool]
     post_table: NotRequired[bool]
     house: NotRequired[HouseSnapshot]  # written only while the lobby says it (stop 51)
+    kept: NotRequired[KeptSnapshot]  # written from stop 52
     retired: NotRequired[str | None]
     retired_people: NotRequired[list[int]]  # written only when set
     moved_from: NotRequired[list[MovedRow]]

@@ -15,11 +15,12 @@ from typing import TypeVar, cast
 
 from bot.names import unique
 from bot.people import Holder
-from bot.tables.house import House
+from bot.tables.house import DEFAULT_LEVEL, House, TableSettings
 from bot.tables.snapshot import (
     GameStartSnapshot,
     HandLinkSnapshot,
     HoldersFields,
+    KeptSnapshot,
     LineParams,
     LogSnapshot,
     PauseSnapshot,
@@ -51,9 +52,6 @@ AWAY = "ev.away"
 # says, this round, that a gift refused as already given was the timer's (`gave_late`).
 GAVE_LATE = "hand.gave_late"
 # Bots replacing a leaver, filling a table, and the autopilot play at this level (issue 12).
-DEFAULT_LEVEL = "normal"
-
-
 def _level(level: object) -> str:
     """A stored bot level; anything the engine no longer offers plays at the default."""
     return level if isinstance(level, str) and level in LEVELS else DEFAULT_LEVEL
@@ -520,6 +518,10 @@ class Table:
     # The table opened on its channel's house rules (`bot.tables.house`): the lobby says so,
     # and offers the preset's defaults, until the host changes the rules or a game starts.
     house: House | None = None
+    # The rules and table settings this table opened on or last kept as its channel's
+    # (`house_form`): « Terminé » in the settings keeps them only when they differ (a host
+    # who only looked changes nothing). None in a snapshot from before stop 52: kept.
+    kept: KeptSnapshot | None = None
     # The table message's text to keep once the newer message it owes takes over
     # (`Screen.retired`: its instructions go with its buttons), drawn from the state the
     # table had when that message became owed (`TableService._keep`). Persisted with it, so
@@ -705,6 +707,14 @@ class Table:
         """A new game: its chart starts empty."""
         self.round_totals.clear()
         self.round_holders.clear()
+
+    def settings(self) -> TableSettings:
+        """The host's table settings beside the rules, as the house keeps them."""
+        return TableSettings(self.bot_level, self.hints, self.reminders)
+
+    def house_form(self) -> KeptSnapshot:
+        """The rules and table settings as the channel's house rules would keep them."""
+        return {"rules": self.rules.to_dict(), "settings": self.settings().to_dict()}
 
     def is_host(self, user_id: int) -> bool:
         return user_id == self.host_id
@@ -1004,6 +1014,8 @@ class Table:
         }
         if self.house is not None:
             d["house"] = self.house.to_dict()
+        if self.kept is not None:
+            d["kept"] = self.kept
         if self.retired_people:
             d["retired_people"] = list(self.retired_people)
         # Oldest first, the order `moved` forgets them in.
@@ -1075,6 +1087,8 @@ class Table:
             post_lobby=bool(d.get("post_lobby", False)),
             post_table=bool(d.get("post_table", False)),
             house=House.from_dict(d["house"]) if "house" in d else None,
+            kept=cast(KeptSnapshot, dict(kept)) if isinstance(kept := d.get("kept"), dict)
+            else None,
             retired=d.get("retired"),
             retired_people=tuple(d.get("retired_people", ())),
             moved_from={int(version): (int(seat), bool(timer)) for version, seat, timer

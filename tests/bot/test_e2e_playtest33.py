@@ -241,7 +241,7 @@ async def test_a_thread_plays_its_channels_house_rules(
     marie = fake.add_user("marie", locale="en-US")
     channel = marie.channel
     await an_evening(fake, clock, bot, marie, "presi", **TUNED)
-    marie.channel = fake.add_thread(channel, "monday", marie)
+    marie.channel = monday = fake.add_thread(channel, "monday", marie)
     await fake.settle()
     await tick(fake, clock, 60)
     played = await an_evening(fake, clock, bot, marie, "presi", turn_seconds=60)
@@ -258,7 +258,12 @@ async def test_a_thread_plays_its_channels_house_rules(
     assert house_line("en-US") not in text
     storage = bot.storage
     assert storage is not None
-    assert await storage.house_rules(marie.channel.id) is None
+    # Kept under the channel, where a new thread reads them, and (stop 52) under the
+    # thread that played, for its own next table; none under a thread that did not.
+    for thread, own in ((monday, True), (marie.channel, False)):
+        kept = await storage.house(channel.id, thread_id=thread.id)
+        assert kept is not None and kept.own_thread is own
+        assert kept.rules == played.rules.to_dict()
     await fake.disconnect(bot)
     fake.assert_no_errors()
 
@@ -354,7 +359,7 @@ async def test_rules_before_the_table_wait_for_the_house_rules_on_the_bots_clock
     never = asyncio.Event()
     reads: list[int] = []
 
-    async def stuck(channel_id: int) -> None:
+    async def stuck(channel_id: int, **where: int | None) -> None:
         reads.append(channel_id)
         await never.wait()
 

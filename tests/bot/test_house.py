@@ -3,7 +3,7 @@ the bot stored, a table opens, and the lobby is told what could not be kept."""
 
 from __future__ import annotations
 
-from bot.tables.house import House, read
+from bot.tables.house import House, TableSettings, read, read_house, read_settings
 from engine import Rules
 
 
@@ -40,3 +40,40 @@ def test_a_knob_unread_is_named_as_a_plain_word() -> None:
     rules, house = read(stored, None)
     assert rules == Rules.preset("classic", fast=True)
     assert house == House(dropped=("1", "turn_seconds"))
+
+
+def test_table_settings_are_read_leniently() -> None:
+    """The table settings kept beside the rules (stop 52): none kept (a row from before
+    0012) is the defaults; what this version cannot read stays at its default and is
+    named; a shape no version wrote names them all."""
+    assert read_settings(None) == (TableSettings(), [])
+    kept = {"bot_level": "hard", "hints": True, "reminders": False}
+    assert read_settings(kept) == (TableSettings("hard", True, False), [])
+    assert read_settings({"bot_level": "expert", "hints": 1, "reminders": False,
+                          "music": "on"}) == (TableSettings(reminders=False),
+                                              ["bot_level", "hints", "music"])
+    assert read_settings(["hard"]) == (TableSettings(), ["bot_level", "hints", "reminders"])
+
+
+def test_house_settings_are_said_beside_the_rules() -> None:
+    """Rules that are the preset's own with settings kept: the lobby has the settings to
+    say (and to reset); with neither, nothing; unreadable rules keep readable settings."""
+    assert read_house({"preset": "presi", "set": {}}, None, None) == \
+        (Rules.preset("presi"), TableSettings(), None)
+    assert read_house({"preset": "presi", "set": {}}, {"hints": True}, None,
+                      own_thread=True) == \
+        (Rules.preset("presi"), TableSettings(hints=True),
+         House(settings=("hints",), own_thread=True))
+    assert read_house({"preset": "tute"}, {"bot_level": "hard"}, "wild7") == \
+        (Rules.preset("wild7"), TableSettings("hard"),
+         House(unreadable=True, settings=("bot_level",)))
+
+
+def test_a_snapshot_s_house_reads_back_both_ways() -> None:
+    """Stop 51's `house` (no settings, no thread) reads as before; a newer one's unknown
+    setting name is dropped."""
+    assert House.from_dict({"dropped": [], "unreadable": False}) == House()
+    house = House(("x",), settings=("hints", "reminders"), own_thread=True)
+    assert House.from_dict(house.to_dict()) == house
+    assert House.from_dict({"dropped": [], "unreadable": False,
+                            "settings": ["hints", "music"]}) == House(settings=("hints",))

@@ -87,9 +87,11 @@ async def test_a_played_game_s_snapshots_are_of_their_types(
     copy.seats[0].left_out = copy.seats[0].left_removed = True
     copy.seats[0].took_from_level = "hard"
     copy.house = House(("jokers_high",))  # play-test 33's, merged the same stop
+    copy.house = House(("jokers_high",), settings=("hints",), own_thread=True)  # stop 52's
     written = copy.to_dict()
     assert {"pause", "own_breaks", "skipped", "retired_people", "charts_off", "pointers_owed",
-            "retired_below", "house"} <= set(written)
+            "retired_below", "house", "kept"} <= set(written)
+    assert {"settings", "own_thread"} <= set(written["house"])
     assert Table.from_dict(written).house == copy.house
     seen.append(jsoncodec.loads(jsoncodec.dumps(written)))
     assert len(seen) > 1

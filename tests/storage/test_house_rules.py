@@ -101,3 +101,46 @@ async def test_a_row_no_version_wrote_as_an_object_reads_as_no_preset(kept: Stor
     async with kept._write() as connection:
         await connection.execute(update(HouseRule).values(rules=["presi"]))
     assert await kept.house_rules(CHANNEL) == {}
+
+
+SETTINGS = {"bot_level": "hard", "hints": True, "reminders": False}
+
+
+async def test_the_table_settings_are_the_channels_last_whatever_the_preset(
+        kept: Storage) -> None:
+    """Stop 52: the table settings are kept with the rules, and read back from the row
+    kept last, whatever the preset asked for: a classic evening in the presi channel
+    plays with its hard bots. A row from before 0012 has none."""
+    await kept.remember_house_rules(GUILD, CHANNEL, PRESI)
+    house = await kept.house(CHANNEL)
+    assert house is not None and house.rules == PRESI and house.settings is None
+    await kept.remember_house_rules(GUILD, CHANNEL, CLASSIC, SETTINGS)
+    house = await kept.house(CHANNEL, "presi")
+    assert house is not None and (house.rules, house.settings) == (PRESI, SETTINGS)
+    house = await kept.house(CHANNEL, "wild7")
+    assert house is not None and (house.rules, house.settings) == (None, SETTINGS)
+    assert await kept.house(OTHER_CHANNEL) is None
+
+
+async def test_a_thread_keeps_its_own_and_its_channels(kept: Storage) -> None:
+    """A thread's game keeps its rules under the thread and its channel (one transaction);
+    the thread reads its own first, its channel's for a preset it never kept; a new
+    thread, or the channel, the channel's."""
+    table_id = await kept.create_table(GUILD, THREAD, ALICE, PRESI)
+    await kept.start_game(table_id, game_no=1, preset="presi", rules=PRESI,
+                          seats=[human(ALICE), human(BOB)], house=CHANNEL,
+                          house_thread=THREAD, settings=SETTINGS)
+    await kept.remember_house_rules(GUILD, CHANNEL, CLASSIC)  # the channel plays classic
+    own = await kept.house(CHANNEL, thread_id=THREAD)
+    assert own is not None and (own.rules, own.settings, own.own_thread) == \
+        (PRESI, SETTINGS, True)
+    borrowed = await kept.house(CHANNEL, "classic", thread_id=THREAD)
+    assert borrowed is not None and (borrowed.rules, borrowed.settings, borrowed.own_thread) \
+        == (CLASSIC, SETTINGS, False)
+    other = await kept.house(CHANNEL, thread_id=OTHER_CHANNEL)
+    assert other is not None and (other.rules, other.settings, other.own_thread) == \
+        (CLASSIC, None, False)
+    assert await kept.house_rules(CHANNEL) == CLASSIC
+    await kept.update_table(table_id, status="closed")
+    await kept.forget_guild(GUILD)
+    assert await kept.house(CHANNEL, thread_id=THREAD) is None

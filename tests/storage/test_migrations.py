@@ -390,3 +390,44 @@ async def test_the_house_rules_come_and_go_with_0011(empty_db_url: str) -> None:
         assert (await storage.get_table(table_id)) is not None
     finally:
         await storage.close()
+
+
+async def test_the_house_settings_come_and_go_with_0012(empty_db_url: str) -> None:
+    """0012 adds `house_rules.settings`, the table settings kept beside the rules. The
+    downgrade drops the column and keeps every row (0011's code reads the rules as
+    before); upgraded again, the rows read with no settings and the schema matches."""
+    await upgrade_to_head(empty_db_url)
+    storage = await Storage.open(empty_db_url)
+    presi = {"preset": "presi", "set": {"revolution": False}}
+    try:
+        await storage.remember_house_rules(MAX_SNOWFLAKE, MAX_SNOWFLAKE, presi,
+                                           {"bot_level": "hard"}, thread_id=MAX_SNOWFLAKE - 1)
+        kept = await storage.house(MAX_SNOWFLAKE)
+        assert kept is not None and kept.settings == {"bot_level": "hard"}
+    finally:
+        await storage.close()
+    counts = await _row_counts(empty_db_url)
+    assert counts["house_rules"] == 2
+
+    await downgrade_to(empty_db_url, "0011")
+    _, _, revision = await _inspect(empty_db_url)
+    assert revision == "0011"
+    engine = create_engine(empty_db_url)
+    try:
+        async with engine.connect() as connection:
+            columns = await connection.run_sync(
+                lambda sync: {c["name"] for c in inspect(sync).get_columns("house_rules")})
+            assert "settings" not in columns and "rules" in columns
+    finally:
+        await engine.dispose()
+    assert await _row_counts(empty_db_url) == counts
+
+    await upgrade_to_head(empty_db_url)
+    _, diff, _ = await _inspect(empty_db_url)
+    assert diff == []
+    storage = await Storage.open(empty_db_url)
+    try:
+        kept = await storage.house(MAX_SNOWFLAKE)
+        assert kept is not None and (kept.rules, kept.settings) == (presi, None)
+    finally:
+        await storage.close()

@@ -13,7 +13,7 @@ from bot.packages.controls import button, select, view
 from bot.packages.rules_text import summary, table_preset_name
 from bot.packages.screen import Screen
 from bot.tables.deadlines import IDLE_CLOSE_SECONDS
-from bot.tables.house import DROPPED_NAMED
+from bot.tables.house import DROPPED_NAMED, house_to_leave
 from bot.tables.seats import vs_bots_size
 from bot.tables.table import Table
 from engine.bots import LEVELS
@@ -50,16 +50,24 @@ def lobby_screen(table: Table) -> Screen:
 
 def house_lines(table: Table) -> list[str]:
     """Under the rules, where they come from when the table opened on its channel's house
-    rules (`bot.tables.house`), and the button back to the preset's; or why some or all of
-    them could not be read back. Gone once the host changes the rules or a game starts."""
+    rules (`bot.tables.house`), the table settings the house brought, and the button back
+    to the preset's; or why some or all of them could not be read back. Gone once the host
+    changes the rules or a game starts."""
     house, loc = table.house, table.locale
     if house is None:
         return []
-    if house.unreadable:
-        return [t(loc, "lobby.house_unreadable")]
-    # In a thread they are its channel's, kept by the channel's games and its threads'.
-    key = "lobby.house" if table.parent_id is None else "lobby.house.thread"
-    lines = [t(loc, key, reset=t(loc, "settings.reset"))] if offers_preset(table) else []
+    lines = [t(loc, "lobby.house_unreadable")] if house.unreadable else []
+    reset = t(loc, "settings.reset")
+    if not house.unreadable and table.rules.differences():
+        # In a thread they are its own (kept by its games) or its channel's (kept by the
+        # channel's games and its threads').
+        key = "lobby.house" if table.parent_id is None else \
+            "lobby.house.own_thread" if house.own_thread else "lobby.house.thread"
+        lines.append(t(loc, key, reset=reset))
+    if house.settings:
+        shown = table.settings()
+        lines.append(t(loc, "lobby.house_settings", reset=reset, settings=join_names(loc, [
+            setting_words(loc, name, getattr(shown, name)) for name in house.settings])))
     if house.dropped:
         named = [f"`{name}`" for name in house.dropped[:DROPPED_NAMED]]
         rest = len(house.dropped) - len(named)
@@ -69,11 +77,17 @@ def house_lines(table: Table) -> list[str]:
     return lines
 
 
+def setting_words(loc: str, name: str, value: object) -> str:
+    """A table setting the house brought, in a few words (« bots de niveau difficile »)."""
+    if name == "bot_level":
+        return t(loc, "lobby.house_setting.bot_level", level=t(loc, f"level.{value}"))
+    return t(loc, f"lobby.house_setting.{name}.{'on' if value else 'off'}")
+
+
 def offers_preset(table: Table) -> bool:
     """Whether the lobby offers « Revenir au préréglage »: on house rules that are not the
-    preset's own (some knobs unread may leave them so)."""
-    return table.house is not None and not table.house.unreadable \
-        and bool(table.rules.differences())
+    preset's own (some knobs unread may leave them so), or table settings the house set."""
+    return house_to_leave(table.house, table.rules)
 
 
 def idle_warning(table: Table) -> list[str]:

@@ -29,6 +29,7 @@ from bot.packages.settings.views import open_settings
 from bot.packages.stats import display as stats_display
 from bot.packages.text import clipped, player_name, shown_text
 from bot.storage.failures import describe, transient
+from bot.storage.records import KeptHouse
 from bot.tables import house
 from bot.tables.breaks import REASON_LENGTH
 from bot.tables.clock import done_by
@@ -592,24 +593,27 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         parent_id = getattr(interaction.channel, "parent_id", None)
         async with self._language_turn(guild_id):
             chosen: str | None = None
-            stored: dict[str, Any] | None = None
+            stored: KeptHouse | None = None
             storage = self.bot.storage
             if storage is not None:
                 try:
                     chosen = (await storage.get_guild_settings(guild_id)).language
-                    stored = await storage.house_rules(
-                        house.channel_of(channel_id, parent_id), preset)
+                    place, thread = house.places_of(channel_id, parent_id)
+                    stored = await storage.house(place, preset, thread_id=thread)
                 except Exception as err:
                     if not transient(err):
                         raise
                     log.warning("server %s: could not read its language and house rules "
                                 "(%s)", guild_id, describe(err))
-            rules, noted = house.read(stored, preset)
+            rules, settings, noted = house.read_house(
+                None if stored is None else stored.rules,
+                None if stored is None else stored.settings, preset,
+                own_thread=stored is not None and stored.own_thread)
             try:
                 table = await self.bot.service.create(
                     channel_id, guild_id, interaction.user.id, display_name(interaction),
                     str(interaction.locale), post=False, rules=rules, house=noted,
-                    parent_id=parent_id, opened_by=interaction.id)
+                    parent_id=parent_id, opened_by=interaction.id, settings=settings)
             except Exception as err:
                 # A refused connection or an unresolvable host arrives as a bare OSError,
                 # not a SQLAlchemyError: the shared classifier knows every such shape.
@@ -702,10 +706,10 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         storage = self.bot.storage
         if storage is None or interaction.channel_id is None:
             return None
-        channel = house.channel_of(interaction.channel_id,
-                                   getattr(interaction.channel, "parent_id", None))
+        channel, thread = house.places_of(interaction.channel_id,
+                                          getattr(interaction.channel, "parent_id", None))
         clock = self.bot.service.clock
-        read = asyncio.ensure_future(storage.house_rules(channel))
+        read = asyncio.ensure_future(storage.house_rules(channel, thread_id=thread))
         if not await done_by(clock, clock.now() + HOUSE_READ_SECONDS, read):
             log.warning("channel %s: its house rules took over %s s to read", channel,
                         HOUSE_READ_SECONDS)

@@ -185,8 +185,9 @@ async def house_preset(interaction: Interaction, storage: Storage) -> str | None
     the channel, the regulars asking for « the » leaderboard mean the one they play."""
     if interaction.channel_id is None:
         return None
-    stored = await storage.house_rules(house.channel_of(
-        interaction.channel_id, getattr(interaction.channel, "parent_id", None)))
+    channel, thread = house.places_of(interaction.channel_id,
+                                      getattr(interaction.channel, "parent_id", None))
+    stored = await storage.house_rules(channel, thread_id=thread)
     kept = None if stored is None else stored.get("preset")
     return kept if isinstance(kept, str) and kept in PRESETS else None
 

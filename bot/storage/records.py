@@ -26,7 +26,7 @@ Departure = Literal["left", "removed"]
 @dataclass(frozen=True, slots=True)
 class KeptHouse:
     """What a channel (or a thread) keeps for its next table (`Storage.house`), as some
-    version stored it: read back leniently by `bot.tables.house.read`."""
+    version stored it: read back leniently by `bot.tables.house.read_house`."""
 
     # The rules for the preset asked for, or those kept last; None: none for that preset.
     rules: dict[str, Any] | None

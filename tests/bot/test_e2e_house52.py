@@ -191,8 +191,9 @@ async def test_a_thread_that_played_keeps_its_own_house_rules(
 ) -> None:
     """Two threads of one channel play two variants (presi on a 60-second clock in
     « presi », classic to three rounds with hard bots in « rapide »): each one's next table
-    starts from its own, its lobby saying they are the thread's; a new thread starts from
-    the channel's, which the last game of any of them kept."""
+    starts from its own, its lobby saying they are the thread's (and `/president rules`
+    before it shows them); a new thread starts from the channel's, which the last game of
+    any of them kept."""
     bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
     marie = fake.add_user("marie", locale=locale)
     channel = marie.channel
@@ -211,6 +212,10 @@ async def test_a_thread_that_played_keeps_its_own_house_rules(
     await tick(fake, clock, 60)
 
     marie.channel = presi
+    # Before the table, `/president rules` reads the thread's own too.
+    await marie.slash("president rules")
+    assert [e.title for e in marie.last_ephemeral().embeds] == [
+        t(locale, "rules.title.house", preset=t(locale, "preset.presi"))]
     await marie.slash("president create")
     table = table_in(bot, presi)
     assert table.rules == Rules.preset("presi", turn_seconds=60) and table.bot_level == "normal"

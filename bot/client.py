@@ -175,6 +175,7 @@ class PresidentBot(Host):
         until their next change (a blind exchange waiting on a player, for minutes)."""
         restored = self.service.registry.tables()
         await card_faces.sync(self, self.budget)
+        self.publisher.hands.release()  # their hands waited for the faces (`Hands.restored`)
         if card_faces.emojis:
             for table in restored:
                 self.service.refresh(table)

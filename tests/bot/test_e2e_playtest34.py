@@ -58,15 +58,15 @@ class Night:
 async def seat_and_start(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
                          channel: Channel, preset: str, users: list[TestUser],
                          bots: int, **rules: Any) -> tuple[Table, Channel, list[SeatedAt]]:
-    """The first of ``users`` opens a one-round ``preset`` table (with ``rules`` changed)
-    in ``channel``, the others join, ``bots`` bots fill seats, the game starts and every
+    """The first of ``users`` opens a ``preset`` table to one round (with ``rules``
+    changed, its end among them if said) in ``channel``, the others join, ``bots`` bots fill seats, the game starts and every
     human opens their hand."""
     host = users[0]
     await host.slash("president create", channel=channel, preset=preset)
     table = bot.service.registry.in_channel(channel.id)
     assert table is not None
     await bot.service.set_rules(table, host.id,
-                                table.rules.replace(game_end="rounds:1", **rules))
+                                table.rules.replace(**{"game_end": "rounds:1", **rules}))
     for user in users[1:]:
         await user.click(shown(user, channel, table.lobby_message_id), cid(table, "join"))
     for _ in range(bots):

@@ -35,6 +35,10 @@ ORIGINAL: Any = "@original"
 
 
 LANE = "hand"
+# How long, on the bot's clock, a start holds its restored tables' hands for the card faces
+# (`Hands.restored`): one listing of the application's emojis at most starts, but a start
+# that uploads changed drawings waits on the call budget; past this, hands are text.
+FACES_WAIT = 10.0
 
 
 def farewell_screen(table: Table, farewell: Farewell) -> Screen:
@@ -68,6 +72,8 @@ class Hands:
         # use. In memory only: a restart forgets them, and their click is told the table
         # is gone, as for those whose token ran out.
         self._moved: dict[int, list[Farewell]] = {}
+        # The restored tables whose hands wait for the card faces (`restored`, `release`).
+        self._held: set[int] = set()
 
     async def flush(self, table: Table) -> None:
         """Every hand that changed goes to its player's own lane (`_hand`), coalesced as
@@ -78,6 +84,8 @@ class Hands:
         inside the awaited edit, and while the table's hands were edited together, one
         limited hand held every other hand of the table until it was over. Now a lane still
         sending gets what is drawn here once it is done, and the others go on."""
+        if table.id in self._held:
+            return  # drawn once the card faces are known (`release`)
         now = self.bot.service.clock.now()
         table.farewells = [f for f in table.farewells if f.link.valid(now)]
         # A farewell to a hand whose message is not sent yet (« Ma main » pressed while its
@@ -210,9 +218,30 @@ class Hands:
 
     def restored(self, table: Table) -> None:
         """A table restored from storage: its hands' links are as they were saved, and
-        each gets its last edit as its token runs out (`_lapse_at_expiry`)."""
+        each gets its last edit as its token runs out (`_lapse_at_expiry`).
+
+        Its hands wait for the card faces (`release`, once the start's sync of them is
+        over, `FACES_WAIT` at most): a new process knows none until it has listed them, and
+        the restore's first redraw drew every open hand with text cards, the next one
+        (`PresidentBot.sync_faces`) with its faces again: at every redeploy each player saw
+        their cards' pictures go and come back, at two edits a hand (play-test 36). The
+        table messages wait already, for their server's GUILD_CREATE."""
         for user_id, link in table.hands.items():
             self._lapse_at_expiry(table, user_id, link)
+        self._held.add(table.id)
+        self.bot.service.scheduler.after((LANE, "held"), FACES_WAIT, self._release_late)
+
+    def release(self) -> None:
+        """The card faces are known (or will not be): the held hands are drawn."""
+        held, self._held = self._held, set()
+        self.bot.service.scheduler.cancel((LANE, "held"))
+        for table_id in held:
+            table = self.bot.service.registry.by_id(table_id)
+            if table is not None and not table.closed:
+                self.bot.service.refresh(table)
+
+    async def _release_late(self) -> None:
+        self.release()
 
     def _lapse_at_expiry(self, table: Table, user_id: int, link: HandLink) -> None:
         """A hand nobody touched for the life of its token stops being refreshed, and

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,8 +19,11 @@ from bot.i18n import t
 from bot.packages.cards.emojis import CardFaces
 from bot.packages.publisher.hands import FACES_WAIT
 from bot.tables.budget import CallBudget
+from bot.tables.persistence import StorageStore
+from bot.tables.table import Player as TablePlayer
 from bot.tables.table import Table
 from engine import Phase
+from engine.events import RoundOver
 from fakediscord import CallRecord, Channel, FakeDiscord, Guild, TestUser
 from fakediscord.forge import MANAGE_GUILD, Forger
 from fakediscord.limits import BUTTON
@@ -28,7 +32,7 @@ from fakediscord.state import APPLICATION_COMMAND, MESSAGE_COMPONENT
 from .conftest import LinkedClock
 from .e2e import after_restart, cid, connect_bot, database_url, record_charts, restart, tick
 from .stored import stored_game
-from .test_e2e_playtest7_restarts import marie_and_leo_stored
+from .test_e2e_playtest7_restarts import dies_between_changes, marie_and_leo_stored
 from .test_e2e_playtest34 import Night, SeatedAt, play_out, seat_and_start, shown
 
 
@@ -386,4 +390,57 @@ async def test_after_a_restart_longer_than_a_token_s_life_the_hands_reopen_from_
         assert game.version > version, name
     await bot.service.drain()
     await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_a_crash_while_a_game_s_results_are_written_stores_them_once(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The Cercle's classic game and the Club's end together; the database is slow to take
+    the Cercle's results, and the process dies while writing them (nothing of them
+    committed, the table's state announcing them committed). The restart writes them, once;
+    the Club's, written before the crash, are not written again; each server's figures
+    name its own players."""
+    record_charts(monkeypatch)
+    servers = await two_servers(fake, clock, tmp_path)
+    bot, u, ch = servers.bot, servers.users, servers.channels
+    servers.tables["fini"] = await seat_and_start(
+        fake, clock, bot, ch["fini"], "classic", [u["gael"], u["hana"]], 1)
+    servers.tables["quick"] = await seat_and_start(
+        fake, clock, bot, ch["quick"], "classic", [u["fred"], u["gina"], u["marie"]], 0)
+    fini = servers.table("fini")
+    writing: list[Table] = []
+    stored = StorageStore.round_over
+
+    async def dies_writing(self: StorageStore, table: Table, game_id: int,
+                           seats: Sequence[TablePlayer], event: RoundOver) -> None:
+        if table.id == fini.id and not writing:
+            writing.append(table)
+            await asyncio.Event().wait()  # the process dies in this write
+        await stored(self, table, game_id, seats, event)
+
+    monkeypatch.setattr(StorageStore, "round_over", dies_writing)
+    await play_out(fake, clock, night_of(servers, "fini", "quick"))
+    assert writing and fini.unstored and not servers.table("quick").unstored
+    for task in bot.service.outbox.pending():
+        task.cancel()
+    await dies_between_changes(bot)
+
+    again = await restart(fake, clock, bot, servers.url, down=5)
+    await again.service.drain()
+    for name in ("fini", "quick"):
+        restored = again.service.registry.by_id(servers.table(name).id)
+        assert restored is not None and not restored.unstored
+        assert restored.game is not None and restored.game.phase is Phase.GAME_OVER
+        game_id = restored.game_row_id
+        assert game_id is not None
+        kept = await stored_game(servers.url, game_id)
+        assert kept.round_nos == [1] and kept.ended == 1 and kept.table_games == 1, name
+        seated = [p.user.id for p in servers.players(name)]
+        assert [kept.rated_rounds[user] for user in seated] == [1] * len(seated), name
+    await u["hana"].slash("president leaderboard", channel=ch["fini"])
+    assert named(u["hana"].last_ephemeral(ch["fini"]).text, u) == {"gael", "hana"}
+    await u["gina"].slash("president leaderboard", channel=ch["quick"])
+    assert named(u["gina"].last_ephemeral(ch["quick"]).text, u) == {"fred", "gina", "marie"}
+    await fake.disconnect(again)
     fake.assert_no_errors()

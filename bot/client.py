@@ -174,8 +174,9 @@ class PresidentBot(Host):
         drawn before the faces were known, and their messages and hands would show text cards
         until their next change (a blind exchange waiting on a player, for minutes)."""
         restored = self.service.registry.tables()
-        await card_faces.sync(self, self.budget)
-        self.publisher.hands.release()  # their hands waited for the faces (`Hands.restored`)
+        # Their hands wait for the faces (`Hands.restored`), unless they are to be uploaded.
+        await card_faces.sync(self, self.budget, uploading=self.publisher.hands.release)
+        self.publisher.hands.release()
         if card_faces.emojis:
             for table in restored:
                 self.service.refresh(table)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -226,6 +226,7 @@ async def test_two_servers_play_on_after_a_restart_mid_tournament(
             assert restored.timer_deadline == pytest.approx(
                 after_restart(deadline, stopped, clock)), name
         servers.tables[name] = (restored, channel, players)
+    assert servers.table("cards").queued(u["eve"].id)
     # The restart's calls, table by table: the channel's last messages read where a game
     # is under way (`Recount.read`), its lobby and table message edited, each hand once
     # through its token (its new clock, or none), with its faces; a finished game's chart
@@ -323,10 +324,11 @@ async def test_a_restart_s_hands_wait_for_the_card_faces_a_few_seconds_at_most(
     listed = asyncio.Event()
     sync = CardFaces._sync
 
-    async def slow(self: CardFaces, client: discord.Client,
-                   budget: CallBudget) -> dict[str, discord.PartialEmoji]:
+    async def slow(self: CardFaces, client: discord.Client, budget: CallBudget,
+                   uploading: Callable[[], None] | None = None,
+                   ) -> dict[str, discord.PartialEmoji]:
         await listed.wait()
-        return await sync(self, client, budget)
+        return await sync(self, client, budget, uploading)
 
     monkeypatch.setattr(CardFaces, "_sync", slow)
     await bot.service.drain()

@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import discord
@@ -63,22 +63,26 @@ class CardFaces:
     def clear(self) -> None:
         self.emojis = {}
 
-    async def sync(self, client: discord.Client, budget: CallBudget) -> None:
+    async def sync(self, client: discord.Client, budget: CallBudget,
+                   uploading: Callable[[], None] | None = None) -> None:
         """Find or create every face's emoji; on any refusal, stay on text cards.
+        `uploading` is called once the listing shows faces to upload (a first start, new
+        drawings): what waits for the faces then goes on with text cards.
 
         Application emoji routes count toward Discord's global limit like channel calls: a
         first start's 118 uploads beside restored tables' posts would overrun it, so each
         call holds a place in the bot's budget."""
         self.clear()
         try:
-            self.emojis = await self._sync(client, budget)
+            self.emojis = await self._sync(client, budget, uploading)
         except discord.HTTPException as exc:
             log.warning("card faces unavailable, cards stay text: %s", exc)
         else:
             log.info("card faces ready: %d emojis", len(self.emojis))
 
-    async def _sync(self, client: discord.Client,
-                    budget: CallBudget) -> dict[str, discord.PartialEmoji]:
+    async def _sync(self, client: discord.Client, budget: CallBudget,
+                    uploading: Callable[[], None] | None = None,
+                    ) -> dict[str, discord.PartialEmoji]:
         wanted = {path.stem: emoji_name(path.stem, path.read_bytes())
                   for path in sorted(self.directory.glob("*.png"))}
         async with budget.call():
@@ -87,6 +91,8 @@ class CardFaces:
         by_name = {e.name: e for e in owned}
         keep = set(wanted.values())
         missing = sum(1 for name in keep if name not in by_name)
+        if missing and uploading is not None:
+            uploading()
         stale = sorted((e for e in owned if e.name not in keep), key=lambda e: e.id)
         for old in stale[:max(0, len(listed) + missing - APP_EMOJI_LIMIT)]:  # oldest first,
             async with budget.call():  # and only to make room for the new drawings

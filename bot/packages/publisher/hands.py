@@ -36,8 +36,8 @@ ORIGINAL: Any = "@original"
 
 LANE = "hand"
 # How long, on the bot's clock, a start holds its restored tables' hands for the card faces
-# (`Hands.restored`): one listing of the application's emojis at most starts, but a start
-# that uploads changed drawings waits on the call budget; past this, hands are text.
+# (`Hands.restored`): one listing of the application's emojis, slow at worst (a start that
+# has faces to upload lets them go as it finds out); past this, hands are text.
 FACES_WAIT = 10.0
 
 
@@ -61,9 +61,10 @@ def lane(table_id: int, user_id: int) -> tuple[str, int, int]:
 
 
 class Hands:
-    """The hands' edits. What each hand shows is kept on its link (`HandLink.fingerprint`,
-    in the table's snapshot) and its pending edit in its lane: nothing is kept here that a
-    restart would lose."""
+    """The hands' edits. What each hand shows is kept on its link (`HandLink.fingerprint`;
+    the link is in the table's snapshot, not what it shows, so a restart draws each hand
+    once) and its pending edit in its lane: nothing is kept here that a restart would
+    need."""
 
     def __init__(self, bot: Host) -> None:
         self.bot = bot
@@ -221,7 +222,8 @@ class Hands:
         each gets its last edit as its token runs out (`_lapse_at_expiry`).
 
         Its hands wait for the card faces (`release`, once the start's sync of them is
-        over, `FACES_WAIT` at most): a new process knows none until it has listed them, and
+        over or finds faces to upload, `FACES_WAIT` at most): a new process knows none until
+        it has listed them, and
         the restore's first redraw drew every open hand with text cards, the next one
         (`PresidentBot.sync_faces`) with its faces again: at every redeploy each player saw
         their cards' pictures go and come back, at two edits a hand (play-test 36). The

@@ -16,7 +16,9 @@ from .payloads import bot_user_payload, guild_payload, member_payload
 from .settle import Activity
 from .state import World
 
-HEARTBEAT_INTERVAL_MS = 41_250
+# HELLO's ``heartbeat_interval`` as Discord sends it (developers/events/gateway.mdx,
+# « Hello Event »: "heartbeat_interval: 41250"); `Gateway.heartbeat_interval` may shorten it.
+HEARTBEAT_INTERVAL = 41.25
 INTENT_GUILDS = 1 << 0
 INTENT_GUILD_MEMBERS = 1 << 1
 INTENT_GUILD_MODERATION = 1 << 2
@@ -121,6 +123,12 @@ class Connection:
     session: Session | None = None
     sending: bool = False
     cut: bool = False  # closed by the fake: the client's reply code ends no session
+    # Zombied (`Gateway.zombie`): the socket stays open but nothing it carries gets through:
+    # no Heartbeat ACK, and (unless ``events_flow``) no dispatch, which waits in the session
+    # for a RESUME as if the socket were gone.
+    zombie: bool = False
+    events_flow: bool = False
+    heartbeats: int = 0  # the heartbeats its client sent
 
 
 @dataclass(frozen=True)
@@ -184,6 +192,10 @@ class Gateway:
         self.lost_interactions: list[int] = []
         self._live_before_down = 0
         self._ended_sent: Counter[str] = Counter()  # what ended sessions were sent
+        # Seconds between heartbeats, sent in HELLO: Discord's unless a test shortens it so
+        # that discord.py's keep-alive thread, which waits on the wall clock, looks often.
+        self.heartbeat_interval = HEARTBEAT_INTERVAL
+        self.zombies = 0  # connections zombied by `zombie` that their client has not closed
 
     @property
     def recommended_shards(self) -> int:
@@ -325,6 +337,23 @@ class Gateway:
                 connection.session = session.connection = None
             self._send(connection, {"op": INVALID_SESSION, "d": resumable})
 
+    def zombie(self, *, events_flow: bool = False) -> None:
+        """Every live connection goes zombie: its socket stays open, but the heartbeats
+        its client sends are no longer ACKed and (unless ``events_flow``) no event reaches
+        it; they wait in its session, as for a dropped socket, for a RESUME to replay them.
+        Discord's answer to it: "If a client does not receive a heartbeat ACK between its
+        attempts at sending heartbeats, this may be due to a failed or "zombied"
+        connection. The client should then immediately terminate the connection with any
+        close code besides 1000 or 1001, then reconnect and attempt to Resume"
+        (developers/events/gateway.mdx, « Sending Heartbeats »). Nothing here closes it:
+        the client must notice (discord.py does when it has received nothing at all for its
+        ``heartbeat_timeout``, an ACK or an event alike, so with ``events_flow`` it never
+        does)."""
+        for connection in list(self._connections):
+            if connection.session is not None and not connection.ws.closed:
+                connection.zombie, connection.events_flow = True, events_flow
+                self.zombies += 1
+
     async def down(self) -> None:
         """The bot's connection is gone: every websocket is cut (as :meth:`drop`), and the
         IDENTIFY or RESUME of a client that connects again waits for :meth:`up`. Events go
@@ -333,6 +362,11 @@ class Gateway:
             self._held = []
             self._live_before_down = self.live()
         await self.drop()
+
+    def heartbeats(self) -> dict[int, int]:
+        """The heartbeats each live connection's client sent so far, by connection."""
+        return {id(c): c.heartbeats for c in self._connections
+                if c.session is not None and not c.ws.closed}
 
     def attached(self) -> set[str]:
         """The ids of the sessions that have a live websocket."""
@@ -383,7 +417,8 @@ class Gateway:
         connection = Connection(ws)
         self._connections.append(connection)
         writer = asyncio.create_task(self._write(connection))
-        self._send(connection, {"op": HELLO, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}})
+        interval = round(self.heartbeat_interval * 1000)
+        self._send(connection, {"op": HELLO, "d": {"heartbeat_interval": interval}})
         try:
             async for message in ws:
                 if message.type is WSMsgType.TEXT:
@@ -391,6 +426,8 @@ class Gateway:
         finally:
             self._connections.remove(connection)
             writer.cancel()
+            if connection.zombie:
+                self.zombies -= 1
             session = connection.session
             if session is not None and session.connection is connection:
                 session.connection = None
@@ -424,7 +461,9 @@ class Gateway:
         if op in (IDENTIFY, RESUME) and self._held is not None:
             self._held.append((connection, frame))
         elif op == HEARTBEAT:
-            self._send(connection, {"op": HEARTBEAT_ACK})
+            connection.heartbeats += 1
+            if not connection.zombie:
+                self._send(connection, {"op": HEARTBEAT_ACK})
         elif op == IDENTIFY:
             self._identify(connection, data)
         elif op == RESUME:
@@ -621,9 +660,12 @@ class Gateway:
 
 
 def _open(session: Session) -> Connection | None:
-    """The session's websocket if it is open; a closing one's frames would be lost."""
+    """The session's websocket if it is open and carries events; a closing one's frames
+    would be lost, and a zombie's never arrive (`Gateway.zombie`)."""
     connection = session.connection
-    return None if connection is None or connection.ws.closed else connection
+    if connection is None or connection.ws.closed:
+        return None
+    return None if connection.zombie and not connection.events_flow else connection
 
 
 def _guild_of(event: str, data: dict[str, Any]) -> int | None:

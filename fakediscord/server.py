@@ -115,6 +115,7 @@ class FakeDiscord:
         self._idle_polls = 0  # settle's count of idle polls before jumping past a latency
         self._idle_since = 0.0
         self.gateway = Gateway(self.world, self.activity, self.clock, token, gateway_limits)
+        self._live_before_zombie = 0  # live connections when `zombie_gateway` was called
         self.writer = MessageWriter(self.world, self.gateway, old_edit_limit)
         self._webhooks: dict[tuple[int, str], int] = {}  # channel and name: its id (`webhook_says`)
         self.commands = CommandRegistry(self.world.snowflakes, self.world.application_id,
@@ -342,6 +343,42 @@ class FakeDiscord:
         Returns once they are all connected and the bot has settled."""
         self.gateway.up(resumable=resumable)
         await self._until(self.gateway.back, "the clients to reconnect", timeout)
+        await self.settle(require_answers=False)
+
+    def zombie_gateway(self, *, events_flow: bool = False) -> None:
+        """Every gateway connection goes zombie (`Gateway.zombie`): open, but no Heartbeat
+        ACK and (unless ``events_flow``) no event gets through. Nothing ends it but the
+        client: see :meth:`zombies_replaced`."""
+        self._live_before_zombie = self.gateway.live()
+        self.gateway.zombie(events_flow=events_flow)
+
+    async def heartbeats_sent(self, count: int = 2, timeout: float = 10.0) -> None:
+        """Return once every live connection's client has sent ``count`` more heartbeats,
+        then settle. discord.py's keep-alive thread judges the connection just before each
+        heartbeat it sends, so after a clock ``advance`` this is the wait for it to have
+        looked at the new time (two, as the first may have been on its way already) and
+        had its ACK, if the connection gives one. A few of `Gateway.heartbeat_interval`
+        of real time; ``timeout`` only bounds a failing test."""
+        before = self.gateway.heartbeats()
+
+        def sent() -> bool:
+            now = self.gateway.heartbeats()
+            return all(now.get(key, beats + count) >= beats + count
+                       for key, beats in before.items())
+
+        await self._until(sent, "the clients' heartbeats", timeout)
+        await self.settle(require_answers=False)
+
+    async def zombies_replaced(self, timeout: float = 10.0) -> None:
+        """Return once every client whose connection :meth:`zombie_gateway` zombied has
+        closed it and is connected again (resumed, or identified anew), and the bot has
+        settled. discord.py's keep-alive thread looks once per heartbeat interval of the
+        wall clock (`Gateway.heartbeat_interval`, shortened by a test); ``timeout`` (real
+        seconds) only bounds a failing test."""
+        gateway = self.gateway
+        await self._until(
+            lambda: gateway.zombies == 0 and gateway.live() >= self._live_before_zombie,
+            "the zombied connections to be replaced", timeout)
         await self.settle(require_answers=False)
 
     async def _until(self, condition: Callable[[], bool], what: str, timeout: float) -> None:

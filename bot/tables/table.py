@@ -294,6 +294,9 @@ class Reminder:
     # Runtime: the posts tried by this process; one failing for a passing reason is tried
     # once more (`publisher.reminders`).
     tries: int = field(default=0, compare=False)
+    # Runtime: when (the bot's clock) the first of them was sent, for the look after the
+    # last (`publisher.reminders.Reminders._look`).
+    first_try: float | None = field(default=None, compare=False)
 
     def to_dict(self) -> ReminderSnapshot:
         return {"serial": self.serial, "user_ids": list(self.user_ids), "kind": self.kind,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Awaitable
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Protocol
 
 import aiohttp
@@ -30,6 +31,11 @@ log = logging.getLogger(__name__)
 # Seconds before the one new try of a ping whose post failed for a passing reason: well
 # inside the half of the timer left (7.5 s of proletario's 15 s turn).
 RETRY_DELAY = 2.0
+# The channel's messages a ping whose two tries failed is looked for among (`_look`): one
+# request's worth (Get Channel Messages' `limit`, "Max number of messages to return
+# (1-100)") since its first try, less a margin for the bot's clock against Discord's.
+LOOKED = 100
+LOOK_MARGIN = timedelta(minutes=1)
 
 
 class Send(Protocol):
@@ -40,10 +46,11 @@ class Send(Protocol):
                  nonce: str | None, *, passing: bool = False) -> Awaitable[int | None]: ...
 
 
-def reminder_text(table: Table, reminder: Reminder) -> str:
-    """In the table's language, as its other messages: the channel's, not one player's."""
+def reminder_text(table: Table, reminder: Reminder, deadline: float | None = None) -> str:
+    """In the table's language, as its other messages: the channel's, not one player's.
+    The timer's deadline, or ``deadline`` (the one a ping was posted with)."""
     who = " ".join(f"<@{user_id}>" for user_id in reminder.user_ids)
-    at = f"<t:{int(table.timer_deadline or 0)}:R>"
+    at = f"<t:{int(deadline or table.timer_deadline or 0)}:R>"
     return t(table.locale, f"remind.{reminder.kind}", who=who, at=at)
 
 
@@ -81,6 +88,8 @@ class Reminders:
             reminder.sent = True
             reminder.deadline = table.timer_deadline
             reminder.tries += 1
+            if reminder.first_try is None:
+                reminder.first_try = self.bot.service.clock.now()
             mentions = discord.AllowedMentions(
                 everyone=False, roles=False, replied_user=False,
                 users=[discord.Object(user_id) for user_id in reminder.user_ids])
@@ -112,21 +121,67 @@ class Reminders:
         still runs then (`bot.tables.reminders` drops it otherwise). Once: its timer is half
         gone, and a player told after it ran out is no help. Tried again, its nonce (the
         same) makes a post that landed despite the error come back rather than twice."""
+        service = self.bot.service
         if reminder.tries > 1:
-            log.warning("table %s: ping not posted, tried %d times (%r)", table.id,
-                        reminder.tries, err)
-            self.bot.service.touch(table)  # tried, as a refused one is: not after a restart
+            log.warning("table %s: ping failed %d times (%r), looking for it in %.0f s",
+                        table.id, reminder.tries, err, RETRY_DELAY)
+            service.touch(table)  # tried, as a refused one is: not after a restart
+
+            async def look() -> None:
+                await self._look(table, reminder)
+
+            service.scheduler.after(("ping look", table.id), RETRY_DELAY, look)
             return
         reminder.sent = False
         delay = err.retry_after if isinstance(err, discord.RateLimited) else RETRY_DELAY
         log.warning("table %s: ping not posted (%r), trying again in %.0f s", table.id, err,
                     delay)
-        service = self.bot.service
 
         async def again() -> None:
             service.refresh(table)
 
         service.scheduler.after(("ping retry", table.id), delay, again)
+
+    async def _look(self, table: Table, reminder: Reminder) -> None:
+        """Both tries failed, yet either may have been carried out: a 5xx does not say
+        Discord did nothing (a 504 is a gateway that gave up waiting), and the second,
+        with the first's nonce, then got that ping back without learning its id. Its id
+        unknown, nothing deleted it with its timer: a stale « à toi » stayed in the
+        channel for good. Tried a third time, on the bot's clock, not as a post (one that
+        never landed would ping its players late, or twice) but as a look: the bot's own
+        message of that text among the channel's messages since the first try (Get
+        Channel Messages, `after`, one request, https://discord.com/developers/docs/
+        resources/message#get-channel-messages; Read Message History, which the invite
+        asks for, `permissions.INVITE`, as `servers._said_before` does). Found, it is
+        deleted with its timer, or now if its timer is over; not found, or the look
+        failing, it is given up with a log line."""
+        me = self.bot.user
+        if me is None or reminder.first_try is None or reminder.message_id is not None:
+            return
+        text = reminder_text(table, reminder, reminder.deadline)
+        since = datetime.fromtimestamp(reminder.first_try, UTC) - LOOK_MARGIN
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        found: int | None = None
+        try:
+            async with self.bot.budget.call():
+                async for message in channel.history(limit=LOOKED, oldest_first=True,
+                                                     after=since):
+                    if message.author.id == me.id and message.content == text:
+                        found = message.id
+                        break
+        except (discord.HTTPException, discord.RateLimited, aiohttp.ClientError,
+                TimeoutError) as err:
+            log.warning("table %s: ping given up, its look failed (%r)", table.id, err)
+            return
+        if found is None:
+            log.warning("table %s: ping given up, not posted", table.id)
+            return
+        log.info("table %s: ping %s found after its failed tries", table.id, found)
+        reminder.message_id = found
+        if table.reminder is not reminder:  # its timer is over: it goes now
+            table.reminders_gone.append(found)
+            self.bot.service.refresh(table)
+        self.bot.service.touch(table)
 
     async def closed(self, table: Table) -> None:
         """The table closed: its ping goes with it."""

@@ -24,17 +24,19 @@ def rated_places(seats: Sequence[SeatRef], places: Mapping[int, int]) -> dict[in
                                 for seat, ref in enumerate(seats))
 
 
-async def rate(
+async def lock(
     connection: AsyncConnection, insert: Callable[[type[Base]], Any], guild_id: int,
     preset: str, places: Mapping[int, int], now: datetime,
-) -> tuple[RatingChange, ...]:
-    """Move the ratings of `places` (`rated_places`) on a server for a preset; `insert` is
-    the dialect's INSERT … ON CONFLICT (`Access._insert`)."""
+) -> dict[int, ratings.Skill]:
+    """Create the missing rating rows of `places` (`rated_places`) on a server for a preset,
+    then lock them all in user order, and read them; `insert` is the dialect's INSERT … ON
+    CONFLICT (`Access._insert`). Concurrent rounds sharing a player (two processes, two
+    tables) serialise here instead of losing updates; `Storage.record_round` locks before
+    its round takes its id, so that rounds sharing a player are numbered in the order they
+    are rated, the order the rating chart replays them in (`History.rating_history`)."""
     if not places:
-        return ()
+        return {}
     users = sorted(places)
-    # Create missing rows first, then lock all of them in user order: concurrent rounds
-    # sharing a player (two processes, two tables) serialise instead of losing updates.
     await connection.execute(
         insert(Rating)
         .values(
@@ -65,7 +67,17 @@ async def rate(
             .with_for_update()
         )
     ).all()
-    before = {row.user_id: ratings.Skill(row.mu, row.sigma) for row in rows}
+    return {row.user_id: ratings.Skill(row.mu, row.sigma) for row in rows}
+
+
+async def rate(
+    connection: AsyncConnection, guild_id: int, preset: str, places: Mapping[int, int],
+    before: Mapping[int, ratings.Skill], now: datetime,
+) -> tuple[RatingChange, ...]:
+    """Move the ratings of `places` from `before`, their rows as `lock` read them."""
+    if not places:
+        return ()
+    users = sorted(places)
     after = ratings.rate(places, before)
     await connection.execute(
         update(Rating)

@@ -726,12 +726,23 @@ class Storage(History, Forgetting):
             ).one_or_none()
             if game is None:
                 raise UnknownGame(game_id)
+            stored = select(Round.id).where(Round.game_id == game_id, Round.round_no == round_no)
+            if (await connection.execute(stored)).first() is not None:
+                return RoundOutcome(inserted=False, rated=False, changes=())
             await self._seat_users(connection, seats)
+            # The rating rows locked before the round takes its id: two rounds sharing a
+            # player committed at once on PostgreSQL are numbered in the order they are
+            # rated, the order `History.rating_history` replays them in (its id taken
+            # first, the round rated first could be numbered last, and a chart's last point
+            # part from the stored rating).
+            now = self._now()
+            before = await rating_update.lock(connection, self._insert, game.guild_id,
+                                              game.preset, rated_places, now)
             inserted = self._insert(Round).values(
                 game_id=game_id,
                 round_no=round_no,
                 seats=count,
-                finished_at=self._now(),
+                finished_at=now,
                 has_bots=any(ref.is_bot for ref in seats),
                 rated=bool(rated_places),
             )
@@ -742,7 +753,7 @@ class Storage(History, Forgetting):
                     ).returning(Round.id)
                 )
             ).scalar_one_or_none()
-            if round_id is None:
+            if round_id is None:  # stored meanwhile by another process (its locks waited)
                 return RoundOutcome(inserted=False, rated=False, changes=())
             await connection.execute(
                 insert(RoundResult).values(
@@ -764,8 +775,8 @@ class Storage(History, Forgetting):
                 )
             )
             await self._update_game_seats(connection, game_id, seats)
-            changes = await rating_update.rate(connection, self._insert, game.guild_id,
-                                               game.preset, rated_places, self._now())
+            changes = await rating_update.rate(connection, game.guild_id, game.preset,
+                                               rated_places, before, now)
         return RoundOutcome(inserted=True, rated=bool(rated_places), changes=changes)
 
     async def _update_game_seats(

@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
+import asyncpg
 import pytest
+from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.sql.dml import Insert
 
 from bot.storage import SeatRef, Storage
+from bot.storage.models import Round
 from bot.storage.ratings import NEWCOMER, Skill, display_rating, rate, rated_places, seat
+
+from .postgres import asyncpg_dsn
 
 GUILD = 7 << 22
 CLASSIC = {"preset": "classic", "set": {}}
@@ -247,3 +254,67 @@ async def test_players_level_on_the_leaderboard_share_their_place(storage: Stora
     outside = await storage.leaderboard(GUILD, "classic", limit=2, caller_id=4)
     assert [row.user_id for row in outside.rows] == [1, 3]
     assert outside.caller is not None and (outside.caller.rank, outside.caller.user_id) == (3, 4)
+
+
+def _is_round_insert(statement: object) -> bool:
+    return isinstance(statement, Insert) and statement.table.name == Round.__tablename__
+
+
+async def test_rounds_sharing_a_player_stored_at_once_are_replayed_in_the_order_rated(
+    storage: Storage, db_url: str, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two tables end a round with player 1 at once (two processes on PostgreSQL): one he
+    left (his seat a bot's, rated behind the newcomer who stayed), one where he beat the
+    server's best. The first took its round's id, then the second stored and rated its
+    round whole (a left seat's user row is not renamed, so nothing of it was locked yet),
+    then the first was rated: rated second, numbered first, and the rating chart, which
+    replays rounds by id (`History.rating_history`), ended elsewhere than the stored
+    rating. Rounds are now numbered once their players' rating rows are locked: the
+    second waits, and both read back in the order they were rated. On SQLite the writes
+    queue whole (BEGIN IMMEDIATE), as before."""
+    for channel, seats in ((20, [3, 4]), (21, [3, 4]), (22, [3, 4]), (23, [1, 4])):
+        game = await _game(storage, channel=channel)  # 3 the best; 1 a known user
+        await storage.record_round(game, 1, ranking=[0, 1], roles=["P", "L"], points=[3, 0],
+                                   seats=[human(user) for user in seats])
+    left, beats_the_best = await _game(storage, channel=10), await _game(storage, channel=11)
+    original = AsyncConnection.execute
+    numbered = asyncio.Event()
+    other: asyncio.Task[object] | None = None
+
+    async def blocked() -> bool:
+        """Whether the other round's transaction waits on the first's."""
+        if storage._sqlite_writer is not None:
+            return bool(getattr(storage._sqlite_writer, "_waiters", None))
+        connection = await asyncpg.connect(asyncpg_dsn(db_url))
+        try:
+            return bool(await connection.fetchval(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                " AND wait_event_type = 'Lock'"))
+        finally:
+            await connection.close()
+
+    async def execute(self: AsyncConnection, statement: Any, *args: Any, **kwargs: Any) -> Any:
+        """The first round, once numbered, waits until the other is stored or waits on it."""
+        result = await original(self, statement, *args, **kwargs)
+        if _is_round_insert(statement) and not numbered.is_set():
+            numbered.set()
+            for _ in range(2000):  # 10 s of the wall clock bound a failing test
+                if other is not None and (other.done() or await blocked()):
+                    break
+                await asyncio.sleep(0.005)
+        return result
+
+    monkeypatch.setattr(AsyncConnection, "execute", execute)
+    first = asyncio.ensure_future(storage.record_round(
+        left, 1, ranking=[0, 1], roles=["P", "L"], points=[3, 0],
+        seats=[human(2), SeatRef(1, True, "Bot 1")]))
+    await asyncio.wait_for(numbered.wait(), 10)  # the wall clock bounds a failing test
+    other = asyncio.ensure_future(storage.record_round(
+        beats_the_best, 1, ranking=[0, 1], roles=["P", "L"], points=[3, 0],
+        seats=[human(1), human(3)]))
+    await asyncio.gather(first, other)
+    monkeypatch.undo()
+
+    (stored,) = (await storage.player_stats(GUILD, 1)).ratings
+    assert stored.rounds == 3
+    assert (await storage.rating_history(GUILD, 1))["classic"][-1] == stored.rating

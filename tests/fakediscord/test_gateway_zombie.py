@@ -46,3 +46,27 @@ async def test_a_zombied_connection_is_closed_resumed_and_replays_what_it_held(
     after = str(alice.say("after").id)
     await fake.settle()
     assert seen[-1] == after
+
+
+async def test_a_connection_that_only_stops_acking_is_kept_while_events_flow(
+    fake: FakeDiscord, alice: TestUser, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord's rule is the ACK: none between two heartbeats is a zombie. discord.py's is
+    any frame: it resets its timer on every event too (`KeepAliveHandler.tick`), so a
+    connection whose ACKs are lost but whose events arrive is kept past 60 s, the events
+    delivered as they come. (What discord.py does; nothing is lost meanwhile.)"""
+    keep_alive_on_the_fake_clock(monkeypatch, fake)
+    bot = TinyBot()
+    await fake.connect(bot)
+    seen = record(bot)
+    resumes = len(fake.gateway.resumes)
+
+    fake.zombie_gateway(events_flow=True)
+    said = []
+    for _ in range(4):  # 120 s, a message every 30
+        fake.clock.advance(30)
+        said.append(str(alice.say("still here").id))
+        await fake.heartbeats_sent()
+
+    assert seen == said and fake.gateway.zombies == 1
+    assert len(fake.gateway.resumes) == resumes

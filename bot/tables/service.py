@@ -43,7 +43,7 @@ from bot.tables.refresh import Coalescer
 from bot.tables.refusals import TableError, settings_open
 from bot.tables.registry import Registry
 from bot.tables.seating import Seating
-from bot.tables.table import LogEntry, Table
+from bot.tables.table import LogEntry, Opening, Table
 from bot.tables.timers import Scheduler
 from bot.tables.unreachable import UnreachableTables
 from bot.tables.vanished import VanishedTables
@@ -145,19 +145,22 @@ class TableService:
         preset: str = "classic", *, post: bool = True, rules: Rules | None = None,
         house: House | None = None, parent_id: int | None = None,
         opened_by: int | None = None, settings: TableSettings | None = None,
+        opening: Opening | None = None,
     ) -> Table:
         """Open a table; `post=False` when the caller shows the lobby itself (as the reply
         to /create) and records its message id. `rules`: the channel's house rules read
         back (`bot.tables.house.read_house`, with what the lobby says of them, `house`, and
         the table `settings` kept beside them), else `preset`'s defaults. `opened_by`: that command's interaction id, which its reply
         comes after, stored as where a restart looks for a lobby whose id a crash lost
-        (`Table.let_go`, `Recount.read`)."""
+        (`Table.let_go`, `Recount.read`); `opening`, its token, stored with the table until
+        the caller stores the lobby's id, lets a restart within the token's life edit the
+        command's response into the lobby (`Opening`, `Publisher._opened`)."""
         if self.registry.in_channel(channel_id) is not None:
             raise TableError("err.table_exists")
         table = Table(
             id=0, channel_id=channel_id, guild_id=guild_id, host_id=user_id, locale=locale,
             rules=rules if rules is not None else Rules.preset(preset), house=house,
-            parent_id=parent_id,
+            parent_id=parent_id, opening=opening,
         )
         if settings is not None:
             table.bot_level, table.hints, table.reminders = \

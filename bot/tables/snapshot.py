@@ -64,6 +64,14 @@ class HandLinkSnapshot(TypedDict):
     message_id: NotRequired[int | None]
 
 
+class OpeningSnapshot(TypedDict):
+    """The interaction that opened a table, while its lobby's id is not stored (`Opening`)."""
+
+    application_id: int
+    token: str
+    created: float
+
+
 class ReminderSnapshot(TypedDict):
     """The ping for those a timer waits on (`Reminder`)."""
 
@@ -192,6 +200,7 @@ class TableSnapshot(TypedDict):
     charts_off: NotRequired[list[int]]  # written only when set
     pointers_owed: NotRequired[list[list[int]]]  # old message, new; written only when set
     retired_below: NotRequired[int]  # written only when set
+    opening: NotRequired[OpeningSnapshot]  # written only while set (stop 52)
 
 
 def stored_table(state: Mapping[str, object]) -> TableSnapshot:

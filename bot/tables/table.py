@@ -23,6 +23,7 @@ from bot.tables.snapshot import (
     KeptSnapshot,
     LineParams,
     LogSnapshot,
+    OpeningSnapshot,
     PauseSnapshot,
     PendingSnapshot,
     PlayerSnapshot,
@@ -262,6 +263,32 @@ class HandLink:
         return cls(int(d["application_id"]), d["token"], float(d["created"]),
                    locale=d.get("locale", ""),
                    message_id=int(message_id) if message_id is not None else None)
+
+
+@dataclass(frozen=True)
+class Opening:
+    """The `/president create` interaction a table was opened by, kept until its lobby's id
+    is stored: a process that dies after deferring (« … réfléchit… ») and before the lobby
+    is posted, or stored, leaves a restart within the token's life the original response to
+    edit into the lobby (`Publisher._opened`), found at any depth, in one call
+    (« Edit Original Interaction Response », discord-api-docs,
+    developers/interactions/receiving-and-responding.mdx). Written only while set."""
+
+    application_id: int
+    token: str
+    created: float  # when the interaction came, on the service's clock
+
+    @property
+    def expires(self) -> float:
+        return self.created + TOKEN_LIFETIME
+
+    def to_dict(self) -> OpeningSnapshot:
+        return {"application_id": self.application_id, "token": self.token,
+                "created": self.created}
+
+    @classmethod
+    def from_dict(cls, d: OpeningSnapshot) -> Opening:
+        return cls(int(d["application_id"]), d["token"], float(d["created"]))
 
 
 @dataclass(frozen=True)
@@ -565,6 +592,9 @@ class Table:
     # `/president create` starts with that command's interaction id: its reply, the first
     # lobby, is created after it (stop 51). None before any.
     retired_below: int | None = None
+    # The command that opened the table, while its first lobby's id is not stored
+    # (`Opening`): None once it is, or once a restart used it.
+    opening: Opening | None = None
     # When the host, and anyone, last acted (hosting.claim, Deadlines). Kept in the
     # snapshot: a restart counted both again from its start, so a silent host kept the role
     # and an abandoned table stayed open 30 minutes more at every redeploy (play-test 22).
@@ -1030,6 +1060,8 @@ class Table:
             d["pointers_owed"] = [list(p) for p in self.pointers_owed]
         if self.retired_below is not None:
             d["retired_below"] = self.retired_below
+        if self.opening is not None:
+            d["opening"] = self.opening.to_dict()
         return d
 
     @classmethod
@@ -1100,6 +1132,7 @@ class Table:
             pointers_owed=[(int(old), int(new)) for old, new in d.get("pointers_owed", ())],
             retired_below=(int(d["retired_below"]) if d.get("retired_below") is not None
                            else None),
+            opening=Opening.from_dict(d["opening"]) if "opening" in d else None,
         )
         game = table.game
         # A snapshot from before the engine kept the queue's points. A game already over

@@ -11,8 +11,9 @@ nothing the bot sends after the post's answer reaches Discord. Two instants: as 
 began to retire the message the table leaves (its id still held), and as the post's answer
 came (that id dropped, the new one not yet known)."""
 
+import asyncio
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,7 @@ from .e2e import (
     database_url,
     message,
     play_until,
+    table_of,
     tick,
 )
 from .test_e2e_playtest7_restarts import marie_and_leo_stored, with_buttons
@@ -79,30 +81,35 @@ class Crash:
             return posted
 
         async def dead(table: Table, message_id: int, screen: Screen | None,
-                       asleep: str | None) -> bool:
+                       asleep: str | None, *args: Any) -> bool:
             if self.posted is not None:
                 return True
             if message_id == leaving and not began:
                 began.append(table.to_dict())
-            return await edit(table, message_id, screen, asleep)
+            return await edit(table, message_id, screen, asleep, *args)
 
         monkeypatch.setattr(bot.publisher, "_send", dies_once_posted)
         monkeypatch.setattr(bot.publisher, "_edit", dead)
 
     async def restart(self, fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
-                      url: str, table: Table) -> PresidentBot:
+                      url: str, table: Table,
+                      meanwhile: Callable[[], Awaitable[None]] | None = None) -> PresidentBot:
         """The dead process stops; the database gets the state the crash left; a new one
         starts on it."""
         assert self.posted is not None and self.state is not None
-        return await restart_with(fake, clock, bot, url, table, self.state)
+        return await restart_with(fake, clock, bot, url, table, self.state, meanwhile)
 
 
 async def restart_with(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot, url: str,
-                       table: Table, state: TableSnapshot) -> PresidentBot:
-    """`bot` stops; the database holds `state` as the table's last snapshot; a new process
-    starts on it."""
+                       table: Table, state: TableSnapshot,
+                       meanwhile: Callable[[], Awaitable[None]] | None = None
+                       ) -> PresidentBot:
+    """`bot` stops; the database holds `state` as the table's last snapshot; `meanwhile`
+    happens in the channel; a new process starts on it."""
     await bot.service.drain()
     await fake.disconnect(bot)
+    if meanwhile is not None:
+        await meanwhile()
     storage = await Storage.open(url)
     stored = await storage.load_snapshot(table.id)
     assert stored is not None
@@ -320,17 +327,125 @@ async def test_a_new_table_s_first_lobby_lost_to_a_crash_is_adopted(
     fake.assert_no_errors()
 
 
-@pytest.mark.parametrize("pages", [PAGES, 1])
+@pytest.mark.parametrize("lobby", ["never_posted", "posted_not_stored"])
+@pytest.mark.parametrize("later", [60.0, 15 * 60.0])
+async def test_the_create_command_s_response_becomes_the_lobby_at_a_restart(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    lobby: str, later: float
+) -> None:
+    """marie's `/president create` is deferred (« … réfléchit… ») and the table stored as it
+    opens, with the command's token (`Table.opening`); the process dies before the lobby is
+    posted, or after, before its id is stored. A restart `later` seconds on, within the
+    token's 15 minutes, edits the command's response into the lobby through that token:
+    one webhook call, no channel read, the loading message gone (before: it stayed loading
+    for good beside a second lobby posted below it, or, the lobby posted, one channel read
+    and edit). Past the token's life the restart does as before, and no refused call is
+    made (the fake answers an older token with 401, 50027, as Discord does: `tests/
+    fakediscord/test_rules.py::test_edit_with_an_expired_token`): a lobby posted below the
+    loading message, which stays; a landed follow-up found by the read and taken over."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = fake.add_user("marie", locale="fr")
+    opened: list[TableSnapshot] = []
+    create = bot.service.create
+
+    async def stored_as_it_opens(*args: Any, **kwargs: Any) -> Table:
+        table = await create(*args, **kwargs)
+        opened.append(table.to_dict())  # as `Storage.open_table` wrote it
+        if lobby == "never_posted":
+            raise asyncio.CancelledError  # the process dies here: no follow-up
+        return table
+
+    monkeypatch.setattr(bot.service, "create", stored_as_it_opens)
+    command = await marie.slash("president create", preset="classic")
+    table = table_of(bot, marie)
+    response = command.original_message_id
+    assert response is not None and opened and opened[0]["lobby_message_id"] is None
+    assert "opening" in opened[0]
+    assert message(marie, response).loading is (lobby == "never_posted")
+    if lobby == "posted_not_stored":
+        assert table.lobby_message_id == response and table.opening is None
+        assert "opening" not in table.to_dict()  # the token goes with the next snapshot
+    fake.clock.advance(later)
+    mark = fake.mark()
+    again = await restart_with(fake, clock, bot, url, table, opened[0])
+    table = restored(again, table)
+    calls = Counter(f"{c.method} {c.route}" for c in fake.calls_since(mark)
+                    if "/channels/{channel_id}/messages" in c.route or "/webhooks/" in c.route)
+    if later < 15 * 60.0:
+        assert table.lobby_message_id == response
+        assert not message(marie, response).loading
+        assert [m.id for m in with_buttons(fake)] == [response]
+        assert calls == Counter({
+            "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original": 1})
+    elif lobby == "never_posted":
+        assert table.lobby_message_id != response
+        assert message(marie, response).loading  # left: its token is spent
+        assert [m.id for m in with_buttons(fake)] == [table.lobby_message_id]
+    else:
+        assert table.lobby_message_id == response
+        assert [m.id for m in with_buttons(fake)] == [response]
+        assert not any("/webhooks/" in key for key in calls)
+    assert table.opening is None and "opening" not in table.to_dict()
+    await again.close()
+    fake.assert_no_errors()
+
+
+async def test_a_first_lobby_lost_below_more_than_the_read_s_pages_is_found_at_restart(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """marie's lobby is posted and the process dies before its id is stored; léo then says
+    more than the restart's read goes through (`PAGES` × `RECOUNTED`). The restart, four
+    minutes on, reaches the lobby through the command's token (`Table.opening`): one call,
+    none to the channel's history, whatever lies below (before: five pages read, the
+    lobby not among them, a second lobby posted beside it, both seating)."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie, leo = fake.add_user("marie", locale="fr"), fake.add_user("leo", locale="fr")
+    opened: list[TableSnapshot] = []
+    create = bot.service.create
+
+    async def stored_as_it_opens(*args: Any, **kwargs: Any) -> Table:
+        table = await create(*args, **kwargs)
+        opened.append(table.to_dict())  # as `Storage.open_table` wrote it
+        return table
+
+    monkeypatch.setattr(bot.service, "create", stored_as_it_opens)
+    table = await create_table(bot, marie)
+    lost = table.lobby_message_id
+    assert lost is not None and opened and opened[0]["lobby_message_id"] is None
+    await chat(fake, leo, PAGES * RECOUNTED + 50)
+    fake.clock.advance(4 * 60.0)
+    mark = fake.mark()
+    again = await restart_with(fake, clock, bot, url, table, opened[0])
+    table = restored(again, table)
+    assert table.lobby_message_id == lost
+    assert [m.id for m in with_buttons(fake)] == [lost]
+    reads = [c for c in fake.calls_since(mark, "/channels/{channel_id}/messages")
+             if c.method == "GET"]
+    assert reads == []
+    await again.close()
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize(("pages", "before", "after", "reads", "found"), [
+    (PAGES, RECOUNTED + 50, 0, 2, True),  # the second page
+    (1, RECOUNTED + 50, 0, 2, True),  # past the pages: the newest page (stop 52)
+    (PAGES, PAGES * RECOUNTED + 50, 0, PAGES + 1, True),  # the same, however deep
+    (1, RECOUNTED + 50, RECOUNTED + 50, 2, False),  # neither: the bound
+])
 async def test_a_post_lost_below_more_than_a_page_of_chatter_is_taken_over(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-    pages: int
+    pages: int, before: int, after: int, reads: int, found: bool
 ) -> None:
-    """Round 1's results show while léo says 150 things; marie deals round 2, and the
-    process dies as its table message lands, below the chatter. The restart reads the
-    channel below the results a page of `RECOUNTED` at a time, `after` the newest of the
-    page before, and finds it in the second page (before: one page, all chatter; round 2
-    was posted again, two messages with buttons). Past `PAGES` reads (here one) it stops:
-    the lost post stays beside a new one, as before."""
+    """Round 1's results show while léo says `before` things; marie deals round 2, and the
+    process dies as its table message lands, below the chatter; léo says `after` things
+    while the bot is down. The restart reads the channel below the results a page of
+    `RECOUNTED` at a time, `after` the newest of the page before, up to `PAGES` reads
+    (stop 51: before, one page, all chatter; round 2 was posted again, two messages with
+    buttons); past them, the channel's newest page, where a post lost just before the crash
+    lies however deep (stop 52: before, a post lost below `PAGES` × `RECOUNTED` messages
+    stayed beside a new one). Lost below both, it stays, as before."""
     monkeypatch.setattr(recount, "PAGES", pages)
     url, bot, marie, leo, table = await marie_and_leo_stored(fake, clock, tmp_path, bots=2)
     game = table.game
@@ -339,23 +454,24 @@ async def test_a_post_lost_below_more_than_a_page_of_chatter_is_taken_over(
     await tick(fake, clock, 1)
     results = table.table_message_id
     assert results is not None
-    await chat(fake, leo.user, RECOUNTED + 50)
+    await chat(fake, leo.user, before)
     crash = Crash(bot, monkeypatch, showing(":hand:"))
     await marie.user.click(message(marie.user, results), cid(table, "next", game.version))
     await tick(fake, clock, 1)
     lost = crash.posted
     assert lost is not None
     mark = fake.mark()
-    again = await crash.restart(fake, clock, bot, url, table)
+    again = await crash.restart(fake, clock, bot, url, table,
+                                meanwhile=lambda: chat(fake, leo.user, after))
     table = restored(again, table)
-    reads = [c for c in fake.calls_since(mark, "/channels/{channel_id}/messages")
+    calls = [c for c in fake.calls_since(mark, "/channels/{channel_id}/messages")
              if c.method == "GET"]
-    assert len(reads) == min(pages, 2)
-    if pages == 1:
-        assert table.table_message_id != lost
-        assert [m.id for m in with_buttons(fake)] == [lost, table.table_message_id]
-    else:
+    assert len(calls) == reads
+    if found:
         assert table.table_message_id == lost and not table.post_table
         assert [m.id for m in with_buttons(fake)] == [lost]
+    else:
+        assert table.table_message_id != lost
+        assert [m.id for m in with_buttons(fake)] == [lost, table.table_message_id]
     await again.close()
     fake.assert_no_errors()

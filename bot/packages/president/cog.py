@@ -35,7 +35,7 @@ from bot.tables.breaks import REASON_LENGTH
 from bot.tables.clock import done_by
 from bot.tables.deadlines import OWN_PAUSE_SECONDS
 from bot.tables.service import TableError
-from bot.tables.table import Table
+from bot.tables.table import Opening, Table
 from engine import PRESETS, Rules
 from engine.bots import LEVELS
 
@@ -582,6 +582,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         message = await interaction.followup.send(allowed_mentions=NO_PINGS, wait=True,
                                                   **screen.kwargs())
         table.lobby_message_id = message.id
+        table.opening = None  # its token is no longer needed: dropped from the snapshot
         self.bot.publisher.shown(table, "lobby", screen)
         self.bot.service.touch(table)
 
@@ -613,7 +614,9 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
                 table = await self.bot.service.create(
                     channel_id, guild_id, interaction.user.id, display_name(interaction),
                     str(interaction.locale), post=False, rules=rules, house=noted,
-                    parent_id=parent_id, opened_by=interaction.id, settings=settings)
+                    parent_id=parent_id, opened_by=interaction.id, settings=settings,
+                    opening=Opening(int(interaction.application_id), interaction.token,
+                                    self.bot.service.clock.now()))
             except Exception as err:
                 # A refused connection or an unresolvable host arrives as a bare OSError,
                 # not a SQLAlchemyError: the shared classifier knows every such shape.

@@ -21,7 +21,7 @@ from bot.i18n import t
 from bot.packages.game.lines import drop_unworded
 from bot.packages.game.table_message import closed_lines, retired_text, table_screen
 from bot.packages.lobby.display import lobby_screen
-from bot.packages.publisher import calls
+from bot.packages.publisher import calls, opened
 from bot.packages.publisher.blocked import BlockedTables
 from bot.packages.publisher.buried import Buried
 from bot.packages.publisher.calls import ARCHIVED_THREAD, NO_PINGS, THREAD_LOCKED
@@ -357,7 +357,13 @@ class Publisher:
         take over the one a crash kept from being stored, which a restart found in the
         channel (`Recount.stray`): edited into `screen`, it is the table's again, and no
         second message with its buttons is posted beside it. One gone or no longer
-        editable meanwhile is posted anew; strays above it become pointers to it."""
+        editable meanwhile is posted anew; strays above it become pointers to it. A new
+        table's first lobby goes into its `/president create` response while the command's
+        token lives (`opened`): found at any depth, its loading message finished."""
+        if kind == "lobby" and table.opening is not None:
+            drawn = await opened.lobby_in_response(self.bot, table, screen)
+            if drawn is not None:
+                return drawn
         found = self.recount.stray(table, kind)
         if found is not None:
             above, adopted = found

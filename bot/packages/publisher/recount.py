@@ -21,6 +21,7 @@ import discord
 
 from bot.packages.controls import CUSTOM_ID
 from bot.packages.permissions import may_read_history
+from bot.packages.publisher import opened
 from bot.packages.publisher.buried import Buried
 from bot.tables.table import Table
 
@@ -41,7 +42,9 @@ RECOUNTED = 100
 #: (`messages.FRESH_TABLE_AGE`), and 500 messages within it is one every 7 s, a channel too
 #: busy to play in. A restart of 50 restored tables makes 50 reads, and 250 at most (5.5 s
 #: of the bot's 45 calls a second, `budget.GLOBAL_LIMIT`) where every channel said 400 things
-#: meanwhile. Past it, a post lost further down stays beside the new one (logged).
+#: meanwhile. Past them, one read more, of the channel's newest page, where a post lost just
+#: before the crash lies (stop 52): lost only where the channel said more than a page after
+#: it too, before the restart (logged).
 PAGES = 5
 
 
@@ -78,7 +81,9 @@ class Recount:
         A table with no live message about to post one (a new round's table message, a
         lobby, a fresh message for one deleted: `_posting`) reads below the newest message
         it knows instead, `Table.retired_below` among them, where that post would be if a
-        crash lost its id; the post then takes it over (`stray`, `Publisher._post`).
+        crash lost its id; the post then takes it over (`stray`, `Publisher._post`). A new
+        table's first lobby whose `/president create` token still lives needs no read: the
+        lobby goes into that command's response, wherever it is (`opened`).
 
         The read needs Read Message History, which the bot's invite asks for (stop 50,
         `permissions.INVITE`) and a channel's overwrites may still deny: where the gateway's
@@ -92,6 +97,9 @@ class Recount:
             return
         live = self.buried.live(table)
         posting = None if live is not None else self._posting(table)
+        if posting is not None and posting[0] == "lobby" \
+                and opened.usable(table, self.bot.service.clock.now()):
+            posting = None  # the lobby goes into the command's response, at any depth
         # Below the live message, read from the message itself (`after` the id before it):
         # whether it still has its buttons tells what a stray below it replaced. Else below
         # the newest message the table knows, where the post it is about to make would be.
@@ -162,8 +170,9 @@ class Recount:
 
     async def _below(self, table: Table, message_id: int) -> list[discord.Message] | None:
         """The messages below `message_id` in the table's channel, oldest first, up to
-        `PAGES` reads of `RECOUNTED`, each holding its place in the call budget; None where
-        a read failed (logged: the count starts from zero)."""
+        `PAGES` reads of `RECOUNTED`, then the newest page where more was said, each holding
+        its place in the call budget; None where a read of the pages failed (logged: the
+        count starts from zero)."""
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         below: list[discord.Message] = []
         after = message_id
@@ -180,8 +189,22 @@ class Recount:
             log.info("table %s: could not read its channel's messages (%s): counted from "
                      "zero", table.id, err)
             return None
-        log.info("table %s: read %d messages below %s, and more were said: a post lost "
-                 "below them stays", table.id, len(below), message_id)
+        # More was said than the pages hold. A post a crash lost was made just before it:
+        # past the pages, it lies among the newest messages, unless the channel said more
+        # than a page after it (while the bot was down). One read more, of the newest
+        # page (no `after`: « Returns an array of message objects from newest to oldest »,
+        # Get Channel Messages), finds it however deep; the unread gap counts for nothing
+        # (the pages read already bury the table: `BURIED_AFTER`).
+        try:
+            async with self.bot.budget.call():
+                newest = [message async for message in channel.history(limit=RECOUNTED)]
+        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as err:
+            log.info("table %s: could not read its channel's newest messages (%s): a post "
+                     "lost below the %d read stays", table.id, err, len(below))
+            return below
+        below += sorted((m for m in newest if m.id > below[-1].id), key=lambda m: m.id)
+        log.info("table %s: read %d messages below %s and the newest %d: a post lost "
+                 "between them stays", table.id, PAGES * RECOUNTED, message_id, len(newest))
         return below
 
     @staticmethod

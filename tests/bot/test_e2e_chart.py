@@ -3,11 +3,18 @@ seat's points after each round, in the table's language."""
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
+import discord
 import pytest
 
 from bot.client import PresidentBot
 from bot.i18n.typography import french
 from bot.packages.game import chart
+from bot.packages.publisher.charts import IN_TIME
+from bot.packages.screen import Screen
+from bot.tables.table import Table
 from engine import Phase
 from fakediscord import FakeDiscord
 
@@ -97,4 +104,51 @@ async def test_the_chart_follows_the_results_into_the_table_s_new_language(
     await tick(fake, clock, 1)
     assert [c.title for c in drawn] == ["Points per round", "Points par manche"]
     assert "Fin de la partie" in message(john, table.table_message_id).content
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("late", [False, True])
+async def test_the_results_carry_their_chart_in_one_edit(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch, late: bool,
+) -> None:
+    """The last round ends the game: the results' edit carries the chart
+    (`Charts.in_time`), one call where the results and the upload took two, one after the
+    other (« Card faces and the game's chart »). Not drawn within `IN_TIME` (`late`: a
+    machine too busy), the results go alone, and the chart follows in an edit of its own
+    once drawn, drawn once."""
+    drawn = record_charts(monkeypatch)
+    alice = fake.add_user("alice", locale="fr")
+    table = await host_against_three_bots(president, alice, "rounds:1")
+    game = table.game
+    assert game is not None
+    charts, edit = president.publisher.charts, president.publisher._edit
+    draw, released = charts.draw, asyncio.Event()
+    marks: list[int] = []
+
+    async def marked(table: Table, message_id: int, screen: Screen | None,
+                     asleep: str | None, *args: Any) -> bool:
+        if not marks and screen is not None and "Fin de la partie" in screen.content:
+            marks.append(fake.mark())  # the results' first edit
+        return await edit(table, message_id, screen, asleep, *args)
+
+    async def slow(shown: chart.PointsChart, filename: str) -> discord.File:
+        await released.wait()  # longer than `IN_TIME`: until the test releases it
+        return await draw(shown, filename)
+
+    monkeypatch.setattr(president.publisher, "_edit", marked)
+    if late:
+        monkeypatch.setattr(charts, "draw", slow)
+    await let_timers_play(fake, clock, game, Phase.GAME_OVER)
+    await tick(fake, clock, IN_TIME + 1)
+    results = table.table_message_id
+    assert results is not None and marks
+    assert message(alice, results).attachments == (() if late else (chart.FILENAME,))
+    released.set()
+    await tick(fake, clock, 1)
+    assert len(drawn) == 1
+    assert message(alice, results).attachments == (chart.FILENAME,)
+    edits = [c for c in fake.calls_since(marks[0], "/channels/{channel_id}/messages/{message_id}")
+             if c.method == "PATCH" and c.path.endswith(f"/{results}")]
+    assert len(edits) == (2 if late else 1)
     fake.assert_no_errors()

@@ -4,14 +4,17 @@ a permission, and the next game's results get their picture when uploads work ag
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 
+import discord
 import pytest
 
 from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.game import chart
+from bot.packages.publisher import charts as charts_module
 from bot.packages.publisher.charts import RETRY_DELAYS
 from bot.tables.table import Table
 from engine import Phase
@@ -46,6 +49,37 @@ async def game_over(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
     assert table.game is not None
     await let_timers_play(fake, clock, table.game, Phase.GAME_OVER)
     await tick(fake, clock, 1)
+    return table
+
+
+def charts_drawn_late(monkeypatch: pytest.MonkeyPatch, bot: PresidentBot) -> asyncio.Event:
+    """Charts not drawn within `IN_TIME` (a machine too busy; here no wait at all, and each
+    drawing held until the test sets the event returned): the results' edit goes without
+    the chart, and the upload follows once it is drawn, in an edit of its own, as before
+    stop 52. The one way the results show while their first upload is on its way."""
+    monkeypatch.setattr(charts_module, "IN_TIME", 0.0)
+    released = asyncio.Event()
+    charts = bot.publisher.charts
+    draw = charts.draw
+
+    async def late(shown: chart.PointsChart, filename: str) -> discord.File:
+        await released.wait()
+        return await draw(shown, filename)
+
+    monkeypatch.setattr(charts, "draw", late)
+    return released
+
+
+async def game_over_charted_late(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                                 host: TestUser, monkeypatch: pytest.MonkeyPatch) -> Table:
+    """As `game_over`, but the chart drawn late (`charts_drawn_late`): the results show
+    first, then its upload starts."""
+    released = charts_drawn_late(monkeypatch, bot)
+    table = await game_over(fake, clock, bot, host)
+    assert "Fin de la partie" in results(host, table).content
+    assert results(host, table).attachments == ()
+    released.set()
+    await fake.settle()
     return table
 
 
@@ -310,7 +344,9 @@ async def moved_on_while_uploading(
     waits = http_waits_on_the_fake_clock(monkeypatch, fake)
     fake.inject_error(EDIT, 502, method="PATCH", uploads=True, times=failures)
     marie = fake.add_user("marie", locale="fr")
-    table = await game_over(fake, clock, president, marie)
+    # Drawn late: the results on screen while the upload is on its way (drawn in time, the
+    # results' own edit carries it, and they wait for it: `Charts.in_time`).
+    table = await game_over_charted_late(fake, clock, president, marie, monkeypatch)
     first = table.table_message_id
     line = chart_line(table)
     charts = president.publisher.charts

@@ -35,7 +35,7 @@ from .e2e import (
     tick,
 )
 from .test_e2e_attach_files import chart_line
-from .test_e2e_chart_upload import EDIT, game_over, injected, results
+from .test_e2e_chart_upload import EDIT, game_over_charted_late, injected, results
 from .test_e2e_small_fixes45 import out_on_autopilot
 from .test_e2e_unreadable_restart import posted_then_killed, start
 
@@ -43,15 +43,18 @@ LOCALES = ["fr", "en-US"]
 
 
 async def left_during_the_upload(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
-                                 marie: TestUser) -> tuple[int, str]:
+                                 marie: TestUser, monkeypatch: pytest.MonkeyPatch
+                                 ) -> tuple[int, str]:
     """marie's one-round game ends; its chart's upload meets a 502 discord.py tries again,
     four times over 16 s (on the fake clock), its fifth try carried out by Discord but its
     answer lost (a dropped connection). marie ends the game (« Terminer ») meanwhile: the
-    results are retired with the chart as text (`Charts.moved_on`). The results message
-    and the chart's line."""
+    results are retired with the chart as text (`Charts.moved_on`). The chart is drawn
+    late (`game_over_charted_late`): drawn in time, the results' own edit would carry it,
+    and they would not show before it ended (stop 52). The results message and the chart's
+    line."""
     fake.inject_error(EDIT, 502, method="PATCH", uploads=True, times=4)
     fake.inject_disconnect(EDIT, method="PATCH", uploads=True, handled=True)
-    table = await game_over(fake, clock, bot, marie)
+    table = await game_over_charted_late(fake, clock, bot, marie, monkeypatch)
     first, game = table.table_message_id, table.game
     assert first is not None and game is not None
     assert injected(fake) and 0 not in injected(fake)  # the upload is on its way
@@ -70,7 +73,7 @@ async def test_results_left_while_an_upload_s_answer_was_lost_show_the_chart_onc
     record_charts(monkeypatch)
     waits = http_waits_on_the_fake_clock(monkeypatch, fake)
     marie = fake.add_user("marie", locale="fr")
-    first, line = await left_during_the_upload(fake, clock, president, marie)
+    first, line = await left_during_the_upload(fake, clock, president, marie, monkeypatch)
     table = table_of(president, marie)
     for _ in range(30):
         await tick(fake, clock, 1)
@@ -91,7 +94,7 @@ async def test_a_failed_take_off_is_tried_again(
     record_charts(monkeypatch)
     waits = http_waits_on_the_fake_clock(monkeypatch, fake)
     marie = fake.add_user("marie", locale="fr")
-    first, line = await left_during_the_upload(fake, clock, president, marie)
+    first, line = await left_during_the_upload(fake, clock, president, marie, monkeypatch)
     table = table_of(president, marie)
     fake.inject_error(EDIT, 503, method="PATCH")  # the next edit: the take-off
     for _ in range(16):
@@ -118,7 +121,7 @@ async def test_a_restart_takes_off_the_picture_owed(
     url = database_url(tmp_path)
     bot = await connect_bot(fake, clock, url, bot_pause=1.0)
     marie = fake.add_user("marie", locale="fr")
-    first, line = await left_during_the_upload(fake, clock, bot, marie)
+    first, line = await left_during_the_upload(fake, clock, bot, marie, monkeypatch)
     fake.inject_error(EDIT, 503, method="PATCH")
     for _ in range(16):
         await tick(fake, clock, 1)
@@ -268,7 +271,7 @@ async def test_results_left_while_an_upload_met_a_gateway_timeout_show_the_chart
     marie = fake.add_user("marie", locale="fr")
     fake.inject_error(EDIT, 502, method="PATCH", uploads=True, times=4)
     fake.inject_error(EDIT, 504, method="PATCH", uploads=True, handled=True)
-    table = await game_over(fake, clock, president, marie)
+    table = await game_over_charted_late(fake, clock, president, marie, monkeypatch)
     first, game = table.table_message_id, table.game
     assert first is not None and game is not None
     await marie.click(results(marie, table), cid(table, "end", game.version))

@@ -51,7 +51,7 @@ async def test_a_take_off_given_up_is_forgotten_with_its_closed_table(
     record_charts(monkeypatch)
     waits = http_waits_on_the_fake_clock(monkeypatch, fake)
     marie = fake.add_user("marie", locale="fr")
-    first, _ = await left_during_the_upload(fake, clock, president, marie)
+    first, _ = await left_during_the_upload(fake, clock, president, marie, monkeypatch)
     table = table_of(president, marie)
     fake.inject_error(EDIT, 503, method="PATCH")  # the next edit: the take-off
     for _ in range(16):

@@ -4,6 +4,7 @@ table message's was posted below it. The bot's own pings there never counted, an
 deletion takes nothing off (docs/bot.md, « Play-test 28, afterwards »)."""
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -155,11 +156,11 @@ async def test_a_crash_before_the_pointers_edit_leaves_the_restart_to_make_it(
     died: list[tuple[int, TableSnapshot]] = []
 
     async def dies_before_the_pointer(table: Table, message_id: int, screen: Screen | None,
-                                      asleep: str | None) -> bool:
+                                      asleep: str | None, *args: Any) -> bool:
         if message_id == old and not died:
             died.append((table.seq, table.to_dict()))  # what `touch` just handed over
             return True  # never sent: the process is gone
-        return await edit(table, message_id, screen, asleep)
+        return await edit(table, message_id, screen, asleep, *args)
 
     monkeypatch.setattr(bot.publisher, "_edit", dies_before_the_pointer)
     await said(fake, bob, BURIED_AFTER)

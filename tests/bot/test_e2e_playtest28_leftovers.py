@@ -150,10 +150,10 @@ async def test_a_crash_between_the_bring_downs_post_and_its_snapshot_is_settled_
         return posted
 
     async def dead(table: Table, message_id: int, screen: Screen | None,
-                   asleep: str | None) -> bool:
+                   asleep: str | None, *args: Any) -> bool:
         if died:
             return True  # never sent: the process is gone
-        return await edit(table, message_id, screen, asleep)
+        return await edit(table, message_id, screen, asleep, *args)
 
     monkeypatch.setattr(bot.publisher, "_send", dies_once_posted)
     monkeypatch.setattr(bot.publisher, "_edit", dead)

@@ -691,9 +691,9 @@ def dies_while_editing(monkeypatch: pytest.MonkeyPatch,
     edit = Publisher._edit
 
     async def dying(self: Publisher, shown: Table, edited: int, screen: Screen | None,
-                    asleep: str | None) -> bool:
+                    asleep: str | None, *args: Any) -> bool:
         if edited != message_id or hung:
-            return await edit(self, shown, edited, screen, asleep)
+            return await edit(self, shown, edited, screen, asleep, *args)
         hung.append(asyncio.current_task())
         self.bot.service.touch(shown)  # a change stored while the edit is on its way
         await asyncio.Event().wait()  # the process dies here
@@ -900,9 +900,9 @@ def answer_lost(monkeypatch: pytest.MonkeyPatch, table: Table,
     edit = Publisher._edit
 
     async def lost(self: Publisher, shown: Table, edited: int, screen: Screen | None,
-                   asleep: str | None) -> bool:
+                   asleep: str | None, *args: Any) -> bool:
         game = shown.game
-        done = await edit(self, shown, edited, screen, asleep)
+        done = await edit(self, shown, edited, screen, asleep, *args)
         if hung or edited != shown.table_message_id or game is None or game.phase is not phase:
             return done
         hung.append(asyncio.current_task())

@@ -47,7 +47,7 @@ from .e2e import (
     two_humans_against_a_bot,
 )
 from .test_e2e_attach_files import chart_line, notices
-from .test_e2e_chart_upload import EDIT, injected, moved_on_while_uploading
+from .test_e2e_chart_upload import EDIT, charts_drawn_late, injected, moved_on_while_uploading
 
 LOCALES = ["fr", "en-US"]
 
@@ -442,7 +442,13 @@ async def test_results_left_and_closed_within_the_second_show_their_chart_once(
     status, times = UPLOADS[upload]
     if times:
         fake.inject_error(EDIT, status, method="PATCH", uploads=True, times=times)
+    # Drawn late: the results on screen as their upload starts (stop 52).
+    released = charts_drawn_late(monkeypatch, president)
     marie, table, game, shown = await marie_s_results(fake, clock, president, locale)
+    assert shown.attachments == ()
+    released.set()
+    await fake.settle()
+    shown = message(marie.user, shown.id)
     line = chart_line(table)
     charts = president.publisher.charts
     assert len(drawn) == 1 and line not in shown.content

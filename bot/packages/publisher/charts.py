@@ -2,7 +2,10 @@
 
 Drawn in a worker thread (`Charts.draw`), once per results message and language; where the
 channel refuses attachments the results show the chart as text
-(`table_message.chart_text`), and the host hears once which permission it takes.
+(`table_message.chart_text`), and the host hears once which permission it takes. The
+results' own edit carries it where it is drawn within `IN_TIME` (`in_time`, stop 52: one
+call, not two); else, or where that edit failed for it (`not_carried`), it is uploaded in
+an edit of its own (`attach`), as follows.
 
 An upload that fails otherwise is not the host's to fix, and is never told them
 (`err.cannot_attach` is only for a missing Attach Files). What Discord answers decides what
@@ -45,7 +48,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
@@ -68,6 +71,11 @@ log = logging.getLogger(__name__)
 # once every try failed, about two and a half minutes after the first (each 5xx try also
 # spends discord.py's own 25 s of retries).
 RETRY_DELAYS = (5.0, 30.0, 120.0)
+# Seconds of the bot's clock the results' edit waits for their chart to be drawn, to carry
+# it in the same edit (`in_time`): about 0.11 s of CPU on the 2-core machine, 0.3 s while
+# busy (docs/bot.md, « Card faces and the game's chart »). Past it the results go alone and
+# the chart follows in an edit of its own (`attach`), as before.
+IN_TIME = 2.0
 
 
 def _retry_key(table_id: int) -> tuple[str, int]:
@@ -76,6 +84,13 @@ def _retry_key(table_id: int) -> tuple[str, int]:
 
 def _off_key(table_id: int, message_id: int) -> tuple[str, int, int]:
     return ("chart off", table_id, message_id)
+
+
+def _retrieved(drawing: asyncio.Future[discord.File]) -> None:
+    """A chart drawn too late for its results that nothing uploads (the table moved on, or
+    closed): its failure, if any, is logged rather than left unretrieved."""
+    if not drawing.cancelled() and (err := drawing.exception()) is not None:
+        log.error("a chart drawn late failed", exc_info=err)
 
 
 def _refused(err: Exception) -> bool:
@@ -112,6 +127,9 @@ class Charts:
         # Tables whose host was told the chart cannot be attached (once per incident).
         self._told_attach: set[int] = set()
         self.rendering = 0  # charts being drawn in worker threads (the bot reports them as busy)
+        # Per table: a chart still being drawn when its results' edit could wait no longer
+        # (`in_time`), for `attach` to upload once drawn, rather than draw it again.
+        self._late: dict[int, tuple[tuple[int, str], asyncio.Future[discord.File]]] = {}
 
     def forget(self, table_id: int) -> None:
         """A closed table's marks go with it (`Publisher.closed`), its given-up take-offs too
@@ -120,6 +138,7 @@ class Charts:
         retired text, and its count is dropped as it ends (`_take_off`)."""
         self._charted.pop(table_id, None)
         self._failed.pop(table_id, None)
+        self._late.pop(table_id, None)
         self._told_attach.discard(table_id)
         self.bot.service.scheduler.cancel(_retry_key(table_id))
         for key in [key for key, tries in self._off_tries.items()
@@ -136,31 +155,104 @@ class Charts:
             self.rendering -= 1
         return discord.File(io.BytesIO(png), filename=filename, description=shown.alt)
 
+    def _owed(self, table: Table) -> tuple[int, str] | None:
+        """The results message and language whose chart is owed now: a finished game's
+        results, where the bot may attach files, not yet charted in that language, no new try
+        waiting for its time (`_failed`, kept or dropped as `attach` does)."""
+        game, message_id = table.game, table.table_message_id
+        if game is None or game.phase is not Phase.GAME_OVER or message_id is None \
+                or table.attach_files is False:
+            return None
+        key = (message_id, table.locale)
+        if self._charted.get(table.id) == key:
+            return None
+        scheduler = self.bot.service.scheduler
+        failed = self._failed.get(table.id)
+        if failed is not None and failed[0] != key:  # a newer message, or language
+            del self._failed[table.id]
+            scheduler.cancel(_retry_key(table.id))
+        elif failed is not None and scheduler.deadline(_retry_key(table.id)) is not None:
+            return None
+        return key
+
+    async def in_time(self, table: Table) -> tuple[tuple[int, str], discord.File] | None:
+        """The chart its results' edit can carry (`Publisher._table`), drawn within
+        `IN_TIME`: one edit where the results and the chart took two. Edit Message takes
+        files as a post does (« `files[n]` | Contents of the file being sent/edited », with
+        `attachments`, « Attached files to keep and their metadata »; « Any provided files
+        will be **appended** to the message », discord-api-docs,
+        developers/resources/message.mdx, Edit Message): the results have none before.
+        Only where the table knows it may attach files (`attach_files` True, learnt from an
+        interaction): a 403 for a file would be taken for the whole channel refusing the
+        bot; unknown (a restored table that heard nobody yet), `attach` finds out as before.
+        None where no chart is owed or it was not drawn in time: the results go alone, and
+        `attach` uploads the chart once drawn."""
+        key = self._owed(table)
+        if key is None or table.attach_files is not True or table.id in self._failed:
+            return None
+        late = self._late.pop(table.id, None)
+        if late is not None and late[0] == key:
+            drawing = late[1]
+        else:
+            shown = chart.points_chart(table, table.locale)
+            if shown is None:
+                return None
+            drawing = asyncio.ensure_future(self.draw(shown, chart.FILENAME))
+        clock = self.bot.service.clock
+        timer = asyncio.ensure_future(clock.sleep_until(clock.now() + IN_TIME))
+        try:
+            waited: set[asyncio.Future[Any]] = {drawing, timer}
+            await asyncio.wait(waited, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            timer.cancel()
+        if not drawing.done():
+            log.info("table %s: its chart was not drawn in %.0f s: the results go first",
+                     table.id, IN_TIME)
+            drawing.add_done_callback(_retrieved)  # never awaited if the table moves on
+            self._late[table.id] = (key, drawing)
+            return None
+        return key, drawing.result()
+
+    def carried(self, table: Table, key: tuple[int, str]) -> None:
+        """The results' edit carried their chart (`in_time`): charted, as an upload is."""
+        if not table.closed:
+            self._failed.pop(table.id, None)
+            self._charted[table.id] = key
+            if table.chart_unsent == key[0]:  # given up in another language: no text
+                table.chart_unsent = None
+                self.bot.service.refresh(table)
+
+    def not_carried(self, table: Table, key: tuple[int, str],
+                    err: discord.HTTPException | discord.RateLimited | aiohttp.ClientError
+                    | TimeoutError) -> None:
+        """The results' edit carrying the chart failed: the results are edited again
+        without it (`Publisher._edit`), and the chart's upload failed as one of its own
+        would have (`_upload_failed`: tried again, given as text, or, for a 403, Attach
+        Files taken away since the table last heard an interaction), so that the `attach`
+        following the edit makes no second try at once."""
+        log.info("table %s: the results' edit with their chart failed (%r): edited without "
+                 "it", table.id, err)
+        self._upload_failed(table, key, self._failed.get(table.id), err)
+
     async def attach(self, table: Table) -> None:
         """At the end of a game its results message gets the points chart, once per language
         (the server's may change after: its words follow the message's), where the bot may
         attach it (else the results show it as text: `table_message.chart_text`). Marked
         charted only once uploaded, or given up (see the module's docstring); while a new try
         waits for its time, a refresh uploads nothing."""
-        game, message_id = table.game, table.table_message_id
-        if game is None or game.phase is not Phase.GAME_OVER or message_id is None \
-                or table.attach_files is False:
+        key = self._owed(table)
+        if key is None:
             return
-        key = (message_id, table.locale)
-        if self._charted.get(table.id) == key:
-            return
-        scheduler = self.bot.service.scheduler
-        failed = self._failed.get(table.id)
-        if failed is not None and failed[0] != key:  # a newer message, or language
-            failed = None
-            del self._failed[table.id]
-            scheduler.cancel(_retry_key(table.id))
-        if failed is not None and scheduler.deadline(_retry_key(table.id)) is not None:
-            return
-        shown = chart.points_chart(table, table.locale)
-        if shown is None:
-            return
-        image = await self.draw(shown, chart.FILENAME)
+        message_id = key[0]
+        failed = self._failed.get(table.id)  # a try of this very upload, none waiting
+        late = self._late.pop(table.id, None)
+        if late is not None and late[0] == key:
+            image = await late[1]  # drawn past `in_time`'s wait: uploaded alone, as before
+        else:
+            shown = chart.points_chart(table, table.locale)
+            if shown is None:
+                return
+            image = await self.draw(shown, chart.FILENAME)
         # A table may close while its upload is on its way (discord.py retries a 502 for 25 s;
         # a table whose bot was removed, or whose channel was deleted, closes with no call):
         # its marks went with it (`forget`), and none may come back, kept for good.

@@ -13,8 +13,9 @@ import logging
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 
 from bot.i18n import t
@@ -375,36 +376,56 @@ class Publisher:
         return await self._send(table, screen)
 
     async def _edit(self, table: Table, message_id: int, screen: Screen | None,
-                    asleep: str | None) -> bool:
+                    asleep: str | None,
+                    chart: tuple[tuple[int, str], discord.File] | None = None) -> bool:
         """Edit a message (`screen` None: only remove its controls); False if it is gone,
         too old to edit any more or in an archived thread (a fresh one is then posted). An
         archived thread's refusal owes the message `asleep` (None: only its controls go),
         what it is to show once the thread wakes: for a message a fresh one replaces, not
-        `screen` but its last state, without buttons (`OwedEdits.wake`)."""
+        `screen` but its last state, without buttons (`OwedEdits.wake`). `chart`: the
+        results' chart, carried by the same edit (`Charts.in_time`); where that edit fails
+        but for the message (gone, too old, in an archived or locked thread), it is made
+        again without the chart, whose failure is the upload's (`Charts.not_carried`):
+        the results never wait on their picture."""
         if self.blocked.blocks(table.id):
             return True
-        kwargs = screen.kwargs() if screen is not None else {"view": None}
+        kwargs: dict[str, Any] = screen.kwargs() if screen is not None else {"view": None}
+        if chart is not None:
+            kwargs["attachments"] = [chart[1]]
         try:
             async with self.bot.budget.call():
                 await self._channel(table).get_partial_message(message_id).edit(
                     allowed_mentions=NO_PINGS, **kwargs)
         except discord.NotFound:
-            return False
-        except discord.Forbidden as err:
-            self.blocked.refused(table, err)
-        except discord.HTTPException as err:
-            if err.code == OLD_MESSAGE_EDITS:
+            # Gone; or the results' edit with their chart retried a 5xx until its table
+            # closed (its channel deleted): nothing to post then.
+            return chart is not None and table.closed
+        except (discord.HTTPException, discord.RateLimited, aiohttp.ClientError,
+                TimeoutError) as err:
+            if chart is not None and getattr(err, "code", None) not in (
+                    OLD_MESSAGE_EDITS, ARCHIVED_THREAD, THREAD_LOCKED):
+                if table.closed:  # while the edit was on its way: nothing more to send
+                    return True
+                self.charts.not_carried(table, chart[0], err)
+                return await self._edit(table, message_id, screen, asleep)
+            if not isinstance(err, discord.HTTPException):
+                raise
+            if isinstance(err, discord.Forbidden):
+                self.blocked.refused(table, err)
+            elif err.code == OLD_MESSAGE_EDITS:
                 log.info("message %s is too old to edit: posting a fresh one", message_id)
                 return False
-            if err.code == ARCHIVED_THREAD:
+            elif err.code == ARCHIVED_THREAD:
                 log.info("thread %s is archived: posting afresh wakes it", table.channel_id)
                 await self.owed_edits.owe(table, message_id, asleep)
                 return False
-            if err.code == THREAD_LOCKED:
+            elif err.code == THREAD_LOCKED:
                 self.blocked.refused(table, err)
-                return True
-            log.exception("could not edit message %s", message_id)
+            else:
+                log.exception("could not edit message %s", message_id)
         else:
+            if chart is not None:
+                self.charts.carried(table, chart[0])
             # The thread is awake (a moderator reopened it): the edits it owes go too, but
             # this message's, which the edit just made replaces.
             if self.bot.service.asleep.owes(table.channel_id):
@@ -576,9 +597,12 @@ class Publisher:
                 table.table_message_id = await self._send(table, screen)
                 posted = True
             else:
+                # A finished game's results carry their chart where it is drawn in time
+                # (`Charts.in_time`): one edit, not two; else `attach` below uploads it.
+                chart = await self.charts.in_time(table)
                 with self.drawing(table, "table"):
                     if not await self._edit(table, table.table_message_id, screen,
-                                            self._retired(table, screen.retired)):
+                                            self._retired(table, screen.retired), chart):
                         table.let_go(table.table_message_id)  # as the lobby's, above
                         table.table_message_id = await self._send(table, screen)
                         posted = True

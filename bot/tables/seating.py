@@ -43,7 +43,8 @@ class Seating:
         seats them), "listed" (a game under way: the same, at its end), "no_end" (a game
         with no end, `Table.no_end`: a bot's seat at the next deal), "no_end_freed" (the
         same, a seat a leaver freed), "no_end_listed" (the same with no such seat left:
-        the next game) or "waiting" (a full lobby others
+        the next game), "to_lobby" (the same, where this round's leavers leave too few: its
+        end sends the table to its lobby, where the list sits) or "waiting" (a full lobby others
         already wait at: seated in their turn, `seats.seat_queue`)."""
         async with table.lock:
             self.deadlines.human_seen(table)
@@ -79,6 +80,8 @@ class Seating:
                     return "last_round"
                 if table.rules.bots_fill:
                     return "queued" if table.running else "queued_lobby"
+                if table.no_end and table.too_few_left(table.left_seats):
+                    return "to_lobby"  # the round's end stops the game: a lobby seat
                 if table.no_end:  # a bot's seat at the next deal, else a freed one, if left
                     place = len(table.queue)
                     return ("no_end" if place <= len(table.bots_seated())

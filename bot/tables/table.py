@@ -856,8 +856,12 @@ class Table:
 
     def list_room(self) -> int:
         """At a game with no end (`no_end`), how many on the list sit at the next deal:
-        the bots' seats, then the seats freed by leavers."""
-        return len(self.bots_seated()) + len(self.freed_seats()) if self.no_end else 0
+        the bots' seats, then the seats freed by leavers; none where this round's leavers
+        leave too few (`too_few_left`): its end stops the game and the table goes back to
+        its lobby, where the list sits (stop 52's review)."""
+        if not self.no_end or self.too_few_left(self.left_seats):
+            return 0
+        return len(self.bots_seated()) + len(self.freed_seats())
 
     def round_sitters(self) -> int:
         """How many of those waiting (the first ones) take a seat at the next deal, as the

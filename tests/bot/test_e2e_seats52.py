@@ -163,3 +163,37 @@ async def test_a_caller_far_below_the_top_is_told_the_range_of_their_number(
     assert lines[-1].startswith(f"≈ 16–{rank}. <@{p39.id}>")
     await fake.disconnect(bot)
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize(("locale", "theirs"), PAIRS)
+async def test_a_latecomer_is_promised_no_seat_at_a_round_whose_end_stops_the_game(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str, theirs: str
+) -> None:
+    """Stop 52's review: marie, bob and zoe play classic with no end (three, its fewest);
+    zoe leaves mid-round, so the round's end stops the game and the table goes back to its
+    lobby (RULES §10: fewer than min_players left). dave, asking for a seat, was told he
+    took the seat zoe left at « Manche suivante », a round nobody deals: he is told the
+    game stops and he takes a seat in the lobby, and the table says he waits for the next
+    game. At the round's end he sits in the lobby."""
+    users = [fake.add_user(name, locale=locale) for name in ("marie", "bob", "zoe")]
+    dave = fake.add_user("dave", locale=theirs)
+    table, players = await humans_only(fake, clock, president, users, "classic",
+                                       game_end="unlimited")
+    game = table.game
+    assert game is not None
+    await leave_game(users[2])
+    await tick(fake, clock, 1)
+    board = message(dave, table.table_message_id)
+    names = button_names(locale)
+    await dave.click(board, cid(table, "join"))
+    assert dave.last_ephemeral().content == t(theirs, "lobby.listed_to_lobby")
+    await tick(fake, clock, 1)
+    shown = message(users[0], table.table_message_id).content
+    assert t(locale, "table.waiting_round", names="dave") not in shown
+    assert t(locale, "table.waiting_next", names="dave") in shown
+    await dave.click(board, cid(table, "hand"))
+    assert t(theirs, "hand.join_no_end", **names) not in dave.last_ephemeral().content
+    await play_until(fake, clock, players[:2], lambda: table.game is None)
+    await tick(fake, clock, 1)
+    assert table.seat_of(dave.id) is not None  # the lobby seated him
+    fake.assert_no_errors()

@@ -53,7 +53,8 @@ WAITING = {"queued": "lobby.queued", "queued_lobby": "lobby.queued_lobby",
            "next_game": "lobby.queued_next_game",
            "listed": "lobby.listed_next_game", "waiting": "lobby.listed_full",
            "last_round": "lobby.listed_last_round", "no_end": "lobby.queued_no_end",
-           "no_end_freed": "lobby.queued_no_end_freed", "no_end_listed": "lobby.listed_no_end"}
+           "no_end_freed": "lobby.queued_no_end_freed", "no_end_listed": "lobby.listed_no_end",
+           "to_lobby": "lobby.listed_to_lobby"}
 
 
 async def join(interaction: Interaction, table: Table, from_lobby: bool) -> None:

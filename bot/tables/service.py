@@ -165,7 +165,13 @@ class TableService:
         if settings is not None:
             table.bot_level, table.hints, table.reminders = \
                 settings.bot_level, settings.hints, settings.reminders
-        table.kept = table.house_form()
+        # What « Terminé » compares with (`confirm_rules`): what the channel keeps, where
+        # the table opened on all of it; where some of it could not be read back (another
+        # version's knobs, `House.dropped`, or none of it), the channel keeps more than the
+        # table shows, and « Terminé » keeps what the table plays, as before stop 52: kept
+        # from what it opened on, the row and the lobby's warning stayed until a game.
+        unread = house is not None and (bool(house.dropped) or house.unreadable)
+        table.kept = None if unread else table.house_form()
         table.seats.append(table.new_player(user_id, name, locale))
         if opened_by is not None:
             table.let_go(opened_by)

@@ -550,7 +550,8 @@ class Table:
     house: House | None = None
     # The rules and table settings this table opened on or last kept as its channel's
     # (`house_form`): « Terminé » in the settings keeps them only when they differ (a host
-    # who only looked changes nothing). None in a snapshot from before stop 52: kept.
+    # who only looked changes nothing). None in a snapshot from before stop 52, or where
+    # the house it opened on could not all be read back (`TableService.create`): kept.
     kept: KeptSnapshot | None = None
     # The table message's text to keep once the newer message it owes takes over
     # (`Screen.retired`: its instructions go with its buttons), drawn from the state the

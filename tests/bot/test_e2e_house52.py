@@ -278,3 +278,40 @@ async def test_settings_another_version_stored_never_stop_a_table_opening(
     assert settings_line(locale, t(locale, "lobby.house_setting.hints.on")) in text
     await fake.disconnect(bot)
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_done_keeps_what_the_lobby_said_it_could_not_read_back(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, locale: str
+) -> None:
+    """Stop 52's review: the channel's row holds a knob and a setting another version
+    wrote; the lobby names them, at their defaults. marie opens the settings and presses
+    « Terminé », changing nothing: what the table plays is kept as the house's, as before
+    stop 52, and the next table opens on it without the warning. Keeping nothing (the
+    table matching what it opened on) left the row as it was, and every later table in
+    the channel said it again until a game started."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    storage = bot.storage
+    assert storage is not None
+    marie = fake.add_user("marie", locale=locale)
+    guild, channel = fake.guild.id, marie.channel.id
+    await storage.remember_house_rules(
+        guild, channel, {"preset": "presi", "set": {"turn_seconds": 90, "jokers_high": 1}},
+        {"bot_level": "hard", "music": "loud"})
+    await marie.slash("president create")
+    table = table_in(bot, marie.channel)
+    assert table.rules == Rules.preset("presi", turn_seconds=90)
+    assert any("⚠️" in line for line in lobby(marie, table).split("\n"))
+    await tick(fake, clock, 60)
+    await tune_table(fake, clock, marie, table)
+    await tick(fake, clock, 1)
+    kept = await storage.house(channel)
+    assert kept is not None and kept.rules == table.rules.to_dict()
+    assert kept.settings == table.settings().to_dict()
+    await close(fake, clock, bot, marie)
+    await marie.slash("president create")
+    table = table_in(bot, marie.channel)
+    assert table.rules == Rules.preset("presi", turn_seconds=90) and table.bot_level == "hard"
+    assert not any("⚠️" in line for line in lobby(marie, table).split("\n"))
+    await fake.disconnect(bot)
+    fake.assert_no_errors()

@@ -289,10 +289,14 @@ class TableService:
             house = table.house
             if house is None or not house_to_leave(house, table.rules):
                 raise TableError("err.house_gone")
-            default = TableSettings()
-            for name in house.settings:
-                setattr(table, name, getattr(default, name))
+            # The rules first: refused (more seated than the preset's seats), nothing
+            # changes, the settings neither. Then stored again, with the settings.
             self._set_rules(table, Rules.preset(table.rules.preset_id))
+            if house.settings:
+                default = TableSettings()
+                for name in house.settings:
+                    setattr(table, name, getattr(default, name))
+                self.touch(table)
 
     def confirm_rules(self, table: Table) -> bool:
         """The host closed the settings panel (« Terminé »): its rules and table settings

@@ -315,3 +315,48 @@ async def test_done_keeps_what_the_lobby_said_it_could_not_read_back(
     assert not any("⚠️" in line for line in lobby(marie, table).split("\n"))
     await fake.disconnect(bot)
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_back_to_the_preset_refused_for_too_many_seated_changes_no_setting(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, locale: str
+) -> None:
+    """Stop 52's review: the channel plays classic at eight seats with hard bots and
+    « Conseil » on. Seven sit in marie's lobby; « Revenir au préréglage » (six seats) is
+    refused, « rien n’a changé »: the bots' level and « Conseil » had gone back to their
+    defaults all the same, the lobby still saying they were the house's."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    storage = bot.storage
+    assert storage is not None
+    marie = fake.add_user("marie", locale=locale)
+    await storage.remember_house_rules(
+        fake.guild.id, marie.channel.id, Rules.preset("classic", max_players=8).to_dict(),
+        {"bot_level": "hard", "hints": True, "reminders": True})
+    await marie.slash("president create")
+    table = table_in(bot, marie.channel)
+    assert table.rules.max_players == 8 and (table.bot_level, table.hints) == ("hard", True)
+    for name in ("bob", "carol", "dave", "erin", "fred", "gina"):
+        guest = fake.add_user(name, locale=locale)
+        await guest.click(message(guest, table.lobby_message_id), cid(table, "join"))
+    assert len(table.seats) == 7
+    await tick(fake, clock, 1)
+    before = lobby(marie, table)
+    refused(await marie.click(message(marie, table.lobby_message_id),
+                              cid(table, "house_reset")),
+            marie, "⚠️ " + t(locale, "err.too_many_seated", count=7, max=6))
+    assert (table.bot_level, table.hints, table.reminders) == ("hard", True, True)
+    assert table.rules.max_players == 8
+    await tick(fake, clock, 1)
+    assert lobby(marie, table) == before
+    # One fewer seated, it is taken: rules and settings back to theirs, and stored so.
+    await bot.service.leave(table, table.seats[-1].user_id or 0)
+    await marie.click(message(marie, table.lobby_message_id), cid(table, "house_reset"))
+    assert table.rules == Rules.preset("classic")
+    assert (table.bot_level, table.hints, table.reminders) == ("normal", False, True)
+    await bot.service.drain()
+    await bot.service.committed(table)
+    stored = await storage.load_snapshot(table.id)
+    assert stored is not None
+    assert (stored.state["bot_level"], stored.state["hints"]) == ("normal", False)
+    await fake.disconnect(bot)
+    fake.assert_no_errors()

@@ -462,6 +462,8 @@ CATALOGUE: dict[str, str] = {
     "settings.saved": "Saved — {knob}: {value}.",
     "settings.preset_saved": "Saved — the rules are now those of the {preset} preset.",
     "settings.closed": "Settings closed.",
+    "settings.closed.kept": "Settings closed. 🏠 Kept for this channel's next tables.",
+    "settings.closed.kept.thread": "Settings closed. 🏠 Kept for the next tables of this thread and its channel.",
     "game_end.rounds.one": "{n} round",
     "game_end.rounds.many": "{n} rounds",
     "game_end.target.one": "first to {n} point",

@@ -473,6 +473,8 @@ _WRITTEN: dict[str, str] = {
     "settings.saved": "Enregistré — {knob} : {value}.",
     "settings.preset_saved": "Enregistré — les règles sont celles du préréglage {preset}.",
     "settings.closed": "Réglages fermés.",
+    "settings.closed.kept": "Réglages fermés. 🏠 Gardés pour les prochaines tables de ce salon.",
+    "settings.closed.kept.thread": "Réglages fermés. 🏠 Gardés pour les prochaines tables de ce fil et de son salon.",
     "game_end.rounds.one": "{n} manche",
     "game_end.rounds.many": "{n} manches",
     "game_end.target.one": "{n} point à atteindre",

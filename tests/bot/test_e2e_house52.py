@@ -1,8 +1,9 @@
 """End-to-end: the house rules' leftovers (stop 52, docs/bot.md « House rules, leftovers »).
 A channel keeps the host's table settings beside its rules (the bots' level, « Conseil »,
-reminders), whatever the preset; « Terminé » keeps them only when something changed; a
-thread that played keeps its own house rules, a new thread starting from its channel's.
-Rows another version wrote are read as far as they can be, and said so."""
+reminders), whatever the preset; « Terminé » keeps them only when something changed, and
+says when it did; a thread that played keeps its own house rules, a new thread starting
+from its channel's. Rows another version wrote are read as far as they can be, and said
+so."""
 
 from __future__ import annotations
 
@@ -40,14 +41,17 @@ def hard_bots(locale: str) -> str:
 
 
 async def tune_table(fake: FakeDiscord, clock: LinkedClock, host: TestUser, table: Table,
-                     *clicks: str) -> None:
+                     *clicks: str) -> list[str]:
     """The host opens the settings panel, clicks each of its buttons named, then
-    « Terminé »; the lobby is redrawn."""
+    « Terminé »; the lobby is redrawn. The routes « Terminé » cost, to the second after."""
     await host.slash("president settings")
     for action in clicks:
         await host.click(host.last_ephemeral(), cid(table, action))
+    await tick(fake, clock, 1)
+    mark = fake.mark()
     await host.click(host.last_ephemeral(), cid(table, "done"))
     await tick(fake, clock, 1)
+    return [c.route.split("/")[-1] for c in fake.calls_since(mark)]
 
 
 async def close(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
@@ -140,8 +144,9 @@ async def test_done_keeps_the_settings_only_when_something_changed(
 ) -> None:
     """In the presi channel marie opens a classic table, looks at the settings and closes
     them: nothing is kept, so the next bare `/president create` is still presi (it was
-    classic: review of stop 51). Changed, they are kept; looked at again, after a restart
-    too, they are not kept again (a later presi evening stays the last)."""
+    classic: review of stop 51). Changed, they are kept, and « Terminé »'s answer says so,
+    at no call more; looked at again, after a restart too, they are not kept again (a later
+    presi evening stays the last), and it says nothing more."""
     url = database_url(tmp_path)
     bot = await connect_bot(fake, clock, url, bot_pause=1.0)
     storage = bot.storage
@@ -151,8 +156,8 @@ async def test_done_keeps_the_settings_only_when_something_changed(
     await tick(fake, clock, 60)
     await marie.slash("president create", preset="classic")
     table = table_in(bot, marie.channel)
-    await tune_table(fake, clock, marie, table)
-    assert marie.last_ephemeral().text == t(locale, "settings.closed")
+    assert await tune_table(fake, clock, marie, table) == ["callback"]
+    assert marie.last_ephemeral().text == t(locale, "settings.closed")  # nothing kept
     await tick(fake, clock, 1)
     assert await storage.house_rules(marie.channel.id, "classic") is None
     await close(fake, clock, bot, marie)
@@ -163,7 +168,9 @@ async def test_done_keeps_the_settings_only_when_something_changed(
     await tick(fake, clock, 60)
     await marie.slash("president create", preset="classic")
     table = table_in(bot, marie.channel)
-    await tune_table(fake, clock, marie, table, "bot_level")  # normal → hard: kept
+    # normal → hard: kept, and said so in the same answer (« Small fixes (stop 52) »).
+    assert await tune_table(fake, clock, marie, table, "bot_level") == ["callback"]
+    assert marie.last_ephemeral().text == t(locale, "settings.closed.kept")
     await tick(fake, clock, 1)
     kept = await storage.house(marie.channel.id)
     assert kept is not None and kept.rules == Rules.preset("classic").to_dict()
@@ -178,6 +185,7 @@ async def test_done_keeps_the_settings_only_when_something_changed(
     table = table_in(bot, marie.channel)
     await tick(fake, clock, 60)
     await tune_table(fake, clock, marie, table)
+    assert marie.last_ephemeral().text == t(locale, "settings.closed")
     await tick(fake, clock, 1)
     kept = await storage.house(marie.channel.id)
     assert kept is not None and kept.rules == Rules.preset("presi", **TUNED).to_dict()
@@ -208,6 +216,7 @@ async def test_a_thread_that_played_keeps_its_own_house_rules(
     table = table_in(bot, quick)
     await bot.service.set_rules(table, marie.id, table.rules.replace(game_end="rounds:3"))
     await tune_table(fake, clock, marie, table, "bot_level")
+    assert marie.last_ephemeral().text == t(locale, "settings.closed.kept.thread")
     await close(fake, clock, bot, marie)
     await tick(fake, clock, 60)
 

@@ -478,12 +478,18 @@ async def done(click: Click) -> None:
     if message is None or not message.flags.ephemeral:  # forged onto a public message
         raise TableError("err.unknown_control")
     table = click.table
-    if table.is_host(click.user_id) and table.game is None:
-        # The settings the host confirmed are the channel's house rules, as a game's
-        # start makes its own (docs/bot.md, « Play-test 33 »).
-        click.bot.service.confirm_rules(table)
+    # The settings the host confirmed are the channel's house rules, as a game's start
+    # makes its own (docs/bot.md, « Play-test 33 »); kept only where something changed, and
+    # said so in the same answer (« Small fixes (stop 52) »): a host who changed nothing
+    # hears nothing more.
+    kept = table.is_host(click.user_id) and table.game is None \
+        and click.bot.service.confirm_rules(table)
+    closed = "settings.closed"
+    if kept:
+        closed = "settings.closed.kept.thread" if table.parent_id is not None \
+            else "settings.closed.kept"
     await click.interaction.response.edit_message(
-        content=t(click.locale, "settings.closed"), embed=None, view=None)
+        content=t(click.locale, closed), embed=None, view=None)
 
 
 @action("bot_level", drawn=PANEL)

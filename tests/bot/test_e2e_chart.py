@@ -12,11 +12,11 @@ import pytest
 from bot.client import PresidentBot
 from bot.i18n.typography import french
 from bot.packages.game import chart
-from bot.packages.publisher.charts import IN_TIME
+from bot.packages.publisher.charts import ANSWER_IN_TIME, IN_TIME
 from bot.packages.screen import Screen
 from bot.tables.table import Table
 from engine import Phase
-from fakediscord import FakeDiscord
+from fakediscord import FakeDiscord, errors
 
 from .conftest import LinkedClock
 from .e2e import cid, host_against_three_bots, let_timers_play, message, record_charts, tick
@@ -151,4 +151,69 @@ async def test_the_results_carry_their_chart_in_one_edit(
     edits = [c for c in fake.calls_since(marks[0], "/channels/{channel_id}/messages/{message_id}")
              if c.method == "PATCH" and c.path.endswith(f"/{results}")]
     assert len(edits) == (2 if late else 1)
+    fake.assert_no_errors()
+
+
+CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"
+
+
+@pytest.mark.parametrize("case", ["in time", "late", "refused"])
+async def test_terminer_s_answer_carries_the_chart(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch, case: str,
+) -> None:
+    """« Terminer » between rounds draws the results through the click's own answer
+    (type 7), which carries their chart where it is drawn within `ANSWER_IN_TIME` of the
+    click: one call where the answer and the upload took two (docs/bot.md, « Small fixes
+    (stop 52) »). Drawn later (`late`: a machine too busy), the answer goes without it
+    within Discord's 3 seconds, and the chart follows in an edit of its own once drawn,
+    drawn once. Refused for its file (`refused`: a 413), the answer goes again without it
+    and the chart is given as text, as for an edit refused so."""
+    drawn = record_charts(monkeypatch)
+    alice = fake.add_user("alice", locale="fr")
+    table = await host_against_three_bots(president, alice, "rounds:3")
+    game = table.game
+    assert game is not None
+    await let_timers_play(fake, clock, game, Phase.ROUND_OVER)
+    await tick(fake, clock, 2)
+    charts = president.publisher.charts
+    draw, released = charts.draw, asyncio.Event()
+
+    async def slow(shown: chart.PointsChart, filename: str) -> discord.File:
+        await released.wait()  # longer than the answer may wait: until the test releases it
+        return await draw(shown, filename)
+
+    if case == "late":
+        monkeypatch.setattr(charts, "draw", slow)
+    if case == "refused":
+        fake.inject_error(CALLBACK, errors.request_entity_too_large(), uploads=True)
+    results = table.table_message_id
+    assert results is not None
+    mark = fake.mark()
+    answer = await alice.click(message(alice, results), cid(table, "end", game.version),
+                               settle=False)
+    await fake.settle(require_answers=False)  # the click reaches the bot, on its clock
+    await tick(fake, clock, ANSWER_IN_TIME)
+    assert game.phase is Phase.GAME_OVER
+    assert answer.acknowledged and answer.response_type == 7
+    assert answer.answered_at is not None
+    assert answer.answered_at - answer.created_at <= ANSWER_IN_TIME
+    shown = message(alice, results)
+    assert "Fin de la partie" in shown.content
+    assert shown.attachments == ((chart.FILENAME,) if case == "in time" else ())
+    released.set()
+    await tick(fake, clock, 2)  # past the refresh coalescer's second
+    assert table.table_message_id == results and len(drawn) == 1
+    shown = message(alice, results)
+    if case == "refused":
+        assert shown.attachments == () and table.chart_unsent == results
+    else:
+        assert shown.attachments == (chart.FILENAME,)
+        stored = fake.world.messages[results].attachments[0]
+        assert stored["description"] == drawn[0].alt  # its alt text, as an edit's
+    calls = fake.calls_since(mark)
+    callbacks = [c for c in calls if c.route == CALLBACK]
+    edits = [c for c in calls if c.method == "PATCH" and c.path.endswith(f"/{results}")]
+    assert (len(callbacks), len(edits)) == {"in time": (1, 0), "late": (1, 1),
+                                            "refused": (2, 1)}[case]
     fake.assert_no_errors()

@@ -353,6 +353,7 @@ async def _host_action(click: Click, work: Callable[[], Awaitable[object]],
                        keep_message: bool) -> None:
     """Run a host action, then redraw the clicked table message (or just acknowledge when the
     action posts a fresh table message: the refresh retires this one's buttons)."""
+    clicked = click.bot.service.clock.now()  # a finished game's chart waits from here
     try:
         await work()
     except TableError as err:
@@ -364,7 +365,8 @@ async def _host_action(click: Click, work: Callable[[], Awaitable[object]],
     if keep_message and table.game is not None and not table.post_table and \
             message is not None and message.id == table.table_message_id:
         screen = table_screen(table, click.bot.service.clock.now())
-        await click.bot.publisher.answer(click.interaction, table, "table", screen)
+        await click.bot.publisher.answer(click.interaction, table, "table", screen,
+                                         clicked=clicked)
     else:
         await click.interaction.response.defer()
 

@@ -4,8 +4,9 @@ Drawn in a worker thread (`Charts.draw`), once per results message and language;
 channel refuses attachments the results show the chart as text
 (`table_message.chart_text`), and the host hears once which permission it takes. The
 results' own edit carries it where it is drawn within `IN_TIME` (`in_time`, stop 52: one
-call, not two); else, or where that edit failed for it (`not_carried`), it is uploaded in
-an edit of its own (`attach`), as follows.
+call, not two), and so does a click's answer drawing them (« Terminer », within
+`ANSWER_IN_TIME`); else, or where that edit or answer failed for it (`not_carried`), it is
+uploaded in an edit of its own (`attach`), as follows.
 
 An upload that fails otherwise is not the host's to fix, and is never told them
 (`err.cannot_attach` is only for a missing Attach Files). What Discord answers decides what
@@ -76,6 +77,13 @@ RETRY_DELAYS = (5.0, 30.0, 120.0)
 # busy (docs/bot.md, « Card faces and the game's chart »). Past it the results go alone and
 # the chart follows in an edit of its own (`attach`), as before.
 IN_TIME = 2.0
+# Seconds of the bot's clock from a click to its answer carrying the chart, at most
+# (`Publisher.answer`, « Terminer »): Discord wants « an initial response within 3 seconds
+# of receiving the event » (discord-api-docs, developers/interactions/
+# receiving-and-responding.mdx, Responding to an Interaction); the rest is for the ending
+# itself, a loaded loop and the upload's trip. Past it the answer goes without the chart,
+# which follows in an edit of its own, as past `IN_TIME`.
+ANSWER_IN_TIME = 1.0
 
 
 def _retry_key(table_id: int) -> tuple[str, int]:
@@ -175,10 +183,12 @@ class Charts:
             return None
         return key
 
-    async def in_time(self, table: Table) -> tuple[tuple[int, str], discord.File] | None:
-        """The chart its results' edit can carry (`Publisher._table`), drawn within
-        `IN_TIME`: one edit where the results and the chart took two. Edit Message takes
-        files as a post does (« `files[n]` | Contents of the file being sent/edited », with
+    async def in_time(self, table: Table, wait: float | None = None
+                      ) -> tuple[tuple[int, str], discord.File] | None:
+        """The chart its results' edit can carry (`Publisher._table`), or a click's answer
+        drawing them (`Publisher.answer`), drawn within `wait` seconds of the bot's clock
+        (`IN_TIME` if None; a click waits less, `ANSWER_IN_TIME`): one call where the
+        results and the chart took two. Edit Message takes files as a post does (« `files[n]` | Contents of the file being sent/edited », with
         `attachments`, « Attached files to keep and their metadata »; « Any provided files
         will be **appended** to the message », discord-api-docs,
         developers/resources/message.mdx, Edit Message): the results have none before.
@@ -199,15 +209,16 @@ class Charts:
                 return None
             drawing = asyncio.ensure_future(self.draw(shown, chart.FILENAME))
         clock = self.bot.service.clock
-        timer = asyncio.ensure_future(clock.sleep_until(clock.now() + IN_TIME))
+        wait = IN_TIME if wait is None else max(wait, 0.0)
+        timer = asyncio.ensure_future(clock.sleep_until(clock.now() + wait))
         try:
             waited: set[asyncio.Future[Any]] = {drawing, timer}
             await asyncio.wait(waited, return_when=asyncio.FIRST_COMPLETED)
         finally:
             timer.cancel()
         if not drawing.done():
-            log.info("table %s: its chart was not drawn in %.0f s: the results go first",
-                     table.id, IN_TIME)
+            log.info("table %s: its chart was not drawn in %.1f s: the results go first",
+                     table.id, wait)
             drawing.add_done_callback(_retrieved)  # never awaited if the table moves on
             self._late[table.id] = (key, drawing)
             return None

@@ -22,7 +22,7 @@ from bot.i18n import t
 from bot.packages.game.lines import drop_unworded
 from bot.packages.game.table_message import closed_lines, retired_text, table_screen
 from bot.packages.lobby.display import lobby_screen
-from bot.packages.publisher import calls, opened
+from bot.packages.publisher import calls, charts, opened
 from bot.packages.publisher.blocked import BlockedTables
 from bot.packages.publisher.buried import Buried
 from bot.packages.publisher.calls import ARCHIVED_THREAD, NO_PINGS, THREAD_LOCKED
@@ -245,18 +245,54 @@ class Publisher:
                     self.bot.service.refresh(table)
 
     async def answer(self, interaction: discord.Interaction[Host], table: Table, kind: str,
-                     screen: Screen) -> None:
+                     screen: Screen, *, clicked: float | None = None) -> None:
         """Answer a click on the table's `kind` message by redrawing it (one call, type 7),
         within `drawing`. A message being retired (`_retiring_message`) is left to its
         retiring: the click is only acknowledged (type 6), its change shown by the message
-        that follows."""
+        that follows.
+
+        A click that drew a finished game's results (« Terminer »; `clicked`: when its
+        handler began, on the bot's clock) carries their chart where it is drawn within
+        `charts.ANSWER_IN_TIME` of it (`IN_TIME` at most): one call where the answer and
+        the upload took two. The response takes files as Edit Message does
+        (« attachments? | array of partial attachment objects », « See Uploading Files »,
+        Interaction Callback Data Structure; « This endpoint also supports file
+        attachments similar to the webhook endpoints », Create Interaction Response:
+        discord-api-docs, developers/interactions/receiving-and-responding.mdx). Drawn
+        later, the answer goes without it, in time, and `Charts.attach` uploads it once
+        drawn, as before."""
         message = interaction.message
         if message is not None and message.id in self._retiring:
             await interaction.response.defer()
             return
         with self.drawing(table, kind):
-            await interaction.response.edit_message(**screen.kwargs())
+            chart = None
+            if clicked is not None:
+                left = clicked + charts.ANSWER_IN_TIME - self.bot.service.clock.now()
+                chart = await self.charts.in_time(table, min(charts.IN_TIME, left))
+            await self._respond(interaction, table, screen, chart)
             self.shown(table, kind, screen)
+
+    async def _respond(self, interaction: discord.Interaction[Host], table: Table,
+                       screen: Screen,
+                       chart: tuple[tuple[int, str], discord.File] | None) -> None:
+        """The click's type 7 answer, with the results' chart if any. Refused for it (a 4xx
+        but the interaction's own « Unknown interaction », past its deadline: a file too
+        large), the answer goes again without it, which Discord allows since none was
+        made, and the failure is the upload's (`Charts.not_carried`), as for an edit."""
+        kwargs = screen.kwargs()
+        if chart is None:
+            await interaction.response.edit_message(**kwargs)
+            return
+        try:
+            await interaction.response.edit_message(attachments=[chart[1]], **kwargs)
+        except discord.HTTPException as err:
+            if isinstance(err, discord.NotFound) or not 400 <= err.status < 500:
+                raise
+            self.charts.not_carried(table, chart[0], err)
+            await interaction.response.edit_message(**kwargs)
+        else:
+            self.charts.carried(table, chart[0])
 
     @asynccontextmanager
     async def _retiring_message(self, table: Table, kind: str,
@@ -611,7 +647,8 @@ class Publisher:
         if not edited:
             self.shown(table, "table", screen)
         # Even when a click's own response already drew this screen (the host's « Terminer »
-        # between rounds ends the game there), the finished game's chart is still owed.
+        # between rounds ends the game there), the finished game's chart is still owed
+        # where that answer could not carry it (`answer`: drawn too late, refused).
         if posted:  # stored as done: a restart edits it rather than post it again
             self.bot.service.touch(table)
         await self.charts.attach(table)

@@ -50,13 +50,17 @@ class Beliefs(NamedTuple):
     fewer: tuple[tuple[int, int, int], ...] = ()  # (seat, level, n): holds fewer than n
 
 
-def beliefs(view: PlayerView, answerers: frozenset[int] = frozenset()) -> Beliefs:
+def beliefs(view: PlayerView, answerers: frozenset[int] = frozenset(), *,
+            searched_end: int = 0) -> Beliefs:
     """The beliefs the view's tells give about every other seat still holding cards.
 
     ``answerers``: seats whose player is known to answer whenever it can (the normal level:
     its tactics never pass while a play is possible, save to avoid a penalised finish). Where
     the rules leave no other reason to pass (no finish penalty) and no wild to complete a
-    group, such a seat's pass says it held no legal play at all, not only no whole group."""
+    group, such a seat's pass says it held no legal play at all, not only no whole group.
+    ``searched_end``: with this many cards or fewer such a seat searches instead (the normal
+    level's end, :mod:`engine.bots.endsearch`), and may pass holding a play: its passes then
+    are read as anyone's."""
     not_exact: set[tuple[int, int, int]] = set()
     none: set[tuple[int, int]] = set()
     fewer: set[tuple[int, int, int]] = set()
@@ -74,10 +78,11 @@ def beliefs(view: PlayerView, answerers: frozenset[int] = frozenset()) -> Belief
             if tell.play is not None:
                 _read_lead(view, tell.play, tell.revolution, since, none)
             continue
-        if tell.play is None and exact_passes and seat in answerers:
+        held = view.hand_sizes[seat] + len(later)
+        if tell.play is None and exact_passes and seat in answerers and held > searched_end:
             _read_no_answer(view, tell, since, fewer, none)
             continue
-        if view.hand_sizes[seat] + len(later) <= SMALL_HAND:
+        if held <= SMALL_HAND:
             continue
         levels = _answers(view, tell.top, tell.revolution, tell.constraint)
         play = tell.play

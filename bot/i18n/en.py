@@ -233,6 +233,7 @@ CATALOGUE: dict[str, str] = {
     "reason.lead_low": "lead your weakest cards and keep the strong ones for later.",
     "reason.lead_next": "each trick is answered once around the table: your lone weakest card waits for a trick the others cannot answer cheaply.",
     "reason.lead_lone": "late in the round, lone cards go first: your group, answered less often, will win you a lead back.",
+    "reason.searched": "with so few cards left, the normal bot plays out a few likely deals of the hidden cards: this did best.",
     "reason.answer_cheap": "the weakest answer that keeps your pairs and triples whole.",
     "reason.control": "no cheaper answer: a strong card rather than a pass, which would give the lead away.",
     "reason.break": "no answer keeps your groups whole: break one rather than pass and lose the trick.",

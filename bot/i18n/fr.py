@@ -244,6 +244,7 @@ _WRITTEN: dict[str, str] = {
     "reason.lead_low": "ouvre avec tes cartes les plus faibles et garde les fortes pour la suite.",
     "reason.lead_next": "on ne répond qu’une fois par pli : ta carte isolée la plus faible attend un pli où les autres ne pourront pas y répondre à bas prix.",
     "reason.lead_lone": "en fin de manche, les cartes isolées d’abord : ton groupe, auquel on répond moins souvent, te rendra la main.",
+    "reason.searched": "avec si peu de cartes, le bot normal joue la fin sur quelques donnes probables des cartes cachées : c’est ce qui a le mieux marché.",
     "reason.answer_cheap": "la plus petite réponse qui garde tes paires et brelans entiers.",
     "reason.control": "pas de réponse moins chère : une carte forte plutôt que de passer, ce qui donnerait la main.",
     "reason.break": "aucune réponse ne garde tes groupes entiers : en casser un plutôt que de passer et perdre le pli.",

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from bot.tables import autoplay
 from bot.tables.table import Table
-from bot.tables.thinking import Thinker
+from bot.tables.thinking import Thinker, searches
 from bot.tables.timers import Scheduler
 from engine import Action, Event, Game
 from engine.bots import Bot, make_bot
@@ -67,11 +67,11 @@ class BotTurns:
                 return  # (a break or an outage came as the move was due: `schedule` again)
             bot = self.bot(table, game, seat)
             view = player_view(game, seat)
-            if bot.level != "hard":  # well under a millisecond: decided in place
+            if not searches(bot, view):  # well under a millisecond: decided in place
                 self._after(table, game.apply(seat, _decided(bot, view)))
                 return
             version = game.version
-        # The search runs for its budget outside the lock and the loop: the table's timers,
+        # The search (hard's, or normal's end) runs outside the lock and the loop: the table's timers,
         # its players' clicks and other tables go on meanwhile. A shutdown's `drain` waits
         # for the move, so it is applied and stored before the snapshot writer closes.
         task = asyncio.current_task()

@@ -13,7 +13,7 @@ from bot.tables.deadlines import Deadlines
 from bot.tables.outbox import Outbox
 from bot.tables.refusals import TableError
 from bot.tables.table import LogEntry, Player, Table
-from bot.tables.thinking import Thinker
+from bot.tables.thinking import Thinker, may_search
 from engine import Event, Game, Phase
 from engine.events import GameOver
 
@@ -194,10 +194,10 @@ class Games:
         self._after(table, table.game.first_events)  # who opens, and why
 
     def warm_workers(self, table: Table) -> None:
-        """Hard bots' worker processes start with the game (or its restore), not at their
-        first decision, which would spend the second a spawn takes out of its 80 ms and
-        search a single sample."""
-        if self.thinker.in_processes and any(p.is_bot and p.level == "hard"
+        """Searching bots' worker processes start with the game (or its restore), not at
+        their first decision, which would spend the second a spawn takes out of hard's 80 ms
+        and search a single sample (or hold a normal bot's move for that second)."""
+        if self.thinker.in_processes and any(p.is_bot and may_search(p.level, table.rules)
                                               for p in table.seats):
             self.thinker.workers.warm()
 

@@ -26,8 +26,9 @@ import weakref
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 
 from engine.actions import Action
-from engine.bots import Bot
+from engine.bots import Bot, endsearch
 from engine.bots.hard import HardBot
+from engine.rules import Rules
 from engine.view import PlayerView
 
 log = logging.getLogger(__name__)
@@ -39,6 +40,20 @@ def workers() -> int:
     except AttributeError:  # not on Linux
         cores = os.cpu_count() or 1
     return max(1, cores - 1)
+
+
+def searches(bot: Bot, view: PlayerView) -> bool:
+    """Whether this decision is a search, decided in a worker: every hard one, and the
+    normal level's at the end of its hand (engine/bots/endsearch.py: 8 sampled deals, a p99
+    of tens of ms, which in place would hold the loop as long). The rest are well under a
+    millisecond."""
+    return bot.level == "hard" or (bot.level == "normal" and endsearch.searching(view))
+
+
+def may_search(level: str, rules: Rules) -> bool:
+    """Whether a bot of this level may search at a table with these rules (its workers
+    start with the game)."""
+    return level == "hard" or (level == "normal" and endsearch.searches(rules))
 
 
 class Workers:
@@ -106,10 +121,10 @@ def decide(bot: Bot, view: PlayerView, deadline: float) -> Action:
 
 
 class Thinker:
-    """Where and for how long the table service's bots decide. A hard decision runs in
-    the pool of worker processes, or (`in_processes` False: tests, which watch and hold a
-    decision) in a worker thread; the others are well under a millisecond and are decided
-    in place by the service."""
+    """Where and for how long the table service's bots decide. A search (`searches`: hard's,
+    normal's end) runs in the pool of worker processes, or (`in_processes` False: tests,
+    which watch and hold a decision) in a worker thread; the others are well under a
+    millisecond and are decided in place by the service."""
 
     def __init__(self) -> None:
         # The hard bot searches for `budget` seconds of real time per decision, or, when

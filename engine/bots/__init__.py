@@ -26,7 +26,7 @@ from .hard import HardBot
 from .normal import NormalBot
 from .rollout import Style
 
-__all__ = ["ANSWERERS", "LEVELS", "PLAYERS", "STYLES", "Bot", "EasyBot", "HardBot", "NormalBot",
+__all__ = ["ANSWERERS", "LEVELS", "PLAYERS", "SEARCHERS", "STYLES", "Bot", "EasyBot", "HardBot", "NormalBot",
            "Player", "decide", "make_bot", "make_player"]
 
 LEVELS = ("easy", "normal", "hard")
@@ -40,6 +40,9 @@ STYLES = {"easy": Style.TACTICS, "normal": Style.TACTICS, "hard": Style.TACTICS,
 # The players that answer whenever they can: the normal level is the tactics alone, which
 # never pass while a play is possible (easy passes on a whim, hard when its search says so).
 ANSWERERS = frozenset({"normal"})
+# The players that search their last cards where the rules let them (engine.bots.endsearch):
+# hard's rollouts model that search, and read their late passes as anyone's.
+SEARCHERS = frozenset({"normal"})
 
 
 class Bot(Protocol):
@@ -71,8 +74,9 @@ def make_bot(level: str, seed: int | None = None, *, samples: int | None = None,
         known = {seat: STYLES[name] for seat, name in seated if name in STYLES}
         answerers = frozenset(seat for seat, name in seated
                               if name in ANSWERERS and seat not in taken_over)
+        searchers = frozenset(seat for seat, name in seated if name in SEARCHERS)
         return HardBot(seed, samples=samples, budget=budget, clock=clock, known=known,
-                       answerers=answerers)
+                       answerers=answerers, searchers=searchers)
     raise ValueError(f"unknown level {level!r}: one of {', '.join(LEVELS)}")
 
 

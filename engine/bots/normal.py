@@ -1,14 +1,26 @@
-"""The normal level: the shared tactics with card counting, and a considered exchange."""
+"""The normal level: the shared tactics with card counting, a search of its last cards
+where the rules allow it (:mod:`.endsearch`), and a considered exchange."""
 
 from __future__ import annotations
 
+import random
+
 from ..actions import Action
 from ..cards import TWO, Card
+from ..tells import beliefs, breakers, spenders
 from ..view import PlayerView
+from .endsearch import END_SAMPLES, searching, view_seed
+from .flat import search
+from .moves import candidates
+from .rollout import draw_styles
 from .tactics import Unseen, judge
 
-__all__ = ["GIFT_REASONS", "NormalBot", "exchange_action", "explain", "explain_gift", "opponents",
-           "play_of", "unseen"]
+__all__ = ["GIFT_REASONS", "SEARCHED", "NormalBot", "decided", "exchange_action", "explain",
+           "explain_gift", "opponents", "play_of", "unseen"]
+
+# Why the normal level plays what its end search chose, where that departs from the
+# tactics (the « Conseil » says so).
+SEARCHED = "searched"
 
 # Why :func:`explain_gift` gives what it gives: the rules' best or weakest cards, else lone
 # low cards, or the cheapest even from a group when no lone low card is left to spare.
@@ -39,6 +51,25 @@ def explain(view: PlayerView, *, lone_waits: bool = False) -> tuple[Action, str]
                            view.trick[-1] if view.trick else None, view.rules,
                            view.revolution, opponents(view), unseen(view), lone_waits)
     return (Action.pass_() if option is None else Action.play(option)), reason
+
+
+def decided(view: PlayerView) -> tuple[Action, str]:
+    """The normal level's play (or pass) and why: the tactics' (:func:`explain`), or, at
+    the end of its hand where the rules let it search, the search's (reason
+    :data:`SEARCHED` where it departs from the tactics). The same view gives the same move."""
+    action, reason = explain(view)
+    if not searching(view):
+        return action, reason
+    rng = random.Random(view_seed(view))
+    tacticians = breakers(view) | spenders(view)
+    options = candidates(action.option, view.legal, view.can_pass, view.revolution)
+    if len(options) == 1:
+        return action, reason
+    option = search(view, options, rng, lambda done: done < END_SAMPLES, beliefs(view),
+                    lambda: draw_styles(view, rng, {}, tacticians), frozenset())
+    if option == action.option:
+        return action, reason
+    return (Action.pass_() if option is None else Action.play(option)), SEARCHED
 
 
 def _keep_value(card: Card, view: PlayerView, groups: dict[int, int]) -> int:
@@ -79,7 +110,8 @@ def explain_gift(view: PlayerView) -> tuple[Action, str] | None:
 
 
 class NormalBot:
-    """Heuristic play (see :mod:`engine.bots.tactics`), under a millisecond per decision."""
+    """Heuristic play (see :mod:`engine.bots.tactics`), under a millisecond per decision,
+    and a short search of its last cards (:mod:`engine.bots.endsearch`, tens of ms)."""
 
     level = "normal"
 
@@ -87,4 +119,4 @@ class NormalBot:
         give = exchange_action(view)
         if give is not None:
             return give
-        return play_of(view)
+        return decided(view)[0]

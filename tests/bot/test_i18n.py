@@ -7,7 +7,7 @@ from bot.i18n import CATALOGUES, join_names, lang, plural, t
 from bot.i18n.en import CATALOGUE as EN
 from bot.i18n.fr import CATALOGUE as FR
 from engine import Rules
-from engine.bots.normal import GIFT_REASONS
+from engine.bots.normal import GIFT_REASONS, SEARCHED
 from engine.bots.tactics import REASONS
 
 from .typography import NBSP, NNBSP, faults
@@ -206,7 +206,7 @@ def test_french_spaces_stay_out_of_what_players_type() -> None:
 
 def test_every_bot_reason_has_a_sentence() -> None:
     """The « Conseil » line names the normal bot's reason: each exists in both catalogues."""
-    for reason in (*REASONS, *GIFT_REASONS):
+    for reason in (*REASONS, *GIFT_REASONS, SEARCHED):
         for catalogue in (EN, FR):
             assert f"reason.{reason}" in catalogue, reason
 

@@ -12,7 +12,7 @@ from engine import PRESETS, Card, Game, Phase, Rules, arena
 from engine.arena import play_deals
 from engine.bots import LEVELS, HardBot, NormalBot, Player, decide, make_bot, make_player
 from engine.bots.normal import explain
-from engine.bots.rollout import Style, rollout
+from engine.bots.rollout import Style, draw_styles, rollout
 from engine.bots.tactics import Unseen, closes, sure_winner
 from engine.cards import TWO
 from engine.view import player_view
@@ -162,9 +162,10 @@ def test_hard_models_the_players_it_is_told_of_by_their_level() -> None:
     taken = make_bot("hard", 1, samples=2, others={1: "normal", 2: "normal"}, taken_over=frozenset({2}))
     assert isinstance(taken, HardBot)  # seat 2's earlier passes this round were someone else's
     assert taken.answerers == {1} and taken.known == {1: Style.TACTICS, 2: Style.TACTICS}
+    assert taken.searchers == {1, 2}  # both search their end from now on
     game = Game.new(Rules.preset("classic"), seats=4, seed=1)
     view = player_view(game, 0)
-    drawn = [bot._styles(view, frozenset()) for _ in range(40)]
+    drawn = [draw_styles(view, bot.rng, bot.known, frozenset()) for _ in range(40)]
     assert all(2 in naive and 1 not in naive | held for held, naive in drawn)
     assert {3 in naive for _, naive in drawn} == {True, False}
     assert make_bot("hard", 1, samples=2).known == {}  # type: ignore[attr-defined]
@@ -336,11 +337,11 @@ def test_hard_s_default_move_and_its_own_rollouts_play_the_one_lap_lead(
     told: set[frozenset[int]] = set()
 
     def rollout(game: Game, seat: int, holders: frozenset[int], naive: frozenset[int],
-                waiting: frozenset[int]) -> int:
+                waiting: frozenset[int], searchers: frozenset[int]) -> int:
         told.add(waiting)
         return 2
 
-    monkeypatch.setattr("engine.bots.hard.rollout", rollout)
+    monkeypatch.setattr("engine.bots.flat.rollout", rollout)
     hands = [[Card.parse(word) for word in text.split()]
              for text in ("4S 8S 8H JS JH JC", "3C 4C 5C 6C", "3D 4D 5D 6D", "3H 4H 5H 6H")]
     game = Game.new(Rules.preset("proletario"), 4, hands=hands, opener=0)

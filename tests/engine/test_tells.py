@@ -11,6 +11,7 @@ import pytest
 from engine import PRESETS, Card, Game, Phase, Rules
 from engine.actions import Action
 from engine.bots import decide, make_player
+from engine.bots.endsearch import END_CARDS, searches
 from engine.determinize import sample_hands
 from engine.tells import beliefs, breakers, spenders
 from engine.view import player_view
@@ -56,13 +57,15 @@ def test_a_pass_from_a_known_normal_player_says_it_had_no_play(preset: str) -> N
     """The normal level answers whenever it can, so where only that explains a pass (no
     finish penalty, no wilds: presi and proletario) its pass says it held no legal play:
     every such belief is true of the real hands, and they say more than the tells alone.
-    Elsewhere nothing is added (a normal player also passes to avoid a penalised end)."""
+    Elsewhere nothing is added (a normal player also passes to avoid a penalised end).
+    Where it searches its last cards (presi), its passes with that few are read as anyone's."""
     added = 0
+    searched = END_CARDS if searches(Rules.preset(preset)) else 0
     for seed in range(10):
         for game, seat in _round(preset, seed, "normal"):
             view = player_view(game, seat)
             plain = beliefs(view)
-            told = beliefs(view, frozenset(range(4)) - {seat})
+            told = beliefs(view, frozenset(range(4)) - {seat}, searched_end=searched)
             for holder, level in set(told.none) - set(plain.none):
                 assert not any(c.value == level for c in game.hands[holder]), (seed, holder)
                 added += 1
@@ -73,6 +76,22 @@ def test_a_pass_from_a_known_normal_player_says_it_had_no_play(preset: str) -> N
                 added += 1
     rules = Rules.preset(preset)
     assert (added > 100) == (rules.finish_penalty == "none" and rules.wild_level is None)
+
+
+def test_a_searching_normal_player_may_pass_holding_a_play() -> None:
+    """Why hard reads a known normal seat's passes as anyone's once it holds END_CARDS
+    cards or fewer where it searches its end: read as « no play at all », some of those
+    passes would say what is false of the real hands."""
+    assert searches(Rules.preset("presi"))
+    false = 0
+    for seed in range(10):
+        for game, seat in _round("presi", seed, "normal"):
+            told = beliefs(player_view(game, seat), frozenset(range(4)) - {seat})
+            false += sum(1 for holder, level in told.none
+                         if any(c.value == level for c in game.hands[holder]))
+            false += sum(1 for holder, level, n in told.fewer
+                         if sum(1 for c in game.hands[holder] if c.value == level) >= n)
+    assert false > 0
 
 
 def test_a_pass_and_a_lead_are_recorded_and_cleared_with_the_round() -> None:

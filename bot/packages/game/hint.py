@@ -15,7 +15,7 @@ from bot.packages.game.views import late_hand, show_hand
 from bot.tables.service import TableError
 from bot.tables.table import Table
 from engine import Phase
-from engine.bots.normal import explain, explain_gift
+from engine.bots.normal import decided, explain_gift
 from engine.view import PlayerView, player_view
 
 
@@ -30,7 +30,7 @@ def advice(table: Table, seat: int, locale: LocaleLike) -> str:
             not view.legal and not view.can_pass) or (
             not table.rules.fast and game.to_act != seat):
         return t(locale, "hint.nothing")
-    action, reason = explain(view)
+    action, reason = decided(view)  # a search at the end of a hand: tens of ms at most
     why = t(locale, f"reason.{reason}")
     option = action.option
     if option is None:

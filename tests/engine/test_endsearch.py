@@ -1,0 +1,84 @@
+"""The normal level's end search (engine.bots.endsearch) and hard's model of it."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from engine import Game, Phase, Rules
+from engine.bots import decide, make_player
+from engine.bots.endsearch import END_CARDS, searches, searching
+from engine.bots.normal import SEARCHED, decided, explain
+from engine.bots.rollout import end_choice
+from engine.view import player_view
+
+
+def _normal_round(preset: str, seed: int) -> Iterator[tuple[Game, int]]:
+    """A first round at 4 seats between normal players; the game before each decision."""
+    game = Game.new(Rules.preset(preset, game_end="unlimited"), 4, seed=seed)
+    player = make_player("normal")
+    while game.phase is Phase.PLAY:
+        seat = game.to_act
+        assert seat is not None
+        yield game, seat
+        game.apply(seat, decide(player, game, seat))
+
+
+@pytest.mark.parametrize("preset", ["classic", "presi", "wild7"])
+def test_searched_moves_are_legal_and_a_pure_function_of_the_view(preset: str) -> None:
+    """At the end of its hand normal searches: its move is one the view lists, the same from
+    a clone of the game (whose hidden cards are the same but whose random state is not
+    shared), and it departs from the tactics at times, saying so."""
+    searched = departed = 0
+    for seed in range(4):
+        for game, seat in _normal_round(preset, seed):
+            view = player_view(game, seat)
+            if not searching(view):
+                continue
+            assert len(view.hand) <= END_CARDS
+            action, reason = decided(view)
+            if action.option is None:
+                assert view.can_pass
+            else:
+                assert action.option in view.legal
+            clone = game.clone(rng=random.Random(seed + 99))
+            assert decided(player_view(clone, seat)) == (action, reason)
+            searched += 1
+            if reason == SEARCHED:
+                departed += 1
+                assert action != explain(view)[0]
+    assert searched > 20 and departed > 0
+
+
+def test_one_lap_tricks_play_the_tactics_to_the_end() -> None:
+    """Where each trick lasts one lap (proletario's ``trick_end``) normal does not search:
+    the knob decides, not the preset."""
+    rules = Rules.preset("proletario")
+    assert not searches(rules) and searches(rules.replace(trick_end="all_passed"))
+    assert not searches(Rules.preset("classic").replace(trick_end="one_lap"))
+    for game, seat in _normal_round("proletario", 1):
+        view = player_view(game, seat)
+        assert not searching(view) and decided(view) == explain(view)
+
+
+@pytest.mark.parametrize("preset", ["classic", "presi", "wild7"])
+def test_hard_s_model_of_a_searching_normal_plays_legal_moves(preset: str) -> None:
+    """``end_choice``, hard's stand-in for a normal seat's end search in its rollouts,
+    returns a move the game lists for the seat, or a pass where passing is allowed."""
+    checked = 0
+    for seed in range(3):
+        for game, seat in _normal_round(preset, seed):
+            if len(game.hands[seat]) > END_CARDS:
+                continue
+            default = explain(player_view(game, seat))[0].option
+            before = game.to_dict()
+            option = end_choice(game, seat, default, frozenset(), frozenset(), frozenset())
+            assert game.to_dict() == before  # it searched on copies
+            if option is None:
+                assert game.can_pass(seat)
+            else:
+                assert option in game.legal_plays(seat)
+            checked += 1
+    assert checked > 20

@@ -14,10 +14,15 @@ from engine.bots.normal import SEARCHED, decided, explain
 from engine.bots.rollout import end_choice
 from engine.view import player_view
 
+# Where normal searches: presi, and classic and wild7 with no finish penalty.
+SEARCHING = {"presi": Rules.preset("presi"),
+             "classic": Rules.preset("classic").replace(finish_penalty="none"),
+             "wild7": Rules.preset("wild7").replace(finish_penalty="none")}
 
-def _normal_round(preset: str, seed: int) -> Iterator[tuple[Game, int]]:
+
+def _normal_round(rules: Rules, seed: int) -> Iterator[tuple[Game, int]]:
     """A first round at 4 seats between normal players; the game before each decision."""
-    game = Game.new(Rules.preset(preset, game_end="unlimited"), 4, seed=seed)
+    game = Game.new(rules.replace(game_end="unlimited"), 4, seed=seed)
     player = make_player("normal")
     while game.phase is Phase.PLAY:
         seat = game.to_act
@@ -26,14 +31,14 @@ def _normal_round(preset: str, seed: int) -> Iterator[tuple[Game, int]]:
         game.apply(seat, decide(player, game, seat))
 
 
-@pytest.mark.parametrize("preset", ["classic", "presi", "wild7"])
+@pytest.mark.parametrize("preset", sorted(SEARCHING))
 def test_searched_moves_are_legal_and_a_pure_function_of_the_view(preset: str) -> None:
     """At the end of its hand normal searches: its move is one the view lists, the same from
     a clone of the game (whose hidden cards are the same but whose random state is not
     shared), and it departs from the tactics at times, saying so."""
     searched = departed = 0
     for seed in range(4):
-        for game, seat in _normal_round(preset, seed):
+        for game, seat in _normal_round(SEARCHING[preset], seed):
             view = player_view(game, seat)
             if not searching(view):
                 continue
@@ -52,24 +57,28 @@ def test_searched_moves_are_legal_and_a_pure_function_of_the_view(preset: str) -
     assert searched > 20 and departed > 0
 
 
-def test_one_lap_tricks_play_the_tactics_to_the_end() -> None:
-    """Where each trick lasts one lap (proletario's ``trick_end``) normal does not search:
-    the knob decides, not the preset."""
-    rules = Rules.preset("proletario")
-    assert not searches(rules) and searches(rules.replace(trick_end="all_passed"))
-    assert not searches(Rules.preset("classic").replace(trick_end="one_lap"))
-    for game, seat in _normal_round("proletario", 1):
+@pytest.mark.parametrize("preset", ["classic", "proletario", "wild7"])
+def test_one_lap_tricks_and_penalised_finishes_play_the_tactics_to_the_end(
+        preset: str) -> None:
+    """Where each trick lasts one lap (proletario's ``trick_end``) or a finish is penalised
+    (classic's and wild7's ``finish_penalty``) normal does not search: the knobs decide, not
+    the preset."""
+    rules = Rules.preset(preset)
+    assert not searches(rules)
+    assert searches(rules.replace(trick_end="all_passed", finish_penalty="none"))
+    assert not searches(Rules.preset("presi").replace(trick_end="one_lap"))
+    for game, seat in _normal_round(rules, 1):
         view = player_view(game, seat)
         assert not searching(view) and decided(view) == explain(view)
 
 
-@pytest.mark.parametrize("preset", ["classic", "presi", "wild7"])
+@pytest.mark.parametrize("preset", sorted(SEARCHING))
 def test_hard_s_model_of_a_searching_normal_plays_legal_moves(preset: str) -> None:
     """``end_choice``, hard's stand-in for a normal seat's end search in its rollouts,
     returns a move the game lists for the seat, or a pass where passing is allowed."""
     checked = 0
     for seed in range(3):
-        for game, seat in _normal_round(preset, seed):
+        for game, seat in _normal_round(SEARCHING[preset], seed):
             if len(game.hands[seat]) > END_CARDS:
                 continue
             default = explain(player_view(game, seat))[0].option

@@ -53,7 +53,10 @@ def best(places: list[list[int]]) -> int:
     """The candidate with the best mean place, if it beats the default's (index 0) by
     more than MARGIN standard errors of the per-sample differences; else the default's.
     A single sample has no error to judge by: its best mean stands."""
-    top = min(range(len(places)), key=lambda i: (sum(places[i]), i))
+    def mean_first(i: int) -> tuple[int, int]:
+        return sum(places[i]), i
+
+    top = min(range(len(places)), key=mean_first)
     n = len(places[0])
     if top == 0 or n < 2:
         return top

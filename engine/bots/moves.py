@@ -20,9 +20,12 @@ def candidates(first: PlayOption | None, legal: Sequence[PlayOption], can_pass: 
     if can_pass and first is not None:
         out.append(None)
     seen = {None if first is None else first.key}
-    ranked = sorted(legal, key=lambda o: (o.announce is not None, o.wilds,
-                                          o.special is not None,
-                                          12 - o.level if revolution else o.level, -o.count))
+
+    def cheapest(o: PlayOption) -> tuple[bool, int, bool, int, int]:
+        return (o.announce is not None, o.wilds, o.special is not None,
+                12 - o.level if revolution else o.level, -o.count)
+
+    ranked = sorted(legal, key=cheapest)
     for option in ranked:
         if len(out) >= MAX_CANDIDATES:
             break

@@ -127,6 +127,25 @@ def restored(bot: PresidentBot, table: Table) -> Table:
     return found
 
 
+def stored_as_it_opens(bot: PresidentBot, monkeypatch: pytest.MonkeyPatch,
+                       dies: bool = False) -> list[TableSnapshot]:
+    """The snapshots of the tables `bot` opens from now on, as `Storage.open_table` wrote
+    them, before the lobby's id is known; ``dies``: the process dies right after that
+    write (no follow-up, the command's « thinking… » left loading)."""
+    opened: list[TableSnapshot] = []
+    create = bot.service.create
+
+    async def recorded(*args: Any, **kwargs: Any) -> Table:
+        table = await create(*args, **kwargs)
+        opened.append(table.to_dict())
+        if dies:
+            raise asyncio.CancelledError
+        return table
+
+    monkeypatch.setattr(bot.service, "create", recorded)
+    return opened
+
+
 @pytest.mark.parametrize("instant", INSTANTS)
 async def test_a_new_round_s_table_message_lost_to_a_crash_is_taken_over_at_restart(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -302,15 +321,7 @@ async def test_a_new_table_s_first_lobby_lost_to_a_crash_is_adopted(
     url = database_url(tmp_path)
     bot = await connect_bot(fake, clock, url, bot_pause=1.0)
     marie = fake.add_user("marie", locale="fr")
-    opened: list[TableSnapshot] = []
-    create = bot.service.create
-
-    async def stored_as_it_opens(*args: Any, **kwargs: Any) -> Table:
-        table = await create(*args, **kwargs)
-        opened.append(table.to_dict())  # as `Storage.open_table` wrote it
-        return table
-
-    monkeypatch.setattr(bot.service, "create", stored_as_it_opens)
+    opened = stored_as_it_opens(bot, monkeypatch)
     table = await create_table(bot, marie)
     lost = table.lobby_message_id
     assert lost is not None and opened and opened[0]["lobby_message_id"] is None
@@ -346,17 +357,7 @@ async def test_the_create_command_s_response_becomes_the_lobby_at_a_restart(
     url = database_url(tmp_path)
     bot = await connect_bot(fake, clock, url, bot_pause=1.0)
     marie = fake.add_user("marie", locale="fr")
-    opened: list[TableSnapshot] = []
-    create = bot.service.create
-
-    async def stored_as_it_opens(*args: Any, **kwargs: Any) -> Table:
-        table = await create(*args, **kwargs)
-        opened.append(table.to_dict())  # as `Storage.open_table` wrote it
-        if lobby == "never_posted":
-            raise asyncio.CancelledError  # the process dies here: no follow-up
-        return table
-
-    monkeypatch.setattr(bot.service, "create", stored_as_it_opens)
+    opened = stored_as_it_opens(bot, monkeypatch, dies=lobby == "never_posted")
     command = await marie.slash("president create", preset="classic")
     table = table_of(bot, marie)
     response = command.original_message_id
@@ -402,15 +403,7 @@ async def test_a_first_lobby_lost_below_more_than_the_read_s_pages_is_found_at_r
     url = database_url(tmp_path)
     bot = await connect_bot(fake, clock, url, bot_pause=1.0)
     marie, leo = fake.add_user("marie", locale="fr"), fake.add_user("leo", locale="fr")
-    opened: list[TableSnapshot] = []
-    create = bot.service.create
-
-    async def stored_as_it_opens(*args: Any, **kwargs: Any) -> Table:
-        table = await create(*args, **kwargs)
-        opened.append(table.to_dict())  # as `Storage.open_table` wrote it
-        return table
-
-    monkeypatch.setattr(bot.service, "create", stored_as_it_opens)
+    opened = stored_as_it_opens(bot, monkeypatch)
     table = await create_table(bot, marie)
     lost = table.lobby_message_id
     assert lost is not None and opened and opened[0]["lobby_message_id"] is None

@@ -49,7 +49,8 @@ async def test_a_player_skipped_by_an_equal_at_presi_is_told_so_in_their_hand(
     turn it is, until her turn comes round (or the trick closes)."""
     marie, table = await skipped_by_an_equal(
         fake, clock, president, locale, "presi",
-        [["3O", "KC", "AB"], ["4O", "5O", "6O"], ["4C", "NC", "NE"]])
+        # Five cards each: at four or fewer the normal bots search their end (stop 52).
+        [["3O", "KC", "AB"], ["4O", "5O", "6O", "7O", "8O"], ["4C", "NC", "NE", "7C", "8C"]])
     told = t(locale, "hand.skipped.skip_next", name="🤖 Bot 2")
     lines = marie.hand.content.split("\n")
     assert told in lines  # above whose turn it is now

@@ -156,9 +156,10 @@ class Rounds(Tricks):
         dealt again from the next round, with 0 points, no autopilot and no timeouts
         (`take_seat`'s newcomer). Its rank is the seat's: the place it finished the round
         just played at if it was played then (a leaver's, finished by a bot, as a bot's seat
-        taken keeps its rank, RULES §10), else none, so no role and no part in the exchange
-        until a round of its own ends, as everyone's first round. Refused where the seat is
-        in play, or the rules' ``max_players`` leaves no room (`freed_seats`)."""
+        taken keeps its rank, RULES §10, whether its player left during the round or after
+        it), else none: Neutral (`roles`), with no part in the exchange, until a round of
+        its own ends. Refused where the seat is in play, or the rules' ``max_players``
+        leaves no room (`freed_seats`)."""
         self._between_rounds()
         if not 0 <= seat < self.seats or seat not in self.freed_seats():
             raise IllegalAction("seat_not_free", "This seat is not free to sit at.")

@@ -185,13 +185,21 @@ class GameState(ABC):
 
     @property
     def roles(self) -> list[str | None]:
-        """Role per seat from the latest finished round (None before any)."""
+        """Role per seat from the latest finished round (None before any). A seat dealt in
+        without a rank (a newcomer at a seat freed a round or more before, `reopen_seat`) is
+        Neutral until a round of its own ends: the role the rules give a place that
+        exchanges nothing, neither the last place's two best cards for a place they never
+        lost nor the President's for one they never won (a **Reading**, docs/engine-api.md).
+        The ranked seats keep the roles of the smaller table they finished at."""
         out: list[str | None] = [None] * self.seats
-        if self.ranking is not None:
+        if self.ranking:
             for seat, role in zip(
                 self.ranking, roles_for(len(self.ranking), self.rules.vp_at_three), strict=True
             ):
                 out[seat] = role
+            for seat in self.order:
+                if out[seat] is None:
+                    out[seat] = "N"
         return out
 
     @property

@@ -768,6 +768,7 @@ CATALOGUE: dict[str, str] = {
     "hand.exchange_role_taken_bot": "You take the seat of **{name}** ({level} level), **{role}** in the last round",
     "hand.partner_bot": "{role}, {level} level",
     "hand.bot_named": "{name} ({level} level)",
+    "hand.exchange_role_new": "With no rank from the last round (you are new to this game), you play this one **{role}**",
     "hand.exchange_role_shifted": "You finished the last round as **{was}**; with a seat fewer, you are **{role}** for this exchange",
     "hand.exchange_why.high.choice.given.one": "🎖️ {why}: **{name}** ({other}) gave you their best card; you give back one of your choice.",
     "hand.exchange_why.high.choice.given.many": "🎖️ {why}: **{name}** ({other}) gave you their best cards; you give back as many of your choice.",

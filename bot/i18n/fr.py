@@ -779,6 +779,7 @@ _WRITTEN: dict[str, str] = {
     "hand.exchange_role_taken_bot": "Tu prends la place de **{name}** (niveau {level}), **{role}** à la manche précédente",
     "hand.partner_bot": "{role}, niveau {level}",
     "hand.bot_named": "{name} (niveau {level})",
+    "hand.exchange_role_new": "Sans rang à la manche précédente (tu arrives dans la partie), tu joues celle-ci **{role}**",
     "hand.exchange_role_shifted": "À la manche précédente, tu as fini **{was}** ; avec une place de moins, tu es **{role}** pour cet échange",
     "hand.exchange_why.high.choice.given.one": "🎖️ {why} : **{name}** ({other}) t’a donné sa meilleure carte, contre une de ton choix.",
     "hand.exchange_why.high.choice.given.many": "🎖️ {why} : **{name}** ({other}) t’a donné ses meilleures cartes, contre autant de ton choix.",

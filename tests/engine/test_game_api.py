@@ -7,6 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from engine import Action, Card, Game, GreedyPlayer, IllegalAction, Phase, Rules
+from engine.roles import exchange_pairs
 from engine.rounds import Rounds
 
 
@@ -273,7 +274,8 @@ def _exchange(game: Game) -> None:
 def test_a_newcomer_reopens_a_freed_seat_between_rounds() -> None:
     """A seat freed at a round's end (its leaver's, finished by a bot) is dealt again once
     a newcomer sits there: 0 points, the rank the seat finished at. Freed a round earlier,
-    it has no rank: no role, no exchange, the others' roles those of the smaller table.
+    it has no rank: Neutral, no exchange, the others' roles those of the smaller table
+    (before stop 53: no role at all, the table and the hand saying nothing of it).
     Mid-round, or a seat in play, is refused."""
     game = Game.new(classic(), 4, seed=4)
     with pytest.raises(IllegalAction):
@@ -301,8 +303,10 @@ def test_a_newcomer_reopens_a_freed_seat_between_rounds() -> None:
     _finish_round(game)
     game.reopen_seat(last)
     game.next_round()
-    assert game.roles[last] is None and last in game.players
-    assert sorted(r for r in game.roles if r) == ["L", "N", "P"]
+    assert game.roles[last] == "N" and last in game.players  # Neutral: no exchange
+    assert sorted(r for r in game.roles if r) == ["L", "N", "N", "P"]
+    assert all(last not in pair[:2] for pair in exchange_pairs(game.ranking or (), False))
+    assert Game.from_dict(game.to_dict()).roles[last] == "N"
     assert sum(len(h) for h in game.hands) == 52
 
 

@@ -45,6 +45,8 @@ def exchange_role_line(table: Table, game: Game, seat: int, locale: LocaleLike) 
     elif took_from is not None:
         why = t(locale, "hand.exchange_role_taken", name=took_from,
                 role=role_name(locale, table, role))
+    elif seat not in game.ranking:  # dealt in at a seat with no rank: Neutral (stop 53)
+        why = t(locale, "hand.exchange_role_new", role=role_name(locale, table, role))
     elif finished is not None and finished != role:  # a seat freed since re-ranks the others
         why = t(locale, "hand.exchange_role_shifted", was=role_name(locale, table, finished),
                 role=role_name(locale, table, role))

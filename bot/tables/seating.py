@@ -146,6 +146,11 @@ class Seating:
                 table.game.leave_off_table(waiting.key)
             self._farewell(table, user_id,
                            queue_left(table) if farewell == "lobby.left" else farewell)
+            game = table.game
+            if game is not None and game.phase is Phase.ROUND_OVER and table.too_few_left():
+                # They made up the count of a game with no end (`Table.list_fills`): with
+                # them gone the next deal would be short, as a seated leaver's would be.
+                self._to_lobby(table, None, True)
             self._gone(table, user_id)
             return
         seat = table.seat_of(user_id)

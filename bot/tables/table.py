@@ -890,11 +890,25 @@ class Table:
     def too_few_left(self, leaving: Collection[int] = ()) -> bool:
         """RULES §10: a game needs min_players seats in play (bots count). Once `leaving`
         have gone, fewer send the table to its lobby: asked before a leave to say so, and
-        when the seats freed at a round's end have gone, to do so."""
+        when the seats freed at a round's end have gone, to do so. At a game with no end
+        those on the list who take a freed seat at the next deal count (`list_fills`): the
+        seat is dealt again at once, as « Rejouer » counts the list (`too_few_to_replay`),
+        and the host keeps the evening's scores rather than starting over (stop 53)."""
         game = self.game
         return game is not None and sum(
             1 for seat, active in enumerate(game.active) if active and seat not in leaving
-        ) < self.rules.min_players
+        ) + self.list_fills(leaving) < self.rules.min_players
+
+    def list_fills(self, leaving: Collection[int] = ()) -> int:
+        """At a game with no end (`no_end`), how many on the list sit at a seat freed by a
+        leaver (with `leaving`'s) at the next deal, once the bots' seats have taken theirs
+        (`seats.seat_waiting_players`): players the game gains, where a bot's seat changes
+        only who plays it."""
+        game = self.game
+        if game is None or not self.no_end:
+            return 0
+        bots = sum(1 for seat in self.bots_seated() if seat not in leaving)
+        return min(max(0, len(self.queue) - bots), len(game.freed_seats(leaving)))
 
     def too_few_to_replay(self) -> bool:
         """At game over: whether « Rejouer », which seats those waiting, would still have

@@ -3,6 +3,10 @@
 - A newcomer at a seat a leaver freed a round or more before had no rank: no role on the
   table, nothing on their hand about the exchange they sat out. They play their first
   round Neutral, and their hand says why.
+- A latecomer promised a seat a leaver then took back (before the round's end) kept an
+  answer saying they would sit: it is edited, in their language, to say the seat went back.
+- A classic game with no end whose leavers leave fewer than its minimum went back to the
+  lobby even where the list filled the seat at the next deal: the list now counts.
 
 Time is the fake's: nothing sleeps."""
 
@@ -12,12 +16,13 @@ import pytest
 
 from bot.client import PresidentBot
 from bot.i18n import button_names, t
+from bot.tables.table import Table
 from engine import Phase
-from fakediscord import FakeDiscord
+from fakediscord import FakeDiscord, TestUser
 from tests.fresh import fresh
 
 from .conftest import LinkedClock
-from .e2e import cid, humans_only, leave_game, message, play_until, tick
+from .e2e import Player, cid, humans_only, leave_game, message, play_until, tick
 
 #: (the table's language, the latecomers'): each reads the other's.
 PAIRS = [("fr", "en-US"), ("en-US", "fr")]
@@ -76,3 +81,74 @@ async def test_a_newcomer_at_a_seat_freed_rounds_before_plays_their_first_round_
     fake.assert_no_errors()
 
 
+
+async def three_and_a_latecomer(fake: FakeDiscord, president: PresidentBot,
+                                clock: LinkedClock, locale: str,
+                                theirs: str) -> tuple[Table, list[Player], TestUser, int]:
+    """marie, bob and zoe play classic with no end (three, its fewest); zoe leaves
+    mid-round, and dave asks for a seat, which he is told is hers at the next round."""
+    users = [fake.add_user(name, locale=locale) for name in ("marie", "bob", "zoe")]
+    dave = fake.add_user("dave", locale=theirs)
+    table, players = await humans_only(fake, clock, president, users, "classic",
+                                       game_end="unlimited")
+    zoe_seat = table.seat_of(users[2].id)
+    assert zoe_seat is not None
+    await leave_game(users[2])
+    await tick(fake, clock, 1)
+    await dave.click(message(dave, table.table_message_id), cid(table, "join"))
+    assert dave.last_ephemeral().content == t(theirs, "lobby.queued_no_end_freed",
+                                              **button_names(locale))
+    await tick(fake, clock, 1)
+    shown = message(users[0], table.table_message_id).content
+    assert t(locale, "table.waiting_round", names="dave") in shown
+    return table, players, dave, zoe_seat
+
+
+@pytest.mark.parametrize(("locale", "theirs"), PAIRS)
+async def test_a_game_with_no_end_its_list_fills_to_its_minimum_plays_on(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str, theirs: str
+) -> None:
+    """At three, classic's fewest, zoe leaving sent the table back to its lobby at the
+    round's end, scores gone, though dave, on the list, takes her seat at the next deal
+    (he was told so since stop 52's review only where nobody was short). The list now
+    counts as « Rejouer » counts it: dave is told he takes the seat zoe left, the round's
+    end keeps the game and its scores, and « Manche suivante » deals him in."""
+    table, players, dave, zoe_seat = await three_and_a_latecomer(
+        fake, president, clock, locale, theirs)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, players[:2], lambda: fresh(game).phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    assert table.game is game  # not back to the lobby
+    kept = [fresh(game).points[seat] for seat in range(3) if seat != zoe_seat]
+    assert sum(kept) > 0
+    await players[0].user.click(message(players[0].user, table.table_message_id),
+                                cid(table, "next", game.version))
+    await tick(fake, clock, 1)
+    assert table.seat_of(dave.id) == zoe_seat and zoe_seat in fresh(game).players
+    assert [fresh(game).points[seat] for seat in range(3) if seat != zoe_seat] == kept
+    assert fresh(game).points[zoe_seat] == 0 and len(fresh(game).players) == 3
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize(("locale", "theirs"), PAIRS)
+async def test_the_latecomer_making_up_the_count_leaves_between_rounds(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str, theirs: str
+) -> None:
+    """dave makes up the count of marie and bob's game (the test above) and leaves the list
+    between rounds: the next deal would be short of classic's three, so the game stops and
+    the table goes back to its lobby at once, saying there are too few, as a seated
+    leaver's would."""
+    table, players, dave, _ = await three_and_a_latecomer(fake, president, clock, locale, theirs)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, players[:2], lambda: fresh(game).phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    assert table.game is game
+    await dave.slash("president leave")
+    await tick(fake, clock, 1)
+    assert fresh(table).game is None and not table.queue
+    assert table.seat_of(dave.id) is None
+    lobby = message(players[0].user, table.lobby_message_id).content
+    assert t(locale, "table.back_to_lobby") in lobby
+    fake.assert_no_errors()

@@ -432,6 +432,7 @@ CATALOGUE: dict[str, str] = {
     "lobby.queued_no_end_freed": "This game has no set end: you take a seat someone left free at the start of the next round (when the host presses **{next}**).",
     "lobby.listed_no_end": "This game has no set end, and no seat (a bot's, or one someone left) is free: you are on the list for the next game, which starts when the host presses **{end}** and starts again, or **{replay}** at the end.",
     "lobby.moved_up_no_end": "You moved up the list: you take a seat (a bot's, or one someone left) at the start of the next round (when the host presses **{next}**).",
+    "lobby.seat_taken_back_no_end": "The seat someone left that you were to take is no longer free: they came back before the end of the round and took it again. You are on the list for the next game, which starts when the host presses **{end}** and starts again, or **{replay}** at the end.",
     "lobby.listed_to_lobby": "Too few players are left in this game: it stops at the end of this round, and the table goes back to its lobby, where you take a seat when your turn comes.",
     "lobby.listed_full": "The table is full: you are on the list, and take a seat when your turn comes, as one frees up or the host opens more.",
     "lobby.kicked": "You removed {name} from the table.",

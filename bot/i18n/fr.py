@@ -443,6 +443,7 @@ _WRITTEN: dict[str, str] = {
     "lobby.queued_no_end_freed": "Cette partie n’a pas de fin fixée : tu prends une place laissée libre par un départ au début de la prochaine manche (quand l’hôte appuie sur **{next}**).",
     "lobby.listed_no_end": "Cette partie n’a pas de fin fixée, et aucune place (de bot, ou laissée par un départ) n’est libre : tu es sur la liste pour la prochaine partie, qui commence quand l’hôte appuie sur **{end}** puis relance, ou sur **{replay}** à la fin.",
     "lobby.moved_up_no_end": "Tu montes dans la liste : tu prends une place (celle d’un bot, ou laissée par un départ) au début de la prochaine manche (quand l’hôte appuie sur **{next}**).",
+    "lobby.seat_taken_back_no_end": "La place qu’on t’annonçait n’est plus libre : la personne qui l’avait laissée est revenue avant la fin de la manche et l’a reprise. Tu es sur la liste pour la prochaine partie, qui commence quand l’hôte appuie sur **{end}** puis relance, ou sur **{replay}** à la fin.",
     "lobby.listed_to_lobby": "Il ne reste plus assez de monde dans cette partie : elle s’arrête à la fin de cette manche, et la table revient au salon d’attente, où tu prends une place à ton tour.",
     "lobby.listed_full": "La table est complète : tu es sur la liste, et tu prends une place à ton tour quand il s’en libère une ou que l’hôte en ouvre d’autres.",
     "lobby.kicked": "Tu as retiré {name} de la table.",

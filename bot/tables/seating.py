@@ -80,13 +80,9 @@ class Seating:
                     return "last_round"
                 if table.rules.bots_fill:
                     return "queued" if table.running else "queued_lobby"
-                if table.no_end and table.too_few_left(table.left_seats):
-                    return "to_lobby"  # the round's end stops the game: a lobby seat
-                if table.no_end:  # a bot's seat at the next deal, else a freed one, if left
-                    place = len(table.queue)
-                    return ("no_end" if place <= len(table.bots_seated())
-                            else "no_end_freed" if place <= table.round_sitters()
-                            else "no_end_listed")
+                outcome = table.list_outcome(user_id)  # a game with no end: its list
+                if outcome is not None:
+                    return outcome
                 if table.running:
                     return "listed" if table.under_way else "next_game"
                 return "waiting"

@@ -864,6 +864,22 @@ class Table:
             return 0
         return len(self.bots_seated()) + len(self.freed_seats())
 
+    def list_outcome(self, user_id: int) -> str | None:
+        """At a game with no end (`no_end`), what the list holds for `user_id` on it, as
+        `Seating.join` answers it: "to_lobby" (this round's leavers leave too few, even
+        with the list: its end stops the game and the lobby seats the list), "no_end" (a
+        bot's seat at the next deal), "no_end_freed" (a seat a leaver freed) or
+        "no_end_listed" (no seat left: the next game). None elsewhere, or off the list."""
+        waiting = [p.user_id for p in self.queue]
+        if not self.no_end or user_id not in waiting:
+            return None
+        if self.too_few_left(self.left_seats):
+            return "to_lobby"
+        place = waiting.index(user_id) + 1
+        return ("no_end" if place <= len(self.bots_seated())
+                else "no_end_freed" if place <= self.round_sitters()
+                else "no_end_listed")
+
     def round_sitters(self) -> int:
         """How many of those waiting (the first ones) take a seat at the next deal, as the
         table stands: the whole queue where bots fill the table (the bots' seats, then the

@@ -152,3 +152,77 @@ async def test_the_latecomer_making_up_the_count_leaves_between_rounds(
     lobby = message(players[0].user, table.lobby_message_id).content
     assert t(locale, "table.back_to_lobby") in lobby
     fake.assert_no_errors()
+
+
+ORIGINAL = "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
+
+
+@pytest.mark.parametrize(("locale", "theirs"), PAIRS)
+async def test_a_latecomer_whose_seat_its_leaver_takes_back_is_told_privately(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str, theirs: str
+) -> None:
+    """marie, bob, carol and zoe play classic with no end. zoe leaves mid-round; dave asks
+    for a seat and is told he takes the one she left. zoe comes back before the round's
+    end and takes it back: the table and dave's « Ma main » said he waits for the next
+    game, his answer still that he sat at the next round. It is now edited, in his
+    language, to say the seat went back and he is on the list (one edit through its token,
+    nothing posted). The round's end seats him nowhere, and his answer says nothing more."""
+    users = [fake.add_user(name, locale=locale) for name in ("marie", "bob", "carol", "zoe")]
+    dave = fake.add_user("dave", locale=theirs)
+    table, players = await humans_only(fake, clock, president, users, "classic",
+                                       game_end="unlimited")
+    game = table.game
+    assert game is not None
+    names = button_names(locale)
+    await leave_game(users[3])
+    await tick(fake, clock, 1)
+    await dave.click(message(dave, table.table_message_id), cid(table, "join"))
+    answer = dave.last_ephemeral()
+    assert answer.content == t(theirs, "lobby.queued_no_end_freed", **names)
+    mark = fake.mark()
+    await users[3].click(message(users[3], table.table_message_id), cid(table, "join"))
+    await tick(fake, clock, 1)
+    assert table.seat_of(users[3].id) is not None and not table.left_seats
+    assert message(dave, answer.id).content == t(theirs, "lobby.seat_taken_back_no_end",
+                                                 **names)
+    assert [c.user for c in fake.calls_since(mark, ORIGINAL)].count("dave") == 1
+    shown = message(users[0], table.table_message_id).content
+    assert t(locale, "table.waiting_next", names="dave") in shown
+    players[3] = Player(users[3])
+    await players[3].open_hand(president)
+    mark = fake.mark()
+    await play_until(fake, clock, players, lambda: fresh(game).phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    await users[0].click(message(users[0], table.table_message_id),
+                         cid(table, "next", game.version))
+    await tick(fake, clock, 1)
+    assert table.seat_of(dave.id) is None and [p.user_id for p in table.queue] == [dave.id]
+    assert [c for c in fake.calls_since(mark, ORIGINAL) if c.user == "dave"] == []
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize(("locale", "theirs"), PAIRS)
+async def test_a_latecomer_sent_to_the_lobby_is_told_when_the_game_goes_on_after_all(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str, theirs: str
+) -> None:
+    """marie, bob and zoe play classic with no end; bob and zoe leave mid-round, so dave,
+    asking for a seat, is told the game stops at the round's end (he alone does not make
+    up classic's three). zoe comes back: with dave in bob's seat the game goes on, and his
+    answer, which still said it stopped, now says he takes a seat at the next round."""
+    users = [fake.add_user(name, locale=locale) for name in ("marie", "bob", "zoe")]
+    dave = fake.add_user("dave", locale=theirs)
+    table, _ = await humans_only(fake, clock, president, users, "classic",
+                                 game_end="unlimited")
+    await leave_game(users[2])
+    await leave_game(users[1])
+    await tick(fake, clock, 1)
+    await dave.click(message(dave, table.table_message_id), cid(table, "join"))
+    answer = dave.last_ephemeral()
+    assert answer.content == t(theirs, "lobby.listed_to_lobby")
+    await users[2].click(message(users[2], table.table_message_id), cid(table, "join"))
+    await tick(fake, clock, 1)
+    assert message(dave, answer.id).content == t(theirs, "lobby.queued_no_end_freed",
+                                                 **button_names(locale))
+    assert t(locale, "table.waiting_round", names="dave") in \
+        message(users[0], table.table_message_id).content
+    fake.assert_no_errors()

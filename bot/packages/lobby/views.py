@@ -13,7 +13,7 @@ from bot.packages.game.views import show_hand
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.permissions import require
 from bot.packages.publisher.calls import NO_PINGS
-from bot.packages.publisher.listed import Listed
+from bot.packages.publisher.listed import KIND, Listed
 from bot.packages.settings.views import open_settings
 from bot.packages.text import player_name
 from bot.tables.seating import queue_left
@@ -68,9 +68,9 @@ async def join(interaction: Interaction, table: Table, from_lobby: bool) -> None
         await interaction.response.send_message(
             t(interaction.locale, WAITING[outcome], **button_names(table.locale)),
             ephemeral=True)
-        if outcome == "no_end_listed":  # told if they move up to a bot's seat (`listed`)
+        if outcome in KIND:  # a game with no end: told if what it says changes (`listed`)
             interaction.client.publisher.listed.keep(table, Listed(
-                interaction, interaction.user.id, str(interaction.locale), created))
+                interaction, interaction.user.id, str(interaction.locale), created, outcome))
     elif outcome == "back" and table.game is not None:
         await show_hand(interaction, table, update=False)
     elif from_lobby:

@@ -1,5 +1,5 @@
-"""The private answer of one listed for the next game, told when they move up to a bot's
-seat (stop 51's leftovers).
+"""The private answer of one on a game's list, told when what it said changes: moving up to
+a bot's seat (stop 51's leftovers), or losing the seat it promised (stop 53).
 
 At a game with no end, a latecomer takes a bot's seat at the next deal, or, with none left,
 goes on the list for the next game (« lobby.listed_no_end », `Seating.join`). When someone
@@ -14,13 +14,19 @@ receiving-and-responding.mdx, Followup Messages), into « you moved up »: no pi
 in the channel, nothing sent to anyone else. Past those minutes nothing private reaches
 them; the table's « En attente de la prochaine manche » line names them, and their first
 turn's reminder pings them as it pings every player (`Reminders`). In memory only, as
-`Hands`' farewells: a restart forgets them."""
+`Hands`' farewells: a restart forgets them.
+
+The change may go the other way (stop 53): one told they take a seat a leaver freed
+(« no_end_freed ») loses it when that leaver comes back before the round's end and takes it
+back (`Seating._take_back`); the table and their « Ma main » said so, the answer did not.
+Every answer at a game with no end is kept with what it said (`Table.list_outcome`), and
+edited whenever that changes: a seat, the list, or the lobby."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -35,15 +41,33 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+#: What an answer says, by `Table.list_outcome`: a seat at the next deal, the list for the
+#: next game, or the lobby the round's end sends the table to.
+KIND = {"no_end": "seat", "no_end_freed": "seat", "no_end_listed": "list",
+        "to_lobby": "lobby"}
+
+#: The edit for a change of kind, (was, now): what they read now, and why it changed.
+CHANGED = {("list", "seat"): "lobby.moved_up_no_end",
+           ("seat", "list"): "lobby.seat_taken_back_no_end",
+           ("seat", "lobby"): "lobby.listed_to_lobby",
+           ("list", "lobby"): "lobby.listed_to_lobby",
+           ("lobby", "list"): "lobby.listed_no_end"}
+
+#: From the lobby back to a seat the game goes on after all: the answer a join gives now.
+SEATED = {"no_end": "lobby.queued_no_end", "no_end_freed": "lobby.queued_no_end_freed"}
+
+
 @dataclass(frozen=True)
 class Listed:
-    """The « Rejoindre » or `/president join` that put `user_id` on the list for the next
-    game, its answer in `locale`, its token minted at `created` on the service's clock."""
+    """The « Rejoindre » or `/president join` that put `user_id` on the list of a game with
+    no end, its answer in `locale` saying `told` (`Table.list_outcome`), its token minted at
+    `created` on the service's clock."""
 
     interaction: discord.Interaction[Any]
     user_id: int
     locale: str
     created: float
+    told: str
 
 
 class ListedAnswers:
@@ -55,18 +79,30 @@ class ListedAnswers:
         self._kept.keep(table.id, listed)
 
     async def flush(self, table: Table) -> None:
-        """After every change of the table, with its hands: each kept answer whose reader
-        is now among those who sit at the next deal is edited once and let go; one whose
-        reader left the list, or whose token ran out, is let go unedited."""
-        waiting = [p.user_id for p in table.queue]
-        sitters = waiting[:table.round_sitters()] if table.no_end and not table.closed else []
-        up = self._kept.take(
-            table.id, self.bot.service.clock.now(), due=lambda k: k.user_id in sitters,
-            stays=lambda k: k.user_id in waiting and not table.closed)
-        await asyncio.gather(*(self._tell(table, k) for k in up))
+        """After every change of the table, with its hands: each kept answer whose reader's
+        place on the list now says something else (`Table.list_outcome`: a seat, the list,
+        the lobby) is edited once, and kept for a later change; one whose reader left the
+        list (or sat), whose game is over, or whose token ran out, is let go unedited."""
+        def now(k: Listed) -> str | None:
+            return None if table.closed else table.list_outcome(k.user_id)
 
-    async def _tell(self, table: Table, listed: Listed) -> None:
-        text = t(listed.locale, "lobby.moved_up_no_end", **button_names(table.locale))
+        def moved(k: Listed) -> bool:
+            outcome = now(k)
+            return outcome is not None and KIND[outcome] != KIND[k.told]
+
+        changed = self._kept.take(table.id, self.bot.service.clock.now(), due=moved,
+                                  stays=lambda k: now(k) is not None)
+        told = [replace(k, told=now(k) or k.told) for k in changed]
+        for k in told:  # still on the list: kept to be told of a later change
+            self._kept.keep(table.id, k)
+        await asyncio.gather(*(self._tell(table, was.told, k) for was, k in zip(
+            changed, told, strict=True)))
+
+    async def _tell(self, table: Table, was: str, listed: Listed) -> None:
+        """Edit the answer, which said `was`, into what its reader's place says now
+        (`listed.told`)."""
+        key = CHANGED.get((KIND[was], KIND[listed.told])) or SEATED[listed.told]
+        text = t(listed.locale, key, **button_names(table.locale))
         try:
             await listed.interaction.edit_original_response(content=text)
         except discord.HTTPException as err:  # dismissed, or its token refused

@@ -1,10 +1,10 @@
-"""Private answers kept, per table, for one later edit through their interaction's token.
+"""Private answers kept, per table, for later edits through their interaction's token.
 
 An ephemeral message is edited only through the token of the interaction it answered, and
 « Interaction tokens are valid for **15 minutes** » (discord-api-docs,
 developers/interactions/receiving-and-responding.mdx, Followup Messages). Some answers are
 to change when the table does (a break's reason offer once the break is over, `Offers`; one
-listed for the next game once they move up to a bot's seat, `ListedAnswers`): each is kept
+on a game's list once their place there changes, `ListedAnswers`): each is kept
 here until that change edits it, or its token runs out, or it no longer applies. In memory
 only: a restart forgets them, and what they show stays as it was.
 """

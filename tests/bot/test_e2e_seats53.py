@@ -226,3 +226,45 @@ async def test_a_latecomer_sent_to_the_lobby_is_told_when_the_game_goes_on_after
     assert t(locale, "table.waiting_round", names="dave") in \
         message(users[0], table.table_message_id).content
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize(("locale", "theirs"), PAIRS)
+async def test_a_seat_left_between_rounds_keeps_the_rank_its_round_gave_it(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str, theirs: str
+) -> None:
+    """Checked, kept (stop 52's review left it for judging): marie, bob, carol and zoe play
+    classic with no end; zoe leaves once round 1 is over, not during it. dave, sitting at
+    her seat at round 2, takes the rank she finished at, as he would had she left a
+    minute earlier and a bot finished her round, and as a newcomer takes a bot's seat or
+    proletario's last place (RULES §10, « le nouveau prend son rang »): the others'
+    exchange is the one their round earned them. His hand says whose place and which."""
+    users = [fake.add_user(name, locale=locale) for name in ("marie", "bob", "carol", "zoe")]
+    dave = fake.add_user("dave", locale=theirs)
+    table, players = await humans_only(fake, clock, president, users, "classic",
+                                       game_end="unlimited")
+    game = table.game
+    assert game is not None
+    zoe_seat = table.seat_of(users[3].id)
+    assert zoe_seat is not None
+    await play_until(fake, clock, players, lambda: fresh(game).phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    ranking = fresh(game).ranking
+    assert ranking is not None
+    role = fresh(game).roles[zoe_seat]
+    assert role is not None
+    await leave_game(users[3])
+    await tick(fake, clock, 1)
+    assert not fresh(game).active[zoe_seat]
+    await dave.click(message(dave, table.table_message_id), cid(table, "join"))
+    assert dave.last_ephemeral().content == t(theirs, "lobby.queued_no_end_freed",
+                                              **button_names(locale))
+    await users[0].click(message(users[0], table.table_message_id),
+                         cid(table, "next", game.version))
+    await tick(fake, clock, 1)
+    assert table.seat_of(dave.id) == zoe_seat and fresh(game).ranking == ranking
+    assert fresh(game).roles[zoe_seat] == role and fresh(game).points[zoe_seat] == 0
+    await dave.click(message(dave, table.table_message_id), cid(table, "hand"))
+    taken = t(theirs, "hand.exchange_role_taken", name="zoe",
+              role=t(theirs, f"role.classic.{role}"))
+    assert taken in dave.last_ephemeral().content
+    fake.assert_no_errors()

@@ -24,7 +24,7 @@ from .state import COMPONENTS_V2, DM, EPHEMERAL, LOADING, Channel, StoredMessage
 SUPPRESS_EMBEDS = 1 << 2
 SUPPRESS_NOTIFICATIONS = 1 << 12
 SETTABLE_FLAGS = SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | COMPONENTS_V2
-DEFAULT, CHAT_INPUT_COMMAND = 0, 20
+DEFAULT, CHANNEL_PINNED_MESSAGE, CHAT_INPUT_COMMAND = 0, 6, 20
 OLD_MESSAGE_AGE = timedelta(hours=1)
 # Create Message's `enforce_nonce`: "If true and nonce is present, it will be checked for
 # uniqueness in the past few minutes. If another message was created by the same author
@@ -251,6 +251,32 @@ class MessageWriter:
         world.add_message(message)
         self._chatter("MESSAGE_CREATE", message)
         return message
+
+    def pinned(self, message: StoredMessage, by: int, *, pinned: bool) -> None:
+        """A member pins or unpins ``message``. Pin and Unpin Message « Fire[] a Channel
+        Pins Update Gateway event » (developers/resources/message.mdx), under the GUILDS
+        intent, with the time « at which the most recent pinned message was pinned »
+        (developers/events/gateway-events.mdx, Channel Pins Update). A pin also posts its
+        system message, type 6 CHANNEL_PINNED_MESSAGE, whose reference « point[s] to the
+        message that was pinned » (Message Object, « Pin messages »): a MESSAGE_CREATE
+        under GUILD_MESSAGES, by whoever pinned, as a member's message is. Neither event
+        is a MESSAGE_UPDATE of the pinned message: the docs name none."""
+        world = self._world
+        message.pinned_at = world.clock.now() if pinned else None
+        if pinned:
+            notice = StoredMessage(id=world.snowflakes.next(), channel_id=message.channel_id,
+                                   guild_id=message.guild_id, author_id=by,
+                                   created_at=world.clock.now(), type=CHANNEL_PINNED_MESSAGE,
+                                   reference_id=message.id)
+            world.add_message(notice)
+            self._chatter("MESSAGE_CREATE", notice)
+        pins = [m.pinned_at for m in world.messages.values()
+                if m.channel_id == message.channel_id and m.pinned_at is not None]
+        last = max(pins) if pins else None
+        self._gateway.dispatch("CHANNEL_PINS_UPDATE", {
+            "guild_id": str(message.guild_id), "channel_id": str(message.channel_id),
+            "last_pin_timestamp": None if last is None else last.isoformat()},
+            intent=INTENT_GUILDS)
 
     def said_again(self, message: StoredMessage, content: str) -> StoredMessage:
         """Its author edits a member's message: MESSAGE_UPDATE, as `said` sends it."""

@@ -406,10 +406,18 @@ def message_payload(world: World, message: StoredMessage) -> dict[str, Any]:
         "embeds": message.embeds,
         "components": message.components,
         "reactions": [],
-        "pinned": False,
+        "pinned": message.pinned_at is not None,
         "type": message.type,
         "flags": message.flags,
     }
+    if message.reference_id is not None:
+        # « data showing the source of a crosspost, channel follow add, pin, or reply
+        # message »; a pin's « have `message_id` and `channel_id`, and `guild_id` if it is in
+        # a guild, which point to the message that was pinned » (Message Object, Message
+        # Reference Content Attribution, developers/resources/message.mdx).
+        payload["message_reference"] = {"type": 0, "message_id": str(message.reference_id),
+                                        "channel_id": str(message.channel_id),
+                                        "guild_id": str(message.guild_id)}
     if message.webhook_id is not None:
         payload["webhook_id"] = str(message.webhook_id)
         if message.webhook_id == world.application_id:  # the app's own (interactions)

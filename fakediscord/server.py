@@ -603,6 +603,27 @@ class FakeDiscord:
                 self.gateway.dispatch("THREAD_DELETE", {k: payload[k] for k in fields},
                                       intent=INTENT_GUILDS)
 
+    def pin(self, message: Message | int, by: TestUser, *, pinned: bool = True) -> None:
+        """``by`` (a moderator) pins a message of a channel or thread, or with
+        ``pinned=False`` unpins it: CHANNEL_PINS_UPDATE, and for a pin its system message
+        in the channel (`MessageWriter.pinned`)."""
+        stored = self._stored(message)
+        assert not stored.ephemeral, "only a channel's messages are pinned"
+        assert (stored.pinned_at is None) is pinned, "pinned already" if pinned else "not pinned"
+        self.writer.pinned(stored, by.id, pinned=pinned)
+
+    def rename_channel(self, channel: Channel, name: str) -> None:
+        """A moderator renames a channel (CHANNEL_UPDATE) or a thread (THREAD_UPDATE): « Sent
+        when a channel is updated », with the new channel object (Channel Update, Thread
+        Update, developers/events/gateway-events.mdx)."""
+        assert 1 <= len(name) <= 100  # « the name of the channel (1-100 characters) »
+        channel.name = name
+        if channel.thread:
+            self.writer.thread_changed(channel)
+        else:
+            self.gateway.dispatch("CHANNEL_UPDATE", channel_payload(channel, self.world.bot.id),
+                                  intent=INTENT_GUILDS)
+
     def delete_message(self, message: Message | int) -> None:
         """A moderator deletes a channel message (the bot's lobby or table message, say): the
         bot gets MESSAGE_DELETE if it asked for GUILD_MESSAGES (`MessageWriter.delete`)."""

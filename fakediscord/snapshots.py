@@ -175,6 +175,8 @@ class Message:
     interaction_user: str | None
     # Its user dismissed this ephemeral: only the god's view (FakeDiscord.messages) shows it.
     dismissed: bool = False
+    pinned: bool = False
+    type: int = 0  # 0 a message; 6 a pin's notice, 20 a command's answer (Message Types)
 
     @property
     def controls(self) -> tuple[Control, ...]:
@@ -309,4 +311,6 @@ def snapshot(world: World, message: StoredMessage) -> Message:
         created_at=message.created_at,
         interaction_user=None if interaction is None else world.users[interaction.user_id].name,
         dismissed=message.dismissed,
+        pinned=message.pinned_at is not None,
+        type=message.type,
     )

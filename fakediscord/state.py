@@ -144,6 +144,9 @@ class StoredMessage:
     webhook_id: int | None = None
     interaction_id: int | None = None
     dismissed_at: datetime | None = None
+    pinned_at: datetime | None = None  # None: not pinned
+    # A system message's `message_reference`: the message it is about (a pin's).
+    reference_id: int | None = None
 
     @property
     def ephemeral(self) -> bool:

@@ -169,6 +169,20 @@ def may_read_history(bot: discord.Client, guild_id: int | None, channel_id: int,
     return channel.permissions_for(guild.me).read_message_history
 
 
+def may_attach_cached(bot: discord.Client, guild_id: int | None, channel_id: int,
+                      parent_id: int | None) -> bool | None:
+    """Whether the gateway's cache says the bot may attach a file in a table's channel (a
+    thread's are its parent's permissions, Threads, Permissions), None where it cannot
+    tell. It follows the changes `may_post` follows: a moderator taking Attach Files
+    away, or giving it back, is heard at once, not at the next interaction."""
+    guild = bot.get_guild(guild_id) if guild_id is not None else None
+    channel = guild.get_channel(parent_id or channel_id) if guild is not None else None
+    if guild is None or channel is None or guild.me is None:
+        return None
+    return may_attach(channel.permissions_for(guild.me),
+                      IN_THREADS if parent_id is not None else needed_in(channel))
+
+
 def missing(permissions: discord.Permissions, needed: tuple[str, ...] = REQUIRED) -> str | None:
     """The first of the ``needed`` permissions (`needed_in`) the bot lacks, or None."""
     return next((name for name in needed if not getattr(permissions, name)), None)

@@ -88,13 +88,16 @@ async def test_without_attach_files_the_results_give_the_chart_as_text_until_it_
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-async def test_attach_files_taken_away_during_a_game_costs_one_refusal(
+async def test_attach_files_taken_away_during_a_game_costs_no_refusal_and_comes_back_alone(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
     monkeypatch: pytest.MonkeyPatch, locale: str,
 ) -> None:
-    """Nobody acted since the permission went: the chart's upload is refused once, then the
-    results give it as text and the host hears why at their next action."""
-    record_charts(monkeypatch)
+    """Nobody acted since the permission went, but the gateway told the bot (CHANNEL_UPDATE,
+    `Charts.channel_changed`): the results give the chart as text with no upload tried, the
+    host hears why at their next action. Given back, the chart comes with nobody acting.
+    Before (play-test 37), the upload was refused once (a 403 toward Cloudflare's ban) and
+    the chart came back only at someone's next click."""
+    drawn = record_charts(monkeypatch)
     marie = fake.add_user("marie", locale=locale)
     table = await host_against_three_bots(president, marie, "rounds:1")
     fake.set_bot_permissions(fake.channel, attach_files=False)
@@ -102,16 +105,22 @@ async def test_attach_files_taken_away_during_a_game_costs_one_refusal(
     assert game is not None
     await let_timers_play(fake, clock, game, Phase.GAME_OVER)
     await tick(fake, clock, 1)
-    fake.expect_error(50013)
 
     results = message(marie, table.table_message_id)
     assert results.attachments == () and chart_line(table) in results.content
+    assert drawn == [] and fake.invalid_requests() == 0
     assert notices(marie, locale) == 0
     await marie.click(results, cid(table, "join"))
     await marie.click(results, cid(table, "join"))
     assert notices(marie, locale) == 1
+
+    fake.set_bot_permissions(fake.channel, attach_files=True)
+    await fake.settle()
+    await tick(fake, clock, 1)
+    results = message(marie, table.table_message_id)
+    assert results.attachments == (chart.FILENAME,) and chart_line(table) not in results.content
     await tick(fake, clock, 60)
-    assert fake.invalid_requests() == 1
+    assert fake.invalid_requests() == 0
 
 
 @pytest.mark.parametrize("locale", LOCALES)

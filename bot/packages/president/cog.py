@@ -20,7 +20,13 @@ from bot.packages.game.views import show_hand
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.lobby.views import display_name, join, leave
 from bot.packages.moderation import gone, timed_out
-from bot.packages.permissions import absent, may_post, not_in_server, require
+from bot.packages.permissions import (
+    absent,
+    may_attach_cached,
+    may_post,
+    not_in_server,
+    require,
+)
 from bot.packages.president.rules import rules_embed
 from bot.packages.privacy import views as privacy_views
 from bot.packages.publisher.calls import NO_PINGS
@@ -208,6 +214,10 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
                 allowed = may_post(self.bot, table.guild_id, table.channel_id, table.parent_id)
                 if allowed is not None:
                     await self.bot.publisher.blocked.channel_changed(table, allowed)
+                attach = may_attach_cached(self.bot, table.guild_id, table.channel_id,
+                                           table.parent_id)
+                if attach is not None:
+                    self.bot.publisher.charts.channel_changed(table, attach)
                 if held and allowed is not False:
                     self.bot.service.refresh(table)
         await self._awake_threads(guild_id, channel_id)

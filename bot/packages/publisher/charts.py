@@ -457,6 +457,22 @@ class Charts:
         self._charted[table.id] = key
         table.chart_unsent = key[0]
 
+    def channel_changed(self, table: Table, allowed: bool) -> None:
+        """The gateway told whether the bot may attach files in the table's channel
+        (`permissions.may_attach_cached`). Learnt only from interactions, a permission
+        taken away with nobody acting since cost the chart's upload a refused call (a 403,
+        toward Cloudflare's ban), and one given back left the results as text until
+        someone acted (play-test 37). The host is still told at their next action
+        (`learn`)."""
+        if table.closed:
+            return
+        was, table.attach_files = table.attach_files, allowed
+        if allowed:
+            self._told_attach.discard(table.id)  # told again if it goes again
+        if allowed and was is False:
+            self._charted.pop(table.id, None)
+            self.bot.service.refresh(table)
+
     async def learn(self, interaction: discord.Interaction[Host], table: Table, *,
                     blocked: bool) -> None:
         """Learn from the interaction whether the chart may be attached in the table's

@@ -135,6 +135,23 @@ def number(text: str, limit: int) -> int:
     return value
 
 
+#: Discord's « Unknown interaction »: what it answers a first response that reached it past
+#: its deadline, « you must send an initial response within 3 seconds of receiving the
+#: event. If the 3 second deadline is exceeded, the token will be invalidated » (Receiving
+#: and Responding, Responding to an Interaction,
+#: https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction).
+UNKNOWN_INTERACTION = 10062
+
+
+def too_late(err: BaseException) -> bool:
+    """Whether `err` is Discord refusing an answer that reached it past the interaction's
+    3 seconds (a slow network, a loaded Discord): its user was shown « This interaction
+    failed » and the token is dead, so no other answer can reach them (a refusal saying an
+    error happened would be one more 10062). No bug of the bot's: one warning line, no
+    traceback. What the click changed stands, and shows on the table and its hands."""
+    return isinstance(err, discord.NotFound) and err.code == UNKNOWN_INTERACTION
+
+
 async def refuse(interaction: discord.Interaction[Any], key: str, **params: object) -> None:
     """Tell the user, privately and in their language, why nothing happened."""
     await answer_privately(interaction, refusal_text(interaction.locale,
@@ -175,8 +192,9 @@ def opened_form(interaction: discord.Interaction[Any]) -> bool:
 async def tell_vanished(interaction: discord.Interaction[Any]) -> None:
     """After answering any command or control on a server, tell its user, once, of their
     tables there whose channel was deleted (`bot.tables.vanished`): nowhere else is left
-    to say it. Privately, in their language, after the answer they asked for."""
-    if interaction.guild_id is None:
+    to say it. Privately, in their language, after the answer they asked for. Not where
+    that answer failed (`too_late`): kept for their next interaction, which can answer."""
+    if interaction.guild_id is None or not interaction.response.is_done():
         return
     owed = await interaction.client.service.vanished.take(interaction.guild_id,
                                                           interaction.user.id)
@@ -259,7 +277,9 @@ async def route_standalone(interaction: discord.Interaction[Any], raw: str,
     except TableError as err:
         await answer_privately(interaction, refusal_text(interaction.locale, err))
     except Exception as err:
-        if out_of_reach(err, match.group(2)):
+        if too_late(err):
+            log.warning("%s: answered past Discord's 3 seconds (10062)", match.group(2))
+        elif out_of_reach(err, match.group(2)):
             await refuse(interaction, "err.storage_down")
         else:
             log.exception("%s failed", match.group(2))
@@ -308,7 +328,12 @@ async def route(interaction: discord.Interaction[Any], raw: str, values: list[st
     except TableError as err:
         await answer_privately(interaction, refusal_text(interaction.locale, err))
     except Exception as err:
-        if out_of_reach(err, f"{click.action} on table {table.id}"):
+        if too_late(err):
+            # Nothing can reach its player any more (`too_late`), nor tell a host anything
+            # (`acted`): what the click changed shows on the table and in the hands.
+            log.warning("%s on table %s: answered past Discord's 3 seconds (10062)",
+                        click.action, table.id)
+        elif out_of_reach(err, f"{click.action} on table {table.id}"):
             await refuse(interaction, "err.storage_down")
         else:
             log.exception("%s on table %s failed", click.action, table.id)

@@ -28,6 +28,23 @@ class HandLinks:
         self._changed = changed
         self._touch = touch
 
+    def unanswered(self, table: Table, user_id: int, link: HandLink,
+                   previous: HandLink | None) -> None:
+        """The interaction of `link` could not be answered (Discord refused the answer,
+        past its 3 seconds): its token is dead and its message never showed the hand. The
+        hand follows `previous` again, the one its player still sees (its « moved » farewell
+        taken back), or none, and is redrawn: what the click changed (a card played) showed
+        on the table while the hand kept the card and « À toi » (play-test 37)."""
+        if table.hands.get(user_id) is not link:
+            return  # a newer interaction showed the hand since
+        table.farewells = [f for f in table.farewells if f.link is not previous]
+        if previous is not None:
+            table.hands[user_id] = previous
+        else:
+            del table.hands[user_id]
+        self._touch(table)
+        self._refresh(table)
+
     def remember(self, table: Table, user_id: int, link: HandLink, *,
                  new_message: bool = False) -> None:
         """The user's latest interaction now shows their hand: refresh through it from now on.

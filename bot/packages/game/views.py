@@ -24,6 +24,7 @@ from bot.packages.controls import (
     number,
     refusal_text,
     stripped,
+    too_late,
 )
 from bot.packages.game import break_reason
 from bot.packages.game.hand import hand_screen
@@ -93,6 +94,7 @@ async def show_hand(
     # the hand is this interaction's original response, which later refreshes edit.
     link = None
     pending: asyncio.Future[None] | None = None
+    previous = table.hands.get(interaction.user.id)
     if table.player(interaction.user.id) is not None and (
             update or not interaction.response.is_done()):
         link = interaction.client.publisher.hands.shown(table, interaction, plain,
@@ -105,14 +107,22 @@ async def show_hand(
             # once saved (`_send_hand`): shown at once, a kill before the save lost its
             # link, the hand the player looked at never redrawn by the restart.
             pending = await _commit_within_budget(interaction.client.service, table)
-    if update and interaction.response.is_done():  # deferred while the move was stored
-        await interaction.edit_original_response(**screen.kwargs())
-    elif update:
-        await interaction.response.edit_message(**screen.kwargs())
-    elif interaction.response.is_done():
-        await interaction.followup.send(ephemeral=True, **screen.kwargs())
-    else:
-        await _send_hand(interaction, table, screen, link, pending)
+    try:
+        if update and interaction.response.is_done():  # deferred while the move was stored
+            await interaction.edit_original_response(**screen.kwargs())
+        elif update:
+            await interaction.response.edit_message(**screen.kwargs())
+        elif interaction.response.is_done():
+            await interaction.followup.send(ephemeral=True, **screen.kwargs())
+        else:
+            await _send_hand(interaction, table, screen, link, pending)
+    except discord.NotFound as err:
+        # Answered past Discord's 3 seconds: the hand the player sees is the one before,
+        # and follows the game from there (`controls.too_late`).
+        if link is not None and too_late(err):
+            interaction.client.publisher.hands.unanswered(table, interaction.user.id, link,
+                                                          previous)
+        raise
 
 
 async def _send_hand(interaction: discord.Interaction[Host], table: Table, screen: Screen,

@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 from discord.enums import AppCommandOptionType
 
-from bot.packages.controls import answer_privately, out_of_reach, refusal_text
+from bot.packages.controls import answer_privately, out_of_reach, refusal_text, too_late
 from bot.tables.service import TableError
 
 log = logging.getLogger(__name__)
@@ -56,11 +56,14 @@ class CheckedTree(app_commands.CommandTree[Any]):
             return
         if isinstance(error, app_commands.CheckFailure) and interaction.response.is_done():
             return
+        name = getattr(interaction.command, "qualified_name", "?")
+        if too_late(original):  # nothing can answer it any more
+            log.warning("/%s: answered past Discord's 3 seconds (10062)", name)
+            return
         if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch
                       | app_commands.TransformerError):
             key = "err.bad_command"
         else:
-            name = getattr(interaction.command, "qualified_name", "?")
             if out_of_reach(original, f"/{name}"):
                 key = "err.storage_down"
             else:

@@ -217,6 +217,15 @@ class Hands:
         self._lapse_at_expiry(table, interaction.user.id, link)
         return link
 
+    def unanswered(self, table: Table, user_id: int, link: HandLink,
+                   previous: HandLink | None) -> None:
+        """`shown`'s interaction could not be answered (`controls.too_late`): the hand
+        follows `previous` again (`HandLinks.unanswered`), with its last edit as its token
+        runs out."""
+        self.bot.service.hands.unanswered(table, user_id, link, previous)
+        if previous is not None and table.hands.get(user_id) is previous:
+            self._lapse_at_expiry(table, user_id, previous)
+
     def restored(self, table: Table) -> None:
         """A table restored from storage: its hands' links are as they were saved, and
         each gets its last edit as its token runs out (`_lapse_at_expiry`).

@@ -44,3 +44,12 @@ def passing(err: BaseException) -> bool:
     if isinstance(err, discord.HTTPException):
         return err.status == 429 or err.status >= 500
     return isinstance(err, discord.RateLimited | aiohttp.ClientError | TimeoutError)
+
+
+def described(err: BaseException) -> str:
+    """A failed call in a log line: Discord's status and code, else the network's error."""
+    if isinstance(err, discord.HTTPException):
+        return f"{err.status} {err.code}"
+    if isinstance(err, discord.RateLimited):
+        return f"rate limited for {err.retry_after:.1f} s"
+    return repr(err)

@@ -50,6 +50,10 @@ OLD_MESSAGE_EDITS = 30046
 # "Unknown channel" (same table): the table's channel was deleted.
 UNKNOWN_CHANNEL = 10003
 FRESH_TABLE_AGE = 55 * 60.0
+# How long a table waits to redraw after Discord failed a call for a passing reason
+# (`_try_later`): discord.py has tried a 500, 502, 504 or 524 for 25 s already, a 503 not
+# at all; Discord says of a 502 « Wait a bit and retry » (HTTP Response Codes).
+PASSING_RETRY = 5.0
 
 
 @dataclass
@@ -110,6 +114,10 @@ class Publisher:
             await self.reminders.flush(table)
         except discord.RateLimited as err:
             self._postpone(table, err)
+        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as err:
+            if not calls.passing(err):
+                raise
+            self._try_later(table, err)
         except BudgetClosed:
             # The bot is stopping with no place left under Discord's limit: the restart
             # posts this table afresh (see bot/tables/budget.py).
@@ -128,6 +136,21 @@ class Publisher:
             service.refresh(table)
 
         service.scheduler.after(("rate limited", table.id), err.retry_after, again)
+
+    def _try_later(self, table: Table, err: calls.Passing) -> None:
+        """A post or an edit failed for a passing reason (`calls.passing`: a 5xx past
+        discord.py's own retries, a dropped connection, a timeout). It logged an error and
+        counted as shown: a table whose last change met a 503 kept its stale message, the
+        move before it, for good (play-test 37). Nothing of it is marked shown, and the
+        table is redrawn `PASSING_RETRY` seconds later, in its latest state."""
+        log.warning("table %s: Discord failed a call (%s), redrawn in %.0f s", table.id,
+                    calls.described(err), PASSING_RETRY)
+        service = self.bot.service
+
+        async def again() -> None:
+            service.refresh(table)
+
+        service.scheduler.after(("passing", table.id), PASSING_RETRY, again)
 
     async def flush_hands(self, table: Table) -> None:
         """In the lobby too: a hand left open when the game ended says where its player now
@@ -191,8 +214,16 @@ class Publisher:
                 # only said the table was gone.
                 await self.owed_edits.owe(table, message_id, shown)
             else:
-                await self._edit(table, message_id,
-                                 Screen(shown) if shown is not None else None, shown)
+                try:
+                    await self._edit(table, message_id,
+                                     Screen(shown) if shown is not None else None, shown)
+                except (discord.HTTPException, discord.RateLimited, aiohttp.ClientError,
+                        TimeoutError) as err:
+                    if not calls.passing(err):
+                        raise
+                    # Nothing is tried again at a closed table: its bookkeeping goes.
+                    log.warning("table %s: message %s not shown closed (%s)", table.id,
+                                message_id, calls.described(err))
         table.table_message_id = None
         await self.reminders.closed(table)
         await self.hands.closed(table)
@@ -380,8 +411,13 @@ class Publisher:
             elif err.code in (THREAD_LOCKED, ARCHIVED_THREAD):
                 # Locked, or archived and locked (a moderator closed it): no post reopens it.
                 self.blocked.refused(table, err)
-            elif passing and calls.passing(err):
-                raise
+            elif calls.passing(err):
+                if passing:
+                    raise
+                # Maybe posted all the same (a 5xx does not say Discord did nothing): the
+                # table tries again as for an edit (`_try_later`), as it posted afresh at
+                # its next change before.
+                self._try_later(table, err)
             else:
                 log.exception("could not post in channel %s", table.channel_id)
             return None
@@ -444,8 +480,8 @@ class Publisher:
                     return True
                 self.charts.not_carried(table, chart[0], err)
                 return await self._edit(table, message_id, screen, asleep)
-            if not isinstance(err, discord.HTTPException):
-                raise
+            if not isinstance(err, discord.HTTPException) or calls.passing(err):
+                raise  # tried again, not marked shown (`_flush`)
             if isinstance(err, discord.Forbidden):
                 self.blocked.refused(table, err)
             elif err.code == OLD_MESSAGE_EDITS:

@@ -377,6 +377,11 @@ class TableService:
                 player.locale = locale
                 self._changed(table)
 
+    def locale_of(self, user_id: int, default: str) -> str:
+        """The language `heard` last from the user, else `default`: what a word sent
+        through an older interaction of theirs is written in."""
+        return self._heard.get(user_id, default)
+
     def _own_break_over(self, table: Table) -> None:
         """A player's own break is up (`Deadlines._pause_over`): see `Breaks.lapsed`."""
         self.breaks.lapsed(table)

@@ -40,7 +40,7 @@ class BlockedTables:
         # Per blocked table whose host was told: the interaction that told them, whose token
         # tells them, privately, that the table picks up again (`channel_changed`); and the
         # tables whose host is owed that word at their next action, that token expired.
-        self._told_by: dict[int, HandLink] = {}
+        self._told_by: dict[int, tuple[int, HandLink]] = {}
         self._owed_resume: set[int] = set()
 
     def blocks(self, table_id: int) -> bool:
@@ -76,9 +76,9 @@ class BlockedTables:
         if told or not table.is_host(interaction.user.id) or opened_form(interaction):
             return
         self._blocked[table.id] = True
-        self._told_by[table.id] = HandLink(int(interaction.application_id), interaction.token,
-                                           self.bot.service.clock.now(), "",
-                                           str(interaction.locale))
+        self._told_by[table.id] = (interaction.user.id, HandLink(
+            int(interaction.application_id), interaction.token, self.bot.service.clock.now(),
+            "", str(interaction.locale)))
         # Worded as the refusals are (« ⚠️ » first, as the missing permission refuses
         # /president create): whatever the click answered, the table shows nothing of it.
         await answer_privately(interaction, refusal_text(
@@ -103,10 +103,11 @@ class BlockedTables:
             return
         if table.id not in self._blocked:
             return
-        link = self._told_by.get(table.id)
+        told_by = self._told_by.get(table.id)
         self._resume(table)
-        if link is None:
+        if told_by is None:
             return
+        host_id, link = told_by
         if not link.valid(self.bot.service.clock.now()):
             self._owed_resume.add(table.id)
             return
@@ -115,9 +116,13 @@ class BlockedTables:
         webhook = discord.Webhook.from_state(
             {"id": link.application_id, "type": 3, "token": link.token}, self.bot._connection)
 
+        # In the language their client speaks now: a host who switched Discord to English
+        # since they were told read « La table reprend » in French (play-test 37).
+        locale = self.bot.service.locale_of(host_id, link.locale)
+
         async def tell() -> None:
             try:
-                await webhook.send(t(link.locale, "table.resumed"), ephemeral=True)
+                await webhook.send(t(locale, "table.resumed"), ephemeral=True)
             except discord.HTTPException as err:
                 log.info("table %s: could not tell its host it picks up again (%s)",
                          table.id, err.status)

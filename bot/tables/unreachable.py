@@ -32,14 +32,17 @@ class UnreachableTables:
         ones."""
         for table in self.registry.tables():
             if channel_id in (table.channel_id, table.parent_id):
-                if table.guild_id is not None and not table.closed:
-                    players = [*table.humans(), *table.queue]
-                    # The deleted one is the table's thread, or the channel it was in.
-                    thread = channel_id == table.channel_id and table.parent_id is not None
-                    await self.vanished.record(table.guild_id, [
-                        p.user_id for p in players if p.user_id is not None], name,
-                        in_thread=thread)
-                await self._vanish(table, hands=False)
+                players = [p.user_id for p in (*table.humans(), *table.queue)
+                           if p.user_id is not None]
+                # The deleted one is the table's thread, or the channel it was in.
+                thread = channel_id == table.channel_id and table.parent_id is not None
+                # Told by whichever call ends the table: the deletion's event, and a call
+                # that met the deleted channel on its way (`BlockedTables.gone`), both
+                # passed the check while the other stored its word, and each player was
+                # told twice (play-test 37).
+                if await self._vanish(table, hands=False) and table.guild_id is not None:
+                    await self.vanished.record(table.guild_id, players, name,
+                                               in_thread=thread)
 
     async def removed_from_guild(self, guild_id: int) -> None:
         """The bot was removed from a server: its tables there end (`_vanish`). The hands,
@@ -47,19 +50,26 @@ class UnreachableTables:
         for table in self.registry.in_guild(guild_id):
             await self._vanish(table, hands=True)
 
-    async def _vanish(self, table: Table, *, hands: bool) -> None:
+    async def _vanish(self, table: Table, *, hands: bool) -> bool:
         """End a table the bot can no longer reach. A game under way stops as the host's End
         stops it, so its rounds keep their results and the game its end, rather than bots
         and timers playing on unseen until IDLE_CLOSE_SECONDS; nothing is posted or edited
-        in the channel, and the hands are told only with `hands`."""
+        in the channel, and the hands are told only with `hands`. False where it had
+        ended already."""
         async with table.lock:
             if table.closed:
-                return
+                return False
             game = table.game
             if game is not None and game.phase is not Phase.GAME_OVER:
                 self._after(table, refusals.engine(game.stop))
             table.lobby_message_id = table.table_message_id = None
+            # Its turn ping too, gone with the channel (or out of reach with the server):
+            # deleting it cost a refused call, a 404 in a deleted thread, a 403 toward
+            # Cloudflare's ban on a server that removed the bot (play-test 37).
+            table.reminder = None
+            table.reminders_gone.clear()
             if not hands:
                 table.hands.clear()
                 table.farewells.clear()
             self._close(table)
+        return True

@@ -146,13 +146,17 @@ class BlockedTables:
 
     def gone(self, table: Table) -> None:
         """Discord no longer knows the table's channel: it was deleted while the bot was not
-        told (down, or a thread it did not hold). The table ends as on the deletion event;
+        told (down, or a thread it did not hold), or as a call was on its way there. The
+        table ends as on the deletion event;
         until then nothing more is sent there."""
         log.info("table %s: channel %s no longer exists", table.id, table.channel_id)
         self._blocked[table.id] = True
         service = self.bot.service
+        # Named where the cache still holds it: a call meeting a channel deleted as it was
+        # on its way may end the table before the deletion's event (play-test 37).
+        name = getattr(self.bot.get_channel(table.channel_id), "name", None)
 
         async def vanish() -> None:
-            await service.unreachable.channel_deleted(table.channel_id)
+            await service.unreachable.channel_deleted(table.channel_id, name)
 
         service.scheduler.after((table.id, "channel gone"), 0, vanish)

@@ -468,7 +468,12 @@ class Publisher:
             async with self.bot.budget.call():
                 await self._channel(table).get_partial_message(message_id).edit(
                     allowed_mentions=NO_PINGS, **kwargs)
-        except discord.NotFound:
+        except discord.NotFound as err:
+            if err.code == UNKNOWN_CHANNEL:
+                # The channel went with the message (deleted as the edit was on its way):
+                # posting a fresh message there would be one more refused call.
+                self.blocked.gone(table)
+                return True
             # Gone; or the results' edit with their chart retried a 5xx until its table
             # closed (its channel deleted): nothing to post then.
             return chart is not None and table.closed

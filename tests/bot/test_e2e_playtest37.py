@@ -10,27 +10,42 @@ logged."""
 
 from __future__ import annotations
 
+import asyncio
 import re
+from pathlib import Path
+
+import pytest
 
 from bot.client import PresidentBot
 from bot.i18n import t
+from bot.packages.game import chart
 from bot.packages.game.table_message import table_screen
 from bot.packages.publisher.messages import PASSING_RETRY
 from bot.tables.table import Table
-from engine import Game
-from fakediscord import FakeDiscord, LatencyConfig, Spread
+from engine import Game, Phase
+from fakediscord import Channel, FakeDiscord, LatencyConfig, Message, Spread, TestUser
 
 from .conftest import LinkedClock
 from .e2e import (
     Player,
     cid,
+    connect_bot,
+    create_table,
+    database_url,
+    dealt_against_two_bots,
     host_against_three_bots,
+    http_waits_on_the_fake_clock,
     humans_only,
     message,
+    play_until,
+    record_charts,
     tick,
     two_humans_against_a_bot,
+    webhook_waits_on_the_fake_clock,
 )
+from .stored import stored_game
 from .test_e2e_channel_events import told
+from .test_e2e_playtest24 import HANDS, until_half_time
 
 EDIT = "/channels/{channel_id}/messages/{message_id}"
 # Discord's answer reaches the bot, but the bot's first response reaches Discord 3.5 s
@@ -169,3 +184,212 @@ async def test_the_resume_note_speaks_the_host_s_language_of_now(
     fake.assert_no_errors()
 
 
+
+
+HAND_EDIT = "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
+
+
+def hint_button(hand: Message) -> str | None:
+    """The « Conseil » button of a hand, if it offers one (a seat to act)."""
+    return next((b.custom_id for b in hand.buttons
+                 if b.custom_id is not None and ":hint:" in b.custom_id), None)
+
+
+async def evening(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot
+                  ) -> tuple[Table, Table, list[Player], Player, Channel, Channel]:
+    """marie (French) hosts a classic game in the thread « partie » under #general, with bob
+    (English) and a bot; dave (French) hosts wild7 to one round in #salon against two bots,
+    the « Conseil » button on. Every hand open."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    bob = Player(fake.add_user("bob"))
+    thread = fake.add_thread(fake.channel, "partie", marie.user)
+    salon = fake.add_channel(fake.guild, "salon")
+    await fake.settle()
+    marie.user.channel = bob.user.channel = thread
+    classic, _ = await two_humans_against_a_bot(fake, clock, bot, marie, bob)
+    dave = Player(fake.add_user("dave", locale="fr"))
+    dave.user.channel = salon
+    wild = await create_table(bot, dave.user, "wild7")
+    await bot.service.set_options(wild, dave.user.id, hints=True)
+    await bot.service.set_rules(wild, dave.user.id, wild.rules.replace(game_end="rounds:1"))
+    lobby = message(dave.user, wild.lobby_message_id)
+    for _ in range(2):
+        await dave.user.click(lobby, cid(wild, "addbot"))
+    await dave.user.click(lobby, cid(wild, "start"))
+    await tick(fake, clock, 1)
+    await dave.open_hand(bot)
+    return classic, wild, [marie, bob], dave, thread, salon
+
+
+def shown_as_now(user: TestUser, table: Table, clock: LinkedClock) -> bool:
+    """Whether the table message the user sees is the table as it is now."""
+    return message(user, table.table_message_id).content == \
+        table_screen(table, clock.now()).content
+
+
+async def test_a_moderator_and_a_hostile_evening(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    drawn = record_charts(monkeypatch)
+    # discord.py sleeps out 429s (and retries 5xx) on the fake's clock, never the wall's.
+    http = http_waits_on_the_fake_clock(monkeypatch, fake)
+    hooks = webhook_waits_on_the_fake_clock(monkeypatch, fake)
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    modo = fake.add_user("modo")
+    classic, wild, (marie, bob), dave, thread, salon = await evening(fake, clock, bot)
+    wild_game = wild.game
+    assert wild_game is not None and classic.game is not None
+
+    # The moderator pins #salon's table so that people find it: its notice lands below
+    # it (a line of chatter), nothing else changes; dave asks for advice, in French.
+    pinned = wild.table_message_id
+    assert pinned is not None
+    fake.pin(pinned, modo)
+    await tick(fake, clock, 1)
+    advice = await until_advice(fake, clock, dave)
+    assert advice.startswith("💡 Le bot normal") and "Ta main" in dave.hand.content
+
+    # Mid-round, the moderator tidies #salon and deletes the table message: posted afresh
+    # at once, with its buttons; « Ma main » there opens dave's hand.
+    fake.pin(pinned, modo, pinned=False)
+    fake.delete_message(pinned)
+    await tick(fake, clock, 1)
+    assert wild.table_message_id not in (None, pinned)
+    await dave.open_hand(bot)
+    assert "Ta main" in dave.hand.content
+
+    # The channel is renamed: nothing to do, nothing refused.
+    fake.rename_channel(salon, "salon-du-soir")
+    await tick(fake, clock, 1)
+
+    # Send Messages taken in #salon: the bots play on with no refused call, dave is told at
+    # his next click (in French); he switches Discord to English, and his next answers are
+    # English; given back, the table is redrawn and he is told, in English.
+    fake.set_bot_permissions(salon, send_messages=False)
+    await fake.settle()
+    for _ in range(5):
+        await tick(fake, clock, 1)
+    assert fake.invalid_requests() == 0
+    await dave.user.click(message(dave.user, wild.table_message_id), cid(wild, "hand"))
+    dave.hand_id = dave.user.last_ephemeral().id
+    cannot = t("fr", "err.cannot_post", permission=t("fr", "perm.send_messages"))
+    assert told(dave.user, "⚠️ " + cannot) == 1
+    dave.user.user.locale = "en-US"
+    await dave.open_hand(bot)
+    assert "Your hand" in dave.hand.content
+    fake.set_bot_permissions(salon, send_messages=True)
+    await fake.settle()
+    await tick(fake, clock, 1)
+    assert told(dave.user, t("en", "table.resumed")) == 1 and shown_as_now(dave.user, wild,
+                                                                          clock)
+
+    # Discord at its worst while both tables play: a route's 429 and a global one on the
+    # table messages' edits, a 503 there, a 429 on bob's hand token, and marie's click
+    # answered past its 3 seconds.
+    fake.inject_429(EDIT, retry_after=2.0)
+    fake.inject_429(EDIT, retry_after=1.0, is_global=True)
+    fake.inject_error(EDIT, 503, method="PATCH")
+    fake.inject_429(HAND_EDIT, retry_after=3.0, user=bob.user)
+    for _ in range(8):
+        for player in (marie, bob, dave):
+            await player.act()
+        await tick(fake, clock, 1)
+    classic_game = classic.game
+    for _ in range(60):  # marie's turn comes round (bob and the bot play, or time passes)
+        if classic_game.to_act == classic.seat_of(marie.user.id):
+            await tick(fake, clock, 1)  # her hand is redrawn to play
+            break
+        if not await bob.act():
+            await tick(fake, clock, 1)
+    fake.enable_latency(LATE)
+    assert await marie.act()
+    fake.disable_latency()
+    fake.expect_error(10062)
+    for _ in range(int(PASSING_RETRY) + 4):
+        await tick(fake, clock, 1)
+    # Nothing lost: the table messages show the tables as they are, each hand its cards.
+    assert shown_as_now(marie.user, classic, clock) and shown_as_now(dave.user, wild, clock)
+    for table, player in ((classic, marie), (classic, bob), (wild, dave)):
+        game, seat = table.game, table.seat_of(player.user.id)
+        assert game is not None and seat is not None
+        assert cards_in(player.hand.content) == len(game.hands[seat]), player.user.name
+
+    # Attach Files taken in #salon before its game ends: the results give the chart as
+    # text, with no upload refused; dave is told at his next click, in English; given
+    # back, the chart is uploaded with nobody acting.
+    fake.set_bot_permissions(salon, attach_files=False)
+    await fake.settle()
+    await play_until(fake, clock, [dave], lambda: wild_game.phase is Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+    results = message(dave.user, wild.table_message_id)
+    assert results.attachments == () and drawn == []
+    await dave.user.click(results, cid(wild, "join"))
+    attach = t("en", "err.cannot_attach", permission=t("en", "perm.attach_files"))
+    assert told(dave.user, "⚠️ " + attach) == 1
+    fake.set_bot_permissions(salon, attach_files=True)
+    await fake.settle()
+    await tick(fake, clock, 1)
+    assert message(dave.user, wild.table_message_id).attachments == (chart.FILENAME,)
+
+    # The wild7 game is stored once: one round, one result a seat.
+    await asyncio.gather(*bot.service.outbox.pending(), return_exceptions=True)
+    game_id = wild.game_row_id
+    assert game_id is not None
+    stored = await stored_game(url, game_id)
+    assert stored.round_nos == [1] and stored.ended == 1 and stored.table_games == 1
+    assert len(stored.results) == 3  # one result a seat, once
+
+    # The moderator deletes the thread of marie's game: the table ends; marie and bob are
+    # told at their next command, each in their language.
+    fake.delete_channel(thread)
+    await tick(fake, clock, 1)
+    assert classic.closed
+    # The bot's edit on its way as the thread went met it deleted: that one refused call
+    # (a 404, which Cloudflare does not count), then nothing more there (no second try, no
+    # fresh post, no hand edited, no ping deleted).
+    assert [c.code for c in fake.errors] == [10003]
+    fake.expect_error(10003)
+    for player, locale in ((marie, "fr"), (bob, "en")):
+        player.user.channel = fake.channel
+        await player.user.slash("president rules")
+        assert player.user.last_ephemeral(fake.channel).content == t(
+            locale, "vanished.named.thread", channel="partie")
+
+    assert fake.invalid_requests() == 3  # the three 429s injected, no refusal
+    fake.assert_no_errors()
+    http.end()
+    hooks.end()
+    await fake.disconnect(bot)
+
+
+async def until_advice(fake: FakeDiscord, clock: LinkedClock, player: Player) -> str:
+    """Time passes until the player's hand offers « Conseil » (their turn), then they press
+    it: the advice line their hand then shows."""
+    for _ in range(60):
+        button = hint_button(player.hand)
+        if button is not None:
+            await player.user.click(player.hand, button)
+            return next(line for line in player.hand.content.split("\n")
+                        if line.startswith("💡"))
+        await tick(fake, clock, 1)
+    raise AssertionError("no « Conseil » offered")
+
+
+async def test_a_table_whose_channel_goes_with_its_ping_up_deletes_nothing(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """marie's turn ping is up (« ⏰ ») when the moderator deletes the channel: the table
+    ends as it should, but its closing then deleted the ping, a refused call (404 in a
+    deleted channel; the 403 of a server that removed the bot counts toward Cloudflare's
+    ban). Now nothing is sent there."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    table, _ = await dealt_against_two_bots(fake, clock, president, marie, HANDS, opener=0)
+    await until_half_time(fake, clock, table)
+    assert table.reminder is not None and table.reminder.message_id is not None
+    mark = fake.mark()
+    fake.delete_channel(fake.channel)
+    await tick(fake, clock, 1)
+    assert table.closed
+    assert [c for c in fake.calls_since(mark) if c.route.startswith("/channels/")] == []
+    fake.assert_no_errors()

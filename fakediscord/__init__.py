@@ -81,6 +81,9 @@ the bot another role (``given=False`` takes it back, ``fake.delete_role`` delete
 bot's permissions are @everyone's and its roles' together, each change sent as Discord sends
 it (GUILD_ROLE_UPDATE, _CREATE, _DELETE, the bot's GUILD_MEMBER_UPDATE); ``fake.time_out(guild, bob, 600)`` times a member out: their interactions carry
 ``communication_disabled_until`` and their permissions shrink, and ``bob.slash`` refuses.
+``fake.pin(message, modo)`` pins a message (its notice posted below it, type 6, and
+CHANNEL_PINS_UPDATE; ``pinned=False`` unpins, the event alone), ``fake.rename_channel(channel,
+"soirée")`` renames a channel or thread (CHANNEL_UPDATE, THREAD_UPDATE).
 
 Threads: ``fake.add_thread(fake.channel, "partie", alice)`` makes a public thread, where
 posting needs Send Messages in Threads rather than Send Messages

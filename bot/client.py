@@ -334,7 +334,6 @@ class PresidentBot(Host):
     async def close(self) -> None:
         if self.faces_sync is not None:
             self.faces_sync.cancel()
-        card_faces.clear()
         self.budget.close()
         await self.service.coalescer.drain(self.shutdown_wait)
         # Results are retried while the database is down; a stop must not wait for ever.
@@ -349,11 +348,20 @@ class PresidentBot(Host):
             # Every table's latest state, its hands' links included: a hand opened again
             # with no move since is saved only with the next move (HandLinks.remember),
             # and the restart would follow the one its player no longer looks at.
+            stored: dict[int, int] = {}
             if not self.writer.closed:  # (a second close finds it closed)
                 for table in self.service.registry.tables():
                     self.service.touch(table)
+                    stored[table.id] = table.seq
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self.writer.close(), timeout=10)
+            # Nothing more reaches Discord from here on: what its answers said each message
+            # shows is then final, and kept for the restart (`keep_shown`).
+            await super().close()
+            await self.keep_shown(stored)
+        # Known until here: the stop's last redraws showed the hands with their faces, as
+        # the restart draws them (cleared first, they lost them until the restart's redraw).
+        card_faces.clear()
         if self.storage is not None:
             await self.storage.close()
         # Last: a process waiting for these shards restores from the snapshots just stored.
@@ -361,6 +369,24 @@ class PresidentBot(Host):
             await self.shard_locks.release()
         await self.metrics.close()
         await super().close()
+
+    async def keep_shown(self, stored: dict[int, int]) -> None:
+        """What each table's messages show, as Discord acknowledged it (`Publisher.landed`),
+        kept beside the state just stored for it (`stored`: its `seq`): the restart edits
+        none of them to show it again, nor uploads a chart a results message carries. Only
+        here, once the connection is closed, so that no edit can follow what is kept
+        (docs/bot.md « Restarts, fewer calls (stop 53) »); a crash keeps nothing, and its
+        restart draws everything again."""
+        if self.storage is None or self.shards_lost:  # another process may be drawing them
+            return
+        rows = [(table.id, stored[table.id], landed.to_dict(stored[table.id]))
+                for table in self.service.registry.tables()
+                if table.id in stored and not table.closed
+                and (landed := self.publisher.landed(table))]
+        try:
+            await asyncio.wait_for(self.storage.keep_shown(rows), timeout=10)
+        except Exception as err:  # the restart draws everything again, as after a crash
+            log.warning("what the tables show was not kept for the restart (%r)", err)
 
 
 class ShardedPresidentBot(PresidentBot, commands.AutoShardedBot):

@@ -172,6 +172,10 @@ class TableSnapshot(Base):
     seq: Mapped[int] = mapped_column(BigInteger)
     state: Mapped[dict[str, Any]]
     saved_at: Mapped[datetime]
+    # What the table's messages showed when the bot stopped, for the state of `seq`
+    # (`bot.tables.landed.Landed`): written by a stop only, cleared by any later save and
+    # by the next start once read; NULL: nothing known shown (since 0013).
+    shown: Mapped[dict[str, Any] | None] = mapped_column(JSON(), nullable=True)
 
 
 class Game(Base):

@@ -87,6 +87,9 @@ class Snapshot:
     seq: int
     state: Mapping[str, object]
     saved_at: datetime
+    # What the table's messages showed as the bot stopped, stored with this `seq` by the
+    # stop (`Storage.keep_shown`); None: nothing known (a crash, a later save, 0012's code).
+    shown: Mapping[str, object] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,12 +15,14 @@ from functools import cached_property
 from typing import Any, Self, cast
 
 from sqlalchemy import (
+    JSON,
     BigInteger,
     Integer,
     bindparam,
     delete,
     insert,
     literal,
+    null,
     select,
     text,
     update,
@@ -593,6 +595,8 @@ class Storage(History, Forgetting):
                 "seq": statement.excluded.seq,
                 "state": statement.excluded.state,
                 "saved_at": statement.excluded.saved_at,
+                # Known for the state a stop stored only: a later one may follow edits.
+                "shown": null(),
             },
             where=TableSnapshot.seq < statement.excluded.seq,
         )
@@ -601,14 +605,40 @@ class Storage(History, Forgetting):
         async with self._read() as connection:
             row = (
                 await connection.execute(
-                    select(TableSnapshot.seq, TableSnapshot.state, TableSnapshot.saved_at).where(
-                        TableSnapshot.table_id == table_id
-                    )
+                    select(TableSnapshot.seq, TableSnapshot.state, TableSnapshot.saved_at,
+                           TableSnapshot.shown).where(TableSnapshot.table_id == table_id)
                 )
             ).one_or_none()
         if row is None:
             return None
-        return Snapshot(table_id, row.seq, row.state, row.saved_at)
+        return Snapshot(table_id, row.seq, row.state, row.saved_at, row.shown)
+
+    async def keep_shown(self, rows: Sequence[tuple[int, int, Mapping[str, object]]]) -> None:
+        """What each table's messages show as the bot stops (rows: table id, the `seq` of
+        the state it stored last, what was shown), kept beside that state only: a table
+        whose stored state is another (its last save lost, or a newer one) keeps nothing,
+        and any later save clears it (`_snapshot_upsert`). Called once nothing more can
+        reach Discord: what it says cannot be overtaken by an edit."""
+        if rows:
+            async with self._write() as connection:
+                await connection.execute(
+                    update(TableSnapshot).where(
+                        TableSnapshot.table_id == bindparam("id", type_=Integer),
+                        TableSnapshot.seq == bindparam("at", type_=BigInteger),
+                    ).values(shown=bindparam("kept", type_=JSON())),
+                    [{"id": table_id, "at": seq, "kept": dict(shown)}
+                     for table_id, seq, shown in rows])
+
+    async def forget_shown(self, table_ids: Collection[int]) -> None:
+        """A start read what these tables showed (`load_snapshot`) and is about to draw
+        them: kept, it would be trusted again after a crash, when its edits may have
+        changed what they show."""
+        if table_ids:
+            async with self._write() as connection:
+                await connection.execute(
+                    update(TableSnapshot).where(
+                        TableSnapshot.table_id.in_(list(table_ids)),
+                        TableSnapshot.shown.is_not(null())).values(shown=null()))
 
     async def delete_snapshot(self, table_id: int) -> None:
         async with self._write() as connection:

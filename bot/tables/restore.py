@@ -11,6 +11,7 @@ from bot.i18n import lang
 from bot.storage.failures import transient
 from bot.storage.records import TableRecord, UnreadableRecord
 from bot.storage.repository import Storage
+from bot.tables.landed import Landed
 from bot.tables.service import TableService
 from bot.tables.snapshot import stored_table
 from bot.tables.table import Table
@@ -68,6 +69,7 @@ async def restore_tables(
     restoring the same table would play it twice.
     """
     loaded: list[Table] = []
+    shown: list[int] = []  # the tables whose snapshot says what was shown (`Landed`)
     channels: set[int] = set()
     newest = 0.0
     for record in await storage.active_tables(shard_ids=shard_ids, shard_count=shard_count):
@@ -99,8 +101,14 @@ async def restore_tables(
         channels.add(table.channel_id)
         # The stored row's seq is what the database compares later saves against.
         table.seq = max(table.seq, snapshot.seq)
+        # What its messages showed as the bot stopped, kept for this very state.
+        table.landed = Landed.read(snapshot.shown, snapshot.seq)
+        if snapshot.shown is not None:
+            shown.append(table.id)
         loaded.append(table)
         newest = max(newest, snapshot.saved_at.timestamp())
+    # Read once: a crash after this start's first edits must find nothing known shown.
+    await storage.forget_shown(shown)
     # The clocks move on from when the process stopped, which it still ran at when it
     # stored its newest state: a stop stores every table, a crash does not, and a table
     # whose state is older (a player thinking, a leaver awaited) had its clocks run until

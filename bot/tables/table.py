@@ -16,6 +16,7 @@ from typing import TypeVar, cast
 from bot.names import unique
 from bot.people import Holder
 from bot.tables.house import DEFAULT_LEVEL, House, TableSettings
+from bot.tables.landed import Landed
 from bot.tables.snapshot import (
     GameStartSnapshot,
     HandLinkSnapshot,
@@ -609,6 +610,10 @@ class Table:
     # Nobody has acted for long enough that the idle close is near: its messages say when
     # (`Deadlines._idle_near`). Runtime only: a restart says it again from `human_seen`.
     idle_warned: bool = field(default=False, compare=False)
+    # What its messages showed when the bot stopped (`bot.tables.landed`), read with its
+    # snapshot by the restore, for the publisher to take (`Publisher.restored`). Runtime
+    # only: stored by the stop beside the snapshot, never in it.
+    landed: Landed | None = field(default=None, repr=False, compare=False)
     # Hands of players who just left, to redraw once without controls (not persisted: a
     # restart only skips that courtesy edit).
     # Several per player: « Ma main » pressed three times within a refresh left the first

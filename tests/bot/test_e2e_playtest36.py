@@ -164,6 +164,21 @@ def per_table(calls: list[CallRecord], servers: Servers) -> Counter[str]:
 
 
 HAND_EDIT = "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
+# The restart's calls (`per_table`), each changing what a message shows.
+RESTART_CALLS = {
+    "cartes": 3, "finale": 3, "pause": 2, "cards": 3, "fini": 1, "quick": 1,
+    "/guilds/{guild_id}/members/{user_id}": 15, "/users/@me": 1,
+    "/oauth2/applications/@me": 1, "/applications/{application_id}/commands": 1,
+    "/applications/{application_id}/emojis": 1}
+# Where nothing was kept by the stop (a crash), every lobby, hand and chart is drawn again.
+REDRAWN_CALLS = {
+    **RESTART_CALLS, "cartes": 5, "finale": 4, "pause": 5, "cards": 7, "fini": 4, "quick": 5}
+
+
+def what_shows(fake: FakeDiscord) -> dict[int, tuple[object, ...]]:
+    """Each message as Discord shows it: its text, controls and attachments' names."""
+    return {m.id: (m.content, repr(m.components), [a["filename"] for a in m.attachments])
+            for m in fake.world.messages.values()}
 
 
 async def close_table(fake: FakeDiscord, clock: LinkedClock, host: TestUser,
@@ -210,6 +225,7 @@ async def test_two_servers_play_on_after_a_restart_mid_tournament(
              for p in servers.players(name)}
     assert all(faces.values()), faces  # every hand under way shows its cards' faces
 
+    shown_before = what_shows(fake)
     mark = fake.mark()
     stopped = clock.now()
     bot = await restart(fake, clock, servers.bot, servers.url, down=60)
@@ -229,22 +245,23 @@ async def test_two_servers_play_on_after_a_restart_mid_tournament(
         servers.tables[name] = (restored, channel, players)
     assert servers.table("cards").queued(u["eve"].id)
     # The restart's calls, table by table: the channel's last messages read where a game
-    # is under way (`Recount.read`), its lobby and table message edited, each hand once
-    # through its token (its new clock, or none), with its faces; a finished game's chart
-    # uploaded again, carried by its results' edit now that the gateway tells the restored
-    # table it may attach files (play-test 37: one call fewer each). Besides: one Get Guild
-    # Member per seated person and server, and the process's own four.
-    assert per_table(fake.calls_since(mark), servers) == {
-        "cartes": 5, "finale": 4, "pause": 5, "cards": 7, "fini": 4, "quick": 5,
-        "/guilds/{guild_id}/members/{user_id}": 15, "/users/@me": 1,
-        "/oauth2/applications/@me": 1, "/applications/{application_id}/commands": 1,
-        "/applications/{application_id}/emojis": 1}
-    for name in ("fini", "quick"):  # their results' edit carried the chart
+    # is under way (`Recount.read`), and only what changed: the table message where a game
+    # goes on (« the bot restarted ») or waits for its host (its deadline moved), the three
+    # hands whose clock moved. Each lobby, each other hand and each finished game's chart
+    # already show what the restart draws (what the stop kept, `bot.tables.landed`): 32
+    # calls before stop 53. Besides: one Get Guild Member per seated person and server,
+    # and the process's own four.
+    assert per_table(fake.calls_since(mark), servers) == RESTART_CALLS
+    for name in ("fini", "quick"):  # their results still carry the chart
         finished = servers.table(name)
         results = shown(servers.players(name)[0].user, ch[name], finished.table_message_id)
         assert results.attachments == (chart.FILENAME,), name
     edits = Counter(c.path for c in fake.calls_since(mark, HAND_EDIT))  # a path a token
-    assert len(edits) == 14 and max(edits.values()) == 1, edits
+    assert len(edits) == 3 and max(edits.values()) == 1, edits
+    # Each edit changed what its message shows: 6 table messages and 3 hands.
+    patched = [c for c in fake.calls_since(mark) if c.method == "PATCH"]
+    changed = [i for i, shows in what_shows(fake).items() if shown_before.get(i) != shows]
+    assert len(patched) == len(changed) == 9, (patched, changed)
     for name in live:
         for player in servers.players(name):
             assert "<:" in player.hand.content, player.hand.content
@@ -310,6 +327,66 @@ async def test_two_servers_play_on_after_a_restart_mid_tournament(
     await u["alice"].slash("president leaderboard", channel=ch["quick"])
     assert named(u["alice"].last_ephemeral(ch["quick"]).text, u) == {"fred", "gina", "marie"}
     await bot.service.drain()
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_a_crash_before_what_is_shown_is_kept_draws_everything_again(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What the messages show is kept by a stop only once nothing more can reach Discord
+    (`PresidentBot.keep_shown`); the process dying after its last edits and before that
+    write (killed as it stops) keeps nothing, and the restart draws every lobby, hand and
+    chart again, as before stop 53: the safe side. A start forgets what it read before it
+    draws anything: a crash after its first edits finds nothing known shown."""
+    record_charts(monkeypatch)
+    servers = await tournament(fake, clock, tmp_path)
+    storage = servers.bot.storage
+    assert storage is not None
+
+    async def killed(stored: dict[int, int]) -> None:
+        """The process dies here, its edits acknowledged, nothing of them written."""
+
+    monkeypatch.setattr(servers.bot, "keep_shown", killed)
+    mark = fake.mark()
+    bot = await restart(fake, clock, servers.bot, servers.url, down=60)
+    assert per_table(fake.calls_since(mark), servers) == REDRAWN_CALLS
+    assert len(Counter(c.path for c in fake.calls_since(mark, HAND_EDIT))) == 14
+
+    # A stop keeps it (each table's, for the state it stored last); the next start reads
+    # it once, and leaves nothing behind for a crash of its own.
+    again = await restart(fake, clock, bot, servers.url, down=60)
+    storage = again.storage
+    assert storage is not None
+    for table, _, _ in servers.tables.values():
+        snapshot = await storage.load_snapshot(table.id)
+        assert snapshot is not None and snapshot.shown is None, table.id
+    await fake.disconnect(again)
+    fake.assert_no_errors()
+
+
+async def test_a_stop_keeps_what_is_shown_for_the_state_it_stored_only(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What a stop kept is for the state it stored then: a table whose stored state changed
+    since (a later save, say by a process rolled back to stop 52, which knows nothing of
+    it) is drawn again whole, its lobby and hands too."""
+    record_charts(monkeypatch)
+    servers = await tournament(fake, clock, tmp_path)
+    cards = servers.table("cards")
+
+    async def moved_on(stored: dict[int, int]) -> None:
+        await PresidentBot.keep_shown(servers.bot, stored)
+        assert servers.bot.storage is not None
+        snapshot = await servers.bot.storage.load_snapshot(cards.id)
+        assert snapshot is not None and snapshot.shown is not None
+        await servers.bot.storage.save_snapshot(cards.id, snapshot.seq + 1, snapshot.state)
+
+    monkeypatch.setattr(servers.bot, "keep_shown", moved_on)
+    mark = fake.mark()
+    bot = await restart(fake, clock, servers.bot, servers.url, down=60)
+    assert per_table(fake.calls_since(mark), servers) == {
+        **RESTART_CALLS, "cards": REDRAWN_CALLS["cards"]}
     await fake.disconnect(bot)
     fake.assert_no_errors()
 

@@ -431,3 +431,45 @@ async def test_the_house_settings_come_and_go_with_0012(empty_db_url: str) -> No
         assert kept is not None and (kept.rules, kept.settings) == (presi, None)
     finally:
         await storage.close()
+
+
+async def test_what_is_shown_comes_and_goes_with_0013(empty_db_url: str) -> None:
+    """0013 adds `table_snapshots.shown`, what a stop kept of its tables' messages. The
+    downgrade drops the column and keeps every snapshot (0012's code draws everything
+    again at its start); upgraded again, nothing is known shown."""
+    await upgrade_to_head(empty_db_url)
+    storage = await Storage.open(empty_db_url)
+    shown = {"seq": 3, "messages": {"1": "digest"}, "hands": {}}
+    try:
+        table_id = await storage.create_table(MAX_SNOWFLAKE, MAX_SNOWFLAKE, ALICE,
+                                              {"preset": "classic", "set": {}})
+        assert await storage.save_snapshot(table_id, 3, {"v": 3})
+        await storage.keep_shown([(table_id, 3, shown)])
+        kept = await storage.load_snapshot(table_id)
+        assert kept is not None and kept.shown == shown
+    finally:
+        await storage.close()
+    counts = await _row_counts(empty_db_url)
+
+    await downgrade_to(empty_db_url, "0012")
+    _, _, revision = await _inspect(empty_db_url)
+    assert revision == "0012"
+    engine = create_engine(empty_db_url)
+    try:
+        async with engine.connect() as connection:
+            columns = await connection.run_sync(
+                lambda sync: {c["name"] for c in inspect(sync).get_columns("table_snapshots")})
+            assert "shown" not in columns and "state" in columns
+    finally:
+        await engine.dispose()
+    assert await _row_counts(empty_db_url) == counts
+
+    await upgrade_to_head(empty_db_url)
+    _, diff, _ = await _inspect(empty_db_url)
+    assert diff == []
+    storage = await Storage.open(empty_db_url)
+    try:
+        kept = await storage.load_snapshot(table_id)
+        assert kept is not None and kept.shown is None and kept.state == {"v": 3}
+    finally:
+        await storage.close()

@@ -89,16 +89,22 @@ async def show_hand(
     # taken.
     plain = hand_screen(table, interaction.user.id, locale, page=page, now=now) \
         if notice else screen
+    # The hand its player had may be the message answered on: no longer known to show
+    # what Discord last acknowledged (`Hands.acks`, what a stop keeps), nor this answer,
+    # where an edit through it is on its way too.
+    hands = interaction.client.publisher.hands
+    held = table.hands.get(interaction.user.id)
+    crossed = held is not None and hands.acks.sending(held.token)
+    if held is not None:
+        hands.acks.unknown(held.token)
     # Recorded before answering: a refresh running meanwhile must neither redraw this
     # hand through the previous token nor think it still shows the old state. Only when
     # the hand is this interaction's original response, which later refreshes edit.
     link = None
     pending: asyncio.Future[None] | None = None
-    previous = table.hands.get(interaction.user.id)
     if table.player(interaction.user.id) is not None and (
             update or not interaction.response.is_done()):
-        link = interaction.client.publisher.hands.shown(table, interaction, plain,
-                                                        new_message=not update)
+        link = hands.shown(table, interaction, plain, new_message=not update)
         if not update:
             # A hand in a message of its own is shown once it is saved: a crash after the
             # answer then restores the link to this message, and a restart redraws the
@@ -108,20 +114,22 @@ async def show_hand(
             # link, the hand the player looked at never redrawn by the restart.
             pending = await _commit_within_budget(interaction.client.service, table)
     try:
-        if update and interaction.response.is_done():  # deferred while the move was stored
-            await interaction.edit_original_response(**screen.kwargs())
-        elif update:
-            await interaction.response.edit_message(**screen.kwargs())
-        elif interaction.response.is_done():
-            await interaction.followup.send(ephemeral=True, **screen.kwargs())
-        else:
-            await _send_hand(interaction, table, screen, link, pending)
+        with hands.acks.edit(link.token if link is not None else None, table.id,
+                             crossed=crossed) as sent:
+            if update and interaction.response.is_done():  # deferred while the move was stored
+                await interaction.edit_original_response(**screen.kwargs())
+            elif update:
+                await interaction.response.edit_message(**screen.kwargs())
+            elif interaction.response.is_done():
+                await interaction.followup.send(ephemeral=True, **screen.kwargs())
+            else:
+                await _send_hand(interaction, table, screen, link, pending)
+            sent.shown = screen.fingerprint
     except discord.NotFound as err:
         # Answered past Discord's 3 seconds: the hand the player sees is the one before,
         # and follows the game from there (`controls.too_late`).
         if link is not None and too_late(err):
-            interaction.client.publisher.hands.unanswered(table, interaction.user.id, link,
-                                                          previous)
+            hands.unanswered(table, interaction.user.id, link, held)
         raise
 
 

@@ -113,17 +113,23 @@ def _refused(err: Exception) -> bool:
 class Charts:
     """Which results message carries its game's chart, and who was told it cannot.
 
-    In memory only, as `Table.chart_unsent` is: a restart starts with neither, and its
-    first redraw of each restored table edits its results message (without the chart's
-    text) and uploads its chart again (`attach`, nothing marked charted). Remembering a
-    failed upload across the restart would only keep the text on screen during that new
-    upload; if the upload fails again, the text is back once it is given up, and the next
-    game's results try theirs anyway. A schema change for those seconds is not worth it."""
+    In memory only, as `Table.chart_unsent` is, but for the chart Discord acknowledged on
+    the results on screen, which a stop keeps (`landed`, `bot.tables.landed`): its restart
+    does not upload that chart again (`restored`). After a crash, or for an upload that
+    failed or was given up, its first redraw of each restored table edits its results
+    message (without the chart's text) and uploads its chart again (`attach`, nothing
+    marked charted). Remembering a failed upload across the restart would only keep the
+    text on screen during that new upload; if the upload fails again, the text is back once
+    it is given up, and the next game's results try theirs anyway."""
 
     def __init__(self, bot: Host) -> None:
         self.bot = bot
         # Per table: the results message that carries its game's chart, or gave it up.
         self._charted: dict[int, tuple[int, str]] = {}  # the message and the language drawn
+        # Per table: the results message and language whose chart Discord acknowledged
+        # (an upload's or a carrying edit's 200), forgotten as another edit of its
+        # attachments starts. What a stop keeps (`landed`).
+        self._landed: dict[int, tuple[int, str]] = {}
         # Per table: the message and language whose upload failed, and how often, while a
         # new try waits on the scheduler (`_retry_key`).
         self._failed: dict[int, tuple[tuple[int, str], int]] = {}
@@ -145,6 +151,7 @@ class Charts:
         on its way or waiting for its retry goes on: the picture still sits beside the
         retired text, and its count is dropped as it ends (`_take_off`)."""
         self._charted.pop(table_id, None)
+        self._landed.pop(table_id, None)
         self._failed.pop(table_id, None)
         self._late.pop(table_id, None)
         self._told_attach.discard(table_id)
@@ -222,13 +229,14 @@ class Charts:
             drawing.add_done_callback(_retrieved)  # never awaited if the table moves on
             self._late[table.id] = (key, drawing)
             return None
+        self._landed.pop(table.id, None)  # carried by an edit about to start
         return key, drawing.result()
 
     def carried(self, table: Table, key: tuple[int, str]) -> None:
         """The results' edit carried their chart (`in_time`): charted, as an upload is."""
         if not table.closed:
             self._failed.pop(table.id, None)
-            self._charted[table.id] = key
+            self._charted[table.id] = self._landed[table.id] = key
             if table.chart_unsent == key[0]:  # given up in another language: no text
                 table.chart_unsent = None
                 self.bot.service.refresh(table)
@@ -268,6 +276,7 @@ class Charts:
         # a table whose bot was removed, or whose channel was deleted, closes with no call):
         # its marks went with it (`forget`), and none may come back, kept for good.
         self._uploading[table.id] = key
+        self._landed.pop(table.id, None)
         try:
             channel = self.bot.get_partial_messageable(table.channel_id,
                                                        guild_id=table.guild_id)
@@ -297,10 +306,26 @@ class Charts:
             return
         if not table.closed:
             self._failed.pop(table.id, None)
-            self._charted[table.id] = key
+            self._charted[table.id] = self._landed[table.id] = key
             if table.chart_unsent == message_id:  # given up in another language: no text
                 table.chart_unsent = None
                 self.bot.service.refresh(table)
+
+    def landed(self, table: Table) -> tuple[int, str] | None:
+        """The chart Discord acknowledged on the table's results message now, in the
+        table's language, none owed to be taken off (`Publisher.landed`)."""
+        landed = self._landed.get(table.id)
+        if landed is None or landed != (table.table_message_id, table.locale) \
+                or landed[0] in table.charts_off:
+            return None
+        return landed
+
+    def restored(self, table: Table, landed: tuple[int, str] | None) -> None:
+        """A restored table whose stop kept its chart as landed on its results (`landed`):
+        charted already, its restart uploads it no more."""
+        if landed is not None and landed == (table.table_message_id, table.locale) \
+                and landed[0] not in table.charts_off:
+            self._charted[table.id] = self._landed[table.id] = landed
 
     async def take_off_owed(self, table: Table) -> None:
         """The pictures owed a take-off that this process has not tried (a restart's first
@@ -327,6 +352,8 @@ class Charts:
         other refusal (the message gone, the channel refused) ends it."""
         key = (table.id, message_id)
         tries = self._off_tries[key] = self._off_tries.get(key, 0) + 1
+        if (landed := self._landed.get(table.id)) is not None and landed[0] == message_id:
+            del self._landed[table.id]
         try:
             channel = self.bot.get_partial_messageable(table.channel_id,
                                                        guild_id=table.guild_id)

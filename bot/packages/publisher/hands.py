@@ -19,6 +19,7 @@ from bot.graphemes import cut
 from bot.i18n import t
 from bot.packages.controls import MOVED_HAND, button, view
 from bot.packages.game.hand import hand_screen
+from bot.packages.publisher.acks import Acks
 from bot.packages.screen import Screen
 from bot.tables.clock import done_by
 from bot.tables.table import Farewell, HandLink, Table
@@ -73,6 +74,9 @@ class Hands:
         # use. In memory only: a restart forgets them, and their click is told the table
         # is gone, as for those whose token ran out.
         self._moved: dict[int, list[Farewell]] = {}
+        # What Discord acknowledged each hand shows, by its link's token: a stop keeps it
+        # (`Publisher.landed`). Each edit through a link, or answer creating one, is one.
+        self.acks = Acks()
         # The restored tables whose hands wait for the card faces (`restored`, `release`).
         self._held: set[int] = set()
 
@@ -144,7 +148,7 @@ class Hands:
 
     async def _farewell(self, table: Table, farewell: Farewell) -> None:
         """Edit a farewell; one shown with its button is kept for the table's closing."""
-        shown = await self._edit(farewell.user_id, farewell.link,
+        shown = await self._edit(table, farewell.user_id, farewell.link,
                                  farewell_screen(table, farewell))
         if shown and farewell.key == "hand.moved" and not table.closed:
             now = self.bot.service.clock.now()
@@ -158,20 +162,30 @@ class Hands:
         meanwhile (a click on this hand; a message not yet known may be the same) was
         answered with its state, which this older edit may have landed over: it is
         drawn again."""
-        edited = await self._edit(user_id, link, screen)
+        edited = await self._edit(table, user_id, link, screen)
         current = table.hands.get(user_id)
         if current is link:
             if not edited:
                 del table.hands[user_id]
             return
         landed = link.fingerprint == screen.fingerprint
-        if current is not None and landed and (
-                None in (current.message_id, link.message_id)
-                or current.message_id == link.message_id):
+        if self._crossed(current, link) and landed:
+            assert current is not None  # (`_crossed` says so)
             current.fingerprint = ""
             self.bot.service.refresh(table)
 
-    async def _edit(self, user_id: int, link: HandLink, screen: Screen) -> bool:
+    def _crossed(self, current: HandLink | None, link: HandLink) -> bool:
+        """After an edit through an older `link`: whether the player's `current` one may
+        show the same message, which that edit may then have changed, landed or not (a 5xx,
+        no answer): not known to show anything until its own next edit (`acks`)."""
+        if current is None or current is link or (
+                None not in (current.message_id, link.message_id)
+                and current.message_id != link.message_id):
+            return False
+        self.acks.unknown(current.token)
+        return True
+
+    async def _edit(self, table: Table, user_id: int, link: HandLink, screen: Screen) -> bool:
         """Redraw a hand through its player's latest interaction; False if Discord refused,
         or if the link expired before the edit could be sent.
 
@@ -183,21 +197,22 @@ class Hands:
         expires is dropped instead, and the hand handled as expired: the table asks its
         player to press « Ma main »."""
         webhook = discord.Webhook.partial(link.application_id, link.token, client=self.bot)
-        edit = asyncio.ensure_future(webhook.edit_message(
-            ORIGINAL, content=cut(screen.content, 2000), view=screen.view))
-        if not await done_by(self.bot.service.clock, link.expires, edit):
-            await asyncio.wait({edit})  # until it has stopped: no request left on its way
-            log.info("hand of %s: its token expired while the edit waited", user_id)
-            return False
-        try:
-            edit.result()
-        except discord.RateLimited as err:  # a long 429: the next refresh tries again
-            log.warning("hand of %s rate limited for %.1f s", user_id, err.retry_after)
-            return True
-        except discord.HTTPException as err:
-            log.info("hand of %s no longer editable (%s)", user_id, err.status)
-            return False
-        link.fingerprint = screen.fingerprint
+        with self.acks.edit(link.token, table.id) as sent:
+            edit = asyncio.ensure_future(webhook.edit_message(
+                ORIGINAL, content=cut(screen.content, 2000), view=screen.view))
+            if not await done_by(self.bot.service.clock, link.expires, edit):
+                await asyncio.wait({edit})  # until it has stopped: no request left on its way
+                log.info("hand of %s: its token expired while the edit waited", user_id)
+                return False
+            try:
+                edit.result()
+            except discord.RateLimited as err:  # a long 429: the next refresh tries again
+                log.warning("hand of %s rate limited for %.1f s", user_id, err.retry_after)
+                return True
+            except discord.HTTPException as err:
+                log.info("hand of %s no longer editable (%s)", user_id, err.status)
+                return False
+            sent.shown = link.fingerprint = screen.fingerprint
         return True
 
     def shown(self, table: Table, interaction: discord.Interaction[Host],
@@ -272,8 +287,9 @@ class Hands:
                        hand=t(table.locale, "btn.my_hand"))
             link.frozen = True
             self.bot.service.refresh(table)  # the table message asks for « Ma main »
-            await self._edit(user_id, link, hand_screen(table, user_id, locale,
-                                                        notice=notice, now=now))
+            await self._edit(table, user_id, link, hand_screen(table, user_id, locale,
+                                                               notice=notice, now=now))
+            self._crossed(table.hands.get(user_id), link)  # « Ma main » pressed meanwhile
 
         self.bot.service.scheduler.at((table.id, "lapse", user_id),
                                       link.expires - LAPSE_AHEAD, lapse)
@@ -305,7 +321,7 @@ class Hands:
 
         async def close(user_id: int, link: HandLink) -> None:
             await self.bot.service.coalescer.ran(lane(table.id, user_id))
-            await self._edit(user_id, link,
+            await self._edit(table, user_id, link,
                              Screen(t(link.locale or table.locale, "hand.closed")))
 
         # Side by side, as refreshes are (`flush`): one token held on a 429 holds no other.
@@ -315,5 +331,6 @@ class Hands:
     def forget(self, table_id: int) -> None:
         """A closed table's lanes go with it (`Publisher.closed`), and its farewells."""
         self._moved.pop(table_id, None)
+        self.acks.forget(table_id)
         self.bot.service.coalescer.forget_where(
             lambda key: isinstance(key, tuple) and key[:2] == (LANE, table_id))

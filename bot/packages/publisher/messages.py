@@ -23,6 +23,7 @@ from bot.packages.game.lines import drop_unworded
 from bot.packages.game.table_message import closed_lines, retired_text, table_screen
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.publisher import calls, charts, opened
+from bot.packages.publisher.acks import Acks
 from bot.packages.publisher.blocked import BlockedTables
 from bot.packages.publisher.buried import Buried
 from bot.packages.publisher.calls import ARCHIVED_THREAD, NO_PINGS, THREAD_LOCKED
@@ -36,6 +37,7 @@ from bot.packages.publisher.reminders import Reminders
 from bot.packages.publisher.servers import UndescribedServers
 from bot.packages.screen import Screen
 from bot.tables.budget import BudgetClosed
+from bot.tables.landed import Landed, token_key
 from bot.tables.table import Table
 
 if TYPE_CHECKING:
@@ -70,12 +72,15 @@ class Publisher:
     def __init__(self, bot: Host) -> None:
         self.bot = bot
         self._shown: dict[tuple[int, str], str] = {}
+        # Per message: what Discord acknowledged it shows. Unlike `_shown` (what the bot
+        # means it to show, set as an answer goes), only this is kept by a stop (`landed`).
+        self.acks = Acks()
         self.blocked = BlockedTables(bot, self._redraw)
         self.hands = Hands(bot)
         self.offers = Offers(bot)
         self.listed = ListedAnswers(bot)
         self.charts = Charts(bot)
-        self.owed_edits = OwedEdits(bot)
+        self.owed_edits = OwedEdits(bot, self.acks)
         self.servers = UndescribedServers(bot)
         self.reminders = Reminders(bot, self._send)
         self.buried = Buried(bot)
@@ -182,6 +187,7 @@ class Publisher:
         """A closed table's bookkeeping goes with it: kept, it would grow with every table
         the process ever ran, over weeks of evenings."""
         self._shown = {key: shown for key, shown in self._shown.items() if key[0] != table_id}
+        self.acks.forget(table_id)
         self.blocked.forget(table_id)
         self.charts.forget(table_id)
         self.hands.forget(table_id)
@@ -248,6 +254,38 @@ class Publisher:
         (said within `drawing`)."""
         self._shown[(table.id, kind)] = screen.fingerprint
 
+    def landed(self, table: Table) -> Landed:
+        """What the table's messages show as far as Discord acknowledged it: its lobby and
+        table message, its hands, its results' chart. A stop keeps it once nothing more
+        can be sent (`PresidentBot.close`), for its restart (`restored`)."""
+        landed = Landed(chart=self.charts.landed(table))
+        for message_id in (table.lobby_message_id, table.table_message_id):
+            if message_id is not None and (shown := self.acks.get(message_id)) is not None:
+                landed.messages[message_id] = shown
+        for link in table.hands.values():
+            if (shown := self.hands.acks.get(link.token)) is not None:
+                landed.hands[token_key(link.token)] = shown
+        return landed
+
+    def _take_landed(self, table: Table) -> None:
+        """A restored table's messages known to show what the stop kept (`landed`): each
+        stays as it is where the restart draws it the same. Taken once."""
+        landed, table.landed = table.landed, None
+        if landed is None:
+            return
+        for kind, message_id in (("lobby", table.lobby_message_id),
+                                 ("table", table.table_message_id)):
+            shown = landed.messages.get(message_id) if message_id is not None else None
+            if message_id is not None and shown is not None:
+                self._shown[(table.id, kind)] = shown
+                self.acks.posted(message_id, table.id, shown)
+        for link in table.hands.values():
+            shown = landed.hands.get(token_key(link.token))
+            if shown is not None:
+                link.fingerprint = shown
+                self.hands.acks.posted(link.token, table.id, shown)
+        self.charts.restored(table, landed.chart)
+
     @contextmanager
     def drawing(self, table: Table, kind: str) -> Iterator[None]:
         """Around a redraw of the table's `kind` message: an interaction's answer, or the
@@ -301,7 +339,10 @@ class Publisher:
             if clicked is not None:
                 left = clicked + charts.ANSWER_IN_TIME - self.bot.service.clock.now()
                 chart = await self.charts.in_time(table, min(charts.IN_TIME, left))
-            await self._respond(interaction, table, screen, chart)
+            with self.acks.edit(message.id if message is not None else None,
+                                table.id) as sent:
+                await self._respond(interaction, table, screen, chart)
+                sent.shown = screen.fingerprint
             self.shown(table, kind, screen)
 
     async def _respond(self, interaction: discord.Interaction[Host], table: Table,
@@ -374,7 +415,9 @@ class Publisher:
         """A table restored from storage: its hands' links are as they were saved, and
         each gets its last edit as its token runs out (`Hands.restored`). Its stored
         lines this version cannot word are dropped (`drop_unworded`). What buries its live
-        message is read at its first redraw (`Recount.read`)."""
+        message is read at its first redraw (`Recount.read`). What its messages showed as
+        the bot stopped is taken (`_take_landed`): none of them is edited to show it again."""
+        self._take_landed(table)
         self.hands.restored(table)
         self.buried.restored(table)
         dropped = drop_unworded(table)
@@ -421,6 +464,7 @@ class Publisher:
             else:
                 log.exception("could not post in channel %s", table.channel_id)
             return None
+        self.acks.posted(message.id, table.id, screen.fingerprint)
         if self.bot.service.asleep.owes(table.channel_id):  # the post woke the thread
             await self.owed_edits.wake(table.guild_id, table.channel_id)
         return message.id
@@ -436,6 +480,7 @@ class Publisher:
         if kind == "lobby" and table.opening is not None:
             drawn = await opened.lobby_in_response(self.bot, table, screen)
             if drawn is not None:
+                self.acks.posted(drawn, table.id, screen.fingerprint)
                 return drawn
         found = self.recount.stray(table, kind)
         if found is not None:
@@ -465,9 +510,11 @@ class Publisher:
         if chart is not None:
             kwargs["attachments"] = [chart[1]]
         try:
-            async with self.bot.budget.call():
-                await self._channel(table).get_partial_message(message_id).edit(
-                    allowed_mentions=NO_PINGS, **kwargs)
+            with self.acks.edit(message_id, table.id) as sent:
+                async with self.bot.budget.call():
+                    await self._channel(table).get_partial_message(message_id).edit(
+                        allowed_mentions=NO_PINGS, **kwargs)
+                sent.shown = screen.fingerprint if screen is not None else None
         except discord.NotFound as err:
             if err.code == UNKNOWN_CHANNEL:
                 # The channel went with the message (deleted as the edit was on its way):

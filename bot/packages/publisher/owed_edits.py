@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import aiohttp
 import discord
 
+from bot.packages.publisher.acks import Acks
 from bot.packages.publisher.calls import ARCHIVED_THREAD, NO_PINGS, Passing, passing
 from bot.packages.publisher.charts import RETRY_DELAYS
 from bot.packages.screen import Screen
@@ -29,8 +30,11 @@ log = logging.getLogger(__name__)
 class OwedEdits:
     """The edits archived threads owe their messages, sent as each wakes."""
 
-    def __init__(self, bot: Host) -> None:
+    def __init__(self, bot: Host, acks: Acks) -> None:
         self.bot = bot
+        # The publisher's (`Publisher.acks`): a message owed an edit is not known to show
+        # anything once it is sent (never kept for a restart).
+        self._acks = acks
         # Per thread: the wakings its owed edits failed in passing (`_try_again`).
         self._tries: dict[int, int] = {}
 
@@ -99,9 +103,11 @@ class OwedEdits:
         kwargs = Screen(edit.text).kwargs() if edit.text is not None else {"view": None}
         outcome: bool | Passing = False
         try:
-            async with self.bot.budget.call():
-                await self.bot.get_partial_messageable(channel_id, guild_id=guild_id) \
-                    .get_partial_message(message_id).edit(allowed_mentions=NO_PINGS, **kwargs)
+            with self._acks.edit(message_id, 0):  # (never known: nothing is acknowledged)
+                async with self.bot.budget.call():
+                    await self.bot.get_partial_messageable(channel_id, guild_id=guild_id) \
+                        .get_partial_message(message_id).edit(allowed_mentions=NO_PINGS,
+                                                              **kwargs)
         except discord.RateLimited as err:
             log.warning("thread %s: owed edit rate limited for %.1f s", channel_id,
                         err.retry_after)

@@ -135,6 +135,7 @@ class PresidentBot(Host):
         # Set when another process took one of this process's shards: it stopped, and
         # `python -m bot` exits with status 1 so that its supervisor starts it again.
         self.shards_lost = False
+        self._stopped: asyncio.Event | None = None  # set once `close` has run
         self.faces_sync: asyncio.Task[None] | None = None
         self.last_identify: float | None = None  # on the bot's clock
         self.identify_lock = asyncio.Lock()
@@ -332,6 +333,20 @@ class PresidentBot(Host):
                         exc.code, exc.text)
 
     async def close(self) -> None:
+        """Stop: once, whoever asks again meanwhile (discord.py's gateway task does, as the
+        connection closes: `Client.connect`) waiting for it. Run twice, the second ran on
+        while the first had its connection closed and was keeping what its tables show
+        (`keep_shown`), and could close the storage under it."""
+        if self._stopped is not None:
+            await self._stopped.wait()
+            return
+        self._stopped = asyncio.Event()
+        try:
+            await self._stop()
+        finally:
+            self._stopped.set()
+
+    async def _stop(self) -> None:
         if self.faces_sync is not None:
             self.faces_sync.cancel()
         self.budget.close()

@@ -5,6 +5,7 @@ table runtime's state after every action without making play wait for the databa
 """
 
 from bot.storage.db import database_url, downgrade_to, upgrade_to_head
+from bot.storage.errors import ChannelBusy, StorageError, UnknownGame, UnknownTable
 from bot.storage.records import (
     GameSummary,
     GuildData,
@@ -23,14 +24,8 @@ from bot.storage.records import (
     TableStatus,
     Winner,
 )
-from bot.storage.repository import (
-    ChannelBusy,
-    Storage,
-    StorageError,
-    UnknownGame,
-    UnknownTable,
-    shard_of,
-)
+from bot.storage.repository import Storage
+from bot.storage.shards import shard_of
 from bot.storage.writer import SnapshotWriter, WriterStats
 
 __all__ = [

@@ -6,8 +6,9 @@ queries in flight.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy.dialects import postgresql, sqlite
@@ -17,10 +18,14 @@ from bot.storage.db import READ_ONLY
 from bot.storage.models import Base
 
 
+def wall_clock() -> datetime:
+    return datetime.now(UTC)
+
+
 class Access:
     """The connection side of `Storage` (bot/storage/repository.py)."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, *, now: Callable[[], datetime] = wall_clock) -> None:
         self._engine = engine
         self._reader = engine.execution_options(**{READ_ONLY: True})
         self._postgres = engine.dialect.name == "postgresql"
@@ -29,6 +34,7 @@ class Access:
         # write itself; they queue on this lock instead, in FIFO order.
         self._sqlite_writer = None if self._postgres else asyncio.Lock()
         self._in_flight = 0
+        self._now = now
 
     @property
     def busy(self) -> bool:

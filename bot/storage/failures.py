@@ -26,7 +26,7 @@ from sqlalchemy.exc import (
 )
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from bot.storage.repository import StorageError
+from bot.storage.errors import StorageError
 
 # PostgreSQL errors worth retrying, by SQLSTATE (PostgreSQL, Appendix A « Error Codes »):
 # the classes 08 connection exception, 40 transaction rollback (serialization failure,

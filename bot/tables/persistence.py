@@ -8,9 +8,10 @@ from collections.abc import Awaitable, Callable, Collection, Sequence
 from datetime import UTC, datetime
 from typing import TypeVar
 
+from bot.storage.errors import ChannelBusy
 from bot.storage.failures import transient
 from bot.storage.records import Departure, SeatRef
-from bot.storage.repository import ChannelBusy, Storage
+from bot.storage.repository import Storage
 from bot.storage.writer import SnapshotWriter
 from bot.tables import house
 from bot.tables.asleep import OwedEdit

@@ -1,0 +1,86 @@
+"""The house rules a channel or a thread keeps for its next table (docs/bot.md,
+« Play-test 33: the house rules »)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from bot.storage.access import Access
+from bot.storage.models import HouseRule
+from bot.storage.records import KeptHouse
+
+
+class HouseRules(Access):
+    """The house rules side of `Storage` (bot/storage/repository.py)."""
+
+    async def remember_house_rules(self, guild_id: int, channel_id: int,
+                                   rules: Mapping[str, Any],
+                                   settings: Mapping[str, Any] | None = None, *,
+                                   thread_id: int | None = None) -> None:
+        """Keep `rules` (`Rules.to_dict`) and the table's `settings`
+        (`TableSettings.to_dict`) as the channel's house rules for their preset, and the
+        thread's too where the table is in one: the settings its host confirmed (a game's
+        start keeps its own, `start_game`)."""
+        async with self._write() as connection:
+            await self._remember_house_rules(connection, guild_id, channel_id, rules,
+                                             settings, thread_id)
+
+    async def _remember_house_rules(self, connection: AsyncConnection, guild_id: int,
+                                    channel_id: int, rules: Mapping[str, Any],
+                                    settings: Mapping[str, Any] | None,
+                                    thread_id: int | None) -> None:
+        now = self._now()
+        kept = None if settings is None else dict(settings)
+        for where in (channel_id, thread_id):
+            if where is None:
+                continue
+            statement = self._insert(HouseRule).values(
+                channel_id=where, preset=str(rules.get("preset", "")), guild_id=guild_id,
+                rules=dict(rules), settings=kept, updated_at=now)
+            await connection.execute(statement.on_conflict_do_update(
+                index_elements=[HouseRule.channel_id, HouseRule.preset],
+                set_={"rules": statement.excluded.rules,
+                      "settings": statement.excluded.settings, "updated_at": now}))
+
+    async def house_rules(self, channel_id: int, preset: str | None = None, *,
+                          thread_id: int | None = None) -> dict[str, Any] | None:
+        """The rules of `house`: those a table opened there would start from."""
+        kept = await self.house(channel_id, preset, thread_id=thread_id)
+        return None if kept is None else kept.rules
+
+    async def house(self, channel_id: int, preset: str | None = None, *,
+                    thread_id: int | None = None) -> KeptHouse | None:
+        """What the channel keeps for its next table, or (`thread_id`) the thread's own
+        where it keeps some, else its channel's: the rules for `preset` (None: those kept
+        last, whatever their preset), and the table settings kept last there. None when
+        neither keeps anything. As stored: an older version's may hold knobs or settings
+        this one no longer reads (`bot.tables.house.read`). One query, of the few rows
+        (one per preset) of the thread and its channel."""
+        places = [where for where in (thread_id, channel_id) if where is not None]
+        statement = select(HouseRule.channel_id, HouseRule.preset, HouseRule.rules,
+                           HouseRule.settings).where(HouseRule.channel_id.in_(places))
+        async with self._read() as connection:
+            rows = (await connection.execute(
+                statement.order_by(HouseRule.updated_at.desc(), HouseRule.preset))).all()
+        for where in places:
+            own = [row for row in rows if row.channel_id == where]
+            if not own:
+                continue
+            chosen = own[0] if preset is None else next(
+                (row for row in own if row.preset == preset), None)
+            if chosen is None and where != channel_id:
+                # The thread keeps none at this preset: its channel's, beside the thread's
+                # own table settings.
+                chosen = next((row for row in rows if row.channel_id == channel_id
+                               and row.preset == preset), None)
+            rules = None if chosen is None else (
+                # Some other version's shape (not an object): no preset, which reads as
+                # unreadable.
+                dict(chosen.rules) if isinstance(chosen.rules, dict) else {})
+            return KeptHouse(rules, own[0].settings, own_thread=chosen is not None
+                             and chosen.channel_id != channel_id)
+        return None

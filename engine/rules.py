@@ -18,7 +18,7 @@ import enum
 import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol, TypeAlias, cast
+from typing import Protocol, TypeAlias, TypedDict, cast
 
 from .cards import SEVEN, TWO, Card, Deck
 from .jsonvalue import Json
@@ -26,7 +26,7 @@ from .roles import roles_for
 
 __all__ = [
     "APPLIES", "CONFLICTS", "GameEnd", "KNOBS", "KnobGroup", "KnobSpec", "KnobValue", "PRESETS",
-    "ROLE_CODES", "Rules", "RulesError",
+    "ROLE_CODES", "Rules", "RulesDict", "RulesError",
 ]
 
 ROLE_CODES = ("P", "VP", "N", "VL", "L")
@@ -352,6 +352,15 @@ def _parse_all(values: Mapping[str, object]) -> dict[str, KnobValue]:
     return out
 
 
+class RulesDict(TypedDict):
+    """A rule set as JSON (`Rules.to_dict`): its preset's id and the knobs that differ from
+    it, each as its kind writes it (`KnobSpec.to_json`). Stored as it is: a table's row, a
+    game's, a channel's house rules and every snapshot hold it."""
+
+    preset: str
+    set: dict[str, Json]
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Rules:
     """A complete, validated rule set. Build one with :meth:`preset`; change it with :meth:`replace`."""
@@ -484,7 +493,7 @@ class Rules:
             if getattr(base, name) != value
         }
 
-    def to_dict(self) -> dict[str, Json]:
+    def to_dict(self) -> RulesDict:
         """JSON-safe: the preset id and only the knobs that differ from it."""
         return {
             "preset": self.preset_id,

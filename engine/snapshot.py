@@ -14,8 +14,7 @@ from typing import NotRequired, TypeAlias, TypedDict, TypeVar, cast
 from .automation import Automation, Chooser
 from .cards import Card
 from .exchange import Gift
-from .jsonvalue import Json
-from .rules import Rules
+from .rules import Rules, RulesDict
 from .state import Phase, Tell, TrickPlay
 
 __all__ = ["GameSnapshot", "game_from_dict", "game_to_dict"]
@@ -78,7 +77,7 @@ class GameSnapshot(TypedDict):
     :func:`game_from_dict` reads it: the keys marked ``NotRequired`` are missing from
     snapshots stored before they were kept, and read with their default."""
 
-    rules: dict[str, Json]  # Rules.to_dict
+    rules: RulesDict
     seats: int
     rng: RngRow
     autoplay: bool  # whether the game plays its own seats (its chooser is not stored)

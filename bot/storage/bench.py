@@ -131,7 +131,7 @@ async def bench_backend(url: str, actions: int, tables: int, interval: float) ->
     states = [table_state(seq, rng) for seq in range(1, 65)]
     try:
         ids = [
-            await storage.create_table(1 << 22, 10_000 + n, 1, {"preset": "classic"})
+            await storage.create_table(1 << 22, 10_000 + n, 1, {"preset": "classic", "set": {}})
             for n in range(tables)
         ]
         # Warm up the pool and the statement caches.

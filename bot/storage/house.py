@@ -12,13 +12,14 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from bot.storage.access import Access
 from bot.storage.models import HouseRule
 from bot.storage.records import KeptHouse
+from engine.rules import RulesDict
 
 
 class HouseRules(Access):
     """The house rules side of `Storage` (bot/storage/repository.py)."""
 
     async def remember_house_rules(self, guild_id: int, channel_id: int,
-                                   rules: Mapping[str, Any],
+                                   rules: RulesDict,
                                    settings: Mapping[str, Any] | None = None, *,
                                    thread_id: int | None = None) -> None:
         """Keep `rules` (`Rules.to_dict`) and the table's `settings`
@@ -30,7 +31,7 @@ class HouseRules(Access):
                                              settings, thread_id)
 
     async def _remember_house_rules(self, connection: AsyncConnection, guild_id: int,
-                                    channel_id: int, rules: Mapping[str, Any],
+                                    channel_id: int, rules: RulesDict,
                                     settings: Mapping[str, Any] | None,
                                     thread_id: int | None) -> None:
         now = self._now()

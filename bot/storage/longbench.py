@@ -88,7 +88,7 @@ async def run(counts: list[int], repeat: int) -> None:
         await upgrade_to_head(url)
         storage = await Storage.open(url)
         try:
-            table_id = await storage.create_table(3, 2, 10, {"preset": "presi"})
+            table_id = await storage.create_table(3, 2, 10, {"preset": "presi", "set": {}})
             table = evening_table()
             players = [RandomPlayer(31 + s) for s in range(4)]
             print(f"{'rounds':>7}{'bytes':>9}{'chart rows':>12}{'encode µs':>11}"

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
+from engine.rules import RulesDict
+
 #: A table's stored status: « lobby » when it opens, « playing » from each game's start until
 #: it goes back to its lobby (a game over stays « playing » while its results and Replay
 #: show), « closed » at the end. Readers only tell closed tables from open ones.
@@ -71,7 +73,7 @@ class TableRecord:
     guild_id: int
     channel_id: int
     host_id: int
-    rules: dict[str, Any]
+    rules: RulesDict
     status: TableStatus
     created_at: datetime
     updated_at: datetime

@@ -15,6 +15,7 @@ from bot.storage.guilds import Guilds, stored_name
 from bot.storage.house import HouseRules
 from bot.storage.models import Game, GameSeat, GameTable, Round, RoundResult
 from bot.storage.records import RoundOutcome, SeatRef
+from engine.rules import RulesDict
 
 
 class Results(Guilds, HouseRules):
@@ -26,7 +27,7 @@ class Results(Guilds, HouseRules):
         *,
         game_no: int,
         preset: str,
-        rules: Mapping[str, Any],
+        rules: RulesDict,
         seats: Sequence[SeatRef],
         house: int | None = None,
         house_thread: int | None = None,

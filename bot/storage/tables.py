@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 from typing import Any, cast
 
 from sqlalchemy import delete, insert, select, update
@@ -13,6 +13,7 @@ from bot.storage.guilds import Guilds
 from bot.storage.models import TABLE_STATUSES, GameTable, TableSnapshot
 from bot.storage.records import TableRecord, TableStatus
 from bot.storage.shards import in_shards
+from engine.rules import RulesDict
 
 _TABLE_COLUMNS = (
     GameTable.id,
@@ -34,7 +35,7 @@ class Tables(Guilds):
         guild_id: int,
         channel_id: int,
         host_id: int,
-        rules: Mapping[str, Any],
+        rules: RulesDict,
         *,
         status: TableStatus = "lobby",
     ) -> int:
@@ -73,7 +74,7 @@ class Tables(Guilds):
         table_id: int,
         *,
         host_id: int | None = None,
-        rules: Mapping[str, Any] | None = None,
+        rules: RulesDict | None = None,
         status: TableStatus | None = None,
     ) -> TableRecord:
         """Change host, rules or status and return the table as stored.

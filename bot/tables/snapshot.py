@@ -21,6 +21,7 @@ from typing import NotRequired, TypeAlias, TypedDict, cast
 from bot.people import HolderRow
 from bot.tables.house import HouseSnapshot
 from engine.jsonvalue import Json
+from engine.rules import RulesDict
 from engine.snapshot import GameSnapshot
 
 # A run of rounds through which the same people held the seats (`Table.round_holders`,
@@ -114,7 +115,7 @@ class GameStartSnapshot(TypedDict):
 
     game_no: int
     preset: str
-    rules: dict[str, Json]  # Rules.to_dict
+    rules: RulesDict
     seats: list[PlayerSnapshot]
     waiting: NotRequired[list[PlayerSnapshot]]
 
@@ -131,7 +132,7 @@ class KeptSnapshot(TypedDict):
     """`Table.kept`: the rules and table settings a table opened on or last kept as its
     channel's house rules (stop 52)."""
 
-    rules: dict[str, Json]  # Rules.to_dict
+    rules: RulesDict
     settings: dict[str, Json]  # TableSettings.to_dict
 
 
@@ -145,7 +146,7 @@ class TableSnapshot(TypedDict):
     parent_id: NotRequired[int | None]
     host_id: int
     locale: NotRequired[str]
-    rules: dict[str, Json]  # Rules.to_dict
+    rules: RulesDict
     seats: list[PlayerSnapshot]
     queue: NotRequired[list[PlayerSnapshot]]
     game: NotRequired[GameSnapshot | None]

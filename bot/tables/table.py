@@ -35,6 +35,7 @@ from engine import Game, Phase, Rules, event_from_dict
 from engine.bots import LEVELS
 from engine.events import GameOver, RoundOver
 from engine.jsonvalue import Json
+from engine.rules import RulesDict
 
 # Discord accepts follow-up edits through an interaction token for 15 minutes; stop a little
 # earlier so an edit never races the expiry.
@@ -98,7 +99,7 @@ class GameStart:
 
     game_no: int
     preset: str
-    rules: dict[str, Json]
+    rules: RulesDict
     seats: tuple[Player, ...]
     # Who waited in the queue then: a game's end names its winners among them too, by the
     # points they left their seat with (`Game.step_off`).
@@ -117,7 +118,7 @@ class GameStart:
 
     @classmethod
     def from_dict(cls, d: GameStartSnapshot) -> GameStart:
-        return cls(int(d["game_no"]), str(d["preset"]), dict(d["rules"]),
+        return cls(int(d["game_no"]), str(d["preset"]), d["rules"].copy(),
                    tuple(Player.from_dict(p) for p in d["seats"]),
                    tuple(Player.from_dict(p) for p in d.get("waiting", [])))
 

@@ -105,7 +105,7 @@ async def test_history_pages_through_older_games_in_place(
     games = []
     for number in range(1, 13):  # 12 games, the 12th the newest
         game_id = await storage.start_game(table_id, game_no=number, preset="classic",
-                                           rules={"preset": "classic"}, seats=seats)
+                                           rules={"preset": "classic", "set": {}}, seats=seats)
         await storage.record_round(game_id, 1, ranking=[0, 1], roles=["P", "L"],
                                    points=[number, 0], seats=seats)
         await storage.finish_game(game_id, winners=[0], stopped_early=False)
@@ -170,7 +170,7 @@ async def test_a_history_page_of_long_named_joint_winners_fits_without_losing_a_
                                           {"preset": "wild7", "set": {}})
     for number in range(1, 12):  # a full page, and an older game beyond it
         game_id = await storage.start_game(table_id, game_no=number, preset="wild7",
-                                           rules={"preset": "wild7"}, seats=seats)
+                                           rules={"preset": "wild7", "set": {}}, seats=seats)
         await storage.record_round(game_id, 1, ranking=list(range(8)),
                                    roles=["P", "VP", "N", "N", "N", "N", "VL", "L"],
                                    points=[0] * 8, seats=seats)

@@ -15,6 +15,7 @@ from bot.client import PresidentBot
 from bot.i18n import join_names, t
 from bot.tables.table import Table
 from engine import Rules
+from engine.rules import RulesDict
 from fakediscord import FakeDiscord, TestUser
 
 from .conftest import LinkedClock
@@ -263,7 +264,7 @@ async def test_settings_another_version_stored_never_stop_a_table_opening(
     assert storage is not None
     marie = fake.add_user("marie", locale=locale)
     guild, channel = fake.guild.id, marie.channel.id
-    presi = {"preset": "presi", "set": {"turn_seconds": 90}}
+    presi: RulesDict = {"preset": "presi", "set": {"turn_seconds": 90}}
     await storage.remember_house_rules(guild, channel, presi)
     await marie.slash("president create")
     table = table_in(bot, marie.channel)

@@ -11,6 +11,7 @@ from pathlib import Path
 from bot.packages.stats.display import board_lines
 from bot.packages.stats.members import FRESH
 from bot.storage import SeatRef, Storage
+from engine.rules import RulesDict
 from fakediscord import FakeDiscord, TestUser, errors
 
 from .conftest import LinkedClock
@@ -18,7 +19,7 @@ from .e2e import connect_bot, database_url, tick
 from .test_e2e_playtest9_moderation import audit_log_only
 
 MEMBER = "/guilds/{guild_id}/members/{user_id}"
-CLASSIC = {"preset": "classic", "set": {}}
+CLASSIC: RulesDict = {"preset": "classic", "set": {}}
 ROLES = ("P", "VP", "VL", "L")
 POINTS = (3, 2, 0, 0)
 

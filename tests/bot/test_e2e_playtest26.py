@@ -320,7 +320,7 @@ async def test_players_the_leaderboard_shows_level_share_their_place(
     table_id = await storage.create_table(fake.guild.id, fake.channel.id, ann.id,
                                           {"preset": "classic", "set": {}})
     game_id = await storage.start_game(table_id, game_no=1, preset="classic",
-                                       rules={"preset": "classic"}, seats=[])
+                                       rules={"preset": "classic", "set": {}}, seats=[])
     for number, (winner, loser) in enumerate(((dan, ann), (eve, bea), (eve, dan), (dan, cy)),
                                              start=1):
         await storage.record_round(

@@ -228,7 +228,7 @@ async def test_a_history_menu_names_winners_as_typed(
     table_id = await storage.create_table(fake.guild.id, fake.channel.id, 1,
                                           {"preset": "classic", "set": {}})
     game_id = await storage.start_game(table_id, game_no=1, preset="classic",
-                                       rules={"preset": "classic"}, seats=seats)
+                                       rules={"preset": "classic", "set": {}}, seats=seats)
     await storage.record_round(game_id, 1, ranking=[0, 1], roles=["P", "L"], points=[3, 0],
                                seats=seats)
     await storage.finish_game(game_id, winners=[0], stopped_early=False)

@@ -292,7 +292,7 @@ async def test_a_history_menu_says_where_it_cut_a_long_list_of_winners(
     table_id = await storage.create_table(fake.guild.id, fake.channel.id, 100,
                                           {"preset": "wild7", "set": {}})
     game_id = await storage.start_game(table_id, game_no=1, preset="wild7",
-                                       rules={"preset": "wild7"}, seats=seats)
+                                       rules={"preset": "wild7", "set": {}}, seats=seats)
     await storage.record_round(game_id, 1, ranking=list(range(8)),
                                roles=["P", "VP", "N", "N", "N", "N", "VL", "L"],
                                points=[3, 3, 3, 1, 1, 1, 0, 0], seats=seats)

@@ -187,7 +187,7 @@ async def test_a_question_cancelled_or_answered_too_late_erases_nothing(
     table_id = await storage.create_table(fake.guild.id, fake.channel.id, ana.id,
                                           {"preset": "classic", "set": {}})
     game_id = await storage.start_game(table_id, game_no=1, preset="classic",
-                                       rules={"preset": "classic"}, seats=seats)
+                                       rules={"preset": "classic", "set": {}}, seats=seats)
     await storage.record_round(game_id, 1, ranking=[0, 1], roles=["P", "L"], points=[3, 0],
                                seats=seats)
     await storage.finish_game(game_id, winners=[0], stopped_early=False)
@@ -241,7 +241,7 @@ async def test_a_server_admin_erases_the_server_and_no_other(
         table_id = await storage.create_table(guild_id, channel_id, ana.id,
                                               {"preset": "classic", "set": {}})
         game_id = await storage.start_game(table_id, game_no=1, preset="classic",
-                                           rules={"preset": "classic"}, seats=seats)
+                                           rules={"preset": "classic", "set": {}}, seats=seats)
         await storage.record_round(game_id, 1, ranking=[0, 1], roles=["P", "L"],
                                    points=[3, 0], seats=seats)
         await storage.finish_game(game_id, winners=[0], stopped_early=False)

@@ -102,7 +102,7 @@ async def test_a_past_game_keeps_its_number_in_the_history_as_newer_games_end(
 
     async def finished_game(number: int) -> int:
         game_id = await storage.start_game(table_id, game_no=number, preset="classic",
-                                           rules={"preset": "classic"}, seats=seats)
+                                           rules={"preset": "classic", "set": {}}, seats=seats)
         await storage.record_round(game_id, 1, ranking=[0, 1], roles=["P", "L"],
                                    points=[3, 0], seats=seats)
         await storage.finish_game(game_id, winners=[0], stopped_early=False)

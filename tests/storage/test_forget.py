@@ -121,12 +121,12 @@ async def test_open_tables_holding_a_player_are_found_whichever_process_runs_the
     """A table's saved state naming the player (seated, waiting, a result to store) is
     found while the table is open, whoever runs it; a closed one, or one naming someone
     else, is not."""
-    seated = await storage.create_table(GUILD, 31, BOB, {"preset": "classic"})
+    seated = await storage.create_table(GUILD, 31, BOB, {"preset": "classic", "set": {}})
     await storage.save_snapshot(seated, 1, {"seats": [{"user_id": BOB}, {"user_id": ALICE}]})
-    pending = await storage.create_table(OTHER_GUILD, 32, BOB, {"preset": "classic"})
+    pending = await storage.create_table(OTHER_GUILD, 32, BOB, {"preset": "classic", "set": {}})
     await storage.save_snapshot(pending, 1, {"unstored": [{"start": {"seats": [
         {"user_id": None, "left_by": ALICE}]}}]})
-    closed = await storage.create_table(GUILD, 33, ALICE, {"preset": "classic"})
+    closed = await storage.create_table(GUILD, 33, ALICE, {"preset": "classic", "set": {}})
     await storage.save_snapshot(closed, 1, {"seats": [{"user_id": ALICE}]})
     await storage.update_table(closed, status="closed")
     assert await storage.open_tables_holding(ALICE) == [(GUILD, 31), (OTHER_GUILD, 32)]

@@ -14,13 +14,14 @@ from sqlalchemy import update
 from bot.storage import Storage
 from bot.storage.forget import GuildBusy
 from bot.storage.models import HouseRule
+from engine.rules import RulesDict
 
 from .test_scores import ALICE, BOB, human
 
 GUILD, OTHER_GUILD = 1 << 40, 2 << 40
 CHANNEL, THREAD, OTHER_CHANNEL = 501, 502, 503
-PRESI = {"preset": "presi", "set": {"revolution": False, "turn_seconds": 90}}
-CLASSIC = {"preset": "classic", "set": {"exchange": False}}
+PRESI: RulesDict = {"preset": "presi", "set": {"revolution": False, "turn_seconds": 90}}
+CLASSIC: RulesDict = {"preset": "classic", "set": {"exchange": False}}
 
 
 class Ticking:
@@ -53,7 +54,7 @@ async def test_the_last_rules_kept_are_the_channels_and_each_preset_keeps_its_ow
     assert await kept.house_rules(CHANNEL, "presi") == PRESI
     assert await kept.house_rules(CHANNEL, "wild7") is None
     assert await kept.house_rules(OTHER_CHANNEL) is None
-    changed = {"preset": "presi", "set": {"revolution": False}}
+    changed: RulesDict = {"preset": "presi", "set": {"revolution": False}}
     await kept.remember_house_rules(GUILD, CHANNEL, changed)  # one row per preset
     assert await kept.house_rules(CHANNEL) == changed
     assert await kept.house_rules(CHANNEL, "classic") == CLASSIC
@@ -68,7 +69,7 @@ async def test_a_games_start_keeps_its_rules_for_the_channel_once(kept: Storage)
                                     seats=seats, house=CHANNEL)
     assert await kept.house_rules(CHANNEL) == PRESI
     assert await kept.house_rules(THREAD) is None
-    later = {"preset": "presi", "set": {}}
+    later: RulesDict = {"preset": "presi", "set": {}}
     await kept.remember_house_rules(GUILD, CHANNEL, later)
     assert await kept.start_game(table_id, game_no=1, preset="presi", rules=PRESI,
                                  seats=seats, house=CHANNEL) == game_id

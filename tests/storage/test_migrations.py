@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from bot.storage import ChannelBusy, SeatRef, Storage, Winner, downgrade_to, upgrade_to_head
 from bot.storage.db import NewerDatabase, create_engine
 from bot.storage.models import Base
+from engine.rules import RulesDict
 
 from .test_scores import ALICE, BOB, CAROL, DAVE, human, new_game, play_round
 
@@ -364,7 +365,7 @@ async def test_the_house_rules_come_and_go_with_0011(empty_db_url: str) -> None:
     upgraded again, the channel has none and the schema matches the models."""
     await upgrade_to_head(empty_db_url)
     storage = await Storage.open(empty_db_url)
-    presi = {"preset": "presi", "set": {"revolution": False}}
+    presi: RulesDict = {"preset": "presi", "set": {"revolution": False}}
     try:
         table_id = await storage.create_table(MAX_SNOWFLAKE, MAX_SNOWFLAKE, ALICE, presi)
         await storage.start_game(table_id, game_no=1, preset="presi", rules=presi,
@@ -398,7 +399,7 @@ async def test_the_house_settings_come_and_go_with_0012(empty_db_url: str) -> No
     before); upgraded again, the rows read with no settings and the schema matches."""
     await upgrade_to_head(empty_db_url)
     storage = await Storage.open(empty_db_url)
-    presi = {"preset": "presi", "set": {"revolution": False}}
+    presi: RulesDict = {"preset": "presi", "set": {"revolution": False}}
     try:
         await storage.remember_house_rules(MAX_SNOWFLAKE, MAX_SNOWFLAKE, presi,
                                            {"bot_level": "hard"}, thread_id=MAX_SNOWFLAKE - 1)

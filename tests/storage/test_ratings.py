@@ -13,11 +13,12 @@ from sqlalchemy.sql.dml import Insert
 from bot.storage import SeatRef, Storage
 from bot.storage.models import Round
 from bot.storage.ratings import NEWCOMER, Skill, display_rating, rate, rated_places, seat
+from engine.rules import RulesDict
 
 from .postgres import asyncpg_dsn
 
 GUILD = 7 << 22
-CLASSIC = {"preset": "classic", "set": {}}
+CLASSIC: RulesDict = {"preset": "classic", "set": {}}
 
 
 def human(user_id: int) -> SeatRef:
@@ -202,8 +203,9 @@ async def test_ratings_are_per_guild_and_preset(storage: Storage) -> None:
     await storage.record_round(
         game_id, 1, ranking=[0, 1], roles=["P", "L"], points=[3, 0], seats=[human(1), human(2)]
     )
-    presi_table = await storage.create_table(GUILD, 11, 1, {"preset": "presi"})
-    presi = await storage.start_game(presi_table, game_no=1, preset="presi", rules={}, seats=[])
+    presi_table = await storage.create_table(GUILD, 11, 1, {"preset": "presi", "set": {}})
+    presi = await storage.start_game(presi_table, game_no=1, preset="presi",
+                                     rules={"preset": "presi", "set": {}}, seats=[])
     await storage.record_round(
         presi, 1, ranking=[1, 0], roles=["L", "P"], points=[0, 2], seats=[human(1), human(2)]
     )

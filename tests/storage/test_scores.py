@@ -9,10 +9,11 @@ from collections.abc import Sequence
 import pytest
 
 from bot.storage import SeatRef, Storage, UnknownGame, UnknownTable
+from engine.rules import RulesDict
 
 GUILD = 42 << 22
 OTHER_GUILD = 43 << 22
-CLASSIC = {"preset": "classic", "set": {}}
+CLASSIC: RulesDict = {"preset": "classic", "set": {}}
 GAME_NOS = itertools.count(1)  # a new game at a reused table needs a new number
 ALICE, BOB, CAROL, DAVE = 1001, 1002, 1003, 1004
 NAMES = {ALICE: "Alice", BOB: "Bob", CAROL: "Carol", DAVE: "Dave"}
@@ -249,7 +250,7 @@ async def test_player_stats(storage: Storage) -> None:
     # A presi game on the same server and a game on another server.
     presi_table = await storage.create_table(GUILD, 20, 1, {"preset": "presi", "set": {}})
     presi = await storage.start_game(
-        presi_table, game_no=1, preset="presi", rules={"preset": "presi"}, seats=seats
+        presi_table, game_no=1, preset="presi", rules={"preset": "presi", "set": {}}, seats=seats
     )
     await play_round(storage, presi, 1, seats, [0, 1, 2, 3])
     await storage.finish_game(presi, winners=[0], stopped_early=False)

@@ -9,9 +9,10 @@ import pytest
 
 from bot.storage import ChannelBusy, Storage, UnknownTable, shard_of
 from bot.storage.db import database_url, normalize_url
+from engine.rules import RulesDict
 
 GUILD = 1_100_000_000_000_000_000
-CLASSIC = {"preset": "classic", "set": {}}
+CLASSIC: RulesDict = {"preset": "classic", "set": {}}
 
 
 async def test_guild_settings_default_then_set(storage: Storage) -> None:
@@ -35,7 +36,7 @@ async def test_table_lifecycle(storage: Storage) -> None:
     assert table.rules == CLASSIC
     assert table.created_at.tzinfo is not None
 
-    rules = {"preset": "classic", "set": {"revolution": False}}
+    rules: RulesDict = {"preset": "classic", "set": {"revolution": False}}
     updated = await storage.update_table(table_id, host_id=501, rules=rules, status="playing")
     assert (updated.host_id, updated.rules, updated.status) == (501, rules, "playing")
     assert updated.updated_at >= table.updated_at

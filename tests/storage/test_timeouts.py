@@ -75,7 +75,7 @@ async def test_a_silent_server_fails_a_statement_in_time_and_recovers(
     storage = await Storage.open(proxy.url(postgres_url), pool_size=1, max_overflow=0,
                                  connect_timeout=0.5, command_timeout=0.3, pool_timeout=0.5)
     try:
-        table_id = await storage.create_table(1, 10, 2, {})
+        table_id = await storage.create_table(1, 10, 2, {"preset": "classic", "set": {}})
         proxy.blackhole()
         started = time.monotonic()
         with pytest.raises(TimeoutError) as silent:

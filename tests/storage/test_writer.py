@@ -321,7 +321,8 @@ async def flaky(db_url: str) -> AsyncIterator[FlakyStorage]:
 
 async def test_writer_on_a_real_database(flaky: FlakyStorage) -> None:
     """Tables play concurrently, the first writes fail; every table ends at its last state."""
-    tables = [await flaky.create_table(GUILD, 100 + n, 1, {"preset": "classic"}) for n in range(8)]
+    tables = [await flaky.create_table(GUILD, 100 + n, 1, {"preset": "classic", "set": {}})
+              for n in range(8)]
     sleep = FakeSleep()
     writer = SnapshotWriter(flaky, sleep=sleep)
     flaky.failures = 3

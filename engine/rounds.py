@@ -421,8 +421,7 @@ class Rounds(Tricks):
 
     def verify_give(self, seat: int, cards: Sequence[Card]) -> None:
         if self.phase is not Phase.EXCHANGE:
-            raise IllegalAction("wrong_phase", "There is no exchange now.",
-                                phase=self.phase.value)
+            raise self._wrong_phase("There is no exchange now.")
         gift = self._open_gift(seat)
         if gift is None:
             raise IllegalAction("not_giver", "You have nothing to give in this exchange.")

@@ -18,7 +18,7 @@ import enum
 import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol, TypeAlias, TypedDict, cast
+from typing import Protocol, TypeAlias, TypedDict, TypeGuard, cast
 
 from .cards import SEVEN, TWO, Card, Deck
 from .jsonvalue import Json
@@ -110,6 +110,12 @@ def _parse_bool(raw: object) -> bool:
     raise ValueError(f"{raw!r} is not one of true, false")
 
 
+def _is_mapping(raw: object) -> TypeGuard[Mapping[object, object]]:
+    """Whether a knob's raw value maps something to something: narrowed so, not to
+    `isinstance`'s Mapping[Any, Any], what it maps is read as the objects it is."""
+    return isinstance(raw, Mapping)
+
+
 def _parse_points(raw: object) -> dict[str, int]:
     if isinstance(raw, str):
         pairs: dict[str, object] = {}
@@ -117,7 +123,7 @@ def _parse_points(raw: object) -> dict[str, int]:
             role = token.rstrip("-0123456789")
             pairs[role] = token[len(role):]
         raw = pairs
-    if not isinstance(raw, Mapping):
+    if not _is_mapping(raw):
         raise ValueError("points must map roles P, VP, N, VL, L to integers (e.g. 'P3 VP2 N1 VL0 L0')")
     raw = {str(role).upper(): value for role, value in raw.items()}  # « p3 vp2 »: P and VP
     out = {}

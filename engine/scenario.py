@@ -390,7 +390,7 @@ def run_scenario(data: object) -> None:
 def run_file(path: Path) -> Outcome:
     name = path.stem
     try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))  # a BOM is no error
+        data: object = json.loads(path.read_text(encoding="utf-8-sig"))  # a BOM is no error
         named = data.get("name") if _is_object(data) else None
         if isinstance(named, str):
             name = named

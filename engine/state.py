@@ -17,6 +17,7 @@ from enum import Enum
 from typing import NamedTuple
 
 from .cards import TWO, Card, Deck
+from .errors import IllegalAction
 from .events import Event
 from .exchange import ExchangeDue, Gift
 from .plays import PlayOption
@@ -223,6 +224,13 @@ class GameState(ABC):
         return (wild, self.strength(card.value), card.suit)
 
     # ------------------------------------------------------------------ actions
+    def _wrong_phase(self, message: str) -> IllegalAction:
+        """The refusal of an action the phase does not take; ``message`` may name the phase
+        (``{phase}``). Read here, the phase is a `Phase`, whose value is a str: where the
+        caller has just tested it against one member, mypy reads the value as Any."""
+        phase = self.phase.value
+        return IllegalAction("wrong_phase", message.format(phase=phase), phase=phase)
+
     def _human_acted(self, seat: int) -> None:
         self.timeouts[seat] = 0
 

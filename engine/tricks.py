@@ -37,8 +37,7 @@ class Tricks(GameState):
         if self.to_act == seat and self.phase is Phase.PLAY and self.hands[seat]:
             return  # the common case, checked first: it runs at every decision
         if self.phase is not Phase.PLAY:
-            raise IllegalAction("wrong_phase", f"Nobody plays cards during {self.phase.value}.",
-                                phase=self.phase.value)
+            raise self._wrong_phase("Nobody plays cards during {phase}.")
         if not 0 <= seat < self.seats or not self.active[seat]:
             raise IllegalAction("not_seated", "This seat is not in the round.")
         if not self.hands[seat]:

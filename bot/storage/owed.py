@@ -7,14 +7,19 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from datetime import datetime
+from typing import TypeAlias, TypeVarTuple
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import Row, Select, delete, insert, select, update
 
 from bot.storage.access import Access
 from bot.storage.guilds import stored_name
 from bot.storage.models import AsleepEdit, GameTable, TableSnapshot, UnreadableTable, VanishedTable
 from bot.storage.records import AsleepEditRecord, UnreadableRecord, VanishedRecord
 from bot.storage.shards import in_shards
+
+#: The tables of what is owed: each row has its guild and the time it was owed `at`.
+Debt: TypeAlias = VanishedTable | AsleepEdit | UnreadableTable
+Columns = TypeVarTuple("Columns")
 
 
 class Owed(Access):
@@ -35,15 +40,10 @@ class Owed(Access):
     async def vanished_since(self, since: datetime, *, shard_ids: Collection[int] | None = None,
                              shard_count: int | None = None) -> list[VanishedRecord]:
         """What is still owed, oldest first; older rows than `since` are deleted."""
-        async with self._write() as connection:
-            await connection.execute(delete(VanishedTable).where(VanishedTable.at < since))
-        statement = select(VanishedTable.guild_id, VanishedTable.user_id,
-                           VanishedTable.channel, VanishedTable.at, VanishedTable.in_thread)
-        if shard_ids is not None or shard_count is not None:
-            statement = statement.where(
-                in_shards(VanishedTable.guild_id, shard_ids, shard_count))
-        async with self._read() as connection:
-            rows = (await connection.execute(statement.order_by(VanishedTable.id))).all()
+        rows = await self._still_owed(
+            VanishedTable, since, shard_ids, shard_count,
+            select(VanishedTable.guild_id, VanishedTable.user_id, VanishedTable.channel,
+                   VanishedTable.at, VanishedTable.in_thread).order_by(VanishedTable.id))
         return [VanishedRecord(row.guild_id, row.user_id, row.channel, row.at, row.in_thread)
                 for row in rows]
 
@@ -68,15 +68,11 @@ class Owed(Access):
     async def asleep_since(self, since: datetime, *, shard_ids: Collection[int] | None = None,
                            shard_count: int | None = None) -> list[AsleepEditRecord]:
         """The edits still owed, oldest first; older rows than `since` are deleted."""
-        async with self._write() as connection:
-            await connection.execute(delete(AsleepEdit).where(AsleepEdit.at < since))
-        statement = select(AsleepEdit.guild_id, AsleepEdit.channel_id, AsleepEdit.message_id,
-                           AsleepEdit.text, AsleepEdit.people, AsleepEdit.at)
-        if shard_ids is not None or shard_count is not None:
-            statement = statement.where(in_shards(AsleepEdit.guild_id, shard_ids, shard_count))
-        async with self._read() as connection:
-            rows = (await connection.execute(
-                statement.order_by(AsleepEdit.at, AsleepEdit.message_id))).all()
+        rows = await self._still_owed(
+            AsleepEdit, since, shard_ids, shard_count,
+            select(AsleepEdit.guild_id, AsleepEdit.channel_id, AsleepEdit.message_id,
+                   AsleepEdit.text, AsleepEdit.people, AsleepEdit.at)
+            .order_by(AsleepEdit.at, AsleepEdit.message_id))
         return [AsleepEditRecord(row.guild_id, row.channel_id, row.message_id, row.text,
                                  tuple(row.people), row.at) for row in rows]
 
@@ -119,17 +115,12 @@ class Owed(Access):
                                shard_ids: Collection[int] | None = None,
                                shard_count: int | None = None) -> list[UnreadableRecord]:
         """The words still owed, oldest first; older rows than `since` are deleted."""
-        async with self._write() as connection:
-            await connection.execute(delete(UnreadableTable).where(UnreadableTable.at < since))
-        statement = select(UnreadableTable.table_id, UnreadableTable.guild_id,
-                           UnreadableTable.channel_id, UnreadableTable.locale,
-                           UnreadableTable.message_ids, UnreadableTable.at)
-        if shard_ids is not None or shard_count is not None:
-            statement = statement.where(
-                in_shards(UnreadableTable.guild_id, shard_ids, shard_count))
-        async with self._read() as connection:
-            rows = (await connection.execute(
-                statement.order_by(UnreadableTable.at, UnreadableTable.table_id))).all()
+        rows = await self._still_owed(
+            UnreadableTable, since, shard_ids, shard_count,
+            select(UnreadableTable.table_id, UnreadableTable.guild_id,
+                   UnreadableTable.channel_id, UnreadableTable.locale,
+                   UnreadableTable.message_ids, UnreadableTable.at)
+            .order_by(UnreadableTable.at, UnreadableTable.table_id))
         return [UnreadableRecord(row.table_id, row.guild_id, row.channel_id, row.locale,
                                  tuple(row.message_ids), row.at) for row in rows]
 
@@ -139,3 +130,16 @@ class Owed(Access):
             async with self._write() as connection:
                 await connection.execute(delete(UnreadableTable).where(
                     UnreadableTable.table_id.in_(list(table_ids))))
+
+    async def _still_owed(self, model: type[Debt], since: datetime,
+                          shard_ids: Collection[int] | None, shard_count: int | None,
+                          statement: Select[*Columns]) -> Sequence[Row[*Columns]]:
+        """The rows `statement` reads of what is still owed in `model`'s table, first
+        deleting the rows older than `since` (owed too long to be paid), and only the
+        guilds of these shards where named (`in_shards`): how each `…_since` reads."""
+        async with self._write() as connection:
+            await connection.execute(delete(model).where(model.at < since))
+        if shard_ids is not None or shard_count is not None:
+            statement = statement.where(in_shards(model.guild_id, shard_ids, shard_count))
+        async with self._read() as connection:
+            return (await connection.execute(statement)).all()

@@ -230,6 +230,7 @@ CATALOGUE: dict[str, str] = {
     "reason.bad_end_forced": "every way to finish left to you is penalised: you may as well go out now.",
     "reason.dodge_bad_end": "a cheaper play would leave you only cards you may not finish on.",
     "reason.lead_sure": "nobody can beat it, so you keep the lead for your last cards.",
+    "reason.lead_joker": "only a joker could beat it, and jokers are seldom spent on it: you likely keep the lead for your last cards.",
     "reason.lead_low": "lead your weakest cards and keep the strong ones for later.",
     "reason.lead_next": "each trick is answered once around the table: your lone weakest card waits for a trick the others cannot answer cheaply.",
     "reason.lead_lone": "late in the round, lone cards go first: your group, answered less often, will win you a lead back.",

@@ -241,6 +241,7 @@ _WRITTEN: dict[str, str] = {
     "reason.bad_end_forced": "toutes les façons de finir qui te restent sont pénalisées : autant sortir maintenant.",
     "reason.dodge_bad_end": "un coup moins cher ne te laisserait que des cartes sur lesquelles on ne peut pas finir.",
     "reason.lead_sure": "personne ne peut battre ce coup : tu gardes la main pour tes dernières cartes.",
+    "reason.lead_joker": "seul un joker pourrait battre ce coup, et on en dépense rarement un pour ça : tu gardes sans doute la main pour tes dernières cartes.",
     "reason.lead_low": "ouvre avec tes cartes les plus faibles et garde les fortes pour la suite.",
     "reason.lead_next": "on ne répond qu’une fois par pli : ta carte isolée la plus faible attend un pli où les autres ne pourront pas y répondre à bas prix.",
     "reason.lead_lone": "en fin de manche, les cartes isolées d’abord : ton groupe, auquel on répond moins souvent, te rendra la main.",

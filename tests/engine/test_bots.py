@@ -377,3 +377,14 @@ def test_a_penalised_control_card_is_kept_while_two_other_groups_remain() -> Non
     assert _lead_of("classic", "5S 9D 2S", lone_waits=False) == ("5S", "lead_low")
     assert _lead_of("classic", "5S 9D 9H 2S", lone_waits=False) == ("5S", "lead_low")
     assert _lead_of("classic", "9D 2S", lone_waits=False) == ("2S", "lead_sure")
+
+
+def test_only_a_joker_beating_a_lead_makes_it_as_good_as_sure() -> None:
+    """Proletario: from 5♠ 2♠ nothing but a joker beats a lone 2, and the seats that hold
+    jokers seldom spend them on it: the tactics lead the 2 as a sure winner, and say a
+    joker could answer. Counting unseen jokers as answers made no lead sure until both had
+    been seen: leading as if they were not gains 0.04 of a place against greedy (docs/bots.md
+    « Proletario's normal (stop 53) »). Where a natural card beats the lead, it waits."""
+    assert _lead_of("proletario", "5S 2S", lone_waits=False) == ("2S", "lead_joker")
+    assert _lead_of("proletario", "5S AS", lone_waits=False) == ("5S", "lead_low")
+    assert _lead_of("classic", "9D 2S", lone_waits=False) == ("2S", "lead_sure")

@@ -27,8 +27,10 @@ from .e2e import (
 )
 
 # Seat 0 (the host) finished last: the Proletario owes two best cards to the President
-# (seat 1) and holds three 2s.
-HANDS = [["2H", "2S", "2D", "AS", "5C"], ["3H", "4H", "9H"], ["6D", "7D"], ["KC", "KD", "8C"]]
+# (seat 1) and holds three 2s. The President keeps two groups besides the 2s it receives, so
+# it opens with its weakest card, not with the pair of 2s only a joker beats.
+HANDS = [["2H", "2S", "2D", "AS", "5C"], ["3H", "4H", "9H", "JH"], ["6D", "7D"],
+         ["KC", "KD", "8C"]]
 RANKING = [1, 2, 3, 0]
 LOCALES = ["fr", "en"]
 

@@ -134,9 +134,13 @@ class Hands:
         if table.closed:
             return
         now = self.bot.service.clock.now()
-        farewells = [f for f in table.farewells
-                     if f.user_id == user_id and f.link.answered and f.link.valid(now)]
-        table.farewells = [f for f in table.farewells if not any(f is g for g in farewells)]
+        taken = [f for f in table.farewells
+                 if f.user_id == user_id and f.link.answered and f.link.valid(now)]
+        table.farewells = [f for f in table.farewells if not any(f is g for g in taken)]
+        # A farewell to the message their hand is in again (they clicked that older hand
+        # since) would say it moved on the one message that shows it: dropped.
+        current = table.hands.get(user_id)
+        farewells = [f for f in taken if not _same_message(current, f.link)]
         edits: list[Awaitable[object]] = [self._farewell(table, f) for f in farewells]
         if hand is not None:
             link, screen = hand
@@ -150,7 +154,16 @@ class Hands:
         """Edit a farewell; one shown with its button is kept for the table's closing."""
         shown = await self._edit(table, farewell.user_id, farewell.link,
                                  farewell_screen(table, farewell))
-        if shown and farewell.key == "hand.moved" and not table.closed:
+        current = table.hands.get(farewell.user_id)
+        if current is not None and _same_message(current, farewell.link):
+            # Its player clicked that hand while the farewell was on its way (a 429 held
+            # it): it may have landed over the hand, which is then not known to show
+            # anything (`acks`, what a stop keeps) and is drawn again; nor is it a farewell
+            # to keep for the closing.
+            self.acks.unknown(current.token)
+            current.fingerprint = ""
+            self.bot.service.refresh(table)
+        elif shown and farewell.key == "hand.moved" and not table.closed:
             now = self.bot.service.clock.now()
             self._moved[table.id] = [
                 f for f in self._moved.get(table.id, []) if f.link.valid(now)] + [farewell]
@@ -334,3 +347,10 @@ class Hands:
         self.acks.forget(table_id)
         self.bot.service.coalescer.forget_where(
             lambda key: isinstance(key, tuple) and key[:2] == (LANE, table_id))
+
+
+def _same_message(current: HandLink | None, link: HandLink) -> bool:
+    """Whether `current`, the player's hand now, is another link known to show the message
+    `link` edits (a click on that older hand made it the hand again)."""
+    return current is not None and current is not link and link.message_id is not None \
+        and current.message_id == link.message_id

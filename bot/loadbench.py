@@ -2,12 +2,14 @@
 
     python -m bot.loadbench --tables 100 --seconds 60 [--seed 1] [--latency-ms 80 --jitter-ms 40]
         [--database URL | --no-storage] [--bot-level easy|normal|hard|mixed [--think-threads]]
+        [--preset classic|presi|proletario|wild7] [--hints]
         [--chatter 500 [--no-message-intent]] [--table-chatter 5]
 
 One process runs the fake Discord (with Discord's rate limits switched on) and the real
 bot (discord.py, the table service, the publisher, the call budget, and storage: by default
 a new SQLite file in a temporary folder, as the bot's own default; ``--database`` takes any
-URL the bot takes, PostgreSQL included). It opens N tables of mixed presets, each with one to three
+URL the bot takes, PostgreSQL included). It opens N tables of mixed presets (or all of the
+one ``--preset`` names), each with one to three
 simulated humans and bots in the other seats, at the table's default level (normal) or
 the one ``--bot-level`` names (``mixed``: easy, normal and hard tables in turn; issue 12,
 a hard decision searches for 80 ms in a worker process, or with ``--think-threads`` in a
@@ -171,6 +173,7 @@ class Human:
     due: float
     hand_id: int | None = None
     opening: InteractionRecord | None = None  # the « My hand » click, until it is answered
+    hinted: str = ""  # the last « Conseil » button clicked (its custom_id holds the version)
 
     def hand(self) -> Message | None:
         found = [m for m in self.user.visible() if m.id == self.hand_id]
@@ -185,8 +188,9 @@ class Human:
                                                  settle=False)
 
     async def act(self) -> bool:
-        """One decision as the hand shows it: confirm or pick gifts, else the first play
-        offered, else pass. False when the hand offers nothing (not their turn)."""
+        """One decision as the hand shows it: confirm or pick gifts, else « Conseil » once
+        per turn where the hand offers it (`--hints`), else the first play offered, else
+        pass. False when the hand offers nothing (not their turn)."""
         shown = self.hand()
         if shown is None:
             return False
@@ -202,6 +206,12 @@ class Human:
             count = first.max_values if confirm is not None else first.min_values
             await self.user.select(shown, [o.value for o in first.options[:count]],
                                    select=first.custom_id, settle=False)
+            return True
+        hint = next((b.custom_id for b in buttons
+                     if b.custom_id and ":hint:" in b.custom_id), None)
+        if hint is not None and hint != self.hinted:  # asks first, then plays as before
+            self.hinted = hint
+            await self.user.click(shown, hint, settle=False)
             return True
         for menu in selects:
             if ":play:" in menu.custom_id:
@@ -235,6 +245,7 @@ class Result:
     returns: int = 0  # buried table messages and lobbies posted anew at the bottom
     window: tuple[float, float] = (0.0, 0.0)  # the measured window, on the fake's clock
     bot_levels: list[list[str]] = field(default_factory=list)  # per table, opening order
+    hint_acks: list[float] | None = None  # the « Conseil » clicks' acks; None: hints off
 
     @property
     def r429(self) -> int:
@@ -263,7 +274,15 @@ class Result:
             + ("" if self.table_chatter is None else
                f" table_chatter_per_s={self.table_chatter / self.seconds:.1f}"
                f" returns={self.returns}")
+            + ("" if self.hint_acks is None else self._hint_figures(sorted(self.hint_acks)))
         )
+
+    @staticmethod
+    def _hint_figures(acks: list[float]) -> str:
+        shown = acks or [0.0]
+        return (f" hints={len(acks)} hint_ack_p50_ms={statistics.median(shown) * 1000:.1f}"
+                f" hint_ack_p99_ms={_p99(shown) * 1000:.1f}"
+                f" hint_ack_max_ms={shown[-1] * 1000:.1f}")
 
 
 def _messages_received(fake: FakeDiscord) -> int:
@@ -289,7 +308,8 @@ def table_level(bot_level: str, index: int) -> str:
 
 
 async def _open_table(fake: FakeDiscord, bot: PresidentBot, index: int,
-                      rng: random.Random, level: str) -> list[tuple[TestUser, bool]]:
+                      rng: random.Random, level: str,
+                      presets: tuple[str, ...], hints: bool) -> list[tuple[TestUser, bool]]:
     """A table in its own channel: a host, zero to two more humans, bots in the rest, at
     `level`: « Ajouter un bot » for the table's default, else the lobby's level select."""
     channel = fake.add_channel(fake.guild, f"table-{index}")
@@ -299,9 +319,11 @@ async def _open_table(fake: FakeDiscord, bot: PresidentBot, index: int,
         user.channel = channel
         humans.append(user)
     host = humans[0]
-    await host.slash("president create", preset=PRESETS[index % len(PRESETS)])
+    await host.slash("president create", preset=presets[index % len(presets)])
     table = bot.service.registry.in_channel(channel.id)
     assert table is not None
+    if hints:  # the host's settings toggle, from the service: the bench measures the game
+        await bot.service.set_options(table, host.id, hints=True)
     for other in humans[1:]:
         await other.click(_lobby(host, table), f"pz:{table.id}:join:0:")
     for _ in range(SEATS - len(humans)):
@@ -323,7 +345,8 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
               database: str | None = None, bot_level: str = DEFAULT_LEVEL,
               think_samples: int | None = None, think_threads: bool = False,
               chatter: float = 0.0, message_intent: bool = True,
-              table_chatter: float = 0.0) -> Result:
+              table_chatter: float = 0.0, presets: tuple[str, ...] = PRESETS,
+              hints: bool = False) -> Result:
     """Open `tables` tables, play `seconds` seconds, measure. `wall` False: on the fake
     clock, each step advanced by hand and settled (deterministic, for tests). `latency`:
     every REST call takes that long (fakediscord/latency.py) once the tables are open (a
@@ -335,7 +358,9 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
     `think_threads`: hard decisions in worker threads instead of processes. `chatter`:
     members' messages posted or edited a second in other guilds' channels (`Chatter`).
     `message_intent` False: the bot does not ask for GUILD_MESSAGES. `table_chatter`:
-    messages posted or edited a second by the tables' humans in the tables' channels."""
+    messages posted or edited a second by the tables' humans in the tables' channels.
+    `presets`: the tables' presets, in turn (default: the four). `hints`: the tables have
+    « Conseil » on, and each human asks for it once a turn before playing."""
     if bot_level not in BOT_LEVELS:
         raise ValueError(f"unknown bot level {bot_level!r}: one of {', '.join(BOT_LEVELS)}")
     rng = random.Random(seed)
@@ -371,7 +396,7 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
         opened: list[Table] = []
         for index in range(tables):
             level = table_level(bot_level, index)
-            for user, idle in await _open_table(fake, bot, index, rng, level):
+            for user, idle in await _open_table(fake, bot, index, rng, level, presets, hints):
                 table = bot.service.registry.in_channel(user.channel.id)
                 assert table is not None
                 seated.append((user, idle, table))
@@ -429,6 +454,8 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
                 tracker.look(table, publisher.showing)
         answered = fake.interactions[first_interaction:]
         acks = [r.answered_at - r.created_at for r in answered if r.answered_at is not None]
+        hint_acks = [r.answered_at - r.created_at for r in answered
+                     if r.answered_at is not None and ":hint:" in r.data.get("custom_id", "")]
         result = Result(
             tables=tables, acks=acks, calls=calls, seconds=elapsed,
             actions=tracker.actions, stale=tracker.stale, cpu=cpu, rss_kb=rss_grown,
@@ -438,7 +465,7 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
             window=(started, started + elapsed),
             chatter=talk.events if talk is not None else 0, received=received,
             table_chatter=table_talk.events if table_talk is not None else None,
-            returns=returns,
+            returns=returns, hint_acks=hint_acks if hints else None,
         )
         # Let the calls on their way arrive before the bot closes its session.
         fake.disable_latency()
@@ -471,6 +498,12 @@ def main() -> None:
     parser.add_argument("--think-threads", action="store_true",
                         help="hard decisions in worker threads, not processes (they then "
                              "hold the GIL: to measure what that costs)")
+    parser.add_argument("--preset", choices=PRESETS,
+                        help="every table plays this preset (default: the four in turn); "
+                             "presi: the normal bots search their last cards, in the workers")
+    parser.add_argument("--hints", action="store_true",
+                        help="the tables have « Conseil » on and each human asks for it "
+                             "once a turn before playing (hint_ack_*_ms: those clicks' acks)")
     parser.add_argument("--chatter", type=float, default=0.0,
                         help="members' messages posted or edited a second, in channels of "
                              "four other guilds (0: none)")
@@ -492,7 +525,9 @@ def main() -> None:
                                  database=database, bot_level=args.bot_level,
                                  think_threads=args.think_threads, chatter=args.chatter,
                                  message_intent=not args.no_message_intent,
-                                 table_chatter=args.table_chatter))
+                                 table_chatter=args.table_chatter,
+                                 presets=(args.preset,) if args.preset else PRESETS,
+                                 hints=args.hints))
     print(result.line())
     if result.errors or result.unanswered:
         print(f"errors={result.errors} unanswered={result.unanswered}")

@@ -23,15 +23,20 @@ import multiprocessing
 import os
 import time
 import weakref
+from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
+from functools import partial
+from typing import TypeVar
 
 from engine.actions import Action
-from engine.bots import Bot, endsearch
+from engine.bots import Bot, endsearch, normal
 from engine.bots.hard import HardBot
 from engine.rules import Rules
 from engine.view import PlayerView
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 def workers() -> int:
     """One worker per core but one, which the event loop keeps; at least one."""
@@ -136,19 +141,30 @@ class Thinker:
         self.running = 0  # decisions in workers now
 
     async def think(self, bot: Bot, view: PlayerView) -> Action:
-        """One decision, its time budget counted from now. `running` counts those in
-        flight: the bot reports them as work outside the event loop
-        (`PresidentBot.busy`), which the loop cannot see."""
+        """One decision, its time budget counted from now."""
+        deadline = time.monotonic() + self.budget
+        return await self._off_loop(partial(decide, bot, view, deadline),
+                                    partial(bot.choose, view))
+
+    async def advise(self, view: PlayerView) -> tuple[Action, str]:
+        """The normal level's decision in this view and its reason (the « Conseil »), where
+        it searches (`endsearch.searching`): off the loop, as a bot's search is. Normal's
+        search counts samples, not time: no deadline."""
+        return await self._off_loop(partial(normal.decided, view), partial(normal.decided, view))
+
+    async def _off_loop(self, in_worker: Callable[[], T], in_thread: Callable[[], T]) -> T:
+        """`in_worker` in the pool of worker processes (or, `in_processes` False or the pool
+        broken, `in_thread` in a thread). `running` counts those in flight: the bot reports
+        them as work outside the event loop (`PresidentBot.busy`), which the loop cannot
+        see."""
         self.running += 1
         try:
             if self.in_processes:
-                deadline = time.monotonic() + self.budget
                 pool = self.workers.pool()
                 try:
-                    return await asyncio.get_running_loop().run_in_executor(
-                        pool, decide, bot, view, deadline)
+                    return await asyncio.get_running_loop().run_in_executor(pool, in_worker)
                 except BrokenExecutor as err:
                     self.workers.discard(pool, err)
-            return await asyncio.to_thread(bot.choose, view)
+            return await asyncio.to_thread(in_thread)
         finally:
             self.running -= 1

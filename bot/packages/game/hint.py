@@ -8,29 +8,73 @@ the normal bot would give (`engine.bots.normal.exchange_action`) and why.
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.i18n import LocaleLike, t
 from bot.i18n.cards import play_words, shorts
 from bot.packages.controls import Click, Drawn, action
-from bot.packages.game.views import late_hand, show_hand
+from bot.packages.game.views import STORE_BUDGET, late_hand, show_hand, within
 from bot.tables.service import TableError
 from bot.tables.table import Table
-from engine import Phase
+from engine import Action, Phase
+from engine.bots import endsearch
 from engine.bots.normal import decided, explain_gift
 from engine.view import PlayerView, player_view
 
 
-def advice(table: Table, seat: int, locale: LocaleLike) -> str:
-    """One line: the normal bot's play or pass for this seat, with its reason."""
+def _asked(table: Table, seat: int) -> PlayerView | None:
+    """This seat's view if it has a play to advise on now, else None (nothing to decide)."""
     game = table.game
     assert game is not None
     view = player_view(game, seat)
-    if game.phase is Phase.EXCHANGE:
-        return gift_advice(table, view, locale)
     if game.phase is not Phase.PLAY or game.automated(seat) or (
             not view.legal and not view.can_pass) or (
             not table.rules.fast and game.to_act != seat):
+        return None
+    return view
+
+
+def advice(table: Table, seat: int, locale: LocaleLike) -> str:
+    """One line: the normal bot's play or pass for this seat, with its reason, decided in
+    place (a search at the end of a hand included: see `advice_off_loop`)."""
+    game = table.game
+    assert game is not None
+    if game.phase is Phase.EXCHANGE:
+        return gift_advice(table, player_view(game, seat), locale)
+    view = _asked(table, seat)
+    if view is None:
         return t(locale, "hint.nothing")
-    action, reason = decided(view)  # a search at the end of a hand: tens of ms at most
+    return worded(table, decided(view), locale)
+
+
+async def advice_off_loop(click: Click) -> str:
+    """`advice` as the button gives it: a decision that searches (normal's end,
+    `endsearch.searching`: tens of ms) goes to the bot's workers, as a bot's does, and the
+    click is deferred if the answer takes longer than `STORE_BUDGET` of the bot's clock
+    (Discord drops an interaction not answered within 3 s). Should the game move while the
+    search runs (the turn timer playing for the seat), the advice is for where it is now."""
+    table, locale = click.table, click.locale
+    service = click.bot.service
+    while True:
+        game, seat = table.game, table.seat_of(click.user_id)
+        if game is None or seat is None:
+            return t(locale, "hint.nothing")
+        view = _asked(table, seat)
+        if view is None or not endsearch.searching(view):
+            return advice(table, seat, locale)
+        version = game.version
+        decision = asyncio.ensure_future(service.thinker.advise(view))
+        if not await within(service.clock, decision, STORE_BUDGET) and \
+                not click.interaction.response.is_done():
+            await click.interaction.response.defer()
+        searched = await decision
+        if table.game is game and game.version == version:
+            return worded(table, searched, locale)
+
+
+def worded(table: Table, decision: tuple[Action, str], locale: LocaleLike) -> str:
+    """The line for a play or pass and its reason."""
+    action, reason = decision
     why = t(locale, f"reason.{reason}")
     option = action.option
     if option is None:
@@ -61,4 +105,4 @@ async def hint(click: Click) -> None:
     seat = table.seat_of(click.user_id)
     if table.game is None or seat is None:
         raise TableError("err.not_seated")
-    await show_hand(click.interaction, table, notice=advice(table, seat, click.locale))
+    await show_hand(click.interaction, table, notice=await advice_off_loop(click))

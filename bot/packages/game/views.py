@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -34,6 +34,7 @@ from bot.packages.game.table_message import table_screen
 from bot.packages.permissions import require
 from bot.packages.publisher.offers import Offer
 from bot.packages.screen import Screen
+from bot.tables.clock import Clock
 from bot.tables.refusals import given_key, late_move
 from bot.tables.service import TableError, TableService
 from bot.tables.table import HandLink, Pause, Table
@@ -268,13 +269,18 @@ async def _commit_within_budget(service: TableService, table: Table) -> asyncio.
     """Wait, at most STORE_BUDGET of the bot's clock, for the table's latest state to be
     committed; the commit, done or still running."""
     stored = asyncio.ensure_future(service.committed(table))
-    clock = service.clock
-    late = asyncio.ensure_future(clock.sleep_until(clock.now() + STORE_BUDGET))
+    await within(service.clock, stored, STORE_BUDGET)
+    return stored
+
+
+async def within(clock: Clock, work: asyncio.Future[Any], seconds: float) -> bool:
+    """Wait, at most `seconds` of `clock`, for `work`; whether it is done."""
+    late = asyncio.ensure_future(clock.sleep_until(clock.now() + seconds))
     try:
-        await asyncio.wait({stored, late}, return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.wait({work, late}, return_when=asyncio.FIRST_COMPLETED)
     finally:
         late.cancel()
-    return stored
+    return work.done()
 
 
 async def _stored(click: Click) -> None:

@@ -20,6 +20,7 @@ them. It prints one line (issue 8):
     tables=N ack_p50_ms=… ack_p99_ms=… ack_max_ms=… calls_per_s=… calls_per_s_peak=… r429=…
     invalid=… calls_per_action=… stale_p99_s=… cpu_ms_per_action=… kb_per_table=…
     snapshot_lag_p99_ms=… cpu_ms_per_s=… chatter_per_s=… messages_received_per_s=…
+    [hints=… hint_ack_p50_ms=… hint_ack_p99_ms=… hint_ack_max_ms=…] loop_lag_p99_ms=… loop_lag_max_ms=…
 
 With ``--latency-ms`` (and ``--jitter-ms``) every REST call, callbacks included, takes that
 long once the tables are open (fakediscord/latency.py; Discord publishes no latency figure,
@@ -32,7 +33,9 @@ the table message showing it; cpu: the process's CPU time (fake included) per ac
 kb_per_table: resident memory growth per table (the database's own memory included for
 SQLite, which runs in the process); snapshot_lag: from a table's change to the snapshot
 holding it being committed (what a crash at that moment would lose), ``na`` without storage;
-cpu_ms_per_s: the same CPU time per second of the window.
+cpu_ms_per_s: the same CPU time per second of the window. loop_lag: how late the event loop
+wakes a task sleeping 10 ms, probed all through the window: what a click or timer waits
+behind whatever holds the loop (a decision taken in place, say).
 
 With ``--chatter R``, members post and edit R messages a second in channels of four other
 guilds (`bot.loadchatter`): what the GUILD_MESSAGES intent brings from busy servers.
@@ -85,6 +88,7 @@ from fakediscord.calls import CallRecord
 from fakediscord.state import Channel
 
 PRESETS = ("classic", "presi", "proletario", "wild7")
+PROBE = 0.01  # seconds between the event loop probe's wake-ups (wall clock only)
 SEATS = 4
 STEP = 0.1  # seconds between two looks at the humans and the tables
 INTERACTION_ROUTES = ("/interactions/", "/webhooks/")
@@ -246,6 +250,7 @@ class Result:
     window: tuple[float, float] = (0.0, 0.0)  # the measured window, on the fake's clock
     bot_levels: list[list[str]] = field(default_factory=list)  # per table, opening order
     hint_acks: list[float] | None = None  # the « Conseil » clicks' acks; None: hints off
+    loop_lags: list[float] | None = None  # the loop's probe (`_probe_loop`); None: fake clock
 
     @property
     def r429(self) -> int:
@@ -275,6 +280,9 @@ class Result:
                f" table_chatter_per_s={self.table_chatter / self.seconds:.1f}"
                f" returns={self.returns}")
             + ("" if self.hint_acks is None else self._hint_figures(sorted(self.hint_acks)))
+            + ("" if self.loop_lags is None else
+               f" loop_lag_p99_ms={_p99(sorted(self.loop_lags) or [0.0]) * 1000:.1f}"
+               f" loop_lag_max_ms={max(self.loop_lags, default=0.0) * 1000:.1f}")
         )
 
     @staticmethod
@@ -287,6 +295,15 @@ class Result:
 
 def _messages_received(fake: FakeDiscord) -> int:
     return fake.gateway.sent("MESSAGE_CREATE") + fake.gateway.sent("MESSAGE_UPDATE")
+
+
+async def _probe_loop(lags: list[float]) -> None:
+    """Every `PROBE` seconds, how late the event loop woke this task: how long any callback
+    (a click's, a timer's) waited behind what held the loop then."""
+    while True:
+        asked = time.perf_counter()
+        await asyncio.sleep(PROBE)
+        lags.append(max(0.0, time.perf_counter() - asked - PROBE))
 
 
 def _p99(ordered: list[float]) -> float:
@@ -417,6 +434,8 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
         first_interaction = len(fake.interactions)
         started = fake_clock.monotonic()
         cpu = time.process_time()
+        lags: list[float] = []
+        probe = asyncio.ensure_future(_probe_loop(lags)) if wall else None
         received = _messages_received(fake)
         returns = bot.publisher.buried.returns
         all_tables = [table for _, _, table in seated]
@@ -441,6 +460,8 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
                 tracker.look(table, publisher.showing)
             await tick(step)
         cpu = time.process_time() - cpu
+        if probe is not None:
+            probe.cancel()
         elapsed = fake_clock.monotonic() - started
         received = _messages_received(fake) - received
         returns = bot.publisher.buried.returns - returns
@@ -466,6 +487,7 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
             chatter=talk.events if talk is not None else 0, received=received,
             table_chatter=table_talk.events if table_talk is not None else None,
             returns=returns, hint_acks=hint_acks if hints else None,
+            loop_lags=lags if wall else None,
         )
         # Let the calls on their way arrive before the bot closes its session.
         fake.disable_latency()

@@ -172,7 +172,7 @@ RESTART_CALLS = {
     "/applications/{application_id}/emojis": 1}
 # Where nothing was kept by the stop (a crash), every lobby, hand and chart is drawn again.
 REDRAWN_CALLS = {
-    **RESTART_CALLS, "cartes": 5, "finale": 4, "pause": 5, "cards": 7, "fini": 4, "quick": 5}
+    **RESTART_CALLS, "cartes": 5, "finale": 4, "pause": 5, "cards": 7, "fini": 5, "quick": 6}
 
 
 def what_shows(fake: FakeDiscord) -> dict[int, tuple[object, ...]]:

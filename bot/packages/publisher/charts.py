@@ -490,8 +490,12 @@ class Charts:
         taken away with nobody acting since cost the chart's upload a refused call (a 403,
         toward Cloudflare's ban), and one given back left the results as text until
         someone acted (play-test 37). The host is still told at their next action
-        (`learn`)."""
-        if table.closed:
+        (`learn`). Only a table that learnt it already (`attach_files` not None) follows
+        the gateway: a restored table hears its server's permissions as the bot starts,
+        and taking them as learnt then held a finished game's results, which the restart
+        redraws, waiting on their chart (an older version's tables were left blank:
+        play-test 15's upgrades)."""
+        if table.closed or table.attach_files is None:
             return
         was, table.attach_files = table.attach_files, allowed
         if allowed:

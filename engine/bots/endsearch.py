@@ -12,8 +12,10 @@ Only where tricks last until all pass (``trick_end``) and no finish is penalised
 (``finish_penalty``): docs/bots.md, « Normal searching its end, rebuilt (stop 52) ». With
 one-lap tricks (proletario) the search gained normal least and cost hard's margin over it
 most (stop 49); where a finish is penalised (classic, wild7) hard's margin over a searching
-normal was too thin (classic 2.15 ± 0.05 against 3× such a normal, stop 49), or unmeasured
-where normal needs no search (wild7, 1.19 against greedy without it).
+normal was thin (classic 2.15 ± 0.05 against 3× such a normal, stop 49; 2.17 ± 0.07 on
+seed 2, where the table's tests are not ready for it: « Classic's end search (stop 53) »),
+or unmeasured where normal needs no search (wild7, 1.19 against greedy without it). The
+search itself needs no finish-penalty knob (its rollouts place a punished finish last).
 """
 
 from __future__ import annotations

@@ -230,6 +230,18 @@ class MessageWriter:
             self._gateway.dispatch("THREAD_UPDATE", channel_payload(thread, self._world.bot.id),
                                    intent=INTENT_GUILDS)
 
+    def channel_changed(self, channel: Channel) -> None:
+        """A channel's or thread's own fields changed (its name, its slowmode): THREAD_UPDATE
+        for a thread (`thread_changed`), CHANNEL_UPDATE for a channel, « Sent when a
+        channel is updated » with the channel object, under the GUILDS intent (Channel
+        Update, https://discord.com/developers/docs/events/gateway-events#channel-update)."""
+        if channel.thread:
+            self.thread_changed(channel)
+        else:
+            self._gateway.dispatch("CHANNEL_UPDATE",
+                                   channel_payload(channel, self._world.bot.id),
+                                   intent=INTENT_GUILDS)
+
     def said(self, channel: Channel, author_id: int, content: str, *,
              webhook_id: int | None = None) -> StoredMessage:
         """A member's own message (channel chatter), or with ``webhook_id`` a channel

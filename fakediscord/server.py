@@ -544,11 +544,7 @@ class FakeDiscord:
         Members then post once per slowmode (`TestUser.say`); the bot's routes ignore it."""
         assert 0 <= seconds <= 21600
         channel.rate_limit_per_user = seconds
-        if channel.thread:
-            self.writer.thread_changed(channel)
-        else:
-            self.gateway.dispatch("CHANNEL_UPDATE", channel_payload(channel, self.world.bot.id),
-                                  intent=INTENT_GUILDS)
+        self.writer.channel_changed(channel)
 
     def archive_idle_threads(self) -> None:
         """Archive now the threads whose inactivity has run out (`World.archive_idle`); the
@@ -618,11 +614,7 @@ class FakeDiscord:
         Update, developers/events/gateway-events.mdx)."""
         assert 1 <= len(name) <= 100  # « the name of the channel (1-100 characters) »
         channel.name = name
-        if channel.thread:
-            self.writer.thread_changed(channel)
-        else:
-            self.gateway.dispatch("CHANNEL_UPDATE", channel_payload(channel, self.world.bot.id),
-                                  intent=INTENT_GUILDS)
+        self.writer.channel_changed(channel)
 
     def delete_message(self, message: Message | int) -> None:
         """A moderator deletes a channel message (the bot's lobby or table message, say): the

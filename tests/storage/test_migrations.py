@@ -47,6 +47,20 @@ async def _inspect(url: str) -> tuple[set[str], list[Any], str | None]:
         await engine.dispose()
 
 
+async def _columns_after_downgrade(url: str, revision: str, table: str) -> set[str]:
+    """Downgrade to ``revision`` (checked) and read ``table``'s column names."""
+    await downgrade_to(url, revision)
+    _, _, reached = await _inspect(url)
+    assert reached == revision
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as connection:
+            return await connection.run_sync(
+                lambda sync: {c["name"] for c in inspect(sync).get_columns(table)})
+    finally:
+        await engine.dispose()
+
+
 async def test_up_down_up(empty_db_url: str) -> None:
     # Two start-ups racing in one process (alembic's context is process-global).
     await asyncio.gather(upgrade_to_head(empty_db_url), upgrade_to_head(empty_db_url))
@@ -410,17 +424,8 @@ async def test_the_house_settings_come_and_go_with_0012(empty_db_url: str) -> No
     counts = await _row_counts(empty_db_url)
     assert counts["house_rules"] == 2
 
-    await downgrade_to(empty_db_url, "0011")
-    _, _, revision = await _inspect(empty_db_url)
-    assert revision == "0011"
-    engine = create_engine(empty_db_url)
-    try:
-        async with engine.connect() as connection:
-            columns = await connection.run_sync(
-                lambda sync: {c["name"] for c in inspect(sync).get_columns("house_rules")})
-            assert "settings" not in columns and "rules" in columns
-    finally:
-        await engine.dispose()
+    columns = await _columns_after_downgrade(empty_db_url, "0011", "house_rules")
+    assert "settings" not in columns and "rules" in columns
     assert await _row_counts(empty_db_url) == counts
 
     await upgrade_to_head(empty_db_url)
@@ -452,17 +457,8 @@ async def test_what_is_shown_comes_and_goes_with_0013(empty_db_url: str) -> None
         await storage.close()
     counts = await _row_counts(empty_db_url)
 
-    await downgrade_to(empty_db_url, "0012")
-    _, _, revision = await _inspect(empty_db_url)
-    assert revision == "0012"
-    engine = create_engine(empty_db_url)
-    try:
-        async with engine.connect() as connection:
-            columns = await connection.run_sync(
-                lambda sync: {c["name"] for c in inspect(sync).get_columns("table_snapshots")})
-            assert "shown" not in columns and "state" in columns
-    finally:
-        await engine.dispose()
+    columns = await _columns_after_downgrade(empty_db_url, "0012", "table_snapshots")
+    assert "shown" not in columns and "state" in columns
     assert await _row_counts(empty_db_url) == counts
 
     await upgrade_to_head(empty_db_url)

@@ -28,6 +28,18 @@ from .e2e import Player, cid, humans_only, leave_game, message, play_until, tick
 PAIRS = [("fr", "en-US"), ("en-US", "fr")]
 
 
+async def no_end_four(fake: FakeDiscord, clock: LinkedClock, president: PresidentBot,
+                      locale: str, theirs: str
+                      ) -> tuple[list[TestUser], TestUser, Table, list[Player]]:
+    """marie, bob, carol and zoe (``locale``) playing classic with no end, and dave
+    (``theirs``), the latecomer, not seated."""
+    users = [fake.add_user(name, locale=locale) for name in ("marie", "bob", "carol", "zoe")]
+    dave = fake.add_user("dave", locale=theirs)
+    table, players = await humans_only(fake, clock, president, users, "classic",
+                                       game_end="unlimited")
+    return users, dave, table, players
+
+
 @pytest.mark.parametrize(("locale", "theirs"), PAIRS)
 async def test_a_newcomer_at_a_seat_freed_rounds_before_plays_their_first_round_neutral(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str, theirs: str
@@ -38,10 +50,7 @@ async def test_a_newcomer_at_a_seat_freed_rounds_before_plays_their_first_round_
     no rank. He had no role (the table showed none beside him) and his hand said nothing
     of the exchange he sat out; he is now Neutral, on the table and in his hand, which
     says why, and the others' exchange is the one their round earned them."""
-    users = [fake.add_user(name, locale=locale) for name in ("marie", "bob", "carol", "zoe")]
-    dave = fake.add_user("dave", locale=theirs)
-    table, players = await humans_only(fake, clock, president, users, "classic",
-                                       game_end="unlimited")
+    users, dave, table, players = await no_end_four(fake, clock, president, locale, theirs)
     game = table.game
     assert game is not None
     zoe_seat = table.seat_of(users[3].id)
@@ -167,10 +176,7 @@ async def test_a_latecomer_whose_seat_its_leaver_takes_back_is_told_privately(
     game, his answer still that he sat at the next round. It is now edited, in his
     language, to say the seat went back and he is on the list (one edit through its token,
     nothing posted). The round's end seats him nowhere, and his answer says nothing more."""
-    users = [fake.add_user(name, locale=locale) for name in ("marie", "bob", "carol", "zoe")]
-    dave = fake.add_user("dave", locale=theirs)
-    table, players = await humans_only(fake, clock, president, users, "classic",
-                                       game_end="unlimited")
+    users, dave, table, players = await no_end_four(fake, clock, president, locale, theirs)
     game = table.game
     assert game is not None
     names = button_names(locale)
@@ -238,10 +244,7 @@ async def test_a_seat_left_between_rounds_keeps_the_rank_its_round_gave_it(
     minute earlier and a bot finished her round, and as a newcomer takes a bot's seat or
     proletario's last place (RULES §10, « le nouveau prend son rang »): the others'
     exchange is the one their round earned them. His hand says whose place and which."""
-    users = [fake.add_user(name, locale=locale) for name in ("marie", "bob", "carol", "zoe")]
-    dave = fake.add_user("dave", locale=theirs)
-    table, players = await humans_only(fake, clock, president, users, "classic",
-                                       game_end="unlimited")
+    users, dave, table, players = await no_end_four(fake, clock, president, locale, theirs)
     game = table.game
     assert game is not None
     zoe_seat = table.seat_of(users[3].id)

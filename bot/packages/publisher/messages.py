@@ -30,6 +30,7 @@ from bot.packages.publisher.calls import ARCHIVED_THREAD, NO_PINGS, THREAD_LOCKE
 from bot.packages.publisher.charts import Charts
 from bot.packages.publisher.hands import Hands
 from bot.packages.publisher.listed import ListedAnswers
+from bot.packages.publisher.nonces import PostNonces
 from bot.packages.publisher.offers import Offers
 from bot.packages.publisher.owed_edits import OwedEdits
 from bot.packages.publisher.recount import Recount
@@ -85,6 +86,7 @@ class Publisher:
         self.reminders = Reminders(bot, self._send)
         self.buried = Buried(bot)
         self.recount = Recount(bot, self.buried)
+        self.nonces = PostNonces()
         # Per table, while its messages' redraw runs: set as it ends (`closed` waits on it).
         self._flushing: dict[int, asyncio.Event] = {}
         # Per table message (table id, kind): its redraws on their way, whether two of
@@ -195,6 +197,7 @@ class Publisher:
         self.listed.forget(table_id)
         self.buried.forget(table_id)
         self.recount.forget(table_id)
+        self.nonces.forget(table_id)
 
     async def _closed(self, table: Table) -> None:
         text = "\n".join(closed_lines(table))
@@ -432,19 +435,27 @@ class Publisher:
 
     async def _send(self, table: Table, screen: Screen,
                     mentions: discord.AllowedMentions = NO_PINGS,
-                    nonce: str | None = None, *, passing: bool = False) -> int | None:
+                    nonce: str | None = None, *, passing: bool = False,
+                    kind: str | None = None) -> int | None:
         """Post in the table's channel: the message's id, or None if Discord refused it.
         With `passing`, a server error or a 429 (`calls.passing`) is raised rather than
         logged, for the caller to try again, as the network's errors and discord.py's
-        `RateLimited` always are."""
+        `RateLimited` always are. `kind`: the table's own message posted (« table »,
+        « lobby »), whose retry after a passing failure sends the same nonce (`nonces`)."""
         if self.blocked.blocks(table.id):
             return None
         kwargs = screen.kwargs()
+        retry = False
+        if nonce is None and kind is not None:
+            nonce, retry = self.nonces.take(table.id, kind)
         if nonce is not None:  # discord.py enforces it (`reminders.reminder_nonce`)
             kwargs["nonce"] = nonce
         try:
             async with self.bot.budget.call():
                 message = await self._channel(table).send(allowed_mentions=mentions, **kwargs)
+        except (aiohttp.ClientError, TimeoutError):
+            self._lost(table, kind, nonce)  # maybe made: `_flush` tries again
+            raise
         except discord.Forbidden as err:
             self.blocked.refused(table, err)
             return None
@@ -455,6 +466,7 @@ class Publisher:
                 # Locked, or archived and locked (a moderator closed it): no post reopens it.
                 self.blocked.refused(table, err)
             elif calls.passing(err):
+                self._lost(table, kind, nonce)
                 if passing:
                     raise
                 # Maybe posted all the same (a 5xx does not say Discord did nothing): the
@@ -464,10 +476,27 @@ class Publisher:
             else:
                 log.exception("could not post in channel %s", table.channel_id)
             return None
-        self.acks.posted(message.id, table.id, screen.fingerprint)
+        if retry and message.content != kwargs["content"]:
+            # Discord returned the message the failed try made, as it was drawn then: it
+            # is the table's, brought up to date (a failure of this edit owes the nonce
+            # again, for the next try to get it back once more).
+            try:
+                if not await self._edit(table, message.id, screen, None):
+                    return None
+            except BaseException:
+                self._lost(table, kind, nonce)
+                raise
+        else:
+            self.acks.posted(message.id, table.id, screen.fingerprint)
         if self.bot.service.asleep.owes(table.channel_id):  # the post woke the thread
             await self.owed_edits.wake(table.guild_id, table.channel_id)
         return message.id
+
+    def _lost(self, table: Table, kind: str | None, nonce: str | None) -> None:
+        """A post of the table's `kind` message failed for a passing reason: its retry
+        sends the same `nonce` (`PostNonces`)."""
+        if kind is not None and nonce is not None:
+            self.nonces.lost(table.id, kind, nonce)
 
     async def _post(self, table: Table, kind: str, screen: Screen) -> int | None:
         """Post the table's new `kind` message (a new round's table message, a lobby), or
@@ -490,7 +519,7 @@ class Publisher:
                          "never stored", table.id, kind, adopted)
                 table.pointers_owed.extend((old, adopted) for old in above)
                 return adopted
-        return await self._send(table, screen)
+        return await self._send(table, screen, kind=kind)
 
     async def _edit(self, table: Table, message_id: int, screen: Screen | None,
                     asleep: str | None,
@@ -600,7 +629,7 @@ class Publisher:
                     # Let go of (`Table.let_go`): a restart finding it with its buttons (an
                     # archived thread's) must not take it for a post a crash lost.
                     table.let_go(table.lobby_message_id)
-                    table.lobby_message_id = await self._send(table, screen)
+                    table.lobby_message_id = await self._send(table, screen, kind="lobby")
                 self._shown[key] = screen.fingerprint
         else:
             return
@@ -657,7 +686,7 @@ class Publisher:
         assert old is not None
         self.buried.returned(table)
         async with self._retiring_message(table, kind, old):
-            new = await self._send(table, screen)
+            new = await self._send(table, screen, kind=kind)
             if new is None:
                 return False
             if kind == "table":
@@ -718,7 +747,7 @@ class Publisher:
                 # redraw), and a player who saw it must not see it taken back.
                 table.keep_retired(screen.retired)
                 await self._retire_table_message(table)
-                table.table_message_id = await self._send(table, screen)
+                table.table_message_id = await self._send(table, screen, kind="table")
                 posted = True
             else:
                 # A finished game's results carry their chart where it is drawn in time
@@ -728,7 +757,7 @@ class Publisher:
                     if not await self._edit(table, table.table_message_id, screen,
                                             self._retired(table, screen.retired), chart):
                         table.let_go(table.table_message_id)  # as the lobby's, above
-                        table.table_message_id = await self._send(table, screen)
+                        table.table_message_id = await self._send(table, screen, kind="table")
                         posted = True
                     self.shown(table, "table", screen)
                 edited = True

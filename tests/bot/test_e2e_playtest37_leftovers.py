@@ -1,17 +1,22 @@
 """End-to-end: what play-test 37 (a moderator and a hostile evening, docs/bot.md) left, from
 the players' side: a table message posted once when Discord answers its post with a 5xx
-after making it."""
+after making it; a move answered past Discord's 3 seconds saying, in the hand, that it
+went through."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.client import PresidentBot
+from bot.i18n import t
 from bot.packages.game.table_message import table_screen
 from bot.packages.publisher.messages import PASSING_RETRY
 from bot.tables.table import Table
 from fakediscord import FakeDiscord, Message
 
 from .conftest import LinkedClock
-from .e2e import cid, host_against_three_bots, message, tick
+from .e2e import Player, cid, host_against_three_bots, message, tick, two_humans_against_a_bot
+from .test_e2e_playtest37 import LATE, cards_in, humans_turn
 
 POST = "/channels/{channel_id}/messages"
 
@@ -45,4 +50,33 @@ async def test_a_table_post_carried_out_before_its_503_is_not_posted_twice(
     await tick(fake, clock, 1)
     assert [m.id for m in table_messages(fake, table)] == [landed.id] == [table.table_message_id]
     assert message(dave, landed.id).content == table_screen(table, clock.now()).content
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", ["fr", "en-US"])
+async def test_a_move_answered_past_its_3_seconds_says_it_went_through(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str
+) -> None:
+    """A card played by a click Discord showed as failed stays played: the table and the
+    other players saw it. Its player read « This interaction failed », then their hand
+    without the card, and nothing said why; they might play again, or think the bot lost
+    their card. Their hand, redrawn, now says the click went through, in their language,
+    until it changes."""
+    marie = Player(fake.add_user("marie", locale=locale))
+    bob = Player(fake.add_user("bob", locale=locale))
+    table, game = await two_humans_against_a_bot(fake, clock, president, marie, bob)
+    player = await humans_turn(fake, clock, table, game, [marie, bob])
+    before = cards_in(player.hand.content)
+    fake.enable_latency(LATE)
+    await player.act()
+    fake.disable_latency()
+    fake.expect_error(10062)
+    await tick(fake, clock, 1)
+    said = t(locale, "hand.went_through")
+    assert player.hand.content.startswith(said) and cards_in(player.hand.content) < before
+    for _ in range(30):  # the next move changes the hand: the notice goes
+        if not player.hand.content.startswith(said):
+            break
+        await tick(fake, clock, 1)
+    assert said not in player.hand.content
     fake.assert_no_errors()

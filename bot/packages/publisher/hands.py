@@ -79,6 +79,11 @@ class Hands:
         self.acks = Acks()
         # The restored tables whose hands wait for the card faces (`restored`, `release`).
         self._held: set[int] = set()
+        # Per table and player, the notice their hand's next redraw carries (`unanswered`),
+        # and per drawing carrying one, the drawing without it: what the hand is kept as
+        # showing, so that the notice stays until the hand changes, as an answer's does.
+        self._told: dict[tuple[int, int], str] = {}
+        self._plain: dict[tuple[int, str], str] = {}
 
     async def flush(self, table: Table) -> None:
         """Every hand that changed goes to its player's own lane (`_hand`), coalesced as
@@ -108,6 +113,11 @@ class Hands:
                 continue  # (an unanswered hand is drawn afresh when sent: show_hand)
             try:
                 screen = hand_screen(table, user_id, player.locale, now=now)
+                told = self._told.pop((table.id, user_id), None)
+                if told is not None:
+                    plain = screen.fingerprint
+                    screen = hand_screen(table, user_id, player.locale, notice=told, now=now)
+                    self._plain[(table.id, screen.fingerprint)] = plain
             except Exception:  # one unrenderable hand must not starve the others
                 log.exception("could not render the hand of %s", user_id)
                 continue
@@ -225,7 +235,9 @@ class Hands:
             except discord.HTTPException as err:
                 log.info("hand of %s no longer editable (%s)", user_id, err.status)
                 return False
-            sent.shown = link.fingerprint = screen.fingerprint
+            sent.shown = screen.fingerprint
+            link.fingerprint = self._plain.pop((table.id, screen.fingerprint),
+                                               screen.fingerprint)
         return True
 
     def shown(self, table: Table, interaction: discord.Interaction[Host],
@@ -249,7 +261,11 @@ class Hands:
                    previous: HandLink | None) -> None:
         """`shown`'s interaction could not be answered (`controls.too_late`): the hand
         follows `previous` again (`HandLinks.unanswered`), with its last edit as its token
-        runs out."""
+        runs out. Its player read « This interaction failed », and may take their card for
+        not played, though it is: the hand, redrawn, says the click went through, in the
+        click's language (play-test 37)."""
+        if previous is not None and table.hands.get(user_id) is link:
+            self._told[(table.id, user_id)] = t(link.locale, "hand.went_through")
         self.bot.service.hands.unanswered(table, user_id, link, previous)
         if previous is not None and table.hands.get(user_id) is previous:
             self._lapse_at_expiry(table, user_id, previous)
@@ -344,6 +360,8 @@ class Hands:
     def forget(self, table_id: int) -> None:
         """A closed table's lanes go with it (`Publisher.closed`), and its farewells."""
         self._moved.pop(table_id, None)
+        self._told = {key: told for key, told in self._told.items() if key[0] != table_id}
+        self._plain = {key: plain for key, plain in self._plain.items() if key[0] != table_id}
         self.acks.forget(table_id)
         self.bot.service.coalescer.forget_where(
             lambda key: isinstance(key, tuple) and key[:2] == (LANE, table_id))

@@ -10,12 +10,21 @@ import pytest
 from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.game.table_message import table_screen
+from bot.packages.lobby.display import lobby_screen
 from bot.packages.publisher.messages import PASSING_RETRY
 from bot.tables.table import Table
 from fakediscord import FakeDiscord, Message
 
 from .conftest import LinkedClock
-from .e2e import Player, cid, host_against_three_bots, message, tick, two_humans_against_a_bot
+from .e2e import (
+    Player,
+    cid,
+    create_table,
+    host_against_three_bots,
+    message,
+    tick,
+    two_humans_against_a_bot,
+)
 from .test_e2e_playtest37 import LATE, cards_in, humans_turn
 
 POST = "/channels/{channel_id}/messages"
@@ -79,4 +88,25 @@ async def test_a_move_answered_past_its_3_seconds_says_it_went_through(
             break
         await tick(fake, clock, 1)
     assert said not in player.hand.content
+    fake.assert_no_errors()
+
+
+async def test_a_lobby_click_answered_past_its_3_seconds_shows_its_seat(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """bob's « Rejoindre » is answered too late: the answer was the lobby redrawn with him
+    seated (type 7), refused, so the lobby is not taken as showing it (`Publisher.answer`
+    marks it shown only once answered). He is seated all the same, and the lobby says so
+    at the table's next redraw: what he sees is the true state. (A check: it held already.)"""
+    marie = fake.add_user("marie", locale="fr")
+    bob = fake.add_user("bob")
+    table = await create_table(president, marie)
+    await tick(fake, clock, 1)
+    fake.enable_latency(LATE)
+    await bob.click(message(bob, table.lobby_message_id), cid(table, "join"))
+    fake.disable_latency()
+    fake.expect_error(10062)
+    await tick(fake, clock, 1)
+    assert table.player(bob.id) is not None
+    assert message(bob, table.lobby_message_id).content == lobby_screen(table).content
     fake.assert_no_errors()

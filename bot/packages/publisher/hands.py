@@ -82,7 +82,7 @@ class Hands:
         # Per table and player, the notice their hand's next redraw carries (`unanswered`),
         # and per drawing carrying one, the drawing without it: what the hand is kept as
         # showing, so that the notice stays until the hand changes, as an answer's does.
-        self._told: dict[tuple[int, int], str] = {}
+        self._told: dict[tuple[int, int], tuple[HandLink, str]] = {}
         self._plain: dict[tuple[int, str], str] = {}
 
     async def flush(self, table: Table) -> None:
@@ -113,10 +113,11 @@ class Hands:
                 continue  # (an unanswered hand is drawn afresh when sent: show_hand)
             try:
                 screen = hand_screen(table, user_id, player.locale, now=now)
-                told = self._told.pop((table.id, user_id), None)
-                if told is not None:
+                owed = self._told.pop((table.id, user_id), None)
+                if owed is not None and owed[0] is link:  # not for a hand opened since
                     plain = screen.fingerprint
-                    screen = hand_screen(table, user_id, player.locale, notice=told, now=now)
+                    screen = hand_screen(table, user_id, player.locale, notice=owed[1],
+                                         now=now)
                     self._plain[(table.id, screen.fingerprint)] = plain
             except Exception:  # one unrenderable hand must not starve the others
                 log.exception("could not render the hand of %s", user_id)
@@ -265,7 +266,7 @@ class Hands:
         not played, though it is: the hand, redrawn, says the click went through, in the
         click's language (play-test 37)."""
         if previous is not None and table.hands.get(user_id) is link:
-            self._told[(table.id, user_id)] = t(link.locale, "hand.went_through")
+            self._told[(table.id, user_id)] = (previous, t(link.locale, "hand.went_through"))
         self.bot.service.hands.unanswered(table, user_id, link, previous)
         if previous is not None and table.hands.get(user_id) is previous:
             self._lapse_at_expiry(table, user_id, previous)

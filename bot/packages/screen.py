@@ -4,6 +4,7 @@ edits that would change nothing."""
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,13 +28,17 @@ class Screen:
 
     @property
     def fingerprint(self) -> str:
-        parts = [self.content]
-        if self.embed is not None:
-            parts.append(str(self.embed.title) + str(self.embed.description))
-        if self.view is not None:
-            for item in self.view.children:
-                parts.append(repr(_describe(item)))
-        return hashlib.sha1("\x1f".join(parts).encode()).hexdigest()
+        """A digest of everything the message displays: its text as sent, its embed and its
+        controls, as discord.py sends them (`Embed.to_dict`, `View.to_components`: every
+        field, footer and image, every label, emoji, style and option). A restart trusts it
+        for what a message shows (`bot.tables.landed`): reading only some of it (an
+        embed's title and description, an option's label but not its emoji), a restart
+        skipped an edit that changed only the rest."""
+        payload = {"content": cut(self.content, 2000),
+                   "embed": self.embed.to_dict() if self.embed is not None else None,
+                   "components": self.view.to_components() if self.view is not None else []}
+        drawn = json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str)
+        return hashlib.sha1(drawn.encode()).hexdigest()
 
     def kwargs(self) -> dict[str, Any]:
         out: dict[str, Any] = {"content": cut(self.content, 2000), "view": self.view}
@@ -41,13 +46,3 @@ class Screen:
             out["embed"] = self.embed
         return out
 
-
-def _describe(item: discord.ui.Item[Any]) -> tuple[object, ...]:
-    inner = getattr(item, "item", item)
-    if isinstance(inner, discord.ui.Button):
-        return ("b", inner.custom_id, inner.label, inner.style.value, inner.disabled, inner.row)
-    if isinstance(inner, discord.ui.Select):
-        options = tuple((o.label, o.value, o.default, o.description) for o in inner.options)
-        return ("s", inner.custom_id, inner.placeholder, options, inner.min_values,
-                inner.max_values, inner.row)
-    return ("?", type(inner).__name__)

@@ -15,7 +15,7 @@ import discord
 import pytest
 
 from bot.client import PresidentBot
-from bot.i18n import t
+from bot.i18n import LocaleLike, t
 from bot.packages.cards.emojis import CardFaces
 from bot.packages.game import chart
 from bot.packages.publisher.hands import FACES_WAIT
@@ -23,7 +23,7 @@ from bot.tables.budget import CallBudget
 from bot.tables.persistence import StorageStore
 from bot.tables.table import Player as TablePlayer
 from bot.tables.table import Table
-from engine import Phase
+from engine import Card, Phase
 from engine.events import RoundOver
 from fakediscord import CallRecord, Channel, FakeDiscord, Guild, TestUser
 from fakediscord.forge import MANAGE_GUILD, Forger
@@ -387,6 +387,40 @@ async def test_a_stop_keeps_what_is_shown_for_the_state_it_stored_only(
     bot = await restart(fake, clock, servers.bot, servers.url, down=60)
     assert per_table(fake.calls_since(mark), servers) == {
         **RESTART_CALLS, "cards": REDRAWN_CALLS["cards"]}
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_a_restart_edits_a_hand_whose_options_faces_alone_changed(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What a stop keeps is a digest of everything a message displays
+    (`Screen.fingerprint`). The play options' faces drawn otherwise while the bot was down
+    (here each option's emoji alone, its text unchanged): the restart edits each hand
+    offering plays. The digest read an option's label, value, default and description,
+    not its emoji: the restart found every hand drawn the same and left the old faces on
+    its options (stop 53's review)."""
+    record_charts(monkeypatch)
+    servers = await tournament(fake, clock, tmp_path)
+    joker = discord.PartialEmoji(name="\N{PLAYING CARD BLACK JOKER}")
+
+    def other_faces(self: CardFaces, cards: Sequence[Card], value: str, spanish: bool,
+                    locale: LocaleLike) -> discord.PartialEmoji | None:
+        return joker if cards else None
+
+    async def kept_then_redrawn(stored: dict[int, int]) -> None:
+        await PresidentBot.keep_shown(servers.bot, stored)  # kept with the old faces
+        monkeypatch.setattr(CardFaces, "option_emoji", other_faces)
+
+    monkeypatch.setattr(servers.bot, "keep_shown", kept_then_redrawn)
+    bot = await restart(fake, clock, servers.bot, servers.url, down=60)
+    # The hands offering plays (the presi final's, in its exchange, offers gifts).
+    offering = [p.hand for name in ("cartes", "pause", "cards") for p in servers.players(name)
+                if any(o.emoji is not None for s in p.hand.selects for o in s.options)]
+    assert len(offering) == 3  # bob's, dave's and cara's
+    for hand in offering:
+        emojis = {o.emoji for s in hand.selects for o in s.options if o.emoji is not None}
+        assert emojis == {joker.name}, hand.content
     await fake.disconnect(bot)
     fake.assert_no_errors()
 

@@ -3,10 +3,10 @@ exist before its own, and how a name column spells a name (`stored_name`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import case, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.graphemes import cut
@@ -56,29 +56,36 @@ class Guilds(Access):
             await self._upsert_users(connection, {user_id: display_name})
 
     async def _upsert_users(
-        self, connection: AsyncConnection, names: Mapping[int, str], *, rename: bool = True
+        self, connection: AsyncConnection, names: Mapping[int, str],
+        kept: Collection[int] = (),
     ) -> None:
+        """Make the users of `names` exist with those names, renaming those stored, but for
+        the ids in `kept`, whose stored name stays (a new one takes its name here).
+
+        One statement, its rows in id order, whichever are renamed: concurrent transactions
+        then lock user rows in the same order. Two statements, the renamed then the kept,
+        each sorted, deadlocked on PostgreSQL: two players who swapped tables, each seat
+        they left held by a bot, their rounds stored at once (`tests/storage/
+        test_ratings.py`, docs/bot.md « PostgreSQL, the whole suite (stop 54) »)."""
         if not names:
             return
         now = self._now()
-        # Sorted so that concurrent transactions lock user rows in the same order.
         statement = self._insert(User).values(
             [
                 {"id": user_id, "display_name": stored_name(names[user_id]), "updated_at": now}
                 for user_id in sorted(names)
             ]
         )
-        if rename:
-            statement = statement.on_conflict_do_update(
-                index_elements=[User.id],
-                set_={
-                    "display_name": statement.excluded.display_name,
-                    "updated_at": statement.excluded.updated_at,
-                },
-            )
-        else:
-            statement = statement.on_conflict_do_nothing(index_elements=[User.id])
-        await connection.execute(statement)
+        renamed: dict[str, Any] = {
+            "display_name": statement.excluded.display_name,
+            "updated_at": statement.excluded.updated_at,
+        }
+        if kept:
+            stays = User.id.in_(sorted(kept))
+            renamed = {column: case((stays, getattr(User, column)), else_=value)
+                       for column, value in renamed.items()}
+        await connection.execute(
+            statement.on_conflict_do_update(index_elements=[User.id], set_=renamed))
 
     async def _seat_users(self, connection: AsyncConnection, seats: Sequence[SeatRef]) -> None:
         """Make every user id of the seats exist; only humans' seat names rename them (a
@@ -91,8 +98,7 @@ class Guilds(Access):
             for ref in seats
             if ref.user_id is not None and ref.is_bot and ref.user_id not in humans
         }
-        await self._upsert_users(connection, humans)
-        await self._upsert_users(connection, held, rename=False)
+        await self._upsert_users(connection, {**held, **humans}, kept=held.keys())
 
 
 def stored_name(name: str) -> str:

@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql.dml import Insert
 
 from bot.storage import SeatRef, Storage
-from bot.storage.models import Round
+from bot.storage.models import Round, User
 from bot.storage.ratings import NEWCOMER, Skill, display_rating, rate, rated_places, seat
 from engine.rules import RulesDict
 
@@ -320,3 +320,83 @@ async def test_rounds_sharing_a_player_stored_at_once_are_replayed_in_the_order_
     (stored,) = (await storage.player_stats(GUILD, 1)).ratings
     assert stored.rounds == 3
     assert (await storage.rating_history(GUILD, 1))["classic"][-1] == stored.rating
+
+
+def _is_users_upsert(statement: object) -> bool:
+    return isinstance(statement, Insert) and statement.table.name == User.__tablename__
+
+
+async def test_two_players_who_swapped_tables_are_stored_at_once_without_deadlock(
+    storage: Storage, db_url: str, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Players 1 and 2 each left a table, where a bot finishes the round in their seat
+    (a held seat: its user row is made to exist, not renamed), and sit at the other's:
+    both tables end a round at once (two connections on PostgreSQL). The users were
+    upserted in two statements, the humans renamed then the held left alone, each sorted
+    but not together: the first round locked user 2 (a human there), the second user 1,
+    then each waited on the other's row, and PostgreSQL broke the deadlock by failing one
+    round (40P01, retried by the result queue after a « database unavailable » warning).
+    The users are now upserted in one statement in id order: the second waits, both
+    rounds are stored. On SQLite the writes queue whole (BEGIN IMMEDIATE), as before."""
+    for channel in (20, 21):  # both players known, so that their rows are updated, locked
+        game = await _game(storage, channel=channel)
+        await storage.record_round(game, 1, ranking=[0, 1], roles=["P", "L"], points=[3, 0],
+                                   seats=[human(1), human(2)])
+    one_left, two_left = await _game(storage, channel=10), await _game(storage, channel=11)
+    original = AsyncConnection.execute
+    upserted = asyncio.Event()
+    first: asyncio.Task[object] | None = None
+    other: asyncio.Task[object] | None = None
+
+    async def blocked() -> bool:
+        """Whether the other round's transaction waits on the first's."""
+        if storage._sqlite_writer is not None:
+            return bool(getattr(storage._sqlite_writer, "_waiters", None))
+        connection = await asyncpg.connect(asyncpg_dsn(db_url))
+        try:
+            return bool(await connection.fetchval(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                " AND wait_event_type = 'Lock'"))
+        finally:
+            await connection.close()
+
+    async def execute(self: AsyncConnection, statement: Any, *args: Any, **kwargs: Any) -> Any:
+        """The first round, its first users upserted, waits until the other is stored or
+        waits on it."""
+        result = await original(self, statement, *args, **kwargs)
+        if _is_users_upsert(statement) and asyncio.current_task() is first \
+                and not upserted.is_set():
+            upserted.set()
+            for _ in range(2000):  # 10 s of the wall clock bound a failing test
+                if other is not None and (other.done() or await blocked()):
+                    break
+                await asyncio.sleep(0.005)
+        return result
+
+    monkeypatch.setattr(AsyncConnection, "execute", execute)
+    first = asyncio.ensure_future(storage.record_round(
+        one_left, 1, ranking=[0, 1], roles=["P", "L"], points=[3, 0],
+        seats=[human(2), SeatRef(1, True, "Bot 1")]))
+    await asyncio.wait_for(upserted.wait(), 10)  # the wall clock bounds a failing test
+    other = asyncio.ensure_future(storage.record_round(
+        two_left, 1, ranking=[0, 1], roles=["P", "L"], points=[3, 0],
+        seats=[human(1), SeatRef(2, True, "Bot 2")]))
+    outcomes = await asyncio.gather(first, other)
+    monkeypatch.undo()
+
+    assert [outcome.inserted for outcome in outcomes] == [True, True]
+    assert [rating.rounds for rating in (await storage.player_stats(GUILD, 1)).ratings] == [4]
+    assert [rating.rounds for rating in (await storage.player_stats(GUILD, 2)).ratings] == [4]
+
+
+async def test_a_seat_held_by_a_bot_keeps_its_player_s_name(storage: Storage) -> None:
+    """A bot finishing a round in a seat its player left carries the bot's label: the
+    player's stored name stays, while a player first seen so is named by it (the one
+    statement that upserts a round's users renames the humans only)."""
+    await storage.upsert_user(1, "Ann")
+    game = await _game(storage)
+    await storage.record_round(game, 1, ranking=[0, 1, 2], roles=["P", None, "L"],
+                               points=[3, 1, 0], seats=[human(2), SeatRef(1, True, "Bot 1"),
+                                                        SeatRef(5, True, "Bot 5")])
+    assert [(await storage.player_stats(GUILD, user)).name for user in (1, 2, 5)] == \
+        ["Ann", "U2", "Bot 5"]

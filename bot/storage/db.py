@@ -151,8 +151,13 @@ def create_engine(
     connect_args: dict[str, Any] = {"timeout": connect}
     if command > 0:
         connect_args["command_timeout"] = command
+    # Read committed whatever the database's `default_transaction_isolation`: the writes
+    # rely on it, a waiter on a row lock (`rating_update.lock`) or on a conflicting insert
+    # (`start_game`, `record_round`) reading the row as the other transaction left it.
+    # Under repeatable read each such waiter failed with « could not serialize access »
+    # (tests/storage/test_server_defaults.py).
     return create_async_engine(normalized, pool_pre_ping=True, connect_args=connect_args,
-                               **options)
+                               isolation_level="READ COMMITTED", **options)
 
 
 def _install_sqlite_hooks(engine: AsyncEngine, enforce_foreign_keys: bool) -> None:

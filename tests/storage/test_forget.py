@@ -3,13 +3,19 @@ what stays so that nobody else's standing changes."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
+from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.sql.dml import Insert
 
 from bot.storage import GuildData, HeldData, SeatRef, Storage
 from bot.storage.forget import NOBODY, GuildBusy
+from bot.storage.models import GameSeat
 
+from .locks import hold_until_met
 from .test_scores import ALICE, BOB, BOT, CAROL, GUILD, OTHER_GUILD, human, new_game, play_round
 
 NOTHING = HeldData(named=False, games=0, rounds=0, ratings=0, hosted=0, notices=0)
@@ -173,6 +179,47 @@ async def test_forgetting_a_server_erases_its_games_and_no_other_server(
     assert [r.guild_id for r in await storage.unreadable_since(
         datetime(2000, 1, 1, tzinfo=UTC))] == [OTHER_GUILD]
     assert await storage.forget_guild(GUILD) == GuildData(False, 0, 0, 0, 0)
+
+
+async def test_a_server_erased_as_its_last_player_starts_elsewhere_keeps_that_player(
+    storage: Storage, db_url: str, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Carol played only on the first server, which its admins erase just as her first
+    game on the other server starts (two connections on PostgreSQL): the start has stored
+    her seat, not yet committed, when the erasure reads which users nothing names any more.
+    It chose her, waited on her row, and deleting it broke the seat's foreign key once the
+    start committed: the erasure failed whole (« violates foreign key constraint »), an
+    internal error for the admin. Her name is now kept, the server erased; on SQLite the
+    writes queue whole, as before."""
+    await _two_servers(storage)
+    await storage.create_table(OTHER_GUILD, 21, CAROL, {"preset": "classic", "set": {}})
+    table = await storage.get_table_by_channel(21)
+    assert table is not None
+    original = AsyncConnection.execute
+    seated = asyncio.Event()
+    erasing: asyncio.Task[GuildData] | None = None
+
+    async def execute(self: AsyncConnection, statement: Any, *args: Any, **kwargs: Any) -> Any:
+        """The start, its seats stored, waits until the erasure waits on it (or is over)."""
+        result = await original(self, statement, *args, **kwargs)
+        if isinstance(statement, Insert) and statement.table.name == GameSeat.__tablename__ \
+                and not seated.is_set():
+            seated.set()
+            await hold_until_met(storage, db_url, erasing)
+        return result
+
+    monkeypatch.setattr(AsyncConnection, "execute", execute)
+    starting = asyncio.ensure_future(storage.start_game(
+        table.table_id, game_no=1, preset="classic", rules={"preset": "classic", "set": {}},
+        seats=[human(CAROL), BOT]))
+    await asyncio.wait_for(seated.wait(), 10)  # the wall clock bounds a failing test
+    erasing = asyncio.ensure_future(storage.forget_guild(GUILD))
+    await asyncio.gather(starting, erasing)
+    monkeypatch.undo()
+
+    assert (await storage.held_by_guild(GUILD)).empty
+    carol = await storage.held_about(CAROL)
+    assert (carol.named, carol.games) == (True, 1)
 
 
 async def test_a_server_with_an_open_table_is_not_erased(storage: Storage) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import asyncpg
 import pytest
 from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql.dml import Insert
@@ -15,7 +14,7 @@ from bot.storage.models import Round, User
 from bot.storage.ratings import NEWCOMER, Skill, display_rating, rate, rated_places, seat
 from engine.rules import RulesDict
 
-from .postgres import asyncpg_dsn
+from .locks import hold_until_met
 
 GUILD = 7 << 22
 CLASSIC: RulesDict = {"preset": "classic", "set": {}}
@@ -283,27 +282,12 @@ async def test_rounds_sharing_a_player_stored_at_once_are_replayed_in_the_order_
     numbered = asyncio.Event()
     other: asyncio.Task[object] | None = None
 
-    async def blocked() -> bool:
-        """Whether the other round's transaction waits on the first's."""
-        if storage._sqlite_writer is not None:
-            return bool(getattr(storage._sqlite_writer, "_waiters", None))
-        connection = await asyncpg.connect(asyncpg_dsn(db_url))
-        try:
-            return bool(await connection.fetchval(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-                " AND wait_event_type = 'Lock'"))
-        finally:
-            await connection.close()
-
     async def execute(self: AsyncConnection, statement: Any, *args: Any, **kwargs: Any) -> Any:
         """The first round, once numbered, waits until the other is stored or waits on it."""
         result = await original(self, statement, *args, **kwargs)
         if _is_round_insert(statement) and not numbered.is_set():
             numbered.set()
-            for _ in range(2000):  # 10 s of the wall clock bound a failing test
-                if other is not None and (other.done() or await blocked()):
-                    break
-                await asyncio.sleep(0.005)
+            await hold_until_met(storage, db_url, other)
         return result
 
     monkeypatch.setattr(AsyncConnection, "execute", execute)
@@ -348,18 +332,6 @@ async def test_two_players_who_swapped_tables_are_stored_at_once_without_deadloc
     first: asyncio.Task[object] | None = None
     other: asyncio.Task[object] | None = None
 
-    async def blocked() -> bool:
-        """Whether the other round's transaction waits on the first's."""
-        if storage._sqlite_writer is not None:
-            return bool(getattr(storage._sqlite_writer, "_waiters", None))
-        connection = await asyncpg.connect(asyncpg_dsn(db_url))
-        try:
-            return bool(await connection.fetchval(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-                " AND wait_event_type = 'Lock'"))
-        finally:
-            await connection.close()
-
     async def execute(self: AsyncConnection, statement: Any, *args: Any, **kwargs: Any) -> Any:
         """The first round, its first users upserted, waits until the other is stored or
         waits on it."""
@@ -367,10 +339,7 @@ async def test_two_players_who_swapped_tables_are_stored_at_once_without_deadloc
         if _is_users_upsert(statement) and asyncio.current_task() is first \
                 and not upserted.is_set():
             upserted.set()
-            for _ in range(2000):  # 10 s of the wall clock bound a failing test
-                if other is not None and (other.done() or await blocked()):
-                    break
-                await asyncio.sleep(0.005)
+            await hold_until_met(storage, db_url, other)
         return result
 
     monkeypatch.setattr(AsyncConnection, "execute", execute)

@@ -1,0 +1,39 @@
+"""Holding one transaction open until another waits on it: how the storage tests make two
+writers meet at the moment that matters, on either backend."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import asyncpg
+
+from bot.storage import Storage
+
+from .postgres import asyncpg_dsn
+
+
+async def someone_waits(storage: Storage, db_url: str) -> bool:
+    """Whether a transaction waits on another's: on PostgreSQL a backend of the database
+    waiting on a lock (`pg_stat_activity`), on SQLite a writer queued on the process's
+    writer lock (its writes queue whole)."""
+    if storage._sqlite_writer is not None:
+        return bool(getattr(storage._sqlite_writer, "_waiters", None))
+    connection = await asyncpg.connect(asyncpg_dsn(db_url))
+    try:
+        return bool(await connection.fetchval(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND wait_event_type = 'Lock'"))
+    finally:
+        await connection.close()
+
+
+async def hold_until_met(storage: Storage, db_url: str,
+                         other: asyncio.Future[Any] | None) -> None:
+    """Wait, inside the transaction that holds its locks, until `other` (the transaction
+    that is to meet it) waits on one of them or is over; 10 s of the wall clock bound a
+    failing test."""
+    for _ in range(2000):
+        if other is not None and (other.done() or await someone_waits(storage, db_url)):
+            return
+        await asyncio.sleep(0.005)

@@ -4,6 +4,7 @@ writers meet at the moment that matters, on either backend."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 import asyncpg
@@ -29,11 +30,12 @@ async def someone_waits(storage: Storage, db_url: str) -> bool:
 
 
 async def hold_until_met(storage: Storage, db_url: str,
-                         other: asyncio.Future[Any] | None) -> None:
-    """Wait, inside the transaction that holds its locks, until `other` (the transaction
-    that is to meet it) waits on one of them or is over; 10 s of the wall clock bound a
-    failing test."""
+                         other: Callable[[], asyncio.Future[Any] | None]) -> None:
+    """Wait, inside the transaction that holds its locks, until the other transaction, the
+    one that is to meet it (`other()`: None until it is started), waits on one of them or
+    is over; 10 s of the wall clock bound a failing test."""
     for _ in range(2000):
-        if other is not None and (other.done() or await someone_waits(storage, db_url)):
+        started = other()
+        if started is not None and (started.done() or await someone_waits(storage, db_url)):
             return
         await asyncio.sleep(0.005)

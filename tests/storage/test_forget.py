@@ -205,7 +205,7 @@ async def test_a_server_erased_as_its_last_player_starts_elsewhere_keeps_that_pl
         if isinstance(statement, Insert) and statement.table.name == GameSeat.__tablename__ \
                 and not seated.is_set():
             seated.set()
-            await hold_until_met(storage, db_url, erasing)
+            await hold_until_met(storage, db_url, lambda: erasing)
         return result
 
     monkeypatch.setattr(AsyncConnection, "execute", execute)

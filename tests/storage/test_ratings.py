@@ -287,7 +287,7 @@ async def test_rounds_sharing_a_player_stored_at_once_are_replayed_in_the_order_
         result = await original(self, statement, *args, **kwargs)
         if _is_round_insert(statement) and not numbered.is_set():
             numbered.set()
-            await hold_until_met(storage, db_url, other)
+            await hold_until_met(storage, db_url, lambda: other)
         return result
 
     monkeypatch.setattr(AsyncConnection, "execute", execute)
@@ -339,7 +339,7 @@ async def test_two_players_who_swapped_tables_are_stored_at_once_without_deadloc
         if _is_users_upsert(statement) and asyncio.current_task() is first \
                 and not upserted.is_set():
             upserted.set()
-            await hold_until_met(storage, db_url, other)
+            await hold_until_met(storage, db_url, lambda: other)
         return result
 
     monkeypatch.setattr(AsyncConnection, "execute", execute)

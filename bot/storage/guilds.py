@@ -102,8 +102,14 @@ class Guilds(Access):
 
 
 def stored_name(name: str) -> str:
-    """A player's name as a name column holds it. PostgreSQL's text cannot hold U+0000
-    (« invalid byte sequence for encoding "UTF8": 0x00 ») where SQLite's can: a member
-    whose name carried one had the game and every round refused on PostgreSQL alone. Discord
-    draws nothing for it, so it is left out on both."""
-    return cut(name.replace("\x00", ""), NAME_LENGTH)
+    """A player's name as a name column holds it: as `stored_text`, cut to the column."""
+    return cut(stored_text(name), NAME_LENGTH)
+
+
+def stored_text(text: str) -> str:
+    """Discord's text (names, a message naming them) as a text column holds it.
+    PostgreSQL's text cannot hold U+0000 (« invalid byte sequence for encoding "UTF8":
+    0x00 ») where SQLite's can: a member whose name carried one had the game and every
+    round refused on PostgreSQL alone, and an edit owed to a message naming them
+    (`Owed.owe_edit`) too. Discord draws nothing for it, so it is left out on both."""
+    return text.replace("\x00", "")

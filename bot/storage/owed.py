@@ -12,7 +12,7 @@ from typing import TypeAlias, TypeVarTuple
 from sqlalchemy import Row, Select, delete, insert, select, update
 
 from bot.storage.access import Access
-from bot.storage.guilds import stored_name
+from bot.storage.guilds import stored_name, stored_text
 from bot.storage.models import AsleepEdit, GameTable, TableSnapshot, UnreadableTable, VanishedTable
 from bot.storage.records import AsleepEditRecord, UnreadableRecord, VanishedRecord
 from bot.storage.shards import in_shards
@@ -58,7 +58,8 @@ class Owed(Access):
     async def owe_edit(self, guild_id: int, channel_id: int, message_id: int,
                        text: str | None, people: Collection[int], at: datetime) -> None:
         """Owe the message this edit, in place of any it was owed before."""
-        values = {"text": text, "people": sorted(people), "at": at}
+        values = {"text": None if text is None else stored_text(text),
+                  "people": sorted(people), "at": at}
         statement = self._insert(AsleepEdit).values(
             message_id=message_id, guild_id=guild_id, channel_id=channel_id, **values)
         async with self._write() as connection:

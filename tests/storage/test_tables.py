@@ -221,6 +221,20 @@ async def test_edits_an_archived_thread_owes_are_kept_until_paid_a_week_at_most_
         == [(40, 401, None)]
 
 
+async def test_an_edit_owed_to_a_message_naming_a_u0000_is_kept_without_it(
+    storage: Storage,
+) -> None:
+    """A member whose name carries a U+0000 (Discord draws nothing for it) named in a
+    message of an archived thread: the edit owed to it was refused on PostgreSQL alone
+    (« invalid byte sequence for encoding "UTF8": 0x00 »), a warning logged, and once the
+    thread woke the message only lost its buttons, its text not sent (storage did not hold
+    it: `OwedEdits.take`). It is kept without the character on both, as names are."""
+    now = datetime(2026, 12, 6, 20, 0, tzinfo=UTC)
+    await storage.owe_edit(GUILD, 30, 301, "Zoé 🐉\x00 : fermée", [7], now)
+    owed = await storage.asleep_since(now - timedelta(days=7))
+    assert [(record.message_id, record.text) for record in owed] == [(301, "Zoé 🐉 : fermée")]
+
+
 async def test_an_unreadable_table_is_closed_and_its_word_owed_until_told_a_week_at_most(
     storage: Storage,
 ) -> None:

@@ -34,6 +34,7 @@ from typing import NamedTuple
 
 from .cards import THREE, TWO, Card
 from .plays import PlayOption, legal_options
+from .rules import Rules
 from .state import Tell, TrickPlay
 from .view import PlayerView
 
@@ -51,7 +52,7 @@ class Beliefs(NamedTuple):
 
 
 def beliefs(view: PlayerView, answerers: frozenset[int] = frozenset(), *,
-            searched_end: int = 0) -> Beliefs:
+            searched_end: int = 0, naive: frozenset[int] = frozenset()) -> Beliefs:
     """The beliefs the view's tells give about every other seat still holding cards.
 
     ``answerers``: seats whose player is known to answer whenever it can (the normal level:
@@ -60,7 +61,10 @@ def beliefs(view: PlayerView, answerers: frozenset[int] = frozenset(), *,
     group, such a seat's pass says it held no legal play at all, not only no whole group.
     ``searched_end``: with this many cards or fewer such a seat searches instead (the normal
     level's end, :mod:`engine.bots.endsearch`), and may pass holding a play: its passes then
-    are read as anyone's."""
+    are read as anyone's.
+    ``naive``: seats whose player is known to play the reference bot's own rule
+    (:class:`engine.players.GreedyPlayer`): their answers and passes are read by that rule
+    exactly (:func:`_read_naive`)."""
     not_exact: set[tuple[int, int, int]] = set()
     none: set[tuple[int, int]] = set()
     fewer: set[tuple[int, int, int]] = set()
@@ -79,6 +83,9 @@ def beliefs(view: PlayerView, answerers: frozenset[int] = frozenset(), *,
                 _read_lead(view, tell.play, tell.revolution, since, none)
             continue
         held = view.hand_sizes[seat] + len(later)
+        if seat in naive:
+            _read_naive(view, tell, since, held, not_exact, none, fewer)
+            continue
         if tell.play is None and exact_passes and seat in answerers and held > searched_end:
             _read_no_answer(view, tell, since, fewer, none)
             continue
@@ -186,6 +193,53 @@ def _read_no_answer(view: PlayerView, tell: Tell, since: dict[int, int],
             none.add((seat, level))
         else:
             fewer.add((seat, level, most + 1))
+
+
+def _read_naive(view: PlayerView, tell: Tell, since: dict[int, int], held: int,
+                not_exact: set[tuple[int, int, int]], none: set[tuple[int, int]],
+                fewer: set[tuple[int, int, int]]) -> None:
+    """A trick answered or passed by a seat known to play the reference bot's rule: holding
+    more than two cards it answers with its weakest natural group of a value it holds exactly
+    that many of (2s included), else passes; holding two or fewer it plays whatever answers.
+    So such a pass says it held no exact natural group that answered, 2s included (or, with
+    two cards or fewer, no legal play at all), and such an answer that it held no exact group
+    of a weaker value that answered, and all its cards of the value it played. An answer the
+    rule cannot make says nothing."""
+    play = tell.play
+    top = tell.top
+    assert top is not None
+    if held <= SMALL_HAND:
+        if play is None and view.rules.wild_level is None:
+            _read_no_answer(view, tell, since, fewer, none)
+        return
+    rules = view.rules
+    sign = -1 if tell.revolution else 1  # strength: the order the trick was played in
+    if play is not None:
+        if play.special is not None or play.announce is not None or \
+                any(c.value != play.level for c in play.cards):
+            return  # a joker, a wild or an announcement: not the reference rule's answer
+        if since.get(play.level, 0) != play.count:
+            return  # it played more of that value later: it did not play all it held
+        none.add((tell.seat, play.level))
+    for level, count in _groups(rules, top, tell.revolution, tell.constraint):
+        if play is not None and sign * level >= sign * play.level:
+            continue
+        n = count - since.get(level, 0)
+        if n >= 0:
+            not_exact.add((tell.seat, level, n))
+
+
+def _groups(rules: Rules, top: TrickPlay, revolution: bool,
+            constraint: tuple[int, int] | None) -> list[tuple[int, int]]:
+    """Every natural group (value, size) that would have answered ``top``, 2s included and
+    wilds aside: the engine's own legality, asked of each value and size. A single 2 is left
+    out where one 2 is the top single card (presi): played alone it is no plain group."""
+    suits = len(rules.deck_kind.suits)
+    return [(level, count) for level in rules.deck_kind.values if level != rules.wild_level
+            for count in range(1, suits + 1)
+            if not (count == 1 and level == TWO and rules.top_single is not None)
+            and legal_options([PlayOption("", level, count, ())], top, revolution,
+                             rules.equal_allowed, rules.two_beats_larger, constraint)]
 
 
 def _answers(view: PlayerView, top: TrickPlay, revolution: bool,

@@ -64,7 +64,8 @@ def make_bot(level: str, seed: int | None = None, *, samples: int | None = None,
 
     ``taken_over``: seats of ``others`` whose player took them over during this round (a bot
     replacing a person who left). Their later moves are that player's, but what they did
-    earlier this round was someone else's: their passes are not read as an answerer's."""
+    earlier this round was someone else's: their passes are not read as an answerer's, nor
+    their plays as a reference player's."""
     if level == "easy":
         return EasyBot(seed)
     if level == "normal":
@@ -75,8 +76,10 @@ def make_bot(level: str, seed: int | None = None, *, samples: int | None = None,
         answerers = frozenset(seat for seat, name in seated
                               if name in ANSWERERS and seat not in taken_over)
         searchers = frozenset(seat for seat, name in seated if name in SEARCHERS)
+        naive = frozenset(seat for seat, style in known.items()
+                          if style is Style.NAIVE and seat not in taken_over)
         return HardBot(seed, samples=samples, budget=budget, clock=clock, known=known,
-                       answerers=answerers, searchers=searchers)
+                       answerers=answerers, searchers=searchers, naive=naive)
     raise ValueError(f"unknown level {level!r}: one of {', '.join(LEVELS)}")
 
 

@@ -41,7 +41,9 @@ class HardBot:
     known seats whose player answers whenever it can, so that a pass says more
     (:func:`engine.tells.beliefs`). ``searchers``: the known seats of normal players, which
     search their last cards where the rules let them (:mod:`.endsearch`): their passes then
-    say less, and the rollouts model that search (:func:`.rollout.end_choice`)."""
+    say less, and the rollouts model that search (:func:`.rollout.end_choice`). ``naive``:
+    the known seats of reference players all round: their answers and passes are read by
+    that player's own rule (:func:`engine.tells.beliefs`)."""
 
     level = "hard"
 
@@ -49,7 +51,8 @@ class HardBot:
                  budget: float = 0.08, clock: Callable[[], float] | None = None,
                  known: Mapping[int, Style] | None = None,
                  answerers: frozenset[int] = frozenset(),
-                 searchers: frozenset[int] = frozenset()) -> None:
+                 searchers: frozenset[int] = frozenset(),
+                 naive: frozenset[int] = frozenset()) -> None:
         if samples is None and clock is None:
             raise ValueError("give a fixed sample count or a clock for the time budget")
         self.rng = random.Random(seed)
@@ -59,6 +62,7 @@ class HardBot:
         self.known = dict(known or {})
         self.answerers = answerers
         self.searchers = searchers
+        self.naive = naive
 
     def choose(self, view: PlayerView) -> Action:
         give = exchange_action(view)
@@ -72,7 +76,7 @@ class HardBot:
             return heuristic
         deadline = self.clock() + self.budget if self.clock is not None else 0.0
         searched = END_CARDS if searches(view.rules) and self.searchers else 0
-        believed = beliefs(view, self.answerers, searched_end=searched)
+        believed = beliefs(view, self.answerers, searched_end=searched, naive=self.naive)
         tacticians = breakers(view) | spenders(view)
         me = frozenset((view.seat,))  # its own later leads in the rollouts are its own
         option = search(view, options, self.rng, self._more(deadline), believed,

@@ -158,7 +158,10 @@ def test_hard_models_the_players_it_is_told_of_by_their_level() -> None:
     assert isinstance(bot, HardBot)
     assert bot.known == {1: Style.TACTICS, 2: Style.NAIVE}
     assert bot.answerers == {1}  # the normal level answers whenever it can
+    assert bot.naive == {2}  # the reference bot's plays are read by its own rule
     assert make_bot("hard", 1, samples=2, others={1: "easy", 2: "hard"}).answerers == set()  # type: ignore[attr-defined]
+    taken_greedy = make_bot("hard", 1, samples=2, others={1: "greedy"}, taken_over=frozenset({1}))
+    assert taken_greedy.naive == set()  # type: ignore[attr-defined]
     taken = make_bot("hard", 1, samples=2, others={1: "normal", 2: "normal"}, taken_over=frozenset({2}))
     assert isinstance(taken, HardBot)  # seat 2's earlier passes this round were someone else's
     assert taken.answerers == {1} and taken.known == {1: Style.TACTICS, 2: Style.TACTICS}

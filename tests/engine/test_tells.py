@@ -53,6 +53,34 @@ def test_beliefs_about_reference_players_always_hold(preset: str) -> None:
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_a_known_reference_player_is_read_by_its_own_rule(preset: str) -> None:
+    """A seat known to play the reference bot answers with its weakest natural group of a
+    value it holds exactly that many of, 2s included, or passes (with two cards or fewer, it
+    plays whatever answers): read so, every belief about it is true of the real hands, and
+    they say more than the tells read of anyone (each answer's whole value gone, a pass's
+    2s, a few-card pass)."""
+    checked = added = fewer = 0
+    for seed in range(8):
+        for game, seat in _greedy_round(preset, seed):
+            view = player_view(game, seat)
+            plain = beliefs(view)
+            seen = beliefs(view, naive=frozenset(range(4)) - {seat})
+            for holder, level in seen.none:
+                assert not any(c.value == level for c in game.hands[holder]), (seed, holder)
+            for holder, level, n in seen.not_exact:
+                assert sum(1 for c in game.hands[holder] if c.value == level) != n, seed
+            for holder, level, n in seen.fewer:
+                assert sum(1 for c in game.hands[holder] if c.value == level) < n, seed
+            checked += len(seen.none) + len(seen.not_exact) + len(seen.fewer)
+            added += len(set(seen.none) - set(plain.none)) + \
+                len(set(seen.not_exact) - set(plain.not_exact))
+            fewer += len(seen.fewer)
+    assert checked > 500 and added > checked // 10
+    if preset in ("classic", "presi"):
+        assert fewer  # a pass with two cards or fewer: no legal play at all
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_a_pass_from_a_known_normal_player_says_it_had_no_play(preset: str) -> None:
     """The normal level answers whenever it can, so where only that explains a pass (no
     finish penalty, no wilds: presi and proletario) its pass says it held no legal play:

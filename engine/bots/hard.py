@@ -5,8 +5,9 @@ far as a deal allows, with what the others' plays and passes suggest (see
 :mod:`engine.determinize` and :mod:`engine.tells`); every candidate move is played in that
 same sample and the game is rolled out with the shared tactics until the bot's place is
 settled. The move with the best mean place wins (ties go to the default move, listed
-first: the normal level's tactics with hard's own one-lap lead, ``lone_waits`` in
-:mod:`engine.bots.tactics`, which its own seat also plays in the rollouts). Samples run
+first: the normal level's tactics with its one-lap lead, ``lone_waits`` in
+:mod:`engine.bots.tactics`, which its own seat and the known normal seats also play in the
+rollouts). Samples run
 until the time budget is spent, read from a clock the caller supplies (the engine owns no
 clock), or exactly ``samples`` times, which makes decisions deterministic for tests.
 
@@ -68,7 +69,7 @@ class HardBot:
         give = exchange_action(view)
         if give is not None:
             return give
-        heuristic = explain(view, lone_waits=True)[0]
+        heuristic = explain(view)[0]
         if view.rules.fast or view.phase is not Phase.PLAY or view.to_act != view.seat:
             return heuristic  # search assumes turn order; fast mode plays by the tactics
         options = candidates(heuristic.option, view.legal, view.can_pass, view.revolution)
@@ -78,9 +79,10 @@ class HardBot:
         searched = END_CARDS if searches(view.rules) and self.searchers else 0
         believed = beliefs(view, self.answerers, searched_end=searched, naive=self.naive)
         tacticians = breakers(view) | spenders(view)
-        me = frozenset((view.seat,))  # its own later leads in the rollouts are its own
+        # Its own later leads in the rollouts are its own; known normal players lead so too.
+        waiting = self.searchers | {view.seat}
         option = search(view, options, self.rng, self._more(deadline), believed,
-                        lambda: draw_styles(view, self.rng, self.known, tacticians), me,
+                        lambda: draw_styles(view, self.rng, self.known, tacticians), waiting,
                         self.searchers)
         return Action.pass_() if option is None else Action.play(option)
 

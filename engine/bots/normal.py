@@ -43,10 +43,12 @@ def play_of(view: PlayerView) -> Action:
     return explain(view)[0]
 
 
-def explain(view: PlayerView, *, lone_waits: bool = False) -> tuple[Action, str]:
+def explain(view: PlayerView, *, lone_waits: bool = True) -> tuple[Action, str]:
     """The normal level's play (or pass) and why, one of :data:`tactics.REASONS`: what the
-    bot's « Conseil » button tells a player. ``lone_waits``: the hard level's one-lap lead
-    (:func:`tactics.judge`)."""
+    bot's « Conseil » button tells a player. ``lone_waits``: the one-lap lead that lets a
+    lone weakest card wait (:func:`tactics.judge`), hard's since stop 43 and normal's since
+    stop 54 (docs/bots.md « Proletario's normal, continued (stop 54) »); False gives the
+    plain lead the easy level's tactics keep."""
     option, reason = judge(view.hand, view.legal, view.can_pass,
                            view.trick[-1] if view.trick else None, view.rules,
                            view.revolution, opponents(view), unseen(view), lone_waits)
@@ -65,8 +67,9 @@ def decided(view: PlayerView) -> tuple[Action, str]:
     options = candidates(action.option, view.legal, view.can_pass, view.revolution)
     if len(options) == 1:
         return action, reason
+    me = frozenset((view.seat,))  # its own later leads in the rollouts are its own
     option = search(view, options, rng, lambda done: done < END_SAMPLES, beliefs(view),
-                    lambda: draw_styles(view, rng, {}, tacticians), frozenset())
+                    lambda: draw_styles(view, rng, {}, tacticians), me)
     if option == action.option:
         return action, reason
     return (Action.pass_() if option is None else Action.play(option)), SEARCHED

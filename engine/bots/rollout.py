@@ -90,7 +90,7 @@ def rollout(game: Game, seat: int, holders: frozenset[int] = frozenset(),
             naive: frozenset[int] = frozenset(), waiting: frozenset[int] = frozenset(),
             searchers: frozenset[int] = frozenset()) -> int:
     """Play ``game`` on with the tactics until ``seat``'s place is settled; that place.
-    ``waiting``: the seats that play the hard level's one-lap lead (``lone_waits``).
+    ``waiting``: the seats that play the one-lap lead of normal and hard (``lone_waits``).
     ``searchers``: seats of normal players, which search their end where the rules let them
     (:mod:`.endsearch`): modelled by :func:`end_choice`."""
     rules = game.rules

@@ -35,11 +35,12 @@ rollouts, without for the easy bot. Its rules, in order:
   tricks the last to answer takes the trick however rarely the others answer, and the rule
   cost proletario 0.01–0.03 (docs/bots.md « Where normal loses in presi (stop 51) »).
 
-The hard level alone adds one lead (``lone_waits``): in one-lap tricks, where each other
-seat answers once, a lone weakest card is answered by the others' own lowest singles at no
-cost to them; with three whole groups or more, the next group up is led and the lone card
-waits (proletario, docs/bots.md « A lone card waits »). Normal keeps the plain lead: given
-to every level the rule made normal gain more on hard than hard on normal.
+The levels that count cards (normal and hard) add one lead (``lone_waits``): in one-lap
+tricks, where each other seat answers once, a lone weakest card is answered by the others'
+own lowest singles at no cost to them; with three whole groups or more, the next group up is
+led and the lone card waits (proletario, docs/bots.md « A lone card waits »: hard's since
+stop 43; normal's since stop 54, with its end search in one-lap tricks, « Proletario's
+normal, continued (stop 54) »). Easy keeps the plain lead.
 """
 
 from __future__ import annotations

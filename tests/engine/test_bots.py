@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from engine import PRESETS, Card, Game, Phase, Rules, arena
+from engine import PRESETS, Action, Card, Game, Phase, Rules, arena
 from engine.arena import play_deals
 from engine.bots import LEVELS, HardBot, NormalBot, Player, decide, make_bot, make_player
 from engine.bots.normal import explain
@@ -294,6 +294,21 @@ def test_hard_s_lone_weakest_card_waits_in_one_lap_tricks() -> None:
     assert _lead_of("proletario", "4S 4H 8S JS JH", lone_waits=True) == ("4S 4H", "lead_low")
     assert _lead_of("classic", "4S 8S 8H JS JH JC", lone_waits=True,
                     trick_end="one_lap") == ("8S 8H", "lead_next")
+
+
+def test_normal_s_lone_weakest_card_waits_in_one_lap_tricks_too() -> None:
+    """Since stop 54 the normal level leads as hard does in one-lap tricks (its default
+    ``explain``, what it plays and what the « Conseil » says); the easy level keeps the
+    weakest lead (docs/bots.md « Proletario's normal, continued (stop 54) »)."""
+    hands = [[Card.parse(word) for word in text.split()]
+             for text in ("4S 8S 8H JS JH JC", "3C 4C 5C 6C", "3D 4D 5D 6D", "3H 4H 5H 6H")]
+    game = Game.new(Rules.preset("proletario"), 4, hands=hands, opener=0)
+    view = player_view(game, 0)
+    lead = Action.play(next(o for o in view.legal if o.count == 2 and o.value == "8"))
+    assert explain(view) == (lead, "lead_next")
+    assert make_bot("normal").choose(view) == lead
+    classic = Game.new(Rules.preset("classic"), 4, hands=hands, opener=0)
+    assert explain(player_view(classic, 0))[1] == "lead_low"
 
 
 def test_late_in_the_round_a_lone_card_leads_before_a_weaker_group() -> None:

@@ -14,8 +14,9 @@ from engine.bots.normal import SEARCHED, decided, explain
 from engine.bots.rollout import end_choice
 from engine.view import player_view
 
-# Where normal searches: presi, and classic and wild7 with no finish penalty.
-SEARCHING = {"presi": Rules.preset("presi"),
+# Where normal searches: presi, proletario (one-lap tricks, jokers), and classic and wild7
+# with no finish penalty.
+SEARCHING = {"presi": Rules.preset("presi"), "proletario": Rules.preset("proletario"),
              "classic": Rules.preset("classic").replace(finish_penalty="none"),
              "wild7": Rules.preset("wild7").replace(finish_penalty="none")}
 
@@ -57,16 +58,16 @@ def test_searched_moves_are_legal_and_a_pure_function_of_the_view(preset: str) -
     assert searched > 20 and departed > 0
 
 
-@pytest.mark.parametrize("preset", ["classic", "proletario", "wild7"])
-def test_one_lap_tricks_and_penalised_finishes_play_the_tactics_to_the_end(
-        preset: str) -> None:
-    """Where each trick lasts one lap (proletario's ``trick_end``) or a finish is penalised
-    (classic's and wild7's ``finish_penalty``) normal does not search: the knobs decide, not
-    the preset."""
+@pytest.mark.parametrize("preset", ["classic", "wild7"])
+def test_penalised_finishes_play_the_tactics_to_the_end(preset: str) -> None:
+    """Where a finish is penalised (classic's and wild7's ``finish_penalty``) normal does not
+    search; one-lap tricks (proletario's ``trick_end``) no longer keep it from searching
+    (stop 54): the knobs decide, not the preset."""
     rules = Rules.preset(preset)
     assert not searches(rules)
-    assert searches(rules.replace(trick_end="all_passed", finish_penalty="none"))
-    assert not searches(Rules.preset("presi").replace(trick_end="one_lap"))
+    assert searches(rules.replace(finish_penalty="none"))
+    assert searches(rules.replace(trick_end="one_lap", finish_penalty="none"))
+    assert searches(Rules.preset("proletario"))
     for game, seat in _normal_round(rules, 1):
         view = player_view(game, seat)
         assert not searching(view) and decided(view) == explain(view)

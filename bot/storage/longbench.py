@@ -24,7 +24,8 @@ from bot.storage import jsoncodec
 from bot.storage.db import upgrade_to_head
 from bot.storage.repository import Storage
 from bot.tables.log import note
-from bot.tables.table import Player, Table
+from bot.tables.players import Player
+from bot.tables.table import Table
 from engine import Game, Phase, RandomPlayer, Rules
 from engine.events import RoundOver
 

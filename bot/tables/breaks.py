@@ -22,9 +22,11 @@ from bot.i18n import t
 from bot.tables import hosting, refusals
 from bot.tables.clock import Clock
 from bot.tables.deadlines import OWN_PAUSE_SECONDS, Deadlines, pause_ends
+from bot.tables.logentry import LogEntry
 from bot.tables.outages import Outages, clocks_waited
+from bot.tables.pause import Pause
 from bot.tables.refusals import TableError
-from bot.tables.table import LogEntry, Pause, Table
+from bot.tables.table import Table
 from engine import Phase
 
 # The longest reason a break is given (`/president pause`'s option, cut there as typed):

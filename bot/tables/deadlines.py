@@ -9,8 +9,10 @@ from collections.abc import Callable
 
 from bot.tables.clock import Clock
 from bot.tables.hosting import HOST_IDLE_SECONDS
+from bot.tables.logentry import LogEntry
+from bot.tables.pause import Pause
 from bot.tables.reminders import Reminders
-from bot.tables.table import LogEntry, Pause, Table
+from bot.tables.table import Table
 from bot.tables.timers import Scheduler
 from engine import Event, Phase
 from engine.events import TimedOut

@@ -10,9 +10,11 @@ from collections.abc import Callable
 from bot.i18n import button_names
 from bot.tables import breaks, hosting, refusals, seats
 from bot.tables.deadlines import Deadlines
+from bot.tables.logentry import LogEntry
 from bot.tables.outbox import Outbox
+from bot.tables.players import Player
 from bot.tables.refusals import TableError
-from bot.tables.table import LogEntry, Player, Table
+from bot.tables.table import Table
 from bot.tables.thinking import Thinker, may_search
 from engine import Event, Game, Phase
 from engine.events import GameOver

@@ -9,7 +9,8 @@ from bot.tables.clock import Clock
 from bot.tables.deadlines import Deadlines
 from bot.tables.outbox import Outbox
 from bot.tables.seating import Seating
-from bot.tables.table import Farewell, HandLink, Table
+from bot.tables.table import Table
+from bot.tables.tokens import Farewell, HandLink
 
 
 class HandLinks:

@@ -6,8 +6,9 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator
 
+from bot.tables.logentry import LogEntry
 from bot.tables.refusals import TableError
-from bot.tables.table import LogEntry, Table
+from bot.tables.table import Table
 
 # A host silent this long may be replaced by any seated human who uses a host action.
 HOST_IDLE_SECONDS = 10 * 60

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 
 from bot.i18n import has
+from bot.tables.logentry import GAVE_LATE, LogEntry
 from bot.tables.snapshot import LineParams
-from bot.tables.table import GAVE_LATE, LogEntry, Table
+from bot.tables.table import Table
 from engine import Event
 from engine.events import (
     AutopilotChanged,

@@ -9,10 +9,11 @@ from collections.abc import Callable
 from bot.tables.botturns import BotTurns
 from bot.tables.clock import Clock
 from bot.tables.deadlines import Deadlines
+from bot.tables.logentry import RESTARTED, LogEntry
 from bot.tables.outbox import Outbox
 from bot.tables.registry import Registry
 from bot.tables.seating import Seating
-from bot.tables.table import RESTARTED, LogEntry, Table
+from bot.tables.table import Table
 
 
 class Outages:

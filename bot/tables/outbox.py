@@ -15,7 +15,9 @@ from collections.abc import Awaitable, Callable, Collection, Sequence
 from typing import Literal, Protocol
 
 from bot.tables.asleep import OwedEdit
-from bot.tables.table import GameStart, PendingResult, Player, Table
+from bot.tables.players import Player
+from bot.tables.results import GameStart, PendingResult
+from bot.tables.table import Table
 from engine.events import GameOver, RoundOver
 
 log = logging.getLogger(__name__)
@@ -132,7 +134,7 @@ class Outbox:
         """Store a result, under the game it belongs to, through the table's outbox."""
         # The game and seats are taken now: a round that leaves too few players sends the
         # table back to the lobby, which forgets the game's id and its seats.
-        pending = PendingResult(GameStart.of(table), table.game_row_id, result)
+        pending = PendingResult(table.game_start(), table.game_row_id, result)
         table.unstored.append(pending)
         self.store_result(table, pending)
 
@@ -165,7 +167,7 @@ class Outbox:
 
     def record_start(self, table: Table) -> None:
         """Store that the table's game started, and remember its row's id."""
-        start = GameStart.of(table)
+        start = table.game_start()
 
         async def work(store: TableStore) -> None:
             game_id = await store.game_started(table, start)

@@ -16,8 +16,10 @@ from bot.storage.writer import SnapshotWriter
 from bot.tables import house
 from bot.tables.asleep import OwedEdit
 from bot.tables.outbox import StoredStatus
+from bot.tables.players import Player
 from bot.tables.refusals import TableError
-from bot.tables.table import GameStart, Player, Table
+from bot.tables.results import GameStart
+from bot.tables.table import Table
 from engine.events import GameOver, RoundOver
 
 log = logging.getLogger(__name__)

@@ -18,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.tables.clock import Clock
-from bot.tables.table import Reminder, Table
+from bot.tables.ping import Reminder
+from bot.tables.table import Table
 from bot.tables.timers import Scheduler
 from engine import Game
 from engine.state import Timer

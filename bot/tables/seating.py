@@ -7,12 +7,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.i18n import button_names
-from bot.tables import refusals, seats
+from bot.tables import refusals, seats, turnover
 from bot.tables.clock import Clock
 from bot.tables.deadlines import Deadlines
+from bot.tables.logentry import AWAY, LogEntry
 from bot.tables.refusals import TableError
-from bot.tables.table import AWAY, Farewell, LeaveOutcome, LogEntry, Table
+from bot.tables.table import Table
 from bot.tables.timers import Scheduler
+from bot.tables.tokens import Farewell
+from bot.tables.turnover import LeaveOutcome
 from engine import Event, Game, Phase
 
 
@@ -41,7 +44,7 @@ class Seating:
         round: the queue is seated by the next game), or, at a table without a queue, where the list
         is for the next game: "next_game" (its game is over: « Rejouer » or « Terminer »
         seats them), "listed" (a game under way: the same, at its end), "no_end" (a game
-        with no end, `Table.no_end`: a bot's seat at the next deal), "no_end_freed" (the
+        with no end, `turnover.no_end`: a bot's seat at the next deal), "no_end_freed" (the
         same, a seat a leaver freed), "no_end_listed" (the same with no such seat left:
         the next game), "to_lobby" (the same, where this round's leavers leave too few: its
         end sends the table to its lobby, where the list sits) or "waiting" (a full lobby others
@@ -61,7 +64,7 @@ class Seating:
                 raise TableError("err.already_seated")
             if table.queued(user_id):  # for the next round, or game (no queue: the list)
                 ahead = [p.user_id for p in table.queue].index(user_id)
-                raise TableError("err.already_queued" if ahead < table.round_sitters()
+                raise TableError("err.already_queued" if ahead < turnover.round_sitters(table)
                                  else "err.already_listed")
             bots = [seat for seat, p in enumerate(table.seats) if p.is_bot]
             gave_way = None
@@ -76,11 +79,11 @@ class Seating:
                                      **button_names(table.locale))
                 table.queue.append(table.new_player(user_id, name, locale))
                 self._changed(table)
-                if table.rules.bots_fill and table.last_round:
+                if table.rules.bots_fill and turnover.last_round(table):
                     return "last_round"
                 if table.rules.bots_fill:
                     return "queued" if table.running else "queued_lobby"
-                outcome = table.list_outcome(user_id)  # a game with no end: its list
+                outcome = turnover.list_outcome(table, user_id)  # a game with no end: its list
                 if outcome is not None:
                     return outcome
                 if table.running:
@@ -124,7 +127,7 @@ class Seating:
                      farewell: str | None = "lobby.left", kicked: bool = False,
                      removed: bool = False) -> None:
         """Take a player off the table. From a game under way their seat goes as
-        Table.leave_outcome says, which is what the prompt asking them first said. Their
+        turnover.leave_outcome says, which is what the prompt asking them first said. Their
         open hand says `farewell`; with None it is left alone (they can no longer see it).
         `kicked`: the host removed them, which the table's history says; `removed`:
         someone else made them go (the host, or a moderator: `TableService.member_gone`),
@@ -143,8 +146,8 @@ class Seating:
             self._farewell(table, user_id,
                            queue_left(table) if farewell == "lobby.left" else farewell)
             game = table.game
-            if game is not None and game.phase is Phase.ROUND_OVER and table.too_few_left():
-                # They made up the count of a game with no end (`Table.list_fills`): with
+            if game is not None and game.phase is Phase.ROUND_OVER and turnover.too_few_left(table):
+                # They made up the count of a game with no end (`turnover.list_fills`): with
                 # them gone the next deal would be short, as a seated leaver's would be.
                 self._to_lobby(table, None, True)
             self._gone(table, user_id)
@@ -164,12 +167,12 @@ class Seating:
             table.remember(LogEntry("ev.kicked_free" if kicked else "ev.left_free",
                                     {"name": table.seats[seat].name}, (user_id,)))
             seats.free_seat(table, game, seat)
-            if table.list_left():
+            if turnover.list_left(table):
                 self._list_to_lobby(table)
-            elif table.too_few_to_replay():
+            elif turnover.too_few_to_replay(table):
                 self._to_lobby(table, LogEntry("table.finished"), True)
         else:
-            outcome = table.leave_outcome(user_id)
+            outcome = turnover.leave_outcome(table, user_id)
             if outcome is LeaveOutcome.LIST_LOBBY:
                 # The lobby keeps no seat for them; the game's stored end, their seat
                 # (`persistence.seat_refs`), for /president forget to find.
@@ -233,7 +236,7 @@ class Seating:
 
     def _list_to_lobby(self, table: Table) -> None:
         """Only bots were left to play: the game stops and the list for the next game sits
-        in the lobby, its first as host, whom the lobby's notice names (`Table.list_left`)."""
+        in the lobby, its first as host, whom the lobby's notice names (`turnover.list_left`)."""
         heir = table.heir()
         assert heir is not None  # the list is not empty
         self._to_lobby(table, LogEntry("table.list_seated", {"name": heir.name}), True)
@@ -266,11 +269,11 @@ class Seating:
 
     def round_ended(self, table: Table, game: Game) -> None:
         """The seats left this round go now; too few left sends the table to its lobby, by
-        the count Table.leave_outcome made when they left (LeaveOutcome.ROUND_LOBBY)."""
+        the count turnover.leave_outcome made when they left (LeaveOutcome.ROUND_LOBBY)."""
         for seat in sorted(table.left_seats):
             seats.free_seat(table, game, seat)
         table.clear_left_seats()
-        if table.too_few_left():
+        if turnover.too_few_left(table):
             self._to_lobby(table, None, True)
 
     @staticmethod

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from bot.i18n import t
 from bot.names import alike
+from bot.tables import turnover
 from bot.tables.house import DEFAULT_LEVEL
-from bot.tables.table import Player, Table
+from bot.tables.players import Player
+from bot.tables.table import Table
 from engine import Game, Phase, Rules
 
 
@@ -106,16 +108,16 @@ def seat_queue(table: Table) -> None:
 def seat_waiting_players(table: Table, game: Game) -> None:
     """RULES §10: waiting players take bots' seats, lowest rank first; with no bot seated
     the last place gives up its seat and joins the end of the queue. Only where bots fill
-    the table, and at a game with no end (`Table.no_end`), where the list takes the bots'
+    the table, and at a game with no end (`turnover.no_end`), where the list takes the bots'
     seats, then those leavers freed (`Game.reopen_seat`), nobody giving theirs up:
     elsewhere the list is for the next game (`seat_next_game`). Each takes the seat's rank
     but keeps their own points: the bot's leave with it, and the last place's wait with
     them in the queue, where the engine keeps counting them (`Game.step_off`)."""
     for player in table.seats:  # who took a seat last time holds it as their own now
         player.took_seat_of(None)
-    if table.no_end:  # the list takes the bots' seats, nobody gives theirs up (stop 51)
+    if turnover.no_end(table):  # the list takes the bots' seats, nobody gives theirs up (stop 51)
         ranking = list(game.ranking or range(game.seats))
-        bots = set(table.bots_seated())
+        bots = set(turnover.bots_seated(table))
         for seat in reversed(ranking):
             if table.queue and seat in bots:
                 _sit(table, game, seat)

@@ -36,6 +36,7 @@ from bot.tables.handlinks import HandLinks
 from bot.tables.hosting import HOST_IDLE_SECONDS
 from bot.tables.house import House, TableSettings, house_to_leave
 from bot.tables.log import note, note_skips
+from bot.tables.logentry import LogEntry
 from bot.tables.moves import Moves
 from bot.tables.outages import Outages
 from bot.tables.outbox import Outbox, TableStore
@@ -43,8 +44,9 @@ from bot.tables.refresh import Coalescer
 from bot.tables.refusals import TableError, settings_open
 from bot.tables.registry import Registry
 from bot.tables.seating import Seating
-from bot.tables.table import LogEntry, Opening, Table
+from bot.tables.table import Table
 from bot.tables.timers import Scheduler
+from bot.tables.tokens import Opening
 from bot.tables.unreachable import UnreachableTables
 from bot.tables.vanished import VanishedTables
 from engine import Event, Game, Phase, Rules

@@ -1,450 +1,36 @@
 """One table: who sits where, the engine game, its Discord messages and each player's hand link.
 
 Pure data plus small queries; the actions that change a table live in `bot.tables.service`
-and always run under `table.lock`.
+and always run under `table.lock`. The records it holds live in modules of their own
+(`players`, `tokens`, `logentry`, `pause`, `ping`, `results`), and the queries weighing
+who leaves and who sits at the next deal in `bot.tables.turnover`: this module keeps the
+table's own state, its small queries, and its snapshot (`to_dict`, `from_dict`).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Collection
 from dataclasses import dataclass, field, replace
-from enum import Enum
 from itertools import groupby
-from typing import TypeVar, cast
+from typing import cast
 
 from bot.names import unique
 from bot.people import Holder
 from bot.tables.house import DEFAULT_LEVEL, House, TableSettings
 from bot.tables.landed import Landed
-from bot.tables.snapshot import (
-    GameStartSnapshot,
-    HandLinkSnapshot,
-    HoldersFields,
-    KeptSnapshot,
-    LineParams,
-    LogSnapshot,
-    OpeningSnapshot,
-    PauseSnapshot,
-    PendingSnapshot,
-    PlayerSnapshot,
-    ReminderSnapshot,
-    TableSnapshot,
-)
-from engine import Game, Phase, Rules, event_from_dict
-from engine.bots import LEVELS
+from bot.tables.logentry import AWAY, GAVE_LATE, RESTARTED, LogEntry
+from bot.tables.pause import Pause
+from bot.tables.ping import Reminder
+from bot.tables.players import Player, stored_level, waiting_key
+from bot.tables.results import GameStart, PendingResult, result_from_dict
+from bot.tables.snapshot import HoldersFields, KeptSnapshot, TableSnapshot
+from bot.tables.tokens import Farewell, HandLink, Opening
+from engine import Game, Phase, Rules
 from engine.events import GameOver, RoundOver
-from engine.jsonvalue import Json
-from engine.rules import RulesDict
 
-# Discord accepts follow-up edits through an interaction token for 15 minutes; stop a little
-# earlier so an edit never races the expiry.
-TOKEN_LIFETIME = 15 * 60 - 30
 LOG_SIZE = 10  # enough to follow bots moving every second or two
 # Versions `Table.moved_from` keeps: a round of eight seats and a few moves more.
 MOVES_REMEMBERED = 16
-# The history line a restored table gets (`Outages.adopt`): shown for the run that
-# restored it, never stored. The versions before it cannot word it: stored, it failed their
-# every redraw of every table under way (a KeyError) once an operator rolled back to one
-# (docs/deploy.md, « Rolling back »). Each restore says it again, once.
-RESTARTED = "ev.restarted"
-# The history line saying a presi leaver's seat waits for them, and until when
-# (`Seating.remove`); `Table.graces_waited` moves its time with their grace's.
-AWAY = "ev.away"
-# The giver's exchange note when the exchange's timer chose their cards (`log.note`): what
-# says, this round, that a gift refused as already given was the timer's (`gave_late`).
-GAVE_LATE = "hand.gave_late"
-# Bots replacing a leaver, filling a table, and the autopilot play at this level (issue 12).
-def _level(level: object) -> str:
-    """A stored bot level; anything the engine no longer offers plays at the default."""
-    return level if isinstance(level, str) and level in LEVELS else DEFAULT_LEVEL
-
-
-class LeaveOutcome(Enum):
-    """What leaving the game under way does to a player's seat (RULES §10).
-
-    Decided in one place, `Table.leave_outcome`: Seating.remove acts on it and the
-    prompt that asks first (prompts.quit_prompt) words it, so the prompt cannot promise
-    what leaving then does not do."""
-
-    WAIT = "wait"  # mid-round where the rules wait: the seat waits, then the game is cancelled
-    BOT = "bot"  # between rounds where bots fill tables: a bot takes the seat at once
-    ROUND_BOT = "round_bot"  # mid-round where bots fill tables: a bot plays the seat from now on
-    FREE = "free"  # between rounds: the seat goes at once and the game goes on without it
-    FREE_LOBBY = "free_lobby"  # ... leaving too few: the table goes back to its lobby
-    ROUND = "round"  # mid-round: a bot finishes the round for them, then the seat goes
-    ROUND_LOBBY = "round_lobby"  # ... leaving too few once the round is over: the lobby
-    # No queue, and only bots left to play while friends wait for the next game: the game
-    # stops and they sit in the lobby at once, the first of them its host (`list_left`).
-    LIST_LOBBY = "list_lobby"
-
-    @property
-    def at_once(self) -> bool:
-        """Between rounds the seat changes hands now; mid-round a bot plays it out first."""
-        return self in (LeaveOutcome.BOT, LeaveOutcome.FREE, LeaveOutcome.FREE_LOBBY,
-                        LeaveOutcome.LIST_LOBBY)
-
-    @property
-    def prompt(self) -> str:
-        """The catalogue key of the prompt. Mid-round it says the seat can be taken back
-        until the round ends (`Seating.join`)."""
-        return "leave.confirm." + self.value
-
-
-@dataclass(frozen=True)
-class GameStart:
-    """What identifies a game in storage: the table's game number (kept in its snapshot, so
-    that a restored table finds its game again whatever was stored before a crash), with
-    what its row records."""
-
-    game_no: int
-    preset: str
-    rules: RulesDict
-    seats: tuple[Player, ...]
-    # Who waited in the queue then: a game's end names its winners among them too, by the
-    # points they left their seat with (`Game.step_off`).
-    waiting: tuple[Player, ...] = ()
-
-    @classmethod
-    def of(cls, table: Table) -> GameStart:
-        return cls(table.game_no, table.rules.preset_id, table.rules.to_dict(),
-                   tuple(replace(p) for p in table.seats),
-                   tuple(replace(p) for p in table.queue))
-
-    def to_dict(self) -> GameStartSnapshot:
-        return {"game_no": self.game_no, "preset": self.preset, "rules": self.rules,
-                "seats": [p.to_dict() for p in self.seats],
-                "waiting": [p.to_dict() for p in self.waiting]}
-
-    @classmethod
-    def from_dict(cls, d: GameStartSnapshot) -> GameStart:
-        return cls(int(d["game_no"]), str(d["preset"]), d["rules"].copy(),
-                   tuple(Player.from_dict(p) for p in d["seats"]),
-                   tuple(Player.from_dict(p) for p in d.get("waiting", [])))
-
-
-@dataclass(frozen=True, eq=False)
-class PendingResult:
-    """A result not yet known to be stored (see `Outbox.record`, bot/tables/outbox.py)."""
-
-    start: GameStart
-    game_row_id: int | None
-    result: RoundOver | GameOver
-
-    def to_dict(self) -> PendingSnapshot:
-        return {"start": self.start.to_dict(), "game_row_id": self.game_row_id,
-                "result": self.result.to_dict()}
-
-    @classmethod
-    def from_dict(cls, d: PendingSnapshot) -> PendingResult:
-        return cls(GameStart.from_dict(d["start"]), d.get("game_row_id"), _result(d["result"]))
-
-
-def waiting_key(user_id: int) -> str:
-    """The key under which the engine keeps the points of a player who left their seat for
-    the queue (`Game.step_off`): their user id, stable wherever they sit or wait."""
-    return str(user_id)
-
-
-@dataclass
-class Player:
-    user_id: int | None  # None for a bot
-    name: str
-    locale: str = "en"
-    joined: int = 0  # arrival order: the longest-seated human inherits the host role
-    vacant: bool = False  # a leaver's seat freed between rounds: nobody plays it any more
-    by_host: bool = False  # a bot the host seated: it stays when the table returns to the lobby
-    # How a bot plays this seat (engine.bots.LEVELS). A human's seat keeps the default, so a
-    # bot that takes over when they leave plays at normal level.
-    level: str = DEFAULT_LEVEL
-    # Who left this seat this round, a bot finishing it for them (Table.left_seats): their
-    # leaving again is refused by the engine's reason, not as if they had never sat here.
-    left_by: int | None = None
-    # Whom they replaced at this seat between the last round and this one (RULES §10's
-    # queue): the exchange is that seat's, and the hand says whose place they take.
-    took_from: str | None = None
-    # Whether they hosted the table as they left: taking their seat back before whoever
-    # inherited the role has used it gives it back (`Seating._take_back`).
-    left_hosting: bool = False
-    # The level of the bot they replaced (`took_from`), which the table message names as it
-    # names bots; None for a person's seat (the last place's), and where a snapshot from
-    # before it was kept names the seat's bot by its name alone.
-    took_from_level: str | None = None
-    # Whether the one who left this seat this round (`left_by`) was out of cards then: their
-    # place was won, nothing of the round left to the bot, so the round is stored as theirs
-    # as played (`persistence.seat_refs`), not as one they left.
-    left_out: bool = False
-    # Whether someone else made the one who left this seat this round (`left_by`) go: the
-    # host removed them, or a moderator kicked or banned them from the server. The round is
-    # then not rated for them (`ratings.seat`), as it is for one who left it themselves.
-    left_removed: bool = False
-
-    @property
-    def is_bot(self) -> bool:
-        return self.user_id is None and not self.vacant
-
-    def took_seat_of(self, other: Player | None) -> None:
-        """They sit where ``other`` sat this round (None: the seat is their own now)."""
-        self.took_from = other.name if other is not None else None
-        self.took_from_level = other.level if other is not None and other.is_bot else None
-
-    @property
-    def key(self) -> str:
-        """The key of this player's points while they wait off the table (`waiting_key`).
-        Only people wait; a bot has no key."""
-        if self.user_id is None:
-            raise ValueError(f"{self.name!r} is no person waiting")
-        return waiting_key(self.user_id)
-
-    def to_dict(self) -> PlayerSnapshot:
-        d: PlayerSnapshot = {
-            "user_id": self.user_id, "name": self.name, "locale": self.locale,
-            "joined": self.joined, "vacant": self.vacant, "by_host": self.by_host,
-            "level": self.level, "left_by": self.left_by,
-            "took_from": self.took_from, "left_hosting": self.left_hosting}
-        if self.took_from_level is not None:
-            d["took_from_level"] = self.took_from_level
-        if self.left_out:
-            d["left_out"] = True
-        if self.left_removed:
-            d["left_removed"] = True
-        return d
-
-    @classmethod
-    def from_dict(cls, d: PlayerSnapshot) -> Player:
-        return cls(d["user_id"], d["name"], d.get("locale", "en"), d.get("joined", 0),
-                   d.get("vacant", False), d.get("by_host", False),
-                   _level(d.get("level", DEFAULT_LEVEL)), d.get("left_by"),
-                   d.get("took_from"), bool(d.get("left_hosting", False)),
-                   _level(d["took_from_level"]) if d.get("took_from_level") else None,
-                   bool(d.get("left_out", False)), bool(d.get("left_removed", False)))
-
-
-@dataclass
-class HandLink:
-    """The latest interaction whose original response is this player's ephemeral hand."""
-
-    application_id: int
-    token: str
-    created: float
-    fingerprint: str = ""  # what was last sent there, to skip edits that change nothing
-    # The player's language at that interaction: what the hand says once they have left the
-    # table (their seat, which also keeps it, is gone by then).
-    locale: str = ""
-    # False while a hand in a message of its own is recorded but its answer not yet sent
-    # (`game.views.show_hand` saves the link first): an edit of « @original » before then
-    # finds no message (404) and would forget the link. Not saved: a restored link was sent.
-    answered: bool = field(default=True, compare=False)
-    # Its player let a turn run out since: the hand may be dismissed, though its link is
-    # valid; the table message asks for « My hand » again until a newer link replaces it.
-    # Not saved: a restart asks nothing of a player it has not seen time out.
-    lapsed: bool = field(default=False, compare=False)
-    # Its last edit, as its token ran out, said it no longer follows the game
-    # (`Hands._lapse_at_expiry`): no refresh may draw over that. Not saved either.
-    frozen: bool = field(default=False, compare=False)
-    # The message it shows, once known: the one clicked, or the one its answer created
-    # (Discord says it, `with_response`). Two links of one player on different messages
-    # mean the older message no longer follows the game (`HandLinks.remember`).
-    message_id: int | None = field(default=None, compare=False)
-
-    @property
-    def expires(self) -> float:
-        """When the bot stops using this link, on the service's clock."""
-        return self.created + TOKEN_LIFETIME
-
-    def valid(self, now: float) -> bool:
-        return now < self.expires
-
-    def to_dict(self) -> HandLinkSnapshot:
-        return {"application_id": self.application_id, "token": self.token,
-                "created": self.created, "locale": self.locale, "message_id": self.message_id}
-
-    @classmethod
-    def from_dict(cls, d: HandLinkSnapshot) -> HandLink:
-        message_id = d.get("message_id")
-        return cls(int(d["application_id"]), d["token"], float(d["created"]),
-                   locale=d.get("locale", ""),
-                   message_id=int(message_id) if message_id is not None else None)
-
-
-@dataclass(frozen=True)
-class Opening:
-    """The `/president create` interaction a table was opened by, kept until its lobby's id
-    is stored: a process that dies after deferring (« … réfléchit… ») and before the lobby
-    is posted, or stored, leaves a restart within the token's life the original response to
-    edit into the lobby (`Publisher._opened`), found at any depth, in one call
-    (« Edit Original Interaction Response », discord-api-docs,
-    developers/interactions/receiving-and-responding.mdx). Written only while set."""
-
-    application_id: int
-    token: str
-    created: float  # when the interaction came, on the service's clock
-
-    @property
-    def expires(self) -> float:
-        return self.created + TOKEN_LIFETIME
-
-    def to_dict(self) -> OpeningSnapshot:
-        return {"application_id": self.application_id, "token": self.token,
-                "created": self.created}
-
-    @classmethod
-    def from_dict(cls, d: OpeningSnapshot) -> Opening:
-        return cls(int(d["application_id"]), d["token"], float(d["created"]))
-
-
-@dataclass(frozen=True)
-class Farewell:
-    """A hand of `user_id` no longer refreshed, to redraw once without controls, and what
-    it then says: that they left (« lobby.left »), that the host removed them
-    (« hand.kicked »), or that the hand moved to another message (« hand.moved »), which
-    keeps one button to bring it back (`publisher.hands.farewell_screen`)."""
-
-    user_id: int
-    link: HandLink
-    key: str
-
-
-@dataclass
-class Reminder:
-    """A ping in the channel for those a timer waits on (`bot.tables.reminders`): an edit
-    notifies nobody, so it is a message of its own, deleted once its timer is over."""
-
-    serial: int  # the game timer it is about
-    user_ids: tuple[int, ...]
-    kind: str  # turn | exchange
-    # Once its post was tried: a refused one is not tried again for this timer (one that
-    # failed for a passing reason is, once: `tries`).
-    sent: bool = False
-    message_id: int | None = None
-    # The timer's deadline the message shows: a restart moves the timer on, and the message
-    # is edited to follow it.
-    deadline: float | None = None
-    # Runtime: the posts tried by this process; one failing for a passing reason is tried
-    # once more (`publisher.reminders`).
-    tries: int = field(default=0, compare=False)
-    # Runtime: when (the bot's clock) the first of them was sent, for the look after the
-    # last (`publisher.reminders.Reminders._look`).
-    first_try: float | None = field(default=None, compare=False)
-
-    def to_dict(self) -> ReminderSnapshot:
-        return {"serial": self.serial, "user_ids": list(self.user_ids), "kind": self.kind,
-                "sent": self.sent, "message_id": self.message_id, "deadline": self.deadline}
-
-    @classmethod
-    def from_dict(cls, d: ReminderSnapshot) -> Reminder:
-        return cls(int(d["serial"]), tuple(int(u) for u in d["user_ids"]), str(d["kind"]),
-                   bool(d.get("sent")), d.get("message_id"), d.get("deadline"))
-
-
-@dataclass(frozen=True)
-class Pause:
-    """A break the host called (`bot.tables.breaks`): who called it, as the table names
-    them (the role may pass on meanwhile), since when on the service's clock, and the
-    reason they gave, if any. The clocks it holds are `Table.paused_since`'s.
-
-    Its limit (`deadlines.pause_ends`) waits while nobody could continue it, as the turn
-    clocks wait for an outage: `held`, the seconds Discord had lost the server or the
-    gateway was gone during it, or the bot was away (a restart, `Outages.adopt`), and
-    `outage_since`, the start of such an outage while it lasts (stored: a restart
-    meanwhile goes on counting it until the server is back, `Outages.server_back`). Before
-    (stop 49), an hour's break reaching its hour during an outage closed the table,
-    though nobody could have pressed « Continuer ».
-
-    `own`: a seated player's own short break (stop 50), not the host's: it lasts
-    `breaks.OWN_PAUSE_SECONDS` and then the game goes on by itself rather than closing,
-    and they or the host may end it sooner."""
-
-    by: int
-    name: str
-    since: float
-    reason: str = ""
-    held: float = 0.0
-    outage_since: float | None = None
-    own: bool = False
-
-    def outage_began(self, now: float) -> Pause:
-        return self if self.outage_since is not None else replace(self, outage_since=now)
-
-    def outage_ended(self, now: float) -> Pause:
-        if self.outage_since is None:
-            return self
-        return replace(self, held=self.held + max(0.0, now - self.outage_since),
-                       outage_since=None)
-
-    def away(self, seconds: float) -> Pause:
-        """The bot was away `seconds` (a restart): nobody could continue meanwhile."""
-        return replace(self, held=self.held + seconds)
-
-    def to_dict(self) -> PauseSnapshot:
-        # The limit's fields only when set: a break without an outage stores what stop 49
-        # did, and a version rolled back to reads the rest and ignores them.
-        d: PauseSnapshot = {"by": self.by, "name": self.name, "since": self.since,
-                            "reason": self.reason}
-        if self.held:
-            d["held"] = self.held
-        if self.outage_since is not None:
-            d["outage_since"] = self.outage_since
-        if self.own:
-            d["own"] = True
-        return d
-
-    @classmethod
-    def from_dict(cls, d: PauseSnapshot) -> Pause:
-        outage = d.get("outage_since")
-        return cls(int(d["by"]), str(d["name"]), float(d["since"]), str(d.get("reason", "")),
-                   float(d.get("held", 0.0)), float(outage) if outage is not None else None,
-                   bool(d.get("own", False)))
-
-
-@dataclass
-class LogEntry:
-    """One line of the table's recent events, kept as a catalogue key so each reader's
-    language can render it; `cards` is rendered as words ("deux Rois") at display time.
-    `people`: whom it names (by id) that the table may no longer hold, such as a leaver
-    whose absence cancelled the game: the line keeps them among `Table.people`, so that
-    an owed edit showing it goes with their erasure, and storage sees them named while it
-    is shown (`Storage.open_tables_holding`)."""
-
-    key: str
-    params: LineParams = field(default_factory=dict)
-    people: tuple[int, ...] = ()
-
-    def to_dict(self) -> LogSnapshot:
-        d: LogSnapshot = {"key": self.key, "params": self.params}
-        if self.people:
-            d["people"] = list(self.people)
-        return d
-
-    @classmethod
-    def from_dict(cls, d: LogSnapshot) -> LogEntry:
-        return cls(d["key"], dict(d.get("params", {})), tuple(d.get("people", ())))
-
-
-P = TypeVar("P")
-
-
-def given(params: LineParams, key: str, kind: type[P]) -> P:
-    """A line's placeholder as its line stores it (a play's value a word, its count a
-    number); a `TypeError` where a stored line holds something else, which leaves the line
-    unworded (`lines.drop_unworded` drops it), as a missing one does (`KeyError`)."""
-    value = params[key]
-    if not isinstance(value, kind):
-        raise TypeError(f"{key} is {type(value).__name__}, not {kind.__name__}")
-    return value
-
-
-def maybe(params: LineParams, key: str, kind: type[P]) -> P | None:
-    """`given` for a placeholder a line may lack or hold None (a play's announce)."""
-    return None if params.get(key) is None else given(params, key, kind)
-
-
-def line_cards(params: LineParams) -> list[str]:
-    """A line's cards, as codes (a play's, an exchange note's)."""
-    codes = params["cards"]
-    if not isinstance(codes, list):
-        raise TypeError(f"cards is {type(codes).__name__}, not a list")
-    return codes
 
 
 @dataclass
@@ -765,6 +351,13 @@ class Table:
         return any(p.user_id == user_id or p.left_by == user_id
                    for pending in self.unstored for p in pending.start.seats)
 
+    def game_start(self) -> GameStart:
+        """What identifies the game this table plays in storage (`GameStart`), with the
+        seats and the queue as they stand now: copies, which later changes leave alone."""
+        return GameStart(self.game_no, self.rules.preset_id, self.rules.to_dict(),
+                         tuple(replace(p) for p in self.seats),
+                         tuple(replace(p) for p in self.queue))
+
     def capacity(self) -> int:
         """Seats offered in the lobby; `seats_grow` tables open their minimum and one more
         per arrival (RULES §10), so a lobby never shows seats nobody is expected to take."""
@@ -787,7 +380,7 @@ class Table:
     def pass_host(self) -> None:
         """The host left: the `heir` inherits — where bots fill tables, one waiting plays
         once the round is over, when the new host deals them in (a table without a queue
-        never hands a game to its list: `list_left`); the table keeps its host if nobody is
+        never hands a game to its list: `turnover.list_left`); the table keeps its host if nobody is
         left. During a game the history says who, the new host's hand tells them
         (`host_handed`), and the round's end names the host who deals next."""
         heir = self.heir()
@@ -796,14 +389,6 @@ class Table:
             if self.game is not None:  # (the lobby marks its host: 👑)
                 self.host_handed = True
                 self.remember(LogEntry("ev.new_host", {"name": heir.name}))
-
-    def list_left(self, leaving: Collection[int] = ()) -> bool:
-        """Whether, once the ``leaving`` seats have gone, a table without a queue has only
-        bots left to play while friends wait on its list for the next game. Its game then
-        stops for them (LeaveOutcome.LIST_LOBBY): bots playing on for nobody would leave
-        the list waiting, and hand the host role to someone without a seat."""
-        return not self.rules.bots_fill and bool(self.queue) and not any(
-            p.user_id is not None for seat, p in enumerate(self.seats) if seat not in leaving)
 
     def name(self, seat: int) -> str:
         return self.seats[seat].name
@@ -822,83 +407,6 @@ class Table:
         return {str(user): at for user, at in self.own_breaks.items() if user in held}
 
     @property
-    def last_round(self) -> bool:
-        """Whether the round under way is the game's last by its set number of rounds: no
-        deal follows it, so who asks for a seat now waits for the next game, even where a
-        queue takes seats between rounds (`bots_fill`). A latecomer to proletario's last
-        round was told « you take a seat between rounds » and sat at none (play-test 30)."""
-        game, end = self.game, self.rules.game_end
-        return (game is not None and game.phase is not Phase.GAME_OVER
-                and end.kind == "rounds" and end.n is not None and game.round_no >= end.n)
-
-    @property
-    def no_end(self) -> bool:
-        """A game under way with no end but the host's « Terminer » (`game_end` unlimited),
-        where bots do not fill the table: a latecomer on the list for the next game would
-        wait hours for it (play-test 31). There the list takes the bots' seats at the next
-        deal, as proletario's queue does (RULES §10), lowest rank first; a list longer than
-        the bots seated waits on for the next game (stop 51)."""
-        game = self.game
-        return (game is not None and game.phase is not Phase.GAME_OVER
-                and not self.rules.bots_fill and self.rules.game_end.kind == "unlimited")
-
-    def bots_seated(self) -> list[int]:
-        """The seats bots play in the game under way, still in it and staying (not a
-        leaver's seat a bot finishes this round, freed at its end): what the list takes
-        first at a game with no end (`no_end`)."""
-        game = self.game
-        if game is None:
-            return []
-        return [seat for seat, player in enumerate(self.seats)
-                if player.is_bot and seat < game.seats and game.active[seat]
-                and seat not in self.left_seats]
-
-    def freed_seats(self) -> list[int]:
-        """The seats freed during the game under way (leavers', `seats.free_seat`), with
-        those this round's leavers free at its end, that a newcomer may sit at next deal
-        as the engine counts them (`Game.freed_seats`): what the list takes after the bots'
-        seats at a game with no end (stop 52)."""
-        game = self.game
-        return [] if game is None else game.freed_seats(self.left_seats)
-
-    def list_room(self) -> int:
-        """At a game with no end (`no_end`), how many on the list sit at the next deal:
-        the bots' seats, then the seats freed by leavers; none where this round's leavers
-        leave too few (`too_few_left`): its end stops the game and the table goes back to
-        its lobby, where the list sits (stop 52's review)."""
-        if not self.no_end or self.too_few_left(self.left_seats):
-            return 0
-        return len(self.bots_seated()) + len(self.freed_seats())
-
-    def list_outcome(self, user_id: int) -> str | None:
-        """At a game with no end (`no_end`), what the list holds for `user_id` on it, as
-        `Seating.join` answers it: "to_lobby" (this round's leavers leave too few, even
-        with the list: its end stops the game and the lobby seats the list), "no_end" (a
-        bot's seat at the next deal), "no_end_freed" (a seat a leaver freed) or
-        "no_end_listed" (no seat left: the next game). None elsewhere, or off the list."""
-        waiting = [p.user_id for p in self.queue]
-        if not self.no_end or user_id not in waiting:
-            return None
-        if self.too_few_left(self.left_seats):
-            return "to_lobby"
-        place = waiting.index(user_id) + 1
-        return ("no_end" if place <= len(self.bots_seated())
-                else "no_end_freed" if place <= self.round_sitters()
-                else "no_end_listed")
-
-    def round_sitters(self) -> int:
-        """How many of those waiting (the first ones) take a seat at the next deal, as the
-        table stands: the whole queue where bots fill the table (the bots' seats, then the
-        last place's), but not at the game's last round; at a game with no end, as many as
-        bots sit and seats were freed (`list_room`); else none, the list being for the next
-        game."""
-        if self.rules.bots_fill:
-            return 0 if self.last_round else len(self.queue)
-        if self.no_end:
-            return min(len(self.queue), self.list_room())
-        return 0
-
-    @property
     def under_way(self) -> bool:
         """A game started and not over: stopping or leaving it costs players that game, so
         `/president end` and `/president leave` ask first."""
@@ -908,55 +416,6 @@ class Table:
         """Whether this user holds a seat in the game under way and has not left it (presi's
         leavers keep theirs while the table waits for them)."""
         return self.under_way and self.seat_of(user_id) is not None and user_id not in self.away
-
-    def too_few_left(self, leaving: Collection[int] = ()) -> bool:
-        """RULES §10: a game needs min_players seats in play (bots count). Once `leaving`
-        have gone, fewer send the table to its lobby: asked before a leave to say so, and
-        when the seats freed at a round's end have gone, to do so. At a game with no end
-        those on the list who take a freed seat at the next deal count (`list_fills`): the
-        seat is dealt again at once, as « Rejouer » counts the list (`too_few_to_replay`),
-        and the host keeps the evening's scores rather than starting over (stop 53)."""
-        game = self.game
-        return game is not None and sum(
-            1 for seat, active in enumerate(game.active) if active and seat not in leaving
-        ) + self.list_fills(leaving) < self.rules.min_players
-
-    def list_fills(self, leaving: Collection[int] = ()) -> int:
-        """At a game with no end (`no_end`), how many on the list sit at a seat freed by a
-        leaver (with `leaving`'s) at the next deal, once the bots' seats have taken theirs
-        (`seats.seat_waiting_players`): players the game gains, where a bot's seat changes
-        only who plays it."""
-        game = self.game
-        if game is None or not self.no_end:
-            return 0
-        bots = sum(1 for seat in self.bots_seated() if seat not in leaving)
-        return min(max(0, len(self.queue) - bots), len(game.freed_seats(leaving)))
-
-    def too_few_to_replay(self) -> bool:
-        """At game over: whether « Rejouer », which seats those waiting, would still have
-        fewer than min_players (a leaver there sent a table whose list made up the count
-        back to its lobby, play-test 13)."""
-        game = self.game
-        return game is not None and \
-            sum(game.active) + len(self.queue) < self.rules.min_players
-
-    def leave_outcome(self, user_id: int) -> LeaveOutcome:
-        """What `user_id` leaving the game under way does (LeaveOutcome): between rounds the
-        seat goes at once, mid-round presi waits for them, else a bot finishes the round; a
-        bot takes the seat where bots fill tables. The seats already leaving this round
-        (left_seats) go with theirs when counting who is left."""
-        between_rounds = self.game is not None and self.game.phase is Phase.ROUND_OVER
-        if not between_rounds and self.rules.on_leave == "wait_then_cancel":
-            return LeaveOutcome.WAIT
-        if self.rules.bots_fill:
-            return LeaveOutcome.BOT if between_rounds else LeaveOutcome.ROUND_BOT
-        seat = self.seat_of(user_id)
-        if seat is not None and self.list_left(self.left_seats | {seat}):
-            return LeaveOutcome.LIST_LOBBY
-        short = seat is not None and self.too_few_left(self.left_seats | {seat})
-        if between_rounds:
-            return LeaveOutcome.FREE_LOBBY if short else LeaveOutcome.FREE
-        return LeaveOutcome.ROUND_LOBBY if short else LeaveOutcome.ROUND
 
     def forget_skips(self) -> None:
         """A skipped seat's line lasts while it waits for its next turn in the same trick:
@@ -1146,7 +605,7 @@ class Table:
                      for seat, e in d.get("skipped", {}).items()},
             gift_picks={int(uid): {int(part): list(codes) for part, codes in picks.items()}
                         for uid, picks in d.get("gift_picks", {}).items()},
-            results=[_result(e) for e in d.get("results", [])],
+            results=[result_from_dict(e) for e in d.get("results", [])],
             result_seats=[Player.from_dict(p) for p in d.get("result_seats", [])],
             result_waiting=[Player.from_dict(p) for p in d.get("result_waiting", [])],
             finished_roles=list(d.get("finished_roles", [])),
@@ -1154,7 +613,7 @@ class Table:
             round_totals=[[int(p) for p in r] for r in d.get("round_totals", [])],
             round_holders=_round_holders(d),
             seq=d.get("seq", 0),
-            bot_level=_level(d.get("bot_level", DEFAULT_LEVEL)),
+            bot_level=stored_level(d.get("bot_level", DEFAULT_LEVEL)),
             hints=bool(d.get("hints", False)),
             reminders=bool(d.get("reminders", True)),
             reminder=Reminder.from_dict(ping) if (ping := d.get("reminder")) else None,
@@ -1187,7 +646,7 @@ class Table:
         if "unstored" not in d and table.game is not None and table.game.phase in (
             Phase.ROUND_OVER, Phase.GAME_OVER
         ):  # a snapshot from before the outbox: the results it shows may not be stored
-            table.unstored = [PendingResult(GameStart.of(table), table.game_row_id, result)
+            table.unstored = [PendingResult(table.game_start(), table.game_row_id, result)
                               for result in table.results]
         return table
 
@@ -1214,10 +673,3 @@ def _round_holders(d: TableSnapshot) -> list[list[Holder | None]]:
     rows = [held for count, held in (cast(HoldersFields, run) for run in d["holders"])
             for _ in range(count)] if "holders" in d else d.get("round_holders", [])
     return [[Holder.from_list(h) if h is not None else None for h in held] for held in rows]
-
-
-def _result(data: dict[str, Json]) -> RoundOver | GameOver:
-    event = event_from_dict(data)
-    if not isinstance(event, RoundOver | GameOver):
-        raise ValueError(f"not a result: {data.get('kind')!r}")
-    return event

@@ -18,7 +18,8 @@ from bot.packages.game.lines import role_name, seat_name
 from bot.storage import ratings
 from bot.storage.models import Game as GameRow
 from bot.storage.models import GameSeat, Rating, Round, RoundResult
-from bot.tables.table import Player, Table, waiting_key
+from bot.tables.players import Player, waiting_key
+from bot.tables.table import Table
 from engine import Game, Phase, Who
 from engine.roles import exchange_pairs
 

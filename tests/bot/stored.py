@@ -8,7 +8,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncConnection, create_async_engine
 
 from bot.storage.models import Game, Rating, Round, RoundResult
-from bot.tables.table import Player
+from bot.tables.players import Player
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,10 @@ import pytest
 
 from bot.tables.clock import ManualClock
 from bot.tables.deadlines import IDLE_CLOSE_SECONDS, OWN_PAUSE_SECONDS, PAUSE_LIMIT_SECONDS
+from bot.tables.pause import Pause
 from bot.tables.refusals import TableError
 from bot.tables.service import TableService
-from bot.tables.table import Pause, Table
+from bot.tables.table import Table
 from tests.fresh import fresh
 
 ALICE = 1

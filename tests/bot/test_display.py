@@ -18,8 +18,11 @@ from bot.packages.game.views import refusal
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.rules_text import end_line, knob_value
 from bot.tables.log import note
+from bot.tables.logentry import LogEntry
+from bot.tables.players import Player
 from bot.tables.service import TableError
-from bot.tables.table import HandLink, LogEntry, Player, Table
+from bot.tables.table import Table
+from bot.tables.tokens import HandLink
 from engine import Card, Game, GreedyPlayer, Phase, Rules
 from engine.events import GameOver, RoundOver
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from bot.client import PresidentBot
 from bot.i18n.typography import french
-from bot.tables.table import Player, Table
+from bot.tables.players import Player
+from bot.tables.table import Table
 from engine import Rules
 from fakediscord import FakeDiscord
 

@@ -16,7 +16,8 @@ import pytest
 
 from bot.client import PresidentBot
 from bot.i18n import t
-from bot.tables.table import TOKEN_LIFETIME, Table
+from bot.tables.table import Table
+from bot.tables.tokens import TOKEN_LIFETIME
 from engine import Phase
 from fakediscord import FakeDiscord, Message, TestUser
 from fakediscord.state import Channel

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.packages.game import chart
-from bot.tables.table import Player as Seat
+from bot.tables.players import Player as Seat
 from bot.tables.table import Table
 from engine import Game, Phase, Rules
 from engine.events import RoundOver

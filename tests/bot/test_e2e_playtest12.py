@@ -15,7 +15,7 @@ from bot.packages.game.lines import entry_text, role_name
 from bot.packages.game.table_message import table_screen
 from bot.packages.settings.views import form_label
 from bot.tables.log import note
-from bot.tables.table import Player as Seated
+from bot.tables.players import Player as Seated
 from bot.tables.table import Table
 from engine import KNOBS, Card, Game, Phase, Rules
 from engine.events import Played, RoundOver, TimedOut

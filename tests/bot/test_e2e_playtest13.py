@@ -17,9 +17,10 @@ from bot.packages.game.hand_gifts import exchange_role_line
 from bot.packages.game.lines import entry_text
 from bot.packages.rules_text import rules_page
 from bot.packages.settings.views import typed_value
+from bot.tables import turnover
 from bot.tables.hosting import HOST_IDLE_SECONDS
 from bot.tables.log import note
-from bot.tables.table import LogEntry
+from bot.tables.logentry import LogEntry
 from engine import Card, Game, GameEnd, Phase, Rules
 from engine.events import Out, Played, Skipped, TimedOut, TrickClosed
 from fakediscord import FakeDiscord
@@ -406,7 +407,7 @@ async def test_a_leaver_at_game_over_keeps_replay_when_the_list_makes_up_the_cou
     await tick(fake, clock, 1)
     await theo.slash("president leave")
     assert table.seat_of(theo.id) is None
-    assert table.game is game and not table.too_few_to_replay()
+    assert table.game is game and not turnover.too_few_to_replay(table)
     await tick(fake, clock, 1)
     await maman.click(message(maman, table.table_message_id), "Rejouer")
     assert fresh(table).game is not None and table.game is not game

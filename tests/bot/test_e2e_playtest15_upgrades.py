@@ -41,7 +41,8 @@ from bot.client import PresidentBot
 from bot.i18n import t
 from bot.storage import Storage, downgrade_to, upgrade_to_head
 from bot.storage.db import create_engine
-from bot.tables.table import LOG_SIZE, LogEntry, Table
+from bot.tables.logentry import LogEntry
+from bot.tables.table import LOG_SIZE, Table
 from engine import Phase
 from fakediscord import FakeDiscord, TestUser
 from fakediscord.state import Channel, InteractionRecord, StoredMessage

@@ -11,7 +11,8 @@ from bot.client import PresidentBot
 from bot.i18n import button_names, t
 from bot.i18n.typography import french
 from bot.packages.game.table_message import closing_notice
-from bot.tables.table import LogEntry, Table
+from bot.tables.logentry import LogEntry
+from bot.tables.table import Table
 from engine import GameEnd, Phase
 from fakediscord import FakeDiscord, TestUser
 

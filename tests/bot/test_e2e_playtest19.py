@@ -19,7 +19,8 @@ from bot.packages.game.table_message import table_screen
 from bot.packages.publisher.messages import Publisher
 from bot.packages.rules_text import table_preset_name
 from bot.packages.screen import Screen
-from bot.tables.table import LogEntry, Table
+from bot.tables.logentry import LogEntry
+from bot.tables.table import Table
 from engine import Card, Game, Phase, Rules
 from fakediscord import FakeDiscord, Message, TestUser
 

@@ -14,7 +14,7 @@ from bot.i18n import t
 from bot.packages.game.lines import bot_shown, entry_text, level_words
 from bot.tables.deadlines import IDLE_CLOSE_SECONDS
 from bot.tables.hosting import HOST_IDLE_SECONDS
-from bot.tables.table import LogEntry
+from bot.tables.logentry import LogEntry
 from engine import Phase
 from fakediscord import FakeDiscord
 from tests.fresh import fresh

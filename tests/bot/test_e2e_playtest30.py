@@ -11,6 +11,7 @@ import pytest
 from bot.client import PresidentBot
 from bot.i18n import button_names, plural, t
 from bot.packages.controls import WARNING
+from bot.tables import turnover
 from bot.tables.hosting import HOST_IDLE_SECONDS
 from engine import Phase
 from fakediscord import FakeDiscord
@@ -187,7 +188,7 @@ async def test_a_latecomer_to_proletarios_last_round_is_listed_for_the_next_game
                            cid(table, "next", game.version))
     await play_until(fake, clock, [marie, bob], lambda: fresh(game).phase is Phase.PLAY)
     await tick(fake, clock, 1)
-    assert fresh(game).round_no == 2 and table.last_round
+    assert fresh(game).round_no == 2 and turnover.last_round(table)
 
     board = message(dave, table.table_message_id)
     await dave.click(board, cid(table, "join"))
@@ -205,7 +206,7 @@ async def test_a_latecomer_to_proletarios_last_round_is_listed_for_the_next_game
 
     await play_until(fake, clock, [marie, bob], lambda: fresh(game).phase is Phase.GAME_OVER)
     await tick(fake, clock, 1)
-    assert not fresh(table).last_round
+    assert not turnover.last_round(fresh(table))
     await marie.user.click(message(marie.user, table.table_message_id),
                            cid(table, "replay", game.version))
     await tick(fake, clock, 1)
@@ -224,7 +225,7 @@ async def test_a_latecomer_to_proletarios_first_round_of_two_still_queues_for_th
     table, game = await two_humans_against_a_bot(fake, clock, president, marie, bob,
                                                  "proletario", bots=2, game_end="rounds:2")
     await tick(fake, clock, 1)
-    assert not table.last_round
+    assert not turnover.last_round(table)
     await dave.click(message(dave, table.table_message_id), cid(table, "join"))
     assert dave.last_ephemeral().content == t(theirs, "lobby.queued")
     await tick(fake, clock, 1)

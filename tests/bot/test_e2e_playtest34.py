@@ -17,7 +17,7 @@ from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.stats.display import STORED_WAIT
 from bot.tables.persistence import StorageStore
-from bot.tables.table import Player as TablePlayer
+from bot.tables.players import Player as TablePlayer
 from bot.tables.table import Table
 from engine import Phase
 from engine.events import RoundOver

@@ -21,7 +21,7 @@ from bot.packages.game import chart
 from bot.packages.publisher.hands import FACES_WAIT
 from bot.tables.budget import CallBudget
 from bot.tables.persistence import StorageStore
-from bot.tables.table import Player as TablePlayer
+from bot.tables.players import Player as TablePlayer
 from bot.tables.table import Table
 from engine import Card, Phase
 from engine.events import RoundOver

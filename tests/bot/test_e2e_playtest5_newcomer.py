@@ -8,7 +8,7 @@ from bot.i18n.typography import french
 from bot.packages.game.hand_gifts import exchange_role_line
 from bot.packages.game.table_message import TURN_MARKER
 from bot.tables import seats
-from bot.tables.table import Player as Seated
+from bot.tables.players import Player as Seated
 from bot.tables.table import Table
 from engine import Card, Game, Phase, Rules
 from fakediscord import FakeDiscord

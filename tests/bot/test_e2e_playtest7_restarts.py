@@ -25,7 +25,8 @@ from bot.packages.publisher.messages import Publisher
 from bot.packages.screen import Screen
 from bot.tables import thinking
 from bot.tables.snapshot import stored_table
-from bot.tables.table import LOG_SIZE, TOKEN_LIFETIME, Table
+from bot.tables.table import LOG_SIZE, Table
+from bot.tables.tokens import TOKEN_LIFETIME
 from engine import Card, Game, Phase
 from engine.actions import Action
 from engine.bots.hard import HardBot

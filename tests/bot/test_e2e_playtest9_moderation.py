@@ -12,7 +12,8 @@ import pytest
 from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.game import chart
-from bot.tables.table import LogEntry, Table
+from bot.tables.logentry import LogEntry
+from bot.tables.table import Table
 from engine import Phase
 from fakediscord import FakeDiscord, TestUser
 from fakediscord.errors import UserActionError

@@ -18,12 +18,15 @@ from sqlalchemy.exc import OperationalError
 
 from bot.storage import SnapshotWriter, Storage, shard_of, upgrade_to_head
 from bot.tables.clock import ManualClock
+from bot.tables.logentry import LogEntry
 from bot.tables.persistence import StorageStore
+from bot.tables.players import Player
 from bot.tables.refusals import TableError
 from bot.tables.restore import restore_tables
 from bot.tables.service import TableService
 from bot.tables.snapshot import stored_table
-from bot.tables.table import MOVES_REMEMBERED, HandLink, LogEntry, Player, Table
+from bot.tables.table import MOVES_REMEMBERED, Table
+from bot.tables.tokens import HandLink
 from engine import Phase, Rules
 
 from .e2e import database_url

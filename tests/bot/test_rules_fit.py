@@ -8,7 +8,9 @@ from bot.i18n import t
 from bot.packages.lobby.display import lobby_screen, start_hint
 from bot.packages.rules_text import rules_page, summary
 from bot.packages.screen import EMBED_DESCRIPTION
-from bot.tables.table import LogEntry, Player, Table
+from bot.tables.logentry import LogEntry
+from bot.tables.players import Player
+from bot.tables.table import Table
 from engine import PRESETS
 
 from .extremes import LONGEST_NAME, longest_rules

@@ -5,9 +5,11 @@ import pytest
 from bot.i18n import t
 from bot.packages.game.table_message import player_lines
 from bot.tables import service as service_module
+from bot.tables import turnover
 from bot.tables.clock import ManualClock
 from bot.tables.service import TableError, TableService
-from bot.tables.table import LeaveOutcome, Table
+from bot.tables.table import Table
+from bot.tables.turnover import LeaveOutcome
 from engine import Game, GreedyPlayer, Phase, Rules
 from engine.bots import HardBot
 from engine.bots.rollout import Style
@@ -246,7 +248,7 @@ async def test_leaving_between_rounds_does_what_the_prompt_said(
     assert game is not None and game.phase is Phase.ROUND_OVER
     leaver = users[-1]
     seat = table.seat_of(leaver)
-    assert seat is not None and table.leave_outcome(leaver) is outcome
+    assert seat is not None and turnover.leave_outcome(table, leaver) is outcome
     await svc.leave(table, leaver)
     if outcome is LeaveOutcome.FREE_LOBBY:
         assert table.game is None and table.post_lobby

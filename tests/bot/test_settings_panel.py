@@ -11,7 +11,8 @@ import discord
 from bot.i18n.typography import french
 from bot.packages.rules_text import full, rules_page, summary
 from bot.packages.settings.views import WAYS_OUT, every_clash, settings_screen
-from bot.tables.table import Player, Table
+from bot.tables.players import Player
+from bot.tables.table import Table
 from engine import KNOBS, PRESETS, KnobGroup, Rules, RulesError
 
 

@@ -18,9 +18,12 @@ from bot.client import PresidentBot
 from bot.people import HolderFields, HolderRow
 from bot.storage import jsoncodec
 from bot.tables.house import House
+from bot.tables.logentry import LogEntry
+from bot.tables.pause import Pause
+from bot.tables.ping import Reminder
+from bot.tables.players import Player as Seat
 from bot.tables.snapshot import HoldersFields, MovedFields, TableSnapshot
-from bot.tables.table import LogEntry, Pause, Reminder, Table
-from bot.tables.table import Player as Seat
+from bot.tables.table import Table
 from engine import PRESETS, Phase, Rules
 from engine.events import RoundOver
 from fakediscord import FakeDiscord

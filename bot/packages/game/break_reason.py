@@ -29,8 +29,9 @@ from bot.packages.screen import Screen
 from bot.packages.text import clipped, shown_text
 from bot.tables.breaks import REASON_LENGTH
 from bot.tables.deadlines import OWN_PAUSE_SECONDS
+from bot.tables.pause import Pause
 from bot.tables.refusals import TableError
-from bot.tables.table import Pause, Table
+from bot.tables.table import Table
 
 # A break's start, as its offer and its form carry it: whole seconds on the service's clock
 # (a Unix time, ten digits), ASCII digits only as `controls.number` reads them.

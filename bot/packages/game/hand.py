@@ -29,9 +29,12 @@ from bot.packages.game.lines import (
     spanish,
 )
 from bot.packages.screen import Screen
+from bot.tables import turnover
+from bot.tables.logentry import line_cards
+from bot.tables.players import waiting_key
 from bot.tables.seating import kicked_key
 from bot.tables.seats import gives_seat_up
-from bot.tables.table import Table, line_cards, waiting_key
+from bot.tables.table import Table
 from engine import Card, Game, Phase, Who
 
 
@@ -60,9 +63,9 @@ def seatless_lines(table: Table, user_id: int, locale: LocaleLike) -> list[str]:
     if user_id in waiting:
         ahead = waiting.index(user_id)
         # A table without a queue keeps a list for its next game: named as the table does.
-        # The queue waits for the next game at the game's last round too (`last_round`);
-        # at a game with no end, the first on the list take the bots' seats (`no_end`).
-        queue = ahead < table.round_sitters()
+        # The queue waits for the next game at the game's last round too (`turnover.last_round`);
+        # at a game with no end, the first on the list take the bots' seats (`turnover.no_end`).
+        queue = ahead < turnover.round_sitters(table)
         kind = "hand.listed" if table.running and not queue else "hand.queued"
         where = (t(locale, f"{kind}.first") if ahead == 0
                  else plural(locale, f"{kind}.ahead", ahead))
@@ -73,8 +76,8 @@ def seatless_lines(table: Table, user_id: int, locale: LocaleLike) -> list[str]:
                else "hand.queue_next_game")
         return [where, t(locale, how, **button_names(table.locale))]
     how = ("hand.join_lobby" if not table.running
-           else "hand.join_queue" if table.rules.bots_fill and not table.last_round
-           else "hand.join_no_end" if len(table.queue) < table.list_room()
+           else "hand.join_queue" if table.rules.bots_fill and not turnover.last_round(table)
+           else "hand.join_no_end" if len(table.queue) < turnover.list_room(table)
            else "hand.join_later")
     return [t(locale, "hand.not_seated"), t(locale, how, **button_names(table.locale))]
 

@@ -9,7 +9,9 @@ from bot.i18n import CATALOGUES, LocaleLike, t
 from bot.i18n.cards import play_words, rank_short, rank_words, shorts, top_single_words
 from bot.packages.cards.emojis import FaceLine
 from bot.packages.rules_text import role_name as rules_role_name
-from bot.tables.table import LogEntry, Player, Table, given, line_cards, maybe
+from bot.tables.logentry import LogEntry, given, line_cards, maybe
+from bot.tables.players import Player
+from bot.tables.table import Table
 from engine import Card, Game, Who
 from engine.events import RoundOver
 

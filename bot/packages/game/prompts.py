@@ -8,7 +8,9 @@ from bot.i18n import LocaleLike, join_names, t
 from bot.packages.controls import button, view
 from bot.packages.game.lines import who_name
 from bot.packages.screen import Screen
-from bot.tables.table import LeaveOutcome, Table
+from bot.tables import turnover
+from bot.tables.table import Table
+from bot.tables.turnover import LeaveOutcome
 from engine import Phase
 
 
@@ -31,13 +33,13 @@ def stop_prompt(table: Table, locale: LocaleLike) -> Screen:
 
 def quit_prompt(table: Table, user_id: int, locale: LocaleLike) -> Screen:
     """What `/president leave` asks a player mid-game, saying what leaving does by the rules:
-    Table.leave_outcome, which the service then acts on, down to whether too few are left
+    turnover.leave_outcome, which the service then acts on, down to whether too few are left
     (then the prompt says the table goes back to its lobby, not « if enough are left »). Its
     button names the game (the table's game number) and the player: a click after that
     game ended leaves nothing, and nobody else may use it."""
     leave = button(table.id, "quit", t(locale, "btn.quit_game"),
                    arg=f"{table.game_no}.{user_id}", style=discord.ButtonStyle.danger)
-    outcome = table.leave_outcome(user_id)
+    outcome = turnover.leave_outcome(table, user_id)
     seat, game = table.seat_of(user_id), table.game
     out = game is not None and seat is not None and seat in game.out
     # Out of cards, they leave the bot nothing to finish: their place is won.
@@ -73,7 +75,7 @@ def kick_prompt(table: Table, host_id: int, user_id: int, name: str,
     game, the host and the player: a click after that game ended removes nobody."""
     if not table.plays(user_id):
         return None
-    key = _KICK_ENDS.get(table.leave_outcome(user_id))
+    key = _KICK_ENDS.get(turnover.leave_outcome(table, user_id))
     if key is None:
         return None
     remove = button(table.id, "kick", t(locale, "btn.kick"),

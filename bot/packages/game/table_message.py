@@ -32,10 +32,11 @@ from bot.packages.lobby.display import idle_warning, queue_line
 from bot.packages.rules_text import table_preset_name
 from bot.packages.screen import Screen
 from bot.packages.text import shown_text
-from bot.tables import hosting
+from bot.tables import hosting, turnover
 from bot.tables.deadlines import pause_ends
 from bot.tables.hosting import HOST_IDLE_SECONDS
-from bot.tables.table import LogEntry, Table
+from bot.tables.logentry import LogEntry
+from bot.tables.table import Table
 from engine import Game, Phase
 from engine.events import RoundOver
 
@@ -117,10 +118,10 @@ def table_screen(table: Table, now: float) -> Screen:
     over = game.phase is Phase.GAME_OVER and round_finished(table, game)
     players = [] if over else player_lines(loc, table, game)
     # Who waits sits between rounds where bots fill the table, or in a bot's seat at a
-    # game with no end (`Table.round_sitters`), else at the next game. Not at the game's
-    # last round: no deal follows it (`Table.last_round`).
+    # game with no end (`turnover.round_sitters`), else at the next game. Not at the game's
+    # last round: no deal follows it (`turnover.last_round`).
     names = [p.name for p in table.queue]
-    sitters = table.round_sitters()
+    sitters = turnover.round_sitters(table)
     waiting = [(names[:sitters], "table.waiting_round"), (names[sitters:], "table.waiting_next")]
     waiting = [(who, key) for who, key in waiting if who]
     if game.phase is not Phase.GAME_OVER:  # (at its end: `host_choice`)

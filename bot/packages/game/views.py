@@ -35,9 +35,11 @@ from bot.packages.permissions import require
 from bot.packages.publisher.offers import Offer
 from bot.packages.screen import Screen
 from bot.tables.clock import Clock
+from bot.tables.pause import Pause
 from bot.tables.refusals import given_key, late_move
 from bot.tables.service import TableError, TableService
-from bot.tables.table import HandLink, Pause, Table
+from bot.tables.table import Table
+from bot.tables.tokens import HandLink
 from engine import Card, Phase
 
 if TYPE_CHECKING:

@@ -41,7 +41,8 @@ from bot.tables.breaks import REASON_LENGTH
 from bot.tables.clock import done_by
 from bot.tables.deadlines import OWN_PAUSE_SECONDS
 from bot.tables.service import TableError
-from bot.tables.table import Opening, Table
+from bot.tables.table import Table
+from bot.tables.tokens import Opening
 from engine import PRESETS, Rules
 from engine.bots import LEVELS
 

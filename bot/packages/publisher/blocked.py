@@ -17,7 +17,8 @@ from bot.i18n import t
 from bot.packages.controls import answer_privately, here, opened_form, refusal_text
 from bot.packages.permissions import hindrance
 from bot.tables.refusals import TableError
-from bot.tables.table import HandLink, Table
+from bot.tables.table import Table
+from bot.tables.tokens import HandLink
 
 if TYPE_CHECKING:
     from bot.packages.host import Host

@@ -22,7 +22,8 @@ from bot.packages.game.hand import hand_screen
 from bot.packages.publisher.acks import Acks
 from bot.packages.screen import Screen
 from bot.tables.clock import done_by
-from bot.tables.table import Farewell, HandLink, Table
+from bot.tables.table import Table
+from bot.tables.tokens import Farewell, HandLink
 
 if TYPE_CHECKING:
     from bot.packages.host import Host

@@ -19,7 +19,7 @@ turn's reminder pings them as it pings every player (`Reminders`). In memory onl
 The change may go the other way (stop 53): one told they take a seat a leaver freed
 (« no_end_freed ») loses it when that leaver comes back before the round's end and takes it
 back (`Seating._take_back`); the table and their « Ma main » said so, the answer did not.
-Every answer at a game with no end is kept with what it said (`Table.list_outcome`), and
+Every answer at a game with no end is kept with what it said (`turnover.list_outcome`), and
 edited whenever that changes: a seat, the list, or the lobby."""
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ import discord
 
 from bot.i18n import button_names, t
 from bot.packages.publisher.tokened import TokenKept
+from bot.tables import turnover
 from bot.tables.table import Table
 
 if TYPE_CHECKING:
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-#: What an answer says, by `Table.list_outcome`: a seat at the next deal, the list for the
+#: What an answer says, by `turnover.list_outcome`: a seat at the next deal, the list for the
 #: next game, or the lobby the round's end sends the table to.
 KIND = {"no_end": "seat", "no_end_freed": "seat", "no_end_listed": "list",
         "to_lobby": "lobby"}
@@ -60,7 +61,7 @@ SEATED = {"no_end": "lobby.queued_no_end", "no_end_freed": "lobby.queued_no_end_
 @dataclass(frozen=True)
 class Listed:
     """The « Rejoindre » or `/president join` that put `user_id` on the list of a game with
-    no end, its answer in `locale` saying `told` (`Table.list_outcome`), its token minted at
+    no end, its answer in `locale` saying `told` (`turnover.list_outcome`), its token minted at
     `created` on the service's clock."""
 
     interaction: discord.Interaction[Any]
@@ -80,11 +81,11 @@ class ListedAnswers:
 
     async def flush(self, table: Table) -> None:
         """After every change of the table, with its hands: each kept answer whose reader's
-        place on the list now says something else (`Table.list_outcome`: a seat, the list,
+        place on the list now says something else (`turnover.list_outcome`: a seat, the list,
         the lobby) is edited once, and kept for a later change; one whose reader left the
         list (or sat), whose game is over, or whose token ran out, is let go unedited."""
         def now(k: Listed) -> str | None:
-            return None if table.closed else table.list_outcome(k.user_id)
+            return None if table.closed else turnover.list_outcome(table, k.user_id)
 
         def moved(k: Listed) -> bool:
             outcome = now(k)

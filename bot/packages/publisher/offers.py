@@ -21,7 +21,8 @@ import discord
 
 from bot.i18n import t
 from bot.packages.publisher.tokened import TokenKept
-from bot.tables.table import Pause, Table
+from bot.tables.pause import Pause
+from bot.tables.table import Table
 
 if TYPE_CHECKING:
     from bot.packages.host import Host

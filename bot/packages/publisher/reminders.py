@@ -21,7 +21,8 @@ import discord
 from bot.i18n import t
 from bot.packages.publisher.calls import NO_PINGS
 from bot.packages.screen import Screen
-from bot.tables.table import Reminder, Table
+from bot.tables.ping import Reminder
+from bot.tables.table import Table
 
 if TYPE_CHECKING:
     from bot.packages.host import Host

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Generic, Protocol, TypeVar
 
-from bot.tables.table import TOKEN_LIFETIME
+from bot.tables.tokens import TOKEN_LIFETIME
 
 
 class Tokened(Protocol):

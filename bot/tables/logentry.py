@@ -1,5 +1,6 @@
 """One line of a table's history (`LogEntry`), the keys of the lines the table itself looks
-for, and how a line's placeholders are read back.
+for, how a line's placeholders are read back, and the lobby's notice as a stored table
+gives it back (`stored_notice`).
 
 Apart from `Table`, which keeps its recent lines, because the wording of lines
 (`bot.packages.game.lines`) and the events turned into them (`bot.tables.log`) read
@@ -8,10 +9,10 @@ lines without the table.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
-from bot.tables.snapshot import LineParams, LogSnapshot
+from bot.tables.snapshot import LineParams, LogSnapshot, TableSnapshot
 
 # The history line a restored table gets (`Outages.adopt`): shown for the run that
 # restored it, never stored. The versions before it cannot word it: stored, it failed their
@@ -19,7 +20,7 @@ from bot.tables.snapshot import LineParams, LogSnapshot
 # (docs/deploy.md, « Rolling back »). Each restore says it again, once.
 RESTARTED = "ev.restarted"
 # The history line saying a presi leaver's seat waits for them, and until when
-# (`Seating.remove`); `Table.graces_waited` moves its time with their grace's.
+# (`Seating.remove`); `graces.graces_waited` moves its time with their grace's.
 AWAY = "ev.away"
 # The giver's exchange note when the exchange's timer chose their cards (`log.note`): what
 # says, this round, that a gift refused as already given was the timer's (`Table.gave_late`).
@@ -74,3 +75,19 @@ def line_cards(params: LineParams) -> list[str]:
     if not isinstance(codes, list):
         raise TypeError(f"cards is {type(codes).__name__}, not a list")
     return codes
+
+
+def stored_notice(d: TableSnapshot) -> LogEntry | None:
+    """The lobby's notice. One saying a person took a bot's seat, stored before it named
+    them by id (stop 46), is given the id of the one seated person of that name: their
+    leaving then ends it, where it stayed until the lobby's next change (stop 47). With
+    no such person it already speaks of someone gone, and is dropped."""
+    stored = d.get("notice")
+    if not stored:
+        return None
+    notice = LogEntry.from_dict(stored)
+    if notice.key != "lobby.bot_gave_way" or notice.people:
+        return notice
+    named = [user for p in d["seats"]
+             if (user := p["user_id"]) is not None and p["name"] == notice.params.get("name")]
+    return replace(notice, people=(named[0],)) if len(named) == 1 else None

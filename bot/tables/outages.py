@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from bot.tables import graces
 from bot.tables.botturns import BotTurns
 from bot.tables.clock import Clock
 from bot.tables.deadlines import Deadlines
@@ -149,6 +150,6 @@ def clocks_waited(table: Table, waited: float, now: float) -> None:
     where they were (a restart counted them from full: play-test 22)."""
     if table.timer_deadline is not None:
         table.timer_deadline += waited
-    table.graces_waited(waited, now)
+    graces.graces_waited(table, waited, now)
     table.host_seen = min(table.host_seen + waited, now)
     table.human_seen = min(table.human_seen + waited, now)

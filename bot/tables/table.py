@@ -11,19 +11,19 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field, replace
-from itertools import groupby
 from typing import cast
 
 from bot.names import unique
 from bot.people import Holder
+from bot.tables.holders import holder_runs, stored_holders
 from bot.tables.house import DEFAULT_LEVEL, House, TableSettings
 from bot.tables.landed import Landed
-from bot.tables.logentry import AWAY, GAVE_LATE, RESTARTED, LogEntry
+from bot.tables.logentry import GAVE_LATE, RESTARTED, LogEntry, stored_notice
 from bot.tables.pause import Pause
 from bot.tables.ping import Reminder
 from bot.tables.players import Player, stored_level, waiting_key
 from bot.tables.results import GameStart, PendingResult, result_from_dict
-from bot.tables.snapshot import HoldersFields, KeptSnapshot, TableSnapshot
+from bot.tables.snapshot import KeptSnapshot, TableSnapshot
 from bot.tables.tokens import Farewell, HandLink, Opening
 from engine import Game, Phase, Rules
 from engine.events import GameOver, RoundOver
@@ -430,44 +430,6 @@ class Table:
         self.log.append(entry)
         del self.log[:-LOG_SIZE]
 
-    def graces_waited(self, waited: float, now: float) -> None:
-        """The presi leavers' clocks stood still for `waited` seconds until `now` (a
-        restart, an outage, a host's break): each seat waits that much longer, and the
-        history's line that says until when (`AWAY`) says the time the table keeps: it
-        showed the old one, the game then cancelled after the time it gave (play-test 15).
-        The line keeps its key and placeholders, so that a version rolled back to words it
-        still. A seat left while they stood still (during a break, where players still
-        act) waits its whole grace from `now`, not that plus the whole wait: no one's grace
-        has more left than it (a turn's timer started meanwhile counts from now too)."""
-        latest = now + self.rules.leave_grace_seconds
-        for user_id, before in list(self.away.items()):
-            self.away[user_id] = min(before + waited, max(before, latest))
-            for i, entry in enumerate(self.log):
-                if self._says_away(entry, user_id, before):
-                    self.log[i] = LogEntry(AWAY, {**entry.params,
-                                                  "deadline": int(self.away[user_id])},
-                                           entry.people)
-
-    def grace_after_break(self, entry: LogEntry) -> float | None:
-        """During a host's break, the seconds an `AWAY` line's seat will still wait once
-        the clocks run on, or None (no break, or not a line of a seat still waited for).
-        The line's time may pass during the break, though the seat waits on: it showed it
-        until « Continuer » moved it on (stop 49's review). This is what `graces_waited`
-        will leave, whenever the break ends: the time left as it began, and the whole
-        grace for one who left during it (the deadline's move is capped there)."""
-        since = self.paused_since
-        if self.pause is None or since is None or entry.key != AWAY:
-            return None
-        for user_id, deadline in self.away.items():
-            if self._says_away(entry, user_id, deadline):
-                return max(0.0, min(deadline - since, self.rules.leave_grace_seconds))
-        return None
-
-    def _says_away(self, entry: LogEntry, user_id: int, deadline: float) -> bool:
-        """Whether `entry` is the `AWAY` line telling until when `user_id`'s seat waits."""
-        player = self.player(user_id)
-        return entry.key == AWAY and entry.params.get("deadline") == int(deadline) \
-            and (player is None or entry.params.get("name") == player.name)
 
     def moved(self, version: int, seat: int, *, timer: bool) -> None:
         """Remember that `seat` moved from `version` (see `moved_from`); a few are enough,
@@ -530,10 +492,7 @@ class Table:
             "finished_roles": self.finished_roles,
             "unstored": [p.to_dict() for p in self.unstored],
             "round_totals": self.round_totals,
-            # One run per stretch of rounds through which the seats kept their holders.
-            "holders": [[len(list(rounds)), [h.to_list() if h is not None else None
-                                             for h in held]]
-                        for held, rounds in groupby(self.round_holders)],
+            "holders": holder_runs(self.round_holders),
             "seq": self.seq,
             "bot_level": self.bot_level,
             "hints": self.hints,
@@ -600,7 +559,7 @@ class Table:
             away={int(uid): float(v) for uid, v in d.get("away", {}).items()},
             exchange_notes={int(seat): [LogEntry.from_dict(e) for e in notes]
                             for seat, notes in d.get("exchange_notes", {}).items()},
-            notice=_notice(d),
+            notice=stored_notice(d),
             skipped={int(seat): LogEntry.from_dict(e)
                      for seat, e in d.get("skipped", {}).items()},
             gift_picks={int(uid): {int(part): list(codes) for part, codes in picks.items()}
@@ -611,7 +570,7 @@ class Table:
             finished_roles=list(d.get("finished_roles", [])),
             unstored=[PendingResult.from_dict(p) for p in d.get("unstored", [])],
             round_totals=[[int(p) for p in r] for r in d.get("round_totals", [])],
-            round_holders=_round_holders(d),
+            round_holders=stored_holders(d),
             seq=d.get("seq", 0),
             bot_level=stored_level(d.get("bot_level", DEFAULT_LEVEL)),
             hints=bool(d.get("hints", False)),
@@ -650,26 +609,3 @@ class Table:
                               for result in table.results]
         return table
 
-
-def _notice(d: TableSnapshot) -> LogEntry | None:
-    """The lobby's notice. One saying a person took a bot's seat, stored before it named
-    them by id (stop 46), is given the id of the one seated person of that name: their
-    leaving then ends it, where it stayed until the lobby's next change (stop 47). With
-    no such person it already speaks of someone gone, and is dropped."""
-    stored = d.get("notice")
-    if not stored:
-        return None
-    notice = LogEntry.from_dict(stored)
-    if notice.key != "lobby.bot_gave_way" or notice.people:
-        return notice
-    named = [user for p in d["seats"]
-             if (user := p["user_id"]) is not None and p["name"] == notice.params.get("name")]
-    return replace(notice, people=(named[0],)) if len(named) == 1 else None
-
-
-def _round_holders(d: TableSnapshot) -> list[list[Holder | None]]:
-    """Who held the seats as each round ended: stored in runs of rounds (`holders`), or
-    before stop 51 one row a round (`round_holders`)."""
-    rows = [held for count, held in (cast(HoldersFields, run) for run in d["holders"])
-            for _ in range(count)] if "holders" in d else d.get("round_holders", [])
-    return [[Holder.from_list(h) if h is not None else None for h in held] for held in rows]

@@ -9,6 +9,7 @@ from bot.i18n import CATALOGUES, LocaleLike, t
 from bot.i18n.cards import play_words, rank_short, rank_words, shorts, top_single_words
 from bot.packages.cards.emojis import FaceLine
 from bot.packages.rules_text import role_name as rules_role_name
+from bot.tables import graces
 from bot.tables.logentry import LogEntry, given, line_cards, maybe
 from bot.tables.players import Player
 from bot.tables.table import Table
@@ -48,7 +49,7 @@ def entry_text(locale: LocaleLike, table: Table, entry: LogEntry, *,
     key = entry.key
     if params.pop("bot", False):  # a bot marked as the table message marks it (`log.named`)
         params["name"] = bot_shown(str(params["name"]))
-    waits = table.grace_after_break(entry)
+    waits = graces.grace_after_break(table, entry)
     if waits is not None:
         # During a break a leaver's seat waits from « Continuer » on: its deadline, a
         # time that may pass meanwhile, is not yet known (stop 49's review). A message

@@ -32,7 +32,7 @@ from bot.packages.lobby.display import idle_warning, queue_line
 from bot.packages.rules_text import table_preset_name
 from bot.packages.screen import Screen
 from bot.packages.text import shown_text
-from bot.tables import hosting, turnover
+from bot.tables import graces, hosting, turnover
 from bot.tables.deadlines import pause_ends
 from bot.tables.hosting import HOST_IDLE_SECONDS
 from bot.tables.logentry import LogEntry
@@ -129,7 +129,7 @@ def table_screen(table: Table, now: float) -> Screen:
     history = [f"• {entry_text(loc, table, e)}" for e in table.log]
     # The lines a break words for now, and as a replaced message keeps them (`retired`).
     frozen = {f"• {entry_text(loc, table, e)}": f"• {entry_text(loc, table, e, kept=True)}"
-              for e in table.log if table.grace_after_break(e) is not None}
+              for e in table.log if graces.grace_after_break(table, e) is not None}
     results: list[str] = []
     charted = chart_text(loc, table) if game.phase is Phase.GAME_OVER else []
     # What to do next: true only while this is the table's current message.

@@ -30,6 +30,7 @@ def graces_waited(table: Table, waited: float, now: float) -> None:
                                               "deadline": int(table.away[user_id])},
                                        entry.people)
 
+
 def grace_after_break(table: Table, entry: LogEntry) -> float | None:
     """During a host's break, the seconds an `AWAY` line's seat will still wait once
     the clocks run on, or None (no break, or not a line of a seat still waited for).
@@ -44,6 +45,7 @@ def grace_after_break(table: Table, entry: LogEntry) -> float | None:
         if _says_away(table, entry, user_id, deadline):
             return max(0.0, min(deadline - since, table.rules.leave_grace_seconds))
     return None
+
 
 def _says_away(table: Table, entry: LogEntry, user_id: int, deadline: float) -> bool:
     """Whether `entry` is the `AWAY` line telling until when `user_id`'s seat waits."""

@@ -31,7 +31,6 @@ class GameStart:
     # points they left their seat with (`Game.step_off`).
     waiting: tuple[Player, ...] = ()
 
-
     def to_dict(self) -> GameStartSnapshot:
         return {"game_no": self.game_no, "preset": self.preset, "rules": self.rules,
                 "seats": [p.to_dict() for p in self.seats],

@@ -430,7 +430,6 @@ class Table:
         self.log.append(entry)
         del self.log[:-LOG_SIZE]
 
-
     def moved(self, version: int, seat: int, *, timer: bool) -> None:
         """Remember that `seat` moved from `version` (see `moved_from`); a few are enough,
         as a click that late comes within seconds."""

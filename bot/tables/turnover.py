@@ -64,6 +64,7 @@ def last_round(table: Table) -> bool:
     return (game is not None and game.phase is not Phase.GAME_OVER
             and end.kind == "rounds" and end.n is not None and game.round_no >= end.n)
 
+
 def no_end(table: Table) -> bool:
     """A game under way with no end but the host's « Terminer » (`game_end` unlimited),
     where bots do not fill the table: a latecomer on the list for the next game would
@@ -73,6 +74,7 @@ def no_end(table: Table) -> bool:
     game = table.game
     return (game is not None and game.phase is not Phase.GAME_OVER
             and not table.rules.bots_fill and table.rules.game_end.kind == "unlimited")
+
 
 def bots_seated(table: Table) -> list[int]:
     """The seats bots play in the game under way, still in it and staying (not a
@@ -85,6 +87,7 @@ def bots_seated(table: Table) -> list[int]:
             if player.is_bot and seat < game.seats and game.active[seat]
             and seat not in table.left_seats]
 
+
 def freed_seats(table: Table) -> list[int]:
     """The seats freed during the game under way (leavers', `seats.free_seat`), with
     those this round's leavers free at its end, that a newcomer may sit at next deal
@@ -92,6 +95,7 @@ def freed_seats(table: Table) -> list[int]:
     seats at a game with no end (stop 52)."""
     game = table.game
     return [] if game is None else game.freed_seats(table.left_seats)
+
 
 def list_room(table: Table) -> int:
     """At a game with no end (`no_end`), how many on the list sit at the next deal:
@@ -101,6 +105,7 @@ def list_room(table: Table) -> int:
     if not no_end(table) or too_few_left(table, table.left_seats):
         return 0
     return len(bots_seated(table)) + len(freed_seats(table))
+
 
 def list_outcome(table: Table, user_id: int) -> str | None:
     """At a game with no end (`no_end`), what the list holds for `user_id` on it, as
@@ -117,6 +122,7 @@ def list_outcome(table: Table, user_id: int) -> str | None:
     return ("no_end" if place <= len(bots_seated(table))
             else "no_end_freed" if place <= round_sitters(table)
             else "no_end_listed")
+
 
 def round_sitters(table: Table) -> int:
     """How many of those waiting (the first ones) take a seat at the next deal, as the
@@ -143,6 +149,7 @@ def too_few_left(table: Table, leaving: Collection[int] = ()) -> bool:
         1 for seat, active in enumerate(game.active) if active and seat not in leaving
     ) + list_fills(table, leaving) < table.rules.min_players
 
+
 def list_fills(table: Table, leaving: Collection[int] = ()) -> int:
     """At a game with no end (`no_end`), how many on the list sit at a seat freed by a
     leaver (with `leaving`'s) at the next deal, once the bots' seats have taken theirs
@@ -154,6 +161,7 @@ def list_fills(table: Table, leaving: Collection[int] = ()) -> int:
     bots = sum(1 for seat in bots_seated(table) if seat not in leaving)
     return min(max(0, len(table.queue) - bots), len(game.freed_seats(leaving)))
 
+
 def too_few_to_replay(table: Table) -> bool:
     """At game over: whether « Rejouer », which seats those waiting, would still have
     fewer than min_players (a leaver there sent a table whose list made up the count
@@ -161,6 +169,7 @@ def too_few_to_replay(table: Table) -> bool:
     game = table.game
     return game is not None and \
         sum(game.active) + len(table.queue) < table.rules.min_players
+
 
 def leave_outcome(table: Table, user_id: int) -> LeaveOutcome:
     """What `user_id` leaving the game under way does (LeaveOutcome): between rounds the

@@ -8,15 +8,17 @@ seat's plays and the passes), so normal stays a pure function of what it sees: t
 gives the same move, whoever asks and however often. Normal is told nobody's level: the
 others' styles are drawn per sample as hard draws them for a player it does not know.
 
-Only where no finish is penalised (``finish_penalty``): docs/bots.md, « Normal searching its
-end, rebuilt (stop 52) ». Where a finish is penalised (classic, wild7) hard's margin over a
-searching normal was thin (classic 2.15 ± 0.05 against 3× such a normal, stop 49; 2.17 ±
-0.07 on seed 2, where the table's tests are not ready for it: « Classic's end search (stop
-53) »), or unmeasured where normal needs no search (wild7, 1.19 against greedy without it).
-The search itself needs no finish-penalty knob (its rollouts place a punished finish last).
-One-lap tricks (proletario, with its jokers) are searched since stop 54: with normal's
-one-lap lead (``lone_waits``) the two took proletario from 2.03 to 1.84 against greedy
-(« Proletario's normal, continued (stop 54) »).
+Where no finish is penalised (``finish_penalty``), or where tricks last until all pass
+(``trick_end``) and no card is wild (``wild_rank``). Presi, then proletario since stop 54:
+its one-lap tricks and jokers need nothing of the search, and with normal's one-lap lead
+(``lone_waits``) the two took proletario from 2.03 to 1.84 against greedy (docs/bots.md,
+« Proletario's normal, continued (stop 54) »). Classic since stop 54 too: a penalised finish
+needs no knob, the search's rollouts place a punished finish last, as the game does, so it
+never prefers one to the tactics' move; normal searching in classic places 1.85 against 3×
+greedy, hard 2.15–2.17 against 3× such a normal (« Classic's end search (stop 53) » and
+« Classic's end search, landed (stop 54) »). Wild7 (wild 7s and a penalised finish) plays the
+tactics: normal needs no search there (1.19 against greedy without it) and hard's margin
+over a searching normal was never measured.
 """
 
 from __future__ import annotations
@@ -34,9 +36,12 @@ END_SAMPLES = 8  # p99 13–26 ms per decision at stop 49
 
 
 def searches(rules: Rules) -> bool:
-    """Whether the normal level searches its end under these rules: no penalised finish (see
-    the module docstring); fast mode plays by the tactics (search follows turns)."""
-    return rules.finish_penalty == "none" and not rules.fast
+    """Whether the normal level searches its end under these rules (see the module
+    docstring); fast mode plays by the tactics (search follows turns)."""
+    if rules.fast:
+        return False
+    return rules.finish_penalty == "none" or (
+        rules.trick_end == "all_passed" and rules.wild_rank == "none")
 
 
 def searching(view: PlayerView) -> bool:

@@ -24,9 +24,10 @@ def _late_view(preset: str) -> tuple[Game, int]:
 
 
 def test_a_normal_bot_s_end_search_goes_to_the_workers_where_the_rules_let_it_search() -> None:
-    """Presi (no finish penalty, tricks until all pass): normal searches its last cards, a
-    decision of tens of ms that must not run on the event loop. Classic: the tactics, in place.
-    Hard always searches; easy never does."""
+    """Presi, proletario and classic (no finish penalty, or tricks until all pass and no wild
+    card): normal searches its last cards, a decision of tens of ms that must not run on the
+    event loop. Wild7 (wild 7s and a penalised finish): the tactics, in place. Hard always
+    searches; easy never does."""
     game, seat = _late_view("presi")
     view = player_view(game, seat)
     assert searches(make_bot("normal"), view) and searches(make_bot("hard", samples=2), view)
@@ -36,6 +37,11 @@ def test_a_normal_bot_s_end_search_goes_to_the_workers_where_the_rules_let_it_se
     early = player_view(opening, opening.to_act)
     assert not searches(make_bot("normal"), early)  # thirteen cards: the tactics
     game, seat = _late_view("classic")
+    assert searches(make_bot("normal"), player_view(game, seat))
+    game, seat = _late_view("proletario")
+    assert searches(make_bot("normal"), player_view(game, seat))
+    game, seat = _late_view("wild7")
     assert not searches(make_bot("normal"), player_view(game, seat))
-    assert may_search("normal", Rules.preset("presi")) and may_search("hard", Rules.preset("classic"))
-    assert not may_search("normal", Rules.preset("classic")) and not may_search("easy", Rules.preset("presi"))
+    assert may_search("normal", Rules.preset("presi")) and may_search("normal", Rules.preset("classic"))
+    assert may_search("hard", Rules.preset("wild7"))
+    assert not may_search("normal", Rules.preset("wild7")) and not may_search("easy", Rules.preset("presi"))

@@ -14,11 +14,12 @@ from engine.bots.normal import SEARCHED, decided, explain
 from engine.bots.rollout import end_choice
 from engine.view import player_view
 
-# Where normal searches: presi, proletario (one-lap tricks, jokers), and classic and wild7
-# with no finish penalty.
+# Where normal searches: presi, proletario (one-lap tricks, jokers), classic (a penalised
+# finish), and wild7 without its wild 7s or without its finish penalty.
 SEARCHING = {"presi": Rules.preset("presi"), "proletario": Rules.preset("proletario"),
-             "classic": Rules.preset("classic").replace(finish_penalty="none"),
-             "wild7": Rules.preset("wild7").replace(finish_penalty="none")}
+             "classic": Rules.preset("classic"),
+             "wild7-no-wild": Rules.preset("wild7").replace(wild_rank="none"),
+             "wild7-no-penalty": Rules.preset("wild7").replace(finish_penalty="none")}
 
 
 def _normal_round(rules: Rules, seed: int) -> Iterator[tuple[Game, int]]:
@@ -58,16 +59,38 @@ def test_searched_moves_are_legal_and_a_pure_function_of_the_view(preset: str) -
     assert searched > 20 and departed > 0
 
 
-@pytest.mark.parametrize("preset", ["classic", "wild7"])
-def test_penalised_finishes_play_the_tactics_to_the_end(preset: str) -> None:
-    """Where a finish is penalised (classic's and wild7's ``finish_penalty``) normal does not
-    search; one-lap tricks (proletario's ``trick_end``) no longer keep it from searching
-    (stop 54): the knobs decide, not the preset."""
-    rules = Rules.preset(preset)
+def test_a_searched_move_never_goes_out_on_a_punished_card() -> None:
+    """Classic punishes a finish on a 2 (``finish_penalty``) and normal searches there all
+    the same: the search's rollouts place such a finish last, as the game does, so no
+    searched move empties the hand on a punished card while another move is open."""
+    rules = SEARCHING["classic"]
+    searched = 0
+    for seed in range(8):
+        for game, seat in _normal_round(rules, seed):
+            view = player_view(game, seat)
+            if not searching(view):
+                continue
+            action, _ = decided(view)
+            searched += 1
+            option = action.option
+            if option is not None and len(option.cards) == len(view.hand):
+                assert not any(rules.punishes_last(card) for card in option.cards), (seed, seat)
+    assert searched > 20
+
+
+def test_wild_cards_with_a_penalised_finish_play_the_tactics_to_the_end() -> None:
+    """Where a card is wild (wild7's ``wild_rank``) and a finish is penalised, normal does not
+    search; either knob alone off and it does, as where tricks last one lap (proletario's
+    ``trick_end``) with no penalty: the knobs decide, not the preset."""
+    rules = Rules.preset("wild7")
     assert not searches(rules)
+    assert searches(rules.replace(wild_rank="none"))
     assert searches(rules.replace(finish_penalty="none"))
-    assert searches(rules.replace(trick_end="one_lap", finish_penalty="none"))
     assert searches(Rules.preset("proletario"))
+    assert searches(Rules.preset("classic"))
+    assert not searches(Rules.preset("classic").replace(trick_end="one_lap"))
+    assert not searches(Rules.preset("classic").replace(wild_rank="7"))
+    assert not searches(Rules.preset("classic").replace(fast=True))
     for game, seat in _normal_round(rules, 1):
         view = player_view(game, seat)
         assert not searching(view) and decided(view) == explain(view)

@@ -86,7 +86,8 @@ def test_a_pass_from_a_known_normal_player_says_it_had_no_play(preset: str) -> N
     finish penalty, no wilds: presi and proletario) its pass says it held no legal play:
     every such belief is true of the real hands, and they say more than the tells alone.
     Elsewhere nothing is added (a normal player also passes to avoid a penalised end).
-    Where it searches its last cards (presi), its passes with that few are read as anyone's."""
+    Where it searches its last cards (presi, proletario, classic), its passes with that few
+    are read as anyone's."""
     added = 0
     searched = END_CARDS if searches(Rules.preset(preset)) else 0
     for seed in range(10):

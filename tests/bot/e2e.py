@@ -417,13 +417,27 @@ async def humans_only(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
     return table, players
 
 
+async def next_move(fake: FakeDiscord, clock: LinkedClock, game: Game) -> None:
+    """Let the table's clock run, a second at a time, until ``game`` moves, or for 30 s (a
+    human's turn timer): a human left to the timer costs those 30 s, a bot's move only its
+    pause. A step of 30 s whatever came due made every bot's move cost 30 s of the table's
+    clock, so a round where bots pass much outlasted the idle close (`IDLE_CLOSE_SECONDS`,
+    30 minutes without a person's click) and never ended (docs/bots.md, stops 53 and 54)."""
+    version = game.version
+    for _ in range(30):
+        await tick(fake, clock, 1)
+        if game.version != version:
+            return
+
+
 async def let_timers_play(fake: FakeDiscord, clock: LinkedClock, game: Game,
                           phase: Phase) -> None:
-    """Let the human's turn timer run out until ``phase``: the server plays for them."""
+    """Let the human's turn timer run out until ``phase``: the server plays for them, the
+    bots at their own pace (`next_move`)."""
     for _ in range(600):
         if game.phase is phase:
             return
-        await tick(fake, clock, 30)
+        await next_move(fake, clock, game)
     raise AssertionError(f"the game never reached {phase.value}")
 
 

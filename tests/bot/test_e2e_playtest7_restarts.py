@@ -65,6 +65,16 @@ async def dies(bot: PresidentBot, on_their_way: Collection[asyncio.Task[Any] | N
     bot.shutdown_wait = 0
 
 
+async def refreshed(fake: FakeDiscord, clock: LinkedClock) -> None:
+    """Two seconds of the clock, a second at a time: a redraw the game's last change left
+    waiting (one a second per table, `Coalescer`) has run, and the next click's redraw
+    runs at once, within the click, rather than a second later. Where the game's end came
+    while a redraw was waiting, one tick drew it, and « Terminer »'s retiring edit waited
+    a second, past the `dies` the test meant it to die in."""
+    for _ in range(2):
+        await tick(fake, clock, 1)
+
+
 def posts(fake: FakeDiscord) -> list[Message]:
     """The channel's public messages, oldest first."""
     return [m for m in fake.messages() if not m.ephemeral]
@@ -293,7 +303,7 @@ async def test_a_round_dealt_just_before_a_restart_gets_its_own_message(
     game = table.game
     assert game is not None
     await play_until(fake, clock, [marie, leo], lambda: game.phase is Phase.ROUND_OVER)
-    await tick(fake, clock, 1)
+    await refreshed(fake, clock)
     results_id = table.table_message_id
     results = message(marie.user, results_id).content
     bot.service.display = None  # the new round's message is never posted
@@ -697,8 +707,11 @@ def dies_while_editing(monkeypatch: pytest.MonkeyPatch,
             return await edit(self, shown, edited, screen, asleep, *args)
         hung.append(asyncio.current_task())
         self.bot.service.touch(shown)  # a change stored while the edit is on its way
-        await asyncio.Event().wait()  # the process dies here
-        raise AssertionError("unreachable")
+        # The process dies here (`dies` cancels it). A test failing before then stops its
+        # bot at teardown, whose drain waits for this edit: bounded (real seconds, as
+        # `FakeDiscord.settle` bounds a failing test), it fails there rather than hang.
+        await asyncio.wait_for(asyncio.Event().wait(), timeout=60)
+        raise AssertionError("the bot stopped with an edit the test meant to die in")
 
     monkeypatch.setattr(Publisher, "_edit", dying)
     return hung
@@ -714,7 +727,7 @@ async def test_a_crash_while_the_last_round_s_message_is_retired_keeps_its_resul
     game = table.game
     assert game is not None
     await play_until(fake, clock, [marie, leo], lambda: game.phase is Phase.ROUND_OVER)
-    await tick(fake, clock, 1)
+    await refreshed(fake, clock)
     results_id = table.table_message_id
     hung = dies_while_editing(monkeypatch, results_id)
     await marie.user.click(message(marie.user, results_id), cid(table, "next", game.version))
@@ -745,7 +758,7 @@ async def test_a_crash_while_a_finished_game_goes_back_to_the_lobby_posts_the_lo
     game = table.game
     assert game is not None
     await play_until(fake, clock, [marie, leo], lambda: game.phase is Phase.GAME_OVER)
-    await tick(fake, clock, 1)
+    await refreshed(fake, clock)
     results_id, started_id = table.table_message_id, table.lobby_message_id
     hung = dies_while_editing(monkeypatch, results_id)
     await marie.user.click(message(marie.user, results_id), cid(table, "end", game.version))

@@ -154,7 +154,8 @@ async def test_ta_gueule_is_named_as_the_table_plays_it(
     """After an equal 5 in classic, zoé's hand read « 🤐 Même valeur ou rien : joue un 5 ou
     passe. »: wild7's « ou rien », where classic plays « ta gueule »."""
     marie = await after_an_equal(fake, clock, president, "fr", "classic",
-                                 [["5H", "9C", "AC"], ["5C", "KC", "KD"], ["5D", "QC", "QD"]])
+                                 [["5H", "9C", "AC", "6S", "JS"], ["5C", "KC", "KD", "8H", "10H"],
+                                  ["5D", "QC", "QD", "7H", "JH"]])
     assert "🤐 Ta gueule : joue un 5 ou passe." in french_plain(marie.hand.content)
 
 

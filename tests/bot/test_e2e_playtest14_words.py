@@ -40,7 +40,8 @@ def test_ta_gueule_is_english_where_it_recurs_and_named_once_where_it_is_explain
 async def test_ta_gueule_on_an_english_hand_is_named_in_english(
         fake: FakeDiscord, clock: LinkedClock, president: PresidentBot) -> None:
     alice = await after_an_equal(fake, clock, president, "en-US", "classic",
-                                 [["5H", "9C", "AC"], ["5C", "KC", "KD"], ["5D", "QC", "QD"]])
+                                 [["5H", "9C", "AC", "6S", "JS"], ["5C", "KC", "KD", "8H", "10H"],
+                                  ["5D", "QC", "QD", "7H", "JH"]])
     assert "🤐 Skip unless holding: play a 5 or pass." in alice.hand.content
 
 

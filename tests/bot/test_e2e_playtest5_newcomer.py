@@ -52,7 +52,8 @@ async def test_an_english_opener_reads_it_in_english_and_an_answer_does_not(
     alice = Player(fake.add_user("alice"))
     _, game = await dealt_against_two_bots(
         fake, clock, president, alice,
-        [["3S", "5H", "9C"], ["4H", "6H", "KC"], ["7D", "8S", "QC"]], opener=0)
+        [["3S", "5H", "9C", "JD", "AD"], ["4H", "6H", "KC", "10S", "JS"],
+         ["7D", "8S", "QC", "10D", "AS"]], opener=0)
     assert "The trick is empty: you open it. Play any cards of one value (the others must " \
         "answer with as many); you cannot pass." in alice.hand.content.splitlines()
     await alice.user.select(alice.hand, ["3S"], select="Play a single…")

@@ -70,6 +70,9 @@ async def test_the_hand_s_exchange_lines_name_bots_as_the_table_names_them(
     assert seat is not None
     replaced = table.seats[seat].took_from
     assert replaced is not None and replaced.startswith("Bot ")
+    # Round 1's VP, whom sam owes his best card: a bot, whichever the bots' play made it.
+    partner = table.name(game.ranking[1])
+    assert partner.startswith("Bot ") and partner != replaced
     hard = t(locale, "level.hard")
     lines = sam.hand.content.split("\n")
     why = next(line for line in lines if line.startswith("🎖️"))
@@ -78,11 +81,10 @@ async def test_the_hand_s_exchange_lines_name_bots_as_the_table_names_them(
     if locale == "fr":
         assert french(f"🎖️ Tu prends la place de **🤖 {replaced}** (niveau difficile), "
                       "**Secrétaire** à la manche précédente : tu dois ta meilleure carte à "
-                      "**🤖 Bot 1** (VP, niveau difficile)") in why
+                      f"**🤖 {partner}** (VP, niveau difficile)") in why
     else:
         assert (f"🎖️ You take the seat of **🤖 {replaced}** (hard level), **Secretary** in the "
-                "last round: you owe your best card to **🤖 Bot 1** (VP, hard level)") in why
-    partner = "Bot 1"
+                f"last round: you owe your best card to **🤖 {partner}** (VP, hard level)") in why
     assert f"**🤖 {partner}**" in next(line for line in lines if line.startswith(
         t(locale, "hand.give_held_auto", cards="", name="")[:8]))
     assert not any(f"**{partner}**" in line or f"**{replaced}**" in line for line in lines)

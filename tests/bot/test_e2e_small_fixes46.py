@@ -71,7 +71,9 @@ async def test_the_hand_s_exchange_lines_name_bots_as_the_table_names_them(
     replaced = table.seats[seat].took_from
     assert replaced is not None and replaced.startswith("Bot ")
     # Round 1's VP, whom sam owes his best card: a bot, whichever the bots' play made it.
-    partner = table.name(game.ranking[1])
+    ranking = game.ranking
+    assert ranking is not None
+    partner = table.name(ranking[1])
     assert partner.startswith("Bot ") and partner != replaced
     hard = t(locale, "level.hard")
     lines = sam.hand.content.split("\n")

@@ -8,6 +8,8 @@ from collections.abc import Callable
 from typing import Any
 
 import asyncpg
+import pytest
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage import Storage
 
@@ -39,3 +41,23 @@ async def hold_until_met(storage: Storage, db_url: str,
         if started is not None and (started.done() or await someone_waits(storage, db_url)):
             return
         await asyncio.sleep(0.005)
+
+
+def hold_after(monkeypatch: pytest.MonkeyPatch, storage: Storage, db_url: str,
+               matches: Callable[[object], bool],
+               other: Callable[[], asyncio.Future[Any] | None]) -> asyncio.Event:
+    """Make the first statement that `matches` hold its transaction, once executed, until
+    `other()` meets it (`hold_until_met`); the event is set as it starts holding. Undo with
+    `monkeypatch.undo()` once both writers are done."""
+    original = AsyncConnection.execute
+    holding = asyncio.Event()
+
+    async def execute(self: AsyncConnection, statement: Any, *args: Any, **kwargs: Any) -> Any:
+        result = await original(self, statement, *args, **kwargs)
+        if not holding.is_set() and matches(statement):
+            holding.set()
+            await hold_until_met(storage, db_url, other)
+        return result
+
+    monkeypatch.setattr(AsyncConnection, "execute", execute)
+    return holding

@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime
-from typing import Any
 
 import pytest
-from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql.dml import Insert
 
 from bot.storage import GuildData, HeldData, SeatRef, Storage
 from bot.storage.forget import NOBODY, GuildBusy
 from bot.storage.models import GameSeat
 
-from .locks import hold_until_met
+from .locks import hold_after
 from .test_scores import ALICE, BOB, BOT, CAROL, GUILD, OTHER_GUILD, human, new_game, play_round
 
 NOTHING = HeldData(named=False, games=0, rounds=0, ratings=0, hosted=0, notices=0)
@@ -195,20 +193,13 @@ async def test_a_server_erased_as_its_last_player_starts_elsewhere_keeps_that_pl
     await storage.create_table(OTHER_GUILD, 21, CAROL, {"preset": "classic", "set": {}})
     table = await storage.get_table_by_channel(21)
     assert table is not None
-    original = AsyncConnection.execute
-    seated = asyncio.Event()
     erasing: asyncio.Task[GuildData] | None = None
 
-    async def execute(self: AsyncConnection, statement: Any, *args: Any, **kwargs: Any) -> Any:
+    def seats_stored(statement: object) -> bool:
         """The start, its seats stored, waits until the erasure waits on it (or is over)."""
-        result = await original(self, statement, *args, **kwargs)
-        if isinstance(statement, Insert) and statement.table.name == GameSeat.__tablename__ \
-                and not seated.is_set():
-            seated.set()
-            await hold_until_met(storage, db_url, lambda: erasing)
-        return result
+        return isinstance(statement, Insert) and statement.table.name == GameSeat.__tablename__
 
-    monkeypatch.setattr(AsyncConnection, "execute", execute)
+    seated = hold_after(monkeypatch, storage, db_url, seats_stored, lambda: erasing)
     starting = asyncio.ensure_future(storage.start_game(
         table.table_id, game_no=1, preset="classic", rules={"preset": "classic", "set": {}},
         seats=[human(CAROL), BOT]))

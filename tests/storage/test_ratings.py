@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import pytest
-from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql.dml import Insert
 
 from bot.storage import SeatRef, Storage
@@ -14,7 +12,7 @@ from bot.storage.models import Round, User
 from bot.storage.ratings import NEWCOMER, Skill, display_rating, rate, rated_places, seat
 from engine.rules import RulesDict
 
-from .locks import hold_until_met
+from .locks import hold_after
 
 GUILD = 7 << 22
 CLASSIC: RulesDict = {"preset": "classic", "set": {}}
@@ -278,19 +276,9 @@ async def test_rounds_sharing_a_player_stored_at_once_are_replayed_in_the_order_
         await storage.record_round(game, 1, ranking=[0, 1], roles=["P", "L"], points=[3, 0],
                                    seats=[human(user) for user in seats])
     left, beats_the_best = await _game(storage, channel=10), await _game(storage, channel=11)
-    original = AsyncConnection.execute
-    numbered = asyncio.Event()
     other: asyncio.Task[object] | None = None
-
-    async def execute(self: AsyncConnection, statement: Any, *args: Any, **kwargs: Any) -> Any:
-        """The first round, once numbered, waits until the other is stored or waits on it."""
-        result = await original(self, statement, *args, **kwargs)
-        if _is_round_insert(statement) and not numbered.is_set():
-            numbered.set()
-            await hold_until_met(storage, db_url, lambda: other)
-        return result
-
-    monkeypatch.setattr(AsyncConnection, "execute", execute)
+    # The first round, once numbered, waits until the other is stored or waits on it.
+    numbered = hold_after(monkeypatch, storage, db_url, _is_round_insert, lambda: other)
     first = asyncio.ensure_future(storage.record_round(
         left, 1, ranking=[0, 1], roles=["P", "L"], points=[3, 0],
         seats=[human(2), SeatRef(1, True, "Bot 1")]))
@@ -327,22 +315,15 @@ async def test_two_players_who_swapped_tables_are_stored_at_once_without_deadloc
         await storage.record_round(game, 1, ranking=[0, 1], roles=["P", "L"], points=[3, 0],
                                    seats=[human(1), human(2)])
     one_left, two_left = await _game(storage, channel=10), await _game(storage, channel=11)
-    original = AsyncConnection.execute
-    upserted = asyncio.Event()
     first: asyncio.Task[object] | None = None
     other: asyncio.Task[object] | None = None
 
-    async def execute(self: AsyncConnection, statement: Any, *args: Any, **kwargs: Any) -> Any:
-        """The first round, its first users upserted, waits until the other is stored or
+    def first_users(statement: object) -> bool:
+        """The first round's first users upserted: it waits until the other is stored or
         waits on it."""
-        result = await original(self, statement, *args, **kwargs)
-        if _is_users_upsert(statement) and asyncio.current_task() is first \
-                and not upserted.is_set():
-            upserted.set()
-            await hold_until_met(storage, db_url, lambda: other)
-        return result
+        return _is_users_upsert(statement) and asyncio.current_task() is first
 
-    monkeypatch.setattr(AsyncConnection, "execute", execute)
+    upserted = hold_after(monkeypatch, storage, db_url, first_users, lambda: other)
     first = asyncio.ensure_future(storage.record_round(
         one_left, 1, ranking=[0, 1], roles=["P", "L"], points=[3, 0],
         seats=[human(2), SeatRef(1, True, "Bot 1")]))

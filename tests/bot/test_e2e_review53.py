@@ -16,11 +16,28 @@ import pytest
 
 from bot.client import PresidentBot
 from bot.i18n import t
+from bot.tables.table import Table
+from engine import Game
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
 from .e2e import Player, cid, message, tick, two_humans_against_a_bot, waits  # noqa: F401
 from .test_e2e_hand_rate_limits import HAND_EDIT, latest, until_the_turn_of
+
+
+async def marie_and_bob(fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+                        turn_of: str) -> tuple[Player, Player, Table, Game, int]:
+    """marie (fr) and bob against two bots, played until `turn_of`'s turn: the players, the
+    table, its game and the message of marie's first hand."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    bob = Player(fake.add_user("bob"))
+    table, game = await two_humans_against_a_bot(fake, clock, president, marie, bob, bots=2)
+    await until_the_turn_of(fake, clock, table, game, [marie, bob],
+                            marie if turn_of == "marie" else bob)
+    await tick(fake, clock, 1)
+    first = marie.hand_id
+    assert first is not None
+    return marie, bob, table, game, first
 
 
 @pytest.mark.usefixtures("waits")
@@ -32,13 +49,7 @@ async def test_a_held_farewell_landing_on_the_hand_clicked_since_is_drawn_over(
     meanwhile: it is her hand again. Once the held farewell lands there, the hand is drawn
     over it, and that message shows her hand, not « moved »; nothing is known shown
     through the click's token until then."""
-    marie = Player(fake.add_user("marie", locale="fr"))
-    bob = Player(fake.add_user("bob"))
-    table, game = await two_humans_against_a_bot(fake, clock, president, marie, bob, bots=2)
-    await until_the_turn_of(fake, clock, table, game, [marie, bob], marie)
-    await tick(fake, clock, 1)
-    first = marie.hand_id
-    assert first is not None
+    marie, bob, table, game, first = await marie_and_bob(fake, president, clock, "marie")
     mark = fake.mark()
     fake.inject_429(HAND_EDIT, method="PATCH", retry_after=10.0, user=marie.user)
     await marie.open_hand(president)  # « Ma main » again: a second message
@@ -71,13 +82,7 @@ async def test_a_farewell_to_the_hand_clicked_since_is_not_sent(
     for her lane, is not sent (sent, it landed beside the redraw the held edit calls for:
     one call for nothing, and « moved » on the one message showing her hand if it landed
     last), and that message shows her hand once the held edit is over."""
-    marie = Player(fake.add_user("marie", locale="fr"))
-    bob = Player(fake.add_user("bob"))
-    table, game = await two_humans_against_a_bot(fake, clock, president, marie, bob, bots=2)
-    await until_the_turn_of(fake, clock, table, game, [marie, bob], bob)
-    await tick(fake, clock, 1)
-    first = marie.hand_id
-    assert first is not None
+    marie, bob, table, game, first = await marie_and_bob(fake, president, clock, "bob")
     token = table.hands[marie.user.id].token
     mark = fake.mark()
     fake.inject_429(HAND_EDIT, method="PATCH", retry_after=10.0, user=marie.user)

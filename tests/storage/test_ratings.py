@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 import pytest
 from sqlalchemy.sql.dml import Insert
 
-from bot.storage import SeatRef, Storage
+from bot.storage import RoundOutcome, SeatRef, Storage
 from bot.storage.models import Round, User
 from bot.storage.ratings import NEWCOMER, Skill, display_rating, rate, rated_places, seat
 from engine.rules import RulesDict
@@ -276,22 +277,37 @@ async def test_rounds_sharing_a_player_stored_at_once_are_replayed_in_the_order_
         await storage.record_round(game, 1, ranking=[0, 1], roles=["P", "L"], points=[3, 0],
                                    seats=[human(user) for user in seats])
     left, beats_the_best = await _game(storage, channel=10), await _game(storage, channel=11)
-    other: asyncio.Task[object] | None = None
     # The first round, once numbered, waits until the other is stored or waits on it.
-    numbered = hold_after(monkeypatch, storage, db_url, _is_round_insert, lambda: other)
-    first = asyncio.ensure_future(storage.record_round(
-        left, 1, ranking=[0, 1], roles=["P", "L"], points=[3, 0],
-        seats=[human(2), SeatRef(1, True, "Bot 1")]))
-    await asyncio.wait_for(numbered.wait(), 10)  # the wall clock bounds a failing test
-    other = asyncio.ensure_future(storage.record_round(
-        beats_the_best, 1, ranking=[0, 1], roles=["P", "L"], points=[3, 0],
-        seats=[human(1), human(3)]))
-    await asyncio.gather(first, other)
-    monkeypatch.undo()
+    await _rounds_meeting(storage, db_url, monkeypatch, _is_round_insert,
+                          (left, [human(2), SeatRef(1, True, "Bot 1")]),
+                          (beats_the_best, [human(1), human(3)]))
 
     (stored,) = (await storage.player_stats(GUILD, 1)).ratings
     assert stored.rounds == 3
     assert (await storage.rating_history(GUILD, 1))["classic"][-1] == stored.rating
+
+
+async def _rounds_meeting(storage: Storage, db_url: str, monkeypatch: pytest.MonkeyPatch,
+                          held: Callable[[object], bool], first_round: tuple[int, list[SeatRef]],
+                          second_round: tuple[int, list[SeatRef]]) -> list[RoundOutcome]:
+    """Round 1 of two games stored at once: the first's statement that is `held` holds its
+    transaction until the second, started then, meets it (`hold_after`); both outcomes."""
+    first: asyncio.Task[RoundOutcome] | None = None
+    other: asyncio.Task[RoundOutcome] | None = None
+
+    def first_held(statement: object) -> bool:
+        return held(statement) and asyncio.current_task() is first
+
+    holding = hold_after(monkeypatch, storage, db_url, first_held, lambda: other)
+    (game, seats), (other_game, other_seats) = first_round, second_round
+    first = asyncio.ensure_future(storage.record_round(
+        game, 1, ranking=[0, 1], roles=["P", "L"], points=[3, 0], seats=seats))
+    await asyncio.wait_for(holding.wait(), 10)  # the wall clock bounds a failing test
+    other = asyncio.ensure_future(storage.record_round(
+        other_game, 1, ranking=[0, 1], roles=["P", "L"], points=[3, 0], seats=other_seats))
+    outcomes = await asyncio.gather(first, other)
+    monkeypatch.undo()
+    return list(outcomes)
 
 
 def _is_users_upsert(statement: object) -> bool:
@@ -315,24 +331,11 @@ async def test_two_players_who_swapped_tables_are_stored_at_once_without_deadloc
         await storage.record_round(game, 1, ranking=[0, 1], roles=["P", "L"], points=[3, 0],
                                    seats=[human(1), human(2)])
     one_left, two_left = await _game(storage, channel=10), await _game(storage, channel=11)
-    first: asyncio.Task[object] | None = None
-    other: asyncio.Task[object] | None = None
-
-    def first_users(statement: object) -> bool:
-        """The first round's first users upserted: it waits until the other is stored or
-        waits on it."""
-        return _is_users_upsert(statement) and asyncio.current_task() is first
-
-    upserted = hold_after(monkeypatch, storage, db_url, first_users, lambda: other)
-    first = asyncio.ensure_future(storage.record_round(
-        one_left, 1, ranking=[0, 1], roles=["P", "L"], points=[3, 0],
-        seats=[human(2), SeatRef(1, True, "Bot 1")]))
-    await asyncio.wait_for(upserted.wait(), 10)  # the wall clock bounds a failing test
-    other = asyncio.ensure_future(storage.record_round(
-        two_left, 1, ranking=[0, 1], roles=["P", "L"], points=[3, 0],
-        seats=[human(1), SeatRef(2, True, "Bot 2")]))
-    outcomes = await asyncio.gather(first, other)
-    monkeypatch.undo()
+    # The first round, its first users upserted, waits until the other is stored or waits
+    # on it.
+    outcomes = await _rounds_meeting(storage, db_url, monkeypatch, _is_users_upsert,
+                                     (one_left, [human(2), SeatRef(1, True, "Bot 1")]),
+                                     (two_left, [human(1), SeatRef(2, True, "Bot 2")]))
 
     assert [outcome.inserted for outcome in outcomes] == [True, True]
     assert [rating.rounds for rating in (await storage.player_stats(GUILD, 1)).ratings] == [4]

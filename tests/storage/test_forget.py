@@ -219,3 +219,24 @@ async def test_a_server_with_an_open_table_is_not_erased(storage: Storage) -> No
     with pytest.raises(GuildBusy):
         await storage.forget_guild(OTHER_GUILD)
     assert await storage.held_by_guild(OTHER_GUILD) == held
+
+
+async def test_the_seat_names_kept_are_listed_in_one_order_on_every_backend(
+    storage: Storage,
+) -> None:
+    """Alice played a round under each of eleven names (her game seat takes the last).
+    Which ten of them were listed, and in what order, the database's ordering of text
+    chose: its collation on PostgreSQL (C on the test server, a locale's on a typical
+    one), code points on SQLite, which put « Bea » and « Zoé » before « anne » and
+    « Émile » after « kim ». They follow the reading order
+    now, case and accents aside, on both backends."""
+    names = ["kim", "Zoé", "jo", "inès", "hugo", "gus", "fanny", "Émile", "chloé", "Bea",
+             "anne"]
+    seats = [human(ALICE), human(BOB), BOT, human(CAROL)]
+    _, game = await new_game(storage, seats)
+    for round_no, name in enumerate(names, start=1):
+        named = [SeatRef(ALICE, False, name), *seats[1:]]
+        await play_round(storage, game, round_no, named, [0, 1, 2, 3])
+    kept = await storage.kept_about(ALICE)
+    assert kept.seat_names == ("anne", "Bea", "chloé", "Émile", "fanny", "gus", "hugo",
+                               "inès", "jo", "kim")

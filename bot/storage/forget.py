@@ -125,8 +125,17 @@ class Forgetting(Access):
         finished a round for them too; the closed tables they hosted keep no trace of who
         did; an edit owed to a message in an archived thread whose text may name them
         keeps none (the message will only lose its buttons). An open table is left alone:
-        the caller refuses while one holds them (`open_tables_holding`)."""
+        the caller refuses while one holds them (`open_tables_holding`).
+
+        Their row is locked first, as every writer naming users does (`_upsert_users`):
+        a game of theirs starting meanwhile (their row named, their seat stored, not yet
+        committed) is waited for, then seen and erased with the rest. Taken last, by the
+        delete, the lock let the erasure unname the seats it saw, wait on the start, then
+        break the new seat's foreign key once it committed, on PostgreSQL: the erasure
+        failed whole (tests/storage/test_forget.py). SQLite's writes queue whole and its
+        dialect drops the `FOR UPDATE`."""
         async with self._write() as connection:
+            await connection.execute(select(User.id).where(User.id == user_id).with_for_update())
             await _unname_asleep(connection, user_id)
             held = await _held(connection, user_id)
             if held.empty:

@@ -240,3 +240,36 @@ async def test_the_seat_names_kept_are_listed_in_one_order_on_every_backend(
     kept = await storage.kept_about(ALICE)
     assert kept.seat_names == ("anne", "Bea", "chloé", "Émile", "fanny", "gus", "hugo",
                                "inès", "jo", "kim")
+
+
+async def test_a_player_forgotten_as_their_game_starts_is_erased_with_it(
+    storage: Storage, db_url: str, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Alice asks to be forgotten just as a new game of hers starts elsewhere (two
+    connections on PostgreSQL): the start has named her and stored her seat, not yet
+    committed, when the erasure unnames her seats (the new one unseen), then deletes her
+    row, which waits on the start. Once the start committed, the delete broke the new
+    seat's foreign key: the erasure failed whole (« violates foreign key constraint »),
+    an internal error for her. It now waits on her row first, then erases the new game's
+    seat with the others; on SQLite the writes queue whole, as before."""
+    await _two_servers(storage)
+    await storage.create_table(OTHER_GUILD, 21, CAROL, {"preset": "classic", "set": {}})
+    table = await storage.get_table_by_channel(21)
+    assert table is not None
+    erasing: asyncio.Task[HeldData] | None = None
+
+    def seats_stored(statement: object) -> bool:
+        """The start, its seats stored, waits until the erasure waits on it (or is over)."""
+        return isinstance(statement, Insert) and statement.table.name == GameSeat.__tablename__
+
+    seated = hold_after(monkeypatch, storage, db_url, seats_stored, lambda: erasing)
+    starting = asyncio.ensure_future(storage.start_game(
+        table.table_id, game_no=1, preset="classic", rules={"preset": "classic", "set": {}},
+        seats=[human(ALICE), BOT]))
+    await asyncio.wait_for(seated.wait(), 10)  # the wall clock bounds a failing test
+    erasing = asyncio.ensure_future(storage.forget_user(ALICE))
+    await asyncio.gather(starting, erasing)
+    monkeypatch.undo()
+
+    assert erasing.result().games == 3
+    assert await storage.held_about(ALICE) == NOTHING

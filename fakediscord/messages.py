@@ -145,6 +145,7 @@ class MessageWriter:
             ephemeral_to=origin.ephemeral_to,
             webhook_id=world.application_id if origin.webhook else None,
             interaction_id=origin.interaction_id,
+            nonce=_nonce(payload.get("nonce")),
         )
         if loading:
             limits.check_request(payload)
@@ -423,3 +424,9 @@ def _notified(content: str, allowed: dict[str, Any] | None) -> frozenset[int]:
     if allowed is None or "users" in (allowed.get("parse") or []):
         return mentioned
     return mentioned & frozenset(int(u) for u in allowed.get("users") or [])
+
+
+def _nonce(sent: object) -> int | str | None:
+    """A Create Message's nonce as the message keeps it: « integer or string » (Message
+    Object and Create Message's JSON/Form Params, developers/resources/message.mdx)."""
+    return sent if isinstance(sent, int | str) and not isinstance(sent, bool) else None

@@ -418,6 +418,14 @@ def message_payload(world: World, message: StoredMessage) -> dict[str, Any]:
         payload["message_reference"] = {"type": 0, "message_id": str(message.reference_id),
                                         "channel_id": str(message.channel_id),
                                         "guild_id": str(message.guild_id)}
+    if message.nonce is not None:
+        # « nonce? | integer or string | used for validating a message was sent » (Message
+        # Object), the one Create Message sent: « Value will appear in the Message Create
+        # event » (its JSON/Form Params; discord/discord-api-docs at c98d64bc,
+        # developers/resources/message.mdx). Its answer, and the message an enforced nonce
+        # returns instead of a new one, carry it too, as Discord's do. The docs do not
+        # say whether a later read (Get Channel Messages) drops it: the fake keeps it.
+        payload["nonce"] = message.nonce
     if message.webhook_id is not None:
         payload["webhook_id"] = str(message.webhook_id)
         if message.webhook_id == world.application_id:  # the app's own (interactions)

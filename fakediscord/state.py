@@ -147,6 +147,8 @@ class StoredMessage:
     pinned_at: datetime | None = None  # None: not pinned
     # A system message's `message_reference`: the message it is about (a pin's).
     reference_id: int | None = None
+    # The nonce its Create Message carried, as sent (`payloads.message_payload`).
+    nonce: int | str | None = None
 
     @property
     def ephemeral(self) -> bool:

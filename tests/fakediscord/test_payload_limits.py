@@ -11,6 +11,7 @@ import pytest
 from fakediscord import DiscordError, FakeDiscord, TestUser
 from fakediscord.limits import check_message, check_modal
 from fakediscord.messages import Upload
+from fakediscord.payloads import gateway_message_payload, message_payload
 
 from .tinybot import TinyBot
 
@@ -220,3 +221,14 @@ def test_an_enforced_nonce_returns_the_message_it_created_for_two_minutes(
     again = fake.writer.create(fake.channel, sent, [])
     fake.delete_message(again.id)
     assert fake.writer.nonced(sent) is None
+
+
+def test_a_message_carries_the_nonce_it_was_created_with(fake: FakeDiscord) -> None:
+    """« nonce? | integer or string » of the Message Object, as Create Message sent it,
+    in its answer and its MESSAGE_CREATE; none without one."""
+    sent = fake.writer.create(fake.channel, {"content": "x", "nonce": "n1"}, [])
+    numbered = fake.writer.create(fake.channel, {"content": "x", "nonce": 25}, [])
+    plain = fake.writer.create(fake.channel, {"content": "x"}, [])
+    assert message_payload(fake.world, sent)["nonce"] == "n1"
+    assert gateway_message_payload(fake.world, numbered)["nonce"] == 25
+    assert "nonce" not in message_payload(fake.world, plain)

@@ -62,6 +62,33 @@ async def test_a_table_post_carried_out_before_its_503_is_not_posted_twice(
     fake.assert_no_errors()
 
 
+async def test_a_table_post_found_by_its_nonce_is_edited_when_only_its_buttons_differ(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """As above, but the message the failed try made shows other buttons than the table
+    would now (here its first button's label, changed in the fake's copy: a try drawn
+    before a change of its buttons alone). The retry's message was told from what is to
+    be shown by its text alone, so it kept the old button; what it shows is now compared
+    in full (`screen.shown_by`), and it is brought up to date."""
+    dave = fake.add_user("dave", locale="fr")
+    table = await host_against_three_bots(president, dave, "rounds:3")
+    await tick(fake, clock, 1)
+    gone = table.table_message_id
+    assert gone is not None
+    fake.inject_error(POST, 503, method="POST", handled=True)
+    fake.delete_message(gone)
+    await tick(fake, clock, 1)
+    [landed] = table_messages(fake, table)
+    labels = [b.label for b in landed.buttons]
+    [row, *_] = fake.world.messages[landed.id].components
+    row["components"][0] = {**row["components"][0], "label": "drawn before"}
+    await tick(fake, clock, PASSING_RETRY)
+    await tick(fake, clock, 1)
+    assert [m.id for m in table_messages(fake, table)] == [landed.id] == [table.table_message_id]
+    assert [b.label for b in message(dave, landed.id).buttons] == labels
+    fake.assert_no_errors()
+
+
 @pytest.mark.parametrize("locale", ["fr", "en-US"])
 async def test_a_move_answered_past_its_3_seconds_says_it_went_through(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str

@@ -36,7 +36,7 @@ from bot.packages.publisher.owed_edits import OwedEdits
 from bot.packages.publisher.recount import Recount
 from bot.packages.publisher.reminders import Reminders
 from bot.packages.publisher.servers import UndescribedServers
-from bot.packages.screen import Screen
+from bot.packages.screen import Screen, shown_by
 from bot.tables.budget import BudgetClosed
 from bot.tables.landed import Landed, token_key
 from bot.tables.table import Table
@@ -476,8 +476,9 @@ class Publisher:
             else:
                 log.exception("could not post in channel %s", table.channel_id)
             return None
-        if retry and message.content != kwargs["content"]:
-            # Discord returned the message the failed try made, as it was drawn then: it
+        if retry and shown_by(message) != screen.fingerprint:
+            # Discord returned the message the failed try made, as it was drawn then (its
+            # text, embed or buttons may have changed since: `shown_by`): it
             # is the table's, brought up to date (a failure of this edit owes the nonce
             # again, for the next try to get it back once more).
             try:

@@ -11,7 +11,10 @@ a 500, 502, 504 or 524 never post twice; but a new `send` draws a new one. A 503
 once), a 5xx past its retries, a dropped connection or a timeout does not say whether Discord
 made the message (`calls.passing`): the table's retry (`Publisher._try_later`) posted a
 second message with the same buttons above which the first stood, never edited again
-(play-test 37). It now sends the nonce of the try that failed."""
+(play-test 37). It now sends the nonce of the try that failed; the message Discord then
+returns, drawn as that try drew it, is edited when what it shows in full (text, embed,
+buttons: `screen.shown_by` against `Screen.fingerprint`) differs from what is to be shown,
+not only its text (stop 55)."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ from sqlalchemy.sql.dml import Insert
 
 from bot.storage import GuildData, HeldData, SeatRef, Storage
 from bot.storage.forget import NOBODY, GuildBusy
-from bot.storage.models import GameSeat
+from bot.storage.models import GameSeat, RoundResult
 
 from .locks import hold_after
 from .test_scores import ALICE, BOB, BOT, CAROL, GUILD, OTHER_GUILD, human, new_game, play_round
@@ -272,4 +272,29 @@ async def test_a_player_forgotten_as_their_game_starts_is_erased_with_it(
     monkeypatch.undo()
 
     assert erasing.result().games == 3
+    assert await storage.held_about(ALICE) == NOTHING
+
+
+async def test_a_player_forgotten_as_a_round_of_theirs_is_stored_is_erased_with_it(
+    storage: Storage, db_url: str, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The same meeting with a round of her running game, stored as she is forgotten (its
+    results stored, not yet committed): its result is erased with the rest."""
+    _, second = await _two_servers(storage)
+    erasing: asyncio.Task[HeldData] | None = None
+
+    def results_stored(statement: object) -> bool:
+        """The round, its results stored, waits until the erasure waits on it (or is over)."""
+        return isinstance(statement, Insert) and \
+            statement.table.name == RoundResult.__tablename__
+
+    stored = hold_after(monkeypatch, storage, db_url, results_stored, lambda: erasing)
+    pair = [human(BOB), human(ALICE), BOT, BOT]
+    storing = asyncio.ensure_future(play_round(storage, second, 2, pair, [0, 1, 2, 3]))
+    await asyncio.wait_for(stored.wait(), 10)  # the wall clock bounds a failing test
+    erasing = asyncio.ensure_future(storage.forget_user(ALICE))
+    await asyncio.gather(storing, erasing)
+    monkeypatch.undo()
+
+    assert erasing.result().rounds == 4
     assert await storage.held_about(ALICE) == NOTHING

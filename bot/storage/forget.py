@@ -132,8 +132,9 @@ class Forgetting(Access):
         committed) is waited for, then seen and erased with the rest. Taken last, by the
         delete, the lock let the erasure unname the seats it saw, wait on the start, then
         break the new seat's foreign key once it committed, on PostgreSQL: the erasure
-        failed whole (tests/storage/test_forget.py). SQLite's writes queue whole and its
-        dialect drops the `FOR UPDATE`."""
+        failed whole; a round of theirs stored meanwhile deadlocked with it instead
+        (tests/storage/test_forget.py). SQLite's writes queue whole and its dialect drops
+        the `FOR UPDATE`."""
         async with self._write() as connection:
             await connection.execute(select(User.id).where(User.id == user_id).with_for_update())
             await _unname_asleep(connection, user_id)

@@ -7,11 +7,12 @@ import asyncio
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy.sql.dml import Insert
+from sqlalchemy.sql.dml import Delete, Insert
+from sqlalchemy.sql.expression import TableClause
 
 from bot.storage import GuildData, HeldData, SeatRef, Storage
 from bot.storage.forget import NOBODY, GuildBusy
-from bot.storage.models import GameSeat, RoundResult
+from bot.storage.models import GameSeat, Rating, RoundResult
 
 from .locks import hold_after
 from .test_scores import ALICE, BOB, BOT, CAROL, GUILD, OTHER_GUILD, human, new_game, play_round
@@ -298,3 +299,34 @@ async def test_a_player_forgotten_as_a_round_of_theirs_is_stored_is_erased_with_
 
     assert erasing.result().rounds == 4
     assert await storage.held_about(ALICE) == NOTHING
+
+
+async def test_a_game_starting_as_its_player_is_forgotten_names_them_anew(
+    storage: Storage, db_url: str, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The other way round: the erasure holds Alice's row (`forget_user` locks it first)
+    when a new game of hers starts, which waits on it, then names her anew once she is
+    erased: the game she sat down to keeps her, as if she had started it after."""
+    await _two_servers(storage)
+    await storage.create_table(OTHER_GUILD, 21, CAROL, {"preset": "classic", "set": {}})
+    table = await storage.get_table_by_channel(21)
+    assert table is not None
+    starting: asyncio.Task[int] | None = None
+
+    def ratings_deleted(statement: object) -> bool:
+        """The erasure, her row locked, waits until the start waits on it (or is over)."""
+        return isinstance(statement, Delete) and isinstance(statement.table, TableClause) \
+            and statement.table.name == Rating.__tablename__
+
+    held = hold_after(monkeypatch, storage, db_url, ratings_deleted, lambda: starting)
+    erasing = asyncio.ensure_future(storage.forget_user(ALICE))
+    await asyncio.wait_for(held.wait(), 10)  # the wall clock bounds a failing test
+    starting = asyncio.ensure_future(storage.start_game(
+        table.table_id, game_no=1, preset="classic", rules={"preset": "classic", "set": {}},
+        seats=[human(ALICE), BOT]))
+    await asyncio.gather(erasing, starting)
+    monkeypatch.undo()
+
+    assert erasing.result().games == 2
+    alice = await storage.held_about(ALICE)
+    assert (alice.named, alice.games, alice.rounds) == (True, 1, 0)

@@ -702,11 +702,25 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         asked for, said not to be the table's."""
         if preset is not None and preset not in PRESETS:
             raise TableError("err.bad_choice")
-        table = self.bot.service.registry.in_channel(interaction.channel_id)
+        registry = self.bot.service.registry
+        table = registry.in_channel(interaction.channel_id)
+        locale = str(interaction.locale)
+        if table is None and preset is None and not absent(interaction):
+            # Asked away from the table they play at (another channel, a thread under
+            # it): that table's rules, as every other command points them there. They
+            # were shown classic's, or the channel's house rules, and invited to open a
+            # table (play-test 38).
+            mine = registry.of_player(interaction.guild_id, interaction.user.id)
+            if len(mine) == 1:
+                await interaction.response.send_message(embed=rules_embed(
+                    locale, mine[0], None, elsewhere=t(
+                        locale, here(interaction, "rules.your_table"),
+                        channel=f"<#{mine[0].channel_id}>")), ephemeral=True)
+                return
         house_rules = await self._house_rules(interaction) \
             if table is None and preset is None else None
         await interaction.response.send_message(
-            embed=rules_embed(str(interaction.locale), table, preset,
+            embed=rules_embed(locale, table, preset,
                               no_table=here(interaction, "rules.no_table"), house=house_rules,
                               house_note=here(interaction, "rules.house")),
             ephemeral=True)

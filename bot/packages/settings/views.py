@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.graphemes import cut
-from bot.i18n import CATALOGUES, LocaleLike, has, plural, t
+from bot.i18n import CATALOGUES, LocaleLike, has, join_names, plural, t
 from bot.i18n.cards import rank_short, short
 from bot.packages.controls import (
     WARNING,
@@ -44,6 +44,7 @@ from bot.packages.text import clipped, shown_text
 from bot.tables import hosting
 from bot.tables.breaks import OWN_COOLDOWN_SECONDS
 from bot.tables.deadlines import OWN_PAUSE_SECONDS, PAUSE_LIMIT_SECONDS
+from bot.tables.players import Player
 from bot.tables.seats import most_vs_bots
 from bot.tables.service import TableError, settings_open
 from bot.tables.table import Table
@@ -403,6 +404,7 @@ async def apply(interaction: Interaction, table: Table, make: Callable[[], Rules
     except ValueError:  # a typed answer that cannot be read
         notice = WARNING + bad_input(locale, knob, table.rules)
     else:
+        seated = list(table.seats)
         try:
             await interaction.client.service.set_rules(table, interaction.user.id, rules)
         except TableError as err:
@@ -414,7 +416,26 @@ async def apply(interaction: Interaction, table: Table, make: Callable[[], Rules
         elif whole and not notice:
             notice = "✅ " + t(locale, "settings.preset_saved",
                               preset=preset_name(locale, rules.preset_id))
+        notice = "\n".join(line for line in (notice, *seats_cut(locale, table, seated))
+                           if line)
     await show_panel(interaction, table, notice)
+
+
+def seats_cut(locale: LocaleLike, table: Table, seated: list[Player]) -> list[str]:
+    """Who lost their seat to rules with fewer seats and a queue (`seats.overflow_to_queue`):
+    the bots that left, then the people now waiting, each in the lobby's order. A host who
+    picked proletario with five seated saw « Bot 2 » gone from the lobby with no word of it
+    (play-test 38)."""
+    kept = {id(p) for p in table.seats}
+    gone = [p for p in seated if id(p) not in kept]
+    lines = []
+    for kind, left in (("bots", [p for p in gone if p.is_bot]),
+                       ("people", [p for p in gone if not p.is_bot])):
+        if left:
+            lines.append(plural(locale, f"settings.seats_cut.{kind}", len(left),
+                                max=table.rules.max_players,
+                                names=join_names(locale, [f"**{p.name}**" for p in left])))
+    return lines
 
 
 async def show_panel(interaction: Interaction, table: Table, notice: str) -> None:

@@ -176,9 +176,9 @@ async def test_a_thread_is_called_a_thread(
     await marie.slash("president create")
     assert "Une table est déjà ouverte dans ce fil" in french_plain(
         marie.last_ephemeral().content)
-    marie.channel = fake.channel  # and a channel is still a « salon »
-    await marie.slash("president rules")
-    assert "Pas encore de table dans ce salon" in str(marie.last_ephemeral().embeds[0].description)
+    marie.channel = fake.channel  # and a channel is still a « salon » (where she is shown
+    await marie.slash("president rules")  # the rules of her table in the thread: play-test 38)
+    assert "Pas de table dans ce salon" in str(marie.last_ephemeral().embeds[0].description)
 
 
 def test_a_tie_in_the_final_standings_is_said_in_the_hand() -> None:

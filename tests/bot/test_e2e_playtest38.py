@@ -8,6 +8,8 @@ leaderboard afterwards (docs/bot.md « Play-test 38 (stop 55) »)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.client import PresidentBot
@@ -16,7 +18,7 @@ from bot.packages.rules_text import rules_page, table_preset_name
 from fakediscord import FakeDiscord, Message, TestUser
 
 from .conftest import LinkedClock
-from .e2e import cid, create_table, message
+from .e2e import cid, connect_bot, create_table, database_url, message, tick
 from .test_e2e_settings import open_form
 
 
@@ -114,3 +116,32 @@ async def test_rules_asked_away_from_the_table_are_the_table_s(
         assert lines[0] == t(locale, key, channel=where)
         assert lines[2:] == rules_page(locale, table.rules)
     fake.assert_no_errors()
+
+
+async def test_back_to_the_preset_says_which_bots_it_took_away(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """#general keeps proletario at six seats as its house rules; marie's next table opens
+    on them, and she fills it with five bots. « Revenir au préréglage » in the lobby brings
+    back proletario's four seats: two bots went, and its answer was the lobby redrawn
+    without them, nothing more. She is now told which, privately."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    marie = fake.add_user("marie", locale="fr")
+    table = await create_table(bot, marie, "proletario")
+    await bot.service.set_rules(table, marie.id, table.rules.replace(max_players=6))
+    await marie.slash("president settings")
+    await marie.click(marie.last_ephemeral(), cid(table, "done"))
+    await marie.slash("president end")
+    await tick(fake, clock, 1)
+    table = await create_table(bot, marie, "proletario")
+    assert table.rules.max_players == 6
+    for _ in range(5):
+        await marie.slash("president addbot")
+    await tick(fake, clock, 1)
+    await marie.click(message(marie, table.lobby_message_id), cid(table, "house_reset"))
+    assert [p.name for p in table.seats] == ["marie", "Bot 1", "Bot 2", "Bot 3"]
+    assert marie.last_ephemeral().content == t(
+        "fr", "settings.seats_cut.bots.many", max=4,
+        names=join_names("fr", ["**Bot 4**", "**Bot 5**"]))
+    fake.assert_no_errors()
+    await fake.disconnect(bot)

@@ -14,7 +14,7 @@ from bot.packages.lobby.display import lobby_screen
 from bot.packages.permissions import require
 from bot.packages.publisher.calls import NO_PINGS
 from bot.packages.publisher.listed import KIND, Listed
-from bot.packages.settings.views import open_settings
+from bot.packages.settings.views import open_settings, seats_cut
 from bot.packages.text import player_name
 from bot.tables.seating import queue_left
 from bot.tables.service import TableError
@@ -162,9 +162,15 @@ async def vs_bots_button(click: Click) -> None:
 
 @action("house_reset", drawn=PUBLIC)
 async def preset_defaults_button(click: Click) -> None:
-    """« Revenir au préréglage », offered while the table is on its channel's house rules."""
+    """« Revenir au préréglage », offered while the table is on its channel's house rules.
+    Where the preset seats fewer, the host is told privately which seats went, as the
+    settings panel tells them (`seats_cut`, play-test 38): the lobby only showed them gone."""
+    seated = list(click.table.seats)
     await click.bot.service.preset_defaults(click.table, click.user_id)
     await redraw_lobby(click.interaction, click.table)
+    cut = seats_cut(click.locale, click.table, seated)
+    if cut:
+        await click.interaction.followup.send("\n".join(cut), ephemeral=True)
 
 
 @action("settings", drawn=PUBLIC)

@@ -15,7 +15,7 @@ import asyncio
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -33,6 +33,7 @@ from fakediscord import FakeDiscord
 from .conftest import LinkedClock
 from .e2e import (
     RESTART_UP,
+    Player,
     cid,
     connect_bot,
     create_table,
@@ -146,6 +147,35 @@ def stored_as_it_opens(bot: PresidentBot, monkeypatch: pytest.MonkeyPatch,
     return opened
 
 
+async def results_left_and_the_post_lost(
+        fake: FakeDiscord, clock: LinkedClock, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, instant: str, until: Phase, button: str,
+        posting: str, pending: Literal["post_table", "post_lobby"], game_end: str = "rounds:2"
+) -> tuple[PresidentBot, Table, Player, int, int]:
+    """marie and léo against two bots play until `until`; marie clicks `button` on the
+    results, and the process dies as the post it brings (a screen holding `posting`)
+    lands, the crash's state still `pending` that post. Checked: only that post has
+    buttons. Returned: the restarted bot, its table, marie, the results' message and the
+    lost post's."""
+    url, bot, marie, leo, table = await marie_and_leo_stored(fake, clock, tmp_path,
+                                                             game_end=game_end, bots=2)
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, [marie, leo], lambda: game.phase is until)
+    await tick(fake, clock, 1)
+    results = table.table_message_id
+    assert results is not None
+    crash = Crash(bot, monkeypatch, showing(posting),
+                  results if instant == "as_the_redraw_began" else None)
+    await marie.user.click(message(marie.user, results), cid(table, button, game.version))
+    await tick(fake, clock, 1)
+    lost = crash.posted
+    assert lost is not None and crash.state is not None and crash.state[pending]
+    assert [m.id for m in with_buttons(fake)] == [lost]
+    again = await crash.restart(fake, clock, bot, url, table)
+    return again, restored(again, table), marie, results, lost
+
+
 @pytest.mark.parametrize("instant", INSTANTS)
 async def test_a_new_round_s_table_message_lost_to_a_crash_is_taken_over_at_restart(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -154,22 +184,9 @@ async def test_a_new_round_s_table_message_lost_to_a_crash_is_taken_over_at_rest
     """marie deals round 2: its table message is posted below round 1's results, and the
     process dies as it lands. The restart finds it and draws the round there: one message
     with buttons (before: it posted round 2 again, both with working buttons)."""
-    url, bot, marie, leo, table = await marie_and_leo_stored(fake, clock, tmp_path, bots=2)
-    game = table.game
-    assert game is not None
-    await play_until(fake, clock, [marie, leo], lambda: game.phase is Phase.ROUND_OVER)
-    await tick(fake, clock, 1)
-    results = table.table_message_id
-    assert results is not None
-    crash = Crash(bot, monkeypatch, showing(":hand:"),
-                  results if instant == "as_the_redraw_began" else None)
-    await marie.user.click(message(marie.user, results), cid(table, "next", game.version))
-    await tick(fake, clock, 1)
-    lost = crash.posted
-    assert lost is not None and crash.state is not None and crash.state["post_table"]
-    assert [m.id for m in with_buttons(fake)] == [lost]
-    again = await crash.restart(fake, clock, bot, url, table)
-    table = restored(again, table)
+    again, table, marie, results, lost = await results_left_and_the_post_lost(
+        fake, clock, tmp_path, monkeypatch, instant, Phase.ROUND_OVER, "next", ":hand:",
+        "post_table")
     assert table.table_message_id == lost and not table.post_table
     assert [m.id for m in with_buttons(fake)] == [lost]
     assert t("fr", "table.moved_on") in message(marie.user, results).content
@@ -185,23 +202,9 @@ async def test_a_lobby_lost_to_a_crash_is_taken_over_at_restart(
     """marie ends a finished game: the lobby is posted below the results, and the process
     dies as it lands. The restart finds it and makes it the table's lobby: one « Rejoindre »
     in the channel (before: a second lobby was posted below it, both seating)."""
-    url, bot, marie, leo, table = await marie_and_leo_stored(fake, clock, tmp_path,
-                                                             game_end="rounds:1", bots=2)
-    game = table.game
-    assert game is not None
-    await play_until(fake, clock, [marie, leo], lambda: game.phase is Phase.GAME_OVER)
-    await tick(fake, clock, 1)
-    results = table.table_message_id
-    assert results is not None
-    crash = Crash(bot, monkeypatch, showing(":join:"),
-                  results if instant == "as_the_redraw_began" else None)
-    await marie.user.click(message(marie.user, results), cid(table, "end", game.version))
-    await tick(fake, clock, 1)
-    lost = crash.posted
-    assert lost is not None and crash.state is not None and crash.state["post_lobby"]
-    assert [m.id for m in with_buttons(fake)] == [lost]
-    again = await crash.restart(fake, clock, bot, url, table)
-    table = restored(again, table)
+    again, table, marie, results, lost = await results_left_and_the_post_lost(
+        fake, clock, tmp_path, monkeypatch, instant, Phase.GAME_OVER, "end", ":join:",
+        "post_lobby", game_end="rounds:1")
     assert table.lobby_message_id == lost and not table.post_lobby
     assert [m.id for m in with_buttons(fake)] == [lost]
     assert t("fr", "table.finished") in message(marie.user, lost).content

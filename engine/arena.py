@@ -217,7 +217,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=1000,
                         help="duplicate deals, each played once per rotation of the seats")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE",
+    parser.add_argument("--set", action="append", default=list[str](), metavar="KNOB=VALUE",
                         help="rule variant, repeatable")
     parser.add_argument("--budget-ms", type=float, default=80.0,
                         help="hard's time budget per decision")
@@ -254,7 +254,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                         game_rounds=args.game_rounds if args.rounds == "games" else 1,
                         anonymous=args.anonymous, jobs=args.jobs)
     try:
-        for name in dict.fromkeys(names):
+        for name in sorted(set(names), key=names.index):  # each once, by its first seat
             print(scores[name].line(name, args.preset, seats, args.deals), flush=True)
     except BrokenPipeError:
         # The reader (``| head``) went away: say nothing more, as Unix tools do. Python's

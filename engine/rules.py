@@ -15,7 +15,6 @@ engine.rules.RulesError: on_equal: 'sometimes' is not one of none, skip_unless_h
 from __future__ import annotations
 
 import enum
-import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol, TypeAlias, TypedDict, TypeGuard, cast
@@ -515,7 +514,10 @@ class Rules:
         overrides = data.get("set") or {}
         if not isinstance(overrides, Mapping):
             raise RulesError("set", "must be an object of knob: value")
-        return cls.preset(str(data.get("preset", "")).strip().lower(), **dict(overrides))
+        # Checked an object just above; its keys are JSON's, strings, and each value is
+        # parsed by its knob (`Rules.preset`).
+        return cls.preset(str(data.get("preset", "")).strip().lower(),
+                          **cast("Mapping[str, object]", overrides))
 
     def describe(self, formatter: Callable[[KnobSpec, KnobValue], str] | None = None) -> str:
         """One line: the preset and what differs, e.g. ``classic (revolution=false)``."""
@@ -539,9 +541,15 @@ def _made(preset_id: str, values: Mapping[str, KnobValue]) -> Rules:
     return cast(_Made, Rules)(preset_id=preset_id, **values)
 
 
-@functools.cache
+_PRESET_BASES: dict[str, Rules] = {}
+
+
 def _preset_base(preset_id: str) -> Rules:
     """A preset's rules, parsed once: every snapshot of a table states its rules as their
     differences from the preset (`Rules.to_dict`), which parsed the preset anew each time.
-    Read only: shared by every caller."""
-    return Rules.preset(preset_id)
+    Read only: shared by every caller. (A dict rather than `functools.cache`, whose
+    wrapper mypy types with `Any`.)"""
+    base = _PRESET_BASES.get(preset_id)
+    if base is None:
+        base = _PRESET_BASES[preset_id] = Rules.preset(preset_id)
+    return base

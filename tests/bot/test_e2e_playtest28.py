@@ -44,6 +44,17 @@ async def at_her_turn(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
     return table
 
 
+async def stored_at_her_turn(fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+                             ) -> tuple[str, PresidentBot, TestUser, TestUser, Table]:
+    """A bot on a database file (for the tests that restart it): marie (fr) at her turn as
+    in `at_her_turn`, bob (fr) by her side to chat. Returned with the database's url."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = fake.add_user("marie", locale="fr")
+    bob = fake.add_user("bob", locale="fr")
+    return url, bot, marie, bob, await at_her_turn(fake, clock, bot, marie)
+
+
 async def chat(fake: FakeDiscord, friend: TestUser, lines: int) -> None:
     """``friend`` posts ``lines`` messages, received by the bot before the clock moves."""
     for n in range(lines):
@@ -193,11 +204,7 @@ async def test_a_deleted_table_message_still_comes_back_and_a_deleted_pointer_do
 async def test_a_restart_edits_the_table_message_brought_back(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
 ) -> None:
-    url = database_url(tmp_path)
-    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
-    marie = fake.add_user("marie", locale="fr")
-    bob = fake.add_user("bob", locale="fr")
-    table = await at_her_turn(fake, clock, bot, marie)
+    url, bot, marie, bob, table = await stored_at_her_turn(fake, clock, tmp_path)
     old = table.table_message_id
     await chat(fake, bob, BURIED_AFTER)
     await tick(fake, clock, QUIET + 1)

@@ -22,13 +22,12 @@ from .e2e import (
     RESTART_UP,
     Player,
     connect_bot,
-    database_url,
     dealt_against_two_bots,
     message,
     tick,
 )
 from .test_e2e_playtest24 import HANDS, reminders, until_half_time
-from .test_e2e_playtest28 import at_her_turn, channel_calls
+from .test_e2e_playtest28 import at_her_turn, channel_calls, stored_at_her_turn
 
 
 async def said(fake: FakeDiscord, friend: TestUser, lines: int) -> list[Message]:
@@ -145,11 +144,7 @@ async def test_a_crash_before_the_pointers_edit_leaves_the_restart_to_make_it(
     stores a later one: the redraw's own `touch` once the edit is back). The restart
     edits the old message into the pointer (before `Table.pointers_owed`, it kept its text
     and its buttons, « Ma main » among them)."""
-    url = database_url(tmp_path)
-    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
-    marie = fake.add_user("marie", locale="fr")
-    bob = fake.add_user("bob", locale="fr")
-    table = await at_her_turn(fake, clock, bot, marie)
+    url, bot, marie, bob, table = await stored_at_her_turn(fake, clock, tmp_path)
     old = table.table_message_id
     assert old is not None
     edit = bot.publisher._edit

@@ -26,7 +26,7 @@ from fakediscord import FakeClock, FakeDiscord, TestUser
 from .conftest import LinkedClock
 from .e2e import RESTART_UP, connect_bot, database_url, message, restart, tick
 from .test_crash import ANSWER_TIMEOUT, Run, board, custom_ids, host_click
-from .test_e2e_playtest28 import at_her_turn, chat
+from .test_e2e_playtest28 import chat, stored_at_her_turn
 
 HISTORY = "/channels/{channel_id}/messages"
 
@@ -43,11 +43,7 @@ async def test_a_restart_counts_the_chatter_said_before_it_and_while_down(
     while it is down: eight below the table, which comes back at the restart's first
     redraw, one read of the channel's messages besides (before: counted from zero, it
     waited for eight more)."""
-    url = database_url(tmp_path)
-    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
-    marie = fake.add_user("marie", locale="fr")
-    bob = fake.add_user("bob", locale="fr")
-    table = await at_her_turn(fake, clock, bot, marie)
+    url, bot, marie, bob, table = await stored_at_her_turn(fake, clock, tmp_path)
     old = table.table_message_id
     await chat(fake, bob, BURIED_AFTER - 3)
     mark = fake.mark()
@@ -70,11 +66,7 @@ async def test_the_chatter_read_back_at_a_restart_counts_once(
     and the table comes back after its quiet moment. Read back and heard are one set of
     ids (`_Pile.heard`): adding the two counts, the seven counted twice, and the restart
     brought the table back at once."""
-    url = database_url(tmp_path)
-    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
-    marie = fake.add_user("marie", locale="fr")
-    bob = fake.add_user("bob", locale="fr")
-    table = await at_her_turn(fake, clock, bot, marie)
+    url, bot, marie, bob, table = await stored_at_her_turn(fake, clock, tmp_path)
     old = table.table_message_id
     await chat(fake, bob, BURIED_AFTER - 1)
     again = await restart(fake, clock, bot, url)
@@ -94,11 +86,7 @@ async def test_without_read_message_history_a_restart_counts_from_zero_without_a
     """The channel denies the bot Read Message History (an overwrite; the invite asks for it):
     the restart makes no read Discord would answer with nothing, and counts from zero, as
     before: eight more bring the table back."""
-    url = database_url(tmp_path)
-    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
-    marie = fake.add_user("marie", locale="fr")
-    bob = fake.add_user("bob", locale="fr")
-    table = await at_her_turn(fake, clock, bot, marie)
+    url, bot, marie, bob, table = await stored_at_her_turn(fake, clock, tmp_path)
     old = table.table_message_id
     fake.set_bot_permissions(fake.channel, read_message_history=False)
     await fake.settle()
@@ -132,11 +120,7 @@ async def test_a_crash_between_the_bring_downs_post_and_its_snapshot_is_settled_
     it was. The restart finds the new message below the old one, adopts it and turns the
     old one into the pointer: one message with buttons, at the bottom (before: the restart
     went on with the old message, and both kept live buttons)."""
-    url = database_url(tmp_path)
-    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
-    marie = fake.add_user("marie", locale="fr")
-    bob = fake.add_user("bob", locale="fr")
-    table = await at_her_turn(fake, clock, bot, marie)
+    url, bot, marie, bob, table = await stored_at_her_turn(fake, clock, tmp_path)
     old = table.table_message_id
     assert old is not None
     send, edit = bot.publisher._send, bot.publisher._edit
@@ -285,11 +269,7 @@ async def restarted_seven_below(
     """marie's table with seven of bob's messages below it, the bot restarted on its
     database and its recount's read yet to come: the table, its message, bob, the mark
     taken before the restart and the restarted bot."""
-    url = database_url(tmp_path)
-    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
-    marie = fake.add_user("marie", locale="fr")
-    bob = fake.add_user("bob", locale="fr")
-    table = await at_her_turn(fake, clock, bot, marie)
+    url, bot, marie, bob, table = await stored_at_her_turn(fake, clock, tmp_path)
     old = table.table_message_id
     await chat(fake, bob, BURIED_AFTER - 1)
     await asyncio.gather(*bot.service.outbox.pending(), return_exceptions=True)

@@ -97,6 +97,21 @@ def test_the_service_parts_do_not_import_the_service() -> None:
         "moves", "handlinks", "outages", "unreachable")}
 
 
+def test_the_records_a_table_holds_do_not_import_the_table() -> None:
+    """`Table` (bot/tables/table.py) holds records kept in modules of their own (its
+    players, hand links, history lines, break, reminder, results, seats' holders, …) so
+    that the publisher, the storage and the table's helpers read them without the table:
+    none may import it back, not even for its type or through another module."""
+    table = ROOT / "bot" / "tables" / "table.py"
+    records = sorted(n for n in imports(table) if n.startswith("bot.")
+                     and ROOT.joinpath(*n.split(".")).with_suffix(".py").is_file())
+    assert set(records) >= {f"bot.tables.{record}" for record in (
+        "players", "tokens", "logentry", "pause", "ping", "results", "holders")}
+    for record in records:
+        path = ROOT.joinpath(*record.split(".")).with_suffix(".py")
+        assert "bot.tables.table" not in reached(path, "bot"), record
+
+
 def test_the_publisher_parts_do_not_import_the_publisher() -> None:
     """`Publisher` (bot/packages/publisher/messages.py) assembles its parts (blocked tables,
     hands, charts, owed edits, undescribed servers) and hands them what they need of it (a

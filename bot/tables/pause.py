@@ -13,9 +13,9 @@ from bot.tables.snapshot import PauseSnapshot
 
 @dataclass(frozen=True)
 class Pause:
-    """A break the host called (`bot.tables.breaks`): who called it, as the table names
-    them (the role may pass on meanwhile), since when on the service's clock, and the
-    reason they gave, if any. The clocks it holds are `Table.paused_since`'s.
+    """A break at the table (`bot.tables.breaks`), the host's or a player's own (`own`):
+    who called it, as the table names them (the host role may pass on meanwhile), since
+    when on the service's clock, and the reason they gave, if any. The clocks it holds are `Table.paused_since`'s.
 
     Its limit (`deadlines.pause_ends`) waits while nobody could continue it, as the turn
     clocks wait for an outage: `held`, the seconds Discord had lost the server or the
@@ -38,9 +38,11 @@ class Pause:
     own: bool = False
 
     def outage_began(self, now: float) -> Pause:
+        """An outage began at `now`: its limit waits from then (one under way goes on)."""
         return self if self.outage_since is not None else replace(self, outage_since=now)
 
     def outage_ended(self, now: float) -> Pause:
+        """The outage under way, if any, ended at `now`: its time is added to `held`."""
         if self.outage_since is None:
             return self
         return replace(self, held=self.held + max(0.0, now - self.outage_since),

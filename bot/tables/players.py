@@ -13,9 +13,9 @@ from bot.tables.snapshot import PlayerSnapshot
 from engine.bots import LEVELS
 
 
-# Bots replacing a leaver, filling a table, and the autopilot play at this level (issue 12).
 def stored_level(level: object) -> str:
-    """A stored bot level; anything the engine no longer offers plays at the default."""
+    """A stored bot level; anything the engine no longer offers plays at the default
+    (`DEFAULT_LEVEL`), so that a snapshot a later version wrote still restores."""
     return level if isinstance(level, str) and level in LEVELS else DEFAULT_LEVEL
 
 

@@ -58,6 +58,33 @@ def user_in(fake: FakeDiscord, name: str, locale: str, channel: Channel) -> Test
     return user
 
 
+async def dealt(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot, channel: Channel,
+                names: tuple[str, ...], locale: str, preset: str, bots: int = 0,
+                game_end: str | None = None) -> tuple[Table, list[TestUser]]:
+    """`names` (the first hosts, the others join) and `bots` bots at a `preset` table in
+    `channel`, its game (of `game_end`, where given) started from the lobby."""
+    users = [user_in(fake, n, locale, channel) for n in names]
+    host = users[0]
+    table = await create_table(bot, host, preset)
+    if game_end is not None:
+        await bot.service.set_rules(table, host.id, table.rules.replace(game_end=game_end))
+    for u in users[1:]:
+        await u.click(message(u, table.lobby_message_id), cid(table, "join"))
+    for _ in range(bots):
+        await host.click(message(host, table.lobby_message_id), cid(table, "addbot"))
+    await host.click(message(host, table.lobby_message_id), cid(table, "start"))
+    await tick(fake, clock, 1)
+    return table, users
+
+
+async def hands_open(bot: PresidentBot, users: list[TestUser]) -> list[Player]:
+    """Each of `users` opens their hand: the players `play_until` plays for."""
+    players = [Player(u) for u in users]
+    for p in players:
+        await p.open_hand(bot)
+    return players
+
+
 async def next_round(fake: FakeDiscord, clock: LinkedClock, table: Table, host: TestUser) -> None:
     """The host deals the next round from the table message."""
     game = table.game
@@ -69,19 +96,9 @@ async def next_round(fake: FakeDiscord, clock: LinkedClock, table: Table, host: 
 async def classic_mid_trick(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
                             channel: Channel) -> list[TestUser]:
     """marie and léo against two bots, a trick under way on a human's turn, hands open."""
-    marie = user_in(fake, "marie", "fr", channel)
-    leo = user_in(fake, "léo", "fr", channel)
-    table = await create_table(bot, marie, "classic")
-    await bot.service.set_rules(table, marie.id, table.rules.replace(game_end="rounds:3"))
-    lobby = message(marie, table.lobby_message_id)
-    await leo.click(lobby, cid(table, "join"))
-    for _ in range(2):
-        await marie.click(lobby, cid(table, "addbot"))
-    await marie.click(lobby, cid(table, "start"))
-    await tick(fake, clock, 1)
-    players = [Player(marie), Player(leo)]
-    for p in players:
-        await p.open_hand(bot)
+    table, [marie, leo] = await dealt(fake, clock, bot, channel, ("marie", "léo"), "fr",
+                                      "classic", bots=2, game_end="rounds:3")
+    players = await hands_open(bot, [marie, leo])
     game = table.game
     assert game is not None
     await play_until(fake, clock, players, lambda: len(game.trick) >= 2
@@ -92,16 +109,9 @@ async def classic_mid_trick(fake: FakeDiscord, clock: LinkedClock, bot: Presiden
 async def presi_exchange(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
                          channel: Channel) -> list[TestUser]:
     """Three humans at presi, their first round over and the second's exchange under way."""
-    users = [user_in(fake, n, "fr", channel) for n in ("inès", "hugo", "jade")]
-    table = await create_table(bot, users[0], "presi")
-    await bot.service.set_rules(table, users[0].id, table.rules.replace(game_end="rounds:3"))
-    for u in users[1:]:
-        await u.click(message(u, table.lobby_message_id), cid(table, "join"))
-    await users[0].click(message(users[0], table.lobby_message_id), cid(table, "start"))
-    await tick(fake, clock, 1)
-    players = [Player(u) for u in users]
-    for p in players:
-        await p.open_hand(bot)
+    table, users = await dealt(fake, clock, bot, channel, ("inès", "hugo", "jade"), "fr",
+                               "presi", game_end="rounds:3")
+    players = await hands_open(bot, users)
     game = table.game
     assert game is not None
     await play_until(fake, clock, players, lambda: game.phase is Phase.ROUND_OVER)
@@ -132,15 +142,8 @@ async def proletario_queue(fake: FakeDiscord, clock: LinkedClock, bot: President
 async def wild7_announce(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
                          channel: Channel) -> list[TestUser]:
     """alice and bob against two bots at wild7, a 7 on the trick announced as another value."""
-    alice = user_in(fake, "alice", "en-US", channel)
-    bob = user_in(fake, "bob", "en-US", channel)
-    table = await create_table(bot, alice, "wild7")
-    lobby = message(alice, table.lobby_message_id)
-    await bob.click(lobby, cid(table, "join"))
-    for _ in range(2):
-        await alice.click(lobby, cid(table, "addbot"))
-    await alice.click(lobby, cid(table, "start"))
-    await tick(fake, clock, 1)
+    table, [alice, bob] = await dealt(fake, clock, bot, channel, ("alice", "bob"), "en-US",
+                                      "wild7", bots=2)
     game = table.game
     assert game is not None
     humans = {table.seat_of(alice.id): alice, table.seat_of(bob.id): bob}
@@ -192,16 +195,9 @@ async def classic_fast(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
 async def left_player(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
                       channel: Channel) -> list[TestUser]:
     """Three humans and a bot; paul leaves mid-round: a bot plays his seat to the round's end."""
-    users = [user_in(fake, n, "fr", channel) for n in ("chloé", "paul", "lina")]
-    table = await create_table(bot, users[0], "classic")
-    for u in users[1:]:
-        await u.click(message(u, table.lobby_message_id), cid(table, "join"))
-    await users[0].click(message(users[0], table.lobby_message_id), cid(table, "addbot"))
-    await users[0].click(message(users[0], table.lobby_message_id), cid(table, "start"))
-    await tick(fake, clock, 1)
-    players = [Player(u) for u in users]
-    for p in players:
-        await p.open_hand(bot)
+    table, users = await dealt(fake, clock, bot, channel, ("chloé", "paul", "lina"), "fr",
+                               "classic", bots=1)
+    players = await hands_open(bot, users)
     game = table.game
     assert game is not None
     await play_until(fake, clock, players, lambda: game.version >= 4)
@@ -212,15 +208,9 @@ async def left_player(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
 async def presi_away(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
                      channel: Channel) -> list[TestUser]:
     """Three humans at presi; sam leaves mid-round and his seat waits for him (his grace)."""
-    users = [user_in(fake, n, "fr", channel) for n in ("max", "eva", "sam")]
-    table = await create_table(bot, users[0], "presi")
-    for u in users[1:]:
-        await u.click(message(u, table.lobby_message_id), cid(table, "join"))
-    await users[0].click(message(users[0], table.lobby_message_id), cid(table, "start"))
-    await tick(fake, clock, 1)
-    players = [Player(u) for u in users]
-    for p in players:
-        await p.open_hand(bot)
+    table, users = await dealt(fake, clock, bot, channel, ("max", "eva", "sam"), "fr",
+                               "presi")
+    players = await hands_open(bot, users)
     game = table.game
     assert game is not None
     await play_until(fake, clock, players, lambda: game.version >= 3)
@@ -296,19 +286,9 @@ async def player_break(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
                        channel: Channel) -> list[TestUser]:
     """rose hosts rémi and two bots at classic; mid-trick, rémi takes his own short break
     (« Pause » from the table message: a player's break, since play-test 29)."""
-    rose = user_in(fake, "rose", "fr", channel)
-    remi = user_in(fake, "rémi", "fr", channel)
-    table = await create_table(bot, rose, "classic")
-    await bot.service.set_rules(table, rose.id, table.rules.replace(game_end="rounds:3"))
-    lobby = message(rose, table.lobby_message_id)
-    await remi.click(lobby, cid(table, "join"))
-    for _ in range(2):
-        await rose.click(lobby, cid(table, "addbot"))
-    await rose.click(lobby, cid(table, "start"))
-    await tick(fake, clock, 1)
-    players = [Player(rose), Player(remi)]
-    for p in players:
-        await p.open_hand(bot)
+    table, [rose, remi] = await dealt(fake, clock, bot, channel, ("rose", "rémi"), "fr",
+                                      "classic", bots=2, game_end="rounds:3")
+    players = await hands_open(bot, [rose, remi])
     game = table.game
     assert game is not None
     await play_until(fake, clock, players, lambda: len(game.trick) >= 1)

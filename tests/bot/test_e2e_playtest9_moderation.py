@@ -18,7 +18,7 @@ from engine import Phase
 from fakediscord import FakeDiscord, TestUser
 from fakediscord.errors import UserActionError
 from fakediscord.forge import Forger
-from fakediscord.state import APPLICATION_COMMAND
+from fakediscord.state import APPLICATION_COMMAND, Guild
 
 from .conftest import LinkedClock
 from .e2e import (
@@ -349,6 +349,27 @@ async def test_what_players_are_owed_of_a_deleted_channel_survives_a_restart(
     fake.assert_no_errors()
 
 
+async def two_servers_stopped(fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+                              ) -> tuple[str, Player, Player, Table, Guild]:
+    """Two servers' tables on a bot with a database file, then the bot stopped, for the
+    restart that describes each server: marie and bob against a bot in the fake's server
+    (its locale French), paul's lobby in another (returned: `other`)."""
+    fake.guild.locale = "fr"
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = Player(fake.add_user("marie", locale="fr"))
+    bob = Player(fake.add_user("bob"))
+    table, _ = await two_humans_against_a_bot(fake, clock, bot, marie, bob)
+    other = fake.add_guild("autre serveur")
+    paul = fake.add_user("paul", locale="fr", guilds=[other])
+    paul.channel = fake.add_channel(other, "tables")
+    await fake.settle()
+    await create_table(bot, paul)
+    await asyncio.gather(*bot.service.outbox.pending(), return_exceptions=True)
+    await fake.disconnect(bot)
+    return url, marie, bob, table, other
+
+
 async def test_a_player_banned_while_the_bot_was_down_leaves_at_the_restart(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
 ) -> None:
@@ -389,19 +410,7 @@ async def test_a_dropped_connection_asking_after_a_member_holds_no_server_at_the
     table posting nothing until its next outage or the next start. marie keeps her seat
     (nothing is said of her), bob leaves, and paul's table goes on."""
     fake.set_bot_guild_permissions(fake.guild, view_audit_log=False, ban_members=False)
-    fake.guild.locale = "fr"
-    url = database_url(tmp_path)
-    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
-    marie = Player(fake.add_user("marie", locale="fr"))
-    bob = Player(fake.add_user("bob"))
-    table, _ = await two_humans_against_a_bot(fake, clock, bot, marie, bob)
-    other = fake.add_guild("autre serveur")
-    paul = fake.add_user("paul", locale="fr", guilds=[other])
-    paul.channel = fake.add_channel(other, "tables")
-    await fake.settle()
-    await create_table(bot, paul)
-    await asyncio.gather(*bot.service.outbox.pending(), return_exceptions=True)
-    await fake.disconnect(bot)
+    url, marie, bob, table, other = await two_servers_stopped(fake, clock, tmp_path)
     fake.ban(fake.guild, bob.user)
     # Twice: aiohttp tries an idempotent request again on a connection dropped once.
     fake.inject_disconnect("/guilds/{guild_id}/members/{user_id}", method="GET", times=2)
@@ -435,19 +444,7 @@ async def test_a_step_of_a_server_s_description_that_fails_unforeseen_holds_no_s
     from bot.packages.president.cog import President
     from bot.packages.publisher.servers import UndescribedServers
 
-    fake.guild.locale = "fr"
-    url = database_url(tmp_path)
-    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
-    marie = Player(fake.add_user("marie", locale="fr"))
-    bob = Player(fake.add_user("bob"))
-    table, _ = await two_humans_against_a_bot(fake, clock, bot, marie, bob)
-    other = fake.add_guild("autre serveur")
-    paul = fake.add_user("paul", locale="fr", guilds=[other])
-    paul.channel = fake.add_channel(other, "tables")
-    await fake.settle()
-    await create_table(bot, paul)
-    await asyncio.gather(*bot.service.outbox.pending(), return_exceptions=True)
-    await fake.disconnect(bot)
+    url, marie, bob, table, other = await two_servers_stopped(fake, clock, tmp_path)
 
     async def broken(self: object, guild_id: int) -> None:
         if guild_id == fake.guild.id:

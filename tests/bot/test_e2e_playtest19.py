@@ -92,11 +92,12 @@ def ladder_deal(seats: int) -> tuple[list[list[str]], list[tuple[int, str]]]:
     return hands, plays
 
 
-async def a_long_trick(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
-                       locale: str, names: Sequence[str]) -> tuple[Table, list[TestUser]]:
-    """Eight people named ``names`` at a presi table opened to eight seats, six more on the
-    list for the next game, nobody's hand open; the deal `ladder_deal` makes, its first
-    trick played to its last play."""
+async def eight_and_six_listed(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                              locale: str, names: Sequence[str]
+                              ) -> tuple[Table, list[TestUser]]:
+    """Eight people named ``names`` at a presi table opened to eight seats, its game
+    started, and six more (`WAITING`) on the list for the next game, nobody's hand open:
+    the crowded evening's longest table message."""
     users = [fake.add_user(name, locale=locale) for name in names]
     table = await create_table(bot, users[0], "presi")
     await bot.service.set_rules(table, users[0].id, table.rules.replace(max_players=8))
@@ -107,6 +108,14 @@ async def a_long_trick(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
     for name in WAITING:
         friend = fake.add_user(name, locale=locale)
         await friend.click(message(friend, table.table_message_id), cid(table, "join"))
+    return table, users
+
+
+async def a_long_trick(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                       locale: str, names: Sequence[str]) -> tuple[Table, list[TestUser]]:
+    """`eight_and_six_listed`'s table dealt as `ladder_deal` deals, its first trick played
+    to its last play."""
+    table, users = await eight_and_six_listed(fake, clock, bot, locale, names)
     hands, plays = ladder_deal(8)
     game = Game.new(table.rules, seats=8, seed=1, bots=[], opener=0,
                     hands=[[Card.parse(c) for c in hand] for hand in hands])
@@ -386,16 +395,7 @@ async def test_an_exchange_of_eight_markdown_names_still_asks_them_to_press_my_h
     exchange lines, eight player lines, the list and the eight names asked to press « Ma
     main » made 2,255 characters, with no history nor trick to shorten, and the cut took
     that last line mid-name. The list, then those asked, give way to their count."""
-    users = [fake.add_user(name, locale=locale) for name in MARKDOWN]
-    table = await create_table(instant, users[0], "presi")
-    await instant.service.set_rules(table, users[0].id, table.rules.replace(max_players=8))
-    for user in users[1:]:
-        await user.click(message(user, table.lobby_message_id), cid(table, "join"))
-    await users[0].click(message(users[0], table.lobby_message_id), cid(table, "start"))
-    await tick(fake, clock, 1)
-    for name in WAITING:
-        friend = fake.add_user(name, locale=locale)
-        await friend.click(message(friend, table.table_message_id), cid(table, "join"))
+    table, users = await eight_and_six_listed(fake, clock, instant, locale, MARKDOWN)
     table.game = Game.new(table.rules, seats=8, seed=1, previous_ranking=range(8))
     instant.service._after(table, [])
     await tick(fake, clock, 1.5)

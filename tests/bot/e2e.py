@@ -244,6 +244,21 @@ async def table_in_a_thread(fake: FakeDiscord, clock: LinkedClock, bot: Presiden
     return thread, table
 
 
+async def archived_mid_game(fake: FakeDiscord, clock: LinkedClock, thread: Channel,
+                            table: Table) -> int | None:
+    """A moderator archives the table's ``thread`` mid-game: the next edit is refused
+    (50083, expected), and the fresh table message posted instead wakes the thread. The
+    id of the table message it replaced."""
+    first = table.table_message_id
+    fake.archive_thread(thread)
+    await fake.settle()
+    for _ in range(40):
+        await tick(fake, clock, 1)
+    fake.expect_error(50083)  # the one refused edit
+    assert not thread.archived and table.table_message_id != first
+    return first
+
+
 async def host_against_three_bots(bot: PresidentBot, host: TestUser, game_end: str) -> Table:
     """A classic table where ``host`` plays three bots, started, ending by ``game_end``."""
     table = await host_against_bots(bot, host, "classic", 3, game_end=game_end)

@@ -31,6 +31,7 @@ from tests.fresh import fresh
 from .conftest import LinkedClock
 from .e2e import (
     Player,
+    archived_mid_game,
     cid,
     connect_bot,
     database_url,
@@ -349,13 +350,7 @@ async def test_a_thread_archived_mid_game_retires_the_table_message_the_fresh_on
     is edited now: its last state, no buttons, and where the table went."""
     marie = fake.add_user("marie", locale="fr")
     thread, table = await table_in_a_thread(fake, clock, president, marie)
-    first = table.table_message_id
-    fake.archive_thread(thread)
-    await fake.settle()
-    for _ in range(40):
-        await tick(fake, clock, 1)
-    fake.expect_error(50083)  # the one refused edit
-    assert not thread.archived and table.table_message_id != first
+    first = await archived_mid_game(fake, clock, thread, table)
     old = message(marie, first)
     assert not old.buttons and not old.selects
     assert old.content.startswith("🃏 **Manche 1**")

@@ -12,6 +12,7 @@ from fakediscord import FakeDiscord
 from .conftest import LinkedClock
 from .e2e import (
     Player,
+    archived_mid_game,
     cid,
     connect_bot,
     create_table,
@@ -202,14 +203,7 @@ async def test_an_archived_thread_is_woken_by_a_fresh_table_message(
     for any message sent there."""
     marie = fake.add_user("marie", locale="fr")
     thread, table = await table_in_a_thread(fake, clock, president, marie)
-    first = table.table_message_id
-
-    fake.archive_thread(thread)
-    await fake.settle()
-    for _ in range(40):
-        await tick(fake, clock, 1)
-    fake.expect_error(50083)  # the one refused edit
-    assert not thread.archived and table.table_message_id != first
+    await archived_mid_game(fake, clock, thread, table)
     board = message(marie, table.table_message_id)
     await marie.click(board, cid(table, "hand"))
     assert "Ta main" in marie.last_ephemeral(thread).content

@@ -28,6 +28,7 @@ from .test_e2e_playtest33 import (
     lobby,
     refused,
     reset_offered,
+    reset_twice_at_once,
     table_in,
 )
 
@@ -123,14 +124,7 @@ async def test_the_house_keeps_the_table_settings_whatever_the_preset(
     refused(await bob.click(read, cid(table, "house_reset")), bob,
             "⚠️ " + t(other, "err.not_host", host=marie.id))
     assert (table.bot_level, table.reminders) == ("hard", False)
-    mark = fake.mark()
-    first = await marie.click(read, cid(table, "house_reset"), settle=False)
-    second = await marie.click_shown(read, cid(table, "house_reset"), settle=False)
-    await fake.settle()
-    await tick(fake, clock, 1)
-    assert [c.route.split("/")[-1] for c in fake.calls_since(mark)] == ["callback"] * 2
-    assert first.acknowledged and first.response_type == 7
-    refused(second, marie, "⚠️ " + t(locale, "err.house_gone"))
+    await reset_twice_at_once(fake, clock, marie, read, table, locale)
     assert (table.bot_level, table.hints, table.reminders) == ("normal", False, True)
     assert table.rules == Rules.preset("classic") and table.house is None
     assert not any(line.startswith("🏠") for line in lobby(marie, table).split("\n"))

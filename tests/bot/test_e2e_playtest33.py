@@ -18,7 +18,7 @@ from bot.i18n import t
 from bot.packages.president import cog
 from bot.tables.table import Table
 from engine import Rules
-from fakediscord import Channel, FakeDiscord, TestUser
+from fakediscord import Channel, FakeDiscord, Message, TestUser
 from fakediscord.state import InteractionRecord
 from tests.fresh import fresh
 
@@ -58,6 +58,20 @@ def refused(record: InteractionRecord, user: TestUser, text: str) -> None:
     assert int((record.response or {}).get("flags", 0)) & EPHEMERAL
     answer = user.last_ephemeral().text
     assert answer.startswith(text) and "\n" not in answer
+
+
+async def reset_twice_at_once(fake: FakeDiscord, clock: LinkedClock, host: TestUser,
+                              read: Message, table: Table, locale: str) -> None:
+    """``host`` presses « reset » twice at once on the lobby as ``read``: one call each,
+    the lobby redrawn as the first's answer, and the second refused (the house gone)."""
+    mark = fake.mark()
+    first = await host.click(read, cid(table, "house_reset"), settle=False)
+    second = await host.click_shown(read, cid(table, "house_reset"), settle=False)
+    await fake.settle()
+    await tick(fake, clock, 1)
+    assert [c.route.split("/")[-1] for c in fake.calls_since(mark)] == ["callback"] * 2
+    assert first.acknowledged and first.response_type == 7
+    refused(second, host, "⚠️ " + t(locale, "err.house_gone"))
 
 
 async def an_evening(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
@@ -125,15 +139,7 @@ async def test_the_next_table_starts_from_the_last_games_rules(
             "⚠️ " + t(other, "err.not_host", host=marie.id))
     assert table.rules == Rules.preset("presi", **TUNED) and lobby(bob, table) == before
 
-    mark = fake.mark()
-    first = await marie.click(read, cid(table, "house_reset"), settle=False)
-    second = await marie.click_shown(read, cid(table, "house_reset"), settle=False)
-    await fake.settle()
-    await tick(fake, clock, 1)
-    # One call each: the lobby redrawn as the first's answer, the second's refusal.
-    assert [c.route.split("/")[-1] for c in fake.calls_since(mark)] == ["callback"] * 2
-    assert first.acknowledged and first.response_type == 7
-    refused(second, marie, "⚠️ " + t(locale, "err.house_gone"))
+    await reset_twice_at_once(fake, clock, marie, read, table, locale)
     assert table.rules == Rules.preset("presi") and table.house is None
     text = lobby(marie, table)
     assert house_line(table.locale) not in text.split("\n") and not reset_offered(marie, table)

@@ -18,11 +18,13 @@ from bot.packages.game import chart
 from bot.packages.screen import Screen
 from bot.packages.text import player_name
 from bot.storage import SeatRef
+from bot.tables.table import Table
 from engine import Phase
-from fakediscord import FakeDiscord
+from fakediscord import FakeDiscord, TestUser
 
 from .conftest import LinkedClock
 from .e2e import (
+    Player,
     cid,
     connect_bot,
     database_url,
@@ -53,6 +55,27 @@ def uncut(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     assert max(map(len, shown), default=0) <= 2000
 
 
+def numbered_notices(users: list[TestUser]) -> list[list[str]]:
+    """What each of ``users`` was told privately of the name they sit under (« 👥 »)."""
+    return [[m.content for m in user.visible() if m.ephemeral and "👥" in m.content]
+            for user in users]
+
+
+async def named_at_the_end(fake: FakeDiscord, clock: LinkedClock, table: Table,
+                           players: list[Player], shown: list[str],
+                           drawn: list[chart.PointsChart]) -> None:
+    """The game played to its end: the results name each seat as ``shown`` (in seat
+    order), and so does the one chart drawn."""
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, players, lambda: game.phase is Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+    board = message(players[0].user, table.table_message_id).content
+    for name in shown:
+        assert f"**{name}** · " in board
+    assert [c.names for c in drawn] == [tuple(shown)]
+
+
 async def test_two_players_of_one_name_are_told_apart(
     fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock,
     monkeypatch: pytest.MonkeyPatch,
@@ -72,22 +95,14 @@ async def test_two_players_of_one_name_are_told_apart(
              "Twin (2) (2)"]
     assert [p.name for p in table.seats] == shown
     assert len(set(shown)) == len(shown) and all(len(name) <= 32 for name in shown)
-    told = [[m.content for m in user.visible() if m.ephemeral and "👥" in m.content]
-            for user in users]
+    told = numbered_notices(users)
     def numbered(name: str, shown: str) -> list[str]:
         return [t("fr", "lobby.numbered", name=name, shown=shown)]
 
     assert told == [[], [], numbered("Twin", "Twin (2)"), [],
                     numbered(long, "Jean-Baptiste de la Fontaine (2)"),
                     numbered("Twin (2)", "Twin (2) (2)")]
-    game = table.game
-    assert game is not None
-    await play_until(fake, clock, players, lambda: game.phase is Phase.GAME_OVER)
-    await tick(fake, clock, 1)
-    board = message(users[0], table.table_message_id).content
-    for name in shown:
-        assert f"**{name}** · " in board
-    assert [c.names for c in drawn] == [tuple(shown)]
+    await named_at_the_end(fake, clock, table, players, shown, drawn)
     fake.assert_no_errors()
 
 
@@ -106,19 +121,11 @@ async def test_players_of_names_that_look_alike_are_told_apart(
                                        game_end="rounds:1")
     shown = ["Twin", "Тwin (2)", "Zoé", "Zoe\u0301 (2)", "Léa", "Lea"]
     assert [p.name for p in table.seats] == shown
-    told = [[m.content for m in user.visible() if m.ephemeral and "👥" in m.content]
-            for user in users]
+    told = numbered_notices(users)
     assert told == [[], [t("fr", "lobby.numbered", name="Тwin", shown="Тwin (2)")], [],
                     [t("fr", "lobby.numbered", name="Zoe\u0301", shown="Zoe\u0301 (2)")],
                     [], []]
-    game = table.game
-    assert game is not None
-    await play_until(fake, clock, players, lambda: game.phase is Phase.GAME_OVER)
-    await tick(fake, clock, 1)
-    board = message(users[0], table.table_message_id).content
-    for name in shown:
-        assert f"**{name}** · " in board
-    assert [c.names for c in drawn] == [tuple(shown)]
+    await named_at_the_end(fake, clock, table, players, shown, drawn)
     fake.assert_no_errors()
 
 

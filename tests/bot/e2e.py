@@ -414,6 +414,23 @@ async def eight_seat_game_over(fake: FakeDiscord, clock: LinkedClock, bot: Presi
     return game, message(users[0], table.table_message_id).content
 
 
+async def marie_and_bob_stopped(fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+                                ) -> tuple[str, Player, Player, Table]:
+    """marie (fr) and bob against a bot on a bot with a database file that may neither
+    view the audit log nor ban, what it owes storage written, then the bot stopped: for
+    the restart that asks Discord who is still a member. Returned with the database's
+    url and their table."""
+    fake.set_bot_guild_permissions(fake.guild, view_audit_log=False, ban_members=False)
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = Player(fake.add_user("marie", locale="fr"))
+    bob = Player(fake.add_user("bob"))
+    table, _ = await two_humans_against_a_bot(fake, clock, bot, marie, bob)
+    await asyncio.gather(*bot.service.outbox.pending(), return_exceptions=True)
+    await fake.disconnect(bot)
+    return url, marie, bob, table
+
+
 async def humans_only(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
                       users: Sequence[TestUser], preset: str,
                       **rules: Any) -> tuple[Table, list[Player]]:

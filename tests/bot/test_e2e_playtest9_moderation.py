@@ -29,6 +29,7 @@ from .e2e import (
     create_table,
     database_url,
     host_against_bots,
+    marie_and_bob_stopped,
     message,
     play_every_round,
     play_until,
@@ -376,15 +377,8 @@ async def test_a_player_banned_while_the_bot_was_down_leaves_at_the_restart(
     """Discord replays no ban to a bot that was down: the restarted bot asks whether each
     seated player is still a member, and bob, banned meanwhile, leaves as a leaver does
     (where the bot may not even view the audit log); marie, still a member, plays on."""
-    fake.set_bot_guild_permissions(fake.guild, view_audit_log=False, ban_members=False)
     fake.guild.locale = "fr"
-    url = database_url(tmp_path)
-    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
-    marie = Player(fake.add_user("marie", locale="fr"))
-    bob = Player(fake.add_user("bob"))
-    table, _ = await two_humans_against_a_bot(fake, clock, bot, marie, bob)
-    await asyncio.gather(*bot.service.outbox.pending(), return_exceptions=True)
-    await fake.disconnect(bot)
+    url, marie, bob, table = await marie_and_bob_stopped(fake, clock, tmp_path)
     fake.ban(fake.guild, bob.user)
     again = await connect_bot(fake, clock, url, bot_pause=1.0)
     await fake.settle()

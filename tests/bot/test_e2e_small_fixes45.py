@@ -34,12 +34,12 @@ from .e2e import (
     cid,
     connect_bot,
     create_table,
-    database_url,
     deal,
     host_against_bots,
     http_waits_on_the_fake_clock,
     leave_game,
     let_timers_play,
+    marie_and_bob_stopped,
     message,
     play_until,
     record_charts,
@@ -565,14 +565,7 @@ async def bob_banned_while_down(fake: FakeDiscord, clock: LinkedClock, tmp_path:
     a dropped connection, which aiohttp tries once more itself, two calls a question, or a
     timeout, raised in the client: `FakeDiscord.inject_timeout`).
     The bot restarted, its server described: the restored table."""
-    fake.set_bot_guild_permissions(fake.guild, view_audit_log=False, ban_members=False)
-    url = database_url(tmp_path)
-    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
-    marie = Player(fake.add_user("marie", locale="fr"))
-    bob = Player(fake.add_user("bob"))
-    await two_humans_against_a_bot(fake, clock, bot, marie, bob)
-    await asyncio.gather(*bot.service.outbox.pending(), return_exceptions=True)
-    await fake.disconnect(bot)
+    url, marie, bob, _ = await marie_and_bob_stopped(fake, clock, tmp_path)
     fake.ban(fake.guild, bob.user)
     if failure == "503":
         fake.inject_error(MEMBER, 503, method="GET", times=calls)
@@ -636,14 +629,7 @@ async def test_a_full_member_check_asked_during_a_retry_runs_after_it(
     after 5 s. While that retry waits on Discord, bob is banned unheard and the server is
     described again (the end of an outage): the full check it asks for is not dropped
     because the retry of marie alone was under way, but runs once it ends, and bob leaves."""
-    fake.set_bot_guild_permissions(fake.guild, view_audit_log=False, ban_members=False)
-    url = database_url(tmp_path)
-    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
-    marie = Player(fake.add_user("marie", locale="fr"))
-    bob = Player(fake.add_user("bob"))
-    await two_humans_against_a_bot(fake, clock, bot, marie, bob)
-    await asyncio.gather(*bot.service.outbox.pending(), return_exceptions=True)
-    await fake.disconnect(bot)
+    url, marie, bob, _ = await marie_and_bob_stopped(fake, clock, tmp_path)
     assert marie.user.id < bob.user.id  # marie is asked first: the one failure is hers
     fake.inject_error(MEMBER, 503, method="GET", times=1)
     again = await connect_bot(fake, clock, url, bot_pause=1.0)

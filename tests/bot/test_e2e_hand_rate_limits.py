@@ -56,6 +56,18 @@ async def until_the_turn_of(fake: FakeDiscord, clock: LinkedClock, table: Table,
     raise AssertionError(f"never {whose.user.name}'s turn")
 
 
+async def bob_to_play(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot
+                      ) -> tuple[Player, Player, Table, Game]:
+    """marie (fr) and bob (en-US) against two bots, played on until bob's turn, then a
+    quiet second: what bob plays next is shown at once."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    bob = Player(fake.add_user("bob"))
+    table, game = await two_humans_against_a_bot(fake, clock, bot, marie, bob, bots=2)
+    await until_the_turn_of(fake, clock, table, game, [marie, bob], bob)
+    await tick(fake, clock, 1)
+    return marie, bob, table, game
+
+
 @pytest.mark.usefixtures("waits")
 async def test_a_hand_held_by_a_429_holds_no_other_hand(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
@@ -63,11 +75,7 @@ async def test_a_hand_held_by_a_429_holds_no_other_hand(
     """marie's hand token is limited for 30 s when bob plays: bob's hand shows the two bots'
     answers as they come all the same, and marie's, once the 429 is over, shows the latest
     state, not the one its held edit carried."""
-    marie = Player(fake.add_user("marie", locale="fr"))
-    bob = Player(fake.add_user("bob"))
-    table, game = await two_humans_against_a_bot(fake, clock, president, marie, bob, bots=2)
-    await until_the_turn_of(fake, clock, table, game, [marie, bob], bob)
-    await tick(fake, clock, 1)  # a quiet second: bob's move is shown at once
+    marie, bob, table, game = await bob_to_play(fake, clock, president)
     before = marie.hand.content
     mark = fake.mark()
     fake.inject_429(HAND_EDIT, method="PATCH", retry_after=RETRY_AFTER, user=marie.user)
@@ -102,11 +110,7 @@ async def test_a_held_edit_landing_after_a_click_on_the_hand_is_drawn_over(
     shows the latest state through the click's token, then discord.py's retry of the held
     edit lands on the same message with the older one. The hand is drawn again through
     the newer token, and shows the latest state."""
-    marie = Player(fake.add_user("marie", locale="fr"))
-    bob = Player(fake.add_user("bob"))
-    table, game = await two_humans_against_a_bot(fake, clock, president, marie, bob, bots=2)
-    await until_the_turn_of(fake, clock, table, game, [marie, bob], bob)
-    await tick(fake, clock, 1)
+    marie, bob, table, game = await bob_to_play(fake, clock, president)
     # Shorter than marie's turn: no move of her timer redraws her hand meanwhile.
     fake.inject_429(HAND_EDIT, method="PATCH", retry_after=10.0, user=marie.user)
     assert await bob.act()
@@ -134,11 +138,7 @@ async def test_a_table_closed_while_a_hand_is_held_tells_the_others_at_once(
     """marie closes her table while her own hand's token is held: bob's hand says the
     table is closed at once, and hers says so too once the 429 is over, after the edit
     it held, never before it."""
-    marie = Player(fake.add_user("marie", locale="fr"))
-    bob = Player(fake.add_user("bob", locale="en-US"))
-    table, game = await two_humans_against_a_bot(fake, clock, president, marie, bob, bots=2)
-    await until_the_turn_of(fake, clock, table, game, [marie, bob], bob)
-    await tick(fake, clock, 1)
+    marie, bob, table, game = await bob_to_play(fake, clock, president)
     mark = fake.mark()
     fake.inject_429(HAND_EDIT, method="PATCH", retry_after=RETRY_AFTER, user=marie.user)
     assert await bob.act()

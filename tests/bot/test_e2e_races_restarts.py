@@ -32,7 +32,7 @@ from .e2e import (
     two_humans_against_a_bot,
     waits,  # noqa: F401 (a fixture, used by name)
 )
-from .test_e2e_hand_rate_limits import HAND_EDIT, until_the_turn_of
+from .test_e2e_hand_rate_limits import HAND_EDIT, bob_to_play
 from .test_e2e_playtest23 import answer, sentence, to_a_human_turn
 
 LOCALES = ["fr", "en-US"]
@@ -179,11 +179,7 @@ async def test_a_hand_redraw_on_its_way_as_the_table_closes_lands_before_the_clo
     the held edit, through the old one, landed after it: her hand showed the game and
     its controls again, at a closed table. The closing now waits for her hand's redraw
     on its way."""
-    marie = Player(fake.add_user("marie", locale="fr"))
-    bob = Player(fake.add_user("bob"))
-    table, game = await two_humans_against_a_bot(fake, clock, president, marie, bob, bots=2)
-    await until_the_turn_of(fake, clock, table, game, [marie, bob], bob)
-    await tick(fake, clock, 1)
+    marie, bob, table, game = await bob_to_play(fake, clock, president)
     fake.inject_429(HAND_EDIT, method="PATCH", retry_after=10.0, user=marie.user)
     assert await bob.act()
     await tick(fake, clock, 1)

@@ -44,15 +44,23 @@ async def at_her_turn(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
     return table
 
 
+async def her_turn_with_bob(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                            host: str, locale: str = "en-US"
+                            ) -> tuple[TestUser, TestUser, Table]:
+    """``host`` (in ``locale``) at her turn as in `at_her_turn`, bob (in ``locale`` too)
+    by her side to chat: the players, then the table."""
+    her = fake.add_user(host, locale=locale)
+    bob = fake.add_user("bob", locale=locale)
+    return her, bob, await at_her_turn(fake, clock, bot, her)
+
+
 async def stored_at_her_turn(fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
                              ) -> tuple[str, PresidentBot, TestUser, TestUser, Table]:
     """A bot on a database file (for the tests that restart it): marie (fr) at her turn as
     in `at_her_turn`, bob (fr) by her side to chat. Returned with the database's url."""
     url = database_url(tmp_path)
     bot = await connect_bot(fake, clock, url, bot_pause=1.0)
-    marie = fake.add_user("marie", locale="fr")
-    bob = fake.add_user("bob", locale="fr")
-    return url, bot, marie, bob, await at_her_turn(fake, clock, bot, marie)
+    return url, bot, *await her_turn_with_bob(fake, clock, bot, "marie", "fr")
 
 
 async def chat(fake: FakeDiscord, friend: TestUser, lines: int) -> None:
@@ -74,9 +82,7 @@ def link(table: Table) -> str:
 async def test_a_table_buried_under_chatter_comes_back_to_the_bottom_after_a_quiet_moment(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
-    marie = fake.add_user("marie", locale="fr")
-    bob = fake.add_user("bob", locale="fr")
-    table = await at_her_turn(fake, clock, president, marie)
+    marie, bob, table = await her_turn_with_bob(fake, clock, president, "marie", "fr")
     old = table.table_message_id
     assert old is not None
     mark = fake.mark()
@@ -106,9 +112,7 @@ async def test_a_table_buried_under_chatter_comes_back_to_the_bottom_after_a_qui
 async def test_a_click_on_the_buried_message_as_it_was_shown_is_still_answered(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
-    alice = fake.add_user("alice")
-    bob = fake.add_user("bob")
-    table = await at_her_turn(fake, clock, president, alice)
+    alice, bob, table = await her_turn_with_bob(fake, clock, president, "alice")
     shown: Message = message(alice, table.table_message_id)
     await chat(fake, bob, BURIED_AFTER)
     await tick(fake, clock, QUIET + 1)
@@ -123,9 +127,7 @@ async def test_a_click_on_the_buried_message_as_it_was_shown_is_still_answered(
 async def test_a_move_brings_a_buried_table_back_at_once_with_its_change(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
-    marie = fake.add_user("marie", locale="fr")
-    bob = fake.add_user("bob", locale="fr")
-    table = await at_her_turn(fake, clock, president, marie)
+    marie, bob, table = await her_turn_with_bob(fake, clock, president, "marie", "fr")
     old = table.table_message_id
     await chat(fake, bob, BURIED_AFTER)
     mark = fake.mark()
@@ -142,9 +144,7 @@ async def test_a_move_brings_a_buried_table_back_at_once_with_its_change(
 async def test_members_edits_do_not_bury_the_table(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
-    alice = fake.add_user("alice")
-    bob = fake.add_user("bob")
-    table = await at_her_turn(fake, clock, president, alice)
+    alice, bob, table = await her_turn_with_bob(fake, clock, president, "alice")
     old = table.table_message_id
     said = bob.say("gg")
     for n in range(BURIED_AFTER):
@@ -158,9 +158,7 @@ async def test_members_edits_do_not_bury_the_table(
 async def test_a_table_comes_back_at_most_once_every_interval(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
-    alice = fake.add_user("alice")
-    bob = fake.add_user("bob")
-    table = await at_her_turn(fake, clock, president, alice)
+    alice, bob, table = await her_turn_with_bob(fake, clock, president, "alice")
     await chat(fake, bob, BURIED_AFTER)
     await tick(fake, clock, QUIET + 1)
     first = table.table_message_id
@@ -182,9 +180,7 @@ async def test_a_table_comes_back_at_most_once_every_interval(
 async def test_a_deleted_table_message_still_comes_back_and_a_deleted_pointer_does_not(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
-    marie = fake.add_user("marie", locale="fr")
-    bob = fake.add_user("bob", locale="fr")
-    table = await at_her_turn(fake, clock, president, marie)
+    marie, bob, table = await her_turn_with_bob(fake, clock, president, "marie", "fr")
     old = table.table_message_id
     assert old is not None
     await chat(fake, bob, BURIED_AFTER)

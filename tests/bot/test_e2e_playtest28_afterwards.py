@@ -27,7 +27,7 @@ from .e2e import (
     tick,
 )
 from .test_e2e_playtest24 import HANDS, reminders, until_half_time
-from .test_e2e_playtest28 import at_her_turn, channel_calls, stored_at_her_turn
+from .test_e2e_playtest28 import channel_calls, her_turn_with_bob, stored_at_her_turn
 
 
 async def said(fake: FakeDiscord, friend: TestUser, lines: int) -> list[Message]:
@@ -43,9 +43,7 @@ async def test_a_moderator_purging_the_chat_leaves_the_table_where_it_is(
     """bob floods the channel; a moderator bulk-deletes his messages before the quiet
     moment: nothing sits below the table any more, and it stays (one POST and one PATCH
     before the fix, for a table already at the bottom)."""
-    marie = fake.add_user("marie", locale="fr")
-    bob = fake.add_user("bob", locale="fr")
-    table = await at_her_turn(fake, clock, president, marie)
+    marie, bob, table = await her_turn_with_bob(fake, clock, president, "marie", "fr")
     old = table.table_message_id
     assert old is not None
     flood = await said(fake, bob, BURIED_AFTER + 2)
@@ -71,9 +69,7 @@ async def test_messages_deleted_one_by_one_are_taken_off(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
 ) -> None:
     """MESSAGE_DELETE, one at a time: two of eight gone leave six, which bury nothing."""
-    alice = fake.add_user("alice")
-    bob = fake.add_user("bob")
-    table = await at_her_turn(fake, clock, president, alice)
+    alice, bob, table = await her_turn_with_bob(fake, clock, president, "alice")
     old = table.table_message_id
     posted = await said(fake, bob, BURIED_AFTER)
     for line in posted[:2]:
@@ -93,9 +89,7 @@ async def test_deleting_what_was_below_the_old_message_only_takes_nothing_off(
     """Brought back once, the table has bob's seven newer messages below it; a moderator
     then deletes the eight that buried the old message (above the new one): still seven
     below, and one more brings it back once the interval is over."""
-    marie = fake.add_user("marie", locale="fr")
-    bob = fake.add_user("bob", locale="fr")
-    table = await at_her_turn(fake, clock, president, marie)
+    marie, bob, table = await her_turn_with_bob(fake, clock, president, "marie", "fr")
     first = await said(fake, bob, BURIED_AFTER)
     await tick(fake, clock, QUIET + 1)
     assert president.publisher.buried.returns == 1

@@ -10,7 +10,7 @@ from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import cid, message, tick
-from .test_e2e_playtest28 import at_her_turn, chat
+from .test_e2e_playtest28 import chat, her_turn_with_bob
 
 
 async def test_a_paused_table_buried_under_the_chat_comes_back_paused_and_continues(
@@ -20,9 +20,7 @@ async def test_a_paused_table_buried_under_the_chat_comes_back_paused_and_contin
     the bottom saying the break once, with « Continuer » and no « Pause »; the clocks
     still wait (the timer's deadline unset, no bot plays), and « Continuer » on the new
     message runs them on."""
-    marie = fake.add_user("marie", locale="fr")
-    bob = fake.add_user("bob", locale="fr")
-    table = await at_her_turn(fake, clock, president, marie)
+    marie, bob, table = await her_turn_with_bob(fake, clock, president, "marie", "fr")
     game = table.game
     assert game is not None
     await marie.click(message(marie, table.table_message_id), cid(table, "pause"))
@@ -57,9 +55,7 @@ async def test_the_hosts_pause_and_continue_as_shown_on_a_message_just_brought_d
     main » and « Rejoindre » do there (play-test 28), rather than « this button was shown
     for an earlier moment ». Neither depends on what the message showed: a break holds
     whatever the game is at, and only a break is continued."""
-    marie = fake.add_user("marie", locale="fr")
-    bob = fake.add_user("bob", locale="fr")
-    table = await at_her_turn(fake, clock, president, marie)
+    marie, bob, table = await her_turn_with_bob(fake, clock, president, "marie", "fr")
     shown = message(marie, table.table_message_id)
     await chat(fake, bob, BURIED_AFTER)
     await tick(fake, clock, QUIET + 1)

@@ -61,6 +61,23 @@ async def _columns_after_downgrade(url: str, revision: str, table: str) -> set[s
         await engine.dispose()
 
 
+async def _back_at_head(url: str) -> None:
+    """Upgrade to head again: the schema is the models' (nothing to autogenerate)."""
+    await upgrade_to_head(url)
+    _, diff, _ = await _inspect(url)
+    assert diff == []
+
+
+async def _column_goes_and_comes_back(url: str, revision: str, table: str, column: str,
+                                      kept: str, counts: dict[str, int]) -> None:
+    """Downgraded to ``revision``, ``table`` loses ``column`` but keeps ``kept``, and every
+    table its rows (``counts``); upgraded again, the schema is the models'."""
+    columns = await _columns_after_downgrade(url, revision, table)
+    assert column not in columns and kept in columns
+    assert await _row_counts(url) == counts
+    await _back_at_head(url)
+
+
 async def test_up_down_up(empty_db_url: str) -> None:
     # Two start-ups racing in one process (alembic's context is process-global).
     await asyncio.gather(upgrade_to_head(empty_db_url), upgrade_to_head(empty_db_url))
@@ -361,9 +378,7 @@ async def test_why_a_seat_was_left_goes_and_comes_back_empty(empty_db_url: str) 
     finally:
         await engine.dispose()
 
-    await upgrade_to_head(empty_db_url)
-    _, diff, _ = await _inspect(empty_db_url)
-    assert diff == []
+    await _back_at_head(empty_db_url)
     assert [row[3] for row in await _departures(empty_db_url)] == [None] * 4
     storage = await Storage.open(empty_db_url)
     try:
@@ -396,9 +411,7 @@ async def test_the_house_rules_come_and_go_with_0011(empty_db_url: str) -> None:
     counts.pop("house_rules")
     assert await _row_counts(empty_db_url, SCHEMA - {"house_rules"}) == counts
 
-    await upgrade_to_head(empty_db_url)
-    _, diff, _ = await _inspect(empty_db_url)
-    assert diff == []
+    await _back_at_head(empty_db_url)
     storage = await Storage.open(empty_db_url)
     try:
         assert await storage.house_rules(MAX_SNOWFLAKE) is None
@@ -424,13 +437,8 @@ async def test_the_house_settings_come_and_go_with_0012(empty_db_url: str) -> No
     counts = await _row_counts(empty_db_url)
     assert counts["house_rules"] == 2
 
-    columns = await _columns_after_downgrade(empty_db_url, "0011", "house_rules")
-    assert "settings" not in columns and "rules" in columns
-    assert await _row_counts(empty_db_url) == counts
-
-    await upgrade_to_head(empty_db_url)
-    _, diff, _ = await _inspect(empty_db_url)
-    assert diff == []
+    await _column_goes_and_comes_back(empty_db_url, "0011", "house_rules", "settings", "rules",
+                                      counts)
     storage = await Storage.open(empty_db_url)
     try:
         kept = await storage.house(MAX_SNOWFLAKE)
@@ -457,13 +465,8 @@ async def test_what_is_shown_comes_and_goes_with_0013(empty_db_url: str) -> None
         await storage.close()
     counts = await _row_counts(empty_db_url)
 
-    columns = await _columns_after_downgrade(empty_db_url, "0012", "table_snapshots")
-    assert "shown" not in columns and "state" in columns
-    assert await _row_counts(empty_db_url) == counts
-
-    await upgrade_to_head(empty_db_url)
-    _, diff, _ = await _inspect(empty_db_url)
-    assert diff == []
+    await _column_goes_and_comes_back(empty_db_url, "0012", "table_snapshots", "shown", "state",
+                                      counts)
     storage = await Storage.open(empty_db_url)
     try:
         kept = await storage.load_snapshot(table_id)

@@ -11,7 +11,6 @@ from bot.packages.game import chart
 from bot.packages.game.views import STORE_BUDGET
 from bot.packages.publisher.charts import RETRY_DELAYS
 from bot.packages.publisher.reminders import RETRY_DELAY as PING_RETRY_DELAY
-from bot.tables.table import Table
 from engine import Game, Phase
 from fakediscord import FakeDiscord, Message, errors
 from tests.fresh import fresh
@@ -21,7 +20,6 @@ from .e2e import (
     Player,
     cid,
     dealt_against_two_bots,
-    host_against_bots,
     http_waits_on_the_fake_clock,
     message,
     record_charts,
@@ -32,7 +30,7 @@ from .e2e import (
 from .test_e2e_chart_upload import EDIT, injected
 from .test_e2e_leftovers47 import left_during_the_upload
 from .test_e2e_playtest24 import HANDS, until_half_time, until_the_timer_ends
-from .test_e2e_slow_store import DEFERRED_CHANNEL_MESSAGE, slow_commits
+from .test_e2e_slow_store import DEFERRED_CHANNEL_MESSAGE, alice_s_table_shown, slow_commits
 
 # An interaction's response (Create Interaction Response).
 CALLBACK = "/interactions/{webhook_id}/{webhook_token}/callback"
@@ -81,12 +79,7 @@ async def test_my_hand_whose_deferral_failed_is_still_drawn(
     for its token's 15 minutes, skipped by every refresh (`Hands.flush`), the player left
     with « thinking » and the table no longer asking them for « Ma main ». It is answered
     and the table refreshed, as after any other failed answer: the hand lands there."""
-    alice = Player(fake.add_user("alice"))
-    table: Table = await host_against_bots(president, alice.user, "classic", 2)
-    for _ in range(30):
-        if table.table_message_id is not None:
-            break
-        await tick(fake, clock, 1)
+    alice, table = await alice_s_table_shown(fake, clock, president)
     release, _ = slow_commits(president, monkeypatch)
     fake.inject_disconnect(CALLBACK, handled=True)
     board = message(alice.user, table.table_message_id)

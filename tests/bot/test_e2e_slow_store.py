@@ -57,6 +57,19 @@ async def test_a_slow_commit_defers_the_click_then_redraws_the_hand(
     fake.assert_no_errors()
 
 
+async def alice_s_table_shown(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot
+                              ) -> tuple[Player, Table]:
+    """alice hosts two bots at classic, the game started and its table message posted (a
+    hand is asked for from there)."""
+    alice = Player(fake.add_user("alice"))
+    table = await host_against_bots(bot, alice.user, "classic", 2)
+    for _ in range(30):
+        if table.table_message_id is not None:
+            break
+        await tick(fake, clock, 1)
+    return alice, table
+
+
 def slow_commits(president: PresidentBot, monkeypatch: pytest.MonkeyPatch
                  ) -> tuple[asyncio.Event, list[Table]]:
     """A database that commits nothing until the event returned is set; the list returned
@@ -92,12 +105,7 @@ async def test_my_hand_is_shown_once_its_link_is_saved_deferred_past_the_budget(
     save going on after: a kill then lost the link, and the restart never redrew the hand
     its player looked at (stop 47). The answer is deferred there (« thinking », privately),
     and the hand replaces it once saved."""
-    alice = Player(fake.add_user("alice"))
-    table: Table = await host_against_bots(president, alice.user, "classic", 2)
-    for _ in range(30):
-        if table.table_message_id is not None:
-            break
-        await tick(fake, clock, 1)
+    alice, table = await alice_s_table_shown(fake, clock, president)
     release, waited = slow_commits(president, monkeypatch)
     board = message(alice.user, table.table_message_id)
     record = await alice.user.click(board, cid(table, "hand"), settle=False)

@@ -15,8 +15,9 @@ from bot.packages.game.lines import bot_shown, entry_text, level_words
 from bot.tables.deadlines import IDLE_CLOSE_SECONDS
 from bot.tables.hosting import HOST_IDLE_SECONDS
 from bot.tables.logentry import LogEntry
+from bot.tables.table import Table
 from engine import Phase
-from fakediscord import FakeDiscord
+from fakediscord import FakeDiscord, TestUser
 from tests.fresh import fresh
 
 from .conftest import LinkedClock
@@ -38,6 +39,20 @@ from .e2e import (
 LOCALES = ["fr", "en-US"]
 
 
+async def a_lobby_of_two_stored(fake: FakeDiscord, clock: LinkedClock, tmp_path: Path,
+                                locale: str) -> tuple[str, PresidentBot, TestUser, TestUser,
+                                                      Table]:
+    """A bot on a database file; marie opens a table and bob joins its lobby, both in
+    ``locale``. Returned with the database's url."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = fake.add_user("marie", locale=locale)
+    bob = fake.add_user("bob", locale=locale)
+    table = await create_table(bot, marie)
+    await bob.click(message(bob, table.lobby_message_id), cid(table, "join"))
+    return url, bot, marie, bob, table
+
+
 @pytest.mark.parametrize("locale", LOCALES)
 async def test_a_lobby_left_idle_closes_on_time_across_a_restart(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, locale: str
@@ -47,12 +62,7 @@ async def test_a_lobby_left_idle_closes_on_time_across_a_restart(
     restart: a table redeployed every twenty minutes never closed. The minutes before the
     restart now count, those the bot was down do not: it closes 30 minutes after the last
     action, the downtime added, and its lobby says why."""
-    url = database_url(tmp_path)
-    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
-    marie = fake.add_user("marie", locale=locale)
-    bob = fake.add_user("bob", locale=locale)
-    table = await create_table(bot, marie)
-    await bob.click(message(bob, table.lobby_message_id), cid(table, "join"))
+    url, bot, marie, bob, table = await a_lobby_of_two_stored(fake, clock, tmp_path, locale)
     idle_since = clock.now()
     await tick(fake, clock, 20 * 60)
     stopped = clock.now()
@@ -79,12 +89,7 @@ async def test_a_silent_host_is_silent_across_a_restart(
     """marie, the host, has said nothing for eight minutes when the bot restarts. A restart
     gave her ten fresh minutes; now her silence goes on counting (the downtime aside), and
     bob takes the role over with a host action two and a half minutes later."""
-    url = database_url(tmp_path)
-    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
-    marie = fake.add_user("marie", locale="fr")
-    bob = fake.add_user("bob", locale="fr")
-    table = await create_table(bot, marie)
-    await bob.click(message(bob, table.lobby_message_id), cid(table, "join"))
+    url, bot, marie, bob, table = await a_lobby_of_two_stored(fake, clock, tmp_path, "fr")
     await tick(fake, clock, 8 * 60)
     bot = await restart(fake, clock, bot, url, down=60)
     restored = bot.service.registry.by_id(table.id)
@@ -204,12 +209,7 @@ async def test_a_table_stored_before_last_seen_was_kept_counts_from_the_restart(
     """A snapshot stored before the host's and the table's last-seen times were kept: the
     restart is then the last time anyone was seen, so the table stays open 30 minutes from
     it (not closed at once, as a time of 0 would have it) and its host keeps the role."""
-    url = database_url(tmp_path)
-    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
-    marie = fake.add_user("marie", locale="fr")
-    bob = fake.add_user("bob", locale="fr")
-    table = await create_table(bot, marie)
-    await bob.click(message(bob, table.lobby_message_id), cid(table, "join"))
+    url, bot, marie, bob, table = await a_lobby_of_two_stored(fake, clock, tmp_path, "fr")
     await tick(fake, clock, 20 * 60)
     await bot.service.committed(table)
     storage = bot.storage

@@ -38,6 +38,14 @@ from .test_e2e_playtest29 import a_humans_turn, board, pause, play_on
 LOCALES = ["fr", "en-US"]
 
 
+async def paused_since(fake: FakeDiscord, clock: LinkedClock, host: TestUser,
+                       table: Table) -> float:
+    """``host`` calls a break from the table message: when it began, on the table's clock."""
+    await pause(fake, clock, host, table)
+    assert table.pause is not None
+    return table.pause.since
+
+
 def limit_shown(user: TestUser, table: Table) -> str:
     """The table message's line saying when the break's limit closes the table."""
     loc = table.locale
@@ -73,9 +81,7 @@ async def test_an_outage_during_the_break_holds_its_hour(
     hour, though nobody could have continued). Once the server is back the table message
     says the limit that holds, half an hour later, and the table closes then."""
     marie, _, table, _ = await a_humans_turn(fake, clock, president, locale)
-    await pause(fake, clock, marie.user, table)
-    assert table.pause is not None
-    since = table.pause.since
+    since = await paused_since(fake, clock, marie.user, table)
     assert shows_limit(marie.user, table, since + PAUSE_LIMIT_SECONDS)
     await tick(fake, clock, 50 * 60)
 
@@ -105,9 +111,7 @@ async def test_a_gap_in_the_gateway_during_the_break_holds_its_hour(
     after the gap to continue; they do, and the turn has the time it had."""
     marie, _, table, _ = await a_humans_turn(fake, clock, president, locale)
     left = table.timer_deadline - clock.now() if table.timer_deadline else 0.0
-    await pause(fake, clock, marie.user, table)
-    assert table.pause is not None
-    since = table.pause.since
+    since = await paused_since(fake, clock, marie.user, table)
     await tick(fake, clock, 55 * 60)
 
     await fake.gateway_down()
@@ -136,9 +140,7 @@ async def test_a_restart_s_time_away_holds_the_break_s_hour(
     url = database_url(tmp_path)
     bot = await connect_bot(fake, clock, url, bot_pause=1.0)
     marie, _, table, _ = await a_humans_turn(fake, clock, bot, locale)
-    await pause(fake, clock, marie.user, table)
-    assert table.pause is not None
-    since = table.pause.since
+    since = await paused_since(fake, clock, marie.user, table)
     await tick(fake, clock, 50 * 60)
     stopped = clock.now()
 
@@ -164,9 +166,7 @@ async def test_an_outage_under_way_across_a_restart_holds_the_break_until_it_end
     url = database_url(tmp_path)
     bot = await connect_bot(fake, clock, url, bot_pause=1.0)
     marie, _, table, _ = await a_humans_turn(fake, clock, bot, locale)
-    await pause(fake, clock, marie.user, table)
-    assert table.pause is not None
-    since = table.pause.since
+    since = await paused_since(fake, clock, marie.user, table)
     await tick(fake, clock, 20 * 60)
     fake.start_outage(fake.guild)
     await fake.settle()

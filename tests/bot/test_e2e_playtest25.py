@@ -8,10 +8,12 @@ import re
 
 import pytest
 
+from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.cards.emojis import faces
 from bot.packages.game.lines import seat_name
-from engine import Card
+from bot.tables.table import Table
+from engine import Card, Game
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
@@ -19,6 +21,19 @@ from .e2e import Player, dealt_against_two_bots, message, tick
 from .test_e2e_card_faces import start
 
 TEXT_FACE = re.compile(r"<:(\w+):(\d+)>")
+
+
+async def the_reader_dealt(fake: FakeDiscord, clock: LinkedClock, locale: str
+                           ) -> tuple[PresidentBot, Player, Table, Game]:
+    """A screen reader's user (in ``locale``) dealt Q♥ J♠ K♦ 10♣ against two bots, to open
+    the round: a court card of each suit and a ten, read out in their words."""
+    bot = await start(fake, clock)
+    host = Player(fake.add_user("reader", locale=locale))
+    table, game = await dealt_against_two_bots(
+        fake, clock, bot, host,
+        [["QH", "JS", "KD", "10C"], ["4H", "6H", "8C", "9D"], ["7D", "8S", "9C", "5S"]],
+        opener=0)
+    return bot, host, table, game
 
 
 @pytest.mark.parametrize(("locale", "read"), [
@@ -33,12 +48,7 @@ async def test_a_screen_reader_hears_each_face_as_its_card_in_the_readers_langua
     digits per card, at every redraw of the hand and of the trick. A message's text writes
     each face under the reader's words for it (Discord draws the face from its id and
     reads out the name written with it); the picture is the same emoji."""
-    bot = await start(fake, clock)
-    host = Player(fake.add_user("reader", locale=locale))
-    await dealt_against_two_bots(
-        fake, clock, bot, host,
-        [["QH", "JS", "KD", "10C"], ["4H", "6H", "8C", "9D"], ["7D", "8S", "9C", "5S"]],
-        opener=0)
+    bot, host, _, _ = await the_reader_dealt(fake, clock, locale)
     lines = host.hand.content.splitlines()
     at = next(i for i, line in enumerate(lines) if TEXT_FACE.search(line))
     shown = TEXT_FACE.findall(lines[at])
@@ -65,12 +75,7 @@ async def test_a_screen_reader_hears_each_option_s_face_as_its_card(
     """Left by the play-test: a play option's face is an emoji object, which was sent under
     the emoji's own name and read « fr_RD_b79afa, R♦, un Roi ». It carries the reader's
     words as its name, as the message's text does; the picture is the same emoji, by id."""
-    bot = await start(fake, clock)
-    host = Player(fake.add_user("reader", locale=locale))
-    await dealt_against_two_bots(
-        fake, clock, bot, host,
-        [["QH", "JS", "KD", "10C"], ["4H", "6H", "8C", "9D"], ["7D", "8S", "9C", "5S"]],
-        opener=0)
+    bot, host, _, _ = await the_reader_dealt(fake, clock, locale)
     options = [o for s in host.hand.selects for o in s.options]
     assert sorted(o.emoji or "" for o in options) == sorted(read)
     king = faces.emoji(Card.parse("KD"), False, locale)
@@ -88,12 +93,7 @@ async def test_the_hand_says_whose_turn_it_is_before_its_cards(
     « Ce n’est pas ton tour… » or « À toi de jouer ». The turn comes first, marked ➡️ (read
     « flèche droite », "right arrow"), not ▶️ (« bouton lecture », "play button", a control
     beside « de jouer »), on the hand as on the table's seat lines."""
-    bot = await start(fake, clock)
-    host = Player(fake.add_user("reader", locale=locale))
-    table, game = await dealt_against_two_bots(
-        fake, clock, bot, host,
-        [["QH", "JS", "KD", "10C"], ["4H", "6H", "8C", "9D"], ["7D", "8S", "9C", "5S"]],
-        opener=0)
+    bot, host, table, game = await the_reader_dealt(fake, clock, locale)
     lines = host.hand.content.splitlines()
     assert lines[0].startswith(t(locale, "hand.your_turn", countdown="").strip())
     assert lines[0].startswith("➡️ ") and lines[1].startswith("🂠 ")  # then the hand

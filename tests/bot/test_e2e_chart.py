@@ -15,11 +15,23 @@ from bot.packages.game import chart
 from bot.packages.publisher.charts import ANSWER_IN_TIME, IN_TIME
 from bot.packages.screen import Screen
 from bot.tables.table import Table
-from engine import Phase
-from fakediscord import FakeDiscord, errors
+from engine import Game, Phase
+from fakediscord import FakeDiscord, TestUser, errors
 
 from .conftest import LinkedClock
 from .e2e import cid, host_against_three_bots, let_timers_play, message, record_charts, tick
+
+
+async def first_round_over(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot
+                           ) -> tuple[TestUser, Table, Game]:
+    """alice (fr) hosts three bots for three rounds, their timers playing her turns too,
+    until the first round is over: the results, not yet a game's end (no chart)."""
+    alice = fake.add_user("alice", locale="fr")
+    table = await host_against_three_bots(bot, alice, "rounds:3")
+    game = table.game
+    assert game is not None
+    await let_timers_play(fake, clock, game, Phase.ROUND_OVER)
+    return alice, table, game
 
 
 async def test_game_over_attaches_the_points_of_every_round(
@@ -74,11 +86,7 @@ async def test_a_game_the_host_ends_between_rounds_gets_its_chart(
     """« Terminer » between rounds redraws the results through the click's own response;
     the chart must still follow, as it does when the last round ends a game."""
     drawn = record_charts(monkeypatch)
-    alice = fake.add_user("alice", locale="fr")
-    table = await host_against_three_bots(president, alice, "rounds:3")
-    game = table.game
-    assert game is not None
-    await let_timers_play(fake, clock, game, Phase.ROUND_OVER)
+    alice, table, game = await first_round_over(fake, clock, president)
     await alice.click(message(alice, table.table_message_id), cid(table, "end", game.version))
     await tick(fake, clock, 2)  # past the refresh coalescer's second
     assert game.phase is Phase.GAME_OVER
@@ -170,11 +178,7 @@ async def test_terminer_s_answer_carries_the_chart(
     drawn once. Refused for its file (`refused`: a 413), the answer goes again without it
     and the chart is given as text, as for an edit refused so."""
     drawn = record_charts(monkeypatch)
-    alice = fake.add_user("alice", locale="fr")
-    table = await host_against_three_bots(president, alice, "rounds:3")
-    game = table.game
-    assert game is not None
-    await let_timers_play(fake, clock, game, Phase.ROUND_OVER)
+    alice, table, game = await first_round_over(fake, clock, president)
     await tick(fake, clock, 2)
     charts = president.publisher.charts
     draw, released = charts.draw, asyncio.Event()

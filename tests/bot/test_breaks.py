@@ -37,9 +37,12 @@ async def next_move(table: Table, clock: ManualClock) -> None:
             return
 
 
-async def alice_against_two_bots(svc: TableService, clock: ManualClock) -> Table:
-    """alice hosts two bots at a classic table, started; time passes until a bot's move is
-    the next thing due (its pause of 2 s running)."""
+async def alice_against_two_bots() -> tuple[TableService, ManualClock, Table]:
+    """On a service of its own (bots pausing 2 s, seed 1) and its manual clock, alice
+    hosts two bots at a classic table, started; time passes until a bot's move is the
+    next thing due (its pause of 2 s running)."""
+    clock = ManualClock()
+    svc = TableService(clock, bot_pause=2.0, seed=1)
     table = await svc.create(100, 1, ALICE, "alice", "en")
     await svc.add_bot(table, ALICE)
     await svc.add_bot(table, ALICE)
@@ -49,7 +52,7 @@ async def alice_against_two_bots(svc: TableService, clock: ManualClock) -> Table
     await settle()
     for _ in range(60):
         if game.to_act not in (None, 0):
-            return table
+            return svc, clock, table
         clock.advance(30)  # alice's turn runs out
         await settle()
     raise AssertionError("no bot's turn came")
@@ -60,9 +63,7 @@ async def test_a_bot_move_due_as_the_break_comes_waits_for_its_end() -> None:
     of it: the move, running already, is not cancelled with the table's deadlines, and
     played once the pause was in. It now sees the break and leaves the move to the
     break's end, which schedules it again."""
-    clock = ManualClock()
-    svc = TableService(clock, bot_pause=2.0, seed=1)
-    table = await alice_against_two_bots(svc, clock)
+    svc, clock, table = await alice_against_two_bots()
     game = table.game
     assert game is not None
     version = game.version
@@ -89,9 +90,7 @@ async def test_a_break_begun_during_an_outage_waits_for_its_end() -> None:
     """A host's pause that reaches the bot while Discord has lost the server (a click
     racing the outage): the break's hour does not run until the server is back, then
     counts on from there (« Play-test 29, afterwards »)."""
-    clock = ManualClock()
-    svc = TableService(clock, bot_pause=2.0, seed=1)
-    table = await alice_against_two_bots(svc, clock)
+    svc, clock, table = await alice_against_two_bots()
     await svc.outages.server_lost(1)
     clock.advance(60)
     await svc.breaks.pause(table, ALICE)
@@ -114,9 +113,7 @@ async def test_a_break_continued_during_an_outage_leaves_the_clocks_to_its_end()
     """The host's « Continuer » reaches the bot while Discord has lost the server: the
     break ends, but nobody can act there yet, so the clocks wait on, bots included, until
     the server is back, and run on from there."""
-    clock = ManualClock()
-    svc = TableService(clock, bot_pause=2.0, seed=1)
-    table = await alice_against_two_bots(svc, clock)
+    svc, clock, table = await alice_against_two_bots()
     game = table.game
     assert game is not None
     version = game.version

@@ -2,15 +2,18 @@
 the same series the table showed when the game ended, answered only to the one who asked,
 in their language."""
 
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
+from bot.client import PresidentBot
 from bot.i18n import t
 from bot.names import shortened
 from bot.packages.game import chart
 from bot.packages.text import player_name, unescaped
+from bot.storage import Storage
 from bot.storage.records import SeatRef
 from fakediscord import FakeDiscord
 from fakediscord.forge import Forger
@@ -27,6 +30,30 @@ from .e2e import (
     record_charts,
     tick,
 )
+
+
+async def ana_s_channel_stored(fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+                               ) -> tuple[PresidentBot, Storage,
+                                          Callable[[int, int], Awaitable[int]]]:
+    """A bot on a database file, whose storage holds a classic table of the fake's channel
+    where Ana (member 1) plays a bot; with what stores a finished one-round game of it,
+    Ana first: its number and Ana's points in, its id out."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path))
+    storage = bot.storage
+    assert storage is not None
+    seats = [SeatRef(1, False, "Ana"), SeatRef(None, True, "Bot")]
+    table_id = await storage.create_table(fake.guild.id, fake.channel.id, 1,
+                                          {"preset": "classic", "set": {}})
+
+    async def finished_game(number: int, points: int) -> int:
+        game_id = await storage.start_game(table_id, game_no=number, preset="classic",
+                                           rules={"preset": "classic", "set": {}}, seats=seats)
+        await storage.record_round(game_id, 1, ranking=[0, 1], roles=["P", "L"],
+                                   points=[points, 0], seats=seats)
+        await storage.finish_game(game_id, winners=[0], stopped_early=False)
+        return game_id
+
+    return bot, storage, finished_game
 
 
 async def test_history_opens_a_past_games_chart_from_the_stored_rounds(
@@ -96,20 +123,10 @@ async def test_history_pages_through_older_games_in_place(
 ) -> None:
     """Past the ten newest games, « Older games » replaces the page on the same ephemeral
     message, and « Newer games » comes back; each page's menu offers its own games."""
-    bot = await connect_bot(fake, clock, database_url(tmp_path))
-    storage = bot.storage
-    assert storage is not None
-    seats = [SeatRef(1, False, "Ana"), SeatRef(None, True, "Bot")]
-    table_id = await storage.create_table(fake.guild.id, fake.channel.id, 1,
-                                          {"preset": "classic", "set": {}})
+    bot, _, finished_game = await ana_s_channel_stored(fake, clock, tmp_path)
     games = []
     for number in range(1, 13):  # 12 games, the 12th the newest
-        game_id = await storage.start_game(table_id, game_no=number, preset="classic",
-                                           rules={"preset": "classic", "set": {}}, seats=seats)
-        await storage.record_round(game_id, 1, ranking=[0, 1], roles=["P", "L"],
-                                   points=[number, 0], seats=seats)
-        await storage.finish_game(game_id, winners=[0], stopped_early=False)
-        games.append(game_id)
+        games.append(await finished_game(number, number))
     ana = fake.add_user("ana", locale="en-US")
 
     await ana.slash("president history")

@@ -11,13 +11,13 @@ import pytest
 from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.settings.views import knob_form
-from bot.storage.records import SeatRef
 from engine import Rules
 from fakediscord import FakeDiscord, TestUser
 from tests.fresh import fresh
 
 from .conftest import LinkedClock
-from .e2e import cid, connect_bot, create_table, database_url, message, tick
+from .e2e import cid, create_table, message, tick
+from .test_e2e_history_chart import ana_s_channel_stored
 
 
 async def type_knob(host: TestUser, knob: str, text: str) -> str:
@@ -93,20 +93,7 @@ async def test_a_past_game_keeps_its_number_in_the_history_as_newer_games_end(
     menu's labels gave the date in UTC, which a label cannot show in the reader's time
     zone (no Discord timestamp there): a game late at night read a day off its line. The
     label has the line's number instead, and the line the date and time."""
-    bot = await connect_bot(fake, clock, database_url(tmp_path))
-    storage = bot.storage
-    assert storage is not None
-    seats = [SeatRef(1, False, "Ana"), SeatRef(None, True, "Bot")]
-    table_id = await storage.create_table(fake.guild.id, fake.channel.id, 1,
-                                          {"preset": "classic", "set": {}})
-
-    async def finished_game(number: int) -> int:
-        game_id = await storage.start_game(table_id, game_no=number, preset="classic",
-                                           rules={"preset": "classic", "set": {}}, seats=seats)
-        await storage.record_round(game_id, 1, ranking=[0, 1], roles=["P", "L"],
-                                   points=[3, 0], seats=seats)
-        await storage.finish_game(game_id, winners=[0], stopped_early=False)
-        return game_id
+    bot, storage, finished_game = await ana_s_channel_stored(fake, clock, tmp_path)
 
     async def listed(user: TestUser) -> tuple[list[str], dict[str, str]]:
         """The page's lines and its menu's labels by game id."""
@@ -115,7 +102,7 @@ async def test_a_past_game_keeps_its_number_in_the_history_as_newer_games_end(
         description = page.embeds[0].description or ""
         return description.splitlines(), {o.value: o.label for o in page.select().options}
 
-    first = await finished_game(1)
+    first = await finished_game(1, 3)
     (game,) = await storage.game_history(channel_id=fake.channel.id)
     assert game.ended_at is not None
     for locale, label in (("fr", "1. Président classique · 1 manche"),
@@ -126,7 +113,7 @@ async def test_a_past_game_keeps_its_number_in_the_history_as_newer_games_end(
         assert labels == {str(first): label}
 
     clock.advance(3600)
-    second = await finished_game(2)
+    second = await finished_game(2, 3)
     ana = fake.add_user("ana", locale="fr")
     lines, labels = await listed(ana)
     assert [line.split(" ", 1)[0] for line in lines] == ["2.", "1."]  # newest first

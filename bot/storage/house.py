@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage.access import Access
@@ -46,6 +46,18 @@ class HouseRules(Access):
                 index_elements=[HouseRule.channel_id, HouseRule.preset],
                 set_={"rules": statement.excluded.rules,
                       "settings": statement.excluded.settings, "updated_at": now}))
+
+    async def forget_house(self, channel_ids: Collection[int]) -> int:
+        """The channels or threads were deleted (docs/bot.md, « A deleted place's rows
+        (stop 55) »): their house rules and settings go, every preset's, as nothing can
+        open a table there again. The results played there stay: they are the players'.
+        How many rows went."""
+        if not channel_ids:
+            return 0
+        async with self._write() as connection:
+            result = await connection.execute(
+                delete(HouseRule).where(HouseRule.channel_id.in_(list(channel_ids))))
+        return int(result.rowcount)
 
     async def house_rules(self, channel_id: int, preset: str | None = None, *,
                           thread_id: int | None = None) -> dict[str, Any] | None:

@@ -145,3 +145,24 @@ async def test_a_thread_keeps_its_own_and_its_channels(kept: Storage) -> None:
     await kept.update_table(table_id, status="closed")
     await kept.forget_guild(GUILD)
     assert await kept.house(CHANNEL, thread_id=THREAD) is None
+
+
+async def test_a_deleted_place_forgets_its_own_house_rows_alone(kept: Storage) -> None:
+    """Stop 55: a deleted thread's rows go, every preset's, and its channel's stay; a
+    deleted channel's go too, the other channels' and the scores played there stay."""
+    table_id = await kept.create_table(GUILD, THREAD, ALICE, PRESI)
+    await kept.start_game(table_id, game_no=1, preset="presi", rules=PRESI,
+                          seats=[human(ALICE), human(BOB)], house=CHANNEL,
+                          house_thread=THREAD, settings=SETTINGS)
+    await kept.remember_house_rules(GUILD, CHANNEL, CLASSIC, thread_id=THREAD)
+    await kept.remember_house_rules(GUILD, OTHER_CHANNEL, CLASSIC)
+    held = await kept.held_by_guild(GUILD)
+    assert await kept.forget_house([THREAD]) == 2
+    own = await kept.house(CHANNEL, "presi", thread_id=THREAD)
+    assert own is not None and (own.rules, own.own_thread) == (PRESI, False)
+    assert await kept.forget_house([CHANNEL]) == 2
+    assert await kept.house(CHANNEL, thread_id=THREAD) is None
+    assert await kept.house_rules(OTHER_CHANNEL) == CLASSIC
+    assert await kept.forget_house([CHANNEL, THREAD]) == 0
+    after = await kept.held_by_guild(GUILD)
+    assert (after.tables, after.games, after.ratings) == (held.tables, held.games, held.ratings)

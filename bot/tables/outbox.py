@@ -83,6 +83,11 @@ class TableStore(Protocol):
 
     async def named_edits(self, message_ids: Collection[int]) -> set[int]: ...
 
+    async def forget_place(self, channel_id: int) -> None:
+        """The channel or thread was deleted: forget its house rules and settings
+        (`bot.tables.unreachable`)."""
+        ...
+
 
 class Outbox:
     """The queues of storage work, one per table. `touch` is called when stored work

@@ -127,7 +127,7 @@ class TableService:
         self.vanished = VanishedTables(clock)
         self.asleep = AsleepThreads(clock)
         self.unreachable = UnreachableTables(self.registry, self.vanished, after=self._after,
-                                             close=self._close)
+                                             close=self._close, stored=self.stored_so_far)
 
     @property
     def store(self) -> TableStore | None:
@@ -139,6 +139,7 @@ class TableService:
         self.outbox.store = store
         self.vanished.store = store
         self.asleep.store = store
+        self.unreachable.store = store
 
     # ------------------------------------------------------------------ lobby
 

@@ -1,10 +1,14 @@
 """Tables the bot can no longer reach: their channel or thread was deleted, or the bot was
 removed from their server. They end at once, their game stopped as the host's End stops it,
-with nothing posted or edited in the channel."""
+with nothing posted or edited in the channel. A deleted channel or thread is forgotten too:
+the house rules and settings it kept (docs/bot.md, « A deleted place's rows (stop 55) »).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 from bot.tables import refusals
 from bot.tables.registry import Registry
@@ -12,17 +16,29 @@ from bot.tables.table import Table
 from bot.tables.vanished import VanishedTables
 from engine import Event, Phase
 
+log = logging.getLogger(__name__)
+
+
+class PlaceStore(Protocol):
+    """Where a place's house rules are kept (see `bot.tables.persistence`)."""
+
+    async def forget_place(self, channel_id: int) -> None: ...
+
 
 class UnreachableTables:
-    """`after` applies the engine's events and `close` closes the table: the service's."""
+    """`after` applies the engine's events and `close` closes the table, `stored` waits
+    for the storage work queued so far: the service's."""
 
     def __init__(self, registry: Registry, vanished: VanishedTables, *,
                  after: Callable[[Table, list[Event]], None],
-                 close: Callable[[Table], None]) -> None:
+                 close: Callable[[Table], None],
+                 stored: Callable[[], Awaitable[None]]) -> None:
         self.registry = registry
         self.vanished = vanished
+        self.store: PlaceStore | None = None
         self._after = after
         self._close = close
+        self._stored = stored
 
     async def channel_deleted(self, channel_id: int, name: str | None = None) -> None:
         """The table's channel or thread (`name`, when known) was deleted, and every message
@@ -43,6 +59,23 @@ class UnreachableTables:
                 if await self._vanish(table, hands=False) and table.guild_id is not None:
                     await self.vanished.record(table.guild_id, players, name,
                                                in_thread=thread)
+        await self._forget(channel_id)
+
+    async def _forget(self, channel_id: int) -> None:
+        """The deleted channel's or thread's house rows go: no table opens there again.
+        Once the storage work queued so far is done, so that a write of its table's (the
+        settings its host confirmed, a game's start) cannot keep them again after. A
+        channel's threads go by their own events (`on_raw_thread_delete`): the rows do
+        not say a thread's channel. A courtesy: the rows are a few bytes, and erased with
+        the server anyway, so a database that refuses leaves them."""
+        if self.store is None:
+            return
+        await self._stored()
+        try:
+            await self.store.forget_place(channel_id)
+        except Exception:
+            log.warning("could not forget the house rules of deleted channel %s", channel_id,
+                        exc_info=True)
 
     async def removed_from_guild(self, guild_id: int) -> None:
         """The bot was removed from a server: its tables there end (`_vanish`). The hands,

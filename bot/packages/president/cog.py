@@ -193,12 +193,20 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        """A table's channel was deleted (discord.py also reports its threads as deleted)."""
+        """A channel was deleted (CHANNEL_DELETE, Channel Delete,
+        https://discord.com/developers/docs/events/gateway-events#channel-delete): its
+        table ends and its house rows go (`UnreachableTables.channel_deleted`). discord.py
+        also reports the threads of it that its cache holds as deleted, from the cache: the
+        gateway sends nothing for them."""
         await self.bot.service.unreachable.channel_deleted(channel.id, channel.name)
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
-        """Raw: a thread the cache does not hold (an archived one) may hold a table."""
+        """A thread was deleted (THREAD_DELETE, Thread Delete, "just the `id`, `guild_id`,
+        `parent_id`, and `type` fields",
+        https://discord.com/developers/docs/events/gateway-events#thread-delete): its table
+        ends and its house rows go. Raw: a thread the cache does not hold (an archived
+        one) may hold a table, or rows."""
         thread = payload.thread
         await self.bot.service.unreachable.channel_deleted(
             payload.thread_id, thread.name if thread is not None else None)

@@ -1,0 +1,67 @@
+"""End-to-end: a deleted channel or thread forgets the house rows it kept (stop 55,
+docs/bot.md « A deleted place's rows »): its house rules and table settings, every
+preset's, as Discord says it is gone (THREAD_DELETE, CHANNEL_DELETE); the other places'
+rows, and the results played there, stay."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.client import PresidentBot
+from bot.storage.records import KeptHouse
+from fakediscord import Channel, FakeDiscord
+
+from .conftest import LinkedClock
+from .e2e import connect_bot, database_url, tick
+from .test_e2e_house52 import tune_table
+from .test_e2e_playtest33 import table_in
+
+
+async def kept(bot: PresidentBot, channel: Channel) -> KeptHouse | None:
+    """What the place keeps of its own (a thread's channel's rows are read apart)."""
+    assert bot.storage is not None
+    return await bot.storage.house(channel.id)
+
+
+async def test_a_deleted_thread_then_its_channel_forget_their_house_rows(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """marie sets hard bots at a table in the thread « presi » of #general (rows for the
+    thread and the channel), and at one in #pause. A moderator deletes the thread while
+    its table is open: the thread's rows go, its channel's stay; the channel deleted, its
+    rows go, with those of its other thread « rapide » the cache holds; #pause keeps its
+    own, and the games stored stay."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    assert bot.storage is not None
+    marie = fake.add_user("marie", locale="fr")
+    channel = marie.channel
+    presi = fake.add_thread(channel, "presi", marie)
+    quick = fake.add_thread(channel, "rapide", marie)
+    pause = fake.add_channel(fake.guild, "pause")
+    await fake.settle()
+    for place in (quick, pause, presi):
+        marie.channel = place
+        await marie.slash("president create")
+        await tune_table(fake, clock, marie, table_in(bot, place), "bot_level")
+    table = table_in(bot, presi)
+    for place in (channel, presi, quick, pause):
+        assert await kept(bot, place) is not None, place.name
+    held = await bot.storage.held_by_guild(fake.guild.id)
+
+    fake.delete_channel(presi)
+    await fake.settle()
+    await tick(fake, clock, 1)
+    assert table.closed
+    assert await kept(bot, presi) is None
+    assert await kept(bot, channel) is not None and await kept(bot, quick) is not None
+
+    fake.delete_channel(channel)
+    await fake.settle()
+    await tick(fake, clock, 1)
+    assert await kept(bot, channel) is None and await kept(bot, quick) is None
+    assert await kept(bot, pause) is not None
+    after = await bot.storage.held_by_guild(fake.guild.id)
+    assert (after.tables, after.games, after.ratings) == (held.tables, held.games,
+                                                          held.ratings)
+    await fake.disconnect(bot)
+    fake.assert_no_errors()

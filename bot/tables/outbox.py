@@ -83,8 +83,8 @@ class TableStore(Protocol):
 
     async def named_edits(self, message_ids: Collection[int]) -> set[int]: ...
 
-    async def forget_place(self, channel_id: int) -> None:
-        """The channel or thread was deleted: forget its house rules and settings
+    async def forget_places(self, channel_ids: Collection[int]) -> None:
+        """The channels or threads were deleted: forget their house rules and settings
         (`bot.tables.unreachable`)."""
         ...
 

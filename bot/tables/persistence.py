@@ -131,8 +131,8 @@ class StorageStore:
     async def named_edits(self, message_ids: Collection[int]) -> set[int]:
         return await self.storage.named_edits(message_ids)
 
-    async def forget_place(self, channel_id: int) -> None:
-        await self.storage.forget_house([channel_id])
+    async def forget_places(self, channel_ids: Collection[int]) -> None:
+        await self.storage.forget_house(channel_ids)
 
     async def _retried(self, table: Table, what: str, call: Callable[[], Awaitable[T]]) -> T:
         """Repeat `call` through transient database failures (see `transient`), with a

@@ -7,7 +7,7 @@ the house rules and settings it kept (docs/bot.md, « A deleted place's rows (st
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from typing import Protocol
 
 from bot.tables import refusals
@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 class PlaceStore(Protocol):
     """Where a place's house rules are kept (see `bot.tables.persistence`)."""
 
-    async def forget_place(self, channel_id: int) -> None: ...
+    async def forget_places(self, channel_ids: Collection[int]) -> None: ...
 
 
 class UnreachableTables:
@@ -46,8 +46,10 @@ class UnreachableTables:
         edit, and its players are owed the word (`vanished`). A channel takes its threads'
         tables with it: discord.py reports only the threads it holds, and it drops archived
         ones."""
+        places = {channel_id}
         for table in self.registry.tables():
             if channel_id in (table.channel_id, table.parent_id):
+                places.add(table.channel_id)
                 players = [p.user_id for p in (*table.humans(), *table.queue)
                            if p.user_id is not None]
                 # The deleted one is the table's thread, or the channel it was in.
@@ -59,23 +61,26 @@ class UnreachableTables:
                 if await self._vanish(table, hands=False) and table.guild_id is not None:
                     await self.vanished.record(table.guild_id, players, name,
                                                in_thread=thread)
-        await self._forget(channel_id)
+        await self._forget(places)
 
-    async def _forget(self, channel_id: int) -> None:
-        """The deleted channel's or thread's house rows go: no table opens there again.
-        Once the storage work queued so far is done, so that a write of its table's (the
-        settings its host confirmed, a game's start) cannot keep them again after. A
-        channel's threads go by their own events (`on_raw_thread_delete`): the rows do
-        not say a thread's channel. A courtesy: the rows are a few bytes, and erased with
-        the server anyway, so a database that refuses leaves them."""
+    async def _forget(self, places: Collection[int]) -> None:
+        """The deleted channel's or thread's house rows go, and those of the channel's
+        threads that hold a table (an archived one too, which discord.py does not report
+        deleted with its channel): no table opens there again. A channel's other threads
+        go by their own events (`on_raw_thread_delete`, from discord.py's cache), as the
+        rows do not say a thread's channel: an archived one's stay (docs/bot.md). Once the
+        storage work queued so far is done, so that a write of their tables' (the settings
+        a host confirmed, a game's start) cannot keep them again after. A courtesy: the
+        rows are a few bytes, and erased with the server anyway, so a database that
+        refuses leaves them."""
         if self.store is None:
             return
         await self._stored()
         try:
-            await self.store.forget_place(channel_id)
+            await self.store.forget_places(places)
         except Exception:
-            log.warning("could not forget the house rules of deleted channel %s", channel_id,
-                        exc_info=True)
+            log.warning("could not forget the house rules of deleted channels %s",
+                        sorted(places), exc_info=True)
 
     async def removed_from_guild(self, guild_id: int) -> None:
         """The bot was removed from a server: its tables there end (`_vanish`). The hands,

@@ -13,7 +13,7 @@ from fakediscord import Channel, FakeDiscord
 
 from .conftest import LinkedClock
 from .e2e import connect_bot, database_url, tick
-from .test_e2e_house52 import tune_table
+from .test_e2e_house52 import close, tune_table
 from .test_e2e_playtest33 import table_in
 
 
@@ -27,24 +27,31 @@ async def test_a_deleted_thread_then_its_channel_forget_their_house_rows(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
 ) -> None:
     """marie sets hard bots at a table in the thread « presi » of #general (rows for the
-    thread and the channel), and at one in #pause. A moderator deletes the thread while
-    its table is open: the thread's rows go, its channel's stay; the channel deleted, its
-    rows go, with those of its other thread « rapide » the cache holds; #pause keeps its
-    own, and the games stored stay."""
+    thread and the channel), in its threads « rapide » (the table then closed) and
+    « mardi » (the table still open, the thread archived since), and in #pause. A
+    moderator deletes « presi » while its table is open: the thread's rows go, its
+    channel's stay; the channel deleted, its rows go, with those of « rapide » (discord.py
+    reports it deleted from its cache) and « mardi » (not in discord.py's cache, but its
+    table says its channel); #pause keeps its own, and the games stored stay."""
     bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
     assert bot.storage is not None
     marie = fake.add_user("marie", locale="fr")
     channel = marie.channel
     presi = fake.add_thread(channel, "presi", marie)
     quick = fake.add_thread(channel, "rapide", marie)
+    tuesday = fake.add_thread(channel, "mardi", marie)
     pause = fake.add_channel(fake.guild, "pause")
     await fake.settle()
-    for place in (quick, pause, presi):
+    for place in (quick, tuesday, pause, presi):
         marie.channel = place
         await marie.slash("president create")
         await tune_table(fake, clock, marie, table_in(bot, place), "bot_level")
+    marie.channel = quick
+    await close(fake, clock, bot, marie)
+    fake.archive_thread(tuesday)
+    await fake.settle()
     table = table_in(bot, presi)
-    for place in (channel, presi, quick, pause):
+    for place in (channel, presi, quick, tuesday, pause):
         assert await kept(bot, place) is not None, place.name
     held = await bot.storage.held_by_guild(fake.guild.id)
 
@@ -58,7 +65,8 @@ async def test_a_deleted_thread_then_its_channel_forget_their_house_rows(
     fake.delete_channel(channel)
     await fake.settle()
     await tick(fake, clock, 1)
-    assert await kept(bot, channel) is None and await kept(bot, quick) is None
+    for place in (channel, quick, tuesday):
+        assert await kept(bot, place) is None, place.name
     assert await kept(bot, pause) is not None
     after = await bot.storage.held_by_guild(fake.guild.id)
     assert (after.tables, after.games, after.ratings) == (held.tables, held.games,

@@ -12,7 +12,7 @@ from bot.storage.records import KeptHouse
 from fakediscord import Channel, FakeDiscord
 
 from .conftest import LinkedClock
-from .e2e import connect_bot, database_url, tick
+from .e2e import connect_bot, database_url, restart, tick
 from .test_e2e_house52 import close, tune_table
 from .test_e2e_playtest33 import table_in
 
@@ -71,5 +71,34 @@ async def test_a_deleted_thread_then_its_channel_forget_their_house_rows(
     after = await bot.storage.held_by_guild(fake.guild.id)
     assert (after.tables, after.games, after.ratings) == (held.tables, held.games,
                                                           held.ratings)
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_a_thread_deleted_while_the_bot_was_down_forgets_its_rows_at_the_start(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """The thread « presi » is deleted during a redeploy, its table open: the new process
+    hears nothing of it, but its first post there meets 404 Unknown Channel, which ends
+    the table as the deletion's event would (`BlockedTables.gone`), and forgets the
+    thread's rows; its channel's stay."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    marie = fake.add_user("marie", locale="en-US")
+    channel = marie.channel
+    presi = fake.add_thread(channel, "presi", marie)
+    await fake.settle()
+    marie.channel = presi
+    await marie.slash("president create")
+    await tune_table(fake, clock, marie, table_in(bot, presi), "bot_level")
+    assert await kept(bot, presi) is not None
+    bot = await restart(fake, clock, bot, url, meanwhile=lambda: fake.delete_channel(presi))
+    await fake.settle()
+    await tick(fake, clock, 1)
+    assert bot.service.registry.in_channel(presi.id) is None
+    assert await kept(bot, presi) is None and await kept(bot, channel) is not None
+    # The start's read of the thread, and its lobby's redraw: Unknown Channel.
+    fake.expect_error(10003)
+    fake.expect_error(10003)
     await fake.disconnect(bot)
     fake.assert_no_errors()

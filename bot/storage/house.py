@@ -36,27 +36,30 @@ class HouseRules(Access):
                                     thread_id: int | None) -> None:
         now = self._now()
         kept = None if settings is None else dict(settings)
-        for where in (channel_id, thread_id):
+        for where, parent in ((channel_id, None), (thread_id, channel_id)):
             if where is None:
                 continue
             statement = self._insert(HouseRule).values(
                 channel_id=where, preset=str(rules.get("preset", "")), guild_id=guild_id,
-                rules=dict(rules), settings=kept, updated_at=now)
+                rules=dict(rules), settings=kept, parent_id=parent, updated_at=now)
             await connection.execute(statement.on_conflict_do_update(
                 index_elements=[HouseRule.channel_id, HouseRule.preset],
                 set_={"rules": statement.excluded.rules,
-                      "settings": statement.excluded.settings, "updated_at": now}))
+                      "settings": statement.excluded.settings,
+                      "parent_id": statement.excluded.parent_id, "updated_at": now}))
 
     async def forget_house(self, channel_ids: Collection[int]) -> int:
         """The channels or threads were deleted (docs/bot.md, « A deleted place's rows
-        (stop 55) »): their house rules and settings go, every preset's, as nothing can
-        open a table there again. The results played there stay: they are the players'.
-        How many rows went."""
+        (stop 55) »): their house rules and settings go, every preset's, and those of a
+        deleted channel's threads (written since 0014, which keep their channel), as
+        nothing can open a table there again. The results played there stay: they are the
+        players'. How many rows went."""
         if not channel_ids:
             return 0
+        places = list(channel_ids)
         async with self._write() as connection:
-            result = await connection.execute(
-                delete(HouseRule).where(HouseRule.channel_id.in_(list(channel_ids))))
+            result = await connection.execute(delete(HouseRule).where(
+                HouseRule.channel_id.in_(places) | HouseRule.parent_id.in_(places)))
         return int(result.rowcount)
 
     async def house_rules(self, channel_id: int, preset: str | None = None, *,

@@ -120,6 +120,9 @@ class HouseRule(Base):
     # The table's settings beside the rules (`TableSettings.to_dict`: the bots' level,
     # « Conseil », reminders), kept with them since 0012; NULL in a row written before.
     settings: Mapped[dict[str, Any] | None] = mapped_column(JSON(), nullable=True)
+    # A thread's rows: the channel it is in, whose deletion takes them (0014, docs/bot.md
+    # « A deleted place's rows (stop 55) »); NULL on a channel's, and a thread's from before.
+    parent_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True, index=True)
     updated_at: Mapped[datetime]
 
 

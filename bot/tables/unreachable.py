@@ -65,10 +65,10 @@ class UnreachableTables:
 
     async def _forget(self, places: Collection[int]) -> None:
         """The deleted channel's or thread's house rows go, and those of the channel's
-        threads that hold a table (an archived one too, which discord.py does not report
-        deleted with its channel): no table opens there again. A channel's other threads
-        go by their own events (`on_raw_thread_delete`, from discord.py's cache), as the
-        rows do not say a thread's channel: an archived one's stay (docs/bot.md). Once the
+        threads: the rows written since 0014 say their channel (`Storage.forget_house`),
+        and a thread's table says it for older rows (an archived thread too, which
+        discord.py does not report deleted with its channel); no table opens there
+        again. An older row of a thread without a table stays (docs/bot.md). Once the
         storage work queued so far is done, so that a write of their tables' (the settings
         a host confirmed, a game's start) cannot keep them again after. A courtesy: the
         rows are a few bytes, and erased with the server anyway, so a database that

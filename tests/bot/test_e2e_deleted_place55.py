@@ -27,12 +27,14 @@ async def test_a_deleted_thread_then_its_channel_forget_their_house_rows(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
 ) -> None:
     """marie sets hard bots at a table in the thread « presi » of #general (rows for the
-    thread and the channel), in its threads « rapide » (the table then closed) and
-    « mardi » (the table still open, the thread archived since), and in #pause. A
+    thread and the channel), in its threads « rapide » and « vieux » (the tables then
+    closed, « vieux » archived) and « mardi » (the table still open, the thread archived
+    since), and in #pause. A
     moderator deletes « presi » while its table is open: the thread's rows go, its
     channel's stay; the channel deleted, its rows go, with those of « rapide » (discord.py
-    reports it deleted from its cache) and « mardi » (not in discord.py's cache, but its
-    table says its channel); #pause keeps its own, and the games stored stay."""
+    reports it deleted from its cache), « mardi » (not in discord.py's cache, but its
+    table says its channel) and « vieux » (archived, its table closed: its rows say their
+    channel, 0014); #pause keeps its own, and the games stored stay."""
     bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
     assert bot.storage is not None
     marie = fake.add_user("marie", locale="fr")
@@ -40,18 +42,21 @@ async def test_a_deleted_thread_then_its_channel_forget_their_house_rows(
     presi = fake.add_thread(channel, "presi", marie)
     quick = fake.add_thread(channel, "rapide", marie)
     tuesday = fake.add_thread(channel, "mardi", marie)
+    old = fake.add_thread(channel, "vieux", marie)
     pause = fake.add_channel(fake.guild, "pause")
     await fake.settle()
-    for place in (quick, tuesday, pause, presi):
+    for place in (old, quick, tuesday, pause, presi):
         marie.channel = place
         await marie.slash("president create")
         await tune_table(fake, clock, marie, table_in(bot, place), "bot_level")
-    marie.channel = quick
-    await close(fake, clock, bot, marie)
+    for place in (quick, old):
+        marie.channel = place
+        await close(fake, clock, bot, marie)
     fake.archive_thread(tuesday)
+    fake.archive_thread(old)
     await fake.settle()
     table = table_in(bot, presi)
-    for place in (channel, presi, quick, tuesday, pause):
+    for place in (channel, presi, quick, tuesday, old, pause):
         assert await kept(bot, place) is not None, place.name
     held = await bot.storage.held_by_guild(fake.guild.id)
 
@@ -65,7 +70,7 @@ async def test_a_deleted_thread_then_its_channel_forget_their_house_rows(
     fake.delete_channel(channel)
     await fake.settle()
     await tick(fake, clock, 1)
-    for place in (channel, quick, tuesday):
+    for place in (channel, quick, tuesday, old):
         assert await kept(bot, place) is None, place.name
     assert await kept(bot, pause) is not None
     after = await bot.storage.held_by_guild(fake.guild.id)

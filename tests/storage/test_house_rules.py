@@ -166,3 +166,22 @@ async def test_a_deleted_place_forgets_its_own_house_rows_alone(kept: Storage) -
     assert await kept.forget_house([CHANNEL, THREAD]) == 0
     after = await kept.held_by_guild(GUILD)
     assert (after.tables, after.games, after.ratings) == (held.tables, held.games, held.ratings)
+
+
+async def test_a_deleted_channel_takes_its_threads_rows_written_since_0014(
+        kept: Storage) -> None:
+    """A thread's rows keep their channel (0014): the channel's deletion takes them, those
+    of another channel's thread stay; a thread's row written before 0014 (no channel) stays
+    until the server is erased."""
+    other_thread = THREAD + 10
+    await kept.remember_house_rules(GUILD, CHANNEL, PRESI, thread_id=THREAD)
+    await kept.remember_house_rules(GUILD, OTHER_CHANNEL, CLASSIC, thread_id=other_thread)
+    older = THREAD + 20
+    await kept.remember_house_rules(GUILD, CHANNEL, CLASSIC, thread_id=older)
+    async with kept._write() as connection:
+        await connection.execute(
+            update(HouseRule).where(HouseRule.channel_id == older).values(parent_id=None))
+    assert await kept.forget_house([CHANNEL]) == 3  # the channel's two presets, THREAD's
+    assert await kept.house_rules(THREAD) is None and await kept.house_rules(CHANNEL) is None
+    assert await kept.house_rules(older) == CLASSIC
+    assert await kept.house_rules(other_thread) == CLASSIC

@@ -473,3 +473,34 @@ async def test_what_is_shown_comes_and_goes_with_0013(empty_db_url: str) -> None
         assert kept is not None and kept.shown is None and kept.state == {"v": 3}
     finally:
         await storage.close()
+
+
+async def test_a_threads_channel_comes_and_goes_with_0014(empty_db_url: str) -> None:
+    """0014 adds `house_rules.parent_id`, a thread's channel. The downgrade drops it and
+    keeps every row; upgraded again, the thread's row no longer says its channel (a
+    channel's deletion leaves it, as before 0014) and the schema matches."""
+    await upgrade_to_head(empty_db_url)
+    storage = await Storage.open(empty_db_url)
+    presi: RulesDict = {"preset": "presi", "set": {"revolution": False}}
+    thread = MAX_SNOWFLAKE - 1
+    try:
+        await storage.remember_house_rules(MAX_SNOWFLAKE, MAX_SNOWFLAKE, presi,
+                                           thread_id=thread)
+    finally:
+        await storage.close()
+    counts = await _row_counts(empty_db_url)
+    assert counts["house_rules"] == 2
+
+    columns = await _columns_after_downgrade(empty_db_url, "0013", "house_rules")
+    assert "parent_id" not in columns and "settings" in columns
+    assert await _row_counts(empty_db_url) == counts
+
+    await upgrade_to_head(empty_db_url)
+    _, diff, _ = await _inspect(empty_db_url)
+    assert diff == []
+    storage = await Storage.open(empty_db_url)
+    try:
+        assert await storage.forget_house([MAX_SNOWFLAKE]) == 1
+        assert await storage.house_rules(thread) == presi
+    finally:
+        await storage.close()

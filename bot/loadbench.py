@@ -20,7 +20,8 @@ them. It prints one line (issue 8):
     tables=N ack_p50_ms=… ack_p99_ms=… ack_max_ms=… calls_per_s=… calls_per_s_peak=… r429=…
     invalid=… calls_per_action=… stale_p99_s=… cpu_ms_per_action=… kb_per_table=…
     snapshot_lag_p99_ms=… cpu_ms_per_s=… chatter_per_s=… messages_received_per_s=…
-    [hints=… hint_ack_p50_ms=… hint_ack_p99_ms=… hint_ack_max_ms=…] loop_lag_p99_ms=… loop_lag_max_ms=…
+    [hints=… hint_ack_p50_ms=… hint_ack_p99_ms=… hint_ack_max_ms=…] searches=… search_p50_ms=…
+    search_p99_ms=… search_max_ms=… loop_lag_p50_ms=… loop_lag_p99_ms=… loop_lag_max_ms=…
 
 With ``--latency-ms`` (and ``--jitter-ms``) every REST call, callbacks included, takes that
 long once the tables are open (fakediscord/latency.py; Discord publishes no latency figure,
@@ -35,7 +36,10 @@ SQLite, which runs in the process); snapshot_lag: from a table's change to the s
 holding it being committed (what a crash at that moment would lose), ``na`` without storage;
 cpu_ms_per_s: the same CPU time per second of the window. loop_lag: how late the event loop
 wakes a task sleeping 10 ms, probed all through the window: what a click or timer waits
-behind whatever holds the loop (a decision taken in place, say).
+behind whatever holds the loop (a decision taken in place, say). searches: the decisions
+taken off the loop in the window (hard's, normal's end search, a searched « Conseil »), and
+how long each took from the asking to its answer, its wait for a worker included: what shows
+whether they queue up.
 
 With ``--chatter R``, members post and edit R messages a second in channels of four other
 guilds (`bot.loadchatter`): what the GUILD_MESSAGES intent brings from busy servers.
@@ -251,6 +255,7 @@ class Result:
     bot_levels: list[list[str]] = field(default_factory=list)  # per table, opening order
     hint_acks: list[float] | None = None  # the « Conseil » clicks' acks; None: hints off
     loop_lags: list[float] | None = None  # the loop's probe (`_probe_loop`); None: fake clock
+    searches: list[float] = field(default_factory=list)  # off-loop decisions' times (`Thinker.took`)
 
     @property
     def r429(self) -> int:
@@ -280,10 +285,18 @@ class Result:
                f" table_chatter_per_s={self.table_chatter / self.seconds:.1f}"
                f" returns={self.returns}")
             + ("" if self.hint_acks is None else self._hint_figures(sorted(self.hint_acks)))
+            + self._search_figures(sorted(self.searches))
             + ("" if self.loop_lags is None else
+               f" loop_lag_p50_ms={statistics.median(self.loop_lags or [0.0]) * 1000:.1f}"
                f" loop_lag_p99_ms={_p99(sorted(self.loop_lags) or [0.0]) * 1000:.1f}"
                f" loop_lag_max_ms={max(self.loop_lags, default=0.0) * 1000:.1f}")
         )
+
+    @staticmethod
+    def _search_figures(took: list[float]) -> str:
+        shown = took or [0.0]
+        return (f" searches={len(took)} search_p50_ms={statistics.median(shown) * 1000:.1f}"
+                f" search_p99_ms={_p99(shown) * 1000:.1f} search_max_ms={shown[-1] * 1000:.1f}")
 
     @staticmethod
     def _hint_figures(acks: list[float]) -> str:
@@ -436,6 +449,7 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
         cpu = time.process_time()
         lags: list[float] = []
         probe = asyncio.ensure_future(_probe_loop(lags)) if wall else None
+        took = bot.service.thinker.took = []
         received = _messages_received(fake)
         returns = bot.publisher.buried.returns
         all_tables = [table for _, _, table in seated]
@@ -460,6 +474,7 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
                 tracker.look(table, publisher.showing)
             await tick(step)
         cpu = time.process_time() - cpu
+        bot.service.thinker.took = None
         if probe is not None:
             probe.cancel()
         elapsed = fake_clock.monotonic() - started
@@ -487,7 +502,7 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
             chatter=talk.events if talk is not None else 0, received=received,
             table_chatter=table_talk.events if table_talk is not None else None,
             returns=returns, hint_acks=hint_acks if hints else None,
-            loop_lags=lags if wall else None,
+            loop_lags=lags if wall else None, searches=took,
         )
         # Let the calls on their way arrive before the bot closes its session.
         fake.disable_latency()

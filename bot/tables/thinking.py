@@ -139,6 +139,9 @@ class Thinker:
         self.in_processes = True
         self.workers = Workers()
         self.running = 0  # decisions in workers now
+        # When a list (the load benchmark), each decision taken off the loop appends how
+        # long it took from the asking to its answer: its search and its wait for a worker.
+        self.took: list[float] | None = None
 
     async def think(self, bot: Bot, view: PlayerView) -> Action:
         """One decision, its time budget counted from now."""
@@ -158,6 +161,7 @@ class Thinker:
         them as work outside the event loop (`PresidentBot.busy`), which the loop cannot
         see."""
         self.running += 1
+        asked = time.monotonic()
         try:
             if self.in_processes:
                 pool = self.workers.pool()
@@ -168,3 +172,5 @@ class Thinker:
             return await asyncio.to_thread(in_thread)
         finally:
             self.running -= 1
+            if self.took is not None:
+                self.took.append(time.monotonic() - asked)

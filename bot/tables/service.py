@@ -514,9 +514,12 @@ class TableService:
             self.display.keep(table)
 
     def touch(self, table: Table) -> None:
-        """Persist a change that needs no refresh (e.g. the display posted a new message)."""
+        """Persist a change that needs no refresh (e.g. the display posted a new message).
+        Not once the store has stopped: the stop took every table's last snapshot, and work
+        it did not wait for (a result stored late) must not fail on the closed writer; the
+        restart redoes what that snapshot still owes."""
         table.seq += 1
-        if self.store is not None and not table.closed:
+        if self.store is not None and not table.closed and not self.store.stopped:
             self.store.snapshot(table)
             table.seen_stored = (table.human_seen, table.host_seen)
 

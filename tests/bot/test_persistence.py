@@ -697,3 +697,35 @@ async def test_a_crash_after_replay_before_the_last_games_results_are_stored_kee
     assert stored.points == dict(enumerate(first_points))
     restored = process.service.registry.in_channel(table.channel_id)
     assert restored is not None and restored.unstored == []
+
+
+async def test_a_result_stored_after_the_writer_closed_saves_no_snapshot(
+    db: tuple[str, Storage], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stop whose wait for storage work timed out (`PresidentBot._stop`: a loop late by
+    seconds under load, docs/deploy.md « 100 tables with the searching normal ») closes the
+    writer while a result is still being stored. Once stored, the outbox saves the table
+    again (`touch`): after the close that raised « snapshot writer is closed », was logged
+    as a failed storage work, and raised again from the failure's own save. The final
+    snapshot the stop took still lists the result as owed; the restart records it again."""
+    url, storage = db
+    process = start(storage)
+    table = await started(process, game_end="rounds:2")
+    held = asyncio.Event()
+    record_round = storage.record_round
+
+    async def slow_round(*args: Any, **kwargs: Any) -> Any:
+        await held.wait()
+        return await record_round(*args, **kwargs)
+
+    monkeypatch.setattr(storage, "record_round", slow_round)
+    await play_round(process.service, process.clock, table)
+    assert table.unstored
+    await process.writer.close()
+    held.set()
+    failures = [asyncio.ensure_future(t) for t in process.service.outbox.pending()]
+    await asyncio.gather(*failures, return_exceptions=True)
+    assert [f.exception() for f in failures] == [None] * len(failures)
+    assert not table.store_failed and not table.unstored
+    assert table.game_row_id is not None
+    assert (await stored_game(url, table.game_row_id)).round_nos == [1]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -306,3 +307,16 @@ def test_the_service_s_workers_start_on_demand_and_close_with_it() -> None:
     with pytest.raises(RuntimeError):  # shut down: it takes no more work
         first.submit(print)
     workers.close()
+
+
+def test_the_workers_run_below_the_bot_s_process() -> None:
+    """Where the cores are contended, the event loop gets the CPU before a search does: the
+    workers start `WORKER_NICENESS` below the bot's process (a timed search given less CPU
+    samples fewer deals; a late loop delays every click and timer)."""
+    workers = thinking.Workers()
+    try:
+        own = os.nice(0)
+        assert workers.pool().submit(os.nice, 0).result(timeout=60) \
+            == min(19, own + thinking.WORKER_NICENESS)
+    finally:
+        workers.close()

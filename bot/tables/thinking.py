@@ -7,7 +7,8 @@ to get it back, each time. One search in a thread cut the loop's round trips on 
 socket sevenfold, four searches 24-fold (docs/deploy.md, « Hard bots under load »); under
 the load benchmark at 100 hard tables, ack p99 went from 162 ms to 2.7 s. In another
 process the search competes for the CPU only through the OS scheduler, which does not
-starve the loop.
+starve the loop, and at a lower priority (`WORKER_NICENESS`), so that on contended cores the
+loop comes first.
 
 A decision's 80 ms count from when the table asked for it, not from when a worker took it
 up: when more decisions are asked than the workers can search, the late ones search for

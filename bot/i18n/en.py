@@ -422,6 +422,7 @@ CATALOGUE: dict[str, str] = {
     "lobby.bot_gave_way": "🪑 **{name}** takes the seat of 🤖 {bot}: at a full table, a person comes before a bot.",
     "hand.went_through": "✅ Discord said “This interaction failed”, but your click went through: your hand below is as it is now.",
     "hand.lapsing": "⏸️ This hand no longer follows the game: **{refresh}**, below, or **{hand}** on the table message brings it up to date.",
+    "hand.folded": "🃏 Hand closed.",
     "hand.moved": "🔁 Your hand now follows another message, the one you last opened or used.",
     "lobby.left_queue": "You left the queue.",
     "lobby.left_list": "You are no longer on the list.",

@@ -433,6 +433,7 @@ _WRITTEN: dict[str, str] = {
     "lobby.bot_gave_way": "🪑 **{name}** prend la place de 🤖 {bot} : à une table complète, une personne passe avant un bot.",
     "hand.went_through": "✅ Discord a affiché « L’interaction a échoué », mais ton clic a bien été pris en compte : ta main ci-dessous est à jour.",
     "hand.lapsing": "⏸️ Cette main ne suit plus la partie : **{refresh}**, ci-dessous, ou **{hand}** sur le message de la table la remet à jour.",
+    "hand.folded": "🃏 Main refermée.",
     "hand.moved": "🔁 Ta main suit maintenant un autre message, celui que tu as ouvert ou utilisé en dernier.",
     "lobby.left_queue": "Tu as quitté la file d’attente.",
     "lobby.left_list": "Tu n’es plus sur la liste.",

@@ -99,13 +99,13 @@ class Seating:
             return "seated"
 
     async def leave(self, table: Table, user_id: int, *, ask_first: bool = False,
-                    game_no: int | None = None) -> bool:
+                    game_no: int | None = None, farewell: str = "lobby.left") -> bool:
         """Leave the table or its queue; True once done. With `ask_first` (the command, the
         lobby button) a player of a game under way stays seated and False says to ask them
         first (prompts.quit_prompt): decided under the lock, so a game that starts meanwhile
         still asks. `game_no` is the game they confirmed leaving: once it is over the click
         leaves nothing. A presi leaver the table waits for is refused: leaving again would
-        push the deadline back."""
+        push the deadline back. `farewell` is what their open hand then says (`remove`)."""
         async with table.lock:
             if ask_first and table.plays(user_id):
                 return False
@@ -120,7 +120,7 @@ class Seating:
                 # A bot finishes the round for them: the engine says why that seat may not
                 # leave again, rather than « not seated », as if they had never played here.
                 refusals.verify(lambda: refusals.game_of(table).verify_leave(left))
-            await self.remove(table, user_id)
+            await self.remove(table, user_id, farewell=farewell)
             return True
 
     async def remove(self, table: Table, user_id: int, *,

@@ -196,9 +196,10 @@ class TableService:
         return await self.seating.join(table, user_id, name, locale)
 
     async def leave(self, table: Table, user_id: int, *, ask_first: bool = False,
-                    game_no: int | None = None) -> bool:
+                    game_no: int | None = None, farewell: str = "lobby.left") -> bool:
         """See `Seating.leave`."""
-        return await self.seating.leave(table, user_id, ask_first=ask_first, game_no=game_no)
+        return await self.seating.leave(table, user_id, ask_first=ask_first, game_no=game_no,
+                                        farewell=farewell)
 
     def verify_kick(self, table: Table, by: int, user_id: int, name: str) -> None:
         """Raise why `by` may not remove `user_id` now (`kick` checks it again under the

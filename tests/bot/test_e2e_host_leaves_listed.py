@@ -115,5 +115,5 @@ async def test_the_lists_open_hands_say_they_are_seated_once_the_lobby_seats_the
     assert table.game is None and table.is_host(sam.user.id)
     assert sam.hand.content == t(locale, "hand.lobby_host", **button_names(locale)) and not sam.hand.buttons
     assert ada.hand.content == t(locale, "hand.lobby") and not ada.hand.buttons
-    assert marie.hand.content == t(locale, "lobby.left")
+    assert marie.hand.content == t(locale, "hand.folded")
     fake.assert_no_errors()

@@ -192,7 +192,7 @@ async def test_a_kicked_players_hand_says_the_host_removed_them_in_their_languag
     await tick(fake, clock, 1)
     bobs, daves = (player.hand for player in players)
     assert daves.text == "The host removed you from this table." and not daves.buttons
-    assert bobs.text == "Tu as quitté la table." and not bobs.buttons
+    assert bobs.text == "🃏 Main refermée." and not bobs.buttons
     fake.assert_no_errors()
 
 

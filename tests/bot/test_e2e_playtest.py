@@ -347,7 +347,7 @@ async def test_presi_announces_the_grace_period_and_the_leaver_hand_loses_its_co
     assert french("bob quitte la table : sa place l’attend jusqu’à <t:") in board
     assert "sinon la partie est annulée" in board
     assert not bob.hand.selects and not bob.hand.buttons
-    assert "Tu as quitté la table." in bob.hand.content
+    assert "🃏 Main refermée." in bob.hand.content
     await tick(fake, clock, table.rules.leave_grace_seconds)
     assert table.game is None and not table.closed
     assert french("La partie est annulée : bob n’est pas de retour.") in \
@@ -362,7 +362,7 @@ async def test_a_leavers_hand_says_goodbye_in_the_leavers_language(
     assert table.locale == "fr"  # the table speaks its French host's language
     await leave_game(bob.user)
     await tick(fake, clock, 1)
-    assert bob.hand.content == "You left the table."
+    assert bob.hand.content == "🃏 Hand closed."
     fake.assert_no_errors()
 
 

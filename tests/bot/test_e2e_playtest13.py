@@ -81,7 +81,7 @@ async def test_a_leaver_taking_the_seat_back_is_not_left_reading_you_left(
     old = leo.hand_id
     await leave_game(leo.user)
     await tick(fake, clock, 1)
-    assert message(leo.user, old).content == t("fr", "lobby.left")
+    assert message(leo.user, old).content == t("fr", "hand.folded")
     await leo.user.slash("president join")
     leo.hand_id = leo.user.last_ephemeral().id
     await tick(fake, clock, 1)

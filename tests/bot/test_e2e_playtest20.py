@@ -262,7 +262,7 @@ async def test_leaving_and_coming_back_where_a_bot_takes_the_seat(
     left_hand = bob.hand_id
     await leave_game(bob.user)
     await tick(fake, clock, 1)
-    assert message(bob.user, left_hand).text == t("en", "lobby.left")
+    assert message(bob.user, left_hand).text == t("en", "hand.folded")
     assert table.seats[seat].is_bot or table.seats[seat].user_id is None
     joined = await bob.user.slash("president join")
     answered_privately(joined)

@@ -430,11 +430,13 @@ GAME_NUMBERS = 10**9
 async def quit_game(click: Click) -> None:
     """The button `/president leave` offers mid-game (prompts.quit_prompt): only the player
     it names may use it, and it leaves only the game it was asked about (the service checks
-    that under the table's lock), then says so on that same private message."""
+    that under the table's lock), then says so on that same private message. Their open
+    hand then says only that it closed: saying « You left the table » too, it made them read
+    it twice (play-test 38); it must still change, or its controls would look live."""
     game_no, _, owner = click.arg.partition(".")
     if owner != str(click.user_id):
         raise TableError("err.not_yours")
-    await click.bot.service.leave(click.table, click.user_id,
+    await click.bot.service.leave(click.table, click.user_id, farewell="hand.folded",
                                   game_no=number(game_no, GAME_NUMBERS))
     await _prompt_answered(click, "lobby.left")
 

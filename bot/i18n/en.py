@@ -621,6 +621,7 @@ CATALOGUE: dict[str, str] = {
     "table.moved_on": "⬇️ The table continues in a newer message below.",
     "table.standings": "**Final standings**",
     "table.standing_line": "{place}. **{name}** · {total}",
+    "table.standing_left": "— **{name}** · {total} · seat left during the game: not ranked",
     "table.standing_waiting": "{place}. **{name}** · {total} · waiting in the queue",
     "table.standings_more.one": "… and {n} more",
     "table.standings_more.many": "… and {n} more",

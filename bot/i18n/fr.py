@@ -632,6 +632,7 @@ _WRITTEN: dict[str, str] = {
     "table.moved_on": "⬇️ La table continue dans un message plus récent, plus bas.",
     "table.standings": "**Classement final**",
     "table.standing_line": "{place}. **{name}** · {total}",
+    "table.standing_left": "— **{name}** · {total} · place quittée en cours de partie : hors classement",
     "table.standing_waiting": "{place}. **{name}** · {total} · en file d’attente",
     "table.standings_more.one": "… et {n} autre",
     "table.standings_more.many": "… et {n} autres",

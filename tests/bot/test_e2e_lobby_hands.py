@@ -58,7 +58,7 @@ async def test_terminer_a_kick_and_the_host_leaving_redraw_the_lobbys_hands(
     await marie.user.slash("president leave")  # the lobby asks nothing first
     await tick(fake, clock, 1)
     assert table.is_host(leo.user.id)
-    assert marie.hand.content == t(locale, "lobby.left")
+    assert marie.hand.content == t(locale, "hand.folded")
     assert leo.hand.content == t(locale, "hand.lobby_host", **button_names(locale))
     await leo.user.slash("president kick", member=sam.user)
     await tick(fake, clock, 1)
@@ -101,7 +101,7 @@ async def test_leaving_the_list_says_goodbye_on_the_hand(
     assert t("en", "hand.queue_next_game", **button_names("en")) in sam.hand.content
     await sam.user.slash("president leave")
     await tick(fake, clock, 1)
-    assert not table.queue and sam.hand.content == t("en", "lobby.left_list")
+    assert not table.queue and sam.hand.content == t("en", "hand.folded")
     fake.assert_no_errors()
 
 
@@ -126,7 +126,7 @@ async def test_a_stale_hand_clicked_in_the_lobby_says_where_its_player_is_and_fo
     assert marie.user.last_ephemeral().id == marie.hand_id  # redrawn in place
     await marie.user.slash("president leave")
     await tick(fake, clock, 1)
-    assert marie.hand.content == t(locale, "lobby.left")
+    assert marie.hand.content == t(locale, "hand.folded")
     assert fake.invalid_requests() == 0
     fake.assert_no_errors()
 

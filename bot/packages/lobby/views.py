@@ -107,10 +107,15 @@ action("join", drawn=Drawn(late=join_button))(join_button)
 async def leave(interaction: Interaction, table: Table, from_lobby: bool) -> None:
     """Leave at once, except a game one plays: leaving it hands one's seat to a bot or makes
     the table wait, so one is asked first (prompts.quit_prompt), from the command or from a
-    lobby button clicked as the game started alike."""
+    lobby button clicked as the game started alike. The command answers with the words, so
+    their open hand then says only that it closed (« hand.folded »), not the same line
+    twice (play-test 38); the lobby's button answers by redrawing the lobby, so there the
+    hand says they left."""
     user_id = interaction.user.id
     words = queue_left(table) if table.queued(user_id) else "lobby.left"
-    if not await interaction.client.service.leave(table, user_id, ask_first=True):
+    farewell = "lobby.left" if from_lobby else "hand.folded"
+    if not await interaction.client.service.leave(table, user_id, ask_first=True,
+                                                  farewell=farewell):
         prompt = quit_prompt(table, user_id, interaction.locale)
         await interaction.response.send_message(ephemeral=True, **prompt.kwargs())
         return

@@ -23,6 +23,24 @@ def test_both_catalogues_have_the_same_keys() -> None:
     assert sorted(set(EN) ^ set(FR)) == []
 
 
+def test_no_catalogue_writes_a_key_twice() -> None:
+    """A key written twice in a dict literal keeps its last text without a word: a new
+    « hand.closed » for a leaver's hand silently took the place of « Cette table est
+    fermée » (docs/bot.md « Play-test 38, leftovers (stop 55) »)."""
+    twice = []
+    for name in ("en", "fr"):
+        tree = ast.parse((BOT / "i18n" / f"{name}.py").read_text(encoding="utf-8"))
+        seen: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Dict):
+                for key in node.keys:
+                    if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                        if key.value in seen:
+                            twice.append(f"{name}: {key.value}")
+                        seen.add(key.value)
+    assert twice == []
+
+
 def test_both_catalogues_use_the_same_placeholders() -> None:
     mismatched = [k for k in EN if placeholders(EN[k]) != placeholders(FR[k])]
     assert mismatched == []

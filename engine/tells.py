@@ -54,7 +54,8 @@ class Beliefs(NamedTuple):
 
 
 def beliefs(view: PlayerView, answerers: frozenset[int] = frozenset(), *,
-            searched_end: int = 0, naive: frozenset[int] = frozenset()) -> Beliefs:
+            searched_end: int = 0, naive: frozenset[int] = frozenset(),
+            waiting: frozenset[int] = frozenset()) -> Beliefs:
     """The beliefs the view's tells give about every other seat still holding cards.
 
     ``answerers``: seats whose player is known to answer whenever it can (the normal level:
@@ -62,11 +63,14 @@ def beliefs(view: PlayerView, answerers: frozenset[int] = frozenset(), *,
     the rules leave no other reason to pass (no finish penalty) and no wild to complete a
     group, such a seat's pass says it held no legal play at all, not only no whole group.
     ``searched_end``: with this many cards or fewer such a seat searches instead (the normal
-    level's end, :mod:`engine.bots.endsearch`), and may pass holding a play: its passes then
-    are read as anyone's.
+    level's end, :mod:`engine.bots.endsearch`), and may pass holding a play, lead or answer
+    with any of its cards: nothing it does then is read.
     ``naive``: seats whose player is known to play the reference bot's own rule
     (:class:`engine.players.GreedyPlayer`): their answers and passes are read by that rule
-    exactly (:func:`_read_naive`)."""
+    exactly (:func:`_read_naive`).
+    ``waiting``: seats known to lead as the normal level does in one-lap tricks, the next
+    group up while a lone weakest card waits (``lone_waits``, :mod:`engine.bots.tactics`):
+    their leads there say at most one card of each weaker value (:func:`_read_lead`)."""
     not_exact: set[tuple[int, int, int]] = set()
     none: set[tuple[int, int]] = set()
     fewer: set[tuple[int, int, int]] = set()
@@ -80,19 +84,21 @@ def beliefs(view: PlayerView, answerers: frozenset[int] = frozenset(), *,
         since: dict[int, int] = {}
         for card in later:
             since[card.value] = since.get(card.value, 0) + 1
-        if tell.top is None:
-            if tell.play is not None:
-                _read_lead(view, tell.play, tell.revolution, since, none)
-            continue
         held = view.hand_sizes[seat] + len(later)
+        if tell.top is None:
+            if tell.play is None or (seat in answerers and held <= searched_end):
+                continue  # (its end search may lead any of its cards)
+            _read_lead(view, tell.play, tell.revolution, since, none, fewer,
+                       seat in waiting and rules.trick_end == "one_lap")
+            continue
         if seat in naive:
             _read_naive(view, tell, since, held, not_exact, none, fewer)
             continue
         if tell.play is None and exact_passes and seat in answerers and held > searched_end:
             _read_no_answer(view, tell, since, fewer, none)
             continue
-        if held <= SMALL_HAND:
-            continue
+        if held <= SMALL_HAND or (seat in answerers and held <= searched_end):
+            continue  # (few cards: anything answers; or its end search chose)
         levels = _answers(view, tell.top, tell.revolution, tell.constraint)
         play = tell.play
         if play is not None and _plain(play, tell.revolution):
@@ -145,20 +151,32 @@ def _plain(play: TrickPlay, revolution: bool) -> bool:
 
 
 def _read_lead(view: PlayerView, play: TrickPlay, revolution: bool, since: dict[int, int],
-               none: set[tuple[int, int]]) -> None:
+               none: set[tuple[int, int]], fewer: set[tuple[int, int, int]],
+               lone_waits: bool = False) -> None:
     """A plain lead: all the seat's cards of that value, nothing weaker. The led cards are
     among those played since, so the seat now holds none of that value or weaker ones
-    (unless it played more of them later: then it did not lead so, and no belief)."""
+    (unless it played more of them later: then it did not lead so, and no belief).
+
+    ``lone_waits``: the seat leads as the normal level does in one-lap tricks
+    (:func:`engine.bots.tactics.judge`): its weakest group, or the next one up while a lone
+    weakest card waits. It then held at most one card of each weaker value (and of one
+    value only, which a weaker card played since shows)."""
     if not _plain(play, revolution):
         return
     seat = play.seat
     wild = view.rules.wild_level
     weaker = [v for v in view.rules.deck_kind.values
               if v != wild and (v > play.level if revolution else v < play.level)]
-    if any(since.get(v, 0) for v in weaker):
-        return  # it played a weaker value later: it did not lead its weakest
     if since.get(play.level, 0) > play.count:
         return  # it held more of that value than it led
+    later = [v for v in weaker if since.get(v, 0)]
+    if not later:
+        if lone_waits:
+            none.add((seat, play.level))
+            fewer.update((seat, v, 2) for v in weaker)
+            return
+    elif not lone_waits or len(later) > 1 or since[later[0]] > 1:
+        return  # it played a weaker value later: it did not lead its weakest
     none.update((seat, v) for v in weaker + [play.level])
 
 

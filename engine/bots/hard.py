@@ -41,8 +41,8 @@ class HardBot:
     table: the lobby shows it); the others' styles are drawn per sample. ``answerers``: the
     known seats whose player answers whenever it can, so that a pass says more
     (:func:`engine.tells.beliefs`). ``searchers``: the known seats of normal players, which
-    search their last cards where the rules let them (:mod:`.endsearch`): their passes then
-    say less, and the rollouts model that search (:func:`.rollout.end_choice`). ``naive``:
+    search their last cards where the rules let them (:mod:`.endsearch`): their moves then
+    say nothing, and the rollouts model that search (:func:`.rollout.end_choice`). ``naive``:
     the known seats of reference players all round: their answers and passes are read by
     that player's own rule (:func:`engine.tells.beliefs`)."""
 
@@ -77,7 +77,9 @@ class HardBot:
             return heuristic
         deadline = self.clock() + self.budget if self.clock is not None else 0.0
         searched = END_CARDS if searches(view.rules) and self.searchers else 0
-        believed = beliefs(view, self.answerers, searched_end=searched, naive=self.naive)
+        # Known normal players lead as it does in one-lap tricks (``lone_waits``).
+        believed = beliefs(view, self.answerers, searched_end=searched, naive=self.naive,
+                           waiting=self.answerers)
         tacticians = breakers(view) | spenders(view)
         # Its own later leads in the rollouts are its own; known normal players lead so too.
         waiting = self.searchers | {view.seat}

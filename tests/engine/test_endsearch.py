@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from engine import Game, Phase, Rules
-from engine.bots import decide, make_player
+from engine.bots import decide, make_player, rollout
 from engine.bots.endsearch import END_CARDS, searches, searching
 from engine.bots.normal import SEARCHED, decided, explain
 from engine.bots.rollout import end_choice
+from engine.plays import PlayOption
 from engine.view import player_view
 
 # Where normal searches: presi, proletario (one-lap tricks, jokers), classic (a penalised
@@ -115,3 +117,32 @@ def test_hard_s_model_of_a_searching_normal_plays_legal_moves(preset: str) -> No
                 assert option in game.legal_plays(seat)
             checked += 1
     assert checked > 20
+
+
+@pytest.mark.parametrize(("preset", "modelled"), [("presi", True), ("proletario", False)])
+def test_hard_models_a_normal_seat_s_search_where_tricks_last_until_all_pass(
+        preset: str, modelled: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hard's rollouts play a known normal seat's end by ``end_choice`` in presi; in
+    proletario's one-lap tricks by the tactics, which placed hard better against 3× normal
+    (docs/bots.md, « Hard against the stronger normal in proletario (stop 55) »)."""
+    calls = 0
+    choice = rollout.end_choice
+
+    def counted(*args: Any) -> PlayOption | None:
+        nonlocal calls
+        calls += 1
+        return choice(*args)
+
+    monkeypatch.setattr(rollout, "end_choice", counted)
+    rules = Rules.preset(preset, game_end="unlimited")
+    seated = {0: "hard", 1: "normal", 2: "normal", 3: "normal"}
+    for seed in range(2):
+        game = Game.new(rules, 4, seed=seed)
+        players = [make_player(name, seed, samples=3,
+                               others={s: n for s, n in seated.items() if s != seat})
+                   for seat, name in seated.items()]
+        while game.phase is Phase.PLAY and not calls:
+            seat = game.to_act
+            assert seat is not None
+            game.apply(seat, decide(players[seat], game, seat))
+    assert (calls > 0) == modelled

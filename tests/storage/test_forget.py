@@ -4,7 +4,9 @@ what stays so that nobody else's standing changes."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
+from typing import TypeVar
 
 import pytest
 from sqlalchemy.sql.dml import Delete, Insert
@@ -17,6 +19,7 @@ from bot.storage.models import GameSeat, Rating, RoundResult
 from .locks import hold_after
 from .test_scores import ALICE, BOB, BOT, CAROL, GUILD, OTHER_GUILD, human, new_game, play_round
 
+T = TypeVar("T")
 NOTHING = HeldData(named=False, games=0, rounds=0, ratings=0, hosted=0, notices=0)
 
 
@@ -38,6 +41,34 @@ async def _two_servers(storage: Storage) -> tuple[int, int]:
                            datetime.now(UTC))
     await storage.owe_edit(GUILD, 30, 302, "bob: fermée", [BOB], datetime.now(UTC))
     return first, second
+
+
+async def _erased_as_a_game_starts(
+    storage: Storage, db_url: str, monkeypatch: pytest.MonkeyPatch, player: int,
+    erase: Callable[[], Coroutine[object, object, T]],
+) -> T:
+    """On :func:`_two_servers`, ``erase`` runs just as a first game of ``player``'s on the
+    other server starts (two connections on PostgreSQL): the start has stored its seats,
+    not yet committed, and waits until the erasure waits on it (or is over)."""
+    await _two_servers(storage)
+    await storage.create_table(OTHER_GUILD, 21, CAROL, {"preset": "classic", "set": {}})
+    table = await storage.get_table_by_channel(21)
+    assert table is not None
+    erasing: asyncio.Task[T] | None = None
+
+    def seats_stored(statement: object) -> bool:
+        """The start, its seats stored, waits until the erasure waits on it (or is over)."""
+        return isinstance(statement, Insert) and statement.table.name == GameSeat.__tablename__
+
+    seated = hold_after(monkeypatch, storage, db_url, seats_stored, lambda: erasing)
+    starting = asyncio.ensure_future(storage.start_game(
+        table.table_id, game_no=1, preset="classic", rules={"preset": "classic", "set": {}},
+        seats=[human(player), BOT]))
+    await asyncio.wait_for(seated.wait(), 10)  # the wall clock bounds a failing test
+    erasing = asyncio.ensure_future(erase())
+    await asyncio.gather(starting, erasing)
+    monkeypatch.undo()
+    return erasing.result()
 
 
 async def test_forgetting_erases_the_player_everywhere_and_nobody_else(
@@ -190,25 +221,8 @@ async def test_a_server_erased_as_its_last_player_starts_elsewhere_keeps_that_pl
     start committed: the erasure failed whole (« violates foreign key constraint »), an
     internal error for the admin. Her name is now kept, the server erased; on SQLite the
     writes queue whole, as before."""
-    await _two_servers(storage)
-    await storage.create_table(OTHER_GUILD, 21, CAROL, {"preset": "classic", "set": {}})
-    table = await storage.get_table_by_channel(21)
-    assert table is not None
-    erasing: asyncio.Task[GuildData] | None = None
-
-    def seats_stored(statement: object) -> bool:
-        """The start, its seats stored, waits until the erasure waits on it (or is over)."""
-        return isinstance(statement, Insert) and statement.table.name == GameSeat.__tablename__
-
-    seated = hold_after(monkeypatch, storage, db_url, seats_stored, lambda: erasing)
-    starting = asyncio.ensure_future(storage.start_game(
-        table.table_id, game_no=1, preset="classic", rules={"preset": "classic", "set": {}},
-        seats=[human(CAROL), BOT]))
-    await asyncio.wait_for(seated.wait(), 10)  # the wall clock bounds a failing test
-    erasing = asyncio.ensure_future(storage.forget_guild(GUILD))
-    await asyncio.gather(starting, erasing)
-    monkeypatch.undo()
-
+    await _erased_as_a_game_starts(storage, db_url, monkeypatch, CAROL,
+                                   lambda: storage.forget_guild(GUILD))
     assert (await storage.held_by_guild(GUILD)).empty
     carol = await storage.held_about(CAROL)
     assert (carol.named, carol.games) == (True, 1)
@@ -253,26 +267,9 @@ async def test_a_player_forgotten_as_their_game_starts_is_erased_with_it(
     seat's foreign key: the erasure failed whole (« violates foreign key constraint »),
     an internal error for her. It now waits on her row first, then erases the new game's
     seat with the others; on SQLite the writes queue whole, as before."""
-    await _two_servers(storage)
-    await storage.create_table(OTHER_GUILD, 21, CAROL, {"preset": "classic", "set": {}})
-    table = await storage.get_table_by_channel(21)
-    assert table is not None
-    erasing: asyncio.Task[HeldData] | None = None
-
-    def seats_stored(statement: object) -> bool:
-        """The start, its seats stored, waits until the erasure waits on it (or is over)."""
-        return isinstance(statement, Insert) and statement.table.name == GameSeat.__tablename__
-
-    seated = hold_after(monkeypatch, storage, db_url, seats_stored, lambda: erasing)
-    starting = asyncio.ensure_future(storage.start_game(
-        table.table_id, game_no=1, preset="classic", rules={"preset": "classic", "set": {}},
-        seats=[human(ALICE), BOT]))
-    await asyncio.wait_for(seated.wait(), 10)  # the wall clock bounds a failing test
-    erasing = asyncio.ensure_future(storage.forget_user(ALICE))
-    await asyncio.gather(starting, erasing)
-    monkeypatch.undo()
-
-    assert erasing.result().games == 3
+    erased = await _erased_as_a_game_starts(storage, db_url, monkeypatch, ALICE,
+                                            lambda: storage.forget_user(ALICE))
+    assert erased.games == 3
     assert await storage.held_about(ALICE) == NOTHING
 
 

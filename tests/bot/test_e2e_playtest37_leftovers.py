@@ -13,7 +13,7 @@ from bot.packages.game.table_message import table_screen
 from bot.packages.lobby.display import lobby_screen
 from bot.packages.publisher.messages import PASSING_RETRY
 from bot.tables.table import Table
-from fakediscord import FakeDiscord, Message
+from fakediscord import FakeDiscord, Message, TestUser
 
 from .conftest import LinkedClock
 from .e2e import (
@@ -37,15 +37,11 @@ def table_messages(fake: FakeDiscord, table: Table) -> list[Message]:
             and any(b.custom_id == hand for b in m.buttons)]
 
 
-async def test_a_table_post_carried_out_before_its_503_is_not_posted_twice(
-    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
-) -> None:
-    """The moderator deletes dave's table message; its fresh post meets a 503 that came
-    after Discord made it (a gateway that gave up waiting). The table tried again
-    `PASSING_RETRY` later and posted a second message with the same buttons: two tables
-    in the channel, the first never edited again. The post now carries a nonce Discord
-    enforces, the same at the retry, which gets the first message back; it is then
-    brought up to date, and is the table's only message."""
+async def _table_post_met_by_503(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+) -> tuple[TestUser, Table, Message]:
+    """Dave plays three bots; a moderator deletes the table message, and its fresh post
+    meets a 503 that came after Discord made it: the message landed, the bot not told."""
     dave = fake.add_user("dave", locale="fr")
     table = await host_against_three_bots(president, dave, "rounds:3")
     await tick(fake, clock, 1)
@@ -55,6 +51,19 @@ async def test_a_table_post_carried_out_before_its_503_is_not_posted_twice(
     fake.delete_message(gone)
     await tick(fake, clock, 1)
     [landed] = table_messages(fake, table)
+    return dave, table, landed
+
+
+async def test_a_table_post_carried_out_before_its_503_is_not_posted_twice(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+) -> None:
+    """The moderator deletes dave's table message; its fresh post meets a 503 that came
+    after Discord made it (a gateway that gave up waiting). The table tried again
+    `PASSING_RETRY` later and posted a second message with the same buttons: two tables
+    in the channel, the first never edited again. The post now carries a nonce Discord
+    enforces, the same at the retry, which gets the first message back; it is then
+    brought up to date, and is the table's only message."""
+    dave, table, landed = await _table_post_met_by_503(fake, president, clock)
     await tick(fake, clock, PASSING_RETRY)
     await tick(fake, clock, 1)
     assert [m.id for m in table_messages(fake, table)] == [landed.id] == [table.table_message_id]
@@ -70,15 +79,7 @@ async def test_a_table_post_found_by_its_nonce_is_edited_when_only_its_buttons_d
     before a change of its buttons alone). The retry's message was told from what is to
     be shown by its text alone, so it kept the old button; what it shows is now compared
     in full (`screen.shown_by`), and it is brought up to date."""
-    dave = fake.add_user("dave", locale="fr")
-    table = await host_against_three_bots(president, dave, "rounds:3")
-    await tick(fake, clock, 1)
-    gone = table.table_message_id
-    assert gone is not None
-    fake.inject_error(POST, 503, method="POST", handled=True)
-    fake.delete_message(gone)
-    await tick(fake, clock, 1)
-    [landed] = table_messages(fake, table)
+    dave, table, landed = await _table_post_met_by_503(fake, president, clock)
     labels = [b.label for b in landed.buttons]
     [row, *_] = fake.world.messages[landed.id].components
     row["components"][0] = {**row["components"][0], "label": "drawn before"}

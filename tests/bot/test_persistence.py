@@ -31,6 +31,7 @@ from engine import Phase, Rules
 
 from .e2e import database_url
 from .stored import stored_game
+from .test_e2e_privacy import stall_rounds
 from .test_service import ALICE, BOB, CAROL, play_round, settle
 
 Sleep = Callable[[float], Awaitable[object]]
@@ -711,14 +712,7 @@ async def test_a_result_stored_after_the_writer_closed_saves_no_snapshot(
     url, storage = db
     process = start(storage)
     table = await started(process, game_end="rounds:2")
-    held = asyncio.Event()
-    record_round = storage.record_round
-
-    async def slow_round(*args: Any, **kwargs: Any) -> Any:
-        await held.wait()
-        return await record_round(*args, **kwargs)
-
-    monkeypatch.setattr(storage, "record_round", slow_round)
+    held = stall_rounds(storage, monkeypatch)
     await play_round(process.service, process.clock, table)
     assert table.unstored
     await process.writer.close()

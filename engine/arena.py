@@ -31,7 +31,6 @@ as when the others are people.
 from __future__ import annotations
 
 import argparse
-import functools
 import math
 import multiprocessing
 import os
@@ -126,9 +125,9 @@ def play_deals(rules: Rules, names: Sequence[str], deals: int, seed: int, *,
         previous = list(range(seats))
         rng.shuffle(previous)
         plan.append((deal_seed, tuple(previous)))
-    play = functools.partial(_play_deal, rules.replace(game_end="unlimited"), tuple(names),
-                             samples=samples, budget=budget, timed=timed, exchanged=exchanged,
-                             game_rounds=game_rounds, anonymous=anonymous)
+    play = _DealPlayer(rules.replace(game_end="unlimited"), tuple(names), samples=samples,
+                       budget=budget, timed=timed, exchanged=exchanged,
+                       game_rounds=game_rounds, anonymous=anonymous)
     scores = {name: Score() for name in names}
     if jobs > 1 and len(plan) > 1:
         # A fresh interpreter per worker (spawn), not a fork of a process that may hold
@@ -144,30 +143,45 @@ def play_deals(rules: Rules, names: Sequence[str], deals: int, seed: int, *,
     return scores
 
 
-def _play_deal(rules: Rules, names: tuple[str, ...], deal: tuple[int, tuple[int, ...]], *,
-               samples: int | None, budget: float, timed: bool, exchanged: bool,
-               game_rounds: int, anonymous: bool) -> dict[str, Score]:
-    """One deal in every rotation of the seats: the scores it adds (see play_deals)."""
-    deal_seed, previous = deal
-    seats = len(names)
-    clock = time.perf_counter if timed else None
-    scores = {name: Score() for name in names}
-    for shift in range(seats):
-        seated = [names[(s + shift) % seats] for s in range(seats)]
-        players = [make_player(name, deal_seed + s, samples=samples, budget=budget,
-                               clock=clock, others=None if anonymous else _others(seated, s))
-                   for s, name in enumerate(seated)]
-        game = Game.new(rules, seats, seed=deal_seed,
-                        previous_ranking=list(previous) if exchanged else None)
-        for number in range(game_rounds):
-            if number:
-                game.next_round()
-            _play_round(game, players, [scores[name] for name in seated])
-            assert game.ranking is not None
-            for place, seat in enumerate(game.ranking, start=1):
-                scores[seated[seat]].places.append(place)
-                scores[seated[seat]].deals.append(deal_seed)
-    return scores
+@dataclass(frozen=True, kw_only=True)
+class _DealPlayer:
+    """Plays one deal with `play_deals`' settings. A module-level class rather than a
+    `functools.partial` (typeshed types its call `Any`) so that the spawned workers can
+    unpickle it: a closure would not travel."""
+
+    rules: Rules = field(kw_only=False)
+    names: tuple[str, ...] = field(kw_only=False)
+    samples: int | None
+    budget: float
+    timed: bool
+    exchanged: bool
+    game_rounds: int
+    anonymous: bool
+
+    def __call__(self, deal: tuple[int, tuple[int, ...]]) -> dict[str, Score]:
+        """One deal in every rotation of the seats: the scores it adds (see play_deals)."""
+        deal_seed, previous = deal
+        rules, names = self.rules, self.names
+        seats = len(names)
+        clock = time.perf_counter if self.timed else None
+        scores = {name: Score() for name in names}
+        for shift in range(seats):
+            seated = [names[(s + shift) % seats] for s in range(seats)]
+            players = [make_player(name, deal_seed + s, samples=self.samples,
+                                   budget=self.budget, clock=clock,
+                                   others=None if self.anonymous else _others(seated, s))
+                       for s, name in enumerate(seated)]
+            game = Game.new(rules, seats, seed=deal_seed,
+                            previous_ranking=list(previous) if self.exchanged else None)
+            for number in range(self.game_rounds):
+                if number:
+                    game.next_round()
+                _play_round(game, players, [scores[name] for name in seated])
+                assert game.ranking is not None
+                for place, seat in enumerate(game.ranking, start=1):
+                    scores[seated[seat]].places.append(place)
+                    scores[seated[seat]].deals.append(deal_seed)
+        return scores
 
 
 def _others(seated: Sequence[str], seat: int) -> dict[int, str]:

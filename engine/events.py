@@ -57,8 +57,8 @@ class Event:
         """JSON-safe: tuples become lists and cards their notation; ``kind`` names the
         class, every other key a field."""
         out: dict[str, Json] = {"kind": self.kind}
-        for f in dataclasses.fields(self):
-            out[f.name] = _plain(getattr(self, f.name))
+        for name, _ in _fields_of(type(self)):
+            out[name] = _plain(getattr(self, name))
         return out
 
     def visible_to(self, seat: int | None) -> bool:
@@ -236,15 +236,30 @@ def event_from_dict(data: Mapping[str, Json]) -> Event:
     they check nothing)."""
     cls = _KINDS[cast(str, data["kind"])]
     kwargs: dict[str, object] = {}
-    for f in dataclasses.fields(cls):
-        if f.name not in data and f.default is not dataclasses.MISSING:
+    for name, has_default in _fields_of(cls):
+        if name not in data and has_default:
             continue  # stored before the field existed: its default holds
-        value: object = data[f.name]
-        if f.name == "cards":
+        value: object = data[name]
+        if name == "cards":
             value = tuple(Card.parse(c) for c in cast("list[str]", value))
-        elif f.name == "pairs":
+        elif name == "pairs":
             value = tuple(tuple(p) for p in cast("list[list[int]]", value))
         elif isinstance(value, list):
             value = tuple(value)
-        kwargs[f.name] = value
+        kwargs[name] = value
     return cls(**kwargs)
+
+
+_FIELDS: dict[type[Event], tuple[tuple[str, bool], ...]] = {}
+
+
+def _fields_of(cls: type[Event]) -> tuple[tuple[str, bool], ...]:
+    """Each field's name and whether it has a default, read once per class. Typeshed types
+    `dataclasses.fields` as `Field[Any]`: reading it here only keeps that `Any` to these
+    lines (`mypy engine --disallow-any-expr`) rather than in both directions of the
+    conversion. Read only: shared by every event of the class."""
+    found = _FIELDS.get(cls)
+    if found is None:
+        found = _FIELDS[cls] = tuple(
+            (f.name, f.default is not dataclasses.MISSING) for f in dataclasses.fields(cls))
+    return found

@@ -87,6 +87,16 @@ def test_the_table_runtime_does_not_import_discord() -> None:
     assert offenders("bot/tables", ("discord",)) == []
 
 
+def test_the_layers_below_the_features_do_not_import_them() -> None:
+    """The table runtime and the storage sit below the feature packages, the storage below
+    the tables: none imports a layer above it. The benchmarks that drive a whole stack
+    (`bot.turnbench`, `bot.longbench`) stand at the top, beside `bot.loadbench`."""
+    above = ("bot.packages", "bot.client", "bot.__main__", "bot.sandbox", "bot.loadbench",
+             "bot.turnbench", "bot.longbench")
+    assert offenders("bot/tables", above) == []
+    assert offenders("bot/storage", ("bot.tables", *above)) == []
+
+
 def test_the_service_parts_do_not_import_the_service() -> None:
     """The table service assembles its parts (seating, deadlines, bot turns, refusals, …) and
     hands them the callables they need of it: none may import it, not even through another."""

@@ -1,6 +1,6 @@
-"""Where a turn-based bot move's time goes: ``python -m bot.tables.bench``.
+"""Where a turn-based bot move's time goes: ``python -m bot.turnbench``.
 
-    python -m bot.tables.bench [--preset proletario] [--rounds 2] [--pause 1.5]
+    python -m bot.turnbench [--preset proletario] [--rounds 2] [--pause 1.5]
 
 Plays ``--rounds`` rounds at one table through the real `TableService` (one human who never
 answers, so the turn timer and then the autopilot play for them; bots fill the other seats)

@@ -1,6 +1,6 @@
 """What a long evening costs each action: the snapshot of one table as its game grows.
 
-    python -m bot.storage.longbench [--rounds 1,10,40,100,200] [--repeat 200]
+    python -m bot.longbench [--rounds 1,10,40,100,200] [--repeat 200]
 
 A real `Table` (marie, bob and two bots at presi, no end) plays its rounds with the engine's
 random players, every event noted into its history as the bot notes it, every round's

@@ -172,7 +172,12 @@ def _constrained(pool: list[Card], need: list[int], caps: dict[int, int],
         return limit is None or held.get((seat, card.value), 0) + 1 < limit
 
     seats = [s for s, n in enumerate(need) if n > 0]
-    cards.sort(key=lambda c: sum(1 for s in seats if fits(s, c)))
+
+    def homes(card: Card) -> int:
+        """How many seats could take the card: the fewest are placed first."""
+        return sum(1 for s in seats if fits(s, card))
+
+    cards.sort(key=homes)
     for card in cards:
         open_seats = [s for s in seats if left[s] > 0 and fits(s, card)]
         if not open_seats:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import types
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ from bot.client import PresidentBot
 from bot.config import Config
 from bot.i18n import t
 from bot.packages.game import chart
+from bot.packages.screen import Screen
 from bot.tables.table import Table
 from engine import Card, Game, Phase
 from fakediscord import Button, Channel, FakeClock, FakeDiscord, Message, Select, TestUser
@@ -555,3 +556,21 @@ async def play_until(fake: FakeDiscord, clock: LinkedClock, players: list[Player
         if not acted:
             await tick(fake, clock, 1.0)
     raise AssertionError("the game did not reach the expected point")
+
+
+def uncut_screens(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """For an autouse fixture: yields every text the bot asks to show, recorded before
+    `Screen.kwargs` would cut it at Discord's 2,000 characters (Create Message, « content: up
+    to 2000 characters », https://discord.com/developers/docs/resources/message#create-message),
+    then fails the test if any would have needed cutting: a cut drops the message's end
+    mid-word."""
+    texts: list[str] = []
+    kwargs = Screen.kwargs
+
+    def recorded(screen: Screen) -> dict[str, Any]:
+        texts.append(screen.content)
+        return kwargs(screen)
+
+    monkeypatch.setattr(Screen, "kwargs", recorded)
+    yield texts
+    assert max(map(len, texts), default=0) <= 2000

@@ -18,7 +18,6 @@ from bot.packages.game.lines import EARLIER, cards_shown, played_order
 from bot.packages.game.table_message import table_screen
 from bot.packages.publisher.messages import Publisher
 from bot.packages.rules_text import table_preset_name
-from bot.packages.screen import Screen
 from bot.tables.logentry import LogEntry
 from bot.tables.table import Table
 from engine import Card, Game, Phase, Rules
@@ -36,6 +35,7 @@ from .e2e import (
     message,
     play_until,
     tick,
+    uncut_screens,
 )
 
 LOCALES = ["fr", "en-US"]
@@ -57,16 +57,7 @@ def shown(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     2,000 characters (Create Message, « content: up to 2000 characters »,
     https://discord.com/developers/docs/resources/message#create-message): none of this
     play-test's may need cutting, as a cut drops the message's end mid-word."""
-    texts: list[str] = []
-    kwargs = Screen.kwargs
-
-    def recorded(screen: Screen) -> dict[str, Any]:
-        texts.append(screen.content)
-        return kwargs(screen)
-
-    monkeypatch.setattr(Screen, "kwargs", recorded)
-    yield texts
-    assert max(map(len, texts), default=0) <= 2000
+    yield from uncut_screens(monkeypatch)
 
 
 def ladder_deal(seats: int) -> tuple[list[list[str]], list[tuple[int, str]]]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
@@ -13,7 +12,6 @@ from bot.client import PresidentBot
 from bot.i18n import plural, t
 from bot.packages.game.table_message import host_name, table_screen
 from bot.packages.rules_text import table_preset_name
-from bot.packages.screen import Screen
 from bot.tables.deadlines import IDLE_CLOSE_SECONDS
 from bot.tables.table import Table
 from engine import Card, Game, Phase, Rules
@@ -34,6 +32,7 @@ from .e2e import (
     message,
     play_until,
     tick,
+    uncut_screens,
 )
 
 LOCALES = ["fr", "en-US"]
@@ -47,16 +46,7 @@ def shown(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     2,000 characters (Create Message, « content: up to 2000 characters »,
     https://discord.com/developers/docs/resources/message#create-message): none may need
     cutting, as a cut drops the message's end mid-word."""
-    texts: list[str] = []
-    kwargs = Screen.kwargs
-
-    def recorded(screen: Screen) -> dict[str, Any]:
-        texts.append(screen.content)
-        return kwargs(screen)
-
-    monkeypatch.setattr(Screen, "kwargs", recorded)
-    yield texts
-    assert max(map(len, texts), default=0) <= 2000
+    yield from uncut_screens(monkeypatch)
 
 
 @pytest.mark.parametrize("locale", LOCALES)

@@ -5,7 +5,6 @@ left, and two members of one name."""
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from matplotlib.text import Annotation
@@ -15,7 +14,6 @@ from bot.i18n import plural, t
 from bot.i18n.typography import french
 from bot.names import ISOLATE, POP
 from bot.packages.game import chart
-from bot.packages.screen import Screen
 from bot.packages.text import player_name
 from bot.storage import SeatRef
 from bot.tables.table import Table
@@ -34,6 +32,7 @@ from .e2e import (
     record_charts,
     tick,
     to_the_next_exchange,
+    uncut_screens,
 )
 
 ARABIC = "مرحبا بالعالم"
@@ -43,16 +42,7 @@ ARABIC = "مرحبا بالعالم"
 def uncut(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """Every text the bot asks to show, before `Screen.kwargs` would cut it at Discord's
     2,000 characters: none of this play-test's may need cutting."""
-    shown: list[str] = []
-    kwargs = Screen.kwargs
-
-    def recorded(screen: Screen) -> dict[str, Any]:
-        shown.append(screen.content)
-        return kwargs(screen)
-
-    monkeypatch.setattr(Screen, "kwargs", recorded)
-    yield shown
-    assert max(map(len, shown), default=0) <= 2000
+    yield from uncut_screens(monkeypatch)
 
 
 def numbered_notices(users: list[TestUser]) -> list[list[str]]:

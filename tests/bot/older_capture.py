@@ -34,7 +34,7 @@ from bot.client import PresidentBot
 from bot.i18n import t
 from bot.tables import table as tables
 from bot.tables.table import Table
-from engine import Phase
+from engine import Game, Phase
 from fakediscord import FakeDiscord, TestUser
 from fakediscord.state import Channel
 from tests.bot.conftest import LinkedClock
@@ -56,6 +56,18 @@ def user_in(fake: FakeDiscord, name: str, locale: str, channel: Channel) -> Test
     user = fake.add_user(name, locale=locale)
     user.channel = channel
     return user
+
+
+async def against_three_bots(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                             host: TestUser, **rules: Any) -> tuple[Table, Player, Game]:
+    """`host` against three bots at classic (with `rules` changed), dealt, their hand open."""
+    table = await host_against_bots(bot, host, "classic", 3, **rules)
+    await tick(fake, clock, 1)
+    p = Player(host)
+    await p.open_hand(bot)
+    game = table.game
+    assert game is not None
+    return table, p, game
 
 
 async def dealt(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot, channel: Channel,
@@ -178,12 +190,7 @@ async def classic_fast(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
                        channel: Channel) -> list[TestUser]:
     """zoé against three bots in fast mode, a trick under way on the common timer."""
     zoe = user_in(fake, "zoé", "fr", channel)
-    table = await host_against_bots(bot, zoe, "classic", 3, fast=True)
-    await tick(fake, clock, 1)
-    p = Player(zoe)
-    await p.open_hand(bot)
-    game = table.game
-    assert game is not None
+    _, _, game = await against_three_bots(fake, clock, bot, zoe, fast=True)
     for _ in range(60):
         if len(game.trick) >= 2:
             break
@@ -223,13 +230,8 @@ async def autopilot(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
                     channel: Channel) -> list[TestUser]:
     """kim against three bots, her turns run out until the autopilot plays her seat."""
     kim = user_in(fake, "kim", "en-US", channel)
-    table = await host_against_bots(bot, kim, "classic", 3, game_end="rounds:3",
-                                    autopilot_after_timeouts=2)
-    await tick(fake, clock, 1)
-    p = Player(kim)
-    await p.open_hand(bot)
-    game = table.game
-    assert game is not None
+    _, _, game = await against_three_bots(fake, clock, bot, kim, game_end="rounds:3",
+                                          autopilot_after_timeouts=2)
     for _ in range(200):
         if 0 in game.autopilot and game.phase is Phase.PLAY:
             break
@@ -242,12 +244,7 @@ async def round_over(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
                      channel: Channel) -> list[TestUser]:
     """ana against three bots, the first round's results shown: the host deals the next."""
     ana = user_in(fake, "ana", "en-US", channel)
-    table = await host_against_bots(bot, ana, "classic", 3, game_end="rounds:3")
-    await tick(fake, clock, 1)
-    p = Player(ana)
-    await p.open_hand(bot)
-    game = table.game
-    assert game is not None
+    _, p, game = await against_three_bots(fake, clock, bot, ana, game_end="rounds:3")
     await play_until(fake, clock, [p], lambda: game.phase is Phase.ROUND_OVER)
     await tick(fake, clock, 1)
     return [ana]
@@ -257,12 +254,7 @@ async def game_over(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
                     channel: Channel) -> list[TestUser]:
     """tom against three bots, a game of two rounds over: the host may replay."""
     tom = user_in(fake, "tom", "en-US", channel)
-    table = await host_against_bots(bot, tom, "classic", 3, game_end="rounds:2")
-    await tick(fake, clock, 1)
-    p = Player(tom)
-    await p.open_hand(bot)
-    game = table.game
-    assert game is not None
+    table, p, game = await against_three_bots(fake, clock, bot, tom, game_end="rounds:2")
     await play_until(fake, clock, [p], lambda: game.phase is Phase.ROUND_OVER)
     await tick(fake, clock, 1)
     await next_round(fake, clock, table, tom)

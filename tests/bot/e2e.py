@@ -548,14 +548,17 @@ async def play_until(fake: FakeDiscord, clock: LinkedClock, players: list[Player
     for _ in range(steps):
         if done():
             return
-        acted = False
-        for player in players:
-            if await player.act():
-                acted = True
-                break
-        if not acted:
-            await tick(fake, clock, 1.0)
+        await act_or_wait(fake, clock, players)
     raise AssertionError("the game did not reach the expected point")
+
+
+async def act_or_wait(fake: FakeDiscord, clock: LinkedClock, players: list[Player]) -> None:
+    """One step of `play_until`: the first of ``players`` who can acts through their hand;
+    when none can, a second passes for the bots and the timers."""
+    for player in players:
+        if await player.act():
+            return
+    await tick(fake, clock, 1.0)
 
 
 def uncut_screens(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:

@@ -21,6 +21,7 @@ from fakediscord import FakeDiscord
 from .conftest import LinkedClock
 from .e2e import (
     Player,
+    act_or_wait,
     after_an_equal,
     cid,
     connect_bot,
@@ -228,13 +229,7 @@ async def test_the_recent_moves_all_start_the_same_way(
                                      cid(table, "next", game.version))
             await tick(fake, clock, 1)
             continue
-        acted = False
-        for player in players:
-            if await player.act():
-                acted = True
-                break
-        if not acted:
-            await tick(fake, clock, 1)
+        await act_or_wait(fake, clock, players)
     names = {table.name(s) for s in range(game.seats)} | \
         {t(locale, f"role.classic.{role}") for role in ("P", "VP", "N", "VL", "L")}
     ended = t(locale, "ev.round_over", round=1)

@@ -398,10 +398,16 @@ class Rest:
         self._writer.unarchive(channel)
 
     async def _get_channel(self, request: web.Request) -> web.Response:
-        return json_response(
-            channel_payload(self._world.channel(int(request.match_info["channel_id"])),
-                            self._world.bot.id)
-        )
+        """Get Channel (« Get a channel by ID », with the bot's thread member where it is one,
+        https://discord.com/developers/docs/resources/channel#get-channel): an archived
+        thread too, which the gateway does not list (« archived threads are not synced
+        up-front via the gateway », Threads, Active & Archived Threads,
+        https://discord.com/developers/docs/topics/threads#active-archived-threads); a
+        deleted channel or thread is 404 Unknown Channel (10003), one out of the bot's reach
+        403 Missing Access (`_require`)."""
+        channel = self._world.channel(int(request.match_info["channel_id"]))
+        self._require(channel)
+        return json_response(channel_payload(channel, self._world.bot.id))
 
     async def _get_history(self, request: web.Request) -> web.Response:
         channel = self._world.channel(int(request.match_info["channel_id"]))

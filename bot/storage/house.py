@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage.access import Access
 from bot.storage.models import HouseRule
-from bot.storage.records import KeptHouse
+from bot.storage.records import HousePlace, KeptHouse
 from engine.rules import RulesDict
 
 
@@ -61,6 +61,36 @@ class HouseRules(Access):
             result = await connection.execute(delete(HouseRule).where(
                 HouseRule.channel_id.in_(places) | HouseRule.parent_id.in_(places)))
         return int(result.rowcount)
+
+    async def house_places(self, guild_id: int) -> list[HousePlace]:
+        """The server's places that keep house rows, one each whatever its presets, for
+        the start-up sweep (docs/bot.md, « Deleted places, swept (stop 56) »): one query
+        over the server's rows (a few per channel or thread that held a table)."""
+        statement = select(HouseRule.channel_id, func.max(HouseRule.parent_id),
+                           func.min(HouseRule.checked_at)) \
+            .where(HouseRule.guild_id == guild_id).group_by(HouseRule.channel_id) \
+            .order_by(HouseRule.channel_id)
+        async with self._read() as connection:
+            rows = (await connection.execute(statement)).all()
+        return [HousePlace(channel_id, parent_id, checked_at)
+                for channel_id, parent_id, checked_at in rows]
+
+    async def places_checked(self, places: Mapping[int, int | None]) -> None:
+        """Discord answered for these places (channel or thread id: the channel a thread is
+        in, as its answer said, else None): they are there, or out of the bot's reach. Their
+        rows are marked checked now, and a thread's rows from before 0014 learn their
+        channel (`parent_id`), so that its deletion takes them. One statement a place; the
+        sweep checks a few at a time."""
+        if not places:
+            return
+        now = self._now()
+        async with self._write() as connection:
+            for channel_id, parent_id in places.items():
+                values: dict[str, Any] = {"checked_at": now}
+                if parent_id is not None:
+                    values["parent_id"] = parent_id
+                await connection.execute(update(HouseRule).where(
+                    HouseRule.channel_id == channel_id).values(**values))
 
     async def house_rules(self, channel_id: int, preset: str | None = None, *,
                           thread_id: int | None = None) -> dict[str, Any] | None:

@@ -124,6 +124,10 @@ class HouseRule(Base):
     # « A deleted place's rows (stop 55) »); NULL on a channel's, and a thread's from before.
     parent_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True, index=True)
     updated_at: Mapped[datetime]
+    # When the start-up sweep last found the place there, or out of the bot's reach (0015,
+    # docs/bot.md « Deleted places, swept (stop 56) »): the next starts ask about the
+    # others first. NULL: never asked about.
+    checked_at: Mapped[datetime | None]
 
 
 class User(Base):

@@ -40,6 +40,19 @@ class KeptHouse:
 
 
 @dataclass(frozen=True, slots=True)
+class HousePlace:
+    """A channel or thread that keeps house rows (`Storage.house_places`), for the start-up
+    sweep (docs/bot.md, « Deleted places, swept (stop 56) »)."""
+
+    channel_id: int
+    # A thread's channel (rows written since 0014); None: a channel's rows, or a thread's
+    # from before.
+    parent_id: int | None
+    # When the sweep last found it there or out of reach (0015); None: never.
+    checked_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
 class SeatRef:
     """Who occupies a seat: a human (`user_id`, `is_bot=False`) or a bot (`is_bot=True`).
 

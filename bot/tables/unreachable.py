@@ -61,14 +61,16 @@ class UnreachableTables:
                 if await self._vanish(table, hands=False) and table.guild_id is not None:
                     await self.vanished.record(table.guild_id, players, name,
                                                in_thread=thread)
-        await self._forget(places)
+        await self.forget(places)
 
-    async def _forget(self, places: Collection[int]) -> None:
+    async def forget(self, places: Collection[int]) -> None:
         """The deleted channel's or thread's house rows go, and those of the channel's
         threads: the rows written since 0014 say their channel (`Storage.forget_house`),
         and a thread's table says it for older rows (an archived thread too, which
         discord.py does not report deleted with its channel); no table opens there
-        again. An older row of a thread without a table stays (docs/bot.md). Once the
+        again. An older row of a thread without a table stays until the start-up sweep
+        finds it gone (`bot.packages.president.sweep`, which forgets the threads of
+        deleted channels it finds here too). Once the
         storage work queued so far is done, so that a write of their tables' (the settings
         a host confirmed, a game's start) cannot keep them again after. A courtesy: the
         rows are a few bytes, and erased with the server anyway, so a database that

@@ -28,6 +28,7 @@ from bot.packages.permissions import (
     require,
 )
 from bot.packages.president.rules import rules_embed
+from bot.packages.president.sweep import Sweeper
 from bot.packages.privacy import views as privacy_views
 from bot.packages.publisher.calls import NO_PINGS
 from bot.packages.publisher.charts import RETRY_DELAYS
@@ -98,6 +99,8 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         # Servers asked in full while a retry of a few (`_ask_again`) was under way: asked
         # in full once it ends, else those banned during an outage ending then kept their seat.
         self._full_check_owed: set[int] = set()
+        # The start-up sweep of deleted places' house rows, once per server per process.
+        self.sweeper = Sweeper(bot)
         super().__init__()
 
     def _language_turn(self, guild_id: int) -> asyncio.Lock:
@@ -439,6 +442,15 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         else:
             await self._step(guild_id, "recheck", self._recheck)
         await self._step(guild_id, "check_members", self._check_members)
+        await self._step(guild_id, "sweep", self._sweep)
+
+    async def _sweep(self, guild_id: int) -> None:
+        """The house rows of the server's places deleted while the bot was away
+        (`Sweeper`), once its channels and active threads are known: at its first
+        description in this process."""
+        guild = self.bot.get_guild(guild_id)
+        if guild is not None and not guild.unavailable:
+            await self.sweeper.described(guild)
 
     async def _step(self, guild_id: int, name: str,
                     step: Callable[[int], Awaitable[None]]) -> None:
@@ -561,6 +573,11 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
                     await self.bot.service.unreachable.removed_from_guild(guild_id)
             elif not guild.unavailable:
                 await self._described(guild_id)
+        # The servers described with no table, nor word owed, whose `on_guild_available`
+        # discord.py dropped (see above), are swept too (each once per process).
+        for guild in self.bot.guilds:
+            if which(guild.id) and not guild.unavailable:
+                await self._step(guild.id, "sweep", self._sweep)
 
     # ------------------------------------------------------------------ lobby
 

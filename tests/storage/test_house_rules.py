@@ -185,3 +185,36 @@ async def test_a_deleted_channel_takes_its_threads_rows_written_since_0014(
     assert await kept.house_rules(THREAD) is None and await kept.house_rules(CHANNEL) is None
     assert await kept.house_rules(older) == CLASSIC
     assert await kept.house_rules(other_thread) == CLASSIC
+
+
+async def test_the_sweep_reads_each_place_once_and_an_older_thread_learns_its_channel(
+        kept: Storage) -> None:
+    """Stop 56: `house_places` lists the server's places, one each whatever its presets,
+    with a thread's channel and when it was last checked; `places_checked` marks a place
+    and gives a thread's row from before 0014 its channel, so that the channel's deletion
+    then takes it. The scores stay throughout."""
+    older = THREAD + 20
+    table_id = await kept.create_table(GUILD, THREAD, ALICE, PRESI)
+    await kept.start_game(table_id, game_no=1, preset="presi", rules=PRESI,
+                          seats=[human(ALICE), human(BOB)], house=CHANNEL,
+                          house_thread=THREAD, settings=SETTINGS)
+    await kept.remember_house_rules(GUILD, CHANNEL, CLASSIC, thread_id=older)
+    await kept.remember_house_rules(OTHER_GUILD, OTHER_CHANNEL, CLASSIC)
+    async with kept._write() as connection:
+        await connection.execute(
+            update(HouseRule).where(HouseRule.channel_id == older).values(parent_id=None))
+    held = await kept.held_by_guild(GUILD)
+    places = await kept.house_places(GUILD)
+    assert [(p.channel_id, p.parent_id, p.checked_at) for p in places] == [
+        (CHANNEL, None, None), (THREAD, CHANNEL, None), (older, None, None)]
+    await kept.places_checked({older: CHANNEL, THREAD: None})
+    checked = {p.channel_id: p for p in await kept.house_places(GUILD)}
+    assert checked[older].parent_id == CHANNEL and checked[THREAD].parent_id == CHANNEL
+    assert checked[CHANNEL].checked_at is None
+    when = checked[older].checked_at
+    assert when is not None and when.tzinfo is not None and when == checked[THREAD].checked_at
+    assert await kept.forget_house([CHANNEL]) == 4  # the channel's two, THREAD's, older's
+    assert await kept.house_places(GUILD) == []
+    assert [p.channel_id for p in await kept.house_places(OTHER_GUILD)] == [OTHER_CHANNEL]
+    after = await kept.held_by_guild(GUILD)
+    assert (after.tables, after.games, after.ratings) == (held.tables, held.games, held.ratings)

@@ -504,3 +504,38 @@ async def test_a_threads_channel_comes_and_goes_with_0014(empty_db_url: str) -> 
         assert await storage.house_rules(thread) == presi
     finally:
         await storage.close()
+
+
+async def test_a_places_check_comes_and_goes_with_0015(empty_db_url: str) -> None:
+    """0015 adds `house_rules.checked_at`, when the start-up sweep last found the place
+    (stop 56). The downgrade drops it and keeps every row; upgraded again, the place reads
+    as never checked and the schema matches."""
+    await upgrade_to_head(empty_db_url)
+    storage = await Storage.open(empty_db_url)
+    presi: RulesDict = {"preset": "presi", "set": {"revolution": False}}
+    thread = MAX_SNOWFLAKE - 1
+    try:
+        await storage.remember_house_rules(MAX_SNOWFLAKE, MAX_SNOWFLAKE, presi,
+                                           thread_id=thread)
+        await storage.places_checked({thread: MAX_SNOWFLAKE})
+        [checked, _] = await storage.house_places(MAX_SNOWFLAKE)
+        assert checked.channel_id == thread and checked.checked_at is not None
+    finally:
+        await storage.close()
+    counts = await _row_counts(empty_db_url)
+    assert counts["house_rules"] == 2
+
+    columns = await _columns_after_downgrade(empty_db_url, "0014", "house_rules")
+    assert "checked_at" not in columns and "parent_id" in columns
+    assert await _row_counts(empty_db_url) == counts
+
+    await upgrade_to_head(empty_db_url)
+    _, diff, _ = await _inspect(empty_db_url)
+    assert diff == []
+    storage = await Storage.open(empty_db_url)
+    try:
+        places = await storage.house_places(MAX_SNOWFLAKE)
+        assert [(p.channel_id, p.parent_id, p.checked_at) for p in places] == [
+            (thread, MAX_SNOWFLAKE, None), (MAX_SNOWFLAKE, None, None)]
+    finally:
+        await storage.close()

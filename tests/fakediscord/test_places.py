@@ -161,6 +161,38 @@ async def test_an_archived_thread_is_not_in_guild_create(
     assert bot.get_channel(thread.id) is None
 
 
+async def test_get_channel_finds_an_archived_thread_not_a_deleted_one(
+    fake: FakeDiscord, alice: TestUser
+) -> None:
+    """Get Channel (« Get a channel by ID », Channel, Get Channel) answers for an archived
+    thread, which GUILD_CREATE leaves out, with its channel and `thread_metadata`; a deleted
+    channel or thread is 404 Unknown Channel (10003), one the bot may not view 403 Missing
+    Access (50001): what the start-up sweep tells apart (stop 56)."""
+    archived = fake.add_thread(fake.channel, "partie", alice)
+    deleted = fake.add_thread(fake.channel, "supprimée", alice)
+    hidden = fake.add_thread(fake.channel, "cachée", alice)
+    fake.archive_thread(archived)
+    fake.delete_channel(deleted)
+    fake.set_bot_permissions(hidden, view_channel=False)
+    bot = TinyBot()
+    await fake.connect(bot)
+    assert bot.get_channel(archived.id) is None
+    found = await bot.http.get_channel(archived.id)
+    assert (found["type"], found.get("parent_id")) == (11, str(fake.channel.id))
+    metadata = found.get("thread_metadata")
+    assert isinstance(metadata, dict) and metadata["archived"] is True
+    with pytest.raises(discord.NotFound) as gone:
+        await bot.http.get_channel(deleted.id)
+    assert gone.value.code == 10003
+    fake.expect_error(10003)
+    with pytest.raises(discord.Forbidden) as hid:
+        await bot.http.get_channel(hidden.id)
+    assert hid.value.code == 50001
+    fake.expect_error(50001)
+    fake.assert_no_errors()
+    await fake.disconnect(bot)
+
+
 async def test_slowmode_holds_members_not_the_bot(
     fake: FakeDiscord, bot: TinyBot, alice: TestUser
 ) -> None:

@@ -54,7 +54,8 @@ async def test_places_deleted_while_the_bot_was_down_are_swept_at_its_starts(
     learning its channel); « caché », the sixth, waits for the next start, which gets 403
     (kept). A third start asks nothing. #general deleted during a fourth's redeploy, its
     threads' rows go with no call, « ancien »'s too since it learned its channel, and
-    #general's after one Get Channel: only #pause keeps its rows."""
+    #general's after one Get Channel: only #pause keeps its rows, which the bot may not
+    view since the start, but GUILD_CREATE lists it all the same (no question)."""
     url = database_url(tmp_path)
     bot = await connect_bot(fake, clock, url, bot_pause=1.0)
     marie = fake.add_user("marie", locale="fr")
@@ -85,6 +86,7 @@ async def test_places_deleted_while_the_bot_was_down_are_swept_at_its_starts(
     fake.archive_thread(archived)
     fake.archive_thread(before)
     fake.set_bot_permissions(hidden, view_channel=False)
+    fake.set_bot_permissions(pause, view_channel=False)  # listed all the same
     await fake.settle()
 
     def redeploy() -> None:

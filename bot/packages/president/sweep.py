@@ -13,7 +13,8 @@ are compared with what discord.py's cache holds of it:
 - a place listed there, or holding an open table (whose own calls meet the 404 if it is
   gone, `BlockedTables.gone`), is left alone;
 - a thread's rows whose channel (`parent_id`, since 0014) is no longer listed are gone for
-  sure (a thread goes with its channel): forgotten with no call;
+  sure (a thread goes with its channel; « channels » is not limited to those the bot may
+  view, where « threads » is): forgotten with no call;
 - any other place not listed is a deleted channel or thread, or an archived thread
   (« archived threads are not synced up-front via the gateway », Threads, Active &
   Archived Threads, https://discord.com/developers/docs/topics/threads#active-archived-threads),
@@ -110,7 +111,6 @@ class Sweeper:
         self.bot = bot
         self._swept: set[int] = set()
         self._queue: deque[int] = deque()
-        self.asked = 0  # Get Channel calls made, for the docs' counts and tests
 
     async def described(self, guild: discord.Guild) -> None:
         """The server's channels and active threads are in discord.py's cache: its places
@@ -160,7 +160,6 @@ class Sweeper:
         parent: int | None = None
         try:
             async with self.bot.budget.call():
-                self.asked += 1
                 payload = await self.bot.http.get_channel(channel_id)
         except discord.NotFound as err:
             if err.code == UNKNOWN_CHANNEL:

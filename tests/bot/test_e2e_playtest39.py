@@ -14,6 +14,8 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from bot.client import PresidentBot
 from bot.i18n import CATALOGUES, t
 from bot.storage import jsoncodec
@@ -32,6 +34,7 @@ from .e2e import (
     database_url,
     message,
     play_until,
+    record_charts,
     tick,
 )
 
@@ -78,6 +81,8 @@ class Evening:
         self.rounds: dict[str, int] = Counter()
         self.games: list[int] = []              # each finished game's rounds
         self.winners: list[str] = []
+        self.totals: dict[str, list[int]] = {}  # this game's totals after each round
+        self.charts: list[dict[str, tuple[int, ...]]] = []  # each finished game's
         self.sizes: dict[int, int] = {}
         self.boards: list[int] = []
 
@@ -94,6 +99,7 @@ class Evening:
             self.gained[name] += int(gained)
             assert self.gained[name] == int(total), board
             self.roles[name][role] += 1
+            self.totals.setdefault(name, []).append(int(total))
             self.rounds[name] += 1
         if played in (1, 10, 25):
             self.sizes[played] = snapshot
@@ -102,7 +108,9 @@ class Evening:
             assert standings == dict(self.gained), board
             self.winners.append(board.split("victoire\u00a0: ")[1].split("\n")[0])
             self.games.append(game.round_no)
+            self.charts.append({n: tuple(points) for n, points in self.totals.items()})
             self.gained.clear()
+            self.totals.clear()
 
 
 def dealt(game: Game) -> Callable[[], bool]:
@@ -141,7 +149,9 @@ async def back_within_the_wait(fake: FakeDiscord, clock: LinkedClock, table: Tab
 
 
 async def test_a_long_evening_in_four_locales(fake: FakeDiscord, clock: LinkedClock,
-                                              tmp_path: Path) -> None:
+                                              tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn = record_charts(monkeypatch)
     bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
     users = {name: fake.add_user(name, locale=locale) for name, locale in LOCALES.items()}
     marie, carol = users["marie"], users["carol"]
@@ -227,6 +237,15 @@ async def test_a_long_evening_in_four_locales(fake: FakeDiscord, clock: LinkedCl
     told = [(int(m[1]), m[2]) for line in past.description.split("\n")
             if (m := re.search(r"· (\d+) manches · victoire\u00a0: (\w+)$", line))]
     assert told == list(zip(seen.games, seen.winners, strict=True))[::-1], (told, seen.games)
+    # Each past game's chart, picked from the history (in bob's English), draws the totals
+    # its rounds showed.
+    await users["bob"].slash("president history")
+    page = users["bob"].last_ephemeral()
+    [menu] = page.selects
+    for option, points in zip(menu.options, seen.charts[::-1], strict=True):
+        await users["bob"].select(page, [option.value], select=menu.custom_id)
+        well_written(users["bob"].last_ephemeral(), "en-US")
+        assert dict(zip(drawn[-1].names, drawn[-1].series, strict=True)) == points
     fake.assert_no_errors()
     await fake.disconnect(bot)
 

@@ -22,7 +22,7 @@ from bot.storage import jsoncodec
 from bot.tables.table import Table
 from engine import Game, Phase
 from engine.cards import Card
-from fakediscord import FakeDiscord, Message
+from fakediscord import FakeDiscord, Message, TestUser
 
 from .conftest import LinkedClock
 from .e2e import (
@@ -37,6 +37,7 @@ from .e2e import (
     record_charts,
     tick,
 )
+from .test_e2e_settings import open_form
 
 LOCALES = {"marie": "fr", "bob": "en-US", "alice": "en-GB", "hans": "de", "carol": "fr"}
 ROLES = ("P", "VP", "N", "VL", "L")
@@ -148,6 +149,20 @@ async def back_within_the_wait(fake: FakeDiscord, clock: LinkedClock, table: Tab
     assert "• " + t("fr", "ev.back", name="bob") in board
 
 
+async def between_games(marie: TestUser, table: Table, games: int) -> None:
+    """marie changes a knob in the settings panel: the revolution on after the first game,
+    six rounds after the second (typed as a French host types it), then « Terminé »."""
+    await marie.slash("president settings")
+    if games == 1:
+        await open_form(marie, "revolution")
+    else:
+        await open_form(marie, "game_end")
+        await marie.modal_submit({"Nouvelle valeur": "6 manches"})
+    panel = marie.last_ephemeral()
+    well_written(panel, "fr")
+    await marie.click(panel, cid(table, "done"))
+
+
 async def test_a_long_evening_in_four_locales(fake: FakeDiscord, clock: LinkedClock,
                                               tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
@@ -166,8 +181,6 @@ async def test_a_long_evening_in_four_locales(fake: FakeDiscord, clock: LinkedCl
         await player.open_hand(bot)
     seen = Evening()
     played = 0
-    knobs = [table.rules.replace(revolution=True),
-             table.rules.replace(revolution=True, game_end="rounds:6")]
     while played < 25:
         game = table.game
         assert game is not None
@@ -191,13 +204,14 @@ async def test_a_long_evening_in_four_locales(fake: FakeDiscord, clock: LinkedCl
             await marie.click(board, cid(table, "next", game.version))
             await tick(fake, clock, 1)
             continue
-        # Between games: the host goes back to the lobby and changes a knob there.
+        # Between games: the host goes back to the lobby and changes a knob in the panel.
         await marie.slash("president end")
-        await bot.service.set_rules(table, marie.id, knobs[min(len(seen.games), 2) - 1])
+        await between_games(marie, table, len(seen.games))
         await tick(fake, clock, 1)
         lobby = message(marie, table.lobby_message_id)
         well_written(lobby, "fr")
         assert "Révolution\u00a0: oui" in lobby.content
+        assert ("6 manches" in lobby.content) is (len(seen.games) >= 2)
         assert "carol" in lobby.content  # the list's player has her seat
         await marie.click(lobby, cid(table, "start"))
         await tick(fake, clock, 1)

@@ -5,6 +5,7 @@ their grace runs out."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from bot.i18n import button_names
 from bot.tables import refusals, seats, turnover
@@ -17,6 +18,19 @@ from bot.tables.timers import Scheduler
 from bot.tables.tokens import Farewell
 from bot.tables.turnover import LeaveOutcome
 from engine import Event, Game, Phase
+
+#: What a leaver's hand says where the answer to their leave says they left.
+FOLDED = "hand.folded"
+
+
+@dataclass(frozen=True)
+class Left:
+    """A leave done: what it says (`words`: they left the table, the queue or the list),
+    and whether its answer is the lobby redrawn, which says nothing (`redrawn`), so that
+    their hand says the words instead."""
+
+    words: str
+    redrawn: bool
 
 
 class Seating:
@@ -99,16 +113,23 @@ class Seating:
             return "seated"
 
     async def leave(self, table: Table, user_id: int, *, ask_first: bool = False,
-                    game_no: int | None = None, farewell: str = "lobby.left") -> bool:
-        """Leave the table or its queue; True once done. With `ask_first` (the command, the
-        lobby button) a player of a game under way stays seated and False says to ask them
-        first (prompts.quit_prompt): decided under the lock, so a game that starts meanwhile
-        still asks. `game_no` is the game they confirmed leaving: once it is over the click
-        leaves nothing. A presi leaver the table waits for is refused: leaving again would
-        push the deadline back. `farewell` is what their open hand then says (`remove`)."""
+                    game_no: int | None = None, lobby_button: bool = False) -> Left | None:
+        """Leave the table or its queue: how it went (`Left`), or None where `ask_first`
+        (the command, the lobby button) finds them playing a game under way, who stay seated
+        to be asked first (prompts.quit_prompt): decided under the lock, so a game that starts
+        meanwhile still asks. `game_no` is the game they confirmed leaving: once it is over
+        the click leaves nothing. A presi leaver the table waits for is refused: leaving
+        again would push the deadline back.
+
+        Their open hand says they left only where the answer does not: the lobby's
+        « Quitter » (`lobby_button`) finding the table still in its lobby once they are gone
+        is answered by redrawing it, with no words; every other answer says it, and the hand
+        then only that it closed (« hand.folded »). Decided here, after the leave and under
+        the lock, for the answer and the hand at once: chosen before it, a game started (or
+        the table closed) meanwhile made both say it (play-test 38)."""
         async with table.lock:
             if ask_first and table.plays(user_id):
-                return False
+                return None
             if game_no is not None and (game_no != table.game_no or not table.under_way):
                 raise TableError("err.stale_button")
             if user_id in table.away:
@@ -120,11 +141,19 @@ class Seating:
                 # A bot finishes the round for them: the engine says why that seat may not
                 # leave again, rather than « not seated », as if they had never played here.
                 refusals.verify(lambda: refusals.game_of(table).verify_leave(left))
-            await self.remove(table, user_id, farewell=farewell)
-            return True
+            words = queue_left(table) if table.queued(user_id) else "lobby.left"
+            told = table.farewell_of(user_id)
+            await self.remove(table, user_id, farewell=FOLDED)
+            done = Left(words, lobby_button and not (table.closed or table.running))
+            folded = table.farewell_of(user_id)
+            if done.redrawn and folded is not None and folded is not told:
+                # The lobby, redrawn, says nothing: their hand says they left.
+                table.farewells = [replace(f, key=words) if f is folded else f
+                                   for f in table.farewells]
+            return done
 
     async def remove(self, table: Table, user_id: int, *,
-                     farewell: str | None = "lobby.left", kicked: bool = False,
+                     farewell: str | None, kicked: bool = False,
                      removed: bool = False) -> None:
         """Take a player off the table. From a game under way their seat goes as
         turnover.leave_outcome says, which is what the prompt asking them first said. Their
@@ -143,8 +172,7 @@ class Seating:
             table.queue = [p for p in table.queue if p is not waiting]
             if table.game is not None:  # the points they left their seat with stop counting
                 table.game.leave_off_table(waiting.key)
-            self._farewell(table, user_id,
-                           queue_left(table) if farewell == "lobby.left" else farewell)
+            self._farewell(table, user_id, farewell)
             game = table.game
             if game is not None and game.phase is Phase.ROUND_OVER and turnover.too_few_left(table):
                 # They made up the count of a game with no end (`turnover.list_fills`): with

@@ -43,7 +43,7 @@ from bot.tables.outbox import Outbox, TableStore
 from bot.tables.refresh import Coalescer
 from bot.tables.refusals import TableError, settings_open
 from bot.tables.registry import Registry
-from bot.tables.seating import Seating
+from bot.tables.seating import Left, Seating
 from bot.tables.table import Table
 from bot.tables.timers import Scheduler
 from bot.tables.tokens import Opening
@@ -196,10 +196,10 @@ class TableService:
         return await self.seating.join(table, user_id, name, locale)
 
     async def leave(self, table: Table, user_id: int, *, ask_first: bool = False,
-                    game_no: int | None = None, farewell: str = "lobby.left") -> bool:
+                    game_no: int | None = None, lobby_button: bool = False) -> Left | None:
         """See `Seating.leave`."""
         return await self.seating.leave(table, user_id, ask_first=ask_first, game_no=game_no,
-                                        farewell=farewell)
+                                        lobby_button=lobby_button)
 
     def verify_kick(self, table: Table, by: int, user_id: int, name: str) -> None:
         """Raise why `by` may not remove `user_id` now (`kick` checks it again under the

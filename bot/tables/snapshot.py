@@ -183,6 +183,7 @@ class TableSnapshot(TypedDict):
     # change hands a few times a game, and a row a round grew a long evening's snapshot by
     # some ninety bytes a round); one row a round before, still read.
     holders: NotRequired[list[HoldersRow]]
+    round_gained: NotRequired[list[list[int]]]  # each round's points, seat by seat
     round_holders: NotRequired[list[list[HolderRow | None]]]
     seq: NotRequired[int]
     bot_level: NotRequired[str]

@@ -113,6 +113,10 @@ class Table:
     # (`bot.people`). Shorter than `round_totals` in a game restored from a snapshot from
     # before: that game's chart is drawn per seat, as it was.
     round_holders: list[list[Holder | None]] = field(default_factory=list)
+    # What each seat scored in each of those rounds (`RoundOver.gained`): the final
+    # standings say how much of a leaver's seat the bot finishing their round scored
+    # (`table_message.unranked`). Shorter in a game restored from a snapshot from before.
+    round_gained: list[list[int]] = field(default_factory=list)
     seq: int = 0  # bumped on every change: snapshot order
     # The host's table settings beside the rules: the level of the bots they add, and
     # whether hands offer « Conseil » (what the normal bot would play).
@@ -328,11 +332,13 @@ class Table:
                 for seat, p in enumerate(self.seats)]
         self.round_totals[event.round_no - 1:] = [list(event.totals)]
         self.round_holders[event.round_no - 1:] = [held]
+        self.round_gained[event.round_no - 1:] = [list(event.gained)]
 
     def clear_totals(self) -> None:
         """A new game: its chart starts empty."""
         self.round_totals.clear()
         self.round_holders.clear()
+        self.round_gained.clear()
 
     def settings(self) -> TableSettings:
         """The host's table settings beside the rules, as the house keeps them."""
@@ -492,6 +498,7 @@ class Table:
             "unstored": [p.to_dict() for p in self.unstored],
             "round_totals": self.round_totals,
             "holders": holder_runs(self.round_holders),
+            "round_gained": self.round_gained,
             "seq": self.seq,
             "bot_level": self.bot_level,
             "hints": self.hints,
@@ -570,6 +577,7 @@ class Table:
             unstored=[PendingResult.from_dict(p) for p in d.get("unstored", [])],
             round_totals=[[int(p) for p in r] for r in d.get("round_totals", [])],
             round_holders=stored_holders(d),
+            round_gained=[[int(p) for p in r] for r in d.get("round_gained", [])],
             seq=d.get("seq", 0),
             bot_level=stored_level(d.get("bot_level", DEFAULT_LEVEL)),
             hints=bool(d.get("hints", False)),

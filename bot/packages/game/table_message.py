@@ -28,11 +28,11 @@ from bot.packages.game.lines import (
     trick_line,
     who_name,
 )
+from bot.packages.game.unranked import ranked_line, ranked_stand_in, unranked, unranked_line
 from bot.packages.lobby.display import idle_warning, queue_line
 from bot.packages.rules_text import table_preset_name
 from bot.packages.screen import Screen
 from bot.packages.text import shown_text
-from bot.people import people
 from bot.tables import graces, hosting, turnover
 from bot.tables.deadlines import pause_ends
 from bot.tables.hosting import HOST_IDLE_SECONDS
@@ -455,33 +455,16 @@ def standings(loc: LocaleLike, table: Table, game: Game, room: int | None = None
     full = [t(loc, "table.standings")]
     for who, rank in ranked:
         key = "table.standing_line" if isinstance(who, int) else "table.standing_waiting"
+        split = ranked_stand_in(table, game, who) if isinstance(who, int) else None
         full.append(t(loc, key, place=rank, name=who_name(table, who),
-                      total=plural(loc, "n.points", game.total(who))))
-    for name, total in unranked(table):
-        full.append(t(loc, "table.standing_left", name=name,
-                      total=plural(loc, "n.points", total)))
+                      total=plural(loc, "n.points", game.total(who))) if split is None
+                    else ranked_line(loc, rank, who_name(table, who), split))
+    full.extend(unranked_line(loc, left) for left in unranked(table, game))
     lines, named = full, len(ranked)
     while room is not None and named > 1 and len("\n".join(lines)) > room:
         named -= 1
         lines = [*full[:1 + named], plural(loc, "table.standings_more", len(ranked) - named)]
     return lines
-
-
-def unranked(table: Table) -> list[tuple[str, int]]:
-    """The seats a leaver's stand-in played that nobody held as the game's last round
-    ended, each as the round's results named it (« 🤖 bob ») with the total its last round
-    showed. The engine ranks only the seats dealt in that round (`Game.standings`): a
-    leaver who did not come back was missing from the final standings while the round
-    they left showed « 🤖 bob · Vice-président · +2 », and the round lines no longer added
-    up to them (play-test 38). They are named below, not ranked: who ranks is the
-    engine's to say. A bot that finished a seat still held at the end is ranked already."""
-    rounds = table.round_totals
-    if not rounds or len(table.round_holders) != len(rounds):
-        return []  # a game restored from before the table kept who held each seat
-    last = len(rounds) - 1
-    return [(bot_shown(person.holder.name), rounds[index][seat])
-            for person in people(table.round_holders) if person.holder.stand_in
-            for index, seat in person.cells[-1:] if index < last]
 
 
 def closed_lines(table: Table) -> list[str]:

@@ -436,9 +436,10 @@ async def quit_game(click: Click) -> None:
     game_no, _, owner = click.arg.partition(".")
     if owner != str(click.user_id):
         raise TableError("err.not_yours")
-    await click.bot.service.leave(click.table, click.user_id, farewell="hand.folded",
-                                  game_no=number(game_no, GAME_NUMBERS))
-    await _prompt_answered(click, "lobby.left")
+    left = await click.bot.service.leave(click.table, click.user_id,
+                                         game_no=number(game_no, GAME_NUMBERS))
+    assert left is not None  # (not asked first: this is the answer to the asking)
+    await _prompt_answered(click, left.words)
 
 
 @action("kick", drawn=Drawn(private=True,

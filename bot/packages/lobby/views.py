@@ -16,7 +16,6 @@ from bot.packages.publisher.calls import NO_PINGS
 from bot.packages.publisher.listed import KIND, Listed
 from bot.packages.settings.views import open_settings, seats_cut
 from bot.packages.text import player_name
-from bot.tables.seating import queue_left
 from bot.tables.service import TableError
 from bot.tables.table import Table
 
@@ -107,22 +106,20 @@ action("join", drawn=Drawn(late=join_button))(join_button)
 async def leave(interaction: Interaction, table: Table, from_lobby: bool) -> None:
     """Leave at once, except a game one plays: leaving it hands one's seat to a bot or makes
     the table wait, so one is asked first (prompts.quit_prompt), from the command or from a
-    lobby button clicked as the game started alike. The command answers with the words, so
-    their open hand then says only that it closed (« hand.folded »), not the same line
-    twice (play-test 38); the lobby's button answers by redrawing the lobby, so there the
-    hand says they left."""
-    user_id = interaction.user.id
-    words = queue_left(table) if table.queued(user_id) else "lobby.left"
-    farewell = "lobby.left" if from_lobby else "hand.folded"
-    if not await interaction.client.service.leave(table, user_id, ask_first=True,
-                                                  farewell=farewell):
-        prompt = quit_prompt(table, user_id, interaction.locale)
+    lobby button clicked as the game started alike. The lobby's button answers by redrawing
+    the lobby where the table is still in it; every other answer says they left, and their
+    open hand then only that it closed, not the same line twice (play-test 38): which of
+    the two is the service's to say, under the table's lock (`Seating.leave`)."""
+    left = await interaction.client.service.leave(table, interaction.user.id, ask_first=True,
+                                                  lobby_button=from_lobby)
+    if left is None:
+        prompt = quit_prompt(table, interaction.user.id, interaction.locale)
         await interaction.response.send_message(ephemeral=True, **prompt.kwargs())
-        return
-    if from_lobby and not (table.closed or table.running):
+    elif left.redrawn:
         await redraw_lobby(interaction, table)
     else:
-        await interaction.response.send_message(t(interaction.locale, words), ephemeral=True)
+        await interaction.response.send_message(t(interaction.locale, left.words),
+                                                ephemeral=True)
 
 
 @action("leave", drawn=PUBLIC)

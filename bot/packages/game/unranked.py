@@ -1,0 +1,127 @@
+"""The people a game's final standings do not rank: those who left their seat (or the queue)
+during the game and did not come back, named below the standings with their own points
+and, where a bot finished the round they left, what that bot scored in their seat.
+
+Who ranks is the engine's (`Game.standings`: the seats of the last round, and those waiting
+off the table). A leaver who did not come back is not among them, and the round they left
+showed the seat with the bot's points on top of theirs (« 🤖 bob · Vice-président · +2 »,
+total 3 pts): named by the seat's total alone, bob read as his own the points the bot
+scored after he had gone (play-test 38's leftovers). The points are split as the chart and
+the stored rounds split them (`bot.people`): the leaver's are the seat's total as they left
+it, the bot's what the seat gained in the rounds it played (`RoundOver.gained`), and the
+two add up to the seat's total the round showed. Nothing here decides a rank."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.i18n import LocaleLike, plural, t
+from bot.packages.game.lines import result_player
+from bot.people import Person, people
+from bot.tables.table import Table
+from engine import Game
+
+
+@dataclass(frozen=True)
+class Unranked:
+    """One who played the game and is not ranked: `own` points, theirs as they left;
+    `stand_in`, what the bot finishing their round scored after (None where no bot did:
+    they left between rounds, out of cards, or from the queue)."""
+
+    name: str
+    own: int
+    stand_in: int | None
+
+    @property
+    def total(self) -> int:
+        """The seat's total as the last round they (or their bot) played showed it."""
+        return self.own + (self.stand_in or 0)
+
+
+def unranked(table: Table, game: Game) -> list[Unranked]:
+    """Everyone with a line in the chart (`bot.people`) whom the standings do not rank, in
+    the order they first played, from their last stretch at a seat: a human line's last
+    total, or a stand-in's, split by what the stand-in's rounds gained. Empty for a game
+    restored from a snapshot from before the table kept each round's holders and gains."""
+    rounds, held, gained = table.round_totals, table.round_holders, table.round_gained
+    if not rounds or len(held) != len(rounds) or len(gained) != len(rounds):
+        return []
+    ranked = _ranked_people(table, game)
+    lasts: dict[int, Person] = {}
+    for person in people(held):
+        user = person.holder.user_id
+        if user is None or user in ranked or not (person.holder.human
+                                                  or person.holder.stand_in):
+            continue
+        before = lasts.get(user)
+        if before is None or before.cells[-1][0] < person.cells[-1][0]:
+            lasts[user] = person
+    found = []
+    for person in lasts.values():
+        index, seat = person.cells[-1]
+        own, bot = _split(table, person, rounds[index][seat])
+        found.append(Unranked(person.holder.name, own, bot))
+    return found
+
+
+def ranked_stand_in(table: Table, game: Game, seat: int) -> Unranked | None:
+    """A ranked seat that a leaver's stand-in held as the game's last round ended, its
+    total split as `unranked` splits one: the standings rank the seat (the engine's), and
+    name it « 🤖 bob » with a total that counts bob's points and the bot's alike."""
+    rounds, held, gained = table.round_totals, table.round_holders, table.round_gained
+    if not rounds or len(held) != len(rounds) or len(gained) != len(rounds) or \
+            seat >= len(held[-1]) or rounds[-1][seat] != game.total(seat):
+        return None
+    holder = held[-1][seat]
+    if holder is None or not holder.stand_in:
+        return None
+    person = next(p for p in people(held) if p.cells[-1] == (len(rounds) - 1, seat))
+    own, bot = _split(table, person, rounds[-1][seat])
+    return Unranked(holder.name, own, bot)
+
+
+def _split(table: Table, person: Person, total: int) -> tuple[int, int | None]:
+    """The seat's `total` at the person's last round: theirs, and what their stand-in's
+    rounds gained (None for a human line: all theirs)."""
+    if not person.holder.stand_in:
+        return total, None
+    bot = sum(table.round_gained[index][seat] for index, seat in person.cells)
+    return total - bot, bot
+
+
+def _ranked_people(table: Table, game: Game) -> set[int]:
+    """The user ids the standings name: each ranked seat's holder as its last round ended
+    (a leaver's stand-in ranks in their name) and now, and those waiting with points."""
+    ids: set[int | None] = set()
+    last = table.round_holders[-1] if table.round_holders else []
+    for who, _ in game.standings():
+        if isinstance(who, int):
+            holder = last[who] if who < len(last) else None
+            player = result_player(table, who) if who < len(table.seats) else None
+            ids.add(holder.user_id if holder is not None else None)
+            if player is not None:
+                ids.update((player.user_id, player.left_by))
+        else:
+            waiting = table.waiting_player(who)
+            ids.add(waiting.user_id if waiting is not None else None)
+    return {user for user in ids if user is not None}
+
+
+def ranked_line(loc: LocaleLike, place: int, name: str, left: Unranked) -> str:
+    """« 2. **🤖 bob** · 6 pts · bob : 3 pts, 🤖 le bot qui a fini la manche à sa place :
+    +3 pts »: a stand-in's ranked seat, the leaver's share and the bot's beside."""
+    return t(loc, "table.standing_line_bot", place=place, name=name,
+             total=plural(loc, "n.points", left.total), leaver=left.name,
+             own=plural(loc, "n.points", left.own), bot=plural(loc, "n.points",
+                                                               left.stand_in or 0))
+
+
+def unranked_line(loc: LocaleLike, left: Unranked) -> str:
+    """« — **bob** · 1 pt · n’est plus à la table : hors classement », and where a bot
+    finished their round, what it scored and the seat's total, which the round showed."""
+    own = plural(loc, "n.points", left.own)
+    if left.stand_in is None:
+        return t(loc, "table.standing_left", name=left.name, total=own)
+    return t(loc, "table.standing_left_bot", name=left.name, total=own,
+             bot=plural(loc, "n.points", left.stand_in),
+             seat=plural(loc, "n.points", left.total))

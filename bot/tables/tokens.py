@@ -92,10 +92,11 @@ class Opening:
 @dataclass(frozen=True)
 class Farewell:
     """A hand of `user_id` no longer refreshed, to redraw once without controls, and what
-    it then says: that they left (« lobby.left »), or only that it closed (« hand.folded »)
-    where the prompt they confirmed leaving with says they left, that the host removed them
-    (« hand.kicked »), or that the hand moved to another message (« hand.moved »), which
-    keeps one button to bring it back (`publisher.hands.farewell_screen`)."""
+    it then says: that they left (« lobby.left », or the queue, or the list), or only that
+    it closed (« hand.folded ») where the answer to their leave says it (`Seating.leave`),
+    that the host removed them (« hand.kicked »), or that the hand moved to another
+    message (« hand.moved »), which keeps one button to bring it back
+    (`publisher.hands.farewell_screen`)."""
 
     user_id: int
     link: HandLink

@@ -11,6 +11,7 @@ import pytest
 
 from bot.client import PresidentBot
 from bot.i18n import plural, t
+from bot.packages.game.unranked import unranked
 from bot.tables.table import Table
 from engine import Game, Phase
 from fakediscord import FakeDiscord
@@ -175,6 +176,10 @@ async def test_a_leaver_who_does_not_come_back_is_named_below_the_standings(
     assert [r.round_no for r in bobs] == [1, 2]  # his round, then his stand-in's
     assert bobs[0].points == own and bobs[1].points == total - own
     assert sum(r.points for r in bobs) == total
+    older = table.to_dict()  # a snapshot from before the table kept each round's gains
+    del older["round_gained"]
+    restored = Table.from_dict(older)
+    assert restored.game is not None and unranked(restored, restored.game) == []
     fake.assert_no_errors()
     await fake.disconnect(bot)
 

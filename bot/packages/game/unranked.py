@@ -16,17 +16,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.i18n import LocaleLike, plural, t
-from bot.packages.game.lines import result_player
 from bot.people import Person, people
 from bot.tables.table import Table
 from engine import Game
 
 
 @dataclass(frozen=True)
-class Unranked:
-    """One who played the game and is not ranked: `own` points, theirs as they left;
-    `stand_in`, what the bot finishing their round scored after (None where no bot did:
-    they left between rounds, out of cards, or from the queue)."""
+class LeaverPoints:
+    """A leaver's seat's points, split: `own`, theirs as they left; `stand_in`, what the
+    bot finishing their round scored after (None where no bot did: they left between
+    rounds, out of cards, or from the queue)."""
 
     name: str
     own: int
@@ -38,7 +37,7 @@ class Unranked:
         return self.own + (self.stand_in or 0)
 
 
-def unranked(table: Table, game: Game) -> list[Unranked]:
+def unranked(table: Table, game: Game) -> list[LeaverPoints]:
     """Everyone with a line in the chart (`bot.people`) whom the standings do not rank, in
     the order they first played, from their last stretch at a seat: a human line's last
     total, or a stand-in's, split by what the stand-in's rounds gained. Empty for a game
@@ -60,11 +59,11 @@ def unranked(table: Table, game: Game) -> list[Unranked]:
     for person in lasts.values():
         index, seat = person.cells[-1]
         own, bot = _split(table, person, rounds[index][seat])
-        found.append(Unranked(person.holder.name, own, bot))
+        found.append(LeaverPoints(person.holder.name, own, bot))
     return found
 
 
-def ranked_stand_in(table: Table, game: Game, seat: int) -> Unranked | None:
+def ranked_stand_in(table: Table, game: Game, seat: int) -> LeaverPoints | None:
     """A ranked seat that a leaver's stand-in held as the game's last round ended, its
     total split as `unranked` splits one: the standings rank the seat (the engine's), and
     name it « 🤖 bob » with a total that counts bob's points and the bot's alike."""
@@ -77,7 +76,7 @@ def ranked_stand_in(table: Table, game: Game, seat: int) -> Unranked | None:
         return None
     person = next(p for p in people(held) if p.cells[-1] == (len(rounds) - 1, seat))
     own, bot = _split(table, person, rounds[-1][seat])
-    return Unranked(holder.name, own, bot)
+    return LeaverPoints(holder.name, own, bot)
 
 
 def _split(table: Table, person: Person, total: int) -> tuple[int, int | None]:
@@ -97,17 +96,16 @@ def _ranked_people(table: Table, game: Game) -> set[int]:
     for who, _ in game.standings():
         if isinstance(who, int):
             holder = last[who] if who < len(last) else None
-            player = result_player(table, who) if who < len(table.seats) else None
             ids.add(holder.user_id if holder is not None else None)
-            if player is not None:
-                ids.update((player.user_id, player.left_by))
+            if who < len(table.seats):  # (a round under way: who holds it now)
+                ids.update((table.seats[who].user_id, table.seats[who].left_by))
         else:
             waiting = table.waiting_player(who)
             ids.add(waiting.user_id if waiting is not None else None)
     return {user for user in ids if user is not None}
 
 
-def ranked_line(loc: LocaleLike, place: int, name: str, left: Unranked) -> str:
+def ranked_line(loc: LocaleLike, place: int, name: str, left: LeaverPoints) -> str:
     """« 2. **🤖 bob** · 6 pts · bob : 3 pts, 🤖 le bot qui a fini la manche à sa place :
     +3 pts »: a stand-in's ranked seat, the leaver's share and the bot's beside."""
     return t(loc, "table.standing_line_bot", place=place, name=name,
@@ -116,7 +114,7 @@ def ranked_line(loc: LocaleLike, place: int, name: str, left: Unranked) -> str:
                                                                left.stand_in or 0))
 
 
-def unranked_line(loc: LocaleLike, left: Unranked) -> str:
+def unranked_line(loc: LocaleLike, left: LeaverPoints) -> str:
     """« — **bob** · 1 pt · n’est plus à la table : hors classement », and where a bot
     finished their round, what it scored and the seat's total, which the round showed."""
     own = plural(loc, "n.points", left.own)

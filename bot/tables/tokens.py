@@ -42,6 +42,17 @@ class HandLink:
     # (Discord says it, `with_response`). Two links of one player on different messages
     # mean the older message no longer follows the game (`HandLinks.remember`).
     message_id: int | None = field(default=None, compare=False)
+    # The page of plays its player turned to (« Autres coups »), and the game's version it
+    # was drawn at: a refresh at that version draws the same page (`Hands.flush`), where it
+    # drew the first, an edit turning the hand back under its player's eyes whenever anyone
+    # else clicked at the table. Not saved: a restart draws the first page.
+    turned: tuple[int | None, int] | None = field(default=None, compare=False)
+
+    def page(self, version: int | None) -> int:
+        """The page to draw at the game's `version` (None: no game): the one turned to at
+        that version, else the first, as after any change."""
+        turned = self.turned
+        return turned[1] if turned is not None and turned[0] == version else 0
 
     @property
     def expires(self) -> float:

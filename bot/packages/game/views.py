@@ -107,7 +107,7 @@ async def show_hand(
     pending: asyncio.Future[None] | None = None
     if table.player(interaction.user.id) is not None and (
             update or not interaction.response.is_done()):
-        link = hands.shown(table, interaction, plain, new_message=not update)
+        link = hands.shown(table, interaction, plain, new_message=not update, page=page)
         if not update:
             # A hand in a message of its own is shown once it is saved: a crash after the
             # answer then restores the link to this message, and a restart redraws the

@@ -113,12 +113,13 @@ class Hands:
                     or link.frozen:
                 continue  # (an unanswered hand is drawn afresh when sent: show_hand)
             try:
-                screen = hand_screen(table, user_id, player.locale, now=now)
+                page = link.page(_version(table))
+                screen = hand_screen(table, user_id, player.locale, page=page, now=now)
                 owed = self._told.pop((table.id, user_id), None)
                 if owed is not None and owed[0] is link:  # not for a hand opened since
                     plain = screen.fingerprint
                     screen = hand_screen(table, user_id, player.locale, notice=owed[1],
-                                         now=now)
+                                         page=page, now=now)
                     self._plain[(table.id, screen.fingerprint)] = plain
             except Exception:  # one unrenderable hand must not starve the others
                 log.exception("could not render the hand of %s", user_id)
@@ -163,7 +164,8 @@ class Hands:
         await asyncio.gather(*edits)
 
     async def _farewell(self, table: Table, farewell: Farewell) -> None:
-        """Edit a farewell; one shown with its button is kept for the table's closing."""
+        """Edit a farewell; one shown with its button is kept for the table's closing, or
+        told of it at once if the table closed while it was on its way."""
         shown = await self._edit(table, farewell.user_id, farewell.link,
                                  farewell_screen(table, farewell))
         current = table.hands.get(farewell.user_id)
@@ -175,7 +177,13 @@ class Hands:
             self.acks.unknown(current.token)
             current.fingerprint = ""
             self.bot.service.refresh(table)
-        elif shown and farewell.key == "hand.moved" and not table.closed:
+        elif shown and farewell.key == "hand.moved" and table.closed:
+            # The table closed while it was on its way (a 429 held it): the closing edited
+            # the farewells owed and kept, not this one, whose button could now only be told
+            # the table is gone. Its player's lane, which the closing waits for, says so.
+            await self._edit(table, farewell.user_id, farewell.link,
+                             Screen(t(farewell.link.locale or table.locale, "hand.closed")))
+        elif shown and farewell.key == "hand.moved":
             now = self.bot.service.clock.now()
             self._moved[table.id] = [
                 f for f in self._moved.get(table.id, []) if f.link.valid(now)] + [farewell]
@@ -243,17 +251,18 @@ class Hands:
         return True
 
     def shown(self, table: Table, interaction: discord.Interaction[Host],
-              screen: Screen, *, new_message: bool) -> HandLink:
+              screen: Screen, *, new_message: bool, page: int = 0) -> HandLink:
         """This interaction's original response is now the user's hand: refresh through it.
         `screen`: the hand as a refresh would draw it, without the answer's notice (kept
-        until the hand changes). `new_message`: a message of its own, not the hand the
-        interaction was clicked on, which no refresh may edit before it is sent
-        (`HandLink.answered`)."""
+        until the hand changes), at `page` of its plays. `new_message`: a message of its
+        own, not the hand the interaction was clicked on, which no refresh may edit before
+        it is sent (`HandLink.answered`)."""
         clicked = interaction.message.id if interaction.message is not None else None
         link = HandLink(int(interaction.application_id), interaction.token,
                         self.bot.service.clock.now(), screen.fingerprint,
                         str(interaction.locale), answered=not new_message,
-                        message_id=None if new_message else clicked)
+                        message_id=None if new_message else clicked,
+                        turned=(_version(table), page) if page else None)
         self.bot.service.hands.remember(table, interaction.user.id, link,
                                         new_message=new_message)
         self._lapse_at_expiry(table, interaction.user.id, link)
@@ -318,8 +327,9 @@ class Hands:
                        hand=t(table.locale, "btn.my_hand"))
             link.frozen = True
             self.bot.service.refresh(table)  # the table message asks for « Ma main »
-            await self._edit(table, user_id, link, hand_screen(table, user_id, locale,
-                                                               notice=notice, now=now))
+            await self._edit(table, user_id, link, hand_screen(
+                table, user_id, locale, notice=notice, page=link.page(_version(table)),
+                now=now))
             self._crossed(table.hands.get(user_id), link)  # « Ma main » pressed meanwhile
 
         self.bot.service.scheduler.at((table.id, "lapse", user_id),
@@ -374,3 +384,8 @@ def _same_message(current: HandLink | None, link: HandLink) -> bool:
     `link` edits (a click on that older hand made it the hand again)."""
     return current is not None and current is not link and link.message_id is not None \
         and current.message_id == link.message_id
+
+
+def _version(table: Table) -> int | None:
+    """The version of the table's game a hand is drawn at, None between games."""
+    return table.game.version if table.game is not None else None

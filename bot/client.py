@@ -171,19 +171,15 @@ class PresidentBot(Host):
         self.faces_sync = asyncio.create_task(self.sync_faces())
 
     async def sync_faces(self) -> None:
-        """Find or upload the card faces, then redraw every open table: its messages and
-        hands were drawn before the faces were known, and would show text cards until their
-        next change (a blind exchange waiting on a player, for minutes). Not only the tables
-        restored at start: one opened while the faces uploaded (a first start's 118, over a
-        minute) kept its text cards, and the next unrelated click redrew every hand there,
-        a player opening their hand on a second device so editing another's (play-test 32).
-        A table whose drawings hold no card costs nothing: each message and hand is edited
-        only where its drawing changed."""
-        # Restored tables' hands wait for the faces (`Hands.restored`), unless uploaded.
+        """Find or upload the card faces, then redraw the tables restored at start: they were
+        drawn before the faces were known, and their messages and hands would show text cards
+        until their next change (a blind exchange waiting on a player, for minutes)."""
+        restored = self.service.registry.tables()
+        # Their hands wait for the faces (`Hands.restored`), unless they are to be uploaded.
         await card_faces.sync(self, self.budget, uploading=self.publisher.hands.release)
         self.publisher.hands.release()
         if card_faces.emojis:
-            for table in self.service.registry.tables():
+            for table in restored:
                 self.service.refresh(table)
 
     async def open_storage(self) -> None:

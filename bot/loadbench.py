@@ -21,7 +21,8 @@ them. It prints one line (issue 8):
     invalid=… calls_per_action=… stale_p99_s=… cpu_ms_per_action=… kb_per_table=…
     snapshot_lag_p99_ms=… cpu_ms_per_s=… chatter_per_s=… messages_received_per_s=…
     [hints=… hint_ack_p50_ms=… hint_ack_p99_ms=… hint_ack_max_ms=…] searches=… search_p50_ms=…
-    search_p99_ms=… search_max_ms=… loop_lag_p50_ms=… loop_lag_p99_ms=… loop_lag_max_ms=…
+    search_p99_ms=… search_max_ms=… samples_p50=… samples_mean=… one_sample_pct=…
+    loop_lag_p50_ms=… loop_lag_p99_ms=… loop_lag_max_ms=…
 
 With ``--latency-ms`` (and ``--jitter-ms``) every REST call, callbacks included, takes that
 long once the tables are open (fakediscord/latency.py; Discord publishes no latency figure,
@@ -39,7 +40,8 @@ wakes a task sleeping 10 ms, probed all through the window: what a click or time
 behind whatever holds the loop (a decision taken in place, say). searches: the decisions
 taken off the loop in the window (hard's, normal's end search, a searched « Conseil »), and
 how long each took from the asking to its answer, its wait for a worker included: what shows
-whether they queue up.
+whether they queue up. samples: how many deals each hard search sampled (one_sample_pct: the
+share cut to the engine's least, one).
 
 With ``--chatter R``, members post and edit R messages a second in channels of four other
 guilds (`bot.loadchatter`): what the GUILD_MESSAGES intent brings from busy servers.
@@ -256,6 +258,7 @@ class Result:
     hint_acks: list[float] | None = None  # the « Conseil » clicks' acks; None: hints off
     loop_lags: list[float] | None = None  # the loop's probe (`_probe_loop`); None: fake clock
     searches: list[float] = field(default_factory=list)  # off-loop decisions' times (`Thinker.took`)
+    sampled: list[int] = field(default_factory=list)  # hard searches' deals (`Thinker.sampled`)
 
     @property
     def r429(self) -> int:
@@ -286,11 +289,21 @@ class Result:
                f" returns={self.returns}")
             + ("" if self.hint_acks is None else self._hint_figures(sorted(self.hint_acks)))
             + self._search_figures(sorted(self.searches))
+            + self._sample_figures(sorted(self.sampled))
             + ("" if self.loop_lags is None else
                f" loop_lag_p50_ms={statistics.median(self.loop_lags or [0.0]) * 1000:.1f}"
                f" loop_lag_p99_ms={_p99(sorted(self.loop_lags) or [0.0]) * 1000:.1f}"
                f" loop_lag_max_ms={max(self.loop_lags, default=0.0) * 1000:.1f}")
         )
+
+    @staticmethod
+    def _sample_figures(sampled: list[int]) -> str:
+        """Deals per hard search: its median, mean and the share of searches cut to one."""
+        shown = sampled or [0]
+        one = sum(1 for n in sampled if n <= 1)
+        return (f" samples_p50={statistics.median(shown):.0f}"
+                f" samples_mean={statistics.mean(shown):.1f}"
+                f" one_sample_pct={100 * one / max(len(sampled), 1):.1f}")
 
     @staticmethod
     def _search_figures(took: list[float]) -> str:
@@ -450,6 +463,7 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
         lags: list[float] = []
         probe = asyncio.ensure_future(_probe_loop(lags)) if wall else None
         took = bot.service.thinker.took = []
+        sampled = bot.service.thinker.sampled = []
         received = _messages_received(fake)
         returns = bot.publisher.buried.returns
         all_tables = [table for _, _, table in seated]
@@ -474,7 +488,7 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
                 tracker.look(table, publisher.showing)
             await tick(step)
         cpu = time.process_time() - cpu
-        bot.service.thinker.took = None
+        bot.service.thinker.took = bot.service.thinker.sampled = None
         if probe is not None:
             probe.cancel()
         elapsed = fake_clock.monotonic() - started
@@ -502,7 +516,7 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
             chatter=talk.events if talk is not None else 0, received=received,
             table_chatter=table_talk.events if table_talk is not None else None,
             returns=returns, hint_acks=hint_acks if hints else None,
-            loop_lags=lags if wall else None, searches=took,
+            loop_lags=lags if wall else None, searches=took, sampled=sampled,
         )
         # Let the calls on their way arrive before the bot closes its session.
         fake.disable_latency()

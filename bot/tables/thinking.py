@@ -130,12 +130,15 @@ class Workers:
             self._pool = None
 
 
-def decide(bot: Bot, view: PlayerView, deadline: float) -> Action:
+def decide(bot: Bot, view: PlayerView, deadline: float) -> tuple[Action, int]:
     """In a worker: `bot`'s decision, a timed search ending at `deadline` (time.monotonic,
-    the same clock in every process of the machine) rather than a full budget from now."""
-    if isinstance(bot, HardBot) and bot.samples is None:
+    the same clock in every process of the machine) rather than a full budget from now, and
+    how many deals it sampled (0: not a hard search)."""
+    if not isinstance(bot, HardBot):
+        return bot.choose(view), 0
+    if bot.samples is None:
         bot.budget = max(0.0, deadline - time.monotonic())
-    return bot.choose(view)
+    return bot.choose(view), bot.sampled
 
 
 class Thinker:
@@ -155,12 +158,18 @@ class Thinker:
         # When a list (the load benchmark), each decision taken off the loop appends how
         # long it took from the asking to its answer: its search and its wait for a worker.
         self.took: list[float] | None = None
+        # When a list (the load benchmark), each hard search appends how many deals it
+        # sampled: what the time it was given bought.
+        self.sampled: list[int] | None = None
 
     async def think(self, bot: Bot, view: PlayerView) -> Action:
         """One decision, its time budget counted from now."""
         deadline = time.monotonic() + self.budget
-        return await self._off_loop(partial(decide, bot, view, deadline),
-                                    partial(bot.choose, view))
+        decision = partial(decide, bot, view, deadline)
+        action, sampled = await self._off_loop(decision, decision)
+        if self.sampled is not None and sampled:
+            self.sampled.append(sampled)
+        return action
 
     async def advise(self, view: PlayerView) -> tuple[Action, str]:
         """The normal level's decision in this view and its reason (the « Conseil »), where

@@ -65,8 +65,12 @@ class HardBot:
         self.answerers = answerers
         self.searchers = searchers
         self.naive = naive
+        # How many deals the last decision sampled (0: it did not search): what a timed
+        # search fit in its budget, which the table service reports under load.
+        self.sampled = 0
 
     def choose(self, view: PlayerView) -> Action:
+        self.sampled = 0
         give = exchange_action(view)
         if give is not None:
             return give
@@ -95,9 +99,13 @@ class HardBot:
         return Action.pass_() if option is None else Action.play(option)
 
     def _more(self, deadline: float) -> Callable[[int], bool]:
-        if self.samples is not None:
-            samples = self.samples
-            return lambda done: done < samples
-        clock = self.clock
-        assert clock is not None
-        return lambda done: done == 0 or clock() < deadline
+        samples, clock = self.samples, self.clock
+
+        def more(done: int) -> bool:
+            self.sampled = done
+            if samples is not None:
+                return done < samples
+            assert clock is not None
+            return done == 0 or clock() < deadline
+
+        return more

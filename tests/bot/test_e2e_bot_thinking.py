@@ -180,7 +180,7 @@ def test_a_decision_searches_only_for_what_is_left_of_its_time(
     view = player_view(game, game.to_act)
     late = make_bot("hard", 1, clock=time.perf_counter)
     assert isinstance(late, HardBot) and late.budget == 0.08
-    thinking.decide(late, view, deadline=99.0)
+    assert thinking.decide(late, view, deadline=99.0)[1] == 1  # sampled deals
     assert late.budget == 0.0
     on_time = make_bot("hard", 1, clock=time.perf_counter)
     assert isinstance(on_time, HardBot)
@@ -188,7 +188,7 @@ def test_a_decision_searches_only_for_what_is_left_of_its_time(
     assert on_time.budget == pytest.approx(0.05)
     fixed = make_bot("hard", 1, samples=2)
     assert isinstance(fixed, HardBot)
-    thinking.decide(fixed, view, deadline=99.0)
+    assert thinking.decide(fixed, view, deadline=99.0)[1] == 2
     assert fixed.budget == 0.08  # a fixed sample count is not timed
 
 

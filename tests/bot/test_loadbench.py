@@ -62,13 +62,17 @@ async def test_bot_level_seats_the_bots_at_that_level_mixed_one_table_in_three_e
 
 async def test_the_decisions_taken_off_the_loop_are_counted_and_timed() -> None:
     """searches=… (issue 12): every decision sent to the workers in the window is timed from
-    its asking to its answer, so that a queue before the workers shows; none outside it."""
+    its asking to its answer, so that a queue before the workers shows; none outside it.
+    samples=…: the deals each hard search sampled (here fixed at 4)."""
     result = await run(3, 10, seed=3, wall=False, bot_level="hard", think_samples=4)
     assert (result.errors, result.unanswered, result.r429, result.invalid) == (0, 0, 0, 0)
     assert result.searches and min(result.searches) > 0
     assert f" searches={len(result.searches)} search_p50_ms=" in result.line()
+    assert result.sampled and set(result.sampled) == {4}
+    assert " samples_p50=4 samples_mean=4.0 one_sample_pct=0.0" in result.line()
     quiet = await run(3, 10, seed=3, wall=False, bot_level="easy")
     assert quiet.searches == [] and " searches=0 " in quiet.line()
+    assert quiet.sampled == [] and " one_sample_pct=0.0" in quiet.line()
 
 
 async def test_by_default_the_bots_play_at_the_tables_default_level() -> None:

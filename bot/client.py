@@ -114,7 +114,8 @@ class PresidentBot(Host):
                          help_command=None, tree_cls=CheckedTree,
                          allowed_mentions=discord.AllowedMentions.none(), **options)
         self.config = config
-        self.service = TableService(clock, bot_pause=config.bot_pause)
+        self.service = TableService(clock, bot_pause=config.bot_pause,
+                                    search_workers=config.search_workers)
         self.replays = Replays(self.service.clock)
         self.members = Members(self.service.clock)
         self.metrics = metrics

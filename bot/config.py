@@ -82,6 +82,9 @@ class Config:
     # ends it. `from_env` sets it (SHARD_LOCK_IDLE_TIMEOUT, 120 s: four checks missed),
     # tests leave it off: the checks run on their clock, the timeout on the server's.
     shard_lock_idle_timeout: float | None = None
+    # Worker processes the hard bots search in (SEARCH_WORKERS); None: one per core but
+    # one, which the event loop keeps (`bot.tables.thinking.workers`).
+    search_workers: int | None = None
 
     def __post_init__(self) -> None:
         if self.shard_auto and (self.shard_count is not None or self.shard_ids is not None):
@@ -134,6 +137,7 @@ class Config:
             shard_auto=shard_auto,
             metrics_port=_port(values, "METRICS_PORT"),
             shard_lock_idle_timeout=_lock_idle(values, "SHARD_LOCK_IDLE_TIMEOUT"),
+            search_workers=_count(values, "SEARCH_WORKERS", 0, least=1) or None,
         )
 
 

@@ -22,7 +22,7 @@ them. It prints one line (issue 8):
     snapshot_lag_p99_ms=… cpu_ms_per_s=… chatter_per_s=… messages_received_per_s=…
     [hints=… hint_ack_p50_ms=… hint_ack_p99_ms=… hint_ack_max_ms=…] searches=… search_p50_ms=…
     search_p99_ms=… search_max_ms=… samples_p50=… samples_mean=… one_sample_pct=…
-    loop_lag_p50_ms=… loop_lag_p99_ms=… loop_lag_max_ms=…
+    wait_p50_ms=… wait_p99_ms=… loop_lag_p50_ms=… loop_lag_p99_ms=… loop_lag_max_ms=…
 
 With ``--latency-ms`` (and ``--jitter-ms``) every REST call, callbacks included, takes that
 long once the tables are open (fakediscord/latency.py; Discord publishes no latency figure,
@@ -41,7 +41,8 @@ behind whatever holds the loop (a decision taken in place, say). searches: the d
 taken off the loop in the window (hard's, normal's end search, a searched « Conseil »), and
 how long each took from the asking to its answer, its wait for a worker included: what shows
 whether they queue up. samples: how many deals each hard search sampled (one_sample_pct: the
-share cut to the engine's least, one).
+share cut to the engine's least, one). wait: how long each waited for a worker
+(`bot.tables.thinking.Thinker`, the queue's wait).
 
 With ``--chatter R``, members post and edit R messages a second in channels of four other
 guilds (`bot.loadchatter`): what the GUILD_MESSAGES intent brings from busy servers.
@@ -259,6 +260,7 @@ class Result:
     loop_lags: list[float] | None = None  # the loop's probe (`_probe_loop`); None: fake clock
     searches: list[float] = field(default_factory=list)  # off-loop decisions' times (`Thinker.took`)
     sampled: list[int] = field(default_factory=list)  # hard searches' deals (`Thinker.sampled`)
+    waits: list[float] = field(default_factory=list)  # searches' waits for a worker (`Thinker.waited`)
 
     @property
     def r429(self) -> int:
@@ -290,6 +292,7 @@ class Result:
             + ("" if self.hint_acks is None else self._hint_figures(sorted(self.hint_acks)))
             + self._search_figures(sorted(self.searches))
             + self._sample_figures(sorted(self.sampled))
+            + self._wait_figures(sorted(self.waits))
             + ("" if self.loop_lags is None else
                f" loop_lag_p50_ms={statistics.median(self.loop_lags or [0.0]) * 1000:.1f}"
                f" loop_lag_p99_ms={_p99(sorted(self.loop_lags) or [0.0]) * 1000:.1f}"
@@ -304,6 +307,12 @@ class Result:
         return (f" samples_p50={statistics.median(shown):.0f}"
                 f" samples_mean={statistics.mean(shown):.1f}"
                 f" one_sample_pct={100 * one / max(len(sampled), 1):.1f}")
+
+    @staticmethod
+    def _wait_figures(waits: list[float]) -> str:
+        shown = waits or [0.0]
+        return (f" wait_p50_ms={statistics.median(shown) * 1000:.1f}"
+                f" wait_p99_ms={_p99(shown) * 1000:.1f}")
 
     @staticmethod
     def _search_figures(took: list[float]) -> str:
@@ -464,6 +473,9 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
         probe = asyncio.ensure_future(_probe_loop(lags)) if wall else None
         took = bot.service.thinker.took = []
         sampled = bot.service.thinker.sampled = []
+        waits: list[float] = []
+        watched = bot.service.thinker.waited
+        bot.service.thinker.waited = waits.append
         received = _messages_received(fake)
         returns = bot.publisher.buried.returns
         all_tables = [table for _, _, table in seated]
@@ -489,6 +501,7 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
             await tick(step)
         cpu = time.process_time() - cpu
         bot.service.thinker.took = bot.service.thinker.sampled = None
+        bot.service.thinker.waited = watched
         if probe is not None:
             probe.cancel()
         elapsed = fake_clock.monotonic() - started
@@ -517,6 +530,7 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
             table_chatter=table_talk.events if table_talk is not None else None,
             returns=returns, hint_acks=hint_acks if hints else None,
             loop_lags=lags if wall else None, searches=took, sampled=sampled,
+            waits=waits,
         )
         # Let the calls on their way arrive before the bot closes its session.
         fake.disable_latency()

@@ -43,6 +43,8 @@ INVALID_STATUSES = frozenset({401, 403, 429})
 # Seconds; Discord drops an interaction not acknowledged within 3 s.
 ACK_BUCKETS = (0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0)
 LAG_BUCKETS = (0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
+# Seconds a bot's search waits for a worker; a hard search's own budget is 80 ms.
+WAIT_BUCKETS = (0.001, 0.005, 0.02, 0.05, 0.08, 0.16, 0.32, 0.64, 1.28)
 
 _API = re.compile(r"^/api/v\d+")
 _CALLBACK = re.compile(r"^/interactions/(\d+)/[^/]+/callback$")
@@ -95,6 +97,18 @@ class _TableCollector(Collector):
                                   value=budget.waited)
         yield GaugeMetricFamily("president_call_budget_per_second", "The budget's limit: "
                                 "channel calls per second", value=budget.limit / budget.window)
+        thinker = self._service.thinker
+        yield GaugeMetricFamily("president_search_queue", "Bot searches waiting for a "
+                                "worker process now", value=thinker.waiting)
+        yield GaugeMetricFamily("president_search_workers_busy", "Worker processes "
+                                "searching now", value=thinker.searching)
+        yield GaugeMetricFamily("president_search_workers", "Worker processes the bots "
+                                "search in (SEARCH_WORKERS)", value=thinker.workers.count)
+        yield CounterMetricFamily("president_searches_started", "Bot searches handed to a "
+                                  "worker", value=thinker.started)
+        yield CounterMetricFamily("president_searches_shortened", "Of those, hard searches "
+                                  "given less than their budget: late, or sharing it with "
+                                  "those waiting", value=thinker.shortened)
 
     def describe(self) -> Iterable[Metric]:
         return []
@@ -120,14 +134,18 @@ class Metrics:
         self.snapshot_lag = Histogram("president_snapshot_write_lag_seconds", "From a "
                                       "table's change to its snapshot being stored",
                                       buckets=LAG_BUCKETS, registry=self.registry)
+        self.search_wait = Histogram("president_search_wait_seconds", "From a bot's "
+                                     "search being asked to a worker taking it",
+                                     buckets=WAIT_BUCKETS, registry=self.registry)
         self.restore = Gauge("president_restore_seconds", "How long the last start took "
                              "to restore its tables", registry=self.registry)
         self._runner: web.AppRunner | None = None
 
     def watch(self, service: TableService, budget: CallBudget) -> None:
-        """Report `service`'s tables and actions and `budget`'s use (both made after the
-        client, which needs the trace config first)."""
+        """Report `service`'s tables, actions and bots' searches and `budget`'s use (both
+        made after the client, which needs the trace config first)."""
         self.registry.register(_TableCollector(service, budget))
+        service.thinker.waited = self.search_wait.observe
 
     def trace_config(self) -> aiohttp.TraceConfig:
         """For discord.py's `http_trace`: counts every request's answer."""

@@ -92,6 +92,7 @@ class TableService:
         bot_pause: float = 1.5,
         refresh_interval: float = 1.0,
         seed: int | None = None,
+        search_workers: int | None = None,
     ) -> None:
         self.clock = clock
         self.registry = Registry()
@@ -101,7 +102,7 @@ class TableService:
         self._ids = itertools.count(1)
         self.outbox = Outbox(self.touch, self._storage_failed)
         self._tasks: set[asyncio.Task[None]] = set()
-        self.thinker = thinking.Thinker()
+        self.thinker = thinking.Thinker(search_workers)
         self.deadlines = Deadlines(clock, self.scheduler, after=self._after,
                                    close=self._close_stopped,
                                    own_over=self._own_break_over, touch=self.touch,

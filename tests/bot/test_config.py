@@ -78,6 +78,8 @@ def test_shard_count_auto_leaves_the_count_to_discord(raw: str) -> None:
                                "DEBUG, not 'VERBOSE'"),
     ({"SHARD_LOCK_IDLE_TIMEOUT": "60"}, "SHARD_LOCK_IDLE_TIMEOUT must be at least 80 seconds"),
     ({"SHARD_LOCK_IDLE_TIMEOUT": "2m"}, "SHARD_LOCK_IDLE_TIMEOUT must be a number of seconds"),
+    ({"SEARCH_WORKERS": "0"}, "SEARCH_WORKERS must be a whole number of at least 1, not '0'"),
+    ({"SEARCH_WORKERS": "two"}, "SEARCH_WORKERS must be a whole number of at least 1"),
 ])
 def test_bad_settings_are_refused_with_the_variable_named(env: dict[str, str],
                                                            says: str) -> None:
@@ -90,6 +92,13 @@ def test_metrics_port_is_off_unless_set() -> None:
     assert Config.from_env({"DISCORD_TOKEN": "abc"}, dotenv=None).metrics_port is None
     config = Config.from_env({"DISCORD_TOKEN": "abc", "METRICS_PORT": "9108"}, dotenv=None)
     assert config.metrics_port == 9108
+
+
+def test_search_workers_default_to_the_cores_but_one_unless_set() -> None:
+    """Empty: `Thinker` sizes its pool from the host (`thinking.workers`)."""
+    assert Config.from_env({"DISCORD_TOKEN": "abc"}, dotenv=None).search_workers is None
+    config = Config.from_env({"DISCORD_TOKEN": "abc", "SEARCH_WORKERS": "3"}, dotenv=None)
+    assert config.search_workers == 3
 
 
 def test_pool_sizes_come_from_dotenv_too(tmp_path: Path) -> None:

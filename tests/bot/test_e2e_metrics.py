@@ -58,6 +58,11 @@ async def test_metrics_move_and_are_served(fake: FakeDiscord, clock: LinkedClock
     assert value("president_call_budget_per_second") == 45
     written = value("president_snapshot_write_lag_seconds_count")
     assert written is not None and written > 0
+    # The bots' searches (bot/tables/thinking.py): each start's wait is observed.
+    started = value("president_searches_started_total")
+    assert started is not None and value("president_search_wait_seconds_count") == started
+    assert value("president_search_queue") == 0 == value("president_search_workers_busy")
+    assert value("president_search_workers") == bot.service.thinker.workers.count >= 1
 
     assert bot.metrics.port is not None
     async with aiohttp.ClientSession() as session, session.get(

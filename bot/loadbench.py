@@ -2,6 +2,7 @@
 
     python -m bot.loadbench --tables 100 --seconds 60 [--seed 1] [--latency-ms 80 --jitter-ms 40]
         [--database URL | --no-storage] [--bot-level easy|normal|hard|mixed [--think-threads]]
+        [--search-workers N]
         [--preset classic|presi|proletario|wild7] [--hints]
         [--chatter 500 [--no-message-intent]] [--table-chatter 5]
 
@@ -398,7 +399,7 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
               think_samples: int | None = None, think_threads: bool = False,
               chatter: float = 0.0, message_intent: bool = True,
               table_chatter: float = 0.0, presets: tuple[str, ...] = PRESETS,
-              hints: bool = False) -> Result:
+              hints: bool = False, search_workers: int | None = None) -> Result:
     """Open `tables` tables, play `seconds` seconds, measure. `wall` False: on the fake
     clock, each step advanced by hand and settled (deterministic, for tests). `latency`:
     every REST call takes that long (fakediscord/latency.py) once the tables are open (a
@@ -412,14 +413,15 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
     `message_intent` False: the bot does not ask for GUILD_MESSAGES. `table_chatter`:
     messages posted or edited a second by the tables' humans in the tables' channels.
     `presets`: the tables' presets, in turn (default: the four). `hints`: the tables have
-    « Conseil » on, and each human asks for it once a turn before playing."""
+    « Conseil » on, and each human asks for it once a turn before playing.
+    `search_workers`: the bot's SEARCH_WORKERS (None: its default, the cores but one)."""
     if bot_level not in BOT_LEVELS:
         raise ValueError(f"unknown bot level {bot_level!r}: one of {', '.join(BOT_LEVELS)}")
     rng = random.Random(seed)
     fake_clock: FakeClock = WallClock() if wall else FakeClock()
     async with FakeDiscord.running(clock=fake_clock) as fake:
         clock: Clock = SystemClock() if wall else FollowingClock(fake_clock)
-        config = Config(token=fake.token, bot_pause=1.5)
+        config = Config(token=fake.token, bot_pause=1.5, search_workers=search_workers)
         if database is not None:
             config = replace(config, database_url=database)
         bot = BenchBot(config, clock=clock, with_storage=database is not None,
@@ -563,6 +565,9 @@ def main() -> None:
     parser.add_argument("--think-threads", action="store_true",
                         help="hard decisions in worker threads, not processes (they then "
                              "hold the GIL: to measure what that costs)")
+    parser.add_argument("--search-workers", type=int,
+                        help="worker processes the bots search in, as SEARCH_WORKERS "
+                             "(default: one per core but one)")
     parser.add_argument("--preset", choices=PRESETS,
                         help="every table plays this preset (default: the four in turn); "
                              "presi: the normal bots search their last cards, in the workers")
@@ -592,7 +597,7 @@ def main() -> None:
                                  message_intent=not args.no_message_intent,
                                  table_chatter=args.table_chatter,
                                  presets=(args.preset,) if args.preset else PRESETS,
-                                 hints=args.hints))
+                                 hints=args.hints, search_workers=args.search_workers))
     print(result.line())
     if result.errors or result.unanswered:
         print(f"errors={result.errors} unanswered={result.unanswered}")

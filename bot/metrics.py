@@ -99,13 +99,13 @@ class _TableCollector(Collector):
                                 "channel calls per second", value=budget.limit / budget.window)
         thinker = self._service.thinker
         yield GaugeMetricFamily("president_search_queue", "Bot searches waiting for a "
-                                "worker process now", value=thinker.waiting)
-        yield GaugeMetricFamily("president_search_workers_busy", "Worker processes "
-                                "searching now", value=thinker.searching)
+                                "worker process now", value=thinker.workers.queued)
+        yield GaugeMetricFamily("president_searches_in_flight", "Bot searches asked and "
+                                "not answered: queued or searching", value=thinker.running)
         yield GaugeMetricFamily("president_search_workers", "Worker processes the bots "
                                 "search in (SEARCH_WORKERS)", value=thinker.workers.count)
-        yield CounterMetricFamily("president_searches_started", "Bot searches handed to a "
-                                  "worker", value=thinker.started)
+        yield CounterMetricFamily("president_searches_started", "Bot searches a worker "
+                                  "took up", value=thinker.started)
         yield CounterMetricFamily("president_searches_shortened", "Of those, hard searches "
                                   "given less than their budget: late, or sharing it with "
                                   "those waiting", value=thinker.shortened)

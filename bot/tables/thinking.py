@@ -11,27 +11,33 @@ starve the loop, and at a lower priority (`WORKER_NICENESS`), so that on contend
 loop comes first.
 
 A decision's 80 ms count from when the table asked for it, not from when a worker took it
-up, and the decisions waiting behind it share that time with it: the service hands a
-worker one decision at a time (`Thinker`), and one that starts while others wait searches
-only its share (`share`), so that they too answer by their deadlines, on fewer samples,
-rather than the first taking its whole budget and the next ones one sample each, late. When
-more is asked than the workers can search, the searches shorten instead of the queue
-growing: the bots' pace holds and an overloaded host degrades hard's play, never the tables.
+up, and a search that starts while others wait in the pool's queue shares that time with
+them (`share`): the service counts the searches queued (`Workers.queued`, shared with the
+workers), and the worker taking one up reads how many still wait behind it. So that they
+too answer by their deadlines, on fewer samples, rather than the first taking its whole
+budget and the next ones one sample each, late; and when decisions are asked faster than
+the workers can search them at full length, each search shortens instead of the queue
+growing. The bots' pace holds and an overloaded host degrades hard's play, never the
+tables. The count lives with the workers, not in the event loop: a worker finishing one
+search starts the next at once (a queue held by the loop cost, on a loaded machine, the
+loop's lag between any two searches: docs/deploy.md, « Hard bots' queue (stop 56) »).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import ctypes
 import logging
 import multiprocessing
 import os
 import time
 import weakref
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Sequence
-from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor
+from dataclasses import dataclass
 from functools import partial
+from multiprocessing.sharedctypes import Synchronized
 from typing import TypeVar
 
 from engine.actions import Action
@@ -62,24 +68,22 @@ BUSY = 0.75
 RATE_WINDOW = 5.0
 
 
-def share(full: float, left: float, behind: Sequence[float], workers: int,
+def share(full: float, left: float, behind: int, workers: int,
           asked_per_second: float) -> float:
     """How long a timed search starting now may take: its `full` budget, cut
 
     - so that it ends by its own deadline (`left`: seconds to it);
-    - so that every decision waiting behind it (`behind`: their seconds left, in the order
-      they will start) can still search as long before its own deadline: the i-th (from 1)
-      starts after about i / `workers` searches of this length (`workers` side by side), so
-      it ends after (1 + i / workers) of them. One already past its deadline cannot be
-      helped (it samples once, the engine's least) and cuts no one;
+    - so that the `behind` decisions waiting in the queue behind it can still search as
+      long before their deadlines: the last starts after about behind / `workers` searches
+      of this length (`workers` side by side) and ends after (1 + behind / workers) of them.
+      They were asked after this one: their deadlines are no earlier than its own;
     - and so that the decisions asked lately (`asked_per_second`), each searching as long,
       would keep the workers busy `BUSY` of the time, not more: the queue stays short
       whatever the load, where full searches would make it grow.
 
-    Zero: one sample."""
-    fits = [later / (1 + i / workers) for i, later in enumerate(behind, 1) if later > 0]
+    Zero: one sample, the engine's least."""
     paced = BUSY * workers / asked_per_second if asked_per_second > 0 else full
-    return max(0.0, min(full, left, paced, *fits))
+    return max(0.0, min(full, left / (1 + behind / workers), paced))
 
 
 def searches(bot: Bot, view: PlayerView) -> bool:
@@ -102,9 +106,34 @@ def may_search(level: str, rules: Rules) -> bool:
 WORKER_NICENESS = 5
 
 
-def lower_priority() -> None:
-    """In each worker, as it starts: below the bot's process (`WORKER_NICENESS`)."""
+#: In a worker process: the pool's count of searches queued (`Workers.queued`), set as the
+#: worker starts; None in the bot's own process, where a decision in a thread never queues.
+_queued: Synchronized[int] | None = None
+
+
+def start_worker(queued: Synchronized[int]) -> None:
+    """In each worker, as it starts: below the bot's process (`WORKER_NICENESS`), and
+    holding the pool's count of queued searches."""
+    global _queued
     os.nice(WORKER_NICENESS)
+    _queued = queued
+
+
+def _unqueue_cancelled(queued: Synchronized[int], future: Future[T]) -> None:
+    """A search cancelled before a worker took it up leaves the count (a worker's
+    `take_turn` would otherwise never come for it)."""
+    if future.cancelled():
+        with queued.get_lock():
+            queued.value -= 1
+
+
+def take_turn() -> int:
+    """In a worker taking a search up: it leaves the queue; how many still wait behind."""
+    if _queued is None:
+        return 0
+    with _queued.get_lock():
+        _queued.value -= 1
+        return max(0, _queued.value)
 
 
 class Workers:
@@ -115,6 +144,8 @@ class Workers:
     def __init__(self, count: int | None = None) -> None:
         self.count = workers() if count is None else count
         self._pool: ProcessPoolExecutor | None = None
+        # Searches submitted to the pool and not yet taken up by a worker (`take_turn`).
+        self._queued: Synchronized[int] | None = None
         # Pools already reported dead: every decision in flight on a pool fails with it, and
         # each would otherwise log the same error again (thirty times over a game).
         self._dead: weakref.WeakSet[Executor] = weakref.WeakSet()
@@ -122,10 +153,29 @@ class Workers:
 
     def pool(self) -> Executor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.count,
-                                             mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=lower_priority)
+            spawn = multiprocessing.get_context("spawn")
+            self._queued = spawn.Value(ctypes.c_int, 0)
+            self._pool = ProcessPoolExecutor(max_workers=self.count, mp_context=spawn,
+                                             initializer=start_worker,
+                                             initargs=(self._queued,))
         return self._pool
+
+    @property
+    def queued(self) -> int:
+        """Searches waiting in the pool's queue now (metrics: the queue's depth)."""
+        return 0 if self._queued is None else max(0, self._queued.value)
+
+    def submit(self, pool: Executor, search: Callable[[], T]) -> Future[T]:
+        """`search` in `pool`, counted as queued until a worker takes it up (`take_turn`),
+        or until it is cancelled before one does (its table closed, the bot stopping)."""
+        queued = self._queued if pool is self._pool else None
+        if queued is not None:
+            with queued.get_lock():
+                queued.value += 1
+        future = pool.submit(search)
+        if queued is not None:
+            future.add_done_callback(partial(_unqueue_cancelled, queued))
+        return future
 
     @property
     def started(self) -> bool:
@@ -146,7 +196,7 @@ class Workers:
         error once per pool; the other decisions it fails (those in flight with it, or a
         pool that keeps failing) each add a debug line."""
         if self._pool is broken:
-            self._pool = None
+            self._pool = self._queued = None
         if broken in self._dead:
             self.fallbacks += 1
             log.debug("a bot's worker pool is broken: deciding in a thread (%d since it died)",
@@ -162,38 +212,59 @@ class Workers:
         drained the moves it waits for before it closes)."""
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+            self._pool = self._queued = None
 
 
-def decide(bot: Bot, view: PlayerView, deadline: float) -> tuple[Action, int]:
-    """In a worker: `bot`'s decision, a timed search ending at `deadline` (time.monotonic,
-    the same clock in every process of the machine) rather than a full budget from now, and
-    how many deals it sampled (0: not a hard search)."""
-    if not isinstance(bot, HardBot):
-        return bot.choose(view), 0
-    if bot.samples is None:
-        bot.budget = max(0.0, deadline - time.monotonic())
-    return bot.choose(view), bot.sampled
+@dataclass(frozen=True)
+class Plan:
+    """What a worker needs to time a hard search: its `deadline` (time.monotonic, the same
+    clock in every process of the machine), its `full` budget, and for `share` the pool's
+    size and the rate decisions were asked at lately."""
+
+    deadline: float
+    full: float
+    workers: int
+    asked_per_second: float
 
 
-class _Waiting:
-    """A decision waiting for a worker: its deadline, and the future its turn sets."""
+@dataclass(frozen=True)
+class Thought:
+    """A worker's answer: the action, the deals it sampled (0: not a hard search), the
+    budget it was given, and when (time.monotonic) the worker took it up."""
 
-    def __init__(self, deadline: float | None, turn: asyncio.Future[None]) -> None:
-        self.deadline = deadline
-        self.turn = turn
+    action: Action
+    sampled: int
+    budget: float
+    started: float
+
+
+def decide(bot: Bot, view: PlayerView, plan: Plan) -> Thought:
+    """In a worker: `bot`'s decision; a timed search gets its `share` of what is left
+    before its deadline, given the searches still queued behind it."""
+    started = time.monotonic()
+    behind = take_turn()
+    if isinstance(bot, HardBot) and bot.samples is None:
+        bot.budget = share(plan.full, plan.deadline - started, behind, plan.workers,
+                           plan.asked_per_second)
+    action = bot.choose(view)
+    return Thought(action, bot.sampled if isinstance(bot, HardBot) else 0,
+                   bot.budget if isinstance(bot, HardBot) else 0.0, started)
+
+
+def advised(view: PlayerView) -> tuple[tuple[Action, str], float]:
+    """In a worker: the normal level's decision and its reason (`Thinker.advise`), and
+    when the worker took it up."""
+    started = time.monotonic()
+    take_turn()
+    return normal.decided(view), started
 
 
 class Thinker:
     """Where and for how long the table service's bots decide. A search (`searches`: hard's,
     normal's end) runs in the pool of worker processes, or (`in_processes` False: tests,
     which watch and hold a decision) in a worker thread; the others are well under a
-    millisecond and are decided in place by the service.
-
-    The service hands the workers one search each (`workers.count` at a time); the others
-    wait here, first asked first served, so that the one whose turn comes knows what waits
-    behind it and searches its `share` of the time. `clock` must be `time.monotonic`, the
-    workers' clock, outside tests."""
+    millisecond and are decided in place by the service. `clock` (the rate of asking) must
+    be `time.monotonic`, the workers' clock, outside tests."""
 
     def __init__(self, workers: int | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -204,13 +275,11 @@ class Thinker:
         self.in_processes = True
         self.workers = Workers(workers)
         self.clock = clock
-        self.running = 0  # decisions asked and not answered: searching or waiting
-        self.searching = 0  # of those, decisions a worker has
-        self._waiting: deque[_Waiting] = deque()
+        self.running = 0  # decisions in workers now, or queued for one
         self._asked: deque[float] = deque()  # when decisions were asked, `RATE_WINDOW` back
-        self.started = 0  # decisions handed to a worker since the start (metrics)
+        self.started = 0  # searches a worker took up since the start (metrics)
         self.shortened = 0  # of those, timed searches given less than their full budget
-        # Called with each decision's wait for a worker, in seconds (bot.metrics).
+        # Called with each search's wait for a worker, in seconds (bot.metrics).
         self.waited: Callable[[float], None] = _ignore
         # When a list (the load benchmark), each decision taken off the loop appends how
         # long it took from the asking to its answer: its search and its wait for a worker.
@@ -219,106 +288,60 @@ class Thinker:
         # sampled: what the time it was given bought.
         self.sampled: list[int] | None = None
 
-    @property
-    def waiting(self) -> int:
-        """Decisions waiting for a worker now (metrics: the queue's depth)."""
-        return len(self._waiting)
-
     async def think(self, bot: Bot, view: PlayerView) -> Action:
-        """One decision, its time budget counted from now (if it is timed: hard's, when no
-        fixed sample count is set)."""
-        timed = isinstance(bot, HardBot) and bot.samples is None
-        async with self._turn(timed) as until:
-            decision = partial(decide, bot, view, until)
-            action, sampled = await self._off_loop(decision, decision)
-        if self.sampled is not None and sampled:
-            self.sampled.append(sampled)
-        return action
+        """One decision, its time budget counted from now."""
+        asked = self._ask()
+        plan = Plan(asked + self.budget, self.budget, self.workers.count,
+                    len(self._asked) / RATE_WINDOW)
+        decision = partial(decide, bot, view, plan)
+        thought = await self._off_loop(decision, decision)
+        self._began(asked, thought.started)
+        if isinstance(bot, HardBot) and bot.samples is None and thought.budget < self.budget:
+            self.shortened += 1
+        if self.sampled is not None and thought.sampled:
+            self.sampled.append(thought.sampled)
+        return thought.action
 
     async def advise(self, view: PlayerView) -> tuple[Action, str]:
         """The normal level's decision in this view and its reason (the « Conseil »), where
         it searches (`endsearch.searching`): off the loop, as a bot's search is. Normal's
         search counts samples, not time: no deadline."""
-        async with self._turn(timed=False):
-            return await self._off_loop(partial(normal.decided, view),
-                                        partial(normal.decided, view))
+        asked = self._ask()
+        advice, started = await self._off_loop(partial(advised, view), partial(advised, view))
+        self._began(asked, started)
+        return advice
 
-    @contextlib.asynccontextmanager
-    async def _turn(self, timed: bool) -> AsyncIterator[float]:
-        """Waits for a worker; then yields when the search must end: now plus its `share`
-        of its budget if `timed` (the others have no deadline to share). `running` counts
-        the decisions from asking to answer: the bot reports them as work outside the event
-        loop (`PresidentBot.busy`), which the loop cannot see."""
-        self.running += 1
+    def _ask(self) -> float:
+        """Now, counted in the rate of asking over the last `RATE_WINDOW` seconds."""
         asked = self.clock()
-        deadline = asked + self.budget if timed else None
         self._asked.append(asked)
         while self._asked[0] < asked - RATE_WINDOW:
             self._asked.popleft()
+        return asked
+
+    def _began(self, asked: float, started: float) -> None:
+        self.started += 1
+        self.waited(max(0.0, started - asked))
+
+    async def _off_loop(self, in_worker: Callable[[], T], in_thread: Callable[[], T]) -> T:
+        """`in_worker` in the pool of worker processes (or, `in_processes` False or the pool
+        broken, `in_thread` in a thread). `running` counts those in flight: the bot reports
+        them as work outside the event loop (`PresidentBot.busy`), which the loop cannot
+        see."""
+        self.running += 1
+        asked = self.clock()
         try:
-            if self.searching < self.workers.count and not self._waiting:
-                self.searching += 1
-            else:
-                await self._wait(deadline)
-            try:
-                yield self._until(asked, deadline)
-            finally:
-                self.searching -= 1
-                self._hand_over()
+            if self.in_processes:
+                pool = self.workers.pool()
+                try:
+                    return await asyncio.wrap_future(self.workers.submit(pool, in_worker))
+                except BrokenExecutor as err:
+                    self.workers.discard(pool, err)
+            return await asyncio.to_thread(in_thread)
         finally:
             self.running -= 1
             if self.took is not None:
                 self.took.append(self.clock() - asked)
-
-    async def _wait(self, deadline: float | None) -> None:
-        """In line until `_hand_over` gives this decision a worker (and counts it in
-        `searching`). Cancelled in line, it leaves; cancelled as its turn came, it passes
-        the turn on."""
-        waiting = _Waiting(deadline, asyncio.get_running_loop().create_future())
-        self._waiting.append(waiting)
-        try:
-            await waiting.turn
-        except asyncio.CancelledError:
-            if waiting.turn.done() and not waiting.turn.cancelled():
-                self.searching -= 1
-                self._hand_over()
-            else:
-                self._waiting.remove(waiting)
-            raise
-
-    def _hand_over(self) -> None:
-        """A worker is free: the first decision waiting gets it."""
-        while self._waiting and self.searching < self.workers.count:
-            turn = self._waiting.popleft().turn
-            if not turn.done():
-                self.searching += 1
-                turn.set_result(None)
-
-    def _until(self, asked: float, deadline: float | None) -> float:
-        """When the search starting now must end: its `share` of the time."""
-        now = self.clock()
-        waited = now - asked
-        self.started += 1
-        self.waited(waited)
-        if deadline is None:
-            return now
-        behind = [w.deadline - now for w in self._waiting if w.deadline is not None]
-        given = share(self.budget, self.budget - waited, behind, self.workers.count,
-                      len(self._asked) / RATE_WINDOW)
-        if given < self.budget:
-            self.shortened += 1
-        return now + given
-
-    async def _off_loop(self, in_worker: Callable[[], T], in_thread: Callable[[], T]) -> T:
-        """`in_worker` in the pool of worker processes (or, `in_processes` False or the pool
-        broken, `in_thread` in a thread)."""
-        if self.in_processes:
-            pool = self.workers.pool()
-            try:
-                return await asyncio.get_running_loop().run_in_executor(pool, in_worker)
-            except BrokenExecutor as err:
-                self.workers.discard(pool, err)
-        return await asyncio.to_thread(in_thread)
 
 
 def _ignore(waited: float) -> None:

@@ -61,7 +61,7 @@ async def test_metrics_move_and_are_served(fake: FakeDiscord, clock: LinkedClock
     # The bots' searches (bot/tables/thinking.py): each start's wait is observed.
     started = value("president_searches_started_total")
     assert started is not None and value("president_search_wait_seconds_count") == started
-    assert value("president_search_queue") == 0 == value("president_search_workers_busy")
+    assert value("president_search_queue") == 0 == value("president_searches_in_flight")
     assert value("president_search_workers") == bot.service.thinker.workers.count >= 1
 
     assert bot.metrics.port is not None

@@ -1,47 +1,46 @@
-"""Hard bots' searches under load (issue 12): the table service hands each worker one
-search at a time, and a search that starts while others wait shares its time with them
-(bot/tables/thinking.py, `share`), so that the queue does not grow with the load. The
-clock is injected and the pool held by the test: nothing here depends on the machine."""
+"""Hard bots' searches under load (issue 12): a search that a worker takes up while others
+wait in the pool's queue shares its time with them, and all shorten when decisions come
+faster than the workers can search them at full length (bot/tables/thinking.py, `share`),
+so that the queue does not grow with the load. Clocks are injected or held still: nothing
+here depends on the machine's speed."""
 
 from __future__ import annotations
 
-import asyncio
-from concurrent.futures import Executor, Future
-from functools import partial
-from typing import Any
+import ctypes
+import itertools
+import multiprocessing
+from types import SimpleNamespace
 
 import pytest
 
 from bot.tables import thinking
-from bot.tables.thinking import BUSY, Thinker, share
+from bot.tables.thinking import BUSY, Plan, Thinker, share
 from engine import Game, Rules
-from engine.actions import Action
-from engine.bots import Bot, make_bot
+from engine.bots import make_bot
+from engine.bots.hard import HardBot
 from engine.view import PlayerView, player_view
 
 FULL = 0.08
 
 
 def test_alone_and_on_time_a_search_takes_its_whole_budget() -> None:
-    assert share(FULL, FULL, [], 1, 0.0) == FULL
-    assert share(FULL, 0.05, [], 1, 0.0) == 0.05  # it waited 30 ms: what is left
-    assert share(FULL, -0.01, [], 1, 0.0) == 0.0  # past its deadline: one sample
+    assert share(FULL, FULL, 0, 1, 0.0) == FULL
+    assert share(FULL, 0.05, 0, 1, 0.0) == 0.05  # it waited 30 ms: what is left
+    assert share(FULL, -0.01, 0, 1, 0.0) == 0.0  # past its deadline: one sample
 
 
 def test_the_decisions_waiting_behind_share_the_time() -> None:
     """Three asked at once on one worker: each a third, all three on time, rather than
     the first 80 ms and the other two one sample each, late."""
-    assert share(FULL, FULL, [FULL, FULL], 1, 0.0) == pytest.approx(FULL / 3)
+    assert share(FULL, FULL, 2, 1, 0.0) == pytest.approx(FULL / 3)
     # Two workers: the second behind starts after one search, ends after two.
-    assert share(FULL, FULL, [FULL, FULL], 2, 0.0) == pytest.approx(FULL / 2)
-    # One behind with little time left cuts this one to half of it...
-    assert share(FULL, FULL, [0.02], 1, 0.0) == pytest.approx(0.01)
-    # ...and one already late cannot be helped: it cuts no one.
-    assert share(FULL, FULL, [-0.01], 1, 0.0) == FULL
+    assert share(FULL, FULL, 2, 2, 0.0) == pytest.approx(FULL / 2)
+    # What is left, shared: 30 ms left and one behind, 15 ms each.
+    assert share(FULL, 0.03, 1, 1, 0.0) == pytest.approx(0.015)
 
 
 def test_the_deeper_the_queue_the_shorter_each_search() -> None:
-    budgets = [share(FULL, FULL, [FULL] * depth, 1, 0.0) for depth in range(6)]
+    budgets = [share(FULL, FULL, depth, 1, 0.0) for depth in range(6)]
     assert budgets == sorted(budgets, reverse=True) and len(set(budgets)) == 6
     assert budgets[5] == pytest.approx(FULL / 6)
 
@@ -49,32 +48,9 @@ def test_the_deeper_the_queue_the_shorter_each_search() -> None:
 def test_at_a_rate_the_workers_cannot_keep_up_with_each_search_shortens() -> None:
     """11.6 decisions a second (100 hard tables, docs/deploy.md) on one worker: 80 ms each
     would keep it busy 93 % of the time; each gets BUSY / 11.6 s. Two workers keep up."""
-    assert share(FULL, FULL, [], 1, 11.6) == pytest.approx(BUSY / 11.6)
-    assert share(FULL, FULL, [], 2, 11.6) == FULL
-    assert share(FULL, FULL, [], 1, 5.0) == FULL
-
-
-class Held(Executor):
-    """A pool whose searches the test answers, in the order it likes."""
-
-    def __init__(self) -> None:
-        self.searches: list[tuple[partial[tuple[Action, int]], Future[tuple[Action, int]]]] = []
-
-    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
-        answer: Future[tuple[Action, int]] = Future()
-        self.searches.append((fn, answer))
-        return answer
-
-    def until(self, i: int) -> float:
-        """When the i-th search handed to the pool was told to end."""
-        deadline = self.searches[i][0].args[2]
-        assert isinstance(deadline, float)
-        return deadline
-
-    async def answer(self, i: int, sampled: int) -> None:
-        self.searches[i][1].set_result((Action.pass_(), sampled))
-        for _ in range(20):
-            await asyncio.sleep(0)
+    assert share(FULL, FULL, 0, 1, 11.6) == pytest.approx(BUSY / 11.6)
+    assert share(FULL, FULL, 0, 2, 11.6) == FULL
+    assert share(FULL, FULL, 0, 1, 5.0) == FULL
 
 
 def a_view() -> PlayerView:
@@ -83,109 +59,54 @@ def a_view() -> PlayerView:
     return player_view(game, game.to_act)
 
 
-async def settle() -> None:
-    for _ in range(20):
-        await asyncio.sleep(0)
+def test_a_worker_taking_a_search_up_reads_the_queue_behind_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two more searches queued behind, 50 ms left: a third of it. The count leaves the
+    queue with the search taken up. The workers' clock is held still."""
+    monkeypatch.setattr(thinking, "time", SimpleNamespace(monotonic=lambda: 100.0))
+    queued = multiprocessing.get_context("spawn").Value(ctypes.c_int, 3)
+    monkeypatch.setattr(thinking, "_queued", queued)
+    ticks = itertools.count()  # the engine's clock: a second a reading, so one sample
+    bot = make_bot("hard", 1, clock=lambda: float(next(ticks)))
+    assert isinstance(bot, HardBot)
+    thought = thinking.decide(bot, a_view(), Plan(100.05, FULL, 1, 0.0))
+    assert queued.value == 2 and thought.started == 100.0
+    assert thought.budget == bot.budget == pytest.approx(0.05 / 3)
+    alone = thinking.decide(bot, a_view(), Plan(100.05, FULL, 1, 0.0))
+    assert queued.value == 1 and alone.budget == pytest.approx(0.05 / 2)
 
 
-@pytest.fixture
-def now() -> list[float]:
-    return [100.0]
+def test_the_pool_s_workers_share_the_count_of_queued_searches() -> None:
+    """The count lives in shared memory: the loop adds each search it submits, the worker
+    that takes one up removes it (here one, by hand, and one the pool ran)."""
+    workers = thinking.Workers(1)
+    try:
+        pool = workers.pool()
+        assert workers.queued == 0
+        assert workers.submit(pool, thinking.take_turn).result(timeout=60) == 0
+        assert workers.queued == 0
+        assert workers._queued is not None
+        with workers._queued.get_lock():  # two more queued behind the next one
+            workers._queued.value += 2
+        assert workers.submit(pool, thinking.take_turn).result(timeout=60) == 2
+        assert workers.queued == 2
+    finally:
+        workers.close()
+    assert workers.queued == 0  # a new pool counts anew
 
 
-@pytest.fixture
-def held() -> Held:
-    return Held()
-
-
-def one_worker(now: list[float], held: Held, monkeypatch: pytest.MonkeyPatch) -> Thinker:
+def test_the_rate_of_asking_is_counted_over_the_last_seconds() -> None:
+    now = [100.0]
     thinker = Thinker(workers=1, clock=lambda: now[0])
-    monkeypatch.setattr(thinker.workers, "pool", lambda: held)
-    return thinker
-
-
-async def test_a_worker_takes_one_search_at_a_time_and_those_waiting_share_their_time(
-    now: list[float], held: Held, monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    thinker = one_worker(now, held, monkeypatch)
-    waits: list[float] = []
-    thinker.waited = waits.append
-    thinker.sampled = []
-    view = a_view()
-
-    def hard() -> Bot:
-        return make_bot("hard", 1, clock=lambda: now[0])
-
-    first = asyncio.ensure_future(thinker.think(hard(), view))
-    await settle()
-    assert len(held.searches) == 1 and held.until(0) == pytest.approx(100.08)  # alone
-    now[0] = 100.01
-    behind = [asyncio.ensure_future(thinker.think(hard(), view)) for _ in range(2)]
-    await settle()
-    assert len(held.searches) == 1  # the worker is busy: they wait here, not in the pool
-    assert (thinker.running, thinker.searching, thinker.waiting) == (3, 1, 2)
-
-    now[0] = 100.08
-    await held.answer(0, sampled=40)
-    assert first.done() and thinker.sampled == [40]
-    # The second has 10 ms left, and the third as much: each gets half of it.
-    assert len(held.searches) == 2 and held.until(1) == pytest.approx(100.085)
-    assert (thinker.searching, thinker.waiting) == (1, 1)
-    now[0] = 100.085
-    await held.answer(1, sampled=3)
-    assert held.until(2) == pytest.approx(100.09)  # the last, alone: what is left
-    now[0] = 100.09
-    await held.answer(2, sampled=3)
-    assert all(b.done() for b in behind)
-    assert waits == [0.0, pytest.approx(0.07), pytest.approx(0.075)]
-    assert (thinker.running, thinker.searching, thinker.waiting) == (0, 0, 0)
-    assert (thinker.started, thinker.shortened) == (3, 2)  # the two that waited
-
-
-async def test_a_freed_worker_goes_to_the_first_waiting_not_to_one_asked_meanwhile(
-    now: list[float], held: Held, monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Between a search's answer and the next one's start the loop may run a new asking:
-    it queues behind, the worker being already handed over."""
-    thinker = one_worker(now, held, monkeypatch)
-    view = a_view()
-    bot = make_bot("hard", 1, samples=2)  # not timed: no deadline, no share
-    first = asyncio.ensure_future(thinker.think(bot, view))
-    await settle()
-    second = asyncio.ensure_future(thinker.think(bot, view))
-    await settle()
-    held.searches[0][1].set_result((Action.pass_(), 2))
-    for _ in range(20):  # until the answer reaches the loop and the second's turn is set
-        if thinker.waiting == 0:
-            break
-        await asyncio.sleep(0)
-    # The worker is the second's, which has yet to run and send its search.
-    assert (len(held.searches), thinker.searching, thinker.waiting) == (1, 1, 0)
-    third = asyncio.ensure_future(thinker.think(bot, view))
-    await settle()
-    assert first.done() and len(held.searches) == 2  # the second's, not the third's
-    assert thinker.waiting == 1
-    await held.answer(1, sampled=2)
-    await held.answer(2, sampled=2)
-    assert second.done() and third.done() and thinker.running == 0
-
-
-async def test_a_decision_cancelled_while_waiting_leaves_the_line(
-    now: list[float], held: Held, monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    thinker = one_worker(now, held, monkeypatch)
-    view = a_view()
-    bot = make_bot("hard", 1, samples=2)
-    first = asyncio.ensure_future(thinker.think(bot, view))
-    await settle()
-    waiting = asyncio.ensure_future(thinker.think(bot, view))
-    await settle()
-    waiting.cancel()
-    await settle()
-    assert waiting.cancelled() and (thinker.waiting, thinker.running) == (0, 1)
-    await held.answer(0, sampled=2)
-    assert first.done() and len(held.searches) == 1  # the cancelled one never searched
-    assert (thinker.running, thinker.searching) == (0, 0)
+    for _ in range(10):
+        thinker._ask()
+        now[0] += 0.5
+    assert len(thinker._asked) == 10  # 4.5 s: all within the window
+    now[0] = 106.0
+    thinker._ask()
+    assert list(thinker._asked) == [101.0, 101.5, 102.0, 102.5, 103.0, 103.5, 104.0,
+                                    104.5, 106.0]
 
 
 def test_the_pool_has_as_many_workers_as_set() -> None:

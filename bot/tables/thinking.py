@@ -15,9 +15,8 @@ up, and a search that starts while others wait in the pool's queue shares that t
 them (`share`): the service counts the searches queued (`Workers.queued`, shared with the
 workers), and the worker taking one up reads how many still wait behind it. So that they
 too answer by their deadlines, on fewer samples, rather than the first taking its whole
-budget and the next ones one sample each, late; and when decisions are asked faster than
-the workers can search them at full length, each search shortens instead of the queue
-growing. The bots' pace holds and an overloaded host degrades hard's play, never the
+budget and the next ones one sample each, late; the more are asked, the shorter each
+search, instead of the queue growing. The bots' pace holds and an overloaded host degrades hard's play, never the
 tables. The count lives with the workers, not in the event loop: a worker finishing one
 search starts the next at once (a queue held by the loop cost, on a loaded machine, the
 loop's lag between any two searches: docs/deploy.md, « Hard bots' queue (stop 56) »).
@@ -32,7 +31,6 @@ import multiprocessing
 import os
 import time
 import weakref
-from collections import deque
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -60,30 +58,16 @@ def workers() -> int:
     return max(1, cores - 1)
 
 
-#: The share of the workers' time the timed searches may fill on average: at this load a
-#: search asked finds its worker free often enough that the waits do not compound. Above it
-#: each search shortens (`share`) instead of the queue growing.
-BUSY = 0.75
-#: Over how many seconds `Thinker` counts the decisions asked, for their rate.
-RATE_WINDOW = 5.0
-
-
-def share(full: float, left: float, behind: int, workers: int,
-          asked_per_second: float) -> float:
-    """How long a timed search starting now may take: its `full` budget, cut
-
-    - so that it ends by its own deadline (`left`: seconds to it);
-    - so that the `behind` decisions waiting in the queue behind it can still search as
-      long before their deadlines: the last starts after about behind / `workers` searches
-      of this length (`workers` side by side) and ends after (1 + behind / workers) of them.
-      They were asked after this one: their deadlines are no earlier than its own;
-    - and so that the decisions asked lately (`asked_per_second`), each searching as long,
-      would keep the workers busy `BUSY` of the time, not more: the queue stays short
-      whatever the load, where full searches would make it grow.
-
-    Zero: one sample, the engine's least."""
-    paced = BUSY * workers / asked_per_second if asked_per_second > 0 else full
-    return max(0.0, min(full, left / (1 + behind / workers), paced))
+def share(full: float, left: float, behind: int, workers: int) -> float:
+    """How long a timed search starting now may take: its `full` budget, cut so that it ends
+    by its own deadline (`left`: seconds to it), and so that the `behind` decisions waiting
+    in the queue behind it can still search as long before their deadlines: the last starts
+    after about behind / `workers` searches of this length (`workers` side by side) and
+    ends after (1 + behind / workers) of them. They were asked after this one: their
+    deadlines are no earlier than its own. The deeper the queue, the shorter each search,
+    so that the queue drains by the deadlines instead of growing. Zero: one sample, the
+    engine's least."""
+    return max(0.0, min(full, left / (1 + behind / workers)))
 
 
 def searches(bot: Bot, view: PlayerView) -> bool:
@@ -218,13 +202,11 @@ class Workers:
 @dataclass(frozen=True)
 class Plan:
     """What a worker needs to time a hard search: its `deadline` (time.monotonic, the same
-    clock in every process of the machine), its `full` budget, and for `share` the pool's
-    size and the rate decisions were asked at lately."""
+    clock in every process of the machine), its `full` budget, and the pool's size."""
 
     deadline: float
     full: float
     workers: int
-    asked_per_second: float
 
 
 @dataclass(frozen=True)
@@ -244,8 +226,7 @@ def decide(bot: Bot, view: PlayerView, plan: Plan) -> Thought:
     started = time.monotonic()
     behind = take_turn()
     if isinstance(bot, HardBot) and bot.samples is None:
-        bot.budget = share(plan.full, plan.deadline - started, behind, plan.workers,
-                           plan.asked_per_second)
+        bot.budget = share(plan.full, plan.deadline - started, behind, plan.workers)
     action = bot.choose(view)
     return Thought(action, bot.sampled if isinstance(bot, HardBot) else 0,
                    bot.budget if isinstance(bot, HardBot) else 0.0, started)
@@ -263,8 +244,8 @@ class Thinker:
     """Where and for how long the table service's bots decide. A search (`searches`: hard's,
     normal's end) runs in the pool of worker processes, or (`in_processes` False: tests,
     which watch and hold a decision) in a worker thread; the others are well under a
-    millisecond and are decided in place by the service. `clock` (the rate of asking) must
-    be `time.monotonic`, the workers' clock, outside tests."""
+    millisecond and are decided in place by the service. `clock` (when a decision is
+    asked) must be `time.monotonic`, the workers' clock, outside tests."""
 
     def __init__(self, workers: int | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -276,7 +257,6 @@ class Thinker:
         self.workers = Workers(workers)
         self.clock = clock
         self.running = 0  # decisions in workers now, or queued for one
-        self._asked: deque[float] = deque()  # when decisions were asked, `RATE_WINDOW` back
         self.started = 0  # searches a worker took up since the start (metrics)
         self.shortened = 0  # of those, timed searches given less than their full budget
         # Called with each search's wait for a worker, in seconds (bot.metrics).
@@ -290,9 +270,8 @@ class Thinker:
 
     async def think(self, bot: Bot, view: PlayerView) -> Action:
         """One decision, its time budget counted from now."""
-        asked = self._ask()
-        plan = Plan(asked + self.budget, self.budget, self.workers.count,
-                    len(self._asked) / RATE_WINDOW)
+        asked = self.clock()
+        plan = Plan(asked + self.budget, self.budget, self.workers.count)
         decision = partial(decide, bot, view, plan)
         thought = await self._off_loop(decision, decision)
         self._began(asked, thought.started)
@@ -306,18 +285,10 @@ class Thinker:
         """The normal level's decision in this view and its reason (the « Conseil »), where
         it searches (`endsearch.searching`): off the loop, as a bot's search is. Normal's
         search counts samples, not time: no deadline."""
-        asked = self._ask()
+        asked = self.clock()
         advice, started = await self._off_loop(partial(advised, view), partial(advised, view))
         self._began(asked, started)
         return advice
-
-    def _ask(self) -> float:
-        """Now, counted in the rate of asking over the last `RATE_WINDOW` seconds."""
-        asked = self.clock()
-        self._asked.append(asked)
-        while self._asked[0] < asked - RATE_WINDOW:
-            self._asked.popleft()
-        return asked
 
     def _began(self, asked: float, started: float) -> None:
         self.started += 1

@@ -181,15 +181,15 @@ def test_a_decision_searches_only_for_what_is_left_of_its_time(
     view = player_view(game, game.to_act)
     late = make_bot("hard", 1, clock=time.perf_counter)
     assert isinstance(late, HardBot) and late.budget == 0.08
-    assert thinking.decide(late, view, Plan(99.0, 0.08, 1, 0.0)).sampled == 1
+    assert thinking.decide(late, view, Plan(99.0, 0.08, 1)).sampled == 1
     assert late.budget == 0.0
     on_time = make_bot("hard", 1, clock=time.perf_counter)
     assert isinstance(on_time, HardBot)
-    thinking.decide(on_time, view, Plan(100.05, 0.08, 1, 0.0))
+    thinking.decide(on_time, view, Plan(100.05, 0.08, 1))
     assert on_time.budget == pytest.approx(0.05)
     fixed = make_bot("hard", 1, samples=2)
     assert isinstance(fixed, HardBot)
-    assert thinking.decide(fixed, view, Plan(99.0, 0.08, 1, 0.0)).sampled == 2
+    assert thinking.decide(fixed, view, Plan(99.0, 0.08, 1)).sampled == 2
     assert fixed.budget == 0.08  # a fixed sample count is not timed
 
 

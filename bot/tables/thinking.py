@@ -16,8 +16,8 @@ them (`share`): the service counts the searches queued (`Workers.queued`, shared
 workers), and the worker taking one up reads how many still wait behind it. So that they
 too answer by their deadlines, on fewer samples, rather than the first taking its whole
 budget and the next ones one sample each, late; the more are asked, the shorter each
-search, instead of the queue growing. The bots' pace holds and an overloaded host degrades hard's play, never the
-tables. The count lives with the workers, not in the event loop: a worker finishing one
+search, instead of the queue growing. The bots' pace holds and an overloaded host degrades
+hard's play, never the tables. The count lives with the workers, not in the event loop: a worker finishing one
 search starts the next at once (a queue held by the loop cost, on a loaded machine, the
 loop's lag between any two searches: docs/deploy.md, « Hard bots' queue (stop 56) »).
 """
@@ -129,6 +129,9 @@ class Workers:
         self.count = workers() if count is None else count
         self._pool: ProcessPoolExecutor | None = None
         # Searches submitted to the pool and not yet taken up by a worker (`take_turn`).
+        # Kept when the pool closes or dies, until the next pool's: a worker of that pool
+        # still starting would otherwise find its lock gone (FileNotFoundError in the
+        # worker as it unpickles it), the parent having unlinked it.
         self._queued: Synchronized[int] | None = None
         # Pools already reported dead: every decision in flight on a pool fails with it, and
         # each would otherwise log the same error again (thirty times over a game).
@@ -147,7 +150,9 @@ class Workers:
     @property
     def queued(self) -> int:
         """Searches waiting in the pool's queue now (metrics: the queue's depth)."""
-        return 0 if self._queued is None else max(0, self._queued.value)
+        if self._pool is None or self._queued is None:
+            return 0
+        return max(0, self._queued.value)
 
     def submit(self, pool: Executor, search: Callable[[], T]) -> Future[T]:
         """`search` in `pool`, counted as queued until a worker takes it up (`take_turn`),
@@ -180,7 +185,7 @@ class Workers:
         error once per pool; the other decisions it fails (those in flight with it, or a
         pool that keeps failing) each add a debug line."""
         if self._pool is broken:
-            self._pool = self._queued = None
+            self._pool = None
         if broken in self._dead:
             self.fallbacks += 1
             log.debug("a bot's worker pool is broken: deciding in a thread (%d since it died)",
@@ -196,7 +201,7 @@ class Workers:
         drained the moves it waits for before it closes)."""
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = self._queued = None
+            self._pool = None
 
 
 @dataclass(frozen=True)
@@ -244,18 +249,16 @@ class Thinker:
     """Where and for how long the table service's bots decide. A search (`searches`: hard's,
     normal's end) runs in the pool of worker processes, or (`in_processes` False: tests,
     which watch and hold a decision) in a worker thread; the others are well under a
-    millisecond and are decided in place by the service. `clock` (when a decision is
-    asked) must be `time.monotonic`, the workers' clock, outside tests."""
+    millisecond and are decided in place by the service. Its times are `time.monotonic`,
+    the workers' clock."""
 
-    def __init__(self, workers: int | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, workers: int | None = None) -> None:
         # The hard bot searches for `budget` seconds of real time per decision, or, when
         # `samples` is set (tests), exactly that many sampled deals.
         self.budget = 0.08
         self.samples: int | None = None
         self.in_processes = True
         self.workers = Workers(workers)
-        self.clock = clock
         self.running = 0  # decisions in workers now, or queued for one
         self.started = 0  # searches a worker took up since the start (metrics)
         self.shortened = 0  # of those, timed searches given less than their full budget
@@ -270,7 +273,7 @@ class Thinker:
 
     async def think(self, bot: Bot, view: PlayerView) -> Action:
         """One decision, its time budget counted from now."""
-        asked = self.clock()
+        asked = time.monotonic()
         plan = Plan(asked + self.budget, self.budget, self.workers.count)
         decision = partial(decide, bot, view, plan)
         thought = await self._off_loop(decision, decision)
@@ -285,7 +288,7 @@ class Thinker:
         """The normal level's decision in this view and its reason (the « Conseil »), where
         it searches (`endsearch.searching`): off the loop, as a bot's search is. Normal's
         search counts samples, not time: no deadline."""
-        asked = self.clock()
+        asked = time.monotonic()
         advice, started = await self._off_loop(partial(advised, view), partial(advised, view))
         self._began(asked, started)
         return advice
@@ -300,7 +303,7 @@ class Thinker:
         them as work outside the event loop (`PresidentBot.busy`), which the loop cannot
         see."""
         self.running += 1
-        asked = self.clock()
+        asked = time.monotonic()
         try:
             if self.in_processes:
                 pool = self.workers.pool()
@@ -312,7 +315,7 @@ class Thinker:
         finally:
             self.running -= 1
             if self.took is not None:
-                self.took.append(self.clock() - asked)
+                self.took.append(time.monotonic() - asked)
 
 
 def _ignore(waited: float) -> None:

@@ -593,8 +593,8 @@ def worker_threads(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(thinking.Workers, "pool", lambda self: pool)
     build = thinking.Thinker.__init__
 
-    def sampled(self: thinking.Thinker) -> None:
-        build(self)
+    def sampled(self: thinking.Thinker, workers: int | None = None) -> None:
+        build(self, workers)
         self.samples = 3
 
     monkeypatch.setattr(thinking.Thinker, "__init__", sampled)

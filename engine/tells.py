@@ -61,7 +61,9 @@ def beliefs(view: PlayerView, answerers: frozenset[int] = frozenset(), *,
     ``answerers``: seats whose player is known to answer whenever it can (the normal level:
     its tactics never pass while a play is possible, save to avoid a penalised finish). Where
     the rules leave no other reason to pass (no finish penalty) and no wild to complete a
-    group, such a seat's pass says it held no legal play at all, not only no whole group.
+    group, such a seat's pass says it held no legal play at all, not only no whole group,
+    and its control cards and broken groups say which control cards it lacked
+    (:func:`_read_spent`).
     ``searched_end``: with this many cards or fewer such a seat searches instead (the normal
     level's end, :mod:`engine.bots.endsearch`), and may pass holding a play, lead or answer
     with any of its cards: nothing it does then is read.
@@ -97,6 +99,9 @@ def beliefs(view: PlayerView, answerers: frozenset[int] = frozenset(), *,
         if tell.play is None and exact_passes and seat in answerers and held > searched_end:
             _read_no_answer(view, tell, since, fewer, none)
             continue
+        if seat in answerers and held > searched_end and exact_passes and \
+                tell.play is not None:
+            _read_spent(view, tell, since, none, fewer)
         if held <= SMALL_HAND or (seat in answerers and held <= searched_end):
             continue  # (few cards: anything answers; or its end search chose)
         levels = _answers(view, tell.top, tell.revolution, tell.constraint)
@@ -213,6 +218,55 @@ def _read_no_answer(view: PlayerView, tell: Tell, since: dict[int, int],
             none.add((seat, level))
         else:
             fewer.add((seat, level, most + 1))
+
+
+def _read_spent(view: PlayerView, tell: Tell, since: dict[int, int],
+                none: set[tuple[int, int]], fewer: set[tuple[int, int, int]]) -> None:
+    """An answer from a seat that answers as the tactics do (:func:`engine.bots.tactics.judge`):
+    a control card only where no whole plain group answered, the fewest control cards then,
+    a 2 before a joker, the weaker joker first; a broken group only where no control card
+    answered. So a joker says it held no group of as few 2s that answered (nor the weaker
+    joker), two 2s or more no joker that answered nor fewer 2s that did, and a broken group
+    (seen once the seat plays more of that value) no joker and no group of 2s that
+    answered. Translated to the hand now with the cards it played since; nothing is read of
+    a joker it played since, nor in a revolution."""
+    play = tell.play
+    top = tell.top
+    assert play is not None and top is not None
+    if tell.revolution:
+        return  # (the tactics' control cards are not the 2s then: not read)
+    rules = view.rules
+    control = TWO
+    spent = 0  # the control cards among those played since that this answer spent
+    answering = [card.value for card in rules.deck_kind.cards() if card.is_joker and legal_options(
+        [PlayOption(card.rank, card.value, 1, (card,), special="joker")], top,
+        tell.revolution, rules.equal_allowed, rules.two_beats_larger, tell.constraint)]
+    if play.special == "joker":
+        most = play.count  # as many 2s or fewer would have been spent first
+        lacked = [v for v in answering if v < play.level]  # the weaker joker goes first
+    elif _plain(play, tell.revolution) and since.get(play.level, 0) > play.count:
+        most = len(rules.deck_kind.suits)  # it broke a group: no control card answered
+        lacked = answering
+    elif play.special is None and play.level == control and \
+            all(c.value == control for c in play.cards):
+        most = play.count - 1  # the fewest 2s that answered
+        lacked = answering if play.count > 1 else []  # a lone joker is fewer cards
+        spent = play.count
+    else:
+        return
+    if any(since.get(v) for v in lacked):
+        return  # it played such a joker later: it did not answer so
+    none.update((tell.seat, v) for v in lacked)
+    smallest = next((k for k in range(1, most + 1) if legal_options(
+        [PlayOption("", control, k, ())], top, tell.revolution, rules.equal_allowed,
+        rules.two_beats_larger, tell.constraint)), None)
+    if smallest is None:
+        return
+    left = smallest - 1 - (since.get(control, 0) - spent)  # the most it can hold now
+    if left == 0:
+        none.add((tell.seat, control))
+    elif left > 0:
+        fewer.add((tell.seat, control, left + 1))
 
 
 def _read_naive(view: PlayerView, tell: Tell, since: dict[int, int], held: int,

@@ -13,6 +13,7 @@ from engine import PRESETS, Card, Game, Phase, Rules
 from engine.actions import Action
 from engine.bots import decide, make_player
 from engine.bots.endsearch import END_CARDS, searches
+from engine.cards import TWO
 from engine.determinize import sample_hands
 from engine.tells import beliefs, breakers, spenders
 from engine.view import player_view
@@ -149,6 +150,48 @@ def test_a_known_normal_player_is_read_by_how_it_leads_and_searches(preset: str)
                 checked += len(told.none)
             checked += len(told.not_exact) + len(told.fewer)
     assert checked > 500 and false * 500 < checked, (false, checked)
+
+
+def test_a_known_normal_player_s_joker_or_broken_group_says_which_control_cards_it_lacks(
+) -> None:
+    """The tactics answer with a joker only where no group of as few 2s answered, and break
+    a group only where no control card answered (2s first, then a joker): read so of a
+    known normal seat with more than END_CARDS cards, its joker says it holds no 2, its
+    two 2s or more and its broken group (seen once it plays more of that value) no joker
+    (a lone joker would have answered), and every such reading holds of the real hands
+    (stop 56)."""
+    rules = Rules.preset("proletario")
+    jokers = broken = twos = 0
+    for seed in range(12):
+        for game, seat in _round("proletario", seed, "normal"):
+            view = player_view(game, seat)
+            others = frozenset(range(4)) - {seat}
+            told = beliefs(view, others, searched_end=END_CARDS, waiting=others)
+            held = [Counter(c.value for c in hand) for hand in game.hands]
+            assert not [(h, v) for h, v in told.none if held[h][v]]
+            for tell in view.tells:
+                play, top, holder = tell.play, tell.top, tell.seat
+                later = view.played[holder][tell.before:]
+                if (play is None or top is None or holder == seat
+                        or not view.hand_sizes[holder]
+                        or view.hand_sizes[holder] + len(later) <= END_CARDS):
+                    continue
+                if play.special == "joker" and top.count == 1 and top.level != TWO and \
+                        not any(c.value == TWO for c in later):
+                    assert (holder, TWO) in told.none
+                    jokers += 1
+                elif play.special is None and play.level != TWO and top.special is None and \
+                        sum(1 for c in later if c.value == play.level) > play.count and \
+                        not any(c.is_joker for c in later):
+                    assert {(holder, 13), (holder, 14)} <= set(told.none)
+                    broken += 1
+                elif play.special is None and play.count > 1 and top.special is None and \
+                        all(c.value == TWO for c in play.cards) and \
+                        not any(c.is_joker for c in later):
+                    assert {(holder, 13), (holder, 14)} <= set(told.none)
+                    twos += 1
+    assert jokers > 5 and broken > 5 and twos > 5, (jokers, broken, twos)
+    assert rules.trick_end == "one_lap"
 
 
 def test_a_pass_and_a_lead_are_recorded_and_cleared_with_the_round() -> None:

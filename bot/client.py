@@ -24,6 +24,7 @@ from bot.packages.game import views as game_views
 from bot.packages.host import Host
 from bot.packages.lobby import views as lobby_views
 from bot.packages.president.cog import President
+from bot.packages.president.listeners import ServerChanges
 from bot.packages.president.tree import CheckedTree
 from bot.packages.privacy.direct import DirectPrivacy
 from bot.packages.publisher.messages import Publisher
@@ -164,6 +165,7 @@ class PresidentBot(Host):
         await self.tree.set_translator(CatalogueTranslator())
         self.add_dynamic_items(controls.Control)
         await self.add_cog(President(self))
+        await self.add_cog(ServerChanges(self))
         await self.add_cog(DirectPrivacy(self))
         if self.with_storage:
             await self.open_storage()

@@ -81,8 +81,8 @@ async def gone(guild: discord.Guild, user_ids: Iterable[int], budget: CallBudget
                         "limited for %.1f s", user_id, guild.id, error.retry_after)
         except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
             # A dropped connection, a timeout or a long 429 too: raised, it went up through
-            # the server's description (`cog._described`), and at a start through the loop
-            # that describes the others (`cog._ready`), which stayed held, posting nothing.
+            # the server's description (`ServerChanges._described`), and at a start through the loop
+            # that describes the others (`ServerChanges._ready`), which stayed held, posting nothing.
             if passing(error):
                 unsure.append(user_id)
             log.warning("could not tell whether %s is still a member of server %s: %r",

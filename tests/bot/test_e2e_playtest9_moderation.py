@@ -400,7 +400,7 @@ async def test_a_dropped_connection_asking_after_a_member_holds_no_server_at_the
     """As above, but the connection asking whether marie is still a member drops (aiohttp's
     `ServerDisconnectedError`, no `HTTPException`). It went up through the server's
     description, bob kept his seat, and at a start through the loop that describes the
-    bot's servers (`cog._ready`): paul's server, described after it, stayed held, his
+    bot's servers (`ServerChanges._ready`): paul's server, described after it, stayed held, his
     table posting nothing until its next outage or the next start. marie keeps her seat
     (nothing is said of her), bob leaves, and paul's table goes on."""
     fake.set_bot_guild_permissions(fake.guild, view_audit_log=False, ban_members=False)
@@ -432,10 +432,10 @@ async def test_a_step_of_a_server_s_description_that_fails_unforeseen_holds_no_s
     """A step of marie's server's description at the restart fails for a reason none of
     them foresaw (a bug, a storage error: here a RuntimeError). The error went up through
     the description: a failed word for unreadable tables kept her server held, and at a
-    start any failure went up through the loop over the bot's servers (`cog._ready`), so
+    start any failure went up through the loop over the bot's servers (`ServerChanges._ready`), so
     paul's server, described after it, stayed held too, their tables posting nothing
     until the next outage or start. The failure is logged, and both servers go on."""
-    from bot.packages.president.cog import President
+    from bot.packages.president.listeners import ServerChanges
     from bot.packages.publisher.servers import UndescribedServers
 
     url, marie, bob, table, other = await two_servers_stopped(fake, clock, tmp_path)
@@ -447,7 +447,7 @@ async def test_a_step_of_a_server_s_description_that_fails_unforeseen_holds_no_s
     if failing == "tell_unreadable":
         monkeypatch.setattr(UndescribedServers, "tell_unreadable", broken)
     else:
-        monkeypatch.setattr(President, "_check_members", broken)
+        monkeypatch.setattr(ServerChanges, "_check_members", broken)
     again = await connect_bot(fake, clock, url, bot_pause=1.0)
     await fake.settle()
     await tick(fake, clock, 1)

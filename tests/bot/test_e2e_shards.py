@@ -10,7 +10,7 @@ import pytest
 
 from bot.client import IDENTIFY_INTERVAL, LOCK_CHECK_INTERVAL, PresidentBot, create_bot
 from bot.config import Config
-from bot.packages.president.cog import President
+from bot.packages.president.listeners import ServerChanges
 from bot.storage.shardlock import ShardLocks
 from fakediscord import FakeDiscord
 from tests.storage.test_shardlock import backend_of, end_session
@@ -51,7 +51,7 @@ async def test_shard_count_auto_runs_and_restores_discord_s_recommended_count(
     # A restored table's posts wait for its server's shard to be ready, not for every
     # shard's: the server is on shard 0 ("shard_id = (guild_id >> 22) % num_shards").
     assert (fake.guild.id >> 22) % 3 == 0
-    cog = next(c for c in bot.cogs.values() if isinstance(c, President))
+    cog = next(c for c in bot.cogs.values() if isinstance(c, ServerChanges))
     assert bot.faces_sync is not None
     while not bot.faces_sync.done():  # the card faces' uploads hold the call budget
         await tick(fake, clock, 1)

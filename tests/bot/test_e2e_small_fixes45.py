@@ -23,7 +23,7 @@ from bot.packages.game import chart
 from bot.packages.game.lines import place
 from bot.packages.game.table_message import player_lines
 from bot.packages.moderation import gone as moderation_gone
-from bot.packages.president import cog as president_cog
+from bot.packages.president import listeners
 from bot.tables.table import Table
 from engine import Card, Game, GameEnd, Phase
 from fakediscord import FakeDiscord, Message, TestUser
@@ -646,13 +646,13 @@ async def test_a_full_member_check_asked_during_a_retry_runs_after_it(
         async for user_id in moderation_gone(guild, user_ids, budget, unsure):
             yield user_id
 
-    monkeypatch.setattr(president_cog, "gone", held)
+    monkeypatch.setattr(listeners, "gone", held)
     for _ in range(5):
         await tick(fake, clock, 1)
     assert asked == [[marie.user.id]]  # the retry, waiting on Discord
     fake.ban(fake.guild, bob.user)
-    cog = again.get_cog("President")
-    assert isinstance(cog, president_cog.President)
+    cog = again.get_cog("ServerChanges")
+    assert isinstance(cog, listeners.ServerChanges)
     await cog._check_members(fake.guild.id)  # the server described again meanwhile
     released.set()
     await tick(fake, clock, 1)

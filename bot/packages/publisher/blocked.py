@@ -129,7 +129,7 @@ class BlockedTables:
                          table.id, err.status)
 
         # A task of its own: discord.py sleeps a 429 on that token out inside the send,
-        # and the server's tables checked after this one (`cog._recheck`) must not wait.
+        # and the server's tables checked after this one (`ServerChanges._recheck`) must not wait.
         self.bot.service.scheduler.after((table.id, "resumed"), 0, tell)
 
     def _resume(self, table: Table) -> None:

@@ -25,6 +25,7 @@ import discord
 from bot.graphemes import cut
 from bot.i18n import t
 from bot.packages.controls import Click, Drawn, action, button, custom_id, view
+from bot.packages.game.prompts import answer_prompt
 from bot.packages.screen import Screen
 from bot.packages.text import clipped, shown_text
 from bot.tables.breaks import REASON_LENGTH
@@ -49,7 +50,8 @@ def offer(table: Table, pause: Pause, locale: str) -> Screen:
     return Screen(f"{text}\n{t(locale, 'pause.reason_offer')}", view(give))
 
 
-def _since(click: Click) -> int:
+def since_of(click: Click) -> int:
+    """The break's start a control names (`SINCE`); anything else is no control of ours."""
     if SINCE.fullmatch(click.arg) is None:
         raise TableError("err.unknown_control")
     return int(click.arg)
@@ -63,7 +65,7 @@ def _still_theirs(table: Table, user_id: int, since: int) -> None:
 
 async def open_form(click: Click) -> None:
     """The offer's button: the form, while the break is still the clicker's."""
-    since = _since(click)
+    since = since_of(click)
     _still_theirs(click.table, click.user_id, since)
     await click.interaction.response.send_modal(reason_form(click.table, since, click.locale))
 
@@ -94,14 +96,9 @@ def reason_form(table: Table, since: int, locale: str) -> discord.ui.Modal:
 async def submit_reason(click: Click) -> None:
     """The form's answer: on one line, cut to REASON_LENGTH as a modified client may send
     more, made safe to show, as the command's; the offer it came from says what was kept."""
-    since = _since(click)
+    since = since_of(click)
     typed = click.values[0] if len(click.values) == 1 else ""
     said = shown_text(clipped(" ".join(typed.split()), REASON_LENGTH))
     await click.bot.service.breaks.give_reason(click.table, click.user_id, since, said)
-    text = t(click.locale, "done.pause_reason", reason=said) if said else \
-        t(click.locale, "done.pause_reason_none")
-    message = click.interaction.message
-    if message is not None and message.flags.ephemeral:
-        await click.interaction.response.edit_message(**Screen(text).kwargs())
-    else:
-        await click.interaction.response.send_message(text, ephemeral=True)
+    await answer_prompt(click, t(click.locale, "done.pause_reason", reason=said) if said
+                        else t(click.locale, "done.pause_reason_none"))

@@ -1,11 +1,12 @@
-"""The questions asked before a mid-game stop or leave, each with its one button."""
+"""The questions asked before a mid-game stop or leave, each with its one button, and the
+answer that replaces a private prompt once its button or form is used."""
 
 from __future__ import annotations
 
 import discord
 
 from bot.i18n import LocaleLike, join_names, t
-from bot.packages.controls import button, view
+from bot.packages.controls import Click, button, view
 from bot.packages.game.lines import who_name
 from bot.packages.screen import Screen
 from bot.tables import turnover
@@ -81,3 +82,14 @@ def kick_prompt(table: Table, host_id: int, user_id: int, name: str,
     remove = button(table.id, "kick", t(locale, "btn.kick"),
                     arg=f"{table.game_no}.{host_id}.{user_id}", style=discord.ButtonStyle.danger)
     return Screen(t(locale, key, name=name), view(remove))
+
+
+async def answer_prompt(click: Click, text: str) -> None:
+    """The outcome in place of the private prompt whose button was clicked or form
+    submitted, its button gone. A prompt's control forged onto a public message leaves that
+    message alone: the outcome comes privately."""
+    message = click.interaction.message
+    if message is not None and message.flags.ephemeral:
+        await click.interaction.response.edit_message(**Screen(text).kwargs())
+    else:
+        await click.interaction.response.send_message(text, ephemeral=True)

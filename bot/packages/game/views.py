@@ -30,6 +30,7 @@ from bot.packages.game import break_reason
 from bot.packages.game.hand import hand_screen
 from bot.packages.game.hand_plays import parse_option
 from bot.packages.game.lines import seat_name
+from bot.packages.game.prompts import answer_prompt
 from bot.packages.game.table_message import table_screen
 from bot.packages.permissions import require
 from bot.packages.publisher.offers import Offer
@@ -460,14 +461,8 @@ async def kick_player(click: Click) -> None:
 
 
 async def _prompt_answered(click: Click, key: str, **params: object) -> None:
-    """The outcome in place of the private prompt whose button was clicked, its button gone.
-    A prompt's button forged onto a public message leaves that message alone."""
-    text = t(click.locale, key, **params)
-    message = click.interaction.message
-    if message is not None and message.flags.ephemeral:
-        await click.interaction.response.edit_message(**Screen(text).kwargs())
-    else:
-        await click.interaction.response.send_message(text, ephemeral=True)
+    """The outcome, in the clicker's language, in place of the prompt (`answer_prompt`)."""
+    await answer_prompt(click, t(click.locale, key, **params))
 
 
 @action("replay", drawn=HOST)
@@ -511,16 +506,19 @@ async def play_on(click: Click) -> None:
     await _host_action(click, lambda: service.breaks.play_on(click.table, click.user_id), True)
 
 
+def _lengthen(click: Click) -> Callable[[], Awaitable[None]]:
+    """What both « Prolonger la pause » buttons do, the hand's and the table message's: the
+    break they name becomes the host's (`Breaks.lengthen`, which refuses anyone else). A
+    control naming no break is none of ours, refused before anything runs."""
+    since = break_reason.since_of(click)
+    return lambda: click.bot.service.breaks.lengthen(click.table, click.user_id, since)
+
+
 async def lengthen_break(click: Click) -> None:
     """« Prolonger la pause » on the host's hand during a player's own break: the break
     becomes the host's, as their `/president pause` makes it (`Breaks.lengthen`); the hand
     is redrawn, without the button, or with why nothing changed."""
-    if break_reason.SINCE.fullmatch(click.arg) is None:
-        raise TableError("err.unknown_control")
-    since = int(click.arg)
-    service = click.bot.service
-    await _hand_action(click, lambda: service.breaks.lengthen(click.table, click.user_id,
-                                                              since))
+    await _hand_action(click, _lengthen(click))
 
 
 # Pressed on a hand drawn before the break ended or was lengthened (a second device), it
@@ -534,12 +532,7 @@ async def extend_break(click: Click) -> None:
     what the hand's button does (`Breaks.lengthen`), for a host whose hand is not open or
     who does not play. The table message is redrawn; a refusal (anyone but the host, a
     break over or already the host's) is private and changes nothing."""
-    if break_reason.SINCE.fullmatch(click.arg) is None:
-        raise TableError("err.unknown_control")
-    since = int(click.arg)
-    service = click.bot.service
-    await _host_action(click, lambda: service.breaks.lengthen(click.table, click.user_id,
-                                                              since), True)
+    await _host_action(click, _lengthen(click), True)
 
 
 # On a table message drawn before the break ended or was lengthened, it does what it says

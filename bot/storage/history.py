@@ -46,7 +46,9 @@ class History(Access):
         """Finished games of a channel (every table it had) or of one table, newest first,
         skipping the newest ``offset`` (the pages of /president history). Each is numbered
         by its place among them, oldest first: a game keeps its number as newer ones end
-        (numbered newest first, « 1. » was another game after each game)."""
+        (numbered newest first, « 1. » was another game after each game). A cancelled game
+        is among them, marked (play-test 39: the history said no game had been played where
+        the stats counted its rounds)."""
         if (channel_id is None) == (table_id is None):
             raise ValueError("give exactly one of channel_id and table_id")
 
@@ -74,6 +76,7 @@ class History(Access):
             Game.started_at,
             Game.ended_at,
             Game.stopped_early,
+            Game.cancelled,
             rounds.label("rounds"),
             number.label("number"),
         ).where(finished(Game))
@@ -109,6 +112,7 @@ class History(Access):
                 stopped_early=game.stopped_early,
                 rounds=game.rounds,
                 winners=tuple(winners[game.id]),
+                cancelled=game.cancelled,
             )
             for game in games
         ]
@@ -189,9 +193,11 @@ class History(Access):
         """A member's totals on a server (one preset, or all when `preset` is None).
 
         Games count only when they ended and the member finished at least one round in them:
-        a game abandoned before its first round has none, nor one cancelled (presi's leaver
-        who never came back: « no result », RULES §10). One stopped after a round, by its
-        host or for want of players, is stored as ended (`Games.back_to_lobby`).
+        a game abandoned before its first round has none. One cancelled (presi's leaver who
+        never came back: « no result », RULES §10) is not among them but counted apart
+        (`cancelled`), as the history lists it, its rounds among theirs (play-test 14). One
+        stopped after a round, by its host or for want of players, is stored as ended
+        (`Games.back_to_lobby`).
 
         A round the member left, a bot finishing it in their seat, counts as a round they
         played, as it does in their rating (`ratings.rated_places`: behind those who
@@ -209,9 +215,11 @@ class History(Access):
         totals = (
             select(
                 func.count(RoundResult.round_id).label("rounds"),
-                func.count(distinct(case((Game.ended_at.is_not(None), Round.game_id)))).label(
-                    "games"
-                ),
+                func.count(distinct(case(
+                    (and_(Game.ended_at.is_not(None), Game.cancelled.is_(False)), Round.game_id),
+                ))).label("games"),
+                func.count(distinct(case((Game.cancelled.is_(True), Round.game_id))))
+                .label("cancelled"),
                 func.coalesce(func.sum(case((own, RoundResult.points), else_=0)), 0)
                 .label("points"),
             )
@@ -262,6 +270,7 @@ class History(Access):
             preset=preset,
             rounds=int(row.rounds),
             games=int(row.games),
+            cancelled=int(row.cancelled),
             wins=int(win_count),
             points=int(row.points),
             ratings=tuple(

@@ -186,7 +186,10 @@ class TableSnapshot(Base):
 
 
 class Game(Base):
-    """One game at a table; `ended_at` stays NULL while it is played (or if it was abandoned)."""
+    """One game at a table; `ended_at` stays NULL while it is played (or if it was abandoned
+    before a round counted). A game cancelled after one (presi's seat left for good, RULES
+    §10) has its end too, with `cancelled`: no result, its rounds counted, listed in the
+    history as cancelled (docs/bot.md « Cancelled games in the history (stop 56) »)."""
 
     __tablename__ = "games"
     __table_args__ = (
@@ -207,6 +210,8 @@ class Game(Base):
     started_at: Mapped[datetime]
     ended_at: Mapped[datetime | None]
     stopped_early: Mapped[bool] = mapped_column(Boolean)
+    # Since 0016; the games cancelled before it that it could tell are marked too.
+    cancelled: Mapped[bool] = mapped_column(Boolean, server_default=false())
 
 
 class GameSeat(Base):

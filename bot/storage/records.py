@@ -136,7 +136,8 @@ class Winner:
 @dataclass(frozen=True, slots=True)
 class GameSummary:
     """A finished game as /president history lists it; ``number`` is its place among the
-    channel's (or the table's) finished games, oldest first, which it keeps."""
+    channel's (or the table's) finished games, oldest first, which it keeps. ``cancelled``:
+    ended with no result (presi's seat left for good, RULES §10), no winner."""
 
     game_id: int
     number: int
@@ -147,6 +148,7 @@ class GameSummary:
     stopped_early: bool
     rounds: int
     winners: tuple[Winner, ...]
+    cancelled: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +203,9 @@ class PlayerStats:
     points: int
     ratings: tuple[PresetRating, ...]
     roles: tuple[PresetRoles, ...]  # per preset played, by preset name
+    # Games cancelled (no result, RULES §10) they played a round of: not among `games`,
+    # listed in the history as cancelled.
+    cancelled: int
 
     def times(self, role: str) -> int:
         """Rounds the member ended in ``role`` (a code of ``engine.rules.ROLE_CODES``)."""

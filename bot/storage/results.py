@@ -217,21 +217,8 @@ class Results(Guilds, HouseRules):
         follow the game's seats (`GameSeat`), so the history and the stats count their win
         as any other."""
         async with self._write() as connection:
-            result = await connection.execute(
-                update(Game)
-                .where(Game.id == game_id, Game.ended_at.is_(None))
-                .values(ended_at=self._now(), stopped_early=stopped_early)
-            )
-            if not result.rowcount:
-                exists = (
-                    await connection.execute(select(Game.id).where(Game.id == game_id))
-                ).scalar_one_or_none()
-                if exists is None:
-                    raise UnknownGame(game_id)
+            if not await self._end(connection, game_id, seats, stopped_early=stopped_early):
                 return False
-            if seats:
-                await self._seat_users(connection, [s for s in seats if s is not None])
-                await self._update_game_seats(connection, game_id, seats)
             if winners:
                 await connection.execute(
                     update(GameSeat)
@@ -245,6 +232,37 @@ class Results(Guilds, HouseRules):
                 await connection.execute(insert(GameSeat).values([
                     {**row, "seat": count + index, "is_winner": True}
                     for index, row in enumerate(_seat_rows(game_id, waiting_winners))]))
+        return True
+
+    async def cancel_game(self, game_id: int) -> bool:
+        """Mark a game cancelled (presi's seat left for good, RULES §10: « no result »): it
+        ends now with no winner, its rounds stored stay counted, and the history lists it as
+        cancelled. Its seats stay as its last stored round left them: nobody wins, so no
+        name is owed to whoever holds one now. Returns False if it had already ended (the
+        first ending wins, as in `finish_game`)."""
+        async with self._write() as connection:
+            return await self._end(connection, game_id, (), stopped_early=True,
+                                   cancelled=True)
+
+    async def _end(self, connection: AsyncConnection, game_id: int,
+                   seats: Sequence[SeatRef | None], **how: bool) -> bool:
+        """End a game not ended yet, as ``how`` says, naming its seats after who holds them
+        now; False (nothing changed) if it had ended already."""
+        result = await connection.execute(
+            update(Game)
+            .where(Game.id == game_id, Game.ended_at.is_(None))
+            .values(ended_at=self._now(), **how)
+        )
+        if not result.rowcount:
+            exists = (
+                await connection.execute(select(Game.id).where(Game.id == game_id))
+            ).scalar_one_or_none()
+            if exists is None:
+                raise UnknownGame(game_id)
+            return False
+        if seats:
+            await self._seat_users(connection, [s for s in seats if s is not None])
+            await self._update_game_seats(connection, game_id, seats)
         return True
 
 

@@ -14,6 +14,7 @@ from bot.tables.logentry import LogEntry
 from bot.tables.outbox import Outbox
 from bot.tables.players import Player
 from bot.tables.refusals import TableError
+from bot.tables.results import Cancelled
 from bot.tables.table import Table
 from bot.tables.thinking import Thinker, may_search
 from engine import Event, Game, Phase
@@ -142,11 +143,14 @@ class Games:
         too few are left; the engine's `stop` says who, if anyone, wins). Left open, its
         rounds counted in the players' stats but the game did not, and the channel's
         history said no game had been played (play-test 14). Without it, presi's game
-        cancelled for an absent seat, « cancelled (no result) », stores no end."""
+        cancelled for an absent seat, « cancelled (no result) », is stored cancelled
+        (`store_cancel`)."""
         self._keep(table)
         game = table.game
         if stops:
             self.store_stop(table)
+        else:
+            self.store_cancel(table)
         if game is not None:
             seats.keep_for_lobby(table, game)
             table.next_version = game.version + 1
@@ -173,6 +177,15 @@ class Games:
         if game is not None and game.phase is not Phase.GAME_OVER and game.rounds_scored:
             ended = refusals.engine(game.stop)
             self.outbox.record(table, next(e for e in ended if isinstance(e, GameOver)))
+
+    def store_cancel(self, table: Table) -> None:
+        """Store that the table's game was cancelled once a round counted: ended with no
+        winner, its rounds still counted (play-test 14), listed in the history as cancelled
+        where it stored no end and the history said no game had been played (play-test 39).
+        A game over or with no round counted stores nothing more, as in `store_stop`."""
+        game = table.game
+        if game is not None and game.phase is not Phase.GAME_OVER and game.rounds_scored:
+            self.outbox.record(table, Cancelled())
 
     def _start(self, table: Table) -> None:
         rules = table.rules

@@ -16,7 +16,7 @@ from typing import Literal, Protocol
 
 from bot.tables.asleep import OwedEdit
 from bot.tables.players import Player
-from bot.tables.results import GameStart, PendingResult
+from bot.tables.results import GameStart, PendingResult, Stored
 from bot.tables.table import Table
 from engine.events import GameOver, RoundOver
 
@@ -63,6 +63,10 @@ class TableStore(Protocol):
                         event: GameOver, waiting: Sequence[Player]) -> None:
         """Store a game's end; `seats` are who held each seat then, `waiting` who waited in
         the queue: its winners' names."""
+        ...
+
+    async def game_cancelled(self, table: Table, game_id: int) -> None:
+        """Store that a game was cancelled (`results.Cancelled`): ended, no winner."""
         ...
 
     async def owe_vanished(self, guild_id: int, user_ids: Sequence[int], channel: str | None,
@@ -135,7 +139,7 @@ class Outbox:
         """Store the table's status (lobby, closed), with its host and rules as they are."""
         self.queue(table, lambda store: store.table_changed(table, status))
 
-    def record(self, table: Table, result: RoundOver | GameOver) -> None:
+    def record(self, table: Table, result: Stored) -> None:
         """Store a result, under the game it belongs to, through the table's outbox."""
         # The game and seats are taken now: a round that leaves too few players sends the
         # table back to the lobby, which forgets the game's id and its seats.
@@ -155,9 +159,11 @@ class Outbox:
                     game_id = await store.game_started(table, start)
                 if isinstance(result, RoundOver):
                     await store.round_over(table, game_id, list(start.seats), result)
-                else:
+                elif isinstance(result, GameOver):
                     await store.game_over(table, game_id, list(start.seats), result,
                                           list(start.waiting))
+                else:
+                    await store.game_cancelled(table, game_id)
             except Exception:
                 self._stored(table, pending)  # can never be stored: said once
                 raise

@@ -112,6 +112,11 @@ class StorageStore:
             game_id, winners=won, stopped_early=event.stopped_early, seats=refs,
             waiting_winners=waiting_won))
 
+    async def game_cancelled(self, table: Table, game_id: int) -> None:
+        await self.writer.flush(table.id)  # the state that cancelled it first, as above
+        await self._retried(table, "game cancelled",
+                            lambda: self.storage.cancel_game(game_id))
+
     async def owe_vanished(self, guild_id: int, user_ids: Sequence[int], channel: str | None,
                            at: float, *, in_thread: bool = False) -> None:
         await self.storage.owe_vanished(guild_id, user_ids, channel,

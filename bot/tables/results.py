@@ -8,6 +8,7 @@ read them without the rest of the table.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from bot.tables.players import Player
 from bot.tables.snapshot import GameStartSnapshot, PendingSnapshot
@@ -43,13 +44,29 @@ class GameStart:
                    tuple(Player.from_dict(p) for p in d.get("waiting", [])))
 
 
+@dataclass(frozen=True)
+class Cancelled:
+    """A game cancelled after a round counted (presi's seat left for good, RULES §10: « no
+    result »): stored as ended with no winner and marked cancelled, so that the history
+    lists it. The table's business, not the engine's: no engine event says it."""
+
+    kind: ClassVar[str] = "game_cancelled"
+
+    def to_dict(self) -> dict[str, Json]:
+        return {"kind": self.kind}
+
+
+#: What a table's outbox stores: the engine's results, and a cancelled game.
+Stored = RoundOver | GameOver | Cancelled
+
+
 @dataclass(frozen=True, eq=False)
 class PendingResult:
     """A result not yet known to be stored (see `Outbox.record`, bot/tables/outbox.py)."""
 
     start: GameStart
     game_row_id: int | None
-    result: RoundOver | GameOver
+    result: Stored
 
     def to_dict(self) -> PendingSnapshot:
         return {"start": self.start.to_dict(), "game_row_id": self.game_row_id,
@@ -57,8 +74,10 @@ class PendingResult:
 
     @classmethod
     def from_dict(cls, d: PendingSnapshot) -> PendingResult:
+        result = d["result"]
         return cls(GameStart.from_dict(d["start"]), d.get("game_row_id"),
-                   result_from_dict(d["result"]))
+                   Cancelled() if result.get("kind") == Cancelled.kind
+                   else result_from_dict(result))
 
 
 def result_from_dict(data: dict[str, Json]) -> RoundOver | GameOver:

@@ -365,7 +365,8 @@ class Seating:
         name = table.seats[seat].name if seat is not None else "?"
         # Still away: the lobby keeps the others by their seats in the game, and
         # deleting this one first would shift every seat after it.
-        # « cancelled (no result) » (RULES §10): the game stores no end, and counts as none.
+        # « cancelled (no result) » (RULES §10): stored cancelled, no winner, its rounds
+        # counted and the game not (`Games.store_cancel`).
         self._to_lobby(table, LogEntry(why, {"name": name}, (user_id,)), False)
         if table.host_id == user_id:  # as any leaver's (remove), among those left
             table.pass_host()

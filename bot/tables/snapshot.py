@@ -125,7 +125,7 @@ class PendingSnapshot(TypedDict):
 
     start: GameStartSnapshot
     game_row_id: NotRequired[int | None]
-    result: dict[str, Json]  # a RoundOver's or GameOver's Event.to_dict
+    result: dict[str, Json]  # a RoundOver's or GameOver's Event.to_dict, or a Cancelled's
 
 
 class KeptSnapshot(TypedDict):

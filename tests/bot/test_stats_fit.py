@@ -34,7 +34,7 @@ def worst_record(rated: bool) -> PlayerStats:
     ratings = tuple(PresetRating(preset, RATING, 0.0, 0.0, HUGE) for preset in PRESETS)
     return PlayerStats(
         guild_id=USER_ID, user_id=USER_ID, name=MARKDOWN_NAMES[0], preset=None,
-        rounds=HUGE, games=HUGE, wins=HUGE, points=HUGE,
+        rounds=HUGE, games=HUGE, cancelled=HUGE, wins=HUGE, points=HUGE,
         ratings=ratings if rated else (),
         roles=tuple(PresetRoles(preset, HUGE, {code: HUGE for code in ROLE_CODES})
                     for preset in PRESETS))

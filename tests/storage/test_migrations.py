@@ -6,7 +6,7 @@ import asyncio
 import os
 import subprocess
 import sys
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -537,5 +537,99 @@ async def test_a_places_check_comes_and_goes_with_0015(empty_db_url: str) -> Non
         places = await storage.house_places(MAX_SNOWFLAKE)
         assert [(p.channel_id, p.parent_id, p.checked_at) for p in places] == [
             (thread, MAX_SNOWFLAKE, None), (MAX_SNOWFLAKE, None, None)]
+    finally:
+        await storage.close()
+
+
+async def _games(url: str) -> dict[int, tuple[bool, bool, bool, bool]]:
+    """Each game's (ended, stopped early, cancelled, ended as its last round did)."""
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as connection:
+            rows = await connection.execute(text(
+                "SELECT id, ended_at IS NOT NULL, stopped_early, cancelled, ended_at = "
+                "(SELECT MAX(finished_at) FROM rounds WHERE rounds.game_id = games.id) "
+                "FROM games"))
+            return {row[0]: (bool(row[1]), bool(row[2]), bool(row[3]), bool(row[4]))
+                    for row in rows}
+    finally:
+        await engine.dispose()
+
+
+async def test_cancelled_games_come_and_go_with_0016(empty_db_url: str) -> None:
+    """0016 adds `games.cancelled` (play-test 39). The downgrade gives a cancelled game the
+    row the older code wrote (no end, not stopped early); the upgrade marks the games the
+    older code left so as cancelled, ended when their last round did: a presi game with a
+    round whose table moved on (a later game there, or back in its lobby), or any game whose
+    rules waited then cancelled. Left alone: a game under way, a game without a round,
+    a game whose rules replace a leaver by a bot, a game that ended."""
+    await upgrade_to_head(empty_db_url)
+    clock = datetime(2026, 12, 7, 20, tzinfo=UTC)
+
+    def now() -> datetime:
+        nonlocal clock
+        clock += timedelta(minutes=1)
+        return clock
+
+    storage = await Storage.open(empty_db_url, now=now)
+    presi: RulesDict = {"preset": "presi", "set": {}}
+    classic: RulesDict = {"preset": "classic", "set": {}}
+    seats = [human(ALICE), human(BOB), human(CAROL), human(DAVE)]
+    games: dict[str, int] = {}
+
+    async def game(name: str, table: int, game_no: int, rules: RulesDict, rounds: int) -> int:
+        games[name] = await storage.start_game(table, game_no=game_no, preset=rules["preset"],
+                                               rules=rules, seats=seats)
+        for number in range(1, rounds + 1):
+            assert await play_round(storage, games[name], number, seats, [0, 1, 2, 3])
+        return games[name]
+
+    try:
+        moved_on = await storage.create_table(MAX_SNOWFLAKE, 100, ALICE, presi,
+                                              status="playing")
+        assert await storage.cancel_game(await game("cancelled", moved_on, 1, presi, 2))
+        await game("under way", moved_on, 2, presi, 1)
+        lobby = await storage.create_table(MAX_SNOWFLAKE, 101, ALICE, presi, status="lobby")
+        await game("back in the lobby", lobby, 1, presi, 1)
+        await game("no round", lobby, 2, presi, 0)
+        assert await storage.finish_game(await game("ended", lobby, 3, presi, 1),
+                                         winners=[0], stopped_early=False)
+        closed = await storage.create_table(MAX_SNOWFLAKE, 102, ALICE, classic)
+        await game("a bot replaces", closed, 1, classic, 1)
+        await game("waits, then cancels", closed, 2, {
+            "preset": "classic", "set": {"on_leave": "wait_then_cancel"}}, 1)
+        await game("presi with bots", closed, 3, {"preset": "presi", "set": {"on_leave": "bot"}},
+                   1)
+        await storage.update_table(closed, status="closed")
+    finally:
+        await storage.close()
+    named = {game_id: name for name, game_id in games.items()}
+    assert {named[g] for g, (_, _, cancelled, _) in (await _games(empty_db_url)).items()
+            if cancelled} == {"cancelled"}
+
+    columns = await _columns_after_downgrade(empty_db_url, "0015", "games")
+    assert "cancelled" not in columns and "stopped_early" in columns
+    engine = create_engine(empty_db_url)
+    try:
+        async with engine.connect() as connection:
+            ended = {row[0]: (row[1] is not None, bool(row[2])) for row in
+                     await connection.execute(text(
+                         "SELECT id, ended_at, stopped_early FROM games"))}
+    finally:
+        await engine.dispose()
+    assert ended == {game_id: (name == "ended", False) for name, game_id in games.items()}
+
+    await _back_at_head(empty_db_url)
+    marked = {"cancelled", "back in the lobby", "waits, then cancels"}
+    assert {named[g]: state for g, state in (await _games(empty_db_url)).items()} == {
+        name: (True, True, True, True) if name in marked
+        else (name == "ended", False, False, False) for name in games}
+    storage = await Storage.open(empty_db_url)
+    try:
+        [listed] = await storage.game_history(channel_id=100)
+        assert (listed.game_id, listed.cancelled, listed.rounds, listed.winners) == (
+            games["cancelled"], True, 2, ())
+        alice = await storage.player_stats(MAX_SNOWFLAKE, ALICE)
+        assert (alice.games, alice.cancelled, alice.rounds) == (1, 3, 8)
     finally:
         await storage.close()

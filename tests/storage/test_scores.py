@@ -290,6 +290,45 @@ async def test_player_stats(storage: Storage) -> None:
     assert nobody.roles == ()
 
 
+async def test_a_cancelled_game_is_listed_and_its_rounds_counted_not_the_game(
+        storage: Storage) -> None:
+    """Play-test 39: a game cancelled after two rounds (presi's seat left for good, RULES
+    §10) stored no end; the history said no game had been played while the stats counted
+    its rounds. It ends cancelled now: listed between the games before and after it, no
+    winner, its rounds and its chart there; the stats count its rounds, and it apart from
+    the games (play-test 14's « no result »)."""
+    seats = [human(ALICE), human(BOB), BOT, human(CAROL)]
+    _, first = await new_game(storage, seats)
+    await play_round(storage, first, 1, seats, [0, 1, 2, 3])
+    assert await storage.finish_game(first, winners=[0], stopped_early=False)
+    _, cancelled = await new_game(storage, seats)
+    await play_round(storage, cancelled, 1, seats, [1, 0, 2, 3])
+    await play_round(storage, cancelled, 2, seats, [3, 1, 2, 0])
+    assert await storage.cancel_game(cancelled)
+    assert not await storage.cancel_game(cancelled)  # the first ending wins
+    assert not await storage.finish_game(cancelled, winners=[1], stopped_early=False)
+    _, last = await new_game(storage, seats)
+    await play_round(storage, last, 1, seats, [0, 1, 2, 3])
+    assert await storage.finish_game(last, winners=[0], stopped_early=False)
+    assert not await storage.cancel_game(last)
+    with pytest.raises(UnknownGame):
+        await storage.cancel_game(999)
+
+    history = await storage.game_history(channel_id=10)
+    assert [(g.game_id, g.number, g.rounds, g.cancelled, g.winners != ())
+            for g in history] == [(last, 3, 1, False, True), (cancelled, 2, 2, True, False),
+                                  (first, 1, 1, False, True)]
+    assert history[1].ended_at is not None and history[1].stopped_early
+    points = await storage.game_points(cancelled, 10)
+    assert points is not None and points.names == ("Alice", "Bob", "Bot", "Carol")
+    assert [len(line) for line in points.totals] == [2, 2, 2, 2]
+
+    alice = await storage.player_stats(GUILD, ALICE)
+    assert (alice.games, alice.cancelled, alice.wins, alice.rounds) == (2, 1, 2, 4)
+    by_preset = await storage.player_stats(GUILD, ALICE, preset="presi")
+    assert (by_preset.games, by_preset.cancelled, by_preset.rounds) == (0, 0, 0)
+
+
 async def test_abandoned_game_counts_nowhere(storage: Storage) -> None:
     seats = [human(ALICE), human(BOB), human(CAROL)]
     await new_game(storage, seats)

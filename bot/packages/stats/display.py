@@ -109,7 +109,10 @@ def record_lines(locale: str, record: PlayerStats, alt: str | None = None) -> li
     `alt` text where the chart cannot be attached. Its length is bounded (one line, two per
     preset, an alt text of at most `chart.MAX_ALT`), so it always fits an embed whole:
     `tests/bot/test_stats_fit.py` measures the worst case."""
-    counts = {"games": plural(locale, "n.games", record.games),
+    games = plural(locale, "n.games", record.games)
+    if record.cancelled:  # as the history lists them: beside the games, not among them
+        games = plural(locale, "n.games_cancelled", record.cancelled, games=games)
+    counts = {"games": games,
               "wins": plural(locale, "n.wins", record.wins),
               "rounds": plural(locale, "n.rounds", record.rounds)}
     if len(record.ratings) == 1:
@@ -317,7 +320,7 @@ async def _history_page(storage: Storage, interaction: Interaction,
         preset = preset_name(locale, game.preset) if game.preset in PRESETS else game.preset
         rounds = plural(locale, "n.rounds", game.rounds)
         rows.append(HistoryRow(game.number, discord.utils.format_dt(ended, "f"), preset,
-                               rounds, names))
+                               rounds, names, game.cancelled))
         if game.rounds:  # a game stopped before its first round ended has no chart
             # A label is plain text: no Discord timestamp, so no date in the reader's time
             # zone. A date of the bot's (UTC) disagreed with the line's for a game late at
@@ -326,7 +329,8 @@ async def _history_page(storage: Storage, interaction: Interaction,
                 label=cut(t(locale, "history.option", number=game.number, preset=preset,
                             rounds=rounds), 100),
                 value=str(game.game_id),
-                description=clipped(_won(locale, [unescaped(name) for name in names]),
+                description=clipped(_won(locale, [unescaped(name) for name in names],
+                                         game.cancelled),
                                     100)))  # Discord's longest option description
     items: list[discord.ui.Item[Any]] = []
     if options:
@@ -368,6 +372,7 @@ class HistoryRow(NamedTuple):
     preset: str
     rounds: str
     winners: list[str]
+    cancelled: bool
 
 
 def _page_text(locale: str, rows: list[HistoryRow]) -> str:
@@ -381,7 +386,7 @@ def _page_text(locale: str, rows: list[HistoryRow]) -> str:
                            preset=row.preset,
                            rounds=row.rounds, winners=_won(locale, [
                                name if longest is None else shortened(name, longest)
-                               for name in row.winners])) for row in rows)
+                               for name in row.winners], row.cancelled)) for row in rows)
 
     whole = text(None)
     if len(whole) <= EMBED_DESCRIPTION:
@@ -396,10 +401,13 @@ def _page_text(locale: str, rows: list[HistoryRow]) -> str:
     return text(low)
 
 
-def _won(locale: str, names: list[str]) -> str:
+def _won(locale: str, names: list[str], cancelled: bool) -> str:
     """Who won a past game; a game stopped with nobody ahead has no winner to name, and
-    says so, as its table did. A menu's option is plain text, no markdown: it is given the
-    names as typed, the embed's line the names escaped."""
+    says so, as its table did, and a cancelled one says it was (RULES §10, no result). A
+    menu's option is plain text, no markdown: it is given the names as typed, the embed's
+    line the names escaped."""
+    if cancelled:
+        return t(locale, "history.cancelled")
     if not names:
         return t(locale, "history.no_winner")
     return plural(locale, "history.winners", len(names), names=join_names(locale, names))

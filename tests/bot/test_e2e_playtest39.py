@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from bot.client import PresidentBot
-from bot.i18n import CATALOGUES, t
+from bot.i18n import CATALOGUES, plural, t
 from bot.storage import jsoncodec
 from bot.tables.table import Table
 from engine import Game, Phase
@@ -32,6 +32,7 @@ from .e2e import (
     controls_of,
     create_table,
     database_url,
+    leave_game,
     message,
     play_until,
     record_charts,
@@ -260,6 +261,74 @@ async def test_a_long_evening_in_four_locales(fake: FakeDiscord, clock: LinkedCl
         await users["bob"].select(page, [option.value], select=menu.custom_id)
         well_written(users["bob"].last_ephemeral(), "en-US")
         assert dict(zip(drawn[-1].names, drawn[-1].series, strict=True)) == points
+    fake.assert_no_errors()
+    await fake.disconnect(bot)
+
+
+async def test_a_cancelled_game_is_in_the_history_as_the_stats_count_it(
+        fake: FakeDiscord, clock: LinkedClock, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found beside the evening: four play two rounds of presi, then hans leaves for good
+    and 60 s later the game is cancelled (RULES §10, « no result »). `/president history`
+    said « Aucune partie n’a encore été jouée ici. » while everyone's stats counted the two
+    rounds. It lists the game now, cancelled, with its rounds and no winner, and its chart;
+    the stats count its rounds, and it beside the games, as the history shows it
+    (docs/bot.md « Cancelled games in the history (stop 56) »)."""
+    drawn = record_charts(monkeypatch)
+    bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
+    names = ("marie", "bob", "alice", "hans")
+    users = {name: fake.add_user(name, locale=LOCALES[name]) for name in names}
+    marie = users["marie"]
+    table = await create_table(bot, marie, "presi")
+    for name in names[1:]:
+        await users[name].click(message(users[name], table.lobby_message_id),
+                                cid(table, "join"))
+    await marie.click(message(marie, table.lobby_message_id), cid(table, "start"))
+    await tick(fake, clock, 1)
+    players = [Player(users[name]) for name in names]
+    for player in players:
+        await player.open_hand(bot)
+    game = table.game
+    assert game is not None
+    seen = Evening()
+    for played in (1, 2):
+        await play_until(fake, clock, players, over(game))
+        await tick(fake, clock, 1)
+        board = message(marie, table.table_message_id)
+        seen.round_over(board.content, game, played, 0)
+        await marie.click(board, cid(table, "next", game.version))
+        await tick(fake, clock, 1)
+    assert game.phase is not Phase.GAME_OVER and game.round_no == 3
+    await leave_game(users["hans"])
+    await tick(fake, clock, table.rules.leave_grace_seconds + 1)
+    assert table.game is None
+    await tick(fake, clock, 1)  # the fresh lobby posted
+    assert t("fr", "table.cancelled", name="hans") in message(
+        marie, table.lobby_message_id).content
+    for name, user in users.items():
+        locale = LOCALES[name]
+        await user.slash("president history")
+        page = user.last_ephemeral()
+        well_written(page, locale)
+        [listed] = page.embeds
+        assert listed.description is not None
+        [line] = listed.description.split("\n")
+        assert line.startswith("1. ") and line.endswith(" · ".join([
+            plural(locale, "n.rounds", 2), t(locale, "history.cancelled")])), line
+        [menu] = page.selects
+        [option] = menu.options
+        assert option.description == t(locale, "history.cancelled")
+        await user.select(page, [option.value], select=menu.custom_id)
+        well_written(user.last_ephemeral(), locale)
+        assert dict(zip(drawn[-1].names, drawn[-1].series, strict=True)) == {
+            who: tuple(points) for who, points in seen.totals.items()}
+        await user.slash("president stats")
+        well_written(user.last_ephemeral(), locale)
+        [stats] = user.last_ephemeral().embeds
+        assert stats.description is not None
+        assert stats.description.startswith(" · ".join([
+            plural(locale, "n.games_cancelled", 1, games=plural(locale, "n.games", 0)),
+            plural(locale, "n.wins", 0), plural(locale, "n.rounds", 2)])), stats.description
     fake.assert_no_errors()
     await fake.disconnect(bot)
 

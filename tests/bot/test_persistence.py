@@ -700,6 +700,53 @@ async def test_a_crash_after_replay_before_the_last_games_results_are_stored_kee
     assert restored is not None and restored.unstored == []
 
 
+async def test_a_cancelled_game_not_yet_stored_as_the_process_dies_is_stored_at_restart(
+    db: tuple[str, Storage], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """presi: round 1 stored, carol leaves mid-round 2 and her seat's wait runs out, the
+    game is cancelled; the process dies before that is stored. The cancellation waits in
+    the table's outbox (`results.Cancelled`, in the snapshot) and the restart stores it:
+    the channel's history lists the game as cancelled (docs/bot.md « Cancelled games in the
+    history (stop 56) »)."""
+    url, storage = db
+    first = start(storage)
+    svc = first.service
+    table = await svc.create(100, 1, ALICE, "alice", "en", "presi")
+    for user, name in ((BOB, "bob"), (CAROL, "carol")):
+        await svc.join(table, user, name, "en")
+    await svc.games.start(table, ALICE)
+    await play_round(svc, first.clock, table)
+    await svc.games.next_round(table, ALICE)
+    await first.settle()
+    stuck = asyncio.Event()
+
+    async def never(*args: Any, **kwargs: Any) -> Any:
+        stuck.set()
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(storage, "cancel_game", never)
+    await svc.leave(table, CAROL)
+    assert CAROL in table.away
+    first.clock.advance(table.rules.leave_grace_seconds + 1)
+    await asyncio.wait_for(stuck.wait(), 5)
+    assert table.game is None
+    await crash(first)
+    monkeypatch.undo()
+    snapshot = await storage.load_snapshot(table.id)
+    assert snapshot is not None
+    assert [p["result"] for p in stored_table(snapshot.state)["unstored"]] == [
+        {"kind": "game_cancelled"}]
+    assert await storage.game_history(channel_id=100) == []
+
+    process = start(storage)
+    assert await restore_tables(process.service, storage) == 1
+    await process.settle()
+    [listed] = await storage.game_history(channel_id=100)
+    assert (listed.cancelled, listed.rounds, listed.winners) == (True, 1, ())
+    restored = process.service.registry.in_channel(table.channel_id)
+    assert restored is not None and restored.unstored == []
+
+
 async def test_a_result_stored_after_the_writer_closed_saves_no_snapshot(
     db: tuple[str, Storage], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -407,10 +407,11 @@ async def test_stats_leave_out_a_cancelled_game_and_an_empty_board_says_why(
     await tick(fake, clock, table.rules.leave_grace_seconds + 1)
     await bot.service.drain()
 
-    # « cancelled (no result) » (RULES §10): its round counts, the game does not.
+    # « cancelled (no result) » (RULES §10): its round counts, the game does not, and is
+    # said apart, as the history lists it (stop 56).
     await marie.user.slash("president stats")
     text = marie.user.last_ephemeral().text
-    assert "0 partie · 0 victoire · 1 manche" in text
+    assert "0 partie et 1 annulée · 0 victoire · 1 manche" in text
     assert "pas encore de cote" in text and "cote 0" not in text
     # Her one round's role, under presi's own names (a Culo is not a Trou du cul).
     assert "**Presi (jeu espagnol)** · 1 manche · pas encore de cote" in text
@@ -419,7 +420,7 @@ async def test_stats_leave_out_a_cancelled_game_and_an_empty_board_says_why(
     await marie.user.slash("president leaderboard", preset="presi")
     assert "Personne n’est encore classé en Presi" in marie.user.last_ephemeral().text
     await marie.user.slash("president history")
-    assert "Aucune partie n’a encore été jouée ici." in marie.user.last_ephemeral().text
+    assert " · 1 manche · annulée, sans victoire" in marie.user.last_ephemeral().text
     await fake.disconnect(bot)
     fake.assert_no_errors()
 

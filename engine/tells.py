@@ -197,21 +197,16 @@ def _read_no_answer(view: PlayerView, tell: Tell, since: dict[int, int],
     suits = len(rules.deck_kind.suits)  # the most cards of one value a group can hold
     found: list[tuple[int, int]] = []  # (level, most it can hold now)
     for level in rules.deck_kind.values:
-        smallest = next((k for k in range(1, suits + 1) if legal_options(
-            [PlayOption("", level, k, ())], top, tell.revolution, rules.equal_allowed,
-            rules.two_beats_larger, tell.constraint)), None)
+        smallest = _smallest(rules, tell, top, level, suits)
         if smallest is not None:
             most = smallest - 1 - since.get(level, 0)
             if most < 0:
                 return  # it played more of that value later than it can have held
             found.append((level, most))
-    for card in rules.deck_kind.cards():
-        if card.is_joker and legal_options(
-                [PlayOption(card.rank, card.value, 1, (card,), special="joker")], top,
-                tell.revolution, rules.equal_allowed, rules.two_beats_larger, tell.constraint):
-            if since.get(card.value):
-                return  # it held a joker that would have answered
-            found.append((card.value, 0))
+    for value in _answering_jokers(rules, tell, top):
+        if since.get(value):
+            return  # it held a joker that would have answered
+        found.append((value, 0))
     seat = tell.seat
     for level, most in found:
         if most == 0:
@@ -238,28 +233,26 @@ def _read_spent(view: PlayerView, tell: Tell, since: dict[int, int],
     rules = view.rules
     control = TWO
     spent = 0  # the control cards among those played since that this answer spent
-    answering = [card.value for card in rules.deck_kind.cards() if card.is_joker and legal_options(
-        [PlayOption(card.rank, card.value, 1, (card,), special="joker")], top,
-        tell.revolution, rules.equal_allowed, rules.two_beats_larger, tell.constraint)]
+    # (The jokers that answered are asked only of an answer that reads something.)
     if play.special == "joker":
         most = play.count  # as many 2s or fewer would have been spent first
-        lacked = [v for v in answering if v < play.level]  # the weaker joker goes first
+        lacked = [v for v in _answering_jokers(rules, tell, top)
+                  if v < play.level]  # the weaker joker goes first
     elif _plain(play, tell.revolution) and since.get(play.level, 0) > play.count:
         most = len(rules.deck_kind.suits)  # it broke a group: no control card answered
-        lacked = answering
+        lacked = _answering_jokers(rules, tell, top)
     elif play.special is None and play.level == control and \
             all(c.value == control for c in play.cards):
         most = play.count - 1  # the fewest 2s that answered
-        lacked = answering if play.count > 1 else []  # a lone joker is fewer cards
+        # (a lone joker is fewer cards)
+        lacked = _answering_jokers(rules, tell, top) if play.count > 1 else []
         spent = play.count
     else:
         return
     if any(since.get(v) for v in lacked):
         return  # it played such a joker later: it did not answer so
     none.update((tell.seat, v) for v in lacked)
-    smallest = next((k for k in range(1, most + 1) if legal_options(
-        [PlayOption("", control, k, ())], top, tell.revolution, rules.equal_allowed,
-        rules.two_beats_larger, tell.constraint)), None)
+    smallest = _smallest(rules, tell, top, control, most)
     if smallest is None:
         return
     left = smallest - 1 - (since.get(control, 0) - spent)  # the most it can hold now
@@ -267,6 +260,23 @@ def _read_spent(view: PlayerView, tell: Tell, since: dict[int, int],
         none.add((tell.seat, control))
     elif left > 0:
         fewer.add((tell.seat, control, left + 1))
+
+
+def _smallest(rules: Rules, tell: Tell, top: TrickPlay, level: int, most: int) -> int | None:
+    """The fewest cards of ``level``, ``most`` at the most, that as a plain group would have
+    answered the tell's trick (its ``top``): the engine's own legality, asked of each size;
+    None where none would have."""
+    return next((k for k in range(1, most + 1) if legal_options(
+        [PlayOption("", level, k, ())], top, tell.revolution, rules.equal_allowed,
+        rules.two_beats_larger, tell.constraint)), None)
+
+
+def _answering_jokers(rules: Rules, tell: Tell, top: TrickPlay) -> list[int]:
+    """The values of the deck's jokers that, played alone, would have answered the tell's
+    trick (its ``top``), weaker first: the engine's own legality."""
+    return [card.value for card in rules.deck_kind.cards() if card.is_joker and legal_options(
+        [PlayOption(card.rank, card.value, 1, (card,), special="joker")], top,
+        tell.revolution, rules.equal_allowed, rules.two_beats_larger, tell.constraint)]
 
 
 def _read_naive(view: PlayerView, tell: Tell, since: dict[int, int], held: int,

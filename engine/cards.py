@@ -135,10 +135,12 @@ class Deck(Enum):
 
     def cards(self) -> list[Card]:
         """Every card, in a fixed order (the order before shuffling)."""
-        out = [Card(rank, suit) for rank in self.ranks for suit in self.suits]
-        if self.has_jokers:
-            out += [Card("BJ"), Card("RJ")]
-        return out
+        return [Card(rank, suit) for rank in self.ranks for suit in self.suits] + self.jokers()
+
+    def jokers(self) -> list[Card]:
+        """The deck's jokers, weaker first (none but in french54): what reads a joker asks
+        for, rather than building the whole deck to find them."""
+        return [Card("BJ"), Card("RJ")] if self.has_jokers else []
 
     @property
     def size(self) -> int:

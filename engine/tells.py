@@ -274,7 +274,7 @@ def _smallest(rules: Rules, tell: Tell, top: TrickPlay, level: int, most: int) -
 def _answering_jokers(rules: Rules, tell: Tell, top: TrickPlay) -> list[int]:
     """The values of the deck's jokers that, played alone, would have answered the tell's
     trick (its ``top``), weaker first: the engine's own legality."""
-    return [card.value for card in rules.deck_kind.cards() if card.is_joker and legal_options(
+    return [card.value for card in rules.deck_kind.jokers() if legal_options(
         [PlayOption(card.rank, card.value, 1, (card,), special="joker")], top,
         tell.revolution, rules.equal_allowed, rules.two_beats_larger, tell.constraint)]
 

@@ -42,9 +42,9 @@ def unranked(table: Table, game: Game) -> list[LeaverPoints]:
     the order they first played, from their last stretch at a seat: a human line's last
     total, or a stand-in's, split by what the stand-in's rounds gained. Empty for a game
     restored from a snapshot from before the table kept each round's holders and gains."""
-    rounds, held, gained = table.round_totals, table.round_holders, table.round_gained
-    if not rounds or len(held) != len(rounds) or len(gained) != len(rounds):
+    if not _kept(table):
         return []
+    rounds, held = table.round_totals, table.round_holders
     ranked = _ranked_people(table, game)
     lasts: dict[int, Person] = {}
     for person in people(held):
@@ -67,9 +67,8 @@ def ranked_stand_in(table: Table, game: Game, seat: int) -> LeaverPoints | None:
     """A ranked seat that a leaver's stand-in held as the game's last round ended, its
     total split as `unranked` splits one: the standings rank the seat (the engine's), and
     name it « 🤖 bob » with a total that counts bob's points and the bot's alike."""
-    rounds, held, gained = table.round_totals, table.round_holders, table.round_gained
-    if not rounds or len(held) != len(rounds) or len(gained) != len(rounds) or \
-            seat >= len(held[-1]) or rounds[-1][seat] != game.total(seat):
+    rounds, held = table.round_totals, table.round_holders
+    if not _kept(table) or seat >= len(held[-1]) or rounds[-1][seat] != game.total(seat):
         return None
     holder = held[-1][seat]
     if holder is None or not holder.stand_in:
@@ -77,6 +76,13 @@ def ranked_stand_in(table: Table, game: Game, seat: int) -> LeaverPoints | None:
     person = next(p for p in people(held) if p.cells[-1] == (len(rounds) - 1, seat))
     own, bot = _split(table, person, rounds[-1][seat])
     return LeaverPoints(holder.name, own, bot)
+
+
+def _kept(table: Table) -> bool:
+    """Whether the table kept each round of its game's holders and gains beside its totals:
+    not in a game restored from a snapshot from before it did, nor before a round ended."""
+    rounds = len(table.round_totals)
+    return rounds > 0 and len(table.round_holders) == rounds == len(table.round_gained)
 
 
 def _split(table: Table, person: Person, total: int) -> tuple[int, int | None]:

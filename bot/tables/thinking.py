@@ -275,8 +275,7 @@ class Thinker:
         """One decision, its time budget counted from now."""
         asked = time.monotonic()
         plan = Plan(asked + self.budget, self.budget, self.workers.count)
-        decision = partial(decide, bot, view, plan)
-        thought = await self._off_loop(decision, decision)
+        thought = await self._off_loop(partial(decide, bot, view, plan))
         self._began(asked, thought.started)
         if isinstance(bot, HardBot) and bot.samples is None and thought.budget < self.budget:
             self.shortened += 1
@@ -289,7 +288,7 @@ class Thinker:
         it searches (`endsearch.searching`): off the loop, as a bot's search is. Normal's
         search counts samples, not time: no deadline."""
         asked = time.monotonic()
-        advice, started = await self._off_loop(partial(advised, view), partial(advised, view))
+        advice, started = await self._off_loop(partial(advised, view))
         self._began(asked, started)
         return advice
 
@@ -297,9 +296,9 @@ class Thinker:
         self.started += 1
         self.waited(max(0.0, started - asked))
 
-    async def _off_loop(self, in_worker: Callable[[], T], in_thread: Callable[[], T]) -> T:
-        """`in_worker` in the pool of worker processes (or, `in_processes` False or the pool
-        broken, `in_thread` in a thread). `running` counts those in flight: the bot reports
+    async def _off_loop(self, decision: Callable[[], T]) -> T:
+        """`decision` in the pool of worker processes (or, `in_processes` False or the pool
+        broken, in a thread: the same function, which reads no queue there, `take_turn`). `running` counts those in flight: the bot reports
         them as work outside the event loop (`PresidentBot.busy`), which the loop cannot
         see."""
         self.running += 1
@@ -308,10 +307,10 @@ class Thinker:
             if self.in_processes:
                 pool = self.workers.pool()
                 try:
-                    return await asyncio.wrap_future(self.workers.submit(pool, in_worker))
+                    return await asyncio.wrap_future(self.workers.submit(pool, decision))
                 except BrokenExecutor as err:
                     self.workers.discard(pool, err)
-            return await asyncio.to_thread(in_thread)
+            return await asyncio.to_thread(decision)
         finally:
             self.running -= 1
             if self.took is not None:

@@ -48,6 +48,8 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.packages.permissions import THREADS
+from bot.packages.publisher.messages import UNKNOWN_CHANNEL
 from bot.storage.records import HousePlace
 from bot.tables.budget import BudgetClosed
 
@@ -62,11 +64,10 @@ PER_GUILD = 5
 SPACING = 1.0
 # A place found there (or out of reach) is not asked about again before this long.
 RECHECK_SECONDS = 7 * 24 * 3600.0
-# Channel types of threads: ANNOUNCEMENT_THREAD, PUBLIC_THREAD, PRIVATE_THREAD (Channel
-# Object, Channel Types, https://discord.com/developers/docs/resources/channel#channel-object-channel-types).
-THREAD_TYPES = frozenset({10, 11, 12})
-# JSON error code 10003, Unknown channel.
-UNKNOWN_CHANNEL = 10003
+# Channel types of threads as a payload says them: ANNOUNCEMENT_THREAD, PUBLIC_THREAD,
+# PRIVATE_THREAD, 10 to 12 (Channel Object, Channel Types,
+# https://discord.com/developers/docs/resources/channel#channel-object-channel-types).
+THREAD_TYPES = frozenset(kind.value for kind in THREADS)
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,7 @@ standings, though the round they left showed their stand-in's points."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -108,10 +109,28 @@ async def test_a_leaver_reads_that_they_left_once(
     fake.assert_no_errors()
 
 
-async def bob_after_two_bots(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
-                             marie: Player, bob: Player, rounds: int) -> tuple[Table, Game]:
-    """marie opens classic to `rounds`, seats two bots, then bob joins (the fourth seat,
-    whose cards win the first round) and she starts; both hands open."""
+@dataclass(frozen=True)
+class FirstRound:
+    """bob's first round played, as the three standings tests start: what they read on."""
+    url: str
+    bot: PresidentBot
+    marie: Player
+    bob: Player
+    table: Table
+    game: Game
+    seat: int
+    own: int  # bob's points after the first round, which his cards win
+
+
+async def bob_wins_the_first_round(fake: FakeDiscord, clock: LinkedClock, tmp_path: Path,
+                                   locale: str, rounds: int) -> FirstRound:
+    """On a storing bot, marie (in `locale`) opens classic to `rounds`, seats two bots,
+    then bob joins (the fourth seat, whose cards win the first round) and she starts; both
+    hands open, and bob plays the first round to its end."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url)
+    marie = Player(fake.add_user("marie", locale=locale))
+    bob = Player(fake.add_user("bob"))
     table = await create_table(bot, marie.user)
     await bot.service.set_rules(table, marie.user.id,
                                 table.rules.replace(game_end=f"rounds:{rounds}"))
@@ -123,8 +142,22 @@ async def bob_after_two_bots(fake: FakeDiscord, clock: LinkedClock, bot: Preside
     await tick(fake, clock, 1)
     await marie.open_hand(bot)
     await bob.open_hand(bot)
-    assert table.game is not None
-    return table, table.game
+    game = table.game
+    assert game is not None
+    seat = table.seat_of(bob.user.id)
+    assert seat is not None
+    await play_until(fake, clock, [bob], lambda: game.phase is Phase.ROUND_OVER)
+    return FirstRound(url, bot, marie, bob, table, game, seat, game.total(seat))
+
+
+async def next_round_then_leave(fake: FakeDiscord, clock: LinkedClock,
+                                first: FirstRound) -> None:
+    """marie deals the next round, and bob leaves it at once."""
+    await tick(fake, clock, 1)
+    await first.marie.user.click(message(first.marie.user, first.table.table_message_id),
+                                 cid(first.table, "next", first.game.version))
+    await tick(fake, clock, 1)
+    await leave_game(first.bob.user)
 
 
 @pytest.mark.parametrize("locale", ["fr", "en"])
@@ -139,20 +172,10 @@ async def test_a_leaver_who_does_not_come_back_is_named_below_the_standings(
     points as bob's. bob is now named with his own points, as
     his line in the chart ends, and the bot's stated beside them with the seat's total:
     the two add up to it, and each is what the stored rounds hold."""
-    url = database_url(tmp_path)
-    bot = await connect_bot(fake, clock, url)
-    marie = Player(fake.add_user("marie", locale=locale))
-    bob = Player(fake.add_user("bob"))
-    table, game = await bob_after_two_bots(fake, clock, bot, marie, bob, 3)
-    seat = table.seat_of(bob.user.id)
-    assert seat is not None
-    await play_until(fake, clock, [bob], lambda: game.phase is Phase.ROUND_OVER)
-    own = game.total(seat)
-    await tick(fake, clock, 1)
-    await marie.user.click(message(marie.user, table.table_message_id),
-                           cid(table, "next", game.version))
-    await tick(fake, clock, 1)
-    await leave_game(bob.user)
+    first = await bob_wins_the_first_round(fake, clock, tmp_path, locale, 3)
+    url, bot, marie, bob = first.url, first.bot, first.marie, first.bob
+    table, game, seat, own = first.table, first.game, first.seat, first.own
+    await next_round_then_leave(fake, clock, first)
     await play_until(fake, clock, [], lambda: game.phase is Phase.ROUND_OVER)
     total = game.total(seat)
     assert 0 < own < total  # his points, and the bot's on top
@@ -191,15 +214,9 @@ async def test_a_leaver_between_rounds_is_named_below_the_standings_too(
     """bob plays the first round and leaves as it ends (no bot finishes anything for
     him): stop 55 named only the stand-ins, so he was missing from the final standings
     with the points his round showed. He is named, with those points alone."""
-    url = database_url(tmp_path)
-    bot = await connect_bot(fake, clock, url)
-    marie = Player(fake.add_user("marie", locale=locale))
-    bob = Player(fake.add_user("bob"))
-    table, game = await bob_after_two_bots(fake, clock, bot, marie, bob, 2)
-    seat = table.seat_of(bob.user.id)
-    assert seat is not None
-    await play_until(fake, clock, [bob], lambda: game.phase is Phase.ROUND_OVER)
-    own = game.total(seat)
+    first = await bob_wins_the_first_round(fake, clock, tmp_path, locale, 2)
+    url, bot, marie, bob = first.url, first.bot, first.marie, first.bob
+    table, game, own = first.table, first.game, first.own
     assert own > 0
     await tick(fake, clock, 1)
     await leave_game(bob.user)
@@ -229,20 +246,10 @@ async def test_a_stand_in_ranked_at_the_end_says_whose_points_are_whose(
     « 🤖 bob » with the seat's total, his points and the bot's together. The line now says
     how much of it is bob's and how much the bot's, which add up to it and to what the
     stored rounds hold."""
-    url = database_url(tmp_path)
-    bot = await connect_bot(fake, clock, url)
-    marie = Player(fake.add_user("marie", locale=locale))
-    bob = Player(fake.add_user("bob"))
-    table, game = await bob_after_two_bots(fake, clock, bot, marie, bob, 2)
-    seat = table.seat_of(bob.user.id)
-    assert seat is not None
-    await play_until(fake, clock, [bob], lambda: game.phase is Phase.ROUND_OVER)
-    own = game.total(seat)
-    await tick(fake, clock, 1)
-    await marie.user.click(message(marie.user, table.table_message_id),
-                           cid(table, "next", game.version))
-    await tick(fake, clock, 1)
-    await leave_game(bob.user)
+    first = await bob_wins_the_first_round(fake, clock, tmp_path, locale, 2)
+    url, bot, marie, bob = first.url, first.bot, first.marie, first.bob
+    table, game, seat, own = first.table, first.game, first.seat, first.own
+    await next_round_then_leave(fake, clock, first)
     await play_until(fake, clock, [marie], lambda: game.phase is Phase.GAME_OVER)
     await tick(fake, clock, 1)
     total = game.total(seat)

@@ -491,13 +491,8 @@ async def test_a_threads_channel_comes_and_goes_with_0014(empty_db_url: str) -> 
     counts = await _row_counts(empty_db_url)
     assert counts["house_rules"] == 2
 
-    columns = await _columns_after_downgrade(empty_db_url, "0013", "house_rules")
-    assert "parent_id" not in columns and "settings" in columns
-    assert await _row_counts(empty_db_url) == counts
-
-    await upgrade_to_head(empty_db_url)
-    _, diff, _ = await _inspect(empty_db_url)
-    assert diff == []
+    await _column_goes_and_comes_back(empty_db_url, "0013", "house_rules", "parent_id",
+                                      "settings", counts)
     storage = await Storage.open(empty_db_url)
     try:
         assert await storage.forget_house([MAX_SNOWFLAKE]) == 1
@@ -525,13 +520,8 @@ async def test_a_places_check_comes_and_goes_with_0015(empty_db_url: str) -> Non
     counts = await _row_counts(empty_db_url)
     assert counts["house_rules"] == 2
 
-    columns = await _columns_after_downgrade(empty_db_url, "0014", "house_rules")
-    assert "checked_at" not in columns and "parent_id" in columns
-    assert await _row_counts(empty_db_url) == counts
-
-    await upgrade_to_head(empty_db_url)
-    _, diff, _ = await _inspect(empty_db_url)
-    assert diff == []
+    await _column_goes_and_comes_back(empty_db_url, "0014", "house_rules", "checked_at",
+                                      "parent_id", counts)
     storage = await Storage.open(empty_db_url)
     try:
         places = await storage.house_places(MAX_SNOWFLAKE)

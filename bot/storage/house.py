@@ -75,22 +75,17 @@ class HouseRules(Access):
         return [HousePlace(channel_id, parent_id, checked_at)
                 for channel_id, parent_id, checked_at in rows]
 
-    async def places_checked(self, places: Mapping[int, int | None]) -> None:
-        """Discord answered for these places (channel or thread id: the channel a thread is
-        in, as its answer said, else None): they are there, or out of the bot's reach. Their
-        rows are marked checked now, and a thread's rows from before 0014 learn their
-        channel (`parent_id`), so that its deletion takes them. One statement a place; the
-        sweep checks a few at a time."""
-        if not places:
-            return
-        now = self._now()
+    async def place_checked(self, channel_id: int, parent_id: int | None) -> None:
+        """Discord answered for this place (a channel or a thread; `parent_id` the channel
+        a thread is in, as its answer said, else None): it is there, or out of the bot's
+        reach. Its rows are marked checked now, and a thread's rows from before 0014 learn
+        their channel (`parent_id`), so that its deletion takes them. One statement."""
+        values: dict[str, Any] = {"checked_at": self._now()}
+        if parent_id is not None:
+            values["parent_id"] = parent_id
         async with self._write() as connection:
-            for channel_id, parent_id in places.items():
-                values: dict[str, Any] = {"checked_at": now}
-                if parent_id is not None:
-                    values["parent_id"] = parent_id
-                await connection.execute(update(HouseRule).where(
-                    HouseRule.channel_id == channel_id).values(**values))
+            await connection.execute(update(HouseRule).where(
+                HouseRule.channel_id == channel_id).values(**values))
 
     async def house_rules(self, channel_id: int, preset: str | None = None, *,
                           thread_id: int | None = None) -> dict[str, Any] | None:

@@ -190,7 +190,7 @@ async def test_a_deleted_channel_takes_its_threads_rows_written_since_0014(
 async def test_the_sweep_reads_each_place_once_and_an_older_thread_learns_its_channel(
         kept: Storage) -> None:
     """Stop 56: `house_places` lists the server's places, one each whatever its presets,
-    with a thread's channel and when it was last checked; `places_checked` marks a place
+    with a thread's channel and when it was last checked; `place_checked` marks a place
     and gives a thread's row from before 0014 its channel, so that the channel's deletion
     then takes it. The scores stay throughout."""
     older = THREAD + 20
@@ -207,12 +207,14 @@ async def test_the_sweep_reads_each_place_once_and_an_older_thread_learns_its_ch
     places = await kept.house_places(GUILD)
     assert [(p.channel_id, p.parent_id, p.checked_at) for p in places] == [
         (CHANNEL, None, None), (THREAD, CHANNEL, None), (older, None, None)]
-    await kept.places_checked({older: CHANNEL, THREAD: None})
+    await kept.place_checked(older, CHANNEL)
+    await kept.place_checked(THREAD, None)
     checked = {p.channel_id: p for p in await kept.house_places(GUILD)}
     assert checked[older].parent_id == CHANNEL and checked[THREAD].parent_id == CHANNEL
     assert checked[CHANNEL].checked_at is None
     when = checked[older].checked_at
-    assert when is not None and when.tzinfo is not None and when == checked[THREAD].checked_at
+    assert when is not None and when.tzinfo is not None
+    assert checked[THREAD].checked_at == when + timedelta(minutes=1)  # Ticking's next
     assert await kept.forget_house([CHANNEL]) == 4  # the channel's two, THREAD's, older's
     assert await kept.house_places(GUILD) == []
     assert [p.channel_id for p in await kept.house_places(OTHER_GUILD)] == [OTHER_CHANNEL]

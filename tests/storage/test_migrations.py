@@ -512,7 +512,7 @@ async def test_a_places_check_comes_and_goes_with_0015(empty_db_url: str) -> Non
     try:
         await storage.remember_house_rules(MAX_SNOWFLAKE, MAX_SNOWFLAKE, presi,
                                            thread_id=thread)
-        await storage.places_checked({thread: MAX_SNOWFLAKE})
+        await storage.place_checked(thread, MAX_SNOWFLAKE)
         [checked, _] = await storage.house_places(MAX_SNOWFLAKE)
         assert checked.channel_id == thread and checked.checked_at is not None
     finally:

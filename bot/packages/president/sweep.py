@@ -177,7 +177,7 @@ class Sweeper:
             if payload.get("type") in THREAD_TYPES and isinstance(said, str | int):
                 parent = int(said)
         try:
-            await storage.places_checked({channel_id: parent})
+            await storage.place_checked(channel_id, parent)
         except Exception:
             log.warning("sweep: channel %s's check not stored, asked again next start",
                         channel_id, exc_info=True)

@@ -173,8 +173,8 @@ class Games:
         """Stop the table's game for good, as a host's stop would, and store its end once a
         round counted (the engine's `stop` says who, if anyone, wins); a game over or with
         no round counted stores nothing more."""
-        game = table.game
-        if game is not None and game.phase is not Phase.GAME_OVER and game.rounds_scored:
+        game = _end_unstored(table)
+        if game is not None:
             ended = refusals.engine(game.stop)
             self.outbox.record(table, next(e for e in ended if isinstance(e, GameOver)))
 
@@ -183,8 +183,7 @@ class Games:
         winner, its rounds still counted (play-test 14), listed in the history as cancelled
         where it stored no end and the history said no game had been played (play-test 39).
         A game over or with no round counted stores nothing more, as in `store_stop`."""
-        game = table.game
-        if game is not None and game.phase is not Phase.GAME_OVER and game.rounds_scored:
+        if _end_unstored(table) is not None:
             self.outbox.record(table, Cancelled())
 
     def _start(self, table: Table) -> None:
@@ -230,3 +229,12 @@ class Games:
         table.clear_results()
         table.clear_totals()
         table.post_table = True
+
+
+def _end_unstored(table: Table) -> Game | None:
+    """The table's game when its end is still to be stored (`Games.store_stop`,
+    `store_cancel`): a round of it counted and it is not over (a game over stored its end)."""
+    game = table.game
+    if game is not None and game.phase is not Phase.GAME_OVER and game.rounds_scored:
+        return game
+    return None

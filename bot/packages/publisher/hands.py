@@ -57,6 +57,11 @@ def farewell_screen(table: Table, farewell: Farewell) -> Screen:
                                     style=discord.ButtonStyle.primary)))
 
 
+def _closed_screen(table: Table, link: HandLink) -> Screen:
+    """What a hand or a farewell still open says once its table closed, in its language."""
+    return Screen(t(link.locale or table.locale, "hand.closed"))
+
+
 def lane(table_id: int, user_id: int) -> tuple[str, int, int]:
     """The refresh coalescer's key for one player's hand at a table (`Hands._hand`)."""
     return (LANE, table_id, user_id)
@@ -182,7 +187,7 @@ class Hands:
             # the farewells owed and kept, not this one, whose button could now only be told
             # the table is gone. Its player's lane, which the closing waits for, says so.
             await self._edit(table, farewell.user_id, farewell.link,
-                             Screen(t(farewell.link.locale or table.locale, "hand.closed")))
+                             _closed_screen(table, farewell.link))
         elif shown and farewell.key == "hand.moved":
             now = self.bot.service.clock.now()
             self._moved[table.id] = [
@@ -362,8 +367,7 @@ class Hands:
 
         async def close(user_id: int, link: HandLink) -> None:
             await self.bot.service.coalescer.ran(lane(table.id, user_id))
-            await self._edit(table, user_id, link,
-                             Screen(t(link.locale or table.locale, "hand.closed")))
+            await self._edit(table, user_id, link, _closed_screen(table, link))
 
         # Side by side, as refreshes are (`flush`): one token held on a 429 holds no other.
         await asyncio.gather(*(close(user_id, link) for user_id, link in links

@@ -72,13 +72,20 @@ async def _answer(interaction: Interaction, title: str, lines: list[str],
     if footer is not None:
         embed.set_footer(text=footer)
     if image is None:
-        if controls is None:
-            await interaction.followup.send(embed=embed, ephemeral=True)
-        else:
-            await interaction.followup.send(embed=embed, view=controls, ephemeral=True)
+        await _send(interaction, embed, controls)
         return
     embed.set_image(url=f"attachment://{image.filename}")
     await interaction.followup.send(embed=embed, file=image, ephemeral=True)
+
+
+async def _send(interaction: Interaction, embed: discord.Embed,
+                controls: discord.ui.View | None) -> None:
+    """The embed, privately, with its controls where it has any (discord.py takes no view
+    as a view left out, not as None)."""
+    if controls is None:
+        await interaction.followup.send(embed=embed, ephemeral=True)
+    else:
+        await interaction.followup.send(embed=embed, view=controls, ephemeral=True)
 
 
 def _preset_lines(locale: str, record: PlayerStats) -> list[str]:
@@ -277,10 +284,7 @@ async def history(interaction: Interaction) -> None:
     storage = _storage(interaction)
     await _acknowledge(interaction)
     embed, controls = await _history_page(storage, interaction, 0)
-    if controls is None:
-        await interaction.followup.send(embed=embed, ephemeral=True)
-    else:
-        await interaction.followup.send(embed=embed, view=controls, ephemeral=True)
+    await _send(interaction, embed, controls)
 
 
 @standalone("history_page")

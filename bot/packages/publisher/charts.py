@@ -278,10 +278,7 @@ class Charts:
         self._uploading[table.id] = key
         self._landed.pop(table.id, None)
         try:
-            channel = self.bot.get_partial_messageable(table.channel_id,
-                                                       guild_id=table.guild_id)
-            async with self.bot.budget.call():
-                await channel.get_partial_message(message_id).edit(attachments=[image])
+            await self._attachments(table, message_id, [image])
         except (discord.HTTPException, discord.RateLimited, aiohttp.ClientError,
                 TimeoutError) as err:
             self._uploading.pop(table.id, None)
@@ -355,10 +352,7 @@ class Charts:
         if (landed := self._landed.get(table.id)) is not None and landed[0] == message_id:
             del self._landed[table.id]
         try:
-            channel = self.bot.get_partial_messageable(table.channel_id,
-                                                       guild_id=table.guild_id)
-            async with self.bot.budget.call():
-                await channel.get_partial_message(message_id).edit(attachments=[])
+            await self._attachments(table, message_id, [])
         except (discord.HTTPException, discord.RateLimited, aiohttp.ClientError,
                 TimeoutError) as err:
             if not passing(err):
@@ -379,6 +373,14 @@ class Charts:
             log.info("table %s: the chart uploaded to results moved on from taken off, its "
                      "text kept", table.id)
             self._taken_off(table, message_id)
+
+    async def _attachments(self, table: Table, message_id: int,
+                           files: list[discord.File]) -> None:
+        """Give the table's message these files (none: its picture taken off), as one call
+        of the bot's budget."""
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        async with self.bot.budget.call():
+            await channel.get_partial_message(message_id).edit(attachments=files)
 
     def _take_off_later(self, table: Table, message_id: int, delay: float) -> None:
         async def again() -> None:

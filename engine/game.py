@@ -19,6 +19,7 @@ autopilot). What needs the finished class stays here: construction, copies, snap
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
@@ -139,10 +140,7 @@ class Game(Automation):
         game._legal_version = -1
         game._due_cache = {}
         game._due_version = -1
-        if rng is None:
-            rng = random.Random()
-            rng.setstate(self.rng.getstate())
-        game.rng = rng
+        game.rng = copy.copy(self.rng) if rng is None else rng  # a copy: the same state
         return game
 
     # ------------------------------------------------------------------ serialisation

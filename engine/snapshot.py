@@ -29,6 +29,8 @@ G = TypeVar("G", bound=Automation)
 # function's cached value.
 RngRow: TypeAlias = list[int | list[int] | float | None]
 RngFields: TypeAlias = tuple[int, list[int], float | None]
+# The same as `Random.getstate` gives it and `setstate` takes it (typeshed: tuple[Any, ...]).
+RngState: TypeAlias = tuple[int, tuple[int, ...], float | None]
 
 # A play in a tell: seat, cards, level, count, value, special, announce (see TrickPlay).
 PlayRow: TypeAlias = list[int | list[str] | str | None]
@@ -259,11 +261,11 @@ def game_from_dict(data: GameSnapshot, cls: type[G], autoplay: Chooser | None = 
 
 
 def _rng_state(rng: random.Random) -> RngRow:
-    version, internal, gauss = rng.getstate()
+    version, internal, gauss = cast(RngState, rng.getstate())
     return [version, list(internal), gauss]
 
 
-def _rng_from(data: RngRow) -> tuple[int, tuple[int, ...], float | None]:
+def _rng_from(data: RngRow) -> RngState:
     fields = cast(RngFields, data)
     return (fields[0], tuple(fields[1]), fields[2])
 

@@ -404,6 +404,8 @@ CATALOGUE: dict[str, str] = {
     "lobby.empty": "Nobody yet: press **Join**.",
     "lobby.hint": "The host tunes the rules with **Settings** and presses **Start**.",
     "lobby.hint_vs_bots": "The host tunes the rules with **Settings**, then presses **Start**, or **Start against bots** to fill the table with bots up to {n} seats.",
+    "lobby.hint_fill.one": "The host tunes the rules with **Settings** and presses **Start**: a bot takes the empty seat.",
+    "lobby.hint_fill.many": "The host tunes the rules with **Settings** and presses **Start**: bots take the {n} empty seats.",
     "lobby.rules_hint": "📜 New to Président? `/president rules` explains this table's rules.",
     "lobby.closed": "This table is closed.",
     "lobby.started": "The game has started: see the table below.",

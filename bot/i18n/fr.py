@@ -415,6 +415,8 @@ _WRITTEN: dict[str, str] = {
     "lobby.empty": "Personne pour l’instant : appuyez sur **Rejoindre**.",
     "lobby.hint": "L’hôte règle la partie avec **Réglages** puis appuie sur **Lancer**.",
     "lobby.hint_vs_bots": "L’hôte règle la partie avec **Réglages**, puis appuie sur **Lancer**, ou sur **Lancer contre des bots** pour compléter la table avec des bots jusqu’à {n} places.",
+    "lobby.hint_fill.one": "L’hôte règle la partie avec **Réglages** puis appuie sur **Lancer** : un bot prend la place vide.",
+    "lobby.hint_fill.many": "L’hôte règle la partie avec **Réglages** puis appuie sur **Lancer** : des bots prennent les {n} places vides.",
     "lobby.rules_hint": "📜 Tu découvres le Président ? `/president règles` explique les règles de cette table.",
     "lobby.closed": "Cette table est fermée.",
     "lobby.started": "La partie a commencé : la table est plus bas.",

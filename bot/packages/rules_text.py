@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.i18n import LocaleLike, has, join_names, plural, t
 from bot.i18n.cards import rank_short, short
-from engine import KNOBS, Card, GameEnd, KnobGroup, Rules
+from engine import KNOBS, PRESETS, Card, GameEnd, KnobGroup, Rules
 from engine.roles import exchange_pairs, roles_for
 from engine.rules import ROLE_CODES
 
@@ -104,6 +104,22 @@ def table_preset_name(locale: LocaleLike, rules: Rules) -> str:
     if still is not None and not still(rules):
         return t(locale, f"preset_plain.{rules.preset_id}")
     return preset_name(locale, rules.preset_id)
+
+
+def played_name(locale: LocaleLike, preset: str, stored: object) -> str:
+    """A past game's preset as its table's titles gave it (`table_preset_name`), from the
+    rules stored with it: a proletario game played at six was listed in the history as
+    « Proletario (4 places, jokers) » (play-test 40). A preset this version does not know
+    is named by its id; rules it cannot read, by the preset's own name."""
+    if preset not in PRESETS:
+        return preset
+    try:
+        rules = Rules.from_dict(stored) if isinstance(stored, Mapping) else None
+    except (ValueError, TypeError):  # RulesError included
+        rules = None
+    if rules is None or rules.preset_id != preset:
+        return preset_name(locale, preset)
+    return table_preset_name(locale, rules)
 
 
 def how_to_play(locale: LocaleLike, rules: Rules, revolution: bool = False) -> list[str]:

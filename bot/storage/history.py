@@ -73,6 +73,7 @@ class History(Access):
             Game.id,
             Game.table_id,
             Game.preset,
+            Game.rules,
             Game.started_at,
             Game.ended_at,
             Game.stopped_early,
@@ -113,6 +114,7 @@ class History(Access):
                 rounds=game.rounds,
                 winners=tuple(winners[game.id]),
                 cancelled=game.cancelled,
+                rules=game.rules,
             )
             for game in games
         ]
@@ -136,7 +138,7 @@ class History(Access):
         with rounds stored before they kept their totals (migration 0005) is summed from
         their points (`people.summed`)."""
         game = (
-            select(Game.id, Game.preset)
+            select(Game.id, Game.preset, Game.rules)
             .join(GameTable, GameTable.id == Game.table_id)
             .where(Game.id == game_id, GameTable.channel_id == channel_id,
                    Game.ended_at.is_not(None))
@@ -174,6 +176,7 @@ class History(Access):
             lines = people.summed(rounds, [gained for _, gained, _ in stored])
         return GamePoints(
             preset=found.preset,
+            rules=found.rules,
             names=tuple(person.holder.name for person, _ in lines),
             totals=tuple(values for _, values in lines),
             erased=frozenset(index for index, (person, _) in enumerate(lines)

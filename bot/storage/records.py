@@ -149,6 +149,9 @@ class GameSummary:
     rounds: int
     winners: tuple[Winner, ...]
     cancelled: bool
+    # The rules it was played by, as stored (`Rules.to_dict`): its name as its table
+    # titled it (`rules_text.played_name`).
+    rules: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +170,7 @@ class GamePoints:
     stand_ins: frozenset[int] = frozenset()
     seated: bool = True
     bots: frozenset[int] = frozenset()
+    rules: dict[str, Any] | None = None  # as `GameSummary.rules`
 
 
 @dataclass(frozen=True, slots=True)

@@ -101,9 +101,15 @@ def idle_warning(table: Table) -> list[str]:
 
 def start_hint(table: Table) -> str:
     """How the host starts: with « Lancer contre des bots » on offer, what that button does
-    (a newcomer saw two start buttons and no word of the difference)."""
+    (a newcomer saw two start buttons and no word of the difference). Where bots fill the
+    table (`bots_fill`), how many « Lancer » seats: a proletario lobby opened to six read
+    « Joueurs (4/6) » and the plain hint, and the start dealt two bots nobody had asked
+    for (play-test 40)."""
     if offers_vs_bots(table):
         return t(table.locale, "lobby.hint_vs_bots", n=vs_bots_size(table.rules))
+    empty = table.rules.max_players - len(table.seats)
+    if table.rules.bots_fill and empty > 0:
+        return plural(table.locale, "lobby.hint_fill", empty)
     return t(table.locale, "lobby.hint")
 
 

@@ -15,7 +15,7 @@ from bot.names import shortened
 from bot.packages.controls import NO_TABLE, button, here, number, select, standalone, view
 from bot.packages.game import chart
 from bot.packages.privacy.views import erased_name
-from bot.packages.rules_text import preset_name
+from bot.packages.rules_text import played_name, preset_name
 from bot.packages.screen import EMBED_DESCRIPTION
 from bot.packages.stats.members import ASKED_MOST
 from bot.packages.text import clipped, player_name, shown_text, unescaped
@@ -321,7 +321,7 @@ async def _history_page(storage: Storage, interaction: Interaction,
         names = [erased_name(locale) if erased(w.user_id, w.is_bot, w.name)
                  else f"🤖 {w.name}" if w.is_bot else w.name for w in game.winners]
         ended = game.ended_at or game.started_at
-        preset = preset_name(locale, game.preset) if game.preset in PRESETS else game.preset
+        preset = played_name(locale, game.preset, game.rules)
         rounds = plural(locale, "n.rounds", game.rounds)
         rows.append(HistoryRow(game.number, discord.utils.format_dt(ended, "f"), preset,
                                rounds, names, game.cancelled))
@@ -437,7 +437,7 @@ async def past_chart(interaction: discord.Interaction[Any], arg: str, values: li
     shown = chart.chart_of(locale, names, story.totals, seated=story.seated,
                            bots=dict.fromkeys(story.bots))
     image = await _image(interaction, shown, chart.FILENAME)
-    preset = preset_name(locale, story.preset) if story.preset in PRESETS else story.preset
+    preset = played_name(locale, story.preset, story.rules)
     # The alt text has every value: shown as the embed's line too, with the names escaped.
     await _answer(interaction, t(locale, "history.chart_title", preset=preset),
                   [shown_text(shown.alt)], image)

@@ -253,9 +253,13 @@ async def test_big_tables_mixed_bots(fake: FakeDiscord, clock: LinkedClock, tmp_
             assert 0 <= wg.version - versions[0] <= 1 and 0 <= pg.version - versions[1] <= 1
             assert wild.hints and [p.level for p in wild.seats if p.is_bot] == [
                 "normal", "easy", "hard", "normal", "hard"]  # dave's stand-in, then the four
-            await reopen(bot, everyone)
-            for player in everyone:
+            for player in everyone:  # the hands open before go on, redrawn by the new process
                 well_written(player.hand, HUMANS[player.user.name])
+                table = table_in(bot, player.user)
+                game = wg if table is wild else pg
+                seat = table.seat_of(player.user.id)
+                assert seat is not None
+                assert f"** ({len(game.hands[seat])})" in player.hand.content
             restarted = True
         for table, game, host in ((wild, wg, marie), (prole, pg, alice)):
             if game.phase is Phase.ROUND_OVER:

@@ -121,8 +121,10 @@ async def test_leaving_mid_game_asks_first_in_the_leavers_language(
     await bob.user.click_shown(prompt, "Leave the game")  # late, not forged
     assert bob.user.last_ephemeral().text == "⚠️ " + t("en", "err.stale_button")
     await bob.user.click(again, "Leave the game")  # the engine refuses a second leave
-    assert bob.user.last_ephemeral().text == \
+    refused = message(bob.user, again.id)  # on the prompt, its button gone (stop 57)
+    assert refused.text == \
         "⚠️ You have already left this game: a bot plays your seat; nothing was changed."
+    assert not refused.buttons
     assert table.game is game and sorted(table.left_seats) == left
     await tick(fake, clock, 1)
     assert french("bob quitte la partie ; un bot finit la manche") in \

@@ -417,10 +417,14 @@ async def stop_game(click: Click) -> None:
     """The button `/president end` offers mid-game (display.stop_prompt): stop the game it
     was asked about, then say so on that same private message."""
     table = click.table
-    if not table.under_way or click.arg != str(table.game_no):
-        raise TableError("err.stale_button")
-    await click.bot.service.games.end(table, click.user_id)
-    await _prompt_answered(click, "end.stopped")
+
+    async def work() -> str:
+        if not table.under_way or click.arg != str(table.game_no):
+            raise TableError("err.stale_button")
+        await click.bot.service.games.end(table, click.user_id)
+        return t(click.locale, "end.stopped")
+
+    await _prompt_action(click, work)
 
 
 # Game numbers a « Quitter la partie » button may carry (`number` reads 9 digits at most).
@@ -437,10 +441,14 @@ async def quit_game(click: Click) -> None:
     game_no, _, owner = click.arg.partition(".")
     if owner != str(click.user_id):
         raise TableError("err.not_yours")
-    left = await click.bot.service.leave(click.table, click.user_id,
-                                         game_no=number(game_no, GAME_NUMBERS))
-    assert left is not None  # (not asked first: this is the answer to the asking)
-    await _prompt_answered(click, left.words)
+
+    async def work() -> str:
+        left = await click.bot.service.leave(click.table, click.user_id,
+                                             game_no=number(game_no, GAME_NUMBERS))
+        assert left is not None  # (not asked first: this is the answer to the asking)
+        return t(click.locale, left.words)
+
+    await _prompt_action(click, work)
 
 
 @action("kick", drawn=Drawn(private=True,
@@ -453,16 +461,32 @@ async def kick_player(click: Click) -> None:
     if owner != str(click.user_id):
         raise TableError("err.not_yours")
     table = click.table
-    player = table.player(int(member))
-    if not table.under_way or game_no != str(table.game_no) or player is None:
-        raise TableError("err.stale_button")
-    await click.bot.service.kick(table, click.user_id, int(member), player.name)
-    await _prompt_answered(click, "lobby.kicked", name=player.name)
+
+    async def work() -> str:
+        player = table.player(int(member))
+        if not table.under_way or game_no != str(table.game_no) or player is None:
+            raise TableError("err.stale_button")
+        await click.bot.service.kick(table, click.user_id, int(member), player.name)
+        return t(click.locale, "lobby.kicked", name=player.name)
+
+    await _prompt_action(click, work)
 
 
-async def _prompt_answered(click: Click, key: str, **params: object) -> None:
-    """The outcome, in the clicker's language, in place of the prompt (`answer_prompt`)."""
-    await answer_prompt(click, t(click.locale, key, **params))
+async def _prompt_action(click: Click, work: Callable[[], Awaitable[str]]) -> None:
+    """A prompt's one button (stop, leave, kick): its outcome, in the clicker's language,
+    in place of the prompt (`answer_prompt`), and so its refusal too, the button gone, as
+    a hand or the settings panel say theirs on themselves. The refusal came in a new
+    message under a prompt that kept its button: bob, with two « Leave the game » prompts
+    open, left by the first, and the second answered « You have already left this game »
+    below itself, still offering to leave (play-test 38). A refusal here says that what
+    the prompt asked no longer stands (its game over, the player gone already). A click
+    on a prompt someone else holds is refused before (`err.not_yours`), and its public
+    forgery answered privately (`answer_prompt`)."""
+    try:
+        text = await work()
+    except TableError as err:
+        text = refusal_text(click.locale, err)
+    await answer_prompt(click, text)
 
 
 @action("replay", drawn=HOST)

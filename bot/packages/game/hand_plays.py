@@ -339,8 +339,9 @@ def play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
                             style=discord.ButtonStyle.danger, row=4))
     # Advice only where there is a choice: with Pass alone, it could only say to pass.
     if table.hints and options and (table.rules.fast or game.to_act == seat):
+        # It names the page it is drawn on, which its answer keeps (`hint.hint`).
         items.append(button(table.id, "hint", "💡 " + t(locale, "btn.hint"),
-                            version=game.version, row=4))
+                            version=game.version, arg=str(page) if page else "", row=4))
     if pages > 1:
         following = (page + 1) % pages
         items.append(button(table.id, "page", t(locale, "btn.more", page=following + 1,

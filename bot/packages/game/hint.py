@@ -12,8 +12,8 @@ import asyncio
 
 from bot.i18n import LocaleLike, t
 from bot.i18n.cards import play_words, shorts
-from bot.packages.controls import Click, Drawn, action
-from bot.packages.game.views import STORE_BUDGET, late_hand, show_hand, within
+from bot.packages.controls import Click, Drawn, action, number
+from bot.packages.game.views import MAX_PAGES, STORE_BUDGET, late_hand, show_hand, within
 from bot.tables.service import TableError
 from bot.tables.table import Table
 from engine import Action, Phase
@@ -97,12 +97,31 @@ def gift_advice(table: Table, view: PlayerView, locale: LocaleLike) -> str:
     return t(locale, "hint.give", cards=cards, reason=t(locale, f"reason.{reason}"))
 
 
-@action("hint", drawn=Drawn(private=True, versioned=True, late=late_hand))
+#: The hint's arg: the page of plays its hand was drawn at, empty for the first (and in the
+#: exchange, which has one page).
+PAGE = "[0-9]{0,2}"
+
+
+@action("hint", drawn=Drawn(private=True, versioned=True, arg=PAGE, late=late_hand))
 async def hint(click: Click) -> None:
+    """The advice on top of the hand, at the page the button was on: pressed on the second
+    page of plays, it answered with the first, and the menus its player was reading
+    turned back (play-test 38). Pressed on a hand drawn at an older version of the game,
+    the first page, as any change of the game draws it (`HandLink.page`)."""
     table = click.table
     if not table.hints:
         raise TableError("err.hints_off")
     seat = table.seat_of(click.user_id)
     if table.game is None or seat is None:
         raise TableError("err.not_seated")
-    await show_hand(click.interaction, table, notice=await advice_off_loop(click))
+    page = number(click.arg, MAX_PAGES) if click.arg else 0
+    notice = await advice_off_loop(click)
+    await show_hand(click.interaction, table, notice=notice,
+                    page=page if _at(table, click.version) else 0)
+
+
+def _at(table: Table, version: int) -> bool:
+    """Whether the table's game is (still) at `version`: the search behind the advice may
+    have let a timer move it."""
+    game = table.game
+    return game is not None and game.version == version

@@ -604,6 +604,7 @@ CATALOGUE: dict[str, str] = {
     "table.reopen_hand": "🂠 Closed your hand by mistake? **My hand** opens it again.",
     "table.round_over": "🏁 **Round {round} is over**",
     "table.result_line": "{place}. **{name}** · {role} · +{gained} this round, total {total}",
+    "table.result_line_bot": "{place}. **{name}** · {role} · +{gained} this round, total {total} · {leaver}: {own}, 🤖 the bot that finished the round for them: +{bot}",
     "table.game_over.one": "🏆 **Game over** · winner: {names}",
     "table.game_over.many": "🏆 **Game over** · winners: {names}",
     "table.game_over_none": "🏁 **Game over** · stopped early, no winner.",

@@ -615,6 +615,7 @@ _WRITTEN: dict[str, str] = {
     "table.reopen_hand": "🂠 Main fermée par erreur ? **Ma main** la rouvre.",
     "table.round_over": "🏁 **Fin de la manche {round}**",
     "table.result_line": "{place}. **{name}** · {role} · +{gained} à cette manche, total {total}",
+    "table.result_line_bot": "{place}. **{name}** · {role} · +{gained} à cette manche, total {total} · {leaver} : {own}, 🤖 le bot qui a fini la manche à sa place : +{bot}",
     "table.game_over.one": "🏆 **Fin de la partie** · victoire : {names}",
     "table.game_over.many": "🏆 **Fin de la partie** · victoire partagée : {names}",
     "table.game_over_none": "🏁 **Fin de la partie** · arrêtée avant la fin, sans victoire.",

@@ -28,7 +28,14 @@ from bot.packages.game.lines import (
     trick_line,
     who_name,
 )
-from bot.packages.game.unranked import ranked_line, ranked_stand_in, unranked, unranked_line
+from bot.packages.game.unranked import (
+    ranked_line,
+    ranked_stand_in,
+    result_line,
+    round_stand_in,
+    unranked,
+    unranked_line,
+)
 from bot.packages.lobby.display import idle_warning, queue_line
 from bot.packages.rules_text import table_preset_name
 from bot.packages.screen import Screen
@@ -438,9 +445,13 @@ def round_result_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
     for index, seat in enumerate(game.ranking or ()):
         role = roles[seat]
         gained = table.rules.points.get(role, 0) if role else 0
-        lines.append(t(loc, "table.result_line", place=index + 1, name=result_name(table, seat),
-                       role=role_name(loc, table, role), gained=gained,
-                       total=plural(loc, "n.points", totals[seat])))
+        name, shown = result_name(table, seat), role_name(loc, table, role)
+        # A leaver's stand-in: whose points are whose, as the standings say it.
+        split = round_stand_in(table, game, seat, totals[seat])
+        lines.append(t(loc, "table.result_line", place=index + 1, name=name, role=shown,
+                       gained=gained, total=plural(loc, "n.points", totals[seat]))
+                     if split is None else result_line(loc, index + 1, name, shown, gained,
+                                                       split))
     return lines
 
 

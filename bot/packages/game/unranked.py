@@ -67,8 +67,25 @@ def ranked_stand_in(table: Table, game: Game, seat: int) -> LeaverPoints | None:
     """A ranked seat that a leaver's stand-in held as the game's last round ended, its
     total split as `unranked` splits one: the standings rank the seat (the engine's), and
     name it « 🤖 bob » with a total that counts bob's points and the bot's alike."""
+    return stand_in_split(table, seat, game.total(seat))
+
+
+def round_stand_in(table: Table, game: Game, seat: int, total: int) -> LeaverPoints | None:
+    """The seat a leaver's stand-in held as the round the results show ended (`total`: the
+    seat's, as that round showed it), split as the standings split it: the round's line
+    named it « 🤖 bob » with the seat's total, bob's points and the bot's alike, above
+    standings that told them apart (play-test 38). None for any other seat, or where the
+    table kept no holders or gains for that round."""
+    if len(table.round_totals) != game.round_no:
+        return None
+    return stand_in_split(table, seat, total)
+
+
+def stand_in_split(table: Table, seat: int, total: int) -> LeaverPoints | None:
+    """The seat's `total` split, where a leaver's stand-in held it as the last round the
+    table kept ended with that total; else None."""
     rounds, held = table.round_totals, table.round_holders
-    if not _kept(table) or seat >= len(held[-1]) or rounds[-1][seat] != game.total(seat):
+    if not _kept(table) or seat >= len(held[-1]) or rounds[-1][seat] != total:
         return None
     holder = held[-1][seat]
     if holder is None or not holder.stand_in:
@@ -118,6 +135,17 @@ def ranked_line(loc: LocaleLike, place: int, name: str, left: LeaverPoints) -> s
              total=plural(loc, "n.points", left.total), leaver=left.name,
              own=plural(loc, "n.points", left.own), bot=plural(loc, "n.points",
                                                                left.stand_in or 0))
+
+
+def result_line(loc: LocaleLike, place: int, name: str, role: str, gained: int,
+                left: LeaverPoints) -> str:
+    """« 2. **🤖 bob** · Vice-président · +2 à cette manche, total 6 pts · bob : 4 pts,
+    🤖 le bot qui a fini la manche à sa place : +2 pts »: a stand-in's round line, the
+    seat's total split as the standings split it."""
+    return t(loc, "table.result_line_bot", place=place, name=name, role=role, gained=gained,
+             total=plural(loc, "n.points", left.total), leaver=left.name,
+             own=plural(loc, "n.points", left.own),
+             bot=plural(loc, "n.points", left.stand_in or 0))
 
 
 def unranked_line(loc: LocaleLike, left: LeaverPoints) -> str:

@@ -9,11 +9,19 @@ from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import TypeAlias, TypeVarTuple
 
-from sqlalchemy import Row, Select, delete, insert, select, update
+from sqlalchemy import Row, Select, delete, exists, insert, select, update
 
 from bot.storage.access import Access
 from bot.storage.guilds import stored_name, stored_text
-from bot.storage.models import AsleepEdit, GameTable, TableSnapshot, UnreadableTable, VanishedTable
+from bot.storage.models import (
+    AsleepEdit,
+    Game,
+    GameTable,
+    Round,
+    TableSnapshot,
+    UnreadableTable,
+    VanishedTable,
+)
 from bot.storage.records import AsleepEditRecord, UnreadableRecord, VanishedRecord
 from bot.storage.shards import in_shards
 
@@ -100,7 +108,15 @@ class Owed(Access):
                                locale: str, message_ids: Sequence[int]) -> None:
         """Close a table whose stored state cannot be read, its snapshot deleted, and owe
         its channel the word, in one transaction: a stop in between neither leaves the
-        table to be found again nor the word lost. Owed anew (not twice) if it was."""
+        table to be found again nor the word lost. Owed anew (not twice) if it was.
+
+        The game it was playing, once a round of it was stored, ends there cancelled, as
+        presi's cancelled game does (`Results.cancel_game`): no winner (who leads is in
+        the state nobody can read), its rounds counted, listed in the history as
+        « annulée, sans victoire ». Left unended, the history never listed it while the
+        stats counted its rounds, as play-test 39 found of presi's (docs/bot.md
+        « Play-test 38, closed (stop 57) »). A game with no round stored is left as it is:
+        nothing of it counts anywhere."""
         values = {"guild_id": guild_id, "channel_id": channel_id, "locale": locale,
                   "message_ids": list(message_ids), "at": self._now()}
         async with self._write() as connection:
@@ -109,6 +125,10 @@ class Owed(Access):
                 index_elements=[UnreadableTable.table_id], set_=values))
             await connection.execute(update(GameTable).where(GameTable.id == table_id)
                                      .values(status="closed", updated_at=self._now()))
+            await connection.execute(
+                update(Game).where(Game.table_id == table_id, Game.ended_at.is_(None),
+                                   exists().where(Round.game_id == Game.id))
+                .values(ended_at=self._now(), stopped_early=True, cancelled=True))
             await connection.execute(
                 delete(TableSnapshot).where(TableSnapshot.table_id == table_id))
 

@@ -329,6 +329,37 @@ async def test_a_cancelled_game_is_listed_and_its_rounds_counted_not_the_game(
     assert (by_preset.games, by_preset.cancelled, by_preset.rounds) == (0, 0, 0)
 
 
+async def test_a_game_closed_for_an_unreadable_state_is_listed_cancelled(
+        storage: Storage) -> None:
+    """A table closed at start for a state this version cannot read (`bot.tables.restore`)
+    left its game unended: the history never listed it while the stats counted its
+    rounds (play-test 39's finding, for presi's cancelled game). Its game ends cancelled
+    in the same transaction, as the upgrade to 0016 marked the older ones: listed, no
+    winner, its rounds counted, the game apart. A game ended before stays as it was; one
+    with no round stored stays unended and counts nowhere."""
+    seats = [human(ALICE), human(BOB), BOT, human(CAROL)]
+    table_id, won = await new_game(storage, seats)
+    await play_round(storage, won, 1, seats, [0, 1, 2, 3])
+    assert await storage.finish_game(won, winners=[0], stopped_early=False)
+    _, broken = await new_game(storage, seats)
+    await play_round(storage, broken, 1, seats, [1, 0, 2, 3])
+    await play_round(storage, broken, 2, seats, [3, 1, 2, 0])
+    other, empty = await new_game(storage, seats, channel=11)
+    assert await storage.save_snapshot(table_id, 3, {"from": "a newer version"})
+
+    await storage.close_unreadable(table_id, GUILD, 10, "fr", [101])
+    await storage.close_unreadable(other, GUILD, 11, "en", [])
+    history = await storage.game_history(channel_id=10)
+    assert [(g.game_id, g.number, g.rounds, g.cancelled, g.winners != ())
+            for g in history] == [(broken, 2, 2, True, False), (won, 1, 1, False, True)]
+    assert history[0].stopped_early and history[0].ended_at is not None
+    assert await storage.game_history(channel_id=11) == []
+    assert await storage.cancel_game(empty)  # (still unended: no round, nothing counts)
+    assert not await storage.cancel_game(broken)  # ended already
+    alice = await storage.player_stats(GUILD, ALICE)
+    assert (alice.games, alice.cancelled, alice.wins, alice.rounds) == (1, 1, 1, 3)
+
+
 async def test_abandoned_game_counts_nowhere(storage: Storage) -> None:
     seats = [human(ALICE), human(BOB), human(CAROL)]
     await new_game(storage, seats)

@@ -188,7 +188,8 @@ class TableSnapshot(Base):
 class Game(Base):
     """One game at a table; `ended_at` stays NULL while it is played (or if it was abandoned
     before a round counted). A game cancelled after one (presi's seat left for good, RULES
-    §10) has its end too, with `cancelled`: no result, its rounds counted, listed in the
+    §10, or its table closed at start for a state it could not read, `close_unreadable`)
+    has its end too, with `cancelled`: no result, its rounds counted, listed in the
     history as cancelled (docs/bot.md « Cancelled games in the history (stop 56) »)."""
 
     __tablename__ = "games"

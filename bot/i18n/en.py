@@ -43,7 +43,7 @@ CATALOGUE: dict[str, str] = {
     "cmd.leaderboard": "leaderboard",
     "cmd.leaderboard.desc": "The best ratings of this server (by default, for the rules of this channel's table)",
     "cmd.leaderboard.preset": "preset",
-    "cmd.leaderboard.preset.desc": "Only games played with these rules",
+    "cmd.leaderboard.preset.desc": "Only games started from this preset, whatever their table changed",
     "cmd.history": "history",
     "cmd.history.desc": "The last games played in this channel",
     "cmd.language": "language",
@@ -61,6 +61,12 @@ CATALOGUE: dict[str, str] = {
     "preset_plain.presi": "Presi",
     "preset_plain.proletario": "Proletario",
     "preset_plain.wild7": "Président",
+    # What the stats and the leaderboard rate under a preset: each game started from it,
+    # whatever its host changed (rules_text.pooled_name).
+    "preset_pooled.classic": "Classic Président",
+    "preset_pooled.presi": "Presi",
+    "preset_pooled.proletario": "Proletario",
+    "preset_pooled.wild7": "Wild 7s (preset)",
     # --- roles ------------------------------------------------------------------------------
     "role.classic.P": "President",
     "role.classic.VP": "Vice-President",

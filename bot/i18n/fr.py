@@ -54,7 +54,7 @@ _WRITTEN: dict[str, str] = {
     "cmd.leaderboard": "classement",
     "cmd.leaderboard.desc": "Les meilleures cotes du serveur (par défaut, aux règles de la table du salon)",
     "cmd.leaderboard.preset": "préréglage",
-    "cmd.leaderboard.preset.desc": "Seulement les parties avec ces règles",
+    "cmd.leaderboard.preset.desc": "Seulement les parties lancées depuis ce préréglage, quoi que leur table ait changé",
     "cmd.history": "historique",
     "cmd.history.desc": "Les dernières parties jouées dans ce salon",
     "cmd.language": "langue",
@@ -72,6 +72,12 @@ _WRITTEN: dict[str, str] = {
     "preset_plain.presi": "Presi",
     "preset_plain.proletario": "Proletario",
     "preset_plain.wild7": "Président",
+    # What the stats and the leaderboard rate under a preset: each game started from it,
+    # whatever its host changed (rules_text.pooled_name).
+    "preset_pooled.classic": "Président classique",
+    "preset_pooled.presi": "Presi",
+    "preset_pooled.proletario": "Proletario",
+    "preset_pooled.wild7": "Les 7 remplacent (préréglage)",
     # --- rôles ------------------------------------------------------------------------------
     "role.classic.P": "Président",
     "role.classic.VP": "Vice-président",

@@ -122,6 +122,16 @@ def played_name(locale: LocaleLike, preset: str, stored: object) -> str:
     return table_preset_name(locale, rules)
 
 
+def pooled_name(locale: LocaleLike, preset: str) -> str:
+    """What `/president stats`, the leaderboard, the rating chart and `/privacy` rate under
+    a preset: every game of the server started from it, whatever its host changed. Each
+    preset's own name says what some of those games were not (« Proletario (4 places,
+    jokers) » above a rating that counts the games at six, play-test 40), and wild7's
+    plain name, « Président », names no preset; so their own words, true of every such
+    game (`preset_pooled`). A preset this version does not know is named by its id."""
+    return t(locale, f"preset_pooled.{preset}") if preset in PRESETS else preset
+
+
 def how_to_play(locale: LocaleLike, rules: Rules, revolution: bool = False) -> list[str]:
     """A few lines on playing this table, built from its knobs: the goal, the order of the
     cards, what closes a trick, and the variants that are on. In a `revolution` under way,

@@ -416,7 +416,7 @@ async def test_stats_leave_out_a_cancelled_game_and_an_empty_board_says_why(
     assert "0 partie et 1 annulée · 0 victoire · 1 manche" in text
     assert "pas encore de cote" in text and "cote 0" not in text
     # Her one round's role, under presi's own names (a Culo is not a Trou du cul).
-    assert "**Presi (jeu espagnol)** · 1 manche · pas encore de cote" in text
+    assert "**Presi** · 1 manche · pas encore de cote" in text
     assert [code for code in ROLE_CODES if f"{t('fr', f'role.presi.{code}')} ×1" in text]
     assert "Trou du cul" not in text
     await marie.user.slash("president leaderboard", preset="presi")

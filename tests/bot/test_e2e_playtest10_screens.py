@@ -142,7 +142,7 @@ async def test_the_leaderboard_shows_the_preset_the_channel_plays(
     await marie.user.slash("president leaderboard")
     board = marie.user.last_ephemeral()
     assert board.embeds[0].title == t("fr", "leaderboard.title",
-                                      preset=t("fr", "preset.presi"))
+                                      preset=t("fr", "preset_pooled.presi"))
     assert f"<@{marie.user.id}>" in board.text
     # Play-test 13: a player 5th of 8 three times rated above one 1st, 1st and 8th, which
     # read as wrong; the rating says what it is (cautious, among humans).
@@ -151,7 +151,7 @@ async def test_the_leaderboard_shows_the_preset_the_channel_plays(
     assert marie.user.last_ephemeral().embeds[0].footer == t("fr", "rating.how")
     await marie.user.slash("president leaderboard", preset="classic")  # asked: as asked
     assert marie.user.last_ephemeral().embeds[0].title == \
-        t("fr", "leaderboard.title", preset=t("fr", "preset.classic"))
+        t("fr", "leaderboard.title", preset=t("fr", "preset_pooled.classic"))
     assert marie.user.last_ephemeral().embeds[0].footer is None  # nobody rated: no footnote
     fake.assert_no_errors()
 

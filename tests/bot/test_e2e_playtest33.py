@@ -318,12 +318,12 @@ async def test_the_leaderboard_before_the_table_is_the_house_presets(
     await tick(fake, clock, 1)
     shown = marie.last_ephemeral()
     assert [e.title for e in shown.embeds] == [
-        t("en-US", "leaderboard.title", preset=t("en-US", "preset.presi"))]
+        t("en-US", "leaderboard.title", preset=t("en-US", "preset_pooled.presi"))]
     fresh = fake.add_channel(fake.guild, "cartes")
     await marie.slash("president leaderboard", channel=fresh)
     await tick(fake, clock, 1)
     assert [e.title for e in marie.last_ephemeral(fresh).embeds] == [
-        t("en-US", "leaderboard.title", preset=t("en-US", "preset.classic"))]
+        t("en-US", "leaderboard.title", preset=t("en-US", "preset_pooled.classic"))]
     await fake.disconnect(bot)
     fake.assert_no_errors()
 

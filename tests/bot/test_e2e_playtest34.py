@@ -169,7 +169,7 @@ async def test_the_leaderboard_asks_discord_nothing_about_the_night_s_players(
         await chloe.slash("president leaderboard", channel=channel)
         await tick(fake, clock, 1)
         answer = chloe.last_ephemeral(channel)
-        title = t(locale, "leaderboard.title", preset=t(locale, f"preset.{preset}"))
+        title = t(locale, "leaderboard.title", preset=t(locale, f"preset_pooled.{preset}"))
         assert answer.text.startswith(title), answer.text
         named = {user.name for user in users.values() if f"<@{user.id}>" in answer.text}
         assert named == expected[preset], answer.text
@@ -201,11 +201,11 @@ async def test_the_leaderboard_in_a_thread_under_a_table_is_that_table_s(
 
     await emma.slash("president leaderboard", channel=thread)
     answer = emma.last_ephemeral(thread).text
-    assert answer.startswith(t(locale, "leaderboard.title", preset=t(locale, "preset.presi")))
+    assert answer.startswith(t(locale, "leaderboard.title", preset=t(locale, "preset_pooled.presi")))
     assert f"<@{dave.id}>" in answer and f"<@{emma.id}>" in answer, answer
     await emma.slash("president leaderboard", channel=thread, preset="classic")
     assert emma.last_ephemeral(thread).text.startswith(
-        t(locale, "leaderboard.title", preset=t(locale, "preset.classic")))
+        t(locale, "leaderboard.title", preset=t(locale, "preset_pooled.classic")))
     await emma.slash("president history", channel=thread)
     assert emma.last_ephemeral(thread).text.endswith(
         t(locale, "history.empty.parent", channel=f"<#{presi.id}>"))
@@ -246,7 +246,7 @@ async def test_figures_asked_right_after_a_game_wait_for_its_results_to_be_store
     await bob.slash("president leaderboard")
     assert bob.last_ephemeral().loading
     await tick(fake, clock, STORED_WAIT)
-    assert t(locale, "leaderboard.empty", preset=t(locale, "preset.classic")) in \
+    assert t(locale, "leaderboard.empty", preset=t(locale, "preset_pooled.classic")) in \
         bob.last_ephemeral().text
     # Within it: the stats wait for the round, and count it.
     await bob.slash("president stats")
@@ -255,7 +255,7 @@ async def test_figures_asked_right_after_a_game_wait_for_its_results_to_be_store
     await fake.settle()
     answer = bob.last_ephemeral().text
     assert t(locale, "stats.none", name="bob") not in answer
-    assert f"**{t(locale, 'preset.classic')}**" in answer, answer  # his round, rated
+    assert f"**{t(locale, 'preset_pooled.classic')}**" in answer, answer  # his round, rated
     await bob.slash("president leaderboard")
     assert f"<@{bob.id}>" in bob.last_ephemeral().text
     await fake.disconnect(bot)
@@ -275,11 +275,11 @@ async def test_the_leaderboard_where_a_table_closed_is_its_last_game_s(
                                                       locale)
     await emma.slash("president leaderboard", channel=presi)
     answer = emma.last_ephemeral(presi).text
-    assert answer.startswith(t(locale, "leaderboard.title", preset=t(locale, "preset.presi")))
+    assert answer.startswith(t(locale, "leaderboard.title", preset=t(locale, "preset_pooled.presi")))
     assert f"<@{dave.id}>" in answer and f"<@{emma.id}>" in answer, answer
     await emma.slash("president leaderboard", channel=fake.channel)  # no game there: classic
     assert emma.last_ephemeral().text.startswith(
-        t(locale, "leaderboard.title", preset=t(locale, "preset.classic")))
+        t(locale, "leaderboard.title", preset=t(locale, "preset_pooled.classic")))
     await fake.disconnect(bot)
     fake.assert_no_errors()
 

@@ -299,7 +299,7 @@ async def test_two_servers_play_on_after_a_restart_mid_tournament(
     await u["marie"].slash("president stats", channel=ch["cartes"])
     assert t("fr", "stats.none", name="marie") in u["marie"].last_ephemeral(ch["cartes"]).text
     await u["marie"].slash("president stats", channel=ch["quick"])
-    assert t("fr", "preset.classic") in u["marie"].last_ephemeral(ch["quick"]).text
+    assert t("fr", "preset_pooled.classic") in u["marie"].last_ephemeral(ch["quick"]).text
     for name, reader in (("fini", "hana"), ("quick", "gina")):  # one game each, once
         await u[reader].slash("president history", channel=ch[name])
         lines = u[reader].last_ephemeral(ch[name]).text.splitlines()

@@ -48,7 +48,7 @@ async def test_a_banned_player_sees_from_a_dm_what_is_kept_then_erases_it(
         t("fr", "privacy.seat_names", names="bob"),
         t("fr", "privacy.server", server=f"**{fake.guild.name}**",
           counts="1 partie et 1 manche"),
-        t("fr", "privacy.rating", preset=t("fr", "preset.classic"), rating=rating,
+        t("fr", "privacy.rating", preset=t("fr", "preset_pooled.classic"), rating=rating,
           rounds="1 manche comptée"),
     ]
     assert any("`/oublier`" in line for line in shown)

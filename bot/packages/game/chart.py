@@ -38,7 +38,7 @@ from matplotlib.ticker import MaxNLocator
 from bot.graphemes import cut
 from bot.i18n import LocaleLike, join_names, plural, t
 from bot.lookalike import likeness
-from bot.packages.rules_text import preset_name
+from bot.packages.rules_text import pooled_name
 from bot.packages.text import clipped, unescaped
 from bot.people import Person, drawn, people, seated
 from bot.tables.table import Table
@@ -208,7 +208,7 @@ def rating_chart(locale: LocaleLike, name: str, history: dict[str, list[int]]
         return None
     presets = sorted(history)
     name = unescaped(name)  # as messages show it: escaped
-    names = tuple(preset_name(locale, p) for p in presets)
+    names = tuple(pooled_name(locale, p) for p in presets)
     series = tuple(tuple(history[p]) for p in presets)
     # As on the points chart, a name the fonts cannot draw whole is not drawn at all (an
     # emoji-only name read « ? »): the title goes without it, and the message it comes

@@ -17,7 +17,7 @@ import discord
 
 from bot.i18n import join_names, plural, t
 from bot.packages.controls import NO_TABLE, button, standalone, view
-from bot.packages.rules_text import preset_name
+from bot.packages.rules_text import pooled_name
 from bot.packages.text import clipped, player_name, shown_text
 from bot.storage.forget import GuildBusy
 from bot.tables.service import TableError
@@ -88,7 +88,7 @@ def detail(locale: object, kept: KeptDetail, servers: Mapping[int, str]) -> list
             f"**{shown_text(clipped(name, SERVER_NAME_LENGTH))}**"
         lines.append(t(locale, "privacy.server", server=shown,
                        counts=join_names(locale, counts)))
-        lines += [t(locale, "privacy.rating", preset=preset_name(locale, rating.preset),
+        lines += [t(locale, "privacy.rating", preset=pooled_name(locale, rating.preset),
                     rating=rating.rating, rounds=plural(locale, "n.rated", rating.rounds))
                   for rating in server.ratings]
     if len(kept.servers) > SERVERS_SHOWN:

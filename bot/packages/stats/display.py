@@ -15,7 +15,7 @@ from bot.names import shortened
 from bot.packages.controls import NO_TABLE, button, here, number, select, standalone, view
 from bot.packages.game import chart
 from bot.packages.privacy.views import erased_name
-from bot.packages.rules_text import played_name, preset_name
+from bot.packages.rules_text import played_name, pooled_name
 from bot.packages.screen import EMBED_DESCRIPTION
 from bot.packages.stats.members import ASKED_MOST
 from bot.packages.text import clipped, player_name, shown_text, unescaped
@@ -94,7 +94,7 @@ def _preset_lines(locale: str, record: PlayerStats) -> list[str]:
     rated = {r.preset: r for r in record.ratings}
     lines = []
     for played in record.roles:
-        name = preset_name(locale, played.preset)
+        name = pooled_name(locale, played.preset)
         rounds = plural(locale, "n.rounds", played.rounds)
         rating = rated.get(played.preset)
         # The rounds counted in the rating (those with two humans) apart: the leaderboard
@@ -127,7 +127,7 @@ def record_lines(locale: str, record: PlayerStats, alt: str | None = None) -> li
     elif record.ratings:  # one rating per preset: the summary names whose is shown
         best = max(record.ratings, key=lambda r: r.rating)
         line = t(locale, "stats.line_best", rating=best.rating,
-                 preset=preset_name(locale, best.preset), **counts)
+                 preset=pooled_name(locale, best.preset), **counts)
     else:  # no round with two humans yet: a rating of 0 would read as a verdict
         line = t(locale, "stats.line_unrated", **counts)
     return [line, *_preset_lines(locale, record), *([shown_text(alt)] if alt else [])]
@@ -175,7 +175,7 @@ async def leaderboard(interaction: Interaction, preset: str | None) -> None:
               or await _last_played(storage, interaction) or DEFAULT_PRESET)
     board, best = await members_board(interaction, storage, chosen)
     await _answer(interaction, t(locale, "leaderboard.title",
-                                 preset=preset_name(locale, chosen)),
+                                 preset=pooled_name(locale, chosen)),
                   board_lines(locale, board, best=best),
                   footer=t(locale, "rating.how") if board.rows else None)
 
@@ -271,7 +271,7 @@ def board_lines(locale: str, board: Leaderboard, *, best: int | None = None) -> 
     return [t(locale, key, rank=row.rank, best=best, user=row.user_id, rating=row.rating,
               rounds=plural(locale, "n.rated", row.rounds))
             for row, key in rows] or [t(locale, "leaderboard.empty",
-                                        preset=preset_name(locale, board.preset))]
+                                        preset=pooled_name(locale, board.preset))]
 
 
 #: Games per page of /president history, and the deepest page its buttons may name: a

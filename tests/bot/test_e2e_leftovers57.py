@@ -3,16 +3,20 @@ docs/bot.md « Small leftovers (stop 57) »)."""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
 from bot.i18n import t
-from bot.packages.game import chart
+from bot.packages.game import chart, unranked
+from bot.packages.game.table_message import round_result_lines, standings
 from bot.packages.privacy.views import detail
 from bot.packages.rules_text import NAMED_AS, pooled_name
+from bot.people import Person, Round, people
 from bot.storage.records import KeptDetail, RatingKept, ServerKept
-from engine import PRESETS
+from engine import PRESETS, Game, Phase, Who
 from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
@@ -21,9 +25,12 @@ from .e2e import (
     connect_bot,
     database_url,
     play_every_round,
+    play_until,
     record_charts,
+    tick,
     two_humans_against_a_bot,
 )
+from .test_e2e_playtest38_leftovers import bob_wins_the_first_round, next_round_then_leave
 
 
 @pytest.mark.parametrize("locale", ["fr", "en-US"])
@@ -113,3 +120,42 @@ def test_the_rating_chart_and_privacy_name_the_pool(locale: str) -> None:
     assert t(locale, "privacy.rating", preset=t(locale, "preset_pooled.presi"),
              rating=1500, rounds=t(locale, "n.rated.many", n=3)) in detail(locale, kept, {})
 
+
+async def test_the_standings_find_the_people_and_read_the_standings_once(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Classic to two rounds: bob wins the first and leaves the second, which a bot
+    finishes; the final standings rank his seat « 🤖 bob », split. Drawing them found the
+    kept rounds' people (`bot.people.people`) again for each stand-in seat, and read
+    `Game.standings` a second time for the unranked lines; the round's lines found the
+    people again per stand-in seat (stop 56's review). Once each now, the lines the same."""
+    first = await bob_wins_the_first_round(fake, clock, tmp_path, "fr", 2)
+    table, game = first.table, first.game
+    await next_round_then_leave(fake, clock, first)
+    await play_until(fake, clock, [], lambda: game.phase is Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+    lines, rounds = standings("fr", table, game), round_result_lines("fr", table, game)
+    share = "🤖 le bot qui a fini la manche à sa place"  # a stand-in's split, drawn
+    assert any(line.startswith("1. **🤖 bob** · ") and share in line for line in lines), lines
+    assert any("**🤖 bob** · " in line and share in line for line in rounds), rounds
+    calls: Counter[str] = Counter()
+
+    def counted_people(rounds: Sequence[Round]) -> list[Person]:
+        calls["people"] += 1
+        return people(rounds)
+
+    read = Game.standings
+
+    def counted_standings(self: Game) -> list[tuple[Who, int]]:
+        calls["standings"] += 1
+        return read(self)
+
+    monkeypatch.setattr(unranked, "people", counted_people)
+    monkeypatch.setattr(Game, "standings", counted_standings)
+    assert standings("fr", table, game) == lines
+    assert calls == {"people": 1, "standings": 1}
+    calls.clear()
+    assert round_result_lines("fr", table, game) == rounds
+    assert calls == {"people": 1}
+    fake.assert_no_errors()
+    await fake.disconnect(first.bot)

@@ -30,10 +30,9 @@ from bot.packages.game.lines import (
 )
 from bot.packages.game.unranked import (
     ranked_line,
-    ranked_stand_in,
     result_line,
-    round_stand_in,
-    unranked,
+    round_stand_ins,
+    standing_splits,
     unranked_line,
 )
 from bot.packages.lobby.display import idle_warning, queue_line
@@ -442,12 +441,13 @@ def round_result_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
     # (`Game.take_seat`), but these lines name who played it.
     ended = next((e for e in table.results if isinstance(e, RoundOver)), None)
     totals = ended.totals if ended is not None else tuple(game.points)
+    stand_ins = round_stand_ins(table, game, totals)
     for index, seat in enumerate(game.ranking or ()):
         role = roles[seat]
         gained = table.rules.points.get(role, 0) if role else 0
         name, shown = result_name(table, seat), role_name(loc, table, role)
         # A leaver's stand-in: whose points are whose, as the standings say it.
-        split = round_stand_in(table, game, seat, totals[seat])
+        split = stand_ins.get(seat)
         lines.append(t(loc, "table.result_line", place=index + 1, name=name, role=shown,
                        gained=gained, total=plural(loc, "n.points", totals[seat]))
                      if split is None else result_line(loc, index + 1, name, shown, gained,
@@ -463,14 +463,15 @@ def standings(loc: LocaleLike, table: Table, game: Game, room: int | None = None
     first always named: eight seats and a dozen waiting, of names in markdown characters,
     took the results past Discord's 2,000 characters (review of play-test 19)."""
     ranked = game.standings()
+    splits = standing_splits(table, game, ranked)
     full = [t(loc, "table.standings")]
     for who, rank in ranked:
         key = "table.standing_line" if isinstance(who, int) else "table.standing_waiting"
-        split = ranked_stand_in(table, game, who) if isinstance(who, int) else None
+        split = splits.seats.get(who) if isinstance(who, int) else None
         full.append(t(loc, key, place=rank, name=who_name(table, who),
                       total=plural(loc, "n.points", game.total(who))) if split is None
                     else ranked_line(loc, rank, who_name(table, who), split))
-    full.extend(unranked_line(loc, left) for left in unranked(table, game))
+    full.extend(unranked_line(loc, left) for left in splits.left)
     lines, named = full, len(ranked)
     while room is not None and named > 1 and len("\n".join(lines)) > room:
         named -= 1

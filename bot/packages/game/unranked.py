@@ -13,12 +13,13 @@ two add up to the seat's total the round showed. Nothing here decides a rank."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.i18n import LocaleLike, plural, t
 from bot.people import Person, people
 from bot.tables.table import Table
-from engine import Game
+from engine import Game, Who
 
 
 @dataclass(frozen=True)
@@ -37,17 +38,47 @@ class LeaverPoints:
         return self.own + (self.stand_in or 0)
 
 
+@dataclass(frozen=True)
+class StandingSplits:
+    """What the final standings' lines need besides `Game.standings`: `seats`, each ranked
+    seat a leaver's stand-in held as the game's last round ended, its total split (the
+    standings rank the seat, the engine's, and name it « 🤖 bob » with a total that counts
+    bob's points and the bot's alike); `left`, those they do not rank (`unranked`)."""
+
+    seats: dict[int, LeaverPoints]
+    left: list[LeaverPoints]
+
+
+def standing_splits(table: Table, game: Game,
+                    ranked: Sequence[tuple[Who, int]]) -> StandingSplits:
+    """The splits for the standings `ranked` (`Game.standings`, read once by the caller),
+    from the table's kept rounds' people (`bot.people`), found once: each stand-in seat
+    found them again, and the unranked lines read the standings a second time (stop 56's
+    review)."""
+    if not _kept(table):
+        return StandingSplits({}, [])
+    found = people(table.round_holders)
+    seats: dict[int, LeaverPoints] = {}
+    for who, _ in ranked:
+        if isinstance(who, int):
+            split = _stand_in(table, found, who, game.total(who))
+            if split is not None:
+                seats[who] = split
+    return StandingSplits(seats, _unranked(table, found, _ranked_people(table, ranked)))
+
+
 def unranked(table: Table, game: Game) -> list[LeaverPoints]:
     """Everyone with a line in the chart (`bot.people`) whom the standings do not rank, in
     the order they first played, from their last stretch at a seat: a human line's last
     total, or a stand-in's, split by what the stand-in's rounds gained. Empty for a game
     restored from a snapshot from before the table kept each round's holders and gains."""
-    if not _kept(table):
-        return []
-    rounds, held = table.round_totals, table.round_holders
-    ranked = _ranked_people(table, game)
+    return standing_splits(table, game, game.standings()).left
+
+
+def _unranked(table: Table, found: Sequence[Person], ranked: set[int]) -> list[LeaverPoints]:
+    rounds = table.round_totals
     lasts: dict[int, Person] = {}
-    for person in people(held):
+    for person in found:
         user = person.holder.user_id
         if user is None or user in ranked or not (person.holder.human
                                                   or person.holder.stand_in):
@@ -55,42 +86,39 @@ def unranked(table: Table, game: Game) -> list[LeaverPoints]:
         before = lasts.get(user)
         if before is None or before.cells[-1][0] < person.cells[-1][0]:
             lasts[user] = person
-    found = []
+    left = []
     for person in lasts.values():
         index, seat = person.cells[-1]
         own, bot = _split(table, person, rounds[index][seat])
-        found.append(LeaverPoints(person.holder.name, own, bot))
-    return found
+        left.append(LeaverPoints(person.holder.name, own, bot))
+    return left
 
 
-def ranked_stand_in(table: Table, game: Game, seat: int) -> LeaverPoints | None:
-    """A ranked seat that a leaver's stand-in held as the game's last round ended, its
-    total split as `unranked` splits one: the standings rank the seat (the engine's), and
-    name it « 🤖 bob » with a total that counts bob's points and the bot's alike."""
-    return stand_in_split(table, seat, game.total(seat))
+def round_stand_ins(table: Table, game: Game,
+                    totals: Sequence[int]) -> dict[int, LeaverPoints]:
+    """The seats leavers' stand-ins held as the round the results show ended (`totals`:
+    the seats', as that round showed them), split as the standings split them: the round's
+    line named one « 🤖 bob » with the seat's total, bob's points and the bot's alike,
+    above standings that told them apart (play-test 38). Empty where the table kept no
+    holders or gains for that round."""
+    if len(table.round_totals) != game.round_no or not _kept(table):
+        return {}
+    found = people(table.round_holders)
+    splits = {seat: _stand_in(table, found, seat, total) for seat, total in enumerate(totals)}
+    return {seat: split for seat, split in splits.items() if split is not None}
 
 
-def round_stand_in(table: Table, game: Game, seat: int, total: int) -> LeaverPoints | None:
-    """The seat a leaver's stand-in held as the round the results show ended (`total`: the
-    seat's, as that round showed it), split as the standings split it: the round's line
-    named it « 🤖 bob » with the seat's total, bob's points and the bot's alike, above
-    standings that told them apart (play-test 38). None for any other seat, or where the
-    table kept no holders or gains for that round."""
-    if len(table.round_totals) != game.round_no:
-        return None
-    return stand_in_split(table, seat, total)
-
-
-def stand_in_split(table: Table, seat: int, total: int) -> LeaverPoints | None:
+def _stand_in(table: Table, found: Sequence[Person], seat: int,
+              total: int) -> LeaverPoints | None:
     """The seat's `total` split, where a leaver's stand-in held it as the last round the
-    table kept ended with that total; else None."""
+    table kept (`_kept`, whose people are `found`) ended with that total; else None."""
     rounds, held = table.round_totals, table.round_holders
-    if not _kept(table) or seat >= len(held[-1]) or rounds[-1][seat] != total:
+    if seat >= len(held[-1]) or rounds[-1][seat] != total:
         return None
     holder = held[-1][seat]
     if holder is None or not holder.stand_in:
         return None
-    person = next(p for p in people(held) if p.cells[-1] == (len(rounds) - 1, seat))
+    person = next(p for p in found if p.cells[-1] == (len(rounds) - 1, seat))
     own, bot = _split(table, person, rounds[-1][seat])
     return LeaverPoints(holder.name, own, bot)
 
@@ -111,12 +139,13 @@ def _split(table: Table, person: Person, total: int) -> tuple[int, int | None]:
     return total - bot, bot
 
 
-def _ranked_people(table: Table, game: Game) -> set[int]:
-    """The user ids the standings name: each ranked seat's holder as its last round ended
-    (a leaver's stand-in ranks in their name) and now, and those waiting with points."""
+def _ranked_people(table: Table, ranked: Sequence[tuple[Who, int]]) -> set[int]:
+    """The user ids the standings `ranked` name: each ranked seat's holder as its last
+    round ended (a leaver's stand-in ranks in their name) and now, and those waiting with
+    points."""
     ids: set[int | None] = set()
     last = table.round_holders[-1] if table.round_holders else []
-    for who, _ in game.standings():
+    for who, _ in ranked:
         if isinstance(who, int):
             holder = last[who] if who < len(last) else None
             ids.add(holder.user_id if holder is not None else None)

@@ -146,7 +146,6 @@ class Results(Guilds, HouseRules):
                 round_no=round_no,
                 seats=count,
                 finished_at=now,
-                has_bots=any(ref.is_bot for ref in seats),
                 rated=bool(rated_places),
             )
             round_id = (

@@ -22,7 +22,7 @@ from bot.storage.db import NewerDatabase, create_engine
 from bot.storage.models import Base
 from engine.rules import RulesDict
 
-from .test_scores import ALICE, BOB, CAROL, DAVE, human, new_game, play_round
+from .test_scores import ALICE, BOB, BOT, CAROL, DAVE, human, new_game, play_round
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = {table.name for table in Base.metadata.sorted_tables}
@@ -623,3 +623,45 @@ async def test_cancelled_games_come_and_go_with_0016(empty_db_url: str) -> None:
         assert (alice.games, alice.cancelled, alice.rounds) == (1, 3, 8)
     finally:
         await storage.close()
+
+
+async def _has_bots(url: str) -> tuple[list[bool | None], bool]:
+    """Each round's `has_bots`, by round number, and whether the column may be NULL."""
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as connection:
+            nullable = await connection.run_sync(lambda sync: next(
+                c["nullable"] for c in inspect(sync).get_columns("rounds")
+                if c["name"] == "has_bots"))
+            values = [None if row[0] is None else bool(row[0]) for row in await connection.execute(
+                text("SELECT has_bots FROM rounds ORDER BY round_no"))]
+            return values, bool(nullable)
+    finally:
+        await engine.dispose()
+
+
+async def test_has_bots_is_no_longer_written_and_comes_back_with_0017s_downgrade(
+        empty_db_url: str) -> None:
+    """0017 lets `rounds.has_bots` (written since 0001, never read) be NULL, and the code
+    stops writing it: its drop waits for a version that does not write it (an older process
+    still storing rounds on the newer schema during a deploy would lose them). The downgrade
+    gives each round stored meanwhile what the older code wrote, from its seats: a bot, or a
+    bot finishing a leaver's round, true; humans only, false; required again."""
+    await upgrade_to_head(empty_db_url)
+    storage = await Storage.open(empty_db_url)
+    try:
+        bots = [human(ALICE), human(BOB), BOT, BOT]
+        _, game_id = await new_game(storage, bots, guild=MAX_SNOWFLAKE)
+        assert await play_round(storage, game_id, 1, bots, [0, 1, 2, 3])
+        humans = [human(ALICE), human(BOB), human(CAROL), human(DAVE)]
+        assert await play_round(storage, game_id, 2, humans, [3, 2, 1, 0])
+        stand_in = [human(ALICE), SeatRef(BOB, True, "Bob", "left"), human(CAROL), human(DAVE)]
+        assert await play_round(storage, game_id, 3, stand_in, [0, 2, 3, 1])
+    finally:
+        await storage.close()
+    assert await _has_bots(empty_db_url) == ([None, None, None], True)
+
+    await downgrade_to(empty_db_url, "0016")
+    assert await _has_bots(empty_db_url) == ([True, False, True], False)
+    await _back_at_head(empty_db_url)
+    assert await _has_bots(empty_db_url) == ([True, False, True], True)

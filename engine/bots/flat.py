@@ -32,10 +32,11 @@ Styles = Callable[[], tuple[frozenset[int], frozenset[int]]]
 
 def search(view: PlayerView, options: Sequence[PlayOption | None], rng: random.Random,
            more: Callable[[int], bool], believed: Beliefs, styles: Styles,
-           waiting: frozenset[int], searchers: frozenset[int] = frozenset()
-           ) -> PlayOption | None:
+           waiting: frozenset[int], searchers: frozenset[int] = frozenset(),
+           own_end: int = 0) -> PlayOption | None:
     """The best of ``options`` (the default first) over sampled deals, drawn while
-    ``more(samples done)``; ``waiting``, ``searchers``: see :func:`.rollout.rollout`."""
+    ``more(samples done)``; ``waiting``, ``searchers``, ``own_end``: see
+    :func:`.rollout.rollout`."""
     places: list[list[int]] = [[] for _ in options]
     done = 0
     while more(done):
@@ -44,7 +45,8 @@ def search(view: PlayerView, options: Sequence[PlayOption | None], rng: random.R
         for i, option in enumerate(options):
             game = sample.clone(rng=sample.rng)
             game.step(view.seat, same(game.legal_plays(view.seat), option))
-            places[i].append(rollout(game, view.seat, holders, naive, waiting, searchers))
+            places[i].append(rollout(game, view.seat, holders, naive, waiting, searchers,
+                                     own_end))
         done += 1
     return options[best(places)]
 

@@ -88,11 +88,13 @@ def draw_styles(view: PlayerView, rng: random.Random, known: Mapping[int, Style]
 
 def rollout(game: Game, seat: int, holders: frozenset[int] = frozenset(),
             naive: frozenset[int] = frozenset(), waiting: frozenset[int] = frozenset(),
-            searchers: frozenset[int] = frozenset()) -> int:
+            searchers: frozenset[int] = frozenset(), own_end: int = 0) -> int:
     """Play ``game`` on with the tactics until ``seat``'s place is settled; that place.
     ``waiting``: the seats that play the one-lap lead of normal and hard (``lone_waits``).
     ``searchers``: seats of normal players, which search their end where the rules let them
-    (:mod:`.endsearch`): modelled by :func:`end_choice`."""
+    (:mod:`.endsearch`): modelled by :func:`end_choice`. ``own_end``: ``seat`` itself
+    plays by :func:`end_choice` once it holds that many cards or fewer (0: never), as the
+    hard bot searches its real end."""
     rules = game.rules
     hands = game.hands
     if not searches(rules):
@@ -118,7 +120,8 @@ def rollout(game: Game, seat: int, holders: frozenset[int] = frozenset(),
         if (actor in holders and can_pass and reason in HOLD_BACK
                 and len(hands[actor]) > HOLD_BACK_ABOVE):
             option = None
-        elif actor in searchers and len(hands[actor]) <= END_CARDS:
+        elif (actor in searchers and len(hands[actor]) <= END_CARDS) or (
+                actor == seat and len(hands[actor]) <= own_end):
             option = end_choice(game, actor, option, holders, naive, waiting)
         game.step(actor, option)
 

@@ -355,7 +355,7 @@ def test_hard_s_default_move_and_its_own_rollouts_play_the_one_lap_lead(
     told: set[frozenset[int]] = set()
 
     def rollout(game: Game, seat: int, holders: frozenset[int], naive: frozenset[int],
-                waiting: frozenset[int], searchers: frozenset[int]) -> int:
+                waiting: frozenset[int], searchers: frozenset[int], own_end: int) -> int:
         told.add(waiting)
         return 2
 

@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
-from engine import Game, Phase, Rules
+from engine import Card, Game, Phase, Rules
 from engine.bots import decide, make_player, rollout
 from engine.bots.endsearch import END_CARDS, searches, searching
+from engine.bots.hard import OWN_END_CARDS, own_end
 from engine.bots.normal import SEARCHED, decided, explain
 from engine.bots.rollout import end_choice
 from engine.plays import PlayOption
@@ -134,6 +135,7 @@ def test_hard_models_a_normal_seat_s_search_where_tricks_last_until_all_pass(
         return choice(*args)
 
     monkeypatch.setattr(rollout, "end_choice", counted)
+    monkeypatch.setattr("engine.bots.hard.own_end", lambda rules: 0)  # hard's own end aside
     rules = Rules.preset(preset, game_end="unlimited")
     seated = {0: "hard", 1: "normal", 2: "normal", 3: "normal"}
     for seed in range(2):
@@ -146,3 +148,65 @@ def test_hard_models_a_normal_seat_s_search_where_tricks_last_until_all_pass(
             assert seat is not None
             game.apply(seat, decide(players[seat], game, seat))
     assert (calls > 0) == modelled
+
+
+def test_hard_searches_its_own_end_in_its_rollouts_where_tricks_last_unpenalised() -> None:
+    """Hard's own seat plays its last :data:`OWN_END_CARDS` cards in its rollouts by
+    ``end_choice``, as it searches its real end, where no finish is penalised
+    (``finish_penalty``) and tricks last until all pass (``trick_end``); elsewhere by the
+    tactics (classic worse-leaning with it, proletario flat at 1.7 times the time: docs/
+    bots.md, « Hard's own end in its rollouts, gated (stop 57) »). The knobs decide, not the
+    preset."""
+    assert own_end(Rules.preset("presi")) == OWN_END_CARDS
+    assert own_end(Rules.preset("proletario")) == 0
+    assert own_end(Rules.preset("classic")) == 0
+    assert own_end(Rules.preset("wild7")) == 0
+    assert own_end(Rules.preset("classic").replace(finish_penalty="none")) == OWN_END_CARDS
+    assert own_end(Rules.preset("proletario").replace(trick_end="all_passed")) == OWN_END_CARDS
+    assert own_end(Rules.preset("presi").replace(finish_penalty="two")) == 0
+    assert own_end(Rules.preset("presi").replace(trick_end="one_lap")) == 0
+
+
+def test_hard_s_own_end_searched_in_a_rollout_leads_the_card_that_goes_out_later() -> None:
+    """Presi, hard (seat 0) to lead holding 8 and 9 against 9 N 7 / N 8 A / 6 3 4: the
+    tactics lead the 8, the 9 and a knight answer, and hard's 9 is left to go out third; its
+    end searched, it leads the 9, the other 9 answers (presi's equal play skips the knight),
+    and the 8 goes out on the next trick's 7 and 8: first."""
+    rules = Rules.preset("presi", game_end="unlimited")
+    hands = [[Card.parse(word) for word in text.split()]
+             for text in ("8O 9E", "9B NC 7B", "NO 8B AO", "6E 3E 4E")]
+    places = [rollout.rollout(Game.new(rules, 4, hands=hands, opener=0), 0,
+                              waiting=frozenset({0}), own_end=own) for own in (0, OWN_END_CARDS)]
+    assert places == [3, 1]
+
+
+@pytest.mark.parametrize(("preset", "searched"),
+                         [("presi", True), ("classic", False), ("proletario", False)])
+def test_hard_s_rollouts_search_its_own_end_only_with_few_cards(
+        preset: str, searched: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Against 3× greedy (no normal seat to model) every ``end_choice`` in hard's rollouts is
+    its own seat's, with 1 to :data:`OWN_END_CARDS` cards; none where a finish is
+    penalised."""
+    sizes: list[int] = []
+    choice = rollout.end_choice
+
+    def counted(*args: Any) -> PlayOption | None:
+        game, actor = args[0], args[1]
+        assert actor == 0
+        sizes.append(len(game.hands[actor]))
+        return choice(*args)
+
+    monkeypatch.setattr(rollout, "end_choice", counted)
+    rules = Rules.preset(preset, game_end="unlimited")
+    seated = {0: "hard", 1: "greedy", 2: "greedy", 3: "greedy"}
+    for seed in range(2):
+        game = Game.new(rules, 4, seed=seed)
+        players = [make_player(name, seed, samples=3,
+                               others={s: n for s, n in seated.items() if s != seat})
+                   for seat, name in seated.items()]
+        while game.phase is Phase.PLAY and rollout.place(game, 0) is None:
+            seat = game.to_act
+            assert seat is not None
+            game.apply(seat, decide(players[seat], game, seat))
+    assert bool(sizes) == searched
+    assert all(1 <= size <= OWN_END_CARDS for size in sizes)

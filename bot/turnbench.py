@@ -69,6 +69,9 @@ class RenderingDisplay:
     async def closed(self, table: Table) -> None:
         return None
 
+    def turn(self, table: Table) -> None:
+        return None  # the hands' drawing is timed in `flush_hands`
+
     def keep(self, table: Table) -> None:
         started = time.process_time()
         table.keep_retired(retired_text(table, self.service.clock.now()))

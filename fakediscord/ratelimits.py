@@ -11,6 +11,16 @@ Read against discord-api-docs, developers/topics/rate-limits.mdx
   individual rate limit on a route", and "Interaction endpoints are not bound to the bot's
   Global Rate Limit" (the callback, follow-ups and edits through an interaction's token,
   interactions/receiving-and-responding#endpoints).
+- "Interactions webhooks share the same rate limit properties as normal webhooks"
+  (receiving-and-responding.mdx, Followup Messages): editing an ephemeral hand through
+  ``/webhooks/{application_id}/{token}/messages/@original`` is counted in the webhook
+  bucket of that id + token like any webhook call, outside the global limit. Whether the
+  message is ephemeral changes nothing in the docs; Discord's support article « My Bot is
+  Being Rate Limited » says ephemeral responses and follow-ups « do not count towards the
+  rate limits », which the API docs do not say: the fake follows the docs. Every
+  ``/webhooks/`` route the fake serves is an interaction token's (it has no channel
+  webhooks), so all of them are outside the global limit. The docs publish no number for
+  the webhook bucket: 5 per 2 s is what bots observe (below), a setting.
 - "rate limits should not be hard coded into your app": every number here is a setting,
   and the bot must read the headers rather than assume them.
 

@@ -4,6 +4,9 @@ Discord rate-limits message edits per channel; a table where bots answer within 
 would otherwise queue a dozen edits. The first change after a quiet period is shown at once;
 changes during the following `interval` are folded into one trailing edit that renders the
 state as it is when it runs, so the latest state is always on screen within `interval`.
+
+A request may be `urgent` (`Coalescer.request`): the screen of the player whose turn it now
+is, whom the interval would keep waiting to play (stop 57).
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ class _State:
     running: bool = False
     dirty: bool = False
     done: asyncio.Event | None = None  # set when the running flush ends (drain waits on it)
+    urgent: Hashable = None  # the last `urgent` mark run without waiting (`request`)
+    hurry: bool = False  # the flush after the running one goes at once
 
 
 class Coalescer:
@@ -41,14 +46,28 @@ class Coalescer:
         self._states: dict[Hashable, _State] = {}
         self._flushes: dict[Hashable, Flush] = {}
 
-    def request(self, key: Hashable, flush: Flush) -> None:
-        """Ask for `flush` to run soon; the most recent `flush` given for `key` is the one run."""
+    def request(self, key: Hashable, flush: Flush, *, urgent: Hashable = None) -> None:
+        """Ask for `flush` to run soon; the most recent `flush` given for `key` is the one run.
+
+        `urgent`, when not None and not the mark of the last urgent run of `key`, runs it at
+        once, not after the interval (after the flush running, if one is): a mark per turn
+        (the player to act and the game's version) lets a turn through once and keeps the
+        interval for every other change. Each urgent run costs at most one call more than
+        the interval would have: at eight people a move every half second left the next
+        player without their controls for 0.66 s on average, up to 1.1 s, on top of the
+        call's own latency (`tests/bot/test_e2e_eight_under_limits.py`)."""
         self._flushes[key] = flush
         state = self._states.setdefault(key, _State())
+        hurry = urgent is not None and urgent != state.urgent
+        if hurry:
+            state.urgent = urgent
         if state.running:
             state.dirty = True
+            state.hurry = state.hurry or hurry
             return
-        if not state.scheduled:
+        if hurry:
+            self._hurry(key, state)
+        elif not state.scheduled:
             self._schedule(key, state)
 
     def _schedule(self, key: Hashable, state: _State) -> None:
@@ -59,14 +78,26 @@ class Coalescer:
             when = now
         self.scheduler.at(("refresh", key), when, lambda: self._run(key))
 
-    async def _run(self, key: Hashable) -> None:
+    def _hurry(self, key: Hashable, state: _State) -> None:
+        """Run `key` at once. Its interval keeps its beat (`_run`'s `urgent`): the table's
+        hands flush and each hand's lane run on one beat, the lane right after the flush
+        that draws for it; a lane moved off it by a turn ran its next time just before the
+        flush, with the drawing before, and showed the new state a second late (an
+        exchange's hands read « La manche est terminée » two seconds on)."""
+        state.hurry = False
+        state.scheduled = True
+        self.scheduler.at(("refresh", key), self.scheduler.clock.now(),
+                          lambda: self._run(key, urgent=True))
+
+    async def _run(self, key: Hashable, *, urgent: bool = False) -> None:
         state = self._states.get(key)
         if state is None:  # forgotten since `drain` listed it (its table closed meanwhile)
             return
         state.scheduled = False
         state.running = True
         state.done = done = asyncio.Event()
-        state.last = self.scheduler.clock.now()
+        if not urgent:
+            state.last = self.scheduler.clock.now()
         try:
             await self._flushes[key]()
         except Exception:
@@ -77,7 +108,15 @@ class Coalescer:
         # A key forgotten meanwhile (its table closed during the flush) is not run again.
         if state.dirty and self._states.get(key) is state:
             state.dirty = False
-            self._schedule(key, state)
+            if state.hurry:
+                self._hurry(key, state)
+            else:
+                self._schedule(key, state)
+
+    def hurried(self, key: Hashable) -> Hashable:
+        """The mark of the last urgent request of `key` (`request`), None before any."""
+        state = self._states.get(key)
+        return None if state is None else state.urgent
 
     def idle(self, key: Hashable) -> bool:
         """Whether no flush for `key` is waiting or running: what it shows is the latest."""

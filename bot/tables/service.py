@@ -78,6 +78,11 @@ class Display(Protocol):
 
     async def closed(self, table: Table) -> None: ...
 
+    def turn(self, table: Table) -> None:
+        """The hand of the person whose turn it now is, if not drawn for that turn yet, at
+        once: not on the hands' one-second beat, which they wait for to play."""
+        ...
+
     def keep(self, table: Table) -> None:
         """The table message is about to give way to a new one: set `Table.retired` to the
         text it is to keep, the table's state's as it is now, before the change."""
@@ -532,6 +537,7 @@ class TableService:
             display = self.display
             self.coalescer.request(table.id, lambda: display.flush(table))
             self.coalescer.request(("hands", table.id), lambda: display.flush_hands(table))
+            display.turn(table)
 
     def _changed(self, table: Table) -> None:
         self.touch(table)

@@ -418,6 +418,17 @@ class Table:
         `/president end` and `/president leave` ask first."""
         return self.game is not None and self.game.phase is not Phase.GAME_OVER
 
+    def turn(self) -> tuple[int, int] | None:
+        """The person whose play it is now and the game's version, in a round's play; None
+        for a bot's turn, an exchange, between rounds or games: the mark a refresh hurries
+        their hand with (`Coalescer.request`'s `urgent`)."""
+        game = self.game
+        seat = game.to_act if game is not None and game.phase is Phase.PLAY else None
+        if game is None or seat is None or seat >= len(self.seats):
+            return None
+        user_id = self.seats[seat].user_id
+        return None if user_id is None else (user_id, game.version)
+
     def plays(self, user_id: int) -> bool:
         """Whether this user holds a seat in the game under way and has not left it (presi's
         leavers keep theirs while the table waits for them)."""

@@ -178,6 +178,52 @@ async def test_coalescer_rerenders_a_change_made_while_flushing() -> None:
     assert table.shown == [1, 2]
 
 
+async def test_an_urgent_request_runs_at_once_once_per_mark() -> None:
+    """The turn passes to someone a quarter second after their hand's last edit: their hand
+    goes at once, not at the end of the interval; asked again with the same mark (the same
+    turn), the interval holds as for any change."""
+    clock = ManualClock()
+    coalescer = Coalescer(Scheduler(clock), interval=1.0)
+    state = {"value": 1}
+    shown: list[int] = []
+
+    async def flush() -> None:
+        shown.append(state["value"])
+
+    coalescer.request("hand", flush)
+    await settle()
+    clock.advance(0.25)
+    state["value"] = 2
+    coalescer.request("hand", flush, urgent=("marie", 7))
+    await settle()
+    assert shown == [1, 2]
+    state["value"] = 3
+    coalescer.request("hand", flush, urgent=("marie", 7))
+    await settle()
+    clock.advance(0.5)
+    await settle()
+    assert shown == [1, 2]
+    clock.advance(0.5)
+    await settle()
+    assert shown == [1, 2, 3]
+
+
+async def test_an_urgent_request_during_a_flush_runs_right_after_it() -> None:
+    """Asked while the hand's edit is on its way: the next edit goes as soon as that one
+    ends, not a second after it began."""
+    clock = ManualClock()
+    coalescer = Coalescer(Scheduler(clock), interval=1.0)
+    hand = SlowTableMessage(1)
+    coalescer.request("hand", hand.flush)
+    await settle()
+    hand.value = 2
+    coalescer.request("hand", hand.flush, urgent=("bob", 3))
+    clock.advance(0.1)
+    hand.gate.set()
+    await settle()
+    assert hand.shown == [1, 2]
+
+
 async def test_coalescer_forgets_a_key_whose_flush_was_running_and_asked_again() -> None:
     """A table closed while its refresh is on its way, with a change asked meanwhile: the
     forgotten key is not scheduled again (it ran once more and failed on its missing state)."""

@@ -159,6 +159,10 @@ class Publisher:
 
         service.scheduler.after(("passing", table.id), PASSING_RETRY, again)
 
+    def turn(self, table: Table) -> None:
+        if not table.closed:
+            self.hands.turn(table)
+
     async def flush_hands(self, table: Table) -> None:
         """In the lobby too: a hand left open when the game ended says where its player now
         is (`hand.lobby_lines`), not the game's last state, and leavers' hands say goodbye."""

@@ -181,8 +181,10 @@ async def test_eight_people_under_discord_s_limits(
     `think` seconds after their hand offers a move, under the limits with latency: no 429,
     each click answered within a call's latency, the next player's hand showing their turn
     within one (the coalescer's second held it back at a quick pace), no more than nine
-    calls a move (a table edit, an answer, an edit per other hand), and once the round is
-    over every hand and the table message show its end."""
+    calls a move (a table edit, an answer, an edit per other hand), no hand behind for
+    longer than the hands' beat, and once the round is over every hand and the table
+    message show its end. The figures are printed (docs/bot.md, « Eight people under
+    Discord's limits »)."""
     fake.enable_rate_limits(RateLimitConfig())
     fake.enable_latency(LatencyConfig(mean=0.08, jitter=0.04, seed=1))
     table, players = await seat_eight(fake, clock, president, "wild7")
@@ -201,6 +203,12 @@ async def test_eight_people_under_discord_s_limits(
     assert feel.moves >= 40 and figures["429"] == 0
     assert max(feel.answers) < 0.2 and max(feel.turns) < 0.2, figures
     assert len(calls) <= 9 * feel.moves and feel.stale_clicks == 0
+    # No hand behind by more than the hands' beat and a call; at a person's pace, nothing
+    # folded, the table message shows each move at once (a hand hurried through the
+    # mover's older token crossed their answer, and redrew the table a second late).
+    assert max(feel.behind.values(), default=0.0) < 1.5, figures
+    if think >= 1.0:
+        assert max(feel.boards) < 0.2 and max(feel.behind.values(), default=0.0) < 0.2, figures
     await tick(fake, clock, 1)
     now = clock.now()
     assert [p.user.name for p in players if not up_to_date(table, p, now)] == []

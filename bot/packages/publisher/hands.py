@@ -133,10 +133,10 @@ class Hands:
         if mark is None:
             return
         self._turns[table.id] = mark
-        # The turn left with the one who had it, or stayed with them: by their own move,
-        # whose answer draws their hand (asked for here, the edit went through their older
-        # token while that answer was on its way, crossing it, and the table was redrawn
-        # once more, its message a second late at each move), or by nobody's.
+        # The turn stayed with whoever had it at the last refresh: by their own move, whose
+        # answer draws their hand (hurried here, the edit went through their older token
+        # while that answer was on its way, crossing it, and the table was redrawn once
+        # more, its message up to a second late at each move), or by no move at all.
         if before is not None and before[0] == mark[0] or table.id in self._held:
             return
         user_id = mark[0]

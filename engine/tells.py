@@ -72,7 +72,8 @@ def beliefs(view: PlayerView, answerers: frozenset[int] = frozenset(), *,
     exactly (:func:`_read_naive`).
     ``waiting``: seats known to lead as the normal level does in one-lap tricks, the next
     group up while a lone weakest card waits (``lone_waits``, :mod:`engine.bots.tactics`):
-    their leads there say at most one card of each weaker value (:func:`_read_lead`)."""
+    their leads there say at most one card of each weaker value, unless the lead may have
+    been a sure winner (:func:`_read_lead`)."""
     not_exact: set[tuple[int, int, int]] = set()
     none: set[tuple[int, int]] = set()
     fewer: set[tuple[int, int, int]] = set()
@@ -165,7 +166,10 @@ def _read_lead(view: PlayerView, play: TrickPlay, revolution: bool, since: dict[
     ``lone_waits``: the seat leads as the normal level does in one-lap tricks
     (:func:`engine.bots.tactics.judge`): its weakest group, or the next one up while a lone
     weakest card waits. It then held at most one card of each weaker value (and of one
-    value only, which a weaker card played since shows)."""
+    value only, which a weaker card played since shows). Unless it led a sure winner
+    (:func:`_maybe_sure`), which it does before anything weaker once at most one other
+    group is left, or the rules have revolutions (a quad may wait): then the lead says
+    only that it held no more of that value."""
     if not _plain(play, revolution):
         return
     seat = play.seat
@@ -175,6 +179,13 @@ def _read_lead(view: PlayerView, play: TrickPlay, revolution: bool, since: dict[
     if since.get(play.level, 0) > play.count:
         return  # it held more of that value than it led
     later = [v for v in weaker if since.get(v, 0)]
+    if lone_waits and (view.rules.revolution or _maybe_sure(view, play, revolution)):
+        # A sure winner goes before weaker groups (three 8s nothing unseen beat, led
+        # before a pair of 3s no more was unseen to beat: stop 57), and a quad that
+        # would start a revolution against the rest of the hand waits: such a lead
+        # says nothing of weaker values.
+        none.add((seat, play.level))
+        return
     if not later:
         if lone_waits:
             none.add((seat, play.level))
@@ -183,6 +194,52 @@ def _read_lead(view: PlayerView, play: TrickPlay, revolution: bool, since: dict[
     elif not lone_waits or len(later) > 1 or since[later[0]] > 1:
         return  # it played a weaker value later: it did not lead its weakest
     none.update((seat, v) for v in weaker + [play.level])
+
+
+def _maybe_sure(view: PlayerView, play: TrickPlay, revolution: bool) -> bool:
+    """Whether the seat may have led this plain play as a sure winner, by the normal level's
+    own test (:func:`engine.bots.tactics.sure_winner`, unseen jokers not counted): unless it
+    closes, it is sure only if nothing the seat had not seen answered it, with its own count
+    of cards or more held by another seat. What this view knows the seat had not seen: this
+    hand, and the cards the other seats played since; a lead those may have left sure may
+    have been one."""
+    rules = view.rules
+    count = play.count
+    if rules.four_closes and count == 4:
+        return True
+    pile = view.pile
+    start = pile.index(play.cards[0])
+    after = set(pile[start:])
+    mine = set(view.played[play.seat])
+    unseen = [c for c in view.hand] + [c for c in pile[start:] if c not in mine]
+    biggest = max((view.hand_sizes[s] + sum(1 for c in view.played[s] if c in after)
+                   for s in view.order if s != play.seat), default=0)
+    if rules.top_single is not None and rules.top_single in unseen:
+        return False  # (it answers anything, and its holder holds a card)
+    if biggest < count:
+        return True
+    wild = rules.wild_level
+    wilds = sum(1 for c in unseen if c.value == wild and not c.is_joker)
+    if rules.revolution and count == 4:
+        revolution = not revolution
+    strength = _strength(play.level, revolution)
+    naturals: dict[int, int] = {}
+    for card in unseen:
+        if not card.is_joker and card.value != wild:
+            naturals[card.value] = naturals.get(card.value, 0) + 1
+    for level, held in naturals.items():
+        other = _strength(level, revolution)
+        if other > strength or (other == strength and rules.equal_allowed):
+            need = count - 1 if (rules.two_beats_larger and not revolution and level == TWO
+                                 and count > 1) else count
+            if held + wilds >= need:
+                return False
+    top = _strength(TWO, False)
+    return not (wilds >= count and (strength < top or (strength == top and rules.equal_allowed)))
+
+
+def _strength(level: int, revolution: bool) -> int:
+    return TWO - level if revolution else level
 
 
 def _read_no_answer(view: PlayerView, tell: Tell, since: dict[int, int],

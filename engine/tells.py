@@ -43,6 +43,7 @@ from .view import PlayerView
 __all__ = ["Beliefs", "beliefs", "breakers", "spenders"]
 
 SMALL_HAND = 2  # with this many cards or fewer, players answer with anything: a pass says nothing
+LATE_CARDS = 25  # the tactics' late lone lead (engine.bots.tactics.LATE_CARDS)
 
 
 class Beliefs(NamedTuple):
@@ -92,7 +93,7 @@ def beliefs(view: PlayerView, answerers: frozenset[int] = frozenset(), *,
             if tell.play is None or (seat in answerers and held <= searched_end):
                 continue  # (its end search may lead any of its cards)
             _read_lead(view, tell.play, tell.revolution, since, none, fewer,
-                       seat in waiting and rules.trick_end == "one_lap")
+                       seat in waiting and rules.trick_end == "one_lap", seat in waiting)
             continue
         if seat in naive:
             _read_naive(view, tell, since, held, not_exact, none, fewer)
@@ -158,7 +159,7 @@ def _plain(play: TrickPlay, revolution: bool) -> bool:
 
 def _read_lead(view: PlayerView, play: TrickPlay, revolution: bool, since: dict[int, int],
                none: set[tuple[int, int]], fewer: set[tuple[int, int, int]],
-               lone_waits: bool = False) -> None:
+               lone_waits: bool = False, normal: bool = False) -> None:
     """A plain lead: all the seat's cards of that value, nothing weaker. The led cards are
     among those played since, so the seat now holds none of that value or weaker ones
     (unless it played more of them later: then it did not lead so, and no belief).
@@ -169,7 +170,14 @@ def _read_lead(view: PlayerView, play: TrickPlay, revolution: bool, since: dict[
     value only, which a weaker card played since shows). Unless it led a sure winner
     (:func:`_maybe_sure`), which it does before anything weaker once at most one other
     group is left, or the rules have revolutions (a quad may wait): then the lead says
-    only that it held no more of that value."""
+    only that it held no more of that value.
+
+    ``normal``: the seat is known to lead as the normal level does, wherever tricks end: a
+    lead that may have been a sure winner, or (tricks lasting until all pass) a lone card
+    led late, when the others held fewer than ``LATE_CARDS`` cards between them (the
+    tactics then lead the weakest lone card before a weaker pair or triple), says only that
+    it held no more of that value; where the rules have revolutions, nothing is read of a
+    weaker value it may have held all four of (such a quad may wait)."""
     if not _plain(play, revolution):
         return
     seat = play.seat
@@ -178,14 +186,25 @@ def _read_lead(view: PlayerView, play: TrickPlay, revolution: bool, since: dict[
               if v != wild and (v > play.level if revolution else v < play.level)]
     if since.get(play.level, 0) > play.count:
         return  # it held more of that value than it led
+    if lone_waits or normal:
+        start = view.pile.index(play.cards[0])
+        mine = set(view.played[seat])
+        # What the seat had not seen then, as far as this view knows (see _maybe_sure).
+        unseen = list(view.hand) + [c for c in view.pile[start:] if c not in mine]
+        after = set(view.pile[start:])
+        then = [view.hand_sizes[s] + sum(1 for c in view.played[s] if c in after)
+                for s in view.order if s != seat]
+        late = not lone_waits and play.count == 1 and sum(then) < LATE_CARDS
+        if late or _maybe_sure(view.rules, play, revolution, unseen, max(then, default=0)):
+            # A sure winner goes before weaker groups (three 8s nothing unseen beat, led
+            # before a pair of 3s no more was unseen to beat: stop 57), and late a lone
+            # card before a weaker group: such a lead says nothing of weaker values.
+            none.add((seat, play.level))
+            return
+        if view.rules.revolution:  # (a quad that would hurt the rest of the hand waits)
+            seen = {c.value for c in unseen} | {c.value for c in view.pile[:start]}
+            weaker = [v for v in weaker if v in seen]
     later = [v for v in weaker if since.get(v, 0)]
-    if lone_waits and (view.rules.revolution or _maybe_sure(view, play, revolution)):
-        # A sure winner goes before weaker groups (three 8s nothing unseen beat, led
-        # before a pair of 3s no more was unseen to beat: stop 57), and a quad that
-        # would start a revolution against the rest of the hand waits: such a lead
-        # says nothing of weaker values.
-        none.add((seat, play.level))
-        return
     if not later:
         if lone_waits:
             none.add((seat, play.level))
@@ -196,24 +215,17 @@ def _read_lead(view: PlayerView, play: TrickPlay, revolution: bool, since: dict[
     none.update((seat, v) for v in weaker + [play.level])
 
 
-def _maybe_sure(view: PlayerView, play: TrickPlay, revolution: bool) -> bool:
+def _maybe_sure(rules: Rules, play: TrickPlay, revolution: bool, unseen: Sequence[Card],
+                biggest: int) -> bool:
     """Whether the seat may have led this plain play as a sure winner, by the normal level's
     own test (:func:`engine.bots.tactics.sure_winner`, unseen jokers not counted): unless it
     closes, it is sure only if nothing the seat had not seen answered it, with its own count
     of cards or more held by another seat. What this view knows the seat had not seen: this
-    hand, and the cards the other seats played since; a lead those may have left sure may
-    have been one."""
-    rules = view.rules
+    hand, and the cards the other seats played since (``unseen``); ``biggest``: the most
+    cards another seat held then. A lead those may have left sure may have been one."""
     count = play.count
     if rules.four_closes and count == 4:
         return True
-    pile = view.pile
-    start = pile.index(play.cards[0])
-    after = set(pile[start:])
-    mine = set(view.played[play.seat])
-    unseen = [c for c in view.hand] + [c for c in pile[start:] if c not in mine]
-    biggest = max((view.hand_sizes[s] + sum(1 for c in view.played[s] if c in after)
-                   for s in view.order if s != play.seat), default=0)
     if rules.top_single is not None and rules.top_single in unseen:
         return False  # (it answers anything, and its holder holds a card)
     if biggest < count:

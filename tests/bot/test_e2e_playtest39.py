@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 
 from bot.client import PresidentBot
-from bot.i18n import CATALOGUES, plural, t
+from bot.i18n import plural, t
 from bot.storage import jsoncodec
 from bot.tables.table import Table
 from engine import Game, Phase
 from engine.cards import Card
-from fakediscord import FakeDiscord, Message, TestUser
+from fakediscord import FakeDiscord, TestUser
 
 from .conftest import LinkedClock
 from .e2e import (
@@ -38,6 +38,7 @@ from .e2e import (
     record_charts,
     tick,
 )
+from .reading import well_written
 from .test_e2e_settings import open_form
 
 LOCALES = {"marie": "fr", "bob": "en-US", "alice": "en-GB", "hans": "de", "carol": "fr"}
@@ -46,32 +47,6 @@ ROLES = ("P", "VP", "N", "VL", "L")
 RESULT = re.compile(r"^\d+\. \*\*(\w+)\*\* · ([^·]+) · \+(\d+) à cette manche, "
                     r"total (\d+)\u00a0pts?$")
 STANDING = re.compile(r"^\d+\. \*\*(\w+)\*\* · (\d+)\u00a0pts?$")
-# A catalogue key shown as it is (« hand.folded ») where its words should be.
-KEYS = {key for catalogue in CATALOGUES.values() for key in catalogue}
-
-
-def read(msg: Message) -> str:
-    """Everything a player reads on ``msg``: its content, embeds and controls' words."""
-    words = [msg.content]
-    for embed in msg.embeds:
-        words += [embed.title or "", embed.description or ""]
-    words += [s.placeholder or "" for s in msg.selects]
-    words += [o.label for s in msg.selects for o in s.options]
-    words += [b.label or "" for b in msg.buttons]
-    return "\n".join(words)
-
-
-def well_written(msg: Message, locale: str) -> None:
-    """Within Discord's limits, no key shown raw, and each language's typography."""
-    assert len(msg.content) <= 2000
-    assert len(msg.buttons) + len(msg.selects) <= 25 and all(
-        len(s.options) <= 25 for s in msg.selects)
-    text = read(msg)
-    assert not KEYS & set(re.findall(r"\b[a-z_]+(?:\.[a-z_0-9]+)+\b", text)), text
-    if locale == "fr":
-        assert "'" not in text and " :" not in text.replace("\u00a0:", ""), text
-    else:
-        assert "’" not in text and "\u00a0:" not in text and "«" not in text, text
 
 
 class Evening:

@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 
 from bot.client import PresidentBot
-from bot.i18n import CATALOGUES, plural, t
+from bot.i18n import plural, t
 from bot.packages.rules_text import played_name
 from bot.storage import jsoncodec
 from bot.tables import thinking
 from bot.tables.table import Table
 from engine import Phase, Rules
-from fakediscord import FakeDiscord, Message, TestUser
+from fakediscord import FakeDiscord, TestUser
 from fakediscord.calls import CallRecord
 
 from .conftest import LinkedClock
@@ -41,10 +41,10 @@ from .e2e import (
     restart,
     tick,
 )
+from .reading import read, well_written
 from .test_e2e_settings import open_form
 
 DUMP = os.environ.get("PT40_DUMP")
-KEYS = {key for catalogue in CATALOGUES.values() for key in catalogue}
 SAMPLES = 2
 ROLES = ("P", "VP", "N", "VL", "L")
 
@@ -53,29 +53,6 @@ def out(*words: object) -> None:
     if DUMP:
         with open(DUMP, "a", encoding="utf-8") as f:
             print(*words, file=f)
-
-
-def read(msg: Message) -> str:
-    words = [msg.content]
-    for embed in msg.embeds:
-        words += [embed.title or "", embed.description or ""]
-        words += [f"{f.name}: {f.value}" for f in getattr(embed, "fields", [])]
-    words += [s.placeholder or "" for s in msg.selects]
-    words += [o.label for s in msg.selects for o in s.options]
-    words += [b.label or "" for b in msg.buttons]
-    return "\n".join(words)
-
-
-def well_written(msg: Message, locale: str) -> None:
-    assert len(msg.content) <= 2000
-    assert len(msg.buttons) + len(msg.selects) <= 25 and all(
-        len(s.options) <= 25 for s in msg.selects)
-    text = read(msg)
-    assert not KEYS & set(re.findall(r"\b[a-z_]+(?:\.[a-z_0-9]+)+\b", text)), text
-    if locale == "fr":
-        assert "'" not in text and " :" not in text.replace("\u00a0:", ""), text
-    else:
-        assert "’" not in text and "\u00a0:" not in text and "«" not in text, text
 
 
 def sampled(monkeypatch: pytest.MonkeyPatch) -> None:

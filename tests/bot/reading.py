@@ -1,0 +1,37 @@
+"""What a player reads on a message, and whether it is fit to be read: the play-tests'
+eye on every lobby, panel, table message and hand they pass (play-tests 39 and 40)."""
+
+from __future__ import annotations
+
+import re
+
+from bot.i18n import CATALOGUES
+from fakediscord import Message
+
+# A catalogue key shown as it is (« hand.folded ») where its words should be.
+KEYS = {key for catalogue in CATALOGUES.values() for key in catalogue}
+
+
+def read(msg: Message) -> str:
+    """Everything a player reads on ``msg``: its content, embeds and controls' words."""
+    words = [msg.content]
+    for embed in msg.embeds:
+        words += [embed.title or "", embed.description or ""]
+        words += [f"{f.name}: {f.value}" for f in getattr(embed, "fields", [])]
+    words += [s.placeholder or "" for s in msg.selects]
+    words += [o.label for s in msg.selects for o in s.options]
+    words += [b.label or "" for b in msg.buttons]
+    return "\n".join(words)
+
+
+def well_written(msg: Message, locale: str) -> None:
+    """Within Discord's limits, no key shown raw, and each language's typography."""
+    assert len(msg.content) <= 2000
+    assert len(msg.buttons) + len(msg.selects) <= 25 and all(
+        len(s.options) <= 25 for s in msg.selects)
+    text = read(msg)
+    assert not KEYS & set(re.findall(r"\b[a-z_]+(?:\.[a-z_0-9]+)+\b", text)), text
+    if locale == "fr":
+        assert "'" not in text and " :" not in text.replace("\u00a0:", ""), text
+    else:
+        assert "’" not in text and "\u00a0:" not in text and "«" not in text, text

@@ -40,6 +40,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import TextIO
 
 from .bots import PLAYERS, Player, decide, make_player
 from .game import Game, Phase
@@ -274,7 +275,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         # The reader (``| head``) went away: say nothing more, as Unix tools do. Python's
         # advice (library/signal, « Note on SIGPIPE »): point stdout at devnull so the
         # interpreter's own flush at exit does not raise again.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        # (Typeshed lets `sys.stdout` be anything, as it is None in a process with none.)
+        stdout: TextIO | None = sys.stdout
+        if stdout is not None:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), stdout.fileno())
         sys.exit(1)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar, TypeAlias, cast
+from typing import ClassVar, cast
 
 from .cards import Card
 from .jsonvalue import Json
@@ -37,16 +37,19 @@ __all__ = [
     "event_from_dict",
 ]
 
-# What an event's fields hold: numbers, seats, words, flags, cards, and tuples of them.
-FieldValue: TypeAlias = "int | str | bool | None | Card | tuple[FieldValue, ...]"
-
-
-def _plain(value: FieldValue) -> Json:
+def _plain(value: object) -> Json:
+    """A field's value in JSON: tuples become lists, cards their notation. Read by name
+    (`Event.to_dict`), a field's value is untyped (`getattr`), so its type is checked here,
+    not assumed. What an event's fields hold: numbers, seats, words, flags, cards, and tuples
+    of them; anything else is refused."""
     if isinstance(value, tuple):
-        return [_plain(v) for v in value]
+        items: tuple[object, ...] = value
+        return [_plain(v) for v in items]
     if isinstance(value, Card):
         return str(value)
-    return value
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    raise TypeError(f"an event field holds {value!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +61,8 @@ class Event:
         class, every other key a field."""
         out: dict[str, Json] = {"kind": self.kind}
         for name, _ in _fields_of(type(self)):
-            out[name] = _plain(getattr(self, name))
+            value: object = getattr(self, name)
+            out[name] = _plain(value)
         return out
 
     def visible_to(self, seat: int | None) -> bool:
@@ -255,11 +259,13 @@ _FIELDS: dict[type[Event], tuple[tuple[str, bool], ...]] = {}
 
 def _fields_of(cls: type[Event]) -> tuple[tuple[str, bool], ...]:
     """Each field's name and whether it has a default, read once per class. Typeshed types
-    `dataclasses.fields` as `Field[Any]`: reading it here only keeps that `Any` to these
-    lines (`mypy engine --disallow-any-expr`) rather than in both directions of the
-    conversion. Read only: shared by every event of the class."""
+    `dataclasses.fields` as `Field[Any]`; a `Field[object]` is what any field is, and all
+    that is read of it here is its name and whether its default is missing, so no `Any`
+    reaches the conversions (`mypy engine --disallow-any-expr`). Read only: shared by
+    every event of the class."""
     found = _FIELDS.get(cls)
     if found is None:
+        fields: tuple[dataclasses.Field[object], ...] = dataclasses.fields(cls)
         found = _FIELDS[cls] = tuple(
-            (f.name, f.default is not dataclasses.MISSING) for f in dataclasses.fields(cls))
+            (f.name, f.default is not dataclasses.MISSING) for f in fields)
     return found

@@ -115,8 +115,10 @@ class Game(Automation):
         this one's state, so the copy deals the same future rounds).
         """
         game = Game.__new__(Game)
-        state = game.__dict__
-        state.update(self.__dict__)
+        # Every attribute is an object: typeshed's `dict[str, Any]` need not flow further.
+        state: dict[str, object] = game.__dict__
+        own: dict[str, object] = self.__dict__
+        state.update(own)
         game.hands = [list(h) for h in self.hands]
         game.active = list(self.active)
         game.points = list(self.points)

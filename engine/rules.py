@@ -115,6 +115,21 @@ def _is_mapping(raw: object) -> TypeGuard[Mapping[object, object]]:
     return isinstance(raw, Mapping)
 
 
+def _held(name: str, value: object) -> KnobValue:
+    """A knob's field as `Rules.knob_values` reads it, by its name: untyped, so checked to
+    hold what a knob holds rather than assumed to (`mypy engine --disallow-any-expr`)."""
+    if value is None or isinstance(value, (bool, int, str, GameEnd, Card)) \
+            or _is_points(value):
+        return value
+    raise TypeError(f"the knob {name} holds {value!r}")
+
+
+def _is_points(value: object) -> TypeGuard[Mapping[str, int]]:
+    """Whether a value is a points knob's: words (role codes) to whole numbers."""
+    return _is_mapping(value) and all(isinstance(role, str) and isinstance(points, int)
+                                      for role, points in value.items())
+
+
 def _parse_points(raw: object) -> dict[str, int]:
     if isinstance(raw, str):
         pairs: dict[str, object] = {}
@@ -482,7 +497,11 @@ class Rules:
                                      and card.value == SEVEN)
 
     def knob_values(self) -> dict[str, KnobValue]:
-        return {name: getattr(self, name) for name in KNOBS}
+        values: dict[str, KnobValue] = {}
+        for name in KNOBS:
+            value: object = getattr(self, name)  # (by name: typeshed's Any, checked below)
+            values[name] = _held(name, value)
+        return values
 
     def applies(self, knob: str) -> bool:
         """Whether the knob changes anything with the other knobs as they are (see
@@ -492,11 +511,9 @@ class Rules:
 
     def differences(self) -> dict[str, KnobValue]:
         """Knobs whose value differs from the preset, in knob order."""
-        base = _preset_base(self.preset_id)
-        return {
-            name: value for name, value in self.knob_values().items()
-            if getattr(base, name) != value
-        }
+        base = _preset_base(self.preset_id).knob_values()
+        return {name: value for name, value in self.knob_values().items()
+                if base[name] != value}
 
     def to_dict(self) -> RulesDict:
         """JSON-safe: the preset id and only the knobs that differ from it."""

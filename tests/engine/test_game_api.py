@@ -7,6 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from engine import Action, Card, Game, GreedyPlayer, IllegalAction, Phase, Rules
+from engine.events import Out
 from engine.roles import exchange_pairs
 from engine.rounds import Rounds
 
@@ -406,3 +407,14 @@ def test_standings_break_a_tie_at_the_target_as_the_winner_is_chosen() -> None:
         _play(below, seat, played)
     assert below.points == [11, 1, 1]  # a tie below the target stands
     assert below.standings() == [(0, 1), (1, 2), (2, 2)]
+
+
+@pytest.mark.parametrize("held", [1.5, [1], {"seat": 1}])
+def test_an_event_field_holding_no_field_value_is_refused_in_its_dict(held: object) -> None:
+    """`Event.to_dict` reads each field by name, which mypy types `Any`: a value no event
+    field holds (set past the constructor) is refused, not written as if it were JSON's."""
+    event = Out(seat=1, position=1, place=1)
+    assert event.to_dict() == {"kind": "out", "seat": 1, "position": 1, "place": 1}
+    object.__setattr__(event, "seat", held)
+    with pytest.raises(TypeError, match="holds"):
+        event.to_dict()

@@ -201,3 +201,15 @@ def test_each_rules_field_has_its_knob_kind_s_type() -> None:
     assert set(fields) == {"preset_id", *KNOBS}
     for name, spec in KNOBS.items():
         assert fields[name] == _KIND_TYPES[spec.kind], name
+
+
+@pytest.mark.parametrize("held", [1.5, {"P": "3"}, ["P"], Deck.FRENCH52])
+def test_a_knob_read_by_name_is_checked_not_assumed(held: object) -> None:
+    """`Rules.knob_values` reads each knob by name, which mypy types `Any`: a field holding
+    no knob's value (set past the constructor's checks) is refused there, not passed on
+    into a stored row (`to_dict`) or a new table's rules."""
+    rules = Rules.preset("classic")
+    assert rules.knob_values()["points"] == rules.points
+    object.__setattr__(rules, "points", held)
+    with pytest.raises(TypeError, match="points"):
+        rules.knob_values()

@@ -7,7 +7,8 @@ from typing import Any
 import discord
 import pytest
 
-from bot.packages.lobby.display import lobby_view
+from bot.i18n import plural
+from bot.packages.lobby.display import lobby_view, start_hint
 from bot.packages.rules_text import knob_value
 from bot.packages.settings.views import typed_text, typed_value
 from bot.tables.service import TableError
@@ -144,3 +145,17 @@ def test_the_short_forms_hosts_type_are_read(knob: str, typed: str, value: objec
     with a message that did not say the 1 to 999 range either."""
     rules = Rules.preset("classic")
     assert rules.replace(**{knob: typed_value(knob, typed)}) == rules.replace(**{knob: value})
+
+
+async def test_a_table_its_bots_fill_offers_no_start_against_bots() -> None:
+    """proletario's bots fill the table at the start (`bots_fill`); a host who also set
+    `vs_bots` was offered « Lancer contre des bots » and told it fills the table « jusqu’à
+    3 places », yet it seated to six as « Lancer » does. Only « Lancer » is offered, and
+    the hint says how many seats bots take."""
+    svc, _ = service()
+    table = await lobby(svc, "proletario", ALICE)
+    await svc.set_rules(table, ALICE, table.rules.replace(max_players=6, vs_bots=2))
+    assert not offers_vs_bots(table)
+    assert start_hint(table) == plural(table.locale, "lobby.hint_fill", 5)
+    await svc.games.play_against_bots(table, ALICE)  # a button drawn before: the same start
+    assert table.game is not None and table.game.seats == 6

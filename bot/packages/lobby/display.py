@@ -115,8 +115,11 @@ def start_hint(table: Table) -> str:
 
 def offers_vs_bots(table: Table) -> bool:
     """Whether « Lancer contre des bots » would seat any bot: with as many seated as it
-    fills to, it is « Lancer » under another name, and is neither shown nor explained."""
-    return len(table.seats) < vs_bots_size(table.rules)
+    fills to, it is « Lancer » under another name, and is neither shown nor explained. So
+    it is where bots fill the table (`bots_fill`): « Lancer » fills every seat, and this
+    too once it has seated its own (proletario with `vs_bots` set offered it « jusqu’à 3
+    places », and it dealt six)."""
+    return not table.rules.bots_fill and len(table.seats) < vs_bots_size(table.rules)
 
 
 def seat_lines(table: Table) -> list[str]:

@@ -12,7 +12,7 @@ import pytest
 
 from bot.client import PresidentBot
 from bot.i18n import plural, t
-from bot.packages.game.unranked import unranked
+from bot.packages.game.unranked import standing_splits
 from bot.tables.table import Table
 from engine import Game, Phase
 from fakediscord import FakeDiscord
@@ -202,7 +202,8 @@ async def test_a_leaver_who_does_not_come_back_is_named_below_the_standings(
     older = table.to_dict()  # a snapshot from before the table kept each round's gains
     del older["round_gained"]
     restored = Table.from_dict(older)
-    assert restored.game is not None and unranked(restored, restored.game) == []
+    back = restored.game
+    assert back is not None and standing_splits(restored, back, back.standings()).left == []
     fake.assert_no_errors()
     await fake.disconnect(bot)
 

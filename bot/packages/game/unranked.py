@@ -43,7 +43,9 @@ class StandingSplits:
     """What the final standings' lines need besides `Game.standings`: `seats`, each ranked
     seat a leaver's stand-in held as the game's last round ended, its total split (the
     standings rank the seat, the engine's, and name it « 🤖 bob » with a total that counts
-    bob's points and the bot's alike); `left`, those they do not rank (`unranked`)."""
+    bob's points and the bot's alike); `left`, those they do not rank (`_unranked`). Both
+    empty for a game restored from a snapshot from before the table kept each round's
+    holders and gains (`_kept`)."""
 
     seats: dict[int, LeaverPoints]
     left: list[LeaverPoints]
@@ -67,15 +69,11 @@ def standing_splits(table: Table, game: Game,
     return StandingSplits(seats, _unranked(table, found, _ranked_people(table, ranked)))
 
 
-def unranked(table: Table, game: Game) -> list[LeaverPoints]:
-    """Everyone with a line in the chart (`bot.people`) whom the standings do not rank, in
-    the order they first played, from their last stretch at a seat: a human line's last
-    total, or a stand-in's, split by what the stand-in's rounds gained. Empty for a game
-    restored from a snapshot from before the table kept each round's holders and gains."""
-    return standing_splits(table, game, game.standings()).left
-
-
 def _unranked(table: Table, found: Sequence[Person], ranked: set[int]) -> list[LeaverPoints]:
+    """Everyone with a line in the chart (`bot.people`, `found`) whom the standings do not
+    rank (`ranked`, user ids), in the order they first played, from their last stretch at a
+    seat: a human line's last total, or a stand-in's, split by what the stand-in's rounds
+    gained."""
     rounds = table.round_totals
     lasts: dict[int, Person] = {}
     for person in found:

@@ -13,11 +13,10 @@ KEYS = {key for catalogue in CATALOGUES.values() for key in catalogue}
 
 
 def read(msg: Message) -> str:
-    """Everything a player reads on ``msg``: its content, embeds and controls' words."""
-    words = [msg.content]
-    for embed in msg.embeds:
-        words += [embed.title or "", embed.description or ""]
-        words += [f"{f.name}: {f.value}" for f in getattr(embed, "fields", [])]
+    """Everything a player reads on ``msg``: its text (`Message.text`: content, text
+    displays, each embed's author, title, description, fields and footer) and its
+    controls' words."""
+    words = [msg.text]
     words += [s.placeholder or "" for s in msg.selects]
     words += [o.label for s in msg.selects for o in s.options]
     words += [b.label or "" for b in msg.buttons]

@@ -418,7 +418,7 @@ class Table:
         `/president end` and `/president leave` ask first."""
         return self.game is not None and self.game.phase is not Phase.GAME_OVER
 
-    def turn(self) -> tuple[int, int] | None:
+    def turn_mark(self) -> tuple[int, int] | None:
         """The person whose play it is now and the game's version, in a round's play; None
         for a bot's turn, an exchange, between rounds or games: the mark a refresh hurries
         their hand with (`Coalescer.request`'s `urgent`)."""

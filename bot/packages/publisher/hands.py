@@ -128,7 +128,7 @@ class Hands:
         came 0.66 s after the move on average, up to 1.09 s; at once, 0.08 s, a call's
         latency (`tests/bot/test_e2e_eight_under_limits.py`). One edit more a turn at most:
         the beat's next flush finds the hand drawn, unless it changed again."""
-        mark = table.turn()
+        mark = table.turn_mark()
         before = self._turns.pop(table.id, None)
         if mark is None:
             return

@@ -122,7 +122,7 @@ async def test_the_hand_at_the_end_of_the_game_says_how_the_game_ended_for_me(
         assert lines[-1] == expected
         # The round's place above it says it is the round's: « 1re place » then « 3e place »
         # read as a contradiction.
-        assert ("Tu finis la manche à la " if locale == "fr" else " in the round: ") in lines[-2]
+        assert ("Tu finis la manche à la " if locale == "fr" else " in the round") in lines[-2]
     fake.assert_no_errors()
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import discord
 
 from bot.i18n import LocaleLike, button_names, plural, t
-from bot.i18n.cards import rank_words, shorts
+from bot.i18n.cards import shorts
 from bot.packages.cards.emojis import FaceLine, faces
 from bot.packages.controls import button, view
 from bot.packages.game.hand_gifts import exchange_part, exchange_role_line
@@ -21,8 +21,7 @@ from bot.packages.game.hand_plays import (
 )
 from bot.packages.game.lines import (
     entry_text,
-    penalty_rank,
-    penalty_ranks,
+    penalty_words,
     place,
     role_name,
     round_finished,
@@ -152,10 +151,7 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
             lines.append(t(locale, "hand.game_over" if over else "hand.round_over"))
         ranking = game.ranking or ()
         if seat in ranking and finished:  # the player's own result
-            role = game.roles[seat]
-            lines.append(t(locale, "hand.round_result", place=place(locale, ranking.index(seat) + 1),
-                           role=role_name(locale, table, role),
-                           gained=table.rules.points.get(role, 0) if role else 0))
+            lines.append(round_result(table, game, seat, locale, ranking.index(seat) + 1))
         if over and seat in game.players:
             lines.extend(game_result_lines(game, seat, locale))
         elif not over and gives_seat_up(table, game) == seat:
@@ -178,6 +174,21 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
                   view(*items))
 
 
+def round_result(table: Table, game: Game, seat: int, locale: LocaleLike, rank: int) -> str:
+    """The player's place, role and points in the round just over, and what sent them
+    down if a penalised finish did: a player whose last 2 ended the round read only « 3rd:
+    Scum », and one sent down earlier lost the hand's « ⚠️ You finished on a 2 » at the
+    round's end (play-test 41)."""
+    role = game.roles[seat]
+    words = {"place": place(locale, rank), "role": role_name(locale, table, role),
+             "gained": str(table.rules.points.get(role, 0) if role else 0)}
+    penalty = penalty_words(locale, table, game, seat)
+    if penalty is None:
+        return t(locale, "hand.round_result", **words)
+    ending, card = penalty
+    return t(locale, f"hand.round_result_penalised{ending}", **words, **card)
+
+
 def out_lines(table: Table, game: Game, seat: int, locale: LocaleLike) -> list[str]:
     """The place a seat that went out holds while the round goes on, and why, if its last
     cards sent it down (`finish_penalty`): the hand said only « Tu n’as plus de cartes »,
@@ -188,17 +199,11 @@ def out_lines(table: Table, game: Game, seat: int, locale: LocaleLike) -> list[s
     if finished is None:
         return []
     where = place(locale, finished)
-    if seat not in game.penalised:
+    penalty = penalty_words(locale, table, game, seat)
+    if penalty is None:
         return [t(locale, "hand.out", place=where)]
-    last = next((tell.play for tell in reversed(game.tells)
-                 if tell.seat == seat and tell.play is not None), None)
-    # As `Penalised` says it; a game restored without its plays cannot say which
-    rank = penalty_rank(table, None if last is None else "2" if last.value == "2" else "7")
-    if rank is None:
-        return [t(locale, "hand.out_penalised_either", place=where,
-                  **penalty_ranks(locale, table))]
-    key = "hand.out_penalised" if rank == "2" else "hand.out_penalised_wild"
-    return [t(locale, key, place=where, rank=rank_words(locale, rank, 1, spanish(table)))]
+    ending, words = penalty
+    return [t(locale, f"hand.out_penalised{ending}", place=where, **words)]
 
 
 def game_result_lines(game: Game, who: Who, locale: LocaleLike) -> list[str]:

@@ -114,6 +114,22 @@ def penalty_ranks(locale: LocaleLike, table: Table) -> dict[str, str]:
             "seven": rank_words(locale, "7", 1, spanish(table))}
 
 
+def penalty_words(locale: LocaleLike, table: Table, game: Game,
+                  seat: int) -> tuple[str, dict[str, str]] | None:
+    """How ``seat``'s finish was penalised (`finish_penalty`), as a key's ending (« » for a
+    2, « _wild » for a 7, « _either » where it cannot be told) and the card's words; None
+    where it was not. Its last play says which card (a game restored without its plays
+    cannot: `penalty_rank`)."""
+    if seat not in game.penalised:
+        return None
+    last = next((tell.play for tell in reversed(game.tells)
+                 if tell.seat == seat and tell.play is not None), None)
+    rank = penalty_rank(table, None if last is None else "2" if last.value == "2" else "7")
+    if rank is None:
+        return "_either", penalty_ranks(locale, table)
+    return "" if rank == "2" else "_wild", {"rank": rank_words(locale, rank, 1, spanish(table))}
+
+
 def seat_name(table: Table, seat: int) -> str:
     return _shown(table.seats[seat])
 

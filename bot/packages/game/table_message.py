@@ -16,6 +16,7 @@ from bot.packages.game.lines import (
     bot_shown,
     countdown,
     entry_text,
+    penalty_words,
     place,
     result_name,
     result_player,
@@ -448,10 +449,15 @@ def round_result_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
         name, shown = result_name(table, seat), role_name(loc, table, role)
         # A leaver's stand-in: whose points are whose, as the standings say it.
         split = stand_ins.get(seat)
-        lines.append(t(loc, "table.result_line", place=index + 1, name=name, role=shown,
-                       gained=gained, total=plural(loc, "n.points", totals[seat]))
-                     if split is None else result_line(loc, index + 1, name, shown, gained,
-                                                       split))
+        line = t(loc, "table.result_line", place=index + 1, name=name, role=shown,
+                 gained=gained, total=plural(loc, "n.points", totals[seat])) \
+            if split is None else result_line(loc, index + 1, name, shown, gained, split)
+        # Why a player out first ranks last: the history's « finished on a 2 » has often
+        # scrolled away by the round's end (play-test 41).
+        penalty = penalty_words(loc, table, game, seat)
+        if penalty is not None:
+            line = t(loc, f"table.result_penalised{penalty[0]}", line=line, **penalty[1])
+        lines.append(line)
     return lines
 
 

@@ -243,9 +243,6 @@ class Round(Base):
     round_no: Mapped[int] = mapped_column(Integer)
     seats: Mapped[int] = mapped_column(Integer)
     finished_at: Mapped[datetime]
-    # Written by the versions before migration 0017, never read (which seats were bots is
-    # `RoundResult.is_bot`): NULL since, and to be dropped once no running version writes it.
-    has_bots: Mapped[bool | None] = mapped_column(Boolean)
     rated: Mapped[bool] = mapped_column(Boolean)
 
 

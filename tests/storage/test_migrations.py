@@ -625,6 +625,9 @@ async def test_cancelled_games_come_and_go_with_0016(empty_db_url: str) -> None:
         await storage.close()
 
 
+ROUNDS = {"rounds", "round_results"}
+
+
 async def _has_bots(url: str) -> tuple[list[bool | None], bool]:
     """Each round's `has_bots`, by round number, and whether the column may be NULL."""
     engine = create_engine(url)
@@ -640,13 +643,13 @@ async def _has_bots(url: str) -> tuple[list[bool | None], bool]:
         await engine.dispose()
 
 
-async def test_has_bots_is_no_longer_written_and_comes_back_with_0017s_downgrade(
+async def test_has_bots_is_dropped_by_0018_and_comes_back_with_the_downgrades(
         empty_db_url: str) -> None:
-    """0017 lets `rounds.has_bots` (written since 0001, never read) be NULL, and the code
-    stops writing it: its drop waits for a version that does not write it (an older process
-    still storing rounds on the newer schema during a deploy would lose them). The downgrade
-    gives each round stored meanwhile what the older code wrote, from its seats: a bot, or a
-    bot finishing a leaver's round, true; humans only, false; required again."""
+    """`rounds.has_bots` (written since 0001, never read) goes in two steps: 0017 let it be
+    NULL and its version stopped writing it, 0018 drops it. Downgraded to 0017 it is back
+    as that version left it, NULL and nullable; to 0016, each round gets what the older
+    code wrote, from its seats: a bot, or a bot finishing a leaver's round, true; humans
+    only, false; required again. Upgraded again, it is gone and the schema is the models'."""
     await upgrade_to_head(empty_db_url)
     storage = await Storage.open(empty_db_url)
     try:
@@ -659,9 +662,13 @@ async def test_has_bots_is_no_longer_written_and_comes_back_with_0017s_downgrade
         assert await play_round(storage, game_id, 3, stand_in, [0, 2, 3, 1])
     finally:
         await storage.close()
-    assert await _has_bots(empty_db_url) == ([None, None, None], True)
+    counts = await _row_counts(empty_db_url, ROUNDS)
 
+    assert "has_bots" in await _columns_after_downgrade(empty_db_url, "0017", "rounds")
+    assert await _has_bots(empty_db_url) == ([None, None, None], True)
     await downgrade_to(empty_db_url, "0016")
     assert await _has_bots(empty_db_url) == ([True, False, True], False)
-    await _back_at_head(empty_db_url)
-    assert await _has_bots(empty_db_url) == ([True, False, True], True)
+    assert await _row_counts(empty_db_url, ROUNDS) == counts
+
+    await _back_at_head(empty_db_url)  # the models have no `has_bots`
+    assert await _row_counts(empty_db_url, ROUNDS) == counts

@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot.chatter import leave_chatter_unread
 from bot.config import Config
 from bot.i18n.translator import CatalogueTranslator
+from bot.languages import Languages
 from bot.metrics import Metrics
 from bot.packages import controls
 from bot.packages.cards.emojis import faces as card_faces
@@ -66,6 +67,11 @@ IDENTIFY_INTERVAL = 5.0
 # Seconds of the bot's clock between two checks that this process still holds its shards'
 # locks (`ShardLocks.keep`): how long a lost lock can go unnoticed, for one `SELECT 1`.
 LOCK_CHECK_INTERVAL = 30.0
+
+# Seconds of the bot's clock between two readings of the players' chosen languages by a
+# sharded process (`reload_languages`): how long a choice made on a server another process
+# runs may take to reach this one's servers, for one small SELECT.
+LANGUAGES_RELOAD_INTERVAL = 60.0
 
 # Importing the feature views registers their click handlers.
 FEATURES = (game_views, game_hint, lobby_views, settings_views)
@@ -118,6 +124,7 @@ class PresidentBot(Host):
         self.service = TableService(clock, bot_pause=config.bot_pause,
                                     search_workers=config.search_workers)
         self.replays = Replays(self.service.clock)
+        self.languages = Languages()
         self.members = Members(self.service.clock)
         self.metrics = metrics
         # Channel posts and edits, bound by Discord's global limit (interactions are not).
@@ -209,7 +216,10 @@ class PresidentBot(Host):
         self.writer = SnapshotWriter(self.storage, sleep=sleep, now=clock.now,
                                      on_written=self.snapshot_written)
         self.service.store = StorageStore(self.storage, self.writer, sleep=sleep)
+        self.languages.load(await self.storage.player_languages())
         shards = await self.owned_shards()
+        if shards is not None:
+            self.watch_languages()
         # Held until exit (see close): another process running these shards would restore
         # and post the same tables. Unsharded, the bot runs shard 0 of 1.
         self.shard_locks = await ShardLocks.acquire(
@@ -245,6 +255,23 @@ class PresidentBot(Host):
         if self.shard_locks is not None:
             self.service.scheduler.after(("shard locks",), LOCK_CHECK_INTERVAL,
                                          self.check_shard_locks)
+
+    def watch_languages(self) -> None:
+        """Read the players' languages again `LANGUAGES_RELOAD_INTERVAL` from now: a
+        sharded process's, whose players may choose on another process's server."""
+        self.service.scheduler.after(("languages",), LANGUAGES_RELOAD_INTERVAL,
+                                     self.reload_languages)
+
+    async def reload_languages(self) -> None:
+        """Take every stored choice anew (one erased by `/forget` elsewhere goes too); the
+        database away, keep those held and try again at the next reading."""
+        assert self.storage is not None
+        try:
+            self.languages.load(await self.storage.player_languages())
+        except Exception as err:
+            if not controls.out_of_reach(err, "the players' languages"):
+                raise
+        self.watch_languages()
 
     async def check_shard_locks(self) -> None:
         """Go on while this process holds its shards' locks (taken back if their session
@@ -291,8 +318,11 @@ class PresidentBot(Host):
 
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         """Every event is shown to `replays` first, in the order the gateway sent them:
-        what it tells of an interaction must be known before any of its handlers runs."""
+        what it tells of an interaction must be known before any of its handlers runs. So
+        is the language its user chose (`Languages.apply`), for the same reason."""
         self.replays.heard(event_name, *args)
+        if event_name == "interaction" and args and isinstance(args[0], discord.Interaction):
+            self.languages.apply(args[0])
         super().dispatch(event_name, *args, **kwargs)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:

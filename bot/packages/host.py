@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from discord.ext import commands
 
 if TYPE_CHECKING:
+    from bot.languages import Languages
     from bot.packages.publisher.messages import Publisher
     from bot.packages.stats.members import Members
     from bot.replays import Replays
@@ -32,8 +33,8 @@ __all__ = ["Host"]
 class Host(commands.Bot, metaclass=abc.ABCMeta):
     """The bot as the packages see it: its tables, its publisher, its budget of channel
     calls, its storage (None without a database), the interactions replayed too late to
-    answer, who is known to be a member of which server (for the leaderboard), and
-    whether it is shutting down."""
+    answer, who is known to be a member of which server (for the leaderboard), the
+    languages players chose, and whether it is shutting down."""
 
     service: TableService
     publisher: Publisher
@@ -41,6 +42,7 @@ class Host(commands.Bot, metaclass=abc.ABCMeta):
     storage: Storage | None
     replays: Replays
     members: Members
+    languages: Languages
 
     @property
     @abc.abstractmethod

@@ -39,6 +39,7 @@ from bot.storage.models import (
     GameTable,
     Guild,
     HouseRule,
+    PlayerLanguage,
     Rating,
     Round,
     RoundResult,
@@ -71,10 +72,12 @@ class Forgetting(Access):
     async def kept_about(self, user_id: int) -> KeptDetail:
         """What `held_about` counts, as the player reads it: the name kept, the names of
         their stored seats, and per server their games, rounds and ratings (read in one
-        transaction, so the figures agree with each other)."""
+        transaction, so the figures agree with each other), and the language they chose."""
         async with self._read() as connection:
             name = (await connection.execute(
                 select(User.display_name).where(User.id == user_id))).scalar_one_or_none()
+            language = (await connection.execute(select(PlayerLanguage.language).where(
+                PlayerLanguage.user_id == user_id))).scalar_one_or_none()
             names = union(select(GameSeat.name).where(GameSeat.user_id == user_id),
                           select(RoundResult.name).where(RoundResult.user_id == user_id)
                           ).subquery()
@@ -96,7 +99,7 @@ class Forgetting(Access):
                     .where(Rating.user_id == user_id).order_by(Rating.guild_id, Rating.preset)):
                 rated.setdefault(row.guild_id, []).append(RatingKept(
                     row.preset, ratings.display_rating(row.mu, row.sigma), row.rounds))
-        return KeptDetail(name=name, seat_names=seat_names, servers=tuple(
+        return KeptDetail(name=name, language=language, seat_names=seat_names, servers=tuple(
             ServerKept(guild_id, games.get(guild_id, 0), rounds.get(guild_id, 0),
                        tuple(rated.get(guild_id, ())))
             for guild_id in sorted(games.keys() | rounds.keys() | rated.keys())))
@@ -120,12 +123,13 @@ class Forgetting(Access):
         """Erase the user on every server, in one transaction, and say what was erased
         (all zero when nothing was left: a second request, or someone never seen).
 
-        Their ratings, their name, their notices go; their seats in games and rounds keep
-        their results but lose their user id and name (`erased`), the bot's seat that
-        finished a round for them too; the closed tables they hosted keep no trace of who
-        did; an edit owed to a message in an archived thread whose text may name them
-        keeps none (the message will only lose its buttons). An open table is left alone:
-        the caller refuses while one holds them (`open_tables_holding`).
+        Their ratings, their name, their notices, the language they chose go; their seats
+        in games and rounds keep their results but lose their user id and name
+        (`erased`), the bot's seat that finished a round for them too; the closed tables
+        they hosted keep no trace of who did; an edit owed to a message in an archived
+        thread whose text may name them keeps none (the message will only lose its
+        buttons). An open table is left alone: the caller refuses while one holds them
+        (`open_tables_holding`).
 
         Their row is locked first, as every writer naming users does (`_upsert_users`):
         a game of theirs starting meanwhile (their row named, their seat stored, not yet
@@ -149,6 +153,8 @@ class Forgetting(Access):
                                         GameTable.status == "closed").values(host_id=NOBODY))
             await connection.execute(delete(Rating).where(Rating.user_id == user_id))
             await connection.execute(delete(VanishedTable).where(VanishedTable.user_id == user_id))
+            await connection.execute(
+                delete(PlayerLanguage).where(PlayerLanguage.user_id == user_id))
             await connection.execute(delete(User).where(User.id == user_id))
         return held
 
@@ -271,6 +277,8 @@ async def _held(connection: AsyncConnection, user_id: int) -> HeldData:
                            .where(GameTable.host_id == user_id, GameTable.status == "closed")),
         notices=await count(select(func.count()).select_from(VanishedTable)
                             .where(VanishedTable.user_id == user_id)),
+        language=await count(select(func.count()).select_from(PlayerLanguage)
+                             .where(PlayerLanguage.user_id == user_id)) > 0,
     )
 
 

@@ -140,6 +140,19 @@ class User(Base):
     updated_at: Mapped[datetime]
 
 
+class PlayerLanguage(Base):
+    """The language a player chose for their own messages (`/president my-language`, since
+    0019); no row: Discord's, each interaction's locale (docs/bot.md « A language of one's
+    own (stop 58) »). Theirs, on every server: `/forget` erases it."""
+
+    __tablename__ = "player_languages"
+    __table_args__ = (CheckConstraint("language IN ('fr', 'en')", name="language"),)
+
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    language: Mapped[str] = mapped_column(String(2))
+    chosen_at: Mapped[datetime]
+
+
 class GameTable(Base):
     """A table opened in a channel; it outlives its games (replay keeps the same table)."""
 

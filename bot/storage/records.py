@@ -294,11 +294,12 @@ class HeldData:
     ratings: int  # ratings, one per server and preset
     hosted: int  # closed tables they opened or hosted last
     notices: int  # words owed of tables whose channel was deleted (vanished_tables)
+    language: bool  # the language they chose for their own messages (player_languages)
 
     @property
     def empty(self) -> bool:
         return not (self.named or self.games or self.rounds or self.ratings or self.hosted
-                    or self.notices)
+                    or self.notices or self.language)
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,10 +324,11 @@ class ServerKept:
 @dataclass(frozen=True, slots=True)
 class KeptDetail:
     """What `HeldData` counts, in the words a player reads it in (`Storage.kept_about`):
-    the name of their users row, the names their stored seats carry, and per server their
-    games, rounds and ratings."""
+    the name of their users row, the language they chose, the names their stored seats
+    carry, and per server their games, rounds and ratings."""
 
     name: str | None
+    language: str | None  # `player_languages`: "fr" or "en", None for Discord's
     seat_names: tuple[str, ...]  # distinct, at most `forget.SEAT_NAMES_SHOWN`
     servers: tuple[ServerKept, ...]  # by server id
 

@@ -1,7 +1,8 @@
 """The async repository, `Storage`: every SQL statement of the bot lives in its parts,
 one module a concern (`guilds.py`, `tables.py`, `house.py`, `snapshots.py`,
-`results.py`, `owed.py`, the reads of `history.py` and a user's erasure in
-`forget.py`), each reaching the database through `access.py`.
+`results.py`, `owed.py`, the reads of `history.py`, the players' languages in
+`languages.py` and a user's erasure in `forget.py`), each reaching the database through
+`access.py`.
 
 Each public method is one short transaction and returns plain records (`records.py`), so a
 cog or the table runtime never holds a connection across an `await` on Discord. Writes that
@@ -22,13 +23,14 @@ from bot.storage.access import wall_clock
 from bot.storage.db import create_engine, database_url
 from bot.storage.forget import Forgetting
 from bot.storage.history import History
+from bot.storage.languages import PlayerLanguages
 from bot.storage.owed import Owed
 from bot.storage.results import Results
 from bot.storage.snapshots import Snapshots
 from bot.storage.tables import Tables
 
 
-class Storage(Tables, Results, Snapshots, Owed, History, Forgetting):
+class Storage(Tables, Results, Snapshots, Owed, History, Forgetting, PlayerLanguages):
     """Async repository over one engine; create with `await Storage.open(url)`.
 
     Every date it stores comes from `now`: /president history and stats show them, and the

@@ -115,7 +115,7 @@ def test_the_rating_chart_and_privacy_name_the_pool(locale: str) -> None:
     shown = chart.rating_chart(locale, "alice", {"proletario": [1], "wild7": [2]})
     assert shown is not None
     assert shown.names == (pooled_name(locale, "proletario"), pooled_name(locale, "wild7"))
-    kept = KeptDetail(name=None, seat_names=(), servers=(ServerKept(
+    kept = KeptDetail(name=None, language=None, seat_names=(), servers=(ServerKept(
         guild_id=1, games=1, rounds=1, ratings=(RatingKept("presi", 1500, 3),)),))
     assert t(locale, "privacy.rating", preset=t(locale, "preset_pooled.presi"),
              rating=1500, rounds=t(locale, "n.rated.many", n=3)) in detail(locale, kept, {})

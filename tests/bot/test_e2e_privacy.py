@@ -30,7 +30,8 @@ from .e2e import (
     tick,
 )
 
-NOTHING = HeldData(named=False, games=0, rounds=0, ratings=0, hosted=0, notices=0)
+NOTHING = HeldData(named=False, games=0, rounds=0, ratings=0, hosted=0, notices=0,
+                   language=False)
 
 
 def stall_rounds(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
@@ -76,7 +77,8 @@ async def test_a_player_sees_what_is_kept_and_erases_it_while_the_others_keep_th
     await alice.user.slash("president end")  # back to the lobby
     await alice.user.slash("president end")  # the table closes
     held = await storage.held_about(alice.user.id)
-    assert held == HeldData(named=True, games=1, rounds=1, ratings=1, hosted=1, notices=0)
+    assert held == HeldData(named=True, games=1, rounds=1, ratings=1, hosted=1, notices=0,
+                            language=False)
 
     await alice.user.slash("president forget")
     question = alice.user.last_ephemeral()

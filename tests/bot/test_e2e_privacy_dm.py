@@ -89,7 +89,7 @@ async def test_president_privacy_names_a_server_the_bot_left_by_its_id(
 def test_the_detail_fits_an_embed_at_its_longest() -> None:
     """Thirty servers of four ratings each, every name at Discord's 100 characters:
     `SERVERS_SHOWN` servers are detailed, the rest counted, and the whole answer fits an embed's text."""
-    kept = KeptDetail(name="n" * 32, seat_names=tuple(f"{i}" * 32 for i in range(10)),
+    kept = KeptDetail(name="n" * 32, language="fr", seat_names=tuple(f"{i}" * 32 for i in range(10)),
                       servers=tuple(ServerKept(10**17 + i, 999, 9999, tuple(
                           RatingKept(preset, 1999, 9999)
                           for preset in ("classic", "presi", "proletario", "wild7")))
@@ -109,9 +109,10 @@ def test_the_answer_fits_an_embed_with_names_made_of_markdown() -> None:
     which Discord refuses whole (Embed Limits,
     https://discord.com/developers/docs/resources/message#embed-object-embed-limits)."""
     held = HeldData(named=True, games=99999, rounds=999999, ratings=120, hosted=9999,
-                    notices=999)
+                    notices=999, language=True)
     for mark in "*_<":
-        kept = KeptDetail(name=mark * 32, seat_names=tuple(mark * 31 + f"{i}" for i in range(10)),
+        kept = KeptDetail(name=mark * 32, language="fr",
+                          seat_names=tuple(mark * 31 + f"{i}" for i in range(10)),
                           servers=tuple(ServerKept(10**19 + i, 99999, 999999, tuple(
                               RatingKept(preset, 1999, 99999)
                               for preset in ("classic", "presi", "proletario", "wild7")))

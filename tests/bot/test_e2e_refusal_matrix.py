@@ -209,6 +209,8 @@ async def lobby(m: Matrix) -> tuple[Message, int]:
                    "godlike", level="hard")
     await m.forged("of an unknown language", hana, "err.bad_command", "language", "language",
                    "de", language="fr")
+    await m.forged("of an unknown language", gus, "err.bad_command", "my-language",
+                   "language", "de", language="fr")
 
     assert {cid(table, a) for a in ("addbot", "start", "settings")} <= set(buttons)
     for custom in buttons:

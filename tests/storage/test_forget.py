@@ -20,7 +20,8 @@ from .locks import hold_after
 from .test_scores import ALICE, BOB, BOT, CAROL, GUILD, OTHER_GUILD, human, new_game, play_round
 
 T = TypeVar("T")
-NOTHING = HeldData(named=False, games=0, rounds=0, ratings=0, hosted=0, notices=0)
+NOTHING = HeldData(named=False, games=0, rounds=0, ratings=0, hosted=0, notices=0,
+                   language=False)
 
 
 async def _two_servers(storage: Storage) -> tuple[int, int]:
@@ -79,7 +80,8 @@ async def test_forgetting_erases_the_player_everywhere_and_nobody_else(
     carol_before = await storage.player_stats(GUILD, CAROL)
     board_before = await storage.leaderboard(GUILD, "classic")
     held = await storage.held_about(ALICE)
-    assert held == HeldData(named=True, games=2, rounds=3, ratings=2, hosted=1, notices=1)
+    assert held == HeldData(named=True, games=2, rounds=3, ratings=2, hosted=1, notices=1,
+                            language=False)
 
     assert await storage.forget_user(ALICE) == held
     assert await storage.held_about(ALICE) == NOTHING

@@ -26,6 +26,8 @@ from .test_scores import ALICE, BOB, BOT, CAROL, DAVE, human, new_game, play_rou
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = {table.name for table in Base.metadata.sorted_tables}
+#: The tables 0019 added: the downgrades below it, which the older tests make, drop them.
+LATER = {"player_languages"}
 MAX_SNOWFLAKE = (1 << 63) - 1  # the largest id a signed 64-bit column (both backends) holds
 
 
@@ -142,7 +144,7 @@ def test_the_command_line_reads_database_url_from_dotenv_as_the_bot_does(
     assert tables >= SCHEMA and diff == []
 
 
-async def _row_counts(url: str, tables: set[str] = SCHEMA) -> dict[str, int]:
+async def _row_counts(url: str, tables: set[str] = SCHEMA - LATER) -> dict[str, int]:
     engine = create_engine(url)
     try:
         async with engine.connect() as connection:
@@ -163,7 +165,7 @@ async def test_stored_results_survive_a_downgrade_and_the_upgrade_after_it(
     place. The notices owed to a deleted channel's players (0003), the edits owed to an
     archived thread's messages (0006) and the word owed to an unreadable table's channel
     (0007) go with their tables: courtesies, not results; so do the channels' house rules
-    (0011), a convenience the older code cannot read."""
+    (0011) and the players' languages (0019), conveniences the older code cannot read."""
     await upgrade_to_head(empty_db_url)
     storage = await Storage.open(empty_db_url)
     seats = [human(ALICE), human(BOB), human(CAROL), human(DAVE)]
@@ -181,12 +183,14 @@ async def test_stored_results_survive_a_downgrade_and_the_upgrade_after_it(
                                        [MAX_SNOWFLAKE])
         await storage.remember_house_rules(MAX_SNOWFLAKE, MAX_SNOWFLAKE,
                                            {"preset": "classic", "set": {}})
+        await storage.choose_language(DAVE, "fr")
         stats = await storage.player_stats(MAX_SNOWFLAKE, DAVE)
     finally:
         await storage.close()
-    assert all((await _row_counts(empty_db_url)).values())
+    assert all((await _row_counts(empty_db_url, SCHEMA)).values())
 
-    courtesies = {"vanished_tables", "asleep_edits", "unreadable_tables", "house_rules"}
+    courtesies = {"vanished_tables", "asleep_edits", "unreadable_tables", "house_rules",
+                  "player_languages"}
     kept = SCHEMA - courtesies
     counts = await _row_counts(empty_db_url, kept)
     await downgrade_to(empty_db_url, "0001")
@@ -409,7 +413,7 @@ async def test_the_house_rules_come_and_go_with_0011(empty_db_url: str) -> None:
     tables, _, revision = await _inspect(empty_db_url)
     assert "house_rules" not in tables and revision == "0010"
     counts.pop("house_rules")
-    assert await _row_counts(empty_db_url, SCHEMA - {"house_rules"}) == counts
+    assert await _row_counts(empty_db_url, SCHEMA - LATER - {"house_rules"}) == counts
 
     await _back_at_head(empty_db_url)
     storage = await Storage.open(empty_db_url)
@@ -672,3 +676,34 @@ async def test_has_bots_is_dropped_by_0018_and_comes_back_with_the_downgrades(
 
     await _back_at_head(empty_db_url)  # the models have no `has_bots`
     assert await _row_counts(empty_db_url, ROUNDS) == counts
+
+
+async def test_the_players_languages_come_and_go_with_0019(empty_db_url: str) -> None:
+    """0019 adds `player_languages`, the language each player chose for their own messages
+    (stop 58). The downgrade drops the table, every other row kept: the older code follows
+    each interaction's Discord locale. Upgraded again, nobody has chosen."""
+    await upgrade_to_head(empty_db_url)
+    storage = await Storage.open(empty_db_url)
+    seats = [human(ALICE), human(BOB), human(CAROL), human(DAVE)]
+    try:
+        _, game_id = await new_game(storage, seats, guild=MAX_SNOWFLAKE)
+        assert await play_round(storage, game_id, 1, seats, [3, 2, 1, 0])
+        await storage.choose_language(MAX_SNOWFLAKE, "fr")
+        await storage.choose_language(ALICE, "en")
+        assert await storage.player_languages() == {MAX_SNOWFLAKE: "fr", ALICE: "en"}
+    finally:
+        await storage.close()
+    counts = await _row_counts(empty_db_url)
+
+    await downgrade_to(empty_db_url, "0018")
+    tables, _, revision = await _inspect(empty_db_url)
+    assert "player_languages" not in tables and revision == "0018"
+    assert await _row_counts(empty_db_url) == counts
+
+    await _back_at_head(empty_db_url)
+    assert await _row_counts(empty_db_url) == counts
+    storage = await Storage.open(empty_db_url)
+    try:
+        assert await storage.player_languages() == {}
+    finally:
+        await storage.close()

@@ -25,6 +25,7 @@ from bot.packages.permissions import (
     not_in_server,
     require,
 )
+from bot.packages.president import own_language
 from bot.packages.president.rules import rules_embed
 from bot.packages.privacy import views as privacy_views
 from bot.packages.publisher.calls import NO_PINGS
@@ -452,6 +453,13 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         text = t(locale, "language.table_auto") if chosen is None else \
             t(locale, "language.table_set", language=t(locale, f"language.name.{chosen}"))
         await interaction.followup.send(text, ephemeral=True)
+
+    @app_commands.command(name=ls("cmd.my_language"), description=ls("cmd.my_language.desc"))
+    @app_commands.rename(language=ls("cmd.my_language.language"))
+    @app_commands.describe(language=ls("cmd.my_language.language.desc"))
+    @app_commands.choices(language=own_language.CHOICES)
+    async def my_language(self, interaction: Interaction, language: str) -> None:
+        await own_language.choose(interaction, language)
 
     # ------------------------------------------------------------------ game
 

@@ -57,9 +57,11 @@ def _storage(interaction: discord.Interaction[Any]) -> Storage:
 
 
 def summary(locale: object, held: HeldData) -> str:
-    """What is held, as « your name, 2 games, 5 rounds and 1 rating »: the counts that are
-    not zero."""
+    """What is held, as « your name, your language, 2 games, 5 rounds and 1 rating »: the
+    counts that are not zero."""
     parts = [t(locale, "privacy.your_name")] if held.named else []
+    if held.language:
+        parts.append(t(locale, "privacy.your_language"))
     for key, count in (("n.games", held.games), ("n.rounds", held.rounds),
                        ("n.ratings", held.ratings), ("n.hosted", held.hosted),
                        ("n.notices", held.notices)):
@@ -69,14 +71,18 @@ def summary(locale: object, held: HeldData) -> str:
 
 
 def detail(locale: object, kept: KeptDetail, servers: Mapping[int, str]) -> list[str]:
-    """What `summary` counts, as its owner reads it: the name kept, their seats' names, and
-    per server their games and rounds and each rating (`/president stats`' figure); at
-    most `SERVERS_SHOWN` servers, so that the answer fits an embed. A server is named as
-    it is now where the bot is still on it (`servers`, its name by id: a DM has no server
-    to call « here »), else by its id: no server's name is stored."""
+    """What `summary` counts, as its owner reads it: the name kept, the language chosen,
+    their seats' names, and per server their games and rounds and each rating
+    (`/president stats`' figure); at most `SERVERS_SHOWN` servers, so that the answer
+    fits an embed. A server is named as it is now where the bot is still on it
+    (`servers`, its name by id: a DM has no server to call « here »), else by its id: no
+    server's name is stored."""
     lines = []
     if kept.name is not None:
         lines.append(t(locale, "privacy.name_kept", name=player_name(kept.name)))
+    if kept.language is not None:
+        lines.append(t(locale, "privacy.language_kept",
+                       language=t(locale, f"language.name.{kept.language}")))
     if kept.seat_names:
         lines.append(t(locale, "privacy.seat_names", names=join_names(
             locale, [player_name(name) for name in kept.seat_names])))
@@ -224,6 +230,7 @@ async def confirmed(interaction: discord.Interaction[Any], arg: str, values: lis
     await interaction.client.service.stored_so_far()
     await _in_saved_tables(interaction, storage)
     erased = await storage.forget_user(interaction.user.id)
+    interaction.client.languages.forget(interaction.user.id)
     interaction.client.service.vanished.forget(interaction.user.id)
     interaction.client.service.asleep.forget(interaction.user.id)
     locale = interaction.locale

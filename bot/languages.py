@@ -1,0 +1,72 @@
+"""The language each player chose for their own messages (`/president my-language`,
+docs/bot.md « A language of one's own (stop 58) »), applied to every interaction of theirs.
+
+Every word of a player's own messages (hand, refusals, prompts, private answers) is chosen
+from the interaction's `locale`, « Selected language of the invoking user » (discord-api-docs,
+Interactions, Interaction Object), read in some ninety places, and a seat's or a hand's
+language comes from it too (`TableService.heard`). So the choice is applied once, where the
+interaction arrives and before any of its handlers runs (`PresidentBot.dispatch`:
+discord.py's `parse_interaction_create` schedules the command's or the control's handler as a
+task, then dispatches the « interaction » event at once, so the handler reads what this
+left): its `locale` becomes the chosen language, the one Discord sent kept in `extras`. What a player
+chose is held here in memory, read whole from storage at start (few players choose, and a
+click must not wait on the database to find its words); a sharded process reads it again
+now and then (`reload`), since a player may choose on a server another process runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import discord
+
+#: Where an interaction keeps the locale Discord sent, once a chosen one replaced it.
+DISCORD_LOCALE = "president.discord_locale"
+#: The locale a chosen language stands for: the catalogue's (`bot.i18n.lang`).
+LOCALES = {"fr": discord.Locale.french, "en": discord.Locale.american_english}
+
+
+class Languages:
+    """Who chose which language, by user id; a player absent follows Discord's locale."""
+
+    def __init__(self) -> None:
+        self._chosen: dict[int, str] = {}
+
+    def load(self, chosen: Mapping[int, str]) -> None:
+        """Take every stored choice (`Storage.player_languages`), replacing those held."""
+        self._chosen = {user: language for user, language in chosen.items()
+                        if language in LOCALES}
+
+    def chosen(self, user_id: int) -> str | None:
+        return self._chosen.get(user_id)
+
+    def choose(self, user_id: int, language: str | None) -> None:
+        """A choice just stored; None: back to Discord's locale."""
+        if language is None:
+            self._chosen.pop(user_id, None)
+        else:
+            self._chosen[user_id] = language
+
+    def forget(self, user_id: int) -> None:
+        """The player was erased (`/forget`): their choice went with the rest."""
+        self._chosen.pop(user_id, None)
+
+    def apply(self, interaction: discord.Interaction[Any]) -> None:
+        """Make the interaction speak the user's chosen language, if they chose one."""
+        interaction.extras[DISCORD_LOCALE] = interaction.locale
+        chosen = self._chosen.get(interaction.user.id)
+        if chosen is not None:
+            interaction.locale = LOCALES[chosen]
+
+    def locale(self, interaction: discord.Interaction[Any]) -> discord.Locale:
+        """The user's language now: their choice, else the locale Discord sent (read
+        again after a choice made during the interaction itself)."""
+        chosen = self._chosen.get(interaction.user.id)
+        return LOCALES[chosen] if chosen is not None else discord_locale(interaction)
+
+
+def discord_locale(interaction: discord.Interaction[Any]) -> discord.Locale:
+    """The locale Discord sent with the interaction, whatever language the user chose."""
+    sent = interaction.extras.get(DISCORD_LOCALE)
+    return sent if isinstance(sent, discord.Locale) else interaction.locale

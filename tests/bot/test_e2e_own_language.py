@@ -1,0 +1,201 @@
+"""End-to-end: a player's own language (`/president my-language`, stop 58). John's Discord
+says en-US; he chooses French: his hands, refusals and answers are French on every server,
+after a restart too, while the table's public messages keep their rule; « As Discord
+says » brings English back; `/privacy` lists the choice and `/forget` erases it."""
+
+from pathlib import Path
+
+from bot.client import LANGUAGES_RELOAD_INTERVAL, PresidentBot, create_bot
+from bot.config import Config
+from bot.i18n import t
+from bot.storage import Storage
+from fakediscord import FakeDiscord, TestUser
+from fakediscord.forge import Forger, leaf_options
+from fakediscord.state import APPLICATION_COMMAND
+
+from .conftest import LinkedClock
+from .e2e import cid, connect_bot, database_url, message, restart, table_of, tick
+
+
+def _storage(bot: PresidentBot) -> Storage:
+    assert bot.storage is not None
+    return bot.storage
+
+
+def _refused(user: TestUser) -> str:
+    return user.last_ephemeral().content
+
+
+async def test_a_player_who_chose_french_reads_french_until_they_go_back_to_discords(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    url = database_url(tmp_path, "p.db")
+    bot = await connect_bot(fake, clock, url)
+    alice, john = fake.add_user("alice"), fake.add_user("john")  # both en-US
+
+    await john.slash("president my-language", language="fr")
+    assert _refused(john) == t("fr", "my_language.set", language="français")
+    assert await _storage(bot).player_languages() == {john.id: "fr"}
+
+    await alice.slash("president create", preset="classic")
+    table = table_of(bot, alice)
+    lobby = message(alice, table.lobby_message_id)
+    assert "Président table" in lobby.content  # public: alice's table, her language
+    await john.slash("president join")
+    assert _refused(john) == t("fr", "lobby.joined")
+    await john.click(lobby, cid(table, "start"))  # the host's: a French refusal
+    assert _refused(john).startswith("⚠️ " + t("fr", "err.not_host", host=alice.id))
+    await alice.click(lobby, cid(table, "addbot"))
+    await alice.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    board = message(alice, table.table_message_id)
+    assert "Round 1" in board.content
+    await john.click(board, cid(table, "hand"))
+    hand = john.last_ephemeral()
+    assert "**Ta main**" in hand.content and "Your hand" not in hand.content
+
+    # Restarted: the choice comes back from the database, not from the table's snapshot.
+    bot = await restart(fake, clock, bot, url)
+    assert bot.languages.chosen(john.id) == "fr"
+    await john.slash("president start")
+    assert _refused(john).startswith("⚠️ " + t("fr", "err.not_host", host=alice.id))
+    await john.slash("president hand")
+    assert "**Ta main**" in john.last_ephemeral().content
+
+    # « As Discord says »: English again, his open hand redrawn in it.
+    shown = john.last_ephemeral()
+    await john.slash("president my-language", language="auto")
+    assert _refused(john) == t("en", "my_language.automatic_set")
+    assert await _storage(bot).player_languages() == {}
+    await tick(fake, clock, 1)
+    assert "**Your hand**" in message(john, shown.id).content
+    await john.slash("president start")
+    assert _refused(john).startswith("⚠️ " + t("en", "err.not_host", host=alice.id))
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_the_choice_is_listed_by_privacy_and_erased_by_forget(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """A choice is all the bot keeps of john, who never played: `/privacy` says so in
+    French, `/forget` asks and erases it, and his next answer follows Discord again. A
+    choice the command does not offer is refused, in his language, and changes nothing."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path, "p.db"))
+    john = fake.add_user("john")
+    await john.slash("president my-language", language="fr")
+
+    data = Forger(fake).command(john, "president my-language", language="en")
+    leaf_options(data)[0]["value"] = "de"
+    await Forger(fake).send(john, APPLICATION_COMMAND, data)
+    assert _refused(john) == "⚠️ " + t("fr", "err.bad_command")
+    assert await _storage(bot).player_languages() == {john.id: "fr"}
+
+    await john.slash("president privacy")
+    shown = john.last_ephemeral().text
+    assert t("fr", "privacy.now", summary="ta langue") in shown
+    assert t("fr", "privacy.language_kept", language="français") in shown
+
+    await john.slash("president forget")
+    question = john.last_ephemeral()
+    assert question.content == t("fr", "forget.confirm", summary="ta langue",
+                                 erased=t("fr", "privacy.erased_name"))
+    await john.click(question, "Tout effacer")
+    assert message(john, question.id).content.startswith(
+        t("fr", "forget.done", summary="ta langue", erased="%").split("%")[0])
+    assert await _storage(bot).player_languages() == {}
+    assert bot.languages.chosen(john.id) is None
+
+    await john.slash("president privacy")
+    assert t("en", "privacy.now_none") in john.last_ephemeral().text
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_two_devices_in_two_languages_read_the_one_chosen(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """Play-test 32's player: a phone in French, a computer in English (each interaction
+    says the language of the device it came from). Without a choice the hand follows the
+    last one used; with English chosen it stays English whichever device clicks."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path, "p.db"))
+    marie = fake.add_user("marie", locale="fr")  # the phone
+    await marie.slash("president create", preset="classic")
+    table = table_of(bot, marie)
+    lobby = message(marie, table.lobby_message_id)
+    for _ in range(2):
+        await marie.click(lobby, cid(table, "addbot"))
+    await marie.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    await marie.slash("president hand")
+    hand = marie.last_ephemeral()
+    assert "**Ta main**" in hand.content
+
+    marie.user.locale = "en-US"  # the computer
+    await marie.slash("president rules")
+    await tick(fake, clock, 1)
+    assert "**Your hand**" in message(marie, hand.id).content  # as before stop 58
+
+    await marie.slash("president my-language", language="en")
+    assert _refused(marie) == t("en", "my_language.set", language="English")
+    marie.user.locale = "fr"  # the phone again
+    await marie.slash("president rules")
+    assert "Rules of this table" in marie.last_ephemeral().text
+    await tick(fake, clock, 1)
+    assert "**Your hand**" in message(marie, hand.id).content
+    assert "Manche 1" in message(marie, table.table_message_id).content  # public: French still
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_without_a_database_the_choice_is_refused(
+    fake: FakeDiscord, president: PresidentBot
+) -> None:
+    """Kept in memory only, a choice would go at the next start unsaid: refused, in the
+    player's language, and nothing is chosen."""
+    marie = fake.add_user("marie", locale="fr")
+    await marie.slash("president my-language", language="en")
+    assert _refused(marie) == "⚠️ " + t("fr", "err.my_language_unavailable")
+    assert president.languages.chosen(marie.id) is None
+    fake.assert_no_errors()
+
+
+async def test_a_sharded_process_reads_a_choice_made_on_another(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """A player's servers may be run by several processes: one stores their choice, the
+    others read every choice again each `LANGUAGES_RELOAD_INTERVAL` (an erasure too)."""
+    url = database_url(tmp_path, "p.db")
+    config = Config(token=fake.token, database_url=url, shard_count=1, shard_ids=(0,))
+    bot = create_bot(config, clock=clock, guild_ready_timeout=0)
+    await fake.connect(bot, advance=clock.advance)
+    john = fake.add_user("john")
+    elsewhere = await Storage.open(url)  # another process's
+    try:
+        await elsewhere.choose_language(john.id, "fr")
+        await john.slash("president hand")
+        assert _refused(john) == "⚠️ " + t("en", "err.no_table")
+        await tick(fake, clock, LANGUAGES_RELOAD_INTERVAL)
+        await john.slash("president hand")
+        assert _refused(john) == "⚠️ " + t("fr", "err.no_table")
+        assert (await elsewhere.forget_user(john.id)).language
+        await tick(fake, clock, LANGUAGES_RELOAD_INTERVAL)
+        assert bot.languages.chosen(john.id) is None
+    finally:
+        await elsewhere.close()
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_a_table_opened_by_a_player_who_chose_speaks_their_language(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """Public messages keep their rule; its last step, on a server that chose nothing and
+    is no Community one, is the opener's language: for a player who chose, their choice."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path, "p.db"))
+    john = fake.add_user("john")
+    await john.slash("president my-language", language="fr")
+    await john.slash("president create", preset="classic")
+    assert "Table de Président" in message(john, table_of(bot, john).lobby_message_id).content
+    await fake.disconnect(bot)
+    fake.assert_no_errors()

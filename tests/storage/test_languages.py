@@ -1,0 +1,43 @@
+"""The languages players chose for their own messages (`player_languages`, stop 58), on
+SQLite and PostgreSQL: kept per player, changed, back to Discord's, listed and erased."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.storage import Storage
+
+from .test_scores import ALICE, BOB, CAROL
+
+
+async def test_a_choice_is_kept_changed_and_dropped_for_discords(storage: Storage) -> None:
+    assert await storage.player_languages() == {}
+    await storage.choose_language(ALICE, "fr")
+    await storage.choose_language(BOB, "en")
+    await storage.choose_language(ALICE, "en")  # changed: one row still
+    assert await storage.player_languages() == {ALICE: "en", BOB: "en"}
+    await storage.choose_language(BOB, None)  # « Selon Discord »: nothing kept
+    await storage.choose_language(CAROL, None)  # never chose: nothing to drop
+    assert await storage.player_languages() == {ALICE: "en"}
+
+
+async def test_no_language_without_a_catalogue_is_kept(storage: Storage) -> None:
+    """A value the command does not offer never reaches the database (its CHECK would
+    refuse it too): nothing is kept."""
+    with pytest.raises(ValueError, match="no catalogue"):
+        await storage.choose_language(ALICE, "de")
+    assert await storage.player_languages() == {}
+
+
+async def test_the_choice_is_listed_and_erased_with_the_player(storage: Storage) -> None:
+    """A player who chose a language and never played: `/privacy` lists it, `/forget`
+    erases it, and nobody else's."""
+    await storage.choose_language(ALICE, "fr")
+    await storage.choose_language(BOB, "fr")
+    held = await storage.held_about(ALICE)
+    assert held.language and not held.named and not held.empty
+    assert (await storage.kept_about(ALICE)).language == "fr"
+    assert (await storage.forget_user(ALICE)).language
+    assert await storage.player_languages() == {BOB: "fr"}
+    assert (await storage.held_about(ALICE)).empty
+    assert (await storage.kept_about(ALICE)).language is None

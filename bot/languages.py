@@ -12,6 +12,10 @@ left): its `locale` becomes the chosen language, the one Discord sent kept in `e
 chose is held here in memory, read whole from storage at start (few players choose, and a
 click must not wait on the database to find its words); a sharded process reads it again
 now and then (`reload`), since a player may choose on a server another process runs.
+
+The commands a player's own message names follow the locale Discord sent, not the choice
+(`own_locale`): Discord's command picker lists each under the name localized for the
+client's locale (discord-api-docs, Application Commands, Localization).
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ from collections.abc import Mapping
 from typing import Any
 
 import discord
+
+from bot.i18n import LocaleLike, OwnLocale, lang
 
 #: Where an interaction keeps the locale Discord sent, once a chosen one replaced it.
 DISCORD_LOCALE = "president.discord_locale"
@@ -70,3 +76,14 @@ def discord_locale(interaction: discord.Interaction[Any]) -> discord.Locale:
     """The locale Discord sent with the interaction, whatever language the user chose."""
     sent = interaction.extras.get(DISCORD_LOCALE)
     return sent if isinstance(sent, discord.Locale) else interaction.locale
+
+
+def own_locale(interaction: discord.Interaction[Any]) -> LocaleLike:
+    """The locale of a message for the interaction's user alone (an answer, a refusal, a
+    prompt, their hand): its words in the language they chose (`interaction.locale`), the
+    commands it names in their client's (`discord_locale`), as Discord's command picker
+    lists them to them. Only the interaction's locale when both speak the same."""
+    client = discord_locale(interaction)
+    if lang(client) == lang(interaction.locale):
+        return interaction.locale
+    return OwnLocale(interaction.locale, client)

@@ -6,11 +6,26 @@ never hold user-visible literals: they call `t(locale, key, **params)`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from bot.i18n import en, fr
 
 CATALOGUES: dict[str, dict[str, str]] = {"fr": fr.CATALOGUE, "en": en.CATALOGUE}
 
-LocaleLike = object  # discord.Locale, a locale string such as "fr" or "en-US", or None
+LocaleLike = object  # discord.Locale, a locale string such as "fr" or "en-US", None, or OwnLocale
+
+
+@dataclass(frozen=True, slots=True)
+class OwnLocale:
+    """A player's own message when the language they chose (`/president my-language`) is
+    not their Discord client's: its words in `chosen`, the commands it names in `client`.
+    Discord's command picker lists each command under the name localized for the client's
+    locale (`name_localizations`, discord-api-docs, Application Commands, Localization), so
+    a player who chose French on an English client finds `/president rules`, not
+    `/president règles`. Made by `bot.languages.own_locale`, passed wherever a locale is."""
+
+    chosen: LocaleLike
+    client: LocaleLike
 
 
 # lang's answers by locale. Rendering one table message or hand asks about sixty times
@@ -22,6 +37,8 @@ _LANGS_KEPT = 256
 
 
 def _lang_of(locale: LocaleLike) -> str:
+    if isinstance(locale, OwnLocale):
+        locale = locale.chosen
     value = getattr(locale, "value", locale)
     return "fr" if isinstance(value, str) and value.lower().startswith("fr") else "en"
 
@@ -40,7 +57,40 @@ def lang(locale: LocaleLike) -> str:
 
 
 def t(locale: LocaleLike, key: str, **params: object) -> str:
-    return CATALOGUES[lang(locale)][key].format(**params)
+    """The catalogue line `key` in the language of `locale`, filled with `params`; the
+    commands it names (`{cmd_join}`, see `command_names`) as the reader's client lists
+    them."""
+    text = CATALOGUES[lang(locale)][key]
+    if COMMAND in text:
+        client = locale.client if isinstance(locale, OwnLocale) else locale
+        return text.format(**_COMMAND_NAMES[lang(client)], **params)
+    return text.format(**params)
+
+
+#: What starts a command's placeholder in a catalogue line.
+COMMAND = "{cmd_"
+
+
+def command_names(language: str) -> dict[str, str]:
+    """Each command a message may name, as typed in `language`, by its placeholder:
+    `cmd_join` for `/president join` (« /president rejoindre »), one for each subcommand
+    of the group, `cmd_president` for the group, and `cmd_dm_privacy`, `cmd_dm_forget` for
+    the commands a DM offers. The names are the ones the commands are declared with
+    (`cmd.*` keys, `CatalogueTranslator`), so a message names a command as Discord lists
+    it to a client speaking `language`."""
+    catalogue = CATALOGUES[language]
+    group = "/" + catalogue["cmd.president"]
+    names = {"cmd_president": group}
+    for key, name in catalogue.items():
+        command = key.removeprefix("cmd.")
+        if command != key and "." not in command and key != "cmd.president":
+            names[f"cmd_{command}"] = f"{group} {name}"
+    names.update(cmd_dm_privacy="/" + catalogue["cmd.privacy"],
+                 cmd_dm_forget="/" + catalogue["cmd.forget"])
+    return names
+
+
+_COMMAND_NAMES = {language: command_names(language) for language in CATALOGUES}
 
 
 def button_names(locale: LocaleLike) -> dict[str, str]:

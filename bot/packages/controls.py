@@ -18,6 +18,7 @@ import discord
 
 from bot.graphemes import cut
 from bot.i18n import has, plural, t
+from bot.languages import own_locale
 from bot.packages.moderation import timed_out
 from bot.packages.text import shown_text
 from bot.storage.failures import describe, transient
@@ -154,7 +155,7 @@ def too_late(err: BaseException) -> bool:
 
 async def refuse(interaction: discord.Interaction[Any], key: str, **params: object) -> None:
     """Tell the user, privately and in their language, why nothing happened."""
-    await answer_privately(interaction, refusal_text(interaction.locale,
+    await answer_privately(interaction, refusal_text(own_locale(interaction),
                                                      TableError(key, **params)))
 
 
@@ -275,7 +276,7 @@ async def route_standalone(interaction: discord.Interaction[Any], raw: str,
     try:
         await STANDALONE[match.group(2)](interaction, match.group(4), values)
     except TableError as err:
-        await answer_privately(interaction, refusal_text(interaction.locale, err))
+        await answer_privately(interaction, refusal_text(own_locale(interaction), err))
     except Exception as err:
         if too_late(err):
             log.warning("%s: answered past Discord's 3 seconds (10062)", match.group(2))
@@ -319,14 +320,14 @@ async def route(interaction: discord.Interaction[Any], raw: str, values: list[st
         return
     timeout = timed_out(interaction, interaction.client.service.clock.now())
     if timeout is not None:  # the rule Discord holds their commands to (`moderation`)
-        await answer_privately(interaction, refusal_text(interaction.locale, timeout))
+        await answer_privately(interaction, refusal_text(own_locale(interaction), timeout))
         return
     click = Click(interaction, table, match.group(2), int(match.group(3)), match.group(4),
                   values)
     try:
         await handler(click)
     except TableError as err:
-        await answer_privately(interaction, refusal_text(interaction.locale, err))
+        await answer_privately(interaction, refusal_text(own_locale(interaction), err))
     except Exception as err:
         if too_late(err):
             # Nothing can reach its player any more (`too_late`), nor tell a host anything

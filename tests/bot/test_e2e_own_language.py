@@ -7,7 +7,7 @@ from pathlib import Path
 
 from bot.client import LANGUAGES_RELOAD_INTERVAL, PresidentBot, create_bot
 from bot.config import Config
-from bot.i18n import t
+from bot.i18n import OwnLocale, t
 from bot.storage import Storage
 from fakediscord import FakeDiscord, TestUser
 from fakediscord.forge import Forger, leaf_options
@@ -176,8 +176,8 @@ async def test_a_sharded_process_reads_a_choice_made_on_another(
         await john.slash("president hand")
         assert _refused(john) == "⚠️ " + t("en", "err.no_table")
         await tick(fake, clock, LANGUAGES_RELOAD_INTERVAL)
-        await john.slash("president hand")
-        assert _refused(john) == "⚠️ " + t("fr", "err.no_table")
+        await john.slash("president hand")  # French words, the commands his client lists
+        assert _refused(john) == "⚠️ " + t(OwnLocale("fr", "en-US"), "err.no_table")
         assert (await elsewhere.forget_user(john.id)).language
         await tick(fake, clock, LANGUAGES_RELOAD_INTERVAL)
         assert bot.languages.chosen(john.id) is None
@@ -197,5 +197,55 @@ async def test_a_table_opened_by_a_player_who_chose_speaks_their_language(
     await john.slash("president my-language", language="fr")
     await john.slash("president create", preset="classic")
     assert "Table de Président" in message(john, table_of(bot, john).lobby_message_id).content
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_the_commands_a_message_names_are_those_the_players_client_lists(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """Discord's command picker lists each command under its name for the client's locale
+    (discord-api-docs, Application Commands, Localization), whatever language the player
+    chose: john, en-US, chose French and reads French words around `/president create`;
+    marie, fr, chose English and reads English ones around `/president ouvrir`. Public
+    messages keep their rule: the table's language names the commands too."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path, "p.db"))
+    alice, john = fake.add_user("alice"), fake.add_user("john")
+    marie = fake.add_user("marie", locale="fr")
+    await john.slash("president my-language", language="fr")
+    await marie.slash("president my-language", language="en")
+
+    await john.slash("president hand")
+    assert _refused(john) == \
+        "⚠️ Il n’y a pas de table dans ce salon. Ouvres-en une avec `/president create`."
+    await marie.slash("president hand")
+    assert _refused(marie) == \
+        "⚠️ There is no table in this channel. Open one with `/president ouvrir`."
+    await john.slash("president rules")
+    assert "l’hôte pourra changer. `/president create` ouvre une table." \
+        in john.last_ephemeral().text
+    await marie.slash("president rules")
+    assert "which the host may change. `/president ouvrir` opens a table." \
+        in marie.last_ephemeral().text
+    await marie.slash("president privacy")
+    assert "To erase it all, on every server: `/president oublier`, or `/oublier` in a " \
+        "private message" in marie.last_ephemeral().text
+
+    await alice.slash("president create", preset="classic")
+    table = table_of(bot, alice)
+    lobby = message(alice, table.lobby_message_id)
+    assert t("en", "lobby.rules_hint") in lobby.content  # alice's English table's
+    await john.slash("president hand")  # not seated: the way to a seat
+    assert "Pour jouer, appuie sur **Join** dans le salon d’attente, ou `/president join`." \
+        in john.last_ephemeral().content
+    await john.slash("president join")
+    for _ in range(2):
+        await alice.click(lobby, cid(table, "addbot"))
+    await alice.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    await john.slash("president leave")
+    prompt = john.last_ephemeral().content
+    assert prompt.startswith("Quitter la partie")
+    assert "`/president join` avant la fin de la manche te rend ta place." in prompt
     await fake.disconnect(bot)
     fake.assert_no_errors()

@@ -23,7 +23,7 @@ import re
 import discord
 
 from bot.graphemes import cut
-from bot.i18n import t
+from bot.i18n import LocaleLike, t
 from bot.packages.controls import Click, Drawn, action, button, custom_id, view
 from bot.packages.game.prompts import answer_prompt
 from bot.packages.screen import Screen
@@ -39,7 +39,7 @@ from bot.tables.table import Table
 SINCE = re.compile("[0-9]{1,12}")
 
 
-def offer(table: Table, pause: Pause, locale: str) -> Screen:
+def offer(table: Table, pause: Pause, locale: LocaleLike) -> Screen:
     """What the « Pause » click's caller reads privately: the break began, how it ends, and
     the button that gives it a reason."""
     key = "done.paused_own" if pause.own else "done.paused"

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import LocaleLike, t
+from bot.languages import own_locale
 from bot.packages.controls import (
     MOVED_HAND,
     OPTIONS_PER_SELECT,
@@ -52,7 +53,7 @@ GIFT_PARTS = 3
 MAX_PAGES = 100
 
 
-def refusal(locale: str, table: Table, err: TableError, user_id: int) -> str:
+def refusal(locale: LocaleLike, table: Table, err: TableError, user_id: int) -> str:
     if err.key == "engine.stale":
         # Someone's play beat the player's, or else the trick closed with nobody playing
         # (fast mode's timer): « ? a joué avant toi » named no one. Their own earlier play
@@ -79,7 +80,7 @@ async def show_hand(
     one) redraws that hand to where its player now is (`hand.lobby_lines`), without
     controls, and adopts the click's token as a click during a game does: the lobby's
     next change then reaches the hand the player is looking at."""
-    locale = str(interaction.locale)
+    locale = own_locale(interaction)
     # Only a private message is redrawn in place: a hand control forged onto a public
     # message gets the hand in a new ephemeral one instead of showing it to everyone.
     private = interaction.message is not None and interaction.message.flags.ephemeral
@@ -301,7 +302,7 @@ async def _hand_action(click: Click, work: Callable[[], Awaitable[object]]) -> N
     try:
         await work()
     except TableError as err:
-        notice = refusal(click.locale, click.table, err, click.user_id)
+        notice = refusal(own_locale(click.interaction), click.table, err, click.user_id)
     else:
         await _stored(click)
     await show_hand(click.interaction, click.table, notice=notice)
@@ -352,7 +353,7 @@ async def pick_gift(click: Click) -> None:
         await service.moves.pick_gift(click.table, click.user_id, number(click.arg, GIFT_PARTS),
                                       cards_of(click.values), click.version)
     except TableError as err:
-        notice = refusal(click.locale, click.table, err, click.user_id)
+        notice = refusal(own_locale(click.interaction), click.table, err, click.user_id)
     await show_hand(click.interaction, click.table, notice=notice)
 
 
@@ -384,8 +385,8 @@ async def _host_action(click: Click, work: Callable[[], Awaitable[object]],
     try:
         await work()
     except TableError as err:
-        await click.interaction.response.send_message(refusal_text(click.locale, err),
-                                                      ephemeral=True)
+        await click.interaction.response.send_message(
+            refusal_text(own_locale(click.interaction), err), ephemeral=True)
         return
     table = click.table
     message = click.interaction.message
@@ -485,7 +486,7 @@ async def _prompt_action(click: Click, work: Callable[[], Awaitable[str]]) -> No
     try:
         text = await work()
     except TableError as err:
-        text = refusal_text(click.locale, err)
+        text = refusal_text(own_locale(click.interaction), err)
     await answer_prompt(click, text)
 
 
@@ -517,8 +518,9 @@ async def pause_game(click: Click) -> None:
     await _host_action(click, work, True)
     if started:
         pause = started[0]
-        sent = await click.interaction.followup.send(
-            ephemeral=True, wait=True, **break_reason.offer(table, pause, click.locale).kwargs())
+        offered = break_reason.offer(table, pause, own_locale(click.interaction))
+        sent = await click.interaction.followup.send(ephemeral=True, wait=True,
+                                                     **offered.kwargs())
         # Taken back when the break ends (`Offers`); one over while it was on its way, at once.
         offers = click.bot.publisher.offers
         offers.keep(table, Offer(sent, pause.by, int(pause.since), click.locale, created))

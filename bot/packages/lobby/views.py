@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.i18n import button_names, t
+from bot.languages import own_locale
 from bot.packages.controls import Click, Drawn, action
 from bot.packages.game.prompts import quit_prompt
 from bot.packages.game.views import show_hand
@@ -113,7 +114,7 @@ async def leave(interaction: Interaction, table: Table, from_lobby: bool) -> Non
     left = await interaction.client.service.leave(table, interaction.user.id, ask_first=True,
                                                   lobby_button=from_lobby)
     if left is None:
-        prompt = quit_prompt(table, interaction.user.id, interaction.locale)
+        prompt = quit_prompt(table, interaction.user.id, own_locale(interaction))
         await interaction.response.send_message(ephemeral=True, **prompt.kwargs())
     elif left.redrawn:
         await redraw_lobby(interaction, table)

@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot.i18n import join_names, public_locale, t
 from bot.i18n.translator import ls
+from bot.languages import own_locale
 from bot.packages.controls import here, refusal_text, tell_vanished
 from bot.packages.game.prompts import kick_prompt, stop_prompt
 from bot.packages.game.views import show_hand
@@ -128,7 +129,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
             await self._ok(interaction, "done.started")
 
     async def _ok(self, interaction: Interaction, key: str, **params: object) -> None:
-        await interaction.response.send_message(t(interaction.locale, key, **params),
+        await interaction.response.send_message(t(own_locale(interaction), key, **params),
                                                 ephemeral=True)
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
@@ -144,7 +145,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
             timed_out(interaction, self.bot.service.clock.now())
         if refusal is not None:
             await interaction.response.send_message(
-                refusal_text(interaction.locale, refusal), ephemeral=True)
+                refusal_text(own_locale(interaction), refusal), ephemeral=True)
             return False
         self.bot.service.heard(interaction.user.id, str(interaction.locale))
         return True
@@ -160,7 +161,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         original = getattr(error, "original", error)
         if not isinstance(original, TableError):
             return
-        text = refusal_text(interaction.locale,
+        text = refusal_text(own_locale(interaction),
                             TableError(here(interaction, original.key), **original.params))
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
@@ -205,14 +206,14 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
                                      interaction.channel_id, preset)
         except TableError as err:
             await self._withdraw(interaction, refusal_text(
-                interaction.locale, TableError(here(interaction, err.key), **err.params)))
+                own_locale(interaction), TableError(here(interaction, err.key), **err.params)))
             return
         except Exception:
             # A bug: logged with its traceback, and answered privately all the same (the
             # tree's answer would be a follow-up replacing the public deferral, for all to
             # see).
             log.exception("/president create failed")
-            await self._withdraw(interaction, refusal_text(interaction.locale,
+            await self._withdraw(interaction, refusal_text(own_locale(interaction),
                                                            TableError("err.internal")))
             return
         screen = lobby_screen(table)
@@ -330,7 +331,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
             raise TableError("err.bad_choice")
         registry = self.bot.service.registry
         table = registry.in_channel(interaction.channel_id)
-        locale = str(interaction.locale)
+        locale = own_locale(interaction)
         if table is None and preset is None and not absent(interaction):
             # Asked away from the table they play at (another channel, a thread under
             # it): that table's rules, as every other command points them there. They

@@ -7,7 +7,7 @@ from __future__ import annotations
 import discord
 
 from bot.graphemes import cut
-from bot.i18n import t
+from bot.i18n import LocaleLike, t
 from bot.packages.rules_text import preset_name, rules_page, table_preset_name
 from bot.packages.screen import EMBED_DESCRIPTION
 from bot.tables.house import DEFAULT_PRESET
@@ -15,7 +15,7 @@ from bot.tables.table import Table
 from engine import Phase, Rules
 
 
-def rules_embed(locale: str, table: Table | None, preset: str | None,
+def rules_embed(locale: LocaleLike, table: Table | None, preset: str | None,
                 no_table: str = "rules.no_table", house: Rules | None = None,
                 house_note: str = "rules.house", elsewhere: str = "") -> discord.Embed:
     """The table's rules (at the game's size when one is under way) unless a preset is asked

@@ -20,6 +20,7 @@ import discord
 from discord import app_commands
 from discord.enums import AppCommandOptionType
 
+from bot.languages import own_locale
 from bot.packages.controls import answer_privately, out_of_reach, refusal_text, too_late
 from bot.tables.service import TableError
 
@@ -39,7 +40,7 @@ class CheckedTree(app_commands.CommandTree[Any]):
             return True
         data: Any = interaction.data
         if not isinstance(data, dict) or not valid_call(self, data):
-            await answer_privately(interaction, refusal_text(interaction.locale,
+            await answer_privately(interaction, refusal_text(own_locale(interaction),
                                                            TableError("err.bad_command")))
             return False
         return True
@@ -52,7 +53,8 @@ class CheckedTree(app_commands.CommandTree[Any]):
         original = getattr(error, "original", error)
         if isinstance(original, TableError):
             if not interaction.response.is_done():
-                await answer_privately(interaction, refusal_text(interaction.locale, original))
+                await answer_privately(interaction,
+                                       refusal_text(own_locale(interaction), original))
             return
         if isinstance(error, app_commands.CheckFailure) and interaction.response.is_done():
             return
@@ -69,7 +71,8 @@ class CheckedTree(app_commands.CommandTree[Any]):
             else:
                 log.error("/%s failed", name, exc_info=original)
                 key = "err.internal"
-        await answer_privately(interaction, refusal_text(interaction.locale, TableError(key)))
+        await answer_privately(interaction,
+                               refusal_text(own_locale(interaction), TableError(key)))
 
 
 def valid_call(tree: app_commands.CommandTree[Any], data: dict[str, Any]) -> bool:

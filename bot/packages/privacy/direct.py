@@ -29,6 +29,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n.translator import ls
+from bot.languages import own_locale
 from bot.packages.controls import answer_privately, refusal_text
 from bot.packages.privacy import views as privacy_views
 from bot.tables.service import TableError
@@ -47,7 +48,7 @@ class DirectPrivacy(commands.Cog):
         """During a shutdown nothing can be erased: said, as the server commands say it."""
         if self.bot.stopping:
             await answer_privately(interaction, refusal_text(
-                interaction.locale, TableError("err.restarting")))
+                own_locale(interaction), TableError("err.restarting")))
             return False
         self.bot.service.heard(interaction.user.id, str(interaction.locale))
         return True
@@ -60,7 +61,8 @@ class DirectPrivacy(commands.Cog):
             return  # answered by interaction_check
         original = getattr(error, "original", error)
         if isinstance(original, TableError):
-            await answer_privately(interaction, refusal_text(interaction.locale, original))
+            await answer_privately(interaction,
+                                   refusal_text(own_locale(interaction), original))
 
     @app_commands.command(name=ls("cmd.forget"), description=ls("cmd.forget.desc"))
     @app_commands.dm_only()

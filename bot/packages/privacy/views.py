@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import join_names, plural, t
+from bot.languages import own_locale
 from bot.packages.controls import NO_TABLE, button, standalone, view
 from bot.packages.rules_text import pooled_name
 from bot.packages.text import clipped, player_name, shown_text
@@ -119,7 +120,7 @@ async def privacy(interaction: Interaction) -> None:
     server, `/privacy` in a DM with the bot (`privacy.direct`)."""
     storage = _storage(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    locale = interaction.locale
+    locale = own_locale(interaction)
     held = await storage.held_about(interaction.user.id)
     kept = None if held.empty else await storage.kept_about(interaction.user.id)
     servers = {} if kept is None else {

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.i18n import t
+from bot.languages import own_locale
 from bot.packages.controls import answer_privately, here, opened_form, refusal_text
 from bot.packages.permissions import hindrance
 from bot.tables.refusals import TableError
@@ -83,7 +84,7 @@ class BlockedTables:
         # Worded as the refusals are (« ⚠️ » first, as the missing permission refuses
         # /president create): whatever the click answered, the table shows nothing of it.
         await answer_privately(interaction, refusal_text(
-            interaction.locale, TableError(here(interaction, why.key), **why.params)))
+            own_locale(interaction), TableError(here(interaction, why.key), **why.params)))
 
     async def channel_changed(self, table: Table, may_post: bool) -> None:
         """The gateway told a change of the table's channel or thread (an overwrite, a lock;

@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
+from bot.languages import own_locale
 from bot.packages.controls import answer_privately, opened_form, refusal_text
 from bot.packages.game import chart
 from bot.packages.permissions import ATTACH, may_attach, missing, needed_in, permission_name
@@ -527,6 +528,6 @@ class Charts:
                 or not table.is_host(interaction.user.id) or opened_form(interaction):
             return
         self._told_attach.add(table.id)
-        await answer_privately(interaction, refusal_text(interaction.locale, TableError(
+        await answer_privately(interaction, refusal_text(own_locale(interaction), TableError(
             "err.cannot_attach", permission=permission_name(interaction.locale, ATTACH))))
 

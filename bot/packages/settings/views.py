@@ -18,6 +18,7 @@ import discord
 from bot.graphemes import cut
 from bot.i18n import CATALOGUES, LocaleLike, has, join_names, plural, t
 from bot.i18n.cards import rank_short, short
+from bot.languages import own_locale
 from bot.packages.controls import (
     WARNING,
     Click,
@@ -101,7 +102,7 @@ def shown_cards(deck: Deck) -> dict[str, str]:
     return found
 
 
-def settings_screen(table: Table, locale: str, *, focus: str = "", notice: str = "") -> Screen:
+def settings_screen(table: Table, locale: LocaleLike, *, focus: str = "", notice: str = "") -> Screen:
     rules = table.rules
     lines = [notice] if notice else []
     lines.append(t(locale, "settings.title", preset=table_preset_name(locale, rules)))
@@ -181,7 +182,7 @@ async def open_settings(interaction: Interaction, table: Table) -> None:
     async with hosting.host_action(table):  # a refusal below gives the role back
         hosting.claim(table, interaction.user.id, interaction.client.service.clock.now())
         settings_open(table)
-    screen = settings_screen(table, str(interaction.locale))
+    screen = settings_screen(table, own_locale(interaction))
     await interaction.response.send_message(ephemeral=True, **screen.kwargs())
 
 
@@ -394,7 +395,7 @@ async def apply(interaction: Interaction, table: Table, make: Callable[[], Rules
     what was saved: the knob and its value, or (`whole`, a preset picked or reset) the
     preset the rules now are. A refused `value` picked for `knob` is told with every clash
     it meets (`every_clash`)."""
-    locale = str(interaction.locale)
+    locale = own_locale(interaction)
     notice = ""
     try:
         rules = make()
@@ -440,7 +441,7 @@ def seats_cut(locale: LocaleLike, table: Table, seated: list[Player]) -> list[st
 
 async def show_panel(interaction: Interaction, table: Table, notice: str) -> None:
     """Redraw the panel the host clicked, with a line on top saying what happened."""
-    screen = settings_screen(table, str(interaction.locale), notice=notice)
+    screen = settings_screen(table, own_locale(interaction), notice=notice)
     message = interaction.message
     if message is None or not message.flags.ephemeral:
         # A form sent without its panel (or forged onto a public message): answer with a
@@ -560,7 +561,7 @@ async def pick_knob(click: Click) -> None:
         await apply(click.interaction, click.table,
                     lambda: rules.replace(**{name: not getattr(rules, name)}), name)
     elif spec.kind == "choice":
-        screen = settings_screen(click.table, click.locale, focus=name)
+        screen = settings_screen(click.table, own_locale(click.interaction), focus=name)
         message = click.interaction.message
         if message is not None and message.flags.ephemeral:
             await click.interaction.response.edit_message(**screen.kwargs())

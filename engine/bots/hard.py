@@ -7,8 +7,8 @@ same sample and the game is rolled out with the shared tactics until the bot's p
 settled. The move with the best mean place wins (ties go to the default move, listed
 first: the normal level's tactics with its one-lap lead, ``lone_waits`` in
 :mod:`engine.bots.tactics`, which its own seat and the known normal seats also play in the
-rollouts; where no finish is penalised and tricks last until all pass, its own seat's last
-:data:`OWN_END_CARDS` cards there are searched as it searches them in play, :func:`own_end`). Samples run
+rollouts; where no finish is penalised, its own seat's last :data:`OWN_END_CARDS` cards
+there are searched as it searches them in play, :func:`own_end`). Samples run
 until the time budget is spent, read from a clock the caller supplies (the engine owns no
 clock), or exactly ``samples`` times, which makes decisions deterministic for tests.
 
@@ -44,17 +44,16 @@ OWN_END_CARDS = 3
 
 def own_end(rules: Rules) -> int:
     """How many cards or fewer hard's own seat searches its end with in its rollouts: where
-    no finish is penalised (``finish_penalty``) and tricks last until all pass
-    (``trick_end``), :data:`OWN_END_CARDS`; else 0, the tactics. Against 3× greedy at 20
-    samples, paired per deal (docs/bots.md, « Hard's own end in its rollouts, gated (stop
-    57) »): presi better on fresh deals; classic (a penalised 2) flat on 320 fresh deals at
-    stop 58; proletario's one-lap tricks flat at 1.7 times the time. The model pays where
-    hard's real end beats the tactics' by much: from its first turn with 3 cards or fewer,
-    by 0.15 of a place in presi and 0.19 in classic without its penalty, but 0.03 where a 2
-    may not finish (classic, presi with the penalty) and 0.02 in proletario, where the
-    model's clairvoyance is most of what it adds (« Hard's own end in classic (stop 58) »)."""
-    return OWN_END_CARDS if rules.finish_penalty == "none" and rules.trick_end == "all_passed" \
-        else 0
+    no finish is penalised (``finish_penalty``), :data:`OWN_END_CARDS`; else 0, the
+    tactics. At 20 samples, paired per deal (docs/bots.md): presi better against 3× greedy
+    on fresh deals (« Hard's own end in its rollouts, gated (stop 57) »); proletario's
+    one-lap tricks better against 3× normal and flat against 3× greedy (« Hard's own end in
+    proletario's rollouts (stop 58) »); classic (a penalised 2) flat on 320 fresh deals at
+    stop 58. The model pays where hard's real end beats the tactics' by much: from its first
+    turn with 3 cards or fewer, by 0.15 of a place in presi and 0.19 in classic without its
+    penalty, but 0.03 where a 2 may not finish (classic, presi with the penalty) (« Hard's
+    own end in classic (stop 58) »)."""
+    return OWN_END_CARDS if rules.finish_penalty == "none" else 0
 
 
 class HardBot:

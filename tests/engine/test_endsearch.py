@@ -150,21 +150,21 @@ def test_hard_models_a_normal_seat_s_search_where_tricks_last_until_all_pass(
     assert (calls > 0) == modelled
 
 
-def test_hard_searches_its_own_end_in_its_rollouts_where_tricks_last_unpenalised() -> None:
+def test_hard_searches_its_own_end_in_its_rollouts_where_no_finish_is_penalised() -> None:
     """Hard's own seat plays its last :data:`OWN_END_CARDS` cards in its rollouts by
     ``end_choice``, as it searches its real end, where no finish is penalised
-    (``finish_penalty``) and tricks last until all pass (``trick_end``); elsewhere by the
-    tactics (classic worse-leaning with it, proletario flat at 1.7 times the time: docs/
-    bots.md, « Hard's own end in its rollouts, gated (stop 57) »). The knobs decide, not the
-    preset."""
+    (``finish_penalty``), whether tricks last until all pass or one lap; elsewhere by the
+    tactics (classic worse-leaning with it: docs/bots.md, « Hard's own end in its rollouts,
+    gated (stop 57) »; proletario better against 3× normal: « Hard's own end in
+    proletario's rollouts (stop 58) »). The knobs decide, not the preset."""
     assert own_end(Rules.preset("presi")) == OWN_END_CARDS
-    assert own_end(Rules.preset("proletario")) == 0
+    assert own_end(Rules.preset("proletario")) == OWN_END_CARDS
     assert own_end(Rules.preset("classic")) == 0
     assert own_end(Rules.preset("wild7")) == 0
     assert own_end(Rules.preset("classic").replace(finish_penalty="none")) == OWN_END_CARDS
-    assert own_end(Rules.preset("proletario").replace(trick_end="all_passed")) == OWN_END_CARDS
+    assert own_end(Rules.preset("classic").replace(trick_end="one_lap")) == 0
     assert own_end(Rules.preset("presi").replace(finish_penalty="two")) == 0
-    assert own_end(Rules.preset("presi").replace(trick_end="one_lap")) == 0
+    assert own_end(Rules.preset("presi").replace(trick_end="one_lap")) == OWN_END_CARDS
 
 
 def test_hard_s_own_end_searched_in_a_rollout_leads_the_card_that_goes_out_later() -> None:
@@ -181,7 +181,7 @@ def test_hard_s_own_end_searched_in_a_rollout_leads_the_card_that_goes_out_later
 
 
 @pytest.mark.parametrize(("preset", "searched"),
-                         [("presi", True), ("classic", False), ("proletario", False)])
+                         [("presi", True), ("classic", False), ("proletario", True)])
 def test_hard_s_rollouts_search_its_own_end_only_with_few_cards(
         preset: str, searched: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     """Against 3× greedy (no normal seat to model) every ``end_choice`` in hard's rollouts is

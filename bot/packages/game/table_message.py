@@ -219,6 +219,10 @@ def table_screen(table: Table, now: float) -> Screen:
     # as the final standings name everyone with their points.
     if overruns() and game.phase is Phase.GAME_OVER and table.queue:
         instructions = host_choice(table, game, waiting_room=0)
+    # Play-test 41's words on a penalised finish give way before the round's lines do:
+    # eight names of markdown characters, several out on a 7, lost every result to them.
+    if overruns() and results and round_finished(table, game) and game.penalised:
+        results = ["", *results_lines(loc, table, game, penalties=False)]
     if overruns() and game.phase is Phase.GAME_OVER and round_finished(table, game):
         results = ["", *results_lines(loc, table, game, round_lines=False)]
     # Those waiting for a seat with the points they gave theirs up with stand in the final
@@ -406,10 +410,11 @@ def took_seat(loc: LocaleLike, name: str, level: str | None) -> str:
 
 
 def results_lines(loc: LocaleLike, table: Table, game: Game,
-                  round_lines: bool = True) -> list[str]:
+                  round_lines: bool = True, penalties: bool = True) -> list[str]:
     """The round's results, and at the game's end who won and the final standings;
-    without `round_lines`, a finished game's round results are left out (`table_screen`,
-    where they would not fit)."""
+    without `round_lines`, a finished game's round results are left out, without
+    `penalties` their words on a penalised finish (`table_screen`, where they would not
+    fit)."""
     if not round_finished(table, game):
         lines = [t(loc, "table.stopped", round=game.round_no)]
         if game.winners:  # (a bot marked as on every other line: « 🤖 Bot 1 »)
@@ -420,7 +425,7 @@ def results_lines(loc: LocaleLike, table: Table, game: Game,
             lines.extend(standings(loc, table, game))
         return lines
     over = game.phase is Phase.GAME_OVER
-    lines = round_result_lines(loc, table, game) if round_lines or not over else []
+    lines = round_result_lines(loc, table, game, penalties) if round_lines or not over else []
     if not over:
         return lines
     if lines:
@@ -434,8 +439,10 @@ def results_lines(loc: LocaleLike, table: Table, game: Game,
     return lines
 
 
-def round_result_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
-    """A finished round's results: each seat's place, role and points."""
+def round_result_lines(loc: LocaleLike, table: Table, game: Game,
+                       penalties: bool = True) -> list[str]:
+    """A finished round's results: each seat's place, role and points, and with
+    `penalties` why a penalised finish ranks where it does."""
     lines = [t(loc, "table.round_over", round=game.round_no)]
     roles = game.roles
     # The totals as the round ended: a seat that changed hands since starts afresh
@@ -454,7 +461,7 @@ def round_result_lines(loc: LocaleLike, table: Table, game: Game) -> list[str]:
             if split is None else result_line(loc, index + 1, name, shown, gained, split)
         # Why a player out first ranks last: the history's « finished on a 2 » has often
         # scrolled away by the round's end (play-test 41).
-        penalty = penalty_words(loc, table, game, seat)
+        penalty = penalty_words(loc, table, game, seat) if penalties else None
         if penalty is not None:
             line = t(loc, f"table.result_penalised{penalty[0]}", line=line, **penalty[1])
         lines.append(line)

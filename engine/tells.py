@@ -35,6 +35,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from .cards import THREE, TWO, Card
+from .leads import LATE_CARDS, Unseen, sure_winner
 from .plays import PlayOption, legal_options
 from .rules import Rules
 from .state import Tell, TrickPlay
@@ -43,7 +44,6 @@ from .view import PlayerView
 __all__ = ["Beliefs", "beliefs", "breakers", "spenders"]
 
 SMALL_HAND = 2  # with this many cards or fewer, players answer with anything: a pass says nothing
-LATE_CARDS = 25  # the tactics' late lone lead (engine.bots.tactics.LATE_CARDS)
 
 
 class Beliefs(NamedTuple):
@@ -218,40 +218,15 @@ def _read_lead(view: PlayerView, play: TrickPlay, revolution: bool, since: dict[
 def _maybe_sure(rules: Rules, play: TrickPlay, revolution: bool, unseen: Sequence[Card],
                 biggest: int) -> bool:
     """Whether the seat may have led this plain play as a sure winner, by the normal level's
-    own test (:func:`engine.bots.tactics.sure_winner`, unseen jokers not counted): unless it
-    closes, it is sure only if nothing the seat had not seen answered it, with its own count
-    of cards or more held by another seat. What this view knows the seat had not seen: this
-    hand, and the cards the other seats played since (``unseen``); ``biggest``: the most
-    cards another seat held then. A lead those may have left sure may have been one."""
-    count = play.count
-    if rules.four_closes and count == 4:
-        return True
-    if rules.top_single is not None and rules.top_single in unseen:
-        return False  # (it answers anything, and its holder holds a card)
-    if biggest < count:
-        return True
-    wild = rules.wild_level
-    wilds = sum(1 for c in unseen if c.value == wild and not c.is_joker)
-    if rules.revolution and count == 4:
-        revolution = not revolution
-    strength = _strength(play.level, revolution)
-    naturals: dict[int, int] = {}
-    for card in unseen:
-        if not card.is_joker and card.value != wild:
-            naturals[card.value] = naturals.get(card.value, 0) + 1
-    for level, held in naturals.items():
-        other = _strength(level, revolution)
-        if other > strength or (other == strength and rules.equal_allowed):
-            need = count - 1 if (rules.two_beats_larger and not revolution and level == TWO
-                                 and count > 1) else count
-            if held + wilds >= need:
-                return False
-    top = _strength(TWO, False)
-    return not (wilds >= count and (strength < top or (strength == top and rules.equal_allowed)))
-
-
-def _strength(level: int, revolution: bool) -> int:
-    return TWO - level if revolution else level
+    own test (:func:`engine.leads.sure_winner`, unseen jokers not counted, a quad the one
+    closing play: see ``quads_only`` there): unless it closes, it is sure only if nothing
+    the seat had not seen answered it, with its own count of cards or more held by another
+    seat. What this view knows the seat had not seen: this hand, and the cards the other
+    seats played since (``unseen``); ``biggest``: the most cards another seat held then. A
+    lead those may have left sure may have been one. An unseen top single makes none sure:
+    its holder holds a card, so ``biggest`` is 1 or more."""
+    return sure_winner(PlayOption("", play.level, play.count, ()), rules, revolution,
+                       Unseen(unseen, rules), biggest, jokers=False, quads_only=True)
 
 
 def _read_no_answer(view: PlayerView, tell: Tell, since: dict[int, int],

@@ -7,13 +7,14 @@ import random
 
 from ..actions import Action
 from ..cards import TWO, Card
+from ..leads import Unseen
 from ..tells import beliefs, breakers, spenders
 from ..view import PlayerView
 from .endsearch import END_SAMPLES, searching, view_seed
 from .flat import search
 from .moves import candidates
 from .rollout import draw_styles
-from .tactics import Unseen, judge
+from .tactics import judge
 
 __all__ = ["GIFT_REASONS", "SEARCHED", "NormalBot", "decided", "exchange_action", "explain",
            "explain_gift", "opponents", "play_of", "unseen"]

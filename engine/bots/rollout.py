@@ -20,12 +20,13 @@ import random
 from collections.abc import Mapping
 
 from ..game import Game, Phase
+from ..leads import Unseen
 from ..players import GreedyPlayer
 from ..plays import PlayOption
 from ..view import PlayerView
 from .endsearch import END_CARDS, searches
 from .moves import candidates, same
-from .tactics import Unseen, judge
+from .tactics import judge
 
 __all__ = ["HOLD_BACK_SHARE", "NAIVE_SHARE", "Style", "draw_styles", "end_choice", "place",
            "rollout"]

@@ -48,87 +48,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..cards import SEVEN, TWO, Card
+from ..leads import LATE_CARDS, Unseen, level_strength, sure_winner
 from ..plays import PlayOption, TrickTop
 from ..rules import Rules
 
-__all__ = ["REASONS", "Unseen", "judge", "sure_winner"]
+__all__ = ["REASONS", "judge"]
 
 # Why :func:`judge` chose its play, one code per rule above (the bot's « Conseil » says it).
 REASONS = ("go_out", "no_play", "avoid_bad_end", "bad_end_forced", "dodge_bad_end", "lead_sure",
            "lead_joker", "lead_low", "lead_next", "lead_lone", "answer_cheap", "control", "break")
 # Whole groups a hand must hold for its lone weakest card to wait (``lone_waits``).
 LONE_WAITS_GROUPS = 3
-# Late in the round, when the others hold fewer cards than this between them (the lone
-# lead of the module docstring): the split stop 20 and stop 50 measured « early » by.
-LATE_CARDS = 25
-
-
-class Unseen:
-    """Counts of the cards nobody has shown yet (the other hands), by value."""
-
-    __slots__ = ("naturals", "wilds", "jokers", "top_single")
-
-    def __init__(self, cards: Sequence[Card], rules: Rules) -> None:
-        wild = rules.wild_level
-        self.naturals: dict[int, int] = {}
-        self.wilds = 0
-        self.jokers: list[int] = []
-        self.top_single = False
-        for card in cards:
-            if card.is_joker:
-                self.jokers.append(card.value)
-            elif card.value == wild:
-                self.wilds += 1
-            else:
-                if card is rules.top_single:
-                    self.top_single = True
-                self.naturals[card.value] = self.naturals.get(card.value, 0) + 1
-
-
-def _strength(level: int, revolution: bool) -> int:
-    return TWO - level if revolution else level
-
-
-def closes(option: PlayOption, rules: Rules, revolution: bool) -> bool:
-    """Whether this play closes the trick by rule the moment it lands (it wins the trick)."""
-    if option.special == "top_single":
-        return True
-    if option.special == "joker":
-        return rules.jokers_close
-    if rules.closing_rank == "best" and option.level == (0 if revolution else TWO):
-        return True
-    if rules.closing_rank == "two" and option.level == TWO:
-        return True
-    return rules.four_closes and option.count == 4
-
-
-def sure_winner(option: PlayOption, rules: Rules, revolution: bool, unseen: Unseen | None,
-                biggest_hand: int, jokers: bool = True) -> bool:
-    """Whether leading this play surely wins the trick: it closes, or nothing unseen answers.
-    ``jokers=False``: unseen jokers are not counted as answers (« only a joker beats it »)."""
-    if closes(option, rules, revolution):
-        return True
-    if unseen is None or option.special is not None:
-        return False
-    count = option.count
-    jokered = jokers and bool(unseen.jokers)
-    if biggest_hand < count and not jokered and not unseen.top_single:
-        return True
-    if jokered or (unseen.top_single and biggest_hand >= 1):
-        return False
-    if rules.revolution and count == 4:
-        revolution = not revolution  # the quad reverses the order its answers are judged in
-    mine = _strength(option.level, revolution)
-    for level, held in unseen.naturals.items():
-        other = _strength(level, revolution)
-        if other > mine or (other == mine and rules.equal_allowed):
-            need = count - 1 if (rules.two_beats_larger and not revolution and level == TWO
-                                 and count > 1) else count
-            if held + unseen.wilds >= need:
-                return False
-    # Wilds alone take any announced value: the strongest of the current order (2s, or 3s
-    # in a revolution) when nothing else beats the play.
-    return not (unseen.wilds >= count and (mine < TWO or (mine == TWO and rules.equal_allowed)))
 
 
 def _reversal_hurts(hand: Sequence[Card], quad: PlayOption, revolution: bool) -> bool:
@@ -137,8 +67,8 @@ def _reversal_hurts(hand: Sequence[Card], quad: PlayOption, revolution: bool) ->
     now = after = 0
     for card in hand:
         if card.suit != "" and card not in quad.cards:
-            now += _strength(card.value, revolution)
-            after += _strength(card.value, not revolution)
+            now += level_strength(card.value, revolution)
+            after += level_strength(card.value, not revolution)
     return after < now
 
 
@@ -216,13 +146,13 @@ def judge(
         usable = kept or usable
 
     def strength(option: PlayOption) -> tuple[int, int, int]:
-        return (_strength(option.level, revolution), option.wilds, 1 if option.special else 0)
+        return (level_strength(option.level, revolution), option.wilds, 1 if option.special else 0)
 
     def whole(option: PlayOption) -> bool:
         return option.special is None and option.wilds == 0 and \
             held.get(option.level, 0) == option.count and option.announce is None
 
-    top_level = _strength(TWO, False)
+    top_level = level_strength(TWO, False)
     controls: list[PlayOption] = []
     plain: list[PlayOption] = []
     for option in usable:

@@ -13,8 +13,8 @@ from engine.arena import play_deals
 from engine.bots import LEVELS, HardBot, NormalBot, Player, decide, make_bot, make_player
 from engine.bots.normal import explain
 from engine.bots.rollout import Style, draw_styles, rollout
-from engine.bots.tactics import Unseen, closes, sure_winner
 from engine.cards import TWO
+from engine.leads import Unseen, closes, sure_winner
 from engine.view import player_view
 from tests.fresh import fresh
 

@@ -11,11 +11,11 @@ import pytest
 
 from engine import PRESETS, Card, Game, Phase, Rules
 from engine.actions import Action
-from engine.bots import decide, make_player, tactics
+from engine.bots import decide, make_player
 from engine.bots.endsearch import END_CARDS, searches
 from engine.cards import THREE, TWO
 from engine.determinize import sample_hands
-from engine.tells import LATE_CARDS, beliefs, breakers, spenders
+from engine.tells import beliefs, breakers, spenders
 from engine.view import player_view
 
 
@@ -150,7 +150,6 @@ def test_a_known_normal_player_is_read_by_how_it_leads_and_searches(preset: str)
             false += sum(1 for h, v in told.none if held[h][v])
             checked += len(told.none) + len(told.not_exact) + len(told.fewer)
     assert checked > 500 and false == 0, (false, checked)
-    assert LATE_CARDS == tactics.LATE_CARDS
 
 
 def test_a_sure_winner_led_before_a_weaker_pair_says_nothing_weaker() -> None:

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import discord
 
 from bot.graphemes import cut
-from bot.i18n import join_names, plural, t
+from bot.i18n import LocaleLike, join_names, plural, t
+from bot.languages import own_locale
 from bot.names import shortened
 from bot.packages.controls import NO_TABLE, button, here, number, select, standalone, view
 from bot.packages.game import chart
@@ -345,15 +346,16 @@ async def _history_page(storage: Storage, interaction: Interaction,
     if older:
         items.append(button(NO_TABLE, "history_page", t(locale, "btn.history_older"),
                             arg=str(page + 1), row=1))
+    # Private: an empty page names `/president history` as the asker's client lists it.
     text = (_page_text(locale, rows) if rows
-            else await _nothing_here(storage, interaction, locale, page))
+            else await _nothing_here(storage, interaction, own_locale(interaction), page))
     embed = discord.Embed(title=t(locale, here(interaction, "history.title")), description=text)
     if page > 0 or older:
         embed.set_footer(text=t(locale, "history.page", page=page + 1))
     return embed, view(*items) if items else None
 
 
-async def _nothing_here(storage: Storage, interaction: Interaction, locale: str,
+async def _nothing_here(storage: Storage, interaction: Interaction, locale: LocaleLike,
                         page: int) -> str:
     """An empty page. In a thread under a table's channel, where players talk between
     games, « no game here » read as if the table's games were lost (play-test 34): it

@@ -229,12 +229,16 @@ async def test_an_evening_of_three_languages_of_ones_own(
     await john.click(message(john, table.table_message_id), cid(table, "hand"))
     assert "`/president join` avant la fin de la manche" in john.last_ephemeral().content
     reader()
+    for _ in range(20):  # the others play on; his hand follows without his clicks
+        await act_or_wait(fake, clock, players[:1])
+        reader()
     await john.slash("president join")
     assert fresh(table).player(john.id) is not None
     reader()
     for user in users.values():
         await user.slash("president rules")
         await user.slash("president stats")
+        await user.slash("president leaderboard")
         await user.slash("president privacy")
         reader()
     # The evening ends; john erases himself from a private message with the bot.

@@ -89,21 +89,27 @@ def draw_styles(view: PlayerView, rng: random.Random, known: Mapping[int, Style]
 
 def rollout(game: Game, seat: int, holders: frozenset[int] = frozenset(),
             naive: frozenset[int] = frozenset(), waiting: frozenset[int] = frozenset(),
-            searchers: frozenset[int] = frozenset(), own_end: int = 0) -> int:
+            searchers: frozenset[int] = frozenset(), own_end: int = 0, beat: int = 0) -> int:
     """Play ``game`` on with the tactics until ``seat``'s place is settled; that place.
     ``waiting``: the seats that play the one-lap lead of normal and hard (``lone_waits``).
     ``searchers``: seats of normal players, which search their end where the rules let them
     (:mod:`.endsearch`): modelled by :func:`end_choice`. ``own_end``: ``seat`` itself
     plays by :func:`end_choice` once it holds that many cards or fewer (0: never), as the
-    hard bot searches its real end."""
+    hard bot searches its real end. ``beat``: stop once ``seat`` can no longer place better
+    than that, and return it (0: play on to the end), where only a better place matters."""
     rules = game.rules
     hands = game.hands
     if not searches(rules):
         searchers = frozenset()
+    finished = -1
     while True:
         settled = place(game, seat)
         if settled is not None:
             return settled
+        if beat and len(game.out) != finished:
+            finished = len(game.out)
+            if _free_place(game) >= beat:
+                return beat
         actor = game.to_act
         assert actor is not None, "rollouts need turn-based play"
         if actor in naive:
@@ -137,11 +143,22 @@ def end_choice(game: Game, actor: int, default: PlayOption | None, holders: froz
                          game.revolution)
     if len(options) == 1:
         return default
-    best, top = default, len(game.order) + 1
+    # Only a strictly better place replaces the earlier candidate (ties keep it), and none
+    # places better than the next place free: once one reaches it, the rest need no
+    # rollout, and each later one is cut once it can no longer beat the best so far.
+    floor = _free_place(game)
+    best, top = default, 0
     for option in options:
         copy = game.clone(rng=game.rng)
         copy.step(actor, same(copy.legal_plays(actor), option))
-        settled = rollout(copy, actor, holders, naive, waiting)
-        if settled < top:
+        settled = rollout(copy, actor, holders, naive, waiting, beat=top)
+        if not top or settled < top:
             best, top = option, settled
+            if top == floor:
+                break
     return best
+
+
+def _free_place(game: Game) -> int:
+    """The best place a seat still playing may reach: the next after the finishers."""
+    return 1 + sum(1 for s in game.out if s not in game.penalised)

@@ -12,6 +12,7 @@ from engine import Card, Game, Phase, Rules
 from engine.bots import decide, make_player, rollout
 from engine.bots.endsearch import END_CARDS, searches, searching
 from engine.bots.hard import OWN_END_CARDS, own_end
+from engine.bots.moves import candidates, same
 from engine.bots.normal import SEARCHED, decided, explain
 from engine.bots.rollout import end_choice
 from engine.plays import PlayOption
@@ -116,6 +117,35 @@ def test_hard_s_model_of_a_searching_normal_plays_legal_moves(preset: str) -> No
                 assert game.can_pass(seat)
             else:
                 assert option in game.legal_plays(seat)
+            checked += 1
+    assert checked > 20
+
+
+@pytest.mark.parametrize("preset", ["presi", "classic"])
+def test_hard_s_model_cuts_rollouts_without_changing_its_choice(preset: str) -> None:
+    """``end_choice`` stops rolling out once a candidate reaches the next place free and
+    cuts a later candidate's rollout once it can no longer beat the best so far
+    (``beat``): it chooses as rolling every candidate out to its end and keeping the first
+    best would, and a cut rollout tells a place below ``beat`` as the whole one does."""
+    checked = 0
+    for seed in range(3):
+        for game, seat in _normal_round(SEARCHING[preset], seed):
+            if len(game.hands[seat]) > END_CARDS:
+                continue
+            default = explain(player_view(game, seat))[0].option
+            options = candidates(default, game.legal_plays(seat), game.can_pass(seat),
+                                 game.revolution)
+            whole: list[int] = []
+            for option in options:
+                copy = game.clone(rng=game.rng)
+                copy.step(seat, same(copy.legal_plays(seat), option))
+                whole.append(rollout.rollout(copy.clone(rng=copy.rng), seat))
+                for beat in range(1, len(game.order) + 1):
+                    cut = rollout.rollout(copy.clone(rng=copy.rng), seat, beat=beat)
+                    assert cut == whole[-1] if whole[-1] < beat else beat <= cut <= whole[-1]
+            first_best = options[whole.index(min(whole))]
+            assert end_choice(game, seat, default, frozenset(), frozenset(),
+                              frozenset()) == first_best
             checked += 1
     assert checked > 20
 

@@ -37,6 +37,15 @@ def _normal_round(rules: Rules, seed: int) -> Iterator[tuple[Game, int]]:
         game.apply(seat, decide(player, game, seat))
 
 
+def _normal_ends(rules: Rules) -> Iterator[tuple[Game, int, PlayOption | None]]:
+    """The decisions of three such rounds where a normal seat holds its last
+    :data:`END_CARDS` cards or fewer, with the tactics' move there."""
+    for seed in range(3):
+        for game, seat in _normal_round(rules, seed):
+            if len(game.hands[seat]) <= END_CARDS:
+                yield game, seat, explain(player_view(game, seat))[0].option
+
+
 @pytest.mark.parametrize("preset", sorted(SEARCHING))
 def test_searched_moves_are_legal_and_a_pure_function_of_the_view(preset: str) -> None:
     """At the end of its hand normal searches: its move is one the view lists, the same from
@@ -105,19 +114,15 @@ def test_hard_s_model_of_a_searching_normal_plays_legal_moves(preset: str) -> No
     """``end_choice``, hard's stand-in for a normal seat's end search in its rollouts,
     returns a move the game lists for the seat, or a pass where passing is allowed."""
     checked = 0
-    for seed in range(3):
-        for game, seat in _normal_round(SEARCHING[preset], seed):
-            if len(game.hands[seat]) > END_CARDS:
-                continue
-            default = explain(player_view(game, seat))[0].option
-            before = game.to_dict()
-            option = end_choice(game, seat, default, frozenset(), frozenset(), frozenset())
-            assert game.to_dict() == before  # it searched on copies
-            if option is None:
-                assert game.can_pass(seat)
-            else:
-                assert option in game.legal_plays(seat)
-            checked += 1
+    for game, seat, default in _normal_ends(SEARCHING[preset]):
+        before = game.to_dict()
+        option = end_choice(game, seat, default, frozenset(), frozenset(), frozenset())
+        assert game.to_dict() == before  # it searched on copies
+        if option is None:
+            assert game.can_pass(seat)
+        else:
+            assert option in game.legal_plays(seat)
+        checked += 1
     assert checked > 20
 
 
@@ -128,25 +133,21 @@ def test_hard_s_model_cuts_rollouts_without_changing_its_choice(preset: str) -> 
     (``beat``): it chooses as rolling every candidate out to its end and keeping the first
     best would, and a cut rollout tells a place below ``beat`` as the whole one does."""
     checked = 0
-    for seed in range(3):
-        for game, seat in _normal_round(SEARCHING[preset], seed):
-            if len(game.hands[seat]) > END_CARDS:
-                continue
-            default = explain(player_view(game, seat))[0].option
-            options = candidates(default, game.legal_plays(seat), game.can_pass(seat),
-                                 game.revolution)
-            whole: list[int] = []
-            for option in options:
-                copy = game.clone(rng=game.rng)
-                copy.step(seat, same(copy.legal_plays(seat), option))
-                whole.append(rollout.rollout(copy.clone(rng=copy.rng), seat))
-                for beat in range(1, len(game.order) + 1):
-                    cut = rollout.rollout(copy.clone(rng=copy.rng), seat, beat=beat)
-                    assert cut == whole[-1] if whole[-1] < beat else beat <= cut <= whole[-1]
-            first_best = options[whole.index(min(whole))]
-            assert end_choice(game, seat, default, frozenset(), frozenset(),
-                              frozenset()) == first_best
-            checked += 1
+    for game, seat, default in _normal_ends(SEARCHING[preset]):
+        options = candidates(default, game.legal_plays(seat), game.can_pass(seat),
+                             game.revolution)
+        whole: list[int] = []
+        for option in options:
+            copy = game.clone(rng=game.rng)
+            copy.step(seat, same(copy.legal_plays(seat), option))
+            whole.append(rollout.rollout(copy.clone(rng=copy.rng), seat))
+            for beat in range(1, len(game.order) + 1):
+                cut = rollout.rollout(copy.clone(rng=copy.rng), seat, beat=beat)
+                assert cut == whole[-1] if whole[-1] < beat else beat <= cut <= whole[-1]
+        first_best = options[whole.index(min(whole))]
+        assert end_choice(game, seat, default, frozenset(), frozenset(),
+                          frozenset()) == first_best
+        checked += 1
     assert checked > 20
 
 

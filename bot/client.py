@@ -27,7 +27,7 @@ from bot.packages.lobby import views as lobby_views
 from bot.packages.president.cog import President
 from bot.packages.president.listeners import ServerChanges
 from bot.packages.president.tree import CheckedTree
-from bot.packages.privacy.direct import DirectPrivacy
+from bot.packages.privacy.direct import DirectCommands
 from bot.packages.publisher.messages import Publisher
 from bot.packages.settings import views as settings_views
 from bot.packages.stats.members import Members
@@ -173,7 +173,7 @@ class PresidentBot(Host):
         self.add_dynamic_items(controls.Control)
         await self.add_cog(President(self))
         await self.add_cog(ServerChanges(self))
-        await self.add_cog(DirectPrivacy(self))
+        await self.add_cog(DirectCommands(self))
         if self.with_storage:
             await self.open_storage()
         await self.sync_commands()

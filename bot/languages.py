@@ -1,5 +1,6 @@
-"""The language each player chose for their own messages (`/president my-language`,
-docs/bot.md « A language of one's own (stop 58) »), applied to every interaction of theirs.
+"""The language each player chose for their own messages (`/president my-language`, or
+`/my-language` in a DM with the bot; docs/bot.md « A language of one's own (stop 58) »),
+applied to every interaction of theirs.
 
 Every word of a player's own messages (hand, refusals, prompts, private answers) is chosen
 from the interaction's `locale`, « Selected language of the invoking user » (discord-api-docs,

@@ -74,8 +74,8 @@ COMMAND = "{cmd_"
 def command_names(language: str) -> dict[str, str]:
     """Each command a message may name, as typed in `language`, by its placeholder:
     `cmd_join` for `/president join` (« /president rejoindre »), one for each subcommand
-    of the group, `cmd_president` for the group, and `cmd_dm_privacy`, `cmd_dm_forget` for
-    the commands a DM offers. The names are the ones the commands are declared with
+    of the group, `cmd_president` for the group, and `cmd_dm_privacy`, `cmd_dm_forget`,
+    `cmd_dm_my_language` for the commands a DM offers. The names are the ones the commands are declared with
     (`cmd.*` keys, `CatalogueTranslator`), so a message names a command as Discord lists
     it to a client speaking `language`."""
     catalogue = CATALOGUES[language]
@@ -86,7 +86,8 @@ def command_names(language: str) -> dict[str, str]:
         if command != key and "." not in command and key != "cmd.president":
             names[f"cmd_{command}"] = f"{group} {name}"
     names.update(cmd_dm_privacy="/" + catalogue["cmd.privacy"],
-                 cmd_dm_forget="/" + catalogue["cmd.forget"])
+                 cmd_dm_forget="/" + catalogue["cmd.forget"],
+                 cmd_dm_my_language="/" + catalogue["cmd.my_language"])
     return names
 
 

@@ -19,12 +19,13 @@ def _interaction(user_id: int, locale: discord.Locale) -> Any:
 
 def test_each_command_is_named_as_it_is_declared() -> None:
     """The names the commands are declared with (`cmd.*`, `CatalogueTranslator`): the
-    group's subcommands under `/president`, and the two a DM offers on their own."""
+    group's subcommands under `/president`, and the three a DM offers on their own."""
     fr, en = command_names("fr"), command_names("en")
     assert fr["cmd_rules"] == "/president règles" and en["cmd_rules"] == "/president rules"
     assert fr["cmd_my_language"] == "/president ma-langue"
     assert en["cmd_forget"] == "/president forget" and en["cmd_dm_forget"] == "/forget"
     assert fr["cmd_dm_privacy"] == "/confidentialité" and fr["cmd_president"] == "/president"
+    assert fr["cmd_dm_my_language"] == "/ma-langue" and en["cmd_dm_my_language"] == "/my-language"
     assert set(fr) == set(en)
 
 
@@ -71,3 +72,14 @@ def test_own_locale_pairs_the_choice_with_discords_only_where_they_differ() -> N
     nobody = _interaction(3, discord.Locale.british_english)
     languages.apply(nobody)
     assert own_locale(nobody) is discord.Locale.british_english
+
+
+def test_the_sandboxs_help_names_the_commands_as_the_catalogue_does() -> None:
+    """`make sandbox`'s help and its unknown command's line (stop 59): the names the
+    commands are declared with, in the terminal's client language, aligned as before."""
+    for locale, create in (("fr", "/president ouvrir préréglage:classic   une"),
+                           ("en-US", "/president create preset:classic   a slash")):
+        assert f"\n    {create}" in t(locale, "sandbox.help")
+        assert t(locale, "sandbox.no_command", word="x").endswith(" /president")
+    for language, catalogue in CATALOGUES.items():
+        assert "/president" not in catalogue["sandbox.help"], language

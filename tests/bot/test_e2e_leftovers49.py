@@ -166,13 +166,14 @@ async def test_a_player_banned_from_the_server_erases_themselves_from_a_dm(
 async def test_a_dm_offers_forget_alone_and_a_server_does_not_offer_it(
     fake: FakeDiscord, president: PresidentBot,
 ) -> None:
-    """The command picker of a DM with the bot lists `/forget` only (contexts [BOT_DM]);
+    """The command picker of a DM with the bot lists its own only (contexts [BOT_DM]:
+    `/forget`, `/privacy` since stop 50, `/my-language` since stop 59);
     a server's lists `/president` only (contexts [GUILD]). A `/president` command that
     reaches the bot from a DM all the same (a modified client) is told where the commands
     work and what a DM offers, in its sender's language, and changes nothing. A refusal of
     `/forget` (a bot without storage) is answered in the DM as on a server."""
     marie = fake.add_user("marie", locale="fr")
-    assert fake.commands.names(None) == ["forget", "privacy"]
+    assert fake.commands.names(None) == ["forget", "my-language", "privacy"]  # (stop 59's)
     assert fake.commands.names(fake.guild.id) == ["president"]
     with pytest.raises(UserActionError, match="not synced for a DM with the bot"):
         await marie.slash("president stats", channel=marie.dm)

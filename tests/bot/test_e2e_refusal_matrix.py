@@ -1,10 +1,11 @@
 """The refusal matrix: every kind of interaction the bot offers, in every situation where it
 must be refused, in French and in English, through the fake Discord.
 
-Interactions: the twenty-one `/president` subcommands (`bot/packages/president/cog.py`, plus
-an unknown one), the DM's `/forget` and `/privacy` (`bot/packages/privacy/direct.py`), every action of a custom_id (`pz:{table}:{action}:{version}:{arg}`,
-registered with `@action` and `@standalone`) and the settings' form. Situations: no table
-in the channel; not seated; seated but not the host; seated but not one's turn; a control
+Interactions: the twenty-two `/president` subcommands (`bot/packages/president/cog.py`, plus
+an unknown one), the DM's `/forget`, `/privacy` and `/my-language`
+(`bot/packages/privacy/direct.py`), every action of a custom_id
+(`pz:{table}:{action}:{version}:{arg}`, registered with `@action` and `@standalone`) and
+the settings' form. Situations: no table in the channel; not seated; seated but not the host; seated but not one's turn; a control
 left on screen from an earlier round, game or table; values a select or a form never
 offered (an unknown setting, a number out of range, a card one may not give); a lobby, a
 game in play, a finished round, an exchange, a finished game, a replayed game, a closed
@@ -86,13 +87,17 @@ class Matrix:
         await self.probe.refused(f"dm/{command} {name}", user, expect,
                                  lambda: user.slash(command, channel=user.dm, settle=False))
 
-    async def dm_forged(self, name: str, user: TestUser, expect: str, command: str) -> None:
-        """A top-level command of the DM with the bot as a modified client sends it there,
-        with an option it does not have."""
+    async def dm_forged(self, name: str, user: TestUser, expect: str, command: str,
+                        value: object = None, **options: object) -> None:
+        """A top-level command of the DM with the bot as a modified client sends it there:
+        with an option it does not have, or (`value`) its first option's value replaced."""
         synced = self.fake.commands.find(None, command)
         assert synced is not None
-        data = build_command_data(self.fake.world, None, synced, [], {})
-        data["options"] = [{"name": "explode", "type": 3, "value": "now"}]
+        data = build_command_data(self.fake.world, None, synced, [], options)
+        if value is None:
+            data["options"] = [{"name": "explode", "type": 3, "value": "now"}]
+        else:
+            leaf_options(data)[0]["value"] = value
         await self.probe.refused(f"dm/{command} {name}", user, expect,
                                  lambda: Forger(self.fake).send(user, APPLICATION_COMMAND, data,
                                                                 channel=user.dm, settle=False))
@@ -157,6 +162,9 @@ async def no_table(m: Matrix) -> None:
         await m.forged("unknown", otto, "err.bad_command", command, None, "explode")
     for command in ("privacy", "forget"):  # the DM's own (`privacy.direct`), likewise
         await m.dm_forged("unknown", otto, "err.bad_command", command)
+    await m.dm_forged("unknown", otto, "err.bad_command", "my-language", language="fr")
+    await m.dm_forged("of an unknown language", otto, "err.bad_command", "my-language",
+                      "de", language="fr")
     await otto.slash("president history")
     page = otto.last_ephemeral().id
     await m.click("of a page out of range", otto, "err.unknown_control", page,

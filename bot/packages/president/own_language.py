@@ -1,5 +1,7 @@
-"""`/president my-language`: the language of a player's own messages, on every server
-(docs/bot.md « A language of one's own (stop 58) », `bot.languages`).
+"""`/president my-language` on a server, `/my-language` in a DM with the bot (`privacy.direct`,
+since stop 59): the language of a player's own messages, on every server (docs/bot.md « A
+language of one's own (stop 58) », « A language chosen anywhere (stop 59) »,
+`bot.languages`). Both commands are declared with `CHOICES` and answered by `choose`.
 
 Public messages keep their rule (the server's language, else its locale, else the host's):
 they are read by everyone at the table.

@@ -267,7 +267,7 @@ class PresidentBot(Host):
         database away, keep those held and try again at the next reading."""
         assert self.storage is not None
         try:
-            self.languages.load(await self.storage.player_languages())
+            await self.languages.read(self.storage.player_languages)
         except Exception as err:
             if not controls.out_of_reach(err, "the players' languages"):
                 raise

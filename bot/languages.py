@@ -12,7 +12,8 @@ task, then dispatches the « interaction » event at once, so the handler reads 
 left): its `locale` becomes the chosen language, the one Discord sent kept in `extras`. What a player
 chose is held here in memory, read whole from storage at start (few players choose, and a
 click must not wait on the database to find its words); a sharded process reads it again
-now and then (`reload`), since a player may choose on a server another process runs.
+now and then (`PresidentBot.reload_languages`, `read`), since a player may choose on a
+server another process runs.
 
 The commands a player's own message names follow the locale Discord sent, not the choice
 (`own_locale`): Discord's command picker lists each under the name localized for the
@@ -21,7 +22,7 @@ client's locale (discord-api-docs, Application Commands, Localization).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import discord
@@ -39,25 +40,47 @@ class Languages:
 
     def __init__(self) -> None:
         self._chosen: dict[int, str] = {}
+        # The choices made or erased here during each reading on its way (`read`).
+        self._during: list[dict[int, str | None]] = []
 
     def load(self, chosen: Mapping[int, str]) -> None:
         """Take every stored choice (`Storage.player_languages`), replacing those held."""
         self._chosen = {user: language for user, language in chosen.items()
                         if language in LOCALES}
 
+    async def read(self, stored: Callable[[], Awaitable[Mapping[int, str]]]) -> None:
+        """`load` what `stored` reads, but for the choices made or erased here while its
+        rows were on their way: those rows may predate them (read before the choice was
+        stored, or the erasure), and would bring back for a whole reload interval a
+        language the player just left, or one `/forget` just erased."""
+        during: dict[int, str | None] = {}
+        self._during.append(during)
+        try:
+            rows = await stored()
+        finally:
+            self._during.remove(during)
+        self.load(rows)
+        for user_id, language in during.items():
+            self._set(user_id, language)
+
     def chosen(self, user_id: int) -> str | None:
         return self._chosen.get(user_id)
 
     def choose(self, user_id: int, language: str | None) -> None:
         """A choice just stored; None: back to Discord's locale."""
+        self._set(user_id, language)
+        for during in self._during:
+            during[user_id] = language
+
+    def forget(self, user_id: int) -> None:
+        """The player was erased (`/forget`): their choice went with the rest."""
+        self.choose(user_id, None)
+
+    def _set(self, user_id: int, language: str | None) -> None:
         if language is None:
             self._chosen.pop(user_id, None)
         else:
             self._chosen[user_id] = language
-
-    def forget(self, user_id: int) -> None:
-        """The player was erased (`/forget`): their choice went with the rest."""
-        self._chosen.pop(user_id, None)
 
     def apply(self, interaction: discord.Interaction[Any]) -> None:
         """Make the interaction speak the user's chosen language, if they chose one."""

@@ -3,7 +3,10 @@ says en-US; he chooses French: his hands, refusals and answers are French on eve
 after a restart too, while the table's public messages keep their rule; « As Discord
 says » brings English back; `/privacy` lists the choice and `/forget` erases it."""
 
+import asyncio
 from pathlib import Path
+
+import pytest
 
 from bot.client import LANGUAGES_RELOAD_INTERVAL, PresidentBot, create_bot
 from bot.config import Config
@@ -247,5 +250,59 @@ async def test_the_commands_a_message_names_are_those_the_players_client_lists(
     prompt = john.last_ephemeral().content
     assert prompt.startswith("Quitter la partie")
     assert "`/president join` avant la fin de la manche te rend ta place." in prompt
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def _gated_reading(bot: PresidentBot, monkeypatch: pytest.MonkeyPatch
+                         ) -> tuple[asyncio.Task[None], asyncio.Event]:
+    """A sharded process's reading of every choice, its rows read but held on their way
+    back (a slow database, a busy loop) until the event returned is set."""
+    storage = _storage(bot)
+    read = storage.player_languages
+    gate, rows_read = asyncio.Event(), asyncio.Event()
+
+    async def held() -> dict[int, str]:
+        rows = await read()
+        rows_read.set()
+        await gate.wait()
+        return rows
+
+    monkeypatch.setattr(storage, "player_languages", held)
+    reading = asyncio.create_task(bot.reload_languages())
+    await rows_read.wait()
+    monkeypatch.setattr(storage, "player_languages", read)
+    return reading, gate
+
+
+async def test_a_choice_made_while_a_reading_is_on_its_way_stays(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sharded process reads every choice again each minute. John chooses French while
+    a reading's rows, read before his choice was stored, are on their way: they are older
+    than his choice, which stays (it was replaced by them, his next answers English for up
+    to a minute). So does an erasure: `/forget` while a reading that still held his choice
+    is on its way, and the choice is gone from this process at once, not back for a
+    minute."""
+    url = database_url(tmp_path, "p.db")
+    config = Config(token=fake.token, database_url=url, shard_count=1, shard_ids=(0,))
+    bot = create_bot(config, clock=clock, guild_ready_timeout=0)
+    await fake.connect(bot, advance=clock.advance)
+    john = fake.add_user("john")
+
+    reading, gate = await _gated_reading(bot, monkeypatch)
+    await john.slash("president my-language", language="fr")
+    gate.set()
+    await reading
+    assert bot.languages.chosen(john.id) == "fr"
+    await john.slash("president hand")
+    assert _refused(john) == "⚠️ " + t(OwnLocale("fr", "en-US"), "err.no_table")
+
+    reading, gate = await _gated_reading(bot, monkeypatch)
+    await john.slash("president forget")
+    await john.click(john.last_ephemeral(), "Tout effacer")
+    gate.set()
+    await reading
+    assert bot.languages.chosen(john.id) is None
     await fake.disconnect(bot)
     fake.assert_no_errors()

@@ -264,14 +264,16 @@ class PresidentBot(Host):
 
     async def reload_languages(self) -> None:
         """Take every stored choice anew (one erased by `/forget` elsewhere goes too); the
-        database away, keep those held and try again at the next reading."""
+        database away, keep those held and try again at the next reading. The next reading
+        is set first: one failing by a bug (logged by the scheduler; the table missing
+        during a rollback below 0019, say) must not end them all."""
         assert self.storage is not None
+        self.watch_languages()
         try:
             await self.languages.read(self.storage.player_languages)
         except Exception as err:
             if not controls.out_of_reach(err, "the players' languages"):
                 raise
-        self.watch_languages()
 
     async def check_shard_locks(self) -> None:
         """Go on while this process holds its shards' locks (taken back if their session

@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.chatter import leave_chatter_unread
 from bot.config import Config
 from bot.i18n.translator import CatalogueTranslator
-from bot.languages import Languages
+from bot.languages import LOCALES, Languages
 from bot.metrics import Metrics
 from bot.packages import controls
 from bot.packages.cards.emojis import faces as card_faces
@@ -270,10 +270,17 @@ class PresidentBot(Host):
         assert self.storage is not None
         self.watch_languages()
         try:
-            await self.languages.read(self.storage.player_languages)
+            changed = await self.languages.read(self.storage.player_languages)
         except Exception as err:
             if not controls.out_of_reach(err, "the players' languages"):
                 raise
+            return
+        # A language chosen elsewhere reaches the player's seats and open hands here at
+        # once, as `/president my-language` does where it was typed. One given up elsewhere
+        # waits for their next interaction here: what their Discord says is known only then.
+        for user_id, language in changed.items():
+            if language is not None:
+                self.service.heard(user_id, str(LOCALES[language]))
 
     async def check_shard_locks(self) -> None:
         """Go on while this process holds its shards' locks (taken back if their session

@@ -48,20 +48,26 @@ class Languages:
         self._chosen = {user: language for user, language in chosen.items()
                         if language in LOCALES}
 
-    async def read(self, stored: Callable[[], Awaitable[Mapping[int, str]]]) -> None:
+    async def read(self, stored: Callable[[], Awaitable[Mapping[int, str]]]
+                   ) -> dict[int, str | None]:
         """`load` what `stored` reads, but for the choices made or erased here while its
         rows were on their way: those rows may predate them (read before the choice was
         stored, or the erasure), and would bring back for a whole reload interval a
-        language the player just left, or one `/forget` just erased."""
+        language the player just left, or one `/forget` just erased. What changed, by
+        user id (None: back to Discord's), for the caller to redraw their hands in it."""
         during: dict[int, str | None] = {}
         self._during.append(during)
         try:
             rows = await stored()
         finally:
             self._during.remove(during)
+        before = self._chosen
         self.load(rows)
         for user_id, language in during.items():
             self._set(user_id, language)
+        return {user_id: self._chosen.get(user_id)
+                for user_id in before.keys() | self._chosen.keys()
+                if before.get(user_id) != self._chosen.get(user_id)}
 
     def chosen(self, user_id: int) -> str | None:
         return self._chosen.get(user_id)

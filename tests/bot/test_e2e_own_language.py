@@ -341,3 +341,37 @@ async def test_a_reading_that_fails_by_a_bug_is_logged_and_the_readings_go_on(
     assert bot.languages.chosen(john.id) == "fr"
     await fake.disconnect(bot)
     fake.assert_no_errors()
+
+
+async def test_a_choice_read_from_another_process_redraws_the_open_hand(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """John plays on a server this process runs and chooses French on one another process
+    runs: at the next reading his open hand here is redrawn in French, as the choice
+    redraws it on the process that stored it, not only at his next click here."""
+    url = database_url(tmp_path, "p.db")
+    config = Config(token=fake.token, database_url=url, shard_count=1, shard_ids=(0,))
+    bot = create_bot(config, clock=clock, guild_ready_timeout=0)
+    await fake.connect(bot, advance=clock.advance)
+    alice, john = fake.add_user("alice"), fake.add_user("john")
+    await alice.slash("president create", preset="classic")
+    table = table_of(bot, alice)
+    lobby = message(alice, table.lobby_message_id)
+    await john.slash("president join")
+    await alice.click(lobby, cid(table, "addbot"))
+    await alice.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    await john.slash("president hand")
+    hand = john.last_ephemeral()
+    assert "**Your hand**" in hand.content
+    elsewhere = await Storage.open(url)  # another process's
+    try:
+        await elsewhere.choose_language(john.id, "fr")
+    finally:
+        await elsewhere.close()
+    await tick(fake, clock, LANGUAGES_RELOAD_INTERVAL)
+    await tick(fake, clock, 1)
+    assert "**Ta main**" in message(john, hand.id).content
+    assert "Round 1" in message(alice, table.table_message_id).content  # public: alice's
+    await fake.disconnect(bot)
+    fake.assert_no_errors()

@@ -4,8 +4,13 @@ SQLite and PostgreSQL: kept per player, changed, back to Discord's, listed and e
 from __future__ import annotations
 
 import pytest
+from sqlalchemy import CheckConstraint
 
+from bot.i18n import CATALOGUES
+from bot.languages import LOCALES
 from bot.storage import Storage
+from bot.storage.languages import LANGUAGES
+from bot.storage.models import Base, PlayerLanguage
 
 from .test_scores import ALICE, BOB, CAROL
 
@@ -41,3 +46,14 @@ async def test_the_choice_is_listed_and_erased_with_the_player(storage: Storage)
     assert await storage.player_languages() == {BOB: "fr"}
     assert (await storage.held_about(ALICE)).empty
     assert (await storage.kept_about(ALICE)).language is None
+
+
+def test_the_languages_kept_are_those_with_a_catalogue_and_a_locale() -> None:
+    """Four lists name the languages a player may choose: the storage's (and its CHECK),
+    the catalogues, and the locales `Languages.apply` sets. One added to a catalogue alone
+    would be refused by the storage; one stored without a locale, dropped at the start."""
+    assert set(LANGUAGES) == set(CATALOGUES) == set(LOCALES)
+    table = Base.metadata.tables[PlayerLanguage.__tablename__]
+    check = next(c for c in table.constraints if isinstance(c, CheckConstraint))
+    assert str(check.sqltext) == "language IN ({})".format(
+        ", ".join(f"'{code}'" for code in LANGUAGES))

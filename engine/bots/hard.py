@@ -63,11 +63,11 @@ class HardBot:
     known seats whose player answers whenever it can, so that a pass says more
     (:func:`engine.tells.beliefs`). ``searchers``: the known seats of normal players, which
     search their last cards where the rules let them (:mod:`.endsearch`): their moves then
-    say nothing, and the rollouts model that search (:func:`.rollout.end_choice`) where
-    tricks last until all pass. ``naive``: the known seats of reference players all round:
-    their answers and passes are read by that player's own rule
-    (:func:`engine.tells.beliefs`). ``own``: how many cards or fewer its own seat searches
-    its end with in the rollouts; None, as the rules say (:func:`own_end`).
+    say nothing, and the rollouts model that search (:func:`.rollout.end_choice`) wherever
+    it runs, one-lap tricks too (:func:`.endsearch.searches`). ``naive``: the known seats of
+    reference players all round: their answers and passes are read by that player's own
+    rule (:func:`engine.tells.beliefs`). ``own``: how many cards or fewer its own seat
+    searches its end with in the rollouts; None, as the rules say (:func:`own_end`).
     """
 
     level = "hard"

@@ -89,7 +89,10 @@ class Languages:
             self._chosen[user_id] = language
 
     def apply(self, interaction: discord.Interaction[Any]) -> None:
-        """Make the interaction speak the user's chosen language, if they chose one."""
+        """Before any handler reads it (`PresidentBot.dispatch`): its `locale` the user's
+        chosen language, so that the ninety places choosing words from it follow the
+        choice without each asking; the locale Discord sent kept in `extras`, for the
+        commands a message names (`own_locale`) and « As Discord says » (`locale`)."""
         interaction.extras[DISCORD_LOCALE] = interaction.locale
         chosen = self._chosen.get(interaction.user.id)
         if chosen is not None:

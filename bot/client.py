@@ -235,6 +235,7 @@ class PresidentBot(Host):
         # Before anything else is awaited: the restored tables' first redraws are on their way.
         self.publisher.servers.unseen({table.guild_id for table in self.service.registry.tables()
                                        if table.guild_id is not None})
+        self.restored_languages()
         # Found unreadable now, or at a start that stopped before telling their channels.
         since = datetime.fromtimestamp(clock.now() - UNREADABLE_KEEP_SECONDS, UTC)
         owed = await self.storage.unreadable_since(since, shard_ids=shard_ids,
@@ -281,6 +282,19 @@ class PresidentBot(Host):
         for user_id, language in changed.items():
             if language is not None:
                 self.service.heard(user_id, str(LOCALES[language]))
+
+    def restored_languages(self) -> None:
+        """The restored seats and hands take their players' chosen languages, before the
+        tables' first redraws: a seat keeps the language of its snapshot, which predates a
+        choice made on another process's server while this one was stopped, or one stored
+        just before a stop that left the seat's new language unsaved."""
+        service = self.service
+        for table in service.registry.tables():
+            people = {p.user_id for p in [*table.seats, *table.queue] if p.user_id is not None}
+            for user_id in sorted(people | table.hands.keys()):
+                language = self.languages.chosen(user_id)
+                if language is not None:
+                    service.heard(user_id, str(LOCALES[language]))
 
     async def check_shard_locks(self) -> None:
         """Go on while this process holds its shards' locks (taken back if their session

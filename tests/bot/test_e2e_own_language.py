@@ -375,3 +375,40 @@ async def test_a_choice_read_from_another_process_redraws_the_open_hand(
     assert "Round 1" in message(alice, table.table_message_id).content  # public: alice's
     await fake.disconnect(bot)
     fake.assert_no_errors()
+
+
+async def test_a_choice_stored_while_the_bot_was_down_reaches_the_restored_hand(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """John chose French on a server another process runs while this one was stopped (or
+    before this one's snapshot kept his seat's new language): the restored table's seat
+    and his open hand take the choice at the start, not at his next click."""
+    url = database_url(tmp_path, "p.db")
+    bot = await connect_bot(fake, clock, url)
+    alice, john = fake.add_user("alice"), fake.add_user("john")
+    await alice.slash("president create", preset="classic")
+    table = table_of(bot, alice)
+    lobby = message(alice, table.lobby_message_id)
+    await john.slash("president join")
+    await alice.click(lobby, cid(table, "addbot"))
+    await alice.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    await john.slash("president hand")
+    hand = john.last_ephemeral()
+    assert "**Your hand**" in hand.content
+
+    async def choose_elsewhere() -> None:
+        elsewhere = await Storage.open(url)  # another process's
+        try:
+            await elsewhere.choose_language(john.id, "fr")
+        finally:
+            await elsewhere.close()
+
+    await choose_elsewhere()  # this process never reads it: it stops before its reading
+    bot = await restart(fake, clock, bot, url)
+    assert bot.languages.chosen(john.id) == "fr"
+    assert "**Ta main**" in message(john, hand.id).content
+    assert "Round 1" in message(alice, bot.service.registry.tables()[0].table_message_id
+                                ).content  # public: alice's English
+    await fake.disconnect(bot)
+    fake.assert_no_errors()

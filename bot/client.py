@@ -276,12 +276,10 @@ class PresidentBot(Host):
             if not controls.out_of_reach(err, "the players' languages"):
                 raise
             return
-        # A language chosen elsewhere reaches the player's seats and open hands here at
-        # once, as `/president my-language` does where it was typed. One given up elsewhere
-        # waits for their next interaction here: what their Discord says is known only then.
-        for user_id, language in changed.items():
-            if language is not None:
-                self.service.heard(user_id, str(LOCALES[language]))
+        # A choice made or given up elsewhere reaches the player's seats and open hands
+        # here at once, as `/president my-language` redraws them where it was typed.
+        for user_id, locale in changed.items():
+            self.service.heard(user_id, str(locale))
 
     def restored_languages(self) -> None:
         """The restored seats and hands take their players' chosen languages, before the

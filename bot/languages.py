@@ -42,6 +42,10 @@ class Languages:
         self._chosen: dict[int, str] = {}
         # The choices made or erased here during each reading on its way (`read`).
         self._during: list[dict[int, str | None]] = []
+        # The locale Discord last sent with an interaction of each player who chose: their
+        # hands' language once a reading says they gave the choice up on another process's
+        # server, where nothing here hears their Discord again until they act here.
+        self._sent: dict[int, discord.Locale] = {}
 
     def load(self, chosen: Mapping[int, str]) -> None:
         """Take every stored choice (`Storage.player_languages`), replacing those held."""
@@ -49,12 +53,14 @@ class Languages:
                         if language in LOCALES}
 
     async def read(self, stored: Callable[[], Awaitable[Mapping[int, str]]]
-                   ) -> dict[int, str | None]:
+                   ) -> dict[int, discord.Locale]:
         """`load` what `stored` reads, but for the choices made or erased here while its
         rows were on their way: those rows may predate them (read before the choice was
         stored, or the erasure), and would bring back for a whole reload interval a
-        language the player just left, or one `/forget` just erased. What changed, by
-        user id (None: back to Discord's), for the caller to redraw their hands in it."""
+        language the player just left, or one `/forget` just erased. The locale each
+        player whose choice changed now speaks, by user id, for the caller to redraw their
+        hands in it: the one chosen, or for a choice given up the one Discord last sent
+        here (none known: left to their next interaction)."""
         during: dict[int, str | None] = {}
         self._during.append(during)
         try:
@@ -65,9 +71,17 @@ class Languages:
         self.load(rows)
         for user_id, language in during.items():
             self._set(user_id, language)
-        return {user_id: self._chosen.get(user_id)
-                for user_id in before.keys() | self._chosen.keys()
-                if before.get(user_id) != self._chosen.get(user_id)}
+        changed: dict[int, discord.Locale] = {}
+        for user_id in before.keys() | self._chosen.keys():
+            language = self._chosen.get(user_id)
+            if before.get(user_id) == language:
+                continue
+            locale = LOCALES[language] if language is not None else self._sent.get(user_id)
+            if locale is not None:
+                changed[user_id] = locale
+        self._sent = {user_id: sent for user_id, sent in self._sent.items()
+                      if user_id in self._chosen}
+        return changed
 
     def chosen(self, user_id: int) -> str | None:
         return self._chosen.get(user_id)
@@ -85,6 +99,7 @@ class Languages:
     def _set(self, user_id: int, language: str | None) -> None:
         if language is None:
             self._chosen.pop(user_id, None)
+            self._sent.pop(user_id, None)
         else:
             self._chosen[user_id] = language
 
@@ -96,6 +111,7 @@ class Languages:
         interaction.extras[DISCORD_LOCALE] = interaction.locale
         chosen = self._chosen.get(interaction.user.id)
         if chosen is not None:
+            self._sent[interaction.user.id] = interaction.locale
             interaction.locale = LOCALES[chosen]
 
     def locale(self, interaction: discord.Interaction[Any]) -> discord.Locale:

@@ -87,9 +87,24 @@ def late_host_button(table: Table, version: int | None) -> None:
     is said so before whether they may host: of two players pressing « Rejouer » for a
     quiet host, the second was told only the first (host now) may, though the game they
     asked for was dealt (play-test 23). Checked before the role is taken over, too. With
-    no game left (the table went back to its lobby) every such button is late."""
-    if version is not None and (table.game is None or version != table.game.version):
+    no game left (the table went back to its lobby) every such button is late.
+
+    At a round's or a game's end a seat may change before the host chooses (a player
+    presses « Reprendre », leaves, sits): the version moves, the choice does not. A button
+    drawn since that end (`Table.ended_version`, and after the round's deal,
+    `Game.round_version`, for a table stored before the end was) still means it
+    (play-test 43: « Manche suivante » refused on the table's latest message as claire
+    resumed)."""
+    if version is None:
+        return
+    game = table.game
+    if game is None:
         raise TableError("err.stale_button")
+    if version == game.version or (game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER)
+                                   and game.round_version < version < game.version
+                                   and table.ended_version <= version):
+        return
+    raise TableError("err.stale_button")
 
 
 def check_seen(table: Table, game: Game, seen: int, seat: int) -> None:

@@ -487,6 +487,8 @@ class TableService:
                 link = table.hands.get(holder) if holder is not None else None
                 if link is not None:
                     link.lapsed = True
+            if isinstance(event, (RoundOver, GameOver)) and table.game is not None:
+                table.ended_version = table.game.version
             if isinstance(event, RoundOver):
                 table.results = [event]
                 table.result_seats = [replace(p) for p in table.seats]  # before they go

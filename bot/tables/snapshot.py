@@ -166,6 +166,7 @@ class TableSnapshot(TypedDict):
     game_row_id: NotRequired[int | None]
     game_no: NotRequired[int]
     next_version: NotRequired[int]
+    ended_version: NotRequired[int]
     store_failed: NotRequired[bool]
     arrivals: NotRequired[int]
     away: NotRequired[dict[str, float]]  # by user id

@@ -73,6 +73,9 @@ class Table:
     # Where the next game's versions start: past every version a control of an earlier game
     # at this table was drawn for (engine Game.new's first_version).
     next_version: int = 0
+    # The game's version when its latest round (or the game) ended: the host's buttons
+    # drawn since still offer the same choice (`refusals.late_host_button`).
+    ended_version: int = 0
     store_failed: bool = False  # a record could not be stored and the table was told so
     arrivals: int = 0
     away: dict[int, float] = field(default_factory=dict)  # presi leavers: user → grace deadline
@@ -490,6 +493,7 @@ class Table:
             "game_row_id": self.game_row_id,
             "game_no": self.game_no,
             "next_version": self.next_version,
+            "ended_version": self.ended_version,
             "store_failed": self.store_failed,
             "arrivals": self.arrivals,
             "away": {str(uid): deadline for uid, deadline in self.away.items()},
@@ -571,6 +575,7 @@ class Table:
             # numbered one (its row, if stored, has no number and is found by game_row_id).
             game_no=d.get("game_no", 1 if d.get("game") is not None else 0),
             next_version=d.get("next_version", 0),
+            ended_version=d.get("ended_version", 0),
             store_failed=d.get("store_failed", False),
             arrivals=d.get("arrivals", 0),
             away={int(uid): float(v) for uid, v in d.get("away", {}).items()},

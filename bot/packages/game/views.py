@@ -16,6 +16,7 @@ import discord
 from bot.i18n import LocaleLike, t
 from bot.languages import own_locale
 from bot.packages.controls import (
+    HANDLERS,
     MOVED_HAND,
     OPTIONS_PER_SELECT,
     WARNING,
@@ -203,7 +204,16 @@ async def late_hand(click: Click) -> None:
 # How the controls are drawn (`controls.Drawn`): the table message's « Ma main » and host
 # buttons are public, a hand's private and drawn for a version of the game.
 HAND = Drawn(private=True, versioned=True, late=late_hand)
-HOST = Drawn(versioned=True)
+
+
+async def late_host(click: Click) -> None:
+    """A host button a redraw has since replaced: the action itself, which the service
+    refuses as late unless the round's or game's end it was drawn for still stands
+    (`refusals.late_host_button`: a seat changed meanwhile, the choice did not)."""
+    await HANDLERS[click.action](click)
+
+
+HOST = Drawn(versioned=True, late=late_host)
 # The cards a pre-checked « Confirmer » carries, or none.
 CARDS = r"([0-9]{1,2}|[A-Z])[A-Z](\.([0-9]{1,2}|[A-Z])[A-Z]){0,15}|"
 

@@ -295,7 +295,7 @@ CATALOGUE: dict[str, str] = {
     "err.kick_unknown": "{name} is not at this table.",
     "err.no_bot": "No bot is seated at this table.",
     "err.too_many_seated": "{count} players are seated, and these rules allow {max} at most: remove players or bots first; nothing changed.",
-    "err.settings_locked": "The rules are fixed once the game has started: `{cmd_rules}` shows them.",
+    "err.settings_locked": "The rules and the table's settings (the new bots' level, the **Hint** button, reminders) are fixed once the game has started: they change in the lobby, once it is over. `{cmd_rules}` shows this game's rules.",
     "err.settings_after_game": "The game is over: **{end}** takes the table back to the lobby, where the rules can be changed; **{replay}** keeps the same ones.",
     "err.setting_invalid": "{knob}: that value is refused ({detail}).",
     "err.form_expired": "This form has expired: open the settings again with `{cmd_settings}`.",

@@ -306,7 +306,7 @@ _WRITTEN: dict[str, str] = {
     "err.kick_unknown": "{name} n’est pas à cette table.",
     "err.no_bot": "Il n’y a aucun bot à cette table.",
     "err.too_many_seated": "{count} places sont occupées, et ces règles en permettent {max} au plus : retire d’abord des personnes ou des bots ; rien n’a changé.",
-    "err.settings_locked": "Les règles sont figées une fois la partie lancée : `{cmd_rules}` les affiche.",
+    "err.settings_locked": "Les règles et les réglages de la table (niveau des nouveaux bots, bouton **Conseil**, rappels) sont figés une fois la partie lancée : ils se changent au salon d’attente, une fois la partie finie. `{cmd_rules}` affiche les règles de cette partie.",
     "err.settings_after_game": "La partie est finie : **{end}** ramène la table au salon d’attente, où les règles se changent ; **{replay}** garde les mêmes.",
     "err.setting_invalid": "{knob} : cette valeur est refusée ({detail}).",
     "err.form_expired": "Ce formulaire a expiré : rouvre les réglages avec `{cmd_settings}`.",

@@ -175,6 +175,7 @@ async def test_presi_against_bots_then_wild7_at_six_with_a_redeploy_mid_exchange
     reader("presi dealt")
     await marie.slash("president settings")  # mid-game: refused
     reader("marie's settings mid-game")
+    assert "**Conseil**" in marie.last_ephemeral().content  # what she wanted, and when
     calls: list[int] = []  # Discord calls after each step of the play (a move, or a second)
     while fresh(game).phase is not Phase.GAME_OVER:
         if game.phase is Phase.ROUND_OVER:
@@ -361,3 +362,24 @@ async def test_the_host_s_next_round_holds_when_a_seat_changes_at_the_round_s_en
     assert game.round_no == 2
     fake.assert_no_errors()
 
+
+@pytest.mark.parametrize("locale", ["fr", "en-US"])
+async def test_settings_refused_mid_game_say_the_bots_level_and_hints_wait_for_the_lobby(
+        fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str) -> None:
+    """From the play-test: marie, against two bots, typed `/president settings` to turn
+    « Conseil » on and read only « Les règles sont figées une fois la partie lancée :
+    `/president règles` les affiche. », which answered a question she had not asked. The
+    refusal now says the table's settings are fixed too, and where they change."""
+    host = fake.add_user("marie", locale=locale)
+    table = await create_table(president, host, "presi")
+    await host.click(message(host, table.lobby_message_id), cid(table, "vsbots"))
+    await tick(fake, clock, 1)
+    assert fresh(table).game is not None
+    await host.slash("president settings")
+    answer = host.last_ephemeral()
+    well_written(answer, locale)
+    hints = "**Conseil**" if locale == "fr" else "**Hint**"
+    lobby = "salon d’attente" if locale == "fr" else "lobby"
+    assert answer.ephemeral and answer.content.startswith("⚠️ ") and hints in answer.content \
+        and lobby in answer.content, answer.content
+    fake.assert_no_errors()

@@ -176,6 +176,8 @@ async def test_presi_against_bots_then_wild7_at_six_with_a_redeploy_mid_exchange
     await marie.slash("president settings")  # mid-game: refused
     reader("marie's settings mid-game")
     assert "**Conseil**" in marie.last_ephemeral().content  # what she wanted, and when
+    await paul.click(message(paul, presi.table_message_id), cid(presi, "hand"))  # watching
+    reader("paul's hand, watching presi")
     calls: list[int] = []  # Discord calls after each step of the play (a move, or a second)
     while fresh(game).phase is not Phase.GAME_OVER:
         if game.phase is Phase.ROUND_OVER:
@@ -279,6 +281,15 @@ async def test_presi_against_bots_then_wild7_at_six_with_a_redeploy_mid_exchange
             restored = fresh(wild).game
             assert restored is not None and restored.phase is Phase.EXCHANGE
             assert due, "nobody at the table owed a gift at the redeploy"
+            # claire asks « Conseil » from the hand she opened before the redeploy.
+            hint = next(b.custom_id for b in idle.hand.buttons
+                        if b.custom_id and ":hint:" in b.custom_id)
+            await claire.click(idle.hand, hint)
+            reader("claire's hint in the exchange, after the redeploy")
+            assert idle.hand.content.startswith("💡 " + t("fr", "hint.give", cards="",
+                                                          reason="")[2:12]), idle.hand.content
+            await bob.slash("president settings")
+            reader("bob's settings")
             continue
         if not hinted and wg.phase is Phase.PLAY and wg.to_act == wild.seat_of(paul.id):
             advice = await follow_hint(wild, people[1], reader)

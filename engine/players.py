@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 from .actions import Action
+from .cards import TWO
 from .plays import PlayOption
 from .rounds import Rounds
 
@@ -66,29 +67,46 @@ class GreedyPlayer:
         give = _exchange_action(game, seat, None)
         if give is not None:
             return give
+        option = self.pick(game, seat)
+        return Action.pass_() if option is None else Action.play(option)
+
+    def pick(self, game: Rounds, seat: int) -> PlayOption | None:
+        """The play decision alone (None: pass): what :meth:`choose` plays outside the
+        exchange. Hard's rollouts call it for every seat they model as this player, so the
+        common case (a whole natural group answers) is one pass over the options."""
         options = game.legal_plays(seat)
+        can_pass = game.can_pass(seat)
+        if not options:
+            if can_pass:
+                return None
+            raise ValueError(f"seat {seat} has no legal action")
         hand = game.hands[seat]
         sizes: dict[int, int] = {}
         for card in hand:
-            sizes[card.value] = sizes.get(card.value, 0) + 1
+            value = card.value
+            sizes[value] = sizes.get(value, 0) + 1
+        # The weakest option keeping its group whole (first of equals, as min() picks):
+        # such an option is plain (no wild, no special card), so its rank is its strength.
+        revolution = game.revolution
+        best: PlayOption | None = None
+        best_strength = 0
+        for o in options:
+            if o.special is None and o.wilds == 0 and o.announce is None and \
+                    sizes.get(o.level, 0) == o.count:
+                strength = TWO - o.level if revolution else o.level
+                if best is None or strength < best_strength:
+                    best, best_strength = o, strength
+        if best is not None:
+            return best
 
         def plain(o: PlayOption) -> bool:
             return o.special is None and o.wilds == 0 and o.announce is None
 
-        def keeps_groups(o: PlayOption) -> bool:
-            return plain(o) and sizes.get(o.level, 0) == o.count
-
         def rank(o: PlayOption) -> tuple[int, int, int]:
             return (game.strength(o.level), o.wilds, 1 if o.special else 0)
 
-        if game.can_pass(seat):
-            good = [o for o in options if keeps_groups(o)]
-            if good:
-                return Action.play(min(good, key=rank))
-            if len(hand) <= 2 and options:
-                return Action.play(min(options, key=rank))
-            return Action.pass_()
-        if not options:
-            raise ValueError(f"seat {seat} has no legal action")
-        good = [o for o in options if keeps_groups(o)] or [o for o in options if plain(o)]
-        return Action.play(min(good or options, key=rank))
+        if can_pass:
+            if len(hand) <= 2:
+                return min(options, key=rank)
+            return None
+        return min([o for o in options if plain(o)] or options, key=rank)

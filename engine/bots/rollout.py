@@ -113,7 +113,7 @@ def rollout(game: Game, seat: int, holders: frozenset[int] = frozenset(),
         actor = game.to_act
         assert actor is not None, "rollouts need turn-based play"
         if actor in naive:
-            game.step(actor, _NAIVE.choose(game, actor).option)
+            game.step(actor, _NAIVE.pick(game, actor))
             continue
         trick = game.trick
         others = [len(hands[s]) for s in game.order if s != actor and hands[s]]

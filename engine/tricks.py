@@ -29,6 +29,18 @@ from .state import GameState, Phase, Tell, TrickPlay
 __all__ = ["Tricks"]
 
 
+class _Discard(list[Event]):
+    """An event list that keeps nothing: :meth:`Tricks.step` returns no event, so it builds
+    none of the common ones (a play, a pass, a trick closed: ``is _QUIET`` below), and the
+    rare ones (going out, a revolution, a skip) it appends here are dropped."""
+
+    def append(self, event: Event, /) -> None:
+        pass
+
+
+_QUIET = _Discard()
+
+
 class Tricks(GameState):
     """Legality and mechanics of tricks, on top of the shared state."""
 
@@ -208,12 +220,11 @@ class Tricks(GameState):
         """
         self.timeouts[seat] = 0
         self.version += 1
-        events: list[Event] = []
         if option is None:
-            self._apply_pass(seat, events)
+            self._apply_pass(seat, _QUIET)
         else:
-            self._apply_play(seat, option.cards, option, events)
-        self._finish(events)
+            self._apply_play(seat, option.cards, option, _QUIET)
+        self._finish(_QUIET)
 
     # ------------------------------------------------------------------ trick mechanics
     def _apply_play(self, seat: int, cards: tuple[Card, ...], option: PlayOption,
@@ -245,7 +256,8 @@ class Tricks(GameState):
         self.constraint = None
         self.trick_version = self.version
         self._restart = True
-        events.append(Played(seat, cards, option.value, count, option.announce, special))
+        if events is not _QUIET:
+            events.append(Played(seat, cards, option.value, count, option.announce, special))
 
         close: str | None = None
         if special == "top_single":
@@ -358,7 +370,8 @@ class Tricks(GameState):
                                self.revolution, mine))
         if mine is not None:
             self.constraint = None
-        events.append(Passed(seat))
+        if events is not _QUIET:
+            events.append(Passed(seat))
         if self.rules.fast:
             if self._fast_all_passed():
                 self._close_trick("all_passed", events)
@@ -404,8 +417,9 @@ class Tricks(GameState):
         winner = self.last_player
         assert winner is not None
         opener = winner if self.hands[winner] else self._next_with_cards(winner)
-        top = self.trick[-1].value if self.trick else None
-        events.append(TrickClosed(winner, reason, opener, top))
+        if events is not _QUIET:
+            top = self.trick[-1].value if self.trick else None
+            events.append(TrickClosed(winner, reason, opener, top))
         self._open_trick(opener)
 
     def _open_trick(self, opener: int | None) -> None:

@@ -164,29 +164,39 @@ def _constrained(pool: list[Card], need: list[int], caps: dict[int, int],
     held: dict[tuple[int, int], int] = {}
     cards = list(pool)
     rng.shuffle(cards)
-
-    def fits(seat: int, card: Card) -> bool:
-        if card.value > caps.get(seat, card.value):
-            return False
-        limit = lacks.get((seat, card.value))
-        return limit is None or held.get((seat, card.value), 0) + 1 < limit
-
     seats = [s for s, n in enumerate(need) if n > 0]
+    # Each seat's cap (None: none) and absences (value: fewer than this many), looked up
+    # once per seat rather than once per card and seat: this runs for every sampled deal.
+    capped = [(s, caps.get(s), {v: n for (t, v), n in lacks.items() if t == s})
+              for s in seats]
 
-    def homes(card: Card) -> int:
-        """How many seats could take the card: the fewest are placed first."""
-        return sum(1 for s in seats if fits(s, card))
-
-    cards.sort(key=homes)
+    # How many seats could take a card of each value, nothing placed yet: the cards with
+    # the fewest are placed first (one count per value; the sort is stable, as before).
+    homes: dict[int, int] = {}
     for card in cards:
-        open_seats = [s for s in seats if left[s] > 0 and fits(s, card)]
+        value = card.value
+        if value not in homes:
+            homes[value] = sum(1 for _, cap, limits in capped
+                               if (cap is None or value <= cap)
+                               and limits.get(value, 2) > 1)
+
+    def placed_first(card: Card) -> int:
+        return homes[card.value]
+
+    cards.sort(key=placed_first)
+    for card in cards:
+        value = card.value
+        open_seats = [s for s, cap, limits in capped
+                      if left[s] > 0 and (cap is None or value <= cap)
+                      and ((limit := limits.get(value)) is None
+                           or held.get((s, value), 0) + 1 < limit)]
         if not open_seats:
             return None
         weights = [left[s] for s in open_seats]
         seat = rng.choices(open_seats, weights)[0]
         out[seat].append(card)
         left[seat] -= 1
-        held[(seat, card.value)] = held.get((seat, card.value), 0) + 1
+        held[(seat, value)] = held.get((seat, value), 0) + 1
     return out
 
 

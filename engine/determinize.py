@@ -29,6 +29,7 @@ __all__ = ["determinize", "sample_hands"]
 
 _TRIES = 20  # constrained deals retried before the soft inferences are dropped
 _REPAIRS = 60  # swaps tried to mend the beliefs a deal breaks (engine.tells)
+_NONE: frozenset[int] = frozenset()
 
 
 def sample_hands(view: PlayerView, rng: random.Random,
@@ -102,11 +103,6 @@ def _repair(dealt: list[list[Card]], hands: list[list[Card]],
     def broken(key: tuple[int, int]) -> bool:
         return held.get(key, 0) in forbidden.get(key, ())
 
-    def allowed(seat: int, value: int) -> bool:
-        limit = absent.get((seat, value))
-        return value <= caps.get(seat, value) and (limit is None
-                                                   or held.get((seat, value), 0) < limit)
-
     seats = [s for s, cards in enumerate(dealt) if cards]
     wrong = {key for key in forbidden if broken(key)}
     if len(seats) < 2:  # nothing sampled to swap (every hidden card known): the deal stands
@@ -122,25 +118,29 @@ def _repair(dealt: list[list[Card]], hands: list[list[Card]],
         theirs = dealt[other]
         i, j = rng.randrange(len(mine)), rng.randrange(len(theirs))
         give, take = mine[i], theirs[j]
-        if give.value == take.value:
+        gv, tv = give.value, take.value
+        if gv == tv:
             continue
-        keys = {(seat, give.value), (seat, take.value), (other, give.value), (other, take.value)}
-        before = sum(map(broken, keys))
-        for key, step in (((seat, give.value), -1), ((other, give.value), 1),
-                          ((seat, take.value), 1), ((other, take.value), -1)):
-            held[key] = held.get(key, 0) + step
-        fits = allowed(seat, take.value) and allowed(other, give.value)
-        if fits and sum(map(broken, keys)) < before:
+        # Four distinct keys (two seats, two values), counted and moved one by one: this
+        # loop runs up to _REPAIRS times for every sampled deal.
+        k1, k2, k3, k4 = (seat, gv), (other, gv), (seat, tv), (other, tv)
+        h1, h2, h3, h4 = held.get(k1, 0), held.get(k2, 0), held.get(k3, 0), held.get(k4, 0)
+        f1, f2, f3, f4 = (forbidden.get(k1, _NONE), forbidden.get(k2, _NONE),
+                          forbidden.get(k3, _NONE), forbidden.get(k4, _NONE))
+        before = (h1 in f1) + (h2 in f2) + (h3 in f3) + (h4 in f4)
+        h1, h2, h3, h4 = h1 - 1, h2 + 1, h3 + 1, h4 - 1
+        limit_take, limit_give = absent.get(k3), absent.get(k2)
+        fits = (tv <= caps.get(seat, tv) and (limit_take is None or h3 < limit_take)
+                and gv <= caps.get(other, gv) and (limit_give is None or h2 < limit_give))
+        if fits and (h1 in f1) + (h2 in f2) + (h3 in f3) + (h4 in f4) < before:
+            held[k1], held[k2], held[k3], held[k4] = h1, h2, h3, h4
             mine[i], theirs[j] = take, give
-            for key in keys:
-                if broken(key):
+            for key, count, banned in ((k1, h1, f1), (k2, h2, f2), (k3, h3, f3),
+                                       (k4, h4, f4)):
+                if count in banned:
                     wrong.add(key)
                 else:
                     wrong.discard(key)
-            continue
-        for key, step in (((seat, give.value), 1), ((other, give.value), -1),
-                          ((seat, take.value), -1), ((other, take.value), 1)):
-            held[key] = held.get(key, 0) + step
 
 
 def _plain(pool: list[Card], need: list[int], rng: random.Random) -> list[list[Card]]:

@@ -28,19 +28,26 @@ class Unseen:
 
     def __init__(self, cards: Sequence[Card], rules: Rules) -> None:
         wild = rules.wild_level
-        self.naturals: dict[int, int] = {}
-        self.wilds = 0
-        self.jokers: list[int] = []
-        self.top_single = False
+        top_single = rules.top_single
+        # Built at every lead of every rollout: locals, and ``is_joker`` read inline.
+        naturals: dict[int, int] = {}
+        jokers: list[int] = []
+        wilds = 0
+        seen_top = False
         for card in cards:
-            if card.is_joker:
-                self.jokers.append(card.value)
-            elif card.value == wild:
-                self.wilds += 1
+            value = card.value
+            if card.suit == "":  # a joker
+                jokers.append(value)
+            elif value == wild:
+                wilds += 1
             else:
-                if card is rules.top_single:
-                    self.top_single = True
-                self.naturals[card.value] = self.naturals.get(card.value, 0) + 1
+                if card is top_single:
+                    seen_top = True
+                naturals[value] = naturals.get(value, 0) + 1
+        self.naturals = naturals
+        self.wilds = wilds
+        self.jokers = jokers
+        self.top_single = seen_top
 
 
 def level_strength(level: int, revolution: bool) -> int:
@@ -85,12 +92,14 @@ def sure_winner(option: PlayOption, rules: Rules, revolution: bool, unseen: Unse
     if rules.revolution and count == 4:
         revolution = not revolution  # the quad reverses the order its answers are judged in
     mine = level_strength(option.level, revolution)
+    wilds = unseen.wilds
+    equal = rules.equal_allowed
+    shorter_twos = rules.two_beats_larger and not revolution and count > 1
     for level, held in unseen.naturals.items():
-        other = level_strength(level, revolution)
-        if other > mine or (other == mine and rules.equal_allowed):
-            need = count - 1 if (rules.two_beats_larger and not revolution and level == TWO
-                                 and count > 1) else count
-            if held + unseen.wilds >= need:
+        other = TWO - level if revolution else level  # level_strength, inlined: hot loop
+        if other > mine or (other == mine and equal):
+            need = count - 1 if shorter_twos and level == TWO else count
+            if held + wilds >= need:
                 return False
     # Wilds alone take any announced value: the strongest of the current order (2s, or 3s
     # in a revolution) when nothing else beats the play.

@@ -99,6 +99,7 @@ def rollout(game: Game, seat: int, holders: frozenset[int] = frozenset(),
     than that, and return it (0: play on to the end), where only a better place matters."""
     rules = game.rules
     hands = game.hands
+    order = game.order  # the round's seats: fixed until the round ends, where this stops
     if not searches(rules):
         searchers = frozenset()
     finished = -1
@@ -116,11 +117,11 @@ def rollout(game: Game, seat: int, holders: frozenset[int] = frozenset(),
             game.step(actor, _NAIVE.pick(game, actor))
             continue
         trick = game.trick
-        others = [len(hands[s]) for s in game.order if s != actor and hands[s]]
+        others = [len(hands[s]) for s in order if s != actor and hands[s]]
         can_pass = game.can_pass(actor)
         # The tactics count cards only to open a trick: the counter is built for leads alone.
         unseen = None if trick else \
-            Unseen([card for s in game.order if s != actor for card in hands[s]], rules)
+            Unseen([card for s in order if s != actor for card in hands[s]], rules)
         option, reason = judge(hands[actor], game.legal_plays(actor), can_pass,
                                trick[-1] if trick else None, rules, game.revolution, others,
                                unseen, actor in waiting)

@@ -20,6 +20,18 @@ rotations, and a game's rounds, are not independent of one another), and the med
 percentile of its decision times (wall clock; each process on one core: ``--jobs 2`` on two
 cores plays the deals twice as fast, as two runs side by side would).
 
+``--clock cpu`` reads hard's time budget, and the decision times printed, from the process's
+CPU time (``time.process_time``) instead of the wall clock (``time.perf_counter``), and the
+line says so: ``p50_cpu_ms``/``p99_cpu_ms`` for ``p50_ms``/``p99_ms``. The issue's time
+target is « on one core of this machine »: what one core gives a decision is the CPU time of
+the one process deciding, whatever else the machine runs. On a shared, loaded machine the
+wall clock's 80 ms buy hard a fraction of a core, so its figures measure the load; 80 ms of
+CPU buy the samples an idle core would (less the caches other processes evict). Every arena
+process is single-threaded, workers under ``--jobs`` too (nothing in the engine starts a
+thread, and a pool's worker runs its deals in its main thread): the process's CPU time is the
+decision's. A deal played with ``cpu`` checks that and refuses to run beside other threads,
+whose CPU time the clock would count as the decision's.
+
 As at a Discord table, where the lobby shows every bot with its level, each bot is told
 who plays the other seats (hard models them accordingly); ``--anonymous`` tells it nothing,
 as when the others are people.
@@ -36,6 +48,7 @@ import multiprocessing
 import os
 import random
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -46,7 +59,11 @@ from .bots import PLAYERS, Player, decide, make_player
 from .game import Game, Phase
 from .rules import Rules
 
-__all__ = ["Score", "play_deals"]
+__all__ = ["CLOCKS", "Score", "play_deals"]
+
+#: The clocks hard's budget and the decision times can be read from (``--clock``): the wall
+#: clock, or the process's CPU time (« one core »'s time, whatever the machine's load).
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
 
 
 @dataclass
@@ -65,18 +82,21 @@ class Score:
         self.seconds.extend(other.seconds)
         self.deals.extend(other.deals)
 
-    def line(self, name: str, preset: str, seats: int, deals: int) -> str:
+    def line(self, name: str, preset: str, seats: int, deals: int, clock: str = "wall") -> str:
+        """The run's figures for ``name``; ``clock`` names the clock the times were read
+        from, CPU times being printed as ``p50_cpu_ms``/``p99_cpu_ms``."""
         n = len(self.places)
         mean = sum(self.places) / n
         first = sum(1 for p in self.places if p == 1) / n
         times = sorted(self.seconds) or [0.0]
         p50 = times[len(times) // 2] * 1000
         p99 = times[min(len(times) - 1, int(len(times) * 0.99))] * 1000
+        unit = "_ms" if clock == "wall" else f"_{clock}_ms"
         return (f"player={name} preset={preset} seats={seats} deals={deals} "
                 f"mean_rank={mean:.2f} rank_ci={self._half_width(float):.2f} "
                 f"first_pct={100 * first:.1f} "
                 f"first_ci={100 * self._half_width(lambda p: float(p == 1)):.1f} "
-                f"p50_ms={_ms(p50)} p99_ms={_ms(p99)}")
+                f"p50{unit}={_ms(p50)} p99{unit}={_ms(p99)}")
 
     def _half_width(self, value: Callable[[int], float]) -> float:
         """95 % half-width of the mean of ``value(place)``, from the spread of its means
@@ -103,7 +123,7 @@ def _ms(value: float) -> str:
 def play_deals(rules: Rules, names: Sequence[str], deals: int, seed: int, *,
                samples: int | None = None, budget: float = 0.08,
                timed: bool = False, exchanged: bool = False, game_rounds: int = 1,
-               anonymous: bool = False, jobs: int = 1) -> dict[str, Score]:
+               anonymous: bool = False, jobs: int = 1, clock: str = "wall") -> dict[str, Score]:
     """Play ``deals`` deals, each once per rotation of the players round the seats (and
     each as a game of ``game_rounds`` rounds); scores by player name.
 
@@ -111,13 +131,16 @@ def play_deals(rules: Rules, names: Sequence[str], deals: int, seed: int, *,
     ``game_rounds``: how many rounds each deal's game lasts, every one scored; after the
     first, each follows the exchange the previous round's ranking calls for.
     ``samples`` fixes hard's sample count (deterministic); otherwise, with ``timed``, hard
-    searches for ``budget`` seconds of wall clock per decision. Each player is told who
-    plays the other seats unless ``anonymous``. ``jobs`` worker processes share the deals
+    searches for ``budget`` seconds of ``clock`` per decision: one of :data:`CLOCKS`, the
+    wall clock or the process's CPU time, which also times the decisions. Each player is
+    told who plays the other seats unless ``anonymous``. ``jobs`` worker processes share the deals
     (each deal is played whole by one of them, its seeds drawn here), so the scores are
     the same as with one, save what a time budget makes depend on the machine's load.
     """
     if game_rounds < 1:
         raise ValueError("a game lasts at least one round")
+    if clock not in CLOCKS:
+        raise ValueError(f"unknown clock {clock!r}: one of {', '.join(CLOCKS)}")
     seats = len(names)
     rng = random.Random(seed)
     plan: list[tuple[int, tuple[int, ...]]] = []
@@ -128,7 +151,7 @@ def play_deals(rules: Rules, names: Sequence[str], deals: int, seed: int, *,
         plan.append((deal_seed, tuple(previous)))
     play = _DealPlayer(rules.replace(game_end="unlimited"), tuple(names), samples=samples,
                        budget=budget, timed=timed, exchanged=exchanged,
-                       game_rounds=game_rounds, anonymous=anonymous)
+                       game_rounds=game_rounds, anonymous=anonymous, clock=clock)
     scores = {name: Score() for name in names}
     if jobs > 1 and len(plan) > 1:
         # A fresh interpreter per worker (spawn), not a fork of a process that may hold
@@ -158,13 +181,17 @@ class _DealPlayer:
     exchanged: bool
     game_rounds: int
     anonymous: bool
+    clock: str = "wall"
 
     def __call__(self, deal: tuple[int, tuple[int, ...]]) -> dict[str, Score]:
         """One deal in every rotation of the seats: the scores it adds (see play_deals)."""
         deal_seed, previous = deal
         rules, names = self.rules, self.names
         seats = len(names)
-        clock = time.perf_counter if self.timed else None
+        tick = CLOCKS[self.clock]
+        if tick is time.process_time:
+            _check_single_threaded()
+        clock = tick if self.timed else None
         scores = {name: Score() for name in names}
         for shift in range(seats):
             seated = [names[(s + shift) % seats] for s in range(seats)]
@@ -177,7 +204,7 @@ class _DealPlayer:
             for number in range(self.game_rounds):
                 if number:
                     game.next_round()
-                _play_round(game, players, [scores[name] for name in seated])
+                _play_round(game, players, [scores[name] for name in seated], tick)
                 assert game.ranking is not None
                 for place, seat in enumerate(game.ranking, start=1):
                     scores[seated[seat]].places.append(place)
@@ -190,7 +217,20 @@ def _others(seated: Sequence[str], seat: int) -> dict[int, str]:
     return {s: name for s, name in enumerate(seated) if s != seat}
 
 
-def _play_round(game: Game, players: list[Player], scores: list[Score]) -> None:
+def _check_single_threaded() -> None:
+    """Refuse to read the process's CPU time as one decision's while another thread runs:
+    the clock would count that thread's time too. (Linux lists a process's threads, its own
+    as well as Python's, under ``/proc/self/task``.)"""
+    threads = threading.active_count()
+    if os.path.isdir("/proc/self/task"):
+        threads = max(threads, len(os.listdir("/proc/self/task")))
+    if threads > 1:
+        raise RuntimeError(f"--clock cpu times a single-threaded process; this one runs "
+                           f"{threads} threads")
+
+
+def _play_round(game: Game, players: list[Player], scores: list[Score],
+                clock: Callable[[], float] = time.perf_counter) -> None:
     while game.phase is Phase.EXCHANGE:
         giver = next(s for s in range(game.seats)
                      if (d := game.exchange_due(s)) is not None and d.ready)
@@ -198,9 +238,9 @@ def _play_round(game: Game, players: list[Player], scores: list[Score]) -> None:
     while game.phase is Phase.PLAY:
         seat = game.to_act
         assert seat is not None, "the arena plays turn-based rules"
-        start = time.perf_counter()
+        start = clock()
         action = decide(players[seat], game, seat)
-        scores[seat].seconds.append(time.perf_counter() - start)
+        scores[seat].seconds.append(clock() - start)
         game.apply(seat, action)
 
 
@@ -219,6 +259,7 @@ class _Options(argparse.Namespace):
     game_rounds: int
     anonymous: bool
     jobs: int
+    clock: str
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -245,8 +286,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--anonymous", action="store_true",
                         help="bots are not told who plays the other seats")
     parser.add_argument("--jobs", type=int, default=1,
-                        help="worker processes sharing the deals (one per core at most: "
-                             "hard's budget is wall clock)")
+                        help="worker processes sharing the deals (one per core at most "
+                             "with the wall clock: hard's budget would shrink)")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="what hard's budget and the decision times are read from: the "
+                             "wall clock, or the process's CPU time (one core's time "
+                             "whatever the load; printed as p50_cpu_ms/p99_cpu_ms)")
     args = parser.parse_args(argv, namespace=_Options())
     names = [n.strip() for n in args.players.split(",") if n.strip()]
     for name in names:
@@ -267,10 +312,11 @@ def main(argv: Sequence[str] | None = None) -> None:
                         budget=args.budget_ms / 1000, timed=args.samples is None,
                         exchanged=args.rounds == "exchanged",
                         game_rounds=args.game_rounds if args.rounds == "games" else 1,
-                        anonymous=args.anonymous, jobs=args.jobs)
+                        anonymous=args.anonymous, jobs=args.jobs, clock=args.clock)
     try:
         for name in sorted(set(names), key=names.index):  # each once, by its first seat
-            print(scores[name].line(name, args.preset, seats, args.deals), flush=True)
+            print(scores[name].line(name, args.preset, seats, args.deals, args.clock),
+                  flush=True)
     except BrokenPipeError:
         # The reader (``| head``) went away: say nothing more, as Unix tools do. Python's
         # advice (library/signal, « Note on SIGPIPE »): point stdout at devnull so the

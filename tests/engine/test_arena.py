@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import math
 import re
+import threading
+from collections.abc import Callable, Mapping
 
 import pytest
 
-from engine import Rules
+from engine import Rules, arena
 from engine.arena import Score, main, play_deals
+from engine.bots import Player, make_player
 
 
 def figures(score: Score) -> dict[str, float]:
@@ -69,3 +72,86 @@ def test_worker_processes_play_the_same_deals_to_the_same_scores() -> None:
         assert shared[name].places == alone[name].places
         assert shared[name].deals == alone[name].deals
         assert len(shared[name].seconds) == len(alone[name].seconds)
+
+
+def test_the_cpu_clock_is_hards_budget_and_times_the_decisions(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--clock cpu``: hard's budget is read from the process's CPU time (« one core »'s
+    time, whatever the load), and so are the decision times; by default the wall clock."""
+    given: list[Callable[[], float] | None] = []
+    read: list[str] = []
+
+    def player(name: str, seed: int | None = None, *, samples: int | None = None,
+               budget: float = 0.08, clock: Callable[[], float] | None = None,
+               others: Mapping[int, str] | None = None) -> Player:
+        if name == "hard":
+            given.append(clock)
+        return make_player(name, seed, samples=samples, budget=budget, clock=clock,
+                           others=others)
+
+    def ticks(name: str) -> Callable[[], float]:
+        def tick() -> float:
+            read.append(name)
+            return 0.0
+        return tick
+
+    monkeypatch.setattr(arena, "make_player", player)
+    monkeypatch.setattr(arena, "CLOCKS", {"wall": ticks("wall"), "cpu": ticks("cpu")})
+    rules = Rules.preset("classic")
+    names = ["hard", "greedy", "greedy", "greedy"]
+    # A budget of 0 on a clock standing still: one sample a decision, whatever the machine.
+    scores = play_deals(rules, names, 1, seed=2, budget=0.0, timed=True, clock="cpu")
+    assert len(given) == 4 and all(c is arena.CLOCKS["cpu"] for c in given)
+    assert set(read) == {"cpu"} and scores["hard"].seconds
+    given.clear()
+    read.clear()
+    play_deals(rules, names, 1, seed=2, budget=0.0, timed=True)
+    assert len(given) == 4 and all(c is arena.CLOCKS["wall"] for c in given)
+    assert set(read) == {"wall"}
+    with pytest.raises(ValueError, match="unknown clock"):
+        play_deals(rules, names, 1, seed=2, clock="sundial")
+
+
+def test_the_printed_times_name_the_cpu_clock(capsys: pytest.CaptureFixture[str],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """CPU milliseconds are printed under their own names, never as ``p50_ms``/``p99_ms``;
+    the wall clock's line is as it always was."""
+    # This process may hold threads other tests left (its deals would be refused): the check
+    # is the next test's.
+    checked: list[bool] = []
+    monkeypatch.setattr(arena, "_check_single_threaded", lambda: checked.append(True))
+    score = Score(places=[1, 2], seconds=[0.05, 0.09], deals=[1, 1])
+    assert "p50_cpu_ms=90 p99_cpu_ms=90" in score.line("hard", "classic", 4, 1, "cpu")
+    assert " p50_ms=90 p99_ms=90" in score.line("hard", "classic", 4, 1)
+    command = ["--players", "hard,greedy", "--seats", "4", "--deals", "1", "--samples", "1"]
+    main([*command, "--clock", "cpu"])
+    cpu = capsys.readouterr().out.splitlines()
+    main(command)
+    wall = capsys.readouterr().out.splitlines()
+    assert len(cpu) == len(wall) == 2
+    assert all(" p50_cpu_ms=" in line and " p50_ms=" not in line for line in cpu)
+    assert all(" p50_ms=" in line and "cpu" not in line for line in wall)
+    assert checked  # the CPU clock's deals checked, the wall clock's did not
+    with pytest.raises(SystemExit):
+        main(["--clock", "sundial"])
+    assert "invalid choice" in capsys.readouterr().err
+
+
+def test_workers_are_single_threaded_for_the_cpu_clock() -> None:
+    """The process's CPU time is one decision's only in a single-threaded process: each
+    worker under ``--jobs`` is one (its deals check, and would refuse otherwise), and a
+    process running another thread is refused."""
+    rules = Rules.preset("presi")
+    names = ["hard", "greedy", "greedy", "greedy"]
+    shared = play_deals(rules, names, 2, seed=4, samples=1, clock="cpu", jobs=2)
+    alone = play_deals(rules, names, 2, seed=4, samples=1)
+    assert shared["hard"].places == alone["hard"].places
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        with pytest.raises(RuntimeError, match="single-threaded"):
+            arena._check_single_threaded()
+    finally:
+        stop.set()
+        other.join()

@@ -86,9 +86,15 @@ class Languages:
     def chosen(self, user_id: int) -> str | None:
         return self._chosen.get(user_id)
 
-    def choose(self, user_id: int, language: str | None) -> None:
-        """A choice just stored; None: back to Discord's locale."""
+    def choose(self, user_id: int, language: str | None,
+               sent: discord.Locale | None = None) -> None:
+        """A choice just stored; None: back to Discord's locale. `sent`: the locale Discord
+        sent with the command that chose, kept as `apply` keeps it: a player's first choice
+        came with no choice yet to apply, and given up on another process's server before
+        any other interaction here, nothing else would say what their hands go back to."""
         self._set(user_id, language)
+        if language is not None and sent is not None:
+            self._sent[user_id] = sent
         for during in self._during:
             during[user_id] = language
 

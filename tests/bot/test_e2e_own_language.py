@@ -447,3 +447,42 @@ async def test_a_choice_given_up_on_another_process_redraws_the_hand_in_discords
     assert "**Your hand**" in message(john, hand.id).content
     await fake.disconnect(bot)
     fake.assert_no_errors()
+
+
+async def test_a_first_choice_given_up_elsewhere_before_any_other_click_redraws_in_discords(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """John (en-US) holds his hand here, chooses French here (his first choice: the
+    command redraws his hand in French), then « As Discord says » on a server another
+    process runs, without clicking here meanwhile: the command that chose said what his
+    Discord speaks, so the next reading redraws his hand in English, not French until his
+    next click here (review of stop 59)."""
+    url = database_url(tmp_path, "p.db")
+    config = Config(token=fake.token, database_url=url, shard_count=1, shard_ids=(0,))
+    bot = create_bot(config, clock=clock, guild_ready_timeout=0)
+    await fake.connect(bot, advance=clock.advance)
+    alice, john = fake.add_user("alice"), fake.add_user("john")
+    await alice.slash("president create", preset="classic")
+    table = table_of(bot, alice)
+    lobby = message(alice, table.lobby_message_id)
+    await john.slash("president join")
+    await alice.click(lobby, cid(table, "addbot"))
+    await alice.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    await john.slash("president hand")
+    hand = john.last_ephemeral()
+    assert "**Your hand**" in hand.content
+    await john.slash("president my-language", language="fr")
+    await tick(fake, clock, 1)
+    assert "**Ta main**" in message(john, hand.id).content
+    elsewhere = await Storage.open(url)  # another process's
+    try:
+        await elsewhere.choose_language(john.id, None)
+    finally:
+        await elsewhere.close()
+    await tick(fake, clock, LANGUAGES_RELOAD_INTERVAL)
+    await tick(fake, clock, 1)
+    assert bot.languages.chosen(john.id) is None
+    assert "**Your hand**" in message(john, hand.id).content
+    await fake.disconnect(bot)
+    fake.assert_no_errors()

@@ -15,6 +15,7 @@ from discord import app_commands
 
 from bot.i18n import t
 from bot.i18n.translator import ls
+from bot.languages import discord_locale
 from bot.storage.languages import LANGUAGES
 from bot.tables.service import TableError
 
@@ -43,7 +44,7 @@ async def choose(interaction: Interaction, language: str) -> None:
     await interaction.response.defer(ephemeral=True, thinking=True)
     await storage.choose_language(interaction.user.id, chosen)
     languages = interaction.client.languages
-    languages.choose(interaction.user.id, chosen)
+    languages.choose(interaction.user.id, chosen, discord_locale(interaction))
     locale = languages.locale(interaction)
     interaction.locale = locale  # what the rest of this interaction says (`tell_vanished`)
     interaction.client.service.heard(interaction.user.id, str(locale))

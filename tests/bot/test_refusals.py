@@ -8,7 +8,7 @@ A host role taken over through a host action goes back if the action is refused.
 
 import pytest
 
-from bot.tables import registry
+from bot.tables import refusals, registry
 from bot.tables.clock import ManualClock
 from bot.tables.service import TableError, TableService
 from bot.tables.table import Table
@@ -131,3 +131,67 @@ async def test_closed_tables_are_remembered_in_their_channel_the_latest_ones_onl
     assert not service.registry.was_closed(tables[1].id, 4, 2)  # another channel
     assert not service.registry.was_closed(tables[1].id, 3, 5)  # another guild
     assert service.registry.was_closed(tables[2].id, 4, 2)
+
+
+async def _round_over() -> tuple[TableService, Table, int]:
+    """A four-seat classic table at round 1's end: the version its host's buttons were
+    drawn for."""
+    service = TableService(ManualClock(), seed=5)
+    table = await service.create(1, 2, HOST, "host", "en", "classic", post=False)
+    await service.join(table, GUEST, "guest", "en")
+    await service.join(table, GUEST + 1, "third", "en")
+    await service.join(table, GUEST + 2, "fourth", "en")
+    await service.games.start(table, HOST)
+    game = table.game
+    assert game is not None
+    while game.phase is Phase.PLAY:
+        seat = game.to_act
+        assert seat is not None
+        user = table.seats[seat].user_id
+        assert user is not None
+        action = GreedyPlayer().choose(game, seat)
+        if action.option is None:
+            await service.moves.pass_turn(table, user, game.version)
+        else:
+            await service.moves.play(table, user, action.option.cards, action.option.announce,
+                                     game.version)
+    assert game.phase is Phase.ROUND_OVER
+    return service, table, game.version
+
+
+async def test_a_host_button_of_a_round_s_end_holds_across_snapshots_older_or_not() -> None:
+    """`Table.ended_version` (stop 59): a host's button drawn at a round's end still means
+    it once a seat changed, read back from a snapshot with the field or from one stored
+    before it was (the round's deal bounds it there); once the next round is dealt, or the
+    game stopped, it is late again (review of stop 59)."""
+    service, table, shown = await _round_over()
+    game = table.game
+    assert game is not None
+    assert table.ended_version == shown
+    await service.leave(table, GUEST)  # between rounds: the seat's change moves the version
+    assert game.phase is Phase.ROUND_OVER and game.version > shown
+    older = table.to_dict()
+    del older["ended_version"]  # as a version before stop 59 stored it
+    for stored in (table.to_dict(), older):
+        copy = Table.from_dict(stored)
+        refusals.late_host_button(copy, shown)
+        with pytest.raises(TableError, match="err.stale_button"):
+            refusals.late_host_button(copy, game.round_version)
+    await service.games.next_round(table, HOST, shown)
+    with pytest.raises(TableError, match="err.stale_button"):
+        await service.games.next_round(table, HOST, shown)
+
+
+async def test_a_host_button_of_a_round_s_end_is_late_once_the_game_stopped() -> None:
+    """The round's « Terminer » stops the game: its buttons offered another choice, and
+    the finished game's (« Rejouer », « Terminer » back to the lobby) are drawn anew."""
+    service, table, shown = await _round_over()
+    await service.games.end(table, HOST, shown)
+    game = table.game
+    assert game is not None and game.phase is Phase.GAME_OVER
+    assert table.ended_version == game.version > shown
+    with pytest.raises(TableError, match="err.stale_button"):
+        await service.games.end(table, HOST, shown)
+    with pytest.raises(TableError, match="err.stale_button"):
+        await service.games.replay(table, HOST, shown)
+    assert table.game is game and game.phase is Phase.GAME_OVER

@@ -10,6 +10,7 @@ import pytest
 from engine import KNOBS, PRESETS, Card, Game, Phase, PlayOption, RandomPlayer, Rules, RulesError
 from engine.bots import make_bot
 from engine.determinize import determinize, sample_hands
+from engine.tricks import _QUIET
 from engine.view import player_view
 
 _VARIANTS = ["on_equal", "trick_end", "closing_rank", "four_closes", "revolution",
@@ -69,6 +70,9 @@ def test_step_reaches_the_states_the_checked_path_reaches(rules: Rules, seats: i
             checked.play_option(seat, option)
         fast.step(seat, option)
         assert fast.to_dict() == checked.to_dict()
+    # The list step hands the rare events to (going out, a revolution, a skip) is one for
+    # the whole process: it must keep none of them.
+    assert list(_QUIET) == []
 
 
 @pytest.mark.parametrize("rules,seats", list(_rule_sets(12, 34)))

@@ -53,7 +53,8 @@ class DirectCommands(commands.Cog):
         self.bot = bot
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        """During a shutdown nothing can be erased: said, as the server commands say it."""
+        """During a shutdown nothing can be stored, neither an erasure nor a language chosen
+        (`/my-language` too since stop 59): said, as the server commands say it."""
         if self.bot.stopping:
             await answer_privately(interaction, refusal_text(
                 own_locale(interaction), TableError("err.restarting")))

@@ -14,7 +14,7 @@ from bot.client import LANGUAGES_RELOAD_INTERVAL, PresidentBot, create_bot
 from bot.config import Config
 from bot.i18n import OwnLocale, t
 from bot.storage import Storage
-from fakediscord import FakeDiscord, TestUser
+from fakediscord import FakeDiscord, Message, TestUser
 from fakediscord.forge import Forger, leaf_options
 from fakediscord.state import APPLICATION_COMMAND
 
@@ -29,6 +29,39 @@ def _storage(bot: PresidentBot) -> Storage:
 
 def _refused(user: TestUser) -> str:
     return user.last_ephemeral().content
+
+
+async def _one_of_shards(fake: FakeDiscord, clock: LinkedClock, url: str) -> PresidentBot:
+    """A process running one shard of several: it reads others' choices every
+    `LANGUAGES_RELOAD_INTERVAL`, as only a sharded process does."""
+    config = Config(token=fake.token, database_url=url, shard_count=1, shard_ids=(0,))
+    bot = create_bot(config, clock=clock, guild_ready_timeout=0)
+    await fake.connect(bot, advance=clock.advance)
+    return bot
+
+
+async def _hand_at_a_table(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                           alice: TestUser, john: TestUser) -> Message:
+    """Alice opens a classic table, john joins, a bot fills a seat, the round is dealt:
+    john's open hand, the message a reading elsewhere must redraw."""
+    await alice.slash("president create", preset="classic")
+    table = table_of(bot, alice)
+    lobby = message(alice, table.lobby_message_id)
+    await john.slash("president join")
+    await alice.click(lobby, cid(table, "addbot"))
+    await alice.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    await john.slash("president hand")
+    return john.last_ephemeral()
+
+
+async def _chosen_elsewhere(url: str, user: TestUser, language: str | None) -> None:
+    """What another process's `/president my-language` stores."""
+    elsewhere = await Storage.open(url)
+    try:
+        await elsewhere.choose_language(user.id, language)
+    finally:
+        await elsewhere.close()
 
 
 async def test_a_player_who_chose_french_reads_french_until_they_go_back_to_discords(
@@ -171,9 +204,7 @@ async def test_a_sharded_process_reads_a_choice_made_on_another(
     """A player's servers may be run by several processes: one stores their choice, the
     others read every choice again each `LANGUAGES_RELOAD_INTERVAL` (an erasure too)."""
     url = database_url(tmp_path, "p.db")
-    config = Config(token=fake.token, database_url=url, shard_count=1, shard_ids=(0,))
-    bot = create_bot(config, clock=clock, guild_ready_timeout=0)
-    await fake.connect(bot, advance=clock.advance)
+    bot = await _one_of_shards(fake, clock, url)
     john = fake.add_user("john")
     elsewhere = await Storage.open(url)  # another process's
     try:
@@ -287,9 +318,7 @@ async def test_a_choice_made_while_a_reading_is_on_its_way_stays(
     is on its way, and the choice is gone from this process at once, not back for a
     minute."""
     url = database_url(tmp_path, "p.db")
-    config = Config(token=fake.token, database_url=url, shard_count=1, shard_ids=(0,))
-    bot = create_bot(config, clock=clock, guild_ready_timeout=0)
-    await fake.connect(bot, advance=clock.advance)
+    bot = await _one_of_shards(fake, clock, url)
     john = fake.add_user("john")
 
     reading, gate = await _gated_reading(bot, monkeypatch)
@@ -319,9 +348,7 @@ async def test_a_reading_that_fails_by_a_bug_is_logged_and_the_readings_go_on(
     is logged with its traceback, and the next one still comes: the readings stopped for
     good, the process's players read choices made elsewhere only after its restart."""
     url = database_url(tmp_path, "p.db")
-    config = Config(token=fake.token, database_url=url, shard_count=1, shard_ids=(0,))
-    bot = create_bot(config, clock=clock, guild_ready_timeout=0)
-    await fake.connect(bot, advance=clock.advance)
+    bot = await _one_of_shards(fake, clock, url)
     john = fake.add_user("john")
     storage = _storage(bot)
     read = storage.player_languages
@@ -350,29 +377,16 @@ async def test_a_choice_read_from_another_process_redraws_the_open_hand(
     runs: at the next reading his open hand here is redrawn in French, as the choice
     redraws it on the process that stored it, not only at his next click here."""
     url = database_url(tmp_path, "p.db")
-    config = Config(token=fake.token, database_url=url, shard_count=1, shard_ids=(0,))
-    bot = create_bot(config, clock=clock, guild_ready_timeout=0)
-    await fake.connect(bot, advance=clock.advance)
+    bot = await _one_of_shards(fake, clock, url)
     alice, john = fake.add_user("alice"), fake.add_user("john")
-    await alice.slash("president create", preset="classic")
-    table = table_of(bot, alice)
-    lobby = message(alice, table.lobby_message_id)
-    await john.slash("president join")
-    await alice.click(lobby, cid(table, "addbot"))
-    await alice.click(lobby, cid(table, "start"))
-    await tick(fake, clock, 1)
-    await john.slash("president hand")
-    hand = john.last_ephemeral()
+    hand = await _hand_at_a_table(fake, clock, bot, alice, john)
     assert "**Your hand**" in hand.content
-    elsewhere = await Storage.open(url)  # another process's
-    try:
-        await elsewhere.choose_language(john.id, "fr")
-    finally:
-        await elsewhere.close()
+    await _chosen_elsewhere(url, john, "fr")  # another process's
     await tick(fake, clock, LANGUAGES_RELOAD_INTERVAL)
     await tick(fake, clock, 1)
     assert "**Ta main**" in message(john, hand.id).content
-    assert "Round 1" in message(alice, table.table_message_id).content  # public: alice's
+    assert "Round 1" in message(alice, table_of(bot, alice).table_message_id
+                                ).content  # public: alice's
     await fake.disconnect(bot)
     fake.assert_no_errors()
 
@@ -386,25 +400,9 @@ async def test_a_choice_stored_while_the_bot_was_down_reaches_the_restored_hand(
     url = database_url(tmp_path, "p.db")
     bot = await connect_bot(fake, clock, url)
     alice, john = fake.add_user("alice"), fake.add_user("john")
-    await alice.slash("president create", preset="classic")
-    table = table_of(bot, alice)
-    lobby = message(alice, table.lobby_message_id)
-    await john.slash("president join")
-    await alice.click(lobby, cid(table, "addbot"))
-    await alice.click(lobby, cid(table, "start"))
-    await tick(fake, clock, 1)
-    await john.slash("president hand")
-    hand = john.last_ephemeral()
+    hand = await _hand_at_a_table(fake, clock, bot, alice, john)
     assert "**Your hand**" in hand.content
-
-    async def choose_elsewhere() -> None:
-        elsewhere = await Storage.open(url)  # another process's
-        try:
-            await elsewhere.choose_language(john.id, "fr")
-        finally:
-            await elsewhere.close()
-
-    await choose_elsewhere()  # this process never reads it: it stops before its reading
+    await _chosen_elsewhere(url, john, "fr")  # this process never reads it: it stops first
     bot = await restart(fake, clock, bot, url)
     assert bot.languages.chosen(john.id) == "fr"
     assert "**Ta main**" in message(john, hand.id).content
@@ -421,26 +419,12 @@ async def test_a_choice_given_up_on_another_process_redraws_the_hand_in_discords
     process runs: at the next reading his open hand here is English again, his Discord's
     language as his last interaction here sent it, not French until his next click."""
     url = database_url(tmp_path, "p.db")
-    config = Config(token=fake.token, database_url=url, shard_count=1, shard_ids=(0,))
-    bot = create_bot(config, clock=clock, guild_ready_timeout=0)
-    await fake.connect(bot, advance=clock.advance)
+    bot = await _one_of_shards(fake, clock, url)
     alice, john = fake.add_user("alice"), fake.add_user("john")
     await john.slash("president my-language", language="fr")
-    await alice.slash("president create", preset="classic")
-    table = table_of(bot, alice)
-    lobby = message(alice, table.lobby_message_id)
-    await john.slash("president join")
-    await alice.click(lobby, cid(table, "addbot"))
-    await alice.click(lobby, cid(table, "start"))
-    await tick(fake, clock, 1)
-    await john.slash("president hand")
-    hand = john.last_ephemeral()
+    hand = await _hand_at_a_table(fake, clock, bot, alice, john)
     assert "**Ta main**" in hand.content
-    elsewhere = await Storage.open(url)  # another process's
-    try:
-        await elsewhere.choose_language(john.id, None)
-    finally:
-        await elsewhere.close()
+    await _chosen_elsewhere(url, john, None)  # another process's
     await tick(fake, clock, LANGUAGES_RELOAD_INTERVAL)
     await tick(fake, clock, 1)
     assert bot.languages.chosen(john.id) is None
@@ -458,28 +442,14 @@ async def test_a_first_choice_given_up_elsewhere_before_any_other_click_redraws_
     Discord speaks, so the next reading redraws his hand in English, not French until his
     next click here (review of stop 59)."""
     url = database_url(tmp_path, "p.db")
-    config = Config(token=fake.token, database_url=url, shard_count=1, shard_ids=(0,))
-    bot = create_bot(config, clock=clock, guild_ready_timeout=0)
-    await fake.connect(bot, advance=clock.advance)
+    bot = await _one_of_shards(fake, clock, url)
     alice, john = fake.add_user("alice"), fake.add_user("john")
-    await alice.slash("president create", preset="classic")
-    table = table_of(bot, alice)
-    lobby = message(alice, table.lobby_message_id)
-    await john.slash("president join")
-    await alice.click(lobby, cid(table, "addbot"))
-    await alice.click(lobby, cid(table, "start"))
-    await tick(fake, clock, 1)
-    await john.slash("president hand")
-    hand = john.last_ephemeral()
+    hand = await _hand_at_a_table(fake, clock, bot, alice, john)
     assert "**Your hand**" in hand.content
     await john.slash("president my-language", language="fr")
     await tick(fake, clock, 1)
     assert "**Ta main**" in message(john, hand.id).content
-    elsewhere = await Storage.open(url)  # another process's
-    try:
-        await elsewhere.choose_language(john.id, None)
-    finally:
-        await elsewhere.close()
+    await _chosen_elsewhere(url, john, None)  # another process's
     await tick(fake, clock, LANGUAGES_RELOAD_INTERVAL)
     await tick(fake, clock, 1)
     assert bot.languages.chosen(john.id) is None

@@ -12,18 +12,13 @@ from bot.tables import refusals, registry
 from bot.tables.clock import ManualClock
 from bot.tables.service import TableError, TableService
 from bot.tables.table import Table
-from engine import GreedyPlayer, Phase
+from engine import Game, GreedyPlayer, Phase
 
 HOST, GUEST = 10, 11
 
 
-async def split_exchange() -> tuple[TableService, Table, int]:
-    """A two-seat classic table in round 2's exchange, where one seat gives from 28 cards."""
-    service = TableService(ManualClock(), seed=3)
-    table = await service.create(1, 2, HOST, "host", "en", "classic", post=False)
-    await service.join(table, GUEST, "guest", "en")
-    await service.set_rules(table, HOST, table.rules.replace(min_players=2, max_players=2))
-    await service.games.start(table, HOST)
+async def _played_out(service: TableService, table: Table) -> Game:
+    """The round in play played to its end through the service, each seat as greedy."""
     game = table.game
     assert game is not None
     while game.phase is Phase.PLAY:
@@ -37,6 +32,17 @@ async def split_exchange() -> tuple[TableService, Table, int]:
         else:
             await service.moves.play(table, user, action.option.cards, action.option.announce,
                                      game.version)
+    return game
+
+
+async def split_exchange() -> tuple[TableService, Table, int]:
+    """A two-seat classic table in round 2's exchange, where one seat gives from 28 cards."""
+    service = TableService(ManualClock(), seed=3)
+    table = await service.create(1, 2, HOST, "host", "en", "classic", post=False)
+    await service.join(table, GUEST, "guest", "en")
+    await service.set_rules(table, HOST, table.rules.replace(min_players=2, max_players=2))
+    await service.games.start(table, HOST)
+    game = await _played_out(service, table)
     await service.games.next_round(table, HOST)
     assert game.phase is Phase.EXCHANGE
     giver = next(s for s in range(2) if (due := game.exchange_due(s)) is not None
@@ -142,19 +148,7 @@ async def _round_over() -> tuple[TableService, Table, int]:
     await service.join(table, GUEST + 1, "third", "en")
     await service.join(table, GUEST + 2, "fourth", "en")
     await service.games.start(table, HOST)
-    game = table.game
-    assert game is not None
-    while game.phase is Phase.PLAY:
-        seat = game.to_act
-        assert seat is not None
-        user = table.seats[seat].user_id
-        assert user is not None
-        action = GreedyPlayer().choose(game, seat)
-        if action.option is None:
-            await service.moves.pass_turn(table, user, game.version)
-        else:
-            await service.moves.play(table, user, action.option.cards, action.option.announce,
-                                     game.version)
+    game = await _played_out(service, table)
     assert game.phase is Phase.ROUND_OVER
     return service, table, game.version
 

@@ -4,9 +4,10 @@ eye on every lobby, panel, table message and hand they pass (play-tests 39 and 4
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from bot.i18n import CATALOGUES
-from fakediscord import Message
+from fakediscord import Message, TestUser
 
 # A catalogue key shown as it is (« hand.folded ») where its words should be.
 KEYS = {key for catalogue in CATALOGUES.values() for key in catalogue}
@@ -34,3 +35,17 @@ def well_written(msg: Message, locale: str) -> None:
         assert "'" not in text and " :" not in text.replace("\u00a0:", ""), text
     else:
         assert "’" not in text and "\u00a0:" not in text and "«" not in text, text
+
+
+def changed(users: dict[str, TestUser], seen: dict[tuple[str, int], str],
+            dms: bool = False) -> Iterator[tuple[str, Message, str]]:
+    """Each message a member sees (and their DMs with ``dms``) whose words changed since
+    ``seen`` last held them: a play-test reads every version once, not the same one at
+    each step. ``seen`` is updated as they are yielded."""
+    for name, user in users.items():
+        shown = user.visible() + user.visible(user.dm) if dms else user.visible()
+        for msg in shown:
+            text = read(msg)
+            if seen.get((name, msg.id)) != text:
+                seen[(name, msg.id)] = text
+                yield name, msg, text

@@ -27,7 +27,7 @@ from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import Player, cid, connect_bot, create_table, database_url, message, tick
-from .reading import read, well_written
+from .reading import changed, read, well_written
 from .test_e2e_playtest17 import dealt, play
 from .test_e2e_settings import open_form
 
@@ -46,18 +46,13 @@ class Reader:
         self.longest: Counter[str] = Counter()
 
     def __call__(self) -> None:
-        for name, user in self.users.items():
-            for msg in user.visible():
-                text = read(msg)
-                if self.seen.get((name, msg.id)) == text:
-                    continue
-                self.seen[(name, msg.id)] = text
-                well_written(msg, HUMANS[name] if msg.ephemeral else "en-US")
-                if DUMP:
-                    with open(DUMP, "a", encoding="utf-8") as f:
-                        print(f"--- {name} #{msg.id} {len(msg.content)}", text, sep="\n", file=f)
-                kind = "private" if msg.ephemeral else "public"
-                self.longest[kind] = max(self.longest[kind], len(msg.content))
+        for name, msg, text in changed(self.users, self.seen):
+            well_written(msg, HUMANS[name] if msg.ephemeral else "en-US")
+            if DUMP:
+                with open(DUMP, "a", encoding="utf-8") as f:
+                    print(f"--- {name} #{msg.id} {len(msg.content)}", text, sep="\n", file=f)
+            kind = "private" if msg.ephemeral else "public"
+            self.longest[kind] = max(self.longest[kind], len(msg.content))
 
 
 def refused(user: TestUser, key: str, **words: object) -> None:

@@ -31,7 +31,7 @@ from .e2e import (
     message,
     tick,
 )
-from .reading import read, well_written
+from .reading import changed, read, well_written
 
 DUMP = os.environ.get("PT42_DUMP")  # a file to write every message read to, to read it through
 DEVICES = {"marie": "fr", "john": "en-US", "fred": "en-GB"}
@@ -78,13 +78,8 @@ class Reader:
         return self.chosen.get(name) or DEVICES[name][:2]
 
     def __call__(self) -> None:
-        for name, user in self.users.items():
-            for msg in user.visible() + user.visible(user.dm):
-                text = read(msg)
-                if self.seen.get((name, msg.id)) == text:
-                    continue
-                self.seen[(name, msg.id)] = text
-                self.check(name, msg, text)
+        for name, msg, text in changed(self.users, self.seen, dms=True):
+            self.check(name, msg, text)
 
     def check(self, name: str, msg: Message, text: str) -> None:
         own = msg.ephemeral or msg.channel_id == self.users[name].dm.id

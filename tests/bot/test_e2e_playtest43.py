@@ -42,7 +42,7 @@ from .e2e import (
     restart,
     tick,
 )
-from .reading import read, well_written
+from .reading import changed, well_written
 from .test_e2e_playtest40 import sampled
 from .test_e2e_playtest42 import COMMAND, FACES, language
 from .test_e2e_settings import open_form
@@ -70,13 +70,8 @@ class Reader:
         if DUMP and label:
             with open(DUMP, "a", encoding="utf-8") as f:
                 print(f"===== {label}", file=f)
-        for name, user in self.users.items():
-            for msg in user.visible() + user.visible(user.dm):
-                text = read(msg)
-                if self.seen.get((name, msg.id)) == text:
-                    continue
-                self.seen[(name, msg.id)] = text
-                self.check(name, msg, text)
+        for name, msg, text in changed(self.users, self.seen, dms=True):
+            self.check(name, msg, text)
 
     def check(self, name: str, msg: Message, text: str) -> None:
         own = msg.ephemeral or msg.channel_id == self.users[name].dm.id

@@ -91,18 +91,15 @@ def late_host_button(table: Table, version: int | None) -> None:
 
     At a round's or a game's end a seat may change before the host chooses (a player
     presses « Reprendre », leaves, sits): the version moves, the choice does not. A button
-    drawn since that end (`Table.ended_version`, and after the round's deal,
-    `Game.round_version`, for a table stored before the end was) still means it
-    (play-test 43: « Manche suivante » refused on the table's latest message as claire
-    resumed)."""
+    drawn since that end (`Table.ended_version`) still means it (play-test 43:
+    « Manche suivante » refused on the table's latest message as claire resumed)."""
     if version is None:
         return
     game = table.game
     if game is None:
         raise TableError("err.stale_button")
     if version == game.version or (game.phase in (Phase.ROUND_OVER, Phase.GAME_OVER)
-                                   and game.round_version < version < game.version
-                                   and table.ended_version <= version):
+                                   and table.ended_version <= version < game.version):
         return
     raise TableError("err.stale_button")
 

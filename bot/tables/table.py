@@ -74,7 +74,11 @@ class Table:
     # at this table was drawn for (engine Game.new's first_version).
     next_version: int = 0
     # The game's version when its latest round (or the game) ended: the host's buttons
-    # drawn since still offer the same choice (`refusals.late_host_button`).
+    # drawn since still offer the same choice (`refusals.late_host_button`). A snapshot
+    # stored before stop 59 kept none: a round's or game's end read from it ended at the
+    # version stored, the one version whose host buttons that code accepted, so no button
+    # drawn mid-round (never shown, only forged) is let through, and none the players hold
+    # is refused that was not before (docs/bot.md « Leftovers of stop 59 (stop 60) »).
     ended_version: int = 0
     store_failed: bool = False  # a record could not be stored and the table was told so
     arrivals: int = 0
@@ -630,5 +634,9 @@ class Table:
         ):  # a snapshot from before the outbox: the results it shows may not be stored
             table.unstored = [PendingResult(table.game_start(), table.game_row_id, result)
                               for result in table.results]
+        if "ended_version" not in d and game is not None and game.phase in (
+            Phase.ROUND_OVER, Phase.GAME_OVER
+        ):  # a snapshot from before stop 59 (see `ended_version`)
+            table.ended_version = game.version
         return table
 

@@ -153,27 +153,64 @@ async def _round_over() -> tuple[TableService, Table, int]:
     return service, table, game.version
 
 
-async def test_a_host_button_of_a_round_s_end_holds_across_snapshots_older_or_not() -> None:
+async def test_a_host_button_of_a_round_s_end_holds_across_snapshots() -> None:
     """`Table.ended_version` (stop 59): a host's button drawn at a round's end still means
-    it once a seat changed, read back from a snapshot with the field or from one stored
-    before it was (the round's deal bounds it there); once the next round is dealt, or the
-    game stopped, it is late again (review of stop 59)."""
+    it once a seat changed, read back from a snapshot; once the next round is dealt, or the
+    game stopped, it is late again (review of stop 59). A snapshot without the field: the
+    next test."""
     service, table, shown = await _round_over()
     game = table.game
     assert game is not None
     assert table.ended_version == shown
     await service.leave(table, GUEST)  # between rounds: the seat's change moves the version
     assert game.phase is Phase.ROUND_OVER and game.version > shown
-    older = table.to_dict()
-    del older["ended_version"]  # as a version before stop 59 stored it
-    for stored in (table.to_dict(), older):
-        copy = Table.from_dict(stored)
-        refusals.late_host_button(copy, shown)
-        with pytest.raises(TableError, match="err.stale_button"):
-            refusals.late_host_button(copy, game.round_version)
+    copy = Table.from_dict(table.to_dict())
+    refusals.late_host_button(copy, shown)
+    with pytest.raises(TableError, match="err.stale_button"):
+        refusals.late_host_button(copy, game.round_version)
     await service.games.next_round(table, HOST, shown)
     with pytest.raises(TableError, match="err.stale_button"):
         await service.games.next_round(table, HOST, shown)
+
+
+def _stored_before_stop_59(table: Table) -> Table:
+    """The table read back from a snapshot as a version before stop 59 stored it: without
+    `ended_version`."""
+    older = table.to_dict()
+    del older["ended_version"]
+    return Table.from_dict(older)
+
+
+async def test_a_round_s_end_stored_before_stop_59_ends_at_the_version_stored() -> None:
+    """A snapshot stored before `Table.ended_version` was (stop 60): the round's end is
+    read as the version stored, the only one whose host buttons the code that stored it
+    accepted. A button drawn mid-round (never shown: forged) is late; the one shown at the
+    end holds when stored there, and after a seat's change since the load; stored after a
+    seat's change, it is late, as it was before the upgrade, and the redrawn one holds.
+    The round's deal bounded it before: any version since the deal held, mid-round ones
+    included (`shown - 1`, the round's last move, was let through)."""
+    service, table, shown = await _round_over()
+    game = table.game
+    assert game is not None and game.round_version < shown - 1
+    at_end = _stored_before_stop_59(table)
+    assert at_end.ended_version == shown
+    with pytest.raises(TableError, match="err.stale_button"):
+        refusals.late_host_button(at_end, shown - 1)
+    loaded = at_end.game
+    assert loaded is not None
+    loaded.remove_seat(next(s for s in range(loaded.seats) if loaded.active[s]))
+    refusals.late_host_button(at_end, shown)  # a seat changed since the load: still holds
+    await service.leave(table, GUEST)
+    changed = _stored_before_stop_59(table)
+    assert changed.ended_version == game.version > shown
+    refusals.late_host_button(changed, game.version)
+    for late in (shown - 1, shown):
+        with pytest.raises(TableError, match="err.stale_button"):
+            refusals.late_host_button(changed, late)
+    lobby = table.to_dict()
+    lobby["game"] = None
+    del lobby["ended_version"]
+    assert Table.from_dict(lobby).ended_version == 0  # no game: no end to read
 
 
 async def test_a_host_button_of_a_round_s_end_is_late_once_the_game_stopped() -> None:

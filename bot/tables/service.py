@@ -249,8 +249,8 @@ class TableService:
         A new default level applies to the bots added from now on: a bot already seated,
         perhaps chosen at another level on purpose, keeps its own (the lobby shows it)."""
         async with hosting.host_action(table):
+            settings_open(table)  # to anyone first (`settings.views.open_settings`)
             self._host_only(table, by)
-            settings_open(table)
             if bot_level is not None:
                 if bot_level not in LEVELS:
                     raise TableError("err.bad_choice")
@@ -283,8 +283,8 @@ class TableService:
 
     async def set_rules(self, table: Table, by: int, rules: Rules) -> None:
         async with hosting.host_action(table):
+            settings_open(table)  # to anyone first (`settings.views.open_settings`)
             self._host_only(table, by)
-            settings_open(table)
             self._set_rules(table, rules)
 
     async def preset_defaults(self, table: Table, by: int) -> None:
@@ -294,8 +294,8 @@ class TableService:
         A click drawn before the rules changed (reset already, or tuned in the panel since)
         finds no house rules to leave and changes nothing."""
         async with hosting.host_action(table):
+            settings_open(table)  # to anyone first (`settings.views.open_settings`)
             self._host_only(table, by)
-            settings_open(table)
             house = table.house
             if house is None or not house_to_leave(house, table.rules):
                 raise TableError("err.house_gone")

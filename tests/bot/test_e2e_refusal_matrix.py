@@ -304,6 +304,9 @@ async def playing(m: Matrix, lobby_shown: Message) -> tuple[int, int, int]:
     await m.dm("while seated", gus, "err.forget_seated_dm", "forget")
     for command in ("end", "replay", "addbot", "start", "continue"):
         await m.slash("by a guest", gus, "err.not_host", command)
+    # Settings fixed until the lobby are said so to anyone first (stop 60): « only the
+    # host », and the role his to take in ten minutes, was a way that led to this refusal.
+    await m.slash("by a guest during a game", gus, "err.settings_locked", "settings")
     await m.slash("by a guest", gus, "err.not_host", "kick", member=hana)
     await m.slash("by a guest", gus, "err.language_forbidden", "language", language="fr")
     await m.slash("when not paused", hana, "err.not_paused", "continue")
@@ -456,6 +459,7 @@ async def exchange(m: Matrix) -> tuple[Message, Message]:
     for custom in (*controls(gus, board, "next"), *controls(gus, board, "end")):
         await m.click("by a guest", gus, "err.not_host", board, custom)
     await m.slash("after a round", hana, "err.settings_locked", "settings")
+    await m.slash("by a guest after a round", gus, "err.settings_locked", "settings")
     await m.slash("after a round", hana, "err.already_started", "start")
     # Between two rounds it stopped the game unasked (play-test 14): `end` asks first.
     await m.slash("after a round", hana, "err.replay_unfinished", "replay")
@@ -516,6 +520,7 @@ async def game_over(m: Matrix, panel: int, stop_prompt: int, gift: Message) -> M
     assert board is not None
     over = message(hana, board)
     await m.slash("after the game", hana, "err.settings_after_game", "settings")
+    await m.slash("by a guest after the game", gus, "err.settings_after_game", "settings")
     await m.slash("after the game", hana, "err.pause_game_over", "pause")
     await m.click("on the panel left from the lobby", hana, "err.settings_after_game", panel,
                   cid(table, "reset"))
@@ -573,17 +578,21 @@ async def host_left(m: Matrix, panel: int) -> None:
     hand = m.host.hand
     await leave_game(hana)
     assert table.host_id == gus.id and table.seat_of(hana.id) is None
+    # The replayed game is in play: her panel's settings are fixed, which is said first,
+    # to anyone (stop 60; « only the host » before). Her lost role shows on the rest.
     for action in ("reset", "bot_level", "hints", "reminders"):
-        await m.click("by a former host", hana, "err.not_host", panel, cid(table, action))
+        await m.click("by a former host", hana, "err.settings_locked", panel,
+                      cid(table, action))
     selects = {s.custom_id.split(":")[2]: s.custom_id for s in message(hana, panel).selects}
-    await m.click("by a former host", hana, "err.not_host", panel, selects["preset"],
+    await m.click("by a former host", hana, "err.settings_locked", panel, selects["preset"],
                   ["presi"])
-    await m.click("by a former host", hana, "err.not_host", panel, selects["knob"],
+    await m.click("by a former host", hana, "err.settings_locked", panel, selects["knob"],
                   ["revolution"])
-    await m.form("by a former host", hana, "err.not_host",
+    await m.form("by a former host", hana, "err.settings_locked",
                  cid(table, "form", 0, "min_players"), "4", panel)
-    for command in ("end", "replay", "addbot", "settings"):
+    for command in ("end", "replay", "addbot"):
         await m.slash("by a former host", hana, "err.not_host", command)
+    await m.slash("by a former host", hana, "err.settings_locked", "settings")
     await m.slash("after leaving", hana, "engine.already_left", "leave")
     await m.slash("after leaving", hana, "err.not_seated", "resume")
     await m.slash("after leaving", hana, None, "hand")

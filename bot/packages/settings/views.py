@@ -178,10 +178,15 @@ def choice_help(locale: LocaleLike, name: str, choice: str) -> str | None:
 async def open_settings(interaction: Interaction, table: Table) -> None:
     """Host only, before the start: the panel as an ephemeral message. A seated player may
     take the role over from a silent host here too, as with every host action
-    (`hosting.claim`; play-test 13's co-host could through « Add bot », not here)."""
-    async with hosting.host_action(table):  # a refusal below gives the role back
-        hosting.claim(table, interaction.user.id, interaction.client.service.clock.now())
+    (`hosting.claim`; play-test 13's co-host could through « Add bot », not here).
+
+    Settings fixed until the lobby are said so first, to anyone: a player told only the
+    host may, and that they could take the role over in ten minutes, would then have been
+    refused as too late (play-test 43's bob), as a late host button is said late whoever
+    clicks it (`refusals.late_host_button`)."""
+    async with hosting.host_action(table):
         settings_open(table)
+        hosting.claim(table, interaction.user.id, interaction.client.service.clock.now())
     screen = settings_screen(table, own_locale(interaction))
     await interaction.response.send_message(ephemeral=True, **screen.kwargs())
 
@@ -452,9 +457,11 @@ async def show_panel(interaction: Interaction, table: Table, notice: str) -> Non
 
 
 def _check(click: Click) -> None:
+    """The panel's controls: settings fixed until the lobby first, to anyone, as
+    `open_settings` says; then the host's alone."""
+    settings_open(click.table)
     if not click.table.is_host(click.user_id):
         raise TableError("err.not_host", host=click.table.host_id)
-    settings_open(click.table)
 
 
 async def _not_offered(click: Click, name: str) -> bool:

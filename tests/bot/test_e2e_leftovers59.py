@@ -1,0 +1,52 @@
+"""End-to-end: leftovers of stop 59 that players would notice (docs/bot.md « Leftovers of
+stop 59 (stop 60) »): a guest's `/president settings` mid-game.
+
+Time is the fake's: nothing sleeps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.packages.controls import WARNING
+from fakediscord import FakeDiscord
+from tests.fresh import fresh
+
+from .conftest import LinkedClock
+from .e2e import cid, connect_bot, create_table, database_url, message, tick
+
+
+@pytest.mark.parametrize(("device", "chosen"), [("en-US", None), ("fr", "en")])
+async def test_a_guest_s_settings_mid_game_say_first_they_are_fixed_until_the_lobby(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, device: str, chosen: str | None,
+) -> None:
+    """Play-test 43: bob, seated at marie's French table mid-game, typed `/president
+    settings` and read only that the host may, and that he could take the role over if she
+    had not acted in ten minutes; he would then have been refused, the settings being
+    fixed until the lobby. That comes first now, to anyone, in the player's own language
+    (his device's, or the one he chose: paul's French device, English chosen), the
+    command named as his client lists it; nothing about the host."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path))
+    marie = fake.add_user("marie", locale="fr")
+    bob = fake.add_user("bob", locale=device)
+    if chosen is not None:
+        await bob.slash("president my-language", language=chosen)
+    table = await create_table(bot, marie)
+    await bob.slash("president join")
+    lobby = message(marie, table.lobby_message_id)
+    await marie.click(lobby, cid(table, "addbot"))
+    await marie.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    assert fresh(table).game is not None and not table.is_host(bob.id)
+
+    await bob.slash("president settings")
+    answer = bob.last_ephemeral()
+    rules = "`/president rules`" if device == "en-US" else "`/president règles`"
+    assert answer.ephemeral and answer.content.startswith(
+        WARNING + "The rules and the table's settings"), answer.content
+    assert rules in answer.content and "host" not in answer.content, answer.content
+    assert table.host_id == marie.id
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+

@@ -1,5 +1,6 @@
 """End-to-end: leftovers of stop 59 that players would notice (docs/bot.md « Leftovers of
-stop 59 (stop 60) »): a guest's `/president settings` mid-game.
+stop 59 (stop 60) »): a guest's `/president settings` mid-game, and a break's offer taken
+back in the language the player reads now.
 
 Time is the fake's: nothing sleeps."""
 
@@ -9,12 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from bot.i18n import t
 from bot.packages.controls import WARNING
 from fakediscord import FakeDiscord
 from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import cid, connect_bot, create_table, database_url, message, tick
+from .test_e2e_playtest29 import a_humans_turn, pause, play_on
 
 
 @pytest.mark.parametrize(("device", "chosen"), [("en-US", None), ("fr", "en")])
@@ -50,3 +53,25 @@ async def test_a_guest_s_settings_mid_game_say_first_they_are_fixed_until_the_lo
     await fake.disconnect(bot)
     fake.assert_no_errors()
 
+
+async def test_a_break_s_offer_is_taken_back_in_the_language_chosen_since(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """bob (en-US) presses « Pause » and is offered, in English, to give a reason; he then
+    chooses French with `/president my-language`, and his hand is redrawn in it. The offer
+    kept the language it was sent in for its one later edit, « this break is over », in
+    English beside his French hand: it now speaks the language heard last from him
+    (`TableService.locale_of`), as the table's « picks up again » to its host does."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path))
+    marie, bob, table, _ = await a_humans_turn(fake, clock, bot, "en-US")
+    await pause(fake, clock, bob.user, table)
+    offer = bob.user.last_ephemeral()
+    assert [b.label for b in offer.buttons] == [t("en-US", "btn.pause_reason")]
+    await bob.user.slash("president my-language", language="fr")
+    await play_on(fake, bob.user, table)
+    await tick(fake, clock, 1)
+    assert fresh(table).pause is None
+    shown = message(bob.user, offer.id)
+    assert shown.content == t("fr", "pause.offer_over") and not shown.buttons, shown.content
+    await fake.disconnect(bot)
+    fake.assert_no_errors()

@@ -63,8 +63,13 @@ class Offers:
         await asyncio.gather(*(self._withdraw(o) for o in over))
 
     async def _withdraw(self, offer: Offer) -> None:
+        """In the language heard last from its reader, not the one it was sent in: a
+        player who chose another since (`/president my-language`, here or on another
+        process's server) read this one line in the language they had just left, beside
+        their hand redrawn in the new one."""
+        locale = self.bot.service.locale_of(offer.by, offer.locale)
         try:
-            await offer.message.edit(content=t(offer.locale, "pause.offer_over"), view=None)
+            await offer.message.edit(content=t(locale, "pause.offer_over"), view=None)
         except discord.HTTPException as err:  # dismissed, or its token refused: it stays
             log.info("break offer %s not taken back: %s", offer.message.id, err)
 

@@ -216,7 +216,8 @@ class PresidentBot(Host):
         self.writer = SnapshotWriter(self.storage, sleep=sleep, now=clock.now,
                                      on_written=self.snapshot_written)
         self.service.store = StorageStore(self.storage, self.writer, sleep=sleep)
-        self.languages.load(await self.storage.player_languages())
+        self.languages.load(await self.storage.player_languages(),
+                            await self.storage.client_locales())
         shards = await self.owned_shards()
         if shards is not None:
             self.watch_languages()
@@ -271,7 +272,8 @@ class PresidentBot(Host):
         assert self.storage is not None
         self.watch_languages()
         try:
-            changed = await self.languages.read(self.storage.player_languages)
+            changed = await self.languages.read(self.storage.player_languages,
+                                                self.storage.client_locales)
         except Exception as err:
             if not controls.out_of_reach(err, "the players' languages"):
                 raise

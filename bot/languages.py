@@ -42,33 +42,45 @@ class Languages:
         self._chosen: dict[int, str] = {}
         # The choices made or erased here during each reading on its way (`read`).
         self._during: list[dict[int, str | None]] = []
-        # The locale Discord last sent with an interaction of each player who chose: their
-        # hands' language once a reading says they gave the choice up on another process's
-        # server, where nothing here hears their Discord again until they act here.
+        # The locale Discord last sent with an interaction of each player who chose (before
+        # any here, the one stored with their choice): their hands' language once a reading
+        # says they gave the choice up on another process's server, where nothing here
+        # hears their Discord again until they act here.
         self._sent: dict[int, discord.Locale] = {}
 
-    def load(self, chosen: Mapping[int, str]) -> None:
-        """Take every stored choice (`Storage.player_languages`), replacing those held."""
+    def load(self, chosen: Mapping[int, str], sent: Mapping[int, str]) -> None:
+        """Take every stored choice (`Storage.player_languages`), replacing those held, and
+        the locale Discord sent with each where it was kept (`Storage.client_locales`):
+        what a player's hands go back to once a reading says they gave the choice up on
+        another process's server, which a process started since their last interaction
+        here would not know otherwise. One Discord sent here since is newer, and kept."""
         self._chosen = {user: language for user, language in chosen.items()
                         if language in LOCALES}
+        for user_id, value in sent.items():
+            locale = known_locale(value)
+            if user_id in self._chosen and locale is not None:
+                self._sent.setdefault(user_id, locale)
 
-    async def read(self, stored: Callable[[], Awaitable[Mapping[int, str]]]
+    async def read(self, stored: Callable[[], Awaitable[Mapping[int, str]]],
+                   sent: Callable[[], Awaitable[Mapping[int, str]]]
                    ) -> dict[int, discord.Locale]:
-        """`load` what `stored` reads, but for the choices made or erased here while its
-        rows were on their way: those rows may predate them (read before the choice was
-        stored, or the erasure), and would bring back for a whole reload interval a
-        language the player just left, or one `/forget` just erased. The locale each
-        player whose choice changed now speaks, by user id, for the caller to redraw their
-        hands in it: the one chosen, or for a choice given up the one Discord last sent
-        here (none known: left to their next interaction)."""
+        """`load` what `stored` and `sent` read, but for the choices made or erased here
+        while their rows were on their way: those rows may predate them (read before the
+        choice was stored, or the erasure), and would bring back for a whole reload
+        interval a language the player just left, or one `/forget` just erased. The locale
+        each player whose choice changed now speaks, by user id, for the caller to redraw
+        their hands in it: the one chosen, or for a choice given up the one Discord last
+        sent here, else the one stored with the choice (none known: left to their next
+        interaction)."""
         during: dict[int, str | None] = {}
         self._during.append(during)
         try:
             rows = await stored()
+            locales = await sent()
         finally:
             self._during.remove(during)
         before = self._chosen
-        self.load(rows)
+        self.load(rows, locales)
         for user_id, language in during.items():
             self._set(user_id, language)
         changed: dict[int, discord.Locale] = {}
@@ -125,6 +137,21 @@ class Languages:
         again after a choice made during the interaction itself)."""
         chosen = self._chosen.get(interaction.user.id)
         return LOCALES[chosen] if chosen is not None else discord_locale(interaction)
+
+
+def known_locale(value: str) -> discord.Locale | None:
+    """A stored locale as Discord's, None for a value no `discord.Locale` has (none is
+    written but Discord's own, `stored_locale`)."""
+    try:
+        return discord.Locale(value)
+    except ValueError:
+        return None
+
+
+def stored_locale(locale: discord.Locale) -> str | None:
+    """The locale Discord sent, as kept with a choice (`player_languages.client_locale`):
+    one discord.py does not know (Discord added it since) is not kept."""
+    return locale.value if known_locale(locale.value) is not None else None
 
 
 def discord_locale(interaction: discord.Interaction[Any]) -> discord.Locale:

@@ -1059,6 +1059,7 @@ CATALOGUE: dict[str, str] = {
     "privacy.your_name": "your name",
     "privacy.your_language": "your language",
     "privacy.language_kept": "The language chosen for your messages: {language}.",
+    "privacy.client_kept": "With it, your Discord's language when you chose (`{client}`), to return to it.",
     "privacy.erased_name": "Erased player",
     "privacy.name_kept": "The name kept: {name}.",
     "privacy.seat_names": "The names your seats carry in past games: {names}.",

@@ -1070,6 +1070,7 @@ _WRITTEN: dict[str, str] = {
     "privacy.your_name": "ton nom",
     "privacy.your_language": "ta langue",
     "privacy.language_kept": "La langue choisie pour tes messages : {language}.",
+    "privacy.client_kept": "Avec elle, la langue de ton Discord quand tu l’as choisie (`{client}`), pour y revenir.",
     "privacy.erased_name": "Personne effacée",
     "privacy.name_kept": "Le nom gardé : {name}.",
     "privacy.seat_names": "Les noms que portent tes places dans les parties passées : {names}.",

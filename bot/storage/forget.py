@@ -72,12 +72,14 @@ class Forgetting(Access):
     async def kept_about(self, user_id: int) -> KeptDetail:
         """What `held_about` counts, as the player reads it: the name kept, the names of
         their stored seats, and per server their games, rounds and ratings (read in one
-        transaction, so the figures agree with each other), and the language they chose."""
+        transaction, so the figures agree with each other), and the language they chose
+        (with the locale Discord sent then)."""
         async with self._read() as connection:
             name = (await connection.execute(
                 select(User.display_name).where(User.id == user_id))).scalar_one_or_none()
-            language = (await connection.execute(select(PlayerLanguage.language).where(
-                PlayerLanguage.user_id == user_id))).scalar_one_or_none()
+            chose = (await connection.execute(
+                select(PlayerLanguage.language, PlayerLanguage.client_locale)
+                .where(PlayerLanguage.user_id == user_id))).one_or_none()
             names = union(select(GameSeat.name).where(GameSeat.user_id == user_id),
                           select(RoundResult.name).where(RoundResult.user_id == user_id)
                           ).subquery()
@@ -99,7 +101,9 @@ class Forgetting(Access):
                     .where(Rating.user_id == user_id).order_by(Rating.guild_id, Rating.preset)):
                 rated.setdefault(row.guild_id, []).append(RatingKept(
                     row.preset, ratings.display_rating(row.mu, row.sigma), row.rounds))
-        return KeptDetail(name=name, language=language, seat_names=seat_names, servers=tuple(
+        return KeptDetail(name=name, language=None if chose is None else chose.language,
+                          client_locale=None if chose is None else chose.client_locale,
+                          seat_names=seat_names, servers=tuple(
             ServerKept(guild_id, games.get(guild_id, 0), rounds.get(guild_id, 0),
                        tuple(rated.get(guild_id, ())))
             for guild_id in sorted(games.keys() | rounds.keys() | rated.keys())))

@@ -151,6 +151,9 @@ class PlayerLanguage(Base):
     user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     language: Mapped[str] = mapped_column(String(2))
     chosen_at: Mapped[datetime]
+    # The locale Discord sent with the choice (since 0020; NULL before): what the player's
+    # hands go back to on every process once they give the choice up (`Languages.read`).
+    client_locale: Mapped[str | None] = mapped_column(String(16))
 
 
 class GameTable(Base):

@@ -331,6 +331,7 @@ class KeptDetail:
     language: str | None  # `player_languages`: "fr" or "en", None for Discord's
     seat_names: tuple[str, ...]  # distinct, at most `forget.SEAT_NAMES_SHOWN`
     servers: tuple[ServerKept, ...]  # by server id
+    client_locale: str | None = None  # sent by Discord with `language`, where kept (0020)
 
 
 @dataclass(frozen=True, slots=True)

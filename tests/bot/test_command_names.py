@@ -55,7 +55,7 @@ def test_the_words_follow_the_choice_the_commands_the_client() -> None:
 
 def test_own_locale_pairs_the_choice_with_discords_only_where_they_differ() -> None:
     languages = Languages()
-    languages.load({1: "fr", 2: "en"})
+    languages.load({1: "fr", 2: "en"}, {})
     chose_french = _interaction(1, discord.Locale.american_english)
     languages.apply(chose_french)
     assert chose_french.extras[DISCORD_LOCALE] is discord.Locale.american_english

@@ -133,6 +133,7 @@ async def test_the_choice_is_listed_by_privacy_and_erased_by_forget(
     shown = john.last_ephemeral().text
     assert t("fr", "privacy.now", summary="ta langue") in shown
     assert t("fr", "privacy.language_kept", language="français") in shown
+    assert t("fr", "privacy.client_kept", client="en-US") in shown  # kept with it (0020)
 
     await john.slash("president forget")
     question = john.last_ephemeral()
@@ -447,6 +448,36 @@ async def test_a_first_choice_given_up_elsewhere_before_any_other_click_redraws_
     hand = await _hand_at_a_table(fake, clock, bot, alice, john)
     assert "**Your hand**" in hand.content
     await john.slash("president my-language", language="fr")
+    await tick(fake, clock, 1)
+    assert "**Ta main**" in message(john, hand.id).content
+    await _chosen_elsewhere(url, john, None)  # another process's
+    await tick(fake, clock, LANGUAGES_RELOAD_INTERVAL)
+    await tick(fake, clock, 1)
+    assert bot.languages.chosen(john.id) is None
+    assert "**Your hand**" in message(john, hand.id).content
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_a_choice_given_up_elsewhere_after_a_restart_here_redraws_in_discords(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """John (en-US) chose French and holds his French hand here; this process restarts
+    (a redeploy); without clicking here since, he gives the choice up on a server another
+    process runs. Nothing of his interactions here survived the restart: the next reading
+    redrew nothing, and his hand stayed French until his next click here (stop 59's
+    leftover). The locale Discord sent with the choice is stored with it (0020) and read
+    at the start: the hand is English at the next reading."""
+    url = database_url(tmp_path, "p.db")
+    bot = await _one_of_shards(fake, clock, url)
+    alice, john = fake.add_user("alice"), fake.add_user("john")
+    await john.slash("president my-language", language="fr")
+    hand = await _hand_at_a_table(fake, clock, bot, alice, john)
+    assert "**Ta main**" in hand.content
+    assert await _storage(bot).client_locales() == {john.id: "en-US"}
+    await asyncio.gather(*bot.service.outbox.pending(), return_exceptions=True)
+    await fake.disconnect(bot)
+    bot = await _one_of_shards(fake, clock, url)  # the redeploy: nothing heard from john
     await tick(fake, clock, 1)
     assert "**Ta main**" in message(john, hand.id).content
     await _chosen_elsewhere(url, john, None)  # another process's

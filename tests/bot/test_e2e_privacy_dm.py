@@ -93,7 +93,7 @@ def test_the_detail_fits_an_embed_at_its_longest() -> None:
                       servers=tuple(ServerKept(10**17 + i, 999, 9999, tuple(
                           RatingKept(preset, 1999, 9999)
                           for preset in ("classic", "presi", "proletario", "wild7")))
-                          for i in range(30)))
+                          for i in range(30)), client_locale="es-419")
     for locale in ("fr", "en"):
         lines = detail(locale, kept, {10**17 + i: "é" * 100 for i in range(0, 30, 2)})
         assert lines[-1] == t(locale, "privacy.more_servers.many", n=30 - SERVERS_SHOWN)
@@ -116,7 +116,7 @@ def test_the_answer_fits_an_embed_with_names_made_of_markdown() -> None:
                           servers=tuple(ServerKept(10**19 + i, 99999, 999999, tuple(
                               RatingKept(preset, 1999, 99999)
                               for preset in ("classic", "presi", "proletario", "wild7")))
-                              for i in range(30)))
+                              for i in range(30)), client_locale="es-419")
         for locale in ("fr", "en"):
             text = answer(locale, held, kept, {10**19 + i: mark * 100 for i in range(0, 30, 2)})
             assert len(text) <= MAX_EMBED_DESCRIPTION, (mark, locale, len(text))

@@ -26,6 +26,25 @@ async def test_a_choice_is_kept_changed_and_dropped_for_discords(storage: Storag
     assert await storage.player_languages() == {ALICE: "en"}
 
 
+async def test_the_locale_sent_with_a_choice_is_kept_with_it_and_goes_with_it(
+        storage: Storage) -> None:
+    """0020: the locale Discord sent with a choice, kept with it (replaced by a later
+    choice's, none where the choosing process gave none), listed by `/privacy`'s detail,
+    gone when the choice is given up or erased."""
+    await storage.choose_language(ALICE, "fr", "en-US")
+    await storage.choose_language(BOB, "en", "fr")
+    await storage.choose_language(CAROL, "fr")
+    assert await storage.client_locales() == {ALICE: "en-US", BOB: "fr"}
+    await storage.choose_language(ALICE, "en", "en-GB")
+    assert await storage.client_locales() == {ALICE: "en-GB", BOB: "fr"}
+    kept = await storage.kept_about(ALICE)
+    assert (kept.language, kept.client_locale) == ("en", "en-GB")
+    assert (await storage.kept_about(CAROL)).client_locale is None
+    await storage.choose_language(BOB, None)
+    await storage.forget_user(ALICE)
+    assert await storage.client_locales() == {}
+
+
 async def test_no_language_without_a_catalogue_is_kept(storage: Storage) -> None:
     """A value the command does not offer never reaches the database (its CHECK would
     refuse it too): nothing is kept."""

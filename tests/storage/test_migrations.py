@@ -707,3 +707,27 @@ async def test_the_players_languages_come_and_go_with_0019(empty_db_url: str) ->
         assert await storage.player_languages() == {}
     finally:
         await storage.close()
+
+
+async def test_the_locale_sent_with_a_choice_comes_and_goes_with_0020(empty_db_url: str) -> None:
+    """0020 keeps, with each choice, the locale Discord sent with it (stop 60): a process
+    that never heard the player redraws their hands in it once they give the choice up
+    elsewhere. The downgrade drops the column, the choices kept; upgraded again, they hold
+    none, as choices stored before 0020 do."""
+    await upgrade_to_head(empty_db_url)
+    storage = await Storage.open(empty_db_url)
+    try:
+        await storage.choose_language(ALICE, "fr", "en-US")
+        await storage.choose_language(BOB, "en")
+        assert await storage.client_locales() == {ALICE: "en-US"}
+    finally:
+        await storage.close()
+    counts = await _row_counts(empty_db_url)
+    await _column_goes_and_comes_back(empty_db_url, "0019", "player_languages",
+                                      "client_locale", "language", counts)
+    storage = await Storage.open(empty_db_url)
+    try:
+        assert await storage.player_languages() == {ALICE: "fr", BOB: "en"}
+        assert await storage.client_locales() == {}
+    finally:
+        await storage.close()

@@ -15,7 +15,7 @@ from discord import app_commands
 
 from bot.i18n import t
 from bot.i18n.translator import ls
-from bot.languages import discord_locale
+from bot.languages import discord_locale, stored_locale
 from bot.storage.languages import LANGUAGES
 from bot.tables.service import TableError
 
@@ -42,9 +42,10 @@ async def choose(interaction: Interaction, language: str) -> None:
         raise TableError("err.my_language_unavailable")
     chosen = None if language == AUTOMATIC else language
     await interaction.response.defer(ephemeral=True, thinking=True)
-    await storage.choose_language(interaction.user.id, chosen)
+    sent = discord_locale(interaction)
+    await storage.choose_language(interaction.user.id, chosen, stored_locale(sent))
     languages = interaction.client.languages
-    languages.choose(interaction.user.id, chosen, discord_locale(interaction))
+    languages.choose(interaction.user.id, chosen, sent)
     locale = languages.locale(interaction)
     interaction.locale = locale  # what the rest of this interaction says (`tell_vanished`)
     interaction.client.service.heard(interaction.user.id, str(locale))

@@ -84,6 +84,9 @@ def detail(locale: object, kept: KeptDetail, servers: Mapping[int, str]) -> list
     if kept.language is not None:
         lines.append(t(locale, "privacy.language_kept",
                        language=t(locale, f"language.name.{kept.language}")))
+        if kept.client_locale is not None:
+            lines.append(t(locale, "privacy.client_kept",
+                           client=shown_text(kept.client_locale)))
     if kept.seat_names:
         lines.append(t(locale, "privacy.seat_names", names=join_names(
             locale, [player_name(name) for name in kept.seat_names])))

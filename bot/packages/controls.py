@@ -273,6 +273,9 @@ async def route_standalone(interaction: discord.Interaction[Any], raw: str,
     match = CUSTOM_ID.fullmatch(raw)
     if match is None or int(match.group(1)) != NO_TABLE or match.group(2) not in STANDALONE:
         return False
+    if interaction.client.stopping:  # as `route` and the commands: storage is closing
+        await refuse(interaction, "err.restarting")
+        return True
     try:
         await STANDALONE[match.group(2)](interaction, match.group(4), values)
     except TableError as err:

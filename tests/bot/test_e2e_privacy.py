@@ -324,3 +324,28 @@ async def test_a_server_erased_just_after_its_table_closed_waits_for_its_last_re
     await fake.disconnect(bot)
     fake.assert_no_errors()
 
+
+
+async def test_an_erasure_confirmed_after_the_snapshot_writer_closed_is_refused_politely(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path,
+) -> None:
+    """Ana (French) confirms « Tout effacer » as the bot shuts down, its snapshot writer
+    closed: she is told the bot is restarting and nothing is erased, as every click and
+    command is refused then (docs/bot.md « Controls »). Controls of no table (the erasure's
+    question, the history's pages) ran regardless, their storage closed under them by the
+    stop (stop 60's review)."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path))
+    storage = bot.storage
+    assert storage is not None and bot.writer is not None
+    ana = fake.add_user("ana", locale="fr")
+    await storage.upsert_user(ana.id, player_name("ana"))
+    held = await storage.held_about(ana.id)
+    assert held.named
+    await ana.slash("president forget")
+    question = ana.last_ephemeral()
+    await bot.writer.close()  # the first steps of a shutdown
+    await ana.click(question, "Tout effacer")
+    assert ana.last_ephemeral().content == "⚠️ " + t("fr", "err.restarting")
+    assert await storage.held_about(ana.id) == held
+    fake.assert_no_errors()
+    await fake.disconnect(bot)

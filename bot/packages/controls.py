@@ -194,8 +194,11 @@ async def tell_vanished(interaction: discord.Interaction[Any]) -> None:
     """After answering any command or control on a server, tell its user, once, of their
     tables there whose channel was deleted (`bot.tables.vanished`): nowhere else is left
     to say it. Privately, in their language, after the answer they asked for. Not where
-    that answer failed (`too_late`): kept for their next interaction, which can answer."""
-    if interaction.guild_id is None or not interaction.response.is_done():
+    that answer failed (`too_late`): kept for their next interaction, which can answer. Nor
+    under a form the answer opened (`opened_form`), where its user, typing, misses it: kept
+    for the form's answer (`submit_form`), or their next action if they close it."""
+    if interaction.guild_id is None or not interaction.response.is_done() or \
+            opened_form(interaction):
         return
     owed = await interaction.client.service.vanished.take(interaction.guild_id,
                                                           interaction.user.id)
@@ -372,6 +375,7 @@ async def submit_form(interaction: discord.Interaction[Any]) -> None:
     components = data.get("components")
     answers = typed_answers(components if isinstance(components, list) else [])
     await route(interaction, str(data.get("custom_id", "")), answers, FORMS, "err.form_expired")
+    await tell_vanished(interaction)
 
 
 def shown_on(message: discord.Message | None, cid: str, kind: object) -> bool:

@@ -342,10 +342,12 @@ class PresidentBot(Host):
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         """Every event is shown to `replays` first, in the order the gateway sent them:
         what it tells of an interaction must be known before any of its handlers runs. So
-        is the language its user chose (`Languages.apply`), for the same reason."""
+        is the language its user chose (`Languages.apply`), for the same reason, and when it
+        came (`controls.heard`): the clock its token's life is counted on."""
         self.replays.heard(event_name, *args)
         if event_name == "interaction" and args and isinstance(args[0], discord.Interaction):
             self.languages.apply(args[0])
+            args[0].extras[controls.HEARD] = self.service.clock.now()
         super().dispatch(event_name, *args, **kwargs)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:

@@ -24,6 +24,7 @@ from bot.packages.text import shown_text
 from bot.storage.failures import describe, transient
 from bot.tables.service import TableError
 from bot.tables.table import Table
+from bot.tables.tokens import TOKEN_LIFETIME
 
 if TYPE_CHECKING:
     from bot.packages.host import Host
@@ -142,15 +143,46 @@ def number(text: str, limit: int) -> int:
 #: and Responding, Responding to an Interaction,
 #: https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction).
 UNKNOWN_INTERACTION = 10062
+#: Discord's « Invalid Webhook Token » (401): what it answers an edit or a followup through
+#: an interaction's token past its life, « Interaction `tokens` are valid for **15
+#: minutes** » (same page, Followup Messages; JSON Error Codes, topics/opcodes-and-status-
+#: codes.mdx): a click acknowledged in time (deferred) whose answer waited longer, for a
+#: move's commit while the database was away.
+INVALID_WEBHOOK_TOKEN = 50027
 
 
 def too_late(err: BaseException) -> bool:
     """Whether `err` is Discord refusing an answer that reached it past the interaction's
-    3 seconds (a slow network, a loaded Discord): its user was shown « This interaction
-    failed » and the token is dead, so no other answer can reach them (a refusal saying an
-    error happened would be one more 10062). No bug of the bot's: one warning line, no
-    traceback. What the click changed stands, and shows on the table and its hands."""
-    return isinstance(err, discord.NotFound) and err.code == UNKNOWN_INTERACTION
+    3 seconds (a slow network, a loaded Discord), or past its token's 15 minutes once
+    deferred: its user was shown « This interaction failed », or nothing more, and the
+    token is dead, so no other answer can reach them (a refusal saying an error happened
+    would be one more refused call). No bug of the bot's: one warning line, no traceback.
+    What the click changed stands, and shows on the table and its hands."""
+    return (isinstance(err, discord.NotFound) and err.code == UNKNOWN_INTERACTION) or (
+        isinstance(err, discord.HTTPException) and err.status == 401
+        and err.code == INVALID_WEBHOOK_TOKEN)
+
+
+#: Where `PresidentBot.dispatch` notes when an interaction reached the bot (`heard`), in the
+#: dict discord.py keeps on each interaction for its handlers (`Interaction.extras`).
+HEARD = "heard"
+
+
+def heard(interaction: discord.Interaction[Any]) -> float:
+    """When the interaction reached the bot, on the service's clock: its token's 15 minutes
+    count from about then (minus the network's trip, within `tokens.TOKEN_LIFETIME`'s 30 s),
+    however long its answer then waited for a move's commit."""
+    at = interaction.extras.get(HEARD)
+    now: float = interaction.client.service.clock.now()
+    return at if isinstance(at, float) else now
+
+
+def token_alive(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the interaction's token may still answer (`heard`, `TOKEN_LIFETIME`): an
+    answer deferred while a move waited for its commit (the database away for a quarter of
+    an hour) would be refused with 401 « Invalid Webhook Token » (`too_late`)."""
+    now: float = interaction.client.service.clock.now()
+    return now < heard(interaction) + TOKEN_LIFETIME
 
 
 async def refuse(interaction: discord.Interaction[Any], key: str, **params: object) -> None:
@@ -285,7 +317,7 @@ async def route_standalone(interaction: discord.Interaction[Any], raw: str,
         await answer_privately(interaction, refusal_text(own_locale(interaction), err))
     except Exception as err:
         if too_late(err):
-            log.warning("%s: answered past Discord's 3 seconds (10062)", match.group(2))
+            log.warning("%s: answered too late for its token (%s)", match.group(2), err)
         elif out_of_reach(err, match.group(2)):
             await refuse(interaction, "err.storage_down")
         else:
@@ -338,8 +370,8 @@ async def route(interaction: discord.Interaction[Any], raw: str, values: list[st
         if too_late(err):
             # Nothing can reach its player any more (`too_late`), nor tell a host anything
             # (`acted`): what the click changed shows on the table and in the hands.
-            log.warning("%s on table %s: answered past Discord's 3 seconds (10062)",
-                        click.action, table.id)
+            log.warning("%s on table %s: answered too late for its token (%s)",
+                        click.action, table.id, err)
         elif out_of_reach(err, f"{click.action} on table {table.id}"):
             await refuse(interaction, "err.storage_down")
         else:

@@ -8,6 +8,7 @@ message follows through the coalesced refresh.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +27,7 @@ from bot.packages.controls import (
     number,
     refusal_text,
     stripped,
+    token_alive,
     too_late,
 )
 from bot.packages.game import break_reason
@@ -47,6 +49,8 @@ from engine import Card, Phase
 
 if TYPE_CHECKING:
     from bot.packages.host import Host
+
+log = logging.getLogger(__name__)
 
 # A split exchange offers at most three selects (see hand_gifts.exchange_part), a hand at most
 # this many pages of plays.
@@ -131,9 +135,10 @@ async def show_hand(
             else:
                 await _send_hand(interaction, table, screen, link, pending)
             sent.shown = screen.fingerprint
-    except discord.NotFound as err:
-        # Answered past Discord's 3 seconds: the hand the player sees is the one before,
-        # and follows the game from there (`controls.too_late`).
+    except discord.HTTPException as err:
+        # Answered past Discord's 3 seconds, or past the token's 15 minutes once deferred:
+        # the hand the player sees is the one before, and follows the game from there
+        # (`controls.too_late`).
         if link is not None and too_late(err):
             hands.unanswered(table, interaction.user.id, link, held)
         raise
@@ -153,6 +158,8 @@ async def _send_hand(interaction: discord.Interaction[Host], table: Table, scree
         if pending is not None and not pending.done():
             await interaction.response.defer(ephemeral=True, thinking=True)
             await pending
+            if not token_alive(interaction):  # « thinking » stays; the link has expired
+                return
             shown = await interaction.edit_original_response(**screen.kwargs())
             message_id: int | None = shown.id
         else:
@@ -315,6 +322,10 @@ async def _hand_action(click: Click, work: Callable[[], Awaitable[object]]) -> N
         notice = refusal(own_locale(click.interaction), click.table, err, click.user_id)
     else:
         await _stored(click)
+        if not token_alive(click.interaction):  # stored past the token's life: the hand
+            log.warning("%s on table %s: stored after its token's 15 minutes, unanswered",
+                        click.action, click.table.id)  # follows it through its last link
+            return
     await show_hand(click.interaction, click.table, notice=notice)
 
 

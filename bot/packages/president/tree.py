@@ -60,7 +60,7 @@ class CheckedTree(app_commands.CommandTree[Any]):
             return
         name = getattr(interaction.command, "qualified_name", "?")
         if too_late(original):  # nothing can answer it any more
-            log.warning("/%s: answered past Discord's 3 seconds (10062)", name)
+            log.warning("/%s: answered too late for its token (%s)", name, original)
             return
         if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch
                       | app_commands.TransformerError):

@@ -17,7 +17,7 @@ import discord
 
 from bot.graphemes import cut
 from bot.i18n import t
-from bot.packages.controls import MOVED_HAND, button, view
+from bot.packages.controls import MOVED_HAND, button, heard, view
 from bot.packages.game.hand import hand_screen
 from bot.packages.publisher.acks import Acks
 from bot.packages.screen import Screen
@@ -306,7 +306,7 @@ class Hands:
         it is sent (`HandLink.answered`)."""
         clicked = interaction.message.id if interaction.message is not None else None
         link = HandLink(int(interaction.application_id), interaction.token,
-                        self.bot.service.clock.now(), screen.fingerprint,
+                        heard(interaction), screen.fingerprint,
                         str(interaction.locale), answered=not new_message,
                         message_id=None if new_message else clicked,
                         turned=(_version(table), page) if page else None)

@@ -207,8 +207,14 @@ def out_of_reach(err: BaseException, where: str) -> bool:
 
 async def answer_privately(interaction: discord.Interaction[Any], text: str) -> None:
     """One ephemeral line: the interaction's response, or a follow-up once it is answered.
-    Always a new message (type 4), which Discord accepts for every interaction type."""
+    Always a new message (type 4), which Discord accepts for every interaction type. No
+    follow-up past the token's life (`token_alive`): it would be a 401, raised out of the
+    handler; nothing can reach its user any more."""
     if interaction.response.is_done():
+        if not token_alive(interaction):
+            log.info("interaction %s: its token has expired, not told: %s", interaction.id,
+                     text)
+            return
         await interaction.followup.send(text, ephemeral=True)
     else:
         await interaction.response.send_message(text, ephemeral=True)
@@ -228,9 +234,11 @@ async def tell_vanished(interaction: discord.Interaction[Any]) -> None:
     to say it. Privately, in their language, after the answer they asked for. Not where
     that answer failed (`too_late`): kept for their next interaction, which can answer. Nor
     under a form the answer opened (`opened_form`), where its user, typing, misses it: kept
-    for the form's answer (`submit_form`), or their next action if they close it."""
+    for the form's answer (`submit_form`), or their next action if they close it. Nor
+    through a token past its life (`token_alive`): an answer deferred a quarter of an hour
+    while its move waited for the database."""
     if interaction.guild_id is None or not interaction.response.is_done() or \
-            opened_form(interaction):
+            opened_form(interaction) or not token_alive(interaction):
         return
     owed = await interaction.client.service.vanished.take(interaction.guild_id,
                                                           interaction.user.id)

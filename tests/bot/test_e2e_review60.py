@@ -73,8 +73,11 @@ async def test_a_move_stored_past_its_token_is_not_answered(
     acknowledged in time (deferred) and the move stands, but its token died at 15 minutes:
     nothing can answer it any more, as past Discord's 3 seconds (`controls.too_late`).
     Answering anyway was a 401 « Invalid Webhook Token », logged as the play failing, and
-    its « something went wrong » a second 401, raised out of the handler."""
+    its « something went wrong » a second 401, raised out of the handler; so was the word
+    owed her of a vanished table, sent after it through the same dead token."""
     alice, table = await _alice_to_play(fake, president, clock)
+    assert fake.guild.id is not None  # and her table in #cartes went with its channel
+    await president.service.vanished.record(fake.guild.id, [alice.user.id], "cartes")
     release, _ = slow_commits(president, monkeypatch)
     record = await _play(fake, alice)
     await tick(fake, clock, STORE_BUDGET)
@@ -83,6 +86,9 @@ async def test_a_move_stored_past_its_token_is_not_answered(
     release.set()
     await fake.settle()
     assert table.hands[alice.user.id].token != record.token
+    fake.assert_no_errors()
+    await alice.user.slash("president hand")  # the word, owed still, comes with her next
+    assert told_vanished(alice.user, "en") == 1
     fake.assert_no_errors()
 
 

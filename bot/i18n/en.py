@@ -272,6 +272,7 @@ CATALOGUE: dict[str, str] = {
     "err.game_running": "A game is running at this table; wait for it to end.",
     "err.game_running_unlimited": "This game has no set end: it lasts until the host stops it with **{end}**, between rounds. Bots are added and removed then, in the lobby.",
     "err.game_running_unlimited_bots": "This game has no set end: it lasts until the host stops it with **{end}**, between rounds. Until then, bots already hold every seat without a person, and at the end of each round they give theirs up to the next in the queue.",
+    "err.bots_after_game": "The game is over: **{end}** takes the table back to the lobby, where bots are added and removed.",
     "err.already_started": "The game has already started: **{hand}**, on the table message, shows your hand.",
     "err.start_after_game": "The game is over: **{replay}** starts a new one, **{end}** takes the table back to the lobby.",
     "err.replay_unfinished": "The game is not over: `{cmd_end}` stops it (you will be asked to confirm), then **{replay}** starts a new one.",

@@ -283,6 +283,7 @@ _WRITTEN: dict[str, str] = {
     "err.game_running": "Une partie est en cours à cette table ; attends qu’elle se termine.",
     "err.game_running_unlimited": "Cette partie n’a pas de fin fixée : elle dure jusqu’à ce que l’hôte l’arrête avec **{end}**, entre deux manches. Les bots s’ajoutent et se retirent ensuite, au salon d’attente.",
     "err.game_running_unlimited_bots": "Cette partie n’a pas de fin fixée : elle dure jusqu’à ce que l’hôte l’arrête avec **{end}**, entre deux manches. D’ici là, les bots tiennent déjà chaque place sans humain, et à la fin de chaque manche ils cèdent la leur au prochain de la file.",
+    "err.bots_after_game": "La partie est finie : **{end}** ramène la table au salon d’attente, où les bots s’ajoutent et se retirent.",
     "err.already_started": "La partie est déjà lancée : **{hand}**, sur le message de la table, montre ta main.",
     "err.start_after_game": "La partie est finie : **{replay}** en lance une nouvelle, **{end}** ramène la table au salon d’attente.",
     "err.replay_unfinished": "La partie n’est pas terminée : `{cmd_end}` l’arrête (après confirmation), puis **{replay}** en lance une nouvelle.",

@@ -45,8 +45,8 @@ class Games:
 
     async def start(self, table: Table, by: int) -> None:
         async with hosting.host_action(table):
+            refusals.not_started(table, by)  # to anyone first (`refusals.not_started`)
             self._host_only(table, by)
-            refusals.not_started(table)
             self._start(table)
 
     async def play_against_bots(self, table: Table, by: int) -> None:
@@ -54,8 +54,8 @@ class Games:
         bots beside one player and start (to the host's minimum if higher, never past their
         maximum). Rules without it offer no such start: a late click changes nothing."""
         async with hosting.host_action(table):
+            refusals.not_started(table, by)  # to anyone first (`refusals.not_started`)
             self._host_only(table, by)
-            refusals.not_started(table)
             rules = table.rules
             if rules.vs_bots is None:
                 raise TableError("err.no_vs_bots")

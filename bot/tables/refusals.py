@@ -46,23 +46,34 @@ def lobby_only(table: Table) -> None:
     followed where a game has no end but the host's (`game_end: unlimited`, proletario):
     the refusal says how it ends (« Terminer » between rounds, named as the table message
     shows it), and where bots fill the seats, that they already hold every seat without a
-    person and give theirs up to the queue between rounds (RULES §10)."""
+    person and give theirs up to the queue between rounds (RULES §10). Once the game is
+    over it says the way back to the lobby, as `settings_open` does.
+
+    Checked before whether the user may host, and said to anyone: a guest told only the
+    host may, and when the role would be theirs to take, would then have been refused
+    this (stop 60, as `settings_open` for the settings)."""
     if not table.running:
         return
-    if table.under_way and table.rules.game_end.kind == "unlimited":
+    if table.game is not None and table.game.phase is Phase.GAME_OVER:
+        raise TableError("err.bots_after_game", end=t(table.locale, "btn.end_game"))
+    if table.rules.game_end.kind == "unlimited":
         key = "err.game_running_unlimited" + ("_bots" if table.rules.bots_fill else "")
         raise TableError(key, end=t(table.locale, "btn.end_game"))
     raise TableError("err.game_running")
 
 
-def not_started(table: Table) -> None:
+def not_started(table: Table, by: int) -> None:
     """A start once the game runs: most often the host's own second click on « Lancer »,
     told « wait for the game to end » on a streamer's screen (play-test 14). The game is
     theirs already: say so, and where their hand is (the button named as the table shows
-    it, `settings_open`)."""
+    it, `settings_open`); to one without a seat, who holds no hand, that a game is on.
+
+    Checked before whether `by` may host, and said to anyone, as `lobby_only` is."""
     if table.game is not None and table.game.phase is Phase.GAME_OVER:
         # Its results shown, « Rejouer » or « Terminer » come next, not the hand.
         raise TableError("err.start_after_game", **button_names(table.locale))
+    if table.running and table.seat_of(by) is None:
+        raise TableError("err.game_running")
     if table.running:
         raise TableError("err.already_started", hand=t(table.locale, "btn.my_hand"))
 

@@ -233,8 +233,8 @@ class TableService:
     async def add_bot(self, table: Table, by: int, level: str | None = None) -> None:
         """Seat a bot of `level` (one of engine.bots.LEVELS), by default the table's."""
         async with hosting.host_action(table):
+            refusals.lobby_only(table)  # to anyone first (`refusals.lobby_only`)
             self._host_only(table, by)
-            refusals.lobby_only(table)
             if level is not None and level not in LEVELS:
                 raise TableError("err.bad_choice")
             if len(table.seats) >= table.capacity():
@@ -271,8 +271,8 @@ class TableService:
         """Undo the host's latest « Add bot »: the last-seated bot goes, so the remaining bots
         keep their numbers and the next one added takes the freed name."""
         async with hosting.host_action(table):
+            refusals.lobby_only(table)  # to anyone first (`refusals.lobby_only`)
             self._host_only(table, by)
-            refusals.lobby_only(table)
             bots = [p for p in table.seats if p.is_bot]
             if not bots:
                 raise TableError("err.no_bot")

@@ -1,6 +1,7 @@
 """End-to-end: leftovers of stop 59 that players would notice (docs/bot.md « Leftovers of
-stop 59 (stop 60) »): a guest's `/president settings` mid-game, and a break's offer taken
-back in the language the player reads now.
+stop 59 (stop 60) »): a guest's `/president settings` mid-game, and the lobby's other host
+actions (`/president addbot`, `/president start`), and a break's offer taken back in the
+language the player reads now.
 
 Time is the fake's: nothing sleeps."""
 
@@ -50,6 +51,46 @@ async def test_a_guest_s_settings_mid_game_say_first_they_are_fixed_until_the_lo
         WARNING + "The rules and the table's settings"), answer.content
     assert rules in answer.content and "host" not in answer.content, answer.content
     assert table.host_id == marie.id
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize(("device", "chosen"), [("en-US", None), ("fr", "en")])
+async def test_a_guest_s_lobby_actions_mid_game_say_first_a_game_is_on(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, device: str, chosen: str | None,
+) -> None:
+    """As the settings: bob, seated at marie's French table mid-game, typed `/president
+    addbot` or `/president start` and read only that the host may, and that he could take
+    the role over if she had not acted in ten minutes, where he would then have read that a
+    game is on. That comes first now, to anyone, in the player's own language (his
+    device's, or the one he chose), the button named as the table shows it; nothing about
+    the host. zoe, watching without a seat, holds no hand to be pointed to."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path))
+    marie = fake.add_user("marie", locale="fr")
+    bob = fake.add_user("bob", locale=device)
+    zoe = fake.add_user("zoe", locale=device)
+    for user in (bob, zoe):
+        if chosen is not None:
+            await user.slash("president my-language", language=chosen)
+    table = await create_table(bot, marie)
+    await bob.slash("president join")
+    lobby = message(marie, table.lobby_message_id)
+    await marie.click(lobby, cid(table, "addbot"))
+    await marie.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    assert fresh(table).game is not None and not table.is_host(bob.id)
+
+    hand = t(table.locale, "btn.my_hand")  # as the table message shows it
+    assert hand == "Ma main"
+    for user, command, expected in (
+            (bob, "addbot", t("en", "err.game_running")),
+            (bob, "start", t("en", "err.already_started", hand=hand)),
+            (zoe, "addbot", t("en", "err.game_running")),
+            (zoe, "start", t("en", "err.game_running"))):
+        await user.slash(f"president {command}")
+        answer = user.last_ephemeral()
+        assert answer.ephemeral and answer.content == WARNING + expected, answer.content
+    assert table.host_id == marie.id and len(table.seats) == 3
     await fake.disconnect(bot)
     fake.assert_no_errors()
 

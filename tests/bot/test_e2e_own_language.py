@@ -87,6 +87,7 @@ async def test_a_player_who_chose_french_reads_french_until_they_go_back_to_disc
     await alice.click(lobby, cid(table, "start"))
     await tick(fake, clock, 1)
     board = message(alice, table.table_message_id)
+    hand_button = t(table.locale, "btn.my_hand")  # as the table message names it
     assert "Round 1" in board.content
     await john.click(board, cid(table, "hand"))
     hand = john.last_ephemeral()
@@ -95,8 +96,8 @@ async def test_a_player_who_chose_french_reads_french_until_they_go_back_to_disc
     # Restarted: the choice comes back from the database, not from the table's snapshot.
     bot = await restart(fake, clock, bot, url)
     assert bot.languages.chosen(john.id) == "fr"
-    await john.slash("president start")
-    assert _refused(john).startswith("⚠️ " + t("fr", "err.not_host", host=alice.id))
+    await john.slash("president start")  # mid-game: said so first (stop 60)
+    assert _refused(john) == "⚠️ " + t("fr", "err.already_started", hand=hand_button)
     await john.slash("president hand")
     assert "**Ta main**" in john.last_ephemeral().content
 
@@ -107,8 +108,8 @@ async def test_a_player_who_chose_french_reads_french_until_they_go_back_to_disc
     assert await _storage(bot).player_languages() == {}
     await tick(fake, clock, 1)
     assert "**Your hand**" in message(john, shown.id).content
-    await john.slash("president start")
-    assert _refused(john).startswith("⚠️ " + t("en", "err.not_host", host=alice.id))
+    await john.slash("president start")  # mid-game: said so first (stop 60)
+    assert _refused(john) == "⚠️ " + t("en", "err.already_started", hand=hand_button)
     await fake.disconnect(bot)
     fake.assert_no_errors()
 

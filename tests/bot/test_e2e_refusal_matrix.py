@@ -302,11 +302,17 @@ async def playing(m: Matrix, lobby_shown: Message) -> tuple[int, int, int]:
     await m.slash("when playing oneself", gus, "err.not_automated", "resume")
     await m.slash("while seated", gus, "err.forget_seated", "forget")
     await m.dm("while seated", gus, "err.forget_seated_dm", "forget")
-    for command in ("end", "replay", "addbot", "start", "continue"):
+    for command in ("end", "replay", "continue"):
         await m.slash("by a guest", gus, "err.not_host", command)
     # Settings fixed until the lobby are said so to anyone first (stop 60): « only the
     # host », and the role his to take in ten minutes, was a way that led to this refusal.
     await m.slash("by a guest during a game", gus, "err.settings_locked", "settings")
+    # So are the lobby's other host actions (stop 60; « only the host » before).
+    await m.slash("by a guest during a game", gus, "err.game_running", "addbot")
+    await m.slash("by a guest during a game", gus, "err.already_started", "start")
+    for command in ("addbot", "start"):  # without a seat, no hand to point to
+        await m.slash("by someone not seated during a game", otto, "err.game_running",
+                      command)
     await m.slash("by a guest", gus, "err.not_host", "kick", member=hana)
     await m.slash("by a guest", gus, "err.language_forbidden", "language", language="fr")
     await m.slash("when not paused", hana, "err.not_paused", "continue")
@@ -460,6 +466,8 @@ async def exchange(m: Matrix) -> tuple[Message, Message]:
         await m.click("by a guest", gus, "err.not_host", board, custom)
     await m.slash("after a round", hana, "err.settings_locked", "settings")
     await m.slash("by a guest after a round", gus, "err.settings_locked", "settings")
+    await m.slash("by a guest after a round", gus, "err.game_running", "addbot")
+    await m.slash("by a guest after a round", gus, "err.already_started", "start")
     await m.slash("after a round", hana, "err.already_started", "start")
     # Between two rounds it stopped the game unasked (play-test 14): `end` asks first.
     await m.slash("after a round", hana, "err.replay_unfinished", "replay")
@@ -521,6 +529,9 @@ async def game_over(m: Matrix, panel: int, stop_prompt: int, gift: Message) -> M
     over = message(hana, board)
     await m.slash("after the game", hana, "err.settings_after_game", "settings")
     await m.slash("by a guest after the game", gus, "err.settings_after_game", "settings")
+    for user, situation in ((hana, "after the game"), (gus, "by a guest after the game")):
+        await m.slash(situation, user, "err.bots_after_game", "addbot")
+        await m.slash(situation, user, "err.start_after_game", "start")
     await m.slash("after the game", hana, "err.pause_game_over", "pause")
     await m.click("on the panel left from the lobby", hana, "err.settings_after_game", panel,
                   cid(table, "reset"))
@@ -590,9 +601,10 @@ async def host_left(m: Matrix, panel: int) -> None:
                   ["revolution"])
     await m.form("by a former host", hana, "err.settings_locked",
                  cid(table, "form", 0, "min_players"), "4", panel)
-    for command in ("end", "replay", "addbot"):
+    for command in ("end", "replay"):
         await m.slash("by a former host", hana, "err.not_host", command)
     await m.slash("by a former host", hana, "err.settings_locked", "settings")
+    await m.slash("by a former host", hana, "err.game_running", "addbot")
     await m.slash("after leaving", hana, "engine.already_left", "leave")
     await m.slash("after leaving", hana, "err.not_seated", "resume")
     await m.slash("after leaving", hana, None, "hand")

@@ -3,7 +3,8 @@
 Picks of a split exchange (a hand too big for one select) live with the table: checked
 against the engine's allowed cards, stored in its snapshot, cleared when the exchange ends
 (a malformed pick once stuck in a module-level dict and spoiled the player's later picks).
-A host role taken over through a host action goes back if the action is refused.
+A host role taken over through a host action goes back if the action is refused. The
+lobby's host actions say first, to anyone, that a game is on (stop 60).
 """
 
 import pytest
@@ -14,7 +15,7 @@ from bot.tables.service import TableError, TableService
 from bot.tables.table import Table
 from engine import Game, GreedyPlayer, Phase
 
-HOST, GUEST = 10, 11
+HOST, GUEST, WATCHER = 10, 11, 12
 
 
 async def _played_out(service: TableService, table: Table) -> Game:
@@ -94,6 +95,42 @@ async def test_a_refused_host_action_does_not_take_the_host_role_over() -> None:
     assert table.host_id == HOST and all(e.key != "ev.new_host" for e in table.log)
     await service.add_bot(table, GUEST)
     assert table.host_id == GUEST
+
+
+async def test_the_lobby_s_host_actions_say_first_to_anyone_that_a_game_is_on() -> None:
+    """Seating or removing a bot, a start, a game against bots: a guest, or someone without
+    a seat, was told only the host may (and, seated, when the role would be theirs), where
+    they would then have been told that a game is on. That comes first now (stop 60), as
+    for the settings; the lobby's buttons reach the service as a game starts, before their
+    message is redrawn. The host's silence changes nothing: no role is taken over."""
+    clock = ManualClock()
+    service = TableService(clock, seed=1)
+    table = await service.create(1, 2, HOST, "host", "en", "classic", post=False)
+    await service.join(table, GUEST, "guest", "en")
+    await service.set_rules(table, HOST, table.rules.replace(
+        min_players=2, max_players=3, game_end="rounds:1"))
+    await service.games.start(table, HOST)
+    clock.advance(11 * 60)  # the host silent: a guest's host action would take the role
+    actions = {"add_bot": service.add_bot, "remove_bot": service.remove_bot,
+               "start": service.games.start, "vs_bots": service.games.play_against_bots}
+    during = {"add_bot": "err.game_running", "remove_bot": "err.game_running",
+              "start": "err.already_started", "vs_bots": "err.already_started"}
+    for user, seated in ((GUEST, True), (WATCHER, False)):
+        for name, act in actions.items():
+            with pytest.raises(TableError) as refused:
+                await act(table, user)
+            assert refused.value.key == (during[name] if seated else "err.game_running"), name
+    game = await _played_out(service, table)
+    assert game.phase is Phase.GAME_OVER
+    after = {"add_bot": "err.bots_after_game", "remove_bot": "err.bots_after_game",
+             "start": "err.start_after_game", "vs_bots": "err.start_after_game"}
+    for user in (GUEST, WATCHER, HOST):
+        for name, act in actions.items():
+            with pytest.raises(TableError) as refused:
+                await act(table, user)
+            assert refused.value.key == after[name], name
+    assert table.host_id == HOST and all(e.key != "ev.new_host" for e in table.log)
+    assert len(table.seats) == 2
 
 
 async def test_a_gift_menu_drawn_before_this_round_is_stale() -> None:

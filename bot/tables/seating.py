@@ -184,6 +184,8 @@ class Seating:
         if seat is None:
             raise TableError("err.not_seated")
         game = table.game
+        # Who, leaving of their own accord, may be the last one there (`_gone`).
+        leaver = None if kicked or removed else table.seats[seat].name
         self._farewell(table, user_id, farewell)
         if game is None:
             del table.seats[seat]
@@ -224,9 +226,13 @@ class Seating:
                     self._to_lobby(table, None, True)
             else:  # freed with the round's other leavers once it ends (round_ended)
                 # Who made them go, and whether the bot keeps the seat (bots_fill) or only
-                # finishes the round: the history says it, as the leave prompt did.
-                line = ("ev.kicked" if kicked else "ev.left") + \
-                    ("_bot" if outcome is LeaveOutcome.ROUND_BOT else "")
+                # finishes the round: the history says it, as the leave prompt did; and
+                # whether the game stops at the round's end, which only the leaver's prompt
+                # said: the others played the round out unwarned, then read « retour au
+                # salon d’attente » (play-test 44).
+                line = ("ev.kicked" if kicked else "ev.left") + {
+                    LeaveOutcome.ROUND_BOT: "_bot", LeaveOutcome.ROUND_LOBBY: "_lobby",
+                }.get(outcome, "")
                 table.remember(LogEntry(line, {"name": table.seats[seat].name}, (user_id,)))
                 table.left_seats.add(seat)
                 table.seats[seat].user_id = None
@@ -237,7 +243,7 @@ class Seating:
                 if not kicked:
                     self._stepped_out(table, user_id)
                 self._after(table, refusals.engine(lambda: game.leave(seat)))
-        self._gone(table, user_id)
+        self._gone(table, user_id, leaver)
 
     @staticmethod
     def _stepped_out(table: Table, user_id: int) -> None:
@@ -270,10 +276,13 @@ class Seating:
         self._to_lobby(table, LogEntry("table.list_seated", {"name": heir.name}), True)
         table.pass_host()
 
-    def _gone(self, table: Table, user_id: int) -> None:
+    def _gone(self, table: Table, user_id: int, leaver: str | None = None) -> None:
         """After a player left their seat or the queue: a leaving host hands the role on
         (`Table.pass_host`, to one waiting if nobody is seated), and a table nobody is left
-        at, seated, away or waiting, closes."""
+        at, seated, away or waiting, closes (its game's end stored, as a host's stop
+        stores it: `TableService._close_stopped`). Its messages say who was the last to
+        go (`leaver`): they read « Cette table est fermée. » alone, the round they were
+        playing cut off without a word (play-test 44)."""
         if table.host_id == user_id and user_id not in table.away:
             # A presi host the table waits for stays its host (any seated player may take the
             # role over meanwhile, `may_host`): handing it on now named them their own heir.
@@ -291,6 +300,8 @@ class Seating:
                     table.notice = LogEntry("lobby.new_host_gone", {
                         "name": heir.name, "gone": why.params["name"]}, why.people)
         if not table.humans() and not table.away and not table.queue:
+            if leaver is not None:
+                table.notice = LogEntry("table.emptied", {"name": leaver}, (user_id,))
             self._close(table)
             return
         self._changed(table)

@@ -117,7 +117,7 @@ class TableService:
                            changed=self._changed, close=self._close, keep=self._keep,
                            host_only=self._host_only)
         self.seating = Seating(clock, self.scheduler, self.deadlines, after=self._after,
-                               changed=self._changed, close=self._close,
+                               changed=self._changed, close=self._close_stopped,
                                to_lobby=self.games.back_to_lobby)
         self.moves = Moves(clock, self.deadlines, after=self._after, touch=self.touch)
         self.hands = HandLinks(clock, self.deadlines, self.seating, self.outbox,
@@ -459,11 +459,12 @@ class TableService:
             task.add_done_callback(self._tasks.discard)
 
     def _close_stopped(self, table: Table) -> None:
-        """Close a table nobody came back to (`Deadlines`: idle for 30 minutes), its game
-        ended as a host's stop ends it. Closed as it stood, its message gave the « final
-        standings » while storage kept the game unfinished: the channel's history said no
-        game had been played and the stats counted its rounds but not the game
-        (play-test 22), as a game stopped for want of players once did (play-test 14)."""
+        """Close a table nobody came back to (`Deadlines`: idle for 30 minutes), or that its
+        last player left (`Seating`), its game ended as a host's stop ends it. Closed as it
+        stood, its message gave the « final standings » while storage kept the game
+        unfinished: the channel's history said no game had been played and the stats
+        counted its rounds but not the game (play-test 22), as a game stopped for want of
+        players once did (play-test 14), and as one its last player left did (play-test 44)."""
         self.games.store_stop(table)
         self._close(table)
 

@@ -55,6 +55,13 @@ def list_left(table: Table, leaving: Collection[int] = ()) -> bool:
         p.user_id is not None for seat, p in enumerate(table.seats) if seat not in leaving)
 
 
+def last_one(table: Table, user_id: int) -> bool:
+    """Whether nobody but `user_id` is at the table, seated, away or waiting: their going
+    closes it (`Seating._gone`), unless the rules wait for them (LeaveOutcome.WAIT)."""
+    return not table.queue and not any(uid != user_id for uid in table.away) and not any(
+        p.user_id is not None and p.user_id != user_id for p in table.seats)
+
+
 def last_round(table: Table) -> bool:
     """Whether the round under way is the game's last by its set number of rounds: no
     deal follows it, so who asks for a seat now waits for the next game, even where a

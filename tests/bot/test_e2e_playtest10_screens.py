@@ -401,7 +401,8 @@ async def test_the_presi_lobby_says_what_starting_against_bots_does(
     await marie.slash("president end")
     table = await create_table(president, marie, "classic")  # no such button, no such words
     lines = message(marie, table.lobby_message_id).content.split("\n")
-    assert t(locale, "lobby.hint") in lines
+    # Alone under classic's three, « Lancer » waits for them (play-test 44).
+    assert t(locale, "lobby.hint_min", min=3, addbot=t(locale, "btn.addbot")) in lines
     fake.assert_no_errors()
 
 

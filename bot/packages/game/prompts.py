@@ -45,6 +45,11 @@ def quit_prompt(table: Table, user_id: int, locale: LocaleLike) -> Screen:
     out = game is not None and seat is not None and seat in game.out
     # Out of cards, they leave the bot nothing to finish: their place is won.
     key = _OUT_PROMPTS.get(outcome, outcome.prompt) if out else outcome.prompt
+    if outcome is not LeaveOutcome.WAIT and turnover.last_one(table, user_id):
+        # The last one there closes it: « un bot finit la manche… `/president rejoindre`
+        # avant la fin de la manche te rend ta place » promised a round and a seat that
+        # the closing took at once (play-test 44).
+        key = "leave.confirm.close"
     text = t(locale, key, seconds=table.rules.leave_grace_seconds)
     if outcome in _FINISHED_BY_A_BOT and not out and any(
             p.user_id is not None and p.user_id != user_id for p in table.seats):

@@ -104,12 +104,17 @@ def start_hint(table: Table) -> str:
     (a newcomer saw two start buttons and no word of the difference). Where bots fill the
     table (`bots_fill`), how many « Lancer » seats: a proletario lobby opened to six read
     « Joueurs (4/6) » and the plain hint, and the start dealt two bots nobody had asked
-    for (play-test 40)."""
+    for (play-test 40). Else, below the rules' minimum, that « Lancer » waits for it: a
+    table back in its lobby with two of classic's three read « appuie sur **Lancer** » and
+    learned the minimum only from the refusal (play-test 44)."""
     if offers_vs_bots(table):
         return t(table.locale, "lobby.hint_vs_bots", n=vs_bots_size(table.rules))
     empty = table.rules.max_players - len(table.seats)
     if table.rules.bots_fill and empty > 0:
         return plural(table.locale, "lobby.hint_fill", empty)
+    if len(table.seats) < table.rules.min_players:
+        return t(table.locale, "lobby.hint_min", min=table.rules.min_players,
+                 addbot=t(table.locale, "btn.addbot"))
     return t(table.locale, "lobby.hint")
 
 

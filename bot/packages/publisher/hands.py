@@ -67,6 +67,16 @@ def lane(table_id: int, user_id: int) -> tuple[str, int, int]:
     return (LANE, table_id, user_id)
 
 
+def _lapsing(table: Table, locale: str) -> str:
+    """What a hand says as its token runs out. In the lobby it has no « Actualiser » and
+    no game to follow: « ⏸️ Cette main ne suit plus la partie : **Actualiser**, ci-dessous »
+    named a button it did not have (play-test 44); there it says where the cards will be."""
+    hand = t(table.locale, "btn.my_hand")
+    if table.game is None:
+        return t(locale, "hand.lapsing_lobby", hand=hand)
+    return t(locale, "hand.lapsing", refresh=t(locale, "btn.refresh"), hand=hand)
+
+
 class Hands:
     """The hands' edits. What each hand shows is kept on its link (`HandLink.fingerprint`;
     the link is in the table's snapshot, not what it shows, so a restart draws each hand
@@ -370,8 +380,7 @@ class Hands:
                     or not link.valid(now) or not link.answered:
                 return
             locale = link.locale or player.locale
-            notice = t(locale, "hand.lapsing", refresh=t(locale, "btn.refresh"),
-                       hand=t(table.locale, "btn.my_hand"))
+            notice = _lapsing(table, locale)
             link.frozen = True
             self.bot.service.refresh(table)  # the table message asks for « Ma main »
             await self._edit(table, user_id, link, hand_screen(

@@ -1,0 +1,313 @@
+"""End-to-end: play-test 44 (stop 60), a three-seat table emptied by leaving. marie (fr)
+hosts classic in a server that chose no language (the public messages speak French), with
+bob (en-US) and claire (fr): three seats, classic's minimum. claire leaves mid-round (a bot
+finishes it, then the table goes back to its lobby); marie and bob wait there a quarter of
+an hour, marie presses « Lancer » at two, adds a bot and starts again; after a round bob
+leaves mid-round, then marie, the last one there, and the table closes. Each reads
+`/president stats` and `history` afterwards. Every message each one sees (table, hands,
+prompts, DMs) is read each time it changes (docs/bot.md « Play-test 44: three seats emptied
+by leaving (stop 60) »)."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from bot.client import PresidentBot
+from bot.i18n import t
+from engine import Phase
+from fakediscord import FakeDiscord, Message, TestUser
+from tests.fresh import fresh
+
+from .conftest import LinkedClock
+from .e2e import (
+    Player,
+    act_or_wait,
+    cid,
+    connect_bot,
+    create_table,
+    database_url,
+    message,
+    tick,
+)
+from .reading import changed, well_written
+from .test_e2e_playtest42 import language
+
+DUMP = os.environ.get("PT44_DUMP")  # a file to write every message read to, to read it through
+DEVICES = {"marie": "fr", "bob": "en-US", "claire": "fr"}
+
+
+class Reader:
+    """Every message each member sees, read again each time it changes: well written in its
+    language (a private one its reader's device's, a public one French), each line in that
+    language alone. Counts the readings and keeps the longest."""
+
+    def __init__(self, users: dict[str, TestUser]) -> None:
+        self.users = users
+        self.seen: dict[tuple[str, int], str] = {}
+        self.names = set(users) | {"bot"}
+        self.read = 0
+        self.longest: Counter[str] = Counter()
+
+    def __call__(self, label: str = "") -> None:
+        if DUMP and label:
+            with open(DUMP, "a", encoding="utf-8") as f:
+                print(f"===== {label}", file=f)
+        for name, msg, text in changed(self.users, self.seen, dms=True):
+            self.check(name, msg, text)
+
+    def check(self, name: str, msg: Message, text: str) -> None:
+        own = msg.ephemeral or msg.channel_id == self.users[name].dm.id
+        want = DEVICES[name][:2] if own else "fr"
+        self.read += 1
+        kind = "private" if own else "public"
+        self.longest[kind] = max(self.longest[kind], len(msg.content))
+        if DUMP:
+            with open(DUMP, "a", encoding="utf-8") as f:
+                print(f"--- {name} ({want}) #{msg.id} {len(msg.content)}", text, sep="\n",
+                      file=f)
+        well_written(msg, want)
+        for line in text.split("\n"):
+            assert language(line, self.names) <= {want}, (name, want, line)
+
+
+async def asked_to_leave(user: TestUser, reader: Reader) -> str:
+    """``user`` types `/president leave`: the prompt's words, then they confirm."""
+    await user.slash("president leave")
+    reader(f"{user.name} asks to leave")
+    asked = user.last_ephemeral().content
+    await user.click(user.last_ephemeral(), t(user.user.locale, "btn.quit_game"))
+    reader(f"{user.name} leaves")
+    return asked
+
+
+async def playing(fake: FakeDiscord, clock: LinkedClock, players: list[Player],
+                  reader: Reader, done: Callable[[], bool], steps: int = 600) -> None:
+    """The players act (the first who can), else a second passes, until ``done``."""
+    for _ in range(steps):
+        if done():
+            return
+        await act_or_wait(fake, clock, players)
+        reader()
+    raise AssertionError("the table did not reach the expected point")
+
+
+def lines_of(user: TestUser, message_id: int | None) -> list[str]:
+    return message(user, message_id).content.split("\n")
+
+
+async def test_three_seats_emptied_by_leaving(fake: FakeDiscord, clock: LinkedClock,
+                                              tmp_path: Path) -> None:
+    began = time.monotonic()
+    bot = await connect_bot(fake, clock, database_url(tmp_path))
+    users = {name: fake.add_user(name, locale=locale) for name, locale in DEVICES.items()}
+    marie, bob, claire = users.values()
+    reader = Reader(users)
+    table = await create_table(bot, marie)
+    reader("lobby")
+    under = t("fr", "lobby.hint_min", min=3, addbot=t("fr", "btn.addbot"))
+    assert under in lines_of(marie, table.lobby_message_id)
+    lobby = message(marie, table.lobby_message_id)
+    for user in (bob, claire):
+        await user.click(lobby, cid(table, "join"))
+    reader("bob and claire join")
+    assert t("fr", "lobby.hint") in lines_of(marie, table.lobby_message_id)
+    await marie.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    reader("dealt")
+    players = [Player(u) for u in users.values()]
+    for player in players:
+        await player.open_hand(bot)
+    reader("hands open")
+    for _ in range(4):
+        await act_or_wait(fake, clock, players)
+        reader()
+    # -- claire leaves mid-round: a bot finishes it, then the lobby ---------------------
+    asked = await asked_to_leave(claire, reader)
+    assert asked.startswith(t("fr", "leave.confirm.round_lobby")[:40]), asked
+    await tick(fake, clock, 1)
+    reader("after claire")
+    said = t("fr", "ev.left_lobby", name="claire")
+    assert f"• {said}" in lines_of(bob, table.table_message_id)
+    await playing(fake, clock, players[:2], reader, lambda: fresh(table).game is None)
+    await tick(fake, clock, 1)
+    reader("back in the lobby")
+    assert under in lines_of(marie, table.lobby_message_id)
+    for _ in range(90):  # the hands outlive their tokens in the lobby
+        await tick(fake, clock, 10)
+        reader()
+    reader("a quarter of an hour in the lobby")
+    lapsed = t("en", "hand.lapsing_lobby", hand=t("fr", "btn.my_hand"))
+    assert players[1].hand.content.startswith(lapsed), players[1].hand.content
+    lobby = message(marie, table.lobby_message_id)
+    await marie.click(lobby, cid(table, "start"))  # two of three: refused
+    reader("marie starts at two")
+    await marie.click(lobby, cid(table, "addbot"))
+    await marie.click(message(marie, table.lobby_message_id), cid(table, "start"))
+    await tick(fake, clock, 1)
+    reader("dealt again, with a bot")
+    players = [Player(marie), Player(bob)]
+    for player in players:
+        await player.open_hand(bot)
+    reader("hands open again")
+    game = fresh(table).game
+    assert game is not None
+    await playing(fake, clock, players, reader, lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    reader("round 1 over")
+    await marie.click(message(marie, table.table_message_id), cid(table, "next", game.version))
+    await tick(fake, clock, 1)
+    reader("round 2")
+    await playing(fake, clock, players, reader, lambda: game.phase is Phase.PLAY)
+    for _ in range(2):
+        await act_or_wait(fake, clock, players)
+        reader()
+    # -- bob leaves mid-round, then marie, the last one there --------------------------
+    await asked_to_leave(bob, reader)
+    await tick(fake, clock, 1)
+    reader("after bob")
+    shown = table.table_message_id
+    asked = await asked_to_leave(marie, reader)
+    assert asked == t("fr", "leave.confirm.close"), asked
+    await tick(fake, clock, 1)
+    reader("after marie")
+    closing = lines_of(claire, shown)
+    assert t("fr", "table.emptied", name="marie") in closing, closing
+    await claire.slash("president join")
+    reader("claire, too late")
+    # -- afterwards ----------------------------------------------------------------------
+    histories = {}
+    for user in users.values():
+        for command in ("president stats", "president history"):
+            await user.slash(command)
+            reader(f"{user.name} {command}")
+        histories[user.name] = user.last_ephemeral().embeds[0].description or ""
+    # Both games are in the channel's history: the second's end was stored as it closed.
+    assert len(histories["bob"].split("\n")) == 2, histories["bob"]
+    if DUMP:
+        with open(DUMP, "a", encoding="utf-8") as f:
+            print("FIGURES", reader.read, dict(reader.longest),
+                  time.monotonic() - began, file=f)
+    assert reader.longest["public"] <= 1500 and reader.longest["private"] <= 1500
+    fake.assert_no_errors()
+    await fake.disconnect(bot)
+
+
+LOCALES = ["fr", "en-US"]
+
+
+async def three_at_classic(fake: FakeDiscord, bot: PresidentBot, clock: LinkedClock,
+                           locale: str, bots: int = 0) -> tuple[list[Player], int]:
+    """marie hosts classic with bob and claire (all in ``locale``, ``bots`` bots beside
+    them), dealt, each hand open: the table's id."""
+    users = [fake.add_user(name, locale=locale) for name in ("marie", "bob", "claire")]
+    table = await create_table(bot, users[0])
+    lobby = message(users[0], table.lobby_message_id)
+    for user in users[1:]:
+        await user.click(lobby, cid(table, "join"))
+    for _ in range(bots):
+        await users[0].click(lobby, cid(table, "addbot"))
+    await users[0].click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    players = [Player(user) for user in users]
+    for player in players:
+        await player.open_hand(bot)
+    return players, table.id
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_others_read_that_a_leaver_leaving_too_few_stops_the_game(
+        fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str) -> None:
+    """From the play-test: claire left classic's third seat mid-round and her prompt said
+    the game would stop at the round's end; marie and bob read « claire quitte la partie ;
+    un bot finit la manche », played the round out, then found the lobby. Back there at
+    two, the lobby said « appuie sur **Lancer** », which refused them: three are needed.
+    The line now says the game stops, and the lobby says the minimum and « Ajouter un bot »."""
+    players, table_id = await three_at_classic(fake, president, clock, locale)
+    marie, bob, claire = (p.user for p in players)
+    table = president.service.registry.by_id(table_id)
+    assert table is not None
+    await claire.slash("president leave")
+    await claire.click(claire.last_ephemeral(), t(locale, "btn.quit_game"))
+    await tick(fake, clock, 1)
+    said = "• " + t("fr" if locale == "fr" else "en", "ev.left_lobby", name="claire")
+    board = message(bob, table.table_message_id)
+    assert said in board.content.split("\n"), board.content
+    well_written(board, locale[:2])
+    await playing(fake, clock, players[:2], Reader({}), lambda: fresh(table).game is None)
+    await tick(fake, clock, 1)
+    lobby = message(marie, table.lobby_message_id)
+    under = t(locale, "lobby.hint_min", min=3, addbot=t(locale, "btn.addbot"))
+    assert under in lobby.content.split("\n"), lobby.content
+    well_written(lobby, locale[:2])
+    await marie.click(lobby, cid(table, "addbot"))
+    assert t(locale, "lobby.hint") in message(marie, table.lobby_message_id).content
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_hand_lapsing_in_the_lobby_names_no_button_it_lacks(
+        fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str) -> None:
+    """From the play-test: bob's hand, back in the lobby, read after a quarter of an hour
+    « ⏸️ This hand no longer follows the game: **Refresh**, below, or **Ma main** on the
+    table message brings it up to date. »: no game, and no « Refresh » below. It now says
+    where his cards will be once the game starts."""
+    marie = fake.add_user("marie", locale="fr")
+    bob = fake.add_user("bob", locale=locale)
+    table = await create_table(president, marie)
+    await bob.click(message(bob, table.lobby_message_id), cid(table, "join"))
+    await bob.slash("president hand")
+    shown = bob.last_ephemeral().id
+    for _ in range(90):
+        await tick(fake, clock, 10)
+    hand = message(bob, shown)
+    assert hand.content.startswith(t(locale, "hand.lapsing_lobby",
+                                     hand=t("fr", "btn.my_hand"))), hand.content
+    assert not hand.buttons and not hand.selects
+    well_written(hand, locale[:2])
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_last_one_to_leave_mid_game_is_told_it_closes_the_table_and_its_game_is_kept(
+        fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, locale: str) -> None:
+    """From the play-test: bob left in round 2, then marie, the last one there. Her prompt
+    said a bot would finish the round, that the table would go back to its lobby and that
+    `/president rejoindre` before the round's end would give her seat back: the table
+    closed at once, its messages reading « Cette table est fermée. » alone, and the game,
+    a round of it counted, was never stored as ended (the channel's history left it out).
+    Now the prompt says the table closes, its messages say who left last, and the game is
+    stored as a host's stop stores it."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path))
+    players, table_id = await three_at_classic(fake, bot, clock, locale, bots=1)
+    table = bot.service.registry.by_id(table_id)
+    assert table is not None and table.game is not None
+    game = table.game
+    await playing(fake, clock, players, Reader({}), lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    marie = players[0].user
+    await marie.click(message(marie, table.table_message_id), cid(table, "next", game.version))
+    for player in players[1:]:
+        await player.user.slash("president leave")
+        asked = player.user.last_ephemeral()
+        assert asked.content != t(locale, "leave.confirm.close")
+        await player.user.click(asked, t(locale, "btn.quit_game"))
+    shown = table.table_message_id
+    await marie.slash("president leave")
+    asked = marie.last_ephemeral()
+    assert asked.content == t(locale, "leave.confirm.close"), asked.content
+    well_written(asked, locale[:2])
+    await marie.click(asked, t(locale, "btn.quit_game"))
+    await tick(fake, clock, 1)
+    closing = message(marie, shown).content.split("\n")
+    assert t(locale, "table.emptied", name="marie") in closing, closing
+    await marie.slash("president history")
+    history = marie.last_ephemeral().embeds[0].description or ""
+    assert len(history.split("\n")) == 1 and t(locale, "history.no_winner") in history, history
+    fake.assert_no_errors()
+    await fake.disconnect(bot)

@@ -184,8 +184,9 @@ class Seating:
         if seat is None:
             raise TableError("err.not_seated")
         game = table.game
-        # Who, leaving of their own accord, may be the last one there (`_gone`).
-        leaver = None if kicked or removed else table.seats[seat].name
+        # Who, leaving a game of their own accord, may be the last one there (`_gone`);
+        # a lobby closed by its last one's « Quitter » needs no why.
+        leaver = None if kicked or removed or game is None else table.seats[seat].name
         self._farewell(table, user_id, farewell)
         if game is None:
             del table.seats[seat]

@@ -11,12 +11,11 @@ reader's language, the commands it names as their client lists them (docs/bot.md
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
-from bot.i18n import command_names, t
+from bot.i18n import t
 from engine import Phase
-from fakediscord import FakeDiscord, Message, TestUser
+from fakediscord import FakeDiscord, TestUser
 from tests.fresh import fresh
 
 from .conftest import LinkedClock
@@ -31,71 +30,11 @@ from .e2e import (
     message,
     tick,
 )
-from .reading import changed, read, well_written
+from .reading import Reader, read
 
 DUMP = os.environ.get("PT42_DUMP")  # a file to write every message read to, to read it through
 DEVICES = {"marie": "fr", "john": "en-US", "fred": "en-GB"}
 
-# Words only one of the two languages writes: a line of a message in the other with one of
-# them mixes the two. Short, common ones, so that any sentence has some.
-WORDS = {
-    "fr": {"le", "la", "les", "tu", "ta", "ton", "tes", "te", "une", "des", "du", "est",
-           "pour", "avec", "pas", "sur", "dans", "qui", "et", "manche", "partie", "cartes",
-           "carte", "joue", "jouer", "passer", "tour", "quand", "encore"},
-    "en": {"the", "you", "your", "is", "and", "with", "for", "not", "to", "of", "round",
-           "play", "game", "cards", "card", "turn", "hand", "has", "are", "it", "when",
-           "yet"},
-}
-# A card's face in the other language: a French message writes V, D, R, an English one J, Q, K.
-FACES = {"fr": r"\b[JQK][♣♦♥♠]", "en": r"\b[VDR][♣♦♥♠]"}
-COMMAND = re.compile(r"`(/[^`]*)`")
-# Left out: commands, mentions and emojis, links, and words quoted from the other language
-# (« “ta gueule” in French »).
-UNREAD = re.compile(r"`[^`]*`|<[^>]*>|https?://\S+|“[^”]*”|«[^»]*»")
-
-
-def language(text: str, names: set[str]) -> set[str]:
-    """The languages whose own words ``text`` writes, commands, mentions, links and
-    ``names`` left out."""
-    words = set(re.findall(r"[a-zà-ÿ’']+", UNREAD.sub(" ", text).lower())) - names
-    return {lang for lang, own in WORDS.items() if words & own}
-
-
-class Reader:
-    """Every message each player sees, read again each time it changes: well written in
-    its language, each line in it alone, the commands it names as the reader's client
-    lists them. A private message speaks its reader's language (``chosen``, else their
-    device's); a public one the table's (``public``)."""
-
-    def __init__(self, users: dict[str, TestUser], public: str) -> None:
-        self.users = users
-        self.public = public
-        self.chosen: dict[str, str] = {}
-        self.seen: dict[tuple[str, int], str] = {}
-        self.names = set(users) | {"bot"}
-
-    def speaks(self, name: str) -> str:
-        return self.chosen.get(name) or DEVICES[name][:2]
-
-    def __call__(self) -> None:
-        for name, msg, text in changed(self.users, self.seen, dms=True):
-            self.check(name, msg, text)
-
-    def check(self, name: str, msg: Message, text: str) -> None:
-        own = msg.ephemeral or msg.channel_id == self.users[name].dm.id
-        want = self.speaks(name) if own else self.public
-        if DUMP:
-            with open(DUMP, "a", encoding="utf-8") as f:
-                print(f"--- {name} ({want}) #{msg.id}", text, sep="\n", file=f)
-        well_written(msg, want)
-        for line in text.split("\n"):
-            assert language(line, self.names) <= {want}, (name, want, line)
-        # Commands: a private message names them as the reader's client does, a public
-        # one in the table's language (each reader's client may differ).
-        listed = set(command_names(DEVICES[name][:2] if own else self.public).values())
-        for named in COMMAND.findall(text):
-            assert named in listed, (name, named, text)
-        assert not re.search(FACES[want], text), (name, want, text)  # R♠ or K♠
 
 
 def refused(user: TestUser, text: str) -> None:
@@ -108,7 +47,7 @@ async def test_an_evening_of_three_languages_of_ones_own(
     bot = await connect_bot(fake, clock, database_url(tmp_path), bot_pause=1.0)
     users = {name: fake.add_user(name, locale=locale) for name, locale in DEVICES.items()}
     marie, john, fred = users.values()
-    reader = Reader(users, "fr")
+    reader = Reader(users, DEVICES, "fr", DUMP)
     await john.slash("president my-language", language="fr")
     reader.chosen["john"] = "fr"
     await fred.slash("president my-language", language="auto")
@@ -270,7 +209,7 @@ async def test_the_second_page_of_a_hand_in_a_language_of_ones_own(
     bot = await connect_bot(fake, clock, database_url(tmp_path))
     john = Player(fake.add_user("john"))
     await john.user.slash("president my-language", language="fr")
-    reader = Reader({"john": john.user}, "fr")  # his table: his chosen language
+    reader = Reader({"john": john.user}, DEVICES, "fr", DUMP)  # his table: his chosen language
     reader.chosen["john"] = "fr"
     hands = [[r + s for r in "34567" for s in "CDHS"], ["8C", "9C"], ["8D", "9D"]]
     table = await create_table(bot, john.user)

@@ -12,7 +12,6 @@ wild7, a redeploy mid-exchange (stop 59) »)."""
 from __future__ import annotations
 
 import os
-import re
 import time
 from collections import Counter
 from pathlib import Path
@@ -20,12 +19,12 @@ from pathlib import Path
 import pytest
 
 from bot.client import PresidentBot
-from bot.i18n import command_names, plural, t
+from bot.i18n import plural, t
 from bot.tables.table import Table
 from engine import Phase
 from engine.bots.normal import decided
 from engine.view import player_view
-from fakediscord import FakeDiscord, Message, TestUser
+from fakediscord import FakeDiscord, TestUser
 from tests.fresh import fresh
 
 from .conftest import LinkedClock
@@ -42,54 +41,14 @@ from .e2e import (
     restart,
     tick,
 )
-from .reading import changed, well_written
+from .reading import Reader, well_written
 from .test_e2e_playtest40 import sampled
-from .test_e2e_playtest42 import COMMAND, FACES, language
 from .test_e2e_settings import open_form
 
 DUMP = os.environ.get("PT43_DUMP")  # a file to write every message read to, to read it through
 DEVICES = {"marie": "fr", "paul": "fr", "bob": "en-US", "claire": "fr"}
 CHOSEN = {"paul": "en"}
 HERE = {"marie": "fr", "paul": "en", "bob": "en-US", "claire": "fr"}  # what each one reads
-
-
-class Reader:
-    """Every message each member sees, read again each time it changes: well written in its
-    language (a private one its reader's: chosen, else the device's; a public one French),
-    each line in that language alone, card faces in it, every command named as the reader's
-    client lists it. Counts the readings and keeps the longest."""
-
-    def __init__(self, users: dict[str, TestUser]) -> None:
-        self.users = users
-        self.seen: dict[tuple[str, int], str] = {}
-        self.names = set(users) | {"bot"}
-        self.read = 0
-        self.longest: Counter[str] = Counter()
-
-    def __call__(self, label: str = "") -> None:
-        if DUMP and label:
-            with open(DUMP, "a", encoding="utf-8") as f:
-                print(f"===== {label}", file=f)
-        for name, msg, text in changed(self.users, self.seen, dms=True):
-            self.check(name, msg, text)
-
-    def check(self, name: str, msg: Message, text: str) -> None:
-        own = msg.ephemeral or msg.channel_id == self.users[name].dm.id
-        want = (CHOSEN.get(name) or DEVICES[name][:2]) if own else "fr"
-        self.read += 1
-        kind = "private" if own else "public"
-        self.longest[kind] = max(self.longest[kind], len(msg.content))
-        if DUMP:
-            with open(DUMP, "a", encoding="utf-8") as f:
-                print(f"--- {name} ({want}) #{msg.id} {len(msg.content)}", text, sep="\n",
-                      file=f)
-        well_written(msg, want)
-        for line in text.split("\n"):
-            assert language(line, self.names) <= {want}, (name, want, line)
-        listed = set(command_names(DEVICES[name][:2] if own else "fr").values())
-        for named in COMMAND.findall(text):
-            assert named in listed, (name, named, text)
-        assert not re.search(FACES[want], text), (name, want, text)
 
 
 def table_in(bot: PresidentBot, user: TestUser) -> Table:
@@ -147,7 +106,8 @@ async def test_presi_against_bots_then_wild7_at_six_with_a_redeploy_mid_exchange
     bot = await connect_bot(fake, clock, url, bot_pause=1.0)
     users = {name: fake.add_user(name, locale=locale) for name, locale in DEVICES.items()}
     marie, paul, bob, claire = users.values()
-    reader = Reader(users)
+    reader = Reader(users, DEVICES, dump=DUMP)
+    reader.chosen.update(CHOSEN)
     await paul.slash("president my-language", language="en")
     reader("paul chooses English")
     # -- presi against two bots, two rounds ------------------------------------------------

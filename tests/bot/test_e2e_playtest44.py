@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -21,7 +20,7 @@ import pytest
 from bot.client import PresidentBot
 from bot.i18n import t
 from engine import Phase
-from fakediscord import FakeDiscord, Message, TestUser
+from fakediscord import FakeDiscord, TestUser
 from tests.fresh import fresh
 
 from .conftest import LinkedClock
@@ -35,45 +34,10 @@ from .e2e import (
     message,
     tick,
 )
-from .reading import changed, well_written
-from .test_e2e_playtest42 import language
+from .reading import Reader, well_written
 
 DUMP = os.environ.get("PT44_DUMP")  # a file to write every message read to, to read it through
 DEVICES = {"marie": "fr", "bob": "en-US", "claire": "fr"}
-
-
-class Reader:
-    """Every message each member sees, read again each time it changes: well written in its
-    language (a private one its reader's device's, a public one French), each line in that
-    language alone. Counts the readings and keeps the longest."""
-
-    def __init__(self, users: dict[str, TestUser]) -> None:
-        self.users = users
-        self.seen: dict[tuple[str, int], str] = {}
-        self.names = set(users) | {"bot"}
-        self.read = 0
-        self.longest: Counter[str] = Counter()
-
-    def __call__(self, label: str = "") -> None:
-        if DUMP and label:
-            with open(DUMP, "a", encoding="utf-8") as f:
-                print(f"===== {label}", file=f)
-        for name, msg, text in changed(self.users, self.seen, dms=True):
-            self.check(name, msg, text)
-
-    def check(self, name: str, msg: Message, text: str) -> None:
-        own = msg.ephemeral or msg.channel_id == self.users[name].dm.id
-        want = DEVICES[name][:2] if own else "fr"
-        self.read += 1
-        kind = "private" if own else "public"
-        self.longest[kind] = max(self.longest[kind], len(msg.content))
-        if DUMP:
-            with open(DUMP, "a", encoding="utf-8") as f:
-                print(f"--- {name} ({want}) #{msg.id} {len(msg.content)}", text, sep="\n",
-                      file=f)
-        well_written(msg, want)
-        for line in text.split("\n"):
-            assert language(line, self.names) <= {want}, (name, want, line)
 
 
 async def asked_to_leave(user: TestUser, reader: Reader) -> str:
@@ -107,7 +71,7 @@ async def test_three_seats_emptied_by_leaving(fake: FakeDiscord, clock: LinkedCl
     bot = await connect_bot(fake, clock, database_url(tmp_path))
     users = {name: fake.add_user(name, locale=locale) for name, locale in DEVICES.items()}
     marie, bob, claire = users.values()
-    reader = Reader(users)
+    reader = Reader(users, DEVICES, dump=DUMP)
     table = await create_table(bot, marie)
     reader("lobby")
     under = t("fr", "lobby.hint_min", min=3, addbot=t("fr", "btn.addbot"))
@@ -239,7 +203,7 @@ async def test_the_others_read_that_a_leaver_leaving_too_few_stops_the_game(
     board = message(bob, table.table_message_id)
     assert said in board.content.split("\n"), board.content
     well_written(board, locale[:2])
-    await playing(fake, clock, players[:2], Reader({}), lambda: fresh(table).game is None)
+    await playing(fake, clock, players[:2], Reader({}, DEVICES), lambda: fresh(table).game is None)
     await tick(fake, clock, 1)
     lobby = message(marie, table.lobby_message_id)
     under = t(locale, "lobby.hint_min", min=3, addbot=t(locale, "btn.addbot"))
@@ -288,7 +252,7 @@ async def test_the_last_one_to_leave_mid_game_is_told_it_closes_the_table_and_it
     table = bot.service.registry.by_id(table_id)
     assert table is not None and table.game is not None
     game = table.game
-    await playing(fake, clock, players, Reader({}), lambda: game.phase is Phase.ROUND_OVER)
+    await playing(fake, clock, players, Reader({}, DEVICES), lambda: game.phase is Phase.ROUND_OVER)
     await tick(fake, clock, 1)
     marie = players[0].user
     await marie.click(message(marie, table.table_message_id), cid(table, "next", game.version))

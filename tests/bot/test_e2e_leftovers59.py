@@ -11,14 +11,29 @@ from pathlib import Path
 
 import pytest
 
+from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.controls import WARNING
-from fakediscord import FakeDiscord
+from bot.tables.table import Table
+from fakediscord import FakeDiscord, TestUser
 from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import cid, connect_bot, create_table, database_url, message, tick
 from .test_e2e_playtest29 import a_humans_turn, pause, play_on
+
+
+async def game_on(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot, marie: TestUser,
+                  bob: TestUser) -> Table:
+    """marie's table with bob and a bot at it, its game started."""
+    table = await create_table(bot, marie)
+    await bob.slash("president join")
+    lobby = message(marie, table.lobby_message_id)
+    await marie.click(lobby, cid(table, "addbot"))
+    await marie.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    assert fresh(table).game is not None and not table.is_host(bob.id)
+    return table
 
 
 @pytest.mark.parametrize(("device", "chosen"), [("en-US", None), ("fr", "en")])
@@ -36,13 +51,7 @@ async def test_a_guest_s_settings_mid_game_say_first_they_are_fixed_until_the_lo
     bob = fake.add_user("bob", locale=device)
     if chosen is not None:
         await bob.slash("president my-language", language=chosen)
-    table = await create_table(bot, marie)
-    await bob.slash("president join")
-    lobby = message(marie, table.lobby_message_id)
-    await marie.click(lobby, cid(table, "addbot"))
-    await marie.click(lobby, cid(table, "start"))
-    await tick(fake, clock, 1)
-    assert fresh(table).game is not None and not table.is_host(bob.id)
+    table = await game_on(fake, clock, bot, marie, bob)
 
     await bob.slash("president settings")
     answer = bob.last_ephemeral()
@@ -72,13 +81,7 @@ async def test_a_guest_s_lobby_actions_mid_game_say_first_a_game_is_on(
     for user in (bob, zoe):
         if chosen is not None:
             await user.slash("president my-language", language=chosen)
-    table = await create_table(bot, marie)
-    await bob.slash("president join")
-    lobby = message(marie, table.lobby_message_id)
-    await marie.click(lobby, cid(table, "addbot"))
-    await marie.click(lobby, cid(table, "start"))
-    await tick(fake, clock, 1)
-    assert fresh(table).game is not None and not table.is_host(bob.id)
+    table = await game_on(fake, clock, bot, marie, bob)
 
     hand = t(table.locale, "btn.my_hand")  # as the table message shows it
     assert hand == "Ma main"

@@ -134,8 +134,15 @@ class Deck(Enum):
         return self is Deck.FRENCH54
 
     def cards(self) -> list[Card]:
-        """Every card, in a fixed order (the order before shuffling)."""
-        return [Card(rank, suit) for rank in self.ranks for suit in self.suits] + self.jokers()
+        """Every card, in a fixed order (the order before shuffling): a new list of the
+        deck's cards, built once per deck (cards are interned; search asks at every
+        sampled deal)."""
+        cards = _CARDS.get(self.value)
+        if cards is None:
+            cards = _CARDS[self.value] = tuple(
+                [Card(rank, suit) for rank in self.ranks for suit in self.suits]
+                + self.jokers())
+        return list(cards)
 
     def jokers(self) -> list[Card]:
         """The deck's jokers, weaker first (none but in french54): what reads a joker asks
@@ -181,3 +188,4 @@ _RANKS: dict[str, tuple[str, ...]] = {
 _VALUES = {deck: tuple(RANK_VALUE[r] for r in ranks) for deck, ranks in _RANKS.items()}
 _RANK_OF = {deck: {RANK_VALUE[r]: r for r in ranks} for deck, ranks in _RANKS.items()}
 _RANK_OF["french54"].update({13: "BJ", 14: "RJ"})
+_CARDS: dict[str, tuple[Card, ...]] = {}  # Deck.cards(), by deck

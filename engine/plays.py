@@ -208,19 +208,17 @@ def legal_options(
     two_beats_larger = two_beats_larger and not revolution
     if two_beats_larger and top_level == TWO and top.special is None:
         return [o for o in base if o.special is not None]  # after 2s, only jokers answer
-    shorter_twos = two_beats_larger and top_count > 1
-    out = []
-    for o in base:
-        if o.special is None:
-            count = o.count
-            if count != top_count and not (shorter_twos and o.level == TWO
-                                           and count == top_count - 1):
-                continue
-            level = o.level
-            if level == top_level:
-                if not equal_allowed:
-                    continue
-            elif (level < top_level) != revolution:
-                continue
-        out.append(o)
-    return out
+    # A plain answer has the top's count (or, where 2s beat a larger play, a 2 one card
+    # shorter) and a stronger value, or an equal one where equals are allowed; the special
+    # cards (jokers, the top single) answer anything here. One comprehension per order:
+    # this runs at every answer of every rollout.
+    shorter = top_count - 1 if two_beats_larger and top_count > 1 else -1
+    if revolution:
+        highest = top_level if equal_allowed else top_level - 1
+        return [o for o in base if o.special is not None
+                or ((o.count == top_count or (o.count == shorter and o.level == TWO))
+                    and o.level <= highest)]
+    lowest = top_level if equal_allowed else top_level + 1
+    return [o for o in base if o.special is not None
+            or ((o.count == top_count or (o.count == shorter and o.level == TWO))
+                and o.level >= lowest)]

@@ -76,27 +76,36 @@ class Tricks(GameState):
         else:
             self._legal_cache.clear()
             self._legal_version = self.version
-        try:
-            self._may_play_now(seat)
-        except IllegalAction:
-            options: list[PlayOption] = []
+        options: list[PlayOption]
+        if self.to_act == seat and self.phase is Phase.PLAY and self.hands[seat]:
+            options = self._options(seat)  # _may_play_now's common case, read inline
         else:
-            options = self._options(seat)
+            try:
+                self._may_play_now(seat)
+            except IllegalAction:
+                options = []
+            else:
+                options = self._options(seat)
         self._legal_cache[seat] = options
         return options
 
     def _options(self, seat: int) -> list[PlayOption]:
         base = self._base.get(seat)
         if base is None:
-            base = opening_options(self.hands[seat], deck=self.deck, wild_level=self._wild,
-                                   top_single=self.rules.top_single)
-            self._base[seat] = base
+            base = self._opening(seat)
         r = self.rules
         held = self.constraint
         constraint = (held[1], held[2]) if held is not None and held[0] == seat else None
         trick = self.trick
         return legal_options(base, trick[-1] if trick else None, self.revolution,
                              r.equal_allowed, r.two_beats_larger, constraint)
+
+    def _opening(self, seat: int) -> list[PlayOption]:
+        """The seat's opening options, built from its hand and kept until it changes."""
+        base = opening_options(self.hands[seat], deck=self.deck, wild_level=self._wild,
+                               top_single=self.rules.top_single)
+        self._base[seat] = base
+        return base
 
     def verify_play(
         self, seat: int, cards: Sequence[Card], announce: str | None = None,
@@ -226,6 +235,14 @@ class Tricks(GameState):
             self._apply_play(seat, option.cards, option, _QUIET)
         self._finish(_QUIET)
 
+    def prime(self) -> None:
+        """Search support: build every seat's opening options now. Play keeps them in step
+        with the hands and :meth:`clone` shares them, so the copies of a sampled deal that
+        search plays on (one per candidate move) build none of them again."""
+        for seat in self.order:
+            if self.hands[seat] and seat not in self._base:
+                self._opening(seat)
+
     # ------------------------------------------------------------------ trick mechanics
     def _apply_play(self, seat: int, cards: tuple[Card, ...], option: PlayOption,
                     events: list[Event]) -> None:
@@ -332,7 +349,11 @@ class Tricks(GameState):
         last = first + 1
         while last < len(base) and base[last].level == level and base[last].special is None:
             last += 1
-        remaining = tuple(c for c in base[last - 1].cards if c not in cards)
+        group = base[last - 1].cards  # every card of the value, the options its prefixes
+        # The option's own cards are the group's first ones (search and play_option play
+        # them); cards named by a player may be any of the group's.
+        remaining = group[played.count:] if cards is played.cards else \
+            tuple([c for c in group if c not in cards])
         fresh = plain_options(remaining, False) if remaining else []
         self._base[seat] = base[:first] + fresh + base[last:]
 

@@ -15,7 +15,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 
-from ..determinize import determinize
+from ..determinize import Dealer
 from ..plays import PlayOption
 from ..tells import Beliefs
 from ..view import PlayerView
@@ -38,10 +38,12 @@ def search(view: PlayerView, options: Sequence[PlayOption | None], rng: random.R
     ``more(samples done)``; ``waiting``, ``searchers``, ``own_end``: see
     :func:`.rollout.rollout`."""
     places: list[list[int]] = [[] for _ in options]
+    dealer = Dealer(view, believed)  # reads the view once for every sampled deal
     done = 0
     while more(done):
-        sample = determinize(view, random.Random(rng.random()), believed)
+        sample = dealer.game(random.Random(rng.random()))
         holders, naive = styles()
+        sample.prime()  # its copies below share the hands' options
         for i, option in enumerate(options):
             game = sample.clone(rng=sample.rng)
             game.step(view.seat, same(game.legal_plays(view.seat), option))

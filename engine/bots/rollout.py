@@ -103,10 +103,13 @@ def rollout(game: Game, seat: int, holders: frozenset[int] = frozenset(),
     if not searches(rules):
         searchers = frozenset()
     finished = -1
+    mine = hands[seat]  # the seat's hand: while it holds cards in play, nothing is settled
+    play = Phase.PLAY
     while True:
-        settled = place(game, seat)
-        if settled is not None:
-            return settled
+        if not mine or game.phase is not play:
+            settled = place(game, seat)
+            if settled is not None:
+                return settled
         if beat and len(game.out) != finished:
             finished = len(game.out)
             if _free_place(game) >= beat:

@@ -152,12 +152,11 @@ def judge(
         return option.special is None and option.wilds == 0 and \
             held.get(option.level, 0) == option.count and option.announce is None
 
-    top_level = level_strength(TWO, False)
     controls: list[PlayOption] = []
     plain: list[PlayOption] = []
     for option in usable:
         if option.special is not None or option.wilds > 0 or \
-                (TWO - option.level if revolution else option.level) == top_level:
+                (TWO - option.level if revolution else option.level) == TWO:
             controls.append(option)
         else:
             plain.append(option)
@@ -166,8 +165,15 @@ def judge(
                                unseen, max(opponents, default=0),
                                lone_waits and rules.trick_end == "one_lap",
                                rules.trick_end == "all_passed" and sum(opponents) < LATE_CARDS)
-    elif cheap := [o for o in plain if whole(o)]:
-        choice, reason = min(cheap, key=strength), "answer_cheap"
+    elif cheap := [o for o in plain if held.get(o.level, 0) == o.count and o.announce is None]:
+        # The whole plain groups (no special card, no wild: a plain option's strength is
+        # its value's), the weakest first of equals, as min(cheap, key=strength) takes it.
+        choice = cheap[0]
+        weakest = TWO - choice.level if revolution else choice.level
+        for o in cheap:
+            if (TWO - o.level if revolution else o.level) < weakest:
+                choice, weakest = o, TWO - o.level if revolution else o.level
+        reason = "answer_cheap"
     elif controls:
         # Spend as few control cards as will do: a wild only when needed, then the fewest
         # cards (presi's 2 of oros alone beats a pair of 2s), then a 2 before the top single.

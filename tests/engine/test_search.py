@@ -208,3 +208,140 @@ def test_hard_decides_when_every_hidden_card_is_known() -> None:
             game.play(seat, cards(played))
     action = make_bot("hard", seed=0, samples=20).choose(player_view(game, 1))
     assert action.kind in ("play", "pass")
+
+
+@pytest.mark.parametrize("rules,seats", list(_rule_sets(12, 78)))
+def test_the_options_kept_with_a_hand_are_the_ones_it_makes(rules: Rules, seats: int) -> None:
+    """Play keeps each seat's options in step with its hand (``_refresh_base``), whether the
+    option's own cards were played (step, play_option) or cards a player named (play), and
+    a primed game's copies share them: every listing is the one a game read afresh from its
+    snapshot makes, whose options are built from the hands."""
+    game = Game.new(rules, seats, seed=6)
+    player = RandomPlayer(7)
+    rng = random.Random(8)
+    for seat, option in _turn_decisions(game, player):
+        if rng.random() < 0.2:
+            game.prime()
+            copy = game.clone()
+            fresh = Game.from_dict(game.to_dict())
+            for s in game.order:
+                if game.hands[s]:  # primed: every seat holding cards has its options
+                    assert copy._base[s] == fresh._opening(s)
+        if option is not None and rng.random() < 0.5:
+            # The same kind of play from other cards of the hand, where it has others.
+            hand = game.hands[seat]
+            same_value = [c for c in hand if c.value == option.cards[0].value
+                          and c is not rules.top_single]
+            named = option.cards
+            if option.special is None and not option.wilds and len(same_value) > option.count:
+                named = tuple(rng.sample(same_value, option.count))
+            game.play(seat, named, option.announce)
+        elif option is None:
+            game.pass_turn(seat)
+        else:
+            game.step(seat, option)
+        fresh = Game.from_dict(game.to_dict())
+        for s in game.order:
+            if game.hands[s] and s in game._base:
+                assert game._base[s] == fresh._opening(s)
+        if game.phase is Phase.PLAY and game.to_act is not None:
+            assert game.legal_plays(game.to_act) == fresh.legal_plays(game.to_act)
+
+
+def _answers_by_the_rules(base: list[PlayOption], top: PlayOption, revolution: bool,
+                          equal_allowed: bool, two_beats_larger: bool) -> list[PlayOption]:
+    """What may answer ``top``, option by option, as RULES says (legal_options' reference)."""
+    out = []
+    for o in base:
+        if top.special == "joker":
+            if o.special == "joker" and o.level > top.level:
+                out.append(o)
+            continue
+        twos_rule = two_beats_larger and not revolution
+        if twos_rule and top.level == 12 and top.special is None:
+            if o.special is not None:
+                out.append(o)
+            continue
+        if o.special is not None:
+            out.append(o)
+            continue
+        shorter_two = twos_rule and top.count > 1 and o.level == 12 \
+            and o.count == top.count - 1
+        if o.count != top.count and not shorter_two:
+            continue
+        stronger = o.level < top.level if revolution else o.level > top.level
+        if stronger or (o.level == top.level and equal_allowed):
+            out.append(o)
+    return out
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_legal_options_answer_as_the_rules_say(preset: str) -> None:
+    """legal_options' answers, one comprehension per order, option by option."""
+    from engine.plays import legal_options, opening_options
+
+    rules = Rules.preset(preset)
+    deck = rules.deck_kind.cards()
+    rng = random.Random(11)
+    for _ in range(400):
+        hand = rng.sample(deck, rng.randint(1, 14))
+        base = opening_options(hand, deck=rules.deck_kind, wild_level=rules.wild_level,
+                               top_single=rules.top_single)
+        other = opening_options(rng.sample(deck, 14), deck=rules.deck_kind,
+                                wild_level=rules.wild_level, top_single=rules.top_single)
+        top = rng.choice(other)
+        for revolution in (False, True):
+            for equal in (False, True):
+                for twos in (False, True):
+                    assert legal_options(base, top, revolution, equal, twos, None) == \
+                        _answers_by_the_rules(base, top, revolution, equal, twos)
+
+
+def test_a_dealer_deals_as_a_fresh_one_every_time() -> None:
+    """Search reads a view once (Dealer) and deals from it again and again: each deal is the
+    one a dealer built afresh deals from the same generator (nothing a deal changes stays),
+    beliefs, caps and absences included (an exchange gives caps, greedy seats' tells
+    beliefs), and its game is determinize's."""
+    from engine.determinize import Dealer
+    from engine.players import GreedyPlayer
+    from engine.tells import beliefs
+
+    checked = 0
+    for preset in sorted(PRESETS):
+        rules = Rules.preset(preset)
+        if rules.fast:
+            continue
+        game = Game.new(rules, 4, seed=2, previous_ranking=[2, 0, 3, 1])
+        greedy = GreedyPlayer()
+        while game.phase is Phase.EXCHANGE:
+            giver = next(s for s in range(4) if (d := game.exchange_due(s)) and d.ready)
+            game.apply(giver, greedy.choose(game, giver))
+        turn = 0
+        while game.phase is Phase.PLAY:
+            seat = game.to_act
+            assert seat is not None
+            if turn % 3 == 0:
+                view = player_view(game, seat)
+                believed = beliefs(view, naive=frozenset(s for s in range(4) if s != seat))
+                dealer = Dealer(view, believed)
+                for draw in range(4):
+                    assert dealer.hands(random.Random(draw)) == \
+                        sample_hands(view, random.Random(draw), believed)
+                assert dealer.game(random.Random(9)).to_dict() == \
+                    determinize(view, random.Random(9), believed).to_dict()
+                checked += bool(believed.not_exact) + bool(view.caps)
+            game.apply(seat, greedy.choose(game, seat))
+            turn += 1
+    assert checked > 10  # beliefs to repair and caps were dealt by
+
+
+def test_the_repairs_draw_as_randrange() -> None:
+    """The repairs' draws, read inline, are ``randrange``'s (and ``choice``'s): the same
+    deals as before they were inlined."""
+    from engine.determinize import _below
+
+    for seed in range(5):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        below = _below(ours)
+        for n in (1, 2, 3, 5, 12, 13, 40, 1000):
+            assert [below(n) for _ in range(50)] == [theirs.randrange(n) for _ in range(50)]

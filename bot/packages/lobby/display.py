@@ -14,6 +14,7 @@ from bot.packages.rules_text import summary, table_preset_name
 from bot.packages.screen import Screen
 from bot.tables.deadlines import IDLE_CLOSE_SECONDS
 from bot.tables.house import DROPPED_NAMED, house_to_leave
+from bot.tables.logentry import LogEntry
 from bot.tables.seats import vs_bots_size
 from bot.tables.table import Table
 from engine.bots import LEVELS
@@ -131,8 +132,9 @@ def seat_lines(table: Table) -> list[str]:
     """Why the table came back (if it did), then who sits, host and bots marked."""
     loc = table.locale
     lines = []
-    if table.notice is not None:
-        lines.append(t(loc, table.notice.key, **table.notice.params))
+    notice = shown_notice(table)
+    if notice is not None:
+        lines.append(t(loc, notice.key, **notice.params))
     lines.append(t(loc, "lobby.seats", count=len(table.seats), capacity=table.capacity()))
     if not table.seats:
         lines.append(t(loc, "lobby.empty"))
@@ -145,6 +147,18 @@ def seat_lines(table: Table) -> list[str]:
         suffix = f" ({', '.join(marks)})" if marks else ""
         lines.append(f"{index}. **{player.name}**{suffix}")
     return lines
+
+
+def shown_notice(table: Table) -> LogEntry | None:
+    """Why the table came back, if the lobby still says it. « Il ne reste pas assez de monde »
+    says so only while it holds: a bot or a newcomer making the count again made it false,
+    and the lobby kept it beside « appuie sur **Lancer** » (play-test 44); a bot removed
+    below the count makes it true again."""
+    notice = table.notice
+    if notice is not None and notice.key == "table.back_to_lobby" and \
+            len(table.seats) >= table.rules.min_players:
+        return None
+    return notice
 
 
 def queue_line(loc: str, names: list[str], room: int, key: str) -> str:

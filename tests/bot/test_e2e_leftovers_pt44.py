@@ -1,0 +1,48 @@
+"""End-to-end: what play-test 44 (stop 60) left, fixed at stop 61 (docs/bot.md « Leftovers
+of play-test 44 (stop 61) »): each test fails before its fix, in both languages where
+words are involved."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.client import PresidentBot
+from bot.i18n import t
+from fakediscord import FakeDiscord
+from tests.fresh import fresh
+
+from .conftest import LinkedClock
+from .e2e import cid, message, tick
+from .reading import Reader, well_written
+from .test_e2e_playtest44 import DEVICES, LOCALES, playing, three_at_classic
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_lobby_stops_saying_too_few_are_left_once_a_bot_makes_the_count(
+        fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str) -> None:
+    """From the play-test: claire's leaving sent classic's table back to its lobby at two,
+    « ⚠️ Il ne reste pas assez de monde à la table : retour au salon d’attente. »; marie
+    added a bot, three with it, and the lobby still said too few were left, above « appuie
+    sur **Lancer** ». The line now holds only while it is true: gone with the bot, back when
+    the bot is removed."""
+    players, table_id = await three_at_classic(fake, president, clock, locale)
+    marie, _, claire = (p.user for p in players)
+    table = president.service.registry.by_id(table_id)
+    assert table is not None
+    await claire.slash("president leave")
+    await claire.click(claire.last_ephemeral(), t(locale, "btn.quit_game"))
+    await playing(fake, clock, players[:2], Reader({}, DEVICES), lambda: fresh(table).game is None)
+    await tick(fake, clock, 1)
+    too_few = t(locale, "table.back_to_lobby")
+    under = t(locale, "lobby.hint_min", min=3, addbot=t(locale, "btn.addbot"))
+
+    def lobby() -> list[str]:
+        return message(marie, table.lobby_message_id).content.split("\n")
+
+    assert too_few in lobby() and under in lobby(), lobby()
+    await marie.click(message(marie, table.lobby_message_id), cid(table, "addbot"))
+    assert too_few not in lobby() and t(locale, "lobby.hint") in lobby(), lobby()
+    well_written(message(marie, table.lobby_message_id), locale[:2])
+    await marie.click(message(marie, table.lobby_message_id), cid(table, "removebot"))
+    assert too_few in lobby() and under in lobby(), lobby()
+    fake.assert_no_errors()

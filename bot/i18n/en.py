@@ -201,6 +201,7 @@ CATALOGUE: dict[str, str] = {
     "leave.confirm.round_out": "Leave the game? You have finished this round: your place in it stays yours, then the game goes on without you. Changed your mind? `{cmd_join}` before the round ends gives you your seat back.",
     "leave.confirm.round_lobby_out": "Leave the game? You have finished this round: your place in it stays yours; then too few players are left: the game stops and the table goes back to its lobby. Changed your mind? `{cmd_join}` before the round ends gives you your seat back.",
     "leave.confirm.close": "Leave the game? Nobody else is left at the table: it closes at once, and the game stops there.",
+    "leave.host": "👑 You are the host: the role goes to **{name}**.",
     "leave.rated": "For your rating, this round counts as finished behind every human who stays at the table.",
     "leave.confirm.free": "Leave the game? It goes on without you from the next round.",
     "leave.confirm.free_lobby": "Leave the game? Too few players will be left: the game stops and the table goes back to its lobby.",

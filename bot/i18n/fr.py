@@ -212,6 +212,7 @@ _WRITTEN: dict[str, str] = {
     "leave.confirm.round_out": "Quitter la partie ? Tu as fini cette manche : ta place y reste la tienne, puis la partie continue sans toi. Tu changes d’avis ? `{cmd_join}` avant la fin de la manche te rend ta place.",
     "leave.confirm.round_lobby_out": "Quitter la partie ? Tu as fini cette manche : ta place y reste la tienne ; ensuite, il ne restera plus assez de monde à la table : la partie s’arrête et la table revient au salon d’attente. Tu changes d’avis ? `{cmd_join}` avant la fin de la manche te rend ta place.",
     "leave.confirm.close": "Quitter la partie ? Personne d’autre ne reste à la table : elle se ferme aussitôt, et la partie s’arrête là.",
+    "leave.host": "👑 Tu es l’hôte : le rôle passe à **{name}**.",
     "leave.rated": "Pour ta cote, cette manche compte comme finie derrière chaque personne qui reste à la table.",
     "leave.confirm.free": "Quitter la partie ? Elle continue sans toi dès la prochaine manche.",
     "leave.confirm.free_lobby": "Quitter la partie ? Il ne restera plus assez de monde à la table : la partie s’arrête et la table revient au salon d’attente.",

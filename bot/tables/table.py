@@ -384,10 +384,12 @@ class Table:
         taken = {p.name for p in (*self.seats, *self.queue) if not p.vacant}
         return Player(user_id, unique(name, taken), locale, self.arrivals)
 
-    def heir(self) -> Player | None:
+    def heir(self, leaving: int | None = None) -> Player | None:
         """Who would inherit the host role: the longest-seated human, else the first one
-        waiting for a seat; None when nobody is left."""
-        humans = sorted(self.humans(), key=lambda p: p.joined) + self.queue
+        waiting for a seat; None when nobody is left. ``leaving``: whom to leave out, for
+        the host's leave prompt to name the heir before they go."""
+        humans = sorted((p for p in self.humans() if p.user_id != leaving),
+                        key=lambda p: p.joined) + self.queue
         return humans[0] if humans and humans[0].user_id is not None else None
 
     def pass_host(self) -> None:

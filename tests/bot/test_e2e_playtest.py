@@ -103,7 +103,7 @@ async def test_leaving_mid_game_asks_first_in_the_leavers_language(
     assert table.seat_of(bob.user.id) == seat and not game.automated(seat)
     await marie.user.slash("president leave")  # French, for the French player
     assert marie.user.last_ephemeral().text == t("fr", "leave.confirm.round_lobby") + " " + \
-        t("fr", "leave.rated")
+        t("fr", "leave.host", name="bob") + " " + t("fr", "leave.rated")  # (play-test 45)
     # bob's button, forged onto the public table message by marie, leaves nobody.
     custom = prompt.button("Leave the game").custom_id
     assert custom is not None

@@ -137,7 +137,8 @@ async def test_a_player_who_leaves_once_out_of_cards_keeps_the_place_they_won(
     held_before = await storage.player_stats(fake.guild.id, out.user.id)
 
     await out.user.slash("president leave")
-    assert out.user.last_ephemeral().text == t("en", "leave.confirm.round_lobby_out")
+    assert out.user.last_ephemeral().text == t("en", "leave.confirm.round_lobby_out") + " " + \
+        t("en", "leave.host", name="bob")  # the host: the role goes (play-test 45)
     await leave_game(out.user)
     # A redeploy while the round is played out: the seat is still theirs as played.
     bot = await restart(fake, clock, bot, database_url(tmp_path))

@@ -51,6 +51,12 @@ def quit_prompt(table: Table, user_id: int, locale: LocaleLike) -> Screen:
         # the closing took at once (play-test 44).
         key = "leave.confirm.close"
     text = t(locale, key, seconds=table.rules.leave_grace_seconds)
+    heir = table.heir(leaving=user_id)
+    if table.is_host(user_id) and outcome is not LeaveOutcome.WAIT and heir is not None:
+        # The role passes as they go (`Seating._gone`): marie, hosting, read what leaving
+        # did to her seat and her rating, and not that bob would deal the next round
+        # (play-test 45). A presi host the table waits for stays its host.
+        text += " " + t(locale, "leave.host", name=heir.name)
     if outcome in _FINISHED_BY_A_BOT and not out and any(
             p.user_id is not None and p.user_id != user_id for p in table.seats):
         # Another human stays to finish the round: it rates them ahead of the leaver

@@ -75,9 +75,8 @@ class GreedyPlayer:
         exchange. Hard's rollouts call it for every seat they model as this player, so the
         common case (a whole natural group answers) is one pass over the options."""
         options = game.legal_plays(seat)
-        can_pass = game.can_pass(seat)
         if not options:
-            if can_pass:
+            if game.can_pass(seat):
                 return None
             raise ValueError(f"seat {seat} has no legal action")
         hand = game.hands[seat]
@@ -105,7 +104,7 @@ class GreedyPlayer:
         def rank(o: PlayOption) -> tuple[int, int, int]:
             return (game.strength(o.level), o.wilds, 1 if o.special else 0)
 
-        if can_pass:
+        if game.can_pass(seat):  # asked only here: a whole group answers without it
             if len(hand) <= 2:
                 return min(options, key=rank)
             return None

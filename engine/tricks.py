@@ -333,14 +333,17 @@ class Tricks(GameState):
 
         Only the played value's options change when no wild or named card is involved, so
         those are swapped in place (rebuilding the whole list at every play is the engine's
-        largest cost); anything else rebuilds from scratch on the next listing.
+        largest cost); anything else rebuilds from scratch on the next listing. 2s played
+        by a seat that held no top single card are plain cards too (presi's other 2s).
         """
         base = self._base.get(seat)
         if base is None:
             return
         level = played.level
+        named = self.rules.top_single
         if played.special is not None or self._wild is not None or (
-            level == TWO and self.rules.top_single is not None
+            level == TWO and named is not None
+            and (named in cards or named in self.hands[seat])
         ):
             del self._base[seat]
             return

@@ -46,3 +46,40 @@ async def test_the_lobby_stops_saying_too_few_are_left_once_a_bot_makes_the_coun
     await marie.click(message(marie, table.lobby_message_id), cid(table, "removebot"))
     assert too_few in lobby() and under in lobby(), lobby()
     fake.assert_no_errors()
+
+
+WHILE_SOMEONE_STAYS = {"fr": "te rend ta place, tant que quelqu’un reste à la table.",
+                       "en": "gives you your seat back, as long as someone is still at the table."}
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_leaver_s_way_back_is_promised_only_while_someone_stays(
+        fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str) -> None:
+    """From the play-test: bob left round 2, told « `/president join` before the round ends
+    gives you your seat back »; marie, the last one there, left next and the table closed at
+    once, taking the promise. bob's prompt had been answered (« You left the table. ») and
+    his hand closed: nothing of his was left to tell him, and a word sent unasked for a seat
+    he gave up would be noise. So the promise now says what it holds on, « as long as
+    someone is still at the table »; the table message says it closed, and his
+    `/president join` afterwards that no table is there."""
+    players, table_id = await three_at_classic(fake, president, clock, locale, bots=1)
+    marie, bob, claire = (p.user for p in players)
+    table = president.service.registry.by_id(table_id)
+    assert table is not None
+    await claire.slash("president leave")
+    await claire.click(claire.last_ephemeral(), t(locale, "btn.quit_game"))
+    await bob.slash("president leave")
+    asked = bob.last_ephemeral()
+    assert asked.content.startswith(t(locale, "leave.confirm.round_lobby")), asked.content
+    assert WHILE_SOMEONE_STAYS[locale[:2]] in asked.content, asked.content
+    well_written(asked, locale[:2])
+    await bob.click(asked, t(locale, "btn.quit_game"))
+    shown = table.table_message_id
+    await marie.slash("president leave")
+    await marie.click(marie.last_ephemeral(), t(locale, "btn.quit_game"))
+    await tick(fake, clock, 1)
+    assert t(locale, "lobby.closed") in message(bob, shown).content.split("\n")
+    await bob.slash("president join")
+    assert bob.last_ephemeral().content.endswith(
+        t(locale, "err.no_table")), bob.last_ephemeral().content
+    fake.assert_no_errors()

@@ -284,7 +284,7 @@ async def test_the_commands_a_message_names_are_those_the_players_client_lists(
     await john.slash("president leave")
     prompt = john.last_ephemeral().content
     assert prompt.startswith("Quitter la partie")
-    assert "`/president join` avant la fin de la manche te rend ta place." in prompt
+    assert "`/president join` avant la fin de la manche te rend ta place, tant que quelqu’un reste à la table." in prompt
     await fake.disconnect(bot)
     fake.assert_no_errors()
 

@@ -97,8 +97,9 @@ async def test_leaving_mid_game_asks_first_in_the_leavers_language(
     # Three seats in classic (min_players 3): the round ends with a bot, then the lobby.
     assert prompt.text == "Leave the game? A bot finishes this round for you; then too few " \
         "players are left: the game stops and the table goes back to its lobby. Changed your " \
-        "mind? `/president join` before the round ends gives you your seat back. For your " \
-        "rating, this round counts as finished behind every human who stays at the table."
+        "mind? `/president join` before the round ends gives you your seat back, as long as " \
+        "someone is still at the table. For your rating, this round counts as finished " \
+        "behind every human who stays at the table."
     assert [(b.label, b.style) for b in prompt.buttons] == [("Leave the game", 4)]  # danger
     assert table.seat_of(bob.user.id) == seat and not game.automated(seat)
     await marie.user.slash("president leave")  # French, for the French player

@@ -73,7 +73,7 @@ async def test_leaving_a_round_one_is_losing_does_not_keep_a_rating_safe(
 
     await bob.user.slash("president leave")  # he is told before he confirms
     assert bob.user.last_ephemeral().text.endswith(
-        " gives you your seat back. For your rating, this round counts as finished behind "
+        " gives you your seat back, as long as someone is still at the table. For your rating, this round counts as finished behind "
         "every human who stays at the table.")
     await leave_game(bob.user)
     # A redeploy while the bot plays his round out: the restored seat is still his to leave.

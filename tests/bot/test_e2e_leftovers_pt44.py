@@ -8,6 +8,7 @@ import pytest
 
 from bot.client import PresidentBot
 from bot.i18n import t
+from engine import Phase
 from fakediscord import FakeDiscord
 from tests.fresh import fresh
 
@@ -82,4 +83,41 @@ async def test_a_leaver_s_way_back_is_promised_only_while_someone_stays(
     await bob.slash("president join")
     assert bob.last_ephemeral().content.endswith(
         t(locale, "err.no_table")), bob.last_ephemeral().content
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_standings_of_a_game_stopped_mid_round_name_its_leavers_not_their_bots(
+        fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str) -> None:
+    """From the play-test: bob left round 2, then marie, and the table closed with
+    « 2. **🤖 bob** · 1 pt » and « 3. **🤖 marie** · 0 pt »: the bots that were finishing
+    their round, which counts for nobody, named for points bob and marie had won. They are
+    now named themselves, marked as the seat lines mark one who left (« · a quitté la
+    table »)."""
+    players, table_id = await three_at_classic(fake, president, clock, locale, bots=1)
+    table = president.service.registry.by_id(table_id)
+    assert table is not None and table.game is not None
+    game = table.game
+    await playing(fake, clock, players, Reader({}, DEVICES), lambda: game.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    marie = players[0].user
+    await marie.click(message(marie, table.table_message_id), cid(table, "next", game.version))
+    await tick(fake, clock, 1)
+    shown = table.table_message_id  # round 2's message: round 1's keeps its results
+    for player in [*players[1:], players[0]]:
+        await player.user.slash("president leave")
+        await player.user.click(player.user.last_ephemeral(), t(locale, "btn.quit_game"))
+    await tick(fake, clock, 1)
+    closing = message(marie, shown)
+    lines = closing.content.split("\n")
+    first = lines.index(t(locale, "table.standings")) + 1
+    standings = lines[first:lines.index("", first)]
+    assert len(standings) == 4, standings
+    gone = t(locale, "table.seat_left")
+    for user in (p.user for p in players):
+        named = [line for line in standings if f"**{user.name}**" in line]
+        assert len(named) == 1 and named[0].endswith(gone), standings
+    assert "🤖 Bot 1" in "\n".join(standings)
+    assert not any(f"🤖 {p.user.name}" in closing.content for p in players), closing.content
+    well_written(closing, locale[:2])
     fake.assert_no_errors()

@@ -156,6 +156,18 @@ def who_name(table: Table, who: Who) -> str:
     return waiting.name if waiting is not None else "?"
 
 
+def leaver_at(table: Table, game: Game, who: Who) -> str | None:
+    """Who left the seat ``who`` mid-round, a bot finishing the round for them
+    (`Player.left_by`), in a game that stopped before that round's end: every point of the
+    seat is theirs (the round under way counts for nobody), so the standings and winners
+    name them, where « 🤖 bob » read as if a bot had earned them (play-test 44). None for
+    anyone else, and once the round ended (its results split the seat's points)."""
+    if not isinstance(who, int) or round_finished(table, game):
+        return None
+    held = result_player(table, who)
+    return held.name if held.is_bot and held.left_by is not None else None
+
+
 def _shown(player: Player) -> str:
     return bot_shown(player.name) if player.is_bot else player.name
 

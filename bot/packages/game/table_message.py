@@ -16,6 +16,7 @@ from bot.packages.game.lines import (
     bot_shown,
     countdown,
     entry_text,
+    leaver_at,
     penalty_words,
     place,
     result_name,
@@ -418,7 +419,8 @@ def results_lines(loc: LocaleLike, table: Table, game: Game,
     if not round_finished(table, game):
         lines = [t(loc, "table.stopped", round=game.round_no)]
         if game.winners:  # (a bot marked as on every other line: « 🤖 Bot 1 »)
-            names = [who_name(table, who) for who in game.winners]
+            names = [leaver_at(table, game, who) or who_name(table, who)
+                     for who in game.winners]
             lines.append(plural(loc, "table.game_over", len(names),
                                 names=join_names(loc, names)))
         if game.round_no > 1:  # stopped in its first round, nobody has scored: no standings
@@ -481,9 +483,15 @@ def standings(loc: LocaleLike, table: Table, game: Game, room: int | None = None
     for who, rank in ranked:
         key = "table.standing_line" if isinstance(who, int) else "table.standing_waiting"
         split = splits.seats.get(who) if isinstance(who, int) else None
-        full.append(t(loc, key, place=rank, name=who_name(table, who),
-                      total=plural(loc, "n.points", game.total(who))) if split is None
-                    else ranked_line(loc, rank, who_name(table, who), split))
+        total = plural(loc, "n.points", game.total(who))
+        if split is not None:
+            full.append(ranked_line(loc, rank, who_name(table, who), split))
+        elif (leaver := leaver_at(table, game, who)) is not None:
+            # Their seat, its points theirs, marked as the seat lines mark one who left.
+            full.append(t(loc, key, place=rank, name=leaver, total=total)
+                        + t(loc, "table.seat_left"))
+        else:
+            full.append(t(loc, key, place=rank, name=who_name(table, who), total=total))
     full.extend(unranked_line(loc, left) for left in splits.left)
     lines, named = full, len(ranked)
     while room is not None and named > 1 and len("\n".join(lines)) > room:

@@ -16,7 +16,7 @@ import pytest
 from bot.client import PresidentBot
 from bot.packages.game import hint
 from bot.packages.game.hint import advice
-from bot.packages.game.views import STORE_BUDGET
+from bot.packages.saving import STORE_BUDGET
 from engine.bots import endsearch
 from engine.view import PlayerView, player_view
 from fakediscord import FakeDiscord, InteractionRecord

@@ -8,9 +8,9 @@ import pytest
 
 from bot.client import PresidentBot
 from bot.packages.game import chart
-from bot.packages.game.views import STORE_BUDGET
 from bot.packages.publisher.charts import RETRY_DELAYS
 from bot.packages.publisher.reminders import RETRY_DELAY as PING_RETRY_DELAY
+from bot.packages.saving import STORE_BUDGET
 from engine import Game, Phase
 from fakediscord import FakeDiscord, Message, errors
 from tests.fresh import fresh

@@ -10,7 +10,7 @@ import pytest
 
 from bot.client import PresidentBot
 from bot.i18n.cards import short
-from bot.packages.game.views import STORE_BUDGET
+from bot.packages.saving import STORE_BUDGET
 from bot.tables.table import Table
 from engine import Phase
 from fakediscord import FakeDiscord, InteractionRecord

@@ -13,7 +13,8 @@ import asyncio
 from bot.i18n import LocaleLike, t
 from bot.i18n.cards import play_words, shorts
 from bot.packages.controls import Click, Drawn, action, number
-from bot.packages.game.views import MAX_PAGES, STORE_BUDGET, late_hand, show_hand, within
+from bot.packages.game.views import MAX_PAGES, late_hand, show_hand
+from bot.packages.saving import STORE_BUDGET, within
 from bot.tables.service import TableError
 from bot.tables.table import Table
 from engine import Action, Phase

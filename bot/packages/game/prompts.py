@@ -3,11 +3,14 @@ answer that replaces a private prompt once its button or form is used."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 
 from bot.i18n import LocaleLike, join_names, t
 from bot.packages.controls import Click, button, view
 from bot.packages.game.lines import who_name
+from bot.packages.saving import redraw, saved, tell
 from bot.packages.screen import Screen
 from bot.tables import turnover
 from bot.tables.table import Table
@@ -98,9 +101,20 @@ def kick_prompt(table: Table, host_id: int, user_id: int, name: str,
 async def answer_prompt(click: Click, text: str) -> None:
     """The outcome in place of the private prompt whose button was clicked or form
     submitted, its button gone. A prompt's control forged onto a public message leaves that
-    message alone: the outcome comes privately."""
-    message = click.interaction.message
-    if message is not None and message.flags.ephemeral:
-        await click.interaction.response.edit_message(**Screen(text).kwargs())
+    message alone: the outcome comes privately. Told once what it did is saved
+    (`saving.saved`: a crash in between must not leave its clicker told of a state the
+    restart takes back, stop 61)."""
+    if not await saved(click.interaction, click.table,
+                       new_message=not private(click.interaction)):
+        return
+    if private(click.interaction):
+        await redraw(click.interaction, **Screen(text).kwargs())
     else:
-        await click.interaction.response.send_message(text, ephemeral=True)
+        await tell(click.interaction, content=text)
+
+
+def private(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the interaction came from a private message of the bot's, which its answer
+    redraws (else it answers with a new private message)."""
+    message = interaction.message
+    return message is not None and message.flags.ephemeral

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -38,11 +38,11 @@ from bot.packages.game.prompts import answer_prompt
 from bot.packages.game.table_message import table_screen
 from bot.packages.permissions import require
 from bot.packages.publisher.offers import Offer
+from bot.packages.saving import commit_within_budget, saved
 from bot.packages.screen import Screen
-from bot.tables.clock import Clock
 from bot.tables.pause import Pause
 from bot.tables.refusals import given_key, late_move
-from bot.tables.service import TableError, TableService
+from bot.tables.service import TableError
 from bot.tables.table import Table
 from bot.tables.tokens import HandLink
 from engine import Card, Phase
@@ -122,7 +122,7 @@ async def show_hand(
             # deferred (« thinking », privately), as a move's is, and the hand replaces it
             # once saved (`_send_hand`): shown at once, a kill before the save lost its
             # link, the hand the player looked at never redrawn by the restart.
-            pending = await _commit_within_budget(interaction.client.service, table)
+            pending = await commit_within_budget(interaction.client.service, table)
     try:
         with hands.acks.edit(link.token if link is not None else None, table.id,
                              crossed=crossed) as sent:
@@ -279,52 +279,17 @@ def play_of(click: Click) -> tuple[list[Card], str | None]:
     return cards, announce
 
 
-# Seconds (on the bot's clock) a move may wait for its snapshot before the click is
-# acknowledged without its answer. Discord drops interactions not answered within 3 s; the
-# rest of the window is for a loaded loop and the defer's own trip: with 2 s, the load
-# benchmark at 500 tables (storage lagging 13 s) had acks past 3 s (docs/deploy.md).
-STORE_BUDGET = 0.5
-
-
-async def _commit_within_budget(service: TableService, table: Table) -> asyncio.Future[None]:
-    """Wait, at most STORE_BUDGET of the bot's clock, for the table's latest state to be
-    committed; the commit, done or still running."""
-    stored = asyncio.ensure_future(service.committed(table))
-    await within(service.clock, stored, STORE_BUDGET)
-    return stored
-
-
-async def within(clock: Clock, work: asyncio.Future[Any], seconds: float) -> bool:
-    """Wait, at most `seconds` of `clock`, for `work`; whether it is done."""
-    late = asyncio.ensure_future(clock.sleep_until(clock.now() + seconds))
-    try:
-        await asyncio.wait({work, late}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        late.cancel()
-    return work.done()
-
-
-async def _stored(click: Click) -> None:
-    """Wait until the move is in the database before showing it as accepted: a move its
-    player saw accepted must survive a crash (docs/deploy.md). On a slow database the click
-    is deferred in time and the hand redrawn once the move is stored."""
-    stored = await _commit_within_budget(click.bot.service, click.table)
-    if not stored.done():
-        await click.interaction.response.defer()
-    await stored
-
-
 async def _hand_action(click: Click, work: Callable[[], Awaitable[object]]) -> None:
+    """A move is shown as accepted once it is in the database: a move its player saw
+    accepted must survive a crash (docs/deploy.md; `saving.saved`). Stored past its token's
+    life, the hand follows it through its last link."""
     notice = ""
     try:
         await work()
     except TableError as err:
         notice = refusal(own_locale(click.interaction), click.table, err, click.user_id)
     else:
-        await _stored(click)
-        if not token_alive(click.interaction):  # stored past the token's life: the hand
-            log.warning("%s on table %s: stored after its token's 15 minutes, unanswered",
-                        click.action, click.table.id)  # follows it through its last link
+        if not await saved(click.interaction, click.table):
             return
     await show_hand(click.interaction, click.table, notice=notice)
 
@@ -369,13 +334,11 @@ async def pick_gift(click: Click) -> None:
         await _hand_action(click, lambda: service.moves.give(click.table, click.user_id,
                                                              cards_of(click.values), click.version))
         return
-    notice = ""  # the hand shows the cards picked so far and how many are still due
-    try:
-        await service.moves.pick_gift(click.table, click.user_id, number(click.arg, GIFT_PARTS),
-                                      cards_of(click.values), click.version)
-    except TableError as err:
-        notice = refusal(own_locale(click.interaction), click.table, err, click.user_id)
-    await show_hand(click.interaction, click.table, notice=notice)
+    # The hand shows the cards picked so far and how many are still due, once they are
+    # saved (`_hand_action`): shown first, a crash lost a pick its player saw taken.
+    await _hand_action(click, lambda: service.moves.pick_gift(
+        click.table, click.user_id, number(click.arg, GIFT_PARTS), cards_of(click.values),
+        click.version))
 
 
 @action("give_ok", drawn=Drawn(private=True, versioned=True, arg=CARDS, late=late_hand))
@@ -399,25 +362,30 @@ async def confirm_gift(click: Click) -> None:
 # --------------------------------------------------------------------------- host buttons
 
 async def _host_action(click: Click, work: Callable[[], Awaitable[object]],
-                       keep_message: bool) -> None:
-    """Run a host action, then redraw the clicked table message (or just acknowledge when the
-    action posts a fresh table message: the refresh retires this one's buttons)."""
+                       keep_message: bool) -> bool:
+    """Run a host action, then, once it is saved (`saving.saved`: a crash in between must
+    not leave the host told of a state the restart takes back, stop 61), redraw the clicked
+    table message (or just acknowledge when the action posts a fresh table message: the
+    refresh retires this one's buttons). Whether it was done and answered."""
     clicked = click.bot.service.clock.now()  # a finished game's chart waits from here
     try:
         await work()
     except TableError as err:
         await click.interaction.response.send_message(
             refusal_text(own_locale(click.interaction), err), ephemeral=True)
-        return
+        return False
     table = click.table
+    if not await saved(click.interaction, table):
+        return False
     message = click.interaction.message
     if keep_message and table.game is not None and not table.post_table and \
             message is not None and message.id == table.table_message_id:
         screen = table_screen(table, click.bot.service.clock.now())
         await click.bot.publisher.answer(click.interaction, table, "table", screen,
                                          clicked=clicked)
-    else:
+    elif not click.interaction.response.is_done():
         await click.interaction.response.defer()
+    return True
 
 
 @action("next", drawn=HOST)
@@ -536,8 +504,7 @@ async def pause_game(click: Click) -> None:
             started.append(table.pause)
 
     created = service.clock.now()  # the click's token, which edits the offer, from here
-    await _host_action(click, work, True)
-    if started:
+    if await _host_action(click, work, True) and started:
         pause = started[0]
         offered = break_reason.offer(table, pause, own_locale(click.interaction))
         sent = await click.interaction.followup.send(ephemeral=True, wait=True,

@@ -15,6 +15,7 @@ from bot.packages.lobby.display import lobby_screen
 from bot.packages.permissions import require
 from bot.packages.publisher.calls import NO_PINGS
 from bot.packages.publisher.listed import KIND, Listed
+from bot.packages.saving import saved, tell
 from bot.packages.settings.views import open_settings, seats_cut
 from bot.packages.text import player_name
 from bot.tables.service import TableError
@@ -36,16 +37,22 @@ def display_name(interaction: Interaction) -> str:
                            or interaction.user.name))
 
 
-async def redraw_lobby(interaction: Interaction, table: Table) -> None:
-    """Answer a lobby button by redrawing the lobby message itself (one call). A lobby
-    control forged onto another message leaves that message alone: the lobby follows
-    through the refresh."""
+async def redraw_lobby(interaction: Interaction, table: Table) -> bool:
+    """Answer a lobby button by redrawing the lobby message itself (one call), once its
+    change is saved (`saving.saved`: a crash in between must not leave its clicker told of
+    a state the restart takes back, stop 61). A lobby control forged onto another message
+    leaves that message alone: the lobby follows through the refresh. Whether it was
+    answered."""
     message = interaction.message
     if message is None or message.id != table.lobby_message_id:
-        await interaction.response.send_message(t(interaction.locale, "done.ok"),
-                                                ephemeral=True)
-        return
+        if not await saved(interaction, table, new_message=True):
+            return False
+        await tell(interaction, content=t(interaction.locale, "done.ok"))
+        return True
+    if not await saved(interaction, table):
+        return False
     await interaction.client.publisher.answer(interaction, table, "lobby", lobby_screen(table))
+    return True
 
 
 # What each way of waiting for a seat (`Seating.join`) tells the one now waiting.
@@ -64,20 +71,23 @@ async def join(interaction: Interaction, table: Table, from_lobby: bool) -> None
     service = interaction.client.service
     created = service.clock.now()  # the token that may edit the answer, from here
     outcome = await service.join(table, interaction.user.id, typed, str(interaction.locale))
+    if outcome == "back" and table.game is not None:
+        await show_hand(interaction, table, update=False)  # once saved (`show_hand`)
+        return
+    if from_lobby and outcome not in WAITING:
+        answered = await redraw_lobby(interaction, table)
+    else:
+        answered = await saved(interaction, table, new_message=True)  # told once saved
+    if not answered:
+        return
     if outcome in WAITING:
-        await interaction.response.send_message(
-            t(interaction.locale, WAITING[outcome], **button_names(table.locale)),
-            ephemeral=True)
+        await tell(interaction, content=t(interaction.locale, WAITING[outcome],
+                                          **button_names(table.locale)))
         if outcome in KIND:  # a game with no end: told if what it says changes (`listed`)
             interaction.client.publisher.listed.keep(table, Listed(
                 interaction, interaction.user.id, str(interaction.locale), created, outcome))
-    elif outcome == "back" and table.game is not None:
-        await show_hand(interaction, table, update=False)
-    elif from_lobby:
-        await redraw_lobby(interaction, table)
-    else:
-        await interaction.response.send_message(t(interaction.locale, "lobby.joined"),
-                                                ephemeral=True)
+    elif not from_lobby:
+        await tell(interaction, content=t(interaction.locale, "lobby.joined"))
     if outcome != "back":
         await tell_numbered(interaction, table, typed)
 
@@ -118,9 +128,8 @@ async def leave(interaction: Interaction, table: Table, from_lobby: bool) -> Non
         await interaction.response.send_message(ephemeral=True, **prompt.kwargs())
     elif left.redrawn:
         await redraw_lobby(interaction, table)
-    else:
-        await interaction.response.send_message(t(interaction.locale, left.words),
-                                                ephemeral=True)
+    elif await saved(interaction, table, new_message=True):  # told once saved
+        await tell(interaction, content=t(interaction.locale, left.words))
 
 
 @action("leave", drawn=PUBLIC)
@@ -170,9 +179,9 @@ async def preset_defaults_button(click: Click) -> None:
     settings panel tells them (`seats_cut`, play-test 38): the lobby only showed them gone."""
     seated = list(click.table.seats)
     await click.bot.service.preset_defaults(click.table, click.user_id)
-    await redraw_lobby(click.interaction, click.table)
+    answered = await redraw_lobby(click.interaction, click.table)
     cut = seats_cut(click.locale, click.table, seated)
-    if cut:
+    if cut and answered:
         await click.interaction.followup.send("\n".join(cut), ephemeral=True)
 
 

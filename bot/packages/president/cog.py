@@ -30,6 +30,7 @@ from bot.packages.president import own_language
 from bot.packages.president.rules import rules_embed
 from bot.packages.privacy import views as privacy_views
 from bot.packages.publisher.calls import NO_PINGS
+from bot.packages.saving import saved, tell
 from bot.packages.settings.views import open_settings
 from bot.packages.stats import display as stats_display
 from bot.packages.text import clipped, player_name, shown_text
@@ -126,11 +127,14 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         if table.plays(interaction.user.id):
             await show_hand(interaction, table, update=False)
         else:
-            await self._ok(interaction, "done.started")
+            await self._ok(interaction, table, "done.started")
 
-    async def _ok(self, interaction: Interaction, key: str, **params: object) -> None:
-        await interaction.response.send_message(t(own_locale(interaction), key, **params),
-                                                ephemeral=True)
+    async def _ok(self, interaction: Interaction, table: Table, key: str,
+                  **params: object) -> None:
+        """The word that a change is done, once it is saved (`saving.saved`: a crash in
+        between must not leave its caller told of a state the restart takes back)."""
+        if await saved(interaction, table, new_message=True):
+            await tell(interaction, content=t(own_locale(interaction), key, **params))
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """During a shutdown no change can be stored any more: say so instead of failing.
@@ -291,7 +295,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         table = self._table(interaction)
         await self.bot.service.add_bot(table, interaction.user.id, level)
         bot = table.seats[-1]
-        await self._ok(interaction, "lobby.bot_added", name=bot.name,
+        await self._ok(interaction, table, "lobby.bot_added", name=bot.name,
                        level=t(interaction.locale, f"level.{bot.level}"))
 
     @app_commands.command(name=ls("cmd.kick"), description=ls("cmd.kick.desc"))
@@ -306,7 +310,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
             await interaction.response.send_message(ephemeral=True, **prompt.kwargs())
             return
         await self.bot.service.kick(table, interaction.user.id, member.id, name)
-        await self._ok(interaction, "lobby.kicked", name=name)
+        await self._ok(interaction, table, "lobby.kicked", name=name)
 
     @app_commands.command(name=ls("cmd.start"), description=ls("cmd.start.desc"))
     async def start(self, interaction: Interaction) -> None:
@@ -391,7 +395,7 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
             await interaction.response.send_message(ephemeral=True, **prompt.kwargs())
             return
         await self.bot.service.games.end(table, interaction.user.id)
-        await self._ok(interaction, "lobby.ended" if table.closed else "end.lobby")
+        await self._ok(interaction, table, "lobby.ended" if table.closed else "end.lobby")
 
     @app_commands.command(name=ls("cmd.replay"), description=ls("cmd.replay.desc"))
     async def replay(self, interaction: Interaction) -> None:
@@ -479,14 +483,14 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         table = self._table(interaction)
         said = shown_text(clipped(" ".join((reason or "").split()), REASON_LENGTH))
         own = await self.bot.service.breaks.pause(table, interaction.user.id, said)
-        await self._ok(interaction, "done.paused_own" if own else "done.paused",
+        await self._ok(interaction, table, "done.paused_own" if own else "done.paused",
                        button=t(table.locale, "btn.play_on"), minutes=OWN_PAUSE_SECONDS // 60)
 
     @app_commands.command(name=ls("cmd.play_on"), description=ls("cmd.play_on.desc"))
     async def play_on(self, interaction: Interaction) -> None:
         table = self._table(interaction)
         await self.bot.service.breaks.play_on(table, interaction.user.id)
-        await self._ok(interaction, "done.played_on")
+        await self._ok(interaction, table, "done.played_on")
 
     @app_commands.command(name=ls("cmd.resume"), description=ls("cmd.resume.desc"))
     async def resume(self, interaction: Interaction) -> None:

@@ -36,6 +36,7 @@ from bot.packages.publisher.owed_edits import OwedEdits
 from bot.packages.publisher.recount import Recount
 from bot.packages.publisher.reminders import Reminders
 from bot.packages.publisher.servers import UndescribedServers
+from bot.packages.saving import redraw
 from bot.packages.screen import Screen, shown_by
 from bot.tables.budget import BudgetClosed
 from bot.tables.landed import Landed, token_key
@@ -339,7 +340,8 @@ class Publisher:
         drawn, as before."""
         message = interaction.message
         if message is not None and message.id in self._retiring:
-            await interaction.response.defer()
+            if not interaction.response.is_done():
+                await interaction.response.defer()
             return
         with self.drawing(table, kind):
             chart = None
@@ -355,21 +357,22 @@ class Publisher:
     async def _respond(self, interaction: discord.Interaction[Host], table: Table,
                        screen: Screen,
                        chart: tuple[tuple[int, str], discord.File] | None) -> None:
-        """The click's type 7 answer, with the results' chart if any. Refused for it (a 4xx
+        """The click's type 7 answer (an edit of its original response where it was deferred
+        while its change was saved, `saving.saved`), with the results' chart if any. Refused for it (a 4xx
         but the interaction's own « Unknown interaction », past its deadline: a file too
         large), the answer goes again without it, which Discord allows since none was
         made, and the failure is the upload's (`Charts.not_carried`), as for an edit."""
         kwargs = screen.kwargs()
         if chart is None:
-            await interaction.response.edit_message(**kwargs)
+            await redraw(interaction, **kwargs)
             return
         try:
-            await interaction.response.edit_message(attachments=[chart[1]], **kwargs)
+            await redraw(interaction, attachments=[chart[1]], **kwargs)
         except discord.HTTPException as err:
             if isinstance(err, discord.NotFound) or not 400 <= err.status < 500:
                 raise
             self.charts.not_carried(table, chart[0], err)
-            await interaction.response.edit_message(**kwargs)
+            await redraw(interaction, **kwargs)
         else:
             self.charts.carried(table, chart[0])
 

@@ -40,6 +40,7 @@ from bot.packages.rules_text import (
     role_name,
     table_preset_name,
 )
+from bot.packages.saving import redraw, saved, tell
 from bot.packages.screen import EMBED_DESCRIPTION, Screen
 from bot.packages.text import clipped, shown_text
 from bot.tables import hosting
@@ -187,8 +188,10 @@ async def open_settings(interaction: Interaction, table: Table) -> None:
     async with hosting.host_action(table):
         settings_open(table)
         hosting.claim(table, interaction.user.id, interaction.client.service.clock.now())
+    if not await saved(interaction, table, new_message=True):  # the host it names, saved
+        return
     screen = settings_screen(table, own_locale(interaction))
-    await interaction.response.send_message(ephemeral=True, **screen.kwargs())
+    await tell(interaction, **screen.kwargs())
 
 
 def refused_rules(locale: LocaleLike, err: RulesError, changed: str = "") -> str:
@@ -445,15 +448,20 @@ def seats_cut(locale: LocaleLike, table: Table, seated: list[Player]) -> list[st
 
 
 async def show_panel(interaction: Interaction, table: Table, notice: str) -> None:
-    """Redraw the panel the host clicked, with a line on top saying what happened."""
-    screen = settings_screen(table, own_locale(interaction), notice=notice)
+    """Redraw the panel the host clicked, with a line on top saying what happened, once
+    that is saved (`saving.saved`: a crash in between must not leave the host told of a
+    rule the restart takes back, stop 61)."""
     message = interaction.message
-    if message is None or not message.flags.ephemeral:
-        # A form sent without its panel (or forged onto a public message): answer with a
-        # new panel, never by turning a public message into the host's settings.
-        await interaction.response.send_message(ephemeral=True, **screen.kwargs())
+    # A form sent without its panel (or forged onto a public message): answered with a new
+    # panel, never by turning a public message into the host's settings.
+    new_message = message is None or not message.flags.ephemeral
+    if not await saved(interaction, table, new_message=new_message):
+        return
+    screen = settings_screen(table, own_locale(interaction), notice=notice)
+    if new_message:
+        await tell(interaction, **screen.kwargs())
     else:
-        await interaction.response.edit_message(**screen.kwargs())
+        await redraw(interaction, **screen.kwargs())
 
 
 def _check(click: Click) -> None:
@@ -517,8 +525,8 @@ async def done(click: Click) -> None:
     if kept:
         closed = "settings.closed.kept.thread" if table.parent_id is not None \
             else "settings.closed.kept"
-    await click.interaction.response.edit_message(
-        content=t(click.locale, closed), embed=None, view=None)
+    if await saved(click.interaction, table):  # the house rules it names, saved
+        await redraw(click.interaction, content=t(click.locale, closed), embed=None, view=None)
 
 
 @action("bot_level", drawn=PANEL)

@@ -1,0 +1,249 @@
+"""Save first, answer after (docs/bot.md « Saving before answering (stop 61) »): a host's
+button, a settings change, a split exchange's pick and the host's commands are answered once
+the table's new state is committed, as a move is (`bot.packages.saving`). Each test holds
+the commit back (`slow_commits`): that is the moment a crash (a kill, the database lost)
+would take the change back, and nobody must have been told of it then. Past STORE_BUDGET
+the interaction is deferred, well inside Discord's 3 seconds, and answered once stored.
+Before stop 61 each of them answered at once, the commit still waiting."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.client import PresidentBot
+from bot.i18n import t
+from bot.packages.saving import STORE_BUDGET
+from bot.storage import Storage
+from engine import Phase
+from fakediscord import FakeDiscord, InteractionRecord
+from tests.fresh import fresh
+
+from .conftest import LinkedClock
+from .e2e import (
+    RESTART_UP,
+    Player,
+    cid,
+    connect_bot,
+    create_table,
+    database_url,
+    deal,
+    host_against_bots,
+    message,
+    tick,
+)
+from .test_e2e_slow_store import DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, slow_commits
+
+UPDATE_MESSAGE = 7  # (interactions/receiving-and-responding, Interaction Callback Type)
+# Discord's deadline for an interaction's first response (same page, Responding to an
+# Interaction).
+DEADLINE = 3.0
+
+
+async def held(fake: FakeDiscord, clock: LinkedClock, record: InteractionRecord) -> None:
+    """The click waits for its commit, unanswered; past STORE_BUDGET it is deferred, within
+    Discord's deadline, and nothing it changed has been told through it."""
+    await fake.settle(require_answers=False)
+    assert record.response_type is None  # waiting for the database
+    await tick(fake, clock, STORE_BUDGET)
+    assert fresh(record).response_type in (DEFERRED_UPDATE, DEFERRED_CHANNEL_MESSAGE)
+    assert record.answered_at is not None
+    assert record.answered_at - record.created_at < DEADLINE
+    assert record.response is None or not record.response.get("content")
+
+
+@pytest.mark.parametrize("locale", ["fr", "en"])
+async def test_a_settings_change_is_said_saved_once_it_is(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch, locale: str,
+) -> None:
+    """marie turns the hints on from her settings panel while the database is slow. The
+    panel said « ✅ Conseils activés » at once: a crash before the commit restored the
+    table without them, after she was told they were on."""
+    marie = fake.add_user("marie", locale=locale)
+    table = await create_table(president, marie)
+    await marie.slash("president settings")
+    panel = marie.last_ephemeral()
+    release, waited = slow_commits(president, monkeypatch)
+    record = await marie.click(panel, cid(table, "hints"), settle=False)
+    await held(fake, clock, record)
+    assert waited == [table] and table.hints  # changed, not yet stored
+    said = t(locale, "settings.hints_on")
+    assert said not in message(marie, panel.id).text  # not told while unsaved
+    release.set()
+    await fake.settle()
+    assert said in message(marie, panel.id).text  # the same panel, once saved
+    assert not fake.hub.unanswered()
+    fake.assert_no_errors()
+
+
+async def test_a_bot_added_from_the_lobby_is_shown_by_its_click_once_saved(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """« Ajouter un bot » answered by redrawing the lobby with the bot seated, the commit
+    still waiting. Now the click is acknowledged (deferred) and the lobby redrawn through
+    it once the seat is stored."""
+    alice = fake.add_user("alice")
+    table = await create_table(president, alice)
+    lobby = message(alice, table.lobby_message_id)
+    release, waited = slow_commits(president, monkeypatch)
+    record = await alice.click(lobby, cid(table, "addbot"), settle=False)
+    await held(fake, clock, record)
+    assert waited == [table] and len(table.seats) == 2
+    release.set()
+    await fake.settle()
+    assert "Bot 1" in message(alice, table.lobby_message_id).text
+    assert not fake.hub.unanswered()
+    fake.assert_no_errors()
+
+
+async def test_a_host_s_pause_is_answered_and_its_reason_offered_once_saved(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """alice pauses her game from the table message: the redraw and the offer of a reason
+    wait for the break's commit."""
+    alice = fake.add_user("alice")
+    table = await host_against_bots(president, alice, "classic", 2)
+    for _ in range(30):
+        if table.table_message_id is not None:
+            break
+        await tick(fake, clock, 1)
+    board = message(alice, table.table_message_id)
+    ephemerals = len([m for m in alice.visible() if m.ephemeral])
+    release, waited = slow_commits(president, monkeypatch)
+    record = await alice.click(board, cid(table, "pause"), settle=False)
+    await held(fake, clock, record)
+    assert waited and table.pause is not None
+    assert len([m for m in alice.visible() if m.ephemeral]) == ephemerals  # no offer yet
+    release.set()
+    await fake.settle()
+    offer = alice.last_ephemeral()
+    assert t("en", "btn.pause_reason") in [b.label for b in offer.buttons]
+    assert not fake.hub.unanswered()
+    fake.assert_no_errors()
+
+
+async def test_a_split_exchange_pick_is_shown_taken_once_saved(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """marie gives back two cards from a hand spread over several menus: the cards picked
+    in one menu live with the table (`Moves.pick_gift`) and are stored in its snapshot.
+    The hand said « Choisies : … » at once; a crash before the commit lost the picks she
+    was shown taken."""
+    marie = Player(fake.add_user("marie", locale="fr"))
+    table = await host_against_bots(president, marie.user, "wild7", 1)
+    await tick(fake, clock, 1)
+    deck = sorted(table.rules.deck_kind.cards(), key=str)
+    game = deal(president, table, [deck[0::2], deck[1::2]], previous_ranking=[0, 1])
+    assert game.phase is Phase.EXCHANGE
+    await marie.open_hand(president)
+    before = marie.hand.text
+    first = next(s for s in marie.hand.selects if ":give:" in s.custom_id)
+    release, waited = slow_commits(president, monkeypatch)
+    record = await marie.user.select(marie.hand, [first.options[0].value],
+                                     select=first.custom_id, settle=False)
+    await held(fake, clock, record)
+    assert waited == [table] and table.gift_picks.get(marie.user.id)
+    assert marie.hand.text == before  # not shown taken while unsaved
+    release.set()
+    await fake.settle()
+    assert "Choisies" in marie.hand.text and marie.hand.text != before
+    assert not fake.hub.unanswered()
+    fake.assert_no_errors()
+
+
+async def test_a_game_stopped_from_its_prompt_is_said_stopped_once_saved(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """alice stops her game from the prompt `/president end` offers mid-game: the prompt
+    said « stopped » in place of its button at once, the commit still waiting."""
+    alice = fake.add_user("alice")
+    table = await host_against_bots(president, alice, "classic", 2)
+    await tick(fake, clock, 1)
+    await alice.slash("president end")
+    prompt = alice.last_ephemeral()
+    asked = prompt.text
+    release, waited = slow_commits(president, monkeypatch)
+    record = await alice.click(prompt, cid(table, "stop", 0, str(table.game_no)), settle=False)
+    await held(fake, clock, record)
+    assert waited and not table.under_way
+    assert message(alice, prompt.id).text == asked  # not told while unsaved
+    release.set()
+    await fake.settle()
+    assert message(alice, prompt.id).text == t("en", "end.stopped")
+    assert not fake.hub.unanswered()
+    fake.assert_no_errors()
+
+async def test_a_bot_added_by_command_is_said_added_once_saved(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`/president addbot` answered « Bot 1 joins the table » at once; now it thinks
+    (privately) past the budget, and the loading message says it once the seat is stored."""
+    alice = fake.add_user("alice")
+    table = await create_table(president, alice)
+    release, waited = slow_commits(president, monkeypatch)
+    record = await alice.slash("president addbot", settle=False)
+    await held(fake, clock, record)
+    assert fresh(record).response_type == DEFERRED_CHANNEL_MESSAGE
+    thinking = alice.last_ephemeral()
+    assert thinking.loading and waited == [table]
+    release.set()
+    await fake.settle()
+    said = alice.last_ephemeral()
+    assert said.id == thinking.id and not said.loading and "Bot 1" in said.text
+    assert not fake.hub.unanswered()
+    fake.assert_no_errors()
+
+
+async def test_an_unslowed_change_is_answered_at_once(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+) -> None:
+    """A commit within the budget costs no deferral: the click's one answer redraws."""
+    alice = fake.add_user("alice")
+    table = await create_table(president, alice)
+    record = await alice.click(message(alice, table.lobby_message_id), cid(table, "addbot"))
+    assert record.response_type == UPDATE_MESSAGE
+    fake.assert_no_errors()
+
+
+
+async def test_a_crash_before_a_settings_change_is_saved_leaves_marie_told_nothing(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The process dies while marie's « Conseils » change waits for its commit: rebuilt as
+    a crash leaves things, the database holds the table as it was before the click (written
+    back after the stop). The restart brings the hints back off, and her panel, never
+    answered, never said they were on: before stop 61 it said « ✅ Conseils activés »."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url)
+    marie = fake.add_user("marie", locale="fr")
+    table = await create_table(bot, marie)
+    await marie.slash("president settings")
+    panel = marie.last_ephemeral()
+    await bot.service.drain()
+    await bot.service.committed(table)
+    before = table.to_dict()
+    slow_commits(bot, monkeypatch)  # never committed, as far as the click knows
+    record = await marie.click(panel, cid(table, "hints"), settle=False)
+    await held(fake, clock, record)
+    assert table.hints
+    await fake.disconnect(bot)  # the crash, rebuilt below
+    storage = await Storage.open(url)
+    stored = await storage.load_snapshot(table.id)
+    assert stored is not None
+    assert await storage.save_snapshot(table.id, stored.seq + 1, before)
+    await storage.close()
+    again = await connect_bot(fake, clock, url, bot_pause=1.0)
+    await fake.settle()
+    await tick(fake, clock, RESTART_UP)
+    restored = again.service.registry.by_id(table.id)
+    assert restored is not None and not restored.hints
+    assert t("fr", "settings.hints_on") not in message(marie, panel.id).text
+    await again.close()
+    fake.assert_no_errors()

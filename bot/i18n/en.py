@@ -305,6 +305,7 @@ CATALOGUE: dict[str, str] = {
     "err.restarting": "The bot is restarting: try again in a moment.",
     "err.server_only": "The {cmd_president} commands are typed in a server's channel. Here, `{cmd_dm_privacy}` shows what this bot keeps about you, `{cmd_dm_forget}` erases it, on every server, and `{cmd_dm_my_language}` chooses the language of your own messages.",
     "err.timed_out": "A moderator timed you out on this server until <t:{until}:t> (<t:{until}:R>): you can play again then. Until then your seat waits as an absent player's does.",
+    "err.timed_out.read": "A moderator timed you out on this server until <t:{until}:t> (<t:{until}:R>): the bot's commands and buttons work for you again then.",
     "settings.bad.int": "{knob}: type a whole number from {min} to {max}.",
     "settings.bad.optional_int": "{knob}: type a whole number from {min} to {max}, or {none}.",
     "settings.bad.vs_bots": "{knob}: type a whole number from {min} to {max}, or {none}: these rules have {seats} seats, yours included.",

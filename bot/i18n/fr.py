@@ -316,6 +316,7 @@ _WRITTEN: dict[str, str] = {
     "err.restarting": "Le bot redémarre : réessaie dans un instant.",
     "err.server_only": "Les commandes {cmd_president} se tapent dans un salon de serveur. Ici, `{cmd_dm_privacy}` montre ce que ce bot garde de toi, `{cmd_dm_forget}` l’efface, sur tous les serveurs, et `{cmd_dm_my_language}` choisit la langue de tes messages à toi.",
     "err.timed_out": "La modération t’a imposé une exclusion temporaire de ce serveur jusqu’à <t:{until}:t> (<t:{until}:R>) : tu pourras rejouer ensuite. D’ici là, ta place t’attend comme pendant une absence.",
+    "err.timed_out.read": "La modération t’a imposé une exclusion temporaire de ce serveur jusqu’à <t:{until}:t> (<t:{until}:R>) : les commandes et les boutons du bot te reviennent ensuite.",
     "settings.bad.int": "{knob} : écris un nombre entier de {min} à {max}.",
     "settings.bad.optional_int": "{knob} : écris un nombre entier de {min} à {max}, ou {none}.",
     "settings.bad.vs_bots": "{knob} : écris un nombre entier de {min} à {max}, ou {none} : ces règles ont {seats} places, la tienne comprise.",

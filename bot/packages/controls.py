@@ -78,14 +78,20 @@ FORMS: dict[str, Handler] = {}
 NO_TABLE = 0
 Standalone = Callable[[discord.Interaction[Any], str, list[str]], Awaitable[None]]
 STANDALONE: dict[str, Standalone] = {}
+#: Controls of no table a member in timeout keeps (`route_standalone`).
+OPEN_IN_TIMEOUT: set[str] = set()
 
 
-def standalone(name: str) -> Callable[[Standalone], Standalone]:
-    """Register the handler of a control of no table (see `NO_TABLE`)."""
+def standalone(name: str, *, open_in_timeout: bool = False
+               ) -> Callable[[Standalone], Standalone]:
+    """Register the handler of a control of no table (see `NO_TABLE`); `open_in_timeout`:
+    a member in timeout may use it (`route_standalone`)."""
     def register(handler: Standalone) -> Standalone:
         if name in STANDALONE or name in HANDLERS or name in FORMS:
             raise ValueError(f"action {name!r} registered twice")
         STANDALONE[name] = handler
+        if open_in_timeout:
+            OPEN_IN_TIMEOUT.add(name)
         return handler
     return register
 
@@ -318,6 +324,14 @@ async def route_standalone(interaction: discord.Interaction[Any], raw: str,
         return False
     if interaction.client.stopping:  # as `route` and the commands: storage is closing
         await refuse(interaction, "err.restarting")
+        return True
+    # The command that drew it is one Discord no longer offers a member in timeout
+    # (`moderation`): its controls follow it, as a table's do (stop 61; `/president
+    # history`'s pages were still turned). An erasure's stay open (`privacy.views`).
+    timeout = None if match.group(2) in OPEN_IN_TIMEOUT else \
+        timed_out(interaction, interaction.client.service.clock.now(), "err.timed_out.read")
+    if timeout is not None:
+        await answer_privately(interaction, refusal_text(own_locale(interaction), timeout))
         return True
     try:
         await STANDALONE[match.group(2)](interaction, match.group(4), values)

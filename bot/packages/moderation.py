@@ -12,9 +12,12 @@ and a member able to play by buttons but not by commands would meet half a rule 
 on their client. So while ``communication_disabled_until`` (the interaction's member object,
 https://discord.com/developers/docs/resources/guild#guild-member-object) is in the future,
 their clicks and forms at a table are refused, privately and in their language, saying when
-they may play again, and change nothing (the history's menus, which only read, stay open to
-them); their seat waits as an absent player's does (each turn played when its timer runs out, or
+they may play again, and change nothing; their seat waits as an absent player's does (each turn played when its timer runs out, or
 by the autopilot where the rules call it; `/president resume` once the timeout is over).
+The controls of no table follow the same rule (stop 61): `/president history`'s pages and
+charts, which only read, were still turned by a member Discord no longer offers the command
+that drew them. An erasure's buttons stay open: erasing one's data is no play, and Discord
+leaves a member in timeout `/forget` in a DM with the bot.
 """
 
 from __future__ import annotations
@@ -38,8 +41,10 @@ log = logging.getLogger(__name__)
 UNKNOWN_MEMBER = 10007
 
 
-def timed_out(interaction: discord.Interaction[Any], now: float) -> TableError | None:
-    """The refusal for a member in timeout at ``now`` (the bot's clock), else None."""
+def timed_out(interaction: discord.Interaction[Any], now: float,
+              key: str = "err.timed_out") -> TableError | None:
+    """The refusal (``key``) for a member in timeout at ``now`` (the bot's clock), else
+    None."""
     member = interaction.user
     if not isinstance(member, discord.Member) or member.timed_out_until is None:
         return None
@@ -49,7 +54,7 @@ def timed_out(interaction: discord.Interaction[Any], now: float) -> TableError |
     if interaction.permissions.administrator or (guild is not None and
                                                  guild.owner_id == member.id):
         return None
-    return TableError("err.timed_out", until=int(member.timed_out_until.timestamp()))
+    return TableError(key, until=int(member.timed_out_until.timestamp()))
 
 
 async def gone(guild: discord.Guild, user_ids: Iterable[int], budget: CallBudget,

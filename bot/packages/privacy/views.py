@@ -214,7 +214,7 @@ def _asker(interaction: discord.Interaction[Any], arg: str) -> None:
         raise TableError("err.forget_not_yours")
 
 
-@standalone("forget")
+@standalone("forget", open_in_timeout=True)
 async def confirmed(interaction: discord.Interaction[Any], arg: str, values: list[str]) -> None:
     """Erase, and say what went in place of the question (its buttons go with it)."""
     user, _, asked = arg.partition(".")
@@ -243,7 +243,7 @@ async def confirmed(interaction: discord.Interaction[Any], arg: str, values: lis
     await interaction.edit_original_response(content=text, view=None)
 
 
-@standalone("forget_cancel")
+@standalone("forget_cancel", open_in_timeout=True)
 async def cancelled(interaction: discord.Interaction[Any], arg: str, values: list[str]) -> None:
     """Nothing is erased; the question gives way to saying so (UPDATE_MESSAGE, same page)."""
     if values:
@@ -299,7 +299,7 @@ async def forget_server(interaction: Interaction) -> None:
         view=_question(interaction, "forget_guild"), ephemeral=True)
 
 
-@standalone("forget_guild")
+@standalone("forget_guild", open_in_timeout=True)
 async def guild_confirmed(interaction: discord.Interaction[Any], arg: str,
                           values: list[str]) -> None:
     """Erase the server, checked again at the click: the admin may have lost the right, or

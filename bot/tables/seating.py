@@ -275,7 +275,7 @@ class Seating:
         heir = table.heir()
         assert heir is not None  # the list is not empty
         self._to_lobby(table, LogEntry("table.list_seated", {"name": heir.name}), True)
-        table.pass_host()
+        table.pass_host(self.clock.now())
 
     def _gone(self, table: Table, user_id: int, leaver: str | None = None) -> None:
         """After a player left their seat or the queue: a leaving host hands the role on
@@ -287,7 +287,7 @@ class Seating:
         if table.host_id == user_id and user_id not in table.away:
             # A presi host the table waits for stays its host (any seated player may take the
             # role over meanwhile, `may_host`): handing it on now named them their own heir.
-            table.pass_host()
+            table.pass_host(self.clock.now())
             heir = table.player(table.host_id)
             if table.game is None and heir is not None and heir.user_id != user_id:
                 # In the lobby only the 👑 beside a name said it: the new host may not look.
@@ -381,7 +381,7 @@ class Seating:
         # counted and the game not (`Games.store_cancel`).
         self._to_lobby(table, LogEntry(why, {"name": name}, (user_id,)), False)
         if table.host_id == user_id:  # as any leaver's (remove), among those left
-            table.pass_host()
+            table.pass_host(self.clock.now())
         if not table.humans():
             self._close(table)
             return

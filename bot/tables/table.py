@@ -392,14 +392,20 @@ class Table:
                         key=lambda p: p.joined) + self.queue
         return humans[0] if humans and humans[0].user_id is not None else None
 
-    def pass_host(self) -> None:
+    def pass_host(self, now: float) -> None:
         """The host left: the `heir` inherits — where bots fill tables, one waiting plays
         once the round is over, when the new host deals them in (a table without a queue
         never hands a game to its list: `turnover.list_left`); the table keeps its host if nobody is
         left. During a game the history says who, the new host's hand tells them
-        (`host_handed`), and the round's end names the host who deals next."""
+        (`host_handed`), and the round's end names the host who deals next. The new host's
+        ten minutes (`hosting.replaceable`) count from ``now``: from the old host's last
+        action, a host who left after ten quiet minutes handed on a role anyone could take
+        from its heir at once, the table reading « L’hôte ne répond pas » beside « bob
+        devient l’hôte » (play-test 45)."""
         heir = self.heir()
         if heir is not None and heir.user_id is not None:
+            if heir.user_id != self.host_id:
+                self.host_seen = now
             self.host_id = heir.user_id
             if self.game is not None:  # (the lobby marks its host: 👑)
                 self.host_handed = True

@@ -7,7 +7,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator, Mapping
 
-from bot.i18n import CATALOGUES, command_names
+from bot.i18n import CATALOGUES, button_names, command_names
 from fakediscord import Message, TestUser
 
 # A catalogue key shown as it is (« hand.folded ») where its words should be.
@@ -117,7 +117,12 @@ class Reader:
                 print(f"--- {name} ({want}) #{msg.id} {len(msg.content)}", text, sep="\n",
                       file=f)
         well_written(msg, want)
+        # A private line names the public buttons as they show, in the table's language
+        # (« choose **Manche suivante** or **Terminer** », `button_names`): not a mix.
+        shown = {f"**{label}**" for label in button_names(self.public).values()}
         for line in text.split("\n"):
+            for label in shown if own else ():
+                line = line.replace(label, " ")
             assert language(line, self.names) <= {want}, (name, want, line)
         # Commands: a private message names them as the reader's client does, a public
         # one in the table's language (each reader's client may differ).

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from bot.client import PresidentBot
-from bot.i18n import t
+from bot.i18n import button_names, t
 from engine import Phase
 from fakediscord import FakeDiscord, TestUser
 from tests.fresh import fresh
@@ -172,6 +172,61 @@ async def test_a_host_who_hands_over_and_leaves_and_a_break_across_a_restart(
     await fake.disconnect(bot)
 
 
+async def test_a_host_who_leaves_at_the_round_s_end_and_a_restart_before_the_heir_acts(
+        fake: FakeDiscord, clock: LinkedClock, tmp_path: Path) -> None:
+    """The same four, no bot: round 1 played out, marie, hosting, leaves at its end; the
+    bot restarts before bob, her heir, has acted; claire presses « Manche suivante » (the
+    host's: refused, and when she may), marie asks to come back (the list for the next
+    game: classic gives her seat up between rounds), bob deals round 2."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
+    users = {name: fake.add_user(name, locale=locale) for name, locale in DEVICES.items()}
+    marie, bob, claire, paul = users.values()
+    reader = Reader(users, DEVICES, dump=DUMP)
+    table = await create_table(bot, marie)
+    lobby = message(marie, table.lobby_message_id)
+    for user in (bob, claire, paul):
+        await user.click(lobby, cid(table, "join"))
+    await marie.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    players = [Player(u) for u in users.values()]
+    await reopen(bot, players)
+    reader("second scene: dealt")
+    dealt = fresh(table).game
+    assert dealt is not None
+    await playing(fake, clock, players, reader, lambda: dealt.phase is Phase.ROUND_OVER)
+    await tick(fake, clock, 1)
+    reader("second scene: round over")
+    await marie.slash("president leave")
+    asked = marie.last_ephemeral().content
+    assert asked == t("fr", "leave.confirm.free") + " " + t("fr", "leave.host", name="bob")
+    await marie.click(marie.last_ephemeral(), t("fr", "btn.quit_game"))
+    await tick(fake, clock, 1)
+    reader("marie left between rounds")
+    bot = await restart(fake, clock, bot, url, down=20)
+    table = table_of(bot, bob)
+    reader("restarted before bob acts")
+    handed = t("en", "hand.new_host_between", **button_names("fr"))
+    assert message(bob, players[1].hand_id).content.startswith(handed)
+    game = fresh(table).game
+    assert game is not None
+    await claire.click(message(claire, table.table_message_id), cid(table, "next", game.version))
+    reader("claire presses next")
+    assert claire.last_ephemeral().content.startswith(
+        "⚠️ " + t("fr", "err.not_host", host=bob.id))
+    await marie.slash("president join")
+    await tick(fake, clock, 1)
+    reader("marie asks to come back")
+    await bob.click(message(bob, table.table_message_id), cid(table, "next", game.version))
+    await tick(fake, clock, 1)
+    reader("bob deals")
+    assert fresh(game).round_no == 2 and fresh(table).host_id == bob.id
+    await reopen(bot, players)
+    reader("second scene: hands")
+    fake.assert_no_errors()
+    await fake.disconnect(bot)
+
+
 LOCALES = ["fr", "en-US"]
 
 
@@ -216,3 +271,35 @@ async def test_the_host_s_leave_prompt_names_who_hosts_next(
     await marie.click(asked, t(locale, "btn.quit_game"))
     assert fresh(table).host_id == bob.id
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_host_handed_the_role_has_ten_minutes_of_their_own(
+        fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str) -> None:
+    """From the play-test: the new host's ten minutes (`hosting.replaceable`) counted from
+    the old host's last action. marie, quiet for eleven minutes at the round's end, left:
+    bob's hand said « the choice is yours » while the table read « L’hôte ne répond pas :
+    n’importe qui… », and claire's « Manche suivante » took the role from him at once. They
+    now count from the handing over."""
+    players, table_id = await three_at_classic(fake, president, clock, locale)
+    marie, bob, claire = (p.user for p in players)
+    table = president.service.registry.by_id(table_id)
+    assert table is not None and table.game is not None
+    game = table.game
+    await playing(fake, clock, players, Reader({}, DEVICES), lambda: game.phase is Phase.ROUND_OVER)
+    for _ in range(66):  # marie, the host, quiet for eleven minutes
+        await tick(fake, clock, 10)
+    await marie.slash("president leave")
+    await marie.click(marie.last_ephemeral(), t(locale, "btn.quit_game"))
+    await tick(fake, clock, 1)
+    assert fresh(table).host_id == bob.id
+    board = message(claire, table.table_message_id)
+    assert t(locale, "table.host_quiet") not in board.content, board.content
+    await claire.click(board, cid(table, "next", game.version))
+    answer = claire.last_ephemeral().content
+    assert answer.startswith("⚠️ " + t(locale, "err.not_host", host=bob.id)), answer
+    assert fresh(table).host_id == bob.id and game.phase is Phase.ROUND_OVER
+    await bob.click(message(bob, table.table_message_id), cid(table, "next", game.version))
+    assert fresh(game).phase is not Phase.ROUND_OVER
+    fake.assert_no_errors()
+

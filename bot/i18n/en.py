@@ -1142,6 +1142,7 @@ CATALOGUE: dict[str, str] = {
     "table.paused_until": "The clocks wait. The host continues with **{button}**; if nobody does, this table closes {at}.",
     "table.pause_closed": "⏹️ The pause lasted over {minutes} minutes with nobody continuing: the table closed.",
     "hand.paused": "⏸️ Game paused (by {name}): nothing is played until it continues, and your clock waits for you.",
+    "hand.paused_you": "⏸️ Game paused, at your request: nothing is played until it continues, and your clock waits for you.",
     "settings.pause": "⏸️ A break during the game? **Pause** on the table message, or `{cmd_pause}`: every clock waits, for up to {minutes} min (the host), or {own} min for anyone else seated, once every {cooldown} min each.",
     # --- a break's reason, by the button too (stop 51) -----------------------------------
     "btn.pause_reason": "Give a reason",

@@ -103,8 +103,8 @@ async def test_the_pizza_break_holds_every_clock_and_gives_back_the_time_left(
              at=f"<t:{int(since + PAUSE_LIMIT_SECONDS)}:R>") in shown
     buttons = [b.label for b in message(marie.user, table.table_message_id).buttons]
     assert t(loc, "btn.play_on") in buttons and t(loc, "btn.pause") not in buttons
-    for player in (marie, bob):
-        assert t(locale, "hand.paused", name="marie") in player.hand.content
+    assert t(locale, "hand.paused", name="marie") in bob.hand.content
+    assert t(locale, "hand.paused_you") in marie.hand.content  # her own (play-test 45)
     for _ in range(45):
         await tick(fake, clock, 60)
     assert IDLE_CLOSE_SECONDS < 45 * 60

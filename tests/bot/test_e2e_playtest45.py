@@ -303,3 +303,22 @@ async def test_a_host_handed_the_role_has_ten_minutes_of_their_own(
     assert fresh(game).phase is not Phase.ROUND_OVER
     fake.assert_no_errors()
 
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_who_paused_reads_it_of_themself_in_their_hand(
+        fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str) -> None:
+    """From the play-test: bob, who had paused the game, read « ⏸️ Game paused (by bob) »
+    in his own hand. His hand now says the break is his; the others' name him."""
+    players, table_id = await three_at_classic(fake, president, clock, locale)
+    marie, bob = players[0].user, players[1].user
+    table = president.service.registry.by_id(table_id)
+    assert table is not None
+    await marie.click(message(marie, table.table_message_id), cid(table, "pause"))
+    await tick(fake, clock, 1)
+    own = players[0].hand.content
+    assert t(locale, "hand.paused_you") in own and "marie" not in own.split("\n")[0], own
+    assert t(locale, "hand.paused", name="marie") in players[1].hand.content
+    reader = Reader({"marie": marie, "bob": bob}, {"marie": locale, "bob": locale},
+                    public=locale[:2])
+    reader()
+    fake.assert_no_errors()

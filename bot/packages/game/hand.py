@@ -116,7 +116,9 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
         return Screen("\n".join(lines), view())
     hand = game.hand(seat)
     if table.pause is not None:  # (its controls stay: a move is refused, said why)
-        lines.append(t(locale, "hand.paused", name=table.pause.name))
+        # Who paused reads it of themself, not « (par bob) » in their own hand (play-test 45).
+        lines.append(t(locale, "hand.paused_you") if table.pause.by == user_id
+                     else t(locale, "hand.paused", name=table.pause.name))
     if game.phase is Phase.PLAY:
         lines.extend(turn_lines(table, game, seat, locale, hand))
     # Face lines by priority: the hand, then the exchange notes, then the trick.

@@ -73,9 +73,26 @@ def not_started(table: Table, by: int) -> None:
         # Its results shown, « Rejouer » or « Terminer » come next, not the hand.
         raise TableError("err.start_after_game", **button_names(table.locale))
     if table.running and table.seat_of(by) is None:
-        raise TableError("err.game_running")
+        unseated(table, by)
     if table.running:
         raise TableError("err.already_started", hand=t(table.locale, "btn.my_hand"))
+
+
+def unseated(table: Table, by: int) -> None:
+    """A start by one without a seat while a game runs. « Wait for it to end » cannot be
+    followed where the game has no end but the host's (`game_end: unlimited`): the refusal
+    says how it ends and what they can do meanwhile: take back the seat they left this
+    round (`/president rejoindre` before its end), else ask for one (« Rejoindre » on the
+    table message, or the command; `Seating.join` seats them at a deal or in the next
+    game), unless they already wait for one (play-test 44's leftovers)."""
+    if table.rules.game_end.kind != "unlimited":
+        raise TableError("err.game_running")
+    end = t(table.locale, "btn.end_game")
+    if table.queued(by):
+        raise TableError("err.start_unlimited_waiting", end=end)
+    if table.left_seat(by) is not None:
+        raise TableError("err.start_unlimited_back", end=end)
+    raise TableError("err.start_unlimited", end=end, join=t(table.locale, "btn.join"))
 
 
 def not_paused(table: Table) -> None:

@@ -8,12 +8,12 @@ import pytest
 
 from bot.client import PresidentBot
 from bot.i18n import t
-from engine import Phase
-from fakediscord import FakeDiscord
+from engine import GameEnd, Phase
+from fakediscord import FakeDiscord, Message, TestUser
 from tests.fresh import fresh
 
 from .conftest import LinkedClock
-from .e2e import cid, message, tick
+from .e2e import cid, create_table, message, tick
 from .reading import Reader, well_written
 from .test_e2e_playtest44 import DEVICES, LOCALES, playing, three_at_classic
 
@@ -120,4 +120,49 @@ async def test_the_standings_of_a_game_stopped_mid_round_name_its_leavers_not_th
     assert "🤖 Bot 1" in "\n".join(standings)
     assert not any(f"🤖 {p.user.name}" in closing.content for p in players), closing.content
     well_written(closing, locale[:2])
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_start_without_a_seat_in_a_game_with_no_end_says_what_can_be_done(
+        fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str) -> None:
+    """From stop 60's leftovers: at a table whose game ends only when the host stops it,
+    zoe, without a seat, typed `/president start` and read « Une partie est en cours à
+    cette table ; attends qu’elle se termine. »: it never ends on its own. She now reads how
+    it ends and what she can do: ask for a seat (« Rejoindre », named as the French table
+    shows it, or the command as her client lists it); bob, who left his seat this round,
+    that `/president join` before its end gives it back; zoe once waiting, that she is."""
+    marie = fake.add_user("marie", locale="fr")
+    bob, zoe = (fake.add_user(name, locale=locale) for name in ("bob", "zoe"))
+    table = await create_table(president, marie)
+    await president.service.set_rules(table, marie.id,
+                                      table.rules.replace(game_end=GameEnd("unlimited")))
+    lobby = message(marie, table.lobby_message_id)
+    await bob.click(lobby, cid(table, "join"))
+    for _ in range(2):
+        await marie.click(lobby, cid(table, "addbot"))
+    await marie.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    assert table.game is not None and table.rules.game_end.kind == "unlimited"
+    end = t("fr", "btn.end_game")
+
+    async def started(user: TestUser) -> Message:
+        await user.slash("president start")
+        said = user.last_ephemeral()
+        assert t(locale, "err.game_running") not in said.content, said.content
+        well_written(said, locale[:2])
+        return said
+
+    said = await started(zoe)
+    assert said.content == "⚠️ " + t(locale, "err.start_unlimited", end=end,
+                                      join=t("fr", "btn.join")), said.content
+    await bob.slash("president leave")
+    await bob.click(bob.last_ephemeral(), t(locale, "btn.quit_game"))
+    assert table.left_seat(bob.id) is not None
+    said = await started(bob)
+    assert said.content == "⚠️ " + t(locale, "err.start_unlimited_back", end=end), said.content
+    await zoe.slash("president join")
+    said = await started(zoe)
+    assert said.content == "⚠️ " + t(locale, "err.start_unlimited_waiting", end=end), \
+        said.content
     fake.assert_no_errors()

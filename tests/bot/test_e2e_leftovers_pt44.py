@@ -13,7 +13,7 @@ from fakediscord import FakeDiscord, Message, TestUser
 from tests.fresh import fresh
 
 from .conftest import LinkedClock
-from .e2e import cid, create_table, message, tick
+from .e2e import cid, create_table, host_against_three_bots, let_timers_play, message, tick
 from .reading import Reader, well_written
 from .test_e2e_playtest44 import DEVICES, LOCALES, playing, three_at_classic
 
@@ -165,4 +165,33 @@ async def test_a_start_without_a_seat_in_a_game_with_no_end_says_what_can_be_don
     said = await started(zoe)
     assert said.content == "⚠️ " + t(locale, "err.start_unlimited_waiting", end=end), \
         said.content
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_late_replay_where_no_game_could_be_shown_says_first_it_is_late(
+        fake: FakeDiscord, instant: PresidentBot, clock: LinkedClock, locale: str) -> None:
+    """From stop 59's review: « Rejouer » pressed again on the finished game's message, as a
+    client still showed it, after marie's first press had dealt the next game, and once
+    the bot could no longer send messages in the channel, answered « Il me manque la
+    permission « Envoyer des messages » dans ce salon… rien n’a été ouvert ni lancé »: the
+    button was late, which every other late host button says first, and the game it asked
+    for had been dealt. It now says first that the button is late (the word that the table
+    can no longer be posted follows, as before)."""
+    marie = fake.add_user("marie", locale=locale)
+    table = await host_against_three_bots(instant, marie, "rounds:1")
+    game = table.game
+    assert game is not None
+    await let_timers_play(fake, clock, game, Phase.GAME_OVER)
+    await tick(fake, clock, 1)
+    results = message(marie, table.table_message_id)
+    replay = cid(table, "replay", game.version)
+    await marie.click(results, replay)
+    assert table.game is not game and table.game is not None
+    fake.set_bot_permissions(fake.channel, send_messages=False)
+    before = {m.id for m in marie.visible()}
+    await marie.click_shown(results, replay)
+    # The answer, then the word owed to the host that the table can no longer be posted.
+    said = [m.content for m in marie.visible() if m.ephemeral and m.id not in before]
+    assert said[0] == "⚠️ " + t(locale, "err.stale_button"), said
     fake.assert_no_errors()

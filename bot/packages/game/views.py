@@ -41,7 +41,7 @@ from bot.packages.publisher.offers import Offer
 from bot.packages.saving import commit_within_budget, saved
 from bot.packages.screen import Screen
 from bot.tables.pause import Pause
-from bot.tables.refusals import given_key, late_move
+from bot.tables.refusals import given_key, late_host_button, late_move
 from bot.tables.service import TableError
 from bot.tables.table import Table
 from bot.tables.tokens import HandLink
@@ -484,6 +484,10 @@ async def replay(click: Click) -> None:
     service = click.bot.service
 
     async def work() -> None:
+        # A late button first, as every late host button says it (`late_host`): a new
+        # game would not be dealt whatever the channel lets the bot show (stop 59's
+        # review); the service checks it again under the table's lock.
+        late_host_button(click.table, click.version)
         require(click.interaction)  # a new game where it could not be shown: refused
         await service.games.replay(click.table, click.user_id, click.version)
 

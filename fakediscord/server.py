@@ -210,10 +210,14 @@ class FakeDiscord:
         self,
         client: discord.Client,
         *,
-        timeout: float = 10.0,
+        timeout: float = 60.0,
         advance: Callable[[float], None] | None = None,
     ) -> None:
         """Log ``client`` in, open its gateway in a task, and wait until it is ready.
+
+        ``timeout`` is real seconds, a guard against a hang only: a bot's start (its
+        database's migrations, its commands' sync) took over 10 s on a machine at load 15,
+        where play-test 39 failed with the old 10 s (stop 61).
 
         Build clients with ``guild_ready_timeout=0``: discord.py otherwise waits two real
         seconds after the last GUILD_CREATE before it reports ready.

@@ -97,7 +97,7 @@ async def test_the_bot_connects_to_a_fake_that_follows_the_wall_clock() -> None:
     async with FakeDiscord.running(clock=WallClock()) as fake:
         bot = PresidentBot(Config(token=fake.token), with_storage=False,
                            guild_ready_timeout=0)
-        await fake.connect(bot, timeout=5)
+        await fake.connect(bot)  # the default guard: a refused IDENTIFY never becomes ready
         assert fake.gateway.refused == [] and len(fake.gateway.identifies) == 1
         await fake.disconnect(bot)
 

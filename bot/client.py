@@ -281,20 +281,36 @@ class PresidentBot(Host):
         # A choice made or given up elsewhere reaches the player's seats and open hands
         # here at once, as `/president my-language` redraws them where it was typed.
         for user_id, locale in changed.items():
-            self.service.heard(user_id, str(locale))
+            self.follow_stored(user_id, locale)
 
     def restored_languages(self) -> None:
-        """The restored seats and hands take their players' chosen languages, before the
-        tables' first redraws: a seat keeps the language of its snapshot, which predates a
-        choice made on another process's server while this one was stopped, or one stored
-        just before a stop that left the seat's new language unsaved."""
-        service = self.service
-        for table in service.registry.tables():
+        """The restored seats and hands take the languages their players' stored choices
+        say now, before the tables' first redraws: a seat keeps the language of its
+        snapshot, which predates a choice made, or given up, on another process's server
+        while this one was stopped, or one stored just before a stop that left the seat's
+        new language unsaved."""
+        for table in self.service.registry.tables():
             people = {p.user_id for p in [*table.seats, *table.queue] if p.user_id is not None}
             for user_id in sorted(people | table.hands.keys()):
-                language = self.languages.chosen(user_id)
-                if language is not None:
-                    service.heard(user_id, str(LOCALES[language]))
+                self.follow_stored(user_id)
+
+    def follow_stored(self, user_id: int, given_up: discord.Locale | None = None) -> None:
+        """The user's seats and hands here speak what is stored now: their choice if any,
+        else Discord's locale, as `given_up` says it (`Languages.read`) or, not known
+        there, as their seats kept it while the choice applied (`Player.client`: a choice
+        given up while this process was stopped, or made before 0020 kept the locale with
+        it); neither known, the snapshot's language stays until their next interaction.
+        The Discord locale goes along, kept with the seats for a later giving up."""
+        kept = self.service.kept_client(user_id)
+        language = self.languages.chosen(user_id)
+        if language is not None:
+            sent = self.languages.sent(user_id)
+            locale: str | None = str(LOCALES[language])
+            client = str(sent) if sent is not None else kept
+        else:
+            locale = client = str(given_up) if given_up is not None else kept
+        if locale is not None:
+            self.service.heard(user_id, locale, client if client is not None else locale)
 
     async def check_shard_locks(self) -> None:
         """Go on while this process holds its shards' locks (taken back if their session

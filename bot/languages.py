@@ -63,15 +63,15 @@ class Languages:
 
     async def read(self, stored: Callable[[], Awaitable[Mapping[int, str]]],
                    sent: Callable[[], Awaitable[Mapping[int, str]]]
-                   ) -> dict[int, discord.Locale]:
+                   ) -> dict[int, discord.Locale | None]:
         """`load` what `stored` and `sent` read, but for the choices made or erased here
         while their rows were on their way: those rows may predate them (read before the
         choice was stored, or the erasure), and would bring back for a whole reload
         interval a language the player just left, or one `/forget` just erased. The locale
         each player whose choice changed now speaks, by user id, for the caller to redraw
         their hands in it: the one chosen, or for a choice given up the one Discord last
-        sent here, else the one stored with the choice (none known: left to their next
-        interaction)."""
+        sent here, else the one stored with the choice; None where neither is known (the
+        caller looks for the one their seats kept, `TableService.kept_client`)."""
         during: dict[int, str | None] = {}
         self._during.append(during)
         try:
@@ -83,20 +83,23 @@ class Languages:
         self.load(rows, locales)
         for user_id, language in during.items():
             self._set(user_id, language)
-        changed: dict[int, discord.Locale] = {}
+        changed: dict[int, discord.Locale | None] = {}
         for user_id in before.keys() | self._chosen.keys():
             language = self._chosen.get(user_id)
-            if before.get(user_id) == language:
-                continue
-            locale = LOCALES[language] if language is not None else self._sent.get(user_id)
-            if locale is not None:
-                changed[user_id] = locale
+            if before.get(user_id) != language:
+                changed[user_id] = LOCALES[language] if language is not None \
+                    else self._sent.get(user_id)
         self._sent = {user_id: sent for user_id, sent in self._sent.items()
                       if user_id in self._chosen}
         return changed
 
     def chosen(self, user_id: int) -> str | None:
         return self._chosen.get(user_id)
+
+    def sent(self, user_id: int) -> discord.Locale | None:
+        """The locale Discord last sent with an interaction of a player who chose, as
+        `_sent` holds it; None for one who chose nothing, or whose Discord is not known."""
+        return self._sent.get(user_id)
 
     def choose(self, user_id: int, language: str | None,
                sent: discord.Locale | None = None) -> None:

@@ -18,7 +18,7 @@ import discord
 
 from bot.graphemes import cut
 from bot.i18n import has, plural, t
-from bot.languages import own_locale
+from bot.languages import discord_locale, own_locale
 from bot.packages.moderation import timed_out
 from bot.packages.text import shown_text
 from bot.storage.failures import describe, transient
@@ -370,7 +370,8 @@ async def route(interaction: discord.Interaction[Any], raw: str, values: list[st
     if interaction.client.stopping:
         await refuse(interaction, "err.restarting")
         return
-    interaction.client.service.heard(interaction.user.id, str(interaction.locale))
+    interaction.client.service.heard(interaction.user.id, str(interaction.locale),
+                                     str(discord_locale(interaction)))
     table = interaction.client.service.registry.by_id(int(match.group(1)))
     if table is None or table.closed:
         await refuse(interaction, "err.table_gone")

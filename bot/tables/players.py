@@ -57,6 +57,11 @@ class Player:
     # host removed them, or a moderator kicked or banned them from the server. The round is
     # then not rated for them (`ratings.seat`), as it is for one who left it themselves.
     left_removed: bool = False
+    # The locale Discord sent with their last interaction, where it differs from `locale`
+    # (a language they chose, `bot.languages`): what their seat and hand go back to when a
+    # restart or a reading finds the choice given up while this process could not hear it
+    # (on another process's server, or while it was stopped). None: `locale` is Discord's.
+    client: str | None = None
 
     @property
     def is_bot(self) -> bool:
@@ -87,6 +92,8 @@ class Player:
             d["left_out"] = True
         if self.left_removed:
             d["left_removed"] = True
+        if self.client is not None:
+            d["client"] = self.client
         return d
 
     @classmethod
@@ -96,4 +103,5 @@ class Player:
                    stored_level(d.get("level", DEFAULT_LEVEL)), d.get("left_by"),
                    d.get("took_from"), bool(d.get("left_hosting", False)),
                    stored_level(d["took_from_level"]) if d.get("took_from_level") else None,
-                   bool(d.get("left_out", False)), bool(d.get("left_removed", False)))
+                   bool(d.get("left_out", False)), bool(d.get("left_removed", False)),
+                   d.get("client"))

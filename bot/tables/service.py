@@ -128,8 +128,9 @@ class TableService:
         self.breaks = Breaks(clock, self.deadlines, self.outages, host_only=self._host_only,
                              changed=self._changed)
         self.actions = 0  # engine transitions applied since start, for metrics
-        # The locale each user was last heard in (`heard`).
-        self._heard: dict[int, str] = {}
+        # The locale each user was last heard in, and Discord's where a choice replaced it
+        # (`heard`).
+        self._heard: dict[int, tuple[str, str | None]] = {}
         self.vanished = VanishedTables(clock)
         self.asleep = AsleepThreads(clock)
         self.unreachable = UnreachableTables(self.registry, self.vanished, after=self._after,
@@ -182,6 +183,7 @@ class TableService:
         unread = house is not None and (bool(house.dropped) or house.unreadable)
         table.kept = None if unread else table.house_form()
         table.seats.append(table.new_player(user_id, name, locale))
+        self._heard_seat(table, user_id)
         if opened_by is not None:
             table.let_go(opened_by)
         table.id = await self.store.open_table(table) if self.store else next(self._ids)
@@ -199,7 +201,10 @@ class TableService:
 
     async def join(self, table: Table, user_id: int, name: str, locale: str) -> str:
         """See `Seating.join`."""
-        return await self.seating.join(table, user_id, name, locale)
+        joined = await self.seating.join(table, user_id, name, locale)
+        if self._heard_seat(table, user_id):
+            self.touch(table)
+        return joined
 
     async def leave(self, table: Table, user_id: int, *, ask_first: bool = False,
                     game_no: int | None = None, lobby_button: bool = False) -> Left | None:
@@ -352,9 +357,12 @@ class TableService:
         """Who plays this automated seat now (see `autoplay.player_of`)."""
         return self.bots.bot(table, game, seat)
 
-    def heard(self, user_id: int, locale: str) -> None:
+    def heard(self, user_id: int, locale: str, client: str) -> None:
         """Someone used a command or a control, in their Discord client's language (the
-        interaction's `locale`): their hands at every table speak it from now on. Only a
+        interaction's `locale`): their hands at every table speak it from now on. `client`:
+        the locale Discord sent, where a language they chose replaced it (`bot.languages`),
+        kept with their seats (`Player.client`) for a restart or a reading that finds the
+        choice given up where this process could not hear it. Only a
         click on a hand told it before (`HandLinks.remember`): a player who switched Discord
         to English and typed `/president leave`, or played at their other table, read
         English answers while their open hand was redrawn in French, and said « Tu as
@@ -373,24 +381,51 @@ class TableService:
         locale a player's seat or hand takes comes from one of their interactions, heard
         first (seating, hand links), and tables are restored before any is heard; so none
         of theirs can have another meanwhile."""
-        if self._heard.get(user_id) == locale:
+        kept = None if client == locale else client
+        if self._heard.get(user_id) == (locale, kept):
             return
         if len(self._heard) >= HEARD_KEPT:
             self._heard.clear()
-        self._heard[user_id] = locale
+        self._heard[user_id] = (locale, kept)
         for table in self.registry.of_user(user_id):
             player = table.player(user_id)
             link = table.hands.get(user_id)
             if link is not None:
                 link.locale = locale
             if player is not None and player.locale != locale:
-                player.locale = locale
+                player.locale, player.client = locale, kept
                 self._changed(table)
+            elif player is not None and player.client != kept:
+                player.client = kept
+                self.touch(table)  # nothing shown changes: kept for a restart
+
+    def kept_client(self, user_id: int) -> str | None:
+        """The locale Discord sent with the user's last interaction heard, where a chosen
+        language replaced it, as their seats keep it across restarts (`heard`); None where
+        none is kept (no choice applied, or a seat stored before stop 61)."""
+        for table in self.registry.of_user(user_id):
+            player = table.player(user_id)
+            if player is not None and player.client is not None:
+                return player.client
+        return None
+
+    def _heard_seat(self, table: Table, user_id: int) -> bool:
+        """A seat or a place in the queue just taken keeps the Discord locale heard with
+        the interaction that took it (`heard`, which came first, had no seat to set).
+        Whether that changed the seat, to be stored."""
+        heard = self._heard.get(user_id)
+        player = table.player(user_id)
+        if heard is None or player is None or player.locale != heard[0] \
+                or player.client == heard[1]:
+            return False
+        player.client = heard[1]
+        return True
 
     def locale_of(self, user_id: int, default: str) -> str:
         """The language `heard` last from the user, else `default`: what a word sent
         through an older interaction of theirs is written in."""
-        return self._heard.get(user_id, default)
+        heard = self._heard.get(user_id)
+        return heard[0] if heard is not None else default
 
     def _own_break_over(self, table: Table) -> None:
         """A player's own break is up (`Deadlines._pause_over`): see `Breaks.lapsed`."""

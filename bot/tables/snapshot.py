@@ -50,6 +50,7 @@ class PlayerSnapshot(TypedDict):
     took_from_level: NotRequired[str | None]  # written only when set
     left_out: NotRequired[bool]  # written only when true
     left_removed: NotRequired[bool]  # written only when true
+    client: NotRequired[str]  # written only when set (stop 61)
     # A queued player's points, in snapshots from before the engine kept them (`off_table`);
     # no longer written.
     points: NotRequired[int]

@@ -488,3 +488,60 @@ async def test_a_choice_given_up_elsewhere_after_a_restart_here_redraws_in_disco
     assert "**Your hand**" in message(john, hand.id).content
     await fake.disconnect(bot)
     fake.assert_no_errors()
+
+
+async def test_a_choice_given_up_while_the_bot_was_stopped_is_followed_at_the_restart(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """John (en-US) chose French and holds his French hand here; while this process is
+    stopped he gives the choice up on a server another process runs (the row goes, and
+    the locale kept with it). The restored seat kept the locale his Discord sent
+    (`Player.client`): his hand is English at the restart, not French until his next click
+    here (stop 60's leftover); his answers follow."""
+    url = database_url(tmp_path, "p.db")
+    bot = await connect_bot(fake, clock, url)
+    alice, john = fake.add_user("alice"), fake.add_user("john")
+    await john.slash("president my-language", language="fr")
+    hand = await _hand_at_a_table(fake, clock, bot, alice, john)
+    assert "**Ta main**" in hand.content
+    await _chosen_elsewhere(url, john, None)  # this process never reads it: it stops first
+    bot = await restart(fake, clock, bot, url)
+    assert bot.languages.chosen(john.id) is None
+    assert "**Your hand**" in message(john, hand.id).content
+    table = bot.service.registry.tables()[0]
+    seat = table.player(john.id)
+    assert seat is not None and (seat.locale, seat.client) == ("en-US", None)
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_a_choice_stored_before_0020_given_up_elsewhere_after_a_restart_redraws(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+) -> None:
+    """John's French was stored without the locale his Discord sent (before 0020, or by
+    an older process during the deploy); he plays here, this process restarts, and he
+    gives the choice up on a server another process runs without clicking here since:
+    nothing read says his Discord's locale, but his seat kept it from his clicks here, so
+    the next reading redraws his hand in English."""
+    url = database_url(tmp_path, "p.db")
+    bot = await _one_of_shards(fake, clock, url)
+    alice, john = fake.add_user("alice"), fake.add_user("john")
+    await _chosen_elsewhere(url, john, "fr")  # no client_locale, as before 0020
+    await tick(fake, clock, LANGUAGES_RELOAD_INTERVAL)
+    hand = await _hand_at_a_table(fake, clock, bot, alice, john)
+    assert "**Ta main**" in hand.content
+    assert await _storage(bot).client_locales() == {}
+    await asyncio.gather(*bot.service.outbox.pending(), return_exceptions=True)
+    await fake.disconnect(bot)
+    bot = await _one_of_shards(fake, clock, url)  # the redeploy: nothing heard from john
+    await tick(fake, clock, 1)
+    assert "**Ta main**" in message(john, hand.id).content
+    await _chosen_elsewhere(url, john, None)  # another process's
+    await tick(fake, clock, LANGUAGES_RELOAD_INTERVAL)
+    await tick(fake, clock, 1)
+    assert bot.languages.chosen(john.id) is None
+    assert "**Your hand**" in message(john, hand.id).content
+    await john.slash("president start")
+    assert "already" in _refused(john)
+    await fake.disconnect(bot)
+    fake.assert_no_errors()

@@ -589,7 +589,7 @@ async def test_a_locale_heard_again_looks_through_no_table(
     there = await svc.create(101, 1, ALICE, "u1", "en", "classic")
     elsewhere = await svc.create(102, 2, ALICE, "u1", "en", "classic")  # another server
     tables = (here, there, elsewhere)
-    svc.heard(ALICE, "fr")
+    svc.heard(ALICE, "fr", "fr")
     assert [t.player(ALICE).locale for t in tables] == ["fr"] * 3  # type: ignore[union-attr]
     looked: list[int] = []
     of_user = svc.registry.of_user
@@ -599,13 +599,13 @@ async def test_a_locale_heard_again_looks_through_no_table(
         return of_user(user_id)
 
     monkeypatch.setattr(svc.registry, "of_user", counted)
-    svc.heard(ALICE, "fr")
+    svc.heard(ALICE, "fr", "fr")
     assert not looked
-    svc.heard(ALICE, "en-US")
+    svc.heard(ALICE, "en-US", "en-US")
     assert looked == [ALICE]
     assert [t.player(ALICE).locale for t in tables] == ["en-US"] * 3  # type: ignore[union-attr]
     monkeypatch.setattr(service_module, "HEARD_KEPT", 2)  # full: all forgotten
-    svc.heard(BOB, "en")
-    svc.heard(CAROL, "en")
-    svc.heard(ALICE, "en-US")
+    svc.heard(BOB, "en", "en")
+    svc.heard(CAROL, "en", "en")
+    svc.heard(ALICE, "en-US", "en-US")
     assert looked == [ALICE, BOB, CAROL, ALICE]

@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.i18n import join_names, public_locale, t
 from bot.i18n.translator import ls
-from bot.languages import own_locale
+from bot.languages import discord_locale, own_locale
 from bot.packages.controls import here, refusal_text, tell_vanished
 from bot.packages.game.prompts import kick_prompt, stop_prompt
 from bot.packages.game.views import show_hand
@@ -151,7 +151,8 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
             await interaction.response.send_message(
                 refusal_text(own_locale(interaction), refusal), ephemeral=True)
             return False
-        self.bot.service.heard(interaction.user.id, str(interaction.locale))
+        self.bot.service.heard(interaction.user.id, str(interaction.locale),
+                               str(discord_locale(interaction)))
         return True
 
     async def cog_app_command_error(self, interaction: discord.Interaction[Any],

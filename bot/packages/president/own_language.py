@@ -48,7 +48,7 @@ async def choose(interaction: Interaction, language: str) -> None:
     languages.choose(interaction.user.id, chosen, sent)
     locale = languages.locale(interaction)
     interaction.locale = locale  # what the rest of this interaction says (`tell_vanished`)
-    interaction.client.service.heard(interaction.user.id, str(locale))
+    interaction.client.service.heard(interaction.user.id, str(locale), str(sent))
     text = t(locale, "my_language.automatic_set") if chosen is None else \
         t(locale, "my_language.set", language=t(locale, f"language.name.{chosen}"))
     await interaction.followup.send(text, ephemeral=True)

@@ -34,7 +34,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n.translator import ls
-from bot.languages import own_locale
+from bot.languages import discord_locale, own_locale
 from bot.packages.controls import answer_privately, refusal_text
 from bot.packages.president import own_language
 from bot.packages.privacy import views as privacy_views
@@ -59,7 +59,8 @@ class DirectCommands(commands.Cog):
             await answer_privately(interaction, refusal_text(
                 own_locale(interaction), TableError("err.restarting")))
             return False
-        self.bot.service.heard(interaction.user.id, str(interaction.locale))
+        self.bot.service.heard(interaction.user.id, str(interaction.locale),
+                               str(discord_locale(interaction)))
         return True
 
     async def cog_app_command_error(self, interaction: discord.Interaction[Any],

@@ -64,6 +64,18 @@ async def _chosen_elsewhere(url: str, user: TestUser, language: str | None) -> N
         await elsewhere.close()
 
 
+async def _given_up_elsewhere_and_read(fake: FakeDiscord, clock: LinkedClock,
+                                       bot: PresidentBot, url: str, user: TestUser,
+                                       hand: Message) -> None:
+    """Another process stores the user's « As Discord says »; this one's next reading
+    takes it and redraws their open hand in their Discord's English."""
+    await _chosen_elsewhere(url, user, None)
+    await tick(fake, clock, LANGUAGES_RELOAD_INTERVAL)
+    await tick(fake, clock, 1)
+    assert bot.languages.chosen(user.id) is None
+    assert "**Your hand**" in message(user, hand.id).content
+
+
 async def test_a_player_who_chose_french_reads_french_until_they_go_back_to_discords(
     fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
 ) -> None:
@@ -426,11 +438,7 @@ async def test_a_choice_given_up_on_another_process_redraws_the_hand_in_discords
     await john.slash("president my-language", language="fr")
     hand = await _hand_at_a_table(fake, clock, bot, alice, john)
     assert "**Ta main**" in hand.content
-    await _chosen_elsewhere(url, john, None)  # another process's
-    await tick(fake, clock, LANGUAGES_RELOAD_INTERVAL)
-    await tick(fake, clock, 1)
-    assert bot.languages.chosen(john.id) is None
-    assert "**Your hand**" in message(john, hand.id).content
+    await _given_up_elsewhere_and_read(fake, clock, bot, url, john, hand)
     await fake.disconnect(bot)
     fake.assert_no_errors()
 
@@ -451,11 +459,7 @@ async def test_a_first_choice_given_up_elsewhere_before_any_other_click_redraws_
     await john.slash("president my-language", language="fr")
     await tick(fake, clock, 1)
     assert "**Ta main**" in message(john, hand.id).content
-    await _chosen_elsewhere(url, john, None)  # another process's
-    await tick(fake, clock, LANGUAGES_RELOAD_INTERVAL)
-    await tick(fake, clock, 1)
-    assert bot.languages.chosen(john.id) is None
-    assert "**Your hand**" in message(john, hand.id).content
+    await _given_up_elsewhere_and_read(fake, clock, bot, url, john, hand)
     await fake.disconnect(bot)
     fake.assert_no_errors()
 
@@ -481,11 +485,7 @@ async def test_a_choice_given_up_elsewhere_after_a_restart_here_redraws_in_disco
     bot = await _one_of_shards(fake, clock, url)  # the redeploy: nothing heard from john
     await tick(fake, clock, 1)
     assert "**Ta main**" in message(john, hand.id).content
-    await _chosen_elsewhere(url, john, None)  # another process's
-    await tick(fake, clock, LANGUAGES_RELOAD_INTERVAL)
-    await tick(fake, clock, 1)
-    assert bot.languages.chosen(john.id) is None
-    assert "**Your hand**" in message(john, hand.id).content
+    await _given_up_elsewhere_and_read(fake, clock, bot, url, john, hand)
     await fake.disconnect(bot)
     fake.assert_no_errors()
 
@@ -536,11 +536,7 @@ async def test_a_choice_stored_before_0020_given_up_elsewhere_after_a_restart_re
     bot = await _one_of_shards(fake, clock, url)  # the redeploy: nothing heard from john
     await tick(fake, clock, 1)
     assert "**Ta main**" in message(john, hand.id).content
-    await _chosen_elsewhere(url, john, None)  # another process's
-    await tick(fake, clock, LANGUAGES_RELOAD_INTERVAL)
-    await tick(fake, clock, 1)
-    assert bot.languages.chosen(john.id) is None
-    assert "**Your hand**" in message(john, hand.id).content
+    await _given_up_elsewhere_and_read(fake, clock, bot, url, john, hand)
     await john.slash("president start")
     assert "already" in _refused(john)
     await fake.disconnect(bot)

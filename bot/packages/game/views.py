@@ -374,16 +374,16 @@ async def _host_action(click: Click, work: Callable[[], Awaitable[object]],
         await click.interaction.response.send_message(
             refusal_text(own_locale(click.interaction), err), ephemeral=True)
         return False
-    table = click.table
-    if not await saved(click.interaction, table):
-        return False
+    table, clock = click.table, click.bot.service.clock
     message = click.interaction.message
     if keep_message and table.game is not None and not table.post_table and \
             message is not None and message.id == table.table_message_id:
-        screen = table_screen(table, click.bot.service.clock.now())
-        await click.bot.publisher.answer(click.interaction, table, "table", screen,
-                                         clicked=clicked)
-    elif not click.interaction.response.is_done():
+        return await click.bot.publisher.answer(
+            click.interaction, table, "table", lambda: table_screen(table, clock.now()),
+            clicked=clicked)
+    if not await saved(click.interaction, table):
+        return False
+    if not click.interaction.response.is_done():
         await click.interaction.response.defer()
     return True
 

@@ -49,10 +49,8 @@ async def redraw_lobby(interaction: Interaction, table: Table) -> bool:
             return False
         await tell(interaction, content=t(interaction.locale, "done.ok"))
         return True
-    if not await saved(interaction, table):
-        return False
-    await interaction.client.publisher.answer(interaction, table, "lobby", lobby_screen(table))
-    return True
+    return await interaction.client.publisher.answer(interaction, table, "lobby",
+                                                     lambda: lobby_screen(table))
 
 
 # What each way of waiting for a seat (`Seating.join`) tells the one now waiting.

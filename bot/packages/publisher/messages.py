@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -36,7 +36,7 @@ from bot.packages.publisher.owed_edits import OwedEdits
 from bot.packages.publisher.recount import Recount
 from bot.packages.publisher.reminders import Reminders
 from bot.packages.publisher.servers import UndescribedServers
-from bot.packages.saving import redraw
+from bot.packages.saving import redraw, saved
 from bot.packages.screen import Screen, shown_by
 from bot.tables.budget import BudgetClosed
 from bot.tables.landed import Landed, token_key
@@ -322,11 +322,14 @@ class Publisher:
                     self.bot.service.refresh(table)
 
     async def answer(self, interaction: discord.Interaction[Host], table: Table, kind: str,
-                     screen: Screen, *, clicked: float | None = None) -> None:
-        """Answer a click on the table's `kind` message by redrawing it (one call, type 7),
-        within `drawing`. A message being retired (`_retiring_message`) is left to its
-        retiring: the click is only acknowledged (type 6), its change shown by the message
-        that follows.
+                     draw: Callable[[], Screen], *, clicked: float | None = None) -> bool:
+        """Answer a click on the table's `kind` message, once its change is saved
+        (`saving.saved`), by redrawing it (one call, type 7) as `draw` gives it then. The
+        wait for the save is within `drawing`, as the redraw is: the refresh leaves the
+        message to this answer meanwhile (it edited it first, a second channel edit, and
+        drew a finished game's chart twice, stop 61). A message being retired
+        (`_retiring_message`) is left to its retiring: the click is only acknowledged
+        (type 6), its change shown by the message that follows. Whether it was answered.
 
         A click that drew a finished game's results (« Terminer »; `clicked`: when its
         handler began, on the bot's clock) carries their chart where it is drawn within
@@ -338,12 +341,15 @@ class Publisher:
         discord-api-docs, developers/interactions/receiving-and-responding.mdx). Drawn
         later, the answer goes without it, in time, and `Charts.attach` uploads it once
         drawn, as before."""
-        message = interaction.message
-        if message is not None and message.id in self._retiring:
-            if not interaction.response.is_done():
-                await interaction.response.defer()
-            return
         with self.drawing(table, kind):
+            if not await saved(interaction, table):
+                return False
+            message = interaction.message
+            if message is not None and message.id in self._retiring:
+                if not interaction.response.is_done():
+                    await interaction.response.defer()
+                return True
+            screen = draw()
             chart = None
             if clicked is not None:
                 left = clicked + charts.ANSWER_IN_TIME - self.bot.service.clock.now()
@@ -353,6 +359,7 @@ class Publisher:
                 await self._respond(interaction, table, screen, chart)
                 sent.shown = screen.fingerprint
             self.shown(table, kind, screen)
+        return True
 
     async def _respond(self, interaction: discord.Interaction[Host], table: Table,
                        screen: Screen,

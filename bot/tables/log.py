@@ -50,7 +50,9 @@ def opens(seat: int, why: str | None, who: Callable[[int], LineParams],
 def note(table: Table, event: Event, *, late: Collection[int] = ()) -> None:
     """Write an event into the table's history, and an exchange into both players' notes;
     `late`: the givers the exchange's timer gave for (`TimedOut.late`), whose note says so
-    (« Tu as donné 3♣ 4♣ » read as their own choice)."""
+    (« Tu as donné 3♣ 4♣ » read as their own choice). Who made a play goes with the trick
+    too (`note_trick`)."""
+    note_trick(table, event)
     for entry in entries_for(event, named(table), free_opening=table.rules.fast,
                              on_equal=table.rules.on_equal):
         if entry.key == "ev.penalised" and table.log and table.log[-1].key == "ev.out" \
@@ -96,6 +98,16 @@ def named(table: Table) -> Callable[[int], LineParams]:
         player = table.seats[seat]
         return {"name": player.name, **({"bot": True} if player.is_bot else {})}
     return who
+
+
+def note_trick(table: Table, event: Event) -> None:
+    """Keep who made a play beside the trick it lies in (`Table.trick_by`), named now as its
+    history line names them (`named`), with its seat: the seat's holder later may be
+    someone else. A closed trick, a round's end or a new deal empties the trick."""
+    if isinstance(event, Played):
+        table.trick_by.append({"seat": event.seat, **named(table)(event.seat)})
+    elif isinstance(event, TrickClosed | RoundOver | Dealt):
+        table.trick_by.clear()
 
 
 def _partner(table: Table, seat: int) -> dict[str, str]:

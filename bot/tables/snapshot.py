@@ -174,6 +174,7 @@ class TableSnapshot(TypedDict):
     exchange_notes: NotRequired[dict[str, list[LogSnapshot]]]  # by seat
     notice: NotRequired[LogSnapshot | None]
     skipped: NotRequired[dict[str, LogSnapshot]]  # by seat; written only when set
+    trick_by: NotRequired[list[LineParams]]  # the trick's plays; written only when set
     gift_picks: NotRequired[dict[str, dict[str, list[str]]]]  # user, select part: cards
     results: NotRequired[list[dict[str, Json]]]  # RoundOver's and GameOver's Event.to_dict
     result_seats: NotRequired[list[PlayerSnapshot]]

@@ -23,7 +23,7 @@ from bot.tables.pause import Pause
 from bot.tables.ping import Reminder
 from bot.tables.players import Player, stored_level, waiting_key
 from bot.tables.results import GameStart, PendingResult, result_from_dict
-from bot.tables.snapshot import KeptSnapshot, TableSnapshot
+from bot.tables.snapshot import KeptSnapshot, LineParams, TableSnapshot
 from bot.tables.tokens import Farewell, HandLink, Opening
 from engine import Game, Phase, Rules
 from engine.events import GameOver, RoundOver
@@ -91,6 +91,14 @@ class Table:
     # the trick closes (`forget_skips`). The engine only says it as it happens (`Skipped`),
     # so the table keeps it, in its snapshot: a restart still tells them.
     skipped: dict[int, LogEntry] = field(default_factory=dict)
+    # Who made each play of the current trick, oldest first, as its history line names them
+    # (`log.named`, with the play's seat): the engine keeps a play's seat, not who sat
+    # there, and a seat changes hands mid-trick (a leaver's bot, the leaver back), which
+    # named marie's card « 🤖 marie 5♦ » once her bot held the seat, and the bot's « marie
+    # 7♦ » once she was back (play-test 45). Kept with the trick (`log.note_trick`), in the
+    # snapshot: a restart still names them. Empty from a snapshot from before: the trick is
+    # named by the seats' holders, as then (`lines.trick_names`).
+    trick_by: list[LineParams] = field(default_factory=list)
     # Cards picked so far in a split exchange (a hand too big for one select): user → select
     # part → card codes, until confirmed. Kept here so it is persisted with the table and
     # cleared when the exchange ends.
@@ -515,6 +523,8 @@ class Table:
         }
         if self.skipped:
             d["skipped"] = {str(seat): e.to_dict() for seat, e in self.skipped.items()}
+        if self.trick_by:
+            d["trick_by"] = [dict(by) for by in self.trick_by]
         d |= {
             "gift_picks": {str(uid): {str(part): codes for part, codes in picks.items()}
                            for uid, picks in self.gift_picks.items()},
@@ -596,6 +606,7 @@ class Table:
             notice=stored_notice(d),
             skipped={int(seat): LogEntry.from_dict(e)
                      for seat, e in d.get("skipped", {}).items()},
+            trick_by=[dict(by) for by in d.get("trick_by", [])],
             gift_picks={int(uid): {int(part): list(codes) for part, codes in picks.items()}
                         for uid, picks in d.get("gift_picks", {}).items()},
             results=[result_from_dict(e) for e in d.get("results", [])],

@@ -12,6 +12,7 @@ from bot.packages.rules_text import role_name as rules_role_name
 from bot.tables import graces
 from bot.tables.logentry import LogEntry, given, line_cards, maybe
 from bot.tables.players import Player
+from bot.tables.snapshot import LineParams
 from bot.tables.table import Table
 from engine import Card, Game, Who
 from engine.events import RoundOver
@@ -48,7 +49,7 @@ def entry_text(locale: LocaleLike, table: Table, entry: LogEntry, *,
     params = dict(entry.params)
     key = entry.key
     if params.pop("bot", False):  # a bot marked as the table message marks it (`log.named`)
-        params["name"] = bot_shown(str(params["name"]))
+        params["name"] = line_name(entry.params)
     waits = graces.grace_after_break(table, entry)
     if waits is not None:
         # During a break a leaver's seat waits from « Continuer » on: its deadline, a
@@ -168,6 +169,24 @@ def leaver_at(table: Table, game: Game, who: Who) -> str | None:
     return held.name if held.is_bot and held.left_by is not None else None
 
 
+def line_name(params: LineParams) -> str:
+    """Whom a history line (or a trick's play, `trick_names`) names, as `log.named` kept
+    them: a bot marked as the table message marks it (« 🤖 marie », a leaver's bot)."""
+    name = str(params["name"])
+    return bot_shown(name) if params.get("bot") else name
+
+
+def trick_names(table: Table, game: Game) -> list[str]:
+    """Who made each play of the trick, oldest first: the player, or the bot standing in
+    for them, as they were when they played (`Table.trick_by`), where the seat's holder now
+    may be someone else (play-test 45). A trick the table did not follow whole (restored
+    from a snapshot from before it was kept) is named by the seats' holders, as it was."""
+    by = table.trick_by
+    if [b.get("seat") for b in by] != [p.seat for p in game.trick]:
+        return [seat_name(table, p.seat) for p in game.trick]
+    return [line_name(b) for b in by]
+
+
 def _shown(player: Player) -> str:
     return bot_shown(player.name) if player.is_bot else player.name
 
@@ -227,9 +246,9 @@ def trick_fit(loc: LocaleLike, table: Table, game: Game, room: int) -> int:
 
 def _trick_plays(loc: LocaleLike, table: Table, game: Game) -> list[str]:
     wild = game.rules.wild_level
-    return [t(loc, "table.trick_play", name=seat_name(table, p.seat),
+    return [t(loc, "table.trick_play", name=name,
               cards=cards_shown(loc, table, played_order(p.cards, wild), p.announce))
-            for p in game.trick]
+            for p, name in zip(game.trick, trick_names(table, game), strict=True)]
 
 
 def _joined(loc: LocaleLike, plays: Sequence[str], skip: int) -> str:

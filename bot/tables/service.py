@@ -247,6 +247,19 @@ class TableService:
             seats.seat_bot(table, by_host=True, level=level or table.bot_level)
             self._changed(table)
 
+    async def open_settings(self, table: Table, by: int) -> None:
+        """The settings panel opens: said locked to anyone first (`refusals.settings_open`),
+        then the host's, as every host action. One who takes the role over by it
+        (`hosting.claim`) holds it as by any other: stored, and the lobby marks them. Held
+        in memory alone, the role went back to the silent host at a crash, and the lobby
+        kept its 👑 beside them (stop 61's review)."""
+        async with hosting.host_action(table):
+            settings_open(table)
+            host = table.host_id
+            self._host_only(table, by)
+            if table.host_id != host:
+                self._changed(table)
+
     async def set_options(self, table: Table, by: int, *, bot_level: str | None = None,
                           hints: bool | None = None, reminders: bool | None = None) -> None:
         """The host's table settings beside the rules (see `Table.bot_level`, `hints`,

@@ -16,6 +16,7 @@ from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.saving import STORE_BUDGET
 from bot.storage import Storage
+from bot.tables.hosting import HOST_IDLE_SECONDS
 from engine import Phase
 from fakediscord import FakeDiscord, InteractionRecord
 from tests.fresh import fresh
@@ -246,4 +247,33 @@ async def test_a_crash_before_a_settings_change_is_saved_leaves_marie_told_nothi
     assert restored is not None and not restored.hints
     assert t("fr", "settings.hints_on") not in message(marie, panel.id).text
     await again.close()
+    fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", ["fr", "en"])
+async def test_a_host_role_taken_over_by_the_settings_button_is_saved_and_shown(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, locale: str,
+) -> None:
+    """alice, hosting, went quiet for over ten minutes; bob took the role over by opening
+    the settings (`hosting.claim`). His panel came once « saved », but nothing had been
+    submitted to save: the role lived in memory alone (a crash gave it back to alice) and
+    the lobby went on marking alice 👑 (stop 61's review)."""
+    url = database_url(tmp_path)
+    bot = await connect_bot(fake, clock, url)
+    alice, bob = fake.add_user("alice", locale=locale), fake.add_user("bob", locale=locale)
+    table = await create_table(bot, alice)
+    await bob.click(message(bob, table.lobby_message_id), cid(table, "join"))
+    await tick(fake, clock, HOST_IDLE_SECONDS + 1)
+    await bob.click(message(bob, table.lobby_message_id), cid(table, "settings"))
+    assert table.is_host(bob.id)
+    await tick(fake, clock, 1)
+    assert f"**bob** (👑 {t(table.locale, 'host.mark')})" in \
+        message(bob, table.lobby_message_id).text
+    await bot.service.drain()
+    await bot.service.committed(table)
+    storage = await Storage.open(url)
+    stored = await storage.load_snapshot(table.id)
+    await storage.close()
+    assert stored is not None and stored.state["host_id"] == bob.id
+    await fake.disconnect(bot)
     fake.assert_no_errors()

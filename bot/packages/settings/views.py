@@ -43,7 +43,6 @@ from bot.packages.rules_text import (
 from bot.packages.saving import redraw, saved, tell
 from bot.packages.screen import EMBED_DESCRIPTION, Screen
 from bot.packages.text import clipped, shown_text
-from bot.tables import hosting
 from bot.tables.breaks import OWN_COOLDOWN_SECONDS
 from bot.tables.deadlines import OWN_PAUSE_SECONDS, PAUSE_LIMIT_SECONDS
 from bot.tables.players import Player
@@ -185,9 +184,7 @@ async def open_settings(interaction: Interaction, table: Table) -> None:
     host may, and that they could take the role over in ten minutes, would then have been
     refused as too late (play-test 43's bob), as a late host button is said late whoever
     clicks it (`refusals.late_host_button`)."""
-    async with hosting.host_action(table):
-        settings_open(table)
-        hosting.claim(table, interaction.user.id, interaction.client.service.clock.now())
+    await interaction.client.service.open_settings(table, interaction.user.id)
     if not await saved(interaction, table, new_message=True):  # the host it names, saved
         return
     screen = settings_screen(table, own_locale(interaction))

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -21,7 +20,7 @@ import pytest
 from bot.client import PresidentBot
 from bot.i18n import button_names, t
 from engine import Phase
-from fakediscord import FakeDiscord, TestUser
+from fakediscord import FakeDiscord
 from tests.fresh import fresh
 
 from .conftest import LinkedClock
@@ -38,25 +37,11 @@ from .e2e import (
     tick,
 )
 from .reading import Reader
+from .test_e2e_playtest44 import playing
 from .test_e2e_settings import open_form
 
 DUMP = os.environ.get("PT45_DUMP")  # a file to write every message read to, to read it through
 DEVICES = {"marie": "fr", "bob": "en-US", "claire": "fr", "paul": "en-GB"}
-
-
-async def playing(fake: FakeDiscord, clock: LinkedClock, players: list[Player],
-                  reader: Reader, done: Callable[[], bool], steps: int = 600) -> None:
-    """The players act (the first who can), else a second passes, until ``done``."""
-    for _ in range(steps):
-        if done():
-            return
-        await act_or_wait(fake, clock, players)
-        reader()
-    raise AssertionError("the table did not reach the expected point")
-
-
-def lines_of(user: TestUser, message_id: int | None) -> list[str]:
-    return message(user, message_id).content.split("\n")
 
 
 async def reopen(bot: PresidentBot, players: list[Player]) -> None:

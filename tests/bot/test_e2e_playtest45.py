@@ -37,7 +37,7 @@ from .e2e import (
     tick,
 )
 from .reading import Reader
-from .test_e2e_playtest44 import playing
+from .test_e2e_playtest44 import LOCALES, playing, three_at_classic
 from .test_e2e_settings import open_form
 
 DUMP = os.environ.get("PT45_DUMP")  # a file to write every message read to, to read it through
@@ -212,27 +212,6 @@ async def test_a_host_who_leaves_at_the_round_s_end_and_a_restart_before_the_hei
     await fake.disconnect(bot)
 
 
-LOCALES = ["fr", "en-US"]
-
-
-async def three_at_classic(fake: FakeDiscord, bot: PresidentBot, clock: LinkedClock,
-                           locale: str) -> tuple[list[Player], int]:
-    """marie hosts classic with bob, claire (all in ``locale``) and a bot, dealt, each hand
-    open: the table's id."""
-    users = [fake.add_user(name, locale=locale) for name in ("marie", "bob", "claire")]
-    table = await create_table(bot, users[0])
-    lobby = message(users[0], table.lobby_message_id)
-    for user in users[1:]:
-        await user.click(lobby, cid(table, "join"))
-    await users[0].click(lobby, cid(table, "addbot"))
-    await users[0].click(lobby, cid(table, "start"))
-    await tick(fake, clock, 1)
-    players = [Player(user) for user in users]
-    for player in players:
-        await player.open_hand(bot)
-    return players, table.id
-
-
 @pytest.mark.parametrize("locale", LOCALES)
 async def test_the_host_s_leave_prompt_names_who_hosts_next(
         fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str) -> None:
@@ -240,7 +219,7 @@ async def test_the_host_s_leave_prompt_names_who_hosts_next(
     leaving did to her seat and her rating, not that the role would go: bob found himself
     host without her knowing whom she left it to. The host's prompt now names the heir
     (the longest-seated human staying); anyone else's says nothing of it."""
-    players, table_id = await three_at_classic(fake, president, clock, locale)
+    players, table_id = await three_at_classic(fake, president, clock, locale, bots=1)
     marie, bob, claire = (p.user for p in players)
     table = president.service.registry.by_id(table_id)
     assert table is not None
@@ -266,7 +245,7 @@ async def test_a_host_handed_the_role_has_ten_minutes_of_their_own(
     bob's hand said « the choice is yours » while the table read « L’hôte ne répond pas :
     n’importe qui… », and claire's « Manche suivante » took the role from him at once. They
     now count from the handing over."""
-    players, table_id = await three_at_classic(fake, president, clock, locale)
+    players, table_id = await three_at_classic(fake, president, clock, locale, bots=1)
     marie, bob, claire = (p.user for p in players)
     table = president.service.registry.by_id(table_id)
     assert table is not None and table.game is not None
@@ -294,7 +273,7 @@ async def test_who_paused_reads_it_of_themself_in_their_hand(
         fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str) -> None:
     """From the play-test: bob, who had paused the game, read « ⏸️ Game paused (by bob) »
     in his own hand. His hand now says the break is his; the others' name him."""
-    players, table_id = await three_at_classic(fake, president, clock, locale)
+    players, table_id = await three_at_classic(fake, president, clock, locale, bots=1)
     marie, bob = players[0].user, players[1].user
     table = president.service.registry.by_id(table_id)
     assert table is not None

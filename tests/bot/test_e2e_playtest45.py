@@ -19,8 +19,9 @@ import pytest
 
 from bot.client import PresidentBot
 from bot.i18n import button_names, t
+from bot.tables.table import Table
 from engine import Phase
-from fakediscord import FakeDiscord
+from fakediscord import FakeDiscord, TestUser
 from tests.fresh import fresh
 
 from .conftest import LinkedClock
@@ -49,18 +50,29 @@ async def reopen(bot: PresidentBot, players: list[Player]) -> None:
         await player.open_hand(bot)
 
 
-async def test_a_host_who_hands_over_and_leaves_and_a_break_across_a_restart(
-        fake: FakeDiscord, clock: LinkedClock, tmp_path: Path) -> None:
-    began = time.monotonic()
+async def four_in_the_lobby(fake: FakeDiscord, clock: LinkedClock, tmp_path: Path
+                            ) -> tuple[str, PresidentBot, dict[str, TestUser], Reader, Table]:
+    """Both scenes' opening: a bot on a database in ``tmp_path``, marie hosting classic and
+    bob, claire and paul joined, each read as ``DEVICES`` says: the database's url, the
+    bot, the users by name, their reader and the table."""
     url = database_url(tmp_path)
     bot = await connect_bot(fake, clock, url, bot_pause=1.0)
     users = {name: fake.add_user(name, locale=locale) for name, locale in DEVICES.items()}
-    marie, bob, claire, paul = users.values()
+    marie = users["marie"]
     reader = Reader(users, DEVICES, dump=DUMP)
     table = await create_table(bot, marie)
     lobby = message(marie, table.lobby_message_id)
-    for user in (bob, claire, paul):
-        await user.click(lobby, cid(table, "join"))
+    for name in ("bob", "claire", "paul"):
+        await users[name].click(lobby, cid(table, "join"))
+    return url, bot, users, reader, table
+
+
+async def test_a_host_who_hands_over_and_leaves_and_a_break_across_a_restart(
+        fake: FakeDiscord, clock: LinkedClock, tmp_path: Path) -> None:
+    began = time.monotonic()
+    url, bot, users, reader, table = await four_in_the_lobby(fake, clock, tmp_path)
+    marie, bob, claire, paul = users.values()
+    lobby = message(marie, table.lobby_message_id)
     await marie.click(lobby, cid(table, "addbot"))
     await marie.slash("president settings")
     await open_form(marie, "game_end")
@@ -163,15 +175,9 @@ async def test_a_host_who_leaves_at_the_round_s_end_and_a_restart_before_the_hei
     bot restarts before bob, her heir, has acted; claire presses « Manche suivante » (the
     host's: refused, and when she may), marie asks to come back (the list for the next
     game: classic gives her seat up between rounds), bob deals round 2."""
-    url = database_url(tmp_path)
-    bot = await connect_bot(fake, clock, url, bot_pause=1.0)
-    users = {name: fake.add_user(name, locale=locale) for name, locale in DEVICES.items()}
+    url, bot, users, reader, table = await four_in_the_lobby(fake, clock, tmp_path)
     marie, bob, claire, paul = users.values()
-    reader = Reader(users, DEVICES, dump=DUMP)
-    table = await create_table(bot, marie)
     lobby = message(marie, table.lobby_message_id)
-    for user in (bob, claire, paul):
-        await user.click(lobby, cid(table, "join"))
     await marie.click(lobby, cid(table, "start"))
     await tick(fake, clock, 1)
     players = [Player(u) for u in users.values()]

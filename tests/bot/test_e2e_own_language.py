@@ -55,6 +55,37 @@ async def _hand_at_a_table(fake: FakeDiscord, clock: LinkedClock, bot: President
     return john.last_ephemeral()
 
 
+async def _john_at_a_table(fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, *,
+                           sharded: bool, french: bool = False
+                           ) -> tuple[str, PresidentBot, TestUser, TestUser, Message]:
+    """A process on a database in ``tmp_path`` (one shard of several if ``sharded``);
+    alice and john (en-US), john choosing French first if ``french``; his hand at her
+    table (`_hand_at_a_table`), read in the language he reads: the database's url, the
+    process, alice, john and his hand."""
+    url = database_url(tmp_path, "p.db")
+    if sharded:
+        bot = await _one_of_shards(fake, clock, url)
+    else:
+        bot = await connect_bot(fake, clock, url)
+    alice, john = fake.add_user("alice"), fake.add_user("john")
+    if french:
+        await john.slash("president my-language", language="fr")
+    hand = await _hand_at_a_table(fake, clock, bot, alice, john)
+    assert ("**Ta main**" if french else "**Your hand**") in hand.content
+    return url, bot, alice, john, hand
+
+
+async def _redeployed(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                      url: str) -> PresidentBot:
+    """A redeploy of a sharded process: it stops once what it was sending is sent, and
+    a new one starts on the same database; a second passes."""
+    await asyncio.gather(*bot.service.outbox.pending(), return_exceptions=True)
+    await fake.disconnect(bot)
+    bot = await _one_of_shards(fake, clock, url)
+    await tick(fake, clock, 1)
+    return bot
+
+
 async def _chosen_elsewhere(url: str, user: TestUser, language: str | None) -> None:
     """What another process's `/president my-language` stores."""
     elsewhere = await Storage.open(url)
@@ -390,11 +421,7 @@ async def test_a_choice_read_from_another_process_redraws_the_open_hand(
     """John plays on a server this process runs and chooses French on one another process
     runs: at the next reading his open hand here is redrawn in French, as the choice
     redraws it on the process that stored it, not only at his next click here."""
-    url = database_url(tmp_path, "p.db")
-    bot = await _one_of_shards(fake, clock, url)
-    alice, john = fake.add_user("alice"), fake.add_user("john")
-    hand = await _hand_at_a_table(fake, clock, bot, alice, john)
-    assert "**Your hand**" in hand.content
+    url, bot, alice, john, hand = await _john_at_a_table(fake, clock, tmp_path, sharded=True)
     await _chosen_elsewhere(url, john, "fr")  # another process's
     await tick(fake, clock, LANGUAGES_RELOAD_INTERVAL)
     await tick(fake, clock, 1)
@@ -411,11 +438,7 @@ async def test_a_choice_stored_while_the_bot_was_down_reaches_the_restored_hand(
     """John chose French on a server another process runs while this one was stopped (or
     before this one's snapshot kept his seat's new language): the restored table's seat
     and his open hand take the choice at the start, not at his next click."""
-    url = database_url(tmp_path, "p.db")
-    bot = await connect_bot(fake, clock, url)
-    alice, john = fake.add_user("alice"), fake.add_user("john")
-    hand = await _hand_at_a_table(fake, clock, bot, alice, john)
-    assert "**Your hand**" in hand.content
+    url, bot, alice, john, hand = await _john_at_a_table(fake, clock, tmp_path, sharded=False)
     await _chosen_elsewhere(url, john, "fr")  # this process never reads it: it stops first
     bot = await restart(fake, clock, bot, url)
     assert bot.languages.chosen(john.id) == "fr"
@@ -432,12 +455,8 @@ async def test_a_choice_given_up_on_another_process_redraws_the_hand_in_discords
     """John (en-US) chose French here, then « As Discord says » on a server another
     process runs: at the next reading his open hand here is English again, his Discord's
     language as his last interaction here sent it, not French until his next click."""
-    url = database_url(tmp_path, "p.db")
-    bot = await _one_of_shards(fake, clock, url)
-    alice, john = fake.add_user("alice"), fake.add_user("john")
-    await john.slash("president my-language", language="fr")
-    hand = await _hand_at_a_table(fake, clock, bot, alice, john)
-    assert "**Ta main**" in hand.content
+    url, bot, _, john, hand = await _john_at_a_table(fake, clock, tmp_path, sharded=True,
+                                                     french=True)
     await _given_up_elsewhere_and_read(fake, clock, bot, url, john, hand)
     await fake.disconnect(bot)
     fake.assert_no_errors()
@@ -451,11 +470,7 @@ async def test_a_first_choice_given_up_elsewhere_before_any_other_click_redraws_
     process runs, without clicking here meanwhile: the command that chose said what his
     Discord speaks, so the next reading redraws his hand in English, not French until his
     next click here (review of stop 59)."""
-    url = database_url(tmp_path, "p.db")
-    bot = await _one_of_shards(fake, clock, url)
-    alice, john = fake.add_user("alice"), fake.add_user("john")
-    hand = await _hand_at_a_table(fake, clock, bot, alice, john)
-    assert "**Your hand**" in hand.content
+    url, bot, _, john, hand = await _john_at_a_table(fake, clock, tmp_path, sharded=True)
     await john.slash("president my-language", language="fr")
     await tick(fake, clock, 1)
     assert "**Ta main**" in message(john, hand.id).content
@@ -473,17 +488,10 @@ async def test_a_choice_given_up_elsewhere_after_a_restart_here_redraws_in_disco
     redrew nothing, and his hand stayed French until his next click here (stop 59's
     leftover). The locale Discord sent with the choice is stored with it (0020) and read
     at the start: the hand is English at the next reading."""
-    url = database_url(tmp_path, "p.db")
-    bot = await _one_of_shards(fake, clock, url)
-    alice, john = fake.add_user("alice"), fake.add_user("john")
-    await john.slash("president my-language", language="fr")
-    hand = await _hand_at_a_table(fake, clock, bot, alice, john)
-    assert "**Ta main**" in hand.content
+    url, bot, _, john, hand = await _john_at_a_table(fake, clock, tmp_path, sharded=True,
+                                                     french=True)
     assert await _storage(bot).client_locales() == {john.id: "en-US"}
-    await asyncio.gather(*bot.service.outbox.pending(), return_exceptions=True)
-    await fake.disconnect(bot)
-    bot = await _one_of_shards(fake, clock, url)  # the redeploy: nothing heard from john
-    await tick(fake, clock, 1)
+    bot = await _redeployed(fake, clock, bot, url)  # nothing heard from john since
     assert "**Ta main**" in message(john, hand.id).content
     await _given_up_elsewhere_and_read(fake, clock, bot, url, john, hand)
     await fake.disconnect(bot)
@@ -498,12 +506,8 @@ async def test_a_choice_given_up_while_the_bot_was_stopped_is_followed_at_the_re
     the locale kept with it). The restored seat kept the locale his Discord sent
     (`Player.client`): his hand is English at the restart, not French until his next click
     here (stop 60's leftover); his answers follow."""
-    url = database_url(tmp_path, "p.db")
-    bot = await connect_bot(fake, clock, url)
-    alice, john = fake.add_user("alice"), fake.add_user("john")
-    await john.slash("president my-language", language="fr")
-    hand = await _hand_at_a_table(fake, clock, bot, alice, john)
-    assert "**Ta main**" in hand.content
+    url, bot, _, john, hand = await _john_at_a_table(fake, clock, tmp_path, sharded=False,
+                                                     french=True)
     await _chosen_elsewhere(url, john, None)  # this process never reads it: it stops first
     bot = await restart(fake, clock, bot, url)
     assert bot.languages.chosen(john.id) is None
@@ -531,10 +535,7 @@ async def test_a_choice_stored_before_0020_given_up_elsewhere_after_a_restart_re
     hand = await _hand_at_a_table(fake, clock, bot, alice, john)
     assert "**Ta main**" in hand.content
     assert await _storage(bot).client_locales() == {}
-    await asyncio.gather(*bot.service.outbox.pending(), return_exceptions=True)
-    await fake.disconnect(bot)
-    bot = await _one_of_shards(fake, clock, url)  # the redeploy: nothing heard from john
-    await tick(fake, clock, 1)
+    bot = await _redeployed(fake, clock, bot, url)  # nothing heard from john since
     assert "**Ta main**" in message(john, hand.id).content
     await _given_up_elsewhere_and_read(fake, clock, bot, url, john, hand)
     await john.slash("president start")

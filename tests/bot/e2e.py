@@ -23,6 +23,7 @@ from fakediscord import Button, Channel, FakeClock, FakeDiscord, Message, Select
 
 from . import databases
 from .conftest import LinkedClock
+from .reading import Reader
 
 # The history's lines for a turn that ran out: alone (the autopilot took over, say), or one
 # with the pass or play made for the player (`bot.tables.log.note`).
@@ -543,12 +544,16 @@ class Player:
 
 
 async def play_until(fake: FakeDiscord, clock: LinkedClock, players: list[Player],
-                     done: Callable[[], bool], steps: int = 3000) -> None:
-    """Humans act through their hands; when none can, time passes for bots and timers."""
+                     done: Callable[[], bool], steps: int = 3000,
+                     reader: Reader | None = None) -> None:
+    """Humans act through their hands; when none can, time passes for bots and timers;
+    ``reader``, if given, reads what changed after each step (play-tests 44 and 45)."""
     for _ in range(steps):
         if done():
             return
         await act_or_wait(fake, clock, players)
+        if reader is not None:
+            reader()
     raise AssertionError("the game did not reach the expected point")
 
 
@@ -559,6 +564,37 @@ async def act_or_wait(fake: FakeDiscord, clock: LinkedClock, players: list[Playe
         if await player.act():
             return
     await tick(fake, clock, 1.0)
+
+
+LOCALES = ["fr", "en-US"]  # a French player's and an American's (play-tests 44 and 45)
+
+
+async def three_at_classic(fake: FakeDiscord, bot: PresidentBot, clock: LinkedClock,
+                           locale: str, bots: int = 0) -> tuple[list[Player], Table]:
+    """marie hosts classic with bob and claire (all in ``locale``, ``bots`` bots beside
+    them), dealt, each hand open: the players and the table (play-tests 44 and 45)."""
+    users = [fake.add_user(name, locale=locale) for name in ("marie", "bob", "claire")]
+    table = await create_table(bot, users[0])
+    lobby = message(users[0], table.lobby_message_id)
+    for user in users[1:]:
+        await user.click(lobby, cid(table, "join"))
+    for _ in range(bots):
+        await users[0].click(lobby, cid(table, "addbot"))
+    await users[0].click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    players = [Player(user) for user in users]
+    for player in players:
+        await player.open_hand(bot)
+    return players, table
+
+
+async def round_one_played(fake: FakeDiscord, clock: LinkedClock, players: list[Player],
+                           table: Table) -> Game:
+    """``table``'s game, its first round played out by ``players`` (and its bots)."""
+    game = table.game
+    assert game is not None
+    await play_until(fake, clock, players, lambda: game.phase is Phase.ROUND_OVER)
+    return game
 
 
 def uncut_screens(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:

@@ -13,9 +13,19 @@ from fakediscord import FakeDiscord, Message, TestUser
 from tests.fresh import fresh
 
 from .conftest import LinkedClock
-from .e2e import cid, create_table, host_against_three_bots, let_timers_play, message, tick
-from .reading import Reader, well_written
-from .test_e2e_playtest44 import DEVICES, LOCALES, playing, three_at_classic
+from .e2e import (
+    LOCALES,
+    cid,
+    create_table,
+    host_against_three_bots,
+    let_timers_play,
+    message,
+    play_until,
+    round_one_played,
+    three_at_classic,
+    tick,
+)
+from .reading import well_written
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -26,13 +36,11 @@ async def test_the_lobby_stops_saying_too_few_are_left_once_a_bot_makes_the_coun
     added a bot, three with it, and the lobby still said too few were left, above « appuie
     sur **Lancer** ». The line now holds only while it is true: gone with the bot, back when
     the bot is removed."""
-    players, table_id = await three_at_classic(fake, president, clock, locale)
+    players, table = await three_at_classic(fake, president, clock, locale)
     marie, _, claire = (p.user for p in players)
-    table = president.service.registry.by_id(table_id)
-    assert table is not None
     await claire.slash("president leave")
     await claire.click(claire.last_ephemeral(), t(locale, "btn.quit_game"))
-    await playing(fake, clock, players[:2], Reader({}, DEVICES), lambda: fresh(table).game is None)
+    await play_until(fake, clock, players[:2], lambda: fresh(table).game is None)
     await tick(fake, clock, 1)
     too_few = t(locale, "table.back_to_lobby")
     under = t(locale, "lobby.hint_min", min=3, addbot=t(locale, "btn.addbot"))
@@ -63,10 +71,8 @@ async def test_a_leaver_s_way_back_is_promised_only_while_someone_stays(
     he gave up would be noise. So the promise now says what it holds on, « as long as
     someone is still at the table »; the table message says it closed, and his
     `/president join` afterwards that no table is there."""
-    players, table_id = await three_at_classic(fake, president, clock, locale, bots=1)
+    players, table = await three_at_classic(fake, president, clock, locale, bots=1)
     marie, bob, claire = (p.user for p in players)
-    table = president.service.registry.by_id(table_id)
-    assert table is not None
     await claire.slash("president leave")
     await claire.click(claire.last_ephemeral(), t(locale, "btn.quit_game"))
     await bob.slash("president leave")
@@ -94,11 +100,8 @@ async def test_the_standings_of_a_game_stopped_mid_round_name_its_leavers_not_th
     their round, which counts for nobody, named for points bob and marie had won. They are
     now named themselves, marked as the seat lines mark one who left (« · a quitté la
     table »)."""
-    players, table_id = await three_at_classic(fake, president, clock, locale, bots=1)
-    table = president.service.registry.by_id(table_id)
-    assert table is not None and table.game is not None
-    game = table.game
-    await playing(fake, clock, players, Reader({}, DEVICES), lambda: game.phase is Phase.ROUND_OVER)
+    players, table = await three_at_classic(fake, president, clock, locale, bots=1)
+    game = await round_one_played(fake, clock, players, table)
     await tick(fake, clock, 1)
     marie = players[0].user
     await marie.click(message(marie, table.table_message_id), cid(table, "next", game.version))

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -25,6 +24,7 @@ from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import (
+    LOCALES,
     Player,
     act_or_wait,
     cid,
@@ -32,6 +32,9 @@ from .e2e import (
     create_table,
     database_url,
     message,
+    play_until,
+    round_one_played,
+    three_at_classic,
     tick,
 )
 from .reading import Reader, well_written
@@ -48,17 +51,6 @@ async def asked_to_leave(user: TestUser, reader: Reader) -> str:
     await user.click(user.last_ephemeral(), t(user.user.locale, "btn.quit_game"))
     reader(f"{user.name} leaves")
     return asked
-
-
-async def playing(fake: FakeDiscord, clock: LinkedClock, players: list[Player],
-                  reader: Reader, done: Callable[[], bool], steps: int = 600) -> None:
-    """The players act (the first who can), else a second passes, until ``done``."""
-    for _ in range(steps):
-        if done():
-            return
-        await act_or_wait(fake, clock, players)
-        reader()
-    raise AssertionError("the table did not reach the expected point")
 
 
 def lines_of(user: TestUser, message_id: int | None) -> list[str]:
@@ -98,7 +90,7 @@ async def test_three_seats_emptied_by_leaving(fake: FakeDiscord, clock: LinkedCl
     reader("after claire")
     said = t("fr", "ev.left_lobby", name="claire")
     assert f"• {said}" in lines_of(bob, table.table_message_id)
-    await playing(fake, clock, players[:2], reader, lambda: fresh(table).game is None)
+    await play_until(fake, clock, players[:2], lambda: fresh(table).game is None, reader=reader)
     await tick(fake, clock, 1)
     reader("back in the lobby")
     assert under in lines_of(marie, table.lobby_message_id)
@@ -121,13 +113,13 @@ async def test_three_seats_emptied_by_leaving(fake: FakeDiscord, clock: LinkedCl
     reader("hands open again")
     game = fresh(table).game
     assert game is not None
-    await playing(fake, clock, players, reader, lambda: game.phase is Phase.ROUND_OVER)
+    await play_until(fake, clock, players, lambda: game.phase is Phase.ROUND_OVER, reader=reader)
     await tick(fake, clock, 1)
     reader("round 1 over")
     await marie.click(message(marie, table.table_message_id), cid(table, "next", game.version))
     await tick(fake, clock, 1)
     reader("round 2")
-    await playing(fake, clock, players, reader, lambda: game.phase is Phase.PLAY)
+    await play_until(fake, clock, players, lambda: game.phase is Phase.PLAY, reader=reader)
     for _ in range(2):
         await act_or_wait(fake, clock, players)
         reader()
@@ -162,28 +154,6 @@ async def test_three_seats_emptied_by_leaving(fake: FakeDiscord, clock: LinkedCl
     await fake.disconnect(bot)
 
 
-LOCALES = ["fr", "en-US"]
-
-
-async def three_at_classic(fake: FakeDiscord, bot: PresidentBot, clock: LinkedClock,
-                           locale: str, bots: int = 0) -> tuple[list[Player], int]:
-    """marie hosts classic with bob and claire (all in ``locale``, ``bots`` bots beside
-    them), dealt, each hand open: the table's id."""
-    users = [fake.add_user(name, locale=locale) for name in ("marie", "bob", "claire")]
-    table = await create_table(bot, users[0])
-    lobby = message(users[0], table.lobby_message_id)
-    for user in users[1:]:
-        await user.click(lobby, cid(table, "join"))
-    for _ in range(bots):
-        await users[0].click(lobby, cid(table, "addbot"))
-    await users[0].click(lobby, cid(table, "start"))
-    await tick(fake, clock, 1)
-    players = [Player(user) for user in users]
-    for player in players:
-        await player.open_hand(bot)
-    return players, table.id
-
-
 @pytest.mark.parametrize("locale", LOCALES)
 async def test_the_others_read_that_a_leaver_leaving_too_few_stops_the_game(
         fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str) -> None:
@@ -192,10 +162,8 @@ async def test_the_others_read_that_a_leaver_leaving_too_few_stops_the_game(
     un bot finit la manche », played the round out, then found the lobby. Back there at
     two, the lobby said « appuie sur **Lancer** », which refused them: three are needed.
     The line now says the game stops, and the lobby says the minimum and « Ajouter un bot »."""
-    players, table_id = await three_at_classic(fake, president, clock, locale)
+    players, table = await three_at_classic(fake, president, clock, locale)
     marie, bob, claire = (p.user for p in players)
-    table = president.service.registry.by_id(table_id)
-    assert table is not None
     await claire.slash("president leave")
     await claire.click(claire.last_ephemeral(), t(locale, "btn.quit_game"))
     await tick(fake, clock, 1)
@@ -203,7 +171,7 @@ async def test_the_others_read_that_a_leaver_leaving_too_few_stops_the_game(
     board = message(bob, table.table_message_id)
     assert said in board.content.split("\n"), board.content
     well_written(board, locale[:2])
-    await playing(fake, clock, players[:2], Reader({}, DEVICES), lambda: fresh(table).game is None)
+    await play_until(fake, clock, players[:2], lambda: fresh(table).game is None)
     await tick(fake, clock, 1)
     lobby = message(marie, table.lobby_message_id)
     under = t(locale, "lobby.hint_min", min=3, addbot=t(locale, "btn.addbot"))
@@ -248,11 +216,8 @@ async def test_the_last_one_to_leave_mid_game_is_told_it_closes_the_table_and_it
     Now the prompt says the table closes, its messages say who left last, and the game is
     stored as a host's stop stores it."""
     bot = await connect_bot(fake, clock, database_url(tmp_path))
-    players, table_id = await three_at_classic(fake, bot, clock, locale, bots=1)
-    table = bot.service.registry.by_id(table_id)
-    assert table is not None and table.game is not None
-    game = table.game
-    await playing(fake, clock, players, Reader({}, DEVICES), lambda: game.phase is Phase.ROUND_OVER)
+    players, table = await three_at_classic(fake, bot, clock, locale, bots=1)
+    game = await round_one_played(fake, clock, players, table)
     await tick(fake, clock, 1)
     marie = players[0].user
     await marie.click(message(marie, table.table_message_id), cid(table, "next", game.version))

@@ -26,6 +26,7 @@ from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import (
+    LOCALES,
     Player,
     act_or_wait,
     cid,
@@ -33,12 +34,14 @@ from .e2e import (
     create_table,
     database_url,
     message,
+    play_until,
     restart,
+    round_one_played,
     table_of,
+    three_at_classic,
     tick,
 )
 from .reading import Reader
-from .test_e2e_playtest44 import LOCALES, playing, three_at_classic
 from .test_e2e_settings import open_form
 
 DUMP = os.environ.get("PT45_DUMP")  # a file to write every message read to, to read it through
@@ -141,14 +144,14 @@ async def test_a_host_who_hands_over_and_leaves_and_a_break_across_a_restart(
     reader("marie's hand")
     game = fresh(table).game
     assert game is not None
-    await playing(fake, clock, players, reader, lambda: game.phase is Phase.ROUND_OVER)
+    await play_until(fake, clock, players, lambda: game.phase is Phase.ROUND_OVER, reader=reader)
     await tick(fake, clock, 1)
     reader("round 1 over")
     host = users["bob"] if fresh(table).host_id == bob.id else marie
     await host.click(message(host, table.table_message_id), cid(table, "next", game.version))
     await tick(fake, clock, 1)
     reader("round 2")
-    await playing(fake, clock, players, reader, lambda: game.phase is Phase.GAME_OVER)
+    await play_until(fake, clock, players, lambda: game.phase is Phase.GAME_OVER, reader=reader)
     await tick(fake, clock, 1)
     reader("game over")
     host = users["bob"] if fresh(table).host_id == bob.id else marie
@@ -185,7 +188,7 @@ async def test_a_host_who_leaves_at_the_round_s_end_and_a_restart_before_the_hei
     reader("second scene: dealt")
     dealt = fresh(table).game
     assert dealt is not None
-    await playing(fake, clock, players, reader, lambda: dealt.phase is Phase.ROUND_OVER)
+    await play_until(fake, clock, players, lambda: dealt.phase is Phase.ROUND_OVER, reader=reader)
     await tick(fake, clock, 1)
     reader("second scene: round over")
     await marie.slash("president leave")
@@ -225,10 +228,8 @@ async def test_the_host_s_leave_prompt_names_who_hosts_next(
     leaving did to her seat and her rating, not that the role would go: bob found himself
     host without her knowing whom she left it to. The host's prompt now names the heir
     (the longest-seated human staying); anyone else's says nothing of it."""
-    players, table_id = await three_at_classic(fake, president, clock, locale, bots=1)
+    players, table = await three_at_classic(fake, president, clock, locale, bots=1)
     marie, bob, claire = (p.user for p in players)
-    table = president.service.registry.by_id(table_id)
-    assert table is not None
     host = t(locale, "leave.host", name="bob")
     await claire.slash("president leave")
     assert t(locale, "leave.host", name="marie") not in claire.last_ephemeral().content
@@ -251,12 +252,9 @@ async def test_a_host_handed_the_role_has_ten_minutes_of_their_own(
     bob's hand said « the choice is yours » while the table read « L’hôte ne répond pas :
     n’importe qui… », and claire's « Manche suivante » took the role from him at once. They
     now count from the handing over."""
-    players, table_id = await three_at_classic(fake, president, clock, locale, bots=1)
+    players, table = await three_at_classic(fake, president, clock, locale, bots=1)
     marie, bob, claire = (p.user for p in players)
-    table = president.service.registry.by_id(table_id)
-    assert table is not None and table.game is not None
-    game = table.game
-    await playing(fake, clock, players, Reader({}, DEVICES), lambda: game.phase is Phase.ROUND_OVER)
+    game = await round_one_played(fake, clock, players, table)
     for _ in range(66):  # marie, the host, quiet for eleven minutes
         await tick(fake, clock, 10)
     await marie.slash("president leave")
@@ -279,10 +277,8 @@ async def test_who_paused_reads_it_of_themself_in_their_hand(
         fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str) -> None:
     """From the play-test: bob, who had paused the game, read « ⏸️ Game paused (by bob) »
     in his own hand. His hand now says the break is his; the others' name him."""
-    players, table_id = await three_at_classic(fake, president, clock, locale, bots=1)
+    players, table = await three_at_classic(fake, president, clock, locale, bots=1)
     marie, bob = players[0].user, players[1].user
-    table = president.service.registry.by_id(table_id)
-    assert table is not None
     await marie.click(message(marie, table.table_message_id), cid(table, "pause"))
     await tick(fake, clock, 1)
     own = players[0].hand.content

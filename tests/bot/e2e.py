@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import types
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +17,7 @@ from bot.config import Config
 from bot.i18n import t
 from bot.packages.game import chart
 from bot.packages.screen import Screen
+from bot.storage import Storage
 from bot.tables.table import Table
 from engine import Card, Game, Phase
 from fakediscord import Button, Channel, FakeClock, FakeDiscord, Message, Select, TestUser
@@ -175,6 +176,27 @@ async def restart(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
     while again.faces_sync is not None and not again.faces_sync.done():
         await tick(fake, clock, 0.1)
     await tick(fake, clock, RESTART_UP)  # the redraws coalesced meanwhile
+    return again
+
+
+async def snapshot_followed(url: str, table_id: int, state: Mapping[str, object]) -> int:
+    """The table's last snapshot in the database at ``url`` followed by ``state`` (stored
+    under the next seq), as a process that saved it then died leaves it: the followed
+    snapshot's seq."""
+    storage = await Storage.open(url)
+    stored = await storage.load_snapshot(table_id)
+    assert stored is not None
+    assert await storage.save_snapshot(table_id, stored.seq + 1, state)
+    await storage.close()
+    return stored.seq
+
+
+async def started_on(fake: FakeDiscord, clock: LinkedClock, url: str) -> PresidentBot:
+    """A new process on the database at ``url``, once the last has stopped (or crashed):
+    connected, settled and `RESTART_UP` seconds on."""
+    again = await connect_bot(fake, clock, url, bot_pause=1.0)
+    await fake.settle()
+    await tick(fake, clock, RESTART_UP)
     return again
 
 

@@ -12,18 +12,17 @@ from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.publisher.buried import BURIED_AFTER, EVERY, QUIET
 from bot.packages.screen import Screen
-from bot.storage import Storage
 from bot.tables.snapshot import TableSnapshot
 from bot.tables.table import Table
 from fakediscord import FakeDiscord, Message, TestUser
 
 from .conftest import LinkedClock
 from .e2e import (
-    RESTART_UP,
     Player,
-    connect_bot,
     dealt_against_two_bots,
     message,
+    snapshot_followed,
+    started_on,
     tick,
 )
 from .test_e2e_playtest24 import HANDS, reminders, until_half_time
@@ -160,14 +159,8 @@ async def test_a_crash_before_the_pointers_edit_leaves_the_restart_to_make_it(
     assert message(marie, old).components  # its buttons, as the crash left them
     await bot.service.drain()
     await fake.disconnect(bot)
-    storage = await Storage.open(url)
-    stored = await storage.load_snapshot(table.id)
-    assert stored is not None and stored.seq > seq  # the redraw's later one
-    assert await storage.save_snapshot(table.id, stored.seq + 1, state)
-    await storage.close()
-    again = await connect_bot(fake, clock, url, bot_pause=1.0)
-    await fake.settle()
-    await tick(fake, clock, RESTART_UP)
+    assert await snapshot_followed(url, table.id, state) > seq  # the redraw's later one
+    again = await started_on(fake, clock, url)
     restored = again.service.registry.by_id(table.id)
     assert restored is not None and restored.table_message_id == new
     pointer = message(marie, old)

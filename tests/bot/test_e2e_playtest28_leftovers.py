@@ -24,7 +24,15 @@ from bot.tables.table import Table
 from fakediscord import FakeClock, FakeDiscord, TestUser
 
 from .conftest import LinkedClock
-from .e2e import RESTART_UP, connect_bot, database_url, message, restart, tick
+from .e2e import (
+    connect_bot,
+    database_url,
+    message,
+    restart,
+    snapshot_followed,
+    started_on,
+    tick,
+)
 from .test_crash import ANSWER_TIMEOUT, Run, board, custom_ids, host_click
 from .test_e2e_playtest28 import chat, stored_at_her_turn
 
@@ -150,14 +158,8 @@ async def test_a_crash_between_the_bring_downs_post_and_its_snapshot_is_settled_
     assert message(marie, old).components and message(marie, new).components
     await bot.service.drain()
     await fake.disconnect(bot)
-    storage = await Storage.open(url)
-    stored = await storage.load_snapshot(table.id)
-    assert stored is not None and stored.seq >= seq
-    assert await storage.save_snapshot(table.id, stored.seq + 1, state)
-    await storage.close()
-    again = await connect_bot(fake, clock, url, bot_pause=1.0)
-    await fake.settle()
-    await tick(fake, clock, RESTART_UP)
+    assert await snapshot_followed(url, table.id, state) >= seq
+    again = await started_on(fake, clock, url)
     restored = again.service.registry.by_id(table.id)
     assert restored is not None and restored.table_message_id == new
     assert restored.pointers_owed == []

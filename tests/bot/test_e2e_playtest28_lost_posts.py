@@ -24,7 +24,6 @@ from bot.i18n import t
 from bot.packages.publisher import messages, recount
 from bot.packages.publisher.recount import PAGES, RECOUNTED
 from bot.packages.screen import Screen
-from bot.storage import Storage
 from bot.tables.snapshot import TableSnapshot
 from bot.tables.table import Table
 from engine import Phase
@@ -32,7 +31,6 @@ from fakediscord import FakeDiscord
 
 from .conftest import LinkedClock
 from .e2e import (
-    RESTART_UP,
     Player,
     cid,
     connect_bot,
@@ -40,6 +38,8 @@ from .e2e import (
     database_url,
     message,
     play_until,
+    snapshot_followed,
+    started_on,
     table_of,
     tick,
 )
@@ -111,15 +111,8 @@ async def restart_with(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
     await fake.disconnect(bot)
     if meanwhile is not None:
         await meanwhile()
-    storage = await Storage.open(url)
-    stored = await storage.load_snapshot(table.id)
-    assert stored is not None
-    assert await storage.save_snapshot(table.id, stored.seq + 1, state)
-    await storage.close()
-    again = await connect_bot(fake, clock, url, bot_pause=1.0)
-    await fake.settle()
-    await tick(fake, clock, RESTART_UP)
-    return again
+    await snapshot_followed(url, table.id, state)
+    return await started_on(fake, clock, url)
 
 
 def restored(bot: PresidentBot, table: Table) -> Table:

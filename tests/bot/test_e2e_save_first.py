@@ -23,7 +23,6 @@ from tests.fresh import fresh
 
 from .conftest import LinkedClock
 from .e2e import (
-    RESTART_UP,
     Player,
     cid,
     connect_bot,
@@ -32,6 +31,8 @@ from .e2e import (
     deal,
     host_against_bots,
     message,
+    snapshot_followed,
+    started_on,
     tick,
 )
 from .test_e2e_slow_store import DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, slow_commits
@@ -235,14 +236,8 @@ async def test_a_crash_before_a_settings_change_is_saved_leaves_marie_told_nothi
     await held(fake, clock, record)
     assert table.hints
     await fake.disconnect(bot)  # the crash, rebuilt below
-    storage = await Storage.open(url)
-    stored = await storage.load_snapshot(table.id)
-    assert stored is not None
-    assert await storage.save_snapshot(table.id, stored.seq + 1, before)
-    await storage.close()
-    again = await connect_bot(fake, clock, url, bot_pause=1.0)
-    await fake.settle()
-    await tick(fake, clock, RESTART_UP)
+    await snapshot_followed(url, table.id, before)
+    again = await started_on(fake, clock, url)
     restored = again.service.registry.by_id(table.id)
     assert restored is not None and not restored.hints
     assert t("fr", "settings.hints_on") not in message(marie, panel.id).text

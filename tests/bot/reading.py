@@ -130,3 +130,12 @@ class Reader:
         for named in COMMAND.findall(text):
             assert named in listed, (name, named, text)
         assert not re.search(FACES[want], text), (name, want, text)  # R♠ or K♠
+
+    def close(self, seconds: float) -> None:
+        """A play-test's last reading: its figures (the readings, the longest message of
+        each kind, the test's ``seconds``) written to the dump, if any, and no message
+        longer than 1,500 characters read (play-tests 44 and 45)."""
+        if self.dump:
+            with open(self.dump, "a", encoding="utf-8") as f:
+                print("FIGURES", self.read, dict(self.longest), seconds, file=f)
+        assert self.longest["public"] <= 1500 and self.longest["private"] <= 1500

@@ -145,11 +145,7 @@ async def test_three_seats_emptied_by_leaving(fake: FakeDiscord, clock: LinkedCl
         histories[user.name] = user.last_ephemeral().embeds[0].description or ""
     # Both games are in the channel's history: the second's end was stored as it closed.
     assert len(histories["bob"].split("\n")) == 2, histories["bob"]
-    if DUMP:
-        with open(DUMP, "a", encoding="utf-8") as f:
-            print("FIGURES", reader.read, dict(reader.longest),
-                  time.monotonic() - began, file=f)
-    assert reader.longest["public"] <= 1500 and reader.longest["private"] <= 1500
+    reader.close(time.monotonic() - began)
     fake.assert_no_errors()
     await fake.disconnect(bot)
 

@@ -619,6 +619,32 @@ async def round_one_played(fake: FakeDiscord, clock: LinkedClock, players: list[
     return game
 
 
+async def french_john_at_alice_s_table(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot,
+                                      alice: TestUser, john: TestUser) -> tuple[Message, str]:
+    """john (en-US), who chose French, at alice's (en-US) classic table, her lobby in her
+    English: he joins and presses « Start » (the host's), answered and refused in French;
+    a bot fills a seat, the round is dealt and he opens his hand, French too (stops 58 and
+    59): his hand and « my hand » as the table message names it."""
+    await alice.slash("president create", preset="classic")
+    table = table_of(bot, alice)
+    lobby = message(alice, table.lobby_message_id)
+    assert "Président table" in lobby.content  # public: alice's table, her language
+    await john.slash("president join")
+    assert john.last_ephemeral().content == t("fr", "lobby.joined")
+    await john.click(lobby, cid(table, "start"))  # the host's: a French refusal
+    assert john.last_ephemeral().content.startswith("⚠️ " + t("fr", "err.not_host", host=alice.id))
+    await alice.click(lobby, cid(table, "addbot"))
+    await alice.click(lobby, cid(table, "start"))
+    await tick(fake, clock, 1)
+    board = message(alice, table.table_message_id)
+    hand_button = t(table.locale, "btn.my_hand")  # as the table message names it
+    assert "Round 1" in board.content
+    await john.click(board, cid(table, "hand"))
+    hand = john.last_ephemeral()
+    assert "**Ta main**" in hand.content and "Your hand" not in hand.content
+    return hand, hand_button
+
+
 def uncut_screens(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """For an autouse fixture: yields every text the bot asks to show, recorded before
     `Screen.kwargs` would cut it at Discord's 2,000 characters (Create Message, « content: up

@@ -18,7 +18,7 @@ from fakediscord.forge import Forger, leaf_options
 from fakediscord.state import APPLICATION_COMMAND
 
 from .conftest import LinkedClock
-from .e2e import cid, connect_bot, database_url, message, table_of, tick
+from .e2e import connect_bot, database_url, french_john_at_alice_s_table, message, tick
 
 
 def _in_dm(user: TestUser) -> str:
@@ -49,23 +49,7 @@ async def test_a_language_chosen_in_a_dm_is_spoken_on_the_server(
     await john.slash("president hand")
     assert _refused(john) == "⚠️ " + t(OwnLocale("fr", "en-US"), "err.no_table")
     assert "`/president create`" in _refused(john)
-    await alice.slash("president create", preset="classic")
-    table = table_of(bot, alice)
-    lobby = message(alice, table.lobby_message_id)
-    assert "Président table" in lobby.content  # public: alice's table, her language
-    await john.slash("president join")
-    assert _refused(john) == t("fr", "lobby.joined")
-    await john.click(lobby, cid(table, "start"))  # the host's: a French refusal
-    assert _refused(john).startswith("⚠️ " + t("fr", "err.not_host", host=alice.id))
-    await alice.click(lobby, cid(table, "addbot"))
-    await alice.click(lobby, cid(table, "start"))
-    await tick(fake, clock, 1)
-    board = message(alice, table.table_message_id)
-    hand_button = t(table.locale, "btn.my_hand")  # as the table message names it
-    assert "Round 1" in board.content
-    await john.click(board, cid(table, "hand"))
-    hand = john.last_ephemeral()
-    assert "**Ta main**" in hand.content and "Your hand" not in hand.content
+    hand, hand_button = await french_john_at_alice_s_table(fake, clock, bot, alice, john)
 
     # « As Discord says », from the DM: English again, his open hand on the server too.
     await john.slash("my-language", channel=john.dm, options={"language": "auto"})

@@ -19,7 +19,16 @@ from fakediscord.forge import Forger, leaf_options
 from fakediscord.state import APPLICATION_COMMAND
 
 from .conftest import LinkedClock
-from .e2e import cid, connect_bot, database_url, message, restart, table_of, tick
+from .e2e import (
+    cid,
+    connect_bot,
+    database_url,
+    french_john_at_alice_s_table,
+    message,
+    restart,
+    table_of,
+    tick,
+)
 
 
 def _storage(bot: PresidentBot) -> Storage:
@@ -118,23 +127,7 @@ async def test_a_player_who_chose_french_reads_french_until_they_go_back_to_disc
     assert _refused(john) == t("fr", "my_language.set", language="français")
     assert await _storage(bot).player_languages() == {john.id: "fr"}
 
-    await alice.slash("president create", preset="classic")
-    table = table_of(bot, alice)
-    lobby = message(alice, table.lobby_message_id)
-    assert "Président table" in lobby.content  # public: alice's table, her language
-    await john.slash("president join")
-    assert _refused(john) == t("fr", "lobby.joined")
-    await john.click(lobby, cid(table, "start"))  # the host's: a French refusal
-    assert _refused(john).startswith("⚠️ " + t("fr", "err.not_host", host=alice.id))
-    await alice.click(lobby, cid(table, "addbot"))
-    await alice.click(lobby, cid(table, "start"))
-    await tick(fake, clock, 1)
-    board = message(alice, table.table_message_id)
-    hand_button = t(table.locale, "btn.my_hand")  # as the table message names it
-    assert "Round 1" in board.content
-    await john.click(board, cid(table, "hand"))
-    hand = john.last_ephemeral()
-    assert "**Ta main**" in hand.content and "Your hand" not in hand.content
+    hand, hand_button = await french_john_at_alice_s_table(fake, clock, bot, alice, john)
 
     # Restarted: the choice comes back from the database, not from the table's snapshot.
     bot = await restart(fake, clock, bot, url)

@@ -8,15 +8,13 @@ import pytest
 from bot.client import PresidentBot
 from bot.i18n import t
 from bot.packages.saving import STORE_BUDGET
-from bot.tables.table import Table
-from engine import Phase
 from fakediscord import FakeDiscord, TestUser
 from tests.fresh import fresh
 
 from .conftest import LinkedClock
-from .e2e import Player, create_table, host_against_bots, tick
+from .e2e import create_table, tick
 from .test_e2e_settings import open_form
-from .test_e2e_slow_store import DEFERRED_UPDATE, _play, slow_commits
+from .test_e2e_slow_store import DEFERRED_UPDATE, _play, alice_to_play, slow_commits
 
 LOCALES = ("fr", "en")
 
@@ -47,24 +45,6 @@ async def test_a_vanished_table_is_told_with_the_settings_form_answer_not_under_
     fake.assert_no_errors()
 
 
-async def _alice_to_play(fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
-                         ) -> tuple[Player, Table]:
-    """alice hosts two bots at classic, her turn, her hand open."""
-    alice = Player(fake.add_user("alice"))
-    table: Table = await host_against_bots(president, alice.user, "classic", 2)
-    game = table.game
-    assert game is not None
-    seat = table.seat_of(alice.user.id)
-    for _ in range(30):
-        if table.table_message_id is not None and game.phase is Phase.PLAY \
-                and game.to_act == seat:
-            break
-        await tick(fake, clock, 1)
-    assert game.to_act == seat
-    await alice.open_hand(president)
-    return alice, table
-
-
 async def test_a_move_stored_past_its_token_is_not_answered(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
     monkeypatch: pytest.MonkeyPatch,
@@ -75,7 +55,7 @@ async def test_a_move_stored_past_its_token_is_not_answered(
     Answering anyway was a 401 « Invalid Webhook Token », logged as the play failing, and
     its « something went wrong » a second 401, raised out of the handler; so was the word
     owed her of a vanished table, sent after it through the same dead token."""
-    alice, table = await _alice_to_play(fake, president, clock)
+    alice, table = await alice_to_play(fake, president, clock)
     assert fake.guild.id is not None  # and her table in #cartes went with its channel
     await president.service.vanished.record(fake.guild.id, [alice.user.id], "cartes")
     release, _ = slow_commits(president, monkeypatch)
@@ -99,7 +79,7 @@ async def test_a_hand_answered_late_counts_its_token_from_the_click(
     """alice's play waits a minute for the database. Her hand then follows the game through
     that click's token, whose 15 minutes began at the click: counted from the answer, the
     bot took it for alive a minute past its death, every edit then a 401."""
-    alice, table = await _alice_to_play(fake, president, clock)
+    alice, table = await alice_to_play(fake, president, clock)
     release, _ = slow_commits(president, monkeypatch)
     clicked = president.service.clock.now()
     record = await _play(fake, alice)

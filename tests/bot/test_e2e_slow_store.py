@@ -28,18 +28,7 @@ async def test_a_slow_commit_defers_the_click_then_redraws_the_hand(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    alice = Player(fake.add_user("alice"))
-    table: Table = await host_against_bots(president, alice.user, "classic", 2)
-    game = table.game
-    assert game is not None
-    seat = table.seat_of(alice.user.id)
-    for _ in range(30):
-        if table.table_message_id is not None and game.phase is Phase.PLAY \
-                and game.to_act == seat:
-            break
-        await tick(fake, clock, 1)
-    assert game.to_act == seat
-    await alice.open_hand(president)
+    alice, table = await alice_to_play(fake, president, clock)
 
     release, waited = slow_commits(president, monkeypatch)
     before = alice.hand.text
@@ -55,6 +44,24 @@ async def test_a_slow_commit_defers_the_click_then_redraws_the_hand(
     assert alice.hand.text != before  # stored: the hand shows the move accepted
     assert not fake.hub.unanswered()
     fake.assert_no_errors()
+
+
+async def alice_to_play(fake: FakeDiscord, president: PresidentBot, clock: LinkedClock
+                        ) -> tuple[Player, Table]:
+    """alice hosts two bots at classic, her turn, her hand open (review of stop 60 too)."""
+    alice = Player(fake.add_user("alice"))
+    table: Table = await host_against_bots(president, alice.user, "classic", 2)
+    game = table.game
+    assert game is not None
+    seat = table.seat_of(alice.user.id)
+    for _ in range(30):
+        if table.table_message_id is not None and game.phase is Phase.PLAY \
+                and game.to_act == seat:
+            break
+        await tick(fake, clock, 1)
+    assert game.to_act == seat
+    await alice.open_hand(president)
+    return alice, table
 
 
 async def alice_s_table_shown(fake: FakeDiscord, clock: LinkedClock, bot: PresidentBot

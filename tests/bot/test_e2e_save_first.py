@@ -35,7 +35,12 @@ from .e2e import (
     started_on,
     tick,
 )
-from .test_e2e_slow_store import DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, slow_commits
+from .test_e2e_slow_store import (
+    DEFERRED_CHANNEL_MESSAGE,
+    DEFERRED_UPDATE,
+    alice_s_table_shown,
+    slow_commits,
+)
 
 UPDATE_MESSAGE = 7  # (interactions/receiving-and-responding, Interaction Callback Type)
 # Discord's deadline for an interaction's first response (same page, Responding to an
@@ -107,12 +112,8 @@ async def test_a_host_s_pause_is_answered_and_its_reason_offered_once_saved(
 ) -> None:
     """alice pauses her game from the table message: the redraw and the offer of a reason
     wait for the break's commit."""
-    alice = fake.add_user("alice")
-    table = await host_against_bots(president, alice, "classic", 2)
-    for _ in range(30):
-        if table.table_message_id is not None:
-            break
-        await tick(fake, clock, 1)
+    player, table = await alice_s_table_shown(fake, clock, president)
+    alice = player.user
     board = message(alice, table.table_message_id)
     ephemerals = len([m for m in alice.visible() if m.ephemeral])
     release, waited = slow_commits(president, monkeypatch)

@@ -381,6 +381,9 @@ async def route(interaction: discord.Interaction[Any], raw: str, values: list[st
         return
     timeout = timed_out(interaction, interaction.client.service.clock.now())
     if timeout is not None:  # the rule Discord holds their commands to (`moderation`)
+        until = timeout.params["until"]
+        assert isinstance(until, int)
+        interaction.client.service.heard_timeout(table, interaction.user.id, until)
         await answer_privately(interaction, refusal_text(own_locale(interaction), timeout))
         return
     click = Click(interaction, table, match.group(2), int(match.group(3)), match.group(4),

@@ -571,6 +571,23 @@ class TableService:
         if self.display is not None and not (table.post_table or table.post_lobby):
             self.display.keep(table)
 
+    def heard_timeout(self, table: Table, user_id: int, until: float) -> None:
+        """A click of ``user_id`` at ``table`` was refused for a moderator's timeout until
+        ``until`` (`moderation`): if they sit there, their hand says so until then, and is
+        redrawn as it ends. Nothing is stored: what Discord says of the member is no state
+        of the table's."""
+        if table.player(user_id) is None or table.timed_out.get(user_id) == until:
+            return
+        table.timed_out[user_id] = until
+        self.refresh(table)
+
+        async def over() -> None:
+            if table.timed_out.get(user_id) == until:
+                del table.timed_out[user_id]
+                self.refresh(table)
+
+        self.scheduler.at((table.id, "timed_out", user_id), until, over)
+
     def touch(self, table: Table) -> None:
         """Persist a change that needs no refresh (e.g. the display posted a new message).
         Not once the store has stopped: the stop took every table's last snapshot, and work

@@ -175,6 +175,12 @@ class Table:
     # there said (`Publisher.acted`); None before one (a restored table). Without, the
     # results give the end-of-game chart as text. Runtime only, as the channel may change.
     attach_files: bool | None = field(default=None, compare=False)
+    # Seated members a moderator timed out, as the refusal of their latest click here read
+    # it (user id -> until, the service's clock): their hand says so until then, where it
+    # offered « À toi de jouer » and menus every click of which was refused (play-test 46).
+    # Runtime only: the bot hears of a timeout from a refused click alone (it asks for no
+    # member events), and hears of it again at their next one after a restart.
+    timed_out: dict[int, float] = field(default_factory=dict, compare=False)
     # The results message whose chart could not be uploaded though the bot may attach files
     # (`Charts.attach` gave up on it: a failure that would not go away, or its retries spent):
     # that message gives the chart as text. Another message (the next game's) tries its own

@@ -119,6 +119,9 @@ def hand_screen(table: Table, user_id: int, locale: LocaleLike, *, notice: str =
         # Who paused reads it of themself, not « (par bob) » in their own hand (play-test 45).
         lines.append(t(locale, "hand.paused_you") if table.pause.by == user_id
                      else t(locale, "hand.paused", name=table.pause.name))
+    until = table.timed_out.get(user_id)
+    if until is not None and until > now:  # every click refused until then (`moderation`)
+        lines.append(t(locale, "hand.timed_out_mod", until=int(until)))
     if game.phase is Phase.PLAY:
         lines.extend(turn_lines(table, game, seat, locale, hand))
     # Face lines by priority: the hand, then the exchange notes, then the trick.

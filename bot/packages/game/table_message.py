@@ -153,9 +153,12 @@ def table_screen(table: Table, now: float) -> Screen:
         quiet = takeover_lines(table, now)
         instructions.extend(quiet)
     elif game.phase in (Phase.PLAY, Phase.EXCHANGE):
+        # Not one a moderator timed out, as far as the bot knows (`Table.timed_out`): the
+        # button refuses them until then (play-test 46), and nothing public says why.
         stale = [p for p in table.humans()
                  if p.user_id is not None and not _hand_live(table, p.user_id, now)
-                 and table.seat_of(p.user_id) is not None]
+                 and table.seat_of(p.user_id) is not None
+                 and table.timed_out.get(p.user_id, 0.0) <= now]
         # A player whose seat waits for them (presi, they left) is told pressing brings
         # them back, not asked as if they were still playing.
         playing = [p.name for p in stale if p.user_id not in table.away]

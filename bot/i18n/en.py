@@ -1145,7 +1145,7 @@ CATALOGUE: dict[str, str] = {
     "table.paused_until": "The clocks wait. The host continues with **{button}**; if nobody does, this table closes {at}.",
     "table.pause_closed": "⏹️ The pause lasted over {minutes} minutes with nobody continuing: the table closed.",
     "hand.paused": "⏸️ Game paused (by {name}): nothing is played until it continues, and your clock waits for you.",
-    "hand.timed_out_mod": "⛔ A moderator timed you out until <t:{until}:t> (<t:{until}:R>): until then your clicks are refused, and your seat waits as an absent player's does (each turn is played for you when its time runs out).",
+    "hand.timed_out_mod": "⛔ A moderator timed you out until <t:{until}:t> (<t:{until}:R>): until then your clicks are refused, and your seat waits as an absent player's does.",
     "hand.paused_you": "⏸️ Game paused, at your request: nothing is played until it continues, and your clock waits for you.",
     "settings.pause": "⏸️ A break during the game? **Pause** on the table message, or `{cmd_pause}`: every clock waits, for up to {minutes} min (the host), or {own} min for anyone else seated, once every {cooldown} min each.",
     # --- a break's reason, by the button too (stop 51) -----------------------------------

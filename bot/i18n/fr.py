@@ -1156,7 +1156,7 @@ _WRITTEN: dict[str, str] = {
     "table.paused_until": "Les chronos attendent. L’hôte reprend avec **{button}** ; sans reprise, la table se fermera {at}.",
     "table.pause_closed": "⏹️ La pause a duré plus de {minutes} minutes sans reprise : la table s’est fermée.",
     "hand.paused": "⏸️ Partie en pause (par {name}) : rien ne se joue avant la reprise, et ton chrono t’attend.",
-    "hand.timed_out_mod": "⛔ La modération t’a imposé une exclusion temporaire jusqu’à <t:{until}:t> (<t:{until}:R>) : d’ici là, tes clics sont refusés et ta place t’attend comme pendant une absence (chaque tour se joue d’office quand son temps s’écoule).",
+    "hand.timed_out_mod": "⛔ La modération t’a imposé une exclusion temporaire jusqu’à <t:{until}:t> (<t:{until}:R>) : d’ici là, tes clics sont refusés et ta place t’attend comme pendant une absence.",
     "hand.paused_you": "⏸️ Partie en pause, à ta demande : rien ne se joue avant la reprise, et ton chrono t’attend.",
     "settings.pause": "⏸️ En partie, une pause ? **Pause** sur le message de la table, ou `{cmd_pause}` : tous les chronos attendent, jusqu’à {minutes} min (l’hôte), ou {own} min pour toute autre personne à la table, une fois toutes les {cooldown} min.",
     # --- la raison d’une pause, par le bouton aussi (stop 51) ---------------------------

@@ -386,6 +386,7 @@ async def route(interaction: discord.Interaction[Any], raw: str, values: list[st
         interaction.client.service.heard_timeout(table, interaction.user.id, until)
         await answer_privately(interaction, refusal_text(own_locale(interaction), timeout))
         return
+    interaction.client.service.heard_timeout_lifted(table, interaction.user.id)
     click = Click(interaction, table, match.group(2), int(match.group(3)), match.group(4),
                   values)
     try:

@@ -588,6 +588,14 @@ class TableService:
 
         self.scheduler.at((table.id, "timed_out", user_id), until, over)
 
+    def heard_timeout_lifted(self, table: Table, user_id: int) -> None:
+        """A click of ``user_id`` at ``table`` went through: a timeout the bot knew of was
+        lifted early by a moderator (Discord tells no one when a timeout ends,
+        discord-api-docs issue 4269), and their hand no longer says it."""
+        if table.timed_out.pop(user_id, None) is not None:
+            self.scheduler.cancel((table.id, "timed_out", user_id))
+            self.refresh(table)
+
     def touch(self, table: Table) -> None:
         """Persist a change that needs no refresh (e.g. the display posted a new message).
         Not once the store has stopped: the stop took every table's last snapshot, and work

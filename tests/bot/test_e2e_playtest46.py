@@ -271,3 +271,25 @@ async def test_the_table_asks_no_one_in_a_moderator_s_timeout_to_press_ma_main(
     bell = message(marie, table.table_message_id).content.split("\n")[-1]
     assert bell.startswith("🔔") and "claire" in bell, bell
     fake.assert_no_errors()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_timeout_lifted_early_leaves_the_hand_at_the_next_click(
+        fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str) -> None:
+    """Discord says nothing when a moderator lifts a timeout early: claire's next click goes
+    through, and her hand no longer says she is timed out."""
+    players, table_id = await three_at_classic(fake, president, clock, locale, bots=1)
+    claire = players[2]
+    table = president.service.registry.by_id(table_id)
+    assert table is not None
+    fake.time_out(fake.guild, claire.user, 600)
+    await claire.user.click(claire.hand, cid(table, "refresh"))
+    await tick(fake, clock, 1)
+    said = t(locale, "hand.timed_out_mod",
+             until=int(fake.guild.timeouts[claire.user.id].timestamp())).split(" <t:")[0]
+    assert claire.hand.content.startswith(said), claire.hand.content
+    fake.time_out(fake.guild, claire.user, 0)  # lifted
+    await claire.user.click(claire.hand, cid(table, "refresh"))
+    await tick(fake, clock, 1)
+    assert said not in claire.hand.content, claire.hand.content
+    fake.assert_no_errors()

@@ -26,6 +26,7 @@ from fakediscord import FakeDiscord, Message, TestUser
 
 from .conftest import LinkedClock
 from .e2e import (
+    LOCALES,
     Player,
     act_or_wait,
     cid,
@@ -33,11 +34,11 @@ from .e2e import (
     create_table,
     database_url,
     message,
+    three_at_classic,
     tick,
 )
 from .reading import Reader
 from .test_e2e_playtest40 import table_in
-from .test_e2e_playtest44 import LOCALES, three_at_classic
 from .test_e2e_playtest45 import reopen
 from .test_e2e_settings import open_form
 
@@ -215,10 +216,8 @@ async def test_a_hand_in_a_moderator_s_timeout_says_so_until_it_ends(
     offered, each click refused again, while her turns ran out. Once a click of hers is
     refused, her hand says until when she cannot play and how her seat waits; the line goes
     as the timeout ends, the hand redrawn then."""
-    players, table_id = await three_at_classic(fake, president, clock, locale, bots=1)
+    players, table = await three_at_classic(fake, president, clock, locale, bots=1)
     claire = players[2]
-    table = president.service.registry.by_id(table_id)
-    assert table is not None
     fake.time_out(fake.guild, claire.user, 120)
     await tick(fake, clock, 1)
     until = int(fake.guild.timeouts[claire.user.id].timestamp())
@@ -278,10 +277,8 @@ async def test_a_timeout_lifted_early_leaves_the_hand_at_the_next_click(
         fake: FakeDiscord, president: PresidentBot, clock: LinkedClock, locale: str) -> None:
     """Discord says nothing when a moderator lifts a timeout early: claire's next click goes
     through, and her hand no longer says she is timed out."""
-    players, table_id = await three_at_classic(fake, president, clock, locale, bots=1)
+    players, table = await three_at_classic(fake, president, clock, locale, bots=1)
     claire = players[2]
-    table = president.service.registry.by_id(table_id)
-    assert table is not None
     fake.time_out(fake.guild, claire.user, 600)
     await claire.user.click(claire.hand, cid(table, "refresh"))
     await tick(fake, clock, 1)

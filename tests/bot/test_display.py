@@ -27,11 +27,11 @@ from engine import Card, Game, GreedyPlayer, Phase, Rules
 from engine.events import GameOver, RoundOver
 
 
-def table_for(preset: str, seats: int, **kwargs: Any) -> Table:
+def table_for(preset: str, seats: int, seed: int = 3, **kwargs: Any) -> Table:
     rules = Rules.preset(preset)
     table = Table(id=7, channel_id=1, guild_id=1, host_id=100, locale="en", rules=rules)
     table.seats = [Player(100 + s, f"p{s}") for s in range(seats)]
-    table.game = Game.new(rules, seats=seats, seed=3, **kwargs)
+    table.game = Game.new(rules, seats=seats, seed=seed, **kwargs)
     return table
 
 
@@ -473,3 +473,21 @@ def test_the_reopen_tip_gives_way_before_the_history() -> None:
         assert all(line in content for line in history), pad
         return
     raise AssertionError("the table never overran")
+
+
+def test_a_free_gift_back_keeps_the_wild_7_last() -> None:
+    """At wild7 the exchange's order makes a 7 just a 7 (RULES §7): the President's free
+    gift back checked 3♦ 7♥ to start and listed the wild among the 6s and 9s, while her
+    hand showed it last (play-test 46). A free choice follows the hand's order."""
+    table = table_for("wild7", 4, seed=23, previous_ranking=[0, 1, 2, 3])
+    game = table.game
+    assert game is not None
+    due = game.exchange_due(0)
+    assert due is not None and due.mode == "choice" and due.ready
+    assert Card.parse("7H") in due.allowed[:due.count]  # the exchange's order
+    screen = hand_screen(table, 100, "en")
+    (menu,) = selects(screen.view)
+    assert [o.value for o in menu.options] == [str(c) for c in game.hand(0)]
+    checked = [o.value for o in menu.options if o.default]
+    assert checked == ["3D", "8S"]
+

@@ -97,6 +97,10 @@ def exchange_part(table: Table, game: Game, seat: int, locale: LocaleLike,
     if table.rules.exchange_blind:
         lines.append(t(locale, "hand.give_blind"))
     allowed = list(due.allowed)
+    if due.mode == "choice":  # free: offered and checked in the hand's order, a wild last;
+        # what is owed follows the exchange's order, where a wild 7 is just a 7 (RULES §7)
+        hand = game.hand(seat)
+        allowed.sort(key=hand.index)
     if due.mode in ("weakest", "best"):  # checked for them; say when equals may swap in
         free = "_free" if len(allowed) > due.count else ""
         key = "hand.give_weakest" if due.mode == "weakest" else "hand.give_pick"

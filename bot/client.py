@@ -432,7 +432,9 @@ class PresidentBot(Host):
         await self.service.scheduler.close(self.shutdown_wait)
         # The timers that ran until now (bots' moves) may have changed tables again.
         await self.service.coalescer.drain(self.shutdown_wait)
-        self.service.thinker.workers.close()  # no timer is left to ask a bot for a move
+        # No timer is left to ask a bot for a move. In a thread: it waits for the workers to
+        # exit (a worker still starting, seconds on a loaded host), which the loop must not.
+        await asyncio.to_thread(self.service.thinker.workers.close)
         if self.writer is not None:
             # Every table's latest state, its hands' links included: a hand opened again
             # with no move since is saved only with the next move (HandLinks.remember),

@@ -29,12 +29,14 @@ import ctypes
 import logging
 import multiprocessing
 import os
+import threading
 import time
 import weakref
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import partial
+from multiprocessing.process import BaseProcess
 from multiprocessing.sharedctypes import Synchronized
 from typing import TypeVar
 
@@ -96,11 +98,28 @@ _queued: Synchronized[int] | None = None
 
 
 def start_worker(queued: Synchronized[int]) -> None:
-    """In each worker, as it starts: below the bot's process (`WORKER_NICENESS`), and
-    holding the pool's count of queued searches."""
+    """In each worker, as it starts: below the bot's process (`WORKER_NICENESS`), holding
+    the pool's count of queued searches, and leaving with the bot's process (`_exit_with`)."""
     global _queued
     os.nice(WORKER_NICENESS)
     _queued = queued
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_with, args=(parent,), name="exit-with-parent",
+                         daemon=True).start()
+
+
+def _exit_with(parent: BaseProcess) -> None:
+    """In a worker's thread of its own: exit once the bot's process is gone. Killed outright
+    (SIGKILL: the OOM killer, a container stopped), that process runs no shutdown, and a
+    worker waiting for work would wait for ever, reparented to pid 1: it holds both ends
+    of its queue's pipe, so no end of file comes. `join` waits on the parent's sentinel,
+    the pipe the parent spawned the worker through, whose end the parent alone holds: no
+    polling, no cost meanwhile, portable, and the parent's death is seen even if it came
+    before this thread started. (Linux's PR_SET_PDEATHSIG would follow the death of the
+    thread that spawned the worker, not of the process.)"""
+    parent.join()
+    os._exit(1)
 
 
 def _unqueue_cancelled(queued: Synchronized[int], future: Future[T]) -> None:
@@ -129,10 +148,12 @@ class Workers:
         self.count = workers() if count is None else count
         self._pool: ProcessPoolExecutor | None = None
         # Searches submitted to the pool and not yet taken up by a worker (`take_turn`).
-        # Kept when the pool closes or dies, until the next pool's: a worker of that pool
-        # still starting would otherwise find its lock gone (FileNotFoundError in the
-        # worker as it unpickles it), the parent having unlinked it.
+        # Each pool has its own, which it holds (its initializer's argument) for as long as
+        # it lives, and a pool shut down lives until its workers are gone (`_retire`).
         self._queued: Synchronized[int] | None = None
+        # The pools shut down before the current one, each in the thread that waits for its
+        # workers to exit: `close` joins them.
+        self._retired: list[threading.Thread] = []
         # Pools already reported dead: every decision in flight on a pool fails with it, and
         # each would otherwise log the same error again (thirty times over a game).
         self._dead: weakref.WeakSet[Executor] = weakref.WeakSet()
@@ -194,14 +215,31 @@ class Workers:
             self._dead.add(broken)
             self.fallbacks = 0
             log.error("a bot's worker process died: deciding in a thread", exc_info=err)
-        broken.shutdown(wait=False, cancel_futures=True)
+            self._retire(broken)
+
+    def _retire(self, pool: Executor) -> None:
+        """Shut `pool` down, its queued searches cancelled, in a thread that waits for its
+        workers to exit: the event loop does not wait, and the pool is held until then, and
+        with it its count's lock, which a worker still starting has yet to open. Freed
+        sooner (the next pool replacing the count), the lock was unlinked under it and the
+        worker failed as it unpickled it (FileNotFoundError)."""
+        shutdown = partial(pool.shutdown, wait=True, cancel_futures=True)
+        retiring = threading.Thread(target=shutdown, name="search-pool-shutdown")
+        retiring.start()
+        self._retired = [*(t for t in self._retired if t.is_alive()), retiring]
 
     def close(self) -> None:
-        """Stop the workers; decisions still searching are abandoned (the service has
-        drained the moves it waits for before it closes)."""
+        """Stop the workers, and return once every worker of every pool has exited: none
+        outlives its owner. Decisions queued are cancelled; those searching finish (within
+        their budget; the service has drained the moves it waits for before it closes), and
+        a worker still starting starts first (about a second, more on a loaded host), so
+        the bot calls this off the event loop."""
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._retire(self._pool)
             self._pool = None
+        for retiring in self._retired:
+            retiring.join()
+        self._retired.clear()
 
 
 @dataclass(frozen=True)

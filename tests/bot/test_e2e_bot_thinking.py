@@ -136,6 +136,7 @@ async def test_when_the_worker_process_dies_the_bots_decide_in_a_thread(
     monkeypatch.setattr(instant.service.thinker.workers, "pool", lambda: broken)
     await a_game_against_hard_bots(fake, instant, clock)
     assert threads and threading.main_thread().name not in threads
+    instant.service.thinker.workers.close()  # (a dead pool is shut down in a thread)
     assert broken.shut
     assert [r.getMessage() for r in logged_errors(caplog)] == [
         "a bot's worker process died: deciding in a thread"]
@@ -158,6 +159,7 @@ async def test_each_death_of_a_pool_is_logged_once(caplog: pytest.LogCaptureFixt
     view = player_view(game, game.to_act)
     for _ in range(5):
         await thinker.think(make_bot("normal", 1), view)
+    thinker.workers.close()  # (a dead pool is shut down in a thread)
     assert len(logged_errors(caplog)) == 2 and first.shut and second.shut
     assert thinker.workers.fallbacks == 2  # the second pool's two decisions after its death
     caplog.clear()  # the errors this test provokes, and asserts (conftest's no_logged_errors)

@@ -182,7 +182,7 @@ def exchange_lines(board: str, locale: str) -> list[str]:
     """The lines under « Exchange in progress »: who still gives how many cards to whom."""
     block = board.split("\n")
     start = next(i for i, line in enumerate(block)
-                 if line.startswith(t(locale, "table.exchange", countdown="")))
+                 if line.startswith(t(locale, "table.exchange", countdown="").rstrip()))
     return sorted(block[start + 1:block.index("", start)])
 
 

@@ -15,11 +15,11 @@ from bot.packages.cards.emojis import FaceLine, faces
 from bot.packages.controls import OPTIONS_PER_SELECT, button, select
 from bot.packages.game.lines import (
     bot_shown,
-    countdown,
     level_words,
     role_name,
     seat_name,
     spanish,
+    timed,
 )
 from bot.tables.table import Table
 from engine import Card, Game
@@ -92,8 +92,8 @@ def exchange_part(table: Table, game: Game, seat: int, locale: LocaleLike,
                 _equal_best_part(table, game, seat, locale, cards, items, lines)
         lines.append(t(locale, "hand.give_waiting"))
         return
-    lines.append(t(locale, "hand.give", cards=plural(locale, "n.cards", due.count),
-                   name=seat_name(table, due.receiver), countdown=countdown(table)))
+    lines.append(timed(locale, "hand.give", table, cards=plural(locale, "n.cards", due.count),
+                       name=seat_name(table, due.receiver)))
     if table.rules.exchange_blind:
         lines.append(t(locale, "hand.give_blind"))
     allowed = list(due.allowed)

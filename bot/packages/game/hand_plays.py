@@ -20,11 +20,11 @@ from bot.packages.cards.emojis import CONTENT_LIMIT, FaceLine, faces
 from bot.packages.controls import OPTIONS_PER_SELECT, Control, button, select
 from bot.packages.game.lines import (
     cards_shown,
-    countdown,
     entry_text,
     role_name,
     seat_name,
     spanish,
+    timed,
     trick_faces,
     trick_fit,
     trick_line,
@@ -256,11 +256,10 @@ def turn_lines(table: Table, game: Game, seat: int, locale: LocaleLike,
         if seat in game.passed:
             return [t(locale, "hand.passed")]
         if hand:
-            return [t(locale, "hand.fast" if game.trick else "hand.fast_open",
-                      countdown=countdown(table))]
+            return [timed(locale, "hand.fast" if game.trick else "hand.fast_open", table)]
         return []
     if game.to_act == seat:
-        return [t(locale, "hand.your_turn", countdown=countdown(table))]
+        return [timed(locale, "hand.your_turn", table)]
     if game.to_act is not None and hand:
         skipped = table.skipped.get(seat)
         # Why their turn went by, above whose it is: the history says it, but soon scrolls

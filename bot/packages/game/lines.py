@@ -29,6 +29,14 @@ def countdown(table: Table) -> str:
     return f"<t:{int(table.timer_deadline)}:R>"
 
 
+def timed(locale: LocaleLike, key: str, table: Table, **params: object) -> str:
+    """A line that ends on the clock's `countdown`, without the space before it where there
+    is none: the clocks held by a break or an outage, a table without turn timers. « ➡️ À
+    **alice** de jouer » ended on an invisible space while the game was paused (stop 62),
+    which a screen reader may say and a copied line carries."""
+    return t(locale, key, countdown=countdown(table), **params).rstrip()
+
+
 def place(locale: LocaleLike, n: int) -> str:
     return t(locale, f"place.{n}") if n <= 3 else t(locale, "place.n", n=n)
 

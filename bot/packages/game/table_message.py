@@ -14,7 +14,6 @@ from bot.packages.controls import button, view
 from bot.packages.game import chart
 from bot.packages.game.lines import (
     bot_shown,
-    countdown,
     entry_text,
     leaver_at,
     penalty_words,
@@ -25,6 +24,7 @@ from bot.packages.game.lines import (
     round_finished,
     seat_name,
     spanish,
+    timed,
     trick_faces,
     trick_fit,
     trick_line,
@@ -95,7 +95,7 @@ def table_screen(table: Table, now: float) -> Screen:
     live: list[str] = pause_lines(table, now)
     lines.extend(live)
     if game.phase is Phase.EXCHANGE:
-        exchange = t(loc, "table.exchange", countdown=countdown(table))
+        exchange = timed(loc, "table.exchange", table)
         live.append(exchange)
         lines.append(exchange)
         pending = []
@@ -111,10 +111,9 @@ def table_screen(table: Table, now: float) -> Screen:
         lines.append(trick_line(loc, table, game))
         turn: list[str] = []
         if table.rules.fast:
-            turn.append(t(loc, "table.fast", countdown=countdown(table)))
+            turn.append(timed(loc, "table.fast", table))
         elif game.to_act is not None:
-            turn.append(t(loc, "table.turn", name=seat_name(table, game.to_act),
-                          countdown=countdown(table)))
+            turn.append(timed(loc, "table.turn", table, name=seat_name(table, game.to_act)))
         live.extend(turn)
         lines.extend(turn)
     # Said while it holds, like the turn: a table of autopilots, a round's end left waiting.

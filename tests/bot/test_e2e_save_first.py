@@ -19,6 +19,8 @@ from bot.storage import Storage
 from bot.tables.hosting import HOST_IDLE_SECONDS
 from engine import Phase
 from fakediscord import FakeDiscord, InteractionRecord
+from fakediscord.forge import MANAGE_GUILD, Forger
+from fakediscord.state import APPLICATION_COMMAND
 from tests.fresh import fresh
 
 from .conftest import LinkedClock
@@ -272,4 +274,79 @@ async def test_a_host_role_taken_over_by_the_settings_button_is_saved_and_shown(
     await storage.close()
     assert stored is not None and stored.state["host_id"] == bob.id
     await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_a_host_s_table_language_is_said_set_once_saved(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """john, hosting, types `/president language fr`: « This table now speaks French »
+    came with the commit still waiting, and a restart takes a table's language from its
+    snapshot. Now the loading message says it once the table is stored (stop 62)."""
+    john = fake.add_user("john")
+    table = await create_table(president, john)
+    release, waited = slow_commits(president, monkeypatch)
+    record = await john.slash("president language", language="fr", settle=False)
+    await fake.settle(require_answers=False)
+    await tick(fake, clock, STORE_BUDGET + 1)
+    assert fresh(record).response_type == DEFERRED_CHANNEL_MESSAGE
+    thinking = john.last_ephemeral()
+    assert thinking.loading and table in waited and table.locale == "fr"
+    release.set()
+    await fake.settle()
+    said = john.last_ephemeral()
+    assert said.id == thinking.id and said.text.startswith("This table now speaks French.")
+    assert not fake.hub.unanswered()
+    fake.assert_no_errors()
+
+
+async def test_the_server_s_language_is_said_set_once_its_tables_are_saved(
+    fake: FakeDiscord, clock: LinkedClock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An admin sets the server's language: the server's row was written before the
+    answer, but the open tables' new language only queued, so a crash after « Tables on
+    this server now speak French » brought them back in English. Now the answer waits for
+    every open table's commit too (stop 62)."""
+    bot = await connect_bot(fake, clock, database_url(tmp_path))
+    john, admin = fake.add_user("john"), fake.add_user("admin")
+    table = await create_table(bot, john)
+    release, waited = slow_commits(bot, monkeypatch)
+    data = Forger(fake).command(admin, "president language", language="fr")
+    await Forger(fake).send(admin, APPLICATION_COMMAND, data, permissions=MANAGE_GUILD,
+                            settle=False)
+    await fake.settle(require_answers=False)
+    await tick(fake, clock, STORE_BUDGET + 1)
+    thinking = admin.last_ephemeral()
+    assert thinking.loading and table in waited and table.locale == "fr"
+    release.set()
+    await fake.settle()
+    said = admin.last_ephemeral()
+    assert said.id == thinking.id and said.content == "Tables on this server now speak French."
+    await fake.disconnect(bot)
+    fake.assert_no_errors()
+
+
+async def test_a_table_s_lobby_is_posted_once_its_first_state_is_saved(
+    fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`/president create` posted the lobby, its buttons under « Rejoindre », with the
+    table's first snapshot still waiting: a crash then left that lobby over a table the
+    restart closed, having nothing of it to restore. Now the command's « thinking »
+    message becomes the lobby once the table is stored (stop 62)."""
+    alice = fake.add_user("alice")
+    release, waited = slow_commits(president, monkeypatch)
+    await alice.slash("president create", preset="classic", settle=False)
+    await fake.settle(require_answers=False)
+    await tick(fake, clock, STORE_BUDGET + 1)
+    [table] = president.service.registry.tables()
+    assert waited and waited[0] is table and table.lobby_message_id is None
+    thinking = [m for m in alice.visible() if m.loading]
+    assert len(thinking) == 1 and not thinking[0].buttons
+    release.set()
+    await fake.settle()
+    lobby = message(alice, table.lobby_message_id)
+    assert lobby.id == thinking[0].id and not lobby.loading and lobby.buttons
+    assert not fake.hub.unanswered()
     fake.assert_no_errors()

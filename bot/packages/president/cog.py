@@ -221,6 +221,13 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
             await self._withdraw(interaction, refusal_text(own_locale(interaction),
                                                            TableError("err.internal")))
             return
+        # The lobby says the table is open once its first state is stored (stop 62): a
+        # crash before that commit left a lobby with its buttons over a table the restart
+        # closed (no snapshot, nothing to restore). A token past its life: the refresh
+        # posts the lobby instead (`Publisher._post`).
+        if not await saved(interaction, table, new_message=True):
+            self.bot.service.refresh(table)
+            return
         screen = lobby_screen(table)
         message = await interaction.followup.send(allowed_mentions=NO_PINGS, wait=True,
                                                   **screen.kwargs())
@@ -427,13 +434,20 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with self._language_turn(interaction.guild_id):
             await storage.set_guild_language(interaction.guild_id, chosen)
-            for table in self.bot.service.registry.in_guild(interaction.guild_id):
+            switched = self.bot.service.registry.in_guild(interaction.guild_id)
+            for table in switched:
                 host = next((p for p in table.seats if p.user_id == table.host_id), None)
                 table.locale = public_locale(chosen, interaction.guild_locale,
                                              community(interaction),
                                              host.locale if host is not None else table.locale)
                 self.bot.service.touch(table)
                 self.bot.service.refresh(table)
+        # Said once every open table's new language is stored too, not only the server's
+        # (stop 62): a restart takes a table's language from its snapshot, and a crash in
+        # between brought them back in the old one after « now speak French ».
+        for table in switched:
+            if not await saved(interaction, table, new_message=True):
+                return
         locale = interaction.locale
         text = t(locale, "language.auto") if chosen is None else \
             t(locale, "language.set", language=t(locale, f"language.name.{chosen}"))
@@ -455,6 +469,8 @@ class President(commands.GroupCog, group_name=ls("cmd.president"),
                                                host.locale if host is not None else table.locale)
         self.bot.service.touch(table)
         self.bot.service.refresh(table)
+        if not await saved(interaction, table, new_message=True):  # told once stored
+            return
         locale = interaction.locale
         text = t(locale, "language.table_auto") if chosen is None else \
             t(locale, "language.table_set", language=t(locale, f"language.name.{chosen}"))

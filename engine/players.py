@@ -80,20 +80,19 @@ class GreedyPlayer:
                 return None
             raise ValueError(f"seat {seat} has no legal action")
         hand = game.hands[seat]
-        sizes: dict[int, int] = {}
-        for card in hand:
-            value = card.value
-            sizes[value] = sizes.get(value, 0) + 1
+        values = [card.value for card in hand]
         # The weakest option keeping its group whole (first of equals, as min() picks):
         # such an option is plain (no wild, no special card), so its rank is its strength.
+        # Whether it keeps its group whole is counted only for an option that would be the
+        # weakest so far (the options come weakest first: mostly the first plain one).
         revolution = game.revolution
         best: PlayOption | None = None
         best_strength = 0
         for o in options:
-            if o.special is None and o.wilds == 0 and o.announce is None and \
-                    sizes.get(o.level, 0) == o.count:
+            if o.special is None and o.wilds == 0 and o.announce is None:
                 strength = TWO - o.level if revolution else o.level
-                if best is None or strength < best_strength:
+                if (best is None or strength < best_strength) and \
+                        values.count(o.level) == o.count:
                     best, best_strength = o, strength
         if best is not None:
             return best

@@ -213,6 +213,10 @@ def legal_options(
     # cards (jokers, the top single) answer anything here. One comprehension per order:
     # this runs at every answer of every rollout.
     shorter = top_count - 1 if two_beats_larger and top_count > 1 else -1
+    if shorter < 0 and not revolution:  # the common answer: no 2 one card shorter answers
+        lowest = top_level if equal_allowed else top_level + 1
+        return [o for o in base if o.special is not None
+                or (o.count == top_count and o.level >= lowest)]
     if revolution:
         highest = top_level if equal_allowed else top_level - 1
         return [o for o in base if o.special is not None

@@ -109,13 +109,15 @@ def judge(
     either = penalty == "two_or_wild"
     held: dict[int, int] = {}
     bad: set[Card] = set()
+    # The values a hand may not end on, read once rather than the knob at every card.
+    penalised_values = () if penalty == "none" else (TWO, SEVEN) if either else (TWO,)
     for card in hand:
         if card.suit == "":  # a joker: in no group, never a bad end
             continue
         value = card.value
         if value != wild:
             held[value] = held.get(value, 0) + 1
-        if penalty != "none" and (value == TWO or (either and value == SEVEN)):
+        if value in penalised_values:
             bad.add(card)
 
     if bad:

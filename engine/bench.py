@@ -97,6 +97,8 @@ def search_speed(repeat: int) -> None:
             continue  # rollouts follow turns
         games = positions(rules, seats, 200)
         views = [player_view(g, g.to_act) for g in games if g.to_act is not None]
+        for game in games:
+            game.scratch()  # as search rolls out its sampled deals: recording no tells
         rng = random.Random(1)
         best = [float("inf")] * 3
         for _ in range(repeat):

@@ -156,10 +156,10 @@ class Dealer:
         if len(seats) < 2:  # nothing sampled to swap (every hidden card known): it stands
             return
         below = _below(rng)
+        broken = sorted(wrong)  # sorted again only when a kept swap changes ``wrong``
         for _ in range(_REPAIRS):
-            if not wrong:
+            if not broken:
                 return
-            broken = sorted(wrong)
             seat = broken[below(len(broken))][0]
             mine = dealt[seat]
             other = seats[below(len(seats))]
@@ -191,6 +191,7 @@ class Dealer:
                         wrong.add(key)
                     else:
                         wrong.discard(key)
+                broken = sorted(wrong)
 
 
 def _below(rng: random.Random) -> Callable[[int], int]:
@@ -273,19 +274,22 @@ class _Constraints:
         random_ = rng.random
         for card in cards:
             value = card.value
-            open_seats = [s for s, limit in eligible[value]
-                          if left[s] > 0 and (limit is None
-                                              or held.get((s, value), 0) + 1 < limit)]
+            # The seats open to the card and the running totals of their cards left, in
+            # one pass over the value's eligible seats.
+            open_seats = []
+            totals = []
+            total = 0
+            for s, limit in eligible[value]:
+                n = left[s]
+                if n > 0 and (limit is None or held.get((s, value), 0) + 1 < limit):
+                    open_seats.append(s)
+                    total += n
+                    totals.append(total)
             if not open_seats:
                 return None
             # rng.choices(open_seats, weights=left's)[0], its draw inlined: the first seat
             # whose running total of cards left exceeds random() times their sum.
             last = len(open_seats) - 1
-            totals = []
-            total = 0
-            for s in open_seats:
-                total += left[s]
-                totals.append(total)
             point = random_() * (total + 0.0)
             k = 0
             while k < last and totals[k] <= point:

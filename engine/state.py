@@ -122,6 +122,9 @@ class GameState(ABC):
         # something of a hand (search's beliefs, engine.tells); public like the pile.
         self.played: list[list[Card]] = [[] for _ in range(seats)]
         self.tells: list[Tell] = []
+        # False on a search's scratch copy (:meth:`engine.tricks.Tricks.scratch`): its plays
+        # and passes add nothing to ``played`` and ``tells``, which no rollout reads.
+        self._records = True
         self.version = 0
         # The version this round began at: a control drawn before it (a menu from an earlier
         # round's exchange, left on a player's screen) belongs to another round.

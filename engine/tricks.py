@@ -247,6 +247,15 @@ class Tricks(GameState):
             if self.hands[seat] and seat not in self._base:
                 self._opening(seat)
 
+    def scratch(self) -> None:
+        """Search support: make this game (and the clones made of it from now on) a
+        scratch copy to roll out. Its plays and passes are no longer recorded in
+        :attr:`played` and :attr:`tells` (the moments search's beliefs are read from, at
+        the root, before any rollout: nothing in a rollout reads them), which saves a
+        record per play and per pass; everything else moves as in any game. Such a game
+        is not one to show or store: its records stop where it was made a scratch copy."""
+        self._records = False
+
     # ------------------------------------------------------------------ trick mechanics
     def _apply_play(self, seat: int, cards: tuple[Card, ...], option: PlayOption,
                     events: list[Event]) -> None:
@@ -259,9 +268,6 @@ class Tricks(GameState):
         level, count, special = option.level, option.count, option.special
         trick = self.trick
         previous = trick[-1] if trick else None
-        played = self.played[seat]
-        before = len(played)
-        played.extend(cards)
         if previous is not None and previous.special is None and special is None \
                 and previous.level == level:
             self._run += count
@@ -269,10 +275,13 @@ class Tricks(GameState):
             self._run = count if special is None else 0
         play = _tuple(TrickPlay, (seat, cards, level, count, option.value, special,
                                   option.announce))
-        held = self.constraint
-        self.tells.append(_tuple(Tell, (seat, before, previous, play, self.revolution,
-                                        (held[1], held[2]) if held is not None
-                                        and held[0] == seat else None)))
+        if self._records:
+            played = self.played[seat]
+            held = self.constraint
+            self.tells.append(_tuple(Tell, (seat, len(played), previous, play, self.revolution,
+                                            (held[1], held[2]) if held is not None
+                                            and held[0] == seat else None)))
+            played.extend(cards)
         trick.append(play)
         self.last_player = seat
         self.constraint = None
@@ -394,10 +403,13 @@ class Tricks(GameState):
         if self.rules.pass_is_final or self.rules.fast:
             self.passed.add(seat)
         held = self.constraint
-        mine = (held[1], held[2]) if held is not None and held[0] == seat else None
-        self.tells.append(_tuple(Tell, (seat, len(self.played[seat]), self.trick[-1], None,
-                                        self.revolution, mine)))
-        if mine is not None:
+        mine = held is not None and held[0] == seat
+        if self._records:
+            self.tells.append(_tuple(Tell, (seat, len(self.played[seat]), self.trick[-1], None,
+                                            self.revolution,
+                                            (held[1], held[2]) if held is not None and mine
+                                            else None)))
+        if mine:
             self.constraint = None
         if events is not _QUIET:
             events.append(Passed(seat))

@@ -44,6 +44,7 @@ def search(view: PlayerView, options: Sequence[PlayOption | None], rng: random.R
         sample = dealer.game(random.Random(rng.random()))
         holders, naive = styles()
         sample.prime()  # its copies below share the hands' options
+        sample.scratch()  # ... and record no tells: the rollouts read none
         for i, option in enumerate(options):
             game = sample.clone(rng=sample.rng)
             game.step(view.seat, same(game.legal_plays(view.seat), option))

@@ -75,6 +75,39 @@ def test_step_reaches_the_states_the_checked_path_reaches(rules: Rules, seats: i
     assert list(_QUIET) == []
 
 
+@pytest.mark.parametrize("rules,seats", list(_rule_sets(16, 62)))
+def test_a_scratch_copy_moves_as_the_checked_path_but_records_nothing(rules: Rules,
+                                                                      seats: int) -> None:
+    """Search's scratch copies (``scratch``) reach every state the checked path reaches,
+    but for the records no rollout reads (each seat's plays and the tells), which stay as
+    they were when the copy was made one; its clones too."""
+    checked = Game.new(rules, seats, seed=7)
+    fast = checked.clone()
+    fast.scratch()
+    kept = (fast.to_dict().get("played"), fast.to_dict().get("tells"))
+    player = RandomPlayer(8)
+    steps = 0
+    for seat, option in _turn_decisions(checked, player):
+        if fast.round_no != checked.round_no:  # the checked loop dealt on: follow it
+            fast = checked.clone()
+            fast.scratch()
+            kept = (fast.to_dict().get("played"), fast.to_dict().get("tells"))
+        if option is None:
+            checked.pass_turn(seat)
+        else:
+            checked.play_option(seat, option)
+        if steps % 5 == 0:
+            fast = fast.clone()  # the flag travels with the copies search makes
+        fast.step(seat, option)
+        steps += 1
+        mine, theirs = dict(fast.to_dict()), dict(checked.to_dict())
+        assert (mine.pop("played", None), mine.pop("tells", None)) == kept
+        theirs.pop("played", None)
+        theirs.pop("tells", None)
+        assert mine == theirs
+    assert steps > 0
+
+
 @pytest.mark.parametrize("rules,seats", list(_rule_sets(12, 34)))
 def test_clone_continues_identically_and_independently(rules: Rules, seats: int) -> None:
     game = Game.new(rules, seats, seed=3)

@@ -2,7 +2,8 @@
 
 ``--search`` measures what search costs instead: ``Game.clone``, ``determinize`` from a
 seat's view, and rollouts (from the 12th decision of a round to its end, every seat playing
-the bots' tactics through :meth:`Game.step`), per preset.
+the bots' tactics through :meth:`Game.step`, on scratch copies as search rolls out), per
+preset.
 
 Every decision goes through the checked public API: the seat's legal options are listed
 (``legal_plays`` and ``can_pass``), a seeded :class:`RandomPlayer` picks one uniformly, and

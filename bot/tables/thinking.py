@@ -158,8 +158,14 @@ class Workers:
         # each would otherwise log the same error again (thirty times over a game).
         self._dead: weakref.WeakSet[Executor] = weakref.WeakSet()
         self.fallbacks = 0  # decisions moved to a thread since the last death was logged
+        # Set by `close`: a pool started after it (a « Conseil » clicked as the bot stops)
+        # would have no one to shut it down, and its workers would outlive their owner.
+        self.closed = False
 
     def pool(self) -> Executor:
+        """The live pool, started at the first call; RuntimeError once closed."""
+        if self.closed:
+            raise RuntimeError("the bot's search workers are closed")
         if self._pool is None:
             spawn = multiprocessing.get_context("spawn")
             self._queued = spawn.Value(ctypes.c_int, 0)
@@ -194,6 +200,8 @@ class Workers:
     def warm(self) -> None:
         """Start every worker now: a spawn takes about a second, which the first decision
         would otherwise spend out of its 80 ms (it searches for what is left, one sample)."""
+        if self.closed:
+            return
         pool = self.pool()
         try:
             for _ in range(self.count):
@@ -233,7 +241,9 @@ class Workers:
         outlives its owner. Decisions queued are cancelled; those searching finish (within
         their budget; the service has drained the moves it waits for before it closes), and
         a worker still starting starts first (about a second, more on a loaded host), so
-        the bot calls this off the event loop."""
+        the bot calls this off the event loop. Once closed, the workers start no new pool:
+        a decision still asked is taken in a thread (`Thinker._off_loop`)."""
+        self.closed = True
         if self._pool is not None:
             self._retire(self._pool)
             self._pool = None
@@ -336,13 +346,13 @@ class Thinker:
 
     async def _off_loop(self, decision: Callable[[], T]) -> T:
         """`decision` in the pool of worker processes (or, `in_processes` False or the pool
-        broken, in a thread: the same function, which reads no queue there, `take_turn`). `running` counts those in flight: the bot reports
+        broken or closed, in a thread: the same function, which reads no queue there, `take_turn`). `running` counts those in flight: the bot reports
         them as work outside the event loop (`PresidentBot.busy`), which the loop cannot
         see."""
         self.running += 1
         asked = time.monotonic()
         try:
-            if self.in_processes:
+            if self.in_processes and not self.workers.closed:
                 pool = self.workers.pool()
                 try:
                     return await asyncio.wrap_future(self.workers.submit(pool, decision))

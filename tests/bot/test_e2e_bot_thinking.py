@@ -305,11 +305,27 @@ def test_the_service_s_workers_start_on_demand_and_close_with_it() -> None:
     assert fresh(workers).started
     assert workers.pool() is first  # one pool while it lives
     workers.close()
-    again = workers.pool()
-    assert again is not first  # a closed pool is never handed out again
+    assert not workers.started
     with pytest.raises(RuntimeError):  # shut down: it takes no more work
         first.submit(print)
+    with pytest.raises(RuntimeError):  # and no new pool that nothing would shut down
+        workers.pool()
+    workers.warm()  # (a table starting as the bot stops: nothing)
+    assert not workers.started
     workers.close()
+
+
+async def test_a_decision_asked_once_the_workers_closed_is_taken_in_a_thread() -> None:
+    """A « Conseil » clicked as the bot stops asked for a decision after `close`: it
+    started a new pool of workers that nothing shut down, alive until the bot's process
+    ended (and in tests, failing the session's check for processes left behind)."""
+    thinker = thinking.Thinker()
+    thinker.workers.close()
+    game = Game.new(Rules.preset("classic"), seats=4, seed=1)
+    assert game.to_act is not None
+    action, reason = await thinker.advise(player_view(game, game.to_act))
+    assert action in game.legal_actions(game.to_act) and reason
+    assert not thinker.workers.started  # decided in a thread
 
 
 def test_the_workers_run_below_the_bot_s_process() -> None:

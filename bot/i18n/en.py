@@ -786,6 +786,7 @@ CATALOGUE: dict[str, str] = {
     "hand.equal_rule.same_or_pass": "Same value or nothing",
     "hand.autopilot": "🤖 The autopilot plays for you. Press **Resume** to take over.",
     "hand.autopilot_next": "🤖 The autopilot will play for you next round. Press **Resume** to play it yourself.",
+    "hand.autopilot_timed_out": "🤖 The autopilot plays for you: the **Resume** button comes back when your timeout ends.",
     "hand.autopilot_next_if": "🤖 If the game goes on, the autopilot will play for you next round. Press **Resume** to play it yourself.",
     "hand.group.1": "Play a single…",
     "hand.group.2": "Play a pair…",

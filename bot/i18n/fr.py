@@ -797,6 +797,7 @@ _WRITTEN: dict[str, str] = {
     "hand.equal_rule.same_or_pass": "Même valeur ou rien",
     "hand.autopilot": "🤖 Le pilote automatique joue pour toi. Appuie sur **Reprendre** pour jouer toi-même.",
     "hand.autopilot_next": "🤖 Le pilote automatique jouera pour toi à la prochaine manche. Appuie sur **Reprendre** pour la jouer toi-même.",
+    "hand.autopilot_timed_out": "🤖 Le pilote automatique joue pour toi : le bouton **Reprendre** reviendra à la fin de ton exclusion.",
     "hand.autopilot_next_if": "🤖 Si la partie continue, le pilote automatique jouera pour toi à la prochaine manche. Appuie sur **Reprendre** pour la jouer toi-même.",
     "hand.group.1": "Jouer une carte…",
     "hand.group.2": "Jouer une paire…",

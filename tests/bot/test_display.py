@@ -491,3 +491,25 @@ def test_a_free_gift_back_keeps_the_wild_7_last() -> None:
     checked = [o.value for o in menu.options if o.default]
     assert checked == ["3D", "8S"]
 
+
+def test_a_timed_out_member_s_hand_offers_no_reprendre() -> None:
+    """A moderator timed claire out and the autopilot played for her: her hand said she
+    could not play until the timeout's end, yet offered « Reprendre », refused when clicked
+    (play-test 46). Offered again once the timeout is over (the entry gone)."""
+    table = table_for("classic", 4)
+    game = table.game
+    assert game is not None and game.phase is Phase.PLAY
+    game.autopilot.add(1)
+
+    def buttons() -> list[str]:
+        screen = hand_screen(table, 101, "en", now=100.0)
+        assert screen.view is not None
+        return [str(unwrap(item).custom_id) for item in screen.view.children]
+
+    assert any(":resume:" in custom_id for custom_id in buttons())
+    table.timed_out[101] = 400.0
+    assert not any(":resume:" in custom_id for custom_id in buttons())
+    content = hand_screen(table, 101, "en", now=100.0).content
+    assert t("en", "hand.autopilot_timed_out") in content
+    assert t("en", "hand.autopilot") not in content  # (« Press Resume »: no button to press)
+

@@ -200,6 +200,14 @@ def autopilot_next_key(table: Table, game: Game) -> str:
     return "hand.autopilot_next"
 
 
+def may_resume(table: Table, seat: int) -> bool:
+    """Whether « Reprendre » may be offered: not while a moderator's timeout refuses every
+    click of its member (`Table.timed_out`: the hand says until when, and is redrawn as it
+    ends, the button back), where it was offered and refused (play-test 46)."""
+    user_id = table.seats[seat].user_id
+    return user_id is None or user_id not in table.timed_out
+
+
 def autopilot_part(table: Table, game: Game, seat: int, locale: LocaleLike,
                    items: list[discord.ui.Item[Any]], lines: list[str],
                    key: str = "hand.autopilot") -> None:
@@ -210,7 +218,10 @@ def autopilot_part(table: Table, game: Game, seat: int, locale: LocaleLike,
     beside its player (play-test 20). `key`: the line, « hand.autopilot_next » where the
     round has nothing left for it to play (a round over, as a seat out: `autopilot_next`)."""
     if seat not in table.left_seats:
-        items.append(resume_button(table, game, locale))
+        if may_resume(table, seat):
+            items.append(resume_button(table, game, locale))
+        else:
+            key = "hand.autopilot_timed_out"
     lines.append(t(locale, key))
 
 
@@ -284,8 +295,12 @@ def play_part(table: Table, game: Game, seat: int, locale: LocaleLike,
             # no next round for the autopilot, as between rounds (`hand.steps_off`).
             lines.append(t(locale, "hand.steps_off", role=role_name(locale, table, "L")))
         else:
-            items.append(resume_button(table, game, locale))
-            lines.append(t(locale, autopilot_next_key(table, game)))
+            key = autopilot_next_key(table, game)
+            if may_resume(table, seat):
+                items.append(resume_button(table, game, locale))
+            else:
+                key = "hand.autopilot_timed_out"
+            lines.append(t(locale, key))
     options = game.legal_plays(seat)
     can_pass = game.can_pass(seat)
     if hand:

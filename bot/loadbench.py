@@ -19,8 +19,7 @@ plays the first thing offered; one human in four never does, so their turn timer
 them. It prints one line (issue 8):
 
     tables=N ack_p50_ms=… ack_p99_ms=… ack_max_ms=… calls_per_s=… calls_per_s_peak=… r429=…
-    invalid=… calls_per_action=… stale_p50_ms=… stale_p99_s=… public_wait_p50_ms=…
-    public_wait_p99_ms=… cpu_ms_per_action=… kb_per_table=…
+    invalid=… calls_per_action=… stale_p99_s=… cpu_ms_per_action=… kb_per_table=…
     snapshot_lag_p99_ms=… cpu_ms_per_s=… chatter_per_s=… messages_received_per_s=…
     [hints=… hint_ack_p50_ms=… hint_ack_p99_ms=… hint_ack_max_ms=…] searches=… search_p50_ms=…
     search_p99_ms=… search_max_ms=… samples_p50=… samples_mean=… one_sample_pct=…
@@ -33,9 +32,7 @@ long once the tables are open (fakediscord/latency.py; Discord publishes no late
 ack: from the fake dispatching an INTERACTION_CREATE to the bot's callback arriving (with
 latency, the callback's own delay included); calls: REST calls
 outside interaction endpoints (peak: the busiest second); stale: from an accepted action to
-the table message showing it; public_wait: how long a redraw of a table's lobby or table
-message waited for the table's commit, where it had one to wait for (`PublicSaves`, stop 62;
-part of stale); cpu: the process's CPU time (fake included) per action;
+the table message showing it; cpu: the process's CPU time (fake included) per action;
 kb_per_table: resident memory growth per table (the database's own memory included for
 SQLite, which runs in the process); snapshot_lag: from a table's change to the snapshot
 holding it being committed (what a crash at that moment would lose), ``na`` without storage;
@@ -80,10 +77,8 @@ from bot.config import Config
 from bot.loadchatter import Chatter
 from bot.packages.game.table_message import table_screen
 from bot.packages.publisher.messages import Publisher
-from bot.packages.saving import PublicSaves
 from bot.tables.clock import Clock, FollowingClock, SystemClock
 from bot.tables.house import DEFAULT_LEVEL
-from bot.tables.service import TableService
 from bot.tables.table import Table
 from engine import Game
 from engine.bots import LEVELS
@@ -131,9 +126,6 @@ class Tracker:
     actions: int = 0
     closed: bool = False  # past the measured window: new versions are seen, not counted
     stale: list[float] = field(default_factory=list)
-    # How long each redraw of a table's public messages waited for its commit, where it
-    # had one to wait for (`TimedSaves`).
-    saves: list[float] = field(default_factory=list)
     _seen: dict[int, tuple[Game, int]] = field(default_factory=dict)
     _pending: dict[int, list[tuple[int, float]]] = field(default_factory=dict)
 
@@ -165,31 +157,12 @@ class Tracker:
             self.stale.append(self.now() - pending.pop(0)[1])
 
 
-class TimedSaves(PublicSaves):
-    """`PublicSaves`, timing the waits for a commit it makes (the latency stop 62 adds)."""
-
-    def __init__(self, service: TableService, tracker: Tracker) -> None:
-        super().__init__(service)
-        self.tracker = tracker
-
-    async def saved(self, table: Table) -> bool:
-        if self.known(table):
-            return True
-        began = self.tracker.now()
-        try:
-            return await super().saved(table)
-        finally:
-            if not self.tracker.closed:
-                self.tracker.saves.append(self.tracker.now() - began)
-
-
 class TrackedPublisher(Publisher):
     """The publisher, telling the tracker which version each table message shows."""
 
     def __init__(self, bot: PresidentBot, tracker: Tracker) -> None:
         super().__init__(bot)
         self.tracker = tracker
-        self.saves = TimedSaves(bot.service, tracker)
 
     async def _table(self, table: Table) -> None:
         game = table.game
@@ -272,7 +245,6 @@ class Result:
     seconds: float
     actions: int
     stale: list[float]
-    saves: list[float]
     cpu: float
     rss_kb: float
     invalid: int
@@ -302,7 +274,6 @@ class Result:
             per_second[int(call.time)] = per_second.get(int(call.time), 0) + 1
         acks = sorted(self.acks) or [0.0]
         stale = sorted(self.stale) or [0.0]
-        saves = sorted(self.saves) or [0.0]
         lag = "na" if self.lags is None else f"{_p99(sorted(self.lags) or [0.0]) * 1000:.0f}"
         actions = max(self.actions, 1)
         return (
@@ -311,10 +282,7 @@ class Result:
             f"calls_per_s={len(outside) / self.seconds:.1f} "
             f"calls_per_s_peak={max(per_second.values(), default=0)} r429={self.r429} "
             f"invalid={self.invalid} calls_per_action={len(outside) / actions:.2f} "
-            f"stale_p50_ms={statistics.median(stale) * 1000:.0f} "
-            f"stale_p99_s={_p99(stale):.2f} "
-            f"public_wait_p50_ms={statistics.median(saves) * 1000:.1f} "
-            f"public_wait_p99_ms={_p99(saves) * 1000:.1f} cpu_ms_per_action={self.cpu * 1000 / actions:.2f} "
+            f"stale_p99_s={_p99(stale):.2f} cpu_ms_per_action={self.cpu * 1000 / actions:.2f} "
             f"kb_per_table={self.rss_kb / max(self.tables, 1):.0f} snapshot_lag_p99_ms={lag} "
             f"cpu_ms_per_s={self.cpu * 1000 / self.seconds:.0f} "
             f"chatter_per_s={self.chatter / self.seconds:.0f} "
@@ -555,7 +523,7 @@ async def run(tables: int, seconds: float, *, seed: int = 1, wall: bool = True,
                      if r.answered_at is not None and ":hint:" in r.data.get("custom_id", "")]
         result = Result(
             tables=tables, acks=acks, calls=calls, seconds=elapsed,
-            actions=tracker.actions, stale=tracker.stale, saves=tracker.saves, cpu=cpu, rss_kb=rss_grown,
+            actions=tracker.actions, stale=tracker.stale, cpu=cpu, rss_kb=rss_grown,
             invalid=fake.invalid_requests(), unanswered=len(fake.hub.unanswered()),
             errors=len(fake.errors), lags=bot.lags if database is not None else None,
             bot_levels=[[p.level for p in t.seats if p.is_bot] for t in opened],

@@ -82,8 +82,7 @@ class PublicSaves:
         `STORE_BUDGET`; False past it (the refresh comes again once it is)."""
         clock = self._service.clock
         ends = clock.now() + STORE_BUDGET
-        while not self.known(table):
-            seq = table.seq
+        while self._stored.get(table.id) != (seq := table.seq):
             stored = self._late.get(table.id)
             if stored is None or stored.done():
                 stored = asyncio.ensure_future(self._service.committed(table))
@@ -95,10 +94,6 @@ class PublicSaves:
             # all the table's writes): stored. A change made since goes round again.
             self._stored[table.id] = seq
         return True
-
-    def known(self, table: Table) -> bool:
-        """Whether the table's state as it is now was seen committed: nothing to wait for."""
-        return self._stored.get(table.id) == table.seq
 
     def _wake(self, table: Table, stored: asyncio.Future[None]) -> None:
         if self._late.get(table.id) is stored:

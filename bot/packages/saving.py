@@ -11,9 +11,6 @@ the answer redraws the clicked message, « ACK an interaction and edit the origi
 later; the user does not see a loading state »; DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE,
 privately, where it is a new message: same page, Interaction Callback Type), and the answer
 edits the original response, or fills the loading message, once the state is saved.
-
-The table's public messages (its lobby and table message, drawn by the refresh) follow the
-same rule (`PublicSaves`, stop 62): they show a state only once it is committed.
 """
 
 from __future__ import annotations
@@ -57,65 +54,6 @@ async def commit_within_budget(service: TableService, table: Table) -> asyncio.F
     stored = asyncio.ensure_future(service.committed(table))
     await within(service.clock, stored, STORE_BUDGET)
     return stored
-
-
-class PublicSaves:
-    """The table's public redraws wait for its commit too (stop 62). The refresh drew the
-    lobby and the table message from the state in memory at once: a crash before the commit
-    took back what everyone had been shown (a move, a seat), where its clicker's own answer
-    had waited (`saved`). A redraw now waits, at most `STORE_BUDGET` of the bot's clock as
-    an answer does, for the table's state as it is to be committed; past it nothing is
-    drawn, and the refresh is asked again once the commit lands, as a deferred answer is
-    told once saved. Nothing is waited for where nothing changed since the last commit
-    seen (`table.seq`, which every stored change moves), and a commit that has nothing to
-    write costs one turn of the loop, not the clock."""
-
-    def __init__(self, service: TableService) -> None:
-        self._service = service
-        # Per table: the `Table.seq` last seen committed, and the commit that a redraw
-        # stopped waiting for (past the budget), whose end asks for the refresh again.
-        self._stored: dict[int, int] = {}
-        self._late: dict[int, asyncio.Future[None]] = {}
-
-    async def saved(self, table: Table) -> bool:
-        """Whether the table's state as it is now is committed, waited for within
-        `STORE_BUDGET`; False past it (the refresh comes again once it is)."""
-        clock = self._service.clock
-        ends = clock.now() + STORE_BUDGET
-        while self._stored.get(table.id) != (seq := table.seq):
-            stored = self._late.get(table.id)
-            if stored is None or stored.done():
-                stored = asyncio.ensure_future(self._service.committed(table))
-                await asyncio.sleep(0)  # nothing on its way: done within this turn
-            if not stored.done() and not await within(clock, stored, ends - clock.now()):
-                self._wake(table, stored)
-                return False
-            # Every change up to `seq` was submitted before the commit ended (it waits for
-            # all the table's writes): stored. A change made since goes round again.
-            self._stored[table.id] = seq
-        return True
-
-    def _wake(self, table: Table, stored: asyncio.Future[None]) -> None:
-        if self._late.get(table.id) is stored:
-            return
-        self._late[table.id] = stored
-
-        def landed(done: asyncio.Future[None]) -> None:
-            if self._late.get(table.id) is done:
-                del self._late[table.id]
-            if done.cancelled():
-                return
-            if (err := done.exception()) is not None:
-                log.error("table %s: its commit failed", table.id, exc_info=err)
-                return
-            self._service.refresh(table)
-
-        stored.add_done_callback(landed)
-
-    def forget(self, table_id: int) -> None:
-        """A closed table's marks go with it."""
-        self._stored.pop(table_id, None)
-        self._late.pop(table_id, None)
 
 
 async def saved(interaction: discord.Interaction[Host], table: Table, *,

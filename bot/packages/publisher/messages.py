@@ -36,7 +36,7 @@ from bot.packages.publisher.owed_edits import OwedEdits
 from bot.packages.publisher.recount import Recount
 from bot.packages.publisher.reminders import Reminders
 from bot.packages.publisher.servers import UndescribedServers
-from bot.packages.saving import PublicSaves, redraw, saved
+from bot.packages.saving import redraw, saved
 from bot.packages.screen import Screen, shown_by
 from bot.tables.budget import BudgetClosed
 from bot.tables.landed import Landed, token_key
@@ -88,7 +88,6 @@ class Publisher:
         self.buried = Buried(bot)
         self.recount = Recount(bot, self.buried)
         self.nonces = PostNonces()
-        self.saves = PublicSaves(bot.service)
         # Per table, while its messages' redraw runs: set as it ends (`closed` waits on it).
         self._flushing: dict[int, asyncio.Event] = {}
         # Per table message (table id, kind): its redraws on their way, whether two of
@@ -116,13 +115,7 @@ class Publisher:
             if table.closed:
                 return
             await self.recount.read(table)  # once, a restored table's first redraw
-            # Nothing shown before it is committed (`PublicSaves`), checked again before the
-            # table message: the lobby's post or retiring stores what it did.
-            if not await self.saves.saved(table):
-                return
             await self._lobby(table)
-            if not await self.saves.saved(table):
-                return
             await self._table(table)
             await self._point_owed(table)
             await self.charts.take_off_owed(table)
@@ -210,7 +203,6 @@ class Publisher:
         self.buried.forget(table_id)
         self.recount.forget(table_id)
         self.nonces.forget(table_id)
-        self.saves.forget(table_id)
 
     async def _closed(self, table: Table) -> None:
         text = "\n".join(closed_lines(table))

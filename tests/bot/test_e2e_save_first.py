@@ -8,6 +8,7 @@ Before stop 61 each of them answered at once, the commit still waiting."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,9 @@ from bot.storage import Storage
 from bot.tables.hosting import HOST_IDLE_SECONDS
 from engine import Phase
 from fakediscord import FakeDiscord, InteractionRecord
+from fakediscord.client import TestUser
 from fakediscord.forge import MANAGE_GUILD, Forger
+from fakediscord.snapshots import Message
 from fakediscord.state import APPLICATION_COMMAND
 from tests.fresh import fresh
 
@@ -277,6 +280,21 @@ async def test_a_host_role_taken_over_by_the_settings_button_is_saved_and_shown(
     fake.assert_no_errors()
 
 
+async def told_once_saved(fake: FakeDiscord, clock: LinkedClock, user: TestUser,
+                          release: asyncio.Event) -> Message:
+    """The answer to ``user``'s command, sent with its commit held: a « thinking » message
+    past the budget, then, the commit released, the answer in that same message."""
+    await fake.settle(require_answers=False)
+    await tick(fake, clock, STORE_BUDGET + 1)
+    thinking = user.last_ephemeral()
+    assert thinking.loading
+    release.set()
+    await fake.settle()
+    said = user.last_ephemeral()
+    assert said.id == thinking.id
+    return said
+
+
 async def test_a_host_s_table_language_is_said_set_once_saved(
     fake: FakeDiscord, president: PresidentBot, clock: LinkedClock,
     monkeypatch: pytest.MonkeyPatch,
@@ -288,15 +306,10 @@ async def test_a_host_s_table_language_is_said_set_once_saved(
     table = await create_table(president, john)
     release, waited = slow_commits(president, monkeypatch)
     record = await john.slash("president language", language="fr", settle=False)
-    await fake.settle(require_answers=False)
-    await tick(fake, clock, STORE_BUDGET + 1)
+    said = await told_once_saved(fake, clock, john, release)
     assert fresh(record).response_type == DEFERRED_CHANNEL_MESSAGE
-    thinking = john.last_ephemeral()
-    assert thinking.loading and table in waited and table.locale == "fr"
-    release.set()
-    await fake.settle()
-    said = john.last_ephemeral()
-    assert said.id == thinking.id and said.text.startswith("This table now speaks French.")
+    assert table in waited and table.locale == "fr"
+    assert said.text.startswith("This table now speaks French.")
     assert not fake.hub.unanswered()
     fake.assert_no_errors()
 
@@ -315,14 +328,9 @@ async def test_the_server_s_language_is_said_set_once_its_tables_are_saved(
     data = Forger(fake).command(admin, "president language", language="fr")
     await Forger(fake).send(admin, APPLICATION_COMMAND, data, permissions=MANAGE_GUILD,
                             settle=False)
-    await fake.settle(require_answers=False)
-    await tick(fake, clock, STORE_BUDGET + 1)
-    thinking = admin.last_ephemeral()
-    assert thinking.loading and table in waited and table.locale == "fr"
-    release.set()
-    await fake.settle()
-    said = admin.last_ephemeral()
-    assert said.id == thinking.id and said.content == "Tables on this server now speak French."
+    said = await told_once_saved(fake, clock, admin, release)
+    assert table in waited and table.locale == "fr"
+    assert said.content == "Tables on this server now speak French."
     await fake.disconnect(bot)
     fake.assert_no_errors()
 
